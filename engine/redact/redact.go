@@ -49,7 +49,7 @@ func Marker(id string) string { return "[REDACTED:" + id + "]" }
 
 // Registry holds the secrets resolved during each run. Secrets registered
 // under the run id "" apply to every run. A Registry is safe for concurrent
-// use; its zero value is not, use NewRegistry.
+// use, and its zero value is an empty Registry.
 type Registry struct {
 	mu   sync.RWMutex
 	runs map[string]map[string]string // run id -> value -> secret id
@@ -74,6 +74,9 @@ func (g *Registry) Register(runID, secretID, value string) (registered bool, err
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.runs == nil {
+		g.runs = make(map[string]map[string]string)
+	}
 	m := g.runs[runID]
 	if m == nil {
 		m = make(map[string]string)

@@ -153,6 +153,20 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
+func TestRegistryZeroValue(t *testing.T) {
+	var g Registry
+	if !g.Redactor("run").Empty() {
+		t.Fatal("zero Registry is not empty")
+	}
+	g.Forget("run")
+	if ok, err := g.Register("run", "k", "a-long-secret"); !ok || err != nil {
+		t.Fatalf("Register on zero Registry = %v, %v", ok, err)
+	}
+	if got := g.Redactor("run").String("x a-long-secret"); got != "x [REDACTED:k]" {
+		t.Errorf("String = %q", got)
+	}
+}
+
 func TestRegisterInvalidID(t *testing.T) {
 	g := NewRegistry()
 	for _, id := range []string{"", "a b", "a/b", "ключ", strings.Repeat("a", 65)} {
