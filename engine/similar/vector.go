@@ -1,0 +1,428 @@
+package similar
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Dim is the number of buckets of the hashing embedder: every index [Embed]
+// produces is below Dim.
+const Dim = 1 << 20
+
+// A Vector is a sparse vector: Val[k] is the component at index Idx[k]. A valid
+// Vector has len(Idx) == len(Val), strictly increasing indices and finite,
+// non-zero values; the zero Vector is valid and empty. Vectors made by [Embed] and
+// [Dense] are valid and L2-normalised.
+type Vector struct {
+	Idx []uint32
+	Val []float32
+}
+
+// Validate reports why v is not a valid Vector, or nil.
+func (v Vector) Validate() error {
+	if len(v.Idx) != len(v.Val) {
+		return fmt.Errorf("similar: vector has %d indices but %d values", len(v.Idx), len(v.Val))
+	}
+	for k, x := range v.Val {
+		if k > 0 && v.Idx[k] <= v.Idx[k-1] {
+			return fmt.Errorf("similar: vector indices not strictly increasing at position %d", k)
+		}
+		if x == 0 || math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return fmt.Errorf("similar: vector value %v at position %d is zero or not finite", x, k)
+		}
+	}
+	return nil
+}
+
+// entry is one component while a vector is built.
+type entry struct {
+	idx uint32
+	val float64
+}
+
+// Feature families of [Embed], each hashed with its own tag.
+const (
+	tagWord1 = 'w'
+	tagWord2 = 'b'
+	tagChar  = 'c' // followed by the n-gram length
+)
+
+// Embed returns the feature-hashed embedding of text. The features are the word
+// tokens of Normalize(text) other than the articles a, an and the (1-grams and
+// 2-grams) and the character 3-, 4- and 5-grams of those tokens joined by single spaces and padded by one space at each
+// end, so punctuation and case do not change the vector. Each feature is hashed
+// (FNV-1a 64 with a final mix) to one of [Dim] buckets and a sign. Each of the
+// five families is normalised to unit length and weighted (1 for all but the
+// word 2-grams, which weigh 0.5) before they are summed and the sum is
+// L2-normalised, so up to hash collisions the [Cosine] of two embeddings is the
+// mean of their five per-family cosines weighted by 1, 1/4, 1, 1, 1. In a 20-word
+// sentence a one-letter typo or a plural keeps the cosine near 0.96,
+// while a different content word (a changed fact) gives about 0.93. Text with no
+// word tokens embeds to the empty Vector; text of articles alone keeps them.
+func Embed(text string) Vector {
+	toks := tokens(Normalize(text))
+	if !slices.ContainsFunc(toks, isContent) {
+		if len(toks) == 0 {
+			return Vector{}
+		}
+	} else {
+		toks = slices.DeleteFunc(toks, isArticle)
+	}
+	b := builder{buf: make([]entry, 0, 8*len(toks)+4*len(text))}
+
+	start := b.len()
+	for _, t := range toks {
+		b.add(hashFeature(tagWord1, t, ""))
+	}
+	b.family(start, 1)
+
+	start = b.len()
+	for i := 1; i < len(toks); i++ {
+		b.add(hashFeature(tagWord2, toks[i-1], toks[i]))
+	}
+	b.family(start, bigramWeight)
+
+	padded := " " + strings.Join(toks, " ") + " "
+	offs := make([]int, 0, len(padded)+1) // rune start offsets, then len(padded)
+	for i := range padded {
+		offs = append(offs, i)
+	}
+	offs = append(offs, len(padded))
+	runes := len(offs) - 1
+	for n := 3; n <= 5; n++ {
+		start = b.len()
+		tag := byte(tagChar + n)
+		for i := 0; i+n <= runes; i++ {
+			b.add(hashFeature(tag, padded[offs[i]:offs[i+n]], ""))
+		}
+		b.family(start, 1)
+	}
+	return b.vector()
+}
+
+// bigramWeight scales the word 2-gram family. One changed word changes 1 of 20
+// word 1-grams but 2 of 19 word 2-grams, so at full weight the 2-grams alone would
+// pull a typo in a 20-word sentence below the 0.95 near-duplicate threshold.
+const bigramWeight = 0.5
+
+// isArticle reports whether a token is an English article. Articles carry
+// almost nothing a memory asserts, yet swapping one changes a dozen character
+// n-grams, so Embed ignores them.
+func isArticle(t string) bool { return t == "a" || t == "an" || t == "the" }
+
+func isContent(t string) bool { return !isArticle(t) }
+
+// builder accumulates hashed features into a sparse vector.
+type builder struct{ buf []entry }
+
+func (b *builder) len() int { return len(b.buf) }
+
+// add appends one feature given its hash: the low bits pick the bucket, the top
+// bit the sign.
+func (b *builder) add(h uint64) {
+	val := 1.0
+	if h>>63 != 0 {
+		val = -1
+	}
+	b.buf = append(b.buf, entry{idx: uint32(h) & (Dim - 1), val: val})
+}
+
+// family sorts and merges the entries added since start and scales them to unit
+// length.
+func (b *builder) family(start int, weight float64) {
+	fam := mergeEntries(b.buf[start:])
+	b.buf = b.buf[:start+len(fam)]
+	var sum float64
+	for _, e := range fam {
+		sum += e.val * e.val
+	}
+	if sum == 0 {
+		return
+	}
+	inv := weight / math.Sqrt(sum)
+	for i := range fam {
+		fam[i].val *= inv
+	}
+}
+
+// vector merges the families and returns the L2-normalised result.
+func (b *builder) vector() Vector {
+	all := mergeEntries(b.buf)
+	var sum float64
+	for _, e := range all {
+		sum += e.val * e.val
+	}
+	if sum == 0 {
+		return Vector{}
+	}
+	inv := 1 / math.Sqrt(sum)
+	v := Vector{Idx: make([]uint32, 0, len(all)), Val: make([]float32, 0, len(all))}
+	for _, e := range all {
+		if x := float32(e.val * inv); x != 0 {
+			v.Idx = append(v.Idx, e.idx)
+			v.Val = append(v.Val, x)
+		}
+	}
+	return v
+}
+
+// mergeEntries sorts es by index, sums entries with equal indices, drops zeros and
+// returns the merged prefix of es.
+func mergeEntries(es []entry) []entry {
+	slices.SortFunc(es, func(a, b entry) int {
+		switch {
+		case a.idx < b.idx:
+			return -1
+		case a.idx > b.idx:
+			return 1
+		}
+		return 0
+	})
+	out := es[:0]
+	for _, e := range es {
+		if n := len(out); n > 0 && out[n-1].idx == e.idx {
+			out[n-1].val += e.val
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].val == 0 {
+			out[n-1] = e
+			continue
+		}
+		out = append(out, e)
+	}
+	if n := len(out); n > 0 && out[n-1].val == 0 {
+		out = out[:n-1]
+	}
+	return out
+}
+
+// FNV-1a 64 parameters.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// hashFeature hashes a tagged feature of one or two strings.
+func hashFeature(tag byte, a, b string) uint64 {
+	h := uint64(fnvOffset)
+	h = (h ^ uint64(tag)) * fnvPrime
+	for i := 0; i < len(a); i++ {
+		h = (h ^ uint64(a[i])) * fnvPrime
+	}
+	if b != "" {
+		h = (h ^ 0) * fnvPrime // separator: tokens never contain NUL
+		for i := 0; i < len(b); i++ {
+			h = (h ^ uint64(b[i])) * fnvPrime
+		}
+	}
+	return mix64(h)
+}
+
+// mix64 is the SplitMix64 finaliser; it spreads every input bit over every output
+// bit, which FNV-1a alone does not do for the low bits.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// Dense wraps a dense embedding, such as one from an external embedder, as an
+// L2-normalised Vector whose indices are the positions of the non-zero
+// components. Non-finite components count as zero. An all-zero v gives the empty
+// Vector.
+func Dense(v []float32) Vector {
+	var sum float64
+	n := 0
+	for _, x := range v {
+		if finiteNonZero(x) {
+			sum += float64(x) * float64(x)
+			n++
+		}
+	}
+	if sum == 0 || math.IsInf(sum, 0) {
+		// An overflowing sum cannot happen for float32 inputs in float64, but
+		// guard anyway so the result stays finite.
+		return Vector{}
+	}
+	inv := 1 / math.Sqrt(sum)
+	out := Vector{Idx: make([]uint32, 0, n), Val: make([]float32, 0, n)}
+	for i, x := range v {
+		if !finiteNonZero(x) || uint64(i) > math.MaxUint32 {
+			continue
+		}
+		if y := float32(float64(x) * inv); y != 0 {
+			out.Idx = append(out.Idx, uint32(i))
+			out.Val = append(out.Val, y)
+		}
+	}
+	return out
+}
+
+func finiteNonZero(x float32) bool {
+	return x != 0 && !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0)
+}
+
+// Cosine returns the cosine similarity of a and b, in [-1, 1], computed in float64
+// by merging their sorted indices. It is 0 when either vector is empty. The
+// result is meaningless, but Cosine does not panic, for invalid vectors.
+func Cosine(a, b Vector) float64 {
+	na, nb := min(len(a.Idx), len(a.Val)), min(len(b.Idx), len(b.Val))
+	ai, av := a.Idx[:na], a.Val[:na]
+	bi, bv := b.Idx[:nb], b.Val[:nb]
+	var dot, sa, sb float64
+	for _, x := range av {
+		sa += float64(x) * float64(x)
+	}
+	for _, x := range bv {
+		sb += float64(x) * float64(x)
+	}
+	if sa == 0 || sb == 0 {
+		return 0
+	}
+	i, j := 0, 0
+	for i < len(ai) && j < len(bi) {
+		switch x, y := ai[i], bi[j]; {
+		case x < y:
+			i++
+		case x > y:
+			j++
+		default:
+			dot += float64(av[i]) * float64(bv[j])
+			i++
+			j++
+		}
+	}
+	c := dot / math.Sqrt(sa*sb)
+	return max(-1, min(1, c))
+}
+
+// vectorFormat is the first byte of the binary encoding.
+const vectorFormat = 1
+
+// MarshalBinary encodes v compactly: a format byte (1), the number of components
+// as a uvarint, the indices as uvarint deltas (the first index, then each index
+// minus the one before it) and the values as little-endian float32. The encoding
+// of a valid Vector is unique. MarshalBinary fails if v is not valid.
+func (v Vector) MarshalBinary() ([]byte, error) {
+	if err := v.Validate(); err != nil {
+		return nil, fmt.Errorf("marshal vector: %w", err)
+	}
+	out := make([]byte, 0, 1+binary.MaxVarintLen64+len(v.Idx)*(3+4))
+	out = append(out, vectorFormat)
+	out = binary.AppendUvarint(out, uint64(len(v.Idx)))
+	prev := uint32(0)
+	for k, i := range v.Idx {
+		d := i
+		if k > 0 {
+			d = i - prev
+		}
+		out = binary.AppendUvarint(out, uint64(d))
+		prev = i
+	}
+	for _, x := range v.Val {
+		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(x))
+	}
+	return out, nil
+}
+
+// ErrMalformed is wrapped by every error of [UnmarshalVector] about its input.
+var ErrMalformed = errors.New("malformed vector encoding")
+
+// UnmarshalVector decodes the encoding of [Vector.MarshalBinary]. It rejects,
+// without panicking and before allocating more than the input justifies, any
+// input that is not the exact encoding of a valid Vector: an unknown format byte,
+// a truncated or over-long count, non-minimal or overflowing varints, indices that
+// do not strictly increase or exceed 32 bits, zero or non-finite values, and
+// trailing bytes.
+func UnmarshalVector(data []byte) (Vector, error) {
+	bad := func(format string, args ...any) (Vector, error) {
+		return Vector{}, fmt.Errorf("unmarshal vector: %w: %s", ErrMalformed, fmt.Sprintf(format, args...))
+	}
+	if len(data) == 0 {
+		return bad("empty input")
+	}
+	if data[0] != vectorFormat {
+		return bad("unknown format %d", data[0])
+	}
+	p := data[1:]
+	n, err := uvarint(p)
+	if err != nil {
+		return bad("count: %v", err)
+	}
+	p = p[uvarintLen(n):]
+	if n > uint64(len(p)/5) { // each component takes at least 1+4 bytes
+		return bad("count %d too large for %d bytes", n, len(p))
+	}
+	v := Vector{Idx: make([]uint32, n), Val: make([]float32, n)}
+	if n == 0 {
+		v = Vector{}
+	}
+	var cur uint64
+	for k := range v.Idx {
+		d, err := uvarint(p)
+		if err != nil {
+			return bad("index %d: %v", k, err)
+		}
+		p = p[uvarintLen(d):]
+		if k > 0 && d == 0 {
+			return bad("index %d repeats the one before it", k)
+		}
+		cur += d
+		if d > math.MaxUint32 || cur > math.MaxUint32 {
+			return bad("index %d exceeds 32 bits", k)
+		}
+		v.Idx[k] = uint32(cur)
+	}
+	if uint64(len(p)) != 4*n {
+		return bad("%d value bytes for %d values", len(p), n)
+	}
+	for k := range v.Val {
+		x := math.Float32frombits(binary.LittleEndian.Uint32(p[4*k:]))
+		if !finiteNonZero(x) {
+			return bad("value %d is zero or not finite", k)
+		}
+		v.Val[k] = x
+	}
+	return v, nil
+}
+
+// UnmarshalBinary decodes data into v as [UnmarshalVector] does.
+func (v *Vector) UnmarshalBinary(data []byte) error {
+	w, err := UnmarshalVector(data)
+	if err != nil {
+		return err
+	}
+	*v = w
+	return nil
+}
+
+// uvarint decodes a minimal uvarint from the start of p.
+func uvarint(p []byte) (uint64, error) {
+	x, n := binary.Uvarint(p)
+	switch {
+	case n == 0:
+		return 0, errors.New("truncated varint")
+	case n < 0:
+		return 0, errors.New("varint overflows 64 bits")
+	case n != uvarintLen(x):
+		return 0, errors.New("non-minimal varint")
+	}
+	return x, nil
+}
+
+// uvarintLen is the length of the minimal uvarint encoding of x.
+func uvarintLen(x uint64) int {
+	n := 1
+	for x >= 0x80 {
+		x >>= 7
+		n++
+	}
+	return n
+}
