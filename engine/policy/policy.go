@@ -1,0 +1,630 @@
+// Package policy holds memgov's policy file: every formula weight, threshold
+// and table of the specification's seeds as defaults an operator's file can
+// override, and the pure functions that apply them.
+//
+// Section numbers in comments (12.x.y) refer to chapter 12 of seed 001, "Memory
+// Write Policies, Validation, and Governance". "Seed 000" is the agent-manifest
+// memory baseline binding (3.2.6), "seed 003" the memory primitives template
+// and "seed 004" the practitioner's layer (write criteria, TTLs, provenance
+// trust levels, confidence decay). Where a seed gives no number, the default is
+// memgov's own and its comment says so.
+//
+// Enumerations are plain strings so callers can pass their own typed strings:
+// layers ("WORKING", "SESSION", "EPISODIC", "SEMANTIC", "PROCEDURAL"), roles
+// ("executor", "verifier", "orchestrator", "curator", "operator"),
+// classifications ("PII", "BUSINESS", "GENERAL", "PUBLIC") and evidence source
+// types ("DOCUMENT", "API_RESPONSE", "TOOL_OUTPUT", "HUMAN_INPUT",
+// "AGENT_REASONING", "CODE_EXECUTION", "MEMORY_ITEM"). Lookups match exactly.
+//
+// Every function takes the time it needs as a parameter; none reads the clock.
+package policy
+
+// Memory layers (12.1.3 MemoryLayer).
+const (
+	Working    = "WORKING"
+	Session    = "SESSION"
+	Episodic   = "EPISODIC"
+	Semantic   = "SEMANTIC"
+	Procedural = "PROCEDURAL"
+)
+
+// Roles of the RBAC matrix (12.8.2). Operator is memgov's on-call role for
+// drift acknowledgement; 12.8.2 does not name it.
+const (
+	Executor     = "executor"
+	Verifier     = "verifier"
+	Orchestrator = "orchestrator"
+	Curator      = "curator"
+	Operator     = "operator"
+)
+
+// Data classifications (12.10.4), ordered here from least to most sensitive.
+const (
+	Public   = "PUBLIC"
+	General  = "GENERAL"
+	Business = "BUSINESS"
+	PII      = "PII"
+)
+
+// Evidence source types (12.4.3 EvidenceSourceType, with MEMORY_ITEM from the
+// cycle detection of 12.11.4).
+const (
+	Document       = "DOCUMENT"
+	APIResponse    = "API_RESPONSE"
+	ToolOutput     = "TOOL_OUTPUT"
+	HumanInput     = "HUMAN_INPUT"
+	AgentReasoning = "AGENT_REASONING"
+	CodeExecution  = "CODE_EXECUTION"
+	MemoryItem     = "MEMORY_ITEM"
+)
+
+// Approval tiers (12.6.2).
+const (
+	AutoApprove = "AUTO_APPROVE"
+	AsyncReview = "ASYNC_REVIEW"
+	SyncBlock   = "SYNC_BLOCK"
+)
+
+// Health bands (12.12.7).
+const (
+	Healthy  = "HEALTHY"
+	Degraded = "DEGRADED"
+	Critical = "CRITICAL"
+)
+
+// Drift policies of a baseline (seed 000, 3.2.6).
+const (
+	DenyOnDrift  = "deny-on-drift"
+	AlertOnDrift = "alert-on-drift"
+	LogOnly      = "log-only"
+)
+
+// Post-expiry actions of a retention rule (12.10.4).
+const (
+	HardDeleteAudit   = "HARD_DELETE_AUDIT"
+	SoftDeleteArchive = "SOFT_DELETE_ARCHIVE"
+	SoftDeleteCold    = "SOFT_DELETE_COLD"
+	RelevanceGCOnly   = "RELEVANCE_GC_ONLY"
+)
+
+// Policy is the effective policy: the seeds' defaults overlaid with an
+// operator's file. The zero Policy is not useful; start from Default or Load.
+type Policy struct {
+	RateLimits      RateLimits              `yaml:"rate_limits" json:"rate_limits"`
+	Evidence        EvidenceRules           `yaml:"evidence" json:"evidence"`
+	Contradiction   Contradiction           `yaml:"contradiction" json:"contradiction"`
+	Dedup           Dedup                   `yaml:"dedup" json:"dedup"`
+	Provenance      Provenance              `yaml:"provenance" json:"provenance"`
+	ConfidenceDecay ConfidenceDecay         `yaml:"confidence_decay" json:"confidence_decay"`
+	Calibration     Calibration             `yaml:"calibration" json:"calibration"`
+	Validation      Validation              `yaml:"validation" json:"validation"`
+	RiskModel       RiskModel               `yaml:"risk" json:"risk"`
+	Review          Review                  `yaml:"review" json:"review"`
+	Reputation      Reputation              `yaml:"reputation" json:"reputation"`
+	WriteCriteria   WriteCriteria           `yaml:"write_criteria" json:"write_criteria"`
+	Decay           Decay                   `yaml:"decay" json:"decay"`
+	Retention       PerClass[RetentionRule] `yaml:"retention" json:"retention"`
+	Visibility      Visibility              `yaml:"visibility" json:"visibility"`
+	RBAC            PerRole[Grants]         `yaml:"rbac" json:"rbac"`
+	Baseline        Baseline                `yaml:"baseline" json:"baseline"`
+	Retrieval       Retrieval               `yaml:"retrieval" json:"retrieval"`
+	Health          Health                  `yaml:"health" json:"health"`
+	Residency       Residency               `yaml:"residency" json:"residency"`
+	ReferenceOnly   ReferenceOnly           `yaml:"reference_only" json:"reference_only"`
+	Promotion       Promotion               `yaml:"promotion" json:"promotion"`
+}
+
+// PerLayer holds one value for each memory layer. Fixed fields, rather than
+// a map, let a policy file override one field of one layer and keep the rest,
+// and make a misspelt layer an error.
+type PerLayer[T any] struct {
+	Working    T `yaml:"WORKING" json:"WORKING"`
+	Session    T `yaml:"SESSION" json:"SESSION"`
+	Episodic   T `yaml:"EPISODIC" json:"EPISODIC"`
+	Semantic   T `yaml:"SEMANTIC" json:"SEMANTIC"`
+	Procedural T `yaml:"PROCEDURAL" json:"PROCEDURAL"`
+}
+
+// Get returns the value for layer, and false if layer is not a memory layer.
+func (p PerLayer[T]) Get(layer string) (T, bool) {
+	switch layer {
+	case Working:
+		return p.Working, true
+	case Session:
+		return p.Session, true
+	case Episodic:
+		return p.Episodic, true
+	case Semantic:
+		return p.Semantic, true
+	case Procedural:
+		return p.Procedural, true
+	}
+	var zero T
+	return zero, false
+}
+
+func (p PerLayer[T]) each(f func(layer string, v T)) {
+	f(Working, p.Working)
+	f(Session, p.Session)
+	f(Episodic, p.Episodic)
+	f(Semantic, p.Semantic)
+	f(Procedural, p.Procedural)
+}
+
+// PerRole holds one value for each role.
+type PerRole[T any] struct {
+	Executor     T `yaml:"executor" json:"executor"`
+	Verifier     T `yaml:"verifier" json:"verifier"`
+	Orchestrator T `yaml:"orchestrator" json:"orchestrator"`
+	Curator      T `yaml:"curator" json:"curator"`
+	Operator     T `yaml:"operator" json:"operator"`
+}
+
+// Get returns the value for role, and false if role is not a known role.
+func (p PerRole[T]) Get(role string) (T, bool) {
+	switch role {
+	case Executor:
+		return p.Executor, true
+	case Verifier:
+		return p.Verifier, true
+	case Orchestrator:
+		return p.Orchestrator, true
+	case Curator:
+		return p.Curator, true
+	case Operator:
+		return p.Operator, true
+	}
+	var zero T
+	return zero, false
+}
+
+func (p PerRole[T]) each(f func(role string, v T)) {
+	f(Executor, p.Executor)
+	f(Verifier, p.Verifier)
+	f(Orchestrator, p.Orchestrator)
+	f(Curator, p.Curator)
+	f(Operator, p.Operator)
+}
+
+// PerClass holds one value for each data classification.
+type PerClass[T any] struct {
+	PII      T `yaml:"PII" json:"PII"`
+	Business T `yaml:"BUSINESS" json:"BUSINESS"`
+	General  T `yaml:"GENERAL" json:"GENERAL"`
+	Public   T `yaml:"PUBLIC" json:"PUBLIC"`
+}
+
+// Get returns the value for classification, and false if it is unknown.
+func (p PerClass[T]) Get(classification string) (T, bool) {
+	switch classification {
+	case PII:
+		return p.PII, true
+	case Business:
+		return p.Business, true
+	case General:
+		return p.General, true
+	case Public:
+		return p.Public, true
+	}
+	var zero T
+	return zero, false
+}
+
+func (p PerClass[T]) each(f func(classification string, v T)) {
+	f(PII, p.PII)
+	f(Business, p.Business)
+	f(General, p.General)
+	f(Public, p.Public)
+}
+
+// PerSource holds one value for each evidence source type.
+type PerSource[T any] struct {
+	Document       T `yaml:"DOCUMENT" json:"DOCUMENT"`
+	APIResponse    T `yaml:"API_RESPONSE" json:"API_RESPONSE"`
+	ToolOutput     T `yaml:"TOOL_OUTPUT" json:"TOOL_OUTPUT"`
+	HumanInput     T `yaml:"HUMAN_INPUT" json:"HUMAN_INPUT"`
+	AgentReasoning T `yaml:"AGENT_REASONING" json:"AGENT_REASONING"`
+	CodeExecution  T `yaml:"CODE_EXECUTION" json:"CODE_EXECUTION"`
+	MemoryItem     T `yaml:"MEMORY_ITEM" json:"MEMORY_ITEM"`
+}
+
+// Get returns the value for sourceType, and false if it is unknown.
+func (p PerSource[T]) Get(sourceType string) (T, bool) {
+	switch sourceType {
+	case Document:
+		return p.Document, true
+	case APIResponse:
+		return p.APIResponse, true
+	case ToolOutput:
+		return p.ToolOutput, true
+	case HumanInput:
+		return p.HumanInput, true
+	case AgentReasoning:
+		return p.AgentReasoning, true
+	case CodeExecution:
+		return p.CodeExecution, true
+	case MemoryItem:
+		return p.MemoryItem, true
+	}
+	var zero T
+	return zero, false
+}
+
+func (p PerSource[T]) each(f func(sourceType string, v T)) {
+	f(Document, p.Document)
+	f(APIResponse, p.APIResponse)
+	f(ToolOutput, p.ToolOutput)
+	f(HumanInput, p.HumanInput)
+	f(AgentReasoning, p.AgentReasoning)
+	f(CodeExecution, p.CodeExecution)
+	f(MemoryItem, p.MemoryItem)
+}
+
+// RateLimits bounds writes per agent (12.1.8, 12.11.2).
+type RateLimits struct {
+	// Layers is limit(a, l): the writes one agent may make to a layer within
+	// a trailing window.
+	Layers PerLayer[RateLimit] `yaml:"layers" json:"layers"`
+	// SessionBudget is B_write(a.role) of 12.11.2: the most writes one agent
+	// of the role may make in one session.
+	SessionBudget PerRole[int] `yaml:"session_budget" json:"session_budget"`
+	// BackoffBase is the first delay of the exponential backoff a deferred
+	// write is given (12.1.8).
+	BackoffBase Duration `yaml:"backoff_base" json:"backoff_base"`
+	// BackoffMax caps the backoff delay.
+	BackoffMax Duration `yaml:"backoff_max" json:"backoff_max"`
+}
+
+// RateLimit is a number of writes admitted per trailing window.
+type RateLimit struct {
+	Writes int      `yaml:"writes" json:"writes"`
+	Window Duration `yaml:"window" json:"window"`
+}
+
+// EvidenceRules drives the factual verification gate (12.2.3) and the
+// evidence guards against hallucinated and circular memories (12.11.3,
+// 12.11.4).
+type EvidenceRules struct {
+	// Authority is authority(e) for evidence that states none.
+	Authority PerSource[float64] `yaml:"authority" json:"authority"`
+	// ClassWeights adjusts alpha_i per evidence class; the alphas are
+	// normalised so they sum to |E| (12.2.3).
+	ClassWeights PerSource[float64] `yaml:"class_weights" json:"class_weights"`
+	// FreshnessHalfLife sets lambda of freshness(e) = exp(-lambda*age) as
+	// ln 2 / half-life; zero means evidence does not go stale.
+	FreshnessHalfLife PerLayer[Duration] `yaml:"freshness_half_life" json:"freshness_half_life"`
+	// Threshold is tau_fact(l): the least V_fact a write to the layer needs.
+	Threshold PerLayer[float64] `yaml:"threshold" json:"threshold"`
+	// MinAuthority is alpha_min(l) of 12.11.3: the least authority any one
+	// piece of evidence may have.
+	MinAuthority PerLayer[float64] `yaml:"min_authority" json:"min_authority"`
+	// MinExternal is the number of external evidence references a write to
+	// the layer needs (12.11.4 evidence diversity).
+	MinExternal PerLayer[int] `yaml:"min_external" json:"min_external"`
+	// External lists the source types that count as external (12.11.4).
+	External []string `yaml:"external" json:"external"`
+	// SelfReferential lists the source types that originate from the
+	// writing agent itself (12.11.3).
+	SelfReferential []string `yaml:"self_referential" json:"self_referential"`
+	// NoSelfReference lists the layers where no evidence may be
+	// self-referential (12.11.3).
+	NoSelfReference []string `yaml:"no_self_reference" json:"no_self_reference"`
+}
+
+// Contradiction drives the contradiction gate (12.2.4).
+type Contradiction struct {
+	// TopicSimilarity is sigma_topic: only items with a cosine similarity
+	// above it are compared.
+	TopicSimilarity float64 `yaml:"topic_similarity" json:"topic_similarity"`
+	// NLIScore is the least NLI contradiction score that counts.
+	NLIScore float64 `yaml:"nli_score" json:"nli_score"`
+	// Candidates is top_k of the semantic neighbourhood query.
+	Candidates int `yaml:"candidates" json:"candidates"`
+}
+
+// Dedup drives the three-tier deduplication gate (12.3).
+type Dedup struct {
+	// Semantic is 1 - epsilon_dedup: a candidate at or above this cosine
+	// similarity is a near-duplicate, to be rejected, merged, or deferred
+	// when it conflicts on fields.
+	Semantic float64 `yaml:"semantic" json:"semantic"`
+	// Neighbours is top_k of the nearest-neighbour query.
+	Neighbours int `yaml:"neighbours" json:"neighbours"`
+}
+
+// Provenance holds the trust levels of memory sources (seed 004).
+type Provenance struct {
+	// Trust maps a source to the confidence a write from it starts with.
+	Trust map[string]float64 `yaml:"trust" json:"trust"`
+	// DefaultTrust is the trust of a source not in Trust.
+	DefaultTrust float64 `yaml:"default_trust" json:"default_trust"`
+	// VerifyBelow flags writes with a lower confidence for verification.
+	VerifyBelow float64 `yaml:"verify_below" json:"verify_below"`
+	// VerifyTTL is the lifetime of the needs-verification flag.
+	VerifyTTL Duration `yaml:"verify_ttl" json:"verify_ttl"`
+	// StaleAfter and StaleBelow: an entry older than StaleAfter with a
+	// confidence below StaleBelow is surfaced for review, not used silently.
+	StaleAfter Duration `yaml:"stale_after" json:"stale_after"`
+	StaleBelow float64  `yaml:"stale_below" json:"stale_below"`
+}
+
+// ConfidenceDecay lowers the confidence of unconfirmed inferences over time
+// and evicts them below a floor (seed 004, "Confidence decay").
+type ConfidenceDecay struct {
+	// Sources lists the provenance sources that decay.
+	Sources []string `yaml:"sources" json:"sources"`
+	// Rate is subtracted once per Interval.
+	Rate     float64  `yaml:"rate" json:"rate"`
+	Interval Duration `yaml:"interval" json:"interval"`
+	// EvictBelow evicts an entry whose confidence falls below it.
+	EvictBelow float64 `yaml:"evict_below" json:"evict_below"`
+}
+
+// Calibration holds the betas of the adjusted confidence c_adj (12.4.4).
+type Calibration struct {
+	Agent         float64 `yaml:"agent" json:"agent"`
+	Factual       float64 `yaml:"factual" json:"factual"`
+	Authority     float64 `yaml:"authority" json:"authority"`
+	HumanApproved float64 `yaml:"human_approved" json:"human_approved"`
+}
+
+// Validation holds the weights of the composite validation score (12.2.5).
+type Validation struct {
+	Schema        float64 `yaml:"schema" json:"schema"`
+	Factual       float64 `yaml:"factual" json:"factual"`
+	Contradiction float64 `yaml:"contradiction" json:"contradiction"`
+}
+
+// RiskModel drives the risk classification function and approval tiers
+// (12.6.2).
+type RiskModel struct {
+	Weights RiskWeights `yaml:"weights" json:"weights"`
+	// Layer is f_layer per target layer.
+	Layer PerLayer[float64] `yaml:"layer" json:"layer"`
+	// BlastSaturation is the number of downstream consumers at which
+	// f_blast reaches 1; f_blast = min(1, consumers / BlastSaturation).
+	BlastSaturation int `yaml:"blast_saturation" json:"blast_saturation"`
+	// AsyncFrom: R below it is AUTO_APPROVE.
+	AsyncFrom float64 `yaml:"async_from" json:"async_from"`
+	// SyncFrom: R at or above it is SYNC_BLOCK; between the two,
+	// ASYNC_REVIEW.
+	SyncFrom float64 `yaml:"sync_from" json:"sync_from"`
+}
+
+// RiskWeights are the omegas of R(w) (12.6.2).
+type RiskWeights struct {
+	Layer         float64 `yaml:"layer" json:"layer"`
+	Contradiction float64 `yaml:"contradiction" json:"contradiction"`
+	Evidence      float64 `yaml:"evidence" json:"evidence"`
+	Confidence    float64 `yaml:"confidence" json:"confidence"`
+	BlastRadius   float64 `yaml:"blast_radius" json:"blast_radius"`
+	Novelty       float64 `yaml:"novelty" json:"novelty"`
+}
+
+// Review holds the human-in-the-loop timings (12.6.4, 12.6.5) and the lease
+// bounds for review claims and write locks (12.8.3).
+type Review struct {
+	// AsyncSLA is t_sla: an ASYNC_REVIEW item not decided by then escalates.
+	AsyncSLA Duration `yaml:"async_sla" json:"async_sla"`
+	// SyncMaxWait is t_sync_max: a SYNC_BLOCK write waits at most this long
+	// and is then rejected (fail-closed).
+	SyncMaxWait Duration `yaml:"sync_max_wait" json:"sync_max_wait"`
+	// LeaseTTL is the T_lease granted when a holder asks for none.
+	LeaseTTL Duration `yaml:"lease_ttl" json:"lease_ttl"`
+	// LeaseMaxTTL is the longest lease ever granted.
+	LeaseMaxTTL Duration `yaml:"lease_max_ttl" json:"lease_max_ttl"`
+}
+
+// Reputation drives agent reputation scoring and write anomaly detection
+// (12.11.5).
+type Reputation struct {
+	// Threshold is theta_rep: agents below it need HITL approval for all
+	// writes.
+	Threshold float64 `yaml:"threshold" json:"threshold"`
+	// MinWrites is the number of judged writes before reputation counts.
+	MinWrites int `yaml:"min_writes" json:"min_writes"`
+	// BurstWindow and BurstLimit: more than BurstLimit writes by one agent
+	// within BurstWindow is a burst, and suspends the agent's writes.
+	BurstWindow Duration `yaml:"burst_window" json:"burst_window"`
+	BurstLimit  int      `yaml:"burst_limit" json:"burst_limit"`
+}
+
+// WriteCriteria decides which observation types are worth storing, and for
+// how long (seed 004, "Memory lifecycle: write criteria"). Types not listed
+// are denied.
+type WriteCriteria struct {
+	// Allowed lists the observation types each layer admits; "*" admits
+	// every type.
+	Allowed PerLayer[[]string] `yaml:"allowed" json:"allowed"`
+	// TTL is the lifetime of a stored observation by type; zero means it
+	// does not expire.
+	TTL map[string]Duration `yaml:"ttl" json:"ttl"`
+}
+
+// Decay drives relevance decay and garbage collection (12.7.2, 12.7.3,
+// 12.7.5).
+type Decay struct {
+	Layers PerLayer[LayerDecay] `yaml:"layers" json:"layers"`
+	// AccessWindow is Delta t of n_access(m, Delta t).
+	AccessWindow Duration `yaml:"access_window" json:"access_window"`
+	// Grace is T_grace: how long an EXPIRED item stays recoverable before
+	// it is hard deleted.
+	Grace Duration `yaml:"grace" json:"grace"`
+}
+
+// LayerDecay is one row of the GC table of 12.7.3.
+type LayerDecay struct {
+	// LambdaPerDay is lambda_t in day^-1.
+	LambdaPerDay float64 `yaml:"lambda_per_day" json:"lambda_per_day"`
+	// GCThreshold is tau_gc(l).
+	GCThreshold float64 `yaml:"gc_threshold" json:"gc_threshold"`
+	// Idle is T_idle(l).
+	Idle Duration `yaml:"idle" json:"idle"`
+	// SessionScoped layers are cleared at session end rather than collected
+	// by relevance.
+	SessionScoped bool `yaml:"session_scoped" json:"session_scoped"`
+}
+
+// RetentionRule is one row of the retention table of 12.10.4.
+type RetentionRule struct {
+	// MaxAge is T_max_retention; zero means indefinite.
+	MaxAge Duration `yaml:"max_age" json:"max_age"`
+	// Action is what happens once MaxAge has passed.
+	Action string `yaml:"action" json:"action"`
+}
+
+// Visibility orders classifications for clearance checks (12.8.5).
+type Visibility struct {
+	// Order lists classifications from least to most sensitive; an agent
+	// cleared for one may see every classification before it.
+	Order []string `yaml:"order" json:"order"`
+}
+
+// Grants lists, per operation, the layers a role may act on (12.8.2).
+type Grants struct {
+	Read       []string `yaml:"read" json:"read"`
+	Write      []string `yaml:"write" json:"write"`
+	Annotate   []string `yaml:"annotate" json:"annotate"`
+	Delete     []string `yaml:"delete" json:"delete"`
+	HardDelete []string `yaml:"hard_delete" json:"hard_delete"`
+	Approve    []string `yaml:"approve" json:"approve"`
+	Admin      []string `yaml:"admin" json:"admin"`
+}
+
+// Operations of the RBAC matrix (12.8.2). Delete is a soft delete (EXPIRE or
+// RETRACT); HardDelete removes content (erasure, hard delete after grace).
+const (
+	OpRead       = "read"
+	OpWrite      = "write"
+	OpAnnotate   = "annotate"
+	OpDelete     = "delete"
+	OpHardDelete = "hard_delete"
+	OpApprove    = "approve"
+	OpAdmin      = "admin"
+)
+
+func (g Grants) layers(op string) ([]string, bool) {
+	switch op {
+	case OpRead:
+		return g.Read, true
+	case OpWrite:
+		return g.Write, true
+	case OpAnnotate:
+		return g.Annotate, true
+	case OpDelete:
+		return g.Delete, true
+	case OpHardDelete:
+		return g.HardDelete, true
+	case OpApprove:
+		return g.Approve, true
+	case OpAdmin:
+		return g.Admin, true
+	}
+	return nil, false
+}
+
+// Baseline holds the agent-manifest baseline rules (seed 000, 3.2.6).
+type Baseline struct {
+	// TTLMin and TTLMax bound ttl_seconds of a baseline.
+	TTLMin Duration `yaml:"ttl_min" json:"ttl_min"`
+	TTLMax Duration `yaml:"ttl_max" json:"ttl_max"`
+	// DriftPolicies lists the drift policies each compliance level allows.
+	DriftPolicies map[int][]string `yaml:"drift_policies" json:"drift_policies"`
+	// DeltaBudget is the number of incremental changes a checkpoint may
+	// bind before the whole memory map must be re-approved.
+	DeltaBudget int `yaml:"delta_budget" json:"delta_budget"`
+}
+
+// Retrieval drives hybrid retrieval (seed 003 sections 5 and 12, 12.4.6).
+type Retrieval struct {
+	// RRFK is k of reciprocal rank fusion.
+	RRFK float64 `yaml:"rrf_k" json:"rrf_k"`
+	// Signals weights each ranked list in the fusion.
+	Signals SignalWeights `yaml:"signals" json:"signals"`
+	// Utility holds the gammas of U(m, q) (12.4.6).
+	Utility UtilityWeights `yaml:"utility" json:"utility"`
+	// TokenBudget is the per-layer token budget of injected memory.
+	TokenBudget PerLayer[int] `yaml:"token_budget" json:"token_budget"`
+}
+
+// SignalWeights weights the ranked lists of hybrid retrieval.
+type SignalWeights struct {
+	Semantic  float64 `yaml:"semantic" json:"semantic"`
+	Structure float64 `yaml:"structure" json:"structure"`
+	Recency   float64 `yaml:"recency" json:"recency"`
+}
+
+// UtilityWeights are the gammas of provenance-weighted retrieval (12.4.6).
+type UtilityWeights struct {
+	Relevance  float64 `yaml:"relevance" json:"relevance"`
+	Confidence float64 `yaml:"confidence" json:"confidence"`
+	Freshness  float64 `yaml:"freshness" json:"freshness"`
+	Authority  float64 `yaml:"authority" json:"authority"`
+}
+
+// Health drives the composite memory health score (12.12.7).
+type Health struct {
+	Weights HealthWeights `yaml:"weights" json:"weights"`
+	// HealthyFrom and DegradedFrom are the band cut-offs.
+	HealthyFrom  float64 `yaml:"healthy_from" json:"healthy_from"`
+	DegradedFrom float64 `yaml:"degraded_from" json:"degraded_from"`
+	// DeployGate blocks a deployment below it (12.12.8).
+	DeployGate float64 `yaml:"deploy_gate" json:"deploy_gate"`
+	// CorrectnessTarget is the MCI that normalises to 1.
+	CorrectnessTarget float64 `yaml:"correctness_target" json:"correctness_target"`
+	// PrecisionTarget is the mean MRP that normalises to 1.
+	PrecisionTarget float64 `yaml:"precision_target" json:"precision_target"`
+	// LeakageCeiling is the HLR that normalises to 0.
+	LeakageCeiling float64 `yaml:"leakage_ceiling" json:"leakage_ceiling"`
+	// ErrorCeiling is the MIER that normalises to 0.
+	ErrorCeiling float64 `yaml:"error_ceiling" json:"error_ceiling"`
+	// AcceptanceLow and AcceptanceHigh bound the WAR target range;
+	// AcceptanceTolerance is the distance outside it that normalises to 0.
+	AcceptanceLow       float64 `yaml:"acceptance_low" json:"acceptance_low"`
+	AcceptanceHigh      float64 `yaml:"acceptance_high" json:"acceptance_high"`
+	AcceptanceTolerance float64 `yaml:"acceptance_tolerance" json:"acceptance_tolerance"`
+}
+
+// HealthWeights are the w_i of H_memory (12.12.7).
+type HealthWeights struct {
+	CorrectnessImpact    float64 `yaml:"correctness_impact" json:"correctness_impact"`
+	RetrievalPrecision   float64 `yaml:"retrieval_precision" json:"retrieval_precision"`
+	HallucinationLeakage float64 `yaml:"hallucination_leakage" json:"hallucination_leakage"`
+	InducedErrors        float64 `yaml:"induced_errors" json:"induced_errors"`
+	WriteAcceptance      float64 `yaml:"write_acceptance" json:"write_acceptance"`
+	Operational          float64 `yaml:"operational" json:"operational"`
+}
+
+// Residency holds data residency rules (12.10.3).
+type Residency struct {
+	// StoreRegion is storage_region(m) of this store.
+	StoreRegion string `yaml:"store_region" json:"store_region"`
+	// Classes maps a residency class to its allowed regions; "*" allows
+	// any region.
+	Classes map[string][]string `yaml:"classes" json:"classes"`
+}
+
+// ReferenceOnly lists canonical sources that memory may reference but never
+// copy (seed 003, section 13).
+type ReferenceOnly struct {
+	Sources []ReferenceSource `yaml:"sources" json:"sources"`
+	// Threshold is the least fraction of a write's character trigrams found
+	// in one source that makes the write a copy of it.
+	Threshold float64 `yaml:"threshold" json:"threshold"`
+}
+
+// ReferenceSource is one canonical source: where it lives, and its text.
+type ReferenceSource struct {
+	URI  string `yaml:"uri" json:"uri"`
+	Text string `yaml:"text" json:"text"`
+}
+
+// Promotion holds the episodic-to-semantic promotion rule (seed 003,
+// section 9).
+type Promotion struct {
+	// Corroborations is N: independent observations needed to promote.
+	Corroborations int `yaml:"corroborations" json:"corroborations"`
+	// FailedCorroborations is the number of consecutive failed
+	// corroborations that archives a semantic entry (seed 003, section 6).
+	FailedCorroborations int `yaml:"failed_corroborations" json:"failed_corroborations"`
+}
