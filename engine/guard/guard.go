@@ -1,0 +1,330 @@
+// Package guard is memgov's content-policy gate against memory poisoning and
+// its sanitiser for showing untrusted agent-written text in a terminal.
+//
+// Check inspects a text before it is written to memory and reports what in
+// it reads as an attack on the agents that will later retrieve it:
+// instructions aimed at the agent, system-prompt and chat-template syntax,
+// tool-invocation syntax, shell command injections, and invisible or control
+// characters. Matching runs on a normalised view of the text that undoes the
+// usual evasions (case, extra white space, zero-width characters inside
+// words, Cyrillic and Greek homoglyphs, light leetspeak, words spelled out
+// letter by letter), so "ІGN0RE  prev\u200bious instructions" is caught like
+// "ignore previous instructions". Check is deterministic and runs in time
+// linear in the length of the text; every finding names its rule, quotes
+// the text it matched and gives its byte offset.
+//
+// The gate is tuned for precision: text that mentions these things in a
+// factual, third-person way ("the customer said they must now pay by
+// Friday", "our docs explain how to write a system prompt") passes.
+//
+// Sanitize and SanitizeLine make text safe to print: they strip terminal
+// escape sequences and control characters and show invisible characters as
+// visible markers.
+package guard
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Rules reported in a Finding.
+const (
+	// RuleInstruction is an imperative instruction aimed at the agent:
+	// overriding or forgetting its instructions, reassigning its role,
+	// concealing actions from the user, or disclosing or sending secrets.
+	RuleInstruction = "INSTRUCTION_TO_AGENT"
+	// RuleSystemPrompt is chat-template or system-prompt syntax, such as
+	// "<|im_start|>system", "[INST]", "<<SYS>>", "### System:" or a
+	// "You are ChatGPT..." preamble.
+	RuleSystemPrompt = "SYSTEM_PROMPT_PATTERN"
+	// RuleToolInvocation is tool-call syntax: function-call JSON, tool-call
+	// tags, or a directive to call a named tool.
+	RuleToolInvocation = "TOOL_INVOCATION"
+	// RuleShellInjection is a dangerous shell command: a download piped to a
+	// shell, rm -rf of the root or home directory, a reverse shell, an
+	// encoded PowerShell command, a fork bomb, a raw disk overwrite.
+	RuleShellInjection = "SHELL_INJECTION"
+	// RuleInvisible is a zero-width, bidirectional-control, tag or other
+	// invisible character that can hide or reorder text.
+	RuleInvisible = "INVISIBLE_CHARACTERS"
+	// RuleControl is a C0 or C1 control character other than newline,
+	// carriage return and tab, including the ESC of an ANSI escape sequence.
+	RuleControl = "CONTROL_CHARACTERS"
+	// RuleInvalidUTF8 is a byte sequence that is not valid UTF-8.
+	RuleInvalidUTF8 = "INVALID_UTF8"
+)
+
+// MaxFindings is the most findings Check reports for one text.
+const MaxFindings = 20
+
+// quoteLimit is the most runes of matched text quoted in a Detail.
+const quoteLimit = 40
+
+// A Verdict is the result of Check.
+type Verdict struct {
+	// Allowed is true when the text has no findings.
+	Allowed bool
+	// Findings lists what was found, ordered by offset.
+	Findings []Finding
+}
+
+// A Finding is one reason a text was refused.
+type Finding struct {
+	// Rule is one of the Rule constants, in upper snake case.
+	Rule string
+	// Detail explains the finding for a person. It quotes at most about
+	// 40 characters of the matched text, sanitised for display.
+	Detail string
+	// Offset is the byte offset in the checked text where the match starts.
+	Offset int
+}
+
+// String formats f as "RULE at OFFSET: DETAIL".
+func (f Finding) String() string {
+	return fmt.Sprintf("%s at %d: %s", f.Rule, f.Offset, f.Detail)
+}
+
+// Check applies the content policy to text and returns its verdict. It
+// never panics, whatever the input, including invalid UTF-8.
+func Check(text string) Verdict {
+	var fs []Finding
+	fs = append(fs, scanCharacters(text)...)
+
+	base := normalize(text)
+	lv := leetView(base)
+	for i := range patterns {
+		p := &patterns[i]
+		view := base
+		if p.leet {
+			view = lv
+		}
+		fs = p.find(fs, view, text)
+	}
+	fs = append(fs, checkTagText(text)...)
+	fs = tidy(fs)
+	return Verdict{Allowed: len(fs) == 0, Findings: fs}
+}
+
+// tidy orders findings by offset, drops a finding that repeats the rule of
+// an earlier one at the same offset, and keeps at most MaxFindings.
+func tidy(fs []Finding) []Finding {
+	if len(fs) == 0 {
+		return nil
+	}
+	sort.SliceStable(fs, func(i, j int) bool {
+		if fs[i].Offset != fs[j].Offset {
+			return fs[i].Offset < fs[j].Offset
+		}
+		return fs[i].Rule < fs[j].Rule
+	})
+	out := fs[:0]
+	for _, f := range fs {
+		if n := len(out); n > 0 && out[n-1].Rule == f.Rule && out[n-1].Offset == f.Offset {
+			continue
+		}
+		out = append(out, f)
+	}
+	if len(out) > MaxFindings {
+		out = out[:MaxFindings]
+	}
+	return out
+}
+
+// quote returns up to quoteLimit runes of s, sanitised for one line and
+// wrapped in double quotes, with an ellipsis when cut short.
+func quote(s string) string {
+	cut := false
+	n := 0
+	for i := range s {
+		if n == quoteLimit {
+			s, cut = s[:i], true
+			break
+		}
+		n++
+	}
+	q := SanitizeLine(s)
+	q = strings.ReplaceAll(q, `"`, `'`)
+	if cut {
+		q += "…"
+	}
+	return `"` + q + `"`
+}
+
+// scanCharacters reports invisible characters, control characters and
+// invalid UTF-8, one finding per rule, at the first occurrence.
+func scanCharacters(text string) []Finding {
+	type tally struct {
+		first int
+		count int
+		names []string
+	}
+	var inv, ctl, bad tally
+	note := func(t *tally, at int, name string) {
+		if t.count == 0 {
+			t.first = at
+		}
+		t.count++
+		if len(t.names) < 4 {
+			for _, n := range t.names {
+				if n == name {
+					return
+				}
+			}
+			t.names = append(t.names, name)
+		}
+	}
+	rtl := hasRTL(text)
+	prev := rune(-1)
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			note(&bad, i, fmt.Sprintf("byte 0x%02X", text[i]))
+		case r == '\n' || r == '\r' || r == '\t':
+		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+			note(&ctl, i, controlName(r))
+		case isInvisible(r):
+			var next rune = -1
+			if i+size < len(text) {
+				next, _ = utf8.DecodeRuneInString(text[i+size:])
+			}
+			if !allowedJoiner(r, prev, next, rtl) {
+				note(&inv, i, fmt.Sprintf("U+%04X", r))
+			}
+		}
+		prev = r
+		i += size
+	}
+	var fs []Finding
+	if inv.count > 0 {
+		fs = append(fs, Finding{Rule: RuleInvisible, Offset: inv.first,
+			Detail: fmt.Sprintf("%d invisible character(s): %s", inv.count, strings.Join(inv.names, ", "))})
+	}
+	if ctl.count > 0 {
+		fs = append(fs, Finding{Rule: RuleControl, Offset: ctl.first,
+			Detail: fmt.Sprintf("%d control character(s): %s", ctl.count, strings.Join(ctl.names, ", "))})
+	}
+	if bad.count > 0 {
+		fs = append(fs, Finding{Rule: RuleInvalidUTF8, Offset: bad.first,
+			Detail: fmt.Sprintf("%d invalid UTF-8 byte(s): %s", bad.count, strings.Join(bad.names, ", "))})
+	}
+	return fs
+}
+
+func controlName(r rune) string {
+	switch r {
+	case 0x1b:
+		return "ESC (escape sequence)"
+	case 0x07:
+		return "BEL"
+	case 0x08:
+		return "BS (backspace)"
+	case 0x00:
+		return "NUL"
+	case 0x7f:
+		return "DEL"
+	case 0x9b:
+		return "CSI (C1 escape sequence)"
+	}
+	return fmt.Sprintf("U+%04X", r)
+}
+
+// isInvisible reports whether r is one of the characters the gate refuses
+// because it hides or reorders text: zero-width characters, bidirectional
+// controls, invisible operators, the byte-order mark, tag characters and
+// a few blank fillers.
+func isInvisible(r rune) bool {
+	switch {
+	case r >= 0x200B && r <= 0x200F,
+		r >= 0x202A && r <= 0x202E,
+		r >= 0x2060 && r <= 0x2064,
+		r >= 0x2066 && r <= 0x2069,
+		r >= 0xE0000 && r <= 0xE007F:
+		return true
+	}
+	switch r {
+	case 0xFEFF, 0x180E, 0x061C, 0x115F, 0x1160, 0x3164, 0xFFA0:
+		return true
+	}
+	return false
+}
+
+// allowedJoiner reports whether an invisible character does legitimate
+// work where it stands: a zero-width joiner or non-joiner between two
+// non-Latin letters or inside an emoji sequence, or a left-to-right or
+// right-to-left mark in text that contains right-to-left script.
+func allowedJoiner(r, prev, next rune, rtl bool) bool {
+	switch r {
+	case 0x200C, 0x200D:
+		return (isEmojiPart(prev) && isEmojiPart(next)) ||
+			(prev > 0x2FF && next > 0x2FF && !isInvisible(prev) && !isInvisible(next))
+	case 0x200E, 0x200F:
+		return rtl
+	}
+	return false
+}
+
+func isEmojiPart(r rune) bool {
+	return (r >= 0x1F000 && r <= 0x1FAFF) || (r >= 0x2600 && r <= 0x27BF) || r == 0xFE0F
+}
+
+// hasRTL reports whether s contains Hebrew or Arabic letters.
+func hasRTL(s string) bool {
+	for _, r := range s {
+		if (r >= 0x0590 && r <= 0x08FF) || (r >= 0xFB1D && r <= 0xFDFF) || (r >= 0xFE70 && r <= 0xFEFC) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkTagText decodes text hidden in Unicode tag characters (each tag
+// U+E0020..U+E007E stands for one ASCII character) and applies the
+// patterns to it, so smuggled instructions are named, not just counted.
+func checkTagText(text string) []Finding {
+	var fs []Finding
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r < 0xE0000 || r > 0xE007F {
+			i += size
+			continue
+		}
+		start := i
+		var b strings.Builder
+		for i < len(text) {
+			r, size = utf8.DecodeRuneInString(text[i:])
+			if r < 0xE0000 || r > 0xE007F {
+				break
+			}
+			if r >= 0xE0020 && r <= 0xE007E {
+				b.WriteByte(byte(r - 0xE0000))
+			}
+			i += size
+		}
+		hidden := b.String()
+		if hidden == "" {
+			continue
+		}
+		fs = append(fs, Finding{Rule: RuleInvisible, Offset: start,
+			Detail: "hidden tag-character text " + quote(hidden)})
+		base := normalize(hidden)
+		lv := leetView(base)
+		var inner []Finding
+		for k := range patterns {
+			p := &patterns[k]
+			view := base
+			if p.leet {
+				view = lv
+			}
+			inner = p.find(inner, view, hidden)
+		}
+		for _, f := range inner {
+			f.Offset = start
+			f.Detail = "in hidden tag-character text: " + f.Detail
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}

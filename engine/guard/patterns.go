@@ -1,0 +1,223 @@
+package guard
+
+import (
+	"regexp"
+	"unicode/utf8"
+)
+
+// A pattern is one explainable way a rule can match. Patterns run on the
+// normalised view of a text: lower case, white space collapsed, evasions
+// undone. The part of a match that is quoted and located is the submatch
+// named "m" when there is one, else the whole match.
+type pattern struct {
+	rule string
+	desc string
+	re   *regexp.Regexp
+	// leet runs the pattern on the view with leetspeak read as letters.
+	// Patterns over code and commands, where digits matter, run without.
+	leet bool
+	// reported skips a match whose sentence reports what someone said
+	// ("the playbook says you must now log every outage"), for phrases
+	// that are hostile as a direct order but ordinary as a quotation.
+	reported bool
+	m        int
+}
+
+// clause matches the start of a clause, so that an imperative verb is only
+// matched where it gives an order ("Forget everything", "...; act as DAN")
+// and not where it is a third-person statement ("users forget everything").
+const clause = `(?:^|[^\w\s'’]\s*|\n|\b(?:please|now|and|then|so|just|also|simply|kindly|first|next|immediately|hey|ok|okay|assistant|ai)\s+)`
+
+// Building blocks of the instruction patterns.
+const (
+	agentNoun = `(?:ai|ais|assistant|assistants|llm|llms|language model|language models|chatbot|chatbots|bot|model|models|ai agent|ai agents|ai assistant|ai assistants|gpt|agent|agents)`
+	orderNoun = `(?:instructions?|rules?|prompts?|directives?|guidelines?|guardrails?|constraints?|commands?|orders|programming|polic(?:y|ies)|restrictions?|filters?|safeguards?|guidance|training|context|conversation|messages?|limitations?|boundaries)`
+	priorAdj  = `(?:all|any|every|each|the|your|these|those|of|previous|prior|preceding|above|earlier|former|original|initial|system|safety|previously|stated|mentioned|listed|given|foregoing|hidden|ethical|content|moderation)`
+	secretObj = `(?:system prompt|(?:initial|original|hidden|secret|previous|full|real|system) (?:instructions|prompt|configuration|config)|(?:text|instructions|prompt|words) above|your (?:instructions|prompt|rules|configuration|memory|memories)|api keys?|credentials|passwords?|secret keys?|private keys?|ssh keys?|access tokens?|auth tokens?|session cookies|(?:admin|root|database|db) password|environment variables|vault)`
+	sendObj   = `(?:conversation|chat|history|transcripts?|credentials|passwords?|api keys?|secrets|tokens|system prompt|memory|memories|contents of your|user data|personal data|ssh keys?|private keys?)`
+	target    = `(?:https?://|www\.|\S+@\S+|\S+\.(?:com|net|org|io|ru|cn|xyz|example|site|top|info|biz|me|co)\b)`
+	reporting = `\b(?:says?|said|told|tells|wrote|writes|explains?|explained|reads|mentions?|mentioned|asked|asks|states?|stated|notes|reminds?|reminded|announced?|claims?|claimed|according to|quoted?)\b`
+)
+
+var reportRe = regexp.MustCompile(reporting)
+
+var patterns = buildPatterns()
+
+func buildPatterns() []pattern {
+	ps := []spec{
+		// INSTRUCTION_TO_AGENT: overriding what the agent was told.
+		{rule: RuleInstruction, leet: true, desc: "order to ignore prior instructions",
+			expr: `\b(?P<m>(?:ignore|disregard|forget|discard|abandon|nevermind|never mind)\s+(?:` + priorAdj + `\s+){0,4}` + orderNoun + `)\b`},
+		{rule: RuleInstruction, leet: true, desc: "order to ignore prior instructions",
+			expr: `\b(?P<m>(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+|the\s+(?:text|content|message|words|note)\s+)?(?:above|before this|prior to this|previously said))\b`},
+		{rule: RuleInstruction, leet: true, desc: "order to override safeguards",
+			expr: `\b(?P<m>(?:override|bypass|circumvent|evade|turn off|disable)\s+(?:your|all|any)\s+(?:` + priorAdj + `\s+){0,3}` + orderNoun + `)\b`},
+		{rule: RuleInstruction, leet: true, desc: "order to override safeguards",
+			expr: `\b(?P<m>(?:override|bypass|circumvent)\s+(?:the\s+)?(?:previous|prior|above|earlier|original|initial|system|safety|ethical|content|moderation)\s+(?:\w+\s+)?` + orderNoun + `)\b`},
+		{rule: RuleInstruction, leet: true, desc: "order to forget everything",
+			expr: clause + `(?P<m>forget\s+(?:everything|all\s+(?:of\s+)?(?:that|this|the above|you\s+(?:know|were told|have been told|learned))|what\s+you\s+(?:know|were told|have been told|learned)))\b`},
+		{rule: RuleInstruction, leet: true, desc: "order to stop following the rules",
+			expr: `\b(?P<m>stop\s+(?:following|obeying)\s+(?:your|the|all|any)\s+(?:\w+\s+)?(?:rules|instructions|guidelines|polic(?:y|ies)|programming))\b`},
+		{rule: RuleInstruction, leet: true, desc: "order to reset the agent's instructions",
+			expr: `\b(?P<m>(?:reset|clear|wipe|erase|delete)\s+(?:all\s+)?your\s+(?:instructions|rules|programming|guidelines|system prompt|prompt|context|memory|memories))\b`},
+		{rule: RuleInstruction, leet: true, desc: "replacement instructions",
+			expr: `\b(?P<m>your\s+(?:new|updated|real|true|actual|revised|only|primary|secret|hidden)\s+(?:instructions?|orders|directives?|task|objective|goal|mission|role|purpose|persona|rules|prompt|system prompt|identity|job|priority|programming)(?:\s+(?:is|are|will be)\b|\s*:))`},
+		{rule: RuleInstruction, leet: true, desc: "instructions addressed to the agent",
+			expr: `\b(?P<m>(?:new|secret|hidden|real|true|updated|additional|special|important)\s+(?:system\s+)?(?:instructions?|messages?|notes?|directives?)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?(?:ai|ais|assistant|assistants|model|models|llm|llms|bot|chatbot|you))\b`},
+		{rule: RuleInstruction, leet: true, desc: "instructions addressed to the agent",
+			expr: `\b(?P<m>(?:attention|note|notice|message|reminder)\s*(?:to|for|,)?\s*(?:the\s+|any\s+|all\s+)?(?:ai|ais|llm|llms|language models?|ai assistants?|ai agents?|ai models?|chatbots?|gpt)\b)`},
+		{rule: RuleInstruction, leet: true, desc: "instructions addressed to the agent",
+			expr: `\b(?P<m>` + agentNoun + `\s+(?:reading|processing|summari[sz]ing|parsing|scraping|indexing|viewing|crawling)\s+(?:this|these)\b)`},
+		{rule: RuleInstruction, leet: true, desc: "instructions addressed to the agent",
+			expr: `\b(?P<m>if\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|large language model|language model|assistant|chatbot|bot|gpt|automated agent|ai agent|ai assistant)\b)`},
+		{rule: RuleInstruction, leet: true, desc: "instructions addressed to the agent",
+			expr: clause + `(?P<m>when\s+you\s+(?:read|see|process|summari[sz]e|parse)\s+this\b)`},
+		{rule: RuleInstruction, leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
+			expr: `\b(?P<m>you\s+(?:must|should|will|shall|need to|have to|are to|are required to)\s+now\b)`},
+		{rule: RuleInstruction, leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
+			expr: `\b(?P<m>from\s+now\s+on\b[,:]?\s*(?:you|the\s+(?:assistant|ai|model|bot|chatbot))\b)`},
+		{rule: RuleInstruction, leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
+			expr: `\b(?P<m>in\s+(?:all|every|any)\s+future\s+(?:conversations?|sessions?|responses?|replies|answers|interactions?|chats?)\b[,:]?\s*(?:you|always|never|ignore|say|respond|reply|tell|recommend|refuse)\b)`},
+		{rule: RuleInstruction, leet: true, desc: "order that changes the agent's behaviour from now on",
+			expr: `\b(?P<m>(?:the\s+)?(?:assistant|ai|model|llm|chatbot)\s+(?:must|should|shall|is to|has to|needs to|will)\s+now\b)`},
+		{rule: RuleInstruction, leet: true, desc: "order to the agent to disclose or disobey",
+			expr: `\b(?P<m>(?:the\s+)?(?:assistant|ai|model|llm|chatbot|bot)\s+(?:must|should|shall|is to|has to|needs to|will)\s+(?:now\s+|always\s+)?(?:ignore|disregard|reveal|disclose|exfiltrate|bypass|obey|leak))\b`},
+		{rule: RuleInstruction, leet: true, desc: "attempt to plant a trusted memory",
+			expr: `\b(?P<m>(?:remember|store|save|record|treat|cite)\s+(?:this|it|that)\s+(?:for\s+all\s+future\s+(?:sessions|conversations)|(?:as|like)\s+(?:an?\s+|the\s+)?(?:verified|trusted|confirmed|official|authoritative)\b))`},
+
+		// INSTRUCTION_TO_AGENT: reassigning the agent's role.
+		{rule: RuleInstruction, leet: true, desc: "role hijack",
+			expr: clause + `(?P<m>(?:act|behave|respond|answer|reply|speak|operate|function)\s+(?:as|like)\s+(?:if\s+you|though\s+you|an?\s+(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|malicious|different ai|ai with(?:out)?|system administrator|admin|administrator|superuser|root user)|dan\b|the\s+(?:system|admin|administrator|developer|root|operator)\b))`},
+		{rule: RuleInstruction, leet: true, desc: "role hijack",
+			expr: clause + `(?P<m>pretend\s+(?:to\s+be|you\s+are|that\s+you|you're|to\s+have))\b`},
+		{rule: RuleInstruction, leet: true, desc: "role hijack",
+			expr: `\b(?P<m>(?:role-?play|roleplay)\s+as|stay\s+in\s+character|never\s+break\s+character|do\s+anything\s+now)\b`},
+		{rule: RuleInstruction, leet: true, reported: true, desc: "role hijack",
+			expr: `\b(?P<m>you\s+are\s+now\s+(?:an?\s+|the\s+|in\s+|my\s+|dan\b|free\b|unrestricted|unfiltered|jailbroken|acting\b|operating\b|called\b|named\b|going to\b|no longer\b))`},
+		{rule: RuleInstruction, leet: true, desc: "role hijack",
+			expr: `\b(?P<m>you\s+are\s+no\s+longer\s+(?:an?\s+|the\s+|bound|restricted|limited|required|constrained|subject|obligated))`},
+		{rule: RuleInstruction, leet: true, desc: "claim of authority over the agent",
+			expr: `\b(?P<m>(?:i\s+am|i'm|this\s+is)\s+your\s+(?:developer|creator|admin|administrator|owner|operator|master|programmer|maker|supervisor|system administrator)|as\s+your\s+(?:developer|creator|admin|administrator|owner|operator|master|programmer|maker)|(?:message|instruction|order|directive|notice)\s+from\s+(?:your\s+(?:developer|creator|admin|administrator|owner|operator)|openai|anthropic))\b`},
+		{rule: RuleInstruction, leet: true, desc: "jailbreak mode",
+			expr: `\b(?P<m>(?:enable|activate|enter|switch\s+to|turn\s+on|engage)\s+(?:the\s+)?(?:god|jailbreak|jailbroken|dan|unrestricted|unfiltered|uncensored|evil|chaos)\s+mode|you\s+are\s+(?:now\s+)?in\s+(?:developer|dev|god|jailbreak|jailbroken|dan|unrestricted|unfiltered|uncensored|admin|sudo|debug)\s+mode|(?:freed|released|liberated)\s+from\s+(?:the\s+)?(?:typical\s+)?(?:confines|restrictions|rules|constraints|limitations)|(?:unrestricted|unfiltered|uncensored|jailbroken)\s+(?:ai|assistant|llm|chatbot|version of yourself))\b`},
+		{rule: RuleInstruction, leet: true, desc: "claim of authority over the agent",
+			expr: `\b(?P<m>(?:developer|admin|system|security|emergency|root|sudo)\s+override\s*[:!])`},
+		{rule: RuleInstruction, leet: true, desc: "order to drop safety limits",
+			expr: `\b(?P<m>without\s+(?:any\s+)?(?:safety|content|ethical|moral)\s+(?:filters?|restrictions?|guidelines?|polic(?:y|ies)|limits?)|(?:you|assistant|ai)\s+(?:have|has|with)\s+no\s+(?:content|safety)\s+(?:polic(?:y|ies)|filters?|restrictions?)|(?:content|safety)\s+polic(?:y|ies)\s+no\s+longer\s+appl(?:y|ies))\b`},
+
+		// INSTRUCTION_TO_AGENT: concealment and exfiltration.
+		{rule: RuleInstruction, leet: true, desc: "order to disclose secrets",
+			expr: clause + `(?P<m>(?:reveal|print|output|repeat|leak|disclose|dump|recite|tell me|give me|expose|exfiltrate|type out|write out)\s+(?:\w+\s+){0,3}?` + secretObj + `)\b`},
+		{rule: RuleInstruction, leet: true, desc: "order to send data out",
+			expr: clause + `(?:(?:silently|quietly|secretly|covertly|immediately|also|then|now)\s+)*(?P<m>(?:send|forward|email|e-mail|post|upload|transmit|copy|leak|exfiltrate|sync|bcc)\s+(?:\w+\s+){0,4}?` + sendObj + `\b[^.\n]{0,80}?\b(?:to|at|into)\s+` + target + `)`},
+		{rule: RuleInstruction, leet: true, desc: "order to act covertly",
+			expr: `\b(?P<m>(?:silently|secretly|covertly|quietly)\s+(?:send|forward|copy|upload|email|transfer|exfiltrate|delete|add|change|modify|disable|bcc|approve|grant|install))\b`},
+		{rule: RuleInstruction, leet: true, desc: "order to act covertly",
+			expr: `\b(?P<m>without\s+(?:the\s+)?(?:user|customer|human|operator)(?:'s|s)?\s+(?:knowing|knowledge|noticing|consent|being aware)|(?:do not|don't|dont|never)\s+(?:tell|inform|mention|reveal|disclose|let)\s+(?:\w+\s+){0,2}?(?:the\s+)?(?:user|human|operator|customer)s?\s+(?:about\s+|know\s+|that\s+|of\s+)?(?:this|these|the)?\s*(?:instructions?|messages?|notes?|prompts?)|(?:hide|conceal|keep)\s+(?:this|these|it)\s+(?:instructions?\s+|messages?\s+)?(?:secret\s+|hidden\s+)?from\s+(?:the\s+)?(?:user|human|operator|customer)s?)\b`},
+
+		// SYSTEM_PROMPT_PATTERN.
+		{rule: RuleSystemPrompt, desc: "chat-template token",
+			expr: `(?P<m><\|\s*[a-z0-9_]{2,30}\s*\|>)`},
+		{rule: RuleSystemPrompt, desc: "instruction-format marker",
+			expr: `(?P<m>\[/?inst\]|<</?sys>>|\[/?system(?:\s+(?:message|prompt|note))?\]|</?(?:system|system_prompt|sys|system-message|developer_message)>)`},
+		{rule: RuleSystemPrompt, desc: "system-prompt heading",
+			expr: `(?:^|\n)\s*(?P<m>#{2,}\s*(?:system|system prompt|instructions?|response)\s*:?)(?:\s|$)`},
+		{rule: RuleSystemPrompt, leet: true, desc: "system-prompt label",
+			expr: `\b(?P<m>system\s*(?:prompt|message|instructions?)\s*:|(?:real|actual|true|hidden|secret|begin|start of|end of|override)\s+(?:the\s+)?system\s+(?:prompt|message|instructions?))`},
+		{rule: RuleSystemPrompt, leet: true, desc: "role label opening a system message",
+			expr: `(?:^|\n|[.!?]\s)\s*(?P<m>(?:system|sys|admin|developer|root)\s*:\s*(?:you|ignore|disregard|override|all\b|the\s+(?:assistant|ai|model|user)|new\b|from now|trust|approve|disable|forget))`},
+		{rule: RuleSystemPrompt, leet: true, desc: "forged assistant turn",
+			expr: `\b(?P<m>assistant\s*:\s*(?:sure|ok|okay|of course|certainly|absolutely)\b[^\n]{0,40}?(?:here is|here's|here are))`},
+		{rule: RuleSystemPrompt, leet: true, reported: true, desc: "model preamble",
+			expr: `\b(?P<m>you\s+are\s+(?:chatgpt|gpt-?[\da-z]\w*|claude|gemini|bard|llama|copilot|an?\s+(?:ai|artificial intelligence|large language model|language model|llm|ai assistant|ai model|chatbot|helpful(?:\s+\w+)?\s+assistant|virtual assistant|autonomous agent|ai agent)))\b`},
+		{rule: RuleSystemPrompt, leet: true, desc: "model preamble",
+			expr: `\b(?P<m>knowledge\s+cutoff\s*:|large language model trained by)`},
+
+		// TOOL_INVOCATION.
+		{rule: RuleToolInvocation, desc: "function-call JSON",
+			expr: `(?P<m>\{\s*"(?:name|function|tool|tool_name|action)"\s*:\s*"[^"]{1,80}"\s*,\s*"(?:arguments|args|parameters|params|input|tool_input|action_input)"\s*:|"(?:tool_calls|function_call|tool_use)"\s*:|"type"\s*:\s*"(?:function|tool_use|tool_call)"|\{\s*"(?:arguments|parameters|args|input)"\s*:\s*\{[^{}]{0,200}\}\s*,\s*"(?:name|function|tool)"\s*:)`},
+		{rule: RuleToolInvocation, desc: "tool-call tag",
+			expr: `(?P<m></?(?:tool_calls?|tool_use|tool_code|tool_result|tool_response|function_calls?|function_results?|invoke|antml:[a-z_]+)\b|<parameter\s+name\s*=)`},
+		{rule: RuleToolInvocation, leet: true, desc: "directive to call a tool",
+			expr: `\b(?P<m>(?:call|invoke|execute|trigger|run|use)\s+(?:the\s+)?(?:tool|function|plugin|action)\s+[` + "`" + `'"]?[a-z_][a-z0-9_.-]*[` + "`" + `'"]?\s+(?:with|using|and|now|to))\b`},
+		{rule: RuleToolInvocation, leet: true, desc: "directive to call a tool",
+			expr: `\b(?P<m>(?:call|invoke|execute|trigger|use|run)\s+(?:the\s+)?(?:(?:tool|function)\s+)?[` + "`" + `'"]?[a-z][a-z0-9]*_[a-z0-9_]+[` + "`" + `'"]?(?:\s+(?:tool|function|plugin))?\s*(?:with\b|now\b|\(|$|[.;]|to\s+(?:load|fetch|open|visit|download|send|post|get|read)\s+\S+))`},
+
+		// SHELL_INJECTION.
+		{rule: RuleShellInjection, desc: "download piped to a shell",
+			expr: `\b(?P<m>(?:curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|c|tc|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|powershell|pwsh)\b)`},
+		{rule: RuleShellInjection, desc: "download run by command substitution",
+			expr: `(?P<m>\$\(\s*(?:curl|wget)\b)`},
+		{rule: RuleShellInjection, desc: "recursive delete of a root or home directory",
+			expr: `\b(?P<m>rm\s+(?:-[a-z]+\s+)*-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\s+(?:--?[a-z-]+\s+)*(?:/\*?|~/?\*?|\$home/?\*?|\*|\.\./?)(?:\s|$|[;&|'"<>` + "`" + `)])|--no-preserve-root)`},
+		{rule: RuleShellInjection, desc: "fork bomb",
+			expr: `(?P<m>:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:)`},
+		{rule: RuleShellInjection, desc: "reverse shell",
+			expr: `(?P<m>/dev/tcp/|\bnc(?:at)?\s+(?:-[a-z]+\s+)*-[a-z]*[ec]\s+/bin/|\bbash\s+-i\s+>&|\bmkfifo\b[^\n]{0,80}\bnc\b|\bsocat\b[^\n]{0,80}\bexec:)`},
+		{rule: RuleShellInjection, desc: "decoded payload piped to a shell",
+			expr: `\b(?P<m>base64\s+(?:-d|--decode|-D)\b[^\n]{0,40}\|\s*(?:sudo\s+)?(?:ba|z)?sh)\b`},
+		{rule: RuleShellInjection, desc: "encoded or downloaded PowerShell",
+			expr: `\b(?P<m>(?:powershell|pwsh)(?:\.exe)?\s+(?:-[a-z]+\s+)*-(?:enc|encodedcommand|e|ec)\s+[a-z0-9+/=]{8,}|iex\s*\(\s*\(?\s*(?:new-object|iwr|invoke-webrequest)|\.downloadstring\s*\()`},
+		{rule: RuleShellInjection, desc: "raw disk overwrite",
+			expr: `\b(?P<m>dd\s+if=/dev/(?:zero|random|urandom)\s+of=/dev/(?:sd|nvme|hd|xvd|disk)|mkfs(?:\.[a-z0-9]+)?\s+/dev/|>\s*/dev/sd[a-z]\b)`},
+		{rule: RuleShellInjection, desc: "persistence or permission change",
+			expr: `(?P<m>>>\s*~?/?(?:root/)?\.ssh/authorized_keys|\bchmod\s+(?:-r\s+)?(?:777|666|\+s|u\+s)\s+/(?:etc|bin|usr|root|sbin)\b)`},
+	}
+	out := make([]pattern, len(ps))
+	for i, sp := range ps {
+		re := regexp.MustCompile(sp.expr)
+		out[i] = pattern{rule: sp.rule, desc: sp.desc, re: re, leet: sp.leet,
+			reported: sp.reported, m: re.SubexpIndex("m")}
+	}
+	return out
+}
+
+// A spec is the source form of a pattern.
+type spec struct {
+	rule, desc, expr string
+	leet, reported   bool
+}
+
+// find appends to fs a finding for each match of p in view, which was built
+// from text.
+func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
+	for _, loc := range p.re.FindAllSubmatchIndex(view.text, -1) {
+		s, e := loc[0], loc[1]
+		if p.m > 0 && loc[2*p.m] >= 0 {
+			s, e = loc[2*p.m], loc[2*p.m+1]
+		}
+		if p.reported && reportedSpeech(view.text, s) {
+			continue
+		}
+		start := view.origin(s, len(text))
+		end := len(text)
+		if e > s && e-1 < len(view.off) {
+			last := view.off[e-1]
+			_, size := utf8.DecodeRuneInString(text[last:])
+			end = last + size
+		}
+		if end < start {
+			end = start
+		}
+		d := p.desc + ": " + quote(text[start:end])
+		if view.obfuscated(s, e) {
+			d += " (obfuscated)"
+		}
+		fs = append(fs, Finding{Rule: p.rule, Detail: d, Offset: start})
+	}
+	return fs
+}
+
+// reportedSpeech reports whether the sentence before position i of t
+// reports what someone said, wrote or asked.
+func reportedSpeech(t []byte, i int) bool {
+	j := i
+	for j > 0 && i-j < 80 {
+		c := t[j-1]
+		if c == '.' || c == '!' || c == '?' || c == '\n' {
+			break
+		}
+		j--
+	}
+	return reportRe.Match(t[j:i])
+}
