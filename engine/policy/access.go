@@ -2,6 +2,7 @@ package policy
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -54,5 +55,5 @@ func (p Policy) BaselineTTLValid(ttl time.Duration) bool {
 // dp (seed 000: log-only only at levels 0 and 1, deny-on-drift required at
 // level 2). Unknown levels allow nothing.
 func (p Policy) DriftPolicyAllowed(level int, dp string) bool {
-	return slices.Contains(p.Baseline.DriftPolicies[level], dp)
+	return slices.Contains(p.Baseline.DriftPolicies[strconv.Itoa(level)], dp)
 }

@@ -200,10 +200,10 @@ func Default() Policy {
 		Baseline: Baseline{
 			TTLMin: dur(3600 * time.Second),    // seed 000 minimum 3,600 seconds
 			TTLMax: dur(7776000 * time.Second), // seed 000 maximum 7,776,000 seconds
-			DriftPolicies: map[int][]string{
-				0: {DenyOnDrift, AlertOnDrift, LogOnly}, // seed 000: log-only permitted at Level 0 and 1
-				1: {DenyOnDrift, AlertOnDrift, LogOnly}, // seed 000
-				2: {DenyOnDrift},                        // seed 000: deny-on-drift required for Level 2
+			DriftPolicies: map[string][]string{
+				"0": {DenyOnDrift, AlertOnDrift, LogOnly}, // seed 000: log-only permitted at Level 0 and 1
+				"1": {DenyOnDrift, AlertOnDrift, LogOnly}, // seed 000
+				"2": {DenyOnDrift},                        // seed 000: deny-on-drift required for Level 2
 			},
 			DeltaBudget: 64, // seed 000 v0.2 delta checkpoints; memgov default, the seed gives none
 		},

@@ -8,7 +8,7 @@ import (
 	"math"
 	"os"
 	"slices"
-	"sort"
+	"strconv"
 
 	"gopkg.in/yaml.v3"
 )
@@ -190,20 +190,15 @@ func (p Policy) Validate() error {
 	if b.TTLMax < b.TTLMin {
 		v.addf("baseline.ttl_max: %s is below ttl_min %s", b.TTLMax, b.TTLMin)
 	}
-	levels := make([]int, 0, len(b.DriftPolicies))
-	for lvl := range b.DriftPolicies {
-		levels = append(levels, lvl)
-	}
-	sort.Ints(levels)
-	for _, lvl := range levels {
-		if lvl < 0 {
-			v.addf("baseline.drift_policies.%d: compliance levels are not negative", lvl)
+	for _, lvl := range sortedKeys(b.DriftPolicies) {
+		if n, err := strconv.Atoi(lvl); err != nil || n < 0 || strconv.Itoa(n) != lvl {
+			v.addf("baseline.drift_policies.%s: a compliance level is a number 0 or above", lvl)
 		}
 		for _, dp := range b.DriftPolicies[lvl] {
 			switch dp {
 			case DenyOnDrift, AlertOnDrift, LogOnly:
 			default:
-				v.addf("baseline.drift_policies.%d: %q is not one of %s, %s, %s", lvl, dp, DenyOnDrift, AlertOnDrift, LogOnly)
+				v.addf("baseline.drift_policies.%s: %q is not one of %s, %s, %s", lvl, dp, DenyOnDrift, AlertOnDrift, LogOnly)
 			}
 		}
 	}

@@ -528,8 +528,9 @@ type Baseline struct {
 	// TTLMin and TTLMax bound ttl_seconds of a baseline.
 	TTLMin Duration `yaml:"ttl_min" json:"ttl_min"`
 	TTLMax Duration `yaml:"ttl_max" json:"ttl_max"`
-	// DriftPolicies lists the drift policies each compliance level allows.
-	DriftPolicies map[int][]string `yaml:"drift_policies" json:"drift_policies"`
+	// DriftPolicies lists the drift policies each compliance level allows,
+	// keyed by the level written as a number ("0", "1", "2").
+	DriftPolicies map[string][]string `yaml:"drift_policies" json:"drift_policies"`
 	// DeltaBudget is the number of incremental changes a checkpoint may
 	// bind before the whole memory map must be re-approved.
 	DeltaBudget int `yaml:"delta_budget" json:"delta_budget"`
