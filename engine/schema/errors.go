@@ -77,10 +77,15 @@ func violations(ve *jsonschema.ValidationError) []Violation {
 	if len(out) == 0 {
 		out = append(out, Violation{Path: pointer(ve.InstanceLocation), Message: "does not match the schema"})
 	}
-	slices.SortStableFunc(out, func(a, b Violation) int {
+	return sortViolations(out)
+}
+
+// sortViolations sorts vs by path and message and drops duplicates.
+func sortViolations(vs []Violation) []Violation {
+	slices.SortStableFunc(vs, func(a, b Violation) int {
 		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Message, b.Message))
 	})
-	return slices.Compact(out)
+	return slices.Compact(vs)
 }
 
 func collect(e *jsonschema.ValidationError, out *[]Violation) {

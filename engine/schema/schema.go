@@ -54,6 +54,10 @@ const (
 	maxSchemaFile = 1 << 20
 )
 
+// MaxRequestBytes bounds the size of the JSON document ValidateJSON accepts.
+// A request within the schemas' own limits is far smaller.
+const MaxRequestBytes = 1 << 20
+
 // fileName returns the schema file of a layer: "working.schema.json".
 func fileName(layer string) string {
 	b := []byte(layer)
@@ -217,9 +221,14 @@ func (v *Validator) Validate(layer string, doc any) error {
 // ValidateJSON decodes raw, a JSON write request, and checks it against the
 // schema of the layer its target_layer names. When target_layer is missing
 // or names no layer, the request is checked against the shared request
-// schema, whose violations then include target_layer's. Malformed JSON is
-// reported as an *Error too, with a violation at the document root.
+// schema, whose violations then include target_layer's. Malformed JSON and a
+// document over MaxRequestBytes are reported as an *Error too, with a
+// violation at the document root. Numbers that are too long (over 64 bytes),
+// have an exponent beyond ±400 or overflow a float64 are violations as well.
 func (v *Validator) ValidateJSON(raw []byte) error {
+	if len(raw) > MaxRequestBytes {
+		return &Error{Violations: []Violation{{Path: "", Message: fmt.Sprintf("must be at most %d bytes, got %d", MaxRequestBytes, len(raw))}}}
+	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return &Error{Violations: []Violation{{Path: "", Message: "is not a valid JSON document"}}}
@@ -235,6 +244,11 @@ func (v *Validator) ValidateJSON(raw []byte) error {
 }
 
 func check(sch *jsonschema.Schema, layer string, doc any) error {
+	var bad []Violation
+	checkNumbers(doc, nil, &bad)
+	if len(bad) > 0 {
+		return &Error{Layer: layer, Violations: sortViolations(bad)}
+	}
 	err := sch.Validate(doc)
 	if err == nil {
 		return nil

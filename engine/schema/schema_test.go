@@ -141,6 +141,9 @@ func TestValidateJSON(t *testing.T) {
 		{"unknown layer", "semantic", nil, []string{"/target_layer: must be one of WORKING, SESSION, EPISODIC, SEMANTIC, PROCEDURAL"}},
 		{"missing layer", Working, map[string]any{"target_layer": nil}, []string{"/target_layer: is required"}},
 		{"layer not a string", Working, map[string]any{"target_layer": 3}, []string{"/target_layer: must be one of WORKING, SESSION, EPISODIC, SEMANTIC, PROCEDURAL"}},
+		{"number out of range", Working, map[string]any{"confidence": json.Number("1e99999999"), "ttl_seconds": json.Number("1" + strings.Repeat("0", 70))}, []string{
+			"/confidence: is a number out of range", "/ttl_seconds: is a number out of range",
+		}},
 		{"property with slash and tilde", Working, map[string]any{"a/b~c": 1}, []string{"/a~1b~0c: is not allowed"}},
 	}
 	for _, tt := range tests {
@@ -172,11 +175,12 @@ func TestValidateJSON(t *testing.T) {
 }
 
 func TestValidateJSONMalformed(t *testing.T) {
-	for _, raw := range []string{``, `{`, `{"a":1} {}`, `nul`, "\xff"} {
+	big := `{"content":{"text":"` + strings.Repeat("x", MaxRequestBytes) + `"}}`
+	for _, raw := range []string{``, `{`, `{"a":1} {}`, `nul`, "\xff", big} {
 		err := ValidateJSON([]byte(raw))
 		var se *Error
 		if !errors.As(err, &se) || len(se.Violations) != 1 || se.Violations[0].Path != "" {
-			t.Errorf("ValidateJSON(%q) = %v, want one violation at the root", raw, err)
+			t.Errorf("ValidateJSON(%.20q) = %.100v, want one violation at the root", raw, err)
 		}
 	}
 	err := ValidateJSON([]byte(`[]`))
