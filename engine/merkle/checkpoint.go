@@ -46,6 +46,7 @@ type Verdict struct {
 // Accepted reports whether the verdict is [CodeAccept].
 func (v Verdict) Accepted() bool { return v.Code == CodeAccept }
 
+// String returns the code, then the detail if there is one.
 func (v Verdict) String() string {
 	if v.Detail == "" {
 		return string(v.Code)

@@ -180,12 +180,11 @@ func VerifyConsistency(m, n uint64, oldRoot, newRoot Hash, proof []Hash) error {
 	if len(proof) == 0 {
 		return fmt.Errorf("%w: empty consistency proof from %d to %d", ErrInvalidProof, m, n)
 	}
-	// Step 2: if m is a power of two, the proof starts implicitly with oldRoot.
-	path := proof
+	// Step 2: if m is a power of two, the path is oldRoot followed by the
+	// proof; otherwise it is the proof itself.
+	first, rest := proof[0], proof[1:]
 	if m&(m-1) == 0 {
-		path = make([]Hash, 0, len(proof)+1)
-		path = append(path, oldRoot)
-		path = append(path, proof...)
+		first, rest = oldRoot, proof
 	}
 	// Steps 3 and 4.
 	fn, sn := m-1, n-1
@@ -194,9 +193,9 @@ func VerifyConsistency(m, n uint64, oldRoot, newRoot Hash, proof []Hash) error {
 		sn >>= 1
 	}
 	// Step 5.
-	fr, sr := path[0], path[0]
+	fr, sr := first, first
 	// Step 6.
-	for _, c := range path[1:] {
+	for _, c := range rest {
 		if sn == 0 {
 			return fmt.Errorf("%w: consistency proof from %d to %d has too many nodes (%d)", ErrInvalidProof, m, n, len(proof))
 		}
