@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -317,4 +318,26 @@ func BenchmarkString(b *testing.B) {
 	for b.Loop() {
 		_ = r.String(s)
 	}
+}
+
+func FuzzJSON(f *testing.F) {
+	for _, s := range []string{`{"sk-live-12345":["sk-live-12345",1.0e3,null]}`, `"x"`, `[`, `{"a":}`, `[1,2,{"b":true}]`} {
+		f.Add([]byte(s))
+	}
+	r := NewRedactor(map[string]string{"k": "sk-live-12345", "b": "[brackets]"})
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		out, err := r.JSON(raw)
+		if err != nil {
+			if json.Valid(raw) && !strings.Contains(err.Error(), "nested too deeply") {
+				t.Fatalf("rejected valid JSON: %v", err)
+			}
+			return
+		}
+		if !json.Valid(raw) {
+			t.Fatalf("accepted invalid JSON")
+		}
+		if !json.Valid(out) {
+			t.Fatalf("produced invalid JSON %q", out)
+		}
+	})
 }
