@@ -18,22 +18,27 @@ import (
 // counts as U+FFFD and ties are broken by byte order, so CompareKeys is a
 // total order on all strings and returns 0 only for equal strings.
 func CompareKeys(a, b string) int {
-	if isASCII(a) && isASCII(b) {
-		return strings.Compare(a, b)
+	// Fast path: while the common prefix is ASCII, the first differing
+	// byte decides if either of the two bytes is ASCII, whatever follows.
+	n := min(len(a), len(b))
+	i := 0
+	var seen byte
+	for i < n && a[i] == b[i] {
+		seen |= a[i]
+		i++
+	}
+	if seen < utf8.RuneSelf {
+		if i == n {
+			return compareInt(len(a), len(b))
+		}
+		if a[i] < utf8.RuneSelf || b[i] < utf8.RuneSelf {
+			return compareInt(a[i], b[i])
+		}
 	}
 	if utf8.ValidString(a) && utf8.ValidString(b) {
 		return compareValid(a, b)
 	}
 	return compareLossy(a, b)
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // compareValid compares valid UTF-8 strings by UTF-16 code units. The
@@ -121,7 +126,7 @@ func nextUnit(s string, i *int, pending rune) (unit, next rune, ok bool) {
 	return r, 0, true
 }
 
-func compareInt[T int | rune](a, b T) int {
+func compareInt[T int | rune | byte](a, b T) int {
 	switch {
 	case a < b:
 		return -1
