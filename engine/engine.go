@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Engine is the governance core. Every door calls its methods; no rule lives
+// only in a door.
+type Engine struct {
+	store Store
+	now   func() time.Time
+	key   []byte
+}
+
+// Option configures an Engine.
+type Option func(*Engine)
+
+// WithClock sets the clock; tests inject a fixed or stepping clock.
+func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = now } }
+
+// New returns an engine over a store. key signs provenance records and audit
+// checkpoints; it must be the key the store chains its log with.
+func New(s Store, key []byte, opts ...Option) *Engine {
+	e := &Engine{store: s, now: time.Now, key: key}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
+}
+
+// Store returns the engine's store.
+func (e *Engine) Store() Store { return e.store }
+
+// Now returns the engine clock's current time in UTC, at millisecond precision
+// (the precision of the log).
+func (e *Engine) Now() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
+
+// NewID returns a UUID v7 string.
+func NewID() string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		// NewV7 fails only when the system's random source fails.
+		return uuid.NewString()
+	}
+	return id.String()
+}
+
+// AddPrincipal registers an agent or a person. Registering the same principal
+// again with the same role and tenant is a no-op; a different role or tenant is
+// a conflict.
+func (e *Engine) AddPrincipal(ctx context.Context, p Principal, actor string) (Principal, error) {
+	if !validID(p.ID) {
+		return Principal{}, fmt.Errorf("%w: principal id must be 1-64 characters of A-Z a-z 0-9 . _ - (got %d bytes)", ErrInvalid, len(p.ID))
+	}
+	if _, err := ParseRole(string(p.Role)); err != nil {
+		return Principal{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	if p.Tenant != AllTenants && !validID(p.Tenant) {
+		return Principal{}, fmt.Errorf("%w: tenant must be 1-64 characters of A-Z a-z 0-9 . _ - or %q for every tenant", ErrInvalid, AllTenants)
+	}
+	if actor == "" {
+		actor = p.ID
+	}
+	var out Principal
+	err := e.store.Update(ctx, func(tx Tx) error {
+		old, err := tx.Principal(ctx, p.ID)
+		if err == nil {
+			if old.Role == p.Role && old.Tenant == p.Tenant {
+				out = old
+				return nil
+			}
+			return fmt.Errorf("%w: principal %s is already registered as %s of tenant %s", ErrConflict, p.ID, old.Role, old.Tenant)
+		}
+		if !isNotFound(err) {
+			return err
+		}
+		data, err := json.Marshal(principalData{Role: p.Role, Tenant: p.Tenant, Attributes: p.Attributes})
+		if err != nil {
+			return err
+		}
+		entry := &LogEntry{Time: e.Now(), Op: OpPrincipal, ItemID: p.ID, Actor: actor}
+		if err := entry.Seal(Payload{Reason: "register principal", Data: data}); err != nil {
+			return err
+		}
+		if err := tx.Append(ctx, entry); err != nil {
+			return err
+		}
+		out, err = tx.Principal(ctx, p.ID)
+		return err
+	})
+	return out, err
+}
+
+// principalData is the payload data of an OpPrincipal entry.
+type principalData struct {
+	Role       Role              `json:"role"`
+	Tenant     string            `json:"tenant"`
+	Attributes map[string]string `json:"attributes,omitempty"`
+}
+
+// DecodePrincipal returns the principal an OpPrincipal entry registers.
+func DecodePrincipal(e *LogEntry) (Principal, error) {
+	p, err := e.DecodePayload()
+	if err != nil {
+		return Principal{}, err
+	}
+	var d principalData
+	if err := json.Unmarshal(p.Data, &d); err != nil {
+		return Principal{}, fmt.Errorf("log entry %d: principal data: %w", e.LSN, err)
+	}
+	return Principal{ID: e.ItemID, Role: d.Role, Tenant: d.Tenant, Attributes: d.Attributes, CreatedAt: e.Time}, nil
+}
+
+// Principal returns a registered principal.
+func (e *Engine) Principal(ctx context.Context, id string) (Principal, error) {
+	var p Principal
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		p, err = tx.Principal(ctx, id)
+		return err
+	})
+	return p, err
+}
+
+// Principals lists every registered principal.
+func (e *Engine) Principals(ctx context.Context) ([]Principal, error) {
+	var ps []Principal
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		ps, err = tx.Principals(ctx)
+		return err
+	})
+	return ps, err
+}
+
+func isNotFound(err error) bool { return err != nil && errorsIs(err, ErrNotFound) }
+
+func validID(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return s != "." && s != ".."
+}

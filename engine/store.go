@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/memgov/memgov/engine/merkle"
+)
+
+// Store persists the log and the tables derived from it. Implementations pass the
+// conformance suite in store/storetest.
+type Store interface {
+	// Update runs fn in one write transaction; an error from fn rolls it back.
+	Update(ctx context.Context, fn func(Tx) error) error
+	// View runs fn in a read transaction over a consistent snapshot.
+	View(ctx context.Context, fn func(ReadTx) error) error
+	// Verify recomputes every leaf, payload hash and chain value from the stored
+	// rows and reports the first LSN that does not verify.
+	Verify(ctx context.Context) (VerifyReport, error)
+	// Rebuild recomputes every derived table from the log and reports how the
+	// tables it replaced differed from the rebuilt ones.
+	Rebuild(ctx context.Context) (RebuildReport, error)
+	// Info describes the store for baselines and `memgov version`.
+	Info() StoreInfo
+	Close() error
+}
+
+// StoreInfo names a store implementation.
+type StoreInfo struct {
+	Type    string `json:"type"`    // e.g. memgov-sqlite
+	Version string `json:"version"` // schema version
+	Path    string `json:"path,omitempty"`
+}
+
+// ReadTx reads a consistent snapshot.
+type ReadTx interface {
+	// LogSize returns the number of entries in the log (the highest LSN).
+	LogSize(ctx context.Context) (int64, error)
+	// LogRange calls fn for entries from..to (inclusive, LSN order) with payloads.
+	LogRange(ctx context.Context, from, to int64, fn func(*LogEntry) error) error
+	// Leaves returns the stored leaf hashes of entries 1..n.
+	Leaves(ctx context.Context, n int64) ([]merkle.Hash, error)
+	// LSNAt returns the highest LSN written at or before t (0 if none).
+	LSNAt(ctx context.Context, t time.Time) (int64, error)
+	// TimeOf returns the time of an entry.
+	TimeOf(ctx context.Context, lsn int64) (time.Time, error)
+
+	Principal(ctx context.Context, id string) (Principal, error)
+	Principals(ctx context.Context) ([]Principal, error)
+
+	Item(ctx context.Context, id string) (Item, error)
+	ItemByKey(ctx context.Context, ref, key string) (Item, error)
+	Version(ctx context.Context, id string) (Version, error)
+	// History returns every version of an item, newest first.
+	History(ctx context.Context, itemID string) ([]Version, error)
+	// Active returns the versions ACTIVE at the query's LSN (0: now) that have
+	// not expired at the query's time, ordered by key.
+	Active(ctx context.Context, q ActiveQuery) ([]Version, error)
+	// Refs lists the memoryRefs that have items, with counts.
+	Refs(ctx context.Context) ([]RefSummary, error)
+
+	AuditCheckpoints(ctx context.Context) ([]AuditCheckpointRecord, error)
+}
+
+// Tx is a write transaction.
+type Tx interface {
+	ReadTx
+	// Append assigns the entry its LSN, a time no earlier than the previous
+	// entry's, its leaf and chain value, stores it and applies it to every
+	// derived table.
+	Append(ctx context.Context, e *LogEntry) error
+}
+
+// ActiveQuery selects visible versions.
+type ActiveQuery struct {
+	MemoryRef string
+	Tag       string
+	AtLSN     int64     // 0: the current state
+	Now       time.Time // entries expired at this time are not returned
+	Limit     int       // 0: no limit
+	AfterKey  string    // keyset paging
+}
+
+// RefSummary counts the items of one memoryRef.
+type RefSummary struct {
+	MemoryRef string `json:"memory_ref"`
+	Items     int    `json:"items"`
+	Active    int    `json:"active"`
+}
+
+// VerifyReport is the result of Store.Verify.
+type VerifyReport struct {
+	TreeSize int64       `json:"tree_size"`
+	Root     merkle.Hash `json:"-"`
+	OK       bool        `json:"ok"`
+	BadLSN   int64       `json:"bad_lsn,omitempty"`
+	Problem  string      `json:"problem,omitempty"`
+	Erased   int64       `json:"erased_payloads"`
+}
+
+// RebuildReport is the result of Store.Rebuild.
+type RebuildReport struct {
+	Entries     int64            `json:"entries"`
+	Tables      map[string]int64 `json:"rows"`
+	Differences []string         `json:"differences"`
+}
+
+// AuditCheckpointRecord is a signed audit checkpoint as stored.
+type AuditCheckpointRecord struct {
+	merkle.AuditCheckpoint
+	Signature string `json:"signature"`
+	LSN       int64  `json:"lsn"`
+}
+
+// MarshalJSON writes the checkpoint's agent-manifest fields with its signature
+// and the LSN of the log entry that recorded it.
+func (r AuditCheckpointRecord) MarshalJSON() ([]byte, error) {
+	cp, err := r.AuditCheckpoint.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(cp, &m); err != nil {
+		return nil, err
+	}
+	m["signature"], _ = json.Marshal(r.Signature)
+	if r.LSN > 0 {
+		m["lsn"], _ = json.Marshal(r.LSN)
+	}
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (r *AuditCheckpointRecord) UnmarshalJSON(b []byte) error {
+	var extra struct {
+		Signature string `json:"signature"`
+		LSN       int64  `json:"lsn"`
+	}
+	if err := json.Unmarshal(b, &extra); err != nil {
+		return err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	delete(m, "signature")
+	delete(m, "lsn")
+	cp, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	if err := r.AuditCheckpoint.UnmarshalJSON(cp); err != nil {
+		return err
+	}
+	r.Signature, r.LSN = extra.Signature, extra.LSN
+	return nil
+}

@@ -1,0 +1,112 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/memgov/memgov/engine"
+)
+
+// derivedTables are the tables rebuilt from the log, in the order their rows
+// can be deleted (children before parents). Each names the columns that
+// identify a row in a difference report.
+var derivedTables = []struct{ name, key string }{
+	{"versions", "id"},
+	{"items", "id"},
+	{"principals", "id"},
+	{"audit_checkpoints", "seq"},
+}
+
+// Rebuild empties every derived table, replays the whole log through the same
+// apply function that Append uses, and reports how the replaced tables differed
+// from the rebuilt ones. It runs in one transaction: on any error nothing changes.
+func (s *Store) Rebuild(ctx context.Context) (engine.RebuildReport, error) {
+	rep := engine.RebuildReport{Tables: map[string]int64{}, Differences: []string{}}
+	err := s.Update(ctx, func(etx engine.Tx) error {
+		t := etx.(*Tx)
+		for _, d := range derivedTables {
+			if _, err := t.q.ExecContext(ctx, fmt.Sprintf(`DROP TABLE IF EXISTS temp.old_%s; CREATE TEMP TABLE old_%s AS SELECT * FROM main.%s`, d.name, d.name, d.name)); err != nil {
+				return fmt.Errorf("rebuild: save %s: %w", d.name, err)
+			}
+			if _, err := t.q.ExecContext(ctx, `DELETE FROM main.`+d.name); err != nil {
+				return fmt.Errorf("rebuild: clear %s: %w", d.name, err)
+			}
+		}
+		size, err := t.LogSize(ctx)
+		if err != nil {
+			return err
+		}
+		const batch = 2000
+		for from := int64(1); from <= size; from += batch {
+			var entries []*engine.LogEntry
+			if err := t.LogRange(ctx, from, from+batch-1, func(e *engine.LogEntry) error {
+				entries = append(entries, e)
+				return nil
+			}); err != nil {
+				return err
+			}
+			for _, e := range entries {
+				if err := apply(ctx, t.q, e); err != nil {
+					return fmt.Errorf("rebuild: %w", err)
+				}
+			}
+		}
+		rep.Entries = size
+		for _, d := range derivedTables {
+			var n int64
+			if err := t.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM main.`+d.name).Scan(&n); err != nil {
+				return err
+			}
+			rep.Tables[d.name] = n
+			diffs, err := tableDiff(ctx, t.q, d.name, d.key)
+			if err != nil {
+				return err
+			}
+			rep.Differences = append(rep.Differences, diffs...)
+			if _, err := t.q.ExecContext(ctx, `DROP TABLE temp.old_`+d.name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return rep, err
+}
+
+// tableDiff lists rows that differ between temp.old_<name> and main.<name>.
+func tableDiff(ctx context.Context, q querier, name, key string) ([]string, error) {
+	var out []string
+	for _, dir := range []struct{ a, b, what string }{
+		{"temp.old_" + name, "main." + name, "was wrong or extra before the rebuild"},
+		{"main." + name, "temp.old_" + name, "was missing or wrong before the rebuild"},
+	} {
+		rows, err := q.QueryContext(ctx, fmt.Sprintf(`SELECT %s FROM (SELECT * FROM %s EXCEPT SELECT * FROM %s) LIMIT 20`, key, dir.a, dir.b))
+		if err != nil {
+			return nil, fmt.Errorf("rebuild: compare %s: %w", name, err)
+		}
+		for rows.Next() {
+			var k any
+			if err := rows.Scan(&k); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out = append(out, fmt.Sprintf("%s %s=%v %s", name, key, k, dir.what))
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return dedupe(out), nil
+}
+
+func dedupe(s []string) []string {
+	seen := map[string]bool{}
+	out := s[:0]
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
