@@ -122,7 +122,8 @@ func (d *Digest) Sum() string {
 // A Hasher computes the snapshot_hash of a key-value map (agent-manifest
 // 3.2.6.1): the digest of the map's RFC 8785 canonical JSON, streamed from
 // members added in key order. It writes the bytes through a [MapWriter],
-// so they are exactly what [WriteMap] exports for the same entries.
+// so they are exactly what [WriteMap] exports for the same entries. A
+// Hasher is not safe for concurrent use.
 type Hasher struct {
 	d  *Digest
 	mw *MapWriter

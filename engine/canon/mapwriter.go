@@ -28,7 +28,8 @@ const flushSize = 32 << 10
 // that, the output is the RFC 8785 canonical form of the map.
 //
 // A MapWriter buffers its output; call Close to finish the object and flush
-// it. After an error, every later call returns the same error.
+// it. After an error, every later call returns the same error. A MapWriter
+// is not safe for concurrent use.
 type MapWriter struct {
 	w      io.Writer
 	buf    []byte

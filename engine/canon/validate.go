@@ -10,7 +10,7 @@ import (
 
 // ErrInvalidJSON is the error that every [SyntaxError] wraps, so callers can
 // test for rejected input with errors.Is.
-var ErrInvalidJSON = errors.New("invalid JSON")
+var ErrInvalidJSON = errors.New("canon: invalid JSON")
 
 // MaxDepth is the deepest nesting of arrays and objects that [Canonicalize]
 // accepts.
@@ -23,6 +23,7 @@ type SyntaxError struct {
 	Msg    string // description, never a long excerpt of the input
 }
 
+// Error returns the message with its offset.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("canon: invalid JSON at offset %d: %s", e.Offset, e.Msg)
 }
