@@ -92,23 +92,41 @@ func Check(text string) Verdict {
 	var fs []Finding
 	fs = append(fs, scanCharacters(text)...)
 
+	fs = matchPatterns(fs, text)
+	fs = append(fs, checkTagText(text)...)
+	fs = tidy(fs)
+	return Verdict{Allowed: len(fs) == 0, Findings: fs}
+}
+
+// matchPatterns appends to fs the findings of every pattern in text.
+func matchPatterns(fs []Finding, text string) []Finding {
 	base := normalize(text)
 	lv := leetView(base)
+	var buf [128]bool
+	seen := buf[:0]
+	if numGroups > len(buf) {
+		seen = make([]bool, numGroups)
+	} else {
+		seen = buf[:numGroups]
+	}
+	markTriggers(base.text, triggers[0], seen)
+	markTriggers(lv.text, triggers[1], seen)
 	for i := range patterns {
 		p := &patterns[i]
 		view := base
 		if p.leet {
 			view = lv
 		}
-		fs = p.find(fs, view, text)
+		if p.ready(view, seen) {
+			fs = p.find(fs, view, text)
+		}
 	}
-	fs = append(fs, checkTagText(text)...)
-	fs = tidy(fs)
-	return Verdict{Allowed: len(fs) == 0, Findings: fs}
+	return fs
 }
 
 // tidy orders findings by offset, drops a finding that repeats the rule of
-// an earlier one at the same offset, and keeps at most MaxFindings.
+// an earlier one at the same offset, and keeps at most MaxFindings, always
+// including those for control characters and invalid UTF-8.
 func tidy(fs []Finding) []Finding {
 	if len(fs) == 0 {
 		return nil
@@ -126,10 +144,31 @@ func tidy(fs []Finding) []Finding {
 		}
 		out = append(out, f)
 	}
-	if len(out) > MaxFindings {
-		out = out[:MaxFindings]
+	if len(out) <= MaxFindings {
+		return out
 	}
-	return out
+	// Keep the character findings (at most one per rule, so they fit) and
+	// the earliest pattern findings.
+	room := MaxFindings
+	for _, f := range out {
+		if isCharRule(f.Rule) {
+			room--
+		}
+	}
+	kept := out[:0]
+	for _, f := range out {
+		if isCharRule(f.Rule) || room > 0 {
+			if !isCharRule(f.Rule) {
+				room--
+			}
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+func isCharRule(rule string) bool {
+	return rule == RuleControl || rule == RuleInvalidUTF8
 }
 
 // quote returns up to quoteLimit runes of s, sanitised for one line and
@@ -309,18 +348,7 @@ func checkTagText(text string) []Finding {
 		}
 		fs = append(fs, Finding{Rule: RuleInvisible, Offset: start,
 			Detail: "hidden tag-character text " + quote(hidden)})
-		base := normalize(hidden)
-		lv := leetView(base)
-		var inner []Finding
-		for k := range patterns {
-			p := &patterns[k]
-			view := base
-			if p.leet {
-				view = lv
-			}
-			inner = p.find(inner, view, hidden)
-		}
-		for _, f := range inner {
+		for _, f := range matchPatterns(nil, hidden) {
 			f.Offset = start
 			f.Detail = "in hidden tag-character text: " + f.Detail
 			fs = append(fs, f)

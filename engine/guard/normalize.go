@@ -92,6 +92,19 @@ func normalize(s string) *normalized {
 		}
 	}
 	for i := 0; i < len(s); {
+		if c := s[i]; c > ' ' && c < 0x7f {
+			// Fast path: printable ASCII other than space.
+			if space != 0 {
+				flushSpace()
+			}
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			n.add(c, i, pendingObf)
+			pendingObf = false
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:

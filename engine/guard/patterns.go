@@ -1,7 +1,9 @@
 package guard
 
 import (
+	"bytes"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -21,6 +23,14 @@ type pattern struct {
 	// that are hostile as a direct order but ordinary as a quotation.
 	reported bool
 	m        int
+	// groups are the trigger-word groups (indexes into the per-Check seen
+	// table) that must all be present in the view before the pattern is
+	// tried; subs are substrings of which at least one must be present.
+	// Both are necessary conditions of a match, so skipping a pattern
+	// that lacks them changes no result; they keep Check fast on the
+	// ordinary note, in which most patterns have nothing to find.
+	groups []int
+	subs   [][]byte
 }
 
 // clause matches the start of a clause, so that an imperative verb is only
@@ -46,136 +56,207 @@ var patterns = buildPatterns()
 func buildPatterns() []pattern {
 	ps := []spec{
 		// INSTRUCTION_TO_AGENT: overriding what the agent was told.
-		{rule: RuleInstruction, leet: true, desc: "order to ignore prior instructions",
+		{rule: RuleInstruction, need: "ignore disregard forget discard abandon nevermind mind; instruction instructions rule rules prompt prompts directive directives guideline guidelines guardrail guardrails constraint constraints command commands orders programming policy policies restriction restrictions filter filters safeguard safeguards guidance training context conversation message messages limitation limitations boundaries", leet: true, desc: "order to ignore prior instructions",
 			expr: `\b(?P<m>(?:ignore|disregard|forget|discard|abandon|nevermind|never mind)\s+(?:` + priorAdj + `\s+){0,4}` + orderNoun + `)\b`},
-		{rule: RuleInstruction, leet: true, desc: "order to ignore prior instructions",
+		{rule: RuleInstruction, need: "ignore disregard forget; above before prior previously", leet: true, desc: "order to ignore prior instructions",
 			expr: `\b(?P<m>(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+|the\s+(?:text|content|message|words|note)\s+)?(?:above|before this|prior to this|previously said))\b`},
-		{rule: RuleInstruction, leet: true, desc: "order to override safeguards",
+		{rule: RuleInstruction, need: "override bypass circumvent evade turn disable; your all any; instruction instructions rule rules prompt prompts directive directives guideline guidelines guardrail guardrails constraint constraints command commands orders programming policy policies restriction restrictions filter filters safeguard safeguards guidance training context conversation message messages limitation limitations boundaries", leet: true, desc: "order to override safeguards",
 			expr: `\b(?P<m>(?:override|bypass|circumvent|evade|turn off|disable)\s+(?:your|all|any)\s+(?:` + priorAdj + `\s+){0,3}` + orderNoun + `)\b`},
-		{rule: RuleInstruction, leet: true, desc: "order to override safeguards",
+		{rule: RuleInstruction, need: "override bypass circumvent; instruction instructions rule rules prompt prompts directive directives guideline guidelines guardrail guardrails constraint constraints command commands orders programming policy policies restriction restrictions filter filters safeguard safeguards guidance training context conversation message messages limitation limitations boundaries", leet: true, desc: "order to override safeguards",
 			expr: `\b(?P<m>(?:override|bypass|circumvent)\s+(?:the\s+)?(?:previous|prior|above|earlier|original|initial|system|safety|ethical|content|moderation)\s+(?:\w+\s+)?` + orderNoun + `)\b`},
-		{rule: RuleInstruction, leet: true, desc: "order to forget everything",
+		{rule: RuleInstruction, need: "forget", leet: true, desc: "order to forget everything",
 			expr: clause + `(?P<m>forget\s+(?:everything|all\s+(?:of\s+)?(?:that|this|the above|you\s+(?:know|were told|have been told|learned))|what\s+you\s+(?:know|were told|have been told|learned)))\b`},
-		{rule: RuleInstruction, leet: true, desc: "order to stop following the rules",
+		{rule: RuleInstruction, need: "stop; following obeying", leet: true, desc: "order to stop following the rules",
 			expr: `\b(?P<m>stop\s+(?:following|obeying)\s+(?:your|the|all|any)\s+(?:\w+\s+)?(?:rules|instructions|guidelines|polic(?:y|ies)|programming))\b`},
-		{rule: RuleInstruction, leet: true, desc: "order to reset the agent's instructions",
+		{rule: RuleInstruction, need: "reset clear wipe erase delete; your", leet: true, desc: "order to reset the agent's instructions",
 			expr: `\b(?P<m>(?:reset|clear|wipe|erase|delete)\s+(?:all\s+)?your\s+(?:instructions|rules|programming|guidelines|system prompt|prompt|context|memory|memories))\b`},
-		{rule: RuleInstruction, leet: true, desc: "replacement instructions",
+		{rule: RuleInstruction, need: "your; new updated real true actual revised only primary secret hidden", leet: true, desc: "replacement instructions",
 			expr: `\b(?P<m>your\s+(?:new|updated|real|true|actual|revised|only|primary|secret|hidden)\s+(?:instructions?|orders|directives?|task|objective|goal|mission|role|purpose|persona|rules|prompt|system prompt|identity|job|priority|programming)(?:\s+(?:is|are|will be)\b|\s*:))`},
-		{rule: RuleInstruction, leet: true, desc: "instructions addressed to the agent",
+		{rule: RuleInstruction, need: "instruction instructions message messages note notes directive directives; new secret hidden real true updated additional special important", leet: true, desc: "instructions addressed to the agent",
 			expr: `\b(?P<m>(?:new|secret|hidden|real|true|updated|additional|special|important)\s+(?:system\s+)?(?:instructions?|messages?|notes?|directives?)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?(?:ai|ais|assistant|assistants|model|models|llm|llms|bot|chatbot|you))\b`},
-		{rule: RuleInstruction, leet: true, desc: "instructions addressed to the agent",
+		{rule: RuleInstruction, need: "attention note notice message reminder; ai ais llm llms language chatbot chatbots gpt", leet: true, desc: "instructions addressed to the agent",
 			expr: `\b(?P<m>(?:attention|note|notice|message|reminder)\s*(?:to|for|,)?\s*(?:the\s+|any\s+|all\s+)?(?:ai|ais|llm|llms|language models?|ai assistants?|ai agents?|ai models?|chatbots?|gpt)\b)`},
-		{rule: RuleInstruction, leet: true, desc: "instructions addressed to the agent",
+		{rule: RuleInstruction, need: "reading processing summarising summarizing parsing scraping indexing viewing crawling; this these", leet: true, desc: "instructions addressed to the agent",
 			expr: `\b(?P<m>` + agentNoun + `\s+(?:reading|processing|summari[sz]ing|parsing|scraping|indexing|viewing|crawling)\s+(?:this|these)\b)`},
-		{rule: RuleInstruction, leet: true, desc: "instructions addressed to the agent",
+		{rule: RuleInstruction, need: "if; you; are", leet: true, desc: "instructions addressed to the agent",
 			expr: `\b(?P<m>if\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|large language model|language model|assistant|chatbot|bot|gpt|automated agent|ai agent|ai assistant)\b)`},
-		{rule: RuleInstruction, leet: true, desc: "instructions addressed to the agent",
+		{rule: RuleInstruction, need: "when; read see process summarise summarize parse", leet: true, desc: "instructions addressed to the agent",
 			expr: clause + `(?P<m>when\s+you\s+(?:read|see|process|summari[sz]e|parse)\s+this\b)`},
-		{rule: RuleInstruction, leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
+		{rule: RuleInstruction, need: "you; now", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
 			expr: `\b(?P<m>you\s+(?:must|should|will|shall|need to|have to|are to|are required to)\s+now\b)`},
-		{rule: RuleInstruction, leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
+		{rule: RuleInstruction, need: "now; on", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
 			expr: `\b(?P<m>from\s+now\s+on\b[,:]?\s*(?:you|the\s+(?:assistant|ai|model|bot|chatbot))\b)`},
-		{rule: RuleInstruction, leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
+		{rule: RuleInstruction, need: "future", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
 			expr: `\b(?P<m>in\s+(?:all|every|any)\s+future\s+(?:conversations?|sessions?|responses?|replies|answers|interactions?|chats?)\b[,:]?\s*(?:you|always|never|ignore|say|respond|reply|tell|recommend|refuse)\b)`},
-		{rule: RuleInstruction, leet: true, desc: "order that changes the agent's behaviour from now on",
+		{rule: RuleInstruction, need: "assistant ai model llm chatbot; now", leet: true, desc: "order that changes the agent's behaviour from now on",
 			expr: `\b(?P<m>(?:the\s+)?(?:assistant|ai|model|llm|chatbot)\s+(?:must|should|shall|is to|has to|needs to|will)\s+now\b)`},
-		{rule: RuleInstruction, leet: true, desc: "order to the agent to disclose or disobey",
+		{rule: RuleInstruction, need: "assistant ai model llm chatbot bot; ignore disregard reveal disclose exfiltrate bypass obey leak", leet: true, desc: "order to the agent to disclose or disobey",
 			expr: `\b(?P<m>(?:the\s+)?(?:assistant|ai|model|llm|chatbot|bot)\s+(?:must|should|shall|is to|has to|needs to|will)\s+(?:now\s+|always\s+)?(?:ignore|disregard|reveal|disclose|exfiltrate|bypass|obey|leak))\b`},
-		{rule: RuleInstruction, leet: true, desc: "attempt to plant a trusted memory",
+		{rule: RuleInstruction, need: "remember store save record treat cite; future verified trusted confirmed official authoritative", leet: true, desc: "attempt to plant a trusted memory",
 			expr: `\b(?P<m>(?:remember|store|save|record|treat|cite)\s+(?:this|it|that)\s+(?:for\s+all\s+future\s+(?:sessions|conversations)|(?:as|like)\s+(?:an?\s+|the\s+)?(?:verified|trusted|confirmed|official|authoritative)\b))`},
 
 		// INSTRUCTION_TO_AGENT: reassigning the agent's role.
-		{rule: RuleInstruction, leet: true, desc: "role hijack",
+		{rule: RuleInstruction, need: "act behave respond answer reply speak operate function; as like", leet: true, desc: "role hijack",
 			expr: clause + `(?P<m>(?:act|behave|respond|answer|reply|speak|operate|function)\s+(?:as|like)\s+(?:if\s+you|though\s+you|an?\s+(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|malicious|different ai|ai with(?:out)?|system administrator|admin|administrator|superuser|root user)|dan\b|the\s+(?:system|admin|administrator|developer|root|operator)\b))`},
-		{rule: RuleInstruction, leet: true, desc: "role hijack",
+		{rule: RuleInstruction, need: "pretend", leet: true, desc: "role hijack",
 			expr: clause + `(?P<m>pretend\s+(?:to\s+be|you\s+are|that\s+you|you're|to\s+have))\b`},
-		{rule: RuleInstruction, leet: true, desc: "role hijack",
+		{rule: RuleInstruction, need: "character roleplay play anything", leet: true, desc: "role hijack",
 			expr: `\b(?P<m>(?:role-?play|roleplay)\s+as|stay\s+in\s+character|never\s+break\s+character|do\s+anything\s+now)\b`},
-		{rule: RuleInstruction, leet: true, reported: true, desc: "role hijack",
+		{rule: RuleInstruction, need: "you; now", leet: true, reported: true, desc: "role hijack",
 			expr: `\b(?P<m>you\s+are\s+now\s+(?:an?\s+|the\s+|in\s+|my\s+|dan\b|free\b|unrestricted|unfiltered|jailbroken|acting\b|operating\b|called\b|named\b|going to\b|no longer\b))`},
-		{rule: RuleInstruction, leet: true, desc: "role hijack",
+		{rule: RuleInstruction, need: "longer", leet: true, desc: "role hijack",
 			expr: `\b(?P<m>you\s+are\s+no\s+longer\s+(?:an?\s+|the\s+|bound|restricted|limited|required|constrained|subject|obligated))`},
-		{rule: RuleInstruction, leet: true, desc: "claim of authority over the agent",
+		{rule: RuleInstruction, need: "your openai anthropic; developer creator admin administrator owner operator master programmer maker supervisor openai anthropic", leet: true, desc: "claim of authority over the agent",
 			expr: `\b(?P<m>(?:i\s+am|i'm|this\s+is)\s+your\s+(?:developer|creator|admin|administrator|owner|operator|master|programmer|maker|supervisor|system administrator)|as\s+your\s+(?:developer|creator|admin|administrator|owner|operator|master|programmer|maker)|(?:message|instruction|order|directive|notice)\s+from\s+(?:your\s+(?:developer|creator|admin|administrator|owner|operator)|openai|anthropic))\b`},
-		{rule: RuleInstruction, leet: true, desc: "jailbreak mode",
+		{rule: RuleInstruction, need: "mode freed released liberated unrestricted unfiltered uncensored jailbroken", leet: true, desc: "jailbreak mode",
 			expr: `\b(?P<m>(?:enable|activate|enter|switch\s+to|turn\s+on|engage)\s+(?:the\s+)?(?:god|jailbreak|jailbroken|dan|unrestricted|unfiltered|uncensored|evil|chaos)\s+mode|you\s+are\s+(?:now\s+)?in\s+(?:developer|dev|god|jailbreak|jailbroken|dan|unrestricted|unfiltered|uncensored|admin|sudo|debug)\s+mode|(?:freed|released|liberated)\s+from\s+(?:the\s+)?(?:typical\s+)?(?:confines|restrictions|rules|constraints|limitations)|(?:unrestricted|unfiltered|uncensored|jailbroken)\s+(?:ai|assistant|llm|chatbot|version of yourself))\b`},
-		{rule: RuleInstruction, leet: true, desc: "claim of authority over the agent",
+		{rule: RuleInstruction, need: "override", leet: true, desc: "claim of authority over the agent",
 			expr: `\b(?P<m>(?:developer|admin|system|security|emergency|root|sudo)\s+override\s*[:!])`},
-		{rule: RuleInstruction, leet: true, desc: "order to drop safety limits",
+		{rule: RuleInstruction, need: "safety content ethical moral", leet: true, desc: "order to drop safety limits",
 			expr: `\b(?P<m>without\s+(?:any\s+)?(?:safety|content|ethical|moral)\s+(?:filters?|restrictions?|guidelines?|polic(?:y|ies)|limits?)|(?:you|assistant|ai)\s+(?:have|has|with)\s+no\s+(?:content|safety)\s+(?:polic(?:y|ies)|filters?|restrictions?)|(?:content|safety)\s+polic(?:y|ies)\s+no\s+longer\s+appl(?:y|ies))\b`},
 
 		// INSTRUCTION_TO_AGENT: concealment and exfiltration.
-		{rule: RuleInstruction, leet: true, desc: "order to disclose secrets",
+		{rule: RuleInstruction, need: "reveal print output repeat leak disclose dump recite tell give expose exfiltrate type write; prompt instructions configuration config api key keys credentials password passwords secret private ssh token tokens cookies variables vault memory memories rules above", leet: true, desc: "order to disclose secrets",
 			expr: clause + `(?P<m>(?:reveal|print|output|repeat|leak|disclose|dump|recite|tell me|give me|expose|exfiltrate|type out|write out)\s+(?:\w+\s+){0,3}?` + secretObj + `)\b`},
-		{rule: RuleInstruction, leet: true, desc: "order to send data out",
+		{rule: RuleInstruction, need: "send forward email e post upload transmit copy leak exfiltrate sync bcc; conversation chat history transcript transcripts credentials password passwords api secrets tokens system memory memories contents user personal ssh private; to at into", leet: true, desc: "order to send data out",
 			expr: clause + `(?:(?:silently|quietly|secretly|covertly|immediately|also|then|now)\s+)*(?P<m>(?:send|forward|email|e-mail|post|upload|transmit|copy|leak|exfiltrate|sync|bcc)\s+(?:\w+\s+){0,4}?` + sendObj + `\b[^.\n]{0,80}?\b(?:to|at|into)\s+` + target + `)`},
-		{rule: RuleInstruction, leet: true, desc: "order to act covertly",
+		{rule: RuleInstruction, need: "silently secretly covertly quietly", leet: true, desc: "order to act covertly",
 			expr: `\b(?P<m>(?:silently|secretly|covertly|quietly)\s+(?:send|forward|copy|upload|email|transfer|exfiltrate|delete|add|change|modify|disable|bcc|approve|grant|install))\b`},
-		{rule: RuleInstruction, leet: true, desc: "order to act covertly",
-			expr: `\b(?P<m>without\s+(?:the\s+)?(?:user|customer|human|operator)(?:'s|s)?\s+(?:knowing|knowledge|noticing|consent|being aware)|(?:do not|don't|dont|never)\s+(?:tell|inform|mention|reveal|disclose|let)\s+(?:\w+\s+){0,2}?(?:the\s+)?(?:user|human|operator|customer)s?\s+(?:about\s+|know\s+|that\s+|of\s+)?(?:this|these|the)?\s*(?:instructions?|messages?|notes?|prompts?)|(?:hide|conceal|keep)\s+(?:this|these|it)\s+(?:instructions?\s+|messages?\s+)?(?:secret\s+|hidden\s+)?from\s+(?:the\s+)?(?:user|human|operator|customer)s?)\b`},
+		{rule: RuleInstruction, need: "without; user users customer customers human humans operator operators; knowing knowledge noticing consent being", leet: true, desc: "order to act covertly",
+			expr: `\b(?P<m>without\s+(?:the\s+)?(?:user|customer|human|operator)(?:'s|s)?\s+(?:knowing|knowledge|noticing|consent|being aware))\b`},
+		{rule: RuleInstruction, need: "not don dont never; tell inform mention reveal disclose let; user users customer customers human humans operator operators; instruction instructions message messages note notes prompt prompts", leet: true, desc: "order to act covertly",
+			expr: `\b(?P<m>(?:do not|don't|dont|never)\s+(?:tell|inform|mention|reveal|disclose|let)\s+(?:\w+\s+){0,2}?(?:the\s+)?(?:user|human|operator|customer)s?\s+(?:about\s+|know\s+|that\s+|of\s+)?(?:this|these|the)?\s*(?:instructions?|messages?|notes?|prompts?))\b`},
+		{rule: RuleInstruction, need: "hide conceal keep; from; user users customer customers human humans operator operators", leet: true, desc: "order to act covertly",
+			expr: `\b(?P<m>(?:hide|conceal|keep)\s+(?:this|these|it)\s+(?:instructions?\s+|messages?\s+)?(?:secret\s+|hidden\s+)?from\s+(?:the\s+)?(?:user|human|operator|customer)s?)\b`},
 
 		// SYSTEM_PROMPT_PATTERN.
-		{rule: RuleSystemPrompt, desc: "chat-template token",
+		{rule: RuleSystemPrompt, subs: []string{`<|`, `< |`}, desc: "chat-template token",
 			expr: `(?P<m><\|\s*[a-z0-9_]{2,30}\s*\|>)`},
-		{rule: RuleSystemPrompt, desc: "instruction-format marker",
+		{rule: RuleSystemPrompt, subs: []string{`inst]`, `sys>`, `[system`, `[/system`, `system>`, `system_prompt>`, `system-message>`, `developer_message>`}, desc: "instruction-format marker",
 			expr: `(?P<m>\[/?inst\]|<</?sys>>|\[/?system(?:\s+(?:message|prompt|note))?\]|</?(?:system|system_prompt|sys|system-message|developer_message)>)`},
-		{rule: RuleSystemPrompt, desc: "system-prompt heading",
+		{rule: RuleSystemPrompt, subs: []string{`##`}, desc: "system-prompt heading",
 			expr: `(?:^|\n)\s*(?P<m>#{2,}\s*(?:system|system prompt|instructions?|response)\s*:?)(?:\s|$)`},
-		{rule: RuleSystemPrompt, leet: true, desc: "system-prompt label",
+		{rule: RuleSystemPrompt, need: "system; prompt message instruction instructions", leet: true, desc: "system-prompt label",
 			expr: `\b(?P<m>system\s*(?:prompt|message|instructions?)\s*:|(?:real|actual|true|hidden|secret|begin|start of|end of|override)\s+(?:the\s+)?system\s+(?:prompt|message|instructions?))`},
-		{rule: RuleSystemPrompt, leet: true, desc: "role label opening a system message",
+		{rule: RuleSystemPrompt, need: "system sys admin developer root", leet: true, desc: "role label opening a system message",
 			expr: `(?:^|\n|[.!?]\s)\s*(?P<m>(?:system|sys|admin|developer|root)\s*:\s*(?:you|ignore|disregard|override|all\b|the\s+(?:assistant|ai|model|user)|new\b|from now|trust|approve|disable|forget))`},
-		{rule: RuleSystemPrompt, leet: true, desc: "forged assistant turn",
+		{rule: RuleSystemPrompt, need: "assistant; sure ok okay course certainly absolutely", leet: true, desc: "forged assistant turn",
 			expr: `\b(?P<m>assistant\s*:\s*(?:sure|ok|okay|of course|certainly|absolutely)\b[^\n]{0,40}?(?:here is|here's|here are))`},
-		{rule: RuleSystemPrompt, leet: true, reported: true, desc: "model preamble",
+		{rule: RuleSystemPrompt, need: "you; are; chatgpt gpt claude gemini bard llama copilot ai artificial large language llm chatbot helpful virtual autonomous", leet: true, reported: true, desc: "model preamble",
 			expr: `\b(?P<m>you\s+are\s+(?:chatgpt|gpt-?[\da-z]\w*|claude|gemini|bard|llama|copilot|an?\s+(?:ai|artificial intelligence|large language model|language model|llm|ai assistant|ai model|chatbot|helpful(?:\s+\w+)?\s+assistant|virtual assistant|autonomous agent|ai agent)))\b`},
-		{rule: RuleSystemPrompt, leet: true, desc: "model preamble",
+		{rule: RuleSystemPrompt, need: "cutoff trained", leet: true, desc: "model preamble",
 			expr: `\b(?P<m>knowledge\s+cutoff\s*:|large language model trained by)`},
 
 		// TOOL_INVOCATION.
-		{rule: RuleToolInvocation, desc: "function-call JSON",
+		{rule: RuleToolInvocation, subs: []string{`"name"`, `"function"`, `"tool"`, `"tool_name"`, `"action"`, `"tool_calls"`, `"function_call"`, `"tool_use"`, `"type"`, `"arguments"`, `"parameters"`, `"args"`, `"input"`}, desc: "function-call JSON",
 			expr: `(?P<m>\{\s*"(?:name|function|tool|tool_name|action)"\s*:\s*"[^"]{1,80}"\s*,\s*"(?:arguments|args|parameters|params|input|tool_input|action_input)"\s*:|"(?:tool_calls|function_call|tool_use)"\s*:|"type"\s*:\s*"(?:function|tool_use|tool_call)"|\{\s*"(?:arguments|parameters|args|input)"\s*:\s*\{[^{}]{0,200}\}\s*,\s*"(?:name|function|tool)"\s*:)`},
-		{rule: RuleToolInvocation, desc: "tool-call tag",
+		{rule: RuleToolInvocation, subs: []string{`<tool`, `</tool`, `<function`, `</function`, `<invoke`, `</invoke`, `<antml`, `</antml`, `<parameter`}, desc: "tool-call tag",
 			expr: `(?P<m></?(?:tool_calls?|tool_use|tool_code|tool_result|tool_response|function_calls?|function_results?|invoke|antml:[a-z_]+)\b|<parameter\s+name\s*=)`},
-		{rule: RuleToolInvocation, leet: true, desc: "directive to call a tool",
+		{rule: RuleToolInvocation, need: "call invoke execute trigger run use; tool function plugin action", leet: true, desc: "directive to call a tool",
 			expr: `\b(?P<m>(?:call|invoke|execute|trigger|run|use)\s+(?:the\s+)?(?:tool|function|plugin|action)\s+[` + "`" + `'"]?[a-z_][a-z0-9_.-]*[` + "`" + `'"]?\s+(?:with|using|and|now|to))\b`},
-		{rule: RuleToolInvocation, leet: true, desc: "directive to call a tool",
+		{rule: RuleToolInvocation, need: "call invoke execute trigger use run", subs: []string{`_`}, leet: true, desc: "directive to call a tool",
 			expr: `\b(?P<m>(?:call|invoke|execute|trigger|use|run)\s+(?:the\s+)?(?:(?:tool|function)\s+)?[` + "`" + `'"]?[a-z][a-z0-9]*_[a-z0-9_]+[` + "`" + `'"]?(?:\s+(?:tool|function|plugin))?\s*(?:with\b|now\b|\(|$|[.;]|to\s+(?:load|fetch|open|visit|download|send|post|get|read)\s+\S+))`},
 
 		// SHELL_INJECTION.
-		{rule: RuleShellInjection, desc: "download piped to a shell",
+		{rule: RuleShellInjection, need: "curl wget fetch iwr webrequest", subs: []string{`|`}, desc: "download piped to a shell",
 			expr: `\b(?P<m>(?:curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|c|tc|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|powershell|pwsh)\b)`},
-		{rule: RuleShellInjection, desc: "download run by command substitution",
+		{rule: RuleShellInjection, subs: []string{`$(`}, desc: "download run by command substitution",
 			expr: `(?P<m>\$\(\s*(?:curl|wget)\b)`},
-		{rule: RuleShellInjection, desc: "recursive delete of a root or home directory",
+		{rule: RuleShellInjection, need: "rm preserve", desc: "recursive delete of a root or home directory",
 			expr: `\b(?P<m>rm\s+(?:-[a-z]+\s+)*-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\s+(?:--?[a-z-]+\s+)*(?:/\*?|~/?\*?|\$home/?\*?|\*|\.\./?)(?:\s|$|[;&|'"<>` + "`" + `)])|--no-preserve-root)`},
-		{rule: RuleShellInjection, desc: "fork bomb",
+		{rule: RuleShellInjection, subs: []string{`:|`, `: |`}, desc: "fork bomb",
 			expr: `(?P<m>:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:)`},
-		{rule: RuleShellInjection, desc: "reverse shell",
+		{rule: RuleShellInjection, subs: []string{`/dev/tcp/`, `nc `, `ncat `, `bash -i`, `mkfifo`, `socat`}, desc: "reverse shell",
 			expr: `(?P<m>/dev/tcp/|\bnc(?:at)?\s+(?:-[a-z]+\s+)*-[a-z]*[ec]\s+/bin/|\bbash\s+-i\s+>&|\bmkfifo\b[^\n]{0,80}\bnc\b|\bsocat\b[^\n]{0,80}\bexec:)`},
-		{rule: RuleShellInjection, desc: "decoded payload piped to a shell",
+		{rule: RuleShellInjection, need: "base", subs: []string{`|`}, desc: "decoded payload piped to a shell",
 			expr: `\b(?P<m>base64\s+(?:-d|--decode|-D)\b[^\n]{0,40}\|\s*(?:sudo\s+)?(?:ba|z)?sh)\b`},
-		{rule: RuleShellInjection, desc: "encoded or downloaded PowerShell",
+		{rule: RuleShellInjection, need: "powershell pwsh iex downloadstring", desc: "encoded or downloaded PowerShell",
 			expr: `\b(?P<m>(?:powershell|pwsh)(?:\.exe)?\s+(?:-[a-z]+\s+)*-(?:enc|encodedcommand|e|ec)\s+[a-z0-9+/=]{8,}|iex\s*\(\s*\(?\s*(?:new-object|iwr|invoke-webrequest)|\.downloadstring\s*\()`},
-		{rule: RuleShellInjection, desc: "raw disk overwrite",
+		{rule: RuleShellInjection, need: "dd mkfs dev", desc: "raw disk overwrite",
 			expr: `\b(?P<m>dd\s+if=/dev/(?:zero|random|urandom)\s+of=/dev/(?:sd|nvme|hd|xvd|disk)|mkfs(?:\.[a-z0-9]+)?\s+/dev/|>\s*/dev/sd[a-z]\b)`},
-		{rule: RuleShellInjection, desc: "persistence or permission change",
+		{rule: RuleShellInjection, subs: []string{`authorized_keys`, `chmod`}, desc: "persistence or permission change",
 			expr: `(?P<m>>>\s*~?/?(?:root/)?\.ssh/authorized_keys|\bchmod\s+(?:-r\s+)?(?:777|666|\+s|u\+s)\s+/(?:etc|bin|usr|root|sbin)\b)`},
 	}
 	out := make([]pattern, len(ps))
 	for i, sp := range ps {
 		re := regexp.MustCompile(sp.expr)
-		out[i] = pattern{rule: sp.rule, desc: sp.desc, re: re, leet: sp.leet,
+		p := pattern{rule: sp.rule, desc: sp.desc, re: re, leet: sp.leet,
 			reported: sp.reported, m: re.SubexpIndex("m")}
+		view := 0
+		if sp.leet {
+			view = 1
+		}
+		if sp.need != "" {
+			for _, g := range strings.Split(sp.need, ";") {
+				id := numGroups
+				numGroups++
+				p.groups = append(p.groups, id)
+				for _, w := range strings.Fields(g) {
+					triggers[view][w] = append(triggers[view][w], id)
+				}
+			}
+		}
+		for _, sub := range sp.subs {
+			p.subs = append(p.subs, []byte(sub))
+		}
+		out[i] = p
 	}
 	return out
 }
 
-// A spec is the source form of a pattern.
+// triggers maps each trigger word to the groups it satisfies, for the base
+// view [0] and the leetspeak view [1]. numGroups counts all groups.
+var (
+	triggers  = [2]map[string][]int{{}, {}}
+	numGroups int
+)
+
+// A spec is the source form of a pattern. need lists the trigger-word
+// groups, separated by semicolons, each a space-separated list of
+// alternative words; subs lists alternative substrings.
 type spec struct {
 	rule, desc, expr string
+	need             string
+	subs             []string
 	leet, reported   bool
+}
+
+// markTriggers sets seen[g] for every group g satisfied by a word of t,
+// a word being a run of the letters a-z.
+func markTriggers(t []byte, index map[string][]int, seen []bool) {
+	for i := 0; i < len(t); {
+		if !isLetter(t[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && isLetter(t[j]) {
+			j++
+		}
+		for _, g := range index[string(t[i:j])] {
+			seen[g] = true
+		}
+		i = j
+	}
+}
+
+// ready reports whether view holds the trigger words and substrings the
+// pattern needs.
+func (p *pattern) ready(view *normalized, seen []bool) bool {
+	for _, g := range p.groups {
+		if !seen[g] {
+			return false
+		}
+	}
+	if len(p.subs) == 0 {
+		return true
+	}
+	for _, sub := range p.subs {
+		if bytes.Contains(view.text, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // find appends to fs a finding for each match of p in view, which was built
