@@ -53,8 +53,9 @@ const (
 
 // Embed returns the feature-hashed embedding of text. The features are the word
 // tokens of Normalize(text) other than the articles a, an and the (1-grams and
-// 2-grams) and the character 3-, 4- and 5-grams of those tokens joined by single spaces and padded by one space at each
-// end, so punctuation and case do not change the vector. Each feature is hashed
+// 2-grams) and the character 3-, 4- and 5-grams of those tokens joined by single
+// spaces and padded by one space at each end, so punctuation and case do not
+// change the vector. Each feature is hashed
 // (FNV-1a 64 with a final mix) to one of [Dim] buckets and a sign. Each of the
 // five families is normalised to unit length and weighted (1 for all but the
 // word 2-grams, which weigh 0.5) before they are summed and the sum is
@@ -72,19 +73,18 @@ func Embed(text string) Vector {
 	} else {
 		toks = slices.DeleteFunc(toks, isArticle)
 	}
-	b := builder{buf: make([]entry, 0, 8*len(toks)+4*len(text))}
-
-	start := b.len()
+	b := builder{
+		keys: make([]uint64, 0, len(text)+2),
+		ents: make([]entry, 0, 3*len(text)+2*len(toks)+8),
+	}
 	for _, t := range toks {
 		b.add(hashFeature(tagWord1, t, ""))
 	}
-	b.family(start, 1)
-
-	start = b.len()
+	b.family(1)
 	for i := 1; i < len(toks); i++ {
 		b.add(hashFeature(tagWord2, toks[i-1], toks[i]))
 	}
-	b.family(start, bigramWeight)
+	b.family(bigramWeight)
 
 	padded := " " + strings.Join(toks, " ") + " "
 	offs := make([]int, 0, len(padded)+1) // rune start offsets, then len(padded)
@@ -94,12 +94,11 @@ func Embed(text string) Vector {
 	offs = append(offs, len(padded))
 	runes := len(offs) - 1
 	for n := 3; n <= 5; n++ {
-		start = b.len()
 		tag := byte(tagChar + n)
 		for i := 0; i+n <= runes; i++ {
 			b.add(hashFeature(tag, padded[offs[i]:offs[i+n]], ""))
 		}
-		b.family(start, 1)
+		b.family(1)
 	}
 	return b.vector()
 }
@@ -117,87 +116,92 @@ func isArticle(t string) bool { return t == "a" || t == "an" || t == "the" }
 func isContent(t string) bool { return !isArticle(t) }
 
 // builder accumulates hashed features into a sparse vector.
-type builder struct{ buf []entry }
+type builder struct {
+	keys []uint64 // the current family, one bucket<<1 | sign bit per feature
+	ents []entry  // the finished families, each sorted by index
+	ends []int    // family f is ents[ends[f-1]:ends[f]]
+}
 
-func (b *builder) len() int { return len(b.buf) }
-
-// add appends one feature given its hash: the low bits pick the bucket, the top
-// bit the sign.
+// add adds one feature of the current family given its hash: the low bits pick
+// the bucket, the top bit the sign.
 func (b *builder) add(h uint64) {
-	val := 1.0
-	if h>>63 != 0 {
-		val = -1
-	}
-	b.buf = append(b.buf, entry{idx: uint32(h) & (Dim - 1), val: val})
+	b.keys = append(b.keys, uint64(uint32(h)&(Dim-1))<<1|h>>63)
 }
 
-// family sorts and merges the entries added since start and scales them to unit
-// length.
-func (b *builder) family(start int, weight float64) {
-	fam := mergeEntries(b.buf[start:])
-	b.buf = b.buf[:start+len(fam)]
+// family finishes the current family: it counts the signed features per bucket
+// and scales the counts to length weight.
+func (b *builder) family(weight float64) {
+	slices.Sort(b.keys)
+	start := len(b.ents)
 	var sum float64
-	for _, e := range fam {
-		sum += e.val * e.val
+	for i := 0; i < len(b.keys); {
+		bucket := b.keys[i] >> 1
+		c := 0
+		for ; i < len(b.keys) && b.keys[i]>>1 == bucket; i++ {
+			c += 1 - 2*int(b.keys[i]&1)
+		}
+		if c != 0 {
+			b.ents = append(b.ents, entry{idx: uint32(bucket), val: float64(c)})
+			sum += float64(c * c)
+		}
 	}
-	if sum == 0 {
-		return
+	b.keys = b.keys[:0]
+	if sum > 0 {
+		f := weight / math.Sqrt(sum)
+		for i := start; i < len(b.ents); i++ {
+			b.ents[i].val *= f
+		}
 	}
-	inv := weight / math.Sqrt(sum)
-	for i := range fam {
-		fam[i].val *= inv
-	}
+	b.ends = append(b.ends, len(b.ents))
 }
 
-// vector merges the families and returns the L2-normalised result.
+// vector merges the families, summing components that share a bucket, and
+// returns the L2-normalised result.
 func (b *builder) vector() Vector {
-	all := mergeEntries(b.buf)
+	var lists [][]entry
+	start := 0
+	for _, end := range b.ends {
+		if end > start {
+			lists = append(lists, b.ents[start:end])
+		}
+		start = end
+	}
+	merged := make([]entry, 0, len(b.ents))
 	var sum float64
-	for _, e := range all {
-		sum += e.val * e.val
+	for {
+		next, ok := uint32(0), false
+		for _, l := range lists {
+			if len(l) > 0 && (!ok || l[0].idx < next) {
+				next, ok = l[0].idx, true
+			}
+		}
+		if !ok {
+			break
+		}
+		var x float64
+		for k, l := range lists {
+			if len(l) > 0 && l[0].idx == next {
+				x += l[0].val
+				lists[k] = l[1:]
+			}
+		}
+		if x != 0 {
+			merged = append(merged, entry{idx: next, val: x})
+			sum += x * x
+		}
 	}
 	if sum == 0 {
 		return Vector{}
 	}
 	inv := 1 / math.Sqrt(sum)
-	v := Vector{Idx: make([]uint32, 0, len(all)), Val: make([]float32, 0, len(all))}
-	for _, e := range all {
+	v := Vector{Idx: make([]uint32, 0, len(merged)), Val: make([]float32, 0, len(merged))}
+	for _, e := range merged {
 		if x := float32(e.val * inv); x != 0 {
 			v.Idx = append(v.Idx, e.idx)
 			v.Val = append(v.Val, x)
 		}
 	}
 	return v
-}
-
-// mergeEntries sorts es by index, sums entries with equal indices, drops zeros and
-// returns the merged prefix of es.
-func mergeEntries(es []entry) []entry {
-	slices.SortFunc(es, func(a, b entry) int {
-		switch {
-		case a.idx < b.idx:
-			return -1
-		case a.idx > b.idx:
-			return 1
-		}
-		return 0
-	})
-	out := es[:0]
-	for _, e := range es {
-		if n := len(out); n > 0 && out[n-1].idx == e.idx {
-			out[n-1].val += e.val
-			continue
-		}
-		if n := len(out); n > 0 && out[n-1].val == 0 {
-			out[n-1] = e
-			continue
-		}
-		out = append(out, e)
-	}
-	if n := len(out); n > 0 && out[n-1].val == 0 {
-		out = out[:n-1]
-	}
-	return out
 }
 
 // FNV-1a 64 parameters.
