@@ -84,20 +84,22 @@ func BenchmarkBandQuery(b *testing.B) {
 	})
 	x, queries := benchIndex.x, benchIndex.queries
 	var lat []time.Duration
-	var cand, hits int
+	var cand, checked, hits int
 	i := 0
 	for b.Loop() {
 		q := queries[i%len(queries)]
 		i++
 		t := time.Now()
-		m, c := x.query(q, 0.95, 10)
+		m, c, k := x.query(q, 0.95, 10)
 		lat = append(lat, time.Since(t))
 		cand += c
+		checked += k
 		hits += len(m)
 	}
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "p50-ns/query")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds()), "p99-ns/query")
 	b.ReportMetric(float64(cand)/float64(i), "candidates/query")
+	b.ReportMetric(float64(checked)/float64(i), "cosines/query")
 	b.ReportMetric(float64(hits)/float64(i), "matches/query")
 }

@@ -2,6 +2,7 @@ package similar
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"sync"
 )
@@ -13,25 +14,32 @@ type Match struct {
 }
 
 // A BandIndex finds near-duplicates in memory: candidates are the items that share
-// at least one SimHash band with the query, confirmed by exact cosine. It is the
+// at least one SimHash band with the query; those whose whole SimHash is
+// implausibly far from the query's for the cosine asked (see [MaxHamming]) are
+// dropped, and the rest are confirmed by exact cosine. It is the
 // in-memory form of the lookup the SQLite store does with indexed band columns.
 // The zero BandIndex is empty and ready to use; it is safe for concurrent use.
 type BandIndex struct {
 	mu    sync.RWMutex
 	ids   []uint64
 	vecs  []Vector
+	norms []float64            // squared lengths of vecs
+	sigs  []SimHash            // SimHashes of vecs
 	bands [NumBands][][]uint32 // bands[k][band value] lists item positions
 }
 
 // Add indexes v under id. The index keeps v, so v must not be modified after
 // Add. Ids are not checked for uniqueness.
 func (x *BandIndex) Add(id uint64, v Vector) {
-	b := Sign(v).Bands()
+	sig, n := Sign(v), norm2(v)
+	b := sig.Bands()
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	pos := uint32(len(x.ids))
 	x.ids = append(x.ids, id)
 	x.vecs = append(x.vecs, v)
+	x.norms = append(x.norms, n)
+	x.sigs = append(x.sigs, sig)
 	for k, bv := range b {
 		if x.bands[k] == nil {
 			x.bands[k] = make([][]uint32, 1<<16)
@@ -51,40 +59,62 @@ func (x *BandIndex) Len() int {
 // cosine >= minCosine to it, by descending cosine (ties by ascending id), at most
 // limit of them; limit <= 0 means no limit.
 func (x *BandIndex) Query(v Vector, minCosine float64, limit int) []Match {
-	m, _ := x.query(v, minCosine, limit)
+	m, _, _ := x.query(v, minCosine, limit)
 	return m
 }
 
-// query is Query that also returns the number of distinct candidates.
-func (x *BandIndex) query(v Vector, minCosine float64, limit int) ([]Match, int) {
-	b := Sign(v).Bands()
+// query is Query that also returns the number of band candidates (with
+// repeats) and of distinct candidates whose cosine it computed.
+func (x *BandIndex) query(v Vector, minCosine float64, limit int) (ms []Match, cands, checked int) {
+	sig, n := Sign(v), norm2(v)
+	maxHam := MaxHamming(minCosine)
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	var cand []uint32
-	for k, bv := range b {
-		if x.bands[k] != nil {
-			cand = append(cand, x.bands[k][bv]...)
+	var keep []uint32
+	for k, bv := range sig.Bands() {
+		if x.bands[k] == nil {
+			continue
+		}
+		for _, p := range x.bands[k][bv] {
+			cands++
+			if Hamming(sig, x.sigs[p]) <= maxHam {
+				keep = append(keep, p)
+			}
 		}
 	}
-	slices.Sort(cand)
-	cand = slices.Compact(cand)
-	var out []Match
-	for _, p := range cand {
-		if c := Cosine(v, x.vecs[p]); c >= minCosine {
-			out = append(out, Match{ID: x.ids[p], Cosine: c})
+	slices.Sort(keep)
+	keep = slices.Compact(keep)
+	for _, p := range keep {
+		if c := cosine(v, x.vecs[p], n, x.norms[p]); c >= minCosine {
+			ms = append(ms, Match{ID: x.ids[p], Cosine: c})
 		}
 	}
-	return top(out, limit), len(cand)
+	return top(ms, limit), cands, len(keep)
+}
+
+// MaxHamming returns the largest Hamming distance between the SimHashes of two
+// vectors that [BandIndex.Query] treats as possibly having cosine >= minCosine:
+// the expected distance 256*arccos(minCosine)/pi plus six binomial standard
+// deviations and 8 bits, so a pair at the threshold is dropped with probability
+// below 1e-9. The SQLite store applies the same bound to its band candidates.
+func MaxHamming(minCosine float64) int {
+	if !(minCosine > -1) { // also NaN
+		return 256
+	}
+	p := math.Acos(min(1, minCosine)) / math.Pi
+	d := 256*p + 6*math.Sqrt(256*p*(1-p)) + 8
+	return int(min(256, math.Ceil(d)))
 }
 
 // BruteForce returns what Query would return if every item were a candidate: the
 // exact answer that Query approximates, for measuring its recall.
 func (x *BandIndex) BruteForce(v Vector, minCosine float64, limit int) []Match {
+	n := norm2(v)
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	var out []Match
 	for p, w := range x.vecs {
-		if c := Cosine(v, w); c >= minCosine {
+		if c := cosine(v, w, n, x.norms[p]); c >= minCosine {
 			out = append(out, Match{ID: x.ids[p], Cosine: c})
 		}
 	}

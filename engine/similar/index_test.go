@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -111,7 +112,7 @@ func TestBandIndexRecall(t *testing.T) {
 		x.Add(uint64(n+j), queries[j])
 	}
 
-	type result struct{ truth, found, candidates int }
+	type result struct{ truth, found, candidates, checked int }
 	results := make([]result, dups)
 	var wg sync.WaitGroup
 	workers := runtime.GOMAXPROCS(0)
@@ -120,8 +121,8 @@ func TestBandIndexRecall(t *testing.T) {
 			for j := w; j < dups; j += workers {
 				self := uint64(n + j)
 				truth := x.BruteForce(queries[j], minCosine, 0)
-				got, cand := x.query(queries[j], minCosine, 0)
-				res := result{candidates: cand}
+				got, cand, checked := x.query(queries[j], minCosine, 0)
+				res := result{candidates: cand, checked: checked}
 				for _, m := range truth {
 					if m.ID == self {
 						continue
@@ -137,19 +138,46 @@ func TestBandIndexRecall(t *testing.T) {
 	}
 	wg.Wait()
 
-	var truth, found, cand int
+	var truth, found, cand, checked int
 	for _, res := range results {
 		truth += res.truth
 		found += res.found
 		cand += res.candidates
+		checked += res.checked
 	}
 	if truth < dups/2 {
 		t.Fatalf("only %d pairs with cosine >= %v; the corpus does not test recall", truth, minCosine)
 	}
 	recall := float64(found) / float64(truth)
-	t.Logf("%d items, %d queries: recall %.4f (%d of %d pairs with cosine >= %v), %.1f candidates per query",
-		x.Len(), dups, recall, found, truth, minCosine, float64(cand)/float64(dups))
+	t.Logf("%d items, %d queries: recall %.4f (%d of %d pairs with cosine >= %v); per query %.1f band candidates, %.1f cosines after the Hamming bound",
+		x.Len(), dups, recall, found, truth, minCosine, float64(cand)/float64(dups), float64(checked)/float64(dups))
 	if recall < 0.95 {
 		t.Errorf("recall %.4f, want >= 0.95", recall)
+	}
+}
+
+func TestMaxHamming(t *testing.T) {
+	tests := []struct {
+		minCosine float64
+		want      int
+	}{
+		{math.NaN(), 256},
+		{-2, 256},
+		{-1, 256},
+		{0, 184}, // 128 + 6*8 + 8
+		{0.5, 139},
+		{0.95, 63},
+		{1, 8},
+		{2, 8},
+	}
+	for _, tt := range tests {
+		if got := MaxHamming(tt.minCosine); got != tt.want {
+			t.Errorf("MaxHamming(%v) = %d, want %d", tt.minCosine, got, tt.want)
+		}
+	}
+	for c := -1.0; c < 1; c += 0.01 {
+		if MaxHamming(c) < MaxHamming(c+0.01) {
+			t.Fatalf("MaxHamming not decreasing at %v", c)
+		}
 	}
 }

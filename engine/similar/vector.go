@@ -277,19 +277,27 @@ func finiteNonZero(x float32) bool {
 // by merging their sorted indices. It is 0 when either vector is empty. The
 // result is meaningless, but Cosine does not panic, for invalid vectors.
 func Cosine(a, b Vector) float64 {
-	na, nb := min(len(a.Idx), len(a.Val)), min(len(b.Idx), len(b.Val))
-	ai, av := a.Idx[:na], a.Val[:na]
-	bi, bv := b.Idx[:nb], b.Val[:nb]
-	var dot, sa, sb float64
-	for _, x := range av {
-		sa += float64(x) * float64(x)
+	return cosine(a, b, norm2(a), norm2(b))
+}
+
+// norm2 returns the squared length of v.
+func norm2(v Vector) float64 {
+	var s float64
+	for _, x := range v.Val[:min(len(v.Idx), len(v.Val))] {
+		s += float64(x) * float64(x)
 	}
-	for _, x := range bv {
-		sb += float64(x) * float64(x)
-	}
+	return s
+}
+
+// cosine is Cosine given the squared lengths of a and b.
+func cosine(a, b Vector, sa, sb float64) float64 {
 	if sa == 0 || sb == 0 {
 		return 0
 	}
+	na, nb := min(len(a.Idx), len(a.Val)), min(len(b.Idx), len(b.Val))
+	ai, av := a.Idx[:na], a.Val[:na]
+	bi, bv := b.Idx[:nb], b.Val[:nb]
+	var dot float64
 	i, j := 0, 0
 	for i < len(ai) && j < len(bi) {
 		switch x, y := ai[i], bi[j]; {
