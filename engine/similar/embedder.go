@@ -70,7 +70,12 @@ type HTTPEmbedder struct {
 var _ Embedder = (*HTTPEmbedder)(nil)
 
 // Model returns the ModelID.
-func (e *HTTPEmbedder) Model() string { return e.ModelID }
+func (e *HTTPEmbedder) Model() string {
+	if e == nil {
+		return ""
+	}
+	return e.ModelID
+}
 
 // A StatusError is returned by [HTTPEmbedder.Embed] when the endpoint answers
 // with a status other than 200 OK.
@@ -107,7 +112,7 @@ func (e *HTTPEmbedder) Embed(ctx context.Context, texts []string) ([]Vector, err
 	if len(texts) == 0 {
 		return nil, nil
 	}
-	if e.URL == "" {
+	if e == nil || e.URL == "" {
 		return nil, errors.New("http embedder: no URL")
 	}
 	body, err := json.Marshal(embeddingsRequest{Model: e.ModelID, Input: texts})

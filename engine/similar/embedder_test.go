@@ -185,12 +185,13 @@ func TestHTTPEmbedderTimeout(t *testing.T) {
 
 func TestHTTPEmbedderBadConfig(t *testing.T) {
 	for _, e := range []*HTTPEmbedder{
+		nil,
 		{ModelID: "m"},
 		{URL: "http://[::1", ModelID: "m"},
 		{URL: "unix:///nowhere", ModelID: "m"},
 	} {
 		if _, err := e.Embed(context.Background(), []string{"a"}); err == nil {
-			t.Errorf("Embed with URL %q succeeded, want error", e.URL)
+			t.Errorf("Embed with %+v succeeded, want error", e)
 		}
 	}
 }

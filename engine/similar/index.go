@@ -18,7 +18,8 @@ type Match struct {
 // implausibly far from the query's for the cosine asked (see [MaxHamming]) are
 // dropped, and the rest are confirmed by exact cosine. It is the
 // in-memory form of the lookup the SQLite store does with indexed band columns.
-// The zero BandIndex is empty and ready to use; it is safe for concurrent use.
+// The zero BandIndex is empty and ready to use; it is safe for concurrent use and
+// must not be copied after first use.
 type BandIndex struct {
 	mu    sync.RWMutex
 	ids   []uint64

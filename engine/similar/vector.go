@@ -250,9 +250,7 @@ func Dense(v []float32) Vector {
 			n++
 		}
 	}
-	if sum == 0 || math.IsInf(sum, 0) {
-		// An overflowing sum cannot happen for float32 inputs in float64, but
-		// guard anyway so the result stays finite.
+	if sum == 0 {
 		return Vector{}
 	}
 	inv := 1 / math.Sqrt(sum)
