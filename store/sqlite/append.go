@@ -61,9 +61,27 @@ func (t *Tx) Append(ctx context.Context, e *engine.LogEntry) error {
 	return apply(ctx, t.q, e)
 }
 
+// applyObservers run after every applied entry, in Append and in Rebuild, so
+// that tables derived from several kinds of entries (a memoryRef's PUT/DEL
+// operation log, counters) stay a function of the log.
+var applyObservers []func(context.Context, querier, *engine.LogEntry) error
+
+
 // apply updates the derived tables for one log entry. Rebuild replays the log
 // through this same function, so the tables always equal a replay of the log.
 func apply(ctx context.Context, q querier, e *engine.LogEntry) error {
+	if err := applyOp(ctx, q, e); err != nil {
+		return err
+	}
+	for _, obs := range applyObservers {
+		if err := obs(ctx, q, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func applyOp(ctx context.Context, q querier, e *engine.LogEntry) error {
 	switch e.Op {
 	case engine.OpPrincipal:
 		p, err := engine.DecodePrincipal(e)

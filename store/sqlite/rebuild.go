@@ -7,14 +7,24 @@ import (
 	"github.com/memgov/memgov/engine"
 )
 
+// derivedTable is a table rebuilt from the log; key names the column that
+// identifies a row in a difference report.
+type derivedTable struct{ name, key string }
+
 // derivedTables are the tables rebuilt from the log, in the order their rows
-// can be deleted (children before parents). Each names the columns that
-// identify a row in a difference report.
-var derivedTables = []struct{ name, key string }{
+// can be deleted (children before parents). Other files of this package add
+// their tables with registerDerived in init.
+var derivedTables = []derivedTable{
 	{"versions", "id"},
 	{"items", "id"},
 	{"principals", "id"},
 	{"audit_checkpoints", "seq"},
+}
+
+// registerDerived adds tables (children first) to the front of the rebuild list,
+// so they are emptied before the core tables they may reference.
+func registerDerived(ts ...derivedTable) {
+	derivedTables = append(append([]derivedTable{}, ts...), derivedTables...)
 }
 
 // Rebuild empties every derived table, replays the whole log through the same

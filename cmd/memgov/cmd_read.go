@@ -1,0 +1,212 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memgov/memgov/engine"
+)
+
+func (a *app) getCommand() *cobra.Command {
+	var asJSON, full bool
+	cmd := &cobra.Command{
+		Use:   "get REF KEY",
+		Short: "Read one memory entry",
+		Long: `get prints the ACTIVE, unexpired version of the entry KEY in memoryRef REF.
+With --json it prints the MemoryEntry {id, content, tags, createdAt, expiresAt}
+(null when there is none); --full prints the whole version record.`,
+		Example: "  memgov get acme/support-bot customer-42/channel\n  memgov get acme/support-bot customer-42/channel --json",
+		Args:    cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			v, err := eng.Get(cmd.Context(), args[0], args[1])
+			if errors.Is(err, engine.ErrNotFound) {
+				if asJSON {
+					fmt.Fprintln(a.stdout, "null")
+					return nil
+				}
+				return &exitCodeError{code: exitError, err: fmt.Errorf("no visible entry %q in %s (see `memgov list %s`)", args[1], args[0], args[0])}
+			}
+			if err != nil {
+				return err
+			}
+			switch {
+			case full:
+				return a.printJSON(v)
+			case asJSON:
+				return a.printJSON(engine.EntryOf(v))
+			}
+			a.printVersion(v)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the MemoryEntry as JSON")
+	cmd.Flags().BoolVar(&full, "full", false, "print the whole version record as JSON")
+	return cmd
+}
+
+func (a *app) printVersion(v engine.Version) {
+	t := a.table()
+	t.row("key", v.Key)
+	t.row("memory ref", v.MemoryRef)
+	t.row("layer", string(v.Layer))
+	t.row("version", fmt.Sprintf("v%d %s (%s)", v.Seq, v.ID, v.State))
+	t.row("item", v.ItemID)
+	t.row("written", v.CreatedAt.Format(time.RFC3339)+" by "+v.CreatedBy)
+	if len(v.Tags) > 0 {
+		t.row("tags", strings.Join(v.Tags, ", "))
+	}
+	if v.ExpiresAt != nil {
+		t.row("expires", v.ExpiresAt.Format(time.RFC3339))
+	}
+	t.row("content", v.Text())
+	t.flush()
+}
+
+func (a *app) listCommand() *cobra.Command {
+	var (
+		asJSON bool
+		q      engine.ReadQuery
+	)
+	cmd := &cobra.Command{
+		Use:   "list REF",
+		Short: "List the visible entries of a memoryRef",
+		Long: `list prints the ACTIVE, unexpired entries of a memoryRef, ordered by key. With
+--json it prints an array of MemoryEntry objects ([] for an unknown ref).`,
+		Example: "  memgov list acme/support-bot\n  memgov list acme/support-bot --tag billing --limit 20 --json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if q.Limit < 0 {
+				return usagef("--limit must be 0 (no limit) or more")
+			}
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			q.MemoryRef = args[0]
+			snap, err := eng.Read(cmd.Context(), q)
+			if err != nil {
+				return err
+			}
+			return a.printSnapshot(snap, asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print MemoryEntry objects as JSON")
+	cmd.Flags().StringVar(&q.Tag, "tag", "", "only entries with this tag")
+	cmd.Flags().IntVar(&q.Limit, "limit", 0, "at most this many entries (0: all)")
+	cmd.Flags().StringVar(&q.AfterKey, "after", "", "start after this key (paging)")
+	return cmd
+}
+
+func (a *app) printSnapshot(snap engine.Snapshot, asJSON bool) error {
+	if asJSON {
+		return a.printJSON(engine.Entries(snap.Versions))
+	}
+	if len(snap.Versions) == 0 {
+		fmt.Fprintf(a.stdout, "no visible entries in %s\n", snap.MemoryRef)
+		return nil
+	}
+	t := a.table("KEY", "LAYER", "VER", "WRITTEN", "BY", "CONTENT")
+	for _, v := range snap.Versions {
+		t.row(clip(v.Key, 32), string(v.Layer), "v"+strconv.Itoa(v.Seq), v.CreatedAt.Format("2006-01-02 15:04"), v.CreatedBy, clip(v.Text(), 60))
+	}
+	t.flush()
+	return nil
+}
+
+func (a *app) historyCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "history ITEM_ID",
+		Short: "Show every version of an item",
+		Long: `history prints an item's versions, newest first, with their states, authors and
+the reason each version exists. Find item ids with ` + "`memgov get REF KEY`" + `.`,
+		Example: "  memgov history 019a6c1e-7f3b-7c9d-8e21-0c4b5a6d7e8f",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			item, vs, err := eng.History(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSON(map[string]any{"item": item, "versions": vs})
+			}
+			pin := ""
+			if item.Pinned {
+				pin = " · pinned"
+			}
+			fmt.Fprintf(a.stdout, "%s › %s  %s%s\n\n", item.MemoryRef, item.Key, item.Layer, pin)
+			t := a.table("VER", "STATE", "WHEN", "BY", "VERSION ID", "REASON", "CONTENT")
+			for _, v := range vs {
+				t.row("v"+strconv.Itoa(v.Seq), string(v.State), v.CreatedAt.Format("2006-01-02 15:04:05"), v.CreatedBy, v.ID, clip(v.Reason, 40), clip(v.Text(), 50))
+			}
+			t.flush()
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func (a *app) atCommand() *cobra.Command {
+	var (
+		asJSON bool
+		lsn    int64
+		at     string
+	)
+	cmd := &cobra.Command{
+		Use:   "at REF (--lsn N | --time RFC3339)",
+		Short: "Read a memoryRef as it was at a past log position or time",
+		Long: `at reconstructs the visible entries of a memoryRef as of a log sequence number
+or a point in time (seed 12.5.5).`,
+		Example: "  memgov at acme/support-bot --lsn 1200\n  memgov at acme/support-bot --time 2026-11-20T14:00:00Z --json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			q := engine.ReadQuery{MemoryRef: args[0]}
+			switch {
+			case lsn > 0 && at != "":
+				return usagef("give --lsn or --time, not both")
+			case lsn > 0:
+				q.AtLSN = lsn
+			case at != "":
+				t, err := time.Parse(time.RFC3339Nano, at)
+				if err != nil {
+					return usagef("--time must be RFC 3339, like 2026-11-20T14:00:00Z")
+				}
+				q.AtTime = t
+			default:
+				return usagef("give --lsn N (N >= 1) or --time RFC3339")
+			}
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			snap, err := eng.Read(cmd.Context(), q)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSON(map[string]any{"memory_ref": snap.MemoryRef, "lsn": snap.LSN,
+					"time": snap.Time.Format(time.RFC3339Nano), "entries": engine.Entries(snap.Versions)})
+			}
+			fmt.Fprintf(a.stdout, "%s as of LSN %d (%s)\n\n", snap.MemoryRef, snap.LSN, snap.Time.Format(time.RFC3339))
+			return a.printSnapshot(snap, false)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().Int64Var(&lsn, "lsn", 0, "log sequence number")
+	cmd.Flags().StringVar(&at, "time", "", "RFC 3339 time")
+	return cmd
+}

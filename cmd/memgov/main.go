@@ -1,0 +1,80 @@
+// Command memgov governs what AI agents remember: a gated write pipeline, an
+// append-only tamper-evident log, baselines and drift, and a review TUI, on one
+// embedded SQLite database.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+// Exit codes are a contract with scripts and agent hosts.
+const (
+	exitOK       = 0
+	exitError    = 1
+	exitUsage    = 2
+	exitRejected = 3
+	exitDeferred = 4
+	exitDenied   = 5
+)
+
+// exitCodeError carries a specific exit code with an already-printed outcome.
+type exitCodeError struct {
+	code int
+	err  error
+}
+
+func (e *exitCodeError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+func (e *exitCodeError) Unwrap() error { return e.err }
+
+// usageError marks a mistake in how a command was called.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Errorf(format, args...)} }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes memgov with args and returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	defer a.close()
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var ce *exitCodeError
+	if errors.As(err, &ce) {
+		if ce.err != nil {
+			fmt.Fprintf(stderr, "memgov: %v\n", ce.err)
+		}
+		return ce.code
+	}
+	fmt.Fprintf(stderr, "memgov: %v\n", err)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	return exitError
+}

@@ -1,0 +1,34 @@
+package engine
+
+import "time"
+
+// Entry is the host contract's MemoryEntry: exactly these properties, times in
+// RFC 3339 UTC. Its id is the item's key, its content the version's text.
+type Entry struct {
+	ID        string   `json:"id"`
+	Content   string   `json:"content"`
+	Tags      []string `json:"tags"`
+	CreatedAt string   `json:"createdAt"`
+	ExpiresAt string   `json:"expiresAt,omitempty"`
+}
+
+// EntryOf projects a version onto the MemoryEntry shape.
+func EntryOf(v Version) Entry {
+	e := Entry{ID: v.Key, Content: v.Text(), Tags: v.Tags, CreatedAt: v.CreatedAt.UTC().Format(time.RFC3339Nano)}
+	if e.Tags == nil {
+		e.Tags = []string{}
+	}
+	if v.ExpiresAt != nil {
+		e.ExpiresAt = v.ExpiresAt.UTC().Format(time.RFC3339Nano)
+	}
+	return e
+}
+
+// Entries projects versions onto MemoryEntries; never nil.
+func Entries(vs []Version) []Entry {
+	out := make([]Entry, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, EntryOf(v))
+	}
+	return out
+}
