@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// ForceExpire expires an item's ACTIVE version by hand, before its TTL: the
+// version becomes EXPIRED and the item has no visible version until a new one
+// is written or an earlier one restored. It refuses with ErrConflict when the
+// item has no ACTIVE version. It returns the LSN of the EXPIRE entry.
+func (e *Engine) ForceExpire(ctx context.Context, itemID, actor, reason string) (int64, error) {
+	if strings.TrimSpace(reason) == "" {
+		return 0, fmt.Errorf("%w: expiring an item by hand needs a reason", ErrInvalid)
+	}
+	var lsn int64
+	err := e.store.Update(ctx, func(tx Tx) error {
+		if err := requirePrincipal(ctx, tx, actor); err != nil {
+			return err
+		}
+		item, err := tx.Item(ctx, itemID)
+		if err != nil {
+			return err
+		}
+		if item.Head == "" {
+			return fmt.Errorf("%w: item %s has no ACTIVE version to expire", ErrConflict, item.Key)
+		}
+		head, err := tx.Version(ctx, item.Head)
+		if err != nil {
+			return err
+		}
+		if head.State != Active {
+			return fmt.Errorf("%w: version %s of item %s is %s, not ACTIVE", ErrConflict, head.ID, item.Key, head.State)
+		}
+		entry := &LogEntry{Time: e.Now(), Op: OpExpire, MemoryRef: item.MemoryRef, ItemID: item.ID,
+			VersionID: head.ID, PrevVersionID: head.Prev, Actor: actor}
+		if err := entry.Seal(Payload{Reason: reason}); err != nil {
+			return err
+		}
+		if err := tx.Append(ctx, entry); err != nil {
+			return err
+		}
+		lsn = entry.LSN
+		return nil
+	})
+	return lsn, err
+}
+
+// LogSize returns the number of entries in the log: a cheap check for whether
+// anything new was written.
+func (e *Engine) LogSize(ctx context.Context) (int64, error) {
+	var n int64
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		n, err = tx.LogSize(ctx)
+		return err
+	})
+	return n, err
+}
+
+// LogTail returns the newest entries written after afterLSN, newest first, at
+// most limit of them (limit <= 0 means 50). LogTail(ctx, 0, n) is the page of
+// the n most recent entries; a poller passes the highest LSN it has seen.
+func (e *Engine) LogTail(ctx context.Context, afterLSN int64, limit int) ([]LogEntry, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	var out []LogEntry
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		size, err := tx.LogSize(ctx)
+		if err != nil {
+			return err
+		}
+		from := max(afterLSN+1, size-int64(limit)+1, 1)
+		out, err = logRangeDesc(ctx, tx, from, size)
+		return err
+	})
+	return out, err
+}
+
+// LogBefore returns up to limit entries older than beforeLSN, newest first:
+// the page that follows a LogTail page when scrolling back through the log.
+func (e *Engine) LogBefore(ctx context.Context, beforeLSN int64, limit int) ([]LogEntry, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	to := beforeLSN - 1
+	if to < 1 {
+		return []LogEntry{}, nil
+	}
+	var out []LogEntry
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		out, err = logRangeDesc(ctx, tx, max(to-int64(limit)+1, 1), to)
+		return err
+	})
+	return out, err
+}
+
+// LogEntryAt returns one log entry with its payload.
+func (e *Engine) LogEntryAt(ctx context.Context, lsn int64) (LogEntry, error) {
+	var (
+		out   LogEntry
+		found bool
+	)
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		return tx.LogRange(ctx, lsn, lsn, func(le *LogEntry) error {
+			out, found = *le, true
+			return nil
+		})
+	})
+	if err == nil && !found {
+		err = fmt.Errorf("%w: log entry %d", ErrNotFound, lsn)
+	}
+	return out, err
+}
+
+func logRangeDesc(ctx context.Context, tx ReadTx, from, to int64) ([]LogEntry, error) {
+	out := make([]LogEntry, 0, max(to-from+1, 0))
+	if from > to {
+		return out, nil
+	}
+	err := tx.LogRange(ctx, from, to, func(le *LogEntry) error {
+		out = append(out, *le)
+		return nil
+	})
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, err
+}
