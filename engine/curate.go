@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // ForceExpire expires an item's ACTIVE version by hand, before its TTL: the
@@ -126,5 +127,37 @@ func logRangeDesc(ctx context.Context, tx ReadTx, from, to int64) ([]LogEntry, e
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
 	}
+	return out, err
+}
+
+// LSNAt returns the highest LSN written at or before t (0 when the log had no
+// entry yet), the log position a point-in-time view of t reads at.
+func (e *Engine) LSNAt(ctx context.Context, t time.Time) (int64, error) {
+	var n int64
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		n, err = tx.LSNAt(ctx, t)
+		return err
+	})
+	return n, err
+}
+
+// LogEntriesAt returns the entries at the given LSNs, read in one snapshot;
+// LSNs that do not exist are absent from the map.
+func (e *Engine) LogEntriesAt(ctx context.Context, lsns ...int64) (map[int64]LogEntry, error) {
+	out := make(map[int64]LogEntry, len(lsns))
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		for _, n := range lsns {
+			if _, done := out[n]; done || n <= 0 {
+				continue
+			}
+			if err := tx.LogRange(ctx, n, n, func(le *LogEntry) error {
+				out[n] = *le
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	return out, err
 }

@@ -1,0 +1,452 @@
+package review
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/memgov/memgov/engine"
+)
+
+// Refs lists the memoryRefs the actor may read, with item counts.
+func (s *Service) Refs(ctx context.Context) ([]engine.RefSummary, error) {
+	all, err := s.eng.Refs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]engine.RefSummary, 0, len(all))
+	for _, r := range all {
+		if s.sees(r.MemoryRef) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// AsOf is a point in the log's past; the zero AsOf is now.
+type AsOf struct {
+	LSN  int64
+	Time time.Time
+}
+
+// Now reports whether the AsOf is the present.
+func (a AsOf) Now() bool { return a.LSN == 0 }
+
+// ParseAsOf resolves what a person typed to a log position: "" or "now"; an
+// LSN ("1842"); an RFC 3339 time ("2026-11-20T14:03:00Z"), or "2026-11-20
+// 14:03" / "2026-11-20" in UTC; or a duration ago ("2h", "-90m", "2h ago").
+func (s *Service) ParseAsOf(ctx context.Context, spec string) (AsOf, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" || strings.EqualFold(spec, "now") {
+		return AsOf{}, nil
+	}
+	size, err := s.eng.LogSize(ctx)
+	if err != nil {
+		return AsOf{}, err
+	}
+	if n, err := strconv.ParseInt(spec, 10, 64); err == nil {
+		if n < 1 || n > size {
+			return AsOf{}, fmt.Errorf("%w: LSN %d is outside the log (1..%d)", engine.ErrInvalid, n, size)
+		}
+		if n == size {
+			return AsOf{}, nil
+		}
+		le, err := s.eng.LogEntryAt(ctx, n)
+		if err != nil {
+			return AsOf{}, err
+		}
+		return AsOf{LSN: n, Time: le.Time}, nil
+	}
+	t, ok := parseTime(spec, s.eng.Now())
+	if !ok {
+		return AsOf{}, fmt.Errorf("%w: %q is not an LSN, an RFC 3339 time (2026-11-20T14:03:00Z) or a duration ago (2h)", engine.ErrInvalid, spec)
+	}
+	n, err := s.eng.LSNAt(ctx, t)
+	if err != nil {
+		return AsOf{}, err
+	}
+	if n == 0 {
+		return AsOf{}, fmt.Errorf("%w: the log begins after %s", engine.ErrInvalid, t.Format(time.RFC3339))
+	}
+	if n == size && !t.Before(s.eng.Now()) {
+		return AsOf{}, nil
+	}
+	return AsOf{LSN: n, Time: t.UTC()}, nil
+}
+
+func parseTime(spec string, now time.Time) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, spec, time.UTC); err == nil {
+			return t, true
+		}
+	}
+	d := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(spec, "-"), "ago"))
+	if dur, err := time.ParseDuration(d); err == nil && dur > 0 {
+		return now.Add(-dur), true
+	}
+	return time.Time{}, false
+}
+
+// ItemsQuery selects a page of a memoryRef's visible items.
+type ItemsQuery struct {
+	MemoryRef string
+	AfterKey  string // keyset paging: the last key of the previous page
+	Limit     int    // 0: 100
+	At        AsOf
+}
+
+// Page is a page of visible items, ordered by key.
+type Page struct {
+	Versions []engine.Version
+	More     bool // another page follows
+	LSN      int64
+	Time     time.Time
+}
+
+// Items returns a page of the ACTIVE, unexpired items of a memoryRef, now or
+// at a past log position.
+func (s *Service) Items(ctx context.Context, q ItemsQuery) (Page, error) {
+	if !s.sees(q.MemoryRef) {
+		return Page{}, &ForbiddenError{fmt.Sprintf("%s may not read tenant memory outside %s", s.actor.ID, s.actor.Tenant)}
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 100
+	}
+	snap, err := s.eng.Read(ctx, engine.ReadQuery{MemoryRef: q.MemoryRef, AfterKey: q.AfterKey, Limit: limit + 1, AtLSN: q.At.LSN})
+	if err != nil {
+		return Page{}, err
+	}
+	p := Page{Versions: snap.Versions, LSN: snap.LSN, Time: snap.Time}
+	if len(p.Versions) > limit {
+		p.Versions, p.More = p.Versions[:limit], true
+	}
+	return p, nil
+}
+
+// Event is the log entry behind a step of a version's life.
+type Event struct {
+	LSN    int64
+	Time   time.Time
+	Op     engine.Op
+	Actor  string
+	Reason string
+	Leaf   string // hex of the entry's Merkle leaf
+}
+
+// VersionView is a version with the log entries that made, activated and
+// ended it, and the evidence and provenance its write carried, if any.
+type VersionView struct {
+	engine.Version
+	Created   Event
+	Activated *Event // set when it became ACTIVE later than it was written (an approval)
+	Ended     *Event // set when it stopped being ACTIVE
+	// Evidence and Provenance are "name: value" lines from the write's payload
+	// data; untrusted agent text, to be sanitised before display.
+	Evidence, Provenance []string
+}
+
+// How says in a few words how the version came to be or stopped being, the
+// way a curator asks it: "rolled back by ops-jane", "approved by demo-curator".
+func (v VersionView) How() string {
+	if v.Ended != nil {
+		switch v.Ended.Op {
+		case engine.OpRetract:
+			return "rolled back by " + v.Ended.Actor
+		case engine.OpExpire:
+			if v.Ended.Actor != "" {
+				return "expired by " + v.Ended.Actor
+			}
+			return "expired"
+		}
+	}
+	if v.Activated != nil && v.Activated.Op == engine.OpApprove {
+		return "approved by " + v.Activated.Actor
+	}
+	r := v.Created.Reason
+	switch {
+	case strings.HasPrefix(r, "Restored v"):
+		if i := strings.IndexByte(r, ':'); i > 0 {
+			return strings.ToLower(r[:1]) + r[1:i] + " by " + v.Created.Actor
+		}
+	case strings.HasPrefix(r, "Reactivated after rollback"):
+		return "reactivated by " + v.Created.Actor
+	}
+	switch v.Created.Op {
+	case engine.OpMerge:
+		return "merge by " + v.Created.Actor
+	case engine.OpStage:
+		return "staged by " + v.Created.Actor
+	case engine.OpInsert:
+		return "created by " + v.Created.Actor
+	}
+	return "written by " + v.Created.Actor
+}
+
+// History is an item with every version, newest first.
+type History struct {
+	Item     engine.Item
+	Versions []VersionView
+}
+
+// History returns an item's versions with the log entries behind them.
+func (s *Service) History(ctx context.Context, itemID string) (History, error) {
+	item, vs, err := s.eng.History(ctx, itemID)
+	if err != nil {
+		return History{}, err
+	}
+	if !s.sees(item.MemoryRef) {
+		return History{}, &ForbiddenError{fmt.Sprintf("%s may not read tenant memory outside %s", s.actor.ID, s.actor.Tenant)}
+	}
+	lsns := make([]int64, 0, 3*len(vs))
+	for _, v := range vs {
+		lsns = append(lsns, v.CreatedLSN, v.ActiveFrom, v.ActiveTo)
+	}
+	entries, err := s.eng.LogEntriesAt(ctx, lsns...)
+	if err != nil {
+		return History{}, err
+	}
+	h := History{Item: item, Versions: make([]VersionView, len(vs))}
+	for i, v := range vs {
+		vv := VersionView{Version: v}
+		if le, ok := entries[v.CreatedLSN]; ok {
+			vv.Created = event(le)
+			vv.Evidence, vv.Provenance = provenance(le)
+		}
+		if le, ok := entries[v.ActiveFrom]; ok && v.ActiveFrom != v.CreatedLSN {
+			ev := event(le)
+			vv.Activated = &ev
+		}
+		if le, ok := entries[v.ActiveTo]; ok && v.ActiveTo > 0 {
+			ev := event(le)
+			vv.Ended = &ev
+		}
+		h.Versions[i] = vv
+	}
+	return h, nil
+}
+
+func event(le engine.LogEntry) Event {
+	p, _ := le.DecodePayload()
+	return Event{LSN: le.LSN, Time: le.Time, Op: le.Op, Actor: le.Actor, Reason: p.Reason, Leaf: fmt.Sprintf("%x", le.Leaf[:])}
+}
+
+// provenance extracts the evidence and provenance a write's payload data
+// carries, as sorted "name: value" lines; absent fields give nil.
+func provenance(le engine.LogEntry) (evidence, prov []string) {
+	p, err := le.DecodePayload()
+	if err != nil || len(p.Data) == 0 {
+		return nil, nil
+	}
+	var data map[string]json.RawMessage
+	if json.Unmarshal(p.Data, &data) != nil {
+		return nil, nil
+	}
+	return flatten(data["evidence"]), flatten(data["provenance"])
+}
+
+// flatten turns a JSON value into display lines: one line per array element,
+// "k: v" pairs for objects.
+func flatten(raw json.RawMessage) []string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var arr []json.RawMessage
+	if json.Unmarshal(raw, &arr) == nil {
+		var out []string
+		for _, el := range arr {
+			out = append(out, strings.Join(pairs(el), "  "))
+		}
+		return out
+	}
+	return pairs(raw)
+}
+
+func pairs(raw json.RawMessage) []string {
+	var obj map[string]any
+	if json.Unmarshal(raw, &obj) != nil {
+		var v any
+		if json.Unmarshal(raw, &v) == nil {
+			return []string{fmt.Sprint(v)}
+		}
+		return []string{string(raw)}
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		v := obj[k]
+		if b, err := json.Marshal(v); err == nil {
+			if s, ok := v.(string); ok {
+				out = append(out, k+": "+s)
+				continue
+			}
+			out = append(out, k+": "+string(b))
+		}
+	}
+	return out
+}
+
+// RollbackKind names what "roll back to this version" does for a version.
+type RollbackKind int
+
+// Rollback kinds.
+const (
+	// CannotRollBack: the version can be neither retracted nor restored.
+	CannotRollBack RollbackKind = iota
+	// RetractActive: the selected version is the ACTIVE one; retract it and
+	// reactivate its predecessor's content when there is one (12.5.6).
+	RetractActive
+	// RestoreOlder: make the selected version's content ACTIVE again as a new
+	// version, retracting the current ACTIVE version.
+	RestoreOlder
+)
+
+// RollbackPlan says, before anyone confirms, what rolling back to a version
+// will do.
+type RollbackPlan struct {
+	Kind    RollbackKind
+	Version engine.Version
+	Summary string // one sentence for the confirmation
+}
+
+// PlanRollback describes rolling back to h.Versions[i].
+func PlanRollback(h History, i int) RollbackPlan {
+	if i < 0 || i >= len(h.Versions) {
+		return RollbackPlan{Summary: "no version selected"}
+	}
+	v := h.Versions[i].Version
+	head := headOf(h)
+	plan := RollbackPlan{Version: v}
+	switch {
+	case v.State == engine.Active:
+		plan.Kind = RetractActive
+		if pred, ok := versionByID(h, v.Prev); ok && pred.State == engine.Superseded {
+			plan.Summary = fmt.Sprintf("Retract v%d (ACTIVE) and reactivate the content of v%d as v%d.", v.Seq, pred.Seq, nextSeq(h))
+		} else {
+			plan.Summary = fmt.Sprintf("Retract v%d (ACTIVE); no earlier version is reactivated, so the item will have no visible content.", v.Seq)
+		}
+	case v.State == engine.Draft || v.State == engine.Quarantined:
+		plan.Summary = fmt.Sprintf("v%d is %s and was never approved; it cannot be restored.", v.Seq, v.State)
+	case len(v.Content) == 0:
+		plan.Summary = fmt.Sprintf("v%d was erased; it cannot be restored.", v.Seq)
+	default:
+		plan.Kind = RestoreOlder
+		if head != nil {
+			plan.Summary = fmt.Sprintf("Make the content of v%d ACTIVE again as v%d; v%d (ACTIVE now) is retracted.", v.Seq, nextSeq(h), head.Seq)
+		} else {
+			plan.Summary = fmt.Sprintf("Make the content of v%d ACTIVE again as v%d (nothing is ACTIVE now).", v.Seq, nextSeq(h))
+		}
+	}
+	return plan
+}
+
+func headOf(h History) *engine.Version {
+	for i := range h.Versions {
+		if h.Versions[i].ID == h.Item.Head && h.Item.Head != "" {
+			return &h.Versions[i].Version
+		}
+	}
+	return nil
+}
+
+func versionByID(h History, id string) (engine.Version, bool) {
+	for _, v := range h.Versions {
+		if v.ID == id && id != "" {
+			return v.Version, true
+		}
+	}
+	return engine.Version{}, false
+}
+
+func nextSeq(h History) int {
+	n := 0
+	for _, v := range h.Versions {
+		n = max(n, v.Seq)
+	}
+	return n + 1
+}
+
+// RollBackTo carries out PlanRollback for the version: retract it when it is
+// the ACTIVE one, otherwise restore its content as the new ACTIVE version.
+func (s *Service) RollBackTo(ctx context.Context, versionID, reason string) (engine.RollbackResult, error) {
+	if err := s.CanAct(); err != nil {
+		return engine.RollbackResult{}, err
+	}
+	h, err := s.historyOfVersion(ctx, versionID)
+	if err != nil {
+		return engine.RollbackResult{}, err
+	}
+	if err := s.authorize(h.Item.MemoryRef); err != nil {
+		return engine.RollbackResult{}, err
+	}
+	for i, v := range h.Versions {
+		if v.ID != versionID {
+			continue
+		}
+		switch plan := PlanRollback(h, i); plan.Kind {
+		case RetractActive:
+			return s.eng.Rollback(ctx, versionID, s.actor.ID, reason)
+		case RestoreOlder:
+			return s.eng.RestoreVersion(ctx, versionID, s.actor.ID, reason)
+		default:
+			return engine.RollbackResult{}, fmt.Errorf("%w: %s", engine.ErrConflict, plan.Summary)
+		}
+	}
+	return engine.RollbackResult{}, fmt.Errorf("%w: version %s", engine.ErrNotFound, versionID)
+}
+
+func (s *Service) historyOfVersion(ctx context.Context, versionID string) (History, error) {
+	var v engine.Version
+	err := s.eng.Store().View(ctx, func(tx engine.ReadTx) (err error) {
+		v, err = tx.Version(ctx, versionID)
+		return err
+	})
+	if err != nil {
+		return History{}, err
+	}
+	return s.History(ctx, v.ItemID)
+}
+
+// SetPinned pins or unpins an item.
+func (s *Service) SetPinned(ctx context.Context, itemID string, pin bool, reason string) (int64, error) {
+	if err := s.authorizeItem(ctx, itemID); err != nil {
+		return 0, err
+	}
+	if pin {
+		return s.eng.Pin(ctx, itemID, s.actor.ID, reason)
+	}
+	return s.eng.Unpin(ctx, itemID, s.actor.ID, reason)
+}
+
+// ForceExpire expires an item's ACTIVE version now.
+func (s *Service) ForceExpire(ctx context.Context, itemID, reason string) (int64, error) {
+	if err := s.authorizeItem(ctx, itemID); err != nil {
+		return 0, err
+	}
+	return s.eng.ForceExpire(ctx, itemID, s.actor.ID, reason)
+}
+
+func (s *Service) authorizeItem(ctx context.Context, itemID string) error {
+	if err := s.CanAct(); err != nil {
+		return err
+	}
+	item, err := s.eng.Item(ctx, itemID)
+	if err != nil {
+		return err
+	}
+	return s.authorize(item.MemoryRef)
+}
+
+// IsForbidden reports whether err is a permission refusal.
+func IsForbidden(err error) bool {
+	return errors.Is(err, engine.ErrForbidden) || errors.Is(err, engine.ErrUnauthorized)
+}

@@ -1,0 +1,196 @@
+// Package review is memgov's human-in-the-loop service: what curators and
+// operators read and decide. The TUI and the CLI's human commands call this
+// package, never the store. Every decision it makes is an engine call that
+// appends a log entry with the actor, the time and the reason.
+//
+// The review queue, drift acknowledgement and proposal activation arrive with
+// their engine services; until then Queue, Drift and Proposals return nil and
+// the screens say what is missing instead of showing invented data.
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/scope"
+)
+
+// What a screen says while its service has not landed yet.
+const (
+	MissingQueue     = "The review queue arrives with the governed write path (issue 3)."
+	MissingDrift     = "Drift alerts arrive with baselines and drift detection (engine/baseline.go, engine/drift.go)."
+	MissingProposals = "Proposals arrive with the governed write path's proposal activation."
+)
+
+// QueueService is the seam for the review queue of deferred writes.
+type QueueService interface {
+	// Pending returns how many reviews wait for a decision.
+	Pending(ctx context.Context) (int, error)
+}
+
+// DriftService is the seam for baselines and drift alerts.
+type DriftService interface {
+	// Open returns how many drift alerts are not yet acknowledged.
+	Open(ctx context.Context) (int, error)
+}
+
+// ProposalService is the seam for proposals awaiting activation.
+type ProposalService interface {
+	// Pending returns how many proposals wait for activation.
+	Pending(ctx context.Context) (int, error)
+}
+
+// Service is the human-in-the-loop service for one person.
+type Service struct {
+	eng       *engine.Engine
+	actor     engine.Principal
+	queue     QueueService
+	drift     DriftService
+	proposals ProposalService
+}
+
+// Option configures a Service.
+type Option func(*Service)
+
+// WithQueue wires the review queue.
+func WithQueue(q QueueService) Option { return func(s *Service) { s.queue = q } }
+
+// WithDrift wires drift alerts.
+func WithDrift(d DriftService) Option { return func(s *Service) { s.drift = d } }
+
+// WithProposals wires proposals.
+func WithProposals(p ProposalService) Option { return func(s *Service) { s.proposals = p } }
+
+// New returns the service acting as actor. An actor with an empty Role is a
+// person memgov does not know: they may read, never decide.
+func New(eng *engine.Engine, actor engine.Principal, opts ...Option) *Service {
+	s := &Service{eng: eng, actor: actor}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Identify returns the principal registered as name, or an unregistered
+// principal (empty Role) that the service treats as read-only.
+func Identify(ctx context.Context, eng *engine.Engine, name string) (engine.Principal, error) {
+	p, err := eng.Principal(ctx, name)
+	if errors.Is(err, engine.ErrNotFound) {
+		return engine.Principal{ID: name}, nil
+	}
+	return p, err
+}
+
+// Engine returns the engine the service calls.
+func (s *Service) Engine() *engine.Engine { return s.eng }
+
+// Actor returns who the service acts as.
+func (s *Service) Actor() engine.Principal { return s.actor }
+
+// Queue returns the review queue, or nil while it is not available.
+func (s *Service) Queue() QueueService { return s.queue }
+
+// Drift returns drift alerts, or nil while they are not available.
+func (s *Service) Drift() DriftService { return s.drift }
+
+// Proposals returns proposals, or nil while they are not available.
+func (s *Service) Proposals() ProposalService { return s.proposals }
+
+// ForbiddenError says why the actor may only read. It matches
+// engine.ErrForbidden with errors.Is.
+type ForbiddenError struct{ Msg string }
+
+func (e *ForbiddenError) Error() string { return e.Msg }
+
+// Unwrap makes errors.Is(err, engine.ErrForbidden) hold.
+func (e *ForbiddenError) Unwrap() error { return engine.ErrForbidden }
+
+// Reviewer reports whether the actor's role decides: curators and operators.
+func Reviewer(r engine.Role) bool { return r == engine.Curator || r == engine.Operator }
+
+// CanAct returns nil when the actor may make decisions, and otherwise a
+// ForbiddenError that says why the UI is read-only.
+func (s *Service) CanAct() error {
+	switch {
+	case s.actor.Role == "":
+		return &ForbiddenError{fmt.Sprintf("read-only: %s is not a registered principal (memgov principal add --id %s --role curator --tenant TENANT)", s.actor.ID, s.actor.ID)}
+	case !Reviewer(s.actor.Role):
+		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only curators and operators decide", s.actor.ID, article(string(s.actor.Role)), s.actor.Role)}
+	}
+	return nil
+}
+
+// authorize checks that the actor may decide about memory of ref.
+func (s *Service) authorize(ref string) error {
+	if err := s.CanAct(); err != nil {
+		return err
+	}
+	r, err := scope.Parse(ref)
+	if err != nil {
+		return fmt.Errorf("%w: memory ref", engine.ErrInvalid)
+	}
+	if !s.actor.Governs(r.Tenant) {
+		return &ForbiddenError{fmt.Sprintf("read-only here: %s governs tenant %s, not %s", s.actor.ID, s.actor.Tenant, r.Tenant)}
+	}
+	return nil
+}
+
+// sees reports whether the actor's tenant lets them read ref. People memgov
+// does not know, and installation-wide principals, read every tenant (the
+// database file is theirs to read anyway).
+func (s *Service) sees(ref string) bool {
+	if s.actor.Role == "" || s.actor.Tenant == engine.AllTenants {
+		return true
+	}
+	r, err := scope.Parse(ref)
+	return err == nil && r.Tenant == s.actor.Tenant
+}
+
+func article(w string) string {
+	if w != "" && (w[0] == 'a' || w[0] == 'e' || w[0] == 'i' || w[0] == 'o' || w[0] == 'u') {
+		return "an"
+	}
+	return "a"
+}
+
+// Count is a number of things needing attention, or Available false while the
+// service that counts them has not landed.
+type Count struct {
+	N         int
+	Available bool
+}
+
+// Attention is what needs a person now.
+type Attention struct {
+	Queue, Drift, Proposals Count
+	LogSize                 int64
+}
+
+// Attention counts what needs attention; services not yet wired count as
+// unavailable.
+func (s *Service) Attention(ctx context.Context) (Attention, error) {
+	var a Attention
+	var err error
+	if s.queue != nil {
+		if a.Queue.N, err = s.queue.Pending(ctx); err != nil {
+			return a, fmt.Errorf("review queue: %w", err)
+		}
+		a.Queue.Available = true
+	}
+	if s.drift != nil {
+		if a.Drift.N, err = s.drift.Open(ctx); err != nil {
+			return a, fmt.Errorf("drift: %w", err)
+		}
+		a.Drift.Available = true
+	}
+	if s.proposals != nil {
+		if a.Proposals.N, err = s.proposals.Pending(ctx); err != nil {
+			return a, fmt.Errorf("proposals: %w", err)
+		}
+		a.Proposals.Available = true
+	}
+	a.LogSize, err = s.eng.LogSize(ctx)
+	return a, err
+}
