@@ -7,18 +7,36 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/engine/redact"
+	"github.com/memgov/memgov/engine/schema"
 )
 
 // Engine is the governance core. Every door calls its methods; no rule lives
 // only in a door.
 type Engine struct {
-	store Store
-	now   func() time.Time
-	key   []byte
+	store   Store
+	now     func() time.Time
+	key     []byte
+	policy  policy.Policy
+	gates   []Gate
+	judge   Judge
+	secrets *redact.Registry
 }
 
 // Option configures an Engine.
 type Option func(*Engine)
+
+// WithPolicy sets the effective policy (default: policy.Default()).
+func WithPolicy(p policy.Policy) Option { return func(e *Engine) { e.policy = p } }
+
+// WithJudge adds an external contradiction checker to the contradiction gate.
+func WithJudge(j Judge) Option { return func(e *Engine) { e.judge = j } }
+
+// WithSecrets sets the secret registry whose values are redacted from every
+// write (SR-1).
+func WithSecrets(r *redact.Registry) Option { return func(e *Engine) { e.secrets = r } }
 
 // WithClock sets the clock; tests inject a fixed or stepping clock.
 func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = now } }
@@ -26,12 +44,27 @@ func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = n
 // New returns an engine over a store. key signs provenance records and audit
 // checkpoints; it must be the key the store chains its log with.
 func New(s Store, key []byte, opts ...Option) *Engine {
-	e := &Engine{store: s, now: time.Now, key: key}
+	e := &Engine{store: s, now: time.Now, key: key, policy: policy.Default(), secrets: redact.NewRegistry()}
 	for _, o := range opts {
 		o(e)
 	}
+	v, err := schema.Default()
+	if err != nil {
+		// The schemas are embedded and tested; failing to compile them is a
+		// build defect, not an input error.
+		panic(fmt.Sprintf("memgov: embedded write schemas: %v", err))
+	}
+	e.gates = []Gate{schemaGate{v}, contentGate{}, evidenceGate{}, contradictionGate{judge: e.judge}, dedupGate{}, provenanceGate{}, approvalGate{}}
 	return e
 }
+
+// Policy returns the effective policy.
+func (e *Engine) Policy() policy.Policy { return e.policy }
+
+// Secrets returns the secret registry (SR-1).
+func (e *Engine) Secrets() *redact.Registry { return e.secrets }
+
+func (e *Engine) redactor(runID string) *redact.Redactor { return e.secrets.Redactor(runID) }
 
 // Store returns the engine's store.
 func (e *Engine) Store() Store { return e.store }

@@ -61,6 +61,22 @@ type ReadTx interface {
 	Refs(ctx context.Context) ([]RefSummary, error)
 
 	AuditCheckpoints(ctx context.Context) ([]AuditCheckpointRecord, error)
+
+	// The governed write path.
+	Idempotent(ctx context.Context, token string, since time.Time) (IdempotencyRecord, bool, error)
+	// CountOutcomes counts an agent's write attempts to a layer since a time
+	// ("" layer: every layer), optionally only those with the given statuses.
+	CountOutcomes(ctx context.Context, agent string, layer Layer, since time.Time, statuses ...string) (int, error)
+	// CountSessionCommits counts an agent's accepted writes in one session.
+	CountSessionCommits(ctx context.Context, agent, sessionID string) (int, error)
+	Candidates(ctx context.Context, q CandidateQuery) ([]Candidate, error)
+	// CitedItems returns the items that the visible or pending versions of an
+	// item cite as MEMORY_ITEM evidence.
+	CitedItems(ctx context.Context, itemID string) ([]string, error)
+	Review(ctx context.Context, id string) (Review, error)
+	Reviews(ctx context.Context, q ReviewQuery) ([]Review, int, error)
+	// AgentRecord counts an agent's reviewed writes by decision.
+	AgentRecord(ctx context.Context, agent string) (approved, rejected int, err error)
 }
 
 // Tx is a write transaction.
@@ -70,6 +86,9 @@ type Tx interface {
 	// entry's, its leaf and chain value, stores it and applies it to every
 	// derived table.
 	Append(ctx context.Context, e *LogEntry) error
+	// RecordOutcome stores a write outcome for the metrics (not a log entry:
+	// an outcome that changes nothing in memory is telemetry).
+	RecordOutcome(ctx context.Context, o Outcome) error
 }
 
 // ActiveQuery selects visible versions.

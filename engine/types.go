@@ -91,6 +91,7 @@ type Principal struct {
 	Role       Role              `json:"role"`
 	Tenant     string            `json:"tenant"`
 	Attributes map[string]string `json:"attributes,omitempty"`
+	Suspended  bool              `json:"suspended,omitempty"`
 	CreatedAt  time.Time         `json:"created_at"`
 }
 

@@ -106,7 +106,7 @@ func (r *readTx) TimeOf(ctx context.Context, lsn int64) (time.Time, error) {
 	return fromMS(ts), nil
 }
 
-const principalCols = `id, role, tenant, attributes, created_at`
+const principalCols = `id, role, tenant, attributes, suspended, created_at`
 
 func scanPrincipal(sc interface{ Scan(...any) error }) (engine.Principal, error) {
 	var (
@@ -115,7 +115,7 @@ func scanPrincipal(sc interface{ Scan(...any) error }) (engine.Principal, error)
 		attrs string
 		at    int64
 	)
-	if err := sc.Scan(&p.ID, &role, &p.Tenant, &attrs, &at); err != nil {
+	if err := sc.Scan(&p.ID, &role, &p.Tenant, &attrs, &p.Suspended, &at); err != nil {
 		return p, err
 	}
 	p.Role, p.CreatedAt = engine.Role(role), fromMS(at)

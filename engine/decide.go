@@ -1,0 +1,179 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Decision is a person's decision on a review.
+type Decision struct {
+	ReviewID string
+	Reviewer string
+	Approve  bool
+	Code     string // reason code, required to reject (RejectCodes)
+	Note     string
+	Token    int64 // the fencing token of the reviewer's claim; 0 when unclaimed
+}
+
+// Decide approves or rejects a deferred write. Only curators decide, never the
+// agent that wrote it; a claim held by someone else, or a stale fencing token,
+// refuses the decision. The decision is a log entry (APPROVE or REJECT) with
+// the reviewer, the code and the note.
+func (e *Engine) Decide(ctx context.Context, d Decision) (Review, error) {
+	var out Review
+	err := e.store.Update(ctx, func(tx Tx) error {
+		var err error
+		out, err = e.decide(ctx, tx, d)
+		return err
+	})
+	return out, err
+}
+
+func (e *Engine) decide(ctx context.Context, tx Tx, d Decision) (Review, error) {
+	who, err := tx.Principal(ctx, d.Reviewer)
+	if err != nil {
+		return Review{}, requirePrincipal(ctx, tx, d.Reviewer)
+	}
+	if who.Role != Curator {
+		return Review{}, fmt.Errorf("%w: only curators decide reviews; %s is a %s", ErrForbidden, who.ID, who.Role)
+	}
+	r, err := tx.Review(ctx, d.ReviewID)
+	if err != nil {
+		return Review{}, err
+	}
+	if !who.Governs(r.Tenant) {
+		return Review{}, fmt.Errorf("%w: %s does not govern tenant %s", ErrForbidden, who.ID, r.Tenant)
+	}
+	if !r.Open() {
+		return Review{}, fmt.Errorf("%w: review %s was already %s by %s", ErrConflict, r.ID, strings.ToLower(r.Status), r.DecidedBy)
+	}
+	if r.Agent == d.Reviewer {
+		return Review{}, fmt.Errorf("%w: %s wrote this memory and cannot decide its own review", ErrForbidden, d.Reviewer)
+	}
+	now := e.Now()
+	if r.ClaimHolder != "" && r.ClaimHolder != d.Reviewer && now.Before(r.ClaimExpires) {
+		return Review{}, fmt.Errorf("%w: %s holds the claim on this review until %s", ErrConflict, r.ClaimHolder, r.ClaimExpires.Format(time.Kitchen))
+	}
+	if d.Token != 0 && d.Token != r.ClaimToken {
+		return Review{}, fmt.Errorf("%w: stale claim (fencing token %d, current %d); reopen the review", ErrConflict, d.Token, r.ClaimToken)
+	}
+	op := OpApprove
+	reason := "approved by " + d.Reviewer
+	if !d.Approve {
+		if !slices.Contains(RejectCodes, d.Code) {
+			return Review{}, fmt.Errorf("%w: a rejection needs a reason code: one of %s", ErrInvalid, strings.Join(RejectCodes, ", "))
+		}
+		op = OpReject
+		reason = "rejected by " + d.Reviewer + ": " + d.Code
+	} else if d.Code == "" {
+		d.Code = "APPROVED"
+	}
+	if d.Note != "" {
+		reason += " — " + d.Note
+	}
+	data, err := json.Marshal(writeMeta{Decision: &decisionData{ReviewID: r.ID, Code: d.Code, Note: d.Note}})
+	if err != nil {
+		return Review{}, err
+	}
+	entry := &LogEntry{Time: now, Op: op, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: d.Reviewer}
+	if err := entry.Seal(Payload{Reason: reason, Data: data}); err != nil {
+		return Review{}, err
+	}
+	if err := tx.Append(ctx, entry); err != nil {
+		return Review{}, err
+	}
+	return tx.Review(ctx, r.ID)
+}
+
+// Review returns one review.
+func (e *Engine) Review(ctx context.Context, id string) (Review, error) {
+	var r Review
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		r, err = tx.Review(ctx, id)
+		return err
+	})
+	return r, err
+}
+
+// Reviews lists reviews: SYNC_BLOCK first, then by risk and age.
+func (e *Engine) Reviews(ctx context.Context, q ReviewQuery) ([]Review, int, error) {
+	if q.Now.IsZero() {
+		q.Now = e.Now()
+	}
+	var (
+		rs    []Review
+		total int
+	)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		rs, total, err = tx.Reviews(ctx, q)
+		return err
+	})
+	return rs, total, err
+}
+
+// WaitReview blocks until a review is decided or its deadline passes; at the
+// deadline it fails closed: the write is rejected with APPROVAL_TIMEOUT
+// (12.6.5). poll is how often it looks.
+func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) (WriteResult, error) {
+	for {
+		r, err := e.Review(ctx, id)
+		if err != nil {
+			return WriteResult{}, err
+		}
+		res := WriteResult{ItemID: r.ItemID, VersionID: r.VersionID, ReviewID: r.ID, Tier: r.Tier, RiskScore: f64(r.Risk)}
+		switch r.Status {
+		case ReviewApproved:
+			res.Status = StatusCommitted
+			res.Detail = "approved by " + r.DecidedBy
+			return res, nil
+		case ReviewRejected:
+			res.Status, res.Reason, res.Gate = StatusRejected, ReasonReviewRejected, "approval"
+			if r.DecisionCode == ReasonApprovalTimeout {
+				res.Reason = ReasonApprovalTimeout
+			}
+			res.Detail = "rejected by " + r.DecidedBy + ": " + r.DecisionCode
+			if r.Note != "" {
+				res.Detail += " — " + r.Note
+			}
+			return res, nil
+		}
+		if !e.Now().Before(r.DueAt) {
+			if err := e.timeout(ctx, r.ID); err != nil {
+				return WriteResult{}, err
+			}
+			continue
+		}
+		wait := poll
+		if left := r.DueAt.Sub(e.Now()); left < wait {
+			wait = left
+		}
+		select {
+		case <-ctx.Done():
+			return WriteResult{}, ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+// timeout rejects an open review whose deadline passed (fail-closed).
+func (e *Engine) timeout(ctx context.Context, id string) error {
+	return e.store.Update(ctx, func(tx Tx) error {
+		r, err := tx.Review(ctx, id)
+		if err != nil || !r.Open() {
+			return err
+		}
+		data, err := json.Marshal(writeMeta{Decision: &decisionData{ReviewID: r.ID, Code: ReasonApprovalTimeout}})
+		if err != nil {
+			return err
+		}
+		entry := &LogEntry{Time: e.Now(), Op: OpReject, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: "memgov"}
+		if err := entry.Seal(Payload{Reason: "approval timeout; fail-closed", Data: data}); err != nil {
+			return err
+		}
+		return tx.Append(ctx, entry)
+	})
+}

@@ -1,0 +1,159 @@
+package engine
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Review tiers (12.6.2) and statuses.
+const (
+	TierAuto  = "AUTO_APPROVE"
+	TierAsync = "ASYNC_REVIEW"
+	TierSync  = "SYNC_BLOCK"
+
+	ReviewPending   = "PENDING"
+	ReviewEscalated = "ESCALATED"
+	ReviewApproved  = "APPROVED"
+	ReviewRejected  = "REJECTED"
+)
+
+// Review decision reason codes (12.6.7).
+var RejectCodes = []string{"FACTUAL_ERROR", "POLICY_VIOLATION", "DUPLICATE", "CONTRADICTION", "PII", "OUT_OF_SCOPE", "OTHER"}
+
+// Review is a deferred write waiting for a person.
+type Review struct {
+	ID           string          `json:"review_id"`
+	VersionID    string          `json:"version_id"`
+	ItemID       string          `json:"item_id"`
+	MemoryRef    string          `json:"memory_ref"`
+	Tenant       string          `json:"tenant"`
+	Layer        Layer           `json:"layer"`
+	Agent        string          `json:"agent"`
+	Tier         string          `json:"tier"`
+	Risk         float64         `json:"risk"`
+	Reason       string          `json:"reason"`
+	Detail       json.RawMessage `json:"detail"`
+	Status       string          `json:"status"`
+	CreatedAt    time.Time       `json:"created_at"`
+	DueAt        time.Time       `json:"due_at"`
+	DecidedBy    string          `json:"decided_by,omitempty"`
+	DecidedAt    *time.Time      `json:"decided_at,omitempty"`
+	DecisionCode string          `json:"decision_code,omitempty"`
+	Note         string          `json:"note,omitempty"`
+	ClaimHolder  string          `json:"claim_holder,omitempty"`
+	ClaimToken   int64           `json:"claim_token,omitempty"`
+	ClaimExpires time.Time       `json:"claim_expires,omitempty"`
+}
+
+// Open reports whether the review still waits for a decision.
+func (r Review) Open() bool { return r.Status == ReviewPending || r.Status == ReviewEscalated }
+
+// ReviewDetail is what a reviewer needs to decide, stored with the review.
+type ReviewDetail struct {
+	Reasons         []string         `json:"reasons"`
+	Risk            []RiskFactorView `json:"risk_factors"`
+	RiskFormula     string           `json:"risk_formula"`
+	Factual         *FactualView     `json:"factual,omitempty"`
+	Evidence        []EvidenceRef    `json:"evidence,omitempty"`
+	Related         []RelatedItem    `json:"related,omitempty"`
+	Provenance      *Provenance      `json:"provenance,omitempty"`
+	ValidationScore float64          `json:"validation_score"`
+	Findings        []string         `json:"findings,omitempty"`
+	Supersedes      string           `json:"supersedes,omitempty"` // key of the item it would supersede
+}
+
+// RiskFactorView is one term of R(w).
+type RiskFactorView struct {
+	Name         string  `json:"name"`
+	Weight       float64 `json:"weight"`
+	Value        float64 `json:"value"`
+	Contribution float64 `json:"contribution"`
+}
+
+// FactualView is the evidence gate's score next to its threshold.
+type FactualView struct {
+	Score     float64 `json:"score"`
+	Threshold float64 `json:"threshold"`
+	Pass      bool    `json:"pass"`
+}
+
+// RelatedItem is an existing item a write contradicts or duplicates, shown
+// side by side with the new one.
+type RelatedItem struct {
+	Relation   string  `json:"relation"` // CONTRADICTS, DUPLICATES, NEAR_DUPLICATE, SUPERSEDES
+	ItemID     string  `json:"item_id"`
+	VersionID  string  `json:"version_id"`
+	Key        string  `json:"key"`
+	Text       string  `json:"text"`
+	Similarity float64 `json:"similarity,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
+	State      State   `json:"state"`
+}
+
+// ReviewQuery filters and pages the queue.
+type ReviewQuery struct {
+	Statuses []string // default: PENDING and ESCALATED
+	Layer    Layer
+	Tier     string
+	Agent    string
+	Tenant   string
+	Reason   string
+	MinAge   time.Duration
+	Breached bool // only reviews past their SLA or deadline
+	Now      time.Time
+	Limit    int
+	Offset   int
+}
+
+// Candidate is an indexed version the dedup and contradiction gates compare
+// a write against.
+type Candidate struct {
+	VersionID   string
+	ItemID      string
+	Key         string
+	State       State
+	ContentHash string
+	Fingerprint []byte
+	Subject     string
+	Predicate   string
+	Object      string
+	Embedding   []byte
+	Text        string
+	Confidence  float64
+	CreatedBy   string
+}
+
+// CandidateQuery selects candidates within one memoryRef and layer.
+type CandidateQuery struct {
+	MemoryRef   string
+	Layer       Layer
+	ContentHash string
+	Fingerprint []byte
+	Bands       []uint32 // band number << 16 | value
+	Subject     string
+	Limit       int
+}
+
+// Outcome is one write outcome, recorded for the quality metrics.
+type Outcome struct {
+	At        time.Time
+	Agent     string
+	Layer     Layer
+	MemoryRef string
+	SessionID string
+	Status    string
+	Reason    string
+	Gate      string
+	Latency   time.Duration
+	Stages    map[string]time.Duration
+}
+
+// IdempotencyRecord is a registered idempotency token.
+type IdempotencyRecord struct {
+	Status    string
+	ItemID    string
+	VersionID string
+	ReviewID  string
+	Key       string
+	CreatedAt time.Time
+}

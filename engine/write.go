@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// WriteRequest is a memory write request (seed 001, 12.1.3), as agents and
+// hosts send it: snake_case JSON.
+type WriteRequest struct {
+	RequestID        string          `json:"request_id,omitempty"`
+	SourceAgentID    string          `json:"source_agent_id"`
+	MemoryRef        string          `json:"memory_ref"`
+	Key              string          `json:"key,omitempty"`
+	TargetLayer      Layer           `json:"target_layer"`
+	Content          json.RawMessage `json:"content"`
+	Tags             []string        `json:"tags,omitempty"`
+	EvidenceRefs     []EvidenceRef   `json:"evidence_refs,omitempty"`
+	Confidence       *float64        `json:"confidence,omitempty"`
+	ObservationType  string          `json:"observation_type,omitempty"`
+	Classification   string          `json:"classification,omitempty"`
+	TTLSeconds       *int64          `json:"ttl_seconds,omitempty"`
+	IdempotencyToken string          `json:"idempotency_token,omitempty"`
+	Deadline         *time.Time      `json:"deadline,omitempty"`
+	RunID            string          `json:"run_id,omitempty"`
+	SessionID        string          `json:"session_id,omitempty"`
+	Residency        string          `json:"residency,omitempty"`
+
+	raw []byte // the request as received, for the schema gate
+}
+
+// EvidenceRef is one piece of evidence behind a write (12.4.3).
+type EvidenceRef struct {
+	SourceType   string     `json:"source_type"`
+	SourceURI    string     `json:"source_uri,omitempty"`
+	SourceItemID string     `json:"source_item_id,omitempty"`
+	Authority    *float64   `json:"authority,omitempty"`
+	AccessedAt   *time.Time `json:"accessed_at,omitempty"`
+	Excerpt      string     `json:"excerpt,omitempty"`
+}
+
+// MaxRequestBytes bounds one encoded write request.
+const MaxRequestBytes = 1 << 20
+
+// DecodeWriteRequest decodes one JSON write request. Unknown fields and
+// trailing data are errors; the schema gate reports field-level problems.
+func DecodeWriteRequest(raw []byte) (WriteRequest, error) {
+	var r WriteRequest
+	if len(raw) > MaxRequestBytes {
+		return r, fmt.Errorf("%w: the request is %d bytes; the limit is %d", ErrInvalid, len(raw), MaxRequestBytes)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return r, fmt.Errorf("%w: the request is not a valid write request: %v", ErrInvalid, err)
+	}
+	if dec.More() {
+		return r, fmt.Errorf("%w: unexpected data after the request (use --batch for JSON lines)", ErrInvalid)
+	}
+	r.raw = append([]byte(nil), bytes.TrimSpace(raw)...)
+	return r, nil
+}
+
+// Write statuses (12.1.6).
+const (
+	StatusCommitted        = "COMMITTED"
+	StatusMerged           = "MERGED"
+	StatusAlreadyCommitted = "ALREADY_COMMITTED"
+	StatusRejected         = "REJECTED"
+	StatusDeferred         = "DEFERRED"
+	StatusDeadlineExceeded = "DEADLINE_EXCEEDED"
+	StatusDenied           = "DENIED"
+)
+
+// Reason codes of write outcomes.
+const (
+	ReasonSchemaInvalid     = "SCHEMA_INVALID"
+	ReasonInvalidRef        = "INVALID_MEMORY_REF"
+	ReasonNotAdmissible     = "OBSERVATION_NOT_ADMISSIBLE"
+	ReasonContentPolicy     = "CONTENT_POLICY"
+	ReasonLowFactual        = "LOW_FACTUAL_SCORE"
+	ReasonSelfReferential   = "SELF_REFERENTIAL_EVIDENCE"
+	ReasonNoExternal        = "NO_EXTERNAL_EVIDENCE"
+	ReasonProvenanceCycle   = "PROVENANCE_CYCLE"
+	ReasonContradiction     = "CONTRADICTION"
+	ReasonExactDuplicate    = "EXACT_DUPLICATE"
+	ReasonStructuralDup     = "STRUCTURAL_DUPLICATE"
+	ReasonSemanticDuplicate = "SEMANTIC_DUPLICATE"
+	ReasonSemanticConflict  = "SEMANTIC_CONFLICT"
+	ReasonRateLimited       = "RATE_LIMITED"
+	ReasonSessionBudget     = "SESSION_BUDGET_EXHAUSTED"
+	ReasonUnauthorized      = "UNAUTHORIZED"
+	ReasonSuspended         = "AGENT_SUSPENDED"
+	ReasonDriftDenied       = "MEMORY_DRIFT_DENIED"
+	ReasonApprovalTimeout   = "APPROVAL_TIMEOUT"
+	ReasonDeadline          = "DEADLINE_EXCEEDED"
+	ReasonReviewRejected    = "REVIEW_REJECTED"
+	ReasonLayerConflict     = "LAYER_CONFLICT"
+)
+
+// WriteResult is what a write returns to the agent or host.
+type WriteResult struct {
+	Status          string   `json:"status"`
+	Reason          string   `json:"reason,omitempty"`
+	Gate            string   `json:"gate,omitempty"`
+	ItemID          string   `json:"item_id,omitempty"`
+	VersionID       string   `json:"version_id,omitempty"`
+	ReviewID        string   `json:"review_id,omitempty"`
+	RetryAfter      *float64 `json:"retry_after,omitempty"` // seconds
+	ValidationScore *float64 `json:"validation_score,omitempty"`
+	RiskScore       *float64 `json:"risk_score,omitempty"`
+
+	Key     string   `json:"key,omitempty"`
+	Tier    string   `json:"tier,omitempty"`
+	Detail  string   `json:"detail,omitempty"`
+	Related []string `json:"related,omitempty"` // contradicting or duplicate item keys
+	Alerts  []string `json:"alerts,omitempty"`
+	LSN     int64    `json:"lsn,omitempty"`
+}
+
+// Accepted reports whether the write is (or already was) in memory.
+func (r WriteResult) Accepted() bool {
+	return r.Status == StatusCommitted || r.Status == StatusMerged || r.Status == StatusAlreadyCommitted
+}
+
+func f64(v float64) *float64 { return &v }

@@ -1,0 +1,389 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/memgov/memgov/engine"
+)
+
+func init() {
+	registerDerived(
+		derivedTable{"version_bands", "version_id"},
+		derivedTable{"version_index", "version_id"},
+		derivedTable{"version_evidence", "version_id"},
+		derivedTable{"reviews", "id"},
+		derivedTable{"idempotency", "token"},
+		derivedTable{"events", "id"},
+	)
+	applyObservers = append(applyObservers, observePipeline)
+	applyHooks[engine.OpSuspend] = applySuspension
+	applyHooks[engine.OpReinstate] = applySuspension
+}
+
+func applySuspension(ctx context.Context, q querier, e *engine.LogEntry) error {
+	res, err := q.ExecContext(ctx, `UPDATE principals SET suspended = ? WHERE id = ?`, e.Op == engine.OpSuspend, e.ItemID)
+	if err := mustOne(res, err); err != nil {
+		return wrapApply(e, err)
+	}
+	typ := "agent.suspended"
+	if e.Op == engine.OpReinstate {
+		typ = "agent.reinstated"
+	}
+	return event(ctx, q, e, typ, map[string]any{"agentId": e.ItemID})
+}
+
+// event appends a content-free event to the outbox.
+func event(ctx context.Context, q querier, e *engine.LogEntry, typ string, data map[string]any) error {
+	b, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	_, err = q.ExecContext(ctx, `INSERT INTO events (lsn, at, type, memory_ref, data) VALUES (?,?,?,?,?)`, e.LSN, ms(e.Time), typ, e.MemoryRef, string(b))
+	return wrapApply(e, err)
+}
+
+// observePipeline keeps the write path's indexes, the review queue, the
+// idempotency registry and the event outbox in step with the log.
+func observePipeline(ctx context.Context, q querier, e *engine.LogEntry) error {
+	switch e.Op {
+	case engine.OpInsert, engine.OpUpdate, engine.OpMerge, engine.OpStage:
+	case engine.OpApprove, engine.OpReject:
+		return observeDecision(ctx, q, e)
+	case engine.OpRetract, engine.OpExpire:
+		return event(ctx, q, e, "memory."+strings.ToLower(string(e.Op))+"d", map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "actor": e.Actor})
+	default:
+		return nil
+	}
+	p, err := e.DecodePayload()
+	if err != nil || len(p.Content) == 0 {
+		return err
+	}
+	f := engine.FeaturesOf(p.Content)
+	emb, err := f.Embedding.MarshalBinary()
+	if err != nil {
+		return wrapApply(e, err)
+	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO version_index (version_id, item_id, memory_ref, layer, key, content_hash, fingerprint, subject, predicate, object, embedding)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?)`, e.VersionID, e.ItemID, e.MemoryRef, string(p.Layer), p.Key, p.ContentHash, f.Fingerprint[:],
+		f.Subject, f.Predicate, f.Object, emb); err != nil {
+		return wrapApply(e, err)
+	}
+	for i, b := range f.SimHash.Bands() {
+		if _, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO version_bands (memory_ref, band, version_id) VALUES (?,?,?)`,
+			e.MemoryRef, i<<16|int(b), e.VersionID); err != nil {
+			return wrapApply(e, err)
+		}
+	}
+	token, reviewID, tier, reason, dueAt, risk, detail, evidence, _, _, _ := engine.WriteMeta(p)
+	for _, ev := range evidence {
+		if ev.SourceType == "MEMORY_ITEM" && ev.SourceItemID != "" {
+			if _, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO version_evidence (version_id, item_id, source_item_id) VALUES (?,?,?)`,
+				e.VersionID, e.ItemID, ev.SourceItemID); err != nil {
+				return wrapApply(e, err)
+			}
+		}
+	}
+	status := engine.StatusCommitted
+	if e.Op == engine.OpStage {
+		status = engine.StatusDeferred
+		due, err := time.Parse(time.RFC3339Nano, dueAt)
+		if err != nil {
+			return fmt.Errorf("apply log entry %d: review due time: %w", e.LSN, err)
+		}
+		tenant, _, _ := strings.Cut(e.MemoryRef, "/")
+		if len(detail) == 0 {
+			detail = json.RawMessage("{}")
+		}
+		if _, err := q.ExecContext(ctx, `INSERT INTO reviews (id, version_id, item_id, memory_ref, tenant, layer, agent, tier, risk, reason, detail, status, created_at, due_at, created_lsn)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, reviewID, e.VersionID, e.ItemID, e.MemoryRef, tenant, string(p.Layer), e.Actor, tier, risk, reason,
+			string(detail), engine.ReviewPending, ms(e.Time), ms(due), e.LSN); err != nil {
+			return wrapApply(e, err)
+		}
+		if err := event(ctx, q, e, "review.created", map[string]any{"reviewId": reviewID, "memoryRef": e.MemoryRef, "tier": tier, "agentId": e.Actor}); err != nil {
+			return err
+		}
+	} else {
+		if e.Op == engine.OpMerge {
+			status = engine.StatusMerged
+		}
+		if err := event(ctx, q, e, "memory.written", map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "agentId": e.Actor, "op": string(e.Op)}); err != nil {
+			return err
+		}
+	}
+	if token != "" {
+		if _, err := q.ExecContext(ctx, `INSERT INTO idempotency (token, status, item_id, version_id, review_id, key, created_at) VALUES (?,?,?,?,?,?,?)
+			ON CONFLICT (token) DO UPDATE SET status = excluded.status, item_id = excluded.item_id, version_id = excluded.version_id,
+			review_id = excluded.review_id, key = excluded.key, created_at = excluded.created_at`,
+			token, status, e.ItemID, e.VersionID, reviewID, p.Key, ms(e.Time)); err != nil {
+			return wrapApply(e, err)
+		}
+	}
+	return nil
+}
+
+func observeDecision(ctx context.Context, q querier, e *engine.LogEntry) error {
+	p, err := e.DecodePayload()
+	if err != nil {
+		return err
+	}
+	_, _, _, _, _, _, _, _, reviewID, code, note := engine.WriteMeta(p)
+	if reviewID == "" {
+		return nil
+	}
+	status, typ := engine.ReviewApproved, "review.approved"
+	if e.Op == engine.OpReject {
+		status, typ = engine.ReviewRejected, "review.rejected"
+	}
+	res, err := q.ExecContext(ctx, `UPDATE reviews SET status = ?, decided_by = ?, decided_at = ?, decision_code = ?, note = ?
+		WHERE id = ? AND status IN ('PENDING', 'ESCALATED')`, status, e.Actor, ms(e.Time), code, note, reviewID)
+	if err := mustOne(res, err); err != nil {
+		return wrapApply(e, err)
+	}
+	if e.Op == engine.OpApprove {
+		if _, err := q.ExecContext(ctx, `UPDATE idempotency SET status = 'COMMITTED' WHERE version_id = ?`, e.VersionID); err != nil {
+			return wrapApply(e, err)
+		}
+		if err := event(ctx, q, e, "memory.written", map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "op": string(e.Op)}); err != nil {
+			return err
+		}
+	} else if _, err := q.ExecContext(ctx, `DELETE FROM idempotency WHERE version_id = ?`, e.VersionID); err != nil {
+		return wrapApply(e, err)
+	}
+	return event(ctx, q, e, typ, map[string]any{"reviewId": reviewID, "memoryRef": e.MemoryRef, "by": e.Actor, "code": code})
+}
+
+// RecordOutcome stores a write outcome for the metrics.
+func (t *Tx) RecordOutcome(ctx context.Context, o engine.Outcome) error {
+	stages := map[string]int64{}
+	for k, d := range o.Stages {
+		stages[k] = d.Microseconds()
+	}
+	b, _ := json.Marshal(stages)
+	_, err := t.q.ExecContext(ctx, `INSERT INTO write_outcomes (at, agent, layer, memory_ref, session_id, status, reason, gate, latency_us, stages)
+		VALUES (?,?,?,?,?,?,?,?,?,?)`, ms(o.At), o.Agent, string(o.Layer), o.MemoryRef, o.SessionID, o.Status, o.Reason, o.Gate, o.Latency.Microseconds(), string(b))
+	return err
+}
+
+func (r *readTx) Idempotent(ctx context.Context, token string, since time.Time) (engine.IdempotencyRecord, bool, error) {
+	var (
+		rec engine.IdempotencyRecord
+		at  int64
+	)
+	err := r.q.QueryRowContext(ctx, `SELECT status, item_id, version_id, review_id, key, created_at FROM idempotency WHERE token = ? AND created_at >= ?`,
+		token, ms(since)).Scan(&rec.Status, &rec.ItemID, &rec.VersionID, &rec.ReviewID, &rec.Key, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return rec, false, nil
+	}
+	rec.CreatedAt = fromMS(at)
+	return rec, err == nil, err
+}
+
+func (r *readTx) CountOutcomes(ctx context.Context, agent string, layer engine.Layer, since time.Time, statuses ...string) (int, error) {
+	q := `SELECT COUNT(*) FROM write_outcomes WHERE agent = ? AND at >= ?`
+	args := []any{agent, ms(since)}
+	if layer != "" {
+		q += ` AND layer = ?`
+		args = append(args, string(layer))
+	}
+	if len(statuses) > 0 {
+		q += ` AND status IN (` + placeholders(len(statuses)) + `)`
+		for _, s := range statuses {
+			args = append(args, s)
+		}
+	}
+	var n int
+	err := r.q.QueryRowContext(ctx, q, args...).Scan(&n)
+	return n, err
+}
+
+func (r *readTx) CountSessionCommits(ctx context.Context, agent, sessionID string) (int, error) {
+	var n int
+	err := r.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM write_outcomes WHERE agent = ? AND session_id = ? AND status IN ('COMMITTED', 'MERGED', 'DEFERRED')`,
+		agent, sessionID).Scan(&n)
+	return n, err
+}
+
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
+
+func (r *readTx) Candidates(ctx context.Context, cq engine.CandidateQuery) ([]engine.Candidate, error) {
+	var (
+		parts []string
+		args  []any
+	)
+	if cq.ContentHash != "" {
+		parts = append(parts, `SELECT version_id FROM version_index WHERE memory_ref = ? AND content_hash = ?`)
+		args = append(args, cq.MemoryRef, cq.ContentHash)
+	}
+	if len(cq.Fingerprint) > 0 {
+		parts = append(parts, `SELECT version_id FROM version_index WHERE memory_ref = ? AND fingerprint = ?`)
+		args = append(args, cq.MemoryRef, cq.Fingerprint)
+	}
+	if cq.Subject != "" {
+		parts = append(parts, `SELECT version_id FROM version_index WHERE memory_ref = ? AND subject = ?`)
+		args = append(args, cq.MemoryRef, cq.Subject)
+	}
+	if len(cq.Bands) > 0 {
+		parts = append(parts, `SELECT version_id FROM version_bands WHERE memory_ref = ? AND band IN (`+placeholders(len(cq.Bands))+`)`)
+		args = append(args, cq.MemoryRef)
+		for _, b := range cq.Bands {
+			args = append(args, int64(b))
+		}
+	}
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	limit := cq.Limit
+	if limit <= 0 {
+		limit = 400
+	}
+	query := `SELECT vi.version_id, vi.item_id, vi.key, v.state, vi.content_hash, vi.fingerprint, vi.subject, vi.predicate, vi.object,
+		vi.embedding, v.content, v.confidence, v.created_by
+		FROM version_index vi JOIN versions v ON v.id = vi.version_id
+		WHERE vi.version_id IN (` + strings.Join(parts, " UNION ") + `) AND vi.layer = ? AND v.state IN ('ACTIVE', 'DRAFT')
+		LIMIT ?`
+	args = append(args, string(cq.Layer), limit)
+	rows, err := r.q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []engine.Candidate
+	for rows.Next() {
+		var (
+			c       engine.Candidate
+			state   string
+			content []byte
+		)
+		if err := rows.Scan(&c.VersionID, &c.ItemID, &c.Key, &state, &c.ContentHash, &c.Fingerprint, &c.Subject, &c.Predicate, &c.Object,
+			&c.Embedding, &content, &c.Confidence, &c.CreatedBy); err != nil {
+			return nil, err
+		}
+		c.State = engine.State(state)
+		c.Text = engine.Version{Content: content}.Text()
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func (r *readTx) CitedItems(ctx context.Context, itemID string) ([]string, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT DISTINCT ve.source_item_id FROM version_evidence ve JOIN versions v ON v.id = ve.version_id
+		WHERE ve.item_id = ? AND v.state IN ('ACTIVE', 'DRAFT')`, itemID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+const reviewCols = `id, version_id, item_id, memory_ref, tenant, layer, agent, tier, risk, reason, detail, status, created_at, due_at,
+	decided_by, decided_at, decision_code, note, claim_holder, claim_token, claim_expires`
+
+func scanReview(sc interface{ Scan(...any) error }) (engine.Review, error) {
+	var (
+		rv                       engine.Review
+		layer, detail            string
+		created, due, claimUntil int64
+		decided                  sql.NullInt64
+	)
+	if err := sc.Scan(&rv.ID, &rv.VersionID, &rv.ItemID, &rv.MemoryRef, &rv.Tenant, &layer, &rv.Agent, &rv.Tier, &rv.Risk, &rv.Reason,
+		&detail, &rv.Status, &created, &due, &rv.DecidedBy, &decided, &rv.DecisionCode, &rv.Note, &rv.ClaimHolder, &rv.ClaimToken, &claimUntil); err != nil {
+		return rv, err
+	}
+	rv.Layer, rv.Detail, rv.CreatedAt, rv.DueAt = engine.Layer(layer), json.RawMessage(detail), fromMS(created), fromMS(due)
+	if decided.Valid {
+		t := fromMS(decided.Int64)
+		rv.DecidedAt = &t
+	}
+	if claimUntil > 0 {
+		rv.ClaimExpires = fromMS(claimUntil)
+	}
+	return rv, nil
+}
+
+func (r *readTx) Review(ctx context.Context, id string) (engine.Review, error) {
+	rv, err := scanReview(r.q.QueryRowContext(ctx, `SELECT `+reviewCols+` FROM reviews WHERE id = ?`, id))
+	return rv, notFound("review", id, err)
+}
+
+func (r *readTx) Reviews(ctx context.Context, q engine.ReviewQuery) ([]engine.Review, int, error) {
+	var (
+		where []string
+		args  []any
+	)
+	statuses := q.Statuses
+	if len(statuses) == 0 {
+		statuses = []string{engine.ReviewPending, engine.ReviewEscalated}
+	}
+	where = append(where, `status IN (`+placeholders(len(statuses))+`)`)
+	for _, s := range statuses {
+		args = append(args, s)
+	}
+	add := func(cond string, v any) {
+		where = append(where, cond)
+		args = append(args, v)
+	}
+	if q.Layer != "" {
+		add(`layer = ?`, string(q.Layer))
+	}
+	if q.Tier != "" {
+		add(`tier = ?`, q.Tier)
+	}
+	if q.Agent != "" {
+		add(`agent = ?`, q.Agent)
+	}
+	if q.Tenant != "" && q.Tenant != engine.AllTenants {
+		add(`tenant = ?`, q.Tenant)
+	}
+	if q.Reason != "" {
+		add(`reason = ?`, q.Reason)
+	}
+	if q.MinAge > 0 {
+		add(`created_at <= ?`, ms(q.Now.Add(-q.MinAge)))
+	}
+	if q.Breached {
+		add(`due_at <= ?`, ms(q.Now))
+	}
+	w := strings.Join(where, " AND ")
+	var total int
+	if err := r.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM reviews WHERE `+w, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	query := `SELECT ` + reviewCols + ` FROM reviews WHERE ` + w + ` ORDER BY (tier = 'SYNC_BLOCK') DESC, risk DESC, created_at ASC, id`
+	if q.Limit > 0 {
+		query += fmt.Sprintf(` LIMIT %d OFFSET %d`, q.Limit, max(0, q.Offset))
+	}
+	rows, err := r.q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []engine.Review{}
+	for rows.Next() {
+		rv, err := scanReview(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, rv)
+	}
+	return out, total, rows.Err()
+}
+
+func (r *readTx) AgentRecord(ctx context.Context, agent string) (int, int, error) {
+	var a, rj sql.NullInt64
+	err := r.q.QueryRowContext(ctx, `SELECT SUM(status = 'APPROVED'), SUM(status = 'REJECTED' AND decision_code <> 'APPROVAL_TIMEOUT') FROM reviews WHERE agent = ?`, agent).Scan(&a, &rj)
+	return int(a.Int64), int(rj.Int64), err
+}
