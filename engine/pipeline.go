@@ -1137,6 +1137,11 @@ func (e *Engine) stage(ctx context.Context, w *writeState) WriteResult {
 	if len(reasons) == 0 {
 		reasons = []string{"HIGH_RISK"}
 	}
+	// The headline reason is the most specific one; a role that needs
+	// approval anyway comes last.
+	sort.SliceStable(reasons, func(i, j int) bool {
+		return reasons[i] != "APPROVAL_REQUIRED_BY_ROLE" && reasons[j] == "APPROVAL_REQUIRED_BY_ROLE"
+	})
 	detail := ReviewDetail{Reasons: reasons, RiskFormula: w.risk.String(), Evidence: w.req.EvidenceRefs,
 		Related: append(append([]RelatedItem{}, w.contradicts...), w.related...), Provenance: w.provenance,
 		ValidationScore: w.validation, Supersedes: w.supersedes}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/guard"
+	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -26,8 +27,9 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
-	dbPath string
-	store  *sqlite.Store
+	dbPath     string
+	policyPath string
+	store      *sqlite.Store
 	eng    *engine.Engine
 }
 
@@ -105,12 +107,36 @@ func (a *app) open(ctx context.Context, create bool) (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	pol, _, err := a.loadPolicy()
+	if err != nil {
+		return nil, err
+	}
 	s, err := sqlite.Open(ctx, a.dbPath, sqlite.Options{Key: key, Create: create})
 	if err != nil {
 		return nil, err
 	}
-	a.store, a.eng = s, engine.New(s, key)
+	a.store, a.eng = s, engine.New(s, key, engine.WithPolicy(pol))
 	return a.eng, nil
+}
+
+// loadPolicy returns the effective policy and where it came from: --policy,
+// else DB.policy.yaml beside the database, else the built-in defaults.
+func (a *app) loadPolicy() (policy.Policy, string, error) {
+	path := a.policyPath
+	if path == "" {
+		beside := a.dbPath + ".policy.yaml"
+		if _, err := os.Stat(beside); err == nil {
+			path = beside
+		}
+	}
+	if path == "" {
+		return policy.Default(), "built-in defaults (the seeds' tables)", nil
+	}
+	p, err := policy.Load(path)
+	if err != nil {
+		return policy.Policy{}, "", fmt.Errorf("policy %s: %w", path, err)
+	}
+	return p, path + " over the built-in defaults", nil
 }
 
 // engine opens an existing database.
@@ -121,6 +147,7 @@ func (a *app) engine(cmd *cobra.Command) (*engine.Engine, error) {
 func (a *app) printJSON(v any) error {
 	enc := json.NewEncoder(a.stdout)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
 
@@ -160,4 +187,11 @@ func short(id string) string {
 		return id[:8] + "…" + id[len(id)-4:]
 	}
 	return id
+}
+
+// printJSONLine writes v as one line of JSON (for results scripts read).
+func (a *app) printJSONLine(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

@@ -98,6 +98,27 @@ operator) in one tenant. People who govern every tenant use --tenant '*'.`,
 		},
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.AddCommand(add, list)
+	var rby, rreason string
+	reinstate := &cobra.Command{
+		Use:     "reinstate ID --by WHO",
+		Short:   "Lift an agent's suspension after a write burst",
+		Example: `  memgov principal reinstate support-bot --by jane --reason "retry loop fixed"`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			if err := eng.Reinstate(cmd.Context(), args[0], rby, rreason); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "reinstated %s\n", args[0])
+			return nil
+		},
+	}
+	reinstate.Flags().StringVar(&rby, "by", "", "the curator or operator (required)")
+	reinstate.Flags().StringVar(&rreason, "reason", "", "why")
+	reinstate.MarkFlagRequired("by")
+	cmd.AddCommand(add, list, reinstate)
 	return cmd
 }

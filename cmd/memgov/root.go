@@ -41,6 +41,7 @@ approved baseline; curators review what agents want to remember.`,
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().StringVar(&a.dbPath, "db", defaultDBPath(), "database file (env MEMGOV_DB)")
+	root.PersistentFlags().StringVar(&a.policyPath, "policy", "", "policy file overriding the defaults (default: DB.policy.yaml if present)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.AddCommand(
 		a.initCommand(),

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memgov/memgov/engine"
+)
+
+func (a *app) reviewCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "review",
+		Short: "Work the human-in-the-loop review queue",
+		Long: `review lists deferred writes and records curators' decisions. Each decision is a
+log entry with the curator, the time, a reason code and a note. The TUI (memgov tui)
+is the comfortable way to work the queue.`,
+		Example: `  memgov review list
+  memgov review approve 019a6c1e-... --by jane
+  memgov review reject 019a6c1e-... --by jane --code FACTUAL_ERROR --note "the limit is $1,000"`,
+	}
+	var (
+		q      engine.ReviewQuery
+		layer  string
+		asJSON bool
+	)
+	list := &cobra.Command{
+		Use:     "list",
+		Short:   "List open reviews: SYNC_BLOCK first, then by risk and age",
+		Example: "  memgov review list --tier SYNC_BLOCK\n  memgov review list --agent support-bot --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if layer != "" {
+				l, err := engine.ParseLayer(layer)
+				if err != nil {
+					return &usageError{err}
+				}
+				q.Layer = l
+			}
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			rs, total, err := eng.Reviews(cmd.Context(), q)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSON(map[string]any{"total": total, "reviews": rs})
+			}
+			if total == 0 {
+				fmt.Fprintln(a.stdout, "the review queue is empty")
+				return nil
+			}
+			now := eng.Now()
+			t := a.table("REVIEW", "RISK", "TIER", "LAYER", "AGENT", "MEMORY REF", "REASON", "AGE", "DUE")
+			for _, r := range rs {
+				t.row(r.ID, fmt.Sprintf("%.2f", r.Risk), r.Tier, string(r.Layer), r.Agent, r.MemoryRef, r.Reason,
+					age(now.Sub(r.CreatedAt)), due(r.DueAt.Sub(now)))
+			}
+			t.flush()
+			if len(rs) < total {
+				fmt.Fprintf(a.stdout, "%d of %d shown (--limit, --offset)\n", len(rs), total)
+			}
+			return nil
+		},
+	}
+	list.Flags().StringVar(&layer, "layer", "", "only this layer")
+	list.Flags().StringVar(&q.Tier, "tier", "", "ASYNC_REVIEW or SYNC_BLOCK")
+	list.Flags().StringVar(&q.Agent, "agent", "", "only writes by this agent")
+	list.Flags().StringVar(&q.Tenant, "tenant", "", "only this tenant")
+	list.Flags().StringVar(&q.Reason, "reason", "", "only this reason code")
+	list.Flags().BoolVar(&q.Breached, "breached", false, "only reviews past their SLA or deadline")
+	list.Flags().IntVar(&q.Limit, "limit", 50, "page size")
+	list.Flags().IntVar(&q.Offset, "offset", 0, "page offset")
+	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.AddCommand(list, a.decideCommand(true), a.decideCommand(false))
+	return cmd
+}
+
+func (a *app) decideCommand(approve bool) *cobra.Command {
+	var d engine.Decision
+	var asJSON bool
+	name, short := "reject", "Reject a deferred write with a reason code"
+	example := `  memgov review reject 019a6c1e-... --by jane --code CONTRADICTION --note "customer switched to SMS"`
+	if approve {
+		name, short = "approve", "Approve a deferred write: it becomes visible memory"
+		example = "  memgov review approve 019a6c1e-... --by jane --note \"checked against the ERP\""
+	}
+	cmd := &cobra.Command{
+		Use:     name + " REVIEW_ID --by CURATOR",
+		Short:   short,
+		Example: example,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d.ReviewID, d.Approve = args[0], approve
+			if !approve {
+				d.Code = strings.ToUpper(d.Code)
+			}
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			r, err := eng.Decide(cmd.Context(), d)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSON(r)
+			}
+			fmt.Fprintf(a.stdout, "%s review %s (%s in %s)\n", strings.ToLower(r.Status), r.ID, r.Layer, r.MemoryRef)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&d.Reviewer, "by", "", "the curator deciding (required)")
+	cmd.Flags().StringVar(&d.Note, "note", "", "a note for the agent and the audit log")
+	cmd.Flags().Int64Var(&d.Token, "token", 0, "the fencing token of your claim, if you claimed the review")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the decided review as JSON")
+	cmd.MarkFlagRequired("by")
+	if !approve {
+		cmd.Flags().StringVar(&d.Code, "code", "", "reason code: "+strings.Join(engine.RejectCodes, ", ")+" (required)")
+		cmd.MarkFlagRequired("code")
+	}
+	return cmd
+}
+
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+func due(d time.Duration) string {
+	if d <= 0 {
+		return "overdue " + age(-d)
+	}
+	return "in " + age(d)
+}
+
+func (a *app) policyCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "policy",
+		Short: "Show the effective governance policy",
+		Long: `The policy holds every formula weight, threshold and table memgov applies: the
+seeds' defaults, overridden by DB.policy.yaml beside the database or --policy FILE.`,
+		Example: "  memgov policy show > my-policy.yaml",
+	}
+	show := &cobra.Command{
+		Use:     "show",
+		Short:   "Print the effective policy as YAML",
+		Example: "  memgov policy show\n  memgov --policy strict.yaml policy show",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, src, err := a.loadPolicy()
+			if err != nil {
+				return err
+			}
+			b, err := p.YAML()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "# effective policy: %s\n", src)
+			_, err = a.stdout.Write(b)
+			return err
+		},
+	}
+	cmd.AddCommand(show)
+	return cmd
+}

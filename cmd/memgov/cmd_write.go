@@ -1,0 +1,245 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/redact"
+)
+
+func init() {
+	extraCommands = append(extraCommands, (*app).writeCommand, (*app).reviewCommand, (*app).policyCommand)
+}
+
+// exitFor maps a write status to the exit-code contract.
+func exitFor(status string) int {
+	switch status {
+	case engine.StatusCommitted, engine.StatusMerged, engine.StatusAlreadyCommitted:
+		return exitOK
+	case engine.StatusRejected, engine.StatusDeadlineExceeded:
+		return exitRejected
+	case engine.StatusDeferred:
+		return exitDeferred
+	case engine.StatusDenied:
+		return exitDenied
+	}
+	return exitError
+}
+
+func (a *app) writeCommand() *cobra.Command {
+	var (
+		file, run, secretsFile string
+		secrets                []string
+		asJSON, batch, wait    bool
+	)
+	cmd := &cobra.Command{
+		Use:   "write",
+		Short: "Submit a memory write through the governed pipeline",
+		Long: `write reads one JSON write request from stdin (or --file) and runs it through every
+gate: idempotency, deadline, authorization, drift, rate limits, schema, content policy,
+evidence, contradiction, dedup, provenance and risk-tiered approval.
+
+Request fields: request_id, source_agent_id, memory_ref, key, target_layer, content
+{text, subject, predicate, object, ...}, tags, evidence_refs [{source_type, source_uri,
+source_item_id, authority, accessed_at, excerpt}], confidence, observation_type,
+classification, ttl_seconds, idempotency_token, deadline, run_id, session_id, residency.
+
+Result: {status, reason, gate, item_id, version_id, review_id, retry_after,
+validation_score, risk_score}. Exit codes: 0 COMMITTED/MERGED/ALREADY_COMMITTED,
+3 REJECTED (or DEADLINE_EXCEEDED), 4 DEFERRED, 5 DENIED, 1 error, 2 usage.
+With --batch, stdin holds JSON lines; the exit code is the worst outcome.`,
+		Example: `  echo '{"source_agent_id":"support-bot","memory_ref":"acme/support-bot","key":"customer-42/channel",
+    "target_layer":"EPISODIC","observation_type":"user_stated_preference",
+    "content":{"text":"Customer 42 prefers email."},
+    "evidence_refs":[{"source_type":"HUMAN_INPUT","source_uri":"chat://s-71","authority":1}]}' | memgov write --json
+  memgov write --file req.json --wait
+  memgov write --batch --file writes.jsonl --json
+  memgov write --run r-2291 --secret stripe=sk_live_0123456789 --file req.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var in io.Reader = a.stdin
+			if file != "" && file != "-" {
+				f, err := os.Open(file)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				in = f
+			}
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			if err := registerSecrets(eng.Secrets(), run, secrets, secretsFile); err != nil {
+				return err
+			}
+			if batch {
+				return a.writeBatch(cmd, eng, in, run, asJSON)
+			}
+			raw, err := io.ReadAll(io.LimitReader(in, engine.MaxRequestBytes+1))
+			if err != nil {
+				return err
+			}
+			if len(bytes.TrimSpace(raw)) == 0 {
+				return usagef("no write request on stdin (pipe one in, or use --file; see `memgov write --help`)")
+			}
+			req, err := engine.DecodeWriteRequest(raw)
+			if err != nil {
+				return &exitCodeError{code: exitUsage, err: err}
+			}
+			if run != "" && req.RunID == "" {
+				req.RunID = run
+			}
+			res, err := eng.Write(cmd.Context(), req)
+			if err != nil {
+				return err
+			}
+			if wait && res.Status == engine.StatusDeferred && res.Tier == engine.TierSync {
+				if res, err = eng.WaitReview(cmd.Context(), res.ReviewID, 500*time.Millisecond); err != nil {
+					return err
+				}
+			}
+			a.printWrite(res, asJSON)
+			if code := exitFor(res.Status); code != exitOK {
+				return &exitCodeError{code: code}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&file, "file", "", "read the request from this file instead of stdin")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVar(&batch, "batch", false, "read JSON lines, one request each")
+	cmd.Flags().BoolVar(&wait, "wait", false, "block a SYNC_BLOCK write until a curator decides or its deadline passes (fails closed)")
+	cmd.Flags().StringVar(&run, "run", "", "run id: secrets registered with --secret apply to this run")
+	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "ID=VALUE: a secret to redact from this run's writes (repeatable)")
+	cmd.Flags().StringVar(&secretsFile, "secrets-file", "", "a JSON object or ID=VALUE lines of secrets to redact")
+	return cmd
+}
+
+func registerSecrets(reg *redact.Registry, run string, pairs []string, file string) error {
+	all := map[string]string{}
+	if file != "" {
+		f, err := os.Open(file)
+		if err != nil {
+			return err
+		}
+		m, err := redact.ParseSecretsFile(f)
+		f.Close()
+		if err != nil {
+			return usagef("--secrets-file: %v", err)
+		}
+		for k, v := range m {
+			all[k] = v
+		}
+	}
+	for _, p := range pairs {
+		id, v, ok := strings.Cut(p, "=")
+		if !ok || id == "" {
+			return usagef("--secret takes ID=VALUE")
+		}
+		all[id] = v
+	}
+	for id, v := range all {
+		if _, err := reg.Register(run, id, v); err != nil {
+			return usagef("secret %s: %v", id, err)
+		}
+	}
+	return nil
+}
+
+func (a *app) writeBatch(cmd *cobra.Command, eng *engine.Engine, in io.Reader, run string, asJSON bool) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), engine.MaxRequestBytes)
+	worst, line := exitOK, 0
+	counts := map[string]int{}
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		req, err := engine.DecodeWriteRequest(b)
+		var res engine.WriteResult
+		if err != nil {
+			res = engine.WriteResult{Status: engine.StatusRejected, Gate: "schema", Reason: engine.ReasonSchemaInvalid, Detail: fmt.Sprintf("line %d: %v", line, err)}
+		} else {
+			if run != "" && req.RunID == "" {
+				req.RunID = run
+			}
+			if res, err = eng.Write(cmd.Context(), req); err != nil {
+				return fmt.Errorf("line %d: %w", line, err)
+			}
+		}
+		counts[res.Status]++
+		a.printWrite(res, asJSON)
+		if c := exitFor(res.Status); c > worst {
+			worst = c
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return fmt.Errorf("line %d is longer than %d bytes", line+1, engine.MaxRequestBytes)
+		}
+		return err
+	}
+	if !asJSON {
+		fmt.Fprintf(a.stderr, "%d requests: %v\n", line, counts)
+	}
+	if worst != exitOK {
+		return &exitCodeError{code: worst}
+	}
+	return nil
+}
+
+func (a *app) printWrite(res engine.WriteResult, asJSON bool) {
+	if asJSON {
+		a.printJSONLine(res)
+		return
+	}
+	msg := res.Status
+	if res.Reason != "" {
+		msg += " " + res.Reason
+	}
+	if res.Gate != "" && !res.Accepted() {
+		msg += " at " + res.Gate
+	}
+	fmt.Fprintln(a.stdout, msg)
+	t := a.table()
+	if res.Key != "" {
+		t.row("  key", res.Key)
+	}
+	if res.ItemID != "" {
+		t.row("  item", res.ItemID)
+	}
+	if res.VersionID != "" {
+		t.row("  version", res.VersionID)
+	}
+	if res.ReviewID != "" {
+		t.row("  review", res.ReviewID+" ("+res.Tier+")")
+	}
+	if res.RiskScore != nil {
+		t.row("  risk", fmt.Sprintf("%.2f", *res.RiskScore))
+	}
+	if res.RetryAfter != nil && res.Status == engine.StatusDeferred {
+		t.row("  retry after", (time.Duration(*res.RetryAfter * float64(time.Second))).Round(time.Second).String())
+	}
+	if len(res.Related) > 0 {
+		t.row("  related", strings.Join(res.Related, ", "))
+	}
+	if res.Detail != "" {
+		t.row("  detail", res.Detail)
+	}
+	for _, al := range res.Alerts {
+		t.row("  alert", al)
+	}
+	t.flush()
+}
