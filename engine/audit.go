@@ -142,8 +142,16 @@ func (e *Engine) AcceptCheckpoint(ctx context.Context, signed AuditCheckpointRec
 	if err := merkle.VerifySignature(e.key, signed.AuditCheckpoint, signed.Signature); err != nil {
 		return merkle.Verdict{Code: merkle.CodeMismatch, Detail: "signature does not verify: " + err.Error()}, nil
 	}
+	// Continuity is only meaningful over a log whose rows match their leaves.
+	rep, err := e.store.Verify(ctx)
+	if err != nil {
+		return merkle.Verdict{}, err
+	}
+	if !rep.OK {
+		return merkle.Verdict{Code: merkle.CodeMismatch, Detail: fmt.Sprintf("the log does not verify at LSN %d: %s", rep.BadLSN, rep.Problem)}, nil
+	}
 	var v merkle.Verdict
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	err = e.store.View(ctx, func(tx ReadTx) error {
 		n, err := tx.LogSize(ctx)
 		if err != nil {
 			return err

@@ -1,7 +1,5 @@
 package engine
 
-import "time"
-
 // Entry is the host contract's MemoryEntry: exactly these properties, times in
 // RFC 3339 UTC. Its id is the item's key, its content the version's text.
 type Entry struct {
@@ -14,12 +12,12 @@ type Entry struct {
 
 // EntryOf projects a version onto the MemoryEntry shape.
 func EntryOf(v Version) Entry {
-	e := Entry{ID: v.Key, Content: v.Text(), Tags: v.Tags, CreatedAt: v.CreatedAt.UTC().Format(time.RFC3339Nano)}
+	e := Entry{ID: v.Key, Content: v.Text(), Tags: v.Tags, CreatedAt: v.CreatedAt.UTC().Format(TimeFormat)}
 	if e.Tags == nil {
 		e.Tags = []string{}
 	}
 	if v.ExpiresAt != nil {
-		e.ExpiresAt = v.ExpiresAt.UTC().Format(time.RFC3339Nano)
+		e.ExpiresAt = v.ExpiresAt.UTC().Format(TimeFormat)
 	}
 	return e
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 )
 
 // Exit codes are a contract with scripts and agent hosts.
@@ -42,6 +43,17 @@ type usageError struct{ err error }
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
+// isCobraUsage recognises the usage errors cobra itself returns.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "required flag", "invalid argument", "flag needs an argument", "if any flags in the group"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
 func usagef(format string, args ...any) error { return &usageError{fmt.Errorf(format, args...)} }
 
 func main() {
@@ -73,7 +85,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintf(stderr, "memgov: %v\n", err)
 	var ue *usageError
-	if errors.As(err, &ue) {
+	if errors.As(err, &ue) || isCobraUsage(err) {
 		return exitUsage
 	}
 	return exitError

@@ -66,7 +66,6 @@ func (t *Tx) Append(ctx context.Context, e *engine.LogEntry) error {
 // operation log, counters) stay a function of the log.
 var applyObservers []func(context.Context, querier, *engine.LogEntry) error
 
-
 // apply updates the derived tables for one log entry. Rebuild replays the log
 // through this same function, so the tables always equal a replay of the log.
 func apply(ctx context.Context, q querier, e *engine.LogEntry) error {

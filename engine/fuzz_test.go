@@ -1,0 +1,35 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/memgov/memgov/engine"
+)
+
+// FuzzDecodeWriteRequest: no input panics the decoder or the pipeline, and
+// whatever the pipeline answers is a known status.
+func FuzzDecodeWriteRequest(f *testing.F) {
+	f.Add([]byte(`{"source_agent_id":"billing-agent","memory_ref":"acme/billing-agent","target_layer":"EPISODIC","observation_type":"tool_result_verified","content":{"text":"x"}}`))
+	f.Add([]byte(`{"source_agent_id":"billing-agent","memory_ref":"acme/billing-agent","target_layer":"WORKING","content":{"text":"\u202e\u0000"},"confidence":1e999}`))
+	f.Add([]byte(`{"content":{"text":1}}`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"deadline":"not a time"}`))
+	e := newEngine(f, "")
+	setupAgents(f, e)
+	statuses := map[string]bool{engine.StatusCommitted: true, engine.StatusMerged: true, engine.StatusAlreadyCommitted: true,
+		engine.StatusRejected: true, engine.StatusDeferred: true, engine.StatusDeadlineExceeded: true, engine.StatusDenied: true}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		req, err := engine.DecodeWriteRequest(raw)
+		if err != nil {
+			return
+		}
+		res, err := e.Write(context.Background(), req)
+		if err != nil {
+			return
+		}
+		if !statuses[res.Status] {
+			t.Fatalf("unknown status %q", res.Status)
+		}
+	})
+}

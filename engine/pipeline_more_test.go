@@ -1,0 +1,220 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/memgov/memgov/engine"
+)
+
+func setupAgents(t testing.TB, e *engine.Engine) {
+	t.Helper()
+	for _, p := range []engine.Principal{
+		{ID: "support-bot", Role: engine.Executor, Tenant: "acme"},
+		{ID: "billing-agent", Role: engine.Orchestrator, Tenant: "acme"},
+		{ID: "jane", Role: engine.Curator, Tenant: "*"},
+		{ID: "ops", Role: engine.Operator, Tenant: "*"},
+	} {
+		if _, err := e.AddPrincipal(context.Background(), p, "admin"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func req(agent, ref, key, text string) []byte {
+	b, _ := json.Marshal(map[string]any{"source_agent_id": agent, "memory_ref": ref, "key": key, "target_layer": "EPISODIC",
+		"observation_type": "user_stated_preference", "confidence": 0.9, "content": map[string]any{"text": text},
+		"evidence_refs": []any{map[string]any{"source_type": "HUMAN_INPUT", "source_uri": "chat://1", "authority": 1}}})
+	return b
+}
+
+// A deferred write is invisible until a curator approves it; a rejected one
+// never becomes visible and its reason is recorded.
+func TestReviewVisibility(t *testing.T) {
+	e := newEngine(t, "")
+	setupAgents(t, e)
+	ctx := context.Background()
+	res := write(t, e, req("support-bot", "acme/support-bot", "c7/lang", "Customer 7 wants invoices in German."))
+	if res.Status != engine.StatusDeferred || res.ReviewID == "" {
+		t.Fatalf("want a deferred write, got %+v", res)
+	}
+	if _, err := e.Get(ctx, "acme/support-bot", "c7/lang"); !errors.Is(err, engine.ErrNotFound) {
+		t.Fatalf("pending write is readable: %v", err)
+	}
+	if snap, _ := e.Read(ctx, engine.ReadQuery{MemoryRef: "acme/support-bot"}); len(snap.Versions) != 0 {
+		t.Fatalf("pending write listed")
+	}
+	// The writer cannot approve, nor can an operator.
+	if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "support-bot", Approve: true}); !errors.Is(err, engine.ErrForbidden) {
+		t.Fatalf("self-approval: %v", err)
+	}
+	if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "ops", Approve: true}); !errors.Is(err, engine.ErrForbidden) {
+		t.Fatalf("operator approval: %v", err)
+	}
+	r, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true, Note: "confirmed by phone"})
+	if err != nil || r.Status != engine.ReviewApproved || r.DecidedBy != "jane" {
+		t.Fatalf("approve = %+v, %v", r, err)
+	}
+	v, err := e.Get(ctx, "acme/support-bot", "c7/lang")
+	if err != nil || v.Text() != "Customer 7 wants invoices in German." {
+		t.Fatalf("approved write not readable: %+v %v", v, err)
+	}
+	if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true}); !errors.Is(err, engine.ErrConflict) {
+		t.Fatalf("deciding twice: %v", err)
+	}
+
+	res = write(t, e, req("support-bot", "acme/support-bot", "c8/lang", "Customer 8 wants invoices in Klingon."))
+	if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "jane"}); !errors.Is(err, engine.ErrInvalid) {
+		t.Fatalf("reject without a code: %v", err)
+	}
+	r, err = e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "FACTUAL_ERROR", Note: "no such language on file"})
+	if err != nil || r.Status != engine.ReviewRejected || r.DecisionCode != "FACTUAL_ERROR" || r.Note != "no such language on file" {
+		t.Fatalf("reject = %+v, %v", r, err)
+	}
+	if _, err := e.Get(ctx, "acme/support-bot", "c8/lang"); !errors.Is(err, engine.ErrNotFound) {
+		t.Fatalf("rejected write readable: %v", err)
+	}
+	// The decision is in the log with the reviewer and the reason.
+	_, hist, err := e.History(ctx, r.ItemID)
+	if err != nil || len(hist) != 1 || hist[0].State != engine.Retracted {
+		t.Fatalf("history = %+v, %v", hist, err)
+	}
+	if rep, err := e.Verify(ctx); err != nil || !rep.OK {
+		t.Fatalf("verify: %+v %v", rep, err)
+	}
+	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+		t.Fatalf("rebuild after reviews: %+v %v", rb, err)
+	}
+}
+
+func TestProvenanceCycle(t *testing.T) {
+	e := newEngine(t, "")
+	setupAgents(t, e)
+	a := write(t, e, req("billing-agent", "acme/billing-agent", "fact/a", "Plan A includes phone support."))
+	cite := func(key, text, source string) []byte {
+		b, _ := json.Marshal(map[string]any{"source_agent_id": "billing-agent", "memory_ref": "acme/billing-agent", "key": key,
+			"target_layer": "EPISODIC", "observation_type": "tool_result_verified", "confidence": 0.9, "content": map[string]any{"text": text},
+			"evidence_refs": []any{
+				map[string]any{"source_type": "MEMORY_ITEM", "source_item_id": source, "authority": 0.9},
+				map[string]any{"source_type": "API_RESPONSE", "source_uri": "erp://plans", "authority": 0.9}}})
+		return b
+	}
+	b := write(t, e, cite("fact/b", "Plan B includes everything in plan A.", a.ItemID))
+	if !b.Accepted() {
+		t.Fatalf("b = %+v", b)
+	}
+	// Rewriting A to rest on B closes the loop A -> B -> A.
+	res := write(t, e, cite("fact/a", "Plan A includes phone support, as plan B confirms.", b.ItemID))
+	if res.Status != engine.StatusRejected || res.Reason != engine.ReasonProvenanceCycle {
+		t.Fatalf("got %+v, want PROVENANCE_CYCLE", res)
+	}
+}
+
+// Agents whose writes curators keep rejecting lose auto-approval (12.11.5).
+func TestLowReputationRoutesToReview(t *testing.T) {
+	e := newEngine(t, "reputation:\n  min_writes: 3\n  threshold: 0.7\n")
+	setupAgents(t, e)
+	ctx := context.Background()
+	for i := 0; i < 3; i++ {
+		res := write(t, e, req("support-bot", "acme/support-bot", fmt.Sprintf("k%d", i), fmt.Sprintf("Customer %d prefers fax number %d.", i, 1000+i*7919)))
+		if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "FACTUAL_ERROR"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ok := write(t, e, req("billing-agent", "acme/billing-agent", "x", "Invoice 9 was paid in full."))
+	if ok.Status != engine.StatusCommitted {
+		t.Fatalf("a reputable agent's write: %+v", ok)
+	}
+	res := write(t, e, req("support-bot", "acme/support-bot", "k9", "Customer 9 prefers letters in the mail."))
+	if res.Status != engine.StatusDeferred {
+		t.Fatalf("low-reputation write: %+v", res)
+	}
+	rv, err := e.Review(ctx, res.ReviewID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d engine.ReviewDetail
+	_ = json.Unmarshal(rv.Detail, &d)
+	found := false
+	for _, r := range d.Reasons {
+		found = found || len(r) > 14 && r[:14] == "LOW_REPUTATION"
+	}
+	if !found {
+		t.Fatalf("reasons %v do not name the reputation", d.Reasons)
+	}
+}
+
+// SYNC_BLOCK writes wait for a decision; a rejection reaches the waiting agent.
+func TestSyncBlockDecision(t *testing.T) {
+	e := newEngine(t, "risk:\n  sync_from: 0.2\n  async_from: 0.1\nreview:\n  sync_max_wait: 30s\n")
+	setupAgents(t, e)
+	ctx := context.Background()
+	res := write(t, e, req("billing-agent", "acme/billing-agent", "refund/limit", "Refunds up to $5,000 need no second signature."))
+	if res.Tier != engine.TierSync {
+		t.Fatalf("want SYNC_BLOCK, got %+v", res)
+	}
+	done := make(chan engine.WriteResult, 1)
+	go func() {
+		r, err := e.WaitReview(ctx, res.ReviewID, 10*time.Millisecond)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- r
+	}()
+	if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "POLICY_VIOLATION", Note: "limit is $1,000"}); err != nil {
+		t.Fatal(err)
+	}
+	got := <-done
+	if got.Status != engine.StatusRejected || got.Reason != engine.ReasonReviewRejected {
+		t.Fatalf("waiting writer got %+v", got)
+	}
+}
+
+// The review queue sorts SYNC_BLOCK first, then by risk and age, and filters.
+func TestReviewQueueOrder(t *testing.T) {
+	e := newEngine(t, "")
+	setupAgents(t, e)
+	ctx := context.Background()
+	for i := 0; i < 5; i++ {
+		write(t, e, req("support-bot", "acme/support-bot", fmt.Sprintf("k%d", i), fmt.Sprintf("Customer %d asked for a callback on day %d.", i*31, i+3)))
+	}
+	rs, total, err := e.Reviews(ctx, engine.ReviewQuery{Limit: 3})
+	if err != nil || total != 5 || len(rs) != 3 {
+		t.Fatalf("reviews = %d/%d, %v", len(rs), total, err)
+	}
+	for i := 1; i < len(rs); i++ {
+		if rs[i-1].Risk < rs[i].Risk {
+			t.Fatalf("not sorted by risk: %v then %v", rs[i-1].Risk, rs[i].Risk)
+		}
+	}
+	if rs, _, _ := e.Reviews(ctx, engine.ReviewQuery{Agent: "billing-agent"}); len(rs) != 0 {
+		t.Fatalf("agent filter: %d", len(rs))
+	}
+	if rs, _, _ := e.Reviews(ctx, engine.ReviewQuery{Breached: true}); len(rs) != 0 {
+		t.Fatalf("nothing is past its SLA yet: %d", len(rs))
+	}
+}
+
+func TestSecretRedactionAtTheChokepoint(t *testing.T) {
+	e := newEngine(t, "")
+	setupAgents(t, e)
+	ctx := context.Background()
+	if _, err := e.Secrets().Register("run-1", "stripe", "sk_live_0123456789abcdef"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(map[string]any{"source_agent_id": "billing-agent", "memory_ref": "acme/billing-agent", "key": "stripe",
+		"target_layer": "WORKING", "run_id": "run-1", "tags": []string{"sk_live_0123456789abcdef"},
+		"content": map[string]any{"text": "Use key sk_live_0123456789abcdef for refunds."}})
+	res := write(t, e, b)
+	if !res.Accepted() {
+		t.Fatalf("%+v", res)
+	}
+	v, err := e.Get(ctx, "acme/billing-agent", "stripe")
+	if err != nil || v.Text() != "Use key [REDACTED:stripe] for refunds." || v.Tags[0] != "[REDACTED:stripe]" {
+		t.Fatalf("stored %q %v, %v", v.Text(), v.Tags, err)
+	}
+}

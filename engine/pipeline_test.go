@@ -1,0 +1,122 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/store/sqlite"
+)
+
+var testKey = []byte("memgov-test-key-0123456789abcdef")
+
+// pipelineCases is testdata/pipeline/cases.json: one case per outcome and
+// reason code, shared with the CLI tests.
+type pipelineCases struct {
+	Principals []engine.Principal `json:"principals"`
+	Cases      []pipelineCase     `json:"cases"`
+}
+
+type pipelineCase struct {
+	Name       string            `json:"name"`
+	Policy     string            `json:"policy"`
+	Setup      []json.RawMessage `json:"setup"`
+	Request    json.RawMessage   `json:"request"`
+	Wait       bool              `json:"wait"`
+	Status     string            `json:"status"`
+	Reason     string            `json:"reason"`
+	Detail     string            `json:"detail"`
+	Related    string            `json:"related"`
+	RetryAfter bool              `json:"retry_after"`
+}
+
+func loadCases(t *testing.T) pipelineCases {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "pipeline", "cases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c pipelineCases
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// newEngine opens a fresh database with the given policy overrides.
+func newEngine(t testing.TB, pol string, opts ...engine.Option) *engine.Engine {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "memgov.db"), sqlite.Options{Key: testKey, Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	p, err := policy.Parse([]byte(pol))
+	if err != nil {
+		t.Fatalf("policy: %v", err)
+	}
+	return engine.New(s, testKey, append([]engine.Option{engine.WithPolicy(p)}, opts...)...)
+}
+
+func write(t testing.TB, e *engine.Engine, raw []byte) engine.WriteResult {
+	t.Helper()
+	req, err := engine.DecodeWriteRequest(raw)
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	res, err := e.Write(context.Background(), req)
+	if err != nil {
+		t.Fatalf("write: %v", err)
+	}
+	return res
+}
+
+func TestPipelineReasonCodes(t *testing.T) {
+	cs := loadCases(t)
+	for _, tc := range cs.Cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			e := newEngine(t, tc.Policy)
+			ctx := context.Background()
+			for _, p := range cs.Principals {
+				if _, err := e.AddPrincipal(ctx, p, "admin"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i, s := range tc.Setup {
+				if r := write(t, e, s); !r.Accepted() && r.Status != engine.StatusDeferred {
+					t.Fatalf("setup write %d: %+v", i, r)
+				}
+			}
+			res := write(t, e, tc.Request)
+			if tc.Wait && res.Status == engine.StatusDeferred {
+				var err error
+				if res, err = e.WaitReview(ctx, res.ReviewID, 20*time.Millisecond); err != nil {
+					t.Fatal(err)
+				}
+			}
+			checkResult(t, tc, res.Status, res.Reason, res.Detail, res.Related, res.RetryAfter != nil)
+		})
+	}
+}
+
+func checkResult(t *testing.T, tc pipelineCase, status, reason, detail string, related []string, retry bool) {
+	t.Helper()
+	if status != tc.Status || reason != tc.Reason {
+		t.Fatalf("got %s %s (%s), want %s %s", status, reason, detail, tc.Status, tc.Reason)
+	}
+	if tc.Detail != "" && !strings.Contains(detail, tc.Detail) {
+		t.Errorf("detail %q does not mention %q", detail, tc.Detail)
+	}
+	if tc.Related != "" && !strings.Contains(strings.Join(related, " "), tc.Related) {
+		t.Errorf("related %v does not name %s", related, tc.Related)
+	}
+	if tc.RetryAfter && !retry {
+		t.Errorf("a deferral without retry_after")
+	}
+}
