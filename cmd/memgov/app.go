@@ -30,7 +30,7 @@ type app struct {
 	dbPath     string
 	policyPath string
 	store      *sqlite.Store
-	eng    *engine.Engine
+	eng        *engine.Engine
 }
 
 func (a *app) close() {

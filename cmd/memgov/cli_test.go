@@ -127,15 +127,15 @@ func TestCLIEveryCommandHasHelpWithExample(t *testing.T) {
 
 type casesFile struct {
 	Cases []struct {
-		Name       string          `json:"name"`
-		Policy     string          `json:"policy"`
-		Setup      []json.RawMessage `json:"setup"`
-		Request    json.RawMessage `json:"request"`
-		Wait       bool            `json:"wait"`
-		Status     string          `json:"status"`
-		Reason     string          `json:"reason"`
-		Detail     string          `json:"detail"`
-		Exit       int             `json:"exit"`
+		Name    string            `json:"name"`
+		Policy  string            `json:"policy"`
+		Setup   []json.RawMessage `json:"setup"`
+		Request json.RawMessage   `json:"request"`
+		Wait    bool              `json:"wait"`
+		Status  string            `json:"status"`
+		Reason  string            `json:"reason"`
+		Detail  string            `json:"detail"`
+		Exit    int               `json:"exit"`
 	} `json:"cases"`
 }
 
