@@ -1,0 +1,899 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/memgov/memgov/engine/canon"
+	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/engine/scope"
+)
+
+// Reason codes of DriftGate and drift causes.
+const (
+	ReasonBaselineExpired = "BASELINE_EXPIRED"       // the baseline's TTL has passed
+	ReasonBudgetExhausted = "DELTA_BUDGET_EXHAUSTED" // the write would exceed the delta budget
+
+	CauseOutside       = "outside-memgov"     // rows changed without a log entry
+	CauseBudget        = "budget"             // governed changes beyond the delta budget
+	CauseCheckpoint    = "checkpoint"         // the op log could not be bound (drift, rollback)
+	CauseStateMismatch = "state-mismatch"     // an agent's exported map differs from the governed one
+	CauseNotAllowed    = "memory-not-allowed" // memory_type none, yet memory exists
+
+	ResolveReapprove = "reapprove"
+	ResolveRollback  = "rollback"
+)
+
+// DriftEvent is one MEMORY_DRIFT_DETECTED episode: opened by a DRIFT_DETECTED
+// log entry, closed by an operator's DRIFT_ACK entry. A memoryRef has at most
+// one open episode; verifications reuse it rather than emit a new event.
+type DriftEvent struct {
+	ID           string     `json:"drift_id"`
+	Event        string     `json:"event"` // MEMORY_DRIFT_DETECTED
+	MemoryRef    string     `json:"memory_ref"`
+	BaselineID   string     `json:"baseline_id"`
+	Policy       string     `json:"policy"`
+	Cause        string     `json:"cause"`
+	ApprovedHash string     `json:"approved_hash"`
+	CurrentHash  string     `json:"current_hash"`
+	Detail       string     `json:"detail"`
+	DetectedAt   time.Time  `json:"detected_at"`
+	LSN          int64      `json:"lsn"`
+	AckedAt      *time.Time `json:"acked_at,omitempty"`
+	AckedBy      string     `json:"acked_by,omitempty"`
+	Resolution   string     `json:"resolution,omitempty"`
+	Note         string     `json:"note,omitempty"`
+	AckLSN       int64      `json:"ack_lsn,omitempty"`
+}
+
+// Open reports whether the episode awaits acknowledgement.
+func (d DriftEvent) Open() bool { return d.AckedAt == nil }
+
+// DriftQuery selects drift episodes.
+type DriftQuery struct {
+	MemoryRef string // "": every ref
+	OpenOnly  bool
+	Limit     int
+}
+
+// DriftAck is the payload data of a DRIFT_ACK entry.
+type DriftAck struct {
+	DriftID       string `json:"drift_id"`
+	Resolution    string `json:"resolution"`
+	Note          string `json:"note,omitempty"`
+	NewBaselineID string `json:"new_baseline_id,omitempty"`
+}
+
+// DecodeDrift returns the episode a DRIFT_DETECTED entry opens.
+func DecodeDrift(e *LogEntry) (DriftEvent, error) {
+	p, err := e.DecodePayload()
+	if err != nil {
+		return DriftEvent{}, err
+	}
+	var d DriftEvent
+	if err := json.Unmarshal(p.Data, &d); err != nil {
+		return d, fmt.Errorf("log entry %d: drift data: %w", e.LSN, err)
+	}
+	d.MemoryRef, d.DetectedAt, d.LSN, d.Event = e.MemoryRef, e.Time, e.LSN, merkle.EventMemoryDrift
+	return d, nil
+}
+
+// DecodeDriftAck returns the acknowledgement a DRIFT_ACK entry records.
+func DecodeDriftAck(e *LogEntry) (DriftAck, error) {
+	p, err := e.DecodePayload()
+	if err != nil {
+		return DriftAck{}, err
+	}
+	var a DriftAck
+	if err := json.Unmarshal(p.Data, &a); err != nil {
+		return a, fmt.Errorf("log entry %d: drift ack data: %w", e.LSN, err)
+	}
+	return a, nil
+}
+
+// VerifyRequest asks whether a memoryRef's memory still matches its baseline.
+type VerifyRequest struct {
+	MemoryRef string
+	// State, if not nil, is a running agent's exported memory map, a JSON
+	// object {key: content}, checked as a host would at agent start-up.
+	// Without it memgov's own materialised state is checked.
+	State json.RawMessage
+	// Deep re-hashes the materialised state even when nothing suggests a change.
+	Deep  bool
+	Actor string // recorded on a DRIFT_DETECTED entry; "" means memgov
+}
+
+// VerifyResult is the verdict of VerifyMemory.
+type VerifyResult struct {
+	MemoryRef    string   `json:"memory_ref"`
+	Valid        bool     `json:"valid"`
+	Drift        bool     `json:"drift"`
+	Expired      bool     `json:"expired"`
+	Action       string   `json:"action"` // allow or deny
+	Policy       string   `json:"policy"`
+	ApprovedHash *string  `json:"approved_hash"`
+	CurrentHash  *string  `json:"current_hash"`
+	Alerts       []string `json:"alerts"`
+	DriftID      string   `json:"drift_id"`
+
+	Code          string     `json:"code"`            // ACCEPT, drift, expired, budget, rollback
+	Cause         string     `json:"cause,omitempty"` // why drift was found
+	Basis         string     `json:"basis"`           // snapshot, checkpoint, state, session
+	GovernedHash  string     `json:"governed_hash,omitempty"`
+	BaselineID    string     `json:"baseline_id"`
+	BaselineRef   string     `json:"baseline_ref"`
+	MemoryType    MemoryType `json:"memory_type"`
+	SessionExempt bool       `json:"session_exempt,omitempty"`
+	Checkpoint    *struct {
+		Seq      uint64 `json:"seq"`
+		TreeSize uint64 `json:"tree_size"`
+		Root     string `json:"memory_root"`
+	} `json:"checkpoint,omitempty"`
+	NextCheckAt *time.Time `json:"next_check_at,omitempty"`
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// VerifyMemory checks a memoryRef against the baseline that governs it (its
+// own, or its shared owner's) and applies the drift policy:
+//
+//   - an expired baseline is invalid and needs re-approval;
+//   - drift is a change not bound by the baseline: rows edited outside memgov
+//     (the materialised map differs from the fold of the op log), governed
+//     changes beyond the delta budget, or an agent's exported map (State) that
+//     differs from the governed map;
+//   - the first detection of an episode appends one DRIFT_DETECTED entry
+//     (MEMORY_DRIFT_DETECTED); later verifications report the same drift_id
+//     until an operator acknowledges it with AckDrift;
+//   - deny-on-drift denies while drift is open or the baseline expired,
+//     alert-on-drift allows with alerts, log-only only records.
+//
+// Session memory is checked when a session starts and exempt inside one.
+//
+// The check costs O(1) when nothing changed: the snapshot hash is cached per
+// memoryRef and stays valid while the op log keeps its size, no row was changed
+// outside memgov's apply (triggers record such rows for every client) and no
+// included item expired. After governed writes the accepted checkpoint binds
+// the state (Basis "checkpoint") and current_hash is null unless Deep.
+func (e *Engine) VerifyMemory(ctx context.Context, r VerifyRequest) (VerifyResult, error) {
+	if _, err := scope.Parse(r.MemoryRef); err != nil {
+		return VerifyResult{}, fmt.Errorf("%w: memory ref: %v", ErrInvalid, err)
+	}
+	var agent []byte
+	if r.State != nil {
+		c, err := canon.Canonicalize(r.State)
+		if err != nil {
+			return VerifyResult{}, fmt.Errorf("%w: state: %v", ErrInvalid, err)
+		}
+		if len(c) == 0 || c[0] != '{' {
+			return VerifyResult{}, fmt.Errorf("%w: state must be a JSON object {key: content}", ErrInvalid)
+		}
+		agent = c
+	}
+	var (
+		res  VerifyResult
+		need bool
+	)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		res, need, err = e.verifyTx(ctx, tx, r, agent, false)
+		return err
+	})
+	if err != nil || !need {
+		return res, err
+	}
+	err = e.store.Update(ctx, func(tx Tx) (err error) {
+		res, _, err = e.verifyTx(ctx, tx, r, agent, true)
+		return err
+	})
+	return res, err
+}
+
+// verifyTx runs the check; when it must write (record drift, clear dirty rows,
+// cache a hash) and write is false it returns need=true so the caller repeats
+// it in a write transaction.
+func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent []byte, write bool) (VerifyResult, bool, error) {
+	br, err := baselineTx(tx)
+	if err != nil {
+		return VerifyResult{}, false, err
+	}
+	b, err := resolveBaseline(ctx, br, r.MemoryRef)
+	if err != nil {
+		return VerifyResult{}, false, err
+	}
+	now := e.Now()
+	res := VerifyResult{MemoryRef: r.MemoryRef, Policy: b.DriftPolicy, ApprovedHash: strPtr(b.Hash()), Alerts: []string{},
+		Code: string(merkle.CodeAccept), Basis: "snapshot", BaselineID: b.ID, BaselineRef: b.MemoryRef, MemoryType: b.MemoryType}
+	if b.CheckIntervalSeconds > 0 {
+		t := now.Add(time.Duration(b.CheckIntervalSeconds) * time.Second)
+		res.NextCheckAt = &t
+	}
+	alg := canon.SHA256
+	if a, _, err := canon.ParseDigest(b.Hash()); err == nil {
+		alg = a
+	}
+	ref := b.MemoryRef
+	open, err := br.OpenDrift(ctx, ref)
+	hasOpen := err == nil
+	if err != nil && !isNotFound(err) {
+		return res, false, err
+	}
+	res.Expired = b.Expired(now)
+	if res.Expired {
+		res.Code = string(merkle.CodeExpired)
+	}
+	inSession := false
+	if b.MemoryType == MemorySession {
+		if _, err := br.OpenSession(ctx, ref); err == nil {
+			inSession = true
+		} else if !isNotFound(err) {
+			return res, false, err
+		}
+	}
+	head, err := br.MemHead(ctx, ref)
+	if err != nil {
+		return res, false, err
+	}
+	var cause, detail, current string
+	switch {
+	case inSession:
+		res.Basis, res.SessionExempt = "session", true
+	case hasOpen:
+		// The episode stays open until acknowledged; nothing new to detect.
+	case b.MemoryType == MemoryNone:
+		st, err := e.stateHash(ctx, br, ref, now, canon.SHA256, nil)
+		if err != nil && !errors.Is(err, ErrTampered) {
+			return res, false, err
+		}
+		if err != nil || st.Items > 0 {
+			cause, detail, current = CauseNotAllowed, fmt.Sprintf("memory_type none, yet %s holds %d items", ref, st.Items), st.Hash
+		}
+		if agent != nil && string(agent) != "{}" {
+			cause, detail = CauseNotAllowed, "memory_type none, yet the agent's state is not empty"
+			current = digestOf(alg, agent)
+		}
+	default:
+		dirty, err := br.Dirty(ctx, ref)
+		if err != nil {
+			return res, false, err
+		}
+		if dirty || r.Deep {
+			if !write && (dirty || r.Deep) {
+				return res, true, nil
+			}
+			st, err := e.stateHash(ctx, br, ref, now, alg, nil)
+			tampered := errors.Is(err, ErrTampered)
+			if err != nil && !tampered {
+				return res, false, err
+			}
+			gov, err := foldHash(ctx, br, ref, head.TreeSize, now, alg)
+			if err != nil {
+				return res, false, err
+			}
+			current = st.Hash
+			if tampered || st.Hash != gov.Hash {
+				cause, detail = CauseOutside, "the materialised memory differs from memgov's log: rows were changed outside memgov"
+				if tampered {
+					current = "invalid:" + ErrTampered.Error()
+				}
+			} else {
+				if err := tx.(stateWriter).ClearDirty(ctx, ref); err != nil {
+					return res, false, err
+				}
+				if err := e.putCache(ctx, tx, st); err != nil {
+					return res, false, err
+				}
+			}
+		}
+		if cause == "" {
+			cp, err := br.LatestCheckpoint(ctx, ref)
+			if err != nil {
+				return res, false, err
+			}
+			res.Checkpoint = &struct {
+				Seq      uint64 `json:"seq"`
+				TreeSize uint64 `json:"tree_size"`
+				Root     string `json:"memory_root"`
+			}{cp.Seq, cp.TreeSize, cp.Root.Prefixed()}
+			if head.TreeSize != cp.TreeSize {
+				code := head.LastVerdict
+				res.Code = code
+				switch code {
+				case string(merkle.CodeExpired):
+					res.Expired = true
+				case string(merkle.CodeBudget):
+					cause, detail = CauseBudget, head.LastDetail
+				default:
+					cause, detail = CauseCheckpoint, head.LastVerdict+": "+head.LastDetail
+				}
+			} else if head.TreeSize != b.BaseTreeSize && current == "" {
+				res.Basis = "checkpoint"
+			}
+		}
+		if cause == "" && agent != nil {
+			res.Basis = "state"
+			gov, ok, err := cachedHash(ctx, br, ref, alg, head, now)
+			if err != nil {
+				return res, false, err
+			}
+			if !ok {
+				st, err := e.stateHash(ctx, br, ref, now, alg, nil)
+				if err != nil {
+					return res, false, err
+				}
+				gov = st.Hash
+				if write {
+					if err := e.putCache(ctx, tx, st); err != nil {
+						return res, false, err
+					}
+				}
+			}
+			res.GovernedHash = gov
+			current = digestOf(alg, agent)
+			if current != gov {
+				cause, detail = CauseStateMismatch, "the agent's exported memory differs from the governed memory "+gov
+			}
+		}
+		if current == "" && res.Basis == "snapshot" {
+			if h, ok, err := cachedHash(ctx, br, ref, alg, head, now); err != nil {
+				return res, false, err
+			} else if ok {
+				current = h
+			} else {
+				res.Basis = "checkpoint"
+			}
+		}
+	}
+	if cause != "" {
+		res.Cause = cause
+		if res.Code == string(merkle.CodeAccept) {
+			res.Code = string(merkle.CodeDrift)
+		}
+		if !hasOpen {
+			if !write {
+				return res, true, nil
+			}
+			open, err = e.recordDrift(ctx, tx.(Tx), b, cause, detail, current, r.Actor, now)
+			if err != nil {
+				return res, false, err
+			}
+			hasOpen = true
+		}
+	}
+	res.CurrentHash = strPtr(current)
+	if hasOpen {
+		res.Drift, res.DriftID = true, open.ID
+		if res.Cause == "" {
+			res.Cause = open.Cause
+		}
+		if res.Code == string(merkle.CodeAccept) {
+			res.Code = string(merkle.CodeDrift)
+		}
+	}
+	res.Valid = !res.Drift && !res.Expired
+	res.Action = "allow"
+	if b.DriftPolicy == policy.DenyOnDrift && !res.Valid {
+		res.Action = "deny"
+	}
+	if b.DriftPolicy != policy.LogOnly {
+		if res.Drift {
+			res.Alerts = append(res.Alerts, driftAlert(open))
+		}
+		if res.Expired {
+			res.Alerts = append(res.Alerts, fmt.Sprintf("%s: baseline %s of %s expired at %s; re-approve it", ReasonBaselineExpired, b.ID, ref, b.ExpiresAt().Format(time.RFC3339)))
+		}
+	}
+	return res, false, nil
+}
+
+func driftAlert(d DriftEvent) string {
+	return fmt.Sprintf("%s %s: %s on %s since %s under %s; acknowledge with: memgov drift ack %s --by OPERATOR --resolve reapprove|rollback",
+		merkle.EventMemoryDrift, d.ID, d.Cause, d.MemoryRef, d.DetectedAt.Format(time.RFC3339), d.Policy, d.ID)
+}
+
+func digestOf(alg canon.Algorithm, b []byte) string {
+	d, err := canon.NewDigest(alg)
+	if err != nil {
+		return ""
+	}
+	d.Write(b)
+	return d.Sum()
+}
+
+// recordDrift appends the DRIFT_DETECTED entry of a new episode.
+func (e *Engine) recordDrift(ctx context.Context, tx Tx, b Baseline, cause, detail, current, actor string, now time.Time) (DriftEvent, error) {
+	br, err := baselineTx(tx)
+	if err != nil {
+		return DriftEvent{}, err
+	}
+	if cause != CauseStateMismatch {
+		if rep, err := e.diffTx(ctx, br, b, now); err == nil && len(rep.Changes) > 0 {
+			detail += fmt.Sprintf(" (%s)", rep.Summary())
+		}
+	}
+	d := DriftEvent{ID: NewID(), BaselineID: b.ID, Policy: b.DriftPolicy, Cause: cause, ApprovedHash: b.Hash(),
+		CurrentHash: current, Detail: detail}
+	data, err := json.Marshal(d)
+	if err != nil {
+		return d, err
+	}
+	if actor == "" {
+		actor = "memgov"
+	}
+	entry := &LogEntry{Time: now, Op: OpDriftDetected, MemoryRef: b.MemoryRef, Actor: actor}
+	if err := entry.Seal(Payload{Reason: merkle.EventMemoryDrift + ": " + cause, Data: data}); err != nil {
+		return d, err
+	}
+	if err := tx.Append(ctx, entry); err != nil {
+		return d, err
+	}
+	return br.DriftEvent(ctx, d.ID)
+}
+
+// DriftGateResult is what DriftGate tells the write pipeline.
+type DriftGateResult struct {
+	Deny    bool     `json:"deny"`
+	Reason  string   `json:"reason,omitempty"` // MEMORY_DRIFT_DENIED, BASELINE_EXPIRED, DELTA_BUDGET_EXHAUSTED
+	Alerts  []string `json:"alerts,omitempty"`
+	DriftID string   `json:"drift_id,omitempty"`
+}
+
+// DriftGate is the drift step of the write pipeline; call it inside the write
+// transaction before committing a write to memoryRef. Under deny-on-drift it
+// denies while a drift episode is open (unacknowledged), while the baseline is
+// expired, when the write would exceed the delta budget, or when rows of the
+// ref were changed outside memgov (then DriftID is empty: the episode is
+// recorded by the next VerifyMemory). Under alert-on-drift the same conditions
+// return Alerts and the write proceeds; log-only returns nothing. A memoryRef
+// without a baseline, and session memory inside a session, pass. The gate is
+// O(1) unless rows were changed outside memgov, which costs one re-hash.
+func (e *Engine) DriftGate(ctx context.Context, tx ReadTx, memoryRef string) (DriftGateResult, error) {
+	var res DriftGateResult
+	br, err := baselineTx(tx)
+	if err != nil {
+		return res, err
+	}
+	b, err := resolveBaseline(ctx, br, memoryRef)
+	if isNotFound(err) {
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	if b.DriftPolicy == policy.LogOnly {
+		return res, nil
+	}
+	flag := func(reason, alert, driftID string) {
+		if b.DriftPolicy == policy.DenyOnDrift && !res.Deny {
+			res.Deny, res.Reason, res.DriftID = true, reason, driftID
+		}
+		res.Alerts = append(res.Alerts, alert)
+		if res.DriftID == "" {
+			res.DriftID = driftID
+		}
+	}
+	ref := b.MemoryRef
+	if ev, err := br.OpenDrift(ctx, ref); err == nil {
+		flag(ReasonDriftDenied, driftAlert(ev), ev.ID)
+		return res, nil
+	} else if !isNotFound(err) {
+		return res, err
+	}
+	now := e.Now()
+	if b.Expired(now) {
+		flag(ReasonBaselineExpired, fmt.Sprintf("%s: baseline %s of %s expired at %s; re-approve it", ReasonBaselineExpired, b.ID, ref, b.ExpiresAt().Format(time.RFC3339)), "")
+		return res, nil
+	}
+	if b.MemoryType == MemorySession {
+		if _, err := br.OpenSession(ctx, ref); err == nil {
+			return res, nil
+		}
+	}
+	head, err := br.MemHead(ctx, ref)
+	if err != nil {
+		return res, err
+	}
+	if b.DeltaBudget > 0 && head.TreeSize-b.BaseTreeSize >= uint64(b.DeltaBudget) {
+		flag(ReasonBudgetExhausted, fmt.Sprintf("%s: %d governed changes since baseline %s reach the delta budget of %d; re-approve the baseline", ReasonBudgetExhausted, head.TreeSize-b.BaseTreeSize, b.ID, b.DeltaBudget), "")
+		return res, nil
+	}
+	if ok, _, err := e.governedIntact(ctx, tx, ref); err != nil {
+		return res, err
+	} else if !ok {
+		flag(ReasonDriftDenied, fmt.Sprintf("%s: %s was changed outside memgov; run memgov verify %s", merkle.EventMemoryDrift, ref, ref), "")
+	}
+	return res, nil
+}
+
+// ListDrift lists drift episodes, newest first.
+func (e *Engine) ListDrift(ctx context.Context, q DriftQuery) ([]DriftEvent, error) {
+	var out []DriftEvent
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		br, err := baselineTx(tx)
+		if err != nil {
+			return err
+		}
+		out, err = br.DriftEvents(ctx, q)
+		return err
+	})
+	if out == nil {
+		out = []DriftEvent{}
+	}
+	return out, err
+}
+
+// KeyChange is one key of a drift diff.
+type KeyChange struct {
+	Key  string          `json:"key"`
+	Kind string          `json:"kind"` // added, removed, changed
+	Old  json.RawMessage `json:"old,omitempty"`
+	New  json.RawMessage `json:"new,omitempty"`
+	// Outside marks a change with no log entry: the materialised row differs
+	// from what memgov's log says.
+	Outside bool `json:"outside_memgov"`
+}
+
+// DriftReport is what changed since the baseline, key by key.
+type DriftReport struct {
+	Event    DriftEvent  `json:"drift"`
+	Baseline Baseline    `json:"baseline"`
+	Changes  []KeyChange `json:"changes"`
+	Added    int         `json:"added"`
+	Removed  int         `json:"removed"`
+	Changed  int         `json:"changed"`
+}
+
+// Summary is "1 changed, 2 added" style text.
+func (r DriftReport) Summary() string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{{r.Changed, "changed"}, {r.Added, "added"}, {r.Removed, "removed"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
+		}
+	}
+	if len(parts) == 0 {
+		return "no key changed"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// DriftDiff shows what changed in the episode's memoryRef since its baseline:
+// the baseline map (the fold of the op log the baseline binds) against the
+// materialised map now, with changes that have no log entry marked Outside.
+func (e *Engine) DriftDiff(ctx context.Context, driftID string) (DriftReport, error) {
+	var rep DriftReport
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		br, err := baselineTx(tx)
+		if err != nil {
+			return err
+		}
+		ev, err := br.DriftEvent(ctx, driftID)
+		if err != nil {
+			return err
+		}
+		b, err := br.BaselineByID(ctx, ev.BaselineID)
+		if err != nil {
+			return err
+		}
+		if cur, err := br.Baseline(ctx, b.MemoryRef); err == nil && cur.ID == b.ID {
+			b = cur
+		}
+		rep, err = e.diffTx(ctx, br, b, e.Now())
+		rep.Event = ev
+		return err
+	})
+	return rep, err
+}
+
+func collect(scan func(func(MapRow) error) error) (map[string]MapRow, error) {
+	m := map[string]MapRow{}
+	err := scan(func(r MapRow) error {
+		r.Value = bytes.Clone(r.Value)
+		m[r.Key] = r
+		return nil
+	})
+	return m, err
+}
+
+func (e *Engine) diffTx(ctx context.Context, br baselineReader, b Baseline, now time.Time) (DriftReport, error) {
+	rep := DriftReport{Baseline: b, Changes: []KeyChange{}}
+	base := map[string]MapRow{}
+	var err error
+	if b.MemoryType != MemoryNone {
+		if base, err = collect(func(fn func(MapRow) error) error { return br.FoldMap(ctx, b.MemoryRef, b.BaseTreeSize, now, fn) }); err != nil {
+			return rep, err
+		}
+	}
+	head, err := br.MemHead(ctx, b.MemoryRef)
+	if err != nil {
+		return rep, err
+	}
+	gov, err := collect(func(fn func(MapRow) error) error { return br.FoldMap(ctx, b.MemoryRef, head.TreeSize, now, fn) })
+	if err != nil {
+		return rep, err
+	}
+	cur, err := collect(func(fn func(MapRow) error) error { return br.MemoryMap(ctx, b.MemoryRef, now, fn) })
+	if err != nil {
+		return rep, err
+	}
+	keys := make([]string, 0, len(base)+len(cur))
+	for k := range base {
+		keys = append(keys, k)
+	}
+	for k := range cur {
+		if _, ok := base[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return canon.CompareKeys(keys[i], keys[j]) < 0 })
+	for _, k := range keys {
+		o, inBase := base[k]
+		n, inCur := cur[k]
+		g, inGov := gov[k]
+		outside := inCur != inGov || inCur && !bytes.Equal(n.Value, g.Value)
+		switch {
+		case inBase && !inCur:
+			rep.Removed++
+			rep.Changes = append(rep.Changes, KeyChange{Key: k, Kind: "removed", Old: o.Value, Outside: outside})
+		case !inBase && inCur:
+			rep.Added++
+			rep.Changes = append(rep.Changes, KeyChange{Key: k, Kind: "added", New: n.Value, Outside: outside})
+		case !bytes.Equal(o.Value, n.Value):
+			rep.Changed++
+			rep.Changes = append(rep.Changes, KeyChange{Key: k, Kind: "changed", Old: o.Value, New: n.Value, Outside: outside})
+		}
+	}
+	return rep, nil
+}
+
+// AckRequest acknowledges a drift episode and resolves it.
+type AckRequest struct {
+	DriftID    string
+	By         string // an operator or curator
+	Resolution string // reapprove or rollback
+	Note       string
+}
+
+// AckResult reports what an acknowledgement did.
+type AckResult struct {
+	Drift         DriftEvent `json:"drift"`
+	Resolution    string     `json:"resolution"`
+	Baseline      Baseline   `json:"baseline"`
+	Compensations int        `json:"compensating_entries"`
+	Rebuilt       bool       `json:"rebuilt"`
+	RebuildDiffs  []string   `json:"rebuild_differences,omitempty"`
+	SnapshotHash  string     `json:"snapshot_hash"`
+}
+
+// AckDrift closes an open drift episode; only operators and curators may.
+//
+// reapprove adopts the memory as it is now: changes made outside memgov are
+// first written into the log as compensating entries (the tables are rebuilt
+// from the log, then UPDATE/INSERT/RETRACT entries reproduce the observed map),
+// then a new baseline of the same type, TTL, policy and level is approved.
+//
+// rollback restores the baseline's memory: rows changed outside memgov are
+// rebuilt from the log, then compensating entries (UPDATE/INSERT for changed or
+// removed keys, RETRACT for added ones) bring the map back to the baseline's,
+// and the baseline is re-bound to the op log after them (a new checkpoint with
+// the same snapshot_hash and TTL). Nothing in the log is rewritten.
+func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) {
+	res := AckResult{Resolution: r.Resolution}
+	if r.Resolution != ResolveReapprove && r.Resolution != ResolveRollback {
+		return res, fmt.Errorf("%w: resolution %q is not reapprove or rollback", ErrInvalid, r.Resolution)
+	}
+	var (
+		ev       DriftEvent
+		observed map[string]MapRow
+		intact   bool
+	)
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		br, err := baselineTx(tx)
+		if err != nil {
+			return err
+		}
+		if ev, err = br.DriftEvent(ctx, r.DriftID); err != nil {
+			return err
+		}
+		if _, err := requireGovernor(ctx, tx, r.By, ev.MemoryRef, "acknowledge drift"); err != nil {
+			return err
+		}
+		if !ev.Open() {
+			return fmt.Errorf("%w: drift %s was already acknowledged by %s (%s)", ErrConflict, ev.ID, ev.AckedBy, ev.Resolution)
+		}
+		if intact, _, err = e.governedIntact(ctx, tx, ev.MemoryRef); err != nil {
+			return err
+		}
+		observed, err = collect(func(fn func(MapRow) error) error { return br.MemoryMap(ctx, ev.MemoryRef, e.Now(), fn) })
+		return err
+	})
+	if err != nil {
+		return res, err
+	}
+	if !intact {
+		rep, err := e.store.Rebuild(ctx)
+		if err != nil {
+			return res, fmt.Errorf("rebuild from the log: %w", err)
+		}
+		res.Rebuilt, res.RebuildDiffs = true, rep.Differences
+	}
+	err = e.store.Update(ctx, func(tx Tx) error {
+		br, err := baselineTx(tx)
+		if err != nil {
+			return err
+		}
+		if ev, err = br.DriftEvent(ctx, r.DriftID); err != nil {
+			return err
+		}
+		if !ev.Open() {
+			return fmt.Errorf("%w: drift %s was acknowledged meanwhile", ErrConflict, ev.ID)
+		}
+		b, err := br.Baseline(ctx, ev.MemoryRef)
+		if err != nil {
+			return err
+		}
+		now := e.Now()
+		target := observed
+		if r.Resolution == ResolveRollback {
+			target = map[string]MapRow{}
+			if b.MemoryType != MemoryNone {
+				if target, err = collect(func(fn func(MapRow) error) error { return br.FoldMap(ctx, b.MemoryRef, b.BaseTreeSize, now, fn) }); err != nil {
+					return err
+				}
+			}
+		}
+		reason := fmt.Sprintf("drift %s %s", ev.ID, r.Resolution)
+		if r.Note != "" {
+			reason += ": " + r.Note
+		}
+		if res.Compensations, err = e.compensate(ctx, tx, br, b.MemoryRef, target, r.By, reason, now); err != nil {
+			return err
+		}
+		if ok, _, err := e.governedIntact(ctx, tx, b.MemoryRef); err != nil {
+			return err
+		} else if !ok {
+			return fmt.Errorf("%w: %s still differs from the log after the rebuild", ErrTampered, b.MemoryRef)
+		}
+		ack := DriftAck{DriftID: ev.ID, Resolution: r.Resolution, Note: r.Note}
+		if r.Resolution == ResolveReapprove {
+			alg := canon.SHA256
+			if a, _, err := canon.ParseDigest(b.Hash()); err == nil {
+				alg = a
+			}
+			nb, err := e.approveTx(ctx, tx, ApproveRequest{MemoryRef: b.MemoryRef, By: r.By, MemoryType: b.MemoryType,
+				TTLSeconds: b.TTLSeconds, DriftPolicy: b.DriftPolicy, Level: b.ComplianceLevel, Owner: b.SharedMemoryOwner,
+				CheckIntervalSeconds: b.CheckIntervalSeconds, Algorithm: alg, Reason: reason})
+			if err != nil {
+				return err
+			}
+			ack.NewBaselineID = nb.ID
+		}
+		data, err := json.Marshal(ack)
+		if err != nil {
+			return err
+		}
+		entry := &LogEntry{Time: now, Op: OpDriftAck, MemoryRef: b.MemoryRef, Actor: r.By}
+		if err := entry.Seal(Payload{Reason: reason, Data: data}); err != nil {
+			return err
+		}
+		if err := tx.Append(ctx, entry); err != nil {
+			return err
+		}
+		if res.Drift, err = br.DriftEvent(ctx, ev.ID); err != nil {
+			return err
+		}
+		if res.Baseline, err = br.Baseline(ctx, b.MemoryRef); err != nil {
+			return err
+		}
+		alg := canon.SHA256
+		if a, _, err := canon.ParseDigest(res.Baseline.Hash()); err == nil {
+			alg = a
+		}
+		st, err := e.stateHash(ctx, br, b.MemoryRef, now, alg, nil)
+		if err != nil {
+			return err
+		}
+		res.SnapshotHash = st.Hash
+		return e.putCache(ctx, tx, st)
+	})
+	return res, err
+}
+
+// compensate appends the entries that turn ref's materialised map into target:
+// UPDATE or INSERT for keys missing or different, RETRACT for keys not in target.
+func (e *Engine) compensate(ctx context.Context, tx Tx, br baselineReader, ref string, target map[string]MapRow, actor, reason string, now time.Time) (int, error) {
+	cur, err := collect(func(fn func(MapRow) error) error { return br.MemoryMap(ctx, ref, now, fn) })
+	if err != nil {
+		return 0, err
+	}
+	keys := make([]string, 0, len(cur)+len(target))
+	for k := range cur {
+		keys = append(keys, k)
+	}
+	for k := range target {
+		if _, ok := cur[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return canon.CompareKeys(keys[i], keys[j]) < 0 })
+	n := 0
+	for _, k := range keys {
+		t, want := target[k]
+		c, have := cur[k]
+		switch {
+		case want && (!have || !bytes.Equal(t.Value, c.Value)):
+			layer, meta := Semantic, Version{}
+			item, err := tx.ItemByKey(ctx, ref, k)
+			switch {
+			case err == nil:
+				layer = item.Layer
+				hist, err := tx.History(ctx, item.ID)
+				if err != nil {
+					return n, err
+				}
+				if len(hist) > 0 {
+					meta = hist[0]
+				}
+			case !isNotFound(err):
+				return n, err
+			}
+			entry, err := e.versionEntry(ctx, tx, ref, k, layer, actor, now)
+			if err != nil {
+				return n, err
+			}
+			conf, score := meta.Confidence, meta.ValidationScore
+			p := Payload{Reason: reason, Key: k, Layer: layer, Content: t.Value, ContentHash: HashPayload(t.Value),
+				Tags: meta.Tags, Confidence: &conf, ValidationScore: &score, Classification: meta.Classification}
+			if t.ExpiresAt != nil {
+				p.ExpiresAt = t.ExpiresAt.UTC().Format(TimeFormat)
+			}
+			if err := entry.Seal(p); err != nil {
+				return n, err
+			}
+			if err := tx.Append(ctx, entry); err != nil {
+				return n, err
+			}
+			n++
+		case !want && have:
+			item, err := tx.ItemByKey(ctx, ref, k)
+			if err != nil {
+				return n, err
+			}
+			head, err := tx.Version(ctx, item.Head)
+			if err != nil {
+				return n, err
+			}
+			entry := &LogEntry{Time: now, Op: OpRetract, MemoryRef: ref, ItemID: item.ID, VersionID: head.ID, PrevVersionID: head.Prev, Actor: actor}
+			if err := entry.Seal(Payload{Reason: reason}); err != nil {
+				return n, err
+			}
+			if err := tx.Append(ctx, entry); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+func init() {
+	// The write pipeline's drift step calls DriftGate.
+	driftGateHook = func(e *Engine, ctx context.Context, tx ReadTx, ref string) (driftDecision, error) {
+		r, err := e.DriftGate(ctx, tx, ref)
+		return driftDecision{deny: r.Deny, alerts: r.Alerts}, err
+	}
+}
