@@ -1215,3 +1215,39 @@ func safeID(s string) string {
 	}
 	return "AGENT_ID"
 }
+
+// NearDuplicates returns the visible or pending items of a memoryRef's layer
+// whose content is at least minCosine similar to text, most similar first, as
+// the dedup gate finds them (SimHash band candidates confirmed by exact cosine).
+func (e *Engine) NearDuplicates(ctx context.Context, ref string, layer Layer, text string, minCosine float64) ([]RelatedItem, error) {
+	content, err := json.Marshal(map[string]string{"text": text})
+	if err != nil {
+		return nil, err
+	}
+	var out []RelatedItem
+	err = e.store.View(ctx, func(rtx ReadTx) error {
+		w := &writeState{req: WriteRequest{MemoryRef: ref, TargetLayer: layer}, content: content, feat: FeaturesOf(content)}
+		w.tx = readOnlyTx{rtx}
+		if err := w.loadCandidates(ctx); err != nil {
+			return err
+		}
+		for _, c := range w.candidates {
+			if c.cosine >= minCosine {
+				out = append(out, RelatedItem{Relation: "NEAR_DUPLICATE", ItemID: c.ItemID, VersionID: c.VersionID, Key: c.Key,
+					Text: c.Text, Similarity: c.cosine, State: c.State})
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// readOnlyTx lets read-only helpers share code written against Tx.
+type readOnlyTx struct{ ReadTx }
+
+func (readOnlyTx) Append(context.Context, *LogEntry) error {
+	return errors.New("memgov: append in a read-only transaction")
+}
+func (readOnlyTx) RecordOutcome(context.Context, Outcome) error {
+	return errors.New("memgov: write in a read-only transaction")
+}

@@ -463,3 +463,34 @@ func requirePrincipal(ctx context.Context, tx ReadTx, actor string) error {
 	}
 	return nil
 }
+
+// PutBatch commits many ungated writes in one transaction: for loading a
+// corpus (benchmarks, imports) where a transaction per item would dominate.
+func (e *Engine) PutBatch(ctx context.Context, rs []PutRequest) error {
+	return e.store.Update(ctx, func(tx Tx) error {
+		now := e.Now()
+		for _, r := range rs {
+			content, err := canonicalContent(r.Content)
+			if err != nil {
+				return err
+			}
+			if r.Key == "" {
+				r.Key = NewID()
+			}
+			entry, err := e.versionEntry(ctx, tx, r.MemoryRef, r.Key, r.Layer, r.Actor, now)
+			if err != nil {
+				return err
+			}
+			conf := r.Confidence
+			p := Payload{Reason: r.Reason, Key: r.Key, Layer: r.Layer, Content: content, ContentHash: HashPayload(content),
+				Tags: normTags(r.Tags), Confidence: &conf, Classification: r.Classification}
+			if err := entry.Seal(p); err != nil {
+				return err
+			}
+			if err := tx.Append(ctx, entry); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
