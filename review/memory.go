@@ -177,15 +177,19 @@ func (v VersionView) How() string {
 	case strings.HasPrefix(r, "Reactivated after rollback"):
 		return "reactivated by " + v.Created.Actor
 	}
+	by := ""
+	if v.Created.Actor != v.CreatedBy {
+		by = " by " + v.Created.Actor
+	}
 	switch v.Created.Op {
 	case engine.OpMerge:
-		return "merge by " + v.Created.Actor
+		return "merged" + by
 	case engine.OpStage:
-		return "staged by " + v.Created.Actor
+		return "staged for review" + by
 	case engine.OpInsert:
-		return "created by " + v.Created.Actor
+		return "created" + by
 	}
-	return "written by " + v.Created.Actor
+	return "updated" + by
 }
 
 // History is an item with every version, newest first.

@@ -1,0 +1,429 @@
+// Package tui is memgov's terminal UI: a small root model that routes keys to
+// the screen in focus (Queue, Drift, Proposals, Memory, Activity), a shared
+// Context, a KeyMap from which every help text is drawn, and confirmation
+// modals for every decision. All I/O runs in tea.Cmds through the review
+// service; answers carry request ids so late ones are dropped.
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memgov/memgov/review"
+)
+
+// Screen is one tab of the program. Screens are pointers mutated in place;
+// each draws only its body, between the header and the footer.
+type Screen interface {
+	// Title is the tab label.
+	Title() string
+	// Init starts the screen's first load; called once, when first shown.
+	Init() tea.Cmd
+	// Update handles a message; act is the key's action (ActNone for other
+	// messages and for text typed into a field).
+	Update(msg tea.Msg, act Action) tea.Cmd
+	// View renders the body at the size of the last SetSize.
+	View() string
+	SetSize(w, h int)
+	// Crumb is the location line under the tabs: where in the screen you are.
+	Crumb() string
+	// Bindings are the screen's keys for the help bar, most useful first.
+	Bindings() []key.Binding
+	// Mode says whether the screen is taking text.
+	Mode() Mode
+}
+
+// Options configure a program.
+type Options struct {
+	Service *review.Service
+	DBName  string
+	Now     func() time.Time // default time.Now
+	// Poll is how often the header and Activity check for new log entries
+	// (default 2s).
+	Poll time.Duration
+}
+
+// Model is the root model.
+type Model struct {
+	ctx      *Context
+	screens  []Screen
+	started  []bool
+	active   int
+	help     help.Model
+	fullHelp bool
+	modal    *confirm
+	status   statusMsg
+	att      review.Attention
+	poll     time.Duration
+	cancel   context.CancelFunc
+}
+
+// Indices of the screens.
+const (
+	QueueScreen = iota
+	DriftScreen
+	ProposalsScreen
+	MemoryScreen
+	ActivityScreen
+)
+
+// New returns the root model, opening on the Memory screen (the only one with
+// a working service today besides Activity).
+func New(o Options) *Model {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Poll <= 0 {
+		o.Poll = 2 * time.Second
+	}
+	bg, cancel := context.WithCancel(context.Background())
+	c := &Context{Styles: NewStyles(DefaultTheme()), Keys: DefaultKeyMap(), Now: o.Now, Svc: o.Service,
+		DBName: o.DBName, Ctx: bg, ReadOnly: o.Service.CanAct()}
+	m := &Model{ctx: c, help: help.New(), poll: o.Poll, cancel: cancel, active: MemoryScreen}
+	m.screens = []Screen{
+		newPending(c, "Queue", review.MissingQueue, o.Service.Queue() != nil),
+		newPending(c, "Drift", review.MissingDrift, o.Service.Drift() != nil),
+		newPending(c, "Proposals", review.MissingProposals, o.Service.Proposals() != nil),
+		newMemory(c),
+		newActivity(c),
+	}
+	m.started = make([]bool, len(m.screens))
+	m.help.Styles.ShortKey = c.Styles.Bold
+	m.help.Styles.FullKey = c.Styles.Bold
+	return m
+}
+
+// Focus switches to a screen (for tests and for callers that open elsewhere).
+func (m *Model) Focus(i int) { m.active = i }
+
+type tickMsg struct{}
+
+type attentionMsg struct {
+	att review.Attention
+	err error
+}
+
+func (m *Model) tick() tea.Cmd {
+	return tea.Tick(m.poll, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m *Model) checkAttention() tea.Cmd {
+	svc, ctx := m.ctx.Svc, m.ctx.Ctx
+	return func() tea.Msg {
+		a, err := svc.Attention(ctx)
+		return attentionMsg{a, err}
+	}
+}
+
+// Init loads the first screen and starts the poll.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.start(m.active), m.checkAttention(), m.tick())
+}
+
+func (m *Model) start(i int) tea.Cmd {
+	if m.started[i] {
+		return nil
+	}
+	m.started[i] = true
+	return m.screens[i].Init()
+}
+
+// Update routes a message: window size to everyone, keys to the modal or the
+// screen in focus, answers to every screen (each drops what is not its own).
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.ctx.Width, m.ctx.Height = msg.Width, msg.Height
+		m.help.Width = msg.Width - 2
+		for _, s := range m.screens {
+			s.SetSize(msg.Width, m.bodyHeight())
+		}
+		return m, nil
+	case tickMsg:
+		return m, tea.Batch(m.checkAttention(), m.tick())
+	case attentionMsg:
+		if msg.err == nil {
+			m.att = msg.att
+		}
+		return m, m.broadcast(msg)
+	case statusMsg:
+		m.status = msg
+		return m, nil
+	case confirmMsg:
+		m.modal = newConfirm(m.ctx, msg)
+		return m, nil
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	}
+	return m, m.broadcast(msg)
+}
+
+func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for i, s := range m.screens {
+		if m.started[i] {
+			cmds = append(cmds, s.Update(msg, ActNone))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) mode() Mode {
+	if m.modal != nil {
+		return m.modal.mode()
+	}
+	return m.screens[m.active].Mode()
+}
+
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	act := MsgToAction(m.ctx.Keys, m.mode(), msg)
+	if act == ActQuit {
+		m.cancel()
+		return tea.Quit
+	}
+	m.status = statusMsg{}
+	if m.modal != nil {
+		cmd, done := m.modal.update(msg, act)
+		if done {
+			m.modal = nil
+		}
+		return cmd
+	}
+	if m.fullHelp {
+		if act == ActHelp || act == ActBack {
+			m.fullHelp = false
+		}
+		return nil
+	}
+	if m.mode() == ModeNormal {
+		switch {
+		case act == ActHelp:
+			m.fullHelp = true
+			return nil
+		case act == ActNextTab:
+			return m.switchTo((m.active + 1) % len(m.screens))
+		case act == ActPrevTab:
+			return m.switchTo((m.active + len(m.screens) - 1) % len(m.screens))
+		case act >= ActScreen1 && act <= ActScreen5:
+			return m.switchTo(int(act - ActScreen1))
+		}
+	}
+	return m.screens[m.active].Update(msg, act)
+}
+
+func (m *Model) switchTo(i int) tea.Cmd {
+	m.active = i
+	return m.start(i)
+}
+
+const headerLines, footerLines = 4, 2
+
+func (m *Model) bodyHeight() int { return max(m.ctx.Height-headerLines-footerLines, 1) }
+
+// View draws the header, the body of the screen in focus (or the full help),
+// any modal over it, and the footer.
+func (m *Model) View() string {
+	w := m.ctx.Width
+	if w == 0 {
+		return "starting memgov…"
+	}
+	st := m.ctx.Styles
+	rule := st.Rule.Render(strings.Repeat("─", w))
+	var body string
+	if m.fullHelp {
+		body = m.fullHelpView()
+	} else {
+		body = m.screens[m.active].View()
+	}
+	lines := pane(strings.Split(body, "\n"), w, m.bodyHeight())
+	if m.modal != nil {
+		lines = overlay(lines, m.modal.view(min(72, w-4)), w)
+	}
+	out := []string{m.tabsLine(), rule, fit(" "+m.crumb(), w), rule}
+	out = append(out, lines...)
+	out = append(out, m.statusRule(), fit(" "+m.helpLine(), w))
+	return strings.Join(out, "\n")
+}
+
+func (m *Model) crumb() string {
+	if m.fullHelp {
+		return m.ctx.Styles.Crumb.Render("Keys") + m.ctx.Styles.Muted.Render("  (? or esc to close)")
+	}
+	if m.modal != nil && m.modal.mode() == ModeInput {
+		return m.screens[m.active].Crumb()
+	}
+	return m.screens[m.active].Crumb()
+}
+
+// tabsLine: brand, tabs with their counts, and on the right the database,
+// who you are and what needs attention.
+func (m *Model) tabsLine() string {
+	st, w := m.ctx.Styles, m.ctx.Width
+	var tabs []string
+	for i, s := range m.screens {
+		label := s.Title()
+		switch i {
+		case QueueScreen:
+			label += count(m.att.Queue)
+		case DriftScreen:
+			label += count(m.att.Drift)
+		case ProposalsScreen:
+			label += count(m.att.Proposals)
+		}
+		if i == m.active {
+			if st.Plain {
+				label = "[" + label + "]"
+			}
+			tabs = append(tabs, st.ActiveTab.Render(label))
+		} else {
+			tabs = append(tabs, st.Tab.Render(label))
+		}
+	}
+	left := " " + st.Brand.Render("memgov") + "  " + strings.Join(tabs, st.TabSep.Render(" │ "))
+	right := m.whoami()
+	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right) - 1
+	if gap < 2 {
+		// Narrow: who you are matters more than the brand, the separators
+		// and the database name.
+		left = " " + strings.Join(tabs, " ")
+		right = m.whoamiShort()
+		gap = w - ansi.StringWidth(left) - ansi.StringWidth(right) - 1
+	}
+	return fit(left+strings.Repeat(" ", max(gap, 1))+right, w)
+}
+
+func count(c review.Count) string {
+	if !c.Available {
+		return ""
+	}
+	return fmt.Sprintf(" %d", c.N)
+}
+
+func (m *Model) identity() string {
+	st := m.ctx.Styles
+	a := m.ctx.Svc.Actor()
+	role := string(a.Role)
+	if role == "" {
+		role = "unregistered"
+	}
+	who := st.Who.Render(fmt.Sprintf("%s (%s)", a.ID, role))
+	if m.ctx.ReadOnly != nil {
+		who += " " + st.ReadOnly.Render("read-only")
+	}
+	return who
+}
+
+func (m *Model) whoami() string {
+	st := m.ctx.Styles
+	parts := []string{}
+	if m.ctx.DBName != "" {
+		parts = append(parts, st.Muted.Render(m.ctx.DBName))
+	}
+	parts = append(parts, m.identity())
+	if a := m.attention(); a != "" {
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, st.Muted.Render(" · "))
+}
+
+func (m *Model) whoamiShort() string {
+	if a := m.attention(); a != "" {
+		return m.identity() + m.ctx.Styles.Muted.Render(" · ") + a
+	}
+	return m.identity()
+}
+
+// attention names what waits for a person, from the services that exist.
+func (m *Model) attention() string {
+	n := 0
+	for _, c := range []review.Count{m.att.Queue, m.att.Drift, m.att.Proposals} {
+		if c.Available {
+			n += c.N
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return m.ctx.Styles.Attention.Render(fmt.Sprintf("%d need you", n))
+}
+
+// statusRule is the footer's rule, carrying the last status message.
+func (m *Model) statusRule() string {
+	st, w := m.ctx.Styles, m.ctx.Width
+	if m.status.text == "" {
+		return st.Rule.Render(strings.Repeat("─", w))
+	}
+	text := clean(m.status.text)
+	var s string
+	if m.status.err {
+		if st.Plain {
+			text = "! " + text
+		}
+		s = st.StatusErr.Render(text)
+	} else {
+		if st.Plain {
+			text = "✓ " + text
+		}
+		s = st.StatusOK.Render(text)
+	}
+	s = st.Rule.Render("── ") + ansi.Truncate(s, w-6, "…") + " "
+	return s + st.Rule.Render(strings.Repeat("─", max(w-ansi.StringWidth(s), 0)))
+}
+
+// helpLine is the short help: the modal's or the screen's keys, then the
+// global ones, all from the KeyMap.
+func (m *Model) helpLine() string {
+	k := m.ctx.Keys
+	var bs []key.Binding
+	switch {
+	case m.modal != nil:
+		bs = m.modal.bindings()
+	case m.fullHelp:
+		bs = []key.Binding{k.Help, k.Quit}
+	default:
+		bs = append(m.screens[m.active].Bindings(), k.ShortHelp()...)
+	}
+	return m.help.ShortHelpView(bs)
+}
+
+func (m *Model) fullHelpView() string {
+	h := m.help
+	h.ShowAll = true
+	var b strings.Builder
+	b.WriteString(h.FullHelpView(m.ctx.Keys.FullHelp()))
+	if m.ctx.ReadOnly != nil {
+		b.WriteString("\n\n" + m.ctx.Styles.ReadOnly.Render(m.ctx.ReadOnly.Error()))
+		b.WriteString("\n" + m.ctx.Styles.Muted.Render("b, p and E need a curator or operator; everything else works."))
+	}
+	b.WriteString("\n\n" + m.ctx.Styles.Muted.Render("Times are UTC. Agent-written text is shown with control and invisible characters made visible."))
+	return lipgloss.NewStyle().Padding(1, 2).Render(b.String())
+}
+
+// overlay draws box centred over lines of width w.
+func overlay(lines []string, box string, w int) []string {
+	bl := strings.Split(box, "\n")
+	bw := 0
+	for _, l := range bl {
+		bw = max(bw, ansi.StringWidth(l))
+	}
+	top := max((len(lines)-len(bl))/2, 0)
+	left := max((w-bw)/2, 0)
+	out := append([]string(nil), lines...)
+	for i, l := range bl {
+		y := top + i
+		if y >= len(out) {
+			break
+		}
+		base := out[y]
+		out[y] = fit(ansi.Truncate(base, left, "")+fit(l, bw)+ansi.TruncateLeft(base, left+bw, ""), w)
+	}
+	return out
+}

@@ -1,0 +1,112 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memgov/memgov/engine/guard"
+	"github.com/memgov/memgov/review"
+)
+
+// Context is what every screen shares: the size of the terminal, styles,
+// keys, the clock, the review service and the request counter.
+type Context struct {
+	Width, Height int
+	Styles        Styles
+	Keys          KeyMap
+	Now           func() time.Time
+	Svc           *review.Service
+	DBName        string // shown in the header
+	// ReadOnly says why the person may only read; nil when they may decide.
+	ReadOnly error
+	// Ctx is the parent of every query's context; cancelled when the program ends.
+	Ctx context.Context
+
+	reqs atomic.Int64
+}
+
+// nextID returns a fresh request id. A screen remembers the id of the request
+// whose answer it waits for and drops answers carrying any other id: answers
+// for a view the person has already left.
+func (c *Context) nextID() int64 { return c.reqs.Add(1) }
+
+// statusMsg is a one-line report of what just happened, shown in the footer.
+type statusMsg struct {
+	text string
+	err  bool
+}
+
+// errStatus reports an error in the footer, with what to do when it is a
+// permission refusal.
+func errStatus(err error) statusMsg { return statusMsg{text: err.Error(), err: true} }
+
+// clean makes one line of untrusted (agent-written) text safe to print.
+func clean(s string) string { return guard.SanitizeLine(s) }
+
+// cleanBlock makes untrusted multi-line text safe to print.
+func cleanBlock(s string) string { return guard.Sanitize(s) }
+
+// fit truncates s (which may carry styles) to w cells and pads it to exactly w.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	s = ansi.Truncate(s, w, "…")
+	if pad := w - ansi.StringWidth(s); pad > 0 {
+		s += strings.Repeat(" ", pad)
+	}
+	return s
+}
+
+// wrap wraps plain text to w cells, returning its lines.
+func wrap(s string, w int) []string {
+	if w < 1 {
+		return nil
+	}
+	return strings.Split(lipgloss.NewStyle().Width(w).Render(s), "\n")
+}
+
+// ago says how long before now t was: "now", "14s", "14m", "3h", "12d", "2026-01-02".
+func ago(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case t.IsZero():
+		return ""
+	case d < 0:
+		return "in " + ago(t, now)
+	case d < time.Second:
+		return "now"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d/time.Hour))
+	case d < 60*24*time.Hour:
+		return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+// stamp is how the screens write an absolute time: UTC to the minute.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04")
+}
+
+// shortID abbreviates a UUID or hash for a table cell: "019a…3f2c".
+func shortID(id string) string {
+	id = strings.TrimPrefix(id, "sha256:")
+	if len(id) <= 12 {
+		return id
+	}
+	return id[:4] + "…" + id[len(id)-4:]
+}

@@ -1,0 +1,167 @@
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// KeyMap is every key the program answers to. The help bar and the full help
+// (`?`) are built from these bindings, so what the screen says is what the
+// keys do.
+type KeyMap struct {
+	NextTab, PrevTab, Screen    key.Binding
+	Up, Down, PageUp, PageDown  key.Binding
+	Top, Bottom                 key.Binding
+	Enter, Back                 key.Binding
+	RollBack, Pin, Expire       key.Binding
+	TimeTravel, Refresh         key.Binding
+	Yes, No, EditReason, Submit key.Binding
+	Help, Quit                  key.Binding
+}
+
+// DefaultKeyMap returns the standard bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next screen")),
+		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous screen")),
+		Screen:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "go to screen")),
+		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:     key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown:   key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
+		Top:        key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "first")),
+		Bottom:     key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "last")),
+		Enter:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Back:       key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
+		RollBack:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "roll back to this version")),
+		Pin:        key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin/unpin")),
+		Expire:     key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "force-expire")),
+		TimeTravel: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "time-travel")),
+		Refresh:    key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "refresh")),
+		Yes:        key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
+		No:         key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "cancel")),
+		EditReason: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit reason")),
+		Submit:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
+		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp is the global part of the help bar.
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.NextTab, k.Help, k.Quit} }
+
+// FullHelp is every binding, in columns: moving, memory, confirming, global.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Enter, k.Back, k.TimeTravel, k.Refresh},
+		{k.RollBack, k.Pin, k.Expire},
+		{k.Yes, k.No, k.EditReason},
+		{k.NextTab, k.PrevTab, k.Screen, k.Help, k.Quit},
+	}
+}
+
+// Mode is what the keyboard is doing: moving around, answering a
+// confirmation, or typing into a field.
+type Mode int
+
+// Modes.
+const (
+	ModeNormal Mode = iota
+	ModeConfirm
+	ModeInput
+)
+
+// Action is what a key press asks for.
+type Action int
+
+// Actions.
+const (
+	ActNone Action = iota
+	ActQuit
+	ActHelp
+	ActNextTab
+	ActPrevTab
+	ActScreen1
+	ActScreen2
+	ActScreen3
+	ActScreen4
+	ActScreen5
+	ActUp
+	ActDown
+	ActPageUp
+	ActPageDown
+	ActTop
+	ActBottom
+	ActEnter
+	ActBack
+	ActRollBack
+	ActPin
+	ActExpire
+	ActTimeTravel
+	ActRefresh
+	ActYes
+	ActNo
+	ActEditReason
+	ActSubmit
+)
+
+var actionNames = [...]string{"none", "quit", "help", "next-tab", "prev-tab", "screen-1", "screen-2", "screen-3",
+	"screen-4", "screen-5", "up", "down", "page-up", "page-down", "top", "bottom", "enter", "back", "roll-back",
+	"pin", "expire", "time-travel", "refresh", "yes", "no", "edit-reason", "submit"}
+
+func (a Action) String() string {
+	if int(a) < len(actionNames) {
+		return actionNames[a]
+	}
+	return "action?"
+}
+
+// MsgToAction maps a key press to an action in a mode. It is pure: the same
+// key in the same mode always means the same thing. In ModeInput only ctrl+c,
+// esc and enter mean anything; every other key is text for the field
+// (ActNone).
+func MsgToAction(k KeyMap, mode Mode, msg tea.KeyMsg) Action {
+	switch mode {
+	case ModeInput:
+		switch msg.String() {
+		case "ctrl+c":
+			return ActQuit
+		case "esc":
+			return ActBack
+		case "enter":
+			return ActSubmit
+		}
+		return ActNone
+	case ModeConfirm:
+		switch {
+		case msg.String() == "ctrl+c":
+			return ActQuit
+		case key.Matches(msg, k.Yes):
+			return ActYes
+		case key.Matches(msg, k.No), key.Matches(msg, k.Quit):
+			return ActNo
+		case key.Matches(msg, k.EditReason):
+			return ActEditReason
+		}
+		return ActNone
+	}
+	if key.Matches(msg, k.Screen) {
+		return ActScreen1 + Action(msg.String()[0]-'1')
+	}
+	for _, m := range []struct {
+		b key.Binding
+		a Action
+	}{
+		{k.Quit, ActQuit}, {k.Help, ActHelp}, {k.NextTab, ActNextTab}, {k.PrevTab, ActPrevTab},
+		{k.Up, ActUp}, {k.Down, ActDown}, {k.PageUp, ActPageUp}, {k.PageDown, ActPageDown},
+		{k.Top, ActTop}, {k.Bottom, ActBottom}, {k.Enter, ActEnter}, {k.Back, ActBack},
+		{k.RollBack, ActRollBack}, {k.Pin, ActPin}, {k.Expire, ActExpire},
+		{k.TimeTravel, ActTimeTravel}, {k.Refresh, ActRefresh},
+	} {
+		if key.Matches(msg, m.b) {
+			return m.a
+		}
+	}
+	return ActNone
+}

@@ -1,0 +1,831 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/review"
+)
+
+type memLevel int
+
+const (
+	levelRefs memLevel = iota
+	levelItems
+	levelHistory
+)
+
+// memory is the Memory screen: memoryRefs, then a ref's items (paged from the
+// database), then an item's history with a diff against the previous
+// version. It can look at any past log position (time travel).
+type memory struct {
+	ctx   *Context
+	w, h  int
+	level memLevel
+
+	refs       []engine.RefSummary
+	refCur     cursor
+	refsReq    int64
+	refsErr    error
+	refsLoaded bool
+
+	ref         engine.RefSummary
+	items       []engine.Version
+	itemCur     cursor
+	itemsReq    int64
+	more        bool
+	itemsErr    error
+	itemsLoaded bool
+	itemsStale  bool // a decision changed the ref since the items were read
+
+	hist       review.History
+	histCur    cursor
+	histReq    int64
+	histErr    error
+	histLoaded bool
+
+	asOf      review.AsOf
+	prompting bool
+	input     textinput.Model
+	asOfReq   int64
+}
+
+type refsMsg struct {
+	id   int64
+	refs []engine.RefSummary
+	err  error
+}
+
+type itemsMsg struct {
+	id     int64
+	page   review.Page
+	append bool
+	err    error
+}
+
+type historyMsg struct {
+	id  int64
+	h   review.History
+	err error
+}
+
+type asOfMsg struct {
+	id   int64
+	spec string
+	at   review.AsOf
+	err  error
+}
+
+type actedMsg struct {
+	text string
+	err  error
+}
+
+func newMemory(c *Context) *memory {
+	in := textinput.New()
+	in.Prompt = ""
+	in.Placeholder = "1842 · 2026-11-20T14:03:00Z · 2h · empty = now"
+	in.CharLimit = 64
+	return &memory{ctx: c, input: in}
+}
+
+func (m *memory) Title() string { return "Memory" }
+
+func (m *memory) Init() tea.Cmd { return m.loadRefs() }
+
+func (m *memory) Mode() Mode {
+	if m.prompting {
+		return ModeInput
+	}
+	return ModeNormal
+}
+
+func (m *memory) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.clampAll()
+}
+
+func (m *memory) pageSize() int { return max(200, 3*m.h) }
+
+func (m *memory) loadRefs() tea.Cmd {
+	id := m.ctx.nextID()
+	m.refsReq = id
+	svc, ctx := m.ctx.Svc, m.ctx.Ctx
+	return func() tea.Msg {
+		rs, err := svc.Refs(ctx)
+		return refsMsg{id, rs, err}
+	}
+}
+
+func (m *memory) loadItems(after string) tea.Cmd {
+	id := m.ctx.nextID()
+	m.itemsReq = id
+	q := review.ItemsQuery{MemoryRef: m.ref.MemoryRef, AfterKey: after, Limit: m.pageSize(), At: m.asOf}
+	svc, ctx := m.ctx.Svc, m.ctx.Ctx
+	return func() tea.Msg {
+		p, err := svc.Items(ctx, q)
+		return itemsMsg{id, p, after != "", err}
+	}
+}
+
+func (m *memory) loadHistory(itemID string) tea.Cmd {
+	id := m.ctx.nextID()
+	m.histReq = id
+	svc, ctx := m.ctx.Svc, m.ctx.Ctx
+	return func() tea.Msg {
+		h, err := svc.History(ctx, itemID)
+		return historyMsg{id, h, err}
+	}
+}
+
+// Update handles answers (dropping those whose request id is stale) and keys.
+func (m *memory) Update(msg tea.Msg, act Action) tea.Cmd {
+	switch msg := msg.(type) {
+	case refsMsg:
+		if msg.id != m.refsReq {
+			return nil
+		}
+		m.refsReq, m.refsLoaded, m.refsErr = 0, true, msg.err
+		if msg.err == nil {
+			m.refs = msg.refs
+			for _, r := range m.refs {
+				if r.MemoryRef == m.ref.MemoryRef {
+					m.ref = r
+				}
+			}
+		}
+		m.clampAll()
+		return nil
+	case itemsMsg:
+		if msg.id != m.itemsReq {
+			return nil
+		}
+		m.itemsReq, m.itemsLoaded, m.itemsErr = 0, true, msg.err
+		if msg.err != nil {
+			return nil
+		}
+		if msg.append {
+			m.items = append(m.items, msg.page.Versions...)
+		} else {
+			m.items = msg.page.Versions
+		}
+		m.more = msg.page.More
+		m.clampAll()
+		return m.maybeMore()
+	case historyMsg:
+		if msg.id != m.histReq {
+			return nil
+		}
+		m.histReq, m.histLoaded, m.histErr = 0, true, msg.err
+		if msg.err == nil {
+			m.hist = msg.h
+		}
+		m.clampAll()
+		return nil
+	case asOfMsg:
+		if msg.id != m.asOfReq {
+			return nil
+		}
+		m.asOfReq = 0
+		if msg.err != nil {
+			return func() tea.Msg { return errStatus(msg.err) }
+		}
+		m.asOf = msg.at
+		return tea.Batch(m.reloadItems(), func() tea.Msg { return statusMsg{text: "showing memory as of " + m.asOfText()} })
+	case actedMsg:
+		if msg.err != nil {
+			return func() tea.Msg { return errStatus(msg.err) }
+		}
+		m.itemsStale = true
+		cmds := []tea.Cmd{m.loadRefs(), func() tea.Msg { return statusMsg{text: msg.text} }}
+		if m.level == levelHistory {
+			cmds = append(cmds, m.loadHistory(m.hist.Item.ID))
+		}
+		if m.level >= levelItems {
+			cmds = append(cmds, m.reloadItems())
+		}
+		return tea.Batch(cmds...)
+	case tea.KeyMsg:
+		if m.prompting {
+			return m.promptKey(msg, act)
+		}
+		return m.key(act)
+	}
+	return nil
+}
+
+func (m *memory) reloadItems() tea.Cmd {
+	if m.level < levelItems {
+		return nil
+	}
+	m.itemsStale = false
+	m.more = false
+	return m.loadItems("")
+}
+
+// maybeMore fetches the next page when the cursor nears the end of what is
+// loaded.
+func (m *memory) maybeMore() tea.Cmd {
+	if m.level != levelItems || !m.more || m.itemsReq != 0 || len(m.items) == 0 {
+		return nil
+	}
+	if m.itemCur.pos < len(m.items)-2*max(m.itemCur.height, 1) {
+		return nil
+	}
+	return m.loadItems(m.items[len(m.items)-1].Key)
+}
+
+func (m *memory) key(act Action) tea.Cmd {
+	switch m.level {
+	case levelRefs:
+		if m.refCur.act(act, len(m.refs)) {
+			return nil
+		}
+	case levelItems:
+		if m.itemCur.act(act, len(m.items)) {
+			return m.maybeMore()
+		}
+	case levelHistory:
+		if m.histCur.act(act, len(m.hist.Versions)) {
+			return nil
+		}
+	}
+	switch act {
+	case ActEnter:
+		return m.enter()
+	case ActBack:
+		return m.back()
+	case ActTimeTravel:
+		m.prompting = true
+		m.input.SetValue("")
+		return m.input.Focus()
+	case ActRefresh:
+		cmds := []tea.Cmd{m.loadRefs(), m.reloadItems()}
+		if m.level == levelHistory {
+			cmds = append(cmds, m.loadHistory(m.hist.Item.ID))
+		}
+		return tea.Batch(cmds...)
+	case ActRollBack, ActPin, ActExpire:
+		return m.decide(act)
+	}
+	return nil
+}
+
+func (m *memory) enter() tea.Cmd {
+	switch m.level {
+	case levelRefs:
+		if len(m.refs) == 0 {
+			return nil
+		}
+		m.ref = m.refs[m.refCur.pos]
+		m.level, m.items, m.itemsLoaded, m.itemsErr = levelItems, nil, false, nil
+		m.itemCur = cursor{height: m.itemCur.height}
+		return m.reloadItems()
+	case levelItems:
+		if len(m.items) == 0 {
+			return nil
+		}
+		m.level, m.hist, m.histLoaded, m.histErr = levelHistory, review.History{}, false, nil
+		m.histCur = cursor{height: m.histCur.height}
+		return m.loadHistory(m.items[m.itemCur.pos].ItemID)
+	}
+	return nil
+}
+
+func (m *memory) back() tea.Cmd {
+	switch m.level {
+	case levelHistory:
+		m.level, m.histReq = levelItems, 0
+		if m.itemsStale {
+			return m.reloadItems()
+		}
+	case levelItems:
+		m.level, m.itemsReq = levelRefs, 0
+	}
+	return nil
+}
+
+func (m *memory) promptKey(msg tea.KeyMsg, act Action) tea.Cmd {
+	switch act {
+	case ActBack:
+		m.prompting = false
+		m.input.Blur()
+		return nil
+	case ActSubmit:
+		m.prompting = false
+		m.input.Blur()
+		spec := m.input.Value()
+		id := m.ctx.nextID()
+		m.asOfReq = id
+		svc, ctx := m.ctx.Svc, m.ctx.Ctx
+		return func() tea.Msg {
+			at, err := svc.ParseAsOf(ctx, spec)
+			return asOfMsg{id, spec, at, err}
+		}
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return cmd
+}
+
+// decide asks to confirm a rollback, a pin change or an expiry of the
+// selected version's item; only in the history view, and only for people who
+// may decide.
+func (m *memory) decide(act Action) tea.Cmd {
+	if m.level != levelHistory || !m.histLoaded || m.histErr != nil || len(m.hist.Versions) == 0 {
+		if m.level == levelItems {
+			return func() tea.Msg {
+				return statusMsg{text: "open the item's history (enter) to roll back, pin or expire it", err: true}
+			}
+		}
+		return nil
+	}
+	if m.ctx.ReadOnly != nil {
+		err := m.ctx.ReadOnly
+		return func() tea.Msg { return errStatus(err) }
+	}
+	it := m.hist.Item
+	name := clean(it.MemoryRef + " › " + it.Key)
+	svc, ctx := m.ctx.Svc, m.ctx.Ctx
+	switch act {
+	case ActRollBack:
+		plan := review.PlanRollback(m.hist, m.histCur.pos)
+		if plan.Kind == review.CannotRollBack {
+			return func() tea.Msg { return statusMsg{text: plan.Summary, err: true} }
+		}
+		v, hist := plan.Version, m.hist
+		title, reason := fmt.Sprintf("Roll back %s to v%d", clean(it.Key), v.Seq), fmt.Sprintf("roll back to v%d", v.Seq)
+		if plan.Kind == review.RetractActive {
+			title, reason = fmt.Sprintf("Retract v%d of %s", v.Seq, clean(it.Key)), fmt.Sprintf("retract v%d", v.Seq)
+		}
+		return askConfirm(confirmMsg{
+			title:  title,
+			lines:  []string{name, plan.Summary, fmt.Sprintf("v%d: “%s”", v.Seq, clean(v.Text()))},
+			reason: reason,
+			danger: true,
+			onYes: func(reason string) tea.Cmd {
+				return func() tea.Msg {
+					res, err := svc.RollBackTo(ctx, v.ID, reason)
+					if err != nil {
+						return actedMsg{err: err}
+					}
+					text := fmt.Sprintf("%s: v%d retracted (LSN %d)", clean(it.Key), v.Seq, res.RetractLSN)
+					if res.NewVersionID != "" {
+						text = fmt.Sprintf("%s: content of %s is ACTIVE again as a new version (LSN %d)", clean(it.Key), seqOf(hist, res.RestoredFrom), res.ReactivationLSN)
+					}
+					return actedMsg{text: text}
+				}
+			},
+		})
+	case ActPin:
+		pin := !it.Pinned
+		verb := map[bool]string{true: "Pin", false: "Unpin"}[pin]
+		what := "Protect it from garbage collection."
+		if !pin {
+			what = "Garbage collection may then expire it under the retention policy."
+		}
+		return askConfirm(confirmMsg{
+			title:  verb + " " + clean(it.Key),
+			lines:  []string{name, what},
+			reason: strings.ToLower(verb) + " from the review console",
+			danger: !pin,
+			onYes: func(reason string) tea.Cmd {
+				return func() tea.Msg {
+					lsn, err := svc.SetPinned(ctx, it.ID, pin, reason)
+					if err != nil {
+						return actedMsg{err: err}
+					}
+					return actedMsg{text: fmt.Sprintf("%s: %sned (LSN %d)", clean(it.Key), strings.ToLower(verb), lsn)}
+				}
+			},
+		})
+	case ActExpire:
+		if it.Head == "" {
+			return func() tea.Msg {
+				return statusMsg{text: clean(it.Key) + " has no ACTIVE version to expire", err: true}
+			}
+		}
+		head := seqOf(m.hist, it.Head)
+		return askConfirm(confirmMsg{
+			title:  "Force-expire " + clean(it.Key),
+			lines:  []string{name, fmt.Sprintf("%s stops being visible now; the item has no visible content until a version is restored or written.", head)},
+			reason: "expired by hand",
+			danger: true,
+			onYes: func(reason string) tea.Cmd {
+				return func() tea.Msg {
+					lsn, err := svc.ForceExpire(ctx, it.ID, reason)
+					if err != nil {
+						return actedMsg{err: err}
+					}
+					return actedMsg{text: fmt.Sprintf("%s: %s expired (LSN %d)", clean(it.Key), head, lsn)}
+				}
+			},
+		})
+	}
+	return nil
+}
+
+// marked emphasises a changed word but not the space after it, so that
+// wrapping can still break there.
+func marked(st Styles, word string) string {
+	w := strings.TrimRightFunc(word, unicode.IsSpace)
+	return st.DiffWord.Render(w) + word[len(w):]
+}
+
+func seqOf(h review.History, versionID string) string {
+	for _, v := range h.Versions {
+		if v.ID == versionID {
+			return fmt.Sprintf("v%d", v.Seq)
+		}
+	}
+	return shortID(versionID)
+}
+
+func (m *memory) lay() split {
+	switch m.level {
+	case levelItems:
+		return layout(m.w, m.h, 0.56, len(m.items))
+	case levelHistory:
+		return layout(m.w, m.h, 0.63, len(m.hist.Versions))
+	}
+	return layout(m.w, m.h, 0.5, len(m.refs))
+}
+
+func (m *memory) clampAll() {
+	s := m.lay()
+	h := max(s.listH-1, 1) // the column header takes a line
+	m.refCur.height, m.itemCur.height, m.histCur.height = h, h, h
+	m.refCur.clamp(len(m.refs))
+	m.itemCur.clamp(len(m.items))
+	m.histCur.clamp(len(m.hist.Versions))
+}
+
+// Bindings are the keys of the current view.
+func (m *memory) Bindings() []key.Binding {
+	k := m.ctx.Keys
+	enter := func(h string) key.Binding { b := k.Enter; b.SetHelp("enter", h); return b }
+	switch m.level {
+	case levelRefs:
+		return []key.Binding{enter("items"), k.TimeTravel}
+	case levelItems:
+		return []key.Binding{enter("history"), k.TimeTravel, k.Back}
+	}
+	bs := []key.Binding{}
+	if m.ctx.ReadOnly == nil {
+		pin := k.Pin
+		if m.hist.Item.Pinned {
+			pin.SetHelp("p", "unpin")
+		} else {
+			pin.SetHelp("p", "pin")
+		}
+		bs = append(bs, k.RollBack, pin, k.Expire)
+	}
+	return append(bs, k.TimeTravel, k.Back)
+}
+
+// Crumb says where you are and as of when.
+func (m *memory) Crumb() string {
+	st := m.ctx.Styles
+	var left string
+	switch m.level {
+	case levelRefs:
+		left = st.Crumb.Render("Memory") + st.Muted.Render(fmt.Sprintf("  %d memory refs", len(m.refs)))
+	case levelItems:
+		left = st.Crumb.Render(clean(m.ref.MemoryRef)) + st.Muted.Render(fmt.Sprintf("  %d items, %d active now", m.ref.Items, m.ref.Active))
+	case levelHistory:
+		it := m.hist.Item
+		if it.ID == "" {
+			left = st.Crumb.Render(clean(m.ref.MemoryRef) + " › …")
+			break
+		}
+		tags := []string{string(it.Layer)}
+		if it.Classification != "" {
+			tags = append(tags, clean(it.Classification))
+		}
+		if it.Pinned {
+			tags = append(tags, "pinned")
+		}
+		left = st.Crumb.Render(clean(it.MemoryRef)+" › "+clean(it.Key)) + "   " + st.Muted.Render(strings.Join(tags, " · "))
+	}
+	var right string
+	switch {
+	case m.prompting:
+		right = st.Bold.Render("as of: ") + m.input.View()
+	case m.asOf.Now():
+		right = st.Muted.Render("as of: now (t: time-travel)")
+	default:
+		right = st.AsOfPast.Render("AS OF "+m.asOfText()) + st.Muted.Render(" (t: change)")
+	}
+	w := m.w - 1
+	rw := ansi.StringWidth(right)
+	if m.prompting {
+		rw = min(rw, 60)
+		right = fit(right, rw)
+	}
+	return fit(left, max(w-rw-2, 0)) + "  " + right
+}
+
+func (m *memory) asOfText() string {
+	if m.asOf.Now() {
+		return "now"
+	}
+	return fmt.Sprintf("LSN %d · %s UTC", m.asOf.LSN, stamp(m.asOf.Time))
+}
+
+// View renders the current level.
+func (m *memory) View() string {
+	s := m.lay()
+	switch m.level {
+	case levelRefs:
+		return s.join(m.ctx.Styles, m.refsList(s.listW), m.refDetail(s.detW))
+	case levelItems:
+		return s.join(m.ctx.Styles, m.itemsList(s.listW, s.wide), m.itemDetail(s.detW))
+	}
+	return s.join(m.ctx.Styles, m.histList(s.listW), m.versionDetail(s.detW, s.detH))
+}
+
+func (m *memory) notice(loaded bool, err error, empty bool, emptyText string) []string {
+	st := m.ctx.Styles
+	switch {
+	case err != nil:
+		return []string{"", "  " + st.Bad.Render(clean(err.Error())), "  " + st.Muted.Render("ctrl+r to retry")}
+	case !loaded:
+		return []string{"", "  " + st.Muted.Render("loading…")}
+	case empty:
+		return []string{"", "  " + st.Muted.Render(emptyText)}
+	}
+	return nil
+}
+
+func (m *memory) refsList(w int) []string {
+	if n := m.notice(m.refsLoaded, m.refsErr, len(m.refs) == 0, "No memory yet: nothing has been written to this database."); n != nil {
+		return n
+	}
+	cols := []column{{title: "MEMORY REF", flex: true}, {title: "ITEMS", width: 7}, {title: "ACTIVE", width: 7}}
+	return renderTable(m.ctx.Styles, cols, w, m.refCur, len(m.refs), func(i int) []string {
+		r := m.refs[i]
+		return []string{clean(r.MemoryRef), fmt.Sprintf("%7d", r.Items), fmt.Sprintf("%7d", r.Active)}
+	})
+}
+
+func (m *memory) refDetail(w int) []string {
+	if len(m.refs) == 0 {
+		return nil
+	}
+	st := m.ctx.Styles
+	r := m.refs[m.refCur.pos]
+	lines := []string{st.Bold.Render(clean(r.MemoryRef)), ""}
+	lines = append(lines,
+		field(st, "items", fmt.Sprintf("%d", r.Items)),
+		field(st, "active", fmt.Sprintf("%d with a visible version now", r.Active)),
+		field(st, "inactive", fmt.Sprintf("%d retracted, expired or awaiting review", r.Items-r.Active)),
+		"")
+	return append(lines, wrap(st.Muted.Render("enter lists the items; t shows them as of an earlier LSN or time."), w)...)
+}
+
+func field(st Styles, label, value string) string {
+	return st.Label.Render(fmt.Sprintf("%-10s", label)) + " " + value
+}
+
+// labelled is a field whose value wraps under itself, not under the label.
+func labelled(st Styles, label, value string, w int) []string {
+	vs := wrap(value, max(w-11, 10))
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		if i == 0 {
+			out[i] = field(st, label, v)
+		} else {
+			out[i] = strings.Repeat(" ", 11) + v
+		}
+	}
+	return out
+}
+
+func (m *memory) itemsList(w int, wide bool) []string {
+	if n := m.notice(m.itemsLoaded, m.itemsErr, len(m.items) == 0, m.emptyItems()); n != nil {
+		return n
+	}
+	cols := []column{{title: "KEY", width: 24}, {title: "VER", width: 4}, {title: "AGE", width: 4}, {title: "TEXT", flex: true}}
+	if !wide {
+		cols = []column{{title: "KEY", width: 24}, {title: "LAYER", width: 10}, {title: "VER", width: 4}, {title: "AGE", width: 4}, {title: "TEXT", flex: true}}
+	}
+	now := m.ctx.Now()
+	lines := renderTable(m.ctx.Styles, cols, w, m.itemCur, len(m.items), func(i int) []string {
+		v := m.items[i]
+		cells := []string{clean(v.Key)}
+		if !wide {
+			cells = append(cells, string(v.Layer))
+		}
+		return append(cells, fmt.Sprintf("v%d", v.Seq), ago(now, v.CreatedAt), clean(v.Text()))
+	})
+	if m.more && m.itemCur.pos >= len(m.items)-1 {
+		lines = append(lines, "  "+m.ctx.Styles.Muted.Render("loading more…"))
+	}
+	return lines
+}
+
+func (m *memory) emptyItems() string {
+	if m.asOf.Now() {
+		return "No visible items: every item here is retracted, expired or awaiting review."
+	}
+	return "No items were visible as of " + m.asOfText() + "."
+}
+
+func (m *memory) itemDetail(w int) []string {
+	if len(m.items) == 0 {
+		return nil
+	}
+	st := m.ctx.Styles
+	v := m.items[m.itemCur.pos]
+	now := m.ctx.Now()
+	lines := []string{st.Bold.Render(clean(v.Key)) + "  " + st.Muted.Render(fmt.Sprintf("v%d %s", v.Seq, v.State)), ""}
+	lines = append(lines, wrap("“"+cleanBlock(v.Text())+"”", w)...)
+	lines = append(lines, "")
+	lines = append(lines,
+		field(st, "layer", string(v.Layer)),
+		field(st, "written", fmt.Sprintf("%s UTC (%s) by %s", stamp(v.CreatedAt), ago(now, v.CreatedAt), clean(v.CreatedBy))),
+		field(st, "confidence", fmt.Sprintf("%.2f", v.Confidence)))
+	if len(v.Tags) > 0 {
+		lines = append(lines, field(st, "tags", clean(strings.Join(v.Tags, ", "))))
+	}
+	if v.Classification != "" {
+		lines = append(lines, field(st, "class", clean(v.Classification)))
+	}
+	if v.ExpiresAt != nil {
+		lines = append(lines, field(st, "expires", fmt.Sprintf("%s UTC (%s)", stamp(*v.ExpiresAt), ago(now, *v.ExpiresAt))))
+	}
+	if v.Reason != "" {
+		lines = append(lines, labelled(st, "reason", clean(v.Reason), w)...)
+	}
+	lines = append(lines, field(st, "log", fmt.Sprintf("LSN %d", v.CreatedLSN)), field(st, "version", shortID(v.ID)), "",
+		st.Muted.Render("enter: history, diff, roll back, pin, expire"))
+	return lines
+}
+
+func (m *memory) histList(w int) []string {
+	if n := m.notice(m.histLoaded, m.histErr, len(m.hist.Versions) == 0, "This item has no versions."); n != nil {
+		return n
+	}
+	cols := []column{{title: "VER", width: 4}, {title: "STATE", width: 10}, {title: "WHEN (UTC)", width: 16}, {title: "BY", width: 12}, {title: "HOW", flex: true}}
+	lines := renderTable(m.ctx.Styles, cols, w, m.histCur, len(m.hist.Versions), func(i int) []string {
+		v := m.hist.Versions[i]
+		ver := fmt.Sprintf("v%d", v.Seq)
+		if !m.asOf.Now() && visibleAt(v.Version, m.asOf.LSN) {
+			ver = "◆" + ver
+		}
+		return []string{ver, m.stateText(v.State), stamp(v.CreatedAt), clean(v.CreatedBy), clean(v.How())}
+	})
+	if !m.asOf.Now() {
+		lines = append(lines, "", "  "+m.ctx.Styles.Muted.Render("◆ the version visible as of "+m.asOfText()))
+	}
+	return lines
+}
+
+func visibleAt(v engine.Version, lsn int64) bool {
+	return v.ActiveFrom > 0 && v.ActiveFrom <= lsn && (v.ActiveTo == 0 || v.ActiveTo > lsn)
+}
+
+func (m *memory) stateText(s engine.State) string {
+	st := m.ctx.Styles
+	switch s {
+	case engine.Active:
+		return st.Good.Render(string(s))
+	case engine.Retracted, engine.Quarantined:
+		return st.Bad.Render(string(s))
+	case engine.Expired, engine.Draft:
+		return st.Warn.Render(string(s))
+	}
+	return st.Muted.Render(string(s))
+}
+
+// versionDetail is the selected version: its text, the diff against the
+// version before it, how it began and ended, evidence and provenance, and its
+// place in the log.
+func (m *memory) versionDetail(w, h int) []string {
+	if len(m.hist.Versions) == 0 {
+		return nil
+	}
+	st := m.ctx.Styles
+	i := m.histCur.pos
+	v := m.hist.Versions[i]
+	head := st.Bold.Render(fmt.Sprintf("v%d ", v.Seq)) + m.stateText(v.State)
+	switch {
+	case v.State == engine.Active:
+		head += st.Muted.Render(fmt.Sprintf("  since LSN %d", v.ActiveFrom))
+	case v.Ended != nil:
+		head += st.Muted.Render(fmt.Sprintf("  LSN %d–%d", v.ActiveFrom, v.Ended.LSN))
+	}
+	lines := []string{head}
+	lines = append(lines, wrap("“"+cleanBlock(v.Text())+"”", w)...)
+	lines = append(lines, "")
+	if prev, ok := m.previous(i); ok {
+		lines = append(lines, st.Label.Render(fmt.Sprintf("vs v%d:", prev.Seq)))
+		lines = append(lines, m.diffLines(cleanBlock(prev.Text()), cleanBlock(v.Text()), w)...)
+	} else {
+		lines = append(lines, st.Muted.Render("first version: nothing to compare"))
+	}
+	lines = append(lines, "")
+	lines = append(lines, m.eventLine("written", v.Created, w)...)
+	if v.Activated != nil {
+		lines = append(lines, m.eventLine("activated", *v.Activated, w)...)
+	}
+	if v.Ended != nil {
+		lines = append(lines, m.eventLine("ended", *v.Ended, w)...)
+	}
+	meta := fmt.Sprintf("confidence %.2f", v.Confidence)
+	if len(v.Tags) > 0 {
+		meta += " · tags " + clean(strings.Join(v.Tags, ", "))
+	}
+	if v.ExpiresAt != nil {
+		meta += " · expires " + stamp(*v.ExpiresAt)
+	}
+	lines = append(lines, labelled(st, "meta", meta, w)...)
+	for _, e := range v.Evidence {
+		lines = append(lines, labelled(st, "evidence", clean(e), w)...)
+	}
+	for _, p := range v.Provenance {
+		lines = append(lines, labelled(st, "provenance", clean(p), w)...)
+	}
+	lines = append(lines, field(st, "log", fmt.Sprintf("LSN %d · leaf %s", v.Created.LSN, shortID(v.Created.Leaf))),
+		field(st, "version", shortID(v.ID)))
+	return lines
+}
+
+func (m *memory) eventLine(label string, e review.Event, w int) []string {
+	s := fmt.Sprintf("%s · %s · LSN %d · %s", e.Op, clean(e.Actor), e.LSN, stamp(e.Time))
+	if e.Reason != "" {
+		s += " · “" + clean(e.Reason) + "”"
+	}
+	return labelled(m.ctx.Styles, label, s, w)
+}
+
+// previous is the version a version replaced: its Prev link, or else the
+// next older version in the history.
+func (m *memory) previous(i int) (engine.Version, bool) {
+	v := m.hist.Versions[i]
+	for _, o := range m.hist.Versions {
+		if o.ID == v.Prev && v.Prev != "" {
+			return o.Version, true
+		}
+	}
+	if i+1 < len(m.hist.Versions) {
+		return m.hist.Versions[i+1].Version, true
+	}
+	return engine.Version{}, false
+}
+
+// diffLines renders a diff: for one-line texts, the old and new line with the
+// changed words marked; otherwise a line diff.
+func (m *memory) diffLines(a, b string, w int) []string {
+	st := m.ctx.Styles
+	if a == b {
+		return []string{st.Muted.Render(" (same text)")}
+	}
+	if !strings.Contains(a, "\n") && !strings.Contains(b, "\n") {
+		var del, ins strings.Builder
+		for _, p := range review.WordDiff(a, b) {
+			switch p.Op {
+			case review.Equal:
+				del.WriteString(p.Text)
+				ins.WriteString(p.Text)
+			case review.Delete:
+				del.WriteString(marked(st, p.Text))
+			case review.Insert:
+				ins.WriteString(marked(st, p.Text))
+			}
+		}
+		var out []string
+		for i, l := range wrap(del.String(), w-3) {
+			out = append(out, st.DiffDel.Render(map[bool]string{true: " - ", false: "   "}[i == 0]+l))
+		}
+		for i, l := range wrap(ins.String(), w-3) {
+			out = append(out, st.DiffIns.Render(map[bool]string{true: " + ", false: "   "}[i == 0]+l))
+		}
+		return out
+	}
+	var out []string
+	for _, p := range review.LineDiff(a, b) {
+		style := st.Muted
+		switch p.Op {
+		case review.Delete:
+			style = st.DiffDel
+		case review.Insert:
+			style = st.DiffIns
+		}
+		for i, l := range wrap(p.Text, w-3) {
+			mark := " " + p.Op.String() + " "
+			if i > 0 {
+				mark = "   "
+			}
+			out = append(out, style.Render(mark+l))
+		}
+	}
+	return out
+}
