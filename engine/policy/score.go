@@ -102,7 +102,10 @@ func (p Policy) FactualScore(layer string, ev []Evidence, now time.Time) Factual
 		weightSum += w
 	}
 
-	var selfRef, lowAuth bool
+	// 12.11.3: reject writes where *all* evidence originates from the writing
+	// agent itself. The prose and the mockups allow the agent's reasoning
+	// next to external evidence; it still lowers V_fact by its authority.
+	allSelf, lowAuth := len(ev) > 0, false
 	n := float64(len(ev))
 	for i, x := range ev {
 		auth := unitClamp(x.Authority)
@@ -139,13 +142,13 @@ func (p Policy) FactualScore(layer string, ev []Evidence, now time.Time) Factual
 		if part.External {
 			res.External++
 		}
-		selfRef = selfRef || part.SelfReferential
+		allSelf = allSelf && part.SelfReferential
 		lowAuth = lowAuth || auth < minAuth
 	}
 	res.Score = round9(res.Score)
 	res.MeanAuthority = round9(res.MeanAuthority)
 
-	if noSelf && selfRef {
+	if noSelf && allSelf {
 		res.Violations = append(res.Violations, ReasonSelfReferential)
 	}
 	if lowAuth {

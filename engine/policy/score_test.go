@@ -39,9 +39,14 @@ func TestFactualScore(t *testing.T) {
 			score: 0.65, pass: true,
 		},
 		{
-			name:  "12.11.3 the same evidence in SEMANTIC is self-referential, too weak and below 0.8",
+			name:  "12.11.3 the same evidence in SEMANTIC is too weak and below 0.8, but not all self-referential",
 			layer: Semantic, ev: []Evidence{doc(1, 0), llm},
-			score: 0.65, violations: []string{ReasonSelfReferential, ReasonLowAuthority, ReasonLowFactualScore},
+			score: 0.65, violations: []string{ReasonLowAuthority, ReasonLowFactualScore},
+		},
+		{
+			name:  "12.11.3 evidence that all originates from the agent is self-referential in SEMANTIC",
+			layer: Semantic, ev: []Evidence{llm, llm},
+			score: 0.3, violations: []string{ReasonSelfReferential, ReasonLowAuthority, ReasonNoExternalEvidence, ReasonLowFactualScore},
 		},
 		{
 			name:  "12.2.3 freshness halves after one SEMANTIC half-life (90 days): 0.5 < 0.8",
