@@ -69,7 +69,7 @@ func (a *activity) SetSize(w, h int) {
 	a.cur.clamp(len(a.rows))
 }
 
-func (a *activity) lay() split { return layout(a.w, a.h, 0.64, len(a.rows)) }
+func (a *activity) lay() split { return layout(a.w, a.h, 0.66, len(a.rows)) }
 
 func (a *activity) pageSize() int { return max(100, 3*a.h) }
 
@@ -219,24 +219,23 @@ func (a *activity) list(w int, wide bool) []string {
 	case len(a.rows) == 0:
 		return []string{"", "  " + st.Muted.Render("The log is empty.")}
 	}
-	cols := []column{{title: "LSN", width: 7}, {title: "AGE", width: 4}, {title: "OP", width: 10}, {title: "ACTOR", width: 14}, {title: "MEMORY REF", width: 20}, {title: "WHAT", flex: true}}
+	cols := []column{{title: "LSN", width: 7}, {title: "AGE", width: 6}, {title: "OP", width: 10}, {title: "ACTOR", width: 14}, {title: "WHAT", flex: true}}
 	if !wide {
-		cols = []column{{title: "LSN", width: 6}, {title: "AGE", width: 4}, {title: "OP", width: 10}, {title: "ACTOR", width: 13}, {title: "WHAT", flex: true}}
+		cols = []column{{title: "LSN", width: 6}, {title: "AGE", width: 5}, {title: "OP", width: 10}, {title: "ACTOR", width: 12}, {title: "WHAT", flex: true}}
 	}
 	now := a.ctx.Now()
 	return renderTable(st, cols, w, a.cur, len(a.rows), func(i int) []string {
 		e := a.rows[i]
-		cells := []string{fmt.Sprintf("%*d", cols[0].width, e.LSN), ago(now, e.Time), string(e.Op), clean(e.Actor)}
-		if wide {
-			cells = append(cells, clean(e.MemoryRef))
-		}
-		return append(cells, clean(what(e)))
+		return []string{fmt.Sprintf("%*d", cols[0].width, e.LSN), ago(now, e.Time), string(e.Op), clean(e.Actor), clean(what(e))}
 	})
 }
 
 // what summarises an entry in a few words.
 func what(e review.LogEvent) string {
 	var parts []string
+	if e.MemoryRef != "" {
+		parts = append(parts, e.MemoryRef)
+	}
 	if e.Key != "" {
 		parts = append(parts, e.Key)
 	}
@@ -244,7 +243,7 @@ func what(e review.LogEvent) string {
 	case e.Op == engine.OpPrincipal:
 		parts = append(parts, "principal "+e.ItemID)
 	case e.Reason != "":
-		parts = append(parts, "“"+e.Reason+"”")
+		parts = append(parts, "“"+shortIDs(e.Reason)+"”")
 	case e.Text != "":
 		parts = append(parts, "“"+e.Text+"”")
 	}
@@ -263,21 +262,25 @@ func (a *activity) detail(w int) []string {
 	now := a.ctx.Now()
 	lines := []string{
 		st.Bold.Render(fmt.Sprintf("LSN %d  %s", e.LSN, e.Op)),
-		st.Muted.Render(fmt.Sprintf("%s UTC (%s ago)", e.Time.UTC().Format("2006-01-02 15:04:05"), ago(now, e.Time))),
+		st.Muted.Render(fmt.Sprintf("%s UTC (%s)", e.Time.UTC().Format("2006-01-02 15:04:05"), agoLong(now, e.Time))),
 		"",
 		field(st, "actor", clean(e.Actor)),
 	}
 	opt := func(label, v string) {
 		if v != "" {
-			lines = append(lines, wrap(field(st, label, clean(v)), w)...)
+			lines = append(lines, labelled(st, label, clean(v), w)...)
 		}
 	}
 	opt("memory", e.MemoryRef)
 	opt("key", e.Key)
-	opt("item", e.ItemID)
-	opt("version", e.VersionID)
-	opt("previous", e.PrevVersionID)
-	opt("reason", e.Reason)
+	if e.Op == engine.OpPrincipal {
+		opt("principal", e.ItemID)
+	} else {
+		opt("item", shortID(e.ItemID))
+	}
+	opt("version", shortID(e.VersionID))
+	opt("previous", shortID(e.PrevVersionID))
+	opt("reason", shortIDs(e.Reason))
 	if e.Text != "" {
 		lines = append(lines, "")
 		lines = append(lines, wrap("“"+cleanBlock(e.Text)+"”", w)...)

@@ -423,7 +423,8 @@ func overlay(lines []string, box string, w int) []string {
 			break
 		}
 		base := out[y]
-		out[y] = fit(ansi.Truncate(base, left, "")+fit(l, bw)+ansi.TruncateLeft(base, left+bw, ""), w)
+		// What lies right of the box is blanked rather than cut mid-word.
+		out[y] = fit(ansi.Truncate(base, left, "")+fit(l, bw), w)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -94,6 +95,15 @@ func ago(now, t time.Time) string {
 	return t.UTC().Format("2006-01-02")
 }
 
+// agoLong is ago for prose: "14m ago", "in 3d".
+func agoLong(now, t time.Time) string {
+	s := ago(now, t)
+	if s == "now" || strings.HasPrefix(s, "in ") || strings.Contains(s, "-") {
+		return s
+	}
+	return s + " ago"
+}
+
 // stamp is how the screens write an absolute time: UTC to the minute.
 func stamp(t time.Time) string {
 	if t.IsZero() {
@@ -101,6 +111,11 @@ func stamp(t time.Time) string {
 	}
 	return t.UTC().Format("2006-01-02 15:04")
 }
+
+var uuidRE = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// shortIDs abbreviates every UUID in a sentence ("rollback of 019a…3f2c").
+func shortIDs(s string) string { return uuidRE.ReplaceAllStringFunc(s, shortID) }
 
 // shortID abbreviates a UUID or hash for a table cell: "019a…3f2c".
 func shortID(id string) string {

@@ -348,8 +348,9 @@ func (m *memory) decide(act Action) tea.Cmd {
 		return nil
 	}
 	if m.ctx.ReadOnly != nil {
-		err := m.ctx.ReadOnly
-		return func() tea.Msg { return errStatus(err) }
+		verb := map[Action]string{ActRollBack: "roll back", ActPin: "pin or unpin", ActExpire: "expire"}[act]
+		text := "cannot " + verb + ": " + m.ctx.ReadOnly.Error()
+		return func() tea.Msg { return statusMsg{text: text, err: true} }
 	}
 	it := m.hist.Item
 	name := clean(it.MemoryRef + " › " + it.Key)
@@ -650,7 +651,7 @@ func (m *memory) itemDetail(w int) []string {
 	lines = append(lines, "")
 	lines = append(lines,
 		field(st, "layer", string(v.Layer)),
-		field(st, "written", fmt.Sprintf("%s UTC (%s) by %s", stamp(v.CreatedAt), ago(now, v.CreatedAt), clean(v.CreatedBy))),
+		field(st, "written", fmt.Sprintf("%s UTC (%s) by %s", stamp(v.CreatedAt), agoLong(now, v.CreatedAt), clean(v.CreatedBy))),
 		field(st, "confidence", fmt.Sprintf("%.2f", v.Confidence)))
 	if len(v.Tags) > 0 {
 		lines = append(lines, field(st, "tags", clean(strings.Join(v.Tags, ", "))))
@@ -659,7 +660,7 @@ func (m *memory) itemDetail(w int) []string {
 		lines = append(lines, field(st, "class", clean(v.Classification)))
 	}
 	if v.ExpiresAt != nil {
-		lines = append(lines, field(st, "expires", fmt.Sprintf("%s UTC (%s)", stamp(*v.ExpiresAt), ago(now, *v.ExpiresAt))))
+		lines = append(lines, field(st, "expires", fmt.Sprintf("%s UTC (%s)", stamp(*v.ExpiresAt), agoLong(now, *v.ExpiresAt))))
 	}
 	if v.Reason != "" {
 		lines = append(lines, labelled(st, "reason", clean(v.Reason), w)...)
@@ -683,7 +684,13 @@ func (m *memory) histList(w int) []string {
 		return []string{ver, m.stateText(v.State), stamp(v.CreatedAt), clean(v.CreatedBy), clean(v.How())}
 	})
 	if !m.asOf.Now() {
-		lines = append(lines, "", "  "+m.ctx.Styles.Muted.Render("◆ the version visible as of "+m.asOfText()))
+		legend := "nothing of this item was visible as of " + m.asOfText()
+		for _, v := range m.hist.Versions {
+			if visibleAt(v.Version, m.asOf.LSN) {
+				legend = "◆ the version visible as of " + m.asOfText()
+			}
+		}
+		lines = append(lines, "", "  "+m.ctx.Styles.Muted.Render(legend))
 	}
 	return lines
 }
@@ -761,7 +768,7 @@ func (m *memory) versionDetail(w, h int) []string {
 func (m *memory) eventLine(label string, e review.Event, w int) []string {
 	s := fmt.Sprintf("%s · %s · LSN %d · %s", e.Op, clean(e.Actor), e.LSN, stamp(e.Time))
 	if e.Reason != "" {
-		s += " · “" + clean(e.Reason) + "”"
+		s += " · “" + shortIDs(clean(e.Reason)) + "”"
 	}
 	return labelled(m.ctx.Styles, label, s, w)
 }

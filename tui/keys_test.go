@@ -1,0 +1,99 @@
+package tui
+
+import (
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+func keyMsg(s string) tea.KeyMsg {
+	switch s {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	case "ctrl+r":
+		return tea.KeyMsg{Type: tea.KeyCtrlR}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "pgdown":
+		return tea.KeyMsg{Type: tea.KeyPgDown}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func TestMsgToAction(t *testing.T) {
+	km := DefaultKeyMap()
+	for _, tc := range []struct {
+		mode Mode
+		key  string
+		want Action
+	}{
+		{ModeNormal, "q", ActQuit},
+		{ModeNormal, "ctrl+c", ActQuit},
+		{ModeNormal, "?", ActHelp},
+		{ModeNormal, "tab", ActNextTab},
+		{ModeNormal, "shift+tab", ActPrevTab},
+		{ModeNormal, "1", ActScreen1},
+		{ModeNormal, "4", ActScreen4},
+		{ModeNormal, "5", ActScreen5},
+		{ModeNormal, "6", ActNone},
+		{ModeNormal, "j", ActDown},
+		{ModeNormal, "up", ActUp},
+		{ModeNormal, "pgdown", ActPageDown},
+		{ModeNormal, "g", ActTop},
+		{ModeNormal, "G", ActBottom},
+		{ModeNormal, "enter", ActEnter},
+		{ModeNormal, "esc", ActBack},
+		{ModeNormal, "b", ActRollBack},
+		{ModeNormal, "p", ActPin},
+		{ModeNormal, "E", ActExpire},
+		{ModeNormal, "e", ActNone}, // lower-case e is not expire
+		{ModeNormal, "t", ActTimeTravel},
+		{ModeNormal, "ctrl+r", ActRefresh},
+		{ModeNormal, "y", ActNone}, // y means nothing outside a confirmation
+		{ModeConfirm, "y", ActYes},
+		{ModeConfirm, "Y", ActYes},
+		{ModeConfirm, "n", ActNo},
+		{ModeConfirm, "esc", ActNo},
+		{ModeConfirm, "q", ActNo}, // q in a modal cancels, never quits with a question open
+		{ModeConfirm, "ctrl+c", ActQuit},
+		{ModeConfirm, "e", ActEditReason},
+		{ModeConfirm, "b", ActNone},
+		{ModeInput, "q", ActNone}, // text for the field
+		{ModeInput, "1", ActNone},
+		{ModeInput, "enter", ActSubmit},
+		{ModeInput, "esc", ActBack},
+		{ModeInput, "ctrl+c", ActQuit},
+	} {
+		if got := MsgToAction(km, tc.mode, keyMsg(tc.key)); got != tc.want {
+			t.Errorf("mode %d key %q = %s, want %s", tc.mode, tc.key, got, tc.want)
+		}
+	}
+}
+
+// Every binding has help text, and the full help lists every binding the
+// screens use, so `?` never hides a key.
+func TestHelpComesFromTheKeyMap(t *testing.T) {
+	km := DefaultKeyMap()
+	seen := map[string]bool{}
+	for _, col := range km.FullHelp() {
+		for _, b := range col {
+			if b.Help().Key == "" || b.Help().Desc == "" {
+				t.Errorf("binding %v has no help", b.Keys())
+			}
+			seen[b.Help().Key] = true
+		}
+	}
+	for _, b := range []string{"b", "p", "E", "t", "enter", "esc", "tab", "1-5", "?", "q"} {
+		if !seen[b] {
+			t.Errorf("full help lacks %q", b)
+		}
+	}
+}
