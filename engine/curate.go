@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/memgov/memgov/engine/scope"
 )
 
 // ForceExpire expires an item's ACTIVE version by hand, before its TTL: the
@@ -160,4 +162,28 @@ func (e *Engine) LogEntriesAt(ctx context.Context, lsns ...int64) (map[int64]Log
 		return nil
 	})
 	return out, err
+}
+
+// ActivePage returns a page of the versions of ref visible now, ordered by
+// key: Read at the present, by the store's index of ACTIVE versions rather
+// than by log position, for browsing a memoryRef of any size.
+func (e *Engine) ActivePage(ctx context.Context, ref, afterKey string, limit int) (Snapshot, error) {
+	snap := Snapshot{MemoryRef: ref, Versions: []Version{}}
+	if _, err := scope.Parse(ref); err != nil {
+		return snap, nil
+	}
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		size, err := tx.LogSize(ctx)
+		if err != nil {
+			return err
+		}
+		snap.LSN, snap.Time = size, e.Now()
+		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Now: snap.Time, Limit: limit, AfterKey: afterKey})
+		if err != nil {
+			return err
+		}
+		snap.Versions = vs
+		return nil
+	})
+	return snap, err
 }

@@ -150,3 +150,38 @@ func equal(a, b []int64) bool {
 	}
 	return true
 }
+
+func TestActivePageMatchesRead(t *testing.T) {
+	e, ctx := newCurateEngine(t)
+	for _, k := range []string{"d", "a", "c", "b", "e"} {
+		put(t, e, k, "text "+k)
+	}
+	r := put(t, e, "x", "gone")
+	if _, err := e.ForceExpire(ctx, r.ItemID, "cur", "stale"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		after string
+		limit int
+	}{{"", 0}, {"", 2}, {"b", 2}, {"e", 3}} {
+		want, err := e.Read(ctx, engine.ReadQuery{MemoryRef: "acme/support-bot", AfterKey: tc.after, Limit: tc.limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := e.ActivePage(ctx, "acme/support-bot", tc.after, tc.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Versions) != len(want.Versions) || got.LSN != want.LSN {
+			t.Fatalf("after %q limit %d: %d versions at %d, Read gives %d at %d", tc.after, tc.limit, len(got.Versions), got.LSN, len(want.Versions), want.LSN)
+		}
+		for i := range got.Versions {
+			if got.Versions[i].ID != want.Versions[i].ID {
+				t.Fatalf("after %q limit %d: version %d differs", tc.after, tc.limit, i)
+			}
+		}
+	}
+	if s, _ := e.ActivePage(ctx, "../etc", "", 1); len(s.Versions) != 0 {
+		t.Fatal("a malformed ref read data")
+	}
+}

@@ -118,7 +118,13 @@ func (s *Service) Items(ctx context.Context, q ItemsQuery) (Page, error) {
 	if limit <= 0 {
 		limit = 100
 	}
-	snap, err := s.eng.Read(ctx, engine.ReadQuery{MemoryRef: q.MemoryRef, AfterKey: q.AfterKey, Limit: limit + 1, AtLSN: q.At.LSN})
+	var snap engine.Snapshot
+	var err error
+	if q.At.Now() {
+		snap, err = s.eng.ActivePage(ctx, q.MemoryRef, q.AfterKey, limit+1)
+	} else {
+		snap, err = s.eng.Read(ctx, engine.ReadQuery{MemoryRef: q.MemoryRef, AfterKey: q.AfterKey, Limit: limit + 1, AtLSN: q.At.LSN})
+	}
 	if err != nil {
 		return Page{}, err
 	}
