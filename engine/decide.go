@@ -86,7 +86,30 @@ func (e *Engine) decide(ctx context.Context, tx Tx, d Decision) (Review, error) 
 	if err := tx.Append(ctx, entry); err != nil {
 		return Review{}, err
 	}
+	if d.Approve {
+		if err := e.supersede(ctx, tx, r, now, d.Reviewer); err != nil {
+			return Review{}, err
+		}
+	}
 	return tx.Review(ctx, r.ID)
+}
+
+// supersede retires the item an approved write was proposed to supersede
+// (the contradiction gate's supersession proposal, 12.2.4).
+func (e *Engine) supersede(ctx context.Context, tx Tx, r Review, now time.Time, reviewer string) error {
+	var d ReviewDetail
+	if err := json.Unmarshal(r.Detail, &d); err != nil || d.Supersedes == "" {
+		return nil
+	}
+	old, err := tx.ItemByKey(ctx, r.MemoryRef, d.Supersedes)
+	if err != nil || old.Head == "" || old.ID == r.ItemID {
+		return nil
+	}
+	entry := &LogEntry{Time: now, Op: OpSupersede, MemoryRef: r.MemoryRef, ItemID: old.ID, VersionID: old.Head, Actor: reviewer}
+	if err := entry.Seal(Payload{Reason: "superseded by the approved write of review " + r.ID}); err != nil {
+		return err
+	}
+	return tx.Append(ctx, entry)
 }
 
 // Review returns one review.

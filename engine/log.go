@@ -27,6 +27,7 @@ const (
 	OpApprove   Op = "APPROVE"   // a DRAFT version becomes ACTIVE (a human decision)
 	OpReject    Op = "REJECT"    // a DRAFT version is refused (a human decision)
 	OpRetract   Op = "RETRACT"   // an ACTIVE version is invalidated (12.5.6)
+	OpSupersede Op = "SUPERSEDE" // an ACTIVE version is replaced by another item's (an approved supersession)
 	OpExpire    Op = "EXPIRE"    // an ACTIVE version is expired (TTL, GC, or by hand)
 	OpPin       Op = "PIN"       // an item is protected from GC
 	OpUnpin     Op = "UNPIN"     // the protection is removed
@@ -36,7 +37,7 @@ const (
 
 // memoryOps are the operations that change an item's versions.
 var memoryOps = map[Op]bool{OpInsert: true, OpUpdate: true, OpMerge: true, OpStage: true,
-	OpApprove: true, OpReject: true, OpRetract: true, OpExpire: true}
+	OpApprove: true, OpReject: true, OpRetract: true, OpExpire: true, OpSupersede: true}
 
 // ChangesVersions reports whether the operation changes the version graph.
 func (o Op) ChangesVersions() bool { return memoryOps[o] }

@@ -676,7 +676,7 @@ func (w *writeState) loadCandidates(ctx context.Context) error {
 		return nil
 	}
 	bands := w.feat.SimHash.Bands()
-	q := CandidateQuery{MemoryRef: w.req.MemoryRef, Layer: w.req.TargetLayer, ContentHash: w.hashOf(),
+	q := CandidateQuery{MemoryRef: w.req.MemoryRef, ContentHash: w.hashOf(),
 		Fingerprint: w.feat.Fingerprint[:], Subject: w.feat.Subject, Limit: 400}
 	for i, b := range bands {
 		q.Bands = append(q.Bands, uint32(i)<<16|uint32(b))
@@ -808,8 +808,15 @@ func (dedupGate) Evaluate(ctx context.Context, w *writeState) GateResult {
 			Similarity: round3(c.cosine), Confidence: c.Confidence, State: c.State}
 	}
 	hash := w.hashOf()
-	// Tier 1: exact content hash.
+	// Dedup compares within the write's layer (12.3.3: the hash set of layer l).
+	var same []scored
 	for _, c := range w.candidates {
+		if c.Layer == w.req.TargetLayer {
+			same = append(same, c)
+		}
+	}
+	// Tier 1: exact content hash.
+	for _, c := range same {
 		if c.ContentHash == hash {
 			r := reject(ReasonExactDuplicate, "identical to %s", c.Key)
 			r.Related = []RelatedItem{rel(c, "DUPLICATES")}
@@ -833,13 +840,13 @@ func (dedupGate) Evaluate(ctx context.Context, w *writeState) GateResult {
 			Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) with conflicting details", c.Key, c.cosine)}
 	}
 	// Tier 2: structural fingerprint.
-	for _, c := range w.candidates {
+	for _, c := range same {
 		if !w.ownItem(c) && string(c.Fingerprint) == string(w.feat.Fingerprint[:]) {
 			return decide(c, ReasonStructuralDup, "STRUCTURAL_CONFLICT")
 		}
 	}
 	// Tier 3: semantic similarity.
-	for _, c := range w.candidates {
+	for _, c := range same {
 		if !w.ownItem(c) && w.pol.NearDuplicate(c.cosine) {
 			return decide(c, ReasonSemanticDuplicate, ReasonSemanticConflict)
 		}
@@ -974,23 +981,29 @@ func (approvalGate) Evaluate(ctx context.Context, w *writeState) GateResult {
 	return accept()
 }
 
-// consumers estimates the blast radius: the principals of the tenant who may
-// read the memoryRef.
+// consumers estimates the blast radius (12.6.2 f_blast): the agents other
+// than the writer that will read the memory. Facts and procedures (SEMANTIC,
+// PROCEDURAL) and shared namespaces reach every other agent of the tenant; an
+// agent's own episodic and session memory reaches no one else.
 func consumers(ctx context.Context, w *writeState) int {
+	shared := w.req.TargetLayer == Semantic || w.req.TargetLayer == Procedural
+	for _, ns := range w.ref.Namespace {
+		shared = shared || ns == "shared"
+	}
+	if !shared {
+		return 0
+	}
 	ps, err := w.tx.Principals(ctx)
 	if err != nil {
-		return 1
+		return 0
 	}
 	n := 0
 	for _, p := range ps {
-		if p.Tenant == w.ref.Tenant && !p.Role.Human() {
+		if p.Tenant == w.ref.Tenant && !p.Role.Human() && p.ID != w.req.SourceAgentID {
 			n++
 		}
 	}
-	if strings.Contains(w.req.MemoryRef, "/shared") || len(w.ref.Namespace) == 0 && w.req.TargetLayer == Procedural {
-		return max(n, 1)
-	}
-	return 1
+	return n
 }
 
 // versionPayload builds the payload of the version a write creates.
@@ -1139,9 +1152,7 @@ func (e *Engine) stage(ctx context.Context, w *writeState) WriteResult {
 	}
 	// The headline reason is the most specific one; a role that needs
 	// approval anyway comes last.
-	sort.SliceStable(reasons, func(i, j int) bool {
-		return reasons[i] != "APPROVAL_REQUIRED_BY_ROLE" && reasons[j] == "APPROVAL_REQUIRED_BY_ROLE"
-	})
+	sort.SliceStable(reasons, func(i, j int) bool { return reasonRank(reasons[i]) < reasonRank(reasons[j]) })
 	detail := ReviewDetail{Reasons: reasons, RiskFormula: w.risk.String(), Evidence: w.req.EvidenceRefs,
 		Related: append(append([]RelatedItem{}, w.contradicts...), w.related...), Provenance: w.provenance,
 		ValidationScore: w.validation, Supersedes: w.supersedes}
@@ -1178,6 +1189,23 @@ func (e *Engine) stage(ctx context.Context, w *writeState) WriteResult {
 		ReviewID: rv.ID, Key: w.req.Key, Tier: w.risk.Tier, LSN: entry.LSN, RetryAfter: f64(due.Sub(w.now).Seconds()),
 		ValidationScore: f64(w.validation), RiskScore: f64(w.risk.Score), Related: keysOf(detail.Related), Alerts: w.alerts,
 		Detail: "waiting for a curator (" + w.risk.Tier + ", risk " + fmt.Sprintf("%.2f", w.risk.Score) + ")"}
+}
+
+// reasonRank orders review reasons from the most to the least specific.
+func reasonRank(r string) int {
+	switch {
+	case r == ReasonContradiction:
+		return 0
+	case r == ReasonSemanticConflict || r == "STRUCTURAL_CONFLICT":
+		return 1
+	case r == ReasonLowFactual:
+		return 2
+	case strings.HasPrefix(r, "LOW_REPUTATION"):
+		return 3
+	case r == "APPROVAL_REQUIRED_BY_ROLE":
+		return 5
+	}
+	return 4
 }
 
 func dedupRelated(rs []RelatedItem) []RelatedItem {
@@ -1232,7 +1260,7 @@ func (e *Engine) NearDuplicates(ctx context.Context, ref string, layer Layer, te
 			return err
 		}
 		for _, c := range w.candidates {
-			if c.cosine >= minCosine {
+			if c.Layer == layer && c.cosine >= minCosine {
 				out = append(out, RelatedItem{Relation: "NEAR_DUPLICATE", ItemID: c.ItemID, VersionID: c.VersionID, Key: c.Key,
 					Text: c.Text, Similarity: c.cosine, State: c.State})
 			}

@@ -218,3 +218,38 @@ func TestSecretRedactionAtTheChokepoint(t *testing.T) {
 		t.Fatalf("stored %q %v, %v", v.Text(), v.Tags, err)
 	}
 }
+
+// A more confident contradicting write is deferred with a supersession
+// proposal; approving it supersedes the contradicted item.
+func TestApprovedSupersession(t *testing.T) {
+	e := newEngine(t, "")
+	setupAgents(t, e)
+	ctx := context.Background()
+	fact := func(key, obj string, conf float64) []byte {
+		b, _ := json.Marshal(map[string]any{"source_agent_id": "billing-agent", "memory_ref": "acme/billing-agent", "key": key,
+			"target_layer": "EPISODIC", "observation_type": "user_stated_preference", "confidence": conf,
+			"content":       map[string]any{"text": "Customer 42 prefers " + obj + ".", "subject": "customer 42", "predicate": "prefers_channel", "object": obj},
+			"evidence_refs": []any{map[string]any{"source_type": "HUMAN_INPUT", "source_uri": "chat://1", "authority": 1}}})
+		return b
+	}
+	if r := write(t, e, fact("c42/channel", "email", 0.6)); r.Status != engine.StatusCommitted {
+		t.Fatalf("%+v", r)
+	}
+	r := write(t, e, fact("c42/channel-new", "sms", 0.95))
+	if r.Status != engine.StatusDeferred || r.Reason != engine.ReasonContradiction {
+		t.Fatalf("%+v", r)
+	}
+	if _, err := e.Decide(ctx, engine.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Get(ctx, "acme/billing-agent", "c42/channel"); !errors.Is(err, engine.ErrNotFound) {
+		t.Fatalf("the superseded fact is still visible: %v", err)
+	}
+	v, err := e.Get(ctx, "acme/billing-agent", "c42/channel-new")
+	if err != nil || v.Text() != "Customer 42 prefers sms." {
+		t.Fatalf("%+v %v", v, err)
+	}
+	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+		t.Fatalf("rebuild: %+v %v", rb, err)
+	}
+}

@@ -111,6 +111,7 @@ type Candidate struct {
 	VersionID   string
 	ItemID      string
 	Key         string
+	Layer       Layer
 	State       State
 	ContentHash string
 	Fingerprint []byte
@@ -123,10 +124,10 @@ type Candidate struct {
 	CreatedBy   string
 }
 
-// CandidateQuery selects candidates within one memoryRef and layer.
+// CandidateQuery selects candidates within one memoryRef, in every durable
+// layer (contradictions cross layers; the dedup gate keeps to its own).
 type CandidateQuery struct {
 	MemoryRef   string
-	Layer       Layer
 	ContentHash string
 	Fingerprint []byte
 	Bands       []uint32 // band number << 16 | value

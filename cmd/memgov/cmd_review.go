@@ -128,6 +128,8 @@ func (a *app) decideCommand(approve bool) *cobra.Command {
 
 func age(d time.Duration) string {
 	switch {
+	case d < 0:
+		return "0s"
 	case d < time.Minute:
 		return fmt.Sprintf("%ds", int(d.Seconds()))
 	case d < time.Hour:

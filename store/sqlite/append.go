@@ -119,11 +119,8 @@ func applyOp(ctx context.Context, q querier, e *engine.LogEntry) error {
 	case engine.OpReject:
 		res, err := q.ExecContext(ctx, `UPDATE versions SET state = 'RETRACTED' WHERE id = ? AND state = 'DRAFT'`, e.VersionID)
 		return wrapApply(e, mustOne(res, err))
-	case engine.OpRetract, engine.OpExpire:
-		state := engine.Retracted
-		if e.Op == engine.OpExpire {
-			state = engine.Expired
-		}
+	case engine.OpRetract, engine.OpExpire, engine.OpSupersede:
+		state := map[engine.Op]engine.State{engine.OpRetract: engine.Retracted, engine.OpExpire: engine.Expired, engine.OpSupersede: engine.Superseded}[e.Op]
 		res, err := q.ExecContext(ctx, `UPDATE versions SET state = ?, active_to = ? WHERE id = ? AND state = 'ACTIVE'`, string(state), e.LSN, e.VersionID)
 		if err := mustOne(res, err); err != nil {
 			return wrapApply(e, err)

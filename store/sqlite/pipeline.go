@@ -55,7 +55,7 @@ func observePipeline(ctx context.Context, q querier, e *engine.LogEntry) error {
 	case engine.OpInsert, engine.OpUpdate, engine.OpMerge, engine.OpStage:
 	case engine.OpApprove, engine.OpReject:
 		return observeDecision(ctx, q, e)
-	case engine.OpRetract, engine.OpExpire:
+	case engine.OpRetract, engine.OpExpire, engine.OpSupersede:
 		return event(ctx, q, e, "memory."+strings.ToLower(string(e.Op))+"d", map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "actor": e.Actor})
 	default:
 		return nil
@@ -242,12 +242,13 @@ func (r *readTx) Candidates(ctx context.Context, cq engine.CandidateQuery) ([]en
 	if limit <= 0 {
 		limit = 400
 	}
-	query := `SELECT vi.version_id, vi.item_id, vi.key, v.state, vi.content_hash, vi.fingerprint, vi.subject, vi.predicate, vi.object,
+	query := `SELECT vi.version_id, vi.item_id, vi.key, vi.layer, v.state, vi.content_hash, vi.fingerprint, vi.subject, vi.predicate, vi.object,
 		vi.embedding, v.content, v.confidence, v.created_by
 		FROM version_index vi JOIN versions v ON v.id = vi.version_id
-		WHERE vi.version_id IN (` + strings.Join(parts, " UNION ") + `) AND vi.layer = ? AND v.state IN ('ACTIVE', 'DRAFT')
+		WHERE vi.version_id IN (` + strings.Join(parts, " UNION ") + `) AND vi.layer IN ('EPISODIC', 'SEMANTIC', 'PROCEDURAL')
+		AND v.state IN ('ACTIVE', 'DRAFT')
 		LIMIT ?`
-	args = append(args, string(cq.Layer), limit)
+	args = append(args, limit)
 	rows, err := r.q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -256,15 +257,15 @@ func (r *readTx) Candidates(ctx context.Context, cq engine.CandidateQuery) ([]en
 	var out []engine.Candidate
 	for rows.Next() {
 		var (
-			c       engine.Candidate
-			state   string
-			content []byte
+			c            engine.Candidate
+			layer, state string
+			content      []byte
 		)
-		if err := rows.Scan(&c.VersionID, &c.ItemID, &c.Key, &state, &c.ContentHash, &c.Fingerprint, &c.Subject, &c.Predicate, &c.Object,
+		if err := rows.Scan(&c.VersionID, &c.ItemID, &c.Key, &layer, &state, &c.ContentHash, &c.Fingerprint, &c.Subject, &c.Predicate, &c.Object,
 			&c.Embedding, &content, &c.Confidence, &c.CreatedBy); err != nil {
 			return nil, err
 		}
-		c.State = engine.State(state)
+		c.State, c.Layer = engine.State(state), engine.Layer(layer)
 		c.Text = engine.Version{Content: content}.Text()
 		out = append(out, c)
 	}
