@@ -474,4 +474,3 @@ Without --db it uses demo.db in memgov's data directory and says where.`,
 
 // demoTUI opens the TUI; set by the TUI's command file.
 var demoTUI func(a *app, cmd *cobra.Command, as string) error
-
