@@ -65,6 +65,12 @@ func (a *activity) Init() tea.Cmd { return tea.Batch(a.loadTail(0), a.loadRoot()
 
 func (a *activity) SetSize(w, h int) {
 	a.w, a.h = w, h
+	a.resize()
+}
+
+// resize fits the cursor to the list's height, which at narrow sizes depends
+// on how many rows there are.
+func (a *activity) resize() {
 	a.cur.height = max(a.lay().listH-1, 1)
 	a.cur.clamp(len(a.rows))
 }
@@ -141,6 +147,7 @@ func (a *activity) Update(msg tea.Msg, act Action) tea.Cmd {
 		}
 		a.rows = append(a.rows, msg.events...)
 		a.bottom = len(a.rows) == 0 || a.rows[len(a.rows)-1].LSN <= 1
+		a.resize()
 		return a.loadOlder()
 	case rootMsg:
 		if msg.id != a.rootReq {
@@ -179,7 +186,7 @@ func (a *activity) addNewest(msg tailMsg) {
 		}
 	}
 	a.newest = a.rows[0].LSN
-	a.cur.clamp(len(a.rows))
+	a.resize()
 }
 
 func (a *activity) Bindings() []key.Binding {

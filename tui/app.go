@@ -14,7 +14,6 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memgov/memgov/review"
@@ -394,17 +393,52 @@ func (m *Model) helpLine() string {
 	return m.help.ShortHelpView(bs)
 }
 
+// fullHelpView lays the KeyMap's groups out in two columns: the same
+// bindings the help bar shows, all of them.
 func (m *Model) fullHelpView() string {
-	h := m.help
-	h.ShowAll = true
-	var b strings.Builder
-	b.WriteString(h.FullHelpView(m.ctx.Keys.FullHelp()))
-	if m.ctx.ReadOnly != nil {
-		b.WriteString("\n\n" + m.ctx.Styles.ReadOnly.Render(m.ctx.ReadOnly.Error()))
-		b.WriteString("\n" + m.ctx.Styles.Muted.Render("b, p and E need a curator or operator; everything else works."))
+	st, w := m.ctx.Styles, m.ctx.Width
+	groups, titles := m.ctx.Keys.FullHelp(), fullHelpTitles
+	colW := max((w-8)/3, 20)
+	var cols [3][]string
+	for gi, g := range groups {
+		c := fullHelpColumn[gi]
+		kw := 0
+		for _, b := range g {
+			kw = max(kw, len([]rune(b.Help().Key)))
+		}
+		if len(cols[c]) > 0 {
+			cols[c] = append(cols[c], "")
+		}
+		cols[c] = append(cols[c], st.ColHeader.Render(titles[gi]))
+		for _, b := range g {
+			if b.Enabled() {
+				cols[c] = append(cols[c], fit(st.Bold.Render(fmt.Sprintf("%-*s", kw+2, b.Help().Key))+b.Help().Desc, colW))
+			}
+		}
 	}
-	b.WriteString("\n\n" + m.ctx.Styles.Muted.Render("Times are UTC. Agent-written text is shown with control and invisible characters made visible."))
-	return lipgloss.NewStyle().Padding(1, 2).Render(b.String())
+	n := max(len(cols[0]), len(cols[1]), len(cols[2]))
+	var lines []string
+	for i := range n {
+		row := "  "
+		for c := range cols {
+			row += pane(cols[c], colW, n)[i] + "  "
+		}
+		lines = append(lines, row)
+	}
+	if m.ctx.ReadOnly != nil {
+		lines = append(lines, "")
+		for _, l := range wrap(m.ctx.ReadOnly.Error()+". b, p and E need a curator or operator; everything else works.", w-4) {
+			lines = append(lines, "  "+st.ReadOnly.Render(l))
+		}
+	}
+	note := wrap("Times are UTC. Agent-written text is shown sanitised (escapes removed, invisibles marked).", w-4)
+	if len(lines)+1+len(note) <= m.bodyHeight() {
+		lines = append(lines, "")
+		for _, l := range note {
+			lines = append(lines, "  "+st.Muted.Render(l))
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // overlay draws box centred over lines of width w.

@@ -23,7 +23,7 @@ type KeyMap struct {
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next screen")),
-		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous screen")),
+		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev screen")),
 		Screen:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "go to screen")),
 		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -33,7 +33,7 @@ func DefaultKeyMap() KeyMap {
 		Bottom:     key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "last")),
 		Enter:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		Back:       key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
-		RollBack:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "roll back to this version")),
+		RollBack:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "roll back to version")),
 		Pin:        key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin/unpin")),
 		Expire:     key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "force-expire")),
 		TimeTravel: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "time-travel")),
@@ -50,14 +50,21 @@ func DefaultKeyMap() KeyMap {
 // ShortHelp is the global part of the help bar.
 func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.NextTab, k.Help, k.Quit} }
 
-// FullHelp is every binding, in columns: moving, memory, confirming, global.
+// fullHelpTitles name the groups of FullHelp, in order.
+var fullHelpTitles = []string{"MOVE", "OPEN", "SCREENS", "DECIDE", "CONFIRM"}
+
+// fullHelpColumn places each group of FullHelp in one of three columns.
+var fullHelpColumn = []int{0, 1, 1, 2, 2}
+
+// FullHelp is every binding, in groups: moving, opening, deciding,
+// confirming, screens.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Enter, k.Back, k.TimeTravel, k.Refresh},
+		{k.NextTab, k.PrevTab, k.Screen, k.Help, k.Quit},
 		{k.RollBack, k.Pin, k.Expire},
 		{k.Yes, k.No, k.EditReason},
-		{k.NextTab, k.PrevTab, k.Screen, k.Help, k.Quit},
 	}
 }
 
