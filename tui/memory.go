@@ -86,6 +86,7 @@ type asOfMsg struct {
 type actedMsg struct {
 	text string
 	err  error
+	top  bool // a new version heads the history: select it
 }
 
 func newMemory(c *Context) *memory {
@@ -204,6 +205,9 @@ func (m *memory) Update(msg tea.Msg, act Action) tea.Cmd {
 			return func() tea.Msg { return errStatus(msg.err) }
 		}
 		m.itemsStale = true
+		if msg.top {
+			m.histCur.pos, m.histCur.offset = 0, 0
+		}
 		cmds := []tea.Cmd{m.loadRefs(), func() tea.Msg { return statusMsg{text: msg.text} }}
 		if m.level == levelHistory {
 			cmds = append(cmds, m.loadHistory(m.hist.Item.ID))
@@ -381,7 +385,7 @@ func (m *memory) decide(act Action) tea.Cmd {
 					if res.NewVersionID != "" {
 						text = fmt.Sprintf("%s: content of %s is ACTIVE again as a new version (LSN %d)", clean(it.Key), seqOf(hist, res.RestoredFrom), res.ReactivationLSN)
 					}
-					return actedMsg{text: text}
+					return actedMsg{text: text, top: true}
 				}
 			},
 		})

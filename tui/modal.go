@@ -88,7 +88,11 @@ func (m *confirm) view(w int) string {
 	if st.Plain {
 		title = "CONFIRM: " + title
 	}
-	b = append(b, st.ModalTitle.Render(fit(title, inner)), "")
+	ts := st.ModalTitle
+	if m.msg.danger {
+		ts = st.Bad.Bold(true)
+	}
+	b = append(b, ts.Render(fit(title, inner)), "")
 	for _, l := range m.msg.lines {
 		b = append(b, wrap(l, inner)...)
 	}

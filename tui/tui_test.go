@@ -209,7 +209,10 @@ func TestFlowRollBackToOlderVersion(t *testing.T) {
 	s.see("Make the content of v1 ACTIVE again as v5")
 	s.press("y")
 	s.see("ACTIVE again")
-	s.quit()
+	s.see("v5 ACTIVE")
+	if mem := s.quit().screens[MemoryScreen].(*memory); mem.histCur.pos != 0 || mem.hist.Versions[0].Seq != 5 {
+		t.Fatalf("after the rollback the cursor is on row %d of %d versions", mem.histCur.pos, len(mem.hist.Versions))
+	}
 	v, err := w.eng.Get(w.ctx, "acme/support-bot", "customer-42/channel")
 	if err != nil || v.Seq != 5 || v.Text() != "Customer 42 prefers email." || v.State != engine.Active {
 		t.Fatalf("after rollback: v%d %s %q %v", v.Seq, v.State, v.Text(), err)
