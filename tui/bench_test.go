@@ -57,6 +57,13 @@ func BenchmarkMemoryScreen(b *testing.B) {
 			}
 		}
 	})
+	b.Run("refs-query", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := svc.Refs(w.ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("keypress", func(b *testing.B) {
 		m := newModel()
 		_, cmd := m.Update(enter)
