@@ -731,6 +731,7 @@ func (g contradictionGate) Evaluate(ctx context.Context, w *writeState) GateResu
 	}
 	topic := w.pol.Contradiction.TopicSimilarity
 	w.novel = true
+	writeNegated := negated(w.feat.Text)
 	var found []RelatedItem
 	maxConf := 0.0
 	for _, c := range w.candidates {
@@ -745,7 +746,7 @@ func (g contradictionGate) Evaluate(ctx context.Context, w *writeState) GateResu
 		case w.feat.Subject != "" && c.Subject == w.feat.Subject && c.Predicate == w.feat.Predicate &&
 			c.Object != "" && w.feat.Object != "" && c.Object != w.feat.Object:
 			why = "same subject and predicate, another object"
-		case c.cosine >= topic && negated(w.feat.Text) != negated(c.Text):
+		case c.cosine >= topic && writeNegated != negated(c.Text):
 			why = "negation"
 		case g.judge != nil && c.cosine >= topic:
 			if s, err := g.judge.Contradiction(ctx, c.Text, w.feat.Text); err == nil && s >= w.pol.Contradiction.NLIScore {

@@ -209,6 +209,9 @@ func (r *readTx) CountSessionCommits(ctx context.Context, agent, sessionID strin
 	return n, err
 }
 
+// bandBucketLimit caps the candidates one SimHash band contributes.
+const bandBucketLimit = 24
+
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
 func (r *readTx) Candidates(ctx context.Context, cq engine.CandidateQuery) ([]engine.Candidate, error) {
@@ -228,12 +231,13 @@ func (r *readTx) Candidates(ctx context.Context, cq engine.CandidateQuery) ([]en
 		parts = append(parts, `SELECT version_id FROM version_index WHERE memory_ref = ? AND subject = ?`)
 		args = append(args, cq.MemoryRef, cq.Subject)
 	}
-	if len(cq.Bands) > 0 {
-		parts = append(parts, `SELECT version_id FROM version_bands WHERE memory_ref = ? AND band IN (`+placeholders(len(cq.Bands))+`)`)
-		args = append(args, cq.MemoryRef)
-		for _, b := range cq.Bands {
-			args = append(args, int64(b))
-		}
+	// Each SimHash band contributes its newest members only: a bucket shared
+	// by thousands of versions (a corpus of near-identical templates) would
+	// otherwise make every write scan it. Recall is measured by `memgov bench
+	// write` against brute force.
+	for _, b := range cq.Bands {
+		parts = append(parts, `SELECT version_id FROM (SELECT version_id FROM version_bands WHERE memory_ref = ? AND band = ? ORDER BY version_id DESC LIMIT `+fmt.Sprint(bandBucketLimit)+`)`)
+		args = append(args, cq.MemoryRef, int64(b))
 	}
 	if len(parts) == 0 {
 		return nil, nil
