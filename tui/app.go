@@ -388,7 +388,11 @@ func (m *Model) helpLine() string {
 	case m.fullHelp:
 		bs = []key.Binding{k.Help, k.Quit}
 	default:
-		bs = append(m.screens[m.active].Bindings(), k.ShortHelp()...)
+		global := k.ShortHelp()
+		if m.ctx.Width < wideMin {
+			global = []key.Binding{k.Help, k.Quit} // tab is in the full help
+		}
+		bs = append(m.screens[m.active].Bindings(), global...)
 	}
 	return m.help.ShortHelpView(bs)
 }

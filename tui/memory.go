@@ -490,7 +490,12 @@ func (m *memory) Bindings() []key.Binding {
 		} else {
 			pin.SetHelp("p", "pin")
 		}
-		bs = append(bs, k.RollBack, pin, k.Expire)
+		rb, ex := k.RollBack, k.Expire
+		if m.w < wideMin {
+			rb.SetHelp("b", "roll back")
+			ex.SetHelp("E", "expire")
+		}
+		bs = append(bs, rb, pin, ex)
 	}
 	return append(bs, k.TimeTravel, k.Back)
 }
