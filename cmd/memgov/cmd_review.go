@@ -76,7 +76,81 @@ is the comfortable way to work the queue.`,
 	list.Flags().IntVar(&q.Limit, "limit", 50, "page size")
 	list.Flags().IntVar(&q.Offset, "offset", 0, "page offset")
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.AddCommand(list, a.decideCommand(true), a.decideCommand(false))
+	var by, note string
+	claim := &cobra.Command{
+		Use:   "claim REVIEW_ID --by CURATOR",
+		Short: "Take a lease on a review; prints the fencing token to decide with",
+		Long: `claim gives you the review for the policy's lease time. Others see that you hold
+it and cannot decide it meanwhile; decide with --token so that a decision after
+your lease passed to someone else is refused.`,
+		Example: "  memgov review claim 019a6c1e-... --by jane --json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			r, err := eng.ClaimReview(cmd.Context(), args[0], by)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSON(r)
+			}
+			fmt.Fprintf(a.stdout, "claimed review %s until %s; decide with --token %d\n", r.ID, r.ClaimExpires.Format(time.Kitchen), r.ClaimToken)
+			return nil
+		},
+	}
+	escalate := &cobra.Command{
+		Use:     "escalate REVIEW_ID --by CURATOR",
+		Short:   "Escalate a review for a more senior decision",
+		Example: `  memgov review escalate 019a6c1e-... --by jane --note "needs finance sign-off"`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			r, err := eng.EscalateReview(cmd.Context(), args[0], by, note)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "escalated review %s\n", r.ID)
+			return nil
+		},
+	}
+	for _, c := range []*cobra.Command{claim, escalate} {
+		c.Flags().StringVar(&by, "by", "", "the curator (required)")
+		c.MarkFlagRequired("by")
+		c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	}
+	escalate.Flags().StringVar(&note, "note", "", "why")
+	sweep := &cobra.Command{
+		Use:   "sweep",
+		Short: "Escalate reviews past their SLA and fail closed on sync reviews past their deadline",
+		Long: `sweep escalates async reviews past their SLA (a review.escalated event) and rejects
+sync reviews past their deadline with APPROVAL_TIMEOUT. The TUI sweeps as it polls;
+run this from cron where no one has the TUI open.`,
+		Example: "  memgov review sweep --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			res, err := eng.SweepReviews(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSON(res)
+			}
+			fmt.Fprintf(a.stdout, "escalated %d, timed out %d\n", res.Escalated, res.TimedOut)
+			return nil
+		},
+	}
+	sweep.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.AddCommand(list, a.decideCommand(true), a.decideCommand(false), claim, escalate, sweep)
 	return cmd
 }
 

@@ -1,0 +1,176 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Review claim and escalation operations.
+const (
+	OpClaim    Op = "CLAIM"    // a reviewer takes a lease on a review (12.8.3 fencing token)
+	OpRelease  Op = "RELEASE"  // the reviewer gives the lease back
+	OpEscalate Op = "ESCALATE" // a review is escalated, by a person or past its SLA
+)
+
+// ClaimData is the payload data of CLAIM, RELEASE and ESCALATE entries.
+type ClaimData struct {
+	ReviewID string `json:"review_id"`
+	Holder   string `json:"holder,omitempty"`
+	Token    int64  `json:"token,omitempty"`
+	Expires  string `json:"expires,omitempty"`
+	Note     string `json:"note,omitempty"`
+}
+
+// DecodeClaim returns the claim data of a CLAIM, RELEASE or ESCALATE entry.
+func DecodeClaim(e *LogEntry) (ClaimData, error) {
+	p, err := e.DecodePayload()
+	if err != nil {
+		return ClaimData{}, err
+	}
+	var c ClaimData
+	if err := json.Unmarshal(p.Data, &c); err != nil {
+		return c, fmt.Errorf("log entry %d: claim data: %w", e.LSN, err)
+	}
+	return c, nil
+}
+
+// ClaimReview gives a curator a lease on a review, with a fencing token that
+// grows with every claim: a decision carrying an older token is refused. A
+// claim held by someone else that has not expired is a conflict naming them.
+// Renewing one's own claim extends it with a new token.
+func (e *Engine) ClaimReview(ctx context.Context, reviewID, reviewer string) (Review, error) {
+	var out Review
+	err := e.store.Update(ctx, func(tx Tx) error {
+		r, err := e.curatorReview(ctx, tx, reviewID, reviewer)
+		if err != nil {
+			return err
+		}
+		now := e.Now()
+		if r.ClaimHolder != "" && r.ClaimHolder != reviewer && now.Before(r.ClaimExpires) {
+			return fmt.Errorf("%w: %s is reviewing this until %s", ErrConflict, r.ClaimHolder, r.ClaimExpires.Format(time.Kitchen))
+		}
+		ttl := time.Duration(e.policy.Review.LeaseTTL)
+		if ttl <= 0 {
+			ttl = 5 * time.Minute
+		}
+		c := ClaimData{ReviewID: r.ID, Holder: reviewer, Token: r.ClaimToken + 1, Expires: now.Add(ttl).Format(TimeFormat)}
+		if err := e.appendClaim(ctx, tx, OpClaim, r, reviewer, "claimed for review", c); err != nil {
+			return err
+		}
+		out, err = tx.Review(ctx, r.ID)
+		return err
+	})
+	return out, err
+}
+
+// ReleaseReview gives a claim back before it expires.
+func (e *Engine) ReleaseReview(ctx context.Context, reviewID, reviewer string) error {
+	return e.store.Update(ctx, func(tx Tx) error {
+		r, err := tx.Review(ctx, reviewID)
+		if err != nil {
+			return err
+		}
+		if r.ClaimHolder != reviewer || !e.Now().Before(r.ClaimExpires) {
+			return nil
+		}
+		return e.appendClaim(ctx, tx, OpRelease, r, reviewer, "claim released", ClaimData{ReviewID: r.ID, Token: r.ClaimToken})
+	})
+}
+
+// EscalateReview marks a review for a more senior decision.
+func (e *Engine) EscalateReview(ctx context.Context, reviewID, reviewer, note string) (Review, error) {
+	var out Review
+	err := e.store.Update(ctx, func(tx Tx) error {
+		r, err := e.curatorReview(ctx, tx, reviewID, reviewer)
+		if err != nil {
+			return err
+		}
+		if r.Status == ReviewEscalated {
+			return fmt.Errorf("%w: review %s is already escalated", ErrConflict, r.ID)
+		}
+		reason := "escalated by " + reviewer
+		if note != "" {
+			reason += ": " + note
+		}
+		if err := e.appendClaim(ctx, tx, OpEscalate, r, reviewer, reason, ClaimData{ReviewID: r.ID, Note: note}); err != nil {
+			return err
+		}
+		out, err = tx.Review(ctx, r.ID)
+		return err
+	})
+	return out, err
+}
+
+// SweepResult counts what a sweep did.
+type SweepResult struct {
+	Escalated int `json:"escalated"` // async reviews past their SLA
+	TimedOut  int `json:"timed_out"` // sync reviews past their deadline, rejected fail-closed
+}
+
+// SweepReviews escalates async reviews past their SLA (raising a
+// review.escalated event) and rejects sync reviews past their deadline with
+// APPROVAL_TIMEOUT (fail-closed, 12.6.5). Every change is a log entry by memgov.
+func (e *Engine) SweepReviews(ctx context.Context) (SweepResult, error) {
+	var res SweepResult
+	due, _, err := e.Reviews(ctx, ReviewQuery{Statuses: []string{ReviewPending, ReviewEscalated}, Breached: true})
+	if err != nil {
+		return res, err
+	}
+	for _, r := range due {
+		switch {
+		case r.Tier == TierSync:
+			if err := e.timeout(ctx, r.ID); err != nil {
+				return res, err
+			}
+			res.TimedOut++
+		case r.Status == ReviewPending:
+			err := e.store.Update(ctx, func(tx Tx) error {
+				cur, err := tx.Review(ctx, r.ID)
+				if err != nil || cur.Status != ReviewPending {
+					return err
+				}
+				return e.appendClaim(ctx, tx, OpEscalate, cur, "memgov", "past its review SLA", ClaimData{ReviewID: cur.ID, Note: "SLA_BREACHED"})
+			})
+			if err != nil {
+				return res, err
+			}
+			res.Escalated++
+		}
+	}
+	return res, nil
+}
+
+func (e *Engine) curatorReview(ctx context.Context, tx ReadTx, reviewID, reviewer string) (Review, error) {
+	who, err := tx.Principal(ctx, reviewer)
+	if err != nil {
+		return Review{}, requirePrincipal(ctx, tx, reviewer)
+	}
+	if who.Role != Curator {
+		return Review{}, fmt.Errorf("%w: only curators work reviews; %s is a %s", ErrForbidden, who.ID, who.Role)
+	}
+	r, err := tx.Review(ctx, reviewID)
+	if err != nil {
+		return Review{}, err
+	}
+	if !who.Governs(r.Tenant) {
+		return Review{}, fmt.Errorf("%w: %s does not govern tenant %s", ErrForbidden, who.ID, r.Tenant)
+	}
+	if !r.Open() {
+		return Review{}, fmt.Errorf("%w: review %s was already %s by %s", ErrConflict, r.ID, r.Status, r.DecidedBy)
+	}
+	return r, nil
+}
+
+func (e *Engine) appendClaim(ctx context.Context, tx Tx, op Op, r Review, actor, reason string, c ClaimData) error {
+	data, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	entry := &LogEntry{Time: e.Now(), Op: op, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: actor}
+	if err := entry.Seal(Payload{Reason: reason, Data: data}); err != nil {
+		return err
+	}
+	return tx.Append(ctx, entry)
+}

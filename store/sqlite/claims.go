@@ -1,0 +1,41 @@
+package sqlite
+
+import (
+	"context"
+	"time"
+
+	"github.com/memgov/memgov/engine"
+)
+
+func init() {
+	applyHooks[engine.OpClaim] = applyClaim
+	applyHooks[engine.OpRelease] = applyClaim
+	applyHooks[engine.OpEscalate] = applyClaim
+}
+
+// applyClaim keeps the claim and escalation columns of a review in step with
+// the log.
+func applyClaim(ctx context.Context, q querier, e *engine.LogEntry) error {
+	c, err := engine.DecodeClaim(e)
+	if err != nil {
+		return err
+	}
+	switch e.Op {
+	case engine.OpClaim:
+		exp, err := time.Parse(time.RFC3339Nano, c.Expires)
+		if err != nil {
+			return wrapApply(e, err)
+		}
+		res, err := q.ExecContext(ctx, `UPDATE reviews SET claim_holder = ?, claim_token = ?, claim_expires = ? WHERE id = ?`, c.Holder, c.Token, ms(exp), c.ReviewID)
+		return wrapApply(e, mustOne(res, err))
+	case engine.OpRelease:
+		res, err := q.ExecContext(ctx, `UPDATE reviews SET claim_holder = '', claim_expires = 0 WHERE id = ?`, c.ReviewID)
+		return wrapApply(e, mustOne(res, err))
+	default:
+		res, err := q.ExecContext(ctx, `UPDATE reviews SET status = 'ESCALATED' WHERE id = ? AND status = 'PENDING'`, c.ReviewID)
+		if err := mustOne(res, err); err != nil {
+			return wrapApply(e, err)
+		}
+		return event(ctx, q, e, "review.escalated", map[string]any{"reviewId": c.ReviewID, "memoryRef": e.MemoryRef, "by": e.Actor, "code": c.Note})
+	}
+}
