@@ -238,3 +238,45 @@ func TestConcurrentProcesses(t *testing.T) {
 		t.Fatalf("verify: %s", out)
 	}
 }
+
+// TestDemoSeed loads the embedded demo dataset through the pipeline and checks
+// the story a new user should see.
+func TestDemoSeed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seeds a few thousand writes")
+	}
+	c := newCLI(t)
+	out := c.ok("", "--db", c.db, "demo", "--no-tui")
+	if !strings.Contains(out, "memgov --db "+c.db+" tui --as demo-curator") {
+		t.Fatalf("demo output: %s", out)
+	}
+	var q struct {
+		Total   int `json:"total"`
+		Reviews []struct {
+			Tier   string `json:"tier"`
+			Reason string `json:"reason"`
+		} `json:"reviews"`
+	}
+	if err := json.Unmarshal([]byte(c.ok("", "review", "list", "--limit", "500", "--json")), &q); err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[string]int{}
+	for _, r := range q.Reviews {
+		reasons[r.Tier+" "+r.Reason]++
+	}
+	if q.Total < 50 || reasons["SYNC_BLOCK CONTRADICTION"] < 1 || reasons["ASYNC_REVIEW LOW_FACTUAL_SCORE"] < 1 || reasons["ASYNC_REVIEW SEMANTIC_CONFLICT"] < 1 {
+		t.Fatalf("queue: %d reviews, %v", q.Total, reasons)
+	}
+	drift := c.ok("", "drift", "list")
+	if !strings.Contains(drift, "acme/billing-agent") || !strings.Contains(drift, "globex/research-agent") {
+		t.Fatalf("drift: %s", drift)
+	}
+	if out := c.ok("", "audit", "verify"); !strings.HasPrefix(out, "ok:") {
+		t.Fatalf("verify: %s", out)
+	}
+	// A second run reuses the database.
+	_, errOut, code := c.run("", "--db", c.db, "demo", "--no-tui")
+	if code != 0 || !strings.Contains(errOut, "reusing") {
+		t.Fatalf("second demo run: exit %d %s", code, errOut)
+	}
+}

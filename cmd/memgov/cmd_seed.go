@@ -38,10 +38,13 @@ type seedStep struct {
 	Ref     string          `json:"ref"`
 	Key     string          `json:"key"`
 	Approve bool            `json:"approve"`
-	Code    string          `json:"code"`
-	Note    string          `json:"note"`
-	Reason  string          `json:"reason"`
-	Text    string          `json:"text"`
+	// RejectDeferred settles a generated write that went to review by
+	// rejecting it as a duplicate, as a curator working the queue would.
+	RejectDeferred bool   `json:"reject_deferred"`
+	Code           string `json:"code"`
+	Note           string `json:"note"`
+	Reason         string `json:"reason"`
+	Text           string `json:"text"`
 	// generate
 	Kind            string `json:"kind"`
 	Agent           string `json:"agent"`
@@ -354,18 +357,24 @@ func (l *loader) generate(ctx context.Context, st seedStep) error {
 			}
 			req["key"] = strings.ReplaceAll(k, "{n}", keyVals["n"])
 		}
+		if st.TTL > 0 {
+			req["ttl_seconds"] = st.TTL
+		}
 		if st.Layer == "WORKING" {
 			delete(req, "evidence_refs")
-			req["ttl_seconds"] = 3600 * 24 * 60
 		}
 		b, _ := json.Marshal(req)
 		res, err := l.write(ctx, b)
 		if err != nil {
 			return err
 		}
-		if st.Approve && res.Status == engine.StatusDeferred && res.ReviewID != "" {
+		if (st.Approve || st.RejectDeferred) && res.Status == engine.StatusDeferred && res.ReviewID != "" {
 			l.clock.t = l.clock.t.Add(every / 2)
-			if _, err := l.eng.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: st.By, Approve: true, Note: "reviewed in bulk"}); err != nil {
+			d := engine.Decision{ReviewID: res.ReviewID, Reviewer: st.By, Approve: true, Note: "reviewed in bulk"}
+			if !st.Approve {
+				d = engine.Decision{ReviewID: res.ReviewID, Reviewer: st.By, Code: "DUPLICATE", Note: "repeats an existing entry"}
+			}
+			if _, err := l.eng.Decide(ctx, d); err != nil {
 				return err
 			}
 		}
@@ -474,3 +483,29 @@ Without --db it uses demo.db in memgov's data directory and says where.`,
 
 // demoTUI opens the TUI; set by the TUI's command file.
 var demoTUI func(a *app, cmd *cobra.Command, as string) error
+
+func init() {
+	seedOps["baseline"] = func(ctx context.Context, l *loader, st seedStep) error {
+		_, err := l.eng.ApproveBaseline(ctx, engine.ApproveRequest{MemoryRef: st.Ref, By: st.By, MemoryType: engine.MemoryType(st.Type),
+			TTLSeconds: st.TTL, DriftPolicy: st.Policy, Level: st.Level, Owner: st.Owner, Reason: "demo baseline"})
+		return err
+	}
+	// tamper edits an item's content in the materialised tables with plain
+	// SQL, as someone with database access would behind memgov's back: no log
+	// entry, no review. The demo's drift story starts here.
+	seedOps["tamper"] = func(ctx context.Context, l *loader, st seedStep) error {
+		res, err := l.a.store.DB().ExecContext(ctx, `UPDATE versions SET content = CAST(json_set(content, '$.text', ?) AS BLOB)
+			WHERE id = (SELECT head_version_id FROM items WHERE memory_ref = ? AND key = ?)`, st.Text, st.Ref, st.Key)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return fmt.Errorf("no visible item %s in %s to edit", st.Key, st.Ref)
+		}
+		return nil
+	}
+	seedOps["verify"] = func(ctx context.Context, l *loader, st seedStep) error {
+		_, err := l.eng.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: st.Ref, Actor: "memgov-seed"})
+		return err
+	}
+}
