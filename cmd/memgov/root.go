@@ -22,6 +22,9 @@ func buildVersion() string {
 	return "dev"
 }
 
+// rootRun runs when memgov is called with no subcommand (the TUI sets it).
+var rootRun func(a *app, cmd *cobra.Command, args []string) error
+
 // extraCommands are top-level commands that other files register in init, so
 // each feature's commands live beside each other.
 var extraCommands []func(*app) *cobra.Command
@@ -39,6 +42,13 @@ approved baseline; curators review what agents want to remember.`,
   memgov audit verify`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if rootRun == nil {
+				return cmd.Help()
+			}
+			return rootRun(a, cmd, args)
+		},
 	}
 	root.PersistentFlags().StringVar(&a.dbPath, "db", defaultDBPath(), "database file (env MEMGOV_DB)")
 	root.PersistentFlags().StringVar(&a.policyPath, "policy", "", "policy file overriding the defaults (default: DB.policy.yaml if present)")
