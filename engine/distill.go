@@ -146,7 +146,6 @@ type DistillRequest struct {
 // ArchiveSource identifies one distilled entry.
 type ArchiveSource struct {
 	Key         string `json:"key"`
-	VersionID   string `json:"versionId"`
 	ContentHash string `json:"contentHash"`
 	Tokens      int    `json:"tokens"`
 }
@@ -158,7 +157,9 @@ type ArchiveLine struct {
 }
 
 // Archive is the immutable distillation artifact: canonical JSON with no
-// time in it, so the same sources and budget give the same bytes and hash.
+// time and no version id in it (sources are named by key and content hash),
+// so the same sources and budget give the same bytes and hash, in any
+// database.
 type Archive struct {
 	Format       string          `json:"format"`
 	MemoryRef    string          `json:"memoryRef"`
@@ -257,7 +258,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 			}
 			t := red.String(v.Text())
 			n := CountTokens(t)
-			ar.Sources = append(ar.Sources, ArchiveSource{Key: v.Key, VersionID: v.ID, ContentHash: v.ContentHash, Tokens: n})
+			ar.Sources = append(ar.Sources, ArchiveSource{Key: v.Key, ContentHash: v.ContentHash, Tokens: n})
 			texts = append(texts, t)
 			ar.InputTokens += n
 		}
