@@ -57,6 +57,8 @@ type ListOptions struct {
 	Tag   string `json:"tag,omitempty"`
 	// AtLSN reads the snapshot recorded at a log position (replay): 0 is now.
 	AtLSN int64 `json:"-"`
+	// AfterKey pages by key (host extension).
+	AfterKey string `json:"-"`
 }
 
 // MemoryAdapter is the host memory contract bound to one principal: every
@@ -66,12 +68,20 @@ type ListOptions struct {
 type MemoryAdapter struct {
 	e         *Engine
 	principal string
+	local     bool
 }
 
 // Adapter returns the MemoryAdapter of a registered principal. The principal
 // is looked up on every call, so an adapter never outlives a change of tenant.
 func (e *Engine) Adapter(principal string) *MemoryAdapter {
 	return &MemoryAdapter{e: e, principal: principal}
+}
+
+// LocalAdapter returns the adapter of the database's local owner: whoever
+// holds the database and its key reads every tenant (as `memgov list` does
+// without --as). It cannot Put or Delete, which need a registered principal.
+func (e *Engine) LocalAdapter() *MemoryAdapter {
+	return &MemoryAdapter{e: e, local: true}
 }
 
 // Principal returns the id the adapter is bound to.
@@ -85,6 +95,9 @@ func (a *MemoryAdapter) resolve(ctx context.Context, tx ReadTx, ref string) (Pri
 	r, err := scope.Parse(ref)
 	if err != nil {
 		return Principal{}, false, nil
+	}
+	if a.local {
+		return Principal{ID: "local", Role: Operator, Tenant: AllTenants}, r.Valid(), nil
 	}
 	p, err := tx.Principal(ctx, a.principal)
 	if err != nil {
@@ -128,7 +141,7 @@ func (a *MemoryAdapter) ListVersions(ctx context.Context, ref string, opts ListO
 				return fmt.Errorf("%w: LSN %d is beyond the end of the log", ErrInvalid, at)
 			}
 		}
-		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Tag: opts.Tag, AtLSN: at, Now: now, Limit: opts.Limit})
+		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Tag: opts.Tag, AtLSN: at, Now: now, Limit: opts.Limit, AfterKey: opts.AfterKey})
 		if err != nil {
 			return err
 		}
@@ -189,6 +202,9 @@ func (a *MemoryAdapter) GetVersion(ctx context.Context, ref, id string) (*Versio
 // Put writes through the governed pipeline as the adapter's principal: the
 // request's source_agent_id is the principal, whatever it says.
 func (a *MemoryAdapter) Put(ctx context.Context, req WriteRequest) (WriteResult, error) {
+	if a.local {
+		return WriteResult{}, fmt.Errorf("%w: writing needs a registered principal", ErrInvalid)
+	}
 	req.SourceAgentID = a.principal
 	req.raw = nil
 	return a.e.Write(ctx, req)
@@ -211,6 +227,9 @@ type DeleteResult struct {
 func (a *MemoryAdapter) Delete(ctx context.Context, ref, id, reason string) (DeleteResult, error) {
 	if strings.TrimSpace(reason) == "" {
 		return DeleteResult{}, fmt.Errorf("%w: a delete needs a reason", ErrInvalid)
+	}
+	if a.local {
+		return DeleteResult{}, fmt.Errorf("%w: deleting needs a registered principal", ErrInvalid)
 	}
 	var res DeleteResult
 	err := a.e.store.Update(ctx, func(tx Tx) error {
