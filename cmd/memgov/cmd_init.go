@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -37,6 +38,7 @@ func (a *app) principalCommand() *cobra.Command {
 	}
 	var p engine.Principal
 	var role string
+	var attrs []string
 	add := &cobra.Command{
 		Use:   "add",
 		Short: "Register an agent or a person",
@@ -50,6 +52,16 @@ operator) in one tenant. People who govern every tenant use --tenant '*'.`,
 				return &usageError{err}
 			}
 			p.Role = r
+			for _, kv := range attrs {
+				k, v, ok := strings.Cut(kv, "=")
+				if !ok || k == "" {
+					return usagef("--attr must be KEY=VALUE, like scopes=proposal:activate")
+				}
+				if p.Attributes == nil {
+					p.Attributes = map[string]string{}
+				}
+				p.Attributes[k] = v
+			}
 			eng, err := a.engine(cmd)
 			if err != nil {
 				return err
@@ -65,6 +77,7 @@ operator) in one tenant. People who govern every tenant use --tenant '*'.`,
 	add.Flags().StringVar(&p.ID, "id", "", "principal id (required)")
 	add.Flags().StringVar(&role, "role", "", "executor, verifier, orchestrator, curator or operator (required)")
 	add.Flags().StringVar(&p.Tenant, "tenant", "", "tenant id, or '*' for every tenant (required)")
+	add.Flags().StringArrayVar(&attrs, "attr", nil, "an attribute KEY=VALUE (repeatable), e.g. scopes=proposal:activate")
 	for _, f := range []string{"id", "role", "tenant"} {
 		add.MarkFlagRequired(f)
 	}

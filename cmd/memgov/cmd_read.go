@@ -14,6 +14,7 @@ import (
 
 func (a *app) getCommand() *cobra.Command {
 	var asJSON, full bool
+	var as string
 	cmd := &cobra.Command{
 		Use:   "get REF KEY",
 		Short: "Read one memory entry",
@@ -27,7 +28,12 @@ With --json it prints the MemoryEntry {id, content, tags, createdAt, expiresAt}
 			if err != nil {
 				return err
 			}
-			v, err := eng.Get(cmd.Context(), args[0], args[1])
+			var v engine.Version
+			if p := reader(as); p != "" {
+				v, err = getAs(cmd, eng, p, args[0], args[1])
+			} else {
+				v, err = eng.Get(cmd.Context(), args[0], args[1])
+			}
 			if errors.Is(err, engine.ErrNotFound) {
 				if asJSON {
 					fmt.Fprintln(a.stdout, "null")
@@ -36,7 +42,7 @@ With --json it prints the MemoryEntry {id, content, tags, createdAt, expiresAt}
 				return &exitCodeError{code: exitError, err: fmt.Errorf("no visible entry %q in %s (see `memgov list %s`)", args[1], args[0], args[0])}
 			}
 			if err != nil {
-				return err
+				return denied(err)
 			}
 			switch {
 			case full:
@@ -50,6 +56,7 @@ With --json it prints the MemoryEntry {id, content, tags, createdAt, expiresAt}
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the MemoryEntry as JSON")
 	cmd.Flags().BoolVar(&full, "full", false, "print the whole version record as JSON")
+	cmd.Flags().StringVar(&as, "as", "", asHelp)
 	return cmd
 }
 
@@ -74,6 +81,7 @@ func (a *app) printVersion(v engine.Version) {
 func (a *app) listCommand() *cobra.Command {
 	var (
 		asJSON bool
+		as     string
 		q      engine.ReadQuery
 	)
 	cmd := &cobra.Command{
@@ -92,6 +100,13 @@ func (a *app) listCommand() *cobra.Command {
 				return err
 			}
 			q.MemoryRef = args[0]
+			if p := reader(as); p != "" {
+				vs, err := eng.Adapter(p).ListVersions(cmd.Context(), q.MemoryRef, engine.ListOptions{Limit: q.Limit, Tag: q.Tag, AfterKey: q.AfterKey})
+				if err != nil {
+					return denied(err)
+				}
+				return a.printSnapshot(engine.Snapshot{MemoryRef: q.MemoryRef, Versions: vs}, asJSON)
+			}
 			snap, err := eng.Read(cmd.Context(), q)
 			if err != nil {
 				return err
@@ -103,6 +118,7 @@ func (a *app) listCommand() *cobra.Command {
 	cmd.Flags().StringVar(&q.Tag, "tag", "", "only entries with this tag")
 	cmd.Flags().IntVar(&q.Limit, "limit", 0, "at most this many entries (0: all)")
 	cmd.Flags().StringVar(&q.AfterKey, "after", "", "start after this key (paging)")
+	cmd.Flags().StringVar(&as, "as", "", asHelp)
 	return cmd
 }
 

@@ -1,0 +1,272 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/memgov/memgov/engine/canon"
+	"github.com/memgov/memgov/engine/scope"
+)
+
+// Inferred standing commitments (seed 002, RFC 0068). An entry states a
+// commitment in its content:
+//
+//	{"text": "Follow up with ACME on Monday", "commit_at": "2026-06-01T09:00:00Z"}
+//	{"text": "Tell the customer when the invoice clears", "commit_when": {"key": "invoice/123/cleared"}}
+//	{"text": "...", "commit_when": {"tag": "incident"}}
+//
+// commit_at is a time condition; commit_when a predicate over the same
+// memoryRef's visible entries (an entry with that key, or another entry with
+// that tag, is visible). Tick infers the commitments of a ref (a COMMITMENT
+// log entry each, bound to the ref and its tenant) and fires those whose
+// condition holds: a time commitment once, at its instant; a predicate
+// commitment once per false-to-true transition (COMMITMENT_ARM re-arms it when
+// the predicate turns false). Firing is a COMMITMENT_FIRE log entry whose apply
+// emits the content-free commitment.fired event, so a rebuild replays the
+// firing without firing again. A commitment whose source entry is no longer
+// visible (retracted, superseded, expired) does not fire.
+const (
+	OpCommitment     Op = "COMMITMENT"
+	OpCommitmentFire Op = "COMMITMENT_FIRE"
+	OpCommitmentArm  Op = "COMMITMENT_ARM"
+)
+
+// Commitment kinds.
+const (
+	CommitTime      = "time"
+	CommitPredicate = "predicate"
+)
+
+// Commitment is an inferred standing commitment.
+type Commitment struct {
+	ID              string          `json:"id"`
+	MemoryRef       string          `json:"memory_ref"`
+	Tenant          string          `json:"tenant"`
+	SourceItemID    string          `json:"source_item_id"`
+	SourceVersionID string          `json:"source_version_id"`
+	Kind            string          `json:"kind"`
+	DueAt           *time.Time      `json:"due_at,omitempty"`
+	Predicate       json.RawMessage `json:"predicate,omitempty"`
+	Armed           bool            `json:"armed"`
+	FiredCount      int             `json:"fired_count"`
+	LastFiredAt     *time.Time      `json:"last_fired_at,omitempty"`
+	LastFiredLSN    int64           `json:"last_fired_lsn,omitempty"`
+	CreatedBy       string          `json:"created_by"`
+	CreatedAt       time.Time       `json:"created_at"`
+}
+
+// CommitmentData is the payload data of the commitment ops.
+type CommitmentData struct {
+	ID              string          `json:"id"`
+	Tenant          string          `json:"tenant,omitempty"`
+	SourceVersionID string          `json:"sourceVersionId,omitempty"`
+	Kind            string          `json:"kind,omitempty"`
+	DueAt           string          `json:"dueAt,omitempty"`
+	Predicate       json.RawMessage `json:"predicate,omitempty"`
+}
+
+// DecodeCommitmentData decodes the data of a commitment op entry.
+func DecodeCommitmentData(e *LogEntry) (CommitmentData, error) {
+	var d CommitmentData
+	p, err := e.DecodePayload()
+	if err != nil {
+		return d, err
+	}
+	if err := json.Unmarshal(p.Data, &d); err != nil {
+		return d, fmt.Errorf("log entry %d: commitment data: %w", e.LSN, err)
+	}
+	return d, nil
+}
+
+type commitSpec struct {
+	CommitAt   string          `json:"commit_at"`
+	CommitWhen json.RawMessage `json:"commit_when"`
+}
+
+type predicateSpec struct {
+	Key string `json:"key,omitempty"`
+	Tag string `json:"tag,omitempty"`
+}
+
+// commitmentID is derived from the source version, so inference is idempotent.
+func commitmentID(versionID string) string {
+	h := sha256.Sum256([]byte("memgov-commitment\x00" + versionID))
+	return "cmt-" + hex.EncodeToString(h[:12])
+}
+
+// TickResult reports one tick.
+type TickResult struct {
+	MemoryRef string   `json:"memory_ref"`
+	Inferred  []string `json:"inferred"`
+	Fired     []string `json:"fired"`
+	Rearmed   []string `json:"rearmed"`
+}
+
+// TickCommitments infers the commitments of a memoryRef and fires those due
+// (see OpCommitment). actor must govern the ref's tenant.
+func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickResult, error) {
+	res := TickResult{MemoryRef: ref, Inferred: []string{}, Fired: []string{}, Rearmed: []string{}}
+	r, err := scope.Parse(ref)
+	if err != nil {
+		return res, fmt.Errorf("%w: memory ref: %v", ErrInvalid, err)
+	}
+	err = e.store.Update(ctx, func(tx Tx) error {
+		if err := requireTenantPrincipal(ctx, tx, actor, r.Tenant); err != nil {
+			return err
+		}
+		cs, err := contractTx(tx)
+		if err != nil {
+			return err
+		}
+		now := e.Now()
+		active, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Now: now})
+		if err != nil {
+			return err
+		}
+		visible := map[string]bool{}
+		for _, v := range active {
+			visible[v.ID] = true
+		}
+		appendOp := func(op Op, itemID string, d CommitmentData, reason string) (*LogEntry, error) {
+			data, err := json.Marshal(d)
+			if err != nil {
+				return nil, err
+			}
+			entry := &LogEntry{Time: now, Op: op, MemoryRef: ref, ItemID: itemID, Actor: actor}
+			if err := entry.Seal(Payload{Reason: reason, Data: data}); err != nil {
+				return nil, err
+			}
+			return entry, tx.Append(ctx, entry)
+		}
+		for _, v := range active {
+			if Reserved(v.Key) {
+				continue
+			}
+			var spec commitSpec
+			if json.Unmarshal(v.Content, &spec) != nil || (spec.CommitAt == "" && len(spec.CommitWhen) == 0) {
+				continue
+			}
+			id := commitmentID(v.ID)
+			if _, err := cs.Commitment(ctx, id); err == nil {
+				continue
+			} else if !isNotFound(err) {
+				return err
+			}
+			d := CommitmentData{ID: id, Tenant: r.Tenant, SourceVersionID: v.ID}
+			switch {
+			case spec.CommitAt != "":
+				t, err := time.Parse(time.RFC3339Nano, spec.CommitAt)
+				if err != nil {
+					continue // not a commitment memgov can schedule
+				}
+				d.Kind, d.DueAt = CommitTime, t.UTC().Truncate(time.Millisecond).Format(TimeFormat)
+			default:
+				var ps predicateSpec
+				if json.Unmarshal(spec.CommitWhen, &ps) != nil || (ps.Key == "") == (ps.Tag == "") {
+					continue
+				}
+				raw, err := canon.Marshal(ps)
+				if err != nil {
+					return err
+				}
+				d.Kind, d.Predicate = CommitPredicate, raw
+			}
+			if _, err := appendOp(OpCommitment, v.ItemID, d, "commitment inferred from "+v.Key); err != nil {
+				return err
+			}
+			res.Inferred = append(res.Inferred, id)
+		}
+		list, err := cs.Commitments(ctx, ref)
+		if err != nil {
+			return err
+		}
+		for _, c := range list {
+			if !visible[c.SourceVersionID] {
+				continue
+			}
+			switch c.Kind {
+			case CommitTime:
+				if c.FiredCount > 0 || c.DueAt == nil || now.Before(*c.DueAt) {
+					continue
+				}
+				if _, err := appendOp(OpCommitmentFire, c.SourceItemID, CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment due"); err != nil {
+					return err
+				}
+				res.Fired = append(res.Fired, c.ID)
+			case CommitPredicate:
+				var ps predicateSpec
+				_ = json.Unmarshal(c.Predicate, &ps)
+				holds := false
+				for _, v := range active {
+					if v.ID == c.SourceVersionID {
+						continue
+					}
+					if ps.Key != "" && v.Key == ps.Key || ps.Tag != "" && hasTags(v.Tags, []string{ps.Tag}) {
+						holds = true
+						break
+					}
+				}
+				switch {
+				case holds && c.Armed:
+					if _, err := appendOp(OpCommitmentFire, c.SourceItemID, CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment condition holds"); err != nil {
+						return err
+					}
+					res.Fired = append(res.Fired, c.ID)
+				case !holds && !c.Armed:
+					if _, err := appendOp(OpCommitmentArm, c.SourceItemID, CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment condition no longer holds"); err != nil {
+						return err
+					}
+					res.Rearmed = append(res.Rearmed, c.ID)
+				}
+			}
+		}
+		return nil
+	})
+	return res, err
+}
+
+// Commitments lists the commitments of a memoryRef the adapter's principal
+// may read ([] for a malformed ref or one of another tenant).
+func (a *MemoryAdapter) Commitments(ctx context.Context, ref string) ([]Commitment, error) {
+	out := []Commitment{}
+	err := a.e.store.View(ctx, func(tx ReadTx) error {
+		_, ok, err := a.resolve(ctx, tx, ref)
+		if err != nil || !ok {
+			return err
+		}
+		cs, err := contractTx(tx)
+		if err != nil {
+			return err
+		}
+		list, err := cs.Commitments(ctx, ref)
+		if err == nil && list != nil {
+			out = list
+		}
+		return err
+	})
+	return out, hideErr(err)
+}
+
+// Commitments lists every commitment of a memoryRef (the local owner's view).
+func (e *Engine) Commitments(ctx context.Context, ref string) ([]Commitment, error) {
+	out := []Commitment{}
+	if !scope.Valid(ref) {
+		return out, nil
+	}
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		cs, err := contractTx(tx)
+		if err != nil {
+			return err
+		}
+		list, err := cs.Commitments(ctx, ref)
+		if err == nil && list != nil {
+			out = list
+		}
+		return err
+	})
+	return out, err
+}

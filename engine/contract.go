@@ -1,0 +1,350 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/engine/scope"
+)
+
+// This file is the host memory contract (seed 002, "MemoryAdapter interface"):
+// a MemoryAdapter bound to one principal lists and reads the entries of a
+// memoryRef (CTI-1: never another tenant's), writes through the governed
+// pipeline and deletes by a governed soft delete (a RETRACT log entry).
+
+// Reserved keys of a memoryRef: the distillation index and archives are
+// governed items the host writes; they are listed like any entry but never
+// feed distillation, consolidation, search or forget.
+const (
+	IndexKey      = "MEMORY-INDEX.json"
+	ArchivePrefix = "distill/"
+)
+
+// Reserved reports whether key is one of the host's reserved keys.
+func Reserved(key string) bool { return key == IndexKey || strings.HasPrefix(key, ArchivePrefix) }
+
+// ErrMemoryUnavailable is wrapped by the errors a MemoryAdapter returns when
+// the store fails. Its message never carries entry data (CTI-1, "errors don't
+// leak").
+var ErrMemoryUnavailable = errors.New("memory is unavailable")
+
+// adapterError hides the cause's text behind a fixed message while keeping it
+// reachable with errors.Is and errors.As for the host.
+type adapterError struct{ cause error }
+
+func (e *adapterError) Error() string { return ErrMemoryUnavailable.Error() }
+func (e *adapterError) Unwrap() []error {
+	return []error{ErrMemoryUnavailable, e.cause}
+}
+
+func hideErr(err error) error {
+	if err == nil || errors.Is(err, ErrUnauthorized) || errors.Is(err, ErrForbidden) || errors.Is(err, ErrInvalid) {
+		return err
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &adapterError{cause: err}
+}
+
+// ListOptions are the contract's MemoryListOptions.
+type ListOptions struct {
+	Limit int    `json:"limit,omitempty"` // 0: every entry (the host bounds nothing else)
+	Tag   string `json:"tag,omitempty"`
+	// AtLSN reads the snapshot recorded at a log position (replay): 0 is now.
+	AtLSN int64 `json:"-"`
+	// AfterKey pages by key (host extension).
+	AfterKey string `json:"-"`
+}
+
+// MemoryAdapter is the host memory contract bound to one principal: every
+// call is confined to the principal's tenant. An installation-wide principal
+// (tenant "*") reads every tenant. The zero value is not usable; get one from
+// Engine.Adapter.
+type MemoryAdapter struct {
+	e         *Engine
+	principal string
+	local     bool
+}
+
+// Adapter returns the MemoryAdapter of a registered principal. The principal
+// is looked up on every call, so an adapter never outlives a change of tenant.
+func (e *Engine) Adapter(principal string) *MemoryAdapter {
+	return &MemoryAdapter{e: e, principal: principal}
+}
+
+// LocalAdapter returns the adapter of the database's local owner: whoever
+// holds the database and its key reads every tenant (as `memgov list` does
+// without --as). It cannot Put or Delete, which need a registered principal.
+func (e *Engine) LocalAdapter() *MemoryAdapter {
+	return &MemoryAdapter{e: e, local: true}
+}
+
+// Principal returns the id the adapter is bound to.
+func (a *MemoryAdapter) Principal() string { return a.principal }
+
+// resolve parses ref and reports whether the principal may read it. A
+// malformed ref or one of another tenant resolves to ok=false, never to an
+// error: the caller answers [] or null. An unknown principal is an error
+// (ErrUnauthorized) that names the principal, not the ref.
+func (a *MemoryAdapter) resolve(ctx context.Context, tx ReadTx, ref string) (Principal, bool, error) {
+	r, err := scope.Parse(ref)
+	if err != nil {
+		return Principal{}, false, nil
+	}
+	if a.local {
+		return Principal{ID: "local", Role: Operator, Tenant: AllTenants}, r.Valid(), nil
+	}
+	p, err := tx.Principal(ctx, a.principal)
+	if err != nil {
+		if isNotFound(err) {
+			return Principal{}, false, fmt.Errorf("%w: %q is not a registered principal", ErrUnauthorized, safeID(a.principal))
+		}
+		return Principal{}, false, err
+	}
+	if p.Tenant != AllTenants && !r.Within(p.Tenant) {
+		return p, false, nil
+	}
+	return p, true, nil
+}
+
+// List returns the visible entries of ref: ACTIVE, unexpired, ordered by key;
+// [] for a malformed or unknown ref or one outside the principal's tenant.
+func (a *MemoryAdapter) List(ctx context.Context, ref string, opts ListOptions) ([]Entry, error) {
+	vs, err := a.ListVersions(ctx, ref, opts)
+	return Entries(vs), err
+}
+
+// ListVersions is List with whole version records.
+func (a *MemoryAdapter) ListVersions(ctx context.Context, ref string, opts ListOptions) ([]Version, error) {
+	if opts.Limit < 0 {
+		return []Version{}, fmt.Errorf("%w: limit must be 0 or more", ErrInvalid)
+	}
+	out := []Version{}
+	err := a.e.store.View(ctx, func(tx ReadTx) error {
+		_, ok, err := a.resolve(ctx, tx, ref)
+		if err != nil || !ok {
+			return err
+		}
+		at := opts.AtLSN
+		now := a.e.Now()
+		if at > 0 {
+			size, err := tx.LogSize(ctx)
+			if err != nil {
+				return err
+			}
+			if at > size {
+				return fmt.Errorf("%w: LSN %d is beyond the end of the log", ErrInvalid, at)
+			}
+		}
+		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Tag: opts.Tag, AtLSN: at, Now: now, Limit: opts.Limit, AfterKey: opts.AfterKey})
+		if err != nil {
+			return err
+		}
+		out = vs
+		return nil
+	})
+	if err != nil {
+		return []Version{}, hideErr(err)
+	}
+	return out, nil
+}
+
+// Get returns the visible entry id of ref, or nil: nil also for a malformed
+// ref or one outside the principal's tenant.
+func (a *MemoryAdapter) Get(ctx context.Context, ref, id string) (*Entry, error) {
+	v, err := a.GetVersion(ctx, ref, id)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	en := EntryOf(*v)
+	return &en, nil
+}
+
+// GetVersion is Get with the whole version record.
+func (a *MemoryAdapter) GetVersion(ctx context.Context, ref, id string) (*Version, error) {
+	var out *Version
+	err := a.e.store.View(ctx, func(tx ReadTx) error {
+		_, ok, err := a.resolve(ctx, tx, ref)
+		if err != nil || !ok {
+			return err
+		}
+		item, err := tx.ItemByKey(ctx, ref, id)
+		if isNotFound(err) || (err == nil && item.Head == "") {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		v, err := tx.Version(ctx, item.Head)
+		if isNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if v.State != Active || v.ExpiredAt(a.e.Now()) || v.MemoryRef != ref {
+			return nil
+		}
+		out = &v
+		return nil
+	})
+	if err != nil {
+		return nil, hideErr(err)
+	}
+	return out, nil
+}
+
+// Put writes through the governed pipeline as the adapter's principal: the
+// request's source_agent_id is the principal, whatever it says.
+func (a *MemoryAdapter) Put(ctx context.Context, req WriteRequest) (WriteResult, error) {
+	if a.local {
+		return WriteResult{}, fmt.Errorf("%w: writing needs a registered principal", ErrInvalid)
+	}
+	req.SourceAgentID = a.principal
+	req.raw = nil
+	return a.e.Write(ctx, req)
+}
+
+// DeleteResult reports a governed delete.
+type DeleteResult struct {
+	Deleted   bool   `json:"deleted"`
+	ItemID    string `json:"item_id,omitempty"`
+	VersionID string `json:"version_id,omitempty"`
+	LSN       int64  `json:"lsn,omitempty"`
+}
+
+// Delete is the contract's governed soft delete: the visible version of
+// ref/id is RETRACTED by a log entry naming the principal and the reason; the
+// item and its history remain for audit (seed 003, "no hard DELETE"). A
+// missing entry, a malformed ref or one of another tenant deletes nothing and
+// is not an error (Deleted is false). The principal needs the delete right on
+// the entry's layer (RBAC) or must be a curator or operator of the tenant.
+func (a *MemoryAdapter) Delete(ctx context.Context, ref, id, reason string) (DeleteResult, error) {
+	if strings.TrimSpace(reason) == "" {
+		return DeleteResult{}, fmt.Errorf("%w: a delete needs a reason", ErrInvalid)
+	}
+	if a.local {
+		return DeleteResult{}, fmt.Errorf("%w: deleting needs a registered principal", ErrInvalid)
+	}
+	var res DeleteResult
+	err := a.e.store.Update(ctx, func(tx Tx) error {
+		p, ok, err := a.resolve(ctx, tx, ref)
+		if err != nil || !ok {
+			return err
+		}
+		item, err := tx.ItemByKey(ctx, ref, id)
+		if isNotFound(err) || (err == nil && item.Head == "") {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !p.Role.Human() && !a.e.policy.Allowed(string(p.Role), string(item.Layer), policy.OpDelete) {
+			return fmt.Errorf("%w: a %s may not delete %s memory", ErrForbidden, p.Role, item.Layer)
+		}
+		v, err := tx.Version(ctx, item.Head)
+		if err != nil {
+			return err
+		}
+		if v.State != Active || v.ExpiredAt(a.e.Now()) {
+			return nil
+		}
+		lsn, err := a.e.retract(ctx, tx, v, p.ID, reason)
+		if err != nil {
+			return err
+		}
+		res = DeleteResult{Deleted: true, ItemID: v.ItemID, VersionID: v.ID, LSN: lsn}
+		return nil
+	})
+	return res, hideErr(err)
+}
+
+// retract appends the RETRACT entry of an ACTIVE version.
+func (e *Engine) retract(ctx context.Context, tx Tx, v Version, actor, reason string) (int64, error) {
+	entry := &LogEntry{Time: e.Now(), Op: OpRetract, MemoryRef: v.MemoryRef, ItemID: v.ItemID,
+		VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
+	if err := entry.Seal(Payload{Reason: reason}); err != nil {
+		return 0, err
+	}
+	if err := tx.Append(ctx, entry); err != nil {
+		return 0, err
+	}
+	return entry.LSN, nil
+}
+
+// ForgetResult reports a delete-by-subject.
+type ForgetResult struct {
+	MemoryRef string   `json:"memory_ref"`
+	Scanned   int      `json:"scanned"`
+	Forgotten int      `json:"forgotten"`
+	Keys      []string `json:"keys"`
+	LSN       int64    `json:"lsn,omitempty"` // of the last RETRACT entry
+}
+
+// Forget is the retention dimension's tenant-scoped delete-by-subject (seed
+// 002, RFC 0080 §A): every ACTIVE, unexpired entry of ref whose content names
+// the subject — content.subject equal to it, or its text containing it, both
+// case-insensitively — is RETRACTED by a log entry with the actor and reason.
+// Forget erases from live memory only: the log and read snapshots at earlier
+// positions keep the history (replay-stable). The actor must be a curator or
+// operator governing the ref's tenant. Reserved keys are never forgotten.
+func (e *Engine) Forget(ctx context.Context, ref, subject, actor, reason string) (ForgetResult, error) {
+	res := ForgetResult{MemoryRef: ref, Keys: []string{}}
+	subject = strings.TrimSpace(subject)
+	if subject == "" {
+		return res, fmt.Errorf("%w: forget needs a subject", ErrInvalid)
+	}
+	if strings.TrimSpace(reason) == "" {
+		reason = "forget by subject"
+	}
+	if _, err := scope.Parse(ref); err != nil {
+		return res, fmt.Errorf("%w: memory ref: %v", ErrInvalid, err)
+	}
+	want := strings.ToLower(subject)
+	err := e.store.Update(ctx, func(tx Tx) error {
+		if _, err := requireGovernor(ctx, tx, actor, ref, "forget memory"); err != nil {
+			return err
+		}
+		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Now: e.Now()})
+		if err != nil {
+			return err
+		}
+		for _, v := range vs {
+			if Reserved(v.Key) {
+				continue
+			}
+			res.Scanned++
+			if !mentions(v.Content, want) {
+				continue
+			}
+			lsn, err := e.retract(ctx, tx, v, actor, reason)
+			if err != nil {
+				return err
+			}
+			res.Forgotten++
+			res.Keys = append(res.Keys, v.Key)
+			res.LSN = lsn
+		}
+		return nil
+	})
+	return res, err
+}
+
+// mentions reports whether content's subject equals want or its text contains
+// it (want is lower case).
+func mentions(content json.RawMessage, want string) bool {
+	var c struct {
+		Text    string `json:"text"`
+		Subject any    `json:"subject"`
+	}
+	_ = json.Unmarshal(content, &c)
+	if s, ok := c.Subject.(string); ok && strings.EqualFold(strings.TrimSpace(s), want) {
+		return true
+	}
+	return strings.Contains(strings.ToLower(c.Text), want)
+}

@@ -1,0 +1,421 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/memgov/memgov/engine/canon"
+	"github.com/memgov/memgov/engine/scope"
+)
+
+// TokenizerName names memgov's deterministic tokenizer, the unit of every
+// token budget (seed 002, "Scheduled distillation").
+//
+// memgov-words-v1: a token is a maximal run of letters, digits, combining
+// marks and underscores, or any other single non-space character (each
+// punctuation mark or symbol is its own token); white space separates tokens
+// and is not one. "Refund > $1,000." is 7 tokens: Refund > $ 1 , 000 .
+const TokenizerName = "memgov-words-v1"
+
+// Distillation limits.
+const (
+	// MaxTokenBudget is the advertised maxTokenBudget; larger budgets are
+	// clamped to it and an absent budget defaults to it.
+	MaxTokenBudget = 100000
+	// MinSummaryTokens is the smallest summary of one source worth writing:
+	// a budget that leaves less per source cannot be met meaningfully.
+	MinSummaryTokens = 3
+	// DistillationFormat versions the archive and index documents.
+	DistillationFormat = "memgov.distillation/v1"
+	IndexFormat        = "memgov.memory-index/v1"
+)
+
+// ErrTokenBudgetExceeded is returned (wrapped) when a memoryRef cannot be
+// distilled within the budget; nothing is written.
+var ErrTokenBudgetExceeded = errors.New("token_budget_exceeded")
+
+func wordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '_'
+}
+
+// Tokens splits s by memgov-words-v1.
+func Tokens(s string) []string {
+	var out []string
+	start := -1
+	for i, r := range s {
+		switch {
+		case wordRune(r):
+			if start < 0 {
+				start = i
+			}
+			continue
+		case start >= 0:
+			out = append(out, s[start:i])
+			start = -1
+		}
+		if !unicode.IsSpace(r) {
+			out = append(out, string(r))
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// CountTokens counts the memgov-words-v1 tokens of s.
+func CountTokens(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		switch {
+		case wordRune(r):
+			if !in {
+				n++
+				in = true
+			}
+		case unicode.IsSpace(r):
+			in = false
+		default:
+			n++
+			in = false
+		}
+	}
+	return n
+}
+
+func wordToken(t string) bool {
+	for _, r := range t {
+		return wordRune(r)
+	}
+	return false
+}
+
+// clipTokens returns the longest prefix of s with at most n tokens, cut at a
+// token boundary and trimmed.
+func clipTokens(s string, n int) (string, bool) {
+	count, in := 0, false
+	for i, r := range s {
+		switch {
+		case wordRune(r):
+			if !in {
+				count++
+				in = true
+			}
+		case unicode.IsSpace(r):
+			in = false
+			continue
+		default:
+			count++
+			in = false
+		}
+		if count > n {
+			return strings.TrimSpace(s[:i]), true
+		}
+	}
+	return strings.TrimSpace(s), false
+}
+
+// firstSentence is the text up to its first sentence end or line break.
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	for i := 0; i+1 < len(s); i++ {
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && s[i+1] == ' ' {
+			return strings.TrimSpace(s[:i+1])
+		}
+	}
+	return strings.TrimSpace(s)
+}
+
+// DistillRequest asks for one distillation run over a memoryRef.
+type DistillRequest struct {
+	MemoryRef string
+	Budget    int    // tokens for input + output; 0: MaxTokenBudget; clamped to it
+	Actor     string // a registered principal governing the ref's tenant
+	RunID     string // whose secrets are redacted again (SR-1), with the global ones
+}
+
+// ArchiveSource identifies one distilled entry.
+type ArchiveSource struct {
+	Key         string `json:"key"`
+	ContentHash string `json:"contentHash"`
+	Tokens      int    `json:"tokens"`
+}
+
+// ArchiveLine is one source's distilled line.
+type ArchiveLine struct {
+	Key  string `json:"key"`
+	Text string `json:"text"`
+}
+
+// Archive is the immutable distillation artifact: canonical JSON with no
+// time and no version id in it (sources are named by key and content hash),
+// so the same sources and budget give the same bytes and hash, in any
+// database.
+type Archive struct {
+	Format       string          `json:"format"`
+	MemoryRef    string          `json:"memoryRef"`
+	Tokenizer    string          `json:"tokenizer"`
+	TokenBudget  int             `json:"tokenBudget"`
+	InputTokens  int             `json:"inputTokens"`
+	OutputTokens int             `json:"outputTokens"`
+	TokensUsed   int             `json:"tokensUsed"`
+	Sources      []ArchiveSource `json:"sources"`
+	Summary      []ArchiveLine   `json:"summary"`
+	Text         string          `json:"text"`
+}
+
+// MemoryIndex is MEMORY-INDEX.json: what the next session loads at start-up.
+type MemoryIndex struct {
+	Format      string   `json:"format"`
+	MemoryRef   string   `json:"memoryRef"`
+	Tokenizer   string   `json:"tokenizer"`
+	Archive     string   `json:"archive"`     // the latest archive's key
+	ArchiveHash string   `json:"archiveHash"` // sha256 of its canonical bytes
+	TokensUsed  int      `json:"tokensUsed"`
+	Entries     []string `json:"entries"` // the distilled keys
+	Text        string   `json:"text"`    // the distilled text
+}
+
+// DistillResult reports a distillation run.
+type DistillResult struct {
+	MemoryRef    string          `json:"memory_ref"`
+	Tokenizer    string          `json:"tokenizer"`
+	TokenBudget  int             `json:"token_budget"`
+	TokensUsed   int             `json:"tokens_used"`
+	InputTokens  int             `json:"input_tokens"`
+	OutputTokens int             `json:"output_tokens"`
+	Sources      int             `json:"sources"`
+	ArchiveKey   string          `json:"archive_key"`
+	ArchiveHash  string          `json:"archive_hash"`
+	ArchiveNew   bool            `json:"archive_written"`
+	IndexUpdated bool            `json:"index_updated"`
+	Archive      json.RawMessage `json:"-"` // canonical bytes
+	Index        json.RawMessage `json:"-"` // canonical bytes of MEMORY-INDEX.json
+	LSN          int64           `json:"lsn"`
+}
+
+// OpDistill records a distillation run; its apply emits memory.compacted.
+const OpDistill Op = "DISTILL"
+
+// DistillData is the payload data of an OpDistill entry (counts and ids only).
+type DistillData struct {
+	TokenBudget  int    `json:"tokenBudget"`
+	TokensUsed   int    `json:"tokensUsed"`
+	IndexUpdated bool   `json:"indexUpdated"`
+	ArchiveKey   string `json:"archiveKey"`
+	ArchiveHash  string `json:"archiveHash"`
+	Sources      int    `json:"sources"`
+}
+
+// Distill runs the distillation contract (seed 002, RFC 0062) over a
+// memoryRef: it reads the ACTIVE, unexpired entries (the read snapshot; the
+// reserved keys aside), redacts them again (SR-1 carries forward), and
+// distils each to its first sentence clipped to an equal share of what the
+// budget leaves after the input: input + output tokens never exceed the
+// budget. When they cannot (less than MinSummaryTokens per source) it fails
+// with ErrTokenBudgetExceeded and writes nothing. The archive is written once
+// under distill/<sha256> (content-addressed, immutable, byte-stable), the
+// MEMORY-INDEX.json entry of the ref is updated when it changes, and a
+// DISTILL entry emits memory.compacted {tokenBudget, tokensUsed,
+// indexUpdated}. Everything happens in one transaction.
+func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, error) {
+	res := DistillResult{MemoryRef: r.MemoryRef, Tokenizer: TokenizerName}
+	ref, err := scope.Parse(r.MemoryRef)
+	if err != nil {
+		return res, fmt.Errorf("%w: memory ref: %v", ErrInvalid, err)
+	}
+	if r.Budget < 0 {
+		return res, fmt.Errorf("%w: the token budget must be positive", ErrInvalid)
+	}
+	if r.Budget == 0 || r.Budget > MaxTokenBudget {
+		r.Budget = MaxTokenBudget
+	}
+	res.TokenBudget = r.Budget
+	red := e.redactor(r.RunID)
+	err = e.store.Update(ctx, func(tx Tx) error {
+		if err := requireTenantPrincipal(ctx, tx, r.Actor, ref.Tenant); err != nil {
+			return err
+		}
+		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: r.MemoryRef, Now: e.Now()})
+		if err != nil {
+			return err
+		}
+		ar := Archive{Format: DistillationFormat, MemoryRef: r.MemoryRef, Tokenizer: TokenizerName, TokenBudget: r.Budget,
+			Sources: []ArchiveSource{}, Summary: []ArchiveLine{}}
+		var texts []string
+		for _, v := range vs {
+			if Reserved(v.Key) {
+				continue
+			}
+			t := red.String(v.Text())
+			n := CountTokens(t)
+			ar.Sources = append(ar.Sources, ArchiveSource{Key: v.Key, ContentHash: v.ContentHash, Tokens: n})
+			texts = append(texts, t)
+			ar.InputTokens += n
+		}
+		if len(ar.Sources) == 0 {
+			return fmt.Errorf("%w: %s has no entries to distill", ErrInvalid, r.MemoryRef)
+		}
+		// Each line is "- <summary>": one token for the dash.
+		share := (r.Budget - ar.InputTokens) / len(ar.Sources)
+		if share-1 < MinSummaryTokens {
+			return fmt.Errorf("%w: %d entries of %d tokens need at least %d tokens; the budget is %d",
+				ErrTokenBudgetExceeded, len(ar.Sources), ar.InputTokens, ar.InputTokens+len(ar.Sources)*(MinSummaryTokens+1), r.Budget)
+		}
+		lines := make([]string, len(texts))
+		for i, t := range texts {
+			s, _ := clipTokens(firstSentence(t), share-1)
+			ar.Summary = append(ar.Summary, ArchiveLine{Key: ar.Sources[i].Key, Text: s})
+			lines[i] = "- " + s
+		}
+		ar.Text = strings.Join(lines, "\n")
+		ar.OutputTokens = CountTokens(ar.Text)
+		ar.TokensUsed = ar.InputTokens + ar.OutputTokens
+		if ar.TokensUsed > r.Budget {
+			return fmt.Errorf("%w: %d tokens used of %d", ErrTokenBudgetExceeded, ar.TokensUsed, r.Budget)
+		}
+		raw, err := canon.Marshal(ar)
+		if err != nil {
+			return err
+		}
+		if raw, err = redactCanonical(raw, red); err != nil {
+			return err
+		}
+		hash := HashPayload(raw)
+		res.Archive, res.ArchiveHash = raw, hash
+		res.ArchiveKey = ArchivePrefix + strings.TrimPrefix(hash, "sha256:")
+		res.InputTokens, res.OutputTokens, res.TokensUsed, res.Sources = ar.InputTokens, ar.OutputTokens, ar.TokensUsed, len(ar.Sources)
+
+		actor := r.Actor
+		var archiveItem string
+		if item, err := tx.ItemByKey(ctx, r.MemoryRef, res.ArchiveKey); err == nil && item.Head != "" {
+			archiveItem = item.ID // immutable: already written
+		} else if err != nil && !isNotFound(err) {
+			return err
+		} else {
+			entry, err := e.appendVersion(ctx, tx, r.MemoryRef, res.ArchiveKey, Semantic, raw, []string{"memgov:distillation"}, 1, actor, "distillation archive")
+			if err != nil {
+				return err
+			}
+			archiveItem, res.ArchiveNew = entry.ItemID, true
+		}
+
+		idx := MemoryIndex{Format: IndexFormat, MemoryRef: r.MemoryRef, Tokenizer: TokenizerName, Archive: res.ArchiveKey,
+			ArchiveHash: hash, TokensUsed: ar.TokensUsed, Entries: make([]string, 0, len(ar.Sources)), Text: ar.Text}
+		for _, s := range ar.Sources {
+			idx.Entries = append(idx.Entries, s.Key)
+		}
+		idxRaw, err := canon.Marshal(idx)
+		if err != nil {
+			return err
+		}
+		if idxRaw, err = redactCanonical(idxRaw, red); err != nil {
+			return err
+		}
+		res.Index = idxRaw
+		cur, err := tx.ItemByKey(ctx, r.MemoryRef, IndexKey)
+		same := false
+		if err == nil && cur.Head != "" {
+			if hv, err := tx.Version(ctx, cur.Head); err == nil && hv.State == Active && bytes.Equal(hv.Content, idxRaw) {
+				same = true
+			}
+		} else if err != nil && !isNotFound(err) {
+			return err
+		}
+		if !same {
+			if _, err := e.appendVersion(ctx, tx, r.MemoryRef, IndexKey, Semantic, idxRaw, []string{"memgov:memory-index"}, 1, actor, "memory index update"); err != nil {
+				return err
+			}
+			res.IndexUpdated = true
+		}
+		data, err := json.Marshal(DistillData{TokenBudget: r.Budget, TokensUsed: ar.TokensUsed, IndexUpdated: res.IndexUpdated,
+			ArchiveKey: res.ArchiveKey, ArchiveHash: hash, Sources: len(ar.Sources)})
+		if err != nil {
+			return err
+		}
+		entry := &LogEntry{Time: e.Now(), Op: OpDistill, MemoryRef: r.MemoryRef, ItemID: archiveItem, Actor: actor}
+		if err := entry.Seal(Payload{Reason: "distillation", Data: data}); err != nil {
+			return err
+		}
+		if err := tx.Append(ctx, entry); err != nil {
+			return err
+		}
+		res.LSN = entry.LSN
+		return nil
+	})
+	if err != nil {
+		return DistillResult{MemoryRef: r.MemoryRef, Tokenizer: TokenizerName, TokenBudget: r.Budget}, err
+	}
+	return res, nil
+}
+
+// redactCanonical redacts a canonical JSON document and canonicalises it again.
+func redactCanonical(raw []byte, red interface {
+	Empty() bool
+	JSON([]byte) ([]byte, error)
+}) ([]byte, error) {
+	if red.Empty() {
+		return raw, nil
+	}
+	out, err := red.JSON(raw)
+	if err != nil {
+		return nil, err
+	}
+	return canon.Canonicalize(out)
+}
+
+// appendVersion appends the INSERT or UPDATE entry of a new ACTIVE version of
+// ref/key written by the host itself (distillation, consolidation).
+func (e *Engine) appendVersion(ctx context.Context, tx Tx, ref, key string, layer Layer, content json.RawMessage, tags []string, confidence float64, actor, reason string) (*LogEntry, error) {
+	content, err := canonicalContent(content)
+	if err != nil {
+		return nil, err
+	}
+	entry, err := e.versionEntry(ctx, tx, ref, key, layer, actor, e.Now())
+	if err != nil {
+		return nil, err
+	}
+	p := Payload{Reason: reason, Key: key, Layer: layer, Content: content, ContentHash: HashPayload(content),
+		Tags: normTags(tags), Confidence: &confidence}
+	if err := entry.Seal(p); err != nil {
+		return nil, err
+	}
+	if err := tx.Append(ctx, entry); err != nil {
+		return nil, err
+	}
+	return entry, nil
+}
+
+// requireTenantPrincipal refuses actors that are unknown or do not govern the tenant.
+func requireTenantPrincipal(ctx context.Context, tx ReadTx, actor, tenant string) error {
+	if err := requirePrincipal(ctx, tx, actor); err != nil {
+		return err
+	}
+	p, err := tx.Principal(ctx, actor)
+	if err != nil {
+		return err
+	}
+	if !p.Governs(tenant) {
+		return fmt.Errorf("%w: %s belongs to tenant %s and may not act on memory of tenant %s", ErrForbidden, actor, p.Tenant, tenant)
+	}
+	return nil
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

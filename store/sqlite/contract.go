@@ -1,0 +1,396 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/memgov/memgov/engine"
+)
+
+// The host memory contract (issue 6): distillation and consolidation events,
+// inferred commitments and proposals. Every table here is a function of the
+// log (migration 0006).
+
+func init() {
+	registerDerived(
+		derivedTable{"commitments", "id"},
+		derivedTable{"proposal_revisions", "proposal_id"},
+		derivedTable{"proposals", "id"},
+	)
+	applyHooks[engine.OpDistill] = applyDistill
+	applyHooks[engine.OpConsolidate] = applyConsolidate
+	applyHooks[engine.OpCommitment] = applyCommitment
+	applyHooks[engine.OpCommitmentFire] = applyCommitment
+	applyHooks[engine.OpCommitmentArm] = applyCommitment
+	for _, op := range []engine.Op{engine.OpProposalCreate, engine.OpProposalRevise, engine.OpProposalApply, engine.OpProposalReject, engine.OpProposalArchive} {
+		applyHooks[op] = applyProposal
+	}
+}
+
+var _ interface {
+	Events(context.Context, engine.EventQuery) ([]engine.Event, error)
+	IndexedVersions(context.Context, string, bool, int) ([]engine.IndexedVersion, error)
+} = (*readTx)(nil)
+
+func decodeData(e *engine.LogEntry, v any) error {
+	p, err := e.DecodePayload()
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(p.Data, v); err != nil {
+		return fmt.Errorf("apply log entry %d: %s data: %w", e.LSN, e.Op, err)
+	}
+	return nil
+}
+
+func applyDistill(ctx context.Context, q querier, e *engine.LogEntry) error {
+	var d engine.DistillData
+	if err := decodeData(e, &d); err != nil {
+		return err
+	}
+	return event(ctx, q, e, "memory.compacted", map[string]any{"memoryRef": e.MemoryRef, "trigger": "host-managed",
+		"archiveId": d.ArchiveHash, "distillation": map[string]any{"tokenBudget": d.TokenBudget, "tokensUsed": d.TokensUsed, "indexUpdated": d.IndexUpdated}})
+}
+
+func applyConsolidate(ctx context.Context, q querier, e *engine.LogEntry) error {
+	var d engine.ConsolidateData
+	if err := decodeData(e, &d); err != nil {
+		return err
+	}
+	return event(ctx, q, e, "agent.memory.consolidated", map[string]any{"inputCount": d.InputCount, "outputCount": d.OutputCount, "memoryRef": e.MemoryRef})
+}
+
+func applyCommitment(ctx context.Context, q querier, e *engine.LogEntry) error {
+	d, err := engine.DecodeCommitmentData(e)
+	if err != nil {
+		return err
+	}
+	switch e.Op {
+	case engine.OpCommitment:
+		var due sql.NullInt64
+		if d.DueAt != "" {
+			t, err := time.Parse(time.RFC3339Nano, d.DueAt)
+			if err != nil {
+				return fmt.Errorf("apply log entry %d: commitment due time: %w", e.LSN, err)
+			}
+			due = sql.NullInt64{Int64: ms(t), Valid: true}
+		}
+		_, err := q.ExecContext(ctx, `INSERT INTO commitments (id, memory_ref, tenant, source_item_id, source_version_id, kind, due_at, predicate,
+			created_by, created_at, created_lsn) VALUES (?,?,?,?,?,?,?,?,?,?,?)`, d.ID, e.MemoryRef, d.Tenant, e.ItemID, d.SourceVersionID,
+			d.Kind, due, string(d.Predicate), e.Actor, ms(e.Time), e.LSN)
+		return wrapApply(e, err)
+	case engine.OpCommitmentFire:
+		res, err := q.ExecContext(ctx, `UPDATE commitments SET armed = 0, fired_count = fired_count + 1, last_fired_at = ?, last_fired_lsn = ?
+			WHERE id = ? AND memory_ref = ?`, ms(e.Time), e.LSN, d.ID, e.MemoryRef)
+		if err := mustOne(res, err); err != nil {
+			return wrapApply(e, err)
+		}
+		var count int
+		if err := q.QueryRowContext(ctx, `SELECT fired_count FROM commitments WHERE id = ?`, d.ID).Scan(&count); err != nil {
+			return wrapApply(e, err)
+		}
+		return event(ctx, q, e, "commitment.fired", map[string]any{"commitmentId": d.ID, "memoryRef": e.MemoryRef, "kind": d.Kind, "firing": count})
+	default: // OpCommitmentArm
+		res, err := q.ExecContext(ctx, `UPDATE commitments SET armed = 1 WHERE id = ? AND memory_ref = ?`, d.ID, e.MemoryRef)
+		return wrapApply(e, mustOne(res, err))
+	}
+}
+
+func applyProposal(ctx context.Context, q querier, e *engine.LogEntry) error {
+	d, err := engine.DecodeProposalData(e)
+	if err != nil {
+		return err
+	}
+	switch e.Op {
+	case engine.OpProposalCreate:
+		if d.Owner == nil {
+			return fmt.Errorf("apply log entry %d: proposal without owner", e.LSN)
+		}
+		runs, _ := json.Marshal(nonNil(d.SourceRunIDs))
+		if _, err := q.ExecContext(ctx, `INSERT INTO proposals (id, kind, state, title, tenant, workspace, principal, duplicate_of, source_run_ids,
+			revision, artifact, artifact_hash, rationale, created_at, updated_at, created_lsn) VALUES (?,?,?,?,?,?,?,?,?,1,?,?,?,?,?,?)`,
+			d.ID, d.Kind, engine.ProposalDraft, d.Title, d.Owner.Tenant, d.Owner.Workspace, d.Owner.Principal, d.DuplicateOf, string(runs),
+			[]byte(d.Artifact), d.ArtifactHash, d.Rationale, ms(e.Time), ms(e.Time), e.LSN); err != nil {
+			return wrapApply(e, err)
+		}
+		if err := insertRevision(ctx, q, e, d, 1); err != nil {
+			return err
+		}
+		return event(ctx, q, e, "proposal.created", map[string]any{"proposalId": d.ID, "kind": d.Kind, "tenant": d.Owner.Tenant,
+			"duplicateOf": d.DuplicateOf, "artifactHash": d.ArtifactHash})
+	case engine.OpProposalRevise:
+		var rev int
+		if err := q.QueryRowContext(ctx, `SELECT revision + 1 FROM proposals WHERE id = ? AND state IN ('draft', 'revised')`, d.ID).Scan(&rev); err != nil {
+			return wrapApply(e, err)
+		}
+		if _, err := q.ExecContext(ctx, `UPDATE proposals SET state = 'revised', revision = ?, artifact = ?, artifact_hash = ?, rationale = ?, updated_at = ?
+			WHERE id = ?`, rev, []byte(d.Artifact), d.ArtifactHash, d.Rationale, ms(e.Time), d.ID); err != nil {
+			return wrapApply(e, err)
+		}
+		return insertRevision(ctx, q, e, d, rev)
+	case engine.OpProposalApply:
+		// The installed artifact is the one last persisted: its hash must be
+		// the one the apply entry recorded.
+		var kind, tenant string
+		res, err := q.ExecContext(ctx, `UPDATE proposals SET state = 'applied', installed_hash = artifact_hash, decided_by = ?, gate = ?, updated_at = ?
+			WHERE id = ? AND state IN ('draft', 'revised') AND artifact_hash = ?`, e.Actor, d.Gate, ms(e.Time), d.ID, d.ArtifactHash)
+		if err := mustOne(res, err); err != nil {
+			return wrapApply(e, err)
+		}
+		if err := q.QueryRowContext(ctx, `SELECT kind, tenant FROM proposals WHERE id = ?`, d.ID).Scan(&kind, &tenant); err != nil {
+			return wrapApply(e, err)
+		}
+		return event(ctx, q, e, "proposal.activated", map[string]any{"proposalId": d.ID, "kind": kind, "tenant": tenant,
+			"artifactHash": d.ArtifactHash, "activation": d.Gate, "by": e.Actor})
+	default:
+		state, from := engine.ProposalRejected, `('draft', 'revised')`
+		if e.Op == engine.OpProposalArchive {
+			state, from = engine.ProposalArchived, `('draft', 'revised', 'rejected')`
+		}
+		res, err := q.ExecContext(ctx, `UPDATE proposals SET state = ?, decided_by = ?, note = ?, updated_at = ? WHERE id = ? AND state IN `+from,
+			state, e.Actor, d.Note, ms(e.Time), d.ID)
+		return wrapApply(e, mustOne(res, err))
+	}
+}
+
+func insertRevision(ctx context.Context, q querier, e *engine.LogEntry, d engine.ProposalData, rev int) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO proposal_revisions (proposal_id, revision, artifact, artifact_hash, rationale, by, at, lsn)
+		VALUES (?,?,?,?,?,?,?,?)`, d.ID, rev, []byte(d.Artifact), d.ArtifactHash, d.Rationale, e.Actor, ms(e.Time), e.LSN)
+	return wrapApply(e, err)
+}
+
+// Events implements the engine's contract store.
+func (r *readTx) Events(ctx context.Context, eq engine.EventQuery) ([]engine.Event, error) {
+	var (
+		sb   strings.Builder
+		args []any
+	)
+	sb.WriteString(`SELECT id, lsn, at, type, memory_ref, data FROM events WHERE id > ?`)
+	args = append(args, eq.AfterID)
+	if eq.Type != "" {
+		sb.WriteString(` AND type = ?`)
+		args = append(args, eq.Type)
+	}
+	if eq.Tenant != "" && eq.Tenant != engine.AllTenants {
+		sb.WriteString(` AND (substr(memory_ref, 1, ?) = ? OR (memory_ref = '' AND json_extract(data, '$.tenant') = ?))`)
+		args = append(args, len(eq.Tenant)+1, eq.Tenant+"/", eq.Tenant)
+	}
+	limit := eq.Limit
+	if limit <= 0 {
+		limit = 1000
+	}
+	sb.WriteString(` ORDER BY id LIMIT ?`)
+	args = append(args, limit)
+	rows, err := r.q.QueryContext(ctx, sb.String(), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []engine.Event{}
+	for rows.Next() {
+		var (
+			ev   engine.Event
+			at   int64
+			data string
+		)
+		if err := rows.Scan(&ev.ID, &ev.LSN, &at, &ev.Type, &ev.MemoryRef, &data); err != nil {
+			return nil, err
+		}
+		ev.At, ev.Data = fromMS(at), json.RawMessage(data)
+		out = append(out, ev)
+	}
+	return out, rows.Err()
+}
+
+// IndexedVersions implements the engine's contract store.
+func (r *readTx) IndexedVersions(ctx context.Context, ref string, all bool, limit int) ([]engine.IndexedVersion, error) {
+	parts := strings.Split(versionCols, ",")
+	for i, c := range parts {
+		parts[i] = "v." + strings.TrimSpace(c)
+	}
+	cols := strings.Join(parts, ", ")
+	states := `v.state = 'ACTIVE'`
+	if all {
+		states = `v.state IN ('ACTIVE', 'SUPERSEDED')`
+	}
+	rows, err := r.q.QueryContext(ctx, `SELECT `+cols+`, vi.embedding FROM versions v LEFT JOIN version_index vi ON vi.version_id = v.id
+		WHERE v.memory_ref = ? AND `+states+` ORDER BY v.created_lsn DESC, v.id LIMIT ?`, ref, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []engine.IndexedVersion{}
+	for rows.Next() {
+		var (
+			iv  engine.IndexedVersion
+			emb []byte
+		)
+		sc := scanFunc(func(dest ...any) error { return rows.Scan(append(dest, &emb)...) })
+		v, err := scanVersion(sc)
+		if err != nil {
+			return nil, err
+		}
+		iv.Version, iv.Embedding = v, emb
+		out = append(out, iv)
+	}
+	return out, rows.Err()
+}
+
+type scanFunc func(...any) error
+
+func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
+
+const commitmentCols = `id, memory_ref, tenant, source_item_id, source_version_id, kind, due_at, predicate, armed, fired_count,
+	last_fired_at, last_fired_lsn, created_by, created_at`
+
+func scanCommitment(sc interface{ Scan(...any) error }) (engine.Commitment, error) {
+	var (
+		c                    engine.Commitment
+		due, lastAt, lastLSN sql.NullInt64
+		pred                 string
+		created              int64
+	)
+	if err := sc.Scan(&c.ID, &c.MemoryRef, &c.Tenant, &c.SourceItemID, &c.SourceVersionID, &c.Kind, &due, &pred, &c.Armed, &c.FiredCount,
+		&lastAt, &lastLSN, &c.CreatedBy, &created); err != nil {
+		return c, err
+	}
+	if due.Valid {
+		t := fromMS(due.Int64)
+		c.DueAt = &t
+	}
+	if lastAt.Valid {
+		t := fromMS(lastAt.Int64)
+		c.LastFiredAt = &t
+	}
+	if pred != "" {
+		c.Predicate = json.RawMessage(pred)
+	}
+	c.LastFiredLSN, c.CreatedAt = lastLSN.Int64, fromMS(created)
+	return c, nil
+}
+
+// Commitments implements the engine's contract store.
+func (r *readTx) Commitments(ctx context.Context, ref string) ([]engine.Commitment, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT `+commitmentCols+` FROM commitments WHERE memory_ref = ? ORDER BY created_lsn, id`, ref)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []engine.Commitment{}
+	for rows.Next() {
+		c, err := scanCommitment(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Commitment implements the engine's contract store.
+func (r *readTx) Commitment(ctx context.Context, id string) (engine.Commitment, error) {
+	c, err := scanCommitment(r.q.QueryRowContext(ctx, `SELECT `+commitmentCols+` FROM commitments WHERE id = ?`, id))
+	return c, notFound("commitment", id, err)
+}
+
+const proposalCols = `id, kind, state, title, tenant, workspace, principal, duplicate_of, source_run_ids, revision, artifact, artifact_hash,
+	rationale, installed_hash, decided_by, gate, note, created_at, updated_at`
+
+func scanProposal(sc interface{ Scan(...any) error }) (engine.Proposal, error) {
+	var (
+		p          engine.Proposal
+		runs       string
+		artifact   []byte
+		cat, uat   int64
+		ws, tenant string
+	)
+	if err := sc.Scan(&p.ID, &p.Kind, &p.State, &p.Title, &tenant, &ws, &p.Owner.Principal, &p.DuplicateOf, &runs, &p.Revision, &artifact,
+		&p.ArtifactHash, &p.Rationale, &p.InstalledHash, &p.DecidedBy, &p.Gate, &p.Note, &cat, &uat); err != nil {
+		return p, err
+	}
+	p.Owner.Tenant, p.Owner.Workspace = tenant, ws
+	p.Artifact = json.RawMessage(artifact)
+	_ = json.Unmarshal([]byte(runs), &p.Provenance.SourceRunIDs)
+	if p.Provenance.SourceRunIDs == nil {
+		p.Provenance.SourceRunIDs = []string{}
+	}
+	p.CreatedAt, p.UpdatedAt = fromMS(cat), fromMS(uat)
+	return p, nil
+}
+
+// Proposals implements the engine's contract store.
+func (r *readTx) Proposals(ctx context.Context, pq engine.ProposalQuery) ([]engine.Proposal, error) {
+	var (
+		sb   strings.Builder
+		args []any
+	)
+	sb.WriteString(`SELECT ` + proposalCols + ` FROM proposals WHERE 1 = 1`)
+	if pq.Tenant != "" && pq.Tenant != engine.AllTenants {
+		sb.WriteString(` AND tenant = ?`)
+		args = append(args, pq.Tenant)
+	}
+	for _, f := range []struct{ col, v string }{{"state", pq.State}, {"kind", pq.Kind}, {"artifact_hash", pq.ArtifactHash}} {
+		if f.v != "" {
+			sb.WriteString(` AND ` + f.col + ` = ?`)
+			args = append(args, f.v)
+		}
+	}
+	limit := pq.Limit
+	if limit <= 0 {
+		limit = 200
+	}
+	sb.WriteString(` ORDER BY created_lsn DESC LIMIT ?`)
+	args = append(args, limit)
+	rows, err := r.q.QueryContext(ctx, sb.String(), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []engine.Proposal{}
+	for rows.Next() {
+		p, err := scanProposal(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Proposal implements the engine's contract store.
+func (r *readTx) Proposal(ctx context.Context, id string) (engine.Proposal, error) {
+	p, err := scanProposal(r.q.QueryRowContext(ctx, `SELECT `+proposalCols+` FROM proposals WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, fmt.Errorf("%w: proposal", engine.ErrNotFound)
+	}
+	return p, err
+}
+
+// ProposalRevisions implements the engine's contract store.
+func (r *readTx) ProposalRevisions(ctx context.Context, id string) ([]engine.ProposalRevision, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT revision, artifact, artifact_hash, rationale, by, at, lsn FROM proposal_revisions
+		WHERE proposal_id = ? ORDER BY revision`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []engine.ProposalRevision{}
+	for rows.Next() {
+		var (
+			rv engine.ProposalRevision
+			a  []byte
+			at int64
+		)
+		if err := rows.Scan(&rv.Revision, &a, &rv.ArtifactHash, &rv.Rationale, &rv.By, &at, &rv.LSN); err != nil {
+			return nil, err
+		}
+		rv.Artifact, rv.At = json.RawMessage(a), fromMS(at)
+		out = append(out, rv)
+	}
+	return out, rows.Err()
+}
