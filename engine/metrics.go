@@ -31,31 +31,31 @@ func percentiles(xs []float64) Percentiles {
 
 // Metrics are the memory quality metrics of 12.12 over a window.
 type Metrics struct {
-	Since               time.Time              `json:"since"`
-	Writes              int                    `json:"writes"`
-	ByStatus            map[string]int         `json:"by_status"`
-	WriteAcceptance     float64                `json:"write_acceptance_rate"`          // WAR: COMMITTED / writes
-	AcceptanceByLayer   map[string]float64     `json:"write_acceptance_by_layer"`      // WAR(l)
-	Rejections          map[string]int         `json:"rejection_reasons"`              // REJECTED and DENIED by reason
-	RejectionShare      map[string]float64     `json:"rejection_reason_distribution"`  // P(reason | rejected)
-	StageLatencyUS      map[string]Percentiles `json:"validation_latency_us_by_stage"` // per stage, microseconds
-	LatencyUS           Percentiles            `json:"validation_latency_us"`
-	DedupHitRate        float64                `json:"dedup_hit_rate"`
-	Retrievals          int                    `json:"retrievals"`
-	RetrievalsJudged    int                    `json:"retrievals_with_feedback"`
-	RetrievalPrecision  *float64               `json:"retrieval_precision"` // mean MRP; null without feedback
-	StalenessHours      Percentiles            `json:"staleness_at_retrieval_hours"`
-	Revalidated         int                    `json:"revalidated"`
-	HallucinationLeak   *float64               `json:"hallucination_leakage_rate"` // HLR; null without a sweep
-	LayerSizes          map[string]int         `json:"store_size_by_layer"`
-	GCExpired           int                    `json:"gc_expired"`
-	LockContention      *float64               `json:"lock_contention_rate"`
-	ErasureHoursMax     *float64               `json:"erasure_completion_hours_max"`
-	PastTTL             int                    `json:"items_past_ttl"`
-	Operational         float64                `json:"operational_health"`
-	Health              float64                `json:"health_score"`
-	Band                string                 `json:"health_band"`
-	Unmeasured          []string               `json:"unmeasured"`
+	Since              time.Time              `json:"since"`
+	Writes             int                    `json:"writes"`
+	ByStatus           map[string]int         `json:"by_status"`
+	WriteAcceptance    float64                `json:"write_acceptance_rate"`          // WAR: COMMITTED / writes
+	AcceptanceByLayer  map[string]float64     `json:"write_acceptance_by_layer"`      // WAR(l)
+	Rejections         map[string]int         `json:"rejection_reasons"`              // REJECTED and DENIED by reason
+	RejectionShare     map[string]float64     `json:"rejection_reason_distribution"`  // P(reason | rejected)
+	StageLatencyUS     map[string]Percentiles `json:"validation_latency_us_by_stage"` // per stage, microseconds
+	LatencyUS          Percentiles            `json:"validation_latency_us"`
+	DedupHitRate       float64                `json:"dedup_hit_rate"`
+	Retrievals         int                    `json:"retrievals"`
+	RetrievalsJudged   int                    `json:"retrievals_with_feedback"`
+	RetrievalPrecision *float64               `json:"retrieval_precision"` // mean MRP; null without feedback
+	StalenessHours     Percentiles            `json:"staleness_at_retrieval_hours"`
+	Revalidated        int                    `json:"revalidated"`
+	HallucinationLeak  *float64               `json:"hallucination_leakage_rate"` // HLR; null without a sweep
+	LayerSizes         map[string]int         `json:"store_size_by_layer"`
+	GCExpired          int                    `json:"gc_expired"`
+	LockContention     *float64               `json:"lock_contention_rate"`
+	ErasureHoursMax    *float64               `json:"erasure_completion_hours_max"`
+	PastTTL            int                    `json:"items_past_ttl"`
+	Operational        float64                `json:"operational_health"`
+	Health             float64                `json:"health_score"`
+	Band               string                 `json:"health_band"`
+	Unmeasured         []string               `json:"unmeasured"`
 }
 
 // Metrics computes the quality metrics of 12.12 over the last 30 days.
