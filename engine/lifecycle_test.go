@@ -16,7 +16,7 @@ type lcClock struct{ t time.Time }
 
 func (c *lcClock) now() time.Time          { return c.t }
 func (c *lcClock) advance(d time.Duration) { c.t = c.t.Add(d) }
-func day(n int) time.Duration            { return time.Duration(n) * 24 * time.Hour }
+func day(n int) time.Duration              { return time.Duration(n) * 24 * time.Hour }
 func lcEngine(t *testing.T, pol string) (*engine.Engine, *lcClock) {
 	t.Helper()
 	c := &lcClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
