@@ -54,7 +54,7 @@ func New(s Store, key []byte, opts ...Option) *Engine {
 		// build defect, not an input error.
 		panic(fmt.Sprintf("memgov: embedded write schemas: %v", err))
 	}
-	e.gates = []Gate{schemaGate{v}, contentGate{}, evidenceGate{}, contradictionGate{judge: e.judge}, dedupGate{}, provenanceGate{}, approvalGate{}}
+	e.gates = []Gate{schemaGate{v}, lifecycleGate{}, contentGate{}, evidenceGate{}, contradictionGate{judge: e.judge}, dedupGate{}, provenanceGate{}, approvalGate{}}
 	return e
 }
 

@@ -1,0 +1,309 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/engine/scope"
+)
+
+// Reason codes of the lifecycle gate.
+const (
+	ReasonResidency     = "RESIDENCY_VIOLATION"
+	ReasonReferenceOnly = "REFERENCE_ONLY"
+	ReasonLeaseHeld     = "LEASE_HELD"
+	ReasonStaleFencing  = "STALE_FENCING_TOKEN"
+)
+
+// Authorize decides authorized(a, m, op) of 12.8.2 for a principal acting on
+// memory of ref in layer: the tenant (CTI-1), the RBAC matrix, and the ABAC
+// condition of the executor row ("own session": WORKING and SESSION memory of
+// a ref whose agent segment is the executor itself). op is a policy.Op*.
+func (e *Engine) Authorize(ctx context.Context, principalID, ref string, layer Layer, op string) error {
+	var p Principal
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		p, err = tx.Principal(ctx, principalID)
+		return err
+	})
+	if err != nil {
+		if isNotFound(err) {
+			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, principalID)
+		}
+		return err
+	}
+	return e.authorized(p, ref, layer, op)
+}
+
+func (e *Engine) authorized(p Principal, ref string, layer Layer, op string) error {
+	r, err := scope.Parse(ref)
+	if err != nil {
+		return fmt.Errorf("%w: malformed memoryRef", ErrInvalid)
+	}
+	if !p.Governs(r.Tenant) {
+		return fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
+	}
+	if !e.policy.Allowed(string(p.Role), string(layer), op) {
+		return fmt.Errorf("%w: a %s may not %s %s memory (12.8.2)", ErrForbidden, p.Role, op, layer)
+	}
+	if p.Role == Executor && (layer == Working || layer == Session) && agentOf(ref) != p.ID {
+		return fmt.Errorf("%w: an executor may %s only its own session memory", ErrForbidden, op)
+	}
+	return nil
+}
+
+func agentOf(ref string) string {
+	parts := strings.Split(ref, "/")
+	if len(parts) < 2 {
+		return ""
+	}
+	return parts[1]
+}
+
+// clearance is the principal's "clearance" attribute; people without one are
+// cleared for everything, agents for GENERAL.
+func (e *Engine) clearance(p Principal) string {
+	if c := p.Attributes["clearance"]; c != "" {
+		return strings.ToUpper(c)
+	}
+	if p.Role.Human() {
+		if o := e.policy.Visibility.Order; len(o) > 0 {
+			return o[len(o)-1]
+		}
+	}
+	return policy.General
+}
+
+// domainsOf reads "domain:X" or "domain=X" tags.
+func domainsOf(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		for _, pre := range []string{"domain:", "domain="} {
+			if v, ok := strings.CutPrefix(t, pre); ok && v != "" {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// inDomains reports domain(m) ⊆ domains(a). A principal's "domains" attribute
+// is a comma-separated list; people without one see every domain, agents
+// without one only undomained memory.
+func inDomains(p Principal, tags []string) bool {
+	ds := domainsOf(tags)
+	if len(ds) == 0 {
+		return true
+	}
+	attr, ok := p.Attributes["domains"]
+	if !ok {
+		return p.Role.Human()
+	}
+	allowed := map[string]bool{}
+	for _, d := range strings.Split(attr, ",") {
+		allowed[strings.TrimSpace(d)] = true
+	}
+	if allowed["*"] {
+		return true
+	}
+	for _, d := range ds {
+		if !allowed[d] {
+			return false
+		}
+	}
+	return true
+}
+
+// visible is 12.8.5: authorized(a, m, READ) ∧ classification(m) <= clearance(a)
+// ∧ domain(m) ⊆ domains(a). Unclassified memory counts as PUBLIC.
+func (e *Engine) visible(p Principal, v Version) error {
+	if err := e.authorized(p, v.MemoryRef, v.Layer, policy.OpRead); err != nil {
+		return err
+	}
+	class := v.Classification
+	if class == "" {
+		class = policy.Public
+	}
+	if !e.policy.Cleared(e.clearance(p), class) {
+		return fmt.Errorf("%w: %s memory needs a higher clearance than %s's", ErrForbidden, class, p.ID)
+	}
+	if !inDomains(p, v.Tags) {
+		return fmt.Errorf("%w: the entry's domain is outside %s's domains", ErrForbidden, p.ID)
+	}
+	return nil
+}
+
+// ScopedSnapshot is a read as a principal: only what it may see, and the id
+// of the retrieval for usage feedback (memgov feedback).
+type ScopedSnapshot struct {
+	Snapshot
+	RetrievalID string `json:"retrieval_id,omitempty"`
+	Hidden      int    `json:"hidden"` // entries the principal may not see
+}
+
+// ReadAs is Read for a principal: every entry passes visible(a, m). Reads of
+// the current state are counted for relevance decay (access reinforcement)
+// and recorded as a retrieval for precision and staleness metrics. Reads are
+// not log entries: they change no memory. They cost one small write
+// transaction per call, not per entry.
+func (e *Engine) ReadAs(ctx context.Context, principalID string, q ReadQuery) (ScopedSnapshot, error) {
+	p, err := e.Principal(ctx, principalID)
+	if err != nil {
+		return ScopedSnapshot{}, fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, principalID)
+	}
+	if !p.Governs(tenantOf(q.MemoryRef)) {
+		return ScopedSnapshot{}, fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
+	}
+	snap, err := e.Read(ctx, q)
+	if err != nil {
+		return ScopedSnapshot{}, err
+	}
+	out := ScopedSnapshot{Snapshot: snap}
+	kept := snap.Versions[:0]
+	for _, v := range snap.Versions {
+		if e.visible(p, v) == nil {
+			kept = append(kept, v)
+		} else {
+			out.Hidden++
+		}
+	}
+	out.Versions = kept
+	if q.AtLSN == 0 && q.AtTime.IsZero() {
+		out.RetrievalID, err = e.recordRead(ctx, p.ID, q.MemoryRef, kept)
+	}
+	return out, err
+}
+
+// GetAs is Get for a principal: ErrForbidden when the entry is not visible to it.
+func (e *Engine) GetAs(ctx context.Context, principalID, ref, key string) (Version, error) {
+	p, err := e.Principal(ctx, principalID)
+	if err != nil {
+		return Version{}, fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, principalID)
+	}
+	if !p.Governs(tenantOf(ref)) {
+		return Version{}, fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
+	}
+	v, err := e.Get(ctx, ref, key)
+	if err != nil {
+		return v, err
+	}
+	if err := e.visible(p, v); err != nil {
+		return Version{}, err
+	}
+	_, err = e.recordRead(ctx, p.ID, ref, []Version{v})
+	return v, err
+}
+
+// HistoryAs is History for a principal.
+func (e *Engine) HistoryAs(ctx context.Context, principalID, itemID string) (Item, []Version, error) {
+	p, err := e.Principal(ctx, principalID)
+	if err != nil {
+		return Item{}, nil, fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, principalID)
+	}
+	item, vs, err := e.History(ctx, itemID)
+	if err != nil {
+		return item, nil, err
+	}
+	if err := e.authorized(p, item.MemoryRef, item.Layer, policy.OpRead); err != nil {
+		return Item{}, nil, err
+	}
+	kept := vs[:0]
+	for _, v := range vs {
+		if e.visible(p, v) == nil {
+			kept = append(kept, v)
+		}
+	}
+	return item, kept, nil
+}
+
+func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []Version) (string, error) {
+	if len(vs) == 0 {
+		return "", nil
+	}
+	now := e.Now()
+	id := NewID()
+	err := e.store.Update(ctx, func(tx Tx) error {
+		lw, err := lcWrite(tx)
+		if err != nil {
+			return err
+		}
+		ids := make([]string, 0, len(vs))
+		stale := make(map[string]time.Duration, len(vs))
+		for _, v := range vs {
+			ids = append(ids, v.ItemID)
+			stale[v.ItemID] = now.Sub(v.CreatedAt)
+		}
+		if err := lw.RecordAccess(ctx, ids, now); err != nil {
+			return err
+		}
+		return lw.RecordRetrieval(ctx, id, principal, ref, now, stale)
+	})
+	return id, err
+}
+
+// Feedback records which items of a retrieval were used (cited, reasoned
+// with): the usage feedback behind retrieval precision (12.12.4) and impact(m)
+// of relevance decay (12.7.2). It returns how many of used were in the retrieval.
+func (e *Engine) Feedback(ctx context.Context, retrievalID string, usedItems []string) (int, error) {
+	var n int
+	err := e.store.Update(ctx, func(tx Tx) error {
+		lw, err := lcWrite(tx)
+		if err != nil {
+			return err
+		}
+		n, err = lw.RecordFeedback(ctx, retrievalID, usedItems, e.Now())
+		return err
+	})
+	return n, err
+}
+
+// lifecycleGate applies the policy checks of the lifecycle subsystem to every
+// write: ABAC (executor own session, domain tags), data residency (12.10.3),
+// the reference-only invariant (seed 003 section 13) and write leases with
+// fencing tokens (12.8.3).
+type lifecycleGate struct{}
+
+func (lifecycleGate) Name() string { return "policy" }
+
+func (lifecycleGate) Evaluate(ctx context.Context, w *writeState) GateResult {
+	req, p := w.req, w.principal
+	if p.Role == Executor && (req.TargetLayer == Working || req.TargetLayer == Session) && w.ref.Agent != p.ID {
+		return reject(ReasonUnauthorized, "an executor writes only its own session memory (%s/%s/...)", w.ref.Tenant, p.ID)
+	}
+	if _, ok := p.Attributes["domains"]; ok && !inDomains(p, req.Tags) {
+		return reject(ReasonUnauthorized, "%s may write only memory tagged with its domains (%s)", p.ID, p.Attributes["domains"])
+	}
+	if !w.pol.ResidencyAllowed(req.Residency) {
+		return reject(ReasonResidency, "residency class %s may not be stored in region %s", clipStr(req.Residency, 20), w.pol.Residency.StoreRegion)
+	}
+	if len(w.pol.ReferenceOnly.Sources) > 0 {
+		if uri, sim, found := w.pol.ReferenceMatch(w.feat.Text); found {
+			return reject(ReasonReferenceOnly, "the content copies the canonical source %s (%.0f%% of its trigrams); reference it instead of mirroring it", uri, sim*100)
+		}
+	}
+	if req.Key != "" {
+		if lr, ok := w.tx.(lifecycleReader); ok {
+			l, found, err := lr.LeaseOf(ctx, req.MemoryRef+"#"+req.Key)
+			if err != nil {
+				return reject("INTERNAL", "%v", err)
+			}
+			token, hasToken := FencingToken(ctx)
+			if found {
+				live := !l.Released && w.now.Before(l.ExpiresAt)
+				if live && l.Holder != p.ID {
+					return GateResult{Verdict: Defer, Reason: ReasonLeaseHeld, Detail: fmt.Sprintf("%s holds the write lease on %s until %s", l.Holder, req.Key, l.ExpiresAt.Format(time.RFC3339)),
+						RetryAfter: max(l.ExpiresAt.Sub(w.now), time.Second)}
+				}
+				if hasToken && token < l.Token {
+					return reject(ReasonStaleFencing, "fencing token %d is older than the current token %d of %s", token, l.Token, req.Key)
+				}
+				if live && !hasToken {
+					return reject(ReasonStaleFencing, "a write under a lease must carry its fencing token (engine.WithFencingToken)")
+				}
+			}
+		}
+	}
+	return accept()
+}

@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+var jsonUnmarshal = json.Unmarshal
+
+// ComplianceItem is one finding of the compliance report.
+type ComplianceItem struct {
+	ItemID         string    `json:"item_id"`
+	MemoryRef      string    `json:"memory_ref"`
+	Key            string    `json:"key"`
+	Layer          Layer     `json:"layer"`
+	Classification string    `json:"classification,omitempty"`
+	Residency      string    `json:"residency,omitempty"`
+	CreatedAt      time.Time `json:"created_at"`
+	Detail         string    `json:"detail"`
+}
+
+// ComplianceReport is the periodic compliance audit of 12.10.5.
+type ComplianceReport struct {
+	At                  time.Time        `json:"at"`
+	RetentionBreaches   []ComplianceItem `json:"retention_breaches"`
+	Erasures            []ErasureRow     `json:"erasures"`
+	ErasuresIncomplete  int              `json:"erasures_incomplete"`
+	ResidencyViolations []ComplianceItem `json:"residency_violations"`
+	ResidencyRejections int              `json:"residency_rejections"`
+	PastTTL             []ComplianceItem `json:"past_ttl_still_present"`
+	OK                  bool             `json:"ok"`
+}
+
+// ComplianceReport scans memory for retention breaches (ACTIVE past the
+// classification's retention), lists erasure requests and their completion
+// (incomplete: not finished within 72 hours, 12.12.6), residency violations
+// (stored items whose residency class the store's region no longer allows,
+// and refused writes) and items past their TTL that GC has not expired yet.
+func (e *Engine) ComplianceReport(ctx context.Context) (ComplianceReport, error) {
+	rep := ComplianceReport{At: e.Now(), RetentionBreaches: []ComplianceItem{}, ResidencyViolations: []ComplianceItem{}, PastTTL: []ComplianceItem{}}
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		lr, err := lcRead(tx)
+		if err != nil {
+			return err
+		}
+		d, err := lr.ComplianceData(ctx)
+		if err != nil {
+			return err
+		}
+		rep.Erasures, rep.ResidencyRejections = d.Erasures, d.ResidencyRejections
+		for _, er := range d.Erasures {
+			if er.CompletedAt.Sub(er.RequestedAt) > 72*time.Hour {
+				rep.ErasuresIncomplete++
+			}
+		}
+		for _, v := range d.Active {
+			ci := ComplianceItem{ItemID: v.ItemID, MemoryRef: v.MemoryRef, Key: v.Key, Layer: v.Layer, Classification: v.Classification, CreatedAt: v.CreatedAt}
+			item, err := tx.Item(ctx, v.ItemID)
+			if err != nil {
+				return err
+			}
+			if v.Classification != "" && e.policy.RetentionExpired(v.Classification, rep.At.Sub(item.CreatedAt)) {
+				c := ci
+				c.Detail = "past the " + v.Classification + " retention"
+				if item.Pinned {
+					c.Detail += " (pinned: GC may not collect it; unpin or erase)"
+				}
+				rep.RetentionBreaches = append(rep.RetentionBreaches, c)
+			}
+			if v.ExpiredAt(rep.At) {
+				c := ci
+				c.Detail = "TTL passed " + v.ExpiresAt.Format(time.RFC3339) + "; run memgov gc"
+				rep.PastTTL = append(rep.PastTTL, c)
+			}
+			var meta writeMeta
+			if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *LogEntry) error {
+				p, err := le.DecodePayload()
+				if err == nil && len(p.Data) > 0 {
+					_ = json.Unmarshal(p.Data, &meta)
+				}
+				return err
+			}); err != nil {
+				return err
+			}
+			if meta.Residency != "" && !e.policy.ResidencyAllowed(meta.Residency) {
+				c := ci
+				c.Residency = meta.Residency
+				c.Detail = "residency " + meta.Residency + " is not allowed in region " + e.policy.Residency.StoreRegion
+				rep.ResidencyViolations = append(rep.ResidencyViolations, c)
+			}
+		}
+		return nil
+	})
+	rep.OK = err == nil && len(rep.RetentionBreaches) == 0 && rep.ErasuresIncomplete == 0 && len(rep.ResidencyViolations) == 0 && len(rep.PastTTL) == 0
+	return rep, err
+}

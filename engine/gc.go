@@ -1,0 +1,355 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/memgov/memgov/engine/policy"
+)
+
+// GC modes (12.7.4) and retention (12.10.4).
+const (
+	GCModeTTL       = "ttl"
+	GCModeRelevance = "relevance"
+	GCModeRetention = "retention"
+	GCModePinned    = "pinned"
+	GCModeLinked    = "linked"
+	GCModeGrace     = "grace" // hard delete after the grace period
+)
+
+// GCOptions configure one GC run.
+type GCOptions struct {
+	By     string // the principal running GC (soft delete needs "delete", hard delete "hard_delete")
+	DryRun bool
+	Batch  int // items scanned per layer per run (default 500); the cursor resumes there
+}
+
+// GCAction is one decision of a GC run.
+type GCAction struct {
+	ItemID    string  `json:"item_id"`
+	MemoryRef string  `json:"memory_ref"`
+	Key       string  `json:"key"`
+	Layer     Layer   `json:"layer"`
+	Mode      string  `json:"mode"`
+	Relevance float64 `json:"relevance,omitempty"`
+	Detail    string  `json:"detail,omitempty"`
+}
+
+// GCReport is what a GC run scanned, expired, hard-deleted and protected.
+type GCReport struct {
+	At          time.Time        `json:"at"`
+	DryRun      bool             `json:"dry_run"`
+	Scanned     int              `json:"scanned"`
+	Expired     []GCAction       `json:"expired"`
+	HardDeleted []GCAction       `json:"hard_deleted"`
+	Protected   []GCAction       `json:"protected"`
+	Retained    int              `json:"retained_persistent"` // EXPIRED persistent items kept (soft supersession)
+	Cursors     map[Layer]string `json:"cursors"`
+	ErasureLSN  int64            `json:"erasure_lsn,omitempty"`
+}
+
+// GC runs one batch of garbage collection (12.7.4, 12.7.5, 12.10.4):
+//
+//   - Phase 1, soft delete: in each layer from its resumable cursor, an ACTIVE
+//     item is expired (an EXPIRE entry; it leaves every index) when its TTL has
+//     passed (mode 1), its classification's retention has passed (12.10.4,
+//     overriding relevance), or rho(m,t) < tau_gc(l) and it has been idle
+//     longer than T_idle(l) (mode 2). Reads reinforce relevance through
+//     n_access and impact(m) from usage feedback.
+//   - Phase 2, hard delete: an item EXPIRED for longer than T_grace loses its
+//     content through an ERASE entry of kind gc_hard_delete, but only in the
+//     transient layers (WORKING, SESSION). Persistent memory (EPISODIC,
+//     SEMANTIC, PROCEDURAL) is never hard-deleted by GC (seed 003: soft
+//     supersession; only erasure removes it). PII past its retention is hard
+//     deleted at once in every layer (12.10.4 "hard delete + audit").
+//
+// Pinned items and items load-bearing for an action (cited by live memory,
+// under or carrying a human approval, part of a rollback or a baseline) are
+// never collected. A dry run decides without writing anything.
+func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
+	if o.Batch <= 0 {
+		o.Batch = 500
+	}
+	rep := GCReport{DryRun: o.DryRun, Cursors: map[Layer]string{}, Expired: []GCAction{}, HardDeleted: []GCAction{}, Protected: []GCAction{}}
+	err := e.store.Update(ctx, func(tx Tx) error {
+		now := e.Now()
+		rep.At = now
+		who, err := tx.Principal(ctx, o.By)
+		if err != nil {
+			return fmt.Errorf("%w: unknown principal %q (gc --by a curator or orchestrator)", ErrUnauthorized, o.By)
+		}
+		lw, err := lcWrite(tx)
+		if err != nil {
+			return err
+		}
+		pol := e.policy
+		var retentionHard []string
+		for _, layer := range Layers {
+			if !pol.Allowed(string(who.Role), string(layer), policy.OpDelete) {
+				continue
+			}
+			cursor, err := lw.GCCursor(ctx, layer)
+			if err != nil {
+				return err
+			}
+			items, err := lw.GCScan(ctx, layer, cursor, o.Batch, now, pol.Decay.AccessWindow.Std())
+			if err != nil {
+				return err
+			}
+			for _, g := range items {
+				if !who.Governs(tenantOf(g.Item.MemoryRef)) {
+					continue
+				}
+				rep.Scanned++
+				act := GCAction{ItemID: g.Item.ID, MemoryRef: g.Item.MemoryRef, Key: g.Item.Key, Layer: layer}
+				u := usageOf(g, now)
+				act.Relevance = round3(pol.Relevance(u))
+				class := g.Item.Classification
+				if class == "" {
+					class = g.Head.Classification
+				}
+				switch {
+				case g.Item.Pinned:
+					act.Mode = GCModePinned
+				case g.Linked != "":
+					act.Mode, act.Detail = GCModeLinked, g.Linked
+				case g.Head.ExpiredAt(now):
+					act.Mode = GCModeTTL
+				case class != "" && pol.RetentionExpired(class, now.Sub(g.Item.CreatedAt)):
+					act.Mode, act.Detail = GCModeRetention, class
+					if r, ok := pol.Retention.Get(class); ok && r.Action == policy.HardDeleteAudit {
+						retentionHard = append(retentionHard, g.Item.ID)
+					}
+				case pol.GCEligible(u):
+					act.Mode = GCModeRelevance
+				default:
+					continue
+				}
+				if act.Mode == GCModePinned || act.Mode == GCModeLinked {
+					// Retention still applies to what GC may not touch: the
+					// compliance report lists it as a breach.
+					rep.Protected = append(rep.Protected, act)
+					continue
+				}
+				rep.Expired = append(rep.Expired, act)
+				if o.DryRun {
+					continue
+				}
+				data, _ := json.Marshal(map[string]string{"gc": act.Mode})
+				entry := &LogEntry{Time: now, Op: OpExpire, MemoryRef: g.Item.MemoryRef, ItemID: g.Item.ID, VersionID: g.Head.ID, PrevVersionID: g.Head.Prev, Actor: o.By}
+				if err := entry.Seal(Payload{Reason: "gc: " + act.Mode, Data: data}); err != nil {
+					return err
+				}
+				if err := tx.Append(ctx, entry); err != nil {
+					return err
+				}
+			}
+			next := ""
+			if len(items) == o.Batch {
+				next = items[len(items)-1].Item.ID
+			}
+			rep.Cursors[layer] = next
+			if !o.DryRun {
+				if err := lw.SetGCCursor(ctx, layer, next); err != nil {
+					return err
+				}
+			}
+		}
+		// Phase 2.
+		var hard []string
+		seen := map[string]bool{}
+		for _, id := range retentionHard {
+			seen[id] = true
+			hard = append(hard, id)
+			for i := range rep.Expired {
+				if rep.Expired[i].ItemID == id {
+					a := rep.Expired[i]
+					a.Detail = "PII past retention: hard delete + audit"
+					rep.HardDeleted = append(rep.HardDeleted, a)
+				}
+			}
+		}
+		purgeable, err := lw.GCPurgeable(ctx, now.Add(-pol.Decay.Grace.Std()), o.Batch)
+		if err != nil {
+			return err
+		}
+		for _, g := range purgeable {
+			if seen[g.Item.ID] || !who.Governs(tenantOf(g.Item.MemoryRef)) {
+				continue
+			}
+			act := GCAction{ItemID: g.Item.ID, MemoryRef: g.Item.MemoryRef, Key: g.Item.Key, Layer: g.Item.Layer, Mode: GCModeGrace,
+				Detail: "expired " + g.ExpiredAt.Format(time.RFC3339)}
+			switch {
+			case g.Item.Layer.Durable():
+				rep.Retained++
+				continue
+			case g.Linked != "":
+				act.Mode, act.Detail = GCModeLinked, g.Linked
+				rep.Protected = append(rep.Protected, act)
+				continue
+			}
+			hard = append(hard, g.Item.ID)
+			rep.HardDeleted = append(rep.HardDeleted, act)
+		}
+		if len(hard) == 0 || o.DryRun {
+			return nil
+		}
+		for _, id := range hard {
+			item, err := tx.Item(ctx, id)
+			if err != nil {
+				return err
+			}
+			if !pol.Allowed(string(who.Role), string(item.Layer), policy.OpHardDelete) {
+				return fmt.Errorf("%w: hard deletes after the grace period need a curator; %s is a %s (run gc --by a curator, or --dry-run)", ErrForbidden, who.ID, who.Role)
+			}
+		}
+		if err := lw.SecureDelete(ctx); err != nil {
+			return err
+		}
+		kind := EraseGCHard
+		if len(retentionHard) > 0 {
+			kind = EraseRetention
+		}
+		row, err := e.purge(ctx, tx, lw, o.By, kind, NewID(), "", hard, now)
+		rep.ErasureLSN = row.LSN
+		return err
+	})
+	if err == nil && rep.ErasureLSN > 0 {
+		if c, ok := e.store.(compactor); ok {
+			err = c.Compact(ctx)
+		}
+	}
+	return rep, err
+}
+
+func usageOf(g GCItem, now time.Time) policy.Usage {
+	rho0 := max(g.Head.ValidationScore, g.Head.Confidence)
+	if rho0 <= 0 {
+		rho0 = 1
+	}
+	last := g.Head.CreatedAt
+	if g.LastAccess.After(last) {
+		last = g.LastAccess
+	}
+	return policy.Usage{Layer: string(g.Item.Layer), Initial: rho0, Age: now.Sub(g.Head.CreatedAt), Accesses: g.Accesses,
+		Impact: g.Impact, Idle: now.Sub(last), Pinned: g.Item.Pinned}
+}
+
+// Annotate attaches a curation note to an item (12.7.4 Mode 3); verifiers
+// annotate with validation notes (12.8.2). kind is free text such as
+// "curation" or "validation".
+func (e *Engine) Annotate(ctx context.Context, itemID, actor, kind, note string) (int64, error) {
+	if strings.TrimSpace(note) == "" {
+		return 0, fmt.Errorf("%w: an annotation needs a note", ErrInvalid)
+	}
+	var lsn int64
+	err := e.store.Update(ctx, func(tx Tx) error {
+		item, who, err := itemAndPrincipal(ctx, tx, itemID, actor)
+		if err != nil {
+			return err
+		}
+		if err := e.authorized(who, item.MemoryRef, item.Layer, policy.OpAnnotate); err != nil {
+			return err
+		}
+		data, _ := json.Marshal(map[string]string{"kind": kind, "note": note})
+		entry := &LogEntry{Time: e.Now(), Op: OpAnnotate, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
+		if err := entry.Seal(Payload{Reason: "annotation", Data: data}); err != nil {
+			return err
+		}
+		if err := tx.Append(ctx, entry); err != nil {
+			return err
+		}
+		lsn = entry.LSN
+		return nil
+	})
+	return lsn, err
+}
+
+// Reclassify moves an item to another layer (12.7.4 Mode 3), a layer
+// configuration change: the actor needs "admin" on both layers.
+func (e *Engine) Reclassify(ctx context.Context, itemID string, to Layer, actor, reason string) (int64, error) {
+	if _, err := ParseLayer(string(to)); err != nil {
+		return 0, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	var lsn int64
+	err := e.store.Update(ctx, func(tx Tx) error {
+		item, who, err := itemAndPrincipal(ctx, tx, itemID, actor)
+		if err != nil {
+			return err
+		}
+		if item.Layer == to {
+			return fmt.Errorf("%w: item %s is already %s memory", ErrConflict, item.Key, to)
+		}
+		for _, l := range []Layer{item.Layer, to} {
+			if err := e.authorized(who, item.MemoryRef, l, policy.OpAdmin); err != nil {
+				return err
+			}
+		}
+		data, _ := json.Marshal(map[string]string{"from": string(item.Layer), "to": string(to)})
+		entry := &LogEntry{Time: e.Now(), Op: OpReclassify, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: item.Head, Actor: actor}
+		if err := entry.Seal(Payload{Reason: reason, Layer: to, Data: data}); err != nil {
+			return err
+		}
+		if err := tx.Append(ctx, entry); err != nil {
+			return err
+		}
+		lsn = entry.LSN
+		return nil
+	})
+	return lsn, err
+}
+
+// Expire is ForceExpire with the RBAC check of a soft delete (12.8.2).
+func (e *Engine) Expire(ctx context.Context, itemID, actor, reason string) (int64, error) {
+	item, err := e.Item(ctx, itemID)
+	if err != nil {
+		return 0, err
+	}
+	if err := e.Authorize(ctx, actor, item.MemoryRef, item.Layer, policy.OpDelete); err != nil {
+		return 0, err
+	}
+	return e.ForceExpire(ctx, itemID, actor, reason)
+}
+
+// HardDelete removes one item's content for good (an ERASE entry of kind
+// gc_hard_delete): a curator's hard delete (12.8.2).
+func (e *Engine) HardDelete(ctx context.Context, itemID, actor, reason string) (int64, error) {
+	var lsn int64
+	err := e.store.Update(ctx, func(tx Tx) error {
+		item, who, err := itemAndPrincipal(ctx, tx, itemID, actor)
+		if err != nil {
+			return err
+		}
+		if err := e.authorized(who, item.MemoryRef, item.Layer, policy.OpHardDelete); err != nil {
+			return err
+		}
+		lw, err := lcWrite(tx)
+		if err != nil {
+			return err
+		}
+		if err := lw.SecureDelete(ctx); err != nil {
+			return err
+		}
+		row, err := e.purge(ctx, tx, lw, actor, EraseGCHard, NewID(), "", []string{item.ID}, e.Now())
+		lsn = row.LSN
+		return err
+	})
+	if err == nil {
+		if c, ok := e.store.(compactor); ok {
+			err = c.Compact(ctx)
+		}
+	}
+	return lsn, err
+}
+
+func itemAndPrincipal(ctx context.Context, tx ReadTx, itemID, actor string) (Item, Principal, error) {
+	who, err := tx.Principal(ctx, actor)
+	if err != nil {
+		return Item{}, who, fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, actor)
+	}
+	item, err := tx.Item(ctx, itemID)
+	return item, who, err
+}

@@ -1,0 +1,160 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/engine/scope"
+)
+
+// Lease statuses (12.8.3).
+const (
+	LeaseGranted = "GRANTED"
+	LeaseRenewed = "RENEWED"
+	LeaseDenied  = "DENIED"
+)
+
+// LeaseResult is the answer to a lease request.
+type LeaseResult struct {
+	Status     string    `json:"status"`
+	Lease      Lease     `json:"lease"`
+	Holder     string    `json:"holder,omitempty"`      // DENIED: who holds it
+	RetryAfter time.Time `json:"retry_after,omitempty"` // DENIED: when it expires
+}
+
+type fencingKey struct{}
+
+// WithFencingToken attaches the fencing token of a held lease to a write's
+// context; the pipeline refuses a write whose token is older than the
+// current token of its entry (write_valid of 12.8.3).
+func WithFencingToken(ctx context.Context, token int64) context.Context {
+	return context.WithValue(ctx, fencingKey{}, token)
+}
+
+// FencingToken returns the token WithFencingToken attached.
+func FencingToken(ctx context.Context) (int64, bool) {
+	t, ok := ctx.Value(fencingKey{}).(int64)
+	return t, ok
+}
+
+// AcquireLease implements AcquireLease of 12.8.3 for the entry ref/key: granted
+// with a strictly greater fencing token when the entry is unlocked or its lease
+// expired or was released, renewed (same token) for the holder, denied
+// otherwise. ttl is bounded by the policy's lease bounds. Grants and renewals
+// are log entries; denials are counted for the lock contention rate.
+func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl time.Duration) (LeaseResult, error) {
+	if _, err := scope.Parse(ref); err != nil || key == "" {
+		return LeaseResult{}, fmt.Errorf("%w: a lease needs a valid memoryRef and a key", ErrInvalid)
+	}
+	if ttl <= 0 {
+		ttl = e.policy.Review.LeaseTTL.Std()
+	}
+	if m := e.policy.Review.LeaseMaxTTL.Std(); m > 0 && ttl > m {
+		ttl = m
+	}
+	var res LeaseResult
+	err := e.store.Update(ctx, func(tx Tx) error {
+		lw, err := lcWrite(tx)
+		if err != nil {
+			return err
+		}
+		p, err := tx.Principal(ctx, holder)
+		if err != nil {
+			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, holder)
+		}
+		layer := Episodic
+		if item, err := tx.ItemByKey(ctx, ref, key); err == nil {
+			layer = item.Layer
+		}
+		if err := e.authorized(p, ref, layer, policy.OpWrite); err != nil && !(p.Role != Verifier && p.Role != Operator && layer.Durable()) {
+			return err
+		}
+		now := e.Now()
+		cur, found, err := lw.LeaseOf(ctx, ref+"#"+key)
+		if err != nil {
+			return err
+		}
+		live := found && !cur.Released && now.Before(cur.ExpiresAt)
+		token := cur.Token
+		switch {
+		case live && cur.Holder != holder:
+			res = LeaseResult{Status: LeaseDenied, Holder: cur.Holder, RetryAfter: cur.ExpiresAt, Lease: cur}
+			return lw.CountLease(ctx, now, false)
+		case live:
+			res.Status = LeaseRenewed
+		default:
+			token++
+			res.Status = LeaseGranted
+		}
+		exp := now.Add(ttl)
+		data, _ := json.Marshal(map[string]any{"key": key, "token": token, "expires_at": exp.Format(time.RFC3339Nano)})
+		entry := &LogEntry{Time: now, Op: OpLeaseAcquire, MemoryRef: ref, Actor: holder}
+		if err := entry.Seal(Payload{Reason: "lease " + res.Status, Data: data}); err != nil {
+			return err
+		}
+		if err := tx.Append(ctx, entry); err != nil {
+			return err
+		}
+		res.Lease, _, err = lw.LeaseOf(ctx, ref+"#"+key)
+		if err != nil {
+			return err
+		}
+		return lw.CountLease(ctx, now, true)
+	})
+	return res, err
+}
+
+// RenewLease extends a held lease; it fails with ErrConflict when the lease was
+// lost (expired and taken, or the token is stale).
+func (e *Engine) RenewLease(ctx context.Context, ref, key, holder string, token int64, ttl time.Duration) (Lease, error) {
+	var cur Lease
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		lr, err := lcRead(tx)
+		if err != nil {
+			return err
+		}
+		var found bool
+		cur, found, err = lr.LeaseOf(ctx, ref+"#"+key)
+		if err != nil {
+			return err
+		}
+		if !found || cur.Holder != holder || cur.Token != token || cur.Released || !e.Now().Before(cur.ExpiresAt) {
+			return fmt.Errorf("%w: %s no longer holds lease %d on %s", ErrConflict, holder, token, key)
+		}
+		return nil
+	})
+	if err != nil {
+		return Lease{}, err
+	}
+	r, err := e.AcquireLease(ctx, ref, key, holder, ttl)
+	if err == nil && (r.Status != LeaseRenewed || r.Lease.Token != token) {
+		err = fmt.Errorf("%w: lease on %s was lost", ErrConflict, key)
+	}
+	return r.Lease, err
+}
+
+// ReleaseLease gives a lease up; the next grant gets a greater token.
+func (e *Engine) ReleaseLease(ctx context.Context, ref, key, holder string, token int64) error {
+	return e.store.Update(ctx, func(tx Tx) error {
+		lw, err := lcWrite(tx)
+		if err != nil {
+			return err
+		}
+		cur, found, err := lw.LeaseOf(ctx, ref+"#"+key)
+		if err != nil {
+			return err
+		}
+		if !found || cur.Holder != holder || cur.Token != token || cur.Released {
+			return fmt.Errorf("%w: %s holds no lease %d on %s", ErrConflict, holder, token, key)
+		}
+		data, _ := json.Marshal(map[string]any{"key": key, "token": token})
+		entry := &LogEntry{Time: e.Now(), Op: OpLeaseRelease, MemoryRef: ref, Actor: holder}
+		if err := entry.Seal(Payload{Reason: "lease released", Data: data}); err != nil {
+			return err
+		}
+		return tx.Append(ctx, entry)
+	})
+}

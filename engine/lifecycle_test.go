@@ -1,0 +1,380 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/policy"
+)
+
+type lcClock struct{ t time.Time }
+
+func (c *lcClock) now() time.Time          { return c.t }
+func (c *lcClock) advance(d time.Duration) { c.t = c.t.Add(d) }
+func day(n int) time.Duration              { return time.Duration(n) * 24 * time.Hour }
+func lcEngine(t *testing.T, pol string) (*engine.Engine, *lcClock) {
+	t.Helper()
+	c := &lcClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+	e := newEngine(t, pol, engine.WithClock(c.now))
+	ctx := context.Background()
+	for _, p := range []engine.Principal{{ID: "jane", Role: engine.Curator, Tenant: "*"}, {ID: "orch", Role: engine.Orchestrator, Tenant: "acme"},
+		{ID: "bot", Role: engine.Executor, Tenant: "acme"}, {ID: "ver", Role: engine.Verifier, Tenant: "acme"}, {ID: "ops", Role: engine.Operator, Tenant: "acme"}} {
+		if _, err := e.AddPrincipal(ctx, p, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e, c
+}
+
+func lcPut(t *testing.T, e *engine.Engine, ref, key string, layer engine.Layer, text string, mod func(*engine.PutRequest)) engine.PutResult {
+	t.Helper()
+	r := engine.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: json.RawMessage(fmt.Sprintf(`{"text":%q}`, text)), Actor: "jane", Confidence: 0.5}
+	if mod != nil {
+		mod(&r)
+	}
+	res, err := e.Put(context.Background(), r)
+	if err != nil {
+		t.Fatalf("put %s: %v", key, err)
+	}
+	return res
+}
+
+func modes(r engine.GCReport) map[string]string {
+	out := map[string]string{}
+	for _, a := range r.Expired {
+		out[a.Key] = a.Mode
+	}
+	for _, a := range r.Protected {
+		out[a.Key] = a.Mode
+	}
+	for _, a := range r.HardDeleted {
+		out[a.Key] = out[a.Key] + "+hard"
+	}
+	return out
+}
+
+func TestGCModesGracePinsAndLinks(t *testing.T) {
+	ctx := context.Background()
+	e, c := lcEngine(t, "")
+	ttl := time.Hour
+	lcPut(t, e, "acme/bot", "ttl", engine.Session, "short lived", func(r *engine.PutRequest) { r.TTL = ttl })
+	lcPut(t, e, "acme/bot", "stale-session", engine.Session, "an idle session note", nil)
+	lcPut(t, e, "acme/orch", "old-episode", engine.Episodic, "an old episode nobody reads", nil)
+	lcPut(t, e, "acme/orch", "read-episode", engine.Episodic, "an old episode that is read often", nil)
+	pinned := lcPut(t, e, "acme/orch", "pinned-episode", engine.Episodic, "a pinned episode", nil)
+	lcPut(t, e, "acme/orch", "pii", engine.Semantic, "PII past retention", func(r *engine.PutRequest) { r.Classification = policy.PII })
+	cited := lcPut(t, e, "acme/orch", "cited", engine.Session, "cited by a semantic fact", nil)
+	if _, err := e.Pin(ctx, pinned.ItemID, "jane", "keep"); err != nil {
+		t.Fatal(err)
+	}
+	// A version citing "cited" as MEMORY_ITEM evidence makes it load-bearing.
+	c.advance(time.Minute)
+	res := write(t, e, []byte(fmt.Sprintf(`{"source_agent_id":"jane","memory_ref":"acme/orch","key":"fact","target_layer":"EPISODIC","observation_type":"tool_result_verified","confidence":0.9,
+		"content":{"text":"The refund ceiling is approved by finance"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://x","authority":0.95},{"source_type":"MEMORY_ITEM","source_item_id":%q}]}`, cited.ItemID)))
+	if res.Status != engine.StatusCommitted && res.Status != engine.StatusDeferred {
+		t.Fatalf("citing write: %+v", res)
+	}
+
+	// Four hours on: the TTL item and the idle session note are due.
+	c.advance(4 * time.Hour)
+	r, err := e.GC(ctx, engine.GCOptions{By: "jane"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := modes(r)
+	if m["ttl"] != engine.GCModeTTL || m["stale-session"] != engine.GCModeRelevance || m["cited"] != engine.GCModeLinked {
+		t.Fatalf("after 4h: %v", m)
+	}
+	if _, ok := m["old-episode"]; ok {
+		t.Fatalf("episodic memory collected after 4h: %v", m)
+	}
+	// Reads reinforce: read-episode is read every month.
+	for i := 0; i < 12; i++ {
+		c.advance(day(30))
+		if _, err := e.GetAs(ctx, "orch", "acme/orch", "read-episode"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A dry run decides without writing.
+	dry, err := e.GC(ctx, engine.GCOptions{By: "jane", DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dry.Expired) == 0 {
+		t.Fatal("dry run found nothing")
+	}
+	if v, err := e.Get(ctx, "acme/orch", "old-episode"); err != nil || v.State != engine.Active {
+		t.Fatalf("dry run changed memory: %v %v", v.State, err)
+	}
+	r, err = e.GC(ctx, engine.GCOptions{By: "jane"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = modes(r)
+	if m["old-episode"] != engine.GCModeRelevance || m["pinned-episode"] != engine.GCModePinned || m["pii"] != engine.GCModeRetention+"+hard" {
+		t.Fatalf("after a year: %v", m)
+	}
+	if _, ok := m["read-episode"]; ok {
+		t.Fatalf("an episode read monthly was collected: %v", m)
+	}
+	// Grace: the SESSION items expired a year ago were hard deleted in this run
+	// (more than 30 days); the EPISODIC one just expired stays recoverable.
+	hard := map[string]bool{}
+	for _, a := range r.HardDeleted {
+		hard[a.ItemID] = true
+	}
+	item, _ := e.Item(ctx, pinned.ItemID)
+	if !item.Pinned || hard[item.ID] {
+		t.Fatal("pinned item hard deleted")
+	}
+	c.advance(day(31))
+	r, err = e.GC(ctx, engine.GCOptions{By: "jane"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.HardDeleted) != 0 || r.Retained == 0 {
+		t.Fatalf("persistent memory must not be hard deleted by GC: %+v", r)
+	}
+	// The cited SESSION item is never collected; rebuild reproduces everything.
+	if v, err := e.Get(ctx, "acme/orch", "cited"); err != nil || v.Text() == "" {
+		t.Fatalf("cited item: %v %v", v, err)
+	}
+	rb, err := e.Rebuild(ctx)
+	if err != nil || len(rb.Differences) != 0 {
+		t.Fatalf("rebuild: %v %v", rb.Differences, err)
+	}
+	vr, err := e.Verify(ctx)
+	if err != nil || !vr.OK {
+		t.Fatalf("verify: %+v %v", vr, err)
+	}
+}
+
+func TestGCGracePeriodTransient(t *testing.T) {
+	ctx := context.Background()
+	e, c := lcEngine(t, "")
+	a := lcPut(t, e, "acme/bot", "note", engine.Session, "session scratch about Alice", nil)
+	if _, err := e.ForceExpire(ctx, a.ItemID, "jane", "stale"); err != nil {
+		t.Fatal(err)
+	}
+	c.advance(day(29))
+	r, err := e.GC(ctx, engine.GCOptions{By: "jane"})
+	if err != nil || len(r.HardDeleted) != 0 {
+		t.Fatalf("within grace: %+v %v", r.HardDeleted, err)
+	}
+	// Orchestrators soft delete but may not hard delete.
+	c.advance(day(2))
+	if _, err := e.GC(ctx, engine.GCOptions{By: "orch"}); !errors.Is(err, engine.ErrForbidden) {
+		t.Fatalf("orchestrator hard delete: %v", err)
+	}
+	r, err = e.GC(ctx, engine.GCOptions{By: "jane"})
+	if err != nil || len(r.HardDeleted) != 1 || r.ErasureLSN == 0 {
+		t.Fatalf("after grace: %+v %v", r, err)
+	}
+	_, vs, err := e.History(ctx, a.ItemID)
+	if err != nil || vs[0].Text() != "" || string(vs[0].Content) != string(engine.ErasedContent) {
+		t.Fatalf("content after hard delete: %s %v", vs[0].Content, err)
+	}
+	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+		t.Fatalf("rebuild: %v %v", rb.Differences, err)
+	}
+	if vr, err := e.Verify(ctx); err != nil || !vr.OK || vr.Erased == 0 {
+		t.Fatalf("verify: %+v %v", vr, err)
+	}
+}
+
+func TestEraseClosureAndRebuild(t *testing.T) {
+	ctx := context.Background()
+	e, c := lcEngine(t, "")
+	a := lcPut(t, e, "acme/orch", "cust", engine.Episodic, "Customer Zed Quirinal asked for a refund", nil)
+	lcPut(t, e, "acme/orch", "other", engine.Episodic, "Unrelated note on shipping", nil)
+	c.advance(time.Minute)
+	res := write(t, e, []byte(fmt.Sprintf(`{"source_agent_id":"jane","memory_ref":"acme/orch","key":"summary","target_layer":"EPISODIC","observation_type":"tool_result_verified","confidence":0.9,
+		"content":{"text":"Refund requests rose this week"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://x","authority":0.95},{"source_type":"MEMORY_ITEM","source_item_id":%q}]}`, a.ItemID)))
+	if res.Status != engine.StatusCommitted && res.Status != engine.StatusDeferred {
+		t.Fatalf("%+v", res)
+	}
+	if _, err := e.Erase(ctx, engine.EraseRequest{Subject: "zed quirinal", By: "orch"}); !errors.Is(err, engine.ErrForbidden) {
+		t.Fatalf("orchestrator erase: %v", err)
+	}
+	rep, err := e.Erase(ctx, engine.EraseRequest{Subject: "zed quirinal", By: "jane"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Items != 2 || len(rep.Derived) != 1 || rep.ByLayer["EPISODIC"] != 2 {
+		t.Fatalf("report: %+v", rep)
+	}
+	if _, err := e.Get(ctx, "acme/orch", "summary"); !errors.Is(err, engine.ErrNotFound) {
+		t.Fatalf("derived item still visible: %v", err)
+	}
+	if v, err := e.Get(ctx, "acme/orch", "other"); err != nil || v.Text() == "" {
+		t.Fatalf("unrelated item: %v", err)
+	}
+	rb, err := e.Rebuild(ctx)
+	if err != nil || len(rb.Differences) != 0 {
+		t.Fatalf("rebuild after erasure: %v %v", rb.Differences, err)
+	}
+	if vr, err := e.Verify(ctx); err != nil || !vr.OK {
+		t.Fatalf("verify: %+v %v", vr, err)
+	}
+	cr, err := e.ComplianceReport(ctx)
+	if err != nil || len(cr.Erasures) != 1 || cr.Erasures[0].SubjectHash != rep.SubjectHash || cr.Erasures[0].Items != 2 {
+		t.Fatalf("compliance: %+v %v", cr.Erasures, err)
+	}
+}
+
+// TestRBACMatrixThroughEngine exercises every role x layer x operation of
+// 12.8.2 through the engine's own doors, and compares with the policy matrix.
+func TestRBACMatrixThroughEngine(t *testing.T) {
+	ctx := context.Background()
+	ops := []string{policy.OpRead, policy.OpWrite, policy.OpAnnotate, policy.OpDelete, policy.OpHardDelete, policy.OpApprove, policy.OpAdmin}
+	n := 0
+	for _, role := range engine.Roles {
+		for _, layer := range engine.Layers {
+			for _, op := range ops {
+				t.Run(fmt.Sprintf("%s/%s/%s", role, layer, op), func(t *testing.T) {
+					e, _ := lcEngine(t, "")
+					id := "p-" + string(role)
+					if _, err := e.AddPrincipal(ctx, engine.Principal{ID: id, Role: role, Tenant: "acme"}, ""); err != nil {
+						t.Fatal(err)
+					}
+					ref := "acme/" + id
+					it := lcPut(t, e, ref, "k", layer, "an entry of "+string(layer), nil)
+					want := e.Policy().Allowed(string(role), string(layer), op)
+					var err error
+					switch op {
+					case policy.OpRead:
+						_, err = e.GetAs(ctx, id, ref, "k")
+					case policy.OpWrite:
+						r := write(t, e, []byte(fmt.Sprintf(`{"source_agent_id":%q,"memory_ref":%q,"key":"w","target_layer":%q,"observation_type":"tool_result_verified","confidence":0.9,
+							"content":{"text":"A verified tool result for the matrix"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://x","authority":0.95}]}`, id, ref, layer)))
+						if r.Status != engine.StatusCommitted {
+							err = fmt.Errorf("%w: %s %s", engine.ErrForbidden, r.Status, r.Reason)
+						}
+						if want && (r.Status == engine.StatusDenied || r.Reason == engine.ReasonUnauthorized) {
+							t.Fatalf("allowed write refused: %+v", r)
+						}
+						if want {
+							return // an allowed write may still be reviewed for risk
+						}
+					case policy.OpAnnotate:
+						_, err = e.Annotate(ctx, it.ItemID, id, "validation", "checked")
+					case policy.OpDelete:
+						_, err = e.Expire(ctx, it.ItemID, id, "stale")
+					case policy.OpHardDelete:
+						_, err = e.HardDelete(ctx, it.ItemID, id, "remove")
+					case policy.OpApprove:
+						err = e.Authorize(ctx, id, ref, layer, op)
+					case policy.OpAdmin:
+						to := engine.Episodic
+						if layer == engine.Episodic {
+							to = engine.Semantic
+						}
+						err = e.Authorize(ctx, id, ref, layer, op)
+						if err == nil && e.Policy().Allowed(string(role), string(to), op) {
+							_, err = e.Reclassify(ctx, it.ItemID, to, id, "move")
+						}
+					}
+					if want && err != nil {
+						t.Fatalf("allowed by the matrix, refused by the engine: %v", err)
+					}
+					if !want && err == nil {
+						t.Fatal("denied by the matrix, allowed by the engine")
+					}
+					if !want && !errors.Is(err, engine.ErrForbidden) {
+						t.Fatalf("want ErrForbidden, got %v", err)
+					}
+				})
+				n++
+			}
+		}
+	}
+	if n != 5*5*7 {
+		t.Fatalf("%d cases", n)
+	}
+}
+
+func TestVisibilityClearanceAndDomains(t *testing.T) {
+	ctx := context.Background()
+	e, _ := lcEngine(t, "")
+	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "med", Role: engine.Orchestrator, Tenant: "acme", Attributes: map[string]string{"domains": "medical", "clearance": "BUSINESS"}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	lcPut(t, e, "acme/shared", "pii", engine.Episodic, "a PII note", func(r *engine.PutRequest) { r.Classification = policy.PII })
+	lcPut(t, e, "acme/shared", "fin", engine.Episodic, "a finance note", func(r *engine.PutRequest) { r.Tags = []string{"domain:finance"} })
+	lcPut(t, e, "acme/shared", "med", engine.Episodic, "a medical note", func(r *engine.PutRequest) { r.Tags = []string{"domain:medical"} })
+	s, err := e.ReadAs(ctx, "med", engine.ReadQuery{MemoryRef: "acme/shared"})
+	if err != nil || len(s.Versions) != 1 || s.Versions[0].Key != "med" || s.Hidden != 2 || s.RetrievalID == "" {
+		t.Fatalf("%+v %v", s, err)
+	}
+	if _, err := e.ReadAs(ctx, "med", engine.ReadQuery{MemoryRef: "globex/x"}); !errors.Is(err, engine.ErrForbidden) {
+		t.Fatalf("cross-tenant: %v", err)
+	}
+	if n, err := e.Feedback(ctx, s.RetrievalID, []string{s.Versions[0].ItemID}); err != nil || n != 1 {
+		t.Fatalf("feedback: %d %v", n, err)
+	}
+}
+
+func TestLeasesFencing(t *testing.T) {
+	ctx := context.Background()
+	e, c := lcEngine(t, "")
+	a, err := e.AcquireLease(ctx, "acme/shared", "plan", "orch", 30*time.Second)
+	if err != nil || a.Status != engine.LeaseGranted || a.Lease.Token != 1 {
+		t.Fatalf("%+v %v", a, err)
+	}
+	d, err := e.AcquireLease(ctx, "acme/shared", "plan", "jane", 30*time.Second)
+	if err != nil || d.Status != engine.LeaseDenied || d.Holder != "orch" {
+		t.Fatalf("%+v %v", d, err)
+	}
+	req := []byte(`{"source_agent_id":"jane","memory_ref":"acme/shared","key":"plan","target_layer":"SESSION","content":{"text":"the plan"}}`)
+	if r := write(t, e, req); r.Reason != engine.ReasonLeaseHeld {
+		t.Fatalf("write under another's lease: %+v", r)
+	}
+	if _, err := e.RenewLease(ctx, "acme/shared", "plan", "orch", 1, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	c.advance(2 * time.Minute) // expired: reclaimable
+	b, err := e.AcquireLease(ctx, "acme/shared", "plan", "jane", 30*time.Second)
+	if err != nil || b.Status != engine.LeaseGranted || b.Lease.Token != 2 {
+		t.Fatalf("%+v %v", b, err)
+	}
+	reqOrch := []byte(`{"source_agent_id":"orch","memory_ref":"acme/shared","key":"plan","target_layer":"SESSION","content":{"text":"the stale plan"}}`)
+	dec, _ := engine.DecodeWriteRequest(reqOrch)
+	r, err := e.Write(engine.WithFencingToken(ctx, 1), dec)
+	if err != nil || r.Reason != engine.ReasonLeaseHeld && r.Reason != engine.ReasonStaleFencing {
+		t.Fatalf("stale holder: %+v %v", r, err)
+	}
+	if err := e.ReleaseLease(ctx, "acme/shared", "plan", "jane", 2); err != nil {
+		t.Fatal(err)
+	}
+	r, err = e.Write(engine.WithFencingToken(ctx, 1), dec)
+	if err != nil || r.Reason != engine.ReasonStaleFencing {
+		t.Fatalf("stale token after release: %+v %v", r, err)
+	}
+	dec2, _ := engine.DecodeWriteRequest(req)
+	if r, err := e.Write(engine.WithFencingToken(ctx, 2), dec2); err != nil || r.Status != engine.StatusCommitted {
+		t.Fatalf("current token: %+v %v", r, err)
+	}
+	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+		t.Fatalf("rebuild: %v %v", rb.Differences, err)
+	}
+}
+
+func TestResidencyAndReferenceOnly(t *testing.T) {
+	e, _ := lcEngine(t, "residency:\n  store_region: us\nreference_only:\n  sources:\n    - uri: rules://refund-policy\n      text: Refunds above one thousand dollars require a second signature from the finance controller.\n")
+	r := write(t, e, []byte(`{"source_agent_id":"jane","memory_ref":"acme/x","key":"a","target_layer":"SESSION","residency":"EU","content":{"text":"an EU customer's note"}}`))
+	if r.Reason != engine.ReasonResidency {
+		t.Fatalf("%+v", r)
+	}
+	r = write(t, e, []byte(`{"source_agent_id":"jane","memory_ref":"acme/x","key":"b","target_layer":"SESSION","content":{"text":"Refunds above one thousand dollars require a second signature from the finance controller."}}`))
+	if r.Reason != engine.ReasonReferenceOnly {
+		t.Fatalf("%+v", r)
+	}
+	if r := write(t, e, []byte(`{"source_agent_id":"jane","memory_ref":"acme/x","key":"c","target_layer":"SESSION","residency":"US","content":{"text":"see rules://refund-policy for large refunds"}}`)); r.Status != engine.StatusCommitted {
+		t.Fatalf("%+v", r)
+	}
+}

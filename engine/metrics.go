@@ -1,0 +1,307 @@
+package engine
+
+import (
+	"context"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/memgov/memgov/engine/policy"
+)
+
+// Percentiles summarise a latency or staleness distribution.
+type Percentiles struct {
+	N   int     `json:"n"`
+	P50 float64 `json:"p50"`
+	P95 float64 `json:"p95"`
+	P99 float64 `json:"p99"`
+}
+
+func percentiles(xs []float64) Percentiles {
+	if len(xs) == 0 {
+		return Percentiles{}
+	}
+	sort.Float64s(xs)
+	at := func(p float64) float64 { // nearest rank
+		i := int(math.Ceil(p*float64(len(xs)))) - 1
+		return xs[max(0, min(i, len(xs)-1))]
+	}
+	return Percentiles{N: len(xs), P50: at(0.50), P95: at(0.95), P99: at(0.99)}
+}
+
+// Metrics are the memory quality metrics of 12.12 over a window.
+type Metrics struct {
+	Since              time.Time              `json:"since"`
+	Writes             int                    `json:"writes"`
+	ByStatus           map[string]int         `json:"by_status"`
+	WriteAcceptance    float64                `json:"write_acceptance_rate"`          // WAR: COMMITTED / writes
+	AcceptanceByLayer  map[string]float64     `json:"write_acceptance_by_layer"`      // WAR(l)
+	Rejections         map[string]int         `json:"rejection_reasons"`              // REJECTED and DENIED by reason
+	RejectionShare     map[string]float64     `json:"rejection_reason_distribution"`  // P(reason | rejected)
+	StageLatencyUS     map[string]Percentiles `json:"validation_latency_us_by_stage"` // per stage, microseconds
+	LatencyUS          Percentiles            `json:"validation_latency_us"`
+	DedupHitRate       float64                `json:"dedup_hit_rate"`
+	Retrievals         int                    `json:"retrievals"`
+	RetrievalsJudged   int                    `json:"retrievals_with_feedback"`
+	RetrievalPrecision *float64               `json:"retrieval_precision"` // mean MRP; null without feedback
+	StalenessHours     Percentiles            `json:"staleness_at_retrieval_hours"`
+	Revalidated        int                    `json:"revalidated"`
+	HallucinationLeak  *float64               `json:"hallucination_leakage_rate"` // HLR; null without a sweep
+	LayerSizes         map[string]int         `json:"store_size_by_layer"`
+	GCExpired          int                    `json:"gc_expired"`
+	LockContention     *float64               `json:"lock_contention_rate"`
+	ErasureHoursMax    *float64               `json:"erasure_completion_hours_max"`
+	PastTTL            int                    `json:"items_past_ttl"`
+	Operational        float64                `json:"operational_health"`
+	Health             float64                `json:"health_score"`
+	Band               string                 `json:"health_band"`
+	Unmeasured         []string               `json:"unmeasured"`
+}
+
+// Metrics computes the quality metrics of 12.12 over the last 30 days.
+func (e *Engine) Metrics(ctx context.Context) (Metrics, error) {
+	return e.MetricsSince(ctx, e.Now().Add(-30*24*time.Hour))
+}
+
+// MetricsSince computes the quality metrics over writes, reads and sweeps since
+// a time, and the composite health score H_memory (12.12.7). Metrics without
+// data (MCI and MIER need task outcomes memgov does not see) are left out and
+// the weights of the rest renormalised; Unmeasured names them.
+func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, error) {
+	m := Metrics{Since: since, ByStatus: map[string]int{}, AcceptanceByLayer: map[string]float64{}, Rejections: map[string]int{},
+		RejectionShare: map[string]float64{}, StageLatencyUS: map[string]Percentiles{}}
+	var d MetricsData
+	now := e.Now()
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		lr, err := lcRead(tx)
+		if err != nil {
+			return err
+		}
+		d, err = lr.MetricsData(ctx, since, now)
+		return err
+	})
+	if err != nil {
+		return m, err
+	}
+	stages := map[string][]float64{}
+	var total []float64
+	layerW, layerC := map[string]int{}, map[string]int{}
+	dedup, rejected := 0, 0
+	for _, o := range d.Outcomes {
+		m.Writes++
+		m.ByStatus[o.Status]++
+		layerW[o.Layer]++
+		if o.Status == StatusCommitted {
+			layerC[o.Layer]++
+		}
+		if o.Status == StatusRejected || o.Status == StatusDenied {
+			rejected++
+			m.Rejections[o.Reason]++
+		}
+		switch {
+		case o.Reason == ReasonExactDuplicate || o.Reason == ReasonStructuralDup || o.Reason == ReasonSemanticDuplicate, o.Status == StatusMerged:
+			dedup++
+		}
+		total = append(total, float64(o.LatencyUS))
+		for k, v := range o.Stages {
+			stages[k] = append(stages[k], float64(v))
+		}
+	}
+	for k, xs := range stages {
+		m.StageLatencyUS[k] = percentiles(xs)
+	}
+	m.LatencyUS = percentiles(total)
+	if m.Writes > 0 {
+		m.WriteAcceptance = round4(float64(m.ByStatus[StatusCommitted]) / float64(m.Writes))
+		m.DedupHitRate = round4(float64(dedup) / float64(m.Writes))
+	}
+	for l, n := range layerW {
+		m.AcceptanceByLayer[l] = round4(float64(layerC[l]) / float64(n))
+	}
+	for r, n := range m.Rejections {
+		m.RejectionShare[r] = round4(float64(n) / float64(rejected))
+	}
+	m.Retrievals, m.RetrievalsJudged = d.RetrievalsTotal, len(d.Retrievals)
+	if len(d.Retrievals) > 0 {
+		sum := 0.0
+		for _, r := range d.Retrievals {
+			sum += float64(r.Used) / float64(r.N)
+		}
+		v := round4(sum / float64(len(d.Retrievals)))
+		m.RetrievalPrecision = &v
+	}
+	st := make([]float64, len(d.StalenessMS))
+	for i, s := range d.StalenessMS {
+		st[i] = round4(float64(s) / 3.6e6)
+	}
+	m.StalenessHours = percentiles(st)
+	m.Revalidated = d.Revalidated
+	if d.Revalidated > 0 {
+		v := round4(float64(d.RevalidationFailed) / float64(d.Revalidated))
+		m.HallucinationLeak = &v
+	}
+	m.LayerSizes, m.GCExpired, m.PastTTL = d.LayerSizes, d.GCExpired, d.PastTTL
+	var ops []float64
+	if n := d.LeaseGranted + d.LeaseDenied; n > 0 {
+		v := round4(float64(d.LeaseDenied) / float64(n))
+		m.LockContention = &v
+		ops = append(ops, math.Max(0, 1-v/0.1)) // 12.12.6 target < 0.1
+	}
+	subj := 0
+	onTime := 0
+	for _, er := range d.Erasures {
+		if er.Kind != EraseSubject {
+			continue
+		}
+		subj++
+		h := er.CompletedAt.Sub(er.RequestedAt).Hours()
+		if m.ErasureHoursMax == nil || h > *m.ErasureHoursMax {
+			v := round4(h)
+			m.ErasureHoursMax = &v
+		}
+		if h < 72 { // 12.12.6 GDPR target < 72 hours
+			onTime++
+		}
+	}
+	if subj > 0 {
+		ops = append(ops, float64(onTime)/float64(subj))
+	}
+	active := 0
+	for _, n := range d.LayerSizes {
+		active += n
+	}
+	if active > 0 {
+		ops = append(ops, 1-float64(d.PastTTL)/float64(active))
+	}
+	m.Operational = 1
+	if len(ops) > 0 {
+		sum := 0.0
+		for _, x := range ops {
+			sum += x
+		}
+		m.Operational = round4(sum / float64(len(ops)))
+	}
+	m.Health, m.Band, m.Unmeasured = e.health(m)
+	return m, nil
+}
+
+// health computes H_memory with policy.HealthScore over the measured metrics
+// only: H is linear in the normalised metrics, so each one's normalised value
+// is read off HealthScore against a baseline where every metric normalises to 0.
+func (e *Engine) health(m Metrics) (float64, string, []string) {
+	pol := e.policy
+	h := pol.Health
+	zero := policy.Metrics{CorrectnessImpact: -1, RetrievalPrecision: 0, HallucinationLeakage: h.LeakageCeiling * 10,
+		InducedErrors: h.ErrorCeiling * 10, WriteAcceptance: -10, Operational: 0}
+	base, _ := pol.HealthScore(zero)
+	type part struct {
+		name string
+		w    float64
+		set  func(*policy.Metrics)
+		ok   bool
+	}
+	parts := []part{
+		{"correctness_impact", h.Weights.CorrectnessImpact, nil, false},
+		{"induced_errors", h.Weights.InducedErrors, nil, false},
+		{"retrieval_precision", h.Weights.RetrievalPrecision, func(x *policy.Metrics) { x.RetrievalPrecision = deref(m.RetrievalPrecision) }, m.RetrievalPrecision != nil},
+		{"hallucination_leakage", h.Weights.HallucinationLeakage, func(x *policy.Metrics) { x.HallucinationLeakage = deref(m.HallucinationLeak) }, m.HallucinationLeak != nil},
+		{"write_acceptance", h.Weights.WriteAcceptance, func(x *policy.Metrics) { x.WriteAcceptance = m.WriteAcceptance }, m.Writes > 0},
+		{"operational", h.Weights.Operational, func(x *policy.Metrics) { x.Operational = m.Operational }, true},
+	}
+	var sum, wsum float64
+	var unmeasured []string
+	for _, p := range parts {
+		if !p.ok || p.w == 0 {
+			unmeasured = append(unmeasured, p.name)
+			continue
+		}
+		x := zero
+		p.set(&x)
+		s, _ := pol.HealthScore(x)
+		sum += s - base
+		wsum += p.w
+	}
+	if wsum == 0 {
+		return 0, pol.HealthBand(0), unmeasured
+	}
+	score := round4(sum / wsum)
+	return score, pol.HealthBand(score), unmeasured
+}
+
+func deref(f *float64) float64 {
+	if f == nil {
+		return 0
+	}
+	return *f
+}
+
+func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }
+
+// RevalidationReport is the result of a re-validation sweep.
+type RevalidationReport struct {
+	Sampled int     `json:"sampled"`
+	Failed  int     `json:"failed"`
+	Rate    float64 `json:"hallucination_leakage_rate"`
+}
+
+// Revalidate re-verifies up to limit ACTIVE durable versions against the
+// current policy and the present time (12.11.3 "periodic memory audit sweeps"):
+// the factual score of their recorded evidence, with freshness decayed to now,
+// must still reach the layer's threshold. Failures measure the hallucination
+// leakage rate (12.12.5). Results are telemetry, not log entries.
+func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport, error) {
+	var rep RevalidationReport
+	err := e.store.Update(ctx, func(tx Tx) error {
+		lw, err := lcWrite(tx)
+		if err != nil {
+			return err
+		}
+		d, err := lw.ComplianceData(ctx)
+		if err != nil {
+			return err
+		}
+		now := e.Now()
+		for _, v := range d.Active {
+			if limit > 0 && rep.Sampled >= limit {
+				break
+			}
+			if !v.Layer.Durable() {
+				continue
+			}
+			var meta writeMeta
+			if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *LogEntry) error {
+				p, err := le.DecodePayload()
+				if err == nil && len(p.Data) > 0 {
+					_ = jsonUnmarshal(p.Data, &meta)
+				}
+				return err
+			}); err != nil {
+				return err
+			}
+			ev := make([]policy.Evidence, 0, len(meta.Evidence))
+			for _, r := range meta.Evidence {
+				pe := policy.Evidence{SourceType: r.SourceType, Support: 1, AccessedAt: v.CreatedAt}
+				if r.Authority != nil {
+					pe.Authority = *r.Authority
+				}
+				if r.AccessedAt != nil {
+					pe.AccessedAt = *r.AccessedAt
+				}
+				ev = append(ev, pe)
+			}
+			res := e.policy.FactualScore(string(v.Layer), ev, now)
+			rep.Sampled++
+			if !res.Pass {
+				rep.Failed++
+			}
+			if err := lw.RecordRevalidation(ctx, v.ID, now, res.Pass, res.Score); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if rep.Sampled > 0 {
+		rep.Rate = round4(float64(rep.Failed) / float64(rep.Sampled))
+	}
+	return rep, err
+}

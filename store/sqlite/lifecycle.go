@@ -1,0 +1,739 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/merkle"
+)
+
+// This file stores the lifecycle subsystem (issue 7): annotations,
+// reclassification, leases, workspaces and erasures are log entries applied
+// here; reads, retrievals, the GC cursor, lease statistics and re-validations
+// are telemetry (not memory, not log entries). An ERASE entry removes payload
+// rows and leaves, in erased_skeleton and erased_leaves, only what replay
+// needs to rebuild every derived table exactly: structure and hashes, no text.
+
+func init() {
+	applyHooks[engine.OpErase] = applyErase
+	applyHooks[engine.OpAnnotate] = applyAnnotate
+	applyHooks[engine.OpReclassify] = applyReclassify
+	applyHooks[engine.OpLeaseAcquire] = applyLease
+	applyHooks[engine.OpLeaseRelease] = applyLease
+	applyHooks[engine.OpWorkspace] = applyWorkspace
+	registerDerived(
+		derivedTable{"annotations", "lsn"},
+		derivedTable{"leases", "resource"},
+		derivedTable{"erasures", "lsn"},
+		derivedTable{"purged_items", "item_id"},
+		derivedTable{"workspaces", "ref"},
+	)
+	erasedPayload = skeletonOf
+	memOpLeaf = erasedLeaf
+}
+
+var _ interface {
+	SecureDelete(context.Context) error
+	Compact(context.Context) error
+} = (*Tx)(nil)
+
+// skeletonOf supplies the skeleton of an erased payload during replay.
+func skeletonOf(ctx context.Context, q querier, e *engine.LogEntry) error {
+	var body []byte
+	err := q.QueryRowContext(ctx, `SELECT body FROM erased_skeleton WHERE lsn = ?`, e.LSN).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return wrapApply(e, err)
+	}
+	e.Payload = body
+	return nil
+}
+
+func erasedLeaf(ctx context.Context, q querier, ref string, idx uint64, op merkle.KVOp) (merkle.Hash, error) {
+	var b []byte
+	err := q.QueryRowContext(ctx, `SELECT leaf FROM erased_leaves WHERE memory_ref = ? AND idx = ?`, ref, int64(idx)).Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return op.Leaf()
+	}
+	var h merkle.Hash
+	if err != nil {
+		return h, err
+	}
+	copy(h[:], b)
+	return h, nil
+}
+
+func applyErase(ctx context.Context, q querier, e *engine.LogEntry) error {
+	rec, err := engine.DecodeErasure(e)
+	if err != nil {
+		return err
+	}
+	payloads := 0
+	for _, lsn := range rec.LSNs {
+		var (
+			body   []byte
+			itemID string
+		)
+		err := q.QueryRowContext(ctx, `SELECT p.body, l.item_id FROM log_payload p JOIN log l ON l.lsn = p.lsn WHERE p.lsn = ?`, lsn).Scan(&body, &itemID)
+		switch {
+		case err == nil:
+			sk, err := engine.ErasedSkeleton(itemID, body)
+			if err != nil {
+				return wrapApply(e, err)
+			}
+			if _, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO erased_skeleton (lsn, body) VALUES (?, ?)`, lsn, sk); err != nil {
+				return wrapApply(e, err)
+			}
+			if _, err := q.ExecContext(ctx, `DELETE FROM log_payload WHERE lsn = ?`, lsn); err != nil {
+				return wrapApply(e, err)
+			}
+		case errors.Is(err, sql.ErrNoRows): // replay: already erased
+		default:
+			return wrapApply(e, err)
+		}
+		if _, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO erased_payload (lsn, erased_by) VALUES (?, ?)`, lsn, e.LSN); err != nil {
+			return wrapApply(e, err)
+		}
+		payloads++
+	}
+	marker := engine.FeaturesOf(engine.ErasedContent)
+	emb, err := marker.Embedding.MarshalBinary()
+	if err != nil {
+		return wrapApply(e, err)
+	}
+	for _, id := range rec.Items {
+		var ref, key string
+		if err := q.QueryRowContext(ctx, `SELECT memory_ref, key FROM items WHERE id = ?`, id).Scan(&ref, &key); err != nil {
+			return wrapApply(e, fmt.Errorf("erased item %s: %w", id, err))
+		}
+		ph := engine.ErasedKey(id)
+		stmts := []struct {
+			sql  string
+			args []any
+		}{
+			{`INSERT OR IGNORE INTO erased_leaves (memory_ref, idx, leaf) SELECT memory_ref, idx, leaf FROM mem_ops WHERE memory_ref = ? AND key IN (?, ?)`, []any{ref, key, ph}},
+			{`UPDATE mem_ops SET key = ?, value = CASE WHEN op = 'PUT' THEN ? ELSE NULL END WHERE memory_ref = ? AND key IN (?, ?)`, []any{ph, []byte(engine.ErasedContent), ref, key, ph}},
+			{`UPDATE items SET key = ? WHERE id = ?`, []any{ph, id}},
+			{`UPDATE versions SET key = ?, content = CASE WHEN content IS NULL THEN NULL ELSE ? END, content_hash = '', tags = '[]', reason = 'erased' WHERE item_id = ?`, []any{ph, []byte(engine.ErasedContent), id}},
+			{`DELETE FROM version_bands WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, []any{id}},
+			{`UPDATE version_index SET key = ?, content_hash = '', fingerprint = ?, subject = ?, predicate = ?, object = ?, embedding = ? WHERE item_id = ?`,
+				[]any{ph, marker.Fingerprint[:], marker.Subject, marker.Predicate, marker.Object, emb, id}},
+			{`UPDATE reviews SET detail = '{}', note = '' WHERE item_id = ?`, []any{id}},
+			{`DELETE FROM idempotency WHERE item_id = ?`, []any{id}},
+			{`UPDATE annotations SET note = '' WHERE item_id = ?`, []any{id}},
+			{`DELETE FROM mem_state_cache WHERE memory_ref = ?`, []any{ref}},
+			{`INSERT OR IGNORE INTO purged_items (item_id, lsn, kind) VALUES (?, ?, ?)`, []any{id, e.LSN, rec.Kind}},
+		}
+		for _, s := range stmts {
+			if _, err := q.ExecContext(ctx, s.sql, s.args...); err != nil {
+				return wrapApply(e, err)
+			}
+		}
+		rows, err := q.QueryContext(ctx, `SELECT version_id, memory_ref FROM version_index WHERE item_id = ?`, id)
+		if err != nil {
+			return wrapApply(e, err)
+		}
+		var vs [][2]string
+		for rows.Next() {
+			var v, r string
+			if err := rows.Scan(&v, &r); err != nil {
+				rows.Close()
+				return wrapApply(e, err)
+			}
+			vs = append(vs, [2]string{v, r})
+		}
+		rows.Close()
+		for _, v := range vs {
+			for i, b := range marker.SimHash.Bands() {
+				if _, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO version_bands (memory_ref, band, version_id) VALUES (?,?,?)`, v[1], i<<16|int(b), v[0]); err != nil {
+					return wrapApply(e, err)
+				}
+			}
+		}
+		if _, err := q.ExecContext(ctx, `DELETE FROM mem_dirty WHERE id = ? OR id IN (SELECT id FROM versions WHERE item_id = ?)`, id, id); err != nil {
+			return wrapApply(e, err)
+		}
+	}
+	byLayer, _ := json.Marshal(rec.ByLayer)
+	if rec.ByLayer == nil {
+		byLayer = []byte("{}")
+	}
+	req, err := time.Parse(time.RFC3339Nano, rec.RequestedAt)
+	if err != nil {
+		req = e.Time
+	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO erasures (lsn, kind, request_id, subject_hash, requested_at, completed_at, actor, items, payloads, by_layer)
+		VALUES (?,?,?,?,?,?,?,?,?,?)`, e.LSN, rec.Kind, rec.RequestID, rec.SubjectHash, ms(req), ms(e.Time), e.Actor, len(rec.Items), payloads, string(byLayer)); err != nil {
+		return wrapApply(e, err)
+	}
+	return event(ctx, q, e, "memory.erased", map[string]any{"kind": rec.Kind, "requestId": rec.RequestID, "items": len(rec.Items)})
+}
+
+func applyAnnotate(ctx context.Context, q querier, e *engine.LogEntry) error {
+	p, err := e.DecodePayload()
+	if err != nil {
+		return err
+	}
+	var d struct {
+		Kind string `json:"kind"`
+		Note string `json:"note"`
+	}
+	_ = json.Unmarshal(p.Data, &d)
+	_, err = q.ExecContext(ctx, `INSERT INTO annotations (lsn, item_id, actor, kind, note, at) VALUES (?,?,?,?,?,?)`,
+		e.LSN, e.ItemID, e.Actor, d.Kind, d.Note, ms(e.Time))
+	return wrapApply(e, err)
+}
+
+func applyReclassify(ctx context.Context, q querier, e *engine.LogEntry) error {
+	p, err := e.DecodePayload()
+	if err != nil {
+		return err
+	}
+	if p.Layer == "" {
+		return fmt.Errorf("apply log entry %d: reclassification without a layer", e.LSN)
+	}
+	res, err := q.ExecContext(ctx, `UPDATE items SET layer = ?, updated_at = ? WHERE id = ?`, string(p.Layer), ms(e.Time), e.ItemID)
+	if err := mustOne(res, err); err != nil {
+		return wrapApply(e, err)
+	}
+	for _, s := range []string{`UPDATE versions SET layer = ? WHERE item_id = ?`, `UPDATE version_index SET layer = ? WHERE item_id = ?`} {
+		if _, err := q.ExecContext(ctx, s, string(p.Layer), e.ItemID); err != nil {
+			return wrapApply(e, err)
+		}
+	}
+	_, err = q.ExecContext(ctx, `DELETE FROM mem_dirty WHERE id = ? OR id IN (SELECT id FROM versions WHERE item_id = ?)`, e.ItemID, e.ItemID)
+	return wrapApply(e, err)
+}
+
+type leaseData struct {
+	Key       string `json:"key"`
+	Token     int64  `json:"token"`
+	ExpiresAt string `json:"expires_at"`
+}
+
+func applyLease(ctx context.Context, q querier, e *engine.LogEntry) error {
+	p, err := e.DecodePayload()
+	if err != nil {
+		return err
+	}
+	var d leaseData
+	if err := json.Unmarshal(p.Data, &d); err != nil {
+		return fmt.Errorf("apply log entry %d: lease: %w", e.LSN, err)
+	}
+	res := e.MemoryRef + "#" + d.Key
+	if e.Op == engine.OpLeaseRelease {
+		r, err := q.ExecContext(ctx, `UPDATE leases SET released = 1, lsn = ? WHERE resource = ? AND holder = ? AND token = ?`, e.LSN, res, e.Actor, d.Token)
+		return wrapApply(e, mustOne(r, err))
+	}
+	exp, err := time.Parse(time.RFC3339Nano, d.ExpiresAt)
+	if err != nil {
+		return fmt.Errorf("apply log entry %d: lease expiry: %w", e.LSN, err)
+	}
+	_, err = q.ExecContext(ctx, `INSERT INTO leases (resource, holder, token, granted_at, expires_at, released, lsn) VALUES (?,?,?,?,?,0,?)
+		ON CONFLICT (resource) DO UPDATE SET holder = excluded.holder, token = excluded.token,
+		granted_at = CASE WHEN leases.token = excluded.token THEN leases.granted_at ELSE excluded.granted_at END,
+		expires_at = excluded.expires_at, released = 0, lsn = excluded.lsn`, res, e.Actor, d.Token, ms(e.Time), ms(exp), e.LSN)
+	return wrapApply(e, err)
+}
+
+type workspaceData struct {
+	Action  string          `json:"action"` // open, submit, merge, reject
+	BaseRef string          `json:"base_ref"`
+	BaseLSN int64           `json:"base_lsn"`
+	Request json.RawMessage `json:"request,omitempty"`
+}
+
+func applyWorkspace(ctx context.Context, q querier, e *engine.LogEntry) error {
+	p, err := e.DecodePayload()
+	if err != nil {
+		return err
+	}
+	var d workspaceData
+	if err := json.Unmarshal(p.Data, &d); err != nil {
+		return fmt.Errorf("apply log entry %d: workspace: %w", e.LSN, err)
+	}
+	var res sql.Result
+	switch d.Action {
+	case "open":
+		res, err = q.ExecContext(ctx, `INSERT INTO workspaces (ref, base_ref, owner, base_lsn, status, lsn) VALUES (?,?,?,?, 'OPEN', ?)`,
+			e.MemoryRef, d.BaseRef, e.Actor, d.BaseLSN, e.LSN)
+	case "submit":
+		res, err = q.ExecContext(ctx, `UPDATE workspaces SET status = 'SUBMITTED', request = ?, lsn = ? WHERE ref = ? AND status = 'OPEN'`,
+			string(d.Request), e.LSN, e.MemoryRef)
+	case "merge", "reject":
+		st := map[string]string{"merge": "MERGED", "reject": "REJECTED"}[d.Action]
+		res, err = q.ExecContext(ctx, `UPDATE workspaces SET status = ?, decided_by = ?, lsn = ? WHERE ref = ? AND status = 'SUBMITTED'`,
+			st, e.Actor, e.LSN, e.MemoryRef)
+	default:
+		return fmt.Errorf("apply log entry %d: unknown workspace action %q", e.LSN, d.Action)
+	}
+	return wrapApply(e, mustOne(res, err))
+}
+
+// SecureDelete makes SQLite overwrite deleted content with zeros for the rest
+// of this connection's life (until Compact turns it off).
+func (t *Tx) SecureDelete(ctx context.Context) error {
+	_, err := t.q.ExecContext(ctx, `PRAGMA secure_delete = ON`)
+	return err
+}
+
+// Compact moves every committed page into the database file, rewrites the file
+// without free pages and truncates the WAL, so erased bytes are in neither.
+func (t *Tx) Compact(ctx context.Context) error { return t.store.Compact(ctx) }
+
+// Compact is Tx.Compact outside a transaction.
+func (s *Store) Compact(ctx context.Context) error {
+	for _, stmt := range []string{`PRAGMA secure_delete = ON`, `PRAGMA wal_checkpoint(TRUNCATE)`, `VACUUM`, `PRAGMA wal_checkpoint(TRUNCATE)`, `PRAGMA secure_delete = OFF`} {
+		if _, err := s.writer.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("compact: %s: %w", stmt, mapOpenErr(s.path, err))
+		}
+	}
+	return nil
+}
+
+func unixDay(t time.Time) int64 { return t.Unix() / 86400 }
+
+func (r *readTx) GCScan(ctx context.Context, layer engine.Layer, afterID string, limit int, now time.Time, window time.Duration) ([]engine.GCItem, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT id FROM items WHERE layer = ? AND id > ? AND head_version_id <> '' ORDER BY id LIMIT ?`, string(layer), afterID, limit)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := scanStrings(rows)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]engine.GCItem, 0, len(ids))
+	for _, id := range ids {
+		g, err := r.gcItem(ctx, id, now, window)
+		if err != nil {
+			return nil, err
+		}
+		if g.Head, err = r.Version(ctx, g.Item.Head); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+func (r *readTx) gcItem(ctx context.Context, id string, now time.Time, window time.Duration) (engine.GCItem, error) {
+	var g engine.GCItem
+	var err error
+	if g.Item, err = r.Item(ctx, id); err != nil {
+		return g, err
+	}
+	var n, last, ever int64
+	if err := r.q.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE WHEN day >= ? THEN n ELSE 0 END), 0), COALESCE(MAX(last_at), 0), COUNT(*) FROM access_days WHERE item_id = ?`,
+		unixDay(now.Add(-window)), id).Scan(&n, &last, &ever); err != nil {
+		return g, err
+	}
+	g.Accesses = int(n)
+	if ever > 0 {
+		g.LastAccess = fromMS(last)
+	}
+	var got, used int64
+	if err := r.q.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(ri.used), 0) FROM retrieval_items ri JOIN retrievals rt ON rt.id = ri.retrieval_id
+		WHERE ri.item_id = ? AND rt.feedback_at IS NOT NULL`, id).Scan(&got, &used); err != nil {
+		return g, err
+	}
+	g.Impact = 1
+	if got > 0 {
+		g.Impact = float64(used) / float64(got)
+	}
+	g.Linked, err = r.Linked(ctx, id)
+	return g, err
+}
+
+// Linked reports why an item is load-bearing for an action (seed 003 audit
+// posture): cited as evidence by live memory, awaiting or carrying a human
+// approval, the subject of a retraction or rollback, or part of a baseline.
+func (r *readTx) Linked(ctx context.Context, id string) (string, error) {
+	checks := []struct{ sql, why string }{
+		{`SELECT 1 FROM version_evidence ve JOIN versions v ON v.id = ve.version_id WHERE ve.source_item_id = ?1 AND v.item_id <> ?1 AND v.state IN ('ACTIVE', 'DRAFT') LIMIT 1`, "cited as evidence by live memory"},
+		{`SELECT 1 FROM reviews WHERE item_id = ?1 AND status IN ('PENDING', 'ESCALATED') LIMIT 1`, "awaiting a review"},
+		{`SELECT 1 FROM reviews r JOIN items i ON i.id = r.item_id WHERE r.item_id = ?1 AND r.status = 'APPROVED' AND r.version_id = i.head_version_id LIMIT 1`, "approved by a person"},
+		{`SELECT 1 FROM log WHERE item_id = ?1 AND op = 'RETRACT' LIMIT 1`, "part of a rollback"},
+		{`SELECT 1 FROM baselines b JOIN versions v ON v.memory_ref = b.memory_ref WHERE v.item_id = ?1 AND v.active_from IS NOT NULL
+			AND v.active_from <= b.log_position AND (v.active_to IS NULL OR v.active_to > b.log_position) LIMIT 1`, "part of an approved baseline"},
+	}
+	for _, c := range checks {
+		var one int
+		err := r.q.QueryRowContext(ctx, c.sql, id).Scan(&one)
+		if err == nil {
+			return c.why, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return "", err
+		}
+	}
+	return "", nil
+}
+
+func (r *readTx) GCPurgeable(ctx context.Context, before time.Time, limit int) ([]engine.GCItem, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT i.id, l.ts FROM items i
+		JOIN versions v ON v.item_id = i.id AND v.seq = (SELECT MAX(seq) FROM versions WHERE item_id = i.id)
+		JOIN log l ON l.lsn = v.active_to
+		WHERE i.head_version_id = '' AND v.state = 'EXPIRED' AND i.pinned = 0 AND l.ts <= ?
+		AND NOT EXISTS (SELECT 1 FROM purged_items p WHERE p.item_id = i.id) ORDER BY i.id LIMIT ?`, ms(before), limit)
+	if err != nil {
+		return nil, err
+	}
+	type row struct {
+		id string
+		ts int64
+	}
+	var rs []row
+	for rows.Next() {
+		var x row
+		if err := rows.Scan(&x.id, &x.ts); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		rs = append(rs, x)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]engine.GCItem, 0, len(rs))
+	for _, x := range rs {
+		g := engine.GCItem{ExpiredAt: fromMS(x.ts)}
+		var err error
+		if g.Item, err = r.Item(ctx, x.id); err != nil {
+			return nil, err
+		}
+		if g.Linked, err = r.Linked(ctx, x.id); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+func (r *readTx) GCCursor(ctx context.Context, layer engine.Layer) (string, error) {
+	var s string
+	err := r.q.QueryRowContext(ctx, `SELECT after_id FROM gc_cursor WHERE layer = ?`, string(layer)).Scan(&s)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return s, err
+}
+
+func (t *Tx) SetGCCursor(ctx context.Context, layer engine.Layer, after string) error {
+	_, err := t.q.ExecContext(ctx, `INSERT INTO gc_cursor (layer, after_id) VALUES (?, ?) ON CONFLICT (layer) DO UPDATE SET after_id = excluded.after_id`, string(layer), after)
+	return err
+}
+
+func likePattern(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(s) + "%"
+}
+
+// EraseMatches finds the items whose keys, contents or log payloads contain
+// any needle (case-insensitive for ASCII), and counts entries without an item
+// whose payloads contain one (reported, not erased).
+func (r *readTx) EraseMatches(ctx context.Context, needles []string) ([]string, int, error) {
+	seen := map[string]bool{}
+	var out []string
+	unresolved := 0
+	for _, n := range needles {
+		pat := likePattern(n)
+		rows, err := r.q.QueryContext(ctx, `SELECT DISTINCT item_id FROM versions WHERE CAST(content AS TEXT) LIKE ?1 ESCAPE '\' OR key LIKE ?1 ESCAPE '\'
+			UNION SELECT DISTINCT l.item_id FROM log l JOIN log_payload p ON p.lsn = l.lsn WHERE l.item_id <> '' AND l.op <> 'ERASE' AND CAST(p.body AS TEXT) LIKE ?1 ESCAPE '\'`, pat)
+		if err != nil {
+			return nil, 0, err
+		}
+		ids, err := scanStrings(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, id := range ids {
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+		var u int
+		if err := r.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM log l JOIN log_payload p ON p.lsn = l.lsn WHERE l.item_id = '' AND CAST(p.body AS TEXT) LIKE ? ESCAPE '\'`, pat).Scan(&u); err != nil {
+			return nil, 0, err
+		}
+		unresolved += u
+	}
+	return out, unresolved, nil
+}
+
+// DerivedItems returns the items derived from any of items: merges whose
+// other predecessor is one of their versions, and versions citing them as
+// MEMORY_ITEM evidence (promotions, distillations, consolidations).
+func (r *readTx) DerivedItems(ctx context.Context, items []string) ([]string, error) {
+	if len(items) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(items))
+	for i, s := range items {
+		args[i] = s
+	}
+	ph := placeholders(len(items))
+	rows, err := r.q.QueryContext(ctx, `SELECT DISTINCT v.item_id FROM versions v JOIN versions s ON s.id = v.merged_from WHERE s.item_id IN (`+ph+`)
+		UNION SELECT DISTINCT item_id FROM version_evidence WHERE source_item_id IN (`+ph+`)`, append(args, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	return scanStrings(rows)
+}
+
+func (r *readTx) ItemEntries(ctx context.Context, items []string) ([]int64, error) {
+	var out []int64
+	for _, id := range items {
+		rows, err := r.q.QueryContext(ctx, `SELECT l.lsn FROM log l JOIN log_payload p ON p.lsn = l.lsn WHERE l.item_id = ? ORDER BY l.lsn`, id)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var n int64
+			if err := rows.Scan(&n); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out = append(out, n)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (r *readTx) LeaseOf(ctx context.Context, resource string) (engine.Lease, bool, error) {
+	var (
+		l        engine.Lease
+		g, x     int64
+		released bool
+	)
+	err := r.q.QueryRowContext(ctx, `SELECT holder, token, granted_at, expires_at, released FROM leases WHERE resource = ?`, resource).Scan(&l.Holder, &l.Token, &g, &x, &released)
+	if errors.Is(err, sql.ErrNoRows) {
+		return l, false, nil
+	}
+	if err != nil {
+		return l, false, err
+	}
+	l.Resource, l.GrantedAt, l.ExpiresAt, l.Released = resource, fromMS(g), fromMS(x), released
+	l.MemoryRef, l.Key, _ = strings.Cut(resource, "#")
+	return l, true, nil
+}
+
+func (r *readTx) Workspace(ctx context.Context, ref string) (engine.Workspace, error) {
+	var w engine.Workspace
+	var req string
+	err := r.q.QueryRowContext(ctx, `SELECT ref, base_ref, owner, base_lsn, status, request, decided_by FROM workspaces WHERE ref = ?`, ref).
+		Scan(&w.Ref, &w.BaseRef, &w.Owner, &w.BaseLSN, &w.Status, &req, &w.DecidedBy)
+	if errors.Is(err, sql.ErrNoRows) {
+		return w, fmt.Errorf("%w: workspace %s", engine.ErrNotFound, ref)
+	}
+	w.Request = json.RawMessage(req)
+	return w, err
+}
+
+func (t *Tx) RecordAccess(ctx context.Context, items []string, at time.Time) error {
+	for _, id := range items {
+		if _, err := t.q.ExecContext(ctx, `INSERT INTO access_days (item_id, day, n, last_at) VALUES (?, ?, 1, ?)
+			ON CONFLICT (item_id, day) DO UPDATE SET n = n + 1, last_at = MAX(last_at, excluded.last_at)`, id, unixDay(at), ms(at)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *Tx) RecordRetrieval(ctx context.Context, id, principal, ref string, at time.Time, items map[string]time.Duration) error {
+	if _, err := t.q.ExecContext(ctx, `INSERT INTO retrievals (id, at, principal, memory_ref, n) VALUES (?,?,?,?,?)`, id, ms(at), principal, ref, len(items)); err != nil {
+		return err
+	}
+	for item, stale := range items {
+		if _, err := t.q.ExecContext(ctx, `INSERT INTO retrieval_items (retrieval_id, item_id, staleness_ms) VALUES (?,?,?)`, id, item, stale.Milliseconds()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *Tx) RecordFeedback(ctx context.Context, retrievalID string, used []string, at time.Time) (int, error) {
+	res, err := t.q.ExecContext(ctx, `UPDATE retrievals SET feedback_at = ? WHERE id = ?`, ms(at), retrievalID)
+	if err := mustOne(res, err); err != nil {
+		return 0, fmt.Errorf("%w: retrieval %s", engine.ErrNotFound, retrievalID)
+	}
+	n := 0
+	for _, item := range used {
+		res, err := t.q.ExecContext(ctx, `UPDATE retrieval_items SET used = 1 WHERE retrieval_id = ? AND item_id = ?`, retrievalID, item)
+		if err != nil {
+			return n, err
+		}
+		k, _ := res.RowsAffected()
+		n += int(k)
+	}
+	return n, nil
+}
+
+func (t *Tx) CountLease(ctx context.Context, at time.Time, granted bool) error {
+	col := "denied"
+	if granted {
+		col = "granted"
+	}
+	_, err := t.q.ExecContext(ctx, `INSERT INTO lease_stats (day, `+col+`) VALUES (?, 1) ON CONFLICT (day) DO UPDATE SET `+col+` = `+col+` + 1`, unixDay(at))
+	return err
+}
+
+func (t *Tx) RecordRevalidation(ctx context.Context, versionID string, at time.Time, pass bool, score float64) error {
+	_, err := t.q.ExecContext(ctx, `INSERT INTO revalidations (version_id, at, pass, score) VALUES (?,?,?,?)
+		ON CONFLICT (version_id) DO UPDATE SET at = excluded.at, pass = excluded.pass, score = excluded.score`, versionID, ms(at), pass, score)
+	return err
+}
+
+func (r *readTx) erasureRows(ctx context.Context) ([]engine.ErasureRow, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT lsn, kind, request_id, subject_hash, requested_at, completed_at, actor, items, payloads, by_layer FROM erasures ORDER BY lsn`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []engine.ErasureRow{}
+	for rows.Next() {
+		var (
+			x      engine.ErasureRow
+			rq, cp int64
+			bl     string
+		)
+		if err := rows.Scan(&x.LSN, &x.Kind, &x.RequestID, &x.SubjectHash, &rq, &cp, &x.Actor, &x.Items, &x.Payloads, &bl); err != nil {
+			return nil, err
+		}
+		x.RequestedAt, x.CompletedAt = fromMS(rq), fromMS(cp)
+		_ = json.Unmarshal([]byte(bl), &x.ByLayer)
+		out = append(out, x)
+	}
+	return out, rows.Err()
+}
+
+func (r *readTx) MetricsData(ctx context.Context, since, now time.Time) (engine.MetricsData, error) {
+	d := engine.MetricsData{LayerSizes: map[string]int{}}
+	rows, err := r.q.QueryContext(ctx, `SELECT status, reason, layer, latency_us, stages FROM write_outcomes WHERE at >= ? ORDER BY id`, ms(since))
+	if err != nil {
+		return d, err
+	}
+	for rows.Next() {
+		var (
+			o      engine.OutcomeRow
+			stages string
+		)
+		if err := rows.Scan(&o.Status, &o.Reason, &o.Layer, &o.LatencyUS, &stages); err != nil {
+			rows.Close()
+			return d, err
+		}
+		_ = json.Unmarshal([]byte(stages), &o.Stages)
+		d.Outcomes = append(d.Outcomes, o)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return d, err
+	}
+	rows, err = r.q.QueryContext(ctx, `SELECT rt.n, (SELECT COUNT(*) FROM retrieval_items ri WHERE ri.retrieval_id = rt.id AND ri.used = 1)
+		FROM retrievals rt WHERE rt.feedback_at IS NOT NULL AND rt.at >= ? AND rt.n > 0`, ms(since))
+	if err != nil {
+		return d, err
+	}
+	for rows.Next() {
+		var x engine.RetrievalRow
+		if err := rows.Scan(&x.N, &x.Used); err != nil {
+			rows.Close()
+			return d, err
+		}
+		d.Retrievals = append(d.Retrievals, x)
+	}
+	rows.Close()
+	rows, err = r.q.QueryContext(ctx, `SELECT ri.staleness_ms FROM retrieval_items ri JOIN retrievals rt ON rt.id = ri.retrieval_id WHERE rt.at >= ?`, ms(since))
+	if err != nil {
+		return d, err
+	}
+	for rows.Next() {
+		var s int64
+		if err := rows.Scan(&s); err != nil {
+			rows.Close()
+			return d, err
+		}
+		d.StalenessMS = append(d.StalenessMS, s)
+	}
+	rows.Close()
+	for _, q := range []struct {
+		sql  string
+		dest []any
+	}{
+		{`SELECT COUNT(*) FROM retrievals WHERE at >= ?1`, []any{&d.RetrievalsTotal}},
+		{`SELECT COUNT(*), COALESCE(SUM(1 - pass), 0) FROM revalidations WHERE at >= ?1`, []any{&d.Revalidated, &d.RevalidationFailed}},
+		{`SELECT COALESCE(SUM(granted), 0), COALESCE(SUM(denied), 0) FROM lease_stats WHERE day >= ?2`, []any{&d.LeaseGranted, &d.LeaseDenied}},
+		{`SELECT COUNT(*) FROM versions WHERE state = 'ACTIVE' AND expires_at IS NOT NULL AND expires_at <= ?3`, []any{&d.PastTTL}},
+		{`SELECT COUNT(*) FROM log l JOIN log_payload p ON p.lsn = l.lsn WHERE l.op = 'EXPIRE' AND l.ts >= ?1 AND CAST(p.body AS TEXT) LIKE '%"gc":%'`, []any{&d.GCExpired}},
+	} {
+		if err := r.q.QueryRowContext(ctx, q.sql, ms(since), unixDay(since), ms(now)).Scan(q.dest...); err != nil {
+			return d, fmt.Errorf("metrics: %w", err)
+		}
+	}
+	rows, err = r.q.QueryContext(ctx, `SELECT layer, COUNT(*) FROM items WHERE head_version_id <> '' GROUP BY layer`)
+	if err != nil {
+		return d, err
+	}
+	for rows.Next() {
+		var (
+			l string
+			n int
+		)
+		if err := rows.Scan(&l, &n); err != nil {
+			rows.Close()
+			return d, err
+		}
+		d.LayerSizes[l] = n
+	}
+	rows.Close()
+	d.Erasures, err = r.erasureRows(ctx)
+	return d, err
+}
+
+func (r *readTx) ComplianceData(ctx context.Context) (engine.ComplianceData, error) {
+	var d engine.ComplianceData
+	var err error
+	if d.Active, err = r.queryVersions(ctx, `SELECT `+versionCols+` FROM versions WHERE state = 'ACTIVE' ORDER BY memory_ref, key`); err != nil {
+		return d, err
+	}
+	if d.Erasures, err = r.erasureRows(ctx); err != nil {
+		return d, err
+	}
+	err = r.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM write_outcomes WHERE reason = 'RESIDENCY_VIOLATION'`).Scan(&d.ResidencyRejections)
+	return d, err
+}
+
+func scanStrings(rows *sql.Rows) ([]string, error) {
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+func (r *readTx) OpenReviewOf(ctx context.Context, versionID string) (string, error) {
+	var id string
+	err := r.q.QueryRowContext(ctx, `SELECT id FROM reviews WHERE version_id = ? AND status IN ('PENDING', 'ESCALATED')`, versionID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return id, err
+}
