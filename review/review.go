@@ -3,9 +3,10 @@
 // package, never the store. Every decision it makes is an engine call that
 // appends a log entry with the actor, the time and the reason.
 //
-// The review queue, drift acknowledgement and proposal activation arrive with
-// their engine services; until then Queue, Drift and Proposals return nil and
-// the screens say what is missing instead of showing invented data.
+// The review queue (Queue) and drift acknowledgement (Drift) call the
+// engine's review and baseline services. Proposal activation arrives with its
+// engine service; until then Proposals returns nil and the screen says what
+// is missing instead of showing invented data.
 package review
 
 import (
@@ -19,22 +20,8 @@ import (
 
 // What a screen says while its service has not landed yet.
 const (
-	MissingQueue     = "The review queue arrives with the governed write path (issue 3)."
-	MissingDrift     = "Drift alerts arrive with baselines and drift detection (engine/baseline.go, engine/drift.go)."
 	MissingProposals = "Proposals arrive with the governed write path's proposal activation."
 )
-
-// QueueService is the seam for the review queue of deferred writes.
-type QueueService interface {
-	// Pending returns how many reviews wait for a decision.
-	Pending(ctx context.Context) (int, error)
-}
-
-// DriftService is the seam for baselines and drift alerts.
-type DriftService interface {
-	// Open returns how many drift alerts are not yet acknowledged.
-	Open(ctx context.Context) (int, error)
-}
 
 // ProposalService is the seam for proposals awaiting activation.
 type ProposalService interface {
@@ -46,19 +33,11 @@ type ProposalService interface {
 type Service struct {
 	eng       *engine.Engine
 	actor     engine.Principal
-	queue     QueueService
-	drift     DriftService
 	proposals ProposalService
 }
 
 // Option configures a Service.
 type Option func(*Service)
-
-// WithQueue wires the review queue.
-func WithQueue(q QueueService) Option { return func(s *Service) { s.queue = q } }
-
-// WithDrift wires drift alerts.
-func WithDrift(d DriftService) Option { return func(s *Service) { s.drift = d } }
 
 // WithProposals wires proposals.
 func WithProposals(p ProposalService) Option { return func(s *Service) { s.proposals = p } }
@@ -88,12 +67,6 @@ func (s *Service) Engine() *engine.Engine { return s.eng }
 
 // Actor returns who the service acts as.
 func (s *Service) Actor() engine.Principal { return s.actor }
-
-// Queue returns the review queue, or nil while it is not available.
-func (s *Service) Queue() QueueService { return s.queue }
-
-// Drift returns drift alerts, or nil while they are not available.
-func (s *Service) Drift() DriftService { return s.drift }
 
 // Proposals returns proposals, or nil while they are not available.
 func (s *Service) Proposals() ProposalService { return s.proposals }
@@ -168,23 +141,20 @@ type Attention struct {
 	LogSize                 int64
 }
 
-// Attention counts what needs attention; services not yet wired count as
-// unavailable.
+// Attention counts what needs attention: open reviews, open drift episodes
+// and proposals (unavailable until that service lands), and the log's size,
+// the cheap check for "anything new".
 func (s *Service) Attention(ctx context.Context) (Attention, error) {
 	var a Attention
 	var err error
-	if s.queue != nil {
-		if a.Queue.N, err = s.queue.Pending(ctx); err != nil {
-			return a, fmt.Errorf("review queue: %w", err)
-		}
-		a.Queue.Available = true
+	if a.Queue.N, err = s.Queue().Pending(ctx); err != nil {
+		return a, fmt.Errorf("review queue: %w", err)
 	}
-	if s.drift != nil {
-		if a.Drift.N, err = s.drift.Open(ctx); err != nil {
-			return a, fmt.Errorf("drift: %w", err)
-		}
-		a.Drift.Available = true
+	a.Queue.Available = true
+	if a.Drift.N, err = s.Drift().Open(ctx); err != nil {
+		return a, fmt.Errorf("drift: %w", err)
 	}
+	a.Drift.Available = true
 	if s.proposals != nil {
 		if a.Proposals.N, err = s.proposals.Pending(ctx); err != nil {
 			return a, fmt.Errorf("proposals: %w", err)

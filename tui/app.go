@@ -16,6 +16,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
 )
 
@@ -45,9 +46,12 @@ type Options struct {
 	Service *review.Service
 	DBName  string
 	Now     func() time.Time // default time.Now
-	// Poll is how often the header and Activity check for new log entries
-	// (default 2s).
+	// Poll is how often the header and the screens check for new log
+	// entries (default 2s).
 	Poll time.Duration
+	// NoSweep stops the poll from running the review SLA sweep and the
+	// drift check (benchmarks).
+	NoSweep bool
 }
 
 // Model is the root model.
@@ -63,6 +67,9 @@ type Model struct {
 	att      review.Attention
 	poll     time.Duration
 	cancel   context.CancelFunc
+	sweep    bool
+	sweeping bool
+	ticks    int
 }
 
 // Indices of the screens.
@@ -74,8 +81,8 @@ const (
 	ActivityScreen
 )
 
-// New returns the root model, opening on the Memory screen (the only one with
-// a working service today besides Activity).
+// New returns the root model. Curators (and everyone else) open on the
+// review queue; operators on Drift, which they acknowledge.
 func New(o Options) *Model {
 	if o.Now == nil {
 		o.Now = time.Now
@@ -86,15 +93,19 @@ func New(o Options) *Model {
 	bg, cancel := context.WithCancel(context.Background())
 	c := &Context{Styles: NewStyles(DefaultTheme()), Keys: DefaultKeyMap(), Now: o.Now, Svc: o.Service,
 		DBName: o.DBName, Ctx: bg, ReadOnly: o.Service.CanAct()}
-	m := &Model{ctx: c, help: help.New(), poll: o.Poll, cancel: cancel, active: MemoryScreen}
+	m := &Model{ctx: c, help: help.New(), poll: o.Poll, cancel: cancel, active: QueueScreen, sweep: !o.NoSweep}
+	if o.Service.Actor().Role == engine.Operator {
+		m.active = DriftScreen
+	}
 	m.screens = []Screen{
-		newPending(c, "Queue", review.MissingQueue, o.Service.Queue() != nil),
-		newPending(c, "Drift", review.MissingDrift, o.Service.Drift() != nil),
+		newQueue(c),
+		newDrift(c),
 		newPending(c, "Proposals", review.MissingProposals, o.Service.Proposals() != nil),
 		newMemory(c),
 		newActivity(c),
 	}
 	m.started = make([]bool, len(m.screens))
+	m.help.ShortSeparator = "  "
 	m.help.Styles.ShortKey = c.Styles.Bold
 	m.help.Styles.FullKey = c.Styles.Bold
 	return m
@@ -122,9 +133,39 @@ func (m *Model) checkAttention() tea.Cmd {
 	}
 }
 
+// sweptMsg reports a background sweep: SLA escalations, sync timeouts and
+// drift checks happen while the program is open.
+type sweptMsg struct {
+	res engine.SweepResult
+	err error
+}
+
+// driftEvery is how many polls pass between drift checks of every baselined
+// memoryRef (each is O(1) when nothing changed).
+const driftEvery = 5
+
+// sweepCmd runs the review SLA sweep (and, every few polls, the drift check)
+// off the update loop; at most one runs at a time.
+func (m *Model) sweepCmd() tea.Cmd {
+	if !m.sweep || m.sweeping {
+		return nil
+	}
+	m.sweeping = true
+	m.ticks++
+	verify := m.ticks%driftEvery == 1
+	svc, ctx := m.ctx.Svc, m.ctx.Ctx
+	return func() tea.Msg {
+		res, err := svc.Queue().Sweep(ctx)
+		if err == nil && verify {
+			_, err = svc.Drift().VerifyBaselined(ctx)
+		}
+		return sweptMsg{res, err}
+	}
+}
+
 // Init loads the first screen and starts the poll.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.start(m.active), m.checkAttention(), m.tick())
+	return tea.Batch(m.start(m.active), m.checkAttention(), m.sweepCmd(), m.tick())
 }
 
 func (m *Model) start(i int) tea.Cmd {
@@ -147,7 +188,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tickMsg:
-		return m, tea.Batch(m.checkAttention(), m.tick())
+		return m, tea.Batch(m.checkAttention(), m.sweepCmd(), m.tick())
+	case sweptMsg:
+		m.sweeping = false
+		if msg.err != nil && m.ctx.Ctx.Err() == nil {
+			m.status = statusMsg{text: "background sweep: " + msg.err.Error(), err: true}
+		} else if n := msg.res.TimedOut; n > 0 {
+			m.status = statusMsg{text: fmt.Sprintf("%d SYNC_BLOCK review(s) passed their deadline and were rejected (APPROVAL_TIMEOUT)", n), err: true}
+		}
+		return m, nil
 	case attentionMsg:
 		if msg.err == nil {
 			m.att = msg.att
@@ -290,8 +339,9 @@ func (m *Model) tabsLine() string {
 	right := m.whoami()
 	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right) - 1
 	if gap < 2 {
-		// Narrow: who you are matters more than the brand, the separators
-		// and the database name.
+		// Narrow: who you are matters more than the brand, the separators,
+		// the database name and the full name of a screen not built yet.
+		tabs[ProposalsScreen] = strings.Replace(tabs[ProposalsScreen], "Proposals", "Prop", 1)
 		left = " " + strings.Join(tabs, " ")
 		right = m.whoamiShort()
 		gap = w - ansi.StringWidth(left) - ansi.StringWidth(right) - 1
@@ -431,7 +481,7 @@ func (m *Model) fullHelpView() string {
 	}
 	if m.ctx.ReadOnly != nil {
 		lines = append(lines, "")
-		for _, l := range wrap(m.ctx.ReadOnly.Error()+". b, p and E need a curator or operator; everything else works.", w-4) {
+		for _, l := range wrap(m.ctx.ReadOnly.Error()+". Decisions (a r e A in Queue, R B in Drift, b p E in Memory) need a curator or operator; reading works.", w-4) {
 			lines = append(lines, "  "+st.ReadOnly.Render(l))
 		}
 	}

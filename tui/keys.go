@@ -14,6 +14,9 @@ type KeyMap struct {
 	Top, Bottom                 key.Binding
 	Enter, Back                 key.Binding
 	RollBack, Pin, Expire       key.Binding
+	Approve, Reject, Escalate   key.Binding
+	Mark, ApproveMarked, Filter key.Binding
+	Reapprove, RollBaseline     key.Binding
 	TimeTravel, Refresh         key.Binding
 	Yes, No, EditReason, Submit key.Binding
 	Help, Quit                  key.Binding
@@ -22,28 +25,36 @@ type KeyMap struct {
 // DefaultKeyMap returns the standard bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next screen")),
-		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev screen")),
-		Screen:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "go to screen")),
-		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:     key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown:   key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
-		Top:        key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "first")),
-		Bottom:     key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "last")),
-		Enter:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Back:       key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
-		RollBack:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "roll back to version")),
-		Pin:        key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin/unpin")),
-		Expire:     key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "force-expire")),
-		TimeTravel: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "time-travel")),
-		Refresh:    key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "refresh")),
-		Yes:        key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
-		No:         key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "cancel")),
-		EditReason: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit reason")),
-		Submit:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
-		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		NextTab:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next screen")),
+		PrevTab:       key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev screen")),
+		Screen:        key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "go to screen")),
+		Up:            key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:          key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:        key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown:      key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
+		Top:           key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "first")),
+		Bottom:        key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "last")),
+		Enter:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Back:          key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
+		RollBack:      key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "roll back to version")),
+		Pin:           key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin/unpin")),
+		Expire:        key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "force-expire")),
+		Approve:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve")),
+		Reject:        key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reject")),
+		Escalate:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "escalate")),
+		Mark:          key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark")),
+		ApproveMarked: key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "approve marked")),
+		Filter:        key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Reapprove:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "re-approve")),
+		RollBaseline:  key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "roll back to baseline")),
+		TimeTravel:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "time-travel")),
+		Refresh:       key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "refresh")),
+		Yes:           key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
+		No:            key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "cancel")),
+		EditReason:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit reason")),
+		Submit:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
+		Help:          key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:          key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
 }
 
@@ -61,9 +72,9 @@ var fullHelpColumn = []int{0, 1, 1, 2, 2}
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Enter, k.Back, k.TimeTravel, k.Refresh},
+		{k.Enter, k.Back, k.Filter, k.TimeTravel, k.Refresh},
 		{k.NextTab, k.PrevTab, k.Screen, k.Help, k.Quit},
-		{k.RollBack, k.Pin, k.Expire},
+		{k.Approve, k.Reject, k.Escalate, k.Mark, k.ApproveMarked, k.Reapprove, k.RollBaseline, k.RollBack, k.Pin, k.Expire},
 		{k.Yes, k.No, k.EditReason},
 	}
 }
@@ -77,6 +88,8 @@ const (
 	ModeNormal Mode = iota
 	ModeConfirm
 	ModeInput
+	// ModePick is choosing one entry of a short list (a reason code).
+	ModePick
 )
 
 // Action is what a key press asks for.
@@ -111,11 +124,20 @@ const (
 	ActNo
 	ActEditReason
 	ActSubmit
+	ActApprove
+	ActReject
+	ActEscalate
+	ActMark
+	ActApproveMarked
+	ActFilter
+	ActReapprove
+	ActRollBaseline
 )
 
 var actionNames = [...]string{"none", "quit", "help", "next-tab", "prev-tab", "screen-1", "screen-2", "screen-3",
 	"screen-4", "screen-5", "up", "down", "page-up", "page-down", "top", "bottom", "enter", "back", "roll-back",
-	"pin", "expire", "time-travel", "refresh", "yes", "no", "edit-reason", "submit"}
+	"pin", "expire", "time-travel", "refresh", "yes", "no", "edit-reason", "submit",
+	"approve", "reject", "escalate", "mark", "approve-marked", "filter", "reapprove", "roll-back-baseline"}
 
 func (a Action) String() string {
 	if int(a) < len(actionNames) {
@@ -138,6 +160,20 @@ func MsgToAction(k KeyMap, mode Mode, msg tea.KeyMsg) Action {
 			return ActBack
 		case "enter":
 			return ActSubmit
+		}
+		return ActNone
+	case ModePick:
+		switch {
+		case msg.String() == "ctrl+c":
+			return ActQuit
+		case key.Matches(msg, k.Up):
+			return ActUp
+		case key.Matches(msg, k.Down):
+			return ActDown
+		case msg.String() == "enter":
+			return ActSubmit
+		case key.Matches(msg, k.Back), key.Matches(msg, k.Quit):
+			return ActBack
 		}
 		return ActNone
 	case ModeConfirm:
@@ -165,6 +201,9 @@ func MsgToAction(k KeyMap, mode Mode, msg tea.KeyMsg) Action {
 		{k.Top, ActTop}, {k.Bottom, ActBottom}, {k.Enter, ActEnter}, {k.Back, ActBack},
 		{k.RollBack, ActRollBack}, {k.Pin, ActPin}, {k.Expire, ActExpire},
 		{k.TimeTravel, ActTimeTravel}, {k.Refresh, ActRefresh},
+		{k.Approve, ActApprove}, {k.Reject, ActReject}, {k.Escalate, ActEscalate}, {k.Mark, ActMark},
+		{k.ApproveMarked, ActApproveMarked}, {k.Filter, ActFilter}, {k.Reapprove, ActReapprove},
+		{k.RollBaseline, ActRollBaseline},
 	} {
 		if key.Matches(msg, m.b) {
 			return m.a

@@ -54,7 +54,25 @@ func TestMsgToAction(t *testing.T) {
 		{ModeNormal, "b", ActRollBack},
 		{ModeNormal, "p", ActPin},
 		{ModeNormal, "E", ActExpire},
-		{ModeNormal, "e", ActNone}, // lower-case e is not expire
+		{ModeNormal, "e", ActEscalate}, // lower-case e is not expire
+		{ModeNormal, "a", ActApprove},
+		{ModeNormal, "r", ActReject},
+		{ModeNormal, " ", ActMark},
+		{ModeNormal, "A", ActApproveMarked},
+		{ModeNormal, "/", ActFilter},
+		{ModeNormal, "R", ActReapprove},
+		{ModeNormal, "B", ActRollBaseline},
+		{ModeConfirm, "a", ActNone}, // no decision keys inside a question
+		{ModeConfirm, "R", ActNone},
+		{ModePick, "j", ActDown},
+		{ModePick, "up", ActUp},
+		{ModePick, "enter", ActSubmit},
+		{ModePick, "esc", ActBack},
+		{ModePick, "q", ActBack}, // q closes the list, never quits mid-choice
+		{ModePick, "a", ActNone},
+		{ModePick, "ctrl+c", ActQuit},
+		{ModeInput, "a", ActNone}, // typing a note or a filter
+		{ModeInput, "/", ActNone},
 		{ModeNormal, "t", ActTimeTravel},
 		{ModeNormal, "ctrl+r", ActRefresh},
 		{ModeNormal, "y", ActNone}, // y means nothing outside a confirmation
@@ -91,7 +109,8 @@ func TestHelpComesFromTheKeyMap(t *testing.T) {
 			seen[b.Help().Key] = true
 		}
 	}
-	for _, b := range []string{"b", "p", "E", "t", "enter", "esc", "tab", "1-5", "?", "q"} {
+	for _, b := range []string{"b", "p", "E", "t", "enter", "esc", "tab", "1-5", "?", "q",
+		"a", "r", "e", "space", "A", "/", "R", "B"} {
 		if !seen[b] {
 			t.Errorf("full help lacks %q", b)
 		}

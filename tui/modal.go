@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -15,7 +16,10 @@ type confirmMsg struct {
 	lines  []string // what will happen, already sanitised
 	reason string   // default reason
 	danger bool
-	onYes  func(reason string) tea.Cmd
+	// edit opens the modal with the reason field focused (a note to type).
+	edit  bool
+	label string // the field's name; default "reason"
+	onYes func(reason string) tea.Cmd
 }
 
 func askConfirm(c confirmMsg) tea.Cmd { return func() tea.Msg { return c } }
@@ -33,7 +37,15 @@ func newConfirm(c *Context, msg confirmMsg) *confirm {
 	in.Prompt = ""
 	in.CharLimit = 500
 	in.SetValue(msg.reason)
-	return &confirm{ctx: c, msg: msg, input: in}
+	if msg.label == "" {
+		msg.label = "reason"
+	}
+	m := &confirm{ctx: c, msg: msg, input: in}
+	if msg.edit {
+		m.editing = true
+		m.input.Focus()
+	}
+	return m
 }
 
 func (m *confirm) mode() Mode {
@@ -99,17 +111,17 @@ func (m *confirm) view(w int) string {
 	b = append(b, "")
 	m.input.Width = inner - 9
 	if m.editing {
-		b = append(b, st.Label.Render("reason:  ")+m.input.View())
+		b = append(b, st.Label.Render(fmt.Sprintf("%-9s", m.msg.label+":"))+m.input.View())
 	} else {
 		reason := m.input.Value()
 		if strings.TrimSpace(reason) == "" {
-			reason = st.Bad.Render("(a reason is required: press e)")
+			reason = st.Bad.Render("(a " + m.msg.label + " is required: press e)")
 		}
-		b = append(b, wrap(st.Label.Render("reason:  ")+reason, inner)...)
+		b = append(b, wrap(st.Label.Render(fmt.Sprintf("%-9s", m.msg.label+":"))+reason, inner)...)
 	}
 	b = append(b, "")
 	if m.editing {
-		b = append(b, st.Muted.Render("type the reason · enter or esc when done"))
+		b = append(b, st.Muted.Render("type the "+m.msg.label+" · enter or esc when done"))
 	} else {
 		b = append(b, st.Bold.Render("y")+" confirm   "+st.Bold.Render("n")+" cancel   "+st.Bold.Render("e")+" edit reason")
 	}

@@ -14,15 +14,29 @@ import (
 	"github.com/memgov/memgov/tui"
 )
 
-func init() { extraCommands = append(extraCommands, (*app).tuiCommand) }
+func init() {
+	extraCommands = append(extraCommands, (*app).tuiCommand)
+	// memgov with no subcommand opens the TUI as the OS user; `memgov demo`
+	// opens it as demo-curator.
+	rootRun = func(a *app, cmd *cobra.Command, args []string) error {
+		if !isTerminal(os.Stdout) || !isTerminal(os.Stdin) {
+			return cmd.Help() // scripts and pipes get the command list
+		}
+		return a.runTUI(cmd, "")
+	}
+	demoTUI = func(a *app, cmd *cobra.Command, as string) error { return a.runTUI(cmd, as) }
+}
 
 func (a *app) tuiCommand() *cobra.Command {
 	var as string
 	cmd := &cobra.Command{
 		Use:   "tui",
 		Short: "Open the review console (terminal UI)",
-		Long: `Open the terminal UI: browse memory and its history, roll back, pin and expire
-items, travel to any past log position, and follow the audit log as it grows.
+		Long: `Open the terminal UI: work the review queue (claim, approve, reject with a reason
+code, escalate, approve in bulk), acknowledge memory drift (re-approve or roll back
+to the baseline), browse memory and its history, roll back, pin and expire items,
+travel to any past log position, and follow the audit log as it grows. memgov with
+no subcommand opens it too.
 
 You act as --as (default: your OS user name). A principal that is not registered,
 or whose role is not curator or operator, gets the read-only console, which says so
@@ -32,34 +46,42 @@ in its header. Register a reviewer with:
   memgov tui --as demo-curator
   memgov --db demo.db tui --as ops-jane`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if as == "" {
-				as = osUserName()
-			}
-			if as == "" {
-				return usagef("cannot tell who you are: pass --as NAME")
-			}
-			if fi, err := os.Stdout.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-				return errors.New("memgov tui needs a terminal; for scripts use `memgov list`, `memgov history` and `memgov audit`")
-			}
-			eng, err := a.engine(cmd)
-			if err != nil {
-				return err
-			}
-			who, err := review.Identify(cmd.Context(), eng, as)
-			if err != nil {
-				return fmt.Errorf("look up principal %s: %w", as, err)
-			}
-			m := tui.New(tui.Options{Service: review.New(eng, who), DBName: filepath.Base(a.dbPath)})
-			_, err = tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(cmd.Context())).Run()
-			if errors.Is(err, tea.ErrProgramKilled) && cmd.Context().Err() != nil {
-				return nil
-			}
-			return err
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runTUI(cmd, as) },
 	}
 	cmd.Flags().StringVar(&as, "as", "", "act as this principal (default: your OS user name)")
 	return cmd
+}
+
+// runTUI opens the TUI as the principal as (default: the OS user).
+func (a *app) runTUI(cmd *cobra.Command, as string) error {
+	if as == "" {
+		as = osUserName()
+	}
+	if as == "" {
+		return usagef("cannot tell who you are: pass --as NAME")
+	}
+	if !isTerminal(os.Stdout) {
+		return errors.New("memgov tui needs a terminal; for scripts use `memgov review list`, `memgov drift list`, `memgov list` and `memgov audit`")
+	}
+	eng, err := a.engine(cmd)
+	if err != nil {
+		return err
+	}
+	who, err := review.Identify(cmd.Context(), eng, as)
+	if err != nil {
+		return fmt.Errorf("look up principal %s: %w", as, err)
+	}
+	m := tui.New(tui.Options{Service: review.New(eng, who), DBName: filepath.Base(a.dbPath)})
+	_, err = tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(cmd.Context())).Run()
+	if errors.Is(err, tea.ErrProgramKilled) && cmd.Context().Err() != nil {
+		return nil
+	}
+	return err
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func osUserName() string {

@@ -1,0 +1,121 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/memgov/memgov/engine"
+)
+
+// Drift is the list of memory drift episodes (MEMORY_DRIFT_DETECTED) and their
+// acknowledgement, as one person sees it.
+type Drift struct{ s *Service }
+
+// Drift returns drift episodes and their acknowledgement.
+func (s *Service) Drift() *Drift { return &Drift{s} }
+
+// DriftView is one open episode with its key-level diff against the baseline.
+type DriftView struct {
+	engine.DriftReport
+	// Err is set when the diff could not be computed; the episode is still
+	// listed (and can still be acknowledged).
+	Err error
+}
+
+// Open counts the open drift episodes the actor sees.
+func (d *Drift) Open(ctx context.Context) (int, error) {
+	es, err := d.s.eng.ListDrift(ctx, engine.DriftQuery{OpenOnly: true})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range es {
+		if d.s.sees(e.MemoryRef) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// List returns the open episodes, deny-on-drift first (they block an agent),
+// then newest first, each with its diff.
+func (d *Drift) List(ctx context.Context) ([]DriftView, error) {
+	es, err := d.s.eng.ListDrift(ctx, engine.DriftQuery{OpenOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	var out []DriftView
+	for _, e := range es {
+		if !d.s.sees(e.MemoryRef) {
+			continue
+		}
+		rep, err := d.s.eng.DriftDiff(ctx, e.ID)
+		if err != nil {
+			rep = engine.DriftReport{Event: e}
+		}
+		if rep.Baseline.ID == "" {
+			if b, berr := d.s.eng.ResolveBaseline(ctx, e.MemoryRef); berr == nil {
+				rep.Baseline = b
+			}
+		}
+		out = append(out, DriftView{DriftReport: rep, Err: err})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		di, dj := out[i].Event.Policy == "deny-on-drift", out[j].Event.Policy == "deny-on-drift"
+		if di != dj {
+			return di
+		}
+		return out[i].Event.DetectedAt.After(out[j].Event.DetectedAt)
+	})
+	return out, nil
+}
+
+// CanAck returns nil when the actor may acknowledge drift of ref (operators
+// and curators governing its tenant), and otherwise says why not.
+func (d *Drift) CanAck(ref string) error { return d.s.authorize(ref) }
+
+// Resolutions of a drift episode.
+const (
+	Reapprove = "reapprove" // adopt the memory as it is now under a new baseline
+	RollBack  = "rollback"  // restore the baseline's memory
+)
+
+// Ack resolves an open episode: Reapprove or RollBack. Either is log
+// entries by the actor (compensating entries, then a baseline record).
+func (d *Drift) Ack(ctx context.Context, v DriftView, resolution, note string) (engine.AckResult, error) {
+	if err := d.CanAck(v.Event.MemoryRef); err != nil {
+		return engine.AckResult{}, err
+	}
+	if resolution != Reapprove && resolution != RollBack {
+		return engine.AckResult{}, fmt.Errorf("%w: resolution %q: reapprove or rollback", engine.ErrInvalid, resolution)
+	}
+	return d.s.eng.AckDrift(ctx, engine.AckRequest{DriftID: v.Event.ID, By: d.s.actor.ID, Resolution: resolution, Note: note})
+}
+
+// VerifyBaselined checks every memoryRef that has a baseline of its own, so
+// drift made behind memgov's back (rows edited with plain SQL) opens an
+// episode while someone watches. It costs O(1) per ref when nothing changed.
+func (d *Drift) VerifyBaselined(ctx context.Context) (int, error) {
+	refs, err := d.s.eng.Refs(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range refs {
+		if _, err := d.s.eng.Baseline(ctx, r.MemoryRef); err != nil {
+			continue
+		}
+		res, err := d.s.eng.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: r.MemoryRef})
+		if err != nil {
+			if ctx.Err() != nil {
+				return n, ctx.Err()
+			}
+			continue
+		}
+		if res.Drift {
+			n++
+		}
+	}
+	return n, nil
+}

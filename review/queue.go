@@ -1,0 +1,369 @@
+package review
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/memgov/memgov/engine"
+)
+
+// Queue is the review queue of deferred writes, as one person sees it: the
+// reviews of the tenants they govern (every tenant for installation-wide
+// principals and for people memgov does not know, who only read).
+type Queue struct{ s *Service }
+
+// QueueFilter narrows the queue. Zero values match everything.
+type QueueFilter struct {
+	Layer    engine.Layer
+	Tier     string
+	Agent    string
+	Reason   string
+	MinAge   time.Duration
+	Breached bool // only reviews past their SLA or deadline
+}
+
+// IsZero reports whether the filter matches every open review.
+func (f QueueFilter) IsZero() bool { return f == QueueFilter{} }
+
+// String is the filter as the filter bar reads and writes it:
+// "layer=semantic tier=SYNC_BLOCK agent=support-bot reason=CONTRADICTION age=1h breached".
+func (f QueueFilter) String() string {
+	var parts []string
+	if f.Layer != "" {
+		parts = append(parts, "layer="+strings.ToLower(string(f.Layer)))
+	}
+	if f.Tier != "" {
+		parts = append(parts, "tier="+f.Tier)
+	}
+	if f.Agent != "" {
+		parts = append(parts, "agent="+f.Agent)
+	}
+	if f.Reason != "" {
+		parts = append(parts, "reason="+f.Reason)
+	}
+	if f.MinAge > 0 {
+		parts = append(parts, "age="+strings.TrimSuffix(strings.TrimSuffix(f.MinAge.String(), "0s"), "0m"))
+	}
+	if f.Breached {
+		parts = append(parts, "breached")
+	}
+	return strings.Join(parts, " ")
+}
+
+// ParseQueueFilter reads the filter bar: space-separated layer=, tier=
+// (sync, async or the tier's name), agent=, reason=, age= (a Go duration or
+// "2d") and the word breached.
+func ParseQueueFilter(s string) (QueueFilter, error) {
+	var f QueueFilter
+	for _, w := range strings.Fields(s) {
+		k, v, ok := strings.Cut(w, "=")
+		k = strings.ToLower(k)
+		if !ok {
+			if k == "breached" || k == "sla" {
+				f.Breached = true
+				continue
+			}
+			return f, fmt.Errorf("%w: %q: use layer=, tier=, agent=, reason=, age= or breached", engine.ErrInvalid, w)
+		}
+		switch k {
+		case "layer":
+			l, err := engine.ParseLayer(v)
+			if err != nil {
+				return f, fmt.Errorf("%w: layer %q: working, episodic, semantic or procedural", engine.ErrInvalid, v)
+			}
+			f.Layer = l
+		case "tier":
+			switch strings.ToUpper(v) {
+			case "SYNC", engine.TierSync:
+				f.Tier = engine.TierSync
+			case "ASYNC", engine.TierAsync:
+				f.Tier = engine.TierAsync
+			default:
+				return f, fmt.Errorf("%w: tier %q: sync or async", engine.ErrInvalid, v)
+			}
+		case "agent":
+			f.Agent = v
+		case "reason":
+			f.Reason = strings.ToUpper(v)
+		case "age":
+			d, err := parseAge(v)
+			if err != nil {
+				return f, fmt.Errorf("%w: age %q: a duration such as 30m, 2h or 1d", engine.ErrInvalid, v)
+			}
+			f.MinAge = d
+		case "breached", "sla":
+			f.Breached = v == "" || v == "true" || v == "yes" || v == "1"
+		default:
+			return f, fmt.Errorf("%w: %q: use layer=, tier=, agent=, reason=, age= or breached", engine.ErrInvalid, k)
+		}
+	}
+	return f, nil
+}
+
+func parseAge(v string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		var days int
+		if _, err := fmt.Sscan(n, &days); err != nil || days < 0 {
+			return 0, errors.New("bad days")
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(v)
+}
+
+// QueueRow is one review of a page, with what the detail pane shows.
+type QueueRow struct {
+	engine.Review
+	Detail engine.ReviewDetail
+	// Text is the content the agent wants remembered; Replaces is the ACTIVE
+	// version of the key it would supersede, if any.
+	Key      string
+	Text     string
+	Replaces *engine.Version
+}
+
+// Deadline is when the review must be decided: the SYNC_BLOCK deadline or the
+// async SLA.
+func (r QueueRow) Deadline() time.Time { return r.DueAt }
+
+// SyncSummary is what the header warns about: SYNC_BLOCK writes hold an
+// agent until a person decides or the deadline fails them closed.
+type SyncSummary struct {
+	N       int
+	NextDue time.Time // the earliest deadline; zero when N is 0
+}
+
+// QueuePage is one page of the queue.
+type QueuePage struct {
+	Rows   []QueueRow
+	Total  int // open reviews matching the filter
+	Offset int
+	Sync   SyncSummary // across the whole queue, whatever the filter
+	Now    time.Time
+}
+
+// Queue returns the review queue.
+func (s *Service) Queue() *Queue { return &Queue{s} }
+
+func (q *Queue) query(f QueueFilter) engine.ReviewQuery {
+	rq := engine.ReviewQuery{Layer: f.Layer, Tier: f.Tier, Agent: f.Agent, Reason: f.Reason, MinAge: f.MinAge,
+		Breached: f.Breached, Now: q.s.eng.Now()}
+	if a := q.s.actor; a.Role != "" && a.Tenant != engine.AllTenants {
+		rq.Tenant = a.Tenant
+		if rq.Tenant == "" {
+			rq.Tenant = "\x00none" // a principal of no tenant governs nothing
+		}
+	}
+	return rq
+}
+
+// Pending counts the open reviews the actor sees.
+func (q *Queue) Pending(ctx context.Context) (int, error) {
+	rq := q.query(QueueFilter{})
+	rq.Limit = 1
+	_, n, err := q.s.eng.Reviews(ctx, rq)
+	return n, err
+}
+
+// Page reads limit open reviews from offset, SYNC_BLOCK first, then by risk
+// and age, with the content of each write and of the version it replaces.
+func (q *Queue) Page(ctx context.Context, f QueueFilter, offset, limit int) (QueuePage, error) {
+	rq := q.query(f)
+	rq.Offset, rq.Limit = offset, max(limit, 1)
+	rs, total, err := q.s.eng.Reviews(ctx, rq)
+	if err != nil {
+		return QueuePage{}, err
+	}
+	p := QueuePage{Total: total, Offset: offset, Now: rq.Now, Rows: make([]QueueRow, len(rs))}
+	for i, r := range rs {
+		p.Rows[i].Review = r
+		if len(r.Detail) > 0 {
+			if err := json.Unmarshal(r.Detail, &p.Rows[i].Detail); err != nil {
+				return p, fmt.Errorf("review %s: detail: %w", r.ID, err)
+			}
+		}
+	}
+	if err := q.contents(ctx, p.Rows); err != nil {
+		return p, err
+	}
+	p.Sync, err = q.sync(ctx)
+	return p, err
+}
+
+// contents reads the draft version of every row, and the ACTIVE version of
+// the key it would replace, in one read transaction.
+func (q *Queue) contents(ctx context.Context, rows []QueueRow) error {
+	return q.s.eng.Store().View(ctx, func(tx engine.ReadTx) error {
+		for i := range rows {
+			r := &rows[i]
+			v, err := tx.Version(ctx, r.VersionID)
+			if err != nil && !errors.Is(err, engine.ErrNotFound) {
+				return err
+			}
+			r.Key, r.Text = v.Key, v.Text()
+			if r.Detail.Supersedes == "" {
+				continue
+			}
+			it, err := tx.ItemByKey(ctx, r.MemoryRef, r.Detail.Supersedes)
+			if err != nil || it.Head == "" || it.Head == r.VersionID {
+				continue
+			}
+			if h, err := tx.Version(ctx, it.Head); err == nil && h.State == engine.Active {
+				r.Replaces = &h
+			}
+		}
+		return nil
+	})
+}
+
+// sync counts the open SYNC_BLOCK reviews and finds the earliest deadline.
+func (q *Queue) sync(ctx context.Context) (SyncSummary, error) {
+	rq := q.query(QueueFilter{Tier: engine.TierSync})
+	rq.Limit = 500
+	rs, n, err := q.s.eng.Reviews(ctx, rq)
+	if err != nil {
+		return SyncSummary{}, err
+	}
+	s := SyncSummary{N: n}
+	for _, r := range rs {
+		if s.NextDue.IsZero() || r.DueAt.Before(s.NextDue) {
+			s.NextDue = r.DueAt
+		}
+	}
+	return s, nil
+}
+
+// CanDecide returns nil when the actor may work reviews (curators only: the
+// engine's rule), and otherwise a ForbiddenError saying why not.
+func (q *Queue) CanDecide() error {
+	if err := q.s.CanAct(); err != nil {
+		return err
+	}
+	if q.s.actor.Role != engine.Curator {
+		return &ForbiddenError{fmt.Sprintf("read-only here: only curators decide reviews; %s is %s %s", q.s.actor.ID, article(string(q.s.actor.Role)), q.s.actor.Role)}
+	}
+	return nil
+}
+
+// Opened is a review opened for a decision: claimed by the actor, or held by
+// someone else (Holder names them; the actor may read, not decide).
+type Opened struct {
+	Review engine.Review
+	Mine   bool   // the actor holds the claim; decide with Review.ClaimToken
+	Holder string // who else holds it, when not Mine
+}
+
+// Open claims the review for the actor: a lease with a fencing token. When
+// someone else holds a live claim the review is returned with their name and
+// no error, so the screen can say who is on it.
+func (q *Queue) Open(ctx context.Context, id string) (Opened, error) {
+	if err := q.CanDecide(); err != nil {
+		return Opened{}, err
+	}
+	r, err := q.s.eng.ClaimReview(ctx, id, q.s.actor.ID)
+	if err == nil {
+		return Opened{Review: r, Mine: true}, nil
+	}
+	if !errors.Is(err, engine.ErrConflict) {
+		return Opened{}, err
+	}
+	cur, gerr := q.s.eng.Review(ctx, id)
+	if gerr != nil {
+		return Opened{}, err
+	}
+	if !cur.Open() || cur.ClaimHolder == "" || cur.ClaimHolder == q.s.actor.ID {
+		return Opened{}, err
+	}
+	return Opened{Review: cur, Holder: cur.ClaimHolder}, nil
+}
+
+// Release gives the actor's claim back (leaving a review undecided).
+func (q *Queue) Release(ctx context.Context, id string) error {
+	if q.CanDecide() != nil {
+		return nil
+	}
+	return q.s.eng.ReleaseReview(ctx, id, q.s.actor.ID)
+}
+
+// Approve approves a review: the write becomes readable memory. token is the
+// fencing token of the actor's claim, 0 when they did not claim it.
+func (q *Queue) Approve(ctx context.Context, id string, token int64, note string) (engine.Review, error) {
+	if err := q.CanDecide(); err != nil {
+		return engine.Review{}, err
+	}
+	return q.s.eng.Decide(ctx, engine.Decision{ReviewID: id, Reviewer: q.s.actor.ID, Approve: true, Note: note, Token: token})
+}
+
+// Reject rejects a review with a reason code (engine.RejectCodes) and a note.
+func (q *Queue) Reject(ctx context.Context, id string, token int64, code, note string) (engine.Review, error) {
+	if err := q.CanDecide(); err != nil {
+		return engine.Review{}, err
+	}
+	if !validCode(code) {
+		return engine.Review{}, fmt.Errorf("%w: reason code %q: one of %s", engine.ErrInvalid, code, strings.Join(engine.RejectCodes, ", "))
+	}
+	if strings.TrimSpace(note) == "" {
+		return engine.Review{}, fmt.Errorf("%w: a rejection needs a note for the agent and the audit log", engine.ErrInvalid)
+	}
+	return q.s.eng.Decide(ctx, engine.Decision{ReviewID: id, Reviewer: q.s.actor.ID, Code: code, Note: note, Token: token})
+}
+
+func validCode(c string) bool {
+	for _, k := range engine.RejectCodes {
+		if k == c {
+			return true
+		}
+	}
+	return false
+}
+
+// Escalate marks a review for a more senior decision.
+func (q *Queue) Escalate(ctx context.Context, id, note string) (engine.Review, error) {
+	if err := q.CanDecide(); err != nil {
+		return engine.Review{}, err
+	}
+	return q.s.eng.EscalateReview(ctx, id, q.s.actor.ID, note)
+}
+
+// BulkResult reports a bulk approval: what was approved and, review by
+// review, what was refused and why.
+type BulkResult struct {
+	Approved []string
+	Failed   map[string]error
+}
+
+// ApproveMarked approves several reviews, each its own decision and log
+// entry; tokens holds the actor's fencing tokens of those they claimed. One
+// refusal (a claim someone else holds, a review already decided) does not
+// stop the others.
+func (q *Queue) ApproveMarked(ctx context.Context, ids []string, tokens map[string]int64, note string) (BulkResult, error) {
+	res := BulkResult{Failed: map[string]error{}}
+	if err := q.CanDecide(); err != nil {
+		return res, err
+	}
+	sorted := append([]string(nil), ids...)
+	sort.Strings(sorted)
+	for _, id := range sorted {
+		if _, err := q.Approve(ctx, id, tokens[id], note); err != nil {
+			if ctx.Err() != nil {
+				return res, ctx.Err()
+			}
+			res.Failed[id] = err
+			continue
+		}
+		res.Approved = append(res.Approved, id)
+	}
+	return res, nil
+}
+
+// Sweep runs the SLA sweep: async reviews past their SLA escalate, sync
+// reviews past their deadline are rejected fail-closed (APPROVAL_TIMEOUT).
+// The TUI calls it as it polls, so deadlines pass while it is open.
+func (q *Queue) Sweep(ctx context.Context) (engine.SweepResult, error) {
+	return q.s.eng.SweepReviews(ctx)
+}

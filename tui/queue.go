@@ -1,0 +1,988 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/review"
+)
+
+// queue is the review queue: deferred writes, SYNC_BLOCK first, then by risk
+// and age. The list is a window of rows paged from SQLite around the cursor;
+// the detail pane shows everything a curator decides on for the row under the
+// cursor. enter claims the review (a lease with a fencing token); a, r, e
+// decide; space marks and A approves the marked ones.
+type queue struct {
+	ctx  *Context
+	w, h int
+
+	filter review.QueueFilter
+	rows   []review.QueueRow // the loaded window: rows[0] is row number offset
+	offset int
+	total  int
+	sync   review.SyncSummary
+	cur    cursor // pos is a row number in the whole filtered queue
+	req    int64
+	reqOff int
+	loaded bool
+	err    error
+	seen   int64 // the log size the window was read at
+
+	marked map[string]review.QueueRow
+
+	open    review.Opened // the review this person opened (claimed, or held by someone else)
+	openReq int64
+	zoom    bool // narrow terminals: the detail takes the whole body
+	scroll  int  // first detail line shown when zoomed
+
+	picking bool // choosing a reject code
+	pick    int
+	pickFor review.QueueRow
+
+	filtering bool
+	input     textinput.Model
+
+	busy bool // a decision is running
+}
+
+type queueMsg struct {
+	id   int64
+	page review.QueuePage
+	err  error
+}
+
+type openedMsg struct {
+	id  int64
+	o   review.Opened
+	err error
+}
+
+type decidedMsg struct {
+	text   string
+	err    error
+	ids    []string // reviews no longer open
+	failed map[string]error
+}
+
+func newQueue(c *Context) *queue {
+	in := textinput.New()
+	in.Prompt = ""
+	in.Placeholder = "layer=semantic tier=sync agent=support-bot reason=CONTRADICTION age=1h breached"
+	in.CharLimit = 200
+	return &queue{ctx: c, marked: map[string]review.QueueRow{}, input: in}
+}
+
+func (q *queue) Title() string { return "Queue" }
+func (q *queue) Init() tea.Cmd { return q.load(0) }
+
+func (q *queue) Mode() Mode {
+	switch {
+	case q.filtering:
+		return ModeInput
+	case q.picking:
+		return ModePick
+	}
+	return ModeNormal
+}
+
+func (q *queue) lay() split { return layout(q.w, q.h, 0.58, q.total) }
+
+func (q *queue) SetSize(w, h int) {
+	q.w, q.h = w, h
+	q.cur.height = max(q.lay().listH-1, 1)
+	q.cur.clamp(q.total)
+}
+
+// pageSize is how many rows a read fetches: a few screens' worth.
+func (q *queue) pageSize() int { return max(200, 3*q.h) }
+
+func (q *queue) load(offset int) tea.Cmd {
+	id := q.ctx.nextID()
+	q.req, q.reqOff = id, offset
+	svc, ctx, f, n := q.ctx.Svc, q.ctx.Ctx, q.filter, q.pageSize()
+	return func() tea.Msg {
+		p, err := svc.Queue().Page(ctx, f, offset, n)
+		return queueMsg{id, p, err}
+	}
+}
+
+// row returns row number i if it is loaded.
+func (q *queue) row(i int) (review.QueueRow, bool) {
+	if i < q.offset || i >= q.offset+len(q.rows) {
+		return review.QueueRow{}, false
+	}
+	return q.rows[i-q.offset], true
+}
+
+func (q *queue) selected() (review.QueueRow, bool) { return q.row(q.cur.pos) }
+
+// around loads the window around the cursor when it nears an edge of what is
+// loaded; the key press itself never waits for the database.
+func (q *queue) around() tea.Cmd {
+	if q.req != 0 {
+		return nil
+	}
+	h := max(q.cur.height, 1)
+	end := q.offset + len(q.rows)
+	if (q.cur.pos < q.offset+h && q.offset > 0) || (q.cur.pos >= end-h && end < q.total) {
+		return q.load(max(q.cur.pos-q.pageSize()/2, 0))
+	}
+	return nil
+}
+
+func (q *queue) Update(msg tea.Msg, act Action) tea.Cmd {
+	switch msg := msg.(type) {
+	case queueMsg:
+		if msg.id != q.req {
+			return nil
+		}
+		q.req, q.loaded, q.err = 0, true, msg.err
+		if msg.err != nil {
+			return nil
+		}
+		sel, had := q.selected()
+		q.rows, q.offset, q.total, q.sync = msg.page.Rows, msg.page.Offset, msg.page.Total, msg.page.Sync
+		// Keep the cursor on the review the person was looking at when it
+		// is still in the window: rows above it may have come or gone.
+		if had {
+			for i, r := range q.rows {
+				if r.ID == sel.ID {
+					q.cur.pos = q.offset + i
+				}
+			}
+		}
+		q.cur.clamp(q.total)
+		for id := range q.marked {
+			for _, r := range q.rows {
+				if r.ID == id && !r.Open() {
+					delete(q.marked, id)
+				}
+			}
+		}
+		return q.around()
+	case attentionMsg:
+		if msg.err == nil && msg.att.LogSize != q.seen && q.loaded && q.req == 0 {
+			q.seen = msg.att.LogSize
+			return q.load(q.offset)
+		}
+		return nil
+	case openedMsg:
+		if msg.id != q.openReq {
+			return nil
+		}
+		q.openReq = 0
+		if msg.err != nil {
+			return status(msg.err)
+		}
+		q.open = msg.o
+		if !msg.o.Mine {
+			r := msg.o.Review
+			return statusf(true, "%s is reviewing this until %s; you can read it, not decide it", r.ClaimHolder, clock(r.ClaimExpires))
+		}
+		return tea.Batch(q.load(q.offset), statusf(false, "claimed review %s: %s, fencing token %d", shortID(msg.o.Review.ID), leaseLeft(q.ctx.Now(), msg.o.Review.ClaimExpires), msg.o.Review.ClaimToken))
+	case decidedMsg:
+		q.busy = false
+		for _, id := range msg.ids {
+			delete(q.marked, id)
+			if q.open.Review.ID == id {
+				q.open = review.Opened{}
+				q.zoom = false
+			}
+		}
+		cmds := []tea.Cmd{q.load(q.offset)}
+		if msg.err != nil {
+			cmds = append(cmds, status(msg.err))
+		} else {
+			cmds = append(cmds, statusf(len(msg.failed) > 0, "%s", msg.text))
+		}
+		return tea.Batch(cmds...)
+	case tea.KeyMsg:
+		switch {
+		case q.filtering:
+			return q.filterKey(msg, act)
+		case q.picking:
+			return q.pickKey(act)
+		}
+		return q.key(act)
+	}
+	return nil
+}
+
+func status(err error) tea.Cmd { return func() tea.Msg { return errStatus(err) } }
+
+func statusf(isErr bool, format string, a ...any) tea.Cmd {
+	text := fmt.Sprintf(format, a...)
+	return func() tea.Msg { return statusMsg{text: text, err: isErr} }
+}
+
+func (q *queue) key(act Action) tea.Cmd {
+	if q.zoom {
+		switch act {
+		case ActUp:
+			q.scroll = max(q.scroll-1, 0)
+			return nil
+		case ActDown:
+			q.scroll++
+			return nil
+		}
+	} else if q.cur.act(act, q.total) {
+		return q.around()
+	}
+	switch act {
+	case ActEnter:
+		return q.openSelected()
+	case ActBack:
+		return q.back()
+	case ActRefresh:
+		return q.load(q.offset)
+	case ActFilter:
+		q.filtering = true
+		q.input.SetValue(q.filter.String())
+		q.input.CursorEnd()
+		return q.input.Focus()
+	case ActMark:
+		r, ok := q.selected()
+		if !ok {
+			return nil
+		}
+		if _, on := q.marked[r.ID]; on {
+			delete(q.marked, r.ID)
+		} else {
+			q.marked[r.ID] = r
+		}
+		q.cur.move(1, q.total)
+		return q.around()
+	case ActApprove, ActReject, ActEscalate, ActApproveMarked:
+		return q.decide(act)
+	}
+	return nil
+}
+
+func (q *queue) back() tea.Cmd {
+	if q.zoom {
+		q.zoom = false
+		return nil
+	}
+	if q.filter != (review.QueueFilter{}) && q.open.Review.ID == "" {
+		q.filter = review.QueueFilter{}
+		q.cur = cursor{height: q.cur.height}
+		return tea.Batch(q.load(0), statusf(false, "filter cleared"))
+	}
+	if o := q.open; o.Mine {
+		q.open = review.Opened{}
+		svc, ctx := q.ctx.Svc, q.ctx.Ctx
+		return func() tea.Msg {
+			if err := svc.Queue().Release(ctx, o.Review.ID); err != nil {
+				return errStatus(err)
+			}
+			return statusMsg{text: "released your claim on " + clean(o.Review.MemoryRef) + " › " + shortID(o.Review.ID)}
+		}
+	}
+	q.open = review.Opened{}
+	return nil
+}
+
+// openSelected claims the review under the cursor (and zooms the detail on
+// narrow terminals).
+func (q *queue) openSelected() tea.Cmd {
+	r, ok := q.selected()
+	if !ok {
+		return nil
+	}
+	if q.w < wideMin {
+		q.zoom, q.scroll = true, 0
+	}
+	if err := q.ctx.Svc.Queue().CanDecide(); err != nil {
+		return nil // reading is all they may do; the detail says so
+	}
+	var cmds []tea.Cmd
+	if prev := q.open; prev.Mine && prev.Review.ID != r.ID {
+		svc, ctx := q.ctx.Svc, q.ctx.Ctx
+		cmds = append(cmds, func() tea.Msg { svc.Queue().Release(ctx, prev.Review.ID); return nil })
+	}
+	id := q.ctx.nextID()
+	q.openReq = id
+	svc, ctx := q.ctx.Svc, q.ctx.Ctx
+	cmds = append(cmds, func() tea.Msg {
+		o, err := svc.Queue().Open(ctx, r.ID)
+		return openedMsg{id, o, err}
+	})
+	return tea.Batch(cmds...)
+}
+
+// token is the fencing token to decide id with: the person's claim, if they
+// hold one.
+func (q *queue) token(id string) int64 {
+	if q.open.Mine && q.open.Review.ID == id {
+		return q.open.Review.ClaimToken
+	}
+	return 0
+}
+
+func (q *queue) decide(act Action) tea.Cmd {
+	verb := map[Action]string{ActApprove: "approve", ActReject: "reject", ActEscalate: "escalate", ActApproveMarked: "approve marked reviews"}[act]
+	if err := q.ctx.Svc.Queue().CanDecide(); err != nil {
+		return statusf(true, "cannot %s: %s", verb, err.Error())
+	}
+	if q.busy {
+		return statusf(true, "a decision is still being recorded")
+	}
+	svc, ctx := q.ctx.Svc, q.ctx.Ctx
+	if act == ActApproveMarked {
+		return q.approveMarked()
+	}
+	r, ok := q.selected()
+	if !ok {
+		return nil
+	}
+	if holder := q.heldBy(r); holder != "" {
+		return statusf(true, "cannot %s: %s holds the claim on this review", verb, holder)
+	}
+	name := clean(r.MemoryRef + " › " + keyOf(r))
+	lines := []string{name, fmt.Sprintf("%s · %s · risk %.2f · %s", r.Layer, tierName(r.Tier), r.Risk, reasonLabel(r)), "“" + clean(r.Text) + "”"}
+	id, tok := r.ID, q.token(r.ID)
+	switch act {
+	case ActApprove:
+		return askConfirm(confirmMsg{
+			title: "Approve " + clean(keyOf(r)), lines: append(lines, "It becomes memory agents read."),
+			reason: "checked in the review console", label: "note",
+			onYes: func(note string) tea.Cmd {
+				q.busy = true
+				return func() tea.Msg {
+					rv, err := svc.Queue().Approve(ctx, id, tok, note)
+					if err != nil {
+						return decidedMsg{err: err}
+					}
+					return decidedMsg{text: fmt.Sprintf("approved %s: it is memory now", clean(rv.MemoryRef+" › "+keyOf(r))), ids: []string{id}}
+				}
+			},
+		})
+	case ActEscalate:
+		if r.Status == engine.ReviewEscalated {
+			return statusf(true, "already escalated")
+		}
+		return askConfirm(confirmMsg{
+			title: "Escalate " + clean(keyOf(r)), lines: append(lines, "It stays in the queue, marked for a more senior decision."),
+			reason: "needs a senior decision", label: "note",
+			onYes: func(note string) tea.Cmd {
+				q.busy = true
+				return func() tea.Msg {
+					_, err := svc.Queue().Escalate(ctx, id, note)
+					if err != nil {
+						return decidedMsg{err: err}
+					}
+					return decidedMsg{text: "escalated " + name}
+				}
+			},
+		})
+	case ActReject:
+		q.picking, q.pick, q.pickFor = true, defaultCode(r), r
+		return nil
+	}
+	return nil
+}
+
+// heldBy names whoever else holds a live claim on r.
+func (q *queue) heldBy(r review.QueueRow) string {
+	me := q.ctx.Svc.Actor().ID
+	if q.open.Review.ID == r.ID && !q.open.Mine {
+		if q.ctx.Now().Before(q.open.Review.ClaimExpires) {
+			return q.open.Review.ClaimHolder
+		}
+		return ""
+	}
+	if r.ClaimHolder != "" && r.ClaimHolder != me && q.ctx.Now().Before(r.ClaimExpires) {
+		return r.ClaimHolder
+	}
+	return ""
+}
+
+// defaultCode preselects the reject code the review's reason suggests.
+func defaultCode(r review.QueueRow) int {
+	want := "OTHER"
+	switch {
+	case has(r.Detail.Reasons, "CONTRADICTION"), has(r.Detail.Reasons, "SEMANTIC_CONFLICT"):
+		want = "CONTRADICTION"
+	case has(r.Detail.Reasons, "NEAR_DUPLICATE"), has(r.Detail.Reasons, "DUPLICATE"):
+		want = "DUPLICATE"
+	case has(r.Detail.Reasons, "LOW_FACTUAL_SCORE"):
+		want = "FACTUAL_ERROR"
+	case has(r.Detail.Reasons, "CONTENT_POLICY"), has(r.Detail.Reasons, "PROMPT_INJECTION"):
+		want = "POLICY_VIOLATION"
+	}
+	for i, c := range engine.RejectCodes {
+		if c == want {
+			return i
+		}
+	}
+	return 0
+}
+
+func has(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (q *queue) pickKey(act Action) tea.Cmd {
+	switch act {
+	case ActUp:
+		q.pick = (q.pick + len(engine.RejectCodes) - 1) % len(engine.RejectCodes)
+	case ActDown:
+		q.pick = (q.pick + 1) % len(engine.RejectCodes)
+	case ActBack:
+		q.picking = false
+		return statusf(false, "cancelled: reject")
+	case ActSubmit:
+		q.picking = false
+		r, code := q.pickFor, engine.RejectCodes[q.pick]
+		svc, ctx, id, tok := q.ctx.Svc, q.ctx.Ctx, r.ID, q.token(r.ID)
+		name := clean(r.MemoryRef + " › " + keyOf(r))
+		return askConfirm(confirmMsg{
+			title:  fmt.Sprintf("Reject %s as %s", clean(keyOf(r)), code),
+			lines:  []string{name, "“" + clean(r.Text) + "”", "It will never be readable memory; the agent is told the code and your note."},
+			danger: true, edit: true, label: "note",
+			onYes: func(note string) tea.Cmd {
+				q.busy = true
+				return func() tea.Msg {
+					_, err := svc.Queue().Reject(ctx, id, tok, code, note)
+					if err != nil {
+						return decidedMsg{err: err}
+					}
+					return decidedMsg{text: fmt.Sprintf("rejected %s as %s", name, code), ids: []string{id}}
+				}
+			},
+		})
+	}
+	return nil
+}
+
+func (q *queue) approveMarked() tea.Cmd {
+	if len(q.marked) == 0 {
+		return statusf(true, "nothing marked: space marks the review under the cursor")
+	}
+	ids := make([]string, 0, len(q.marked))
+	tokens := map[string]int64{}
+	var lines []string
+	for id, r := range q.marked {
+		ids = append(ids, id)
+		tokens[id] = q.token(id)
+		if len(lines) < 6 {
+			lines = append(lines, fmt.Sprintf("%.2f %s › %s", r.Risk, clean(r.MemoryRef), clean(keyOf(r))))
+		}
+	}
+	if len(ids) > len(lines) {
+		lines = append(lines, fmt.Sprintf("… and %d more", len(ids)-len(lines)))
+	}
+	lines = append(lines, "Each is its own decision and log entry; a refusal does not stop the others.")
+	svc, ctx := q.ctx.Svc, q.ctx.Ctx
+	return askConfirm(confirmMsg{
+		title: fmt.Sprintf("Approve %d marked reviews", len(ids)), lines: lines,
+		reason: "checked in the review console (bulk)", label: "note",
+		onYes: func(note string) tea.Cmd {
+			q.busy = true
+			return func() tea.Msg {
+				res, err := svc.Queue().ApproveMarked(ctx, ids, tokens, note)
+				if err != nil {
+					return decidedMsg{err: err}
+				}
+				text := fmt.Sprintf("approved %d of %d marked reviews", len(res.Approved), len(ids))
+				for _, e := range res.Failed {
+					text += "; " + e.Error()
+					break
+				}
+				done := append([]string(nil), res.Approved...)
+				return decidedMsg{text: text, ids: done, failed: res.Failed}
+			}
+		},
+	})
+}
+
+func (q *queue) filterKey(msg tea.KeyMsg, act Action) tea.Cmd {
+	switch act {
+	case ActBack:
+		q.filtering = false
+		q.input.Blur()
+		return nil
+	case ActSubmit:
+		f, err := review.ParseQueueFilter(q.input.Value())
+		if err != nil {
+			return status(err)
+		}
+		q.filtering = false
+		q.input.Blur()
+		q.filter = f
+		q.cur = cursor{height: q.cur.height}
+		q.rows, q.offset = nil, 0
+		return q.load(0)
+	}
+	var cmd tea.Cmd
+	q.input, cmd = q.input.Update(msg)
+	return cmd
+}
+
+func (q *queue) Bindings() []key.Binding {
+	k := q.ctx.Keys
+	if q.picking {
+		enter := k.Enter
+		enter.SetHelp("enter", "choose code")
+		return []key.Binding{k.Up, k.Down, enter, k.Back}
+	}
+	if q.filtering {
+		enter := k.Enter
+		enter.SetHelp("enter", "apply filter")
+		return []key.Binding{enter, k.Back}
+	}
+	enter := k.Enter
+	enter.SetHelp("enter", "open")
+	if q.ctx.Svc.Queue().CanDecide() != nil {
+		return []key.Binding{enter, k.Filter}
+	}
+	bs := []key.Binding{k.Approve, k.Reject, k.Escalate, k.Mark, k.ApproveMarked, enter, k.Filter}
+	switch {
+	case q.zoom:
+		sc := key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll"))
+		bs = []key.Binding{k.Approve, k.Reject, k.Escalate, sc, k.Back}
+	case q.w < wideMin:
+		bs = []key.Binding{k.Approve, k.Reject, k.Escalate, k.Mark, k.ApproveMarked, enter}
+	case q.open.Review.ID != "":
+		bs = append(bs, k.Back)
+	}
+	return bs
+}
+
+// Crumb: what needs attention first (SYNC_BLOCK deadlines), the filter, and
+// how many wait.
+func (q *queue) Crumb() string {
+	st := q.ctx.Styles
+	now := q.ctx.Now()
+	var left string
+	if q.sync.N > 0 {
+		due := q.sync.NextDue.Sub(now)
+		txt := fmt.Sprintf("▲ %d SYNC_BLOCK due in %s", q.sync.N, mmss(due))
+		if due <= 0 {
+			txt = fmt.Sprintf("▲ %d SYNC_BLOCK overdue %s", q.sync.N, mmss(-due))
+		}
+		left = st.Attention.Render(txt) + "   "
+	} else {
+		left = st.Crumb.Render("Review queue") + "   "
+	}
+	if q.filtering {
+		return left + st.Bold.Render("filter: ") + q.input.View()
+	}
+	f := "any"
+	if !q.filter.IsZero() {
+		f = clean(q.filter.String())
+	}
+	mid := st.Muted.Render("filter: ") + f
+	right := fmt.Sprintf("%d pending", q.total)
+	if !q.filter.IsZero() {
+		right = fmt.Sprintf("%d match", q.total)
+	}
+	if n := len(q.marked); n > 0 {
+		right = fmt.Sprintf("%d marked · ", n) + right
+	}
+	right = st.Bold.Render(right)
+	w := q.w - 1
+	gap := w - ansi.StringWidth(left) - ansi.StringWidth(mid) - ansi.StringWidth(right)
+	if gap < 1 {
+		return fit(left+mid, max(w-ansi.StringWidth(right)-1, 0)) + " " + right
+	}
+	return left + mid + strings.Repeat(" ", gap) + right
+}
+
+func (q *queue) View() string {
+	s := q.lay()
+	st := q.ctx.Styles
+	if q.zoom {
+		lines := q.detail(q.w)
+		q.scroll = max(min(q.scroll, len(lines)-q.h), 0)
+		lines = lines[q.scroll:]
+		if q.picking {
+			lines = overlay(pane(lines, q.w, q.h), q.picker(), q.w)
+		}
+		return strings.Join(pane(lines, q.w, q.h), "\n")
+	}
+	out := s.join(st, q.list(s.listW), q.detail(s.detW))
+	if q.picking {
+		out = strings.Join(overlay(strings.Split(out, "\n"), q.picker(), q.w), "\n")
+	}
+	return out
+}
+
+func (q *queue) picker() string {
+	st := q.ctx.Styles
+	b := []string{st.ModalTitle.Render("Reject as…"), ""}
+	for i, c := range engine.RejectCodes {
+		if i == q.pick {
+			b = append(b, "▸ "+st.Selected.Render(fmt.Sprintf("%-18s", c)))
+		} else {
+			b = append(b, "  "+fmt.Sprintf("%-18s", c))
+		}
+	}
+	b = append(b, "", st.Muted.Render("↑/↓ choose · enter · esc"))
+	for i := range b {
+		b[i] = fit(b[i], 24)
+	}
+	return st.Modal.Render(strings.Join(b, "\n"))
+}
+
+var queueCols = []column{
+	{title: "RISK", width: 4}, {title: "TIER", width: 5}, {title: "LAYR", width: 4},
+	{title: "MEMORY REF ‹AGENT›", flex: true}, {title: "REASON", width: 14}, {title: "AGE", width: 7},
+}
+
+func (q *queue) list(w int) []string {
+	st := q.ctx.Styles
+	switch {
+	case q.err != nil:
+		return []string{st.Bad.Render("cannot read the queue: " + clean(q.err.Error())), st.Muted.Render("ctrl+r retries")}
+	case !q.loaded:
+		return []string{st.Muted.Render("reading the queue…")}
+	case q.total == 0 && q.filter.IsZero():
+		return []string{"", "  " + st.Good.Render("The queue is empty: nothing waits for a decision."), "",
+			"  " + st.Muted.Render("New deferred writes appear here as agents make them.")}
+	case q.total == 0:
+		return []string{"", "  No open review matches " + clean(q.filter.String()) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
+	}
+	now := q.ctx.Now()
+	return renderTable(st, queueCols, w, q.cur, q.total, func(i int) []string {
+		r, ok := q.row(i)
+		if !ok {
+			return []string{st.Muted.Render("…")}
+		}
+		mark := " "
+		if _, on := q.marked[r.ID]; on {
+			mark = "●"
+		}
+		tier := "async"
+		if r.Tier == engine.TierSync {
+			tier = st.Attention.Render("SYNC▲")
+		}
+		risk := fmt.Sprintf("%.2f", r.Risk)
+		switch {
+		case r.Risk >= 0.7:
+			risk = st.Bad.Render(risk)
+		case r.Risk >= 0.5:
+			risk = st.Warn.Render(risk)
+		}
+		ref := mark + clean(refAgent(r))
+		return []string{risk, tier, layerShort(r.Layer), ref, reasonLabel(r), dueCell(st, r, now)}
+	})
+}
+
+// refAgent is the memoryRef, with the writing agent when it is not the ref's
+// own agent: "initech/policy-agent ‹policy-agent-2›".
+func refAgent(r review.QueueRow) string {
+	if strings.HasSuffix(r.MemoryRef, "/"+r.Agent) {
+		return r.MemoryRef
+	}
+	own := r.MemoryRef[strings.LastIndex(r.MemoryRef, "/")+1:]
+	if rest, ok := strings.CutPrefix(r.Agent, own); ok && rest != "" {
+		return r.MemoryRef + " ‹…" + rest + "›" // another instance: policy-agent-2
+	}
+	return r.MemoryRef + " ‹" + r.Agent + "›"
+}
+
+func layerShort(l engine.Layer) string {
+	switch l {
+	case engine.Working:
+		return "WORK"
+	case engine.Episodic:
+		return "EPIS"
+	case engine.Semantic:
+		return "SEM"
+	case engine.Procedural:
+		return "PROC"
+	}
+	return string(l)
+}
+
+func tierName(t string) string {
+	if t == engine.TierSync {
+		return "SYNC_BLOCK"
+	}
+	return "async review"
+}
+
+// reasonLabel says in a few words why the write waits, with the number that
+// made it wait.
+func reasonLabel(r review.QueueRow) string {
+	d := r.Detail
+	sim := func(rel ...string) float64 {
+		best := 0.0
+		for _, x := range d.Related {
+			if has(rel, x.Relation) {
+				best = max(best, x.Similarity)
+			}
+		}
+		return best
+	}
+	switch r.Reason {
+	case "CONTRADICTION":
+		return "contradiction"
+	case "SEMANTIC_CONFLICT":
+		return "conflict"
+	case "NEAR_DUPLICATE", "DUPLICATE":
+		if s := sim("NEAR_DUPLICATE", "DUPLICATES"); s > 0 {
+			return fmt.Sprintf("near-dup %.2f", s)
+		}
+		return "near-duplicate"
+	case "LOW_FACTUAL_SCORE":
+		if d.Factual != nil {
+			return fmt.Sprintf("V_fact %.2f", d.Factual.Score)
+		}
+		return "low evidence"
+	case "APPROVAL_REQUIRED_BY_ROLE":
+		return "role approval"
+	case "HIGH_RISK":
+		return fmt.Sprintf("high risk %.2f", r.Risk)
+	}
+	return strings.ToLower(strings.ReplaceAll(r.Reason, "_", " "))
+}
+
+// keyOf is the key the write is for.
+func keyOf(r review.QueueRow) string {
+	if r.Detail.Supersedes != "" {
+		return r.Detail.Supersedes // a staged write's own key is its draft item's
+	}
+	if r.Key != "" {
+		return r.Key
+	}
+	return shortID(r.ItemID)
+}
+
+// dueCell: a SYNC_BLOCK's deadline counting down (mm:ss), an async review's
+// age, "SLA!" past its SLA, "esc" when escalated.
+func dueCell(st Styles, r review.QueueRow, now time.Time) string {
+	left := r.DueAt.Sub(now)
+	switch {
+	case r.Tier == engine.TierSync && left > 0:
+		return st.Attention.Render("▲" + mmss(left))
+	case r.Tier == engine.TierSync:
+		return st.Bad.Render("▲late")
+	case r.Status == engine.ReviewEscalated:
+		return st.Warn.Render("esc " + ago(now, r.CreatedAt))
+	case left <= 0:
+		return st.Bad.Render("SLA! " + ago(now, r.CreatedAt))
+	}
+	return ago(now, r.CreatedAt)
+}
+
+// mmss writes a short duration as 04:12, a long one as 3h12m.
+func mmss(d time.Duration) string {
+	d = max(d, 0).Round(time.Second)
+	if d >= time.Hour {
+		return fmt.Sprintf("%dh%02dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
+	}
+	return fmt.Sprintf("%02d:%02d", int(d/time.Minute), int(d%time.Minute/time.Second))
+}
+
+func clock(t time.Time) string { return t.UTC().Format("15:04:05") }
+
+func leaseLeft(now, until time.Time) string {
+	if !now.Before(until) {
+		return "lease expired"
+	}
+	d := until.Sub(now).Round(time.Second)
+	return fmt.Sprintf("lease %d:%02d", int(d/time.Minute), int(d%time.Minute/time.Second))
+}
+
+// detail is everything a curator decides on, for the row under the cursor.
+func (q *queue) detail(w int) []string {
+	st := q.ctx.Styles
+	r, ok := q.selected()
+	if !ok {
+		if q.loaded && q.total > 0 {
+			return []string{st.Muted.Render("reading…")}
+		}
+		return nil
+	}
+	now := q.ctx.Now()
+	d := r.Detail
+	var out []string
+	add := func(ls ...string) { out = append(out, ls...) }
+	add(st.Bold.Render(fit(fmt.Sprintf("%s · %s · %s", r.Layer, clean(r.Agent), clean(r.MemoryRef)), w)))
+	due := "SLA " + mmss(r.DueAt.Sub(now))
+	if r.Tier == engine.TierSync {
+		due = st.Attention.Render("deadline " + mmss(r.DueAt.Sub(now)))
+		if !r.DueAt.After(now) {
+			due = st.Bad.Render("deadline passed: fails closed")
+		}
+	} else if !r.DueAt.After(now) {
+		due = st.Bad.Render("past SLA")
+	}
+	head := st.Label.Render("key ") + clean(keyOf(r)) + "  " + due
+	if r.Status == engine.ReviewEscalated {
+		head += "  " + st.Warn.Render("ESCALATED")
+	}
+	add(fit(head, w))
+	add(fit(q.claimLine(r, now)+st.Muted.Render("  review "+shortID(r.ID)), w))
+	add("")
+	for _, l := range wrapMax(clean(r.Text), w-2, 5) {
+		add(" " + st.Row.Render(l))
+	}
+	if r.Replaces != nil {
+		add(st.Label.Render(fmt.Sprintf("replaces ACTIVE v%d of %s:", r.Replaces.Seq, clean(r.Replaces.Key))))
+		for _, l := range wrapMax("“"+clean(r.Replaces.Text())+"”", w-3, 3) {
+			add("  " + st.DiffDel.Render(l))
+		}
+	}
+	// Contradicting and duplicate items, beside the new one.
+	for i, x := range d.Related {
+		if i == 3 {
+			add(st.Muted.Render(fmt.Sprintf(" … %d more related", len(d.Related)-3)))
+			break
+		}
+		rel := x.Relation
+		rs := st.Warn
+		if rel == "CONTRADICTS" {
+			rs = st.Bad
+		}
+		add(fit(rs.Render(rel)+" "+clean(x.Key), w))
+		add(fit("  "+fmt.Sprintf("similarity %.2f · confidence %.2f · %s", x.Similarity, x.Confidence, x.State), w))
+		for _, l := range wrapMax("“"+clean(x.Text)+"”", w-3, 2) {
+			add("  " + st.Muted.Render("│") + l)
+		}
+	}
+	add("")
+	add(riskLines(st, r, w)...)
+	if len(d.Reasons) > 0 {
+		for i, l := range wrap(clean(strings.Join(d.Reasons, " · ")), w-5) {
+			lbl := "     "
+			if i == 0 {
+				lbl = st.Label.Render("why  ")
+			}
+			add(lbl + l)
+		}
+	}
+	add("")
+	ev := st.Label.Render("EVIDENCE")
+	if f := d.Factual; f != nil {
+		mark := st.Good.Render("✓")
+		if !f.Pass {
+			mark = st.Bad.Render("✗")
+		}
+		ev += fmt.Sprintf("  V_fact %.2f vs threshold %.2f ", f.Score, f.Threshold) + mark
+	}
+	add(fit(ev, w))
+	if len(d.Evidence) == 0 {
+		add(st.Bad.Render(" none cited"))
+	}
+	for _, e := range d.Evidence {
+		src := e.SourceURI
+		if src == "" && e.SourceItemID != "" {
+			src = "item " + shortID(e.SourceItemID)
+		}
+		if src == "" {
+			src = "(the agent itself)"
+		}
+		auth := "auth ?"
+		if e.Authority != nil {
+			auth = fmt.Sprintf("auth %.2f", *e.Authority)
+		}
+		left := " " + fmt.Sprintf("%-15s ", e.SourceType) + clean(src)
+		add(fit(left, w-len(auth)-1) + " " + auth)
+	}
+	add("")
+	if p := d.Provenance; p != nil {
+		add(fit(st.Label.Render("PROVENANCE")+fmt.Sprintf("  agent conf %.2f → adjusted %.2f", p.AgentConfidence, p.AdjustedConfidence), w))
+		sig := st.Bad.Render("unsigned ✗")
+		if p.Signature != "" {
+			sig = st.Good.Render("signed ✓")
+		}
+		var ids []string
+		if p.SourceTaskID != "" {
+			ids = append(ids, "run "+clean(p.SourceTaskID))
+		}
+		if p.SourceSessionID != "" {
+			ids = append(ids, "session "+clean(p.SourceSessionID))
+		}
+		ids = append(ids, fmt.Sprintf("validation %.2f", d.ValidationScore))
+		add(fit(" "+sig+"  "+strings.Join(ids, "  "), w))
+	} else {
+		add(fit(st.Label.Render("validation ")+fmt.Sprintf("%.2f", d.ValidationScore), w))
+	}
+	return out
+}
+
+// claimLine says who holds the review and how long their lease lasts.
+func (q *queue) claimLine(r review.QueueRow, now time.Time) string {
+	st := q.ctx.Styles
+	if err := q.ctx.Svc.Queue().CanDecide(); err != nil {
+		return st.ReadOnly.Render(err.Error())
+	}
+	holder, until := r.ClaimHolder, r.ClaimExpires
+	if q.open.Review.ID == r.ID {
+		holder, until = q.open.Review.ClaimHolder, q.open.Review.ClaimExpires
+	}
+	switch {
+	case holder == "" || !now.Before(until):
+		if holder == q.ctx.Svc.Actor().ID {
+			return st.Warn.Render("your lease expired · enter claims it again")
+		}
+		return st.Muted.Render("unclaimed · enter claims it for you")
+	case holder == q.ctx.Svc.Actor().ID:
+		return st.Good.Render("claimed by you · " + leaseLeft(now, until))
+	}
+	return st.Warn.Render(fmt.Sprintf("claimed by %s · %s · you can read, not decide", clean(holder), leaseLeft(now, until)))
+}
+
+var factorShort = map[string]string{"contradiction": "contra", "confidence": "conf", "blast_radius": "blast"}
+
+// riskLines writes R(w) factor by factor:
+// RISK 0.82 = layer 0.25×1.00 + contra 0.20×0.00 + ...
+func riskLines(st Styles, r review.QueueRow, w int) []string {
+	fs := r.Detail.Risk
+	head := fmt.Sprintf("RISK %.2f = ", r.Risk)
+	if len(fs) == 0 {
+		return []string{fit(st.Bold.Render(fmt.Sprintf("RISK %.2f", r.Risk))+" "+st.Muted.Render(clean(r.Detail.RiskFormula)), w)}
+	}
+	var lines []string
+	line := st.Bold.Render(head)
+	used := len(head)
+	indent := strings.Repeat(" ", len(head)-2)
+	for i, f := range fs {
+		name := f.Name
+		if s, ok := factorShort[name]; ok {
+			name = s
+		}
+		term := fmt.Sprintf("%s %.2f×%.2f", name, f.Weight, f.Value)
+		if f.Contribution >= 0.1 {
+			term = st.Bold.Render(term)
+		}
+		tw := ansi.StringWidth(term)
+		sep := ""
+		if i > 0 {
+			sep = " + "
+		}
+		if i > 0 && used+len(sep)+tw > w {
+			lines = append(lines, line)
+			line, used, sep = indent+"+ ", len(indent)+2, ""
+		}
+		line += sep + term
+		used += len(sep) + tw
+	}
+	return append(lines, line)
+}
+
+// wrapMax wraps s to w cells and keeps at most n lines, marking a cut.
+func wrapMax(s string, w, n int) []string {
+	ls := wrap(s, max(w, 8))
+	if len(ls) > n {
+		ls = ls[:n]
+		ls[n-1] = fit(strings.TrimRight(ls[n-1], " "), max(w-1, 1))
+		ls[n-1] = strings.TrimRight(ls[n-1], " ") + "…"
+	}
+	return ls
+}
