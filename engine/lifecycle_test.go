@@ -74,10 +74,16 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	}
 	// A version citing "cited" as MEMORY_ITEM evidence makes it load-bearing.
 	c.advance(time.Minute)
-	res := write(t, e, []byte(fmt.Sprintf(`{"source_agent_id":"jane","memory_ref":"acme/orch","key":"fact","target_layer":"EPISODIC","observation_type":"tool_result_verified","confidence":0.9,
+	res := write(t, e, []byte(fmt.Sprintf(`{"source_agent_id":"jane","memory_ref":"acme/orch","key":"fact","target_layer":"EPISODIC","observation_type":"user_stated_preference","confidence":0.9,
 		"content":{"text":"The refund ceiling is approved by finance"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://x","authority":0.95},{"source_type":"MEMORY_ITEM","source_item_id":%q}]}`, cited.ItemID)))
 	if res.Status != engine.StatusCommitted && res.Status != engine.StatusDeferred {
 		t.Fatalf("citing write: %+v", res)
+	}
+	// The citing fact must itself live for the year this test spans.
+	if res.Status == engine.StatusCommitted {
+		if _, err := e.Pin(ctx, res.ItemID, "jane", "keeps its citation alive"); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	// Four hours on: the TTL item and the idle session note are due.
