@@ -53,6 +53,12 @@ type seedStep struct {
 	Count           int    `json:"count"`
 	Start           int    `json:"start"`
 	Every           string `json:"every"`
+	// proposal
+	Action    string          `json:"action"`
+	Title     string          `json:"title"`
+	Artifact  json.RawMessage `json:"artifact"`
+	Rationale string          `json:"rationale"`
+	Runs      []string        `json:"runs"`
 	// baseline
 	Type   string `json:"type"`
 	TTL    int64  `json:"ttl"`
@@ -503,6 +509,41 @@ func init() {
 			return fmt.Errorf("no visible item %s in %s to edit", st.Key, st.Ref)
 		}
 		return nil
+	}
+	// proposal creates a reviewable-learning proposal or moves one, found by
+	// its title, through revise, apply, reject or archive.
+	seedOps["proposal"] = func(ctx context.Context, l *loader, st seedStep) error {
+		in := engine.ProposalInput{Kind: st.Kind, Title: st.Title, Artifact: st.Artifact, Rationale: st.Rationale, SourceRunIDs: st.Runs}
+		if st.Action == "create" {
+			_, err := l.eng.CreateProposal(ctx, in, st.By)
+			return err
+		}
+		ps, err := l.eng.ListProposals(ctx, engine.ProposalQuery{})
+		if err != nil {
+			return err
+		}
+		id := ""
+		for _, p := range ps {
+			if p.Title == st.Title {
+				id = p.ID
+			}
+		}
+		if id == "" {
+			return fmt.Errorf("no proposal titled %q", st.Title)
+		}
+		switch st.Action {
+		case "revise":
+			_, err = l.eng.ReviseProposal(ctx, id, in, st.By)
+		case "apply":
+			_, err = l.eng.ApplyProposal(ctx, id, st.By)
+		case "reject":
+			_, err = l.eng.RejectProposal(ctx, id, st.By, st.Note)
+		case "archive":
+			_, err = l.eng.ArchiveProposal(ctx, id, st.By, st.Note)
+		default:
+			err = fmt.Errorf("unknown proposal action %q", st.Action)
+		}
+		return err
 	}
 	seedOps["verify"] = func(ctx context.Context, l *loader, st seedStep) error {
 		_, err := l.eng.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: st.Ref, Actor: "memgov-seed"})
