@@ -289,7 +289,10 @@ func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport,
 				}
 				ev = append(ev, pe)
 			}
-			res := e.policy.FactualScore(string(v.Layer), ev, now)
+			// Scored as of admission under the policy in force now: leakage is
+			// memory that should not have passed the evidence gate. Evidence
+			// ageing since then is staleness, which retrieval measures.
+			res := e.policy.FactualScore(string(v.Layer), ev, v.CreatedAt)
 			rep.Sampled++
 			if !res.Pass {
 				rep.Failed++

@@ -545,6 +545,28 @@ func init() {
 		}
 		return err
 	}
+	// read is an agent reading a page of its memory; with used > 0 it reports
+	// which of the returned entries it used (retrieval precision, 12.12.4).
+	seedOps["read"] = func(ctx context.Context, l *loader, st seedStep) error {
+		snap, err := l.eng.ReadAs(ctx, st.Agent, engine.ReadQuery{MemoryRef: st.Ref, Limit: max(st.Count, 1), AfterKey: st.Key})
+		if err != nil {
+			return err
+		}
+		var used []string
+		for i, v := range snap.Versions {
+			if i < st.Start {
+				used = append(used, v.ItemID)
+			}
+		}
+		if snap.RetrievalID != "" && len(used) > 0 {
+			_, err = l.eng.Feedback(ctx, snap.RetrievalID, used)
+		}
+		return err
+	}
+	seedOps["revalidate"] = func(ctx context.Context, l *loader, st seedStep) error {
+		_, err := l.eng.Revalidate(ctx, st.Count)
+		return err
+	}
 	seedOps["verify"] = func(ctx context.Context, l *loader, st seedStep) error {
 		_, err := l.eng.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: st.Ref, Actor: "memgov-seed"})
 		return err
