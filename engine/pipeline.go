@@ -151,19 +151,33 @@ type decisionData struct {
 	Note     string `json:"note,omitempty"`
 }
 
-// WriteMeta decodes the pipeline metadata of a version entry (for stores).
-func WriteMeta(p Payload) (token, reviewID, tier, reason, dueAt string, risk float64, detail json.RawMessage, evidence []EvidenceRef, decisionReview, decisionCode, decisionNote string) {
+// VersionMeta is the pipeline metadata a version entry carries, as stores
+// index it.
+type VersionMeta struct {
+	IdempotencyToken string
+	Evidence         []EvidenceRef
+	// The review a STAGE entry opens.
+	ReviewID, Tier, Reason, DueAt string
+	Risk                          float64
+	Detail                        json.RawMessage
+	// The decision an APPROVE or REJECT entry records.
+	DecisionReviewID, DecisionCode, DecisionNote string
+}
+
+// MetaOf decodes the pipeline metadata of a version entry's payload.
+func MetaOf(p Payload) VersionMeta {
 	var m writeMeta
 	if len(p.Data) > 0 {
 		_ = json.Unmarshal(p.Data, &m)
 	}
-	if m.Review != nil {
-		reviewID, tier, reason, dueAt, risk, detail = m.Review.ID, m.Review.Tier, m.Review.Reason, m.Review.DueAt, m.Review.Risk, m.Review.Detail
+	out := VersionMeta{IdempotencyToken: m.IdempotencyToken, Evidence: m.Evidence}
+	if r := m.Review; r != nil {
+		out.ReviewID, out.Tier, out.Reason, out.DueAt, out.Risk, out.Detail = r.ID, r.Tier, r.Reason, r.DueAt, r.Risk, r.Detail
 	}
-	if m.Decision != nil {
-		decisionReview, decisionCode, decisionNote = m.Decision.ReviewID, m.Decision.Code, m.Decision.Note
+	if d := m.Decision; d != nil {
+		out.DecisionReviewID, out.DecisionCode, out.DecisionNote = d.ReviewID, d.Code, d.Note
 	}
-	return m.IdempotencyToken, reviewID, tier, reason, dueAt, risk, detail, m.Evidence, decisionReview, decisionCode, decisionNote
+	return out
 }
 
 // Write runs a request through the governed pipeline (DESIGN.md, "The write

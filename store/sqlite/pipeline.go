@@ -80,8 +80,8 @@ func observePipeline(ctx context.Context, q querier, e *engine.LogEntry) error {
 			return wrapApply(e, err)
 		}
 	}
-	token, reviewID, tier, reason, dueAt, risk, detail, evidence, _, _, _ := engine.WriteMeta(p)
-	for _, ev := range evidence {
+	meta := engine.MetaOf(p)
+	for _, ev := range meta.Evidence {
 		if ev.SourceType == "MEMORY_ITEM" && ev.SourceItemID != "" {
 			if _, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO version_evidence (version_id, item_id, source_item_id) VALUES (?,?,?)`,
 				e.VersionID, e.ItemID, ev.SourceItemID); err != nil {
@@ -92,20 +92,21 @@ func observePipeline(ctx context.Context, q querier, e *engine.LogEntry) error {
 	status := engine.StatusCommitted
 	if e.Op == engine.OpStage {
 		status = engine.StatusDeferred
-		due, err := time.Parse(time.RFC3339Nano, dueAt)
+		due, err := time.Parse(time.RFC3339Nano, meta.DueAt)
 		if err != nil {
 			return fmt.Errorf("apply log entry %d: review due time: %w", e.LSN, err)
 		}
 		tenant, _, _ := strings.Cut(e.MemoryRef, "/")
+		detail := meta.Detail
 		if len(detail) == 0 {
 			detail = json.RawMessage("{}")
 		}
 		if _, err := q.ExecContext(ctx, `INSERT INTO reviews (id, version_id, item_id, memory_ref, tenant, layer, agent, tier, risk, reason, detail, status, created_at, due_at, created_lsn)
-			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, reviewID, e.VersionID, e.ItemID, e.MemoryRef, tenant, string(p.Layer), e.Actor, tier, risk, reason,
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, meta.ReviewID, e.VersionID, e.ItemID, e.MemoryRef, tenant, string(p.Layer), e.Actor, meta.Tier, meta.Risk, meta.Reason,
 			string(detail), engine.ReviewPending, ms(e.Time), ms(due), e.LSN); err != nil {
 			return wrapApply(e, err)
 		}
-		if err := event(ctx, q, e, "review.created", map[string]any{"reviewId": reviewID, "memoryRef": e.MemoryRef, "tier": tier, "agentId": e.Actor}); err != nil {
+		if err := event(ctx, q, e, "review.created", map[string]any{"reviewId": meta.ReviewID, "memoryRef": e.MemoryRef, "tier": meta.Tier, "agentId": e.Actor}); err != nil {
 			return err
 		}
 	} else {
@@ -116,11 +117,11 @@ func observePipeline(ctx context.Context, q querier, e *engine.LogEntry) error {
 			return err
 		}
 	}
-	if token != "" {
+	if token := meta.IdempotencyToken; token != "" {
 		if _, err := q.ExecContext(ctx, `INSERT INTO idempotency (token, status, item_id, version_id, review_id, key, created_at) VALUES (?,?,?,?,?,?,?)
 			ON CONFLICT (token) DO UPDATE SET status = excluded.status, item_id = excluded.item_id, version_id = excluded.version_id,
 			review_id = excluded.review_id, key = excluded.key, created_at = excluded.created_at`,
-			token, status, e.ItemID, e.VersionID, reviewID, p.Key, ms(e.Time)); err != nil {
+			token, status, e.ItemID, e.VersionID, meta.ReviewID, p.Key, ms(e.Time)); err != nil {
 			return wrapApply(e, err)
 		}
 	}
@@ -132,7 +133,8 @@ func observeDecision(ctx context.Context, q querier, e *engine.LogEntry) error {
 	if err != nil {
 		return err
 	}
-	_, _, _, _, _, _, _, _, reviewID, code, note := engine.WriteMeta(p)
+	meta := engine.MetaOf(p)
+	reviewID, code, note := meta.DecisionReviewID, meta.DecisionCode, meta.DecisionNote
 	if reviewID == "" {
 		return nil
 	}
