@@ -158,7 +158,7 @@ func (q *queue) Update(msg tea.Msg, act Action) tea.Cmd {
 				}
 			}
 		}
-		q.cur.clamp(q.total)
+		q.SetSize(q.w, q.h) // the stacked list's height follows its rows
 		for id := range q.marked {
 			for _, r := range q.rows {
 				if r.ID == id && !r.Open() {
@@ -554,7 +554,7 @@ func (q *queue) Bindings() []key.Binding {
 		sc := key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll"))
 		bs = []key.Binding{k.Approve, k.Reject, k.Escalate, sc, k.Back}
 	case q.w < wideMin:
-		bs = []key.Binding{k.Approve, k.Reject, k.Escalate, k.Mark, k.ApproveMarked, enter}
+		bs = []key.Binding{k.Approve, k.Reject, k.Mark, k.ApproveMarked, enter} // e escalate: in ? help
 	case q.open.Review.ID != "":
 		bs = append(bs, k.Back)
 	}
@@ -832,6 +832,7 @@ func (q *queue) detail(w int) []string {
 	for _, l := range wrapMax(clean(r.Text), w-2, 5) {
 		add(" " + st.Row.Render(l))
 	}
+	add(riskLines(st, r, w)...)
 	if r.Replaces != nil {
 		add(st.Label.Render(fmt.Sprintf("replaces ACTIVE v%d of %s:", r.Replaces.Seq, clean(r.Replaces.Key))))
 		for _, l := range wrapMax("“"+clean(r.Replaces.Text())+"”", w-3, 3) {
@@ -856,7 +857,6 @@ func (q *queue) detail(w int) []string {
 		}
 	}
 	add("")
-	add(riskLines(st, r, w)...)
 	if len(d.Reasons) > 0 {
 		for i, l := range wrap(clean(strings.Join(d.Reasons, " · ")), w-5) {
 			lbl := "     "

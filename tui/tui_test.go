@@ -174,8 +174,6 @@ func TestGoldenPendingScreens(t *testing.T) {
 		screen int
 		want   string
 	}{
-		{"queue", QueueScreen, "governed write path (issue 3)"},
-		{"drift", DriftScreen, "baselines and drift"},
 		{"proposals", ProposalsScreen, "proposal activation"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -341,7 +339,7 @@ func TestTabsAndScreens(t *testing.T) {
 	s.press("tab") // Memory -> Activity
 	s.see("audit root")
 	s.press("tab", "shift+tab", "shift+tab", "1")
-	s.see("issue 3")
+	s.see("The queue is empty")
 	if m := s.quit(); m.active != QueueScreen {
 		t.Fatalf("active screen %d", m.active)
 	}
