@@ -125,9 +125,17 @@ func (m *Model) tick() tea.Cmd {
 	return tea.Tick(m.poll, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
+// checkAttention is the poll's change check: the log's size (O(1)), and the
+// counts only when the log grew since they were taken. Everything that
+// changes a count (a write, a decision, a sweep, a drift) is a log entry.
 func (m *Model) checkAttention() tea.Cmd {
-	svc, ctx := m.ctx.Svc, m.ctx.Ctx
+	svc, ctx, last := m.ctx.Svc, m.ctx.Ctx, m.att
 	return func() tea.Msg {
+		if last.LogSize > 0 {
+			if n, err := svc.Engine().LogSize(ctx); err == nil && n == last.LogSize {
+				return attentionMsg{last, nil}
+			}
+		}
 		a, err := svc.Attention(ctx)
 		return attentionMsg{a, err}
 	}
