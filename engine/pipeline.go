@@ -81,6 +81,7 @@ type writeState struct {
 	risk        policy.RiskResult
 	item        *Item // the existing item of req.Key, if any
 	alerts      []string
+	workspace   bool // the writer's own open workspace: the merge request is the review
 }
 
 type scored struct {
@@ -299,7 +300,7 @@ func (e *Engine) runPipeline(ctx context.Context, w *writeState, contentErr erro
 	}
 	t0 := time.Now()
 	defer func() { stages["commit"] += time.Since(t0) }()
-	if w.risk.Tier != TierAuto {
+	if w.risk.Tier != TierAuto && !w.workspace {
 		return e.stage(ctx, w)
 	}
 	return e.commit(ctx, w)
@@ -361,12 +362,16 @@ func (e *Engine) authorize(ctx context.Context, w *writeState) WriteResult {
 		return deny(ReasonUnauthorized, fmt.Sprintf("%s belongs to tenant %s and may not write memory of another tenant", p.ID, p.Tenant))
 	}
 	layer := string(req.TargetLayer)
+	w.workspace = ownWorkspace(ctx, w.tx, req.MemoryRef, p.ID)
 	if !w.pol.Allowed(string(p.Role), layer, policy.OpWrite) {
 		// Agents may propose durable memory their role may not write
 		// directly; a person approves it (12.1.4: semantic and procedural
 		// memory are governance-approved).
+		// In the agent's own workspace the merge request is that approval.
 		if (p.Role == Executor || p.Role == Orchestrator) && req.TargetLayer.Durable() {
-			w.needReview("APPROVAL_REQUIRED_BY_ROLE")
+			if !w.workspace {
+				w.needReview("APPROVAL_REQUIRED_BY_ROLE")
+			}
 		} else {
 			return deny(ReasonUnauthorized, fmt.Sprintf("a %s may not write %s memory", p.Role, req.TargetLayer))
 		}

@@ -200,7 +200,7 @@ func (e *Engine) Read(ctx context.Context, q ReadQuery) (Snapshot, error) {
 		if at == 0 {
 			return nil
 		}
-		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: q.MemoryRef, Tag: q.Tag, AtLSN: at, Now: now, Limit: q.Limit, AfterKey: q.AfterKey})
+		vs, err := activeView(ctx, tx, ActiveQuery{MemoryRef: q.MemoryRef, Tag: q.Tag, AtLSN: at, Now: now, Limit: q.Limit, AfterKey: q.AfterKey})
 		if err != nil {
 			return err
 		}
@@ -217,6 +217,14 @@ func (e *Engine) Get(ctx context.Context, ref, key string) (Version, error) {
 	}
 	var v Version
 	err := e.store.View(ctx, func(tx ReadTx) error {
+		if _, ok := workspaceFor(ctx, tx, ref); ok {
+			var found bool
+			var err error
+			if v, found, err = headView(ctx, tx, ref, key, e.Now()); err == nil && !found {
+				err = ErrNotFound
+			}
+			return err
+		}
 		item, err := tx.ItemByKey(ctx, ref, key)
 		if err != nil {
 			return err
