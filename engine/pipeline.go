@@ -770,15 +770,18 @@ func (g contradictionGate) Evaluate(ctx context.Context, w *writeState) GateResu
 	if len(found) == 0 {
 		return accept()
 	}
-	w.contradicts = found
-	if w.confidence > maxConf {
-		// A more confident write may supersede what it contradicts, once a
-		// person agrees.
-		w.supersedes = found[0].Key
-		return GateResult{Verdict: Defer, Reason: ReasonContradiction, Related: found,
-			Detail: fmt.Sprintf("contradicts %s; proposed to supersede it (confidence %.2f > %.2f)", found[0].Key, w.confidence, maxConf)}
+	res := resolveConflict(w.req.TargetLayer, w.confidence, maxConf, found)
+	switch {
+	case res.Keep:
+		w.findings = append(w.findings, res.Why)
+		return accept()
+	case res.Action == ResolveUpdate:
+		w.contradicts = found
+		w.supersedes = res.Supersedes
+		return GateResult{Verdict: Defer, Reason: ReasonContradiction, Related: found, Detail: res.Why}
 	}
-	r := reject(ReasonContradiction, "contradicts %s (confidence %.2f is not above %.2f)", strings.Join(keysOf(found), ", "), w.confidence, maxConf)
+	w.contradicts = found
+	r := reject(ReasonContradiction, "%s", res.Why)
 	r.Related = found
 	return r
 }

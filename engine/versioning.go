@@ -28,6 +28,7 @@ type PutRequest struct {
 	TTL            time.Duration // 0: no expiry
 	Actor          string
 	Reason         string
+	Evidence       []EvidenceRef // recorded as the version's evidence (MEMORY_ITEM citations are indexed)
 }
 
 // PutResult identifies what a write committed.
@@ -64,6 +65,13 @@ func (e *Engine) Put(ctx context.Context, r PutRequest) (PutResult, error) {
 			Classification: r.Classification}
 		if r.TTL > 0 {
 			p.ExpiresAt = now.Add(r.TTL).Format(TimeFormat)
+		}
+		if len(r.Evidence) > 0 {
+			data, err := json.Marshal(writeMeta{Evidence: r.Evidence})
+			if err != nil {
+				return err
+			}
+			p.Data = data
 		}
 		entry, err := e.versionEntry(ctx, tx, r.MemoryRef, r.Key, r.Layer, r.Actor, now)
 		if err != nil {
