@@ -117,9 +117,13 @@ func inDomains(p Principal, tags []string) bool {
 }
 
 // visible is 12.8.5: authorized(a, m, READ) ∧ classification(m) <= clearance(a)
-// ∧ domain(m) ⊆ domains(a). Unclassified memory counts as PUBLIC.
+// ∧ domain(m) ⊆ domains(a). Unclassified memory counts as PUBLIC. The host's
+// reserved keys of an agent's own memoryRef (its distillation index and
+// archives, seed 002) are the agent's to load whatever their layer; clearance
+// and domains still apply to them.
 func (e *Engine) visible(p Principal, v Version) error {
-	if err := e.authorized(p, v.MemoryRef, v.Layer, policy.OpRead); err != nil {
+	own := Reserved(v.Key) && agentOf(v.MemoryRef) == p.ID && p.Governs(tenantOf(v.MemoryRef))
+	if err := e.authorized(p, v.MemoryRef, v.Layer, policy.OpRead); err != nil && !own {
 		return err
 	}
 	class := v.Classification
@@ -161,15 +165,8 @@ func (e *Engine) ReadAs(ctx context.Context, principalID string, q ReadQuery) (S
 		return ScopedSnapshot{}, err
 	}
 	out := ScopedSnapshot{Snapshot: snap}
-	kept := snap.Versions[:0]
-	for _, v := range snap.Versions {
-		if e.visible(p, v) == nil {
-			kept = append(kept, v)
-		} else {
-			out.Hidden++
-		}
-	}
-	out.Versions = kept
+	kept, hidden := e.visibleOnly(p, snap.Versions)
+	out.Versions, out.Hidden = kept, hidden
 	if q.AtLSN == 0 && q.AtTime.IsZero() {
 		out.RetrievalID, err = e.recordRead(ctx, p.ID, q.MemoryRef, kept)
 	}
@@ -306,4 +303,20 @@ func (lifecycleGate) Evaluate(ctx context.Context, w *writeState) GateResult {
 		}
 	}
 	return accept()
+}
+
+// visibleOnly keeps the versions visible(p, v) lets p read and counts the
+// others. It is the one read rule: ReadAs, GetAs, HistoryAs and every
+// MemoryAdapter read (List, Get, Search) filter through visible.
+func (e *Engine) visibleOnly(p Principal, vs []Version) ([]Version, int) {
+	kept := vs[:0]
+	hidden := 0
+	for _, v := range vs {
+		if e.visible(p, v) == nil {
+			kept = append(kept, v)
+		} else {
+			hidden++
+		}
+	}
+	return kept, hidden
 }

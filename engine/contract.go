@@ -126,7 +126,7 @@ func (a *MemoryAdapter) ListVersions(ctx context.Context, ref string, opts ListO
 	}
 	out := []Version{}
 	err := a.e.store.View(ctx, func(tx ReadTx) error {
-		_, ok, err := a.resolve(ctx, tx, ref)
+		p, ok, err := a.resolve(ctx, tx, ref)
 		if err != nil || !ok {
 			return err
 		}
@@ -141,9 +141,12 @@ func (a *MemoryAdapter) ListVersions(ctx context.Context, ref string, opts ListO
 				return fmt.Errorf("%w: LSN %d is beyond the end of the log", ErrInvalid, at)
 			}
 		}
-		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Tag: opts.Tag, AtLSN: at, Now: now, Limit: opts.Limit, AfterKey: opts.AfterKey})
+		vs, err := activeView(ctx, tx, ActiveQuery{MemoryRef: ref, Tag: opts.Tag, AtLSN: at, Now: now, Limit: opts.Limit, AfterKey: opts.AfterKey})
 		if err != nil {
 			return err
+		}
+		if !a.local {
+			vs, _ = a.e.visibleOnly(p, vs)
 		}
 		out = vs
 		return nil
@@ -169,25 +172,15 @@ func (a *MemoryAdapter) Get(ctx context.Context, ref, id string) (*Entry, error)
 func (a *MemoryAdapter) GetVersion(ctx context.Context, ref, id string) (*Version, error) {
 	var out *Version
 	err := a.e.store.View(ctx, func(tx ReadTx) error {
-		_, ok, err := a.resolve(ctx, tx, ref)
+		p, ok, err := a.resolve(ctx, tx, ref)
 		if err != nil || !ok {
 			return err
 		}
-		item, err := tx.ItemByKey(ctx, ref, id)
-		if isNotFound(err) || (err == nil && item.Head == "") {
-			return nil
-		}
-		if err != nil {
+		v, found, err := headView(ctx, tx, ref, id, a.e.Now())
+		if err != nil || !found {
 			return err
 		}
-		v, err := tx.Version(ctx, item.Head)
-		if isNotFound(err) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if v.State != Active || v.ExpiredAt(a.e.Now()) || v.MemoryRef != ref {
+		if !a.local && a.e.visible(p, v) != nil {
 			return nil
 		}
 		out = &v

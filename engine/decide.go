@@ -91,6 +91,9 @@ func (e *Engine) decide(ctx context.Context, tx Tx, d Decision) (Review, error) 
 			return Review{}, err
 		}
 	}
+	if err := e.workspaceDecided(ctx, tx, r, d.Approve, d.Reviewer); err != nil {
+		return Review{}, err
+	}
 	return tx.Review(ctx, r.ID)
 }
 

@@ -253,6 +253,8 @@ type ComplianceData struct {
 
 // Workspace is an agent's copy-on-write workspace over a shared memoryRef (12.8.4).
 type Workspace struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
 	Ref       string          `json:"ref"`
 	BaseRef   string          `json:"base_ref"`
 	Owner     string          `json:"owner"`
@@ -260,4 +262,5 @@ type Workspace struct {
 	Status    string          `json:"status"`
 	Request   json.RawMessage `json:"merge_request,omitempty"`
 	DecidedBy string          `json:"decided_by,omitempty"`
+	CreatedAt time.Time       `json:"created_at"`
 }

@@ -81,6 +81,7 @@ type writeState struct {
 	risk        policy.RiskResult
 	item        *Item // the existing item of req.Key, if any
 	alerts      []string
+	workspace   bool // the writer's own open workspace: the merge request is the review
 }
 
 type scored struct {
@@ -313,7 +314,7 @@ func (e *Engine) runPipeline(ctx context.Context, w *writeState, contentErr erro
 	}
 	t0 := time.Now()
 	defer func() { stages["commit"] += time.Since(t0) }()
-	if w.risk.Tier != TierAuto {
+	if w.risk.Tier != TierAuto && !w.workspace {
 		return e.stage(ctx, w)
 	}
 	return e.commit(ctx, w)
@@ -375,12 +376,16 @@ func (e *Engine) authorize(ctx context.Context, w *writeState) WriteResult {
 		return deny(ReasonUnauthorized, fmt.Sprintf("%s belongs to tenant %s and may not write memory of another tenant", p.ID, p.Tenant))
 	}
 	layer := string(req.TargetLayer)
+	w.workspace = ownWorkspace(ctx, w.tx, req.MemoryRef, p.ID)
 	if !w.pol.Allowed(string(p.Role), layer, policy.OpWrite) {
 		// Agents may propose durable memory their role may not write
 		// directly; a person approves it (12.1.4: semantic and procedural
 		// memory are governance-approved).
+		// In the agent's own workspace the merge request is that approval.
 		if (p.Role == Executor || p.Role == Orchestrator) && req.TargetLayer.Durable() {
-			w.needReview("APPROVAL_REQUIRED_BY_ROLE")
+			if !w.workspace {
+				w.needReview("APPROVAL_REQUIRED_BY_ROLE")
+			}
 		} else {
 			return deny(ReasonUnauthorized, fmt.Sprintf("a %s may not write %s memory", p.Role, req.TargetLayer))
 		}
@@ -779,15 +784,18 @@ func (g contradictionGate) Evaluate(ctx context.Context, w *writeState) GateResu
 	if len(found) == 0 {
 		return accept()
 	}
-	w.contradicts = found
-	if w.confidence > maxConf {
-		// A more confident write may supersede what it contradicts, once a
-		// person agrees.
-		w.supersedes = found[0].Key
-		return GateResult{Verdict: Defer, Reason: ReasonContradiction, Related: found,
-			Detail: fmt.Sprintf("contradicts %s; proposed to supersede it (confidence %.2f > %.2f)", found[0].Key, w.confidence, maxConf)}
+	res := resolveConflict(w.req.TargetLayer, w.confidence, maxConf, found)
+	switch {
+	case res.Keep:
+		w.findings = append(w.findings, res.Why)
+		return accept()
+	case res.Action == ResolveUpdate:
+		w.contradicts = found
+		w.supersedes = res.Supersedes
+		return GateResult{Verdict: Defer, Reason: ReasonContradiction, Related: found, Detail: res.Why}
 	}
-	r := reject(ReasonContradiction, "contradicts %s (confidence %.2f is not above %.2f)", strings.Join(keysOf(found), ", "), w.confidence, maxConf)
+	w.contradicts = found
+	r := reject(ReasonContradiction, "%s", res.Why)
 	r.Related = found
 	return r
 }

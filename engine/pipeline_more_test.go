@@ -227,12 +227,18 @@ func TestApprovedSupersession(t *testing.T) {
 	ctx := context.Background()
 	fact := func(key, obj string, conf float64) []byte {
 		b, _ := json.Marshal(map[string]any{"source_agent_id": "billing-agent", "memory_ref": "acme/billing-agent", "key": key,
-			"target_layer": "EPISODIC", "observation_type": "user_stated_preference", "confidence": conf,
+			"target_layer": "SEMANTIC", "observation_type": "user_stated_preference", "confidence": conf,
 			"content":       map[string]any{"text": "Customer 42 prefers " + obj + ".", "subject": "customer 42", "predicate": "prefers_channel", "object": obj},
 			"evidence_refs": []any{map[string]any{"source_type": "HUMAN_INPUT", "source_uri": "chat://1", "authority": 1}}})
 		return b
 	}
-	if r := write(t, e, fact("c42/channel", "email", 0.6)); r.Status != engine.StatusCommitted {
+	// A stated preference is a claim (SEMANTIC): contradictions of episodes
+	// are kept side by side instead (engine/resolve.go).
+	if r := write(t, e, fact("c42/channel", "email", 0.6)); r.Status == engine.StatusDeferred {
+		if _, err := e.Decide(ctx, engine.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+			t.Fatal(err)
+		}
+	} else if r.Status != engine.StatusCommitted {
 		t.Fatalf("%+v", r)
 	}
 	r := write(t, e, fact("c42/channel-new", "sms", 0.95))

@@ -85,6 +85,7 @@ type RelatedItem struct {
 	VersionID  string  `json:"version_id"`
 	Key        string  `json:"key"`
 	Text       string  `json:"text"`
+	OldText    string  `json:"old_text,omitempty"` // CONFLICTS_WITH: the text when the workspace was opened
 	Similarity float64 `json:"similarity,omitempty"`
 	Confidence float64 `json:"confidence,omitempty"`
 	State      State   `json:"state"`

@@ -85,7 +85,7 @@ func (a *MemoryAdapter) Search(ctx context.Context, q SearchQuery) ([]SearchHit,
 	}
 	e := a.e
 	err := e.store.View(ctx, func(tx ReadTx) error {
-		_, ok, err := a.resolve(ctx, tx, q.MemoryRef)
+		p, ok, err := a.resolve(ctx, tx, q.MemoryRef)
 		if err != nil || !ok {
 			return err
 		}
@@ -97,6 +97,15 @@ func (a *MemoryAdapter) Search(ctx context.Context, q SearchQuery) ([]SearchHit,
 		cands, err := cs.IndexedVersions(ctx, q.MemoryRef, all, MaxSearchCandidates)
 		if err != nil {
 			return err
+		}
+		if !a.local {
+			kept := cands[:0]
+			for _, c := range cands {
+				if e.visible(p, c.Version) == nil {
+					kept = append(kept, c)
+				}
+			}
+			cands = kept
 		}
 		hits, err = e.rank(ctx, tx, q, cands)
 		return err
@@ -223,6 +232,14 @@ func validity(ctx context.Context, tx ReadTx, v Version) (time.Time, *time.Time,
 	}
 	_ = json.Unmarshal(v.Content, &c)
 	validAt := v.CreatedAt.UTC()
+	if v.ActiveFrom > 0 && v.ActiveFrom != v.CreatedLSN {
+		// An approved draft became valid when it was approved.
+		t, err := tx.TimeOf(ctx, v.ActiveFrom)
+		if err != nil {
+			return validAt, nil, err
+		}
+		validAt = t
+	}
 	if t, err := time.Parse(time.RFC3339Nano, c.ValidAt); err == nil {
 		validAt = t.UTC().Truncate(time.Millisecond)
 	}

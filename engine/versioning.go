@@ -28,6 +28,7 @@ type PutRequest struct {
 	TTL            time.Duration // 0: no expiry
 	Actor          string
 	Reason         string
+	Evidence       []EvidenceRef // recorded as the version's evidence (MEMORY_ITEM citations are indexed)
 }
 
 // PutResult identifies what a write committed.
@@ -64,6 +65,13 @@ func (e *Engine) Put(ctx context.Context, r PutRequest) (PutResult, error) {
 			Classification: r.Classification}
 		if r.TTL > 0 {
 			p.ExpiresAt = now.Add(r.TTL).Format(TimeFormat)
+		}
+		if len(r.Evidence) > 0 {
+			data, err := json.Marshal(writeMeta{Evidence: r.Evidence})
+			if err != nil {
+				return err
+			}
+			p.Data = data
 		}
 		entry, err := e.versionEntry(ctx, tx, r.MemoryRef, r.Key, r.Layer, r.Actor, now)
 		if err != nil {
@@ -200,7 +208,7 @@ func (e *Engine) Read(ctx context.Context, q ReadQuery) (Snapshot, error) {
 		if at == 0 {
 			return nil
 		}
-		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: q.MemoryRef, Tag: q.Tag, AtLSN: at, Now: now, Limit: q.Limit, AfterKey: q.AfterKey})
+		vs, err := activeView(ctx, tx, ActiveQuery{MemoryRef: q.MemoryRef, Tag: q.Tag, AtLSN: at, Now: now, Limit: q.Limit, AfterKey: q.AfterKey})
 		if err != nil {
 			return err
 		}
@@ -217,6 +225,14 @@ func (e *Engine) Get(ctx context.Context, ref, key string) (Version, error) {
 	}
 	var v Version
 	err := e.store.View(ctx, func(tx ReadTx) error {
+		if _, ok := workspaceFor(ctx, tx, ref); ok {
+			var found bool
+			var err error
+			if v, found, err = headView(ctx, tx, ref, key, e.Now()); err == nil && !found {
+				err = ErrNotFound
+			}
+			return err
+		}
 		item, err := tx.ItemByKey(ctx, ref, key)
 		if err != nil {
 			return err

@@ -262,6 +262,8 @@ func applyWorkspace(ctx context.Context, q querier, e *engine.LogEntry) error {
 	}
 	var res sql.Result
 	switch d.Action {
+	case "remove": // workspace.go's observer records removed keys
+		return nil
 	case "open":
 		res, err = q.ExecContext(ctx, `INSERT INTO workspaces (ref, base_ref, owner, base_lsn, status, lsn) VALUES (?,?,?,?, 'OPEN', ?)`,
 			e.MemoryRef, d.BaseRef, e.Actor, d.BaseLSN, e.LSN)

@@ -1,0 +1,617 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/memgov/memgov/engine/scope"
+)
+
+// This file is the workspace isolation pattern of 12.8.4: an agent writes
+// into a copy-on-write workspace over a shared memoryRef and submits a merge
+// request that enters the review queue with its conflicts listed.
+//
+//   - CreateWorkspace opens <tenant>/<agent>/ws/<name> over a base ref at the
+//     current log position (a WORKSPACE "open" entry). Reads of the workspace
+//     ref see the base's visible entries as of that position (the
+//     copy-on-write snapshot) overlaid by the workspace's own writes: a key the
+//     workspace has written shows the workspace's version (or nothing, if the
+//     workspace retracted it); a key it removed (RemoveFromWorkspace) is hidden.
+//   - Writes to the workspace ref go through the normal pipeline. The owner's
+//     writes there are not routed to review (the merge request is the review):
+//     rejecting gates still apply, deferring ones commit into the workspace.
+//   - SubmitWorkspace computes the changeset against the snapshot (ADDED,
+//     CHANGED, REMOVED keys) and the conflicts (keys of the changeset whose
+//     base version changed since the snapshot) and stages each change as a
+//     DRAFT version on the base ref with ONE REVIEW PER CHANGE, so that a
+//     curator can take the good changes and leave the conflicting ones. Each
+//     review's detail lists, under related, the conflicts of the merge request
+//     (relation CONFLICTS_WITH, the key's base text now in text and at the
+//     snapshot in old_text), its own key's first. Approving a review applies
+//     that change (a removal is applied by a RETRACT of the base entry after
+//     the approval); when no review of the request is open any more, a
+//     WORKSPACE "merge" entry (any change approved) or "reject" entry closes it.
+
+// Workspace statuses.
+const (
+	WorkspaceOpen      = "OPEN"
+	WorkspaceSubmitted = "SUBMITTED"
+	WorkspaceMerged    = "MERGED"
+	WorkspaceRejected  = "REJECTED"
+)
+
+// Change kinds of a merge request.
+const (
+	ChangeAdded   = "ADDED"
+	ChangeChanged = "CHANGED"
+	ChangeRemoved = "REMOVED"
+)
+
+// Review reasons of a merge request.
+const (
+	ReasonWorkspaceMerge    = "WORKSPACE_MERGE"
+	ReasonWorkspaceConflict = "WORKSPACE_CONFLICT"
+	RelationConflictsWith   = "CONFLICTS_WITH"
+)
+
+// WorkspaceChange is one key of a merge request.
+type WorkspaceChange struct {
+	Key      string `json:"key"`
+	Kind     string `json:"kind"`
+	Layer    Layer  `json:"layer"`
+	Text     string `json:"text,omitempty"`      // the workspace's text (empty for REMOVED)
+	BaseText string `json:"base_text,omitempty"` // the base's text at the snapshot
+	Conflict bool   `json:"conflict"`
+	// The DRAFT on the base ref and its review (set by SubmitWorkspace).
+	ItemID    string `json:"item_id,omitempty"`
+	VersionID string `json:"version_id,omitempty"`
+	ReviewID  string `json:"review_id,omitempty"`
+}
+
+// MergeRequest is a workspace's changeset against its base.
+type MergeRequest struct {
+	WorkspaceID string            `json:"workspace_id"`
+	Ref         string            `json:"ref"`
+	BaseRef     string            `json:"base_ref"`
+	BaseLSN     int64             `json:"base_lsn"`
+	Changes     []WorkspaceChange `json:"changes"`
+	Conflicts   []RelatedItem     `json:"conflicts"`
+}
+
+type workspaceEntry struct {
+	Action  string          `json:"action"` // open, remove, submit, merge, reject
+	ID      string          `json:"id,omitempty"`
+	Name    string          `json:"name,omitempty"`
+	BaseRef string          `json:"base_ref,omitempty"`
+	BaseLSN int64           `json:"base_lsn,omitempty"`
+	Key     string          `json:"key,omitempty"`
+	Request json.RawMessage `json:"request,omitempty"`
+}
+
+// workspaceReader is what workspaces read; store/sqlite/workspace.go
+// implements it.
+type workspaceReader interface {
+	WorkspaceByID(ctx context.Context, id string) (Workspace, error)
+	WorkspaceByRef(ctx context.Context, ref string) (Workspace, bool, error)
+	WorkspaceList(ctx context.Context, tenant string) ([]Workspace, error)
+	// WorkspaceTouched returns the keys the workspace has written (any state)
+	// and the keys it removed.
+	WorkspaceTouched(ctx context.Context, ref string) (written, removed map[string]bool, err error)
+	// WorkspaceOfReview names the workspace and change of a merge request review.
+	WorkspaceOfReview(ctx context.Context, reviewID string) (ref, key, kind string, found bool, err error)
+	// WorkspaceReviewCounts counts the open and approved reviews of a merge request.
+	WorkspaceReviewCounts(ctx context.Context, ref string) (open, approved int, err error)
+}
+
+func wsRead(tx ReadTx) (workspaceReader, error) {
+	r, ok := tx.(workspaceReader)
+	if !ok {
+		return nil, fmt.Errorf("%w: this store does not support workspaces", ErrInvalid)
+	}
+	return r, nil
+}
+
+// WorkspaceRef is the memoryRef of an agent's workspace over base.
+func WorkspaceRef(baseRef, agent, name string) string {
+	return tenantOf(baseRef) + "/" + agent + "/ws/" + name
+}
+
+func (e *Engine) appendWorkspace(ctx context.Context, tx Tx, ref, actor, reason string, d workspaceEntry) (int64, error) {
+	data, err := json.Marshal(d)
+	if err != nil {
+		return 0, err
+	}
+	entry := &LogEntry{Time: e.Now(), Op: OpWorkspace, MemoryRef: ref, Actor: actor}
+	if err := entry.Seal(Payload{Reason: reason, Data: data}); err != nil {
+		return 0, err
+	}
+	if err := tx.Append(ctx, entry); err != nil {
+		return 0, err
+	}
+	return entry.LSN, nil
+}
+
+// CreateWorkspace opens a copy-on-write workspace named name over baseRef for
+// agent, a registered principal of the base's tenant.
+func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name string) (Workspace, error) {
+	base, err := scope.Parse(baseRef)
+	if err != nil {
+		return Workspace{}, fmt.Errorf("%w: base memoryRef: %v", ErrInvalid, err)
+	}
+	if !scope.ValidSegment(name) {
+		return Workspace{}, fmt.Errorf("%w: a workspace name is 1 to 64 characters of [A-Za-z0-9._-]", ErrInvalid)
+	}
+	if len(base.Namespace) >= 1 && base.Namespace[0] == "ws" {
+		return Workspace{}, fmt.Errorf("%w: %s is itself a workspace; open the workspace over its base", ErrInvalid, baseRef)
+	}
+	ref := WorkspaceRef(baseRef, agent, name)
+	if _, err := scope.Parse(ref); err != nil {
+		return Workspace{}, fmt.Errorf("%w: workspace ref: %v", ErrInvalid, err)
+	}
+	var out Workspace
+	err = e.store.Update(ctx, func(tx Tx) error {
+		p, err := tx.Principal(ctx, agent)
+		if err != nil {
+			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, agent)
+		}
+		if !p.Governs(base.Tenant) {
+			return fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
+		}
+		wr, err := wsRead(tx)
+		if err != nil {
+			return err
+		}
+		if _, found, err := wr.WorkspaceByRef(ctx, ref); err != nil {
+			return err
+		} else if found {
+			return fmt.Errorf("%w: workspace %s exists; pick another name", ErrConflict, ref)
+		}
+		size, err := tx.LogSize(ctx)
+		if err != nil {
+			return err
+		}
+		id := NewID()
+		if _, err := e.appendWorkspace(ctx, tx, ref, agent, "workspace opened over "+baseRef,
+			workspaceEntry{Action: "open", ID: id, Name: name, BaseRef: baseRef, BaseLSN: size}); err != nil {
+			return err
+		}
+		out, err = wr.WorkspaceByID(ctx, id)
+		return err
+	})
+	return out, err
+}
+
+// Workspace returns a workspace by id.
+func (e *Engine) Workspace(ctx context.Context, id string) (Workspace, error) {
+	var w Workspace
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		wr, err := wsRead(tx)
+		if err != nil {
+			return err
+		}
+		w, err = wr.WorkspaceByID(ctx, id)
+		return err
+	})
+	return w, err
+}
+
+// Workspaces lists the workspaces of a tenant ("" or "*": every tenant).
+func (e *Engine) Workspaces(ctx context.Context, tenant string) ([]Workspace, error) {
+	var out []Workspace
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		wr, err := wsRead(tx)
+		if err != nil {
+			return err
+		}
+		out, err = wr.WorkspaceList(ctx, tenant)
+		return err
+	})
+	return out, err
+}
+
+// RemoveFromWorkspace removes a base key in the workspace: reads of the
+// workspace no longer see it and the merge request proposes its removal.
+func (e *Engine) RemoveFromWorkspace(ctx context.Context, id, agent, key string) (int64, error) {
+	var lsn int64
+	err := e.store.Update(ctx, func(tx Tx) error {
+		ws, err := e.ownOpenWorkspace(ctx, tx, id, agent)
+		if err != nil {
+			return err
+		}
+		lsn, err = e.appendWorkspace(ctx, tx, ws.Ref, agent, "key removed in the workspace", workspaceEntry{Action: "remove", Key: key})
+		return err
+	})
+	return lsn, err
+}
+
+func (e *Engine) ownOpenWorkspace(ctx context.Context, tx ReadTx, id, agent string) (Workspace, error) {
+	wr, err := wsRead(tx)
+	if err != nil {
+		return Workspace{}, err
+	}
+	ws, err := wr.WorkspaceByID(ctx, id)
+	if err != nil {
+		return ws, err
+	}
+	if ws.Owner != agent {
+		return ws, fmt.Errorf("%w: workspace %s belongs to %s", ErrForbidden, ws.Name, ws.Owner)
+	}
+	if ws.Status != WorkspaceOpen {
+		return ws, fmt.Errorf("%w: workspace %s is %s", ErrConflict, ws.Name, ws.Status)
+	}
+	return ws, nil
+}
+
+// WorkspaceDiff computes a workspace's merge request without submitting it.
+func (e *Engine) WorkspaceDiff(ctx context.Context, id string) (MergeRequest, error) {
+	var mr MergeRequest
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		wr, err := wsRead(tx)
+		if err != nil {
+			return err
+		}
+		ws, err := wr.WorkspaceByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if ws.Status != WorkspaceOpen && len(ws.Request) > 2 {
+			return json.Unmarshal(ws.Request, &mr)
+		}
+		mr, err = e.changeset(ctx, tx, ws)
+		return err
+	})
+	return mr, err
+}
+
+func byKey(vs []Version) map[string]Version {
+	m := make(map[string]Version, len(vs))
+	for _, v := range vs {
+		m[v.Key] = v
+	}
+	return m
+}
+
+// changeset compares the workspace with the base snapshot it was opened on,
+// and the snapshot with the base now.
+func (e *Engine) changeset(ctx context.Context, tx ReadTx, ws Workspace) (MergeRequest, error) {
+	mr := MergeRequest{WorkspaceID: ws.ID, Ref: ws.Ref, BaseRef: ws.BaseRef, BaseLSN: ws.BaseLSN, Changes: []WorkspaceChange{}, Conflicts: []RelatedItem{}}
+	wr, err := wsRead(tx)
+	if err != nil {
+		return mr, err
+	}
+	now := e.Now()
+	snapVs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.BaseRef, AtLSN: ws.BaseLSN, Now: now})
+	if err != nil {
+		return mr, err
+	}
+	curVs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.BaseRef, Now: now})
+	if err != nil {
+		return mr, err
+	}
+	ownVs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.Ref, Now: now})
+	if err != nil {
+		return mr, err
+	}
+	snap, cur, own := byKey(snapVs), byKey(curVs), byKey(ownVs)
+	written, removed, err := wr.WorkspaceTouched(ctx, ws.Ref)
+	if err != nil {
+		return mr, err
+	}
+	keys := map[string]bool{}
+	for k := range written {
+		keys[k] = true
+	}
+	for k := range removed {
+		keys[k] = true
+	}
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	for _, k := range sorted {
+		s, inSnap := snap[k]
+		o, inOwn := own[k]
+		var c WorkspaceChange
+		switch {
+		case written[k] && inOwn && !inSnap:
+			c = WorkspaceChange{Key: k, Kind: ChangeAdded, Layer: o.Layer, Text: o.Text()}
+		case written[k] && inOwn && s.ContentHash != o.ContentHash:
+			c = WorkspaceChange{Key: k, Kind: ChangeChanged, Layer: o.Layer, Text: o.Text(), BaseText: s.Text()}
+		case inSnap && (!inOwn || (removed[k] && !written[k])):
+			c = WorkspaceChange{Key: k, Kind: ChangeRemoved, Layer: s.Layer, BaseText: s.Text()}
+		default:
+			continue
+		}
+		n, inCur := cur[k]
+		if inCur != inSnap || (inCur && n.ID != s.ID) {
+			c.Conflict = true
+			rel := RelatedItem{Relation: RelationConflictsWith, Key: k, OldText: s.Text(), State: Retracted}
+			if inCur {
+				rel.ItemID, rel.VersionID, rel.Text, rel.State, rel.Confidence = n.ItemID, n.ID, n.Text(), n.State, n.Confidence
+			} else if inSnap {
+				rel.ItemID, rel.VersionID = s.ItemID, s.ID
+			}
+			mr.Conflicts = append(mr.Conflicts, rel)
+		}
+		mr.Changes = append(mr.Changes, c)
+	}
+	return mr, nil
+}
+
+// SubmitWorkspace turns the workspace's changeset into a merge request: one
+// DRAFT version on the base ref and one review per change, each listing the
+// request's conflicts. Only the owner submits, once.
+func (e *Engine) SubmitWorkspace(ctx context.Context, id, agent string) (MergeRequest, error) {
+	var mr MergeRequest
+	err := e.store.Update(ctx, func(tx Tx) error {
+		ws, err := e.ownOpenWorkspace(ctx, tx, id, agent)
+		if err != nil {
+			return err
+		}
+		if mr, err = e.changeset(ctx, tx, ws); err != nil {
+			return err
+		}
+		if len(mr.Changes) == 0 {
+			return fmt.Errorf("%w: workspace %s has no changes against %s", ErrInvalid, ws.Name, ws.BaseRef)
+		}
+		now := e.Now()
+		cur, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.Ref, Now: now})
+		if err != nil {
+			return err
+		}
+		own := byKey(cur)
+		for i := range mr.Changes {
+			if err := e.stageChange(ctx, tx, ws, &mr, i, own, now); err != nil {
+				return err
+			}
+		}
+		req, err := json.Marshal(mr)
+		if err != nil {
+			return err
+		}
+		_, err = e.appendWorkspace(ctx, tx, ws.Ref, agent, fmt.Sprintf("merge request: %d changes, %d conflicts", len(mr.Changes), len(mr.Conflicts)),
+			workspaceEntry{Action: "submit", Request: req})
+		return err
+	})
+	return mr, err
+}
+
+func (e *Engine) stageChange(ctx context.Context, tx Tx, ws Workspace, mr *MergeRequest, i int, own map[string]Version, now time.Time) error {
+	c := &mr.Changes[i]
+	entry := &LogEntry{Time: now, Op: OpStage, MemoryRef: ws.BaseRef, VersionID: NewID(), Actor: ws.Owner}
+	item, err := tx.ItemByKey(ctx, ws.BaseRef, c.Key)
+	switch {
+	case err == nil:
+		if item.Layer != c.Layer {
+			return fmt.Errorf("%w: key %s is %s memory in %s and %s memory in the workspace", ErrConflict, c.Key, item.Layer, ws.BaseRef, c.Layer)
+		}
+		entry.ItemID, entry.PrevVersionID = item.ID, item.Head
+	case isNotFound(err):
+		entry.ItemID = NewID()
+	default:
+		return err
+	}
+	var src Version
+	if c.Kind == ChangeRemoved {
+		// The removal's draft carries the base's content; the approval is
+		// followed by its RETRACT.
+		if item.Head == "" {
+			return fmt.Errorf("%w: key %s is no longer in %s; nothing to remove", ErrConflict, c.Key, ws.BaseRef)
+		}
+		if src, err = tx.Version(ctx, item.Head); err != nil {
+			return err
+		}
+	} else {
+		src = own[c.Key]
+	}
+	reasons := []string{ReasonWorkspaceMerge}
+	related := []RelatedItem{}
+	for _, r := range mr.Conflicts {
+		if r.Key == c.Key {
+			related = append([]RelatedItem{r}, related...)
+		} else {
+			related = append(related, r)
+		}
+	}
+	if c.Conflict {
+		reasons = []string{ReasonWorkspaceConflict, ReasonWorkspaceMerge}
+	}
+	detail := ReviewDetail{Reasons: reasons, RiskFormula: "workspace merge request", Related: related, ValidationScore: src.ValidationScore,
+		Findings: []string{fmt.Sprintf("%s %s from workspace %s (%s): %d changes, %d conflicts in the merge request", c.Kind, c.Key, ws.Name, ws.Ref, len(mr.Changes), len(mr.Conflicts))}}
+	var meta writeMeta
+	if src.ID != "" {
+		if p, err := payloadOf(ctx, tx, src.CreatedLSN); err == nil {
+			_ = json.Unmarshal(p.Data, &meta)
+		}
+	}
+	detail.Evidence = meta.Evidence
+	dj, err := json.Marshal(detail)
+	if err != nil {
+		return err
+	}
+	risk := 0.5
+	if c.Conflict {
+		risk = 0.8
+	}
+	tier := TierAsync
+	rv := &stagedReview{ID: NewID(), Tier: tier, Risk: risk, Reason: reasons[0], DueAt: now.Add(e.policy.Review.AsyncSLA.Std()).Format(TimeFormat), Detail: dj}
+	conf, score := src.Confidence, src.ValidationScore
+	p := Payload{Reason: fmt.Sprintf("workspace merge request %s: %s %s", ws.ID, c.Kind, c.Key), Key: c.Key, Layer: c.Layer,
+		Content: src.Content, ContentHash: src.ContentHash, Tags: src.Tags, Confidence: &conf, ValidationScore: &score, Classification: src.Classification}
+	data, err := json.Marshal(writeMeta{Review: rv, Evidence: meta.Evidence, SessionID: meta.SessionID, ObservationType: meta.ObservationType, Residency: meta.Residency})
+	if err != nil {
+		return err
+	}
+	p.Data = data
+	if err := entry.Seal(p); err != nil {
+		return err
+	}
+	if err := tx.Append(ctx, entry); err != nil {
+		return err
+	}
+	c.ItemID, c.VersionID, c.ReviewID = entry.ItemID, entry.VersionID, rv.ID
+	return nil
+}
+
+// payloadOf reads the payload of the entry at lsn.
+func payloadOf(ctx context.Context, tx ReadTx, lsn int64) (Payload, error) {
+	var p Payload
+	found := false
+	err := tx.LogRange(ctx, lsn, lsn, func(le *LogEntry) error {
+		var err error
+		p, err = le.DecodePayload()
+		found = true
+		return err
+	})
+	if err == nil && !found {
+		err = fmt.Errorf("%w: log entry %d", ErrNotFound, lsn)
+	}
+	return p, err
+}
+
+// workspaceDecided applies a decided merge request review: an approved
+// removal retracts the base entry; the last decision closes the request.
+func (e *Engine) workspaceDecided(ctx context.Context, tx Tx, r Review, approved bool, reviewer string) error {
+	wr, ok := tx.(workspaceReader)
+	if !ok {
+		return nil
+	}
+	ref, key, kind, found, err := wr.WorkspaceOfReview(ctx, r.ID)
+	if err != nil || !found {
+		return err
+	}
+	if approved && kind == ChangeRemoved {
+		v, err := tx.Version(ctx, r.VersionID)
+		if err != nil {
+			return err
+		}
+		if _, err := e.retract(ctx, tx, v, reviewer, "removed by the approved workspace merge request of "+ref); err != nil {
+			return err
+		}
+	}
+	open, nApproved, err := wr.WorkspaceReviewCounts(ctx, ref)
+	if err != nil || open > 0 {
+		return err
+	}
+	action, why := "merge", fmt.Sprintf("merge request decided: %d changes approved", nApproved)
+	if nApproved == 0 {
+		action, why = "reject", "merge request decided: every change rejected"
+	}
+	_ = key
+	_, err = e.appendWorkspace(ctx, tx, ref, reviewer, why, workspaceEntry{Action: action})
+	return err
+}
+
+// workspaceFor reports the open or submitted workspace whose ref is ref.
+func workspaceFor(ctx context.Context, tx ReadTx, ref string) (Workspace, bool) {
+	wr, ok := tx.(workspaceReader)
+	if !ok {
+		return Workspace{}, false
+	}
+	r, err := scope.Parse(ref)
+	if err != nil || len(r.Namespace) != 2 || r.Namespace[0] != "ws" {
+		return Workspace{}, false
+	}
+	ws, found, err := wr.WorkspaceByRef(ctx, ref)
+	if err != nil || !found {
+		return Workspace{}, false
+	}
+	return ws, true
+}
+
+// ownWorkspace reports whether ref is agent's open workspace.
+func ownWorkspace(ctx context.Context, tx ReadTx, ref, agent string) bool {
+	ws, ok := workspaceFor(ctx, tx, ref)
+	return ok && ws.Owner == agent && ws.Status == WorkspaceOpen
+}
+
+// activeView is tx.Active with the copy-on-write overlay of workspaces: the
+// base snapshot at the workspace's opening, overlaid by its own writes.
+func activeView(ctx context.Context, tx ReadTx, q ActiveQuery) ([]Version, error) {
+	ws, ok := workspaceFor(ctx, tx, q.MemoryRef)
+	if !ok {
+		return tx.Active(ctx, q)
+	}
+	wr, _ := wsRead(tx)
+	written, removed, err := wr.WorkspaceTouched(ctx, ws.Ref)
+	if err != nil {
+		return nil, err
+	}
+	baseAt := ws.BaseLSN
+	if q.AtLSN > 0 && q.AtLSN < baseAt {
+		baseAt = q.AtLSN
+	}
+	base, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.BaseRef, Tag: q.Tag, AtLSN: baseAt, Now: q.Now})
+	if err != nil {
+		return nil, err
+	}
+	own, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.Ref, Tag: q.Tag, AtLSN: q.AtLSN, Now: q.Now})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Version, 0, len(base)+len(own))
+	for _, v := range base {
+		if !written[v.Key] && !removed[v.Key] {
+			out = append(out, v)
+		}
+	}
+	out = append(out, own...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	if q.AfterKey != "" {
+		i := sort.Search(len(out), func(i int) bool { return out[i].Key > q.AfterKey })
+		out = out[i:]
+	}
+	if q.Limit > 0 && len(out) > q.Limit {
+		out = out[:q.Limit]
+	}
+	return out, nil
+}
+
+// headView is the visible version of ref/key with the workspace overlay;
+// found is false when nothing is visible.
+func headView(ctx context.Context, tx ReadTx, ref, key string, now time.Time) (Version, bool, error) {
+	if ws, ok := workspaceFor(ctx, tx, ref); ok {
+		wr, _ := wsRead(tx)
+		written, removed, err := wr.WorkspaceTouched(ctx, ws.Ref)
+		if err != nil {
+			return Version{}, false, err
+		}
+		if !written[key] {
+			if removed[key] {
+				return Version{}, false, nil
+			}
+			vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.BaseRef, AtLSN: ws.BaseLSN, Now: now})
+			if err != nil {
+				return Version{}, false, err
+			}
+			for _, v := range vs {
+				if v.Key == key {
+					return v, true, nil
+				}
+			}
+			return Version{}, false, nil
+		}
+	}
+	item, err := tx.ItemByKey(ctx, ref, key)
+	if isNotFound(err) || (err == nil && item.Head == "") {
+		return Version{}, false, nil
+	}
+	if err != nil {
+		return Version{}, false, err
+	}
+	v, err := tx.Version(ctx, item.Head)
+	if isNotFound(err) {
+		return Version{}, false, nil
+	}
+	if err != nil {
+		return Version{}, false, err
+	}
+	if v.State != Active || v.ExpiredAt(now) || v.MemoryRef != ref {
+		return Version{}, false, nil
+	}
+	return v, true, nil
+}
