@@ -92,7 +92,7 @@ func (q *queue) Mode() Mode {
 	return ModeNormal
 }
 
-func (q *queue) lay() split { return layout(q.w, q.h, 0.58, q.total) }
+func (q *queue) lay() split { return layout(q.w, q.h, 0.62, q.total) }
 
 func (q *queue) SetSize(w, h int) {
 	q.w, q.h = w, h
@@ -555,8 +555,6 @@ func (q *queue) Bindings() []key.Binding {
 		bs = []key.Binding{k.Approve, k.Reject, k.Escalate, sc, k.Back}
 	case q.w < wideMin:
 		bs = []key.Binding{k.Approve, k.Reject, k.Mark, k.ApproveMarked, enter} // e escalate: in ? help
-	case q.open.Review.ID != "":
-		bs = append(bs, k.Back)
 	}
 	return bs
 }
