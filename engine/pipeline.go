@@ -1056,14 +1056,10 @@ func (w *writeState) versionPayload(reason string, meta writeMeta) (Payload, err
 	meta.IdempotencyToken, meta.RequestID, meta.RunID, meta.SessionID = w.req.IdempotencyToken, w.req.RequestID, w.req.RunID, w.req.SessionID
 	meta.ObservationType, meta.Residency, meta.Evidence = w.req.ObservationType, w.req.Residency, w.req.EvidenceRefs
 	if w.provenance != nil {
-		prov := *w.provenance
-		prov.Signature = ""
-		sig, err := merkle.Sign(w.e.key, prov)
-		if err != nil {
+		if err := w.signProvenance(); err != nil {
 			return p, err
 		}
-		prov.Signature = sig
-		meta.Provenance = &prov
+		meta.Provenance = w.provenance
 	}
 	data, err := json.Marshal(meta)
 	if err != nil {
@@ -1071,6 +1067,29 @@ func (w *writeState) versionPayload(reason string, meta writeMeta) (Payload, err
 	}
 	p.Data = data
 	return p, nil
+}
+
+// signProvenance signs the provenance record (HMAC over its canonical JSON
+// without the signature, 12.4.5), so that every copy of it carries the
+// signature: the version's payload and the review a curator reads.
+func (w *writeState) signProvenance() error {
+	if w.provenance == nil {
+		return nil
+	}
+	w.provenance.Signature = ""
+	sig, err := merkle.Sign(w.e.key, *w.provenance)
+	if err != nil {
+		return err
+	}
+	w.provenance.Signature = sig
+	return nil
+}
+
+// VerifyProvenance checks a provenance record's signature.
+func (e *Engine) VerifyProvenance(p Provenance) error {
+	sig := p.Signature
+	p.Signature = ""
+	return merkle.VerifySignature(e.key, p, sig)
 }
 
 // externalContent reports evidence scraped from the web, which memgov keeps
@@ -1168,6 +1187,9 @@ func (e *Engine) stage(ctx context.Context, w *writeState) WriteResult {
 	}
 	if w.provenance != nil {
 		w.provenance.MemoryItemID = entry.ItemID
+	}
+	if err := w.signProvenance(); err != nil {
+		return WriteResult{Status: StatusRejected, Gate: "approval", Reason: "INTERNAL", Detail: err.Error()}
 	}
 	reasons := append([]string{}, w.review...)
 	if len(reasons) == 0 {

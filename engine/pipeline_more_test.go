@@ -259,3 +259,28 @@ func TestApprovedSupersession(t *testing.T) {
 		t.Fatalf("rebuild: %+v %v", rb, err)
 	}
 }
+
+// The provenance record a curator reads in the review is the signed one, and
+// its signature verifies; a changed record does not.
+func TestReviewProvenanceIsSigned(t *testing.T) {
+	e := newEngine(t, "")
+	setupAgents(t, e)
+	ctx := context.Background()
+	res := write(t, e, req("support-bot", "acme/support-bot", "c7/lang", "Customer 7 wants invoices in German."))
+	rv, err := e.Review(ctx, res.ReviewID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d engine.ReviewDetail
+	if err := json.Unmarshal(rv.Detail, &d); err != nil || d.Provenance == nil || d.Provenance.Signature == "" {
+		t.Fatalf("detail provenance: %+v %v", d.Provenance, err)
+	}
+	if err := e.VerifyProvenance(*d.Provenance); err != nil {
+		t.Fatalf("signature: %v", err)
+	}
+	forged := *d.Provenance
+	forged.AgentConfidence = 1
+	if err := e.VerifyProvenance(forged); err == nil {
+		t.Fatal("a changed provenance record verified")
+	}
+}
