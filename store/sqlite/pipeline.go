@@ -332,12 +332,14 @@ func (r *readTx) Reviews(ctx context.Context, q engine.ReviewQuery) ([]engine.Re
 		args  []any
 	)
 	statuses := q.Statuses
-	if len(statuses) == 0 {
-		statuses = []string{engine.ReviewPending, engine.ReviewEscalated}
-	}
-	where = append(where, `status IN (`+placeholders(len(statuses))+`)`)
-	for _, s := range statuses {
-		args = append(args, s)
+	if len(statuses) == 0 || (len(statuses) == 2 && statuses[0] == engine.ReviewPending && statuses[1] == engine.ReviewEscalated) {
+		// Literal, so that the planner can use the partial queue index.
+		where = append(where, `status IN ('PENDING', 'ESCALATED')`)
+	} else {
+		where = append(where, `status IN (`+placeholders(len(statuses))+`)`)
+		for _, s := range statuses {
+			args = append(args, s)
+		}
 	}
 	add := func(cond string, v any) {
 		where = append(where, cond)
@@ -369,7 +371,7 @@ func (r *readTx) Reviews(ctx context.Context, q engine.ReviewQuery) ([]engine.Re
 	if err := r.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM reviews WHERE `+w, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	query := `SELECT ` + reviewCols + ` FROM reviews WHERE ` + w + ` ORDER BY (tier = 'SYNC_BLOCK') DESC, risk DESC, created_at ASC, id`
+	query := `SELECT ` + reviewCols + ` FROM reviews WHERE ` + w + ` ORDER BY tier DESC, risk DESC, created_at, id`
 	if q.Limit > 0 {
 		query += fmt.Sprintf(` LIMIT %d OFFSET %d`, q.Limit, max(0, q.Offset))
 	}
