@@ -3,10 +3,8 @@
 // package, never the store. Every decision it makes is an engine call that
 // appends a log entry with the actor, the time and the reason.
 //
-// The review queue (Queue) and drift acknowledgement (Drift) call the
-// engine's review and baseline services. Proposal activation arrives with its
-// engine service; until then Proposals returns nil and the screen says what
-// is missing instead of showing invented data.
+// The review queue (Queue), drift acknowledgement (Drift) and proposals
+// (Proposals) call the engine's review, baseline and proposal services.
 package review
 
 import (
@@ -18,15 +16,18 @@ import (
 	"github.com/memgov/memgov/engine/scope"
 )
 
-// What a screen says while its service has not landed yet.
-const (
-	MissingProposals = "Proposals arrive with the governed write path's proposal activation."
-)
-
-// ProposalService is the seam for proposals awaiting activation.
+// ProposalService is the seam for proposals; *Proposals is the engine's.
 type ProposalService interface {
 	// Pending returns how many proposals wait for activation.
 	Pending(ctx context.Context) (int, error)
+	List(ctx context.Context, f ProposalFilter) ([]engine.Proposal, error)
+	Show(ctx context.Context, id string) (ProposalView, error)
+	CanApply(engine.Proposal) error
+	CanReject(engine.Proposal) error
+	CanArchive(engine.Proposal) error
+	Apply(ctx context.Context, p engine.Proposal) (engine.ApplyResult, error)
+	Reject(ctx context.Context, p engine.Proposal, note string) (engine.Proposal, error)
+	Archive(ctx context.Context, p engine.Proposal, note string) (engine.Proposal, error)
 }
 
 // Service is the human-in-the-loop service for one person.
@@ -46,6 +47,7 @@ func WithProposals(p ProposalService) Option { return func(s *Service) { s.propo
 // person memgov does not know: they may read, never decide.
 func New(eng *engine.Engine, actor engine.Principal, opts ...Option) *Service {
 	s := &Service{eng: eng, actor: actor}
+	s.proposals = &Proposals{s}
 	for _, o := range opts {
 		o(s)
 	}
@@ -68,7 +70,7 @@ func (s *Service) Engine() *engine.Engine { return s.eng }
 // Actor returns who the service acts as.
 func (s *Service) Actor() engine.Principal { return s.actor }
 
-// Proposals returns proposals, or nil while they are not available.
+// Proposals returns the proposals service.
 func (s *Service) Proposals() ProposalService { return s.proposals }
 
 // ForbiddenError says why the actor may only read. It matches

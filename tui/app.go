@@ -70,6 +70,7 @@ type Model struct {
 	sweep    bool
 	sweeping bool
 	ticks    int
+	health   *health
 }
 
 // Indices of the screens.
@@ -93,16 +94,16 @@ func New(o Options) *Model {
 	bg, cancel := context.WithCancel(context.Background())
 	c := &Context{Styles: NewStyles(DefaultTheme()), Keys: DefaultKeyMap(), Now: o.Now, Svc: o.Service,
 		DBName: o.DBName, Ctx: bg, ReadOnly: o.Service.CanAct()}
-	m := &Model{ctx: c, help: help.New(), poll: o.Poll, cancel: cancel, active: QueueScreen, sweep: !o.NoSweep}
+	m := &Model{ctx: c, help: help.New(), poll: o.Poll, cancel: cancel, active: QueueScreen, sweep: !o.NoSweep, health: newHealth(c)}
 	if o.Service.Actor().Role == engine.Operator {
 		m.active = DriftScreen
 	}
 	m.screens = []Screen{
 		newQueue(c),
 		newDrift(c),
-		newPending(c, "Proposals", review.MissingProposals, o.Service.Proposals() != nil),
+		newProposals(c),
 		newMemory(c),
-		newActivity(c),
+		newActivity(c, m.health),
 	}
 	m.started = make([]bool, len(m.screens))
 	m.help.ShortSeparator = "  "
@@ -173,7 +174,7 @@ func (m *Model) sweepCmd() tea.Cmd {
 
 // Init loads the first screen and starts the poll.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.start(m.active), m.checkAttention(), m.sweepCmd(), m.tick())
+	return tea.Batch(m.start(m.active), m.checkAttention(), m.sweepCmd(), m.tick(), m.health.load())
 }
 
 func (m *Model) start(i int) tea.Cmd {
@@ -209,7 +210,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err == nil {
 			m.att = msg.att
 		}
-		return m, m.broadcast(msg)
+		return m, tea.Batch(m.broadcast(msg), m.health.update(msg))
+	case metricsMsg:
+		return m, m.health.update(msg)
 	case statusMsg:
 		m.status = msg
 		return m, nil
@@ -346,6 +349,10 @@ func (m *Model) tabsLine() string {
 	left := " " + st.Brand.Render("memgov") + "  " + strings.Join(tabs, st.TabSep.Render(" │ "))
 	right := m.whoami()
 	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right) - 1
+	if gap < 2 && m.ctx.DBName != "" { // first the database name goes
+		right = m.whoamiShort()
+		gap = w - ansi.StringWidth(left) - ansi.StringWidth(right) - 1
+	}
 	if gap < 2 {
 		// Narrow: who you are matters more than the brand, the separators,
 		// the database name and the full name of a screen not built yet.
@@ -388,14 +395,21 @@ func (m *Model) whoami() string {
 	if a := m.attention(); a != "" {
 		parts = append(parts, a)
 	}
+	if b := m.health.badge(); b != "" {
+		parts = append(parts, b)
+	}
 	return strings.Join(parts, st.Muted.Render(" · "))
 }
 
 func (m *Model) whoamiShort() string {
+	who := m.identity()
 	if a := m.attention(); a != "" {
-		return m.identity() + m.ctx.Styles.Muted.Render(" · ") + a
+		who += m.ctx.Styles.Muted.Render(" · ") + a
 	}
-	return m.identity()
+	if b := m.health.badge(); b != "" && m.ctx.Width >= wideMin {
+		who += m.ctx.Styles.Muted.Render(" · ") + b
+	}
+	return who
 }
 
 // attention names what waits for a person, from the services that exist.
@@ -489,7 +503,7 @@ func (m *Model) fullHelpView() string {
 	}
 	if m.ctx.ReadOnly != nil {
 		lines = append(lines, "")
-		for _, l := range wrap(m.ctx.ReadOnly.Error()+". Decisions (a r e A in Queue, R B in Drift, b p E in Memory) need a curator or operator; reading works.", w-4) {
+		for _, l := range wrap(m.ctx.ReadOnly.Error()+". Decisions (a r e A in Queue, R B in Drift, y r z in Proposals, b p E in Memory) need a curator or operator; reading works.", w-4) {
 			lines = append(lines, "  "+st.ReadOnly.Render(l))
 		}
 	}

@@ -17,6 +17,7 @@ type KeyMap struct {
 	Approve, Reject, Escalate   key.Binding
 	Mark, ApproveMarked, Filter key.Binding
 	Reapprove, RollBaseline     key.Binding
+	Apply, Archive              key.Binding
 	TimeTravel, Refresh         key.Binding
 	Yes, No, EditReason, Submit key.Binding
 	Help, Quit                  key.Binding
@@ -47,6 +48,8 @@ func DefaultKeyMap() KeyMap {
 		Filter:        key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Reapprove:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "re-approve")),
 		RollBaseline:  key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "roll back to baseline")),
+		Apply:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "apply")),
+		Archive:       key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "archive")),
 		TimeTravel:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "time-travel")),
 		Refresh:       key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "refresh")),
 		Yes:           key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
@@ -62,10 +65,10 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.NextTab, k.Help, k.Quit} }
 
 // fullHelpTitles name the groups of FullHelp, in order.
-var fullHelpTitles = []string{"MOVE", "OPEN", "SCREENS", "DECIDE", "CONFIRM"}
+var fullHelpTitles = []string{"MOVE", "OPEN", "SCREENS", "DECIDE", "CONFIRM", "PROPOSALS"}
 
 // fullHelpColumn places each group of FullHelp in one of three columns.
-var fullHelpColumn = []int{0, 1, 1, 2, 2}
+var fullHelpColumn = []int{0, 1, 1, 2, 2, 0}
 
 // FullHelp is every binding, in groups: moving, opening, deciding,
 // confirming, screens.
@@ -76,6 +79,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.NextTab, k.PrevTab, k.Screen, k.Help, k.Quit},
 		{k.Approve, k.Reject, k.Escalate, k.Mark, k.ApproveMarked, k.Reapprove, k.RollBaseline, k.RollBack, k.Pin, k.Expire},
 		{k.Yes, k.No, k.EditReason},
+		{k.Apply, k.Reject, k.Archive},
 	}
 }
 
@@ -132,12 +136,14 @@ const (
 	ActFilter
 	ActReapprove
 	ActRollBaseline
+	ActApply
+	ActArchive
 )
 
 var actionNames = [...]string{"none", "quit", "help", "next-tab", "prev-tab", "screen-1", "screen-2", "screen-3",
 	"screen-4", "screen-5", "up", "down", "page-up", "page-down", "top", "bottom", "enter", "back", "roll-back",
 	"pin", "expire", "time-travel", "refresh", "yes", "no", "edit-reason", "submit",
-	"approve", "reject", "escalate", "mark", "approve-marked", "filter", "reapprove", "roll-back-baseline"}
+	"approve", "reject", "escalate", "mark", "approve-marked", "filter", "reapprove", "roll-back-baseline", "apply", "archive"}
 
 func (a Action) String() string {
 	if int(a) < len(actionNames) {
@@ -203,7 +209,7 @@ func MsgToAction(k KeyMap, mode Mode, msg tea.KeyMsg) Action {
 		{k.TimeTravel, ActTimeTravel}, {k.Refresh, ActRefresh},
 		{k.Approve, ActApprove}, {k.Reject, ActReject}, {k.Escalate, ActEscalate}, {k.Mark, ActMark},
 		{k.ApproveMarked, ActApproveMarked}, {k.Filter, ActFilter}, {k.Reapprove, ActReapprove},
-		{k.RollBaseline, ActRollBaseline},
+		{k.RollBaseline, ActRollBaseline}, {k.Apply, ActApply}, {k.Archive, ActArchive},
 	} {
 		if key.Matches(msg, m.b) {
 			return m.a

@@ -75,7 +75,12 @@ func TestMsgToAction(t *testing.T) {
 		{ModeInput, "/", ActNone},
 		{ModeNormal, "t", ActTimeTravel},
 		{ModeNormal, "ctrl+r", ActRefresh},
-		{ModeNormal, "y", ActNone}, // y means nothing outside a confirmation
+		{ModeNormal, "y", ActApply}, // y outside a confirmation applies a proposal
+		{ModeNormal, "z", ActArchive},
+		{ModeNormal, "Y", ActNone}, // Y confirms in a modal, nothing outside one
+		{ModeInput, "y", ActNone},  // a note typed while rejecting a proposal
+		{ModeInput, "z", ActNone},
+		{ModeConfirm, "z", ActNone},
 		{ModeConfirm, "y", ActYes},
 		{ModeConfirm, "Y", ActYes},
 		{ModeConfirm, "n", ActNo},
@@ -110,7 +115,7 @@ func TestHelpComesFromTheKeyMap(t *testing.T) {
 		}
 	}
 	for _, b := range []string{"b", "p", "E", "t", "enter", "esc", "tab", "1-5", "?", "q",
-		"a", "r", "e", "space", "A", "/", "R", "B"} {
+		"a", "r", "e", "space", "A", "/", "R", "B", "y", "z"} {
 		if !seen[b] {
 			t.Errorf("full help lacks %q", b)
 		}

@@ -19,7 +19,9 @@ type confirmMsg struct {
 	// edit opens the modal with the reason field focused (a note to type).
 	edit  bool
 	label string // the field's name; default "reason"
-	onYes func(reason string) tea.Cmd
+	// noField is for decisions the log records without a typed reason.
+	noField bool
+	onYes   func(reason string) tea.Cmd
 }
 
 func askConfirm(c confirmMsg) tea.Cmd { return func() tea.Msg { return c } }
@@ -70,7 +72,7 @@ func (m *confirm) update(msg tea.KeyMsg, act Action) (cmd tea.Cmd, done bool) {
 	switch act {
 	case ActYes:
 		reason := strings.TrimSpace(m.input.Value())
-		if reason == "" {
+		if reason == "" && !m.msg.noField {
 			m.editing = true
 			return m.input.Focus(), false
 		}
@@ -78,6 +80,9 @@ func (m *confirm) update(msg tea.KeyMsg, act Action) (cmd tea.Cmd, done bool) {
 	case ActNo:
 		return func() tea.Msg { return statusMsg{text: "cancelled: " + m.msg.title} }, true
 	case ActEditReason:
+		if m.msg.noField {
+			return nil, false
+		}
 		m.editing = true
 		return m.input.Focus(), false
 	}
@@ -88,6 +93,9 @@ func (m *confirm) bindings() []key.Binding {
 	k := m.ctx.Keys
 	if m.editing {
 		return []key.Binding{k.Submit, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "done"))}
+	}
+	if m.msg.noField {
+		return []key.Binding{k.Yes, k.No}
 	}
 	return []key.Binding{k.Yes, k.No, k.EditReason}
 }
@@ -110,6 +118,13 @@ func (m *confirm) view(w int) string {
 	}
 	b = append(b, "")
 	m.input.Width = inner - 9
+	if m.msg.noField {
+		b = append(b, st.Bold.Render("y")+" confirm   "+st.Bold.Render("n")+" cancel")
+		for i := range b {
+			b[i] = fit(b[i], inner)
+		}
+		return st.Modal.Render(strings.Join(b, "\n"))
+	}
 	if m.editing {
 		b = append(b, st.Label.Render(fmt.Sprintf("%-9s", m.msg.label+":"))+m.input.View())
 	} else {

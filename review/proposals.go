@@ -1,0 +1,243 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/memgov/memgov/engine"
+)
+
+// Proposals are the reviewable artifacts agents' hosts synthesise (agent
+// packs, workflow chains, prompt templates, automations), as one person sees
+// them: those of the tenants they govern. A proposal is inert until applied;
+// applying installs its last persisted artifact byte for byte.
+type Proposals struct{ s *Service }
+
+var _ ProposalService = (*Proposals)(nil)
+
+// StateOpen filters for proposals waiting for a decision (draft or revised).
+const StateOpen = "open"
+
+// ProposalFilter narrows the list. Zero values match everything; State may
+// be StateOpen.
+type ProposalFilter struct {
+	State string
+	Kind  string
+}
+
+// String is the filter as the filter bar reads and writes it: "state=open kind=automation".
+func (f ProposalFilter) String() string {
+	var parts []string
+	if f.State != "" {
+		parts = append(parts, "state="+f.State)
+	}
+	if f.Kind != "" {
+		parts = append(parts, "kind="+f.Kind)
+	}
+	return strings.Join(parts, " ")
+}
+
+// ParseProposalFilter reads "state=STATE kind=KIND" (either may be left out).
+func ParseProposalFilter(s string) (ProposalFilter, error) {
+	var f ProposalFilter
+	for _, w := range strings.Fields(s) {
+		k, v, _ := strings.Cut(w, "=")
+		switch strings.ToLower(k) {
+		case "state":
+			v = strings.ToLower(v)
+			switch v {
+			case StateOpen, engine.ProposalDraft, engine.ProposalRevised, engine.ProposalApplied, engine.ProposalRejected, engine.ProposalArchived:
+				f.State = v
+			default:
+				return f, fmt.Errorf("%w: state %q: open, draft, revised, applied, rejected or archived", engine.ErrInvalid, v)
+			}
+		case "kind":
+			if !has(engine.ProposalKinds, v) {
+				return f, fmt.Errorf("%w: kind %q: %s", engine.ErrInvalid, v, strings.Join(engine.ProposalKinds, ", "))
+			}
+			f.Kind = v
+		default:
+			return f, fmt.Errorf("%w: %q: use state= or kind=", engine.ErrInvalid, w)
+		}
+	}
+	return f, nil
+}
+
+func has(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Open reports whether a proposal still waits for a decision.
+func Open(p engine.Proposal) bool {
+	return p.State == engine.ProposalDraft || p.State == engine.ProposalRevised
+}
+
+// ProposalView is a proposal with its revision history, oldest first.
+type ProposalView struct {
+	engine.Proposal
+	Revisions []engine.ProposalRevision
+}
+
+// tenant bounds every query to the actor's tenant; installation-wide
+// principals and people memgov does not know see every tenant.
+func (p *Proposals) tenant() string {
+	a := p.s.actor
+	if a.Role == "" || a.Tenant == engine.AllTenants {
+		return ""
+	}
+	return a.Tenant
+}
+
+// maxProposals bounds one list: the screen shows the newest this many.
+const maxProposals = 1000
+
+// Pending counts the open (draft or revised) proposals the actor sees.
+func (p *Proposals) Pending(ctx context.Context) (int, error) {
+	n := 0
+	for _, st := range []string{engine.ProposalDraft, engine.ProposalRevised} {
+		ps, err := p.s.eng.ListProposals(ctx, engine.ProposalQuery{Tenant: p.tenant(), State: st, Limit: maxProposals})
+		if err != nil {
+			return 0, err
+		}
+		n += len(ps)
+	}
+	return n, nil
+}
+
+// List returns the proposals matching f: open ones first, then the most
+// recently changed.
+func (p *Proposals) List(ctx context.Context, f ProposalFilter) ([]engine.Proposal, error) {
+	states := []string{f.State}
+	if f.State == StateOpen {
+		states = []string{engine.ProposalDraft, engine.ProposalRevised}
+	}
+	var out []engine.Proposal
+	for _, st := range states {
+		ps, err := p.s.eng.ListProposals(ctx, engine.ProposalQuery{Tenant: p.tenant(), State: st, Kind: f.Kind, Limit: maxProposals})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if oi, oj := Open(out[i]), Open(out[j]); oi != oj {
+			return oi
+		}
+		if !out[i].UpdatedAt.Equal(out[j].UpdatedAt) {
+			return out[i].UpdatedAt.After(out[j].UpdatedAt)
+		}
+		return out[i].ID > out[j].ID
+	})
+	return out, nil
+}
+
+// Show returns a proposal with its revision history.
+func (p *Proposals) Show(ctx context.Context, id string) (ProposalView, error) {
+	pr, revs, err := p.s.eng.ShowProposal(ctx, id, p.tenant())
+	return ProposalView{Proposal: pr, Revisions: revs}, err
+}
+
+// governs refuses people who may not decide in the proposal's tenant.
+func (p *Proposals) governs(pr engine.Proposal) error {
+	a := p.s.actor
+	if a.Role == "" {
+		return p.s.CanAct()
+	}
+	if !a.Governs(pr.Owner.Tenant) {
+		return &ForbiddenError{fmt.Sprintf("read-only here: %s governs tenant %s, not %s", a.ID, a.Tenant, pr.Owner.Tenant)}
+	}
+	return nil
+}
+
+// CanApply returns nil when the actor may apply pr now, and otherwise why
+// not: applying needs a curator who is not the proposal's owner (the
+// approval gate) or a principal holding the proposal:activate scope (direct
+// RBAC), and a draft or revised proposal.
+func (p *Proposals) CanApply(pr engine.Proposal) error {
+	if err := p.governs(pr); err != nil {
+		return err
+	}
+	a := p.s.actor
+	switch {
+	case a.Role == engine.Curator && a.ID != pr.Owner.Principal, engine.HasScope(a, engine.ScopeProposalActivate):
+	case a.Role == engine.Curator:
+		return &ForbiddenError{fmt.Sprintf("%s owns this proposal; another curator must apply it (or a principal with the %s scope)", a.ID, engine.ScopeProposalActivate)}
+	default:
+		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; applying needs a curator who is not the owner, or the %s scope",
+			a.ID, article(string(a.Role)), a.Role, engine.ScopeProposalActivate)}
+	}
+	if !Open(pr) {
+		return fmt.Errorf("%w: the proposal is %s; only draft or revised proposals can be applied", engine.ErrConflict, pr.State)
+	}
+	return nil
+}
+
+// CanReject returns nil when the actor may reject pr: curators and
+// operators, while it is draft or revised.
+func (p *Proposals) CanReject(pr engine.Proposal) error {
+	if err := p.governs(pr); err != nil {
+		return err
+	}
+	if a := p.s.actor; !a.Role.Human() {
+		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only curators and operators reject proposals", a.ID, article(string(a.Role)), a.Role)}
+	}
+	if !Open(pr) {
+		return fmt.Errorf("%w: the proposal is %s; only draft or revised proposals can be rejected", engine.ErrConflict, pr.State)
+	}
+	return nil
+}
+
+// CanArchive returns nil when the actor may archive pr: its owner, a curator
+// or an operator, while it is draft, revised or rejected.
+func (p *Proposals) CanArchive(pr engine.Proposal) error {
+	a := p.s.actor
+	if a.Role == "" || a.ID != pr.Owner.Principal {
+		if err := p.governs(pr); err != nil {
+			return err
+		}
+		if !a.Role.Human() {
+			return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only the owner, curators and operators archive proposals", a.ID, article(string(a.Role)), a.Role)}
+		}
+	}
+	if !Open(pr) && pr.State != engine.ProposalRejected {
+		return fmt.Errorf("%w: the proposal is %s; only draft, revised or rejected proposals can be archived", engine.ErrConflict, pr.State)
+	}
+	return nil
+}
+
+// Apply installs the proposal's last persisted artifact. A refusal is an
+// error (matching engine.ErrForbidden) and a result with Status 403; nothing
+// is written.
+func (p *Proposals) Apply(ctx context.Context, pr engine.Proposal) (engine.ApplyResult, error) {
+	if err := p.CanApply(pr); err != nil {
+		res := engine.ApplyResult{ProposalID: pr.ID, State: pr.State, Status: 409, Error: err.Error()}
+		if _, ok := err.(*ForbiddenError); ok {
+			res.Status = 403
+		}
+		return res, err
+	}
+	return p.s.eng.ApplyProposal(ctx, pr.ID, p.s.actor.ID)
+}
+
+// Reject refuses the proposal with a note.
+func (p *Proposals) Reject(ctx context.Context, pr engine.Proposal, note string) (engine.Proposal, error) {
+	if err := p.CanReject(pr); err != nil {
+		return pr, err
+	}
+	return p.s.eng.RejectProposal(ctx, pr.ID, p.s.actor.ID, note)
+}
+
+// Archive retires the proposal with a note.
+func (p *Proposals) Archive(ctx context.Context, pr engine.Proposal, note string) (engine.Proposal, error) {
+	if err := p.CanArchive(pr); err != nil {
+		return pr, err
+	}
+	return p.s.eng.ArchiveProposal(ctx, pr.ID, p.s.actor.ID, note)
+}
