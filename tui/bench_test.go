@@ -44,8 +44,13 @@ func BenchmarkMemoryScreen(b *testing.B) {
 	newModel := func() *Model {
 		m := New(Options{Service: svc, Now: func() time.Time { return testNow }, Poll: time.Hour})
 		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-		m.started[MemoryScreen] = true
-		drive(m, m.screens[MemoryScreen].Init())
+		// Curators land on the Queue; the benchmark works the Memory screen.
+		_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'4'}})
+		drive(m, cmd)
+		if !m.started[MemoryScreen] {
+			m.started[MemoryScreen] = true
+			drive(m, m.screens[MemoryScreen].Init())
+		}
 		return m
 	}
 	enter := tea.KeyMsg{Type: tea.KeyEnter}
