@@ -50,6 +50,11 @@ func Normalize(text string) string {
 // fold maps one non-space rune to its normalised form; ok is false for a rune
 // that is dropped.
 func fold(r rune) (s string, ok bool) {
+	// Full-width ASCII forms first, so that their ASCII result is folded in
+	// the same pass (U+FF40 becomes ` and then '): Normalize stays idempotent.
+	if r >= '\uFF01' && r <= '\uFF5E' {
+		r -= 0xFEE0
+	}
 	switch r {
 	case '\u00AD', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF':
 		return "", false // soft hyphen, zero-width characters, byte-order mark
@@ -65,9 +70,6 @@ func fold(r rune) (s string, ok bool) {
 		return "fi", true
 	case '\uFB02':
 		return "fl", true
-	}
-	if r >= '\uFF01' && r <= '\uFF5E' { // full-width ASCII forms
-		r -= 0xFEE0
 	}
 	if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
 		return "", false

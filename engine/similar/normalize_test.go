@@ -107,3 +107,17 @@ func TestFingerprint(t *testing.T) {
 		}
 	}
 }
+
+// Found by the rapid property test: a full-width form whose ASCII result is
+// itself folded must fold in one pass.
+func TestNormalizeFullWidthFoldsInOnePass(t *testing.T) {
+	for _, s := range []string{"\uFF40", "a\uFF40b", "\uFF02x\uFF02"} {
+		once := Normalize(s)
+		if twice := Normalize(once); twice != once {
+			t.Errorf("Normalize(%q) = %q, again %q", s, once, twice)
+		}
+	}
+	if got := Normalize("\uFF40"); got != "'" {
+		t.Errorf("Normalize(U+FF40) = %q, want '", got)
+	}
+}
