@@ -254,7 +254,7 @@ func (e *Engine) approveTx(ctx context.Context, tx Tx, r ApproveRequest) (Baseli
 		CheckIntervalSeconds: r.CheckIntervalSeconds, ComplianceLevel: r.Level, ApprovedBy: r.By,
 		DeltaBudget: e.Policy().Baseline.DeltaBudget, LogPosition: pos}
 	if r.MemoryType != MemoryNone {
-		st, err := e.stateHash(ctx, br, r.MemoryRef, now, alg, nil)
+		st, err := e.stateHash(ctx, br, r.MemoryRef, now, alg, nil, false)
 		if err != nil {
 			return Baseline{}, err
 		}

@@ -252,7 +252,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent
 	case hasOpen:
 		// The episode stays open until acknowledged; nothing new to detect.
 	case b.MemoryType == MemoryNone:
-		st, err := e.stateHash(ctx, br, ref, now, canon.SHA256, nil)
+		st, err := e.stateHash(ctx, br, ref, now, canon.SHA256, nil, false)
 		if err != nil && !errors.Is(err, ErrTampered) {
 			return res, false, err
 		}
@@ -272,7 +272,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent
 			if !write && (dirty || r.Deep) {
 				return res, true, nil
 			}
-			st, err := e.stateHash(ctx, br, ref, now, alg, nil)
+			st, err := e.stateHash(ctx, br, ref, now, alg, nil, true)
 			tampered := errors.Is(err, ErrTampered)
 			if err != nil && !tampered {
 				return res, false, err
@@ -328,7 +328,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent
 				return res, false, err
 			}
 			if !ok {
-				st, err := e.stateHash(ctx, br, ref, now, alg, nil)
+				st, err := e.stateHash(ctx, br, ref, now, alg, nil, false)
 				if err != nil {
 					return res, false, err
 				}
@@ -803,7 +803,7 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 		if a, _, err := canon.ParseDigest(res.Baseline.Hash()); err == nil {
 			alg = a
 		}
-		st, err := e.stateHash(ctx, br, b.MemoryRef, now, alg, nil)
+		st, err := e.stateHash(ctx, br, b.MemoryRef, now, alg, nil, false)
 		if err != nil {
 			return err
 		}

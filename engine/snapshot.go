@@ -204,13 +204,29 @@ func noteExpiry(sc *StateCache, t *time.Time) {
 	}
 }
 
-// stateHash hashes the materialised memory map of ref at now.
-func (e *Engine) stateHash(ctx context.Context, br baselineReader, ref string, now time.Time, alg canon.Algorithm, w io.Writer) (StateCache, error) {
-	sc, err := hashRows(alg, w, func(fn func(MapRow) error) error { return br.MemoryMap(ctx, ref, now, fn) })
-	if err != nil {
-		return sc, err
-	}
+// stateHash hashes the materialised memory map of ref at now. While no row of
+// ref was changed outside memgov's own apply (no dirty row), the materialised
+// map is the governed one, the fold of the whole op log, which the store keeps
+// as a compact current-value table: it is hashed from there. Otherwise, or
+// with materialised set (a deep check that trusts no dirty mark), the rows of
+// the versions table are hashed.
+func (e *Engine) stateHash(ctx context.Context, br baselineReader, ref string, now time.Time, alg canon.Algorithm, w io.Writer, materialised bool) (StateCache, error) {
 	head, err := br.MemHead(ctx, ref)
+	if err != nil {
+		return StateCache{}, err
+	}
+	if !materialised {
+		dirty, err := br.Dirty(ctx, ref)
+		if err != nil {
+			return StateCache{}, err
+		}
+		materialised = dirty
+	}
+	scan := func(fn func(MapRow) error) error { return br.FoldMap(ctx, ref, head.TreeSize, now, fn) }
+	if materialised {
+		scan = func(fn func(MapRow) error) error { return br.MemoryMap(ctx, ref, now, fn) }
+	}
+	sc, err := hashRows(alg, w, scan)
 	if err != nil {
 		return sc, err
 	}
@@ -260,7 +276,7 @@ func (e *Engine) governedIntact(ctx context.Context, tx ReadTx, ref string) (boo
 	if err != nil {
 		return false, "", err
 	}
-	cur, err := e.stateHash(ctx, br, ref, now, canon.SHA256, nil)
+	cur, err := e.stateHash(ctx, br, ref, now, canon.SHA256, nil, true)
 	if errors.Is(err, ErrTampered) {
 		return false, "", nil
 	}
@@ -321,7 +337,7 @@ func (e *Engine) ExportSnapshot(ctx context.Context, ref string, alg canon.Algor
 		if info.LSN, err = tx.LogSize(ctx); err != nil {
 			return err
 		}
-		sc, err := e.stateHash(ctx, br, ref, e.Now(), alg, w)
+		sc, err := e.stateHash(ctx, br, ref, e.Now(), alg, w, false)
 		if err != nil {
 			return err
 		}

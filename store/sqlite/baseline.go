@@ -151,6 +151,14 @@ func observeMemory(ctx context.Context, q querier, e *engine.LogEntry) error {
 			e.MemoryRef, f.Size(), c.key, op.Op, value, c.exp, leaf[:], e.LSN); err != nil {
 			return wrapApply(e, err)
 		}
+		if c.put {
+			err = putMapRow(ctx, q, e.MemoryRef, c.key, c.value, c.exp)
+		} else {
+			err = delMapRow(ctx, q, e.MemoryRef, c.key)
+		}
+		if err != nil {
+			return wrapApply(e, err)
+		}
 		if err := f.Append(leaf); err != nil {
 			return wrapApply(e, err)
 		}
@@ -469,17 +477,6 @@ func scanMapRows(rows *sql.Rows, fn func(engine.MapRow) error) error {
 func (r *readTx) MemoryMap(ctx context.Context, ref string, now time.Time, fn func(engine.MapRow) error) error {
 	rows, err := r.q.QueryContext(ctx, `SELECT key, content, expires_at FROM versions
 		WHERE memory_ref = ? AND state = 'ACTIVE' AND (expires_at IS NULL OR expires_at > ?) ORDER BY key`, ref, ms(now))
-	if err != nil {
-		return err
-	}
-	return scanMapRows(rows, fn)
-}
-
-func (r *readTx) FoldMap(ctx context.Context, ref string, size uint64, now time.Time, fn func(engine.MapRow) error) error {
-	rows, err := r.q.QueryContext(ctx, `SELECT o.key, o.value, o.expires_at FROM mem_ops o
-		WHERE o.memory_ref = ?1 AND o.idx < ?2 AND o.op = 'PUT' AND (o.expires_at IS NULL OR o.expires_at > ?3)
-		AND o.idx = (SELECT MAX(i.idx) FROM mem_ops i WHERE i.memory_ref = ?1 AND i.key = o.key AND i.idx < ?2)
-		ORDER BY o.key`, ref, size, ms(now))
 	if err != nil {
 		return err
 	}

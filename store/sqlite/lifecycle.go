@@ -121,6 +121,7 @@ func applyErase(ctx context.Context, q querier, e *engine.LogEntry) error {
 		}{
 			{`INSERT OR IGNORE INTO erased_leaves (memory_ref, idx, leaf) SELECT memory_ref, idx, leaf FROM mem_ops WHERE memory_ref = ? AND key IN (?, ?)`, []any{ref, key, ph}},
 			{`UPDATE mem_ops SET key = ?, value = CASE WHEN op = 'PUT' THEN ? ELSE NULL END WHERE memory_ref = ? AND key IN (?, ?)`, []any{ph, []byte(engine.ErasedContent), ref, key, ph}},
+			{`UPDATE OR REPLACE mem_map SET key = ?, fragment = ? WHERE memory_ref = ? AND key = ?`, []any{ph, []byte(engine.ErasedContent), ref, key}},
 			{`UPDATE items SET key = ? WHERE id = ?`, []any{ph, id}},
 			{`UPDATE versions SET key = ?, content = CASE WHEN content IS NULL THEN NULL ELSE ? END, content_hash = '', tags = '[]', reason = 'erased' WHERE item_id = ?`, []any{ph, []byte(engine.ErasedContent), id}},
 			{`DELETE FROM version_bands WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, []any{id}},

@@ -40,6 +40,7 @@ type Store struct {
 	reader *sql.DB
 	key    []byte
 	schema int
+	stmts  *stmtCache // statements prepared on the writer connection
 }
 
 // Options configure Open.
@@ -85,6 +86,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
+	s.stmts = newStmtCache(s.writer)
 	return s, nil
 }
 
@@ -93,8 +95,15 @@ func dsn(path string, writer bool) string {
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
+	// 64 MiB of page cache per connection: the B-tree interior pages of a
+	// million-item database stay cached between writes.
+	q.Add("_pragma", "cache_size(-65536)")
 	if writer {
 		q.Add("_pragma", "journal_mode(WAL)")
+		// Checkpoint every 64 MiB of WAL rather than 4 MiB: a write dirties tens
+		// of pages, mostly the same hot ones, so rarer checkpoints write and
+		// fsync far fewer pages per write.
+		q.Add("_pragma", "wal_autocheckpoint(16384)")
 		q.Set("_txlock", "immediate")
 	} else {
 		q.Add("_pragma", "query_only(1)")
@@ -105,6 +114,9 @@ func dsn(path string, writer bool) string {
 // Close closes both connection pools.
 func (s *Store) Close() error {
 	var errs []error
+	if s.stmts != nil {
+		s.stmts.close()
+	}
 	if s.reader != nil {
 		errs = append(errs, s.reader.Close())
 	}
@@ -222,11 +234,12 @@ func mapOpenErr(path string, err error) error {
 
 // Update runs fn in one BEGIN IMMEDIATE transaction.
 func (s *Store) Update(ctx context.Context, fn func(engine.Tx) error) error {
+	s.stmts.prepareWanted(ctx)
 	tx, err := s.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return mapOpenErr(s.path, err)
 	}
-	t := &Tx{readTx: readTx{q: tx}, store: s}
+	t := &Tx{readTx: readTx{q: &stmtQuerier{tx: tx, cache: s.stmts}}, store: s}
 	if err := fn(t); err != nil {
 		tx.Rollback()
 		return err
