@@ -1,6 +1,14 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memgov/memgov/store/sqlite"
+)
 
 // benchCommands are the `memgov bench` subcommands; each file that measures
 // something adds its own in init.
@@ -18,4 +26,26 @@ the figures. Compare ratios measured in one run, not absolute numbers across run
 		cmd.AddCommand(f(a))
 	}
 	return cmd
+}
+
+// benchKey chains the log of a scratch benchmark database.
+var benchKey = []byte("memgov-bench-key-0123456789abcdef")
+
+// openScratch opens a fresh benchmark database in dir, or in a temporary
+// directory that done removes.
+func openScratch(ctx context.Context, dir string) (s *sqlite.Store, done func(), err error) {
+	cleanup := func() {}
+	if dir == "" {
+		d, err := os.MkdirTemp("", "memgov-bench-*")
+		if err != nil {
+			return nil, nil, err
+		}
+		dir, cleanup = d, func() { os.RemoveAll(d) }
+	}
+	s, err = sqlite.Open(ctx, filepath.Join(dir, "bench.db"), sqlite.Options{Key: benchKey, Create: true})
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	return s, func() { s.Close(); cleanup() }, nil
 }

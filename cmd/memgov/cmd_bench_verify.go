@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -14,7 +12,6 @@ import (
 
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
-	"github.com/memgov/memgov/store/sqlite"
 )
 
 func init() { benchCommands = append(benchCommands, (*app).benchVerifyCommand) }
@@ -102,20 +99,12 @@ func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds())
 
 func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int, progress func(string)) (benchVerifyResult, error) {
 	res := benchVerifyResult{Items: items, ValueBytes: valueBytes}
-	if dir == "" {
-		d, err := os.MkdirTemp("", "memgov-bench-*")
-		if err != nil {
-			return res, err
-		}
-		defer os.RemoveAll(d)
-		dir = d
-	}
-	key := []byte("memgov-bench-key-0123456789abcdef")
-	s, err := sqlite.Open(ctx, filepath.Join(dir, "bench.db"), sqlite.Options{Key: key, Create: true})
+	s, done, err := openScratch(ctx, dir)
 	if err != nil {
 		return res, err
 	}
-	defer s.Close()
+	defer done()
+	key := benchKey
 	e := engine.New(s, key)
 	for _, p := range []engine.Principal{{ID: "bench-agent", Role: engine.Executor, Tenant: "bench"}, {ID: "bench-operator", Role: engine.Operator, Tenant: "bench"}} {
 		if _, err := e.AddPrincipal(ctx, p, "bench"); err != nil {

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -16,7 +14,6 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/similar"
-	"github.com/memgov/memgov/store/sqlite"
 )
 
 func init() { benchCommands = append(benchCommands, (*app).benchWriteCommand) }
@@ -146,20 +143,12 @@ func (c *corpus) nearCopy(s string) string {
 
 func benchWrite(ctx context.Context, dir string, items, writes, lookups, recallQueries int, progress func(string)) (benchWriteReport, error) {
 	rep := benchWriteReport{Items: items, Statuses: map[string]int{}}
-	if dir == "" {
-		d, err := os.MkdirTemp("", "memgov-bench")
-		if err != nil {
-			return rep, err
-		}
-		defer os.RemoveAll(d)
-		dir = d
-	}
-	key := []byte("memgov-bench-key-0123456789abcdef")
-	s, err := sqlite.Open(ctx, filepath.Join(dir, "bench.db"), sqlite.Options{Key: key, Create: true})
+	s, done, err := openScratch(ctx, dir)
 	if err != nil {
 		return rep, err
 	}
-	defer s.Close()
+	defer done()
+	key := benchKey
 	pol := policy.Default()
 	pol.Reputation.BurstLimit = 0
 	for _, lim := range []*policy.RateLimit{&pol.RateLimits.Layers.Working, &pol.RateLimits.Layers.Session,
