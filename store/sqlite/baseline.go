@@ -366,7 +366,7 @@ const baselineCols = `baseline_id, memory_ref, snapshot_hash, memory_type, store
 	shared_memory_owner, check_interval_seconds, compliance_level, approved_by, delta_budget, log_position, base_tree_size,
 	base_frontier, base_seq, lsn`
 
-func scanBaseline(sc interface{ Scan(...any) error }) (engine.Baseline, error) {
+func scanBaseline(sc scanner) (engine.Baseline, error) {
 	var (
 		b             engine.Baseline
 		hash          sql.NullString
@@ -513,7 +513,7 @@ func (r *readTx) StateCache(ctx context.Context, ref string) (engine.StateCache,
 
 const driftCols = `id, memory_ref, baseline_id, policy, cause, approved_hash, current_hash, detail, detected_at, lsn, acked_at, acked_by, resolution, note, ack_lsn`
 
-func scanDrift(sc interface{ Scan(...any) error }) (engine.DriftEvent, error) {
+func scanDrift(sc scanner) (engine.DriftEvent, error) {
 	var (
 		d        engine.DriftEvent
 		at       int64
@@ -582,20 +582,7 @@ func (r *readTx) DriftEvents(ctx context.Context, q engine.DriftQuery) ([]engine
 		b.WriteString(` LIMIT ?`)
 		args = append(args, q.Limit)
 	}
-	rows, err := r.q.QueryContext(ctx, b.String(), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []engine.DriftEvent{}
-	for rows.Next() {
-		d, err := scanDrift(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, r.q, scanDrift, b.String(), args...)
 }
 
 func (r *readTx) OpenSession(ctx context.Context, ref string) (engine.MemSession, error) {

@@ -248,7 +248,7 @@ func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 const commitmentCols = `id, memory_ref, tenant, source_item_id, source_version_id, kind, due_at, predicate, armed, fired_count,
 	last_fired_at, last_fired_lsn, created_by, created_at`
 
-func scanCommitment(sc interface{ Scan(...any) error }) (engine.Commitment, error) {
+func scanCommitment(sc scanner) (engine.Commitment, error) {
 	var (
 		c                    engine.Commitment
 		due, lastAt, lastLSN sql.NullInt64
@@ -276,20 +276,7 @@ func scanCommitment(sc interface{ Scan(...any) error }) (engine.Commitment, erro
 
 // Commitments implements the engine's contract store.
 func (r *readTx) Commitments(ctx context.Context, ref string) ([]engine.Commitment, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+commitmentCols+` FROM commitments WHERE memory_ref = ? ORDER BY created_lsn, id`, ref)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []engine.Commitment{}
-	for rows.Next() {
-		c, err := scanCommitment(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, r.q, scanCommitment, `SELECT `+commitmentCols+` FROM commitments WHERE memory_ref = ? ORDER BY created_lsn, id`, ref)
 }
 
 // Commitment implements the engine's contract store.
@@ -301,7 +288,7 @@ func (r *readTx) Commitment(ctx context.Context, id string) (engine.Commitment, 
 const proposalCols = `id, kind, state, title, tenant, workspace, principal, duplicate_of, source_run_ids, revision, artifact, artifact_hash,
 	rationale, installed_hash, decided_by, gate, note, created_at, updated_at`
 
-func scanProposal(sc interface{ Scan(...any) error }) (engine.Proposal, error) {
+func scanProposal(sc scanner) (engine.Proposal, error) {
 	var (
 		p          engine.Proposal
 		runs       string
@@ -346,20 +333,7 @@ func (r *readTx) Proposals(ctx context.Context, pq engine.ProposalQuery) ([]engi
 	}
 	sb.WriteString(` ORDER BY created_lsn DESC LIMIT ?`)
 	args = append(args, limit)
-	rows, err := r.q.QueryContext(ctx, sb.String(), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []engine.Proposal{}
-	for rows.Next() {
-		p, err := scanProposal(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, r.q, scanProposal, sb.String(), args...)
 }
 
 // Proposal implements the engine's contract store.

@@ -299,7 +299,7 @@ func (r *readTx) CitedItems(ctx context.Context, itemID string) ([]string, error
 const reviewCols = `id, version_id, item_id, memory_ref, tenant, layer, agent, tier, risk, reason, detail, status, created_at, due_at,
 	decided_by, decided_at, decision_code, note, claim_holder, claim_token, claim_expires`
 
-func scanReview(sc interface{ Scan(...any) error }) (engine.Review, error) {
+func scanReview(sc scanner) (engine.Review, error) {
 	var (
 		rv                       engine.Review
 		layer, detail            string

@@ -108,7 +108,7 @@ func (r *readTx) TimeOf(ctx context.Context, lsn int64) (time.Time, error) {
 
 const principalCols = `id, role, tenant, attributes, suspended, created_at`
 
-func scanPrincipal(sc interface{ Scan(...any) error }) (engine.Principal, error) {
+func scanPrincipal(sc scanner) (engine.Principal, error) {
 	var (
 		p     engine.Principal
 		role  string
@@ -131,25 +131,12 @@ func (r *readTx) Principal(ctx context.Context, id string) (engine.Principal, er
 }
 
 func (r *readTx) Principals(ctx context.Context) ([]engine.Principal, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+principalCols+` FROM principals ORDER BY tenant, id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []engine.Principal
-	for rows.Next() {
-		p, err := scanPrincipal(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, r.q, scanPrincipal, `SELECT `+principalCols+` FROM principals ORDER BY tenant, id`)
 }
 
 const itemCols = `id, memory_ref, key, layer, head_version_id, pinned, classification, created_at, updated_at`
 
-func scanItem(sc interface{ Scan(...any) error }) (engine.Item, error) {
+func scanItem(sc scanner) (engine.Item, error) {
 	var (
 		it       engine.Item
 		layer    string
@@ -175,7 +162,7 @@ func (r *readTx) ItemByKey(ctx context.Context, ref, key string) (engine.Item, e
 const versionCols = `id, item_id, memory_ref, key, layer, seq, prev_id, merged_from, state, content, content_hash, tags,
 	confidence, validation_score, classification, created_by, created_at, created_lsn, active_from, active_to, expires_at, reason`
 
-func scanVersion(sc interface{ Scan(...any) error }) (engine.Version, error) {
+func scanVersion(sc scanner) (engine.Version, error) {
 	var (
 		v                   engine.Version
 		layer, state, tags  string
@@ -210,20 +197,7 @@ func (r *readTx) Version(ctx context.Context, id string) (engine.Version, error)
 }
 
 func (r *readTx) queryVersions(ctx context.Context, query string, args ...any) ([]engine.Version, error) {
-	rows, err := r.q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []engine.Version{}
-	for rows.Next() {
-		v, err := scanVersion(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, r.q, scanVersion, query, args...)
 }
 
 func (r *readTx) History(ctx context.Context, itemID string) ([]engine.Version, error) {

@@ -68,7 +68,7 @@ func observeWorkspace(ctx context.Context, q querier, e *engine.LogEntry) error 
 
 const wsCols = `id, name, ref, base_ref, owner, base_lsn, status, request, decided_by, created_at`
 
-func scanWorkspace(row interface{ Scan(...any) error }) (engine.Workspace, error) {
+func scanWorkspace(row scanner) (engine.Workspace, error) {
 	var (
 		w   engine.Workspace
 		req string
