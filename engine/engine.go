@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -169,7 +170,7 @@ func (e *Engine) Principals(ctx context.Context) ([]Principal, error) {
 	return ps, err
 }
 
-func isNotFound(err error) bool { return err != nil && errorsIs(err, ErrNotFound) }
+func isNotFound(err error) bool { return err != nil && errors.Is(err, ErrNotFound) }
 
 func validID(s string) bool {
 	if len(s) == 0 || len(s) > 64 {

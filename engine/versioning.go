@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"github.com/memgov/memgov/engine/scope"
 )
 
-var errorsIs = errors.Is
 
 // PutRequest is an ungated write: it commits a version directly, without the
 // governed pipeline. It exists for tests and trusted loaders; agents write
