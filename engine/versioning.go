@@ -11,7 +11,6 @@ import (
 	"github.com/memgov/memgov/engine/scope"
 )
 
-
 // PutRequest is an ungated write: it commits a version directly, without the
 // governed pipeline. It exists for tests and trusted loaders; agents write
 // through Write.
