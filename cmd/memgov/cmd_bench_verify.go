@@ -14,8 +14,6 @@ import (
 	"github.com/memgov/memgov/engine/policy"
 )
 
-func init() { benchCommands = append(benchCommands, (*app).benchVerifyCommand) }
-
 // benchVerifyResult is what `memgov bench verify` prints.
 type benchVerifyResult struct {
 	Items             int     `json:"items"`

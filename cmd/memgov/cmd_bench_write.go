@@ -16,8 +16,6 @@ import (
 	"github.com/memgov/memgov/engine/similar"
 )
 
-func init() { benchCommands = append(benchCommands, (*app).benchWriteCommand) }
-
 // latencyStats summarises a sample of durations.
 type latencyStats struct {
 	N         int     `json:"n"`
