@@ -197,15 +197,6 @@ type WorkspaceData struct {
 	Request json.RawMessage `json:"request,omitempty"`
 }
 
-// Workspace actions.
-const (
-	WorkspaceOpen   = "open"
-	WorkspaceRemove = "remove"
-	WorkspaceSubmit = "submit"
-	WorkspaceMerge  = "merge"
-	WorkspaceReject = "reject"
-)
-
 // BaselineData is the data of a BASELINE_APPROVE entry: the 3.2.6
 // memory_baseline record with what memgov needs to enforce it.
 type BaselineData struct {

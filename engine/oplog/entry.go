@@ -121,25 +121,6 @@ func (e *Entry) Seal(p Payload) error {
 	return nil
 }
 
-// SealData seals a payload of reason and the typed data d (one of the types of
-// data.go), the form of every operation that is not a version write.
-func (e *Entry) SealData(reason string, d any) error {
-	data, err := Marshal(d)
-	if err != nil {
-		return err
-	}
-	return e.Seal(Payload{Reason: reason, Data: data})
-}
-
-// Marshal encodes typed payload data.
-func Marshal(d any) (json.RawMessage, error) {
-	b, err := json.Marshal(d)
-	if err != nil {
-		return nil, fmt.Errorf("payload data: %w", err)
-	}
-	return b, nil
-}
-
 // DecodePayload decodes the entry's payload; an erased payload decodes empty.
 func (e *Entry) DecodePayload() (Payload, error) {
 	var p Payload

@@ -42,7 +42,7 @@ func readGolden(t *testing.T) map[string]string {
 
 func mustData(t *testing.T, v any) json.RawMessage {
 	t.Helper()
-	b, err := oplog.Marshal(v)
+	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestEntryLeafAndChainUnchanged(t *testing.T) {
 func TestDecodeDataRoundTrip(t *testing.T) {
 	var e oplog.Entry
 	e.Op, e.LSN = oplog.Claim, 3
-	if err := e.SealData("claim", oplog.ClaimData{ReviewID: "rv", Holder: "h", Token: 2}); err != nil {
+	if err := e.Seal(oplog.Payload{Reason: "claim", Data: mustData(t, oplog.ClaimData{ReviewID: "rv", Holder: "h", Token: 2})}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := oplog.DecodeData[oplog.ClaimData](&e)
