@@ -13,8 +13,8 @@ import (
 
 // This file stores what workspaces (12.8.4) add to the workspaces table of
 // 0007: ids, names, removed keys and the reviews of merge requests, all
-// derived from WORKSPACE entries by an apply observer (applyWorkspace in
-// lifecycle.go keeps the status).
+// derived from WORKSPACE entries by recordWorkspace, which apply.go runs
+// after applyWorkspace (lifecycle.go) has kept the status.
 
 // recordWorkspace records what a WORKSPACE entry adds beyond its status
 // (applyWorkspace): the id and name it opens with, removed keys, and the
