@@ -83,20 +83,6 @@ func (e *Engine) Checkpoint(ctx context.Context, ttlSeconds int64, actor string)
 	return rec, err
 }
 
-// DecodeAuditCheckpoint returns the checkpoint an OpAuditCP entry records.
-func DecodeAuditCheckpoint(e *LogEntry) (AuditCheckpointRecord, error) {
-	p, err := e.DecodePayload()
-	if err != nil {
-		return AuditCheckpointRecord{}, err
-	}
-	var rec AuditCheckpointRecord
-	if err := json.Unmarshal(p.Data, &rec); err != nil {
-		return rec, fmt.Errorf("log entry %d: checkpoint: %w", e.LSN, err)
-	}
-	rec.LSN = e.LSN
-	return rec, nil
-}
-
 // ConsistencyProof is an RFC 9162 proof that the log at FromSize is a prefix of
 // the log at ToSize.
 type ConsistencyProof struct {

@@ -10,17 +10,9 @@ import (
 
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
-)
-
-// Log operations of baselines, drift and sessions (agent-manifest 3.2.6).
-const (
-	OpBaselineApprove Op = "BASELINE_APPROVE" // a memory_baseline record is approved
-	OpDriftDetected   Op = "DRIFT_DETECTED"   // a MEMORY_DRIFT_DETECTED episode opens
-	OpDriftAck        Op = "DRIFT_ACK"        // an operator acknowledges (and resolves) an episode
-	OpSessionStart    Op = "SESSION_START"    // a session boundary opens (session memory)
-	OpSessionEnd      Op = "SESSION_END"      // the session boundary closes
 )
 
 // MemoryType is the 3.2.6 memory_type of a baseline.
@@ -59,6 +51,14 @@ type Baseline struct {
 	BaseSeq      uint64 `json:"checkpoint_seq"`
 	BaseFrontier []byte `json:"-"`
 	LSN          int64  `json:"lsn"` // the BASELINE_APPROVE entry
+}
+
+// data is the record as a BASELINE_APPROVE entry carries it.
+func (b Baseline) data() oplog.BaselineData {
+	return oplog.BaselineData{ID: b.ID, MemoryRef: b.MemoryRef, SnapshotHash: b.SnapshotHash, MemoryType: string(b.MemoryType), Store: b.Store,
+		ApprovedAt: b.ApprovedAt, BoundAt: b.BoundAt, TTLSeconds: b.TTLSeconds, DriftPolicy: b.DriftPolicy, SharedMemoryOwner: b.SharedMemoryOwner,
+		CheckIntervalSeconds: b.CheckIntervalSeconds, ComplianceLevel: b.ComplianceLevel, ApprovedBy: b.ApprovedBy, DeltaBudget: b.DeltaBudget,
+		LogPosition: b.LogPosition, BaseTreeSize: b.BaseTreeSize, BaseSeq: b.BaseSeq, LSN: b.LSN}
 }
 
 // ExpiresAt returns when the baseline stops being valid; zero when it has no TTL.
@@ -268,7 +268,7 @@ func (e *Engine) approveTx(ctx context.Context, tx Tx, r ApproveRequest) (Baseli
 		return Baseline{}, err
 	}
 	b.BaseTreeSize = head.TreeSize
-	data, err := json.Marshal(b)
+	data, err := json.Marshal(b.data())
 	if err != nil {
 		return Baseline{}, err
 	}
@@ -284,23 +284,6 @@ func (e *Engine) approveTx(ctx context.Context, tx Tx, r ApproveRequest) (Baseli
 		return Baseline{}, err
 	}
 	return br.Baseline(ctx, r.MemoryRef)
-}
-
-// DecodeBaseline returns the record an OpBaselineApprove entry carries.
-func DecodeBaseline(e *LogEntry) (Baseline, error) {
-	p, err := e.DecodePayload()
-	if err != nil {
-		return Baseline{}, err
-	}
-	var b Baseline
-	if err := json.Unmarshal(p.Data, &b); err != nil {
-		return b, fmt.Errorf("log entry %d: baseline data: %w", e.LSN, err)
-	}
-	b.ApprovedAt, b.BoundAt, b.LSN = e.Time, e.Time, e.LSN
-	if b.ApprovedBy == "" {
-		b.ApprovedBy = e.Actor
-	}
-	return b, nil
 }
 
 // Baseline returns the current baseline of a memoryRef (its own, not an

@@ -160,7 +160,7 @@ func TestMemoryVectorsThroughMemoryRef(t *testing.T) {
 	for _, kv := range []struct{ k, v string }{{"a", "1"}, {"b", "2"}} {
 		err := env.s.Update(ctx, func(tx engine.Tx) error {
 			e := &engine.LogEntry{Time: env.now, Op: engine.OpInsert, MemoryRef: "acme/vec", ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
-			if err := e.Seal(engine.Payload{Key: kv.k, Layer: engine.Semantic, Content: json.RawMessage(kv.v), ContentHash: engine.HashPayload([]byte(kv.v))}); err != nil {
+			if err := e.Seal(engine.Payload{Key: kv.k, Layer: string(engine.Semantic), Content: json.RawMessage(kv.v), ContentHash: engine.HashPayload([]byte(kv.v))}); err != nil {
 				return err
 			}
 			return tx.Append(ctx, e)

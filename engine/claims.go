@@ -5,36 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/memgov/memgov/engine/oplog"
 )
-
-// Review claim and escalation operations.
-const (
-	OpClaim    Op = "CLAIM"    // a reviewer takes a lease on a review (12.8.3 fencing token)
-	OpRelease  Op = "RELEASE"  // the reviewer gives the lease back
-	OpEscalate Op = "ESCALATE" // a review is escalated, by a person or past its SLA
-)
-
-// ClaimData is the payload data of CLAIM, RELEASE and ESCALATE entries.
-type ClaimData struct {
-	ReviewID string `json:"review_id"`
-	Holder   string `json:"holder,omitempty"`
-	Token    int64  `json:"token,omitempty"`
-	Expires  string `json:"expires,omitempty"`
-	Note     string `json:"note,omitempty"`
-}
-
-// DecodeClaim returns the claim data of a CLAIM, RELEASE or ESCALATE entry.
-func DecodeClaim(e *LogEntry) (ClaimData, error) {
-	p, err := e.DecodePayload()
-	if err != nil {
-		return ClaimData{}, err
-	}
-	var c ClaimData
-	if err := json.Unmarshal(p.Data, &c); err != nil {
-		return c, fmt.Errorf("log entry %d: claim data: %w", e.LSN, err)
-	}
-	return c, nil
-}
 
 // ClaimReview gives a curator a lease on a review, with a fencing token that
 // grows with every claim: a decision carrying an older token is refused. A
@@ -55,7 +28,7 @@ func (e *Engine) ClaimReview(ctx context.Context, reviewID, reviewer string) (Re
 		if ttl <= 0 {
 			ttl = 5 * time.Minute
 		}
-		c := ClaimData{ReviewID: r.ID, Holder: reviewer, Token: r.ClaimToken + 1, Expires: now.Add(ttl).Format(TimeFormat)}
+		c := oplog.ClaimData{ReviewID: r.ID, Holder: reviewer, Token: r.ClaimToken + 1, Expires: now.Add(ttl).Format(TimeFormat)}
 		if err := e.appendClaim(ctx, tx, OpClaim, r, reviewer, "claimed for review", c); err != nil {
 			return err
 		}
@@ -75,7 +48,7 @@ func (e *Engine) ReleaseReview(ctx context.Context, reviewID, reviewer string) e
 		if r.ClaimHolder != reviewer || !e.Now().Before(r.ClaimExpires) {
 			return nil
 		}
-		return e.appendClaim(ctx, tx, OpRelease, r, reviewer, "claim released", ClaimData{ReviewID: r.ID, Token: r.ClaimToken})
+		return e.appendClaim(ctx, tx, OpRelease, r, reviewer, "claim released", oplog.ClaimData{ReviewID: r.ID, Token: r.ClaimToken})
 	})
 }
 
@@ -94,7 +67,7 @@ func (e *Engine) EscalateReview(ctx context.Context, reviewID, reviewer, note st
 		if note != "" {
 			reason += ": " + note
 		}
-		if err := e.appendClaim(ctx, tx, OpEscalate, r, reviewer, reason, ClaimData{ReviewID: r.ID, Note: note}); err != nil {
+		if err := e.appendClaim(ctx, tx, OpEscalate, r, reviewer, reason, oplog.ClaimData{ReviewID: r.ID, Note: note}); err != nil {
 			return err
 		}
 		out, err = tx.Review(ctx, r.ID)
@@ -131,7 +104,7 @@ func (e *Engine) SweepReviews(ctx context.Context) (SweepResult, error) {
 				if err != nil || cur.Status != ReviewPending {
 					return err
 				}
-				return e.appendClaim(ctx, tx, OpEscalate, cur, "memgov", "past its review SLA", ClaimData{ReviewID: cur.ID, Note: "SLA_BREACHED"})
+				return e.appendClaim(ctx, tx, OpEscalate, cur, "memgov", "past its review SLA", oplog.ClaimData{ReviewID: cur.ID, Note: "SLA_BREACHED"})
 			})
 			if err != nil {
 				return res, err
@@ -163,7 +136,7 @@ func (e *Engine) curatorReview(ctx context.Context, tx ReadTx, reviewID, reviewe
 	return r, nil
 }
 
-func (e *Engine) appendClaim(ctx context.Context, tx Tx, op Op, r Review, actor, reason string, c ClaimData) error {
+func (e *Engine) appendClaim(ctx context.Context, tx Tx, op Op, r Review, actor, reason string, c oplog.ClaimData) error {
 	data, err := json.Marshal(c)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov/engine/canon"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -29,11 +30,6 @@ import (
 // emits the content-free commitment.fired event, so a rebuild replays the
 // firing without firing again. A commitment whose source entry is no longer
 // visible (retracted, superseded, expired) does not fire.
-const (
-	OpCommitment     Op = "COMMITMENT"
-	OpCommitmentFire Op = "COMMITMENT_FIRE"
-	OpCommitmentArm  Op = "COMMITMENT_ARM"
-)
 
 // Commitment kinds.
 const (
@@ -57,29 +53,6 @@ type Commitment struct {
 	LastFiredLSN    int64           `json:"last_fired_lsn,omitempty"`
 	CreatedBy       string          `json:"created_by"`
 	CreatedAt       time.Time       `json:"created_at"`
-}
-
-// CommitmentData is the payload data of the commitment ops.
-type CommitmentData struct {
-	ID              string          `json:"id"`
-	Tenant          string          `json:"tenant,omitempty"`
-	SourceVersionID string          `json:"sourceVersionId,omitempty"`
-	Kind            string          `json:"kind,omitempty"`
-	DueAt           string          `json:"dueAt,omitempty"`
-	Predicate       json.RawMessage `json:"predicate,omitempty"`
-}
-
-// DecodeCommitmentData decodes the data of a commitment op entry.
-func DecodeCommitmentData(e *LogEntry) (CommitmentData, error) {
-	var d CommitmentData
-	p, err := e.DecodePayload()
-	if err != nil {
-		return d, err
-	}
-	if err := json.Unmarshal(p.Data, &d); err != nil {
-		return d, fmt.Errorf("log entry %d: commitment data: %w", e.LSN, err)
-	}
-	return d, nil
 }
 
 type commitSpec struct {
@@ -131,7 +104,7 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickRe
 		for _, v := range active {
 			visible[v.ID] = true
 		}
-		appendOp := func(op Op, itemID string, d CommitmentData, reason string) (*LogEntry, error) {
+		appendOp := func(op Op, itemID string, d oplog.CommitmentData, reason string) (*LogEntry, error) {
 			data, err := json.Marshal(d)
 			if err != nil {
 				return nil, err
@@ -156,7 +129,7 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickRe
 			} else if !isNotFound(err) {
 				return err
 			}
-			d := CommitmentData{ID: id, Tenant: r.Tenant, SourceVersionID: v.ID}
+			d := oplog.CommitmentData{ID: id, Tenant: r.Tenant, SourceVersionID: v.ID}
 			switch {
 			case spec.CommitAt != "":
 				t, err := time.Parse(time.RFC3339Nano, spec.CommitAt)
@@ -193,7 +166,7 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickRe
 				if c.FiredCount > 0 || c.DueAt == nil || now.Before(*c.DueAt) {
 					continue
 				}
-				if _, err := appendOp(OpCommitmentFire, c.SourceItemID, CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment due"); err != nil {
+				if _, err := appendOp(OpCommitmentFire, c.SourceItemID, oplog.CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment due"); err != nil {
 					return err
 				}
 				res.Fired = append(res.Fired, c.ID)
@@ -212,12 +185,12 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickRe
 				}
 				switch {
 				case holds && c.Armed:
-					if _, err := appendOp(OpCommitmentFire, c.SourceItemID, CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment condition holds"); err != nil {
+					if _, err := appendOp(OpCommitmentFire, c.SourceItemID, oplog.CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment condition holds"); err != nil {
 						return err
 					}
 					res.Fired = append(res.Fired, c.ID)
 				case !holds && !c.Armed:
-					if _, err := appendOp(OpCommitmentArm, c.SourceItemID, CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment condition no longer holds"); err != nil {
+					if _, err := appendOp(OpCommitmentArm, c.SourceItemID, oplog.CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment condition no longer holds"); err != nil {
 						return err
 					}
 					res.Rearmed = append(res.Rearmed, c.ID)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 var jsonUnmarshal = json.Unmarshal
@@ -73,7 +75,7 @@ func (e *Engine) ComplianceReport(ctx context.Context) (ComplianceReport, error)
 				c.Detail = "TTL passed " + v.ExpiresAt.Format(time.RFC3339) + "; run memgov gc"
 				rep.PastTTL = append(rep.PastTTL, c)
 			}
-			var meta writeMeta
+			var meta oplog.VersionData
 			if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *LogEntry) error {
 				p, err := le.DecodePayload()
 				if err == nil && len(p.Data) > 0 {

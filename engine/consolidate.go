@@ -8,14 +8,11 @@ import (
 	"sort"
 
 	"github.com/memgov/memgov/engine/canon"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/redact"
 	"github.com/memgov/memgov/engine/scope"
 	"github.com/memgov/memgov/engine/similar"
 )
-
-// OpConsolidate records a consolidation pass; its apply emits
-// agent.memory.consolidated.
-const OpConsolidate Op = "CONSOLIDATE"
 
 // MaxConsolidate bounds the entries one pass compares (pairwise, O(n^2)
 // cosines): a ref with more long-term entries is consolidated over its
@@ -39,15 +36,6 @@ type ConsolidateResult struct {
 	Strengthened int      `json:"strengthened"` // entries whose confidence rose by corroboration
 	Keys         []string `json:"keys"`         // entries that stopped being visible
 	LSN          int64    `json:"lsn"`
-}
-
-// ConsolidateData is the payload data of an OpConsolidate entry.
-type ConsolidateData struct {
-	InputCount   int `json:"inputCount"`
-	OutputCount  int `json:"outputCount"`
-	Merged       int `json:"merged"`
-	Superseded   int `json:"superseded"`
-	Strengthened int `json:"strengthened"`
 }
 
 type consEntry struct {
@@ -206,7 +194,7 @@ func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (Consoli
 			}
 		}
 		res.OutputCount = res.InputCount - res.Merged - res.Superseded
-		data, err := json.Marshal(ConsolidateData{InputCount: res.InputCount, OutputCount: res.OutputCount,
+		data, err := json.Marshal(oplog.ConsolidateData{InputCount: res.InputCount, OutputCount: res.OutputCount,
 			Merged: res.Merged, Superseded: res.Superseded, Strengthened: res.Strengthened})
 		if err != nil {
 			return err
@@ -246,7 +234,7 @@ func (e *Engine) mergeInto(ctx context.Context, tx Tx, red *redact.Redactor, int
 	entry := &LogEntry{Time: e.Now(), Op: OpMerge, MemoryRef: into.v.MemoryRef, ItemID: into.v.ItemID, VersionID: NewID(),
 		PrevVersionID: into.v.ID, Actor: actor}
 	vs := into.v.ValidationScore
-	p := Payload{Reason: reason, Key: into.v.Key, Layer: into.v.Layer, Content: content, ContentHash: HashPayload(content),
+	p := Payload{Reason: reason, Key: into.v.Key, Layer: string(into.v.Layer), Content: content, ContentHash: HashPayload(content),
 		Tags: normTags(tags), Confidence: &conf, ValidationScore: &vs, Classification: into.v.Classification, MergedFrom: from.v.ID}
 	if into.v.ExpiresAt != nil {
 		p.ExpiresAt = into.v.ExpiresAt.UTC().Format(TimeFormat)

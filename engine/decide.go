@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // Decision is a person's decision on a review.
@@ -75,7 +77,7 @@ func (e *Engine) decide(ctx context.Context, tx Tx, d Decision) (Review, error) 
 	if d.Note != "" {
 		reason += " — " + d.Note
 	}
-	data, err := json.Marshal(writeMeta{Decision: &decisionData{ReviewID: r.ID, Code: d.Code, Note: d.Note}})
+	data, err := json.Marshal(oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: d.Code, Note: d.Note}})
 	if err != nil {
 		return Review{}, err
 	}
@@ -192,7 +194,7 @@ func (e *Engine) timeout(ctx context.Context, id string) error {
 		if err != nil || !r.Open() {
 			return err
 		}
-		data, err := json.Marshal(writeMeta{Decision: &decisionData{ReviewID: r.ID, Code: ReasonApprovalTimeout}})
+		data, err := json.Marshal(oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: ReasonApprovalTimeout}})
 		if err != nil {
 			return err
 		}

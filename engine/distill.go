@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/memgov/memgov/engine/canon"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -203,19 +204,6 @@ type DistillResult struct {
 	LSN          int64           `json:"lsn"`
 }
 
-// OpDistill records a distillation run; its apply emits memory.compacted.
-const OpDistill Op = "DISTILL"
-
-// DistillData is the payload data of an OpDistill entry (counts and ids only).
-type DistillData struct {
-	TokenBudget  int    `json:"tokenBudget"`
-	TokensUsed   int    `json:"tokensUsed"`
-	IndexUpdated bool   `json:"indexUpdated"`
-	ArchiveKey   string `json:"archiveKey"`
-	ArchiveHash  string `json:"archiveHash"`
-	Sources      int    `json:"sources"`
-}
-
 // Distill runs the distillation contract (seed 002, RFC 0062) over a
 // memoryRef: it reads the ACTIVE, unexpired entries (the read snapshot; the
 // reserved keys aside), redacts them again (SR-1 carries forward), and
@@ -337,7 +325,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 			}
 			res.IndexUpdated = true
 		}
-		data, err := json.Marshal(DistillData{TokenBudget: r.Budget, TokensUsed: ar.TokensUsed, IndexUpdated: res.IndexUpdated,
+		data, err := json.Marshal(oplog.DistillData{TokenBudget: r.Budget, TokensUsed: ar.TokensUsed, IndexUpdated: res.IndexUpdated,
 			ArchiveKey: res.ArchiveKey, ArchiveHash: hash, Sources: len(ar.Sources)})
 		if err != nil {
 			return err
@@ -384,7 +372,7 @@ func (e *Engine) appendVersion(ctx context.Context, tx Tx, ref, key string, laye
 	if err != nil {
 		return nil, err
 	}
-	p := Payload{Reason: reason, Key: key, Layer: layer, Content: content, ContentHash: HashPayload(content),
+	p := Payload{Reason: reason, Key: key, Layer: string(layer), Content: content, ContentHash: HashPayload(content),
 		Tags: normTags(tags), Confidence: &confidence}
 	if err := entry.Seal(p); err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -53,6 +54,13 @@ type DriftEvent struct {
 	AckLSN       int64      `json:"ack_lsn,omitempty"`
 }
 
+// data is the episode as a DRIFT_DETECTED entry carries it.
+func (d DriftEvent) data() oplog.DriftData {
+	return oplog.DriftData{ID: d.ID, Event: d.Event, MemoryRef: d.MemoryRef, BaselineID: d.BaselineID, Policy: d.Policy, Cause: d.Cause,
+		ApprovedHash: d.ApprovedHash, CurrentHash: d.CurrentHash, Detail: d.Detail, DetectedAt: d.DetectedAt, LSN: d.LSN, AckedAt: d.AckedAt,
+		AckedBy: d.AckedBy, Resolution: d.Resolution, Note: d.Note, AckLSN: d.AckLSN}
+}
+
 // Open reports whether the episode awaits acknowledgement.
 func (d DriftEvent) Open() bool { return d.AckedAt == nil }
 
@@ -61,41 +69,6 @@ type DriftQuery struct {
 	MemoryRef string // "": every ref
 	OpenOnly  bool
 	Limit     int
-}
-
-// DriftAck is the payload data of a DRIFT_ACK entry.
-type DriftAck struct {
-	DriftID       string `json:"drift_id"`
-	Resolution    string `json:"resolution"`
-	Note          string `json:"note,omitempty"`
-	NewBaselineID string `json:"new_baseline_id,omitempty"`
-}
-
-// DecodeDrift returns the episode a DRIFT_DETECTED entry opens.
-func DecodeDrift(e *LogEntry) (DriftEvent, error) {
-	p, err := e.DecodePayload()
-	if err != nil {
-		return DriftEvent{}, err
-	}
-	var d DriftEvent
-	if err := json.Unmarshal(p.Data, &d); err != nil {
-		return d, fmt.Errorf("log entry %d: drift data: %w", e.LSN, err)
-	}
-	d.MemoryRef, d.DetectedAt, d.LSN, d.Event = e.MemoryRef, e.Time, e.LSN, merkle.EventMemoryDrift
-	return d, nil
-}
-
-// DecodeDriftAck returns the acknowledgement a DRIFT_ACK entry records.
-func DecodeDriftAck(e *LogEntry) (DriftAck, error) {
-	p, err := e.DecodePayload()
-	if err != nil {
-		return DriftAck{}, err
-	}
-	var a DriftAck
-	if err := json.Unmarshal(p.Data, &a); err != nil {
-		return a, fmt.Errorf("log entry %d: drift ack data: %w", e.LSN, err)
-	}
-	return a, nil
 }
 
 // VerifyRequest asks whether a memoryRef's memory still matches its baseline.
@@ -424,7 +397,7 @@ func (e *Engine) recordDrift(ctx context.Context, tx Tx, b Baseline, cause, deta
 	}
 	d := DriftEvent{ID: NewID(), BaselineID: b.ID, Policy: b.DriftPolicy, Cause: cause, ApprovedHash: b.Hash(),
 		CurrentHash: current, Detail: detail}
-	data, err := json.Marshal(d)
+	data, err := json.Marshal(d.data())
 	if err != nil {
 		return d, err
 	}
@@ -768,7 +741,7 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 		} else if !ok {
 			return fmt.Errorf("%w: %s still differs from the log after the rebuild", ErrTampered, b.MemoryRef)
 		}
-		ack := DriftAck{DriftID: ev.ID, Resolution: r.Resolution, Note: r.Note}
+		ack := oplog.DriftAckData{DriftID: ev.ID, Resolution: r.Resolution, Note: r.Note}
 		if r.Resolution == ResolveReapprove {
 			alg := canon.SHA256
 			if a, _, err := canon.ParseDigest(b.Hash()); err == nil {
@@ -856,7 +829,7 @@ func (e *Engine) compensate(ctx context.Context, tx Tx, br baselineReader, ref s
 				return n, err
 			}
 			conf, score := meta.Confidence, meta.ValidationScore
-			p := Payload{Reason: reason, Key: k, Layer: layer, Content: t.Value, ContentHash: HashPayload(t.Value),
+			p := Payload{Reason: reason, Key: k, Layer: string(layer), Content: t.Value, ContentHash: HashPayload(t.Value),
 				Tags: meta.Tags, Confidence: &conf, ValidationScore: &score, Classification: meta.Classification}
 			if t.ExpiresAt != nil {
 				p.ExpiresAt = t.ExpiresAt.UTC().Format(TimeFormat)
@@ -888,12 +861,4 @@ func (e *Engine) compensate(ctx context.Context, tx Tx, br baselineReader, ref s
 		}
 	}
 	return n, nil
-}
-
-func init() {
-	// The write pipeline's drift step calls DriftGate.
-	driftGateHook = func(e *Engine, ctx context.Context, tx ReadTx, ref string) (driftDecision, error) {
-		r, err := e.DriftGate(ctx, tx, ref)
-		return driftDecision{deny: r.Deny, alerts: r.Alerts}, err
-	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/redact"
 	"github.com/memgov/memgov/engine/schema"
@@ -113,7 +114,7 @@ func (e *Engine) AddPrincipal(ctx context.Context, p Principal, actor string) (P
 		if !isNotFound(err) {
 			return err
 		}
-		data, err := json.Marshal(principalData{Role: p.Role, Tenant: p.Tenant, Attributes: p.Attributes})
+		data, err := json.Marshal(oplog.PrincipalData{Role: string(p.Role), Tenant: p.Tenant, Attributes: p.Attributes})
 		if err != nil {
 			return err
 		}
@@ -128,26 +129,6 @@ func (e *Engine) AddPrincipal(ctx context.Context, p Principal, actor string) (P
 		return err
 	})
 	return out, err
-}
-
-// principalData is the payload data of an OpPrincipal entry.
-type principalData struct {
-	Role       Role              `json:"role"`
-	Tenant     string            `json:"tenant"`
-	Attributes map[string]string `json:"attributes,omitempty"`
-}
-
-// DecodePrincipal returns the principal an OpPrincipal entry registers.
-func DecodePrincipal(e *LogEntry) (Principal, error) {
-	p, err := e.DecodePayload()
-	if err != nil {
-		return Principal{}, err
-	}
-	var d principalData
-	if err := json.Unmarshal(p.Data, &d); err != nil {
-		return Principal{}, fmt.Errorf("log entry %d: principal data: %w", e.LSN, err)
-	}
-	return Principal{ID: e.ItemID, Role: d.Role, Tenant: d.Tenant, Attributes: d.Attributes, CreatedAt: e.Time}, nil
 }
 
 // Principal returns a registered principal.

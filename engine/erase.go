@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -208,7 +209,7 @@ func (e *Engine) purge(ctx context.Context, tx Tx, lw lifecycleWriter, actor, ki
 					return row, err
 				}
 				entry = &LogEntry{Time: now, Op: OpReject, MemoryRef: item.MemoryRef, ItemID: id, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
-				data, _ := json.Marshal(writeMeta{Decision: &decisionData{ReviewID: rid, Code: "ERASED"}})
+				data, _ := json.Marshal(oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: rid, Code: "ERASED"}})
 				p = Payload{Reason: "erased (" + kind + ")", Data: data}
 			default:
 				continue
@@ -225,7 +226,7 @@ func (e *Engine) purge(ctx context.Context, tx Tx, lw lifecycleWriter, actor, ki
 	if err != nil {
 		return row, err
 	}
-	rec := ErasureRecord{Kind: kind, RequestID: requestID, SubjectHash: subjectHash, RequestedAt: requestedAt.Format(time.RFC3339Nano),
+	rec := oplog.ErasureData{Kind: kind, RequestID: requestID, SubjectHash: subjectHash, RequestedAt: requestedAt.Format(time.RFC3339Nano),
 		Items: items, LSNs: lsns, ByLayer: row.ByLayer}
 	data, err := json.Marshal(rec)
 	if err != nil {

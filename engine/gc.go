@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -138,7 +139,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				if o.DryRun {
 					continue
 				}
-				data, _ := json.Marshal(map[string]string{"gc": act.Mode})
+				data, _ := json.Marshal(oplog.ExpireData{GC: act.Mode})
 				entry := &LogEntry{Time: now, Op: OpExpire, MemoryRef: g.Item.MemoryRef, ItemID: g.Item.ID, VersionID: g.Head.ID, PrevVersionID: g.Head.Prev, Actor: o.By}
 				if err := entry.Seal(Payload{Reason: "gc: " + act.Mode, Data: data}); err != nil {
 					return err
@@ -254,7 +255,7 @@ func (e *Engine) Annotate(ctx context.Context, itemID, actor, kind, note string)
 		if err := e.authorized(who, item.MemoryRef, item.Layer, policy.OpAnnotate); err != nil {
 			return err
 		}
-		data, _ := json.Marshal(map[string]string{"kind": kind, "note": note})
+		data, _ := json.Marshal(oplog.AnnotationData{Kind: kind, Note: note})
 		entry := &LogEntry{Time: e.Now(), Op: OpAnnotate, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
 		if err := entry.Seal(Payload{Reason: "annotation", Data: data}); err != nil {
 			return err
@@ -288,9 +289,9 @@ func (e *Engine) Reclassify(ctx context.Context, itemID string, to Layer, actor,
 				return err
 			}
 		}
-		data, _ := json.Marshal(map[string]string{"from": string(item.Layer), "to": string(to)})
+		data, _ := json.Marshal(oplog.ReclassifyData{From: string(item.Layer), To: string(to)})
 		entry := &LogEntry{Time: e.Now(), Op: OpReclassify, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: item.Head, Actor: actor}
-		if err := entry.Seal(Payload{Reason: reason, Layer: to, Data: data}); err != nil {
+		if err := entry.Seal(Payload{Reason: reason, Layer: string(to), Data: data}); err != nil {
 			return err
 		}
 		if err := tx.Append(ctx, entry); err != nil {

@@ -63,7 +63,7 @@ func BenchmarkGovernedWriteAtScale(b *testing.B) {
 				return fmt.Errorf("drift gate denied: %+v", g)
 			}
 			entry := &engine.LogEntry{Time: e.Now(), Op: engine.OpInsert, MemoryRef: ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bench-agent"}
-			if err := entry.Seal(engine.Payload{Key: fmt.Sprintf("gov-%08d", i), Layer: engine.Semantic, Content: content,
+			if err := entry.Seal(engine.Payload{Key: fmt.Sprintf("gov-%08d", i), Layer: string(engine.Semantic), Content: content,
 				ContentHash: engine.HashPayload(content), Confidence: &conf}); err != nil {
 				return err
 			}

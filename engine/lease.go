@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -90,7 +91,7 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 			res.Status = LeaseGranted
 		}
 		exp := now.Add(ttl)
-		data, _ := json.Marshal(map[string]any{"key": key, "token": token, "expires_at": exp.Format(time.RFC3339Nano)})
+		data, _ := json.Marshal(oplog.LeaseData{Key: key, Token: token, ExpiresAt: exp.Format(time.RFC3339Nano)})
 		entry := &LogEntry{Time: now, Op: OpLeaseAcquire, MemoryRef: ref, Actor: holder}
 		if err := entry.Seal(Payload{Reason: "lease " + res.Status, Data: data}); err != nil {
 			return err
@@ -150,7 +151,7 @@ func (e *Engine) ReleaseLease(ctx context.Context, ref, key, holder string, toke
 		if !found || cur.Holder != holder || cur.Token != token || cur.Released {
 			return fmt.Errorf("%w: %s holds no lease %d on %s", ErrConflict, holder, token, key)
 		}
-		data, _ := json.Marshal(map[string]any{"key": key, "token": token})
+		data, _ := json.Marshal(oplog.LeaseData{Key: key, Token: token})
 		entry := &LogEntry{Time: e.Now(), Op: OpLeaseRelease, MemoryRef: ref, Actor: holder}
 		if err := entry.Seal(Payload{Reason: "lease released", Data: data}); err != nil {
 			return err

@@ -6,127 +6,19 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/memgov/memgov/engine/canon"
-)
-
-// Lifecycle operations (seed 001 12.7, 12.8, 12.10; seed 003 audit posture).
-const (
-	OpErase        Op = "ERASE"         // payloads removed: subject erasure, GC hard delete, retention hard delete
-	OpAnnotate     Op = "ANNOTATE"      // a curation note or verifier annotation on an item
-	OpReclassify   Op = "RECLASSIFY"    // an item moves to another layer
-	OpLeaseAcquire Op = "LEASE_ACQUIRE" // a write lease is granted or renewed
-	OpLeaseRelease Op = "LEASE_RELEASE" // a write lease is released
-	OpWorkspace    Op = "WORKSPACE"     // a workspace is opened, submitted or decided
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // Erasure kinds recorded by ERASE entries.
 const (
-	EraseSubject    = "subject"        // right to erasure (12.10.2)
-	EraseGCHard     = "gc_hard_delete" // phase 2 of GC after the grace period (12.7.5)
-	EraseRetention  = "retention"      // PII past its retention: hard delete + audit (12.10.4)
-	erasedKeyPrefix = "erased-"
+	EraseSubject   = "subject"        // right to erasure (12.10.2)
+	EraseGCHard    = "gc_hard_delete" // phase 2 of GC after the grace period (12.7.5)
+	EraseRetention = "retention"      // PII past its retention: hard delete + audit (12.10.4)
 )
 
 // ErasedContent replaces the content of every erased version: the version,
 // its state history and its hashes in the log stay; the text does not.
-var ErasedContent = json.RawMessage(`{"erased":true}`)
-
-// ErasedKey is the key an erased item keeps: the caller's key may itself name
-// the subject.
-func ErasedKey(itemID string) string { return erasedKeyPrefix + itemID }
-
-// ErasureRecord is the payload data of an ERASE entry. It names items and log
-// positions, never the subject: SubjectHash is a salted SHA-256.
-type ErasureRecord struct {
-	Kind        string         `json:"kind"`
-	RequestID   string         `json:"request_id"`
-	SubjectHash string         `json:"subject_hash,omitempty"`
-	RequestedAt string         `json:"requested_at"`
-	Items       []string       `json:"items"`
-	LSNs        []int64        `json:"lsns"`
-	ByLayer     map[string]int `json:"by_layer"`
-}
-
-// DecodeErasure reads the record of an ERASE entry (for stores).
-func DecodeErasure(e *LogEntry) (ErasureRecord, error) {
-	var r ErasureRecord
-	p, err := e.DecodePayload()
-	if err != nil {
-		return r, err
-	}
-	if err := json.Unmarshal(p.Data, &r); err != nil {
-		return r, fmt.Errorf("log entry %d: erasure record: %w", e.LSN, err)
-	}
-	return r, nil
-}
-
-// ErasedSkeleton returns the content-free payload that stands in for an erased
-// payload when the log is replayed: structure (layer, classification, scores,
-// expiry, merge links, review and decision identifiers, MEMORY_ITEM citations)
-// stays so that every derived table rebuilds exactly; text, tags, reasons,
-// notes, evidence excerpts, provenance and idempotency tokens do not.
-func ErasedSkeleton(itemID string, body []byte) ([]byte, error) {
-	var p Payload
-	if len(body) > 0 {
-		if err := json.Unmarshal(body, &p); err != nil {
-			return nil, fmt.Errorf("erased payload: %w", err)
-		}
-	}
-	s := Payload{Salt: "erased", Reason: "erased", Layer: p.Layer, Classification: p.Classification,
-		Confidence: p.Confidence, ValidationScore: p.ValidationScore, ExpiresAt: p.ExpiresAt, MergedFrom: p.MergedFrom}
-	if p.Key != "" {
-		s.Key = ErasedKey(itemID)
-	}
-	if len(p.Content) > 0 {
-		s.Content = ErasedContent
-	}
-	if len(p.Data) > 0 {
-		s.Data = scrubData(p.Data)
-	}
-	return canon.Marshal(s)
-}
-
-func scrubData(data json.RawMessage) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(data, &m) != nil {
-		return nil
-	}
-	out := map[string]any{}
-	for _, k := range []string{"session_id", "observation_type", "residency", "kind", "from", "to"} {
-		if v, ok := m[k]; ok {
-			out[k] = v
-		}
-	}
-	if v, ok := m["review"]; ok {
-		var r stagedReview
-		if json.Unmarshal(v, &r) == nil {
-			r.Detail = nil
-			out["review"] = r
-		}
-	}
-	if v, ok := m["decision"]; ok {
-		var d decisionData
-		if json.Unmarshal(v, &d) == nil {
-			d.Note = ""
-			out["decision"] = d
-		}
-	}
-	if v, ok := m["evidence"]; ok {
-		var ev []EvidenceRef
-		if json.Unmarshal(v, &ev) == nil {
-			kept := []EvidenceRef{}
-			for _, r := range ev {
-				kept = append(kept, EvidenceRef{SourceType: r.SourceType, SourceItemID: r.SourceItemID})
-			}
-			out["evidence"] = kept
-		}
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return nil
-	}
-	return b
-}
+var ErasedContent = oplog.ErasedContent
 
 // GCItem is what garbage collection knows about one item.
 type GCItem struct {

@@ -1,162 +1,76 @@
 package engine
 
 import (
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
-	"time"
-
-	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
-// Op is the operation of a log entry.
-type Op string
+// The log format is declared in engine/oplog. These aliases keep the engine's
+// own names for it so that code reading the log through the engine need not
+// change; new code uses oplog directly.
+type (
+	// Op is the operation of a log entry.
+	Op = oplog.Op
+	// LogEntry is one row of the append-only log.
+	LogEntry = oplog.Entry
+	// Payload is the erasable body of a log entry.
+	Payload = oplog.Payload
+)
 
-// Log operations. Memory operations follow seed 001 12.5.4; the others record
-// every other mutation (principals, human decisions, audit checkpoints) so that
-// every table can be rebuilt from the log.
+// Log operations (see oplog for what each records).
 const (
-	OpInsert    Op = "INSERT"    // a new item with its first ACTIVE version
-	OpUpdate    Op = "UPDATE"    // a new ACTIVE version; the previous head becomes SUPERSEDED
-	OpMerge     Op = "MERGE"     // a new ACTIVE version linking two predecessors (12.3.4)
-	OpStage     Op = "STAGE"     // a DRAFT version awaiting review; invisible to reads
-	OpApprove   Op = "APPROVE"   // a DRAFT version becomes ACTIVE (a human decision)
-	OpReject    Op = "REJECT"    // a DRAFT version is refused (a human decision)
-	OpRetract   Op = "RETRACT"   // an ACTIVE version is invalidated (12.5.6)
-	OpSupersede Op = "SUPERSEDE" // an ACTIVE version is replaced by another item's (an approved supersession)
-	OpExpire    Op = "EXPIRE"    // an ACTIVE version is expired (TTL, GC, or by hand)
-	OpPin       Op = "PIN"       // an item is protected from GC
-	OpUnpin     Op = "UNPIN"     // the protection is removed
-	OpPrincipal Op = "PRINCIPAL" // a principal is registered
-	OpAuditCP   Op = "AUDIT_CHECKPOINT"
+	OpInsert    = oplog.Insert
+	OpUpdate    = oplog.Update
+	OpMerge     = oplog.Merge
+	OpStage     = oplog.Stage
+	OpApprove   = oplog.Approve
+	OpReject    = oplog.Reject
+	OpRetract   = oplog.Retract
+	OpSupersede = oplog.Supersede
+	OpExpire    = oplog.Expire
+	OpPin       = oplog.Pin
+	OpUnpin     = oplog.Unpin
+	OpPrincipal = oplog.Principal
+	OpAuditCP   = oplog.AuditCP
+	OpSuspend   = oplog.Suspend
+	OpReinstate = oplog.Reinstate
+
+	OpClaim    = oplog.Claim
+	OpRelease  = oplog.Release
+	OpEscalate = oplog.Escalate
+
+	OpErase        = oplog.Erase
+	OpAnnotate     = oplog.Annotate
+	OpReclassify   = oplog.Reclassify
+	OpLeaseAcquire = oplog.LeaseAcquire
+	OpLeaseRelease = oplog.LeaseRelease
+	OpWorkspace    = oplog.Workspace
+
+	OpBaselineApprove = oplog.BaselineApprove
+	OpDriftDetected   = oplog.DriftDetected
+	OpDriftAck        = oplog.DriftAck
+	OpSessionStart    = oplog.SessionStart
+	OpSessionEnd      = oplog.SessionEnd
+
+	OpDistill         = oplog.Distill
+	OpConsolidate     = oplog.Consolidate
+	OpCommitment      = oplog.Commitment
+	OpCommitmentFire  = oplog.CommitmentFire
+	OpCommitmentArm   = oplog.CommitmentArm
+	OpProposalCreate  = oplog.ProposalCreate
+	OpProposalRevise  = oplog.ProposalRevise
+	OpProposalApply   = oplog.ProposalApply
+	OpProposalReject  = oplog.ProposalReject
+	OpProposalArchive = oplog.ProposalArchive
 )
-
-// memoryOps are the operations that change an item's versions.
-var memoryOps = map[Op]bool{OpInsert: true, OpUpdate: true, OpMerge: true, OpStage: true,
-	OpApprove: true, OpReject: true, OpRetract: true, OpExpire: true, OpSupersede: true}
-
-// ChangesVersions reports whether the operation changes the version graph.
-func (o Op) ChangesVersions() bool { return memoryOps[o] }
-
-// LogEntry is one row of the append-only log. The log keeps identifiers and
-// hashes; the payload (content, reasons) is stored apart so that an erasure can
-// remove it while the Merkle log still verifies.
-type LogEntry struct {
-	LSN           int64           `json:"lsn"`
-	Time          time.Time       `json:"ts"`
-	Op            Op              `json:"op"`
-	MemoryRef     string          `json:"memory_ref,omitempty"`
-	ItemID        string          `json:"item_id,omitempty"`
-	VersionID     string          `json:"version_id,omitempty"`
-	PrevVersionID string          `json:"previous_version_id,omitempty"`
-	Actor         string          `json:"actor"`
-	Payload       json.RawMessage `json:"payload,omitempty"` // canonical JSON; nil once erased
-	PayloadHash   string          `json:"payload_hash"`
-	Leaf          merkle.Hash     `json:"-"`
-	Chain         merkle.Hash     `json:"-"`
-}
-
-// canonicalEntry is the part of an entry that its Merkle leaf commits to.
-type canonicalEntry struct {
-	Actor         string `json:"actor"`
-	ItemID        string `json:"item_id"`
-	LSN           int64  `json:"lsn"`
-	MemoryRef     string `json:"memory_ref"`
-	Op            Op     `json:"op"`
-	PayloadHash   string `json:"payload_hash"`
-	PrevVersionID string `json:"previous_version_id"`
-	Time          string `json:"ts"`
-	VersionID     string `json:"version_id"`
-}
 
 // TimeFormat is how log times are written: RFC 3339 UTC with milliseconds.
-const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
-
-// Canonical returns the RFC 8785 JSON the entry's leaf commits to.
-func (e *LogEntry) Canonical() ([]byte, error) {
-	return canon.Marshal(canonicalEntry{
-		Actor: e.Actor, ItemID: e.ItemID, LSN: e.LSN, MemoryRef: e.MemoryRef, Op: e.Op,
-		PayloadHash: e.PayloadHash, PrevVersionID: e.PrevVersionID,
-		Time: e.Time.UTC().Format(TimeFormat), VersionID: e.VersionID,
-	})
-}
-
-// ComputeLeaf returns the agent-manifest 3.2.7.1 entry leaf:
-// SHA-256(0x00 || "am-trace-entry\x00" || canonical_entry).
-func (e *LogEntry) ComputeLeaf() (merkle.Hash, error) {
-	c, err := e.Canonical()
-	if err != nil {
-		return merkle.Hash{}, fmt.Errorf("canonical log entry %d: %w", e.LSN, err)
-	}
-	return merkle.LeafHash(merkle.TagTraceEntry, c), nil
-}
+const TimeFormat = oplog.TimeFormat
 
 // ChainNext returns the keyed chain value of an entry: HMAC-SHA256(key, prev || leaf).
-// Without the key, a forger who recomputes leaves cannot recompute the chain.
 func ChainNext(key []byte, prev, leaf merkle.Hash) merkle.Hash {
-	m := hmac.New(sha256.New, key)
-	m.Write(prev[:])
-	m.Write(leaf[:])
-	var out merkle.Hash
-	copy(out[:], m.Sum(nil))
-	return out
+	return oplog.ChainNext(key, prev, leaf)
 }
 
 // HashPayload returns sha256:<hex> of a payload's bytes.
-func HashPayload(p []byte) string {
-	sum := sha256.Sum256(p)
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
-// Payload is the erasable body of a log entry. Memory operations fill the version
-// fields; other operations use Data. Salt makes the payload hash useless for
-// confirming a guess about erased content.
-type Payload struct {
-	Reason          string          `json:"reason,omitempty"`
-	Salt            string          `json:"salt"`
-	Key             string          `json:"key,omitempty"`
-	Layer           Layer           `json:"layer,omitempty"`
-	Content         json.RawMessage `json:"content,omitempty"`
-	ContentHash     string          `json:"content_hash,omitempty"`
-	Tags            []string        `json:"tags,omitempty"`
-	Confidence      *float64        `json:"confidence,omitempty"`
-	ValidationScore *float64        `json:"validation_score,omitempty"`
-	Classification  string          `json:"classification,omitempty"`
-	ExpiresAt       string          `json:"expires_at,omitempty"`
-	MergedFrom      string          `json:"merged_from,omitempty"`
-	Data            json.RawMessage `json:"data,omitempty"`
-}
-
-// Seal canonicalises the payload into the entry and sets its hash.
-func (e *LogEntry) Seal(p Payload) error {
-	if p.Salt == "" {
-		var b [16]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return fmt.Errorf("payload salt: %w", err)
-		}
-		p.Salt = hex.EncodeToString(b[:])
-	}
-	raw, err := canon.Marshal(p)
-	if err != nil {
-		return fmt.Errorf("canonical payload: %w", err)
-	}
-	e.Payload = raw
-	e.PayloadHash = HashPayload(raw)
-	return nil
-}
-
-// DecodePayload decodes the entry's payload; an erased payload decodes empty.
-func (e *LogEntry) DecodePayload() (Payload, error) {
-	var p Payload
-	if len(e.Payload) == 0 {
-		return p, nil
-	}
-	if err := json.Unmarshal(e.Payload, &p); err != nil {
-		return p, fmt.Errorf("log entry %d payload: %w", e.LSN, err)
-	}
-	return p, nil
-}
+func HashPayload(p []byte) string { return oplog.HashPayload(p) }

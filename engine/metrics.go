@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -268,7 +269,7 @@ func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport,
 			if !v.Layer.Durable() {
 				continue
 			}
-			var meta writeMeta
+			var meta oplog.VersionData
 			if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *LogEntry) error {
 				p, err := le.DecodePayload()
 				if err == nil && len(p.Data) > 0 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/schema"
 	"github.com/memgov/memgov/engine/scope"
@@ -99,87 +100,7 @@ func (w *writeState) needReview(reason string) {
 }
 
 // Provenance is the provenance record of a version (12.4.2), HMAC-signed.
-type Provenance struct {
-	ProvenanceID          string        `json:"provenance_id"`
-	MemoryItemID          string        `json:"memory_item_id"`
-	SourceAgentID         string        `json:"source_agent_id"`
-	SourceTaskID          string        `json:"source_task_id,omitempty"`
-	SourceSessionID       string        `json:"source_session_id,omitempty"`
-	RequestID             string        `json:"request_id,omitempty"`
-	EvidenceRefs          []EvidenceRef `json:"evidence_refs"`
-	EvidenceQuality       string        `json:"evidence_quality"`
-	AgentConfidence       float64       `json:"agent_confidence"`
-	AdjustedConfidence    float64       `json:"adjusted_confidence"`
-	ValidationScore       float64       `json:"validation_score"`
-	HumanApprovalState    string        `json:"human_approval_state"`
-	ApproverID            string        `json:"approver_id,omitempty"`
-	ApprovalTimestamp     string        `json:"approval_timestamp,omitempty"`
-	ApprovalJustification string        `json:"approval_justification,omitempty"`
-	CreatedAt             string        `json:"created_at"`
-	Supersedes            string        `json:"supersedes,omitempty"`
-	ContentHash           string        `json:"content_hash"`
-	Signature             string        `json:"provenance_signature,omitempty"`
-}
-
-// writeMeta is the payload data of a version written through the pipeline.
-type writeMeta struct {
-	IdempotencyToken string        `json:"idempotency_token,omitempty"`
-	RequestID        string        `json:"request_id,omitempty"`
-	RunID            string        `json:"run_id,omitempty"`
-	SessionID        string        `json:"session_id,omitempty"`
-	ObservationType  string        `json:"observation_type,omitempty"`
-	Residency        string        `json:"residency,omitempty"`
-	Evidence         []EvidenceRef `json:"evidence,omitempty"`
-	Provenance       *Provenance   `json:"provenance,omitempty"`
-	Review           *stagedReview `json:"review,omitempty"`
-	Decision         *decisionData `json:"decision,omitempty"`
-}
-
-// stagedReview is the review a STAGE entry opens.
-type stagedReview struct {
-	ID     string          `json:"id"`
-	Tier   string          `json:"tier"`
-	Risk   float64         `json:"risk"`
-	Reason string          `json:"reason"`
-	DueAt  string          `json:"due_at"`
-	Detail json.RawMessage `json:"detail"`
-}
-
-// decisionData is the payload data of APPROVE and REJECT entries.
-type decisionData struct {
-	ReviewID string `json:"review_id"`
-	Code     string `json:"code,omitempty"`
-	Note     string `json:"note,omitempty"`
-}
-
-// VersionMeta is the pipeline metadata a version entry carries, as stores
-// index it.
-type VersionMeta struct {
-	IdempotencyToken string
-	Evidence         []EvidenceRef
-	// The review a STAGE entry opens.
-	ReviewID, Tier, Reason, DueAt string
-	Risk                          float64
-	Detail                        json.RawMessage
-	// The decision an APPROVE or REJECT entry records.
-	DecisionReviewID, DecisionCode, DecisionNote string
-}
-
-// MetaOf decodes the pipeline metadata of a version entry's payload.
-func MetaOf(p Payload) VersionMeta {
-	var m writeMeta
-	if len(p.Data) > 0 {
-		_ = json.Unmarshal(p.Data, &m)
-	}
-	out := VersionMeta{IdempotencyToken: m.IdempotencyToken, Evidence: m.Evidence}
-	if r := m.Review; r != nil {
-		out.ReviewID, out.Tier, out.Reason, out.DueAt, out.Risk, out.Detail = r.ID, r.Tier, r.Reason, r.DueAt, r.Risk, r.Detail
-	}
-	if d := m.Decision; d != nil {
-		out.DecisionReviewID, out.DecisionCode, out.DecisionNote = d.ReviewID, d.Code, d.Note
-	}
-	return out
-}
+type Provenance = oplog.Provenance
 
 // Write runs a request through the governed pipeline (DESIGN.md, "The write
 // path"): idempotency, deadline, scope and authorization, drift, rate limits,
@@ -407,29 +328,17 @@ func (e *Engine) authorize(ctx context.Context, w *writeState) WriteResult {
 
 // driftStep applies the memoryRef's drift policy (agent-manifest 3.2.6.1).
 func (e *Engine) driftStep(ctx context.Context, w *writeState) WriteResult {
-	if driftGateHook == nil {
-		return WriteResult{}
-	}
-	d, err := driftGateHook(e, ctx, w.tx, w.req.MemoryRef)
+	d, err := e.DriftGate(ctx, w.tx, w.req.MemoryRef)
 	if err != nil {
 		return WriteResult{Status: StatusDenied, Gate: "drift", Reason: ReasonDriftDenied, Detail: err.Error()}
 	}
-	w.alerts = append(w.alerts, d.alerts...)
-	if d.deny {
+	w.alerts = append(w.alerts, d.Alerts...)
+	if d.Deny {
 		return WriteResult{Status: StatusDenied, Gate: "drift", Reason: ReasonDriftDenied, Alerts: w.alerts,
 			Detail: "memory of " + w.req.MemoryRef + " drifted from its approved baseline under deny-on-drift; an operator must acknowledge (memgov drift list)"}
 	}
 	return WriteResult{}
 }
-
-// driftDecision is what the drift policy says about a write.
-type driftDecision struct {
-	deny   bool
-	alerts []string
-}
-
-// driftGateHook is set by the baseline subsystem.
-var driftGateHook func(e *Engine, ctx context.Context, tx ReadTx, ref string) (driftDecision, error)
 
 // rateLimit defers writes past the per-agent, per-layer limit or the session
 // budget, with exponential backoff; it suspends an agent on a burst.
@@ -464,12 +373,6 @@ func (e *Engine) rateLimit(ctx context.Context, w *writeState) WriteResult {
 	}
 	return WriteResult{}
 }
-
-// OpSuspend suspends an agent's writes; OpReinstate lifts it.
-const (
-	OpSuspend   Op = "SUSPEND"
-	OpReinstate Op = "REINSTATE"
-)
 
 func (e *Engine) suspend(ctx context.Context, tx Tx, agent, reason string) error {
 	entry := &LogEntry{Time: e.Now(), Op: OpSuspend, ItemID: agent, Actor: "memgov"}
@@ -1030,7 +933,7 @@ func consumers(ctx context.Context, w *writeState) int {
 }
 
 // versionPayload builds the payload of the version a write creates.
-func (w *writeState) versionPayload(reason string, meta writeMeta) (Payload, error) {
+func (w *writeState) versionPayload(reason string, meta oplog.VersionData) (Payload, error) {
 	conf, score := w.adjusted, w.validation
 	if conf == 0 {
 		conf = w.confidence
@@ -1042,7 +945,7 @@ func (w *writeState) versionPayload(reason string, meta writeMeta) (Payload, err
 			conf = 0.5
 		}
 	}
-	p := Payload{Reason: reason, Key: w.req.Key, Layer: w.req.TargetLayer, Content: w.content, ContentHash: w.hashOf(),
+	p := Payload{Reason: reason, Key: w.req.Key, Layer: string(w.req.TargetLayer), Content: w.content, ContentHash: w.hashOf(),
 		Tags: tags, Confidence: &conf, ValidationScore: &score, Classification: w.req.Classification}
 	ttl := time.Duration(0)
 	if w.req.TTLSeconds != nil && *w.req.TTLSeconds > 0 {
@@ -1114,7 +1017,7 @@ func (e *Engine) commit(ctx context.Context, w *writeState) WriteResult {
 	if w.provenance != nil {
 		w.provenance.MemoryItemID = entry.ItemID
 	}
-	p, err := w.versionPayload("auto-approved (risk "+fmt.Sprintf("%.2f", w.risk.Score)+")", writeMeta{})
+	p, err := w.versionPayload("auto-approved (risk "+fmt.Sprintf("%.2f", w.risk.Score)+")", oplog.VersionData{})
 	if err == nil {
 		err = entry.Seal(p)
 	}
@@ -1149,7 +1052,7 @@ func (e *Engine) commitMerge(ctx context.Context, w *writeState, gr GateResult) 
 	if t.Confidence > w.confidence {
 		w.confidence, w.adjusted = t.Confidence, max(w.adjusted, t.Confidence)
 	}
-	p, err := w.versionPayload(fmt.Sprintf("merge of %s and a near-duplicate write (%s)", t.Key, gr.Detail), writeMeta{})
+	p, err := w.versionPayload(fmt.Sprintf("merge of %s and a near-duplicate write (%s)", t.Key, gr.Detail), oplog.VersionData{})
 	if err == nil {
 		p.MergedFrom = mergedFrom
 		err = entry.Seal(p)
@@ -1219,8 +1122,8 @@ func (e *Engine) stage(ctx context.Context, w *writeState) WriteResult {
 			due = *w.req.Deadline
 		}
 	}
-	rv := &stagedReview{ID: NewID(), Tier: w.risk.Tier, Risk: w.risk.Score, Reason: reasons[0], DueAt: due.Format(TimeFormat), Detail: dj}
-	p, err := w.versionPayload("staged for review: "+strings.Join(reasons, ", "), writeMeta{Review: rv})
+	rv := &oplog.StagedReview{ID: NewID(), Tier: w.risk.Tier, Risk: w.risk.Score, Reason: reasons[0], DueAt: due.Format(TimeFormat), Detail: dj}
+	p, err := w.versionPayload("staged for review: "+strings.Join(reasons, ", "), oplog.VersionData{Review: rv})
 	if err == nil {
 		err = entry.Seal(p)
 	}

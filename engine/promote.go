@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 	"github.com/memgov/memgov/engine/similar"
 )
@@ -127,7 +128,7 @@ func (e *Engine) promote(ctx context.Context, ref, by string, dry bool) (Promote
 			rep.Scanned++
 			ep := episode{v: v, feat: FeaturesOf(v.Content)}
 			if pl, err := payloadOf(ctx, tx, v.CreatedLSN); err == nil {
-				var m writeMeta
+				var m oplog.VersionData
 				if json.Unmarshal(pl.Data, &m) == nil {
 					ep.ev = m.Evidence
 				}

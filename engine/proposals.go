@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov/engine/canon"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -20,15 +21,6 @@ import (
 // artifacts only, verified against the hash persisted at apply time. Every
 // transition is a log entry; proposal.created and proposal.activated events
 // carry ids, kind, tenant and hashes, never the artifact or the rationale.
-
-// Proposal ops.
-const (
-	OpProposalCreate  Op = "PROPOSAL_CREATE"
-	OpProposalRevise  Op = "PROPOSAL_REVISE"
-	OpProposalApply   Op = "PROPOSAL_APPLY"
-	OpProposalReject  Op = "PROPOSAL_REJECT"
-	OpProposalArchive Op = "PROPOSAL_ARCHIVE"
-)
 
 // Proposal kinds.
 var ProposalKinds = []string{"agent-pack", "workflow-chain-pack", "prompt-template", "automation"}
@@ -50,11 +42,7 @@ const (
 )
 
 // ProposalOwner is the RFC 0048 owner of a proposal.
-type ProposalOwner struct {
-	Tenant    string `json:"tenant"`
-	Workspace string `json:"workspace,omitempty"`
-	Principal string `json:"principal"`
-}
+type ProposalOwner = oplog.ProposalOwner
 
 // ProposalProvenance points at the runs the artifact was learnt from.
 type ProposalProvenance struct {
@@ -115,34 +103,6 @@ type ProposalInput struct {
 	RunID        string // whose secrets are redacted (SR-1), with the global ones
 }
 
-// ProposalData is the payload data of every proposal op.
-type ProposalData struct {
-	ID           string          `json:"id"`
-	Kind         string          `json:"kind,omitempty"`
-	Title        string          `json:"title,omitempty"`
-	Artifact     json.RawMessage `json:"artifact,omitempty"`
-	ArtifactHash string          `json:"artifactHash,omitempty"`
-	Rationale    string          `json:"rationale,omitempty"`
-	DuplicateOf  string          `json:"duplicateOf,omitempty"`
-	Owner        *ProposalOwner  `json:"owner,omitempty"`
-	SourceRunIDs []string        `json:"sourceRunIds,omitempty"`
-	Gate         string          `json:"gate,omitempty"`
-	Note         string          `json:"note,omitempty"`
-}
-
-// DecodeProposalData decodes the data of a proposal op entry.
-func DecodeProposalData(e *LogEntry) (ProposalData, error) {
-	var d ProposalData
-	p, err := e.DecodePayload()
-	if err != nil {
-		return d, err
-	}
-	if err := json.Unmarshal(p.Data, &d); err != nil {
-		return d, fmt.Errorf("log entry %d: proposal data: %w", e.LSN, err)
-	}
-	return d, nil
-}
-
 func validKind(k string) bool {
 	for _, x := range ProposalKinds {
 		if x == k {
@@ -174,7 +134,7 @@ func (e *Engine) prepareArtifact(in *ProposalInput) (json.RawMessage, string, er
 	return raw, HashPayload(raw), nil
 }
 
-func (e *Engine) appendProposalOp(ctx context.Context, tx Tx, op Op, actor, reason string, d ProposalData) (*LogEntry, error) {
+func (e *Engine) appendProposalOp(ctx context.Context, tx Tx, op Op, actor, reason string, d oplog.ProposalData) (*LogEntry, error) {
 	data, err := json.Marshal(d)
 	if err != nil {
 		return nil, err
@@ -242,7 +202,7 @@ func (e *Engine) CreateProposal(ctx context.Context, in ProposalInput, actor str
 		if runs == nil {
 			runs = []string{}
 		}
-		d := ProposalData{ID: NewID(), Kind: in.Kind, Title: in.Title, Artifact: raw, ArtifactHash: hash, Rationale: in.Rationale,
+		d := oplog.ProposalData{ID: NewID(), Kind: in.Kind, Title: in.Title, Artifact: raw, ArtifactHash: hash, Rationale: in.Rationale,
 			DuplicateOf: dup, Owner: &ProposalOwner{Tenant: tenant, Workspace: in.Workspace, Principal: actor}, SourceRunIDs: runs}
 		if _, err := e.appendProposalOp(ctx, tx, OpProposalCreate, actor, "proposal created", d); err != nil {
 			return err
@@ -293,7 +253,7 @@ func (e *Engine) ReviseProposal(ctx context.Context, id string, in ProposalInput
 		if pr.State != ProposalDraft && pr.State != ProposalRevised {
 			return fmt.Errorf("%w: proposal %s is %s; only draft or revised proposals can be revised", ErrConflict, pr.ID, pr.State)
 		}
-		d := ProposalData{ID: pr.ID, Artifact: raw, ArtifactHash: hash, Rationale: in.Rationale}
+		d := oplog.ProposalData{ID: pr.ID, Artifact: raw, ArtifactHash: hash, Rationale: in.Rationale}
 		if _, err := e.appendProposalOp(ctx, tx, OpProposalRevise, actor, "proposal revised", d); err != nil {
 			return err
 		}
@@ -357,7 +317,7 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 		if HashPayload(pr.Artifact) != pr.ArtifactHash {
 			return fmt.Errorf("%w: proposal %s: the stored artifact does not match its hash", ErrTampered, pr.ID)
 		}
-		d := ProposalData{ID: pr.ID, ArtifactHash: pr.ArtifactHash, Gate: gate}
+		d := oplog.ProposalData{ID: pr.ID, ArtifactHash: pr.ArtifactHash, Gate: gate}
 		if _, err := e.appendProposalOp(ctx, tx, OpProposalApply, actor, "proposal applied ("+gate+")", d); err != nil {
 			return err
 		}
@@ -397,7 +357,7 @@ func (e *Engine) closeProposal(ctx context.Context, op Op, id, actor, note strin
 		if op == OpProposalArchive {
 			what = "archived"
 		}
-		if _, err := e.appendProposalOp(ctx, tx, op, actor, "proposal "+what, ProposalData{ID: pr.ID, Note: note}); err != nil {
+		if _, err := e.appendProposalOp(ctx, tx, op, actor, "proposal "+what, oplog.ProposalData{ID: pr.ID, Note: note}); err != nil {
 			return err
 		}
 		out, err = cs.Proposal(ctx, pr.ID)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // MemSession is a session boundary of session memory (agent-manifest 3.2.6.1:
@@ -18,24 +20,6 @@ type MemSession struct {
 	StartLSN  int64      `json:"start_lsn"`
 	EndedAt   *time.Time `json:"ended_at,omitempty"`
 	EndLSN    int64      `json:"end_lsn,omitempty"`
-}
-
-// sessionData is the payload data of SESSION_START and SESSION_END entries.
-type sessionData struct {
-	SessionID string `json:"session_id"`
-}
-
-// DecodeSession returns the session id a SESSION_START or SESSION_END entry names.
-func DecodeSession(e *LogEntry) (string, error) {
-	p, err := e.DecodePayload()
-	if err != nil {
-		return "", err
-	}
-	var d sessionData
-	if err := json.Unmarshal(p.Data, &d); err != nil || d.SessionID == "" {
-		return "", fmt.Errorf("log entry %d: session data: %v", e.LSN, err)
-	}
-	return d.SessionID, nil
 }
 
 // errSessionDenied reports a session refused by the drift policy; the VerifyResult says why.
@@ -69,7 +53,7 @@ func (e *Engine) StartSession(ctx context.Context, ref, actor string) (MemSessio
 		} else if !isNotFound(err) {
 			return err
 		}
-		data, _ := json.Marshal(sessionData{SessionID: NewID()})
+		data, _ := json.Marshal(oplog.SessionData{SessionID: NewID()})
 		entry := &LogEntry{Time: e.Now(), Op: OpSessionStart, MemoryRef: res.BaselineRef, Actor: actor}
 		if err := entry.Seal(Payload{Reason: "session start", Data: data}); err != nil {
 			return err
@@ -105,7 +89,7 @@ func (e *Engine) EndSession(ctx context.Context, ref, actor string) (MemSession,
 		if err != nil {
 			return err
 		}
-		data, _ := json.Marshal(sessionData{SessionID: open.ID})
+		data, _ := json.Marshal(oplog.SessionData{SessionID: open.ID})
 		entry := &LogEntry{Time: e.Now(), Op: OpSessionEnd, MemoryRef: b.MemoryRef, Actor: actor}
 		if err := entry.Seal(Payload{Reason: "session end", Data: data}); err != nil {
 			return err

@@ -2,10 +2,10 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // Store persists the log and the tables derived from it. Implementations pass the
@@ -126,52 +126,4 @@ type RebuildReport struct {
 }
 
 // AuditCheckpointRecord is a signed audit checkpoint as stored.
-type AuditCheckpointRecord struct {
-	merkle.AuditCheckpoint
-	Signature string `json:"signature"`
-	LSN       int64  `json:"lsn"`
-}
-
-// MarshalJSON writes the checkpoint's agent-manifest fields with its signature
-// and the LSN of the log entry that recorded it.
-func (r AuditCheckpointRecord) MarshalJSON() ([]byte, error) {
-	cp, err := r.AuditCheckpoint.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(cp, &m); err != nil {
-		return nil, err
-	}
-	m["signature"], _ = json.Marshal(r.Signature)
-	if r.LSN > 0 {
-		m["lsn"], _ = json.Marshal(r.LSN)
-	}
-	return json.Marshal(m)
-}
-
-// UnmarshalJSON reads what MarshalJSON writes.
-func (r *AuditCheckpointRecord) UnmarshalJSON(b []byte) error {
-	var extra struct {
-		Signature string `json:"signature"`
-		LSN       int64  `json:"lsn"`
-	}
-	if err := json.Unmarshal(b, &extra); err != nil {
-		return err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return err
-	}
-	delete(m, "signature")
-	delete(m, "lsn")
-	cp, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	if err := r.AuditCheckpoint.UnmarshalJSON(cp); err != nil {
-		return err
-	}
-	r.Signature, r.LSN = extra.Signature, extra.LSN
-	return nil
-}
+type AuditCheckpointRecord = oplog.AuditCheckpointRecord

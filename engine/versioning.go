@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov/engine/canon"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -57,14 +58,14 @@ func (e *Engine) Put(ctx context.Context, r PutRequest) (PutResult, error) {
 	var res PutResult
 	err = e.store.Update(ctx, func(tx Tx) error {
 		now := e.Now()
-		p := Payload{Reason: r.Reason, Key: r.Key, Layer: r.Layer, Content: content,
+		p := Payload{Reason: r.Reason, Key: r.Key, Layer: string(r.Layer), Content: content,
 			ContentHash: HashPayload(content), Tags: normTags(r.Tags), Confidence: &r.Confidence,
 			Classification: r.Classification}
 		if r.TTL > 0 {
 			p.ExpiresAt = now.Add(r.TTL).Format(TimeFormat)
 		}
 		if len(r.Evidence) > 0 {
-			data, err := json.Marshal(writeMeta{Evidence: r.Evidence})
+			data, err := json.Marshal(oplog.VersionData{Evidence: r.Evidence})
 			if err != nil {
 				return err
 			}
@@ -412,7 +413,7 @@ func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason st
 
 func restorePayload(v Version, reason string) Payload {
 	conf, score := v.Confidence, v.ValidationScore
-	p := Payload{Reason: reason, Key: v.Key, Layer: v.Layer, Content: v.Content, ContentHash: v.ContentHash,
+	p := Payload{Reason: reason, Key: v.Key, Layer: string(v.Layer), Content: v.Content, ContentHash: v.ContentHash,
 		Tags: v.Tags, Confidence: &conf, ValidationScore: &score, Classification: v.Classification}
 	if v.ExpiresAt != nil {
 		p.ExpiresAt = v.ExpiresAt.UTC().Format(TimeFormat)
@@ -495,7 +496,7 @@ func (e *Engine) PutBatch(ctx context.Context, rs []PutRequest) error {
 				return err
 			}
 			conf := r.Confidence
-			p := Payload{Reason: r.Reason, Key: r.Key, Layer: r.Layer, Content: content, ContentHash: HashPayload(content),
+			p := Payload{Reason: r.Reason, Key: r.Key, Layer: string(r.Layer), Content: content, ContentHash: HashPayload(content),
 				Tags: normTags(r.Tags), Confidence: &conf, Classification: r.Classification}
 			if err := entry.Seal(p); err != nil {
 				return err

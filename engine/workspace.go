@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -81,16 +82,6 @@ type MergeRequest struct {
 	Conflicts   []RelatedItem     `json:"conflicts"`
 }
 
-type workspaceEntry struct {
-	Action  string          `json:"action"` // open, remove, submit, merge, reject
-	ID      string          `json:"id,omitempty"`
-	Name    string          `json:"name,omitempty"`
-	BaseRef string          `json:"base_ref,omitempty"`
-	BaseLSN int64           `json:"base_lsn,omitempty"`
-	Key     string          `json:"key,omitempty"`
-	Request json.RawMessage `json:"request,omitempty"`
-}
-
 // workspaceReader is what workspaces read; store/sqlite/workspace.go
 // implements it.
 type workspaceReader interface {
@@ -119,7 +110,7 @@ func WorkspaceRef(baseRef, agent, name string) string {
 	return tenantOf(baseRef) + "/" + agent + "/ws/" + name
 }
 
-func (e *Engine) appendWorkspace(ctx context.Context, tx Tx, ref, actor, reason string, d workspaceEntry) (int64, error) {
+func (e *Engine) appendWorkspace(ctx context.Context, tx Tx, ref, actor, reason string, d oplog.WorkspaceData) (int64, error) {
 	data, err := json.Marshal(d)
 	if err != nil {
 		return 0, err
@@ -175,7 +166,7 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 		}
 		id := NewID()
 		if _, err := e.appendWorkspace(ctx, tx, ref, agent, "workspace opened over "+baseRef,
-			workspaceEntry{Action: "open", ID: id, Name: name, BaseRef: baseRef, BaseLSN: size}); err != nil {
+			oplog.WorkspaceData{Action: "open", ID: id, Name: name, BaseRef: baseRef, BaseLSN: size}); err != nil {
 			return err
 		}
 		out, err = wr.WorkspaceByID(ctx, id)
@@ -221,7 +212,7 @@ func (e *Engine) RemoveFromWorkspace(ctx context.Context, id, agent, key string)
 		if err != nil {
 			return err
 		}
-		lsn, err = e.appendWorkspace(ctx, tx, ws.Ref, agent, "key removed in the workspace", workspaceEntry{Action: "remove", Key: key})
+		lsn, err = e.appendWorkspace(ctx, tx, ws.Ref, agent, "key removed in the workspace", oplog.WorkspaceData{Action: "remove", Key: key})
 		return err
 	})
 	return lsn, err
@@ -374,7 +365,7 @@ func (e *Engine) SubmitWorkspace(ctx context.Context, id, agent string) (MergeRe
 			return err
 		}
 		_, err = e.appendWorkspace(ctx, tx, ws.Ref, agent, fmt.Sprintf("merge request: %d changes, %d conflicts", len(mr.Changes), len(mr.Conflicts)),
-			workspaceEntry{Action: "submit", Request: req})
+			oplog.WorkspaceData{Action: "submit", Request: req})
 		return err
 	})
 	return mr, err
@@ -422,7 +413,7 @@ func (e *Engine) stageChange(ctx context.Context, tx Tx, ws Workspace, mr *Merge
 	}
 	detail := ReviewDetail{Reasons: reasons, RiskFormula: "workspace merge request", Related: related, ValidationScore: src.ValidationScore,
 		Findings: []string{fmt.Sprintf("%s %s from workspace %s (%s): %d changes, %d conflicts in the merge request", c.Kind, c.Key, ws.Name, ws.Ref, len(mr.Changes), len(mr.Conflicts))}}
-	var meta writeMeta
+	var meta oplog.VersionData
 	if src.ID != "" {
 		if p, err := payloadOf(ctx, tx, src.CreatedLSN); err == nil {
 			_ = json.Unmarshal(p.Data, &meta)
@@ -438,11 +429,11 @@ func (e *Engine) stageChange(ctx context.Context, tx Tx, ws Workspace, mr *Merge
 		risk = 0.8
 	}
 	tier := TierAsync
-	rv := &stagedReview{ID: NewID(), Tier: tier, Risk: risk, Reason: reasons[0], DueAt: now.Add(e.policy.Review.AsyncSLA.Std()).Format(TimeFormat), Detail: dj}
+	rv := &oplog.StagedReview{ID: NewID(), Tier: tier, Risk: risk, Reason: reasons[0], DueAt: now.Add(e.policy.Review.AsyncSLA.Std()).Format(TimeFormat), Detail: dj}
 	conf, score := src.Confidence, src.ValidationScore
-	p := Payload{Reason: fmt.Sprintf("workspace merge request %s: %s %s", ws.ID, c.Kind, c.Key), Key: c.Key, Layer: c.Layer,
+	p := Payload{Reason: fmt.Sprintf("workspace merge request %s: %s %s", ws.ID, c.Kind, c.Key), Key: c.Key, Layer: string(c.Layer),
 		Content: src.Content, ContentHash: src.ContentHash, Tags: src.Tags, Confidence: &conf, ValidationScore: &score, Classification: src.Classification}
-	data, err := json.Marshal(writeMeta{Review: rv, Evidence: meta.Evidence, SessionID: meta.SessionID, ObservationType: meta.ObservationType, Residency: meta.Residency})
+	data, err := json.Marshal(oplog.VersionData{Review: rv, Evidence: meta.Evidence, SessionID: meta.SessionID, ObservationType: meta.ObservationType, Residency: meta.Residency})
 	if err != nil {
 		return err
 	}
@@ -502,7 +493,7 @@ func (e *Engine) workspaceDecided(ctx context.Context, tx Tx, r Review, approved
 		action, why = "reject", "merge request decided: every change rejected"
 	}
 	_ = key
-	_, err = e.appendWorkspace(ctx, tx, ref, reviewer, why, workspaceEntry{Action: action})
+	_, err = e.appendWorkspace(ctx, tx, ref, reviewer, why, oplog.WorkspaceData{Action: action})
 	return err
 }
 

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // WriteRequest is a memory write request (seed 001, 12.1.3), as agents and
@@ -32,14 +34,7 @@ type WriteRequest struct {
 }
 
 // EvidenceRef is one piece of evidence behind a write (12.4.3).
-type EvidenceRef struct {
-	SourceType   string     `json:"source_type"`
-	SourceURI    string     `json:"source_uri,omitempty"`
-	SourceItemID string     `json:"source_item_id,omitempty"`
-	Authority    *float64   `json:"authority,omitempty"`
-	AccessedAt   *time.Time `json:"accessed_at,omitempty"`
-	Excerpt      string     `json:"excerpt,omitempty"`
-}
+type EvidenceRef = oplog.EvidenceRef
 
 // MaxRequestBytes bounds one encoded write request.
 const MaxRequestBytes = 1 << 20

@@ -107,7 +107,7 @@ func seedBulk(t testing.TB, eng *engine.Engine, ref string, n int) {
 				content := []byte(fmt.Sprintf(`{"text":"bulk fact number %d about the customer base"}`, i))
 				e := &engine.LogEntry{Time: now, Op: engine.OpInsert, MemoryRef: ref, ItemID: engine.NewID(),
 					VersionID: engine.NewID(), Actor: "support-bot"}
-				if err := e.Seal(engine.Payload{Key: fmt.Sprintf("bulk/%06d", i), Layer: engine.Episodic, Content: content,
+				if err := e.Seal(engine.Payload{Key: fmt.Sprintf("bulk/%06d", i), Layer: string(engine.Episodic), Content: content,
 					ContentHash: engine.HashPayload(content), Confidence: &conf}); err != nil {
 					return err
 				}

@@ -15,11 +15,6 @@ import (
 	"github.com/memgov/memgov/engine/guard"
 )
 
-func init() {
-	extraCommands = append(extraCommands, (*app).snapshotCommand, (*app).baselineCommand, (*app).verifyMemoryCommand,
-		(*app).sessionCommand, (*app).memCheckpointCommand, (*app).driftCommand)
-}
-
 func (a *app) snapshotCommand() *cobra.Command {
 	var alg string
 	cmd := &cobra.Command{

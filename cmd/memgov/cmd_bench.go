@@ -10,10 +10,6 @@ import (
 	"github.com/memgov/memgov/store/sqlite"
 )
 
-// benchCommands are the `memgov bench` subcommands; each file that measures
-// something adds its own in init.
-var benchCommands []func(*app) *cobra.Command
-
 func (a *app) benchCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench",
@@ -22,9 +18,10 @@ func (a *app) benchCommand() *cobra.Command {
 the figures. Compare ratios measured in one run, not absolute numbers across runs.`,
 		Example: "  memgov bench write --items 100000 --json\n  memgov bench verify --items 100000 --json",
 	}
-	for _, f := range benchCommands {
-		cmd.AddCommand(f(a))
-	}
+	cmd.AddCommand(
+		a.benchWriteCommand(),  // cmd_bench_write.go
+		a.benchVerifyCommand(), // cmd_bench_verify.go
+	)
 	return cmd
 }
 

@@ -14,8 +14,6 @@ import (
 	"github.com/memgov/memgov/engine/policy"
 )
 
-func init() { benchCommands = append(benchCommands, (*app).benchVerifyCommand) }
-
 // benchVerifyResult is what `memgov bench verify` prints.
 type benchVerifyResult struct {
 	Items             int     `json:"items"`
@@ -121,7 +119,7 @@ func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int
 			for i := from; i < min(from+batch, items); i++ {
 				content, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("fact %d %s", i, filler[:valueBytes-8])})
 				entry := &engine.LogEntry{Time: e.Now(), Op: engine.OpInsert, MemoryRef: ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bench-agent"}
-				if err := entry.Seal(engine.Payload{Key: fmt.Sprintf("k%08d", i), Layer: engine.Semantic, Content: content,
+				if err := entry.Seal(engine.Payload{Key: fmt.Sprintf("k%08d", i), Layer: string(engine.Semantic), Content: content,
 					ContentHash: engine.HashPayload(content), Confidence: &conf, Reason: "bench seed"}); err != nil {
 					return err
 				}
@@ -178,7 +176,7 @@ func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int
 				return fmt.Errorf("bench: drift gate denied: %+v", g)
 			}
 			entry := &engine.LogEntry{Time: e.Now(), Op: engine.OpInsert, MemoryRef: ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bench-agent"}
-			if err := entry.Seal(engine.Payload{Key: fmt.Sprintf("new-%04d", i), Layer: engine.Semantic, Content: content,
+			if err := entry.Seal(engine.Payload{Key: fmt.Sprintf("new-%04d", i), Layer: string(engine.Semantic), Content: content,
 				ContentHash: engine.HashPayload(content), Confidence: &conf}); err != nil {
 				return err
 			}

@@ -47,8 +47,6 @@ func countsOf(m map[string]int) string {
 	return strings.Join(parts, " ")
 }
 
-func init() { benchCommands = append(benchCommands, (*app).benchWriteCommand) }
-
 // latencyStats summarises a sample of durations.
 type latencyStats struct {
 	N         int     `json:"n"`

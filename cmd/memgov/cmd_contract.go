@@ -16,19 +16,6 @@ import (
 // The host memory contract's commands (issue 6): search, forget, distill,
 // consolidate, commitments, proposal, capabilities, events; and --as on reads.
 
-func init() {
-	extraCommands = append(extraCommands,
-		(*app).searchCommand,
-		(*app).forgetCommand,
-		(*app).distillCommand,
-		(*app).consolidateCommand,
-		(*app).commitmentsCommand,
-		(*app).proposalCommand,
-		(*app).capabilitiesCommand,
-		(*app).eventsCommand,
-	)
-}
-
 // asHelp documents --as on every read command.
 const asHelp = "read as this principal: its tenant bounds what is returned (env MEMGOV_PRINCIPAL; default: the database's local owner, every tenant)"
 

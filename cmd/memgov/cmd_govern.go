@@ -13,11 +13,6 @@ import (
 // Commands for the lifecycle operations the engine has had without a CLI:
 // leases, annotations, reclassification, soft expiry, and promotion.
 
-func init() {
-	extraCommands = append(extraCommands, (*app).leaseCommand, (*app).annotateCommand, (*app).reclassifyCommand,
-		(*app).expireCommand, (*app).promoteCommand)
-}
-
 func (a *app) leaseCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lease",

@@ -9,10 +9,6 @@ import (
 	"github.com/memgov/memgov/engine"
 )
 
-func init() {
-	extraCommands = append(extraCommands, (*app).gcCommand, (*app).eraseCommand, (*app).metricsCommand, (*app).complianceCommand, (*app).feedbackCommand)
-}
-
 func (a *app) gcCommand() *cobra.Command {
 	var (
 		o      engine.GCOptions

@@ -22,8 +22,6 @@ import (
 	"github.com/memgov/memgov/testdata/demo"
 )
 
-func init() { extraCommands = append(extraCommands, (*app).seedCommand, (*app).demoCommand) }
-
 // seedStep is one line of a dataset's story.jsonl.
 type seedStep struct {
 	Op      string          `json:"op"`
@@ -256,9 +254,6 @@ func (l *loader) step(ctx context.Context, st seedStep) error {
 	return nil
 }
 
-// seedOps are dataset steps other features add (baselines, drift, proposals).
-var seedOps = map[string]func(context.Context, *loader, seedStep) error{}
-
 func (l *loader) item(ctx context.Context, ref, key string) (engine.Item, error) {
 	var it engine.Item
 	err := l.eng.Store().View(ctx, func(tx engine.ReadTx) (err error) {
@@ -476,30 +471,29 @@ Without --db it uses demo.db in memgov's data directory and says where.`,
 			} else {
 				fmt.Fprintf(a.stderr, "reusing the demo database at %s (delete it for a fresh one)\n", a.dbPath)
 			}
-			if noTUI || demoTUI == nil {
+			if noTUI {
 				fmt.Fprintf(a.stdout, "demo database: %s\nreopen it with: memgov --db %s tui --as demo-curator\n", a.dbPath, a.dbPath)
 				return nil
 			}
-			return demoTUI(a, cmd, "demo-curator")
+			return a.runTUI(cmd, "demo-curator")
 		},
 	}
 	cmd.Flags().BoolVar(&noTUI, "no-tui", false, "seed and print where the database is, without opening the TUI")
 	return cmd
 }
 
-// demoTUI opens the TUI; set by the TUI's command file.
-var demoTUI func(a *app, cmd *cobra.Command, as string) error
-
-func init() {
-	seedOps["baseline"] = func(ctx context.Context, l *loader, st seedStep) error {
+// seedOps are the dataset steps beyond the core ones of loader.step:
+// baselines, tampering, proposals, reads and verification.
+var seedOps = map[string]func(context.Context, *loader, seedStep) error{
+	"baseline": func(ctx context.Context, l *loader, st seedStep) error {
 		_, err := l.eng.ApproveBaseline(ctx, engine.ApproveRequest{MemoryRef: st.Ref, By: st.By, MemoryType: engine.MemoryType(st.Type),
 			TTLSeconds: st.TTL, DriftPolicy: st.Policy, Level: st.Level, Owner: st.Owner, Reason: "demo baseline"})
 		return err
-	}
+	},
 	// tamper edits an item's content in the materialised tables with plain
 	// SQL, as someone with database access would behind memgov's back: no log
 	// entry, no review. The demo's drift story starts here.
-	seedOps["tamper"] = func(ctx context.Context, l *loader, st seedStep) error {
+	"tamper": func(ctx context.Context, l *loader, st seedStep) error {
 		res, err := l.a.store.DB().ExecContext(ctx, `UPDATE versions SET content = CAST(json_set(content, '$.text', ?) AS BLOB)
 			WHERE id = (SELECT head_version_id FROM items WHERE memory_ref = ? AND key = ?)`, st.Text, st.Ref, st.Key)
 		if err != nil {
@@ -509,10 +503,10 @@ func init() {
 			return fmt.Errorf("no visible item %s in %s to edit", st.Key, st.Ref)
 		}
 		return nil
-	}
+	},
 	// proposal creates a reviewable-learning proposal or moves one, found by
 	// its title, through revise, apply, reject or archive.
-	seedOps["proposal"] = func(ctx context.Context, l *loader, st seedStep) error {
+	"proposal": func(ctx context.Context, l *loader, st seedStep) error {
 		in := engine.ProposalInput{Kind: st.Kind, Title: st.Title, Artifact: st.Artifact, Rationale: st.Rationale, SourceRunIDs: st.Runs}
 		if st.Action == "create" {
 			_, err := l.eng.CreateProposal(ctx, in, st.By)
@@ -544,10 +538,10 @@ func init() {
 			err = fmt.Errorf("unknown proposal action %q", st.Action)
 		}
 		return err
-	}
+	},
 	// read is an agent reading a page of its memory; with used > 0 it reports
 	// which of the returned entries it used (retrieval precision, 12.12.4).
-	seedOps["read"] = func(ctx context.Context, l *loader, st seedStep) error {
+	"read": func(ctx context.Context, l *loader, st seedStep) error {
 		snap, err := l.eng.ReadAs(ctx, st.Agent, engine.ReadQuery{MemoryRef: st.Ref, Limit: max(st.Count, 1), AfterKey: st.Key})
 		if err != nil {
 			return err
@@ -562,13 +556,13 @@ func init() {
 			_, err = l.eng.Feedback(ctx, snap.RetrievalID, used)
 		}
 		return err
-	}
-	seedOps["revalidate"] = func(ctx context.Context, l *loader, st seedStep) error {
+	},
+	"revalidate": func(ctx context.Context, l *loader, st seedStep) error {
 		_, err := l.eng.Revalidate(ctx, st.Count)
 		return err
-	}
-	seedOps["verify"] = func(ctx context.Context, l *loader, st seedStep) error {
+	},
+	"verify": func(ctx context.Context, l *loader, st seedStep) error {
 		_, err := l.eng.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: st.Ref, Actor: "memgov-seed"})
 		return err
-	}
+	},
 }

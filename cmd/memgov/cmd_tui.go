@@ -14,17 +14,13 @@ import (
 	"github.com/memgov/memgov/tui"
 )
 
-func init() {
-	extraCommands = append(extraCommands, (*app).tuiCommand)
-	// memgov with no subcommand opens the TUI as the OS user; `memgov demo`
-	// opens it as demo-curator.
-	rootRun = func(a *app, cmd *cobra.Command, args []string) error {
-		if !isTerminal(os.Stdout) || !isTerminal(os.Stdin) {
-			return cmd.Help() // scripts and pipes get the command list
-		}
-		return a.runTUI(cmd, "")
+// runRoot runs memgov with no subcommand: it opens the TUI as the OS user
+// (`memgov demo` opens it as demo-curator).
+func (a *app) runRoot(cmd *cobra.Command) error {
+	if !isTerminal(os.Stdout) || !isTerminal(os.Stdin) {
+		return cmd.Help() // scripts and pipes get the command list
 	}
-	demoTUI = func(a *app, cmd *cobra.Command, as string) error { return a.runTUI(cmd, as) }
+	return a.runTUI(cmd, "")
 }
 
 func (a *app) tuiCommand() *cobra.Command {

@@ -8,10 +8,6 @@ import (
 	"github.com/memgov/memgov/engine"
 )
 
-func init() {
-	extraCommands = append(extraCommands, (*app).workspaceCommand)
-}
-
 func (a *app) workspaceCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "workspace",

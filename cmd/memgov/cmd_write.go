@@ -16,10 +16,6 @@ import (
 	"github.com/memgov/memgov/engine/redact"
 )
 
-func init() {
-	extraCommands = append(extraCommands, (*app).writeCommand, (*app).reviewCommand, (*app).policyCommand)
-}
-
 // exitFor maps a write status to the exit-code contract.
 func exitFor(status string) int {
 	switch status {

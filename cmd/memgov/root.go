@@ -22,13 +22,6 @@ func buildVersion() string {
 	return "dev"
 }
 
-// rootRun runs when memgov is called with no subcommand (the TUI sets it).
-var rootRun func(a *app, cmd *cobra.Command, args []string) error
-
-// extraCommands are top-level commands that other files register in init, so
-// each feature's commands live beside each other.
-var extraCommands []func(*app) *cobra.Command
-
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "memgov",
@@ -44,33 +37,82 @@ approved baseline; curators review what agents want to remember.`,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if rootRun == nil {
-				return cmd.Help()
-			}
-			return rootRun(a, cmd, args)
+			return a.runRoot(cmd) // cmd_tui.go
 		},
 	}
 	root.PersistentFlags().StringVar(&a.dbPath, "db", defaultDBPath(), "database file (env MEMGOV_DB)")
 	root.PersistentFlags().StringVar(&a.policyPath, "policy", "", "policy file overriding the defaults (default: DB.policy.yaml if present)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	// The whole command tree; each command's file is named beside it.
 	root.AddCommand(
+		// Setup and principals (cmd_init.go).
 		a.initCommand(),
 		a.principalCommand(),
+
+		// Writing, reviewing and the policy (cmd_write.go, cmd_review.go).
+		a.writeCommand(),
+		a.reviewCommand(),
+		a.policyCommand(),
+
+		// Reading memory and its history (cmd_read.go).
 		a.getCommand(),
 		a.listCommand(),
 		a.historyCommand(),
 		a.atCommand(),
+
+		// Versions (cmd_version.go).
 		a.rollbackCommand(),
 		a.pinCommand(true),
 		a.pinCommand(false),
+
+		// Governance of items and writers (cmd_govern.go).
+		a.leaseCommand(),
+		a.annotateCommand(),
+		a.reclassifyCommand(),
+		a.expireCommand(),
+		a.promoteCommand(),
+
+		// The lifecycle (cmd_lifecycle.go).
+		a.gcCommand(),
+		a.eraseCommand(),
+		a.metricsCommand(),
+		a.complianceCommand(),
+		a.feedbackCommand(),
+
+		// Baselines, drift and sessions (cmd_baseline.go).
+		a.snapshotCommand(),
+		a.baselineCommand(),
+		a.verifyMemoryCommand(),
+		a.sessionCommand(),
+		a.memCheckpointCommand(),
+		a.driftCommand(),
+
+		// The host memory contract (cmd_contract.go, cmd_proposal.go).
+		a.searchCommand(),
+		a.forgetCommand(),
+		a.distillCommand(),
+		a.consolidateCommand(),
+		a.commitmentsCommand(),
+		a.proposalCommand(),
+		a.capabilitiesCommand(),
+		a.eventsCommand(),
+
+		// Workspaces (cmd_workspace.go).
+		a.workspaceCommand(),
+
+		// The audit log and administration (cmd_audit.go).
 		a.auditCommand(),
 		a.adminCommand(),
+
+		// The review console and the demo (cmd_tui.go, cmd_seed.go).
+		a.tuiCommand(),
+		a.seedCommand(),
+		a.demoCommand(),
+
+		// This binary (root.go) and its benchmarks (cmd_bench*.go).
 		a.versionCommand(),
 		a.benchCommand(),
 	)
-	for _, f := range extraCommands {
-		root.AddCommand(f(a))
-	}
 	for _, c := range root.Commands() {
 		wrapArgs(c)
 	}

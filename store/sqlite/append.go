@@ -10,6 +10,7 @@ import (
 
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // Tx is a write transaction.
@@ -21,7 +22,7 @@ type Tx struct {
 var _ engine.Tx = (*Tx)(nil)
 
 // Append stores a log entry and applies it to the derived tables.
-func (t *Tx) Append(ctx context.Context, e *engine.LogEntry) error {
+func (t *Tx) Append(ctx context.Context, e *oplog.Entry) error {
 	var (
 		last  int64
 		lastT int64
@@ -46,7 +47,7 @@ func (t *Tx) Append(ctx context.Context, e *engine.LogEntry) error {
 	var prevChain merkle.Hash
 	copy(prevChain[:], prev)
 	e.Leaf = leaf
-	e.Chain = engine.ChainNext(t.store.key, prevChain, leaf)
+	e.Chain = oplog.ChainNext(t.store.key, prevChain, leaf)
 	if _, err := t.q.ExecContext(ctx, `INSERT INTO log (lsn, ts, op, memory_ref, item_id, version_id, prev_version_id, actor, payload_hash, leaf, chain)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?)`, e.LSN, ms(e.Time), string(e.Op), e.MemoryRef, e.ItemID, e.VersionID,
 		e.PrevVersionID, e.Actor, e.PayloadHash, e.Leaf[:], e.Chain[:]); err != nil {
@@ -61,94 +62,65 @@ func (t *Tx) Append(ctx context.Context, e *engine.LogEntry) error {
 	return apply(ctx, t.q, e)
 }
 
-// applyObservers run after every applied entry, in Append and in Rebuild, so
-// that tables derived from several kinds of entries (a memoryRef's PUT/DEL
-// operation log, counters) stay a function of the log.
-var applyObservers []func(context.Context, querier, *engine.LogEntry) error
-
-// apply updates the derived tables for one log entry. Rebuild replays the log
-// through this same function, so the tables always equal a replay of the log.
-func apply(ctx context.Context, q querier, e *engine.LogEntry) error {
-	if len(e.Payload) == 0 && erasedPayload != nil {
-		// An erasure removed this payload: replay its content-free skeleton.
-		if err := erasedPayload(ctx, q, e); err != nil {
-			return err
-		}
-	}
-	if err := applyOp(ctx, q, e); err != nil {
+func applyPrincipal(ctx context.Context, q querier, e *oplog.Entry) error {
+	d, err := oplog.DecodeData[oplog.PrincipalData](e)
+	if err != nil {
 		return err
 	}
-	for _, obs := range applyObservers {
-		if err := obs(ctx, q, e); err != nil {
-			return err
-		}
+	attrs, _ := json.Marshal(d.Attributes)
+	if d.Attributes == nil {
+		attrs = []byte("{}")
 	}
-	return nil
+	_, err = q.ExecContext(ctx, `INSERT INTO principals (id, role, tenant, attributes, created_at, created_lsn) VALUES (?,?,?,?,?,?)`,
+		e.ItemID, d.Role, d.Tenant, string(attrs), ms(e.Time), e.LSN)
+	return wrapApply(e, err)
 }
 
-func applyOp(ctx context.Context, q querier, e *engine.LogEntry) error {
-	switch e.Op {
-	case engine.OpPrincipal:
-		p, err := engine.DecodePrincipal(e)
-		if err != nil {
-			return err
-		}
-		attrs, _ := json.Marshal(p.Attributes)
-		if p.Attributes == nil {
-			attrs = []byte("{}")
-		}
-		_, err = q.ExecContext(ctx, `INSERT INTO principals (id, role, tenant, attributes, created_at, created_lsn) VALUES (?,?,?,?,?,?)`,
-			p.ID, string(p.Role), p.Tenant, string(attrs), ms(e.Time), e.LSN)
-		return wrapApply(e, err)
-	case engine.OpAuditCP:
-		rec, err := engine.DecodeAuditCheckpoint(e)
-		if err != nil {
-			return err
-		}
-		_, err = q.ExecContext(ctx, `INSERT INTO audit_checkpoints (seq, root, tree_size, observed_at, ttl_seconds, signature, lsn) VALUES (?,?,?,?,?,?,?)`,
-			rec.Seq, rec.Root[:], rec.TreeSize, ms(rec.ObservedAt), rec.TTLSeconds, rec.Signature, e.LSN)
-		return wrapApply(e, err)
-	case engine.OpPin, engine.OpUnpin:
-		res, err := q.ExecContext(ctx, `UPDATE items SET pinned = ?, updated_at = ? WHERE id = ?`, e.Op == engine.OpPin, ms(e.Time), e.ItemID)
-		return wrapApply(e, mustOne(res, err))
-	case engine.OpInsert, engine.OpUpdate, engine.OpMerge, engine.OpStage:
-		return applyNewVersion(ctx, q, e)
-	case engine.OpApprove:
-		if err := supersedeHead(ctx, q, e); err != nil {
-			return err
-		}
-		res, err := q.ExecContext(ctx, `UPDATE versions SET state = 'ACTIVE', active_from = ? WHERE id = ? AND state = 'DRAFT'`, e.LSN, e.VersionID)
-		if err := mustOne(res, err); err != nil {
-			return wrapApply(e, err)
-		}
-		return setHead(ctx, q, e, e.VersionID)
-	case engine.OpReject:
-		res, err := q.ExecContext(ctx, `UPDATE versions SET state = 'RETRACTED' WHERE id = ? AND state = 'DRAFT'`, e.VersionID)
-		return wrapApply(e, mustOne(res, err))
-	case engine.OpRetract, engine.OpExpire, engine.OpSupersede:
-		state := map[engine.Op]engine.State{engine.OpRetract: engine.Retracted, engine.OpExpire: engine.Expired, engine.OpSupersede: engine.Superseded}[e.Op]
-		res, err := q.ExecContext(ctx, `UPDATE versions SET state = ?, active_to = ? WHERE id = ? AND state = 'ACTIVE'`, string(state), e.LSN, e.VersionID)
-		if err := mustOne(res, err); err != nil {
-			return wrapApply(e, err)
-		}
-		_, err = q.ExecContext(ctx, `UPDATE items SET head_version_id = '', updated_at = ? WHERE id = ? AND head_version_id = ?`, ms(e.Time), e.ItemID, e.VersionID)
-		return wrapApply(e, err)
+func applyAuditCheckpoint(ctx context.Context, q querier, e *oplog.Entry) error {
+	rec, err := oplog.DecodeData[oplog.AuditCheckpointRecord](e)
+	if err != nil {
+		return err
 	}
-	// Operations owned by later subsystems apply through their own hooks.
-	if h, ok := applyHooks[e.Op]; ok {
-		return h(ctx, q, e)
-	}
-	return fmt.Errorf("apply log entry %d: unknown operation %q", e.LSN, e.Op)
+	_, err = q.ExecContext(ctx, `INSERT INTO audit_checkpoints (seq, root, tree_size, observed_at, ttl_seconds, signature, lsn) VALUES (?,?,?,?,?,?,?)`,
+		rec.Seq, rec.Root[:], rec.TreeSize, ms(rec.ObservedAt), rec.TTLSeconds, rec.Signature, e.LSN)
+	return wrapApply(e, err)
 }
 
-// erasedPayload, set by lifecycle.go, fills in the skeleton of a payload an
-// erasure removed so that replay can still apply the entry.
-var erasedPayload func(context.Context, querier, *engine.LogEntry) error
+func applyPin(ctx context.Context, q querier, e *oplog.Entry) error {
+	res, err := q.ExecContext(ctx, `UPDATE items SET pinned = ?, updated_at = ? WHERE id = ?`, e.Op == oplog.Pin, ms(e.Time), e.ItemID)
+	return wrapApply(e, mustOne(res, err))
+}
 
-// applyHooks lets other files of this package apply their own operations.
-var applyHooks = map[engine.Op]func(context.Context, querier, *engine.LogEntry) error{}
+// applyApprove makes a DRAFT version the item's ACTIVE head.
+func applyApprove(ctx context.Context, q querier, e *oplog.Entry) error {
+	if err := supersedeHead(ctx, q, e); err != nil {
+		return err
+	}
+	res, err := q.ExecContext(ctx, `UPDATE versions SET state = 'ACTIVE', active_from = ? WHERE id = ? AND state = 'DRAFT'`, e.LSN, e.VersionID)
+	if err := mustOne(res, err); err != nil {
+		return wrapApply(e, err)
+	}
+	return setHead(ctx, q, e, e.VersionID)
+}
 
-func applyNewVersion(ctx context.Context, q querier, e *engine.LogEntry) error {
+// applyReject refuses a DRAFT version.
+func applyReject(ctx context.Context, q querier, e *oplog.Entry) error {
+	res, err := q.ExecContext(ctx, `UPDATE versions SET state = 'RETRACTED' WHERE id = ? AND state = 'DRAFT'`, e.VersionID)
+	return wrapApply(e, mustOne(res, err))
+}
+
+// applyEndVersion ends an ACTIVE version: RETRACT, EXPIRE or SUPERSEDE.
+func applyEndVersion(ctx context.Context, q querier, e *oplog.Entry) error {
+	state := map[oplog.Op]engine.State{oplog.Retract: engine.Retracted, oplog.Expire: engine.Expired, oplog.Supersede: engine.Superseded}[e.Op]
+	res, err := q.ExecContext(ctx, `UPDATE versions SET state = ?, active_to = ? WHERE id = ? AND state = 'ACTIVE'`, string(state), e.LSN, e.VersionID)
+	if err := mustOne(res, err); err != nil {
+		return wrapApply(e, err)
+	}
+	_, err = q.ExecContext(ctx, `UPDATE items SET head_version_id = '', updated_at = ? WHERE id = ? AND head_version_id = ?`, ms(e.Time), e.ItemID, e.VersionID)
+	return wrapApply(e, err)
+}
+
+func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 	p, err := e.DecodePayload()
 	if err != nil {
 		return err
@@ -164,7 +136,7 @@ func applyNewVersion(ctx context.Context, q querier, e *engine.LogEntry) error {
 		return wrapApply(e, err)
 	}
 	if !itemExists {
-		if e.Op == engine.OpUpdate || e.Op == engine.OpMerge {
+		if e.Op == oplog.Update || e.Op == oplog.Merge {
 			return fmt.Errorf("apply log entry %d: %s of unknown item %s", e.LSN, e.Op, e.ItemID)
 		}
 		if _, err := q.ExecContext(ctx, `INSERT INTO items (id, memory_ref, key, layer, classification, created_at, updated_at, created_lsn)
@@ -172,7 +144,7 @@ func applyNewVersion(ctx context.Context, q querier, e *engine.LogEntry) error {
 			return wrapApply(e, err)
 		}
 	}
-	draft := e.Op == engine.OpStage
+	draft := e.Op == oplog.Stage
 	if !draft {
 		if err := supersedeHead(ctx, q, e); err != nil {
 			return err
@@ -227,13 +199,13 @@ func applyNewVersion(ctx context.Context, q querier, e *engine.LogEntry) error {
 }
 
 // supersedeHead marks the item's current ACTIVE head SUPERSEDED at this entry.
-func supersedeHead(ctx context.Context, q querier, e *engine.LogEntry) error {
+func supersedeHead(ctx context.Context, q querier, e *oplog.Entry) error {
 	_, err := q.ExecContext(ctx, `UPDATE versions SET state = 'SUPERSEDED', active_to = ?
 		WHERE id = (SELECT head_version_id FROM items WHERE id = ?) AND state = 'ACTIVE'`, e.LSN, e.ItemID)
 	return wrapApply(e, err)
 }
 
-func setHead(ctx context.Context, q querier, e *engine.LogEntry, versionID string) error {
+func setHead(ctx context.Context, q querier, e *oplog.Entry, versionID string) error {
 	res, err := q.ExecContext(ctx, `UPDATE items SET head_version_id = ?, updated_at = ? WHERE id = ?`, versionID, ms(e.Time), e.ItemID)
 	return wrapApply(e, mustOne(res, err))
 }
@@ -252,7 +224,7 @@ func mustOne(res sql.Result, err error) error {
 	return nil
 }
 
-func wrapApply(e *engine.LogEntry, err error) error {
+func wrapApply(e *oplog.Entry, err error) error {
 	if err == nil {
 		return nil
 	}

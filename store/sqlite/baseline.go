@@ -13,6 +13,7 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 func canonAlg(s string) canon.Algorithm { return canon.Algorithm(s) }
@@ -21,23 +22,6 @@ func canonAlg(s string) canon.Algorithm { return canon.Algorithm(s) }
 // PUT/DEL operation log with its checkpoints (agent-manifest 3.2.6, 3.2.6.2).
 // All of them are derived from the log; mem_dirty and mem_state_cache are
 // caches that triggers and verification maintain.
-
-func init() {
-	applyHooks[engine.OpBaselineApprove] = applyBaseline
-	applyHooks[engine.OpDriftDetected] = applyDriftDetected
-	applyHooks[engine.OpDriftAck] = applyDriftAck
-	applyHooks[engine.OpSessionStart] = applySession
-	applyHooks[engine.OpSessionEnd] = applySession
-	applyObservers = append(applyObservers, observeMemory)
-	registerDerived(
-		derivedTable{"baselines", "baseline_id"},
-		derivedTable{"mem_ops", "memory_ref || '#' || idx"},
-		derivedTable{"mem_heads", "memory_ref"},
-		derivedTable{"mem_checkpoints", "memory_ref || '#' || seq"},
-		derivedTable{"drift_events", "id"},
-		derivedTable{"mem_sessions", "session_id"},
-	)
-}
 
 var (
 	_ interface {
@@ -50,12 +34,12 @@ var (
 // the rows the entry itself changed, and appends to the entry's memoryRef op log
 // one PUT for every key whose ACTIVE version the entry set and one DEL for every
 // key that stopped having one; then it advances the checkpoint.
-func observeMemory(ctx context.Context, q querier, e *engine.LogEntry) error {
+func observeMemory(ctx context.Context, q querier, e *oplog.Entry) error {
 	if e.ItemID == "" {
 		return nil
 	}
 	items := []string{e.ItemID}
-	if e.Op == engine.OpMerge {
+	if e.Op == oplog.Merge {
 		p, err := e.DecodePayload()
 		if err != nil {
 			return err
@@ -170,12 +154,6 @@ func observeMemory(ctx context.Context, q querier, e *engine.LogEntry) error {
 	return writeHead(ctx, q, e.MemoryRef, &f, verdict, detail)
 }
 
-// memOpLeaf computes the leaf of a memory op; lifecycle.go substitutes the
-// stored leaf of a value an erasure removed, so the op log keeps its hashes.
-var memOpLeaf = func(_ context.Context, _ querier, _ string, _ uint64, op merkle.KVOp) (merkle.Hash, error) {
-	return op.Leaf()
-}
-
 func writeHead(ctx context.Context, q querier, ref string, f *merkle.Frontier, verdict, detail string) error {
 	fb, err := f.MarshalBinary()
 	if err != nil {
@@ -191,7 +169,7 @@ func writeHead(ctx context.Context, q querier, ref string, f *merkle.Frontier, v
 // advance binds the grown op log of e.MemoryRef to a new checkpoint when its
 // baseline's rules accept it (engine.AdvanceCheckpoint), with the entry's time
 // as now so that the checkpoints are a function of the log.
-func advance(ctx context.Context, q querier, e *engine.LogEntry, f *merkle.Frontier) (string, string, error) {
+func advance(ctx context.Context, q querier, e *oplog.Entry, f *merkle.Frontier) (string, string, error) {
 	b, err := (&readTx{q: q}).Baseline(ctx, e.MemoryRef)
 	if errors.Is(err, engine.ErrNotFound) {
 		return "", "", nil
@@ -266,7 +244,7 @@ func readHead(ctx context.Context, q querier, ref string) (engine.MemHead, error
 }
 
 // bind records the baseline's own checkpoint of the op log as it is now.
-func bind(ctx context.Context, q querier, e *engine.LogEntry, b *engine.Baseline) error {
+func bind(ctx context.Context, q querier, e *oplog.Entry, b *engine.Baseline) error {
 	head, err := readHead(ctx, q, b.MemoryRef)
 	if err != nil {
 		return wrapApply(e, err)
@@ -284,12 +262,21 @@ func bind(ctx context.Context, q querier, e *engine.LogEntry, b *engine.Baseline
 	return wrapApply(e, err)
 }
 
-func applyBaseline(ctx context.Context, q querier, e *engine.LogEntry) error {
-	b, err := engine.DecodeBaseline(e)
+func applyBaseline(ctx context.Context, q querier, e *oplog.Entry) error {
+	d, err := oplog.DecodeData[oplog.BaselineData](e)
 	if err != nil {
 		return err
 	}
-	b.MemoryRef = e.MemoryRef
+	// The entry binds the record: its memoryRef, its time (approval and
+	// binding) and, when the record names none, its actor as the approver.
+	b := engine.Baseline{ID: d.ID, MemoryRef: e.MemoryRef, SnapshotHash: d.SnapshotHash, MemoryType: engine.MemoryType(d.MemoryType),
+		Store: d.Store, ApprovedAt: e.Time, BoundAt: e.Time, TTLSeconds: d.TTLSeconds, DriftPolicy: d.DriftPolicy,
+		SharedMemoryOwner: d.SharedMemoryOwner, CheckIntervalSeconds: d.CheckIntervalSeconds, ComplianceLevel: d.ComplianceLevel,
+		ApprovedBy: d.ApprovedBy, DeltaBudget: d.DeltaBudget, LogPosition: d.LogPosition, BaseTreeSize: d.BaseTreeSize, BaseSeq: d.BaseSeq,
+		LSN: e.LSN}
+	if b.ApprovedBy == "" {
+		b.ApprovedBy = e.Actor
+	}
 	if err := bind(ctx, q, e, &b); err != nil {
 		return err
 	}
@@ -309,20 +296,21 @@ func applyBaseline(ctx context.Context, q querier, e *engine.LogEntry) error {
 	return wrapApply(e, err)
 }
 
-func applyDriftDetected(ctx context.Context, q querier, e *engine.LogEntry) error {
-	d, err := engine.DecodeDrift(e)
+func applyDriftDetected(ctx context.Context, q querier, e *oplog.Entry) error {
+	d, err := oplog.DecodeData[oplog.DriftData](e)
 	if err != nil {
 		return err
 	}
+	// The episode opens at the entry, on the entry's memoryRef.
 	_, err = q.ExecContext(ctx, `INSERT INTO drift_events (id, memory_ref, baseline_id, policy, cause, approved_hash, current_hash, detail, detected_at, lsn)
-		VALUES (?,?,?,?,?,?,?,?,?,?)`, d.ID, d.MemoryRef, d.BaselineID, d.Policy, d.Cause, d.ApprovedHash, d.CurrentHash, d.Detail, ms(d.DetectedAt), e.LSN)
+		VALUES (?,?,?,?,?,?,?,?,?,?)`, d.ID, e.MemoryRef, d.BaselineID, d.Policy, d.Cause, d.ApprovedHash, d.CurrentHash, d.Detail, ms(e.Time), e.LSN)
 	return wrapApply(e, err)
 }
 
 // applyDriftAck closes an episode; a rollback re-binds the current baseline to
 // the op log after the compensating entries (same hash, approval and TTL).
-func applyDriftAck(ctx context.Context, q querier, e *engine.LogEntry) error {
-	a, err := engine.DecodeDriftAck(e)
+func applyDriftAck(ctx context.Context, q querier, e *oplog.Entry) error {
+	a, err := oplog.DecodeData[oplog.DriftAckData](e)
 	if err != nil {
 		return err
 	}
@@ -346,12 +334,16 @@ func applyDriftAck(ctx context.Context, q querier, e *engine.LogEntry) error {
 	return wrapApply(e, err)
 }
 
-func applySession(ctx context.Context, q querier, e *engine.LogEntry) error {
-	id, err := engine.DecodeSession(e)
+func applySession(ctx context.Context, q querier, e *oplog.Entry) error {
+	d, err := oplog.DecodeData[oplog.SessionData](e)
 	if err != nil {
 		return err
 	}
-	if e.Op == engine.OpSessionStart {
+	id := d.SessionID
+	if id == "" {
+		return fmt.Errorf("apply log entry %d: %s without a session id", e.LSN, e.Op)
+	}
+	if e.Op == oplog.SessionStart {
 		_, err = q.ExecContext(ctx, `INSERT INTO mem_sessions (session_id, memory_ref, started_at, started_by, start_lsn) VALUES (?,?,?,?,?)`,
 			id, e.MemoryRef, ms(e.Time), e.Actor, e.LSN)
 		return wrapApply(e, err)

@@ -52,7 +52,7 @@ func BenchmarkVerify100k(b *testing.B) {
 			for j := 0; j < 2000 && done < n; j, done = j+1, done+1 {
 				body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("fact number %d about the world", done)})
 				e := &engine.LogEntry{Time: now, Op: engine.OpInsert, MemoryRef: "acme/bot", ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
-				if err := e.Seal(engine.Payload{Key: fmt.Sprintf("k%06d", done), Layer: engine.Episodic, Content: body, ContentHash: engine.HashPayload(body)}); err != nil {
+				if err := e.Seal(engine.Payload{Key: fmt.Sprintf("k%06d", done), Layer: string(engine.Episodic), Content: body, ContentHash: engine.HashPayload(body)}); err != nil {
 					return err
 				}
 				if err := tx.Append(ctx, e); err != nil {

@@ -4,31 +4,25 @@ import (
 	"context"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 )
-
-func init() {
-	applyHooks[engine.OpClaim] = applyClaim
-	applyHooks[engine.OpRelease] = applyClaim
-	applyHooks[engine.OpEscalate] = applyClaim
-}
 
 // applyClaim keeps the claim and escalation columns of a review in step with
 // the log.
-func applyClaim(ctx context.Context, q querier, e *engine.LogEntry) error {
-	c, err := engine.DecodeClaim(e)
+func applyClaim(ctx context.Context, q querier, e *oplog.Entry) error {
+	c, err := oplog.DecodeData[oplog.ClaimData](e)
 	if err != nil {
 		return err
 	}
 	switch e.Op {
-	case engine.OpClaim:
+	case oplog.Claim:
 		exp, err := time.Parse(time.RFC3339Nano, c.Expires)
 		if err != nil {
 			return wrapApply(e, err)
 		}
 		res, err := q.ExecContext(ctx, `UPDATE reviews SET claim_holder = ?, claim_token = ?, claim_expires = ? WHERE id = ?`, c.Holder, c.Token, ms(exp), c.ReviewID)
 		return wrapApply(e, mustOne(res, err))
-	case engine.OpRelease:
+	case oplog.Release:
 		res, err := q.ExecContext(ctx, `UPDATE reviews SET claim_holder = '', claim_expires = 0 WHERE id = ?`, c.ReviewID)
 		return wrapApply(e, mustOne(res, err))
 	default:

@@ -10,68 +10,42 @@ import (
 	"time"
 
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // The host memory contract (issue 6): distillation and consolidation events,
 // inferred commitments and proposals. Every table here is a function of the
 // log (migration 0006).
 
-func init() {
-	registerDerived(
-		derivedTable{"commitments", "id"},
-		derivedTable{"proposal_revisions", "proposal_id"},
-		derivedTable{"proposals", "id"},
-	)
-	applyHooks[engine.OpDistill] = applyDistill
-	applyHooks[engine.OpConsolidate] = applyConsolidate
-	applyHooks[engine.OpCommitment] = applyCommitment
-	applyHooks[engine.OpCommitmentFire] = applyCommitment
-	applyHooks[engine.OpCommitmentArm] = applyCommitment
-	for _, op := range []engine.Op{engine.OpProposalCreate, engine.OpProposalRevise, engine.OpProposalApply, engine.OpProposalReject, engine.OpProposalArchive} {
-		applyHooks[op] = applyProposal
-	}
-}
-
 var _ interface {
 	Events(context.Context, engine.EventQuery) ([]engine.Event, error)
 	IndexedVersions(context.Context, string, bool, int) ([]engine.IndexedVersion, error)
 } = (*readTx)(nil)
 
-func decodeData(e *engine.LogEntry, v any) error {
-	p, err := e.DecodePayload()
+func applyDistill(ctx context.Context, q querier, e *oplog.Entry) error {
+	d, err := oplog.DecodeData[oplog.DistillData](e)
 	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(p.Data, v); err != nil {
-		return fmt.Errorf("apply log entry %d: %s data: %w", e.LSN, e.Op, err)
-	}
-	return nil
-}
-
-func applyDistill(ctx context.Context, q querier, e *engine.LogEntry) error {
-	var d engine.DistillData
-	if err := decodeData(e, &d); err != nil {
 		return err
 	}
 	return event(ctx, q, e, "memory.compacted", map[string]any{"memoryRef": e.MemoryRef, "trigger": "host-managed",
 		"archiveId": d.ArchiveHash, "distillation": map[string]any{"tokenBudget": d.TokenBudget, "tokensUsed": d.TokensUsed, "indexUpdated": d.IndexUpdated}})
 }
 
-func applyConsolidate(ctx context.Context, q querier, e *engine.LogEntry) error {
-	var d engine.ConsolidateData
-	if err := decodeData(e, &d); err != nil {
+func applyConsolidate(ctx context.Context, q querier, e *oplog.Entry) error {
+	d, err := oplog.DecodeData[oplog.ConsolidateData](e)
+	if err != nil {
 		return err
 	}
 	return event(ctx, q, e, "agent.memory.consolidated", map[string]any{"inputCount": d.InputCount, "outputCount": d.OutputCount, "memoryRef": e.MemoryRef})
 }
 
-func applyCommitment(ctx context.Context, q querier, e *engine.LogEntry) error {
-	d, err := engine.DecodeCommitmentData(e)
+func applyCommitment(ctx context.Context, q querier, e *oplog.Entry) error {
+	d, err := oplog.DecodeData[oplog.CommitmentData](e)
 	if err != nil {
 		return err
 	}
 	switch e.Op {
-	case engine.OpCommitment:
+	case oplog.Commitment:
 		var due sql.NullInt64
 		if d.DueAt != "" {
 			t, err := time.Parse(time.RFC3339Nano, d.DueAt)
@@ -84,7 +58,7 @@ func applyCommitment(ctx context.Context, q querier, e *engine.LogEntry) error {
 			created_by, created_at, created_lsn) VALUES (?,?,?,?,?,?,?,?,?,?,?)`, d.ID, e.MemoryRef, d.Tenant, e.ItemID, d.SourceVersionID,
 			d.Kind, due, string(d.Predicate), e.Actor, ms(e.Time), e.LSN)
 		return wrapApply(e, err)
-	case engine.OpCommitmentFire:
+	case oplog.CommitmentFire:
 		res, err := q.ExecContext(ctx, `UPDATE commitments SET armed = 0, fired_count = fired_count + 1, last_fired_at = ?, last_fired_lsn = ?
 			WHERE id = ? AND memory_ref = ?`, ms(e.Time), e.LSN, d.ID, e.MemoryRef)
 		if err := mustOne(res, err); err != nil {
@@ -101,13 +75,13 @@ func applyCommitment(ctx context.Context, q querier, e *engine.LogEntry) error {
 	}
 }
 
-func applyProposal(ctx context.Context, q querier, e *engine.LogEntry) error {
-	d, err := engine.DecodeProposalData(e)
+func applyProposal(ctx context.Context, q querier, e *oplog.Entry) error {
+	d, err := oplog.DecodeData[oplog.ProposalData](e)
 	if err != nil {
 		return err
 	}
 	switch e.Op {
-	case engine.OpProposalCreate:
+	case oplog.ProposalCreate:
 		if d.Owner == nil {
 			return fmt.Errorf("apply log entry %d: proposal without owner", e.LSN)
 		}
@@ -123,7 +97,7 @@ func applyProposal(ctx context.Context, q querier, e *engine.LogEntry) error {
 		}
 		return event(ctx, q, e, "proposal.created", map[string]any{"proposalId": d.ID, "kind": d.Kind, "tenant": d.Owner.Tenant,
 			"duplicateOf": d.DuplicateOf, "artifactHash": d.ArtifactHash})
-	case engine.OpProposalRevise:
+	case oplog.ProposalRevise:
 		var rev int
 		if err := q.QueryRowContext(ctx, `SELECT revision + 1 FROM proposals WHERE id = ? AND state IN ('draft', 'revised')`, d.ID).Scan(&rev); err != nil {
 			return wrapApply(e, err)
@@ -133,7 +107,7 @@ func applyProposal(ctx context.Context, q querier, e *engine.LogEntry) error {
 			return wrapApply(e, err)
 		}
 		return insertRevision(ctx, q, e, d, rev)
-	case engine.OpProposalApply:
+	case oplog.ProposalApply:
 		// The installed artifact is the one last persisted: its hash must be
 		// the one the apply entry recorded.
 		var kind, tenant string
@@ -149,7 +123,7 @@ func applyProposal(ctx context.Context, q querier, e *engine.LogEntry) error {
 			"artifactHash": d.ArtifactHash, "activation": d.Gate, "by": e.Actor})
 	default:
 		state, from := engine.ProposalRejected, `('draft', 'revised')`
-		if e.Op == engine.OpProposalArchive {
+		if e.Op == oplog.ProposalArchive {
 			state, from = engine.ProposalArchived, `('draft', 'revised', 'rejected')`
 		}
 		res, err := q.ExecContext(ctx, `UPDATE proposals SET state = ?, decided_by = ?, note = ?, updated_at = ? WHERE id = ? AND state IN `+from,
@@ -158,7 +132,7 @@ func applyProposal(ctx context.Context, q querier, e *engine.LogEntry) error {
 	}
 }
 
-func insertRevision(ctx context.Context, q querier, e *engine.LogEntry, d engine.ProposalData, rev int) error {
+func insertRevision(ctx context.Context, q querier, e *oplog.Entry, d oplog.ProposalData, rev int) error {
 	_, err := q.ExecContext(ctx, `INSERT INTO proposal_revisions (proposal_id, revision, artifact, artifact_hash, rationale, by, at, lsn)
 		VALUES (?,?,?,?,?,?,?,?)`, d.ID, rev, []byte(d.Artifact), d.ArtifactHash, d.Rationale, e.Actor, ms(e.Time), e.LSN)
 	return wrapApply(e, err)

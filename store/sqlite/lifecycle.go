@@ -11,6 +11,7 @@ import (
 
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // This file stores the lifecycle subsystem (issue 7): annotations,
@@ -20,31 +21,14 @@ import (
 // rows and leaves, in erased_skeleton and erased_leaves, only what replay
 // needs to rebuild every derived table exactly: structure and hashes, no text.
 
-func init() {
-	applyHooks[engine.OpErase] = applyErase
-	applyHooks[engine.OpAnnotate] = applyAnnotate
-	applyHooks[engine.OpReclassify] = applyReclassify
-	applyHooks[engine.OpLeaseAcquire] = applyLease
-	applyHooks[engine.OpLeaseRelease] = applyLease
-	applyHooks[engine.OpWorkspace] = applyWorkspace
-	registerDerived(
-		derivedTable{"annotations", "lsn"},
-		derivedTable{"leases", "resource"},
-		derivedTable{"erasures", "lsn"},
-		derivedTable{"purged_items", "item_id"},
-		derivedTable{"workspaces", "ref"},
-	)
-	erasedPayload = skeletonOf
-	memOpLeaf = erasedLeaf
-}
-
 var _ interface {
 	SecureDelete(context.Context) error
 	Compact(context.Context) error
 } = (*Tx)(nil)
 
-// skeletonOf supplies the skeleton of an erased payload during replay.
-func skeletonOf(ctx context.Context, q querier, e *engine.LogEntry) error {
+// restoreErased supplies the skeleton of an erased payload during replay, so
+// that an entry whose payload an erasure removed still applies.
+func restoreErased(ctx context.Context, q querier, e *oplog.Entry) error {
 	var body []byte
 	err := q.QueryRowContext(ctx, `SELECT body FROM erased_skeleton WHERE lsn = ?`, e.LSN).Scan(&body)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -57,7 +41,10 @@ func skeletonOf(ctx context.Context, q querier, e *engine.LogEntry) error {
 	return nil
 }
 
-func erasedLeaf(ctx context.Context, q querier, ref string, idx uint64, op merkle.KVOp) (merkle.Hash, error) {
+// memOpLeaf returns the leaf of the memory op at idx of ref's op log: the
+// stored leaf of a value an erasure removed, so the op log keeps its hashes,
+// else the op's own leaf.
+func memOpLeaf(ctx context.Context, q querier, ref string, idx uint64, op merkle.KVOp) (merkle.Hash, error) {
 	var b []byte
 	err := q.QueryRowContext(ctx, `SELECT leaf FROM erased_leaves WHERE memory_ref = ? AND idx = ?`, ref, int64(idx)).Scan(&b)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -71,8 +58,8 @@ func erasedLeaf(ctx context.Context, q querier, ref string, idx uint64, op merkl
 	return h, nil
 }
 
-func applyErase(ctx context.Context, q querier, e *engine.LogEntry) error {
-	rec, err := engine.DecodeErasure(e)
+func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
+	rec, err := oplog.DecodeData[oplog.ErasureData](e)
 	if err != nil {
 		return err
 	}
@@ -85,7 +72,7 @@ func applyErase(ctx context.Context, q querier, e *engine.LogEntry) error {
 		err := q.QueryRowContext(ctx, `SELECT p.body, l.item_id FROM log_payload p JOIN log l ON l.lsn = p.lsn WHERE p.lsn = ?`, lsn).Scan(&body, &itemID)
 		switch {
 		case err == nil:
-			sk, err := engine.ErasedSkeleton(itemID, body)
+			sk, err := oplog.ErasedSkeleton(itemID, body)
 			if err != nil {
 				return wrapApply(e, err)
 			}
@@ -104,7 +91,7 @@ func applyErase(ctx context.Context, q querier, e *engine.LogEntry) error {
 		}
 		payloads++
 	}
-	marker := engine.FeaturesOf(engine.ErasedContent)
+	marker := engine.FeaturesOf(oplog.ErasedContent)
 	emb, err := marker.Embedding.MarshalBinary()
 	if err != nil {
 		return wrapApply(e, err)
@@ -114,16 +101,16 @@ func applyErase(ctx context.Context, q querier, e *engine.LogEntry) error {
 		if err := q.QueryRowContext(ctx, `SELECT memory_ref, key FROM items WHERE id = ?`, id).Scan(&ref, &key); err != nil {
 			return wrapApply(e, fmt.Errorf("erased item %s: %w", id, err))
 		}
-		ph := engine.ErasedKey(id)
+		ph := oplog.ErasedKey(id)
 		stmts := []struct {
 			sql  string
 			args []any
 		}{
 			{`INSERT OR IGNORE INTO erased_leaves (memory_ref, idx, leaf) SELECT memory_ref, idx, leaf FROM mem_ops WHERE memory_ref = ? AND key IN (?, ?)`, []any{ref, key, ph}},
-			{`UPDATE mem_ops SET key = ?, value = CASE WHEN op = 'PUT' THEN ? ELSE NULL END WHERE memory_ref = ? AND key IN (?, ?)`, []any{ph, []byte(engine.ErasedContent), ref, key, ph}},
-			{`UPDATE OR REPLACE mem_map SET key = ?, fragment = ? WHERE memory_ref = ? AND key = ?`, []any{ph, []byte(engine.ErasedContent), ref, key}},
+			{`UPDATE mem_ops SET key = ?, value = CASE WHEN op = 'PUT' THEN ? ELSE NULL END WHERE memory_ref = ? AND key IN (?, ?)`, []any{ph, []byte(oplog.ErasedContent), ref, key, ph}},
+			{`UPDATE OR REPLACE mem_map SET key = ?, fragment = ? WHERE memory_ref = ? AND key = ?`, []any{ph, []byte(oplog.ErasedContent), ref, key}},
 			{`UPDATE items SET key = ? WHERE id = ?`, []any{ph, id}},
-			{`UPDATE versions SET key = ?, content = CASE WHEN content IS NULL THEN NULL ELSE ? END, content_hash = '', tags = '[]', reason = 'erased' WHERE item_id = ?`, []any{ph, []byte(engine.ErasedContent), id}},
+			{`UPDATE versions SET key = ?, content = CASE WHEN content IS NULL THEN NULL ELSE ? END, content_hash = '', tags = '[]', reason = 'erased' WHERE item_id = ?`, []any{ph, []byte(oplog.ErasedContent), id}},
 			{`DELETE FROM version_bands WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, []any{id}},
 			{`UPDATE version_index SET key = ?, content_hash = '', fingerprint = ?, subject = ?, predicate = ?, object = ?, embedding = ? WHERE item_id = ?`,
 				[]any{ph, marker.Fingerprint[:], marker.Subject, marker.Predicate, marker.Object, emb, id}},
@@ -178,22 +165,19 @@ func applyErase(ctx context.Context, q querier, e *engine.LogEntry) error {
 	return event(ctx, q, e, "memory.erased", map[string]any{"kind": rec.Kind, "requestId": rec.RequestID, "items": len(rec.Items)})
 }
 
-func applyAnnotate(ctx context.Context, q querier, e *engine.LogEntry) error {
+func applyAnnotate(ctx context.Context, q querier, e *oplog.Entry) error {
 	p, err := e.DecodePayload()
 	if err != nil {
 		return err
 	}
-	var d struct {
-		Kind string `json:"kind"`
-		Note string `json:"note"`
-	}
-	_ = json.Unmarshal(p.Data, &d)
+	var d oplog.AnnotationData
+	_ = json.Unmarshal(p.Data, &d) // an erased annotation keeps its kind only
 	_, err = q.ExecContext(ctx, `INSERT INTO annotations (lsn, item_id, actor, kind, note, at) VALUES (?,?,?,?,?,?)`,
 		e.LSN, e.ItemID, e.Actor, d.Kind, d.Note, ms(e.Time))
 	return wrapApply(e, err)
 }
 
-func applyReclassify(ctx context.Context, q querier, e *engine.LogEntry) error {
+func applyReclassify(ctx context.Context, q querier, e *oplog.Entry) error {
 	p, err := e.DecodePayload()
 	if err != nil {
 		return err
@@ -214,23 +198,13 @@ func applyReclassify(ctx context.Context, q querier, e *engine.LogEntry) error {
 	return wrapApply(e, err)
 }
 
-type leaseData struct {
-	Key       string `json:"key"`
-	Token     int64  `json:"token"`
-	ExpiresAt string `json:"expires_at"`
-}
-
-func applyLease(ctx context.Context, q querier, e *engine.LogEntry) error {
-	p, err := e.DecodePayload()
+func applyLease(ctx context.Context, q querier, e *oplog.Entry) error {
+	d, err := oplog.DecodeData[oplog.LeaseData](e)
 	if err != nil {
 		return err
 	}
-	var d leaseData
-	if err := json.Unmarshal(p.Data, &d); err != nil {
-		return fmt.Errorf("apply log entry %d: lease: %w", e.LSN, err)
-	}
 	res := e.MemoryRef + "#" + d.Key
-	if e.Op == engine.OpLeaseRelease {
+	if e.Op == oplog.LeaseRelease {
 		r, err := q.ExecContext(ctx, `UPDATE leases SET released = 1, lsn = ? WHERE resource = ? AND holder = ? AND token = ?`, e.LSN, res, e.Actor, d.Token)
 		return wrapApply(e, mustOne(r, err))
 	}
@@ -245,25 +219,14 @@ func applyLease(ctx context.Context, q querier, e *engine.LogEntry) error {
 	return wrapApply(e, err)
 }
 
-type workspaceData struct {
-	Action  string          `json:"action"` // open, submit, merge, reject
-	BaseRef string          `json:"base_ref"`
-	BaseLSN int64           `json:"base_lsn"`
-	Request json.RawMessage `json:"request,omitempty"`
-}
-
-func applyWorkspace(ctx context.Context, q querier, e *engine.LogEntry) error {
-	p, err := e.DecodePayload()
+func applyWorkspace(ctx context.Context, q querier, e *oplog.Entry) error {
+	d, err := oplog.DecodeData[oplog.WorkspaceData](e)
 	if err != nil {
 		return err
 	}
-	var d workspaceData
-	if err := json.Unmarshal(p.Data, &d); err != nil {
-		return fmt.Errorf("apply log entry %d: workspace: %w", e.LSN, err)
-	}
 	var res sql.Result
 	switch d.Action {
-	case "remove": // workspace.go's observer records removed keys
+	case "remove": // recordWorkspace (workspace.go) records removed keys
 		return nil
 	case "open":
 		res, err = q.ExecContext(ctx, `INSERT INTO workspaces (ref, base_ref, owner, base_lsn, status, lsn) VALUES (?,?,?,?, 'OPEN', ?)`,

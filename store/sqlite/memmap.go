@@ -18,10 +18,6 @@ import (
 // WITHOUT ROWID table in key order instead of an index walk over versions
 // with a random row lookup per key.
 
-func init() {
-	registerDerived(derivedTable{"mem_map", "memory_ref || '#' || key"})
-}
-
 // putMapRow records that key of ref has the ACTIVE content value.
 func putMapRow(ctx context.Context, q querier, ref, key string, value []byte, exp sql.NullInt64) error {
 	_, err := q.ExecContext(ctx, `INSERT INTO mem_map (memory_ref, key, fragment, expires_at) VALUES (?,?,?,?)

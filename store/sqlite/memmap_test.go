@@ -44,7 +44,7 @@ func TestFoldMapEqualsNaiveFold(t *testing.T) {
 		h, ok := heads[key]
 		err := s.Update(ctx, func(tx engine.Tx) error {
 			entry := &engine.LogEntry{Time: now, MemoryRef: ref, Actor: "bot"}
-			p := engine.Payload{Key: key, Layer: engine.Semantic, Content: body, ContentHash: engine.HashPayload(body)}
+			p := engine.Payload{Key: key, Layer: string(engine.Semantic), Content: body, ContentHash: engine.HashPayload(body)}
 			switch {
 			case ok && h[1] != "" && rng.IntN(3) == 0:
 				entry.Op, entry.ItemID, entry.VersionID = engine.OpRetract, h[0], h[1]

@@ -10,36 +10,23 @@ import (
 	"time"
 
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
-func init() {
-	registerDerived(
-		derivedTable{"version_bands", "version_id"},
-		derivedTable{"version_index", "version_id"},
-		derivedTable{"version_evidence", "version_id"},
-		derivedTable{"reviews", "id"},
-		derivedTable{"idempotency", "token"},
-		derivedTable{"events", "id"},
-	)
-	applyObservers = append(applyObservers, observePipeline)
-	applyHooks[engine.OpSuspend] = applySuspension
-	applyHooks[engine.OpReinstate] = applySuspension
-}
-
-func applySuspension(ctx context.Context, q querier, e *engine.LogEntry) error {
-	res, err := q.ExecContext(ctx, `UPDATE principals SET suspended = ? WHERE id = ?`, e.Op == engine.OpSuspend, e.ItemID)
+func applySuspension(ctx context.Context, q querier, e *oplog.Entry) error {
+	res, err := q.ExecContext(ctx, `UPDATE principals SET suspended = ? WHERE id = ?`, e.Op == oplog.Suspend, e.ItemID)
 	if err := mustOne(res, err); err != nil {
 		return wrapApply(e, err)
 	}
 	typ := "agent.suspended"
-	if e.Op == engine.OpReinstate {
+	if e.Op == oplog.Reinstate {
 		typ = "agent.reinstated"
 	}
 	return event(ctx, q, e, typ, map[string]any{"agentId": e.ItemID})
 }
 
 // event appends a content-free event to the outbox.
-func event(ctx context.Context, q querier, e *engine.LogEntry, typ string, data map[string]any) error {
+func event(ctx context.Context, q querier, e *oplog.Entry, typ string, data map[string]any) error {
 	b, err := json.Marshal(data)
 	if err != nil {
 		return err
@@ -48,18 +35,25 @@ func event(ctx context.Context, q querier, e *engine.LogEntry, typ string, data 
 	return wrapApply(e, err)
 }
 
-// observePipeline keeps the write path's indexes, the review queue, the
-// idempotency registry and the event outbox in step with the log.
-func observePipeline(ctx context.Context, q querier, e *engine.LogEntry) error {
-	switch e.Op {
-	case engine.OpInsert, engine.OpUpdate, engine.OpMerge, engine.OpStage:
-	case engine.OpApprove, engine.OpReject:
-		return observeDecision(ctx, q, e)
-	case engine.OpRetract, engine.OpExpire, engine.OpSupersede:
-		return event(ctx, q, e, "memory."+strings.ToLower(string(e.Op))+"d", map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "actor": e.Actor})
-	default:
-		return nil
+// versionEnded announces a RETRACT, EXPIRE or SUPERSEDE in the outbox.
+func versionEnded(ctx context.Context, q querier, e *oplog.Entry) error {
+	return event(ctx, q, e, "memory."+strings.ToLower(string(e.Op))+"d", map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "actor": e.Actor})
+}
+
+// versionData decodes the pipeline data of a version entry's payload; a
+// payload without data (or an erased one's skeleton) has none.
+func versionData(p oplog.Payload) oplog.VersionData {
+	var m oplog.VersionData
+	if len(p.Data) > 0 {
+		_ = json.Unmarshal(p.Data, &m)
 	}
+	return m
+}
+
+// indexVersion keeps the write path's indexes, the review queue, the
+// idempotency registry and the event outbox in step with a new version
+// (INSERT, UPDATE, MERGE, STAGE).
+func indexVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 	p, err := e.DecodePayload()
 	if err != nil || len(p.Content) == 0 {
 		return err
@@ -80,7 +74,11 @@ func observePipeline(ctx context.Context, q querier, e *engine.LogEntry) error {
 			return wrapApply(e, err)
 		}
 	}
-	meta := engine.MetaOf(p)
+	meta := versionData(p)
+	review := meta.Review
+	if review == nil {
+		review = &oplog.StagedReview{}
+	}
 	for _, ev := range meta.Evidence {
 		if ev.SourceType == "MEMORY_ITEM" && ev.SourceItemID != "" {
 			if _, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO version_evidence (version_id, item_id, source_item_id) VALUES (?,?,?)`,
@@ -90,27 +88,27 @@ func observePipeline(ctx context.Context, q querier, e *engine.LogEntry) error {
 		}
 	}
 	status := engine.StatusCommitted
-	if e.Op == engine.OpStage {
+	if e.Op == oplog.Stage {
 		status = engine.StatusDeferred
-		due, err := time.Parse(time.RFC3339Nano, meta.DueAt)
+		due, err := time.Parse(time.RFC3339Nano, review.DueAt)
 		if err != nil {
 			return fmt.Errorf("apply log entry %d: review due time: %w", e.LSN, err)
 		}
 		tenant, _, _ := strings.Cut(e.MemoryRef, "/")
-		detail := meta.Detail
+		detail := review.Detail
 		if len(detail) == 0 {
 			detail = json.RawMessage("{}")
 		}
 		if _, err := q.ExecContext(ctx, `INSERT INTO reviews (id, version_id, item_id, memory_ref, tenant, layer, agent, tier, risk, reason, detail, status, created_at, due_at, created_lsn)
-			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, meta.ReviewID, e.VersionID, e.ItemID, e.MemoryRef, tenant, string(p.Layer), e.Actor, meta.Tier, meta.Risk, meta.Reason,
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, review.ID, e.VersionID, e.ItemID, e.MemoryRef, tenant, string(p.Layer), e.Actor, review.Tier, review.Risk, review.Reason,
 			string(detail), engine.ReviewPending, ms(e.Time), ms(due), e.LSN); err != nil {
 			return wrapApply(e, err)
 		}
-		if err := event(ctx, q, e, "review.created", map[string]any{"reviewId": meta.ReviewID, "memoryRef": e.MemoryRef, "tier": meta.Tier, "agentId": e.Actor}); err != nil {
+		if err := event(ctx, q, e, "review.created", map[string]any{"reviewId": review.ID, "memoryRef": e.MemoryRef, "tier": review.Tier, "agentId": e.Actor}); err != nil {
 			return err
 		}
 	} else {
-		if e.Op == engine.OpMerge {
+		if e.Op == oplog.Merge {
 			status = engine.StatusMerged
 		}
 		if err := event(ctx, q, e, "memory.written", map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "agentId": e.Actor, "op": string(e.Op)}); err != nil {
@@ -121,25 +119,26 @@ func observePipeline(ctx context.Context, q querier, e *engine.LogEntry) error {
 		if _, err := q.ExecContext(ctx, `INSERT INTO idempotency (token, status, item_id, version_id, review_id, key, created_at) VALUES (?,?,?,?,?,?,?)
 			ON CONFLICT (token) DO UPDATE SET status = excluded.status, item_id = excluded.item_id, version_id = excluded.version_id,
 			review_id = excluded.review_id, key = excluded.key, created_at = excluded.created_at`,
-			token, status, e.ItemID, e.VersionID, meta.ReviewID, p.Key, ms(e.Time)); err != nil {
+			token, status, e.ItemID, e.VersionID, review.ID, p.Key, ms(e.Time)); err != nil {
 			return wrapApply(e, err)
 		}
 	}
 	return nil
 }
 
-func observeDecision(ctx context.Context, q querier, e *engine.LogEntry) error {
+// recordDecision closes the review an APPROVE or REJECT entry decides.
+func recordDecision(ctx context.Context, q querier, e *oplog.Entry) error {
 	p, err := e.DecodePayload()
 	if err != nil {
 		return err
 	}
-	meta := engine.MetaOf(p)
-	reviewID, code, note := meta.DecisionReviewID, meta.DecisionCode, meta.DecisionNote
-	if reviewID == "" {
+	d := versionData(p).Decision
+	if d == nil || d.ReviewID == "" {
 		return nil
 	}
+	reviewID, code, note := d.ReviewID, d.Code, d.Note
 	status, typ := engine.ReviewApproved, "review.approved"
-	if e.Op == engine.OpReject {
+	if e.Op == oplog.Reject {
 		status, typ = engine.ReviewRejected, "review.rejected"
 	}
 	res, err := q.ExecContext(ctx, `UPDATE reviews SET status = ?, decided_by = ?, decided_at = ?, decision_code = ?, note = ?
@@ -147,7 +146,7 @@ func observeDecision(ctx context.Context, q querier, e *engine.LogEntry) error {
 	if err := mustOne(res, err); err != nil {
 		return wrapApply(e, err)
 	}
-	if e.Op == engine.OpApprove {
+	if e.Op == oplog.Approve {
 		if _, err := q.ExecContext(ctx, `UPDATE idempotency SET status = 'COMMITTED' WHERE version_id = ?`, e.VersionID); err != nil {
 			return wrapApply(e, err)
 		}

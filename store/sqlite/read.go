@@ -11,6 +11,7 @@ import (
 
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // readTx implements engine.ReadTx over a transaction.
@@ -31,7 +32,7 @@ func (r *readTx) LogSize(ctx context.Context) (int64, error) {
 	return n.Int64, err
 }
 
-func (r *readTx) LogRange(ctx context.Context, from, to int64, fn func(*engine.LogEntry) error) error {
+func (r *readTx) LogRange(ctx context.Context, from, to int64, fn func(*oplog.Entry) error) error {
 	rows, err := r.q.QueryContext(ctx, `SELECT l.lsn, l.ts, l.op, l.memory_ref, l.item_id, l.version_id, l.prev_version_id,
 		l.actor, l.payload_hash, l.leaf, l.chain, p.body FROM log l LEFT JOIN log_payload p ON p.lsn = l.lsn
 		WHERE l.lsn BETWEEN ? AND ? ORDER BY l.lsn`, from, to)
@@ -51,9 +52,9 @@ func (r *readTx) LogRange(ctx context.Context, from, to int64, fn func(*engine.L
 	return rows.Err()
 }
 
-func scanEntry(rows *sql.Rows) (*engine.LogEntry, error) {
+func scanEntry(rows *sql.Rows) (*oplog.Entry, error) {
 	var (
-		e           engine.LogEntry
+		e           oplog.Entry
 		ts          int64
 		op          string
 		leaf, chain []byte
@@ -63,7 +64,7 @@ func scanEntry(rows *sql.Rows) (*engine.LogEntry, error) {
 		&e.PayloadHash, &leaf, &chain, &body); err != nil {
 		return nil, err
 	}
-	e.Time, e.Op = fromMS(ts), engine.Op(op)
+	e.Time, e.Op = fromMS(ts), oplog.Op(op)
 	copy(e.Leaf[:], leaf)
 	copy(e.Chain[:], chain)
 	if body != nil {

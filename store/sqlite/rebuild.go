@@ -5,27 +5,8 @@ import (
 	"fmt"
 
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 )
-
-// derivedTable is a table rebuilt from the log; key names the column that
-// identifies a row in a difference report.
-type derivedTable struct{ name, key string }
-
-// derivedTables are the tables rebuilt from the log, in the order their rows
-// can be deleted (children before parents). Other files of this package add
-// their tables with registerDerived in init.
-var derivedTables = []derivedTable{
-	{"versions", "id"},
-	{"items", "id"},
-	{"principals", "id"},
-	{"audit_checkpoints", "seq"},
-}
-
-// registerDerived adds tables (children first) to the front of the rebuild list,
-// so they are emptied before the core tables they may reference.
-func registerDerived(ts ...derivedTable) {
-	derivedTables = append(append([]derivedTable{}, ts...), derivedTables...)
-}
 
 // Rebuild empties every derived table, replays the whole log through the same
 // apply function that Append uses, and reports how the replaced tables differed
@@ -48,8 +29,8 @@ func (s *Store) Rebuild(ctx context.Context) (engine.RebuildReport, error) {
 		}
 		const batch = 2000
 		for from := int64(1); from <= size; from += batch {
-			var entries []*engine.LogEntry
-			if err := t.LogRange(ctx, from, from+batch-1, func(e *engine.LogEntry) error {
+			var entries []*oplog.Entry
+			if err := t.LogRange(ctx, from, from+batch-1, func(e *oplog.Entry) error {
 				entries = append(entries, e)
 				return nil
 			}); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // headMAC authenticates the log's size and last chain value.
@@ -24,7 +25,7 @@ func headMAC(key []byte, size int64, chain merkle.Hash) []byte {
 	return m.Sum(nil)
 }
 
-func (t *Tx) writeHead(ctx context.Context, e *engine.LogEntry) error {
+func (t *Tx) writeHead(ctx context.Context, e *oplog.Entry) error {
 	_, err := t.q.ExecContext(ctx, `INSERT INTO log_head (id, size, chain, mac) VALUES (1, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET size = excluded.size, chain = excluded.chain, mac = excluded.mac`,
 		e.LSN, e.Chain[:], headMAC(t.store.key, e.LSN, e.Chain))
@@ -68,12 +69,12 @@ func (s *Store) Verify(ctx context.Context) (engine.VerifyReport, error) {
 		erasOp  sql.NullString
 	)
 	for rows.Next() {
-		var e engine.LogEntry
+		var e oplog.Entry
 		if err := rows.Scan(&e.LSN, &ts, &op, &e.MemoryRef, &e.ItemID, &e.VersionID, &e.PrevVersionID, &e.Actor,
 			&e.PayloadHash, &leaf, &stored, &body, &erasedB, &erasOp); err != nil {
 			return rep, err
 		}
-		e.Time, e.Op = fromMS(ts), engine.Op(op)
+		e.Time, e.Op = fromMS(ts), oplog.Op(op)
 		if e.LSN != expect {
 			return fail(expect, "log entry %d is missing: the next stored entry is %d (entries were removed or renumbered)", expect, e.LSN)
 		}
@@ -88,7 +89,7 @@ func (s *Store) Verify(ctx context.Context) (engine.VerifyReport, error) {
 		}
 		switch {
 		case body != nil:
-			if engine.HashPayload(body) != e.PayloadHash {
+			if oplog.HashPayload(body) != e.PayloadHash {
 				return fail(e.LSN, "the payload of log entry %d was altered: it no longer matches the hash in the log", e.LSN)
 			}
 		case erasedB.Valid && erasOp.String == "ERASE":
@@ -96,7 +97,7 @@ func (s *Store) Verify(ctx context.Context) (engine.VerifyReport, error) {
 		default:
 			return fail(e.LSN, "the payload of log entry %d is missing and no erasure removed it", e.LSN)
 		}
-		next := engine.ChainNext(s.key, chain, got)
+		next := oplog.ChainNext(s.key, chain, got)
 		var sc merkle.Hash
 		copy(sc[:], stored)
 		if sc != next {
@@ -104,12 +105,13 @@ func (s *Store) Verify(ctx context.Context) (engine.VerifyReport, error) {
 		}
 		chain = next
 		leaves = append(leaves, got)
-		if e.Op == engine.OpAuditCP && body != nil {
+		if e.Op == oplog.AuditCP && body != nil {
 			e.Payload = body
-			rec, err := engine.DecodeAuditCheckpoint(&e)
+			rec, err := oplog.DecodeData[oplog.AuditCheckpointRecord](&e)
 			if err != nil {
 				return fail(e.LSN, "log entry %d: %v", e.LSN, err)
 			}
+			rec.LSN = e.LSN
 			cps = append(cps, rec)
 		}
 		expect++

@@ -8,40 +8,21 @@ import (
 	"fmt"
 
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // This file stores what workspaces (12.8.4) add to the workspaces table of
 // 0007: ids, names, removed keys and the reviews of merge requests, all
-// derived from WORKSPACE entries by an apply observer (applyWorkspace in
-// lifecycle.go keeps the status).
+// derived from WORKSPACE entries by recordWorkspace, which apply.go runs
+// after applyWorkspace (lifecycle.go) has kept the status.
 
-func init() {
-	applyObservers = append(applyObservers, observeWorkspace)
-	registerDerived(
-		derivedTable{"workspace_removed", "key"},
-		derivedTable{"workspace_reviews", "review_id"},
-	)
-}
-
-type wsEntry struct {
-	Action  string          `json:"action"`
-	ID      string          `json:"id"`
-	Name    string          `json:"name"`
-	Key     string          `json:"key"`
-	Request json.RawMessage `json:"request"`
-}
-
-func observeWorkspace(ctx context.Context, q querier, e *engine.LogEntry) error {
-	if e.Op != engine.OpWorkspace {
-		return nil
-	}
-	p, err := e.DecodePayload()
+// recordWorkspace records what a WORKSPACE entry adds beyond its status
+// (applyWorkspace): the id and name it opens with, removed keys, and the
+// reviews of a submitted merge request.
+func recordWorkspace(ctx context.Context, q querier, e *oplog.Entry) error {
+	d, err := oplog.DecodeData[oplog.WorkspaceData](e)
 	if err != nil {
 		return err
-	}
-	var d wsEntry
-	if err := json.Unmarshal(p.Data, &d); err != nil {
-		return fmt.Errorf("apply log entry %d: workspace: %w", e.LSN, err)
 	}
 	switch d.Action {
 	case "open":
