@@ -68,3 +68,6 @@ func (s *Service) LogSize(ctx context.Context) (int64, error) { return s.eng.Log
 func (s *Service) AuditRoot(ctx context.Context) (engine.AuditRoot, error) {
 	return s.eng.AuditRoot(ctx)
 }
+
+// Metrics returns the governance quality metrics the health panel shows.
+func (s *Service) Metrics(ctx context.Context) (engine.Metrics, error) { return s.eng.Metrics(ctx) }

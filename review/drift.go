@@ -73,7 +73,12 @@ func (d *Drift) List(ctx context.Context) ([]DriftView, error) {
 
 // CanAck returns nil when the actor may acknowledge drift of ref (operators
 // and curators governing its tenant), and otherwise says why not.
-func (d *Drift) CanAck(ref string) error { return d.s.authorize(ref) }
+func (d *Drift) CanAck(ref string) error {
+	if a := d.s.actor; a.Role != "" && !Reviewer(a.Role) {
+		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only an operator or a curator acknowledges drift", a.ID, article(string(a.Role)), a.Role)}
+	}
+	return d.s.authorize(ref)
+}
 
 // Resolutions of a drift episode.
 const (
@@ -91,6 +96,36 @@ func (d *Drift) Ack(ctx context.Context, v DriftView, resolution, note string) (
 		return engine.AckResult{}, fmt.Errorf("%w: resolution %q: reapprove or rollback", engine.ErrInvalid, resolution)
 	}
 	return d.s.eng.AckDrift(ctx, engine.AckRequest{DriftID: v.Event.ID, By: d.s.actor.ID, Resolution: resolution, Note: note})
+}
+
+// AckID resolves the open episode id: Ack for callers that hold only the
+// episode's id (the CLI).
+func (d *Drift) AckID(ctx context.Context, id, resolution, note string) (engine.AckResult, error) {
+	ev, err := d.s.eng.DriftEvent(ctx, id)
+	if err != nil {
+		return engine.AckResult{}, err
+	}
+	return d.Ack(ctx, DriftView{DriftReport: engine.DriftReport{Event: ev}}, resolution, note)
+}
+
+// CanApprove returns nil when the actor may approve a baseline for ref:
+// operators and curators governing its tenant.
+func (d *Drift) CanApprove(ref string) error {
+	if a := d.s.actor; a.Role != "" && !Reviewer(a.Role) {
+		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only an operator or a curator approves baselines", a.ID, article(string(a.Role)), a.Role)}
+	}
+	return d.s.authorize(ref)
+}
+
+// ApproveBaseline approves r.MemoryRef's current memory as its baseline, by
+// the actor (r.By is set to them). The engine checks the record's rules
+// (type, TTL, policy, level, owner).
+func (d *Drift) ApproveBaseline(ctx context.Context, r engine.ApproveRequest) (engine.Baseline, error) {
+	if err := d.CanApprove(r.MemoryRef); err != nil {
+		return engine.Baseline{}, err
+	}
+	r.By = d.s.actor.ID
+	return d.s.eng.ApproveBaseline(ctx, r)
 }
 
 // VerifyBaselined checks every memoryRef that has a baseline of its own, so

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/scope"
 )
 
 // Refs lists the memoryRefs the actor may read, with item counts.
@@ -385,17 +386,25 @@ func nextSeq(h History) int {
 	return n + 1
 }
 
+// Rollback retracts the ACTIVE version versionID and reactivates the content
+// of the version it superseded, if any (12.5.6). Only curators and operators
+// governing the version's tenant roll back, and every rollback needs a reason.
+func (s *Service) Rollback(ctx context.Context, versionID, reason string) (engine.RollbackResult, error) {
+	if err := s.authorizeVersion(ctx, versionID, reason); err != nil {
+		return engine.RollbackResult{}, err
+	}
+	return s.eng.Rollback(ctx, versionID, s.actor.ID, reason)
+}
+
 // RollBackTo carries out PlanRollback for the version: retract it when it is
-// the ACTIVE one, otherwise restore its content as the new ACTIVE version.
+// the ACTIVE one (Rollback), otherwise restore its content as the new ACTIVE
+// version. The rules are Rollback's.
 func (s *Service) RollBackTo(ctx context.Context, versionID, reason string) (engine.RollbackResult, error) {
-	if err := s.CanAct(); err != nil {
+	if err := s.authorizeVersion(ctx, versionID, reason); err != nil {
 		return engine.RollbackResult{}, err
 	}
 	h, err := s.historyOfVersion(ctx, versionID)
 	if err != nil {
-		return engine.RollbackResult{}, err
-	}
-	if err := s.authorize(h.Item.MemoryRef); err != nil {
 		return engine.RollbackResult{}, err
 	}
 	for i, v := range h.Versions {
@@ -404,7 +413,7 @@ func (s *Service) RollBackTo(ctx context.Context, versionID, reason string) (eng
 		}
 		switch plan := PlanRollback(h, i); plan.Kind {
 		case RetractActive:
-			return s.eng.Rollback(ctx, versionID, s.actor.ID, reason)
+			return s.Rollback(ctx, versionID, reason)
 		case RestoreOlder:
 			return s.eng.RestoreVersion(ctx, versionID, s.actor.ID, reason)
 		default:
@@ -414,19 +423,31 @@ func (s *Service) RollBackTo(ctx context.Context, versionID, reason string) (eng
 	return engine.RollbackResult{}, fmt.Errorf("%w: version %s", engine.ErrNotFound, versionID)
 }
 
-func (s *Service) historyOfVersion(ctx context.Context, versionID string) (History, error) {
-	var v engine.Version
-	err := s.eng.Store().View(ctx, func(tx engine.ReadTx) (err error) {
-		v, err = tx.Version(ctx, versionID)
+// authorizeVersion checks that the actor may roll back versionID with reason.
+func (s *Service) authorizeVersion(ctx context.Context, versionID, reason string) error {
+	if err := s.CanAct(); err != nil {
 		return err
-	})
+	}
+	if strings.TrimSpace(reason) == "" {
+		return fmt.Errorf("%w: a rollback needs a reason", engine.ErrInvalid)
+	}
+	v, err := s.eng.Version(ctx, versionID)
+	if err != nil {
+		return err
+	}
+	return s.authorize(v.MemoryRef)
+}
+
+func (s *Service) historyOfVersion(ctx context.Context, versionID string) (History, error) {
+	v, err := s.eng.Version(ctx, versionID)
 	if err != nil {
 		return History{}, err
 	}
 	return s.History(ctx, v.ItemID)
 }
 
-// SetPinned pins or unpins an item.
+// SetPinned pins or unpins an item: curators and operators governing its
+// tenant. The reason is optional.
 func (s *Service) SetPinned(ctx context.Context, itemID string, pin bool, reason string) (int64, error) {
 	if err := s.authorizeItem(ctx, itemID); err != nil {
 		return 0, err
@@ -437,12 +458,61 @@ func (s *Service) SetPinned(ctx context.Context, itemID string, pin bool, reason
 	return s.eng.Unpin(ctx, itemID, s.actor.ID, reason)
 }
 
-// ForceExpire expires an item's ACTIVE version now.
+// ForceExpire expires an item's ACTIVE version now (a soft delete: its
+// history stays). Curators and operators governing its tenant who hold the
+// delete right on its layer expire, and every expiry needs a reason.
 func (s *Service) ForceExpire(ctx context.Context, itemID, reason string) (int64, error) {
 	if err := s.authorizeItem(ctx, itemID); err != nil {
 		return 0, err
 	}
-	return s.eng.ForceExpire(ctx, itemID, s.actor.ID, reason)
+	if strings.TrimSpace(reason) == "" {
+		return 0, fmt.Errorf("%w: expiring an item by hand needs a reason", engine.ErrInvalid)
+	}
+	return s.eng.Expire(ctx, itemID, s.actor.ID, reason)
+}
+
+// Reclassify moves an item to another layer: curators and operators
+// governing its tenant who hold the admin right on both layers, with a reason.
+func (s *Service) Reclassify(ctx context.Context, itemID string, to engine.Layer, reason string) (int64, error) {
+	if err := s.authorizeItem(ctx, itemID); err != nil {
+		return 0, err
+	}
+	if _, err := engine.ParseLayer(string(to)); err != nil {
+		return 0, fmt.Errorf("%w: layer %q: WORKING, SESSION, EPISODIC, SEMANTIC or PROCEDURAL", engine.ErrInvalid, to)
+	}
+	if strings.TrimSpace(reason) == "" {
+		return 0, fmt.Errorf("%w: moving an item to another layer needs a reason", engine.ErrInvalid)
+	}
+	return s.eng.Reclassify(ctx, itemID, to, s.actor.ID, reason)
+}
+
+// Annotate attaches a note of kind ("note", "curation", "validation") to an
+// item. Unlike the other decisions it is open to every registered principal
+// of the item's tenant that the RBAC matrix lets annotate (verifiers
+// annotate, they do not write); a note is required.
+func (s *Service) Annotate(ctx context.Context, itemID, kind, note string) (int64, error) {
+	if s.actor.Role == "" {
+		return 0, s.CanAct()
+	}
+	item, err := s.eng.Item(ctx, itemID)
+	if err != nil {
+		return 0, err
+	}
+	if !s.actor.Governs(mustTenant(item.MemoryRef)) {
+		return 0, &ForbiddenError{fmt.Sprintf("%s may not annotate memory of another tenant (%s)", s.actor.ID, item.MemoryRef)}
+	}
+	if strings.TrimSpace(note) == "" {
+		return 0, fmt.Errorf("%w: an annotation needs a note", engine.ErrInvalid)
+	}
+	return s.eng.Annotate(ctx, itemID, s.actor.ID, kind, note)
+}
+
+func mustTenant(ref string) string {
+	r, err := scope.Parse(ref)
+	if err != nil {
+		return ""
+	}
+	return r.Tenant
 }
 
 func (s *Service) authorizeItem(ctx context.Context, itemID string) error {

@@ -196,29 +196,27 @@ func (q *Queue) Page(ctx context.Context, f QueueFilter, offset, limit int) (Que
 }
 
 // contents reads the draft version of every row, and the ACTIVE version of
-// the key it would replace, in one read transaction.
+// the key it would replace.
 func (q *Queue) contents(ctx context.Context, rows []QueueRow) error {
-	return q.s.eng.Store().View(ctx, func(tx engine.ReadTx) error {
-		for i := range rows {
-			r := &rows[i]
-			v, err := tx.Version(ctx, r.VersionID)
-			if err != nil && !errors.Is(err, engine.ErrNotFound) {
-				return err
-			}
-			r.Key, r.Text = v.Key, v.Text()
-			if r.Detail.Supersedes == "" {
-				continue
-			}
-			it, err := tx.ItemByKey(ctx, r.MemoryRef, r.Detail.Supersedes)
-			if err != nil || it.Head == "" || it.Head == r.VersionID {
-				continue
-			}
-			if h, err := tx.Version(ctx, it.Head); err == nil && h.State == engine.Active {
-				r.Replaces = &h
-			}
+	for i := range rows {
+		r := &rows[i]
+		v, err := q.s.eng.Version(ctx, r.VersionID)
+		if err != nil && !errors.Is(err, engine.ErrNotFound) {
+			return err
 		}
-		return nil
-	})
+		r.Key, r.Text = v.Key, v.Text()
+		if r.Detail.Supersedes == "" {
+			continue
+		}
+		it, err := q.s.eng.ItemByKey(ctx, r.MemoryRef, r.Detail.Supersedes)
+		if err != nil || it.Head == "" || it.Head == r.VersionID {
+			continue
+		}
+		if h, err := q.s.eng.Version(ctx, it.Head); err == nil && h.State == engine.Active {
+			r.Replaces = &h
+		}
+	}
+	return nil
 }
 
 // sync counts the open SYNC_BLOCK reviews and finds the earliest deadline.
@@ -258,14 +256,20 @@ type Opened struct {
 	Holder string // who else holds it, when not Mine
 }
 
+// Claim takes a lease on a review for the actor, with a fencing token to
+// decide with. A live claim someone else holds is a conflict naming them.
+func (q *Queue) Claim(ctx context.Context, id string) (engine.Review, error) {
+	if err := q.CanDecide(); err != nil {
+		return engine.Review{}, err
+	}
+	return q.s.eng.ClaimReview(ctx, id, q.s.actor.ID)
+}
+
 // Open claims the review for the actor: a lease with a fencing token. When
 // someone else holds a live claim the review is returned with their name and
 // no error, so the screen can say who is on it.
 func (q *Queue) Open(ctx context.Context, id string) (Opened, error) {
-	if err := q.CanDecide(); err != nil {
-		return Opened{}, err
-	}
-	r, err := q.s.eng.ClaimReview(ctx, id, q.s.actor.ID)
+	r, err := q.Claim(ctx, id)
 	if err == nil {
 		return Opened{Review: r, Mine: true}, nil
 	}
@@ -282,12 +286,21 @@ func (q *Queue) Open(ctx context.Context, id string) (Opened, error) {
 	return Opened{Review: cur, Holder: cur.ClaimHolder}, nil
 }
 
-// Release gives the actor's claim back (leaving a review undecided).
-func (q *Queue) Release(ctx context.Context, id string) error {
-	if q.CanDecide() != nil {
-		return nil
+// Release gives the actor's claim back, leaving the review undecided. It
+// reports whether there was a live claim of theirs to give back; releasing
+// when there is none changes nothing and logs nothing.
+func (q *Queue) Release(ctx context.Context, id string) (bool, error) {
+	if err := q.CanDecide(); err != nil {
+		return false, err
 	}
-	return q.s.eng.ReleaseReview(ctx, id, q.s.actor.ID)
+	r, err := q.s.eng.Review(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	if r.ClaimHolder != q.s.actor.ID || !q.s.eng.Now().Before(r.ClaimExpires) {
+		return false, nil
+	}
+	return true, q.s.eng.ReleaseReview(ctx, id, q.s.actor.ID)
 }
 
 // Approve approves a review: the write becomes readable memory. token is the

@@ -64,9 +64,6 @@ func Identify(ctx context.Context, eng *engine.Engine, name string) (engine.Prin
 	return p, err
 }
 
-// Engine returns the engine the service calls.
-func (s *Service) Engine() *engine.Engine { return s.eng }
-
 // Actor returns who the service acts as.
 func (s *Service) Actor() engine.Principal { return s.actor }
 

@@ -23,7 +23,15 @@ type fixture struct {
 	vers []string // version ids, v1 first
 }
 
+// setup seeds three versions of one item on a clock that moves a minute at
+// every reading.
 func setup(t *testing.T) *fixture {
+	t.Helper()
+	now := time.Date(2026, 11, 20, 14, 0, 0, 0, time.UTC)
+	return setupClock(t, func() time.Time { now = now.Add(time.Minute); return now })
+}
+
+func setupClock(t *testing.T, clock func() time.Time) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	key := []byte("0123456789abcdef0123456789abcdef")
@@ -32,8 +40,7 @@ func setup(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	now := time.Date(2026, 11, 20, 14, 0, 0, 0, time.UTC)
-	eng := engine.New(s, key, engine.WithClock(func() time.Time { now = now.Add(time.Minute); return now }))
+	eng := engine.New(s, key, engine.WithClock(clock))
 	for _, p := range []engine.Principal{
 		{ID: "cur", Role: engine.Curator, Tenant: engine.AllTenants},
 		{ID: "acme-cur", Role: engine.Curator, Tenant: "globex"},

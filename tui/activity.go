@@ -333,9 +333,9 @@ func newHealth(c *Context) *health { return &health{ctx: c} }
 func (h *health) load() tea.Cmd {
 	id := h.ctx.nextID()
 	h.req, h.polls = id, 0
-	eng, ctx := h.ctx.Svc.Engine(), h.ctx.Ctx
+	svc, ctx := h.ctx.Svc, h.ctx.Ctx
 	return func() tea.Msg {
-		m, err := eng.Metrics(ctx)
+		m, err := svc.Metrics(ctx)
 		return metricsMsg{id, m, err}
 	}
 }

@@ -133,7 +133,7 @@ func (m *Model) checkAttention() tea.Cmd {
 	svc, ctx, last := m.ctx.Svc, m.ctx.Ctx, m.att
 	return func() tea.Msg {
 		if last.LogSize > 0 {
-			if n, err := svc.Engine().LogSize(ctx); err == nil && n == last.LogSize {
+			if n, err := svc.LogSize(ctx); err == nil && n == last.LogSize {
 				return attentionMsg{last, nil}
 			}
 		}

@@ -279,7 +279,7 @@ func (q *queue) back() tea.Cmd {
 		q.open = review.Opened{}
 		svc, ctx := q.ctx.Svc, q.ctx.Ctx
 		return func() tea.Msg {
-			if err := svc.Queue().Release(ctx, o.Review.ID); err != nil {
+			if _, err := svc.Queue().Release(ctx, o.Review.ID); err != nil {
 				return errStatus(err)
 			}
 			return statusMsg{text: "released your claim on " + clean(o.Review.MemoryRef) + " › " + shortID(o.Review.ID)}

@@ -95,29 +95,18 @@ func (w *world) service(t testing.TB, who string) *review.Service {
 	return review.New(w.eng, p)
 }
 
-// seedBulk adds n items to ref with batched appends (1,000 per transaction).
+// seedBulk adds n items to ref with batched ungated writes (1,000 per
+// transaction).
 func seedBulk(t testing.TB, eng *engine.Engine, ref string, n int) {
 	t.Helper()
 	ctx := context.Background()
-	conf := 0.7
 	for start := 0; start < n; start += 1000 {
-		now := eng.Now()
-		err := eng.Store().Update(ctx, func(tx engine.Tx) error {
-			for i := start; i < min(start+1000, n); i++ {
-				content := []byte(fmt.Sprintf(`{"text":"bulk fact number %d about the customer base"}`, i))
-				e := &engine.LogEntry{Time: now, Op: engine.OpInsert, MemoryRef: ref, ItemID: engine.NewID(),
-					VersionID: engine.NewID(), Actor: "support-bot"}
-				if err := e.Seal(engine.Payload{Key: fmt.Sprintf("bulk/%06d", i), Layer: string(engine.Episodic), Content: content,
-					ContentHash: engine.HashPayload(content), Confidence: &conf}); err != nil {
-					return err
-				}
-				if err := tx.Append(ctx, e); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
+		batch := make([]engine.PutRequest, 0, 1000)
+		for i := start; i < min(start+1000, n); i++ {
+			batch = append(batch, engine.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("bulk/%06d", i), Layer: engine.Episodic,
+				Content: []byte(fmt.Sprintf(`{"text":"bulk fact number %d about the customer base"}`, i)), Actor: "support-bot", Confidence: 0.7})
+		}
+		if err := eng.PutBatch(ctx, batch); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -117,7 +117,7 @@ func TestCLIEveryCommandHasHelpWithExample(t *testing.T) {
 	c := newCLI(t)
 	for _, args := range [][]string{{"init"}, {"principal", "add"}, {"principal", "list"}, {"principal", "reinstate"}, {"get"}, {"list"}, {"history"},
 		{"at"}, {"rollback"}, {"pin"}, {"unpin"}, {"audit", "root"}, {"audit", "verify"}, {"audit", "checkpoint"}, {"audit", "prove"},
-		{"admin", "rebuild"}, {"version"}, {"write"}, {"review", "list"}, {"review", "approve"}, {"review", "reject"}, {"policy", "show"}} {
+		{"admin", "rebuild"}, {"version"}, {"write"}, {"review", "list"}, {"review", "approve"}, {"review", "reject"}, {"review", "release"}, {"policy", "show"}} {
 		out := c.ok("", append(args, "--help")...)
 		if !strings.Contains(out, "Examples:") {
 			t.Errorf("memgov %s --help has no example", strings.Join(args, " "))

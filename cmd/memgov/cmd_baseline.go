@@ -101,11 +101,11 @@ agent of REF, whose instances are refs below it, e.g. REF/instance-2).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r.MemoryRef, r.MemoryType, r.Algorithm = args[0], engine.MemoryType(typ), canon.Algorithm(alg)
-			eng, err := a.engine(cmd)
+			svc, err := a.reviewer(cmd, r.By)
 			if err != nil {
 				return err
 			}
-			b, err := eng.ApproveBaseline(cmd.Context(), r)
+			b, err := svc.Drift().ApproveBaseline(cmd.Context(), r)
 			if err != nil {
 				return engineErr(err)
 			}
@@ -506,11 +506,11 @@ outside memgov are rebuilt from the log first). Only operators and curators.`,
 			if ack.Resolution != engine.ResolveReapprove && ack.Resolution != engine.ResolveRollback {
 				return usagef("--resolve must be reapprove or rollback")
 			}
-			eng, err := a.engine(cmd)
+			svc, err := a.reviewer(cmd, ack.By)
 			if err != nil {
 				return err
 			}
-			res, err := eng.AckDrift(cmd.Context(), ack)
+			res, err := svc.Drift().AckID(cmd.Context(), ack.DriftID, ack.Resolution, ack.Note)
 			if err != nil {
 				return engineErr(err)
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/review"
 )
 
 // Commands for the lifecycle operations the engine has had without a CLI:
@@ -133,16 +135,16 @@ are log entries.`,
 }
 
 // itemCommand builds annotate, reclassify and expire: one item, an actor,
-// a text, one log entry.
+// a text, one log entry, decided by the review service.
 func (a *app) itemCommand(use, short, long, example, textFlag, textHelp string, extra func(*cobra.Command) func() error,
-	do func(c *cobra.Command, eng *engine.Engine, item, by, text string) (int64, error)) *cobra.Command {
+	do func(c *cobra.Command, svc *review.Service, item, text string) (int64, error)) *cobra.Command {
 	var by, text string
 	var asJSON bool
 	var check func() error
 	cmd := &cobra.Command{
 		Use: use, Short: short, Long: long, Example: example, Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if by == "" || strings.TrimSpace(text) == "" {
+			if by == "" {
 				return usagef("give --by PRINCIPAL and --%s TEXT", textFlag)
 			}
 			if check != nil {
@@ -150,12 +152,15 @@ func (a *app) itemCommand(use, short, long, example, textFlag, textHelp string, 
 					return err
 				}
 			}
-			eng, err := a.engine(c)
+			svc, err := a.reviewer(c, by)
 			if err != nil {
 				return err
 			}
-			lsn, err := do(c, eng, args[0], by, text)
+			lsn, err := do(c, svc, args[0], text)
 			if err != nil {
+				if errors.Is(err, engine.ErrInvalid) {
+					return &usageError{fmt.Errorf("%w (--%s)", err, textFlag)}
+				}
 				return denied(err)
 			}
 			if asJSON {
@@ -180,8 +185,8 @@ func (a *app) annotateCommand() *cobra.Command {
 12.8.2: verifiers annotate, they do not write). The note changes no content.`,
 		"  memgov annotate 019a6c1e-7f3b-7c9d-8e21-0c4b5a6d7e8f --by policy-verifier --note \"checked against the ERP\"",
 		"note", "the annotation", nil,
-		func(c *cobra.Command, eng *engine.Engine, item, by, text string) (int64, error) {
-			return eng.Annotate(c.Context(), item, by, "note", text)
+		func(c *cobra.Command, svc *review.Service, item, text string) (int64, error) {
+			return svc.Annotate(c.Context(), item, "note", text)
 		})
 }
 
@@ -201,8 +206,8 @@ entry with the actor and the reason); the RBAC matrix decides who may.`,
 				return nil
 			}
 		},
-		func(c *cobra.Command, eng *engine.Engine, item, by, text string) (int64, error) {
-			return eng.Reclassify(c.Context(), item, engine.Layer(strings.ToUpper(layer)), by, text)
+		func(c *cobra.Command, svc *review.Service, item, text string) (int64, error) {
+			return svc.Reclassify(c.Context(), item, engine.Layer(strings.ToUpper(layer)), text)
 		})
 }
 
@@ -213,8 +218,8 @@ every read and index, its history stays for audit (seed 003: no hard delete of
 persistent memory). The actor needs the delete right on the item's layer.`,
 		"  memgov expire 019a6c1e-7f3b-7c9d-8e21-0c4b5a6d7e8f --by jane --reason \"customer closed the account\"",
 		"reason", "why the item expires", nil,
-		func(c *cobra.Command, eng *engine.Engine, item, by, text string) (int64, error) {
-			return eng.Expire(c.Context(), item, by, text)
+		func(c *cobra.Command, svc *review.Service, item, text string) (int64, error) {
+			return svc.ForceExpire(c.Context(), item, text)
 		})
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/review"
 )
 
 // readArtifact reads a JSON artifact from a file ("-": stdin).
@@ -260,11 +261,15 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
   memgov proposal apply 019a... --by deploy-bot    # direct RBAC: holds proposal:activate`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			eng, err := a.engine(cmd)
+			svc, err := a.reviewer(cmd, applyBy)
 			if err != nil {
 				return err
 			}
-			res, err := eng.ApplyProposal(cmd.Context(), args[0], applyBy)
+			pv, err := svc.Proposals().Show(cmd.Context(), args[0])
+			if err != nil {
+				return proposalErr(err)
+			}
+			res, err := svc.Proposals().Apply(cmd.Context(), pv.Proposal)
 			if err != nil {
 				if applyJSON && res.Status != 0 {
 					_ = a.printJSON(res)
@@ -282,7 +287,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 	apply.Flags().BoolVar(&applyJSON, "json", false, "print the result (with its HTTP-style status) as JSON")
 	apply.MarkFlagRequired("by")
 
-	closer := func(use, short, example string, fn func(e *engine.Engine, ctx context.Context, id, by, note string) (engine.Proposal, error)) *cobra.Command {
+	closer := func(use, short, example string, fn func(p review.ProposalService, ctx context.Context, pr engine.Proposal, note string) (engine.Proposal, error)) *cobra.Command {
 		var by, note string
 		var asJSON bool
 		c := &cobra.Command{
@@ -291,11 +296,15 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 			Example: example,
 			Args:    cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				eng, err := a.engine(cmd)
+				svc, err := a.reviewer(cmd, by)
 				if err != nil {
 					return err
 				}
-				p, err := fn(eng, cmd.Context(), args[0], by, note)
+				pv, err := svc.Proposals().Show(cmd.Context(), args[0])
+				if err != nil {
+					return proposalErr(err)
+				}
+				p, err := fn(svc.Proposals(), cmd.Context(), pv.Proposal, note)
 				if err != nil {
 					return proposalErr(err)
 				}
@@ -309,9 +318,9 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 		return c
 	}
 	reject := closer("reject", "Refuse a draft or revised proposal (curators)", `  memgov proposal reject 019a... --by jane --note "too broad"`,
-		(*engine.Engine).RejectProposal)
+		review.ProposalService.Reject)
 	archive := closer("archive", "Retire a draft, revised or rejected proposal", `  memgov proposal archive 019a... --by support-bot`,
-		(*engine.Engine).ArchiveProposal)
+		review.ProposalService.Archive)
 	cmd.AddCommand(create, list, show, revise, apply, reject, archive)
 	return cmd
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -8,7 +9,32 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/review"
 )
+
+// reviewer opens the review service acting as by: every human decision the
+// CLI records goes through it, under the rules the TUI's decisions follow.
+func (a *app) reviewer(cmd *cobra.Command, by string) (*review.Service, error) {
+	eng, err := a.engine(cmd)
+	if err != nil {
+		return nil, err
+	}
+	who, err := review.Identify(cmd.Context(), eng, by)
+	if err != nil {
+		return nil, err
+	}
+	return review.New(eng, who), nil
+}
+
+// decisionErr makes a decision the review service refuses as incomplete (a
+// reject without a note, a rollback without a reason) a usage error: exit 2,
+// with the message saying what is missing.
+func decisionErr(err error) error {
+	if errors.Is(err, engine.ErrInvalid) {
+		return &usageError{err}
+	}
+	return err
+}
 
 func (a *app) reviewCommand() *cobra.Command {
 	cmd := &cobra.Command{
@@ -86,13 +112,13 @@ your lease passed to someone else is refused.`,
 		Example: "  memgov review claim 019a6c1e-... --by jane --json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			eng, err := a.engine(cmd)
+			svc, err := a.reviewer(cmd, by)
 			if err != nil {
 				return err
 			}
-			r, err := eng.ClaimReview(cmd.Context(), args[0], by)
+			r, err := svc.Queue().Claim(cmd.Context(), args[0])
 			if err != nil {
-				return err
+				return decisionErr(err)
 			}
 			if asJSON {
 				return a.printJSON(r)
@@ -107,19 +133,49 @@ your lease passed to someone else is refused.`,
 		Example: `  memgov review escalate 019a6c1e-... --by jane --note "needs finance sign-off"`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			eng, err := a.engine(cmd)
+			svc, err := a.reviewer(cmd, by)
 			if err != nil {
 				return err
 			}
-			r, err := eng.EscalateReview(cmd.Context(), args[0], by, note)
+			r, err := svc.Queue().Escalate(cmd.Context(), args[0], note)
 			if err != nil {
-				return err
+				return decisionErr(err)
+			}
+			if asJSON {
+				return a.printJSON(r)
 			}
 			fmt.Fprintf(a.stdout, "escalated review %s\n", r.ID)
 			return nil
 		},
 	}
-	for _, c := range []*cobra.Command{claim, escalate} {
+	release := &cobra.Command{
+		Use:   "release REVIEW_ID --by CURATOR",
+		Short: "Give back your claim on a review, leaving it undecided",
+		Long: `release ends your lease on a review before it expires (a RELEASE log entry), so
+another curator can claim it. Without a live claim of yours nothing is logged.`,
+		Example: "  memgov review release 019a6c1e-... --by jane",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := a.reviewer(cmd, by)
+			if err != nil {
+				return err
+			}
+			released, err := svc.Queue().Release(cmd.Context(), args[0])
+			if err != nil {
+				return decisionErr(err)
+			}
+			if asJSON {
+				return a.printJSON(map[string]any{"review_id": args[0], "released": released})
+			}
+			if released {
+				fmt.Fprintf(a.stdout, "released your claim on review %s\n", args[0])
+			} else {
+				fmt.Fprintf(a.stdout, "%s holds no live claim on review %s; nothing to release\n", by, args[0])
+			}
+			return nil
+		},
+	}
+	for _, c := range []*cobra.Command{claim, escalate, release} {
 		c.Flags().StringVar(&by, "by", "", "the curator (required)")
 		c.MarkFlagRequired("by")
 		c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -150,7 +206,7 @@ run this from cron where no one has the TUI open.`,
 		},
 	}
 	sweep.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.AddCommand(list, a.decideCommand(true), a.decideCommand(false), claim, escalate, sweep)
+	cmd.AddCommand(list, a.decideCommand(true), a.decideCommand(false), claim, escalate, release, sweep)
 	return cmd
 }
 
@@ -173,13 +229,18 @@ func (a *app) decideCommand(approve bool) *cobra.Command {
 			if !approve {
 				d.Code = strings.ToUpper(d.Code)
 			}
-			eng, err := a.engine(cmd)
+			svc, err := a.reviewer(cmd, d.Reviewer)
 			if err != nil {
 				return err
 			}
-			r, err := eng.Decide(cmd.Context(), d)
+			var r engine.Review
+			if approve {
+				r, err = svc.Queue().Approve(cmd.Context(), d.ReviewID, d.Token, d.Note)
+			} else {
+				r, err = svc.Queue().Reject(cmd.Context(), d.ReviewID, d.Token, d.Code, d.Note)
+			}
 			if err != nil {
-				return err
+				return decisionErr(err)
 			}
 			if asJSON {
 				return a.printJSON(r)
@@ -189,7 +250,11 @@ func (a *app) decideCommand(approve bool) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&d.Reviewer, "by", "", "the curator deciding (required)")
-	cmd.Flags().StringVar(&d.Note, "note", "", "a note for the agent and the audit log")
+	noteHelp := "a note for the agent and the audit log"
+	if !approve {
+		noteHelp += " (required)"
+	}
+	cmd.Flags().StringVar(&d.Note, "note", "", noteHelp)
 	cmd.Flags().Int64Var(&d.Token, "token", 0, "the fencing token of your claim, if you claimed the review")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the decided review as JSON")
 	cmd.MarkFlagRequired("by")

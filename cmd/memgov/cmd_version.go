@@ -20,13 +20,13 @@ log entries with the actor and the reason; nothing is edited in place.`,
 		Example: `  memgov rollback 019a6c1e-7f3b-7c9d-8e21-0c4b5a6d7e8f --by ops-jane --reason "limit raised without approval"`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			eng, err := a.engine(cmd)
+			svc, err := a.reviewer(cmd, by)
 			if err != nil {
 				return err
 			}
-			res, err := eng.Rollback(cmd.Context(), args[0], by, reason)
+			res, err := svc.Rollback(cmd.Context(), args[0], reason)
 			if err != nil {
-				return err
+				return decisionErr(err)
 			}
 			if asJSON {
 				return a.printJSON(res)
@@ -40,7 +40,7 @@ log entries with the actor and the reason; nothing is edited in place.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&by, "by", "", "who rolls back (a registered principal; required)")
+	cmd.Flags().StringVar(&by, "by", "", "who rolls back: a curator or operator of the tenant (required)")
 	cmd.Flags().StringVar(&reason, "reason", "", "why (required)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.MarkFlagRequired("by")
@@ -60,23 +60,19 @@ func (a *app) pinCommand(pin bool) *cobra.Command {
 		Example: fmt.Sprintf("  memgov %s 019a6c1e-7f3b-7c9d-8e21-0c4b5a6d7e8f --by ops-jane", name),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			eng, err := a.engine(cmd)
+			svc, err := a.reviewer(cmd, by)
 			if err != nil {
 				return err
 			}
-			f := eng.Unpin
-			if pin {
-				f = eng.Pin
-			}
-			lsn, err := f(cmd.Context(), args[0], by, reason)
+			lsn, err := svc.SetPinned(cmd.Context(), args[0], pin, reason)
 			if err != nil {
-				return err
+				return decisionErr(err)
 			}
 			fmt.Fprintf(a.stdout, "%sned %s (LSN %d)\n", name, args[0], lsn)
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&by, "by", "", "who (a registered principal; required)")
+	cmd.Flags().StringVar(&by, "by", "", "who: a curator or operator of the tenant (required)")
 	cmd.Flags().StringVar(&reason, "reason", "", "why (optional)")
 	cmd.MarkFlagRequired("by")
 	return cmd

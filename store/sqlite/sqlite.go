@@ -134,9 +134,6 @@ func (s *Store) Info() engine.StoreInfo {
 // Path returns the database file's path.
 func (s *Store) Path() string { return s.path }
 
-// DB returns the writer pool for store extensions in this module's packages.
-func (s *Store) DB() *sql.DB { return s.writer }
-
 type migration struct {
 	version int
 	name    string
