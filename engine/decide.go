@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/memgov/memgov/engine/gate"
 )
 
 // Decision is a person's decision on a review.
@@ -157,7 +159,7 @@ func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) 
 			res.Detail = "approved by " + r.DecidedBy
 			return res, nil
 		case ReviewRejected:
-			res.Status, res.Reason, res.Gate = StatusRejected, ReasonReviewRejected, "approval"
+			res.Status, res.Reason, res.Gate = StatusRejected, ReasonReviewRejected, gate.NameApproval
 			if r.DecisionCode == ReasonApprovalTimeout {
 				res.Reason = ReasonApprovalTimeout
 			}
