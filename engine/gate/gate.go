@@ -80,10 +80,11 @@ const (
 // Verdict is what one gate decides (seed 001, 12.1.5).
 type Verdict int
 
-// Gate verdicts.
+// Gate verdicts. The zero Verdict is no verdict: what a gate returns with an
+// error.
 const (
 	// Accept lets the write go on to the next gate.
-	Accept Verdict = iota
+	Accept Verdict = iota + 1
 	// Reject refuses the write (REJECTED).
 	Reject
 	// Deny refuses the writer (DENIED): who it is or the state of the
@@ -109,7 +110,10 @@ func (v Verdict) String() string {
 	case Merge:
 		return "MERGE"
 	}
-	return fmt.Sprintf("Verdict(%d)", int(v))
+	if v != 0 {
+		return fmt.Sprintf("Verdict(%d)", int(v))
+	}
+	return "NONE"
 }
 
 // Result is a gate's verdict with its reason. Gates with findings return a
