@@ -261,7 +261,7 @@ func TestGatesJudgeWhenReadsSucceed(t *testing.T) {
 		},
 		gate.NameEvidence: func() (gate.Verdict, error) {
 			r, err := gate.Evidence{}.Evaluate(ctx, gate.EvidenceInput{Agent: "bot", Layer: memory.Episodic,
-				Evidence: []memory.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "erp://1", Authority: &auth}, {SourceType: "MEMORY_ITEM", SourceItemID: "cited"}},
+				Evidence:   []memory.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "erp://1", Authority: &auth}, {SourceType: "MEMORY_ITEM", SourceItemID: "cited"}},
 				Confidence: 0.9, Item: &memory.Item{ID: "own", Key: "k"}, Now: now, Policy: pol(), Reader: ok})
 			return r.Verdict, err
 		},
@@ -307,7 +307,9 @@ func TestContradictionJudgeFails(t *testing.T) {
 
 type brokenJudge struct{}
 
-func (brokenJudge) Contradiction(context.Context, string, string) (float64, error) { return 0, errStore }
+func (brokenJudge) Contradiction(context.Context, string, string) (float64, error) {
+	return 0, errStore
+}
 
 type candidates []memory.Candidate
 
