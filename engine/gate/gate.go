@@ -174,7 +174,11 @@ func LoadCandidates(ctx context.Context, r CandidateReader, memoryRef, contentHa
 			continue
 		}
 		s := Scored{Candidate: c}
-		if v, err := similar.UnmarshalVector(c.Embedding); err == nil {
+		if len(c.Embedding) > 0 { // a version never indexed has none
+			v, err := similar.UnmarshalVector(c.Embedding)
+			if err != nil {
+				return nil, fmt.Errorf("read candidates: embedding of version %s: %w", c.VersionID, err)
+			}
 			s.Cosine = similar.Cosine(feat.Embedding, v)
 		}
 		out = append(out, s)

@@ -11,6 +11,7 @@ import (
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
+	"github.com/memgov/memgov/engine/similar"
 )
 
 // errStore stands in for a store whose reads fail (a lost connection, a
@@ -324,4 +325,16 @@ func marshal(t *testing.T, f memory.Features) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A stored embedding that does not decode is a store that cannot be read, not
+// a candidate with no similarity.
+func TestDedupMalformedEmbedding(t *testing.T) {
+	c := memory.Candidate{VersionID: "v1", ItemID: "i1", Key: "sky", Layer: memory.Episodic, State: memory.Active,
+		Text: "The sky is blue.", Embedding: []byte{0xff, 0x01}}
+	r, err := gate.Dedup{}.Evaluate(context.Background(), gate.DedupInput{MemoryRef: "acme/bot", Layer: memory.Episodic,
+		ContentHash: "sha256:x", Features: memory.FeaturesOf([]byte(`{"text":"The sky is blue."}`)), Policy: pol(), Reader: candidates{c}})
+	if !errors.Is(err, similar.ErrMalformed) || r.Verdict != 0 {
+		t.Fatalf("Evaluate = %s, %v; want the decoding error and no verdict", r.Verdict, err)
+	}
 }
