@@ -15,6 +15,19 @@ import (
 	"github.com/memgov/memgov/store/sqlite"
 )
 
+// The SQLite transaction is every reader the gates declare; the orchestrator
+// hands it to them as it is.
+var (
+	_ gate.IdempotencyReader   = (*sqlite.Tx)(nil)
+	_ gate.AuthorizationReader = (*sqlite.Tx)(nil)
+	_ gate.WorkspaceReader     = (*sqlite.Tx)(nil)
+	_ gate.RateLimitReader     = (*sqlite.Tx)(nil)
+	_ gate.LeaseReader         = (*sqlite.Tx)(nil)
+	_ gate.EvidenceReader      = (*sqlite.Tx)(nil)
+	_ gate.CandidateReader     = (*sqlite.Tx)(nil)
+	_ gate.ApprovalReader      = (*sqlite.Tx)(nil)
+)
+
 // errInjected is the read failure failStore injects: what a corrupted page
 // or a lost disk returns.
 var errInjected = errors.New("database disk image is malformed")
