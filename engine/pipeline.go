@@ -409,7 +409,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		return r, true, nil
 	}
 
-	if _, err := e.stampProvenance(ctx, w, stages); err != nil {
+	if err := e.stampProvenance(ctx, w, stages); err != nil {
 		return WriteResult{}, true, err
 	}
 
@@ -434,18 +434,18 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 
 // stampProvenance runs the provenance gate and keeps its record, validation
 // score and adjusted confidence.
-func (e *Engine) stampProvenance(ctx context.Context, w *write, stages map[string]time.Duration) (gate.ProvenanceResult, error) {
+func (e *Engine) stampProvenance(ctx context.Context, w *write, stages map[string]time.Duration) error {
 	req := w.req
 	pv, err := run(ctx, stages, gate.Provenance{}, gate.ProvenanceInput{ID: NewID(), CreatedAt: w.now.Format(TimeFormat),
 		Agent: req.SourceAgentID, RunID: req.RunID, SessionID: req.SessionID, RequestID: req.RequestID, Layer: req.TargetLayer,
 		Evidence: req.EvidenceRefs, ContentHash: w.hash, Confidence: w.confidence, Scored: w.scored, Factual: w.factual.Score,
 		Adjusted: w.adjusted, Contradictions: len(w.contradicts), Candidates: len(w.candidates), Item: w.item, Policy: &e.policy})
 	if err != nil {
-		return pv, err
+		return err
 	}
 	rec := pv.Record
 	w.provenance, w.validation, w.adjusted = &rec, pv.Validation, pv.Adjusted
-	return pv, nil
+	return nil
 }
 
 func (w *write) ownItemID() string {
@@ -644,7 +644,7 @@ func (e *Engine) commitMerge(ctx context.Context, tx Tx, w *write, dd gate.Dedup
 		return WriteResult{}, commitErr("read merge target %s: %w", t.Key, err)
 	}
 	// provenance/validation of a merge: the gates after dedup did not run.
-	if _, err := e.stampProvenance(ctx, w, map[string]time.Duration{}); err != nil {
+	if err := e.stampProvenance(ctx, w, map[string]time.Duration{}); err != nil {
 		return WriteResult{}, err
 	}
 	w.risk = policy.RiskResult{Tier: TierAuto}
