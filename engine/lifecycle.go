@@ -2,10 +2,10 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
+	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -32,16 +32,7 @@ type GCItem struct {
 }
 
 // Lease is a write lease on one memory entry (12.8.3).
-type Lease struct {
-	Resource  string    `json:"resource"`
-	MemoryRef string    `json:"memory_ref"`
-	Key       string    `json:"key"`
-	Holder    string    `json:"holder"`
-	Token     int64     `json:"fencing_token"`
-	GrantedAt time.Time `json:"granted_at"`
-	ExpiresAt time.Time `json:"expires_at"`
-	Released  bool      `json:"released,omitempty"`
-}
+type Lease = memory.Lease
 
 // lifecycleReader is what the lifecycle subsystem reads; store/sqlite's
 // transactions implement it in store/sqlite/lifecycle.go.
@@ -144,15 +135,4 @@ type ComplianceData struct {
 }
 
 // Workspace is an agent's copy-on-write workspace over a shared memoryRef (12.8.4).
-type Workspace struct {
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Ref       string          `json:"ref"`
-	BaseRef   string          `json:"base_ref"`
-	Owner     string          `json:"owner"`
-	BaseLSN   int64           `json:"base_lsn"`
-	Status    string          `json:"status"`
-	Request   json.RawMessage `json:"merge_request,omitempty"`
-	DecidedBy string          `json:"decided_by,omitempty"`
-	CreatedAt time.Time       `json:"created_at"`
-}
+type Workspace = memory.Workspace

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -38,7 +39,7 @@ import (
 
 // Workspace statuses.
 const (
-	WorkspaceOpen      = "OPEN"
+	WorkspaceOpen      = memory.WorkspaceOpen
 	WorkspaceSubmitted = "SUBMITTED"
 	WorkspaceMerged    = "MERGED"
 	WorkspaceRejected  = "REJECTED"
