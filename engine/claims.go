@@ -15,6 +15,9 @@ import (
 // Renewing one's own claim extends it with a new token.
 func (e *Engine) ClaimReview(ctx context.Context, reviewID, reviewer string) (Review, error) {
 	var out Review
+	if _, err := e.expireOverdue(ctx); err != nil {
+		return Review{}, err
+	}
 	err := e.store.Update(ctx, func(tx Tx) error {
 		r, err := e.curatorReview(ctx, tx, reviewID, reviewer)
 		if err != nil {
@@ -87,6 +90,11 @@ type SweepResult struct {
 // APPROVAL_TIMEOUT (fail-closed, 12.6.5). Every change is a log entry by memgov.
 func (e *Engine) SweepReviews(ctx context.Context) (SweepResult, error) {
 	var res SweepResult
+	n, err := e.expireOverdue(ctx)
+	if err != nil {
+		return res, err
+	}
+	res.TimedOut = n
 	due, _, err := e.Reviews(ctx, ReviewQuery{Statuses: []string{ReviewPending, ReviewEscalated}, Breached: true})
 	if err != nil {
 		return res, err
@@ -94,10 +102,7 @@ func (e *Engine) SweepReviews(ctx context.Context) (SweepResult, error) {
 	for _, r := range due {
 		switch {
 		case r.Tier == TierSync:
-			if err := e.timeout(ctx, r.ID); err != nil {
-				return res, err
-			}
-			res.TimedOut++
+			continue // expireOverdue failed it closed
 		case r.Status == ReviewPending:
 			err := e.store.Update(ctx, func(tx Tx) error {
 				cur, err := tx.Review(ctx, r.ID)

@@ -26,14 +26,55 @@ type Decision struct {
 // agent that wrote it; a claim held by someone else, or a stale fencing token,
 // refuses the decision. The decision is a log entry (APPROVE or REJECT) with
 // the reviewer, the code and the note.
+//
+// A SYNC_BLOCK review past its deadline is not decided: it is rejected with
+// APPROVAL_TIMEOUT (fail-closed) and Decide returns ErrApprovalTimeout.
 func (e *Engine) Decide(ctx context.Context, d Decision) (Review, error) {
-	var out Review
+	var (
+		out     Review
+		expired bool
+	)
 	err := e.store.Update(ctx, func(tx Tx) error {
 		var err error
-		out, err = e.decide(ctx, tx, d)
+		out, expired, err = e.decideOrExpire(ctx, tx, d)
 		return err
 	})
+	if err == nil && expired {
+		return out, timeoutError(out)
+	}
 	return out, err
+}
+
+// decideOrExpire decides d, or, when its review is a SYNC_BLOCK review past
+// its deadline, rejects it with APPROVAL_TIMEOUT and reports expired.
+func (e *Engine) decideOrExpire(ctx context.Context, tx Tx, d Decision) (Review, bool, error) {
+	if r, err := tx.Review(ctx, d.ReviewID); err == nil && e.pastDeadline(r, e.Now()) {
+		if _, err := e.curatorCheck(ctx, tx, r, d.Reviewer); err != nil {
+			return Review{}, false, err
+		}
+		if _, err := e.expireReview(ctx, tx, r); err != nil {
+			return Review{}, false, err
+		}
+		r, err = tx.Review(ctx, r.ID)
+		return r, true, err
+	}
+	r, err := e.decide(ctx, tx, d)
+	return r, false, err
+}
+
+// curatorCheck refuses anyone but a curator governing r's tenant.
+func (e *Engine) curatorCheck(ctx context.Context, tx ReadTx, r Review, reviewer string) (Principal, error) {
+	who, err := tx.Principal(ctx, reviewer)
+	if err != nil {
+		return Principal{}, requirePrincipal(ctx, tx, reviewer)
+	}
+	if who.Role != Curator {
+		return Principal{}, fmt.Errorf("%w: only curators decide reviews; %s is a %s", ErrForbidden, who.ID, who.Role)
+	}
+	if !who.Governs(r.Tenant) {
+		return Principal{}, fmt.Errorf("%w: %s does not govern tenant %s", ErrForbidden, who.ID, r.Tenant)
+	}
+	return who, nil
 }
 
 func (e *Engine) decide(ctx context.Context, tx Tx, d Decision) (Review, error) {
@@ -118,8 +159,12 @@ func (e *Engine) supersede(ctx context.Context, tx Tx, r Review, now time.Time, 
 	return tx.Append(ctx, entry)
 }
 
-// Review returns one review.
+// Review returns one review; a SYNC_BLOCK review past its deadline is failed
+// closed first.
 func (e *Engine) Review(ctx context.Context, id string) (Review, error) {
+	if _, err := e.expireOverdue(ctx); err != nil {
+		return Review{}, err
+	}
 	var r Review
 	err := e.store.View(ctx, func(tx ReadTx) (err error) {
 		r, err = tx.Review(ctx, id)
@@ -132,6 +177,9 @@ func (e *Engine) Review(ctx context.Context, id string) (Review, error) {
 func (e *Engine) Reviews(ctx context.Context, q ReviewQuery) ([]Review, int, error) {
 	if q.Now.IsZero() {
 		q.Now = e.Now()
+	}
+	if _, err := e.expireOverdue(ctx); err != nil {
+		return nil, 0, err
 	}
 	var (
 		rs    []Review
@@ -186,23 +234,4 @@ func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) 
 		case <-time.After(wait):
 		}
 	}
-}
-
-// timeout rejects an open review whose deadline passed (fail-closed).
-func (e *Engine) timeout(ctx context.Context, id string) error {
-	return e.store.Update(ctx, func(tx Tx) error {
-		r, err := tx.Review(ctx, id)
-		if err != nil || !r.Open() {
-			return err
-		}
-		data, err := json.Marshal(oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: ReasonApprovalTimeout}})
-		if err != nil {
-			return err
-		}
-		entry := &LogEntry{Time: e.Now(), Op: OpReject, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: "memgov"}
-		if err := entry.Seal(Payload{Reason: "approval timeout; fail-closed", Data: data}); err != nil {
-			return err
-		}
-		return tx.Append(ctx, entry)
-	})
 }

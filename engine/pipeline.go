@@ -59,6 +59,7 @@ type write struct {
 	novel       bool
 	provenance  *Provenance
 	risk        policy.RiskResult
+	scope       string // what the idempotency token covers (gate.Scope)
 }
 
 func (w *write) needReview(reason string) {
@@ -179,12 +180,15 @@ func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr er
 
 	// 1. Idempotency (12.1.7).
 	if contentErr == nil {
-		idem, err := run(ctx, stages, gate.Idempotency{}, gate.IdempotencyInput{Token: req.IdempotencyToken, Content: w.content,
-			Agent: req.SourceAgentID, Layer: req.TargetLayer, Now: w.now, Window: 24 * time.Hour, Reader: tx})
+		idem, err := run(ctx, stages, gate.Idempotency{}, gate.IdempotencyInput{Token: req.IdempotencyToken, MemoryRef: req.MemoryRef,
+			Key: req.Key, Content: w.content, Agent: req.SourceAgentID, Layer: req.TargetLayer, Now: w.now, Window: 24 * time.Hour, Reader: tx})
 		if err != nil {
 			return WriteResult{}, err
 		}
-		w.req.IdempotencyToken = idem.Token
+		w.req.IdempotencyToken, w.scope = idem.Token, idem.Scope
+		if r, done := w.stop(gate.NameIdempotency, idem.Result); done {
+			return r, nil
+		}
 		if rec := idem.Replay; rec != nil {
 			out := WriteResult{Status: StatusAlreadyCommitted, Gate: gate.NameIdempotency, ItemID: rec.ItemID, VersionID: rec.VersionID, Key: rec.Key, ReviewID: rec.ReviewID}
 			if rec.Status == StatusDeferred {
@@ -292,6 +296,9 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 
 	leases, _ := tx.(gate.LeaseReader)
 	token, hasToken := FencingToken(ctx)
+	if req.FencingToken != nil {
+		token, hasToken = *req.FencingToken, true
+	}
 	pg, err := run(ctx, stages, gate.Policy{}, gate.PolicyInput{Principal: w.principal, Ref: w.ref, MemoryRef: req.MemoryRef,
 		Layer: req.TargetLayer, Key: req.Key, Tags: req.Tags, Residency: req.Residency, Text: w.feat.Text,
 		FencingToken: token, HasToken: hasToken, Now: w.now, Policy: pol, Leases: leases})
@@ -401,9 +408,11 @@ func keysOf(rs []RelatedItem) []string {
 	return out
 }
 
-// IdempotencyToken is SHA-256(canonical(content) || agent || layer) (12.1.7).
-func IdempotencyToken(content json.RawMessage, agent string, layer Layer) string {
-	return gate.Token(content, agent, layer)
+// IdempotencyToken is the default idempotency token of a write: SHA-256 over
+// its memoryRef, key, canonical content, agent and layer (12.1.7, scoped to
+// what is written).
+func IdempotencyToken(memoryRef, key string, content json.RawMessage, agent string, layer Layer) string {
+	return gate.Scope(memoryRef, key, content, agent, layer)
 }
 
 // driftReader judges a memoryRef against its baseline for the drift step.
@@ -477,7 +486,7 @@ func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData)
 	if ttl > 0 {
 		p.ExpiresAt = w.now.Add(ttl).Format(TimeFormat)
 	}
-	meta.IdempotencyToken, meta.RequestID, meta.RunID, meta.SessionID = w.req.IdempotencyToken, w.req.RequestID, w.req.RunID, w.req.SessionID
+	meta.IdempotencyToken, meta.IdempotencyScope, meta.RequestID, meta.RunID, meta.SessionID = w.req.IdempotencyToken, w.scope, w.req.RequestID, w.req.RunID, w.req.SessionID
 	meta.ObservationType, meta.Residency, meta.Evidence = w.req.ObservationType, w.req.Residency, w.req.EvidenceRefs
 	if w.provenance != nil {
 		if err := e.signProvenance(w.provenance); err != nil {

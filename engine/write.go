@@ -30,6 +30,9 @@ type WriteRequest struct {
 	RunID            string          `json:"run_id,omitempty"`
 	SessionID        string          `json:"session_id,omitempty"`
 	Residency        string          `json:"residency,omitempty"`
+	// FencingToken is the token of the write lease the writer holds on
+	// memory_ref#key (`memgov lease acquire` prints it, 12.8.3).
+	FencingToken *int64 `json:"fencing_token,omitempty"`
 
 	raw []byte // the request as received, for the schema gate
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -115,8 +116,32 @@ func (a *app) open(ctx context.Context, create bool) (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.store, a.eng = s, engine.New(s, key, engine.WithPolicy(pol))
+	opts := []engine.Option{engine.WithPolicy(pol)}
+	if clock, err := envClock(); err != nil {
+		s.Close()
+		return nil, err
+	} else if clock != nil {
+		opts = append(opts, engine.WithClock(clock))
+	}
+	a.store, a.eng = s, engine.New(s, key, opts...)
 	return a.eng, nil
+}
+
+// envClock is the clock MEMGOV_NOW sets: time starts at that instant
+// (RFC 3339) and runs on from it. Operators use it to replay a scenario at a
+// given time, tests to run a second process later than the first without
+// waiting; nil when it is unset.
+func envClock() (func() time.Time, error) {
+	v := os.Getenv("MEMGOV_NOW")
+	if v == "" {
+		return nil, nil
+	}
+	base, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return nil, fmt.Errorf("MEMGOV_NOW=%q is not an RFC 3339 time: %w", v, err)
+	}
+	start := time.Now()
+	return func() time.Time { return base.Add(time.Since(start)) }, nil
 }
 
 // loadPolicy returns the effective policy and where it came from: --policy,

@@ -37,6 +37,8 @@ func (a *app) writeCommand() *cobra.Command {
 		file, run, secretsFile string
 		secrets                []string
 		asJSON, batch, wait    bool
+		noWait                 bool
+		fencing                int64
 	)
 	cmd := &cobra.Command{
 		Use:   "write",
@@ -50,6 +52,19 @@ Request fields: request_id, source_agent_id, memory_ref, key, target_layer, cont
 source_item_id, authority, accessed_at, excerpt}], confidence, observation_type,
 classification, ttl_seconds, idempotency_token, deadline, run_id, session_id, residency.
 
+A SYNC_BLOCK write (one a curator must decide before the writer goes on) blocks
+until the decision or the review's deadline, and prints the final outcome: COMMITTED
+when approved, REJECTED when rejected or when the deadline passes (APPROVAL_TIMEOUT,
+fail-closed). --no-wait returns DEFERRED at once; the review stays and resolves the
+same way, as it does when a waiting writer is killed.
+
+A write to an entry under a write lease carries the lease's fencing token
+(fencing_token in the request, or --fencing-token); memgov lease acquire prints it.
+
+An idempotency_token covers what the write writes (memory_ref, key, content, agent,
+layer): a replay of the same write answers ALREADY_COMMITTED, a replay of the token
+with anything changed is refused with IDEMPOTENCY_CONFLICT.
+
 Result: {status, reason, gate, item_id, version_id, review_id, retry_after,
 validation_score, risk_score}. Exit codes: 0 COMMITTED/MERGED/ALREADY_COMMITTED,
 3 REJECTED (or DEADLINE_EXCEEDED), 4 DEFERRED, 5 DENIED, 1 error, 2 usage.
@@ -58,7 +73,8 @@ With --batch, stdin holds JSON lines; the exit code is the worst outcome.`,
     "target_layer":"EPISODIC","observation_type":"user_stated_preference",
     "content":{"text":"Customer 42 prefers email."},
     "evidence_refs":[{"source_type":"HUMAN_INPUT","source_uri":"chat://s-71","authority":1}]}' | memgov write --json
-  memgov write --file req.json --wait
+  memgov write --file req.json --no-wait
+  memgov write --file req.json --fencing-token 3
   memgov write --batch --file writes.jsonl --json
   memgov write --run r-2291 --secret stripe=sk_live_0123456789 --file req.json`,
 		Args: cobra.NoArgs,
@@ -79,8 +95,17 @@ With --batch, stdin holds JSON lines; the exit code is the worst outcome.`,
 			if err := registerSecrets(eng.Secrets(), run, secrets, secretsFile); err != nil {
 				return err
 			}
+			if wait && noWait {
+				return usagef("--wait and --no-wait contradict each other")
+			}
+			if cmd.Flags().Changed("fencing-token") && fencing <= 0 {
+				return usagef("--fencing-token takes the positive token memgov lease acquire printed")
+			}
 			if batch {
-				return a.writeBatch(cmd, eng, in, run, asJSON)
+				if cmd.Flags().Changed("fencing-token") {
+					return usagef("--fencing-token names one lease; put fencing_token in each request of a batch")
+				}
+				return a.writeBatch(cmd, eng, in, run, asJSON, !noWait)
 			}
 			raw, err := io.ReadAll(io.LimitReader(in, engine.MaxRequestBytes+1))
 			if err != nil {
@@ -96,14 +121,15 @@ With --batch, stdin holds JSON lines; the exit code is the worst outcome.`,
 			if run != "" && req.RunID == "" {
 				req.RunID = run
 			}
+			if cmd.Flags().Changed("fencing-token") {
+				req.FencingToken = &fencing
+			}
 			res, err := eng.Write(cmd.Context(), req)
 			if err != nil {
 				return err
 			}
-			if wait && res.Status == engine.StatusDeferred && res.Tier == engine.TierSync {
-				if res, err = eng.WaitReview(cmd.Context(), res.ReviewID, 500*time.Millisecond); err != nil {
-					return err
-				}
+			if res, err = a.awaitDecision(cmd, eng, res, !noWait); err != nil {
+				return err
 			}
 			a.printWrite(res, asJSON)
 			if code := exitFor(res.Status); code != exitOK {
@@ -115,7 +141,9 @@ With --batch, stdin holds JSON lines; the exit code is the worst outcome.`,
 	cmd.Flags().StringVar(&file, "file", "", "read the request from this file instead of stdin")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	cmd.Flags().BoolVar(&batch, "batch", false, "read JSON lines, one request each")
-	cmd.Flags().BoolVar(&wait, "wait", false, "block a SYNC_BLOCK write until a curator decides or its deadline passes (fails closed)")
+	cmd.Flags().BoolVar(&wait, "wait", false, "block a SYNC_BLOCK write until a curator decides or its deadline passes (the default; kept for compatibility)")
+	cmd.Flags().BoolVar(&noWait, "no-wait", false, "return DEFERRED at once for a SYNC_BLOCK write instead of waiting for the decision")
+	cmd.Flags().Int64Var(&fencing, "fencing-token", 0, "the fencing token of the write lease held on the entry (memgov lease acquire prints it)")
 	cmd.Flags().StringVar(&run, "run", "", "run id: secrets registered with --secret apply to this run")
 	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "ID=VALUE: a secret to redact from this run's writes (repeatable)")
 	cmd.Flags().StringVar(&secretsFile, "secrets-file", "", "a JSON object or ID=VALUE lines of secrets to redact")
@@ -153,7 +181,26 @@ func registerSecrets(reg *redact.Registry, run string, pairs []string, file stri
 	return nil
 }
 
-func (a *app) writeBatch(cmd *cobra.Command, eng *engine.Engine, in io.Reader, run string, asJSON bool) error {
+// awaitDecision blocks on the review of a DEFERRED SYNC_BLOCK write until a
+// curator decides it or its deadline passes (fail-closed), when wait is set.
+// The review lives in the store: a curator in another process decides it, and
+// a writer killed while it waits leaves it to resolve the same way.
+func (a *app) awaitDecision(cmd *cobra.Command, eng *engine.Engine, res engine.WriteResult, wait bool) (engine.WriteResult, error) {
+	if !wait || res.Status != engine.StatusDeferred || res.Tier != engine.TierSync || res.ReviewID == "" {
+		return res, nil
+	}
+	final, err := eng.WaitReview(cmd.Context(), res.ReviewID, 200*time.Millisecond)
+	if err != nil {
+		return res, fmt.Errorf("waiting for review %s: %w", res.ReviewID, err)
+	}
+	final.Key, final.Alerts = res.Key, res.Alerts
+	if final.ValidationScore == nil {
+		final.ValidationScore = res.ValidationScore
+	}
+	return final, nil
+}
+
+func (a *app) writeBatch(cmd *cobra.Command, eng *engine.Engine, in io.Reader, run string, asJSON, wait bool) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), engine.MaxRequestBytes)
 	worst, line := exitOK, 0
@@ -173,6 +220,9 @@ func (a *app) writeBatch(cmd *cobra.Command, eng *engine.Engine, in io.Reader, r
 				req.RunID = run
 			}
 			if res, err = eng.Write(cmd.Context(), req); err != nil {
+				return fmt.Errorf("line %d: %w", line, err)
+			}
+			if res, err = a.awaitDecision(cmd, eng, res, wait); err != nil {
 				return fmt.Errorf("line %d: %w", line, err)
 			}
 		}

@@ -69,20 +69,32 @@ func (Policy) Evaluate(ctx context.Context, in PolicyInput) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("read lease of %s: %w", in.Key, err)
 	}
-	if !found {
+	live := found && !l.Released && in.Now.Before(l.ExpiresAt)
+	if in.HasToken {
+		// write_valid of 12.8.3: the token must be the current token of
+		// the entry, issued to the writer, and its lease not expired (a
+		// released lease's last token stays valid for its holder).
+		switch {
+		case !found:
+			return reject(ReasonStaleFencing, "fencing token %d names no lease on %s; acquire one with memgov lease acquire", in.FencingToken, in.Key), nil
+		case in.FencingToken < l.Token:
+			return reject(ReasonStaleFencing, "fencing token %d is older than the current token %d of %s", in.FencingToken, l.Token, in.Key), nil
+		case in.FencingToken > l.Token:
+			return reject(ReasonStaleFencing, "fencing token %d was never issued for %s (the current token is %d)", in.FencingToken, in.Key, l.Token), nil
+		case l.Holder != p.ID:
+			return reject(ReasonStaleFencing, "fencing token %d of %s belongs to %s, not %s", in.FencingToken, in.Key, l.Holder, p.ID), nil
+		case !live && !l.Released:
+			return reject(ReasonStaleFencing, "the lease with fencing token %d on %s expired at %s; acquire it again", in.FencingToken, in.Key, l.ExpiresAt.UTC().Format(time.RFC3339)), nil
+		}
 		return accept(), nil
 	}
-	live := !l.Released && in.Now.Before(l.ExpiresAt)
-	if live && l.Holder != p.ID {
+	if !live {
+		return accept(), nil
+	}
+	if l.Holder != p.ID {
 		r := verdict(Defer, ReasonLeaseHeld, "%s holds the write lease on %s until %s", l.Holder, in.Key, l.ExpiresAt.Format(time.RFC3339))
 		r.RetryAfter = max(l.ExpiresAt.Sub(in.Now), time.Second)
 		return r, nil
 	}
-	if in.HasToken && in.FencingToken < l.Token {
-		return reject(ReasonStaleFencing, "fencing token %d is older than the current token %d of %s", in.FencingToken, l.Token, in.Key), nil
-	}
-	if live && !in.HasToken {
-		return reject(ReasonStaleFencing, "a write under a lease must carry its fencing token (engine.WithFencingToken)"), nil
-	}
-	return accept(), nil
+	return reject(ReasonStaleFencing, "a write under a lease must carry its fencing token (fencing_token, or memgov write --fencing-token)"), nil
 }

@@ -72,6 +72,9 @@ type IdempotencyRecord struct {
 	VersionID string
 	ReviewID  string
 	Key       string
+	// Scope is the digest of what the token covered (gate.Scope); "" for a
+	// token registered before memgov kept it.
+	Scope     string
 	CreatedAt time.Time
 }
 

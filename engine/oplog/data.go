@@ -16,7 +16,10 @@ import (
 // (INSERT, UPDATE, MERGE, STAGE) and of the decisions on a staged version
 // (APPROVE, REJECT).
 type VersionData struct {
-	IdempotencyToken string        `json:"idempotency_token,omitempty"`
+	IdempotencyToken string `json:"idempotency_token,omitempty"`
+	// IdempotencyScope is the digest of what the token covered (memoryRef,
+	// key, content, agent, layer): a replay of the token is compared with it.
+	IdempotencyScope string        `json:"idempotency_scope,omitempty"`
 	RequestID        string        `json:"request_id,omitempty"`
 	RunID            string        `json:"run_id,omitempty"`
 	SessionID        string        `json:"session_id,omitempty"`

@@ -116,10 +116,10 @@ func indexVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 		}
 	}
 	if token := meta.IdempotencyToken; token != "" {
-		if _, err := q.ExecContext(ctx, `INSERT INTO idempotency (token, status, item_id, version_id, review_id, key, created_at) VALUES (?,?,?,?,?,?,?)
+		if _, err := q.ExecContext(ctx, `INSERT INTO idempotency (token, status, item_id, version_id, review_id, key, created_at, scope) VALUES (?,?,?,?,?,?,?,?)
 			ON CONFLICT (token) DO UPDATE SET status = excluded.status, item_id = excluded.item_id, version_id = excluded.version_id,
-			review_id = excluded.review_id, key = excluded.key, created_at = excluded.created_at`,
-			token, status, e.ItemID, e.VersionID, review.ID, p.Key, ms(e.Time)); err != nil {
+			review_id = excluded.review_id, key = excluded.key, created_at = excluded.created_at, scope = excluded.scope`,
+			token, status, e.ItemID, e.VersionID, review.ID, p.Key, ms(e.Time), meta.IdempotencyScope); err != nil {
 			return wrapApply(e, err)
 		}
 	}
@@ -176,8 +176,8 @@ func (r *readTx) Idempotent(ctx context.Context, token string, since time.Time) 
 		rec engine.IdempotencyRecord
 		at  int64
 	)
-	err := r.q.QueryRowContext(ctx, `SELECT status, item_id, version_id, review_id, key, created_at FROM idempotency WHERE token = ? AND created_at >= ?`,
-		token, ms(since)).Scan(&rec.Status, &rec.ItemID, &rec.VersionID, &rec.ReviewID, &rec.Key, &at)
+	err := r.q.QueryRowContext(ctx, `SELECT status, item_id, version_id, review_id, key, created_at, scope FROM idempotency WHERE token = ? AND created_at >= ?`,
+		token, ms(since)).Scan(&rec.Status, &rec.ItemID, &rec.VersionID, &rec.ReviewID, &rec.Key, &at, &rec.Scope)
 	if errors.Is(err, sql.ErrNoRows) {
 		return rec, false, nil
 	}

@@ -1,0 +1,100 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/memgov/memgov/engine/oplog"
+)
+
+// SYNC_BLOCK reviews fail closed (12.6.5): once a review's deadline passes,
+// the first thing that touches it (a decision, a claim, a listing, a sweep, a
+// waiting writer) rejects it with APPROVAL_TIMEOUT, in a log entry by memgov.
+// No path can approve it afterwards.
+
+// ErrApprovalTimeout is the error of a decision on a SYNC_BLOCK review whose
+// deadline passed: the review was rejected with APPROVAL_TIMEOUT instead.
+var ErrApprovalTimeout = errors.New("approval timeout")
+
+// pastDeadline reports a SYNC_BLOCK review still open at or after its
+// deadline.
+func (e *Engine) pastDeadline(r Review, now time.Time) bool {
+	return r.Open() && r.Tier == TierSync && !r.DueAt.IsZero() && !now.Before(r.DueAt)
+}
+
+// appendTimeout appends the fail-closed rejection of r.
+func (e *Engine) appendTimeout(ctx context.Context, tx Tx, r Review) error {
+	data, err := json.Marshal(oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: ReasonApprovalTimeout}})
+	if err != nil {
+		return err
+	}
+	entry := &LogEntry{Time: e.Now(), Op: OpReject, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: "memgov"}
+	if err := entry.Seal(Payload{Reason: "approval timeout; fail-closed (deadline " + r.DueAt.UTC().Format(time.RFC3339) + ")", Data: data}); err != nil {
+		return err
+	}
+	return tx.Append(ctx, entry)
+}
+
+// timeout rejects an open SYNC_BLOCK review whose deadline passed
+// (fail-closed). A review decided meanwhile is left as it is.
+func (e *Engine) timeout(ctx context.Context, id string) error {
+	return e.store.Update(ctx, func(tx Tx) error {
+		r, err := tx.Review(ctx, id)
+		if err != nil || !r.Open() {
+			return err
+		}
+		return e.appendTimeout(ctx, tx, r)
+	})
+}
+
+// expireOverdue rejects every open SYNC_BLOCK review past its deadline; it
+// runs before reviews are listed or read, so nobody sees one as open. It
+// reads first and writes only when there is something to expire.
+func (e *Engine) expireOverdue(ctx context.Context) (int, error) {
+	now := e.Now()
+	q := ReviewQuery{Statuses: []string{ReviewPending, ReviewEscalated}, Tier: TierSync, Breached: true, Now: now, Limit: 1}
+	var due []Review
+	if err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		due, _, err = tx.Reviews(ctx, q)
+		return err
+	}); err != nil || len(due) == 0 {
+		return 0, err
+	}
+	n := 0
+	err := e.store.Update(ctx, func(tx Tx) error {
+		q.Limit = 0
+		rs, _, err := tx.Reviews(ctx, q)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
+			if !e.pastDeadline(r, now) {
+				continue
+			}
+			if err := e.appendTimeout(ctx, tx, r); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
+// expireReview fails r closed when its deadline passed, and reports whether
+// it did; the caller's transaction commits the rejection.
+func (e *Engine) expireReview(ctx context.Context, tx Tx, r Review) (bool, error) {
+	if !e.pastDeadline(r, e.Now()) {
+		return false, nil
+	}
+	return true, e.appendTimeout(ctx, tx, r)
+}
+
+// timeoutError explains a refused decision on an expired review.
+func timeoutError(r Review) error {
+	return fmt.Errorf("%w: review %s passed its deadline at %s and was rejected with APPROVAL_TIMEOUT (fail-closed); the write was not committed and must be submitted again",
+		ErrApprovalTimeout, r.ID, r.DueAt.UTC().Format(time.RFC3339))
+}
