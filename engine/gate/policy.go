@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/memgov/memgov/engine/memory"
@@ -35,6 +36,16 @@ type PolicyInput struct {
 	Leases LeaseReader
 }
 
+// allDomains reports a domains attribute that allows every domain.
+func allDomains(attr string) bool {
+	for _, d := range strings.Split(attr, ",") {
+		if strings.TrimSpace(d) == "*" {
+			return true
+		}
+	}
+	return false
+}
+
 // Policy applies the policy checks of the lifecycle subsystem to every write:
 // ABAC (an executor's own session, domain tags), data residency (12.10.3), the
 // reference-only invariant (seed 003 section 13) and write leases with fencing
@@ -51,8 +62,15 @@ func (Policy) Evaluate(ctx context.Context, in PolicyInput) (Result, error) {
 	if p.Role == memory.Executor && (in.Layer == memory.Working || in.Layer == memory.Session) && in.Ref.Agent != p.ID {
 		return reject(ReasonUnauthorized, "an executor writes only its own session memory (%s/%s/...)", in.Ref.Tenant, p.ID), nil
 	}
-	if _, ok := p.Attributes["domains"]; ok && !p.InDomains(in.Tags) {
-		return reject(ReasonUnauthorized, "%s may write only memory tagged with its domains (%s)", p.ID, p.Attributes["domains"]), nil
+	if attr, ok := p.Attributes["domains"]; ok {
+		// ABAC: an agent restricted to domains writes only memory tagged
+		// with one of them; untagged memory would escape the restriction.
+		if !p.InDomains(in.Tags) {
+			return reject(ReasonUnauthorized, "%s may write only memory tagged with its domains (%s)", p.ID, attr), nil
+		}
+		if len(memory.DomainsOf(in.Tags)) == 0 && !allDomains(attr) {
+			return reject(ReasonUnauthorized, "%s is restricted to the domains %s: tag the write with one of them (domain:NAME)", p.ID, attr), nil
+		}
 	}
 	if !pol.ResidencyAllowed(in.Residency) {
 		return reject(ReasonResidency, "residency class %s may not be stored in region %s", clip(in.Residency, 20), pol.Residency.StoreRegion), nil

@@ -304,7 +304,11 @@ func applyDriftDetected(ctx context.Context, q querier, e *oplog.Entry) error {
 	// The episode opens at the entry, on the entry's memoryRef.
 	_, err = q.ExecContext(ctx, `INSERT INTO drift_events (id, memory_ref, baseline_id, policy, cause, approved_hash, current_hash, detail, detected_at, lsn)
 		VALUES (?,?,?,?,?,?,?,?,?,?)`, d.ID, e.MemoryRef, d.BaselineID, d.Policy, d.Cause, d.ApprovedHash, d.CurrentHash, d.Detail, ms(e.Time), e.LSN)
-	return wrapApply(e, err)
+	if err != nil {
+		return wrapApply(e, err)
+	}
+	return event(ctx, q, e, engine.EventMemoryDriftDetected, map[string]any{"driftId": d.ID, "memoryRef": e.MemoryRef,
+		"baselineId": d.BaselineID, "policy": d.Policy, "cause": d.Cause})
 }
 
 // applyDriftAck closes an episode; a rollback re-binds the current baseline to

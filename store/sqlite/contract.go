@@ -27,7 +27,7 @@ func applyDistill(ctx context.Context, q querier, e *oplog.Entry) error {
 	if err != nil {
 		return err
 	}
-	return event(ctx, q, e, "memory.compacted", map[string]any{"memoryRef": e.MemoryRef, "trigger": "host-managed",
+	return event(ctx, q, e, engine.EventMemoryCompacted, map[string]any{"memoryRef": e.MemoryRef, "trigger": "host-managed",
 		"archiveId": d.ArchiveHash, "distillation": map[string]any{"tokenBudget": d.TokenBudget, "tokensUsed": d.TokensUsed, "indexUpdated": d.IndexUpdated}})
 }
 
@@ -36,7 +36,7 @@ func applyConsolidate(ctx context.Context, q querier, e *oplog.Entry) error {
 	if err != nil {
 		return err
 	}
-	return event(ctx, q, e, "agent.memory.consolidated", map[string]any{"inputCount": d.InputCount, "outputCount": d.OutputCount, "memoryRef": e.MemoryRef})
+	return event(ctx, q, e, engine.EventMemoryConsolidated, map[string]any{"inputCount": d.InputCount, "outputCount": d.OutputCount, "memoryRef": e.MemoryRef})
 }
 
 func applyCommitment(ctx context.Context, q querier, e *oplog.Entry) error {
@@ -68,7 +68,7 @@ func applyCommitment(ctx context.Context, q querier, e *oplog.Entry) error {
 		if err := q.QueryRowContext(ctx, `SELECT fired_count FROM commitments WHERE id = ?`, d.ID).Scan(&count); err != nil {
 			return wrapApply(e, err)
 		}
-		return event(ctx, q, e, "commitment.fired", map[string]any{"commitmentId": d.ID, "memoryRef": e.MemoryRef, "kind": d.Kind, "firing": count})
+		return event(ctx, q, e, engine.EventCommitmentFired, map[string]any{"commitmentId": d.ID, "memoryRef": e.MemoryRef, "kind": d.Kind, "firing": count})
 	default: // OpCommitmentArm
 		res, err := q.ExecContext(ctx, `UPDATE commitments SET armed = 1 WHERE id = ? AND memory_ref = ?`, d.ID, e.MemoryRef)
 		return wrapApply(e, mustOne(res, err))
@@ -95,7 +95,7 @@ func applyProposal(ctx context.Context, q querier, e *oplog.Entry) error {
 		if err := insertRevision(ctx, q, e, d, 1); err != nil {
 			return err
 		}
-		return event(ctx, q, e, "proposal.created", map[string]any{"proposalId": d.ID, "kind": d.Kind, "tenant": d.Owner.Tenant,
+		return event(ctx, q, e, engine.EventProposalCreated, map[string]any{"proposalId": d.ID, "kind": d.Kind, "tenant": d.Owner.Tenant,
 			"duplicateOf": d.DuplicateOf, "artifactHash": d.ArtifactHash})
 	case oplog.ProposalRevise:
 		var rev int
@@ -119,7 +119,7 @@ func applyProposal(ctx context.Context, q querier, e *oplog.Entry) error {
 		if err := q.QueryRowContext(ctx, `SELECT kind, tenant FROM proposals WHERE id = ?`, d.ID).Scan(&kind, &tenant); err != nil {
 			return wrapApply(e, err)
 		}
-		return event(ctx, q, e, "proposal.activated", map[string]any{"proposalId": d.ID, "kind": kind, "tenant": tenant,
+		return event(ctx, q, e, engine.EventProposalActivated, map[string]any{"proposalId": d.ID, "kind": kind, "tenant": tenant,
 			"artifactHash": d.ArtifactHash, "activation": d.Gate, "by": e.Actor})
 	default:
 		state, from := engine.ProposalRejected, `('draft', 'revised')`

@@ -162,7 +162,7 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 		VALUES (?,?,?,?,?,?,?,?,?,?)`, e.LSN, rec.Kind, rec.RequestID, rec.SubjectHash, ms(req), ms(e.Time), e.Actor, len(rec.Items), payloads, string(byLayer)); err != nil {
 		return wrapApply(e, err)
 	}
-	return event(ctx, q, e, "memory.erased", map[string]any{"kind": rec.Kind, "requestId": rec.RequestID, "items": len(rec.Items)})
+	return event(ctx, q, e, engine.EventMemoryErased, map[string]any{"kind": rec.Kind, "requestId": rec.RequestID, "items": len(rec.Items)})
 }
 
 func applyAnnotate(ctx context.Context, q querier, e *oplog.Entry) error {

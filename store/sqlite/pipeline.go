@@ -18,9 +18,9 @@ func applySuspension(ctx context.Context, q querier, e *oplog.Entry) error {
 	if err := mustOne(res, err); err != nil {
 		return wrapApply(e, err)
 	}
-	typ := "agent.suspended"
+	typ := engine.EventAgentSuspended
 	if e.Op == oplog.Reinstate {
-		typ = "agent.reinstated"
+		typ = engine.EventAgentReinstated
 	}
 	return event(ctx, q, e, typ, map[string]any{"agentId": e.ItemID})
 }
@@ -37,7 +37,14 @@ func event(ctx context.Context, q querier, e *oplog.Entry, typ string, data map[
 
 // versionEnded announces a RETRACT, EXPIRE or SUPERSEDE in the outbox.
 func versionEnded(ctx context.Context, q querier, e *oplog.Entry) error {
-	return event(ctx, q, e, "memory."+strings.ToLower(string(e.Op))+"d", map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "actor": e.Actor})
+	typ := engine.EventMemoryRetracted
+	switch e.Op {
+	case oplog.Expire:
+		typ = engine.EventMemoryExpired
+	case oplog.Supersede:
+		typ = engine.EventMemorySuperseded
+	}
+	return event(ctx, q, e, typ, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "actor": e.Actor})
 }
 
 // versionData decodes the pipeline data of a version entry's payload; a
@@ -104,14 +111,14 @@ func indexVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 			string(detail), engine.ReviewPending, ms(e.Time), ms(due), e.LSN); err != nil {
 			return wrapApply(e, err)
 		}
-		if err := event(ctx, q, e, "review.created", map[string]any{"reviewId": review.ID, "memoryRef": e.MemoryRef, "tier": review.Tier, "agentId": e.Actor}); err != nil {
+		if err := event(ctx, q, e, engine.EventReviewCreated, map[string]any{"reviewId": review.ID, "memoryRef": e.MemoryRef, "tier": review.Tier, "agentId": e.Actor}); err != nil {
 			return err
 		}
 	} else {
 		if e.Op == oplog.Merge {
 			status = engine.StatusMerged
 		}
-		if err := event(ctx, q, e, "memory.written", map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "agentId": e.Actor, "op": string(e.Op)}); err != nil {
+		if err := event(ctx, q, e, engine.EventMemoryWritten, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "agentId": e.Actor, "op": string(e.Op)}); err != nil {
 			return err
 		}
 	}
@@ -137,9 +144,9 @@ func recordDecision(ctx context.Context, q querier, e *oplog.Entry) error {
 		return nil
 	}
 	reviewID, code, note := d.ReviewID, d.Code, d.Note
-	status, typ := engine.ReviewApproved, "review.approved"
+	status, typ := engine.ReviewApproved, engine.EventReviewApproved
 	if e.Op == oplog.Reject {
-		status, typ = engine.ReviewRejected, "review.rejected"
+		status, typ = engine.ReviewRejected, engine.EventReviewRejected
 	}
 	res, err := q.ExecContext(ctx, `UPDATE reviews SET status = ?, decided_by = ?, decided_at = ?, decision_code = ?, note = ?
 		WHERE id = ? AND status IN ('PENDING', 'ESCALATED')`, status, e.Actor, ms(e.Time), code, note, reviewID)
@@ -150,7 +157,7 @@ func recordDecision(ctx context.Context, q querier, e *oplog.Entry) error {
 		if _, err := q.ExecContext(ctx, `UPDATE idempotency SET status = 'COMMITTED' WHERE version_id = ?`, e.VersionID); err != nil {
 			return wrapApply(e, err)
 		}
-		if err := event(ctx, q, e, "memory.written", map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "op": string(e.Op)}); err != nil {
+		if err := event(ctx, q, e, engine.EventMemoryWritten, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "op": string(e.Op)}); err != nil {
 			return err
 		}
 	} else if _, err := q.ExecContext(ctx, `DELETE FROM idempotency WHERE version_id = ?`, e.VersionID); err != nil {
