@@ -114,13 +114,22 @@ func (a *MemoryAdapter) resolve(ctx context.Context, tx ReadTx, ref string) (Pri
 
 // List returns the visible entries of ref: ACTIVE, unexpired, ordered by key;
 // [] for a malformed or unknown ref or one outside the principal's tenant.
+// The read is recorded (ListRead); List returns the contract's entries.
 func (a *MemoryAdapter) List(ctx context.Context, ref string, opts ListOptions) ([]Entry, error) {
-	vs, err := a.ListVersions(ctx, ref, opts)
-	return Entries(vs), err
+	r, err := a.ListRead(ctx, ref, opts)
+	return Entries(r.Versions), err
 }
 
-// ListVersions is List with whole version records.
+// ListVersions is List with whole version records; the read is recorded.
 func (a *MemoryAdapter) ListVersions(ctx context.Context, ref string, opts ListOptions) ([]Version, error) {
+	r, err := a.ListRead(ctx, ref, opts)
+	if r.Versions == nil {
+		r.Versions = []Version{}
+	}
+	return r.Versions, err
+}
+
+func (a *MemoryAdapter) listVersions(ctx context.Context, ref string, opts ListOptions) ([]Version, error) {
 	if opts.Limit < 0 {
 		return []Version{}, fmt.Errorf("%w: limit must be 0 or more", ErrInvalid)
 	}
@@ -158,7 +167,7 @@ func (a *MemoryAdapter) ListVersions(ctx context.Context, ref string, opts ListO
 }
 
 // Get returns the visible entry id of ref, or nil: nil also for a malformed
-// ref or one outside the principal's tenant.
+// ref or one outside the principal's tenant. The read is recorded (GetRead).
 func (a *MemoryAdapter) Get(ctx context.Context, ref, id string) (*Entry, error) {
 	v, err := a.GetVersion(ctx, ref, id)
 	if err != nil || v == nil {
@@ -168,8 +177,16 @@ func (a *MemoryAdapter) Get(ctx context.Context, ref, id string) (*Entry, error)
 	return &en, nil
 }
 
-// GetVersion is Get with the whole version record.
+// GetVersion is Get with the whole version record; the read is recorded.
 func (a *MemoryAdapter) GetVersion(ctx context.Context, ref, id string) (*Version, error) {
+	r, err := a.GetRead(ctx, ref, id)
+	if err != nil || len(r.Versions) == 0 {
+		return nil, err
+	}
+	return &r.Versions[0], nil
+}
+
+func (a *MemoryAdapter) getVersion(ctx context.Context, ref, id string) (*Version, error) {
 	var out *Version
 	err := a.e.store.View(ctx, func(tx ReadTx) error {
 		p, ok, err := a.resolve(ctx, tx, ref)

@@ -1,13 +1,19 @@
 package engine
 
-// Entry is the host contract's MemoryEntry: exactly these properties, times in
-// RFC 3339 UTC. Its id is the item's key, its content the version's text.
+// Entry is the host contract's MemoryEntry: these properties, times in RFC
+// 3339 UTC. Its id is the item's key, its content the version's text. A
+// recorded read (MemoryAdapter.ListRead, GetRead, SearchRead) adds two
+// extensions a host may ignore: the retrieval's id, for usage feedback, and
+// the entry's read note (trust level of its source, stale warning,
+// needs-verification flag).
 type Entry struct {
-	ID        string   `json:"id"`
-	Content   string   `json:"content"`
-	Tags      []string `json:"tags"`
-	CreatedAt string   `json:"createdAt"`
-	ExpiresAt string   `json:"expiresAt,omitempty"`
+	ID          string    `json:"id"`
+	Content     string    `json:"content"`
+	Tags        []string  `json:"tags"`
+	CreatedAt   string    `json:"createdAt"`
+	ExpiresAt   string    `json:"expiresAt,omitempty"`
+	RetrievalID string    `json:"retrieval_id,omitempty"`
+	Read        *ReadNote `json:"read,omitempty"`
 }
 
 // EntryOf projects a version onto the MemoryEntry shape.

@@ -488,6 +488,7 @@ func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData)
 	}
 	meta.IdempotencyToken, meta.IdempotencyScope, meta.RequestID, meta.RunID, meta.SessionID = w.req.IdempotencyToken, w.scope, w.req.RequestID, w.req.RunID, w.req.SessionID
 	meta.ObservationType, meta.Residency, meta.Evidence = w.req.ObservationType, w.req.Residency, w.req.EvidenceRefs
+	meta.Source = SourceOf(w.req.EvidenceRefs)
 	if w.provenance != nil {
 		if err := e.signProvenance(w.provenance); err != nil {
 			return p, err

@@ -72,13 +72,40 @@ type SearchHit struct {
 // IncludeSuperseded ask for them. Expired entries (TTL) never surface,
 // retracted ones neither. Reserved keys (the distillation index and archives)
 // are not searched. A malformed ref or one of another tenant returns [].
+//
+// The read is recorded as a retrieval (SearchRead): each hit's entry carries
+// the retrieval id and its read note.
 func (a *MemoryAdapter) Search(ctx context.Context, q SearchQuery) ([]SearchHit, error) {
+	hits, _, err := a.SearchRead(ctx, q)
+	return hits, err
+}
+
+// SearchRead is Search that also returns the retrieval id ("" when nothing
+// was found).
+func (a *MemoryAdapter) SearchRead(ctx context.Context, q SearchQuery) ([]SearchHit, string, error) {
+	hits, vs, err := a.search(ctx, q)
+	if err != nil || len(hits) == 0 {
+		return hits, "", err
+	}
+	r, err := a.retrieve(ctx, q.MemoryRef, vs)
+	if err != nil {
+		return []SearchHit{}, "", hideErr(err)
+	}
+	for i := range hits {
+		hits[i].Entry.annotate(r.ID, r.Notes[i])
+	}
+	return hits, r.ID, nil
+}
+
+// search ranks and returns the hits with the version of each.
+func (a *MemoryAdapter) search(ctx context.Context, q SearchQuery) ([]SearchHit, []Version, error) {
 	hits := []SearchHit{}
+	var found []Version
 	if strings.TrimSpace(q.Query) == "" && len(q.Tags) == 0 {
-		return hits, fmt.Errorf("%w: search needs a query or a tag", ErrInvalid)
+		return hits, nil, fmt.Errorf("%w: search needs a query or a tag", ErrInvalid)
 	}
 	if q.Limit < 0 || q.Limit > MaxSearchLimit {
-		return hits, fmt.Errorf("%w: limit must be between 0 and %d", ErrInvalid, MaxSearchLimit)
+		return hits, nil, fmt.Errorf("%w: limit must be between 0 and %d", ErrInvalid, MaxSearchLimit)
 	}
 	if q.Limit == 0 {
 		q.Limit = DefaultSearchLimit
@@ -108,12 +135,22 @@ func (a *MemoryAdapter) Search(ctx context.Context, q SearchQuery) ([]SearchHit,
 			cands = kept
 		}
 		hits, err = e.rank(ctx, tx, q, cands)
-		return err
+		if err != nil {
+			return err
+		}
+		byID := make(map[string]Version, len(cands))
+		for _, c := range cands {
+			byID[c.ID] = c.Version
+		}
+		for _, h := range hits {
+			found = append(found, byID[h.VersionID])
+		}
+		return nil
 	})
 	if err != nil {
-		return []SearchHit{}, hideErr(err)
+		return []SearchHit{}, nil, hideErr(err)
 	}
-	return hits, nil
+	return hits, found, nil
 }
 
 type scoredHit struct {

@@ -35,7 +35,7 @@ func TestCLIContractReadsAs(t *testing.T) {
 		t.Fatalf("owner probe: %v %v", entries, err)
 	}
 	for k := range entries[0] {
-		if k != "id" && k != "content" && k != "tags" && k != "createdAt" && k != "expiresAt" {
+		if k != "id" && k != "content" && k != "tags" && k != "createdAt" && k != "expiresAt" && k != "retrieval_id" && k != "read" {
 			t.Fatalf("MemoryEntry has %s", k)
 		}
 	}

@@ -83,7 +83,7 @@ read plus one sparse cosine each); older entries beyond that are not searched.`,
 				return err
 			}
 			q.MemoryRef, q.Query = args[0], args[1]
-			hits, err := adapter(eng, as).Search(cmd.Context(), q)
+			hits, rid, err := adapter(eng, as).SearchRead(cmd.Context(), q)
 			if errors.Is(err, engine.ErrInvalid) {
 				return &usageError{err}
 			}
@@ -103,6 +103,14 @@ read plus one sparse cosine each); older entries beyond that are not searched.`,
 					strconv.Itoa(h.Ranks.Structure), strconv.Itoa(h.Ranks.Recency), clip(h.Entry.Content, 60))
 			}
 			t.flush()
+			for _, h := range hits {
+				if h.Entry.Read != nil {
+					if w := noteWarning(*h.Entry.Read); w != "" {
+						fmt.Fprintf(a.stdout, "warning: %s: %s\n", clip(h.Entry.ID, 48), w)
+					}
+				}
+			}
+			fmt.Fprintf(a.stdout, "retrieval %s (memgov feedback %s --used KEY)\n", rid, rid)
 			return nil
 		},
 	}

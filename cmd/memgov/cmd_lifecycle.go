@@ -190,9 +190,12 @@ func (a *app) complianceCommand() *cobra.Command {
 func (a *app) feedbackCommand() *cobra.Command {
 	var used []string
 	cmd := &cobra.Command{
-		Use:     "feedback RETRIEVAL_ID",
-		Short:   "Record which retrieved items were used (retrieval precision)",
-		Example: "  memgov feedback 01a2... --used ITEM_ID --used ITEM_ID",
+		Use:   "feedback RETRIEVAL_ID --used KEY...",
+		Short: "Record which retrieved items were used (retrieval precision)",
+		Long: `Every get, list and search returns a retrieval_id. feedback marks the entries of
+that retrieval an agent actually used (cited, reasoned with), by key or item id:
+retrieval precision (MRP) and impact(m) of relevance decay come from it.`,
+		Example: "  memgov feedback 019a6c1e-... --used customer-42/channel --used customer-42/plan",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
@@ -207,6 +210,6 @@ func (a *app) feedbackCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&used, "used", nil, "item id of a used entry (repeatable)")
+	cmd.Flags().StringSliceVar(&used, "used", nil, "key (or item id) of a used entry (repeatable, or comma-separated)")
 	return cmd
 }

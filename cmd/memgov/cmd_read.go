@@ -20,7 +20,10 @@ func (a *app) getCommand() *cobra.Command {
 		Short: "Read one memory entry",
 		Long: `get prints the ACTIVE, unexpired version of the entry KEY in memoryRef REF.
 With --json it prints the MemoryEntry {id, content, tags, createdAt, expiresAt}
-(null when there is none); --full prints the whole version record.`,
+(null when there is none) with two extensions: retrieval_id, the id of this read
+for memgov feedback, and read {source, trust_level, confidence, needs_verification,
+stale_warning}; --full prints the whole version record. Every read is recorded: it
+reinforces the entry's relevance (n_access) and feeds the retrieval metrics.`,
 		Example: "  memgov get acme/support-bot customer-42/channel\n  memgov get acme/support-bot customer-42/channel --json",
 		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -28,11 +31,9 @@ With --json it prints the MemoryEntry {id, content, tags, createdAt, expiresAt}
 			if err != nil {
 				return err
 			}
-			var v engine.Version
-			if p := reader(as); p != "" {
-				v, err = getAs(cmd, eng, p, args[0], args[1])
-			} else {
-				v, err = eng.Get(cmd.Context(), args[0], args[1])
+			r, err := adapter(eng, as).GetRead(cmd.Context(), args[0], args[1])
+			if err == nil && len(r.Versions) == 0 {
+				err = engine.ErrNotFound
 			}
 			if errors.Is(err, engine.ErrNotFound) {
 				if asJSON {
@@ -44,13 +45,16 @@ With --json it prints the MemoryEntry {id, content, tags, createdAt, expiresAt}
 			if err != nil {
 				return denied(err)
 			}
+			v := r.Versions[0]
 			switch {
 			case full:
 				return a.printJSON(v)
 			case asJSON:
-				return a.printJSON(engine.EntryOf(v))
+				return a.printJSON(r.Entries()[0])
 			}
 			a.printVersion(v)
+			a.printNote(r.Notes[0])
+			fmt.Fprintf(a.stdout, "retrieval    %s (memgov feedback %s --used %s)\n", r.ID, r.ID, v.Key)
 			return nil
 		},
 	}
@@ -78,6 +82,27 @@ func (a *app) printVersion(v engine.Version) {
 	t.flush()
 }
 
+// printNote prints what a reader must know about an entry before acting on it.
+func (a *app) printNote(n engine.ReadNote) {
+	t := a.table()
+	t.row("source", fmt.Sprintf("%s (trust %.2f, confidence %.2f)", n.Source, n.Trust, n.Confidence))
+	if w := noteWarning(n); w != "" {
+		t.row("warning", w)
+	}
+	t.flush()
+}
+
+func noteWarning(n engine.ReadNote) string {
+	var ws []string
+	if n.NeedsVerification {
+		ws = append(ws, "needs verification (low confidence)")
+	}
+	if n.Stale != "" {
+		ws = append(ws, "stale: "+n.Stale)
+	}
+	return strings.Join(ws, "; ")
+}
+
 func (a *app) listCommand() *cobra.Command {
 	var (
 		asJSON bool
@@ -88,7 +113,10 @@ func (a *app) listCommand() *cobra.Command {
 		Use:   "list REF",
 		Short: "List the visible entries of a memoryRef",
 		Long: `list prints the ACTIVE, unexpired entries of a memoryRef, ordered by key. With
---json it prints an array of MemoryEntry objects ([] for an unknown ref).`,
+--json it prints an array of MemoryEntry objects ([] for an unknown ref), each with
+the retrieval_id of this read and its read note (source, trust_level, confidence,
+needs_verification, stale_warning). The read is recorded for relevance decay and
+the retrieval metrics; memgov feedback RETRIEVAL_ID --used KEY marks what was used.`,
 		Example: "  memgov list acme/support-bot\n  memgov list acme/support-bot --tag billing --limit 20 --json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -100,18 +128,25 @@ func (a *app) listCommand() *cobra.Command {
 				return err
 			}
 			q.MemoryRef = args[0]
-			if p := reader(as); p != "" {
-				vs, err := eng.Adapter(p).ListVersions(cmd.Context(), q.MemoryRef, engine.ListOptions{Limit: q.Limit, Tag: q.Tag, AfterKey: q.AfterKey})
-				if err != nil {
-					return denied(err)
-				}
-				return a.printSnapshot(engine.Snapshot{MemoryRef: q.MemoryRef, Versions: vs}, asJSON)
-			}
-			snap, err := eng.Read(cmd.Context(), q)
+			r, err := adapter(eng, as).ListRead(cmd.Context(), q.MemoryRef, engine.ListOptions{Limit: q.Limit, Tag: q.Tag, AfterKey: q.AfterKey})
 			if err != nil {
+				return denied(err)
+			}
+			if asJSON {
+				return a.printJSON(r.Entries())
+			}
+			if err := a.printSnapshot(engine.Snapshot{MemoryRef: q.MemoryRef, Versions: r.Versions}, false); err != nil {
 				return err
 			}
-			return a.printSnapshot(snap, asJSON)
+			for i, v := range r.Versions {
+				if n := r.Notes[i]; n.NeedsVerification || n.Stale != "" {
+					fmt.Fprintf(a.stdout, "warning: %s: %s\n", clip(v.Key, 48), noteWarning(n))
+				}
+			}
+			if r.ID != "" {
+				fmt.Fprintf(a.stdout, "retrieval %s (memgov feedback %s --used KEY)\n", r.ID, r.ID)
+			}
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print MemoryEntry objects as JSON")

@@ -178,6 +178,10 @@ type Version struct {
 	ActiveTo        int64           `json:"active_to_lsn,omitempty"`   // LSN at which it stopped being ACTIVE
 	ExpiresAt       *time.Time      `json:"expires_at,omitempty"`
 	Reason          string          `json:"reason,omitempty"` // why the version exists (from its log entry)
+	// Source is the provenance class of the write that made it (seed 004:
+	// user_stated, tool_verified, agent_inferred, recalled); "" before
+	// memgov recorded it.
+	Source string `json:"source,omitempty"`
 }
 
 // Text returns content.text, the human-readable body of the version.

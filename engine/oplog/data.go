@@ -19,16 +19,21 @@ type VersionData struct {
 	IdempotencyToken string `json:"idempotency_token,omitempty"`
 	// IdempotencyScope is the digest of what the token covered (memoryRef,
 	// key, content, agent, layer): a replay of the token is compared with it.
-	IdempotencyScope string        `json:"idempotency_scope,omitempty"`
-	RequestID        string        `json:"request_id,omitempty"`
-	RunID            string        `json:"run_id,omitempty"`
-	SessionID        string        `json:"session_id,omitempty"`
-	ObservationType  string        `json:"observation_type,omitempty"`
-	Residency        string        `json:"residency,omitempty"`
-	Evidence         []EvidenceRef `json:"evidence,omitempty"`
-	Provenance       *Provenance   `json:"provenance,omitempty"`
-	Review           *StagedReview `json:"review,omitempty"`
-	Decision         *DecisionData `json:"decision,omitempty"`
+	IdempotencyScope string `json:"idempotency_scope,omitempty"`
+	RequestID        string `json:"request_id,omitempty"`
+	RunID            string `json:"run_id,omitempty"`
+	SessionID        string `json:"session_id,omitempty"`
+	ObservationType  string `json:"observation_type,omitempty"`
+	// Source is the provenance class of the write (seed 004
+	// PROVENANCE_LEVELS: user_stated, tool_verified, agent_inferred,
+	// recalled), from its evidence: reads report its trust level and
+	// confidence decay applies to the decaying classes.
+	Source     string        `json:"source,omitempty"`
+	Residency  string        `json:"residency,omitempty"`
+	Evidence   []EvidenceRef `json:"evidence,omitempty"`
+	Provenance *Provenance   `json:"provenance,omitempty"`
+	Review     *StagedReview `json:"review,omitempty"`
+	Decision   *DecisionData `json:"decision,omitempty"`
 }
 
 // StagedReview is the review a STAGE entry opens.

@@ -183,11 +183,11 @@ func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 		content = []byte(p.Content)
 	}
 	_, err = q.ExecContext(ctx, `INSERT INTO versions (id, item_id, memory_ref, key, layer, seq, prev_id, merged_from, state, content,
-		content_hash, tags, confidence, validation_score, classification, created_by, created_at, created_lsn, active_from, expires_at, reason)
-		VALUES (?,?,?,?,?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM versions WHERE item_id = ?), ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		content_hash, tags, confidence, validation_score, classification, created_by, created_at, created_lsn, active_from, expires_at, reason, source)
+		VALUES (?,?,?,?,?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM versions WHERE item_id = ?), ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		e.VersionID, e.ItemID, e.MemoryRef, p.Key, string(p.Layer), e.ItemID, e.PrevVersionID, p.MergedFrom, string(state), content,
 		p.ContentHash, string(tags), deref(p.Confidence), deref(p.ValidationScore), p.Classification, e.Actor, ms(e.Time), e.LSN,
-		activeFrom, expires, p.Reason)
+		activeFrom, expires, p.Reason, versionData(p).Source)
 	if err != nil {
 		return wrapApply(e, err)
 	}

@@ -110,7 +110,7 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 			{`UPDATE mem_ops SET key = ?, value = CASE WHEN op = 'PUT' THEN ? ELSE NULL END WHERE memory_ref = ? AND key IN (?, ?)`, []any{ph, []byte(oplog.ErasedContent), ref, key, ph}},
 			{`UPDATE OR REPLACE mem_map SET key = ?, fragment = ? WHERE memory_ref = ? AND key = ?`, []any{ph, []byte(oplog.ErasedContent), ref, key}},
 			{`UPDATE items SET key = ? WHERE id = ?`, []any{ph, id}},
-			{`UPDATE versions SET key = ?, content = CASE WHEN content IS NULL THEN NULL ELSE ? END, content_hash = '', tags = '[]', reason = 'erased' WHERE item_id = ?`, []any{ph, []byte(oplog.ErasedContent), id}},
+			{`UPDATE versions SET key = ?, content = CASE WHEN content IS NULL THEN NULL ELSE ? END, content_hash = '', tags = '[]', reason = 'erased', source = '' WHERE item_id = ?`, []any{ph, []byte(oplog.ErasedContent), id}},
 			{`DELETE FROM version_bands WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, []any{id}},
 			{`UPDATE version_index SET key = ?, content_hash = '', fingerprint = ?, subject = ?, predicate = ?, object = ?, embedding = ? WHERE item_id = ?`,
 				[]any{ph, marker.Fingerprint[:], marker.Subject, marker.Predicate, marker.Object, emb, id}},
@@ -509,28 +509,45 @@ func (r *readTx) Workspace(ctx context.Context, ref string) (engine.Workspace, e
 	return w, err
 }
 
+// RecordAccess counts one read of each item: one statement for the whole
+// read, however many items it returned.
 func (t *Tx) RecordAccess(ctx context.Context, items []string, at time.Time) error {
-	for _, id := range items {
-		if _, err := t.q.ExecContext(ctx, `INSERT INTO access_days (item_id, day, n, last_at) VALUES (?, ?, 1, ?)
-			ON CONFLICT (item_id, day) DO UPDATE SET n = n + 1, last_at = MAX(last_at, excluded.last_at)`, id, unixDay(at), ms(at)); err != nil {
-			return err
-		}
+	if len(items) == 0 {
+		return nil
 	}
-	return nil
+	ids, err := json.Marshal(items)
+	if err != nil {
+		return err
+	}
+	_, err = t.q.ExecContext(ctx, `INSERT INTO access_days (item_id, day, n, last_at) SELECT value, ?, 1, ? FROM json_each(?) WHERE true
+		ON CONFLICT (item_id, day) DO UPDATE SET n = n + 1, last_at = MAX(last_at, excluded.last_at)`, unixDay(at), ms(at), string(ids))
+	return err
 }
 
+// RecordRetrieval records one read and the staleness of each item it
+// returned, in two statements.
 func (t *Tx) RecordRetrieval(ctx context.Context, id, principal, ref string, at time.Time, items map[string]time.Duration) error {
 	if _, err := t.q.ExecContext(ctx, `INSERT INTO retrievals (id, at, principal, memory_ref, n) VALUES (?,?,?,?,?)`, id, ms(at), principal, ref, len(items)); err != nil {
 		return err
 	}
-	for item, stale := range items {
-		if _, err := t.q.ExecContext(ctx, `INSERT INTO retrieval_items (retrieval_id, item_id, staleness_ms) VALUES (?,?,?)`, id, item, stale.Milliseconds()); err != nil {
-			return err
-		}
+	if len(items) == 0 {
+		return nil
 	}
-	return nil
+	pairs := make([][2]any, 0, len(items))
+	for item, stale := range items {
+		pairs = append(pairs, [2]any{item, stale.Milliseconds()})
+	}
+	b, err := json.Marshal(pairs)
+	if err != nil {
+		return err
+	}
+	_, err = t.q.ExecContext(ctx, `INSERT OR IGNORE INTO retrieval_items (retrieval_id, item_id, staleness_ms)
+		SELECT ?, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)`, id, string(b))
+	return err
 }
 
+// RecordFeedback marks the items of a retrieval that were used. Each of used
+// names an item by its id or by its key in the retrieval's memoryRef.
 func (t *Tx) RecordFeedback(ctx context.Context, retrievalID string, used []string, at time.Time) (int, error) {
 	res, err := t.q.ExecContext(ctx, `UPDATE retrievals SET feedback_at = ? WHERE id = ?`, ms(at), retrievalID)
 	if err := mustOne(res, err); err != nil {
@@ -538,7 +555,8 @@ func (t *Tx) RecordFeedback(ctx context.Context, retrievalID string, used []stri
 	}
 	n := 0
 	for _, item := range used {
-		res, err := t.q.ExecContext(ctx, `UPDATE retrieval_items SET used = 1 WHERE retrieval_id = ? AND item_id = ?`, retrievalID, item)
+		res, err := t.q.ExecContext(ctx, `UPDATE retrieval_items SET used = 1 WHERE retrieval_id = ?1 AND used = 0 AND (item_id = ?2
+			OR item_id IN (SELECT i.id FROM items i JOIN retrievals r ON r.id = ?1 WHERE i.memory_ref = r.memory_ref AND i.key = ?2))`, retrievalID, item)
 		if err != nil {
 			return n, err
 		}

@@ -161,7 +161,7 @@ func (r *readTx) ItemByKey(ctx context.Context, ref, key string) (engine.Item, e
 }
 
 const versionCols = `id, item_id, memory_ref, key, layer, seq, prev_id, merged_from, state, content, content_hash, tags,
-	confidence, validation_score, classification, created_by, created_at, created_lsn, active_from, active_to, expires_at, reason`
+	confidence, validation_score, classification, created_by, created_at, created_lsn, active_from, active_to, expires_at, reason, source`
 
 func scanVersion(sc scanner) (engine.Version, error) {
 	var (
@@ -173,7 +173,7 @@ func scanVersion(sc scanner) (engine.Version, error) {
 	)
 	if err := sc.Scan(&v.ID, &v.ItemID, &v.MemoryRef, &v.Key, &layer, &v.Seq, &v.Prev, &v.MergedFrom, &state, &content,
 		&v.ContentHash, &tags, &v.Confidence, &v.ValidationScore, &v.Classification, &v.CreatedBy, &cat, &v.CreatedLSN,
-		&from, &to, &expiresAt, &v.Reason); err != nil {
+		&from, &to, &expiresAt, &v.Reason, &v.Source); err != nil {
 		return v, err
 	}
 	v.Layer, v.State, v.CreatedAt = engine.Layer(layer), engine.State(state), fromMS(cat)

@@ -1,0 +1,168 @@
+package engine
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/memgov/memgov/engine/policy"
+)
+
+// This file makes reads feed memory's life (seed 004, 12.7.2, 12.12.4): every
+// read through a MemoryAdapter records an access for each entry it returns
+// (n_access of relevance decay) and a retrieval (staleness at retrieval, and
+// with `memgov feedback` the retrieval precision and impact(m)), in one write
+// transaction per read call. Each returned entry carries what a reader must
+// know before acting on it: the trust level of its source, a stale warning,
+// and the needs-verification flag of a low-confidence entry.
+
+// Provenance classes of seed 004 PROVENANCE_LEVELS.
+const (
+	SourceUserStated    = "user_stated"
+	SourceToolVerified  = "tool_verified"
+	SourceAgentInferred = "agent_inferred"
+	SourceRecalled      = "recalled"
+)
+
+// SourceOf classes a write by its strongest evidence: a person's word is
+// user_stated, a tool's, an API's, a document's or executed code's output is
+// tool_verified, another memory is recalled, and an agent's own reasoning, or
+// no evidence at all, is agent_inferred.
+func SourceOf(refs []EvidenceRef) string {
+	best, rank := SourceAgentInferred, 0
+	for _, r := range refs {
+		s, n := SourceAgentInferred, 0
+		switch r.SourceType {
+		case policy.HumanInput:
+			s, n = SourceUserStated, 3
+		case policy.ToolOutput, policy.APIResponse, policy.Document, policy.CodeExecution:
+			s, n = SourceToolVerified, 2
+		case policy.MemoryItem:
+			s, n = SourceRecalled, 1
+		}
+		if n > rank {
+			best, rank = s, n
+		}
+	}
+	return best
+}
+
+// ReadNote is what memgov tells a reader about one returned entry.
+type ReadNote struct {
+	Source string  `json:"source"`
+	Trust  float64 `json:"trust_level"`
+	// Confidence is the entry's confidence now: a decaying source's
+	// confidence after confidence decay (spec §14.7).
+	Confidence float64 `json:"confidence"`
+	// NeedsVerification flags a low-confidence entry for verification
+	// before an agent acts on it, for the flag's lifetime (spec §14.4).
+	NeedsVerification bool `json:"needs_verification,omitempty"`
+	// Stale warns that the entry is old and not confident enough to be used
+	// silently (spec §14.5).
+	Stale string `json:"stale_warning,omitempty"`
+}
+
+// Note returns the read note of v at now.
+func (e *Engine) Note(v Version, now time.Time) ReadNote {
+	pol := &e.policy
+	src := v.Source
+	if src == "" {
+		src = "unknown"
+	}
+	conf := e.effectiveConfidence(v, now)
+	n := ReadNote{Source: src, Trust: pol.Trust(src), Confidence: round3(conf)}
+	age := now.Sub(v.CreatedAt)
+	if pol.NeedsVerification(conf) && (pol.Provenance.VerifyTTL <= 0 || age < pol.Provenance.VerifyTTL.Std()) {
+		n.NeedsVerification = true
+	}
+	if pol.Stale(conf, age) {
+		n.Stale = "older than " + durationText(pol.Provenance.StaleAfter.Std()) + " with confidence below " +
+			trimFloat(pol.Provenance.StaleBelow) + ": verify before use"
+	}
+	return n
+}
+
+// effectiveConfidence is v's confidence after confidence decay: sources the
+// policy lists as decaying lose confidence per interval since the version was
+// written (its last confirmation).
+func (e *Engine) effectiveConfidence(v Version, now time.Time) float64 {
+	c, _ := e.policy.DecayConfidence(v.Source, v.Confidence, now.Sub(v.CreatedAt))
+	return c
+}
+
+// Retrieval is one recorded read: the id `memgov feedback` takes, and the
+// entries returned with their notes.
+type Retrieval struct {
+	ID       string     `json:"retrieval_id,omitempty"`
+	Versions []Version  `json:"-"`
+	Notes    []ReadNote `json:"-"`
+}
+
+// Entries projects the retrieval onto MemoryEntries that carry the
+// retrieval id and each entry's read note.
+func (r Retrieval) Entries() []Entry {
+	out := make([]Entry, 0, len(r.Versions))
+	for i, v := range r.Versions {
+		en := EntryOf(v)
+		en.annotate(r.ID, r.Notes[i])
+		out = append(out, en)
+	}
+	return out
+}
+
+func (en *Entry) annotate(retrieval string, n ReadNote) {
+	en.RetrievalID = retrieval
+	note := n
+	en.Read = &note
+}
+
+// retrieve records a read of vs by the adapter's principal and notes each
+// entry. An empty read records nothing and has no id.
+func (a *MemoryAdapter) retrieve(ctx context.Context, ref string, vs []Version) (Retrieval, error) {
+	who := a.principal
+	if a.local {
+		who = "local"
+	}
+	now := a.e.Now()
+	r := Retrieval{Versions: vs, Notes: make([]ReadNote, len(vs))}
+	for i, v := range vs {
+		r.Notes[i] = a.e.Note(v, now)
+	}
+	id, err := a.e.recordRead(ctx, who, ref, vs)
+	r.ID = id
+	return r, err
+}
+
+// ListRead is List recorded as a retrieval: the entries, their notes and the
+// retrieval id.
+func (a *MemoryAdapter) ListRead(ctx context.Context, ref string, opts ListOptions) (Retrieval, error) {
+	vs, err := a.listVersions(ctx, ref, opts)
+	if err != nil || opts.AtLSN > 0 {
+		return Retrieval{Versions: vs, Notes: make([]ReadNote, len(vs))}, err
+	}
+	r, err := a.retrieve(ctx, ref, vs)
+	return r, hideErr(err)
+}
+
+// GetRead is Get recorded as a retrieval; no entry, no retrieval.
+func (a *MemoryAdapter) GetRead(ctx context.Context, ref, id string) (Retrieval, error) {
+	v, err := a.getVersion(ctx, ref, id)
+	if err != nil || v == nil {
+		return Retrieval{}, err
+	}
+	r, err := a.retrieve(ctx, ref, []Version{*v})
+	return r, hideErr(err)
+}
+
+// durationText renders whole days as "7 days", else the duration.
+func durationText(d time.Duration) string {
+	if d > 0 && d%(24*time.Hour) == 0 {
+		if n := int(d / (24 * time.Hour)); n != 1 {
+			return strconv.Itoa(n) + " days"
+		}
+		return "1 day"
+	}
+	return d.String()
+}
+
+func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
