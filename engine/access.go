@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/policy"
@@ -190,16 +189,11 @@ func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []Ver
 		if err != nil {
 			return err
 		}
-		ids := make([]string, 0, len(vs))
-		stale := make(map[string]time.Duration, len(vs))
-		for _, v := range vs {
-			ids = append(ids, v.ItemID)
-			stale[v.ItemID] = now.Sub(v.CreatedAt)
+		ids := make([]string, len(vs))
+		for i, v := range vs {
+			ids[i] = v.ID
 		}
-		if err := lw.RecordAccess(ctx, ids, now); err != nil {
-			return err
-		}
-		return lw.RecordRetrieval(ctx, id, principal, ref, now, stale)
+		return lw.RecordRead(ctx, id, principal, ref, now, ids)
 	})
 	return id, err
 }

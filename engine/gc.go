@@ -86,6 +86,9 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 		if err != nil {
 			return err
 		}
+		if err := lw.FoldReads(ctx); err != nil {
+			return err
+		}
 		pol := e.policy
 		var retentionHard []string
 		for _, layer := range Layers {

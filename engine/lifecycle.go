@@ -59,6 +59,15 @@ type lifecycleWriter interface {
 	RecordAccess(ctx context.Context, items []string, at time.Time) error
 	RecordRetrieval(ctx context.Context, id, principal, ref string, at time.Time, items map[string]time.Duration) error
 	RecordFeedback(ctx context.Context, retrievalID string, used []string, at time.Time) (int, error)
+	// RecordRead records one retrieval of the given versions by principal
+	// from ref: one access of each version's item (n_access) and its
+	// staleness at the time of the read. It costs the same whatever the
+	// number of versions; FoldReads expands it.
+	RecordRead(ctx context.Context, id, principal, ref string, at time.Time, versionIDs []string) error
+	// FoldReads brings the per-item access and retrieval records up to date
+	// with the reads recorded so far; GC and the metrics fold before they
+	// read them.
+	FoldReads(ctx context.Context) error
 	CountLease(ctx context.Context, at time.Time, granted bool) error
 	RecordRevalidation(ctx context.Context, versionID string, at time.Time, pass bool, score float64) error
 }

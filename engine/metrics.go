@@ -73,6 +73,9 @@ func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, er
 		RejectionShare: map[string]float64{}, StageLatencyUS: map[string]Percentiles{}}
 	var d MetricsData
 	now := e.Now()
+	if err := e.foldReads(ctx); err != nil {
+		return m, err
+	}
 	err := e.store.View(ctx, func(tx ReadTx) error {
 		lr, err := lcRead(tx)
 		if err != nil {

@@ -64,22 +64,52 @@ type ReadNote struct {
 
 // Note returns the read note of v at now.
 func (e *Engine) Note(v Version, now time.Time) ReadNote {
+	return e.noter().note(v, now)
+}
+
+// noter notes many entries with the policy's numbers read once.
+type noter struct {
+	pol        *policy.Policy
+	decaying   map[string]bool
+	verifyTTL  time.Duration
+	staleAfter time.Duration
+	staleText  string
+}
+
+func (e *Engine) noter() noter {
 	pol := &e.policy
+	n := noter{pol: pol, decaying: map[string]bool{}, verifyTTL: pol.Provenance.VerifyTTL.Std(), staleAfter: pol.Provenance.StaleAfter.Std()}
+	for _, s := range pol.ConfidenceDecay.Sources {
+		n.decaying[s] = true
+	}
+	n.staleText = "older than " + durationText(n.staleAfter) + " with confidence below " + trimFloat(pol.Provenance.StaleBelow) + ": verify before use"
+	return n
+}
+
+func (n noter) note(v Version, now time.Time) ReadNote {
+	pv := &n.pol.Provenance
 	src := v.Source
 	if src == "" {
 		src = "unknown"
 	}
-	conf := e.effectiveConfidence(v, now)
-	n := ReadNote{Source: src, Trust: pol.Trust(src), Confidence: round3(conf)}
+	trust, ok := pv.Trust[src]
+	if !ok {
+		trust = pv.DefaultTrust
+	}
+	conf := v.Confidence
+	if n.decaying[v.Source] {
+		conf, _ = n.pol.DecayConfidence(v.Source, v.Confidence, now.Sub(v.CreatedAt))
+	}
+	out := ReadNote{Source: src, Trust: trust, Confidence: round3(conf)}
 	age := now.Sub(v.CreatedAt)
-	if pol.NeedsVerification(conf) && (pol.Provenance.VerifyTTL <= 0 || age < pol.Provenance.VerifyTTL.Std()) {
-		n.NeedsVerification = true
+	// policy.NeedsVerification and policy.Stale, with the numbers read once.
+	if conf < pv.VerifyBelow && (n.verifyTTL <= 0 || age < n.verifyTTL) {
+		out.NeedsVerification = true
 	}
-	if pol.Stale(conf, age) {
-		n.Stale = "older than " + durationText(pol.Provenance.StaleAfter.Std()) + " with confidence below " +
-			trimFloat(pol.Provenance.StaleBelow) + ": verify before use"
+	if age > n.staleAfter && conf < pv.StaleBelow {
+		out.Stale = n.staleText
 	}
-	return n
+	return out
 }
 
 // effectiveConfidence is v's confidence after confidence decay: sources the
@@ -125,8 +155,9 @@ func (a *MemoryAdapter) retrieve(ctx context.Context, ref string, vs []Version) 
 	}
 	now := a.e.Now()
 	r := Retrieval{Versions: vs, Notes: make([]ReadNote, len(vs))}
+	n := a.e.noter()
 	for i, v := range vs {
-		r.Notes[i] = a.e.Note(v, now)
+		r.Notes[i] = n.note(v, now)
 	}
 	id, err := a.e.recordRead(ctx, who, ref, vs)
 	r.ID = id
@@ -152,6 +183,17 @@ func (a *MemoryAdapter) GetRead(ctx context.Context, ref, id string) (Retrieval,
 	}
 	r, err := a.retrieve(ctx, ref, []Version{*v})
 	return r, hideErr(err)
+}
+
+// foldReads brings the per-item read records up to date (FoldReads).
+func (e *Engine) foldReads(ctx context.Context) error {
+	return e.store.Update(ctx, func(tx Tx) error {
+		lw, err := lcWrite(tx)
+		if err != nil {
+			return err
+		}
+		return lw.FoldReads(ctx)
+	})
 }
 
 // durationText renders whole days as "7 days", else the duration.

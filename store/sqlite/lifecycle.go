@@ -509,46 +509,12 @@ func (r *readTx) Workspace(ctx context.Context, ref string) (engine.Workspace, e
 	return w, err
 }
 
-// RecordAccess counts one read of each item: one statement for the whole
-// read, however many items it returned.
-func (t *Tx) RecordAccess(ctx context.Context, items []string, at time.Time) error {
-	if len(items) == 0 {
-		return nil
-	}
-	ids, err := json.Marshal(items)
-	if err != nil {
-		return err
-	}
-	_, err = t.q.ExecContext(ctx, `INSERT INTO access_days (item_id, day, n, last_at) SELECT value, ?, 1, ? FROM json_each(?) WHERE true
-		ON CONFLICT (item_id, day) DO UPDATE SET n = n + 1, last_at = MAX(last_at, excluded.last_at)`, unixDay(at), ms(at), string(ids))
-	return err
-}
-
-// RecordRetrieval records one read and the staleness of each item it
-// returned, in two statements.
-func (t *Tx) RecordRetrieval(ctx context.Context, id, principal, ref string, at time.Time, items map[string]time.Duration) error {
-	if _, err := t.q.ExecContext(ctx, `INSERT INTO retrievals (id, at, principal, memory_ref, n) VALUES (?,?,?,?,?)`, id, ms(at), principal, ref, len(items)); err != nil {
-		return err
-	}
-	if len(items) == 0 {
-		return nil
-	}
-	pairs := make([][2]any, 0, len(items))
-	for item, stale := range items {
-		pairs = append(pairs, [2]any{item, stale.Milliseconds()})
-	}
-	b, err := json.Marshal(pairs)
-	if err != nil {
-		return err
-	}
-	_, err = t.q.ExecContext(ctx, `INSERT OR IGNORE INTO retrieval_items (retrieval_id, item_id, staleness_ms)
-		SELECT ?, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)`, id, string(b))
-	return err
-}
-
 // RecordFeedback marks the items of a retrieval that were used. Each of used
 // names an item by its id or by its key in the retrieval's memoryRef.
 func (t *Tx) RecordFeedback(ctx context.Context, retrievalID string, used []string, at time.Time) (int, error) {
+	if err := t.FoldReads(ctx); err != nil {
+		return 0, err
+	}
 	res, err := t.q.ExecContext(ctx, `UPDATE retrievals SET feedback_at = ? WHERE id = ?`, ms(at), retrievalID)
 	if err := mustOne(res, err); err != nil {
 		return 0, fmt.Errorf("%w: retrieval %s", engine.ErrNotFound, retrievalID)

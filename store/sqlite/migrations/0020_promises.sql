@@ -5,3 +5,13 @@ ALTER TABLE idempotency ADD COLUMN scope TEXT NOT NULL DEFAULT '';
 -- The provenance class of each version (user_stated, tool_verified,
 -- agent_inferred, recalled), from its write's log entry.
 ALTER TABLE versions ADD COLUMN source TEXT NOT NULL DEFAULT '';
+
+-- Reads not yet folded into access_days and retrieval_items (store/sqlite
+-- reads.go): one row per read, its entries packed as JSON. Telemetry, not
+-- derived from the log.
+CREATE TABLE read_pending (
+    seq          INTEGER PRIMARY KEY,
+    retrieval_id TEXT NOT NULL DEFAULT '',   -- '': access counts; else the retrieval's staleness pairs
+    at           INTEGER NOT NULL,
+    items        BLOB NOT NULL
+) STRICT;
