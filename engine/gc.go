@@ -19,6 +19,11 @@ const (
 	GCModePinned    = "pinned"
 	GCModeLinked    = "linked"
 	GCModeGrace     = "grace" // hard delete after the grace period
+	// GCModeConfidence expires an entry whose confidence decayed below the
+	// policy's floor (spec §14.7).
+	GCModeConfidence = "confidence"
+	// GCModeSessionEnd expires WORKING memory when its session ends.
+	GCModeSessionEnd = "session_end"
 )
 
 // GCOptions configure one GC run.
@@ -127,6 +132,10 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 					if r, ok := pol.Retention.Get(class); ok && r.Action == policy.HardDeleteAudit {
 						retentionHard = append(retentionHard, g.Item.ID)
 					}
+				case decayedBelowFloor(&pol, g.Head, now):
+					c, _ := pol.DecayConfidence(g.Head.Source, g.Head.Confidence, now.Sub(g.Head.CreatedAt))
+					act.Mode, act.Detail = GCModeConfidence, fmt.Sprintf("%s confidence decayed from %.2f to %.2f, below %.2f",
+						g.Head.Source, g.Head.Confidence, c, pol.ConfidenceDecay.EvictBelow)
 				case pol.GCEligible(u):
 					act.Mode = GCModeRelevance
 				default:
@@ -144,7 +153,11 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				}
 				data, _ := json.Marshal(oplog.ExpireData{GC: act.Mode})
 				entry := &LogEntry{Time: now, Op: OpExpire, MemoryRef: g.Item.MemoryRef, ItemID: g.Item.ID, VersionID: g.Head.ID, PrevVersionID: g.Head.Prev, Actor: o.By}
-				if err := entry.Seal(Payload{Reason: "gc: " + act.Mode, Data: data}); err != nil {
+				reason := "gc: " + act.Mode
+				if act.Detail != "" {
+					reason += " (" + act.Detail + ")"
+				}
+				if err := entry.Seal(Payload{Reason: reason, Data: data}); err != nil {
 					return err
 				}
 				if err := tx.Append(ctx, entry); err != nil {
@@ -227,6 +240,15 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 		}
 	}
 	return rep, err
+}
+
+// decayedBelowFloor reports an entry of a decaying source (agent_inferred by
+// default) whose confidence, decayed since it was written, fell below the
+// eviction floor (spec §14.7). The expiry is an EXPIRE entry; within the
+// grace period the version can be restored (review: restore a version).
+func decayedBelowFloor(pol *policy.Policy, v Version, now time.Time) bool {
+	_, evict := pol.DecayConfidence(v.Source, v.Confidence, now.Sub(v.CreatedAt))
+	return evict
 }
 
 func usageOf(g GCItem, now time.Time) policy.Usage {

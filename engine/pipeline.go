@@ -124,7 +124,10 @@ func (e *Engine) Write(ctx context.Context, req WriteRequest) (WriteResult, erro
 		}
 		o := Outcome{At: w.now, Agent: req.SourceAgentID, Layer: req.TargetLayer, MemoryRef: req.MemoryRef,
 			SessionID: req.SessionID, Status: res.Status, Reason: res.Reason, Gate: res.Gate, Latency: time.Since(start), Stages: stages}
-		return tx.RecordOutcome(ctx, o)
+		if err := tx.RecordOutcome(ctx, o); err != nil {
+			return err
+		}
+		return e.afterWrite(ctx, tx, req.SourceAgentID, res)
 	})
 	if err != nil {
 		return WriteResult{}, err
@@ -393,6 +396,16 @@ func (e *Engine) stampProvenance(ctx context.Context, w *write, stages map[strin
 	return nil
 }
 
+// needsVerification reports a write whose confidence (adjusted, when the
+// evidence gate scored it) is below the policy's verify_below (spec §14.4).
+func (w *write) needsVerification(pol *policy.Policy) bool {
+	c := w.confidence
+	if w.adjusted > 0 {
+		c = w.adjusted
+	}
+	return pol.NeedsVerification(c)
+}
+
 func (w *write) ownItemID() string {
 	if w.item == nil {
 		return ""
@@ -567,7 +580,8 @@ func (e *Engine) commit(ctx context.Context, tx Tx, w *write) (WriteResult, erro
 		return WriteResult{}, commitErr("append %s: %w", w.req.Key, err)
 	}
 	return WriteResult{Status: StatusCommitted, ItemID: entry.ItemID, VersionID: entry.VersionID, Key: w.req.Key, LSN: entry.LSN,
-		Tier: TierAuto, ValidationScore: f64(w.validation), RiskScore: f64(w.risk.Score), Alerts: w.alerts}, nil
+		Tier: TierAuto, ValidationScore: f64(w.validation), RiskScore: f64(w.risk.Score), Alerts: w.alerts,
+		NeedsVerification: w.needsVerification(&e.policy)}, nil
 }
 
 func (e *Engine) commitMerge(ctx context.Context, tx Tx, w *write, dd gate.DedupResult) (WriteResult, error) {
@@ -642,7 +656,10 @@ func (e *Engine) stage(ctx context.Context, tx Tx, w *write) (WriteResult, error
 	sort.SliceStable(reasons, func(i, j int) bool { return reasonRank(reasons[i]) < reasonRank(reasons[j]) })
 	detail := ReviewDetail{Reasons: reasons, RiskFormula: w.risk.String(), Evidence: w.req.EvidenceRefs,
 		Related: append(append([]RelatedItem{}, w.contradicts...), w.related...), Provenance: w.provenance,
-		ValidationScore: w.validation, Supersedes: w.supersedes}
+		ValidationScore: w.validation, Supersedes: w.supersedes, NeedsVerification: w.needsVerification(&e.policy)}
+	if detail.NeedsVerification {
+		detail.Reasons = append(detail.Reasons, ReasonNeedsVerification)
+	}
 	for _, f := range w.risk.Factors {
 		detail.Risk = append(detail.Risk, RiskFactorView{Name: f.Name, Weight: f.Weight, Value: f.Value, Contribution: f.Contribution})
 	}
@@ -675,7 +692,7 @@ func (e *Engine) stage(ctx context.Context, tx Tx, w *write) (WriteResult, error
 	return WriteResult{Status: StatusDeferred, Gate: gate.NameApproval, Reason: reasons[0], ItemID: entry.ItemID, VersionID: entry.VersionID,
 		ReviewID: rv.ID, Key: w.req.Key, Tier: w.risk.Tier, LSN: entry.LSN, RetryAfter: f64(due.Sub(w.now).Seconds()),
 		ValidationScore: f64(w.validation), RiskScore: f64(w.risk.Score), Related: keysOf(detail.Related), Alerts: w.alerts,
-		Detail: "waiting for a curator (" + w.risk.Tier + ", risk " + fmt.Sprintf("%.2f", w.risk.Score) + ")"}, nil
+		NeedsVerification: detail.NeedsVerification, Detail: "waiting for a curator (" + w.risk.Tier + ", risk " + fmt.Sprintf("%.2f", w.risk.Score) + ")"}, nil
 }
 
 // reasonRank orders review reasons from the most to the least specific.

@@ -62,7 +62,14 @@ type ReviewDetail struct {
 	ValidationScore float64          `json:"validation_score"`
 	Findings        []string         `json:"findings,omitempty"`
 	Supersedes      string           `json:"supersedes,omitempty"` // key of the item it would supersede
+	// NeedsVerification flags a low-confidence write (spec §14.4): its
+	// confidence is below the policy's verify_below. The flag is also the
+	// last of Reasons, so every view of the reasons shows it.
+	NeedsVerification bool `json:"needs_verification,omitempty"`
 }
+
+// ReasonNeedsVerification is the review reason of a low-confidence write.
+const ReasonNeedsVerification = "NEEDS_VERIFICATION"
 
 // RiskFactorView is one term of R(w).
 type RiskFactorView struct {

@@ -100,7 +100,32 @@ func (e *Engine) EndSession(ctx context.Context, ref, actor string) (MemSession,
 		s = open
 		t := entry.Time
 		s.EndedAt, s.EndLSN = &t, entry.LSN
-		return nil
+		return e.clearWorking(ctx, tx, b.MemoryRef, actor, "session "+open.ID+" ended")
 	})
 	return s, err
+}
+
+// clearWorking expires the WORKING memory of ref when its session ends (seed
+// 003: working memory lives for one session): an EXPIRE entry per item,
+// logged with the session.
+func (e *Engine) clearWorking(ctx context.Context, tx Tx, ref, actor, why string) error {
+	now := e.Now()
+	vs, err := activeView(ctx, tx, ActiveQuery{MemoryRef: ref, Now: now})
+	if err != nil {
+		return err
+	}
+	for _, v := range vs {
+		if v.Layer != Working {
+			continue
+		}
+		data, _ := json.Marshal(oplog.ExpireData{GC: GCModeSessionEnd})
+		entry := &LogEntry{Time: now, Op: OpExpire, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
+		if err := entry.Seal(Payload{Reason: "working memory cleared: " + why, Data: data}); err != nil {
+			return err
+		}
+		if err := tx.Append(ctx, entry); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -117,6 +117,9 @@ type WriteResult struct {
 	Related []string `json:"related,omitempty"` // contradicting or duplicate item keys
 	Alerts  []string `json:"alerts,omitempty"`
 	LSN     int64    `json:"lsn,omitempty"`
+	// NeedsVerification flags a low-confidence write (spec §14.4): readers
+	// see the flag, and a curator sees it in the review.
+	NeedsVerification bool `json:"needs_verification,omitempty"`
 }
 
 // Accepted reports whether the write is (or already was) in memory.

@@ -285,6 +285,9 @@ func (a *app) printWrite(res engine.WriteResult, asJSON bool) {
 	if res.Detail != "" {
 		t.row("  detail", res.Detail)
 	}
+	if res.NeedsVerification {
+		t.row("  flag", "needs verification (confidence below the policy's verify_below)")
+	}
 	for _, al := range res.Alerts {
 		t.row("  alert", al)
 	}

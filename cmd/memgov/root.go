@@ -78,6 +78,7 @@ approved baseline; curators review what agents want to remember.`,
 		a.metricsCommand(),
 		a.complianceCommand(),
 		a.feedbackCommand(),
+		a.quarantineCommand(), // cmd_quarantine.go
 
 		// Baselines, drift and sessions (cmd_baseline.go).
 		a.snapshotCommand(),

@@ -312,3 +312,18 @@ type ProposalData struct {
 	Gate         string          `json:"gate,omitempty"`
 	Note         string          `json:"note,omitempty"`
 }
+
+// Actions of a QUARANTINE entry.
+const (
+	QuarantineHold    = "quarantine" // the version leaves every read
+	QuarantineRelease = "release"    // a curator releases it: a new ACTIVE version with its content
+	QuarantineRetract = "retract"    // a curator retracts it for good
+)
+
+// QuarantineData is the data of a QUARANTINE entry. A release entry's
+// VersionID is the new version and its PrevVersionID the quarantined one.
+type QuarantineData struct {
+	Action string `json:"action"`
+	Agent  string `json:"agent"` // the agent whose writes are quarantined
+	Cause  string `json:"cause"` // why: the threshold crossed, or the curator's reason
+}

@@ -30,8 +30,12 @@ const (
 	Unpin     Op = "UNPIN"     // the protection is removed
 	Principal Op = "PRINCIPAL" // a principal is registered
 	AuditCP   Op = "AUDIT_CHECKPOINT"
-	Suspend   Op = "SUSPEND"   // an agent's writes are suspended
-	Reinstate Op = "REINSTATE" // the suspension is lifted
+	Suspend   Op = "SUSPEND" // an agent's writes are suspended
+	// Quarantine withholds an ACTIVE version from reads for investigation, or
+	// (its data's action) releases it back as a new ACTIVE version or
+	// retracts it (12.11.5).
+	Quarantine Op = "QUARANTINE"
+	Reinstate  Op = "REINSTATE" // the suspension is lifted
 )
 
 // Review claim and escalation operations.
@@ -79,7 +83,7 @@ const (
 func All() []Op {
 	return []Op{
 		Insert, Update, Merge, Stage, Approve, Reject, Retract, Supersede, Expire,
-		Pin, Unpin, Principal, AuditCP, Suspend, Reinstate,
+		Pin, Unpin, Principal, AuditCP, Suspend, Reinstate, Quarantine,
 		Claim, Release, Escalate,
 		Erase, Annotate, Reclassify, LeaseAcquire, LeaseRelease, Workspace,
 		BaselineApprove, DriftDetected, DriftAck, SessionStart, SessionEnd,

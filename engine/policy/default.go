@@ -151,6 +151,11 @@ func Default() Policy {
 			MinWrites:   20,               // memgov default; the seed gives none
 			BurstWindow: dur(time.Minute), // 12.11.5 "burst writes"; memgov default, the seed gives none
 			BurstLimit:  60,               // memgov default; the seed gives none
+			// 12.11.5 "suspect items MAY be quarantined"; memgov defaults,
+			// the seed gives none.
+			QuarantineWindow:            dur(time.Hour),
+			QuarantineContradictionRate: 0.5,
+			QuarantineMinWrites:         6,
 		},
 		WriteCriteria: WriteCriteria{
 			Allowed: PerLayer[[]string]{

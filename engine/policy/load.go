@@ -145,6 +145,9 @@ func (p Policy) Validate() error {
 	v.nonNegative("reputation.min_writes", float64(p.Reputation.MinWrites))
 	v.positiveDur("reputation.burst_window", p.Reputation.BurstWindow)
 	v.positive("reputation.burst_limit", float64(p.Reputation.BurstLimit))
+	v.positiveDur("reputation.quarantine_window", p.Reputation.QuarantineWindow)
+	v.unit("reputation.quarantine_contradiction_rate", p.Reputation.QuarantineContradictionRate)
+	v.nonNegative("reputation.quarantine_min_writes", float64(p.Reputation.QuarantineMinWrites))
 
 	for _, k := range sortedKeys(p.WriteCriteria.TTL) {
 		v.nonNegativeDur("write_criteria.ttl."+k, p.WriteCriteria.TTL[k])

@@ -427,6 +427,14 @@ type Reputation struct {
 	// within BurstWindow is a burst, and suspends the agent's writes.
 	BurstWindow Duration `yaml:"burst_window" json:"burst_window"`
 	BurstLimit  int      `yaml:"burst_limit" json:"burst_limit"`
+	// QuarantineWindow is how far back an agent's writes count as recent:
+	// when the agent crosses a threshold (a burst, or a contradiction rate
+	// of at least QuarantineContradictionRate over at least
+	// QuarantineMinWrites writes within the window), its ACTIVE writes of
+	// the window are QUARANTINED (12.11.5).
+	QuarantineWindow            Duration `yaml:"quarantine_window" json:"quarantine_window"`
+	QuarantineContradictionRate float64  `yaml:"quarantine_contradiction_rate" json:"quarantine_contradiction_rate"`
+	QuarantineMinWrites         int      `yaml:"quarantine_min_writes" json:"quarantine_min_writes"`
 }
 
 // WriteCriteria decides which observation types are worth storing, and for

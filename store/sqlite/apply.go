@@ -53,6 +53,8 @@ func applyOp(ctx context.Context, q querier, e *oplog.Entry) error {
 		return applyAuditCheckpoint(ctx, q, e)
 	case oplog.Suspend, oplog.Reinstate:
 		return applySuspension(ctx, q, e)
+	case oplog.Quarantine:
+		return applyQuarantine(ctx, q, e) // quarantine.go
 
 	// Review claims and escalations (claims.go).
 	case oplog.Claim, oplog.Release, oplog.Escalate:
@@ -120,6 +122,8 @@ var derivedTables = []derivedTable{
 	{"reviews", "id"},
 	{"idempotency", "token"},
 	{"events", "id"},
+	// quarantine.go
+	{"quarantine", "version_id"},
 	// memmap.go
 	{"mem_map", "memory_ref || '#' || key"},
 	// lifecycle.go

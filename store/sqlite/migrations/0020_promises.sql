@@ -15,3 +15,23 @@ CREATE TABLE read_pending (
     at           INTEGER NOT NULL,
     items        BLOB NOT NULL
 ) STRICT;
+
+-- Quarantined versions (12.11.5), kept from the log: withheld from reads,
+-- kept for investigation, released or retracted by a curator.
+CREATE TABLE quarantine (
+    version_id  TEXT PRIMARY KEY,
+    item_id     TEXT NOT NULL,
+    memory_ref  TEXT NOT NULL,
+    tenant      TEXT NOT NULL,
+    key         TEXT NOT NULL,
+    agent       TEXT NOT NULL,
+    cause       TEXT NOT NULL,
+    status      TEXT NOT NULL,              -- QUARANTINED, RELEASED, RETRACTED
+    at          INTEGER NOT NULL,
+    lsn         INTEGER NOT NULL,
+    decided_by  TEXT NOT NULL DEFAULT '',
+    decided_at  INTEGER,
+    note        TEXT NOT NULL DEFAULT '',
+    released_as TEXT NOT NULL DEFAULT ''    -- the version a release created
+) STRICT;
+CREATE INDEX quarantine_open ON quarantine(tenant, status, at);

@@ -1,0 +1,89 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/memgov/memgov/engine"
+)
+
+// Quarantine is what curators see and decide of quarantined memory (12.11.5):
+// the writes of an agent that crossed a burst or contradiction threshold,
+// withheld from every read and kept for investigation.
+type Quarantine struct{ s *Service }
+
+// Quarantine returns the quarantine service.
+func (s *Service) Quarantine() *Quarantine { return &Quarantine{s} }
+
+// QuarantineView is one quarantined version with its content, for a curator.
+type QuarantineView struct {
+	engine.QuarantineEntry
+	Text string `json:"text"`
+}
+
+// List returns the quarantined versions of the tenants the actor sees; status
+// "" lists open ones (QUARANTINED), "all" every status.
+func (q *Quarantine) List(ctx context.Context, status, agent string) ([]QuarantineView, error) {
+	switch strings.ToUpper(status) {
+	case "":
+		status = engine.QuarantineOpen
+	case "ALL":
+		status = ""
+	case engine.QuarantineOpen, engine.QuarantineReleased, engine.QuarantineRetracted:
+		status = strings.ToUpper(status)
+	default:
+		return nil, fmt.Errorf("%w: status is one of quarantined, released, retracted, all", engine.ErrInvalid)
+	}
+	tenant := q.s.actor.Tenant
+	if q.s.actor.Role == "" {
+		tenant = engine.AllTenants
+	}
+	rs, err := q.s.eng.Quarantined(ctx, engine.QuarantineQuery{Status: status, Agent: agent, Tenant: tenant})
+	if err != nil {
+		return nil, err
+	}
+	out := []QuarantineView{}
+	for _, r := range rs {
+		if !q.s.sees(r.MemoryRef) {
+			continue
+		}
+		v := QuarantineView{QuarantineEntry: r}
+		if ver, err := q.s.eng.Version(ctx, r.VersionID); err == nil {
+			v.Text = ver.Text()
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Release puts a quarantined version back: a new ACTIVE version with its
+// content. A note is required.
+func (q *Quarantine) Release(ctx context.Context, versionID, note string) (engine.Version, error) {
+	if err := q.decide(ctx, versionID, note); err != nil {
+		return engine.Version{}, err
+	}
+	return q.s.eng.ReleaseQuarantine(ctx, versionID, q.s.actor.ID, note)
+}
+
+// Retract retracts a quarantined version for good. A note is required.
+func (q *Quarantine) Retract(ctx context.Context, versionID, note string) error {
+	if err := q.decide(ctx, versionID, note); err != nil {
+		return err
+	}
+	return q.s.eng.RetractQuarantine(ctx, versionID, q.s.actor.ID, note)
+}
+
+func (q *Quarantine) decide(ctx context.Context, versionID, note string) error {
+	if strings.TrimSpace(note) == "" {
+		return fmt.Errorf("%w: say why (--note)", engine.ErrInvalid)
+	}
+	rs, err := q.s.eng.Quarantined(ctx, engine.QuarantineQuery{VersionID: versionID})
+	if err != nil {
+		return err
+	}
+	if len(rs) == 0 {
+		return fmt.Errorf("%w: no quarantined version %s (memgov quarantine list)", engine.ErrNotFound, versionID)
+	}
+	return q.s.authorize(rs[0].MemoryRef)
+}
