@@ -2,10 +2,12 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sort"
 	"time"
 
+	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
@@ -54,10 +56,29 @@ type Metrics struct {
 	ErasureHoursMax    *float64               `json:"erasure_completion_hours_max"`
 	PastTTL            int                    `json:"items_past_ttl"`
 	Operational        float64                `json:"operational_health"`
-	Health             float64                `json:"health_score"`
-	Band               string                 `json:"health_band"`
-	Unmeasured         []string               `json:"unmeasured"`
+	// Health is H_memory over the measured metrics. It is PARTIAL when a
+	// metric has no data: MeasuredShare is the share of the weight measured,
+	// HealthLowerBound the score with every unmeasured metric at its worst,
+	// and Band is PARTIAL (MeasuredBand is the band of the measured score).
+	Health           float64  `json:"health_score"`
+	Band             string   `json:"health_band"`
+	Status           string   `json:"health_status"` // COMPLETE or PARTIAL
+	MeasuredShare    float64  `json:"health_measured_share"`
+	HealthLowerBound float64  `json:"health_lower_bound"`
+	MeasuredBand     string   `json:"health_band_measured"`
+	Unmeasured       []string `json:"unmeasured"`
 }
+
+// Health statuses.
+const (
+	HealthComplete = "COMPLETE"
+	HealthPartial  = "PARTIAL"
+)
+
+// Gate reports whether the health score clears a deployment gate (12.12.8):
+// its lower bound (unmeasured metrics counted at their worst) must reach
+// threshold, so a partial score passes only on what was measured.
+func (m Metrics) Gate(threshold float64) bool { return m.HealthLowerBound >= threshold }
 
 // Metrics computes the quality metrics of 12.12 over the last 30 days.
 func (e *Engine) Metrics(ctx context.Context) (Metrics, error) {
@@ -185,14 +206,14 @@ func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, er
 		}
 		m.Operational = round4(sum / float64(len(ops)))
 	}
-	m.Health, m.Band, m.Unmeasured = e.health(m)
+	e.health(&m)
 	return m, nil
 }
 
 // health computes H_memory with policy.HealthScore over the measured metrics
 // only: H is linear in the normalised metrics, so each one's normalised value
 // is read off HealthScore against a baseline where every metric normalises to 0.
-func (e *Engine) health(m Metrics) (float64, string, []string) {
+func (e *Engine) health(m *Metrics) {
 	pol := e.policy
 	h := pol.Health
 	zero := policy.Metrics{CorrectnessImpact: -1, RetrievalPrecision: 0, HallucinationLeakage: h.LeakageCeiling * 10,
@@ -212,11 +233,15 @@ func (e *Engine) health(m Metrics) (float64, string, []string) {
 		{"write_acceptance", h.Weights.WriteAcceptance, func(x *policy.Metrics) { x.WriteAcceptance = m.WriteAcceptance }, m.Writes > 0},
 		{"operational", h.Weights.Operational, func(x *policy.Metrics) { x.Operational = m.Operational }, true},
 	}
-	var sum, wsum float64
-	var unmeasured []string
+	var sum, wsum, wall float64
+	m.Unmeasured = []string{}
 	for _, p := range parts {
-		if !p.ok || p.w == 0 {
-			unmeasured = append(unmeasured, p.name)
+		wall += p.w
+		if p.w == 0 {
+			continue
+		}
+		if !p.ok {
+			m.Unmeasured = append(m.Unmeasured, p.name)
 			continue
 		}
 		x := zero
@@ -225,11 +250,22 @@ func (e *Engine) health(m Metrics) (float64, string, []string) {
 		sum += s - base
 		wsum += p.w
 	}
-	if wsum == 0 {
-		return 0, pol.HealthBand(0), unmeasured
+	m.Status = HealthComplete
+	if len(m.Unmeasured) > 0 {
+		m.Status = HealthPartial
 	}
-	score := round4(sum / wsum)
-	return score, pol.HealthBand(score), unmeasured
+	if wall > 0 {
+		m.MeasuredShare = round4(wsum / wall)
+		m.HealthLowerBound = round4(sum / wall)
+	}
+	if wsum > 0 {
+		m.Health = round4(sum / wsum)
+	}
+	m.MeasuredBand = pol.HealthBand(m.Health)
+	m.Band = m.MeasuredBand
+	if m.Status == HealthPartial {
+		m.Band = HealthPartial
+	}
 }
 
 func deref(f *float64) float64 {
@@ -246,15 +282,28 @@ type RevalidationReport struct {
 	Sampled int     `json:"sampled"`
 	Failed  int     `json:"failed"`
 	Rate    float64 `json:"hallucination_leakage_rate"`
+	// Why counts the failures by cause: evidence that no longer reaches the
+	// layer's threshold, a contradiction by ACTIVE memory, evidence refuted
+	// since admission (a cited memory item no longer ACTIVE).
+	Why map[string]int `json:"failures_by_cause"`
 }
 
-// Revalidate re-verifies up to limit ACTIVE durable versions against the
-// current policy and the present time (12.11.3 "periodic memory audit sweeps"):
-// the factual score of their recorded evidence, with freshness decayed to now,
-// must still reach the layer's threshold. Failures measure the hallucination
-// leakage rate (12.12.5). Results are telemetry, not log entries.
+// Causes of a failed re-validation.
+const (
+	RevalidationEvidence      = "evidence_below_threshold"
+	RevalidationContradicted  = "contradicted"
+	RevalidationRefutedSource = "evidence_refuted"
+)
+
+// Revalidate re-verifies up to limit ACTIVE durable versions against today's
+// state (12.11.3 "periodic memory audit sweeps", 12.12.5): a version fails
+// when the factual score of its recorded evidence no longer reaches the
+// layer's threshold under the policy in force, when ACTIVE memory of its
+// memoryRef now contradicts it, or when memory it cites as evidence has been
+// retracted, expired or quarantined since. Failures measure the hallucination
+// leakage rate. Results are telemetry, not log entries.
 func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport, error) {
-	var rep RevalidationReport
+	rep := RevalidationReport{Why: map[string]int{}}
 	err := e.store.Update(ctx, func(tx Tx) error {
 		lw, err := lcWrite(tx)
 		if err != nil {
@@ -272,36 +321,16 @@ func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport,
 			if !v.Layer.Durable() {
 				continue
 			}
-			var meta oplog.VersionData
-			if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *LogEntry) error {
-				p, err := le.DecodePayload()
-				if err == nil && len(p.Data) > 0 {
-					_ = jsonUnmarshal(p.Data, &meta)
-				}
-				return err
-			}); err != nil {
+			cause, score, err := e.revalidate(ctx, tx, v)
+			if err != nil {
 				return err
 			}
-			ev := make([]policy.Evidence, 0, len(meta.Evidence))
-			for _, r := range meta.Evidence {
-				pe := policy.Evidence{SourceType: r.SourceType, Support: 1, AccessedAt: v.CreatedAt}
-				if r.Authority != nil {
-					pe.Authority = *r.Authority
-				}
-				if r.AccessedAt != nil {
-					pe.AccessedAt = *r.AccessedAt
-				}
-				ev = append(ev, pe)
-			}
-			// Scored as of admission under the policy in force now: leakage is
-			// memory that should not have passed the evidence gate. Evidence
-			// ageing since then is staleness, which retrieval measures.
-			res := e.policy.FactualScore(string(v.Layer), ev, v.CreatedAt)
 			rep.Sampled++
-			if !res.Pass {
+			if cause != "" {
 				rep.Failed++
+				rep.Why[cause]++
 			}
-			if err := lw.RecordRevalidation(ctx, v.ID, now, res.Pass, res.Score); err != nil {
+			if err := lw.RecordRevalidation(ctx, v.ID, now, cause == "", score); err != nil {
 				return err
 			}
 		}
@@ -311,4 +340,67 @@ func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport,
 		rep.Rate = round4(float64(rep.Failed) / float64(rep.Sampled))
 	}
 	return rep, err
+}
+
+// revalidate judges one ACTIVE version against today's state; cause is ""
+// when it still passes.
+func (e *Engine) revalidate(ctx context.Context, tx Tx, v Version) (cause string, score float64, err error) {
+	var meta oplog.VersionData
+	if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *LogEntry) error {
+		p, err := le.DecodePayload()
+		if err == nil && len(p.Data) > 0 {
+			_ = jsonUnmarshal(p.Data, &meta)
+		}
+		return err
+	}); err != nil {
+		return "", 0, err
+	}
+	ev := make([]policy.Evidence, 0, len(meta.Evidence))
+	for _, r := range meta.Evidence {
+		pe := policy.Evidence{SourceType: r.SourceType, Support: 1, AccessedAt: v.CreatedAt}
+		if r.Authority != nil {
+			pe.Authority = *r.Authority
+		}
+		if r.AccessedAt != nil {
+			pe.AccessedAt = *r.AccessedAt
+		}
+		ev = append(ev, pe)
+	}
+	// The evidence is scored as of admission under the policy in force now:
+	// its ageing since is staleness, which retrieval measures.
+	res := e.policy.FactualScore(string(v.Layer), ev, v.CreatedAt)
+	score = res.Score
+	if !res.Pass {
+		return RevalidationEvidence, score, nil
+	}
+	// Evidence found since admission: cited memory that is gone.
+	for _, r := range meta.Evidence {
+		if r.SourceType != policy.MemoryItem || r.SourceItemID == "" {
+			continue
+		}
+		it, err := tx.Item(ctx, r.SourceItemID)
+		if err != nil && !isNotFound(err) {
+			return "", 0, err
+		}
+		if err != nil || it.Head == "" {
+			return RevalidationRefutedSource, score, nil
+		}
+	}
+	// Contradictions found since admission: ACTIVE memory of the ref that
+	// contradicts the version now (the deterministic judges).
+	feat := FeaturesOf(v.Content)
+	ct, err := gate.Contradiction{}.Evaluate(ctx, gate.ContradictionInput{MemoryRef: v.MemoryRef, Layer: v.Layer, ContentHash: v.ContentHash,
+		Features: feat, Confidence: v.Confidence, OwnItemID: v.ItemID, Policy: &e.policy, Reader: tx})
+	if err != nil {
+		return "", 0, fmt.Errorf("revalidate %s: %w", v.Key, err)
+	}
+	for _, c := range ct.Contradicts {
+		if c.State == Active {
+			return RevalidationContradicted, score, nil
+		}
+	}
+	if ct.Finding != "" {
+		return RevalidationContradicted, score, nil
+	}
+	return "", score, nil
 }

@@ -259,3 +259,44 @@ func TestCLIQuarantine(t *testing.T) {
 		t.Fatalf("rebuild: %s", out)
 	}
 }
+
+// Point 6: an honest health score and a deployment gate for CI/CD.
+func TestCLIHealthScoreIsHonestAndGates(t *testing.T) {
+	c := newCLI(t)
+	c.setup()
+	if r := c.write(writeReq("billing-agent", "acme/billing-agent", "refund/limit", "Refunds up to $1,000 need no second signature.")); r.Status != "COMMITTED" {
+		t.Fatalf("%+v", r)
+	}
+	var m struct {
+		Band       string   `json:"health_band"`
+		Status     string   `json:"health_status"`
+		Share      float64  `json:"health_measured_share"`
+		Lower      float64  `json:"health_lower_bound"`
+		Unmeasured []string `json:"unmeasured"`
+		HLR        *float64 `json:"hallucination_leakage_rate"`
+	}
+	out, errOut, code := c.run("", "metrics", "--json", "--gate", "0.7")
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("metrics: %q %v", out, err)
+	}
+	if m.Status != "PARTIAL" || m.Band != "PARTIAL" || m.Share <= 0 || m.Share >= 1 || len(m.Unmeasured) == 0 || m.HLR == nil {
+		t.Fatalf("partial metrics: %s", out)
+	}
+	if code != exitRejected || !strings.Contains(errOut, "health gate 0.70 not met") {
+		t.Fatalf("gate on a partial score: exit %d %s", code, errOut)
+	}
+	if out := c.ok("", "metrics"); !strings.Contains(out, "PARTIAL") || !strings.Contains(out, "of the weight measured") {
+		t.Fatalf("human metrics: %s", out)
+	}
+	if _, _, code := c.run("", "metrics", "--deploy-gate"); code != exitRejected {
+		t.Fatalf("--deploy-gate: exit %d", code)
+	}
+	if out, _, code := c.run("", "metrics", "--gate", "0.01"); code != 0 || !strings.Contains(out, "health gate 0.01 met") {
+		t.Fatalf("a gate the lower bound clears: exit %d %s", code, out)
+	}
+	for _, bad := range []string{"0", "1.5", "-1"} {
+		if _, _, code := c.run("", "metrics", "--gate", bad); code != exitUsage {
+			t.Errorf("--gate %s: exit %d", bad, code)
+		}
+	}
+}

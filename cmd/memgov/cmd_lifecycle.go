@@ -112,16 +112,39 @@ func (a *app) metricsCommand() *cobra.Command {
 	var (
 		asJSON     bool
 		revalidate int
+		gateAt     float64
+		deployGate bool
 	)
 	cmd := &cobra.Command{
-		Use:     "metrics",
-		Short:   "Memory quality metrics and the health score (12.12)",
-		Example: "  memgov metrics\n  memgov metrics --revalidate 200 --json",
+		Use:   "metrics",
+		Short: "Memory quality metrics and the health score (12.12)",
+		Long: `metrics reports the quality metrics of the last 30 days and the health score
+H_memory (12.12.7). It first re-validates a sample of durable memory against today's
+state (--revalidate N, 0 to skip): evidence that no longer passes, contradictions by
+ACTIVE memory and refuted sources count toward the hallucination leakage rate.
+
+A metric without data is listed as unmeasured and the score is PARTIAL: the band says
+PARTIAL, health_measured_share is the share of the weight measured, and
+health_lower_bound counts every unmeasured metric at its worst.
+
+--gate T (or --deploy-gate, the policy's health.deploy_gate) is the deployment gate
+for CI/CD: exit 3 when the lower bound is below T.`,
+		Example: "  memgov metrics\n  memgov metrics --revalidate 500 --json\n  memgov metrics --gate 0.7\n  memgov metrics --deploy-gate",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if revalidate < 0 {
+				return usagef("--revalidate takes N >= 0")
+			}
+			gating := cmd.Flags().Changed("gate") || deployGate
+			if cmd.Flags().Changed("gate") && (gateAt <= 0 || gateAt > 1) {
+				return usagef("--gate takes a threshold in (0, 1], such as 0.7")
+			}
 			eng, err := a.engine(cmd)
 			if err != nil {
 				return err
+			}
+			if deployGate && !cmd.Flags().Changed("gate") {
+				gateAt = eng.Policy().Health.DeployGate
 			}
 			if revalidate > 0 {
 				if _, err := eng.Revalidate(cmd.Context(), revalidate); err != nil {
@@ -132,8 +155,18 @@ func (a *app) metricsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			gateErr := func() error {
+				if !gating || m.Gate(gateAt) {
+					return nil
+				}
+				return &exitCodeError{code: exitRejected, err: fmt.Errorf("health gate %.2f not met: score %.3f %s, lower bound %.3f with %.0f%% of the weight measured (unmeasured: %s)",
+					gateAt, m.Health, m.Status, m.HealthLowerBound, 100*m.MeasuredShare, strings.Join(m.Unmeasured, ", "))}
+			}
 			if asJSON {
-				return a.printJSON(m)
+				if err := a.printJSON(m); err != nil {
+					return err
+				}
+				return gateErr()
 			}
 			t := a.table("METRIC", "VALUE")
 			t.row("writes", fmt.Sprint(m.Writes))
@@ -146,14 +179,29 @@ func (a *app) metricsCommand() *cobra.Command {
 			if m.HallucinationLeak != nil {
 				t.row("hallucination leakage", fmt.Sprintf("%.3f", *m.HallucinationLeak))
 			}
-			t.row("health", fmt.Sprintf("%.3f %s", m.Health, m.Band))
-			t.row("unmeasured", strings.Join(m.Unmeasured, ", "))
+			if m.Status == engine.HealthPartial {
+				t.row("health", fmt.Sprintf("%.3f PARTIAL: %.0f%% of the weight measured (measured band %s, lower bound %.3f)",
+					m.Health, 100*m.MeasuredShare, m.MeasuredBand, m.HealthLowerBound))
+			} else {
+				t.row("health", fmt.Sprintf("%.3f %s", m.Health, m.Band))
+			}
+			if len(m.Unmeasured) > 0 {
+				t.row("unmeasured", strings.Join(m.Unmeasured, ", "))
+			}
 			t.flush()
+			if gating {
+				if err := gateErr(); err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stdout, "health gate %.2f met\n", gateAt)
+			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.Flags().IntVar(&revalidate, "revalidate", 0, "first re-validate up to N durable items (hallucination leakage)")
+	cmd.Flags().IntVar(&revalidate, "revalidate", 200, "first re-validate a sample of up to N durable items against today's state (0: skip)")
+	cmd.Flags().Float64Var(&gateAt, "gate", 0, "deployment gate: exit 3 when the health score's lower bound is below this threshold")
+	cmd.Flags().BoolVar(&deployGate, "deploy-gate", false, "gate at the policy's health.deploy_gate")
 	return cmd
 }
 
