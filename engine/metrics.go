@@ -59,7 +59,8 @@ type Metrics struct {
 	// Health is H_memory over the measured metrics. It is PARTIAL when a
 	// metric has no data: MeasuredShare is the share of the weight measured,
 	// HealthLowerBound the score with every unmeasured metric at its worst,
-	// and Band is PARTIAL (MeasuredBand is the band of the measured score).
+	// and Band is PARTIAL where the measured score alone would read healthy
+	// (MeasuredBand is the band of the measured score).
 	Health           float64  `json:"health_score"`
 	Band             string   `json:"health_band"`
 	Status           string   `json:"health_status"` // COMPLETE or PARTIAL
@@ -261,9 +262,11 @@ func (e *Engine) health(m *Metrics) {
 	if wsum > 0 {
 		m.Health = round4(sum / wsum)
 	}
+	// A partial score cannot claim the healthy band; a degraded or critical
+	// reading stands, since the unmeasured metrics can only lower the bound.
 	m.MeasuredBand = pol.HealthBand(m.Health)
 	m.Band = m.MeasuredBand
-	if m.Status == HealthPartial {
+	if m.Status == HealthPartial && m.MeasuredBand == pol.HealthBand(1) {
 		m.Band = HealthPartial
 	}
 }
