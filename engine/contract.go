@@ -210,14 +210,15 @@ func (a *MemoryAdapter) getVersion(ctx context.Context, ref, id string) (*Versio
 }
 
 // Put writes through the governed pipeline as the adapter's principal: the
-// request's source_agent_id is the principal, whatever it says.
+// request's source_agent_id is the principal, whatever it says. A SYNC_BLOCK
+// write waits for the curator's decision (WriteAndWait).
 func (a *MemoryAdapter) Put(ctx context.Context, req WriteRequest) (WriteResult, error) {
 	if a.local {
 		return WriteResult{}, fmt.Errorf("%w: writing needs a registered principal", ErrInvalid)
 	}
 	req.SourceAgentID = a.principal
 	req.raw = nil
-	return a.e.Write(ctx, req)
+	return a.e.WriteAndWait(ctx, req)
 }
 
 // DeleteResult reports a governed delete.

@@ -98,3 +98,39 @@ func timeoutError(r Review) error {
 	return fmt.Errorf("%w: review %s passed its deadline at %s and was rejected with APPROVAL_TIMEOUT (fail-closed); the write was not committed and must be submitted again",
 		ErrApprovalTimeout, r.ID, r.DueAt.UTC().Format(time.RFC3339))
 }
+
+// SyncPoll is how often a writer waiting on a SYNC_BLOCK review looks at the
+// store for the decision; a curator in another process decides it.
+const SyncPoll = 200 * time.Millisecond
+
+// WriteAndWait is Write for a door that keeps the SYNC_BLOCK promise: a write
+// deferred to a SYNC_BLOCK review waits for the decision until the review's
+// deadline (WaitReview) and returns the final outcome, COMMITTED when
+// approved, REJECTED when rejected or timed out (fail-closed). Any other
+// outcome returns at once. A waiter that gives up (its context ends) leaves
+// the review in the store, to resolve the same way.
+func (e *Engine) WriteAndWait(ctx context.Context, req WriteRequest) (WriteResult, error) {
+	res, err := e.Write(ctx, req)
+	if err != nil {
+		return res, err
+	}
+	return e.AwaitSync(ctx, res)
+}
+
+// AwaitSync waits for the decision on res when it is a DEFERRED SYNC_BLOCK
+// write, and returns the final outcome with what the first result said of
+// the write (its key, alerts, validation score).
+func (e *Engine) AwaitSync(ctx context.Context, res WriteResult) (WriteResult, error) {
+	if res.Status != StatusDeferred || res.Tier != TierSync || res.ReviewID == "" {
+		return res, nil
+	}
+	final, err := e.WaitReview(ctx, res.ReviewID, SyncPoll)
+	if err != nil {
+		return res, fmt.Errorf("waiting for review %s: %w", res.ReviewID, err)
+	}
+	final.Key, final.Alerts, final.NeedsVerification = res.Key, res.Alerts, res.NeedsVerification
+	if final.ValidationScore == nil {
+		final.ValidationScore = res.ValidationScore
+	}
+	return final, nil
+}

@@ -186,18 +186,10 @@ func registerSecrets(reg *redact.Registry, run string, pairs []string, file stri
 // The review lives in the store: a curator in another process decides it, and
 // a writer killed while it waits leaves it to resolve the same way.
 func (a *app) awaitDecision(cmd *cobra.Command, eng *engine.Engine, res engine.WriteResult, wait bool) (engine.WriteResult, error) {
-	if !wait || res.Status != engine.StatusDeferred || res.Tier != engine.TierSync || res.ReviewID == "" {
+	if !wait {
 		return res, nil
 	}
-	final, err := eng.WaitReview(cmd.Context(), res.ReviewID, 200*time.Millisecond)
-	if err != nil {
-		return res, fmt.Errorf("waiting for review %s: %w", res.ReviewID, err)
-	}
-	final.Key, final.Alerts = res.Key, res.Alerts
-	if final.ValidationScore == nil {
-		final.ValidationScore = res.ValidationScore
-	}
-	return final, nil
+	return eng.AwaitSync(cmd.Context(), res)
 }
 
 func (a *app) writeBatch(cmd *cobra.Command, eng *engine.Engine, in io.Reader, run string, asJSON, wait bool) error {
