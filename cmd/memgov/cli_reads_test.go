@@ -300,3 +300,22 @@ func TestCLIHealthScoreIsHonestAndGates(t *testing.T) {
 		}
 	}
 }
+
+func TestCLIPromiseCommandsHaveHelpWithExample(t *testing.T) {
+	c := newCLI(t)
+	for _, args := range [][]string{{"quarantine"}, {"quarantine", "list"}, {"quarantine", "release"}, {"quarantine", "retract"},
+		{"feedback"}, {"metrics"}, {"write"}, {"lease", "acquire"}} {
+		out := c.ok("", append(args, "--help")...)
+		if !strings.Contains(out, "Examples:") {
+			t.Errorf("memgov %s --help has no example", strings.Join(args, " "))
+		}
+	}
+	for _, want := range []string{"--no-wait", "--fencing-token", "IDEMPOTENCY_CONFLICT"} {
+		if out := c.ok("", "write", "--help"); !strings.Contains(out, want) {
+			t.Errorf("write --help does not mention %s", want)
+		}
+	}
+	if out := c.ok("", "metrics", "--help"); !strings.Contains(out, "--gate") || !strings.Contains(out, "PARTIAL") {
+		t.Errorf("metrics --help: %s", out)
+	}
+}
