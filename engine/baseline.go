@@ -322,7 +322,7 @@ func resolveBaseline(ctx context.Context, br baselineReader, ref string) (Baseli
 			return pb, perr
 		}
 	}
-	return Baseline{}, fmt.Errorf("%w: no baseline for %s; approve one with: memgov baseline approve %s --by OPERATOR ...", ErrNotFound, ref, ref)
+	return Baseline{}, fmt.Errorf("%w: no baseline for %s; approve one with: memgov baseline approve %s --by OPERATOR --type TYPE --policy POLICY", ErrNotFound, ref, ref)
 }
 
 // ResolveBaseline returns the baseline that governs ref: its own, or the shared

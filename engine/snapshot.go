@@ -112,12 +112,6 @@ func baselineTx(tx ReadTx) (baselineReader, error) {
 	return br, nil
 }
 
-// stateInfo is a computed snapshot hash.
-type stateInfo struct {
-	StateCache
-	alg canon.Algorithm
-}
-
 // hashRows hashes a key-ordered stream of map rows. Rows come in SQLite's byte
 // order, which equals RFC 8785's UTF-16 order except where a character above
 // U+FFFF meets one in U+E000..U+FFFF; on the first out-of-order key the caller

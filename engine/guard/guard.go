@@ -103,7 +103,7 @@ func matchPatterns(fs []Finding, text string) []Finding {
 	base := normalize(text)
 	lv := leetView(base)
 	var buf [128]bool
-	seen := buf[:0]
+	var seen []bool
 	if numGroups > len(buf) {
 		seen = make([]bool, numGroups)
 	} else {
