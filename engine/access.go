@@ -221,21 +221,17 @@ func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []Ver
 	}
 	now := e.Now()
 	id := NewID()
-	err := e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
 		ids := make([]string, 0, len(vs))
 		stale := make(map[string]time.Duration, len(vs))
 		for _, v := range vs {
 			ids = append(ids, v.ItemID)
 			stale[v.ItemID] = now.Sub(v.CreatedAt)
 		}
-		if err := lw.RecordAccess(ctx, ids, now); err != nil {
+		if err := tx.RecordAccess(ctx, ids, now); err != nil {
 			return err
 		}
-		return lw.RecordRetrieval(ctx, id, principal, ref, now, stale)
+		return tx.RecordRetrieval(ctx, id, principal, ref, now, stale)
 	})
 	return id, err
 }
@@ -245,12 +241,8 @@ func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []Ver
 // of relevance decay (12.7.2). It returns how many of used were in the retrieval.
 func (e *Engine) Feedback(ctx context.Context, retrievalID string, usedItems []string) (int, error) {
 	var n int
-	err := e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
-		n, err = lw.RecordFeedback(ctx, retrievalID, usedItems, e.Now())
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
+		n, err = tx.RecordFeedback(ctx, retrievalID, usedItems, e.Now())
 		return err
 	})
 	return n, err
@@ -281,24 +273,22 @@ func (lifecycleGate) Evaluate(ctx context.Context, w *writeState) GateResult {
 		}
 	}
 	if req.Key != "" {
-		if lr, ok := w.tx.(lifecycleReader); ok {
-			l, found, err := lr.LeaseOf(ctx, req.MemoryRef+"#"+req.Key)
-			if err != nil {
-				return reject("INTERNAL", "%v", err)
+		l, found, err := w.tx.LeaseOf(ctx, req.MemoryRef+"#"+req.Key)
+		if err != nil {
+			return reject("INTERNAL", "%v", err)
+		}
+		token, hasToken := FencingToken(ctx)
+		if found {
+			live := !l.Released && w.now.Before(l.ExpiresAt)
+			if live && l.Holder != p.ID {
+				return GateResult{Verdict: Defer, Reason: ReasonLeaseHeld, Detail: fmt.Sprintf("%s holds the write lease on %s until %s", l.Holder, req.Key, l.ExpiresAt.Format(time.RFC3339)),
+					RetryAfter: max(l.ExpiresAt.Sub(w.now), time.Second)}
 			}
-			token, hasToken := FencingToken(ctx)
-			if found {
-				live := !l.Released && w.now.Before(l.ExpiresAt)
-				if live && l.Holder != p.ID {
-					return GateResult{Verdict: Defer, Reason: ReasonLeaseHeld, Detail: fmt.Sprintf("%s holds the write lease on %s until %s", l.Holder, req.Key, l.ExpiresAt.Format(time.RFC3339)),
-						RetryAfter: max(l.ExpiresAt.Sub(w.now), time.Second)}
-				}
-				if hasToken && token < l.Token {
-					return reject(ReasonStaleFencing, "fencing token %d is older than the current token %d of %s", token, l.Token, req.Key)
-				}
-				if live && !hasToken {
-					return reject(ReasonStaleFencing, "a write under a lease must carry its fencing token (engine.WithFencingToken)")
-				}
+			if hasToken && token < l.Token {
+				return reject(ReasonStaleFencing, "fencing token %d is older than the current token %d of %s", token, l.Token, req.Key)
+			}
+			if live && !hasToken {
+				return reject(ReasonStaleFencing, "a write under a lease must carry its fencing token (engine.WithFencingToken)")
 			}
 		}
 	}

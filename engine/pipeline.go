@@ -429,7 +429,7 @@ type driftDecision struct {
 }
 
 // driftGateHook is set by the baseline subsystem.
-var driftGateHook func(e *Engine, ctx context.Context, tx ReadTx, ref string) (driftDecision, error)
+var driftGateHook func(e *Engine, ctx context.Context, tx Tx, ref string) (driftDecision, error)
 
 // rateLimit defers writes past the per-agent, per-layer limit or the session
 // budget, with exponential backoff; it suspends an agent on a burst.

@@ -18,8 +18,6 @@ type Tx struct {
 	store *Store
 }
 
-var _ engine.Tx = (*Tx)(nil)
-
 // Append stores a log entry and applies it to the derived tables.
 func (t *Tx) Append(ctx context.Context, e *engine.LogEntry) error {
 	var (

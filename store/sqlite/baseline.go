@@ -39,13 +39,6 @@ func init() {
 	)
 }
 
-var (
-	_ interface {
-		PutStateCache(context.Context, engine.StateCache) error
-		ClearDirty(context.Context, string) error
-	} = (*Tx)(nil)
-)
-
 // observeMemory runs after every applied entry. It forgets the dirty marks of
 // the rows the entry itself changed, and appends to the entry's memoryRef op log
 // one PUT for every key whose ACTIVE version the entry set and one DEL for every
@@ -596,7 +589,7 @@ func (r *readTx) OpenSession(ctx context.Context, ref string) (engine.MemSession
 	return s, notFound("open session of", ref, err)
 }
 
-// Caches (engine's stateWriter), written outside the log.
+// Caches (engine.BaselineWriter), written outside the log.
 
 // PutStateCache stores the snapshot hash of a memoryRef.
 func (t *Tx) PutStateCache(ctx context.Context, c engine.StateCache) error {

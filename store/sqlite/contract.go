@@ -32,11 +32,6 @@ func init() {
 	}
 }
 
-var _ interface {
-	Events(context.Context, engine.EventQuery) ([]engine.Event, error)
-	IndexedVersions(context.Context, string, bool, int) ([]engine.IndexedVersion, error)
-} = (*readTx)(nil)
-
 func decodeData(e *engine.LogEntry, v any) error {
 	p, err := e.DecodePayload()
 	if err != nil {
