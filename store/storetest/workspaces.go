@@ -101,19 +101,29 @@ func testWorkspaces(t *testing.T, f Factory) {
 		}
 		return nil
 	})
-	if _, err := fx.e.Decide(fx.ctx, engine.Decision{ReviewID: change["d"].ReviewID, Reviewer: curator, Approve: true}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := fx.e.Decide(fx.ctx, engine.Decision{ReviewID: change["a"].ReviewID, Reviewer: curator, Code: "FACTUAL_ERROR"}); err != nil {
-		t.Fatal(err)
-	}
-	fx.view(func(tx engine.ReadTx) error {
-		if open, approved, err := tx.WorkspaceReviewCounts(fx.ctx, ws.Ref); err != nil || open != 1 || approved != 1 {
-			t.Errorf("WorkspaceReviewCounts = %d, %d, %v; want 1 open, 1 approved", open, approved, err)
+	decide := func(key string, approve bool) {
+		t.Helper()
+		d := engine.Decision{ReviewID: change[key].ReviewID, Reviewer: curator, Approve: approve}
+		if !approve {
+			d.Code = "FACTUAL_ERROR"
 		}
-		if open, approved, err := tx.WorkspaceReviewCounts(fx.ctx, other.Ref); err != nil || open != 0 || approved != 0 {
-			t.Errorf("WorkspaceReviewCounts without a merge request = %d, %d, %v", open, approved, err)
+		if _, err := fx.e.Decide(fx.ctx, d); err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	})
+	}
+	counts := func(ref string, wantOpen, wantApproved int) {
+		t.Helper()
+		fx.view(func(tx engine.ReadTx) error {
+			if open, approved, err := tx.WorkspaceReviewCounts(fx.ctx, ref); err != nil || open != wantOpen || approved != wantApproved {
+				t.Errorf("WorkspaceReviewCounts(%s) = %d open, %d approved, %v; want %d, %d", ref, open, approved, err, wantOpen, wantApproved)
+			}
+			return nil
+		})
+	}
+	decide("d", true)
+	decide("c", true)
+	counts(ws.Ref, 1, 2)
+	decide("a", false)
+	counts(ws.Ref, 0, 2)
+	counts(other.Ref, 0, 0)
 }
