@@ -20,9 +20,10 @@ type ItemReader interface {
 	// an unknown item has an empty history.
 	History(ctx context.Context, itemID string) ([]Version, error)
 	// Active returns q.MemoryRef's versions that were ACTIVE at q.AtLSN
-	// (ActiveFrom <= AtLSN < ActiveTo; 0: those ACTIVE now) and have not
-	// expired at q.Now (when set), with q.Tag among their tags (when set), and
-	// key > q.AfterKey, ordered by key (byte order), at most q.Limit (0: all).
+	// (ActiveFrom <= AtLSN and ActiveTo either 0 or > AtLSN; AtLSN 0: those
+	// ACTIVE now) that have not expired at q.Now (when set), with q.Tag among
+	// their tags (when set) and a key after q.AfterKey, ordered by key (byte
+	// order), at most q.Limit (0: all).
 	Active(ctx context.Context, q ActiveQuery) ([]Version, error)
 	// Refs lists every memoryRef that has items, ordered by memoryRef, with
 	// its number of items and of items that have a head version.

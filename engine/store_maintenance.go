@@ -6,8 +6,8 @@ import (
 	"github.com/memgov/memgov/engine/merkle"
 )
 
-// Maintainer is the store-level operations that run outside any transaction
-// the engine holds: verifying the log, rebuilding the derived tables from it,
+// Maintainer holds the store-level operations, which run outside any
+// transaction the engine holds: verifying the log, rebuilding the derived tables from it,
 // and compacting the file after an erasure.
 type Maintainer interface {
 	// Verify recomputes every leaf, payload hash and chain value from the

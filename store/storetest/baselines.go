@@ -339,6 +339,21 @@ func testDrift(t *testing.T, f Factory) {
 			t.Fatalf("DriftEvents = %+v, %v; want the two episodes, newest first", ds, err)
 		}
 		acked := ds[1]
+		// Drift ids are the engine's time-ordered UUIDs: two episodes a second
+		// apart share a prefix, which names neither.
+		common := 0
+		for common < len(r1.DriftID) && common < len(r2.DriftID) && r1.DriftID[common] == r2.DriftID[common] {
+			common++
+		}
+		if common < 4 {
+			t.Fatalf("drift ids %s and %s share no 4-character prefix", r1.DriftID, r2.DriftID)
+		}
+		if _, err := tx.DriftEvent(fx.ctx, r1.DriftID[:common]); !errors.Is(err, engine.ErrInvalid) {
+			t.Errorf("DriftEvent of a prefix of two ids: %v, want ErrInvalid", err)
+		}
+		if got, err := tx.DriftEvent(fx.ctx, r2.DriftID[:common+1]); err != nil || got.ID != r2.DriftID {
+			t.Errorf("DriftEvent of a longer, unique prefix = %+v, %v", got, err)
+		}
 		if acked.AckedAt == nil || acked.AckedBy != operator || acked.Resolution != engine.ResolveReapprove || acked.Note != "intended" || acked.AckLSN <= acked.LSN {
 			t.Errorf("acknowledged episode = %+v", acked)
 		}
