@@ -7,8 +7,8 @@ import (
 )
 
 // Maintainer holds the store-level operations, which run outside any
-// transaction the engine holds: verifying the log, rebuilding the derived tables from it,
-// and compacting the file after an erasure.
+// transaction the engine holds: verifying the log, rebuilding the derived
+// tables from it, and compacting the file after an erasure.
 type Maintainer interface {
 	// Verify recomputes every leaf, payload hash and chain value from the
 	// stored rows and reports the first LSN that does not verify (OK false,
