@@ -185,21 +185,17 @@ func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []Ver
 	}
 	now := e.Now()
 	id := NewID()
-	err := e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
 		ids := make([]string, 0, len(vs))
 		stale := make(map[string]time.Duration, len(vs))
 		for _, v := range vs {
 			ids = append(ids, v.ItemID)
 			stale[v.ItemID] = now.Sub(v.CreatedAt)
 		}
-		if err := lw.RecordAccess(ctx, ids, now); err != nil {
+		if err := tx.RecordAccess(ctx, ids, now); err != nil {
 			return err
 		}
-		return lw.RecordRetrieval(ctx, id, principal, ref, now, stale)
+		return tx.RecordRetrieval(ctx, id, principal, ref, now, stale)
 	})
 	return id, err
 }
@@ -209,12 +205,8 @@ func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []Ver
 // of relevance decay (12.7.2). It returns how many of used were in the retrieval.
 func (e *Engine) Feedback(ctx context.Context, retrievalID string, usedItems []string) (int, error) {
 	var n int
-	err := e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
-		n, err = lw.RecordFeedback(ctx, retrievalID, usedItems, e.Now())
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
+		n, err = tx.RecordFeedback(ctx, retrievalID, usedItems, e.Now())
 		return err
 	})
 	return n, err

@@ -205,9 +205,8 @@ func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr er
 	if r, done := w.checkTarget(e, stages); done {
 		return r, nil
 	}
-	ws, _ := tx.(gate.WorkspaceReader)
 	auth, err := run(ctx, stages, gate.Authorization{}, gate.AuthorizationInput{Agent: req.SourceAgentID, MemoryRef: req.MemoryRef,
-		Ref: w.ref, Layer: req.TargetLayer, Key: req.Key, Policy: pol, Reader: tx, Workspaces: ws})
+		Ref: w.ref, Layer: req.TargetLayer, Key: req.Key, Policy: pol, Reader: tx, Workspaces: tx})
 	if err != nil {
 		return WriteResult{}, err
 	}
@@ -290,11 +289,10 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		return r, true, nil
 	}
 
-	leases, _ := tx.(gate.LeaseReader)
 	token, hasToken := FencingToken(ctx)
 	pg, err := run(ctx, stages, gate.Policy{}, gate.PolicyInput{Principal: w.principal, Ref: w.ref, MemoryRef: req.MemoryRef,
 		Layer: req.TargetLayer, Key: req.Key, Tags: req.Tags, Residency: req.Residency, Text: w.feat.Text,
-		FencingToken: token, HasToken: hasToken, Now: w.now, Policy: pol, Leases: leases})
+		FencingToken: token, HasToken: hasToken, Now: w.now, Policy: pol, Leases: tx})
 	if err != nil {
 		return WriteResult{}, true, err
 	}
@@ -409,7 +407,7 @@ func IdempotencyToken(content json.RawMessage, agent string, layer Layer) string
 // driftReader judges a memoryRef against its baseline for the drift step.
 type driftReader struct {
 	e  *Engine
-	tx ReadTx
+	tx Tx
 }
 
 func (d driftReader) DriftStatus(ctx context.Context, ref string) (gate.DriftStatus, error) {
@@ -737,16 +735,6 @@ func (e *Engine) NearDuplicates(ctx context.Context, ref string, layer Layer, te
 		return nil
 	})
 	return out, err
-}
-
-// readOnlyTx lets read-only helpers share code written against Tx.
-type readOnlyTx struct{ ReadTx }
-
-func (readOnlyTx) Append(context.Context, *LogEntry) error {
-	return errors.New("memgov: append in a read-only transaction")
-}
-func (readOnlyTx) RecordOutcome(context.Context, Outcome) error {
-	return errors.New("memgov: write in a read-only transaction")
 }
 
 func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }

@@ -31,6 +31,9 @@ var migrationFS embed.FS
 // Type names this store in baselines (agent-manifest 3.2.6 `store`).
 const Type = "memgov-sqlite"
 
+// The one compile-time check of the whole contract: Store implements
+// engine.Store, and Update and View pass *Tx and *readTx as engine.Tx and
+// engine.ReadTx, so the compiler checks every transaction method too.
 var _ engine.Store = (*Store)(nil)
 
 // Store is the SQLite implementation of engine.Store.
@@ -231,6 +234,11 @@ func mapOpenErr(path string, err error) error {
 
 // Update runs fn in one BEGIN IMMEDIATE transaction.
 func (s *Store) Update(ctx context.Context, fn func(engine.Tx) error) error {
+	return s.update(ctx, func(t *Tx) error { return fn(t) })
+}
+
+// update is Update for this package's code that needs the *Tx itself.
+func (s *Store) update(ctx context.Context, fn func(*Tx) error) error {
 	s.stmts.prepareWanted(ctx)
 	tx, err := s.writer.BeginTx(ctx, nil)
 	if err != nil {
