@@ -70,9 +70,6 @@ func (e *Engine) Secrets() *redact.Registry { return e.secrets }
 
 func (e *Engine) redactor(runID string) *redact.Redactor { return e.secrets.Redactor(runID) }
 
-// Store returns the engine's store.
-func (e *Engine) Store() Store { return e.store }
-
 // Now returns the engine clock's current time in UTC, at millisecond precision
 // (the precision of the log).
 func (e *Engine) Now() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
