@@ -377,6 +377,20 @@ func extractSentence(ts []token) (Claim, bool) {
 			break
 		}
 	}
+	// "X is Y's R": Y's R is X.
+	for i, t := range pred {
+		if t.low == "'s" && i > 0 && i+1 < len(pred) {
+			y := cleanPhrase(pred[:i])
+			r := cleanPhrase(pred[i+1:])
+			if len(y) > 0 && len(y) <= 3 && len(r) > 0 && len(r) <= 3 {
+				c.Relation = canonRelation(joinLow(r))
+				c.Value = parseValue(subj)
+				c.Subject = subjectKey(y)
+				return finish(c)
+			}
+			break
+		}
+	}
 	// "X is N years old".
 	if v, n := quantityAt(pred, 0); n > 0 && v.Kind == KindNumber && (v.Unit == "year" || v.Unit == "") && n < len(pred) && pred[n].low == "old" {
 		v.Unit = "year"

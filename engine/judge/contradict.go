@@ -8,13 +8,13 @@ import (
 
 // Rules named in a Verdict.
 const (
-	RuleSingleValued = "single-valued"    // another value for a one-value relation
-	RuleNegation     = "negation"         // the same claim asserted and denied
-	RuleAntonym      = "antonym"          // values or relations that are antonyms
-	RuleQuantity     = "quantity"         // another number or date for the same thing
-	RuleScene        = "scene-antonym"    // one scene described with exclusive states
-	RuleSceneCount   = "scene-count"      // one scene with another count of the same thing
-	RuleActivity     = "scene-activity"   // asleep in one text, active in the other
+	RuleSingleValued = "single-valued"  // another value for a one-value relation
+	RuleNegation     = "negation"       // the same claim asserted and denied
+	RuleAntonym      = "antonym"        // values or relations that are antonyms
+	RuleQuantity     = "quantity"       // another number or date for the same thing
+	RuleScene        = "scene-antonym"  // one scene described with exclusive states
+	RuleSceneCount   = "scene-count"    // one scene with another count of the same thing
+	RuleActivity     = "scene-activity" // asleep in one text, active in the other
 )
 
 // A Verdict is the result of comparing two texts for contradiction.

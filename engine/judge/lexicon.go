@@ -22,8 +22,8 @@ type Lexicon struct {
 	// man/woman or mother/father that tell things apart rather than
 	// exclude each other.
 	stateAntonyms map[string]map[string]bool
-	canon    map[string]string
-	lemma    map[string]string
+	canon         map[string]string
+	lemma         map[string]string
 }
 
 var (
@@ -56,8 +56,8 @@ func ParseLexicon(text string) *Lexicon {
 	l := &Lexicon{
 		antonyms:      map[string]map[string]bool{},
 		stateAntonyms: map[string]map[string]bool{},
-		canon:    map[string]string{},
-		lemma:    map[string]string{},
+		canon:         map[string]string{},
+		lemma:         map[string]string{},
 	}
 	for len(text) > 0 {
 		var line string

@@ -304,6 +304,20 @@ func quantityAt(toks []token, i int) (Value, int) {
 	}
 	num, ok := parseDigits(toks[j].low)
 	used := 1
+	glued := ""
+	if !ok {
+		// "64gb", "25mb", "3kg": a number with its unit attached.
+		low := toks[j].low
+		k := 0
+		for k < len(low) && (low[k] >= '0' && low[k] <= '9' || low[k] == '.') {
+			k++
+		}
+		if k > 0 && k < len(low) && isUnitWord(low[k:]) && !isMeridiem(low[k:]) {
+			if v, ok2 := parseDigits(low[:k]); ok2 {
+				num, ok, glued = v, true, unitLemma(low[k:])
+			}
+		}
+	}
 	if !ok {
 		// "A$4.56" written as one token.
 		low := toks[j].low
@@ -334,8 +348,12 @@ func quantityAt(toks []token, i int) (Value, int) {
 			j++
 		}
 	}
-	v := Value{Kind: KindNumber, Num: num}
-	if currency != "" {
+	v := Value{Kind: KindNumber, Num: num, Unit: glued}
+	if c, ok := currencyWords[glued]; ok {
+		v.Kind, v.Unit = KindMoney, c
+	}
+	if glued != "" {
+	} else if currency != "" {
 		v.Kind, v.Unit = KindMoney, currency
 	} else if j < len(toks) {
 		if c, ok := currencyWords[toks[j].low]; ok {
@@ -349,7 +367,7 @@ func quantityAt(toks []token, i int) (Value, int) {
 			j += 2
 		}
 	}
-	if v.Kind == KindNumber && j < len(toks) && isUnitWord(toks[j].low) {
+	if v.Kind == KindNumber && v.Unit == "" && j < len(toks) && isUnitWord(toks[j].low) {
 		v.Unit = unitLemma(toks[j].low)
 		j++
 	}
