@@ -94,6 +94,7 @@ func Check(text string) Verdict {
 
 	fs = matchPatterns(fs, text)
 	fs = append(fs, checkTagText(text)...)
+	fs = append(fs, checkEncoded(text, 0)...)
 	fs = tidy(fs)
 	return Verdict{Allowed: len(fs) == 0, Findings: fs}
 }
