@@ -106,7 +106,7 @@ func (j *Judge) Contradiction(a, b string) Verdict {
 func sameClaimSubject(ca, cb []Claim) bool {
 	for _, x := range ca {
 		for _, y := range cb {
-			if sameSubject(x.Subject, y.Subject) {
+			if x.Subject == y.Subject {
 				return true
 			}
 		}

@@ -85,12 +85,22 @@ func TestContradictionCorpus(t *testing.T) {
 	recs := loadCorpus(t, "contradiction.jsonl")
 	var all confusion
 	bySource := map[string]*confusion{}
+	byRule := map[string][2]int{} // rule -> {right, wrong}
 	for _, r := range recs {
 		var src struct{ Dataset string }
 		_ = json.Unmarshal(r.Src, &src)
 		v := Contradiction(r.A, r.B)
 		want := r.Label == "contradiction"
 		all.add(v.Contradicts, want)
+		if v.Contradicts {
+			c := byRule[v.Rule]
+			if want {
+				c[0]++
+			} else {
+				c[1]++
+			}
+			byRule[v.Rule] = c
+		}
 		if bySource[src.Dataset] == nil {
 			bySource[src.Dataset] = &confusion{}
 		}
@@ -101,6 +111,9 @@ func TestContradictionCorpus(t *testing.T) {
 	}
 	for name, c := range bySource {
 		t.Logf("contradiction %-10s recall %.3f precision %.3f (tp %d fp %d tn %d fn %d)", name, c.recall(), c.precision(), c.tp, c.fp, c.tn, c.fn)
+	}
+	for rule, c := range byRule {
+		t.Logf("rule %-14s fired %d times, %d on compatible pairs", rule, c[0]+c[1], c[1])
 	}
 	t.Logf("contradiction overall    recall %.3f precision %.3f (tp %d fp %d tn %d fn %d)", all.recall(), all.precision(), all.tp, all.fp, all.tn, all.fn)
 	if all.precision() < 0.9 || all.recall() < 0.6 {

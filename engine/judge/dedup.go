@@ -361,6 +361,11 @@ func roleDiff(a, b string, lex *Lexicon) (Difference, bool) {
 		return Difference{}, false
 	}
 	wa, wb := normTokens(a, lex), normTokens(b, lex)
+	if len(wa) > maxRoleWords || len(wb) > maxRoleWords {
+		// Role swaps are read in short statements; the pairwise search
+		// below is quadratic.
+		return Difference{}, false
+	}
 	for i, w := range wa {
 		for k, v := range wb {
 			if w != v {
@@ -397,6 +402,9 @@ func passive(text string) bool {
 	}
 	return false
 }
+
+// maxRoleWords bounds the texts roleDiff compares word by word.
+const maxRoleWords = 60
 
 func claimsAgree(x, y Claim) bool {
 	return x.Subject == y.Subject && x.Relation == y.Relation && x.Negated == y.Negated && x.Value.Text == y.Value.Text

@@ -19,6 +19,10 @@ var (
 	}
 )
 
+// maxSceneWords bounds the scene rules to sentence-sized descriptions; the
+// pairwise word comparison is quadratic.
+const maxSceneWords = 60
+
 type sceneWord struct {
 	w   string // normalised
 	low string
@@ -42,7 +46,7 @@ func sceneWords(text string) []sceneWord {
 // "The man is running").
 func (j *Judge) scene(a, b string) Verdict {
 	wa, wb := sceneWords(a), sceneWords(b)
-	if len(wa) == 0 || len(wb) == 0 {
+	if len(wa) == 0 || len(wb) == 0 || len(wa) > maxSceneWords || len(wb) > maxSceneWords {
 		return Verdict{}
 	}
 	inA, inB := map[string]bool{}, map[string]bool{}
