@@ -9,7 +9,10 @@
 // usual evasions (case, extra white space, zero-width characters inside
 // words, Cyrillic and Greek homoglyphs, light leetspeak, words spelled out
 // letter by letter), so "ІGN0RE  prev\u200bious instructions" is caught like
-// "ignore previous instructions". Check is deterministic and runs in time
+// "ignore previous instructions". Runs of base64 or hex, URL-encoded text
+// and rot13 text are decoded and scanned again (a bounded number of runs,
+// one level of nesting), so an encoded payload is named like a plain one.
+// Check is deterministic and runs in time
 // linear in the length of the text; every finding names its rule, quotes
 // the text it matched and gives its byte offset.
 //

@@ -402,6 +402,21 @@ func extractSentence(ts []token) (Claim, bool) {
 		c.Relation, c.Value = "age", v
 		return finish(c)
 	}
+	// Passive of a relation verb: "the service is owned by Ravi" says
+	// Ravi owns the service.
+	if len(pred) >= 3 && pred[1].low == "by" {
+		if v, ok := relVerbs[pred[0].low]; ok && v != pred[0].low && v != "have" {
+			if agent := cleanPhrase(pred[2:]); len(agent) > 0 && len(agent) <= 4 {
+				c.Relation = v
+				if a, ok := relationAlias[v]; ok {
+					c.Relation = a
+				}
+				c.Value = parseValue(subj)
+				c.Subject = subjectKey(agent)
+				return finish(c)
+			}
+		}
+	}
 	// Passive and locative forms: "is employed by", "is based in", "is in".
 	if len(pred) >= 2 && particles[pred[1].low] {
 		key := pred[0].low + " " + pred[1].low
@@ -537,6 +552,12 @@ func parseValue(ts []token) Value {
 	ts = cleanPhrase(ts)
 	for len(ts) > 0 && valueLead[ts[0].low] {
 		ts = ts[1:]
+	}
+	// "the year 1987", "the number 42".
+	if len(ts) > 1 && (ts[0].low == "year" || ts[0].low == "number") {
+		if _, n := quantityAt(ts, 1); n > 0 {
+			ts = ts[1:]
+		}
 	}
 	if len(ts) > 0 {
 		if v, n := quantityAt(ts, 0); n > 0 {

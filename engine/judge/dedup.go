@@ -34,7 +34,21 @@ func Normalize(text string) string {
 func normTokens(text string, lex *Lexicon) []string {
 	toks := tokenize(text)
 	var out []string
+	first := true // at a sentence start
 	for i := 0; i < len(toks); {
+		if i > 0 {
+			switch toks[i-1].low {
+			case ".", "!", "?", ";", ":", "\n":
+				first = true
+			}
+		}
+		if first && toks[i].capitalized() && lex.common(toks[i].low) {
+			// A capital that only marks the start of a sentence.
+			toks[i].text = toks[i].low
+		}
+		if hasLetterOrDigit(toks[i].low) {
+			first = false
+		}
 		if v, n := quantityAt(toks, i); n > 0 {
 			out = append(out, strings.Fields(v.Text)...)
 			i += n
