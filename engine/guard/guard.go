@@ -12,9 +12,9 @@
 // "ignore previous instructions". Runs of base64 or hex, URL-encoded text
 // and rot13 text are decoded and scanned again (a bounded number of runs,
 // one level of nesting), so an encoded payload is named like a plain one.
-// Check is deterministic and runs in time
-// linear in the length of the text; every finding names its rule, quotes
-// the text it matched and gives its byte offset.
+// Check is deterministic and runs in time linear in the length of the
+// text; every finding names its rule, quotes the text it matched and gives
+// its byte offset.
 //
 // The gate is tuned for precision: text that mentions these things in a
 // factual, third-person way ("the customer said they must now pay by
