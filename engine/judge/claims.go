@@ -560,8 +560,10 @@ func parseValue(ts []token) Value {
 		}
 	}
 	if len(ts) > 0 {
-		if v, n := quantityAt(ts, 0); n > 0 {
-			_ = n
+		// A value that is one quantity ("$2,000", "March 3, 2025") is that
+		// quantity; one with more words ("8 am on weekdays") stays text,
+		// and the rules compare its quantities with the words around them.
+		if v, n := quantityAt(ts, 0); n > 0 && onlyFunctionWords(ts[n:]) {
 			return v
 		}
 	}
@@ -591,6 +593,15 @@ func parseValue(ts []token) Value {
 	v.Words = words
 	v.Lows = lows
 	return v
+}
+
+func onlyFunctionWords(ts []token) bool {
+	for _, t := range ts {
+		if hasLetterOrDigit(t.low) && !stopWords[t.low] {
+			return false
+		}
+	}
+	return true
 }
 
 func hasLetterOrDigit(s string) bool {

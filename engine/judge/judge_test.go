@@ -312,3 +312,25 @@ func TestNoPanics(t *testing.T) {
 		_ = Extract(a)
 	}
 }
+
+func TestQualifiedQuantities(t *testing.T) {
+	for _, p := range [][2]string{
+		{"The store opens at 8 am on weekdays.", "The store opens at 10 am on Saturdays."},
+		{"The meeting is on Tuesday.", "The meeting is on Tuesday at 10 am."},
+		{"Alice lives in Berlin.", "Alice lives in Berlin with her two cats."},
+		{"The build takes 5 minutes.", "The test takes 9 minutes."},
+	} {
+		if v := Contradiction(p[0], p[1]); v.Contradicts {
+			t.Errorf("Contradiction(%q, %q) = %s (%s), want none", p[0], p[1], v.Rule, v.Explanation)
+		}
+	}
+	for _, p := range [][2]string{
+		{"The server has 64 GB of memory.", "The server has 128 GB of memory."},
+		{"The store opens at 8 am on weekdays.", "The store opens at 9 am on weekdays."},
+		{"Sam's phone number is 555-0142.", "Sam's phone number is 555-0199."},
+	} {
+		if v := Contradiction(p[0], p[1]); !v.Contradicts {
+			t.Errorf("Contradiction(%q, %q) found none", p[0], p[1])
+		}
+	}
+}

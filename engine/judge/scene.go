@@ -119,8 +119,9 @@ func (j *Judge) scene(a, b string) Verdict {
 			}
 		}
 	}
-	// Another count of the same thing.
-	qa, qb := quantities(a), quantities(b)
+	// Another count of the same thing, where the counted thing is the
+	// subject: "Two women are writing" / "Three women are writing".
+	qa, qb := leadingCounts(a), leadingCounts(b)
 	for _, x := range qa {
 		if x.Kind != KindNumber || x.Unit == "" {
 			continue
@@ -137,6 +138,22 @@ func (j *Judge) scene(a, b string) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// leadingCounts returns the counts that open a text's sentences, after at
+// most a determiner: the subject's number.
+func leadingCounts(text string) []Value {
+	var out []Value
+	for _, s := range sentences(tokenize(text)) {
+		i := 0
+		if i < len(s) && isDeterminer(s[i].low) {
+			i++
+		}
+		if v, n := quantityAt(s, i); n > 0 && v.Kind == KindNumber && v.Unit != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func containsCount(vs []Value, v Value) bool {
