@@ -56,25 +56,17 @@ func (j *Judge) scene(a, b string) Verdict {
 	for _, w := range wb {
 		inB[w.w] = true
 	}
-	// The words before position i in a text, as a set.
-	before := func(ws []sceneWord, i int) map[string]bool {
-		m := map[string]bool{}
-		for _, w := range ws[:i] {
-			m[w.w] = true
-		}
-		return m
-	}
-	shareBefore := func(x map[string]bool, y map[string]bool, skip ...string) string {
-		for w := range x {
-			if y[w] && !negators[w] {
-				ok := true
-				for _, s := range skip {
-					if s == w {
-						ok = false
-					}
-				}
-				if ok {
-					return w
+	// before returns the words before position i of a text, in order.
+	before := func(ws []sceneWord, i int) []sceneWord { return ws[:i] }
+	// shareBefore returns the first word of x that y also has.
+	shareBefore := func(x, y []sceneWord) string {
+		for _, w := range x {
+			if negators[w.w] {
+				continue
+			}
+			for _, v := range y {
+				if v.w == w.w {
+					return w.w
 				}
 			}
 		}
