@@ -167,11 +167,22 @@ func Extract(text string) []Claim {
 	return out
 }
 
-// sentences splits tokens at sentence ends and semicolons.
+// abbreviations end with a dot that does not end a sentence.
+var abbreviations = map[string]bool{
+	"dr": true, "mr": true, "mrs": true, "ms": true, "prof": true, "st": true, "jr": true, "sr": true,
+	"inc": true, "co": true, "corp": true, "ltd": true, "vs": true, "no": true, "mt": true, "gen": true,
+	"col": true, "lt": true, "sgt": true, "rev": true, "dept": true, "approx": true, "e.g": true, "i.e": true,
+}
+
+// sentences splits tokens at sentence ends and semicolons; the dot of an
+// abbreviation such as "Dr." does not end a sentence.
 func sentences(toks []token) [][]token {
 	var out [][]token
 	start := 0
 	for i, t := range toks {
+		if t.low == "." && i > 0 && abbreviations[toks[i-1].low] && i+1 < len(toks) && toks[i+1].capitalized() {
+			continue
+		}
 		switch t.low {
 		case ".", "!", "?", ";", "\n":
 			if i > start {
@@ -438,13 +449,22 @@ func extractSentence(ts []token) (Claim, bool) {
 	}
 	c.Relation = "is"
 	c.Value = parseValue(pred)
-	if len(owner) > 0 && uniqueModifier(owner[0].low) && len(owner) > 1 || definite(ts) && c.Value.Proper {
+	if len(owner) > 0 && uniqueModifier(owner[0].low) && len(owner) > 1 || definite(ts) && (c.Value.Proper || singleHead(owner)) {
 		// "The default branch is main", "our largest customer is Umbrella":
 		// a definite description names one thing.
 		c.Relation = "identity"
 	}
 	c.Value = parseValue(pred)
 	return finish(c)
+}
+
+// singleHead reports whether a noun phrase ends in an attribute noun that
+// holds one value at a time ("the wifi password", "the invoice total").
+func singleHead(ts []token) bool {
+	if len(ts) == 0 {
+		return false
+	}
+	return DefaultCardinality[ts[len(ts)-1].low] == Single && ts[len(ts)-1].low != "is"
 }
 
 // definite reports whether a sentence starts with a definite article or a

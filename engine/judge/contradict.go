@@ -269,7 +269,22 @@ func valuesEqual(x, y Value) bool {
 		return false
 	}
 	if x.Kind == KindText {
-		return strings.Join(x.Words, " ") == strings.Join(y.Words, " ")
+		if strings.Join(x.Words, " ") == strings.Join(y.Words, " ") {
+			return true
+		}
+		// The same words around the same quantities, however spelled:
+		// "100 requests per minute", "one hundred requests per minute".
+		qx, rx := splitQuantities(x.Text)
+		qy, ry := splitQuantities(y.Text)
+		if len(qx) == 0 || len(qx) != len(qy) || rx != ry {
+			return false
+		}
+		for i := range qx {
+			if quantityKey(qx[i]) != quantityKey(qy[i]) {
+				return false
+			}
+		}
+		return true
 	}
 	c, _ := quantitiesConflict(x, y)
 	return !c && x.Text == y.Text || (!c && x.Kind != KindText)

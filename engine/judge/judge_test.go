@@ -34,6 +34,7 @@ func TestQuantities(t *testing.T) {
 		{"Tuesday", "tue"},
 		{"09:40", "09:40"},
 		{"9:40 am", "09:40"},
+		{"third floor", "3 floor"},
 		{"8 pm", "20:00"},
 		{"3pm", "15:00"},
 	}
@@ -74,7 +75,9 @@ func TestExtract(t *testing.T) {
 		{"Grace doesn't speak French.", "NOT grace | speak | french"},
 		{"The user never drinks coffee.", "NOT user | drink | coffee"},
 		{"Carol is 34 years old.", "carol | age | 34 year"},
-		{"The monthly budget is $2,000.", "monthly budget | is | 2000 usd"},
+		{"The monthly budget is $2,000.", "monthly budget | identity | 2000 usd"},
+		{"The wifi password is tulip42.", "wifi password | identity | tulip42"},
+		{"Mia's dentist is Dr. Okafor.", "mia | dentist | dr okafor"},
 		{"The default branch is main.", "default branch | identity | main"},
 		{"Hassan moved to Dubai and lives there now.", "hassan | live in | dubai"},
 		{"The conference takes place in Vienna.", "conference | located in | vienna"},

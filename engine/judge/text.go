@@ -183,6 +183,13 @@ var smallNumbers = map[string]float64{
 	"seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12,
 }
 
+var ordinals = map[string]float64{
+	"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+	"eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
+	"fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18,
+	"nineteenth": 19, "twentieth": 20,
+}
+
 var multipliers = map[string]float64{
 	"hundred": 100, "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6,
 	"billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12,
@@ -327,6 +334,12 @@ func quantityAt(toks []token, i int) (Value, int) {
 					num, ok, currency = v, true, currencyWords[p]
 				}
 			}
+		}
+	}
+	if !ok {
+		if v, isOrd := ordinals[toks[j].low]; isOrd && j+1 < len(toks) && isUnitWord(toks[j+1].low) && currency == "" {
+			// "the third floor", "the 2nd round".
+			num, ok = v, true
 		}
 	}
 	if !ok {
