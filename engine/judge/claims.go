@@ -42,10 +42,10 @@ var relVerbLemmas = []string{
 	"drive", "own", "rent", "manage", "lead", "report", "weigh", "cost", "last", "open", "close",
 	"depart", "leave", "start", "begin", "end", "run", "eat", "drink", "accept", "allow", "support",
 	"require", "need", "want", "know", "play", "read", "attend", "follow", "include", "contain",
-	"depend", "earn", "pay", "owe", "move", "marry", "study", "teach", "write", "wear", "sell",
-	"buy", "acquire", "hire", "join", "belong", "prefer", "pass", "fail", "succeed", "approve",
-	"reject", "enable", "disable", "expire", "arrive", "happen", "take", "hold", "host", "hate",
-	"win", "lose", "open", "deny", "grant", "receive", "send", "forward", "block", "allow",
+	"depend", "earn", "pay", "owe", "move", "marry", "study", "teach", "write", "wear", "sell", "buy",
+	"acquire", "hire", "join", "belong", "pass", "fail", "succeed", "approve", "reject", "enable",
+	"disable", "expire", "arrive", "happen", "take", "hold", "host", "win", "lose", "deny", "grant",
+	"receive", "send", "forward", "block",
 }
 
 // verbForms are irregular past forms of relation verbs.
@@ -545,12 +545,7 @@ func subjectKey(ts []token) string {
 		}
 		ws = append(ws, t.low)
 	}
-	s := strings.Join(ws, " ")
-	switch s {
-	case "user", "the user", "customer", "client":
-		return s
-	}
-	return s
+	return strings.Join(ws, " ")
 }
 
 func joinTokens(ts []token) string {

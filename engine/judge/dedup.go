@@ -248,16 +248,13 @@ func dedupStrings(s []string) []string {
 	return out
 }
 
+// negations counts the negators of text ("not", "n't", "never", "no";
+// "no longer" counts once, at "no").
 func negations(text string) int {
 	n := 0
-	toks := tokenize(text)
-	for i, t := range toks {
+	for _, t := range tokenize(text) {
 		if negators[t.low] && t.low != "without" {
 			n++
-		}
-		if t.low == "longer" && i > 0 && toks[i-1].low == "no" {
-			// "no longer" is one negation, counted at "no".
-			continue
 		}
 	}
 	return n

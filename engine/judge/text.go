@@ -303,8 +303,6 @@ func quantityAt(toks []token, i int) (Value, int) {
 	if c, ok := currencyWords[toks[j].low]; ok && (toks[j].low == "$" || toks[j].low == "€" || toks[j].low == "£" || toks[j].low == "¥" || toks[j].low == "a$" || toks[j].low == "us$" || toks[j].low == "c$") {
 		currency = c
 		j++
-	} else if len(toks[j].low) > 2 && strings.HasPrefix(toks[j].low, "a$") {
-		// "A$4.56" is one token.
 	}
 	if j >= len(toks) {
 		return Value{}, 0
@@ -365,10 +363,12 @@ func quantityAt(toks []token, i int) (Value, int) {
 	if c, ok := currencyWords[glued]; ok {
 		v.Kind, v.Unit = KindMoney, c
 	}
-	if glued != "" {
-	} else if currency != "" {
+	switch {
+	case glued != "":
+		// The unit came with the number ("64gb").
+	case currency != "":
 		v.Kind, v.Unit = KindMoney, currency
-	} else if j < len(toks) {
+	case j < len(toks):
 		if c, ok := currencyWords[toks[j].low]; ok {
 			v.Kind, v.Unit = KindMoney, c
 			j++
@@ -634,7 +634,7 @@ var stopWords = map[string]bool{
 	"i": true, "we": true, "you": true, "my": true, "our": true, "your": true, "me": true, "us": true,
 	"about": true, "also": true, "some": true, "which": true, "who": true, "whom": true, "what": true,
 	"so": true, "than": true, "then": true, "up": true, "out": true, "very": true, "just": true,
-	"while": true, "other": true, "another": true, "one": false,
+	"while": true, "other": true, "another": true,
 }
 
 // negators mark a negated clause.
