@@ -74,13 +74,6 @@ func (c confusion) precision() float64 {
 	return float64(c.tp) / float64(c.tp+c.fp)
 }
 
-func (c confusion) fpRate() float64 {
-	if c.fp+c.tn == 0 {
-		return 0
-	}
-	return float64(c.fp) / float64(c.fp+c.tn)
-}
-
 func TestContradictionCorpus(t *testing.T) {
 	recs := loadCorpus(t, "contradiction.jsonl")
 	var all confusion

@@ -155,10 +155,7 @@ func (l *Lexicon) forms(w string) []string {
 	if m, ok := l.lemma[w]; ok {
 		out = append(out, m)
 	}
-	for _, s := range suffixForms(w) {
-		out = append(out, s)
-	}
-	return out
+	return append(out, suffixForms(w)...)
 }
 
 // suffixForms undoes the regular English inflections: -s, -es, -ies, -ed,
