@@ -267,8 +267,8 @@ func (s *Server) forget(w http.ResponseWriter, r *http.Request, p engine.Princip
 // reviewRow is one open review as the JSON API lists it.
 type reviewRow struct {
 	engine.Review
-	Key    string             `json:"key"`
-	Text   string             `json:"text"`
+	Key    string              `json:"key"`
+	Text   string              `json:"text"`
 	Detail engine.ReviewDetail `json:"detail"`
 }
 
@@ -452,7 +452,6 @@ func (s *Server) decideProposal(w http.ResponseWriter, r *http.Request, p engine
 		s.fail(w, r, fmt.Errorf("%w: proposal action %q: apply, reject or archive", engine.ErrNotFound, strings.ToValidUTF8(action, "?")))
 	}
 }
-
 
 // contextTimeout bounds a request's work by the server's time-out.
 func contextTimeout(r *http.Request, d time.Duration) (context.Context, context.CancelFunc) {
