@@ -52,7 +52,7 @@ Adding keys to a principal already registered with the same role and tenant keep
 the registration and adds the keys.`,
 		Example: `  memgov principal add --id billing-agent --role executor --tenant acme
   memgov principal add --id jane --role curator --tenant '*' --ssh-key ~/.ssh/id_ed25519.pub`,
-		Args:    cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := engine.ParseRole(role)
 			if err != nil {

@@ -81,7 +81,6 @@ func TestWebhooksAreSignedRetriedAndContentFree(t *testing.T) {
 		t.Fatal(err)
 	}
 
-
 	n, err := d.Tick(ctx)
 	if err != nil {
 		t.Fatal(err)
