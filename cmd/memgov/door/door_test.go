@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/store/sqlite"
 )
@@ -292,6 +293,20 @@ func TestRevokedAndExpiredTokensAreRefused(t *testing.T) {
 	}
 	if _, err := e.eng.RevokeToken(ctx, ts[0].ID, "jane", "again"); err == nil && ts[0].Principal == "bot" {
 		t.Error("revoking twice succeeded")
+	}
+	// Issuing and revoking are log entries naming who did it.
+	les, _ := e.eng.LogTail(ctx, 0, 1000)
+	var issued, revoked int
+	for _, l := range les {
+		if l.Op == oplog.TokenCreate && l.Actor == "test" {
+			issued++
+		}
+		if l.Op == oplog.TokenRevoke && l.Actor == "jane" {
+			revoked++
+		}
+	}
+	if issued != 5 || revoked != 1 {
+		t.Errorf("log: %d TOKEN_CREATE by test, %d TOKEN_REVOKE by jane; want 5 and 1", issued, revoked)
 	}
 	// No token is stored in the clear: the log and tables hold its hash.
 	for _, tok := range e.tokens {
