@@ -65,6 +65,17 @@ func (s *Server) routeAPI(mux *http.ServeMux) {
 			h(w, r.WithContext(ctx), p)
 		})))
 	}
+	// A known path asked with another method gets a JSON 405, not the mux's text.
+	seen := map[string]bool{}
+	for _, rt := range s.routes() {
+		if seen[rt.path] {
+			continue
+		}
+		seen[rt.path] = true
+		mux.HandleFunc(rt.path, func(w http.ResponseWriter, r *http.Request) {
+			writeError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed, fmt.Sprintf("%s does not take %s (see /v1/openapi.json)", r.URL.Path, r.Method))
+		})
+	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no route %s %s (see /v1/openapi.json)", r.Method, r.URL.Path))
 	})

@@ -247,6 +247,7 @@ func TestErrorsAreJSON(t *testing.T) {
 		{"unknown field", "planner", "POST", "/v1/search", `{"memory_ref":"acme/planner","query":"x","bogus":1}`, 400, CodeInvalid},
 		{"too large", "bot", "POST", "/v1/memories", `{"memory_ref":"acme/bot","content":{"text":"` + strings.Repeat("x", 5000) + `"}}`, 413, CodeTooLarge},
 		{"no route", "bot", "GET", "/v1/nothing", nil, 404, CodeNotFound},
+		{"wrong method", "bot", "PUT", "/v1/search", nil, 405, CodeMethodNotAllowed},
 		{"bad limit", "bot2", "GET", "/v1/memories?memory_ref=acme/bot2&limit=-4", nil, 400, CodeInvalid},
 	}
 	for _, c := range cases {

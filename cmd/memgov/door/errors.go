@@ -18,16 +18,17 @@ type apiError struct {
 
 // Error codes of the JSON API (and of MCP tool errors).
 const (
-	CodeInvalid      = "INVALID"
-	CodeUnauthorized = "UNAUTHORIZED"
-	CodeForbidden    = "FORBIDDEN"
-	CodeNotFound     = "NOT_FOUND"
-	CodeConflict     = "CONFLICT"
-	CodeTooLarge     = "TOO_LARGE"
-	CodeRateLimited  = "RATE_LIMITED"
-	CodeTimeout      = "TIMEOUT"
-	CodeUnavailable  = "UNAVAILABLE"
-	CodeInternal     = "INTERNAL"
+	CodeInvalid          = "INVALID"
+	CodeUnauthorized     = "UNAUTHORIZED"
+	CodeForbidden        = "FORBIDDEN"
+	CodeNotFound         = "NOT_FOUND"
+	CodeMethodNotAllowed = "METHOD_NOT_ALLOWED"
+	CodeConflict         = "CONFLICT"
+	CodeTooLarge         = "TOO_LARGE"
+	CodeRateLimited      = "RATE_LIMITED"
+	CodeTimeout          = "TIMEOUT"
+	CodeUnavailable      = "UNAVAILABLE"
+	CodeInternal         = "INTERNAL"
 )
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
