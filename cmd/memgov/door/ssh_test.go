@@ -3,6 +3,7 @@ package door
 import (
 	"bytes"
 	"context"
+	"io"
 	"crypto/ed25519"
 	"crypto/rand"
 	"net"
@@ -71,6 +72,13 @@ func TestReviewConsoleOverSSH(t *testing.T) {
 	if _, err := e.eng.AddSSHKeys(ctx, "jane", janePub, "test"); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := e.eng.AddPrincipal(ctx, engine.Principal{ID: "bob", Role: engine.Curator, Tenant: "acme"}, "test"); err != nil {
+		t.Fatal(err)
+	}
+	bobKey, bobPub := newSigner(t)
+	if _, err := e.eng.AddSSHKeys(ctx, "bob", bobPub, "test"); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := e.eng.AddSSHKeys(ctx, "bot", janePub, "test"); err == nil {
 		t.Fatal("one key was authorised for two principals")
 	}
@@ -123,31 +131,54 @@ func TestReviewConsoleOverSSH(t *testing.T) {
 		t.Fatalf("unknown key: %v", err)
 	}
 
-	// Jane's key opens the console as jane (the SSH user name is not the identity).
-	client, err := dial("anyone", janeKey)
-	if err != nil {
-		t.Fatal(err)
+	// Jane's and Bob's keys open the console as themselves, at the same time
+	// (the SSH user name is not the identity).
+	console := func(key gossh.Signer) (*screen, io.Writer) {
+		client, err := dial("anyone", key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { client.Close() })
+		sess, err := client.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sess.RequestPty("xterm-256color", 40, 140, gossh.TerminalModes{}); err != nil {
+			t.Fatal(err)
+		}
+		scr := &screen{}
+		sess.Stdout = scr
+		stdin, err := sess.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sess.Shell(); err != nil {
+			t.Fatal(err)
+		}
+		return scr, stdin
 	}
-	defer client.Close()
-	sess, err := client.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
-	if err := sess.RequestPty("xterm-256color", 40, 140, gossh.TerminalModes{}); err != nil {
-		t.Fatal(err)
-	}
-	scr := &screen{}
-	sess.Stdout = scr
-	stdin, err := sess.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sess.Shell(); err != nil {
-		t.Fatal(err)
-	}
+	scr, stdin := console(janeKey)
+	bobScr, bob := console(bobKey)
 	scr.waitFor(t, "jane")
+	bobScr.waitFor(t, "bob")
 	scr.waitFor(t, "customer-42/channel")
+	bobScr.waitFor(t, "customer-42/channel")
+
+	// Jane opens the review: her claim keeps Bob off it.
+	stdin.Write([]byte("\r"))
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if r, _ := e.eng.Review(ctx, reviewID); r.ClaimHolder == "jane" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("jane's claim never landed; her console showed:\n%s", scr.String())
+		}
+	}
+	bob.Write([]byte{0x12}) // ctrl+r: refresh
+	bobScr.waitFor(t, "claimed by jane")
+	bobScr.waitFor(t, "you can read, not d")
+	bob.Write([]byte("ay")) // bob tries anyway: the decision below stays jane's
+
 	stdin.Write([]byte("a"))
 	scr.waitFor(t, "Approve")
 	stdin.Write([]byte("y"))
