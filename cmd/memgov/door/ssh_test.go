@@ -3,9 +3,9 @@ package door
 import (
 	"bytes"
 	"context"
-	"io"
 	"crypto/ed25519"
 	"crypto/rand"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
