@@ -147,6 +147,8 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (e
 		Description: "Submit a memory write through memgov's gates. Returns status (COMMITTED, MERGED, ALREADY_COMMITTED, REJECTED, DEFERRED, DENIED), the gate and reason code, and the item or review id. A SYNC_BLOCK write waits for a person's decision.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(false), IdempotentHint: false, OpenWorldHint: closed}},
 		func(ctx context.Context, req *mcp.CallToolRequest, in AddMemoryInput) (*mcp.CallToolResult, engine.WriteResult, error) {
+			ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+			defer cancel()
 			p, err := who(ctx, req)
 			if err != nil {
 				return nil, engine.WriteResult{}, toolError(err)
@@ -166,6 +168,8 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (e
 		Description: "Rank the entries of a memoryRef you may read by hybrid retrieval (semantic, structure, recency, weighted by provenance).",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: closed}},
 		func(ctx context.Context, req *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
+			ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+			defer cancel()
 			p, err := who(ctx, req)
 			if err != nil {
 				return nil, SearchOutput{}, toolError(err)
@@ -185,6 +189,8 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (e
 		Description: "List the visible entries of a memoryRef, ordered by key; page with after.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: closed}},
 		func(ctx context.Context, req *mcp.CallToolRequest, in ListInput) (*mcp.CallToolResult, ListOutput, error) {
+			ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+			defer cancel()
 			p, err := who(ctx, req)
 			if err != nil {
 				return nil, ListOutput{}, toolError(err)
@@ -206,6 +212,8 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (e
 		Description: "Read one visible entry of a memoryRef by its id (key).",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: closed}},
 		func(ctx context.Context, req *mcp.CallToolRequest, in GetInput) (*mcp.CallToolResult, GetOutput, error) {
+			ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+			defer cancel()
 			p, err := who(ctx, req)
 			if err != nil {
 				return nil, GetOutput{}, toolError(err)
@@ -221,6 +229,8 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (e
 		Description: "Retract an entry (by key) with a reason; the log keeps its history. Forgetting by subject is for curators and operators.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: closed}},
 		func(ctx context.Context, req *mcp.CallToolRequest, in ForgetInput) (*mcp.CallToolResult, ForgetOutput, error) {
+			ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+			defer cancel()
 			p, err := who(ctx, req)
 			if err != nil {
 				return nil, ForgetOutput{}, toolError(err)
@@ -251,6 +261,8 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (e
 		Description: "Tell what became of a DEFERRED add_memory: still DEFERRED, COMMITTED once a person approved it, or REJECTED with the reason.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: closed}},
 		func(ctx context.Context, req *mcp.CallToolRequest, in StatusInput) (*mcp.CallToolResult, engine.WriteResult, error) {
+			ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+			defer cancel()
 			p, err := who(ctx, req)
 			if err != nil {
 				return nil, engine.WriteResult{}, toolError(err)
