@@ -50,6 +50,7 @@ type ReadTx interface {
 	EventReader
 	ProposalReader
 	CommitmentReader
+	CredentialReader
 }
 
 // Tx is a write transaction: it reads its own writes, appends to the log and

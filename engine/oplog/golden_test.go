@@ -225,8 +225,8 @@ func TestAllOpsDistinctAndKnown(t *testing.T) {
 			t.Errorf("%s not known", op)
 		}
 	}
-	if len(seen) != 39 {
-		t.Errorf("%d operations, want 39", len(seen))
+	if len(seen) != 42 {
+		t.Errorf("%d operations, want 42", len(seen))
 	}
 	if oplog.Op("NOPE").Known() {
 		t.Error("an undeclared op is known")

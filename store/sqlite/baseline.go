@@ -297,7 +297,12 @@ func applyDriftDetected(ctx context.Context, q querier, e *oplog.Entry) error {
 	// The episode opens at the entry, on the entry's memoryRef.
 	_, err = q.ExecContext(ctx, `INSERT INTO drift_events (id, memory_ref, baseline_id, policy, cause, approved_hash, current_hash, detail, detected_at, lsn)
 		VALUES (?,?,?,?,?,?,?,?,?,?)`, d.ID, e.MemoryRef, d.BaselineID, d.Policy, d.Cause, d.ApprovedHash, d.CurrentHash, d.Detail, ms(e.Time), e.LSN)
-	return wrapApply(e, err)
+	if err != nil {
+		return wrapApply(e, err)
+	}
+	// The outbox announces the episode (webhooks of memgov serve); its data
+	// are identifiers, never the detail or the hashed content.
+	return event(ctx, q, e, "MEMORY_DRIFT_DETECTED", map[string]any{"driftId": d.ID, "memoryRef": e.MemoryRef, "baselineId": d.BaselineID, "cause": d.Cause, "policy": d.Policy})
 }
 
 // applyDriftAck closes an episode; a rollback re-binds the current baseline to

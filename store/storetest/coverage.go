@@ -26,6 +26,13 @@ var Coverage = map[string][]string{
 	"Principal":  {"Principals/LookupAndOrder", "Engine/Principals"},
 	"Principals": {"Principals/LookupAndOrder"},
 
+	// CredentialReader (store_credentials.go).
+	"TokenByHash": {"Credentials/TokensByHashAndRevocation"},
+	"Token":       {"Credentials/TokensByHashAndRevocation"},
+	"Tokens":      {"Credentials/TokensByHashAndRevocation"},
+	"SSHKey":      {"Credentials/SSHKeys"},
+	"SSHKeys":     {"Credentials/SSHKeys"},
+
 	// ItemReader (store_items.go).
 	"Item":            {"Items/ItemsVersionsAndHistory"},
 	"ItemByKey":       {"Items/ItemsVersionsAndHistory", "Engine/ReplayProperty"},

@@ -62,6 +62,7 @@ func suites() []suite {
 		{"Events", eventTests},
 		{"Proposals", proposalTests},
 		{"Commitments", commitmentTests},
+		{"Credentials", credentialTests},
 		{"Engine", engineTests},
 	}
 }
