@@ -78,6 +78,9 @@ func loadKey(db string, create bool) ([]byte, error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("read key file: %w", err)
 	}
+	if _, serr := os.Stat(db); serr == nil && create {
+		return nil, fmt.Errorf("%s exists but its key file %s is missing: refusing to create a new key for an existing database (restore the key file or set MEMGOV_KEY)", db, p)
+	}
 	if !create {
 		if _, serr := os.Stat(db); serr == nil {
 			return nil, fmt.Errorf("the key file %s is missing: set MEMGOV_KEY or restore the key file; without it the log cannot be verified or extended", p)

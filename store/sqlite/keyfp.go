@@ -1,0 +1,88 @@
+package sqlite
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+)
+
+// ErrKeyMismatch reports a log key whose fingerprint is not the one the
+// database recorded when it was created: extending the log with it would
+// break the chain for good, so nothing is written.
+var ErrKeyMismatch = errors.New("the key does not match this database")
+
+// KeyFingerprint is hex(HMAC-SHA256(key, "memgov key fingerprint")): it names
+// a key without revealing it.
+func KeyFingerprint(key []byte) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("memgov key fingerprint"))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// checkKey compares the key with the recorded fingerprint before anything is
+// written. A database that records none yet (new, or made by a memgov
+// before fingerprints) passes; recordKey stores it after migration.
+func (s *Store) checkKey(ctx context.Context) error {
+	var n int
+	if err := s.writer.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'key_meta'`).Scan(&n); err != nil {
+		return mapOpenErr(s.path, err)
+	}
+	if n == 0 {
+		return nil
+	}
+	var fp string
+	err := s.writer.QueryRowContext(ctx, `SELECT value FROM key_meta WHERE name = 'fingerprint'`).Scan(&fp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return mapOpenErr(s.path, err)
+	}
+	if !hmac.Equal([]byte(fp), []byte(KeyFingerprint(s.key))) {
+		return fmt.Errorf("%w: %s was created with another key (set MEMGOV_KEY or restore %s.key; nothing was written)", ErrKeyMismatch, s.path, s.path)
+	}
+	return nil
+}
+
+// recordKey stores the key's fingerprint when the database has none.
+func (s *Store) recordKey(ctx context.Context) error {
+	_, err := s.writer.ExecContext(ctx, `INSERT INTO key_meta(name, value) VALUES ('fingerprint', ?) ON CONFLICT(name) DO NOTHING`, KeyFingerprint(s.key))
+	return mapOpenErr(s.path, err)
+}
+
+// createPrivate creates the database file empty with mode 0600 so SQLite,
+// which gives the -wal and -shm files the database file's mode, creates
+// those 0600 too.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return nil
+		}
+		return fmt.Errorf("create database: %w", err)
+	}
+	return f.Close()
+}
+
+// tightenModes makes the database and its -wal and -shm files 0600 when
+// they are more open (a file created by an older memgov, or under a loose
+// umask by another tool).
+func tightenModes(path string) error {
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(p, 0o600); err != nil {
+				return fmt.Errorf("restrict %s to its owner: %w", p, err)
+			}
+		}
+	}
+	return nil
+}
