@@ -70,6 +70,9 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		if item, err := tx.ItemByKey(ctx, ref, key); err == nil {
 			layer = item.Layer
 		}
+		if !p.Governs(tenantOf(ref)) || p.Suspended {
+			return e.permit(p, ActLease, Target{Ref: ref, Layer: layer}) // CTI-1: the table's refusal
+		}
 		if err := e.authorized(p, ref, layer, policy.OpWrite); err != nil && !(p.Role != Verifier && p.Role != Operator && layer.Durable()) {
 			return err
 		}

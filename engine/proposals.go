@@ -300,6 +300,10 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 		if err != nil || !p.Governs(pr.Owner.Tenant) {
 			return fmt.Errorf("%w: no proposal %s", ErrNotFound, safeID(id))
 		}
+		if ActsFor(p, pr.Owner.Principal) {
+			res.Status, res.Error = http.StatusForbidden, "forbidden: the owner of a proposal may not activate it"
+			return fmt.Errorf("%w: rule SELF-REVIEW (%s): %s owns this proposal (or acts for its owner) and may not activate it", ErrForbidden, ActProposalActivate, actor)
+		}
 		var gate string
 		switch {
 		case p.Role == Curator && actor != pr.Owner.Principal:

@@ -7,3 +7,7 @@ CREATE TABLE key_meta (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL
 ) STRICT;
+
+-- The places an erasure could not reach (memoryRefs and keys that contain the
+-- subject's identifiers): a JSON array; non-empty marks the erasure INCOMPLETE.
+ALTER TABLE erasures ADD COLUMN left_places TEXT NOT NULL DEFAULT '[]';
