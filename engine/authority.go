@@ -49,9 +49,9 @@ const (
 	Anyone   Who = "any role the matrix grants"
 	People   Who = "curators and operators"
 	Curators Who = "curators"
-	// Owner is the agent whose memoryRef it is ("own" memory, 12.8.2 ABAC),
-	// or a curator or operator of its tenant.
-	Owner Who = "the ref's own agent, or curators and operators"
+	// Owner: an executor acts only on its own memoryRef ("own" memory,
+	// 12.8.2 ABAC); orchestrators and people act on any ref of their tenant.
+	Owner Who = "executors on their own memoryRef; orchestrators and people"
 )
 
 // Rule is one row of the authority table: an action is allowed when the
@@ -74,14 +74,14 @@ var Actions = []Rule{
 	{ActWrite, policy.OpWrite, Anyone, false, "write, proposal create (own session only for executors)"},
 	{ActAnnotate, policy.OpAnnotate, Anyone, false, "annotate"},
 	{ActRollback, policy.OpDelete, People, false, "rollback (and the TUI's roll back to a version)"},
-	{ActPin, policy.OpAdmin, People, false, "pin"},
-	{ActUnpin, policy.OpAdmin, People, false, "unpin"},
+	{ActPin, policy.OpAdmin, Anyone, false, "pin"},
+	{ActUnpin, policy.OpAdmin, Anyone, false, "unpin"},
 	{ActExpire, policy.OpDelete, Anyone, false, "expire (orchestrators soft-delete, 12.8.2)"},
-	{ActReclassify, policy.OpAdmin, People, false, "reclassify (on both layers)"},
+	{ActReclassify, policy.OpAdmin, Anyone, false, "reclassify (on both layers)"},
 	{ActPromote, policy.OpWrite, Owner, false, "promote (writes SEMANTIC memory)"},
 	{ActConsolidate, policy.OpWrite, Owner, false, "consolidate"},
 	{ActDistill, policy.OpWrite, Owner, false, "distill"},
-	{ActForget, policy.OpDelete, Anyone, false, "forget"},
+	{ActForget, policy.OpDelete, People, false, "forget"},
 	{ActErase, policy.OpHardDelete, Curators, false, "erase"},
 	{ActLease, policy.OpWrite, Anyone, false, "lease acquire, renew, release"},
 	{ActWorkspace, policy.OpWrite, Anyone, false, "workspace create, put, remove, submit"},
@@ -168,7 +168,7 @@ func (e *Engine) permit(p Principal, a Action, t Target) error {
 			return fmt.Errorf("%w: rule %s: only %s may %s; %s is %s", ErrForbidden, a, Curators, a, p.ID, p.Role)
 		}
 	case Owner:
-		if !p.Role.Human() && agentOf(t.Ref) != p.ID {
+		if p.Role == Executor && agentOf(t.Ref) != p.ID {
 			return fmt.Errorf("%w: rule %s: an agent may %s only its own memoryRef", ErrForbidden, a, a)
 		}
 	}
