@@ -208,3 +208,32 @@ func ActsFor(p Principal, writer string) bool {
 	}
 	return false
 }
+
+// ReadRef checks that principal may read the whole memory of ref at once (a
+// memory map, a snapshot export, a memory checkpoint, a drift report): the
+// read rule of the table on the ref, and, for an executor, its own memoryRef
+// only, since a whole map holds session memory (12.8.2 "own session").
+func (e *Engine) ReadRef(ctx context.Context, principal, ref string) error {
+	var p Principal
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		p, err = tx.Principal(ctx, principal)
+		return err
+	})
+	if err != nil {
+		if isNotFound(err) {
+			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, principal)
+		}
+		return err
+	}
+	return e.readRef(p, ref)
+}
+
+func (e *Engine) readRef(p Principal, ref string) error {
+	if err := e.permit(p, ActRead, Target{Ref: ref}); err != nil {
+		return err
+	}
+	if p.Role == Executor && agentOf(ref) != p.ID {
+		return fmt.Errorf("%w: rule ABAC own-session (read): an executor reads whole memory maps only of its own memoryRef", ErrForbidden)
+	}
+	return nil
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -147,12 +146,7 @@ func (a *app) engine(cmd *cobra.Command) (*engine.Engine, error) {
 	return a.open(cmd.Context(), false)
 }
 
-func (a *app) printJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+func (a *app) printJSON(v any) error { return a.encodeJSON(v, true) }
 
 // table writes aligned columns; cells are sanitised because agent-written
 // text is untrusted.
@@ -193,8 +187,4 @@ func short(id string) string {
 }
 
 // printJSONLine writes v as one line of JSON (for results scripts read).
-func (a *app) printJSONLine(v any) error {
-	enc := json.NewEncoder(a.stdout)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+func (a *app) printJSONLine(v any) error { return a.encodeJSON(v, false) }
