@@ -31,7 +31,7 @@ type EraseRequest struct {
 type EraseReport struct {
 	RequestID   string         `json:"request_id"`
 	SubjectHash string         `json:"subject_hash"`
-	Status      string         `json:"status"` // COMPLETED, INCOMPLETE, DRY_RUN, NOTHING_FOUND
+	Status      string         `json:"status"`         // COMPLETED, INCOMPLETE, DRY_RUN, NOTHING_FOUND
 	Left        []string       `json:"left,omitempty"` // places an INCOMPLETE erasure could not reach
 	DryRun      bool           `json:"dry_run"`
 	Direct      []string       `json:"direct_items"`
