@@ -122,12 +122,24 @@ func (e *Engine) prepareArtifact(in *ProposalInput) (json.RawMessage, string, er
 	if err != nil {
 		return nil, "", fmt.Errorf("%w: the artifact is not JSON: %v", ErrInvalid, err)
 	}
+	if err := CheckIdentifier("title", in.Title); err != nil {
+		return nil, "", err
+	}
+	if err := CheckIdentifier("workspace", in.Workspace); err != nil {
+		return nil, "", err
+	}
+	for _, r := range append([]string{in.RunID}, in.SourceRunIDs...) {
+		if err := CheckIdentifier("run id", r); err != nil {
+			return nil, "", err
+		}
+	}
 	red := e.redactor(in.RunID)
 	if raw, err = redactCanonical(raw, red); err != nil {
 		return nil, "", err
 	}
 	in.Rationale = red.String(in.Rationale)
 	in.Title = red.String(in.Title)
+	in.Workspace = red.String(in.Workspace)
 	for i, r := range in.SourceRunIDs {
 		in.SourceRunIDs[i] = red.String(r)
 	}

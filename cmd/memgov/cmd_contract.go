@@ -164,8 +164,9 @@ curator or operator of REF's tenant.`,
 func (a *app) distillCommand() *cobra.Command {
 	var (
 		asJSON       bool
-		r            engine.DistillRequest
-		out, archive string
+		r              engine.DistillRequest
+		out, archive   string
+		distillSecrets *secretFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "distill REF --budget TOKENS --by WHO",
@@ -188,6 +189,9 @@ memory.compacted {tokenBudget, tokensUsed, indexUpdated}.`,
 			}
 			eng, err := a.engine(cmd)
 			if err != nil {
+				return err
+			}
+			if err := distillSecrets.register(eng, r.RunID); err != nil {
 				return err
 			}
 			r.MemoryRef = args[0]
@@ -230,6 +234,7 @@ memory.compacted {tokenBudget, tokensUsed, indexUpdated}.`,
 	cmd.Flags().IntVar(&r.Budget, "budget", 0, "token budget for input + output (0: the maximum)")
 	cmd.Flags().StringVar(&r.Actor, "by", "", "the principal running the distillation (required)")
 	cmd.Flags().StringVar(&r.RunID, "run", "", "redact the secrets registered for this run")
+	distillSecrets = addSecretFlags(cmd)
 	cmd.Flags().StringVar(&out, "out", "", "also write MEMORY-INDEX.json to this file")
 	cmd.Flags().StringVar(&archive, "archive-out", "", "also write the archive's canonical bytes to this file")
 	cmd.MarkFlagRequired("by")
@@ -238,8 +243,9 @@ memory.compacted {tokenBudget, tokensUsed, indexUpdated}.`,
 
 func (a *app) consolidateCommand() *cobra.Command {
 	var (
-		asJSON bool
-		r      engine.ConsolidateRequest
+		asJSON      bool
+		r           engine.ConsolidateRequest
+		consSecrets *secretFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "consolidate REF --by WHO",
@@ -255,6 +261,9 @@ agent.memory.consolidated {inputCount, outputCount, memoryRef}.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
 			if err != nil {
+				return err
+			}
+			if err := consSecrets.register(eng, r.RunID); err != nil {
 				return err
 			}
 			r.MemoryRef = args[0]
@@ -276,6 +285,7 @@ agent.memory.consolidated {inputCount, outputCount, memoryRef}.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	cmd.Flags().StringVar(&r.Actor, "by", "", "the principal running the pass (required)")
 	cmd.Flags().StringVar(&r.RunID, "run", "", "redact the secrets registered for this run")
+	consSecrets = addSecretFlags(cmd)
 	cmd.MarkFlagRequired("by")
 	return cmd
 }
