@@ -163,7 +163,7 @@ curator or operator of REF's tenant.`,
 
 func (a *app) distillCommand() *cobra.Command {
 	var (
-		asJSON       bool
+		asJSON         bool
 		r              engine.DistillRequest
 		out, archive   string
 		distillSecrets *secretFlags
