@@ -175,11 +175,11 @@ func (e *Engine) permit(p Principal, a Action, t Target) error {
 	if t.Layer == "" {
 		if !slices.ContainsFunc([]string{policy.Working, policy.Session, policy.Episodic, policy.Semantic, policy.Procedural},
 			func(l string) bool { return e.policy.Allowed(string(p.Role), l, rule.Op) }) {
-			return fmt.Errorf("%w: rule RBAC 12.8.2 (%s): a %s holds no %s right", ErrForbidden, a, p.Role, rule.Op)
+			return fmt.Errorf("%w: rule RBAC 12.8.2 (%s): %s %s holds no %s right", ErrForbidden, a, an(string(p.Role)), p.Role, rule.Op)
 		}
 	} else {
 		if !e.policy.Allowed(string(p.Role), string(t.Layer), rule.Op) {
-			return fmt.Errorf("%w: rule RBAC 12.8.2 (%s): a %s may not %s %s memory", ErrForbidden, a, p.Role, rule.Op, t.Layer)
+			return fmt.Errorf("%w: rule RBAC 12.8.2 (%s): %s %s may not %s %s memory", ErrForbidden, a, an(string(p.Role)), p.Role, rule.Op, t.Layer)
 		}
 		if p.Role == Executor && (t.Layer == Working || t.Layer == Session) && agentOf(t.Ref) != p.ID {
 			return fmt.Errorf("%w: rule ABAC own-session (%s): an executor may %s only its own session memory", ErrForbidden, a, rule.Op)
@@ -236,4 +236,12 @@ func (e *Engine) readRef(p Principal, ref string) error {
 		return fmt.Errorf("%w: rule ABAC own-session (read): an executor reads whole memory maps only of its own memoryRef", ErrForbidden)
 	}
 	return nil
+}
+
+// an is the indefinite article of w.
+func an(w string) string {
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an"
+	}
+	return "a"
 }

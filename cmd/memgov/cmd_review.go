@@ -309,8 +309,11 @@ seeds' defaults, overridden by DB.policy.yaml beside the database or --policy FI
 				return err
 			}
 			fmt.Fprintf(a.stdout, "# effective policy: %s\n", src)
-			_, err = a.stdout.Write(b)
-			return err
+			if _, err = a.stdout.Write(b); err != nil {
+				return err
+			}
+			a.printAuthority()
+			return nil
 		},
 	}
 	cmd.AddCommand(show)

@@ -69,3 +69,22 @@ func (a *app) bindReader(cmd *cobra.Command, eng *engine.Engine, as, ref string)
 	}
 	return denied(eng.ReadRef(cmd.Context(), p, ref))
 }
+
+// printAuthority prints the authority table (engine.Actions) as YAML
+// comments after the policy, so `policy show > p.yaml` still loads.
+func (a *app) printAuthority() {
+	fmt.Fprintln(a.stdout, "\n# authority: who may do what (engine/authority.go; spec §12.8.2 RBAC matrix, CTI-1).")
+	fmt.Fprintln(a.stdout, "# Every action needs: the principal governs the memory's tenant (CTI-1), its role holds")
+	fmt.Fprintln(a.stdout, "# OP on the memory's layer in rbac above, it is one of WHO, and for NOT-WRITER actions it")
+	fmt.Fprintln(a.stdout, "# neither wrote the memory nor acts for its writer (attribute agent=...). Executors act on")
+	fmt.Fprintln(a.stdout, "# WORKING and SESSION memory of their own memoryRef only.")
+	t := a.table("#", "ACTION", "OP", "WHO", "NOT-WRITER", "COMMANDS")
+	for _, r := range engine.Actions {
+		nw := "-"
+		if r.NotWriter {
+			nw = "yes"
+		}
+		t.row("#", string(r.Action), r.Op, string(r.Who), nw, r.Commands)
+	}
+	t.flush()
+}
