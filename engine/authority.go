@@ -211,8 +211,8 @@ func ActsFor(p Principal, writer string) bool {
 
 // ReadRef checks that principal may read the whole memory of ref at once (a
 // memory map, a snapshot export, a memory checkpoint, a drift report): the
-// read rule of the table on the ref, and, for an executor, its own memoryRef
-// only, since a whole map holds session memory (12.8.2 "own session").
+// read rule of the table on the ref, and a read right on every layer, since
+// a whole map holds every layer (executors read only some, 12.8.2).
 func (e *Engine) ReadRef(ctx context.Context, principal, ref string) error {
 	var p Principal
 	err := e.store.View(ctx, func(tx ReadTx) (err error) {
@@ -232,8 +232,10 @@ func (e *Engine) readRef(p Principal, ref string) error {
 	if err := e.permit(p, ActRead, Target{Ref: ref}); err != nil {
 		return err
 	}
-	if p.Role == Executor && agentOf(ref) != p.ID {
-		return fmt.Errorf("%w: rule ABAC own-session (read): an executor reads whole memory maps only of its own memoryRef", ErrForbidden)
+	for _, l := range []string{policy.Working, policy.Session, policy.Episodic, policy.Semantic, policy.Procedural} {
+		if !e.policy.Allowed(string(p.Role), l, policy.OpRead) {
+			return fmt.Errorf("%w: rule RBAC 12.8.2 (read): a whole memory map holds every layer, and %s %s may not read %s memory", ErrForbidden, an(string(p.Role)), p.Role, l)
+		}
 	}
 	return nil
 }

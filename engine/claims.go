@@ -151,7 +151,10 @@ func (e *Engine) appendClaim(ctx context.Context, tx Tx, op Op, r Review, actor,
 
 // reviewTarget is what a review decides about: memory of its ref and layer,
 // written by its agent.
-func reviewTarget(r Review) Target {
+func reviewTarget(r Review) Target { return ReviewTarget(r) }
+
+// ReviewTarget is the Target of an action on review r.
+func ReviewTarget(r Review) Target {
 	ref := r.MemoryRef
 	if ref == "" {
 		ref = r.Tenant + "/" + r.Agent

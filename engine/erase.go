@@ -83,6 +83,9 @@ func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error)
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, r.By)
 		}
+		if who.Role != Curator {
+			return fmt.Errorf("%w: rule %s: only %s may %s; %s is %s", ErrForbidden, ActErase, Curators, ActErase, who.ID, who.Role)
+		}
 		lw, err := lcWrite(tx)
 		if err != nil {
 			return err

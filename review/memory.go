@@ -499,7 +499,7 @@ func (s *Service) Annotate(ctx context.Context, itemID, kind, note string) (int6
 		return 0, err
 	}
 	if !s.actor.Governs(mustTenant(item.MemoryRef)) {
-		return 0, &ForbiddenError{fmt.Sprintf("%s may not annotate memory of another tenant (%s)", s.actor.ID, item.MemoryRef)}
+		return 0, &ForbiddenError{fmt.Sprintf("rule CTI-1 (annotate): %s acts only for tenant %s", s.actor.ID, s.actor.Tenant)}
 	}
 	if strings.TrimSpace(note) == "" {
 		return 0, fmt.Errorf("%w: an annotation needs a note", engine.ErrInvalid)
