@@ -50,6 +50,9 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 	if _, err := scope.Parse(ref); err != nil || key == "" {
 		return LeaseResult{}, fmt.Errorf("%w: a lease needs a valid memoryRef and a key", ErrInvalid)
 	}
+	if err := CheckIdentifier("key", key); err != nil {
+		return LeaseResult{}, err
+	}
 	if ttl <= 0 {
 		ttl = e.policy.Review.LeaseTTL.Std()
 	}

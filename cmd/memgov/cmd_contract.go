@@ -83,6 +83,7 @@ read plus one sparse cosine each); older entries beyond that are not searched.`,
 				return err
 			}
 			q.MemoryRef, q.Query = args[0], args[1]
+			a.readerNote(reader(as))
 			hits, err := adapter(eng, as).Search(cmd.Context(), q)
 			if errors.Is(err, engine.ErrInvalid) {
 				return &usageError{err}
@@ -315,6 +316,7 @@ condition, emitting a content-free commitment.fired event.`,
 			if err != nil {
 				return err
 			}
+			a.readerNote(reader(as))
 			cs, err := adapter(eng, as).Commitments(cmd.Context(), args[0])
 			if err != nil {
 				return denied(err)
@@ -437,6 +439,7 @@ content. --follow polls for new events (every --interval) until interrupted or
 				if p := reader(as); p != "" {
 					return eng.EventsAs(ctx, p, q)
 				}
+				a.readerNote("")
 				return eng.Events(ctx, q)
 			}
 			print := func(evs []engine.Event, lines bool) error {

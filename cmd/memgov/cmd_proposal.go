@@ -195,6 +195,8 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 					return denied(fmt.Errorf("%w: %q is not a registered principal", engine.ErrUnauthorized, p))
 				}
 				q.Tenant = pr.Tenant
+			} else {
+				a.readerNote("")
 			}
 			ps, err := eng.ListProposals(cmd.Context(), q)
 			if err != nil {
@@ -237,6 +239,8 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 					return denied(fmt.Errorf("%w: %q is not a registered principal", engine.ErrUnauthorized, p))
 				}
 				tenant = pr.Tenant
+			} else {
+				a.readerNote("")
 			}
 			p, revs, err := eng.ShowProposal(cmd.Context(), args[0], tenant)
 			if errors.Is(err, engine.ErrNotFound) {

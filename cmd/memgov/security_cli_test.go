@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -253,5 +255,89 @@ func TestWrongOrMissingKeyRefusedBeforeAnyWrite(t *testing.T) {
 	}
 	if checked != 4 {
 		t.Fatalf("checked %d of 4 files", checked)
+	}
+}
+
+// TestIdentifiersCleanAndOutputSanitised: identifiers with control, escape,
+// bidi or zero-width characters are refused; content that carries them is
+// stored but reaches no terminal raw, on any command; JSON escapes them.
+func TestIdentifiersCleanAndOutputSanitised(t *testing.T) {
+	c := newCLI(t)
+	c.setup()
+	const osc52 = "\x1b]52;c;aGVsbG8=\x07"
+	base := map[string]any{"source_agent_id": "support-bot", "memory_ref": "acme/support-bot", "key": "k1",
+		"target_layer": "SESSION", "content": map[string]any{"text": "x"}}
+	for field, bad := range map[string]any{
+		"key":           "k" + osc52,
+		"run_id":        "r\u202e1",
+		"session_id":    "s\u200b1",
+		"evidence_refs": []map[string]any{{"source_type": "HUMAN_INPUT", "source_uri": "chat://" + osc52, "authority": 1}},
+		"request_id":    "q\u0085",
+	} {
+		r := map[string]any{}
+		for k, v := range base {
+			r[k] = v
+		}
+		r[field] = bad
+		b, _ := json.Marshal(r)
+		out, errOut, code := c.run(string(b), "write", "--json")
+		if code == 0 || !strings.Contains(errOut, "U+") || strings.ContainsAny(out+errOut, "\x1b\u202e\u200b\x85") {
+			t.Errorf("%s with a control character: exit %d %q %q", field, code, out, errOut)
+		}
+	}
+	art := filepath.Join(t.TempDir(), "a.json")
+	os.WriteFile(art, []byte(`{"a":1}`), 0o600)
+	if _, errOut, code := c.run("", "proposal", "create", "--kind", "prompt-template", "--file", art, "--by", "support-bot", "--title", "t"+osc52); code == 0 || !strings.Contains(errOut, "title") {
+		t.Errorf("proposal title with an escape: exit %d %q", code, errOut)
+	}
+
+	// Content is free text. The write pipeline's content policy refuses
+	// escapes and invisible characters, but text can arrive by other ways (the
+	// Go API's Put, a reason, a note): whatever is stored is printed sanitised.
+	text := "pay now " + osc52 + " \u202eevil\u202c and \u200bhidden"
+	s := holdOpen(t, c.db)
+	key, _ := os.ReadFile(c.db + ".key")
+	eng := engine.New(s, bytes.TrimSpace(key))
+	content, _ := json.Marshal(map[string]string{"text": text})
+	put, err := eng.Put(context.Background(), engine.PutRequest{MemoryRef: "acme/support-bot", Key: "k2", Layer: engine.Session, Content: content, Actor: "support-bot", Reason: "r " + osc52})
+	if err == nil {
+		// A key written before identifiers were checked.
+		_, err = eng.Put(context.Background(), engine.PutRequest{MemoryRef: "acme/legacy", Key: "old" + osc52 + "\u202ekey", Layer: engine.Session, Content: content, Actor: "support-bot", Reason: "legacy"})
+	}
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := result{ItemID: put.ItemID}
+	for _, args := range [][]string{{"history", w.ItemID}, {"get", "acme/support-bot", "k2"}, {"list", "acme/support-bot"},
+		{"at", "acme/support-bot", "--lsn", strconv.FormatInt(put.LSN, 10)}, {"search", "acme/support-bot", "pay now"}} {
+		out, errOut, code := c.run("", args...)
+		if code != 0 || !strings.Contains(out, "pay now") {
+			t.Errorf("memgov %s: exit %d %q %q", strings.Join(args, " "), code, out, errOut)
+		}
+		if strings.ContainsAny(out+errOut, "\x1b\x07\u202e\u202c\u200b") {
+			t.Errorf("memgov %s prints a control or invisible character raw: %q", strings.Join(args, " "), out)
+		}
+	}
+	legacy := c.ok("", "list", "acme/legacy", "--json")
+	var entries []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(legacy), &entries); err != nil || len(entries) != 1 {
+		t.Fatalf("list --json: %v %q", err, legacy)
+	}
+	item := jsonField(c.ok("", "get", "acme/legacy", entries[0].ID, "--full"), "item_id")
+	if out, errOut, code := c.run("", "history", item); code != 0 || !strings.Contains(out, "old") || strings.ContainsAny(out+errOut, "\x1b\x07\u202e") {
+		t.Errorf("history of an item with a legacy key prints it raw: exit %d %q", code, out)
+	}
+	out := c.ok("", "get", "acme/support-bot", "k2", "--json")
+	if strings.ContainsAny(out, "\x1b\x07\u202e\u200b") || !strings.Contains(out, `\u001b]52`) || !strings.Contains(out, `\u202e`) {
+		t.Errorf("get --json does not escape: %q", out)
+	}
+	var e struct {
+		Content string `json:"content"`
+	}
+	if err := json.Unmarshal([]byte(out), &e); err != nil || e.Content != text {
+		t.Errorf("get --json does not round-trip the stored text: %v %q", err, e.Content)
 	}
 }
