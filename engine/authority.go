@@ -74,10 +74,10 @@ var Actions = []Rule{
 	{ActWrite, policy.OpWrite, Anyone, false, "write, proposal create (own session only for executors)"},
 	{ActAnnotate, policy.OpAnnotate, Anyone, false, "annotate"},
 	{ActRollback, policy.OpDelete, People, false, "rollback (and the TUI's roll back to a version)"},
-	{ActPin, policy.OpAdmin, Anyone, false, "pin"},
-	{ActUnpin, policy.OpAdmin, Anyone, false, "unpin"},
-	{ActExpire, policy.OpDelete, Anyone, false, "expire (orchestrators soft-delete, 12.8.2)"},
-	{ActReclassify, policy.OpAdmin, Anyone, false, "reclassify (on both layers)"},
+	{ActPin, policy.OpAdmin, People, false, "pin"},
+	{ActUnpin, policy.OpAdmin, People, false, "unpin"},
+	{ActExpire, policy.OpDelete, Anyone, false, "expire (orchestrators soft-delete, 12.8.2; the console: people)"},
+	{ActReclassify, policy.OpAdmin, Anyone, false, "reclassify (on both layers; the console: people)"},
 	{ActPromote, policy.OpWrite, Owner, false, "promote (writes SEMANTIC memory)"},
 	{ActConsolidate, policy.OpWrite, Owner, false, "consolidate"},
 	{ActDistill, policy.OpWrite, Owner, false, "distill"},
@@ -156,7 +156,7 @@ func (e *Engine) permit(p Principal, a Action, t Target) error {
 		return fmt.Errorf("%w: malformed memoryRef", ErrInvalid)
 	}
 	if !p.Governs(r.Tenant) {
-		return fmt.Errorf("%w: rule CTI-1 (%s): %s acts only for tenant %s", ErrForbidden, a, p.ID, p.Tenant)
+		return fmt.Errorf("%w: rule CTI-1 (%s): %s governs tenant %s, not another tenant's memory", ErrForbidden, a, p.ID, p.Tenant)
 	}
 	switch rule.Who {
 	case People:

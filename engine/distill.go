@@ -396,7 +396,7 @@ func requireTenantPrincipal(ctx context.Context, tx ReadTx, actor, tenant string
 		return err
 	}
 	if !p.Governs(tenant) {
-		return fmt.Errorf("%w: rule CTI-1: %s acts only for tenant %s", ErrForbidden, actor, p.Tenant)
+		return fmt.Errorf("%w: rule CTI-1: %s governs tenant %s, not another tenant's memory", ErrForbidden, actor, p.Tenant)
 	}
 	return nil
 }

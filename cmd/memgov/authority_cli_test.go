@@ -183,6 +183,7 @@ type command struct {
 	action engine.Action
 	layers []engine.Layer // the layers the action needs its op on ("": any)
 	read   bool           // allowed means the content is shown
+	people bool           // a decision of the console (the review service): people only
 	whole  bool           // a whole-map read: every layer
 	setup  func(f *fixtures, l engine.Layer) fixture
 	args   func(fx fixture, a actor) []string
@@ -190,7 +191,7 @@ type command struct {
 
 func itemCmd(name string, act engine.Action, extra ...string) func(l engine.Layer) command {
 	return func(l engine.Layer) command {
-		return command{name: name + "/" + string(l), action: act, layers: []engine.Layer{l},
+		return command{name: name + "/" + string(l), action: act, layers: []engine.Layer{l}, people: name != "annotate",
 			setup: func(f *fixtures, l engine.Layer) fixture { return f.item(l) },
 			args: func(fx fixture, a actor) []string {
 				return append([]string{name, fx.item, "--by", a.id}, extra...)
@@ -220,7 +221,7 @@ func commands() []command {
 				args: func(fx fixture, a actor) []string { return []string{"unpin", fx.item, "--by", a.id} }},
 			itemCmd("expire", engine.ActExpire, "--reason", "matrix")(l),
 			itemCmd("annotate", engine.ActAnnotate, "--note", "matrix")(l),
-			command{name: "reclassify/" + string(l), action: engine.ActReclassify, layers: []engine.Layer{l, engine.Episodic},
+			command{name: "reclassify/" + string(l), action: engine.ActReclassify, layers: []engine.Layer{l, engine.Episodic}, people: true,
 				setup: func(f *fixtures, l engine.Layer) fixture { return f.item(l) },
 				args: func(fx fixture, a actor) []string {
 					return []string{"reclassify", fx.item, "--layer", "EPISODIC", "--by", a.id, "--reason", "matrix"}
@@ -308,6 +309,9 @@ func expect(c command, a actor, ref string) bool {
 		// CTI-1. An erasure by a curator of another tenant runs, and
 		// finds nothing there.
 		return c.action == engine.ActErase && a.role == engine.Curator
+	}
+	if c.people && a.role != engine.Curator && a.role != engine.Operator {
+		return false
 	}
 	switch rule.Who {
 	case engine.People:
