@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -235,6 +236,25 @@ func TestWrongOrMissingKeyRefusedBeforeAnyWrite(t *testing.T) {
 	}
 	if err := os.Rename(c.db+".key.bak", c.db+".key"); err != nil {
 		t.Fatal(err)
+	}
+
+	// A database made before fingerprints: the first log entry's chain
+	// decides, and the right key records the fingerprint.
+	db, err := sql.Open("sqlite", c.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DELETE FROM key_meta`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	c.env = wrong
+	if _, errOut, code := c.run(req, "write", "--json"); code == 0 || !strings.Contains(errOut, "the key does not match this database") {
+		t.Errorf("a wrong key on a database without a fingerprint: exit %d %q", code, errOut)
+	}
+	c.env = orig
+	if got := c.logSize(); got != size {
+		t.Errorf("the log grew under a wrong key: %d -> %d", size, got)
 	}
 
 	// Modes: the database, its WAL and shared memory, and the key.

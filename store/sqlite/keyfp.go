@@ -9,6 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // ErrKeyMismatch reports a log key whose fingerprint is not the one the
@@ -25,28 +28,47 @@ func KeyFingerprint(key []byte) string {
 }
 
 // checkKey compares the key with the recorded fingerprint before anything is
-// written. A database that records none yet (new, or made by a memgov
-// before fingerprints) passes; recordKey stores it after migration.
+// written. A database made by a memgov before fingerprints has none: its
+// first log entry's chain, HMAC(key, zero || leaf), decides instead. A new
+// database passes; recordKey stores the fingerprint after migration.
 func (s *Store) checkKey(ctx context.Context) error {
-	var n int
-	if err := s.writer.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'key_meta'`).Scan(&n); err != nil {
-		return mapOpenErr(s.path, err)
+	mismatch := fmt.Errorf("%w: %s was created with another key (set MEMGOV_KEY or restore %s.key; nothing was written)", ErrKeyMismatch, s.path, s.path)
+	if s.hasTable(ctx, "key_meta") {
+		var fp string
+		err := s.writer.QueryRowContext(ctx, `SELECT value FROM key_meta WHERE name = 'fingerprint'`).Scan(&fp)
+		if err == nil {
+			if !hmac.Equal([]byte(fp), []byte(KeyFingerprint(s.key))) {
+				return mismatch
+			}
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return mapOpenErr(s.path, err)
+		}
 	}
-	if n == 0 {
+	if !s.hasTable(ctx, "log") {
 		return nil
 	}
-	var fp string
-	err := s.writer.QueryRowContext(ctx, `SELECT value FROM key_meta WHERE name = 'fingerprint'`).Scan(&fp)
+	var leaf, chain []byte
+	err := s.writer.QueryRowContext(ctx, `SELECT leaf, chain FROM log WHERE lsn = 1`).Scan(&leaf, &chain)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
 	if err != nil {
 		return mapOpenErr(s.path, err)
 	}
-	if !hmac.Equal([]byte(fp), []byte(KeyFingerprint(s.key))) {
-		return fmt.Errorf("%w: %s was created with another key (set MEMGOV_KEY or restore %s.key; nothing was written)", ErrKeyMismatch, s.path, s.path)
+	var l merkle.Hash
+	copy(l[:], leaf)
+	if want := oplog.ChainNext(s.key, merkle.Hash{}, l); !hmac.Equal(want[:], chain) {
+		return mismatch
 	}
 	return nil
+}
+
+func (s *Store) hasTable(ctx context.Context, name string) bool {
+	var n int
+	err := s.writer.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, name).Scan(&n)
+	return err == nil && n > 0
 }
 
 // recordKey stores the key's fingerprint when the database has none.
