@@ -286,6 +286,10 @@ func commands() []command {
 			}},
 		command{name: "review-release", action: engine.ActReviewRelease, layers: []engine.Layer{engine.Episodic}, setup: review,
 			args: func(fx fixture, a actor) []string { return []string{"review", "release", fx.review, "--by", a.id} }},
+		command{name: "workspace-create", action: engine.ActWorkspace, layers: []engine.Layer{""}, setup: session,
+			args: func(fx fixture, a actor) []string {
+				return []string{"workspace", "create", fx.ref, "--agent", a.id, "--name", "w-" + fx.key}
+			}},
 		command{name: "proposal-apply", action: engine.ActProposalActivate, layers: []engine.Layer{""},
 			setup: func(f *fixtures, _ engine.Layer) fixture { return f.proposal() },
 			args:  func(fx fixture, a actor) []string { return []string{"proposal", "apply", fx.proposal, "--by", a.id} }},
