@@ -257,7 +257,11 @@ func TestWrongOrMissingKeyRefusedBeforeAnyWrite(t *testing.T) {
 		t.Errorf("the log grew under a wrong key: %d -> %d", size, got)
 	}
 
-	// Modes: the database, its WAL and shared memory, and the key.
+	// Modes: the database, its WAL and shared memory, and the key; a
+	// database left readable by others is tightened when it is opened.
+	if err := os.Chmod(c.db, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	s := holdOpen(t, c.db)
 	defer s.Close()
 	c.ok(req, "write", "--json")

@@ -101,7 +101,9 @@ func tightenModes(path string) error {
 			continue
 		}
 		if fi.Mode().Perm()&0o077 != 0 {
-			if err := os.Chmod(p, 0o600); err != nil {
+			// Only the file's owner may change its mode; anyone else
+			// reading a shared file leaves it as its owner set it.
+			if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, os.ErrPermission) {
 				return fmt.Errorf("restrict %s to its owner: %w", p, err)
 			}
 		}
