@@ -33,7 +33,7 @@ func checkIdentifiers(r *WriteRequest) error {
 	}
 	for _, f := range fields {
 		if err := guard.CheckIdentifier(f.name, f.v); err != nil {
-			return fmt.Errorf("%w: %v", ErrInvalid, err)
+			return err
 		}
 	}
 	return nil

@@ -96,7 +96,9 @@ func (e *Engine) Write(ctx context.Context, req WriteRequest) (WriteResult, erro
 		req.raw = raw
 	}
 	if err := checkIdentifiers(&req); err != nil {
-		return WriteResult{}, err
+		// Refused like a malformed request, before anything is stored:
+		// the identifier would reach the log and every terminal.
+		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: err.Error()}, nil
 	}
 	red := e.redactor(req.RunID)
 	if !red.Empty() {

@@ -305,7 +305,7 @@ func TestIdentifiersCleanAndOutputSanitised(t *testing.T) {
 		r[field] = bad
 		b, _ := json.Marshal(r)
 		out, errOut, code := c.run(string(b), "write", "--json")
-		if code == 0 || !strings.Contains(errOut, "U+") || strings.ContainsAny(out+errOut, "\x1b\u202e\u200b\x85") {
+		if code != exitRejected || !strings.Contains(out, "SCHEMA_INVALID") || !strings.Contains(out, "U+") || strings.ContainsAny(out+errOut, "\x1b\u202e\u200b\u0085") {
 			t.Errorf("%s with a control character: exit %d %q %q", field, code, out, errOut)
 		}
 	}
