@@ -68,10 +68,10 @@ type Rule struct {
 }
 
 // Actions is the authority table: who may do what. `memgov policy show`
-// prints it; Permit is its only reader.
+// prints it; Permit decides from it.
 var Actions = []Rule{
-	{ActRead, policy.OpRead, Anyone, false, "list, get, search, history, at, snapshot export, mem-checkpoint, events, review show, drift show, distill output"},
-	{ActWrite, policy.OpWrite, Anyone, false, "write, proposal create (own session only for executors)"},
+	{ActRead, policy.OpRead, Anyone, false, "get, list, search, history, at (entries); snapshot export and hash, checkpoint show/ops/prove, drift list/show, workspace show (whole maps: read on every layer); review list, events"},
+	{ActWrite, policy.OpWrite, Anyone, false, "write (the pipeline's authorization gate applies the same matrix)"},
 	{ActAnnotate, policy.OpAnnotate, Anyone, false, "annotate"},
 	{ActRollback, policy.OpDelete, People, false, "rollback (and the TUI's roll back to a version)"},
 	{ActPin, policy.OpAdmin, People, false, "pin"},
@@ -83,15 +83,15 @@ var Actions = []Rule{
 	{ActDistill, policy.OpWrite, Owner, false, "distill"},
 	{ActForget, policy.OpDelete, People, false, "forget"},
 	{ActErase, policy.OpHardDelete, Curators, false, "erase"},
-	{ActLease, policy.OpWrite, Anyone, false, "lease acquire, renew, release"},
-	{ActWorkspace, policy.OpWrite, Anyone, false, "workspace create, put, remove, submit"},
+	{ActLease, policy.OpWrite, Anyone, false, "lease acquire (a lease on a durable key also for executors and orchestrators: the write under it is gated)"},
+	{ActWorkspace, policy.OpWrite, Anyone, false, "workspace create (put, remove and submit: its owner only)"},
 	{ActReviewClaim, policy.OpApprove, Curators, true, "review claim (and opening a review in the TUI)"},
 	{ActReviewDecide, policy.OpApprove, Curators, true, "review approve, review reject, workspace merge decisions"},
 	{ActReviewEscalate, policy.OpApprove, Curators, true, "review escalate"},
 	{ActReviewRelease, policy.OpApprove, Curators, true, "review release"},
 	{ActDriftAck, policy.OpApprove, People, false, "drift ack"},
 	{ActBaselineApprove, policy.OpApprove, People, false, "baseline approve"},
-	{ActProposalActivate, policy.OpApprove, Curators, true, "proposal apply (or a principal holding proposal:activate), proposal reject, archive"},
+	{ActProposalActivate, policy.OpApprove, Curators, true, "proposal apply (curators, or a principal holding proposal:activate; never the owner)"},
 }
 
 // RuleFor returns the table's row for a.
