@@ -182,22 +182,13 @@ func driftPolicyAllowed(p policy.Policy, level int, dp string) bool {
 	return false
 }
 
-// requireGovernor refuses actors who are not operators or curators of the ref's tenant.
-func requireGovernor(ctx context.Context, tx ReadTx, actor, ref, what string) (Principal, error) {
+// requireGovernor refuses actors the authority table does not let perform a
+// on ref: operators or curators of the ref's tenant.
+func (e *Engine) requireGovernor(ctx context.Context, tx ReadTx, actor, ref string, a Action) (Principal, error) {
 	if err := requirePrincipal(ctx, tx, actor); err != nil {
 		return Principal{}, err
 	}
-	p, err := tx.Principal(ctx, actor)
-	if err != nil {
-		return p, err
-	}
-	if p.Role != Operator && p.Role != Curator {
-		return p, fmt.Errorf("%w: %s is %s; only an operator or a curator may %s", ErrForbidden, actor, p.Role, what)
-	}
-	if r, err := scope.Parse(ref); err == nil && !p.Governs(r.Tenant) {
-		return p, fmt.Errorf("%w: %s does not govern tenant %s", ErrForbidden, actor, r.Tenant)
-	}
-	return p, nil
+	return e.permitTx(ctx, tx, actor, a, Target{Ref: ref})
 }
 
 // ApproveBaseline records a 3.2.6 memory_baseline of the memoryRef's current
@@ -210,7 +201,7 @@ func (e *Engine) ApproveBaseline(ctx context.Context, r ApproveRequest) (Baselin
 	}
 	var out Baseline
 	err := e.store.Update(ctx, func(tx Tx) (err error) {
-		if _, err := requireGovernor(ctx, tx, r.By, r.MemoryRef, "approve a baseline"); err != nil {
+		if _, err := e.requireGovernor(ctx, tx, r.By, r.MemoryRef, ActBaselineApprove); err != nil {
 			return err
 		}
 		if ev, err := tx.OpenDrift(ctx, r.MemoryRef); err == nil {

@@ -48,7 +48,7 @@ func (e *Engine) ComplianceReport(ctx context.Context) (ComplianceReport, error)
 		}
 		rep.Erasures, rep.ResidencyRejections = d.Erasures, d.ResidencyRejections
 		for _, er := range d.Erasures {
-			if er.CompletedAt.Sub(er.RequestedAt) > 72*time.Hour {
+			if er.CompletedAt.Sub(er.RequestedAt) > 72*time.Hour || len(er.Left) > 0 {
 				rep.ErasuresIncomplete++
 			}
 		}

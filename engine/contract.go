@@ -300,7 +300,7 @@ func (e *Engine) Forget(ctx context.Context, ref, subject, actor, reason string)
 	}
 	want := strings.ToLower(subject)
 	err := e.store.Update(ctx, func(tx Tx) error {
-		if _, err := requireGovernor(ctx, tx, actor, ref, "forget memory"); err != nil {
+		if _, err := e.requireGovernor(ctx, tx, actor, ref, ActForget); err != nil {
 			return err
 		}
 		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Now: e.Now()})

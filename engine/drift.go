@@ -660,7 +660,7 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 		if ev, err = tx.DriftEvent(ctx, r.DriftID); err != nil {
 			return err
 		}
-		if _, err := requireGovernor(ctx, tx, r.By, ev.MemoryRef, "acknowledge drift"); err != nil {
+		if _, err := e.requireGovernor(ctx, tx, r.By, ev.MemoryRef, ActDriftAck); err != nil {
 			return err
 		}
 		if !ev.Open() {

@@ -97,6 +97,11 @@ func (e *Engine) AddPrincipal(ctx context.Context, p Principal, actor string) (P
 	if p.Tenant != AllTenants && !validID(p.Tenant) {
 		return Principal{}, fmt.Errorf("%w: tenant must be 1-64 characters of A-Z a-z 0-9 . _ - or %q for every tenant", ErrInvalid, AllTenants)
 	}
+	for k, v := range p.Attributes {
+		if err := CheckIdentifier("attribute "+k, k+v); err != nil {
+			return Principal{}, err
+		}
+	}
 	if actor == "" {
 		actor = p.ID
 	}

@@ -246,7 +246,7 @@ func (e *Engine) Annotate(ctx context.Context, itemID, actor, kind, note string)
 		if err != nil {
 			return err
 		}
-		if err := e.authorized(who, item.MemoryRef, item.Layer, policy.OpAnnotate); err != nil {
+		if err := e.permit(who, ActAnnotate, Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 			return err
 		}
 		data, _ := json.Marshal(oplog.AnnotationData{Kind: kind, Note: note})
@@ -279,7 +279,7 @@ func (e *Engine) Reclassify(ctx context.Context, itemID string, to Layer, actor,
 			return fmt.Errorf("%w: item %s is already %s memory", ErrConflict, item.Key, to)
 		}
 		for _, l := range []Layer{item.Layer, to} {
-			if err := e.authorized(who, item.MemoryRef, l, policy.OpAdmin); err != nil {
+			if err := e.permit(who, ActReclassify, Target{Ref: item.MemoryRef, Layer: l}); err != nil {
 				return err
 			}
 		}
@@ -303,7 +303,7 @@ func (e *Engine) Expire(ctx context.Context, itemID, actor, reason string) (int6
 	if err != nil {
 		return 0, err
 	}
-	if err := e.Authorize(ctx, actor, item.MemoryRef, item.Layer, policy.OpDelete); err != nil {
+	if err := e.Permit(ctx, actor, ActExpire, Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 		return 0, err
 	}
 	return e.ForceExpire(ctx, itemID, actor, reason)

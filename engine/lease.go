@@ -50,6 +50,9 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 	if _, err := scope.Parse(ref); err != nil || key == "" {
 		return LeaseResult{}, fmt.Errorf("%w: a lease needs a valid memoryRef and a key", ErrInvalid)
 	}
+	if err := CheckIdentifier("key", key); err != nil {
+		return LeaseResult{}, err
+	}
 	if ttl <= 0 {
 		ttl = e.policy.Review.LeaseTTL.Std()
 	}
@@ -65,6 +68,9 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		layer := Episodic
 		if item, err := tx.ItemByKey(ctx, ref, key); err == nil {
 			layer = item.Layer
+		}
+		if !p.Governs(tenantOf(ref)) || p.Suspended {
+			return e.permit(p, ActLease, Target{Ref: ref, Layer: layer}) // CTI-1: the table's refusal
 		}
 		if err := e.authorized(p, ref, layer, policy.OpWrite); err != nil && !(p.Role != Verifier && p.Role != Operator && layer.Durable()) {
 			return err

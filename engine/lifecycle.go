@@ -56,6 +56,7 @@ type ErasureRow struct {
 	Items       int            `json:"items"`
 	Payloads    int            `json:"payloads"`
 	ByLayer     map[string]int `json:"by_layer"`
+	Left        []string       `json:"left,omitempty"` // places not reached: the erasure is INCOMPLETE
 }
 
 // MetricsData is the raw material of the quality metrics.

@@ -95,8 +95,19 @@ func (e *Engine) Write(ctx context.Context, req WriteRequest) (WriteResult, erro
 		}
 		req.raw = raw
 	}
+	if err := checkIdentifiers(&req); err != nil {
+		// Refused like a malformed request, before anything is stored:
+		// the identifier would reach the log and every terminal.
+		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: err.Error()}, nil
+	}
 	red := e.redactor(req.RunID)
 	if !red.Empty() {
+		if field := secretInIdentifier(&req, red); field != "" {
+			// Refused before anything is stored: not even the outcome,
+			// which would name the memoryRef.
+			return WriteResult{Status: StatusRejected, Gate: "redaction", Reason: ReasonSecretInIdentifier,
+				Detail: field + " contains a registered secret; identifiers cannot be redacted (SR-1)"}, nil
+		}
 		if err := redactRequest(&req, red); err != nil {
 			return WriteResult{}, err
 		}

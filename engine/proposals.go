@@ -122,12 +122,24 @@ func (e *Engine) prepareArtifact(in *ProposalInput) (json.RawMessage, string, er
 	if err != nil {
 		return nil, "", fmt.Errorf("%w: the artifact is not JSON: %v", ErrInvalid, err)
 	}
+	if err := CheckIdentifier("title", in.Title); err != nil {
+		return nil, "", err
+	}
+	if err := CheckIdentifier("workspace", in.Workspace); err != nil {
+		return nil, "", err
+	}
+	for _, r := range append([]string{in.RunID}, in.SourceRunIDs...) {
+		if err := CheckIdentifier("run id", r); err != nil {
+			return nil, "", err
+		}
+	}
 	red := e.redactor(in.RunID)
 	if raw, err = redactCanonical(raw, red); err != nil {
 		return nil, "", err
 	}
 	in.Rationale = red.String(in.Rationale)
 	in.Title = red.String(in.Title)
+	in.Workspace = red.String(in.Workspace)
 	for i, r := range in.SourceRunIDs {
 		in.SourceRunIDs[i] = red.String(r)
 	}
@@ -287,6 +299,10 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 		pr, err := tx.Proposal(ctx, id)
 		if err != nil || !p.Governs(pr.Owner.Tenant) {
 			return fmt.Errorf("%w: no proposal %s", ErrNotFound, safeID(id))
+		}
+		if ActsFor(p, pr.Owner.Principal) {
+			res.Status, res.Error = http.StatusForbidden, "forbidden: the owner of a proposal may not activate it"
+			return fmt.Errorf("%w: rule SELF-REVIEW (%s): %s owns this proposal (or acts for its owner) and may not activate it", ErrForbidden, ActProposalActivate, actor)
 		}
 		var gate string
 		switch {

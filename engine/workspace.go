@@ -126,8 +126,8 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, agent)
 		}
-		if !p.Governs(base.Tenant) {
-			return fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
+		if err := e.permit(p, ActWorkspace, Target{Ref: baseRef}); err != nil {
+			return err
 		}
 		if _, found, err := tx.WorkspaceByRef(ctx, ref); err != nil {
 			return err
@@ -190,7 +190,7 @@ func (e *Engine) ownOpenWorkspace(ctx context.Context, tx ReadTx, id, agent stri
 		return ws, err
 	}
 	if ws.Owner != agent {
-		return ws, fmt.Errorf("%w: workspace %s belongs to %s", ErrForbidden, ws.Name, ws.Owner)
+		return ws, fmt.Errorf("%w: rule %s: %s may act only on its own workspaces", ErrForbidden, ActWorkspace, agent)
 	}
 	if ws.Status != WorkspaceOpen {
 		return ws, fmt.Errorf("%w: workspace %s is %s", ErrConflict, ws.Name, ws.Status)

@@ -32,6 +32,7 @@ With --json it prints the MemoryEntry {id, content, tags, createdAt, expiresAt}
 			if p := reader(as); p != "" {
 				v, err = getAs(cmd, eng, p, args[0], args[1])
 			} else {
+				a.readerNote("")
 				v, err = eng.Get(cmd.Context(), args[0], args[1])
 			}
 			if errors.Is(err, engine.ErrNotFound) {
@@ -107,6 +108,7 @@ func (a *app) listCommand() *cobra.Command {
 				}
 				return a.printSnapshot(engine.Snapshot{MemoryRef: q.MemoryRef, Versions: vs}, asJSON)
 			}
+			a.readerNote("")
 			snap, err := eng.Read(cmd.Context(), q)
 			if err != nil {
 				return err
@@ -140,6 +142,7 @@ func (a *app) printSnapshot(snap engine.Snapshot, asJSON bool) error {
 
 func (a *app) historyCommand() *cobra.Command {
 	var asJSON bool
+	var as string
 	cmd := &cobra.Command{
 		Use:   "history ITEM_ID",
 		Short: "Show every version of an item",
@@ -152,9 +155,20 @@ the reason each version exists. Find item ids with ` + "`memgov get REF KEY`" + 
 			if err != nil {
 				return err
 			}
-			item, vs, err := eng.History(cmd.Context(), args[0])
-			if err != nil {
-				return err
+			var (
+				item engine.Item
+				vs   []engine.Version
+			)
+			if p := reader(as); p != "" {
+				item, vs, err = eng.HistoryAs(cmd.Context(), p, args[0])
+				if err != nil {
+					return denied(err)
+				}
+			} else {
+				a.readerNote("")
+				if item, vs, err = eng.History(cmd.Context(), args[0]); err != nil {
+					return err
+				}
 			}
 			if asJSON {
 				return a.printJSON(map[string]any{"item": item, "versions": vs})
@@ -173,11 +187,13 @@ the reason each version exists. Find item ids with ` + "`memgov get REF KEY`" + 
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&as, "as", "", asHelp)
 	return cmd
 }
 
 func (a *app) atCommand() *cobra.Command {
 	var (
+		as     string
 		asJSON bool
 		lsn    int64
 		at     string
@@ -209,9 +225,18 @@ or a point in time (seed 12.5.5).`,
 			if err != nil {
 				return err
 			}
-			snap, err := eng.Read(cmd.Context(), q)
-			if err != nil {
-				return err
+			var snap engine.Snapshot
+			if p := reader(as); p != "" {
+				scoped, err := eng.ReadAs(cmd.Context(), p, q)
+				if err != nil {
+					return denied(err)
+				}
+				snap = scoped.Snapshot
+			} else {
+				a.readerNote("")
+				if snap, err = eng.Read(cmd.Context(), q); err != nil {
+					return err
+				}
 			}
 			if asJSON {
 				return a.printJSON(map[string]any{"memory_ref": snap.MemoryRef, "lsn": snap.LSN,
@@ -224,5 +249,6 @@ or a point in time (seed 12.5.5).`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().Int64Var(&lsn, "lsn", 0, "log sequence number")
 	cmd.Flags().StringVar(&at, "time", "", "RFC 3339 time")
+	cmd.Flags().StringVar(&as, "as", "", asHelp)
 	return cmd
 }

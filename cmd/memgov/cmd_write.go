@@ -34,9 +34,9 @@ func exitFor(status string) int {
 
 func (a *app) writeCommand() *cobra.Command {
 	var (
-		file, run, secretsFile string
-		secrets                []string
-		asJSON, batch, wait    bool
+		file, run           string
+		sec                 *secretFlags
+		asJSON, batch, wait bool
 	)
 	cmd := &cobra.Command{
 		Use:   "write",
@@ -76,7 +76,7 @@ With --batch, stdin holds JSON lines; the exit code is the worst outcome.`,
 			if err != nil {
 				return err
 			}
-			if err := registerSecrets(eng.Secrets(), run, secrets, secretsFile); err != nil {
+			if err := sec.register(eng, run); err != nil {
 				return err
 			}
 			if batch {
@@ -117,8 +117,7 @@ With --batch, stdin holds JSON lines; the exit code is the worst outcome.`,
 	cmd.Flags().BoolVar(&batch, "batch", false, "read JSON lines, one request each")
 	cmd.Flags().BoolVar(&wait, "wait", false, "block a SYNC_BLOCK write until a curator decides or its deadline passes (fails closed)")
 	cmd.Flags().StringVar(&run, "run", "", "run id: secrets registered with --secret apply to this run")
-	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "ID=VALUE: a secret to redact from this run's writes (repeatable)")
-	cmd.Flags().StringVar(&secretsFile, "secrets-file", "", "a JSON object or ID=VALUE lines of secrets to redact")
+	sec = addSecretFlags(cmd)
 	return cmd
 }
 

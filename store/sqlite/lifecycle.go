@@ -153,8 +153,12 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 	if err != nil {
 		req = e.Time
 	}
-	if _, err := q.ExecContext(ctx, `INSERT INTO erasures (lsn, kind, request_id, subject_hash, requested_at, completed_at, actor, items, payloads, by_layer)
-		VALUES (?,?,?,?,?,?,?,?,?,?)`, e.LSN, rec.Kind, rec.RequestID, rec.SubjectHash, ms(req), ms(e.Time), e.Actor, len(rec.Items), payloads, string(byLayer)); err != nil {
+	left, _ := json.Marshal(rec.Left)
+	if rec.Left == nil {
+		left = []byte("[]")
+	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO erasures (lsn, kind, request_id, subject_hash, requested_at, completed_at, actor, items, payloads, by_layer, left_places)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?)`, e.LSN, rec.Kind, rec.RequestID, rec.SubjectHash, ms(req), ms(e.Time), e.Actor, len(rec.Items), payloads, string(byLayer), string(left)); err != nil {
 		return wrapApply(e, err)
 	}
 	return event(ctx, q, e, "memory.erased", map[string]any{"kind": rec.Kind, "requestId": rec.RequestID, "items": len(rec.Items)})
@@ -544,7 +548,7 @@ func (t *Tx) RecordRevalidation(ctx context.Context, versionID string, at time.T
 }
 
 func (r *readTx) erasureRows(ctx context.Context) ([]engine.ErasureRow, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT lsn, kind, request_id, subject_hash, requested_at, completed_at, actor, items, payloads, by_layer FROM erasures ORDER BY lsn`)
+	rows, err := r.q.QueryContext(ctx, `SELECT lsn, kind, request_id, subject_hash, requested_at, completed_at, actor, items, payloads, by_layer, left_places FROM erasures ORDER BY lsn`)
 	if err != nil {
 		return nil, err
 	}
@@ -554,13 +558,14 @@ func (r *readTx) erasureRows(ctx context.Context) ([]engine.ErasureRow, error) {
 		var (
 			x      engine.ErasureRow
 			rq, cp int64
-			bl     string
+			bl, lp string
 		)
-		if err := rows.Scan(&x.LSN, &x.Kind, &x.RequestID, &x.SubjectHash, &rq, &cp, &x.Actor, &x.Items, &x.Payloads, &bl); err != nil {
+		if err := rows.Scan(&x.LSN, &x.Kind, &x.RequestID, &x.SubjectHash, &rq, &cp, &x.Actor, &x.Items, &x.Payloads, &bl, &lp); err != nil {
 			return nil, err
 		}
 		x.RequestedAt, x.CompletedAt = fromMS(rq), fromMS(cp)
 		_ = json.Unmarshal([]byte(bl), &x.ByLayer)
+		_ = json.Unmarshal([]byte(lp), &x.Left)
 		out = append(out, x)
 	}
 	return out, rows.Err()

@@ -72,6 +72,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("create database directory: %w", err)
 		}
+		if err := createPrivate(path); err != nil {
+			return nil, err
+		}
 	}
 	s := &Store{path: path, key: opts.Key}
 	var err error
@@ -85,7 +88,21 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.reader.SetMaxOpenConns(8)
+	if err := s.checkKey(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
 	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if !opts.ReadOnly {
+		if err := s.recordKey(ctx); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	if err := tightenModes(path); err != nil {
 		s.Close()
 		return nil, err
 	}
