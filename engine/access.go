@@ -185,15 +185,11 @@ func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []Ver
 	now := e.Now()
 	id := NewID()
 	err := e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
 		ids := make([]string, len(vs))
 		for i, v := range vs {
 			ids[i] = v.ID
 		}
-		return lw.RecordRead(ctx, id, principal, ref, now, ids)
+		return tx.RecordRead(ctx, id, principal, ref, now, ids)
 	})
 	return id, err
 }
@@ -203,12 +199,8 @@ func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []Ver
 // of relevance decay (12.7.2). It returns how many of used were in the retrieval.
 func (e *Engine) Feedback(ctx context.Context, retrievalID string, usedItems []string) (int, error) {
 	var n int
-	err := e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
-		n, err = lw.RecordFeedback(ctx, retrievalID, usedItems, e.Now())
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
+		n, err = tx.RecordFeedback(ctx, retrievalID, usedItems, e.Now())
 		return err
 	})
 	return n, err

@@ -182,22 +182,13 @@ func driftPolicyAllowed(p policy.Policy, level int, dp string) bool {
 	return false
 }
 
-// requireGovernor refuses actors who are not operators or curators of the ref's tenant.
-func requireGovernor(ctx context.Context, tx ReadTx, actor, ref, what string) (Principal, error) {
+// requireGovernor refuses actors the authority table does not let perform a
+// on ref: operators or curators of the ref's tenant.
+func (e *Engine) requireGovernor(ctx context.Context, tx ReadTx, actor, ref string, a Action) (Principal, error) {
 	if err := requirePrincipal(ctx, tx, actor); err != nil {
 		return Principal{}, err
 	}
-	p, err := tx.Principal(ctx, actor)
-	if err != nil {
-		return p, err
-	}
-	if p.Role != Operator && p.Role != Curator {
-		return p, fmt.Errorf("%w: %s is %s; only an operator or a curator may %s", ErrForbidden, actor, p.Role, what)
-	}
-	if r, err := scope.Parse(ref); err == nil && !p.Governs(r.Tenant) {
-		return p, fmt.Errorf("%w: %s does not govern tenant %s", ErrForbidden, actor, r.Tenant)
-	}
-	return p, nil
+	return e.permitTx(ctx, tx, actor, a, Target{Ref: ref})
 }
 
 // ApproveBaseline records a 3.2.6 memory_baseline of the memoryRef's current
@@ -209,20 +200,16 @@ func (e *Engine) ApproveBaseline(ctx context.Context, r ApproveRequest) (Baselin
 		return Baseline{}, err
 	}
 	var out Baseline
-	err := e.store.Update(ctx, func(tx Tx) error {
-		if _, err := requireGovernor(ctx, tx, r.By, r.MemoryRef, "approve a baseline"); err != nil {
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
+		if _, err := e.requireGovernor(ctx, tx, r.By, r.MemoryRef, ActBaselineApprove); err != nil {
 			return err
 		}
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
-		if ev, err := br.OpenDrift(ctx, r.MemoryRef); err == nil {
+		if ev, err := tx.OpenDrift(ctx, r.MemoryRef); err == nil {
 			return fmt.Errorf("%w: drift %s is open on %s; resolve it with: memgov drift ack %s --by %s --resolve reapprove|rollback", ErrConflict, ev.ID, r.MemoryRef, ev.ID, r.By)
 		} else if !isNotFound(err) {
 			return err
 		}
-		if ok, _, err := e.governedIntact(ctx, tx, r.MemoryRef); err != nil {
+		if ok, _, err := e.governedIntact(ctx, tx, tx, r.MemoryRef); err != nil {
 			return err
 		} else if !ok {
 			return fmt.Errorf("%w: %s was edited outside memgov; run `memgov verify %s` and acknowledge the drift first", ErrConflict, r.MemoryRef, r.MemoryRef)
@@ -235,10 +222,6 @@ func (e *Engine) ApproveBaseline(ctx context.Context, r ApproveRequest) (Baselin
 
 // approveTx appends the BASELINE_APPROVE entry for the state as tx sees it.
 func (e *Engine) approveTx(ctx context.Context, tx Tx, r ApproveRequest) (Baseline, error) {
-	br, err := baselineTx(tx)
-	if err != nil {
-		return Baseline{}, err
-	}
 	now := e.Now()
 	pos, err := tx.LogSize(ctx)
 	if err != nil {
@@ -254,16 +237,16 @@ func (e *Engine) approveTx(ctx context.Context, tx Tx, r ApproveRequest) (Baseli
 		CheckIntervalSeconds: r.CheckIntervalSeconds, ComplianceLevel: r.Level, ApprovedBy: r.By,
 		DeltaBudget: e.Policy().Baseline.DeltaBudget, LogPosition: pos}
 	if r.MemoryType != MemoryNone {
-		st, err := e.stateHash(ctx, br, r.MemoryRef, now, alg, nil, false)
+		st, err := e.stateHash(ctx, tx, r.MemoryRef, now, alg, nil, false)
 		if err != nil {
 			return Baseline{}, err
 		}
 		b.SnapshotHash = &st.Hash
-		if err := e.putCache(ctx, tx, st); err != nil {
+		if err := tx.PutStateCache(ctx, st); err != nil {
 			return Baseline{}, err
 		}
 	}
-	head, err := br.MemHead(ctx, r.MemoryRef)
+	head, err := tx.MemHead(ctx, r.MemoryRef)
 	if err != nil {
 		return Baseline{}, err
 	}
@@ -283,19 +266,15 @@ func (e *Engine) approveTx(ctx context.Context, tx Tx, r ApproveRequest) (Baseli
 	if err := tx.Append(ctx, entry); err != nil {
 		return Baseline{}, err
 	}
-	return br.Baseline(ctx, r.MemoryRef)
+	return tx.Baseline(ctx, r.MemoryRef)
 }
 
 // Baseline returns the current baseline of a memoryRef (its own, not an
 // owner's; see ResolveBaseline).
 func (e *Engine) Baseline(ctx context.Context, ref string) (Baseline, error) {
 	var b Baseline
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
-		b, err = br.Baseline(ctx, ref)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		b, err = tx.Baseline(ctx, ref)
 		return err
 	})
 	return b, err
@@ -306,7 +285,7 @@ func (e *Engine) Baseline(ctx context.Context, ref string) (Baseline, error) {
 // on the owner's memoryRef (tenant/owner-agent[/ns...]); every instance is a ref
 // below it (tenant/owner-agent/instance-2) and verifies against the owner's
 // hash. The second result is the ref that holds the baseline.
-func resolveBaseline(ctx context.Context, br baselineReader, ref string) (Baseline, error) {
+func resolveBaseline(ctx context.Context, br BaselineReader, ref string) (Baseline, error) {
 	b, err := br.Baseline(ctx, ref)
 	if err == nil || !isNotFound(err) {
 		return b, err
@@ -322,19 +301,15 @@ func resolveBaseline(ctx context.Context, br baselineReader, ref string) (Baseli
 			return pb, perr
 		}
 	}
-	return Baseline{}, fmt.Errorf("%w: no baseline for %s; approve one with: memgov baseline approve %s --by OPERATOR ...", ErrNotFound, ref, ref)
+	return Baseline{}, fmt.Errorf("%w: no baseline for %s; approve one with: memgov baseline approve %s --by OPERATOR --type TYPE --policy POLICY", ErrNotFound, ref, ref)
 }
 
 // ResolveBaseline returns the baseline that governs ref: its own, or the shared
 // baseline of its owner (the nearest ancestor memoryRef with a shared baseline).
 func (e *Engine) ResolveBaseline(ctx context.Context, ref string) (Baseline, error) {
 	var b Baseline
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
-		b, err = resolveBaseline(ctx, br, ref)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		b, err = resolveBaseline(ctx, tx, ref)
 		return err
 	})
 	return b, err

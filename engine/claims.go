@@ -19,7 +19,7 @@ func (e *Engine) ClaimReview(ctx context.Context, reviewID, reviewer string) (Re
 		return Review{}, err
 	}
 	err := e.store.Update(ctx, func(tx Tx) error {
-		r, err := e.curatorReview(ctx, tx, reviewID, reviewer)
+		r, err := e.curatorReview(ctx, tx, ActReviewClaim, reviewID, reviewer)
 		if err != nil {
 			return err
 		}
@@ -48,6 +48,9 @@ func (e *Engine) ReleaseReview(ctx context.Context, reviewID, reviewer string) e
 		if err != nil {
 			return err
 		}
+		if _, err := e.permitTx(ctx, tx, reviewer, ActReviewRelease, reviewTarget(r)); err != nil {
+			return err
+		}
 		if r.ClaimHolder != reviewer || !e.Now().Before(r.ClaimExpires) {
 			return nil
 		}
@@ -59,7 +62,7 @@ func (e *Engine) ReleaseReview(ctx context.Context, reviewID, reviewer string) e
 func (e *Engine) EscalateReview(ctx context.Context, reviewID, reviewer, note string) (Review, error) {
 	var out Review
 	err := e.store.Update(ctx, func(tx Tx) error {
-		r, err := e.curatorReview(ctx, tx, reviewID, reviewer)
+		r, err := e.curatorReview(ctx, tx, ActReviewEscalate, reviewID, reviewer)
 		if err != nil {
 			return err
 		}
@@ -120,20 +123,18 @@ func (e *Engine) SweepReviews(ctx context.Context) (SweepResult, error) {
 	return res, nil
 }
 
-func (e *Engine) curatorReview(ctx context.Context, tx ReadTx, reviewID, reviewer string) (Review, error) {
-	who, err := tx.Principal(ctx, reviewer)
-	if err != nil {
+// curatorReview loads an open review and checks that reviewer may perform a
+// on it (the authority table: curators of its tenant who did not write it).
+func (e *Engine) curatorReview(ctx context.Context, tx ReadTx, a Action, reviewID, reviewer string) (Review, error) {
+	if _, err := tx.Principal(ctx, reviewer); err != nil {
 		return Review{}, requirePrincipal(ctx, tx, reviewer)
-	}
-	if who.Role != Curator {
-		return Review{}, fmt.Errorf("%w: only curators work reviews; %s is a %s", ErrForbidden, who.ID, who.Role)
 	}
 	r, err := tx.Review(ctx, reviewID)
 	if err != nil {
 		return Review{}, err
 	}
-	if !who.Governs(r.Tenant) {
-		return Review{}, fmt.Errorf("%w: %s does not govern tenant %s", ErrForbidden, who.ID, r.Tenant)
+	if _, err := e.permitTx(ctx, tx, reviewer, a, reviewTarget(r)); err != nil {
+		return Review{}, err
 	}
 	if !r.Open() {
 		return Review{}, fmt.Errorf("%w: review %s was already %s by %s", ErrConflict, r.ID, r.Status, r.DecidedBy)
@@ -151,4 +152,17 @@ func (e *Engine) appendClaim(ctx context.Context, tx Tx, op Op, r Review, actor,
 		return err
 	}
 	return tx.Append(ctx, entry)
+}
+
+// reviewTarget is what a review decides about: memory of its ref and layer,
+// written by its agent.
+func reviewTarget(r Review) Target { return ReviewTarget(r) }
+
+// ReviewTarget is the Target of an action on review r.
+func ReviewTarget(r Review) Target {
+	ref := r.MemoryRef
+	if ref == "" {
+		ref = r.Tenant + "/" + r.Agent
+	}
+	return Target{Ref: ref, Layer: r.Layer, Writer: r.Agent}
 }

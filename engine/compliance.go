@@ -42,17 +42,13 @@ type ComplianceReport struct {
 func (e *Engine) ComplianceReport(ctx context.Context) (ComplianceReport, error) {
 	rep := ComplianceReport{At: e.Now(), RetentionBreaches: []ComplianceItem{}, ResidencyViolations: []ComplianceItem{}, PastTTL: []ComplianceItem{}}
 	err := e.store.View(ctx, func(tx ReadTx) error {
-		lr, err := lcRead(tx)
-		if err != nil {
-			return err
-		}
-		d, err := lr.ComplianceData(ctx)
+		d, err := tx.ComplianceData(ctx)
 		if err != nil {
 			return err
 		}
 		rep.Erasures, rep.ResidencyRejections = d.Erasures, d.ResidencyRejections
 		for _, er := range d.Erasures {
-			if er.CompletedAt.Sub(er.RequestedAt) > 72*time.Hour {
+			if er.CompletedAt.Sub(er.RequestedAt) > 72*time.Hour || len(er.Left) > 0 {
 				rep.ErasuresIncomplete++
 			}
 		}

@@ -63,13 +63,16 @@ type consEntry struct {
 // agent.memory.consolidated {inputCount, outputCount, memoryRef}.
 func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (ConsolidateResult, error) {
 	res := ConsolidateResult{MemoryRef: r.MemoryRef, Keys: []string{}}
-	ref, err := scope.Parse(r.MemoryRef)
+	_, err := scope.Parse(r.MemoryRef)
 	if err != nil {
 		return res, fmt.Errorf("%w: memory ref: %v", ErrInvalid, err)
 	}
 	red := e.redactor(r.RunID)
 	err = e.store.Update(ctx, func(tx Tx) error {
-		if err := requireTenantPrincipal(ctx, tx, r.Actor, ref.Tenant); err != nil {
+		if err := requirePrincipal(ctx, tx, r.Actor); err != nil {
+			return err
+		}
+		if _, err := e.permitTx(ctx, tx, r.Actor, ActConsolidate, Target{Ref: r.MemoryRef}); err != nil {
 			return err
 		}
 		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: r.MemoryRef, Now: e.Now()})
@@ -94,8 +97,7 @@ func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (Consoli
 		for i := range parent {
 			parent[i] = i
 		}
-		var find func(int) int
-		find = func(i int) int {
+		find := func(i int) int {
 			for parent[i] != i {
 				parent[i] = parent[parent[i]]
 				i = parent[i]

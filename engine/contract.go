@@ -211,14 +211,15 @@ func (a *MemoryAdapter) getVersion(ctx context.Context, ref, id string) (*Versio
 
 // Put writes through the governed pipeline as the adapter's principal: the
 // request's source_agent_id is the principal, whatever it says. A SYNC_BLOCK
-// write waits for the curator's decision (WriteAndWait).
+// write returns DEFERRED: the door waits for the decision (memgov write and
+// the serve doors wait with WaitReview/AwaitSync, under their own limits).
 func (a *MemoryAdapter) Put(ctx context.Context, req WriteRequest) (WriteResult, error) {
 	if a.local {
 		return WriteResult{}, fmt.Errorf("%w: writing needs a registered principal", ErrInvalid)
 	}
 	req.SourceAgentID = a.principal
 	req.raw = nil
-	return a.e.WriteAndWait(ctx, req)
+	return a.e.Write(ctx, req)
 }
 
 // DeleteResult reports a governed delete.
@@ -318,7 +319,7 @@ func (e *Engine) Forget(ctx context.Context, ref, subject, actor, reason string)
 	}
 	want := strings.ToLower(subject)
 	err := e.store.Update(ctx, func(tx Tx) error {
-		if _, err := requireGovernor(ctx, tx, actor, ref, "forget memory"); err != nil {
+		if _, err := e.requireGovernor(ctx, tx, actor, ref, ActForget); err != nil {
 			return err
 		}
 		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Now: e.Now()})

@@ -78,25 +78,18 @@ func (e *Engine) curatorCheck(ctx context.Context, tx ReadTx, r Review, reviewer
 }
 
 func (e *Engine) decide(ctx context.Context, tx Tx, d Decision) (Review, error) {
-	who, err := tx.Principal(ctx, d.Reviewer)
-	if err != nil {
+	if _, err := tx.Principal(ctx, d.Reviewer); err != nil {
 		return Review{}, requirePrincipal(ctx, tx, d.Reviewer)
-	}
-	if who.Role != Curator {
-		return Review{}, fmt.Errorf("%w: only curators decide reviews; %s is a %s", ErrForbidden, who.ID, who.Role)
 	}
 	r, err := tx.Review(ctx, d.ReviewID)
 	if err != nil {
 		return Review{}, err
 	}
-	if !who.Governs(r.Tenant) {
-		return Review{}, fmt.Errorf("%w: %s does not govern tenant %s", ErrForbidden, who.ID, r.Tenant)
+	if _, err := e.permitTx(ctx, tx, d.Reviewer, ActReviewDecide, reviewTarget(r)); err != nil {
+		return Review{}, err
 	}
 	if !r.Open() {
 		return Review{}, fmt.Errorf("%w: review %s was already %s by %s", ErrConflict, r.ID, strings.ToLower(r.Status), r.DecidedBy)
-	}
-	if r.Agent == d.Reviewer {
-		return Review{}, fmt.Errorf("%w: %s wrote this memory and cannot decide its own review", ErrForbidden, d.Reviewer)
 	}
 	now := e.Now()
 	if r.ClaimHolder != "" && r.ClaimHolder != d.Reviewer && now.Before(r.ClaimExpires) {

@@ -230,7 +230,10 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 	res.TokenBudget = r.Budget
 	red := e.redactor(r.RunID)
 	err = e.store.Update(ctx, func(tx Tx) error {
-		if err := requireTenantPrincipal(ctx, tx, r.Actor, ref.Tenant); err != nil {
+		if err := requirePrincipal(ctx, tx, r.Actor); err != nil {
+			return err
+		}
+		if _, err := e.permitTx(ctx, tx, r.Actor, ActDistill, Target{Ref: ref.String()}); err != nil {
 			return err
 		}
 		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: r.MemoryRef, Now: e.Now()})
@@ -393,7 +396,7 @@ func requireTenantPrincipal(ctx context.Context, tx ReadTx, actor, tenant string
 		return err
 	}
 	if !p.Governs(tenant) {
-		return fmt.Errorf("%w: %s belongs to tenant %s and may not act on memory of tenant %s", ErrForbidden, actor, p.Tenant, tenant)
+		return fmt.Errorf("%w: rule CTI-1: %s governs tenant %s, not another tenant's memory", ErrForbidden, actor, p.Tenant)
 	}
 	return nil
 }

@@ -70,9 +70,6 @@ func (e *Engine) Secrets() *redact.Registry { return e.secrets }
 
 func (e *Engine) redactor(runID string) *redact.Redactor { return e.secrets.Redactor(runID) }
 
-// Store returns the engine's store.
-func (e *Engine) Store() Store { return e.store }
-
 // Now returns the engine clock's current time in UTC, at millisecond precision
 // (the precision of the log).
 func (e *Engine) Now() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
@@ -99,6 +96,11 @@ func (e *Engine) AddPrincipal(ctx context.Context, p Principal, actor string) (P
 	}
 	if p.Tenant != AllTenants && !validID(p.Tenant) {
 		return Principal{}, fmt.Errorf("%w: tenant must be 1-64 characters of A-Z a-z 0-9 . _ - or %q for every tenant", ErrInvalid, AllTenants)
+	}
+	for k, v := range p.Attributes {
+		if err := CheckIdentifier("attribute "+k, k+v); err != nil {
+			return Principal{}, err
+		}
 	}
 	if actor == "" {
 		actor = p.ID

@@ -7,12 +7,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/memgov/memgov/engine/oplog"
-	"github.com/memgov/memgov/engine/policy"
 )
 
 // EraseRequest asks for the erasure of a data subject (12.10.2).
@@ -31,7 +31,8 @@ type EraseRequest struct {
 type EraseReport struct {
 	RequestID   string         `json:"request_id"`
 	SubjectHash string         `json:"subject_hash"`
-	Status      string         `json:"status"` // COMPLETED, DRY_RUN, NOTHING_FOUND
+	Status      string         `json:"status"`         // COMPLETED, INCOMPLETE, DRY_RUN, NOTHING_FOUND
+	Left        []string       `json:"left,omitempty"` // places an INCOMPLETE erasure could not reach
 	DryRun      bool           `json:"dry_run"`
 	Direct      []string       `json:"direct_items"`
 	Derived     []string       `json:"derived_items"`
@@ -82,16 +83,15 @@ func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error)
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, r.By)
 		}
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
+		if who.Role != Curator {
+			return fmt.Errorf("%w: rule %s: only %s may %s; %s is %s", ErrForbidden, ActErase, Curators, ActErase, who.ID, who.Role)
 		}
 		if !r.DryRun {
-			if err := lw.SecureDelete(ctx); err != nil {
+			if err := tx.SecureDelete(ctx); err != nil {
 				return err
 			}
 		}
-		direct, unresolved, err := lw.EraseMatches(ctx, needles)
+		direct, unresolved, err := tx.EraseMatches(ctx, needles)
 		if err != nil {
 			return err
 		}
@@ -102,7 +102,7 @@ func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error)
 		}
 		frontier := direct
 		for len(frontier) > 0 {
-			more, err := lw.DerivedItems(ctx, frontier)
+			more, err := tx.DerivedItems(ctx, frontier)
 			if err != nil {
 				return err
 			}
@@ -116,16 +116,37 @@ func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error)
 			}
 		}
 		rep.Direct = direct
+		// An erasure reaches the tenants its curator governs, and says
+		// nothing of the others: not their items, not that they exist.
 		items := make([]string, 0, len(set))
+		inRef, inKey := 0, 0
 		for id := range set {
 			item, err := tx.Item(ctx, id)
 			if err != nil {
 				return err
 			}
-			if !who.Governs(tenantOf(item.MemoryRef)) || !e.policy.Allowed(string(who.Role), string(item.Layer), policy.OpHardDelete) {
-				return fmt.Errorf("%w: %s (%s) may not erase %s memory of %s; only curators hard-delete (12.8.2)", ErrForbidden, who.ID, who.Role, item.Layer, item.MemoryRef)
+			if !who.Governs(tenantOf(item.MemoryRef)) {
+				delete(set, id)
+				continue
+			}
+			if err := e.permit(who, ActErase, Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
+				return err
+			}
+			if containsAny(item.MemoryRef, needles) {
+				inRef++
+			}
+			if containsAny(item.Key, needles) {
+				inKey++
 			}
 			items = append(items, id)
+		}
+		rep.Direct = slices.DeleteFunc(rep.Direct, func(id string) bool { return !set[id] })
+		rep.Derived = slices.DeleteFunc(rep.Derived, func(id string) bool { return !set[id] })
+		if inRef > 0 {
+			rep.Left = append(rep.Left, fmt.Sprintf("the memoryRef of %d item(s): log, items, versions, events and indexes keep it (the log's chain covers it)", inRef))
+		}
+		if inKey > 0 {
+			rep.Left = append(rep.Left, fmt.Sprintf("the key of %d item(s): log, items, versions, events and indexes keep it (the log's chain covers it)", inKey))
 		}
 		sort.Strings(items)
 		rep.Items = len(items)
@@ -141,21 +162,22 @@ func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error)
 			rep.Status = "DRY_RUN"
 			return nil
 		}
-		row, err := e.purge(ctx, tx, lw, r.By, EraseSubject, rep.RequestID, rep.SubjectHash, items, rep.RequestedAt)
+		row, err := e.purgeLeaving(ctx, tx, r.By, EraseSubject, rep.RequestID, rep.SubjectHash, items, rep.RequestedAt, rep.Left)
 		if err != nil {
 			return err
 		}
 		rep.ByLayer, rep.Payloads, rep.LSN, rep.Status = row.ByLayer, row.Payloads, row.LSN, "COMPLETED"
+		if len(rep.Left) > 0 {
+			rep.Status = "INCOMPLETE"
+		}
 		return nil
 	})
 	if err != nil {
 		return rep, err
 	}
-	if rep.Status == "COMPLETED" {
-		if c, ok := e.store.(compactor); ok {
-			if err := c.Compact(ctx); err != nil {
-				return rep, err
-			}
+	if rep.Status == "COMPLETED" || rep.Status == "INCOMPLETE" {
+		if err := e.store.Compact(ctx); err != nil {
+			return rep, err
 		}
 	}
 	rep.CompletedAt = e.Now()
@@ -183,7 +205,12 @@ func tenantOf(ref string) string {
 // purge ends every live version of items (EXPIRE for ACTIVE, REJECT for a
 // DRAFT awaiting review) and appends the ERASE entry that removes their
 // payloads. Used by erasure, GC hard deletes and retention hard deletes.
-func (e *Engine) purge(ctx context.Context, tx Tx, lw lifecycleWriter, actor, kind, requestID, subjectHash string, items []string, requestedAt time.Time) (ErasureRow, error) {
+func (e *Engine) purge(ctx context.Context, tx Tx, actor, kind, requestID, subjectHash string, items []string, requestedAt time.Time) (ErasureRow, error) {
+	return e.purgeLeaving(ctx, tx, actor, kind, requestID, subjectHash, items, requestedAt, nil)
+}
+
+// purgeLeaving is purge recording the places the erasure could not reach.
+func (e *Engine) purgeLeaving(ctx context.Context, tx Tx, actor, kind, requestID, subjectHash string, items []string, requestedAt time.Time, left []string) (ErasureRow, error) {
 	row := ErasureRow{Kind: kind, RequestID: requestID, ByLayer: map[string]int{}}
 	now := e.Now()
 	for _, id := range items {
@@ -204,7 +231,7 @@ func (e *Engine) purge(ctx context.Context, tx Tx, lw lifecycleWriter, actor, ki
 				entry = &LogEntry{Time: now, Op: OpExpire, MemoryRef: item.MemoryRef, ItemID: id, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
 				p = Payload{Reason: "erased (" + kind + ")"}
 			case Draft:
-				rid, err := lw.OpenReviewOf(ctx, v.ID)
+				rid, err := tx.OpenReviewOf(ctx, v.ID)
 				if err != nil {
 					return row, err
 				}
@@ -222,12 +249,12 @@ func (e *Engine) purge(ctx context.Context, tx Tx, lw lifecycleWriter, actor, ki
 			}
 		}
 	}
-	lsns, err := lw.ItemEntries(ctx, items)
+	lsns, err := tx.ItemEntries(ctx, items)
 	if err != nil {
 		return row, err
 	}
 	rec := oplog.ErasureData{Kind: kind, RequestID: requestID, SubjectHash: subjectHash, RequestedAt: requestedAt.Format(time.RFC3339Nano),
-		Items: items, LSNs: lsns, ByLayer: row.ByLayer}
+		Items: items, LSNs: lsns, ByLayer: row.ByLayer, Left: left}
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return row, err
@@ -241,4 +268,15 @@ func (e *Engine) purge(ctx context.Context, tx Tx, lw lifecycleWriter, actor, ki
 	}
 	row.LSN, row.Payloads, row.Items = entry.LSN, len(lsns), len(items)
 	return row, nil
+}
+
+// containsAny reports whether s contains one of needles, ignoring ASCII case.
+func containsAny(s string, needles []string) bool {
+	ls := strings.ToLower(s)
+	for _, n := range needles {
+		if strings.Contains(ls, strings.ToLower(n)) {
+			return true
+		}
+	}
+	return false
 }

@@ -87,11 +87,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q (gc --by a curator or orchestrator)", ErrUnauthorized, o.By)
 		}
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
-		if err := lw.FoldReads(ctx); err != nil {
+		if err := tx.FoldReads(ctx); err != nil {
 			return err
 		}
 		pol := e.policy
@@ -100,11 +96,11 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 			if !pol.Allowed(string(who.Role), string(layer), policy.OpDelete) {
 				continue
 			}
-			cursor, err := lw.GCCursor(ctx, layer)
+			cursor, err := tx.GCCursor(ctx, layer)
 			if err != nil {
 				return err
 			}
-			items, err := lw.GCScan(ctx, layer, cursor, o.Batch, now, pol.Decay.AccessWindow.Std())
+			items, err := tx.GCScan(ctx, layer, cursor, o.Batch, now, pol.Decay.AccessWindow.Std())
 			if err != nil {
 				return err
 			}
@@ -170,7 +166,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 			}
 			rep.Cursors[layer] = next
 			if !o.DryRun {
-				if err := lw.SetGCCursor(ctx, layer, next); err != nil {
+				if err := tx.SetGCCursor(ctx, layer, next); err != nil {
 					return err
 				}
 			}
@@ -189,7 +185,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				}
 			}
 		}
-		purgeable, err := lw.GCPurgeable(ctx, now.Add(-pol.Decay.Grace.Std()), o.Batch)
+		purgeable, err := tx.GCPurgeable(ctx, now.Add(-pol.Decay.Grace.Std()), o.Batch)
 		if err != nil {
 			return err
 		}
@@ -223,21 +219,19 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				return fmt.Errorf("%w: hard deletes after the grace period need a curator; %s is a %s (run gc --by a curator, or --dry-run)", ErrForbidden, who.ID, who.Role)
 			}
 		}
-		if err := lw.SecureDelete(ctx); err != nil {
+		if err := tx.SecureDelete(ctx); err != nil {
 			return err
 		}
 		kind := EraseGCHard
 		if len(retentionHard) > 0 {
 			kind = EraseRetention
 		}
-		row, err := e.purge(ctx, tx, lw, o.By, kind, NewID(), "", hard, now)
+		row, err := e.purge(ctx, tx, o.By, kind, NewID(), "", hard, now)
 		rep.ErasureLSN = row.LSN
 		return err
 	})
 	if err == nil && rep.ErasureLSN > 0 {
-		if c, ok := e.store.(compactor); ok {
-			err = c.Compact(ctx)
-		}
+		err = e.store.Compact(ctx)
 	}
 	return rep, err
 }
@@ -277,7 +271,7 @@ func (e *Engine) Annotate(ctx context.Context, itemID, actor, kind, note string)
 		if err != nil {
 			return err
 		}
-		if err := e.authorized(who, item.MemoryRef, item.Layer, policy.OpAnnotate); err != nil {
+		if err := e.permit(who, ActAnnotate, Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 			return err
 		}
 		data, _ := json.Marshal(oplog.AnnotationData{Kind: kind, Note: note})
@@ -310,7 +304,7 @@ func (e *Engine) Reclassify(ctx context.Context, itemID string, to Layer, actor,
 			return fmt.Errorf("%w: item %s is already %s memory", ErrConflict, item.Key, to)
 		}
 		for _, l := range []Layer{item.Layer, to} {
-			if err := e.authorized(who, item.MemoryRef, l, policy.OpAdmin); err != nil {
+			if err := e.permit(who, ActReclassify, Target{Ref: item.MemoryRef, Layer: l}); err != nil {
 				return err
 			}
 		}
@@ -334,7 +328,7 @@ func (e *Engine) Expire(ctx context.Context, itemID, actor, reason string) (int6
 	if err != nil {
 		return 0, err
 	}
-	if err := e.Authorize(ctx, actor, item.MemoryRef, item.Layer, policy.OpDelete); err != nil {
+	if err := e.Permit(ctx, actor, ActExpire, Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 		return 0, err
 	}
 	return e.ForceExpire(ctx, itemID, actor, reason)
@@ -352,21 +346,15 @@ func (e *Engine) HardDelete(ctx context.Context, itemID, actor, reason string) (
 		if err := e.authorized(who, item.MemoryRef, item.Layer, policy.OpHardDelete); err != nil {
 			return err
 		}
-		lw, err := lcWrite(tx)
-		if err != nil {
+		if err := tx.SecureDelete(ctx); err != nil {
 			return err
 		}
-		if err := lw.SecureDelete(ctx); err != nil {
-			return err
-		}
-		row, err := e.purge(ctx, tx, lw, actor, EraseGCHard, NewID(), "", []string{item.ID}, e.Now())
+		row, err := e.purge(ctx, tx, actor, EraseGCHard, NewID(), "", []string{item.ID}, e.Now())
 		lsn = row.LSN
 		return err
 	})
 	if err == nil {
-		if c, ok := e.store.(compactor); ok {
-			err = c.Compact(ctx)
-		}
+		err = e.store.Compact(ctx)
 	}
 	return lsn, err
 }

@@ -50,6 +50,9 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 	if _, err := scope.Parse(ref); err != nil || key == "" {
 		return LeaseResult{}, fmt.Errorf("%w: a lease needs a valid memoryRef and a key", ErrInvalid)
 	}
+	if err := CheckIdentifier("key", key); err != nil {
+		return LeaseResult{}, err
+	}
 	if ttl <= 0 {
 		ttl = e.policy.Review.LeaseTTL.Std()
 	}
@@ -57,11 +60,7 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		ttl = m
 	}
 	var res LeaseResult
-	err := e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
 		p, err := tx.Principal(ctx, holder)
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, holder)
@@ -70,11 +69,14 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		if item, err := tx.ItemByKey(ctx, ref, key); err == nil {
 			layer = item.Layer
 		}
+		if !p.Governs(tenantOf(ref)) || p.Suspended {
+			return e.permit(p, ActLease, Target{Ref: ref, Layer: layer}) // CTI-1: the table's refusal
+		}
 		if err := e.authorized(p, ref, layer, policy.OpWrite); err != nil && !(p.Role != Verifier && p.Role != Operator && layer.Durable()) {
 			return err
 		}
 		now := e.Now()
-		cur, found, err := lw.LeaseOf(ctx, ref+"#"+key)
+		cur, found, err := tx.LeaseOf(ctx, ref+"#"+key)
 		if err != nil {
 			return err
 		}
@@ -83,7 +85,7 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		switch {
 		case live && cur.Holder != holder:
 			res = LeaseResult{Status: LeaseDenied, Holder: cur.Holder, RetryAfter: cur.ExpiresAt, Lease: cur}
-			return lw.CountLease(ctx, now, false)
+			return tx.CountLease(ctx, now, false)
 		case live:
 			res.Status = LeaseRenewed
 		default:
@@ -99,11 +101,11 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		if err := tx.Append(ctx, entry); err != nil {
 			return err
 		}
-		res.Lease, _, err = lw.LeaseOf(ctx, ref+"#"+key)
+		res.Lease, _, err = tx.LeaseOf(ctx, ref+"#"+key)
 		if err != nil {
 			return err
 		}
-		return lw.CountLease(ctx, now, true)
+		return tx.CountLease(ctx, now, true)
 	})
 	return res, err
 }
@@ -112,13 +114,9 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 // lost (expired and taken, or the token is stale).
 func (e *Engine) RenewLease(ctx context.Context, ref, key, holder string, token int64, ttl time.Duration) (Lease, error) {
 	var cur Lease
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		lr, err := lcRead(tx)
-		if err != nil {
-			return err
-		}
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
 		var found bool
-		cur, found, err = lr.LeaseOf(ctx, ref+"#"+key)
+		cur, found, err = tx.LeaseOf(ctx, ref+"#"+key)
 		if err != nil {
 			return err
 		}
@@ -140,11 +138,7 @@ func (e *Engine) RenewLease(ctx context.Context, ref, key, holder string, token 
 // ReleaseLease gives a lease up; the next grant gets a greater token.
 func (e *Engine) ReleaseLease(ctx context.Context, ref, key, holder string, token int64) error {
 	return e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
-		cur, found, err := lw.LeaseOf(ctx, ref+"#"+key)
+		cur, found, err := tx.LeaseOf(ctx, ref+"#"+key)
 		if err != nil {
 			return err
 		}

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"context"
-	"fmt"
 	"time"
 
 	"github.com/memgov/memgov/engine/memory"
@@ -34,65 +32,6 @@ type GCItem struct {
 // Lease is a write lease on one memory entry (12.8.3).
 type Lease = memory.Lease
 
-// lifecycleReader is what the lifecycle subsystem reads; store/sqlite's
-// transactions implement it in store/sqlite/lifecycle.go.
-type lifecycleReader interface {
-	GCScan(ctx context.Context, layer Layer, afterID string, limit int, now time.Time, window time.Duration) ([]GCItem, error)
-	GCPurgeable(ctx context.Context, before time.Time, limit int) ([]GCItem, error)
-	GCCursor(ctx context.Context, layer Layer) (string, error)
-	Linked(ctx context.Context, itemID string) (string, error)
-	EraseMatches(ctx context.Context, needles []string) (items []string, unresolved int, err error)
-	DerivedItems(ctx context.Context, items []string) ([]string, error)
-	ItemEntries(ctx context.Context, items []string) ([]int64, error)
-	LeaseOf(ctx context.Context, resource string) (Lease, bool, error)
-	MetricsData(ctx context.Context, since, now time.Time) (MetricsData, error)
-	ComplianceData(ctx context.Context) (ComplianceData, error)
-	Workspace(ctx context.Context, ref string) (Workspace, error)
-	OpenReviewOf(ctx context.Context, versionID string) (string, error)
-}
-
-// lifecycleWriter adds the lifecycle's telemetry writes (not log entries).
-type lifecycleWriter interface {
-	lifecycleReader
-	SecureDelete(ctx context.Context) error
-	SetGCCursor(ctx context.Context, layer Layer, after string) error
-	RecordAccess(ctx context.Context, items []string, at time.Time) error
-	RecordRetrieval(ctx context.Context, id, principal, ref string, at time.Time, items map[string]time.Duration) error
-	RecordFeedback(ctx context.Context, retrievalID string, used []string, at time.Time) (int, error)
-	// RecordRead records one retrieval of the given versions by principal
-	// from ref: one access of each version's item (n_access) and its
-	// staleness at the time of the read. It costs the same whatever the
-	// number of versions; FoldReads expands it.
-	RecordRead(ctx context.Context, id, principal, ref string, at time.Time, versionIDs []string) error
-	// FoldReads brings the per-item access and retrieval records up to date
-	// with the reads recorded so far; GC and the metrics fold before they
-	// read them.
-	FoldReads(ctx context.Context) error
-	CountLease(ctx context.Context, at time.Time, granted bool) error
-	RecordRevalidation(ctx context.Context, versionID string, at time.Time, pass bool, score float64) error
-}
-
-// compactor removes erased bytes from the database file and its WAL.
-type compactor interface {
-	Compact(ctx context.Context) error
-}
-
-func lcRead(tx ReadTx) (lifecycleReader, error) {
-	r, ok := tx.(lifecycleReader)
-	if !ok {
-		return nil, fmt.Errorf("%w: this store does not support the lifecycle subsystem", ErrInvalid)
-	}
-	return r, nil
-}
-
-func lcWrite(tx Tx) (lifecycleWriter, error) {
-	w, ok := tx.(lifecycleWriter)
-	if !ok {
-		return nil, fmt.Errorf("%w: this store does not support the lifecycle subsystem", ErrInvalid)
-	}
-	return w, nil
-}
-
 // OutcomeRow is one recorded write outcome.
 type OutcomeRow struct {
 	Status    string
@@ -117,6 +56,7 @@ type ErasureRow struct {
 	Items       int            `json:"items"`
 	Payloads    int            `json:"payloads"`
 	ByLayer     map[string]int `json:"by_layer"`
+	Left        []string       `json:"left,omitempty"` // places not reached: the erasure is INCOMPLETE
 }
 
 // MetricsData is the raw material of the quality metrics.

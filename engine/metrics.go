@@ -98,12 +98,8 @@ func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, er
 	if err := e.foldReads(ctx); err != nil {
 		return m, err
 	}
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		lr, err := lcRead(tx)
-		if err != nil {
-			return err
-		}
-		d, err = lr.MetricsData(ctx, since, now)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		d, err = tx.MetricsData(ctx, since, now)
 		return err
 	})
 	if err != nil {
@@ -308,11 +304,7 @@ const (
 func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport, error) {
 	rep := RevalidationReport{Why: map[string]int{}}
 	err := e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
-		d, err := lw.ComplianceData(ctx)
+		d, err := tx.ComplianceData(ctx)
 		if err != nil {
 			return err
 		}
@@ -333,7 +325,7 @@ func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport,
 				rep.Failed++
 				rep.Why[cause]++
 			}
-			if err := lw.RecordRevalidation(ctx, v.ID, now, cause == "", score); err != nil {
+			if err := tx.RecordRevalidation(ctx, v.ID, now, cause == "", score); err != nil {
 				return err
 			}
 		}

@@ -96,8 +96,19 @@ func (e *Engine) Write(ctx context.Context, req WriteRequest) (WriteResult, erro
 		}
 		req.raw = raw
 	}
+	if err := checkIdentifiers(&req); err != nil {
+		// Refused like a malformed request, before anything is stored:
+		// the identifier would reach the log and every terminal.
+		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: err.Error()}, nil
+	}
 	red := e.redactor(req.RunID)
 	if !red.Empty() {
+		if field := secretInIdentifier(&req, red); field != "" {
+			// Refused before anything is stored: not even the outcome,
+			// which would name the memoryRef.
+			return WriteResult{Status: StatusRejected, Gate: "redaction", Reason: ReasonSecretInIdentifier,
+				Detail: field + " contains a registered secret; identifiers cannot be redacted (SR-1)"}, nil
+		}
 		if err := redactRequest(&req, red); err != nil {
 			return WriteResult{}, err
 		}
@@ -212,9 +223,8 @@ func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr er
 	if r, done := w.checkTarget(e, stages); done {
 		return r, nil
 	}
-	ws, _ := tx.(gate.WorkspaceReader)
 	auth, err := run(ctx, stages, gate.Authorization{}, gate.AuthorizationInput{Agent: req.SourceAgentID, MemoryRef: req.MemoryRef,
-		Ref: w.ref, Layer: req.TargetLayer, Key: req.Key, Policy: pol, Reader: tx, Workspaces: ws})
+		Ref: w.ref, Layer: req.TargetLayer, Key: req.Key, Policy: pol, Reader: tx, Workspaces: tx})
 	if err != nil {
 		return WriteResult{}, err
 	}
@@ -297,14 +307,13 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		return r, true, nil
 	}
 
-	leases, _ := tx.(gate.LeaseReader)
 	token, hasToken := FencingToken(ctx)
 	if req.FencingToken != nil {
 		token, hasToken = *req.FencingToken, true
 	}
 	pg, err := run(ctx, stages, gate.Policy{}, gate.PolicyInput{Principal: w.principal, Ref: w.ref, MemoryRef: req.MemoryRef,
 		Layer: req.TargetLayer, Key: req.Key, Tags: req.Tags, Residency: req.Residency, Text: w.feat.Text,
-		FencingToken: token, HasToken: hasToken, Now: w.now, Policy: pol, Leases: leases})
+		FencingToken: token, HasToken: hasToken, Now: w.now, Policy: pol, Leases: tx})
 	if err != nil {
 		return WriteResult{}, true, err
 	}
@@ -431,7 +440,7 @@ func IdempotencyToken(memoryRef, key string, content json.RawMessage, agent stri
 // driftReader judges a memoryRef against its baseline for the drift step.
 type driftReader struct {
 	e  *Engine
-	tx ReadTx
+	tx Tx
 }
 
 func (d driftReader) DriftStatus(ctx context.Context, ref string) (gate.DriftStatus, error) {
@@ -764,16 +773,6 @@ func (e *Engine) NearDuplicates(ctx context.Context, ref string, layer Layer, te
 		return nil
 	})
 	return out, err
-}
-
-// readOnlyTx lets read-only helpers share code written against Tx.
-type readOnlyTx struct{ ReadTx }
-
-func (readOnlyTx) Append(context.Context, *LogEntry) error {
-	return errors.New("memgov: append in a read-only transaction")
-}
-func (readOnlyTx) RecordOutcome(context.Context, Outcome) error {
-	return errors.New("memgov: write in a read-only transaction")
 }
 
 func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }

@@ -111,8 +111,8 @@ func (e *Engine) promote(ctx context.Context, ref, by string, dry bool) (Promote
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q (register %s or pass an agent)", ErrUnauthorized, by, PromoterPrincipal)
 		}
-		if !p.Governs(tenantOf(ref)) {
-			return fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
+		if err := e.permit(p, ActPromote, Target{Ref: ref}); err != nil {
+			return err
 		}
 		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Now: e.Now()})
 		if err != nil {

@@ -56,27 +56,6 @@ type QuarantineQuery struct {
 	Limit     int
 }
 
-// quarantineStore is what quarantine reads beyond ReadTx; the SQLite store
-// implements it in store/sqlite/quarantine.go.
-type quarantineStore interface {
-	Quarantined(ctx context.Context, q QuarantineQuery) ([]QuarantineEntry, error)
-	// AgentOutcomes counts an agent's write outcomes since a time, and those
-	// a contradiction decided.
-	AgentOutcomes(ctx context.Context, agent string, since time.Time) (total, contradictions int, err error)
-	// ActiveWrittenBy returns the ACTIVE versions an agent created since a time.
-	ActiveWrittenBy(ctx context.Context, agent string, since time.Time) ([]Version, error)
-}
-
-func quarantineTx(tx ReadTx) (quarantineStore, error) {
-	if r, ok := tx.(quarantineStore); ok {
-		return r, nil
-	}
-	if r, ok := tx.(readOnlyTx); ok {
-		return quarantineTx(r.ReadTx)
-	}
-	return nil, fmt.Errorf("memgov: the store keeps no quarantine")
-}
-
 func contradictionReason(r string) bool {
 	return r == ReasonContradiction || r == gate.ReasonSemanticConflict || r == gate.ReasonStructuralConflict
 }
@@ -88,10 +67,6 @@ func (e *Engine) afterWrite(ctx context.Context, tx Tx, agent string, res WriteR
 	if !burst && !contradictionReason(res.Reason) {
 		return nil
 	}
-	qs, err := quarantineTx(tx)
-	if err != nil {
-		return nil // a store without quarantine
-	}
 	rep := e.policy.Reputation
 	window := rep.QuarantineWindow.Std()
 	if window <= 0 {
@@ -102,7 +77,7 @@ func (e *Engine) afterWrite(ctx context.Context, tx Tx, agent string, res WriteR
 	if burst {
 		cause = "write burst: " + res.Detail
 	} else {
-		total, contra, err := qs.AgentOutcomes(ctx, agent, now.Add(-window))
+		total, contra, err := tx.AgentOutcomes(ctx, agent, now.Add(-window))
 		if err != nil {
 			return fmt.Errorf("quarantine: count outcomes of %s: %w", agent, err)
 		}
@@ -115,7 +90,7 @@ func (e *Engine) afterWrite(ctx context.Context, tx Tx, agent string, res WriteR
 		}
 		cause = fmt.Sprintf("contradiction rate %.2f (%d of %d writes within %s) reaches %.2f", rate, contra, total, window, rep.QuarantineContradictionRate)
 	}
-	vs, err := qs.ActiveWrittenBy(ctx, agent, now.Add(-window))
+	vs, err := tx.ActiveWrittenBy(ctx, agent, now.Add(-window))
 	if err != nil {
 		return fmt.Errorf("quarantine: recent writes of %s: %w", agent, err)
 	}
@@ -143,12 +118,8 @@ func (e *Engine) appendQuarantine(ctx context.Context, tx Tx, v Version, actor s
 // the curator governs.
 func (e *Engine) Quarantined(ctx context.Context, q QuarantineQuery) ([]QuarantineEntry, error) {
 	var out []QuarantineEntry
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		qs, err := quarantineTx(tx)
-		if err != nil {
-			return err
-		}
-		out, err = qs.Quarantined(ctx, q)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		out, err = tx.Quarantined(ctx, q)
 		return err
 	})
 	if out == nil {
@@ -216,11 +187,7 @@ func (e *Engine) quarantinedFor(ctx context.Context, tx Tx, versionID, curator s
 	if who.Role != Curator {
 		return QuarantineEntry{}, Version{}, fmt.Errorf("%w: only curators release or retract quarantined memory; %s is a %s", ErrForbidden, who.ID, who.Role)
 	}
-	qs, err := quarantineTx(tx)
-	if err != nil {
-		return QuarantineEntry{}, Version{}, err
-	}
-	rs, err := qs.Quarantined(ctx, QuarantineQuery{VersionID: versionID})
+	rs, err := tx.Quarantined(ctx, QuarantineQuery{VersionID: versionID})
 	if err != nil {
 		return QuarantineEntry{}, Version{}, err
 	}

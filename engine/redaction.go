@@ -8,7 +8,10 @@ import (
 )
 
 // redactRequest replaces every registered secret in everything a write could
-// store, hash, embed or log (SR-1): content, tags, evidence and the raw request.
+// store, hash, embed or log (SR-1): content, tags, evidence, every free field
+// of the request (ids, tokens, types) and the raw request. Identifiers that
+// cannot be redacted (memoryRef, key, agent) are refused before this, with
+// SECRET_IN_IDENTIFIER.
 func redactRequest(r *WriteRequest, red *redact.Redactor) error {
 	if len(r.Content) > 0 {
 		c, err := red.JSON(r.Content)
@@ -21,10 +24,16 @@ func redactRequest(r *WriteRequest, red *redact.Redactor) error {
 		r.Tags[i] = red.String(t)
 	}
 	for i := range r.EvidenceRefs {
-		r.EvidenceRefs[i].Excerpt = red.String(r.EvidenceRefs[i].Excerpt)
-		r.EvidenceRefs[i].SourceURI = red.String(r.EvidenceRefs[i].SourceURI)
+		ev := &r.EvidenceRefs[i]
+		ev.Excerpt = red.String(ev.Excerpt)
+		ev.SourceURI = red.String(ev.SourceURI)
+		ev.SourceItemID = red.String(ev.SourceItemID)
+		ev.SourceType = red.String(ev.SourceType)
 	}
-	r.Key = red.String(r.Key)
+	for _, f := range []*string{&r.RequestID, &r.IdempotencyToken, &r.RunID, &r.SessionID, &r.ObservationType,
+		&r.Classification, &r.Residency} {
+		*f = red.String(*f)
+	}
 	raw, err := json.Marshal(r)
 	if err != nil {
 		return err

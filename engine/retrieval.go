@@ -187,13 +187,7 @@ func (a *MemoryAdapter) GetRead(ctx context.Context, ref, id string) (Retrieval,
 
 // foldReads brings the per-item read records up to date (FoldReads).
 func (e *Engine) foldReads(ctx context.Context) error {
-	return e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
-		return lw.FoldReads(ctx)
-	})
+	return e.store.Update(ctx, func(tx Tx) error { return tx.FoldReads(ctx) })
 }
 
 // durationText renders whole days as "7 days", else the duration.

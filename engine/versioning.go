@@ -311,6 +311,9 @@ func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) 
 		if err != nil {
 			return err
 		}
+		if _, err := e.permitTx(ctx, tx, actor, ActRollback, Target{Ref: bad.MemoryRef, Layer: bad.Layer}); err != nil {
+			return err
+		}
 		if bad.State != Active {
 			return fmt.Errorf("%w: version %s is %s; only the ACTIVE version can be rolled back", ErrConflict, versionID, bad.State)
 		}
@@ -362,6 +365,9 @@ func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason st
 		}
 		target, err := tx.Version(ctx, versionID)
 		if err != nil {
+			return err
+		}
+		if _, err := e.permitTx(ctx, tx, actor, ActRollback, Target{Ref: target.MemoryRef, Layer: target.Layer}); err != nil {
 			return err
 		}
 		if target.State == Draft || target.State == Quarantined {
@@ -439,6 +445,13 @@ func (e *Engine) setPin(ctx context.Context, itemID, actor, reason string, pin b
 		}
 		item, err := tx.Item(ctx, itemID)
 		if err != nil {
+			return err
+		}
+		act := ActUnpin
+		if pin {
+			act = ActPin
+		}
+		if _, err := e.permitTx(ctx, tx, actor, act, Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 			return err
 		}
 		if item.Pinned == pin {

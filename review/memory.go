@@ -499,7 +499,7 @@ func (s *Service) Annotate(ctx context.Context, itemID, kind, note string) (int6
 		return 0, err
 	}
 	if !s.actor.Governs(mustTenant(item.MemoryRef)) {
-		return 0, &ForbiddenError{fmt.Sprintf("%s may not annotate memory of another tenant (%s)", s.actor.ID, item.MemoryRef)}
+		return 0, &ForbiddenError{fmt.Sprintf("rule CTI-1 (annotate): %s governs tenant %s and may not annotate memory of another tenant", s.actor.ID, s.actor.Tenant)}
 	}
 	if strings.TrimSpace(note) == "" {
 		return 0, fmt.Errorf("%w: an annotation needs a note", engine.ErrInvalid)
@@ -515,6 +515,10 @@ func mustTenant(ref string) string {
 	return r.Tenant
 }
 
+// authorizeItem lets people of the item's tenant through to the engine,
+// whose authority table (engine.Actions) then decides pin, unpin, expire and
+// reclassify. The review service is the people's console: agents act through
+// the engine's other doors.
 func (s *Service) authorizeItem(ctx context.Context, itemID string) error {
 	if err := s.CanAct(); err != nil {
 		return err

@@ -297,6 +297,9 @@ func (q *Queue) Release(ctx context.Context, id string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if err := q.s.eng.Permit(ctx, q.s.actor.ID, engine.ActReviewRelease, engine.ReviewTarget(r)); err != nil {
+		return false, err
+	}
 	if r.ClaimHolder != q.s.actor.ID || !q.s.eng.Now().Before(r.ClaimExpires) {
 		return false, nil
 	}

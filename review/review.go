@@ -104,7 +104,7 @@ func (s *Service) authorize(ref string) error {
 		return fmt.Errorf("%w: memory ref", engine.ErrInvalid)
 	}
 	if !s.actor.Governs(r.Tenant) {
-		return &ForbiddenError{fmt.Sprintf("read-only here: %s governs tenant %s, not %s", s.actor.ID, s.actor.Tenant, r.Tenant)}
+		return &ForbiddenError{fmt.Sprintf("read-only here: rule CTI-1: %s governs tenant %s, not another tenant's memory", s.actor.ID, s.actor.Tenant)}
 	}
 	return nil
 }

@@ -68,7 +68,7 @@ func TestReadOnlyActorsCannotAct(t *testing.T) {
 		p    engine.Principal
 		want string
 	}{
-		{engine.Principal{ID: "support-bot", Role: engine.Executor, Tenant: "acme"}, "read-only: support-bot is an executor"},
+		{engine.Principal{ID: "support-bot", Role: engine.Executor, Tenant: "acme"}, "an executor"},
 		{engine.Principal{ID: "nobody"}, "read-only: nobody is not a registered principal"},
 		{engine.Principal{ID: "acme-cur", Role: engine.Curator, Tenant: "globex"}, "globex"},
 	} {

@@ -12,9 +12,14 @@ import (
 	"github.com/memgov/memgov/engine"
 )
 
-// settle completes the health load the header shows, so that a golden does
-// not depend on whether Metrics answered before the program quit.
+// settle completes the loads the header shows, the attention counts and the
+// health band, so that a golden does not depend on whether they answered
+// before the program quit. Every seeded world has a log, so an attention
+// answer has a log size.
 func settle(m *Model) *Model {
+	if m.att.LogSize == 0 {
+		m.Update(m.checkAttention()())
+	}
 	if !m.health.loaded {
 		m.Update(m.health.load()())
 	}
@@ -38,7 +43,7 @@ func seeAll(s *session, texts ...string) {
 // list first, most recently changed first:
 //
 //	0 revised  Weekly paper digest chain          globex/research-agent
-//	1 draft    Dunning<ESC> email sequence         acme/billing-agent
+//	1 draft    Dunning email sequence              acme/billing-agent
 //	2 draft    Refund reply template (retry loop)  acme/support-bot (duplicate of 3)
 //	3 draft    Refund reply template              acme/support-bot
 //
@@ -74,7 +79,9 @@ func newProposalWorld(t *testing.T) *proposalWorld {
 	create("dup", "prompt-template", "support-bot", "Refund reply template (retry loop)",
 		`{"template":"Hi {name}, your refund of {amount} is on its way and reaches your account within 5 business days.","tone":"warm"}`,
 		"Same template, proposed again by a retried run.", "r-2308")
-	create("dunning", "workflow-chain-pack", "billing-agent", "Dunning\x1b[31m email sequence",
+	// Titles refuse escapes at the engine since issue 13; the screen's
+	// sanitiser still covers artifacts and rationales.
+	create("dunning", "workflow-chain-pack", "billing-agent", "Dunning email sequence",
 		`{"steps":["day 1: friendly reminder","day 7: second notice\u001b[2J","day 14: call the account owner"]}`,
 		"Late invoices are chased by hand.\u200b", "r-1202")
 	create("digest", "workflow-chain-pack", "research-agent", "Weekly paper digest chain",

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -78,6 +77,9 @@ func loadKey(db string, create bool) ([]byte, error) {
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("read key file: %w", err)
+	}
+	if _, serr := os.Stat(db); serr == nil && create {
+		return nil, fmt.Errorf("%s exists but its key file %s is missing: refusing to create a new key for an existing database (restore the key file or set MEMGOV_KEY)", db, p)
 	}
 	if !create {
 		if _, serr := os.Stat(db); serr == nil {
@@ -169,12 +171,7 @@ func (a *app) engine(cmd *cobra.Command) (*engine.Engine, error) {
 	return a.open(cmd.Context(), false)
 }
 
-func (a *app) printJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+func (a *app) printJSON(v any) error { return a.encodeJSON(v, true) }
 
 // table writes aligned columns; cells are sanitised because agent-written
 // text is untrusted.
@@ -215,8 +212,4 @@ func short(id string) string {
 }
 
 // printJSONLine writes v as one line of JSON (for results scripts read).
-func (a *app) printJSONLine(v any) error {
-	enc := json.NewEncoder(a.stdout)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+func (a *app) printJSONLine(v any) error { return a.encodeJSON(v, false) }

@@ -114,7 +114,7 @@ func TestCLIMemoryDecisionRules(t *testing.T) {
 	// rollback: a person who governs the tenant, and a reason.
 	c.refused(exitUsage, "needs a reason", "rollback", r2.VersionID, "--by", "jane", "--reason", " ")
 	c.refused(exitError, "only curators and operators decide", "rollback", r2.VersionID, "--by", "billing-agent", "--reason", "mine")
-	c.refused(exitError, "governs tenant globex, not acme", "rollback", r2.VersionID, "--by", "globex-cur", "--reason", "x")
+	c.refused(exitError, "governs tenant globex, not another tenant", "rollback", r2.VersionID, "--by", "globex-cur", "--reason", "x")
 	c.ok("", "rollback", r2.VersionID, "--by", "oncall", "--reason", "limit raised without approval")
 
 	// pin and unpin: people only; agents no longer pin their own memory.

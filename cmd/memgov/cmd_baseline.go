@@ -16,7 +16,7 @@ import (
 )
 
 func (a *app) snapshotCommand() *cobra.Command {
-	var alg string
+	var alg, as string
 	cmd := &cobra.Command{
 		Use:   "snapshot",
 		Short: "Export or hash a memoryRef's memory map (agent-manifest 3.2.6.1)",
@@ -35,7 +35,16 @@ can recompute the snapshot_hash.`,
 			if err != nil {
 				return err
 			}
-			_, err = eng.ExportSnapshot(cmd.Context(), args[0], canon.Algorithm(alg), a.stdout)
+			if err := a.bindReader(cmd, eng, as, args[0]); err != nil {
+				return err
+			}
+			// The export is byte-exact (anyone recomputes the hash from it):
+			// raw to a file or pipe, sanitised on a terminal.
+			w := a.stdout
+			if f, ok := a.rawOut().(*os.File); !ok || !isTerminal(f) {
+				w = a.rawOut()
+			}
+			_, err = eng.ExportSnapshot(cmd.Context(), args[0], canon.Algorithm(alg), w)
 			return err
 		},
 	}
@@ -48,6 +57,9 @@ can recompute the snapshot_hash.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
 			if err != nil {
+				return err
+			}
+			if err := a.bindReader(cmd, eng, as, args[0]); err != nil {
 				return err
 			}
 			info, err := eng.SnapshotHash(cmd.Context(), args[0], canon.Algorithm(alg))
@@ -63,6 +75,7 @@ can recompute the snapshot_hash.`,
 	}
 	hash.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.PersistentFlags().StringVar(&alg, "alg", "sha256", "hash algorithm: sha256 or shake256")
+	cmd.PersistentFlags().StringVar(&as, "as", "", asHelp)
 	cmd.AddCommand(export, hash)
 	return cmd
 }
@@ -300,6 +313,7 @@ func (a *app) memCheckpointCommand() *cobra.Command {
   memgov checkpoint prove acme/billing-agent --from 2`,
 	}
 	var asJSON bool
+	var cpAs string
 	show := &cobra.Command{
 		Use:     "show REF",
 		Short:   "Print the latest accepted checkpoint {memory_root, tree_size, seq, approved_at, ttl_seconds}",
@@ -308,6 +322,9 @@ func (a *app) memCheckpointCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
 			if err != nil {
+				return err
+			}
+			if err := a.bindReader(cmd, eng, cpAs, args[0]); err != nil {
 				return err
 			}
 			cp, err := eng.MemoryCheckpoint(cmd.Context(), args[0])
@@ -332,6 +349,9 @@ func (a *app) memCheckpointCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
 			if err != nil {
+				return err
+			}
+			if err := a.bindReader(cmd, eng, cpAs, args[0]); err != nil {
 				return err
 			}
 			var list []engine.MemOp
@@ -370,6 +390,9 @@ func (a *app) memCheckpointCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := a.bindReader(cmd, eng, cpAs, args[0]); err != nil {
+				return err
+			}
 			p, err := eng.ProveMemory(cmd.Context(), args[0], from)
 			if err != nil {
 				return engineErr(err)
@@ -387,6 +410,7 @@ func (a *app) memCheckpointCommand() *cobra.Command {
 	prove.Flags().Uint64Var(&from, "from", 0, "the earlier tree size")
 	prove.Flags().BoolVar(&proveJSON, "json", false, "print JSON")
 	prove.MarkFlagRequired("from")
+	cmd.PersistentFlags().StringVar(&cpAs, "as", "", asHelp)
 	cmd.AddCommand(show, ops, prove)
 	return cmd
 }
@@ -400,9 +424,10 @@ func (a *app) driftCommand() *cobra.Command {
   memgov drift ack 0195… --by oncall --resolve rollback --note "edited outside memgov"`,
 	}
 	var (
-		all    bool
-		ref    string
-		asJSON bool
+		all     bool
+		ref     string
+		asJSON  bool
+		driftAs string
 	)
 	list := &cobra.Command{
 		Use:     "list",
@@ -417,6 +442,17 @@ func (a *app) driftCommand() *cobra.Command {
 			evs, err := eng.ListDrift(cmd.Context(), engine.DriftQuery{MemoryRef: ref, OpenOnly: !all})
 			if err != nil {
 				return err
+			}
+			if p := reader(driftAs); p != "" {
+				kept := evs[:0]
+				for _, d := range evs {
+					if eng.ReadRef(cmd.Context(), p, d.MemoryRef) == nil {
+						kept = append(kept, d)
+					}
+				}
+				evs = kept
+			} else {
+				a.readerNote("")
 			}
 			if asJSON {
 				return a.printJSON(evs)
@@ -439,6 +475,7 @@ func (a *app) driftCommand() *cobra.Command {
 	}
 	list.Flags().BoolVar(&all, "all", false, "include acknowledged episodes")
 	list.Flags().StringVar(&ref, "ref", "", "only this memoryRef")
+	list.Flags().StringVar(&driftAs, "as", "", asHelp)
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	var showJSON bool
 	show := &cobra.Command{
@@ -450,6 +487,17 @@ func (a *app) driftCommand() *cobra.Command {
 			eng, err := a.engine(cmd)
 			if err != nil {
 				return err
+			}
+			if p := reader(driftAs); p != "" {
+				ev, err := eng.DriftEvent(cmd.Context(), args[0])
+				if err != nil {
+					return engineErr(err)
+				}
+				if err := a.bindReader(cmd, eng, p, ev.MemoryRef); err != nil {
+					return err
+				}
+			} else {
+				a.readerNote("")
 			}
 			rep, err := eng.DriftDiff(cmd.Context(), args[0])
 			if err != nil {
@@ -488,6 +536,7 @@ func (a *app) driftCommand() *cobra.Command {
 		},
 	}
 	show.Flags().BoolVar(&showJSON, "json", false, "print JSON")
+	show.Flags().StringVar(&driftAs, "as", "", asHelp)
 	var (
 		ack     engine.AckRequest
 		ackJSON bool

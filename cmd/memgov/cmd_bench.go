@@ -16,11 +16,12 @@ func (a *app) benchCommand() *cobra.Command {
 		Short: "Measure memgov on this machine",
 		Long: `bench runs memgov's own benchmarks in one process on a scratch database and prints
 the figures. Compare ratios measured in one run, not absolute numbers across runs.`,
-		Example: "  memgov bench write --items 100000 --json\n  memgov bench verify --items 100000 --json",
+		Example: "  memgov bench write --items 100000 --json\n  memgov bench verify --items 100000 --json\n  memgov bench serve --items 100000 --json",
 	}
 	cmd.AddCommand(
 		a.benchWriteCommand(),  // cmd_bench_write.go
 		a.benchVerifyCommand(), // cmd_bench_verify.go
+		a.benchServeCommand(),  // cmd_bench_serve.go
 	)
 	return cmd
 }

@@ -83,6 +83,7 @@ read plus one sparse cosine each); older entries beyond that are not searched.`,
 				return err
 			}
 			q.MemoryRef, q.Query = args[0], args[1]
+			a.readerNote(reader(as))
 			hits, rid, err := adapter(eng, as).SearchRead(cmd.Context(), q)
 			if errors.Is(err, engine.ErrInvalid) {
 				return &usageError{err}
@@ -171,9 +172,10 @@ curator or operator of REF's tenant.`,
 
 func (a *app) distillCommand() *cobra.Command {
 	var (
-		asJSON       bool
-		r            engine.DistillRequest
-		out, archive string
+		asJSON         bool
+		r              engine.DistillRequest
+		out, archive   string
+		distillSecrets *secretFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "distill REF --budget TOKENS --by WHO",
@@ -196,6 +198,9 @@ memory.compacted {tokenBudget, tokensUsed, indexUpdated}.`,
 			}
 			eng, err := a.engine(cmd)
 			if err != nil {
+				return err
+			}
+			if err := distillSecrets.register(eng, r.RunID); err != nil {
 				return err
 			}
 			r.MemoryRef = args[0]
@@ -238,6 +243,7 @@ memory.compacted {tokenBudget, tokensUsed, indexUpdated}.`,
 	cmd.Flags().IntVar(&r.Budget, "budget", 0, "token budget for input + output (0: the maximum)")
 	cmd.Flags().StringVar(&r.Actor, "by", "", "the principal running the distillation (required)")
 	cmd.Flags().StringVar(&r.RunID, "run", "", "redact the secrets registered for this run")
+	distillSecrets = addSecretFlags(cmd)
 	cmd.Flags().StringVar(&out, "out", "", "also write MEMORY-INDEX.json to this file")
 	cmd.Flags().StringVar(&archive, "archive-out", "", "also write the archive's canonical bytes to this file")
 	cmd.MarkFlagRequired("by")
@@ -246,8 +252,9 @@ memory.compacted {tokenBudget, tokensUsed, indexUpdated}.`,
 
 func (a *app) consolidateCommand() *cobra.Command {
 	var (
-		asJSON bool
-		r      engine.ConsolidateRequest
+		asJSON      bool
+		r           engine.ConsolidateRequest
+		consSecrets *secretFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "consolidate REF --by WHO",
@@ -263,6 +270,9 @@ agent.memory.consolidated {inputCount, outputCount, memoryRef}.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
 			if err != nil {
+				return err
+			}
+			if err := consSecrets.register(eng, r.RunID); err != nil {
 				return err
 			}
 			r.MemoryRef = args[0]
@@ -284,6 +294,7 @@ agent.memory.consolidated {inputCount, outputCount, memoryRef}.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	cmd.Flags().StringVar(&r.Actor, "by", "", "the principal running the pass (required)")
 	cmd.Flags().StringVar(&r.RunID, "run", "", "redact the secrets registered for this run")
+	consSecrets = addSecretFlags(cmd)
 	cmd.MarkFlagRequired("by")
 	return cmd
 }
@@ -313,6 +324,7 @@ condition, emitting a content-free commitment.fired event.`,
 			if err != nil {
 				return err
 			}
+			a.readerNote(reader(as))
 			cs, err := adapter(eng, as).Commitments(cmd.Context(), args[0])
 			if err != nil {
 				return denied(err)
@@ -435,6 +447,7 @@ content. --follow polls for new events (every --interval) until interrupted or
 				if p := reader(as); p != "" {
 					return eng.EventsAs(ctx, p, q)
 				}
+				a.readerNote("")
 				return eng.Events(ctx, q)
 			}
 			print := func(evs []engine.Event, lines bool) error {
@@ -494,16 +507,4 @@ content. --follow polls for new events (every --interval) until interrupted or
 	cmd.Flags().DurationVar(&interval, "interval", time.Second, "poll interval with --follow")
 	cmd.Flags().DurationVar(&dur, "for", 0, "stop following after this long (0: until interrupted)")
 	return cmd
-}
-
-// getAs reads ref/key as a principal: ErrNotFound when nothing visible to it.
-func getAs(cmd *cobra.Command, eng *engine.Engine, principal, ref, key string) (engine.Version, error) {
-	v, err := eng.Adapter(principal).GetVersion(cmd.Context(), ref, key)
-	if err != nil {
-		return engine.Version{}, err
-	}
-	if v == nil {
-		return engine.Version{}, engine.ErrNotFound
-	}
-	return *v, nil
 }

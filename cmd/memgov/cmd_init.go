@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -38,14 +39,20 @@ func (a *app) principalCommand() *cobra.Command {
 	}
 	var p engine.Principal
 	var role string
-	var attrs []string
+	var attrs, sshKeys []string
 	add := &cobra.Command{
 		Use:   "add",
 		Short: "Register an agent or a person",
 		Long: `add registers a principal with one role (executor, verifier, orchestrator, curator,
-operator) in one tenant. People who govern every tenant use --tenant '*'.`,
-		Example: "  memgov principal add --id billing-agent --role executor --tenant acme",
-		Args:    cobra.NoArgs,
+operator) in one tenant. People who govern every tenant use --tenant '*'.
+
+--ssh-key FILE authorises the public keys of FILE (authorized_keys format) for the
+principal: memgov serve --ssh lets them into the review console as this principal.
+Adding keys to a principal already registered with the same role and tenant keeps
+the registration and adds the keys.`,
+		Example: `  memgov principal add --id billing-agent --role executor --tenant acme
+  memgov principal add --id jane --role curator --tenant '*' --ssh-key ~/.ssh/id_ed25519.pub`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := engine.ParseRole(role)
 			if err != nil {
@@ -71,6 +78,19 @@ operator) in one tenant. People who govern every tenant use --tenant '*'.`,
 				return err
 			}
 			fmt.Fprintf(a.stdout, "registered %s: %s of tenant %s\n", out.ID, out.Role, out.Tenant)
+			for _, file := range sshKeys {
+				b, err := os.ReadFile(file)
+				if err != nil {
+					return err
+				}
+				keys, err := eng.AddSSHKeys(cmd.Context(), out.ID, b, osUserName())
+				if err != nil {
+					return fmt.Errorf("--ssh-key %s: %w", file, err)
+				}
+				for _, k := range keys {
+					fmt.Fprintf(a.stdout, "authorised SSH key %s for %s\n", k.Fingerprint, out.ID)
+				}
+			}
 			return nil
 		},
 	}
@@ -78,6 +98,7 @@ operator) in one tenant. People who govern every tenant use --tenant '*'.`,
 	add.Flags().StringVar(&role, "role", "", "executor, verifier, orchestrator, curator or operator (required)")
 	add.Flags().StringVar(&p.Tenant, "tenant", "", "tenant id, or '*' for every tenant (required)")
 	add.Flags().StringArrayVar(&attrs, "attr", nil, "an attribute KEY=VALUE (repeatable), e.g. scopes=proposal:activate")
+	add.Flags().StringArrayVar(&sshKeys, "ssh-key", nil, "authorise the SSH public keys of this file for the review console (repeatable)")
 	for _, f := range []string{"id", "role", "tenant"} {
 		add.MarkFlagRequired(f)
 	}

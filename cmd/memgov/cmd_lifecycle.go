@@ -73,7 +73,10 @@ func (a *app) eraseCommand() *cobra.Command {
 MEMORY_ITEM citations to everything derived from them, and removes their content,
 embeddings and fingerprints. The log keeps its hashes, so memgov audit verify
 still succeeds; an ERASE entry records the salted hash of the subject, never the
-subject. Only curators may erase.`,
+subject. Only curators may erase, and an erasure reaches only the tenants its
+curator governs. A memoryRef or key that contains the subject's identifiers is
+covered by the log's chain and cannot be rewritten: the erasure then reports
+INCOMPLETE with the places left, and memgov compliance report counts it.`,
 		Example: "  memgov erase --subject 'Jane Roe' --by jane --dry-run\n  memgov erase --subject jane.roe@example.com --id 'Jane Roe' --by jane --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -92,6 +95,9 @@ subject. Only curators may erase.`,
 				return a.printJSON(rep)
 			}
 			fmt.Fprintf(a.stdout, "%s: %d items (%d derived), %d payloads erased, request %s, subject %s\n", rep.Status, rep.Items, len(rep.Derived), rep.Payloads, rep.RequestID, rep.SubjectHash)
+			for _, l := range rep.Left {
+				fmt.Fprintf(a.stdout, "not reached: %s\n", l)
+			}
 			t := a.table("LAYER", "ITEMS")
 			for l, n := range rep.ByLayer {
 				t.row(l, fmt.Sprint(n))

@@ -94,12 +94,16 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 		reviseFile   string
 		reviseBy     string
 		reviseReason string
+		reviseRun    string
+
+		createSecrets, reviseSecrets *secretFlags
 	)
 	create := &cobra.Command{
 		Use:   "create --kind KIND --file ARTIFACT.json --by WHO",
 		Short: "Persist a new draft proposal",
 		Example: `  memgov proposal create --kind agent-pack --file pack.json --by support-bot \
-    --title "Refund follow-up" --rationale "3 runs did this by hand" --source-run run-7 --source-run run-9`,
+    --title "Refund follow-up" --rationale "3 runs did this by hand" --source-run run-7 --source-run run-9
+  memgov proposal create --kind prompt-template --file tpl.json --by support-bot --run r-7 --secret stripe=sk_live_0123456789`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			art, err := a.readArtifact(file)
@@ -109,6 +113,9 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 			in.Artifact = art
 			eng, err := a.engine(cmd)
 			if err != nil {
+				return err
+			}
+			if err := createSecrets.register(eng, in.RunID); err != nil {
 				return err
 			}
 			p, err := eng.CreateProposal(cmd.Context(), in, by)
@@ -129,6 +136,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 	create.Flags().StringVar(&in.DuplicateOf, "duplicate-of", "", "mark as a duplicate of this proposal (default: detected)")
 	create.Flags().StringVar(&in.RunID, "run", "", "redact the secrets registered for this run")
 	create.Flags().BoolVar(&createJSON, "json", false, "print JSON")
+	createSecrets = addSecretFlags(create)
 	for _, f := range []string{"kind", "file", "by"} {
 		create.MarkFlagRequired(f)
 	}
@@ -147,7 +155,10 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 			if err != nil {
 				return err
 			}
-			p, err := eng.ReviseProposal(cmd.Context(), args[0], engine.ProposalInput{Artifact: art, Rationale: reviseReason}, reviseBy)
+			if err := reviseSecrets.register(eng, reviseRun); err != nil {
+				return err
+			}
+			p, err := eng.ReviseProposal(cmd.Context(), args[0], engine.ProposalInput{Artifact: art, Rationale: reviseReason, RunID: reviseRun}, reviseBy)
 			if err != nil {
 				return proposalErr(err)
 			}
@@ -158,6 +169,8 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 	revise.Flags().StringVar(&reviseBy, "by", "", "the owner, or a curator (required)")
 	revise.Flags().StringVar(&reviseReason, "rationale", "", "why")
 	revise.Flags().BoolVar(&reviseJSON, "json", false, "print JSON")
+	revise.Flags().StringVar(&reviseRun, "run", "", "redact the secrets registered for this run")
+	reviseSecrets = addSecretFlags(revise)
 	revise.MarkFlagRequired("file")
 	revise.MarkFlagRequired("by")
 
@@ -182,6 +195,8 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 					return denied(fmt.Errorf("%w: %q is not a registered principal", engine.ErrUnauthorized, p))
 				}
 				q.Tenant = pr.Tenant
+			} else {
+				a.readerNote("")
 			}
 			ps, err := eng.ListProposals(cmd.Context(), q)
 			if err != nil {
@@ -224,6 +239,8 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 					return denied(fmt.Errorf("%w: %q is not a registered principal", engine.ErrUnauthorized, p))
 				}
 				tenant = pr.Tenant
+			} else {
+				a.readerNote("")
 			}
 			p, revs, err := eng.ShowProposal(cmd.Context(), args[0], tenant)
 			if errors.Is(err, engine.ErrNotFound) {

@@ -31,6 +31,9 @@ reinforces the entry's relevance (n_access) and feeds the retrieval metrics.`,
 			if err != nil {
 				return err
 			}
+			if reader(as) == "" {
+				a.readerNote("")
+			}
 			r, err := adapter(eng, as).GetRead(cmd.Context(), args[0], args[1])
 			if err == nil && len(r.Versions) == 0 {
 				err = engine.ErrNotFound
@@ -128,6 +131,9 @@ the retrieval metrics; memgov feedback RETRIEVAL_ID --used KEY marks what was us
 				return err
 			}
 			q.MemoryRef = args[0]
+			if reader(as) == "" {
+				a.readerNote("")
+			}
 			r, err := adapter(eng, as).ListRead(cmd.Context(), q.MemoryRef, engine.ListOptions{Limit: q.Limit, Tag: q.Tag, AfterKey: q.AfterKey})
 			if err != nil {
 				return denied(err)
@@ -175,6 +181,7 @@ func (a *app) printSnapshot(snap engine.Snapshot, asJSON bool) error {
 
 func (a *app) historyCommand() *cobra.Command {
 	var asJSON bool
+	var as string
 	cmd := &cobra.Command{
 		Use:   "history ITEM_ID",
 		Short: "Show every version of an item",
@@ -187,9 +194,20 @@ the reason each version exists. Find item ids with ` + "`memgov get REF KEY`" + 
 			if err != nil {
 				return err
 			}
-			item, vs, err := eng.History(cmd.Context(), args[0])
-			if err != nil {
-				return err
+			var (
+				item engine.Item
+				vs   []engine.Version
+			)
+			if p := reader(as); p != "" {
+				item, vs, err = eng.HistoryAs(cmd.Context(), p, args[0])
+				if err != nil {
+					return denied(err)
+				}
+			} else {
+				a.readerNote("")
+				if item, vs, err = eng.History(cmd.Context(), args[0]); err != nil {
+					return err
+				}
 			}
 			if asJSON {
 				return a.printJSON(map[string]any{"item": item, "versions": vs})
@@ -208,11 +226,13 @@ the reason each version exists. Find item ids with ` + "`memgov get REF KEY`" + 
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&as, "as", "", asHelp)
 	return cmd
 }
 
 func (a *app) atCommand() *cobra.Command {
 	var (
+		as     string
 		asJSON bool
 		lsn    int64
 		at     string
@@ -244,9 +264,18 @@ or a point in time (seed 12.5.5).`,
 			if err != nil {
 				return err
 			}
-			snap, err := eng.Read(cmd.Context(), q)
-			if err != nil {
-				return err
+			var snap engine.Snapshot
+			if p := reader(as); p != "" {
+				scoped, err := eng.ReadAs(cmd.Context(), p, q)
+				if err != nil {
+					return denied(err)
+				}
+				snap = scoped.Snapshot
+			} else {
+				a.readerNote("")
+				if snap, err = eng.Read(cmd.Context(), q); err != nil {
+					return err
+				}
 			}
 			if asJSON {
 				return a.printJSON(map[string]any{"memory_ref": snap.MemoryRef, "lsn": snap.LSN,
@@ -259,5 +288,6 @@ or a point in time (seed 12.5.5).`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().Int64Var(&lsn, "lsn", 0, "log sequence number")
 	cmd.Flags().StringVar(&at, "time", "", "RFC 3339 time")
+	cmd.Flags().StringVar(&as, "as", "", asHelp)
 	return cmd
 }

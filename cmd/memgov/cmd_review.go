@@ -51,6 +51,7 @@ is the comfortable way to work the queue.`,
 		q      engine.ReviewQuery
 		layer  string
 		asJSON bool
+		listAs string
 	)
 	list := &cobra.Command{
 		Use:     "list",
@@ -69,9 +70,30 @@ is the comfortable way to work the queue.`,
 			if err != nil {
 				return err
 			}
+			if p := reader(listAs); p != "" {
+				pr, err := eng.Principal(cmd.Context(), p)
+				if err != nil {
+					return denied(fmt.Errorf("%w: %q is not a registered principal", engine.ErrUnauthorized, p))
+				}
+				if pr.Tenant != engine.AllTenants {
+					q.Tenant = pr.Tenant
+				}
+			} else {
+				a.readerNote("")
+			}
 			rs, total, err := eng.Reviews(cmd.Context(), q)
 			if err != nil {
 				return err
+			}
+			if p := reader(listAs); p != "" {
+				kept := rs[:0]
+				for _, r := range rs {
+					if eng.Permit(cmd.Context(), p, engine.ActRead, engine.ReviewTarget(r)) == nil {
+						kept = append(kept, r)
+					}
+				}
+				total -= len(rs) - len(kept)
+				rs = kept
 			}
 			if asJSON {
 				return a.printJSON(map[string]any{"total": total, "reviews": rs})
@@ -102,6 +124,7 @@ is the comfortable way to work the queue.`,
 	list.Flags().IntVar(&q.Limit, "limit", 50, "page size")
 	list.Flags().IntVar(&q.Offset, "offset", 0, "page offset")
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	list.Flags().StringVar(&listAs, "as", "", asHelp)
 	var by, note string
 	claim := &cobra.Command{
 		Use:   "claim REVIEW_ID --by CURATOR",
@@ -309,8 +332,11 @@ seeds' defaults, overridden by DB.policy.yaml beside the database or --policy FI
 				return err
 			}
 			fmt.Fprintf(a.stdout, "# effective policy: %s\n", src)
-			_, err = a.stdout.Write(b)
-			return err
+			if _, err = a.stdout.Write(b); err != nil {
+				return err
+			}
+			a.printAuthority()
+			return nil
 		},
 	}
 	cmd.AddCommand(show)

@@ -15,9 +15,27 @@ import (
 	"github.com/memgov/memgov/engine"
 )
 
+// reenactDemo plays the demo's time-bound scenes at the present (demo.Reenact).
+func (a *app) reenactDemo(ctx context.Context) (demo.LiveReport, error) {
+	if _, err := a.open(ctx, false); err != nil {
+		return demo.LiveReport{}, err
+	}
+	key, err := loadKey(a.dbPath, false)
+	if err != nil {
+		return demo.LiveReport{}, err
+	}
+	pol, _, err := a.loadPolicy()
+	if err != nil {
+		return demo.LiveReport{}, err
+	}
+	return demo.Reenact(ctx, demo.FS, demo.Options{Open: func(now func() time.Time) (*engine.Engine, error) {
+		return engine.New(a.store, key, engine.WithClock(now), engine.WithPolicy(pol)), nil
+	}})
+}
+
 // loadDataset plays a dataset into the database (creating it when needed)
 // through the demo loader, on the loader's stepping clock.
-func (a *app) loadDataset(ctx context.Context, fsys fs.FS, progress func(string)) (demo.Report, error) {
+func (a *app) loadDataset(ctx context.Context, fsys fs.FS, progress func(done, total int)) (demo.Report, error) {
 	// A dataset may carry its policy; it is installed beside the database,
 	// where every later memgov command finds it (memgov policy show).
 	if b, err := fs.ReadFile(fsys, demo.PolicyFile); err == nil && a.policyPath == "" {
@@ -29,7 +47,7 @@ func (a *app) loadDataset(ctx context.Context, fsys fs.FS, progress func(string)
 			if err := os.WriteFile(beside, b, 0o600); err != nil {
 				return demo.Report{}, err
 			}
-			progress("installed the dataset's policy at " + beside)
+			fmt.Fprintf(a.stderr, "installed the dataset's policy at %s\n", beside)
 		}
 	}
 	if _, err := a.open(ctx, true); err != nil {
@@ -48,6 +66,9 @@ func (a *app) loadDataset(ctx context.Context, fsys fs.FS, progress func(string)
 			return engine.New(a.store, key, engine.WithClock(now), engine.WithPolicy(pol)), nil
 		},
 		Progress: progress,
+	}
+	if progress == nil {
+		o.Progress = nil
 	}
 	if os.Getenv("MEMGOV_SEED_TRACE") != "" {
 		o.Trace = func(line int, op string, at time.Time) {
@@ -77,14 +98,16 @@ in the past and ends now. Use "-" for the embedded demo dataset.`,
 				}
 				fsys = os.DirFS(args[0])
 			}
-			rep, err := a.loadDataset(cmd.Context(), fsys, func(s string) { fmt.Fprintln(a.stderr, s) })
+			bar := newSeedProgress(a.stderr, "seeding")
+			rep, err := a.loadDataset(cmd.Context(), fsys, bar.update)
+			bar.finish()
 			if err != nil {
 				return err
 			}
 			if asJSON {
 				return a.printJSON(rep)
 			}
-			fmt.Fprintf(a.stdout, "loaded %d steps, %d writes in %s: %v\n", rep.Steps, rep.Writes, rep.Took, rep.Outcomes)
+			fmt.Fprintf(a.stdout, "loaded %d steps, %d writes in %s: %s\n", rep.Steps, rep.Writes, rep.Took, countsOf(rep.Outcomes))
 			return nil
 		},
 	}
@@ -102,7 +125,12 @@ func (a *app) demoCommand() *cobra.Command {
 		Long: `demo creates (or reuses) a demo database, seeds it through the real governed
 pipeline with the embedded dataset (3 tenants, 8 agents, a few thousand memories,
 a review queue, drifted agents, long histories) and opens the TUI as demo-curator.
-Without --db it uses demo.db in memgov's data directory and says where.`,
+Without --db it uses demo.db in memgov's data directory and says where.
+
+Opening an existing demo database re-enacts the story's time-bound scenes at the
+present, through the same pipeline: a sweep of the queue, SYNC_BLOCK arrivals with
+fresh deadlines, a fresh drift of the deny-on-drift billing agent, an escalation.
+A scene whose state is still live is left alone.`,
 		Example: "  memgov demo\n  memgov demo --db /tmp/demo.db --no-tui",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -114,14 +142,23 @@ Without --db it uses demo.db in memgov's data directory and says where.`,
 				fresh = true
 			}
 			if fresh {
-				fmt.Fprintf(a.stderr, "seeding a demo database at %s (once; later runs reuse it)...\n", a.dbPath)
-				rep, err := a.loadDataset(cmd.Context(), demo.FS, func(s string) { fmt.Fprintln(a.stderr, "  "+s) })
+				fmt.Fprintf(a.stderr, "seeding a demo database at %s (once; later runs reuse it)\n", a.dbPath)
+				bar := newSeedProgress(a.stderr, "seeding")
+				rep, err := a.loadDataset(cmd.Context(), demo.FS, bar.update)
+				bar.finish()
 				if err != nil {
 					return fmt.Errorf("seeding the demo: %w (remove %s and retry)", err, a.dbPath)
 				}
-				fmt.Fprintf(a.stderr, "seeded %d writes in %s: %v\n", rep.Writes, rep.Took, rep.Outcomes)
+				fmt.Fprintf(a.stderr, "seeded %d writes in %s: %s\n", rep.Writes, rep.Took, countsOf(rep.Outcomes))
 			} else {
 				fmt.Fprintf(a.stderr, "reusing the demo database at %s (delete it for a fresh one)\n", a.dbPath)
+			}
+			live, err := a.reenactDemo(cmd.Context())
+			if err != nil {
+				return fmt.Errorf("re-enacting the demo's live scenes: %w (remove %s for a fresh demo)", err, a.dbPath)
+			}
+			for _, s := range live.Played {
+				fmt.Fprintf(a.stderr, "  now: %s\n", s)
 			}
 			if noTUI {
 				fmt.Fprintf(a.stdout, "demo database: %s\nreopen it with: memgov --db %s tui --as demo-curator\n", a.dbPath, a.dbPath)

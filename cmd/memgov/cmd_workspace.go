@@ -123,6 +123,7 @@ applies its change (memgov review approve).`,
 	list.Flags().StringVar(&tenant, "tenant", "", "only this tenant's workspaces")
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 
+	var wsAs string
 	show := &cobra.Command{
 		Use:     "show WORKSPACE_ID",
 		Short:   "Show a workspace and its changes against the base",
@@ -135,6 +136,9 @@ applies its change (memgov review approve).`,
 			}
 			w, err := eng.Workspace(c.Context(), args[0])
 			if err != nil {
+				return err
+			}
+			if err := a.bindReader(c, eng, wsAs, w.BaseRef); err != nil {
 				return err
 			}
 			mr, err := eng.WorkspaceDiff(c.Context(), args[0])
@@ -151,6 +155,7 @@ applies its change (memgov review approve).`,
 		},
 	}
 	show.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	show.Flags().StringVar(&wsAs, "as", "", asHelp)
 
 	submit := &cobra.Command{
 		Use:   "submit WORKSPACE_ID --agent AGENT",

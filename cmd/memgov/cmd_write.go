@@ -34,11 +34,11 @@ func exitFor(status string) int {
 
 func (a *app) writeCommand() *cobra.Command {
 	var (
-		file, run, secretsFile string
-		secrets                []string
-		asJSON, batch, wait    bool
-		noWait                 bool
-		fencing                int64
+		file, run           string
+		sec                 *secretFlags
+		asJSON, batch, wait bool
+		noWait              bool
+		fencing             int64
 	)
 	cmd := &cobra.Command{
 		Use:   "write",
@@ -92,7 +92,7 @@ With --batch, stdin holds JSON lines; the exit code is the worst outcome.`,
 			if err != nil {
 				return err
 			}
-			if err := registerSecrets(eng.Secrets(), run, secrets, secretsFile); err != nil {
+			if err := sec.register(eng, run); err != nil {
 				return err
 			}
 			if wait && noWait {
@@ -145,8 +145,7 @@ With --batch, stdin holds JSON lines; the exit code is the worst outcome.`,
 	cmd.Flags().BoolVar(&noWait, "no-wait", false, "return DEFERRED at once for a SYNC_BLOCK write instead of waiting for the decision")
 	cmd.Flags().Int64Var(&fencing, "fencing-token", 0, "the fencing token of the write lease held on the entry (memgov lease acquire prints it)")
 	cmd.Flags().StringVar(&run, "run", "", "run id: secrets registered with --secret apply to this run")
-	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "ID=VALUE: a secret to redact from this run's writes (repeatable)")
-	cmd.Flags().StringVar(&secretsFile, "secrets-file", "", "a JSON object or ID=VALUE lines of secrets to redact")
+	sec = addSecretFlags(cmd)
 	return cmd
 }
 

@@ -65,7 +65,7 @@ func main() {
 
 // run executes memgov with args and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	a := &app{stdin: stdin, stdout: saneWriter{stdout}, stderr: saneWriter{stderr}}
 	defer a.close()
 	root := a.rootCommand()
 	root.SetArgs(args)

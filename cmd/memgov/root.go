@@ -105,6 +105,11 @@ approved baseline; curators review what agents want to remember.`,
 		a.auditCommand(),
 		a.adminCommand(),
 
+		// The doors for agents and reviewers (cmd_serve.go).
+		a.serveCommand(),
+		a.mcpCommand(),
+		a.tokenCommand(),
+
 		// The review console and the demo (cmd_tui.go, cmd_seed.go).
 		a.tuiCommand(),
 		a.seedCommand(),

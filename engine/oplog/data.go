@@ -171,6 +171,10 @@ type ErasureData struct {
 	Items       []string       `json:"items"`
 	LSNs        []int64        `json:"lsns"`
 	ByLayer     map[string]int `json:"by_layer"`
+	// Left names the places the erasure could not reach: memoryRefs and
+	// keys containing the subject's identifiers, which the log's chain
+	// covers. Never the identifiers themselves. Non-empty: INCOMPLETE.
+	Left []string `json:"left,omitempty"`
 }
 
 // AnnotationData is the data of an ANNOTATE entry.

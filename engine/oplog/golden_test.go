@@ -225,8 +225,8 @@ func TestAllOpsDistinctAndKnown(t *testing.T) {
 			t.Errorf("%s not known", op)
 		}
 	}
-	if len(seen) != 40 {
-		t.Errorf("%d operations, want 40", len(seen))
+	if len(seen) != 43 {
+		t.Errorf("%d operations, want 43", len(seen))
 	}
 	if oplog.Op("NOPE").Known() {
 		t.Error("an undeclared op is known")

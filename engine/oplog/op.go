@@ -79,6 +79,14 @@ const (
 	ProposalArchive Op = "PROPOSAL_ARCHIVE"
 )
 
+// Door credentials: the bearer tokens agents present at `memgov serve` and
+// `memgov mcp`, and the SSH keys reviewers present at `memgov serve --ssh`.
+const (
+	TokenCreate Op = "TOKEN_CREATE" // a bearer token is issued to a principal (its hash only)
+	TokenRevoke Op = "TOKEN_REVOKE" // a bearer token is revoked
+	SSHKeyAdd   Op = "SSH_KEY_ADD"  // an SSH public key is authorised for a principal
+)
+
 // All returns every operation of the log format, in declaration order.
 func All() []Op {
 	return []Op{
@@ -89,6 +97,7 @@ func All() []Op {
 		BaselineApprove, DriftDetected, DriftAck, SessionStart, SessionEnd,
 		Distill, Consolidate, Commitment, CommitmentFire, CommitmentArm,
 		ProposalCreate, ProposalRevise, ProposalApply, ProposalReject, ProposalArchive,
+		TokenCreate, TokenRevoke, SSHKeyAdd,
 	}
 }
 

@@ -91,6 +91,12 @@ func applyOp(ctx context.Context, q querier, e *oplog.Entry) error {
 		return applyCommitment(ctx, q, e)
 	case oplog.ProposalCreate, oplog.ProposalRevise, oplog.ProposalApply, oplog.ProposalReject, oplog.ProposalArchive:
 		return applyProposal(ctx, q, e)
+
+	// Door credentials (credentials.go).
+	case oplog.TokenCreate, oplog.TokenRevoke:
+		return applyToken(ctx, q, e)
+	case oplog.SSHKeyAdd:
+		return applySSHKey(ctx, q, e)
 	}
 	return fmt.Errorf("apply log entry %d: %w %q", e.LSN, errUnknownOp, e.Op)
 }
@@ -148,4 +154,7 @@ var derivedTables = []derivedTable{
 	{"items", "id"},
 	{"principals", "id"},
 	{"audit_checkpoints", "seq"},
+	// credentials.go
+	{"tokens", "id"},
+	{"ssh_keys", "fingerprint"},
 }

@@ -21,11 +21,6 @@ import (
 // rows and leaves, in erased_skeleton and erased_leaves, only what replay
 // needs to rebuild every derived table exactly: structure and hashes, no text.
 
-var _ interface {
-	SecureDelete(context.Context) error
-	Compact(context.Context) error
-} = (*Tx)(nil)
-
 // restoreErased supplies the skeleton of an erased payload during replay, so
 // that an entry whose payload an erasure removed still applies.
 func restoreErased(ctx context.Context, q querier, e *oplog.Entry) error {
@@ -158,8 +153,12 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 	if err != nil {
 		req = e.Time
 	}
-	if _, err := q.ExecContext(ctx, `INSERT INTO erasures (lsn, kind, request_id, subject_hash, requested_at, completed_at, actor, items, payloads, by_layer)
-		VALUES (?,?,?,?,?,?,?,?,?,?)`, e.LSN, rec.Kind, rec.RequestID, rec.SubjectHash, ms(req), ms(e.Time), e.Actor, len(rec.Items), payloads, string(byLayer)); err != nil {
+	left, _ := json.Marshal(rec.Left)
+	if rec.Left == nil {
+		left = []byte("[]")
+	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO erasures (lsn, kind, request_id, subject_hash, requested_at, completed_at, actor, items, payloads, by_layer, left_places)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?)`, e.LSN, rec.Kind, rec.RequestID, rec.SubjectHash, ms(req), ms(e.Time), e.Actor, len(rec.Items), payloads, string(byLayer), string(left)); err != nil {
 		return wrapApply(e, err)
 	}
 	return event(ctx, q, e, engine.EventMemoryErased, map[string]any{"kind": rec.Kind, "requestId": rec.RequestID, "items": len(rec.Items)})
@@ -253,9 +252,6 @@ func (t *Tx) SecureDelete(ctx context.Context) error {
 
 // Compact moves every committed page into the database file, rewrites the file
 // without free pages and truncates the WAL, so erased bytes are in neither.
-func (t *Tx) Compact(ctx context.Context) error { return t.store.Compact(ctx) }
-
-// Compact is Tx.Compact outside a transaction.
 func (s *Store) Compact(ctx context.Context) error {
 	for _, stmt := range []string{`PRAGMA secure_delete = ON`, `PRAGMA wal_checkpoint(TRUNCATE)`, `VACUUM`, `PRAGMA wal_checkpoint(TRUNCATE)`, `PRAGMA secure_delete = OFF`} {
 		if _, err := s.writer.ExecContext(ctx, stmt); err != nil {
@@ -497,18 +493,6 @@ func (r *readTx) LeaseOf(ctx context.Context, resource string) (engine.Lease, bo
 	return l, true, nil
 }
 
-func (r *readTx) Workspace(ctx context.Context, ref string) (engine.Workspace, error) {
-	var w engine.Workspace
-	var req string
-	err := r.q.QueryRowContext(ctx, `SELECT ref, base_ref, owner, base_lsn, status, request, decided_by FROM workspaces WHERE ref = ?`, ref).
-		Scan(&w.Ref, &w.BaseRef, &w.Owner, &w.BaseLSN, &w.Status, &req, &w.DecidedBy)
-	if errors.Is(err, sql.ErrNoRows) {
-		return w, fmt.Errorf("%w: workspace %s", engine.ErrNotFound, ref)
-	}
-	w.Request = json.RawMessage(req)
-	return w, err
-}
-
 // RecordFeedback marks the items of a retrieval that were used. Each of used
 // names an item by its id or by its key in the retrieval's memoryRef.
 func (t *Tx) RecordFeedback(ctx context.Context, retrievalID string, used []string, at time.Time) (int, error) {
@@ -548,7 +532,7 @@ func (t *Tx) RecordRevalidation(ctx context.Context, versionID string, at time.T
 }
 
 func (r *readTx) erasureRows(ctx context.Context) ([]engine.ErasureRow, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT lsn, kind, request_id, subject_hash, requested_at, completed_at, actor, items, payloads, by_layer FROM erasures ORDER BY lsn`)
+	rows, err := r.q.QueryContext(ctx, `SELECT lsn, kind, request_id, subject_hash, requested_at, completed_at, actor, items, payloads, by_layer, left_places FROM erasures ORDER BY lsn`)
 	if err != nil {
 		return nil, err
 	}
@@ -558,13 +542,14 @@ func (r *readTx) erasureRows(ctx context.Context) ([]engine.ErasureRow, error) {
 		var (
 			x      engine.ErasureRow
 			rq, cp int64
-			bl     string
+			bl, lp string
 		)
-		if err := rows.Scan(&x.LSN, &x.Kind, &x.RequestID, &x.SubjectHash, &rq, &cp, &x.Actor, &x.Items, &x.Payloads, &bl); err != nil {
+		if err := rows.Scan(&x.LSN, &x.Kind, &x.RequestID, &x.SubjectHash, &rq, &cp, &x.Actor, &x.Items, &x.Payloads, &bl, &lp); err != nil {
 			return nil, err
 		}
 		x.RequestedAt, x.CompletedAt = fromMS(rq), fromMS(cp)
 		_ = json.Unmarshal([]byte(bl), &x.ByLayer)
+		_ = json.Unmarshal([]byte(lp), &x.Left)
 		out = append(out, x)
 	}
 	return out, rows.Err()

@@ -16,8 +16,8 @@ import (
 //
 //  1. RecordRead appends one row to retrievals and one to read_pending in
 //     the read's transaction, the version ids read packed 16 bytes each. A
-//     retrieval counts as one access of each item it returned (RecordAccess
-//     records accesses alone, RecordRetrieval a retrieval spelled out).
+//     retrieval counts as one access of each item it returned. (RecordAccess
+//     and RecordRetrieval write the per-item tables at once, row by row.)
 //  2. FoldReads expands pending rows into the per-item tables (access_days,
 //     retrieval_items) that GC, usage feedback and the metrics read. The
 //     engine folds before it reads them; RecordFeedback folds first too.
@@ -30,7 +30,8 @@ const (
 	packJSON = 'J' // a JSON array of ids (ids that are not UUIDs)
 )
 
-// RecordAccess records one read of each item (n_access).
+// RecordAccess records one read of each item (n_access) at once: one
+// statement for the whole list.
 func (t *Tx) RecordAccess(ctx context.Context, items []string, at time.Time) error {
 	if len(items) == 0 {
 		return nil
@@ -39,26 +40,23 @@ func (t *Tx) RecordAccess(ctx context.Context, items []string, at time.Time) err
 	if err != nil {
 		return err
 	}
-	_, err = t.q.ExecContext(ctx, `INSERT INTO read_pending (retrieval_id, at, items) VALUES ('', ?, ?)`, ms(at), b)
+	_, err = t.q.ExecContext(ctx, `INSERT INTO access_days (item_id, day, n, last_at) SELECT value, ?, 1, ? FROM json_each(?) WHERE true
+		ON CONFLICT (item_id, day) DO UPDATE SET n = n + 1, last_at = MAX(last_at, excluded.last_at)`, unixDay(at), ms(at), string(b))
 	return err
 }
 
 // RecordRetrieval records one read and the staleness of each item it
-// returned, spelled out item by item (RecordRead packs them).
+// returned at once, item by item (RecordRead packs them instead).
 func (t *Tx) RecordRetrieval(ctx context.Context, id, principal, ref string, at time.Time, items map[string]time.Duration) error {
 	if _, err := t.q.ExecContext(ctx, `INSERT INTO retrievals (id, at, principal, memory_ref, n) VALUES (?,?,?,?,?)`, id, ms(at), principal, ref, len(items)); err != nil {
 		return err
 	}
-	pairs := make([][2]any, 0, len(items))
 	for item, stale := range items {
-		pairs = append(pairs, [2]any{item, stale.Milliseconds()})
+		if _, err := t.q.ExecContext(ctx, `INSERT INTO retrieval_items (retrieval_id, item_id, staleness_ms) VALUES (?,?,?)`, id, item, stale.Milliseconds()); err != nil {
+			return err
+		}
 	}
-	b, err := json.Marshal(pairs)
-	if err != nil || len(items) == 0 {
-		return err
-	}
-	_, err = t.q.ExecContext(ctx, `INSERT INTO read_pending (retrieval_id, at, items) VALUES (?, ?, ?)`, id, ms(at), b)
-	return err
+	return nil
 }
 
 // RecordRead records one retrieval of versions: two single-row inserts
@@ -138,25 +136,6 @@ func (t *Tx) FoldReads(ctx context.Context) error {
 		return err
 	}
 	for _, p := range ps {
-		if p.id == "" {
-			if _, err := t.q.ExecContext(ctx, `INSERT INTO access_days (item_id, day, n, last_at) SELECT value, ?, 1, ? FROM json_each(?) WHERE true
-				ON CONFLICT (item_id, day) DO UPDATE SET n = n + 1, last_at = MAX(last_at, excluded.last_at)`, p.at/86400000, p.at, string(p.items)); err != nil {
-				return err
-			}
-			continue
-		}
-		if len(p.items) > 0 && p.items[0] == '[' { // RecordRetrieval: [["item", staleness_ms], ...]
-			if _, err := t.q.ExecContext(ctx, `INSERT INTO access_days (item_id, day, n, last_at)
-				SELECT json_extract(value, '$[0]'), ?, 1, ? FROM json_each(?) WHERE true
-				ON CONFLICT (item_id, day) DO UPDATE SET n = n + 1, last_at = MAX(last_at, excluded.last_at)`, p.at/86400000, p.at, string(p.items)); err != nil {
-				return err
-			}
-			if _, err := t.q.ExecContext(ctx, `INSERT OR IGNORE INTO retrieval_items (retrieval_id, item_id, staleness_ms)
-				SELECT ?, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)`, p.id, string(p.items)); err != nil {
-				return err
-			}
-			continue
-		}
 		ids, err := unpackVersions(p.items)
 		if err != nil {
 			return fmt.Errorf("fold read %s: %w", p.id, err)

@@ -13,8 +13,7 @@ import (
 // from the rebuilt ones. It runs in one transaction: on any error nothing changes.
 func (s *Store) Rebuild(ctx context.Context) (engine.RebuildReport, error) {
 	rep := engine.RebuildReport{Tables: map[string]int64{}, Differences: []string{}}
-	err := s.Update(ctx, func(etx engine.Tx) error {
-		t := etx.(*Tx)
+	err := s.update(ctx, func(t *Tx) error {
 		for _, d := range derivedTables {
 			if _, err := t.q.ExecContext(ctx, fmt.Sprintf(`DROP TABLE IF EXISTS temp.old_%s; CREATE TEMP TABLE old_%s AS SELECT * FROM main.%s`, d.name, d.name, d.name)); err != nil {
 				return fmt.Errorf("rebuild: save %s: %w", d.name, err)

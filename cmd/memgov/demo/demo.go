@@ -17,7 +17,7 @@ import (
 
 // FS holds the embedded dataset.
 //
-//go:embed story.jsonl templates.json policy.yaml
+//go:embed story.jsonl live.jsonl templates.json policy.yaml
 var FS embed.FS
 
 // PolicyFile is the name of a dataset's optional policy.

@@ -60,6 +60,10 @@ type Step struct {
 	Policy string `json:"policy"`
 	Level  int    `json:"level"`
 	Owner  string `json:"owner"`
+	// live.jsonl: a scene and the condition under which it is still live
+	Name       string `json:"name"`
+	Unless     string `json:"unless"`
+	Resolution string `json:"resolution"`
 }
 
 // template generates memory of one kind (templates.json).
@@ -90,8 +94,9 @@ type Options struct {
 	// Scale multiplies the count of every generate step (at least one write
 	// each); 0 means 1. Tests play the whole story small.
 	Scale float64
-	// Progress, if set, hears about long loads.
-	Progress func(string)
+	// Progress, if set, hears of every write the story makes, with the total
+	// it will make.
+	Progress func(done, total int)
 	// Trace, if set, hears every step with the story's clock.
 	Trace func(line int, op string, at time.Time)
 }
@@ -116,6 +121,7 @@ type loader struct {
 	templates map[string]template
 	rep       Report
 	people    map[string]*review.Service
+	total     int // writes the story will make
 }
 
 // Load plays the dataset in fsys (story.jsonl, and templates.json when the
@@ -135,13 +141,14 @@ func Load(ctx context.Context, fsys fs.FS, o Options) (Report, error) {
 		return l.rep, err
 	}
 	l.eng = eng
-	if b, err := fs.ReadFile(fsys, "templates.json"); err == nil {
-		if err := json.Unmarshal(b, &l.templates); err != nil {
-			return l.rep, fmt.Errorf("templates.json: %w", err)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if err := l.readTemplates(fsys); err != nil {
 		return l.rep, err
 	}
+	total, err := plannedWrites(fsys, o.Scale)
+	if err != nil {
+		return l.rep, err
+	}
+	l.total = total
 	f, err := fsys.Open("story.jsonl")
 	if err != nil {
 		return l.rep, fmt.Errorf("the dataset has no story.jsonl: %w", err)
@@ -156,10 +163,8 @@ func Load(ctx context.Context, fsys fs.FS, o Options) (Report, error) {
 		if len(b) == 0 || b[0] == '#' {
 			continue
 		}
-		var st Step
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&st); err != nil {
+		st, err := decodeStep(b)
+		if err != nil {
 			return l.rep, fmt.Errorf("story.jsonl line %d: %w", line, err)
 		}
 		if o.Trace != nil {
@@ -175,6 +180,52 @@ func Load(ctx context.Context, fsys fs.FS, o Options) (Report, error) {
 	}
 	l.rep.Took = time.Since(start).Round(time.Millisecond).String()
 	return l.rep, nil
+}
+
+// readTemplates reads templates.json when the dataset has one.
+func (l *loader) readTemplates(fsys fs.FS) error {
+	b, err := fs.ReadFile(fsys, "templates.json")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, &l.templates); err != nil {
+		return fmt.Errorf("templates.json: %w", err)
+	}
+	return nil
+}
+
+// plannedWrites counts the writes a story will make (write steps and the
+// scaled counts of generate steps): the total that progress is shown against.
+func plannedWrites(fsys fs.FS, scale float64) (int, error) {
+	b, err := fs.ReadFile(fsys, "story.jsonl")
+	if err != nil {
+		return 0, fmt.Errorf("the dataset has no story.jsonl: %w", err)
+	}
+	n := 0
+	for i, raw := range bytes.Split(b, []byte("\n")) {
+		raw = bytes.TrimSpace(raw)
+		if len(raw) == 0 || raw[0] == '#' {
+			continue
+		}
+		st, err := decodeStep(raw)
+		if err != nil {
+			return 0, fmt.Errorf("story.jsonl line %d: %w", i+1, err)
+		}
+		switch st.Op {
+		case "write":
+			n++
+		case "generate":
+			c := st.Count
+			if scale != 1 {
+				c = max(1, int(math.Ceil(float64(c)*scale)))
+			}
+			n += c
+		}
+	}
+	return n, nil
 }
 
 // ParseDuration reads a Go duration or a number of days ("30d").
@@ -297,6 +348,17 @@ func (l *loader) step(ctx context.Context, st Step) error {
 	case "revalidate":
 		_, err := l.eng.Revalidate(ctx, st.Count)
 		return err
+	case "escalate":
+		return l.escalate(ctx, st)
+	case "ack":
+		return l.ack(ctx, st)
+	case "sweep":
+		svc, err := l.person(ctx, st.By)
+		if err != nil {
+			return err
+		}
+		_, err = svc.Queue().Sweep(ctx)
+		return err
 	case "verify":
 		_, err := l.eng.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: st.Ref, Actor: "memgov-seed"})
 		return err
@@ -336,6 +398,9 @@ func (l *loader) write(ctx context.Context, raw json.RawMessage) (engine.WriteRe
 		return res, err
 	}
 	l.rep.Writes++
+	if l.o.Progress != nil {
+		l.o.Progress(l.rep.Writes, max(l.total, l.rep.Writes))
+	}
 	l.rep.Outcomes[res.Status]++
 	return res, nil
 }
@@ -431,9 +496,6 @@ func (l *loader) generate(ctx context.Context, st Step) error {
 			}
 		}
 		l.clock.t = l.clock.t.Add(every)
-		if l.rep.Writes%500 == 0 && l.o.Progress != nil {
-			l.o.Progress(fmt.Sprintf("seeded %d writes", l.rep.Writes))
-		}
 	}
 	return nil
 }

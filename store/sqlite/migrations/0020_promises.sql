@@ -11,7 +11,7 @@ ALTER TABLE versions ADD COLUMN source TEXT NOT NULL DEFAULT '';
 -- derived from the log.
 CREATE TABLE read_pending (
     seq          INTEGER PRIMARY KEY,
-    retrieval_id TEXT NOT NULL DEFAULT '',   -- '': access counts; else the retrieval's staleness pairs
+    retrieval_id TEXT NOT NULL,
     at           INTEGER NOT NULL,
     items        BLOB NOT NULL
 ) STRICT;

@@ -1,0 +1,292 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/memgov/memgov/cmd/memgov/door"
+	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/policy"
+)
+
+// benchServeRun is one measured configuration.
+type benchServeRun struct {
+	Door     string         `json:"door"` // in-process, http, mcp
+	Clients  int            `json:"clients"`
+	Stats    latencyStats   `json:"stats"`
+	Statuses map[string]int `json:"statuses"`
+}
+
+type benchServeReport struct {
+	Items    int             `json:"items"`
+	SeedSecs float64         `json:"seed_seconds"`
+	Runs     []benchServeRun `json:"runs"`
+	// HTTP8OverInProcess is the rate of 8 HTTP clients over the in-process
+	// engine's with 8 goroutines (the target is 0.7 or more).
+	HTTP8OverInProcess float64 `json:"http8_over_in_process8"`
+	MCP8OverInProcess  float64 `json:"mcp8_over_in_process8"`
+}
+
+func (a *app) benchServeCommand() *cobra.Command {
+	var (
+		items, writes int
+		dir           string
+		asJSON        bool
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Governed writes through memgov serve's doors (HTTP, MCP) against the in-process engine",
+		Long: `serve seeds a scratch database with --items entries, starts memgov serve's HTTP
+handler on a loopback port, and measures governed writes per second and their p50
+and p99 latency on the auto-approve path (an orchestrator's EPISODIC writes with
+rate limits off): through the in-process engine, through the JSON API and through
+MCP (streamable HTTP, the Go SDK's client), each with 1 and 8 concurrent clients.`,
+		Example: "  memgov bench serve --items 100000 --writes 2000 --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if items < 0 || writes <= 0 {
+				return usagef("--items must be 0 or more and --writes more than 0")
+			}
+			rep, err := benchServe(cmd.Context(), dir, items, writes, func(s string) {
+				if !asJSON {
+					fmt.Fprintln(a.stderr, s)
+				}
+			})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSON(rep)
+			}
+			t := a.table("DOOR", "CLIENTS", "N", "WRITES/S", "P50 MS", "P99 MS", "OUTCOMES")
+			for _, r := range rep.Runs {
+				t.row(r.Door, fmt.Sprint(r.Clients), fmt.Sprint(r.Stats.N), fmt.Sprintf("%.0f", r.Stats.PerSecond),
+					fmt.Sprintf("%.2f", r.Stats.P50MS), fmt.Sprintf("%.2f", r.Stats.P99MS), countsOf(r.Statuses))
+			}
+			t.flush()
+			fmt.Fprintf(a.stdout, "8 HTTP clients: %.2fx the in-process engine; 8 MCP clients: %.2fx (at %d items)\n", rep.HTTP8OverInProcess, rep.MCP8OverInProcess, rep.Items)
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&items, "items", 100000, "entries to seed first")
+	cmd.Flags().IntVar(&writes, "writes", 2000, "governed writes per measured configuration")
+	cmd.Flags().StringVar(&dir, "dir", "", "directory for the scratch database (default: a temporary one)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func benchServe(ctx context.Context, dir string, items, writes int, progress func(string)) (benchServeReport, error) {
+	rep := benchServeReport{Items: items}
+	s, done, err := openScratch(ctx, dir)
+	if err != nil {
+		return rep, err
+	}
+	defer done()
+	pol := policy.Default()
+	pol.Reputation.BurstLimit = 0
+	for _, lim := range []*policy.RateLimit{&pol.RateLimits.Layers.Working, &pol.RateLimits.Layers.Session,
+		&pol.RateLimits.Layers.Episodic, &pol.RateLimits.Layers.Semantic, &pol.RateLimits.Layers.Procedural} {
+		lim.Writes = 0
+	}
+	e := engine.New(s, benchKey, engine.WithPolicy(pol))
+	const agent, ref = "bench-agent", "bench/bench-agent"
+	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: agent, Role: engine.Orchestrator, Tenant: "bench"}, "bench"); err != nil {
+		return rep, err
+	}
+	token, _, err := e.CreateToken(ctx, agent, 0, "bench", "")
+	if err != nil {
+		return rep, err
+	}
+	gen := newCorpus(42)
+	start := time.Now()
+	const batch = 2000
+	for n := 0; n < items; {
+		rs := make([]engine.PutRequest, 0, batch)
+		for j := 0; j < batch && n < items; j, n = j+1, n+1 {
+			c, _ := json.Marshal(map[string]string{"text": gen.sentence()})
+			rs = append(rs, engine.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("c%08d", n), Layer: engine.Episodic, Content: c, Actor: agent, Confidence: 0.9})
+		}
+		if err := e.PutBatch(ctx, rs); err != nil {
+			return rep, err
+		}
+		if n%(batch*10) == 0 {
+			progress(fmt.Sprintf("seeded %d/%d", n, items))
+		}
+	}
+	rep.SeedSecs = time.Since(start).Seconds()
+
+	srv := door.New(door.Config{Engine: e, Rate: 1e9, Burst: 1 << 30})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return rep, err
+	}
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(sctx, ln, 10*time.Second) }()
+	defer func() { stop(); <-served }()
+	base := "http://" + ln.Addr().String()
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64}}
+
+	type writer func(ctx context.Context, key, text string) (string, error)
+	inProcess := func(int) (writer, func(), error) {
+		return func(ctx context.Context, key, text string) (string, error) {
+			res, err := e.Write(ctx, benchRequest(agent, ref, key, text))
+			return res.Status, err
+		}, func() {}, nil
+	}
+	overHTTP := func(int) (writer, func(), error) {
+		return func(ctx context.Context, key, text string) (string, error) {
+			body, _ := json.Marshal(benchRequest(agent, ref, key, text))
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/memories?wait=false", bytes.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+token)
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := hc.Do(req)
+			if err != nil {
+				return "", err
+			}
+			defer resp.Body.Close()
+			var res engine.WriteResult
+			if err := json.NewDecoder(resp.Body).Decode(&res); err != nil {
+				return "", err
+			}
+			io.Copy(io.Discard, resp.Body)
+			if res.Status == "" {
+				return "", fmt.Errorf("HTTP %d", resp.StatusCode)
+			}
+			return res.Status, nil
+		}, func() {}, nil
+	}
+	overMCP := func(int) (writer, func(), error) {
+		c := mcp.NewClient(&mcp.Implementation{Name: "memgov-bench", Version: buildVersion()}, nil)
+		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", MaxRetries: -1,
+			HTTPClient: &http.Client{Transport: bearerRT{token: token, next: hc.Transport}}}, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		return func(ctx context.Context, key, text string) (string, error) {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add_memory", Arguments: map[string]any{
+				"memory_ref": ref, "key": key, "text": text, "layer": "EPISODIC", "observation_type": "tool_result_verified", "confidence": 0.95,
+				"evidence_refs": []any{map[string]any{"source_type": "API_RESPONSE", "source_uri": "bench://source", "authority": 0.95}}}})
+			if err != nil {
+				return "", err
+			}
+			if res.IsError {
+				return "", fmt.Errorf("add_memory failed: %v", res.Content)
+			}
+			var out engine.WriteResult
+			b, _ := json.Marshal(res.StructuredContent)
+			if err := json.Unmarshal(b, &out); err != nil {
+				return "", err
+			}
+			return out.Status, nil
+		}, func() { cs.Close() }, nil
+	}
+
+	// Warm the engine's caches and the page cache before the first measured run.
+	for i := 0; i < min(200, writes); i++ {
+		if _, err := e.Write(ctx, benchRequest(agent, ref, fmt.Sprintf("warm-%06d", i), gen.sentence())); err != nil {
+			return rep, err
+		}
+	}
+	round := 0
+	for _, d := range []struct {
+		name string
+		mk   func(int) (writer, func(), error)
+	}{{"in-process", inProcess}, {"http", overHTTP}, {"mcp", overMCP}} {
+		for _, clients := range []int{1, 8} {
+			round++
+			texts := make([]string, writes)
+			for i := range texts {
+				texts[i] = gen.sentence()
+			}
+			ws := make([]writer, clients)
+			var closers []func()
+			for i := range ws {
+				w, cl, err := d.mk(i)
+				if err != nil {
+					return rep, err
+				}
+				ws[i], closers = w, append(closers, cl)
+			}
+			run := benchServeRun{Door: d.name, Clients: clients, Statuses: map[string]int{}}
+			lat := make([]time.Duration, writes)
+			var mu sync.Mutex
+			var firstErr error
+			var wg sync.WaitGroup
+			t0 := time.Now()
+			for c := 0; c < clients; c++ {
+				wg.Add(1)
+				go func(c int) {
+					defer wg.Done()
+					for i := c; i < writes; i += clients {
+						w0 := time.Now()
+						st, err := ws[c](ctx, fmt.Sprintf("r%d-%06d", round, i), texts[i])
+						lat[i] = time.Since(w0)
+						mu.Lock()
+						if err != nil && firstErr == nil {
+							firstErr = err
+						}
+						run.Statuses[st]++
+						mu.Unlock()
+					}
+				}(c)
+			}
+			wg.Wait()
+			wall := time.Since(t0)
+			for _, cl := range closers {
+				cl()
+			}
+			if firstErr != nil {
+				return rep, fmt.Errorf("%s with %d clients: %w", d.name, clients, firstErr)
+			}
+			run.Stats = statsOf(lat, wall)
+			rep.Runs = append(rep.Runs, run)
+			progress(fmt.Sprintf("%s, %d clients: %.0f writes/s, p50 %.2f ms, p99 %.2f ms (%s)", d.name, clients, run.Stats.PerSecond, run.Stats.P50MS, run.Stats.P99MS, countsOf(run.Statuses)))
+		}
+	}
+	rate := func(door string, clients int) float64 {
+		for _, r := range rep.Runs {
+			if r.Door == door && r.Clients == clients {
+				return r.Stats.PerSecond
+			}
+		}
+		return 0
+	}
+	if in := rate("in-process", 8); in > 0 {
+		rep.HTTP8OverInProcess = rate("http", 8) / in
+		rep.MCP8OverInProcess = rate("mcp", 8) / in
+	}
+	return rep, nil
+}
+
+// benchRequest is an auto-approved governed write: an orchestrator's
+// EPISODIC note with strong external evidence.
+func benchRequest(agent, ref, key, text string) engine.WriteRequest {
+	conf, auth := 0.95, 0.95
+	c, _ := json.Marshal(map[string]string{"text": text})
+	return engine.WriteRequest{SourceAgentID: agent, MemoryRef: ref, Key: key, TargetLayer: engine.Episodic,
+		ObservationType: "tool_result_verified", Confidence: &conf, Content: c,
+		EvidenceRefs: []engine.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "bench://source", Authority: &auth}}}
+}
+
+// bearerRT adds a bearer token to every request.
+type bearerRT struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}

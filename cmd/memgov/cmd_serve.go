@@ -1,0 +1,314 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/memgov/memgov/cmd/memgov/door"
+	"github.com/memgov/memgov/engine"
+)
+
+func (a *app) serveCommand() *cobra.Command {
+	var (
+		listen, sshAddr, secretFile, logLevel string
+		hooks                                 []string
+		cfg                                   door.Config
+		grace                                 time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve MCP, the JSON API, metrics and (with --ssh) the review console",
+		Long: `serve runs one long-lived process that owns the database and opens its doors:
+
+  /mcp             MCP (streamable HTTP) for agents: add_memory, search_memories,
+                   list_memories, get_memory, forget_memory, memory_status
+  /v1/...          the JSON API (writes, reads, search, forget, verify, and for
+                   curators and operators reviews, drift and proposals);
+                   its OpenAPI document is /v1/openapi.json
+  /metrics         Prometheus metrics          /healthz   health
+  --ssh ADDR       the review console (the TUI) over SSH for reviewers
+
+Every HTTP and MCP request carries Authorization: Bearer TOKEN and acts as the
+token's principal (memgov token create --principal ID). SSH sessions act as the
+principal their key is authorised for (memgov principal add ... --ssh-key FILE);
+the host key is created beside the database on first start. Webhooks (--webhook)
+announce SYNC_BLOCK reviews, drift episodes and escalations, signed with the
+secret of --webhook-secret-file (Memgov-Signature: v1=HMAC-SHA256 of
+"TIMESTAMP.BODY", Memgov-Timestamp: TIMESTAMP).
+
+serve listens on loopback unless --listen says otherwise. On SIGINT it stops
+taking requests, answers waiting SYNC_BLOCK writes DEFERRED, lets in-flight
+writes finish and exits.`,
+		Example: `  memgov serve
+  memgov serve --listen 127.0.0.1:7077 --ssh 127.0.0.1:2222
+  memgov serve --webhook https://ops.example/hooks/memgov --webhook-secret-file hook.secret`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var level slog.Level
+			if err := level.UnmarshalText([]byte(logLevel)); err != nil {
+				return usagef("--log-level: %v", err)
+			}
+			logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+			var secret []byte
+			if len(hooks) > 0 {
+				if secretFile == "" {
+					return usagef("--webhook needs --webhook-secret-file")
+				}
+				b, err := os.ReadFile(secretFile)
+				if err != nil {
+					return err
+				}
+				if secret = []byte(strings.TrimSpace(string(b))); len(secret) < 16 {
+					return usagef("the webhook secret must be at least 16 characters")
+				}
+			}
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			door.Version = buildVersion()
+			cfg.Engine, cfg.Logger = eng, logger
+			srv := door.New(cfg)
+			ln, err := net.Listen("tcp", listen)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			g, gctx := errgroup.WithContext(ctx)
+			fmt.Fprintf(a.stdout, "memgov serve: http://%s (MCP at /mcp, API at /v1, metrics at /metrics)\n", ln.Addr())
+			g.Go(func() error { return srv.Serve(gctx, ln, grace) })
+			if sshAddr != "" {
+				sshSrv, err := door.NewSSH(door.SSHConfig{Engine: eng, HostKeyPath: a.dbPath + ".ssh_host_ed25519", DBName: filepath.Base(a.dbPath), Logger: logger})
+				if err != nil {
+					ln.Close()
+					return err
+				}
+				sln, err := net.Listen("tcp", sshAddr)
+				if err != nil {
+					ln.Close()
+					return err
+				}
+				fmt.Fprintf(a.stdout, "memgov serve: ssh %s (the review console)\n", sln.Addr())
+				g.Go(func() error { return door.ServeSSH(gctx, sshSrv, sln) })
+			}
+			if len(hooks) > 0 {
+				d := &door.Dispatcher{Engine: eng, Logger: logger, CursorFile: a.dbPath + ".webhooks"}
+				for _, u := range hooks {
+					d.Hooks = append(d.Hooks, door.Webhook{URL: u, Secret: secret})
+				}
+				g.Go(func() error { return d.Run(gctx, 2*time.Second) })
+			}
+			err = g.Wait()
+			if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+				return nil
+			}
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&listen, "listen", "127.0.0.1:7077", "HTTP address (MCP, JSON API, metrics)")
+	f.StringVar(&sshAddr, "ssh", "", "also serve the review console over SSH at this address")
+	f.StringArrayVar(&hooks, "webhook", nil, "POST signed notifications to this URL (repeatable)")
+	f.StringVar(&secretFile, "webhook-secret-file", "", "file holding the webhook signing secret")
+	f.Float64Var(&cfg.Rate, "rate", 200, "requests per second allowed per token (average)")
+	f.IntVar(&cfg.Burst, "burst", 400, "requests allowed per token at once")
+	f.DurationVar(&cfg.RequestTimeout, "timeout", 30*time.Second, "time-out of one request")
+	f.DurationVar(&cfg.MaxWait, "max-wait", 25*time.Second, "longest a SYNC_BLOCK write waits for review before it is answered DEFERRED")
+	f.Int64Var(&cfg.MaxBodyBytes, "max-body", engine.MaxRequestBytes+64<<10, "largest request body in bytes")
+	f.DurationVar(&grace, "grace", 20*time.Second, "how long shutdown waits for in-flight requests")
+	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error (logs go to stderr)")
+	return cmd
+}
+
+func (a *app) mcpCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve MCP over stdio for a local agent host",
+		Long: `mcp serves memgov's MCP tools (add_memory, search_memories, list_memories,
+get_memory, forget_memory, memory_status) over stdin and stdout, for agent hosts
+that start their MCP servers as processes (Claude Code, Cursor and the like).
+
+It acts as the principal of the bearer token in MEMGOV_TOKEN and refuses to start
+without a valid one (memgov token create --principal ID). Register it in a host's
+MCP configuration, for example:
+
+  {"mcpServers": {"memgov": {"command": "memgov", "args": ["mcp"],
+    "env": {"MEMGOV_DB": "/path/memgov.db", "MEMGOV_TOKEN": "mgv_..."}}}}`,
+		Example: `  MEMGOV_TOKEN=mgv_... memgov mcp`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			token := strings.TrimSpace(os.Getenv("MEMGOV_TOKEN"))
+			if token == "" {
+				return usagef("MEMGOV_TOKEN is not set: memgov mcp acts as the principal of a bearer token (memgov token create --principal ID)")
+			}
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			p, err := eng.Authenticate(cmd.Context(), token)
+			if err != nil {
+				return &exitCodeError{code: exitDenied, err: fmt.Errorf("MEMGOV_TOKEN: %w", err)}
+			}
+			door.Version = buildVersion()
+			fmt.Fprintf(a.stderr, "memgov mcp: serving MCP on stdio as %s (%s of %s)\n", p.ID, p.Role, p.Tenant)
+			srv := door.New(door.Config{Engine: eng})
+			err = srv.StdioServer(token).Run(cmd.Context(), &mcp.StdioTransport{})
+			if err != nil && cmd.Context().Err() != nil {
+				return nil
+			}
+			return err
+		},
+	}
+}
+
+// parseTTL reads a duration with an optional d (days) suffix: 90d, 12h, 30m.
+func parseTTL(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(d)
+		if err != nil || n <= 0 {
+			return 0, fmt.Errorf("bad ttl %q", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("bad ttl %q: use a duration like 90d, 12h or 30m", s)
+	}
+	return d, nil
+}
+
+func (a *app) tokenCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "token",
+		Short: "Issue, list and revoke the bearer tokens of memgov serve and memgov mcp",
+		Example: `  memgov token create --principal support-bot --ttl 90d --json
+  memgov token list
+  memgov token revoke 01936f...`,
+	}
+	var (
+		principal, ttl, by, reason string
+		asJSON                     bool
+	)
+	create := &cobra.Command{
+		Use:   "create --principal ID",
+		Short: "Issue a bearer token to a principal (shown once)",
+		Long: `create issues a bearer token to a registered principal. The token is printed once
+and only its SHA-256 is kept; the TOKEN_CREATE log entry names who issued it and why.
+Requests carrying it act as the principal, with the principal's role and tenant.`,
+		Example: `  memgov token create --principal support-bot --ttl 90d --json`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := parseTTL(ttl)
+			if err != nil {
+				return usagef("--ttl: %v", err)
+			}
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			if by == "" {
+				by = osUserName()
+			}
+			secret, t, err := eng.CreateToken(cmd.Context(), principal, d, by, reason)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSON(map[string]any{"token": secret, "principal": t.Principal, "id": t.ID, "expires_at": t.ExpiresAt})
+			}
+			fmt.Fprintf(a.stdout, "token %s for %s", t.ID, t.Principal)
+			if t.ExpiresAt != nil {
+				fmt.Fprintf(a.stdout, ", expires %s", t.ExpiresAt.Format(time.RFC3339))
+			}
+			fmt.Fprintf(a.stdout, "\n%s\nIt is shown once: store it now (memgov keeps only its hash).\n", secret)
+			return nil
+		},
+	}
+	create.Flags().StringVar(&principal, "principal", "", "the principal the token acts as (required)")
+	create.Flags().StringVar(&ttl, "ttl", "", "lifetime, like 90d or 12h (default: until revoked)")
+	create.Flags().StringVar(&by, "by", "", "who issues it (default: your OS user name)")
+	create.Flags().StringVar(&reason, "reason", "", "why, for the log")
+	create.Flags().BoolVar(&asJSON, "json", false, "print JSON {token, principal, id, expires_at}")
+	create.MarkFlagRequired("principal")
+
+	var listJSON bool
+	list := &cobra.Command{
+		Use:     "list",
+		Short:   "List issued tokens (never the tokens themselves)",
+		Example: "  memgov token list --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			ts, err := eng.Tokens(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if listJSON {
+				return a.printJSON(ts)
+			}
+			now := eng.Now()
+			t := a.table("ID", "PRINCIPAL", "CREATED", "BY", "EXPIRES", "STATE")
+			for _, tk := range ts {
+				exp, state := "never", "live"
+				if tk.ExpiresAt != nil {
+					exp = tk.ExpiresAt.Format("2006-01-02 15:04")
+				}
+				switch {
+				case tk.RevokedAt != nil:
+					state = "revoked by " + tk.RevokedBy
+				case !tk.Live(now):
+					state = "expired"
+				}
+				t.row(tk.ID, tk.Principal, tk.CreatedAt.Format("2006-01-02 15:04"), tk.CreatedBy, exp, state)
+			}
+			t.flush()
+			return nil
+		},
+	}
+	list.Flags().BoolVar(&listJSON, "json", false, "print JSON")
+
+	var rby, rreason string
+	revoke := &cobra.Command{
+		Use:     "revoke ID",
+		Short:   "Revoke a token at once",
+		Example: `  memgov token revoke 01936f... --reason "laptop lost"`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			if rby == "" {
+				rby = osUserName()
+			}
+			t, err := eng.RevokeToken(cmd.Context(), args[0], rby, rreason)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "revoked token %s of %s\n", t.ID, t.Principal)
+			return nil
+		},
+	}
+	revoke.Flags().StringVar(&rby, "by", "", "who revokes it (default: your OS user name)")
+	revoke.Flags().StringVar(&rreason, "reason", "", "why, for the log")
+	cmd.AddCommand(create, list, revoke)
+	return cmd
+}

@@ -1,0 +1,97 @@
+package demo_test
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/memgov/memgov/cmd/memgov/demo"
+	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/store/sqlite"
+)
+
+// TestReenactAWeekLater seeds the demo, lets eight days pass on an injected
+// clock (every SYNC_BLOCK deadline of the seeding is long gone), opens it
+// again and finds the story live: SYNC_BLOCK reviews not yet due on both
+// refs, an open drift episode of the deny-on-drift billing agent detected
+// now, an escalated review. Opening it once more changes nothing.
+func TestReenactAWeekLater(t *testing.T) {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "demo.db"), sqlite.Options{Key: []byte(testKey), Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	pol, _, err := demo.Policy(demo.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(now func() time.Time) (*engine.Engine, error) {
+		return engine.New(s, []byte(testKey), engine.WithClock(now), engine.WithPolicy(pol)), nil
+	}
+	if _, err := demo.Load(ctx, demo.FS, demo.Options{Open: open, Now: func() time.Time { return end }, Scale: 0.05}); err != nil {
+		t.Fatal(err)
+	}
+	later := end.Add(8 * 24 * time.Hour)
+	rep, err := demo.Reenact(ctx, demo.FS, demo.Options{Open: open, Now: func() time.Time { return later }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The SYNC_BLOCK deadlines of the seeding are past: both arrivals play
+	// again. The research drift and the escalation were never settled, so
+	// they are still live and stay as they are.
+	if len(rep.Played) < 2 || len(rep.Played)+len(rep.Skipped) != 4 || rep.Writes < 5 ||
+		!slices.Contains(rep.Played, "sales pricing fact (SYNC_BLOCK)") ||
+		!slices.Contains(rep.Played, "billing refund limit (SYNC_BLOCK) and a fresh deny-on-drift episode") {
+		t.Fatalf("a week later: %+v", rep)
+	}
+	t.Logf("re-enacted: %+v", rep)
+	eng := engine.New(s, []byte(testKey), engine.WithClock(func() time.Time { return later }), engine.WithPolicy(pol))
+	rs, _, err := eng.Reviews(ctx, engine.ReviewQuery{Tier: engine.TierSync, Now: later})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := map[string]bool{}
+	for _, r := range rs {
+		if r.Open() && r.DueAt.After(later) && r.DueAt.Before(later.Add(15*time.Minute)) {
+			live[r.MemoryRef] = true
+		}
+	}
+	if !live["acme/billing-agent"] || !live["initech/sales-agent"] {
+		t.Fatalf("live SYNC_BLOCK reviews: %v of %d", live, len(rs))
+	}
+	ds, err := eng.ListDrift(ctx, engine.DriftQuery{MemoryRef: "acme/billing-agent", OpenOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || ds[0].Policy != "deny-on-drift" || ds[0].DetectedAt.Before(later) {
+		t.Fatalf("billing drift: %+v", ds)
+	}
+	esc, _, err := eng.Reviews(ctx, engine.ReviewQuery{Statuses: []string{engine.ReviewEscalated}, Now: later})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(esc) == 0 {
+		t.Fatal("no escalated review")
+	}
+	// Opening again at once: everything is still live, nothing is played.
+	size, err := eng.LogSize(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := demo.Reenact(ctx, demo.FS, demo.Options{Open: open, Now: func() time.Time { return later.Add(time.Minute) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Played) != 0 || len(again.Skipped) != 4 {
+		t.Fatalf("second opening: %+v", again)
+	}
+	if n, _ := eng.LogSize(ctx); n != size {
+		t.Fatalf("the second opening appended %d entries", n-size)
+	}
+	if v, err := eng.Verify(ctx); err != nil || !v.OK {
+		t.Fatalf("audit verify after re-enactment: %+v %v", v, err)
+	}
+}

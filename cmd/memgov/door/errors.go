@@ -1,0 +1,97 @@
+package door
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/memgov/memgov/engine"
+)
+
+// apiError is the body of every error answer: a stable code and a message.
+type apiError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Error codes of the JSON API (and of MCP tool errors).
+const (
+	CodeInvalid          = "INVALID"
+	CodeUnauthorized     = "UNAUTHORIZED"
+	CodeForbidden        = "FORBIDDEN"
+	CodeNotFound         = "NOT_FOUND"
+	CodeMethodNotAllowed = "METHOD_NOT_ALLOWED"
+	CodeConflict         = "CONFLICT"
+	CodeTooLarge         = "TOO_LARGE"
+	CodeRateLimited      = "RATE_LIMITED"
+	CodeTimeout          = "TIMEOUT"
+	CodeUnavailable      = "UNAVAILABLE"
+	CodeInternal         = "INTERNAL"
+)
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, apiError{Code: code, Message: msg})
+}
+
+// classify maps an error to an HTTP status and code. Messages of engine
+// errors are the engine's (they never carry memory content); anything the
+// engine did not classify is an internal error whose cause is logged, not
+// shown.
+func classify(err error) (int, string, string) {
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("the request body is larger than %d bytes", tooLarge.Limit)
+	case errors.Is(err, engine.ErrUnauthorized):
+		return http.StatusUnauthorized, CodeUnauthorized, err.Error()
+	case errors.Is(err, engine.ErrForbidden):
+		return http.StatusForbidden, CodeForbidden, err.Error()
+	case errors.Is(err, engine.ErrNotFound):
+		return http.StatusNotFound, CodeNotFound, err.Error()
+	case errors.Is(err, engine.ErrInvalid):
+		return http.StatusBadRequest, CodeInvalid, err.Error()
+	case errors.Is(err, engine.ErrConflict):
+		return http.StatusConflict, CodeConflict, err.Error()
+	case errors.Is(err, context.DeadlineExceeded):
+		return http.StatusGatewayTimeout, CodeTimeout, "the request took longer than the server's time-out"
+	case errors.Is(err, engine.ErrMemoryUnavailable):
+		return http.StatusServiceUnavailable, CodeUnavailable, engine.ErrMemoryUnavailable.Error()
+	}
+	return http.StatusInternalServerError, CodeInternal, "internal error"
+}
+
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status, code, msg := classify(err)
+	if status >= 500 {
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	writeError(w, status, code, msg)
+}
+
+// recoverer turns a panic in a handler into a 500 JSON answer. Writes run
+// in one transaction, so a panic never leaves a partial write behind.
+func (s *Server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v))
+				writeError(w, http.StatusInternalServerError, CodeInternal, "internal error")
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/memgov/memgov/engine/gate"
+)
+
+// This file holds the rules the doors of `memgov serve` and `memgov mcp` need
+// beyond the engine's other calls, so that no rule lives only in a door: an
+// authenticated principal acts only as itself, sees the fate of only its own
+// deferred writes (or those of a tenant it governs), and verifies only memory
+// of its tenant.
+
+// ActingAs refuses a request whose body names an agent other than the
+// authenticated principal p (ErrForbidden). An empty name is p.
+func ActingAs(p Principal, named string) error {
+	if named = strings.TrimSpace(named); named != "" && named != p.ID {
+		return fmt.Errorf("%w: authenticated as %s; a request may not act as %s", ErrForbidden, p.ID, safeID(named))
+	}
+	return nil
+}
+
+// WriteStatus returns the fate of a deferred write by its review id, as the
+// write's result: DEFERRED while the review is open, COMMITTED once approved,
+// REJECTED once refused or timed out. Only the writing agent and reviewers
+// governing the review's tenant see it; to anyone else it does not exist
+// (ErrNotFound), so review ids cannot be probed across tenants.
+func (e *Engine) WriteStatus(ctx context.Context, principalID, reviewID string) (WriteResult, error) {
+	p, err := e.Principal(ctx, principalID)
+	if err != nil {
+		return WriteResult{}, fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, safeID(principalID))
+	}
+	r, err := e.Review(ctx, reviewID)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	if r.Agent != p.ID && !(p.Role.Human() && p.Governs(r.Tenant)) {
+		return WriteResult{}, fmt.Errorf("%w: review %s", ErrNotFound, safeID(reviewID))
+	}
+	res := WriteResult{ItemID: r.ItemID, VersionID: r.VersionID, ReviewID: r.ID, Tier: r.Tier, RiskScore: f64(r.Risk)}
+	switch r.Status {
+	case ReviewApproved:
+		res.Status, res.Detail = StatusCommitted, "approved by "+r.DecidedBy
+	case ReviewRejected:
+		res.Status, res.Reason, res.Gate = StatusRejected, ReasonReviewRejected, gate.NameApproval
+		if r.DecisionCode == ReasonApprovalTimeout {
+			res.Reason = ReasonApprovalTimeout
+		}
+		res.Detail = "rejected by " + r.DecidedBy + ": " + r.DecisionCode
+	default:
+		res.Status, res.Reason, res.Gate = StatusDeferred, r.Reason, gate.NameApproval
+		res.Detail = "waiting for review (" + r.Status + ") until " + r.DueAt.Format(TimeFormat)
+	}
+	return res, nil
+}
+
+// VerifyMemoryAs is VerifyMemory for a principal: the memoryRef must be of a
+// tenant it governs, and it is the actor of any drift episode opened.
+func (e *Engine) VerifyMemoryAs(ctx context.Context, principalID string, r VerifyRequest) (VerifyResult, error) {
+	p, err := e.Principal(ctx, principalID)
+	if err != nil {
+		return VerifyResult{}, fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, safeID(principalID))
+	}
+	if !p.Governs(tenantOf(r.MemoryRef)) {
+		return VerifyResult{}, fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
+	}
+	r.Actor = p.ID
+	return e.VerifyMemory(ctx, r)
+}
