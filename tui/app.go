@@ -71,6 +71,7 @@ type Model struct {
 	sweeping bool
 	ticks    int
 	health   *health
+	tabSpans [][2]int // where each tab sits on the tabs line, for clicks
 }
 
 // Indices of the screens.
@@ -133,7 +134,7 @@ func (m *Model) checkAttention() tea.Cmd {
 	svc, ctx, last := m.ctx.Svc, m.ctx.Ctx, m.att
 	return func() tea.Msg {
 		if last.LogSize > 0 {
-			if n, err := svc.Engine().LogSize(ctx); err == nil && n == last.LogSize {
+			if n, err := svc.LogSize(ctx); err == nil && n == last.LogSize {
 				return attentionMsg{last, nil}
 			}
 		}
@@ -203,7 +204,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil && m.ctx.Ctx.Err() == nil {
 			m.status = statusMsg{text: "background sweep: " + msg.err.Error(), err: true}
 		} else if n := msg.res.TimedOut; n > 0 {
-			m.status = statusMsg{text: fmt.Sprintf("%d SYNC_BLOCK review(s) passed their deadline and were rejected (APPROVAL_TIMEOUT)", n), err: true}
+			m.status = statusMsg{text: plural(n, "SYNC_BLOCK review passed its deadline and was", "SYNC_BLOCK reviews passed their deadline and were") + " rejected (APPROVAL_TIMEOUT)", err: true}
 		}
 		return m, nil
 	case attentionMsg:
@@ -216,6 +217,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusMsg:
 		m.status = msg
 		return m, nil
+	case countsMsg:
+		m.att.LogSize = 0 // recount now, whatever the log's size
+		return m, tea.Batch(m.checkAttention(), m.health.refresh())
+	case quitMsg:
+		return m, m.shutdown()
+	case tea.MouseMsg:
+		return m, m.mouse(msg)
 	case confirmMsg:
 		m.modal = newConfirm(m.ctx, msg)
 		return m, nil
@@ -245,8 +253,13 @@ func (m *Model) mode() Mode {
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	act := MsgToAction(m.ctx.Keys, m.mode(), msg)
 	if act == ActQuit {
-		m.cancel()
-		return tea.Quit
+		if m.modal == nil && msg.String() != "ctrl+c" {
+			if lines := m.unfinished(); len(lines) > 0 {
+				return askConfirm(confirmMsg{title: "Quit memgov", lines: lines, noField: true,
+					onYes: func(string) tea.Cmd { return func() tea.Msg { return quitMsg{} } }})
+			}
+		}
+		return m.shutdown()
 	}
 	m.status = statusMsg{}
 	if m.modal != nil {
@@ -361,7 +374,13 @@ func (m *Model) tabsLine() string {
 		right = m.whoamiShort()
 		gap = w - ansi.StringWidth(left) - ansi.StringWidth(right) - 1
 	}
-	return fit(left+strings.Repeat(" ", max(gap, 1))+right, w)
+	line := fit(left+strings.Repeat(" ", max(gap, 1))+right, w)
+	labels := make([]string, len(tabs))
+	for i, t := range tabs {
+		labels[i] = ansi.Strip(t)
+	}
+	m.tabSpans = spans(line, labels)
+	return line
 }
 
 func count(c review.Count) string {
@@ -449,24 +468,28 @@ func (m *Model) statusRule() string {
 	return s + st.Rule.Render(strings.Repeat("─", max(w-ansi.StringWidth(s), 0)))
 }
 
-// helpLine is the short help: the modal's or the screen's keys, then the
-// global ones, all from the KeyMap.
+// helpLine is the short help for what the keyboard is doing now, all from
+// the KeyMap: a modal's keys in a modal, a field's keys while typing (never
+// tab or q, which are text there), a picker's while choosing, and otherwise
+// the screen's keys then the global ones that fit.
 func (m *Model) helpLine() string {
 	k := m.ctx.Keys
-	var bs []key.Binding
 	switch {
 	case m.modal != nil:
-		bs = m.modal.bindings()
+		return m.help.ShortHelpView(m.modal.bindings())
 	case m.fullHelp:
-		bs = []key.Binding{k.Help, k.Quit}
-	default:
-		global := k.ShortHelp()
-		if m.ctx.Width < wideMin {
-			global = []key.Binding{k.Help, k.Quit} // tab is in the full help
-		}
-		bs = append(m.screens[m.active].Bindings(), global...)
+		closeKey := k.Help
+		closeKey.SetHelp("?/esc", "close help")
+		return m.help.ShortHelpView([]key.Binding{closeKey, k.Quit})
+	case m.mode() != ModeNormal:
+		return m.help.ShortHelpView(m.screens[m.active].Bindings())
 	}
-	return m.help.ShortHelpView(bs)
+	own := m.screens[m.active].Bindings()
+	line := m.help.ShortHelpView(append(append([]key.Binding(nil), own...), k.ShortHelp()...))
+	if ansi.StringWidth(line) > m.ctx.Width-2 {
+		line = m.help.ShortHelpView(append(append([]key.Binding(nil), own...), k.Help, k.Quit)) // tab is in ? help
+	}
+	return line
 }
 
 // fullHelpView lays the KeyMap's groups out in two columns: the same
@@ -537,4 +560,38 @@ func overlay(lines []string, box string, w int) []string {
 		out[y] = fit(ansi.Truncate(base, left, "")+fit(l, bw), w)
 	}
 	return out
+}
+
+// quitMsg ends the program after the person confirmed.
+type quitMsg struct{}
+
+// unfinished says what quitting would leave behind: marked reviews not
+// approved, a claim held on an open review.
+func (m *Model) unfinished() []string {
+	q, ok := m.screens[QueueScreen].(*queue)
+	if !ok || !m.started[QueueScreen] {
+		return nil
+	}
+	var lines []string
+	if n := len(q.marked); n > 0 {
+		lines = append(lines, plural(n, "marked review is", "marked reviews are")+" not approved; the marks are lost.")
+	}
+	if q.open.Mine {
+		lines = append(lines, "You hold the claim on "+clean(q.open.Review.MemoryRef+" › "+rowKey(q.openRow()))+"; quitting releases it.")
+	}
+	if len(lines) > 0 {
+		lines = append(lines, "enter quits · esc stays")
+	}
+	return lines
+}
+
+// shutdown releases the person's claim (a short write, so the review is
+// free for others at once rather than when the lease lapses) and quits.
+func (m *Model) shutdown() tea.Cmd {
+	if q, ok := m.screens[QueueScreen].(*queue); ok && q.open.Mine {
+		_ = m.ctx.Svc.Queue().Release(m.ctx.Ctx, q.open.Review.ID)
+		q.open = review.Opened{}
+	}
+	m.cancel()
+	return tea.Quit
 }

@@ -141,20 +141,20 @@ func (d *drift) ack(act Action) tea.Cmd {
 	}
 	ref := clean(v.Event.MemoryRef)
 	svc, ctx := d.ctx.Svc, d.ctx.Ctx
-	res, title, reason := review.Reapprove, "Re-approve the current memory of "+ref, "reviewed the change; adopting it"
+	res, title := review.Reapprove, "Adopt the current memory of "+ref+" as its baseline"
 	lines := []string{
 		fmt.Sprintf("%s: %s.", ref, v.Summary()),
 		"The memory as it is now becomes the new baseline (same type, TTL, policy and level). Changes made outside memgov are first written into the log as compensating entries.",
 	}
 	if act == ActRollBaseline {
-		res, title, reason = review.RollBack, "Roll "+ref+" back to its baseline", "restore the approved baseline"
+		res, title = review.RollBack, "Roll "+ref+" back to its baseline"
 		lines[1] = "Every key returns to the baseline's value with compensating log entries; keys added since are retracted. Nothing in the log is rewritten."
 	}
 	if v.Event.Policy == "deny-on-drift" {
 		lines = append(lines, "Writes and tool calls of "+ref+" are allowed again afterwards.")
 	}
 	return askConfirm(confirmMsg{
-		title: title, lines: lines, reason: reason, danger: true, label: "note",
+		title: title, lines: lines, danger: true, required: true,
 		onYes: func(note string) tea.Cmd {
 			d.busy = true
 			return func() tea.Msg {
@@ -383,4 +383,12 @@ func days(d time.Duration) string {
 		return fmt.Sprintf("%dh", int(d/time.Hour))
 	}
 	return fmt.Sprintf("%dm", int(d/time.Minute))
+}
+
+// Click selects the row under the mouse.
+func (d *drift) Click(x, y int) tea.Cmd {
+	if !d.zoom {
+		clickRow(&d.cur, len(d.rows), d.lay(), x, y)
+	}
+	return nil
 }

@@ -19,7 +19,8 @@ type KeyMap struct {
 	Reapprove, RollBaseline     key.Binding
 	Apply, Archive              key.Binding
 	TimeTravel, Refresh         key.Binding
-	Yes, No, EditReason, Submit key.Binding
+	Sort                        key.Binding
+	Confirm, Cancel, Submit     key.Binding
 	Help, Quit                  key.Binding
 }
 
@@ -52,9 +53,9 @@ func DefaultKeyMap() KeyMap {
 		Archive:       key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "archive")),
 		TimeTravel:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "time-travel")),
 		Refresh:       key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "refresh")),
-		Yes:           key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
-		No:            key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "cancel")),
-		EditReason:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit reason")),
+		Sort:          key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: risk/age/SLA")),
+		Confirm:       key.NewBinding(key.WithKeys("enter", "ctrl+y"), key.WithHelp("enter", "confirm")),
+		Cancel:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		Submit:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
 		Help:          key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:          key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
@@ -65,7 +66,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.NextTab, k.Help, k.Quit} }
 
 // fullHelpTitles name the groups of FullHelp, in order.
-var fullHelpTitles = []string{"MOVE", "OPEN", "SCREENS", "DECIDE", "CONFIRM", "PROPOSALS"}
+var fullHelpTitles = []string{"MOVE", "OPEN", "SCREENS", "DECIDE", "IN A QUESTION", "PROPOSALS"}
 
 // fullHelpColumn places each group of FullHelp in one of three columns.
 var fullHelpColumn = []int{0, 1, 1, 2, 2, 0}
@@ -75,10 +76,10 @@ var fullHelpColumn = []int{0, 1, 1, 2, 2, 0}
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Enter, k.Back, k.Filter, k.TimeTravel, k.Refresh},
+		{k.Enter, k.Back, k.Filter, k.Sort, k.TimeTravel, k.Refresh},
 		{k.NextTab, k.PrevTab, k.Screen, k.Help, k.Quit},
 		{k.Approve, k.Reject, k.Escalate, k.Mark, k.ApproveMarked, k.Reapprove, k.RollBaseline, k.RollBack, k.Pin, k.Expire},
-		{k.Yes, k.No, k.EditReason},
+		{k.Confirm, k.Cancel},
 		{k.Apply, k.Reject, k.Archive},
 	}
 }
@@ -138,12 +139,13 @@ const (
 	ActRollBaseline
 	ActApply
 	ActArchive
+	ActSort
 )
 
 var actionNames = [...]string{"none", "quit", "help", "next-tab", "prev-tab", "screen-1", "screen-2", "screen-3",
 	"screen-4", "screen-5", "up", "down", "page-up", "page-down", "top", "bottom", "enter", "back", "roll-back",
 	"pin", "expire", "time-travel", "refresh", "yes", "no", "edit-reason", "submit",
-	"approve", "reject", "escalate", "mark", "approve-marked", "filter", "reapprove", "roll-back-baseline", "apply", "archive"}
+	"approve", "reject", "escalate", "mark", "approve-marked", "filter", "reapprove", "roll-back-baseline", "apply", "archive", "sort"}
 
 func (a Action) String() string {
 	if int(a) < len(actionNames) {
@@ -154,8 +156,8 @@ func (a Action) String() string {
 
 // MsgToAction maps a key press to an action in a mode. It is pure: the same
 // key in the same mode always means the same thing. In ModeInput only ctrl+c,
-// esc and enter mean anything; every other key is text for the field
-// (ActNone).
+// esc, enter and ctrl+y mean anything; every other key is text for the field
+// (ActNone). No decision is ever confirmed by the letter that asked for it.
 func MsgToAction(k KeyMap, mode Mode, msg tea.KeyMsg) Action {
 	switch mode {
 	case ModeInput:
@@ -166,6 +168,8 @@ func MsgToAction(k KeyMap, mode Mode, msg tea.KeyMsg) Action {
 			return ActBack
 		case "enter":
 			return ActSubmit
+		case "ctrl+y":
+			return ActYes
 		}
 		return ActNone
 	case ModePick:
@@ -186,12 +190,10 @@ func MsgToAction(k KeyMap, mode Mode, msg tea.KeyMsg) Action {
 		switch {
 		case msg.String() == "ctrl+c":
 			return ActQuit
-		case key.Matches(msg, k.Yes):
+		case key.Matches(msg, k.Confirm):
 			return ActYes
-		case key.Matches(msg, k.No), key.Matches(msg, k.Quit):
+		case key.Matches(msg, k.Cancel), key.Matches(msg, k.Quit):
 			return ActNo
-		case key.Matches(msg, k.EditReason):
-			return ActEditReason
 		}
 		return ActNone
 	}
@@ -209,7 +211,7 @@ func MsgToAction(k KeyMap, mode Mode, msg tea.KeyMsg) Action {
 		{k.TimeTravel, ActTimeTravel}, {k.Refresh, ActRefresh},
 		{k.Approve, ActApprove}, {k.Reject, ActReject}, {k.Escalate, ActEscalate}, {k.Mark, ActMark},
 		{k.ApproveMarked, ActApproveMarked}, {k.Filter, ActFilter}, {k.Reapprove, ActReapprove},
-		{k.RollBaseline, ActRollBaseline}, {k.Apply, ActApply}, {k.Archive, ActArchive},
+		{k.RollBaseline, ActRollBaseline}, {k.Apply, ActApply}, {k.Archive, ActArchive}, {k.Sort, ActSort},
 	} {
 		if key.Matches(msg, m.b) {
 			return m.a

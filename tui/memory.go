@@ -366,15 +366,15 @@ func (m *memory) decide(act Action) tea.Cmd {
 			return func() tea.Msg { return statusMsg{text: plan.Summary, err: true} }
 		}
 		v, hist := plan.Version, m.hist
-		title, reason := fmt.Sprintf("Roll back %s to v%d", clean(it.Key), v.Seq), fmt.Sprintf("roll back to v%d", v.Seq)
+		title := fmt.Sprintf("Roll back %s to v%d", clean(it.Key), v.Seq)
 		if plan.Kind == review.RetractActive {
-			title, reason = fmt.Sprintf("Retract v%d of %s", v.Seq, clean(it.Key)), fmt.Sprintf("retract v%d", v.Seq)
+			title = fmt.Sprintf("Retract v%d of %s", v.Seq, clean(it.Key))
 		}
 		return askConfirm(confirmMsg{
-			title:  title,
-			lines:  []string{name, plan.Summary, fmt.Sprintf("v%d: “%s”", v.Seq, clean(v.Text()))},
-			reason: reason,
-			danger: true,
+			title:    title,
+			lines:    []string{name, plan.Summary, fmt.Sprintf("v%d: “%s”", v.Seq, clean(v.Text()))},
+			danger:   true,
+			required: true,
 			onYes: func(reason string) tea.Cmd {
 				return func() tea.Msg {
 					res, err := svc.RollBackTo(ctx, v.ID, reason)
@@ -392,15 +392,16 @@ func (m *memory) decide(act Action) tea.Cmd {
 	case ActPin:
 		pin := !it.Pinned
 		verb := map[bool]string{true: "Pin", false: "Unpin"}[pin]
-		what := "Protect it from garbage collection."
+		what, reason := "Protect it from garbage collection.", "pinned from the review console"
 		if !pin {
-			what = "Garbage collection may then expire it under the retention policy."
+			what, reason = "Garbage collection may then expire it under the retention policy.", ""
 		}
 		return askConfirm(confirmMsg{
-			title:  verb + " " + clean(it.Key),
-			lines:  []string{name, what},
-			reason: strings.ToLower(verb) + " from the review console",
-			danger: !pin,
+			title:    verb + " " + clean(it.Key),
+			lines:    []string{name, what},
+			reason:   reason,
+			danger:   !pin,
+			required: true,
 			onYes: func(reason string) tea.Cmd {
 				return func() tea.Msg {
 					lsn, err := svc.SetPinned(ctx, it.ID, pin, reason)
@@ -419,10 +420,10 @@ func (m *memory) decide(act Action) tea.Cmd {
 		}
 		head := seqOf(m.hist, it.Head)
 		return askConfirm(confirmMsg{
-			title:  "Force-expire " + clean(it.Key),
-			lines:  []string{name, fmt.Sprintf("%s stops being visible now; the item has no visible content until a version is restored or written.", head)},
-			reason: "expired by hand",
-			danger: true,
+			title:    "Force-expire " + clean(it.Key),
+			lines:    []string{name, fmt.Sprintf("%s stops being visible now; the item has no visible content until a version is restored or written.", head)},
+			danger:   true,
+			required: true,
 			onYes: func(reason string) tea.Cmd {
 				return func() tea.Msg {
 					lsn, err := svc.ForceExpire(ctx, it.ID, reason)
@@ -844,4 +845,20 @@ func (m *memory) diffLines(a, b string, w int) []string {
 		}
 	}
 	return out
+}
+
+// Click selects the row under the mouse at the current level.
+func (m *memory) Click(x, y int) tea.Cmd {
+	s := m.lay()
+	switch m.level {
+	case levelRefs:
+		clickRow(&m.refCur, len(m.refs), s, x, y)
+	case levelItems:
+		if clickRow(&m.itemCur, len(m.items), s, x, y) {
+			return m.maybeMore()
+		}
+	case levelHistory:
+		clickRow(&m.histCur, len(m.hist.Versions), s, x, y)
+	}
+	return nil
 }

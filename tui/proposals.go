@@ -258,7 +258,7 @@ func (p *proposals) decide(act Action) tea.Cmd {
 			gate = "by direct RBAC: you hold the " + engine.ScopeProposalActivate + " scope"
 		}
 		return askConfirm(confirmMsg{
-			title: "Apply " + name, danger: true, noField: true,
+			title: "Apply " + name, danger: true, word: "apply",
 			lines: []string{what,
 				"Installs this artifact byte for byte for tenant " + clean(pr.Owner.Tenant) + "; its runs may use it from now on. Granted " + gate + ".",
 				"The log records: proposal applied."},
@@ -279,7 +279,7 @@ func (p *proposals) decide(act Action) tea.Cmd {
 		})
 	case ActReject:
 		return askConfirm(confirmMsg{
-			title: "Reject " + name, danger: true, edit: true, label: "note",
+			title: "Reject " + name, danger: true, required: true, label: "note",
 			lines: []string{what, "The proposal stays inert and can no longer be applied. The note is recorded in the log for its owner."},
 			onYes: func(note string) tea.Cmd {
 				p.busy = true
@@ -609,4 +609,12 @@ func (p *proposals) facts(pr engine.Proposal, w int) []string {
 		add(st.Muted.Render("closed: nothing to decide"))
 	}
 	return out
+}
+
+// Click selects the row under the mouse.
+func (p *proposals) Click(x, y int) tea.Cmd {
+	if p.zoom || !clickRow(&p.cur, len(p.rows), p.lay(), x, y) {
+		return nil
+	}
+	return p.show()
 }
