@@ -173,3 +173,25 @@ func (q *Queue) Renew(ctx context.Context, id string, token int64) (engine.Revie
 	}
 	return q.s.eng.ClaimReview(ctx, id, q.s.actor.ID)
 }
+
+// RefsVisible is Refs with Active counting what a read returns now: the
+// items whose head is ACTIVE and not past its TTL, the count `memgov list`
+// prints (Refs counts every item with a head, expired or not).
+func (s *Service) RefsVisible(ctx context.Context) ([]engine.RefSummary, error) {
+	rs, err := s.Refs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := s.eng.Now()
+	err = s.eng.Store().View(ctx, func(tx engine.ReadTx) error {
+		for i := range rs {
+			vs, err := tx.Active(ctx, engine.ActiveQuery{MemoryRef: rs[i].MemoryRef, Now: now})
+			if err != nil {
+				return err
+			}
+			rs[i].Active = len(vs)
+		}
+		return nil
+	})
+	return rs, err
+}

@@ -327,7 +327,7 @@ func (m *Model) View() string {
 
 func (m *Model) crumb() string {
 	if m.fullHelp {
-		return m.ctx.Styles.Crumb.Render("Keys") + m.ctx.Styles.Muted.Render("  (? or esc to close)")
+		return m.ctx.Styles.Crumb.Render("Keys of "+m.screens[m.active].Title()) + m.ctx.Styles.Muted.Render("  (? or esc to close)")
 	}
 	if m.modal != nil && m.modal.mode() == ModeInput {
 		return m.screens[m.active].Crumb()
@@ -492,37 +492,62 @@ func (m *Model) helpLine() string {
 	return line
 }
 
-// fullHelpView lays the KeyMap's groups out in two columns: the same
-// bindings the help bar shows, all of them.
+// fullHelpView is the help of the screen in focus: its own keys first,
+// then moving and switching, then what the keys do in a field, a
+// question and a picker; all from the KeyMap.
 func (m *Model) fullHelpView() string {
 	st, w := m.ctx.Styles, m.ctx.Width
-	groups, titles := m.ctx.Keys.FullHelp(), fullHelpTitles
-	colW := max((w-8)/3, 20)
-	var cols [3][]string
-	for gi, g := range groups {
-		c := fullHelpColumn[gi]
-		kw := 0
-		for _, b := range g {
-			kw = max(kw, len([]rune(b.Help().Key)))
-		}
-		if len(cols[c]) > 0 {
-			cols[c] = append(cols[c], "")
-		}
-		cols[c] = append(cols[c], st.ColHeader.Render(titles[gi]))
-		for _, b := range g {
-			if b.Enabled() {
-				cols[c] = append(cols[c], fit(st.Bold.Render(fmt.Sprintf("%-*s", kw+2, b.Help().Key))+b.Help().Desc, colW))
+	k := m.ctx.Keys
+	field, question, picker := k.ModeHelp()
+	type group struct {
+		title string
+		bs    []key.Binding
+	}
+	cols := [][]group{
+		{{strings.ToUpper(m.screens[m.active].Title()) + " SCREEN", k.ScreenHelp(m.active)}},
+		{{"MOVE", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}, {"SCREENS", []key.Binding{k.NextTab, k.PrevTab, k.Screen, k.Help, k.Quit}}},
+		{{"TYPING IN A FIELD", field}, {"IN A QUESTION", question}, {"CHOOSING FROM A LIST", picker}},
+	}
+	widths := []int{max(w*2/5, 30), max(w/4, 20), max(w-8-max(w*2/5, 30)-max(w/4, 20), 20)}
+	if w < wideMin {
+		widths = []int{w - 4, w - 4, w - 4}
+	}
+	var blocks [][]string
+	for c, gs := range cols {
+		var lines []string
+		for _, g := range gs {
+			if len(lines) > 0 {
+				lines = append(lines, "")
+			}
+			lines = append(lines, st.ColHeader.Render(g.title))
+			kw := 0
+			for _, b := range g.bs {
+				kw = max(kw, len([]rune(b.Help().Key)))
+			}
+			for _, b := range g.bs {
+				if b.Enabled() {
+					lines = append(lines, fit(st.Bold.Render(fmt.Sprintf("%-*s", kw+2, b.Help().Key))+b.Help().Desc, widths[c]))
+				}
 			}
 		}
+		blocks = append(blocks, lines)
 	}
-	n := max(len(cols[0]), len(cols[1]), len(cols[2]))
 	var lines []string
-	for i := range n {
-		row := "  "
-		for c := range cols {
-			row += pane(cols[c], colW, n)[i] + "  "
+	if w < wideMin { // one column: this screen's keys, then the modes
+		lines = append(lines, indent(blocks[0])...)
+		lines = append(lines, "")
+		lines = append(lines, indent(blocks[2])...)
+		lines = append(lines, "", "  "+st.Muted.Render("moving: ↑↓ j k pgup pgdn g G · tab, 1-5 switch screens · the mouse scrolls and clicks"))
+	} else {
+		n := max(len(blocks[0]), len(blocks[1]), len(blocks[2]))
+		for i := range n {
+			row := "  "
+			for c := range blocks {
+				row += pane(blocks[c], widths[c], n)[i] + "  "
+			}
+			lines = append(lines, row)
 		}
-		lines = append(lines, row)
+		lines = append(lines, "", "  "+st.Muted.Render("The mouse: the wheel scrolls the list, a click selects a row or a tab."))
 	}
 	if m.ctx.ReadOnly != nil {
 		lines = append(lines, "")
@@ -538,6 +563,14 @@ func (m *Model) fullHelpView() string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+func indent(ls []string) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = "  " + l
+	}
+	return out
 }
 
 // overlay draws box centred over lines of width w.

@@ -65,12 +65,6 @@ func DefaultKeyMap() KeyMap {
 // ShortHelp is the global part of the help bar.
 func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.NextTab, k.Help, k.Quit} }
 
-// fullHelpTitles name the groups of FullHelp, in order.
-var fullHelpTitles = []string{"MOVE", "OPEN", "SCREENS", "DECIDE", "IN A QUESTION", "PROPOSALS"}
-
-// fullHelpColumn places each group of FullHelp in one of three columns.
-var fullHelpColumn = []int{0, 1, 1, 2, 2, 0}
-
 // FullHelp is every binding, in groups: moving, opening, deciding,
 // confirming, screens.
 func (k KeyMap) FullHelp() [][]key.Binding {
@@ -82,6 +76,45 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Confirm, k.Cancel},
 		{k.Apply, k.Reject, k.Archive},
 	}
+}
+
+// ScreenHelp is every key of one screen (QueueScreen...ActivityScreen), for
+// the full help of the screen in focus.
+func (k KeyMap) ScreenHelp(screen int) []key.Binding {
+	with := func(b key.Binding, keys, desc string) key.Binding { b.SetHelp(keys, desc); return b }
+	switch screen {
+	case QueueScreen:
+		return []key.Binding{with(k.Enter, "enter", "open: claim the review (renewed while open)"), k.Approve, k.Reject, k.Escalate,
+			k.Mark, k.ApproveMarked, with(k.Filter, "/", "filter: words or layer= tier= agent= reason= age= breached"),
+			k.Sort, with(k.Back, "esc", "close, release the claim, clear the filter"), k.Refresh}
+	case DriftScreen:
+		return []key.Binding{with(k.Enter, "enter", "the whole diff"), with(k.Reapprove, "R", "adopt the current memory as baseline"),
+			k.RollBaseline, with(k.Filter, "/", "filter: words in ref, policy, keys"), k.Back, k.Refresh}
+	case ProposalsScreen:
+		return []key.Binding{with(k.Enter, "enter", "the whole artifact"), k.Apply, with(k.Reject, "r", "reject (a note is required)"), k.Archive,
+			with(k.Filter, "/", "filter: words or state= kind="), k.Back, k.Refresh}
+	case MemoryScreen:
+		return []key.Binding{with(k.Enter, "enter", "items, then an item's history"), k.RollBack, k.Pin, k.Expire, k.TimeTravel,
+			with(k.Filter, "/", "filter refs or items by words"), k.Back, k.Refresh}
+	case ActivityScreen:
+		return []key.Binding{with(k.Top, "g", "newest entry"), with(k.Bottom, "G", "oldest entry (LSN 1)"),
+			with(k.Filter, "/", "filter: words or op= actor="), with(k.Back, "esc", "clear the filter"), k.Refresh}
+	}
+	return nil
+}
+
+// ModeHelp is the keys of the modes that take the keyboard: a field, a
+// confirmation, a picker.
+func (k KeyMap) ModeHelp() (field, question, picker []key.Binding) {
+	submit := k.Submit
+	submit.SetHelp("enter", "apply or confirm")
+	ctrlY := key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "confirm"))
+	field = []key.Binding{submit, ctrlY, k.Cancel, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit at once"))}
+	question = []key.Binding{k.Confirm, k.Cancel}
+	pick := k.Enter
+	pick.SetHelp("enter", "choose")
+	picker = []key.Binding{k.Up, k.Down, pick, k.Cancel}
+	return field, question, picker
 }
 
 // Mode is what the keyboard is doing: moving around, answering a
