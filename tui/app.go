@@ -485,11 +485,13 @@ func (m *Model) helpLine() string {
 		return m.help.ShortHelpView(m.screens[m.active].Bindings())
 	}
 	own := m.screens[m.active].Bindings()
-	line := m.help.ShortHelpView(append(append([]key.Binding(nil), own...), k.ShortHelp()...))
-	if ansi.StringWidth(line) > m.ctx.Width-2 {
-		line = m.help.ShortHelpView(append(append([]key.Binding(nil), own...), k.Help, k.Quit)) // tab is in ? help
+	all := append(append([]key.Binding(nil), own...), k.ShortHelp()...)
+	natural := m.help
+	natural.Width = 0 // measure without the help's own truncation
+	if ansi.StringWidth(natural.ShortHelpView(all)) > m.ctx.Width-2 {
+		all = append(append([]key.Binding(nil), own...), k.Help, k.Quit) // tab is in ? help
 	}
-	return line
+	return m.help.ShortHelpView(all)
 }
 
 // fullHelpView is the help of the screen in focus: its own keys first,

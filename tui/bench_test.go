@@ -112,7 +112,7 @@ func BenchmarkMemoryScreen(b *testing.B) {
 // its payload (new ids, keys, risks and ages) are appended to the log in
 // batches of 5,000 per transaction. Each entry is applied like any other,
 // so the reviews table is exactly what n governed writes would leave.
-func seedReviews(b *testing.B, w *queueWorld, n int) {
+func seedReviews(b testing.TB, w *queueWorld, n int) {
 	b.Helper()
 	ctx := w.ctx
 	res := w.write(b, writeReq("support-bot", "acme/support-bot", "bench/template", "EPISODIC", "Customer 0 wants invoices in German.", 0.9, nil))

@@ -593,7 +593,7 @@ func (m *memory) Crumb() string {
 			left += st.Muted.Render(fmt.Sprintf(" of %d match ", len(m.allRefs))) + clean(m.refQuery) + st.Muted.Render(" · esc clears")
 		}
 	case levelItems:
-		left = st.Crumb.Render(clean(m.ref.MemoryRef)) + st.Muted.Render(fmt.Sprintf("  %s, %d visible now", plural(m.ref.Items, "item", "items"), m.ref.Active))
+		left = st.Crumb.Render(clean(m.ref.MemoryRef))
 		switch {
 		case m.finding:
 			left += st.Muted.Render("  searching…")
@@ -601,6 +601,8 @@ func (m *memory) Crumb() string {
 			left += st.Bold.Render(fmt.Sprintf("  first %d matching ", len(m.items))) + clean(m.itemQuery)
 		case m.itemQuery != "":
 			left += "  " + st.Bold.Render(plural(len(m.items), "match", "matches")+" for ") + clean(m.itemQuery) + st.Muted.Render(" · esc clears")
+		default:
+			left += st.Muted.Render(fmt.Sprintf("  %s, %d visible now", plural(m.ref.Items, "item", "items"), m.ref.Active))
 		}
 	case levelHistory:
 		it := m.hist.Item
@@ -624,6 +626,8 @@ func (m *memory) Crumb() string {
 	switch {
 	case m.prompting:
 		right = st.Bold.Render("as of: ") + m.input.View()
+	case m.asOf.Now() && m.w < wideMin:
+		right = st.Muted.Render("as of now")
 	case m.asOf.Now():
 		right = st.Muted.Render("as of: now (t: time-travel)")
 	default:
