@@ -128,7 +128,7 @@ func (d *drift) Update(msg tea.Msg, act Action) tea.Cmd {
 			return tea.Batch(d.load(), status(msg.err))
 		}
 		d.zoom = false
-		return tea.Batch(d.load(), statusf(false, "%s", msg.text))
+		return tea.Batch(d.load(), refreshCounts, statusf(false, "%s", msg.text))
 	case tea.KeyMsg:
 		if d.filtering {
 			switch act {

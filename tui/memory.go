@@ -253,7 +253,7 @@ func (m *memory) Update(msg tea.Msg, act Action) tea.Cmd {
 		if msg.top {
 			m.histCur.pos, m.histCur.offset = 0, 0
 		}
-		cmds := []tea.Cmd{m.loadRefs(), func() tea.Msg { return statusMsg{text: msg.text} }}
+		cmds := []tea.Cmd{m.loadRefs(), refreshCounts, func() tea.Msg { return statusMsg{text: msg.text} }}
 		if m.level == levelHistory {
 			cmds = append(cmds, m.loadHistory(m.hist.Item.ID))
 		}

@@ -173,7 +173,7 @@ func (p *proposals) Update(msg tea.Msg, act Action) tea.Cmd {
 		if msg.err != nil {
 			return tea.Batch(p.load(), status(msg.err))
 		}
-		return tea.Batch(p.load(), statusf(false, "%s", msg.text))
+		return tea.Batch(p.load(), refreshCounts, statusf(false, "%s", msg.text))
 	case tea.KeyMsg:
 		if p.filtering {
 			return p.filterKey(msg, act)

@@ -638,6 +638,9 @@ func (q *queue) Crumb() string {
 	if n := len(q.marked); n > 0 {
 		right = fmt.Sprintf("%d marked · ", n) + right
 	}
+	if q.req != 0 && (q.filter.Text != "" || q.filter.Sort != review.SortRisk) {
+		right = "searching… · " + right // a scan of the whole queue runs off the key path
+	}
 	right = st.Bold.Render(right)
 	w := q.w - 1
 	gap := w - ansi.StringWidth(left) - ansi.StringWidth(mid) - ansi.StringWidth(right)
