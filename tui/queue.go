@@ -814,33 +814,6 @@ func refShort(r review.QueueRow) string {
 	return own + " ‹" + r.Agent + "›"
 }
 
-// refAgent is the memoryRef, with the writing agent when it is not the ref's
-// own agent: "initech/policy-agent ‹policy-agent-2›".
-func refAgent(r review.QueueRow) string {
-	if strings.HasSuffix(r.MemoryRef, "/"+r.Agent) {
-		return r.MemoryRef
-	}
-	own := r.MemoryRef[strings.LastIndex(r.MemoryRef, "/")+1:]
-	if rest, ok := strings.CutPrefix(r.Agent, own); ok && rest != "" {
-		return r.MemoryRef + " ‹…" + rest + "›" // another instance: policy-agent-2
-	}
-	return r.MemoryRef + " ‹" + r.Agent + "›"
-}
-
-func layerShort(l engine.Layer) string {
-	switch l {
-	case engine.Working:
-		return "WORK"
-	case engine.Episodic:
-		return "EPIS"
-	case engine.Semantic:
-		return "SEM"
-	case engine.Procedural:
-		return "PROC"
-	}
-	return string(l)
-}
-
 func tierName(t string) string {
 	if t == engine.TierSync {
 		return "SYNC_BLOCK"

@@ -174,9 +174,9 @@ func TestReviewConsoleOverSSH(t *testing.T) {
 			t.Fatalf("jane's claim never landed; her console showed:\n%s", scr.String())
 		}
 	}
-	bob.Write([]byte{0x12}) // ctrl+r: refresh
+	bob.Write([]byte{0x12})              // ctrl+r: refresh
 	bobScr.waitFor(t, "claimed by jane") // the rest of the line wraps with the pane's width
-	bob.Write([]byte("ay")) // bob tries anyway: the decision below stays jane's
+	bob.Write([]byte("ay"))              // bob tries anyway: the decision below stays jane's
 
 	stdin.Write([]byte("a"))
 	scr.waitFor(t, "Approve")
