@@ -1,6 +1,9 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // Version returns one version by id, whatever its state: the review service
 // reads the draft a review holds and the ACTIVE version it would replace.
@@ -33,4 +36,42 @@ func (e *Engine) DriftEvent(ctx context.Context, id string) (DriftEvent, error) 
 		return err
 	})
 	return ev, err
+}
+
+// Versions returns the versions with the given ids, read in one snapshot;
+// an id with no version is left out.
+func (e *Engine) Versions(ctx context.Context, ids []string) (map[string]Version, error) {
+	out := make(map[string]Version, len(ids))
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		for _, id := range ids {
+			v, err := tx.Version(ctx, id)
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			out[id] = v
+		}
+		return nil
+	})
+	return out, err
+}
+
+// VisibleCounts counts, for each memoryRef, the versions a read returns now:
+// ACTIVE and not past their TTL (what `memgov list` prints).
+func (e *Engine) VisibleCounts(ctx context.Context, refs []string) (map[string]int, error) {
+	out := make(map[string]int, len(refs))
+	now := e.Now()
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		for _, ref := range refs {
+			vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Now: now})
+			if err != nil {
+				return err
+			}
+			out[ref] = len(vs)
+		}
+		return nil
+	})
+	return out, err
 }

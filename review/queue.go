@@ -2,7 +2,6 @@ package review
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -25,10 +24,17 @@ type QueueFilter struct {
 	Reason   string
 	MinAge   time.Duration
 	Breached bool // only reviews past their SLA or deadline
+	// Text is free text: every word must occur (ignoring case) in the key,
+	// the memoryRef, the agent or the content of the write.
+	Text string
+	// Sort orders the queue: by risk (the default: SYNC_BLOCK first, then
+	// risk and age), by age (oldest first) or by SLA (the nearest due first).
+	Sort QueueSort
 }
 
-// IsZero reports whether the filter matches every open review.
-func (f QueueFilter) IsZero() bool { return f == QueueFilter{} }
+// IsZero reports whether the filter matches every open review (whatever
+// its order).
+func (f QueueFilter) IsZero() bool { f.Sort = SortRisk; return f == QueueFilter{} }
 
 // String is the filter as the filter bar reads and writes it:
 // "layer=semantic tier=SYNC_BLOCK agent=support-bot reason=CONTRADICTION age=1h breached".
@@ -52,23 +58,29 @@ func (f QueueFilter) String() string {
 	if f.Breached {
 		parts = append(parts, "breached")
 	}
+	if f.Text != "" {
+		parts = append(parts, f.Text)
+	}
 	return strings.Join(parts, " ")
 }
 
 // ParseQueueFilter reads the filter bar: space-separated layer=, tier=
 // (sync, async or the tier's name), agent=, reason=, age= (a Go duration or
-// "2d") and the word breached.
-func ParseQueueFilter(s string) (QueueFilter, error) {
-	var f QueueFilter
+// "2d") and the word breached; any other word is free text matched against
+// the key, the memoryRef, the agent and the content.
+func ParseQueueFilter(s string) (f QueueFilter, err error) {
+	var text []string
+	defer func() { f.Text = strings.Join(text, " ") }()
 	for _, w := range strings.Fields(s) {
 		k, v, ok := strings.Cut(w, "=")
 		k = strings.ToLower(k)
 		if !ok {
-			if k == "breached" || k == "sla" {
+			if k == "breached" {
 				f.Breached = true
 				continue
 			}
-			return f, fmt.Errorf("%w: %q: use layer=, tier=, agent=, reason=, age= or breached", engine.ErrInvalid, w)
+			text = append(text, w)
+			continue
 		}
 		switch k {
 		case "layer":
@@ -173,20 +185,18 @@ func (q *Queue) Pending(ctx context.Context) (int, error) {
 // Page reads limit open reviews from offset, SYNC_BLOCK first, then by risk
 // and age, with the content of each write and of the version it replaces.
 func (q *Queue) Page(ctx context.Context, f QueueFilter, offset, limit int) (QueuePage, error) {
+	if f.Text != "" || f.Sort != SortRisk {
+		return q.scan(ctx, f, offset, limit)
+	}
 	rq := q.query(f)
 	rq.Offset, rq.Limit = offset, max(limit, 1)
 	rs, total, err := q.s.eng.Reviews(ctx, rq)
 	if err != nil {
 		return QueuePage{}, err
 	}
-	p := QueuePage{Total: total, Offset: offset, Now: rq.Now, Rows: make([]QueueRow, len(rs))}
-	for i, r := range rs {
-		p.Rows[i].Review = r
-		if len(r.Detail) > 0 {
-			if err := json.Unmarshal(r.Detail, &p.Rows[i].Detail); err != nil {
-				return p, fmt.Errorf("review %s: detail: %w", r.ID, err)
-			}
-		}
+	p := QueuePage{Total: total, Offset: offset, Now: rq.Now}
+	if p.Rows, err = queueRows(rs); err != nil {
+		return p, err
 	}
 	if err := q.contents(ctx, p.Rows); err != nil {
 		return p, err
@@ -312,6 +322,9 @@ func (q *Queue) Approve(ctx context.Context, id string, token int64, note string
 	if err := q.CanDecide(); err != nil {
 		return engine.Review{}, err
 	}
+	if err := q.fresh(ctx, id, token); err != nil {
+		return engine.Review{}, err
+	}
 	return q.s.eng.Decide(ctx, engine.Decision{ReviewID: id, Reviewer: q.s.actor.ID, Approve: true, Note: note, Token: token})
 }
 
@@ -325,6 +338,9 @@ func (q *Queue) Reject(ctx context.Context, id string, token int64, code, note s
 	}
 	if strings.TrimSpace(note) == "" {
 		return engine.Review{}, fmt.Errorf("%w: a rejection needs a note for the agent and the audit log", engine.ErrInvalid)
+	}
+	if err := q.fresh(ctx, id, token); err != nil {
+		return engine.Review{}, err
 	}
 	return q.s.eng.Decide(ctx, engine.Decision{ReviewID: id, Reviewer: q.s.actor.ID, Code: code, Note: note, Token: token})
 }

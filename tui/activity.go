@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -14,39 +15,50 @@ import (
 )
 
 // activity is the Activity screen: the audit log, newest first, growing as
-// entries are written. The root's poll reports the log size; only entries
-// past the newest one shown are fetched. Older entries are paged in as the
-// cursor moves down.
+// entries are written. LSNs run 1..N without gaps, so row i is LSN N-i: the
+// screen keeps a window of entries around the cursor, read from the log as
+// the cursor moves, and G reaches LSN 1 in one step. / filters: a scan of
+// the log for entries whose words match, newest first.
 type activity struct {
 	ctx    *Context
 	w, h   int
 	health *health // the metrics panel above the log
 
-	rows     []review.LogEvent // newest first
-	cur      cursor
-	loaded   bool
-	err      error
-	tailReq  int64
-	olderReq int64
-	rootReq  int64
-	newest   int64
-	bottom   bool // the oldest entry (LSN 1) is loaded
+	rows    []review.LogEvent // the window, newest first: rows[0] is LSN winTop
+	winTop  int64
+	cur     cursor // pos is a row number: LSN newest-pos
+	loaded  bool
+	err     error
+	winReq  int64
+	rootReq int64
+	newest  int64 // the log's size: the newest LSN
 
 	root    engine.AuditRoot
 	rootErr error
+
+	filtering bool
+	input     textinput.Model
+	query     string            // the filter applied, "" for none
+	matches   []review.LogEvent // the filtered list, newest first
+	capped    bool              // the scan stopped at matchCap
+	findReq   int64
+	finding   bool
 }
 
-type tailMsg struct {
+type windowMsg struct {
 	id     int64
-	after  int64
+	top    int64 // the LSN asked for as the window's first row
+	size   int64
 	events []review.LogEvent
 	err    error
 }
 
-type olderMsg struct {
-	id     int64
-	events []review.LogEvent
-	err    error
+type foundMsg struct {
+	id      int64
+	query   string
+	matches []review.LogEvent
+	capped  bool
+	err     error
 }
 
 type rootMsg struct {
@@ -55,64 +67,104 @@ type rootMsg struct {
 	err  error
 }
 
-// tailLimit bounds one fetch of new entries; past it the screen starts over
-// from the newest page instead of leaving a gap.
-const tailLimit = 500
+// matchCap bounds the entries a filter keeps; scanBatchLog is one read of
+// the scan.
+const matchCap, scanBatchLog = 1000, 2000
 
-func newActivity(c *Context, h *health) *activity { return &activity{ctx: c, health: h} }
+func newActivity(c *Context, h *health) *activity {
+	in := textinput.New()
+	in.Prompt = ""
+	in.Placeholder = "words in op, actor, ref, key, reason or text · op=APPROVE actor=ops-jane"
+	in.CharLimit = 200
+	return &activity{ctx: c, health: h, input: in}
+}
 
 func (a *activity) Title() string { return "Activity" }
-func (a *activity) Mode() Mode    { return ModeNormal }
 
-func (a *activity) Init() tea.Cmd { return tea.Batch(a.loadTail(0), a.loadRoot()) }
+func (a *activity) Mode() Mode {
+	if a.filtering {
+		return ModeInput
+	}
+	return ModeNormal
+}
+
+func (a *activity) Init() tea.Cmd { return tea.Batch(a.loadWindow(0), a.loadRoot()) }
 
 func (a *activity) SetSize(w, h int) {
 	a.w, a.h = w, h
 	a.resize()
 }
 
-// resize fits the cursor to the list's height, which at narrow sizes depends
-// on how many rows there are.
+// n is how many rows the list has: the log, or the filter's matches.
+func (a *activity) n() int {
+	if a.query != "" {
+		return len(a.matches)
+	}
+	return int(a.newest)
+}
+
 func (a *activity) resize() {
 	a.cur.height = max(a.lay().listH-1, 1)
-	a.cur.clamp(len(a.rows))
+	a.cur.clamp(a.n())
 }
 
 func (a *activity) lay() split {
-	return layout(a.w, max(a.h-a.health.height(a.w), 1), 0.66, len(a.rows))
+	return layout(a.w, max(a.h-a.health.height(a.w), 1), 0.66, a.n())
 }
 
 func (a *activity) pageSize() int { return max(100, 3*a.h) }
 
-func (a *activity) loadTail(after int64) tea.Cmd {
+// loadWindow reads a page of entries whose first (newest) row is LSN top;
+// top 0 is the newest entry.
+func (a *activity) loadWindow(top int64) tea.Cmd {
 	id := a.ctx.nextID()
-	a.tailReq = id
-	limit := tailLimit
-	if after == 0 {
-		limit = a.pageSize()
-	}
+	a.winReq = id
+	limit := a.pageSize()
 	svc, ctx := a.ctx.Svc, a.ctx.Ctx
 	return func() tea.Msg {
-		es, err := svc.LogTail(ctx, after, limit)
-		return tailMsg{id, after, es, err}
+		size, err := svc.LogSize(ctx)
+		if err != nil {
+			return windowMsg{id: id, err: err}
+		}
+		t := top
+		if t <= 0 || t > size {
+			t = size
+		}
+		es, err := svc.LogBefore(ctx, t+1, limit)
+		return windowMsg{id, t, size, es, err}
 	}
 }
 
-func (a *activity) loadOlder() tea.Cmd {
-	if a.bottom || a.olderReq != 0 || len(a.rows) == 0 {
+// row returns row i (LSN newest-i) if it is loaded.
+func (a *activity) row(i int) (review.LogEvent, bool) {
+	if a.query != "" {
+		if i >= 0 && i < len(a.matches) {
+			return a.matches[i], true
+		}
+		return review.LogEvent{}, false
+	}
+	j := int(a.winTop - (a.newest - int64(i)))
+	if j < 0 || j >= len(a.rows) {
+		return review.LogEvent{}, false
+	}
+	return a.rows[j], true
+}
+
+// around reads the window around the cursor when it nears an edge of what
+// is loaded; the key press never waits for the database.
+func (a *activity) around() tea.Cmd {
+	if a.query != "" || a.winReq != 0 || !a.loaded {
 		return nil
 	}
-	if a.cur.pos < len(a.rows)-2*max(a.cur.height, 1) {
+	lsn := a.newest - int64(a.cur.pos)
+	h := int64(max(a.cur.height, 1))
+	bottom := a.winTop - int64(len(a.rows)) + 1
+	needUp := lsn+h > a.winTop && a.winTop < a.newest
+	needDown := lsn-h < bottom && bottom > 1
+	if !needUp && !needDown {
 		return nil
 	}
-	id := a.ctx.nextID()
-	a.olderReq = id
-	before, limit := a.rows[len(a.rows)-1].LSN, a.pageSize()
-	svc, ctx := a.ctx.Svc, a.ctx.Ctx
-	return func() tea.Msg {
-		es, err := svc.LogBefore(ctx, before, limit)
-		return olderMsg{id, es, err}
-	}
+	return a.loadWindow(min(lsn+int64(a.pageSize()/2), a.newest))
 }
 
 func (a *activity) loadRoot() tea.Cmd {
@@ -125,35 +177,110 @@ func (a *activity) loadRoot() tea.Cmd {
 	}
 }
 
+// find scans the log, newest first, for entries matching every word.
+func (a *activity) find(query string) tea.Cmd {
+	id := a.ctx.nextID()
+	a.findReq, a.finding = id, true
+	svc, ctx := a.ctx.Svc, a.ctx.Ctx
+	words := strings.Fields(strings.ToLower(query))
+	return func() tea.Msg {
+		size, err := svc.LogSize(ctx)
+		if err != nil {
+			return foundMsg{id: id, err: err}
+		}
+		var out []review.LogEvent
+		for before := size + 1; before > 1; before -= scanBatchLog {
+			es, err := svc.LogBefore(ctx, before, scanBatchLog)
+			if err != nil {
+				return foundMsg{id: id, err: err}
+			}
+			for _, e := range es {
+				if logMatches(e, words) {
+					out = append(out, e)
+					if len(out) == matchCap {
+						return foundMsg{id, query, out, true, nil}
+					}
+				}
+			}
+		}
+		return foundMsg{id, query, out, false, nil}
+	}
+}
+
+// logMatches: every word occurs in the entry's op, actor, ref, key, reason
+// or text; a word op=X or actor=X must equal that field.
+func logMatches(e review.LogEvent, words []string) bool {
+	hay := strings.ToLower(strings.Join([]string{string(e.Op), e.Actor, e.MemoryRef, e.Key, e.Reason, e.Text, e.ItemID}, "\x00"))
+	for _, w := range words {
+		if k, v, ok := strings.Cut(w, "="); ok {
+			switch k {
+			case "op":
+				if !strings.EqualFold(string(e.Op), v) {
+					return false
+				}
+				continue
+			case "actor":
+				if !strings.EqualFold(e.Actor, v) {
+					return false
+				}
+				continue
+			}
+		}
+		if !strings.Contains(hay, w) {
+			return false
+		}
+	}
+	return true
+}
+
 func (a *activity) Update(msg tea.Msg, act Action) tea.Cmd {
 	switch msg := msg.(type) {
 	case attentionMsg:
-		if msg.err == nil && a.loaded && a.tailReq == 0 && msg.att.LogSize > a.newest {
-			return a.loadTail(a.newest)
-		}
-	case tailMsg:
-		if msg.id != a.tailReq {
+		if msg.err != nil || !a.loaded || msg.att.LogSize <= a.newest {
 			return nil
 		}
-		a.tailReq, a.loaded, a.err = 0, true, msg.err
+		grew := int(msg.att.LogSize - a.newest)
+		a.newest = msg.att.LogSize
+		if a.query != "" {
+			return nil // a filtered list stays as found; ctrl+r finds again
+		}
+		if a.cur.pos > 0 { // reading further down: stay on the same entry
+			a.cur.pos += grew
+			a.cur.offset += grew
+			a.resize()
+			return a.around()
+		}
+		return a.loadWindow(0)
+	case windowMsg:
+		if msg.id != a.winReq {
+			return nil
+		}
+		a.winReq, a.loaded, a.err = 0, true, msg.err
 		if msg.err != nil {
 			return nil
 		}
-		a.addNewest(msg)
-		return tea.Batch(a.loadRoot(), a.loadOlder())
-	case olderMsg:
-		if msg.id != a.olderReq {
-			return nil
+		if msg.size > a.newest {
+			if a.cur.pos > 0 {
+				a.cur.pos += int(msg.size - a.newest)
+				a.cur.offset += int(msg.size - a.newest)
+			}
+			a.newest = msg.size
 		}
-		a.olderReq = 0
-		if msg.err != nil {
-			a.err = msg.err
-			return nil
-		}
-		a.rows = append(a.rows, msg.events...)
-		a.bottom = len(a.rows) == 0 || a.rows[len(a.rows)-1].LSN <= 1
+		a.rows, a.winTop = msg.events, msg.top
 		a.resize()
-		return a.loadOlder()
+		return tea.Batch(a.loadRoot(), a.around())
+	case foundMsg:
+		if msg.id != a.findReq {
+			return nil
+		}
+		a.finding = false
+		if msg.err != nil {
+			return status(msg.err)
+		}
+		a.query, a.matches, a.capped = msg.query, msg.matches, msg.capped
+		a.cur = cursor{height: a.cur.height}
+		a.resize()
+		return nil
 	case rootMsg:
 		if msg.id != a.rootReq {
 			return nil
@@ -161,47 +288,92 @@ func (a *activity) Update(msg tea.Msg, act Action) tea.Cmd {
 		a.rootReq = 0
 		a.root, a.rootErr = msg.root, msg.err
 	case tea.KeyMsg:
-		if a.cur.act(act, len(a.rows)) {
-			return a.loadOlder()
+		if a.filtering {
+			return a.filterKey(msg, act)
 		}
-		if act == ActRefresh {
-			a.rows, a.newest, a.bottom, a.cur.pos, a.cur.offset = nil, 0, false, 0, 0
-			return tea.Batch(a.loadTail(0), a.loadRoot(), a.health.refresh())
+		if a.cur.act(act, a.n()) {
+			return a.around()
+		}
+		switch act {
+		case ActFilter:
+			a.filtering = true
+			a.input.SetValue(a.query)
+			a.input.CursorEnd()
+			return a.input.Focus()
+		case ActBack:
+			if a.query != "" {
+				a.query, a.matches = "", nil
+				a.cur = cursor{height: a.cur.height}
+				a.resize()
+				return tea.Batch(a.loadWindow(0), statusf(false, "filter cleared"))
+			}
+		case ActRefresh:
+			a.cur.pos, a.cur.offset = 0, 0
+			cmds := []tea.Cmd{a.loadWindow(0), a.loadRoot(), a.health.refresh()}
+			if a.query != "" {
+				cmds = append(cmds, a.find(a.query))
+			}
+			return tea.Batch(cmds...)
 		}
 	}
 	return nil
 }
 
-// addNewest puts newly fetched entries on top. When the person is reading
-// further down, the rows they look at stay where they are.
-func (a *activity) addNewest(msg tailMsg) {
-	es := msg.events
-	if len(es) == 0 {
-		return
-	}
-	gap := msg.after > 0 && es[len(es)-1].LSN > msg.after+1
-	if msg.after == 0 || gap {
-		a.rows, a.cur.pos, a.cur.offset = es, 0, 0
-		a.bottom = es[len(es)-1].LSN <= 1
-	} else {
-		a.rows = append(append(make([]review.LogEvent, 0, len(es)+len(a.rows)), es...), a.rows...)
-		if a.cur.pos > 0 {
-			a.cur.pos += len(es)
-			a.cur.offset += len(es)
+func (a *activity) filterKey(msg tea.KeyMsg, act Action) tea.Cmd {
+	switch act {
+	case ActBack:
+		a.filtering = false
+		a.input.Blur()
+		return nil
+	case ActSubmit:
+		a.filtering = false
+		a.input.Blur()
+		q := strings.TrimSpace(a.input.Value())
+		if q == "" {
+			a.query, a.matches = "", nil
+			a.cur = cursor{height: a.cur.height}
+			a.resize()
+			return a.loadWindow(0)
 		}
+		return a.find(q)
 	}
-	a.newest = a.rows[0].LSN
-	a.resize()
+	var cmd tea.Cmd
+	a.input, cmd = a.input.Update(msg)
+	return cmd
 }
 
 func (a *activity) Bindings() []key.Binding {
 	k := a.ctx.Keys
-	return []key.Binding{k.Down, k.Top, k.Refresh}
+	if a.filtering {
+		enter := k.Enter
+		enter.SetHelp("enter", "apply filter")
+		return []key.Binding{enter, k.Cancel}
+	}
+	bs := []key.Binding{k.Down, k.Top, k.Bottom, k.Filter, k.Refresh}
+	if a.query != "" {
+		bs = append(bs, k.Back)
+	}
+	return bs
 }
 
 func (a *activity) Crumb() string {
 	st := a.ctx.Styles
-	s := st.Crumb.Render("Audit log") + st.Muted.Render(fmt.Sprintf("  %d entries", a.newest))
+	if a.filtering {
+		return st.Crumb.Render("Audit log") + "  " + st.Bold.Render("filter: ") + a.input.View()
+	}
+	if a.query != "" || a.finding {
+		s := st.Crumb.Render("Audit log") + st.Muted.Render("  filter: ") + clean(a.query)
+		switch {
+		case a.finding:
+			s += st.Muted.Render("  searching the log…")
+		case a.capped:
+			s += "  " + st.Bold.Render(fmt.Sprintf("the newest %d matches", len(a.matches)))
+		default:
+			s += "  " + st.Bold.Render(plural(len(a.matches), "match", "matches")+fmt.Sprintf(" in %d entries", a.newest))
+		}
+		return s + st.Muted.Render(" · esc clears")
+	}
+	s := st.Crumb.Render("Audit log") + st.Muted.Render("  "+plural(int(a.newest), "entry", "entries"))
 	switch {
 	case a.rootErr != nil:
 		s += "  " + st.Bad.Render("audit root: "+clean(a.rootErr.Error()))
@@ -229,17 +401,32 @@ func (a *activity) list(w int, wide bool) []string {
 		return []string{"", "  " + st.Bad.Render(clean(a.err.Error())), "  " + st.Muted.Render("ctrl+r to retry")}
 	case !a.loaded:
 		return []string{"", "  " + st.Muted.Render("loading…")}
-	case len(a.rows) == 0:
+	case a.query != "" && len(a.matches) == 0:
+		return []string{"", "  No entry matches " + clean(a.query) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
+	case a.n() == 0:
 		return []string{"", "  " + st.Muted.Render("The log is empty.")}
 	}
-	cols := []column{{title: "LSN", width: 7}, {title: "AGE", width: 6}, {title: "OP", width: 10}, {title: "ACTOR", width: 14}, {title: "WHAT", flex: true}}
+	// The OP column is as wide as the longest operation on screen, so
+	// PROPOSAL_APPLY and PROPOSAL_ARCHIVE read in full.
+	opW := 2
+	to := min(a.cur.offset+a.cur.height, a.n())
+	for i := a.cur.offset; i < to; i++ {
+		if e, ok := a.row(i); ok {
+			opW = max(opW, len(e.Op))
+		}
+	}
+	lsnW := max(len(fmt.Sprint(a.newest)), 3)
+	cols := []column{{title: "LSN", width: lsnW}, {title: "AGE", width: 4}, {title: "OP", width: opW}, {title: "ACTOR", width: 14}, {title: "WHAT", flex: true}}
 	if !wide {
-		cols = []column{{title: "LSN", width: 6}, {title: "AGE", width: 5}, {title: "OP", width: 10}, {title: "ACTOR", width: 12}, {title: "WHAT", flex: true}}
+		cols[3].width = 12
 	}
 	now := a.ctx.Now()
-	return renderTable(st, cols, w, a.cur, len(a.rows), func(i int) []string {
-		e := a.rows[i]
-		return []string{fmt.Sprintf("%*d", cols[0].width, e.LSN), ago(now, e.Time), string(e.Op), clean(e.Actor), clean(what(e))}
+	return renderTable(st, cols, w, a.cur, a.n(), func(i int) []string {
+		e, ok := a.row(i)
+		if !ok {
+			return []string{fmt.Sprintf("%*d", lsnW, a.newest-int64(i)), st.Muted.Render("…")}
+		}
+		return []string{fmt.Sprintf("%*d", lsnW, e.LSN), ago(now, e.Time), string(e.Op), clean(e.Actor), clean(what(e))}
 	})
 }
 
@@ -267,11 +454,11 @@ func what(e review.LogEvent) string {
 }
 
 func (a *activity) detail(w int) []string {
-	if len(a.rows) == 0 {
+	e, ok := a.row(a.cur.pos)
+	if !ok {
 		return nil
 	}
 	st := a.ctx.Styles
-	e := a.rows[a.cur.pos]
 	now := a.ctx.Now()
 	lines := []string{
 		st.Bold.Render(fmt.Sprintf("LSN %d  %s", e.LSN, e.Op)),
@@ -536,4 +723,12 @@ func slowStages(ss map[string]engine.Percentiles, n int) string {
 		out = append(out, fmt.Sprintf("%s %sms", k, ms(ss[k].P95)))
 	}
 	return strings.Join(out, ", ")
+}
+
+// Click selects the row under the mouse (below the health panel).
+func (a *activity) Click(x, y int) tea.Cmd {
+	if clickRow(&a.cur, a.n(), a.lay(), x, y-a.health.height(a.w)) {
+		return a.around()
+	}
+	return nil
 }

@@ -71,6 +71,7 @@ type Model struct {
 	sweeping bool
 	ticks    int
 	health   *health
+	tabSpans [][2]int // where each tab sits on the tabs line, for clicks
 }
 
 // Indices of the screens.
@@ -203,7 +204,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil && m.ctx.Ctx.Err() == nil {
 			m.status = statusMsg{text: "background sweep: " + msg.err.Error(), err: true}
 		} else if n := msg.res.TimedOut; n > 0 {
-			m.status = statusMsg{text: fmt.Sprintf("%d SYNC_BLOCK review(s) passed their deadline and were rejected (APPROVAL_TIMEOUT)", n), err: true}
+			m.status = statusMsg{text: plural(n, "SYNC_BLOCK review passed its deadline and was", "SYNC_BLOCK reviews passed their deadline and were") + " rejected (APPROVAL_TIMEOUT)", err: true}
 		}
 		return m, nil
 	case attentionMsg:
@@ -216,6 +217,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusMsg:
 		m.status = msg
 		return m, nil
+	case countsMsg:
+		m.att.LogSize = 0 // recount now, whatever the log's size
+		return m, tea.Batch(m.checkAttention(), m.health.refresh())
+	case quitMsg:
+		return m, m.shutdown()
+	case tea.MouseMsg:
+		return m, m.mouse(msg)
 	case confirmMsg:
 		m.modal = newConfirm(m.ctx, msg)
 		return m, nil
@@ -245,8 +253,13 @@ func (m *Model) mode() Mode {
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	act := MsgToAction(m.ctx.Keys, m.mode(), msg)
 	if act == ActQuit {
-		m.cancel()
-		return tea.Quit
+		if m.modal == nil && msg.String() != "ctrl+c" {
+			if lines := m.unfinished(); len(lines) > 0 {
+				return askConfirm(confirmMsg{title: "Quit memgov", lines: lines, noField: true,
+					onYes: func(string) tea.Cmd { return func() tea.Msg { return quitMsg{} } }})
+			}
+		}
+		return m.shutdown()
 	}
 	m.status = statusMsg{}
 	if m.modal != nil {
@@ -314,7 +327,7 @@ func (m *Model) View() string {
 
 func (m *Model) crumb() string {
 	if m.fullHelp {
-		return m.ctx.Styles.Crumb.Render("Keys") + m.ctx.Styles.Muted.Render("  (? or esc to close)")
+		return m.ctx.Styles.Crumb.Render("Keys of "+m.screens[m.active].Title()) + m.ctx.Styles.Muted.Render("  (? or esc to close)")
 	}
 	if m.modal != nil && m.modal.mode() == ModeInput {
 		return m.screens[m.active].Crumb()
@@ -361,7 +374,13 @@ func (m *Model) tabsLine() string {
 		right = m.whoamiShort()
 		gap = w - ansi.StringWidth(left) - ansi.StringWidth(right) - 1
 	}
-	return fit(left+strings.Repeat(" ", max(gap, 1))+right, w)
+	line := fit(left+strings.Repeat(" ", max(gap, 1))+right, w)
+	labels := make([]string, len(tabs))
+	for i, t := range tabs {
+		labels[i] = ansi.Strip(t)
+	}
+	m.tabSpans = spans(line, labels)
+	return line
 }
 
 func count(c review.Count) string {
@@ -449,57 +468,88 @@ func (m *Model) statusRule() string {
 	return s + st.Rule.Render(strings.Repeat("─", max(w-ansi.StringWidth(s), 0)))
 }
 
-// helpLine is the short help: the modal's or the screen's keys, then the
-// global ones, all from the KeyMap.
+// helpLine is the short help for what the keyboard is doing now, all from
+// the KeyMap: a modal's keys in a modal, a field's keys while typing (never
+// tab or q, which are text there), a picker's while choosing, and otherwise
+// the screen's keys then the global ones that fit.
 func (m *Model) helpLine() string {
 	k := m.ctx.Keys
-	var bs []key.Binding
 	switch {
 	case m.modal != nil:
-		bs = m.modal.bindings()
+		return m.help.ShortHelpView(m.modal.bindings())
 	case m.fullHelp:
-		bs = []key.Binding{k.Help, k.Quit}
-	default:
-		global := k.ShortHelp()
-		if m.ctx.Width < wideMin {
-			global = []key.Binding{k.Help, k.Quit} // tab is in the full help
-		}
-		bs = append(m.screens[m.active].Bindings(), global...)
+		closeKey := k.Help
+		closeKey.SetHelp("?/esc", "close help")
+		return m.help.ShortHelpView([]key.Binding{closeKey, k.Quit})
+	case m.mode() != ModeNormal:
+		return m.help.ShortHelpView(m.screens[m.active].Bindings())
 	}
-	return m.help.ShortHelpView(bs)
+	own := m.screens[m.active].Bindings()
+	all := append(append([]key.Binding(nil), own...), k.ShortHelp()...)
+	natural := m.help
+	natural.Width = 0 // measure without the help's own truncation
+	if ansi.StringWidth(natural.ShortHelpView(all)) > m.ctx.Width-2 {
+		all = append(append([]key.Binding(nil), own...), k.Help, k.Quit) // tab is in ? help
+	}
+	return m.help.ShortHelpView(all)
 }
 
-// fullHelpView lays the KeyMap's groups out in two columns: the same
-// bindings the help bar shows, all of them.
+// fullHelpView is the help of the screen in focus: its own keys first,
+// then moving and switching, then what the keys do in a field, a
+// question and a picker; all from the KeyMap.
 func (m *Model) fullHelpView() string {
 	st, w := m.ctx.Styles, m.ctx.Width
-	groups, titles := m.ctx.Keys.FullHelp(), fullHelpTitles
-	colW := max((w-8)/3, 20)
-	var cols [3][]string
-	for gi, g := range groups {
-		c := fullHelpColumn[gi]
-		kw := 0
-		for _, b := range g {
-			kw = max(kw, len([]rune(b.Help().Key)))
-		}
-		if len(cols[c]) > 0 {
-			cols[c] = append(cols[c], "")
-		}
-		cols[c] = append(cols[c], st.ColHeader.Render(titles[gi]))
-		for _, b := range g {
-			if b.Enabled() {
-				cols[c] = append(cols[c], fit(st.Bold.Render(fmt.Sprintf("%-*s", kw+2, b.Help().Key))+b.Help().Desc, colW))
+	k := m.ctx.Keys
+	field, question, picker := k.ModeHelp()
+	type group struct {
+		title string
+		bs    []key.Binding
+	}
+	cols := [][]group{
+		{{strings.ToUpper(m.screens[m.active].Title()) + " SCREEN", k.ScreenHelp(m.active)}},
+		{{"MOVE", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}, {"SCREENS", []key.Binding{k.NextTab, k.PrevTab, k.Screen, k.Help, k.Quit}}},
+		{{"TYPING IN A FIELD", field}, {"IN A QUESTION", question}, {"CHOOSING FROM A LIST", picker}},
+	}
+	widths := []int{max(w*2/5, 30), max(w/4, 20), max(w-8-max(w*2/5, 30)-max(w/4, 20), 20)}
+	if w < wideMin {
+		widths = []int{w - 4, w - 4, w - 4}
+	}
+	var blocks [][]string
+	for c, gs := range cols {
+		var lines []string
+		for _, g := range gs {
+			if len(lines) > 0 {
+				lines = append(lines, "")
+			}
+			lines = append(lines, st.ColHeader.Render(g.title))
+			kw := 0
+			for _, b := range g.bs {
+				kw = max(kw, len([]rune(b.Help().Key)))
+			}
+			for _, b := range g.bs {
+				if b.Enabled() {
+					lines = append(lines, fit(st.Bold.Render(fmt.Sprintf("%-*s", kw+2, b.Help().Key))+b.Help().Desc, widths[c]))
+				}
 			}
 		}
+		blocks = append(blocks, lines)
 	}
-	n := max(len(cols[0]), len(cols[1]), len(cols[2]))
 	var lines []string
-	for i := range n {
-		row := "  "
-		for c := range cols {
-			row += pane(cols[c], colW, n)[i] + "  "
+	if w < wideMin { // one column: this screen's keys, then the modes
+		lines = append(lines, indent(blocks[0])...)
+		lines = append(lines, "")
+		lines = append(lines, indent(blocks[2])...)
+		lines = append(lines, "", "  "+st.Muted.Render("moving: ↑↓ j k pgup pgdn g G · tab, 1-5 switch screens · the mouse scrolls and clicks"))
+	} else {
+		n := max(len(blocks[0]), len(blocks[1]), len(blocks[2]))
+		for i := range n {
+			row := "  "
+			for c := range blocks {
+				row += pane(blocks[c], widths[c], n)[i] + "  "
+			}
+			lines = append(lines, row)
 		}
-		lines = append(lines, row)
+		lines = append(lines, "", "  "+st.Muted.Render("The mouse: the wheel scrolls the list, a click selects a row or a tab."))
 	}
 	if m.ctx.ReadOnly != nil {
 		lines = append(lines, "")
@@ -515,6 +565,14 @@ func (m *Model) fullHelpView() string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+func indent(ls []string) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = "  " + l
+	}
+	return out
 }
 
 // overlay draws box centred over lines of width w.
@@ -537,4 +595,38 @@ func overlay(lines []string, box string, w int) []string {
 		out[y] = fit(ansi.Truncate(base, left, "")+fit(l, bw), w)
 	}
 	return out
+}
+
+// quitMsg ends the program after the person confirmed.
+type quitMsg struct{}
+
+// unfinished says what quitting would leave behind: marked reviews not
+// approved, a claim held on an open review.
+func (m *Model) unfinished() []string {
+	q, ok := m.screens[QueueScreen].(*queue)
+	if !ok || !m.started[QueueScreen] {
+		return nil
+	}
+	var lines []string
+	if n := len(q.marked); n > 0 {
+		lines = append(lines, plural(n, "marked review is", "marked reviews are")+" not approved; the marks are lost.")
+	}
+	if q.open.Mine {
+		lines = append(lines, "You hold the claim on "+clean(q.open.Review.MemoryRef+" › "+rowKey(q.openRow()))+"; quitting releases it.")
+	}
+	if len(lines) > 0 {
+		lines = append(lines, "enter quits · esc stays")
+	}
+	return lines
+}
+
+// shutdown releases the person's claim (a short write, so the review is
+// free for others at once rather than when the lease lapses) and quits.
+func (m *Model) shutdown() tea.Cmd {
+	if q, ok := m.screens[QueueScreen].(*queue); ok && q.open.Mine {
+		_, _ = m.ctx.Svc.Queue().Release(m.ctx.Ctx, q.open.Review.ID)
+		q.open = review.Opened{}
+	}
+	m.cancel()
+	return tea.Quit
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -80,7 +81,9 @@ func ago(now, t time.Time) string {
 	case t.IsZero():
 		return ""
 	case d < 0:
-		return "in " + ago(t, now)
+		if s := ago(t, now); !strings.Contains(s, "-") {
+			return "in " + s
+		}
 	case d < time.Second:
 		return "now"
 	case d < time.Minute:
@@ -95,14 +98,8 @@ func ago(now, t time.Time) string {
 	return t.UTC().Format("2006-01-02")
 }
 
-// agoLong is ago for prose: "14m ago", "in 3d".
-func agoLong(now, t time.Time) string {
-	s := ago(now, t)
-	if s == "now" || strings.HasPrefix(s, "in ") || strings.Contains(s, "-") {
-		return s
-	}
-	return s + " ago"
-}
+// agoLong is ago for prose: "14 minutes ago", "in 2 months".
+func agoLong(now, t time.Time) string { return relative(now, t) }
 
 // stamp is how the screens write an absolute time: UTC to the minute.
 func stamp(t time.Time) string {
@@ -125,3 +122,59 @@ func shortID(id string) string {
 	}
 	return id[:4] + "…" + id[len(id)-4:]
 }
+
+// plural writes a count with the noun it counts: "1 proposal", "3 proposals".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// relative says in words how far t is from now: "in 2 months", "3 days
+// ago", "just now". Sentences use it; table cells use ago.
+func relative(now, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	d := t.Sub(now)
+	future := d > 0
+	if !future {
+		d = -d
+	}
+	var s string
+	switch {
+	case d < 45*time.Second:
+		return "just now"
+	case d < 90*time.Second:
+		s = "a minute"
+	case d < 45*time.Minute:
+		s = plural(int((d+30*time.Second)/time.Minute), "minute", "minutes")
+	case d < 90*time.Minute:
+		s = "an hour"
+	case d < 22*time.Hour:
+		s = plural(int((d+30*time.Minute)/time.Hour), "hour", "hours")
+	case d < 36*time.Hour:
+		s = "a day"
+	case d < 26*24*time.Hour:
+		s = plural(int((d+12*time.Hour)/(24*time.Hour)), "day", "days")
+	case d < 46*24*time.Hour:
+		s = "a month"
+	case d < 320*24*time.Hour:
+		s = plural(int((d+15*24*time.Hour)/(30*24*time.Hour)), "month", "months")
+	case d < 548*24*time.Hour:
+		s = "a year"
+	default:
+		s = plural(int((d+182*24*time.Hour)/(365*24*time.Hour)), "year", "years")
+	}
+	if future {
+		return "in " + s
+	}
+	return s + " ago"
+}
+
+// countsMsg asks the root to recount what needs attention now (after the
+// person's own decision), not at the next poll.
+type countsMsg struct{}
+
+func refreshCounts() tea.Msg { return countsMsg{} }

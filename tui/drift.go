@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memgov/memgov/review"
@@ -27,6 +28,11 @@ type drift struct {
 	seen   int64
 	zoom   bool
 	busy   bool
+
+	all       []review.DriftView // every open episode; rows is what the filter keeps
+	filtering bool
+	input     textinput.Model
+	query     string
 }
 
 type driftMsg struct {
@@ -40,11 +46,33 @@ type ackedMsg struct {
 	err  error
 }
 
-func newDrift(c *Context) *drift { return &drift{ctx: c} }
+func newDrift(c *Context) *drift {
+	return &drift{ctx: c, input: newFilterInput("words in the memoryRef, policy or changed keys")}
+}
 
 func (d *drift) Title() string { return "Drift" }
 func (d *drift) Init() tea.Cmd { return d.load() }
-func (d *drift) Mode() Mode    { return ModeNormal }
+func (d *drift) Mode() Mode {
+	if d.filtering {
+		return ModeInput
+	}
+	return ModeNormal
+}
+
+// apply keeps the episodes matching the filter's words.
+func (d *drift) apply() {
+	_, words := splitQuery(d.query)
+	d.rows = d.rows[:0:0]
+	for _, v := range d.all {
+		fields := []string{v.Event.MemoryRef, v.Event.Policy, v.Event.Detail}
+		for _, c := range v.Changes {
+			fields = append(fields, c.Key)
+		}
+		if matchWords(words, fields...) {
+			d.rows = append(d.rows, v)
+		}
+	}
+}
 
 // lay stacks the table over the detail at every width: the list is short
 // and its hashes need the width; the diff needs the lines.
@@ -78,7 +106,8 @@ func (d *drift) Update(msg tea.Msg, act Action) tea.Cmd {
 		d.req, d.loaded, d.err = 0, true, msg.err
 		if msg.err == nil {
 			sel := d.selectedID()
-			d.rows = msg.rows
+			d.all = msg.rows
+			d.apply()
 			for i, r := range d.rows {
 				if r.Event.ID == sel {
 					d.cur.pos = i
@@ -99,8 +128,27 @@ func (d *drift) Update(msg tea.Msg, act Action) tea.Cmd {
 			return tea.Batch(d.load(), status(msg.err))
 		}
 		d.zoom = false
-		return tea.Batch(d.load(), statusf(false, "%s", msg.text))
+		return tea.Batch(d.load(), refreshCounts, statusf(false, "%s", msg.text))
 	case tea.KeyMsg:
+		if d.filtering {
+			switch act {
+			case ActBack:
+				d.filtering = false
+				d.input.Blur()
+			case ActSubmit:
+				d.filtering = false
+				d.input.Blur()
+				d.query = strings.TrimSpace(d.input.Value())
+				d.apply()
+				d.cur = cursor{height: d.cur.height}
+				d.SetSize(d.w, d.h)
+			default:
+				var cmd tea.Cmd
+				d.input, cmd = d.input.Update(msg)
+				return cmd
+			}
+			return nil
+		}
 		if !d.zoom && d.cur.act(act, len(d.rows)) {
 			return nil
 		}
@@ -109,7 +157,18 @@ func (d *drift) Update(msg tea.Msg, act Action) tea.Cmd {
 			if len(d.rows) > 0 {
 				d.zoom = true
 			}
+		case ActFilter:
+			d.filtering = true
+			d.input.SetValue(d.query)
+			d.input.CursorEnd()
+			return d.input.Focus()
 		case ActBack:
+			if !d.zoom && d.query != "" {
+				d.query = ""
+				d.apply()
+				d.SetSize(d.w, d.h)
+				return statusf(false, "filter cleared")
+			}
 			d.zoom = false
 		case ActRefresh:
 			return d.load()
@@ -141,20 +200,20 @@ func (d *drift) ack(act Action) tea.Cmd {
 	}
 	ref := clean(v.Event.MemoryRef)
 	svc, ctx := d.ctx.Svc, d.ctx.Ctx
-	res, title, reason := review.Reapprove, "Re-approve the current memory of "+ref, "reviewed the change; adopting it"
+	res, title := review.Reapprove, "Adopt the current memory of "+ref+" as its baseline"
 	lines := []string{
 		fmt.Sprintf("%s: %s.", ref, v.Summary()),
 		"The memory as it is now becomes the new baseline (same type, TTL, policy and level). Changes made outside memgov are first written into the log as compensating entries.",
 	}
 	if act == ActRollBaseline {
-		res, title, reason = review.RollBack, "Roll "+ref+" back to its baseline", "restore the approved baseline"
+		res, title = review.RollBack, "Roll "+ref+" back to its baseline"
 		lines[1] = "Every key returns to the baseline's value with compensating log entries; keys added since are retracted. Nothing in the log is rewritten."
 	}
 	if v.Event.Policy == "deny-on-drift" {
 		lines = append(lines, "Writes and tool calls of "+ref+" are allowed again afterwards.")
 	}
 	return askConfirm(confirmMsg{
-		title: title, lines: lines, reason: reason, danger: true, label: "note",
+		title: title, lines: lines, danger: true, required: true,
 		onYes: func(note string) tea.Cmd {
 			d.busy = true
 			return func() tea.Msg {
@@ -162,11 +221,11 @@ func (d *drift) ack(act Action) tea.Cmd {
 				if err != nil {
 					return ackedMsg{err: err}
 				}
-				verb := "re-approved"
+				entries := plural(r.Compensations, "compensating entry", "compensating entries")
 				if res == review.RollBack {
-					verb = "rolled back to the baseline"
+					return ackedMsg{text: fmt.Sprintf("%s rolled back to baseline %s with %s; the baseline is unchanged", ref, shortID(r.Baseline.ID), entries)}
 				}
-				return ackedMsg{text: fmt.Sprintf("%s %s with %d compensating entries; new baseline %s", ref, verb, r.Compensations, shortID(r.Baseline.ID))}
+				return ackedMsg{text: fmt.Sprintf("%s: its current memory is the new baseline %s (%s first)", ref, shortID(r.Baseline.ID), entries)}
 			}
 		},
 	})
@@ -174,6 +233,11 @@ func (d *drift) ack(act Action) tea.Cmd {
 
 func (d *drift) Bindings() []key.Binding {
 	k := d.ctx.Keys
+	if d.filtering {
+		enter := k.Enter
+		enter.SetHelp("enter", "apply filter")
+		return []key.Binding{enter, k.Cancel}
+	}
 	enter := k.Enter
 	enter.SetHelp("enter", "diff")
 	bs := []key.Binding{enter}
@@ -183,11 +247,18 @@ func (d *drift) Bindings() []key.Binding {
 	if d.ctx.ReadOnly == nil {
 		bs = append(bs, k.Reapprove, k.RollBaseline)
 	}
-	return bs
+	return append(bs, k.Filter)
 }
 
 func (d *drift) Crumb() string {
 	st := d.ctx.Styles
+	if d.filtering {
+		return st.Crumb.Render("Drift") + "   " + st.Bold.Render("filter: ") + d.input.View()
+	}
+	if d.query != "" {
+		return st.Crumb.Render("Drift") + st.Muted.Render("  filter: ") + clean(d.query) + "  " +
+			st.Bold.Render(fmt.Sprintf("%d of %d open", len(d.rows), len(d.all))) + st.Muted.Render(" · esc clears")
+	}
 	n, deny := len(d.rows), 0
 	for _, r := range d.rows {
 		if r.Event.Policy == "deny-on-drift" {
@@ -200,7 +271,7 @@ func (d *drift) Crumb() string {
 	case n == 0:
 		return st.Crumb.Render("Drift") + st.Muted.Render("  no open drift: every baselined memoryRef matches its baseline")
 	}
-	s := st.Attention.Render(fmt.Sprintf("%d open drift", n))
+	s := st.Attention.Render(plural(n, "open drift episode", "open drift episodes"))
 	if deny > 0 {
 		s += "  " + st.Bad.Render(fmt.Sprintf("%d DENYING writes", deny))
 	}
@@ -231,6 +302,8 @@ func (d *drift) list(w int) []string {
 		return []string{st.Bad.Render("cannot read drift: " + clean(d.err.Error())), st.Muted.Render("ctrl+r retries")}
 	case !d.loaded:
 		return []string{st.Muted.Render("reading drift…")}
+	case len(d.rows) == 0 && d.query != "":
+		return []string{"", "  No open drift matches " + clean(d.query) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
 	case len(d.rows) == 0:
 		return []string{"", "  " + st.Good.Render("No open drift."), "",
 			"  " + st.Muted.Render("Memory changed outside its baseline shows here as soon as memgov notices.")}
@@ -383,4 +456,12 @@ func days(d time.Duration) string {
 		return fmt.Sprintf("%dh", int(d/time.Hour))
 	}
 	return fmt.Sprintf("%dm", int(d/time.Minute))
+}
+
+// Click selects the row under the mouse.
+func (d *drift) Click(x, y int) tea.Cmd {
+	if !d.zoom {
+		clickRow(&d.cur, len(d.rows), d.lay(), x, y)
+	}
+	return nil
 }

@@ -19,7 +19,8 @@ type KeyMap struct {
 	Reapprove, RollBaseline     key.Binding
 	Apply, Archive              key.Binding
 	TimeTravel, Refresh         key.Binding
-	Yes, No, EditReason, Submit key.Binding
+	Sort                        key.Binding
+	Confirm, Cancel, Submit     key.Binding
 	Help, Quit                  key.Binding
 }
 
@@ -52,9 +53,9 @@ func DefaultKeyMap() KeyMap {
 		Archive:       key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "archive")),
 		TimeTravel:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "time-travel")),
 		Refresh:       key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "refresh")),
-		Yes:           key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
-		No:            key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "cancel")),
-		EditReason:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit reason")),
+		Sort:          key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: risk/age/SLA")),
+		Confirm:       key.NewBinding(key.WithKeys("enter", "ctrl+y"), key.WithHelp("enter", "confirm")),
+		Cancel:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		Submit:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
 		Help:          key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:          key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
@@ -64,23 +65,56 @@ func DefaultKeyMap() KeyMap {
 // ShortHelp is the global part of the help bar.
 func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.NextTab, k.Help, k.Quit} }
 
-// fullHelpTitles name the groups of FullHelp, in order.
-var fullHelpTitles = []string{"MOVE", "OPEN", "SCREENS", "DECIDE", "CONFIRM", "PROPOSALS"}
-
-// fullHelpColumn places each group of FullHelp in one of three columns.
-var fullHelpColumn = []int{0, 1, 1, 2, 2, 0}
-
 // FullHelp is every binding, in groups: moving, opening, deciding,
 // confirming, screens.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Enter, k.Back, k.Filter, k.TimeTravel, k.Refresh},
+		{k.Enter, k.Back, k.Filter, k.Sort, k.TimeTravel, k.Refresh},
 		{k.NextTab, k.PrevTab, k.Screen, k.Help, k.Quit},
 		{k.Approve, k.Reject, k.Escalate, k.Mark, k.ApproveMarked, k.Reapprove, k.RollBaseline, k.RollBack, k.Pin, k.Expire},
-		{k.Yes, k.No, k.EditReason},
+		{k.Confirm, k.Cancel},
 		{k.Apply, k.Reject, k.Archive},
 	}
+}
+
+// ScreenHelp is every key of one screen (QueueScreen...ActivityScreen), for
+// the full help of the screen in focus.
+func (k KeyMap) ScreenHelp(screen int) []key.Binding {
+	with := func(b key.Binding, keys, desc string) key.Binding { b.SetHelp(keys, desc); return b }
+	switch screen {
+	case QueueScreen:
+		return []key.Binding{with(k.Enter, "enter", "open: claim the review (renewed while open)"), k.Approve, k.Reject, k.Escalate,
+			k.Mark, k.ApproveMarked, with(k.Filter, "/", "filter: words or layer= tier= agent= reason= age= breached"),
+			k.Sort, with(k.Back, "esc", "close, release the claim, clear the filter"), k.Refresh}
+	case DriftScreen:
+		return []key.Binding{with(k.Enter, "enter", "the whole diff"), with(k.Reapprove, "R", "adopt the current memory as baseline"),
+			k.RollBaseline, with(k.Filter, "/", "filter: words in ref, policy, keys"), k.Back, k.Refresh}
+	case ProposalsScreen:
+		return []key.Binding{with(k.Enter, "enter", "the whole artifact"), k.Apply, with(k.Reject, "r", "reject (a note is required)"), k.Archive,
+			with(k.Filter, "/", "filter: words or state= kind="), k.Back, k.Refresh}
+	case MemoryScreen:
+		return []key.Binding{with(k.Enter, "enter", "items, then an item's history"), k.RollBack, k.Pin, k.Expire, k.TimeTravel,
+			with(k.Filter, "/", "filter refs or items by words"), k.Back, k.Refresh}
+	case ActivityScreen:
+		return []key.Binding{with(k.Top, "g", "newest entry"), with(k.Bottom, "G", "oldest entry (LSN 1)"),
+			with(k.Filter, "/", "filter: words or op= actor="), with(k.Back, "esc", "clear the filter"), k.Refresh}
+	}
+	return nil
+}
+
+// ModeHelp is the keys of the modes that take the keyboard: a field, a
+// confirmation, a picker.
+func (k KeyMap) ModeHelp() (field, question, picker []key.Binding) {
+	submit := k.Submit
+	submit.SetHelp("enter", "apply or confirm")
+	ctrlY := key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "confirm"))
+	field = []key.Binding{submit, ctrlY, k.Cancel, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit at once"))}
+	question = []key.Binding{k.Confirm, k.Cancel}
+	pick := k.Enter
+	pick.SetHelp("enter", "choose")
+	picker = []key.Binding{k.Up, k.Down, pick, k.Cancel}
+	return field, question, picker
 }
 
 // Mode is what the keyboard is doing: moving around, answering a
@@ -138,12 +172,13 @@ const (
 	ActRollBaseline
 	ActApply
 	ActArchive
+	ActSort
 )
 
 var actionNames = [...]string{"none", "quit", "help", "next-tab", "prev-tab", "screen-1", "screen-2", "screen-3",
 	"screen-4", "screen-5", "up", "down", "page-up", "page-down", "top", "bottom", "enter", "back", "roll-back",
 	"pin", "expire", "time-travel", "refresh", "yes", "no", "edit-reason", "submit",
-	"approve", "reject", "escalate", "mark", "approve-marked", "filter", "reapprove", "roll-back-baseline", "apply", "archive"}
+	"approve", "reject", "escalate", "mark", "approve-marked", "filter", "reapprove", "roll-back-baseline", "apply", "archive", "sort"}
 
 func (a Action) String() string {
 	if int(a) < len(actionNames) {
@@ -154,8 +189,8 @@ func (a Action) String() string {
 
 // MsgToAction maps a key press to an action in a mode. It is pure: the same
 // key in the same mode always means the same thing. In ModeInput only ctrl+c,
-// esc and enter mean anything; every other key is text for the field
-// (ActNone).
+// esc, enter and ctrl+y mean anything; every other key is text for the field
+// (ActNone). No decision is ever confirmed by the letter that asked for it.
 func MsgToAction(k KeyMap, mode Mode, msg tea.KeyMsg) Action {
 	switch mode {
 	case ModeInput:
@@ -166,6 +201,8 @@ func MsgToAction(k KeyMap, mode Mode, msg tea.KeyMsg) Action {
 			return ActBack
 		case "enter":
 			return ActSubmit
+		case "ctrl+y":
+			return ActYes
 		}
 		return ActNone
 	case ModePick:
@@ -186,12 +223,10 @@ func MsgToAction(k KeyMap, mode Mode, msg tea.KeyMsg) Action {
 		switch {
 		case msg.String() == "ctrl+c":
 			return ActQuit
-		case key.Matches(msg, k.Yes):
+		case key.Matches(msg, k.Confirm):
 			return ActYes
-		case key.Matches(msg, k.No), key.Matches(msg, k.Quit):
+		case key.Matches(msg, k.Cancel), key.Matches(msg, k.Quit):
 			return ActNo
-		case key.Matches(msg, k.EditReason):
-			return ActEditReason
 		}
 		return ActNone
 	}
@@ -209,7 +244,7 @@ func MsgToAction(k KeyMap, mode Mode, msg tea.KeyMsg) Action {
 		{k.TimeTravel, ActTimeTravel}, {k.Refresh, ActRefresh},
 		{k.Approve, ActApprove}, {k.Reject, ActReject}, {k.Escalate, ActEscalate}, {k.Mark, ActMark},
 		{k.ApproveMarked, ActApproveMarked}, {k.Filter, ActFilter}, {k.Reapprove, ActReapprove},
-		{k.RollBaseline, ActRollBaseline}, {k.Apply, ActApply}, {k.Archive, ActArchive},
+		{k.RollBaseline, ActRollBaseline}, {k.Apply, ActApply}, {k.Archive, ActArchive}, {k.Sort, ActSort},
 	} {
 		if key.Matches(msg, m.b) {
 			return m.a

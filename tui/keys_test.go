@@ -20,6 +20,8 @@ func keyMsg(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyCtrlC}
 	case "ctrl+r":
 		return tea.KeyMsg{Type: tea.KeyCtrlR}
+	case "ctrl+y":
+		return tea.KeyMsg{Type: tea.KeyCtrlY}
 	case "up":
 		return tea.KeyMsg{Type: tea.KeyUp}
 	case "pgdown":
@@ -81,14 +83,20 @@ func TestMsgToAction(t *testing.T) {
 		{ModeInput, "y", ActNone},  // a note typed while rejecting a proposal
 		{ModeInput, "z", ActNone},
 		{ModeConfirm, "z", ActNone},
-		{ModeConfirm, "y", ActYes},
-		{ModeConfirm, "Y", ActYes},
-		{ModeConfirm, "n", ActNo},
+		{ModeConfirm, "y", ActNone}, // no letter confirms: not y, nor the R, E or y that asked
+		{ModeConfirm, "Y", ActNone},
+		{ModeConfirm, "R", ActNone},
+		{ModeConfirm, "E", ActNone},
+		{ModeConfirm, "enter", ActYes},
+		{ModeConfirm, "ctrl+y", ActYes},
 		{ModeConfirm, "esc", ActNo},
 		{ModeConfirm, "q", ActNo}, // q in a modal cancels, never quits with a question open
 		{ModeConfirm, "ctrl+c", ActQuit},
-		{ModeConfirm, "e", ActEditReason},
 		{ModeConfirm, "b", ActNone},
+		{ModeInput, "ctrl+y", ActYes}, // confirms a typed reason
+		{ModeInput, "R", ActNone},
+		{ModeInput, "E", ActNone},
+		{ModeNormal, "s", ActSort},
 		{ModeInput, "q", ActNone}, // text for the field
 		{ModeInput, "1", ActNone},
 		{ModeInput, "enter", ActSubmit},
@@ -115,7 +123,7 @@ func TestHelpComesFromTheKeyMap(t *testing.T) {
 		}
 	}
 	for _, b := range []string{"b", "p", "E", "t", "enter", "esc", "tab", "1-5", "?", "q",
-		"a", "r", "e", "space", "A", "/", "R", "B", "y", "z"} {
+		"a", "r", "e", "space", "A", "/", "R", "B", "y", "z", "s"} {
 		if !seen[b] {
 			t.Errorf("full help lacks %q", b)
 		}

@@ -55,6 +55,27 @@ type memory struct {
 	prompting bool
 	input     textinput.Model
 	asOfReq   int64
+
+	allRefs   []engine.RefSummary // every ref; refs is what the filter keeps
+	filtering bool
+	finder    textinput.Model
+	refQuery  string // the refs' filter
+	itemQuery string // the items' filter ("" lists every item)
+	findReq   int64
+	finding   bool
+	capped    bool // the items' filter stopped at itemCap matches
+	toEnd     bool // G asked for the last item: go there when it is loaded
+}
+
+// itemCap bounds what an items filter keeps.
+const itemCap = 2000
+
+type itemsFoundMsg struct {
+	id     int64
+	query  string
+	items  []engine.Version
+	capped bool
+	err    error
 }
 
 type refsMsg struct {
@@ -94,7 +115,7 @@ func newMemory(c *Context) *memory {
 	in.Prompt = ""
 	in.Placeholder = "1842 · 2026-11-20T14:03:00Z · 2h · empty = now"
 	in.CharLimit = 64
-	return &memory{ctx: c, input: in}
+	return &memory{ctx: c, input: in, finder: newFilterInput("words in the key, text or tags (refs: in the memoryRef)")}
 }
 
 func (m *memory) Title() string { return "Memory" }
@@ -102,7 +123,7 @@ func (m *memory) Title() string { return "Memory" }
 func (m *memory) Init() tea.Cmd { return m.loadRefs() }
 
 func (m *memory) Mode() Mode {
-	if m.prompting {
+	if m.prompting || m.filtering {
 		return ModeInput
 	}
 	return ModeNormal
@@ -120,7 +141,7 @@ func (m *memory) loadRefs() tea.Cmd {
 	m.refsReq = id
 	svc, ctx := m.ctx.Svc, m.ctx.Ctx
 	return func() tea.Msg {
-		rs, err := svc.Refs(ctx)
+		rs, err := svc.RefsVisible(ctx)
 		return refsMsg{id, rs, err}
 	}
 }
@@ -155,8 +176,9 @@ func (m *memory) Update(msg tea.Msg, act Action) tea.Cmd {
 		}
 		m.refsReq, m.refsLoaded, m.refsErr = 0, true, msg.err
 		if msg.err == nil {
-			m.refs = msg.refs
-			for _, r := range m.refs {
+			m.allRefs = msg.refs
+			m.applyRefs()
+			for _, r := range m.allRefs {
 				if r.MemoryRef == m.ref.MemoryRef {
 					m.ref = r
 				}
@@ -172,14 +194,37 @@ func (m *memory) Update(msg tea.Msg, act Action) tea.Cmd {
 		if msg.err != nil {
 			return nil
 		}
+		if m.itemQuery != "" {
+			return nil // a filtered list stays as found
+		}
 		if msg.append {
 			m.items = append(m.items, msg.page.Versions...)
 		} else {
 			m.items = msg.page.Versions
 		}
 		m.more = msg.page.More
+		if m.toEnd {
+			m.itemCur.move(len(m.items), len(m.items))
+			if m.more {
+				return m.loadItems(m.items[len(m.items)-1].Key)
+			}
+			m.toEnd = false
+		}
 		m.clampAll()
 		return m.maybeMore()
+	case itemsFoundMsg:
+		if msg.id != m.findReq {
+			return nil
+		}
+		m.finding = false
+		if msg.err != nil {
+			return status(msg.err)
+		}
+		m.itemQuery, m.items, m.capped, m.more = msg.query, msg.items, msg.capped, false
+		m.itemsLoaded, m.itemsErr = true, nil
+		m.itemCur = cursor{height: m.itemCur.height}
+		m.clampAll()
+		return nil
 	case historyMsg:
 		if msg.id != m.histReq {
 			return nil
@@ -208,7 +253,7 @@ func (m *memory) Update(msg tea.Msg, act Action) tea.Cmd {
 		if msg.top {
 			m.histCur.pos, m.histCur.offset = 0, 0
 		}
-		cmds := []tea.Cmd{m.loadRefs(), func() tea.Msg { return statusMsg{text: msg.text} }}
+		cmds := []tea.Cmd{m.loadRefs(), refreshCounts, func() tea.Msg { return statusMsg{text: msg.text} }}
 		if m.level == levelHistory {
 			cmds = append(cmds, m.loadHistory(m.hist.Item.ID))
 		}
@@ -219,6 +264,9 @@ func (m *memory) Update(msg tea.Msg, act Action) tea.Cmd {
 	case tea.KeyMsg:
 		if m.prompting {
 			return m.promptKey(msg, act)
+		}
+		if m.filtering {
+			return m.filterKey(msg, act)
 		}
 		return m.key(act)
 	}
@@ -253,6 +301,15 @@ func (m *memory) key(act Action) tea.Cmd {
 			return nil
 		}
 	case levelItems:
+		if act == ActBottom && m.more && m.itemQuery == "" {
+			// The true end, not the end of the loaded pages: read on to it.
+			m.toEnd = true
+			m.itemCur.move(len(m.items), len(m.items))
+			if m.itemsReq == 0 {
+				return m.loadItems(m.items[len(m.items)-1].Key)
+			}
+			return nil
+		}
 		if m.itemCur.act(act, len(m.items)) {
 			return m.maybeMore()
 		}
@@ -264,7 +321,24 @@ func (m *memory) key(act Action) tea.Cmd {
 	switch act {
 	case ActEnter:
 		return m.enter()
+	case ActFilter:
+		if m.level == levelHistory {
+			return statusf(true, "/ filters memory refs and items; esc goes back to the items")
+		}
+		m.filtering = true
+		m.finder.SetValue(map[bool]string{true: m.refQuery, false: m.itemQuery}[m.level == levelRefs])
+		m.finder.CursorEnd()
+		return m.finder.Focus()
 	case ActBack:
+		if m.level == levelRefs && m.refQuery != "" {
+			m.refQuery = ""
+			m.applyRefs()
+			return statusf(false, "filter cleared")
+		}
+		if m.level == levelItems && m.itemQuery != "" {
+			m.itemQuery = ""
+			return tea.Batch(m.reloadItems(), statusf(false, "filter cleared"))
+		}
 		return m.back()
 	case ActTimeTravel:
 		m.prompting = true
@@ -290,6 +364,7 @@ func (m *memory) enter() tea.Cmd {
 		}
 		m.ref = m.refs[m.refCur.pos]
 		m.level, m.items, m.itemsLoaded, m.itemsErr = levelItems, nil, false, nil
+		m.itemQuery, m.toEnd = "", false
 		m.itemCur = cursor{height: m.itemCur.height}
 		return m.reloadItems()
 	case levelItems:
@@ -366,15 +441,15 @@ func (m *memory) decide(act Action) tea.Cmd {
 			return func() tea.Msg { return statusMsg{text: plan.Summary, err: true} }
 		}
 		v, hist := plan.Version, m.hist
-		title, reason := fmt.Sprintf("Roll back %s to v%d", clean(it.Key), v.Seq), fmt.Sprintf("roll back to v%d", v.Seq)
+		title := fmt.Sprintf("Roll back %s to v%d", clean(it.Key), v.Seq)
 		if plan.Kind == review.RetractActive {
-			title, reason = fmt.Sprintf("Retract v%d of %s", v.Seq, clean(it.Key)), fmt.Sprintf("retract v%d", v.Seq)
+			title = fmt.Sprintf("Retract v%d of %s", v.Seq, clean(it.Key))
 		}
 		return askConfirm(confirmMsg{
-			title:  title,
-			lines:  []string{name, plan.Summary, fmt.Sprintf("v%d: “%s”", v.Seq, clean(v.Text()))},
-			reason: reason,
-			danger: true,
+			title:    title,
+			lines:    []string{name, plan.Summary, fmt.Sprintf("v%d: “%s”", v.Seq, clean(v.Text()))},
+			danger:   true,
+			required: true,
 			onYes: func(reason string) tea.Cmd {
 				return func() tea.Msg {
 					res, err := svc.RollBackTo(ctx, v.ID, reason)
@@ -392,15 +467,16 @@ func (m *memory) decide(act Action) tea.Cmd {
 	case ActPin:
 		pin := !it.Pinned
 		verb := map[bool]string{true: "Pin", false: "Unpin"}[pin]
-		what := "Protect it from garbage collection."
+		what, reason := "Protect it from garbage collection.", "pinned from the review console"
 		if !pin {
-			what = "Garbage collection may then expire it under the retention policy."
+			what, reason = "Garbage collection may then expire it under the retention policy.", ""
 		}
 		return askConfirm(confirmMsg{
-			title:  verb + " " + clean(it.Key),
-			lines:  []string{name, what},
-			reason: strings.ToLower(verb) + " from the review console",
-			danger: !pin,
+			title:    verb + " " + clean(it.Key),
+			lines:    []string{name, what},
+			reason:   reason,
+			danger:   !pin,
+			required: true,
 			onYes: func(reason string) tea.Cmd {
 				return func() tea.Msg {
 					lsn, err := svc.SetPinned(ctx, it.ID, pin, reason)
@@ -419,10 +495,10 @@ func (m *memory) decide(act Action) tea.Cmd {
 		}
 		head := seqOf(m.hist, it.Head)
 		return askConfirm(confirmMsg{
-			title:  "Force-expire " + clean(it.Key),
-			lines:  []string{name, fmt.Sprintf("%s stops being visible now; the item has no visible content until a version is restored or written.", head)},
-			reason: "expired by hand",
-			danger: true,
+			title:    "Force-expire " + clean(it.Key),
+			lines:    []string{name, fmt.Sprintf("%s stops being visible now; the item has no visible content until a version is restored or written.", head)},
+			danger:   true,
+			required: true,
 			onYes: func(reason string) tea.Cmd {
 				return func() tea.Msg {
 					lsn, err := svc.ForceExpire(ctx, it.ID, reason)
@@ -476,11 +552,17 @@ func (m *memory) clampAll() {
 func (m *memory) Bindings() []key.Binding {
 	k := m.ctx.Keys
 	enter := func(h string) key.Binding { b := k.Enter; b.SetHelp("enter", h); return b }
+	if m.filtering {
+		return []key.Binding{enter("apply filter"), k.Cancel}
+	}
+	if m.prompting {
+		return []key.Binding{enter("go there"), k.Cancel}
+	}
 	switch m.level {
 	case levelRefs:
-		return []key.Binding{enter("items"), k.TimeTravel}
+		return []key.Binding{enter("items"), k.Filter, k.TimeTravel}
 	case levelItems:
-		return []key.Binding{enter("history"), k.TimeTravel, k.Back}
+		return []key.Binding{enter("history"), k.Filter, k.Bottom, k.TimeTravel, k.Back}
 	}
 	bs := []key.Binding{}
 	if m.ctx.ReadOnly == nil {
@@ -506,9 +588,22 @@ func (m *memory) Crumb() string {
 	var left string
 	switch m.level {
 	case levelRefs:
-		left = st.Crumb.Render("Memory") + st.Muted.Render(fmt.Sprintf("  %d memory refs", len(m.refs)))
+		left = st.Crumb.Render("Memory") + st.Muted.Render("  "+plural(len(m.refs), "memory ref", "memory refs"))
+		if m.refQuery != "" {
+			left += st.Muted.Render(fmt.Sprintf(" of %d match ", len(m.allRefs))) + clean(m.refQuery) + st.Muted.Render(" · esc clears")
+		}
 	case levelItems:
-		left = st.Crumb.Render(clean(m.ref.MemoryRef)) + st.Muted.Render(fmt.Sprintf("  %d items, %d active now", m.ref.Items, m.ref.Active))
+		left = st.Crumb.Render(clean(m.ref.MemoryRef))
+		switch {
+		case m.finding:
+			left += st.Muted.Render("  searching…")
+		case m.itemQuery != "" && m.capped:
+			left += st.Bold.Render(fmt.Sprintf("  first %d matching ", len(m.items))) + clean(m.itemQuery)
+		case m.itemQuery != "":
+			left += "  " + st.Bold.Render(plural(len(m.items), "match", "matches")+" for ") + clean(m.itemQuery) + st.Muted.Render(" · esc clears")
+		default:
+			left += st.Muted.Render(fmt.Sprintf("  %s, %d visible now", plural(m.ref.Items, "item", "items"), m.ref.Active))
+		}
 	case levelHistory:
 		it := m.hist.Item
 		if it.ID == "" {
@@ -524,10 +619,15 @@ func (m *memory) Crumb() string {
 		}
 		left = st.Crumb.Render(clean(it.MemoryRef)+" › "+clean(it.Key)) + "   " + st.Muted.Render(strings.Join(tags, " · "))
 	}
+	if m.filtering {
+		return fit(left, max(m.w/3, 10)) + "  " + st.Bold.Render("filter: ") + m.finder.View()
+	}
 	var right string
 	switch {
 	case m.prompting:
 		right = st.Bold.Render("as of: ") + m.input.View()
+	case m.asOf.Now() && m.w < wideMin:
+		right = st.Muted.Render("as of now")
 	case m.asOf.Now():
 		right = st.Muted.Render("as of: now (t: time-travel)")
 	default:
@@ -578,7 +678,7 @@ func (m *memory) refsList(w int) []string {
 	if n := m.notice(m.refsLoaded, m.refsErr, len(m.refs) == 0, "No memory yet: nothing has been written to this database."); n != nil {
 		return n
 	}
-	cols := []column{{title: "MEMORY REF", flex: true}, {title: "ITEMS", width: 7}, {title: "ACTIVE", width: 7}}
+	cols := []column{{title: "MEMORY REF", flex: true}, {title: "ITEMS", width: 7}, {title: "VISIBLE", width: 7}}
 	return renderTable(m.ctx.Styles, cols, w, m.refCur, len(m.refs), func(i int) []string {
 		r := m.refs[i]
 		return []string{clean(r.MemoryRef), fmt.Sprintf("%7d", r.Items), fmt.Sprintf("%7d", r.Active)}
@@ -594,8 +694,8 @@ func (m *memory) refDetail(w int) []string {
 	lines := []string{st.Bold.Render(clean(r.MemoryRef)), ""}
 	lines = append(lines,
 		field(st, "items", fmt.Sprintf("%d", r.Items)),
-		field(st, "active", fmt.Sprintf("%d with a visible version now", r.Active)),
-		field(st, "inactive", fmt.Sprintf("%d retracted, expired or awaiting review", r.Items-r.Active)),
+		field(st, "visible", fmt.Sprintf("%d ACTIVE and unexpired now (what memgov list returns)", r.Active)),
+		field(st, "not", fmt.Sprintf("%d retracted, expired or awaiting review", r.Items-r.Active)),
 		"")
 	return append(lines, wrap(st.Muted.Render("enter lists the items; t shows them as of an earlier LSN or time."), w)...)
 }
@@ -658,10 +758,9 @@ func (m *memory) itemDetail(w int) []string {
 	lines := []string{st.Bold.Render(clean(v.Key)) + "  " + st.Muted.Render(fmt.Sprintf("v%d %s", v.Seq, v.State)), ""}
 	lines = append(lines, wrap("“"+cleanBlock(v.Text())+"”", w)...)
 	lines = append(lines, "")
-	lines = append(lines,
-		field(st, "layer", string(v.Layer)),
-		field(st, "written", fmt.Sprintf("%s UTC (%s) by %s", stamp(v.CreatedAt), agoLong(now, v.CreatedAt), clean(v.CreatedBy))),
-		field(st, "confidence", fmt.Sprintf("%.2f", v.Confidence)))
+	lines = append(lines, field(st, "layer", string(v.Layer)))
+	lines = append(lines, labelled(st, "written", fmt.Sprintf("%s UTC (%s) by %s", stamp(v.CreatedAt), agoLong(now, v.CreatedAt), clean(v.CreatedBy)), w)...)
+	lines = append(lines, field(st, "confidence", fmt.Sprintf("%.2f", v.Confidence)))
 	if len(v.Tags) > 0 {
 		lines = append(lines, field(st, "tags", clean(strings.Join(v.Tags, ", "))))
 	}
@@ -844,4 +943,90 @@ func (m *memory) diffLines(a, b string, w int) []string {
 		}
 	}
 	return out
+}
+
+// Click selects the row under the mouse at the current level.
+func (m *memory) Click(x, y int) tea.Cmd {
+	s := m.lay()
+	switch m.level {
+	case levelRefs:
+		clickRow(&m.refCur, len(m.refs), s, x, y)
+	case levelItems:
+		if clickRow(&m.itemCur, len(m.items), s, x, y) {
+			return m.maybeMore()
+		}
+	case levelHistory:
+		clickRow(&m.histCur, len(m.hist.Versions), s, x, y)
+	}
+	return nil
+}
+
+// applyRefs keeps the refs matching the refs' filter.
+func (m *memory) applyRefs() {
+	_, words := splitQuery(m.refQuery)
+	m.refs = m.refs[:0:0]
+	for _, r := range m.allRefs {
+		if matchWords(words, r.MemoryRef) {
+			m.refs = append(m.refs, r)
+		}
+	}
+	m.clampAll()
+}
+
+func (m *memory) filterKey(msg tea.KeyMsg, act Action) tea.Cmd {
+	switch act {
+	case ActBack:
+		m.filtering = false
+		m.finder.Blur()
+		return nil
+	case ActSubmit:
+		m.filtering = false
+		m.finder.Blur()
+		q := strings.TrimSpace(m.finder.Value())
+		if m.level == levelRefs {
+			m.refQuery = q
+			m.refCur = cursor{height: m.refCur.height}
+			m.applyRefs()
+			return nil
+		}
+		if q == "" {
+			m.itemQuery = ""
+			return m.reloadItems()
+		}
+		return m.findItems(q)
+	}
+	var cmd tea.Cmd
+	m.finder, cmd = m.finder.Update(msg)
+	return cmd
+}
+
+// findItems scans the ref's visible items (as of the time shown) for those
+// whose key, text or tags hold every word.
+func (m *memory) findItems(query string) tea.Cmd {
+	id := m.ctx.nextID()
+	m.findReq, m.finding = id, true
+	svc, ctx, ref, at := m.ctx.Svc, m.ctx.Ctx, m.ref.MemoryRef, m.asOf
+	_, words := splitQuery(query)
+	return func() tea.Msg {
+		var out []engine.Version
+		after := ""
+		for {
+			p, err := svc.Items(ctx, review.ItemsQuery{MemoryRef: ref, AfterKey: after, Limit: 2000, At: at})
+			if err != nil {
+				return itemsFoundMsg{id: id, err: err}
+			}
+			for _, v := range p.Versions {
+				if matchWords(words, v.Key, v.Text(), strings.Join(v.Tags, " ")) {
+					out = append(out, v)
+					if len(out) == itemCap {
+						return itemsFoundMsg{id, query, out, true, nil}
+					}
+				}
+			}
+			if !p.More || len(p.Versions) == 0 {
+				return itemsFoundMsg{id, query, out, false, nil}
+			}
+			after = p.Versions[len(p.Versions)-1].Key
+		}
+	}
 }

@@ -9,17 +9,25 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// confirmMsg asks the root to show a y/n confirmation. Every decision is
-// recorded with a reason: the modal offers a default the person can edit.
+// confirmMsg asks the root to show a confirmation. The modal opens with its
+// field focused: the person types the reason (or note) the log records, and
+// confirms with enter or ctrl+y, never with the key that asked (a double
+// tap of y, R or E types into the field, it does not confirm).
 type confirmMsg struct {
-	title  string
-	lines  []string // what will happen, already sanitised
-	reason string   // default reason
+	title string
+	lines []string // what will happen, already sanitised
+	// reason pre-fills the field; only for decisions that neither destroy
+	// nor adopt anything (pinning, escalating, archiving).
+	reason string
+	// danger styles the modal as destructive or adopting.
 	danger bool
-	// edit opens the modal with the reason field focused (a note to type).
-	edit  bool
-	label string // the field's name; default "reason"
-	// noField is for decisions the log records without a typed reason.
+	// required: an empty field cannot confirm.
+	required bool
+	label    string // the field's name; default "reason"
+	// word, when set, is what the person must type to confirm (for a
+	// decision the log records without a free-text reason).
+	word string
+	// noField: a question with nothing to record (quitting).
 	noField bool
 	onYes   func(reason string) tea.Cmd
 }
@@ -28,76 +36,78 @@ func askConfirm(c confirmMsg) tea.Cmd { return func() tea.Msg { return c } }
 
 // confirm is the modal.
 type confirm struct {
-	ctx     *Context
-	msg     confirmMsg
-	editing bool
-	input   textinput.Model
+	ctx   *Context
+	msg   confirmMsg
+	input textinput.Model
+	warn  string // why the last confirm was refused
 }
 
 func newConfirm(c *Context, msg confirmMsg) *confirm {
 	in := textinput.New()
 	in.Prompt = ""
 	in.CharLimit = 500
-	in.SetValue(msg.reason)
 	if msg.label == "" {
 		msg.label = "reason"
 	}
-	m := &confirm{ctx: c, msg: msg, input: in}
-	if msg.edit {
-		m.editing = true
-		m.input.Focus()
+	if msg.word != "" {
+		msg.label, msg.required, msg.reason = "type "+msg.word, true, ""
 	}
-	return m
+	in.SetValue(msg.reason)
+	in.CursorEnd()
+	if !msg.required {
+		in.Placeholder = "optional"
+	}
+	in.Focus()
+	return &confirm{ctx: c, msg: msg, input: in}
 }
 
 func (m *confirm) mode() Mode {
-	if m.editing {
-		return ModeInput
+	if m.msg.noField {
+		return ModeConfirm
 	}
-	return ModeConfirm
+	return ModeInput
+}
+
+// ok reports whether the field lets the decision go ahead, and why not.
+func (m *confirm) ok() (string, bool) {
+	v := strings.TrimSpace(m.input.Value())
+	switch {
+	case m.msg.word != "" && !strings.EqualFold(v, m.msg.word):
+		return fmt.Sprintf("type %q to confirm", m.msg.word), false
+	case m.msg.required && v == "":
+		return "a " + m.msg.label + " is required: type it, then enter", false
+	}
+	return "", true
 }
 
 // update handles a key; done reports that the modal closes.
 func (m *confirm) update(msg tea.KeyMsg, act Action) (cmd tea.Cmd, done bool) {
-	if m.editing {
-		switch act {
-		case ActSubmit, ActBack:
-			m.editing = false
-			m.input.Blur()
-			return nil, false
-		}
-		m.input, cmd = m.input.Update(msg)
-		return cmd, false
-	}
 	switch act {
-	case ActYes:
-		reason := strings.TrimSpace(m.input.Value())
-		if reason == "" && !m.msg.noField {
-			m.editing = true
-			return m.input.Focus(), false
-		}
-		return m.msg.onYes(reason), true
-	case ActNo:
-		return func() tea.Msg { return statusMsg{text: "cancelled: " + m.msg.title} }, true
-	case ActEditReason:
-		if m.msg.noField {
+	case ActSubmit, ActYes:
+		why, ok := m.ok()
+		if !ok {
+			m.warn = why
 			return nil, false
 		}
-		m.editing = true
-		return m.input.Focus(), false
+		note := strings.TrimSpace(m.input.Value())
+		if m.msg.word != "" {
+			note = ""
+		}
+		return m.msg.onYes(note), true
+	case ActBack, ActNo:
+		return func() tea.Msg { return statusMsg{text: "cancelled: " + m.msg.title} }, true
 	}
-	return nil, false
+	if m.msg.noField {
+		return nil, false
+	}
+	m.warn = ""
+	m.input, cmd = m.input.Update(msg)
+	return cmd, false
 }
 
 func (m *confirm) bindings() []key.Binding {
 	k := m.ctx.Keys
-	if m.editing {
-		return []key.Binding{k.Submit, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "done"))}
-	}
-	if m.msg.noField {
-		return []key.Binding{k.Yes, k.No}
-	}
-	return []key.Binding{k.Yes, k.No, k.EditReason}
+	return []key.Binding{k.Confirm, k.Cancel}
 }
 
 func (m *confirm) view(w int) string {
@@ -105,43 +115,43 @@ func (m *confirm) view(w int) string {
 	inner := w - 4
 	var b []string
 	title := m.msg.title + "?"
-	if st.Plain {
-		title = "CONFIRM: " + title
-	}
 	ts := st.ModalTitle
+	box := st.Modal
 	if m.msg.danger {
-		ts = st.Bad.Bold(true)
+		ts, box = st.Bad.Bold(true), st.ModalDanger
+		if st.Plain {
+			title = "!! " + title
+		}
+	} else if st.Plain {
+		title = "CONFIRM: " + title
 	}
 	b = append(b, ts.Render(fit(title, inner)), "")
 	for _, l := range m.msg.lines {
 		b = append(b, wrap(l, inner)...)
 	}
-	b = append(b, "")
-	m.input.Width = inner - 9
 	if m.msg.noField {
-		b = append(b, st.Bold.Render("y")+" confirm   "+st.Bold.Render("n")+" cancel")
 		for i := range b {
 			b[i] = fit(b[i], inner)
 		}
-		return st.Modal.Render(strings.Join(b, "\n"))
-	}
-	if m.editing {
-		b = append(b, st.Label.Render(fmt.Sprintf("%-9s", m.msg.label+":"))+m.input.View())
-	} else {
-		reason := m.input.Value()
-		if strings.TrimSpace(reason) == "" {
-			reason = st.Bad.Render("(a " + m.msg.label + " is required: press e)")
-		}
-		b = append(b, wrap(st.Label.Render(fmt.Sprintf("%-9s", m.msg.label+":"))+reason, inner)...)
+		return box.Render(strings.Join(b, "\n"))
 	}
 	b = append(b, "")
-	if m.editing {
-		b = append(b, st.Muted.Render("type the "+m.msg.label+" · enter or esc when done"))
-	} else {
-		b = append(b, st.Bold.Render("y")+" confirm   "+st.Bold.Render("n")+" cancel   "+st.Bold.Render("e")+" edit reason")
+	lw := len([]rune(m.msg.label)) + 2
+	m.input.Width = max(inner-lw-1, 8)
+	b = append(b, st.Label.Render(m.msg.label+": ")+m.input.View())
+	b = append(b, "")
+	switch {
+	case m.warn != "":
+		b = append(b, st.Bad.Render(m.warn))
+	case m.msg.word != "":
+		b = append(b, st.Muted.Render(fmt.Sprintf("type %s, then enter (or ctrl+y) · esc cancels", m.msg.word)))
+	case m.msg.required:
+		b = append(b, st.Muted.Render("type the "+m.msg.label+", then enter (or ctrl+y) · esc cancels"))
+	default:
+		b = append(b, st.Muted.Render("enter (or ctrl+y) confirms · esc cancels"))
 	}
 	for i := range b {
 		b[i] = fit(b[i], inner)
 	}
-	return st.Modal.Render(strings.Join(b, "\n"))
+	return box.Render(strings.Join(b, "\n"))
 }

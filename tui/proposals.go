@@ -42,6 +42,8 @@ type proposals struct {
 	filtering bool
 	input     textinput.Model
 	busy      bool
+	words     []string          // the filter's free words
+	all       []engine.Proposal // what the service listed; rows is what the words keep
 }
 
 type proposalsMsg struct {
@@ -64,7 +66,7 @@ type proposalDoneMsg struct {
 func newProposals(c *Context) *proposals {
 	in := textinput.New()
 	in.Prompt = ""
-	in.Placeholder = "state=open kind=automation"
+	in.Placeholder = "words in title, kind, owner or rationale · state=open kind=automation"
 	in.CharLimit = 100
 	return &proposals{ctx: c, input: in}
 }
@@ -136,7 +138,13 @@ func (p *proposals) Update(msg tea.Msg, act Action) tea.Cmd {
 		p.req, p.loaded, p.err = 0, true, msg.err
 		if msg.err == nil {
 			sel, _ := p.selected()
-			p.rows = msg.rows
+			p.all = msg.rows
+			p.rows = p.rows[:0:0]
+			for _, r := range p.all {
+				if matchWords(p.words, r.Title, r.Kind, r.Owner.Tenant+"/"+r.Owner.Principal, r.Rationale, r.State) {
+					p.rows = append(p.rows, r)
+				}
+			}
 			for i, r := range p.rows {
 				if r.ID == sel.ID {
 					p.cur.pos = i
@@ -165,7 +173,7 @@ func (p *proposals) Update(msg tea.Msg, act Action) tea.Cmd {
 		if msg.err != nil {
 			return tea.Batch(p.load(), status(msg.err))
 		}
-		return tea.Batch(p.load(), statusf(false, "%s", msg.text))
+		return tea.Batch(p.load(), refreshCounts, statusf(false, "%s", msg.text))
 	case tea.KeyMsg:
 		if p.filtering {
 			return p.filterKey(msg, act)
@@ -204,6 +212,12 @@ func (p *proposals) Update(msg tea.Msg, act Action) tea.Cmd {
 			return p.input.Focus()
 		case ActRefresh:
 			return p.load()
+		case ActBack:
+			if p.filter != (review.ProposalFilter{}) || len(p.words) > 0 {
+				p.filter, p.words = review.ProposalFilter{}, nil
+				p.cur = cursor{height: p.cur.height}
+				return tea.Batch(p.load(), statusf(false, "filter cleared"))
+			}
 		case ActApply, ActReject, ActArchive:
 			return p.decide(act)
 		}
@@ -218,13 +232,14 @@ func (p *proposals) filterKey(msg tea.KeyMsg, act Action) tea.Cmd {
 		p.input.Blur()
 		return nil
 	case ActSubmit:
-		f, err := review.ParseProposalFilter(p.input.Value())
+		terms, words := splitQuery(p.input.Value())
+		f, err := review.ParseProposalFilter(terms)
 		if err != nil {
 			return status(err)
 		}
 		p.filtering = false
 		p.input.Blur()
-		p.filter, p.rows, p.loaded = f, nil, false
+		p.filter, p.words, p.rows, p.loaded = f, words, nil, false
 		p.cur = cursor{height: p.cur.height}
 		return p.load()
 	}
@@ -258,7 +273,7 @@ func (p *proposals) decide(act Action) tea.Cmd {
 			gate = "by direct RBAC: you hold the " + engine.ScopeProposalActivate + " scope"
 		}
 		return askConfirm(confirmMsg{
-			title: "Apply " + name, danger: true, noField: true,
+			title: "Apply " + name, danger: true, word: "apply",
 			lines: []string{what,
 				"Installs this artifact byte for byte for tenant " + clean(pr.Owner.Tenant) + "; its runs may use it from now on. Granted " + gate + ".",
 				"The log records: proposal applied."},
@@ -279,7 +294,7 @@ func (p *proposals) decide(act Action) tea.Cmd {
 		})
 	case ActReject:
 		return askConfirm(confirmMsg{
-			title: "Reject " + name, danger: true, edit: true, label: "note",
+			title: "Reject " + name, danger: true, required: true, label: "note",
 			lines: []string{what, "The proposal stays inert and can no longer be applied. The note is recorded in the log for its owner."},
 			onYes: func(note string) tea.Cmd {
 				p.busy = true
@@ -320,7 +335,7 @@ func (p *proposals) Bindings() []key.Binding {
 	if p.filtering {
 		enter := k.Enter
 		enter.SetHelp("enter", "apply filter")
-		return []key.Binding{enter, k.Back}
+		return []key.Binding{enter, k.Cancel}
 	}
 	var bs []key.Binding
 	if pr, ok := p.selected(); ok {
@@ -353,14 +368,14 @@ func (p *proposals) Crumb() string {
 	}
 	left := st.Crumb.Render("Proposals") + "   "
 	if open > 0 {
-		left = st.Attention.Render(fmt.Sprintf("%d proposals wait for a decision", open)) + "   "
+		left = st.Attention.Render(plural(open, "proposal waits", "proposals wait")+" for a decision") + "   "
 	}
 	if p.filtering {
 		return left + st.Bold.Render("filter: ") + p.input.View()
 	}
 	f := "any"
-	if p.filter != (review.ProposalFilter{}) {
-		f = clean(p.filter.String())
+	if p.filter != (review.ProposalFilter{}) || len(p.words) > 0 {
+		f = clean(strings.TrimSpace(p.filter.String() + " " + strings.Join(p.words, " ")))
 	}
 	mid := st.Muted.Render("filter: ") + f
 	right := st.Bold.Render(fmt.Sprintf("%d listed", len(p.rows)))
@@ -399,7 +414,7 @@ func (p *proposals) list(w int) []string {
 		return []string{st.Bad.Render("cannot read proposals: " + clean(p.err.Error())), st.Muted.Render("ctrl+r retries")}
 	case !p.loaded:
 		return []string{st.Muted.Render("reading proposals…")}
-	case len(p.rows) == 0 && p.filter != (review.ProposalFilter{}):
+	case len(p.rows) == 0 && (p.filter != (review.ProposalFilter{}) || len(p.words) > 0):
 		return []string{"", "  " + st.Muted.Render("No proposal matches the filter (/ to change it).")}
 	case len(p.rows) == 0:
 		return []string{"", "  " + st.Good.Render("No proposals."), "",
@@ -609,4 +624,12 @@ func (p *proposals) facts(pr engine.Proposal, w int) []string {
 		add(st.Muted.Render("closed: nothing to decide"))
 	}
 	return out
+}
+
+// Click selects the row under the mouse.
+func (p *proposals) Click(x, y int) tea.Cmd {
+	if p.zoom || !clickRow(&p.cur, len(p.rows), p.lay(), x, y) {
+		return nil
+	}
+	return p.show()
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/memgov/memgov/engine"
@@ -140,7 +141,13 @@ func TestFlowApplyProposalAsCurator(t *testing.T) {
 	s.see("r2")
 	s.press("j", "j", "j", "y")
 	s.see("Apply “Refund reply template”?")
-	s.press("y")
+	s.press("y", "enter") // the double tap y y: the second y is text, enter refuses it
+	s.see(`type "apply" to confirm`)
+	if p := w.proposal(t, "refund"); p.State == engine.ProposalApplied {
+		t.Fatal("a double tap applied the proposal")
+	}
+	s.tm.Send(tea.KeyMsg{Type: tea.KeyBackspace})
+	s.press("apply", "enter")
 	s.see("applied “Refund reply template” (approval-gate)")
 	m := s.quit()
 	if !strings.Contains(m.status.text, "= artifact hash ✓") {
@@ -161,7 +168,7 @@ func TestFlowRejectProposalWithNote(t *testing.T) {
 	s.see("r2")
 	s.press("j", "r")
 	s.see("Reject “Dunning email sequence”?")
-	s.press("duplicates the ERP dunning run", "enter", "y")
+	s.press("duplicates the ERP dunning run", "enter")
 	s.see("rejected “Dunning email sequence”")
 	s.quit()
 	p := w.proposal(t, "dunning")
@@ -176,14 +183,14 @@ func TestFlowArchiveProposal(t *testing.T) {
 	s.see("r2")
 	s.press("j", "j", "z")
 	s.see("Archive “Refund reply template (retry loop)”?")
-	s.press("n")
+	s.press("esc")
 	s.see("cancelled")
 	if p := w.proposal(t, "dup"); p.State != engine.ProposalDraft {
 		t.Fatalf("cancel archived it: %s", p.State)
 	}
 	s.press("z")
 	s.see("Archive “Refund reply template (retry loop)”?")
-	s.press("y")
+	s.press("enter")
 	s.see("archived “Refund reply template (retry loop)”")
 	s.quit()
 	if p := w.proposal(t, "dup"); p.State != engine.ProposalArchived || p.Note != "no longer needed" {

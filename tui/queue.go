@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -50,6 +51,10 @@ type queue struct {
 	input     textinput.Model
 
 	busy bool // a decision is running
+
+	renewGen int64         // the generation of the renew tick that keeps q.open alive
+	renewing bool          // a renewal is running
+	leaseLen time.Duration // how long the open claim's lease was when taken
 }
 
 type queueMsg struct {
@@ -74,7 +79,7 @@ type decidedMsg struct {
 func newQueue(c *Context) *queue {
 	in := textinput.New()
 	in.Prompt = ""
-	in.Placeholder = "layer=semantic tier=sync agent=support-bot reason=CONTRADICTION age=1h breached"
+	in.Placeholder = "words in key, ref, agent or text · layer= tier= agent= reason= age= breached"
 	in.CharLimit = 200
 	return &queue{ctx: c, marked: map[string]review.QueueRow{}, input: in}
 }
@@ -92,7 +97,7 @@ func (q *queue) Mode() Mode {
 	return ModeNormal
 }
 
-func (q *queue) lay() split { return layout(q.w, q.h, 0.62, q.total) }
+func (q *queue) lay() split { return layout(q.w, q.h, 0.68, q.total) }
 
 func (q *queue) SetSize(w, h int) {
 	q.w, q.h = w, h
@@ -186,7 +191,12 @@ func (q *queue) Update(msg tea.Msg, act Action) tea.Cmd {
 			r := msg.o.Review
 			return statusf(true, "%s is reviewing this until %s; you can read it, not decide it", r.ClaimHolder, clock(r.ClaimExpires))
 		}
-		return tea.Batch(q.load(q.offset), statusf(false, "claimed review %s: %s, fencing token %d", shortID(msg.o.Review.ID), leaseLeft(q.ctx.Now(), msg.o.Review.ClaimExpires), msg.o.Review.ClaimToken))
+		q.leaseLen = msg.o.Review.ClaimExpires.Sub(q.ctx.Now())
+		return tea.Batch(q.load(q.offset), q.startRenew(), statusf(false, "claimed %s: %s, renewed while it stays open (fencing token %d)", clean(msg.o.Review.MemoryRef+" › "+rowKey(q.openRow())), leaseLeft(q.ctx.Now(), msg.o.Review.ClaimExpires), msg.o.Review.ClaimToken))
+	case renewTickMsg:
+		return q.renewTick(msg)
+	case renewedMsg:
+		return q.renewed(msg)
 	case decidedMsg:
 		q.busy = false
 		for _, id := range msg.ids {
@@ -194,9 +204,10 @@ func (q *queue) Update(msg tea.Msg, act Action) tea.Cmd {
 			if q.open.Review.ID == id {
 				q.open = review.Opened{}
 				q.zoom = false
+				q.renewGen++
 			}
 		}
-		cmds := []tea.Cmd{q.load(q.offset)}
+		cmds := []tea.Cmd{q.load(q.offset), refreshCounts}
 		if msg.err != nil {
 			cmds = append(cmds, status(msg.err))
 		} else {
@@ -242,6 +253,11 @@ func (q *queue) key(act Action) tea.Cmd {
 		return q.back()
 	case ActRefresh:
 		return q.load(q.offset)
+	case ActSort:
+		q.filter.Sort = q.filter.Sort.Next()
+		q.cur = cursor{height: q.cur.height}
+		q.rows, q.offset = nil, 0 // the new order starts at its top
+		return tea.Batch(q.load(0), statusf(false, "queue sorted by %s", sortWhat(q.filter.Sort)))
 	case ActFilter:
 		q.filtering = true
 		q.input.SetValue(q.filter.String())
@@ -270,24 +286,44 @@ func (q *queue) back() tea.Cmd {
 		q.zoom = false
 		return nil
 	}
-	if q.filter != (review.QueueFilter{}) && q.open.Review.ID == "" {
-		q.filter = review.QueueFilter{}
+	if !q.filter.IsZero() && q.open.Review.ID == "" {
+		q.filter = review.QueueFilter{Sort: q.filter.Sort}
 		q.cur = cursor{height: q.cur.height}
 		return tea.Batch(q.load(0), statusf(false, "filter cleared"))
 	}
-	if o := q.open; o.Mine {
-		q.open = review.Opened{}
-		svc, ctx := q.ctx.Svc, q.ctx.Ctx
-		return func() tea.Msg {
-			if _, err := svc.Queue().Release(ctx, o.Review.ID); err != nil {
-				return errStatus(err)
-			}
-			return statusMsg{text: "released your claim on " + clean(o.Review.MemoryRef) + " › " + shortID(o.Review.ID)}
+	return q.release()
+}
+
+// release gives back the claim the person holds, if any (leaving an item,
+// opening another, quitting).
+func (q *queue) release() tea.Cmd {
+	o := q.open
+	q.open = review.Opened{}
+	q.renewGen++
+	if !o.Mine {
+		return nil
+	}
+	svc, ctx := q.ctx.Svc, q.ctx.Ctx
+	name := clean(o.Review.MemoryRef + " › " + rowKey(q.rowByID(o.Review.ID)))
+	return func() tea.Msg {
+		if _, err := svc.Queue().Release(ctx, o.Review.ID); err != nil {
+			return errStatus(err)
+		}
+		return statusMsg{text: "released your claim on " + name}
+	}
+}
+
+// rowByID is the loaded row of a review (zero when not loaded).
+func (q *queue) rowByID(id string) review.QueueRow {
+	for _, r := range q.rows {
+		if r.ID == id {
+			return r
 		}
 	}
-	q.open = review.Opened{}
-	return nil
+	return review.QueueRow{Review: engine.Review{ID: id}}
 }
+
+func (q *queue) openRow() review.QueueRow { return q.rowByID(q.open.Review.ID) }
 
 // openSelected claims the review under the cursor (and zooms the detail on
 // narrow terminals).
@@ -305,6 +341,7 @@ func (q *queue) openSelected() tea.Cmd {
 	var cmds []tea.Cmd
 	if prev := q.open; prev.Mine && prev.Review.ID != r.ID {
 		svc, ctx := q.ctx.Svc, q.ctx.Ctx
+		q.renewGen++
 		cmds = append(cmds, func() tea.Msg { svc.Queue().Release(ctx, prev.Review.ID); return nil })
 	}
 	id := q.ctx.nextID()
@@ -345,14 +382,17 @@ func (q *queue) decide(act Action) tea.Cmd {
 	if holder := q.heldBy(r); holder != "" {
 		return statusf(true, "cannot %s: %s holds the claim on this review", verb, holder)
 	}
-	name := clean(r.MemoryRef + " › " + keyOf(r))
+	name := clean(r.MemoryRef + " › " + rowKey(r))
 	lines := []string{name, fmt.Sprintf("%s · %s · risk %.2f · %s", r.Layer, tierName(r.Tier), r.Risk, reasonLabel(r)), "“" + clean(r.Text) + "”"}
+	if s := r.Detail.Supersedes; s != "" && s != r.Key {
+		lines = append(lines, "It supersedes "+clean(s)+".")
+	}
 	id, tok := r.ID, q.token(r.ID)
 	switch act {
 	case ActApprove:
 		return askConfirm(confirmMsg{
-			title: "Approve " + clean(keyOf(r)), lines: append(lines, "It becomes memory agents read."),
-			reason: "checked in the review console", label: "note",
+			title: "Approve " + clean(rowKey(r)), lines: append(lines, "It becomes memory agents read."),
+			label: "note",
 			onYes: func(note string) tea.Cmd {
 				q.busy = true
 				return func() tea.Msg {
@@ -360,7 +400,11 @@ func (q *queue) decide(act Action) tea.Cmd {
 					if err != nil {
 						return decidedMsg{err: err}
 					}
-					return decidedMsg{text: fmt.Sprintf("approved %s: it is memory now", clean(rv.MemoryRef+" › "+keyOf(r))), ids: []string{id}}
+					text := fmt.Sprintf("approved %s: it is memory now", clean(rv.MemoryRef+" › "+rowKey(r)))
+					if s := r.Detail.Supersedes; s != "" && s != r.Key {
+						text += "; " + clean(s) + " is superseded"
+					}
+					return decidedMsg{text: text, ids: []string{id}}
 				}
 			},
 		})
@@ -369,7 +413,7 @@ func (q *queue) decide(act Action) tea.Cmd {
 			return statusf(true, "already escalated")
 		}
 		return askConfirm(confirmMsg{
-			title: "Escalate " + clean(keyOf(r)), lines: append(lines, "It stays in the queue, marked for a more senior decision."),
+			title: "Escalate " + clean(rowKey(r)), lines: append(lines, "It stays in the queue, marked for a more senior decision."),
 			reason: "needs a senior decision", label: "note",
 			onYes: func(note string) tea.Cmd {
 				q.busy = true
@@ -447,11 +491,11 @@ func (q *queue) pickKey(act Action) tea.Cmd {
 		q.picking = false
 		r, code := q.pickFor, engine.RejectCodes[q.pick]
 		svc, ctx, id, tok := q.ctx.Svc, q.ctx.Ctx, r.ID, q.token(r.ID)
-		name := clean(r.MemoryRef + " › " + keyOf(r))
+		name := clean(r.MemoryRef + " › " + rowKey(r))
 		return askConfirm(confirmMsg{
-			title:  fmt.Sprintf("Reject %s as %s", clean(keyOf(r)), code),
+			title:  fmt.Sprintf("Reject %s as %s", clean(rowKey(r)), code),
 			lines:  []string{name, "“" + clean(r.Text) + "”", "It will never be readable memory; the agent is told the code and your note."},
-			danger: true, edit: true, label: "note",
+			danger: true, required: true, label: "note",
 			onYes: func(note string) tea.Cmd {
 				q.busy = true
 				return func() tea.Msg {
@@ -474,11 +518,11 @@ func (q *queue) approveMarked() tea.Cmd {
 	ids := make([]string, 0, len(q.marked))
 	tokens := map[string]int64{}
 	var lines []string
-	for id, r := range q.marked {
-		ids = append(ids, id)
-		tokens[id] = q.token(id)
+	for _, r := range q.markedInOrder() {
+		ids = append(ids, r.ID)
+		tokens[r.ID] = q.token(r.ID)
 		if len(lines) < 6 {
-			lines = append(lines, fmt.Sprintf("%.2f %s › %s", r.Risk, clean(r.MemoryRef), clean(keyOf(r))))
+			lines = append(lines, fmt.Sprintf("%.2f %s › %s", r.Risk, clean(r.MemoryRef), clean(rowKey(r))))
 		}
 	}
 	if len(ids) > len(lines) {
@@ -487,8 +531,8 @@ func (q *queue) approveMarked() tea.Cmd {
 	lines = append(lines, "Each is its own decision and log entry; a refusal does not stop the others.")
 	svc, ctx := q.ctx.Svc, q.ctx.Ctx
 	return askConfirm(confirmMsg{
-		title: fmt.Sprintf("Approve %d marked reviews", len(ids)), lines: lines,
-		reason: "checked in the review console (bulk)", label: "note",
+		title: fmt.Sprintf("Approve %s", plural(len(ids), "marked review", "marked reviews")), lines: lines,
+		label: "note",
 		onYes: func(note string) tea.Cmd {
 			q.busy = true
 			return func() tea.Msg {
@@ -496,7 +540,7 @@ func (q *queue) approveMarked() tea.Cmd {
 				if err != nil {
 					return decidedMsg{err: err}
 				}
-				text := fmt.Sprintf("approved %d of %d marked reviews", len(res.Approved), len(ids))
+				text := fmt.Sprintf("approved %d of %s", len(res.Approved), plural(len(ids), "marked review", "marked reviews"))
 				for _, e := range res.Failed {
 					text += "; " + e.Error()
 					break
@@ -521,6 +565,7 @@ func (q *queue) filterKey(msg tea.KeyMsg, act Action) tea.Cmd {
 		}
 		q.filtering = false
 		q.input.Blur()
+		f.Sort = q.filter.Sort
 		q.filter = f
 		q.cur = cursor{height: q.cur.height}
 		q.rows, q.offset = nil, 0
@@ -536,31 +581,34 @@ func (q *queue) Bindings() []key.Binding {
 	if q.picking {
 		enter := k.Enter
 		enter.SetHelp("enter", "choose code")
-		return []key.Binding{k.Up, k.Down, enter, k.Back}
+		return []key.Binding{k.Up, k.Down, enter, k.Cancel}
 	}
 	if q.filtering {
 		enter := k.Enter
 		enter.SetHelp("enter", "apply filter")
-		return []key.Binding{enter, k.Back}
+		esc := k.Cancel
+		return []key.Binding{enter, esc}
 	}
 	enter := k.Enter
 	enter.SetHelp("enter", "open")
 	if q.ctx.Svc.Queue().CanDecide() != nil {
-		return []key.Binding{enter, k.Filter}
+		return []key.Binding{enter, k.Filter, k.Sort}
 	}
-	bs := []key.Binding{k.Approve, k.Reject, k.Escalate, k.Mark, k.ApproveMarked, enter, k.Filter}
+	sortKey := k.Sort
+	sortKey.SetHelp("s", "sort")
+	bs := []key.Binding{k.Approve, k.Reject, k.Escalate, k.Mark, k.ApproveMarked, enter, k.Filter, sortKey}
 	switch {
 	case q.zoom:
 		sc := key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll"))
 		bs = []key.Binding{k.Approve, k.Reject, k.Escalate, sc, k.Back}
 	case q.w < wideMin:
-		bs = []key.Binding{k.Approve, k.Reject, k.Mark, k.ApproveMarked, enter} // e escalate: in ? help
+		bs = []key.Binding{k.Approve, k.Reject, k.Mark, k.ApproveMarked, k.Filter} // e, s and enter: in ? help
 	}
 	return bs
 }
 
-// Crumb: what needs attention first (SYNC_BLOCK deadlines), the filter, and
-// how many wait.
+// Crumb: what needs attention first (SYNC_BLOCK deadlines), the filter, the
+// order, and how many wait.
 func (q *queue) Crumb() string {
 	st := q.ctx.Styles
 	now := q.ctx.Now()
@@ -582,13 +630,16 @@ func (q *queue) Crumb() string {
 	if !q.filter.IsZero() {
 		f = clean(q.filter.String())
 	}
-	mid := st.Muted.Render("filter: ") + f
+	mid := st.Muted.Render("filter: ") + f + st.Muted.Render("  sort: ") + q.filter.Sort.String()
 	right := fmt.Sprintf("%d pending", q.total)
 	if !q.filter.IsZero() {
-		right = fmt.Sprintf("%d match", q.total)
+		right = plural(q.total, "match", "matches")
 	}
 	if n := len(q.marked); n > 0 {
 		right = fmt.Sprintf("%d marked · ", n) + right
+	}
+	if q.req != 0 && (q.filter.Text != "" || q.filter.Sort != review.SortRisk) {
+		right = "searching… · " + right // a scan of the whole queue runs off the key path
 	}
 	right = st.Bold.Render(right)
 	w := q.w - 1
@@ -635,9 +686,54 @@ func (q *queue) picker() string {
 	return st.Modal.Render(strings.Join(b, "\n"))
 }
 
-var queueCols = []column{
-	{title: "RISK", width: 4}, {title: "TIER", width: 5}, {title: "LAYR", width: 4},
-	{title: "MEMORY REF ‹AGENT›", flex: true}, {title: "REASON", width: 14}, {title: "AGE", width: 7},
+// queueColumns sizes the queue's columns to what the visible rows hold:
+// the key and the agent as wide as their longest visible value (within a
+// share of the width), the first words of the text taking the rest. The
+// column the queue is sorted by carries ▼.
+func (q *queue) queueColumns(w int) []column {
+	keyW, refW, whyW, ageW := 3, 5, 6, 3
+	now := q.ctx.Now()
+	to := min(q.cur.offset+q.cur.height, q.total)
+	for i := q.cur.offset; i < to; i++ {
+		r, ok := q.row(i)
+		if !ok {
+			continue
+		}
+		keyW = max(keyW, ansi.StringWidth(clean(listKey(r))))
+		refW = max(refW, ansi.StringWidth(clean(refShort(r))))
+		whyW = max(whyW, ansi.StringWidth(reasonLabel(r)))
+		ageW = max(ageW, ansi.StringWidth(q.ageCell(r, now)))
+	}
+	whyW, ageW = min(whyW, 14), min(ageW, 9)
+	room := w - 2 - 5 - whyW - ageW - 2*4 // marker, RISK, REASON, AGE, gaps
+	risk, age := "RISK", "AGE"
+	switch q.filter.Sort {
+	case review.SortRisk:
+		risk = "RISK▼"
+	case review.SortAge:
+		age = "AGE▼"
+	case review.SortSLA:
+		age = "DUE▼"
+	}
+	ageW = max(ageW, ansi.StringWidth(age))
+	keyW = min(keyW, max(room*2/5, 8))
+	cols := []column{{title: risk, width: 5}, {title: "KEY", width: keyW}, {title: "WHAT THE AGENT WANTS REMEMBERED", flex: true}}
+	if room-keyW-2 >= 48 { // the agent only when the text keeps its room
+		cols = append(cols, column{title: "AGENT", width: min(refW, 18)})
+	}
+	return append(cols, column{title: "REASON", width: whyW}, column{title: age, width: ageW})
+}
+
+// ageCell is the last column: how long the review has waited, or, sorted
+// by SLA, how long is left until its SLA or deadline.
+func (q *queue) ageCell(r review.QueueRow, now time.Time) string {
+	st := q.ctx.Styles
+	if q.filter.Sort == review.SortSLA && r.Tier != engine.TierSync && r.Status != engine.ReviewEscalated {
+		if left := r.DueAt.Sub(now); left > 0 {
+			return mmss(left)
+		}
+	}
+	return dueCell(st, r, now)
 }
 
 func (q *queue) list(w int) []string {
@@ -654,7 +750,8 @@ func (q *queue) list(w int) []string {
 		return []string{"", "  No open review matches " + clean(q.filter.String()) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
 	}
 	now := q.ctx.Now()
-	return renderTable(st, queueCols, w, q.cur, q.total, func(i int) []string {
+	cols := q.queueColumns(w)
+	return renderTable(st, cols, w, q.cur, q.total, func(i int) []string {
 		r, ok := q.row(i)
 		if !ok {
 			return []string{st.Muted.Render("…")}
@@ -663,10 +760,6 @@ func (q *queue) list(w int) []string {
 		if _, on := q.marked[r.ID]; on {
 			mark = "●"
 		}
-		tier := "async"
-		if r.Tier == engine.TierSync {
-			tier = st.Attention.Render("SYNC▲")
-		}
 		risk := fmt.Sprintf("%.2f", r.Risk)
 		switch {
 		case r.Risk >= 0.7:
@@ -674,36 +767,51 @@ func (q *queue) list(w int) []string {
 		case r.Risk >= 0.5:
 			risk = st.Warn.Render(risk)
 		}
-		ref := mark + clean(refAgent(r))
-		return []string{risk, tier, layerShort(r.Layer), ref, reasonLabel(r), dueCell(st, r, now)}
+		cells := []string{mark + risk, middle(clean(listKey(r)), cols[1].width), clean(r.Text)}
+		if len(cols) == 6 {
+			cells = append(cells, clean(refShort(r)))
+		}
+		return append(cells, reasonLabel(r), q.ageCell(r, now))
 	})
 }
 
-// refAgent is the memoryRef, with the writing agent when it is not the ref's
-// own agent: "initech/policy-agent ‹policy-agent-2›".
-func refAgent(r review.QueueRow) string {
-	if strings.HasSuffix(r.MemoryRef, "/"+r.Agent) {
-		return r.MemoryRef
+// listKey is how the list names a write: its key, or, for a write under a
+// generated key that supersedes another, ↻ and the key it replaces (the
+// detail and every message give both).
+func listKey(r review.QueueRow) string {
+	if s := r.Detail.Supersedes; s != "" && s != r.Key && generated(r.Key) {
+		return "↻" + s
 	}
-	own := r.MemoryRef[strings.LastIndex(r.MemoryRef, "/")+1:]
-	if rest, ok := strings.CutPrefix(r.Agent, own); ok && rest != "" {
-		return r.MemoryRef + " ‹…" + rest + "›" // another instance: policy-agent-2
-	}
-	return r.MemoryRef + " ‹" + r.Agent + "›"
+	return rowKey(r)
 }
 
-func layerShort(l engine.Layer) string {
-	switch l {
-	case engine.Working:
-		return "WORK"
-	case engine.Episodic:
-		return "EPIS"
-	case engine.Semantic:
-		return "SEM"
-	case engine.Procedural:
-		return "PROC"
+// generated reports whether a key is one memgov made up (a UUID).
+func generated(k string) bool { return len(k) == 36 && uuidRE.MatchString(k) }
+
+// middle shortens s to w cells by cutting its middle: keys that share a
+// prefix differ at the end ("semant…use-506").
+func middle(s string, w int) string {
+	if ansi.StringWidth(s) <= w || w < 5 {
+		return s
 	}
-	return string(l)
+	r := []rune(s)
+	head := (w - 1) / 2
+	tail := w - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
+// refShort names the writing agent for a row: the memoryRef without its
+// tenant ("billing-agent"), with the instance when another instance of the
+// ref's agent wrote it ("policy-agent ‹-2›"). The detail names the tenant.
+func refShort(r review.QueueRow) string {
+	own := r.MemoryRef[strings.LastIndex(r.MemoryRef, "/")+1:]
+	switch {
+	case r.Agent == "" || r.Agent == own:
+		return own
+	case strings.HasPrefix(r.Agent, own):
+		return own + " ‹" + strings.TrimPrefix(r.Agent, own) + "›"
+	}
+	return own + " ‹" + r.Agent + "›"
 }
 
 func tierName(t string) string {
@@ -749,15 +857,104 @@ func reasonLabel(r review.QueueRow) string {
 	return strings.ToLower(strings.ReplaceAll(r.Reason, "_", " "))
 }
 
-// keyOf is the key the write is for.
-func keyOf(r review.QueueRow) string {
-	if r.Detail.Supersedes != "" {
-		return r.Detail.Supersedes // a staged write's own key is its draft item's
-	}
-	if r.Key != "" {
+// rowKey is the key of the item the write creates: the key that becomes
+// memory when it is approved (a write that supersedes another key names
+// that one in Detail.Supersedes).
+func rowKey(r review.QueueRow) string {
+	switch {
+	case r.Key != "":
 		return r.Key
+	case r.Detail.Supersedes != "":
+		return r.Detail.Supersedes
+	case r.ItemID != "":
+		return shortID(r.ItemID)
 	}
-	return shortID(r.ItemID)
+	return shortID(r.ID)
+}
+
+// markedInOrder is the marked reviews in the queue's order as loaded, then
+// the rest by id: a stable order for the bulk list and the decisions.
+func (q *queue) markedInOrder() []review.QueueRow {
+	out := make([]review.QueueRow, 0, len(q.marked))
+	seen := map[string]bool{}
+	for _, r := range q.rows {
+		if m, ok := q.marked[r.ID]; ok {
+			out = append(out, m)
+			seen[r.ID] = true
+		}
+	}
+	var rest []review.QueueRow
+	for id, r := range q.marked {
+		if !seen[id] {
+			rest = append(rest, r)
+		}
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i].ID < rest[j].ID })
+	return append(out, rest...)
+}
+
+func sortWhat(s review.QueueSort) string {
+	switch s {
+	case review.SortAge:
+		return "age (oldest first)"
+	case review.SortSLA:
+		return "SLA (nearest deadline first)"
+	}
+	return "risk (SYNC_BLOCK first)"
+}
+
+// renewTickMsg asks whether the open claim needs renewing; gen drops ticks
+// of a claim no longer open.
+type renewTickMsg struct{ gen int64 }
+
+type renewedMsg struct {
+	gen int64
+	r   engine.Review
+	err error
+}
+
+// renewEvery is how often the open claim is checked. Whether it is renewed
+// is decided on the injected clock: past half its lease.
+const renewEvery = 500 * time.Millisecond
+
+func (q *queue) startRenew() tea.Cmd {
+	q.renewGen++
+	return q.nextRenew()
+}
+
+func (q *queue) nextRenew() tea.Cmd {
+	gen := q.renewGen
+	return tea.Tick(renewEvery, func(time.Time) tea.Msg { return renewTickMsg{gen} })
+}
+
+func (q *queue) renewTick(msg renewTickMsg) tea.Cmd {
+	if msg.gen != q.renewGen || !q.open.Mine {
+		return nil
+	}
+	r := q.open.Review
+	if q.renewing || q.ctx.Now().Before(r.ClaimExpires.Add(-q.leaseLen/2)) {
+		return q.nextRenew()
+	}
+	q.renewing = true
+	svc, ctx, gen := q.ctx.Svc, q.ctx.Ctx, q.renewGen
+	return tea.Batch(q.nextRenew(), func() tea.Msg {
+		rv, err := svc.Queue().Renew(ctx, r.ID, r.ClaimToken)
+		return renewedMsg{gen, rv, err}
+	})
+}
+
+func (q *queue) renewed(msg renewedMsg) tea.Cmd {
+	q.renewing = false
+	if msg.gen != q.renewGen || !q.open.Mine {
+		return nil
+	}
+	if msg.err != nil {
+		q.renewGen++ // stop: the claim is gone; a decision on it is refused
+		return statusf(true, "your claim lapsed: %s", msg.err.Error())
+	}
+	q.open.Review = msg.r
+	q.leaseLen = msg.r.ClaimExpires.Sub(q.ctx.Now())
+	return nil
 }
 
 // dueCell: a SYNC_BLOCK's deadline counting down (mm:ss), an async review's
@@ -810,7 +1007,9 @@ func (q *queue) detail(w int) []string {
 	d := r.Detail
 	var out []string
 	add := func(ls ...string) { out = append(out, ls...) }
-	add(st.Bold.Render(fit(fmt.Sprintf("%s · %s · %s", r.Layer, clean(r.Agent), clean(r.MemoryRef)), w)))
+	// addw wraps a line rather than cutting what matters off its end.
+	addw := func(s string) { out = append(out, wrap(s, w)...) }
+	addw(st.Bold.Render(clean(r.MemoryRef)) + st.Muted.Render(fmt.Sprintf(" · %s · by %s", r.Layer, clean(r.Agent))))
 	due := "SLA " + mmss(r.DueAt.Sub(now))
 	if r.Tier == engine.TierSync {
 		due = st.Attention.Render("deadline " + mmss(r.DueAt.Sub(now)))
@@ -820,12 +1019,15 @@ func (q *queue) detail(w int) []string {
 	} else if !r.DueAt.After(now) {
 		due = st.Bad.Render("past SLA")
 	}
-	head := st.Label.Render("key ") + clean(keyOf(r)) + "  " + due
+	head := st.Label.Render("key ") + clean(rowKey(r)) + "  " + due
 	if r.Status == engine.ReviewEscalated {
 		head += "  " + st.Warn.Render("ESCALATED")
 	}
-	add(fit(head, w))
-	add(fit(q.claimLine(r, now)+st.Muted.Render("  review "+shortID(r.ID)), w))
+	addw(head)
+	if s := r.Detail.Supersedes; s != "" && s != r.Key {
+		addw(st.Label.Render("supersedes ") + clean(s))
+	}
+	addw(q.claimLine(r, now) + st.Muted.Render("  review "+shortID(r.ID)))
 	add("")
 	for _, l := range wrapMax(clean(r.Text), w-2, 5) {
 		add(" " + st.Row.Render(l))
@@ -848,8 +1050,8 @@ func (q *queue) detail(w int) []string {
 		if rel == "CONTRADICTS" {
 			rs = st.Bad
 		}
-		add(fit(rs.Render(rel)+" "+clean(x.Key), w))
-		add(fit("  "+fmt.Sprintf("similarity %.2f · confidence %.2f · %s", x.Similarity, x.Confidence, x.State), w))
+		addw(rs.Render(rel) + " " + clean(x.Key))
+		addw("  " + fmt.Sprintf("similarity %.2f · confidence %.2f · %s", x.Similarity, x.Confidence, x.State))
 		for _, l := range wrapMax("“"+clean(x.Text)+"”", w-3, 2) {
 			add("  " + st.Muted.Render("│") + l)
 		}
@@ -873,7 +1075,7 @@ func (q *queue) detail(w int) []string {
 		}
 		ev += fmt.Sprintf("  V_fact %.2f vs threshold %.2f ", f.Score, f.Threshold) + mark
 	}
-	add(fit(ev, w))
+	addw(ev)
 	if len(d.Evidence) == 0 {
 		add(st.Bad.Render(" none cited"))
 	}
@@ -889,12 +1091,14 @@ func (q *queue) detail(w int) []string {
 		if e.Authority != nil {
 			auth = fmt.Sprintf("auth %.2f", *e.Authority)
 		}
-		left := " " + fmt.Sprintf("%-15s ", e.SourceType) + clean(src)
-		add(fit(left, w-len(auth)-1) + " " + auth)
+		add(fit(" "+fmt.Sprintf("%-15s ", e.SourceType)+auth, w))
+		for _, l := range wrap(clean(src), max(w-3, 8)) {
+			add("   " + l)
+		}
 	}
 	add("")
 	if p := d.Provenance; p != nil {
-		add(fit(st.Label.Render("PROVENANCE")+fmt.Sprintf("  agent conf %.2f → adjusted %.2f", p.AgentConfidence, p.AdjustedConfidence), w))
+		addw(st.Label.Render("PROVENANCE") + fmt.Sprintf("  agent conf %.2f → adjusted %.2f", p.AgentConfidence, p.AdjustedConfidence))
 		sig := st.Bad.Render("unsigned ✗")
 		if p.Signature != "" {
 			sig = st.Good.Render("signed ✓")
@@ -907,9 +1111,9 @@ func (q *queue) detail(w int) []string {
 			ids = append(ids, "session "+clean(p.SourceSessionID))
 		}
 		ids = append(ids, fmt.Sprintf("validation %.2f", d.ValidationScore))
-		add(fit(" "+sig+"  "+strings.Join(ids, "  "), w))
+		addw(" " + sig + "  " + strings.Join(ids, "  "))
 	} else {
-		add(fit(st.Label.Render("validation ")+fmt.Sprintf("%.2f", d.ValidationScore), w))
+		addw(st.Label.Render("validation ") + fmt.Sprintf("%.2f", d.ValidationScore))
 	}
 	return out
 }
@@ -983,4 +1187,12 @@ func wrapMax(s string, w, n int) []string {
 		ls[n-1] = strings.TrimRight(ls[n-1], " ") + "…"
 	}
 	return ls
+}
+
+// Click selects the row under the mouse.
+func (q *queue) Click(x, y int) tea.Cmd {
+	if q.zoom || !clickRow(&q.cur, q.total, q.lay(), x, y) {
+		return nil
+	}
+	return q.around()
 }

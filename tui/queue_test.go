@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/memgov/memgov/engine"
@@ -220,12 +221,12 @@ func TestFlowApproveMakesItReadable(t *testing.T) {
 	s := openQ(t, w, "demo-curator", 120, 40, QueueScreen)
 	s.see("5 pending")
 	s.toReview(w, "c7/lang")
-	s.see("Customer 7 wants invoices in German.")
+	s.see("key c7/lang")
 	s.press("enter")
 	s.see("claimed by you · lease 1:00")
 	s.press("a")
 	s.see("Approve c7/lang?")
-	s.press("y")
+	s.press("checked the chat log", "enter")
 	s.see("approved acme/support-bot › c7/lang")
 	s.quit()
 	v, err := w.eng.Get(w.ctx, "acme/support-bot", "c7/lang")
@@ -233,7 +234,7 @@ func TestFlowApproveMakesItReadable(t *testing.T) {
 		t.Fatalf("approved write: %+v %v", v, err)
 	}
 	r, _ := w.eng.Review(w.ctx, w.reviews["c7/lang"])
-	if r.Status != engine.ReviewApproved || r.DecidedBy != "demo-curator" || r.Note != "checked in the review console" {
+	if r.Status != engine.ReviewApproved || r.DecidedBy != "demo-curator" || r.Note != "checked the chat log" {
 		t.Fatalf("review after approval: %+v", r)
 	}
 }
@@ -258,7 +259,9 @@ func TestFlowRejectWithCodeAndNote(t *testing.T) {
 	s.press(strings.Repeat("k", from)) // FACTUAL_ERROR is the first code
 	s.press("enter")
 	s.see("Reject c8/lang as FACTUAL_ERROR?")
-	s.press("no such language on file", "enter", "y")
+	s.press("enter") // a rejection without a note cannot confirm
+	s.see("a note is required")
+	s.press("no such language on file", "enter")
 	s.see("rejected acme/support-bot › c8/lang as FACTUAL_ERROR")
 	s.quit()
 	if _, err := w.eng.Get(w.ctx, "acme/support-bot", "c8/lang"); !errors.Is(err, engine.ErrNotFound) {
@@ -302,7 +305,7 @@ func TestFlowClaimConflict(t *testing.T) {
 	}
 	s.press("a")
 	s.see("Approve c9/channel?")
-	s.press("y")
+	s.press("enter")
 	s.see("stale claim")
 	s.quit()
 	if r, _ := w.eng.Review(w.ctx, id); r.Status != engine.ReviewPending {
@@ -323,7 +326,7 @@ func TestFlowApproveMarked(t *testing.T) {
 	s.see("2 marked")
 	s.press("A")
 	s.see("Approve 2 marked reviews?")
-	s.press("y")
+	s.press("enter")
 	s.see("approved 2 of 2 marked reviews")
 	s.quit()
 	for _, k := range []struct{ ref, key string }{{"acme/support-bot", "c7/lang"}, {"globex/research-agent", "paper/attention"}} {
@@ -372,9 +375,17 @@ func TestFlowDriftReapprove(t *testing.T) {
 	s := openQ(t, w, "ops-jane", 120, 40, DriftScreen)
 	s.see("DENYING all writes")
 	s.press("R")
-	s.see("Re-approve the current memory of acme/billing-agent?")
-	s.press("y")
-	s.see("re-approved with")
+	s.see("Adopt the current memory of acme/billing-agent as its baseline?")
+	s.press("R") // a second R is text in the reason, not a confirmation
+	s.see("reason: R")
+	if es, _ := w.eng.ListDrift(w.ctx, engine.DriftQuery{OpenOnly: true}); len(es) != 1 {
+		t.Fatal("the drift was acknowledged by the key that asked")
+	}
+	s.tm.Send(tea.KeyMsg{Type: tea.KeyBackspace})
+	s.press("enter") // and an empty reason cannot confirm
+	s.see("a reason is required")
+	s.press("the ERP import was the source", "enter")
+	s.see("its current memory is the new baseline")
 	s.quit()
 	if es, _ := w.eng.ListDrift(w.ctx, engine.DriftQuery{OpenOnly: true}); len(es) != 0 {
 		t.Fatalf("drift still open: %+v", es)
@@ -396,8 +407,10 @@ func TestFlowDriftRollBack(t *testing.T) {
 	s.see("DENYING all writes")
 	s.press("B")
 	s.see("Roll acme/billing-agent back to its baseline?")
-	s.press("y")
-	s.see("rolled back to the baseline")
+	s.press("enter")
+	s.see("a reason is required")
+	s.press("the limit was raised outside memgov", "enter")
+	s.see("rolled back to baseline")
 	s.quit()
 	got, _ := w.eng.Get(w.ctx, "acme/billing-agent", "refund/limit")
 	if got.Text() != "Refunds up to $1,000 need no second signature." {

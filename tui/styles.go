@@ -29,15 +29,15 @@ func DefaultTheme() Theme {
 
 // Styles are the styles every screen draws with, built once from a theme.
 type Styles struct {
-	Brand, Tab, ActiveTab, TabSep lipgloss.Style
-	Who, ReadOnly, Attention      lipgloss.Style
-	Rule, Crumb, AsOfPast         lipgloss.Style
-	ColHeader, Row, Selected      lipgloss.Style
-	Muted, Label, Bold            lipgloss.Style
-	Good, Warn, Bad               lipgloss.Style
-	DiffDel, DiffIns, DiffWord    lipgloss.Style
-	Modal, ModalTitle             lipgloss.Style
-	StatusOK, StatusErr           lipgloss.Style
+	Brand, Tab, ActiveTab, TabSep  lipgloss.Style
+	Who, ReadOnly, Attention       lipgloss.Style
+	Rule, Crumb, AsOfPast          lipgloss.Style
+	ColHeader, Row, Selected       lipgloss.Style
+	Muted, Label, Bold             lipgloss.Style
+	Good, Warn, Bad                lipgloss.Style
+	DiffDel, DiffIns, DiffWord     lipgloss.Style
+	Modal, ModalTitle, ModalDanger lipgloss.Style
+	StatusOK, StatusErr            lipgloss.Style
 	// Plain is true when the terminal shows no colour or attributes
 	// (NO_COLOR, or no colour support): screens then add textual markers
 	// where colour alone would carry meaning.
@@ -73,6 +73,7 @@ func NewStyles(t Theme) Styles {
 	s.DiffWord = n().Bold(true).Underline(true)
 	s.Modal = n().Border(lipgloss.RoundedBorder()).BorderForeground(t.Accent).Padding(0, 1)
 	s.ModalTitle = n().Bold(true).Foreground(t.Accent)
+	s.ModalDanger = n().Border(lipgloss.ThickBorder()).BorderForeground(t.Bad).Padding(0, 1)
 	s.StatusOK = n().Foreground(t.Good)
 	s.StatusErr = n().Bold(true).Foreground(t.Bad)
 	return s

@@ -202,7 +202,9 @@ func TestFlowRollBackToOlderVersion(t *testing.T) {
 	s.toHistory()
 	s.press("G", "b") // v1
 	s.see("Make the content of v1 ACTIVE again as v5")
-	s.press("y")
+	s.press("enter") // an empty reason cannot confirm
+	s.see("a reason is required")
+	s.press("the phone note was wrong", "enter")
 	s.see("v5 ACTIVE") // the status says "ACTIVE again" in the same frame
 	if mem := s.quit().screens[MemoryScreen].(*memory); mem.histCur.pos != 0 || mem.hist.Versions[0].Seq != 5 {
 		t.Fatalf("after the rollback the cursor is on row %d of %d versions", mem.histCur.pos, len(mem.hist.Versions))
@@ -215,7 +217,7 @@ func TestFlowRollBackToOlderVersion(t *testing.T) {
 	if es[0].Actor != "demo-curator" || es[1].Op != engine.OpRetract {
 		t.Fatalf("log: %+v", es)
 	}
-	if p, _ := es[1].DecodePayload(); p.Reason != "roll back to v1" {
+	if p, _ := es[1].DecodePayload(); p.Reason != "the phone note was wrong" {
 		t.Fatalf("reason %q", p.Reason)
 	}
 }
@@ -226,7 +228,7 @@ func TestFlowPinWithEditedReason(t *testing.T) {
 	s.toHistory()
 	s.press("p")
 	s.see("Pin customer-42/channel?")
-	s.press("e", " (VIP)", "enter", "y")
+	s.press(" (VIP)", "enter")
 	s.see("pinned (LSN")
 	m := s.quit()
 	it, err := w.eng.Item(w.ctx, w.channel)
@@ -234,7 +236,7 @@ func TestFlowPinWithEditedReason(t *testing.T) {
 		t.Fatalf("not pinned: %+v %v", it, err)
 	}
 	es, _ := w.eng.LogTail(w.ctx, 0, 1)
-	if p, _ := es[0].DecodePayload(); es[0].Op != engine.OpPin || p.Reason != "pin from the review console (VIP)" {
+	if p, _ := es[0].DecodePayload(); es[0].Op != engine.OpPin || p.Reason != "pinned from the review console (VIP)" {
 		t.Fatalf("pin entry %s %q", es[0].Op, p.Reason)
 	}
 	if !strings.Contains(m.View(), "pinned") {
@@ -273,14 +275,19 @@ func TestFlowForceExpireAsksFirst(t *testing.T) {
 	s.toHistory()
 	s.press("E")
 	s.see("Force-expire customer-42/channel?")
-	s.press("n")
+	s.press("esc")
 	s.see("cancelled")
 	if _, err := w.eng.Get(w.ctx, "acme/support-bot", "customer-42/channel"); err != nil {
 		t.Fatalf("cancel expired it: %v", err)
 	}
 	s.press("E")
 	s.see("Force-expire customer-42/channel?")
-	s.press("y")
+	s.press("E", "y", "y") // a double tap types into the reason: nothing is confirmed
+	s.see("reason: Eyy")
+	if _, err := w.eng.Get(w.ctx, "acme/support-bot", "customer-42/channel"); err != nil {
+		t.Fatalf("a double tap expired it: %v", err)
+	}
+	s.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlY})
 	s.see("expired (LSN")
 	s.quit()
 	if _, err := w.eng.Get(w.ctx, "acme/support-bot", "customer-42/channel"); !errors.Is(err, engine.ErrNotFound) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -185,8 +186,9 @@ func (a *app) historyCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "history ITEM_ID",
 		Short: "Show every version of an item",
-		Long: `history prints an item's versions, newest first, with their states, authors and
-the reason each version exists. Find item ids with ` + "`memgov get REF KEY`" + `.`,
+		Long: `history prints an item's versions, newest first, with their states, authors,
+the curator who approved each deferred write (APPROVED BY; approved_by in --json)
+and the reason each version exists. Find item ids with ` + "`memgov get REF KEY`" + `.`,
 		Example: "  memgov history 019a6c1e-7f3b-7c9d-8e21-0c4b5a6d7e8f",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -209,17 +211,33 @@ the reason each version exists. Find item ids with ` + "`memgov get REF KEY`" + 
 					return err
 				}
 			}
+			approvers, err := approvedBy(cmd.Context(), eng, vs)
+			if err != nil {
+				return err
+			}
 			if asJSON {
-				return a.printJSON(map[string]any{"item": item, "versions": vs})
+				type versionJSON struct {
+					engine.Version
+					ApprovedBy string `json:"approved_by,omitempty"`
+				}
+				out := make([]versionJSON, len(vs))
+				for i, v := range vs {
+					out[i] = versionJSON{v, approvers[v.ID]}
+				}
+				return a.printJSON(map[string]any{"item": item, "versions": out})
 			}
 			pin := ""
 			if item.Pinned {
 				pin = " · pinned"
 			}
 			fmt.Fprintf(a.stdout, "%s › %s  %s%s\n\n", item.MemoryRef, item.Key, item.Layer, pin)
-			t := a.table("VER", "STATE", "WHEN", "BY", "VERSION ID", "REASON", "CONTENT")
+			t := a.table("VER", "STATE", "WHEN", "BY", "APPROVED BY", "VERSION ID", "REASON", "CONTENT")
 			for _, v := range vs {
-				t.row("v"+strconv.Itoa(v.Seq), string(v.State), v.CreatedAt.Format("2006-01-02 15:04:05"), v.CreatedBy, v.ID, clip(v.Reason, 40), clip(v.Text(), 50))
+				approver := approvers[v.ID]
+				if approver == "" {
+					approver = "-"
+				}
+				t.row("v"+strconv.Itoa(v.Seq), string(v.State), v.CreatedAt.Format("2006-01-02 15:04:05"), v.CreatedBy, approver, v.ID, clip(v.Reason, 40), clip(v.Text(), 50))
 			}
 			t.flush()
 			return nil
@@ -290,4 +308,29 @@ or a point in time (seed 12.5.5).`,
 	cmd.Flags().StringVar(&at, "time", "", "RFC 3339 time")
 	cmd.Flags().StringVar(&as, "as", "", asHelp)
 	return cmd
+}
+
+// approvedBy maps each version that became ACTIVE through a person's
+// approval (an APPROVE log entry at its active_from LSN) to that person.
+func approvedBy(ctx context.Context, eng *engine.Engine, vs []engine.Version) (map[string]string, error) {
+	var lsns []int64
+	for _, v := range vs {
+		if v.ActiveFrom > 0 && v.ActiveFrom != v.CreatedLSN {
+			lsns = append(lsns, v.ActiveFrom)
+		}
+	}
+	out := map[string]string{}
+	if len(lsns) == 0 {
+		return out, nil
+	}
+	entries, err := eng.LogEntriesAt(ctx, lsns...)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range vs {
+		if le, ok := entries[v.ActiveFrom]; ok && le.Op == engine.OpApprove && v.ActiveFrom != v.CreatedLSN {
+			out[v.ID] = le.Actor
+		}
+	}
+	return out, nil
 }

@@ -68,7 +68,7 @@ func (a *app) runTUI(cmd *cobra.Command, as string) error {
 		return fmt.Errorf("look up principal %s: %w", as, err)
 	}
 	m := tui.New(tui.Options{Service: review.New(eng, who), DBName: filepath.Base(a.dbPath)})
-	_, err = tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(cmd.Context())).Run()
+	_, err = tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(cmd.Context())).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && cmd.Context().Err() != nil {
 		return nil
 	}

@@ -174,14 +174,13 @@ func TestReviewConsoleOverSSH(t *testing.T) {
 			t.Fatalf("jane's claim never landed; her console showed:\n%s", scr.String())
 		}
 	}
-	bob.Write([]byte{0x12}) // ctrl+r: refresh
-	bobScr.waitFor(t, "claimed by jane")
-	bobScr.waitFor(t, "you can read, not d")
-	bob.Write([]byte("ay")) // bob tries anyway: the decision below stays jane's
+	bob.Write([]byte{0x12})              // ctrl+r: refresh
+	bobScr.waitFor(t, "claimed by jane") // the rest of the line wraps with the pane's width
+	bob.Write([]byte("ay"))              // bob tries anyway: the decision below stays jane's
 
 	stdin.Write([]byte("a"))
 	scr.waitFor(t, "Approve")
-	stdin.Write([]byte("y"))
+	stdin.Write([]byte("\r")) // questions confirm with enter, never with the action's own key
 
 	deadline := time.Now().Add(20 * time.Second)
 	for {
