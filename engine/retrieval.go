@@ -112,14 +112,6 @@ func (n noter) note(v Version, now time.Time) ReadNote {
 	return out
 }
 
-// effectiveConfidence is v's confidence after confidence decay: sources the
-// policy lists as decaying lose confidence per interval since the version was
-// written (its last confirmation).
-func (e *Engine) effectiveConfidence(v Version, now time.Time) float64 {
-	c, _ := e.policy.DecayConfidence(v.Source, v.Confidence, now.Sub(v.CreatedAt))
-	return c
-}
-
 // Retrieval is one recorded read: the id `memgov feedback` takes, and the
 // entries returned with their notes.
 type Retrieval struct {
