@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -308,8 +309,10 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		return r, true, nil
 	}
 
-	ev, err := run(ctx, stages, gate.Evidence{}, gate.EvidenceInput{Agent: req.SourceAgentID, Layer: req.TargetLayer,
-		Evidence: req.EvidenceRefs, Confidence: w.confidence, Item: w.item, Now: w.now, Policy: pol, Reader: tx})
+	rules := judge.New(pol.Contradiction.Cardinalities())
+	entailer, _ := e.judge.(gate.Entailer)
+	ev, err := run(ctx, stages, gate.Evidence{}, gate.EvidenceInput{Text: w.feat.Text, Agent: req.SourceAgentID, Layer: req.TargetLayer,
+		Evidence: req.EvidenceRefs, Confidence: w.confidence, Item: w.item, Now: w.now, Policy: pol, Reader: tx, Rules: rules, Model: entailer})
 	if err != nil {
 		return WriteResult{}, true, err
 	}
@@ -320,8 +323,15 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		return r, true, nil
 	}
 
+	// 12.2.4 compares like with like: the stored confidences it weighs the
+	// write against are adjusted ones, so the write's is too once scored.
+	conf := w.confidence
+	if w.scored {
+		conf = w.adjusted
+	}
 	ct, err := run(ctx, stages, gate.Contradiction{}, gate.ContradictionInput{MemoryRef: req.MemoryRef, Layer: req.TargetLayer,
-		ContentHash: w.hash, Features: w.feat, Confidence: w.confidence, OwnItemID: w.ownItemID(), Policy: pol, Judge: e.judge, Reader: tx})
+		ContentHash: w.hash, Features: w.feat, Confidence: conf, OwnItemID: w.ownItemID(), Policy: pol, Rules: rules, Judge: e.judge,
+		Reader: tx, Topics: tx})
 	if err != nil {
 		return WriteResult{}, true, err
 	}
