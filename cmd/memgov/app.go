@@ -115,7 +115,7 @@ func (a *app) open(ctx context.Context, create bool) (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.store, a.eng = s, engine.New(s, key, engine.WithPolicy(pol))
+	a.store, a.eng = s, engine.New(s, key, append([]engine.Option{engine.WithPolicy(pol)}, modelOptions(pol)...)...)
 	return a.eng, nil
 }
 

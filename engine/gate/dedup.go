@@ -8,7 +8,6 @@ import (
 	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/policy"
-	"github.com/memgov/memgov/engine/similar"
 )
 
 // DedupInput is what the dedup gate needs.

@@ -51,7 +51,7 @@ func FeaturesOf(content json.RawMessage) Features {
 	}
 	// Tier 3 compares normalised text: case, punctuation, stems, number and
 	// date formats and synonyms folded.
-	f.Embedding = similar.Embed(judge.Normalize(c.Text))
+	f.Embedding = similar.Embed(judge.Normalize(joinHyphens(c.Text)))
 	f.SimHash = similar.Sign(f.Embedding)
 	return f
 }
@@ -67,3 +67,19 @@ func normField(v any) string {
 		return strings.ToLower(string(b))
 	}
 }
+
+// joinHyphens joins words split by a hyphen ("e-mail", "follow-up"), so that
+// the hyphenated and the solid spelling compare alike.
+func joinHyphens(s string) string {
+	b := []byte(s)
+	out := b[:0:0]
+	for i, c := range b {
+		if c == '-' && i > 0 && i+1 < len(b) && isLetter(b[i-1]) && isLetter(b[i+1]) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
