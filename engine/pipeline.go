@@ -329,6 +329,9 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 	if w.scored {
 		conf = w.adjusted
 	}
+	if externalContent(req.EvidenceRefs) && conf > 0.5 {
+		conf = 0.5 // as versionPayload stores it
+	}
 	ct, err := run(ctx, stages, gate.Contradiction{}, gate.ContradictionInput{MemoryRef: req.MemoryRef, Layer: req.TargetLayer,
 		ContentHash: w.hash, Features: w.feat, Confidence: conf, OwnItemID: w.ownItemID(), Policy: pol, Rules: rules, Judge: e.judge,
 		Reader: tx, Topics: tx})
