@@ -40,6 +40,7 @@ var Coverage = map[string][]string{
 	"CountOutcomes":       {"Pipeline/OutcomesAndCounts"},
 	"CountSessionCommits": {"Pipeline/OutcomesAndCounts"},
 	"Candidates":          {"Pipeline/Candidates"},
+	"TopicCandidates":     {"Pipeline/TopicCandidates"},
 	"CitedItems":          {"Pipeline/CitedItems"},
 	"RecordOutcome":       {"Pipeline/OutcomesAndCounts", "Telemetry/MetricsData", "Telemetry/ComplianceData"},
 

@@ -13,6 +13,7 @@ var pipelineTests = []test{
 	{"Idempotency", testIdempotent},
 	{"OutcomesAndCounts", testOutcomes},
 	{"Candidates", testCandidates},
+	{"TopicCandidates", testTopicCandidates}, // topic.go
 	{"CitedItems", testCitedItems},
 }
 
