@@ -14,6 +14,7 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/redact"
+	"github.com/memgov/memgov/engine/similar"
 	"github.com/memgov/memgov/engine/schema"
 )
 
@@ -27,6 +28,7 @@ type Engine struct {
 	schemaGate gate.Schema
 	judge      Judge
 	secrets    *redact.Registry
+	embedder   similar.Embedder // model_vectors.go; nil: the built-in hashing vectors only
 }
 
 // Option configures an Engine.

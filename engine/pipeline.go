@@ -60,6 +60,7 @@ type write struct {
 	novel       bool
 	provenance  *Provenance
 	risk        policy.RiskResult
+	modelVec    []byte // the text's vector from the configured embedder, stored with the version
 }
 
 func (w *write) needReview(reason string) {
@@ -121,6 +122,12 @@ func (e *Engine) Write(ctx context.Context, req WriteRequest) (WriteResult, erro
 		var err error
 		if res, err = e.runPipeline(ctx, tx, w, cerr, stages); err != nil {
 			return err
+		}
+		if w.modelVec != nil && res.VersionID != "" && (res.Status == StatusCommitted || res.Status == StatusDeferred || res.Status == StatusMerged) {
+			if err := tx.PutModelVector(ctx, ModelVector{VersionID: res.VersionID, MemoryRef: req.MemoryRef, Layer: req.TargetLayer,
+				Model: e.embedder.Model(), Vector: w.modelVec}); err != nil {
+				return commitErr("store the model vector of %s: %w", res.Key, err)
+			}
 		}
 		o := Outcome{At: w.now, Agent: req.SourceAgentID, Layer: req.TargetLayer, MemoryRef: req.MemoryRef,
 			SessionID: req.SessionID, Status: res.Status, Reason: res.Reason, Gate: res.Gate, Latency: time.Since(start), Stages: stages}
@@ -332,13 +339,41 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 	if externalContent(req.EvidenceRefs) && conf > 0.5 {
 		conf = 0.5 // as versionPayload stores it
 	}
+	// A configured embedder: its vectors add topic neighbours and drive
+	// tier-3 duplicates; a failing one sends the write to a person.
+	var modelCos map[string]float64
+	var modelNear []string
+	if e.embedder != nil && req.TargetLayer.Durable() && strings.TrimSpace(w.feat.Text) != "" {
+		t0 := time.Now()
+		vec, raw, err := e.embedText(ctx, w.feat.Text)
+		if err != nil {
+			w.needReview(gate.ReasonModelUnavailable)
+			w.alerts = append(w.alerts, err.Error())
+		} else {
+			w.modelVec = raw
+			if modelCos, modelNear, err = e.modelNeighbours(ctx, tx, req.MemoryRef, req.TargetLayer, vec); err != nil {
+				return WriteResult{}, true, fmt.Errorf("gate %s: %w", gate.NameContradiction, err)
+			}
+		}
+		stages["embedder"] += time.Since(t0)
+	}
 	ct, err := run(ctx, stages, gate.Contradiction{}, gate.ContradictionInput{MemoryRef: req.MemoryRef, Layer: req.TargetLayer,
 		ContentHash: w.hash, Features: w.feat, Confidence: conf, OwnItemID: w.ownItemID(), Policy: pol, Rules: rules, Judge: e.judge,
-		Reader: tx, Topics: tx})
+		Reader: tx, Topics: tx, ModelNeighbours: modelNear})
 	if err != nil {
 		return WriteResult{}, true, err
 	}
 	w.candidates, w.contradicts, w.supersedes, w.novel = ct.Candidates, ct.Contradicts, ct.Supersedes, ct.Novel
+	if modelCos != nil {
+		// Tier 3 compares the model's similarities where the model has
+		// embedded the candidate.
+		for i, c := range w.candidates {
+			if mc, ok := modelCos[c.VersionID]; ok {
+				w.candidates[i].Cosine = mc
+			}
+		}
+		sort.SliceStable(w.candidates, func(i, j int) bool { return w.candidates[i].Cosine > w.candidates[j].Cosine })
+	}
 	if r, done := w.stop(gate.NameContradiction, ct.Result); done {
 		return r, true, nil
 	}

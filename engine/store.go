@@ -50,6 +50,7 @@ type ReadTx interface {
 	EventReader
 	ProposalReader
 	CommitmentReader
+	VectorReader
 }
 
 // Tx is a write transaction: it reads its own writes, appends to the log and
@@ -61,4 +62,5 @@ type Tx interface {
 	BaselineWriter
 	LifecycleWriter
 	TelemetryWriter
+	VectorWriter
 }

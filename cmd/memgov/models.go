@@ -15,5 +15,8 @@ func modelOptions(p policy.Policy) []engine.Option {
 	if j := model.JudgeFromPolicy(p, os.Getenv); j != nil {
 		opts = append(opts, engine.WithJudge(j))
 	}
+	if em := model.EmbedderFromPolicy(p, os.Getenv); em != nil {
+		opts = append(opts, engine.WithEmbedder(em))
+	}
 	return opts
 }

@@ -46,6 +46,9 @@ type ContradictionInput struct {
 	// extracted subject), whatever their cosine.
 	Reader CandidateReader
 	Topics TopicReader
+	// ModelNeighbours are versions a configured embedder finds near the
+	// write; they are compared as topic neighbours.
+	ModelNeighbours []string
 }
 
 // ContradictionResult is what the contradiction gate finds.
@@ -106,7 +109,8 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		if k <= 0 {
 			k = 20
 		}
-		ts, err := in.Topics.TopicCandidates(ctx, memory.TopicQuery{MemoryRef: in.MemoryRef, Layer: in.Layer, Text: feat.Text, Subject: feat.Subject, Limit: k})
+		ts, err := in.Topics.TopicCandidates(ctx, memory.TopicQuery{MemoryRef: in.MemoryRef, Layer: in.Layer, Text: feat.Text, Subject: feat.Subject, Limit: k,
+			VersionIDs: in.ModelNeighbours})
 		if err != nil {
 			return ContradictionResult{}, fmt.Errorf("read topic candidates: %w", err)
 		}

@@ -10,4 +10,7 @@ type TopicQuery struct {
 	Subject   string
 	// Limit caps the full-text matches (0: 20); subject matches come on top.
 	Limit int
+	// VersionIDs are further neighbours found by other means (a model's
+	// vectors), read too when they are live versions of the ref and layer.
+	VersionIDs []string
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/engine/similar"
 )
 
 // PromptVersion names the fixed judge prompt; it changes whenever the prompt
@@ -181,4 +182,22 @@ func JudgeFromPolicy(p policy.Policy, getenv func(string) string) *Chat {
 		c.APIKey = getenv(m.APIKeyEnv)
 	}
 	return c
+}
+
+// EmbedderFromPolicy builds the embedder the policy configures (an
+// OpenAI-compatible POST /v1/embeddings); nil when it configures none.
+func EmbedderFromPolicy(p policy.Policy, getenv func(string) string) *similar.HTTPEmbedder {
+	m := p.Models.Embedder
+	if !m.Configured() {
+		return nil
+	}
+	base := strings.TrimRight(m.BaseURL, "/")
+	if !strings.HasSuffix(base, "/v1") {
+		base += "/v1"
+	}
+	em := &similar.HTTPEmbedder{URL: base, ModelID: m.Model, Timeout: m.ModelTimeout()}
+	if m.APIKeyEnv != "" {
+		em.APIKey = getenv(m.APIKeyEnv)
+	}
+	return em
 }

@@ -39,7 +39,8 @@ func indexText(ctx context.Context, q querier, e *oplog.Entry) error {
 	return nil
 }
 
-// eraseText removes the erased items' versions from the full-text index and
+// eraseText removes the erased items' versions from the full-text index (and
+// their model vectors) and
 // merges its segments, so that no term of the erased text stays in an older
 // segment of the index.
 func eraseText(ctx context.Context, q querier, e *oplog.Entry) error {
@@ -52,6 +53,10 @@ func eraseText(ctx context.Context, q querier, e *oplog.Entry) error {
 	}
 	for _, id := range rec.Items {
 		if _, err := q.ExecContext(ctx, `DELETE FROM version_fts WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, id); err != nil {
+			return wrapApply(e, err)
+		}
+		// Model vectors are derived from the erased text too.
+		if _, err := q.ExecContext(ctx, `DELETE FROM model_vectors WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, id); err != nil {
 			return wrapApply(e, err)
 		}
 	}
@@ -128,7 +133,24 @@ func (r *readTx) TopicCandidates(ctx context.Context, tq engine.TopicQuery) ([]e
 			return nil, err
 		}
 	}
+	for _, id := range tq.VersionIDs {
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
 	cs, err := r.candidatesByID(ctx, ids, len(ids))
+	if err != nil {
+		return nil, err
+	}
+	// VersionIDs are confined to the ref and layer like the rest.
+	kept := cs[:0]
+	for _, c := range cs {
+		if c.Layer == tq.Layer {
+			kept = append(kept, c)
+		}
+	}
+	cs = kept
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ var pipelineTests = []test{
 	{"OutcomesAndCounts", testOutcomes},
 	{"Candidates", testCandidates},
 	{"TopicCandidates", testTopicCandidates}, // topic.go
+	{"ModelVectors", testModelVectors},       // topic.go
 	{"CitedItems", testCitedItems},
 }
 
