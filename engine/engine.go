@@ -14,8 +14,8 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/redact"
-	"github.com/memgov/memgov/engine/similar"
 	"github.com/memgov/memgov/engine/schema"
+	"github.com/memgov/memgov/engine/similar"
 )
 
 // Engine is the governance core. Every door calls its methods; no rule lives
