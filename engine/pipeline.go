@@ -372,6 +372,14 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 				w.candidates[i].Cosine = mc
 			}
 		}
+		// The model's neighbours are duplicate candidates too: its vectors
+		// find paraphrases the built-in ones miss.
+		for _, c := range ct.Topical {
+			if mc, ok := modelCos[c.VersionID]; ok {
+				c.Cosine = mc
+				w.candidates = append(w.candidates, c)
+			}
+		}
 		sort.SliceStable(w.candidates, func(i, j int) bool { return w.candidates[i].Cosine > w.candidates[j].Cosine })
 	}
 	if r, done := w.stop(gate.NameContradiction, ct.Result); done {

@@ -329,3 +329,103 @@ func TestCLITopicIndexRebuildAndErasure(t *testing.T) {
 		t.Fatal("a rebuild put the erased text back into the index")
 	}
 }
+
+// embedServer is an OpenAI-compatible embeddings server whose model places
+// every text about the kitchen at one point and every other text at another;
+// it fails with HTTP 503 when failing is set.
+type embedServer struct {
+	mu      sync.Mutex
+	failing bool
+	texts   int
+}
+
+func (m *embedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Model string   `json:"model"`
+		Input []string `json:"input"`
+	}
+	if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil || req.Model == "" {
+		http.Error(w, "bad request", http.StatusBadRequest)
+		return
+	}
+	m.mu.Lock()
+	failing := m.failing
+	m.texts += len(req.Input)
+	m.mu.Unlock()
+	if failing {
+		http.Error(w, "loading model", http.StatusServiceUnavailable)
+		return
+	}
+	var data []any
+	for i, t := range req.Input {
+		v := []float64{0, 1, 0.1}
+		if strings.Contains(strings.ToLower(t), "kitchen") {
+			v = []float64{1, 0, 0.1}
+		}
+		data = append(data, map[string]any{"index": i, "embedding": v})
+	}
+	json.NewEncoder(w).Encode(map[string]any{"data": data, "model": req.Model})
+}
+
+// A configured embedder drives tier-3 duplicates: a paraphrase the built-in
+// vectors miss is a near-duplicate by the model's. A failing embedder sends
+// the write to a person; vectors carry the model's name, and `admin
+// reembed` embeds the versions again after a model change.
+func TestCLIModelEmbedder(t *testing.T) {
+	es := &embedServer{}
+	srv := httptest.NewServer(es)
+	defer srv.Close()
+	c := newCLI(t)
+	c.setup()
+	const ref = "acme/billing-agent"
+	// Written before any embedder is configured.
+	c.judged(judgeReq("billing-agent", ref, "weather", "EPISODIC", "It rained all day in Porto.", 0.9, ""))
+	polFor := func(model string) {
+		pol := fmt.Sprintf("models:\n  embedder:\n    base_url: %s\n    model: %s\n    timeout: 2s\n", srv.URL, model)
+		if err := os.WriteFile(c.db+".policy.yaml", []byte(pol), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	polFor("embed-a")
+	if out := c.ok("", "policy", "show"); !strings.Contains(out, "model: embed-a") {
+		t.Fatalf("policy show does not show the embedder:\n%s", out)
+	}
+	if r := c.judged(judgeReq("billing-agent", ref, "kitchen/1", "EPISODIC", "The office kitchen is next to the lobby.", 0.9, "")); r.Status != "COMMITTED" {
+		t.Fatalf("first write: %+v", r)
+	}
+	r := c.judged(judgeReq("billing-agent", ref, "kitchen/2", "EPISODIC", "You find the kitchen of the office beside the lobby.", 0.9, ""))
+	if r.Status != "DEFERRED" || r.Reason != "SEMANTIC_CONFLICT" || !contains(r.Related, "kitchen/1") {
+		t.Fatalf("paraphrase by the model's vectors: %+v", r)
+	}
+	es.mu.Lock()
+	es.failing = true
+	es.mu.Unlock()
+	if r := c.judged(judgeReq("billing-agent", ref, "desk", "EPISODIC", "Desk 12 has a broken chair.", 0.9, "")); r.Status != "DEFERRED" || r.Reason != "MODEL_UNAVAILABLE" {
+		t.Fatalf("failing embedder: %+v", r)
+	}
+	if _, _, code := c.run("", "admin", "reembed"); code == 0 {
+		t.Fatal("reembed succeeded with a failing embedder")
+	}
+	es.mu.Lock()
+	es.failing = false
+	es.mu.Unlock()
+	var rep struct {
+		Model    string         `json:"model"`
+		Embedded int            `json:"embedded"`
+		Stored   map[string]int `json:"stored"`
+	}
+	// The weather note and the pending desk and kitchen/2 writes had no vector.
+	if err := json.Unmarshal([]byte(c.ok("", "admin", "reembed", "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Model != "embed-a" || rep.Embedded != 2 || rep.Stored["embed-a"] != 4 {
+		t.Fatalf("reembed: %+v", rep)
+	}
+	polFor("embed-b") // a model change: no vector of embed-b yet
+	if err := json.Unmarshal([]byte(c.ok("", "admin", "reembed", "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Model != "embed-b" || rep.Embedded != 4 || rep.Stored["embed-b"] != 4 || rep.Stored["embed-a"] != 4 {
+		t.Fatalf("reembed after a model change: %+v", rep)
+	}
+}
