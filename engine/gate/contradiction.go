@@ -134,7 +134,8 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 	}
 	out := ContradictionResult{Result: accept(), Candidates: cands, Topical: topical, Novel: true}
 	var found []memory.RelatedItem
-	maxConf, asked := 0.0, 0
+	var layers []memory.Layer
+	asked := 0
 	for i, c := range append(append([]Scored{}, cands...), topical...) {
 		isTopical := i >= len(cands) || c.Cosine >= topic || (feat.Subject != "" && c.Subject == feat.Subject)
 		if isTopical {
@@ -165,14 +166,12 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		}
 		found = append(found, memory.RelatedItem{Relation: "CONTRADICTS", ItemID: c.ItemID, VersionID: c.VersionID, Key: c.Key,
 			Text: c.Text, Similarity: round3(c.Cosine), Confidence: c.Confidence, State: c.State})
-		if c.Confidence > maxConf {
-			maxConf = c.Confidence
-		}
+		layers = append(layers, c.Layer)
 		if out.Finding == "" {
 			out.Finding = why
 		}
 	}
-	out.Result = resolve(in, found, maxConf, &out)
+	out.Result = resolve(in, found, layers, &out)
 	if out.JudgeError != nil && out.Verdict == Accept {
 		// A judge that cannot judge routes the write to a person.
 		out.Result = verdict(Defer, ReasonModelUnavailable, "the contradiction judge failed: %v", out.JudgeError)
@@ -184,11 +183,38 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 var defaultRules = judge.New(nil)
 
 // resolve turns the contradictions found into a verdict (ResolveConflict).
-func resolve(in ContradictionInput, found []memory.RelatedItem, maxConf float64, out *ContradictionResult) Result {
+// 12.2.4 weighs like with like: the confidences of items of the write's own
+// layer. A durable fact or procedure that contradicts an item of another
+// layer is neither refused nor allowed to supersede it by that comparison: a
+// person decides.
+func resolve(in ContradictionInput, found []memory.RelatedItem, layers []memory.Layer, out *ContradictionResult) Result {
 	if len(found) == 0 {
 		return accept()
 	}
-	res := ResolveConflict(in.Layer, in.Confidence, maxConf, found)
+	var same []memory.RelatedItem
+	maxConf, cross := 0.0, ""
+	for i, f := range found {
+		if layers[i] != in.Layer {
+			if cross == "" {
+				cross = fmt.Sprintf("%s (%s)", f.Key, layers[i])
+			}
+			continue
+		}
+		same = append(same, f)
+		maxConf = max(maxConf, f.Confidence)
+	}
+	if cross != "" && in.Layer != memory.Episodic {
+		out.Contradicts = found
+		why := fmt.Sprintf("contradicts %s, an item of another layer; a person decides", cross)
+		if out.Finding != "" {
+			why += " (" + out.Finding + ")"
+		}
+		return Result{Verdict: Defer, Reason: ReasonContradiction, Related: found, Detail: why}
+	}
+	if len(same) == 0 {
+		same = found
+	}
+	res := ResolveConflict(in.Layer, in.Confidence, maxConf, same)
 	why := res.Why
 	if out.Finding != "" {
 		why += " (" + out.Finding + ")"
