@@ -84,8 +84,10 @@ type benchGatesReport struct {
 	// ContradictedEvidenceCommitted counts writes whose evidence excerpt
 	// states another value and that committed anyway (must be 0).
 	ContradictedEvidenceCommitted *int `json:"contradicted_evidence_committed,omitempty"`
-	// Outcomes counts the statuses and reasons of the measured writes.
-	Outcomes map[string]int `json:"outcomes"`
+	// Outcomes counts the statuses and reasons of the measured writes, and
+	// ByLabel the same per record label.
+	Outcomes map[string]int            `json:"outcomes"`
+	ByLabel  map[string]map[string]int `json:"by_label"`
 	// SetupFailed counts pairs whose first text did not enter memory.
 	SetupFailed int `json:"setup_failed"`
 }
@@ -148,7 +150,15 @@ it configures.`,
 					fmt.Sprintf("%.3f", c.Recall), fmt.Sprintf("%.3f", c.Precision), fmt.Sprintf("%.3f", c.FPRate))
 			}
 			t.flush()
-			fmt.Fprintf(a.stdout, "\n%d records · outcomes %s", rep.Records, countsOf(rep.Outcomes))
+			fmt.Fprintf(a.stdout, "\n%d records", rep.Records)
+			labels := make([]string, 0, len(rep.ByLabel))
+			for l := range rep.ByLabel {
+				labels = append(labels, l)
+			}
+			sort.Strings(labels)
+			for _, l := range labels {
+				fmt.Fprintf(a.stdout, " · %s: %s", l, countsOf(rep.ByLabel[l]))
+			}
 			if _, ok := rep.Gates["duplicate"]; ok {
 				fmt.Fprintf(a.stdout, " · distinct pairs discarded %.3f, merged %.3f", rep.DistinctDiscarded, rep.DistinctMerged)
 			}
@@ -212,7 +222,15 @@ func readGateCorpus(path string) ([]gateRecord, error) {
 
 // benchGates drives the records through the write pipeline.
 func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateRecord) (benchGatesReport, error) {
-	rep := benchGatesReport{Records: len(recs), Gates: map[string]*confusion{}, Outcomes: map[string]int{}}
+	rep := benchGatesReport{Records: len(recs), Gates: map[string]*confusion{}, Outcomes: map[string]int{}, ByLabel: map[string]map[string]int{}}
+	count := func(label string, res engine.WriteResult) {
+		o := res.Status + " " + res.Reason
+		rep.Outcomes[o]++
+		if rep.ByLabel[label] == nil {
+			rep.ByLabel[label] = map[string]int{}
+		}
+		rep.ByLabel[label][o]++
+	}
 	s, done, err := openScratch(ctx, dir)
 	if err != nil {
 		return rep, err
@@ -262,7 +280,7 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 			if err != nil {
 				return rep, fmt.Errorf("record %d: %w", i+1, err)
 			}
-			rep.Outcomes[res.Status+" "+res.Reason]++
+			count(r.Label, res)
 			gateOf("injection").add(res.Status == engine.StatusRejected && res.Reason == gate.ReasonContentPolicy, r.Label == "injection")
 		case "contradiction", "duplicate":
 			first, err := write(ref, r.A, doc)
@@ -276,7 +294,7 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 			if err != nil {
 				return rep, fmt.Errorf("record %d: %w", i+1, err)
 			}
-			rep.Outcomes[res.Status+" "+res.Reason]++
+			count(r.Label, res)
 			if r.Kind == "contradiction" {
 				gateOf("contradiction").add(res.Reason == gate.ReasonContradiction, r.Label == "contradiction")
 				// The first text as the evidence excerpt of the second.
