@@ -113,7 +113,8 @@ when the second write is refused or sent to review with reason CONTRADICTION; a
 duplicate when it is REJECTED or MERGED as one (duplicate), or also sent to a
 person as a near-duplicate (duplicate_flagged). Each contradiction pair is also
 written once with the first text as its evidence excerpt (evidence_contradicts).
-An injection is a write REJECTED by the content policy. Burst and rate limits are
+The evidence writes go to the EPISODIC layer, where the writer's role needs no
+approval. An injection is a write REJECTED by the content policy. Burst and rate limits are
 lifted; everything else is the effective policy (--policy), including any model
 it configures.`,
 		Example: "  memgov bench gates --corpus testdata/corpora/contradiction.jsonl\n  memgov bench gates --corpus testdata/corpora/injection.jsonl --json",
@@ -252,6 +253,7 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 	}
 	conf := 0.9
 	n := 0
+	layer := engine.Semantic
 	write := func(ref, text string, evidence engine.EvidenceRef) (engine.WriteResult, error) {
 		c, err := json.Marshal(map[string]string{"text": text})
 		if err != nil {
@@ -260,7 +262,7 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 		// Each write its own idempotency token: the same text recurs across
 		// records, which are independent writes.
 		n++
-		return e.Write(ctx, engine.WriteRequest{SourceAgentID: agent, MemoryRef: ref, TargetLayer: engine.Semantic, IdempotencyToken: fmt.Sprintf("bench-%08d", n),
+		return e.Write(ctx, engine.WriteRequest{SourceAgentID: agent, MemoryRef: ref, TargetLayer: layer, IdempotencyToken: fmt.Sprintf("bench-%08d", n),
 			Content: c, Confidence: &conf, ObservationType: "tool_result_verified", EvidenceRefs: []engine.EvidenceRef{evidence}})
 	}
 	doc := engine.EvidenceRef{SourceType: "DOCUMENT", SourceURI: "https://bench.example/source"}
@@ -300,7 +302,11 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 				// The first text as the evidence excerpt of the second.
 				ev := doc
 				ev.Excerpt = r.A
+				// EPISODIC, where the writer's role needs no approval: what
+				// keeps such a write from committing is the evidence gate.
+				layer = engine.Episodic
 				evRes, err := write(fmt.Sprintf("bench/%s/e%05d", agent, i), r.B, ev)
+				layer = engine.Semantic
 				if err != nil {
 					return rep, fmt.Errorf("record %d: %w", i+1, err)
 				}

@@ -186,6 +186,11 @@ func support(ctx context.Context, in EvidenceInput, rules *judge.Judge, r memory
 	if ev.Contradicts {
 		return 0, fmt.Sprintf("the excerpt of %s: %s", sourceName(r), ev.Explanation), nil
 	}
+	// The contradiction rules read descriptive text too (exclusive states of
+	// one scene, another count of the same thing).
+	if v := rules.Contradiction(r.Excerpt, in.Text); v.Contradicts {
+		return 0, fmt.Sprintf("the excerpt of %s contradicts the claim: %s", sourceName(r), v.Explanation), nil
+	}
 	return ev.Score, "", nil
 }
 
