@@ -143,6 +143,9 @@ func (e *Engine) prepareArtifact(in *ProposalInput) (json.RawMessage, string, er
 	for i, r := range in.SourceRunIDs {
 		in.SourceRunIDs[i] = red.String(r)
 	}
+	if err := checkProposalContent(*in, raw); err != nil {
+		return nil, "", err
+	}
 	return raw, HashPayload(raw), nil
 }
 

@@ -1,6 +1,10 @@
 package policy
 
-import "time"
+import (
+	"time"
+
+	"github.com/memgov/memgov/engine/judge"
+)
 
 const day = 24 * time.Hour
 
@@ -78,11 +82,18 @@ func Default() Policy {
 			External:        []string{Document, APIResponse, HumanInput}, // 12.11.4
 			SelfReferential: []string{AgentReasoning},                    // 12.11.3
 			NoSelfReference: []string{Semantic, Procedural},              // 12.11.3
+			// memgov default: evidence without an excerpt supports its claim
+			// less than evidence whose excerpt states it.
+			SupportWithoutExcerpt: 0.9,
+			Sources:               []SourceGrant{}, // no registry: each type's default authority caps its claims
 		},
 		Contradiction: Contradiction{
 			TopicSimilarity: 0.5,  // 12.2.4 "typically sigma_topic >= 0.5"
 			NLIScore:        0.85, // 12.2.4 ContradictionDetect "nli_result.score > 0.85"
 			Candidates:      50,   // 12.2.4 ContradictionDetect "top_k=50"
+			// memgov defaults: the rule-based judge's (judge.DefaultCardinality).
+			SingleValued: defaultRelations(judge.Single),
+			MultiValued:  defaultRelations(judge.Multi),
 		},
 		Dedup: Dedup{
 			Semantic:   0.95, // 12.3.2 epsilon_dedup = 0.05, cosine similarity 0.95

@@ -112,6 +112,7 @@ type Policy struct {
 	Residency       Residency               `yaml:"residency" json:"residency"`
 	ReferenceOnly   ReferenceOnly           `yaml:"reference_only" json:"reference_only"`
 	Promotion       Promotion               `yaml:"promotion" json:"promotion"`
+	Models          Models                  `yaml:"models" json:"models"`
 }
 
 // PerLayer holds one value for each memory layer. Fixed fields, rather than
@@ -309,6 +310,14 @@ type EvidenceRules struct {
 	// NoSelfReference lists the layers where no evidence may be
 	// self-referential (12.11.3).
 	NoSelfReference []string `yaml:"no_self_reference" json:"no_self_reference"`
+	// SupportWithoutExcerpt is support(m, e) for evidence that quotes no
+	// excerpt: below 1, since nothing shows the source states the claim.
+	SupportWithoutExcerpt float64 `yaml:"support_without_excerpt" json:"support_without_excerpt"`
+	// Sources is the registry of evidence sources: the most authority
+	// evidence from a source URI prefix may claim. A request claiming more
+	// gets the grant; a source no prefix matches gets Authority's default
+	// for its type.
+	Sources []SourceGrant `yaml:"sources" json:"sources"`
 }
 
 // Contradiction drives the contradiction gate (12.2.4).
@@ -320,6 +329,14 @@ type Contradiction struct {
 	NLIScore float64 `yaml:"nli_score" json:"nli_score"`
 	// Candidates is top_k of the semantic neighbourhood query.
 	Candidates int `yaml:"candidates" json:"candidates"`
+	// SingleValued lists the relations that hold one value at a time for a
+	// subject (born in, capital of, lives in, prefers, limit, CEO of): another
+	// value contradicts. MultiValued lists those that hold many (speaks,
+	// likes, visited). Relations are named as the judge reads them ("live
+	// in", "capital", "ceo"); a relation in neither list keeps the judge's
+	// default.
+	SingleValued []string `yaml:"single_valued" json:"single_valued"`
+	MultiValued  []string `yaml:"multi_valued" json:"multi_valued"`
 }
 
 // Dedup drives the three-tier deduplication gate (12.3).
