@@ -28,7 +28,7 @@ import (
 // LLM): it scores how strongly b contradicts a, in [0,1].
 type Judge = gate.Judge
 
-// Provenance is the provenance record of a version (12.4.2), HMAC-signed.
+// Provenance is the provenance record of a version (spec §12.4.2), HMAC-signed.
 type Provenance = oplog.Provenance
 
 // write is the orchestrator's record of one write as it passes the steps. It
@@ -200,7 +200,7 @@ func (w *write) retry(name string, r gate.Result) WriteResult {
 func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr error, stages map[string]time.Duration) (WriteResult, error) {
 	req, pol := w.req, &e.policy
 
-	// 1. Idempotency (12.1.7).
+	// 1. Idempotency (spec §12.1.7).
 	if contentErr == nil {
 		idem, err := run(ctx, stages, gate.Idempotency{}, gate.IdempotencyInput{Token: req.IdempotencyToken, MemoryRef: req.MemoryRef,
 			Key: req.Key, Content: w.content, Agent: req.SourceAgentID, Layer: req.TargetLayer, Now: w.now, Window: 24 * time.Hour, Reader: tx})
@@ -252,7 +252,7 @@ func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr er
 	if r, done := w.stop(gate.NameDrift, d.Result); done {
 		return r, nil
 	}
-	// 5. Rate limits and the session budget (12.1.8, 12.11.2).
+	// 5. Rate limits and the session budget (spec §12.1.8, §12.11.2).
 	rl, err := run(ctx, stages, gate.RateLimit{}, gate.RateLimitInput{Agent: req.SourceAgentID, Role: w.principal.Role,
 		Layer: req.TargetLayer, SessionID: req.SessionID, Now: w.now, Policy: pol, Reader: tx})
 	if err != nil {
@@ -351,7 +351,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		return r, true, nil
 	}
 
-	// 12.2.4 compares like with like: the stored confidences it weighs the
+	// spec §12.2.4 compares like with like: the stored confidences it weighs the
 	// write against are adjusted ones, so the write's is too once scored.
 	conf := w.confidence
 	if w.scored {
@@ -487,7 +487,7 @@ func keysOf(rs []RelatedItem) []string {
 }
 
 // IdempotencyToken is the default idempotency token of a write: SHA-256 over
-// its memoryRef, key, canonical content, agent and layer (12.1.7, scoped to
+// its memoryRef, key, canonical content, agent and layer (spec §12.1.7, scoped to
 // what is written).
 func IdempotencyToken(memoryRef, key string, content json.RawMessage, agent string, layer Layer) string {
 	return gate.Scope(memoryRef, key, content, agent, layer)
@@ -582,7 +582,7 @@ func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData)
 }
 
 // signProvenance signs the provenance record (HMAC over its canonical JSON
-// without the signature, 12.4.5), so that every copy of it carries the
+// without the signature, spec §12.4.5), so that every copy of it carries the
 // signature: the version's payload and the review a curator reads.
 func (e *Engine) signProvenance(p *Provenance) error {
 	if p == nil {
@@ -605,7 +605,7 @@ func (e *Engine) VerifyProvenance(p Provenance) error {
 }
 
 // externalContent reports evidence scraped from the web, which memgov keeps
-// at low confidence (seed 004).
+// at low confidence (spec §14.8).
 func externalContent(refs []EvidenceRef) bool {
 	for _, r := range refs {
 		if r.SourceType == "DOCUMENT" && (strings.HasPrefix(r.SourceURI, "http://") || strings.HasPrefix(r.SourceURI, "https://")) {
@@ -666,7 +666,7 @@ func (e *Engine) commitMerge(ctx context.Context, tx Tx, w *write, dd gate.Dedup
 		mergedFrom = w.item.Head
 	}
 	w.provenance.MemoryItemID = item.ID
-	// 12.3.4: union of tags, maximum confidence, a version linking both.
+	// spec §12.3.4: union of tags, maximum confidence, a version linking both.
 	v, err := tx.Version(ctx, t.VersionID)
 	if err != nil {
 		return WriteResult{}, commitErr("read merge target %s: %w", t.Key, err)

@@ -29,7 +29,7 @@ type ContradictionInput struct {
 	ContentHash string
 	Features    memory.Features
 	// Confidence is the write's confidence on the scale of the stored
-	// confidences it is compared with (12.2.4 compares like with like): the
+	// confidences it is compared with (spec §12.2.4 compares like with like): the
 	// adjusted confidence when the evidence gate scored the write.
 	Confidence float64
 	// OwnItemID is the item the write updates, if any: it does not
@@ -73,7 +73,7 @@ type ContradictionResult struct {
 	JudgeError error
 }
 
-// Contradiction finds contradicting items (12.2.4) among the write's
+// Contradiction finds contradicting items (spec §12.2.4) among the write's
 // duplicate candidates and its same-topic neighbours: the rule-based judge on
 // plain text (another value of a single-valued relation, a negation of an
 // active claim, antonyms, conflicting numbers or dates), the same subject and
@@ -183,7 +183,7 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 var defaultRules = judge.New(nil)
 
 // resolve turns the contradictions found into a verdict (ResolveConflict).
-// 12.2.4 weighs like with like: the confidences of items of the write's own
+// spec §12.2.4 weighs like with like: the confidences of items of the write's own
 // layer. A durable fact or procedure that contradicts an item of another
 // layer is neither refused nor allowed to supersede it by that comparison: a
 // person decides.
@@ -233,16 +233,16 @@ func resolve(in ContradictionInput, found []memory.RelatedItem, layers []memory.
 	return r
 }
 
-// Conflict resolution per memory typology (seed 003 section 10, Mem0's
+// Conflict resolution per memory typology (spec §13.10, Mem0's
 // ADD / UPDATE / DELETE / NOOP decisions with Zep's temporal validity;
-// 12.9.4 human-mediated resolution for durable facts).
+// spec §12.9.4 human-mediated resolution for durable facts).
 type Resolution string
 
 // Resolutions.
 const (
 	ResolveAdd    Resolution = "ADD"    // nothing conflicts: the write is a new entry
 	ResolveUpdate Resolution = "UPDATE" // the write supersedes what it contradicts, once a person agrees
-	ResolveDelete Resolution = "DELETE" // the contradicted entry is removed (never chosen automatically: seed 003 "no hard DELETE")
+	ResolveDelete Resolution = "DELETE" // the contradicted entry is removed (never chosen automatically: spec §13.16, "no hard DELETE")
 	ResolveNoop   Resolution = "NOOP"   // memory keeps what it has
 )
 
@@ -264,7 +264,7 @@ type ConflictResolution struct {
 //   - EPISODIC: NOOP, both kept — episodes are events, not claims; a
 //     contradiction is itself an observation.
 //   - SEMANTIC: UPDATE with temporal validity when the write is more confident
-//     than what it contradicts (highest-confidence-wins, 12.9.4), through
+//     than what it contradicts (highest-confidence-wins, spec §12.9.4), through
 //     review; otherwise NOOP: the established fact stands and the write is
 //     refused.
 //   - PROCEDURAL: UPDATE with supersession — the latest procedure wins, through

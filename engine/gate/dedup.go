@@ -33,7 +33,7 @@ type DedupResult struct {
 	Target *memory.Candidate
 }
 
-// Dedup is the three-tier deduplication of 12.3: exact content hash,
+// Dedup is the three-tier deduplication of spec §12.3: exact content hash,
 // structural fingerprint, semantic similarity, within the write's layer.
 type Dedup struct{}
 
@@ -54,7 +54,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 		}
 	}
 	own := func(c Scored) bool { return in.OwnItemID != "" && c.ItemID == in.OwnItemID }
-	// Dedup compares within the write's layer (12.3.3: the hash set of layer l).
+	// Dedup compares within the write's layer (spec §12.3.3: the hash set of layer l).
 	var same []Scored
 	for _, c := range cands {
 		if c.Layer == in.Layer {
@@ -124,7 +124,7 @@ const (
 )
 
 // delta compares the information in two texts by their word sets
-// (compute_information_delta of 12.3.3).
+// (compute_information_delta of spec §12.3.3).
 func delta(newText, oldText string) deltaKind {
 	nw, ow := wordSet(newText), wordSet(oldText)
 	missing, extra := 0, 0

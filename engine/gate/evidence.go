@@ -64,9 +64,9 @@ type EvidenceResult struct {
 	Contradicting []string
 }
 
-// Evidence computes V_fact (12.2.3) and enforces the evidence rules: no
+// Evidence computes V_fact (spec §12.2.3) and enforces the evidence rules: no
 // self-referential evidence for SEMANTIC and PROCEDURAL, external evidence for
-// durable layers (12.11.4), and no provenance cycles through MEMORY_ITEM
+// durable layers (spec §12.11.4), and no provenance cycles through MEMORY_ITEM
 // evidence.
 type Evidence struct{}
 

@@ -13,7 +13,7 @@ import (
 // version's content the same way at write time and when the store indexes it.
 type Features struct {
 	Text        string
-	Fingerprint [16]byte // tier 2: structural fingerprint (12.3.2)
+	Fingerprint [16]byte // tier 2: structural fingerprint (spec §12.3.2)
 	Subject     string   // normalised triple, when the content has one
 	Predicate   string
 	Object      string
@@ -32,7 +32,7 @@ func FeaturesOf(content json.RawMessage) Features {
 	_ = json.Unmarshal(content, &c)
 	f := Features{Text: c.Text, Subject: normField(c.Subject), Predicate: normField(c.Predicate), Object: normField(c.Object)}
 	if f.Subject != "" && f.Predicate != "" {
-		// 12.3.2: f(m) = hash(subject || predicate || normalize(object)).
+		// spec §12.3.2: f(m) = hash(subject || predicate || normalize(object)).
 		h := sha256.Sum256([]byte(f.Subject + "\x00" + f.Predicate + "\x00" + f.Object))
 		copy(f.Fingerprint[:], h[:16])
 	} else {
