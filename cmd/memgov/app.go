@@ -157,7 +157,7 @@ func (a *app) loadPolicy() (policy.Policy, string, error) {
 		}
 	}
 	if path == "" {
-		return policy.Default(), "built-in defaults (the seeds' tables)", nil
+		return policy.Default(), "built-in defaults (docs/spec.md)", nil
 	}
 	p, err := policy.Load(path)
 	if err != nil {
