@@ -50,6 +50,7 @@ func tamper(t *testing.T, path string, stmts ...string) {
 	defer db.Close()
 	for _, s := range append([]string{
 		"DROP TRIGGER log_append_only_update", "DROP TRIGGER log_append_only_delete", "DROP TRIGGER log_payload_no_update",
+		"DROP TRIGGER log_payload_no_delete",
 	}, stmts...) {
 		if _, err := db.Exec(s); err != nil {
 			t.Fatalf("%s: %v", s, err)
@@ -117,7 +118,8 @@ func TestTriggersRefuseEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, stmt := range []string{"UPDATE log SET actor = 'x' WHERE lsn = 1", "DELETE FROM log WHERE lsn = 1", "UPDATE log_payload SET body = x'00' WHERE lsn = 1"} {
+	for _, stmt := range []string{"UPDATE log SET actor = 'x' WHERE lsn = 1", "DELETE FROM log WHERE lsn = 1", "UPDATE log_payload SET body = x'00' WHERE lsn = 1",
+		"DELETE FROM log_payload WHERE lsn = 1"} {
 		if _, err := db.Exec(stmt); err == nil {
 			t.Errorf("%s: the trigger did not refuse it", stmt)
 		}
