@@ -176,12 +176,41 @@ func (e *Engine) AcceptCheckpoint(ctx context.Context, signed AuditCheckpointRec
 }
 
 // Verify checks the whole log (leaves, payload hashes, chain, stored
-// checkpoints). It reports the first LSN that does not verify.
+// checkpoints, erasures) and every served table against it. It reports the
+// first LSN, or served row, that does not verify.
 func (e *Engine) Verify(ctx context.Context) (VerifyReport, error) {
 	return e.store.Verify(ctx)
 }
 
-// Rebuild rebuilds every derived table from the log.
+// VerifyReplay is Verify with the served tables always compared with a fresh
+// replay of the log.
+func (e *Engine) VerifyReplay(ctx context.Context) (VerifyReport, error) {
+	return e.store.VerifyReplay(ctx)
+}
+
+// Rebuild rebuilds every derived table from the log. The store refuses a log
+// that does not verify.
 func (e *Engine) Rebuild(ctx context.Context) (RebuildReport, error) {
 	return e.store.Rebuild(ctx)
+}
+
+// RebuildDryRun reports what Rebuild would change without changing anything:
+// the log is replayed into scratch tables and compared with the served ones.
+// A log that does not verify is refused as Rebuild refuses it.
+func (e *Engine) RebuildDryRun(ctx context.Context) (RebuildReport, error) {
+	rep, err := e.store.VerifyReplay(ctx)
+	if err != nil {
+		return RebuildReport{}, err
+	}
+	if !rep.OK && rep.Table == "" {
+		return RebuildReport{}, fmt.Errorf("%w at LSN %d: %s; the log does not verify, so it is not replayed", ErrTampered, rep.BadLSN, rep.Problem)
+	}
+	out := RebuildReport{Entries: rep.TreeSize, Tables: rep.Rows, Differences: []string{}}
+	if out.Tables == nil {
+		out.Tables = map[string]int64{}
+	}
+	for _, d := range rep.Differences {
+		out.Differences = append(out.Differences, d.Problem)
+	}
+	return out, nil
 }

@@ -18,6 +18,9 @@ type Store interface {
 	// Verify recomputes every leaf, payload hash and chain value from the stored
 	// rows and reports the first LSN that does not verify.
 	Verify(ctx context.Context) (VerifyReport, error)
+	// VerifyReplay is Verify with the served tables always compared with a
+	// fresh replay of the log, never with a recorded digest.
+	VerifyReplay(ctx context.Context) (VerifyReport, error)
 	// Rebuild recomputes every derived table from the log and reports how the
 	// tables it replaced differed from the rebuilt ones.
 	Rebuild(ctx context.Context) (RebuildReport, error)

@@ -36,42 +36,68 @@ func (a *app) auditCommand() *cobra.Command {
 			return a.printJSON(r)
 		},
 	}
-	var verifyJSON bool
+	var verifyJSON, verifyReplay bool
 	verify := &cobra.Command{
 		Use:   "verify",
-		Short: "Recompute every leaf, payload hash and chain value, and the root",
+		Short: "Check the log, and every table readers are served from, against the log",
 		Long: `verify recomputes the whole log from the stored rows: each entry's leaf, its
-payload hash, the keyed chain, the signed head and every recorded checkpoint. It
-exits 1 naming the first bad LSN when any row was edited, removed or reordered.`,
-		Example: "  memgov audit verify",
+payload hash, the keyed chain, the signed head, every recorded checkpoint and
+every erasure (an erased payload must be listed by its ERASE entry). It then
+checks every served table (items, versions, reviews, principals, baselines,
+drift, leases, audit checkpoints, memory maps, ...) against a replay of the log
+into scratch tables, row by row; while the log is unchanged since the last
+matching replay, the tables are compared with that replay's digest instead
+(--replay forces a replay). It exits 1 naming the first bad LSN, and for a served
+row its table and row, when anything was edited, removed or reordered.`,
+		Example: "  memgov audit verify\n  memgov audit verify --replay --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
 			if err != nil {
 				return err
 			}
-			rep, err := eng.Verify(cmd.Context())
+			verify := eng.Verify
+			if verifyReplay {
+				verify = eng.VerifyReplay
+			}
+			rep, err := verify(cmd.Context())
 			if err != nil {
 				return err
 			}
 			if verifyJSON {
-				out := map[string]any{"ok": rep.OK, "tree_size": rep.TreeSize, "audit_chain_root": "sha256:" + rep.Root.String(), "erased_payloads": rep.Erased}
+				out := map[string]any{"ok": rep.OK, "tree_size": rep.TreeSize, "audit_chain_root": "sha256:" + rep.Root.String(),
+					"erased_payloads": rep.Erased, "served_tables": rep.Served}
 				if !rep.OK {
 					out["bad_lsn"], out["problem"] = rep.BadLSN, rep.Problem
+				}
+				if rep.Table != "" {
+					out["table"], out["row"], out["differences"] = rep.Table, rep.Row, rep.Differences
 				}
 				if err := a.printJSON(out); err != nil {
 					return err
 				}
 			} else if rep.OK {
-				fmt.Fprintf(a.stdout, "ok: %d entries verify, root sha256:%s\n", rep.TreeSize, rep.Root)
+				how := "a replay of the log matches every served table"
+				if rep.Served == "digest" {
+					how = "the served tables still match the last replay"
+				}
+				fmt.Fprintf(a.stdout, "ok: %d entries verify, root sha256:%s; %s\n", rep.TreeSize, rep.Root, how)
+			} else {
+				for _, d := range rep.Differences {
+					fmt.Fprintf(a.stdout, "%s\t%s\tlog entry %d\t%s\n", d.Table, d.Row, d.LSN, d.Problem)
+				}
 			}
 			if !rep.OK {
+				if rep.Table != "" {
+					return &exitCodeError{code: exitError, err: fmt.Errorf("%w: table %s row %s (log entry %d): %s", engine.ErrTampered, rep.Table, rep.Row, rep.BadLSN, rep.Problem)}
+				}
 				return &exitCodeError{code: exitError, err: fmt.Errorf("%w at LSN %d: %s", engine.ErrTampered, rep.BadLSN, rep.Problem)}
 			}
 			return nil
 		},
 	}
 	verify.Flags().BoolVar(&verifyJSON, "json", false, "print JSON")
+	verify.Flags().BoolVar(&verifyReplay, "replay", false, "always replay the log, even when the served tables match the last replay's digest")
 	var (
 		ttl int64
 		by  string
@@ -171,33 +197,44 @@ func (a *app) adminCommand() *cobra.Command {
 		Short:   "Maintenance of the database",
 		Example: "  memgov admin rebuild",
 	}
-	var asJSON bool
+	var asJSON, dryRun bool
 	rebuild := &cobra.Command{
 		Use:   "rebuild",
 		Short: "Rebuild every derived table from the log and report differences",
 		Long: `rebuild replays the append-only log into fresh derived tables (items, versions,
 principals, ...) in one transaction and lists every row that differed from what
-was there. The log itself is never changed.`,
-		Example: "  memgov admin rebuild --json",
+was there. The log itself is never changed. A log that does not verify (see
+` + "`memgov audit verify`" + `) is refused: nothing is replayed and rebuild exits 1.
+With --dry-run it replays into scratch tables and lists the differences without
+changing anything.`,
+		Example: "  memgov admin rebuild --dry-run\n  memgov admin rebuild --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
 			if err != nil {
 				return err
 			}
-			rep, err := eng.Rebuild(cmd.Context())
+			rebuild := eng.Rebuild
+			if dryRun {
+				rebuild = eng.RebuildDryRun
+			}
+			rep, err := rebuild(cmd.Context())
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return a.printJSON(rep)
+				return a.printJSON(map[string]any{"entries": rep.Entries, "rows": rep.Tables, "differences": rep.Differences, "dry_run": dryRun})
 			}
 			fmt.Fprintf(a.stdout, "replayed %d log entries\n", rep.Entries)
 			if len(rep.Differences) == 0 {
 				fmt.Fprintln(a.stdout, "no differences: the tables matched the log")
 				return nil
 			}
-			fmt.Fprintf(a.stdout, "%d differences (the tables now match the log):\n", len(rep.Differences))
+			if dryRun {
+				fmt.Fprintf(a.stdout, "%d differences (dry run: nothing was changed):\n", len(rep.Differences))
+			} else {
+				fmt.Fprintf(a.stdout, "%d differences (the tables now match the log):\n", len(rep.Differences))
+			}
 			for _, d := range rep.Differences {
 				fmt.Fprintln(a.stdout, "  "+d)
 			}
@@ -205,6 +242,7 @@ was there. The log itself is never changed.`,
 		},
 	}
 	rebuild.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	rebuild.Flags().BoolVar(&dryRun, "dry-run", false, "replay into scratch tables and report, changing nothing")
 	cmd.AddCommand(rebuild)
 	return cmd
 }
