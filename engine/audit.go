@@ -151,13 +151,16 @@ func (e *Engine) AcceptCheckpoint(ctx context.Context, signed AuditCheckpointRec
 			return err
 		}
 		// The current observation carries the latest stored checkpoint's seq, one
-		// more when the log has grown past it (an uncheckpointed advance). A log
+		// more when the log has grown past the size it covers (spec §3.2.7.1:
+		// strictly greater when the sizes differ). A checkpoint's own entry is
+		// appended after the entries it covers, so it alone is such growth: the
+		// log holding it is a later observation than the checkpoint. A log
 		// restored from an old copy therefore shows a lower seq or a smaller size.
 		current := merkle.AuditCheckpoint{Root: merkle.Root(leaves), TreeSize: uint64(n), ObservedAt: e.Now(), TTLSeconds: signed.TTLSeconds}
 		if len(cps) > 0 {
 			last := cps[len(cps)-1]
 			current.Seq = last.Seq
-			if uint64(n) > last.TreeSize+1 {
+			if uint64(n) > last.TreeSize {
 				current.Seq++
 			}
 		} else if n > 0 {

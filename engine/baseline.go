@@ -133,10 +133,15 @@ func ValidateBaseline(p policy.Policy, r ApproveRequest) error {
 	if r.Level >= 2 && r.DriftPolicy == policy.LogOnly {
 		return bad("3.2.6 drift_policy", "log-only is not allowed at compliance level %d (Level 2 and above)", r.Level)
 	}
+	if !policy.NormativeDriftPolicy(r.Level, r.DriftPolicy) {
+		return bad("3.2.6 drift_policy", "%s is not allowed at compliance level %d: level %d and above require %s", r.DriftPolicy, r.Level, policy.DenyLevel, policy.DenyOnDrift)
+	}
 	if !driftPolicyAllowed(p, r.Level, r.DriftPolicy) {
 		return bad("policy baseline.drift_policies", "compliance level %d does not allow %s", r.Level, r.DriftPolicy)
 	}
-	minTTL, maxTTL := int64(p.Baseline.TTLMin.Std()/time.Second), int64(p.Baseline.TTLMax.Std()/time.Second)
+	// The policy's bounds, never wider than the normative ones.
+	minTTL := max(int64(p.Baseline.TTLMin.Std()/time.Second), int64(policy.NormativeTTLMin/time.Second))
+	maxTTL := min(int64(p.Baseline.TTLMax.Std()/time.Second), int64(policy.NormativeTTLMax/time.Second))
 	switch r.MemoryType {
 	case MemoryNone:
 		if r.TTLSeconds != 0 {

@@ -119,12 +119,14 @@ agent of REF, whose instances are refs below it, e.g. REF/instance-2).`,
 	f.StringVar(&typ, "type", "", "memory_type: none, session, persistent or shared (required)")
 	f.Int64Var(&r.TTLSeconds, "ttl", 0, "ttl_seconds, 3600..7776000")
 	f.StringVar(&r.DriftPolicy, "policy", "", "drift_policy: deny-on-drift, alert-on-drift or log-only (required)")
-	f.IntVar(&r.Level, "level", 0, "compliance level 0..3")
+	f.IntVar(&r.Level, "level", 0, "compliance level 0..3 (required)")
 	f.StringVar(&r.Owner, "owner", "", "shared_memory_owner (shared memory)")
 	f.Int64Var(&r.CheckIntervalSeconds, "check-interval", 0, "check_interval_seconds")
 	f.StringVar(&alg, "alg", "sha256", "snapshot hash algorithm: sha256 or shake256")
 	f.StringVar(&r.Reason, "reason", "", "why the baseline is approved")
-	for _, n := range []string{"by", "type", "policy"} {
+	// The compliance level decides which drift policies are allowed: it is
+	// stated, never assumed to be 0.
+	for _, n := range []string{"by", "type", "policy", "level"} {
 		approve.MarkFlagRequired(n)
 	}
 	var asJSON bool
@@ -361,14 +363,30 @@ func (a *app) memCheckpointCommand() *cobra.Command {
 	var from uint64
 	var proveJSON bool
 	prove := &cobra.Command{
-		Use:     "prove REF --from SIZE",
-		Short:   "Print an RFC 9162 consistency proof from an earlier size to the whole log",
-		Example: "  memgov checkpoint prove acme/billing-agent --from 1",
+		Use:   "prove REF [--from SIZE]",
+		Short: "Print an RFC 9162 consistency proof from an earlier size to the whole log",
+		Long: `prove prints the consistency proof that REF's operation log at SIZE operations
+is a prefix of the log now. Without --from it proves from the size the baseline
+bound. A proof from size 0 is empty (every log extends the empty one) and proves
+nothing, so --from 0 is refused.`,
+		Example: "  memgov checkpoint prove acme/billing-agent\n  memgov checkpoint prove acme/billing-agent --from 1 --json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
 			if err != nil {
 				return err
+			}
+			if cmd.Flags().Changed("from") && from == 0 {
+				return usagef("--from 0: a consistency proof from the empty log is empty and proves nothing (RFC 9162); give --from 1 or more, or omit --from to prove from the baseline's size")
+			}
+			if !cmd.Flags().Changed("from") {
+				b, err := eng.ResolveBaseline(cmd.Context(), args[0])
+				if err != nil {
+					return engineErr(err)
+				}
+				if from = b.BaseTreeSize; from == 0 {
+					return usagef("the baseline of %s bound an empty operation log; give --from 1 or more", args[0])
+				}
 			}
 			p, err := eng.ProveMemory(cmd.Context(), args[0], from)
 			if err != nil {
@@ -384,9 +402,8 @@ func (a *app) memCheckpointCommand() *cobra.Command {
 			return nil
 		},
 	}
-	prove.Flags().Uint64Var(&from, "from", 0, "the earlier tree size")
+	prove.Flags().Uint64Var(&from, "from", 0, "the earlier tree size (default: the baseline's)")
 	prove.Flags().BoolVar(&proveJSON, "json", false, "print JSON")
-	prove.MarkFlagRequired("from")
 	cmd.AddCommand(show, ops, prove)
 	return cmd
 }
