@@ -360,6 +360,11 @@ type MemoryCheckpointView struct {
 	LastVerdict string `json:"last_verdict,omitempty"`
 	LastDetail  string `json:"last_detail,omitempty"`
 	BaselineID  string `json:"baseline_id"`
+	// The algorithms: SHA-256 leaves and nodes, the am-mem-kv leaf tag and the
+	// RFC 9162 Merkle Tree Hash (spec §3.2.6.2).
+	HashAlg string `json:"hash_alg"`
+	LeafTag string `json:"leaf_tag"`
+	Tree    string `json:"chain_mode"`
 }
 
 // MemoryCheckpoint returns the latest accepted checkpoint of ref's op log.
@@ -380,7 +385,7 @@ func (e *Engine) MemoryCheckpoint(ctx context.Context, ref string) (MemoryCheckp
 		}
 		v = MemoryCheckpointView{MemoryRoot: cp.Root.Prefixed(), TreeSize: cp.TreeSize, Seq: cp.Seq, ApprovedAt: cp.ApprovedAt,
 			TTLSeconds: cp.TTLSeconds, LogSize: head.TreeSize, LogRoot: head.Root.Prefixed(), LastVerdict: head.LastVerdict,
-			LastDetail: head.LastDetail, BaselineID: cp.BaselineID}
+			LastDetail: head.LastDetail, BaselineID: cp.BaselineID, HashAlg: HashAlgorithm, LeafTag: MemoryLeafTag, Tree: ChainMerkleLog}
 		return nil
 	})
 	return v, err
@@ -415,25 +420,48 @@ type MemoryProof struct {
 // ProveMemory returns the consistency proof from size from to the whole op log
 // of ref, checked with merkle.VerifyConsistency before it is returned.
 func (e *Engine) ProveMemory(ctx context.Context, ref string, from uint64) (MemoryProof, error) {
+	return e.ProveMemoryRange(ctx, ref, from, 0)
+}
+
+// memLeaves returns the leaves of ref's op log up to size (0: all of it) and
+// the log's size.
+func memLeaves(ctx context.Context, br baselineReader, ref string, size uint64) ([]merkle.Hash, uint64, error) {
+	head, err := br.MemHead(ctx, ref)
+	if err != nil {
+		return nil, 0, err
+	}
+	if size == 0 {
+		size = head.TreeSize
+	}
+	if size > head.TreeSize {
+		return nil, head.TreeSize, fmt.Errorf("%w: size %d is beyond the op log of %s (%d operations)", ErrInvalid, size, ref, head.TreeSize)
+	}
+	leaves := make([]merkle.Hash, 0, size)
+	if err := br.MemOps(ctx, ref, 0, size, func(o MemOp) error {
+		leaves = append(leaves, o.Leaf)
+		return nil
+	}); err != nil {
+		return nil, head.TreeSize, err
+	}
+	return leaves, head.TreeSize, nil
+}
+
+// ProveMemoryRange returns the consistency proof from size from to size to
+// (0: the whole op log) of ref, checked before it is returned.
+func (e *Engine) ProveMemoryRange(ctx context.Context, ref string, from, to uint64) (MemoryProof, error) {
 	var p MemoryProof
 	err := e.store.View(ctx, func(tx ReadTx) error {
 		br, err := baselineTx(tx)
 		if err != nil {
 			return err
 		}
-		head, err := br.MemHead(ctx, ref)
+		leaves, _, err := memLeaves(ctx, br, ref, to)
 		if err != nil {
 			return err
 		}
-		if from > head.TreeSize {
-			return fmt.Errorf("%w: size %d is beyond the op log of %s (%d operations)", ErrInvalid, from, ref, head.TreeSize)
-		}
-		leaves := make([]merkle.Hash, 0, head.TreeSize)
-		if err := br.MemOps(ctx, ref, 0, head.TreeSize, func(o MemOp) error {
-			leaves = append(leaves, o.Leaf)
-			return nil
-		}); err != nil {
-			return err
+		to = uint64(len(leaves))
+		if from > to {
+			return fmt.Errorf("%w: size %d is beyond size %d", ErrInvalid, from, to)
 		}
 		tree := merkle.NewTree(leaves)
 		proof, err := tree.ConsistencyProof(from)
@@ -444,14 +472,95 @@ func (e *Engine) ProveMemory(ctx context.Context, ref string, from uint64) (Memo
 		if err != nil {
 			return err
 		}
-		if err := merkle.VerifyConsistency(from, head.TreeSize, old, tree.Root(), proof); err != nil {
+		if err := merkle.VerifyConsistency(from, to, old, tree.Root(), proof); err != nil {
 			return fmt.Errorf("%w: %v", ErrTampered, err)
 		}
-		p = MemoryProof{MemoryRef: ref, From: from, To: head.TreeSize, OldRoot: old.Prefixed(), NewRoot: tree.Root().Prefixed(), Proof: []string{}}
-		for _, h := range proof {
-			p.Proof = append(p.Proof, h.String())
-		}
+		p = MemoryProof{MemoryRef: ref, From: from, To: to, OldRoot: old.Prefixed(), NewRoot: tree.Root().Prefixed(), Proof: hexes(proof)}
 		return nil
 	})
 	return p, err
+}
+
+// MemoryInclusion is an RFC 9162 audit path showing that the operation at
+// Index of a memoryRef's op log is in the log of TreeSize operations.
+type MemoryInclusion struct {
+	MemoryRef string   `json:"memory_ref"`
+	Index     uint64   `json:"seq"`
+	Leaf      string   `json:"leaf"`
+	TreeSize  uint64   `json:"tree_size"`
+	Root      string   `json:"memory_root"`
+	Proof     []string `json:"proof"`
+}
+
+// ProveMemoryInclusion returns the inclusion proof of the operation at index
+// (0-based, as `memgov checkpoint ops` numbers them) in ref's op log of size
+// operations (0: all of it), checked before it is returned.
+func (e *Engine) ProveMemoryInclusion(ctx context.Context, ref string, index, size uint64) (MemoryInclusion, error) {
+	var p MemoryInclusion
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		br, err := baselineTx(tx)
+		if err != nil {
+			return err
+		}
+		leaves, _, err := memLeaves(ctx, br, ref, size)
+		if err != nil {
+			return err
+		}
+		if index >= uint64(len(leaves)) {
+			return fmt.Errorf("%w: --seq %d is not in the op log of %s (%d operations, numbered from 0)", ErrInvalid, index, ref, len(leaves))
+		}
+		proof, err := merkle.InclusionProof(leaves, index)
+		if err != nil {
+			return err
+		}
+		root := merkle.Root(leaves)
+		if err := merkle.VerifyInclusion(leaves[index], index, uint64(len(leaves)), root, proof); err != nil {
+			return fmt.Errorf("%w: %v", ErrTampered, err)
+		}
+		p = MemoryInclusion{MemoryRef: ref, Index: index, Leaf: leaves[index].String(), TreeSize: uint64(len(leaves)), Root: root.Prefixed(), Proof: hexes(proof)}
+		return nil
+	})
+	return p, err
+}
+
+// AcceptMemoryCheckpoint checks a 3.2.6.2 checkpoint a verifier holds against
+// ref's latest accepted checkpoint: the same checkpoint is ACCEPT (nothing
+// advanced); otherwise the advance from the held one to the latest is judged
+// by merkle.AcceptAdvance (drift, rollback, expired, budget, in that order)
+// with a consistency proof computed from the op log.
+func (e *Engine) AcceptMemoryCheckpoint(ctx context.Context, ref string, held merkle.MemoryCheckpoint) (merkle.Verdict, MemoryProof, error) {
+	var (
+		v merkle.Verdict
+		p MemoryProof
+	)
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		br, err := baselineTx(tx)
+		if err != nil {
+			return err
+		}
+		cp, err := br.LatestCheckpoint(ctx, ref)
+		if err != nil {
+			return err
+		}
+		next := merkle.MemoryCheckpoint{Root: cp.Root, TreeSize: cp.TreeSize, Seq: cp.Seq, ApprovedAt: cp.ApprovedAt, TTLSeconds: cp.TTLSeconds}
+		if held.Root == next.Root && held.TreeSize == next.TreeSize && held.Seq == next.Seq && held.ApprovedAt.Equal(next.ApprovedAt) && held.TTLSeconds == next.TTLSeconds {
+			v = merkle.Verdict{Code: merkle.CodeAccept, Detail: fmt.Sprintf("the held checkpoint is the latest (seq %d, tree_size %d)", next.Seq, next.TreeSize)}
+			return nil
+		}
+		leaves, _, err := memLeaves(ctx, br, ref, next.TreeSize)
+		if err != nil {
+			return err
+		}
+		var proof []merkle.Hash
+		if held.TreeSize <= next.TreeSize {
+			tree := merkle.NewTree(leaves)
+			if proof, err = tree.ConsistencyProof(held.TreeSize); err != nil {
+				return err
+			}
+			p = MemoryProof{MemoryRef: ref, From: held.TreeSize, To: next.TreeSize, OldRoot: held.Root.Prefixed(), NewRoot: next.Root.Prefixed(), Proof: hexes(proof)}
+		}
+		v = merkle.AcceptAdvance(held, next, proof, e.Now(), merkle.Budget{MaxOps: uint64(max(e.Policy().Baseline.DeltaBudget, 0))})
+		return nil
+	})
+	return v, p, err
 }

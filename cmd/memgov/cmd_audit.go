@@ -20,8 +20,12 @@ func (a *app) auditCommand() *cobra.Command {
   memgov audit prove --from 1200 --checkpoint cp.json`,
 	}
 	root := &cobra.Command{
-		Use:     "root",
-		Short:   "Print the log's Merkle root and size",
+		Use:   "root",
+		Short: "Print the log's Merkle root and size, and its unkeyed hash-chained root",
+		Long: `root prints the RFC 9162 Merkle root over every entry leaf (chain_mode
+merkle-log, hash_alg sha256) and, beside it, the 3.2.7.1 hash-chained root over
+the same leaves, which needs no key: anyone holding ` + "`memgov audit export`" + ` can
+recompute both.`,
 		Example: "  memgov audit root",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -106,7 +110,8 @@ row its table and row, when anything was edited, removed or reordered.`,
 		Use:   "checkpoint",
 		Short: "Record a signed checkpoint of the log",
 		Long: `checkpoint records {audit_chain_root, tree_size, seq, observed_at, ttl_seconds},
-signed with HMAC-SHA256 under the log key, and prints it. Keep the printed JSON
+signed with HMAC-SHA256 under the log key, and prints it with the algorithms it
+was taken with (hash_alg sha256, chain_mode merkle-log). Keep the printed JSON
 outside the database: ` + "`memgov audit prove --checkpoint FILE`" + ` later shows the log still
 extends it (agent-manifest 3.2.7.1).`,
 		Example: "  memgov audit checkpoint --ttl 86400 > checkpoint.json",
@@ -120,36 +125,48 @@ extends it (agent-manifest 3.2.7.1).`,
 			if err != nil {
 				return err
 			}
-			return a.printJSON(rec)
+			return a.printJSON(engine.Held(rec))
 		},
 	}
 	checkpoint.Flags().Int64Var(&ttl, "ttl", 86400, "seconds the checkpoint stays valid (60..7776000)")
 	checkpoint.Flags().StringVar(&by, "by", "memgov", "who records it")
 	var (
-		from   int64
-		cpFile string
+		from, to, lsn int64
+		cpFile        string
 	)
 	prove := &cobra.Command{
-		Use:   "prove --from SIZE [--checkpoint FILE]",
-		Short: "Print an RFC 9162 consistency proof, and check a held checkpoint",
-		Long: `prove prints the consistency proof that the log at SIZE entries is a prefix of
-the log now. With --checkpoint it also checks a signed checkpoint you kept, by the
-3.2.7.1 rules, and exits 1 unless the verdict is ACCEPT (rollback, expired or
-MISMATCH say why).`,
-		Example: "  memgov audit prove --from 1200\n  memgov audit prove --checkpoint checkpoint.json",
+		Use:   "prove (--from SIZE [--to SIZE] | --lsn N) [--checkpoint FILE]",
+		Short: "Print RFC 9162 consistency and inclusion proofs, and check a held checkpoint",
+		Long: `prove prints the consistency proof that the log at --from entries is a prefix of
+the log at --to entries (default: now), checked before it is printed. With --lsn
+it prints the inclusion proof (audit path) of that entry's leaf in the log of
+--to entries (default: now) instead. With --checkpoint it also checks a signed
+checkpoint you kept, by the 3.2.7.1 rules, and exits 1 unless the verdict is
+ACCEPT (rollback, expired or MISMATCH say why).`,
+		Example: "  memgov audit prove --from 1200\n  memgov audit prove --from 2 --to 3 --json\n  memgov audit prove --lsn 17\n  memgov audit prove --checkpoint checkpoint.json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
 			if err != nil {
 				return err
 			}
-			var held *engine.AuditCheckpointRecord
+			if cmd.Flags().Changed("lsn") {
+				if cmd.Flags().Changed("from") || cpFile != "" {
+					return usagef("--lsn prints an inclusion proof; give it without --from or --checkpoint")
+				}
+				p, err := eng.ProveInclusion(cmd.Context(), lsn, to)
+				if err != nil {
+					return err
+				}
+				return a.printJSON(p)
+			}
+			var held *engine.HeldCheckpoint
 			if cpFile != "" {
 				b, err := os.ReadFile(cpFile)
 				if err != nil {
 					return err
 				}
-				held = new(engine.AuditCheckpointRecord)
+				held = new(engine.HeldCheckpoint)
 				if err := json.Unmarshal(b, held); err != nil {
 					return usagef("%s is not a memgov checkpoint: %v", cpFile, err)
 				}
@@ -158,9 +175,9 @@ MISMATCH say why).`,
 				}
 			}
 			if from == 0 {
-				return usagef("give --from SIZE or --checkpoint FILE")
+				return usagef("give --from SIZE, --lsn N or --checkpoint FILE")
 			}
-			p, err := eng.Prove(cmd.Context(), from)
+			p, err := eng.ProveRange(cmd.Context(), from, to)
 			if err != nil && held == nil {
 				return err
 			}
@@ -169,7 +186,7 @@ MISMATCH say why).`,
 				out["proof"] = p
 			}
 			if held != nil {
-				v, err := eng.AcceptCheckpoint(cmd.Context(), *held)
+				v, err := eng.AcceptHeld(cmd.Context(), *held)
 				if err != nil {
 					return err
 				}
@@ -186,8 +203,34 @@ MISMATCH say why).`,
 		},
 	}
 	prove.Flags().Int64Var(&from, "from", 0, "the earlier log size")
+	prove.Flags().Int64Var(&to, "to", 0, "the later log size (default: the log now)")
+	prove.Flags().Int64Var(&lsn, "lsn", 0, "print the inclusion proof of this log entry")
 	prove.Flags().StringVar(&cpFile, "checkpoint", "", "a checkpoint JSON printed by `memgov audit checkpoint`")
-	cmd.AddCommand(root, verify, checkpoint, prove)
+	var exFrom, exTo int64
+	export := &cobra.Command{
+		Use:   "export [--from LSN] [--to LSN]",
+		Short: "Print log entries as canonical JSON with their leaf hashes, one a line",
+		Long: `export prints, one JSON object a line, each log entry as the canonical JSON its
+leaf commits to (spec §3.2.7.1), its leaf hash, and the unkeyed hash-chained value
+up to it. A verifier without the log key recomputes every leaf with any RFC 8785
+library and SHA-256, the Merkle root with ` + "`memgov merkle root --tag trace`" + ` over the
+entries, and the hash chain; ` + "`memgov audit root`" + ` prints both roots. Payloads
+(content, reasons) are not exported: entries commit to them by payload_hash.`,
+		Example: "  memgov audit export > entries.jsonl\n  memgov audit export --from 100 --to 200",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			return eng.ExportAudit(cmd.Context(), exFrom, exTo, func(e engine.ExportedEntry) error {
+				return a.printJSONLine(e)
+			})
+		},
+	}
+	export.Flags().Int64Var(&exFrom, "from", 1, "the first LSN")
+	export.Flags().Int64Var(&exTo, "to", 0, "the last LSN (default: the last entry)")
+	cmd.AddCommand(root, verify, checkpoint, prove, export)
 	return cmd
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/guard"
+	"github.com/memgov/memgov/engine/merkle"
 )
 
 func (a *app) snapshotCommand() *cobra.Command {
@@ -360,21 +362,68 @@ func (a *app) memCheckpointCommand() *cobra.Command {
 		},
 	}
 	ops.Flags().BoolVar(&opsJSON, "json", false, "print JSON")
-	var from uint64
-	var proveJSON bool
+	var (
+		from, to, seq uint64
+		proveJSON     bool
+		heldFile      string
+	)
 	prove := &cobra.Command{
-		Use:   "prove REF [--from SIZE]",
-		Short: "Print an RFC 9162 consistency proof from an earlier size to the whole log",
-		Long: `prove prints the consistency proof that REF's operation log at SIZE operations
-is a prefix of the log now. Without --from it proves from the size the baseline
-bound. A proof from size 0 is empty (every log extends the empty one) and proves
-nothing, so --from 0 is refused.`,
-		Example: "  memgov checkpoint prove acme/billing-agent\n  memgov checkpoint prove acme/billing-agent --from 1 --json",
+		Use:   "prove REF [--from SIZE] [--to SIZE] | REF --seq N | REF --checkpoint FILE",
+		Short: "Print RFC 9162 consistency and inclusion proofs of the op log, and check a held checkpoint",
+		Long: `prove prints the consistency proof that REF's operation log at --from operations
+is a prefix of the log at --to operations (default: now). Without --from it proves
+from the size the baseline bound. A proof from size 0 is empty (every log extends
+the empty one) and proves nothing, so --from 0 is refused.
+
+With --seq N it prints the inclusion proof of operation N (numbered from 0, as
+` + "`memgov checkpoint ops`" + ` numbers them) in the log of --to operations (default: now).
+
+With --checkpoint FILE it checks a 3.2.6.2 checkpoint you kept ({memory_root,
+tree_size, seq, approved_at, ttl_seconds}, as ` + "`memgov checkpoint show --json`" + `
+prints it) against REF's latest checkpoint: the same one, or an advance from it
+accepted by the 3.2.6.2 rules in order (drift, rollback, expired, budget). It
+exits 1 unless the verdict is ACCEPT.`,
+		Example: "  memgov checkpoint prove acme/billing-agent\n  memgov checkpoint prove acme/billing-agent --from 1 --to 2 --json\n  memgov checkpoint prove acme/billing-agent --seq 0\n  memgov checkpoint prove acme/billing-agent --checkpoint cp.json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
 			if err != nil {
 				return err
+			}
+			if heldFile != "" {
+				b, err := os.ReadFile(heldFile)
+				if err != nil {
+					return usagef("%v", err)
+				}
+				var held merkle.MemoryCheckpoint
+				if err := json.Unmarshal(b, &held); err != nil {
+					return usagef("%s is not a 3.2.6.2 checkpoint: %v", heldFile, err)
+				}
+				v, p, err := eng.AcceptMemoryCheckpoint(cmd.Context(), args[0], held)
+				if err != nil {
+					return engineErr(err)
+				}
+				if err := a.printJSON(map[string]any{"verdict": map[string]string{"code": string(v.Code), "detail": v.Detail}, "proof": p}); err != nil {
+					return err
+				}
+				if !v.Accepted() {
+					return &exitCodeError{code: exitError, err: fmt.Errorf("checkpoint not accepted: %s", v)}
+				}
+				return nil
+			}
+			if cmd.Flags().Changed("seq") {
+				p, err := eng.ProveMemoryInclusion(cmd.Context(), args[0], seq, to)
+				if err != nil {
+					return engineErr(err)
+				}
+				if proveJSON {
+					return a.printJSON(p)
+				}
+				fmt.Fprintf(a.stdout, "operation %d of %d, leaf %s\nroot %s\n", p.Index, p.TreeSize, p.Leaf, p.Root)
+				for _, h := range p.Proof {
+					fmt.Fprintln(a.stdout, h)
+				}
+				return nil
 			}
 			if cmd.Flags().Changed("from") && from == 0 {
 				return usagef("--from 0: a consistency proof from the empty log is empty and proves nothing (RFC 9162); give --from 1 or more, or omit --from to prove from the baseline's size")
@@ -388,7 +437,7 @@ nothing, so --from 0 is refused.`,
 					return usagef("the baseline of %s bound an empty operation log; give --from 1 or more", args[0])
 				}
 			}
-			p, err := eng.ProveMemory(cmd.Context(), args[0], from)
+			p, err := eng.ProveMemoryRange(cmd.Context(), args[0], from, to)
 			if err != nil {
 				return engineErr(err)
 			}
@@ -403,6 +452,9 @@ nothing, so --from 0 is refused.`,
 		},
 	}
 	prove.Flags().Uint64Var(&from, "from", 0, "the earlier tree size (default: the baseline's)")
+	prove.Flags().Uint64Var(&to, "to", 0, "the later tree size (default: the whole op log)")
+	prove.Flags().Uint64Var(&seq, "seq", 0, "print the inclusion proof of the operation at this position (from 0)")
+	prove.Flags().StringVar(&heldFile, "checkpoint", "", "check a held 3.2.6.2 checkpoint file")
 	prove.Flags().BoolVar(&proveJSON, "json", false, "print JSON")
 	cmd.AddCommand(show, ops, prove)
 	return cmd

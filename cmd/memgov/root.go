@@ -104,6 +104,10 @@ approved baseline; curators review what agents want to remember.`,
 		a.auditCommand(),
 		a.adminCommand(),
 
+		// The conformance toolkit (cmd_conform.go).
+		a.canonCommand(),
+		a.merkleCommand(),
+
 		// The review console and the demo (cmd_tui.go, cmd_seed.go).
 		a.tuiCommand(),
 		a.seedCommand(),
