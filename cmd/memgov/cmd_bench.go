@@ -21,6 +21,7 @@ the figures. Compare ratios measured in one run, not absolute numbers across run
 	cmd.AddCommand(
 		a.benchWriteCommand(),  // cmd_bench_write.go
 		a.benchVerifyCommand(), // cmd_bench_verify.go
+		a.benchAuditCommand(),  // cmd_bench_audit.go
 	)
 	return cmd
 }
