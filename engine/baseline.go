@@ -227,6 +227,9 @@ func (e *Engine) ApproveBaseline(ctx context.Context, r ApproveRequest) (Baselin
 		} else if !isNotFound(err) {
 			return err
 		}
+		if _, err := e.expireDueTx(ctx, tx, r.MemoryRef, e.Now()); err != nil {
+			return err
+		}
 		if ok, _, err := e.governedIntact(ctx, tx, r.MemoryRef); err != nil {
 			return err
 		} else if !ok {

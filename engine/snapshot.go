@@ -11,6 +11,7 @@ import (
 
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // The memory map of a memoryRef is {key: content} over its ACTIVE, unexpired
@@ -329,6 +330,9 @@ func (e *Engine) ExportSnapshot(ctx context.Context, ref string, alg canon.Algor
 		alg = canon.SHA256
 	}
 	info := SnapshotInfo{MemoryRef: ref}
+	if _, err := e.ExpireDue(ctx, ref); err != nil {
+		return info, err
+	}
 	err := e.store.View(ctx, func(tx ReadTx) error {
 		br, err := baselineTx(tx)
 		if err != nil {
@@ -370,6 +374,9 @@ type MemoryCheckpointView struct {
 // MemoryCheckpoint returns the latest accepted checkpoint of ref's op log.
 func (e *Engine) MemoryCheckpoint(ctx context.Context, ref string) (MemoryCheckpointView, error) {
 	var v MemoryCheckpointView
+	if _, err := e.ExpireDue(ctx, ref); err != nil {
+		return v, err
+	}
 	err := e.store.View(ctx, func(tx ReadTx) error {
 		br, err := baselineTx(tx)
 		if err != nil {
@@ -393,6 +400,9 @@ func (e *Engine) MemoryCheckpoint(ctx context.Context, ref string) (MemoryCheckp
 
 // MemoryOps calls fn for every operation of ref's op log, in order.
 func (e *Engine) MemoryOps(ctx context.Context, ref string, fn func(MemOp) error) error {
+	if _, err := e.ExpireDue(ctx, ref); err != nil {
+		return err
+	}
 	return e.store.View(ctx, func(tx ReadTx) error {
 		br, err := baselineTx(tx)
 		if err != nil {
@@ -450,6 +460,9 @@ func memLeaves(ctx context.Context, br baselineReader, ref string, size uint64) 
 // (0: the whole op log) of ref, checked before it is returned.
 func (e *Engine) ProveMemoryRange(ctx context.Context, ref string, from, to uint64) (MemoryProof, error) {
 	var p MemoryProof
+	if _, err := e.ExpireDue(ctx, ref); err != nil {
+		return p, err
+	}
 	err := e.store.View(ctx, func(tx ReadTx) error {
 		br, err := baselineTx(tx)
 		if err != nil {
@@ -497,6 +510,9 @@ type MemoryInclusion struct {
 // operations (0: all of it), checked before it is returned.
 func (e *Engine) ProveMemoryInclusion(ctx context.Context, ref string, index, size uint64) (MemoryInclusion, error) {
 	var p MemoryInclusion
+	if _, err := e.ExpireDue(ctx, ref); err != nil {
+		return p, err
+	}
 	err := e.store.View(ctx, func(tx ReadTx) error {
 		br, err := baselineTx(tx)
 		if err != nil {
@@ -533,6 +549,9 @@ func (e *Engine) AcceptMemoryCheckpoint(ctx context.Context, ref string, held me
 		v merkle.Verdict
 		p MemoryProof
 	)
+	if _, err := e.ExpireDue(ctx, ref); err != nil {
+		return v, p, err
+	}
 	err := e.store.View(ctx, func(tx ReadTx) error {
 		br, err := baselineTx(tx)
 		if err != nil {
@@ -563,4 +582,52 @@ func (e *Engine) AcceptMemoryCheckpoint(ctx context.Context, ref string, held me
 		return nil
 	})
 	return v, p, err
+}
+
+// expireDueTx appends an EXPIRE entry for every ACTIVE version of ref whose
+// TTL has passed at now. The store turns each into a DEL of the memoryRef's
+// op log, so the fold of the log equals `memgov snapshot export` (spec
+// §3.2.6.2: removal is an appended DEL). It returns how many expired.
+func (e *Engine) expireDueTx(ctx context.Context, tx Tx, ref string, now time.Time) (int, error) {
+	due, err := tx.DueExpiries(ctx, ref, now, 0)
+	if err != nil {
+		return 0, err
+	}
+	for _, v := range due {
+		data, _ := json.Marshal(oplog.ExpireData{GC: GCModeTTL})
+		entry := &LogEntry{Time: now, Op: OpExpire, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: SystemActor}
+		if err := entry.Seal(Payload{Reason: "ttl expired", Data: data}); err != nil {
+			return 0, err
+		}
+		if err := tx.Append(ctx, entry); err != nil {
+			return 0, err
+		}
+	}
+	return len(due), nil
+}
+
+// SystemActor is the actor of the entries memgov appends on its own, such as
+// the expiry of a version whose TTL passed.
+const SystemActor = "memgov"
+
+// ExpireDue appends the EXPIRE entries of ref's versions whose TTL has passed
+// (see expireDueTx); reads of the memory map and its op log call it first, so
+// they never show a map the log does not fold to. It writes only when
+// something is due.
+func (e *Engine) ExpireDue(ctx context.Context, ref string) (int, error) {
+	now := e.Now()
+	var due bool
+	if err := e.store.View(ctx, func(tx ReadTx) error {
+		vs, err := tx.DueExpiries(ctx, ref, now, 1)
+		due = len(vs) > 0
+		return err
+	}); err != nil || !due {
+		return 0, err
+	}
+	var n int
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
+		n, err = e.expireDueTx(ctx, tx, ref, now)
+		return err
+	})
+	return n, err
 }

@@ -62,6 +62,9 @@ type ReadTx interface {
 	Active(ctx context.Context, q ActiveQuery) ([]Version, error)
 	// Refs lists the memoryRefs that have items, with counts.
 	Refs(ctx context.Context) ([]RefSummary, error)
+	// DueExpiries returns the ACTIVE versions of ref whose TTL has passed at
+	// now (expires_at <= now), ordered by key, at most limit (0: all).
+	DueExpiries(ctx context.Context, ref string, now time.Time, limit int) ([]Version, error)
 
 	AuditCheckpoints(ctx context.Context) ([]AuditCheckpointRecord, error)
 

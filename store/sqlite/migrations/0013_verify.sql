@@ -16,3 +16,7 @@ CREATE TABLE verify_state (
     digest BLOB NOT NULL,
     mac    BLOB NOT NULL
 ) STRICT;
+
+-- The ACTIVE versions that carry a TTL, by expiry: the expiry sweep (spec
+-- §3.2.6.2, removal is an appended DEL) finds the due ones without a scan.
+CREATE INDEX versions_expiring ON versions(memory_ref, expires_at) WHERE state = 'ACTIVE' AND expires_at IS NOT NULL;
