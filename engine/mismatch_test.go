@@ -78,3 +78,40 @@ func TestM2ExpiryFoldsAndStateIsComparedWithApproved(t *testing.T) {
 	}
 	env.auditOK()
 }
+
+// M4: an instance of shared memory binds to its owner's hash. It cannot
+// approve a baseline of its own, and one it held from before the owner shared
+// its memory no longer governs it.
+func TestM4SharedInstanceBindsToOwner(t *testing.T) {
+	env := newBEnv(t)
+	ctx := context.Background()
+	owner, inst := "acme/policy-agent", "acme/policy-agent/instance-2"
+	env.put(owner, "rule", "refunds need two signatures")
+	env.put(inst, "scratch", "a private note")
+	// Before the owner shares, the instance is memory of its own.
+	own := env.approve(inst, engine.MemoryPersistent, policy.DenyOnDrift)
+	shared := env.approve(owner, engine.MemoryShared, policy.DenyOnDrift)
+	// The instance's own baseline no longer governs it: the owner's does.
+	b, err := env.e.ResolveBaseline(ctx, inst)
+	if err != nil || b.ID != shared.ID || b.ID == own.ID {
+		t.Fatalf("instance resolves to %+v %v, want the owner's %s", b, err, shared.ID)
+	}
+	if r := env.verify(inst, json.RawMessage(`{"rule":{"text":"refunds need two signatures"}}`)); !r.Valid || r.BaselineID != shared.ID || r.BaselineRef != owner {
+		t.Fatalf("instance with the owner's map: %+v", r)
+	}
+	// And it cannot approve one of its own any more.
+	_, err = env.e.ApproveBaseline(ctx, engine.ApproveRequest{MemoryRef: inst, By: "oncall", MemoryType: engine.MemoryPersistent,
+		TTLSeconds: 86400, DriftPolicy: policy.DenyOnDrift, Level: 2})
+	if err == nil || !strings.Contains(err.Error(), "references its owner's hash") {
+		t.Fatalf("an instance approved a baseline of its own: %v", err)
+	}
+	for _, typ := range []engine.MemoryType{engine.MemoryShared, engine.MemorySession} {
+		r := engine.ApproveRequest{MemoryRef: inst, By: "oncall", MemoryType: typ, TTLSeconds: 86400, DriftPolicy: policy.DenyOnDrift, Level: 2}
+		if typ == engine.MemoryShared {
+			r.Owner = "policy-agent"
+		}
+		if _, err := env.e.ApproveBaseline(ctx, r); err == nil {
+			t.Fatalf("an instance approved a %s baseline of its own", typ)
+		}
+	}
+}
