@@ -85,8 +85,10 @@ func (e *Engine) Capabilities() Capabilities {
 	c.Agents.Commitments.Supported = true            // TestCommitmentFiresOnce
 	c.Agents.Proposals.ArtifactKinds = ProposalKinds // TestProposalInertnessAndGatedActivation
 	c.Agents.Proposals.DuplicationDetection = true   // TestProposalInertnessAndGatedActivation
-	c.Agents.Proposals.Activation = ActivationApprovalGate
-	c.Agents.Proposals.ActivationScope = ScopeProposalActivate // direct-rbac: TestProposalInertnessAndGatedActivation
+	c.Agents.Proposals.Activation = e.Policy().Proposals.Activation // the only mode: TestM5AdvertisedActivationIsTheOnlyOne
+	if c.Agents.Proposals.Activation == ActivationDirectRBAC {
+		c.Agents.Proposals.ActivationScope = ScopeProposalActivate // TestProposalInertnessAndGatedActivation
+	}
 	c.MultiAgent.ExecutionModel.Version = 2                    // replay-snapshot: TestReplaySnapshot
 	c.Dimensions = []Dimension{
 		{"read", true, []string{"TestContractRoundTrip", "TestContractCrossTenantIsolation", "TestContractCrossInstance", "FuzzMemoryRefRead"}},

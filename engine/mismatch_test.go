@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -113,5 +114,39 @@ func TestM4SharedInstanceBindsToOwner(t *testing.T) {
 		if _, err := env.e.ApproveBaseline(ctx, r); err == nil {
 			t.Fatalf("an instance approved a %s baseline of its own", typ)
 		}
+	}
+}
+
+// M5: the advertised activation mode is the only one. Under approval-gate (the
+// default) a principal holding proposal:activate cannot apply; under
+// direct-rbac only such a principal applies, and a curator does not.
+func TestM5AdvertisedActivationIsTheOnlyOne(t *testing.T) {
+	ctx := context.Background()
+	for _, mode := range []string{engine.ActivationApprovalGate, engine.ActivationDirectRBAC} {
+		t.Run(mode, func(t *testing.T) {
+			e := newEngine(t, "proposals:\n  activation: "+mode+"\n")
+			addPrincipals(t, e)
+			caps := e.Capabilities().Agents.Proposals
+			if caps.Activation != mode || (caps.ActivationScope != "") != (mode == engine.ActivationDirectRBAC) {
+				t.Fatalf("advertised %+v under %s", caps, mode)
+			}
+			p, err := e.CreateProposal(ctx, engine.ProposalInput{Kind: "prompt-template", Artifact: json.RawMessage(`{"name":"x"}`)}, "support-bot")
+			if err != nil {
+				t.Fatal(err)
+			}
+			allowed, refused := "acme-curator", "acme-ops" // acme-ops holds proposal:activate
+			if mode == engine.ActivationDirectRBAC {
+				allowed, refused = refused, allowed
+			}
+			if res, err := e.ApplyProposal(ctx, p.ID, refused); !errors.Is(err, engine.ErrForbidden) || res.Status != 403 || !strings.Contains(err.Error(), "activation is "+mode) {
+				t.Fatalf("%s applied under %s: %+v %v", refused, mode, res, err)
+			}
+			if res, err := e.ApplyProposal(ctx, p.ID, allowed); err != nil || res.Activation != mode {
+				t.Fatalf("%s under %s: %+v %v", allowed, mode, res, err)
+			}
+		})
+	}
+	if _, err := policy.Parse([]byte("proposals:\n  activation: both\n")); err == nil || !strings.Contains(err.Error(), "proposals.activation") {
+		t.Fatalf("an unknown activation mode: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -36,10 +37,34 @@ const (
 
 // Activation modes and the direct-rbac scope.
 const (
-	ActivationApprovalGate = "approval-gate"
-	ActivationDirectRBAC   = "direct-rbac"
+	ActivationApprovalGate = policy.ActivationApprovalGate
+	ActivationDirectRBAC   = policy.ActivationDirectRBAC
 	ScopeProposalActivate  = "proposal:activate"
 )
+
+// ActivationGate decides whether p may apply pr through mode, the policy's
+// activation mode, which is the only one (it is what capabilities advertise):
+// under approval-gate a curator of the tenant who is not the owner applies;
+// under direct-rbac a principal holding the proposal:activate scope. It
+// returns the mode, or an error wrapping ErrForbidden that says why not.
+func ActivationGate(mode string, p Principal, pr Proposal) (string, error) {
+	switch mode {
+	case ActivationApprovalGate:
+		if p.Role == Curator && p.ID != pr.Owner.Principal {
+			return mode, nil
+		}
+		if p.Role == Curator {
+			return "", fmt.Errorf("%w: %s owns this proposal; another curator must apply it (activation is %s)", ErrForbidden, p.ID, mode)
+		}
+		return "", fmt.Errorf("%w: %s is %s; activation is %s: a curator who is not the owner applies proposals", ErrForbidden, p.ID, p.Role, mode)
+	case ActivationDirectRBAC:
+		if HasScope(p, ScopeProposalActivate) {
+			return mode, nil
+		}
+		return "", fmt.Errorf("%w: %s does not hold the %s scope; activation is %s", ErrForbidden, p.ID, ScopeProposalActivate, mode)
+	}
+	return "", fmt.Errorf("%w: activation mode %q is not one of %s, %s", ErrInvalid, mode, ActivationApprovalGate, ActivationDirectRBAC)
+}
 
 // ProposalOwner is the RFC 0048 owner of a proposal.
 type ProposalOwner = oplog.ProposalOwner
@@ -277,11 +302,11 @@ type ApplyResult struct {
 
 // ApplyProposal installs a draft or revised proposal's last persisted
 // artifact, byte for byte (no re-synthesis). It is authorised only through
-// the approval gate — a curator of the tenant other than the owner grants it
-// by applying — or direct RBAC — a principal of the tenant whose attribute
-// "scopes" (comma or space separated) holds proposal:activate. Anyone else is
-// refused with Status 403 and an error wrapping ErrForbidden; nothing is
-// written.
+// the policy's activation mode (see ActivationGate): the approval gate — a
+// curator of the tenant other than the owner grants it by applying — or direct
+// RBAC — a principal of the tenant whose attribute "scopes" (comma or space
+// separated) holds proposal:activate — never both. Anyone else is refused
+// with Status 403 and an error wrapping ErrForbidden; nothing is written.
 func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResult, error) {
 	res := ApplyResult{ProposalID: id}
 	err := e.store.Update(ctx, func(tx Tx) error {
@@ -300,15 +325,10 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 		if err != nil || !p.Governs(pr.Owner.Tenant) {
 			return fmt.Errorf("%w: no proposal %s", ErrNotFound, safeID(id))
 		}
-		var gate string
-		switch {
-		case p.Role == Curator && actor != pr.Owner.Principal:
-			gate = ActivationApprovalGate
-		case HasScope(p, ScopeProposalActivate):
-			gate = ActivationDirectRBAC
-		default:
-			res.Status, res.Error = http.StatusForbidden, "forbidden: apply needs a curator's approval or the proposal:activate scope"
-			return fmt.Errorf("%w: %s may not activate proposals (a curator approves, or a principal holds %s)", ErrForbidden, actor, ScopeProposalActivate)
+		gate, err := ActivationGate(e.Policy().Proposals.Activation, p, pr)
+		if err != nil {
+			res.Status, res.Error = http.StatusForbidden, "forbidden: "+strings.TrimPrefix(err.Error(), ErrForbidden.Error()+": ")
+			return err
 		}
 		if pr.State != ProposalDraft && pr.State != ProposalRevised {
 			res.Status, res.State, res.Error = http.StatusConflict, pr.State, "conflict: proposal is "+pr.State

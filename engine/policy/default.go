@@ -197,6 +197,7 @@ func Default() Policy {
 			Order: []string{Public, General, Business, PII},
 		},
 		RBAC: defaultRBAC(),
+		Proposals: Proposals{Activation: ActivationApprovalGate}, // the mode capabilities advertised from the start
 		Baseline: Baseline{
 			TTLMin: dur(3600 * time.Second),    // seed 000 minimum 3,600 seconds
 			TTLMax: dur(7776000 * time.Second), // seed 000 maximum 7,776,000 seconds

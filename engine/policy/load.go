@@ -216,6 +216,11 @@ func (p Policy) Validate() error {
 		}
 	}
 	v.positive("baseline.delta_budget", float64(b.DeltaBudget))
+	switch p.Proposals.Activation {
+	case ActivationApprovalGate, ActivationDirectRBAC:
+	default:
+		v.addf("proposals.activation: %q is not one of %s, %s", p.Proposals.Activation, ActivationApprovalGate, ActivationDirectRBAC)
+	}
 
 	rt := p.Retrieval
 	v.positive("retrieval.rrf_k", rt.RRFK)

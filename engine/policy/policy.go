@@ -114,6 +114,22 @@ type Policy struct {
 	Residency       Residency               `yaml:"residency" json:"residency"`
 	ReferenceOnly   ReferenceOnly           `yaml:"reference_only" json:"reference_only"`
 	Promotion       Promotion               `yaml:"promotion" json:"promotion"`
+	Proposals       Proposals               `yaml:"proposals" json:"proposals"`
+}
+
+// Proposal activation modes (RFC 0048): who may apply a proposal.
+const (
+	// ActivationApprovalGate: a curator of the tenant other than the owner.
+	ActivationApprovalGate = "approval-gate"
+	// ActivationDirectRBAC: a principal holding the proposal:activate scope.
+	ActivationDirectRBAC = "direct-rbac"
+)
+
+// Proposals configures agent-authored proposals.
+type Proposals struct {
+	// Activation is the one mode through which proposals are applied; it is
+	// what `memgov capabilities` advertises, and no other mode applies.
+	Activation string `yaml:"activation" json:"activation"`
 }
 
 // PerLayer holds one value for each memory layer. Fixed fields, rather than
