@@ -150,3 +150,45 @@ func TestM5AdvertisedActivationIsTheOnlyOne(t *testing.T) {
 		t.Fatalf("an unknown activation mode: %v", err)
 	}
 }
+
+// M6: a proposal's rationale and source run ids are redacted with the secrets
+// registered for the source runs, not only the proposing run's.
+func TestM6ProposalRationaleAndRunIDsRedacted(t *testing.T) {
+	e, _ := contractEngine(t)
+	ctx := context.Background()
+	const secret = "tok_ABCDEFGH12345678"
+	if _, err := e.Secrets().Register("run-7", "crm", secret); err != nil {
+		t.Fatal(err)
+	}
+	in := engine.ProposalInput{Kind: "prompt-template", Artifact: json.RawMessage(`{"name":"followup"}`),
+		Rationale: "learnt in run-7, which called the CRM with " + secret, SourceRunIDs: []string{"run-7", "run-7/" + secret}}
+	p, err := e.CreateProposal(ctx, in, "support-bot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := e.ReviseProposal(ctx, p.ID, engine.ProposalInput{Artifact: json.RawMessage(`{"name":"followup2"}`),
+		Rationale: "again " + secret}, "support-bot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{p.Rationale, strings.Join(p.Provenance.SourceRunIDs, " "), rev.Rationale} {
+		if strings.Contains(s, secret) || !strings.Contains(s, "[REDACTED:crm]") {
+			t.Fatalf("not redacted: %q", s)
+		}
+	}
+	if p.Provenance.SourceRunIDs[0] != "run-7" {
+		t.Fatalf("a run id without a secret changed: %v", p.Provenance.SourceRunIDs)
+	}
+	// Nor does the log keep it.
+	var leaked bool
+	err = e.Store().View(ctx, func(tx engine.ReadTx) error {
+		n, _ := tx.LogSize(ctx)
+		return tx.LogRange(ctx, 1, n, func(en *engine.LogEntry) error {
+			leaked = leaked || strings.Contains(string(en.Payload), secret)
+			return nil
+		})
+	})
+	if err != nil || leaked {
+		t.Fatalf("the log keeps the secret (%v)", err)
+	}
+}

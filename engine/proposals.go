@@ -12,6 +12,7 @@ import (
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/engine/redact"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -151,10 +152,25 @@ func (e *Engine) prepareArtifact(in *ProposalInput) (json.RawMessage, string, er
 	if raw, err = redactCanonical(raw, red); err != nil {
 		return nil, "", err
 	}
-	in.Rationale = red.String(in.Rationale)
 	in.Title = red.String(in.Title)
+	// The rationale and the source run ids speak of the runs the artifact was
+	// learnt from: they are redacted with the secrets registered for each of
+	// those runs as well as the proposing run's and the global ones (SR-1).
+	reds := []*redact.Redactor{red}
+	for _, r := range in.SourceRunIDs {
+		if r != in.RunID {
+			reds = append(reds, e.redactor(r))
+		}
+	}
+	redactAll := func(s string) string {
+		for _, r := range reds {
+			s = r.String(s)
+		}
+		return s
+	}
+	in.Rationale = redactAll(in.Rationale)
 	for i, r := range in.SourceRunIDs {
-		in.SourceRunIDs[i] = red.String(r)
+		in.SourceRunIDs[i] = redactAll(r)
 	}
 	return raw, HashPayload(raw), nil
 }
@@ -277,6 +293,10 @@ func (e *Engine) ReviseProposal(ctx context.Context, id string, in ProposalInput
 		}
 		if pr.State != ProposalDraft && pr.State != ProposalRevised {
 			return fmt.Errorf("%w: proposal %s is %s; only draft or revised proposals can be revised", ErrConflict, pr.ID, pr.State)
+		}
+		// The proposal's own source runs redact the new rationale too.
+		for _, r := range pr.Provenance.SourceRunIDs {
+			in.Rationale = e.redactor(r).String(in.Rationale)
 		}
 		d := oplog.ProposalData{ID: pr.ID, Artifact: raw, ArtifactHash: hash, Rationale: in.Rationale}
 		if _, err := e.appendProposalOp(ctx, tx, OpProposalRevise, actor, "proposal revised", d); err != nil {
