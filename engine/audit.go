@@ -379,13 +379,64 @@ func (e *Engine) AcceptCheckpoint(ctx context.Context, signed AuditCheckpointRec
 // checkpoints, erasures) and every served table against it. It reports the
 // first LSN, or served row, that does not verify.
 func (e *Engine) Verify(ctx context.Context) (VerifyReport, error) {
-	return e.store.Verify(ctx)
+	rep, err := e.store.Verify(ctx)
+	if err != nil || !rep.OK {
+		return rep, err
+	}
+	return e.verifyStateCaches(ctx, rep)
 }
 
 // VerifyReplay is Verify with the served tables always compared with a fresh
 // replay of the log.
 func (e *Engine) VerifyReplay(ctx context.Context) (VerifyReport, error) {
-	return e.store.VerifyReplay(ctx)
+	rep, err := e.store.VerifyReplay(ctx)
+	if err != nil || !rep.OK {
+		return rep, err
+	}
+	return e.verifyStateCaches(ctx, rep)
+}
+
+// verifyStateCaches checks the cached snapshot hashes that `memgov verify`
+// is served from while nothing changed: each cache still in use must be the
+// hash of its memoryRef's map, recomputed now from the verified tables.
+func (e *Engine) verifyStateCaches(ctx context.Context, rep VerifyReport) (VerifyReport, error) {
+	now := e.Now()
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		br, err := baselineTx(tx)
+		if err != nil {
+			return err
+		}
+		refs, err := tx.Refs(ctx)
+		if err != nil {
+			return err
+		}
+		for _, r := range refs {
+			c, ok, err := br.StateCache(ctx, r.MemoryRef)
+			if err != nil || !ok {
+				return err
+			}
+			head, err := br.MemHead(ctx, r.MemoryRef)
+			if err != nil {
+				return err
+			}
+			if c.TreeSize != head.TreeSize || c.NextExpiry != nil && !now.Before(*c.NextExpiry) {
+				continue // stale: never served
+			}
+			st, err := e.stateHash(ctx, br, r.MemoryRef, now, c.Alg, nil, false)
+			if err != nil {
+				return err
+			}
+			if st.Hash != c.Hash {
+				d := RowDifference{Table: "mem_state_cache", Row: r.MemoryRef,
+					Problem: fmt.Sprintf("mem_state_cache row %s holds %s, but the map it caches hashes to %s", r.MemoryRef, c.Hash, st.Hash)}
+				rep.OK, rep.Table, rep.Row, rep.BadLSN, rep.Problem = false, d.Table, d.Row, 0, d.Problem
+				rep.Differences = append(rep.Differences, d)
+				return nil
+			}
+		}
+		return nil
+	})
+	return rep, err
 }
 
 // Rebuild rebuilds every derived table from the log. The store refuses a log

@@ -278,3 +278,21 @@ func TestCLIRebuildDryRunAndRefusal(t *testing.T) {
 		t.Fatalf("the swapped payload was installed: %s", out)
 	}
 }
+
+// TestCLIVerifyCoversTheStateCache: the cached snapshot hash `memgov verify`
+// is served from while nothing changed is checked against the map it caches.
+func TestCLIVerifyCoversTheStateCache(t *testing.T) {
+	c := newCLI(t)
+	c.ok("", "init")
+	c.ok("", "principal", "add", "--id", "oncall", "--role", "operator", "--tenant", "*")
+	seedMemory(t, c, "acme/bot", map[string]string{"a": "1", "b": "2"})
+	c.ok("", "baseline", "approve", "acme/bot", "--by", "oncall", "--type", "persistent", "--ttl", "3600", "--policy", "deny-on-drift", "--level", "2")
+	if v, code := c.verify(t); code != 0 || !v.OK {
+		t.Fatalf("before: %+v", v)
+	}
+	c.edit(t, `UPDATE mem_state_cache SET hash = 'sha256:`+strings.Repeat("0", 64)+`' WHERE memory_ref = 'acme/bot'`)
+	v, code := c.verify(t)
+	if code != 1 || v.OK || v.Table != "mem_state_cache" || v.Row != "acme/bot" {
+		t.Fatalf("an edited state cache: exit %d %+v", code, v)
+	}
+}
