@@ -196,7 +196,7 @@ func Default() Policy {
 			// 12.10.4's table from open to PII.
 			Order: []string{Public, General, Business, PII},
 		},
-		RBAC: defaultRBAC(),
+		RBAC:      defaultRBAC(),
 		Proposals: Proposals{Activation: ActivationApprovalGate}, // the mode capabilities advertised from the start
 		Baseline: Baseline{
 			TTLMin: dur(3600 * time.Second),    // seed 000 minimum 3,600 seconds
