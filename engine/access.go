@@ -6,16 +6,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 )
 
-// Reason codes of the lifecycle gate.
+// Reason codes of the policy gate.
 const (
-	ReasonResidency     = "RESIDENCY_VIOLATION"
-	ReasonReferenceOnly = "REFERENCE_ONLY"
-	ReasonLeaseHeld     = "LEASE_HELD"
-	ReasonStaleFencing  = "STALE_FENCING_TOKEN"
+	ReasonResidency     = gate.ReasonResidency
+	ReasonReferenceOnly = gate.ReasonReferenceOnly
+	ReasonLeaseHeld     = gate.ReasonLeaseHeld
+	ReasonStaleFencing  = gate.ReasonStaleFencing
 )
 
 // Authorize decides authorized(a, m, op) of 12.8.2 for a principal acting on
@@ -76,45 +77,8 @@ func (e *Engine) clearance(p Principal) string {
 	return policy.General
 }
 
-// domainsOf reads "domain:X" or "domain=X" tags.
-func domainsOf(tags []string) []string {
-	var out []string
-	for _, t := range tags {
-		for _, pre := range []string{"domain:", "domain="} {
-			if v, ok := strings.CutPrefix(t, pre); ok && v != "" {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
-}
-
-// inDomains reports domain(m) ⊆ domains(a). A principal's "domains" attribute
-// is a comma-separated list; people without one see every domain, agents
-// without one only undomained memory.
-func inDomains(p Principal, tags []string) bool {
-	ds := domainsOf(tags)
-	if len(ds) == 0 {
-		return true
-	}
-	attr, ok := p.Attributes["domains"]
-	if !ok {
-		return p.Role.Human()
-	}
-	allowed := map[string]bool{}
-	for _, d := range strings.Split(attr, ",") {
-		allowed[strings.TrimSpace(d)] = true
-	}
-	if allowed["*"] {
-		return true
-	}
-	for _, d := range ds {
-		if !allowed[d] {
-			return false
-		}
-	}
-	return true
-}
+// inDomains reports domain(m) ⊆ domains(a) (memory.Principal.InDomains).
+func inDomains(p Principal, tags []string) bool { return p.InDomains(tags) }
 
 // visible is 12.8.5: authorized(a, m, READ) ∧ classification(m) <= clearance(a)
 // ∧ domain(m) ⊆ domains(a). Unclassified memory counts as PUBLIC. The host's
@@ -221,21 +185,17 @@ func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []Ver
 	}
 	now := e.Now()
 	id := NewID()
-	err := e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
 		ids := make([]string, 0, len(vs))
 		stale := make(map[string]time.Duration, len(vs))
 		for _, v := range vs {
 			ids = append(ids, v.ItemID)
 			stale[v.ItemID] = now.Sub(v.CreatedAt)
 		}
-		if err := lw.RecordAccess(ctx, ids, now); err != nil {
+		if err := tx.RecordAccess(ctx, ids, now); err != nil {
 			return err
 		}
-		return lw.RecordRetrieval(ctx, id, principal, ref, now, stale)
+		return tx.RecordRetrieval(ctx, id, principal, ref, now, stale)
 	})
 	return id, err
 }
@@ -245,64 +205,11 @@ func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []Ver
 // of relevance decay (12.7.2). It returns how many of used were in the retrieval.
 func (e *Engine) Feedback(ctx context.Context, retrievalID string, usedItems []string) (int, error) {
 	var n int
-	err := e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
-		n, err = lw.RecordFeedback(ctx, retrievalID, usedItems, e.Now())
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
+		n, err = tx.RecordFeedback(ctx, retrievalID, usedItems, e.Now())
 		return err
 	})
 	return n, err
-}
-
-// lifecycleGate applies the policy checks of the lifecycle subsystem to every
-// write: ABAC (executor own session, domain tags), data residency (12.10.3),
-// the reference-only invariant (seed 003 section 13) and write leases with
-// fencing tokens (12.8.3).
-type lifecycleGate struct{}
-
-func (lifecycleGate) Name() string { return "policy" }
-
-func (lifecycleGate) Evaluate(ctx context.Context, w *writeState) GateResult {
-	req, p := w.req, w.principal
-	if p.Role == Executor && (req.TargetLayer == Working || req.TargetLayer == Session) && w.ref.Agent != p.ID {
-		return reject(ReasonUnauthorized, "an executor writes only its own session memory (%s/%s/...)", w.ref.Tenant, p.ID)
-	}
-	if _, ok := p.Attributes["domains"]; ok && !inDomains(p, req.Tags) {
-		return reject(ReasonUnauthorized, "%s may write only memory tagged with its domains (%s)", p.ID, p.Attributes["domains"])
-	}
-	if !w.pol.ResidencyAllowed(req.Residency) {
-		return reject(ReasonResidency, "residency class %s may not be stored in region %s", clipStr(req.Residency, 20), w.pol.Residency.StoreRegion)
-	}
-	if len(w.pol.ReferenceOnly.Sources) > 0 {
-		if uri, sim, found := w.pol.ReferenceMatch(w.feat.Text); found {
-			return reject(ReasonReferenceOnly, "the content copies the canonical source %s (%.0f%% of its trigrams); reference it instead of mirroring it", uri, sim*100)
-		}
-	}
-	if req.Key != "" {
-		if lr, ok := w.tx.(lifecycleReader); ok {
-			l, found, err := lr.LeaseOf(ctx, req.MemoryRef+"#"+req.Key)
-			if err != nil {
-				return reject("INTERNAL", "%v", err)
-			}
-			token, hasToken := FencingToken(ctx)
-			if found {
-				live := !l.Released && w.now.Before(l.ExpiresAt)
-				if live && l.Holder != p.ID {
-					return GateResult{Verdict: Defer, Reason: ReasonLeaseHeld, Detail: fmt.Sprintf("%s holds the write lease on %s until %s", l.Holder, req.Key, l.ExpiresAt.Format(time.RFC3339)),
-						RetryAfter: max(l.ExpiresAt.Sub(w.now), time.Second)}
-				}
-				if hasToken && token < l.Token {
-					return reject(ReasonStaleFencing, "fencing token %d is older than the current token %d of %s", token, l.Token, req.Key)
-				}
-				if live && !hasToken {
-					return reject(ReasonStaleFencing, "a write under a lease must carry its fencing token (engine.WithFencingToken)")
-				}
-			}
-		}
-	}
-	return accept()
 }
 
 // visibleOnly keeps the versions visible(p, v) lets p read and counts the

@@ -402,27 +402,23 @@ func (e *Engine) VerifyReplay(ctx context.Context) (VerifyReport, error) {
 func (e *Engine) verifyStateCaches(ctx context.Context, rep VerifyReport) (VerifyReport, error) {
 	now := e.Now()
 	err := e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
 		refs, err := tx.Refs(ctx)
 		if err != nil {
 			return err
 		}
 		for _, r := range refs {
-			c, ok, err := br.StateCache(ctx, r.MemoryRef)
+			c, ok, err := tx.StateCache(ctx, r.MemoryRef)
 			if err != nil || !ok {
 				return err
 			}
-			head, err := br.MemHead(ctx, r.MemoryRef)
+			head, err := tx.MemHead(ctx, r.MemoryRef)
 			if err != nil {
 				return err
 			}
 			if c.TreeSize != head.TreeSize || c.NextExpiry != nil && !now.Before(*c.NextExpiry) {
 				continue // stale: never served
 			}
-			st, err := e.stateHash(ctx, br, r.MemoryRef, now, c.Alg, nil, false)
+			st, err := e.stateHash(ctx, tx, r.MemoryRef, now, c.Alg, nil, false)
 			if err != nil {
 				return err
 			}

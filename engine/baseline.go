@@ -214,21 +214,17 @@ func (e *Engine) ApproveBaseline(ctx context.Context, r ApproveRequest) (Baselin
 		return Baseline{}, err
 	}
 	var out Baseline
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
 		if _, err := requireGovernor(ctx, tx, r.By, r.MemoryRef, "approve a baseline"); err != nil {
 			return err
 		}
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
-		if pb, ok, err := sharedOwnerBaseline(ctx, br, r.MemoryRef); err != nil {
+		if pb, ok, err := sharedOwnerBaseline(ctx, tx, r.MemoryRef); err != nil {
 			return err
 		} else if ok {
 			return fmt.Errorf("%w: 3.2.6 shared_memory_owner: %s is an instance of the shared memory of %s (baseline %s on %s); an instance references its owner's hash and has no baseline of its own: re-approve %s instead",
 				ErrConflict, r.MemoryRef, pb.SharedMemoryOwner, pb.ID, pb.MemoryRef, pb.MemoryRef)
 		}
-		if ev, err := br.OpenDrift(ctx, r.MemoryRef); err == nil {
+		if ev, err := tx.OpenDrift(ctx, r.MemoryRef); err == nil {
 			return fmt.Errorf("%w: drift %s is open on %s; resolve it with: memgov drift ack %s --by %s --resolve reapprove|rollback", ErrConflict, ev.ID, r.MemoryRef, ev.ID, r.By)
 		} else if !isNotFound(err) {
 			return err
@@ -236,7 +232,7 @@ func (e *Engine) ApproveBaseline(ctx context.Context, r ApproveRequest) (Baselin
 		if _, err := e.expireDueTx(ctx, tx, r.MemoryRef, e.Now()); err != nil {
 			return err
 		}
-		if ok, _, err := e.governedIntact(ctx, tx, r.MemoryRef); err != nil {
+		if ok, _, err := e.governedIntact(ctx, tx, tx, r.MemoryRef); err != nil {
 			return err
 		} else if !ok {
 			return fmt.Errorf("%w: %s was edited outside memgov; run `memgov verify %s` and acknowledge the drift first", ErrConflict, r.MemoryRef, r.MemoryRef)
@@ -249,10 +245,6 @@ func (e *Engine) ApproveBaseline(ctx context.Context, r ApproveRequest) (Baselin
 
 // approveTx appends the BASELINE_APPROVE entry for the state as tx sees it.
 func (e *Engine) approveTx(ctx context.Context, tx Tx, r ApproveRequest) (Baseline, error) {
-	br, err := baselineTx(tx)
-	if err != nil {
-		return Baseline{}, err
-	}
 	now := e.Now()
 	pos, err := tx.LogSize(ctx)
 	if err != nil {
@@ -268,16 +260,16 @@ func (e *Engine) approveTx(ctx context.Context, tx Tx, r ApproveRequest) (Baseli
 		CheckIntervalSeconds: r.CheckIntervalSeconds, ComplianceLevel: r.Level, ApprovedBy: r.By,
 		DeltaBudget: e.Policy().Baseline.DeltaBudget, LogPosition: pos}
 	if r.MemoryType != MemoryNone {
-		st, err := e.stateHash(ctx, br, r.MemoryRef, now, alg, nil, false)
+		st, err := e.stateHash(ctx, tx, r.MemoryRef, now, alg, nil, false)
 		if err != nil {
 			return Baseline{}, err
 		}
 		b.SnapshotHash = &st.Hash
-		if err := e.putCache(ctx, tx, st); err != nil {
+		if err := tx.PutStateCache(ctx, st); err != nil {
 			return Baseline{}, err
 		}
 	}
-	head, err := br.MemHead(ctx, r.MemoryRef)
+	head, err := tx.MemHead(ctx, r.MemoryRef)
 	if err != nil {
 		return Baseline{}, err
 	}
@@ -297,19 +289,15 @@ func (e *Engine) approveTx(ctx context.Context, tx Tx, r ApproveRequest) (Baseli
 	if err := tx.Append(ctx, entry); err != nil {
 		return Baseline{}, err
 	}
-	return br.Baseline(ctx, r.MemoryRef)
+	return tx.Baseline(ctx, r.MemoryRef)
 }
 
 // Baseline returns the current baseline of a memoryRef (its own, not an
 // owner's; see ResolveBaseline).
 func (e *Engine) Baseline(ctx context.Context, ref string) (Baseline, error) {
 	var b Baseline
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
-		b, err = br.Baseline(ctx, ref)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		b, err = tx.Baseline(ctx, ref)
 		return err
 	})
 	return b, err
@@ -325,7 +313,7 @@ func (e *Engine) Baseline(ctx context.Context, ref string) (Baseline, error) {
 // instance references the same hash): the owner's shared baseline governs it
 // even if the instance holds a baseline of its own (approved before the owner
 // shared its memory; ApproveBaseline refuses one after).
-func resolveBaseline(ctx context.Context, br baselineReader, ref string) (Baseline, error) {
+func resolveBaseline(ctx context.Context, br BaselineReader, ref string) (Baseline, error) {
 	if pb, ok, err := sharedOwnerBaseline(ctx, br, ref); err != nil || ok {
 		return pb, err
 	}
@@ -333,12 +321,12 @@ func resolveBaseline(ctx context.Context, br baselineReader, ref string) (Baseli
 	if err == nil || !isNotFound(err) {
 		return b, err
 	}
-	return Baseline{}, fmt.Errorf("%w: no baseline for %s; approve one with: memgov baseline approve %s --by OPERATOR ...", ErrNotFound, ref, ref)
+	return Baseline{}, fmt.Errorf("%w: no baseline for %s; approve one with: memgov baseline approve %s --by OPERATOR --type TYPE --policy POLICY", ErrNotFound, ref, ref)
 }
 
 // sharedOwnerBaseline returns the shared baseline of the nearest ancestor ref
 // of ref, when there is one: ref is then an instance of that shared memory.
-func sharedOwnerBaseline(ctx context.Context, br baselineReader, ref string) (Baseline, bool, error) {
+func sharedOwnerBaseline(ctx context.Context, br BaselineReader, ref string) (Baseline, bool, error) {
 	segs := strings.Split(ref, "/")
 	for i := len(segs) - 1; i >= scope.MinSegments; i-- {
 		parent := strings.Join(segs[:i], "/")
@@ -357,12 +345,8 @@ func sharedOwnerBaseline(ctx context.Context, br baselineReader, ref string) (Ba
 // baseline of its owner (the nearest ancestor memoryRef with a shared baseline).
 func (e *Engine) ResolveBaseline(ctx context.Context, ref string) (Baseline, error) {
 	var b Baseline
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
-		b, err = resolveBaseline(ctx, br, ref)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		b, err = resolveBaseline(ctx, tx, ref)
 		return err
 	})
 	return b, err

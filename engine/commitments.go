@@ -91,10 +91,6 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickRe
 		if err := requireTenantPrincipal(ctx, tx, actor, r.Tenant); err != nil {
 			return err
 		}
-		cs, err := contractTx(tx)
-		if err != nil {
-			return err
-		}
 		now := e.Now()
 		active, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Now: now})
 		if err != nil {
@@ -124,7 +120,7 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickRe
 				continue
 			}
 			id := commitmentID(v.ID)
-			if _, err := cs.Commitment(ctx, id); err == nil {
+			if _, err := tx.Commitment(ctx, id); err == nil {
 				continue
 			} else if !isNotFound(err) {
 				return err
@@ -153,7 +149,7 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickRe
 			}
 			res.Inferred = append(res.Inferred, id)
 		}
-		list, err := cs.Commitments(ctx, ref)
+		list, err := tx.Commitments(ctx, ref)
 		if err != nil {
 			return err
 		}
@@ -211,11 +207,7 @@ func (a *MemoryAdapter) Commitments(ctx context.Context, ref string) ([]Commitme
 		if err != nil || !ok {
 			return err
 		}
-		cs, err := contractTx(tx)
-		if err != nil {
-			return err
-		}
-		list, err := cs.Commitments(ctx, ref)
+		list, err := tx.Commitments(ctx, ref)
 		if err == nil && list != nil {
 			out = list
 		}
@@ -231,11 +223,7 @@ func (e *Engine) Commitments(ctx context.Context, ref string) ([]Commitment, err
 		return out, nil
 	}
 	err := e.store.View(ctx, func(tx ReadTx) error {
-		cs, err := contractTx(tx)
-		if err != nil {
-			return err
-		}
-		list, err := cs.Commitments(ctx, ref)
+		list, err := tx.Commitments(ctx, ref)
 		if err == nil && list != nil {
 			out = list
 		}

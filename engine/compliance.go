@@ -42,11 +42,7 @@ type ComplianceReport struct {
 func (e *Engine) ComplianceReport(ctx context.Context) (ComplianceReport, error) {
 	rep := ComplianceReport{At: e.Now(), RetentionBreaches: []ComplianceItem{}, ResidencyViolations: []ComplianceItem{}, PastTTL: []ComplianceItem{}}
 	err := e.store.View(ctx, func(tx ReadTx) error {
-		lr, err := lcRead(tx)
-		if err != nil {
-			return err
-		}
-		d, err := lr.ComplianceData(ctx)
+		d, err := tx.ComplianceData(ctx)
 		if err != nil {
 			return err
 		}

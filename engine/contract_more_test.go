@@ -122,7 +122,7 @@ func TestSearchTemporalValidity(t *testing.T) {
 
 func TestDistillationBudgetAndByteStability(t *testing.T) {
 	ctx := context.Background()
-	run := func() (*engine.Engine, engine.DistillResult, error, engine.DistillResult) {
+	run := func() (*engine.Engine, engine.DistillResult, error) {
 		e, _ := contractEngine(t)
 		cput(t, e, "acme/support-bot", "b", "Refunds above 1000 dollars need a second signature. Finance signs them within a day.")
 		cput(t, e, "acme/support-bot", "a", "Customer 42 prefers email follow-up. Never call after 6pm.")
@@ -136,9 +136,9 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 		if err2 != nil {
 			t.Fatal(err2)
 		}
-		return e, res, err, res
+		return e, res, err
 	}
-	e, r1, overErr, _ := run()
+	e, r1, overErr := run()
 	if !errors.Is(overErr, engine.ErrTokenBudgetExceeded) || !strings.Contains(overErr.Error(), "token_budget_exceeded") {
 		t.Fatalf("over budget: %v", overErr)
 	}
@@ -183,7 +183,7 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 	if err != nil || !bytes.Equal(again.Archive, r1.Archive) || again.ArchiveNew || again.IndexUpdated {
 		t.Fatalf("second run: %+v %v", again, err)
 	}
-	_, r2, _, _ := run()
+	_, r2, _ := run()
 	if !bytes.Equal(r1.Archive, r2.Archive) || r1.ArchiveHash != r2.ArchiveHash {
 		t.Fatalf("not byte-stable:\n%s\n%s", r1.Archive, r2.Archive)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -159,7 +160,7 @@ func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) 
 			res.Detail = "approved by " + r.DecidedBy
 			return res, nil
 		case ReviewRejected:
-			res.Status, res.Reason, res.Gate = StatusRejected, ReasonReviewRejected, "approval"
+			res.Status, res.Reason, res.Gate = StatusRejected, ReasonReviewRejected, gate.NameApproval
 			if r.DecisionCode == ReasonApprovalTimeout {
 				res.Reason = ReasonApprovalTimeout
 			}

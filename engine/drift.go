@@ -160,28 +160,26 @@ func (e *Engine) VerifyMemory(ctx context.Context, r VerifyRequest) (VerifyResul
 		need bool
 	)
 	err := e.store.View(ctx, func(tx ReadTx) (err error) {
-		res, need, err = e.verifyTx(ctx, tx, r, agent, false)
+		res, need, err = e.verifyTx(ctx, tx, nil, r, agent)
 		return err
 	})
 	if err != nil || !need {
 		return res, err
 	}
 	err = e.store.Update(ctx, func(tx Tx) (err error) {
-		res, _, err = e.verifyTx(ctx, tx, r, agent, true)
+		res, _, err = e.verifyTx(ctx, tx, tx, r, agent)
 		return err
 	})
 	return res, err
 }
 
-// verifyTx runs the check; when it must write (record drift, clear dirty rows,
-// cache a hash) and write is false it returns need=true so the caller repeats
-// it in a write transaction.
-func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent []byte, write bool) (VerifyResult, bool, error) {
-	br, err := baselineTx(tx)
-	if err != nil {
-		return VerifyResult{}, false, err
-	}
-	b, err := resolveBaseline(ctx, br, r.MemoryRef)
+// verifyTx runs the check in tx. w is the same transaction when it may write,
+// nil when it is read-only: when the check must write (record drift, clear
+// dirty rows, cache a hash) and w is nil it returns need=true so the caller
+// repeats it in a write transaction.
+func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, w Tx, r VerifyRequest, agent []byte) (VerifyResult, bool, error) {
+	write := w != nil
+	b, err := resolveBaseline(ctx, tx, r.MemoryRef)
 	if err != nil {
 		return VerifyResult{}, false, err
 	}
@@ -202,14 +200,14 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent
 	if due, err := tx.DueExpiries(ctx, ref, now, 1); err != nil {
 		return res, false, err
 	} else if len(due) > 0 {
-		if !write {
+		if w == nil {
 			return res, true, nil
 		}
-		if _, err := e.expireDueTx(ctx, tx.(Tx), ref, now); err != nil {
+		if _, err := e.expireDueTx(ctx, w, ref, now); err != nil {
 			return res, false, err
 		}
 	}
-	open, err := br.OpenDrift(ctx, ref)
+	open, err := tx.OpenDrift(ctx, ref)
 	hasOpen := err == nil
 	if err != nil && !isNotFound(err) {
 		return res, false, err
@@ -220,13 +218,13 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent
 	}
 	inSession := false
 	if b.MemoryType == MemorySession {
-		if _, err := br.OpenSession(ctx, ref); err == nil {
+		if _, err := tx.OpenSession(ctx, ref); err == nil {
 			inSession = true
 		} else if !isNotFound(err) {
 			return res, false, err
 		}
 	}
-	head, err := br.MemHead(ctx, ref)
+	head, err := tx.MemHead(ctx, ref)
 	if err != nil {
 		return res, false, err
 	}
@@ -237,7 +235,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent
 	case hasOpen:
 		// The episode stays open until acknowledged; nothing new to detect.
 	case b.MemoryType == MemoryNone:
-		st, err := e.stateHash(ctx, br, ref, now, canon.SHA256, nil, false)
+		st, err := e.stateHash(ctx, tx, ref, now, canon.SHA256, nil, false)
 		if err != nil && !errors.Is(err, ErrTampered) {
 			return res, false, err
 		}
@@ -249,7 +247,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent
 			current = digestOf(alg, agent)
 		}
 	default:
-		dirty, err := br.Dirty(ctx, ref)
+		dirty, err := tx.Dirty(ctx, ref)
 		if err != nil {
 			return res, false, err
 		}
@@ -257,12 +255,12 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent
 			if !write && (dirty || r.Deep) {
 				return res, true, nil
 			}
-			st, err := e.stateHash(ctx, br, ref, now, alg, nil, true)
+			st, err := e.stateHash(ctx, tx, ref, now, alg, nil, true)
 			tampered := errors.Is(err, ErrTampered)
 			if err != nil && !tampered {
 				return res, false, err
 			}
-			gov, err := foldHash(ctx, br, ref, head.TreeSize, now, alg)
+			gov, err := foldHash(ctx, tx, ref, head.TreeSize, now, alg)
 			if err != nil {
 				return res, false, err
 			}
@@ -273,16 +271,16 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent
 					current = "invalid:" + ErrTampered.Error()
 				}
 			} else {
-				if err := tx.(stateWriter).ClearDirty(ctx, ref); err != nil {
+				if err := w.ClearDirty(ctx, ref); err != nil {
 					return res, false, err
 				}
-				if err := e.putCache(ctx, tx, st); err != nil {
+				if err := w.PutStateCache(ctx, st); err != nil {
 					return res, false, err
 				}
 			}
 		}
 		if cause == "" {
-			cp, err := br.LatestCheckpoint(ctx, ref)
+			cp, err := tx.LatestCheckpoint(ctx, ref)
 			if err != nil {
 				return res, false, err
 			}
@@ -308,18 +306,18 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent
 		}
 		if cause == "" && agent != nil {
 			res.Basis = "state"
-			gov, ok, err := cachedHash(ctx, br, ref, alg, head, now)
+			gov, ok, err := cachedHash(ctx, tx, ref, alg, head, now)
 			if err != nil {
 				return res, false, err
 			}
 			if !ok {
-				st, err := e.stateHash(ctx, br, ref, now, alg, nil, false)
+				st, err := e.stateHash(ctx, tx, ref, now, alg, nil, false)
 				if err != nil {
 					return res, false, err
 				}
 				gov = st.Hash
 				if write {
-					if err := e.putCache(ctx, tx, st); err != nil {
+					if err := w.PutStateCache(ctx, st); err != nil {
 						return res, false, err
 					}
 				}
@@ -329,12 +327,12 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent
 			// hash, or the fold of the op log at the latest accepted checkpoint
 			// when governed writes advanced it (spec §3.2.6.2).
 			approved := b.Hash()
-			cp, err := br.LatestCheckpoint(ctx, ref)
+			cp, err := tx.LatestCheckpoint(ctx, ref)
 			if err != nil {
 				return res, false, err
 			}
 			if cp.TreeSize != b.BaseTreeSize {
-				st, err := foldHash(ctx, br, ref, cp.TreeSize, now, alg)
+				st, err := foldHash(ctx, tx, ref, cp.TreeSize, now, alg)
 				if err != nil {
 					return res, false, err
 				}
@@ -347,7 +345,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent
 			}
 		}
 		if current == "" && res.Basis == "snapshot" {
-			if h, ok, err := cachedHash(ctx, br, ref, alg, head, now); err != nil {
+			if h, ok, err := cachedHash(ctx, tx, ref, alg, head, now); err != nil {
 				return res, false, err
 			} else if ok {
 				current = h
@@ -365,7 +363,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, r VerifyRequest, agent
 			if !write {
 				return res, true, nil
 			}
-			open, err = e.recordDrift(ctx, tx.(Tx), b, cause, detail, current, r.Actor, now)
+			open, err = e.recordDrift(ctx, w, b, cause, detail, current, r.Actor, now)
 			if err != nil {
 				return res, false, err
 			}
@@ -414,12 +412,8 @@ func digestOf(alg canon.Algorithm, b []byte) string {
 
 // recordDrift appends the DRIFT_DETECTED entry of a new episode.
 func (e *Engine) recordDrift(ctx context.Context, tx Tx, b Baseline, cause, detail, current, actor string, now time.Time) (DriftEvent, error) {
-	br, err := baselineTx(tx)
-	if err != nil {
-		return DriftEvent{}, err
-	}
 	if cause != CauseStateMismatch {
-		if rep, err := e.diffTx(ctx, br, b, now); err == nil && len(rep.Changes) > 0 {
+		if rep, err := e.diffTx(ctx, tx, b, now); err == nil && len(rep.Changes) > 0 {
 			detail += fmt.Sprintf(" (%s)", rep.Summary())
 		}
 	}
@@ -439,7 +433,7 @@ func (e *Engine) recordDrift(ctx context.Context, tx Tx, b Baseline, cause, deta
 	if err := tx.Append(ctx, entry); err != nil {
 		return d, err
 	}
-	return br.DriftEvent(ctx, d.ID)
+	return tx.DriftEvent(ctx, d.ID)
 }
 
 // DriftGateResult is what DriftGate tells the write pipeline.
@@ -459,13 +453,9 @@ type DriftGateResult struct {
 // return Alerts and the write proceeds; log-only returns nothing. A memoryRef
 // without a baseline, and session memory inside a session, pass. The gate is
 // O(1) unless rows were changed outside memgov, which costs one re-hash.
-func (e *Engine) DriftGate(ctx context.Context, tx ReadTx, memoryRef string) (DriftGateResult, error) {
+func (e *Engine) DriftGate(ctx context.Context, tx Tx, memoryRef string) (DriftGateResult, error) {
 	var res DriftGateResult
-	br, err := baselineTx(tx)
-	if err != nil {
-		return res, err
-	}
-	b, err := resolveBaseline(ctx, br, memoryRef)
+	b, err := resolveBaseline(ctx, tx, memoryRef)
 	if isNotFound(err) {
 		return res, nil
 	}
@@ -485,7 +475,7 @@ func (e *Engine) DriftGate(ctx context.Context, tx ReadTx, memoryRef string) (Dr
 		}
 	}
 	ref := b.MemoryRef
-	if ev, err := br.OpenDrift(ctx, ref); err == nil {
+	if ev, err := tx.OpenDrift(ctx, ref); err == nil {
 		flag(ReasonDriftDenied, driftAlert(ev), ev.ID)
 		return res, nil
 	} else if !isNotFound(err) {
@@ -497,11 +487,11 @@ func (e *Engine) DriftGate(ctx context.Context, tx ReadTx, memoryRef string) (Dr
 		return res, nil
 	}
 	if b.MemoryType == MemorySession {
-		if _, err := br.OpenSession(ctx, ref); err == nil {
+		if _, err := tx.OpenSession(ctx, ref); err == nil {
 			return res, nil
 		}
 	}
-	head, err := br.MemHead(ctx, ref)
+	head, err := tx.MemHead(ctx, ref)
 	if err != nil {
 		return res, err
 	}
@@ -509,7 +499,7 @@ func (e *Engine) DriftGate(ctx context.Context, tx ReadTx, memoryRef string) (Dr
 		flag(ReasonBudgetExhausted, fmt.Sprintf("%s: %d governed changes since baseline %s reach the delta budget of %d; re-approve the baseline", ReasonBudgetExhausted, head.TreeSize-b.BaseTreeSize, b.ID, b.DeltaBudget), "")
 		return res, nil
 	}
-	if ok, _, err := e.governedIntact(ctx, tx, ref); err != nil {
+	if ok, _, err := e.governedIntact(ctx, tx, tx, ref); err != nil {
 		return res, err
 	} else if !ok {
 		flag(ReasonDriftDenied, fmt.Sprintf("%s: %s was changed outside memgov; run memgov verify %s", merkle.EventMemoryDrift, ref, ref), "")
@@ -520,12 +510,8 @@ func (e *Engine) DriftGate(ctx context.Context, tx ReadTx, memoryRef string) (Dr
 // ListDrift lists drift episodes, newest first.
 func (e *Engine) ListDrift(ctx context.Context, q DriftQuery) ([]DriftEvent, error) {
 	var out []DriftEvent
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
-		out, err = br.DriftEvents(ctx, q)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		out, err = tx.DriftEvents(ctx, q)
 		return err
 	})
 	if out == nil {
@@ -577,23 +563,19 @@ func (r DriftReport) Summary() string {
 // materialised map now, with changes that have no log entry marked Outside.
 func (e *Engine) DriftDiff(ctx context.Context, driftID string) (DriftReport, error) {
 	var rep DriftReport
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		ev, err := tx.DriftEvent(ctx, driftID)
 		if err != nil {
 			return err
 		}
-		ev, err := br.DriftEvent(ctx, driftID)
+		b, err := tx.BaselineByID(ctx, ev.BaselineID)
 		if err != nil {
 			return err
 		}
-		b, err := br.BaselineByID(ctx, ev.BaselineID)
-		if err != nil {
-			return err
-		}
-		if cur, err := br.Baseline(ctx, b.MemoryRef); err == nil && cur.ID == b.ID {
+		if cur, err := tx.Baseline(ctx, b.MemoryRef); err == nil && cur.ID == b.ID {
 			b = cur
 		}
-		rep, err = e.diffTx(ctx, br, b, e.Now())
+		rep, err = e.diffTx(ctx, tx, b, e.Now())
 		rep.Event = ev
 		return err
 	})
@@ -610,7 +592,7 @@ func collect(scan func(func(MapRow) error) error) (map[string]MapRow, error) {
 	return m, err
 }
 
-func (e *Engine) diffTx(ctx context.Context, br baselineReader, b Baseline, now time.Time) (DriftReport, error) {
+func (e *Engine) diffTx(ctx context.Context, br BaselineReader, b Baseline, now time.Time) (DriftReport, error) {
 	rep := DriftReport{Baseline: b, Changes: []KeyChange{}}
 	base := map[string]MapRow{}
 	var err error
@@ -702,12 +684,8 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 		observed map[string]MapRow
 		intact   bool
 	)
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
-		if ev, err = br.DriftEvent(ctx, r.DriftID); err != nil {
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		if ev, err = tx.DriftEvent(ctx, r.DriftID); err != nil {
 			return err
 		}
 		if _, err := requireGovernor(ctx, tx, r.By, ev.MemoryRef, "acknowledge drift"); err != nil {
@@ -716,10 +694,10 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 		if !ev.Open() {
 			return fmt.Errorf("%w: drift %s was already acknowledged by %s (%s)", ErrConflict, ev.ID, ev.AckedBy, ev.Resolution)
 		}
-		if intact, _, err = e.governedIntact(ctx, tx, ev.MemoryRef); err != nil {
+		if intact, _, err = e.governedIntact(ctx, tx, nil, ev.MemoryRef); err != nil {
 			return err
 		}
-		observed, err = collect(func(fn func(MapRow) error) error { return br.MemoryMap(ctx, ev.MemoryRef, e.Now(), fn) })
+		observed, err = collect(func(fn func(MapRow) error) error { return tx.MemoryMap(ctx, ev.MemoryRef, e.Now(), fn) })
 		return err
 	})
 	if err != nil {
@@ -733,17 +711,13 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 		res.Rebuilt, res.RebuildDiffs = true, rep.Differences
 	}
 	err = e.store.Update(ctx, func(tx Tx) error {
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
-		if ev, err = br.DriftEvent(ctx, r.DriftID); err != nil {
+		if ev, err = tx.DriftEvent(ctx, r.DriftID); err != nil {
 			return err
 		}
 		if !ev.Open() {
 			return fmt.Errorf("%w: drift %s was acknowledged meanwhile", ErrConflict, ev.ID)
 		}
-		b, err := br.Baseline(ctx, ev.MemoryRef)
+		b, err := tx.Baseline(ctx, ev.MemoryRef)
 		if err != nil {
 			return err
 		}
@@ -752,7 +726,7 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 		if r.Resolution == ResolveRollback {
 			target = map[string]MapRow{}
 			if b.MemoryType != MemoryNone {
-				if target, err = collect(func(fn func(MapRow) error) error { return br.FoldMap(ctx, b.MemoryRef, b.BaseTreeSize, now, fn) }); err != nil {
+				if target, err = collect(func(fn func(MapRow) error) error { return tx.FoldMap(ctx, b.MemoryRef, b.BaseTreeSize, now, fn) }); err != nil {
 					return err
 				}
 			}
@@ -761,10 +735,10 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 		if r.Note != "" {
 			reason += ": " + r.Note
 		}
-		if res.Compensations, err = e.compensate(ctx, tx, br, b.MemoryRef, target, r.By, reason, now); err != nil {
+		if res.Compensations, err = e.compensate(ctx, tx, b.MemoryRef, target, r.By, reason, now); err != nil {
 			return err
 		}
-		if ok, _, err := e.governedIntact(ctx, tx, b.MemoryRef); err != nil {
+		if ok, _, err := e.governedIntact(ctx, tx, tx, b.MemoryRef); err != nil {
 			return err
 		} else if !ok {
 			return fmt.Errorf("%w: %s still differs from the log after the rebuild", ErrTampered, b.MemoryRef)
@@ -794,30 +768,30 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 		if err := tx.Append(ctx, entry); err != nil {
 			return err
 		}
-		if res.Drift, err = br.DriftEvent(ctx, ev.ID); err != nil {
+		if res.Drift, err = tx.DriftEvent(ctx, ev.ID); err != nil {
 			return err
 		}
-		if res.Baseline, err = br.Baseline(ctx, b.MemoryRef); err != nil {
+		if res.Baseline, err = tx.Baseline(ctx, b.MemoryRef); err != nil {
 			return err
 		}
 		alg := canon.SHA256
 		if a, _, err := canon.ParseDigest(res.Baseline.Hash()); err == nil {
 			alg = a
 		}
-		st, err := e.stateHash(ctx, br, b.MemoryRef, now, alg, nil, false)
+		st, err := e.stateHash(ctx, tx, b.MemoryRef, now, alg, nil, false)
 		if err != nil {
 			return err
 		}
 		res.SnapshotHash = st.Hash
-		return e.putCache(ctx, tx, st)
+		return tx.PutStateCache(ctx, st)
 	})
 	return res, err
 }
 
 // compensate appends the entries that turn ref's materialised map into target:
 // UPDATE or INSERT for keys missing or different, RETRACT for keys not in target.
-func (e *Engine) compensate(ctx context.Context, tx Tx, br baselineReader, ref string, target map[string]MapRow, actor, reason string, now time.Time) (int, error) {
-	cur, err := collect(func(fn func(MapRow) error) error { return br.MemoryMap(ctx, ref, now, fn) })
+func (e *Engine) compensate(ctx context.Context, tx Tx, ref string, target map[string]MapRow, actor, reason string, now time.Time) (int, error) {
+	cur, err := collect(func(fn func(MapRow) error) error { return tx.MemoryMap(ctx, ref, now, fn) })
 	if err != nil {
 		return 0, err
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/redact"
@@ -18,13 +20,13 @@ import (
 // Engine is the governance core. Every door calls its methods; no rule lives
 // only in a door.
 type Engine struct {
-	store   Store
-	now     func() time.Time
-	key     []byte
-	policy  policy.Policy
-	gates   []Gate
-	judge   Judge
-	secrets *redact.Registry
+	store      Store
+	now        func() time.Time
+	key        []byte
+	policy     policy.Policy
+	schemaGate gate.Schema
+	judge      Judge
+	secrets    *redact.Registry
 }
 
 // Option configures an Engine.
@@ -56,7 +58,7 @@ func New(s Store, key []byte, opts ...Option) *Engine {
 		// build defect, not an input error.
 		panic(fmt.Sprintf("memgov: embedded write schemas: %v", err))
 	}
-	e.gates = []Gate{schemaGate{v}, lifecycleGate{}, contentGate{}, evidenceGate{}, contradictionGate{judge: e.judge}, dedupGate{}, provenanceGate{}, approvalGate{}}
+	e.schemaGate = gate.Schema{Validator: v}
 	return e
 }
 
@@ -67,9 +69,6 @@ func (e *Engine) Policy() policy.Policy { return e.policy }
 func (e *Engine) Secrets() *redact.Registry { return e.secrets }
 
 func (e *Engine) redactor(runID string) *redact.Redactor { return e.secrets.Redactor(runID) }
-
-// Store returns the engine's store.
-func (e *Engine) Store() Store { return e.store }
 
 // Now returns the engine clock's current time in UTC, at millisecond precision
 // (the precision of the log).
@@ -153,15 +152,4 @@ func (e *Engine) Principals(ctx context.Context) ([]Principal, error) {
 
 func isNotFound(err error) bool { return err != nil && errors.Is(err, ErrNotFound) }
 
-func validID(s string) bool {
-	if len(s) == 0 || len(s) > 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return s != "." && s != ".."
-}
+func validID(s string) bool { return memory.ValidID(s) }

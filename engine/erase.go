@@ -82,16 +82,12 @@ func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error)
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, r.By)
 		}
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
 		if !r.DryRun {
-			if err := lw.SecureDelete(ctx); err != nil {
+			if err := tx.SecureDelete(ctx); err != nil {
 				return err
 			}
 		}
-		direct, unresolved, err := lw.EraseMatches(ctx, needles)
+		direct, unresolved, err := tx.EraseMatches(ctx, needles)
 		if err != nil {
 			return err
 		}
@@ -102,7 +98,7 @@ func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error)
 		}
 		frontier := direct
 		for len(frontier) > 0 {
-			more, err := lw.DerivedItems(ctx, frontier)
+			more, err := tx.DerivedItems(ctx, frontier)
 			if err != nil {
 				return err
 			}
@@ -141,7 +137,7 @@ func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error)
 			rep.Status = "DRY_RUN"
 			return nil
 		}
-		row, err := e.purge(ctx, tx, lw, r.By, EraseSubject, rep.RequestID, rep.SubjectHash, items, rep.RequestedAt)
+		row, err := e.purge(ctx, tx, r.By, EraseSubject, rep.RequestID, rep.SubjectHash, items, rep.RequestedAt)
 		if err != nil {
 			return err
 		}
@@ -152,10 +148,8 @@ func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error)
 		return rep, err
 	}
 	if rep.Status == "COMPLETED" {
-		if c, ok := e.store.(compactor); ok {
-			if err := c.Compact(ctx); err != nil {
-				return rep, err
-			}
+		if err := e.store.Compact(ctx); err != nil {
+			return rep, err
 		}
 	}
 	rep.CompletedAt = e.Now()
@@ -183,7 +177,7 @@ func tenantOf(ref string) string {
 // purge ends every live version of items (EXPIRE for ACTIVE, REJECT for a
 // DRAFT awaiting review) and appends the ERASE entry that removes their
 // payloads. Used by erasure, GC hard deletes and retention hard deletes.
-func (e *Engine) purge(ctx context.Context, tx Tx, lw lifecycleWriter, actor, kind, requestID, subjectHash string, items []string, requestedAt time.Time) (ErasureRow, error) {
+func (e *Engine) purge(ctx context.Context, tx Tx, actor, kind, requestID, subjectHash string, items []string, requestedAt time.Time) (ErasureRow, error) {
 	row := ErasureRow{Kind: kind, RequestID: requestID, ByLayer: map[string]int{}}
 	now := e.Now()
 	for _, id := range items {
@@ -204,7 +198,7 @@ func (e *Engine) purge(ctx context.Context, tx Tx, lw lifecycleWriter, actor, ki
 				entry = &LogEntry{Time: now, Op: OpExpire, MemoryRef: item.MemoryRef, ItemID: id, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
 				p = Payload{Reason: "erased (" + kind + ")"}
 			case Draft:
-				rid, err := lw.OpenReviewOf(ctx, v.ID)
+				rid, err := tx.OpenReviewOf(ctx, v.ID)
 				if err != nil {
 					return row, err
 				}
@@ -222,7 +216,7 @@ func (e *Engine) purge(ctx context.Context, tx Tx, lw lifecycleWriter, actor, ki
 			}
 		}
 	}
-	lsns, err := lw.ItemEntries(ctx, items)
+	lsns, err := tx.ItemEntries(ctx, items)
 	if err != nil {
 		return row, err
 	}

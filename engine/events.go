@@ -30,38 +30,6 @@ type EventQuery struct {
 	Limit   int    // 0: 1000
 }
 
-// contractStore is what the contract's subsystems read beyond ReadTx. The
-// SQLite store implements it in store/sqlite/contract.go.
-type contractStore interface {
-	Events(ctx context.Context, q EventQuery) ([]Event, error)
-	// IndexedVersions returns the versions of ref (ACTIVE only, or every
-	// state when all is set) with their stored embeddings, newest first, at
-	// most limit.
-	IndexedVersions(ctx context.Context, ref string, all bool, limit int) ([]IndexedVersion, error)
-	Commitments(ctx context.Context, ref string) ([]Commitment, error)
-	Commitment(ctx context.Context, id string) (Commitment, error)
-	Proposals(ctx context.Context, q ProposalQuery) ([]Proposal, error)
-	Proposal(ctx context.Context, id string) (Proposal, error)
-	ProposalRevisions(ctx context.Context, id string) ([]ProposalRevision, error)
-}
-
-// IndexedVersion is a version with its stored embedding (similar.Vector
-// encoding; nil when the version was never indexed).
-type IndexedVersion struct {
-	Version
-	Embedding []byte
-}
-
-func contractTx(tx ReadTx) (contractStore, error) {
-	if r, ok := tx.(contractStore); ok {
-		return r, nil
-	}
-	if r, ok := tx.(readOnlyTx); ok {
-		return contractTx(r.ReadTx)
-	}
-	return nil, fmt.Errorf("%w: this store does not implement the memory contract", ErrInvalid)
-}
-
 // Events returns outbox events in id order. A tenant-bound query returns only
 // events of that tenant's memoryRefs (and tenant-scoped proposal events).
 func (e *Engine) Events(ctx context.Context, q EventQuery) ([]Event, error) {
@@ -69,12 +37,8 @@ func (e *Engine) Events(ctx context.Context, q EventQuery) ([]Event, error) {
 		return []Event{}, nil
 	}
 	var out []Event
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		cs, err := contractTx(tx)
-		if err != nil {
-			return err
-		}
-		out, err = cs.Events(ctx, q)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		out, err = tx.Events(ctx, q)
 		return err
 	})
 	if out == nil {

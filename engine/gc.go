@@ -82,21 +82,17 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q (gc --by a curator or orchestrator)", ErrUnauthorized, o.By)
 		}
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
 		pol := e.policy
 		var retentionHard []string
 		for _, layer := range Layers {
 			if !pol.Allowed(string(who.Role), string(layer), policy.OpDelete) {
 				continue
 			}
-			cursor, err := lw.GCCursor(ctx, layer)
+			cursor, err := tx.GCCursor(ctx, layer)
 			if err != nil {
 				return err
 			}
-			items, err := lw.GCScan(ctx, layer, cursor, o.Batch, now, pol.Decay.AccessWindow.Std())
+			items, err := tx.GCScan(ctx, layer, cursor, o.Batch, now, pol.Decay.AccessWindow.Std())
 			if err != nil {
 				return err
 			}
@@ -154,7 +150,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 			}
 			rep.Cursors[layer] = next
 			if !o.DryRun {
-				if err := lw.SetGCCursor(ctx, layer, next); err != nil {
+				if err := tx.SetGCCursor(ctx, layer, next); err != nil {
 					return err
 				}
 			}
@@ -173,7 +169,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				}
 			}
 		}
-		purgeable, err := lw.GCPurgeable(ctx, now.Add(-pol.Decay.Grace.Std()), o.Batch)
+		purgeable, err := tx.GCPurgeable(ctx, now.Add(-pol.Decay.Grace.Std()), o.Batch)
 		if err != nil {
 			return err
 		}
@@ -207,21 +203,19 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				return fmt.Errorf("%w: hard deletes after the grace period need a curator; %s is a %s (run gc --by a curator, or --dry-run)", ErrForbidden, who.ID, who.Role)
 			}
 		}
-		if err := lw.SecureDelete(ctx); err != nil {
+		if err := tx.SecureDelete(ctx); err != nil {
 			return err
 		}
 		kind := EraseGCHard
 		if len(retentionHard) > 0 {
 			kind = EraseRetention
 		}
-		row, err := e.purge(ctx, tx, lw, o.By, kind, NewID(), "", hard, now)
+		row, err := e.purge(ctx, tx, o.By, kind, NewID(), "", hard, now)
 		rep.ErasureLSN = row.LSN
 		return err
 	})
 	if err == nil && rep.ErasureLSN > 0 {
-		if c, ok := e.store.(compactor); ok {
-			err = c.Compact(ctx)
-		}
+		err = e.store.Compact(ctx)
 	}
 	return rep, err
 }
@@ -327,21 +321,15 @@ func (e *Engine) HardDelete(ctx context.Context, itemID, actor, reason string) (
 		if err := e.authorized(who, item.MemoryRef, item.Layer, policy.OpHardDelete); err != nil {
 			return err
 		}
-		lw, err := lcWrite(tx)
-		if err != nil {
+		if err := tx.SecureDelete(ctx); err != nil {
 			return err
 		}
-		if err := lw.SecureDelete(ctx); err != nil {
-			return err
-		}
-		row, err := e.purge(ctx, tx, lw, actor, EraseGCHard, NewID(), "", []string{item.ID}, e.Now())
+		row, err := e.purge(ctx, tx, actor, EraseGCHard, NewID(), "", []string{item.ID}, e.Now())
 		lsn = row.LSN
 		return err
 	})
 	if err == nil {
-		if c, ok := e.store.(compactor); ok {
-			err = c.Compact(ctx)
-		}
+		err = e.store.Compact(ctx)
 	}
 	return lsn, err
 }

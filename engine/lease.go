@@ -57,11 +57,7 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		ttl = m
 	}
 	var res LeaseResult
-	err := e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
 		p, err := tx.Principal(ctx, holder)
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, holder)
@@ -74,7 +70,7 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 			return err
 		}
 		now := e.Now()
-		cur, found, err := lw.LeaseOf(ctx, ref+"#"+key)
+		cur, found, err := tx.LeaseOf(ctx, ref+"#"+key)
 		if err != nil {
 			return err
 		}
@@ -83,7 +79,7 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		switch {
 		case live && cur.Holder != holder:
 			res = LeaseResult{Status: LeaseDenied, Holder: cur.Holder, RetryAfter: cur.ExpiresAt, Lease: cur}
-			return lw.CountLease(ctx, now, false)
+			return tx.CountLease(ctx, now, false)
 		case live:
 			res.Status = LeaseRenewed
 		default:
@@ -99,11 +95,11 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		if err := tx.Append(ctx, entry); err != nil {
 			return err
 		}
-		res.Lease, _, err = lw.LeaseOf(ctx, ref+"#"+key)
+		res.Lease, _, err = tx.LeaseOf(ctx, ref+"#"+key)
 		if err != nil {
 			return err
 		}
-		return lw.CountLease(ctx, now, true)
+		return tx.CountLease(ctx, now, true)
 	})
 	return res, err
 }
@@ -112,13 +108,9 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 // lost (expired and taken, or the token is stale).
 func (e *Engine) RenewLease(ctx context.Context, ref, key, holder string, token int64, ttl time.Duration) (Lease, error) {
 	var cur Lease
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		lr, err := lcRead(tx)
-		if err != nil {
-			return err
-		}
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
 		var found bool
-		cur, found, err = lr.LeaseOf(ctx, ref+"#"+key)
+		cur, found, err = tx.LeaseOf(ctx, ref+"#"+key)
 		if err != nil {
 			return err
 		}
@@ -140,11 +132,7 @@ func (e *Engine) RenewLease(ctx context.Context, ref, key, holder string, token 
 // ReleaseLease gives a lease up; the next grant gets a greater token.
 func (e *Engine) ReleaseLease(ctx context.Context, ref, key, holder string, token int64) error {
 	return e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
-		cur, found, err := lw.LeaseOf(ctx, ref+"#"+key)
+		cur, found, err := tx.LeaseOf(ctx, ref+"#"+key)
 		if err != nil {
 			return err
 		}

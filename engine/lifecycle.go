@@ -1,11 +1,9 @@
 package engine
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
 	"time"
 
+	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -32,66 +30,7 @@ type GCItem struct {
 }
 
 // Lease is a write lease on one memory entry (12.8.3).
-type Lease struct {
-	Resource  string    `json:"resource"`
-	MemoryRef string    `json:"memory_ref"`
-	Key       string    `json:"key"`
-	Holder    string    `json:"holder"`
-	Token     int64     `json:"fencing_token"`
-	GrantedAt time.Time `json:"granted_at"`
-	ExpiresAt time.Time `json:"expires_at"`
-	Released  bool      `json:"released,omitempty"`
-}
-
-// lifecycleReader is what the lifecycle subsystem reads; store/sqlite's
-// transactions implement it in store/sqlite/lifecycle.go.
-type lifecycleReader interface {
-	GCScan(ctx context.Context, layer Layer, afterID string, limit int, now time.Time, window time.Duration) ([]GCItem, error)
-	GCPurgeable(ctx context.Context, before time.Time, limit int) ([]GCItem, error)
-	GCCursor(ctx context.Context, layer Layer) (string, error)
-	Linked(ctx context.Context, itemID string) (string, error)
-	EraseMatches(ctx context.Context, needles []string) (items []string, unresolved int, err error)
-	DerivedItems(ctx context.Context, items []string) ([]string, error)
-	ItemEntries(ctx context.Context, items []string) ([]int64, error)
-	LeaseOf(ctx context.Context, resource string) (Lease, bool, error)
-	MetricsData(ctx context.Context, since, now time.Time) (MetricsData, error)
-	ComplianceData(ctx context.Context) (ComplianceData, error)
-	Workspace(ctx context.Context, ref string) (Workspace, error)
-	OpenReviewOf(ctx context.Context, versionID string) (string, error)
-}
-
-// lifecycleWriter adds the lifecycle's telemetry writes (not log entries).
-type lifecycleWriter interface {
-	lifecycleReader
-	SecureDelete(ctx context.Context) error
-	SetGCCursor(ctx context.Context, layer Layer, after string) error
-	RecordAccess(ctx context.Context, items []string, at time.Time) error
-	RecordRetrieval(ctx context.Context, id, principal, ref string, at time.Time, items map[string]time.Duration) error
-	RecordFeedback(ctx context.Context, retrievalID string, used []string, at time.Time) (int, error)
-	CountLease(ctx context.Context, at time.Time, granted bool) error
-	RecordRevalidation(ctx context.Context, versionID string, at time.Time, pass bool, score float64) error
-}
-
-// compactor removes erased bytes from the database file and its WAL.
-type compactor interface {
-	Compact(ctx context.Context) error
-}
-
-func lcRead(tx ReadTx) (lifecycleReader, error) {
-	r, ok := tx.(lifecycleReader)
-	if !ok {
-		return nil, fmt.Errorf("%w: this store does not support the lifecycle subsystem", ErrInvalid)
-	}
-	return r, nil
-}
-
-func lcWrite(tx Tx) (lifecycleWriter, error) {
-	w, ok := tx.(lifecycleWriter)
-	if !ok {
-		return nil, fmt.Errorf("%w: this store does not support the lifecycle subsystem", ErrInvalid)
-	}
-	return w, nil
-}
+type Lease = memory.Lease
 
 // OutcomeRow is one recorded write outcome.
 type OutcomeRow struct {
@@ -144,15 +83,4 @@ type ComplianceData struct {
 }
 
 // Workspace is an agent's copy-on-write workspace over a shared memoryRef (12.8.4).
-type Workspace struct {
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Ref       string          `json:"ref"`
-	BaseRef   string          `json:"base_ref"`
-	Owner     string          `json:"owner"`
-	BaseLSN   int64           `json:"base_lsn"`
-	Status    string          `json:"status"`
-	Request   json.RawMessage `json:"merge_request,omitempty"`
-	DecidedBy string          `json:"decided_by,omitempty"`
-	CreatedAt time.Time       `json:"created_at"`
-}
+type Workspace = memory.Workspace

@@ -73,12 +73,8 @@ func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, er
 		RejectionShare: map[string]float64{}, StageLatencyUS: map[string]Percentiles{}}
 	var d MetricsData
 	now := e.Now()
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		lr, err := lcRead(tx)
-		if err != nil {
-			return err
-		}
-		d, err = lr.MetricsData(ctx, since, now)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		d, err = tx.MetricsData(ctx, since, now)
 		return err
 	})
 	if err != nil {
@@ -253,11 +249,7 @@ type RevalidationReport struct {
 func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport, error) {
 	var rep RevalidationReport
 	err := e.store.Update(ctx, func(tx Tx) error {
-		lw, err := lcWrite(tx)
-		if err != nil {
-			return err
-		}
-		d, err := lw.ComplianceData(ctx)
+		d, err := tx.ComplianceData(ctx)
 		if err != nil {
 			return err
 		}
@@ -298,7 +290,7 @@ func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport,
 			if !res.Pass {
 				rep.Failed++
 			}
-			if err := lw.RecordRevalidation(ctx, v.ID, now, res.Pass, res.Score); err != nil {
+			if err := tx.RecordRevalidation(ctx, v.ID, now, res.Pass, res.Score); err != nil {
 				return err
 			}
 		}

@@ -217,18 +217,14 @@ func (e *Engine) CreateProposal(ctx context.Context, in ProposalInput, actor str
 		} else if in.Tenant != "" && in.Tenant != tenant {
 			return fmt.Errorf("%w: %s may not propose for tenant %s", ErrForbidden, actor, in.Tenant)
 		}
-		cs, err := contractTx(tx)
-		if err != nil {
-			return err
-		}
 		dup := in.DuplicateOf
 		if dup != "" {
-			d, err := cs.Proposal(ctx, dup)
+			d, err := tx.Proposal(ctx, dup)
 			if err != nil || d.Owner.Tenant != tenant {
 				return fmt.Errorf("%w: duplicateOf names no proposal of tenant %s", ErrInvalid, tenant)
 			}
 		} else {
-			same, err := cs.Proposals(ctx, ProposalQuery{Tenant: tenant, Kind: in.Kind, ArtifactHash: hash, Limit: 50})
+			same, err := tx.Proposals(ctx, ProposalQuery{Tenant: tenant, Kind: in.Kind, ArtifactHash: hash, Limit: 50})
 			if err != nil {
 				return err
 			}
@@ -248,7 +244,7 @@ func (e *Engine) CreateProposal(ctx context.Context, in ProposalInput, actor str
 		if _, err := e.appendProposalOp(ctx, tx, OpProposalCreate, actor, "proposal created", d); err != nil {
 			return err
 		}
-		out, err = cs.Proposal(ctx, d.ID)
+		out, err = tx.Proposal(ctx, d.ID)
 		return err
 	})
 	return out, err
@@ -256,26 +252,22 @@ func (e *Engine) CreateProposal(ctx context.Context, in ProposalInput, actor str
 
 // proposalFor loads a proposal and checks that actor may act on it: the
 // owner principal, or a curator or operator governing its tenant.
-func (e *Engine) proposalFor(ctx context.Context, tx ReadTx, id, actor string, ownerOK bool) (Proposal, Principal, contractStore, error) {
+func (e *Engine) proposalFor(ctx context.Context, tx ReadTx, id, actor string, ownerOK bool) (Proposal, Principal, error) {
 	if err := requirePrincipal(ctx, tx, actor); err != nil {
-		return Proposal{}, Principal{}, nil, err
+		return Proposal{}, Principal{}, err
 	}
 	p, err := tx.Principal(ctx, actor)
 	if err != nil {
-		return Proposal{}, Principal{}, nil, err
+		return Proposal{}, Principal{}, err
 	}
-	cs, err := contractTx(tx)
-	if err != nil {
-		return Proposal{}, p, nil, err
-	}
-	pr, err := cs.Proposal(ctx, id)
+	pr, err := tx.Proposal(ctx, id)
 	if err != nil || !p.Governs(pr.Owner.Tenant) {
-		return Proposal{}, p, cs, fmt.Errorf("%w: no proposal %s", ErrNotFound, safeID(id))
+		return Proposal{}, p, fmt.Errorf("%w: no proposal %s", ErrNotFound, safeID(id))
 	}
 	if !(ownerOK && pr.Owner.Principal == actor) && !p.Role.Human() {
-		return pr, p, cs, fmt.Errorf("%w: only the proposal's owner or a curator may do that", ErrForbidden)
+		return pr, p, fmt.Errorf("%w: only the proposal's owner or a curator may do that", ErrForbidden)
 	}
-	return pr, p, cs, nil
+	return pr, p, nil
 }
 
 // ReviseProposal persists a new artifact (and rationale) for a draft or
@@ -287,7 +279,7 @@ func (e *Engine) ReviseProposal(ctx context.Context, id string, in ProposalInput
 	}
 	var out Proposal
 	err = e.store.Update(ctx, func(tx Tx) error {
-		pr, _, cs, err := e.proposalFor(ctx, tx, id, actor, true)
+		pr, _, err := e.proposalFor(ctx, tx, id, actor, true)
 		if err != nil {
 			return err
 		}
@@ -302,7 +294,7 @@ func (e *Engine) ReviseProposal(ctx context.Context, id string, in ProposalInput
 		if _, err := e.appendProposalOp(ctx, tx, OpProposalRevise, actor, "proposal revised", d); err != nil {
 			return err
 		}
-		out, err = cs.Proposal(ctx, pr.ID)
+		out, err = tx.Proposal(ctx, pr.ID)
 		return err
 	})
 	return out, err
@@ -329,7 +321,7 @@ type ApplyResult struct {
 // with Status 403 and an error wrapping ErrForbidden; nothing is written.
 func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResult, error) {
 	res := ApplyResult{ProposalID: id}
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
 		if err := requirePrincipal(ctx, tx, actor); err != nil {
 			return err
 		}
@@ -337,11 +329,7 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 		if err != nil {
 			return err
 		}
-		cs, err := contractTx(tx)
-		if err != nil {
-			return err
-		}
-		pr, err := cs.Proposal(ctx, id)
+		pr, err := tx.Proposal(ctx, id)
 		if err != nil || !p.Governs(pr.Owner.Tenant) {
 			return fmt.Errorf("%w: no proposal %s", ErrNotFound, safeID(id))
 		}
@@ -361,7 +349,7 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 		if _, err := e.appendProposalOp(ctx, tx, OpProposalApply, actor, "proposal applied ("+gate+")", d); err != nil {
 			return err
 		}
-		after, err := cs.Proposal(ctx, pr.ID)
+		after, err := tx.Proposal(ctx, pr.ID)
 		if err != nil {
 			return err
 		}
@@ -384,8 +372,8 @@ func HasScope(p Principal, scope string) bool {
 
 func (e *Engine) closeProposal(ctx context.Context, op Op, id, actor, note string) (Proposal, error) {
 	var out Proposal
-	err := e.store.Update(ctx, func(tx Tx) error {
-		pr, _, cs, err := e.proposalFor(ctx, tx, id, actor, op == OpProposalArchive)
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
+		pr, _, err := e.proposalFor(ctx, tx, id, actor, op == OpProposalArchive)
 		if err != nil {
 			return err
 		}
@@ -400,7 +388,7 @@ func (e *Engine) closeProposal(ctx context.Context, op Op, id, actor, note strin
 		if _, err := e.appendProposalOp(ctx, tx, op, actor, "proposal "+what, oplog.ProposalData{ID: pr.ID, Note: note}); err != nil {
 			return err
 		}
-		out, err = cs.Proposal(ctx, pr.ID)
+		out, err = tx.Proposal(ctx, pr.ID)
 		return err
 	})
 	return out, err
@@ -421,12 +409,8 @@ func (e *Engine) ArchiveProposal(ctx context.Context, id, actor, note string) (P
 // list to one tenant (the TUI passes its principal's).
 func (e *Engine) ListProposals(ctx context.Context, q ProposalQuery) ([]Proposal, error) {
 	out := []Proposal{}
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		cs, err := contractTx(tx)
-		if err != nil {
-			return err
-		}
-		list, err := cs.Proposals(ctx, q)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		list, err := tx.Proposals(ctx, q)
 		if err == nil && list != nil {
 			out = list
 		}
@@ -442,18 +426,14 @@ func (e *Engine) ShowProposal(ctx context.Context, id, tenant string) (Proposal,
 		pr   Proposal
 		revs []ProposalRevision
 	)
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		cs, err := contractTx(tx)
-		if err != nil {
-			return err
-		}
-		if pr, err = cs.Proposal(ctx, id); err != nil {
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		if pr, err = tx.Proposal(ctx, id); err != nil {
 			return err
 		}
 		if tenant != "" && tenant != AllTenants && pr.Owner.Tenant != tenant {
 			return fmt.Errorf("%w: no proposal %s", ErrNotFound, safeID(id))
 		}
-		revs, err = cs.ProposalRevisions(ctx, id)
+		revs, err = tx.ProposalRevisions(ctx, id)
 		return err
 	})
 	if err != nil {

@@ -28,11 +28,8 @@ func (e *Engine) ItemByKey(ctx context.Context, ref, key string) (Item, error) {
 func (e *Engine) DriftEvent(ctx context.Context, id string) (DriftEvent, error) {
 	var ev DriftEvent
 	err := e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
-		ev, err = br.DriftEvent(ctx, id)
+		var err error
+		ev, err = tx.DriftEvent(ctx, id)
 		return err
 	})
 	return ev, err

@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/memgov/memgov/engine/memory"
 )
 
 // Review tiers (12.6.2) and statuses.
@@ -79,17 +81,7 @@ type FactualView struct {
 
 // RelatedItem is an existing item a write contradicts or duplicates, shown
 // side by side with the new one.
-type RelatedItem struct {
-	Relation   string  `json:"relation"` // CONTRADICTS, DUPLICATES, NEAR_DUPLICATE, SUPERSEDES
-	ItemID     string  `json:"item_id"`
-	VersionID  string  `json:"version_id"`
-	Key        string  `json:"key"`
-	Text       string  `json:"text"`
-	OldText    string  `json:"old_text,omitempty"` // CONFLICTS_WITH: the text when the workspace was opened
-	Similarity float64 `json:"similarity,omitempty"`
-	Confidence float64 `json:"confidence,omitempty"`
-	State      State   `json:"state"`
-}
+type RelatedItem = memory.RelatedItem
 
 // ReviewQuery filters and pages the queue.
 type ReviewQuery struct {
@@ -108,33 +100,11 @@ type ReviewQuery struct {
 
 // Candidate is an indexed version the dedup and contradiction gates compare
 // a write against.
-type Candidate struct {
-	VersionID   string
-	ItemID      string
-	Key         string
-	Layer       Layer
-	State       State
-	ContentHash string
-	Fingerprint []byte
-	Subject     string
-	Predicate   string
-	Object      string
-	Embedding   []byte
-	Text        string
-	Confidence  float64
-	CreatedBy   string
-}
+type Candidate = memory.Candidate
 
 // CandidateQuery selects candidates within one memoryRef, in every durable
 // layer (contradictions cross layers; the dedup gate keeps to its own).
-type CandidateQuery struct {
-	MemoryRef   string
-	ContentHash string
-	Fingerprint []byte
-	Bands       []uint32 // band number << 16 | value
-	Subject     string
-	Limit       int
-}
+type CandidateQuery = memory.CandidateQuery
 
 // Outcome is one write outcome, recorded for the quality metrics.
 type Outcome struct {
@@ -151,11 +121,4 @@ type Outcome struct {
 }
 
 // IdempotencyRecord is a registered idempotency token.
-type IdempotencyRecord struct {
-	Status    string
-	ItemID    string
-	VersionID string
-	ReviewID  string
-	Key       string
-	CreatedAt time.Time
-}
+type IdempotencyRecord = memory.IdempotencyRecord

@@ -89,12 +89,8 @@ func (a *MemoryAdapter) Search(ctx context.Context, q SearchQuery) ([]SearchHit,
 		if err != nil || !ok {
 			return err
 		}
-		cs, err := contractTx(tx)
-		if err != nil {
-			return err
-		}
 		all := q.IncludeSuperseded || !q.AsOf.IsZero()
-		cands, err := cs.IndexedVersions(ctx, q.MemoryRef, all, MaxSearchCandidates)
+		cands, err := tx.IndexedVersions(ctx, q.MemoryRef, all, MaxSearchCandidates)
 		if err != nil {
 			return err
 		}

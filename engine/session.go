@@ -44,11 +44,7 @@ func (e *Engine) StartSession(ctx context.Context, ref, actor string) (MemSessio
 		if err := requirePrincipal(ctx, tx, actor); err != nil {
 			return err
 		}
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
-		if open, err := br.OpenSession(ctx, res.BaselineRef); err == nil {
+		if open, err := tx.OpenSession(ctx, res.BaselineRef); err == nil {
 			return fmt.Errorf("%w: session %s of %s is still open; end it with: memgov session end %s --by %s", ErrConflict, open.ID, res.BaselineRef, ref, actor)
 		} else if !isNotFound(err) {
 			return err
@@ -61,7 +57,7 @@ func (e *Engine) StartSession(ctx context.Context, ref, actor string) (MemSessio
 		if err := tx.Append(ctx, entry); err != nil {
 			return err
 		}
-		s, err = br.OpenSession(ctx, res.BaselineRef)
+		s, err = tx.OpenSession(ctx, res.BaselineRef)
 		return err
 	})
 	return s, res, err
@@ -74,15 +70,11 @@ func (e *Engine) EndSession(ctx context.Context, ref, actor string) (MemSession,
 		if err := requirePrincipal(ctx, tx, actor); err != nil {
 			return err
 		}
-		br, err := baselineTx(tx)
+		b, err := resolveBaseline(ctx, tx, ref)
 		if err != nil {
 			return err
 		}
-		b, err := resolveBaseline(ctx, br, ref)
-		if err != nil {
-			return err
-		}
-		open, err := br.OpenSession(ctx, b.MemoryRef)
+		open, err := tx.OpenSession(ctx, b.MemoryRef)
 		if isNotFound(err) {
 			return fmt.Errorf("%w: %s has no open session", ErrConflict, ref)
 		}

@@ -79,46 +79,6 @@ type MapRow struct {
 	ExpiresAt *time.Time
 }
 
-// baselineReader is what baselines and drift read; store/sqlite's transactions
-// implement it.
-type baselineReader interface {
-	Baseline(ctx context.Context, ref string) (Baseline, error)
-	BaselineByID(ctx context.Context, id string) (Baseline, error)
-	MemHead(ctx context.Context, ref string) (MemHead, error) // zero head when none
-	LatestCheckpoint(ctx context.Context, ref string) (CheckpointRecord, error)
-	MemOps(ctx context.Context, ref string, from, to uint64, fn func(MemOp) error) error
-	// MemoryMap streams the materialised map: ACTIVE versions unexpired at now, by key (byte order).
-	MemoryMap(ctx context.Context, ref string, now time.Time, fn func(MapRow) error) error
-	// FoldMap streams the left fold of the op log's first size operations, unexpired at now, by key.
-	FoldMap(ctx context.Context, ref string, size uint64, now time.Time, fn func(MapRow) error) error
-	Dirty(ctx context.Context, ref string) (bool, error)
-	StateCache(ctx context.Context, ref string) (StateCache, bool, error)
-	OpenDrift(ctx context.Context, ref string) (DriftEvent, error)
-	DriftEvent(ctx context.Context, id string) (DriftEvent, error)
-	DriftEvents(ctx context.Context, q DriftQuery) ([]DriftEvent, error)
-	OpenSession(ctx context.Context, ref string) (MemSession, error)
-}
-
-// stateWriter maintains the non-logged caches of a write transaction.
-type stateWriter interface {
-	PutStateCache(ctx context.Context, c StateCache) error
-	ClearDirty(ctx context.Context, ref string) error
-}
-
-func baselineTx(tx ReadTx) (baselineReader, error) {
-	br, ok := tx.(baselineReader)
-	if !ok {
-		return nil, fmt.Errorf("store %T does not support baselines", tx)
-	}
-	return br, nil
-}
-
-// stateInfo is a computed snapshot hash.
-type stateInfo struct {
-	StateCache
-	alg canon.Algorithm
-}
-
 // hashRows hashes a key-ordered stream of map rows. Rows come in SQLite's byte
 // order, which equals RFC 8785's UTF-16 order except where a character above
 // U+FFFF meets one in U+E000..U+FFFF; on the first out-of-order key the caller
@@ -211,7 +171,7 @@ func noteExpiry(sc *StateCache, t *time.Time) {
 // as a compact current-value table: it is hashed from there. Otherwise, or
 // with materialised set (a deep check that trusts no dirty mark), the rows of
 // the versions table are hashed.
-func (e *Engine) stateHash(ctx context.Context, br baselineReader, ref string, now time.Time, alg canon.Algorithm, w io.Writer, materialised bool) (StateCache, error) {
+func (e *Engine) stateHash(ctx context.Context, br BaselineReader, ref string, now time.Time, alg canon.Algorithm, w io.Writer, materialised bool) (StateCache, error) {
 	head, err := br.MemHead(ctx, ref)
 	if err != nil {
 		return StateCache{}, err
@@ -236,7 +196,7 @@ func (e *Engine) stateHash(ctx context.Context, br baselineReader, ref string, n
 }
 
 // foldHash hashes the governed map: the fold of the op log's first size operations.
-func foldHash(ctx context.Context, br baselineReader, ref string, size uint64, now time.Time, alg canon.Algorithm) (StateCache, error) {
+func foldHash(ctx context.Context, br BaselineReader, ref string, size uint64, now time.Time, alg canon.Algorithm) (StateCache, error) {
 	sc, err := hashRows(alg, nil, func(fn func(MapRow) error) error { return br.FoldMap(ctx, ref, size, now, fn) })
 	sc.MemoryRef, sc.TreeSize = ref, size
 	return sc, err
@@ -244,7 +204,7 @@ func foldHash(ctx context.Context, br baselineReader, ref string, size uint64, n
 
 // cachedHash returns the cached snapshot hash of ref when it is still valid:
 // same op log size, no dirty row, nothing included has expired since.
-func cachedHash(ctx context.Context, br baselineReader, ref string, alg canon.Algorithm, head MemHead, now time.Time) (string, bool, error) {
+func cachedHash(ctx context.Context, br BaselineReader, ref string, alg canon.Algorithm, head MemHead, now time.Time) (string, bool, error) {
 	c, ok, err := br.StateCache(ctx, ref)
 	if err != nil || !ok {
 		return "", false, err
@@ -263,28 +223,26 @@ func cachedHash(ctx context.Context, br baselineReader, ref string, alg canon.Al
 // governed map, the fold of its op log. When no row of ref was changed outside
 // memgov's own apply (no dirty row) that holds without hashing; otherwise both
 // maps are hashed. The hash of the materialised map is returned when computed.
-func (e *Engine) governedIntact(ctx context.Context, tx ReadTx, ref string) (bool, string, error) {
-	br, err := baselineTx(tx)
-	if err != nil {
-		return false, "", err
-	}
-	dirty, err := br.Dirty(ctx, ref)
+// When the maps are equal and w is not nil (a write transaction), the dirty
+// marks are cleared through w.
+func (e *Engine) governedIntact(ctx context.Context, tx ReadTx, w BaselineWriter, ref string) (bool, string, error) {
+	dirty, err := tx.Dirty(ctx, ref)
 	if err != nil || !dirty {
 		return err == nil, "", err
 	}
 	now := e.Now()
-	head, err := br.MemHead(ctx, ref)
+	head, err := tx.MemHead(ctx, ref)
 	if err != nil {
 		return false, "", err
 	}
-	cur, err := e.stateHash(ctx, br, ref, now, canon.SHA256, nil, true)
+	cur, err := e.stateHash(ctx, tx, ref, now, canon.SHA256, nil, true)
 	if errors.Is(err, ErrTampered) {
 		return false, "", nil
 	}
 	if err != nil {
 		return false, "", err
 	}
-	gov, err := foldHash(ctx, br, ref, head.TreeSize, now, canon.SHA256)
+	gov, err := foldHash(ctx, tx, ref, head.TreeSize, now, canon.SHA256)
 	if err != nil {
 		return false, "", err
 	}
@@ -292,20 +250,12 @@ func (e *Engine) governedIntact(ctx context.Context, tx ReadTx, ref string) (boo
 		return false, cur.Hash, nil
 	}
 	// The dirty rows changed nothing the map shows: forget them, if we may write.
-	if sw, ok := tx.(stateWriter); ok {
-		if err := sw.ClearDirty(ctx, ref); err != nil {
+	if w != nil {
+		if err := w.ClearDirty(ctx, ref); err != nil {
 			return false, "", err
 		}
 	}
 	return true, cur.Hash, nil
-}
-
-func (e *Engine) putCache(ctx context.Context, tx ReadTx, sc StateCache) error {
-	sw, ok := tx.(stateWriter)
-	if !ok {
-		return nil
-	}
-	return sw.PutStateCache(ctx, sc)
 }
 
 // SnapshotInfo describes a hashed memory map.
@@ -333,15 +283,11 @@ func (e *Engine) ExportSnapshot(ctx context.Context, ref string, alg canon.Algor
 	if _, err := e.ExpireDue(ctx, ref); err != nil {
 		return info, err
 	}
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
 		if info.LSN, err = tx.LogSize(ctx); err != nil {
 			return err
 		}
-		sc, err := e.stateHash(ctx, br, ref, e.Now(), alg, w, false)
+		sc, err := e.stateHash(ctx, tx, ref, e.Now(), alg, w, false)
 		if err != nil {
 			return err
 		}
@@ -378,15 +324,11 @@ func (e *Engine) MemoryCheckpoint(ctx context.Context, ref string) (MemoryCheckp
 		return v, err
 	}
 	err := e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
+		cp, err := tx.LatestCheckpoint(ctx, ref)
 		if err != nil {
 			return err
 		}
-		cp, err := br.LatestCheckpoint(ctx, ref)
-		if err != nil {
-			return err
-		}
-		head, err := br.MemHead(ctx, ref)
+		head, err := tx.MemHead(ctx, ref)
 		if err != nil {
 			return err
 		}
@@ -404,15 +346,11 @@ func (e *Engine) MemoryOps(ctx context.Context, ref string, fn func(MemOp) error
 		return err
 	}
 	return e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
+		head, err := tx.MemHead(ctx, ref)
 		if err != nil {
 			return err
 		}
-		head, err := br.MemHead(ctx, ref)
-		if err != nil {
-			return err
-		}
-		return br.MemOps(ctx, ref, 0, head.TreeSize, fn)
+		return tx.MemOps(ctx, ref, 0, head.TreeSize, fn)
 	})
 }
 
@@ -435,7 +373,7 @@ func (e *Engine) ProveMemory(ctx context.Context, ref string, from uint64) (Memo
 
 // memLeaves returns the leaves of ref's op log up to size (0: all of it) and
 // the log's size.
-func memLeaves(ctx context.Context, br baselineReader, ref string, size uint64) ([]merkle.Hash, uint64, error) {
+func memLeaves(ctx context.Context, br BaselineReader, ref string, size uint64) ([]merkle.Hash, uint64, error) {
 	head, err := br.MemHead(ctx, ref)
 	if err != nil {
 		return nil, 0, err
@@ -464,11 +402,7 @@ func (e *Engine) ProveMemoryRange(ctx context.Context, ref string, from, to uint
 		return p, err
 	}
 	err := e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
-		leaves, _, err := memLeaves(ctx, br, ref, to)
+		leaves, _, err := memLeaves(ctx, tx, ref, to)
 		if err != nil {
 			return err
 		}
@@ -514,11 +448,7 @@ func (e *Engine) ProveMemoryInclusion(ctx context.Context, ref string, index, si
 		return p, err
 	}
 	err := e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
-		leaves, _, err := memLeaves(ctx, br, ref, size)
+		leaves, _, err := memLeaves(ctx, tx, ref, size)
 		if err != nil {
 			return err
 		}
@@ -553,11 +483,7 @@ func (e *Engine) AcceptMemoryCheckpoint(ctx context.Context, ref string, held me
 		return v, p, err
 	}
 	err := e.store.View(ctx, func(tx ReadTx) error {
-		br, err := baselineTx(tx)
-		if err != nil {
-			return err
-		}
-		cp, err := br.LatestCheckpoint(ctx, ref)
+		cp, err := tx.LatestCheckpoint(ctx, ref)
 		if err != nil {
 			return err
 		}
@@ -566,7 +492,7 @@ func (e *Engine) AcceptMemoryCheckpoint(ctx context.Context, ref string, held me
 			v = merkle.Verdict{Code: merkle.CodeAccept, Detail: fmt.Sprintf("the held checkpoint is the latest (seq %d, tree_size %d)", next.Seq, next.TreeSize)}
 			return nil
 		}
-		leaves, _, err := memLeaves(ctx, br, ref, next.TreeSize)
+		leaves, _, err := memLeaves(ctx, tx, ref, next.TreeSize)
 		if err != nil {
 			return err
 		}

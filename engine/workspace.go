@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -38,7 +39,7 @@ import (
 
 // Workspace statuses.
 const (
-	WorkspaceOpen      = "OPEN"
+	WorkspaceOpen      = memory.WorkspaceOpen
 	WorkspaceSubmitted = "SUBMITTED"
 	WorkspaceMerged    = "MERGED"
 	WorkspaceRejected  = "REJECTED"
@@ -82,29 +83,6 @@ type MergeRequest struct {
 	Conflicts   []RelatedItem     `json:"conflicts"`
 }
 
-// workspaceReader is what workspaces read; store/sqlite/workspace.go
-// implements it.
-type workspaceReader interface {
-	WorkspaceByID(ctx context.Context, id string) (Workspace, error)
-	WorkspaceByRef(ctx context.Context, ref string) (Workspace, bool, error)
-	WorkspaceList(ctx context.Context, tenant string) ([]Workspace, error)
-	// WorkspaceTouched returns the keys the workspace has written (any state)
-	// and the keys it removed.
-	WorkspaceTouched(ctx context.Context, ref string) (written, removed map[string]bool, err error)
-	// WorkspaceOfReview names the workspace and change of a merge request review.
-	WorkspaceOfReview(ctx context.Context, reviewID string) (ref, key, kind string, found bool, err error)
-	// WorkspaceReviewCounts counts the open and approved reviews of a merge request.
-	WorkspaceReviewCounts(ctx context.Context, ref string) (open, approved int, err error)
-}
-
-func wsRead(tx ReadTx) (workspaceReader, error) {
-	r, ok := tx.(workspaceReader)
-	if !ok {
-		return nil, fmt.Errorf("%w: this store does not support workspaces", ErrInvalid)
-	}
-	return r, nil
-}
-
 // WorkspaceRef is the memoryRef of an agent's workspace over base.
 func WorkspaceRef(baseRef, agent, name string) string {
 	return tenantOf(baseRef) + "/" + agent + "/ws/" + name
@@ -143,7 +121,7 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 		return Workspace{}, fmt.Errorf("%w: workspace ref: %v", ErrInvalid, err)
 	}
 	var out Workspace
-	err = e.store.Update(ctx, func(tx Tx) error {
+	err = e.store.Update(ctx, func(tx Tx) (err error) {
 		p, err := tx.Principal(ctx, agent)
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, agent)
@@ -151,11 +129,7 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 		if !p.Governs(base.Tenant) {
 			return fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
 		}
-		wr, err := wsRead(tx)
-		if err != nil {
-			return err
-		}
-		if _, found, err := wr.WorkspaceByRef(ctx, ref); err != nil {
+		if _, found, err := tx.WorkspaceByRef(ctx, ref); err != nil {
 			return err
 		} else if found {
 			return fmt.Errorf("%w: workspace %s exists; pick another name", ErrConflict, ref)
@@ -169,7 +143,7 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 			oplog.WorkspaceData{Action: "open", ID: id, Name: name, BaseRef: baseRef, BaseLSN: size}); err != nil {
 			return err
 		}
-		out, err = wr.WorkspaceByID(ctx, id)
+		out, err = tx.WorkspaceByID(ctx, id)
 		return err
 	})
 	return out, err
@@ -178,12 +152,8 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 // Workspace returns a workspace by id.
 func (e *Engine) Workspace(ctx context.Context, id string) (Workspace, error) {
 	var w Workspace
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		wr, err := wsRead(tx)
-		if err != nil {
-			return err
-		}
-		w, err = wr.WorkspaceByID(ctx, id)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		w, err = tx.WorkspaceByID(ctx, id)
 		return err
 	})
 	return w, err
@@ -192,12 +162,8 @@ func (e *Engine) Workspace(ctx context.Context, id string) (Workspace, error) {
 // Workspaces lists the workspaces of a tenant ("" or "*": every tenant).
 func (e *Engine) Workspaces(ctx context.Context, tenant string) ([]Workspace, error) {
 	var out []Workspace
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		wr, err := wsRead(tx)
-		if err != nil {
-			return err
-		}
-		out, err = wr.WorkspaceList(ctx, tenant)
+	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		out, err = tx.WorkspaceList(ctx, tenant)
 		return err
 	})
 	return out, err
@@ -219,11 +185,7 @@ func (e *Engine) RemoveFromWorkspace(ctx context.Context, id, agent, key string)
 }
 
 func (e *Engine) ownOpenWorkspace(ctx context.Context, tx ReadTx, id, agent string) (Workspace, error) {
-	wr, err := wsRead(tx)
-	if err != nil {
-		return Workspace{}, err
-	}
-	ws, err := wr.WorkspaceByID(ctx, id)
+	ws, err := tx.WorkspaceByID(ctx, id)
 	if err != nil {
 		return ws, err
 	}
@@ -240,11 +202,7 @@ func (e *Engine) ownOpenWorkspace(ctx context.Context, tx ReadTx, id, agent stri
 func (e *Engine) WorkspaceDiff(ctx context.Context, id string) (MergeRequest, error) {
 	var mr MergeRequest
 	err := e.store.View(ctx, func(tx ReadTx) error {
-		wr, err := wsRead(tx)
-		if err != nil {
-			return err
-		}
-		ws, err := wr.WorkspaceByID(ctx, id)
+		ws, err := tx.WorkspaceByID(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -269,10 +227,6 @@ func byKey(vs []Version) map[string]Version {
 // and the snapshot with the base now.
 func (e *Engine) changeset(ctx context.Context, tx ReadTx, ws Workspace) (MergeRequest, error) {
 	mr := MergeRequest{WorkspaceID: ws.ID, Ref: ws.Ref, BaseRef: ws.BaseRef, BaseLSN: ws.BaseLSN, Changes: []WorkspaceChange{}, Conflicts: []RelatedItem{}}
-	wr, err := wsRead(tx)
-	if err != nil {
-		return mr, err
-	}
 	now := e.Now()
 	snapVs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.BaseRef, AtLSN: ws.BaseLSN, Now: now})
 	if err != nil {
@@ -287,7 +241,7 @@ func (e *Engine) changeset(ctx context.Context, tx ReadTx, ws Workspace) (MergeR
 		return mr, err
 	}
 	snap, cur, own := byKey(snapVs), byKey(curVs), byKey(ownVs)
-	written, removed, err := wr.WorkspaceTouched(ctx, ws.Ref)
+	written, removed, err := tx.WorkspaceTouched(ctx, ws.Ref)
 	if err != nil {
 		return mr, err
 	}
@@ -467,11 +421,7 @@ func payloadOf(ctx context.Context, tx ReadTx, lsn int64) (Payload, error) {
 // workspaceDecided applies a decided merge request review: an approved
 // removal retracts the base entry; the last decision closes the request.
 func (e *Engine) workspaceDecided(ctx context.Context, tx Tx, r Review, approved bool, reviewer string) error {
-	wr, ok := tx.(workspaceReader)
-	if !ok {
-		return nil
-	}
-	ref, key, kind, found, err := wr.WorkspaceOfReview(ctx, r.ID)
+	ref, key, kind, found, err := tx.WorkspaceOfReview(ctx, r.ID)
 	if err != nil || !found {
 		return err
 	}
@@ -484,7 +434,7 @@ func (e *Engine) workspaceDecided(ctx context.Context, tx Tx, r Review, approved
 			return err
 		}
 	}
-	open, nApproved, err := wr.WorkspaceReviewCounts(ctx, ref)
+	open, nApproved, err := tx.WorkspaceReviewCounts(ctx, ref)
 	if err != nil || open > 0 {
 		return err
 	}
@@ -499,25 +449,15 @@ func (e *Engine) workspaceDecided(ctx context.Context, tx Tx, r Review, approved
 
 // workspaceFor reports the open or submitted workspace whose ref is ref.
 func workspaceFor(ctx context.Context, tx ReadTx, ref string) (Workspace, bool) {
-	wr, ok := tx.(workspaceReader)
-	if !ok {
-		return Workspace{}, false
-	}
 	r, err := scope.Parse(ref)
 	if err != nil || len(r.Namespace) != 2 || r.Namespace[0] != "ws" {
 		return Workspace{}, false
 	}
-	ws, found, err := wr.WorkspaceByRef(ctx, ref)
+	ws, found, err := tx.WorkspaceByRef(ctx, ref)
 	if err != nil || !found {
 		return Workspace{}, false
 	}
 	return ws, true
-}
-
-// ownWorkspace reports whether ref is agent's open workspace.
-func ownWorkspace(ctx context.Context, tx ReadTx, ref, agent string) bool {
-	ws, ok := workspaceFor(ctx, tx, ref)
-	return ok && ws.Owner == agent && ws.Status == WorkspaceOpen
 }
 
 // activeView is tx.Active with the copy-on-write overlay of workspaces: the
@@ -527,8 +467,7 @@ func activeView(ctx context.Context, tx ReadTx, q ActiveQuery) ([]Version, error
 	if !ok {
 		return tx.Active(ctx, q)
 	}
-	wr, _ := wsRead(tx)
-	written, removed, err := wr.WorkspaceTouched(ctx, ws.Ref)
+	written, removed, err := tx.WorkspaceTouched(ctx, ws.Ref)
 	if err != nil {
 		return nil, err
 	}
@@ -566,8 +505,7 @@ func activeView(ctx context.Context, tx ReadTx, q ActiveQuery) ([]Version, error
 // found is false when nothing is visible.
 func headView(ctx context.Context, tx ReadTx, ref, key string, now time.Time) (Version, bool, error) {
 	if ws, ok := workspaceFor(ctx, tx, ref); ok {
-		wr, _ := wsRead(tx)
-		written, removed, err := wr.WorkspaceTouched(ctx, ws.Ref)
+		written, removed, err := tx.WorkspaceTouched(ctx, ws.Ref)
 		if err != nil {
 			return Version{}, false, err
 		}

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/engine/memory"
 )
 
 // WriteRequest is a memory write request (seed 001, 12.1.3), as agents and
@@ -34,7 +35,7 @@ type WriteRequest struct {
 }
 
 // EvidenceRef is one piece of evidence behind a write (12.4.3).
-type EvidenceRef = oplog.EvidenceRef
+type EvidenceRef = memory.EvidenceRef
 
 // MaxRequestBytes bounds one encoded write request.
 const MaxRequestBytes = 1 << 20
@@ -60,39 +61,39 @@ func DecodeWriteRequest(raw []byte) (WriteRequest, error) {
 
 // Write statuses (12.1.6).
 const (
-	StatusCommitted        = "COMMITTED"
-	StatusMerged           = "MERGED"
-	StatusAlreadyCommitted = "ALREADY_COMMITTED"
-	StatusRejected         = "REJECTED"
-	StatusDeferred         = "DEFERRED"
-	StatusDeadlineExceeded = "DEADLINE_EXCEEDED"
-	StatusDenied           = "DENIED"
+	StatusCommitted        = memory.StatusCommitted
+	StatusMerged           = memory.StatusMerged
+	StatusAlreadyCommitted = memory.StatusAlreadyCommitted
+	StatusRejected         = memory.StatusRejected
+	StatusDeferred         = memory.StatusDeferred
+	StatusDeadlineExceeded = memory.StatusDeadlineExceeded
+	StatusDenied           = memory.StatusDenied
 )
 
 // Reason codes of write outcomes.
 const (
-	ReasonSchemaInvalid     = "SCHEMA_INVALID"
-	ReasonInvalidRef        = "INVALID_MEMORY_REF"
-	ReasonNotAdmissible     = "OBSERVATION_NOT_ADMISSIBLE"
-	ReasonContentPolicy     = "CONTENT_POLICY"
-	ReasonLowFactual        = "LOW_FACTUAL_SCORE"
-	ReasonSelfReferential   = "SELF_REFERENTIAL_EVIDENCE"
-	ReasonNoExternal        = "NO_EXTERNAL_EVIDENCE"
-	ReasonProvenanceCycle   = "PROVENANCE_CYCLE"
-	ReasonContradiction     = "CONTRADICTION"
-	ReasonExactDuplicate    = "EXACT_DUPLICATE"
-	ReasonStructuralDup     = "STRUCTURAL_DUPLICATE"
-	ReasonSemanticDuplicate = "SEMANTIC_DUPLICATE"
-	ReasonSemanticConflict  = "SEMANTIC_CONFLICT"
-	ReasonRateLimited       = "RATE_LIMITED"
-	ReasonSessionBudget     = "SESSION_BUDGET_EXHAUSTED"
-	ReasonUnauthorized      = "UNAUTHORIZED"
-	ReasonSuspended         = "AGENT_SUSPENDED"
-	ReasonDriftDenied       = "MEMORY_DRIFT_DENIED"
+	ReasonSchemaInvalid     = gate.ReasonSchemaInvalid
+	ReasonInvalidRef        = gate.ReasonInvalidRef
+	ReasonNotAdmissible     = gate.ReasonNotAdmissible
+	ReasonContentPolicy     = gate.ReasonContentPolicy
+	ReasonLowFactual        = gate.ReasonLowFactual
+	ReasonSelfReferential   = gate.ReasonSelfReferential
+	ReasonNoExternal        = gate.ReasonNoExternal
+	ReasonProvenanceCycle   = gate.ReasonProvenanceCycle
+	ReasonContradiction     = gate.ReasonContradiction
+	ReasonExactDuplicate    = gate.ReasonExactDuplicate
+	ReasonStructuralDup     = gate.ReasonStructuralDup
+	ReasonSemanticDuplicate = gate.ReasonSemanticDuplicate
+	ReasonSemanticConflict  = gate.ReasonSemanticConflict
+	ReasonRateLimited       = gate.ReasonRateLimited
+	ReasonSessionBudget     = gate.ReasonSessionBudget
+	ReasonUnauthorized      = gate.ReasonUnauthorized
+	ReasonSuspended         = gate.ReasonSuspended
+	ReasonDriftDenied       = gate.ReasonDriftDenied
 	ReasonApprovalTimeout   = "APPROVAL_TIMEOUT"
-	ReasonDeadline          = "DEADLINE_EXCEEDED"
+	ReasonDeadline          = gate.ReasonDeadline
 	ReasonReviewRejected    = "REVIEW_REJECTED"
-	ReasonLayerConflict     = "LAYER_CONFLICT"
+	ReasonLayerConflict     = gate.ReasonLayerConflict
 )
 
 // WriteResult is what a write returns to the agent or host.

@@ -131,7 +131,7 @@ func seedReviews(b *testing.B, w *queueWorld, n int) {
 	rv := meta["review"].(map[string]any)
 	for start := 0; start < n; start += 5000 {
 		now := w.eng.Now()
-		err := w.eng.Store().Update(ctx, func(tx engine.Tx) error {
+		err := w.store.Update(ctx, func(tx engine.Tx) error {
 			for i := start; i < min(start+5000, n); i++ {
 				rv["id"] = engine.NewID()
 				rv["risk"] = float64(i%97) / 100

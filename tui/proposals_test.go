@@ -12,9 +12,14 @@ import (
 	"github.com/memgov/memgov/engine"
 )
 
-// settle completes the health load the header shows, so that a golden does
-// not depend on whether Metrics answered before the program quit.
+// settle completes the loads the header shows, the attention counts and the
+// health band, so that a golden does not depend on whether they answered
+// before the program quit. Every seeded world has a log, so an attention
+// answer has a log size.
 func settle(m *Model) *Model {
+	if m.att.LogSize == 0 {
+		m.Update(m.checkAttention()())
+	}
 	if !m.health.loaded {
 		m.Update(m.health.load()())
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/redact"
 )
 
@@ -166,7 +167,7 @@ func (a *app) writeBatch(cmd *cobra.Command, eng *engine.Engine, in io.Reader, r
 		req, err := engine.DecodeWriteRequest(b)
 		var res engine.WriteResult
 		if err != nil {
-			res = engine.WriteResult{Status: engine.StatusRejected, Gate: "schema", Reason: engine.ReasonSchemaInvalid, Detail: fmt.Sprintf("line %d: %v", line, err)}
+			res = engine.WriteResult{Status: engine.StatusRejected, Gate: gate.NameSchema, Reason: engine.ReasonSchemaInvalid, Detail: fmt.Sprintf("line %d: %v", line, err)}
 		} else {
 			if run != "" && req.RunID == "" {
 				req.RunID = run

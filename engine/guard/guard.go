@@ -9,9 +9,12 @@
 // usual evasions (case, extra white space, zero-width characters inside
 // words, Cyrillic and Greek homoglyphs, light leetspeak, words spelled out
 // letter by letter), so "ІGN0RE  prev\u200bious instructions" is caught like
-// "ignore previous instructions". Check is deterministic and runs in time
-// linear in the length of the text; every finding names its rule, quotes
-// the text it matched and gives its byte offset.
+// "ignore previous instructions". Runs of base64 or hex, URL-encoded text
+// and rot13 text are decoded and scanned again (a bounded number of runs,
+// one level of nesting), so an encoded payload is named like a plain one.
+// Check is deterministic and runs in time linear in the length of the
+// text; every finding names its rule, quotes the text it matched and gives
+// its byte offset.
 //
 // The gate is tuned for precision: text that mentions these things in a
 // factual, third-person way ("the customer said they must now pay by
@@ -94,6 +97,7 @@ func Check(text string) Verdict {
 
 	fs = matchPatterns(fs, text)
 	fs = append(fs, checkTagText(text)...)
+	fs = append(fs, checkEncoded(text, 0)...)
 	fs = tidy(fs)
 	return Verdict{Allowed: len(fs) == 0, Findings: fs}
 }
@@ -103,7 +107,7 @@ func matchPatterns(fs []Finding, text string) []Finding {
 	base := normalize(text)
 	lv := leetView(base)
 	var buf [128]bool
-	seen := buf[:0]
+	var seen []bool
 	if numGroups > len(buf) {
 		seen = make([]bool, numGroups)
 	} else {

@@ -179,6 +179,7 @@ func buildPatterns() []pattern {
 		{rule: RuleShellInjection, subs: []string{`authorized_keys`, `chmod`}, desc: "persistence or permission change",
 			expr: `(?P<m>>>\s*~?/?(?:root/)?\.ssh/authorized_keys|\bchmod\s+(?:-r\s+)?(?:777|666|\+s|u\+s)\s+/(?:etc|bin|usr|root|sbin)\b)`},
 	}
+	ps = append(ps, addressedSpecs...)
 	out := make([]pattern, len(ps))
 	for i, sp := range ps {
 		re := regexp.MustCompile(sp.expr)
@@ -272,6 +273,9 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 		if p.reported && reportedSpeech(view.text, s) {
 			continue
 		}
+		if p.rule == RuleInstruction && quotedMention(view.text, s, e) {
+			continue
+		}
 		start := view.origin(s, len(text))
 		end := len(text)
 		if e > s && e-1 < len(view.off) {
@@ -289,6 +293,61 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 		fs = append(fs, Finding{Rule: p.rule, Detail: d, Offset: start})
 	}
 	return fs
+}
+
+// mentionRe matches words that introduce a quotation as an example, a
+// title or a text to work on, rather than as an order.
+var mentionRe = regexp.MustCompile(`\b(?:for example|e\.g|such as|like|titled|entitled|called|named|known as|the (?:phrase|words?|string|text|sentence|line|slogan|title)|translate|quote[sd]?|attacks?|example|examples|spelled|reads)\b`)
+
+// quotedMention reports whether t[s:e] lies inside a quotation in its
+// sentence that the sentence introduces as a mention ("the talk was titled
+// 'Ignore Previous Instructions'", "attacks such as 'ignore previous
+// instructions'").
+func quotedMention(t []byte, s, e int) bool {
+	// Find the quotation around the match, within the sentence.
+	open := -1
+	for j := s - 1; j >= 0 && s-j < 200; j-- {
+		c := t[j]
+		if c == '\n' {
+			break
+		}
+		if (c == '"' || c == '\'') && (j == 0 || !isLetter(t[j-1])) {
+			open = j
+			break
+		}
+	}
+	if open < 0 {
+		return false
+	}
+	q := t[open]
+	close := -1
+	for j := e; j < len(t) && j-e < 200; j++ {
+		if t[j] == q && (j+1 == len(t) || !isLetter(t[j+1])) {
+			close = j
+			break
+		}
+		if t[j] == '\n' {
+			break
+		}
+	}
+	if close < 0 {
+		return false
+	}
+	// The sentence before the quotation.
+	k := open
+	for k > 0 && open-k < 160 {
+		c := t[k-1]
+		if c == '.' || c == '!' || c == '?' || c == '\n' {
+			break
+		}
+		k--
+	}
+	after := close + 1
+	end := after
+	for end < len(t) && end-after < 60 && t[end] != '.' && t[end] != '\n' {
+		end++
+	}
+	return mentionRe.Match(t[k:open]) || mentionRe.Match(t[after:end])
 }
 
 // reportedSpeech reports whether the sentence before position i of t

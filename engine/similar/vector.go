@@ -218,7 +218,7 @@ func hashFeature(tag byte, a, b string) uint64 {
 		h = (h ^ uint64(a[i])) * fnvPrime
 	}
 	if b != "" {
-		h = (h ^ 0) * fnvPrime // separator: tokens never contain NUL
+		h *= fnvPrime // separator: a NUL byte (h ^ 0 is h); tokens never contain NUL
 		for i := 0; i < len(b); i++ {
 			h = (h ^ uint64(b[i])) * fnvPrime
 		}

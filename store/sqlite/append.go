@@ -19,8 +19,6 @@ type Tx struct {
 	store *Store
 }
 
-var _ engine.Tx = (*Tx)(nil)
-
 // Append stores a log entry and applies it to the derived tables.
 func (t *Tx) Append(ctx context.Context, e *oplog.Entry) error {
 	var (

@@ -23,13 +23,6 @@ func canonAlg(s string) canon.Algorithm { return canon.Algorithm(s) }
 // All of them are derived from the log; mem_dirty and mem_state_cache are
 // caches that triggers and verification maintain.
 
-var (
-	_ interface {
-		PutStateCache(context.Context, engine.StateCache) error
-		ClearDirty(context.Context, string) error
-	} = (*Tx)(nil)
-)
-
 // observeMemory runs after every applied entry. It forgets the dirty marks of
 // the rows the entry itself changed, and appends to the entry's memoryRef op log
 // one PUT for every key whose ACTIVE version the entry set and one DEL for every
@@ -588,7 +581,7 @@ func (r *readTx) OpenSession(ctx context.Context, ref string) (engine.MemSession
 	return s, notFound("open session of", ref, err)
 }
 
-// Caches (engine's stateWriter), written outside the log.
+// Caches (engine.BaselineWriter), written outside the log.
 
 // PutStateCache stores the snapshot hash of a memoryRef.
 func (t *Tx) PutStateCache(ctx context.Context, c engine.StateCache) error {

@@ -17,11 +17,6 @@ import (
 // inferred commitments and proposals. Every table here is a function of the
 // log (migration 0006).
 
-var _ interface {
-	Events(context.Context, engine.EventQuery) ([]engine.Event, error)
-	IndexedVersions(context.Context, string, bool, int) ([]engine.IndexedVersion, error)
-} = (*readTx)(nil)
-
 func applyDistill(ctx context.Context, q querier, e *oplog.Entry) error {
 	d, err := oplog.DecodeData[oplog.DistillData](e)
 	if err != nil {

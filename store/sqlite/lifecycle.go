@@ -21,11 +21,6 @@ import (
 // rows and leaves, in erased_skeleton and erased_leaves, only what replay
 // needs to rebuild every derived table exactly: structure and hashes, no text.
 
-var _ interface {
-	SecureDelete(context.Context) error
-	Compact(context.Context) error
-} = (*Tx)(nil)
-
 // restoreErased supplies the skeleton of an erased payload during replay, so
 // that an entry whose payload an erasure removed still applies.
 func restoreErased(ctx context.Context, q querier, e *oplog.Entry) error {
@@ -255,9 +250,6 @@ func (t *Tx) SecureDelete(ctx context.Context) error {
 
 // Compact moves every committed page into the database file, rewrites the file
 // without free pages and truncates the WAL, so erased bytes are in neither.
-func (t *Tx) Compact(ctx context.Context) error { return t.store.Compact(ctx) }
-
-// Compact is Tx.Compact outside a transaction.
 func (s *Store) Compact(ctx context.Context) error {
 	for _, stmt := range []string{`PRAGMA secure_delete = ON`, `PRAGMA wal_checkpoint(TRUNCATE)`, `VACUUM`, `PRAGMA wal_checkpoint(TRUNCATE)`, `PRAGMA secure_delete = OFF`} {
 		if _, err := s.writer.ExecContext(ctx, stmt); err != nil {
@@ -497,18 +489,6 @@ func (r *readTx) LeaseOf(ctx context.Context, resource string) (engine.Lease, bo
 	l.Resource, l.GrantedAt, l.ExpiresAt, l.Released = resource, fromMS(g), fromMS(x), released
 	l.MemoryRef, l.Key, _ = strings.Cut(resource, "#")
 	return l, true, nil
-}
-
-func (r *readTx) Workspace(ctx context.Context, ref string) (engine.Workspace, error) {
-	var w engine.Workspace
-	var req string
-	err := r.q.QueryRowContext(ctx, `SELECT ref, base_ref, owner, base_lsn, status, request, decided_by FROM workspaces WHERE ref = ?`, ref).
-		Scan(&w.Ref, &w.BaseRef, &w.Owner, &w.BaseLSN, &w.Status, &req, &w.DecidedBy)
-	if errors.Is(err, sql.ErrNoRows) {
-		return w, fmt.Errorf("%w: workspace %s", engine.ErrNotFound, ref)
-	}
-	w.Request = json.RawMessage(req)
-	return w, err
 }
 
 func (t *Tx) RecordAccess(ctx context.Context, items []string, at time.Time) error {

@@ -16,13 +16,6 @@ import (
 	"github.com/memgov/memgov/store/sqlite"
 )
 
-type foldReader interface {
-	MemOps(ctx context.Context, ref string, from, to uint64, fn func(engine.MemOp) error) error
-	MemHead(ctx context.Context, ref string) (engine.MemHead, error)
-	FoldMap(ctx context.Context, ref string, size uint64, now time.Time, fn func(engine.MapRow) error) error
-	MemoryMap(ctx context.Context, ref string, now time.Time, fn func(engine.MapRow) error) error
-}
-
 // TestFoldMapEqualsNaiveFold checks FoldMap at every size of an op log of
 // inserts, updates, retractions and re-inserts against a left fold computed
 // here from the op log, by both of its strategies, and the fold of the whole
@@ -66,8 +59,7 @@ func TestFoldMapEqualsNaiveFold(t *testing.T) {
 			t.Fatalf("op %d: %v", i, err)
 		}
 	}
-	err = s.View(ctx, func(rtx engine.ReadTx) error {
-		r := rtx.(foldReader)
+	err = s.View(ctx, func(r engine.ReadTx) error {
 		head, err := r.MemHead(ctx, ref)
 		if err != nil {
 			return err

@@ -216,45 +216,72 @@ const bandBucketLimit = 24
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
 func (r *readTx) Candidates(ctx context.Context, cq engine.CandidateQuery) ([]engine.Candidate, error) {
-	var (
-		parts []string
-		args  []any
-	)
+	// Each source is a small statement of its own, and the versions they name
+	// are read in one statement whose id list is bound as a JSON array: every
+	// statement text is fixed, so a write transaction compiles each once
+	// (one statement built of unions and placeholders was re-planned by SQLite
+	// on every call).
+	var ids []string
+	seen := map[string]bool{}
+	collect := func(query string, args ...any) error {
+		rows, err := queryDrained(ctx, r.q, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+		return rows.Err()
+	}
 	if cq.ContentHash != "" {
-		parts = append(parts, `SELECT version_id FROM version_index WHERE memory_ref = ? AND content_hash = ?`)
-		args = append(args, cq.MemoryRef, cq.ContentHash)
+		if err := collect(`SELECT version_id FROM version_index WHERE memory_ref = ? AND content_hash = ?`, cq.MemoryRef, cq.ContentHash); err != nil {
+			return nil, err
+		}
 	}
 	if len(cq.Fingerprint) > 0 {
-		parts = append(parts, `SELECT version_id FROM version_index WHERE memory_ref = ? AND fingerprint = ?`)
-		args = append(args, cq.MemoryRef, cq.Fingerprint)
+		if err := collect(`SELECT version_id FROM version_index WHERE memory_ref = ? AND fingerprint = ?`, cq.MemoryRef, cq.Fingerprint); err != nil {
+			return nil, err
+		}
 	}
 	if cq.Subject != "" {
-		parts = append(parts, `SELECT version_id FROM version_index WHERE memory_ref = ? AND subject = ?`)
-		args = append(args, cq.MemoryRef, cq.Subject)
+		if err := collect(`SELECT version_id FROM version_index WHERE memory_ref = ? AND subject = ?`, cq.MemoryRef, cq.Subject); err != nil {
+			return nil, err
+		}
 	}
 	// Each SimHash band contributes its newest members only: a bucket shared
 	// by thousands of versions (a corpus of near-identical templates) would
 	// otherwise make every write scan it. Recall is measured by `memgov bench
 	// write` against brute force.
 	for _, b := range cq.Bands {
-		parts = append(parts, `SELECT version_id FROM (SELECT version_id FROM version_bands WHERE memory_ref = ? AND band = ? ORDER BY version_id DESC LIMIT `+fmt.Sprint(bandBucketLimit)+`)`)
-		args = append(args, cq.MemoryRef, int64(b))
+		if err := collect(`SELECT version_id FROM version_bands WHERE memory_ref = ? AND band = ? ORDER BY version_id DESC LIMIT `+fmt.Sprint(bandBucketLimit), cq.MemoryRef, int64(b)); err != nil {
+			return nil, err
+		}
 	}
-	if len(parts) == 0 {
+	if len(ids) == 0 {
 		return nil, nil
+	}
+	idList, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
 	}
 	limit := cq.Limit
 	if limit <= 0 {
 		limit = 400
 	}
-	query := `SELECT vi.version_id, vi.item_id, vi.key, vi.layer, v.state, vi.content_hash, vi.fingerprint, vi.subject, vi.predicate, vi.object,
+	rows, err := queryDrained(ctx, r.q, `SELECT vi.version_id, vi.item_id, vi.key, vi.layer, v.state, vi.content_hash, vi.fingerprint, vi.subject, vi.predicate, vi.object,
 		vi.embedding, v.content, v.confidence, v.created_by
 		FROM version_index vi JOIN versions v ON v.id = vi.version_id
-		WHERE vi.version_id IN (` + strings.Join(parts, " UNION ") + `) AND vi.layer IN ('EPISODIC', 'SEMANTIC', 'PROCEDURAL')
+		WHERE vi.version_id IN (SELECT value FROM json_each(?)) AND vi.layer IN ('EPISODIC', 'SEMANTIC', 'PROCEDURAL')
 		AND v.state IN ('ACTIVE', 'DRAFT')
-		LIMIT ?`
-	args = append(args, limit)
-	rows, err := r.q.QueryContext(ctx, query, args...)
+		LIMIT ?`, string(idList), limit)
 	if err != nil {
 		return nil, err
 	}

@@ -17,8 +17,6 @@ import (
 // readTx implements engine.ReadTx over a transaction.
 type readTx struct{ q querier }
 
-var _ engine.ReadTx = (*readTx)(nil)
-
 func notFound(what, id string, err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("%w: %s %s", engine.ErrNotFound, what, id)

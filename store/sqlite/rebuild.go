@@ -15,8 +15,7 @@ import (
 // forged erasure): replaying it would serve what the log does not prove.
 func (s *Store) Rebuild(ctx context.Context) (engine.RebuildReport, error) {
 	rep := engine.RebuildReport{Tables: map[string]int64{}, Differences: []string{}}
-	err := s.Update(ctx, func(etx engine.Tx) error {
-		t := etx.(*Tx)
+	err := s.update(ctx, func(t *Tx) error {
 		lr, err := s.verifyLogReport(ctx, t.q)
 		if err != nil {
 			return err

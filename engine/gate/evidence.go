@@ -1,0 +1,185 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/memgov/memgov/engine/memory"
+	"github.com/memgov/memgov/engine/policy"
+)
+
+// EvidenceReader is what the evidence gate reads to follow MEMORY_ITEM
+// evidence: who wrote a cited version or item, and what an item cites.
+type EvidenceReader interface {
+	Version(ctx context.Context, id string) (memory.Version, error)
+	Item(ctx context.Context, id string) (memory.Item, error)
+	// CitedItems returns the items that the visible or pending versions of an
+	// item cite as MEMORY_ITEM evidence.
+	CitedItems(ctx context.Context, itemID string) ([]string, error)
+}
+
+// EvidenceInput is what the evidence gate needs.
+type EvidenceInput struct {
+	Agent      string
+	Layer      memory.Layer
+	Evidence   []memory.EvidenceRef
+	Confidence float64 // the writer's confidence
+	// Item is the existing item the write updates, if any.
+	Item   *memory.Item
+	Now    time.Time
+	Policy *policy.Policy
+	Reader EvidenceReader
+}
+
+// EvidenceResult is what the evidence gate finds.
+type EvidenceResult struct {
+	Result
+	// Scored: the gate computed the factual score (durable layers only).
+	Scored  bool
+	Factual policy.FactualResult
+	// Adjusted is the writer's confidence adjusted by the factual score.
+	Adjusted float64
+}
+
+// Evidence computes V_fact (12.2.3) and enforces the evidence rules: no
+// self-referential evidence for SEMANTIC and PROCEDURAL, external evidence for
+// durable layers (12.11.4), and no provenance cycles through MEMORY_ITEM
+// evidence.
+type Evidence struct{}
+
+// Name returns NameEvidence.
+func (Evidence) Name() string { return NameEvidence }
+
+// Evaluate scores the evidence of a durable write.
+func (Evidence) Evaluate(ctx context.Context, in EvidenceInput) (EvidenceResult, error) {
+	if !in.Layer.Durable() {
+		return EvidenceResult{Result: accept()}, nil
+	}
+	evs := make([]policy.Evidence, 0, len(in.Evidence))
+	for _, r := range in.Evidence {
+		ev := policy.Evidence{SourceType: r.SourceType, Support: 1}
+		if r.Authority != nil {
+			ev.Authority = *r.Authority
+		}
+		if r.AccessedAt != nil {
+			ev.AccessedAt = *r.AccessedAt
+		} else {
+			ev.AccessedAt = in.Now
+		}
+		if r.SourceType == "AGENT_REASONING" {
+			ev.SelfReferential = true
+		}
+		if r.SourceType == "MEMORY_ITEM" && r.SourceItemID != "" {
+			self, err := writtenBy(ctx, in.Reader, r.SourceItemID, in.Agent)
+			if err != nil {
+				return EvidenceResult{}, err
+			}
+			ev.SelfReferential = self
+		}
+		evs = append(evs, ev)
+	}
+	// Provenance cycles: the write's item must not be (transitively) cited by
+	// what it cites.
+	if in.Item != nil {
+		cyc, err := provenanceCycle(ctx, in.Reader, in.Item.ID, in.Evidence)
+		if err != nil {
+			return EvidenceResult{}, err
+		}
+		if cyc != "" {
+			return EvidenceResult{Result: reject(ReasonProvenanceCycle, "the evidence chain %s leads back to %s itself", cyc, in.Item.Key)}, nil
+		}
+	}
+	fr := in.Policy.FactualScore(string(in.Layer), evs, in.Now)
+	out := EvidenceResult{Result: accept(), Scored: true, Factual: fr,
+		Adjusted: in.Policy.AdjustedConfidence(in.Confidence, fr.Score, fr.MeanAuthority, false)}
+	if fr.Pass {
+		return out, nil
+	}
+	for _, v := range fr.Violations {
+		switch {
+		case strings.Contains(v, "SELF"):
+			out.Result = reject(ReasonSelfReferential, "%s memory may not rest on the agent's own reasoning or memory (V_fact %.2f)", in.Layer, fr.Score)
+			return out, nil
+		case strings.Contains(v, "EXTERNAL"):
+			out.Result = reject(ReasonNoExternal, "%s memory needs at least one external evidence source", in.Layer)
+			return out, nil
+		}
+	}
+	// A low factual score goes to a person rather than into memory.
+	out.Result = verdict(Defer, ReasonLowFactual, "V_fact %.2f is below the %s threshold %.2f", fr.Score, in.Layer, fr.Threshold)
+	return out, nil
+}
+
+// writtenBy reports whether the cited source (a version id, or an item id
+// whose head version counts) was written by agent. A source that does not
+// exist was not.
+func writtenBy(ctx context.Context, r EvidenceReader, source, agent string) (bool, error) {
+	v, err := r.Version(ctx, source)
+	switch {
+	case err == nil && v.CreatedBy == agent:
+		return true, nil
+	case err != nil && !errors.Is(err, memory.ErrNotFound):
+		return false, fmt.Errorf("read cited version %s: %w", source, err)
+	}
+	it, err := r.Item(ctx, source)
+	if errors.Is(err, memory.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read cited item %s: %w", source, err)
+	}
+	if it.Head == "" {
+		return false, nil
+	}
+	hv, err := r.Version(ctx, it.Head)
+	if errors.Is(err, memory.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read head version %s: %w", it.Head, err)
+	}
+	return hv.CreatedBy == agent, nil
+}
+
+// provenanceCycle follows MEMORY_ITEM evidence from the cited items and
+// reports a path back to target.
+func provenanceCycle(ctx context.Context, r EvidenceReader, target string, refs []memory.EvidenceRef) (string, error) {
+	type node struct{ id, path string }
+	var queue []node
+	for _, ref := range refs {
+		if ref.SourceType == "MEMORY_ITEM" && ref.SourceItemID != "" {
+			queue = append(queue, node{ref.SourceItemID, ref.SourceItemID})
+		}
+	}
+	seen := map[string]bool{}
+	for steps := 0; len(queue) > 0 && steps < 1000; steps++ {
+		n := queue[0]
+		queue = queue[1:]
+		id := n.id
+		v, err := r.Version(ctx, id)
+		switch {
+		case err == nil:
+			id = v.ItemID
+		case !errors.Is(err, memory.ErrNotFound):
+			return "", fmt.Errorf("read cited version %s: %w", id, err)
+		}
+		if id == target {
+			return n.path, nil
+		}
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		cited, err := r.CitedItems(ctx, id)
+		if err != nil {
+			return "", fmt.Errorf("read evidence of %s: %w", id, err)
+		}
+		for _, c := range cited {
+			queue = append(queue, node{c, n.path + " -> " + c})
+		}
+	}
+	return "", nil
+}

@@ -1,0 +1,203 @@
+// Package gate holds the steps of memgov's governed write path (DESIGN.md,
+// "The write path"): idempotency, deadline, authorization, drift, rate limits
+// and the gates proper (schema, policy, content policy, evidence,
+// contradiction, dedup, provenance, approval).
+//
+// Each gate is a small type with Name and Evaluate. Evaluate takes an input
+// value (the request facts the gate needs, the policy, and a reader declared
+// here that lists exactly the store reads it makes) and returns what the gate
+// adds: a verdict with its reason and the gate's own findings. A gate never
+// writes and never shares state with another gate; the engine builds each
+// input from the request and the outputs of earlier gates, and commits.
+//
+// A policy decision is a verdict. A failure to judge (a store read that
+// fails) is an error: Evaluate returns it with no verdict, and the engine
+// aborts the write.
+package gate
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/memgov/memgov/engine/memory"
+	"github.com/memgov/memgov/engine/similar"
+)
+
+// The names of the steps of the write path, as WriteResult.Gate, the outcome
+// metrics, the stage latencies and the TUI show them.
+const (
+	NameIdempotency   = "idempotency"
+	NameDeadline      = "deadline"
+	NameAuthorization = "authorization"
+	NameDrift         = "drift"
+	NameRateLimit     = "rate_limit"
+	NameSchema        = "schema"
+	NamePolicy        = "policy"
+	NameContentPolicy = "content_policy"
+	NameEvidence      = "evidence"
+	NameContradiction = "contradiction"
+	NameDedup         = "dedup"
+	NameProvenance    = "provenance"
+	NameApproval      = "approval"
+	// NameCommit is version assignment and the log append after the gates.
+	NameCommit = "commit"
+)
+
+// Reason codes the gates give their verdicts.
+const (
+	ReasonSchemaInvalid      = "SCHEMA_INVALID"
+	ReasonInvalidRef         = "INVALID_MEMORY_REF"
+	ReasonNotAdmissible      = "OBSERVATION_NOT_ADMISSIBLE"
+	ReasonContentPolicy      = "CONTENT_POLICY"
+	ReasonLowFactual         = "LOW_FACTUAL_SCORE"
+	ReasonSelfReferential    = "SELF_REFERENTIAL_EVIDENCE"
+	ReasonNoExternal         = "NO_EXTERNAL_EVIDENCE"
+	ReasonProvenanceCycle    = "PROVENANCE_CYCLE"
+	ReasonContradiction      = "CONTRADICTION"
+	ReasonExactDuplicate     = "EXACT_DUPLICATE"
+	ReasonStructuralDup      = "STRUCTURAL_DUPLICATE"
+	ReasonStructuralConflict = "STRUCTURAL_CONFLICT"
+	ReasonSemanticDuplicate  = "SEMANTIC_DUPLICATE"
+	ReasonSemanticConflict   = "SEMANTIC_CONFLICT"
+	ReasonRateLimited        = "RATE_LIMITED"
+	ReasonSessionBudget      = "SESSION_BUDGET_EXHAUSTED"
+	ReasonUnauthorized       = "UNAUTHORIZED"
+	ReasonSuspended          = "AGENT_SUSPENDED"
+	ReasonDriftDenied        = "MEMORY_DRIFT_DENIED"
+	ReasonDeadline           = "DEADLINE_EXCEEDED"
+	ReasonLayerConflict      = "LAYER_CONFLICT"
+	ReasonResidency          = "RESIDENCY_VIOLATION"
+	ReasonReferenceOnly      = "REFERENCE_ONLY"
+	ReasonLeaseHeld          = "LEASE_HELD"
+	ReasonStaleFencing       = "STALE_FENCING_TOKEN"
+	ReasonRoleApproval       = "APPROVAL_REQUIRED_BY_ROLE"
+	ReasonLowReputation      = "LOW_REPUTATION"
+	ReasonModelUnavailable   = "MODEL_UNAVAILABLE"
+)
+
+// Verdict is what one gate decides (seed 001, 12.1.5).
+type Verdict int
+
+// Gate verdicts. The zero Verdict is no verdict: what a gate returns with an
+// error.
+const (
+	// Accept lets the write go on to the next gate.
+	Accept Verdict = iota + 1
+	// Reject refuses the write (REJECTED).
+	Reject
+	// Deny refuses the writer (DENIED): who it is or the state of the
+	// memory it writes forbids the write, whatever its content.
+	Deny
+	// Defer routes the write to a person, or, with RetryAfter, asks the
+	// writer to come back later (DEFERRED).
+	Defer
+	// Merge folds the write into an existing version (MERGED).
+	Merge
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Accept:
+		return "ACCEPT"
+	case Reject:
+		return "REJECT"
+	case Deny:
+		return "DENY"
+	case Defer:
+		return "DEFER"
+	case Merge:
+		return "MERGE"
+	}
+	if v != 0 {
+		return fmt.Sprintf("Verdict(%d)", int(v))
+	}
+	return "NONE"
+}
+
+// Result is a gate's verdict with its reason. Gates with findings return a
+// result type of their own that embeds it.
+type Result struct {
+	Verdict Verdict
+	Reason  string
+	Detail  string
+	// Related are the existing items behind the verdict (contradicted,
+	// duplicated, merged into).
+	Related []memory.RelatedItem
+	// RetryAfter is set on a DEFER the writer retries itself (a rate limit,
+	// a held lease), rather than one a person decides.
+	RetryAfter time.Duration
+}
+
+func accept() Result { return Result{Verdict: Accept} }
+
+func verdict(v Verdict, reason, format string, args ...any) Result {
+	return Result{Verdict: v, Reason: reason, Detail: fmt.Sprintf(format, args...)}
+}
+
+func reject(reason, format string, args ...any) Result {
+	return verdict(Reject, reason, format, args...)
+}
+
+func deny(reason, format string, args ...any) Result {
+	return verdict(Deny, reason, format, args...)
+}
+
+// Scored is a candidate with its cosine similarity to the write.
+type Scored struct {
+	memory.Candidate
+	Cosine float64
+}
+
+// CandidateReader reads the indexed versions near a write.
+type CandidateReader interface {
+	Candidates(ctx context.Context, q memory.CandidateQuery) ([]memory.Candidate, error)
+}
+
+// LoadCandidates reads the visible and pending versions of memoryRef near the
+// write's features, scored by cosine similarity, most similar first. The
+// result is never nil.
+func LoadCandidates(ctx context.Context, r CandidateReader, memoryRef, contentHash string, feat memory.Features) ([]Scored, error) {
+	q := memory.CandidateQuery{MemoryRef: memoryRef, ContentHash: contentHash,
+		Fingerprint: feat.Fingerprint[:], Subject: feat.Subject, Limit: 400}
+	for i, b := range feat.SimHash.Bands() {
+		q.Bands = append(q.Bands, uint32(i)<<16|uint32(b))
+	}
+	cs, err := r.Candidates(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("read candidates: %w", err)
+	}
+	out := make([]Scored, 0, len(cs))
+	for _, c := range cs {
+		if c.State != memory.Active && c.State != memory.Draft {
+			continue
+		}
+		s := Scored{Candidate: c}
+		if len(c.Embedding) > 0 { // a version never indexed has none
+			v, err := similar.UnmarshalVector(c.Embedding)
+			if err != nil {
+				return nil, fmt.Errorf("read candidates: embedding of version %s: %w", c.VersionID, err)
+			}
+			s.Cosine = similar.Cosine(feat.Embedding, v)
+		}
+		out = append(out, s)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Cosine > out[j].Cosine })
+	return out, nil
+}
+
+func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// Gate is one step of the write path: In is what it reads, Out what it adds.
+type Gate[In, Out any] interface {
+	Name() string
+	Evaluate(ctx context.Context, in In) (Out, error)
+}

@@ -1,0 +1,26 @@
+package judge
+
+import "testing"
+
+func BenchmarkContradiction(b *testing.B) {
+	x := "Dana's manager is Priya, who joined the payments team in March 2024 from Globex."
+	y := "Dana's manager is Tomás; he moved from Lisbon to Berlin and leads payments."
+	for b.Loop() {
+		Contradiction(x, y)
+	}
+}
+
+func BenchmarkDiffers(b *testing.B) {
+	x := "The staging database runs on port 5432 and is reset every Sunday at 02:00 UTC."
+	y := "The staging DB runs on port 5432 and is reset each Sunday at 2 am UTC."
+	for b.Loop() {
+		Differs(x, y)
+	}
+}
+
+func BenchmarkNormalize(b *testing.B) {
+	x := "Refunds for annual plans are prorated by whole months remaining; the support policy says agents must escalate refunds over $1,000 to a team lead."
+	for b.Loop() {
+		Normalize(x)
+	}
+}

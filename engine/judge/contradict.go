@@ -1,0 +1,426 @@
+package judge
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Rules named in a Verdict.
+const (
+	RuleSingleValued = "single-valued"  // another value for a one-value relation
+	RuleNegation     = "negation"       // the same claim asserted and denied
+	RuleAntonym      = "antonym"        // values or relations that are antonyms
+	RuleQuantity     = "quantity"       // another number or date for the same thing
+	RuleScene        = "scene-antonym"  // one scene described with exclusive states
+	RuleSceneCount   = "scene-count"    // one scene with another count of the same thing
+	RuleActivity     = "scene-activity" // asleep in one text, active in the other
+)
+
+// A Verdict is the result of comparing two texts for contradiction.
+type Verdict struct {
+	// Contradicts is true when a rule found the texts cannot both hold.
+	Contradicts bool
+	// Confidence is in [0,1]: how sure the rule is; 0 when no rule fired.
+	Confidence float64
+	// Rule names the rule that fired, one of the Rule constants.
+	Rule string
+	// Explanation says which claims or words conflict, for a person.
+	Explanation string
+	// A and B are the conflicting claims, when the rule compared claims.
+	A, B *Claim
+}
+
+// A Judge compares texts. The zero value is not usable; build one with New.
+type Judge struct {
+	lex  *Lexicon
+	card map[string]Cardinality
+}
+
+// New returns a Judge on the built-in lexicon whose relation cardinalities
+// are DefaultCardinality overridden by overrides (relation names as
+// Claim.Relation spells them).
+func New(overrides map[string]Cardinality) *Judge {
+	card := make(map[string]Cardinality, len(DefaultCardinality)+len(overrides))
+	for k, v := range DefaultCardinality {
+		card[k] = v
+	}
+	for k, v := range overrides {
+		card[strings.ToLower(strings.TrimSpace(k))] = v
+	}
+	return &Judge{lex: DefaultLexicon(), card: card}
+}
+
+var defaultJudge = New(nil)
+
+// Contradiction compares a and b with the default Judge.
+func Contradiction(a, b string) Verdict { return defaultJudge.Contradiction(a, b) }
+
+// Cardinality returns how many values rel holds at a time.
+func (j *Judge) Cardinality(rel string) Cardinality {
+	if c, ok := j.card[rel]; ok {
+		return c
+	}
+	// Possessive attributes ("Dana's manager") are single-valued unless
+	// plural; verbs and the copula default to multi.
+	f := strings.Fields(rel)
+	if len(f) == 0 || rel == "is" || relVerbs[f[0]] == f[0] {
+		return Multi
+	}
+	last := f[len(f)-1]
+	if strings.HasSuffix(last, "s") && !strings.HasSuffix(last, "ss") && !strings.HasSuffix(last, "us") {
+		return Multi
+	}
+	return Single
+}
+
+// Contradiction reports whether a and b cannot both be true, by the first
+// of these rules that fires: claims about the same subject and relation
+// with another value of a single-valued relation, the same claim asserted
+// and denied, antonymous values or relations, conflicting numbers or dates;
+// then scene-level rules for descriptive text (exclusive states of a shared
+// subject, another count of the same thing, asleep versus active).
+func (j *Judge) Contradiction(a, b string) Verdict {
+	ca, cb := Extract(a), Extract(b)
+	best := Verdict{}
+	for i := range ca {
+		for k := range cb {
+			v := j.compareClaims(&ca[i], &cb[k])
+			if v.Contradicts && v.Confidence > best.Confidence {
+				best = v
+			}
+		}
+	}
+	if best.Contradicts {
+		return best
+	}
+	if sameClaimSubject(ca, cb) {
+		// Claims about the same subject that did not conflict: the texts
+		// are statements of fact, not scene descriptions; do not
+		// second-guess them with scene rules.
+		return Verdict{}
+	}
+	return j.scene(a, b)
+}
+
+func sameClaimSubject(ca, cb []Claim) bool {
+	for _, x := range ca {
+		for _, y := range cb {
+			if x.Subject == y.Subject {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sameSubject matches subjects that are equal or where one is the other
+// with more words ("priya" and "priya sharma").
+func sameSubject(x, y string) bool {
+	if x == y {
+		return true
+	}
+	if x == "" || y == "" {
+		return false
+	}
+	xs, ys := strings.Fields(x), strings.Fields(y)
+	if len(xs) > len(ys) {
+		xs, ys = ys, xs
+	}
+	// The shorter must be a prefix or suffix of the longer, and the extra
+	// words must not be an attribute ("product" is not "product 's price").
+	for _, w := range ys {
+		if w == "'s" {
+			return false
+		}
+	}
+	pre, suf := true, true
+	for i := range xs {
+		if xs[i] != ys[i] {
+			pre = false
+		}
+		if xs[len(xs)-1-i] != ys[len(ys)-1-i] {
+			suf = false
+		}
+	}
+	return pre || suf
+}
+
+func (j *Judge) compareClaims(x, y *Claim) Verdict {
+	if !sameSubject(x.Subject, y.Subject) {
+		return Verdict{}
+	}
+	explain := func(rule, why string, conf float64) Verdict {
+		return Verdict{Contradicts: true, Confidence: conf, Rule: rule, A: x, B: y,
+			Explanation: fmt.Sprintf("%s: %q vs %q: %s", rule, x.String(), y.String(), why)}
+	}
+	if x.Relation != y.Relation {
+		// Antonymous relations with the same value: "passes"/"fails",
+		// "rents"/"owns", "approved"/"rejected".
+		if x.Negated == y.Negated && valuesEqual(x.Value, y.Value) && j.relAntonyms(x.Relation, y.Relation) {
+			return explain(RuleAntonym, "the relations are antonyms", 0.8)
+		}
+		return Verdict{}
+	}
+	rel := x.Relation
+	switch {
+	case x.Negated != y.Negated:
+		if valuesEqual(x.Value, y.Value) || valueRefines(x.Value, y.Value) || valueRefines(y.Value, x.Value) {
+			if x.Value.Kind == KindText && x.Value.Text == "" && y.Value.Text == "" && rel == "is" {
+				return Verdict{}
+			}
+			return explain(RuleNegation, "one asserts what the other denies", 0.9)
+		}
+		return Verdict{}
+	case x.Negated && y.Negated:
+		return Verdict{}
+	}
+	// Both assert.
+	if isQuantity(x.Value) && isQuantity(y.Value) {
+		if conflict, why := quantitiesConflict(x.Value, y.Value); conflict {
+			return explain(RuleQuantity, why, 0.85)
+		}
+		return Verdict{}
+	}
+	if x.Value.Kind == KindText && y.Value.Kind == KindText {
+		if p, q, ok := j.antonymSwap(x.Value, y.Value); ok {
+			return explain(RuleAntonym, fmt.Sprintf("%q and %q are antonyms", p, q), 0.85)
+		}
+		// The same words around another number, date or time: "runs at
+		// 2 am" / "runs at 4 am", "fixed in version 2.3" / "2.5".
+		if why, ok := quantityInText(x.Value, y.Value); ok {
+			return explain(RuleQuantity, why, 0.8)
+		}
+	}
+	if j.Cardinality(rel) != Single {
+		return Verdict{}
+	}
+	if x.Value.Kind != y.Value.Kind {
+		return Verdict{}
+	}
+	if valuesEqual(x.Value, y.Value) || valueRefines(x.Value, y.Value) || valueRefines(y.Value, x.Value) {
+		return Verdict{}
+	}
+	if x.Value.Text == "" || y.Value.Text == "" {
+		return Verdict{}
+	}
+	if x.Value.Kind == KindText && !comparableValues(x.Value, y.Value) {
+		return Verdict{}
+	}
+	return explain(RuleSingleValued, fmt.Sprintf("%q holds one value at a time", rel), 0.8)
+}
+
+func isQuantity(v Value) bool { return v.Kind != KindText }
+
+// quantitiesConflict reports whether two quantities for the same relation
+// cannot both hold.
+func quantitiesConflict(x, y Value) (bool, string) {
+	if x.Kind != y.Kind {
+		// A bare number against money or a percentage: compare amounts.
+		if (x.Kind == KindNumber || y.Kind == KindNumber) && x.Kind != KindDate && y.Kind != KindDate && x.Kind != KindTime && y.Kind != KindTime {
+			if x.Unit != "" && y.Unit != "" && x.Unit != y.Unit {
+				return false, ""
+			}
+			if !numEqual(x.Num, y.Num) {
+				return true, fmt.Sprintf("%s vs %s", x.Text, y.Text)
+			}
+		}
+		// A year against a full date.
+		if x.Kind == KindDate && y.Kind == KindNumber && y.Unit == "" {
+			return x.Year != 0 && int(y.Num) != x.Year, fmt.Sprintf("%s vs %s", x.Text, y.Text)
+		}
+		if y.Kind == KindDate && x.Kind == KindNumber && x.Unit == "" {
+			return y.Year != 0 && int(x.Num) != y.Year, fmt.Sprintf("%s vs %s", x.Text, y.Text)
+		}
+		return false, ""
+	}
+	switch x.Kind {
+	case KindDate:
+		if x.Weekday != 0 && y.Weekday != 0 && x.Weekday != y.Weekday {
+			return true, fmt.Sprintf("days %s vs %s", x.Text, y.Text)
+		}
+		if (x.Year != 0 && y.Year != 0 && x.Year != y.Year) ||
+			(x.Month != 0 && y.Month != 0 && x.Month != y.Month) ||
+			(x.Day != 0 && y.Day != 0 && x.Day != y.Day && x.Month == y.Month) {
+			return true, fmt.Sprintf("dates %s vs %s", x.Text, y.Text)
+		}
+		return false, ""
+	case KindMoney:
+		if x.Unit != y.Unit {
+			return false, ""
+		}
+	case KindNumber:
+		if x.Unit != y.Unit && x.Unit != "" && y.Unit != "" {
+			return false, ""
+		}
+	}
+	if !numEqual(x.Num, y.Num) {
+		return true, fmt.Sprintf("%s vs %s", x.Text, y.Text)
+	}
+	return false, ""
+}
+
+func numEqual(a, b float64) bool {
+	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+func valuesEqual(x, y Value) bool {
+	if x.Kind != y.Kind {
+		return false
+	}
+	if x.Kind == KindText {
+		if strings.Join(x.Words, " ") == strings.Join(y.Words, " ") {
+			return true
+		}
+		// The same words around the same quantities, however spelled:
+		// "100 requests per minute", "one hundred requests per minute".
+		qx, rx := splitQuantities(x.Text)
+		qy, ry := splitQuantities(y.Text)
+		if len(qx) == 0 || len(qx) != len(qy) || rx != ry {
+			return false
+		}
+		for i := range qx {
+			if quantityKey(qx[i]) != quantityKey(qy[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	c, _ := quantitiesConflict(x, y)
+	return !c && x.Text == y.Text || (!c && x.Kind != KindText)
+}
+
+// valueRefines reports whether y says x with more words ("Priya" and
+// "Priya Sharma", "Acme Corp" and "Acme Corp as a data engineer").
+func valueRefines(x, y Value) bool {
+	if x.Kind != KindText || y.Kind != KindText || len(x.Words) == 0 {
+		return false
+	}
+	have := map[string]bool{}
+	for _, w := range y.Words {
+		have[w] = true
+	}
+	for _, w := range x.Words {
+		if !have[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// comparableValues reports whether two different text values of a
+// single-valued relation are alternatives for one slot: one-word values,
+// names, or phrases with the same head word. "dark mode" and "vim
+// keybindings" may both be preferences; "Python" and "Rust" may not.
+func comparableValues(x, y Value) bool {
+	if len(x.Words) <= 1 || len(y.Words) <= 1 {
+		return true
+	}
+	if x.Proper && y.Proper {
+		return true
+	}
+	return x.Words[len(x.Words)-1] == y.Words[len(y.Words)-1]
+}
+
+// quantityInText reports whether two text values hold the same words
+// around conflicting quantities.
+func quantityInText(x, y Value) (string, bool) {
+	qx, rx := splitQuantities(x.Text)
+	qy, ry := splitQuantities(y.Text)
+	if len(qx) == 0 || len(qx) != len(qy) || rx != ry {
+		return "", false
+	}
+	for i := range qx {
+		if c, why := quantitiesConflict(qx[i], qy[i]); c {
+			return why, true
+		}
+	}
+	return "", false
+}
+
+// splitQuantities returns the quantities in text and the remaining words.
+func splitQuantities(text string) ([]Value, string) {
+	toks := tokenize(text)
+	var qs []Value
+	var rest []string
+	for i := 0; i < len(toks); {
+		if v, n := quantityAt(toks, i); n > 0 {
+			qs = append(qs, v)
+			i += n
+			continue
+		}
+		if !stopWords[toks[i].low] {
+			rest = append(rest, normWord(toks[i].low))
+		}
+		i++
+	}
+	return qs, strings.Join(rest, " ")
+}
+
+// antonymSwap reports whether two text values are the same words but for
+// one antonym pair ("open on saturday" / "closed on saturday").
+func (j *Judge) antonymSwap(x, y Value) (string, string, bool) {
+	xs, ys := x.Words, y.Words
+	inY := map[string]bool{}
+	for _, w := range ys {
+		inY[w] = true
+	}
+	inX := map[string]bool{}
+	for _, w := range xs {
+		inX[w] = true
+	}
+	var onlyX, onlyY []string
+	for i, w := range xs {
+		if !inY[w] {
+			onlyX = append(onlyX, lowAt(x, i))
+		}
+	}
+	for i, w := range ys {
+		if !inX[w] {
+			onlyY = append(onlyY, lowAt(y, i))
+		}
+	}
+	if len(onlyX) != 1 || len(onlyY) != 1 {
+		return "", "", false
+	}
+	if p, q := onlyX[0], onlyY[0]; j.lex.Antonyms(p, q) || j.antonymWords(normWord(p), normWord(q)) {
+		return p, q, true
+	}
+	return "", "", false
+}
+
+func lowAt(v Value, i int) string {
+	if i < len(v.Lows) {
+		return v.Lows[i]
+	}
+	return v.Words[i]
+}
+
+// antonymWords compares two normalised words through the lexicon, trying
+// the stems' common completions.
+func (j *Judge) antonymWords(p, q string) bool {
+	for _, a := range completions(p) {
+		for _, b := range completions(q) {
+			if j.lex.Antonyms(a, b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// completions returns w and the words a normWord stem may stand for.
+func completions(w string) []string {
+	return []string{w, w + "e", w + "ed", w + "d", w + "ing"}
+}
+
+func (j *Judge) relAntonyms(r1, r2 string) bool {
+	a, b := strings.Fields(r1), strings.Fields(r2)
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	if len(a) > 1 && len(b) > 1 && strings.Join(a[1:], " ") != strings.Join(b[1:], " ") {
+		return false
+	}
+	return j.lex.Antonyms(a[0], b[0])
+}

@@ -1,0 +1,498 @@
+package judge
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// dropWords are left out of the normalised form: articles, forms of "be"
+// and "do", auxiliaries and possessive markers carry no fact a memory
+// asserts.
+var dropWords = map[string]bool{
+	"a": true, "an": true, "the": true, "is": true, "are": true, "was": true, "were": true, "be": true,
+	"been": true, "being": true, "'s": true, "do": true, "does": true, "did": true, "has": true,
+	"have": true, "had": true, "that": true, "which": true, "who": true, "of": true, "its": true,
+	"their": true, "his": true, "her": true, "our": true, "my": true, "your": true, "this": true,
+	"these": true, "those": true, "will": true, "would": true, "also": true, "just": true, "very": true,
+}
+
+// Normalize returns the tier-3 comparison form of text: lower case,
+// punctuation dropped, contractions expanded ("doesn't" is "does not"
+// before function words go), numbers, amounts, percentages, dates and
+// times in one canonical spelling ("$2,000" and "2000 dollars" are
+// "2000 usd"; "March 3, 2025" and "3 March 2025" are "2025-03-03"),
+// articles and auxiliaries dropped, words stemmed and folded to their
+// synonym group's representative. Capitalised words (names) are not folded.
+// Two texts that say the same thing in different spellings normalise
+// closer together; a changed number or name stays changed.
+func Normalize(text string) string {
+	return strings.Join(normTokens(text, DefaultLexicon()), " ")
+}
+
+func normTokens(text string, lex *Lexicon) []string {
+	toks := tokenize(text)
+	var out []string
+	first := true // at a sentence start
+	for i := 0; i < len(toks); {
+		if i > 0 {
+			switch toks[i-1].low {
+			case ".", "!", "?", ";", ":", "\n":
+				first = true
+			}
+		}
+		if first && toks[i].capitalized() && lex.common(toks[i].low) {
+			// A capital that only marks the start of a sentence.
+			toks[i].text = toks[i].low
+		}
+		if hasLetterOrDigit(toks[i].low) {
+			first = false
+		}
+		if v, n := quantityAt(toks, i); n > 0 {
+			out = append(out, strings.Fields(v.Text)...)
+			i += n
+			continue
+		}
+		t := toks[i]
+		i++
+		if !hasLetterOrDigit(t.low) {
+			continue
+		}
+		if t.low == "n't" || t.low == "never" {
+			out = append(out, "not")
+			continue
+		}
+		if strings.Contains(t.low, "-") && !strings.ContainsAny(t.low, "0123456789") {
+			// "left-handed" and "left handed" meet.
+			for _, part := range strings.Split(t.text, "-") {
+				if part != "" {
+					out = append(out, foldWord(token{part, strings.ToLower(part)}, lex))
+				}
+			}
+			continue
+		}
+		if dropWords[t.low] || stopWords[t.low] {
+			continue
+		}
+		out = append(out, foldWord(t, lex))
+	}
+	return out
+}
+
+// foldWord stems a word and folds it to its synonym representative.
+func foldWord(t token, lex *Lexicon) string {
+	w := t.low
+	if t.capitalized() {
+		return w
+	}
+	if c := lex.Canonical(w); c != w {
+		return normWord(c)
+	}
+	l := lex.Lemma(w)
+	if c := lex.Canonical(l); c != l {
+		return normWord(c)
+	}
+	for _, f := range suffixForms(w) {
+		if c := lex.Canonical(f); c != f {
+			return normWord(c)
+		}
+	}
+	return normWord(w)
+}
+
+// fingerprintPrefix versions Fingerprint.
+const fingerprintPrefix = "memgov-judge-fp-v1\x00"
+
+// Fingerprint is a role-preserving structural fingerprint of text: the
+// first 16 bytes of the SHA-256 of its claims (subject, relation, value,
+// polarity, each normalised and kept in order), or, when no claim can be
+// read, of its normalised words in order. Spelling variants share a
+// fingerprint; "Acme acquired Globex" and "Globex acquired Acme" do not.
+func Fingerprint(text string) [16]byte {
+	lex := DefaultLexicon()
+	h := sha256.New()
+	h.Write([]byte(fingerprintPrefix))
+	claims := Extract(text)
+	if len(claims) > 0 {
+		for _, c := range claims {
+			h.Write([]byte("c\x00"))
+			h.Write([]byte(strings.Join(normTokens(c.Subject, lex), " ")))
+			h.Write([]byte{0})
+			h.Write([]byte(strings.Join(normTokens(c.Relation, lex), " ")))
+			h.Write([]byte{0})
+			if c.Value.Kind == KindText {
+				h.Write([]byte(strings.Join(normTokens(c.Value.Text, lex), " ")))
+			} else {
+				h.Write([]byte(c.Value.Text))
+			}
+			h.Write([]byte{0})
+			if c.Negated {
+				h.Write([]byte("not"))
+			}
+			h.Write([]byte{0})
+		}
+	} else {
+		h.Write([]byte("t\x00"))
+		h.Write([]byte(Normalize(text)))
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	var fp [16]byte
+	copy(fp[:], sum[:])
+	return fp
+}
+
+// Kinds of Difference.
+const (
+	DiffNumber   = "number"   // another number, amount, percentage
+	DiffDate     = "date"     // another date or time
+	DiffName     = "name"     // a name in one text is missing from the other
+	DiffNegation = "negation" // one text denies what the other asserts
+	DiffRole     = "role"     // the same words with subject and object swapped
+	DiffAntonym  = "antonym"  // one word replaced by its antonym
+)
+
+// A Difference is a material difference between two texts.
+type Difference struct {
+	// Kind is one of the Diff constants.
+	Kind string
+	// A and B quote what differs in each text (either may be empty).
+	A, B string
+	// Explanation says what differs, for a person.
+	Explanation string
+}
+
+// Differs reports whether a and b differ in a way that matters even when
+// they read alike: a number, amount, date or time, a name, negation, the
+// roles of subject and object, or a word and its antonym. A dedup gate
+// must not discard one of two such texts as a duplicate of the other.
+func Differs(a, b string) (Difference, bool) {
+	lex := DefaultLexicon()
+	if d, ok := quantityDiff(a, b); ok {
+		return d, true
+	}
+	if na, nb := negations(a), negations(b); na%2 != nb%2 {
+		return Difference{Kind: DiffNegation, Explanation: "one text is negated and the other is not"}, true
+	}
+	if d, ok := nameDiff(a, b, lex); ok {
+		return d, true
+	}
+	if d, ok := roleDiff(a, b, lex); ok {
+		return d, true
+	}
+	wa, wb := normTokens(a, lex), normTokens(b, lex)
+	if p, q, ok := singleSwap(wa, wb, tokenize(a), tokenize(b)); ok && (lex.Antonyms(p, q) || lex.Antonyms(normWord(p), normWord(q))) {
+		return Difference{Kind: DiffAntonym, A: p, B: q, Explanation: fmt.Sprintf("%q and %q are antonyms", p, q)}, true
+	}
+	return Difference{}, false
+}
+
+// quantityDiff compares the numbers, amounts, dates and times of a and b
+// as multisets.
+func quantityDiff(a, b string) (Difference, bool) {
+	key := func(v Value) string {
+		switch v.Kind {
+		case KindMoney:
+			return "m" + formatNum(v.Num) + v.Unit
+		case KindPercent, KindNumber:
+			return "n" + formatNum(v.Num)
+		}
+		return "d" + v.Text
+	}
+	qa, qb := quantities(a), quantities(b)
+	ca, cb := map[string]int{}, map[string]int{}
+	for _, v := range qa {
+		ca[key(v)]++
+	}
+	for _, v := range qb {
+		cb[key(v)]++
+	}
+	var onlyA, onlyB []string
+	kindOf := DiffNumber
+	for _, v := range qa {
+		k := key(v)
+		if cb[k] < ca[k] {
+			onlyA = append(onlyA, v.Text)
+			if v.Kind == KindDate || v.Kind == KindTime {
+				kindOf = DiffDate
+			}
+		}
+	}
+	for _, v := range qb {
+		k := key(v)
+		if ca[k] < cb[k] {
+			onlyB = append(onlyB, v.Text)
+			if v.Kind == KindDate || v.Kind == KindTime {
+				kindOf = DiffDate
+			}
+		}
+	}
+	if len(onlyA) == 0 && len(onlyB) == 0 {
+		return Difference{}, false
+	}
+	sa, sb := strings.Join(dedupStrings(onlyA), ", "), strings.Join(dedupStrings(onlyB), ", ")
+	return Difference{Kind: kindOf, A: sa, B: sb,
+		Explanation: fmt.Sprintf("%s %q in one text, %q in the other", kindOf, sa, sb)}, true
+}
+
+func dedupStrings(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// negations counts the negators of text ("not", "n't", "never", "no";
+// "no longer" counts once, at "no").
+func negations(text string) int {
+	n := 0
+	for _, t := range tokenize(text) {
+		if negators[t.low] && t.low != "without" {
+			n++
+		}
+	}
+	return n
+}
+
+// names returns the capitalised words of text that read as names, in
+// order, lower case: a capitalised word after the first of its sentence,
+// and a sentence's first word when it is not a function word or a word the
+// lexicon knows as a common word.
+func names(text string, lex *Lexicon) []string {
+	var out []string
+	for _, s := range sentences(tokenize(text)) {
+		for i, t := range s {
+			if !t.capitalized() || t.low == "i" || !hasLetterOrDigit(t.low) {
+				continue
+			}
+			if _, ok := months[t.low]; ok {
+				continue
+			}
+			if _, ok := weekdays[strings.TrimSuffix(t.low, "s")]; ok {
+				continue
+			}
+			if i == 0 || (i == 1 && !hasLetterOrDigit(s[0].low)) {
+				if stopWords[t.low] || dropWords[t.low] || isDeterminer(t.low) || negators[t.low] || lex.common(t.low) {
+					continue
+				}
+			}
+			out = append(out, t.low)
+		}
+	}
+	return out
+}
+
+// common reports whether the lexicon knows w as a common word.
+func (l *Lexicon) common(w string) bool {
+	if _, ok := l.canon[w]; ok {
+		return true
+	}
+	if _, ok := l.lemma[w]; ok {
+		return true
+	}
+	if _, ok := l.antonyms[w]; ok {
+		return true
+	}
+	for _, f := range suffixForms(w) {
+		if _, ok := l.canon[f]; ok {
+			return true
+		}
+	}
+	return relVerbs[w] != ""
+}
+
+func nameDiff(a, b string, lex *Lexicon) (Difference, bool) {
+	na, nb := names(a, lex), names(b, lex)
+	sa, sb := map[string]bool{}, map[string]bool{}
+	for _, n := range na {
+		sa[n] = true
+	}
+	for _, n := range nb {
+		sb[n] = true
+	}
+	// A name counts as missing only when no word of the other text has
+	// its stem ("Backups" is not a name missing from "the backup").
+	stems := func(text string) map[string]bool {
+		m := map[string]bool{}
+		for _, t := range tokenize(text) {
+			m[normWord(t.low)] = true
+			for _, part := range strings.FieldsFunc(t.low, func(r rune) bool { return r == '-' || r == '.' }) {
+				m[normWord(part)] = true
+			}
+		}
+		return m
+	}
+	stA, stB := stems(a), stems(b)
+	var onlyA, onlyB []string
+	for n := range sa {
+		if !sb[n] && !stB[normWord(n)] {
+			onlyA = append(onlyA, n)
+		}
+	}
+	for n := range sb {
+		if !sa[n] && !stA[normWord(n)] {
+			onlyB = append(onlyB, n)
+		}
+	}
+	if len(onlyA) == 0 && len(onlyB) == 0 {
+		return Difference{}, false
+	}
+	sort.Strings(onlyA)
+	sort.Strings(onlyB)
+	x, y := strings.Join(onlyA, ", "), strings.Join(onlyB, ", ")
+	return Difference{Kind: DiffName, A: x, B: y, Explanation: fmt.Sprintf("name %q in one text, %q in the other", x, y)}, true
+}
+
+// roleDiff finds subject and object swapped around the same word: "Acme
+// acquired Globex" / "Globex acquired Acme", "the client paid the vendor" /
+// "the vendor paid the client". Claims that agree once normalised ("Dana's
+// manager is Priya" / "Priya is Dana's manager") are not a swap.
+func roleDiff(a, b string, lex *Lexicon) (Difference, bool) {
+	ca, cb := Extract(a), Extract(b)
+	if len(ca) > 0 && len(ca) == len(cb) {
+		same := true
+		for i := range ca {
+			if Fingerprint(ca[i].Text) != Fingerprint(cb[i].Text) && !claimsAgree(ca[i], cb[i]) {
+				same = false
+			}
+		}
+		if same {
+			return Difference{}, false
+		}
+	}
+	if passive(a) != passive(b) {
+		// "Ravi owns the service" / "the service is owned by Ravi": the
+		// passive voice moves the agent after the verb.
+		return Difference{}, false
+	}
+	wa, wb := normTokens(a, lex), normTokens(b, lex)
+	if len(wa) > maxRoleWords || len(wb) > maxRoleWords {
+		// Role swaps are read in short statements; the pairwise search
+		// below is quadratic.
+		return Difference{}, false
+	}
+	for i, w := range wa {
+		for k, v := range wb {
+			if w != v {
+				continue
+			}
+			a1, a2 := wordSet(wa[:i]), wordSet(wa[i+1:])
+			b1, b2 := wordSet(wb[:k]), wordSet(wb[k+1:])
+			if len(a1) == 0 || len(a2) == 0 || setsEqual(a1, a2) {
+				continue
+			}
+			if overlap(a1, b2) && overlap(a2, b1) && !overlap(a1, b1) {
+				return Difference{Kind: DiffRole, A: a, B: b,
+					Explanation: fmt.Sprintf("the words around %q change sides", w)}, true
+			}
+		}
+	}
+	return Difference{}, false
+}
+
+// passive reports whether text has a form of "be" followed within two
+// words by a word ending in -ed or -en and then "by".
+func passive(text string) bool {
+	ts := tokenize(text)
+	for i, t := range ts {
+		if !isCopula(t.low) {
+			continue
+		}
+		for k := i + 1; k < len(ts)-1 && k <= i+3; k++ {
+			w := ts[k].low
+			if (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en") || verbForms[w] != "") && ts[k+1].low == "by" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxRoleWords bounds the texts roleDiff compares word by word.
+const maxRoleWords = 60
+
+func claimsAgree(x, y Claim) bool {
+	return x.Subject == y.Subject && x.Relation == y.Relation && x.Negated == y.Negated && x.Value.Text == y.Value.Text
+}
+
+func wordSet(ws []string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range ws {
+		if !stopWords[w] {
+			m[w] = true
+		}
+	}
+	return m
+}
+
+func setsEqual(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// overlap reports whether the sets share most of their words: at least
+// one, and at least half of the smaller set.
+func overlap(a, b map[string]bool) bool {
+	n := 0
+	for k := range a {
+		if b[k] {
+			n++
+		}
+	}
+	small := len(a)
+	if len(b) < small {
+		small = len(b)
+	}
+	return n > 0 && 2*n >= small
+}
+
+// singleSwap reports whether two normalised word lists differ in exactly
+// one word on each side, and returns the words as written.
+func singleSwap(wa, wb []string, ta, tb []token) (string, string, bool) {
+	inA, inB := map[string]int{}, map[string]int{}
+	for _, w := range wa {
+		inA[w]++
+	}
+	for _, w := range wb {
+		inB[w]++
+	}
+	var onlyA, onlyB []string
+	for _, w := range wa {
+		if inB[w] == 0 {
+			onlyA = append(onlyA, w)
+		}
+	}
+	for _, w := range wb {
+		if inA[w] == 0 {
+			onlyB = append(onlyB, w)
+		}
+	}
+	if len(onlyA) != 1 || len(onlyB) != 1 {
+		return "", "", false
+	}
+	return written(onlyA[0], ta), written(onlyB[0], tb), true
+}
+
+// written finds the token whose normal form is w.
+func written(w string, ts []token) string {
+	lex := DefaultLexicon()
+	for _, t := range ts {
+		if foldWord(t, lex) == w {
+			return t.low
+		}
+	}
+	return w
+}

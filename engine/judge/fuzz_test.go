@@ -1,0 +1,33 @@
+package judge
+
+import "testing"
+
+func FuzzJudge(f *testing.F) {
+	for _, s := range [][2]string{
+		{"Dana's manager is Priya.", "Dana's manager is Tomás."},
+		{"The budget is $2,000.", "The budget is 2000 dollars."},
+		{"A man is sleeping.", "The man is running."},
+		{"31/12/2025 at 9:40 pm", "2025-12-31 21:40"},
+		{"Acme acquired Globex.", "Globex acquired Acme."},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		v := Contradiction(a, b)
+		if v.Confidence < 0 || v.Confidence > 1 || v.Contradicts != (v.Rule != "") {
+			t.Fatalf("Contradiction(%q, %q) = %+v", a, b, v)
+		}
+		if _, ok := Differs(a, a); ok {
+			t.Fatalf("Differs(%q, itself) reports a difference", a)
+		}
+		fp1, fp2 := Fingerprint(a), Fingerprint(a)
+		n1, n2 := Normalize(a), Normalize(a)
+		if fp1 != fp2 || n1 != n2 {
+			t.Fatalf("not deterministic on %q", a)
+		}
+		e := Support(a, b)
+		if e.Score < 0 || e.Score > 1 || (e.Contradicts && e.Score != 0) {
+			t.Fatalf("Support(%q, %q) = %+v", a, b, e)
+		}
+	})
+}

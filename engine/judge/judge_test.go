@@ -1,0 +1,339 @@
+package judge
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestQuantities(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{"$2,000", "2000 usd"},
+		{"2000 dollars", "2000 usd"},
+		{"€45", "45 eur"},
+		{"45 euros", "45 eur"},
+		{"4.2 million dollars", "4200000 usd"},
+		{"$4.2 million", "4200000 usd"},
+		{"15%", "15%"},
+		{"15 percent", "15%"},
+		{"15 per cent", "15%"},
+		{"thirty-four years", "34 year"},
+		{"1,200,000", "1200000"},
+		{"two children", "2 child"},
+		{"64GB", "64 gb"},
+		{"March 3, 2025", "2025-03-03"},
+		{"3 March 2025", "2025-03-03"},
+		{"2025-03-03", "2025-03-03"},
+		{"31/12/2025", "2025-12-31"},
+		{"12/31/2025", "2025-12-31"},
+		{"Nov 14, 2025", "2025-11-14"},
+		{"12 May", "????-05-12"},
+		{"January 2023", "2023-01-??"},
+		{"Tuesday", "tue"},
+		{"09:40", "09:40"},
+		{"9:40 am", "09:40"},
+		{"third floor", "3 floor"},
+		{"8 pm", "20:00"},
+		{"3pm", "15:00"},
+	}
+	for _, tt := range tests {
+		qs := quantities(tt.in)
+		if len(qs) != 1 || qs[0].Text != tt.want {
+			var got []string
+			for _, q := range qs {
+				got = append(got, q.Text)
+			}
+			t.Errorf("quantities(%q) = %v, want [%s]", tt.in, got, tt.want)
+		}
+	}
+	for _, s := range []string{"one of the team", "the may meeting", "version"} {
+		if qs := quantities(s); len(qs) != 0 {
+			t.Errorf("quantities(%q) = %v, want none", s, qs)
+		}
+	}
+}
+
+func TestExtract(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // Claim.String of the first claim, "" for none
+	}{
+		{"Dana's manager is Priya.", "dana | manager | priya"},
+		{"Priya is Dana's manager.", "dana | manager | priya"},
+		{"The capital of France is Paris.", "france | capital | paris"},
+		{"Bill Lumbergh is the CEO of Initech.", "initech | ceo | bill lumbergh"},
+		{"Alice lives in Berlin.", "alice | live in | berlin"},
+		{"Bob works at Acme Corp.", "bob | work at | acme corp"},
+		{"Bob is employed by Acme Corp.", "bob | work at | acme corp"},
+		{"Marie Curie was born in Warsaw.", "marie curie | born place | warsaw"},
+		{"Paul was born in 1987.", "paul | born date | 1987"},
+		{"The user prefers dark mode.", "user | prefer | dark mode"},
+		{"The user does not eat meat.", "NOT user | eat | meat"},
+		{"Nora no longer works at Globex.", "NOT nora | work at | globex"},
+		{"Grace doesn't speak French.", "NOT grace | speak | french"},
+		{"The user never drinks coffee.", "NOT user | drink | coffee"},
+		{"Carol is 34 years old.", "carol | age | 34 year"},
+		{"The monthly budget is $2,000.", "monthly budget | identity | 2000 usd"},
+		{"The wifi password is tulip42.", "wifi password | identity | tulip42"},
+		{"Mia's dentist is Dr. Okafor.", "mia | dentist | dr okafor"},
+		{"The default branch is main.", "default branch | identity | main"},
+		{"Hassan moved to Dubai and lives there now.", "hassan | live in | dubai"},
+		{"The conference takes place in Vienna.", "conference | located in | vienna"},
+		{"The user's dog is named Biscuit.", "user | dog | biscuit"},
+		{"Hello there", ""},
+	}
+	for _, tt := range tests {
+		cs := Extract(tt.in)
+		got := ""
+		if len(cs) > 0 {
+			got = cs[0].String()
+		}
+		if got != tt.want {
+			t.Errorf("Extract(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCardinality(t *testing.T) {
+	j := New(nil)
+	for rel, want := range map[string]Cardinality{
+		"born place": Single, "live in": Single, "manager": Single, "age": Single, "prefer": Single,
+		"speak": Multi, "like": Multi, "visit": Multi, "is": Multi,
+		"favourite colour": Single, "hobbies": Multi, "eat": Multi,
+	} {
+		if got := j.Cardinality(rel); got != want {
+			t.Errorf("Cardinality(%q) = %v, want %v", rel, got, want)
+		}
+	}
+	o := New(map[string]Cardinality{"Speak": Single, "live in": Multi})
+	if o.Cardinality("speak") != Single || o.Cardinality("live in") != Multi {
+		t.Errorf("overrides not applied: speak %v, live in %v", o.Cardinality("speak"), o.Cardinality("live in"))
+	}
+	if v := o.Contradiction("Grace speaks French.", "Grace speaks Dutch."); !v.Contradicts {
+		t.Errorf("with speak single-valued, French/Dutch should contradict: %+v", v)
+	}
+	if v := o.Contradiction("Alice lives in Berlin.", "Alice lives in Lisbon."); v.Contradicts {
+		t.Errorf("with live in multi-valued, Berlin/Lisbon should not contradict: %+v", v)
+	}
+}
+
+func TestContradictionRules(t *testing.T) {
+	tests := []struct {
+		a, b string
+		rule string // "" for no contradiction
+	}{
+		{"Dana's manager is Priya.", "Dana's manager is Tomás.", RuleSingleValued},
+		{"Alice lives in Berlin.", "Alice lives in Lisbon.", RuleSingleValued},
+		{"The capital of Australia is Canberra.", "The capital of Australia is Sydney.", RuleSingleValued},
+		{"Sam is allergic to peanuts.", "Sam is not allergic to peanuts.", RuleNegation},
+		{"Nora no longer works at Globex.", "Nora works at Globex.", RuleNegation},
+		{"The office is open on Saturdays.", "The office is closed on Saturdays.", RuleAntonym},
+		{"Tom is older than Jerry.", "Tom is younger than Jerry.", RuleAntonym},
+		{"The test suite passes.", "The test suite fails.", RuleAntonym},
+		{"The API rate limit is 100 requests per minute.", "The API rate limit is 500 requests per minute.", RuleQuantity},
+		{"The project deadline is March 3, 2025.", "The project deadline is 2025-04-10.", RuleQuantity},
+		{"The backup runs every night at 2 am.", "The backup runs every night at 4 am.", RuleQuantity},
+		{"The meeting with the auditors is on Tuesday.", "The meeting with the auditors is on Thursday.", RuleQuantity},
+		{"A child sleeps under a pink pillow.", "The child is running in the park.", RuleActivity},
+		{"Factory workers standing in uniform next to their product.", "The factory workers are sitting.", RuleScene},
+		{"Two women are writing on a banner.", "Three women are writing on a banner.", RuleSceneCount},
+		// Compatible.
+		{"Dana's manager is Priya.", "Dana's manager is Priya Sharma.", ""},
+		{"Grace speaks French.", "Grace speaks Spanish.", ""},
+		{"The user likes jazz.", "The user likes hiking.", ""},
+		{"The monthly budget is $2,000.", "The monthly budget is 2000 dollars.", ""},
+		{"The project deadline is March 3, 2025.", "The project deadline is 2025-03-03.", ""},
+		{"Nora no longer works at Globex.", "Nora works at Initech.", ""},
+		{"Alice lives in Berlin.", "Bob lives in Lisbon.", ""},
+		{"The user prefers dark mode.", "The user prefers vim keybindings.", ""},
+		{"The user's mother lives in Porto.", "The user's father lives in Madrid.", ""},
+		{"The product costs $30.", "The product's shipping costs $5.", ""},
+	}
+	for _, tt := range tests {
+		v := Contradiction(tt.a, tt.b)
+		if tt.rule == "" {
+			if v.Contradicts {
+				t.Errorf("Contradiction(%q, %q) = %s (%s), want none", tt.a, tt.b, v.Rule, v.Explanation)
+			}
+			continue
+		}
+		if !v.Contradicts || v.Rule != tt.rule {
+			t.Errorf("Contradiction(%q, %q) = %v %s (%s), want %s", tt.a, tt.b, v.Contradicts, v.Rule, v.Explanation, tt.rule)
+			continue
+		}
+		if v.Confidence <= 0 || v.Confidence > 1 || v.Explanation == "" {
+			t.Errorf("Contradiction(%q, %q): confidence %v, explanation %q", tt.a, tt.b, v.Confidence, v.Explanation)
+		}
+		// The verdict does not depend on the order of the texts.
+		if w := Contradiction(tt.b, tt.a); !w.Contradicts {
+			t.Errorf("Contradiction(%q, %q) is not symmetric", tt.b, tt.a)
+		}
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	same := [][2]string{
+		{"The monthly budget is $2,000.", "the monthly budget is 2000 dollars"},
+		{"The user doesn't eat meat.", "The user does not eat meat."},
+		{"The project deadline is March 3, 2025.", "The project deadline is 3 March 2025."},
+		{"Carol is 34 years old.", "Carol is thirty-four years old."},
+		{"The user is left-handed.", "The user is left handed."},
+		{"The company was founded in 2009.", "The company was established in 2009."},
+	}
+	for _, p := range same {
+		if x, y := Normalize(p[0]), Normalize(p[1]); x != y {
+			t.Errorf("Normalize(%q) = %q, Normalize(%q) = %q, want equal", p[0], x, p[1], y)
+		}
+	}
+	differ := [][2]string{
+		{"The budget is $2,000.", "The budget is $20,000."},
+		{"Alice lives in Berlin.", "Alice lives in Bern."},
+		{"The user eats meat.", "The user does not eat meat."},
+	}
+	for _, p := range differ {
+		if Normalize(p[0]) == Normalize(p[1]) {
+			t.Errorf("Normalize(%q) == Normalize(%q) = %q", p[0], p[1], Normalize(p[0]))
+		}
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	if Fingerprint("Acme acquired Globex.") == Fingerprint("Globex acquired Acme.") {
+		t.Error("role swap shares a fingerprint")
+	}
+	if Fingerprint("The user prefers dark mode.") != Fingerprint("user prefers dark mode") {
+		t.Error("spelling variants should share a fingerprint")
+	}
+	if Fingerprint("Dana's manager is Priya.") != Fingerprint("Priya is Dana's manager.") {
+		t.Error("the same claim in two word orders should share a fingerprint")
+	}
+	if Fingerprint("Sam eats meat.") == Fingerprint("Sam does not eat meat.") {
+		t.Error("negation shares a fingerprint")
+	}
+}
+
+func TestDiffers(t *testing.T) {
+	tests := []struct {
+		a, b string
+		kind string // "" for no material difference
+	}{
+		{"Acme acquired Globex.", "Globex acquired Acme.", DiffRole},
+		{"The client paid the vendor.", "The vendor paid the client.", DiffRole},
+		{"The API rate limit is 100 requests per minute.", "The API rate limit is 1000 requests per minute.", DiffNumber},
+		{"The ticket price is €45.", "The ticket price is $45.", DiffNumber},
+		{"The contract ends on 31/12/2025.", "The contract ends on 31/12/2026.", DiffDate},
+		{"The meeting is on Tuesday at 10 am.", "The meeting is on Tuesday at 11 am.", DiffDate},
+		{"Bob works at Acme Corp.", "Bob works at Globex Corp.", DiffName},
+		{"Sam is allergic to peanuts.", "Sam is not allergic to peanuts.", DiffNegation},
+		{"The user prefers dark mode.", "The user prefers light mode.", DiffAntonym},
+		// Same facts.
+		{"The monthly budget is $2,000.", "The monthly budget is 2000 dollars.", ""},
+		{"Dana's manager is Priya.", "Priya is Dana's manager.", ""},
+		{"Ravi owns the billing service.", "The billing service is owned by Ravi.", ""},
+		{"The user never drinks coffee.", "The user does not drink coffee.", ""},
+		{"Backups run nightly at 2 am.", "The backup runs every night at 2 am.", ""},
+	}
+	for _, tt := range tests {
+		d, ok := Differs(tt.a, tt.b)
+		if tt.kind == "" {
+			if ok {
+				t.Errorf("Differs(%q, %q) = %s (%s), want none", tt.a, tt.b, d.Kind, d.Explanation)
+			}
+			continue
+		}
+		if !ok || d.Kind != tt.kind {
+			t.Errorf("Differs(%q, %q) = %v %s (%s), want %s", tt.a, tt.b, ok, d.Kind, d.Explanation, tt.kind)
+		}
+	}
+}
+
+func TestSupport(t *testing.T) {
+	claim := "Dana's manager is Priya."
+	good := Support(claim, "In the org chart update of May, Priya became Dana's manager.")
+	none := Support(claim, "The cafeteria opens at noon on weekdays.")
+	bad := Support(claim, "Dana's manager is Tomás, according to HR.")
+	if good.Score < 0.7 || good.Contradicts {
+		t.Errorf("supporting excerpt: %+v", good)
+	}
+	if none.Score > 0.2 || none.Contradicts {
+		t.Errorf("unrelated excerpt: %+v", none)
+	}
+	if bad.Score != 0 || !bad.Contradicts || !strings.Contains(bad.Explanation, "contradicts") {
+		t.Errorf("contradicting excerpt: %+v", bad)
+	}
+	num := Support("The API rate limit is 100 requests per minute.", "Clients may send at most 100 requests per minute to the API.")
+	wrong := Support("The API rate limit is 100 requests per minute.", "The API rate limit is 500 requests per minute.")
+	if num.Score < 0.6 {
+		t.Errorf("numeric support: %+v", num)
+	}
+	if !wrong.Contradicts || wrong.Score != 0 {
+		t.Errorf("numeric contradiction: %+v", wrong)
+	}
+	if e := Support("", "x"); e.Score != 0 {
+		t.Errorf("empty claim: %+v", e)
+	}
+}
+
+func TestLexicon(t *testing.T) {
+	l := ParseLexicon("# comment\na a hot cold\ns buy purchase\nm ran run\nbogus line\n")
+	if !l.Antonyms("hot", "cold") || !l.Antonyms("colder", "hot") || l.Antonyms("hot", "warm") {
+		t.Error("antonyms")
+	}
+	if l.Canonical("purchase") != "buy" || l.Canonical("car") != "car" {
+		t.Error("synonym groups")
+	}
+	if l.Lemma("ran") != "run" {
+		t.Error("irregular forms")
+	}
+	d := DefaultLexicon()
+	for _, p := range [][2]string{{"asleep", "awake"}, {"open", "closed"}, {"alive", "dead"}, {"sit", "stand"}} {
+		if !d.Antonyms(p[0], p[1]) || !d.StateAntonyms(p[0], p[1]) {
+			t.Errorf("default lexicon: %s/%s", p[0], p[1])
+		}
+	}
+	if !d.Antonyms("man", "woman") || d.StateAntonyms("man", "woman") {
+		t.Error("noun antonyms are antonyms but not state antonyms")
+	}
+	if !strings.Contains(lexiconText, "Princeton University") {
+		t.Error("the embedded lexicon lost its WordNet licence header")
+	}
+}
+
+func TestNoPanics(t *testing.T) {
+	inputs := []string{"", " ", "'s", "n't", "is", "$", "%", "1/2/", "::", "\xff\xfe", "the of is", "A's B's C is D's E",
+		strings.Repeat("a ", 500), "9999999999999999999999 dollars", "31/02/2025", "12:99"}
+	for _, a := range inputs {
+		for _, b := range inputs {
+			_ = Contradiction(a, b)
+			_, _ = Differs(a, b)
+			_ = Support(a, b)
+		}
+		_ = Normalize(a)
+		_ = Fingerprint(a)
+		_ = Extract(a)
+	}
+}
+
+func TestQualifiedQuantities(t *testing.T) {
+	for _, p := range [][2]string{
+		{"The store opens at 8 am on weekdays.", "The store opens at 10 am on Saturdays."},
+		{"The meeting is on Tuesday.", "The meeting is on Tuesday at 10 am."},
+		{"Alice lives in Berlin.", "Alice lives in Berlin with her two cats."},
+		{"The build takes 5 minutes.", "The test takes 9 minutes."},
+	} {
+		if v := Contradiction(p[0], p[1]); v.Contradicts {
+			t.Errorf("Contradiction(%q, %q) = %s (%s), want none", p[0], p[1], v.Rule, v.Explanation)
+		}
+	}
+	for _, p := range [][2]string{
+		{"The server has 64 GB of memory.", "The server has 128 GB of memory."},
+		{"The store opens at 8 am on weekdays.", "The store opens at 9 am on weekdays."},
+		{"Sam's phone number is 555-0142.", "Sam's phone number is 555-0199."},
+	} {
+		if v := Contradiction(p[0], p[1]); !v.Contradicts {
+			t.Errorf("Contradiction(%q, %q) found none", p[0], p[1])
+		}
+	}
+}

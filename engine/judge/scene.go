@@ -1,0 +1,183 @@
+package judge
+
+import (
+	"fmt"
+)
+
+// sleepWords describe being asleep; activeWords are activities that need
+// the actor awake.
+var (
+	sleepWords  = map[string]bool{"sleep": true, "asleep": true, "nap": true, "napp": true, "doz": true, "slumber": true}
+	activeWords = map[string]bool{
+		"run": true, "runn": true, "walk": true, "jump": true, "play": true, "danc": true, "dance": true,
+		"talk": true, "eat": true, "read": true, "work": true, "sing": true, "drive": true, "driv": true,
+		"ride": true, "rid": true, "swim": true, "swimm": true, "climb": true, "cook": true, "write": true,
+		"writ": true, "fight": true, "throw": true, "catch": true, "skat": true, "surf": true,
+		"perform": true, "shop": true, "shopp": true, "paint": true, "serv": true, "kick": true,
+		"chas": true, "hike": true, "hik": true, "bik": true, "ski": true, "clap": true, "clapp": true,
+		"wav": true, "laugh": true, "smil": true, "shout": true, "yell": true, "stand": true,
+	}
+)
+
+// maxSceneWords bounds the scene rules to sentence-sized descriptions; the
+// pairwise word comparison is quadratic.
+const maxSceneWords = 60
+
+type sceneWord struct {
+	w   string // normalised
+	low string
+	i   int // position among content words
+}
+
+// sceneWords returns the content words of text, normalised, in order.
+func sceneWords(text string) []sceneWord {
+	var out []sceneWord
+	for _, t := range tokenize(text) {
+		if stopWords[t.low] || !hasLetterOrDigit(t.low) || isDeterminer(t.low) {
+			continue
+		}
+		out = append(out, sceneWord{w: normWord(t.low), low: t.low, i: len(out)})
+	}
+	return out
+}
+
+// scene applies the rules for descriptive sentences that carry no
+// subject-relation-value claim a rule could compare ("A man is sleeping" /
+// "The man is running").
+func (j *Judge) scene(a, b string) Verdict {
+	wa, wb := sceneWords(a), sceneWords(b)
+	if len(wa) == 0 || len(wb) == 0 || len(wa) > maxSceneWords || len(wb) > maxSceneWords {
+		return Verdict{}
+	}
+	inA, inB := map[string]bool{}, map[string]bool{}
+	for _, w := range wa {
+		inA[w.w] = true
+	}
+	for _, w := range wb {
+		inB[w.w] = true
+	}
+	// before returns the words before position i of a text, in order.
+	before := func(ws []sceneWord, i int) []sceneWord { return ws[:i] }
+	// shareBefore returns the first word of x that y also has.
+	shareBefore := func(x, y []sceneWord) string {
+		for _, w := range x {
+			if negators[w.w] {
+				continue
+			}
+			for _, v := range y {
+				if v.w == w.w {
+					return w.w
+				}
+			}
+		}
+		return ""
+	}
+	// Negation anywhere flips polarity: stay out.
+	if hasNegation(a) != hasNegation(b) {
+		return Verdict{}
+	}
+	// Exclusive states of a shared subject.
+	for _, p := range wa {
+		if inB[p.w] {
+			continue
+		}
+		for _, q := range wb {
+			if inA[q.w] {
+				continue
+			}
+			if !j.lex.StateAntonyms(p.low, q.low) {
+				continue
+			}
+			if s := shareBefore(before(wa, p.i), before(wb, q.i)); s != "" {
+				return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
+					Explanation: fmt.Sprintf("%s: %q is %q in one text and %q in the other", RuleScene, s, p.low, q.low)}
+			}
+		}
+	}
+	// Asleep in one text, active in the other.
+	for _, pair := range [2][2][]sceneWord{{wa, wb}, {wb, wa}} {
+		x, y := pair[0], pair[1]
+		for _, p := range x {
+			if !sleepWords[p.w] {
+				continue
+			}
+			for _, q := range y {
+				if activeWords[q.w] {
+					if s := shareBefore(before(x, p.i), before(y, q.i)); s != "" {
+						return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleActivity,
+							Explanation: fmt.Sprintf("%s: %q is %q in one text and %q in the other", RuleActivity, s, p.low, q.low)}
+					}
+				}
+			}
+		}
+	}
+	// Another count of the same thing, where the counted thing is the
+	// subject: "Two women are writing" / "Three women are writing".
+	qa, qb := leadingCounts(a), leadingCounts(b)
+	for _, x := range qa {
+		if x.Kind != KindNumber || x.Unit == "" {
+			continue
+		}
+		for _, y := range qb {
+			if y.Kind != KindNumber || y.Unit != x.Unit || numEqual(x.Num, y.Num) {
+				continue
+			}
+			if containsCount(qa, y) || containsCount(qb, x) {
+				continue
+			}
+			return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleSceneCount,
+				Explanation: fmt.Sprintf("%s: %s vs %s", RuleSceneCount, x.Text, y.Text)}
+		}
+	}
+	return Verdict{}
+}
+
+// leadingCounts returns the counts that open a text's sentences, after at
+// most a determiner: the subject's number.
+func leadingCounts(text string) []Value {
+	var out []Value
+	for _, s := range sentences(tokenize(text)) {
+		i := 0
+		if i < len(s) && isDeterminer(s[i].low) {
+			i++
+		}
+		if v, n := quantityAt(s, i); n > 0 && v.Kind == KindNumber && v.Unit != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func containsCount(vs []Value, v Value) bool {
+	for _, x := range vs {
+		if x.Kind == v.Kind && x.Unit == v.Unit && numEqual(x.Num, v.Num) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasNegation(text string) bool {
+	for _, t := range tokenize(text) {
+		if negators[t.low] {
+			return true
+		}
+	}
+	return false
+}
+
+// quantities returns every number, amount, percentage, date and time in
+// text.
+func quantities(text string) []Value {
+	toks := tokenize(text)
+	var out []Value
+	for i := 0; i < len(toks); {
+		if v, n := quantityAt(toks, i); n > 0 {
+			out = append(out, v)
+			i += n
+			continue
+		}
+		i++
+	}
+	return out
+}

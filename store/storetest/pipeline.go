@@ -1,0 +1,223 @@
+package storetest
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/memgov/memgov/engine"
+)
+
+var pipelineTests = []test{
+	{"Idempotency", testIdempotent},
+	{"OutcomesAndCounts", testOutcomes},
+	{"Candidates", testCandidates},
+	{"CitedItems", testCitedItems},
+}
+
+// Idempotent finds the record of a tokened write made since a time.
+func testIdempotent(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	start := fx.c.Now()
+	w := fx.committed("k", "Invoice 9 was paid in full.", func(m map[string]any) { m["idempotency_token"] = "tok-committed" })
+	d := fx.write(func() map[string]any {
+		m := request(executor, ref, "p", "Customer 7 wants invoices in German.")
+		m["idempotency_token"] = "tok-deferred"
+		return m
+	}())
+	if d.Status != engine.StatusDeferred {
+		t.Fatalf("want a deferred write, got %+v", d)
+	}
+	fx.view(func(tx engine.ReadTx) error {
+		rec, found, err := tx.Idempotent(fx.ctx, "tok-committed", start)
+		if err != nil || !found {
+			t.Fatalf("Idempotent = %v, %v", found, err)
+		}
+		if rec.Status != engine.StatusCommitted || rec.ItemID != w.ItemID || rec.VersionID != w.VersionID || rec.Key != "k" || rec.CreatedAt.Before(start) {
+			t.Errorf("committed record = %+v, write %+v", rec, w)
+		}
+		rec, found, err = tx.Idempotent(fx.ctx, "tok-deferred", start)
+		if err != nil || !found || rec.Status != engine.StatusDeferred || rec.ReviewID != d.ReviewID || rec.VersionID != d.VersionID {
+			t.Errorf("deferred record = %+v, %v, %v; write %+v", rec, found, err, d)
+		}
+		if _, found, err := tx.Idempotent(fx.ctx, "tok-committed", fx.c.Now().Add(time.Hour)); err != nil || found {
+			t.Errorf("a record older than since was found (%v, %v)", found, err)
+		}
+		if _, found, err := tx.Idempotent(fx.ctx, "tok-unknown", start); err != nil || found {
+			t.Errorf("an unknown token was found (%v, %v)", found, err)
+		}
+		return nil
+	})
+}
+
+// RecordOutcome stores outcomes that CountOutcomes and CountSessionCommits
+// count by agent, layer, time, status and session.
+func testOutcomes(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	t0 := fx.c.Now().Add(time.Hour)
+	outcomes := []engine.Outcome{
+		{At: t0, Agent: "agent-a", Layer: engine.Episodic, MemoryRef: "acme/agent-a", SessionID: "s1", Status: engine.StatusCommitted, Latency: time.Millisecond},
+		{At: t0.Add(time.Minute), Agent: "agent-a", Layer: engine.Semantic, MemoryRef: "acme/agent-a", Status: engine.StatusRejected, Reason: "SCHEMA_INVALID", Gate: "schema"},
+		{At: t0.Add(2 * time.Minute), Agent: "agent-a", Layer: engine.Episodic, MemoryRef: "acme/agent-a", SessionID: "s1", Status: engine.StatusDeferred},
+		{At: t0.Add(2 * time.Minute), Agent: "agent-a", Layer: engine.Episodic, MemoryRef: "acme/agent-a", SessionID: "s1", Status: engine.StatusRejected},
+		{At: t0, Agent: "agent-b", Layer: engine.Episodic, MemoryRef: "acme/agent-b", SessionID: "s1", Status: engine.StatusMerged},
+	}
+	fx.update(func(tx engine.Tx) error {
+		for _, o := range outcomes {
+			if err := tx.RecordOutcome(fx.ctx, o); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	fx.view(func(tx engine.ReadTx) error {
+		for _, c := range []struct {
+			what     string
+			agent    string
+			layer    engine.Layer
+			since    time.Time
+			statuses []string
+			want     int
+		}{
+			{"every outcome of a", "agent-a", "", t0, nil, 4},
+			{"a's episodic outcomes", "agent-a", engine.Episodic, t0, nil, 3},
+			{"a's outcomes since a minute on", "agent-a", "", t0.Add(time.Minute), nil, 3},
+			{"a's outcomes since later", "agent-a", "", t0.Add(3 * time.Minute), nil, 0},
+			{"a's committed or deferred", "agent-a", "", t0, []string{engine.StatusCommitted, engine.StatusDeferred}, 2},
+			{"a's rejected episodic", "agent-a", engine.Episodic, t0, []string{engine.StatusRejected}, 1},
+			{"b's merged", "agent-b", "", t0, []string{engine.StatusMerged}, 1},
+			{"an unknown agent", "agent-c", "", t0, nil, 0},
+		} {
+			n, err := tx.CountOutcomes(fx.ctx, c.agent, c.layer, c.since, c.statuses...)
+			if err != nil || n != c.want {
+				t.Errorf("CountOutcomes(%s) = %d, %v; want %d", c.what, n, err, c.want)
+			}
+		}
+		for _, c := range []struct {
+			agent, session string
+			want           int
+		}{{"agent-a", "s1", 2}, {"agent-b", "s1", 1}, {"agent-a", "s2", 0}} {
+			if n, err := tx.CountSessionCommits(fx.ctx, c.agent, c.session); err != nil || n != c.want {
+				t.Errorf("CountSessionCommits(%s, %s) = %d, %v; want %d", c.agent, c.session, n, err, c.want)
+			}
+		}
+		return nil
+	})
+}
+
+// Candidates finds the live versions of a ref that share a content hash,
+// fingerprint, subject or SimHash band, in the layers dedup compares.
+func testCandidates(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	content := json.RawMessage(`{"text":"Customer 42 prefers email.","subject":"customer 42","predicate":"prefers","object":"email"}`)
+	feat := engine.FeaturesOf(content)
+	a := fx.put(ref, "c42/channel", "", func(p *engine.PutRequest) { p.Content = content; p.Layer = engine.Episodic })
+	fx.put(ref, "working-copy", "", func(p *engine.PutRequest) { p.Content = content; p.Layer = engine.Working })
+	fx.put("acme/other", "c42/channel", "", func(p *engine.PutRequest) { p.Content = content; p.Layer = engine.Episodic })
+	old := fx.put(ref, "old", "The office opens at nine.")
+	fx.put(ref, "old", "The office opens at ten.")
+	d := fx.deferred("c7/lang", "Customer 7 wants invoices in German.")
+	var av, oldv engine.Version
+	fx.view(func(tx engine.ReadTx) (err error) {
+		if av, err = tx.Version(fx.ctx, a.VersionID); err != nil {
+			return err
+		}
+		oldv, err = tx.Version(fx.ctx, old.VersionID)
+		return err
+	})
+	var bands []uint32
+	for i, b := range feat.SimHash.Bands() {
+		bands = append(bands, uint32(i)<<16|uint32(b))
+	}
+	fx.view(func(tx engine.ReadTx) error {
+		for what, q := range map[string]engine.CandidateQuery{
+			"content hash": {MemoryRef: ref, ContentHash: av.ContentHash},
+			"fingerprint":  {MemoryRef: ref, Fingerprint: feat.Fingerprint[:]},
+			"subject":      {MemoryRef: ref, Subject: feat.Subject},
+			"bands":        {MemoryRef: ref, Bands: bands},
+		} {
+			cs, err := tx.Candidates(fx.ctx, q)
+			if err != nil {
+				return err
+			}
+			var c *engine.Candidate
+			for i := range cs {
+				if cs[i].Layer == engine.Working || cs[i].State != engine.Active && cs[i].State != engine.Draft {
+					t.Errorf("by %s: candidate %s is %s %s", what, cs[i].Key, cs[i].Layer, cs[i].State)
+				}
+				if cs[i].VersionID == a.VersionID {
+					c = &cs[i]
+				}
+			}
+			if c == nil {
+				t.Errorf("by %s: the matching version is not a candidate (%d candidates)", what, len(cs))
+				continue
+			}
+			if c.ItemID != a.ItemID || c.Key != "c42/channel" || c.Layer != engine.Episodic || c.State != engine.Active || c.ContentHash != av.ContentHash ||
+				c.Text != "Customer 42 prefers email." || c.Subject != feat.Subject || c.Predicate != feat.Predicate || c.Object != feat.Object ||
+				string(c.Fingerprint) != string(feat.Fingerprint[:]) || len(c.Embedding) == 0 || c.CreatedBy != curator || c.Confidence != av.Confidence {
+				t.Errorf("by %s: candidate = %+v", what, *c)
+			}
+		}
+		if cs, err := tx.Candidates(fx.ctx, engine.CandidateQuery{MemoryRef: ref}); err != nil || len(cs) != 0 {
+			t.Errorf("a query without criteria = %d candidates, %v", len(cs), err)
+		}
+		if cs, err := tx.Candidates(fx.ctx, engine.CandidateQuery{MemoryRef: ref, ContentHash: oldv.ContentHash}); err != nil || len(cs) != 0 {
+			t.Errorf("a superseded version is a candidate: %+v, %v", cs, err)
+		}
+		if cs, err := tx.Candidates(fx.ctx, engine.CandidateQuery{MemoryRef: "acme/nobody", ContentHash: av.ContentHash}); err != nil || len(cs) != 0 {
+			t.Errorf("another ref's version is a candidate: %+v, %v", cs, err)
+		}
+		dv, err := tx.Version(fx.ctx, d.VersionID)
+		if err != nil {
+			return err
+		}
+		cs, err := tx.Candidates(fx.ctx, engine.CandidateQuery{MemoryRef: ref, ContentHash: dv.ContentHash})
+		if err != nil || len(cs) != 1 || cs[0].VersionID != d.VersionID || cs[0].State != engine.Draft {
+			t.Errorf("a pending (DRAFT) version is not a candidate: %+v, %v", cs, err)
+		}
+		return nil
+	})
+}
+
+// cite is a committed orchestrator write that cites source as evidence.
+func (fx *fixture) cite(key, body, source string) engine.WriteResult {
+	fx.t.Helper()
+	return fx.committed(key, body, func(m map[string]any) {
+		m["observation_type"] = "tool_result_verified"
+		m["evidence_refs"] = []any{
+			map[string]any{"source_type": "MEMORY_ITEM", "source_item_id": source, "authority": 0.9},
+			map[string]any{"source_type": "API_RESPONSE", "source_uri": "erp://plans", "authority": 0.9}}
+	})
+}
+
+// CitedItems lists the items an item's live versions cite.
+func testCitedItems(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	a := fx.committed("fact/a", "Plan A includes phone support.")
+	c := fx.committed("fact/c", "Plan C includes on-site visits.")
+	b := fx.cite("fact/b", "Plan B includes everything in plan A.", a.ItemID)
+	fx.view(func(tx engine.ReadTx) error {
+		got, err := tx.CitedItems(fx.ctx, b.ItemID)
+		if err != nil || !slices.Equal(got, []string{a.ItemID}) {
+			t.Errorf("CitedItems(b) = %v, %v; want [%s]", got, err, a.ItemID)
+		}
+		if got, err := tx.CitedItems(fx.ctx, a.ItemID); err != nil || len(got) != 0 {
+			t.Errorf("CitedItems(a) = %v, %v; want none", got, err)
+		}
+		return nil
+	})
+	// A new version of b that cites c instead: only live versions count.
+	b2 := fx.cite("fact/b", "Plan B includes everything in plan C.", c.ItemID)
+	if b2.ItemID != b.ItemID {
+		t.Fatalf("the second write of fact/b made a new item")
+	}
+	fx.view(func(tx engine.ReadTx) error {
+		got, err := tx.CitedItems(fx.ctx, b.ItemID)
+		if err != nil || !slices.Equal(got, []string{c.ItemID}) {
+			t.Errorf("CitedItems(b) after its update = %v, %v; want [%s]", got, err, c.ItemID)
+		}
+		return nil
+	})
+}
