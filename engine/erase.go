@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -220,8 +221,25 @@ func (e *Engine) purge(ctx context.Context, tx Tx, actor, kind, requestID, subje
 	if err != nil {
 		return row, err
 	}
+	// The skeleton each payload leaves for replay is bound by its hash.
+	skeletons := map[string]string{}
+	for _, lsn := range lsns {
+		if err := tx.LogRange(ctx, lsn, lsn, func(en *LogEntry) error {
+			if len(en.Payload) == 0 {
+				return nil // erased before: its skeleton is bound already
+			}
+			sk, err := oplog.ErasedSkeleton(en.ItemID, en.Payload)
+			if err != nil {
+				return err
+			}
+			skeletons[strconv.FormatInt(lsn, 10)] = oplog.HashPayload(sk)
+			return nil
+		}); err != nil {
+			return row, err
+		}
+	}
 	rec := oplog.ErasureData{Kind: kind, RequestID: requestID, SubjectHash: subjectHash, RequestedAt: requestedAt.Format(time.RFC3339Nano),
-		Items: items, LSNs: lsns, ByLayer: row.ByLayer}
+		Items: items, LSNs: lsns, ByLayer: row.ByLayer, Skeletons: skeletons}
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return row, err

@@ -296,3 +296,27 @@ func TestCLIVerifyCoversTheStateCache(t *testing.T) {
 		t.Fatalf("an edited state cache: exit %d %+v", code, v)
 	}
 }
+
+// TestCLIErasedSkeletonIsBound: the content-free skeleton an erasure leaves for
+// replay is bound by its ERASE entry, so editing it together with the served
+// rows it rebuilds (an erased item moved to another layer) is caught.
+func TestCLIErasedSkeletonIsBound(t *testing.T) {
+	fx := servedFixture(t)
+	c := fx.copyDB(t)
+	lsn := c.scalar(t, `SELECT MIN(s.lsn) FROM erased_skeleton s JOIN log l ON l.lsn = s.lsn WHERE l.op = 'INSERT'`)
+	if lsn == "" {
+		t.Fatal("the fixture erased no INSERT")
+	}
+	body := c.scalar(t, `SELECT CAST(body AS TEXT) FROM erased_skeleton WHERE lsn = `+lsn)
+	if !strings.Contains(body, `"layer":"EPISODIC"`) {
+		t.Fatalf("skeleton %s", body)
+	}
+	c.edit(t, `UPDATE erased_skeleton SET body = CAST(replace(CAST(body AS TEXT), '"layer":"EPISODIC"', '"layer":"PROCEDURAL"') AS BLOB) WHERE lsn = `+lsn,
+		`UPDATE items SET layer = 'PROCEDURAL' WHERE id = (SELECT item_id FROM log WHERE lsn = `+lsn+`)`,
+		`UPDATE versions SET layer = 'PROCEDURAL' WHERE item_id = (SELECT item_id FROM log WHERE lsn = `+lsn+`)`,
+		`UPDATE version_index SET layer = 'PROCEDURAL' WHERE item_id = (SELECT item_id FROM log WHERE lsn = `+lsn+`)`)
+	v, code := c.verify(t)
+	if code != 1 || v.OK || fmt.Sprint(v.BadLSN) != lsn || !strings.Contains(v.Problem, "skeleton") {
+		t.Fatalf("an edited skeleton: exit %d %+v", code, v)
+	}
+}

@@ -163,6 +163,11 @@ type ErasureData struct {
 	Items       []string       `json:"items"`
 	LSNs        []int64        `json:"lsns"`
 	ByLayer     map[string]int `json:"by_layer"`
+	// Skeletons binds the content-free skeleton that stands in for each
+	// erased payload on replay (ErasedSkeleton): LSN -> payload hash of the
+	// skeleton, so that an altered skeleton is detected like an altered
+	// payload. ERASE entries written before it have none.
+	Skeletons map[string]string `json:"skeletons,omitempty"`
 }
 
 // AnnotationData is the data of an ANNOTATE entry.

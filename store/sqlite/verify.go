@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/merkle"
@@ -106,9 +107,9 @@ func (s *Store) verifyLogReport(ctx context.Context, tx querier) (logReport, err
 	var rep logReport
 
 	rows, err := tx.QueryContext(ctx, `SELECT l.lsn, l.ts, l.op, l.memory_ref, l.item_id, l.version_id, l.prev_version_id,
-		l.actor, l.payload_hash, l.leaf, l.chain, p.body, e.erased_by, eo.op, CASE WHEN l.op = 'ERASE' AND p.body IS NULL THEN sk.body END
+		l.actor, l.payload_hash, l.leaf, l.chain, p.body, e.erased_by, eo.op, sk.body
 		FROM log l LEFT JOIN log_payload p ON p.lsn = l.lsn LEFT JOIN erased_payload e ON e.lsn = l.lsn
-		LEFT JOIN log eo ON eo.lsn = e.erased_by LEFT JOIN erased_skeleton sk ON sk.lsn = l.lsn AND l.op = 'ERASE' AND p.body IS NULL ORDER BY l.lsn`)
+		LEFT JOIN log eo ON eo.lsn = e.erased_by LEFT JOIN erased_skeleton sk ON sk.lsn = l.lsn AND p.body IS NULL ORDER BY l.lsn`)
 	if err != nil {
 		return rep, err
 	}
@@ -131,8 +132,10 @@ func (s *Store) verifyLogReport(ctx context.Context, tx querier) (logReport, err
 		erasOp  sql.NullString
 		skel    []byte
 
-		erasedBy = map[int64]int64{} // erased payload LSN -> the ERASE entry recorded
-		listedBy = map[int64]int64{} // LSN -> the ERASE entry listing it
+		erasedBy  = map[int64]int64{}  // erased payload LSN -> the ERASE entry recorded
+		listedBy  = map[int64]int64{}  // LSN -> the ERASE entry listing it
+		skelHash  = map[int64]string{} // erased payload LSN -> the hash of its stored skeleton
+		boundSkel = map[int64]string{} // LSN -> the skeleton hash its ERASE entry bound
 	)
 	for rows.Next() {
 		var e oplog.Entry
@@ -161,6 +164,9 @@ func (s *Store) verifyLogReport(ctx context.Context, tx querier) (logReport, err
 		case erasedB.Valid && erasOp.String == "ERASE":
 			// Proven below, once the ERASE entry (always later) has been read.
 			erasedBy[e.LSN] = erasedB.Int64
+			if skel != nil {
+				skelHash[e.LSN] = oplog.HashPayload(skel)
+			}
 			rep.Erased++
 		case erasedB.Valid:
 			return fail(e.LSN, "the payload of log entry %d is missing and is recorded as erased by log entry %d, which is not an erasure (forged erasure)", e.LSN, erasedB.Int64)
@@ -178,6 +184,13 @@ func (s *Store) verifyLogReport(ctx context.Context, tx querier) (logReport, err
 			}
 			for _, l := range rec.LSNs {
 				listedBy[l] = e.LSN
+			}
+			for l, h := range rec.Skeletons {
+				n, err := strconv.ParseInt(l, 10, 64)
+				if err != nil {
+					return fail(e.LSN, "erasure log entry %d binds a skeleton to %q, which is not an LSN", e.LSN, l)
+				}
+				boundSkel[n] = h
 			}
 		}
 		next := oplog.ChainNext(s.key, chain, got)
@@ -214,6 +227,9 @@ func (s *Store) verifyLogReport(ctx context.Context, tx querier) (logReport, err
 	for _, l := range erased {
 		if by, ok := listedBy[l]; !ok || by != erasedBy[l] {
 			return fail(l, "the payload of log entry %d is missing and recorded as erased by log entry %d, but that ERASE entry does not list LSN %d (forged erasure)", l, erasedBy[l], l)
+		}
+		if h, ok := boundSkel[l]; ok && skelHash[l] != h {
+			return fail(l, "the replay skeleton of erased log entry %d was altered or removed: it no longer matches the hash ERASE entry %d bound", l, erasedBy[l])
 		}
 	}
 
