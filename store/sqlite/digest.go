@@ -9,16 +9,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
+	"math/bits"
 )
 
 // servedDigest digests every row of every compared table under prefix ("" or
-// "live."). Each table's digest is the sum modulo 2^256 of its rows' SHA-256,
-// so it does not depend on the order SQLite returns rows in; the tables'
-// digests are hashed in the order of comparedTables.
-func servedDigest(ctx context.Context, q querier, prefix string) ([]byte, error) {
+// "live."). Each row is hashed as SHA-256(key || row) under the log key, and a
+// table's digest is the sum modulo 2^256 of its rows' hashes: it does not
+// depend on the order SQLite returns rows in, and without the key nobody can
+// compute row hashes to balance an edit. The tables' digests are hashed in
+// the order of comparedTables.
+func servedDigest(ctx context.Context, q querier, prefix string, key []byte) ([]byte, error) {
 	all := sha256.New()
-	mod := new(big.Int).Lsh(big.NewInt(1), 256)
 	for _, d := range comparedTables() {
 		rows, err := q.QueryContext(ctx, `SELECT * FROM `+prefix+d.name)
 		if err != nil {
@@ -34,28 +35,35 @@ func servedDigest(ctx context.Context, q querier, prefix string) ([]byte, error)
 		for i := range vals {
 			ptrs[i] = &vals[i]
 		}
-		sum, h, buf := new(big.Int), new(big.Int), make([]byte, 0, 256)
-		var n int64
+		var (
+			sum [4]uint64 // little-endian limbs of the sum modulo 2^256
+			n   int64
+		)
+		buf := append(make([]byte, 0, 512), key...)
 		for rows.Next() {
 			if err := rows.Scan(ptrs...); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			buf = buf[:0]
+			buf = buf[:len(key)]
 			for _, v := range vals {
 				buf = appendValue(buf, v)
 			}
 			rh := sha256.Sum256(buf)
-			sum.Add(sum, h.SetBytes(rh[:]))
+			var c uint64
+			for i := range sum {
+				sum[i], c = bits.Add64(sum[i], binary.BigEndian.Uint64(rh[24-8*i:32-8*i]), c)
+			}
 			n++
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
-		sum.Mod(sum, mod)
 		var tb [32]byte
-		sum.FillBytes(tb[:])
+		for i := range sum {
+			binary.BigEndian.PutUint64(tb[24-8*i:32-8*i], sum[i])
+		}
 		all.Write([]byte(d.name))
 		all.Write([]byte{0})
 		binary.Write(all, binary.BigEndian, n)

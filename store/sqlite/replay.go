@@ -163,7 +163,7 @@ func (s *Store) replay(ctx context.Context) (replayResult, error) {
 	}
 	sort.SliceStable(res.diffs, func(i, j int) bool { return diffOrder(res.diffs[i]) < diffOrder(res.diffs[j]) })
 	if len(res.diffs) == 0 {
-		if res.digest, err = servedDigest(ctx, q, "live."); err != nil {
+		if res.digest, err = servedDigest(ctx, q, "live.", s.key); err != nil {
 			return res, err
 		}
 	}

@@ -65,7 +65,7 @@ func (s *Store) verify(ctx context.Context, replay bool) (engine.VerifyReport, e
 			return rep, err
 		}
 		if want != nil {
-			got, err := servedDigest(ctx, tx, "")
+			got, err := servedDigest(ctx, tx, "", s.key)
 			if err != nil {
 				return rep, err
 			}
