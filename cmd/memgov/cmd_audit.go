@@ -46,12 +46,13 @@ recompute both.`,
 		Short: "Check the log, and every table readers are served from, against the log",
 		Long: `verify recomputes the whole log from the stored rows: each entry's leaf, its
 payload hash, the keyed chain, the signed head, every recorded checkpoint and
-every erasure (an erased payload must be listed by its ERASE entry). It then
+every erasure (an erased payload must be listed by its ERASE entry, and the
+skeleton it leaves for replay must match the hash that entry bound). It then
 checks every served table (items, versions, reviews, principals, baselines,
 drift, leases, audit checkpoints, memory maps, ...) against a replay of the log
 into scratch tables, row by row; while the log is unchanged since the last
-matching replay, the tables are compared with that replay's digest instead
-(--replay forces a replay). It exits 1 naming the first bad LSN, and for a served
+matching replay, the tables are compared with that replay's keyed digest
+instead (--replay forces a replay). Cached snapshot hashes are recomputed. It exits 1 naming the first bad LSN, and for a served
 row its table and row, when anything was edited, removed or reordered.`,
 		Example: "  memgov audit verify\n  memgov audit verify --replay --json",
 		Args:    cobra.NoArgs,
