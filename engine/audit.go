@@ -8,10 +8,24 @@ import (
 	"github.com/memgov/memgov/engine/merkle"
 )
 
-// AuditRoot is the Merkle root of the whole log.
+// The algorithms of memgov's audit log (spec §3.2.7.1), named in its
+// checkpoints and roots so that a verifier knows what it checks.
+const (
+	HashAlgorithm  = "sha256"       // leaves, nodes, roots and the unkeyed chain
+	ChainMerkleLog = "merkle-log"   // the RFC 9162 Merkle Tree Hash over the entry leaves
+	ChainHashChain = "hash-chained" // chain_i = SHA-256(0x02 || chain_{i-1} || leaf_i), unkeyed
+	MemoryLeafTag  = "am-mem-kv"    // the leaf tag of a memoryRef's op log (spec §3.2.6.2)
+)
+
+// AuditRoot is the Merkle root of the whole log, with its unkeyed hash chain.
 type AuditRoot struct {
-	Root     string `json:"audit_chain_root"`
-	TreeSize int64  `json:"tree_size"`
+	Root      string `json:"audit_chain_root"`
+	TreeSize  int64  `json:"tree_size"`
+	HashAlg   string `json:"hash_alg"`
+	ChainMode string `json:"chain_mode"`
+	// HashChained is the spec §3.2.7.1 hash-chained root over the same leaves: it
+	// needs no key, so anyone holding `memgov audit export` can recompute it.
+	HashChained string `json:"hash_chained_root"`
 }
 
 // AuditRoot returns the RFC 9162 root over every log leaf.
@@ -26,10 +40,181 @@ func (e *Engine) AuditRoot(ctx context.Context) (AuditRoot, error) {
 		if err != nil {
 			return err
 		}
-		r = AuditRoot{Root: "sha256:" + merkle.Root(leaves).String(), TreeSize: n}
+		r = AuditRoot{Root: "sha256:" + merkle.Root(leaves).String(), TreeSize: n, HashAlg: HashAlgorithm, ChainMode: ChainMerkleLog,
+			HashChained: merkle.ChainRoot(leaves).Prefixed()}
 		return nil
 	})
 	return r, err
+}
+
+// HeldCheckpoint is a signed audit checkpoint as `memgov audit checkpoint`
+// prints it for a verifier to keep: the record, and the hash and chain
+// algorithms it was taken with (outside the signature, which covers the
+// spec §3.2.7.1 fields only; a held checkpoint naming other algorithms is MISMATCH).
+type HeldCheckpoint struct {
+	AuditCheckpointRecord
+	HashAlg   string
+	ChainMode string
+}
+
+// MarshalJSON writes the record's fields with hash_alg and chain_mode.
+func (h HeldCheckpoint) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(h.AuditCheckpointRecord)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	m["hash_alg"], _ = json.Marshal(h.HashAlg)
+	m["chain_mode"], _ = json.Marshal(h.ChainMode)
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads a held checkpoint; a file without the algorithm fields
+// (written by an earlier memgov) means SHA-256 and merkle-log.
+func (h *HeldCheckpoint) UnmarshalJSON(b []byte) error {
+	var algs struct {
+		HashAlg   string `json:"hash_alg"`
+		ChainMode string `json:"chain_mode"`
+	}
+	if err := json.Unmarshal(b, &algs); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, &h.AuditCheckpointRecord); err != nil {
+		return err
+	}
+	h.HashAlg, h.ChainMode = algs.HashAlg, algs.ChainMode
+	if h.HashAlg == "" {
+		h.HashAlg = HashAlgorithm
+	}
+	if h.ChainMode == "" {
+		h.ChainMode = ChainMerkleLog
+	}
+	return nil
+}
+
+// Held returns the record as a verifier keeps it.
+func Held(rec AuditCheckpointRecord) HeldCheckpoint {
+	return HeldCheckpoint{AuditCheckpointRecord: rec, HashAlg: HashAlgorithm, ChainMode: ChainMerkleLog}
+}
+
+// AcceptHeld checks a held checkpoint: the same hash algorithm and chain mode
+// as the log (else MISMATCH, spec §3.2.7.1), then AcceptCheckpoint.
+func (e *Engine) AcceptHeld(ctx context.Context, h HeldCheckpoint) (merkle.Verdict, error) {
+	if h.HashAlg != HashAlgorithm || h.ChainMode != ChainMerkleLog {
+		return merkle.Verdict{Code: merkle.CodeMismatch, Detail: fmt.Sprintf("the checkpoint was taken with %s/%s; this log is %s/%s",
+			h.HashAlg, h.ChainMode, HashAlgorithm, ChainMerkleLog)}, nil
+	}
+	return e.AcceptCheckpoint(ctx, h.AuditCheckpointRecord)
+}
+
+// InclusionProof is an RFC 9162 audit path showing that one log entry's leaf
+// is in the log of TreeSize entries whose root is Root.
+type InclusionProof struct {
+	LSN      int64    `json:"lsn"`
+	Index    int64    `json:"leaf_index"` // LSN - 1
+	Leaf     string   `json:"leaf"`
+	TreeSize int64    `json:"tree_size"`
+	Root     string   `json:"root"`
+	Proof    []string `json:"proof"`
+}
+
+// ProveInclusion returns the inclusion proof of log entry lsn in the log of
+// size entries (0: the whole log), checked before it is returned.
+func (e *Engine) ProveInclusion(ctx context.Context, lsn, size int64) (InclusionProof, error) {
+	var p InclusionProof
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		n, err := tx.LogSize(ctx)
+		if err != nil {
+			return err
+		}
+		if size == 0 {
+			size = n
+		}
+		if size < 1 || size > n {
+			return fmt.Errorf("%w: --size must be between 1 and the log size %d", ErrInvalid, n)
+		}
+		if lsn < 1 || lsn > size {
+			return fmt.Errorf("%w: --lsn must be between 1 and %d", ErrInvalid, size)
+		}
+		leaves, err := tx.Leaves(ctx, size)
+		if err != nil {
+			return err
+		}
+		proof, err := merkle.InclusionProof(leaves, uint64(lsn-1))
+		if err != nil {
+			return err
+		}
+		root := merkle.Root(leaves)
+		if err := merkle.VerifyInclusion(leaves[lsn-1], uint64(lsn-1), uint64(size), root, proof); err != nil {
+			return fmt.Errorf("%w: %v", ErrTampered, err)
+		}
+		p = InclusionProof{LSN: lsn, Index: lsn - 1, Leaf: leaves[lsn-1].String(), TreeSize: size, Root: root.Prefixed(), Proof: hexes(proof)}
+		return nil
+	})
+	return p, err
+}
+
+func hexes(hs []merkle.Hash) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.String()
+	}
+	return out
+}
+
+// ExportedEntry is one log entry as `memgov audit export` prints it: the
+// canonical JSON its leaf commits to, the leaf, and the unkeyed hash chain up
+// to it, so a verifier without the log key recomputes every value.
+type ExportedEntry struct {
+	LSN         int64           `json:"lsn"`
+	Entry       json.RawMessage `json:"entry"`
+	Leaf        string          `json:"leaf"`
+	HashChained string          `json:"hash_chained"`
+}
+
+// ExportAudit calls fn for entries from..to (to 0: the last) in order.
+func (e *Engine) ExportAudit(ctx context.Context, from, to int64, fn func(ExportedEntry) error) error {
+	return e.store.View(ctx, func(tx ReadTx) error {
+		n, err := tx.LogSize(ctx)
+		if err != nil {
+			return err
+		}
+		if to == 0 {
+			to = n
+		}
+		if from < 1 || from > to || to > n {
+			if n == 0 {
+				return nil
+			}
+			return fmt.Errorf("%w: entries %d..%d are not in the log of %d entries", ErrInvalid, from, to, n)
+		}
+		// The chain before from is replayed from the stored leaves.
+		leaves, err := tx.Leaves(ctx, from-1)
+		if err != nil {
+			return err
+		}
+		var chain merkle.Hash
+		have := len(leaves) > 0
+		if have {
+			chain = merkle.ChainRoot(leaves)
+		}
+		return tx.LogRange(ctx, from, to, func(en *LogEntry) error {
+			c, err := en.Canonical()
+			if err != nil {
+				return err
+			}
+			leaf := merkle.LeafHash(merkle.TagTraceEntry, c)
+			if have {
+				chain = merkle.NextChain(chain, leaf)
+			} else {
+				chain, have = leaf, true
+			}
+			return fn(ExportedEntry{LSN: en.LSN, Entry: c, Leaf: leaf.String(), HashChained: chain.Prefixed()})
+		})
+	})
 }
 
 // Checkpoint records a signed audit checkpoint of the log as it is now. The
@@ -95,16 +280,28 @@ type ConsistencyProof struct {
 
 // Prove returns the consistency proof from an earlier log size to the current one.
 func (e *Engine) Prove(ctx context.Context, from int64) (ConsistencyProof, error) {
+	return e.ProveRange(ctx, from, 0)
+}
+
+// ProveRange returns the consistency proof from log size from to log size to
+// (0: the current size), checked before it is returned.
+func (e *Engine) ProveRange(ctx context.Context, from, to int64) (ConsistencyProof, error) {
 	var p ConsistencyProof
 	err := e.store.View(ctx, func(tx ReadTx) error {
 		n, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
 		}
-		if from < 1 || from > n {
-			return fmt.Errorf("%w: --from must be between 1 and the log size %d", ErrInvalid, n)
+		if to == 0 {
+			to = n
 		}
-		leaves, err := tx.Leaves(ctx, n)
+		if to < 1 || to > n {
+			return fmt.Errorf("%w: --to must be between 1 and the log size %d", ErrInvalid, n)
+		}
+		if from < 1 || from > to {
+			return fmt.Errorf("%w: --from must be between 1 and %d", ErrInvalid, to)
+		}
+		leaves, err := tx.Leaves(ctx, to)
 		if err != nil {
 			return err
 		}
@@ -112,11 +309,11 @@ func (e *Engine) Prove(ctx context.Context, from int64) (ConsistencyProof, error
 		if err != nil {
 			return err
 		}
-		p = ConsistencyProof{FromSize: from, ToSize: n, FromRoot: "sha256:" + merkle.Root(leaves[:from]).String(),
-			ToRoot: "sha256:" + merkle.Root(leaves).String(), Proof: make([]string, len(proof))}
-		for i, h := range proof {
-			p.Proof[i] = h.String()
+		oldRoot, newRoot := merkle.Root(leaves[:from]), merkle.Root(leaves)
+		if err := merkle.VerifyConsistency(uint64(from), uint64(to), oldRoot, newRoot, proof); err != nil {
+			return fmt.Errorf("%w: %v", ErrTampered, err)
 		}
+		p = ConsistencyProof{FromSize: from, ToSize: to, FromRoot: oldRoot.Prefixed(), ToRoot: newRoot.Prefixed(), Proof: hexes(proof)}
 		return nil
 	})
 	return p, err
@@ -151,13 +348,16 @@ func (e *Engine) AcceptCheckpoint(ctx context.Context, signed AuditCheckpointRec
 			return err
 		}
 		// The current observation carries the latest stored checkpoint's seq, one
-		// more when the log has grown past it (an uncheckpointed advance). A log
+		// more when the log has grown past the size it covers (spec §3.2.7.1:
+		// strictly greater when the sizes differ). A checkpoint's own entry is
+		// appended after the entries it covers, so it alone is such growth: the
+		// log holding it is a later observation than the checkpoint. A log
 		// restored from an old copy therefore shows a lower seq or a smaller size.
 		current := merkle.AuditCheckpoint{Root: merkle.Root(leaves), TreeSize: uint64(n), ObservedAt: e.Now(), TTLSeconds: signed.TTLSeconds}
 		if len(cps) > 0 {
 			last := cps[len(cps)-1]
 			current.Seq = last.Seq
-			if uint64(n) > last.TreeSize+1 {
+			if uint64(n) > last.TreeSize {
 				current.Seq++
 			}
 		} else if n > 0 {
@@ -176,12 +376,88 @@ func (e *Engine) AcceptCheckpoint(ctx context.Context, signed AuditCheckpointRec
 }
 
 // Verify checks the whole log (leaves, payload hashes, chain, stored
-// checkpoints). It reports the first LSN that does not verify.
+// checkpoints, erasures) and every served table against it. It reports the
+// first LSN, or served row, that does not verify.
 func (e *Engine) Verify(ctx context.Context) (VerifyReport, error) {
-	return e.store.Verify(ctx)
+	rep, err := e.store.Verify(ctx)
+	if err != nil || !rep.OK {
+		return rep, err
+	}
+	return e.verifyStateCaches(ctx, rep)
 }
 
-// Rebuild rebuilds every derived table from the log.
+// VerifyReplay is Verify with the served tables always compared with a fresh
+// replay of the log.
+func (e *Engine) VerifyReplay(ctx context.Context) (VerifyReport, error) {
+	rep, err := e.store.VerifyReplay(ctx)
+	if err != nil || !rep.OK {
+		return rep, err
+	}
+	return e.verifyStateCaches(ctx, rep)
+}
+
+// verifyStateCaches checks the cached snapshot hashes that `memgov verify`
+// is served from while nothing changed: each cache still in use must be the
+// hash of its memoryRef's map, recomputed now from the verified tables.
+func (e *Engine) verifyStateCaches(ctx context.Context, rep VerifyReport) (VerifyReport, error) {
+	now := e.Now()
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		refs, err := tx.Refs(ctx)
+		if err != nil {
+			return err
+		}
+		for _, r := range refs {
+			c, ok, err := tx.StateCache(ctx, r.MemoryRef)
+			if err != nil || !ok {
+				return err
+			}
+			head, err := tx.MemHead(ctx, r.MemoryRef)
+			if err != nil {
+				return err
+			}
+			if c.TreeSize != head.TreeSize || c.NextExpiry != nil && !now.Before(*c.NextExpiry) {
+				continue // stale: never served
+			}
+			st, err := e.stateHash(ctx, tx, r.MemoryRef, now, c.Alg, nil, false)
+			if err != nil {
+				return err
+			}
+			if st.Hash != c.Hash {
+				d := RowDifference{Table: "mem_state_cache", Row: r.MemoryRef,
+					Problem: fmt.Sprintf("mem_state_cache row %s holds %s, but the map it caches hashes to %s", r.MemoryRef, c.Hash, st.Hash)}
+				rep.OK, rep.Table, rep.Row, rep.BadLSN, rep.Problem = false, d.Table, d.Row, 0, d.Problem
+				rep.Differences = append(rep.Differences, d)
+				return nil
+			}
+		}
+		return nil
+	})
+	return rep, err
+}
+
+// Rebuild rebuilds every derived table from the log. The store refuses a log
+// that does not verify.
 func (e *Engine) Rebuild(ctx context.Context) (RebuildReport, error) {
 	return e.store.Rebuild(ctx)
+}
+
+// RebuildDryRun reports what Rebuild would change without changing anything:
+// the log is replayed into scratch tables and compared with the served ones.
+// A log that does not verify is refused as Rebuild refuses it.
+func (e *Engine) RebuildDryRun(ctx context.Context) (RebuildReport, error) {
+	rep, err := e.store.VerifyReplay(ctx)
+	if err != nil {
+		return RebuildReport{}, err
+	}
+	if !rep.OK && rep.Table == "" {
+		return RebuildReport{}, fmt.Errorf("%w at LSN %d: %s; the log does not verify, so it is not replayed", ErrTampered, rep.BadLSN, rep.Problem)
+	}
+	out := RebuildReport{Entries: rep.TreeSize, Tables: rep.Rows, Differences: []string{}}
+	if out.Tables == nil {
+		out.Tables = map[string]int64{}
+	}
+	for _, d := range rep.Differences {
+		out.Differences = append(out.Differences, d.Problem)
+	}
+	return out, nil
 }

@@ -133,10 +133,15 @@ func ValidateBaseline(p policy.Policy, r ApproveRequest) error {
 	if r.Level >= 2 && r.DriftPolicy == policy.LogOnly {
 		return bad("3.2.6 drift_policy", "log-only is not allowed at compliance level %d (Level 2 and above)", r.Level)
 	}
+	if !policy.NormativeDriftPolicy(r.Level, r.DriftPolicy) {
+		return bad("3.2.6 drift_policy", "%s is not allowed at compliance level %d: level %d and above require %s", r.DriftPolicy, r.Level, policy.DenyLevel, policy.DenyOnDrift)
+	}
 	if !driftPolicyAllowed(p, r.Level, r.DriftPolicy) {
 		return bad("policy baseline.drift_policies", "compliance level %d does not allow %s", r.Level, r.DriftPolicy)
 	}
-	minTTL, maxTTL := int64(p.Baseline.TTLMin.Std()/time.Second), int64(p.Baseline.TTLMax.Std()/time.Second)
+	// The policy's bounds, never wider than the normative ones.
+	minTTL := max(int64(p.Baseline.TTLMin.Std()/time.Second), int64(policy.NormativeTTLMin/time.Second))
+	maxTTL := min(int64(p.Baseline.TTLMax.Std()/time.Second), int64(policy.NormativeTTLMax/time.Second))
 	switch r.MemoryType {
 	case MemoryNone:
 		if r.TTLSeconds != 0 {
@@ -204,9 +209,18 @@ func (e *Engine) ApproveBaseline(ctx context.Context, r ApproveRequest) (Baselin
 		if _, err := e.requireGovernor(ctx, tx, r.By, r.MemoryRef, ActBaselineApprove); err != nil {
 			return err
 		}
+		if pb, ok, err := sharedOwnerBaseline(ctx, tx, r.MemoryRef); err != nil {
+			return err
+		} else if ok {
+			return fmt.Errorf("%w: 3.2.6 shared_memory_owner: %s is an instance of the shared memory of %s (baseline %s on %s); an instance references its owner's hash and has no baseline of its own: re-approve %s instead",
+				ErrConflict, r.MemoryRef, pb.SharedMemoryOwner, pb.ID, pb.MemoryRef, pb.MemoryRef)
+		}
 		if ev, err := tx.OpenDrift(ctx, r.MemoryRef); err == nil {
 			return fmt.Errorf("%w: drift %s is open on %s; resolve it with: memgov drift ack %s --by %s --resolve reapprove|rollback", ErrConflict, ev.ID, r.MemoryRef, ev.ID, r.By)
 		} else if !isNotFound(err) {
+			return err
+		}
+		if _, err := e.expireDueTx(ctx, tx, r.MemoryRef, e.Now()); err != nil {
 			return err
 		}
 		if ok, _, err := e.governedIntact(ctx, tx, tx, r.MemoryRef); err != nil {
@@ -285,23 +299,37 @@ func (e *Engine) Baseline(ctx context.Context, ref string) (Baseline, error) {
 // on the owner's memoryRef (tenant/owner-agent[/ns...]); every instance is a ref
 // below it (tenant/owner-agent/instance-2) and verifies against the owner's
 // hash. The second result is the ref that holds the baseline.
+//
+// An instance of shared memory binds to its owner's hash (spec §3.2.6: every
+// instance references the same hash): the owner's shared baseline governs it
+// even if the instance holds a baseline of its own (approved before the owner
+// shared its memory; ApproveBaseline refuses one after).
 func resolveBaseline(ctx context.Context, br BaselineReader, ref string) (Baseline, error) {
+	if pb, ok, err := sharedOwnerBaseline(ctx, br, ref); err != nil || ok {
+		return pb, err
+	}
 	b, err := br.Baseline(ctx, ref)
 	if err == nil || !isNotFound(err) {
 		return b, err
 	}
+	return Baseline{}, fmt.Errorf("%w: no baseline for %s; approve one with: memgov baseline approve %s --by OPERATOR --type TYPE --policy POLICY", ErrNotFound, ref, ref)
+}
+
+// sharedOwnerBaseline returns the shared baseline of the nearest ancestor ref
+// of ref, when there is one: ref is then an instance of that shared memory.
+func sharedOwnerBaseline(ctx context.Context, br BaselineReader, ref string) (Baseline, bool, error) {
 	segs := strings.Split(ref, "/")
 	for i := len(segs) - 1; i >= scope.MinSegments; i-- {
 		parent := strings.Join(segs[:i], "/")
-		pb, perr := br.Baseline(ctx, parent)
-		if perr == nil && pb.MemoryType == MemoryShared {
-			return pb, nil
+		pb, err := br.Baseline(ctx, parent)
+		if err == nil && pb.MemoryType == MemoryShared {
+			return pb, true, nil
 		}
-		if perr != nil && !isNotFound(perr) {
-			return pb, perr
+		if err != nil && !isNotFound(err) {
+			return pb, false, err
 		}
 	}
-	return Baseline{}, fmt.Errorf("%w: no baseline for %s; approve one with: memgov baseline approve %s --by OPERATOR --type TYPE --policy POLICY", ErrNotFound, ref, ref)
+	return Baseline{}, false, nil
 }
 
 // ResolveBaseline returns the baseline that governs ref: its own, or the shared

@@ -212,7 +212,7 @@ func TestApproveRefusesInvalidCombinations(t *testing.T) {
 		{"none with ttl", func(r *engine.ApproveRequest) { r.MemoryType = engine.MemoryNone }, "omitted for memory_type none"},
 		{"log-only at level 2", func(r *engine.ApproveRequest) { r.DriftPolicy = policy.LogOnly }, "log-only is not allowed"},
 		{"log-only at level 3", func(r *engine.ApproveRequest) { r.DriftPolicy, r.Level = policy.LogOnly, 3 }, "log-only is not allowed"},
-		{"alert at level 2", func(r *engine.ApproveRequest) { r.DriftPolicy = policy.AlertOnDrift }, "drift_policies"},
+		{"alert at level 2", func(r *engine.ApproveRequest) { r.DriftPolicy = policy.AlertOnDrift }, "alert-on-drift is not allowed at compliance level 2"},
 		{"shared without owner", func(r *engine.ApproveRequest) { r.MemoryType = engine.MemoryShared }, "shared_memory_owner"},
 		{"owner on persistent", func(r *engine.ApproveRequest) { r.Owner = "bot" }, "only shared memory"},
 		{"level 4", func(r *engine.ApproveRequest) { r.Level = 4 }, "outside 0..3"},
@@ -286,7 +286,11 @@ func TestDenyOnDriftFromRowEditedOutsideMemgov(t *testing.T) {
 	if _, err := env.e.AckDrift(context.Background(), engine.AckRequest{DriftID: r.DriftID, By: "bot", Resolution: engine.ResolveRollback}); !errors.Is(err, engine.ErrForbidden) {
 		t.Fatalf("executor acknowledged drift: %v", err)
 	}
-	env.auditOK()
+	// The log itself is intact, but the edited row is served: audit verify
+	// names it (issue 14).
+	if rep, err := env.s.Verify(context.Background()); err != nil || rep.OK || rep.Table != "versions" {
+		t.Fatalf("audit verify after an edit of a served row: %+v %v", rep, err)
+	}
 }
 
 func TestAlertAndLogOnlyPolicies(t *testing.T) {

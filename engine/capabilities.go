@@ -76,18 +76,20 @@ func (e *Engine) Capabilities() Capabilities {
 	c.Memory.Distillation.Supported = true                 // TestDistillationBudgetAndByteStability, TestDistillationRedactsAgain
 	c.Memory.Distillation.TokenizerName = TokenizerName    // TestTokenizer
 	c.Memory.Distillation.MaxTokenBudget = MaxTokenBudget
-	c.Memory.Distillation.IndexEmitted = true        // TestDistillationBudgetAndByteStability
-	c.Memory.Attribution.EmitsWriteEvents = true     // TestAttributionEventsAreContentFree
-	c.Memory.Retention.TTL = true                    // TestContractTTLExpiry
-	c.Memory.Retention.Forget = true                 // TestForgetBySubject
-	c.Agents.MemoryBackends = []string{"long-term"}  // TestContractCrossInstance (durable across engines)
-	c.Agents.MemoryConsolidation.Supported = true    // TestConsolidationIdempotency
-	c.Agents.Commitments.Supported = true            // TestCommitmentFiresOnce
-	c.Agents.Proposals.ArtifactKinds = ProposalKinds // TestProposalInertnessAndGatedActivation
-	c.Agents.Proposals.DuplicationDetection = true   // TestProposalInertnessAndGatedActivation
-	c.Agents.Proposals.Activation = ActivationApprovalGate
-	c.Agents.Proposals.ActivationScope = ScopeProposalActivate // direct-rbac: TestProposalInertnessAndGatedActivation
-	c.MultiAgent.ExecutionModel.Version = 2                    // replay-snapshot: TestReplaySnapshot
+	c.Memory.Distillation.IndexEmitted = true                       // TestDistillationBudgetAndByteStability
+	c.Memory.Attribution.EmitsWriteEvents = true                    // TestAttributionEventsAreContentFree
+	c.Memory.Retention.TTL = true                                   // TestContractTTLExpiry
+	c.Memory.Retention.Forget = true                                // TestForgetBySubject
+	c.Agents.MemoryBackends = []string{"long-term"}                 // TestContractCrossInstance (durable across engines)
+	c.Agents.MemoryConsolidation.Supported = true                   // TestConsolidationIdempotency
+	c.Agents.Commitments.Supported = true                           // TestCommitmentFiresOnce
+	c.Agents.Proposals.ArtifactKinds = ProposalKinds                // TestProposalInertnessAndGatedActivation
+	c.Agents.Proposals.DuplicationDetection = true                  // TestProposalInertnessAndGatedActivation
+	c.Agents.Proposals.Activation = e.Policy().Proposals.Activation // the only mode: TestM5AdvertisedActivationIsTheOnlyOne
+	if c.Agents.Proposals.Activation == ActivationDirectRBAC {
+		c.Agents.Proposals.ActivationScope = ScopeProposalActivate // TestProposalInertnessAndGatedActivation
+	}
+	c.MultiAgent.ExecutionModel.Version = 2 // replay-snapshot: TestReplaySnapshot
 	c.Dimensions = []Dimension{
 		{"read", true, []string{"TestContractRoundTrip", "TestContractCrossTenantIsolation", "TestContractCrossInstance", "FuzzMemoryRefRead"}},
 		{"write", true, []string{"TestContractRoundTrip", "TestContractRedaction"}},

@@ -415,10 +415,14 @@ func TestProposalInertnessAndGatedActivation(t *testing.T) {
 	if _, _, err := e.ShowProposal(ctx, p.ID, "globex"); !errors.Is(err, engine.ErrNotFound) {
 		t.Fatalf("globex sees acme's proposal: %v", err)
 	}
-	// Direct RBAC: a principal holding proposal:activate.
-	res, err = e.ApplyProposal(ctx, dup.ID, "acme-ops")
-	if err != nil || res.Activation != engine.ActivationDirectRBAC {
-		t.Fatalf("rbac apply: %+v %v", res, err)
+	// The advertised mode is the only one: a principal holding
+	// proposal:activate does not bypass the approval gate (M5;
+	// TestM5AdvertisedActivationIsTheOnlyOne covers direct-rbac).
+	if res, err := e.ApplyProposal(ctx, dup.ID, "acme-ops"); !errors.Is(err, engine.ErrForbidden) || res.Status != http.StatusForbidden {
+		t.Fatalf("scope holder under approval-gate: %+v %v", res, err)
+	}
+	if res, err = e.ApplyProposal(ctx, dup.ID, "acme-curator"); err != nil || res.Activation != engine.ActivationApprovalGate {
+		t.Fatalf("curator apply: %+v %v", res, err)
 	}
 	if _, err := e.ApplyProposal(ctx, dup.ID, "acme-curator"); !errors.Is(err, engine.ErrConflict) {
 		t.Fatalf("double apply: %v", err)

@@ -195,6 +195,18 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, w Tx, r VerifyRequest,
 		alg = a
 	}
 	ref := b.MemoryRef
+	// Versions whose TTL passed are expired first, by appended entries (DELs of
+	// the op log), so the fold of the log is the map being checked.
+	if due, err := tx.DueExpiries(ctx, ref, now, 1); err != nil {
+		return res, false, err
+	} else if len(due) > 0 {
+		if w == nil {
+			return res, true, nil
+		}
+		if _, err := e.expireDueTx(ctx, w, ref, now); err != nil {
+			return res, false, err
+		}
+	}
 	open, err := tx.OpenDrift(ctx, ref)
 	hasOpen := err == nil
 	if err != nil && !isNotFound(err) {
@@ -311,9 +323,25 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, w Tx, r VerifyRequest,
 				}
 			}
 			res.GovernedHash = gov
+			// The agent's state is compared with the approved one: the baseline's
+			// hash, or the fold of the op log at the latest accepted checkpoint
+			// when governed writes advanced it (spec §3.2.6.2).
+			approved := b.Hash()
+			cp, err := tx.LatestCheckpoint(ctx, ref)
+			if err != nil {
+				return res, false, err
+			}
+			if cp.TreeSize != b.BaseTreeSize {
+				st, err := foldHash(ctx, tx, ref, cp.TreeSize, now, alg)
+				if err != nil {
+					return res, false, err
+				}
+				approved = st.Hash
+			}
+			res.ApprovedHash = &approved
 			current = digestOf(alg, agent)
-			if current != gov {
-				cause, detail = CauseStateMismatch, "the agent's exported memory differs from the governed memory "+gov
+			if current != approved {
+				cause, detail = CauseStateMismatch, "the agent's exported memory differs from the approved memory "+approved
 			}
 		}
 		if current == "" && res.Basis == "snapshot" {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -253,8 +254,25 @@ func (e *Engine) purgeLeaving(ctx context.Context, tx Tx, actor, kind, requestID
 	if err != nil {
 		return row, err
 	}
+	// The skeleton each payload leaves for replay is bound by its hash.
+	skeletons := map[string]string{}
+	for _, lsn := range lsns {
+		if err := tx.LogRange(ctx, lsn, lsn, func(en *LogEntry) error {
+			if len(en.Payload) == 0 {
+				return nil // erased before: its skeleton is bound already
+			}
+			sk, err := oplog.ErasedSkeleton(en.ItemID, en.Payload)
+			if err != nil {
+				return err
+			}
+			skeletons[strconv.FormatInt(lsn, 10)] = oplog.HashPayload(sk)
+			return nil
+		}); err != nil {
+			return row, err
+		}
+	}
 	rec := oplog.ErasureData{Kind: kind, RequestID: requestID, SubjectHash: subjectHash, RequestedAt: requestedAt.Format(time.RFC3339Nano),
-		Items: items, LSNs: lsns, ByLayer: row.ByLayer, Left: left}
+		Items: items, LSNs: lsns, ByLayer: row.ByLayer, Left: left, Skeletons: skeletons}
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return row, err

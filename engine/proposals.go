@@ -11,6 +11,8 @@ import (
 
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/engine/redact"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -36,10 +38,34 @@ const (
 
 // Activation modes and the direct-rbac scope.
 const (
-	ActivationApprovalGate = "approval-gate"
-	ActivationDirectRBAC   = "direct-rbac"
+	ActivationApprovalGate = policy.ActivationApprovalGate
+	ActivationDirectRBAC   = policy.ActivationDirectRBAC
 	ScopeProposalActivate  = "proposal:activate"
 )
+
+// ActivationGate decides whether p may apply pr through mode, the policy's
+// activation mode, which is the only one (it is what capabilities advertise):
+// under approval-gate a curator of the tenant who is not the owner applies;
+// under direct-rbac a principal holding the proposal:activate scope. It
+// returns the mode, or an error wrapping ErrForbidden that says why not.
+func ActivationGate(mode string, p Principal, pr Proposal) (string, error) {
+	switch mode {
+	case ActivationApprovalGate:
+		if p.Role == Curator && p.ID != pr.Owner.Principal {
+			return mode, nil
+		}
+		if p.Role == Curator {
+			return "", fmt.Errorf("%w: %s owns this proposal; another curator must apply it (activation is %s)", ErrForbidden, p.ID, mode)
+		}
+		return "", fmt.Errorf("%w: %s is %s; activation is %s: a curator who is not the owner applies proposals", ErrForbidden, p.ID, p.Role, mode)
+	case ActivationDirectRBAC:
+		if HasScope(p, ScopeProposalActivate) {
+			return mode, nil
+		}
+		return "", fmt.Errorf("%w: %s does not hold the %s scope; activation is %s", ErrForbidden, p.ID, ScopeProposalActivate, mode)
+	}
+	return "", fmt.Errorf("%w: activation mode %q is not one of %s, %s", ErrInvalid, mode, ActivationApprovalGate, ActivationDirectRBAC)
+}
 
 // ProposalOwner is the spec §15.12 owner of a proposal.
 type ProposalOwner = oplog.ProposalOwner
@@ -137,11 +163,26 @@ func (e *Engine) prepareArtifact(in *ProposalInput) (json.RawMessage, string, er
 	if raw, err = redactCanonical(raw, red); err != nil {
 		return nil, "", err
 	}
-	in.Rationale = red.String(in.Rationale)
 	in.Title = red.String(in.Title)
 	in.Workspace = red.String(in.Workspace)
+	// The rationale and the source run ids speak of the runs the artifact was
+	// learnt from: they are redacted with the secrets registered for each of
+	// those runs as well as the proposing run's and the global ones (SR-1).
+	reds := []*redact.Redactor{red}
+	for _, r := range in.SourceRunIDs {
+		if r != in.RunID {
+			reds = append(reds, e.redactor(r))
+		}
+	}
+	redactAll := func(s string) string {
+		for _, r := range reds {
+			s = r.String(s)
+		}
+		return s
+	}
+	in.Rationale = redactAll(in.Rationale)
 	for i, r := range in.SourceRunIDs {
-		in.SourceRunIDs[i] = red.String(r)
+		in.SourceRunIDs[i] = redactAll(r)
 	}
 	if err := checkProposalContent(*in, raw); err != nil {
 		return nil, "", err
@@ -260,6 +301,10 @@ func (e *Engine) ReviseProposal(ctx context.Context, id string, in ProposalInput
 		if pr.State != ProposalDraft && pr.State != ProposalRevised {
 			return fmt.Errorf("%w: proposal %s is %s; only draft or revised proposals can be revised", ErrConflict, pr.ID, pr.State)
 		}
+		// The proposal's own source runs redact the new rationale too.
+		for _, r := range pr.Provenance.SourceRunIDs {
+			in.Rationale = e.redactor(r).String(in.Rationale)
+		}
 		d := oplog.ProposalData{ID: pr.ID, Artifact: raw, ArtifactHash: hash, Rationale: in.Rationale}
 		if _, err := e.appendProposalOp(ctx, tx, OpProposalRevise, actor, "proposal revised", d); err != nil {
 			return err
@@ -284,11 +329,11 @@ type ApplyResult struct {
 
 // ApplyProposal installs a draft or revised proposal's last persisted
 // artifact, byte for byte (no re-synthesis). It is authorised only through
-// the approval gate — a curator of the tenant other than the owner grants it
-// by applying — or direct RBAC — a principal of the tenant whose attribute
-// "scopes" (comma or space separated) holds proposal:activate. Anyone else is
-// refused with Status 403 and an error wrapping ErrForbidden; nothing is
-// written.
+// the policy's activation mode (see ActivationGate): the approval gate — a
+// curator of the tenant other than the owner grants it by applying — or direct
+// RBAC — a principal of the tenant whose attribute "scopes" (comma or space
+// separated) holds proposal:activate — never both. Anyone else is refused
+// with Status 403 and an error wrapping ErrForbidden; nothing is written.
 func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResult, error) {
 	res := ApplyResult{ProposalID: id}
 	err := e.store.Update(ctx, func(tx Tx) (err error) {
@@ -307,15 +352,10 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 			res.Status, res.Error = http.StatusForbidden, "forbidden: the owner of a proposal may not activate it"
 			return fmt.Errorf("%w: rule SELF-REVIEW (%s): %s owns this proposal (or acts for its owner) and may not activate it", ErrForbidden, ActProposalActivate, actor)
 		}
-		var gate string
-		switch {
-		case p.Role == Curator && actor != pr.Owner.Principal:
-			gate = ActivationApprovalGate
-		case HasScope(p, ScopeProposalActivate):
-			gate = ActivationDirectRBAC
-		default:
-			res.Status, res.Error = http.StatusForbidden, "forbidden: apply needs a curator's approval or the proposal:activate scope"
-			return fmt.Errorf("%w: %s may not activate proposals (a curator approves, or a principal holds %s)", ErrForbidden, actor, ScopeProposalActivate)
+		gate, err := ActivationGate(e.Policy().Proposals.Activation, p, pr)
+		if err != nil {
+			res.Status, res.Error = http.StatusForbidden, "forbidden: "+strings.TrimPrefix(err.Error(), ErrForbidden.Error()+": ")
+			return err
 		}
 		if pr.State != ProposalDraft && pr.State != ProposalRevised {
 			res.Status, res.State, res.Error = http.StatusConflict, pr.State, "conflict: proposal is "+pr.State

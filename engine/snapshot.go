@@ -11,6 +11,7 @@ import (
 
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // The memory map of a memoryRef is {key: content} over its ACTIVE, unexpired
@@ -279,6 +280,9 @@ func (e *Engine) ExportSnapshot(ctx context.Context, ref string, alg canon.Algor
 		alg = canon.SHA256
 	}
 	info := SnapshotInfo{MemoryRef: ref}
+	if _, err := e.ExpireDue(ctx, ref); err != nil {
+		return info, err
+	}
 	err := e.store.View(ctx, func(tx ReadTx) (err error) {
 		if info.LSN, err = tx.LogSize(ctx); err != nil {
 			return err
@@ -306,11 +310,19 @@ type MemoryCheckpointView struct {
 	LastVerdict string `json:"last_verdict,omitempty"`
 	LastDetail  string `json:"last_detail,omitempty"`
 	BaselineID  string `json:"baseline_id"`
+	// The algorithms: SHA-256 leaves and nodes, the am-mem-kv leaf tag and the
+	// RFC 9162 Merkle Tree Hash (spec §3.2.6.2).
+	HashAlg string `json:"hash_alg"`
+	LeafTag string `json:"leaf_tag"`
+	Tree    string `json:"chain_mode"`
 }
 
 // MemoryCheckpoint returns the latest accepted checkpoint of ref's op log.
 func (e *Engine) MemoryCheckpoint(ctx context.Context, ref string) (MemoryCheckpointView, error) {
 	var v MemoryCheckpointView
+	if _, err := e.ExpireDue(ctx, ref); err != nil {
+		return v, err
+	}
 	err := e.store.View(ctx, func(tx ReadTx) error {
 		cp, err := tx.LatestCheckpoint(ctx, ref)
 		if err != nil {
@@ -322,7 +334,7 @@ func (e *Engine) MemoryCheckpoint(ctx context.Context, ref string) (MemoryCheckp
 		}
 		v = MemoryCheckpointView{MemoryRoot: cp.Root.Prefixed(), TreeSize: cp.TreeSize, Seq: cp.Seq, ApprovedAt: cp.ApprovedAt,
 			TTLSeconds: cp.TTLSeconds, LogSize: head.TreeSize, LogRoot: head.Root.Prefixed(), LastVerdict: head.LastVerdict,
-			LastDetail: head.LastDetail, BaselineID: cp.BaselineID}
+			LastDetail: head.LastDetail, BaselineID: cp.BaselineID, HashAlg: HashAlgorithm, LeafTag: MemoryLeafTag, Tree: ChainMerkleLog}
 		return nil
 	})
 	return v, err
@@ -330,6 +342,9 @@ func (e *Engine) MemoryCheckpoint(ctx context.Context, ref string) (MemoryCheckp
 
 // MemoryOps calls fn for every operation of ref's op log, in order.
 func (e *Engine) MemoryOps(ctx context.Context, ref string, fn func(MemOp) error) error {
+	if _, err := e.ExpireDue(ctx, ref); err != nil {
+		return err
+	}
 	return e.store.View(ctx, func(tx ReadTx) error {
 		head, err := tx.MemHead(ctx, ref)
 		if err != nil {
@@ -353,21 +368,47 @@ type MemoryProof struct {
 // ProveMemory returns the consistency proof from size from to the whole op log
 // of ref, checked with merkle.VerifyConsistency before it is returned.
 func (e *Engine) ProveMemory(ctx context.Context, ref string, from uint64) (MemoryProof, error) {
+	return e.ProveMemoryRange(ctx, ref, from, 0)
+}
+
+// memLeaves returns the leaves of ref's op log up to size (0: all of it) and
+// the log's size.
+func memLeaves(ctx context.Context, br BaselineReader, ref string, size uint64) ([]merkle.Hash, uint64, error) {
+	head, err := br.MemHead(ctx, ref)
+	if err != nil {
+		return nil, 0, err
+	}
+	if size == 0 {
+		size = head.TreeSize
+	}
+	if size > head.TreeSize {
+		return nil, head.TreeSize, fmt.Errorf("%w: size %d is beyond the op log of %s (%d operations)", ErrInvalid, size, ref, head.TreeSize)
+	}
+	leaves := make([]merkle.Hash, 0, size)
+	if err := br.MemOps(ctx, ref, 0, size, func(o MemOp) error {
+		leaves = append(leaves, o.Leaf)
+		return nil
+	}); err != nil {
+		return nil, head.TreeSize, err
+	}
+	return leaves, head.TreeSize, nil
+}
+
+// ProveMemoryRange returns the consistency proof from size from to size to
+// (0: the whole op log) of ref, checked before it is returned.
+func (e *Engine) ProveMemoryRange(ctx context.Context, ref string, from, to uint64) (MemoryProof, error) {
 	var p MemoryProof
+	if _, err := e.ExpireDue(ctx, ref); err != nil {
+		return p, err
+	}
 	err := e.store.View(ctx, func(tx ReadTx) error {
-		head, err := tx.MemHead(ctx, ref)
+		leaves, _, err := memLeaves(ctx, tx, ref, to)
 		if err != nil {
 			return err
 		}
-		if from > head.TreeSize {
-			return fmt.Errorf("%w: size %d is beyond the op log of %s (%d operations)", ErrInvalid, from, ref, head.TreeSize)
-		}
-		leaves := make([]merkle.Hash, 0, head.TreeSize)
-		if err := tx.MemOps(ctx, ref, 0, head.TreeSize, func(o MemOp) error {
-			leaves = append(leaves, o.Leaf)
-			return nil
-		}); err != nil {
-			return err
+		to = uint64(len(leaves))
+		if from > to {
+			return fmt.Errorf("%w: size %d is beyond size %d", ErrInvalid, from, to)
 		}
 		tree := merkle.NewTree(leaves)
 		proof, err := tree.ConsistencyProof(from)
@@ -378,14 +419,141 @@ func (e *Engine) ProveMemory(ctx context.Context, ref string, from uint64) (Memo
 		if err != nil {
 			return err
 		}
-		if err := merkle.VerifyConsistency(from, head.TreeSize, old, tree.Root(), proof); err != nil {
+		if err := merkle.VerifyConsistency(from, to, old, tree.Root(), proof); err != nil {
 			return fmt.Errorf("%w: %v", ErrTampered, err)
 		}
-		p = MemoryProof{MemoryRef: ref, From: from, To: head.TreeSize, OldRoot: old.Prefixed(), NewRoot: tree.Root().Prefixed(), Proof: []string{}}
-		for _, h := range proof {
-			p.Proof = append(p.Proof, h.String())
-		}
+		p = MemoryProof{MemoryRef: ref, From: from, To: to, OldRoot: old.Prefixed(), NewRoot: tree.Root().Prefixed(), Proof: hexes(proof)}
 		return nil
 	})
 	return p, err
+}
+
+// MemoryInclusion is an RFC 9162 audit path showing that the operation at
+// Index of a memoryRef's op log is in the log of TreeSize operations.
+type MemoryInclusion struct {
+	MemoryRef string   `json:"memory_ref"`
+	Index     uint64   `json:"seq"`
+	Leaf      string   `json:"leaf"`
+	TreeSize  uint64   `json:"tree_size"`
+	Root      string   `json:"memory_root"`
+	Proof     []string `json:"proof"`
+}
+
+// ProveMemoryInclusion returns the inclusion proof of the operation at index
+// (0-based, as `memgov checkpoint ops` numbers them) in ref's op log of size
+// operations (0: all of it), checked before it is returned.
+func (e *Engine) ProveMemoryInclusion(ctx context.Context, ref string, index, size uint64) (MemoryInclusion, error) {
+	var p MemoryInclusion
+	if _, err := e.ExpireDue(ctx, ref); err != nil {
+		return p, err
+	}
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		leaves, _, err := memLeaves(ctx, tx, ref, size)
+		if err != nil {
+			return err
+		}
+		if index >= uint64(len(leaves)) {
+			return fmt.Errorf("%w: --seq %d is not in the op log of %s (%d operations, numbered from 0)", ErrInvalid, index, ref, len(leaves))
+		}
+		proof, err := merkle.InclusionProof(leaves, index)
+		if err != nil {
+			return err
+		}
+		root := merkle.Root(leaves)
+		if err := merkle.VerifyInclusion(leaves[index], index, uint64(len(leaves)), root, proof); err != nil {
+			return fmt.Errorf("%w: %v", ErrTampered, err)
+		}
+		p = MemoryInclusion{MemoryRef: ref, Index: index, Leaf: leaves[index].String(), TreeSize: uint64(len(leaves)), Root: root.Prefixed(), Proof: hexes(proof)}
+		return nil
+	})
+	return p, err
+}
+
+// AcceptMemoryCheckpoint checks a spec §3.2.6.2 checkpoint a verifier holds against
+// ref's latest accepted checkpoint: the same checkpoint is ACCEPT (nothing
+// advanced); otherwise the advance from the held one to the latest is judged
+// by merkle.AcceptAdvance (drift, rollback, expired, budget, in that order)
+// with a consistency proof computed from the op log.
+func (e *Engine) AcceptMemoryCheckpoint(ctx context.Context, ref string, held merkle.MemoryCheckpoint) (merkle.Verdict, MemoryProof, error) {
+	var (
+		v merkle.Verdict
+		p MemoryProof
+	)
+	if _, err := e.ExpireDue(ctx, ref); err != nil {
+		return v, p, err
+	}
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		cp, err := tx.LatestCheckpoint(ctx, ref)
+		if err != nil {
+			return err
+		}
+		next := merkle.MemoryCheckpoint{Root: cp.Root, TreeSize: cp.TreeSize, Seq: cp.Seq, ApprovedAt: cp.ApprovedAt, TTLSeconds: cp.TTLSeconds}
+		if held.Root == next.Root && held.TreeSize == next.TreeSize && held.Seq == next.Seq && held.ApprovedAt.Equal(next.ApprovedAt) && held.TTLSeconds == next.TTLSeconds {
+			v = merkle.Verdict{Code: merkle.CodeAccept, Detail: fmt.Sprintf("the held checkpoint is the latest (seq %d, tree_size %d)", next.Seq, next.TreeSize)}
+			return nil
+		}
+		leaves, _, err := memLeaves(ctx, tx, ref, next.TreeSize)
+		if err != nil {
+			return err
+		}
+		var proof []merkle.Hash
+		if held.TreeSize <= next.TreeSize {
+			tree := merkle.NewTree(leaves)
+			if proof, err = tree.ConsistencyProof(held.TreeSize); err != nil {
+				return err
+			}
+			p = MemoryProof{MemoryRef: ref, From: held.TreeSize, To: next.TreeSize, OldRoot: held.Root.Prefixed(), NewRoot: next.Root.Prefixed(), Proof: hexes(proof)}
+		}
+		v = merkle.AcceptAdvance(held, next, proof, e.Now(), merkle.Budget{MaxOps: uint64(max(e.Policy().Baseline.DeltaBudget, 0))})
+		return nil
+	})
+	return v, p, err
+}
+
+// expireDueTx appends an EXPIRE entry for every ACTIVE version of ref whose
+// TTL has passed at now. The store turns each into a DEL of the memoryRef's
+// op log, so the fold of the log equals `memgov snapshot export` (spec
+// §3.2.6.2: removal is an appended DEL). It returns how many expired.
+func (e *Engine) expireDueTx(ctx context.Context, tx Tx, ref string, now time.Time) (int, error) {
+	due, err := tx.DueExpiries(ctx, ref, now, 0)
+	if err != nil {
+		return 0, err
+	}
+	for _, v := range due {
+		data, _ := json.Marshal(oplog.ExpireData{GC: GCModeTTL})
+		entry := &LogEntry{Time: now, Op: OpExpire, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: SystemActor}
+		if err := entry.Seal(Payload{Reason: "ttl expired", Data: data}); err != nil {
+			return 0, err
+		}
+		if err := tx.Append(ctx, entry); err != nil {
+			return 0, err
+		}
+	}
+	return len(due), nil
+}
+
+// SystemActor is the actor of the entries memgov appends on its own, such as
+// the expiry of a version whose TTL passed.
+const SystemActor = "memgov"
+
+// ExpireDue appends the EXPIRE entries of ref's versions whose TTL has passed
+// (see expireDueTx); reads of the memory map and its op log call it first, so
+// they never show a map the log does not fold to. It writes only when
+// something is due.
+func (e *Engine) ExpireDue(ctx context.Context, ref string) (int, error) {
+	now := e.Now()
+	var due bool
+	if err := e.store.View(ctx, func(tx ReadTx) error {
+		vs, err := tx.DueExpiries(ctx, ref, now, 1)
+		due = len(vs) > 0
+		return err
+	}); err != nil || !due {
+		return 0, err
+	}
+	var n int
+	err := e.store.Update(ctx, func(tx Tx) (err error) {
+		n, err = e.expireDueTx(ctx, tx, ref, now)
+		return err
+	})
+	return n, err
 }

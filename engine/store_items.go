@@ -28,6 +28,9 @@ type ItemReader interface {
 	// Refs lists every memoryRef that has items, ordered by memoryRef, with
 	// its number of items and of items that have a head version.
 	Refs(ctx context.Context) ([]RefSummary, error)
+	// DueExpiries returns the ACTIVE versions of ref whose TTL has passed at
+	// now (expires_at <= now), ordered by key, at most limit (0: all).
+	DueExpiries(ctx context.Context, ref string, now time.Time, limit int) ([]Version, error)
 	// IndexedVersions returns ref's ACTIVE versions (with all, ACTIVE and
 	// SUPERSEDED ones) with their stored embeddings, newest (highest
 	// CreatedLSN) first, at most limit.

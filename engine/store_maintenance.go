@@ -14,6 +14,9 @@ type Maintainer interface {
 	// stored rows and reports the first LSN that does not verify (OK false,
 	// BadLSN and Problem set) or the tree size and root of a sound log.
 	Verify(ctx context.Context) (VerifyReport, error)
+	// VerifyReplay is Verify with the served tables always compared with a
+	// fresh replay of the log, never with a recorded digest.
+	VerifyReplay(ctx context.Context) (VerifyReport, error)
 	// Rebuild recomputes every derived table from the log in one transaction
 	// and reports the entries replayed and how the replaced tables differed
 	// from the rebuilt ones (no differences for a store that was consistent).
@@ -32,6 +35,27 @@ type VerifyReport struct {
 	BadLSN   int64       `json:"bad_lsn,omitempty"`
 	Problem  string      `json:"problem,omitempty"`
 	Erased   int64       `json:"erased_payloads"`
+	// Table and Row name the served row of the first difference between the
+	// tables readers are served from and a replay of the log; BadLSN is then
+	// the log entry that wrote (or removed) that row, 0 when none did.
+	Table string `json:"table,omitempty"`
+	Row   string `json:"row,omitempty"`
+	// Differences lists the served rows that differ from the replay.
+	Differences []RowDifference `json:"differences,omitempty"`
+	// Served says how the served tables were checked: "replay" (the log was
+	// replayed and compared row by row) or "digest" (the log is the one a
+	// matching replay recorded, and the tables still hash as they did then).
+	Served string `json:"served_tables"`
+	// Rows counts the rows of each served table checked by a replay.
+	Rows map[string]int64 `json:"rows,omitempty"`
+}
+
+// RowDifference is one served row that differs from a replay of the log.
+type RowDifference struct {
+	Table   string `json:"table"`
+	Row     string `json:"row"`
+	LSN     int64  `json:"lsn"`
+	Problem string `json:"problem"`
 }
 
 // RebuildReport is the result of Store.Rebuild.

@@ -157,21 +157,26 @@ func (p *Proposals) governs(pr engine.Proposal) error {
 }
 
 // CanApply returns nil when the actor may apply pr now, and otherwise why
-// not: applying needs a curator who is not the proposal's owner (the
-// approval gate) or a principal holding the proposal:activate scope (direct
-// RBAC), and a draft or revised proposal.
+// not: applying goes through the policy's one activation mode (the engine's
+// ActivationGate): a curator who is not the proposal's owner (approval-gate)
+// or a principal holding the proposal:activate scope (direct-rbac); and a
+// draft or revised proposal.
 func (p *Proposals) CanApply(pr engine.Proposal) error {
 	if err := p.governs(pr); err != nil {
 		return err
 	}
 	a := p.s.actor
-	switch {
-	case a.Role == engine.Curator && a.ID != pr.Owner.Principal, engine.HasScope(a, engine.ScopeProposalActivate):
-	case a.Role == engine.Curator:
-		return &ForbiddenError{fmt.Sprintf("%s owns this proposal; another curator must apply it (or a principal with the %s scope)", a.ID, engine.ScopeProposalActivate)}
-	default:
-		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; applying needs a curator who is not the owner, or the %s scope",
-			a.ID, article(string(a.Role)), a.Role, engine.ScopeProposalActivate)}
+	mode := p.s.eng.Policy().Proposals.Activation
+	if _, err := engine.ActivationGate(mode, a, pr); err != nil {
+		switch {
+		case mode == engine.ActivationApprovalGate && a.Role == engine.Curator:
+			return &ForbiddenError{fmt.Sprintf("%s owns this proposal; another curator must apply it", a.ID)}
+		case mode == engine.ActivationApprovalGate:
+			return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; applying needs a curator who is not the owner (activation is %s)",
+				a.ID, article(string(a.Role)), a.Role, mode)}
+		default:
+			return &ForbiddenError{fmt.Sprintf("read-only: %s does not hold the %s scope (activation is %s)", a.ID, engine.ScopeProposalActivate, mode)}
+		}
 	}
 	if !Open(pr) {
 		return fmt.Errorf("%w: the proposal is %s; only draft or revised proposals can be applied", engine.ErrConflict, pr.State)

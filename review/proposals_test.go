@@ -113,12 +113,13 @@ func TestProposalApplyNeedsACuratorOrTheScope(t *testing.T) {
 		who, proposal string
 		want          string // "" applies
 	}{
-		{"support-bot", "refund", "read-only: support-bot is an executor; applying needs a curator who is not the owner, or the proposal:activate scope"},
+		{"support-bot", "refund", "read-only: support-bot is an executor; applying needs a curator who is not the owner (activation is approval-gate)"},
 		{"ops", "refund", "read-only: ops is an operator"},
 		{"stranger", "refund", "not a registered principal"},
 		{"acme-owner-cur", "own", "acme-owner-cur owns this proposal; another curator must apply it"},
 		{"acme-cur", "refund", "read-only here: acme-cur governs tenant globex, not acme"},
-		{"deployer", "own", ""},
+		// The scope holder: direct-rbac is not the advertised mode (M5).
+		{"deployer", "own", "read-only: deployer is an orchestrator; applying needs a curator who is not the owner"},
 		{"cur", "refund", ""},
 		{"cur", "refund", "the proposal is applied"},
 	} {

@@ -219,9 +219,14 @@ func TestCLICommitmentsProposalsEventsCapabilities(t *testing.T) {
 		t.Fatalf("show: %+v", show)
 	}
 	json.Unmarshal([]byte(c.ok("", "proposal", "create", "--kind", "automation", "--file", art, "--by", "support-bot", "--json")), &p)
-	json.Unmarshal([]byte(c.ok("", "proposal", "apply", p.ID, "--by", "deploy-bot", "--json")), &ar)
-	if ar.Activation != "direct-rbac" {
-		t.Fatalf("rbac apply: %+v", ar)
+	// approval-gate is the advertised mode and the only one (M5): the scope
+	// holder is refused, a curator applies.
+	if out, _, code := c.run("", "proposal", "apply", p.ID, "--by", "deploy-bot", "--json"); code == 0 || !strings.Contains(out, `"status": 403`) {
+		t.Fatalf("scope holder under approval-gate: exit %d %s", code, out)
+	}
+	json.Unmarshal([]byte(c.ok("", "proposal", "apply", p.ID, "--by", "jane", "--json")), &ar)
+	if ar.Activation != "approval-gate" {
+		t.Fatalf("curator apply: %+v", ar)
 	}
 	json.Unmarshal([]byte(c.ok("", "proposal", "create", "--kind", "agent-pack", "--file", art, "--by", "support-bot", "--json")), &p)
 	c.ok("", "proposal", "reject", p.ID, "--by", "jane", "--note", "no")

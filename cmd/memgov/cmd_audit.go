@@ -20,8 +20,12 @@ func (a *app) auditCommand() *cobra.Command {
   memgov audit prove --from 1200 --checkpoint cp.json`,
 	}
 	root := &cobra.Command{
-		Use:     "root",
-		Short:   "Print the log's Merkle root and size",
+		Use:   "root",
+		Short: "Print the log's Merkle root and size, and its unkeyed hash-chained root",
+		Long: `root prints the RFC 9162 Merkle root over every entry leaf (chain_mode
+merkle-log, hash_alg sha256) and, beside it, the 3.2.7.1 hash-chained root over
+the same leaves, which needs no key: anyone holding ` + "`memgov audit export`" + ` can
+recompute both.`,
 		Example: "  memgov audit root",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -36,42 +40,69 @@ func (a *app) auditCommand() *cobra.Command {
 			return a.printJSON(r)
 		},
 	}
-	var verifyJSON bool
+	var verifyJSON, verifyReplay bool
 	verify := &cobra.Command{
 		Use:   "verify",
-		Short: "Recompute every leaf, payload hash and chain value, and the root",
+		Short: "Check the log, and every table readers are served from, against the log",
 		Long: `verify recomputes the whole log from the stored rows: each entry's leaf, its
-payload hash, the keyed chain, the signed head and every recorded checkpoint. It
-exits 1 naming the first bad LSN when any row was edited, removed or reordered.`,
-		Example: "  memgov audit verify",
+payload hash, the keyed chain, the signed head, every recorded checkpoint and
+every erasure (an erased payload must be listed by its ERASE entry, and the
+skeleton it leaves for replay must match the hash that entry bound). It then
+checks every served table (items, versions, reviews, principals, baselines,
+drift, leases, audit checkpoints, memory maps, ...) against a replay of the log
+into scratch tables, row by row; while the log is unchanged since the last
+matching replay, the tables are compared with that replay's keyed digest
+instead (--replay forces a replay). Cached snapshot hashes are recomputed. It exits 1 naming the first bad LSN, and for a served
+row its table and row, when anything was edited, removed or reordered.`,
+		Example: "  memgov audit verify\n  memgov audit verify --replay --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
 			if err != nil {
 				return err
 			}
-			rep, err := eng.Verify(cmd.Context())
+			verify := eng.Verify
+			if verifyReplay {
+				verify = eng.VerifyReplay
+			}
+			rep, err := verify(cmd.Context())
 			if err != nil {
 				return err
 			}
 			if verifyJSON {
-				out := map[string]any{"ok": rep.OK, "tree_size": rep.TreeSize, "audit_chain_root": "sha256:" + rep.Root.String(), "erased_payloads": rep.Erased}
+				out := map[string]any{"ok": rep.OK, "tree_size": rep.TreeSize, "audit_chain_root": "sha256:" + rep.Root.String(),
+					"erased_payloads": rep.Erased, "served_tables": rep.Served}
 				if !rep.OK {
 					out["bad_lsn"], out["problem"] = rep.BadLSN, rep.Problem
+				}
+				if rep.Table != "" {
+					out["table"], out["row"], out["differences"] = rep.Table, rep.Row, rep.Differences
 				}
 				if err := a.printJSON(out); err != nil {
 					return err
 				}
 			} else if rep.OK {
-				fmt.Fprintf(a.stdout, "ok: %d entries verify, root sha256:%s\n", rep.TreeSize, rep.Root)
+				how := "a replay of the log matches every served table"
+				if rep.Served == "digest" {
+					how = "the served tables still match the last replay"
+				}
+				fmt.Fprintf(a.stdout, "ok: %d entries verify, root sha256:%s; %s\n", rep.TreeSize, rep.Root, how)
+			} else {
+				for _, d := range rep.Differences {
+					fmt.Fprintf(a.stdout, "%s\t%s\tlog entry %d\t%s\n", d.Table, d.Row, d.LSN, d.Problem)
+				}
 			}
 			if !rep.OK {
+				if rep.Table != "" {
+					return &exitCodeError{code: exitError, err: fmt.Errorf("%w: table %s row %s (log entry %d): %s", engine.ErrTampered, rep.Table, rep.Row, rep.BadLSN, rep.Problem)}
+				}
 				return &exitCodeError{code: exitError, err: fmt.Errorf("%w at LSN %d: %s", engine.ErrTampered, rep.BadLSN, rep.Problem)}
 			}
 			return nil
 		},
 	}
 	verify.Flags().BoolVar(&verifyJSON, "json", false, "print JSON")
+	verify.Flags().BoolVar(&verifyReplay, "replay", false, "always replay the log, even when the served tables match the last replay's digest")
 	var (
 		ttl int64
 		by  string
@@ -80,7 +111,8 @@ exits 1 naming the first bad LSN when any row was edited, removed or reordered.`
 		Use:   "checkpoint",
 		Short: "Record a signed checkpoint of the log",
 		Long: `checkpoint records {audit_chain_root, tree_size, seq, observed_at, ttl_seconds},
-signed with HMAC-SHA256 under the log key, and prints it. Keep the printed JSON
+signed with HMAC-SHA256 under the log key, and prints it with the algorithms it
+was taken with (hash_alg sha256, chain_mode merkle-log). Keep the printed JSON
 outside the database: ` + "`memgov audit prove --checkpoint FILE`" + ` later shows the log still
 extends it (agent-manifest 3.2.7.1).`,
 		Example: "  memgov audit checkpoint --ttl 86400 > checkpoint.json",
@@ -94,36 +126,48 @@ extends it (agent-manifest 3.2.7.1).`,
 			if err != nil {
 				return err
 			}
-			return a.printJSON(rec)
+			return a.printJSON(engine.Held(rec))
 		},
 	}
 	checkpoint.Flags().Int64Var(&ttl, "ttl", 86400, "seconds the checkpoint stays valid (60..7776000)")
 	checkpoint.Flags().StringVar(&by, "by", "memgov", "who records it")
 	var (
-		from   int64
-		cpFile string
+		from, to, lsn int64
+		cpFile        string
 	)
 	prove := &cobra.Command{
-		Use:   "prove --from SIZE [--checkpoint FILE]",
-		Short: "Print an RFC 9162 consistency proof, and check a held checkpoint",
-		Long: `prove prints the consistency proof that the log at SIZE entries is a prefix of
-the log now. With --checkpoint it also checks a signed checkpoint you kept, by the
-3.2.7.1 rules, and exits 1 unless the verdict is ACCEPT (rollback, expired or
-MISMATCH say why).`,
-		Example: "  memgov audit prove --from 1200\n  memgov audit prove --checkpoint checkpoint.json",
+		Use:   "prove (--from SIZE [--to SIZE] | --lsn N) [--checkpoint FILE]",
+		Short: "Print RFC 9162 consistency and inclusion proofs, and check a held checkpoint",
+		Long: `prove prints the consistency proof that the log at --from entries is a prefix of
+the log at --to entries (default: now), checked before it is printed. With --lsn
+it prints the inclusion proof (audit path) of that entry's leaf in the log of
+--to entries (default: now) instead. With --checkpoint it also checks a signed
+checkpoint you kept, by the 3.2.7.1 rules, and exits 1 unless the verdict is
+ACCEPT (rollback, expired or MISMATCH say why).`,
+		Example: "  memgov audit prove --from 1200\n  memgov audit prove --from 2 --to 3 --json\n  memgov audit prove --lsn 17\n  memgov audit prove --checkpoint checkpoint.json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
 			if err != nil {
 				return err
 			}
-			var held *engine.AuditCheckpointRecord
+			if cmd.Flags().Changed("lsn") {
+				if cmd.Flags().Changed("from") || cpFile != "" {
+					return usagef("--lsn prints an inclusion proof; give it without --from or --checkpoint")
+				}
+				p, err := eng.ProveInclusion(cmd.Context(), lsn, to)
+				if err != nil {
+					return err
+				}
+				return a.printJSON(p)
+			}
+			var held *engine.HeldCheckpoint
 			if cpFile != "" {
 				b, err := os.ReadFile(cpFile)
 				if err != nil {
 					return err
 				}
-				held = new(engine.AuditCheckpointRecord)
+				held = new(engine.HeldCheckpoint)
 				if err := json.Unmarshal(b, held); err != nil {
 					return usagef("%s is not a memgov checkpoint: %v", cpFile, err)
 				}
@@ -132,9 +176,9 @@ MISMATCH say why).`,
 				}
 			}
 			if from == 0 {
-				return usagef("give --from SIZE or --checkpoint FILE")
+				return usagef("give --from SIZE, --lsn N or --checkpoint FILE")
 			}
-			p, err := eng.Prove(cmd.Context(), from)
+			p, err := eng.ProveRange(cmd.Context(), from, to)
 			if err != nil && held == nil {
 				return err
 			}
@@ -143,7 +187,7 @@ MISMATCH say why).`,
 				out["proof"] = p
 			}
 			if held != nil {
-				v, err := eng.AcceptCheckpoint(cmd.Context(), *held)
+				v, err := eng.AcceptHeld(cmd.Context(), *held)
 				if err != nil {
 					return err
 				}
@@ -160,8 +204,34 @@ MISMATCH say why).`,
 		},
 	}
 	prove.Flags().Int64Var(&from, "from", 0, "the earlier log size")
+	prove.Flags().Int64Var(&to, "to", 0, "the later log size (default: the log now)")
+	prove.Flags().Int64Var(&lsn, "lsn", 0, "print the inclusion proof of this log entry")
 	prove.Flags().StringVar(&cpFile, "checkpoint", "", "a checkpoint JSON printed by `memgov audit checkpoint`")
-	cmd.AddCommand(root, verify, checkpoint, prove)
+	var exFrom, exTo int64
+	export := &cobra.Command{
+		Use:   "export [--from LSN] [--to LSN]",
+		Short: "Print log entries as canonical JSON with their leaf hashes, one a line",
+		Long: `export prints, one JSON object a line, each log entry as the canonical JSON its
+leaf commits to (spec §3.2.7.1), its leaf hash, and the unkeyed hash-chained value
+up to it. A verifier without the log key recomputes every leaf with any RFC 8785
+library and SHA-256, the Merkle root with ` + "`memgov merkle root --tag trace`" + ` over the
+entries, and the hash chain; ` + "`memgov audit root`" + ` prints both roots. Payloads
+(content, reasons) are not exported: entries commit to them by payload_hash.`,
+		Example: "  memgov audit export > entries.jsonl\n  memgov audit export --from 100 --to 200",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			return eng.ExportAudit(cmd.Context(), exFrom, exTo, func(e engine.ExportedEntry) error {
+				return a.printJSONLine(e)
+			})
+		},
+	}
+	export.Flags().Int64Var(&exFrom, "from", 1, "the first LSN")
+	export.Flags().Int64Var(&exTo, "to", 0, "the last LSN (default: the last entry)")
+	cmd.AddCommand(root, verify, checkpoint, prove, export)
 	return cmd
 }
 
@@ -171,33 +241,44 @@ func (a *app) adminCommand() *cobra.Command {
 		Short:   "Maintenance of the database",
 		Example: "  memgov admin rebuild",
 	}
-	var asJSON bool
+	var asJSON, dryRun bool
 	rebuild := &cobra.Command{
 		Use:   "rebuild",
 		Short: "Rebuild every derived table from the log and report differences",
 		Long: `rebuild replays the append-only log into fresh derived tables (items, versions,
 principals, ...) in one transaction and lists every row that differed from what
-was there. The log itself is never changed.`,
-		Example: "  memgov admin rebuild --json",
+was there. The log itself is never changed. A log that does not verify (see
+` + "`memgov audit verify`" + `) is refused: nothing is replayed and rebuild exits 1.
+With --dry-run it replays into scratch tables and lists the differences without
+changing anything.`,
+		Example: "  memgov admin rebuild --dry-run\n  memgov admin rebuild --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
 			if err != nil {
 				return err
 			}
-			rep, err := eng.Rebuild(cmd.Context())
+			rebuild := eng.Rebuild
+			if dryRun {
+				rebuild = eng.RebuildDryRun
+			}
+			rep, err := rebuild(cmd.Context())
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return a.printJSON(rep)
+				return a.printJSON(map[string]any{"entries": rep.Entries, "rows": rep.Tables, "differences": rep.Differences, "dry_run": dryRun})
 			}
 			fmt.Fprintf(a.stdout, "replayed %d log entries\n", rep.Entries)
 			if len(rep.Differences) == 0 {
 				fmt.Fprintln(a.stdout, "no differences: the tables matched the log")
 				return nil
 			}
-			fmt.Fprintf(a.stdout, "%d differences (the tables now match the log):\n", len(rep.Differences))
+			if dryRun {
+				fmt.Fprintf(a.stdout, "%d differences (dry run: nothing was changed):\n", len(rep.Differences))
+			} else {
+				fmt.Fprintf(a.stdout, "%d differences (the tables now match the log):\n", len(rep.Differences))
+			}
 			for _, d := range rep.Differences {
 				fmt.Fprintln(a.stdout, "  "+d)
 			}
@@ -205,6 +286,7 @@ was there. The log itself is never changed.`,
 		},
 	}
 	rebuild.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	rebuild.Flags().BoolVar(&dryRun, "dry-run", false, "replay into scratch tables and report, changing nothing")
 	cmd.AddCommand(rebuild, a.reembedCommand()) // cmd_reembed.go
 	return cmd
 }

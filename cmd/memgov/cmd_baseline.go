@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/guard"
+	"github.com/memgov/memgov/engine/merkle"
 )
 
 func (a *app) snapshotCommand() *cobra.Command {
@@ -38,13 +40,8 @@ can recompute the snapshot_hash.`,
 			if err := a.bindReader(cmd, eng, as, args[0]); err != nil {
 				return err
 			}
-			// The export is byte-exact (anyone recomputes the hash from it):
-			// raw to a file or pipe, sanitised on a terminal.
-			w := a.stdout
-			if f, ok := a.rawOut().(*os.File); !ok || !isTerminal(f) {
-				w = a.rawOut()
-			}
-			_, err = eng.ExportSnapshot(cmd.Context(), args[0], canon.Algorithm(alg), w)
+			// The export is byte-exact: anyone recomputes the hash from it.
+			_, err = eng.ExportSnapshot(cmd.Context(), args[0], canon.Algorithm(alg), a.exactOut())
 			return err
 		},
 	}
@@ -132,12 +129,14 @@ agent of REF, whose instances are refs below it, e.g. REF/instance-2).`,
 	f.StringVar(&typ, "type", "", "memory_type: none, session, persistent or shared (required)")
 	f.Int64Var(&r.TTLSeconds, "ttl", 0, "ttl_seconds, 3600..7776000")
 	f.StringVar(&r.DriftPolicy, "policy", "", "drift_policy: deny-on-drift, alert-on-drift or log-only (required)")
-	f.IntVar(&r.Level, "level", 0, "compliance level 0..3")
+	f.IntVar(&r.Level, "level", 0, "compliance level 0..3 (required)")
 	f.StringVar(&r.Owner, "owner", "", "shared_memory_owner (shared memory)")
 	f.Int64Var(&r.CheckIntervalSeconds, "check-interval", 0, "check_interval_seconds")
 	f.StringVar(&alg, "alg", "sha256", "snapshot hash algorithm: sha256 or shake256")
 	f.StringVar(&r.Reason, "reason", "", "why the baseline is approved")
-	for _, n := range []string{"by", "type", "policy"} {
+	// The compliance level decides which drift policies are allowed: it is
+	// stated, never assumed to be 0.
+	for _, n := range []string{"by", "type", "policy", "level"} {
 		approve.MarkFlagRequired(n)
 	}
 	var asJSON bool
@@ -378,12 +377,28 @@ func (a *app) memCheckpointCommand() *cobra.Command {
 		},
 	}
 	ops.Flags().BoolVar(&opsJSON, "json", false, "print JSON")
-	var from uint64
-	var proveJSON bool
+	var (
+		from, to, seq uint64
+		proveJSON     bool
+		heldFile      string
+	)
 	prove := &cobra.Command{
-		Use:     "prove REF --from SIZE",
-		Short:   "Print an RFC 9162 consistency proof from an earlier size to the whole log",
-		Example: "  memgov checkpoint prove acme/billing-agent --from 1",
+		Use:   "prove REF [--from SIZE] [--to SIZE] | REF --seq N | REF --checkpoint FILE",
+		Short: "Print RFC 9162 consistency and inclusion proofs of the op log, and check a held checkpoint",
+		Long: `prove prints the consistency proof that REF's operation log at --from operations
+is a prefix of the log at --to operations (default: now). Without --from it proves
+from the size the baseline bound. A proof from size 0 is empty (every log extends
+the empty one) and proves nothing, so --from 0 is refused.
+
+With --seq N it prints the inclusion proof of operation N (numbered from 0, as
+` + "`memgov checkpoint ops`" + ` numbers them) in the log of --to operations (default: now).
+
+With --checkpoint FILE it checks a 3.2.6.2 checkpoint you kept ({memory_root,
+tree_size, seq, approved_at, ttl_seconds}, as ` + "`memgov checkpoint show --json`" + `
+prints it) against REF's latest checkpoint: the same one, or an advance from it
+accepted by the 3.2.6.2 rules in order (drift, rollback, expired, budget). It
+exits 1 unless the verdict is ACCEPT.`,
+		Example: "  memgov checkpoint prove acme/billing-agent\n  memgov checkpoint prove acme/billing-agent --from 1 --to 2 --json\n  memgov checkpoint prove acme/billing-agent --seq 0\n  memgov checkpoint prove acme/billing-agent --checkpoint cp.json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
@@ -393,7 +408,54 @@ func (a *app) memCheckpointCommand() *cobra.Command {
 			if err := a.bindReader(cmd, eng, cpAs, args[0]); err != nil {
 				return err
 			}
-			p, err := eng.ProveMemory(cmd.Context(), args[0], from)
+			if heldFile != "" {
+				b, err := os.ReadFile(heldFile)
+				if err != nil {
+					return usagef("%v", err)
+				}
+				var held merkle.MemoryCheckpoint
+				if err := json.Unmarshal(b, &held); err != nil {
+					return usagef("%s is not a 3.2.6.2 checkpoint: %v", heldFile, err)
+				}
+				v, p, err := eng.AcceptMemoryCheckpoint(cmd.Context(), args[0], held)
+				if err != nil {
+					return engineErr(err)
+				}
+				if err := a.printJSON(map[string]any{"verdict": map[string]string{"code": string(v.Code), "detail": v.Detail}, "proof": p}); err != nil {
+					return err
+				}
+				if !v.Accepted() {
+					return &exitCodeError{code: exitError, err: fmt.Errorf("checkpoint not accepted: %s", v)}
+				}
+				return nil
+			}
+			if cmd.Flags().Changed("seq") {
+				p, err := eng.ProveMemoryInclusion(cmd.Context(), args[0], seq, to)
+				if err != nil {
+					return engineErr(err)
+				}
+				if proveJSON {
+					return a.printJSON(p)
+				}
+				fmt.Fprintf(a.stdout, "operation %d of %d, leaf %s\nroot %s\n", p.Index, p.TreeSize, p.Leaf, p.Root)
+				for _, h := range p.Proof {
+					fmt.Fprintln(a.stdout, h)
+				}
+				return nil
+			}
+			if cmd.Flags().Changed("from") && from == 0 {
+				return usagef("--from 0: a consistency proof from the empty log is empty and proves nothing (RFC 9162); give --from 1 or more, or omit --from to prove from the baseline's size")
+			}
+			if !cmd.Flags().Changed("from") {
+				b, err := eng.ResolveBaseline(cmd.Context(), args[0])
+				if err != nil {
+					return engineErr(err)
+				}
+				if from = b.BaseTreeSize; from == 0 {
+					return usagef("the baseline of %s bound an empty operation log; give --from 1 or more", args[0])
+				}
+			}
+			p, err := eng.ProveMemoryRange(cmd.Context(), args[0], from, to)
 			if err != nil {
 				return engineErr(err)
 			}
@@ -407,9 +469,11 @@ func (a *app) memCheckpointCommand() *cobra.Command {
 			return nil
 		},
 	}
-	prove.Flags().Uint64Var(&from, "from", 0, "the earlier tree size")
+	prove.Flags().Uint64Var(&from, "from", 0, "the earlier tree size (default: the baseline's)")
+	prove.Flags().Uint64Var(&to, "to", 0, "the later tree size (default: the whole op log)")
+	prove.Flags().Uint64Var(&seq, "seq", 0, "print the inclusion proof of the operation at this position (from 0)")
+	prove.Flags().StringVar(&heldFile, "checkpoint", "", "check a held 3.2.6.2 checkpoint file")
 	prove.Flags().BoolVar(&proveJSON, "json", false, "print JSON")
-	prove.MarkFlagRequired("from")
 	cmd.PersistentFlags().StringVar(&cpAs, "as", "", asHelp)
 	cmd.AddCommand(show, ops, prove)
 	return cmd

@@ -23,6 +23,7 @@ the figures. Compare ratios measured in one run, not absolute numbers across run
 		a.benchVerifyCommand(), // cmd_bench_verify.go
 		a.benchServeCommand(),  // cmd_bench_serve.go
 		a.benchGatesCommand(),  // cmd_bench_gates.go
+		a.benchAuditCommand(),  // cmd_bench_audit.go
 	)
 	return cmd
 }

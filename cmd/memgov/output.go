@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -48,6 +49,16 @@ func (a *app) rawOut() io.Writer {
 		return s.w
 	}
 	return a.stdout
+}
+
+// exactOut is where byte-exact artifacts go (canonical JSON, a snapshot
+// export): raw to a file or pipe, so anyone can hash what they receive, and
+// through the sanitiser on a terminal, where an escape in the data would act.
+func (a *app) exactOut() io.Writer {
+	if f, ok := a.rawOut().(*os.File); ok && isTerminal(f) {
+		return a.stdout
+	}
+	return a.rawOut()
 }
 
 // readerNote says, on stderr, that a read ran without a reader: it acts as

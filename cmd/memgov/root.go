@@ -109,6 +109,9 @@ approved baseline; curators review what agents want to remember.`,
 		a.serveCommand(),
 		a.mcpCommand(),
 		a.tokenCommand(),
+		// The conformance toolkit (cmd_conform.go).
+		a.canonCommand(),
+		a.merkleCommand(),
 
 		// The review console and the demo (cmd_tui.go, cmd_seed.go).
 		a.tuiCommand(),

@@ -175,6 +175,11 @@ type ErasureData struct {
 	// keys containing the subject's identifiers, which the log's chain
 	// covers. Never the identifiers themselves. Non-empty: INCOMPLETE.
 	Left []string `json:"left,omitempty"`
+	// Skeletons binds the content-free skeleton that stands in for each
+	// erased payload on replay (ErasedSkeleton): LSN -> payload hash of the
+	// skeleton, so that an altered skeleton is detected like an altered
+	// payload. ERASE entries written before it have none.
+	Skeletons map[string]string `json:"skeletons,omitempty"`
 }
 
 // AnnotationData is the data of an ANNOTATE entry.

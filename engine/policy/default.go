@@ -212,7 +212,8 @@ func Default() Policy {
 			// spec §12.10.4's table from open to PII.
 			Order: []string{Public, General, Business, PII},
 		},
-		RBAC: defaultRBAC(),
+		RBAC:      defaultRBAC(),
+		Proposals: Proposals{Activation: ActivationApprovalGate}, // the mode capabilities advertised from the start
 		Baseline: Baseline{
 			TTLMin: dur(3600 * time.Second),    // spec §3.2.6 minimum 3,600 seconds
 			TTLMax: dur(7776000 * time.Second), // spec §3.2.6 maximum 7,776,000 seconds

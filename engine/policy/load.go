@@ -193,19 +193,37 @@ func (p Policy) Validate() error {
 	if b.TTLMax < b.TTLMin {
 		v.addf("baseline.ttl_max: %s is below ttl_min %s", b.TTLMax, b.TTLMin)
 	}
+	// The bounds of spec §3.2.6 are normative: a policy may tighten them, never
+	// loosen them.
+	if b.TTLMin.Std() < NormativeTTLMin {
+		v.addf("baseline.ttl_min: %s is below the normative minimum %s (spec §3.2.6); a policy may tighten the bounds, never loosen them", b.TTLMin, Duration(NormativeTTLMin))
+	}
+	if b.TTLMax.Std() > NormativeTTLMax {
+		v.addf("baseline.ttl_max: %s is above the normative maximum %s (spec §3.2.6); a policy may tighten the bounds, never loosen them", b.TTLMax, Duration(NormativeTTLMax))
+	}
 	for _, lvl := range sortedKeys(b.DriftPolicies) {
-		if n, err := strconv.Atoi(lvl); err != nil || n < 0 || strconv.Itoa(n) != lvl {
+		n, err := strconv.Atoi(lvl)
+		if err != nil || n < 0 || strconv.Itoa(n) != lvl {
 			v.addf("baseline.drift_policies.%s: a compliance level is a number 0 or above", lvl)
 		}
 		for _, dp := range b.DriftPolicies[lvl] {
 			switch dp {
 			case DenyOnDrift, AlertOnDrift, LogOnly:
+				if err == nil && !NormativeDriftPolicy(n, dp) {
+					v.addf("baseline.drift_policies.%s: %s is not allowed at compliance level %d: level %d and above require %s (spec §3.2.6); a policy may tighten the table, never loosen it",
+						lvl, dp, n, DenyLevel, DenyOnDrift)
+				}
 			default:
 				v.addf("baseline.drift_policies.%s: %q is not one of %s, %s, %s", lvl, dp, DenyOnDrift, AlertOnDrift, LogOnly)
 			}
 		}
 	}
 	v.positive("baseline.delta_budget", float64(b.DeltaBudget))
+	switch p.Proposals.Activation {
+	case ActivationApprovalGate, ActivationDirectRBAC:
+	default:
+		v.addf("proposals.activation: %q is not one of %s, %s", p.Proposals.Activation, ActivationApprovalGate, ActivationDirectRBAC)
+	}
 
 	rt := p.Retrieval
 	v.positive("retrieval.rrf_k", rt.RRFK)

@@ -19,6 +19,8 @@
 // Every function takes the time it needs as a parameter; none reads the clock.
 package policy
 
+import "time"
+
 // Memory layers (spec §12.1.3 MemoryLayer).
 const (
 	Working    = "WORKING"
@@ -113,6 +115,22 @@ type Policy struct {
 	ReferenceOnly   ReferenceOnly           `yaml:"reference_only" json:"reference_only"`
 	Promotion       Promotion               `yaml:"promotion" json:"promotion"`
 	Models          Models                  `yaml:"models" json:"models"`
+	Proposals       Proposals               `yaml:"proposals" json:"proposals"`
+}
+
+// Proposal activation modes (spec §15.12): who may apply a proposal.
+const (
+	// ActivationApprovalGate: a curator of the tenant other than the owner.
+	ActivationApprovalGate = "approval-gate"
+	// ActivationDirectRBAC: a principal holding the proposal:activate scope.
+	ActivationDirectRBAC = "direct-rbac"
+)
+
+// Proposals configures agent-authored proposals.
+type Proposals struct {
+	// Activation is the one mode through which proposals are applied; it is
+	// what `memgov capabilities` advertises, and no other mode applies.
+	Activation string `yaml:"activation" json:"activation"`
 }
 
 // PerLayer holds one value for each memory layer. Fixed fields, rather than
@@ -546,6 +564,29 @@ func (g Grants) layers(op string) ([]string, bool) {
 		return g.Admin, true
 	}
 	return nil, false
+}
+
+// The normative bounds of a baseline (spec §3.2.6). The policy file may
+// tighten them (a narrower TTL range, fewer drift policies at a level), never
+// loosen them: Validate refuses a policy that does, and baseline approval
+// applies them whatever the policy says.
+const (
+	NormativeTTLMin = 3600 * time.Second    // ttl_seconds 3,600 ..
+	NormativeTTLMax = 7776000 * time.Second // .. 7,776,000
+	DenyLevel       = 2                     // compliance level from which deny-on-drift is required
+)
+
+// NormativeDriftPolicy reports whether spec §3.2.6 allows drift policy dp at
+// compliance level: any of the three below level 2 (log-only only at levels 0
+// and 1), deny-on-drift alone from level 2.
+func NormativeDriftPolicy(level int, dp string) bool {
+	switch dp {
+	case DenyOnDrift:
+		return true
+	case AlertOnDrift, LogOnly:
+		return level < DenyLevel
+	}
+	return false
 }
 
 // Baseline holds the agent-manifest baseline rules (spec §3.2.6).

@@ -64,6 +64,11 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 			body   []byte
 			itemID string
 		)
+		// Recorded first: the log_payload_no_delete trigger lets only an
+		// erased payload go.
+		if _, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO erased_payload (lsn, erased_by) VALUES (?, ?)`, lsn, e.LSN); err != nil {
+			return wrapApply(e, err)
+		}
 		err := q.QueryRowContext(ctx, `SELECT p.body, l.item_id FROM log_payload p JOIN log l ON l.lsn = p.lsn WHERE p.lsn = ?`, lsn).Scan(&body, &itemID)
 		switch {
 		case err == nil:
@@ -79,9 +84,6 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 			}
 		case errors.Is(err, sql.ErrNoRows): // replay: already erased
 		default:
-			return wrapApply(e, err)
-		}
-		if _, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO erased_payload (lsn, erased_by) VALUES (?, ?)`, lsn, e.LSN); err != nil {
 			return wrapApply(e, err)
 		}
 		payloads++

@@ -11,9 +11,18 @@ import (
 // Rebuild empties every derived table, replays the whole log through the same
 // apply function that Append uses, and reports how the replaced tables differed
 // from the rebuilt ones. It runs in one transaction: on any error nothing changes.
+// It refuses a log that does not verify (an edited entry, a swapped payload, a
+// forged erasure): replaying it would serve what the log does not prove.
 func (s *Store) Rebuild(ctx context.Context) (engine.RebuildReport, error) {
 	rep := engine.RebuildReport{Tables: map[string]int64{}, Differences: []string{}}
 	err := s.update(ctx, func(t *Tx) error {
+		lr, err := s.verifyLogReport(ctx, t.q)
+		if err != nil {
+			return err
+		}
+		if !lr.OK {
+			return fmt.Errorf("%w at LSN %d: %s; the log does not verify, so it is not replayed", engine.ErrTampered, lr.BadLSN, lr.Problem)
+		}
 		for _, d := range derivedTables {
 			if _, err := t.q.ExecContext(ctx, fmt.Sprintf(`DROP TABLE IF EXISTS temp.old_%s; CREATE TEMP TABLE old_%s AS SELECT * FROM main.%s`, d.name, d.name, d.name)); err != nil {
 				return fmt.Errorf("rebuild: save %s: %w", d.name, err)

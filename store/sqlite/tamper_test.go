@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -50,6 +51,7 @@ func tamper(t *testing.T, path string, stmts ...string) {
 	defer db.Close()
 	for _, s := range append([]string{
 		"DROP TRIGGER log_append_only_update", "DROP TRIGGER log_append_only_delete", "DROP TRIGGER log_payload_no_update",
+		"DROP TRIGGER log_payload_no_delete",
 	}, stmts...) {
 		if _, err := db.Exec(s); err != nil {
 			t.Fatalf("%s: %v", s, err)
@@ -117,7 +119,8 @@ func TestTriggersRefuseEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, stmt := range []string{"UPDATE log SET actor = 'x' WHERE lsn = 1", "DELETE FROM log WHERE lsn = 1", "UPDATE log_payload SET body = x'00' WHERE lsn = 1"} {
+	for _, stmt := range []string{"UPDATE log SET actor = 'x' WHERE lsn = 1", "DELETE FROM log WHERE lsn = 1", "UPDATE log_payload SET body = x'00' WHERE lsn = 1",
+		"DELETE FROM log_payload WHERE lsn = 1"} {
 		if _, err := db.Exec(stmt); err == nil {
 			t.Errorf("%s: the trigger did not refuse it", stmt)
 		}
@@ -146,4 +149,63 @@ func TestOpenErrors(t *testing.T) {
 	if _, err := sqlite.Open(ctx, newer, sqlite.Options{Key: testKey}); !isErr(err, engine.ErrSchemaNewer) {
 		t.Errorf("newer schema: err = %v", err)
 	}
+}
+
+// The served tables are compared with the recorded digest only while the log
+// is unchanged and the record's MAC verifies: a forged record, or an edit
+// behind it, sends verification back to a replay that names the row.
+func TestVerifyStateCannotBeForged(t *testing.T) {
+	path := seeded(t)
+	if rep := verify(t, path); !rep.OK || rep.Served != "replay" {
+		t.Fatalf("first verify: %+v", rep)
+	}
+	if rep := verify(t, path); !rep.OK || rep.Served != "digest" {
+		t.Fatalf("second verify: %+v", rep)
+	}
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	if err := db.QueryRow(`SELECT id FROM items ORDER BY id LIMIT 1`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, forge := range []string{
+		"UPDATE verify_state SET mac = zeroblob(32)",
+		"UPDATE verify_state SET size = size - 1",
+		"DELETE FROM verify_state",
+	} {
+		t.Run(forge, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "copy.db")
+			if err := copyFile(path, p); err != nil {
+				t.Fatal(err)
+			}
+			tamper(t, p, "UPDATE items SET layer = 'PROCEDURAL' WHERE id = '"+id+"'", forge)
+			rep := verify(t, p)
+			if rep.OK || rep.Served != "replay" || rep.Table != "items" || rep.Row != id || rep.BadLSN == 0 {
+				t.Fatalf("edit behind a forged record: %+v", rep)
+			}
+		})
+	}
+	// The edit alone, behind an intact record, is caught by the digest.
+	p := filepath.Join(t.TempDir(), "copy.db")
+	if err := copyFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	tamper(t, p, "UPDATE items SET layer = 'PROCEDURAL' WHERE id = '"+id+"'")
+	if rep := verify(t, p); rep.OK || rep.Table != "items" {
+		t.Fatalf("edit behind an intact record: %+v", rep)
+	}
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(from + "-wal"); err == nil {
+		return fmt.Errorf("%s has a WAL; close it first", from)
+	}
+	return os.WriteFile(to, b, 0o600)
 }

@@ -8,6 +8,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/merkle"
@@ -32,26 +34,87 @@ func (t *Tx) writeHead(ctx context.Context, e *oplog.Entry) error {
 	return err
 }
 
-// Verify recomputes every leaf, payload hash and chain value from the stored
-// rows, checks the signed head and every audit checkpoint recorded in the log,
-// and reports the first entry that does not verify.
+// Verify checks the log and then every table readers are served from: it
+// recomputes every leaf, payload hash and chain value from the stored rows,
+// checks the signed head, every audit checkpoint recorded in the log and every
+// erasure, and then compares the served tables with a replay of the log
+// (skipped while the log and the tables are those a matching replay recorded).
+// It reports the first entry, or the first served row, that does not verify.
 func (s *Store) Verify(ctx context.Context) (engine.VerifyReport, error) {
-	var rep engine.VerifyReport
+	return s.verify(ctx, false)
+}
+
+// VerifyReplay is Verify with the served tables always replayed.
+func (s *Store) VerifyReplay(ctx context.Context) (engine.VerifyReport, error) {
+	return s.verify(ctx, true)
+}
+
+func (s *Store) verify(ctx context.Context, replay bool) (engine.VerifyReport, error) {
 	tx, err := s.reader.BeginTx(ctx, nil)
 	if err != nil {
-		return rep, mapOpenErr(s.path, err)
+		return engine.VerifyReport{}, mapOpenErr(s.path, err)
 	}
 	defer tx.Rollback()
+	rep, chain, err := s.verifyLog(ctx, tx)
+	if err != nil || !rep.OK {
+		return rep, err
+	}
+	if !replay {
+		want, err := s.verifiedState(ctx, tx, rep.TreeSize, chain)
+		if err != nil {
+			return rep, err
+		}
+		if want != nil {
+			got, err := servedDigest(ctx, tx, "", s.key)
+			if err != nil {
+				return rep, err
+			}
+			if hmac.Equal(got, want) {
+				rep.Served = "digest"
+				return rep, nil
+			}
+		}
+	}
+	tx.Rollback()
+	res, err := s.replay(ctx)
+	if err != nil {
+		return rep, err
+	}
+	rep.Served, rep.Rows = "replay", res.rows
+	if len(res.diffs) > 0 {
+		d := res.diffs[0]
+		rep.OK, rep.BadLSN, rep.Table, rep.Row, rep.Problem, rep.Differences = false, d.LSN, d.Table, d.Row, d.Problem, res.diffs
+		return rep, nil
+	}
+	s.recordVerifiedState(ctx, res.size, res.chain, res.digest)
+	return rep, nil
+}
+
+// verifyLog checks the log itself and returns the chain value of its last
+// entry.
+func (s *Store) verifyLog(ctx context.Context, tx querier) (engine.VerifyReport, []byte, error) {
+	rep, err := s.verifyLogReport(ctx, tx)
+	return rep.VerifyReport, rep.chain, err
+}
+
+// logReport is a VerifyReport with the last chain value.
+type logReport struct {
+	engine.VerifyReport
+	chain []byte
+}
+
+func (s *Store) verifyLogReport(ctx context.Context, tx querier) (logReport, error) {
+	var rep logReport
 
 	rows, err := tx.QueryContext(ctx, `SELECT l.lsn, l.ts, l.op, l.memory_ref, l.item_id, l.version_id, l.prev_version_id,
-		l.actor, l.payload_hash, l.leaf, l.chain, p.body, e.erased_by, eo.op
+		l.actor, l.payload_hash, l.leaf, l.chain, p.body, e.erased_by, eo.op, sk.body
 		FROM log l LEFT JOIN log_payload p ON p.lsn = l.lsn LEFT JOIN erased_payload e ON e.lsn = l.lsn
-		LEFT JOIN log eo ON eo.lsn = e.erased_by ORDER BY l.lsn`)
+		LEFT JOIN log eo ON eo.lsn = e.erased_by LEFT JOIN erased_skeleton sk ON sk.lsn = l.lsn AND p.body IS NULL ORDER BY l.lsn`)
 	if err != nil {
 		return rep, err
 	}
 	defer rows.Close()
-	fail := func(lsn int64, format string, args ...any) (engine.VerifyReport, error) {
+	fail := func(lsn int64, format string, args ...any) (logReport, error) {
 		rep.OK, rep.BadLSN, rep.Problem = false, lsn, fmt.Sprintf(format, args...)
 		return rep, nil
 	}
@@ -67,11 +130,17 @@ func (s *Store) Verify(ctx context.Context) (engine.VerifyReport, error) {
 		body    []byte
 		erasedB sql.NullInt64
 		erasOp  sql.NullString
+		skel    []byte
+
+		erasedBy  = map[int64]int64{}  // erased payload LSN -> the ERASE entry recorded
+		listedBy  = map[int64]int64{}  // LSN -> the ERASE entry listing it
+		skelHash  = map[int64]string{} // erased payload LSN -> the hash of its stored skeleton
+		boundSkel = map[int64]string{} // LSN -> the skeleton hash its ERASE entry bound
 	)
 	for rows.Next() {
 		var e oplog.Entry
 		if err := rows.Scan(&e.LSN, &ts, &op, &e.MemoryRef, &e.ItemID, &e.VersionID, &e.PrevVersionID, &e.Actor,
-			&e.PayloadHash, &leaf, &stored, &body, &erasedB, &erasOp); err != nil {
+			&e.PayloadHash, &leaf, &stored, &body, &erasedB, &erasOp, &skel); err != nil {
 			return rep, err
 		}
 		e.Time, e.Op = fromMS(ts), oplog.Op(op)
@@ -93,9 +162,36 @@ func (s *Store) Verify(ctx context.Context) (engine.VerifyReport, error) {
 				return fail(e.LSN, "the payload of log entry %d was altered: it no longer matches the hash in the log", e.LSN)
 			}
 		case erasedB.Valid && erasOp.String == "ERASE":
+			// Proven below, once the ERASE entry (always later) has been read.
+			erasedBy[e.LSN] = erasedB.Int64
+			if skel != nil {
+				skelHash[e.LSN] = oplog.HashPayload(skel)
+			}
 			rep.Erased++
+		case erasedB.Valid:
+			return fail(e.LSN, "the payload of log entry %d is missing and is recorded as erased by log entry %d, which is not an erasure (forged erasure)", e.LSN, erasedB.Int64)
 		default:
 			return fail(e.LSN, "the payload of log entry %d is missing and no erasure removed it", e.LSN)
+		}
+		if e.Op == oplog.Erase {
+			e.Payload = body
+			if body == nil {
+				e.Payload = skel
+			}
+			rec, err := oplog.DecodeData[oplog.ErasureData](&e)
+			if err != nil {
+				return fail(e.LSN, "erasure log entry %d cannot be read: %v", e.LSN, err)
+			}
+			for _, l := range rec.LSNs {
+				listedBy[l] = e.LSN
+			}
+			for l, h := range rec.Skeletons {
+				n, err := strconv.ParseInt(l, 10, 64)
+				if err != nil {
+					return fail(e.LSN, "erasure log entry %d binds a skeleton to %q, which is not an LSN", e.LSN, l)
+				}
+				boundSkel[n] = h
+			}
 		}
 		next := oplog.ChainNext(s.key, chain, got)
 		var sc merkle.Hash
@@ -121,6 +217,21 @@ func (s *Store) Verify(ctx context.Context) (engine.VerifyReport, error) {
 	}
 	n := expect - 1
 	rep.TreeSize, rep.Root = n, merkle.Root(leaves)
+	// An erased payload verifies only if the ERASE entry recorded as removing
+	// it lists its LSN (spec §12.10.2).
+	erased := make([]int64, 0, len(erasedBy))
+	for l := range erasedBy {
+		erased = append(erased, l)
+	}
+	slices.Sort(erased)
+	for _, l := range erased {
+		if by, ok := listedBy[l]; !ok || by != erasedBy[l] {
+			return fail(l, "the payload of log entry %d is missing and recorded as erased by log entry %d, but that ERASE entry does not list LSN %d (forged erasure)", l, erasedBy[l], l)
+		}
+		if h, ok := boundSkel[l]; ok && skelHash[l] != h {
+			return fail(l, "the replay skeleton of erased log entry %d was altered or removed: it no longer matches the hash ERASE entry %d bound", l, erasedBy[l])
+		}
+	}
 
 	var (
 		hsize      int64
@@ -158,5 +269,8 @@ func (s *Store) Verify(ctx context.Context) (engine.VerifyReport, error) {
 		}
 	}
 	rep.OK = true
+	if n > 0 {
+		rep.chain = chain[:]
+	}
 	return rep, nil
 }

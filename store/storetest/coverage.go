@@ -5,13 +5,14 @@ package storetest
 // method added to the contract without an entry here fails TestCoverage.
 var Coverage = map[string][]string{
 	// Store (store.go) and Maintainer (store_maintenance.go).
-	"Update":  {"Store/UpdateCommitsOrRollsBack", "Log/AppendRefusesWhatCannotApply", "Engine/AtomicUpdate"},
-	"View":    {"Store/ViewIsASnapshot"},
-	"Info":    {"Store/InfoAndClose"},
-	"Close":   {"Store/InfoAndClose"},
-	"Verify":  {"Store/VerifyAndRebuild", "Store/CompactKeepsEveryRow", "Log/AppendAssignsLSNTimeAndChain", "Lifecycle/SecureDeleteInATransaction"},
-	"Rebuild": {"Store/VerifyAndRebuild", "Engine/ReplayProperty"},
-	"Compact": {"Store/CompactKeepsEveryRow"},
+	"Update":       {"Store/UpdateCommitsOrRollsBack", "Log/AppendRefusesWhatCannotApply", "Engine/AtomicUpdate"},
+	"View":         {"Store/ViewIsASnapshot"},
+	"Info":         {"Store/InfoAndClose"},
+	"Close":        {"Store/InfoAndClose"},
+	"VerifyReplay": {"Store/VerifyAndRebuild"},
+	"Verify":       {"Store/VerifyAndRebuild", "Store/CompactKeepsEveryRow", "Log/AppendAssignsLSNTimeAndChain", "Lifecycle/SecureDeleteInATransaction"},
+	"Rebuild":      {"Store/VerifyAndRebuild", "Engine/ReplayProperty"},
+	"Compact":      {"Store/CompactKeepsEveryRow"},
 
 	// LogReader and LogWriter (store_log.go).
 	"LogSize":          {"Log/EmptyLog", "Log/RangeLeavesAndTime", "Log/AppendRefusesWhatCannotApply"},
@@ -40,6 +41,7 @@ var Coverage = map[string][]string{
 	"History":         {"Items/ItemsVersionsAndHistory", "Engine/ReplayProperty"},
 	"Active":          {"Items/ActiveNowAndAtLSN", "Engine/PointInTime", "Engine/TTLNeverSurfaces"},
 	"Refs":            {"Items/Refs"},
+	"DueExpiries":     {"Items/DueExpiries"},
 	"IndexedVersions": {"Items/IndexedVersions"},
 
 	// PipelineReader and PipelineWriter (store_pipeline.go).

@@ -12,6 +12,7 @@ var itemTests = []test{
 	{"ItemsVersionsAndHistory", testItemLookup},
 	{"ActiveNowAndAtLSN", testActive},
 	{"Refs", testRefs},
+	{"DueExpiries", testDueExpiries},
 	{"IndexedVersions", testIndexedVersions},
 }
 
@@ -200,4 +201,43 @@ func indexedIDs(vs []engine.IndexedVersion) []string {
 		out[i] = v.ID
 	}
 	return out
+}
+
+// DueExpiries returns the ACTIVE versions of a memoryRef whose TTL has passed,
+// by key, at most limit; none once they are expired by a log entry.
+func testDueExpiries(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	ttl := func(d time.Duration) func(*engine.PutRequest) { return func(r *engine.PutRequest) { r.TTL = d } }
+	fx.put(ref, "b", "beta", ttl(time.Hour))
+	a := fx.put(ref, "a", "alpha", ttl(time.Hour))
+	fx.put(ref, "c", "gamma", ttl(48*time.Hour))
+	fx.put(ref, "d", "delta")
+	fx.put("acme/analyst", "x", "x", ttl(time.Hour))
+	due := func(limit int) []string {
+		var keys []string
+		fx.view(func(tx engine.ReadTx) error {
+			vs, err := tx.DueExpiries(fx.ctx, ref, fx.c.Now(), limit)
+			for _, v := range vs {
+				keys = append(keys, v.Key)
+			}
+			return err
+		})
+		return keys
+	}
+	if got := due(0); len(got) != 0 {
+		t.Fatalf("DueExpiries before any TTL passed = %v", got)
+	}
+	fx.c.Advance(2 * time.Hour)
+	if got := due(0); len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Fatalf("DueExpiries = %v, want [a b]", got)
+	}
+	if got := due(1); len(got) != 1 || got[0] != "a" {
+		t.Fatalf("DueExpiries limit 1 = %v, want [a]", got)
+	}
+	if _, err := fx.e.ForceExpire(fx.ctx, a.ItemID, curator, "expired"); err != nil {
+		t.Fatal(err)
+	}
+	if got := due(0); len(got) != 1 || got[0] != "b" {
+		t.Fatalf("DueExpiries after expiring a = %v, want [b]", got)
+	}
 }

@@ -133,6 +133,11 @@ func testMaintenance(t *testing.T, f Factory) {
 	if err != nil || !rep.OK || rep.TreeSize != size || rep.Root != merkle.Root(leaves) || rep.BadLSN != 0 || rep.Problem != "" {
 		t.Fatalf("Verify = %+v, %v; want OK over %d entries", rep, err, size)
 	}
+	// VerifyReplay always replays the log and compares every served table.
+	rep, err = fx.s.VerifyReplay(fx.ctx)
+	if err != nil || !rep.OK || rep.TreeSize != size || rep.Served != "replay" || len(rep.Differences) != 0 || rep.Table != "" {
+		t.Fatalf("VerifyReplay = %+v, %v; want OK by a replay of %d entries", rep, err, size)
+	}
 	before := snapshot(t, fx)
 	rb, err := fx.s.Rebuild(fx.ctx)
 	if err != nil || rb.Entries != size || len(rb.Differences) != 0 || len(rb.Tables) == 0 {

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memgov/memgov/engine"
+)
+
+// benchAuditPoint is `audit verify` measured at one log size.
+type benchAuditPoint struct {
+	Entries     int64   `json:"log_entries"`
+	SeedSeconds float64 `json:"seed_seconds"` // cumulative
+	// ReplayVerifyMS is `audit verify` with a replay: the log check and a
+	// replay of the whole log compared row by row with every served table.
+	ReplayVerifyMS float64 `json:"replay_verify_ms"`
+	// UnchangedVerifyMS is `audit verify` of the same, unchanged log: the log
+	// check and the served tables' digest compared with the recorded one.
+	UnchangedVerifyMS float64          `json:"unchanged_verify_ms"`
+	Rows              map[string]int64 `json:"served_rows"`
+}
+
+func (a *app) benchAuditCommand() *cobra.Command {
+	var (
+		sizes            []int
+		refs, valueBytes int
+		dir              string
+		asJSON           bool
+	)
+	cmd := &cobra.Command{
+		Use:   "audit",
+		Short: "Measure `audit verify` over logs of the given sizes",
+		Long: `audit seeds a scratch database with INSERT entries spread over --refs memoryRefs
+(batched appends in large transactions) and, each time the log reaches one of
+the --entries sizes, measures ` + "`memgov audit verify`" + `: first with a replay of the
+whole log compared row by row with every served table, then again on the
+unchanged log (the served tables compared with the digest the replay recorded).`,
+		Example: "  memgov bench audit --entries 100000 --json\n  memgov bench audit --entries 100000,1000000",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(sizes) == 0 || refs < 1 || valueBytes < 8 || !slices.IsSorted(sizes) || sizes[0] < 2 {
+				return usagef("--entries must be ascending sizes of at least 2, --refs positive and --value-bytes at least 8")
+			}
+			if !asJSON {
+				fmt.Fprintf(a.stdout, "%-10s %-10s %-18s %s\n", "ENTRIES", "SEED", "VERIFY (REPLAY)", "VERIFY (UNCHANGED)")
+			}
+			err := runBenchAudit(cmd.Context(), dir, sizes, refs, valueBytes, func(s string) {
+				if !asJSON {
+					fmt.Fprintln(a.stderr, s)
+				}
+			}, func(p benchAuditPoint) error {
+				if asJSON {
+					return a.printJSONLine(p)
+				}
+				_, err := fmt.Fprintf(a.stdout, "%-10d %-10s %-18s %s\n", p.Entries, fmt.Sprintf("%.1f s", p.SeedSeconds),
+					fmt.Sprintf("%.0f ms", p.ReplayVerifyMS), fmt.Sprintf("%.0f ms", p.UnchangedVerifyMS))
+				return err
+			})
+			return err
+		},
+	}
+	cmd.Flags().IntSliceVar(&sizes, "entries", []int{100000}, "log sizes to measure at, ascending")
+	cmd.Flags().IntVar(&refs, "refs", 100, "memoryRefs the entries are spread over")
+	cmd.Flags().IntVar(&valueBytes, "value-bytes", 64, "bytes of each item's text")
+	cmd.Flags().StringVar(&dir, "dir", "", "keep the scratch database in this directory")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON line per size")
+	return cmd
+}
+
+func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueBytes int, progress func(string), report func(benchAuditPoint) error) error {
+	s, done, err := openScratch(ctx, dir)
+	if err != nil {
+		return err
+	}
+	defer done()
+	e := engine.New(s, benchKey)
+	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "bench-agent", Role: engine.Executor, Tenant: "bench"}, "bench"); err != nil {
+		return err
+	}
+	filler := strings.Repeat("x", valueBytes)
+	conf := 0.9
+	appendOne := func(tx engine.Tx, i int) error {
+		content, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("fact %d %s", i, filler[:valueBytes-8])})
+		entry := &engine.LogEntry{Time: e.Now(), Op: engine.OpInsert, MemoryRef: fmt.Sprintf("bench/agent-%03d", i%refs), ItemID: engine.NewID(),
+			VersionID: engine.NewID(), Actor: "bench-agent"}
+		if err := entry.Seal(engine.Payload{Key: fmt.Sprintf("k%08d", i), Layer: string(engine.Semantic), Content: content,
+			ContentHash: engine.HashPayload(content), Confidence: &conf, Reason: "bench seed"}); err != nil {
+			return err
+		}
+		return tx.Append(ctx, entry)
+	}
+	var seeding time.Duration
+	next := 0 // items seeded; the principal is entry 1
+	for _, size := range sizes {
+		start := time.Now()
+		const batch = 20000
+		for next < size-1 {
+			if err := s.Update(ctx, func(tx engine.Tx) error {
+				for end := min(next+batch, size-1); next < end; next++ {
+					if err := appendOne(tx, next); err != nil {
+						return err
+					}
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+			progress(fmt.Sprintf("%s seeded %d/%d", time.Now().UTC().Format(time.TimeOnly), next+1, sizes[len(sizes)-1]))
+		}
+		seeding += time.Since(start)
+		p := benchAuditPoint{SeedSeconds: seeding.Seconds()}
+		verify := func(want string) (float64, error) {
+			t := time.Now()
+			rep, err := e.Verify(ctx)
+			if err != nil {
+				return 0, err
+			}
+			if !rep.OK || rep.Served != want {
+				return 0, fmt.Errorf("bench: verify: %+v, want ok by %s", rep, want)
+			}
+			if rep.Rows != nil {
+				p.Rows = rep.Rows
+			}
+			p.Entries = rep.TreeSize
+			return msSince(t), nil
+		}
+		if p.ReplayVerifyMS, err = verify("replay"); err != nil {
+			return err
+		}
+		progress(fmt.Sprintf("%s verify with replay at %d entries: %.0f ms", time.Now().UTC().Format(time.TimeOnly), p.Entries, p.ReplayVerifyMS))
+		if p.UnchangedVerifyMS, err = verify("digest"); err != nil {
+			return err
+		}
+		if err := report(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
