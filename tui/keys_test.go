@@ -122,7 +122,7 @@ func TestHelpComesFromTheKeyMap(t *testing.T) {
 			seen[b.Help().Key] = true
 		}
 	}
-	for _, b := range []string{"b", "p", "E", "t", "enter", "esc", "tab", "1-5", "?", "q",
+	for _, b := range []string{"b", "p", "E", "t", "enter", "esc", "tab", "1-6", "?", "q",
 		"a", "r", "e", "space", "A", "/", "R", "B", "y", "z", "s"} {
 		if !seen[b] {
 			t.Errorf("full help lacks %q", b)
