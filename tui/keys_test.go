@@ -45,7 +45,11 @@ func TestMsgToAction(t *testing.T) {
 		{ModeNormal, "1", ActScreen1},
 		{ModeNormal, "4", ActScreen4},
 		{ModeNormal, "5", ActScreen5},
-		{ModeNormal, "6", ActNone},
+		{ModeNormal, "6", ActScreen6},
+		{ModeNormal, "7", ActNone},
+		{ModeNormal, "X", ActRetract},
+		{ModeNormal, "x", ActNone}, // lower-case x is not retract
+		{ModeInput, "X", ActNone},  // in a field, X is text
 		{ModeNormal, "j", ActDown},
 		{ModeNormal, "up", ActUp},
 		{ModeNormal, "pgdown", ActPageDown},
