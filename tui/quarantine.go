@@ -353,8 +353,8 @@ func (q *quarantine) Crumb() string {
 }
 
 var quarantineCols = []column{
-	{title: "AGENT", width: 14}, {title: "MEMORY REF", width: 20}, {title: "KEY", width: 16},
-	{title: "TEXT", flex: true}, {title: "WHY", width: 24}, {title: "WHEN", width: 5},
+	{title: "AGENT", width: 14}, {title: "MEMORY REF", width: 22}, {title: "KEY", width: 16},
+	{title: "TEXT", flex: true}, {title: "WHY", width: 11}, {title: "WHEN", width: 5},
 }
 
 var quarantineColsNarrow = []column{
@@ -398,13 +398,14 @@ func (q *quarantine) list(w int) []string {
 			text = quarantineStatus(st, r.Status) + " " + text
 		}
 		if wide {
-			return []string{clean(r.Agent), clean(r.MemoryRef), clean(r.Key), text, clean(r.Cause), ago(now, r.At)}
+			return []string{clean(r.Agent), clean(r.MemoryRef), clean(r.Key), text, causeShort(r.Cause), ago(now, r.At)}
 		}
 		return []string{clean(r.Agent), clean(r.Key), text, causeShort(r.Cause), ago(now, r.At)}
 	})
 }
 
-// causeShort names the threshold crossed, for a narrow column.
+// causeShort names the threshold crossed, for the table; the detail has
+// the whole cause.
 func causeShort(cause string) string {
 	switch {
 	case strings.HasPrefix(cause, "write burst"):
