@@ -155,6 +155,8 @@ func TestStoryQuarantineRetract(t *testing.T) {
 			s.press("poisoned: the paper was never retracted")
 			s.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlY})
 			s.seeAll("retracted globex/research-agent › claim/1", tabLabel(size)+" 3")
+			s.press("/", " status=all", "enter") // decided ones too: the retraction and its reason
+			s.seeAll("RETRACTED", "retracted by demo-curator", "“poisoned: the paper was never retracted”")
 			s.quit()
 			svc := w.service(t, "demo-curator")
 			if e := lastEntry(t, svc); e.Op != engine.OpQuarantine || e.Actor != "demo-curator" || !strings.Contains(e.Reason, "poisoned: the paper was never retracted") {
@@ -213,4 +215,13 @@ func tabLabel(size [2]int) string {
 		return "Quar"
 	}
 	return "Quarantine"
+}
+
+// The full help of the screen says what y and X do there.
+func TestStoryQuarantineHelp(t *testing.T) {
+	s := openQuarantine(t, seedQuarantine(t), "demo-curator", sizes[1])
+	s.see("4 quarantined writes wait")
+	s.press("?")
+	s.seeAll("QUARANTINE SCREEN", "release: readable again", "retract for good")
+	s.quit()
 }
