@@ -18,7 +18,7 @@ const (
 	ReasonStaleFencing  = gate.ReasonStaleFencing
 )
 
-// Authorize decides authorized(a, m, op) of 12.8.2 for a principal acting on
+// Authorize decides authorized(a, m, op) of spec §12.8.2 for a principal acting on
 // memory of ref in layer: the tenant (CTI-1), the RBAC matrix, and the ABAC
 // condition of the executor row ("own session": WORKING and SESSION memory of
 // a ref whose agent segment is the executor itself). op is a policy.Op*.
@@ -79,10 +79,10 @@ func (e *Engine) clearance(p Principal) string {
 // inDomains reports domain(m) ⊆ domains(a) (memory.Principal.InDomains).
 func inDomains(p Principal, tags []string) bool { return p.InDomains(tags) }
 
-// visible is 12.8.5: authorized(a, m, READ) ∧ classification(m) <= clearance(a)
+// visible is spec §12.8.5: authorized(a, m, READ) ∧ classification(m) <= clearance(a)
 // ∧ domain(m) ⊆ domains(a). Unclassified memory counts as PUBLIC. The host's
 // reserved keys of an agent's own memoryRef (its distillation index and
-// archives, seed 002) are the agent's to load whatever their layer; clearance
+// archives, spec §15.7) are the agent's to load whatever their layer; clearance
 // and domains still apply to them.
 func (e *Engine) visible(p Principal, v Version) error {
 	own := Reserved(v.Key) && agentOf(v.MemoryRef) == p.ID && p.Governs(tenantOf(v.MemoryRef))
@@ -195,8 +195,8 @@ func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []Ver
 }
 
 // Feedback records which items of a retrieval were used (cited, reasoned
-// with): the usage feedback behind retrieval precision (12.12.4) and impact(m)
-// of relevance decay (12.7.2). It returns how many of used were in the retrieval.
+// with): the usage feedback behind retrieval precision (spec §12.12.4) and impact(m)
+// of relevance decay (spec §12.7.2). It returns how many of used were in the retrieval.
 func (e *Engine) Feedback(ctx context.Context, retrievalID string, usedItems []string) (int, error) {
 	var n int
 	err := e.store.Update(ctx, func(tx Tx) (err error) {

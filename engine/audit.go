@@ -123,7 +123,7 @@ func (e *Engine) Prove(ctx context.Context, from int64) (ConsistencyProof, error
 }
 
 // AcceptCheckpoint checks a signed checkpoint (held by a client, or stored)
-// against the current log with the agent-manifest 3.2.7.1 acceptance rules.
+// against the current log with the spec §3.2.7.1 acceptance rules.
 func (e *Engine) AcceptCheckpoint(ctx context.Context, signed AuditCheckpointRecord) (merkle.Verdict, error) {
 	if err := merkle.VerifySignature(e.key, signed.AuditCheckpoint, signed.Signature); err != nil {
 		return merkle.Verdict{Code: merkle.CodeMismatch, Detail: "signature does not verify: " + err.Error()}, nil

@@ -50,13 +50,13 @@ const (
 	People   Who = "curators and operators"
 	Curators Who = "curators"
 	// Owner: an executor acts only on its own memoryRef ("own" memory,
-	// 12.8.2 ABAC); orchestrators and people act on any ref of their tenant.
+	// spec §12.8.2 ABAC); orchestrators and people act on any ref of their tenant.
 	Owner Who = "executors on their own memoryRef; orchestrators and people"
 )
 
 // Rule is one row of the authority table: an action is allowed when the
 // principal governs the memory's tenant (CTI-1), its role holds Op on the
-// memory's layer in the RBAC matrix (12.8.2), it is one of Who, and, when
+// memory's layer in the RBAC matrix (spec §12.8.2), it is one of Who, and, when
 // NotWriter is set, it neither wrote the memory nor acts for the agent that
 // did (writers never judge their own writes).
 type Rule struct {
@@ -212,7 +212,7 @@ func ActsFor(p Principal, writer string) bool {
 // ReadRef checks that principal may read the whole memory of ref at once (a
 // memory map, a snapshot export, a memory checkpoint, a drift report): the
 // read rule of the table on the ref, and a read right on every layer, since
-// a whole map holds every layer (executors read only some, 12.8.2).
+// a whole map holds every layer (executors read only some, spec §12.8.2).
 func (e *Engine) ReadRef(ctx context.Context, principal, ref string) error {
 	var p Principal
 	err := e.store.View(ctx, func(tx ReadTx) (err error) {

@@ -82,7 +82,7 @@ func checkCell(t *testing.T, rule Rule, p Principal, ref string, layer Layer, wh
 	want := true
 	switch {
 	case layer != "" && !pol.Allowed(string(p.Role), string(layer), rule.Op):
-		want = false // RBAC 12.8.2
+		want = false // RBAC spec §12.8.2
 	case layer == "" && !anyLayer(pol, p.Role, rule.Op):
 		want = false
 	case p.Role == Executor && (layer == Working || layer == Session) && !strings.HasPrefix(ref, "acme/"+p.ID+"/"):

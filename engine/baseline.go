@@ -15,7 +15,7 @@ import (
 	"github.com/memgov/memgov/engine/scope"
 )
 
-// MemoryType is the 3.2.6 memory_type of a baseline.
+// MemoryType is the spec §3.2.6 memory_type of a baseline.
 type MemoryType string
 
 // Memory types.
@@ -26,7 +26,7 @@ const (
 	MemoryShared     MemoryType = "shared"
 )
 
-// Baseline is the 3.2.6 memory_baseline record with what memgov needs to
+// Baseline is the spec §3.2.6 memory_baseline record with what memgov needs to
 // enforce it. Its JSON uses the spec's field names; the extra fields are
 // memgov's binding of the record to its own log.
 type Baseline struct {
@@ -46,7 +46,7 @@ type Baseline struct {
 	DeltaBudget          int        `json:"delta_budget"`
 	// LogPosition is the LSN of the state the hash was taken at.
 	LogPosition int64 `json:"log_position"`
-	// BaseTreeSize, BaseSeq and BaseFrontier bind the memory op log (3.2.6.2).
+	// BaseTreeSize, BaseSeq and BaseFrontier bind the memory op log (spec §3.2.6.2).
 	BaseTreeSize uint64 `json:"memory_tree_size"`
 	BaseSeq      uint64 `json:"checkpoint_seq"`
 	BaseFrontier []byte `json:"-"`
@@ -83,7 +83,7 @@ func (b Baseline) Hash() string {
 	return *b.SnapshotHash
 }
 
-// BaseCheckpoint returns the 3.2.6.2 checkpoint the baseline binds.
+// BaseCheckpoint returns the spec §3.2.6.2 checkpoint the baseline binds.
 func (b Baseline) BaseCheckpoint() (merkle.MemoryCheckpoint, *merkle.Frontier, error) {
 	var f merkle.Frontier
 	if err := f.UnmarshalBinary(b.BaseFrontier); err != nil {
@@ -107,7 +107,7 @@ type ApproveRequest struct {
 	Reason               string
 }
 
-// ValidateBaseline checks an approval against the 3.2.6 rules and the policy,
+// ValidateBaseline checks an approval against the spec §3.2.6 rules and the policy,
 // and names the rule an invalid combination breaks. Errors wrap ErrInvalid.
 func ValidateBaseline(p policy.Policy, r ApproveRequest) error {
 	bad := func(rule, format string, args ...any) error {
@@ -191,7 +191,7 @@ func (e *Engine) requireGovernor(ctx context.Context, tx ReadTx, actor, ref stri
 	return e.permitTx(ctx, tx, actor, a, Target{Ref: ref})
 }
 
-// ApproveBaseline records a 3.2.6 memory_baseline of the memoryRef's current
+// ApproveBaseline records a spec §3.2.6 memory_baseline of the memoryRef's current
 // memory as a BASELINE_APPROVE log entry. Only operators and curators approve.
 // It refuses while a drift episode is open (acknowledge it instead) or while
 // rows were edited behind memgov's back.

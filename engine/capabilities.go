@@ -1,8 +1,8 @@
 package engine
 
-// Capabilities is what memgov advertises of the memory contract (seed 002,
+// Capabilities is what memgov advertises of the memory contract (spec §15.6,
 // "Memory capability model"): the existing capability blocks and, under
-// dimensions, the eight RFC 0080 dimensions. Every claim is a test; the tests
+// dimensions, the eight spec §15.6 dimensions. Every claim is a test; the tests
 // that prove each dimension are named beside it and in the output.
 type Capabilities struct {
 	Memory     MemoryCapabilities `json:"memory"`
@@ -58,7 +58,7 @@ type AgentCapabilities struct {
 	} `json:"proposals"`
 }
 
-// Dimension is one RFC 0080 dimension with the tests that prove it.
+// Dimension is one spec §15.6 dimension with the tests that prove it.
 type Dimension struct {
 	Name      string   `json:"name"`
 	Supported bool     `json:"supported"`

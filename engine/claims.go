@@ -90,7 +90,7 @@ type SweepResult struct {
 
 // SweepReviews escalates async reviews past their SLA (raising a
 // review.escalated event) and rejects sync reviews past their deadline with
-// APPROVAL_TIMEOUT (fail-closed, 12.6.5). Every change is a log entry by memgov.
+// APPROVAL_TIMEOUT (fail-closed, spec §12.6.5). Every change is a log entry by memgov.
 func (e *Engine) SweepReviews(ctx context.Context) (SweepResult, error) {
 	var res SweepResult
 	n, err := e.expireOverdue(ctx)

@@ -13,7 +13,7 @@ import (
 	"github.com/memgov/memgov/engine/scope"
 )
 
-// Inferred standing commitments (seed 002, RFC 0068). An entry states a
+// Inferred standing commitments (spec §15.9). An entry states a
 // commitment in its content:
 //
 //	{"text": "Follow up with ACME on Monday", "commit_at": "2026-06-01T09:00:00Z"}

@@ -22,7 +22,7 @@ type ComplianceItem struct {
 	Detail         string    `json:"detail"`
 }
 
-// ComplianceReport is the periodic compliance audit of 12.10.5.
+// ComplianceReport is the periodic compliance audit of spec §12.10.5.
 type ComplianceReport struct {
 	At                  time.Time        `json:"at"`
 	RetentionBreaches   []ComplianceItem `json:"retention_breaches"`
@@ -36,7 +36,7 @@ type ComplianceReport struct {
 
 // ComplianceReport scans memory for retention breaches (ACTIVE past the
 // classification's retention), lists erasure requests and their completion
-// (incomplete: not finished within 72 hours, 12.12.6), residency violations
+// (incomplete: not finished within 72 hours, spec §12.12.6), residency violations
 // (stored items whose residency class the store's region no longer allows,
 // and refused writes) and items past their TTL that GC has not expired yet.
 func (e *Engine) ComplianceReport(ctx context.Context) (ComplianceReport, error) {

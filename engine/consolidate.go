@@ -44,7 +44,7 @@ type consEntry struct {
 	conf float64
 }
 
-// Consolidate runs one consolidation pass (seed 002, RFC 0068) over the
+// Consolidate runs one consolidation pass (spec §15.8) over the
 // long-term (EPISODIC, SEMANTIC, PROCEDURAL), ACTIVE, unexpired entries of one
 // memoryRef — never another's:
 //

@@ -11,7 +11,7 @@ import (
 	"github.com/memgov/memgov/engine/scope"
 )
 
-// This file is the host memory contract (seed 002, "MemoryAdapter interface"):
+// This file is the host memory contract (spec §15.2):
 // a MemoryAdapter bound to one principal lists and reads the entries of a
 // memoryRef (CTI-1: never another tenant's), writes through the governed
 // pipeline and deletes by a governed soft delete (a RETRACT log entry).
@@ -232,7 +232,7 @@ type DeleteResult struct {
 
 // Delete is the contract's governed soft delete: the visible version of
 // ref/id is RETRACTED by a log entry naming the principal and the reason; the
-// item and its history remain for audit (seed 003, "no hard DELETE"). A
+// item and its history remain for audit (spec §13.16, "no hard DELETE"). A
 // missing entry, a malformed ref or one of another tenant deletes nothing and
 // is not an error (Deleted is false). The principal needs the delete right on
 // the entry's layer (RBAC) or must be a curator or operator of the tenant.
@@ -298,8 +298,8 @@ type ForgetResult struct {
 	LSN       int64    `json:"lsn,omitempty"` // of the last RETRACT entry
 }
 
-// Forget is the retention dimension's tenant-scoped delete-by-subject (seed
-// 002, RFC 0080 §A): every ACTIVE, unexpired entry of ref whose content names
+// Forget is the retention dimension's tenant-scoped delete-by-subject (spec
+// §15.11): every ACTIVE, unexpired entry of ref whose content names
 // the subject — content.subject equal to it, or its text containing it, both
 // case-insensitively — is RETRACTED by a log entry with the actor and reason.
 // Forget erases from live memory only: the log and read snapshots at earlier

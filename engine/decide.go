@@ -135,7 +135,7 @@ func (e *Engine) decide(ctx context.Context, tx Tx, d Decision) (Review, error) 
 }
 
 // supersede retires the item an approved write was proposed to supersede
-// (the contradiction gate's supersession proposal, 12.2.4).
+// (the contradiction gate's supersession proposal, spec §12.2.4).
 func (e *Engine) supersede(ctx context.Context, tx Tx, r Review, now time.Time, reviewer string) error {
 	var d ReviewDetail
 	if err := json.Unmarshal(r.Detail, &d); err != nil || d.Supersedes == "" {
@@ -187,7 +187,7 @@ func (e *Engine) Reviews(ctx context.Context, q ReviewQuery) ([]Review, int, err
 
 // WaitReview blocks until a review is decided or its deadline passes; at the
 // deadline it fails closed: the write is rejected with APPROVAL_TIMEOUT
-// (12.6.5). poll is how often it looks.
+// (spec §12.6.5). poll is how often it looks.
 func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) (WriteResult, error) {
 	for {
 		r, err := e.Review(ctx, id)

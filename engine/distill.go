@@ -16,7 +16,7 @@ import (
 )
 
 // TokenizerName names memgov's deterministic tokenizer, the unit of every
-// token budget (seed 002, "Scheduled distillation").
+// token budget (spec §15.7).
 //
 // memgov-words-v1: a token is a maximal run of letters, digits, combining
 // marks and underscores, or any other single non-space character (each
@@ -204,7 +204,7 @@ type DistillResult struct {
 	LSN          int64           `json:"lsn"`
 }
 
-// Distill runs the distillation contract (seed 002, RFC 0062) over a
+// Distill runs the distillation contract (spec §15.7) over a
 // memoryRef: it reads the ACTIVE, unexpired entries (the read snapshot; the
 // reserved keys aside), redacts them again (SR-1 carries forward), and
 // distils each to its first sentence clipped to an equal share of what the

@@ -15,6 +15,7 @@ import (
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/redact"
 	"github.com/memgov/memgov/engine/schema"
+	"github.com/memgov/memgov/engine/similar"
 )
 
 // Engine is the governance core. Every door calls its methods; no rule lives
@@ -27,6 +28,7 @@ type Engine struct {
 	schemaGate gate.Schema
 	judge      Judge
 	secrets    *redact.Registry
+	embedder   similar.Embedder // model_vectors.go; nil: the built-in hashing vectors only
 }
 
 // Option configures an Engine.

@@ -15,14 +15,14 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 )
 
-// EraseRequest asks for the erasure of a data subject (12.10.2).
+// EraseRequest asks for the erasure of a data subject (spec §12.10.2).
 type EraseRequest struct {
 	// Subject is the subject's identifier as it appears in memory (a name,
 	// an email address); Identifiers are further identifiers of the same
 	// subject. All are matched case-insensitively (ASCII).
 	Subject     string
 	Identifiers []string
-	By          string // a curator: erasure is a hard delete (12.8.2)
+	By          string // a curator: erasure is a hard delete (spec §12.8.2)
 	Reason      string
 	DryRun      bool
 }
@@ -56,7 +56,7 @@ func (e *Engine) SubjectHash(subject string) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// Erase executes the right to erasure (12.10.2): it finds every item whose key,
+// Erase executes the right to erasure (spec §12.10.2): it finds every item whose key,
 // content or log payloads contain the subject's identifiers, follows derivation
 // edges (merges, MEMORY_ITEM citations: promotions, distillations,
 // consolidations) to the transitive closure, expires what is ACTIVE, rejects

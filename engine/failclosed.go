@@ -10,7 +10,7 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 )
 
-// SYNC_BLOCK reviews fail closed (12.6.5): once a review's deadline passes,
+// SYNC_BLOCK reviews fail closed (spec §12.6.5): once a review's deadline passes,
 // the first thing that touches it (a decision, a claim, a listing, a sweep, a
 // waiting writer) rejects it with APPROVAL_TIMEOUT, in a log entry by memgov.
 // No path can approve it afterwards.

@@ -11,7 +11,7 @@ import (
 	"github.com/memgov/memgov/engine/policy"
 )
 
-// GC modes (12.7.4) and retention (12.10.4).
+// GC modes (spec §12.7.4) and retention (spec §12.10.4).
 const (
 	GCModeTTL       = "ttl"
 	GCModeRelevance = "relevance"
@@ -57,20 +57,20 @@ type GCReport struct {
 	ErasureLSN  int64            `json:"erasure_lsn,omitempty"`
 }
 
-// GC runs one batch of garbage collection (12.7.4, 12.7.5, 12.10.4):
+// GC runs one batch of garbage collection (spec §12.7.4, §12.7.5, §12.10.4):
 //
 //   - Phase 1, soft delete: in each layer from its resumable cursor, an ACTIVE
 //     item is expired (an EXPIRE entry; it leaves every index) when its TTL has
-//     passed (mode 1), its classification's retention has passed (12.10.4,
+//     passed (mode 1), its classification's retention has passed (spec §12.10.4,
 //     overriding relevance), or rho(m,t) < tau_gc(l) and it has been idle
 //     longer than T_idle(l) (mode 2). Reads reinforce relevance through
 //     n_access and impact(m) from usage feedback.
 //   - Phase 2, hard delete: an item EXPIRED for longer than T_grace loses its
 //     content through an ERASE entry of kind gc_hard_delete, but only in the
 //     transient layers (WORKING, SESSION). Persistent memory (EPISODIC,
-//     SEMANTIC, PROCEDURAL) is never hard-deleted by GC (seed 003: soft
+//     SEMANTIC, PROCEDURAL) is never hard-deleted by GC (spec §13.16: soft
 //     supersession; only erasure removes it). PII past its retention is hard
-//     deleted at once in every layer (12.10.4 "hard delete + audit").
+//     deleted at once in every layer (spec §12.10.4 "hard delete + audit").
 //
 // Pinned items and items load-bearing for an action (cited by live memory,
 // under or carrying a human approval, part of a rollback or a baseline) are
@@ -258,8 +258,8 @@ func usageOf(g GCItem, now time.Time) policy.Usage {
 		Impact: g.Impact, Idle: now.Sub(last), Pinned: g.Item.Pinned}
 }
 
-// Annotate attaches a curation note to an item (12.7.4 Mode 3); verifiers
-// annotate with validation notes (12.8.2). kind is free text such as
+// Annotate attaches a curation note to an item (spec §12.7.4 Mode 3); verifiers
+// annotate with validation notes (spec §12.8.2). kind is free text such as
 // "curation" or "validation".
 func (e *Engine) Annotate(ctx context.Context, itemID, actor, kind, note string) (int64, error) {
 	if strings.TrimSpace(note) == "" {
@@ -288,7 +288,7 @@ func (e *Engine) Annotate(ctx context.Context, itemID, actor, kind, note string)
 	return lsn, err
 }
 
-// Reclassify moves an item to another layer (12.7.4 Mode 3), a layer
+// Reclassify moves an item to another layer (spec §12.7.4 Mode 3), a layer
 // configuration change: the actor needs "admin" on both layers.
 func (e *Engine) Reclassify(ctx context.Context, itemID string, to Layer, actor, reason string) (int64, error) {
 	if _, err := ParseLayer(string(to)); err != nil {
@@ -322,7 +322,7 @@ func (e *Engine) Reclassify(ctx context.Context, itemID string, to Layer, actor,
 	return lsn, err
 }
 
-// Expire is ForceExpire with the RBAC check of a soft delete (12.8.2).
+// Expire is ForceExpire with the RBAC check of a soft delete (spec §12.8.2).
 func (e *Engine) Expire(ctx context.Context, itemID, actor, reason string) (int64, error) {
 	item, err := e.Item(ctx, itemID)
 	if err != nil {
@@ -335,7 +335,7 @@ func (e *Engine) Expire(ctx context.Context, itemID, actor, reason string) (int6
 }
 
 // HardDelete removes one item's content for good (an ERASE entry of kind
-// gc_hard_delete): a curator's hard delete (12.8.2).
+// gc_hard_delete): a curator's hard delete (spec §12.8.2).
 func (e *Engine) HardDelete(ctx context.Context, itemID, actor, reason string) (int64, error) {
 	var lsn int64
 	err := e.store.Update(ctx, func(tx Tx) error {

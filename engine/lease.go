@@ -11,7 +11,7 @@ import (
 	"github.com/memgov/memgov/engine/scope"
 )
 
-// Lease statuses (12.8.3).
+// Lease statuses (spec §12.8.3).
 const (
 	LeaseGranted = "GRANTED"
 	LeaseRenewed = "RENEWED"
@@ -30,7 +30,7 @@ type fencingKey struct{}
 
 // WithFencingToken attaches the fencing token of a held lease to a write's
 // context; the pipeline refuses a write whose token is older than the
-// current token of its entry (write_valid of 12.8.3).
+// current token of its entry (write_valid of spec §12.8.3).
 func WithFencingToken(ctx context.Context, token int64) context.Context {
 	return context.WithValue(ctx, fencingKey{}, token)
 }
@@ -41,7 +41,7 @@ func FencingToken(ctx context.Context) (int64, bool) {
 	return t, ok
 }
 
-// AcquireLease implements AcquireLease of 12.8.3 for the entry ref/key: granted
+// AcquireLease implements AcquireLease of spec §12.8.3 for the entry ref/key: granted
 // with a strictly greater fencing token when the entry is unlocked or its lease
 // expired or was released, renewed (same token) for the holder, denied
 // otherwise. ttl is bounded by the policy's lease bounds. Grants and renewals

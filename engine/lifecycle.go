@@ -9,9 +9,9 @@ import (
 
 // Erasure kinds recorded by ERASE entries.
 const (
-	EraseSubject   = "subject"        // right to erasure (12.10.2)
-	EraseGCHard    = "gc_hard_delete" // phase 2 of GC after the grace period (12.7.5)
-	EraseRetention = "retention"      // PII past its retention: hard delete + audit (12.10.4)
+	EraseSubject   = "subject"        // right to erasure (spec §12.10.2)
+	EraseGCHard    = "gc_hard_delete" // phase 2 of GC after the grace period (spec §12.7.5)
+	EraseRetention = "retention"      // PII past its retention: hard delete + audit (spec §12.10.4)
 )
 
 // ErasedContent replaces the content of every erased version: the version,
@@ -29,7 +29,7 @@ type GCItem struct {
 	ExpiredAt  time.Time // purge candidates: when the last version expired
 }
 
-// Lease is a write lease on one memory entry (12.8.3).
+// Lease is a write lease on one memory entry (spec §12.8.3).
 type Lease = memory.Lease
 
 // OutcomeRow is one recorded write outcome.
@@ -83,5 +83,5 @@ type ComplianceData struct {
 	ResidencyRejections int
 }
 
-// Workspace is an agent's copy-on-write workspace over a shared memoryRef (12.8.4).
+// Workspace is an agent's copy-on-write workspace over a shared memoryRef (spec §12.8.4).
 type Workspace = memory.Workspace

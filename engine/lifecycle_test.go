@@ -234,7 +234,7 @@ func TestEraseClosureAndRebuild(t *testing.T) {
 }
 
 // TestRBACMatrixThroughEngine exercises every role x layer x operation of
-// 12.8.2 through the engine's own doors, and compares with the policy matrix.
+// spec §12.8.2 through the engine's own doors, and compares with the policy matrix.
 func TestRBACMatrixThroughEngine(t *testing.T) {
 	ctx := context.Background()
 	ops := []string{policy.OpRead, policy.OpWrite, policy.OpAnnotate, policy.OpDelete, policy.OpHardDelete, policy.OpApprove, policy.OpAdmin}

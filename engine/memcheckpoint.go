@@ -8,7 +8,7 @@ import (
 	"github.com/memgov/memgov/engine/merkle"
 )
 
-// This file holds the pure 3.2.6.2 checkpoint arithmetic that the store applies
+// This file holds the pure spec §3.2.6.2 checkpoint arithmetic that the store applies
 // for every memory operation it appends: it is deterministic in its inputs (the
 // entry's time stands for "now"), so the checkpoints are a function of the log.
 

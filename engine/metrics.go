@@ -32,7 +32,7 @@ func percentiles(xs []float64) Percentiles {
 	return Percentiles{N: len(xs), P50: at(0.50), P95: at(0.95), P99: at(0.99)}
 }
 
-// Metrics are the memory quality metrics of 12.12 over a window.
+// Metrics are the memory quality metrics of spec §12.12 over a window.
 type Metrics struct {
 	Since              time.Time              `json:"since"`
 	Writes             int                    `json:"writes"`
@@ -76,18 +76,18 @@ const (
 	HealthPartial  = "PARTIAL"
 )
 
-// Gate reports whether the health score clears a deployment gate (12.12.8):
+// Gate reports whether the health score clears a deployment gate (spec §12.12.8):
 // its lower bound (unmeasured metrics counted at their worst) must reach
 // threshold, so a partial score passes only on what was measured.
 func (m Metrics) Gate(threshold float64) bool { return m.HealthLowerBound >= threshold }
 
-// Metrics computes the quality metrics of 12.12 over the last 30 days.
+// Metrics computes the quality metrics of spec §12.12 over the last 30 days.
 func (e *Engine) Metrics(ctx context.Context) (Metrics, error) {
 	return e.MetricsSince(ctx, e.Now().Add(-30*24*time.Hour))
 }
 
 // MetricsSince computes the quality metrics over writes, reads and sweeps since
-// a time, and the composite health score H_memory (12.12.7). Metrics without
+// a time, and the composite health score H_memory (spec §12.12.7). Metrics without
 // data (MCI and MIER need task outcomes memgov does not see) are left out and
 // the weights of the rest renormalised; Unmeasured names them.
 func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, error) {
@@ -167,7 +167,7 @@ func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, er
 	if n := d.LeaseGranted + d.LeaseDenied; n > 0 {
 		v := round4(float64(d.LeaseDenied) / float64(n))
 		m.LockContention = &v
-		ops = append(ops, math.Max(0, 1-v/0.1)) // 12.12.6 target < 0.1
+		ops = append(ops, math.Max(0, 1-v/0.1)) // spec §12.12.6 target < 0.1
 	}
 	subj := 0
 	onTime := 0
@@ -181,7 +181,7 @@ func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, er
 			v := round4(h)
 			m.ErasureHoursMax = &v
 		}
-		if h < 72 { // 12.12.6 GDPR target < 72 hours
+		if h < 72 { // spec §12.12.6 GDPR target < 72 hours
 			onTime++
 		}
 	}
@@ -295,7 +295,7 @@ const (
 )
 
 // Revalidate re-verifies up to limit ACTIVE durable versions against today's
-// state (12.11.3 "periodic memory audit sweeps", 12.12.5): a version fails
+// state (spec §12.11.3 "periodic memory audit sweeps", spec §12.12.5): a version fails
 // when the factual score of its recorded evidence no longer reaches the
 // layer's threshold under the policy in force, when ACTIVE memory of its
 // memoryRef now contradicts it, or when memory it cites as evidence has been

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -27,7 +28,7 @@ import (
 // LLM): it scores how strongly b contradicts a, in [0,1].
 type Judge = gate.Judge
 
-// Provenance is the provenance record of a version (12.4.2), HMAC-signed.
+// Provenance is the provenance record of a version (spec §12.4.2), HMAC-signed.
 type Provenance = oplog.Provenance
 
 // write is the orchestrator's record of one write as it passes the steps. It
@@ -60,6 +61,7 @@ type write struct {
 	provenance  *Provenance
 	risk        policy.RiskResult
 	scope       string // what the idempotency token covers (gate.Scope)
+	modelVec    []byte // the text's vector from the configured embedder, stored with the version
 }
 
 func (w *write) needReview(reason string) {
@@ -133,6 +135,12 @@ func (e *Engine) Write(ctx context.Context, req WriteRequest) (WriteResult, erro
 		if res, err = e.runPipeline(ctx, tx, w, cerr, stages); err != nil {
 			return err
 		}
+		if w.modelVec != nil && res.VersionID != "" && (res.Status == StatusCommitted || res.Status == StatusDeferred || res.Status == StatusMerged) {
+			if err := tx.PutModelVector(ctx, ModelVector{VersionID: res.VersionID, MemoryRef: req.MemoryRef, Layer: req.TargetLayer,
+				Model: e.embedder.Model(), Vector: w.modelVec}); err != nil {
+				return commitErr("store the model vector of %s: %w", res.Key, err)
+			}
+		}
 		o := Outcome{At: w.now, Agent: req.SourceAgentID, Layer: req.TargetLayer, MemoryRef: req.MemoryRef,
 			SessionID: req.SessionID, Status: res.Status, Reason: res.Reason, Gate: res.Gate, Latency: time.Since(start), Stages: stages}
 		if err := tx.RecordOutcome(ctx, o); err != nil {
@@ -192,7 +200,7 @@ func (w *write) retry(name string, r gate.Result) WriteResult {
 func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr error, stages map[string]time.Duration) (WriteResult, error) {
 	req, pol := w.req, &e.policy
 
-	// 1. Idempotency (12.1.7).
+	// 1. Idempotency (spec §12.1.7).
 	if contentErr == nil {
 		idem, err := run(ctx, stages, gate.Idempotency{}, gate.IdempotencyInput{Token: req.IdempotencyToken, MemoryRef: req.MemoryRef,
 			Key: req.Key, Content: w.content, Agent: req.SourceAgentID, Layer: req.TargetLayer, Now: w.now, Window: 24 * time.Hour, Reader: tx})
@@ -244,7 +252,7 @@ func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr er
 	if r, done := w.stop(gate.NameDrift, d.Result); done {
 		return r, nil
 	}
-	// 5. Rate limits and the session budget (12.1.8, 12.11.2).
+	// 5. Rate limits and the session budget (spec §12.1.8, §12.11.2).
 	rl, err := run(ctx, stages, gate.RateLimit{}, gate.RateLimitInput{Agent: req.SourceAgentID, Role: w.principal.Role,
 		Layer: req.TargetLayer, SessionID: req.SessionID, Now: w.now, Policy: pol, Reader: tx})
 	if err != nil {
@@ -329,8 +337,10 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		return r, true, nil
 	}
 
-	ev, err := run(ctx, stages, gate.Evidence{}, gate.EvidenceInput{Agent: req.SourceAgentID, Layer: req.TargetLayer,
-		Evidence: req.EvidenceRefs, Confidence: w.confidence, Item: w.item, Now: w.now, Policy: pol, Reader: tx})
+	rules := judge.New(pol.Contradiction.Cardinalities())
+	entailer, _ := e.judge.(gate.Entailer)
+	ev, err := run(ctx, stages, gate.Evidence{}, gate.EvidenceInput{Text: w.feat.Text, Agent: req.SourceAgentID, Layer: req.TargetLayer,
+		Evidence: req.EvidenceRefs, Confidence: w.confidence, Item: w.item, Now: w.now, Policy: pol, Reader: tx, Rules: rules, Model: entailer})
 	if err != nil {
 		return WriteResult{}, true, err
 	}
@@ -341,12 +351,58 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		return r, true, nil
 	}
 
+	// spec §12.2.4 compares like with like: the stored confidences it weighs the
+	// write against are adjusted ones, so the write's is too once scored.
+	conf := w.confidence
+	if w.scored {
+		conf = w.adjusted
+	}
+	if externalContent(req.EvidenceRefs) && conf > 0.5 {
+		conf = 0.5 // as versionPayload stores it
+	}
+	// A configured embedder: its vectors add topic neighbours and drive
+	// tier-3 duplicates; a failing one sends the write to a person.
+	var modelCos map[string]float64
+	var modelNear []string
+	if e.embedder != nil && req.TargetLayer.Durable() && strings.TrimSpace(w.feat.Text) != "" {
+		t0 := time.Now()
+		vec, raw, err := e.embedText(ctx, w.feat.Text)
+		if err != nil {
+			w.needReview(gate.ReasonModelUnavailable)
+			w.alerts = append(w.alerts, err.Error())
+		} else {
+			w.modelVec = raw
+			if modelCos, modelNear, err = e.modelNeighbours(ctx, tx, req.MemoryRef, req.TargetLayer, vec); err != nil {
+				return WriteResult{}, true, fmt.Errorf("gate %s: %w", gate.NameContradiction, err)
+			}
+		}
+		stages["embedder"] += time.Since(t0)
+	}
 	ct, err := run(ctx, stages, gate.Contradiction{}, gate.ContradictionInput{MemoryRef: req.MemoryRef, Layer: req.TargetLayer,
-		ContentHash: w.hash, Features: w.feat, Confidence: w.confidence, OwnItemID: w.ownItemID(), Policy: pol, Judge: e.judge, Reader: tx})
+		ContentHash: w.hash, Features: w.feat, Confidence: conf, OwnItemID: w.ownItemID(), Policy: pol, Rules: rules, Judge: e.judge,
+		Reader: tx, Topics: tx, ModelNeighbours: modelNear})
 	if err != nil {
 		return WriteResult{}, true, err
 	}
 	w.candidates, w.contradicts, w.supersedes, w.novel = ct.Candidates, ct.Contradicts, ct.Supersedes, ct.Novel
+	if modelCos != nil {
+		// Tier 3 compares the model's similarities where the model has
+		// embedded the candidate.
+		for i, c := range w.candidates {
+			if mc, ok := modelCos[c.VersionID]; ok {
+				w.candidates[i].Cosine = mc
+			}
+		}
+		// The model's neighbours are duplicate candidates too: its vectors
+		// find paraphrases the built-in ones miss.
+		for _, c := range ct.Topical {
+			if mc, ok := modelCos[c.VersionID]; ok {
+				c.Cosine = mc
+				w.candidates = append(w.candidates, c)
+			}
+		}
+		sort.SliceStable(w.candidates, func(i, j int) bool { return w.candidates[i].Cosine > w.candidates[j].Cosine })
+	}
 	if r, done := w.stop(gate.NameContradiction, ct.Result); done {
 		return r, true, nil
 	}
@@ -431,7 +487,7 @@ func keysOf(rs []RelatedItem) []string {
 }
 
 // IdempotencyToken is the default idempotency token of a write: SHA-256 over
-// its memoryRef, key, canonical content, agent and layer (12.1.7, scoped to
+// its memoryRef, key, canonical content, agent and layer (spec §12.1.7, scoped to
 // what is written).
 func IdempotencyToken(memoryRef, key string, content json.RawMessage, agent string, layer Layer) string {
 	return gate.Scope(memoryRef, key, content, agent, layer)
@@ -526,7 +582,7 @@ func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData)
 }
 
 // signProvenance signs the provenance record (HMAC over its canonical JSON
-// without the signature, 12.4.5), so that every copy of it carries the
+// without the signature, spec §12.4.5), so that every copy of it carries the
 // signature: the version's payload and the review a curator reads.
 func (e *Engine) signProvenance(p *Provenance) error {
 	if p == nil {
@@ -549,7 +605,7 @@ func (e *Engine) VerifyProvenance(p Provenance) error {
 }
 
 // externalContent reports evidence scraped from the web, which memgov keeps
-// at low confidence (seed 004).
+// at low confidence (spec §14.8).
 func externalContent(refs []EvidenceRef) bool {
 	for _, r := range refs {
 		if r.SourceType == "DOCUMENT" && (strings.HasPrefix(r.SourceURI, "http://") || strings.HasPrefix(r.SourceURI, "https://")) {
@@ -610,7 +666,7 @@ func (e *Engine) commitMerge(ctx context.Context, tx Tx, w *write, dd gate.Dedup
 		mergedFrom = w.item.Head
 	}
 	w.provenance.MemoryItemID = item.ID
-	// 12.3.4: union of tags, maximum confidence, a version linking both.
+	// spec §12.3.4: union of tags, maximum confidence, a version linking both.
 	v, err := tx.Version(ctx, t.VersionID)
 	if err != nil {
 		return WriteResult{}, commitErr("read merge target %s: %w", t.Key, err)

@@ -115,7 +115,7 @@ func TestProvenanceCycle(t *testing.T) {
 	}
 }
 
-// Agents whose writes curators keep rejecting lose auto-approval (12.11.5).
+// Agents whose writes curators keep rejecting lose auto-approval (spec §12.11.5).
 func TestLowReputationRoutesToReview(t *testing.T) {
 	e := newEngine(t, "reputation:\n  min_writes: 3\n  threshold: 0.7\n")
 	setupAgents(t, e)

@@ -10,7 +10,9 @@ import (
 	"github.com/memgov/memgov/engine"
 )
 
-const syncPolicy = "risk:\n  sync_from: 0.2\n  async_from: 0.1\nreview:\n  sync_max_wait: 10m\n"
+// Every write of these tests is a SYNC_BLOCK: the risk thresholds sit below
+// the lowest risk they score.
+const syncPolicy = "risk:\n  sync_from: 0.1\n  async_from: 0.05\nreview:\n  sync_max_wait: 10m\n"
 
 func orchReq(key, text string) []byte {
 	return []byte(fmt.Sprintf(`{"source_agent_id":"orch","memory_ref":"acme/orch","key":%q,"target_layer":"EPISODIC",

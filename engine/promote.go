@@ -13,8 +13,8 @@ import (
 	"github.com/memgov/memgov/engine/similar"
 )
 
-// Promotion of episodic memory to semantic memory (seed 003 section 9:
-// "corroboration across >= N independent observations"; section 8: semantic
+// Promotion of episodic memory to semantic memory (spec §13.9:
+// "corroboration across >= N independent observations"; §13.8: semantic
 // memory is written through a promotion engine).
 //
 // Promote groups the ACTIVE episodes of a memoryRef that say the same thing —

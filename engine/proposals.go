@@ -14,7 +14,7 @@ import (
 	"github.com/memgov/memgov/engine/scope"
 )
 
-// Reviewable learning (seed 002, RFC 0096). An agent's host may synthesise a
+// Reviewable learning (spec §15.12). An agent's host may synthesise a
 // reusable artifact and persist it as an inert Proposal for people to review.
 // A proposal in any state but applied influences nothing: the only way to
 // obtain an artifact for use is InstalledArtifact, which returns applied
@@ -41,7 +41,7 @@ const (
 	ScopeProposalActivate  = "proposal:activate"
 )
 
-// ProposalOwner is the RFC 0048 owner of a proposal.
+// ProposalOwner is the spec §15.12 owner of a proposal.
 type ProposalOwner = oplog.ProposalOwner
 
 // ProposalProvenance points at the runs the artifact was learnt from.
@@ -142,6 +142,9 @@ func (e *Engine) prepareArtifact(in *ProposalInput) (json.RawMessage, string, er
 	in.Workspace = red.String(in.Workspace)
 	for i, r := range in.SourceRunIDs {
 		in.SourceRunIDs[i] = red.String(r)
+	}
+	if err := checkProposalContent(*in, raw); err != nil {
+		return nil, "", err
 	}
 	return raw, HashPayload(raw), nil
 }

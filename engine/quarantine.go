@@ -11,7 +11,7 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 )
 
-// Quarantine (12.11.5, spec §2.6): an agent whose writes turn suspect (a
+// Quarantine (spec §12.11.5, spec §2.6): an agent whose writes turn suspect (a
 // burst, or a contradiction rate at or above the policy's threshold) has its
 // recent ACTIVE writes QUARANTINED: a QUARANTINE log entry each, by memgov,
 // with the cause. A quarantined version is gone from every read (reads return

@@ -2,7 +2,7 @@ package engine
 
 import "github.com/memgov/memgov/engine/gate"
 
-// Resolution is a conflict resolution per memory typology (seed 003 section
+// Resolution is a conflict resolution per memory typology (spec §13 section
 // 10); gate.ResolveConflict decides it for the contradiction gate.
 type Resolution = gate.Resolution
 

@@ -8,7 +8,7 @@ import (
 	"github.com/memgov/memgov/engine/policy"
 )
 
-// This file makes reads feed memory's life (seed 004, 12.7.2, 12.12.4): every
+// This file makes reads feed memory's life (spec §14, spec §12.7.2, §12.12.4): every
 // read through a MemoryAdapter records an access for each entry it returns
 // (n_access of relevance decay) and a retrieval (staleness at retrieval, and
 // with `memgov feedback` the retrieval precision and impact(m)), in one write
@@ -16,7 +16,7 @@ import (
 // know before acting on it: the trust level of its source, a stale warning,
 // and the needs-verification flag of a low-confidence entry.
 
-// Provenance classes of seed 004 PROVENANCE_LEVELS.
+// Provenance classes of spec §14.4.
 const (
 	SourceUserStated    = "user_stated"
 	SourceToolVerified  = "tool_verified"

@@ -7,7 +7,7 @@ import (
 	"github.com/memgov/memgov/engine/memory"
 )
 
-// Review tiers (12.6.2) and statuses.
+// Review tiers (spec §12.6.2) and statuses.
 const (
 	TierAuto  = "AUTO_APPROVE"
 	TierAsync = "ASYNC_REVIEW"
@@ -19,7 +19,7 @@ const (
 	ReviewRejected  = "REJECTED"
 )
 
-// Review decision reason codes (12.6.7).
+// Review decision reason codes (spec §12.6.7).
 var RejectCodes = []string{"FACTUAL_ERROR", "POLICY_VIOLATION", "DUPLICATE", "CONTRADICTION", "PII", "OUT_OF_SCOPE", "OTHER"}
 
 // Review is a deferred write waiting for a person.

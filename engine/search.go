@@ -57,12 +57,12 @@ type SearchHit struct {
 }
 
 // Search ranks the entries of a memoryRef the principal may read by hybrid
-// reciprocal rank fusion (seed 003 section 5, k = policy rrf_k, 60 by
+// reciprocal rank fusion (spec §13.5, k = policy rrf_k, 60 by
 // default) of three lists — semantic similarity (cosine of the stored
 // embeddings), structure match (query words found in the key, tags or the
 // subject/predicate/object of the content, plus the asked tags) and recency —
 // each weighted by the policy's signal weights, then weighted by provenance:
-// score = RRF x (0.5 + 0.5 U) where U is the 12.4.6 utility over relevance
+// score = RRF x (0.5 + 0.5 U) where U is the spec §12.4.6 utility over relevance
 // (the cosine), confidence, freshness (1/(1 + age/30 days)) and authority (the
 // version's validation score, which folds in its evidence).
 //
@@ -255,7 +255,7 @@ func (e *Engine) rank(ctx context.Context, tx ReadTx, q SearchQuery, cands []Ind
 
 func round9(f float64) float64 { return math.Round(f*1e9) / 1e9 }
 
-// validity returns a fact's valid_at and invalid_at (seed 003 section 10):
+// validity returns a fact's valid_at and invalid_at (spec §13.10):
 // from content.valid_at / content.invalid_at (RFC 3339) when present, else
 // the version's creation and the time it stopped being ACTIVE.
 func validity(ctx context.Context, tx ReadTx, v Version) (time.Time, *time.Time, error) {

@@ -9,7 +9,7 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 )
 
-// MemSession is a session boundary of session memory (agent-manifest 3.2.6.1:
+// MemSession is a session boundary of session memory (spec §3.2.6.1:
 // session memory is checked against its baseline when a session starts and is
 // exempt from drift detection inside the session).
 type MemSession struct {

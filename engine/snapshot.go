@@ -16,7 +16,7 @@ import (
 // The memory map of a memoryRef is {key: content} over its ACTIVE, unexpired
 // versions; versions.content is already each item's RFC 8785 fragment, so the
 // snapshot_hash streams the stored bytes into a canon.Hasher without
-// re-canonicalising the map (agent-manifest 3.2.6.1).
+// re-canonicalising the map (spec §3.2.6.1).
 
 // MemHead is the head of a memoryRef's PUT/DEL operation log.
 type MemHead struct {
@@ -28,7 +28,7 @@ type MemHead struct {
 	LastDetail  string
 }
 
-// MemOp is one 3.2.6.2 operation of a memory op log.
+// MemOp is one spec §3.2.6.2 operation of a memory op log.
 type MemOp struct {
 	Index uint64
 	Key   string
@@ -51,7 +51,7 @@ func (o MemOp) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// CheckpointRecord is a stored 3.2.6.2 memory checkpoint.
+// CheckpointRecord is a stored spec §3.2.6.2 memory checkpoint.
 type CheckpointRecord struct {
 	merkle.MemoryCheckpoint
 	MemoryRef  string
@@ -266,7 +266,7 @@ type SnapshotInfo struct {
 	LSN       int64  `json:"lsn"`
 }
 
-// SnapshotHash returns the 3.2.6.1 snapshot_hash of ref's memory map now.
+// SnapshotHash returns the spec §3.2.6.1 snapshot_hash of ref's memory map now.
 func (e *Engine) SnapshotHash(ctx context.Context, ref string, alg canon.Algorithm) (SnapshotInfo, error) {
 	return e.ExportSnapshot(ctx, ref, alg, nil)
 }
@@ -293,7 +293,7 @@ func (e *Engine) ExportSnapshot(ctx context.Context, ref string, alg canon.Algor
 	return info, err
 }
 
-// MemoryCheckpointView is the 3.2.6.2 checkpoint as `memgov checkpoint show` prints it.
+// MemoryCheckpointView is the spec §3.2.6.2 checkpoint as `memgov checkpoint show` prints it.
 type MemoryCheckpointView struct {
 	MemoryRoot string    `json:"memory_root"`
 	TreeSize   uint64    `json:"tree_size"`

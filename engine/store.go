@@ -52,6 +52,7 @@ type ReadTx interface {
 	CommitmentReader
 	CredentialReader
 	QuarantineReader
+	VectorReader
 }
 
 // Tx is a write transaction: it reads its own writes, appends to the log and
@@ -63,4 +64,5 @@ type Tx interface {
 	BaselineWriter
 	LifecycleWriter
 	TelemetryWriter
+	VectorWriter
 }

@@ -7,7 +7,7 @@ import (
 
 // BaselineReader reads what baselines and drift detection compare: approved
 // baselines, each memoryRef's op log of PUT/DEL operations (agent-manifest
-// 3.2.6.2) with its head and checkpoints, the memory map materialised from
+// spec §3.2.6.2) with its head and checkpoints, the memory map materialised from
 // the versions and the one folded from the op log, the cached snapshot hash,
 // the marks of rows changed outside the log, drift episodes and sessions.
 type BaselineReader interface {

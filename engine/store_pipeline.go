@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"time"
+
+	"github.com/memgov/memgov/engine/memory"
 )
 
 // PipelineReader reads what the governed write path decides with:
@@ -24,10 +26,18 @@ type PipelineReader interface {
 	// set; a band may contribute only its newest members), at most q.Limit
 	// (0: 400); a query that sets no criterion returns none.
 	Candidates(ctx context.Context, q CandidateQuery) ([]Candidate, error)
+	// TopicCandidates returns the ACTIVE or DRAFT versions of q.MemoryRef in
+	// layer q.Layer whose text best matches q.Text in the full-text index
+	// (BM25, at most q.Limit, 0: 20), followed by those whose extracted
+	// subject is q.Subject (when set). Erased versions are not in the index.
+	TopicCandidates(ctx context.Context, q TopicQuery) ([]Candidate, error)
 	// CitedItems returns, once each, the items that the ACTIVE or DRAFT
 	// versions of itemID cite as MEMORY_ITEM evidence.
 	CitedItems(ctx context.Context, itemID string) ([]string, error)
 }
+
+// TopicQuery selects a write's same-topic neighbours (TopicCandidates).
+type TopicQuery = memory.TopicQuery
 
 // PipelineWriter records write outcomes.
 type PipelineWriter interface {

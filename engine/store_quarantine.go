@@ -6,7 +6,7 @@ import (
 )
 
 // QuarantineReader reads quarantined versions and what decides a quarantine
-// (12.11.5, engine/quarantine.go).
+// (spec §12.11.5, engine/quarantine.go).
 type QuarantineReader interface {
 	// Quarantined lists quarantined versions matching q, newest first.
 	Quarantined(ctx context.Context, q QuarantineQuery) ([]QuarantineEntry, error)

@@ -14,7 +14,7 @@ import (
 // The domain types of governed memory live in engine/memory, which the write
 // gates share; engine keeps their names.
 
-// Layer is a memory layer (seed 001, 12.1.4).
+// Layer is a memory layer (spec §12.1.4).
 type Layer = memory.Layer
 
 // The memory layers, from ephemeral to canonical.
@@ -32,7 +32,7 @@ var Layers = memory.Layers
 // ParseLayer accepts a layer name in any case.
 func ParseLayer(s string) (Layer, error) { return memory.ParseLayer(s) }
 
-// State is the state of one version (seed 001, 12.5.3).
+// State is the state of one version (spec §12.5.3).
 type State = memory.State
 
 // Version states.
@@ -45,7 +45,7 @@ const (
 	Quarantined = memory.Quarantined
 )
 
-// Role is what a principal may do (seed 001, 12.8.2, plus operator for drift).
+// Role is what a principal may do (spec §12.8.2, plus operator for drift).
 type Role = memory.Role
 
 // Roles.

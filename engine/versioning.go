@@ -285,7 +285,7 @@ func (e *Engine) Refs(ctx context.Context) ([]RefSummary, error) {
 	return rs, err
 }
 
-// RollbackResult reports what a rollback did (seed 001, 12.5.6).
+// RollbackResult reports what a rollback did (spec §12.5.6).
 type RollbackResult struct {
 	Status          string `json:"status"` // ROLLED_BACK_WITH_REACTIVATION or ROLLED_BACK_NO_PREDECESSOR
 	ItemID          string `json:"item_id"`

@@ -12,7 +12,7 @@ import (
 	"github.com/memgov/memgov/engine/scope"
 )
 
-// This file is the workspace isolation pattern of 12.8.4: an agent writes
+// This file is the workspace isolation pattern of spec §12.8.4: an agent writes
 // into a copy-on-write workspace over a shared memoryRef and submits a merge
 // request that enters the review queue with its conflicts listed.
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/memgov/memgov/engine/memory"
 )
 
-// WriteRequest is a memory write request (seed 001, 12.1.3), as agents and
+// WriteRequest is a memory write request (spec §12.1.3), as agents and
 // hosts send it: snake_case JSON.
 type WriteRequest struct {
 	RequestID        string          `json:"request_id,omitempty"`
@@ -31,13 +31,13 @@ type WriteRequest struct {
 	SessionID        string          `json:"session_id,omitempty"`
 	Residency        string          `json:"residency,omitempty"`
 	// FencingToken is the token of the write lease the writer holds on
-	// memory_ref#key (`memgov lease acquire` prints it, 12.8.3).
+	// memory_ref#key (`memgov lease acquire` prints it, spec §12.8.3).
 	FencingToken *int64 `json:"fencing_token,omitempty"`
 
 	raw []byte // the request as received, for the schema gate
 }
 
-// EvidenceRef is one piece of evidence behind a write (12.4.3).
+// EvidenceRef is one piece of evidence behind a write (spec §12.4.3).
 type EvidenceRef = memory.EvidenceRef
 
 // MaxRequestBytes bounds one encoded write request.
@@ -62,7 +62,7 @@ func DecodeWriteRequest(raw []byte) (WriteRequest, error) {
 	return r, nil
 }
 
-// Write statuses (12.1.6).
+// Write statuses (spec §12.1.6).
 const (
 	StatusCommitted        = memory.StatusCommitted
 	StatusMerged           = memory.StatusMerged

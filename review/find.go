@@ -177,7 +177,7 @@ func queueRows(rs []engine.Review) ([]QueueRow, error) {
 
 // fresh refuses a decision carrying a fencing token that no longer holds: a
 // claim that lapsed, was released, or was taken by someone else since. A
-// person who decides on a claim must hold it still (12.8.3); token 0 is a
+// person who decides on a claim must hold it still (spec §12.8.3); token 0 is a
 // decision without a claim, which the engine judges on its own.
 func (q *Queue) fresh(ctx context.Context, id string, token int64) error {
 	if token == 0 {

@@ -314,7 +314,7 @@ const (
 	// CannotRollBack: the version can be neither retracted nor restored.
 	CannotRollBack RollbackKind = iota
 	// RetractActive: the selected version is the ACTIVE one; retract it and
-	// reactivate its predecessor's content when there is one (12.5.6).
+	// reactivate its predecessor's content when there is one (spec §12.5.6).
 	RetractActive
 	// RestoreOlder: make the selected version's content ACTIVE again as a new
 	// version, retracting the current ACTIVE version.
@@ -387,7 +387,7 @@ func nextSeq(h History) int {
 }
 
 // Rollback retracts the ACTIVE version versionID and reactivates the content
-// of the version it superseded, if any (12.5.6). Only curators and operators
+// of the version it superseded, if any (spec §12.5.6). Only curators and operators
 // governing the version's tenant roll back, and every rollback needs a reason.
 func (s *Service) Rollback(ctx context.Context, versionID, reason string) (engine.RollbackResult, error) {
 	if err := s.authorizeVersion(ctx, versionID, reason); err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/memgov/memgov/engine"
 )
 
-// Quarantine is what curators see and decide of quarantined memory (12.11.5):
+// Quarantine is what curators see and decide of quarantined memory (spec §12.11.5):
 // the writes of an agent that crossed a burst or contradiction threshold,
 // withheld from every read and kept for investigation.
 type Quarantine struct{ s *Service }

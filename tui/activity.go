@@ -492,7 +492,7 @@ func (a *activity) detail(w int) []string {
 	return lines
 }
 
-// health is the latest memory-quality Metrics (12.12): the header's band and
+// health is the latest memory-quality Metrics (spec §12.12): the header's band and
 // the panel above the audit log. Metrics scans the window's write outcomes,
 // so it loads in a tea.Cmd, one load at a time: at start, then from the
 // root's poll every metricsEvery polls when the log has grown (and every

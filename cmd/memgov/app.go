@@ -118,7 +118,7 @@ func (a *app) open(ctx context.Context, create bool) (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := []engine.Option{engine.WithPolicy(pol)}
+	opts := append([]engine.Option{engine.WithPolicy(pol)}, modelOptions(pol)...)
 	if clock, err := envClock(); err != nil {
 		s.Close()
 		return nil, err
@@ -157,7 +157,7 @@ func (a *app) loadPolicy() (policy.Policy, string, error) {
 		}
 	}
 	if path == "" {
-		return policy.Default(), "built-in defaults (the seeds' tables)", nil
+		return policy.Default(), "built-in defaults (docs/spec.md)", nil
 	}
 	p, err := policy.Load(path)
 	if err != nil {

@@ -84,7 +84,7 @@ func TestCLILeaseAnnotateReclassifyExpire(t *testing.T) {
 }
 
 // One read rule: list --as goes through the MemoryAdapter, which applies
-// visible(a, m) of 12.8.5 exactly as ReadAs does.
+// visible(a, m) of spec §12.8.5 exactly as ReadAs does.
 func TestCLIListAsAppliesVisibility(t *testing.T) {
 	c := newCLI(t)
 	c.setup()
@@ -112,7 +112,7 @@ func TestCLIListAsAppliesVisibility(t *testing.T) {
 	if got := entryIDs(t, c.ok("", "list", "acme/shared", "--as", "med-bot", "--json")); len(got) != 3 {
 		t.Fatalf("med-bot: %v", got)
 	}
-	// An executor reads episodic memory but not semantic (12.8.2).
+	// An executor reads episodic memory but not semantic (spec §12.8.2).
 	if got := entryIDs(t, c.ok("", "list", "acme/shared", "--as", "support-bot", "--json")); got["fact"] || !got["plain"] || got["medical"] {
 		t.Fatalf("support-bot: %v", got)
 	}

@@ -98,7 +98,7 @@ func (c *cli) pendingReview(writer *proc) string {
 // write with a 10-minute deadline.
 func (c *cli) syncPolicy() {
 	c.t.Helper()
-	pol := "risk:\n  sync_from: 0.2\n  async_from: 0.1\nreview:\n  sync_max_wait: 10m\n"
+	pol := "risk:\n  sync_from: 0.1\n  async_from: 0.05\nreview:\n  sync_max_wait: 10m\n" // every write here is a SYNC_BLOCK
 	if err := os.WriteFile(c.db+".policy.yaml", []byte(pol), 0o600); err != nil {
 		c.t.Fatal(err)
 	}

@@ -205,6 +205,6 @@ was there. The log itself is never changed.`,
 		},
 	}
 	rebuild.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.AddCommand(rebuild)
+	cmd.AddCommand(rebuild, a.reembedCommand()) // cmd_reembed.go
 	return cmd
 }

@@ -22,6 +22,7 @@ the figures. Compare ratios measured in one run, not absolute numbers across run
 		a.benchWriteCommand(),  // cmd_bench_write.go
 		a.benchVerifyCommand(), // cmd_bench_verify.go
 		a.benchServeCommand(),  // cmd_bench_serve.go
+		a.benchGatesCommand(),  // cmd_bench_gates.go
 	)
 	return cmd
 }

@@ -214,7 +214,7 @@ entry with the actor and the reason); the RBAC matrix decides who may.`,
 func (a *app) expireCommand() *cobra.Command {
 	return a.itemCommand("expire ITEM_ID", "Soft-delete an item (EXPIRE; history kept)",
 		`expire ends the ACTIVE version of an item with an EXPIRE log entry: it leaves
-every read and index, its history stays for audit (seed 003: no hard delete of
+every read and index, its history stays for audit (spec §13: no hard delete of
 persistent memory). The actor needs the delete right on the item's layer.`,
 		"  memgov expire 019a6c1e-7f3b-7c9d-8e21-0c4b5a6d7e8f --by jane --reason \"customer closed the account\"",
 		"reason", "why the item expires", nil,

@@ -314,7 +314,7 @@ func (a *app) policyCommand() *cobra.Command {
 		Use:   "policy",
 		Short: "Show the effective governance policy",
 		Long: `The policy holds every formula weight, threshold and table memgov applies: the
-seeds' defaults, overridden by DB.policy.yaml beside the database or --policy FILE.`,
+defaults of docs/spec.md, overridden by DB.policy.yaml beside the database or --policy FILE.`,
 		Example: "  memgov policy show > my-policy.yaml",
 	}
 	show := &cobra.Command{

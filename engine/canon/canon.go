@@ -1,5 +1,5 @@
 // Package canon implements RFC 8785 JSON Canonicalization Scheme (JCS) and
-// the agent-manifest 3.2.6.1 snapshot hash of a memory store.
+// the spec §3.2.6.1 snapshot hash of a memory store.
 //
 // [Canonicalize] and [Marshal] turn JSON into its canonical form: object
 // keys sorted by UTF-16 code units, numbers in ECMAScript (ES6) format,

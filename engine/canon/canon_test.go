@@ -247,7 +247,7 @@ func TestMarshalErrors(t *testing.T) {
 }
 
 // TestSpecVectors reproduces the canonical JSON behind leaf hashes given in
-// the agent-manifest reference (3.2.6.2 and 3.2.7.1).
+// the agent-manifest reference (spec §3.2.6.2 and §3.2.7.1).
 func TestSpecVectors(t *testing.T) {
 	tests := []struct {
 		tag  string

@@ -14,7 +14,7 @@ import (
 // An Algorithm names the hash function of a snapshot digest.
 type Algorithm string
 
-// The snapshot hash algorithms of agent-manifest 3.2.6.
+// The snapshot hash algorithms of spec §3.2.6.
 const (
 	SHA256   Algorithm = "sha256"   // SHA-256
 	SHAKE256 Algorithm = "shake256" // SHAKE-256 with 32 bytes of output
@@ -120,7 +120,7 @@ func (d *Digest) Sum() string {
 }
 
 // A Hasher computes the snapshot_hash of a key-value map (agent-manifest
-// 3.2.6.1): the digest of the map's RFC 8785 canonical JSON, streamed from
+// spec §3.2.6.1): the digest of the map's RFC 8785 canonical JSON, streamed from
 // members added in key order. It writes the bytes through a [MapWriter],
 // so they are exactly what [WriteMap] exports for the same entries. A
 // Hasher is not safe for concurrent use.

@@ -41,7 +41,7 @@ type ApprovalInput struct {
 // ApprovalResult is what the approval gate finds.
 type ApprovalResult struct {
 	Result
-	// Risk is R(w) with its factors and the approval tier (12.6.2); the
+	// Risk is R(w) with its factors and the approval tier (spec §12.6.2); the
 	// tier is at least ASYNC_REVIEW when any reason routes the write to a
 	// person.
 	Risk policy.RiskResult
@@ -49,8 +49,8 @@ type ApprovalResult struct {
 	Review []string
 }
 
-// Approval scores the risk R(w) (12.6.2) and picks the approval tier; agents
-// below the reputation threshold always go to review (12.11.5).
+// Approval scores the risk R(w) (spec §12.6.2) and picks the approval tier; agents
+// below the reputation threshold always go to review (spec §12.11.5).
 type Approval struct{}
 
 // Name returns NameApproval.
@@ -85,7 +85,7 @@ func (Approval) Evaluate(ctx context.Context, in ApprovalInput) (ApprovalResult,
 	return out, nil
 }
 
-// consumers estimates the blast radius (12.6.2 f_blast): the agents other
+// consumers estimates the blast radius (spec §12.6.2 f_blast): the agents other
 // than the writer that will read the memory. Facts and procedures (SEMANTIC,
 // PROCEDURAL) and shared namespaces reach every other agent of the tenant; an
 // agent's own episodic and session memory reaches no one else.

@@ -49,7 +49,7 @@ type AuthorizationResult struct {
 }
 
 // Authorization checks the principal and its right to write the memoryRef's
-// layer (12.8.2), and that the key keeps its layer.
+// layer (spec §12.8.2), and that the key keeps its layer.
 type Authorization struct{}
 
 // Name returns NameAuthorization.
@@ -84,7 +84,7 @@ func (Authorization) Evaluate(ctx context.Context, in AuthorizationInput) (Autho
 	}
 	if !in.Policy.Allowed(string(p.Role), string(in.Layer), policy.OpWrite) {
 		// Agents may propose durable memory their role may not write
-		// directly; a person approves it (12.1.4: semantic and procedural
+		// directly; a person approves it (spec §12.1.4: semantic and procedural
 		// memory are governance-approved). In the agent's own workspace the
 		// merge request is that approval.
 		if (p.Role == memory.Executor || p.Role == memory.Orchestrator) && in.Layer.Durable() {

@@ -19,7 +19,7 @@ type ContentPolicyInput struct {
 	Evidence []memory.EvidenceRef
 }
 
-// ContentPolicy rejects memory-poisoning content (seed 004 guards, 12.11.5).
+// ContentPolicy rejects memory-poisoning content (spec §14.8, §12.11.5).
 type ContentPolicy struct{}
 
 // Name returns NameContentPolicy.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/similar"
@@ -16,27 +17,48 @@ type Judge interface {
 	Contradiction(ctx context.Context, a, b string) (float64, error)
 }
 
+// TopicReader reads a write's same-topic neighbours from the full-text index.
+type TopicReader interface {
+	TopicCandidates(ctx context.Context, q memory.TopicQuery) ([]memory.Candidate, error)
+}
+
 // ContradictionInput is what the contradiction gate needs.
 type ContradictionInput struct {
 	MemoryRef   string
 	Layer       memory.Layer
 	ContentHash string
 	Features    memory.Features
-	Confidence  float64 // the writer's confidence
+	// Confidence is the write's confidence on the scale of the stored
+	// confidences it is compared with (spec §12.2.4 compares like with like): the
+	// adjusted confidence when the evidence gate scored the write.
+	Confidence float64
 	// OwnItemID is the item the write updates, if any: it does not
 	// contradict itself.
 	OwnItemID string
 	Policy    *policy.Policy
-	Judge     Judge // nil: no external judge
-	Reader    CandidateReader
+	// Rules is the rule-based judge (relation cardinalities from the
+	// policy); nil: the judge package's defaults.
+	Rules *judge.Judge
+	Judge Judge // nil: no external (model) judge
+	// Reader reads the duplicate candidates (content hash, fingerprint,
+	// subject, SimHash bands); Topics, when set, the same-topic neighbours
+	// (full-text BM25 within the memoryRef and layer, and the same
+	// extracted subject), whatever their cosine.
+	Reader CandidateReader
+	Topics TopicReader
+	// ModelNeighbours are versions a configured embedder finds near the
+	// write; they are compared as topic neighbours.
+	ModelNeighbours []string
 }
 
 // ContradictionResult is what the contradiction gate finds.
 type ContradictionResult struct {
 	Result
-	// Candidates are the write's neighbours, most similar first; nil when
-	// the gate did not look (non-durable layers).
+	// Candidates are the write's duplicate candidates, most similar first;
+	// nil when the gate did not look (non-durable layers).
 	Candidates []Scored
+	// Topical are the same-topic neighbours the gate compared besides them.
+	Topical []Scored
 	// Contradicts are the items the write contradicts (empty when the
 	// resolution keeps both).
 	Contradicts []memory.RelatedItem
@@ -51,14 +73,21 @@ type ContradictionResult struct {
 	JudgeError error
 }
 
-// Contradiction finds contradicting items (12.2.4): the same subject and
-// predicate with another object, or a negation conflict among semantic
-// neighbours above the topic threshold, or an external judge's verdict; and
-// resolves them per memory typology (resolveConflict).
+// Contradiction finds contradicting items (spec §12.2.4) among the write's
+// duplicate candidates and its same-topic neighbours: the rule-based judge on
+// plain text (another value of a single-valued relation, a negation of an
+// active claim, antonyms, conflicting numbers or dates), the same subject and
+// predicate with another object for structured content, and an external
+// judge's verdict when one is configured; and resolves them per memory
+// typology (ResolveConflict).
 type Contradiction struct{}
 
 // Name returns NameContradiction.
 func (Contradiction) Name() string { return NameContradiction }
+
+// modelComparisons caps the neighbours an external judge is asked about per
+// write: the most topical ones.
+const modelComparisons = 5
 
 // Evaluate compares a durable write with its neighbours.
 func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (ContradictionResult, error) {
@@ -69,26 +98,60 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 	if err != nil {
 		return ContradictionResult{}, err
 	}
-	out := ContradictionResult{Result: accept(), Candidates: cands, Novel: true}
 	feat, topic := in.Features, in.Policy.Contradiction.TopicSimilarity
-	writeNegated := negated(feat.Text)
-	var found []memory.RelatedItem
-	maxConf := 0.0
+	seen := map[string]bool{}
 	for _, c := range cands {
-		if c.Cosine >= topic || (feat.Subject != "" && c.Subject == feat.Subject) {
+		seen[c.VersionID] = true
+	}
+	var topical []Scored
+	if in.Topics != nil && strings.TrimSpace(feat.Text) != "" {
+		k := in.Policy.Contradiction.Candidates
+		if k <= 0 {
+			k = 20
+		}
+		ts, err := in.Topics.TopicCandidates(ctx, memory.TopicQuery{MemoryRef: in.MemoryRef, Layer: in.Layer, Text: feat.Text, Subject: feat.Subject, Limit: k,
+			VersionIDs: in.ModelNeighbours})
+		if err != nil {
+			return ContradictionResult{}, fmt.Errorf("read topic candidates: %w", err)
+		}
+		for _, c := range ts {
+			if seen[c.VersionID] || (c.State != memory.Active && c.State != memory.Draft) {
+				continue
+			}
+			seen[c.VersionID] = true
+			s := Scored{Candidate: c}
+			if len(c.Embedding) > 0 {
+				if v, err := similar.UnmarshalVector(c.Embedding); err == nil {
+					s.Cosine = similar.Cosine(feat.Embedding, v)
+				}
+			}
+			topical = append(topical, s)
+		}
+	}
+	rules := in.Rules
+	if rules == nil {
+		rules = defaultRules
+	}
+	out := ContradictionResult{Result: accept(), Candidates: cands, Topical: topical, Novel: true}
+	var found []memory.RelatedItem
+	var layers []memory.Layer
+	asked := 0
+	for i, c := range append(append([]Scored{}, cands...), topical...) {
+		isTopical := i >= len(cands) || c.Cosine >= topic || (feat.Subject != "" && c.Subject == feat.Subject)
+		if isTopical {
 			out.Novel = false
 		}
 		if in.OwnItemID != "" && c.ItemID == in.OwnItemID {
 			continue
 		}
 		why := ""
-		switch {
-		case feat.Subject != "" && c.Subject == feat.Subject && c.Predicate == feat.Predicate &&
-			c.Object != "" && feat.Object != "" && c.Object != feat.Object:
+		if v := rules.Contradiction(c.Text, feat.Text); v.Contradicts {
+			why = v.Rule + ": " + v.Explanation
+		} else if feat.Object != "" && c.Object != "" && feat.Subject != "" && c.Subject == feat.Subject &&
+			c.Predicate == feat.Predicate && c.Object != feat.Object {
 			why = "same subject and predicate, another object"
-		case c.Cosine >= topic && writeNegated != negated(c.Text):
-			why = "negation"
-		case in.Judge != nil && c.Cosine >= topic && out.JudgeError == nil:
+		} else if in.Judge != nil && isTopical && out.JudgeError == nil && asked < modelComparisons {
+			asked++
 			s, err := in.Judge.Contradiction(ctx, c.Text, feat.Text)
 			if err != nil {
 				out.JudgeError = err
@@ -103,11 +166,12 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		}
 		found = append(found, memory.RelatedItem{Relation: "CONTRADICTS", ItemID: c.ItemID, VersionID: c.VersionID, Key: c.Key,
 			Text: c.Text, Similarity: round3(c.Cosine), Confidence: c.Confidence, State: c.State})
-		if c.Confidence > maxConf {
-			maxConf = c.Confidence
+		layers = append(layers, c.Layer)
+		if out.Finding == "" {
+			out.Finding = why
 		}
 	}
-	out.Result = resolve(in, found, maxConf, &out)
+	out.Result = resolve(in, found, layers, &out)
 	if out.JudgeError != nil && out.Verdict == Accept {
 		// A judge that cannot judge routes the write to a person.
 		out.Result = verdict(Defer, ReasonModelUnavailable, "the contradiction judge failed: %v", out.JudgeError)
@@ -115,48 +179,70 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 	return out, nil
 }
 
+// defaultRules is the rule-based judge with the default cardinalities.
+var defaultRules = judge.New(nil)
+
 // resolve turns the contradictions found into a verdict (ResolveConflict).
-func resolve(in ContradictionInput, found []memory.RelatedItem, maxConf float64, out *ContradictionResult) Result {
+// spec §12.2.4 weighs like with like: the confidences of items of the write's own
+// layer. A durable fact or procedure that contradicts an item of another
+// layer is neither refused nor allowed to supersede it by that comparison: a
+// person decides.
+func resolve(in ContradictionInput, found []memory.RelatedItem, layers []memory.Layer, out *ContradictionResult) Result {
 	if len(found) == 0 {
 		return accept()
 	}
-	res := ResolveConflict(in.Layer, in.Confidence, maxConf, found)
+	var same []memory.RelatedItem
+	maxConf, cross := 0.0, ""
+	for i, f := range found {
+		if layers[i] != in.Layer {
+			if cross == "" {
+				cross = fmt.Sprintf("%s (%s)", f.Key, layers[i])
+			}
+			continue
+		}
+		same = append(same, f)
+		maxConf = max(maxConf, f.Confidence)
+	}
+	if cross != "" && in.Layer != memory.Episodic {
+		out.Contradicts = found
+		why := fmt.Sprintf("contradicts %s, an item of another layer; a person decides", cross)
+		if out.Finding != "" {
+			why += " (" + out.Finding + ")"
+		}
+		return Result{Verdict: Defer, Reason: ReasonContradiction, Related: found, Detail: why}
+	}
+	if len(same) == 0 {
+		same = found
+	}
+	res := ResolveConflict(in.Layer, in.Confidence, maxConf, same)
+	why := res.Why
+	if out.Finding != "" {
+		why += " (" + out.Finding + ")"
+	}
 	switch {
 	case res.Keep:
-		out.Finding = res.Why
+		out.Finding = why
 		return accept()
 	case res.Action == ResolveUpdate:
 		out.Contradicts, out.Supersedes = found, res.Supersedes
-		return Result{Verdict: Defer, Reason: ReasonContradiction, Related: found, Detail: res.Why}
+		return Result{Verdict: Defer, Reason: ReasonContradiction, Related: found, Detail: why}
 	}
 	out.Contradicts = found
-	r := reject(ReasonContradiction, "%s", res.Why)
+	r := reject(ReasonContradiction, "%s", why)
 	r.Related = found
 	return r
 }
 
-var negations = []string{" not ", " no ", " never ", "n't ", " none ", " cannot ", " without "}
-
-func negated(s string) bool {
-	t := " " + similar.Normalize(s) + " "
-	for _, n := range negations {
-		if strings.Contains(t, n) {
-			return true
-		}
-	}
-	return false
-}
-
-// Conflict resolution per memory typology (seed 003 section 10, Mem0's
+// Conflict resolution per memory typology (spec §13.10, Mem0's
 // ADD / UPDATE / DELETE / NOOP decisions with Zep's temporal validity;
-// 12.9.4 human-mediated resolution for durable facts).
+// spec §12.9.4 human-mediated resolution for durable facts).
 type Resolution string
 
 // Resolutions.
 const (
 	ResolveAdd    Resolution = "ADD"    // nothing conflicts: the write is a new entry
 	ResolveUpdate Resolution = "UPDATE" // the write supersedes what it contradicts, once a person agrees
-	ResolveDelete Resolution = "DELETE" // the contradicted entry is removed (never chosen automatically: seed 003 "no hard DELETE")
+	ResolveDelete Resolution = "DELETE" // the contradicted entry is removed (never chosen automatically: spec §13.16, "no hard DELETE")
 	ResolveNoop   Resolution = "NOOP"   // memory keeps what it has
 )
 
@@ -178,7 +264,7 @@ type ConflictResolution struct {
 //   - EPISODIC: NOOP, both kept — episodes are events, not claims; a
 //     contradiction is itself an observation.
 //   - SEMANTIC: UPDATE with temporal validity when the write is more confident
-//     than what it contradicts (highest-confidence-wins, 12.9.4), through
+//     than what it contradicts (highest-confidence-wins, spec §12.9.4), through
 //     review; otherwise NOOP: the established fact stands and the write is
 //     refused.
 //   - PROCEDURAL: UPDATE with supersession — the latest procedure wins, through

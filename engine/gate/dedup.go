@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/policy"
-	"github.com/memgov/memgov/engine/similar"
 )
 
 // DedupInput is what the dedup gate needs.
@@ -33,7 +33,7 @@ type DedupResult struct {
 	Target *memory.Candidate
 }
 
-// Dedup is the three-tier deduplication of 12.3: exact content hash,
+// Dedup is the three-tier deduplication of spec §12.3: exact content hash,
 // structural fingerprint, semantic similarity, within the write's layer.
 type Dedup struct{}
 
@@ -54,7 +54,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 		}
 	}
 	own := func(c Scored) bool { return in.OwnItemID != "" && c.ItemID == in.OwnItemID }
-	// Dedup compares within the write's layer (12.3.3: the hash set of layer l).
+	// Dedup compares within the write's layer (spec §12.3.3: the hash set of layer l).
 	var same []Scored
 	for _, c := range cands {
 		if c.Layer == in.Layer {
@@ -89,8 +89,15 @@ func related(c Scored, relation string) memory.RelatedItem {
 		Similarity: round3(c.Cosine), Confidence: c.Confidence, State: c.State}
 }
 
-// decide judges a near-duplicate by what the write adds to it.
+// decide judges a near-duplicate by what the write adds to it. A write that
+// differs from it in a number, date, name, negation or role is never
+// rejected as its duplicate: it goes to a person, who keeps both or merges
+// them with history.
 func decide(text string, c Scored, dupReason, conflictReason string) DedupResult {
+	if d, ok := judge.Differs(c.Text, text); ok {
+		return DedupResult{Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{related(c, "NEAR_DUPLICATE")},
+			Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s", c.Key, c.Cosine, d.Explanation)}}
+	}
 	switch delta(text, c.Text) {
 	case deltaEmpty:
 		r := reject(dupReason, "adds nothing to %s (similarity %.3f)", c.Key, c.Cosine)
@@ -117,7 +124,7 @@ const (
 )
 
 // delta compares the information in two texts by their word sets
-// (compute_information_delta of 12.3.3).
+// (compute_information_delta of spec §12.3.3).
 func delta(newText, oldText string) deltaKind {
 	nw, ow := wordSet(newText), wordSet(oldText)
 	missing, extra := 0, 0
@@ -142,7 +149,7 @@ func delta(newText, oldText string) deltaKind {
 
 func wordSet(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, f := range strings.FieldsFunc(similar.Normalize(s), func(r rune) bool {
+	for _, f := range strings.FieldsFunc(judge.Normalize(s), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 || r == '$' || r == '.' || r == ',')
 	}) {
 		f = strings.Trim(f, ".,")

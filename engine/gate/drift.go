@@ -6,7 +6,7 @@ import (
 )
 
 // DriftStatus is what a memoryRef's drift policy says about writing to it
-// now (agent-manifest 3.2.6.1).
+// now (spec §3.2.6.1).
 type DriftStatus struct {
 	// Deny: the memoryRef drifted from its approved baseline under
 	// deny-on-drift (or its baseline expired or ran out of delta budget).

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/policy"
 )
@@ -21,8 +22,21 @@ type EvidenceReader interface {
 	CitedItems(ctx context.Context, itemID string) ([]string, error)
 }
 
+// ReasonEvidenceContradicts routes a write whose evidence excerpt states
+// another value for its claim to a person.
+const ReasonEvidenceContradicts = "EVIDENCE_CONTRADICTS"
+
+// Entailer is an optional external judge of evidence (a model): how the
+// premise (an excerpt) relates to the hypothesis (the claim): "entails",
+// "contradiction" or "neutral", with its confidence in [0,1].
+type Entailer interface {
+	Entailment(ctx context.Context, premise, hypothesis string) (relation string, confidence float64, err error)
+}
+
 // EvidenceInput is what the evidence gate needs.
 type EvidenceInput struct {
+	// Text is the claim the evidence is to support (content.text).
+	Text       string
 	Agent      string
 	Layer      memory.Layer
 	Evidence   []memory.EvidenceRef
@@ -32,6 +46,10 @@ type EvidenceInput struct {
 	Now    time.Time
 	Policy *policy.Policy
 	Reader EvidenceReader
+	// Rules scores support from excerpts; nil: the judge's defaults.
+	Rules *judge.Judge
+	// Model, when set, judges support instead of Rules.
+	Model Entailer
 }
 
 // EvidenceResult is what the evidence gate finds.
@@ -42,11 +60,13 @@ type EvidenceResult struct {
 	Factual policy.FactualResult
 	// Adjusted is the writer's confidence adjusted by the factual score.
 	Adjusted float64
+	// Contradicting are the excerpts that state another value for the claim.
+	Contradicting []string
 }
 
-// Evidence computes V_fact (12.2.3) and enforces the evidence rules: no
+// Evidence computes V_fact (spec §12.2.3) and enforces the evidence rules: no
 // self-referential evidence for SEMANTIC and PROCEDURAL, external evidence for
-// durable layers (12.11.4), and no provenance cycles through MEMORY_ITEM
+// durable layers (spec §12.11.4), and no provenance cycles through MEMORY_ITEM
 // evidence.
 type Evidence struct{}
 
@@ -58,11 +78,29 @@ func (Evidence) Evaluate(ctx context.Context, in EvidenceInput) (EvidenceResult,
 	if !in.Layer.Durable() {
 		return EvidenceResult{Result: accept()}, nil
 	}
+	rules := in.Rules
+	if rules == nil {
+		rules = defaultRules
+	}
 	evs := make([]policy.Evidence, 0, len(in.Evidence))
+	var contradicting []string
 	for _, r := range in.Evidence {
-		ev := policy.Evidence{SourceType: r.SourceType, Support: 1}
-		if r.Authority != nil {
-			ev.Authority = *r.Authority
+		sup, contra, err := support(ctx, in, rules, r)
+		if err != nil {
+			return EvidenceResult{Result: verdict(Defer, ReasonModelUnavailable, "the evidence judge failed: %v", err)}, nil
+		}
+		if contra != "" {
+			contradicting = append(contradicting, contra)
+		}
+		ev := policy.Evidence{SourceType: r.SourceType, Support: sup}
+		// A request may claim at most the authority the source registry
+		// grants its source.
+		granted := in.Policy.GrantedAuthority(r.SourceType, r.SourceURI)
+		switch {
+		case r.Authority != nil:
+			ev.Authority = min(*r.Authority, granted)
+		case granted >= 0:
+			ev.Authority = granted
 		}
 		if r.AccessedAt != nil {
 			ev.AccessedAt = *r.AccessedAt
@@ -94,7 +132,13 @@ func (Evidence) Evaluate(ctx context.Context, in EvidenceInput) (EvidenceResult,
 	}
 	fr := in.Policy.FactualScore(string(in.Layer), evs, in.Now)
 	out := EvidenceResult{Result: accept(), Scored: true, Factual: fr,
-		Adjusted: in.Policy.AdjustedConfidence(in.Confidence, fr.Score, fr.MeanAuthority, false)}
+		Adjusted: in.Policy.AdjustedConfidence(in.Confidence, fr.Score, fr.MeanAuthority, false), Contradicting: contradicting}
+	if len(contradicting) > 0 && fr.Pass {
+		// Evidence that states another value never lets a write commit on
+		// its own: a person decides.
+		out.Result = verdict(Defer, ReasonEvidenceContradicts, "%s", strings.Join(contradicting, "; "))
+		return out, nil
+	}
 	if fr.Pass {
 		return out, nil
 	}
@@ -108,9 +152,56 @@ func (Evidence) Evaluate(ctx context.Context, in EvidenceInput) (EvidenceResult,
 			return out, nil
 		}
 	}
+	if len(contradicting) > 0 {
+		out.Result = verdict(Defer, ReasonEvidenceContradicts, "%s", strings.Join(contradicting, "; "))
+		return out, nil
+	}
 	// A low factual score goes to a person rather than into memory.
 	out.Result = verdict(Defer, ReasonLowFactual, "V_fact %.2f is below the %s threshold %.2f", fr.Score, in.Layer, fr.Threshold)
 	return out, nil
+}
+
+// support computes support(m, e) for one evidence reference: from its
+// excerpt when it quotes one (the claim's values and key terms found in it;
+// an excerpt stating another value scores 0 and is returned as contra), and
+// the policy's default below 1 when it quotes none.
+func support(ctx context.Context, in EvidenceInput, rules *judge.Judge, r memory.EvidenceRef) (score float64, contra string, err error) {
+	if strings.TrimSpace(r.Excerpt) == "" || strings.TrimSpace(in.Text) == "" {
+		return in.Policy.Evidence.SupportWithoutExcerpt, "", nil
+	}
+	if in.Model != nil {
+		rel, conf, err := in.Model.Entailment(ctx, r.Excerpt, in.Text)
+		if err != nil {
+			return 0, "", err
+		}
+		switch rel {
+		case "entails":
+			return conf, "", nil
+		case "contradiction":
+			return 0, fmt.Sprintf("the judge reads the excerpt of %s as contradicting the claim (%.2f)", sourceName(r), conf), nil
+		}
+		return min(1-conf, 0.5), "", nil
+	}
+	ev := rules.Support(in.Text, r.Excerpt)
+	if ev.Contradicts {
+		return 0, fmt.Sprintf("the excerpt of %s: %s", sourceName(r), ev.Explanation), nil
+	}
+	// The contradiction rules read descriptive text too (exclusive states of
+	// one scene, another count of the same thing).
+	if v := rules.Contradiction(r.Excerpt, in.Text); v.Contradicts {
+		return 0, fmt.Sprintf("the excerpt of %s contradicts the claim: %s", sourceName(r), v.Explanation), nil
+	}
+	return ev.Score, "", nil
+}
+
+func sourceName(r memory.EvidenceRef) string {
+	switch {
+	case r.SourceURI != "":
+		return r.SourceURI
+	case r.SourceItemID != "":
+		return r.SourceItemID
+	}
+	return r.SourceType
 }
 
 // writtenBy reports whether the cited source (a version id, or an item id

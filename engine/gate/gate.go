@@ -77,7 +77,7 @@ const (
 	ReasonModelUnavailable   = "MODEL_UNAVAILABLE"
 )
 
-// Verdict is what one gate decides (seed 001, 12.1.5).
+// Verdict is what one gate decides (spec §12.1.5).
 type Verdict int
 
 // Gate verdicts. The zero Verdict is no verdict: what a gate returns with an

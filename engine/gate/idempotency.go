@@ -31,7 +31,7 @@ type IdempotencyInput struct {
 	Agent     string
 	Layer     memory.Layer
 	Now       time.Time
-	// Window is how far back a token counts (12.1.7: 24 hours).
+	// Window is how far back a token counts (spec §12.1.7: 24 hours).
 	Window time.Duration
 	Reader IdempotencyReader
 }
@@ -50,7 +50,7 @@ type IdempotencyResult struct {
 }
 
 // Idempotency answers a repeated request with the outcome of the first one
-// (12.1.7). A token covers what was written: the memoryRef, the key, the
+// (spec §12.1.7). A token covers what was written: the memoryRef, the key, the
 // content, the agent and the layer. A caller's token replayed with any of
 // them changed is refused (IDEMPOTENCY_CONFLICT), never answered
 // ALREADY_COMMITTED: that answer would drop the new write silently.
@@ -85,7 +85,7 @@ func (Idempotency) Evaluate(ctx context.Context, in IdempotencyInput) (Idempoten
 }
 
 // Scope is SHA-256 over what a write writes: memoryRef, key, canonical
-// content, agent and layer (12.1.7, scoped to the target). It is the default
+// content, agent and layer (spec §12.1.7, scoped to the target). It is the default
 // idempotency token.
 func Scope(memoryRef, key string, content json.RawMessage, agent string, layer memory.Layer) string {
 	h := sha256.New()
@@ -97,7 +97,7 @@ func Scope(memoryRef, key string, content json.RawMessage, agent string, layer m
 }
 
 // Token is SHA-256(canonical(content) || agent || layer), the unscoped token
-// of 12.1.7. memgov derives its default token with Scope instead; Token stays
+// of spec §12.1.7. memgov derives its default token with Scope instead; Token stays
 // for callers that computed tokens this way.
 func Token(content json.RawMessage, agent string, layer memory.Layer) string {
 	h := sha256.New()

@@ -47,9 +47,9 @@ func allDomains(attr string) bool {
 }
 
 // Policy applies the policy checks of the lifecycle subsystem to every write:
-// ABAC (an executor's own session, domain tags), data residency (12.10.3), the
-// reference-only invariant (seed 003 section 13) and write leases with fencing
-// tokens (12.8.3).
+// ABAC (an executor's own session, domain tags), data residency (spec §12.10.3), the
+// reference-only invariant (spec §13.13) and write leases with fencing
+// tokens (spec §12.8.3).
 type Policy struct{}
 
 // Name returns NamePolicy.
@@ -89,7 +89,7 @@ func (Policy) Evaluate(ctx context.Context, in PolicyInput) (Result, error) {
 	}
 	live := found && !l.Released && in.Now.Before(l.ExpiresAt)
 	if in.HasToken {
-		// write_valid of 12.8.3: the token must be the current token of
+		// write_valid of spec §12.8.3: the token must be the current token of
 		// the entry, issued to the writer, and its lease not expired (a
 		// released lease's last token stays valid for its holder).
 		switch {

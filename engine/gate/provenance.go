@@ -39,14 +39,14 @@ type ProvenanceResult struct {
 	// Record is the provenance record, unsigned: the engine signs it once
 	// the write's item is known.
 	Record memory.Provenance
-	// Validation is the composite validation score (12.2.5).
+	// Validation is the composite validation score (spec §12.2.5).
 	Validation float64
 	// Adjusted is the adjusted confidence the record carries.
 	Adjusted float64
 }
 
-// Provenance stamps the provenance record (12.4.2) and the composite
-// validation score (12.2.5).
+// Provenance stamps the provenance record (spec §12.4.2) and the composite
+// validation score (spec §12.2.5).
 type Provenance struct{}
 
 // Name returns NameProvenance.

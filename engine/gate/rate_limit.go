@@ -38,8 +38,8 @@ type RateLimitResult struct {
 }
 
 // RateLimit defers writes past the per-agent, per-layer limit or the session
-// budget, with exponential backoff (12.1.8, 12.11.2), and suspends an agent on
-// a burst (12.11.5).
+// budget, with exponential backoff (spec §12.1.8, §12.11.2), and suspends an agent on
+// a burst (spec §12.11.5).
 type RateLimit struct{}
 
 // Name returns NameRateLimit.

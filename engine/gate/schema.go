@@ -20,7 +20,7 @@ type SchemaInput struct {
 }
 
 // Schema validates the request against the per-layer JSON Schemas and the
-// seed-004 write criteria (observation types, default deny).
+// spec §14.2 write criteria (observation types, default deny).
 type Schema struct {
 	Validator *schema.Validator
 }

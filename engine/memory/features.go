@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/similar"
 )
 
@@ -12,7 +13,7 @@ import (
 // version's content the same way at write time and when the store indexes it.
 type Features struct {
 	Text        string
-	Fingerprint [16]byte // tier 2: structural fingerprint (12.3.2)
+	Fingerprint [16]byte // tier 2: structural fingerprint (spec §12.3.2)
 	Subject     string   // normalised triple, when the content has one
 	Predicate   string
 	Object      string
@@ -31,13 +32,26 @@ func FeaturesOf(content json.RawMessage) Features {
 	_ = json.Unmarshal(content, &c)
 	f := Features{Text: c.Text, Subject: normField(c.Subject), Predicate: normField(c.Predicate), Object: normField(c.Object)}
 	if f.Subject != "" && f.Predicate != "" {
-		// 12.3.2: f(m) = hash(subject || predicate || normalize(object)).
+		// spec §12.3.2: f(m) = hash(subject || predicate || normalize(object)).
 		h := sha256.Sum256([]byte(f.Subject + "\x00" + f.Predicate + "\x00" + f.Object))
 		copy(f.Fingerprint[:], h[:16])
 	} else {
-		f.Fingerprint = similar.Fingerprint(c.Text)
+		// Plain text: a role-preserving fingerprint ("Acme acquired Globex"
+		// and "Globex acquired Acme" differ), and the subject of its first
+		// claim, which finds the write's same-subject neighbours.
+		f.Fingerprint = judge.Fingerprint(c.Text)
+		if f.Subject == "" {
+			for _, cl := range judge.Extract(c.Text) {
+				if cl.Subject != "" {
+					f.Subject = cl.Subject
+					break
+				}
+			}
+		}
 	}
-	f.Embedding = similar.Embed(c.Text)
+	// Tier 3 compares normalised text: case, punctuation, stems, number and
+	// date formats and synonyms folded.
+	f.Embedding = similar.Embed(judge.Normalize(joinHyphens(c.Text)))
 	f.SimHash = similar.Sign(f.Embedding)
 	return f
 }
@@ -53,3 +67,19 @@ func normField(v any) string {
 		return strings.ToLower(string(b))
 	}
 }
+
+// joinHyphens joins words split by a hyphen ("e-mail", "follow-up"), so that
+// the hyphenated and the solid spelling compare alike.
+func joinHyphens(s string) string {
+	b := []byte(s)
+	out := b[:0:0]
+	for i, c := range b {
+		if c == '-' && i > 0 && i+1 < len(b) && isLetter(b[i-1]) && isLetter(b[i+1]) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

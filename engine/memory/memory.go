@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// Layer is a memory layer (seed 001, 12.1.4).
+// Layer is a memory layer (spec §12.1.4).
 type Layer string
 
 // The memory layers, from ephemeral to canonical.
@@ -41,7 +41,7 @@ func ParseLayer(s string) (Layer, error) {
 // Durable reports whether the layer outlives a session.
 func (l Layer) Durable() bool { return l == Episodic || l == Semantic || l == Procedural }
 
-// State is the state of one version (seed 001, 12.5.3).
+// State is the state of one version (spec §12.5.3).
 type State string
 
 // Version states.
@@ -54,7 +54,7 @@ const (
 	Quarantined State = "QUARANTINED"
 )
 
-// Role is what a principal may do (seed 001, 12.8.2, plus operator for drift).
+// Role is what a principal may do (spec §12.8.2, plus operator for drift).
 type Role string
 
 // Roles.
@@ -178,7 +178,7 @@ type Version struct {
 	ActiveTo        int64           `json:"active_to_lsn,omitempty"`   // LSN at which it stopped being ACTIVE
 	ExpiresAt       *time.Time      `json:"expires_at,omitempty"`
 	Reason          string          `json:"reason,omitempty"` // why the version exists (from its log entry)
-	// Source is the provenance class of the write that made it (seed 004:
+	// Source is the provenance class of the write that made it (spec §14:
 	// user_stated, tool_verified, agent_inferred, recalled); "" before
 	// memgov recorded it.
 	Source string `json:"source,omitempty"`

@@ -7,7 +7,7 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 )
 
-// Write statuses (12.1.6).
+// Write statuses (spec §12.1.6).
 const (
 	StatusCommitted        = "COMMITTED"
 	StatusMerged           = "MERGED"
@@ -18,7 +18,7 @@ const (
 	StatusDenied           = "DENIED"
 )
 
-// EvidenceRef is one piece of evidence behind a write (12.4.3).
+// EvidenceRef is one piece of evidence behind a write (spec §12.4.3).
 type EvidenceRef = oplog.EvidenceRef
 
 // RelatedItem is an existing item a write contradicts or duplicates, shown
@@ -78,10 +78,10 @@ type IdempotencyRecord struct {
 	CreatedAt time.Time
 }
 
-// Provenance is the provenance record of a version (12.4.2), HMAC-signed.
+// Provenance is the provenance record of a version (spec §12.4.2), HMAC-signed.
 type Provenance = oplog.Provenance
 
-// Lease is a write lease on one memory entry (12.8.3).
+// Lease is a write lease on one memory entry (spec §12.8.3).
 type Lease struct {
 	Resource  string    `json:"resource"`
 	MemoryRef string    `json:"memory_ref"`
@@ -96,7 +96,7 @@ type Lease struct {
 // WorkspaceOpen is the status of a workspace that still takes writes.
 const WorkspaceOpen = "OPEN"
 
-// Workspace is an agent's copy-on-write workspace over a shared memoryRef (12.8.4).
+// Workspace is an agent's copy-on-write workspace over a shared memoryRef (spec §12.8.4).
 type Workspace struct {
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`

@@ -3,7 +3,7 @@ package merkle
 import "crypto/sha256"
 
 // NextChain returns SHA-256(0x02 || prev || leaf), the hash-chained value
-// after appending leaf to a chain whose value is prev (3.2.7.1
+// after appending leaf to a chain whose value is prev (spec §3.2.7.1
 // hash-chained mode). The first entry of a chain is not chained: its value
 // is its own leaf hash, chain_0 = leaf_0.
 func NextChain(prev, leaf Hash) Hash {

@@ -15,12 +15,12 @@ import (
 
 // TTL bounds, in seconds.
 const (
-	MinAuditTTL  = 60      // least ttl_seconds of an audit checkpoint (3.2.7.1)
-	MinMemoryTTL = 3600    // least ttl_seconds of a memory baseline (3.2.6)
+	MinAuditTTL  = 60      // least ttl_seconds of an audit checkpoint (spec §3.2.7.1)
+	MinMemoryTTL = 3600    // least ttl_seconds of a memory baseline (spec §3.2.6)
 	MaxTTL       = 7776000 // greatest ttl_seconds of both (90 days)
 )
 
-// EventMemoryDrift is the audit event a drift verdict calls for (3.2.6.1).
+// EventMemoryDrift is the audit event a drift verdict calls for (spec §3.2.6.1).
 const EventMemoryDrift = "MEMORY_DRIFT_DETECTED"
 
 // A Code is the outcome of a checkpoint acceptance rule.
@@ -31,9 +31,9 @@ const (
 	CodeAccept   Code = "ACCEPT"   // every rule holds
 	CodeRollback Code = "rollback" // the sequence number did not advance
 	CodeExpired  Code = "expired"  // the checkpoint's TTL has passed
-	CodeMismatch Code = "MISMATCH" // audit continuity not shown (3.2.7.1)
-	CodeDrift    Code = "drift"    // memory log not an append-only extension (3.2.6.2)
-	CodeBudget   Code = "budget"   // the delta exceeds the declared budget (3.2.6.2)
+	CodeMismatch Code = "MISMATCH" // audit continuity not shown (spec §3.2.7.1)
+	CodeDrift    Code = "drift"    // memory log not an append-only extension (spec §3.2.6.2)
+	CodeBudget   Code = "budget"   // the delta exceeds the declared budget (spec §3.2.6.2)
 )
 
 // A Verdict is the result of checking a checkpoint: its Code and a
@@ -61,7 +61,7 @@ func verdict(c Code, format string, args ...any) Verdict {
 // ErrInvalidCheckpoint is returned for a checkpoint that breaks a field rule.
 var ErrInvalidCheckpoint = errors.New("merkle: invalid checkpoint")
 
-// An AuditCheckpoint binds the state of memgov's audit log (3.2.7.1).
+// An AuditCheckpoint binds the state of memgov's audit log (spec §3.2.7.1).
 // Its JSON form is {"audit_chain_root":"sha256:<hex>","tree_size":...,
 // "seq":...,"observed_at":"<RFC 3339 UTC>","ttl_seconds":...}.
 type AuditCheckpoint struct {
@@ -80,7 +80,7 @@ type auditJSON struct {
 	TTLSeconds int64  `json:"ttl_seconds"`
 }
 
-// Validate checks the field rules of 3.2.7.1: ttl_seconds in
+// Validate checks the field rules of spec §3.2.7.1: ttl_seconds in
 // [MinAuditTTL, MaxTTL] and a set observation time.
 func (c AuditCheckpoint) Validate() error {
 	if c.TTLSeconds < MinAuditTTL || c.TTLSeconds > MaxTTL {
@@ -137,7 +137,7 @@ func (c *AuditCheckpoint) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// A MemoryCheckpoint binds the state of a memory operation log (3.2.6.2).
+// A MemoryCheckpoint binds the state of a memory operation log (spec §3.2.6.2).
 // Its JSON form is {"memory_root":"sha256:<hex>","tree_size":...,
 // "seq":...,"approved_at":"<RFC 3339 UTC>","ttl_seconds":...}.
 type MemoryCheckpoint struct {
@@ -156,7 +156,7 @@ type memoryJSON struct {
 	TTLSeconds int64  `json:"ttl_seconds"`
 }
 
-// Validate checks the field rules that 3.2.6 sets for a memory baseline:
+// Validate checks the field rules that spec §3.2.6 sets for a memory baseline:
 // ttl_seconds in [MinMemoryTTL, MaxTTL] and a set approval time.
 func (c MemoryCheckpoint) Validate() error {
 	if c.TTLSeconds < MinMemoryTTL || c.TTLSeconds > MaxTTL {
@@ -228,7 +228,7 @@ func withinTTL(start time.Time, ttl int64, now time.Time) bool {
 }
 
 // AcceptAudit decides whether the current state of an audit log continues
-// a signed checkpoint (3.2.7.1 merkle-log mode), checking in order:
+// a signed checkpoint (spec §3.2.7.1 merkle-log mode), checking in order:
 //
 //  1. both checkpoints are valid, and current.TreeSize >= signed.TreeSize > 0
 //     (the hash algorithm is SHA-256 for both by construction), else
@@ -274,7 +274,7 @@ type Budget struct {
 }
 
 // AcceptAdvance decides whether a memory log may advance from checkpoint
-// prev to checkpoint next (3.2.6.2), checking in order:
+// prev to checkpoint next (spec §3.2.6.2), checking in order:
 //
 //  1. proof is an RFC 9162 consistency proof that prev.Root is an
 //     append-only prefix of next.Root, else drift (the caller emits

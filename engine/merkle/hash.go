@@ -18,11 +18,11 @@ const Prefix = "sha256:"
 
 // Leaf tags of agent-manifest v0.2. Each includes its terminating NUL byte.
 const (
-	TagTraceEntry = "am-trace-entry\x00" // audit-chain entry (3.2.7.1)
-	TagKV         = "am-mem-kv\x00"      // key-value operation (3.2.6.2)
-	TagVec        = "am-mem-vec\x00"     // vector-store operation (3.2.6.2)
-	TagGraphNode  = "am-mem-gnode\x00"   // graph node operation (3.2.6.2)
-	TagGraphEdge  = "am-mem-gedge\x00"   // graph edge operation (3.2.6.2)
+	TagTraceEntry = "am-trace-entry\x00" // audit-chain entry (spec §3.2.7.1)
+	TagKV         = "am-mem-kv\x00"      // key-value operation (spec §3.2.6.2)
+	TagVec        = "am-mem-vec\x00"     // vector-store operation (spec §3.2.6.2)
+	TagGraphNode  = "am-mem-gnode\x00"   // graph node operation (spec §3.2.6.2)
+	TagGraphEdge  = "am-mem-gedge\x00"   // graph edge operation (spec §3.2.6.2)
 )
 
 // ErrMalformedHash is returned when a textual hash cannot be parsed.

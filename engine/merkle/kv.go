@@ -10,7 +10,7 @@ import (
 	"github.com/cyberphone/json-canonicalization/go/src/webpki.org/jsoncanonicalizer"
 )
 
-// Operations of the key-value memory log (3.2.6.2).
+// Operations of the key-value memory log (spec §3.2.6.2).
 const (
 	OpPut = "PUT"
 	OpDel = "DEL"
@@ -19,7 +19,7 @@ const (
 // ErrInvalidOp is returned for a key-value operation that cannot be encoded.
 var ErrInvalidOp = errors.New("merkle: invalid key-value operation")
 
-// A KVOp is one operation of a key-value memory log (3.2.6.2): a PUT of a
+// A KVOp is one operation of a key-value memory log (spec §3.2.6.2): a PUT of a
 // JSON value under a key, or a DEL of a key. Each operation is one leaf of
 // the memory log, in sequence order.
 type KVOp struct {

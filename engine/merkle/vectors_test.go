@@ -24,7 +24,7 @@ func mustPrefixed(t *testing.T, s string) Hash {
 	return h
 }
 
-// Vectors of agent-manifest v0.2 section 3.2.6.2.
+// Vectors of spec §3.2.6.2.
 func TestMemoryVectors(t *testing.T) {
 	putA := KVOp{Key: "a", Op: OpPut, Value: []byte("1")}
 	putB := KVOp{Key: "b", Op: OpPut, Value: []byte("2")}
@@ -73,7 +73,7 @@ func TestMemoryVectors(t *testing.T) {
 	}
 }
 
-// Vectors of agent-manifest v0.2 section 3.2.7.1.
+// Vectors of spec §3.2.7.1.
 func TestAuditVectors(t *testing.T) {
 	wantLeaves := []string{
 		"60254cf11420c61e878667adc185b683d261a19e9c74da5d224687758db65267",

@@ -24,7 +24,7 @@ type VersionData struct {
 	RunID            string `json:"run_id,omitempty"`
 	SessionID        string `json:"session_id,omitempty"`
 	ObservationType  string `json:"observation_type,omitempty"`
-	// Source is the provenance class of the write (seed 004
+	// Source is the provenance class of the write (spec §14
 	// PROVENANCE_LEVELS: user_stated, tool_verified, agent_inferred,
 	// recalled), from its evidence: reads report its trust level and
 	// confidence decay applies to the decaying classes.
@@ -53,7 +53,7 @@ type DecisionData struct {
 	Note     string `json:"note,omitempty"`
 }
 
-// EvidenceRef is one piece of evidence a write cites (12.4).
+// EvidenceRef is one piece of evidence a write cites (spec §12.4).
 type EvidenceRef struct {
 	SourceType   string     `json:"source_type"`
 	SourceURI    string     `json:"source_uri,omitempty"`
@@ -63,7 +63,7 @@ type EvidenceRef struct {
 	Excerpt      string     `json:"excerpt,omitempty"`
 }
 
-// Provenance is the provenance record of a version (12.4.2), HMAC-signed.
+// Provenance is the provenance record of a version (spec §12.4.2), HMAC-signed.
 type Provenance struct {
 	ProvenanceID          string        `json:"provenance_id"`
 	MemoryItemID          string        `json:"memory_item_id"`
@@ -209,7 +209,7 @@ type WorkspaceData struct {
 	Request json.RawMessage `json:"request,omitempty"`
 }
 
-// BaselineData is the data of a BASELINE_APPROVE entry: the 3.2.6
+// BaselineData is the data of a BASELINE_APPROVE entry: the spec §3.2.6
 // memory_baseline record with what memgov needs to enforce it.
 type BaselineData struct {
 	ID                   string    `json:"baseline_id"`

@@ -56,7 +56,7 @@ func (e *Entry) Canonical() ([]byte, error) {
 	})
 }
 
-// ComputeLeaf returns the agent-manifest 3.2.7.1 entry leaf:
+// ComputeLeaf returns the spec §3.2.7.1 entry leaf:
 // SHA-256(0x00 || "am-trace-entry\x00" || canonical_entry).
 func (e *Entry) ComputeLeaf() (merkle.Hash, error) {
 	c, err := e.Canonical()

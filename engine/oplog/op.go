@@ -11,15 +11,15 @@ package oplog
 // Op is the operation of a log entry.
 type Op string
 
-// Memory operations follow seed 001 12.5.4; they change an item's versions.
+// Memory operations follow spec §12.5.4; they change an item's versions.
 const (
 	Insert    Op = "INSERT"    // a new item with its first ACTIVE version
 	Update    Op = "UPDATE"    // a new ACTIVE version; the previous head becomes SUPERSEDED
-	Merge     Op = "MERGE"     // a new ACTIVE version linking two predecessors (12.3.4)
+	Merge     Op = "MERGE"     // a new ACTIVE version linking two predecessors (spec §12.3.4)
 	Stage     Op = "STAGE"     // a DRAFT version awaiting review; invisible to reads
 	Approve   Op = "APPROVE"   // a DRAFT version becomes ACTIVE (a human decision)
 	Reject    Op = "REJECT"    // a DRAFT version is refused (a human decision)
-	Retract   Op = "RETRACT"   // an ACTIVE version is invalidated (12.5.6)
+	Retract   Op = "RETRACT"   // an ACTIVE version is invalidated (spec §12.5.6)
 	Supersede Op = "SUPERSEDE" // an ACTIVE version is replaced by another item's (an approved supersession)
 	Expire    Op = "EXPIRE"    // an ACTIVE version is expired (TTL, GC, or by hand)
 )
@@ -33,19 +33,19 @@ const (
 	Suspend   Op = "SUSPEND" // an agent's writes are suspended
 	// Quarantine withholds an ACTIVE version from reads for investigation, or
 	// (its data's action) releases it back as a new ACTIVE version or
-	// retracts it (12.11.5).
+	// retracts it (spec §12.11.5).
 	Quarantine Op = "QUARANTINE"
 	Reinstate  Op = "REINSTATE" // the suspension is lifted
 )
 
 // Review claim and escalation operations.
 const (
-	Claim    Op = "CLAIM"    // a reviewer takes a lease on a review (12.8.3 fencing token)
+	Claim    Op = "CLAIM"    // a reviewer takes a lease on a review (spec §12.8.3 fencing token)
 	Release  Op = "RELEASE"  // the reviewer gives the lease back
 	Escalate Op = "ESCALATE" // a review is escalated, by a person or past its SLA
 )
 
-// Lifecycle operations (seed 001 12.7, 12.8, 12.10; seed 003 audit posture).
+// Lifecycle operations (spec §12.7, §12.8, §12.10; spec §13.16 audit posture).
 const (
 	Erase        Op = "ERASE"         // payloads removed: subject erasure, GC hard delete, retention hard delete
 	Annotate     Op = "ANNOTATE"      // a curation note or verifier annotation on an item
@@ -55,7 +55,7 @@ const (
 	Workspace    Op = "WORKSPACE"     // a workspace is opened, submitted or decided
 )
 
-// Baselines, drift and sessions (agent-manifest 3.2.6).
+// Baselines, drift and sessions (spec §3.2.6).
 const (
 	BaselineApprove Op = "BASELINE_APPROVE" // a memory_baseline record is approved
 	DriftDetected   Op = "DRIFT_DETECTED"   // a MEMORY_DRIFT_DETECTED episode opens

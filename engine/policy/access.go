@@ -8,9 +8,9 @@ import (
 )
 
 // Allowed reports whether role may perform op on layer under the RBAC matrix
-// (12.8.2). op is one of "read", "write", "annotate", "delete" (soft),
+// (spec §12.8.2). op is one of "read", "write", "annotate", "delete" (soft),
 // "hard_delete", "approve" and "admin", matched without regard to case so
-// 12.8.2's READ/WRITE/DELETE/ADMIN work too. Unknown roles, layers and
+// spec §12.8.2's READ/WRITE/DELETE/ADMIN work too. Unknown roles, layers and
 // operations are denied. The ABAC half of authorized(a, m, op), such as "own
 // session" or a domain tag, is the caller's to check.
 func (p Policy) Allowed(role, layer, op string) bool {
@@ -24,7 +24,7 @@ func (p Policy) Allowed(role, layer, op string) bool {
 
 // Cleared reports whether an agent with clearance may see an item of
 // classification: classification(m) <= clearance(a) in the visibility order
-// (12.8.5). Unknown classifications or clearances are not cleared.
+// (spec §12.8.5). Unknown classifications or clearances are not cleared.
 func (p Policy) Cleared(clearance, classification string) bool {
 	c := slices.Index(p.Visibility.Order, clearance)
 	m := slices.Index(p.Visibility.Order, classification)
@@ -32,7 +32,7 @@ func (p Policy) Cleared(clearance, classification string) bool {
 }
 
 // ResidencyAllowed reports whether an item of the residency class may be
-// stored in this store's region (12.10.3). The empty class carries no
+// stored in this store's region (spec §12.10.3). The empty class carries no
 // constraint; an unknown class is refused.
 func (p Policy) ResidencyAllowed(class string) bool {
 	if class == "" {
@@ -46,13 +46,13 @@ func (p Policy) ResidencyAllowed(class string) bool {
 }
 
 // BaselineTTLValid reports whether ttl lies within the baseline bounds
-// (seed 000: 3,600 to 7,776,000 seconds), inclusive.
+// (spec §3.2.6: 3,600 to 7,776,000 seconds), inclusive.
 func (p Policy) BaselineTTLValid(ttl time.Duration) bool {
 	return ttl >= p.Baseline.TTLMin.Std() && ttl <= p.Baseline.TTLMax.Std()
 }
 
 // DriftPolicyAllowed reports whether compliance level allows drift policy
-// dp (seed 000: log-only only at levels 0 and 1, deny-on-drift required at
+// dp (spec §3.2.6: log-only only at levels 0 and 1, deny-on-drift required at
 // level 2). Unknown levels allow nothing.
 func (p Policy) DriftPolicyAllowed(level int, dp string) bool {
 	return slices.Contains(p.Baseline.DriftPolicies[strconv.Itoa(level)], dp)

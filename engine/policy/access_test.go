@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// TestRBACMatrix checks every role x layer x operation against 12.8.2:
+// TestRBACMatrix checks every role x layer x operation against spec §12.8.2:
 //
 //	Role            READ                           WRITE                  DELETE       ADMIN
 //	Executor Agent  Own session + shared episodic  Own session only       None         None
@@ -17,7 +17,7 @@ import (
 //
 // "Own session" is the WORKING and SESSION layers. Annotate and approve are
 // memgov's split of the verifier's "validation annotations" and the curator's
-// review decisions; the operator row is memgov's, not 12.8.2's.
+// review decisions; the operator row is memgov's addition to spec §12.8.2.
 //
 // Each row lists the layers in the order WORKING SESSION EPISODIC SEMANTIC
 // PROCEDURAL: "x" allowed, "-" denied.
@@ -87,7 +87,7 @@ func TestAllowedDeniesUnknowns(t *testing.T) {
 	}
 }
 
-// 12.8.5: classification(m) <= clearance(a).
+// spec §12.8.5: classification(m) <= clearance(a).
 func TestCleared(t *testing.T) {
 	tests := []struct {
 		clearance, class string
@@ -109,7 +109,7 @@ func TestCleared(t *testing.T) {
 	}
 }
 
-// 12.10.3: storage_region(m) in allowed_regions(m.residency_class).
+// spec §12.10.3: storage_region(m) in allowed_regions(m.residency_class).
 func TestResidencyAllowed(t *testing.T) {
 	p := Default()
 	eu := Default()
@@ -134,7 +134,7 @@ func TestResidencyAllowed(t *testing.T) {
 	}
 }
 
-// Seed 000: ttl_seconds 3,600..7,776,000; log-only at levels 0 and 1 only;
+// Spec §3.2.6: ttl_seconds 3,600..7,776,000; log-only at levels 0 and 1 only;
 // deny-on-drift required at level 2.
 func TestBaseline(t *testing.T) {
 	p := Default()

@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// 12.7.2: rho = rho_0 exp(-lambda_t age) (1 + log(1 + n_access)) impact, with
-// the 12.7.3 lambdas (SESSION 0.5 h^-1, EPISODIC 0.01 day^-1, ...).
+// spec §12.7.2: rho = rho_0 exp(-lambda_t age) (1 + log(1 + n_access)) impact, with
+// the spec §12.7.3 lambdas (SESSION 0.5 h^-1, EPISODIC 0.01 day^-1, ...).
 func TestRelevance(t *testing.T) {
 	tests := []struct {
 		name string
@@ -31,7 +31,7 @@ func TestRelevance(t *testing.T) {
 	}
 }
 
-// 12.7.3: eligible when rho < tau_gc(l), idle > T_idle(l) and not pinned.
+// spec §12.7.3: eligible when rho < tau_gc(l), idle > T_idle(l) and not pinned.
 // EPISODIC tau_gc 0.2 is crossed at ln 5 / 0.01 = 160.9 days.
 func TestGCEligible(t *testing.T) {
 	tests := []struct {
@@ -55,7 +55,7 @@ func TestGCEligible(t *testing.T) {
 	}
 }
 
-// 12.7.5: hard delete once t - t_expired > T_grace.
+// spec §12.7.5: hard delete once t - t_expired > T_grace.
 func TestHardDeletable(t *testing.T) {
 	p := Default()
 	if p.HardDeletable(30 * day) {
@@ -66,7 +66,7 @@ func TestHardDeletable(t *testing.T) {
 	}
 }
 
-// 12.10.4 retention table.
+// spec §12.10.4 retention table.
 func TestRetentionFor(t *testing.T) {
 	tests := []struct {
 		class string
@@ -91,7 +91,7 @@ func TestRetentionFor(t *testing.T) {
 	}
 }
 
-// Seed 004 MemoryWritePolicy: WRITE_CRITERIA with default deny, and ttl_for.
+// Spec §14.2, §14.3: write criteria with default deny, and TTLs per type.
 func TestAdmissible(t *testing.T) {
 	tests := []struct {
 		layer, typ string
@@ -193,7 +193,7 @@ func TestRateAndBudget(t *testing.T) {
 	}
 }
 
-// 12.11.5: reputation = correct / writes, below theta_rep needs HITL.
+// spec §12.11.5: reputation = correct / writes, below theta_rep needs HITL.
 func TestLowReputation(t *testing.T) {
 	tests := []struct {
 		correct, judged int
@@ -211,7 +211,7 @@ func TestLowReputation(t *testing.T) {
 	}
 }
 
-// Seed 004: PROVENANCE_LEVELS, the 0.7 verification flag, the 7-day / 0.8
+// Spec §14.4, §14.5: trust levels, the 0.7 verification flag, the 7-day / 0.8
 // stale warning and decay_confidences (0.05 per pass, delete below 0.3).
 func TestProvenance(t *testing.T) {
 	p := Default()
@@ -251,7 +251,7 @@ func TestDecayConfidence(t *testing.T) {
 	}
 }
 
-// Seed 003 section 9: promote after >= N corroborations.
+// Spec §13.9: promote after >= N corroborations.
 func TestPromotable(t *testing.T) {
 	if Default().Promotable(2) || !Default().Promotable(3) {
 		t.Error("Promotable: want false at 2, true at 3")

@@ -252,6 +252,7 @@ func (p Policy) Validate() error {
 	v.positive("promotion.corroborations", float64(p.Promotion.Corroborations))
 	v.positive("promotion.failed_corroborations", float64(p.Promotion.FailedCorroborations))
 
+	v.judgement(p)
 	if len(v.errs) == 0 {
 		return nil
 	}

@@ -1,13 +1,13 @@
 // Package policy holds memgov's policy file: every formula weight, threshold
-// and table of the specification's seeds as defaults an operator's file can
+// and table of docs/spec.md as defaults an operator's file can
 // override, and the pure functions that apply them.
 //
-// Section numbers in comments (12.x.y) refer to chapter 12 of seed 001, "Memory
-// Write Policies, Validation, and Governance". "Seed 000" is the agent-manifest
-// memory baseline binding (3.2.6), "seed 003" the memory primitives template
-// and "seed 004" the practitioner's layer (write criteria, TTLs, provenance
-// trust levels, confidence decay). Where a seed gives no number, the default is
-// memgov's own and its comment says so.
+// Section numbers in comments (spec §12.x.y) refer to docs/spec.md: chapter
+// 12 is the governed write path, §3.2.6 the agent-manifest baseline binding,
+// chapter 13 the memory primitives, chapter 14 the practitioner's rules
+// (write criteria, TTLs per observation type, provenance trust levels,
+// confidence decay) and chapter 15 the host memory contract. Where the spec
+// marks a number as a memgov default, its comment says so.
 //
 // Enumerations are plain strings so callers can pass their own typed strings:
 // layers ("WORKING", "SESSION", "EPISODIC", "SEMANTIC", "PROCEDURAL"), roles
@@ -19,7 +19,7 @@
 // Every function takes the time it needs as a parameter; none reads the clock.
 package policy
 
-// Memory layers (12.1.3 MemoryLayer).
+// Memory layers (spec §12.1.3 MemoryLayer).
 const (
 	Working    = "WORKING"
 	Session    = "SESSION"
@@ -28,8 +28,8 @@ const (
 	Procedural = "PROCEDURAL"
 )
 
-// Roles of the RBAC matrix (12.8.2). Operator is memgov's on-call role for
-// drift acknowledgement; 12.8.2 does not name it.
+// Roles of the RBAC matrix (spec §12.8.2). Operator is memgov's on-call role for
+// drift acknowledgement; spec §12.8.2 lists it as memgov's addition.
 const (
 	Executor     = "executor"
 	Verifier     = "verifier"
@@ -38,7 +38,7 @@ const (
 	Operator     = "operator"
 )
 
-// Data classifications (12.10.4), ordered here from least to most sensitive.
+// Data classifications (spec §12.10.4), ordered here from least to most sensitive.
 const (
 	Public   = "PUBLIC"
 	General  = "GENERAL"
@@ -46,8 +46,8 @@ const (
 	PII      = "PII"
 )
 
-// Evidence source types (12.4.3 EvidenceSourceType, with MEMORY_ITEM from the
-// cycle detection of 12.11.4).
+// Evidence source types (spec §12.4.3 EvidenceSourceType, with MEMORY_ITEM from the
+// cycle detection of spec §12.11.4).
 const (
 	Document       = "DOCUMENT"
 	APIResponse    = "API_RESPONSE"
@@ -58,28 +58,28 @@ const (
 	MemoryItem     = "MEMORY_ITEM"
 )
 
-// Approval tiers (12.6.2).
+// Approval tiers (spec §12.6.2).
 const (
 	AutoApprove = "AUTO_APPROVE"
 	AsyncReview = "ASYNC_REVIEW"
 	SyncBlock   = "SYNC_BLOCK"
 )
 
-// Health bands (12.12.7).
+// Health bands (spec §12.12.7).
 const (
 	Healthy  = "HEALTHY"
 	Degraded = "DEGRADED"
 	Critical = "CRITICAL"
 )
 
-// Drift policies of a baseline (seed 000, 3.2.6).
+// Drift policies of a baseline (spec §3.2.6).
 const (
 	DenyOnDrift  = "deny-on-drift"
 	AlertOnDrift = "alert-on-drift"
 	LogOnly      = "log-only"
 )
 
-// Post-expiry actions of a retention rule (12.10.4).
+// Post-expiry actions of a retention rule (spec §12.10.4).
 const (
 	HardDeleteAudit   = "HARD_DELETE_AUDIT"
 	SoftDeleteArchive = "SOFT_DELETE_ARCHIVE"
@@ -87,7 +87,7 @@ const (
 	RelevanceGCOnly   = "RELEVANCE_GC_ONLY"
 )
 
-// Policy is the effective policy: the seeds' defaults overlaid with an
+// Policy is the effective policy: the spec's defaults overlaid with an
 // operator's file. The zero Policy is not useful; start from Default or Load.
 type Policy struct {
 	RateLimits      RateLimits              `yaml:"rate_limits" json:"rate_limits"`
@@ -112,6 +112,7 @@ type Policy struct {
 	Residency       Residency               `yaml:"residency" json:"residency"`
 	ReferenceOnly   ReferenceOnly           `yaml:"reference_only" json:"reference_only"`
 	Promotion       Promotion               `yaml:"promotion" json:"promotion"`
+	Models          Models                  `yaml:"models" json:"models"`
 }
 
 // PerLayer holds one value for each memory layer. Fixed fields, rather than
@@ -260,16 +261,16 @@ func (p PerSource[T]) each(f func(sourceType string, v T)) {
 	f(MemoryItem, p.MemoryItem)
 }
 
-// RateLimits bounds writes per agent (12.1.8, 12.11.2).
+// RateLimits bounds writes per agent (spec §12.1.8, §12.11.2).
 type RateLimits struct {
 	// Layers is limit(a, l): the writes one agent may make to a layer within
 	// a trailing window.
 	Layers PerLayer[RateLimit] `yaml:"layers" json:"layers"`
-	// SessionBudget is B_write(a.role) of 12.11.2: the most writes one agent
+	// SessionBudget is B_write(a.role) of spec §12.11.2: the most writes one agent
 	// of the role may make in one session.
 	SessionBudget PerRole[int] `yaml:"session_budget" json:"session_budget"`
 	// BackoffBase is the first delay of the exponential backoff a deferred
-	// write is given (12.1.8).
+	// write is given (spec §12.1.8).
 	BackoffBase Duration `yaml:"backoff_base" json:"backoff_base"`
 	// BackoffMax caps the backoff delay.
 	BackoffMax Duration `yaml:"backoff_max" json:"backoff_max"`
@@ -281,37 +282,45 @@ type RateLimit struct {
 	Window Duration `yaml:"window" json:"window"`
 }
 
-// EvidenceRules drives the factual verification gate (12.2.3) and the
-// evidence guards against hallucinated and circular memories (12.11.3,
-// 12.11.4).
+// EvidenceRules drives the factual verification gate (spec §12.2.3) and the
+// evidence guards against hallucinated and circular memories (spec §12.11.3,
+// spec §12.11.4).
 type EvidenceRules struct {
 	// Authority is authority(e) for evidence that states none.
 	Authority PerSource[float64] `yaml:"authority" json:"authority"`
 	// ClassWeights adjusts alpha_i per evidence class; the alphas are
-	// normalised so they sum to |E| (12.2.3).
+	// normalised so they sum to |E| (spec §12.2.3).
 	ClassWeights PerSource[float64] `yaml:"class_weights" json:"class_weights"`
 	// FreshnessHalfLife sets lambda of freshness(e) = exp(-lambda*age) as
 	// ln 2 / half-life; zero means evidence does not go stale.
 	FreshnessHalfLife PerLayer[Duration] `yaml:"freshness_half_life" json:"freshness_half_life"`
 	// Threshold is tau_fact(l): the least V_fact a write to the layer needs.
 	Threshold PerLayer[float64] `yaml:"threshold" json:"threshold"`
-	// MinAuthority is alpha_min(l) of 12.11.3: the least authority any one
+	// MinAuthority is alpha_min(l) of spec §12.11.3: the least authority any one
 	// piece of evidence may have.
 	MinAuthority PerLayer[float64] `yaml:"min_authority" json:"min_authority"`
 	// MinExternal is the number of external evidence references a write to
-	// the layer needs (12.11.4 evidence diversity).
+	// the layer needs (spec §12.11.4 evidence diversity).
 	MinExternal PerLayer[int] `yaml:"min_external" json:"min_external"`
-	// External lists the source types that count as external (12.11.4).
+	// External lists the source types that count as external (spec §12.11.4).
 	External []string `yaml:"external" json:"external"`
 	// SelfReferential lists the source types that originate from the
-	// writing agent itself (12.11.3).
+	// writing agent itself (spec §12.11.3).
 	SelfReferential []string `yaml:"self_referential" json:"self_referential"`
 	// NoSelfReference lists the layers where no evidence may be
-	// self-referential (12.11.3).
+	// self-referential (spec §12.11.3).
 	NoSelfReference []string `yaml:"no_self_reference" json:"no_self_reference"`
+	// SupportWithoutExcerpt is support(m, e) for evidence that quotes no
+	// excerpt: below 1, since nothing shows the source states the claim.
+	SupportWithoutExcerpt float64 `yaml:"support_without_excerpt" json:"support_without_excerpt"`
+	// Sources is the registry of evidence sources: the most authority
+	// evidence from a source URI prefix may claim. A request claiming more
+	// gets the grant; a source no prefix matches gets Authority's default
+	// for its type.
+	Sources []SourceGrant `yaml:"sources" json:"sources"`
 }
 
-// Contradiction drives the contradiction gate (12.2.4).
+// Contradiction drives the contradiction gate (spec §12.2.4).
 type Contradiction struct {
 	// TopicSimilarity is sigma_topic: only items with a cosine similarity
 	// above it are compared.
@@ -320,9 +329,17 @@ type Contradiction struct {
 	NLIScore float64 `yaml:"nli_score" json:"nli_score"`
 	// Candidates is top_k of the semantic neighbourhood query.
 	Candidates int `yaml:"candidates" json:"candidates"`
+	// SingleValued lists the relations that hold one value at a time for a
+	// subject (born in, capital of, lives in, prefers, limit, CEO of): another
+	// value contradicts. MultiValued lists those that hold many (speaks,
+	// likes, visited). Relations are named as the judge reads them ("live
+	// in", "capital", "ceo"); a relation in neither list keeps the judge's
+	// default.
+	SingleValued []string `yaml:"single_valued" json:"single_valued"`
+	MultiValued  []string `yaml:"multi_valued" json:"multi_valued"`
 }
 
-// Dedup drives the three-tier deduplication gate (12.3).
+// Dedup drives the three-tier deduplication gate (spec §12.3).
 type Dedup struct {
 	// Semantic is 1 - epsilon_dedup: a candidate at or above this cosine
 	// similarity is a near-duplicate, to be rejected, merged, or deferred
@@ -332,7 +349,7 @@ type Dedup struct {
 	Neighbours int `yaml:"neighbours" json:"neighbours"`
 }
 
-// Provenance holds the trust levels of memory sources (seed 004).
+// Provenance holds the trust levels of memory sources (spec §14.4).
 type Provenance struct {
 	// Trust maps a source to the confidence a write from it starts with.
 	Trust map[string]float64 `yaml:"trust" json:"trust"`
@@ -349,7 +366,7 @@ type Provenance struct {
 }
 
 // ConfidenceDecay lowers the confidence of unconfirmed inferences over time
-// and evicts them below a floor (seed 004, "Confidence decay").
+// and evicts them below a floor (spec §14.7).
 type ConfidenceDecay struct {
 	// Sources lists the provenance sources that decay.
 	Sources []string `yaml:"sources" json:"sources"`
@@ -360,7 +377,7 @@ type ConfidenceDecay struct {
 	EvictBelow float64 `yaml:"evict_below" json:"evict_below"`
 }
 
-// Calibration holds the betas of the adjusted confidence c_adj (12.4.4).
+// Calibration holds the betas of the adjusted confidence c_adj (spec §12.4.4).
 type Calibration struct {
 	Agent         float64 `yaml:"agent" json:"agent"`
 	Factual       float64 `yaml:"factual" json:"factual"`
@@ -368,7 +385,7 @@ type Calibration struct {
 	HumanApproved float64 `yaml:"human_approved" json:"human_approved"`
 }
 
-// Validation holds the weights of the composite validation score (12.2.5).
+// Validation holds the weights of the composite validation score (spec §12.2.5).
 type Validation struct {
 	Schema        float64 `yaml:"schema" json:"schema"`
 	Factual       float64 `yaml:"factual" json:"factual"`
@@ -376,7 +393,7 @@ type Validation struct {
 }
 
 // RiskModel drives the risk classification function and approval tiers
-// (12.6.2).
+// (spec §12.6.2).
 type RiskModel struct {
 	Weights RiskWeights `yaml:"weights" json:"weights"`
 	// Layer is f_layer per target layer.
@@ -391,7 +408,7 @@ type RiskModel struct {
 	SyncFrom float64 `yaml:"sync_from" json:"sync_from"`
 }
 
-// RiskWeights are the omegas of R(w) (12.6.2).
+// RiskWeights are the omegas of R(w) (spec §12.6.2).
 type RiskWeights struct {
 	Layer         float64 `yaml:"layer" json:"layer"`
 	Contradiction float64 `yaml:"contradiction" json:"contradiction"`
@@ -401,8 +418,8 @@ type RiskWeights struct {
 	Novelty       float64 `yaml:"novelty" json:"novelty"`
 }
 
-// Review holds the human-in-the-loop timings (12.6.4, 12.6.5) and the lease
-// bounds for review claims and write locks (12.8.3).
+// Review holds the human-in-the-loop timings (spec §12.6.4, §12.6.5) and the lease
+// bounds for review claims and write locks (spec §12.8.3).
 type Review struct {
 	// AsyncSLA is t_sla: an ASYNC_REVIEW item not decided by then escalates.
 	AsyncSLA Duration `yaml:"async_sla" json:"async_sla"`
@@ -416,7 +433,7 @@ type Review struct {
 }
 
 // Reputation drives agent reputation scoring and write anomaly detection
-// (12.11.5).
+// (spec §12.11.5).
 type Reputation struct {
 	// Threshold is theta_rep: agents below it need HITL approval for all
 	// writes.
@@ -431,14 +448,14 @@ type Reputation struct {
 	// when the agent crosses a threshold (a burst, or a contradiction rate
 	// of at least QuarantineContradictionRate over at least
 	// QuarantineMinWrites writes within the window), its ACTIVE writes of
-	// the window are QUARANTINED (12.11.5).
+	// the window are QUARANTINED (spec §12.11.5).
 	QuarantineWindow            Duration `yaml:"quarantine_window" json:"quarantine_window"`
 	QuarantineContradictionRate float64  `yaml:"quarantine_contradiction_rate" json:"quarantine_contradiction_rate"`
 	QuarantineMinWrites         int      `yaml:"quarantine_min_writes" json:"quarantine_min_writes"`
 }
 
 // WriteCriteria decides which observation types are worth storing, and for
-// how long (seed 004, "Memory lifecycle: write criteria"). Types not listed
+// how long (spec §14.2). Types not listed
 // are denied.
 type WriteCriteria struct {
 	// Allowed lists the observation types each layer admits; "*" admits
@@ -449,8 +466,8 @@ type WriteCriteria struct {
 	TTL map[string]Duration `yaml:"ttl" json:"ttl"`
 }
 
-// Decay drives relevance decay and garbage collection (12.7.2, 12.7.3,
-// 12.7.5).
+// Decay drives relevance decay and garbage collection (spec §12.7.2, §12.7.3,
+// spec §12.7.5).
 type Decay struct {
 	Layers PerLayer[LayerDecay] `yaml:"layers" json:"layers"`
 	// AccessWindow is Delta t of n_access(m, Delta t).
@@ -460,7 +477,7 @@ type Decay struct {
 	Grace Duration `yaml:"grace" json:"grace"`
 }
 
-// LayerDecay is one row of the GC table of 12.7.3.
+// LayerDecay is one row of the GC table of spec §12.7.3.
 type LayerDecay struct {
 	// LambdaPerDay is lambda_t in day^-1.
 	LambdaPerDay float64 `yaml:"lambda_per_day" json:"lambda_per_day"`
@@ -473,7 +490,7 @@ type LayerDecay struct {
 	SessionScoped bool `yaml:"session_scoped" json:"session_scoped"`
 }
 
-// RetentionRule is one row of the retention table of 12.10.4.
+// RetentionRule is one row of the retention table of spec §12.10.4.
 type RetentionRule struct {
 	// MaxAge is T_max_retention; zero means indefinite.
 	MaxAge Duration `yaml:"max_age" json:"max_age"`
@@ -481,14 +498,14 @@ type RetentionRule struct {
 	Action string `yaml:"action" json:"action"`
 }
 
-// Visibility orders classifications for clearance checks (12.8.5).
+// Visibility orders classifications for clearance checks (spec §12.8.5).
 type Visibility struct {
 	// Order lists classifications from least to most sensitive; an agent
 	// cleared for one may see every classification before it.
 	Order []string `yaml:"order" json:"order"`
 }
 
-// Grants lists, per operation, the layers a role may act on (12.8.2).
+// Grants lists, per operation, the layers a role may act on (spec §12.8.2).
 type Grants struct {
 	Read       []string `yaml:"read" json:"read"`
 	Write      []string `yaml:"write" json:"write"`
@@ -499,7 +516,7 @@ type Grants struct {
 	Admin      []string `yaml:"admin" json:"admin"`
 }
 
-// Operations of the RBAC matrix (12.8.2). Delete is a soft delete (EXPIRE or
+// Operations of the RBAC matrix (spec §12.8.2). Delete is a soft delete (EXPIRE or
 // RETRACT); HardDelete removes content (erasure, hard delete after grace).
 const (
 	OpRead       = "read"
@@ -531,7 +548,7 @@ func (g Grants) layers(op string) ([]string, bool) {
 	return nil, false
 }
 
-// Baseline holds the agent-manifest baseline rules (seed 000, 3.2.6).
+// Baseline holds the agent-manifest baseline rules (spec §3.2.6).
 type Baseline struct {
 	// TTLMin and TTLMax bound ttl_seconds of a baseline.
 	TTLMin Duration `yaml:"ttl_min" json:"ttl_min"`
@@ -544,13 +561,13 @@ type Baseline struct {
 	DeltaBudget int `yaml:"delta_budget" json:"delta_budget"`
 }
 
-// Retrieval drives hybrid retrieval (seed 003 sections 5 and 12, 12.4.6).
+// Retrieval drives hybrid retrieval (spec §13.5 and §13.12, §12.4.6).
 type Retrieval struct {
 	// RRFK is k of reciprocal rank fusion.
 	RRFK float64 `yaml:"rrf_k" json:"rrf_k"`
 	// Signals weights each ranked list in the fusion.
 	Signals SignalWeights `yaml:"signals" json:"signals"`
-	// Utility holds the gammas of U(m, q) (12.4.6).
+	// Utility holds the gammas of U(m, q) (spec §12.4.6).
 	Utility UtilityWeights `yaml:"utility" json:"utility"`
 	// TokenBudget is the per-layer token budget of injected memory.
 	TokenBudget PerLayer[int] `yaml:"token_budget" json:"token_budget"`
@@ -563,7 +580,7 @@ type SignalWeights struct {
 	Recency   float64 `yaml:"recency" json:"recency"`
 }
 
-// UtilityWeights are the gammas of provenance-weighted retrieval (12.4.6).
+// UtilityWeights are the gammas of provenance-weighted retrieval (spec §12.4.6).
 type UtilityWeights struct {
 	Relevance  float64 `yaml:"relevance" json:"relevance"`
 	Confidence float64 `yaml:"confidence" json:"confidence"`
@@ -571,13 +588,13 @@ type UtilityWeights struct {
 	Authority  float64 `yaml:"authority" json:"authority"`
 }
 
-// Health drives the composite memory health score (12.12.7).
+// Health drives the composite memory health score (spec §12.12.7).
 type Health struct {
 	Weights HealthWeights `yaml:"weights" json:"weights"`
 	// HealthyFrom and DegradedFrom are the band cut-offs.
 	HealthyFrom  float64 `yaml:"healthy_from" json:"healthy_from"`
 	DegradedFrom float64 `yaml:"degraded_from" json:"degraded_from"`
-	// DeployGate blocks a deployment below it (12.12.8).
+	// DeployGate blocks a deployment below it (spec §12.12.8).
 	DeployGate float64 `yaml:"deploy_gate" json:"deploy_gate"`
 	// CorrectnessTarget is the MCI that normalises to 1.
 	CorrectnessTarget float64 `yaml:"correctness_target" json:"correctness_target"`
@@ -594,7 +611,7 @@ type Health struct {
 	AcceptanceTolerance float64 `yaml:"acceptance_tolerance" json:"acceptance_tolerance"`
 }
 
-// HealthWeights are the w_i of H_memory (12.12.7).
+// HealthWeights are the w_i of H_memory (spec §12.12.7).
 type HealthWeights struct {
 	CorrectnessImpact    float64 `yaml:"correctness_impact" json:"correctness_impact"`
 	RetrievalPrecision   float64 `yaml:"retrieval_precision" json:"retrieval_precision"`
@@ -604,7 +621,7 @@ type HealthWeights struct {
 	Operational          float64 `yaml:"operational" json:"operational"`
 }
 
-// Residency holds data residency rules (12.10.3).
+// Residency holds data residency rules (spec §12.10.3).
 type Residency struct {
 	// StoreRegion is storage_region(m) of this store.
 	StoreRegion string `yaml:"store_region" json:"store_region"`
@@ -614,7 +631,7 @@ type Residency struct {
 }
 
 // ReferenceOnly lists canonical sources that memory may reference but never
-// copy (seed 003, section 13).
+// copy (spec §13.13).
 type ReferenceOnly struct {
 	Sources []ReferenceSource `yaml:"sources" json:"sources"`
 	// Threshold is the least fraction of a write's character trigrams found
@@ -628,12 +645,12 @@ type ReferenceSource struct {
 	Text string `yaml:"text" json:"text"`
 }
 
-// Promotion holds the episodic-to-semantic promotion rule (seed 003,
-// section 9).
+// Promotion holds the episodic-to-semantic promotion rule (spec
+// §13.9).
 type Promotion struct {
 	// Corroborations is N: independent observations needed to promote.
 	Corroborations int `yaml:"corroborations" json:"corroborations"`
 	// FailedCorroborations is the number of consecutive failed
-	// corroborations that archives a semantic entry (seed 003, section 6).
+	// corroborations that archives a semantic entry (spec §13.6).
 	FailedCorroborations int `yaml:"failed_corroborations" json:"failed_corroborations"`
 }

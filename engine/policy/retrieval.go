@@ -6,7 +6,7 @@ import (
 	"unicode"
 )
 
-// RRF fuses ranks by reciprocal rank fusion (seed 003, section 5):
+// RRF fuses ranks by reciprocal rank fusion (spec §13.5):
 // sum 1/(k + rank). Ranks start at 1; a rank below 1 means the item is
 // absent from that list and adds nothing.
 func (p Policy) RRF(ranks ...int) float64 {
@@ -35,7 +35,7 @@ func (p Policy) HybridRRF(r Ranks) float64 {
 }
 
 // RetrievalSignals are the inputs of provenance-weighted retrieval, each in
-// [0,1] (12.4.6).
+// [0,1] (spec §12.4.6).
 type RetrievalSignals struct {
 	Relevance  float64 // relevance(m, q)
 	Confidence float64 // c_adj(m)
@@ -43,7 +43,7 @@ type RetrievalSignals struct {
 	Authority  float64 // max authority of m's evidence
 }
 
-// ProvenanceWeight computes the retrieval utility U(m, q) (12.4.6):
+// ProvenanceWeight computes the retrieval utility U(m, q) (spec §12.4.6):
 // g1*relevance + g2*c_adj + g3*freshness + g4*authority.
 func (p Policy) ProvenanceWeight(s RetrievalSignals) float64 {
 	g := p.Retrieval.Utility
@@ -51,18 +51,18 @@ func (p Policy) ProvenanceWeight(s RetrievalSignals) float64 {
 		g.Freshness*unitClamp(s.Freshness) + g.Authority*unitClamp(s.Authority))
 }
 
-// Metrics are the raw quality metrics of 12.12 that feed the health score.
+// Metrics are the raw quality metrics of spec §12.12 that feed the health score.
 type Metrics struct {
-	CorrectnessImpact    float64 // MCI, in [-1,1] (12.12.5)
-	RetrievalPrecision   float64 // mean MRP (12.12.4)
-	HallucinationLeakage float64 // HLR (12.12.5)
-	InducedErrors        float64 // MIER (12.12.5)
-	WriteAcceptance      float64 // WAR (12.12.3)
+	CorrectnessImpact    float64 // MCI, in [-1,1] (spec §12.12.5)
+	RetrievalPrecision   float64 // mean MRP (spec §12.12.4)
+	HallucinationLeakage float64 // HLR (spec §12.12.5)
+	InducedErrors        float64 // MIER (spec §12.12.5)
+	WriteAcceptance      float64 // WAR (spec §12.12.3)
 	Operational          float64 // operational health composite, in [0,1]
 }
 
 // HealthScore computes H_memory = sum w_i * normalized(M_i) and its band
-// (12.12.7). Normalisation maps each metric to [0,1], 1 being optimal:
+// (spec §12.12.7). Normalisation maps each metric to [0,1], 1 being optimal:
 // MCI/correctness_target and MRP/precision_target, capped at 1; HLR and MIER
 // inverted as 1 - x/ceiling, floored at 0; WAR as 1 inside its target range,
 // falling linearly to 0 at acceptance_tolerance outside it; the operational
@@ -92,7 +92,7 @@ func (p Policy) HealthScore(m Metrics) (score float64, band string) {
 	return score, p.HealthBand(score)
 }
 
-// HealthBand maps a health score to HEALTHY, DEGRADED or CRITICAL (12.12.7).
+// HealthBand maps a health score to HEALTHY, DEGRADED or CRITICAL (spec §12.12.7).
 func (p Policy) HealthBand(score float64) string {
 	switch {
 	case score >= p.Health.HealthyFrom:
@@ -112,13 +112,13 @@ func inverted(x, ceiling float64) float64 {
 }
 
 // NearDuplicate reports whether a candidate at this cosine similarity is a
-// near-duplicate under tier 3 of deduplication (12.3.2).
+// near-duplicate under tier 3 of deduplication (spec §12.3.2).
 func (p Policy) NearDuplicate(cosine float64) bool {
 	return cosine >= p.Dedup.Semantic
 }
 
 // ReferenceMatch reports whether text copies one of the reference-only
-// sources (seed 003, section 13): the fraction of text's character trigrams
+// sources (spec §13.13): the fraction of text's character trigrams
 // (case-folded, whitespace collapsed) found in a source reaches the
 // threshold. It returns the best-matching source's URI and that fraction.
 // Text shorter than three characters matches nothing.

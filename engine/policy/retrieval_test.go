@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Seed 003 section 5: RRF with k = 60.
+// Spec §13.5: RRF with k = 60.
 func TestRRF(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -29,7 +29,7 @@ func TestRRF(t *testing.T) {
 	}
 }
 
-// 12.4.6: U = g1 relevance + g2 c_adj + g3 freshness + g4 authority, with
+// spec §12.4.6: U = g1 relevance + g2 c_adj + g3 freshness + g4 authority, with
 // memgov's gammas 0.4 / 0.2 / 0.2 / 0.2.
 func TestProvenanceWeight(t *testing.T) {
 	tests := []struct {
@@ -48,7 +48,7 @@ func TestProvenanceWeight(t *testing.T) {
 	}
 }
 
-// 12.12.7: H = 0.25 MCI + 0.20 MRP + 0.20 (1-HLR) + 0.15 (1-MIER) +
+// spec §12.12.7: H = 0.25 MCI + 0.20 MRP + 0.20 (1-HLR) + 0.15 (1-MIER) +
 // 0.10 WAR-distance + 0.10 operational; HEALTHY >= 0.8 > DEGRADED >= 0.6 > CRITICAL.
 func TestHealthScore(t *testing.T) {
 	tests := []struct {
@@ -105,7 +105,7 @@ func TestHealthBand(t *testing.T) {
 	}
 }
 
-// 12.3.2: cosine similarity 0.95 makes a near-duplicate.
+// spec §12.3.2: cosine similarity 0.95 makes a near-duplicate.
 func TestNearDuplicate(t *testing.T) {
 	for cos, want := range map[float64]bool{1: true, 0.95: true, 0.9499: false, 0: false} {
 		if got := Default().NearDuplicate(cos); got != want {
@@ -114,7 +114,7 @@ func TestNearDuplicate(t *testing.T) {
 	}
 }
 
-// Seed 003 section 13: canonical sources are referenced, never copied.
+// Spec §13.13: canonical sources are referenced, never copied.
 func TestReferenceMatch(t *testing.T) {
 	p := Default()
 	p.ReferenceOnly.Sources = []ReferenceSource{

@@ -19,7 +19,7 @@ const (
 )
 
 // Evidence is one evidence reference of a write, as the factual score needs
-// it (12.4.3 EvidenceRef).
+// it (spec §12.4.3 EvidenceRef).
 type Evidence struct {
 	// SourceType is one of the evidence source types, such as "DOCUMENT".
 	SourceType string
@@ -50,7 +50,7 @@ type EvidencePart struct {
 
 // FactualResult is the outcome of the factual verification gate.
 type FactualResult struct {
-	// Score is V_fact (12.2.3) and Threshold is tau_fact of the layer.
+	// Score is V_fact (spec §12.2.3) and Threshold is tau_fact of the layer.
 	Score     float64
 	Threshold float64
 	// Pass reports that Score reaches Threshold and no evidence rule is
@@ -59,26 +59,26 @@ type FactualResult struct {
 	Reason     string
 	Violations []string
 	Parts      []EvidencePart
-	// MeanAuthority is the average authority (12.6.2 evidence quality and
-	// 12.4.4 evidence_authority); MinAuthority and MaxAuthority are 0
-	// without evidence. MaxAuthority is authority(m) of 12.4.6.
+	// MeanAuthority is the average authority (spec §12.6.2 evidence quality and
+	// spec §12.4.4 evidence_authority); MinAuthority and MaxAuthority are 0
+	// without evidence. MaxAuthority is authority(m) of spec §12.4.6.
 	MeanAuthority float64
 	MinAuthority  float64
 	MaxAuthority  float64
-	// External counts the external evidence references (12.11.4).
+	// External counts the external evidence references (spec §12.11.4).
 	External int
 }
 
 // FactualScore computes V_fact for a write to layer with evidence ev at time
-// now (12.2.3):
+// now (spec §12.2.3):
 //
 //	V_fact = 1/|E| * sum alpha_i * support_i * authority_i * freshness_i
 //
 // with freshness_i = exp(-lambda * (now - accessed_i)) and lambda = ln 2 /
 // the layer's half-life. The write passes when V_fact >= tau_fact(layer) and
 // the evidence rules hold: no self-referential evidence in the layers that
-// forbid it (12.11.3), every authority at least alpha_min(layer) (12.11.3),
-// and enough external evidence (12.11.4). Without evidence V_fact is 0.
+// forbid it (spec §12.11.3), every authority at least alpha_min(layer) (spec §12.11.3),
+// and enough external evidence (spec §12.11.4). Without evidence V_fact is 0.
 func (p Policy) FactualScore(layer string, ev []Evidence, now time.Time) FactualResult {
 	e := p.Evidence
 	threshold, ok := e.Threshold.Get(layer)
@@ -102,7 +102,7 @@ func (p Policy) FactualScore(layer string, ev []Evidence, now time.Time) Factual
 		weightSum += w
 	}
 
-	// 12.11.3: reject writes where *all* evidence originates from the writing
+	// spec §12.11.3: reject writes where *all* evidence originates from the writing
 	// agent itself. The prose and the mockups allow the agent's reasoning
 	// next to external evidence; it still lowers V_fact by its authority.
 	allSelf, lowAuth := len(ev) > 0, false
@@ -167,7 +167,7 @@ func (p Policy) FactualScore(layer string, ev []Evidence, now time.Time) Factual
 	return res
 }
 
-// AdjustedConfidence computes c_adj (12.4.4):
+// AdjustedConfidence computes c_adj (spec §12.4.4):
 //
 //	c_adj = b1*c_agent + b2*V_fact + b3*evidence_authority + b4*1[human_approved]
 //
@@ -182,7 +182,7 @@ func (p Policy) AdjustedConfidence(agent, factual, authority float64, humanAppro
 		c.Authority*unitClamp(authority) + c.HumanApproved*approved)
 }
 
-// ValidationScore computes V_composite (12.2.5):
+// ValidationScore computes V_composite (spec §12.2.5):
 //
 //	V = w_s*1[schema valid] + w_f*V_fact + w_c*(1 - |C|/|candidates|)
 //
@@ -200,7 +200,7 @@ func (p Policy) ValidationScore(schemaValid bool, factual float64, contradiction
 	return round9(w.Schema*s + w.Factual*unitClamp(factual) + w.Contradiction*c)
 }
 
-// RiskInput describes a write for the risk classification function (12.6.2).
+// RiskInput describes a write for the risk classification function (spec §12.6.2).
 type RiskInput struct {
 	Layer string
 	// Contradiction reports that the contradiction gate found any.
@@ -215,7 +215,7 @@ type RiskInput struct {
 	// Novel reports that memory holds no prior knowledge on the topic.
 	Novel bool
 	// LowReputation reports that the writing agent is below theta_rep; its
-	// writes need review whatever their score (12.11.5).
+	// writes need review whatever their score (spec §12.11.5).
 	LowReputation bool
 }
 
@@ -255,7 +255,7 @@ func (r RiskResult) String() string {
 	return b.String()
 }
 
-// Risk computes R(w) = sum omega_i * f_i(w) and its approval tier (12.6.2).
+// Risk computes R(w) = sum omega_i * f_i(w) and its approval tier (spec §12.6.2).
 // The factors are, in order: layer (f_layer of the target layer), contradiction
 // (1 or 0), evidence (1 - average authority), confidence (1 - c_adj), blast
 // radius (consumers / blast saturation, at most 1) and novelty (1 or 0).
@@ -291,7 +291,7 @@ func (p Policy) Risk(in RiskInput) RiskResult {
 	return res
 }
 
-// Tier maps a risk score to its approval tier (12.6.2): AUTO_APPROVE below
+// Tier maps a risk score to its approval tier (spec §12.6.2): AUTO_APPROVE below
 // async_from, SYNC_BLOCK at or above sync_from, ASYNC_REVIEW between. A NaN
 // score is SYNC_BLOCK.
 func (p Policy) Tier(score float64) string {

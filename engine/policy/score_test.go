@@ -11,7 +11,7 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
 
 var now = time.Date(2026, 3, 20, 12, 0, 0, 0, time.UTC)
 
-// 12.2.3: V_fact = 1/|E| sum alpha_i support_i authority_i freshness_i, with
+// spec §12.2.3: V_fact = 1/|E| sum alpha_i support_i authority_i freshness_i, with
 // authority "official documentation -> 1.0, LLM-generated -> 0.3", and
 // tau_fact 0.6 / 0.8 / 0.9 for EPISODIC / SEMANTIC / PROCEDURAL.
 func TestFactualScore(t *testing.T) {
@@ -148,7 +148,7 @@ func TestFactualScoreAuthorities(t *testing.T) {
 	}
 }
 
-// 12.4.4: c_adj = 0.15 c_agent + 0.30 V_fact + 0.25 authority + 0.30 1[approved].
+// spec §12.4.4: c_adj = 0.15 c_agent + 0.30 V_fact + 0.25 authority + 0.30 1[approved].
 func TestAdjustedConfidence(t *testing.T) {
 	tests := []struct {
 		name                      string
@@ -169,7 +169,7 @@ func TestAdjustedConfidence(t *testing.T) {
 	}
 }
 
-// 12.2.5: V = w_s 1[schema] + w_f V_fact + w_c (1 - |C|/|candidates|), with
+// spec §12.2.5: V = w_s 1[schema] + w_f V_fact + w_c (1 - |C|/|candidates|), with
 // memgov's weights 0.3 / 0.4 / 0.3.
 func TestValidationScore(t *testing.T) {
 	tests := []struct {
@@ -192,7 +192,7 @@ func TestValidationScore(t *testing.T) {
 	}
 }
 
-// 12.6.2: R = 0.25 f_layer + 0.20 f_contra + 0.15 f_evid + 0.15 f_conf +
+// spec §12.6.2: R = 0.25 f_layer + 0.20 f_contra + 0.15 f_evid + 0.15 f_conf +
 // 0.15 f_blast + 0.10 f_novel; AUTO_APPROVE < 0.3 <= ASYNC_REVIEW < 0.7 <= SYNC_BLOCK.
 func TestRisk(t *testing.T) {
 	tests := []struct {
@@ -282,7 +282,7 @@ func TestRiskString(t *testing.T) {
 	}
 }
 
-// 12.6.2 tier boundaries: < 0.3 AUTO_APPROVE, [0.3, 0.7) ASYNC_REVIEW, >= 0.7 SYNC_BLOCK.
+// spec §12.6.2 tier boundaries: < 0.3 AUTO_APPROVE, [0.3, 0.7) ASYNC_REVIEW, >= 0.7 SYNC_BLOCK.
 func TestTierBoundaries(t *testing.T) {
 	tests := []struct {
 		score float64

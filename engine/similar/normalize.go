@@ -1,7 +1,7 @@
 // Package similar is memgov's text similarity: the normalisation, structural
 // fingerprint and feature-hashed embedding behind the three-tier deduplication gate
-// (seed 001, 12.3) and the topic-similarity filter of contradiction detection
-// (seed 001, 12.2.4).
+// (spec §12.3) and the topic-similarity filter of contradiction detection
+// (spec §12.2.4).
 //
 // Tier 1 (exact match) hashes canonical content bytes and lives with the caller.
 // Tier 2 is [Fingerprint]: a hash of the sorted set of content words, so reorderings,

@@ -148,7 +148,7 @@ func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 			return err
 		}
 		if p.MergedFrom != "" {
-			// The other predecessor of a merge stops being ACTIVE too (12.3.4).
+			// The other predecessor of a merge stops being ACTIVE too (spec §12.3.4).
 			var other string
 			err := q.QueryRowContext(ctx, `SELECT item_id FROM versions WHERE id = ? AND state = 'ACTIVE'`, p.MergedFrom).Scan(&other)
 			if err == nil {

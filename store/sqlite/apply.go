@@ -36,7 +36,7 @@ func applyOp(ctx context.Context, q querier, e *oplog.Entry) error {
 	switch e.Op {
 	// Versions (append.go), their indexes, reviews and events (pipeline.go).
 	case oplog.Insert, oplog.Update, oplog.Merge, oplog.Stage:
-		return inOrder(ctx, q, e, applyNewVersion, indexVersion)
+		return inOrder(ctx, q, e, applyNewVersion, indexVersion, indexText)
 	case oplog.Approve:
 		return inOrder(ctx, q, e, applyApprove, recordDecision)
 	case oplog.Reject:
@@ -62,7 +62,7 @@ func applyOp(ctx context.Context, q querier, e *oplog.Entry) error {
 
 	// The lifecycle (lifecycle.go) and workspaces (workspace.go).
 	case oplog.Erase:
-		return applyErase(ctx, q, e)
+		return inOrder(ctx, q, e, applyErase, eraseText)
 	case oplog.Annotate:
 		return applyAnnotate(ctx, q, e)
 	case oplog.Reclassify:
@@ -123,6 +123,8 @@ var derivedTables = []derivedTable{
 	{"workspace_reviews", "review_id"},
 	// pipeline.go
 	{"version_bands", "version_id"},
+	// fts.go
+	{"version_fts", "version_id"},
 	{"version_index", "version_id"},
 	{"version_evidence", "version_id"},
 	{"reviews", "id"},

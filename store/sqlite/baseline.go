@@ -19,7 +19,7 @@ import (
 func canonAlg(s string) canon.Algorithm { return canon.Algorithm(s) }
 
 // This file stores baselines, drift episodes, sessions and the per-memoryRef
-// PUT/DEL operation log with its checkpoints (agent-manifest 3.2.6, 3.2.6.2).
+// PUT/DEL operation log with its checkpoints (spec §3.2.6, §3.2.6.2).
 // All of them are derived from the log; mem_dirty and mem_state_cache are
 // caches that triggers and verification maintain.
 

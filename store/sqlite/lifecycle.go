@@ -314,7 +314,7 @@ func (r *readTx) gcItem(ctx context.Context, id string, now time.Time, window ti
 	return g, err
 }
 
-// Linked reports why an item is load-bearing for an action (seed 003 audit
+// Linked reports why an item is load-bearing for an action (spec §13.16 audit
 // posture): cited as evidence by live memory, awaiting or carrying a human
 // approval, the subject of a retraction or rollback, or part of a baseline.
 func (r *readTx) Linked(ctx context.Context, id string) (string, error) {

@@ -272,16 +272,22 @@ func (r *readTx) Candidates(ctx context.Context, cq engine.CandidateQuery) ([]en
 			return nil, err
 		}
 	}
+	limit := cq.Limit
+	if limit <= 0 {
+		limit = 400
+	}
+	return r.candidatesByID(ctx, ids, limit)
+}
+
+// candidatesByID reads the indexed ACTIVE or DRAFT durable versions among ids,
+// at most limit, in no particular order.
+func (r *readTx) candidatesByID(ctx context.Context, ids []string, limit int) ([]engine.Candidate, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
 	idList, err := json.Marshal(ids)
 	if err != nil {
 		return nil, err
-	}
-	limit := cq.Limit
-	if limit <= 0 {
-		limit = 400
 	}
 	rows, err := queryDrained(ctx, r.q, `SELECT vi.version_id, vi.item_id, vi.key, vi.layer, v.state, vi.content_hash, vi.fingerprint, vi.subject, vi.predicate, vi.object,
 		vi.embedding, v.content, v.confidence, v.created_by

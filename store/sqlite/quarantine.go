@@ -11,7 +11,7 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 )
 
-// applyQuarantine applies a QUARANTINE entry (12.11.5):
+// applyQuarantine applies a QUARANTINE entry (spec §12.11.5):
 //   - quarantine: the ACTIVE version becomes QUARANTINED and leaves the
 //     item's head (so every read, which returns ACTIVE versions, drops it);
 //   - release: a new ACTIVE version with the quarantined content (the

@@ -11,8 +11,8 @@ import (
 )
 
 // Reads are recorded in two steps, so that recording a read of thousands of
-// entries costs a small share of the read (seed 004 access reinforcement,
-// 12.12.4 retrieval metrics):
+// entries costs a small share of the read (spec §14 access reinforcement,
+// spec §12.12.4 retrieval metrics):
 //
 //  1. RecordRead appends one row to retrievals and one to read_pending in
 //     the read's transaction, the version ids read packed 16 bytes each. A

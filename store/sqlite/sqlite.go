@@ -28,7 +28,7 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// Type names this store in baselines (agent-manifest 3.2.6 `store`).
+// Type names this store in baselines (spec §3.2.6 `store`).
 const Type = "memgov-sqlite"
 
 // The one compile-time check of the whole contract: Store implements

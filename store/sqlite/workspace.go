@@ -11,7 +11,7 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 )
 
-// This file stores what workspaces (12.8.4) add to the workspaces table of
+// This file stores what workspaces (spec §12.8.4) add to the workspaces table of
 // 0007: ids, names, removed keys and the reviews of merge requests, all
 // derived from WORKSPACE entries by recordWorkspace, which apply.go runs
 // after applyWorkspace (lifecycle.go) has kept the status.

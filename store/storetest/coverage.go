@@ -47,6 +47,10 @@ var Coverage = map[string][]string{
 	"CountOutcomes":       {"Pipeline/OutcomesAndCounts"},
 	"CountSessionCommits": {"Pipeline/OutcomesAndCounts"},
 	"Candidates":          {"Pipeline/Candidates"},
+	"TopicCandidates":     {"Pipeline/TopicCandidates"},
+	"ModelVectors":        {"Pipeline/ModelVectors"},
+	"VectorTodo":          {"Pipeline/ModelVectors"},
+	"PutModelVector":      {"Pipeline/ModelVectors"},
 	"CitedItems":          {"Pipeline/CitedItems"},
 	"RecordOutcome":       {"Pipeline/OutcomesAndCounts", "Telemetry/MetricsData", "Telemetry/ComplianceData"},
 

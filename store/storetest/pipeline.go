@@ -13,6 +13,8 @@ var pipelineTests = []test{
 	{"Idempotency", testIdempotent},
 	{"OutcomesAndCounts", testOutcomes},
 	{"Candidates", testCandidates},
+	{"TopicCandidates", testTopicCandidates}, // topic.go
+	{"ModelVectors", testModelVectors},       // topic.go
 	{"CitedItems", testCitedItems},
 }
 

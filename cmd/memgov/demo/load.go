@@ -571,7 +571,7 @@ func (l *loader) proposal(ctx context.Context, st Step) error {
 }
 
 // read is an agent reading a page of its memory; with start > 0 it reports
-// which of the returned entries it used (retrieval precision, 12.12.4).
+// which of the returned entries it used (retrieval precision, spec §12.12.4).
 func (l *loader) read(ctx context.Context, st Step) error {
 	snap, err := l.eng.ReadAs(ctx, st.Agent, engine.ReadQuery{MemoryRef: st.Ref, Limit: max(st.Count, 1), AfterKey: st.Key})
 	if err != nil {

@@ -1,0 +1,349 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/engine/policy"
+)
+
+// gateRecord is one labelled record of a judgement corpus
+// (testdata/corpora/*.jsonl): a pair (a, b) for the contradiction and
+// duplicate kinds, a text for the injection kind.
+type gateRecord struct {
+	Kind  string `json:"kind"`
+	A     string `json:"a"`
+	B     string `json:"b"`
+	Text  string `json:"text"`
+	Label string `json:"label"`
+}
+
+// confusion counts one gate's decisions against the labels.
+type confusion struct {
+	TP        int     `json:"tp"`
+	FP        int     `json:"fp"`
+	FN        int     `json:"fn"`
+	TN        int     `json:"tn"`
+	Recall    float64 `json:"recall"`
+	Precision float64 `json:"precision"`
+	// FPRate is FP / (FP + TN): the share of negatives flagged.
+	FPRate float64 `json:"fp_rate"`
+}
+
+func (c *confusion) add(predicted, actual bool) {
+	switch {
+	case predicted && actual:
+		c.TP++
+	case predicted:
+		c.FP++
+	case actual:
+		c.FN++
+	default:
+		c.TN++
+	}
+}
+
+func (c *confusion) finish() {
+	if c.TP+c.FN > 0 {
+		c.Recall = float64(c.TP) / float64(c.TP+c.FN)
+	}
+	if c.TP+c.FP > 0 {
+		c.Precision = float64(c.TP) / float64(c.TP+c.FP)
+	}
+	if c.FP+c.TN > 0 {
+		c.FPRate = float64(c.FP) / float64(c.FP+c.TN)
+	}
+}
+
+// benchGatesReport is what `memgov bench gates` prints.
+type benchGatesReport struct {
+	Corpus  string `json:"corpus"`
+	Records int    `json:"records"`
+	Model   string `json:"model,omitempty"`
+	// Gates holds a confusion matrix per measured decision: contradiction
+	// (the second text of a pair flagged CONTRADICTION), duplicate (the
+	// second text discarded or merged as a duplicate), duplicate_flagged (the
+	// same, or sent to a person as a near-duplicate), injection (REJECTED by
+	// the content policy), evidence_contradicts (a write whose evidence
+	// excerpt is the other text of a pair routed to review for it).
+	Gates map[string]*confusion `json:"gates"`
+	// DistinctDiscarded is the share of distinct pairs whose second text
+	// was REJECTED as a duplicate (facts lost); DistinctMerged the share
+	// merged into the first.
+	DistinctDiscarded float64 `json:"distinct_discarded,omitempty"`
+	DistinctMerged    float64 `json:"distinct_merged,omitempty"`
+	// ContradictedEvidenceCommitted counts writes whose evidence excerpt
+	// states another value and that committed anyway (must be 0).
+	ContradictedEvidenceCommitted *int `json:"contradicted_evidence_committed,omitempty"`
+	// Outcomes counts the statuses and reasons of the measured writes, and
+	// ByLabel the same per record label.
+	Outcomes map[string]int            `json:"outcomes"`
+	ByLabel  map[string]map[string]int `json:"by_label"`
+	// SetupFailed counts pairs whose first text did not enter memory.
+	SetupFailed int `json:"setup_failed"`
+}
+
+func (a *app) benchGatesCommand() *cobra.Command {
+	var (
+		corpus, dir string
+		asJSON      bool
+	)
+	cmd := &cobra.Command{
+		Use:   "gates",
+		Short: "Measure the semantic gates on a labelled corpus through the write pipeline",
+		Long: `bench gates reads a labelled JSON-lines corpus (the format of
+testdata/corpora/*.jsonl: {"kind":"contradiction"|"duplicate","a","b","label"} pairs
+and {"kind":"injection","text","label"} texts) and drives each record through the
+real write pipeline (governed writes with plain {"text": ...} content, as agents
+send them) on a scratch database, then prints recall, precision and the confusion
+counts per gate.
+
+Each pair gets a memoryRef of its own: its first text is written to the SEMANTIC
+layer, then its second, whose outcome is the prediction. A pair is a contradiction
+when the second write is refused or sent to review with reason CONTRADICTION; a
+duplicate when it is REJECTED or MERGED as one (duplicate), or also sent to a
+person as a near-duplicate (duplicate_flagged). Each contradiction pair is also
+written once with the first text as its evidence excerpt (evidence_contradicts).
+The evidence writes go to the EPISODIC layer, where the writer's role needs no
+approval. An injection is a write REJECTED by the content policy. Burst and rate limits are
+lifted; everything else is the effective policy (--policy), including any model
+it configures.`,
+		Example: "  memgov bench gates --corpus testdata/corpora/contradiction.jsonl\n  memgov bench gates --corpus testdata/corpora/injection.jsonl --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if corpus == "" {
+				return usagef("--corpus is required")
+			}
+			recs, err := readGateCorpus(corpus)
+			if err != nil {
+				return err
+			}
+			pol, _, err := a.loadPolicy()
+			if err != nil {
+				return err
+			}
+			rep, err := benchGates(cmd.Context(), dir, pol, recs)
+			if err != nil {
+				return err
+			}
+			rep.Corpus = corpus
+			if asJSON {
+				return a.printJSON(rep)
+			}
+			t := a.table("GATE", "TP", "FP", "FN", "TN", "RECALL", "PRECISION", "FP RATE")
+			names := make([]string, 0, len(rep.Gates))
+			for n := range rep.Gates {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				c := rep.Gates[n]
+				t.row(n, fmt.Sprint(c.TP), fmt.Sprint(c.FP), fmt.Sprint(c.FN), fmt.Sprint(c.TN),
+					fmt.Sprintf("%.3f", c.Recall), fmt.Sprintf("%.3f", c.Precision), fmt.Sprintf("%.3f", c.FPRate))
+			}
+			t.flush()
+			fmt.Fprintf(a.stdout, "\n%d records", rep.Records)
+			labels := make([]string, 0, len(rep.ByLabel))
+			for l := range rep.ByLabel {
+				labels = append(labels, l)
+			}
+			sort.Strings(labels)
+			for _, l := range labels {
+				fmt.Fprintf(a.stdout, " · %s: %s", l, countsOf(rep.ByLabel[l]))
+			}
+			if _, ok := rep.Gates["duplicate"]; ok {
+				fmt.Fprintf(a.stdout, " · distinct pairs discarded %.3f, merged %.3f", rep.DistinctDiscarded, rep.DistinctMerged)
+			}
+			if rep.ContradictedEvidenceCommitted != nil {
+				fmt.Fprintf(a.stdout, " · contradicted evidence committed %d", *rep.ContradictedEvidenceCommitted)
+			}
+			if rep.SetupFailed > 0 {
+				fmt.Fprintf(a.stdout, " · setup failed %d", rep.SetupFailed)
+			}
+			fmt.Fprintln(a.stdout)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&corpus, "corpus", "", "labelled JSON-lines corpus `FILE`")
+	cmd.Flags().StringVar(&dir, "dir", "", "where to put the scratch database (default: a temporary directory)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// readGateCorpus reads and checks a labelled corpus.
+func readGateCorpus(path string) ([]gateRecord, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	defer f.Close()
+	var out []gateRecord
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		var r gateRecord
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			return nil, fmt.Errorf("corpus %s line %d: %w", path, n, err)
+		}
+		switch r.Kind {
+		case "contradiction", "duplicate":
+			if r.A == "" || r.B == "" {
+				return nil, fmt.Errorf("corpus %s line %d: a %s record needs a and b", path, n, r.Kind)
+			}
+		case "injection":
+			if r.Text == "" {
+				return nil, fmt.Errorf("corpus %s line %d: an injection record needs text", path, n)
+			}
+		default:
+			return nil, fmt.Errorf("corpus %s line %d: unknown kind %q (contradiction, duplicate or injection)", path, n, r.Kind)
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("corpus %s: %w", path, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("corpus %s: no records", path)
+	}
+	return out, nil
+}
+
+// benchGates drives the records through the write pipeline.
+func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateRecord) (benchGatesReport, error) {
+	rep := benchGatesReport{Records: len(recs), Gates: map[string]*confusion{}, Outcomes: map[string]int{}, ByLabel: map[string]map[string]int{}}
+	count := func(label string, res engine.WriteResult) {
+		o := res.Status + " " + res.Reason
+		rep.Outcomes[o]++
+		if rep.ByLabel[label] == nil {
+			rep.ByLabel[label] = map[string]int{}
+		}
+		rep.ByLabel[label][o]++
+	}
+	s, done, err := openScratch(ctx, dir)
+	if err != nil {
+		return rep, err
+	}
+	defer done()
+	pol.Reputation.BurstLimit = 0
+	for _, lim := range []*policy.RateLimit{&pol.RateLimits.Layers.Working, &pol.RateLimits.Layers.Session,
+		&pol.RateLimits.Layers.Episodic, &pol.RateLimits.Layers.Semantic, &pol.RateLimits.Layers.Procedural} {
+		lim.Writes = 0
+	}
+	pol.RateLimits.SessionBudget = policy.PerRole[int]{}
+	if pol.Models.Judge.Configured() {
+		rep.Model = pol.Models.Judge.Model
+	}
+	e := engine.New(s, benchKey, append([]engine.Option{engine.WithPolicy(pol)}, modelOptions(pol)...)...)
+	const agent = "bench-agent"
+	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: agent, Role: engine.Orchestrator, Tenant: "bench"}, "bench"); err != nil {
+		return rep, err
+	}
+	conf := 0.9
+	n := 0
+	layer := engine.Semantic
+	write := func(ref, text string, evidence engine.EvidenceRef) (engine.WriteResult, error) {
+		c, err := json.Marshal(map[string]string{"text": text})
+		if err != nil {
+			return engine.WriteResult{}, err
+		}
+		// Each write its own idempotency token: the same text recurs across
+		// records, which are independent writes.
+		n++
+		return e.Write(ctx, engine.WriteRequest{SourceAgentID: agent, MemoryRef: ref, TargetLayer: layer, IdempotencyToken: fmt.Sprintf("bench-%08d", n),
+			Content: c, Confidence: &conf, ObservationType: "tool_result_verified", EvidenceRefs: []engine.EvidenceRef{evidence}})
+	}
+	doc := engine.EvidenceRef{SourceType: "DOCUMENT", SourceURI: "https://bench.example/source"}
+	gateOf := func(name string) *confusion {
+		if rep.Gates[name] == nil {
+			rep.Gates[name] = &confusion{}
+		}
+		return rep.Gates[name]
+	}
+	distinct, discarded, merged, evCommitted := 0, 0, 0, 0
+	evMeasured := false
+	for i, r := range recs {
+		ref := fmt.Sprintf("bench/%s/r%05d", agent, i)
+		switch r.Kind {
+		case "injection":
+			res, err := write(ref, r.Text, doc)
+			if err != nil {
+				return rep, fmt.Errorf("record %d: %w", i+1, err)
+			}
+			count(r.Label, res)
+			gateOf("injection").add(res.Status == engine.StatusRejected && res.Reason == gate.ReasonContentPolicy, r.Label == "injection")
+		case "contradiction", "duplicate":
+			first, err := write(ref, r.A, doc)
+			if err != nil {
+				return rep, fmt.Errorf("record %d: %w", i+1, err)
+			}
+			if first.Status != engine.StatusCommitted && first.Status != engine.StatusDeferred {
+				rep.SetupFailed++
+			}
+			res, err := write(ref, r.B, doc)
+			if err != nil {
+				return rep, fmt.Errorf("record %d: %w", i+1, err)
+			}
+			count(r.Label, res)
+			if r.Kind == "contradiction" {
+				gateOf("contradiction").add(res.Reason == gate.ReasonContradiction, r.Label == "contradiction")
+				// The first text as the evidence excerpt of the second.
+				ev := doc
+				ev.Excerpt = r.A
+				// EPISODIC, where the writer's role needs no approval: what
+				// keeps such a write from committing is the evidence gate.
+				layer = engine.Episodic
+				evRes, err := write(fmt.Sprintf("bench/%s/e%05d", agent, i), r.B, ev)
+				layer = engine.Semantic
+				if err != nil {
+					return rep, fmt.Errorf("record %d: %w", i+1, err)
+				}
+				evMeasured = true
+				flagged := evRes.Reason == gate.ReasonEvidenceContradicts
+				gateOf("evidence_contradicts").add(flagged, r.Label == "contradiction")
+				if r.Label == "contradiction" && evRes.Status == engine.StatusCommitted {
+					evCommitted++
+				}
+				break
+			}
+			dupReasons := map[string]bool{gate.ReasonExactDuplicate: true, gate.ReasonStructuralDup: true, gate.ReasonSemanticDuplicate: true}
+			conflictReasons := map[string]bool{gate.ReasonStructuralConflict: true, gate.ReasonSemanticConflict: true}
+			isDup := r.Label == "duplicate"
+			caught := (res.Status == engine.StatusRejected && dupReasons[res.Reason]) || res.Status == engine.StatusMerged
+			gateOf("duplicate").add(caught, isDup)
+			gateOf("duplicate_flagged").add(caught || conflictReasons[res.Reason], isDup)
+			if !isDup {
+				distinct++
+				if res.Status == engine.StatusRejected && dupReasons[res.Reason] {
+					discarded++
+				}
+				if res.Status == engine.StatusMerged {
+					merged++
+				}
+			}
+		}
+	}
+	if distinct > 0 {
+		rep.DistinctDiscarded = float64(discarded) / float64(distinct)
+		rep.DistinctMerged = float64(merged) / float64(distinct)
+	}
+	if evMeasured {
+		rep.ContradictedEvidenceCommitted = &evCommitted
+	}
+	for _, c := range rep.Gates {
+		c.finish()
+	}
+	return rep, nil
+}

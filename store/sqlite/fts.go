@@ -1,0 +1,164 @@
+package sqlite
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
+)
+
+// The full-text index (version_fts, an FTS5 table) holds the text of every
+// durable version, so that the contradiction gate compares a write with its
+// same-topic neighbours ranked by BM25, however far below the duplicate
+// threshold their cosine is. It is derived from the log like every index:
+// indexText adds a version's text, Rebuild refills it, and an erasure removes
+// the erased items' rows and merges the index so that their terms leave the
+// database file.
+
+// indexText adds the text of a new durable version to the full-text index.
+func indexText(ctx context.Context, q querier, e *oplog.Entry) error {
+	p, err := e.DecodePayload()
+	if err != nil || len(p.Content) == 0 {
+		return err
+	}
+	layer := engine.Layer(p.Layer)
+	if !layer.Durable() {
+		return nil
+	}
+	text := engine.Version{Content: p.Content}.Text()
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO version_fts (text, version_id, memory_ref, layer) VALUES (?,?,?,?)`,
+		text, e.VersionID, e.MemoryRef, string(layer)); err != nil {
+		return wrapApply(e, err)
+	}
+	return nil
+}
+
+// eraseText removes the erased items' versions from the full-text index (and
+// their model vectors) and
+// merges its segments, so that no term of the erased text stays in an older
+// segment of the index.
+func eraseText(ctx context.Context, q querier, e *oplog.Entry) error {
+	rec, err := oplog.DecodeData[oplog.ErasureData](e)
+	if err != nil {
+		return err
+	}
+	if len(rec.Items) == 0 {
+		return nil
+	}
+	for _, id := range rec.Items {
+		if _, err := q.ExecContext(ctx, `DELETE FROM version_fts WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, id); err != nil {
+			return wrapApply(e, err)
+		}
+		// Model vectors are derived from the erased text too.
+		if _, err := q.ExecContext(ctx, `DELETE FROM model_vectors WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, id); err != nil {
+			return wrapApply(e, err)
+		}
+	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO version_fts (version_fts) VALUES ('optimize')`); err != nil {
+		return wrapApply(e, err)
+	}
+	return nil
+}
+
+// topicTermLimit caps the terms of one full-text query.
+const topicTermLimit = 32
+
+// stopWords are left out of a full-text query: they match everything.
+var stopWords = map[string]bool{
+	"a": true, "an": true, "the": true, "is": true, "are": true, "was": true, "were": true, "be": true, "been": true,
+	"of": true, "in": true, "on": true, "at": true, "to": true, "for": true, "and": true, "or": true, "but": true,
+	"it": true, "its": true, "this": true, "that": true, "with": true, "as": true, "by": true, "from": true,
+	"has": true, "have": true, "had": true, "do": true, "does": true, "did": true, "s": true, "i": true,
+}
+
+// matchQuery turns free text into an FTS5 query: its distinct words, quoted,
+// joined by OR, so that BM25 ranks the texts sharing the most (and rarest)
+// words first. It is empty when text has no word worth matching.
+func matchQuery(text string) string {
+	seen := map[string]bool{}
+	var terms []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if stopWords[w] || seen[w] {
+			continue
+		}
+		seen[w] = true
+		terms = append(terms, `"`+w+`"`)
+		if len(terms) == topicTermLimit {
+			break
+		}
+	}
+	return strings.Join(terms, " OR ")
+}
+
+func (r *readTx) TopicCandidates(ctx context.Context, tq engine.TopicQuery) ([]engine.Candidate, error) {
+	limit := tq.Limit
+	if limit <= 0 {
+		limit = 20
+	}
+	var ids []string
+	seen := map[string]bool{}
+	collect := func(query string, args ...any) error {
+		rows, err := queryDrained(ctx, r.q, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+		return rows.Err()
+	}
+	if m := matchQuery(tq.Text); m != "" {
+		if err := collect(`SELECT version_id FROM version_fts WHERE version_fts MATCH ? AND memory_ref = ? AND layer = ?
+			ORDER BY bm25(version_fts) LIMIT ?`, m, tq.MemoryRef, string(tq.Layer), limit); err != nil {
+			return nil, err
+		}
+	}
+	if tq.Subject != "" {
+		if err := collect(`SELECT version_id FROM version_index WHERE memory_ref = ? AND subject = ? AND layer = ? LIMIT ?`,
+			tq.MemoryRef, tq.Subject, string(tq.Layer), limit); err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range tq.VersionIDs {
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	cs, err := r.candidatesByID(ctx, ids, len(ids))
+	if err != nil {
+		return nil, err
+	}
+	// VersionIDs are confined to the ref and layer like the rest.
+	kept := cs[:0]
+	for _, c := range cs {
+		if c.Layer == tq.Layer {
+			kept = append(kept, c)
+		}
+	}
+	cs = kept
+	if err != nil {
+		return nil, err
+	}
+	// Keep the BM25 order, then the subject matches.
+	rank := make(map[string]int, len(ids))
+	for i, id := range ids {
+		rank[id] = i
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return rank[cs[i].VersionID] < rank[cs[j].VersionID] })
+	return cs, nil
+}

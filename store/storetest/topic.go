@@ -1,0 +1,134 @@
+package storetest
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/memgov/memgov/engine"
+)
+
+// TopicCandidates finds the live versions of one ref and layer whose text
+// matches the query best (full-text, BM25 first) and those with the query's
+// extracted subject, whatever their similarity.
+func testTopicCandidates(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	dana := fx.put(ref, "dana/manager", "Dana's manager is Priya, who joined the Lisbon office in 2019.")
+	office := fx.put(ref, "office/hours", "The Lisbon office opens at nine.")
+	fx.put(ref, "weather", "It rained all day in Porto.")
+	fx.put(ref, "dana/episode", "Dana visited the Lisbon office with Priya.", func(p *engine.PutRequest) { p.Layer = engine.Episodic })
+	fx.put("acme/other", "dana/manager", "Dana's manager is Priya, who joined the Lisbon office in 2019.")
+	old := fx.put(ref, "old", "The Lisbon office closes at five.")
+	fx.put(ref, "old", "The Porto warehouse closes at six.")
+	subject := engine.FeaturesOf(json.RawMessage(`{"text":"Dana's manager is Tomás."}`)).Subject
+	if subject == "" {
+		t.Fatal("no subject extracted from the query text: the subject case cannot fail")
+	}
+	fx.view(func(tx engine.ReadTx) error {
+		cs, err := tx.TopicCandidates(fx.ctx, engine.TopicQuery{MemoryRef: ref, Layer: engine.Semantic, Text: "Who manages Dana at the Lisbon office?", Limit: 10})
+		if err != nil {
+			return err
+		}
+		got := map[string]bool{}
+		for _, c := range cs {
+			got[c.VersionID] = true
+			if c.Layer != engine.Semantic || c.State != engine.Active || c.Text == "" || len(c.Embedding) == 0 {
+				t.Errorf("candidate %s: %+v", c.Key, c)
+			}
+			if c.Key == "weather" || c.VersionID == old.VersionID {
+				t.Errorf("%s (%s) is a topic candidate", c.Key, c.Text)
+			}
+		}
+		if len(cs) != 2 || cs[0].VersionID != dana.VersionID || !got[office.VersionID] {
+			t.Errorf("full-text candidates = %+v, want dana/manager then office/hours", candidateKeys(cs))
+		}
+		if cs, err := tx.TopicCandidates(fx.ctx, engine.TopicQuery{MemoryRef: ref, Layer: engine.Semantic, Text: "Lisbon office", Limit: 1}); err != nil || len(cs) != 1 {
+			t.Errorf("limit 1 = %v, %v", candidateKeys(cs), err)
+		}
+		cs, err = tx.TopicCandidates(fx.ctx, engine.TopicQuery{MemoryRef: ref, Layer: engine.Semantic, Subject: subject})
+		if err != nil || len(cs) != 1 || cs[0].VersionID != dana.VersionID {
+			t.Errorf("by subject %q = %v, %v", subject, candidateKeys(cs), err)
+		}
+		if cs, err := tx.TopicCandidates(fx.ctx, engine.TopicQuery{MemoryRef: ref, Layer: engine.Semantic, Text: "the of and \" * OR NEAR("}); err != nil || len(cs) != 0 {
+			t.Errorf("a query of stop words and FTS syntax = %v, %v", candidateKeys(cs), err)
+		}
+		if cs, err := tx.TopicCandidates(fx.ctx, engine.TopicQuery{MemoryRef: "acme/nobody", Layer: engine.Semantic, Text: "Dana Lisbon office"}); err != nil || len(cs) != 0 {
+			t.Errorf("another ref's versions = %v, %v", candidateKeys(cs), err)
+		}
+		return nil
+	})
+}
+
+func candidateKeys(cs []engine.Candidate) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Key)
+	}
+	return out
+}
+
+// Model vectors are stored per version and model; ModelVectors reads the
+// live versions' vectors of one model, ref and layer; VectorTodo lists the
+// live durable versions without a vector of a model and counts the vectors
+// per model.
+func testModelVectors(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	a := fx.put(ref, "a", "Dana's manager is Priya.")
+	b := fx.put(ref, "b", "The Lisbon office opens at nine.")
+	ep := fx.put(ref, "ep", "Dana visited Lisbon.", func(p *engine.PutRequest) { p.Layer = engine.Episodic })
+	fx.put(ref, "w", "Scratch note.", func(p *engine.PutRequest) { p.Layer = engine.Working })
+	old := fx.put(ref, "old", "The office closes at five.")
+	fx.put(ref, "old", "The office closes at six.")
+	put := func(v engine.ModelVector) {
+		t.Helper()
+		if err := fx.s.Update(fx.ctx, func(tx engine.Tx) error { return tx.PutModelVector(fx.ctx, v) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(engine.ModelVector{VersionID: a.VersionID, MemoryRef: ref, Layer: engine.Semantic, Model: "m1", Vector: []byte("v-a-1")})
+	put(engine.ModelVector{VersionID: a.VersionID, MemoryRef: ref, Layer: engine.Semantic, Model: "m1", Vector: []byte("v-a-2")}) // replaces
+	put(engine.ModelVector{VersionID: a.VersionID, MemoryRef: ref, Layer: engine.Semantic, Model: "m0", Vector: []byte("v-a-0")})
+	put(engine.ModelVector{VersionID: ep.VersionID, MemoryRef: ref, Layer: engine.Episodic, Model: "m1", Vector: []byte("v-ep")})
+	put(engine.ModelVector{VersionID: old.VersionID, MemoryRef: ref, Layer: engine.Semantic, Model: "m1", Vector: []byte("v-old")})
+	fx.view(func(tx engine.ReadTx) error {
+		vs, err := tx.ModelVectors(fx.ctx, ref, engine.Semantic, "m1")
+		if err != nil {
+			return err
+		}
+		if len(vs) != 1 || vs[0].VersionID != a.VersionID || string(vs[0].Vector) != "v-a-2" || vs[0].Model != "m1" {
+			t.Errorf("ModelVectors(SEMANTIC, m1) = %+v", vs)
+		}
+		if vs, err := tx.ModelVectors(fx.ctx, ref, engine.Semantic, "m2"); err != nil || len(vs) != 0 {
+			t.Errorf("another model's vectors = %+v, %v", vs, err)
+		}
+		todo, counts, err := tx.VectorTodo(fx.ctx, "m1", 10)
+		if err != nil {
+			return err
+		}
+		var ids []string
+		for _, td := range todo {
+			ids = append(ids, td.VersionID)
+			if td.Text == "" || td.MemoryRef != ref {
+				t.Errorf("todo %+v", td)
+			}
+		}
+		if len(todo) != 2 || !contains(ids, b.VersionID) || contains(ids, a.VersionID) || contains(ids, ep.VersionID) {
+			t.Errorf("VectorTodo(m1) = %+v", todo)
+		}
+		if counts["m1"] != 3 || counts["m0"] != 1 {
+			t.Errorf("counts = %v", counts)
+		}
+		if todo, _, err := tx.VectorTodo(fx.ctx, "m1", 1); err != nil || len(todo) != 1 {
+			t.Errorf("limit 1 = %+v, %v", todo, err)
+		}
+		return nil
+	})
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
