@@ -57,6 +57,41 @@ func (q *Quarantine) List(ctx context.Context, status, agent string) ([]Quaranti
 	return out, nil
 }
 
+// Open counts the open quarantined versions the actor sees.
+func (q *Quarantine) Open(ctx context.Context) (int, error) {
+	tenant := q.s.actor.Tenant
+	if q.s.actor.Role == "" {
+		tenant = engine.AllTenants
+	}
+	rs, err := q.s.eng.Quarantined(ctx, engine.QuarantineQuery{Status: engine.QuarantineOpen, Tenant: tenant})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range rs {
+		if q.s.sees(r.MemoryRef) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// CanDecide says whether the actor may release or retract e, and why not:
+// only open entries, only by curators who govern its tenant (the engine's
+// rule; operators read the quarantine but do not decide it).
+func (q *Quarantine) CanDecide(e engine.QuarantineEntry) error {
+	if e.Status != engine.QuarantineOpen {
+		return fmt.Errorf("%w: already %s", engine.ErrInvalid, strings.ToLower(e.Status))
+	}
+	if err := q.s.authorize(e.MemoryRef); err != nil {
+		return err
+	}
+	if a := q.s.actor; a.Role != engine.Curator {
+		return &ForbiddenError{fmt.Sprintf("only curators release or retract quarantined memory; %s is %s %s", a.ID, article(string(a.Role)), a.Role)}
+	}
+	return nil
+}
+
 // Release puts a quarantined version back: a new ACTIVE version with its
 // content. A note is required.
 func (q *Quarantine) Release(ctx context.Context, versionID, note string) (engine.Version, error) {

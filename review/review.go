@@ -138,7 +138,9 @@ type Count struct {
 // Attention is what needs a person now.
 type Attention struct {
 	Queue, Drift, Proposals Count
-	LogSize                 int64
+	// Quarantine is the open quarantined versions the actor sees.
+	Quarantine Count
+	LogSize    int64
 }
 
 // Attention counts what needs attention: open reviews, open drift episodes
@@ -161,6 +163,10 @@ func (s *Service) Attention(ctx context.Context) (Attention, error) {
 		}
 		a.Proposals.Available = true
 	}
+	if a.Quarantine.N, err = s.Quarantine().Open(ctx); err != nil {
+		return a, fmt.Errorf("quarantine: %w", err)
+	}
+	a.Quarantine.Available = true
 	a.LogSize, err = s.eng.LogSize(ctx)
 	return a, err
 }

@@ -1,5 +1,5 @@
 // Package tui is memgov's terminal UI: a small root model that routes keys to
-// the screen in focus (Queue, Drift, Proposals, Memory, Activity), a shared
+// the screen in focus (Queue, Drift, Proposals, Memory, Activity, Quarantine), a shared
 // Context, a KeyMap from which every help text is drawn, and confirmation
 // modals for every decision. All I/O runs in tea.Cmds through the review
 // service; answers carry request ids so late ones are dropped.
@@ -81,6 +81,7 @@ const (
 	ProposalsScreen
 	MemoryScreen
 	ActivityScreen
+	QuarantineScreen
 )
 
 // New returns the root model. Curators (and everyone else) open on the
@@ -105,6 +106,7 @@ func New(o Options) *Model {
 		newProposals(c),
 		newMemory(c),
 		newActivity(c, m.health),
+		newQuarantine(c),
 	}
 	m.started = make([]bool, len(m.screens))
 	m.help.ShortSeparator = "  "
@@ -284,7 +286,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			return m.switchTo((m.active + 1) % len(m.screens))
 		case act == ActPrevTab:
 			return m.switchTo((m.active + len(m.screens) - 1) % len(m.screens))
-		case act >= ActScreen1 && act <= ActScreen5:
+		case act >= ActScreen1 && act <= ActScreen6:
 			return m.switchTo(int(act - ActScreen1))
 		}
 	}
@@ -335,48 +337,72 @@ func (m *Model) crumb() string {
 	return m.screens[m.active].Crumb()
 }
 
+// shortTitles are the tab labels of the narrowest header.
+var shortTitles = map[string]string{"Proposals": "Prop", "Quarantine": "Quar", "Memory": "Mem", "Activity": "Act"}
+
 // tabsLine: brand, tabs with their counts, and on the right the database,
-// who you are and what needs attention.
+// who you are and what needs attention. When it does not fit, it gives up,
+// in order, the database name, the brand and the separators, then the full
+// names of the tabs: who you are and what waits matter more.
 func (m *Model) tabsLine() string {
 	st, w := m.ctx.Styles, m.ctx.Width
-	var tabs []string
-	for i, s := range m.screens {
-		label := s.Title()
-		switch i {
-		case QueueScreen:
-			label += count(m.att.Queue)
-		case DriftScreen:
-			label += count(m.att.Drift)
-		case ProposalsScreen:
-			label += count(m.att.Proposals)
-		}
-		if i == m.active {
-			if st.Plain {
-				label = "[" + label + "]"
+	tabsOf := func(short map[string]string) []string {
+		var tabs []string
+		for i, s := range m.screens {
+			label := s.Title()
+			if sh, ok := short[label]; ok {
+				label = sh
 			}
-			tabs = append(tabs, st.ActiveTab.Render(label))
-		} else {
-			tabs = append(tabs, st.Tab.Render(label))
+			switch i {
+			case QueueScreen:
+				label += count(m.att.Queue)
+			case DriftScreen:
+				label += count(m.att.Drift)
+			case ProposalsScreen:
+				label += count(m.att.Proposals)
+			case QuarantineScreen:
+				label += count(m.att.Quarantine)
+			}
+			if i == m.active {
+				if st.Plain {
+					label = "[" + label + "]"
+				}
+				tabs = append(tabs, st.ActiveTab.Render(label))
+			} else {
+				tabs = append(tabs, st.Tab.Render(label))
+			}
+		}
+		return tabs
+	}
+	full := tabsOf(nil)
+	steps := []struct {
+		left  string
+		tabs  []string
+		right string
+	}{
+		{" " + st.Brand.Render("memgov") + "  " + strings.Join(full, st.TabSep.Render(" │ ")), full, m.whoami()},
+		{" " + st.Brand.Render("memgov") + "  " + strings.Join(full, st.TabSep.Render(" │ ")), full, m.whoamiShort()},
+		{" " + strings.Join(full, " "), full, m.whoamiShort()},
+	}
+	for _, short := range []map[string]string{{"Proposals": "Prop", "Quarantine": "Quar"}, shortTitles} {
+		tabs := tabsOf(short)
+		steps = append(steps, struct {
+			left  string
+			tabs  []string
+			right string
+		}{" " + strings.Join(tabs, " "), tabs, m.whoamiShort()})
+	}
+	pick := steps[len(steps)-1]
+	for _, s := range steps {
+		if w-ansi.StringWidth(s.left)-ansi.StringWidth(s.right)-1 >= 2 {
+			pick = s
+			break
 		}
 	}
-	left := " " + st.Brand.Render("memgov") + "  " + strings.Join(tabs, st.TabSep.Render(" │ "))
-	right := m.whoami()
-	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right) - 1
-	if gap < 2 && m.ctx.DBName != "" { // first the database name goes
-		right = m.whoamiShort()
-		gap = w - ansi.StringWidth(left) - ansi.StringWidth(right) - 1
-	}
-	if gap < 2 {
-		// Narrow: who you are matters more than the brand, the separators,
-		// the database name and the full name of a screen not built yet.
-		tabs[ProposalsScreen] = strings.Replace(tabs[ProposalsScreen], "Proposals", "Prop", 1)
-		left = " " + strings.Join(tabs, " ")
-		right = m.whoamiShort()
-		gap = w - ansi.StringWidth(left) - ansi.StringWidth(right) - 1
-	}
-	line := fit(left+strings.Repeat(" ", max(gap, 1))+right, w)
-	labels := make([]string, len(tabs))
-	for i, t := range tabs {
+	gap := w - ansi.StringWidth(pick.left) - ansi.StringWidth(pick.right) - 1
+	line := fit(pick.left+strings.Repeat(" ", max(gap, 1))+pick.right, w)
+	labels := make([]string, len(pick.tabs))
+	for i, t := range pick.tabs {
 		labels[i] = ansi.Strip(t)
 	}
 	m.tabSpans = spans(line, labels)
@@ -434,7 +460,7 @@ func (m *Model) whoamiShort() string {
 // attention names what waits for a person, from the services that exist.
 func (m *Model) attention() string {
 	n := 0
-	for _, c := range []review.Count{m.att.Queue, m.att.Drift, m.att.Proposals} {
+	for _, c := range []review.Count{m.att.Queue, m.att.Drift, m.att.Proposals, m.att.Quarantine} {
 		if c.Available {
 			n += c.N
 		}
@@ -539,7 +565,7 @@ func (m *Model) fullHelpView() string {
 		lines = append(lines, indent(blocks[0])...)
 		lines = append(lines, "")
 		lines = append(lines, indent(blocks[2])...)
-		lines = append(lines, "", "  "+st.Muted.Render("moving: ↑↓ j k pgup pgdn g G · tab, 1-5 switch screens · the mouse scrolls and clicks"))
+		lines = append(lines, "", "  "+st.Muted.Render("moving: ↑↓ j k pgup pgdn g G · tab, 1-6 switch screens · the mouse scrolls and clicks"))
 	} else {
 		n := max(len(blocks[0]), len(blocks[1]), len(blocks[2]))
 		for i := range n {
@@ -553,7 +579,7 @@ func (m *Model) fullHelpView() string {
 	}
 	if m.ctx.ReadOnly != nil {
 		lines = append(lines, "")
-		for _, l := range wrap(m.ctx.ReadOnly.Error()+". Decisions (a r e A in Queue, R B in Drift, y r z in Proposals, b p E in Memory) need a curator or operator; reading works.", w-4) {
+		for _, l := range wrap(m.ctx.ReadOnly.Error()+". Decisions (a r e A in Queue, R B in Drift, y r z in Proposals, b p E in Memory, y X in Quarantine) need a curator or operator; reading works.", w-4) {
 			lines = append(lines, "  "+st.ReadOnly.Render(l))
 		}
 	}

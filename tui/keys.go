@@ -17,7 +17,7 @@ type KeyMap struct {
 	Approve, Reject, Escalate   key.Binding
 	Mark, ApproveMarked, Filter key.Binding
 	Reapprove, RollBaseline     key.Binding
-	Apply, Archive              key.Binding
+	Apply, Archive, Retract     key.Binding
 	TimeTravel, Refresh         key.Binding
 	Sort                        key.Binding
 	Confirm, Cancel, Submit     key.Binding
@@ -29,7 +29,7 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		NextTab:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next screen")),
 		PrevTab:       key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev screen")),
-		Screen:        key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "go to screen")),
+		Screen:        key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-6", "go to screen")),
 		Up:            key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:          key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		PageUp:        key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
@@ -51,6 +51,7 @@ func DefaultKeyMap() KeyMap {
 		RollBaseline:  key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "roll back to baseline")),
 		Apply:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "apply")),
 		Archive:       key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "archive")),
+		Retract:       key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "retract")),
 		TimeTravel:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "time-travel")),
 		Refresh:       key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "refresh")),
 		Sort:          key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: risk/age/SLA")),
@@ -75,6 +76,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Approve, k.Reject, k.Escalate, k.Mark, k.ApproveMarked, k.Reapprove, k.RollBaseline, k.RollBack, k.Pin, k.Expire},
 		{k.Confirm, k.Cancel},
 		{k.Apply, k.Reject, k.Archive},
+		{k.Retract},
 	}
 }
 
@@ -99,6 +101,10 @@ func (k KeyMap) ScreenHelp(screen int) []key.Binding {
 	case ActivityScreen:
 		return []key.Binding{with(k.Top, "g", "newest entry"), with(k.Bottom, "G", "oldest entry (LSN 1)"),
 			with(k.Filter, "/", "filter: words or op= actor="), with(k.Back, "esc", "clear the filter"), k.Refresh}
+	case QuarantineScreen:
+		return []key.Binding{with(k.Enter, "enter", "the whole text"), with(k.Apply, "y", "release: readable again, as a new version"),
+			with(k.Retract, "X", "retract for good (a reason is required)"), with(k.Filter, "/", "filter: words or status=all|released|retracted agent="),
+			with(k.Back, "esc", "back, clear the filter"), k.Refresh}
 	}
 	return nil
 }
@@ -145,6 +151,7 @@ const (
 	ActScreen3
 	ActScreen4
 	ActScreen5
+	ActScreen6
 	ActUp
 	ActDown
 	ActPageUp
@@ -173,12 +180,13 @@ const (
 	ActApply
 	ActArchive
 	ActSort
+	ActRetract
 )
 
 var actionNames = [...]string{"none", "quit", "help", "next-tab", "prev-tab", "screen-1", "screen-2", "screen-3",
-	"screen-4", "screen-5", "up", "down", "page-up", "page-down", "top", "bottom", "enter", "back", "roll-back",
+	"screen-4", "screen-5", "screen-6", "up", "down", "page-up", "page-down", "top", "bottom", "enter", "back", "roll-back",
 	"pin", "expire", "time-travel", "refresh", "yes", "no", "edit-reason", "submit",
-	"approve", "reject", "escalate", "mark", "approve-marked", "filter", "reapprove", "roll-back-baseline", "apply", "archive", "sort"}
+	"approve", "reject", "escalate", "mark", "approve-marked", "filter", "reapprove", "roll-back-baseline", "apply", "archive", "sort", "retract"}
 
 func (a Action) String() string {
 	if int(a) < len(actionNames) {
@@ -244,7 +252,7 @@ func MsgToAction(k KeyMap, mode Mode, msg tea.KeyMsg) Action {
 		{k.TimeTravel, ActTimeTravel}, {k.Refresh, ActRefresh},
 		{k.Approve, ActApprove}, {k.Reject, ActReject}, {k.Escalate, ActEscalate}, {k.Mark, ActMark},
 		{k.ApproveMarked, ActApproveMarked}, {k.Filter, ActFilter}, {k.Reapprove, ActReapprove},
-		{k.RollBaseline, ActRollBaseline}, {k.Apply, ActApply}, {k.Archive, ActArchive}, {k.Sort, ActSort},
+		{k.RollBaseline, ActRollBaseline}, {k.Apply, ActApply}, {k.Archive, ActArchive}, {k.Sort, ActSort}, {k.Retract, ActRetract},
 	} {
 		if key.Matches(msg, m.b) {
 			return m.a

@@ -45,7 +45,11 @@ func TestMsgToAction(t *testing.T) {
 		{ModeNormal, "1", ActScreen1},
 		{ModeNormal, "4", ActScreen4},
 		{ModeNormal, "5", ActScreen5},
-		{ModeNormal, "6", ActNone},
+		{ModeNormal, "6", ActScreen6},
+		{ModeNormal, "7", ActNone},
+		{ModeNormal, "X", ActRetract},
+		{ModeNormal, "x", ActNone}, // lower-case x is not retract
+		{ModeInput, "X", ActNone},  // in a field, X is text
 		{ModeNormal, "j", ActDown},
 		{ModeNormal, "up", ActUp},
 		{ModeNormal, "pgdown", ActPageDown},
@@ -122,7 +126,7 @@ func TestHelpComesFromTheKeyMap(t *testing.T) {
 			seen[b.Help().Key] = true
 		}
 	}
-	for _, b := range []string{"b", "p", "E", "t", "enter", "esc", "tab", "1-5", "?", "q",
+	for _, b := range []string{"b", "p", "E", "t", "enter", "esc", "tab", "1-6", "?", "q",
 		"a", "r", "e", "space", "A", "/", "R", "B", "y", "z", "s"} {
 		if !seen[b] {
 			t.Errorf("full help lacks %q", b)

@@ -34,7 +34,7 @@ type world struct {
 
 // seedWorld builds the demo story on a real SQLite file: four tenants' agents,
 // an item with a rolled-back version, a pinned item, an expiring one.
-func seedWorld(t testing.TB, path string) *world {
+func seedWorld(t testing.TB, path string, opts ...engine.Option) *world {
 	t.Helper()
 	ctx := context.Background()
 	s, err := sqlite.Open(ctx, path, sqlite.Options{Key: []byte(testKey), Create: true})
@@ -44,7 +44,7 @@ func seedWorld(t testing.TB, path string) *world {
 	t.Cleanup(func() { s.Close() })
 	now := base
 	w := &world{ctx: ctx, path: path, clock: &now}
-	w.eng = engine.New(s, []byte(testKey), engine.WithClock(func() time.Time { now = now.Add(7 * time.Minute); return now }))
+	w.eng = engine.New(s, []byte(testKey), append([]engine.Option{engine.WithClock(func() time.Time { now = now.Add(7 * time.Minute); return now })}, opts...)...)
 	for _, p := range []engine.Principal{
 		{ID: "demo-curator", Role: engine.Curator, Tenant: engine.AllTenants},
 		{ID: "ops-jane", Role: engine.Operator, Tenant: engine.AllTenants},
