@@ -144,13 +144,19 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		if in.OwnItemID != "" && c.ItemID == in.OwnItemID {
 			continue
 		}
+		if !isTopical {
+			// A band candidate that shares neither the topic nor the
+			// subject is a duplicate candidate only: judging every one of
+			// them would cost each write hundreds of comparisons.
+			continue
+		}
 		why := ""
 		if v := rules.Contradiction(c.Text, feat.Text); v.Contradicts {
 			why = v.Rule + ": " + v.Explanation
 		} else if feat.Object != "" && c.Object != "" && feat.Subject != "" && c.Subject == feat.Subject &&
 			c.Predicate == feat.Predicate && c.Object != feat.Object {
 			why = "same subject and predicate, another object"
-		} else if in.Judge != nil && isTopical && out.JudgeError == nil && asked < modelComparisons {
+		} else if in.Judge != nil && out.JudgeError == nil && asked < modelComparisons {
 			asked++
 			s, err := in.Judge.Contradiction(ctx, c.Text, feat.Text)
 			if err != nil {

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -66,8 +67,11 @@ func eraseText(ctx context.Context, q querier, e *oplog.Entry) error {
 	return nil
 }
 
-// topicTermLimit caps the terms of one full-text query.
-const topicTermLimit = 32
+// topicTermLimit caps the terms of one full-text query. A query costs in
+// proportion to the documents its terms match across the whole index (the
+// memoryRef and layer are filtered after the match), so it keeps the few most
+// telling words: the longest, which are the rarest in practice.
+const topicTermLimit = 4
 
 // stopWords are left out of a full-text query: they match everything.
 var stopWords = map[string]bool{
@@ -77,23 +81,46 @@ var stopWords = map[string]bool{
 	"has": true, "have": true, "had": true, "do": true, "does": true, "did": true, "s": true, "i": true,
 }
 
-// matchQuery turns free text into an FTS5 query: its distinct words, quoted,
-// joined by OR, so that BM25 ranks the texts sharing the most (and rarest)
-// words first. It is empty when text has no word worth matching.
-func matchQuery(text string) string {
+// matchQuery turns a write into an FTS5 query for its same-topic neighbours:
+// the text's topicTermLimit longest distinct words ORed, so BM25 ranks the
+// texts sharing the most of them first, and, with an extracted subject, the
+// subject's words ANDed ("dana" AND "manager": the texts about that subject,
+// whatever value they state). It is empty when nothing is worth matching.
+func matchQuery(text, subject string) string {
+	ws := matchWords(text)
+	sort.SliceStable(ws, func(i, j int) bool { return len([]rune(ws[i])) > len([]rune(ws[j])) })
+	if len(ws) > topicTermLimit {
+		ws = ws[:topicTermLimit]
+	}
+	terms := quoted(ws)
+	if sw := matchWords(subject); len(sw) > 1 {
+		terms = append(terms, "("+strings.Join(quoted(sw), " AND ")+")")
+	} else if len(sw) == 1 && !slices.Contains(ws, sw[0]) {
+		terms = append(terms, quoted(sw)...)
+	}
+	return strings.Join(terms, " OR ")
+}
+
+// matchWords is text's distinct words that are not stop words, lower-case, in order.
+func matchWords(text string) []string {
 	seen := map[string]bool{}
-	var terms []string
+	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		if stopWords[w] || seen[w] {
 			continue
 		}
 		seen[w] = true
-		terms = append(terms, `"`+w+`"`)
-		if len(terms) == topicTermLimit {
-			break
-		}
+		out = append(out, w)
 	}
-	return strings.Join(terms, " OR ")
+	return out
+}
+
+func quoted(ws []string) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = `"` + w + `"`
+	}
+	return out
 }
 
 func (r *readTx) TopicCandidates(ctx context.Context, tq engine.TopicQuery) ([]engine.Candidate, error) {
@@ -121,7 +148,7 @@ func (r *readTx) TopicCandidates(ctx context.Context, tq engine.TopicQuery) ([]e
 		}
 		return rows.Err()
 	}
-	if m := matchQuery(tq.Text); m != "" {
+	if m := matchQuery(tq.Text, tq.Subject); m != "" {
 		if err := collect(`SELECT version_id FROM version_fts WHERE version_fts MATCH ? AND memory_ref = ? AND layer = ?
 			ORDER BY bm25(version_fts) LIMIT ?`, m, tq.MemoryRef, string(tq.Layer), limit); err != nil {
 			return nil, err
