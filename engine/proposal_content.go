@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/memgov/memgov/engine/gate"
@@ -23,7 +22,7 @@ func checkProposalContent(in ProposalInput, artifact json.RawMessage) error {
 	texts := []string{in.Title, in.Rationale}
 	var c map[string]any
 	if err := json.Unmarshal(content, &c); err == nil {
-		texts = append(texts, stringsOf(c)...)
+		texts = append(texts, gate.StringsIn(c)...)
 	}
 	for _, t := range texts {
 		if t == "" {
@@ -46,27 +45,4 @@ func checkProposalContent(in ProposalInput, artifact json.RawMessage) error {
 		}
 	}
 	return nil
-}
-
-// stringsOf lists the strings in a decoded JSON value, object keys sorted.
-func stringsOf(v any) []string {
-	var out []string
-	switch x := v.(type) {
-	case string:
-		out = append(out, x)
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			out = append(out, stringsOf(x[k])...)
-		}
-	case []any:
-		for _, y := range x {
-			out = append(out, stringsOf(y)...)
-		}
-	}
-	return out
 }

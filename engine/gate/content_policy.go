@@ -31,7 +31,7 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 	texts := []string{in.Text}
 	var c map[string]any
 	_ = json.Unmarshal(in.Content, &c) // canonical content is a JSON object
-	texts = append(texts, stringsIn(c)...)
+	texts = append(texts, StringsIn(c)...)
 	texts = append(texts, in.Tags...)
 	for _, ev := range in.Evidence {
 		texts = append(texts, ev.Excerpt)
@@ -57,7 +57,9 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 	return accept(), nil
 }
 
-func stringsIn(v any) []string {
+// StringsIn lists the strings in a decoded JSON value, object keys sorted:
+// the text the content policy scans.
+func StringsIn(v any) []string {
 	var out []string
 	switch x := v.(type) {
 	case string:
@@ -69,11 +71,11 @@ func stringsIn(v any) []string {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			out = append(out, stringsIn(x[k])...)
+			out = append(out, StringsIn(x[k])...)
 		}
 	case []any:
 		for _, y := range x {
-			out = append(out, stringsIn(y)...)
+			out = append(out, StringsIn(y)...)
 		}
 	}
 	return out
