@@ -128,26 +128,8 @@ func (r *readTx) TopicCandidates(ctx context.Context, tq engine.TopicQuery) ([]e
 	if limit <= 0 {
 		limit = 20
 	}
-	var ids []string
-	seen := map[string]bool{}
-	collect := func(query string, args ...any) error {
-		rows, err := queryDrained(ctx, r.q, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				return err
-			}
-			if !seen[id] {
-				seen[id] = true
-				ids = append(ids, id)
-			}
-		}
-		return rows.Err()
-	}
+	var set idSet
+	collect := func(query string, args ...any) error { return set.collect(ctx, r.q, query, args...) }
 	if m := matchQuery(tq.Text, tq.Subject); m != "" {
 		if err := collect(`SELECT version_id FROM version_fts WHERE version_fts MATCH ? AND memory_ref = ? AND layer = ?
 			ORDER BY bm25(version_fts) LIMIT ?`, m, tq.MemoryRef, string(tq.Layer), limit); err != nil {
@@ -161,12 +143,9 @@ func (r *readTx) TopicCandidates(ctx context.Context, tq engine.TopicQuery) ([]e
 		}
 	}
 	for _, id := range tq.VersionIDs {
-		if !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
-		}
+		set.add(id)
 	}
-	cs, err := r.candidatesByID(ctx, ids, len(ids))
+	cs, err := r.candidatesByID(ctx, set.ids, len(set.ids))
 	if err != nil {
 		return nil, err
 	}
@@ -178,12 +157,9 @@ func (r *readTx) TopicCandidates(ctx context.Context, tq engine.TopicQuery) ([]e
 		}
 	}
 	cs = kept
-	if err != nil {
-		return nil, err
-	}
 	// Keep the BM25 order, then the subject matches.
-	rank := make(map[string]int, len(ids))
-	for i, id := range ids {
+	rank := make(map[string]int, len(set.ids))
+	for i, id := range set.ids {
 		rank[id] = i
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return rank[cs[i].VersionID] < rank[cs[j].VersionID] })

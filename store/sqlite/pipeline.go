@@ -222,32 +222,47 @@ const bandBucketLimit = 24
 
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
+// idSet collects version ids in first-seen order, without repeats.
+type idSet struct {
+	ids  []string
+	seen map[string]bool
+}
+
+func (s *idSet) add(id string) {
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	if !s.seen[id] {
+		s.seen[id] = true
+		s.ids = append(s.ids, id)
+	}
+}
+
+// collect adds the ids a one-column query returns.
+func (s *idSet) collect(ctx context.Context, q querier, query string, args ...any) error {
+	rows, err := queryDrained(ctx, q, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		s.add(id)
+	}
+	return rows.Err()
+}
+
 func (r *readTx) Candidates(ctx context.Context, cq engine.CandidateQuery) ([]engine.Candidate, error) {
 	// Each source is a small statement of its own, and the versions they name
 	// are read in one statement whose id list is bound as a JSON array: every
 	// statement text is fixed, so a write transaction compiles each once
 	// (one statement built of unions and placeholders was re-planned by SQLite
 	// on every call).
-	var ids []string
-	seen := map[string]bool{}
-	collect := func(query string, args ...any) error {
-		rows, err := queryDrained(ctx, r.q, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				return err
-			}
-			if !seen[id] {
-				seen[id] = true
-				ids = append(ids, id)
-			}
-		}
-		return rows.Err()
-	}
+	var set idSet
+	collect := func(query string, args ...any) error { return set.collect(ctx, r.q, query, args...) }
 	if cq.ContentHash != "" {
 		if err := collect(`SELECT version_id FROM version_index WHERE memory_ref = ? AND content_hash = ?`, cq.MemoryRef, cq.ContentHash); err != nil {
 			return nil, err
@@ -276,7 +291,7 @@ func (r *readTx) Candidates(ctx context.Context, cq engine.CandidateQuery) ([]en
 	if limit <= 0 {
 		limit = 400
 	}
-	return r.candidatesByID(ctx, ids, limit)
+	return r.candidatesByID(ctx, set.ids, limit)
 }
 
 // candidatesByID reads the indexed ACTIVE or DRAFT durable versions among ids,
