@@ -257,6 +257,20 @@ func (l *loader) person(ctx context.Context, id string) (*review.Service, error)
 	return s, nil
 }
 
+// itemStep is the review service of the step's person and the item its ref
+// and key name.
+func (l *loader) itemStep(ctx context.Context, st Step) (*review.Service, string, error) {
+	svc, err := l.person(ctx, st.By)
+	if err != nil {
+		return nil, "", err
+	}
+	it, err := l.eng.ItemByKey(ctx, st.Ref, st.Key)
+	if err != nil {
+		return nil, "", err
+	}
+	return svc, it.ID, nil
+}
+
 func (l *loader) step(ctx context.Context, st Step) error {
 	switch st.Op {
 	case "start":
@@ -312,26 +326,18 @@ func (l *loader) step(ctx context.Context, st Step) error {
 		_, err = svc.Rollback(ctx, v.ID, st.Reason)
 		return err
 	case "pin":
-		svc, err := l.person(ctx, st.By)
+		svc, id, err := l.itemStep(ctx, st)
 		if err != nil {
 			return err
 		}
-		it, err := l.eng.ItemByKey(ctx, st.Ref, st.Key)
-		if err != nil {
-			return err
-		}
-		_, err = svc.SetPinned(ctx, it.ID, true, st.Reason)
+		_, err = svc.SetPinned(ctx, id, true, st.Reason)
 		return err
 	case "expire":
-		svc, err := l.person(ctx, st.By)
+		svc, id, err := l.itemStep(ctx, st)
 		if err != nil {
 			return err
 		}
-		it, err := l.eng.ItemByKey(ctx, st.Ref, st.Key)
-		if err != nil {
-			return err
-		}
-		_, err = svc.ForceExpire(ctx, it.ID, st.Reason)
+		_, err = svc.ForceExpire(ctx, id, st.Reason)
 		return err
 	case "baseline":
 		svc, err := l.person(ctx, st.By)
