@@ -49,6 +49,7 @@ type write struct {
 	alerts    []string
 	review    []string      // reasons that route the write to a person
 	related   []RelatedItem // items behind the deferring verdicts
+	findings  []string      // what the deferring verdicts found
 
 	scored      bool // the evidence gate computed factual and adjusted
 	factual     policy.FactualResult
@@ -186,6 +187,9 @@ func (w *write) stop(name string, r gate.Result) (res WriteResult, ok bool) {
 		}
 		w.needReview(r.Reason)
 		w.related = append(w.related, r.Related...)
+		if r.Detail != "" {
+			w.findings = append(w.findings, r.Detail)
+		}
 	}
 	return WriteResult{}, false
 }
@@ -408,7 +412,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 	}
 
 	dd, err := run(ctx, stages, gate.Dedup{}, gate.DedupInput{MemoryRef: req.MemoryRef, Layer: req.TargetLayer, ContentHash: w.hash,
-		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Reader: tx})
+		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Topical: ct.Topical, Reader: tx})
 	if err != nil {
 		return WriteResult{}, true, err
 	}
@@ -691,6 +695,16 @@ func (e *Engine) commitMerge(ctx context.Context, tx Tx, w *write, dd gate.Dedup
 		Key: item.Key, LSN: entry.LSN, Related: []string{t.Key}, ValidationScore: f64(w.validation), Alerts: w.alerts}, nil
 }
 
+// waitingDetail tells the writer of a staged write what it waits for and
+// what the gates that deferred it found.
+func waitingDetail(w *write) string {
+	s := fmt.Sprintf("waiting for a curator (%s, risk %.2f)", w.risk.Tier, w.risk.Score)
+	if len(w.findings) > 0 {
+		s += ": " + strings.Join(w.findings, "; ")
+	}
+	return s
+}
+
 // stage records the write as a DRAFT version with an open review.
 func (e *Engine) stage(ctx context.Context, tx Tx, w *write) (WriteResult, error) {
 	if w.req.Key == "" {
@@ -757,7 +771,7 @@ func (e *Engine) stage(ctx context.Context, tx Tx, w *write) (WriteResult, error
 	return WriteResult{Status: StatusDeferred, Gate: gate.NameApproval, Reason: reasons[0], ItemID: entry.ItemID, VersionID: entry.VersionID,
 		ReviewID: rv.ID, Key: w.req.Key, Tier: w.risk.Tier, LSN: entry.LSN, RetryAfter: f64(due.Sub(w.now).Seconds()),
 		ValidationScore: f64(w.validation), RiskScore: f64(w.risk.Score), Related: keysOf(detail.Related), Alerts: w.alerts,
-		NeedsVerification: detail.NeedsVerification, Detail: "waiting for a curator (" + w.risk.Tier + ", risk " + fmt.Sprintf("%.2f", w.risk.Score) + ")"}, nil
+		NeedsVerification: detail.NeedsVerification, Detail: waitingDetail(w)}, nil
 }
 
 // reasonRank orders review reasons from the most to the least specific.

@@ -94,8 +94,8 @@ type benchGatesReport struct {
 
 func (a *app) benchGatesCommand() *cobra.Command {
 	var (
-		corpus, dir string
-		asJSON      bool
+		corpus, dir, trace, layer string
+		asJSON             bool
 	)
 	cmd := &cobra.Command{
 		Use:   "gates",
@@ -108,7 +108,7 @@ send them) on a scratch database, then prints recall, precision and the confusio
 counts per gate.
 
 Each pair gets a memoryRef of its own: its first text is written to the SEMANTIC
-layer, then its second, whose outcome is the prediction. A pair is a contradiction
+layer (--layer), then its second, whose outcome is the prediction. A pair is a contradiction
 when the second write is refused or sent to review with reason CONTRADICTION; a
 duplicate when it is REJECTED or MERGED as one (duplicate), or also sent to a
 person as a near-duplicate (duplicate_flagged). Each contradiction pair is also
@@ -131,7 +131,20 @@ it configures.`,
 			if err != nil {
 				return err
 			}
-			rep, err := benchGates(cmd.Context(), dir, pol, recs)
+			var tw *json.Encoder
+			if trace != "" {
+				f, err := os.Create(trace)
+				if err != nil {
+					return fmt.Errorf("trace: %w", err)
+				}
+				defer f.Close()
+				tw = json.NewEncoder(f)
+			}
+			pairLayer := engine.Layer(strings.ToUpper(layer))
+			if !pairLayer.Durable() {
+				return usagef("--layer must be a durable layer (EPISODIC, SEMANTIC or PROCEDURAL), not %q", layer)
+			}
+			rep, err := benchGates(cmd.Context(), dir, pol, recs, pairLayer, tw)
 			if err != nil {
 				return err
 			}
@@ -176,6 +189,8 @@ it configures.`,
 	cmd.Flags().StringVar(&corpus, "corpus", "", "labelled JSON-lines corpus `FILE`")
 	cmd.Flags().StringVar(&dir, "dir", "", "where to put the scratch database (default: a temporary directory)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&layer, "layer", string(engine.Semantic), "the durable `LAYER` pairs are written to (EPISODIC, SEMANTIC or PROCEDURAL)")
+	cmd.Flags().StringVar(&trace, "trace", "", "write each record's outcome to `FILE` as JSON lines")
 	return cmd
 }
 
@@ -222,7 +237,36 @@ func readGateCorpus(path string) ([]gateRecord, error) {
 }
 
 // benchGates drives the records through the write pipeline.
-func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateRecord) (benchGatesReport, error) {
+// gateTrace is one line of --trace: a record and what its measured writes
+// returned.
+type gateTrace struct {
+	Record   int           `json:"record"`
+	Kind     string        `json:"kind"`
+	Label    string        `json:"label"`
+	A        string        `json:"a,omitempty"`
+	B        string        `json:"b,omitempty"`
+	Text     string        `json:"text,omitempty"`
+	Outcome  traceOutcome  `json:"outcome"`
+	Evidence *traceOutcome `json:"evidence,omitempty"`
+}
+
+type traceOutcome struct {
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+	Detail string `json:"detail,omitempty"`
+}
+
+func outcomeOf(r engine.WriteResult) traceOutcome {
+	return traceOutcome{Status: r.Status, Reason: r.Reason, Detail: r.Detail}
+}
+
+func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateRecord, pairLayer engine.Layer, trace *json.Encoder) (benchGatesReport, error) {
+	emit := func(t gateTrace) error {
+		if trace == nil {
+			return nil
+		}
+		return trace.Encode(t)
+	}
 	rep := benchGatesReport{Records: len(recs), Gates: map[string]*confusion{}, Outcomes: map[string]int{}, ByLabel: map[string]map[string]int{}}
 	count := func(label string, res engine.WriteResult) {
 		o := res.Status + " " + res.Reason
@@ -253,7 +297,7 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 	}
 	conf := 0.9
 	n := 0
-	layer := engine.Semantic
+	layer := pairLayer
 	write := func(ref, text string, evidence engine.EvidenceRef) (engine.WriteResult, error) {
 		c, err := json.Marshal(map[string]string{"text": text})
 		if err != nil {
@@ -283,6 +327,9 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 				return rep, fmt.Errorf("record %d: %w", i+1, err)
 			}
 			count(r.Label, res)
+			if err := emit(gateTrace{Record: i + 1, Kind: r.Kind, Label: r.Label, Text: r.Text, Outcome: outcomeOf(res)}); err != nil {
+				return rep, err
+			}
 			gateOf("injection").add(res.Status == engine.StatusRejected && res.Reason == gate.ReasonContentPolicy, r.Label == "injection")
 		case "contradiction", "duplicate":
 			first, err := write(ref, r.A, doc)
@@ -306,17 +353,24 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 				// keeps such a write from committing is the evidence gate.
 				layer = engine.Episodic
 				evRes, err := write(fmt.Sprintf("bench/%s/e%05d", agent, i), r.B, ev)
-				layer = engine.Semantic
+				layer = pairLayer
 				if err != nil {
 					return rep, fmt.Errorf("record %d: %w", i+1, err)
 				}
 				evMeasured = true
+				ev2 := outcomeOf(evRes)
+				if err := emit(gateTrace{Record: i + 1, Kind: r.Kind, Label: r.Label, A: r.A, B: r.B, Outcome: outcomeOf(res), Evidence: &ev2}); err != nil {
+					return rep, err
+				}
 				flagged := evRes.Reason == gate.ReasonEvidenceContradicts
 				gateOf("evidence_contradicts").add(flagged, r.Label == "contradiction")
 				if r.Label == "contradiction" && evRes.Status == engine.StatusCommitted {
 					evCommitted++
 				}
 				break
+			}
+			if err := emit(gateTrace{Record: i + 1, Kind: r.Kind, Label: r.Label, A: r.A, B: r.B, Outcome: outcomeOf(res)}); err != nil {
+				return rep, err
 			}
 			dupReasons := map[string]bool{gate.ReasonExactDuplicate: true, gate.ReasonStructuralDup: true, gate.ReasonSemanticDuplicate: true}
 			conflictReasons := map[string]bool{gate.ReasonStructuralConflict: true, gate.ReasonSemanticConflict: true}

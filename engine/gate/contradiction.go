@@ -232,6 +232,9 @@ func resolve(in ContradictionInput, found []memory.RelatedItem, layers []memory.
 	case res.Action == ResolveUpdate:
 		out.Contradicts, out.Supersedes = found, res.Supersedes
 		return Result{Verdict: Defer, Reason: ReasonContradiction, Related: found, Detail: why}
+	case res.Action == ResolveAdd:
+		out.Contradicts = found
+		return Result{Verdict: Defer, Reason: ReasonContradiction, Related: found, Detail: why}
 	}
 	out.Contradicts = found
 	r := reject(ReasonContradiction, "%s", why)
@@ -255,8 +258,9 @@ const (
 // ConflictResolution is what ResolveConflict decides about a contradicting write.
 type ConflictResolution struct {
 	Action Resolution
-	// Keep: the write proceeds (episodic NOOP keeps both); otherwise a
-	// NOOP refuses the write and memory keeps the existing entry.
+	// Keep: the write proceeds; otherwise an ADD or UPDATE goes to a
+	// person and a NOOP refuses the write, memory keeping the existing
+	// entry.
 	Keep bool
 	// Supersedes is the key of the entry an UPDATE retires: on approval it
 	// gets a SUPERSEDE entry (invalid_at = then) and the write becomes ACTIVE
@@ -267,8 +271,9 @@ type ConflictResolution struct {
 
 // ResolveConflict is the one place the contradiction path decides per typology:
 //
-//   - EPISODIC: NOOP, both kept — episodes are events, not claims; a
-//     contradiction is itself an observation.
+//   - EPISODIC: ADD through review — episodes accumulate and approval keeps
+//     both, but a contradicting episode never commits silently beside the
+//     one it contradicts: a person sees the conflict first.
 //   - SEMANTIC: UPDATE with temporal validity when the write is more confident
 //     than what it contradicts (highest-confidence-wins, spec §12.9.4), through
 //     review; otherwise NOOP: the established fact stands and the write is
@@ -284,8 +289,8 @@ func ResolveConflict(layer memory.Layer, writeConf, maxConf float64, found []mem
 	first := found[0].Key
 	switch layer {
 	case memory.Episodic:
-		return ConflictResolution{Action: ResolveNoop, Keep: true,
-			Why: fmt.Sprintf("contradicts the episode %s; episodes accumulate, both are kept", first)}
+		return ConflictResolution{Action: ResolveAdd,
+			Why: fmt.Sprintf("contradicts the episode %s; episodes accumulate, so approval keeps both, once a person has seen the conflict", first)}
 	case memory.Procedural:
 		return ConflictResolution{Action: ResolveUpdate, Supersedes: first,
 			Why: fmt.Sprintf("a new procedure for %s; proposed to supersede it (the latest procedure wins)", first)}

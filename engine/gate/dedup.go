@@ -3,7 +3,6 @@ package gate
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/memory"
@@ -23,7 +22,10 @@ type DedupInput struct {
 	// Candidates are the write's neighbours when an earlier gate (the
 	// contradiction gate) has read them; nil: Evaluate reads them.
 	Candidates []Scored
-	Reader     CandidateReader
+	// Topical are the write's same-topic neighbours (the contradiction
+	// gate's full-text candidates): tier 3 compares their words too.
+	Topical []Scored
+	Reader  CandidateReader
 }
 
 // DedupResult is what the dedup gate finds.
@@ -31,6 +33,7 @@ type DedupResult struct {
 	Result
 	// Target is the version a MERGE folds the write into.
 	Target *memory.Candidate
+	kind   string
 }
 
 // Dedup is the three-tier deduplication of spec §12.3: exact content hash,
@@ -72,16 +75,66 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	// Tier 2: structural fingerprint.
 	for _, c := range same {
 		if !own(c) && string(c.Fingerprint) == string(in.Features.Fingerprint[:]) {
-			return decide(in.Features.Text, c, ReasonStructuralDup, ReasonStructuralConflict), nil
+			r, _ := decide(in.Features.Text, c, ReasonStructuralDup, ReasonStructuralConflict)
+			return r, nil
 		}
 	}
-	// Tier 3: semantic similarity.
-	for _, c := range same {
-		if !own(c) && in.Policy.NearDuplicate(c.Cosine) {
-			return decide(in.Features.Text, c, ReasonSemanticDuplicate, ReasonSemanticConflict), nil
+	// Tier 3: semantic similarity, by the vectors' cosine or by the words
+	// the texts share once normalised. Of the near-duplicates, the write is
+	// a duplicate if it adds nothing to one of them; else it goes to a
+	// person if it conflicts with one (by the vectors); else it merges into
+	// the nearest.
+	var best *DedupResult
+	rank := map[string]int{judge.ResolveDuplicate: 3, judge.ResolveConflict: 2, judge.ResolveMerge: 1}
+	seen := map[string]bool{}
+	near := 0
+	for _, c := range append(same, sameLayer(in.Topical, in.Layer)...) {
+		if own(c) || seen[c.VersionID] || near == maxNear {
+			continue
 		}
+		seen[c.VersionID] = true
+		lexical := !in.Policy.NearDuplicate(c.Cosine)
+		if lexical {
+			if in.Policy.Dedup.Lexical <= 0 {
+				continue
+			}
+			sim := judge.Similarity(c.Text, in.Features.Text)
+			if sim < in.Policy.Dedup.Lexical {
+				continue
+			}
+			c.Cosine = max(c.Cosine, sim)
+		}
+		r, kind := decide(in.Features.Text, c, ReasonSemanticDuplicate, ReasonSemanticConflict)
+		if lexical && kind == judge.ResolveConflict {
+			// Texts that share words but differ in what they state are
+			// distinct records ("order 17 shipped to Oslo" / "order 18
+			// shipped to Rome"); a changed value of one fact is the
+			// contradiction gate's to find.
+			continue
+		}
+		near++
+		if best == nil || rank[kind] > rank[best.kind] {
+			r.kind = kind
+			best = &r
+		}
+	}
+	if best != nil {
+		return *best, nil
 	}
 	return DedupResult{Result: accept()}, nil
+}
+
+// maxNear bounds the near-duplicates a write is compared with.
+const maxNear = 8
+
+func sameLayer(cs []Scored, l memory.Layer) []Scored {
+	var out []Scored
+	for _, c := range cs {
+		if c.Layer == l {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func related(c Scored, relation string) memory.RelatedItem {
@@ -89,73 +142,30 @@ func related(c Scored, relation string) memory.RelatedItem {
 		Similarity: round3(c.Cosine), Confidence: c.Confidence, State: c.State}
 }
 
-// decide judges a near-duplicate by what the write adds to it. A write that
-// differs from it in a number, date, name, negation or role is never
-// rejected as its duplicate: it goes to a person, who keeps both or merges
-// them with history.
-func decide(text string, c Scored, dupReason, conflictReason string) DedupResult {
-	if d, ok := judge.Differs(c.Text, text); ok {
-		return DedupResult{Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{related(c, "NEAR_DUPLICATE")},
-			Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s", c.Key, c.Cosine, d.Explanation)}}
-	}
-	switch delta(text, c.Text) {
-	case deltaEmpty:
+// decide resolves a near-duplicate by the information delta of spec
+// §12.3.2 (judge.Compare): a write that adds nothing is REJECTED, one that
+// says what the candidate says and more is MERGED into it (the candidate
+// stays in the item's history), and one that differs from it (a number,
+// date, name, negation, role, a reworded fact) goes to a person, who keeps
+// both or merges them. A write that differs is never rejected as a
+// duplicate.
+func decide(text string, c Scored, dupReason, conflictReason string) (DedupResult, string) {
+	d := judge.Compare(c.Text, text)
+	kind := d.Resolve()
+	switch kind {
+	case judge.ResolveDuplicate:
 		r := reject(dupReason, "adds nothing to %s (similarity %.3f)", c.Key, c.Cosine)
 		r.Related = []memory.RelatedItem{related(c, "DUPLICATES")}
-		return DedupResult{Result: r}
-	case deltaSuperset:
+		return DedupResult{Result: r}, kind
+	case judge.ResolveMerge:
 		if c.State == memory.Active {
 			target := c.Candidate
 			return DedupResult{Target: &target, Result: Result{Verdict: Merge, Reason: dupReason,
 				Related: []memory.RelatedItem{related(c, "MERGES_INTO")},
-				Detail:  fmt.Sprintf("extends %s (similarity %.3f)", c.Key, c.Cosine)}}
+				Detail:  fmt.Sprintf("extends %s (similarity %.3f): %s; the earlier text stays in its history", c.Key, c.Cosine, d)}}, kind
 		}
+		kind = judge.ResolveConflict
 	}
 	return DedupResult{Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{related(c, "NEAR_DUPLICATE")},
-		Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) with conflicting details", c.Key, c.Cosine)}}
-}
-
-type deltaKind int
-
-const (
-	deltaEmpty deltaKind = iota
-	deltaSuperset
-	deltaConflict
-)
-
-// delta compares the information in two texts by their word sets
-// (compute_information_delta of spec §12.3.3).
-func delta(newText, oldText string) deltaKind {
-	nw, ow := wordSet(newText), wordSet(oldText)
-	missing, extra := 0, 0
-	for w := range ow {
-		if !nw[w] {
-			missing++
-		}
-	}
-	for w := range nw {
-		if !ow[w] {
-			extra++
-		}
-	}
-	switch {
-	case missing == 0 && extra == 0:
-		return deltaEmpty
-	case missing == 0:
-		return deltaSuperset
-	}
-	return deltaConflict
-}
-
-func wordSet(s string) map[string]bool {
-	out := map[string]bool{}
-	for _, f := range strings.FieldsFunc(judge.Normalize(s), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 || r == '$' || r == '.' || r == ',')
-	}) {
-		f = strings.Trim(f, ".,")
-		if f != "" && f != "a" && f != "an" && f != "the" {
-			out[f] = true
-		}
-	}
-	return out
+		Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s", c.Key, c.Cosine, d)}}, kind
 }

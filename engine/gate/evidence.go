@@ -186,6 +186,9 @@ func support(ctx context.Context, in EvidenceInput, rules *judge.Judge, r memory
 	if ev.Contradicts {
 		return 0, fmt.Sprintf("the excerpt of %s: %s", sourceName(r), ev.Explanation), nil
 	}
+	if len(ev.Missing) > 0 {
+		ev.Score = min(ev.Score, in.Policy.Evidence.PartialSupport)
+	}
 	// The contradiction rules read descriptive text too (exclusive states of
 	// one scene, another count of the same thing).
 	if v := rules.Contradiction(r.Excerpt, in.Text); v.Contradicts {

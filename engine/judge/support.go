@@ -15,6 +15,10 @@ type Evidence struct {
 	Contradicts bool
 	// Explanation says what was found and what was missing.
 	Explanation string
+	// Missing are the claim's key terms the excerpt does not state: an
+	// excerpt that leaves part of a claim unstated supports it partially
+	// at most.
+	Missing []string
 }
 
 // Support scores how well excerpt supports claimText with the default
@@ -35,6 +39,9 @@ func (j *Judge) Support(claimText, excerpt string) Evidence {
 		return Evidence{Contradicts: true, Explanation: "excerpt contradicts the claim: " + v.Explanation}
 	}
 	lex := j.lex
+	if why, ok := restates(claimText, excerpt, lex); ok {
+		return Evidence{Contradicts: true, Explanation: "excerpt contradicts the claim: " + why}
+	}
 	have := map[string]bool{}
 	for _, w := range normTokens(excerpt, lex) {
 		have[w] = true
@@ -89,7 +96,7 @@ func (j *Judge) Support(claimText, excerpt string) Evidence {
 	}
 	score := termScore
 	if nv > 0 {
-		score = 0.4*termScore + 0.6*valueScore/float64(nv)
+		score = min(0.4*termScore+0.6*valueScore/float64(nv), termScore)
 	}
 	if score > 1 {
 		score = 1
@@ -98,7 +105,105 @@ func (j *Judge) Support(claimText, excerpt string) Evidence {
 	if len(missing) > 0 {
 		exp += "; missing: " + strings.Join(missing, ", ")
 	}
-	return Evidence{Score: score, Explanation: exp}
+	return Evidence{Score: score, Explanation: exp, Missing: missing}
+}
+
+// maxGapWords is the longest run of excerpt words read as standing in for
+// a claim word.
+const maxGapWords = 3
+
+// restates finds an excerpt that states the claim with something else in
+// its place: the claim denied (the excerpt affirms what the claim negates,
+// or the reverse, all else stated), or, between words both share, the
+// antonym of a claim word in its place ("the museum is free on Sundays" /
+// "the museum is expensive on Sundays"). Another name in a word's place is
+// not a contradiction by itself ("Grace speaks French" does not deny
+// "Grace speaks Spanish"); it leaves the claim unsupported. It returns
+// what differs.
+func restates(claimText, excerpt string, lex *Lexicon) (string, bool) {
+	wc, we := normTokens(claimText, lex), normTokens(excerpt, lex)
+	have := wordSet(we)
+	stated := 0
+	for _, w := range wc {
+		if have[w] || w == "not" {
+			stated++
+		}
+	}
+	if len(wc) > 0 && stated == len(wc) && negations(claimText)%2 != negations(excerpt)%2 && (negations(claimText) == 0 || negations(excerpt) == 0) {
+		return "one of them is negated and the other is not", true
+	}
+	if len(we) > maxAlignWords {
+		we = we[:maxAlignWords]
+	}
+	for _, g := range gaps(wc, we) {
+		if len(g.b) == 0 || len(g.b) > maxGapWords || len(g.a) == 0 || len(g.a) > maxGapWords || !g.anchored {
+			continue
+		}
+		for _, x := range g.a {
+			for _, y := range g.b {
+				if x == y {
+					continue
+				}
+				if lex.StateAntonyms(x, y) {
+					return fmt.Sprintf("the excerpt says %q where the claim says %q", y, x), true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// gap is a place where an alignment of two word lists leaves words of
+// either unmatched; anchored when a matched word precedes it.
+type gap struct {
+	a, b     []string
+	anchored bool
+}
+
+// gaps aligns a and b on a longest common subsequence and returns the
+// places where they differ.
+func gaps(a, b []string) []gap {
+	n, m := len(a), len(b)
+	l := make([][]int32, n+1)
+	for i := range l {
+		l[i] = make([]int32, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				l[i][j] = l[i+1][j+1] + 1
+			} else {
+				l[i][j] = max(l[i+1][j], l[i][j+1])
+			}
+		}
+	}
+	var out []gap
+	cur := gap{}
+	flush := func() {
+		if len(cur.a) > 0 || len(cur.b) > 0 {
+			out = append(out, cur)
+		}
+		cur = gap{anchored: true}
+	}
+	i, j := 0, 0
+	for i < n && j < m {
+		switch {
+		case a[i] == b[j]:
+			flush()
+			i++
+			j++
+		case l[i+1][j] >= l[i][j+1]:
+			cur.a = append(cur.a, a[i])
+			i++
+		default:
+			cur.b = append(cur.b, b[j])
+			j++
+		}
+	}
+	cur.a = append(cur.a, a[i:]...)
+	cur.b = append(cur.b, b[j:]...)
+	flush()
+	return out
 }
 
 // claimContradiction applies the claim-level rules only: an excerpt is

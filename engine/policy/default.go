@@ -85,7 +85,11 @@ func Default() Policy {
 			// memgov default: evidence without an excerpt supports its claim
 			// less than evidence whose excerpt states it.
 			SupportWithoutExcerpt: 0.9,
-			Sources:               []SourceGrant{}, // no registry: each type's default authority caps its claims
+			// memgov default: an excerpt that leaves part of the claim
+			// unstated ("a cat walks" quoting "a dog walks") does not let
+			// the write commit on its own.
+			PartialSupport: 0.5,
+			Sources:        []SourceGrant{}, // no registry: each type's default authority caps its claims
 		},
 		Contradiction: Contradiction{
 			TopicSimilarity: 0.5,  // spec §12.2.4 "typically sigma_topic >= 0.5"
@@ -97,7 +101,8 @@ func Default() Policy {
 		},
 		Dedup: Dedup{
 			Semantic:   0.95, // spec §12.3.2 epsilon_dedup = 0.05, cosine similarity 0.95
-			Neighbours: 10,   // spec §12.3.3 Deduplicate "top_k=10"
+			Lexical:    0.5,
+			Neighbours: 10, // spec §12.3.3 Deduplicate "top_k=10"
 		},
 		Provenance: Provenance{
 			// spec §14.4.

@@ -94,6 +94,7 @@ func (p *Policy) GrantedAuthority(sourceType, sourceURI string) float64 {
 
 func (v *validator) judgement(p Policy) {
 	v.unit("evidence.support_without_excerpt", p.Evidence.SupportWithoutExcerpt)
+	v.unit("evidence.partial_support", p.Evidence.PartialSupport)
 	for i, g := range p.Evidence.Sources {
 		if g.Prefix == "" {
 			v.addf("evidence.sources[%d].prefix: empty", i)

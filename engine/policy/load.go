@@ -99,6 +99,7 @@ func (p Policy) Validate() error {
 	v.positive("contradiction.candidates", float64(p.Contradiction.Candidates))
 
 	v.unit("dedup.semantic", p.Dedup.Semantic)
+	v.unit("dedup.lexical", p.Dedup.Lexical)
 	v.positive("dedup.neighbours", float64(p.Dedup.Neighbours))
 
 	pr := p.Provenance

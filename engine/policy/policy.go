@@ -331,6 +331,11 @@ type EvidenceRules struct {
 	// SupportWithoutExcerpt is support(m, e) for evidence that quotes no
 	// excerpt: below 1, since nothing shows the source states the claim.
 	SupportWithoutExcerpt float64 `yaml:"support_without_excerpt" json:"support_without_excerpt"`
+	// PartialSupport caps support(m, e) for an excerpt that leaves some of
+	// the claim's key terms unstated: what the excerpt does not say, it
+	// does not support. Below every layer's factual threshold, such a
+	// write goes to a person instead of committing on its own.
+	PartialSupport float64 `yaml:"partial_support" json:"partial_support"`
 	// Sources is the registry of evidence sources: the most authority
 	// evidence from a source URI prefix may claim. A request claiming more
 	// gets the grant; a source no prefix matches gets Authority's default
@@ -365,6 +370,11 @@ type Dedup struct {
 	Semantic float64 `yaml:"semantic" json:"semantic"`
 	// Neighbours is top_k of the nearest-neighbour query.
 	Neighbours int `yaml:"neighbours" json:"neighbours"`
+	// Lexical is the tier-3 threshold on the words two texts share once
+	// normalised (the Dice coefficient of judge.Similarity): a candidate at
+	// or above it is a near-duplicate too, resolved by what the write adds
+	// and leaves out. 0 turns the lexical tier off.
+	Lexical float64 `yaml:"lexical" json:"lexical"`
 }
 
 // Provenance holds the trust levels of memory sources (spec §14.4).
