@@ -40,15 +40,21 @@ func approveAs(t *testing.T, e *engine.Engine, reviewID, who string) {
 	}
 }
 
-// Episodic: NOOP — an episode that contradicts another is kept beside it.
+// Episodic: an episode that contradicts another goes to a person with
+// reason CONTRADICTION and the contradicted episode linked; approval keeps
+// both ACTIVE (episodes accumulate).
 func TestResolveEpisodicKeepsBoth(t *testing.T) {
 	e, c := resolveEngine(t)
 	r1 := triple(t, e, engine.Episodic, "run-1", "Monday's nightly build of main passed every check", "nightly build", "result", "passed", 0.8)
 	c.advance(time.Hour)
 	r2 := triple(t, e, engine.Episodic, "run-2", "Tuesday: the nightly job broke on the integration suite", "nightly build", "result", "failed", 0.8)
-	if r1.Status != engine.StatusCommitted || r2.Status != engine.StatusCommitted {
-		t.Fatalf("episodes: %+v / %+v", r1, r2)
+	if r1.Status != engine.StatusCommitted {
+		t.Fatalf("first episode: %+v", r1)
 	}
+	if r2.Status != engine.StatusDeferred || r2.Reason != engine.ReasonContradiction || len(r2.Related) == 0 || r2.Related[0] != "run-1" {
+		t.Fatalf("contradicting episode: %+v, want DEFERRED CONTRADICTION linked to run-1", r2)
+	}
+	approveAs(t, e, r2.ReviewID, "kim")
 	snap, _ := e.Read(context.Background(), engine.ReadQuery{MemoryRef: "acme/shared"})
 	if len(snap.Versions) != 2 {
 		t.Fatalf("both episodes stay ACTIVE: %v", keyTexts(snap.Versions))

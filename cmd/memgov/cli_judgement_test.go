@@ -33,6 +33,7 @@ type judgedResult struct {
 	Detail  string   `json:"detail"`
 	Gate    string   `json:"gate"`
 	Key     string   `json:"key"`
+	ItemID  string   `json:"item_id"`
 	Related []string `json:"related"`
 }
 
@@ -167,6 +168,88 @@ func TestCLIEvidenceSupport(t *testing.T) {
 	}
 	if r := claim("carol/2", "https://wiki.acme.example/carol", 1.0); r.Status == "COMMITTED" {
 		t.Fatalf("a request claimed more authority than its source is granted: %+v", r)
+	}
+}
+
+// Tier 3 reads the words texts share: a reworded fact that adds nothing is
+// refused as a duplicate, one that says more is merged into the first (which
+// stays in the item's history), and templated records that differ in their
+// numbers are neither.
+func TestCLIDedupByWords(t *testing.T) {
+	c := newCLI(t)
+	c.setup()
+	const ref = "acme/billing-agent"
+	w := func(key, text string) judgedResult {
+		return c.judged(judgeReq("billing-agent", ref, key, "EPISODIC", text, 0.9, ""))
+	}
+	if r := w("ship/1", "The customer said the parcel for order 4417 arrived damaged and asked for a replacement."); r.Status != "COMMITTED" {
+		t.Fatalf("first: %+v", r)
+	}
+	if r := w("ship/2", "Customer says the parcel for order 4417 arrived damaged."); r.Status != "REJECTED" || r.Reason != "SEMANTIC_DUPLICATE" || !contains(r.Related, "ship/1") {
+		t.Fatalf("a subset of the first: %+v, want REJECTED SEMANTIC_DUPLICATE", r)
+	}
+	r := w("ship/3", "The customer said the parcel for order 4417 arrived damaged at the Leeds depot and asked for a replacement by Friday.")
+	if r.Status != "MERGED" || !contains(r.Related, "ship/1") {
+		t.Fatalf("a superset of the first: %+v, want MERGED into ship/1", r)
+	}
+	// The merge is a new version of ship/1 whose history keeps the first text.
+	if out := c.ok("", "history", r.ItemID, "--json"); !strings.Contains(out, "arrived damaged and asked") || !strings.Contains(out, "Leeds depot") {
+		t.Fatalf("history of the merged item keeps both texts:\n%s", out)
+	}
+	// The same template, other numbers: other records, committed.
+	for i, text := range []string{"Process 1 wrote fact number 1 about invoice 37.", "Process 1 wrote fact number 2 about invoice 74.", "Process 1 wrote fact number 3 about invoice 111."} {
+		if r := w(fmt.Sprintf("rec/%d", i), text); r.Status != "COMMITTED" {
+			t.Fatalf("templated record %d: %+v", i, r)
+		}
+	}
+	// Words in another order may be another fact: never refused or merged.
+	w("route/1", "Flights from Oslo to Rome are cheap in March.")
+	if r := w("route/2", "Flights from Rome to Oslo are cheap in March."); r.Status == "REJECTED" || r.Status == "MERGED" {
+		t.Fatalf("reordered roles discarded: %+v", r)
+	}
+	// An antonym hidden by function words is a conflict, not an extension.
+	w("light/1", "The light in the server room hallway is on.")
+	if r := w("light/2", "The light in the server room hallway is off."); r.Status == "REJECTED" || r.Status == "MERGED" {
+		t.Fatalf("on/off merged: %+v", r)
+	}
+}
+
+// An episode that contradicts another goes to a person with reason
+// CONTRADICTION and the contradicted episode linked; it never commits
+// silently beside it.
+func TestCLIEpisodicContradiction(t *testing.T) {
+	c := newCLI(t)
+	c.setup()
+	const ref = "acme/billing-agent"
+	if r := c.judged(judgeReq("billing-agent", ref, "dana/m1", "EPISODIC", "Dana's manager is Priya.", 0.9, "")); r.Status != "COMMITTED" {
+		t.Fatalf("first: %+v", r)
+	}
+	r := c.judged(judgeReq("billing-agent", ref, "dana/m2", "EPISODIC", "Dana's manager is Tomás.", 0.9, ""))
+	if r.Status != "DEFERRED" || r.Reason != "CONTRADICTION" || !contains(r.Related, "dana/m1") || !strings.Contains(r.Detail, "contradicts") {
+		t.Fatalf("contradicting episode: %+v", r)
+	}
+}
+
+// An excerpt that leaves part of the claim unstated supports it partially:
+// the write does not commit on its own, and an excerpt that affirms what
+// the claim denies contradicts it.
+func TestCLIEvidencePartialSupport(t *testing.T) {
+	c := newCLI(t)
+	c.setup()
+	const ref = "acme/billing-agent"
+	for _, tc := range []struct{ claim, excerpt, reason string }{
+		{"A cat walks through the water at the beach.", "A dog walks through the water at the beach.", "LOW_FACTUAL_SCORE"},
+		{"The group watches a rubber band.", "The group watches a band.", "LOW_FACTUAL_SCORE"},
+		{"The dog isn't shaggy.", "Two men walk in the park with a shaggy dog on a leash.", "EVIDENCE_CONTRADICTS"},
+		{"The users are awake at the demo.", "The users are asleep at the demo.", "EVIDENCE_CONTRADICTS"},
+	} {
+		r := c.judged(judgeReq("billing-agent", ref, "claim/"+tc.claim, "EPISODIC", tc.claim, 0.9, tc.excerpt))
+		if r.Status == "COMMITTED" || r.Reason != tc.reason {
+			t.Errorf("%q quoting %q: %+v, want DEFERRED %s", tc.claim, tc.excerpt, r, tc.reason)
+		}
+	}
+	if r := c.judged(judgeReq("billing-agent", ref, "claim/stated", "EPISODIC", "The museum is free on Sundays.", 0.9, "Good news: the museum is free on Sundays.")); r.Status != "COMMITTED" {
+		t.Fatalf("an excerpt that states the claim: %+v", r)
 	}
 }
 

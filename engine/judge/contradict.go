@@ -330,12 +330,19 @@ func quantityInText(x, y Value) (string, bool) {
 	if len(qx) == 0 || len(qx) != len(qy) || rx != ry {
 		return "", false
 	}
+	why, changed := "", 0
 	for i := range qx {
-		if c, why := quantitiesConflict(qx[i], qy[i]); c {
-			return why, true
+		if c, w := quantitiesConflict(qx[i], qy[i]); c {
+			why = w
+			changed++
+		} else if !valuesEqual(qx[i], qy[i]) {
+			changed++
 		}
 	}
-	return "", false
+	// One number changed is another value of the same thing; several
+	// changed at once are another record ("fact 1 about invoice 37" /
+	// "fact 2 about invoice 74").
+	return why, changed == 1 && why != ""
 }
 
 // splitQuantities returns the quantities in text and the remaining words.

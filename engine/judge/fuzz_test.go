@@ -25,6 +25,17 @@ func FuzzJudge(f *testing.F) {
 		if fp1 != fp2 || n1 != n2 {
 			t.Fatalf("not deterministic on %q", a)
 		}
+		// A text adds nothing to itself; a near-duplicate with a conflict is
+		// never a duplicate; similarity is symmetric and in [0,1].
+		if d := Compare(a, a); d.Conflict != nil || len(d.Added) > 0 || d.Resolve() == ResolveMerge {
+			t.Fatalf("Compare(%q, itself) = %+v", a, d)
+		}
+		if d := Compare(a, b); (d.Conflict != nil || d.Reordered) && d.Resolve() != ResolveConflict {
+			t.Fatalf("Compare(%q, %q) resolves a conflict as %s", a, b, d.Resolve())
+		}
+		if s1, s2 := Similarity(a, b), Similarity(b, a); s1 != s2 || s1 < 0 || s1 > 1 {
+			t.Fatalf("Similarity(%q, %q) = %v, reversed %v", a, b, s1, s2)
+		}
 		e := Support(a, b)
 		if e.Score < 0 || e.Score > 1 || (e.Contradicts && e.Score != 0) {
 			t.Fatalf("Support(%q, %q) = %+v", a, b, e)

@@ -337,3 +337,62 @@ func TestQualifiedQuantities(t *testing.T) {
 		}
 	}
 }
+
+// Compare reads what a new text adds to an old one and Resolve decides
+// how a dedup gate may treat it: only a text that adds nothing, in the
+// same order, is a duplicate; a conflict, a reordering or a one-word swap
+// in a short statement goes to a person.
+func TestCompareResolve(t *testing.T) {
+	for _, tt := range []struct {
+		old, new, want string
+	}{
+		{"The user prefers dark mode.", "User prefers dark mode", ResolveDuplicate},
+		{"The customer said the parcel for order 4417 arrived damaged and asked for a replacement.", "Customer says the parcel for order 4417 arrived damaged.", ResolveDuplicate},
+		{"Alice lives in Berlin.", "Alice lives in Berlin, Germany.", ResolveMerge},
+		{"The meeting was moved to room 4.", "The meeting was moved to room 4 on the second floor.", ResolveMerge},
+		// Long statements reworded in one place read as paraphrases.
+		{"Refunds for annual plans are processed by the billing team within five business days of the request.",
+			"Refunds for annual plans are processed by the billing staff within five business days of the request.", ResolveMerge},
+		// Conflicts.
+		{"The API rate limit is 100 requests per minute.", "The API rate limit is 1000 requests per minute.", ResolveConflict},
+		{"The feature flag is enabled in production.", "The feature flag is not enabled in production.", ResolveConflict},
+		{"Acme acquired Globex.", "Globex acquired Acme.", ResolveConflict},
+		{"Flights from New York to Florida are cheap.", "Flights from Florida to New York are cheap.", ResolveConflict},
+		{"The light in the hallway is on.", "The light in the hallway is off.", ResolveConflict},
+		{"Bob works at Acme Corp.", "Bob works at Globex Corp.", ResolveConflict},
+		// One word for another in a short statement is another fact.
+		{"The user's dog is named Biscuit.", "The user's cat is named Biscuit.", ResolveConflict},
+		{"The backup runs every night at 2 am.", "The backup runs every week at 2 am.", ResolveConflict},
+		// A merge that would lose a number, date or name goes to a person.
+		{"Shares of Corixa fell 12 cents to $6.88 as of 3:59 p.m.", "Shares of Corixa fell 12 cents to $6.88 on the Nasdaq stock market.", ResolveConflict},
+		// The same words rearranged may say another thing.
+		{"On Friday, the Food and Drug Administration approved the use of silicone breast implants with conditions.",
+			"The drug was approved for use Friday by the Food and Drug Administration.", ResolveConflict},
+	} {
+		d := Compare(tt.old, tt.new)
+		if got := d.Resolve(); got != tt.want {
+			t.Errorf("Compare(%q, %q) resolves %s (%s; %+v), want %s", tt.old, tt.new, got, d, d, tt.want)
+		}
+	}
+}
+
+// An excerpt that leaves claim words unstated reports them; one that
+// affirms what the claim denies, or states an antonym in its place,
+// contradicts it.
+func TestSupportPartialAndRestated(t *testing.T) {
+	if e := Support("A cat walks through the water.", "A dog walks through the water."); e.Contradicts || len(e.Missing) == 0 {
+		t.Errorf("substituted noun: %+v, want missing terms", e)
+	}
+	if e := Support("The dog isn't shaggy.", "Two men walk in the park with a shaggy dog."); !e.Contradicts {
+		t.Errorf("denied claim: %+v", e)
+	}
+	if e := Support("The users are awake at the demo.", "The users are asleep at the demo."); !e.Contradicts {
+		t.Errorf("antonym in place: %+v", e)
+	}
+	if e := Support("Grace speaks Spanish.", "Grace speaks French."); e.Contradicts || len(e.Missing) == 0 {
+		t.Errorf("another name of a multi-valued relation: %+v, want unsupported, not contradicted", e)
+	}
+	if e := Support("The museum is free on Sundays.", "Good news: the museum is free on Sundays."); e.Contradicts || len(e.Missing) > 0 || e.Score < 0.99 {
+		t.Errorf("stated claim: %+v", e)
+	}
+}
