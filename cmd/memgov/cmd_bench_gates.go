@@ -95,7 +95,7 @@ type benchGatesReport struct {
 func (a *app) benchGatesCommand() *cobra.Command {
 	var (
 		corpus, dir, trace, layer string
-		asJSON             bool
+		asJSON                    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "gates",
