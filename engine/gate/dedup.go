@@ -33,7 +33,6 @@ type DedupResult struct {
 	Result
 	// Target is the version a MERGE folds the write into.
 	Target *memory.Candidate
-	kind   string
 }
 
 // Dedup is the three-tier deduplication of spec §12.3: exact content hash,
@@ -58,12 +57,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	}
 	own := func(c Scored) bool { return in.OwnItemID != "" && c.ItemID == in.OwnItemID }
 	// Dedup compares within the write's layer (spec §12.3.3: the hash set of layer l).
-	var same []Scored
-	for _, c := range cands {
-		if c.Layer == in.Layer {
-			same = append(same, c)
-		}
-	}
+	same := sameLayer(cands, in.Layer)
 	// Tier 1: exact content hash.
 	for _, c := range same {
 		if c.ContentHash == in.ContentHash {
@@ -84,11 +78,14 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	// a duplicate if it adds nothing to one of them; else it goes to a
 	// person if it conflicts with one (by the vectors); else it merges into
 	// the nearest.
-	var best *DedupResult
+	var (
+		best     DedupResult
+		bestKind string
+	)
 	rank := map[string]int{judge.ResolveDuplicate: 3, judge.ResolveConflict: 2, judge.ResolveMerge: 1}
 	seen := map[string]bool{}
 	near := 0
-	for _, c := range append(same, sameLayer(in.Topical, in.Layer)...) {
+	for _, c := range append(same[:len(same):len(same)], sameLayer(in.Topical, in.Layer)...) {
 		if own(c) || seen[c.VersionID] || near == maxNear {
 			continue
 		}
@@ -113,13 +110,12 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 			continue
 		}
 		near++
-		if best == nil || rank[kind] > rank[best.kind] {
-			r.kind = kind
-			best = &r
+		if rank[kind] > rank[bestKind] {
+			best, bestKind = r, kind
 		}
 	}
-	if best != nil {
-		return *best, nil
+	if bestKind != "" {
+		return best, nil
 	}
 	return DedupResult{Result: accept()}, nil
 }

@@ -39,14 +39,12 @@ func (j *Judge) Support(claimText, excerpt string) Evidence {
 		return Evidence{Contradicts: true, Explanation: "excerpt contradicts the claim: " + v.Explanation}
 	}
 	lex := j.lex
-	if why, ok := restates(claimText, excerpt, lex); ok {
+	wc, we := normTokens(claimText, lex), normTokens(excerpt, lex)
+	if why, ok := restates(claimText, excerpt, wc, we, lex); ok {
 		return Evidence{Contradicts: true, Explanation: "excerpt contradicts the claim: " + why}
 	}
-	have := map[string]bool{}
-	for _, w := range normTokens(excerpt, lex) {
-		have[w] = true
-	}
-	terms := uniqueStrings(normTokens(claimText, lex))
+	have := wordSet(we)
+	terms := uniqueStrings(wc)
 	found := 0
 	var missing []string
 	for _, w := range terms {
@@ -113,15 +111,14 @@ func (j *Judge) Support(claimText, excerpt string) Evidence {
 const maxGapWords = 3
 
 // restates finds an excerpt that states the claim with something else in
-// its place: the claim denied (the excerpt affirms what the claim negates,
+// its place (wc and we are their normalised words): the claim denied (the excerpt affirms what the claim negates,
 // or the reverse, all else stated), or, between words both share, the
-// antonym of a claim word in its place ("the museum is free on Sundays" /
-// "the museum is expensive on Sundays"). Another name in a word's place is
+// antonym of a claim word in its place ("the users are awake at the demo" /
+// "the users are asleep at the demo"). Another name in a word's place is
 // not a contradiction by itself ("Grace speaks French" does not deny
 // "Grace speaks Spanish"); it leaves the claim unsupported. It returns
 // what differs.
-func restates(claimText, excerpt string, lex *Lexicon) (string, bool) {
-	wc, we := normTokens(claimText, lex), normTokens(excerpt, lex)
+func restates(claimText, excerpt string, wc, we []string, lex *Lexicon) (string, bool) {
 	have := wordSet(we)
 	stated := 0
 	for _, w := range wc {
