@@ -82,7 +82,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 		best     DedupResult
 		bestKind string
 	)
-	rank := map[string]int{judge.ResolveDuplicate: 3, judge.ResolveConflict: 2, judge.ResolveMerge: 1}
+	rank := map[string]int{judge.ResolveDuplicate: 3, judge.ResolveConflict: 2, extendsPending: 2, judge.ResolveMerge: 1}
 	seen := map[string]bool{}
 	near := 0
 	for _, c := range append(same[:len(same):len(same)], sameLayer(in.Topical, in.Layer)...) {
@@ -120,6 +120,11 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	return DedupResult{Result: accept()}, nil
 }
 
+// extendsPending is decide's kind for a write that would merge into a
+// near-duplicate that is not ACTIVE (a draft waiting for a curator): it is
+// deferred with the draft linked, lexical match or not.
+const extendsPending = "extends-pending"
+
 // maxNear bounds the near-duplicates a write is compared with.
 const maxNear = 8
 
@@ -148,6 +153,13 @@ func related(c Scored, relation string) memory.RelatedItem {
 func decide(text string, c Scored, dupReason, conflictReason string) (DedupResult, string) {
 	d := judge.Compare(c.Text, text)
 	kind := d.Resolve()
+	if dupReason == ReasonStructuralDup && d.Conflict == nil && d.Reordered {
+		// The same words in another order, and the same claims with the
+		// same roles (the structural fingerprint keeps them): a passive
+		// for an active ("the service is owned by Ravi" / "Ravi owns the
+		// service").
+		kind = judge.ResolveDuplicate
+	}
 	switch kind {
 	case judge.ResolveDuplicate:
 		r := reject(dupReason, "adds nothing to %s (similarity %.3f)", c.Key, c.Cosine)
@@ -160,7 +172,10 @@ func decide(text string, c Scored, dupReason, conflictReason string) (DedupResul
 				Related: []memory.RelatedItem{related(c, "MERGES_INTO")},
 				Detail:  fmt.Sprintf("extends %s (similarity %.3f): %s; the earlier text stays in its history", c.Key, c.Cosine, d)}}, kind
 		}
-		kind = judge.ResolveConflict
+		// Only an ACTIVE item takes a merge: one still waiting for a
+		// curator is decided together with the write that extends it.
+		return DedupResult{Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{related(c, "NEAR_DUPLICATE")},
+			Detail: fmt.Sprintf("extends %s (similarity %.3f), which is %s and cannot take a merge: %s; a curator decides both", c.Key, c.Cosine, c.State, d)}}, extendsPending
 	}
 	return DedupResult{Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{related(c, "NEAR_DUPLICATE")},
 		Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s", c.Key, c.Cosine, d)}}, kind

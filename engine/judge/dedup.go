@@ -32,8 +32,26 @@ func Normalize(text string) string {
 }
 
 func normTokens(text string, lex *Lexicon) []string {
+	ws := normWords(text, lex)
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.norm
+	}
+	return out
+}
+
+// A word is a normalised word of a text with the lower-case word it was
+// written as; raw is empty for values (numbers, dates) and names, which
+// only ever match themselves. name holds a name's lower-case form: a
+// capital at the start of a sentence may mark a common word ("Backups run
+// nightly") that the other text writes in lower case.
+type word struct{ norm, raw, name string }
+
+// normWords returns the normalised words of text (see Normalize) with the
+// words they were written as.
+func normWords(text string, lex *Lexicon) []word {
 	toks := tokenize(text)
-	var out []string
+	var out []word
 	first := true // at a sentence start
 	for i := 0; i < len(toks); {
 		if i > 0 {
@@ -50,7 +68,9 @@ func normTokens(text string, lex *Lexicon) []string {
 			first = false
 		}
 		if v, n := quantityAt(toks, i); n > 0 {
-			out = append(out, strings.Fields(v.Text)...)
+			for _, f := range strings.Fields(v.Text) {
+				out = append(out, word{norm: f})
+			}
 			i += n
 			continue
 		}
@@ -60,14 +80,15 @@ func normTokens(text string, lex *Lexicon) []string {
 			continue
 		}
 		if t.low == "n't" || t.low == "never" {
-			out = append(out, "not")
+			out = append(out, word{norm: "not"})
 			continue
 		}
 		if strings.Contains(t.low, "-") && !strings.ContainsAny(t.low, "0123456789") {
 			// "left-handed" and "left handed" meet.
 			for _, part := range strings.Split(t.text, "-") {
 				if part != "" {
-					out = append(out, foldWord(token{part, strings.ToLower(part)}, lex))
+					pt := token{part, strings.ToLower(part)}
+					out = append(out, word{norm: foldWord(pt, lex), raw: rawOf(pt)})
 				}
 			}
 			continue
@@ -75,9 +96,26 @@ func normTokens(text string, lex *Lexicon) []string {
 		if dropWords[t.low] || stopWords[t.low] {
 			continue
 		}
-		out = append(out, foldWord(t, lex))
+		w := word{norm: foldWord(t, lex), raw: rawOf(t)}
+		if w.raw == "" && t.capitalized() && !strings.ContainsAny(t.low, "0123456789") {
+			w.name = t.low
+		}
+		out = append(out, w)
 	}
 	return out
+}
+
+// rawOf is the lower-case form of a common word or short form, or "" for
+// a name or a word with digits.
+func rawOf(t token) string {
+	switch {
+	case strings.ContainsAny(t.low, "0123456789"):
+		return ""
+	case t.capitalized() && !(t.text == strings.ToUpper(t.text) && shortForms[t.low] != ""):
+		// A name; an upper-case short form ("DB") is still a word.
+		return ""
+	}
+	return t.low
 }
 
 // foldWord stems a word and folds it to its synonym representative.
@@ -151,6 +189,7 @@ const (
 	DiffNegation = "negation" // one text denies what the other asserts
 	DiffRole     = "role"     // the same words with subject and object swapped
 	DiffAntonym  = "antonym"  // one word replaced by its antonym
+	DiffClaim    = "claim"    // a word put for another changes a claim's value ("main"/"master")
 )
 
 // A Difference is a material difference between two texts.
@@ -274,6 +313,10 @@ func names(text string, lex *Lexicon) []string {
 			if _, ok := months[t.low]; ok {
 				continue
 			}
+			if i > 0 && len(t.low) <= 3 && t.text == strings.ToUpper(t.text) && isDigitStart(s[i-1].low) {
+				// A unit after a number ("64 GB"), not a name.
+				continue
+			}
 			if _, ok := weekdays[strings.TrimSuffix(t.low, "s")]; ok {
 				continue
 			}
@@ -299,13 +342,22 @@ func (l *Lexicon) common(w string) bool {
 	if _, ok := l.antonyms[w]; ok {
 		return true
 	}
+	if _, ok := l.related[w]; ok {
+		return true
+	}
 	for _, f := range suffixForms(w) {
 		if _, ok := l.canon[f]; ok {
 			return true
 		}
+		if _, ok := l.related[f]; ok {
+			return true
+		}
 	}
-	return relVerbs[w] != ""
+	return relVerbs[w] != "" || shortForms[w] != ""
 }
+
+// isDigitStart reports whether s begins with a digit.
+func isDigitStart(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
 
 func nameDiff(a, b string, lex *Lexicon) (Difference, bool) {
 	na, nb := names(a, lex), names(b, lex)
@@ -322,6 +374,8 @@ func nameDiff(a, b string, lex *Lexicon) (Difference, bool) {
 		m := map[string]bool{}
 		for _, t := range tokenize(text) {
 			m[normWord(t.low)] = true
+			// "64GB" holds the unit "GB".
+			m[strings.TrimLeft(t.low, "0123456789.,")] = true
 			for _, part := range strings.FieldsFunc(t.low, func(r rune) bool { return r == '-' || r == '.' }) {
 				m[normWord(part)] = true
 			}

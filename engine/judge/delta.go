@@ -77,7 +77,7 @@ func (d Delta) Resolve() string {
 		// The merged text would lose a number, date or name.
 		return ResolveConflict
 	case d.Words >= mergeWords && d.Substitutions == 0 && d.Similarity >= 0.6,
-		d.Words >= mergeWords && d.Substitutions == 1 && d.Similarity >= 0.7:
+		d.Words >= mergeWords && d.Substitutions == 1 && d.Similarity >= 0.8:
 		return ResolveMerge
 	}
 	return ResolveConflict
@@ -126,7 +126,18 @@ func Compare(oldText, newText string) Delta {
 	if c, ok := conflict(oldText, newText, lex); ok {
 		d.Conflict = &c
 	}
-	wo, wn := contentWords(normTokens(oldText, lex)), contentWords(normTokens(newText, lex))
+	po, pn := contentWords(normWords(oldText, lex)), contentWords(normWords(newText, lex))
+	wo := norms(po)
+	wn, paired := align(po, pn, lex)
+	if len(paired) > 0 && d.Conflict == nil {
+		// Words that can stand for each other in some sense may still be
+		// another value of a claim ("the default branch is main" /
+		// "... master"): what the contradiction rules read as another
+		// value is a conflict, not a rewording.
+		if v := defaultJudge.Contradiction(oldText, newText); v.Contradicts {
+			d.Conflict = &Difference{Kind: DiffClaim, Explanation: v.Explanation}
+		}
+	}
 	so, sn := wordSet(wo), wordSet(wn)
 	shared := 0
 	for w := range sn {
@@ -155,18 +166,34 @@ func Compare(oldText, newText string) Delta {
 			}
 		}
 	}
-	d.InOrder = sameOrder(wo, wn)
+	// A word put for another may sit elsewhere ("allergic to peanuts" /
+	// "a peanut allergy"): the order is read on the words both texts
+	// write alike; and "X is Y" says what "Y is X" says.
+	d.InOrder = sameOrder(without(wo, paired), without(wn, paired)) || copulaSwap(oldText, newText, lex)
 	if len(d.Added) == 0 && len(d.Dropped) == 0 && !d.InOrder {
 		d.Reordered = true
 	}
+	d.Added, d.Dropped = asWritten(d.Added, pn, po), asWritten(d.Dropped, po, nil)
 	return d
 }
 
 // Similarity is the Dice coefficient of the normalised content words of a
-// and b: the share of words the two texts have in common.
+// and b: the share of words the two texts have in common, a word of b that
+// can stand for one of a (Lexicon.Related) counting as shared.
+//
+// Pairing is greedy, so it is read both ways and the better reading kept:
+// the measure is symmetric.
 func Similarity(a, b string) float64 {
 	lex := DefaultLexicon()
-	sa, sb := wordSet(contentWords(normTokens(a, lex))), wordSet(contentWords(normTokens(b, lex)))
+	pa, pb := contentWords(normWords(a, lex)), contentWords(normWords(b, lex))
+	return max(dice(pa, pb, lex), dice(pb, pa, lex))
+}
+
+// dice is the Dice coefficient of the words of a and those of b aligned on
+// them.
+func dice(a, b []word, lex *Lexicon) float64 {
+	wb, _ := align(a, b, lex)
+	sa, sb := wordSet(norms(a)), wordSet(wb)
 	if len(sa)+len(sb) == 0 {
 		return 0
 	}
@@ -177,6 +204,190 @@ func Similarity(a, b string) float64 {
 		}
 	}
 	return 2 * float64(n) / float64(len(sa)+len(sb))
+}
+
+func norms(ws []word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.norm
+	}
+	return out
+}
+
+// maxAlignPairs bounds the words of each text align tries to pair up.
+const maxAlignPairs = 40
+
+// align returns the normalised words of b with each word that only b has
+// replaced by a word that only a has and that it can stand for: a synonym
+// or a derived form ("costs"/"price", "allergy"/"allergic"), an
+// abbreviation ("DB"/"database"), or the same word written apart or
+// together ("re-entry"/"reentry"). Values and names only ever match
+// themselves. Each word of a is paired at most once. paired holds the words
+// of a that a word of b was paired with.
+func align(a, b []word, lex *Lexicon) (out []string, paired map[string]bool) {
+	out = norms(b)
+	sa, sb := wordSet(norms(a)), wordSet(out)
+	var onlyA []word
+	for _, w := range a {
+		if !sb[w.norm] && len(onlyA) < maxAlignPairs {
+			onlyA = append(onlyA, w)
+		}
+	}
+	if len(onlyA) == 0 {
+		return out, nil
+	}
+	used := map[string]bool{}
+	pair := map[string]string{}
+	tried := 0
+	for i, w := range b {
+		if sa[w.norm] || used[w.norm] {
+			continue
+		}
+		if p, ok := pair[w.norm]; ok {
+			out[i] = p
+			continue
+		}
+		if tried++; tried > maxAlignPairs {
+			break
+		}
+		for _, x := range onlyA {
+			if used[x.norm] {
+				continue
+			}
+			switch {
+			case w.raw != "" && x.raw != "" && (lex.Related(w.raw, x.raw) || abbreviates(w.raw, x.raw)):
+			case w.name != "" && x.raw != "" && normWord(w.name) == x.norm,
+				x.name != "" && w.raw != "" && normWord(x.name) == w.norm:
+				// The same word, capitalised in one text only.
+			case i+1 < len(b) && w.raw != "" && b[i+1].raw != "" && w.raw+b[i+1].raw == x.raw:
+				// Written apart here, together there.
+				out[i+1] = ""
+			default:
+				continue
+			}
+			out[i] = x.norm
+			pair[w.norm] = x.norm
+			used[x.norm] = true
+			break
+		}
+	}
+	// Written together here, apart there.
+	for i := 0; i+1 < len(a); i++ {
+		x, y := a[i], a[i+1]
+		if x.raw == "" || y.raw == "" || sb[x.norm] || sb[y.norm] || used[x.norm] || used[y.norm] {
+			continue
+		}
+		for j, w := range b {
+			if out[j] == w.norm && !sa[w.norm] && w.raw == x.raw+y.raw {
+				out[j] = x.norm + " " + y.norm
+			}
+		}
+	}
+	return strings.Fields(strings.Join(out, " ")), used
+}
+
+// without returns ws without the words in drop.
+func without(ws []string, drop map[string]bool) []string {
+	if len(drop) == 0 {
+		return ws
+	}
+	out := make([]string, 0, len(ws))
+	for _, w := range ws {
+		if !drop[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// copulas join the two sides of an identity.
+var copulas = map[string]bool{"is": true, "are": true, "was": true, "were": true}
+
+// copulaSwap reports whether a and b are one identity "X is Y" written
+// both ways round ("Dana's manager is Priya" / "Priya is Dana's
+// manager"): one sentence each, one copula each, each side the other's
+// other side.
+func copulaSwap(a, b string, lex *Lexicon) bool {
+	sides := func(text string) (string, string, bool) {
+		toks := tokenize(text)
+		if len(sentences(toks)) != 1 {
+			return "", "", false
+		}
+		at := -1
+		for i, t := range toks {
+			if copulas[t.low] {
+				if at >= 0 {
+					return "", "", false
+				}
+				at = i
+			}
+		}
+		if at <= 0 || at == len(toks)-1 {
+			return "", "", false
+		}
+		side := func(ts []token) string {
+			var b strings.Builder
+			for _, t := range ts {
+				b.WriteString(t.text)
+				b.WriteByte(' ')
+			}
+			return strings.Join(contentOf(b.String(), lex), " ")
+		}
+		return side(toks[:at]), side(toks[at+1:]), true
+	}
+	la, ra, ok := sides(a)
+	if !ok {
+		return false
+	}
+	lb, rb, ok := sides(b)
+	return ok && la != "" && ra != "" && la == rb && ra == lb
+}
+
+// contentOf returns the normalised content words of text.
+func contentOf(text string, lex *Lexicon) []string {
+	return norms(contentWords(normWords(text, lex)))
+}
+
+// shortForms are short forms agents write for common words.
+var shortForms = map[string]string{
+	"db": "database", "max": "maximum", "info": "information", "config": "configuration",
+	"repo": "repository", "app": "application", "env": "environment", "prod": "production",
+	"dev": "development", "docs": "documentation", "doc": "document", "dept": "department",
+	"govt": "government", "approx": "approximately", "mgr": "manager", "msg": "message",
+	"pwd": "password", "qty": "quantity", "addr": "address", "univ": "university",
+	"mgmt": "management", "admin": "administrator", "auth": "authentication",
+	"tel": "telephone", "intl": "international", "corp": "corporation", "ppl": "people",
+	"ram": "memory",
+}
+
+// abbreviates reports whether a is the short form of b or b of a.
+func abbreviates(a, b string) bool {
+	return shortForms[a] == b || shortForms[b] == a
+}
+
+// asWritten maps normalised words back to the words they were written as in
+// ws (or, failing that, in alt), for a person to read.
+func asWritten(set []string, ws, alt []word) []string {
+	if len(set) == 0 {
+		return set
+	}
+	first := map[string]string{}
+	for _, list := range [][]word{ws, alt} {
+		for _, w := range list {
+			if _, ok := first[w.norm]; !ok && w.raw != "" {
+				first[w.norm] = w.raw
+			}
+		}
+	}
+	out := make([]string, len(set))
+	for i, w := range set {
+		if r, ok := first[w]; ok {
+			out[i] = r
+		} else {
+			out[i] = w
+		}
+	}
+	return out
 }
 
 // conflict is Differs without one-sided values: a number, date or name
@@ -260,7 +471,7 @@ var (
 )
 
 // contentWords drops the light words of normalised words.
-func contentWords(ws []string) []string {
+func contentWords(ws []word) []word {
 	lightOnce.Do(func() {
 		lightSet = map[string]bool{}
 		lex := DefaultLexicon()
@@ -273,7 +484,7 @@ func contentWords(ws []string) []string {
 	})
 	out := ws[:0:0]
 	for _, w := range ws {
-		if !lightSet[w] {
+		if !lightSet[w.norm] {
 			out = append(out, w)
 		}
 	}

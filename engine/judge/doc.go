@@ -5,7 +5,8 @@
 // excerpt supports a claim.
 //
 // It is a leaf package: it imports only the standard library, and its word
-// knowledge (antonyms, synonym groups, irregular inflections) is a lexicon
+// knowledge (antonyms, synonym groups, words that can stand for each other,
+// irregular inflections) is a lexicon
 // generated from WordNet 3.0 by internal/lexgen and embedded at build time.
 //
 // # Claims

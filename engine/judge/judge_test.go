@@ -396,3 +396,61 @@ func TestSupportPartialAndRestated(t *testing.T) {
 		t.Errorf("stated claim: %+v", e)
 	}
 }
+
+func TestLexiconRelated(t *testing.T) {
+	l := ParseLexicon("r cost price\nr allergic allergy\nr bright smart\nr smart stylish\n")
+	for _, p := range [][2]string{{"costs", "price"}, {"prices", "cost"}, {"allergy", "allergic"}, {"same", "same"}} {
+		if !l.Related(p[0], p[1]) {
+			t.Errorf("Related(%q, %q) = false", p[0], p[1])
+		}
+	}
+	// Relatedness is not transitive: "bright" and "stylish" share no group.
+	for _, p := range [][2]string{{"cost", "allergy"}, {"bright", "stylish"}} {
+		if l.Related(p[0], p[1]) {
+			t.Errorf("Related(%q, %q) = true", p[0], p[1])
+		}
+	}
+	d := DefaultLexicon()
+	for _, p := range [][2]string{{"cost", "price"}, {"allergic", "allergy"}, {"nightly", "night"}, {"owns", "possess"}} {
+		if !d.Related(p[0], p[1]) {
+			t.Errorf("default lexicon: Related(%q, %q) = false", p[0], p[1])
+		}
+	}
+	for _, p := range [][2]string{{"tea", "coffee"}, {"works", "plant"}, {"monday", "tuesday"}, {"buy", "sell"}} {
+		if d.Related(p[0], p[1]) {
+			t.Errorf("default lexicon: Related(%q, %q) = true", p[0], p[1])
+		}
+	}
+}
+
+// Rewordings resolve as duplicates; words that can stand for each other in
+// some sense but change a value, and sides that do not swap whole, do not.
+func TestCompareRewordings(t *testing.T) {
+	for _, c := range []struct {
+		old, new, want string
+	}{
+		{"Sam is allergic to peanuts.", "Sam has a peanut allergy.", ResolveDuplicate},
+		{"The staging database runs on port 5432.", "The staging DB runs on port 5432.", ResolveDuplicate},
+		{"The maximum upload size is 25 MB.", "Max upload size is 25 MB.", ResolveDuplicate},
+		{"The server has 64 GB of memory.", "The server has 64GB of RAM.", ResolveDuplicate},
+		{"The backup runs every night at 2 am.", "Backups run nightly at 2 am.", ResolveDuplicate},
+		{"The ticket price is €45.", "The ticket costs 45 euros.", ResolveDuplicate},
+		{"Dana's manager is Priya.", "Priya is Dana's manager.", ResolveDuplicate},
+		{"The shuttle's reentry was fatal.", "The shuttle's re-entry was fatal.", ResolveDuplicate},
+		{"The default branch is main.", "The default branch is master.", ResolveConflict},
+		{"Dana's manager is Priya.", "Priya's manager is Dana.", ResolveConflict},
+		{"Tom is older than Jerry.", "Jerry is older than Tom.", ResolveConflict},
+		{"The backup runs every night at 2 am.", "The backup runs every week at 2 am.", ResolveConflict},
+		{"A man in a white shirt and shorts prepares to serve a tennis ball.", "A man in a white shirt and shorts is ready to serve the beef wellington.", ResolveConflict},
+	} {
+		d := Compare(c.old, c.new)
+		if got := d.Resolve(); got != c.want {
+			t.Errorf("Compare(%q, %q).Resolve() = %s (%s), want %s", c.old, c.new, got, d, c.want)
+		}
+	}
+	// The delta names words as they were written, not their stems.
+	d := Compare("His progress is steady, he is comfortable.", "His progress is steady, he is stable.")
+	if s := d.String(); !strings.Contains(s, "comfortable") || !strings.Contains(s, "stable") {
+		t.Errorf("delta %q does not quote the written words", s)
+	}
+}

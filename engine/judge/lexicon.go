@@ -24,6 +24,9 @@ type Lexicon struct {
 	stateAntonyms map[string]map[string]bool
 	canon         map[string]string
 	lemma         map[string]string
+	// related maps a word to the groups of words that can stand for it
+	// (lexicon r lines): two words are related when they share a group.
+	related map[string][]int32
 }
 
 var (
@@ -58,7 +61,9 @@ func ParseLexicon(text string) *Lexicon {
 		stateAntonyms: map[string]map[string]bool{},
 		canon:         map[string]string{},
 		lemma:         map[string]string{},
+		related:       map[string][]int32{},
 	}
+	var group int32
 	for len(text) > 0 {
 		var line string
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -82,6 +87,11 @@ func ParseLexicon(text string) *Lexicon {
 					l.canon[w] = f[1]
 				}
 			}
+		case f[0] == "r" && len(f) >= 3:
+			for _, w := range f[1:] {
+				l.related[w] = append(l.related[w], group)
+			}
+			group++
 		case f[0] == "m" && len(f) == 3:
 			if _, ok := l.lemma[f[1]]; !ok {
 				l.lemma[f[1]] = f[2]
@@ -127,6 +137,45 @@ func (l *Lexicon) StateAntonyms(a, b string) bool {
 			if l.stateAntonyms[x][y] {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// Related reports whether a and b (lower-case words, inflected or not) can
+// stand for each other: they share a sense among their most frequent ones
+// ("cost"/"price"), or one is derived from the other ("allergy"/"allergic",
+// "night"/"nightly"). Identical words are related.
+func (l *Lexicon) Related(a, b string) bool {
+	if a == b {
+		return true
+	}
+	fa, fb := l.forms(a), l.forms(b)
+	for _, x := range fa {
+		for _, y := range fb {
+			if x == y {
+				return true
+			}
+			for _, g := range l.related[x] {
+				for _, h := range l.related[y] {
+					if g == h {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Known reports whether the lexicon lists w (or its base form) as a word.
+func (l *Lexicon) Known(w string) bool {
+	for _, x := range l.forms(w) {
+		if _, ok := l.related[x]; ok {
+			return true
+		}
+		if _, ok := l.canon[x]; ok {
+			return true
 		}
 	}
 	return false
