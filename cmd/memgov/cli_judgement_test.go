@@ -214,6 +214,64 @@ func TestCLIDedupByWords(t *testing.T) {
 	}
 }
 
+// Rewordings are duplicates: a synonym or derived form put for a word
+// ("costs"/"price", "allergy"/"allergic"), a short form ("DB"), an identity
+// written both ways round and a passive for an active are REJECTED with the
+// first linked; a word that can stand for another in some sense but changes
+// a claim's value ("main"/"master") is not. A write that extends an
+// earlier one still waiting for a curator goes to the curator with that
+// draft linked.
+func TestCLIDedupRewordings(t *testing.T) {
+	c := newCLI(t)
+	c.setup()
+	const ref = "acme/billing-agent"
+	w := func(key, text string) judgedResult {
+		return c.judged(judgeReq("billing-agent", ref, key, "EPISODIC", text, 0.9, ""))
+	}
+	for i, p := range [][2]string{
+		{"Sam is allergic to peanuts.", "Sam has a peanut allergy."},
+		{"The staging database runs on port 5432.", "The staging DB runs on port 5432."},
+		{"The ticket price for the Lisbon offsite is €45.", "The ticket for the Lisbon offsite costs 45 euros."},
+		{"The team lead for payments is Arjun.", "Arjun is the team lead for payments."},
+		{"Ravi owns the billing service.", "The billing service is owned by Ravi."},
+		{"The backup runs every night at 2 am.", "Backups run nightly at 2 am."},
+	} {
+		first := fmt.Sprintf("reword/%d-a", i)
+		if r := w(first, p[0]); r.Status != "COMMITTED" {
+			t.Fatalf("%q: %+v", p[0], r)
+		}
+		if r := w(fmt.Sprintf("reword/%d-b", i), p[1]); r.Status != "REJECTED" || !strings.HasSuffix(r.Reason, "_DUPLICATE") || !contains(r.Related, first) {
+			t.Errorf("%q after %q: %+v, want REJECTED as a duplicate of %s", p[1], p[0], r, first)
+		}
+	}
+	// WordNet lists "master" for "main" (a main road, a master key), but
+	// as the value of a claim it is another branch.
+	w("branch/1", "The default branch is main.")
+	if r := w("branch/2", "The default branch is master."); r.Status == "REJECTED" || r.Status == "MERGED" {
+		t.Fatalf("another value discarded as a rewording: %+v", r)
+	}
+	// Both ways round only for an identity: the sides must swap whole.
+	w("mgr/1", "Dana's manager is Priya.")
+	if r := w("mgr/2", "Priya's manager is Dana."); r.Status == "REJECTED" || r.Status == "MERGED" {
+		t.Fatalf("role swap around a copula discarded: %+v", r)
+	}
+	w("age/1", "Tom is older than Jerry.")
+	if r := w("age/2", "Jerry is older than Tom."); r.Status == "REJECTED" || r.Status == "MERGED" {
+		t.Fatalf("comparison swapped, discarded: %+v", r)
+	}
+	// An executor's EPISODIC writes wait for a curator: a write that
+	// extends such a draft is held with the draft linked, not merged into it
+	// and not left unlinked.
+	draft := c.judged(judgeReq("support-bot", "acme/support-bot", "home/1", "EPISODIC", "The customer's delivery address for order 8812 is 14 Harbour Street in Leith.", 0.9, ""))
+	if draft.Status != "DEFERRED" {
+		t.Fatalf("executor's first write: %+v", draft)
+	}
+	ext := c.judged(judgeReq("support-bot", "acme/support-bot", "home/2", "EPISODIC", "The customer's delivery address for order 8812 is 14 Harbour Street in Leith, Edinburgh, on the second floor.", 0.9, ""))
+	if ext.Status != "DEFERRED" || !contains(ext.Related, "home/1") || !strings.Contains(ext.Detail, "DRAFT") {
+		t.Fatalf("extension of a draft: %+v, want DEFERRED with home/1 linked", ext)
+	}
+}
+
 // An episode that contradicts another goes to a person with reason
 // CONTRADICTION and the contradicted episode linked; it never commits
 // silently beside it.

@@ -94,8 +94,8 @@ type benchGatesReport struct {
 
 func (a *app) benchGatesCommand() *cobra.Command {
 	var (
-		corpus, dir, trace, layer string
-		asJSON                    bool
+		corpus, dir, trace, layer, role string
+		asJSON                          bool
 	)
 	cmd := &cobra.Command{
 		Use:   "gates",
@@ -113,11 +113,11 @@ when the second write is refused or sent to review with reason CONTRADICTION; a
 duplicate when it is REJECTED or MERGED as one (duplicate), or also sent to a
 person as a near-duplicate (duplicate_flagged). Each contradiction pair is also
 written once with the first text as its evidence excerpt (evidence_contradicts).
-The evidence writes go to the EPISODIC layer, where the writer's role needs no
-approval. An injection is a write REJECTED by the content policy. Burst and rate limits are
+The evidence writes go to the EPISODIC layer, where the default writer's role
+(--role orchestrator) needs no approval. An injection is a write REJECTED by the content policy. Burst and rate limits are
 lifted; everything else is the effective policy (--policy), including any model
 it configures.`,
-		Example: "  memgov bench gates --corpus testdata/corpora/contradiction.jsonl\n  memgov bench gates --corpus testdata/corpora/injection.jsonl --json",
+		Example: "  memgov bench gates --corpus testdata/corpora/contradiction.jsonl\n  memgov bench gates --corpus testdata/corpora/duplicate.jsonl --layer EPISODIC --role executor\n  memgov bench gates --corpus testdata/corpora/injection.jsonl --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if corpus == "" {
@@ -144,7 +144,11 @@ it configures.`,
 			if !pairLayer.Durable() {
 				return usagef("--layer must be a durable layer (EPISODIC, SEMANTIC or PROCEDURAL), not %q", layer)
 			}
-			rep, err := benchGates(cmd.Context(), dir, pol, recs, pairLayer, tw)
+			writer, err := engine.ParseRole(role)
+			if err != nil {
+				return usagef("--role: %v", err)
+			}
+			rep, err := benchGates(cmd.Context(), dir, pol, recs, pairLayer, writer, tw)
 			if err != nil {
 				return err
 			}
@@ -191,6 +195,7 @@ it configures.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&layer, "layer", string(engine.Semantic), "the durable `LAYER` pairs are written to (EPISODIC, SEMANTIC or PROCEDURAL)")
 	cmd.Flags().StringVar(&trace, "trace", "", "write each record's outcome to `FILE` as JSON lines")
+	cmd.Flags().StringVar(&role, "role", string(engine.Orchestrator), "the `ROLE` of the writing agent: with executor, first texts wait for a curator as drafts")
 	return cmd
 }
 
@@ -260,7 +265,7 @@ func outcomeOf(r engine.WriteResult) traceOutcome {
 	return traceOutcome{Status: r.Status, Reason: r.Reason, Detail: r.Detail}
 }
 
-func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateRecord, pairLayer engine.Layer, trace *json.Encoder) (benchGatesReport, error) {
+func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateRecord, pairLayer engine.Layer, role engine.Role, trace *json.Encoder) (benchGatesReport, error) {
 	emit := func(t gateTrace) error {
 		if trace == nil {
 			return nil
@@ -292,7 +297,7 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 	}
 	e := engine.New(s, benchKey, append([]engine.Option{engine.WithPolicy(pol)}, modelOptions(pol)...)...)
 	const agent = "bench-agent"
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: agent, Role: engine.Orchestrator, Tenant: "bench"}, "bench"); err != nil {
+	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: agent, Role: role, Tenant: "bench"}, "bench"); err != nil {
 		return rep, err
 	}
 	conf := 0.9
