@@ -122,7 +122,7 @@ func rawOf(t token) string {
 func foldWord(t token, lex *Lexicon) string {
 	w := t.low
 	if t.capitalized() {
-		return w
+		return undot(w)
 	}
 	if c := lex.Canonical(w); c != w {
 		return normWord(c)
@@ -325,7 +325,7 @@ func names(text string, lex *Lexicon) []string {
 					continue
 				}
 			}
-			out = append(out, t.low)
+			out = append(out, undot(t.low))
 		}
 	}
 	return out
@@ -354,6 +354,21 @@ func (l *Lexicon) common(w string) bool {
 		}
 	}
 	return relVerbs[w] != "" || shortForms[w] != ""
+}
+
+// undot writes an initialism without its dots: "u.s" (from "U.S.") is
+// "us", as "US" is.
+func undot(w string) string {
+	if len(w) < 3 || !strings.Contains(w, ".") {
+		return w
+	}
+	for i, r := range w {
+		letter := r >= 'a' && r <= 'z'
+		if (i%2 == 0 && !letter) || (i%2 == 1 && r != '.') {
+			return w
+		}
+	}
+	return strings.ReplaceAll(w, ".", "")
 }
 
 // isDigitStart reports whether s begins with a digit.

@@ -454,3 +454,14 @@ func TestCompareRewordings(t *testing.T) {
 		t.Errorf("delta %q does not quote the written words", s)
 	}
 }
+
+func TestUndot(t *testing.T) {
+	for in, want := range map[string]string{"u.s": "us", "u.s.a": "usa", "a.b.c.": "abc", "pep.n": "pep.n", "e.g": "eg", "x": "x", "3.5": "3.5", "1.2.3": "1.2.3"} {
+		if got := undot(in); got != want {
+			t.Errorf("undot(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if d := Compare("Tariffs on U.S. steel rose in March.", "Tariffs on US steel rose in March."); d.Resolve() != ResolveDuplicate {
+		t.Errorf("U.S./US: %s (%s)", d.Resolve(), d)
+	}
+}
