@@ -95,8 +95,8 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 			if in.Policy.Dedup.Lexical <= 0 {
 				continue
 			}
-			sim := judge.Similarity(c.Text, in.Features.Text)
-			if sim < in.Policy.Dedup.Lexical {
+			sim, ok := judge.SimilarAtLeast(c.Text, in.Features.Text, in.Policy.Dedup.Lexical)
+			if !ok {
 				continue
 			}
 			c.Cosine = max(c.Cosine, sim)

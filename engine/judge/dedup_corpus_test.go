@@ -142,3 +142,20 @@ func ftoa(f float64) string {
 	b, _ := json.Marshal(f)
 	return string(b)
 }
+
+// SimilarAtLeast, the dedup gate's filter, agrees with Similarity on every
+// pair of the corpora, both ways round.
+func TestSimilarAtLeastAgrees(t *testing.T) {
+	for _, name := range []string{"duplicate.jsonl", "contradiction.jsonl"} {
+		for _, p := range loadPairs(t, name) {
+			for _, ab := range [][2]string{{p.A, p.B}, {p.B, p.A}} {
+				s := judge.Similarity(ab[0], ab[1])
+				for _, th := range []float64{0.3, 0.5, 0.7} {
+					if got, ok := judge.SimilarAtLeast(ab[0], ab[1], th); ok != (s >= th) || ok && got < th {
+						t.Errorf("SimilarAtLeast(%q, %q, %v) = %v, %v; Similarity %v", ab[0], ab[1], th, got, ok, s)
+					}
+				}
+			}
+		}
+	}
+}

@@ -189,6 +189,74 @@ func Similarity(a, b string) float64 {
 	return max(dice(pa, pb, lex), dice(pb, pa, lex))
 }
 
+// SimilarAtLeast reports whether Similarity(a, b) reaches t, and a
+// similarity of at least t when it does. It pairs words only when the
+// words the texts share leave the question open, so most unrelated texts
+// cost one pass.
+func SimilarAtLeast(a, b string, t float64) (float64, bool) {
+	lex := DefaultLexicon()
+	pa, pb := contentWords(normWords(a, lex)), contentWords(normWords(b, lex))
+	sa, sb := wordSet(norms(pa)), wordSet(norms(pb))
+	if len(sa)+len(sb) == 0 {
+		return 0, t <= 0
+	}
+	n := 0
+	for w := range sa {
+		if sb[w] {
+			n++
+		}
+	}
+	total := len(sa) + len(sb)
+	if plain := 2 * float64(n) / float64(total); plain >= t {
+		return plain, true
+	}
+	// Only words pair up, and only those the lexicon knows, short forms,
+	// names, inflected forms and words written apart or together. A pairing
+	// shares at most two more words (one written apart) and shrinks the
+	// texts by at most one word: the best any alignment can do.
+	pairable := func(ws []word, other map[string]bool, raws, joined, named map[string]bool) int {
+		seen := map[string]bool{}
+		for i, w := range ws {
+			if other[w.norm] {
+				continue
+			}
+			joins := i+1 < len(ws) && raws[w.raw+ws[i+1].raw] || i > 0 && raws[ws[i-1].raw+w.raw] || joined[w.raw] || w.raw != "" && named[w.norm]
+			if w.name != "" || joins || shortForms[w.raw] != "" || lex.hasRelated(w.raw) || w.raw != "" && len(lex.forms(w.raw)) > 1 {
+				seen[w.norm] = true
+			}
+		}
+		return len(seen)
+	}
+	// The words of a text, each two neighbours written together, and its
+	// names as a word would be normalised.
+	rawsOf := func(ws []word) (raws, joined, named map[string]bool) {
+		raws, joined, named = make(map[string]bool, len(ws)), map[string]bool{}, map[string]bool{}
+		for i, w := range ws {
+			if w.name != "" {
+				named[normWord(w.name)] = true
+			}
+			if w.raw != "" {
+				raws[w.raw] = true
+				if i+1 < len(ws) && ws[i+1].raw != "" {
+					joined[w.raw+ws[i+1].raw] = true
+				}
+			}
+		}
+		return raws, joined, named
+	}
+	ra, ja, na := rawsOf(pa)
+	rb, jb, nb := rawsOf(pb)
+	ma, mb := pairable(pa, sb, rb, jb, nb), pairable(pb, sa, ra, ja, na)
+	// Every pairing involves a word found pairable on at least one side.
+	oa, ob := len(sa)-n, len(sb)-n
+	gain := min(2*(ma+mb), oa+ob)
+	if gain == 0 || min(1, 2*float64(n+gain)/float64(max(1, total-min(oa, ob)))) < t {
+		return 0, false
+	}
+	sim := max(dice(pa, pb, lex), dice(pb, pa, lex))
+	return sim, sim >= t
+}
+
 // dice is the Dice coefficient of the words of a and those of b aligned on
 // them.
 func dice(a, b []word, lex *Lexicon) float64 {
@@ -236,6 +304,10 @@ func align(a, b []word, lex *Lexicon) (out []string, paired map[string]bool) {
 	if len(onlyA) == 0 {
 		return out, nil
 	}
+	keysA := make([]relKeys, len(onlyA))
+	for k, x := range onlyA {
+		keysA[k] = lex.keys(x.raw)
+	}
 	used := map[string]bool{}
 	pair := map[string]string{}
 	tried := 0
@@ -250,12 +322,13 @@ func align(a, b []word, lex *Lexicon) (out []string, paired map[string]bool) {
 		if tried++; tried > maxAlignPairs {
 			break
 		}
-		for _, x := range onlyA {
+		kw := lex.keys(w.raw)
+		for k, x := range onlyA {
 			if used[x.norm] {
 				continue
 			}
 			switch {
-			case w.raw != "" && x.raw != "" && (lex.Related(w.raw, x.raw) || abbreviates(w.raw, x.raw)):
+			case w.raw != "" && x.raw != "" && (kw.meet(keysA[k]) || abbreviates(w.raw, x.raw)):
 			case w.name != "" && x.raw != "" && normWord(w.name) == x.norm,
 				x.name != "" && w.raw != "" && normWord(x.name) == w.norm:
 				// The same word, capitalised in one text only.
@@ -284,6 +357,58 @@ func align(a, b []word, lex *Lexicon) (out []string, paired map[string]bool) {
 		}
 	}
 	return strings.Fields(strings.Join(out, " ")), used
+}
+
+// relKeys are what Lexicon.Related compares of a word: its forms and the
+// groups of words related to them.
+type relKeys struct {
+	forms  []string
+	groups []int32
+}
+
+// keys returns the relKeys of w ("" has none).
+func (l *Lexicon) keys(w string) relKeys {
+	if w == "" {
+		return relKeys{}
+	}
+	k := relKeys{forms: l.forms(w)}
+	for _, f := range k.forms {
+		k.groups = append(k.groups, l.related[f]...)
+	}
+	return k
+}
+
+// hasRelated reports whether the lexicon relates w (a form of it) to any
+// other word.
+func (l *Lexicon) hasRelated(w string) bool {
+	if w == "" {
+		return false
+	}
+	for _, f := range l.forms(w) {
+		if len(l.related[f]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// meet reports whether two words share a form or a group.
+func (k relKeys) meet(o relKeys) bool {
+	for _, f := range k.forms {
+		for _, g := range o.forms {
+			if f == g {
+				return true
+			}
+		}
+	}
+	for _, g := range k.groups {
+		for _, h := range o.groups {
+			if g == h {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // without returns ws without the words in drop.

@@ -9,6 +9,8 @@ func FuzzJudge(f *testing.F) {
 		{"A man is sleeping.", "The man is running."},
 		{"31/12/2025 at 9:40 pm", "2025-12-31 21:40"},
 		{"Acme acquired Globex.", "Globex acquired Acme."},
+		{"Sam is allergic to peanuts.", "Sam has a peanut allergy."},
+		{"The shuttle's reentry.", "The shuttle's re-entry."},
 	} {
 		f.Add(s[0], s[1])
 	}
@@ -33,8 +35,14 @@ func FuzzJudge(f *testing.F) {
 		if d := Compare(a, b); (d.Conflict != nil || d.Reordered) && d.Resolve() != ResolveConflict {
 			t.Fatalf("Compare(%q, %q) resolves a conflict as %s", a, b, d.Resolve())
 		}
-		if s1, s2 := Similarity(a, b), Similarity(b, a); s1 != s2 || s1 < 0 || s1 > 1 {
+		s1, s2 := Similarity(a, b), Similarity(b, a)
+		if s1 != s2 || s1 < 0 || s1 > 1 {
 			t.Fatalf("Similarity(%q, %q) = %v, reversed %v", a, b, s1, s2)
+		}
+		for _, th := range []float64{0.3, 0.5, 0.8} {
+			if got, ok := SimilarAtLeast(a, b, th); ok != (s1 >= th) || (ok && got < th) {
+				t.Fatalf("SimilarAtLeast(%q, %q, %v) = %v, %v; Similarity %v", a, b, th, got, ok, s1)
+			}
 		}
 		e := Support(a, b)
 		if e.Score < 0 || e.Score > 1 || (e.Contradicts && e.Score != 0) {
