@@ -250,7 +250,7 @@ func SimilarAtLeast(a, b string, t float64) (float64, bool) {
 	// Every pairing involves a word found pairable on at least one side.
 	oa, ob := len(sa)-n, len(sb)-n
 	gain := min(2*(ma+mb), oa+ob)
-	if gain == 0 || min(1, 2*float64(n+gain)/float64(max(1, total-min(oa, ob)))) < t {
+	if gain == 0 || min(1, 2*float64(n+gain)/float64(max(1, total-min(oa, ob, ma+mb)))) < t {
 		return 0, false
 	}
 	sim := max(dice(pa, pb, lex), dice(pb, pa, lex))
