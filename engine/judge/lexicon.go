@@ -147,25 +147,7 @@ func (l *Lexicon) StateAntonyms(a, b string) bool {
 // ("cost"/"price"), or one is derived from the other ("allergy"/"allergic",
 // "night"/"nightly"). Identical words are related.
 func (l *Lexicon) Related(a, b string) bool {
-	if a == b {
-		return true
-	}
-	fa, fb := l.forms(a), l.forms(b)
-	for _, x := range fa {
-		for _, y := range fb {
-			if x == y {
-				return true
-			}
-			for _, g := range l.related[x] {
-				for _, h := range l.related[y] {
-					if g == h {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
+	return a == b || l.keys(a).meet(l.keys(b))
 }
 
 // Known reports whether the lexicon lists w (or its base form) as a word.
