@@ -126,9 +126,10 @@ func Compare(oldText, newText string) Delta {
 	if c, ok := conflict(oldText, newText, lex); ok {
 		d.Conflict = &c
 	}
-	po, pn := contentWords(normWords(oldText, lex)), contentWords(normWords(newText, lex))
-	wo := norms(po)
-	wn, paired := align(po, pn, lex)
+	pro, prn := prepare(oldText), prepare(newText)
+	po, pn := pro.words, prn.words
+	wo := pro.norms
+	wn, paired := align(pro, prn)
 	if len(paired) > 0 && d.Conflict == nil {
 		// Words that can stand for each other in some sense may still be
 		// another value of a claim ("the default branch is main" /
@@ -184,9 +185,8 @@ func Compare(oldText, newText string) Delta {
 // Pairing is greedy, so it is read both ways and the better reading kept:
 // the measure is symmetric.
 func Similarity(a, b string) float64 {
-	lex := DefaultLexicon()
-	pa, pb := contentWords(normWords(a, lex)), contentWords(normWords(b, lex))
-	return max(dice(pa, pb, lex), dice(pb, pa, lex))
+	pa, pb := prepare(a), prepare(b)
+	return max(dice(pa, pb), dice(pb, pa))
 }
 
 // SimilarAtLeast reports whether Similarity(a, b) reaches t, and a
@@ -194,9 +194,8 @@ func Similarity(a, b string) float64 {
 // words the texts share leave the question open, so most unrelated texts
 // cost one pass.
 func SimilarAtLeast(a, b string, t float64) (float64, bool) {
-	lex := DefaultLexicon()
-	pa, pb := contentWords(normWords(a, lex)), contentWords(normWords(b, lex))
-	sa, sb := wordSet(norms(pa)), wordSet(norms(pb))
+	pa, pb := prepare(a), prepare(b)
+	sa, sb := pa.set, pb.set
 	if len(sa)+len(sb) == 0 {
 		return 0, t <= 0
 	}
@@ -214,54 +213,35 @@ func SimilarAtLeast(a, b string, t float64) (float64, bool) {
 	// names, inflected forms and words written apart or together. A pairing
 	// shares at most two more words (one written apart) and shrinks the
 	// texts by at most one word: the best any alignment can do.
-	pairable := func(ws []word, other map[string]bool, raws, joined, named map[string]bool) int {
+	pairable := func(p, o *prepared) int {
 		seen := map[string]bool{}
-		for i, w := range ws {
-			if other[w.norm] {
+		for i, w := range p.words {
+			if o.set[w.norm] || seen[w.norm] {
 				continue
 			}
-			joins := i+1 < len(ws) && raws[w.raw+ws[i+1].raw] || i > 0 && raws[ws[i-1].raw+w.raw] || joined[w.raw] || w.raw != "" && named[w.norm]
-			if w.name != "" || joins || shortForms[w.raw] != "" || lex.hasRelated(w.raw) || w.raw != "" && len(lex.forms(w.raw)) > 1 {
+			joins := w.raw != "" && (i+1 < len(p.words) && o.raws[w.raw+p.words[i+1].raw] || i > 0 && o.raws[p.words[i-1].raw+w.raw] || o.joined[w.raw] || o.named[w.norm])
+			if p.pairable[i] || joins {
 				seen[w.norm] = true
 			}
 		}
 		return len(seen)
 	}
-	// The words of a text, each two neighbours written together, and its
-	// names as a word would be normalised.
-	rawsOf := func(ws []word) (raws, joined, named map[string]bool) {
-		raws, joined, named = make(map[string]bool, len(ws)), map[string]bool{}, map[string]bool{}
-		for i, w := range ws {
-			if w.name != "" {
-				named[normWord(w.name)] = true
-			}
-			if w.raw != "" {
-				raws[w.raw] = true
-				if i+1 < len(ws) && ws[i+1].raw != "" {
-					joined[w.raw+ws[i+1].raw] = true
-				}
-			}
-		}
-		return raws, joined, named
-	}
-	ra, ja, na := rawsOf(pa)
-	rb, jb, nb := rawsOf(pb)
-	ma, mb := pairable(pa, sb, rb, jb, nb), pairable(pb, sa, ra, ja, na)
+	ma, mb := pairable(pa, pb), pairable(pb, pa)
 	// Every pairing involves a word found pairable on at least one side.
 	oa, ob := len(sa)-n, len(sb)-n
 	gain := min(2*(ma+mb), oa+ob)
 	if gain == 0 || min(1, 2*float64(n+gain)/float64(max(1, total-min(oa, ob, ma+mb)))) < t {
 		return 0, false
 	}
-	sim := max(dice(pa, pb, lex), dice(pb, pa, lex))
+	sim := max(dice(pa, pb), dice(pb, pa))
 	return sim, sim >= t
 }
 
 // dice is the Dice coefficient of the words of a and those of b aligned on
 // them.
-func dice(a, b []word, lex *Lexicon) float64 {
-	wb, _ := align(a, b, lex)
-	sa, sb := wordSet(norms(a)), wordSet(wb)
+func dice(a, b *prepared) float64 {
+	wb, _ := align(a, b)
+	sa, sb := a.set, wordSet(wb)
 	if len(sa)+len(sb) == 0 {
 		return 0
 	}
@@ -292,21 +272,18 @@ const maxAlignPairs = 40
 // together ("re-entry"/"reentry"). Values and names only ever match
 // themselves. Each word of a is paired at most once. paired holds the words
 // of a that a word of b was paired with.
-func align(a, b []word, lex *Lexicon) (out []string, paired map[string]bool) {
-	out = norms(b)
-	sa, sb := wordSet(norms(a)), wordSet(out)
-	var onlyA []word
-	for _, w := range a {
+func align(pa, pb *prepared) (out []string, paired map[string]bool) {
+	a, b := pa.words, pb.words
+	out = append([]string(nil), pb.norms...)
+	sa, sb := pa.set, pb.set
+	var onlyA []int
+	for k, w := range a {
 		if !sb[w.norm] && len(onlyA) < maxAlignPairs {
-			onlyA = append(onlyA, w)
+			onlyA = append(onlyA, k)
 		}
 	}
 	if len(onlyA) == 0 {
 		return out, nil
-	}
-	keysA := make([]relKeys, len(onlyA))
-	for k, x := range onlyA {
-		keysA[k] = lex.keys(x.raw)
 	}
 	used := map[string]bool{}
 	pair := map[string]string{}
@@ -322,13 +299,14 @@ func align(a, b []word, lex *Lexicon) (out []string, paired map[string]bool) {
 		if tried++; tried > maxAlignPairs {
 			break
 		}
-		kw := lex.keys(w.raw)
-		for k, x := range onlyA {
+		kw := pb.keys[i]
+		for _, k := range onlyA {
+			x := a[k]
 			if used[x.norm] {
 				continue
 			}
 			switch {
-			case w.raw != "" && x.raw != "" && (kw.meet(keysA[k]) || abbreviates(w.raw, x.raw)):
+			case w.raw != "" && x.raw != "" && (kw.meet(pa.keys[k]) || abbreviates(w.raw, x.raw)):
 			case w.name != "" && x.raw != "" && normWord(w.name) == x.norm,
 				x.name != "" && w.raw != "" && normWord(x.name) == w.norm:
 				// The same word, capitalised in one text only.

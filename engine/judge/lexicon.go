@@ -132,8 +132,25 @@ func (l *Lexicon) Antonyms(a, b string) bool {
 // StateAntonyms reports whether a and b are antonymous states or actions
 // (adjectives, verbs, adverbs): "asleep"/"awake", "sit"/"stand".
 func (l *Lexicon) StateAntonyms(a, b string) bool {
-	for _, x := range l.forms(a) {
-		for _, y := range l.forms(b) {
+	return l.antonymForms(l.stateForms(a), l.forms(b))
+}
+
+// stateForms returns the forms of w that have state antonyms.
+func (l *Lexicon) stateForms(w string) []string {
+	var out []string
+	for _, x := range l.forms(w) {
+		if len(l.stateAntonyms[x]) > 0 {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// antonymForms reports whether a form in xs is a state antonym of one in
+// ys.
+func (l *Lexicon) antonymForms(xs, ys []string) bool {
+	for _, x := range xs {
+		for _, y := range ys {
 			if l.stateAntonyms[x][y] {
 				return true
 			}

@@ -76,16 +76,25 @@ func (j *Judge) scene(a, b string) Verdict {
 	if hasNegation(a) != hasNegation(b) {
 		return Verdict{}
 	}
-	// Exclusive states of a shared subject.
+	// Exclusive states of a shared subject. Each word's forms are read
+	// once, and only a word with a form that has state antonyms is paired.
+	formsB := make([][]string, len(wb))
 	for _, p := range wa {
 		if inB[p.w] {
 			continue
 		}
-		for _, q := range wb {
+		fa := j.lex.stateForms(p.low)
+		if len(fa) == 0 {
+			continue
+		}
+		for k, q := range wb {
 			if inA[q.w] {
 				continue
 			}
-			if !j.lex.StateAntonyms(p.low, q.low) {
+			if formsB[k] == nil {
+				formsB[k] = j.lex.forms(q.low)
+			}
+			if !j.lex.antonymForms(fa, formsB[k]) {
 				continue
 			}
 			if s := shareBefore(before(wa, p.i), before(wb, q.i)); s != "" {

@@ -1,0 +1,72 @@
+package judge
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The cache of prepared texts stays within its bounds, and its byte count
+// is the sum of the texts it holds.
+func TestPrepareCacheBounded(t *testing.T) {
+	for i := range preparedCacheEntries + 300 {
+		prepare(fmt.Sprintf("order %d shipped to warehouse %d", i, i%7))
+	}
+	long := strings.Repeat("the backup runs nightly at two ", 400)
+	for i := range 8 {
+		prepare(fmt.Sprintf("%d %s", i, long))
+	}
+	c := &preparedCache
+	c.Lock()
+	defer c.Unlock()
+	if len(c.m) > preparedCacheEntries || len(c.m) != len(c.order) {
+		t.Fatalf("cache holds %d texts, queue %d, bound %d", len(c.m), len(c.order), preparedCacheEntries)
+	}
+	sum := 0
+	for _, s := range c.order {
+		if c.m[s] == nil {
+			t.Fatalf("queued text %.40q is not in the cache", s)
+		}
+		sum += len(s)
+	}
+	if sum != c.bytes || c.bytes > preparedCacheBytes {
+		t.Fatalf("cache counts %d bytes, holds %d, bound %d", c.bytes, sum, preparedCacheBytes)
+	}
+}
+
+// Prepared texts are shared: comparing them from many goroutines gives the
+// answers one goroutine gets, and leaves them as they were.
+func TestPreparedShared(t *testing.T) {
+	pairs := [][2]string{
+		{"The DB max connections is 100", "The database maximum connections is 100"},
+		{"Backups run nightly", "the backup runs every night"},
+		{"re-entry is allowed", "reentry is allowed after 5pm"},
+		{"The default branch is main", "The default branch is master"},
+	}
+	want := make([]string, len(pairs))
+	for i, p := range pairs {
+		want[i] = fmt.Sprintf("%v %.4f", Compare(p[0], p[1]), Similarity(p[0], p[1]))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				for i, p := range pairs {
+					if got := fmt.Sprintf("%v %.4f", Compare(p[0], p[1]), Similarity(p[0], p[1])); got != want[i] {
+						errs <- fmt.Sprintf("pair %d: %s, want %s", i, got, want[i])
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
