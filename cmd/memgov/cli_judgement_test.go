@@ -259,6 +259,12 @@ func TestCLIDedupRewordings(t *testing.T) {
 	if r := w("age/2", "Jerry is older than Tom."); r.Status == "REJECTED" || r.Status == "MERGED" {
 		t.Fatalf("comparison swapped, discarded: %+v", r)
 	}
+	// An extension whose added clause holds the longest words still finds
+	// the text it extends: the topic query is not only the added words.
+	w("rev/1", "Revenue in the first quarter dropped 15 percent from a year earlier.")
+	if r := w("rev/2", "With the scandal hanging over Stewart's company, revenue in the first quarter dropped 15 percent from a year earlier."); r.Status != "MERGED" || !contains(r.Related, "rev/1") {
+		t.Errorf("extension opening with a clause of long words: %+v, want MERGED into rev/1", r)
+	}
 	// An executor's EPISODIC writes wait for a curator: a write that
 	// extends such a draft is held with the draft linked, not merged into it
 	// and not left unlinked.
