@@ -435,6 +435,11 @@ func roleDiff(a, b string, lex *Lexicon) (Difference, bool) {
 			return Difference{}, false
 		}
 	}
+	if adverbialMove(a, b) {
+		// "In 1965 he moved to Paris" / "He moved to Paris in 1965": a
+		// phrase moved whole from one end to the other changes no role.
+		return Difference{}, false
+	}
 	if passive(a) != passive(b) {
 		// "Ravi owns the service" / "the service is owned by Ravi": the
 		// passive voice moves the agent after the verb.

@@ -465,3 +465,43 @@ func TestUndot(t *testing.T) {
 		t.Errorf("U.S./US: %s (%s)", d.Resolve(), d)
 	}
 }
+
+// An adverbial phrase moved whole from one end of a sentence to the other
+// states the same thing; a word moved anywhere else may change a role or
+// the clause a phrase belongs to.
+func TestAdverbialMove(t *testing.T) {
+	for _, p := range [][2]string{
+		{"In 1965 he moved to Paris.", "He moved to Paris in 1965."},
+		{"On Fridays, deploys are frozen.", "Deploys are frozen on Fridays."},
+		{"The build failed yesterday.", "Yesterday the build failed."},
+		{"After leaving Apple, she joined Google in 2019.", "She joined Google in 2019 after leaving Apple."},
+		{"Every night the backup runs at 2 am.", "The backup runs at 2 am every night."},
+		{"If the deploy fails, page the on-call engineer.", "Page the on-call engineer if the deploy fails."},
+	} {
+		if !adverbialMove(p[0], p[1]) || !adverbialMove(p[1], p[0]) {
+			t.Errorf("%q / %q: not read as an adverbial moved whole", p[0], p[1])
+		}
+		if r := Compare(p[0], p[1]).Resolve(); r != ResolveDuplicate {
+			t.Errorf("%q / %q: %s (%v), want a duplicate", p[0], p[1], r, Compare(p[0], p[1]))
+		}
+	}
+	for _, p := range [][2]string{
+		{"Acme acquired Globex.", "Globex acquired Acme."},
+		{"Born in Paris in 1990, he moved to London.", "Born in Paris, he moved to London in 1990."},
+		{"In 1990 he was born in Paris and moved to London.", "He was born in Paris and moved to London in 1990."},
+		{"He moved from London to Paris.", "He moved from Paris to London."},
+		{"The meeting moved from Monday to Friday.", "The meeting moved to Monday from Friday."},
+		{"Alice reports to Bob.", "Bob reports to Alice."},
+		{"The server in Oslo replicates to the server in Rome.", "The server in Rome replicates to the server in Oslo."},
+		{"She joined Google after leaving Apple in 2019.", "In 2019 she joined Google after leaving Apple."},
+		{"Dana's manager is Priya.", "Priya's manager is Dana."},
+		{"The cache is flushed. Then the job restarts.", "Then the job restarts. The cache is flushed."},
+	} {
+		if adverbialMove(p[0], p[1]) {
+			t.Errorf("%q / %q: read as an adverbial moved whole", p[0], p[1])
+		}
+		if r := Compare(p[0], p[1]).Resolve(); r == ResolveDuplicate {
+			t.Errorf("%q / %q: a duplicate (%v)", p[0], p[1], Compare(p[0], p[1]))
+		}
+	}
+}

@@ -394,7 +394,9 @@ func isCountNoun(w string) bool {
 
 // isUnitWord reports whether w may name what a number counts.
 func isUnitWord(w string) bool {
-	if w == "" || stopWords[w] || w == "of" || w == "and" || w == "or" {
+	if w == "" || stopWords[w] || w == "of" || w == "and" || w == "or" || cutWords[w] || adverbOpeners[w] {
+		// "in 2019 after leaving": a preposition or a clause opener
+		// starts what follows the number.
 		return false
 	}
 	for _, r := range w {

@@ -1,0 +1,229 @@
+package judge
+
+// An adverbial phrase may open or close a sentence without changing what
+// the sentence states: "In 1965 he moved to Paris" / "He moved to Paris in
+// 1965", "On Fridays deploys are frozen" / "Deploys are frozen on
+// Fridays". A word moved anywhere else may change a role ("Acme acquired
+// Globex" / "Globex acquired Acme") or attach a phrase to another clause
+// ("Born in Paris in 1990, he moved to London" / "Born in Paris, he moved
+// to London in 1990"), so the rule is narrow: one sentence each, the one
+// phrase moved from one end to the other, that phrase opened by a
+// preposition, a subordinating word or a time word, and the rest a single
+// clause with no comma, conjunction or relative word inside.
+
+// adverbOpeners open a phrase that may move to either end of a sentence.
+var adverbOpeners = map[string]bool{
+	"in": true, "on": true, "at": true, "by": true, "for": true, "from": true, "to": true, "with": true,
+	"without": true, "within": true, "during": true, "after": true, "before": true, "since": true,
+	"until": true, "till": true, "through": true, "throughout": true, "across": true, "under": true,
+	"near": true, "via": true, "per": true, "upon": true, "into": true, "around": true, "among": true,
+	"between": true, "despite": true, "outside": true, "inside": true, "toward": true, "towards": true,
+	"if": true, "when": true, "whenever": true, "while": true, "because": true, "unless": true,
+	"although": true, "though": true, "once": true, "every": true, "each": true, "last": true, "next": true,
+}
+
+// timeWords may form a moved phrase on their own ("Yesterday the build
+// failed" / "The build failed yesterday").
+var timeWords = map[string]bool{
+	"yesterday": true, "today": true, "tomorrow": true, "tonight": true, "now": true, "currently": true,
+	"nightly": true, "daily": true, "weekly": true, "monthly": true, "yearly": true, "annually": true,
+	"hourly": true, "recently": true, "usually": true, "always": true, "often": true, "sometimes": true,
+	"later": true, "earlier": true, "soon": true, "meanwhile": true, "again": true,
+	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
+	"mondays": true, "tuesdays": true, "wednesdays": true, "thursdays": true, "fridays": true, "saturdays": true, "sundays": true,
+	"morning": true, "afternoon": true, "evening": true, "night": true, "week": true, "month": true, "year": true,
+}
+
+// clauseWords join or open clauses: a phrase moved across one may attach to
+// another clause.
+var clauseWords = map[string]bool{
+	"and": true, "or": true, "but": true, "nor": true, "yet": true, "so": true, "which": true, "who": true,
+	"whom": true, "whose": true, "that": true, "where": true, "whereas": true, "when": true, "while": true,
+	"because": true, "although": true, "though": true, "if": true, "unless": true, "since": true,
+	"after": true, "before": true, "until": true, "then": true, "once": true, "as": true,
+}
+
+// moveWord is a word of a sentence in the adverbial-move rule: key is what
+// the two texts compare (the stem), low the word as written in lower case,
+// pause whether a comma, dash, colon or parenthesis stood before it.
+type moveWord struct {
+	key, low string
+	pause    bool
+}
+
+// moveWords returns the words of text, articles left out, or false when
+// text is not one sentence.
+func moveWords(text string) ([]moveWord, bool) {
+	toks := tokenize(text)
+	if len(sentences(toks)) != 1 {
+		return nil, false
+	}
+	return orderWords(toks), true
+}
+
+// orderWords returns the words of toks, articles left out.
+func orderWords(toks []token) []moveWord {
+	var out []moveWord
+	pause := false
+	for _, t := range toks {
+		if !hasLetterOrDigit(t.low) {
+			switch t.low {
+			case ",", "-", "--", "—", "–", ":", "(", ")", "\"":
+				pause = true
+			}
+			continue
+		}
+		if t.low == "a" || t.low == "an" || t.low == "the" {
+			continue
+		}
+		out = append(out, moveWord{key: normWord(t.low), low: t.low, pause: pause})
+		pause = false
+	}
+	return out
+}
+
+// prepositions mark the role of the word they govern ("from Monday",
+// "to Friday").
+var prepositions = map[string]bool{
+	"in": true, "on": true, "at": true, "by": true, "for": true, "from": true, "to": true, "with": true,
+	"without": true, "into": true, "onto": true, "of": true, "over": true, "under": true, "between": true,
+	"via": true, "through": true, "toward": true, "towards": true, "after": true, "before": true,
+	"since": true, "until": true, "during": true, "against": true, "per": true, "than": true,
+}
+
+// samePrepositions reports whether no word the two texts share is governed
+// by one preposition in a and another in b: "moved from Monday to Friday"
+// and "moved to Monday from Friday" share their content words in order,
+// but not the roles their prepositions give them. A word with no
+// preposition in one text ("Friday" / "on Friday") is no change of role.
+func samePrepositions(a, b string) bool {
+	governed := func(text string) map[string]string {
+		out := map[string]string{}
+		prep := ""
+		for _, t := range tokenize(text) {
+			switch {
+			case !hasLetterOrDigit(t.low):
+				prep = ""
+			case prepositions[t.low]:
+				prep = t.low
+			case isDeterminer(t.low) || t.low == "'s":
+			default:
+				if prep != "" {
+					k := normWord(t.low)
+					if p, ok := out[k]; ok && p != prep {
+						out[k] = "" // governed both ways within the text
+					} else {
+						out[k] = prep
+					}
+				}
+				prep = ""
+			}
+		}
+		return out
+	}
+	ga, gb := governed(a), governed(b)
+	for k, p := range ga {
+		if q, ok := gb[k]; ok && p != "" && q != "" && p != q {
+			return false
+		}
+	}
+	return true
+}
+
+// adverbialMove reports whether b states a with one adverbial phrase moved
+// from one end of the sentence to the other, the words only one text has
+// aside.
+func adverbialMove(a, b string) bool {
+	wa, ok := moveWords(a)
+	if !ok {
+		return false
+	}
+	wb, ok := moveWords(b)
+	if !ok {
+		return false
+	}
+	wa, wb = sharedMoveWords(wa, wb), sharedMoveWords(wb, wa)
+	n := len(wa)
+	if n < 3 || n != len(wb) || n > maxRoleWords {
+		return false
+	}
+	same := func(x, y []moveWord) bool {
+		for i := range x {
+			if x[i].key != y[i].key {
+				return false
+			}
+		}
+		return true
+	}
+	if same(wa, wb) {
+		return false
+	}
+	for k := 1; k < n; k++ {
+		// a = P Q, b = Q P.
+		p, q := wa[:k], wa[k:]
+		if !same(q, wb[:n-k]) || !same(p, wb[n-k:]) {
+			continue
+		}
+		// Either P closes b (it moved from the front to the end) or Q opens
+		// b (it moved from the end to the front): the phrase is the one an
+		// adverbial can be, and the other is the clause.
+		if adverbial(p) && oneClause(q) && oneClause(wb[:n-k]) ||
+			adverbial(q) && oneClause(p) && oneClause(wb[n-k:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedMoveWords keeps the words of x whose key y has too.
+func sharedMoveWords(x, y []moveWord) []moveWord {
+	keys := make(map[string]bool, len(y))
+	for _, w := range y {
+		keys[w.key] = true
+	}
+	var out []moveWord
+	for _, w := range x {
+		if keys[w.key] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// adverbial reports whether ws can be a phrase that moves whole: opened by
+// an adverbOpener and followed by what it governs, or time words alone; no
+// clause word or pause inside.
+func adverbial(ws []moveWord) bool {
+	if len(ws) == 0 {
+		return false
+	}
+	for i, w := range ws {
+		if i > 0 && (clauseWords[w.low] || w.pause) {
+			return false
+		}
+	}
+	if adverbOpeners[ws[0].low] {
+		return len(ws) >= 2 || timeWords[ws[0].low]
+	}
+	for _, w := range ws {
+		if !timeWords[w.low] && !isDigitStart(w.low) {
+			return false
+		}
+	}
+	return true
+}
+
+// oneClause reports whether ws holds no pause, clause word or subordinate
+// opener after its first word: a single clause a phrase can sit at either
+// end of.
+func oneClause(ws []moveWord) bool {
+	if len(ws) < 2 {
+		return false
+	}
+	for i, w := range ws {
+		if clauseWords[w.low] || i > 0 && w.pause {
+			return false
+		}
+	}
+	return true
+}
