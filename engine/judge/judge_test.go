@@ -505,3 +505,44 @@ func TestAdverbialMove(t *testing.T) {
 		}
 	}
 }
+
+// A phrase set off by commas after the opening words may close the
+// sentence instead; one that moves into another clause may not.
+func TestAdverbialMoveParenthesis(t *testing.T) {
+	for _, p := range [][2]string{
+		{"Prosecutors said Paracha, if convicted, could face at least 17 years in prison.", "Paracha faces at least 17 years in prison if convicted."},
+		{"The migration, after the freeze, moves to the new cluster.", "The migration moves to the new cluster after the freeze."},
+	} {
+		if !adverbialMove(p[0], p[1]) || !adverbialMove(p[1], p[0]) {
+			t.Errorf("%q / %q: not read as an adverbial moved whole", p[0], p[1])
+		}
+	}
+	for _, p := range [][2]string{
+		{"Born in Paris in 1990, he moved to London.", "Born in Paris, he moved to London in 1990."},
+		{"Alice, after Bob, joined the team.", "Alice joined the team, and Bob after."},
+		{"Alice paid Bob, with interest, and Carol repaid it.", "Alice paid Bob and Carol repaid it with interest."},
+	} {
+		if adverbialMove(p[0], p[1]) || adverbialMove(p[1], p[0]) {
+			t.Errorf("%q / %q: read as an adverbial moved whole", p[0], p[1])
+		}
+	}
+}
+
+// An ly-adverb may stand before or after its verb; nouns that happen to
+// end in -ly still keep their roles.
+func TestLyAdverbOrder(t *testing.T) {
+	if r := Compare("Swartz repaid the loan fully.", "Swartz fully repaid the loan.").Resolve(); r != ResolveDuplicate {
+		t.Errorf("adverb moved before its verb: %s", r)
+	}
+	if r := Compare("The deploy was quickly rolled back.", "The deploy was rolled back quickly.").Resolve(); r != ResolveDuplicate {
+		t.Errorf("adverb moved after its verb: %s", r)
+	}
+	for _, p := range [][2]string{
+		{"The assembly needs the supply.", "The supply needs the assembly."},
+		{"Italy beat Germany narrowly.", "Germany narrowly beat Italy."},
+	} {
+		if r := Compare(p[0], p[1]).Resolve(); r == ResolveDuplicate {
+			t.Errorf("%q / %q: a duplicate", p[0], p[1])
+		}
+	}
+}

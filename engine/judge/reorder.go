@@ -1,5 +1,7 @@
 package judge
 
+import "strings"
+
 // An adverbial phrase may open or close a sentence without changing what
 // the sentence states: "In 1965 he moved to Paris" / "He moved to Paris in
 // 1965", "On Fridays deploys are frozen" / "Deploys are frozen on
@@ -131,8 +133,11 @@ func samePrepositions(a, b string) bool {
 }
 
 // adverbialMove reports whether b states a with one adverbial phrase moved
-// from one end of the sentence to the other, the words only one text has
-// aside.
+// whole, the words only one text has aside: from one end of the sentence
+// to the other ("In 1965 he moved to Paris" / "He moved to Paris in
+// 1965"), or from the end to a parenthesis after the opening words and
+// back ("Paracha, if convicted, faces 17 years" / "Paracha faces 17 years
+// if convicted").
 func adverbialMove(a, b string) bool {
 	wa, ok := moveWords(a)
 	if !ok {
@@ -158,34 +163,79 @@ func adverbialMove(a, b string) bool {
 	if same(wa, wb) {
 		return false
 	}
-	for k := 1; k < n; k++ {
-		// a = P Q, b = Q P.
-		p, q := wa[:k], wa[k:]
-		if !same(q, wb[:n-k]) || !same(p, wb[n-k:]) {
+	s := 0 // the opening words both texts keep in place
+	for s < n && wa[s].key == wb[s].key {
+		s++
+	}
+	ra, rb := wa[s:], wb[s:]
+	m := n - s
+	for k := 1; k < m; k++ {
+		// a = S P Q, b = S Q P.
+		p, q := ra[:k], ra[k:]
+		if !same(q, rb[:m-k]) || !same(p, rb[m-k:]) {
 			continue
 		}
-		// Either P closes b (it moved from the front to the end) or Q opens
-		// b (it moved from the end to the front): the phrase is the one an
-		// adverbial can be, and the other is the clause.
-		if adverbial(p) && oneClause(q) && oneClause(wb[:n-k]) ||
-			adverbial(q) && oneClause(p) && oneClause(wb[n-k:]) {
+		if s == 0 {
+			// Either P closes b (it moved from the front to the end) or Q
+			// opens b (it moved from the end to the front): the phrase is
+			// the one an adverbial can be, and the other is the clause.
+			if adverbial(p) && oneClause(q) && oneClause(rb[:m-k]) ||
+				adverbial(q) && oneClause(p) && oneClause(rb[m-k:]) {
+				return true
+			}
+			continue
+		}
+		// The phrase sits between commas after the opening words in one
+		// text and closes the other, where the sentence runs without a
+		// pause: P in a, Q in b.
+		if opening(wa[:s]) && opening(wb[:s]) && (adverbial(p) && oneClause(q) && oneClause(rb[:m-k]) &&
+			p[0].pause && q[0].pause && !paused(wb[1:s+m-k]) ||
+			adverbial(q) && oneClause(p) && oneClause(rb[m-k:]) &&
+				rb[0].pause && rb[m-k].pause && !paused(wa[1:s+k])) {
 			return true
 		}
 	}
 	return false
 }
 
-// sharedMoveWords keeps the words of x whose key y has too.
+// opening reports whether ws can open a sentence before a parenthesis:
+// no clause word, no pause inside.
+func opening(ws []moveWord) bool {
+	for i, w := range ws {
+		if clauseWords[w.low] || i > 0 && w.pause {
+			return false
+		}
+	}
+	return true
+}
+
+// paused reports whether a pause stands before any of ws.
+func paused(ws []moveWord) bool {
+	for _, w := range ws {
+		if w.pause {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedMoveWords keeps the words of x whose key y has too. A pause before
+// a word left out stands before the next word kept.
 func sharedMoveWords(x, y []moveWord) []moveWord {
 	keys := make(map[string]bool, len(y))
 	for _, w := range y {
 		keys[w.key] = true
 	}
 	var out []moveWord
+	pause := false
 	for _, w := range x {
-		if keys[w.key] {
-			out = append(out, w)
+		if !keys[w.key] {
+			pause = pause || w.pause
+			continue
 		}
+		w.pause = w.pause || pause
+		pause = false
+		out = append(out, w)
 	}
 	return out
 }
@@ -226,4 +276,41 @@ func oneClause(ws []moveWord) bool {
 		}
 	}
 	return true
+}
+
+// lyAdverb reports whether w is an adverb formed from a word the lexicon
+// knows ("quickly", "fully", "happily", "basically"): such an adverb may
+// stand before or after its verb ("fully repaid it" / "repaid it fully")
+// without changing a role.
+func (l *Lexicon) lyAdverb(w string) bool {
+	n := len(w)
+	if n < 5 || !strings.HasSuffix(w, "ly") {
+		return false
+	}
+	bases := []string{w[:n-2], w[:n-1]}
+	if strings.HasSuffix(w, "ily") {
+		bases = append(bases, w[:n-3]+"y")
+	}
+	if strings.HasSuffix(w, "ally") {
+		bases = append(bases, w[:n-4])
+	}
+	for _, b := range bases {
+		if len(b) >= 3 && l.Known(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// adverbsOf returns the normalised words of ws that are ly-adverbs.
+func adverbsOf(lex *Lexicon, wss ...[]word) map[string]bool {
+	out := map[string]bool{}
+	for _, ws := range wss {
+		for _, w := range ws {
+			if w.raw != "" && lex.lyAdverb(w.raw) {
+				out[w.norm] = true
+			}
+		}
+	}
+	return out
 }
