@@ -153,11 +153,13 @@ func related(c Scored, relation string) memory.RelatedItem {
 func decide(text string, c Scored, dupReason, conflictReason string) (DedupResult, string) {
 	d := judge.Compare(c.Text, text)
 	kind := d.Resolve()
-	if dupReason == ReasonStructuralDup && d.Conflict == nil && d.Reordered {
+	if dupReason == ReasonStructuralDup && d.Conflict == nil && (d.Reordered || judge.SameClaims(c.Text, text)) {
 		// The same words in another order, and the same claims with the
 		// same roles (the structural fingerprint keeps them): a passive
 		// for an active ("the service is owned by Ravi" / "Ravi owns the
-		// service").
+		// service"). Or the same claims and nothing else, their relation
+		// stated in other words ("Bob works at Acme" / "Bob is employed
+		// by Acme").
 		kind = judge.ResolveDuplicate
 	}
 	switch kind {

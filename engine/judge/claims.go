@@ -2,6 +2,7 @@ package judge
 
 import (
 	"strings"
+	"sync"
 )
 
 // A Claim is one subject–relation–value statement read from text, the way
@@ -626,4 +627,98 @@ func hasLetterOrDigit(s string) bool {
 		}
 	}
 	return false
+}
+
+var (
+	relWordsOnce sync.Once
+	relWordsOf   map[string]map[string]bool
+)
+
+// relationWords returns the normalised words that may state relation: its
+// own words, those of the relations folded into it ("employed by" for
+// "work at") and the forms of its verbs.
+func relationWords(relation string) map[string]bool {
+	relWordsOnce.Do(func() {
+		lex := DefaultLexicon()
+		relWordsOf = map[string]map[string]bool{}
+		add := func(rel, phrase string) {
+			if relWordsOf[rel] == nil {
+				relWordsOf[rel] = map[string]bool{}
+			}
+			for _, w := range coverWords(phrase, lex) {
+				relWordsOf[rel][w] = true
+			}
+		}
+		for alias, rel := range relationAlias {
+			add(rel, alias)
+			add(rel, rel)
+		}
+		for form, lemma := range relVerbs {
+			rel := lemma
+			if a, ok := relationAlias[lemma]; ok {
+				rel = a
+			}
+			add(rel, form)
+			add(lemma, form)
+		}
+	})
+	out := relWordsOf[relation]
+	if out == nil {
+		out = map[string]bool{}
+	}
+	return out
+}
+
+// SameClaims reports whether a and b state the same claims and nothing
+// else: both are read wholly as claims (every content word is a subject's,
+// a value's or one that states the relation), and the claims agree in
+// subject, relation, value and polarity, in order. "Bob works at Acme" and
+// "Bob is employed by Acme" do; "Bob works at Acme because he likes it"
+// says more than its claim.
+func SameClaims(a, b string) bool {
+	ca, cb := Extract(a), Extract(b)
+	if len(ca) == 0 || len(ca) != len(cb) || Fingerprint(a) != Fingerprint(b) {
+		return false
+	}
+	return coveredByClaims(a, ca) && coveredByClaims(b, cb)
+}
+
+// coveredByClaims reports whether every content word of text belongs to one
+// of its claims.
+func coveredByClaims(text string, claims []Claim) bool {
+	lex := DefaultLexicon()
+	covered := map[string]bool{}
+	for _, c := range claims {
+		for _, phrase := range []string{c.Subject, c.Value.Text, c.Relation} {
+			for _, w := range coverWords(phrase, lex) {
+				covered[w] = true
+			}
+		}
+		for w := range relationWords(c.Relation) {
+			covered[w] = true
+		}
+	}
+	for _, w := range prepare(text).words {
+		written := w.raw
+		if written == "" {
+			written = w.name
+		}
+		if !covered[w.norm] && (written == "" || !covered[normWord(written)]) {
+			return false
+		}
+	}
+	return true
+}
+
+// coverWords returns the words of phrase both normalised (synonyms folded)
+// and only stemmed: a claim's parts are lower case, so a name in them
+// ("acme corp") may fold as a common word would.
+func coverWords(phrase string, lex *Lexicon) []string {
+	out := normTokens(phrase, lex)
+	for _, t := range tokenize(phrase) {
+		if hasLetterOrDigit(t.low) {
+			out = append(out, normWord(t.low))
+		}
+	}
+	return out
 }

@@ -546,3 +546,28 @@ func TestLyAdverbOrder(t *testing.T) {
 		}
 	}
 }
+
+// Texts read wholly as the same claims are the same statement, however
+// their relation is worded; a text that says more than its claims is not.
+func TestSameClaims(t *testing.T) {
+	for _, p := range [][2]string{
+		{"Bob works at Acme Corp.", "Bob is employed by Acme Corp."},
+		{"The user likes jazz.", "The user enjoys jazz."},
+		{"The flight to Oslo departs at 09:40.", "Flight to Oslo leaves at 9:40."},
+	} {
+		if !SameClaims(p[0], p[1]) {
+			t.Errorf("%q / %q: not the same claims (%v / %v)", p[0], p[1], Extract(p[0]), Extract(p[1]))
+		}
+	}
+	for _, p := range [][2]string{
+		{"Bob works at Acme Corp.", "Bob works at Acme Corp because he likes the team."},
+		{"Bob works at Acme Corp.", "Bob works at Globex."},
+		{"Bob works at Acme Corp.", "Bob does not work at Acme Corp."},
+		{"Dana's manager is Priya.", "Priya's manager is Dana."},
+		{"The user likes jazz.", "The user likes jazz and blues."},
+	} {
+		if SameClaims(p[0], p[1]) {
+			t.Errorf("%q / %q: read as the same claims", p[0], p[1])
+		}
+	}
+}
