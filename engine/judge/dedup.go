@@ -93,7 +93,7 @@ func normWords(text string, lex *Lexicon) []word {
 			}
 			continue
 		}
-		if dropWords[t.low] || stopWords[t.low] {
+		if dropWords[t.low] || stopWords[t.low] || t.capitalized() && honorifics[strings.TrimSuffix(t.low, ".")] {
 			continue
 		}
 		w := word{norm: foldWord(t, lex), raw: rawOf(t)}
@@ -299,6 +299,21 @@ func negations(text string) int {
 	return n
 }
 
+// honorifics are titles before a name: "Ms. Novikova" and "Miss
+// Novikova" name one person.
+var honorifics = map[string]bool{
+	"mr": true, "mrs": true, "ms": true, "miss": true, "dr": true, "prof": true, "sir": true,
+	"adm": true, "gen": true, "sen": true, "rep": true, "gov": true, "sgt": true, "capt": true,
+	"lt": true, "col": true, "jr": true, "sr": true,
+}
+
+// demonym reports whether two names are a place and the word derived from
+// it ("Iraq" / "Iraqi", "Russia" / "Russian"): the lexicon relates them and
+// they open alike. Names related otherwise ("Russia" / "USSR") stay apart.
+func (l *Lexicon) demonym(a, b string) bool {
+	return a != b && len(a) >= 4 && len(b) >= 4 && a[:4] == b[:4] && l.Related(a, b)
+}
+
 // names returns the capitalised words of text that read as names, in
 // order, lower case: a capitalised word after the first of its sentence,
 // and a sentence's first word when it is not a function word or a word the
@@ -311,6 +326,9 @@ func names(text string, lex *Lexicon) []string {
 				continue
 			}
 			if _, ok := months[t.low]; ok {
+				continue
+			}
+			if honorifics[strings.TrimSuffix(t.low, ".")] {
 				continue
 			}
 			if i > 0 && len(t.low) <= 3 && t.text == strings.ToUpper(t.text) && isDigitStart(s[i-1].low) {
@@ -398,14 +416,22 @@ func nameDiff(a, b string, lex *Lexicon) (Difference, bool) {
 		return m
 	}
 	stA, stB := stems(a), stems(b)
+	derived := func(n string, other map[string]bool) bool {
+		for m := range other {
+			if lex.demonym(n, m) {
+				return true
+			}
+		}
+		return false
+	}
 	var onlyA, onlyB []string
 	for n := range sa {
-		if !sb[n] && !stB[normWord(n)] {
+		if !sb[n] && !stB[normWord(n)] && !derived(n, sb) {
 			onlyA = append(onlyA, n)
 		}
 	}
 	for n := range sb {
-		if !sa[n] && !stA[normWord(n)] {
+		if !sa[n] && !stA[normWord(n)] && !derived(n, sa) {
 			onlyB = append(onlyB, n)
 		}
 	}

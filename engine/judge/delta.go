@@ -281,6 +281,7 @@ const maxAlignPairs = 40
 // of a that a word of b was paired with.
 func align(pa, pb *prepared) (out []string, paired map[string]bool) {
 	a, b := pa.words, pb.words
+	lex := DefaultLexicon()
 	out = append([]string(nil), pb.norms...)
 	sa, sb := pa.set, pb.set
 	var onlyA []int
@@ -317,6 +318,8 @@ func align(pa, pb *prepared) (out []string, paired map[string]bool) {
 			case w.name != "" && x.raw != "" && normWord(w.name) == x.norm,
 				x.name != "" && w.raw != "" && normWord(x.name) == w.norm:
 				// The same word, capitalised in one text only.
+			case w.name != "" && x.name != "" && lex.demonym(w.name, x.name):
+				// A place and its people ("Iraq" / "Iraqi").
 			case i+1 < len(b) && w.raw != "" && b[i+1].raw != "" && w.raw+b[i+1].raw == x.raw:
 				// Written apart here, together there.
 				out[i+1] = ""

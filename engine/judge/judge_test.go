@@ -571,3 +571,23 @@ func TestSameClaims(t *testing.T) {
 		}
 	}
 }
+
+// A title before a name and a place's derived name change nobody named.
+func TestHonorificsAndDemonyms(t *testing.T) {
+	for _, p := range [][2]string{
+		{"Miss Novikova said the tour was cancelled.", "Ms. Novikova said the tour was cancelled."},
+		{"The delegation from Iraq arrived on Monday.", "The Iraqi delegation arrived on Monday."},
+	} {
+		if d, ok := nameDiff(p[0], p[1], DefaultLexicon()); ok {
+			t.Errorf("%q / %q: %s", p[0], p[1], d.Explanation)
+		}
+	}
+	for _, p := range [][2]string{
+		{"The delegation from Russia arrived on Monday.", "The delegation from the USSR arrived on Monday."},
+		{"Ms. Novikova said the tour was cancelled.", "Ms. Volochkova said the tour was cancelled."},
+	} {
+		if _, ok := nameDiff(p[0], p[1], DefaultLexicon()); !ok {
+			t.Errorf("%q / %q: no name differs", p[0], p[1])
+		}
+	}
+}
