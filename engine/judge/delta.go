@@ -624,21 +624,53 @@ func inOrder(set, ws []string) []string {
 }
 
 // sameOrder reports whether a and b list their shared words in the same
-// order.
+// order: every word both write, as often as both write it, lines up in a
+// common subsequence ("the ministry said the ministry may" / "the
+// ministry said it might": the second "ministry" is the one written once).
 func sameOrder(a, b []string) bool {
-	sa, sb := wordSet(a), wordSet(b)
-	var x, y []string
+	ca, cb := map[string]int{}, map[string]int{}
 	for _, w := range a {
-		if sb[w] {
+		ca[w]++
+	}
+	for _, w := range b {
+		cb[w]++
+	}
+	var x, y []string
+	shared := 0
+	for w, n := range ca {
+		shared += min(n, cb[w])
+	}
+	for _, w := range a {
+		if cb[w] > 0 {
 			x = append(x, w)
 		}
 	}
 	for _, w := range b {
-		if sa[w] {
+		if ca[w] > 0 {
 			y = append(y, w)
 		}
 	}
-	return strings.Join(x, " ") == strings.Join(y, " ")
+	if len(x) > maxAlignWords || len(y) > maxAlignWords {
+		return strings.Join(x, " ") == strings.Join(y, " ")
+	}
+	return lcsLen(x, y) == shared
+}
+
+// lcsLen returns the length of a longest common subsequence of a and b.
+func lcsLen(a, b []string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for i := range a {
+		for j := range b {
+			switch {
+			case a[i] == b[j]:
+				cur[j+1] = prev[j] + 1
+			default:
+				cur[j+1] = max(prev[j+1], cur[j])
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // maxAlignWords bounds the quadratic alignment of substitutions.

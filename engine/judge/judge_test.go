@@ -591,3 +591,17 @@ func TestHonorificsAndDemonyms(t *testing.T) {
 		}
 	}
 }
+
+// A word one text writes twice lines up with the other's once wherever the
+// order allows.
+func TestSameOrderRepeatedWord(t *testing.T) {
+	if r := Compare("The ministry said the ministry may issue a statement.", "The ministry said it may issue a statement.").Resolve(); r != ResolveDuplicate {
+		t.Errorf("a repeated word read as out of order: %s", r)
+	}
+	if sameOrder([]string{"acme", "acquire", "globex"}, []string{"globex", "acquire", "acme"}) {
+		t.Error("a role swap read as in order")
+	}
+	if !sameOrder([]string{"a", "b", "a", "c"}, []string{"b", "a", "c"}) || sameOrder([]string{"a", "b", "c"}, []string{"b", "a", "c"}) {
+		t.Error("sameOrder on repeated words")
+	}
+}
