@@ -24,3 +24,23 @@ func BenchmarkNormalize(b *testing.B) {
 		Normalize(x)
 	}
 }
+
+// BenchmarkSimilarAtLeast is the dedup gate's filter on one candidate, its
+// texts prepared once (the cache) as they are across a run of writes.
+func BenchmarkSimilarAtLeast(b *testing.B) {
+	x := "The staging database runs on port 5432 and is reset every Sunday at 02:00 UTC."
+	y := "Backups of the staging DB are kept for thirty days in the eu-west bucket."
+	for b.Loop() {
+		SimilarAtLeast(x, y, 0.5)
+	}
+}
+
+// BenchmarkCompare reads the delta of a rewording, as the dedup gate does
+// for a near-duplicate.
+func BenchmarkCompare(b *testing.B) {
+	x := "Prosecutors said Paracha, if convicted, could face at least 17 years in prison."
+	y := "Paracha faces at least 17 years in prison if convicted."
+	for b.Loop() {
+		Compare(x, y)
+	}
+}
