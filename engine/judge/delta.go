@@ -172,7 +172,7 @@ func Compare(oldText, newText string) Delta {
 	// write alike, ly-adverbs aside ("fully repaid" / "repaid fully");
 	// "X is Y" says what "Y is X" says; and an adverbial phrase may open or
 	// close a sentence.
-	loose := adverbsOf(lex, po, pn)
+	loose := floatingAdverb(lex, po, pn)
 	for w := range paired {
 		loose[w] = true
 	}

@@ -540,6 +540,8 @@ func TestLyAdverbOrder(t *testing.T) {
 	for _, p := range [][2]string{
 		{"The assembly needs the supply.", "The supply needs the assembly."},
 		{"Italy beat Germany narrowly.", "Germany narrowly beat Italy."},
+		{"The API is mostly stable and rarely slow.", "The API is rarely stable and mostly slow."},
+		{"The film was mostly shot in Oslo and partially in Bergen.", "The film was partially shot in Oslo and mostly in Bergen."},
 	} {
 		if r := Compare(p[0], p[1]).Resolve(); r == ResolveDuplicate {
 			t.Errorf("%q / %q: a duplicate", p[0], p[1])

@@ -302,15 +302,29 @@ func (l *Lexicon) lyAdverb(w string) bool {
 	return false
 }
 
-// adverbsOf returns the normalised words of ws that are ly-adverbs.
-func adverbsOf(lex *Lexicon, wss ...[]word) map[string]bool {
-	out := map[string]bool{}
-	for _, ws := range wss {
+// floatingAdverb returns the ly-adverb that may stand elsewhere in b than
+// in a: the one ly-adverb both texts write, once each. With two or more,
+// none floats: adverbs swapped between places ("mostly stable and rarely
+// slow" / "rarely stable and mostly slow") change what is said.
+func floatingAdverb(lex *Lexicon, a, b []word) map[string]bool {
+	count := func(ws []word) map[string]int {
+		m := map[string]int{}
 		for _, w := range ws {
 			if w.raw != "" && lex.lyAdverb(w.raw) {
-				out[w.norm] = true
+				m[w.norm]++
 			}
 		}
+		return m
 	}
-	return out
+	ca, cb := count(a), count(b)
+	var shared []string
+	for w := range ca {
+		if cb[w] > 0 {
+			shared = append(shared, w)
+		}
+	}
+	if len(shared) != 1 || ca[shared[0]] != 1 || cb[shared[0]] != 1 {
+		return map[string]bool{}
+	}
+	return map[string]bool{shared[0]: true}
 }
