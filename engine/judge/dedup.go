@@ -60,7 +60,7 @@ func normWords(text string, lex *Lexicon) []word {
 				first = true
 			}
 		}
-		if first && toks[i].capitalized() && lex.common(toks[i].low) {
+		if first && toks[i].capitalized() && lex.common(toks[i].low) && !personalTitles[toks[i].low] {
 			// A capital that only marks the start of a sentence.
 			toks[i].text = toks[i].low
 		}
@@ -122,7 +122,7 @@ func rawOf(t token) string {
 func foldWord(t token, lex *Lexicon) string {
 	w := t.low
 	if t.capitalized() {
-		return undot(w)
+		return foldTitle(undot(w))
 	}
 	if c := lex.Canonical(w); c != w {
 		return normWord(c)
@@ -299,12 +299,29 @@ func negations(text string) int {
 	return n
 }
 
-// honorifics are titles before a name: "Ms. Novikova" and "Miss
-// Novikova" name one person.
+// honorifics are professional titles before a name: "Adm. Gehman" and
+// "Gehman" name one person. Personal titles stay names ("Mr. Smith" and
+// "Mrs. Smith" are two people), as do "Jr." and "Sr.".
 var honorifics = map[string]bool{
-	"mr": true, "mrs": true, "ms": true, "miss": true, "dr": true, "prof": true, "sir": true,
-	"adm": true, "gen": true, "sen": true, "rep": true, "gov": true, "sgt": true, "capt": true,
-	"lt": true, "col": true, "jr": true, "sr": true,
+	"dr": true, "prof": true, "adm": true, "gen": true, "sen": true, "rep": true, "gov": true,
+	"sgt": true, "capt": true, "lt": true, "col": true,
+}
+
+// titleForms folds the spellings of one personal title: "Miss Novikova"
+// is "Ms. Novikova".
+var titleForms = map[string]string{"miss": "ms"}
+
+// personalTitles are read as names even where a sentence starts with
+// them ("Miss" is a common word too).
+var personalTitles = map[string]bool{"mr": true, "mrs": true, "ms": true, "miss": true}
+
+// foldTitle returns a name's lower-case form with its title spelling
+// folded.
+func foldTitle(n string) string {
+	if f, ok := titleForms[n]; ok {
+		return f
+	}
+	return n
 }
 
 // demonym reports whether two names are a place and the word derived from
@@ -339,11 +356,11 @@ func names(text string, lex *Lexicon) []string {
 				continue
 			}
 			if i == 0 || (i == 1 && !hasLetterOrDigit(s[0].low)) {
-				if stopWords[t.low] || dropWords[t.low] || isDeterminer(t.low) || negators[t.low] || lex.common(t.low) {
+				if !personalTitles[t.low] && (stopWords[t.low] || dropWords[t.low] || isDeterminer(t.low) || negators[t.low] || lex.common(t.low)) {
 					continue
 				}
 			}
-			out = append(out, undot(t.low))
+			out = append(out, foldTitle(undot(t.low)))
 		}
 	}
 	return out

@@ -579,6 +579,7 @@ func TestHonorificsAndDemonyms(t *testing.T) {
 	for _, p := range [][2]string{
 		{"Miss Novikova said the tour was cancelled.", "Ms. Novikova said the tour was cancelled."},
 		{"The delegation from Iraq arrived on Monday.", "The Iraqi delegation arrived on Monday."},
+		{"Adm. Gehman chairs the board.", "Gehman chairs the board."},
 	} {
 		if d, ok := nameDiff(p[0], p[1], DefaultLexicon()); ok {
 			t.Errorf("%q / %q: %s", p[0], p[1], d.Explanation)
@@ -587,6 +588,8 @@ func TestHonorificsAndDemonyms(t *testing.T) {
 	for _, p := range [][2]string{
 		{"The delegation from Russia arrived on Monday.", "The delegation from the USSR arrived on Monday."},
 		{"Ms. Novikova said the tour was cancelled.", "Ms. Volochkova said the tour was cancelled."},
+		{"Mr. Smith paid the invoice.", "Mrs. Smith paid the invoice."},
+		{"John Smith Jr. owns the house.", "John Smith Sr. owns the house."},
 	} {
 		if _, ok := nameDiff(p[0], p[1], DefaultLexicon()); !ok {
 			t.Errorf("%q / %q: no name differs", p[0], p[1])

@@ -307,10 +307,20 @@ func (l *Lexicon) lyAdverb(w string) bool {
 // none floats: adverbs swapped between places ("mostly stable and rarely
 // slow" / "rarely stable and mostly slow") change what is said.
 func floatingAdverb(lex *Lexicon, a, b []word) map[string]bool {
+	// An adverb written once as a phrase ("in full" / "fully") shares
+	// the adverb's normalised form.
+	ly := map[string]bool{}
+	for _, ws := range [][]word{a, b} {
+		for _, w := range ws {
+			if w.raw != "" && lex.lyAdverb(w.raw) {
+				ly[w.norm] = true
+			}
+		}
+	}
 	count := func(ws []word) map[string]int {
 		m := map[string]int{}
 		for _, w := range ws {
-			if w.raw != "" && lex.lyAdverb(w.raw) {
+			if ly[w.norm] {
 				m[w.norm]++
 			}
 		}
