@@ -610,3 +610,47 @@ func TestSameOrderRepeatedWord(t *testing.T) {
 		t.Error("sameOrder on repeated words")
 	}
 }
+
+// Word-swap pairs in the manner of PAWS (the same words, another meaning)
+// never read as a duplicate or a merge, whichever order rule is tried on
+// them; their paraphrases with a phrase moved do.
+func TestWordSwapPairs(t *testing.T) {
+	for _, p := range [][2]string{
+		{"Flights from New York to Florida are cheap in May.", "Flights from Florida to New York are cheap in May."},
+		{"In May, flights from Oslo to Rome are cheap.", "Flights from Rome to Oslo are cheap in May."},
+		{"The cache is cleared before the deploy.", "The deploy is cleared before the cache."},
+		{"Before the deploy, the cache is cleared.", "The cache is cleared after the deploy."},
+		{"Alice joined Acme in 2019 and left in 2021.", "Alice joined Acme in 2021 and left in 2019."},
+		{"In 2019 Alice joined Acme and in 2021 Bob left.", "In 2021 Alice joined Acme and in 2019 Bob left."},
+		{"The backup runs at 2 am and the report at 6 am.", "The backup runs at 6 am and the report at 2 am."},
+		{"On Monday Alice deploys and on Friday Bob reviews.", "On Friday Alice deploys and on Monday Bob reviews."},
+		{"The primary is in Oslo and the replica is in Rome.", "The primary is in Rome and the replica is in Oslo."},
+		{"The staging database is slower than production.", "Production is slower than the staging database."},
+		{"The user prefers tea in the morning and coffee at night.", "The user prefers coffee in the morning and tea at night."},
+		{"Customer 42 is allergic to peanuts, not to shellfish.", "Customer 42 is allergic to shellfish, not to peanuts."},
+		{"With Bob, Alice founded Acme.", "With Alice, Bob founded Acme."},
+		{"By Friday, Alice must review Bob's patch.", "By Friday, Bob must review Alice's patch."},
+		{"The service quickly fails over and slowly recovers.", "The service slowly fails over and quickly recovers."},
+		{"After the outage, Alice paged Bob.", "Bob paged Alice after the outage."},
+		{"Every night the job copies prod to staging.", "The job copies staging to prod every night."},
+		{"If the disk is full, delete old logs.", "If old logs are full, delete the disk."},
+		{"The team lead for payments is Arjun.", "The team lead for Arjun is payments."},
+		{"Dana moved from Lisbon to Berlin in 2020.", "In 2020 Dana moved from Berlin to Lisbon."},
+		{"Iran supplies Iraq.", "Iraq supplies Iran."},
+		{"The Iraqi delegation met the Iranian delegation.", "The Iranian delegation met the Iraqi delegation."},
+	} {
+		if r := Compare(p[0], p[1]).Resolve(); r == ResolveDuplicate || r == ResolveMerge {
+			t.Errorf("%q / %q: %s (%v)", p[0], p[1], r, Compare(p[0], p[1]))
+		}
+	}
+	for _, p := range [][2]string{
+		{"Sales rose sharply in Europe.", "Sales rose in Europe sharply."},
+		{"After the outage, Alice paged Bob.", "Alice paged Bob after the outage."},
+		{"Dana moved from Lisbon to Berlin in 2020.", "In 2020 Dana moved from Lisbon to Berlin."},
+		{"The limit is 100 requests per minute for free users.", "For free users the limit is 100 requests per minute."},
+	} {
+		if r := Compare(p[0], p[1]).Resolve(); r != ResolveDuplicate {
+			t.Errorf("%q / %q: %s (%v), want a duplicate", p[0], p[1], r, Compare(p[0], p[1]))
+		}
+	}
+}
