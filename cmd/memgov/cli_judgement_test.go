@@ -235,6 +235,9 @@ func TestCLIDedupRewordings(t *testing.T) {
 		{"The team lead for payments is Arjun.", "Arjun is the team lead for payments."},
 		{"Ravi owns the billing service.", "The billing service is owned by Ravi."},
 		{"The backup runs every night at 2 am.", "Backups run nightly at 2 am."},
+		{"In 2019 Alice joined the payments team.", "Alice joined the payments team in 2019."},
+		{"Bob works at Acme Corp.", "Bob is employed by Acme Corp."},
+		{"Swartz repaid the loan fully.", "Swartz fully repaid the loan."},
 	} {
 		first := fmt.Sprintf("reword/%d-a", i)
 		if r := w(first, p[0]); r.Status != "COMMITTED" {
@@ -254,6 +257,16 @@ func TestCLIDedupRewordings(t *testing.T) {
 	w("mgr/1", "Dana's manager is Priya.")
 	if r := w("mgr/2", "Priya's manager is Dana."); r.Status == "REJECTED" || r.Status == "MERGED" {
 		t.Fatalf("role swap around a copula discarded: %+v", r)
+	}
+	for i, p := range [][2]string{
+		{"The release moved from Monday to Friday.", "The release moved to Monday from Friday."},
+		{"The API is mostly stable and rarely slow.", "The API is rarely stable and mostly slow."},
+		{"Born in Paris in 1990, Ana moved to London.", "Born in Paris, Ana moved to London in 1990."},
+	} {
+		w(fmt.Sprintf("swap/%d-a", i), p[0])
+		if r := w(fmt.Sprintf("swap/%d-b", i), p[1]); r.Status == "REJECTED" || r.Status == "MERGED" {
+			t.Errorf("%q after %q discarded: %+v", p[1], p[0], r)
+		}
 	}
 	w("age/1", "Tom is older than Jerry.")
 	if r := w("age/2", "Jerry is older than Tom."); r.Status == "REJECTED" || r.Status == "MERGED" {
