@@ -366,20 +366,6 @@ func (l *Lexicon) keys(w string) relKeys {
 	return k
 }
 
-// hasRelated reports whether the lexicon relates w (a form of it) to any
-// other word.
-func (l *Lexicon) hasRelated(w string) bool {
-	if w == "" {
-		return false
-	}
-	for _, f := range l.forms(w) {
-		if len(l.related[f]) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // meet reports whether two words share a form or a group.
 func (k relKeys) meet(o relKeys) bool {
 	for _, f := range k.forms {
