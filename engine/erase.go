@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -177,6 +178,8 @@ func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error)
 		return rep, err
 	}
 	if rep.Status == "COMPLETED" || rep.Status == "INCOMPLETE" {
+		// The judges' prepared words of the erased texts go too.
+		judge.Forget()
 		if err := e.store.Compact(ctx); err != nil {
 			return rep, err
 		}

@@ -92,3 +92,21 @@ func prepare(text string) *prepared {
 	c.bytes += len(text)
 	return p
 }
+
+// Forget empties the cache of prepared texts. An erasure calls it: the
+// words of an erased text must not outlive it in the process's memory.
+func Forget() {
+	c := &preparedCache
+	c.Lock()
+	defer c.Unlock()
+	c.m, c.order, c.bytes = map[string]*prepared{}, nil, 0
+}
+
+// cached reports whether text is in the cache.
+func cached(text string) bool {
+	c := &preparedCache
+	c.Lock()
+	defer c.Unlock()
+	_, ok := c.m[text]
+	return ok
+}

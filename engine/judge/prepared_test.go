@@ -70,3 +70,19 @@ func TestPreparedShared(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// Forget leaves no prepared text behind.
+func TestForget(t *testing.T) {
+	text := "Customer 42's delivery address is 14 Harbour Street."
+	Similarity(text, "Customer 42 lives at 14 Harbour Street.")
+	if !cached(text) {
+		t.Fatal("a compared text is not cached")
+	}
+	Forget()
+	if cached(text) {
+		t.Fatal("Forget left a prepared text in the cache")
+	}
+	if Similarity(text, text) != 1 {
+		t.Fatal("comparison after Forget")
+	}
+}
