@@ -238,6 +238,7 @@ func TestCLIDedupRewordings(t *testing.T) {
 		{"In 2019 Alice joined the payments team.", "Alice joined the payments team in 2019."},
 		{"Bob works at Acme Corp.", "Bob is employed by Acme Corp."},
 		{"Swartz repaid the loan fully.", "Swartz fully repaid the loan."},
+		{"The user speaks French and German.", "The user speaks German and French."},
 	} {
 		first := fmt.Sprintf("reword/%d-a", i)
 		if r := w(first, p[0]); r.Status != "COMMITTED" {
@@ -262,6 +263,7 @@ func TestCLIDedupRewordings(t *testing.T) {
 		{"The release moved from Monday to Friday.", "The release moved to Monday from Friday."},
 		{"The API is mostly stable and rarely slow.", "The API is rarely stable and mostly slow."},
 		{"Born in Paris in 1990, Ana moved to London.", "Born in Paris, Ana moved to London in 1990."},
+		{"The primary is in Oslo and the replica is in Rome.", "The primary is in Rome and the replica is in Oslo."},
 	} {
 		w(fmt.Sprintf("swap/%d-a", i), p[0])
 		if r := w(fmt.Sprintf("swap/%d-b", i), p[1]); r.Status == "REJECTED" || r.Status == "MERGED" {

@@ -170,14 +170,14 @@ func Compare(oldText, newText string) Delta {
 	// A word put for another may sit elsewhere ("allergic to peanuts" /
 	// "a peanut allergy"): the order is read on the words both texts
 	// write alike, ly-adverbs aside ("fully repaid" / "repaid fully");
-	// "X is Y" says what "Y is X" says; and an adverbial phrase may open or
-	// close a sentence.
+	// "X is Y" says what "Y is X" says; an adverbial phrase may open or
+	// close a sentence; and "X and Y" says what "Y and X" says.
 	loose := floatingAdverb(lex, po, pn)
 	for w := range paired {
 		loose[w] = true
 	}
 	d.InOrder = sameOrder(without(wo, loose), without(wn, loose)) && samePrepositions(oldText, newText) ||
-		copulaSwap(oldText, newText, lex) || adverbialMove(oldText, newText)
+		copulaSwap(oldText, newText, lex) || adverbialMove(oldText, newText) || coordinationSwap(oldText, newText)
 	if len(d.Added) == 0 && len(d.Dropped) == 0 && !d.InOrder {
 		d.Reordered = true
 	}

@@ -654,3 +654,31 @@ func TestWordSwapPairs(t *testing.T) {
 		}
 	}
 }
+
+// The two sides of one coordination may change places; sides that are not
+// exactly the words around the conjunction, or sides an order word ranks,
+// may not.
+func TestCoordinationSwap(t *testing.T) {
+	for _, p := range [][2]string{
+		{"The company makes tents and backpacks.", "The company makes backpacks and tents."},
+		{"Alice and Bob own the billing repository.", "Bob and Alice own the billing repository."},
+		{"The user speaks French and German.", "The user speaks German and French."},
+		{"The primary is in Oslo and the replica is in Rome.", "The replica is in Rome and the primary is in Oslo."},
+	} {
+		if r := Compare(p[0], p[1]).Resolve(); r != ResolveDuplicate {
+			t.Errorf("%q / %q: %s, want a duplicate", p[0], p[1], r)
+		}
+	}
+	for _, p := range [][2]string{
+		{"The primary is in Oslo and the replica is in Rome.", "The primary is in Rome and the replica is in Oslo."},
+		{"Alice and Bob finished first and second.", "Bob and Alice finished first and second."},
+		{"Alice called Bob and then Carol.", "Alice called Carol and then Bob."},
+		{"Alice reports to Bob and Carol reports to Dave.", "Alice reports to Dave and Carol reports to Bob."},
+		{"Alice beat Bob and Carol.", "Bob beat Alice and Carol."},
+		{"Refunds go to Alice, and disputes go to Bob.", "Refunds go to Bob, and disputes go to Alice."},
+	} {
+		if r := Compare(p[0], p[1]).Resolve(); r == ResolveDuplicate || r == ResolveMerge {
+			t.Errorf("%q / %q: %s", p[0], p[1], r)
+		}
+	}
+}

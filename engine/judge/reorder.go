@@ -338,3 +338,80 @@ func floatingAdverb(lex *Lexicon, a, b []word) map[string]bool {
 	}
 	return map[string]bool{shared[0]: true}
 }
+
+// coordinationSwap reports whether b states a with the two sides of its one
+// coordination exchanged: "makes tents and backpacks" / "makes backpacks
+// and tents", "Alice and Bob own the repository" / "Bob and Alice own the
+// repository". Each text is one sentence with a single "and" or "or" and
+// no word that orders its sides ("then", "respectively", "first"); each
+// side is at most four words, set off by no comma, and is exactly the
+// words around the conjunction, so the rest of the sentence is the same
+// on both sides ("the primary is in Oslo and the replica is in Rome" /
+// "... in Rome and ... in Oslo" exchanges no sides).
+func coordinationSwap(a, b string) bool {
+	wa, ok := moveWords(a)
+	if !ok {
+		return false
+	}
+	wb, ok := moveWords(b)
+	if !ok {
+		return false
+	}
+	conj := func(ws []moveWord) int {
+		at := -1
+		for i, w := range ws {
+			switch w.low {
+			case "and", "or":
+				if at >= 0 {
+					return -1
+				}
+				at = i
+			case "then", "respectively", "first", "second", "third", "last", "before", "after", "finally", "later":
+				return -1
+			}
+		}
+		return at
+	}
+	ca, cb := conj(wa), conj(wb)
+	if ca <= 0 || cb <= 0 || len(wa) != len(wb) || wa[ca].low != wb[cb].low {
+		return false
+	}
+	// a = S X c Y T and b = S Y c X T, for the shortest sides that fit.
+	n := len(wa)
+	for s := 0; s < ca; s++ {
+		x := wa[s:ca]
+		if len(x) > 4 {
+			continue
+		}
+		for e := ca + 2; e <= n && e-ca-1 <= 4; e++ {
+			y := wa[ca+1 : e]
+			if len(x) == len(y) && keysEqual(x, y) {
+				continue
+			}
+			// In b: S, then Y, the conjunction, X, then T.
+			if cb != s+len(y) || !keysEqual(wb[:s], wa[:s]) || !keysEqual(wb[s:cb], y) ||
+				!keysEqual(wb[cb+1:cb+1+len(x)], x) || !keysEqual(wb[cb+1+len(x):], wa[e:]) {
+				continue
+			}
+			if paused(x[1:]) || paused(y[1:]) || paused(wb[cb+1:cb+1+len(x)][1:]) || paused(wb[s+1:cb]) ||
+				wa[ca].pause || wa[ca+1].pause {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// keysEqual reports whether two runs of words have the same keys.
+func keysEqual(x, y []moveWord) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i].key != y[i].key {
+			return false
+		}
+	}
+	return true
+}
