@@ -152,14 +152,7 @@ func adverbialMove(a, b string) bool {
 	if n < 3 || n != len(wb) || n > maxRoleWords {
 		return false
 	}
-	same := func(x, y []moveWord) bool {
-		for i := range x {
-			if x[i].key != y[i].key {
-				return false
-			}
-		}
-		return true
-	}
+	same := keysEqual
 	if same(wa, wb) {
 		return false
 	}
@@ -393,7 +386,7 @@ func coordinationSwap(a, b string) bool {
 				!keysEqual(wb[cb+1:cb+1+len(x)], x) || !keysEqual(wb[cb+1+len(x):], wa[e:]) {
 				continue
 			}
-			if paused(x[1:]) || paused(y[1:]) || paused(wb[cb+1:cb+1+len(x)][1:]) || paused(wb[s+1:cb]) ||
+			if paused(x[1:]) || paused(y[1:]) || paused(wb[cb+1 : cb+1+len(x)][1:]) || paused(wb[s+1:cb]) ||
 				wa[ca].pause || wa[ca+1].pause {
 				continue
 			}
