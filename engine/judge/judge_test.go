@@ -477,6 +477,8 @@ func TestAdverbialMove(t *testing.T) {
 		{"After leaving Apple, she joined Google in 2019.", "She joined Google in 2019 after leaving Apple."},
 		{"Every night the backup runs at 2 am.", "The backup runs at 2 am every night."},
 		{"If the deploy fails, page the on-call engineer.", "Page the on-call engineer if the deploy fails."},
+		{"The flight was cancelled due to fog.", "Due to fog, the flight was cancelled."},
+		{"According to Apple, sales rose in May.", "Sales rose in May, according to Apple."},
 	} {
 		if !adverbialMove(p[0], p[1]) || !adverbialMove(p[1], p[0]) {
 			t.Errorf("%q / %q: not read as an adverbial moved whole", p[0], p[1])

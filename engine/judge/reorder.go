@@ -22,6 +22,8 @@ var adverbOpeners = map[string]bool{
 	"between": true, "despite": true, "outside": true, "inside": true, "toward": true, "towards": true,
 	"if": true, "when": true, "whenever": true, "while": true, "because": true, "unless": true,
 	"although": true, "though": true, "once": true, "every": true, "each": true, "last": true, "next": true,
+	"due": true, "owing": true, "according": true, "regardless": true, "except": true, "amid": true,
+	"beyond": true, "besides": true, "along": true, "alongside": true,
 }
 
 // timeWords may form a moved phrase on their own ("Yesterday the build
