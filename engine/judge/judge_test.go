@@ -684,3 +684,22 @@ func TestCoordinationSwap(t *testing.T) {
 		}
 	}
 }
+
+// A mixed number is one value however it is written.
+func TestMixedNumbers(t *testing.T) {
+	for _, s := range []string{"It holds 2 ½ servings.", "It holds 2½ servings.", "It holds 2 1/2 servings."} {
+		q := quantities(s)
+		if len(q) != 1 || q[0].Num != 2.5 {
+			t.Errorf("%q: %v, want one value 2.5", s, q)
+		}
+		if r := Compare("It holds 2.5 servings.", s).Resolve(); r != ResolveDuplicate {
+			t.Errorf("%q after 2.5: %s", s, r)
+		}
+	}
+	if q := quantities("The call takes ¾ of an hour."); len(q) != 1 || q[0].Num != 0.75 {
+		t.Errorf("a fraction alone: %v", q)
+	}
+	if _, ok := Differs("It holds 2 ½ servings.", "It holds 2 ¾ servings."); !ok {
+		t.Error("2 ½ and 2 ¾ read as one value")
+	}
+}

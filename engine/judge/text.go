@@ -341,6 +341,12 @@ func quantityAt(toks []token, i int) (Value, int) {
 		}
 	}
 	if !ok {
+		// A fraction alone: "¾ of an hour".
+		if f, isFrac := vulgarFractions[toks[j].low]; isFrac {
+			num, ok = f, true
+		}
+	}
+	if !ok {
 		num, used = wordNumber(toks, j)
 		if used == 0 {
 			return Value{}, 0
@@ -353,6 +359,13 @@ func quantityAt(toks []token, i int) (Value, int) {
 		}
 	}
 	j += used
+	if j < len(toks) && used == 1 && num == float64(int64(num)) && num >= 0 {
+		// A mixed number: "2 ½", "2½", "2 1/2".
+		if f, ok := fractionOf(toks[j].low); ok {
+			num += f
+			j++
+		}
+	}
 	if j < len(toks) {
 		if m, ok := multipliers[toks[j].low]; ok && (len(toks[j].low) > 2 || currency != "") {
 			num *= m
@@ -691,4 +704,28 @@ func normWord(w string) string {
 		s = s[:len(s)-1]
 	}
 	return s
+}
+
+// vulgarFractions are the fractions written as one character.
+var vulgarFractions = map[string]float64{
+	"½": 0.5, "⅓": 1.0 / 3, "⅔": 2.0 / 3, "¼": 0.25, "¾": 0.75, "⅕": 0.2, "⅖": 0.4, "⅗": 0.6,
+	"⅘": 0.8, "⅙": 1.0 / 6, "⅚": 5.0 / 6, "⅛": 0.125, "⅜": 0.375, "⅝": 0.625, "⅞": 0.875,
+}
+
+// fractionOf reads the fraction part of a mixed number: a vulgar fraction
+// or "a/b" with 0 < a < b <= 16.
+func fractionOf(s string) (float64, bool) {
+	if f, ok := vulgarFractions[s]; ok {
+		return f, true
+	}
+	a, b, ok := strings.Cut(s, "/")
+	if !ok {
+		return 0, false
+	}
+	x, err1 := strconv.Atoi(a)
+	y, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil || x <= 0 || y > 16 || x >= y {
+		return 0, false
+	}
+	return float64(x) / float64(y), true
 }
