@@ -703,3 +703,21 @@ func TestMixedNumbers(t *testing.T) {
 		t.Error("2 ½ and 2 ¾ read as one value")
 	}
 }
+
+// An abbreviated month with its dot is still a month.
+func TestAbbreviatedMonth(t *testing.T) {
+	for _, s := range []string{"It happened Nov. 11 at the school.", "It happened November 11 at the school.", "It happened Nov 11 at the school."} {
+		q := quantities(s)
+		if len(q) != 1 || q[0].Kind != KindDate || q[0].Month != 11 || q[0].Day != 11 {
+			t.Errorf("%q: %v, want November 11", s, q)
+		}
+	}
+	if q := quantities("Revenue fell in Sept. 2003."); len(q) != 1 || q[0].Year != 2003 || q[0].Month != 9 {
+		t.Errorf("Sept. 2003: %v", q)
+	}
+	for _, q := range quantities("The launch moved to May. 2003 was a hard year.") {
+		if q.Kind == KindDate && q.Year == 2003 {
+			t.Errorf("a full month name ends its sentence, but was read with the next one's year: %v", q)
+		}
+	}
+}

@@ -497,7 +497,10 @@ func dateAt(toks []token, i int) (Value, int) {
 		}
 	}
 	// A month on its own, capitalised: "in October".
-	if m, ok := months[t]; ok && len(t) > 3 && toks[i].capitalized() && (i+1 == len(toks) || !isDigitWord(toks[i+1].low)) {
+	// "Sept. 2003": an abbreviated month and its dot.
+	abbrev := len(t) <= 4 && t != "may" && t != "june" && t != "july"
+	dotted := abbrev && i+2 < len(toks) && toks[i+1].low == "." && isDigitWord(toks[i+2].low)
+	if m, ok := months[t]; ok && len(t) > 3 && toks[i].capitalized() && (i+1 == len(toks) || !isDigitWord(toks[i+1].low)) && !dotted {
 		v := Value{Kind: KindDate, Month: m}
 		v.Text = v.canonical()
 		return v, 1
@@ -505,8 +508,12 @@ func dateAt(toks []token, i int) (Value, int) {
 	// Month Day[,] [Year] or Month Year.
 	if m, ok := months[strings.TrimSuffix(t, ".")]; ok && i+1 < len(toks) && (toks[i].capitalized() || len(t) > 3 && t != "march" && t != "may") {
 		j := i + 1
+		if toks[j].low == "." && abbrev && j+1 < len(toks) {
+			// "Nov. 11": the abbreviation's dot.
+			j++
+		}
 		if yy, ok := parseYear(toks[j].low); ok {
-			return date(yy, m, 0), 2
+			return date(yy, m, 0), j + 1 - i
 		}
 		if d, ok := parseDigits(toks[j].low); ok && d >= 1 && d <= 31 && d == math.Trunc(d) {
 			j++
