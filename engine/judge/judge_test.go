@@ -721,3 +721,31 @@ func TestAbbreviatedMonth(t *testing.T) {
 		}
 	}
 }
+
+// An attribute given and denied, and another colour of one thing, are a
+// contradiction; the same words about different things are not.
+func TestSceneAttributes(t *testing.T) {
+	for _, p := range [][2]string{
+		{"Two men walk in the park, one with a shaggy dog on a leash.", "The dog isn't shaggy."},
+		{"We run an encrypted staging server.", "The staging server is not encrypted."},
+		{"A man wearing a white t-shirt looks away.", "The man is wearing a red t-shirt."},
+	} {
+		for _, q := range [][2]string{p, {p[1], p[0]}} {
+			if v := Contradiction(q[0], q[1]); !v.Contradicts {
+				t.Errorf("%q / %q: no contradiction", q[0], q[1])
+			}
+		}
+	}
+	for _, p := range [][2]string{
+		{"A man in a white shirt and a woman in a red shirt talk.", "A woman in a red shirt talks."},
+		{"The coffee is not hot.", "The tea is hot."},
+		{"A red car passes a blue car.", "A blue car is parked."},
+		{"A man in a grey coat waits.", "A man in a gray coat waits."},
+		{"The dog is not shaggy haired.", "A shaggy dog sleeps."},
+		{"The old server is not encrypted.", "The new server is encrypted and the old server is not."},
+	} {
+		if v := Contradiction(p[0], p[1]); v.Contradicts {
+			t.Errorf("%q / %q: %s", p[0], p[1], v.Explanation)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"slices"
 )
 
 // sleepWords describe being asleep; activeWords are activities that need
@@ -72,9 +73,21 @@ func (j *Judge) scene(a, b string) Verdict {
 		}
 		return ""
 	}
-	// Negation anywhere flips polarity: stay out.
+	// An attribute one text gives a thing and the other denies.
+	for _, p := range [2][2]string{{a, b}, {b, a}} {
+		if attr, thing, ok := deniedAttribute(p[0], p[1]); ok {
+			return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
+				Explanation: fmt.Sprintf("%s: %q is %q in one text and not in the other", RuleScene, thing, attr)}
+		}
+	}
+	// Negation anywhere else flips polarity: stay out.
 	if hasNegation(a) != hasNegation(b) {
 		return Verdict{}
+	}
+	// Another colour of the same thing.
+	if thing, x, y, ok := colorChange(a, b); ok {
+		return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
+			Explanation: fmt.Sprintf("%s: the %s is %s in one text and %s in the other", RuleScene, thing, x, y)}
 	}
 	// Exclusive states of a shared subject. Each word's forms are read
 	// once, and only a word with a form that has state antonyms is paired.
@@ -189,4 +202,72 @@ func quantities(text string) []Value {
 		i++
 	}
 	return out
+}
+
+// colorWords are colours: a thing has one at a time as described.
+var colorWords = map[string]bool{
+	"red": true, "blue": true, "green": true, "yellow": true, "black": true, "white": true,
+	"orange": true, "purple": true, "pink": true, "brown": true, "gray": true, "grey": true,
+}
+
+// deniedAttribute finds a thing whose attribute one text denies ("the dog
+// isn't shaggy") and the other gives it ("a shaggy dog"): the word the
+// attribute is, and the thing.
+func deniedAttribute(neg, pos string) (attr, thing string, ok bool) {
+	tn, tp := tokenize(neg), tokenize(pos)
+	if hasNegation(pos) {
+		return "", "", false
+	}
+	// "THING is not ATTR", "THING isn't ATTR".
+	for i := 0; i+3 < len(tn); i++ {
+		if !copulas[tn[i+1].low] || (tn[i+2].low != "not" && tn[i+2].low != "n't") {
+			continue
+		}
+		thing, attr := normWord(tn[i].low), tn[i+3].low
+		if !hasLetterOrDigit(attr) || stopWords[attr] || isDeterminer(attr) || stopWords[tn[i].low] {
+			continue
+		}
+		if i+4 < len(tn) && hasLetterOrDigit(tn[i+4].low) && !stopWords[tn[i+4].low] {
+			// "is not shaggy haired": attr modifies what follows.
+			continue
+		}
+		for k := 0; k+1 < len(tp); k++ {
+			if tp[k].low != attr {
+				continue
+			}
+			// "a shaggy dog", "an encrypted staging server".
+			if normWord(tp[k+1].low) == thing ||
+				k+2 < len(tp) && hasLetterOrDigit(tp[k+1].low) && !stopWords[tp[k+1].low] && normWord(tp[k+2].low) == thing {
+				return attr, tn[i].low, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// colorChange finds a thing that has one colour in one text and another
+// in the other ("a white t-shirt" / "a red t-shirt"), each text giving the
+// thing one colour only.
+func colorChange(a, b string) (thing, ca, cb string, ok bool) {
+	colors := func(text string) map[string][]string {
+		out := map[string][]string{}
+		ts := tokenize(text)
+		for k := 0; k+1 < len(ts); k++ {
+			if colorWords[ts[k].low] && hasLetterOrDigit(ts[k+1].low) && !colorWords[ts[k+1].low] && !stopWords[ts[k+1].low] {
+				n := normWord(ts[k+1].low)
+				if !slices.Contains(out[n], ts[k].low) {
+					out[n] = append(out[n], ts[k].low)
+				}
+			}
+		}
+		return out
+	}
+	xa, xb := colors(a), colors(b)
+	for n, cs := range xa {
+		ds := xb[n]
+		if len(cs) == 1 && len(ds) == 1 && cs[0] != ds[0] && !(cs[0]+ds[0] == "graygrey" || cs[0]+ds[0] == "greygray") {
+			return n, cs[0], ds[0], true
+		}
+	}
+	return "", "", "", false
 }
