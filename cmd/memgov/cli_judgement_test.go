@@ -307,6 +307,18 @@ func TestCLIEpisodicContradiction(t *testing.T) {
 	if r.Status != "DEFERRED" || r.Reason != "CONTRADICTION" || !contains(r.Related, "dana/m1") || !strings.Contains(r.Detail, "contradicts") {
 		t.Fatalf("contradicting episode: %+v", r)
 	}
+	// What nobody does, after someone was recorded doing it; an attribute
+	// denied after it was given.
+	for i, p := range [][2]string{
+		{"Alice has access to the prod database.", "No one has access to the prod database."},
+		{"The team runs an encrypted staging server.", "The staging server is not encrypted."},
+	} {
+		first := fmt.Sprintf("scene/%d-a", i)
+		c.judged(judgeReq("billing-agent", ref, first, "EPISODIC", p[0], 0.9, ""))
+		if r := c.judged(judgeReq("billing-agent", ref, fmt.Sprintf("scene/%d-b", i), "EPISODIC", p[1], 0.9, "")); r.Reason != "CONTRADICTION" || !contains(r.Related, first) {
+			t.Errorf("%q after %q: %+v, want CONTRADICTION with %s linked", p[1], p[0], r, first)
+		}
+	}
 }
 
 // An excerpt that leaves part of the claim unstated supports it partially:

@@ -729,6 +729,8 @@ func TestSceneAttributes(t *testing.T) {
 		{"Two men walk in the park, one with a shaggy dog on a leash.", "The dog isn't shaggy."},
 		{"We run an encrypted staging server.", "The staging server is not encrypted."},
 		{"A man wearing a white t-shirt looks away.", "The man is wearing a red t-shirt."},
+		{"A man sits on the floor while a woman watches.", "Noone is watching the man."},
+		{"Alice has access to the prod database.", "No one has access to the prod database."},
 	} {
 		for _, q := range [][2]string{p, {p[1], p[0]}} {
 			if v := Contradiction(q[0], q[1]); !v.Contradicts {
@@ -743,6 +745,8 @@ func TestSceneAttributes(t *testing.T) {
 		{"A man in a grey coat waits.", "A man in a gray coat waits."},
 		{"The dog is not shaggy haired.", "A shaggy dog sleeps."},
 		{"The old server is not encrypted.", "The new server is encrypted and the old server is not."},
+		{"Nobody is swimming in the pool.", "A man swims in the ocean."},
+		{"No one on the team uses Windows.", "Alice uses Windows at home."},
 	} {
 		if v := Contradiction(p[0], p[1]); v.Contradicts {
 			t.Errorf("%q / %q: %s", p[0], p[1], v.Explanation)

@@ -80,6 +80,13 @@ func (j *Judge) scene(a, b string) Verdict {
 				Explanation: fmt.Sprintf("%s: %q is %q in one text and not in the other", RuleScene, thing, attr)}
 		}
 	}
+	// What nobody does in one text and someone does in the other.
+	for _, p := range [2][2]string{{a, b}, {b, a}} {
+		if verb, ok := nobodyDoes(p[0], p[1]); ok {
+			return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
+				Explanation: fmt.Sprintf("%s: nobody is %q in one text, someone is in the other", RuleScene, verb)}
+		}
+	}
 	// Negation anywhere else flips polarity: stay out.
 	if hasNegation(a) != hasNegation(b) {
 		return Verdict{}
@@ -270,4 +277,50 @@ func colorChange(a, b string) (thing, ca, cb string, ok bool) {
 		}
 	}
 	return "", "", "", false
+}
+
+// nobodyDoes finds what one text says nobody does ("No one is watching the
+// man") and the other says someone does ("a woman watches the man"): the
+// verb, when every content word after it is in the other text too.
+func nobodyDoes(neg, pos string) (string, bool) {
+	if hasNegation(pos) {
+		return "", false
+	}
+	tn := tokenize(neg)
+	for _, s := range sentences(tn) {
+		i := 0
+		switch {
+		case len(s) > 1 && s[0].low == "no" && s[1].low == "one":
+			i = 2
+		case len(s) > 0 && (s[0].low == "nobody" || s[0].low == "noone" || s[0].low == "none"):
+			i = 1
+		default:
+			continue
+		}
+		for i < len(s) && (copulas[s[i].low] || s[i].low == "has" || s[i].low == "have" || s[i].low == "does" || s[i].low == "do" || s[i].low == "can" || s[i].low == "will") {
+			i++
+		}
+		if i >= len(s) || !hasLetterOrDigit(s[i].low) || stopWords[s[i].low] {
+			continue
+		}
+		verb := normWord(s[i].low)
+		inPos := map[string]bool{}
+		for _, t := range tokenize(pos) {
+			inPos[normWord(t.low)] = true
+		}
+		if !inPos[verb] {
+			continue
+		}
+		all := true
+		for _, t := range s[i+1:] {
+			if hasLetterOrDigit(t.low) && !stopWords[t.low] && !isDeterminer(t.low) && !inPos[normWord(t.low)] {
+				all = false
+				break
+			}
+		}
+		if all {
+			return s[i].low, true
+		}
+	}
+	return "", false
 }
