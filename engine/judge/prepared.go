@@ -45,41 +45,44 @@ func newPrepared(text string, lex *Lexicon) *prepared {
 	return p
 }
 
-// The prepared texts of recent comparisons: a write is compared with its
+// The texts of recent comparisons, read once: a write is compared with its
 // neighbours, and the same neighbours come up for the next writes on the
-// topic. The cache is bounded by entries and by the bytes of the texts.
+// topic. Each cache is bounded by entries and by the bytes of the texts.
 const (
 	preparedCacheEntries = 4096
 	preparedCacheBytes   = 8 << 20
-	preparedMaxText      = 16 << 10 // longer texts are prepared each time
+	preparedMaxText      = 16 << 10 // longer texts are read each time
 )
 
-var preparedCache = struct {
+// textCache keeps what build makes of a text, first in first out.
+type textCache[T any] struct {
 	sync.Mutex
-	m     map[string]*prepared
+	m     map[string]T
 	order []string // insertion order, for eviction
 	bytes int
-}{m: map[string]*prepared{}}
+	build func(string) T
+}
 
-// prepare returns text prepared with the built-in lexicon, from the cache
-// when it is there.
-func prepare(text string) *prepared {
-	lex := DefaultLexicon()
+func newTextCache[T any](build func(string) T) *textCache[T] {
+	return &textCache[T]{m: map[string]T{}, build: build}
+}
+
+// get returns build(text), from the cache when it is there.
+func (c *textCache[T]) get(text string) T {
 	if len(text) > preparedMaxText {
-		return newPrepared(text, lex)
+		return c.build(text)
 	}
-	c := &preparedCache
 	c.Lock()
-	p, ok := c.m[text]
+	v, ok := c.m[text]
 	c.Unlock()
 	if ok {
-		return p
+		return v
 	}
-	p = newPrepared(text, lex)
+	v = c.build(text)
 	c.Lock()
 	defer c.Unlock()
 	if _, ok := c.m[text]; ok {
-		return p
+		return v
 	}
 	for len(c.order) > 0 && (len(c.m) >= preparedCacheEntries || c.bytes+len(text) > preparedCacheBytes) {
 		old := c.order[0]
@@ -87,26 +90,40 @@ func prepare(text string) *prepared {
 		c.bytes -= len(old)
 		delete(c.m, old)
 	}
-	c.m[text] = p
+	c.m[text] = v
 	c.order = append(c.order, text)
 	c.bytes += len(text)
-	return p
+	return v
 }
 
-// Forget empties the cache of prepared texts. An erasure calls it: the
-// words of an erased text must not outlive it in the process's memory.
-func Forget() {
-	c := &preparedCache
+func (c *textCache[T]) forget() {
 	c.Lock()
 	defer c.Unlock()
-	c.m, c.order, c.bytes = map[string]*prepared{}, nil, 0
+	c.m, c.order, c.bytes = map[string]T{}, nil, 0
 }
 
-// cached reports whether text is in the cache.
-func cached(text string) bool {
-	c := &preparedCache
+func (c *textCache[T]) has(text string) bool {
 	c.Lock()
 	defer c.Unlock()
 	_, ok := c.m[text]
 	return ok
 }
+
+var (
+	preparedCache = newTextCache(func(text string) *prepared { return newPrepared(text, DefaultLexicon()) })
+	sceneCache    = newTextCache(newSceneText)
+)
+
+// prepare returns text prepared with the built-in lexicon.
+func prepare(text string) *prepared { return preparedCache.get(text) }
+
+// Forget empties the caches of texts read for comparison. An erasure calls
+// it: the words of an erased text must not outlive it in the process's
+// memory.
+func Forget() {
+	preparedCache.forget()
+	sceneCache.forget()
+}
+
+// cached reports whether text is in the caches.
+func cached(text string) bool { return preparedCache.has(text) || sceneCache.has(text) }

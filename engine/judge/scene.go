@@ -30,23 +30,40 @@ type sceneWord struct {
 	i   int // position among content words
 }
 
-// sceneWords returns the content words of text, normalised, in order.
-func sceneWords(text string) []sceneWord {
-	var out []sceneWord
-	for _, t := range tokenize(text) {
+// sceneText is what the scene rules read of a text, read once per text
+// (sceneCache).
+type sceneText struct {
+	toks    []token
+	words   []sceneWord
+	negated bool
+	counts  []Value             // countsOf
+	stems   map[string]bool     // normWord of every token
+	colors  map[string][]string // thing -> the colours written before it
+}
+
+func newSceneText(text string) *sceneText {
+	st := &sceneText{toks: tokenize(text), stems: map[string]bool{}}
+	for _, t := range st.toks {
+		if negators[t.low] {
+			st.negated = true
+		}
+		st.stems[normWord(t.low)] = true
 		if stopWords[t.low] || !hasLetterOrDigit(t.low) || isDeterminer(t.low) {
 			continue
 		}
-		out = append(out, sceneWord{w: normWord(t.low), low: t.low, i: len(out)})
+		st.words = append(st.words, sceneWord{w: normWord(t.low), low: t.low, i: len(st.words)})
 	}
-	return out
+	st.counts = countsOf(st.toks)
+	st.colors = colorsOf(st.toks)
+	return st
 }
 
 // scene applies the rules for descriptive sentences that carry no
 // subject-relation-value claim a rule could compare ("A man is sleeping" /
 // "The man is running").
 func (j *Judge) scene(a, b string) Verdict {
-	wa, wb := sceneWords(a), sceneWords(b)
+	sa, sb := sceneCache.get(a), sceneCache.get(b)
+	wa, wb := sa.words, sb.words
 	if len(wa) == 0 || len(wb) == 0 || len(wa) > maxSceneWords || len(wb) > maxSceneWords {
 		return Verdict{}
 	}
@@ -74,25 +91,25 @@ func (j *Judge) scene(a, b string) Verdict {
 		return ""
 	}
 	// An attribute one text gives a thing and the other denies.
-	for _, p := range [2][2]string{{a, b}, {b, a}} {
+	for _, p := range [2][2]*sceneText{{sa, sb}, {sb, sa}} {
 		if attr, thing, ok := deniedAttribute(p[0], p[1]); ok {
 			return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
 				Explanation: fmt.Sprintf("%s: %q is %q in one text and not in the other", RuleScene, thing, attr)}
 		}
 	}
 	// What nobody does in one text and someone does in the other.
-	for _, p := range [2][2]string{{a, b}, {b, a}} {
+	for _, p := range [2][2]*sceneText{{sa, sb}, {sb, sa}} {
 		if verb, ok := nobodyDoes(p[0], p[1]); ok {
 			return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
 				Explanation: fmt.Sprintf("%s: nobody is %q in one text, someone is in the other", RuleScene, verb)}
 		}
 	}
 	// Negation anywhere else flips polarity: stay out.
-	if hasNegation(a) != hasNegation(b) {
+	if sa.negated != sb.negated {
 		return Verdict{}
 	}
 	// Another colour of the same thing.
-	if thing, x, y, ok := colorChange(a, b); ok {
+	if thing, x, y, ok := colorChange(sa, sb); ok {
 		return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
 			Explanation: fmt.Sprintf("%s: the %s is %s in one text and %s in the other", RuleScene, thing, x, y)}
 	}
@@ -142,7 +159,7 @@ func (j *Judge) scene(a, b string) Verdict {
 	}
 	// Another count of the same thing, where the counted thing is the
 	// subject: "Two women are writing" / "Three women are writing".
-	qa, qb := leadingCounts(a), leadingCounts(b)
+	qa, qb := sa.counts, sb.counts
 	for _, x := range qa {
 		if x.Kind != KindNumber || x.Unit == "" {
 			continue
@@ -161,11 +178,11 @@ func (j *Judge) scene(a, b string) Verdict {
 	return Verdict{}
 }
 
-// leadingCounts returns the counts that open a text's sentences, after at
+// countsOf returns the counts that open a text's sentences, after at
 // most a determiner: the subject's number.
-func leadingCounts(text string) []Value {
+func countsOf(toks []token) []Value {
 	var out []Value
-	for _, s := range sentences(tokenize(text)) {
+	for _, s := range sentences(toks) {
 		i := 0
 		if i < len(s) && isDeterminer(s[i].low) {
 			i++
@@ -180,15 +197,6 @@ func leadingCounts(text string) []Value {
 func containsCount(vs []Value, v Value) bool {
 	for _, x := range vs {
 		if x.Kind == v.Kind && x.Unit == v.Unit && numEqual(x.Num, v.Num) {
-			return true
-		}
-	}
-	return false
-}
-
-func hasNegation(text string) bool {
-	for _, t := range tokenize(text) {
-		if negators[t.low] {
 			return true
 		}
 	}
@@ -217,12 +225,26 @@ var colorWords = map[string]bool{
 	"orange": true, "purple": true, "pink": true, "brown": true, "gray": true, "grey": true,
 }
 
+// colorsOf maps each thing written after a colour to its colours.
+func colorsOf(ts []token) map[string][]string {
+	out := map[string][]string{}
+	for k := 0; k+1 < len(ts); k++ {
+		if colorWords[ts[k].low] && hasLetterOrDigit(ts[k+1].low) && !colorWords[ts[k+1].low] && !stopWords[ts[k+1].low] {
+			n := normWord(ts[k+1].low)
+			if !slices.Contains(out[n], ts[k].low) {
+				out[n] = append(out[n], ts[k].low)
+			}
+		}
+	}
+	return out
+}
+
 // deniedAttribute finds a thing whose attribute one text denies ("the dog
 // isn't shaggy") and the other gives it ("a shaggy dog"): the word the
 // attribute is, and the thing.
-func deniedAttribute(neg, pos string) (attr, thing string, ok bool) {
-	tn, tp := tokenize(neg), tokenize(pos)
-	if hasNegation(pos) {
+func deniedAttribute(neg, pos *sceneText) (attr, thing string, ok bool) {
+	tn, tp := neg.toks, pos.toks
+	if pos.negated {
 		return "", "", false
 	}
 	// "THING is not ATTR", "THING isn't ATTR".
@@ -255,21 +277,8 @@ func deniedAttribute(neg, pos string) (attr, thing string, ok bool) {
 // colorChange finds a thing that has one colour in one text and another
 // in the other ("a white t-shirt" / "a red t-shirt"), each text giving the
 // thing one colour only.
-func colorChange(a, b string) (thing, ca, cb string, ok bool) {
-	colors := func(text string) map[string][]string {
-		out := map[string][]string{}
-		ts := tokenize(text)
-		for k := 0; k+1 < len(ts); k++ {
-			if colorWords[ts[k].low] && hasLetterOrDigit(ts[k+1].low) && !colorWords[ts[k+1].low] && !stopWords[ts[k+1].low] {
-				n := normWord(ts[k+1].low)
-				if !slices.Contains(out[n], ts[k].low) {
-					out[n] = append(out[n], ts[k].low)
-				}
-			}
-		}
-		return out
-	}
-	xa, xb := colors(a), colors(b)
+func colorChange(a, b *sceneText) (thing, ca, cb string, ok bool) {
+	xa, xb := a.colors, b.colors
 	for n, cs := range xa {
 		ds := xb[n]
 		if len(cs) == 1 && len(ds) == 1 && cs[0] != ds[0] && !(cs[0]+ds[0] == "graygrey" || cs[0]+ds[0] == "greygray") {
@@ -282,12 +291,12 @@ func colorChange(a, b string) (thing, ca, cb string, ok bool) {
 // nobodyDoes finds what one text says nobody does ("No one is watching the
 // man") and the other says someone does ("a woman watches the man"): the
 // verb, when every content word after it is in the other text too.
-func nobodyDoes(neg, pos string) (string, bool) {
-	if hasNegation(pos) {
+func nobodyDoes(neg, pos *sceneText) (string, bool) {
+	if pos.negated {
 		return "", false
 	}
-	tn := tokenize(neg)
-	for _, s := range sentences(tn) {
+	inPos := pos.stems
+	for _, s := range sentences(neg.toks) {
 		i := 0
 		switch {
 		case len(s) > 1 && s[0].low == "no" && s[1].low == "one":
@@ -304,10 +313,6 @@ func nobodyDoes(neg, pos string) (string, bool) {
 			continue
 		}
 		verb := normWord(s[i].low)
-		inPos := map[string]bool{}
-		for _, t := range tokenize(pos) {
-			inPos[normWord(t.low)] = true
-		}
 		if !inPos[verb] {
 			continue
 		}
