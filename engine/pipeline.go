@@ -412,7 +412,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 	}
 
 	dd, err := run(ctx, stages, gate.Dedup{}, gate.DedupInput{MemoryRef: req.MemoryRef, Layer: req.TargetLayer, ContentHash: w.hash,
-		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Topical: ct.Topical, Reader: tx})
+		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Topical: ct.Topical, Reader: tx, Model: entailer})
 	if err != nil {
 		return WriteResult{}, true, err
 	}

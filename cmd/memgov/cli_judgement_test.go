@@ -453,6 +453,46 @@ func TestCLIModelJudge(t *testing.T) {
 	}
 }
 
+// A configured judge model decides what the words leave open: a rewording
+// it reads as entailed by a stored text is refused as its duplicate. A
+// changed value is never put to it, and a model that fails sends the write
+// to a person.
+func TestCLIModelDedup(t *testing.T) {
+	ms := &modelServer{mode: "answer", relation: "entails"}
+	srv := httptest.NewServer(ms)
+	defer srv.Close()
+	c := newCLI(t)
+	c.setup()
+	c.env = append(c.env, "MEMGOV_TEST_JUDGE_KEY=secret-key")
+	pol := fmt.Sprintf("models:\n  judge:\n    base_url: %s\n    model: judge-test\n    api_key_env: MEMGOV_TEST_JUDGE_KEY\n    timeout: 300ms\n", srv.URL)
+	if err := os.WriteFile(c.db+".policy.yaml", []byte(pol), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const ref = "acme/billing-agent"
+	w := func(key, text string) judgedResult {
+		return c.judged(judgeReq("billing-agent", ref, key, "EPISODIC", text, 0.9, ""))
+	}
+	if r := w("budget/1", "Ravi approved the budget for the offsite."); r.Status != "COMMITTED" {
+		t.Fatalf("first write: %+v", r)
+	}
+	before := ms.asked()
+	if r := w("budget/2", "Ravi signed off on the budget for the offsite."); r.Status != "REJECTED" || r.Reason != "SEMANTIC_DUPLICATE" || !contains(r.Related, "budget/1") || !strings.Contains(r.Detail, "judge model") {
+		t.Fatalf("a rewording the model reads as entailed: %+v", r)
+	}
+	if ms.asked() == before {
+		t.Fatal("the model was not asked")
+	}
+	// Another value is a changed fact whatever the model says.
+	w("fee/1", "The offsite venue fee is 500 euros.")
+	if r := w("fee/2", "The offsite venue fee is 600 euros."); r.Status == "REJECTED" || r.Status == "MERGED" {
+		t.Fatalf("a changed value discarded on the model's word: %+v", r)
+	}
+	ms.set("fail", "")
+	if r := w("budget/3", "Ravi green-lit the budget for the offsite."); r.Status != "DEFERRED" || r.Reason != "MODEL_UNAVAILABLE" {
+		t.Fatalf("failing model: %+v", r)
+	}
+}
+
 // The full-text index of topic candidates is derived: `admin rebuild`
 // refills it from the log, and an erasure takes the erased text out of it
 // and out of the database file (FTS5 shadow tables included).

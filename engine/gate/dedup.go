@@ -26,6 +26,12 @@ type DedupInput struct {
 	// gate's full-text candidates): tier 3 compares their words too.
 	Topical []Scored
 	Reader  CandidateReader
+	// Model is the configured judge model, if any. A near-duplicate the
+	// words read as reworded (no number, date, name, negation, role or
+	// antonym differs) is put to it: a candidate it reads as entailing the
+	// write makes the write a duplicate; a write it reads as entailing the
+	// candidate extends it.
+	Model Entailer
 }
 
 // DedupResult is what the dedup gate finds.
@@ -33,6 +39,9 @@ type DedupResult struct {
 	Result
 	// Target is the version a MERGE folds the write into.
 	Target *memory.Candidate
+	// JudgeError is set when the model failed; a write nothing else
+	// decided then goes to a person (MODEL_UNAVAILABLE).
+	JudgeError error
 }
 
 // Dedup is the three-tier deduplication of spec §12.3: exact content hash,
@@ -69,7 +78,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	// Tier 2: structural fingerprint.
 	for _, c := range same {
 		if !own(c) && string(c.Fingerprint) == string(in.Features.Fingerprint[:]) {
-			r, _ := decide(in.Features.Text, c, ReasonStructuralDup, ReasonStructuralConflict)
+			r, _, _ := decide(in.Features.Text, c, ReasonStructuralDup, ReasonStructuralConflict)
 			return r, nil
 		}
 	}
@@ -84,7 +93,8 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	)
 	rank := map[string]int{judge.ResolveDuplicate: 3, judge.ResolveConflict: 2, extendsPending: 2, judge.ResolveMerge: 1}
 	seen := map[string]bool{}
-	near := 0
+	near, asked := 0, 0
+	var judgeErr error
 	for _, c := range append(same[:len(same):len(same)], sameLayer(in.Topical, in.Layer)...) {
 		if own(c) || seen[c.VersionID] || near == maxNear {
 			continue
@@ -101,7 +111,17 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 			}
 			c.Cosine = max(c.Cosine, sim)
 		}
-		r, kind := decide(in.Features.Text, c, ReasonSemanticDuplicate, ReasonSemanticConflict)
+		r, kind, d := decide(in.Features.Text, c, ReasonSemanticDuplicate, ReasonSemanticConflict)
+		if kind == judge.ResolveConflict && d.Conflict == nil && in.Model != nil && judgeErr == nil && asked < modelComparisons {
+			// Reworded, by the words; the model reads the meaning.
+			asked++
+			mr, mk, err := askModel(ctx, in, c)
+			if err != nil {
+				judgeErr = err
+			} else if mk != "" {
+				r, kind = mr, mk
+			}
+		}
 		if lexical && kind == judge.ResolveConflict {
 			// Texts that share words but differ in what they state are
 			// distinct records ("order 17 shipped to Oslo" / "order 18
@@ -115,9 +135,48 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 		}
 	}
 	if bestKind != "" {
+		best.JudgeError = judgeErr
 		return best, nil
 	}
+	if judgeErr != nil {
+		return DedupResult{JudgeError: judgeErr, Result: verdict(Defer, ReasonModelUnavailable, "the duplicate judge failed: %v", judgeErr)}, nil
+	}
 	return DedupResult{Result: accept()}, nil
+}
+
+// askModel puts a reworded near-duplicate to the judge model: the write
+// is a duplicate when the model reads the candidate as entailing it, and
+// extends the candidate when it reads the write as entailing the
+// candidate, each at the policy's NLI score or above. kind is "" when the
+// model reads neither.
+func askModel(ctx context.Context, in DedupInput, c Scored) (DedupResult, string, error) {
+	least := in.Policy.Contradiction.NLIScore
+	text := in.Features.Text
+	rel, conf, err := in.Model.Entailment(ctx, c.Text, text)
+	if err != nil {
+		return DedupResult{}, "", err
+	}
+	if rel == "entails" && conf >= least {
+		r := reject(ReasonSemanticDuplicate, "adds nothing to %s: the judge model reads it as stating all the write states (%.2f)", c.Key, conf)
+		r.Related = []memory.RelatedItem{related(c, "DUPLICATES")}
+		return DedupResult{Result: r}, judge.ResolveDuplicate, nil
+	}
+	rel, conf, err = in.Model.Entailment(ctx, text, c.Text)
+	if err != nil {
+		return DedupResult{}, "", err
+	}
+	if rel != "entails" || conf < least {
+		return DedupResult{}, "", nil
+	}
+	why := fmt.Sprintf("the judge model reads the write as stating all it states and more (%.2f)", conf)
+	if c.State == memory.Active {
+		target := c.Candidate
+		return DedupResult{Target: &target, Result: Result{Verdict: Merge, Reason: ReasonSemanticDuplicate,
+			Related: []memory.RelatedItem{related(c, "MERGES_INTO")},
+			Detail:  fmt.Sprintf("extends %s: %s; the earlier text stays in its history", c.Key, why)}}, judge.ResolveMerge, nil
+	}
+	return DedupResult{Result: Result{Verdict: Defer, Reason: ReasonSemanticConflict, Related: []memory.RelatedItem{related(c, "NEAR_DUPLICATE")},
+		Detail: fmt.Sprintf("extends %s, which is %s and cannot take a merge: %s; a curator decides both", c.Key, c.State, why)}}, extendsPending, nil
 }
 
 // extendsPending is decide's kind for a write that would merge into a
@@ -150,7 +209,7 @@ func related(c Scored, relation string) memory.RelatedItem {
 // date, name, negation, role, a reworded fact) goes to a person, who keeps
 // both or merges them. A write that differs is never rejected as a
 // duplicate.
-func decide(text string, c Scored, dupReason, conflictReason string) (DedupResult, string) {
+func decide(text string, c Scored, dupReason, conflictReason string) (DedupResult, string, judge.Delta) {
 	d := judge.Compare(c.Text, text)
 	kind := d.Resolve()
 	if dupReason == ReasonStructuralDup && d.Conflict == nil && (d.Reordered || judge.SameClaims(c.Text, text)) {
@@ -166,19 +225,19 @@ func decide(text string, c Scored, dupReason, conflictReason string) (DedupResul
 	case judge.ResolveDuplicate:
 		r := reject(dupReason, "adds nothing to %s (similarity %.3f)", c.Key, c.Cosine)
 		r.Related = []memory.RelatedItem{related(c, "DUPLICATES")}
-		return DedupResult{Result: r}, kind
+		return DedupResult{Result: r}, kind, d
 	case judge.ResolveMerge:
 		if c.State == memory.Active {
 			target := c.Candidate
 			return DedupResult{Target: &target, Result: Result{Verdict: Merge, Reason: dupReason,
 				Related: []memory.RelatedItem{related(c, "MERGES_INTO")},
-				Detail:  fmt.Sprintf("extends %s (similarity %.3f): %s; the earlier text stays in its history", c.Key, c.Cosine, d)}}, kind
+				Detail:  fmt.Sprintf("extends %s (similarity %.3f): %s; the earlier text stays in its history", c.Key, c.Cosine, d)}}, kind, d
 		}
 		// Only an ACTIVE item takes a merge: one still waiting for a
 		// curator is decided together with the write that extends it.
 		return DedupResult{Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{related(c, "NEAR_DUPLICATE")},
-			Detail: fmt.Sprintf("extends %s (similarity %.3f), which is %s and cannot take a merge: %s; a curator decides both", c.Key, c.Cosine, c.State, d)}}, extendsPending
+			Detail: fmt.Sprintf("extends %s (similarity %.3f), which is %s and cannot take a merge: %s; a curator decides both", c.Key, c.Cosine, c.State, d)}}, extendsPending, d
 	}
 	return DedupResult{Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{related(c, "NEAR_DUPLICATE")},
-		Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s", c.Key, c.Cosine, d)}}, kind
+		Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s", c.Key, c.Cosine, d)}}, kind, d
 }

@@ -338,3 +338,45 @@ func TestDedupMalformedEmbedding(t *testing.T) {
 		t.Fatalf("Evaluate = %s, %v; want the decoding error and no verdict", r.Verdict, err)
 	}
 }
+
+// oneWay is a judge model that reads premise as entailing hypothesis for
+// the one pair it is given, and as neutral for everything else.
+type oneWay struct{ premise, hypothesis string }
+
+func (o oneWay) Entailment(_ context.Context, p, h string) (string, float64, error) {
+	if p == o.premise && h == o.hypothesis {
+		return "entails", 0.95, nil
+	}
+	return "neutral", 0.9, nil
+}
+
+// A rewording the words leave open is decided by the judge model: the
+// write that the model reads as saying all the candidate says and more
+// extends an ACTIVE candidate (MERGE) and is held beside a draft; the
+// model's neutral reading leaves it a distinct record.
+func TestDedupModelDecides(t *testing.T) {
+	old, text := "Ravi approved the budget for the offsite.", "Ravi signed off on the budget for the offsite in Lisbon."
+	eval := func(state memory.State, m gate.Entailer) gate.DedupResult {
+		t.Helper()
+		c := memory.Candidate{VersionID: "v1", ItemID: "i1", Key: "budget", Layer: memory.Episodic, State: state, Text: old}
+		r, err := gate.Dedup{}.Evaluate(context.Background(), gate.DedupInput{MemoryRef: "acme/bot", Layer: memory.Episodic,
+			ContentHash: "sha256:x", Features: memory.FeaturesOf([]byte(`{"text":"` + text + `"}`)), Policy: pol(),
+			Reader: candidates{c}, Model: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := eval(memory.Active, oneWay{text, old}); r.Verdict != gate.Merge || r.Target == nil || r.Target.VersionID != "v1" {
+		t.Errorf("write entails an active candidate: %s %s %q, want MERGE into v1", r.Verdict, r.Reason, r.Detail)
+	}
+	if r := eval(memory.Draft, oneWay{text, old}); r.Verdict != gate.Defer || len(r.Related) != 1 || r.Related[0].Relation != "NEAR_DUPLICATE" {
+		t.Errorf("write entails a draft: %s %s %+v, want DEFER with the draft linked", r.Verdict, r.Reason, r.Related)
+	}
+	if r := eval(memory.Active, oneWay{}); r.Verdict != gate.Accept {
+		t.Errorf("neutral model: %s %s %q, want ACCEPT", r.Verdict, r.Reason, r.Detail)
+	}
+	if r := eval(memory.Active, nil); r.Verdict != gate.Accept {
+		t.Errorf("no model: %s %s %q, want ACCEPT", r.Verdict, r.Reason, r.Detail)
+	}
+}
