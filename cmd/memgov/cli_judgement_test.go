@@ -696,6 +696,15 @@ func TestCLIBenchGates(t *testing.T) {
 	if rep.Model != "judge-test" || ms.asked() == 0 || rep.Gates["contradiction"] != (matrix{TP: 2, FP: 1}) {
 		t.Fatalf("bench gates with a model: %+v (model asked %d times)", rep, ms.asked())
 	}
+	// Against a model that reads everything as entailed: the role swap is
+	// still not discarded, for a swap is never put to the model.
+	ms.set("answer", "entails")
+	if err := json.Unmarshal([]byte(c.ok("", "--policy", pol, "bench", "gates", "--corpus", corpus, "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.DistinctDiscarded != 0 || rep.Gates["duplicate"].FP != 0 {
+		t.Fatalf("bench gates with an entailing model: %+v", rep)
+	}
 	if _, errOut, code := c.run("", "bench", "gates", "--corpus", filepath.Join(dir, "missing.jsonl")); code == 0 || !strings.Contains(errOut, "missing.jsonl") {
 		t.Fatalf("missing corpus: exit %d %s", code, errOut)
 	}
