@@ -413,13 +413,14 @@ func (m *modelServer) set(mode, relation string) {
 	m.mu.Unlock()
 }
 
-// A configured model judge decides what the rules cannot; a model that fails
-// or times out sends the write to a person (MODEL_UNAVAILABLE), never
-// silently accepting or rejecting it.
-func TestCLIModelJudge(t *testing.T) {
-	ms := &modelServer{mode: "answer", relation: "neutral"}
+// judgeModelCLI sets up a database whose policy configures a judge model
+// served by an httptest chat server answering relation; the server closes
+// with the test.
+func judgeModelCLI(t *testing.T, relation string) (*cli, *modelServer, *httptest.Server) {
+	t.Helper()
+	ms := &modelServer{mode: "answer", relation: relation}
 	srv := httptest.NewServer(ms)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	c := newCLI(t)
 	c.setup()
 	c.env = append(c.env, "MEMGOV_TEST_JUDGE_KEY=secret-key")
@@ -427,6 +428,14 @@ func TestCLIModelJudge(t *testing.T) {
 	if err := os.WriteFile(c.db+".policy.yaml", []byte(pol), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return c, ms, srv
+}
+
+// A configured model judge decides what the rules cannot; a model that fails
+// or times out sends the write to a person (MODEL_UNAVAILABLE), never
+// silently accepting or rejecting it.
+func TestCLIModelJudge(t *testing.T) {
+	c, ms, srv := judgeModelCLI(t, "neutral")
 	if out := c.ok("", "policy", "show"); !strings.Contains(out, "model: judge-test") || !strings.Contains(out, srv.URL) || strings.Contains(out, "secret-key") {
 		t.Fatalf("policy show does not show the judge (or shows its key):\n%s", out)
 	}
@@ -458,16 +467,7 @@ func TestCLIModelJudge(t *testing.T) {
 // changed value is never put to it, and a model that fails sends the write
 // to a person.
 func TestCLIModelDedup(t *testing.T) {
-	ms := &modelServer{mode: "answer", relation: "entails"}
-	srv := httptest.NewServer(ms)
-	defer srv.Close()
-	c := newCLI(t)
-	c.setup()
-	c.env = append(c.env, "MEMGOV_TEST_JUDGE_KEY=secret-key")
-	pol := fmt.Sprintf("models:\n  judge:\n    base_url: %s\n    model: judge-test\n    api_key_env: MEMGOV_TEST_JUDGE_KEY\n    timeout: 300ms\n", srv.URL)
-	if err := os.WriteFile(c.db+".policy.yaml", []byte(pol), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	c, ms, _ := judgeModelCLI(t, "entails")
 	const ref = "acme/billing-agent"
 	w := func(key, text string) judgedResult {
 		return c.judged(judgeReq("billing-agent", ref, key, "EPISODIC", text, 0.9, ""))

@@ -65,6 +65,18 @@ func moveWords(text string) ([]moveWord, bool) {
 	return orderWords(toks), true
 }
 
+// sentencePair returns the moveWords of a and b, or false unless each is
+// one sentence.
+func sentencePair(a, b string) (wa, wb []moveWord, ok bool) {
+	if wa, ok = moveWords(a); !ok {
+		return nil, nil, false
+	}
+	if wb, ok = moveWords(b); !ok {
+		return nil, nil, false
+	}
+	return wa, wb, true
+}
+
 // orderWords returns the words of toks, articles left out.
 func orderWords(toks []token) []moveWord {
 	var out []moveWord
@@ -141,11 +153,7 @@ func samePrepositions(a, b string) bool {
 // back ("Paracha, if convicted, faces 17 years" / "Paracha faces 17 years
 // if convicted").
 func adverbialMove(a, b string) bool {
-	wa, ok := moveWords(a)
-	if !ok {
-		return false
-	}
-	wb, ok := moveWords(b)
+	wa, wb, ok := sentencePair(a, b)
 	if !ok {
 		return false
 	}
@@ -344,11 +352,7 @@ func floatingAdverb(lex *Lexicon, a, b []word) map[string]bool {
 // on both sides ("the primary is in Oslo and the replica is in Rome" /
 // "... in Rome and ... in Oslo" exchanges no sides).
 func coordinationSwap(a, b string) bool {
-	wa, ok := moveWords(a)
-	if !ok {
-		return false
-	}
-	wb, ok := moveWords(b)
+	wa, wb, ok := sentencePair(a, b)
 	if !ok {
 		return false
 	}
