@@ -168,15 +168,24 @@ func askModel(ctx context.Context, in DedupInput, c Scored) (DedupResult, string
 	if rel != "entails" || conf < least {
 		return DedupResult{}, "", nil
 	}
-	why := fmt.Sprintf("the judge model reads the write as stating all it states and more (%.2f)", conf)
+	r, kind := extend(c, c.Key, fmt.Sprintf("the judge model reads the write as stating all it states and more (%.2f)", conf),
+		ReasonSemanticDuplicate, ReasonSemanticConflict)
+	return r, kind, nil
+}
+
+// extend is the result for a write that says all c says and more: a MERGE
+// into c when c is ACTIVE; one still waiting for a curator is decided
+// together with the write that extends it (DEFER, c linked). head names c
+// and why says how the write extends it.
+func extend(c Scored, head, why, dupReason, conflictReason string) (DedupResult, string) {
 	if c.State == memory.Active {
 		target := c.Candidate
-		return DedupResult{Target: &target, Result: Result{Verdict: Merge, Reason: ReasonSemanticDuplicate,
+		return DedupResult{Target: &target, Result: Result{Verdict: Merge, Reason: dupReason,
 			Related: []memory.RelatedItem{related(c, "MERGES_INTO")},
-			Detail:  fmt.Sprintf("extends %s: %s; the earlier text stays in its history", c.Key, why)}}, judge.ResolveMerge, nil
+			Detail:  fmt.Sprintf("extends %s: %s; the earlier text stays in its history", head, why)}}, judge.ResolveMerge
 	}
-	return DedupResult{Result: Result{Verdict: Defer, Reason: ReasonSemanticConflict, Related: []memory.RelatedItem{related(c, "NEAR_DUPLICATE")},
-		Detail: fmt.Sprintf("extends %s, which is %s and cannot take a merge: %s; a curator decides both", c.Key, c.State, why)}}, extendsPending, nil
+	return DedupResult{Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{related(c, "NEAR_DUPLICATE")},
+		Detail: fmt.Sprintf("extends %s, which is %s and cannot take a merge: %s; a curator decides both", head, c.State, why)}}, extendsPending
 }
 
 // extendsPending is decide's kind for a write that would merge into a
@@ -227,16 +236,8 @@ func decide(text string, c Scored, dupReason, conflictReason string) (DedupResul
 		r.Related = []memory.RelatedItem{related(c, "DUPLICATES")}
 		return DedupResult{Result: r}, kind, d
 	case judge.ResolveMerge:
-		if c.State == memory.Active {
-			target := c.Candidate
-			return DedupResult{Target: &target, Result: Result{Verdict: Merge, Reason: dupReason,
-				Related: []memory.RelatedItem{related(c, "MERGES_INTO")},
-				Detail:  fmt.Sprintf("extends %s (similarity %.3f): %s; the earlier text stays in its history", c.Key, c.Cosine, d)}}, kind, d
-		}
-		// Only an ACTIVE item takes a merge: one still waiting for a
-		// curator is decided together with the write that extends it.
-		return DedupResult{Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{related(c, "NEAR_DUPLICATE")},
-			Detail: fmt.Sprintf("extends %s (similarity %.3f), which is %s and cannot take a merge: %s; a curator decides both", c.Key, c.Cosine, c.State, d)}}, extendsPending, d
+		r, kind := extend(c, fmt.Sprintf("%s (similarity %.3f)", c.Key, c.Cosine), d.String(), dupReason, conflictReason)
+		return r, kind, d
 	}
 	return DedupResult{Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{related(c, "NEAR_DUPLICATE")},
 		Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s", c.Key, c.Cosine, d)}}, kind, d
