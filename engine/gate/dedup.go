@@ -221,13 +221,13 @@ func related(c Scored, relation string) memory.RelatedItem {
 func decide(text string, c Scored, dupReason, conflictReason string) (DedupResult, string, judge.Delta) {
 	d := judge.Compare(c.Text, text)
 	kind := d.Resolve()
-	if dupReason == ReasonStructuralDup && d.Conflict == nil && (d.Reordered || judge.SameClaims(c.Text, text)) {
+	if dupReason == ReasonStructuralDup && (d.Conflict == nil && d.Reordered || judge.SameClaims(c.Text, text)) {
 		// The same words in another order, and the same claims with the
 		// same roles (the structural fingerprint keeps them): a passive
 		// for an active ("the service is owned by Ravi" / "Ravi owns the
 		// service"). Or the same claims and nothing else, their relation
-		// stated in other words ("Bob works at Acme" / "Bob is employed
-		// by Acme").
+		// stated in other words, prepositions included ("Bob works at
+		// Acme" / "Bob is employed by Acme").
 		kind = judge.ResolveDuplicate
 	}
 	switch kind {

@@ -90,7 +90,7 @@ var particles = map[string]bool{"in": true, "at": true, "to": true, "on": true, 
 
 // relationAlias folds relations that say the same thing.
 var relationAlias = map[string]string{
-	"work for": "work at", "work in": "work at", "work with": "work at", "employed by": "work at",
+	"work for": "work at", "work in": "work at", "employed by": "work at",
 	"live at": "live in", "reside in": "live in", "based in": "live in", "move to": "live in",
 	"located in": "located in", "love": "like", "enjoy": "like", "report": "report to",
 	"born on": "born", "born in": "born", "marry": "married to", "married": "married to",
@@ -677,8 +677,37 @@ func relationWords(relation string) map[string]bool {
 // says more than its claim.
 func SameClaims(a, b string) bool {
 	ca, cb := Extract(a), Extract(b)
-	if len(ca) == 0 || len(ca) != len(cb) || Fingerprint(a) != Fingerprint(b) {
+	if len(ca) == 0 || len(ca) != len(cb) {
 		return false
+	}
+	lex := DefaultLexicon()
+	norm := func(s string) string { return strings.Join(normTokens(s, lex), " ") }
+	value := func(v Value) string {
+		if v.Kind == KindText {
+			return norm(v.Text)
+		}
+		return v.Text
+	}
+	for i := range ca {
+		// The relation as the rules read it, particle included ("work
+		// at" / "work with"), where the fingerprint keeps only its words.
+		x, y := ca[i], cb[i]
+		if x.Relation != y.Relation || x.Negated != y.Negated || norm(x.Subject) != norm(y.Subject) || value(x.Value) != value(y.Value) {
+			return false
+		}
+	}
+	// The claims read no prepositions but a relation's own ("employed
+	// by" / "works at"): another preposition elsewhere is another fact
+	// ("shipped to Berlin" / "shipped from Berlin").
+	for _, ch := range prepositionChanges(a, b) {
+		own := false
+		for _, c := range ca {
+			rw := relationWords(c.Relation)
+			own = own || rw[ch[1]] && rw[ch[2]]
+		}
+		if !own {
+			return false
+		}
 	}
 	return coveredByClaims(a, ca) && coveredByClaims(b, cb)
 }

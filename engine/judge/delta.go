@@ -125,6 +125,11 @@ func Compare(oldText, newText string) Delta {
 	d := Delta{}
 	if c, ok := conflict(oldText, newText, lex); ok {
 		d.Conflict = &c
+	} else if w, p, q, ok := prepositionChange(oldText, newText); ok {
+		// Prepositions are light words, so the words below do not see
+		// them: "shipped to Berlin" / "shipped from Berlin".
+		d.Conflict = &Difference{Kind: DiffRole, A: p + " " + w, B: q + " " + w,
+			Explanation: fmt.Sprintf("%q in one text, %q in the other", p+" "+w, q+" "+w)}
 	}
 	pro, prn := prepare(oldText), prepare(newText)
 	po, pn := pro.words, prn.words

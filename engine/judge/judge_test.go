@@ -569,6 +569,9 @@ func TestSameClaims(t *testing.T) {
 		{"Bob works at Acme Corp.", "Bob does not work at Acme Corp."},
 		{"Dana's manager is Priya.", "Priya's manager is Dana."},
 		{"The user likes jazz.", "The user likes jazz and blues."},
+		{"Bob works at Acme Corp.", "Bob works with Acme Corp."},
+		{"The package was shipped to Berlin.", "The package was shipped from Berlin."},
+		{"The flight to Oslo is delayed.", "The flight from Oslo is delayed."},
 	} {
 		if SameClaims(p[0], p[1]) {
 			t.Errorf("%q / %q: read as the same claims", p[0], p[1])
@@ -750,6 +753,34 @@ func TestSceneAttributes(t *testing.T) {
 	} {
 		if v := Contradiction(p[0], p[1]); v.Contradicts {
 			t.Errorf("%q / %q: %s", p[0], p[1], v.Explanation)
+		}
+	}
+}
+
+// Another preposition before a shared word is another fact, though both
+// are light words; prepositions of one role are not.
+func TestPrepositionChange(t *testing.T) {
+	for _, p := range [][2]string{
+		{"The flight goes to Oslo.", "The flight goes from Oslo."},
+		{"The package was shipped to Berlin.", "The package was shipped from Berlin."},
+		{"Bob works at Acme.", "Bob works with Acme."},
+		{"The cat sleeps on the bed.", "The cat sleeps under the bed."},
+		{"The user is for the proposal.", "The user is against the proposal."},
+		{"The meeting is before lunch.", "The meeting is after lunch."},
+	} {
+		d := Compare(p[0], p[1])
+		if d.Conflict == nil || d.Resolve() != ResolveConflict {
+			t.Errorf("%q / %q: %s (%v), want a conflict", p[0], p[1], d.Resolve(), d)
+		}
+	}
+	for _, p := range [][2]string{
+		{"Sheena Young of Child hoped the guidelines would help.", "Sheena Young for Child hoped the guidelines would help."},
+		{"I must be at the wrong meeting.", "I must be in the wrong meeting."},
+		{"Sales rose in 2019.", "Sales rose during 2019."},
+		{"Bob works at Acme.", "Bob is employed by Acme."},
+	} {
+		if w, p1, q, ok := prepositionChange(p[0], p[1]); ok && !SameClaims(p[0], p[1]) {
+			t.Errorf("%q / %q: %q governed by %q and %q read as a change", p[0], p[1], w, p1, q)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package judge
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // An adverbial phrase may open or close a sentence without changing what
 // the sentence states: "In 1965 he moved to Paris" / "He moved to Paris in
@@ -105,16 +108,55 @@ var prepositions = map[string]bool{
 	"without": true, "into": true, "onto": true, "of": true, "over": true, "under": true, "between": true,
 	"via": true, "through": true, "toward": true, "towards": true, "after": true, "before": true,
 	"since": true, "until": true, "during": true, "against": true, "per": true, "than": true,
+	"above": true, "below": true, "beneath": true, "underneath": true, "behind": true, "beside": true,
+	"near": true, "inside": true, "outside": true, "around": true, "across": true, "beyond": true,
+	"upon": true, "within": true, "throughout": true, "off": true,
+}
+
+// looseRoles are pairs of prepositions that may give a word the same role
+// ("a spokesman of Child" / "a spokesman for Child", "at the meeting" /
+// "in the meeting"); "to" and "from", "on" and "under", "for" and
+// "against" never do.
+var looseRoles = map[[2]string]bool{
+	{"of", "for"}: true, {"of", "in"}: true, {"of", "at"}: true, {"of", "from"}: true, {"at", "in"}: true,
+}
+
+func looseRole(p, q string) bool { return looseRoles[[2]string{p, q}] || looseRoles[[2]string{q, p}] }
+
+// prepositionForms folds prepositions that give a word one role: "in
+// 2019" / "during 2019", "onto the shelf" / "on the shelf".
+var prepositionForms = map[string]string{
+	"during": "in", "within": "in", "throughout": "in", "inside": "in", "into": "in",
+	"onto": "on", "upon": "on", "towards": "to", "toward": "to", "underneath": "under", "beneath": "under",
 }
 
 // samePrepositions reports whether no word the two texts share is governed
-// by one preposition in a and another in b: "moved from Monday to Friday"
-// and "moved to Monday from Friday" share their content words in order,
-// but not the roles their prepositions give them. A word with no
-// preposition in one text ("Friday" / "on Friday") is no change of role.
+// by one preposition in a and another in b (prepositionChange).
 func samePrepositions(a, b string) bool {
-	governed := func(text string) map[string]string {
-		out := map[string]string{}
+	_, _, _, changed := prepositionChange(a, b)
+	return !changed
+}
+
+// prepositionChange finds a word the two texts share that one preposition
+// governs in a and another in b: "moved from Monday to Friday" and "moved
+// to Monday from Friday" share their content words in order, but not the
+// roles their prepositions give them; "shipped to Berlin" and "shipped
+// from Berlin" state two shipments. A word with no preposition in one text
+// ("Friday" / "on Friday") is no change of role, nor are prepositions of
+// one role ("in 2019" / "during 2019").
+func prepositionChange(a, b string) (word, p, q string, changed bool) {
+	cs := prepositionChanges(a, b)
+	if len(cs) == 0 {
+		return "", "", "", false
+	}
+	return cs[0][0], cs[0][1], cs[0][2], true
+}
+
+// prepositionChanges lists every change prepositionChange finds, each as
+// the word and its prepositions in a and in b, in word order.
+func prepositionChanges(a, b string) [][3]string {
+	governed := func(text string) (map[string]string, map[string]string) {
+		out, written := map[string]string{}, map[string]string{}
 		prep := ""
 		for _, t := range tokenize(text) {
 			switch {
@@ -122,6 +164,9 @@ func samePrepositions(a, b string) bool {
 				prep = ""
 			case prepositions[t.low]:
 				prep = t.low
+				if f, ok := prepositionForms[prep]; ok {
+					prep = f
+				}
 			case isDeterminer(t.low) || t.low == "'s":
 			default:
 				if prep != "" {
@@ -129,21 +174,29 @@ func samePrepositions(a, b string) bool {
 					if p, ok := out[k]; ok && p != prep {
 						out[k] = "" // governed both ways within the text
 					} else {
-						out[k] = prep
+						out[k], written[k] = prep, t.low
 					}
 				}
 				prep = ""
 			}
 		}
-		return out
+		return out, written
 	}
-	ga, gb := governed(a), governed(b)
-	for k, p := range ga {
-		if q, ok := gb[k]; ok && p != "" && q != "" && p != q {
-			return false
+	ga, wa := governed(a)
+	gb, _ := governed(b)
+	keys := make([]string, 0, len(ga))
+	for k := range ga {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var out [][3]string
+	for _, k := range keys {
+		p := ga[k]
+		if q, ok := gb[k]; ok && p != "" && q != "" && p != q && !looseRole(p, q) {
+			out = append(out, [3]string{wa[k], p, q})
 		}
 	}
-	return true
+	return out
 }
 
 // adverbialMove reports whether b states a with one adverbial phrase moved
