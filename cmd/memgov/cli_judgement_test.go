@@ -300,6 +300,9 @@ func TestCLIDedupKeepsSwaps(t *testing.T) {
 		{"The package was shipped to Berlin.", "The package was shipped from Berlin."},
 		{"Bob works at Acme Corp.", "Bob works with Acme Corp."},
 		{"The spare key is on the shelf.", "The spare key is under the shelf."},
+		{"Admins must rotate the signing keys monthly.", "Admins may rotate the signing keys monthly."},
+		{"Refunds need a receipt and an ID.", "Refunds need a receipt or an ID."},
+		{"Access is granted to contractors.", "Access is granted except to contractors."},
 	} {
 		w(fmt.Sprintf("swap/%d-a", i), p[0])
 		if r := w(fmt.Sprintf("swap/%d-b", i), p[1]); r.Status == "REJECTED" || r.Status == "MERGED" {

@@ -3,6 +3,7 @@ package judge
 import (
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -220,6 +221,9 @@ func Differs(a, b string) (Difference, bool) {
 	if d, ok := roleDiff(a, b, lex); ok {
 		return d, true
 	}
+	if d, ok := lightWordDiff(a, b); ok {
+		return d, true
+	}
 	wa, wb := normTokens(a, lex), normTokens(b, lex)
 	if p, q, ok := singleSwap(wa, wb, tokenize(a), tokenize(b)); ok && (lex.Antonyms(p, q) || lex.Antonyms(normWord(p), normWord(q))) {
 		return Difference{Kind: DiffAntonym, A: p, B: q, Explanation: fmt.Sprintf("%q and %q are antonyms", p, q)}, true
@@ -292,11 +296,76 @@ func dedupStrings(s []string) []string {
 func negations(text string) int {
 	n := 0
 	for _, t := range tokenize(text) {
-		if negators[t.low] && t.low != "without" {
+		if negators[t.low] && t.low != "without" || exceptions[t.low] {
 			n++
 		}
 	}
 	return n
+}
+
+// exceptions exclude what follows them: "granted to contractors" /
+// "granted except to contractors" deny each other.
+var exceptions = map[string]bool{"except": true, "excluding": true, "excepting": true}
+
+// modalClasses fold the modal verbs by what they say of an action: that it
+// is required, advised, or possible and permitted. "will" and "would" say
+// when rather than whether ("hoped the guidelines would lead" / "said the
+// guidelines should lead") and are left out.
+var modalClasses = map[string]string{
+	"must": "must", "shall": "must", "should": "should", "ought": "should",
+	"may": "may", "might": "may", "can": "may", "could": "may",
+}
+
+// modalChange reports the modal verbs of a and b when both write some and
+// they say another thing of the action: "admins must rotate keys" /
+// "admins may rotate keys".
+func modalChange(a, b string) (string, string, bool) {
+	modals := func(text string) (classes []string, written []string) {
+		for _, t := range tokenize(text) {
+			if c, ok := modalClasses[t.low]; ok && !(t.low == "may" && t.capitalized()) {
+				if !slices.Contains(classes, c) {
+					classes = append(classes, c)
+				}
+				written = append(written, t.low)
+			}
+		}
+		slices.Sort(classes)
+		return classes, written
+	}
+	ca, wa := modals(a)
+	cb, wb := modals(b)
+	if len(ca) == 0 || len(cb) == 0 || slices.Equal(ca, cb) {
+		return "", "", false
+	}
+	return strings.Join(wa, " "), strings.Join(wb, " "), true
+}
+
+// lightWordDiff finds a change in the light words that carry a fact: a
+// modal verb of another kind, and/or exchanged.
+func lightWordDiff(a, b string) (Difference, bool) {
+	if x, y, ok := modalChange(a, b); ok {
+		return Difference{Kind: DiffNegation, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
+	}
+	if conjunctionChange(a, b) {
+		return Difference{Kind: DiffRole, Explanation: `"and" in one text, "or" in the other`}, true
+	}
+	return Difference{}, false
+}
+
+// conjunctionChange reports whether the and/or of a and b differ where
+// they stand: "needs a receipt and an ID" / "needs a receipt or an ID".
+func conjunctionChange(a, b string) bool {
+	conj := func(text string) []string {
+		var out []string
+		for _, t := range tokenize(text) {
+			if t.low == "and" || t.low == "or" || t.low == "nor" {
+				out = append(out, t.low)
+			}
+		}
+		return out
+	}
+	x, y := conj(a), conj(b)
+	return len(x) > 0 && len(x) == len(y) && !slices.Equal(x, y)
 }
 
 // honorifics are professional titles before a name: "Adm. Gehman" and

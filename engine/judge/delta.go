@@ -510,6 +510,9 @@ func conflict(a, b string, lex *Lexicon) (Difference, bool) {
 	if d, ok := roleDiff(a, b, lex); ok {
 		return d, true
 	}
+	if d, ok := lightWordDiff(a, b); ok {
+		return d, true
+	}
 	if p, q, ok := antonymChange(a, b, lex); ok {
 		return Difference{Kind: DiffAntonym, A: p, B: q, Explanation: fmt.Sprintf("%q and %q are antonyms", p, q)}, true
 	}

@@ -784,3 +784,30 @@ func TestPrepositionChange(t *testing.T) {
 		}
 	}
 }
+
+// Light words that carry the fact: a modal of another kind, and/or
+// exchanged, an exception.
+func TestLightWords(t *testing.T) {
+	for _, p := range [][2]string{
+		{"Admins must rotate keys monthly.", "Admins may rotate keys monthly."},
+		{"Admins must rotate keys monthly.", "Admins should rotate keys monthly."},
+		{"Refunds need a receipt and an ID.", "Refunds need a receipt or an ID."},
+		{"Access is granted to contractors.", "Access is granted except to contractors."},
+	} {
+		if r := Compare(p[0], p[1]).Resolve(); r == ResolveDuplicate || r == ResolveMerge {
+			t.Errorf("%q / %q: %s", p[0], p[1], r)
+		}
+		if _, ok := Differs(p[0], p[1]); !ok {
+			t.Errorf("%q / %q: Differs finds nothing", p[0], p[1])
+		}
+	}
+	for _, p := range [][2]string{
+		{"Admins can rotate keys.", "Admins may rotate keys."},
+		{"She hoped the guidelines would help.", "She said the guidelines should help."},
+		{"The user must rotate keys.", "The user has to rotate keys."},
+	} {
+		if _, _, ok := modalChange(p[0], p[1]); ok {
+			t.Errorf("%q / %q: read as another modal", p[0], p[1])
+		}
+	}
+}
