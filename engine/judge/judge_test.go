@@ -811,3 +811,16 @@ func TestLightWords(t *testing.T) {
 		}
 	}
 }
+
+// A unit never stands for another unit, though WordNet lists "second" and
+// "minute" together for "a moment".
+func TestUnitsDoNotPair(t *testing.T) {
+	for _, p := range [][2]string{
+		{"The limit is 10 requests per second.", "The limit is 10 requests per minute."},
+		{"Backups are kept for 30 days.", "Backups are kept for 30 hours."},
+	} {
+		if r := Compare(p[0], p[1]).Resolve(); r == ResolveDuplicate || r == ResolveMerge {
+			t.Errorf("%q / %q: %s", p[0], p[1], r)
+		}
+	}
+}

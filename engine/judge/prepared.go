@@ -40,6 +40,11 @@ func newPrepared(text string, lex *Lexicon) *prepared {
 			p.joined[w.raw+ws[i+1].raw] = true
 		}
 		p.keys[i] = lex.keys(w.raw)
+		if measureWord(w.raw, p.keys[i].forms) {
+			// A unit is a value's part: "per second" is not "per minute",
+			// though WordNet lists both for "a moment".
+			p.keys[i].groups = nil
+		}
 		p.pairable[i] = w.name != "" || shortForms[w.raw] != "" || len(p.keys[i].groups) > 0 || len(p.keys[i].forms) > 1
 	}
 	return p
@@ -127,3 +132,27 @@ func Forget() {
 
 // cached reports whether text is in the caches.
 func cached(text string) bool { return preparedCache.has(text) || sceneCache.has(text) }
+
+// measureWords are units of time, size, length, weight and volume.
+var measureWords = map[string]bool{
+	"second": true, "minute": true, "hour": true, "day": true, "week": true, "month": true, "year": true,
+	"decade": true, "century": true, "millisecond": true, "microsecond": true, "nanosecond": true,
+	"byte": true, "kilobyte": true, "megabyte": true, "gigabyte": true, "terabyte": true, "bit": true,
+	"meter": true, "metre": true, "kilometer": true, "kilometre": true, "centimeter": true, "millimeter": true,
+	"mile": true, "foot": true, "feet": true, "inch": true, "yard": true, "pound": true, "ounce": true,
+	"gram": true, "kilogram": true, "ton": true, "tonne": true, "liter": true, "litre": true, "gallon": true,
+	"pint": true, "quart": true, "degree": true, "percent": true, "cent": true, "dollar": true, "euro": true,
+}
+
+// measureWord reports whether a word (with its forms) is a unit.
+func measureWord(w string, forms []string) bool {
+	if measureWords[w] {
+		return true
+	}
+	for _, f := range forms {
+		if measureWords[f] {
+			return true
+		}
+	}
+	return false
+}
