@@ -824,3 +824,15 @@ func TestUnitsDoNotPair(t *testing.T) {
 		}
 	}
 }
+
+// Access states agents record exclude each other.
+func TestAccessAntonyms(t *testing.T) {
+	for _, p := range [][2]string{
+		{"The firewall allows port 22.", "The firewall blocks port 22."},
+		{"The bot is online.", "The bot is offline."},
+	} {
+		if v := Contradiction(p[0], p[1]); !v.Contradicts {
+			t.Errorf("%q / %q: no contradiction", p[0], p[1])
+		}
+	}
+}

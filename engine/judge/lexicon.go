@@ -51,6 +51,9 @@ var extraAntonyms = [][2]string{
 	{"vegetarian", "carnivore"}, {"left-handed", "right-handed"}, {"sit", "stand"},
 	{"smile", "cry"}, {"lie", "stand"}, {"lay", "stand"}, {"lie", "sit"}, {"lay", "sit"},
 	{"kneel", "stand"}, {"naked", "wear"}, {"nude", "wear"}, {"naked", "wearing"}, {"nude", "dressed"}, {"laugh", "cry"}, {"sad", "happy"}, {"sad", "laugh"},
+	// Access and availability, as agents record them.
+	{"allow", "block"}, {"allow", "deny"}, {"permit", "deny"}, {"permit", "block"}, {"grant", "revoke"},
+	{"grant", "deny"}, {"online", "offline"}, {"include", "exclude"}, {"locked", "unlocked"},
 }
 
 // ParseLexicon parses lexicon text in the format lexgen writes. Lines it
