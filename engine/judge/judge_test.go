@@ -748,6 +748,10 @@ func TestSceneAttributes(t *testing.T) {
 		{"A man in a grey coat waits.", "A man in a gray coat waits."},
 		{"The dog is not shaggy haired.", "A shaggy dog sleeps."},
 		{"The old server is not encrypted.", "The new server is encrypted and the old server is not."},
+		{"The red team owns billing.", "The blue team owns search."},
+		{"The red button restarts the server.", "The blue button stops the server."},
+		{"The staging server is not encrypted.", "We run an encrypted production server."},
+		{"The black dog isn't shaggy.", "A shaggy dog sleeps."},
 		{"Nobody is swimming in the pool.", "A man swims in the ocean."},
 		{"No one on the team uses Windows.", "Alice uses Windows at home."},
 	} {

@@ -225,11 +225,24 @@ var colorWords = map[string]bool{
 	"orange": true, "purple": true, "pink": true, "brown": true, "gray": true, "grey": true,
 }
 
-// colorsOf maps each thing written after a colour to its colours.
+// wornWords are what a person wears, normalised: the things a scene gives
+// one colour. Other things may share a name and not a colour ("the red
+// team" / "the blue team" are two teams).
+var wornWords = map[string]bool{}
+
+func init() {
+	for _, w := range []string{"shirt", "t-shirt", "tshirt", "top", "dress", "skirt", "hat", "cap", "helmet",
+		"jacket", "coat", "sweater", "hoodie", "uniform", "pants", "jeans", "shorts", "shoes", "boots",
+		"sneakers", "suit", "tie", "scarf", "gloves", "outfit", "costume", "swimsuit", "bikini", "vest", "blouse"} {
+		wornWords[normWord(w)] = true
+	}
+}
+
+// colorsOf maps each thing worn written after a colour to its colours.
 func colorsOf(ts []token) map[string][]string {
 	out := map[string][]string{}
 	for k := 0; k+1 < len(ts); k++ {
-		if colorWords[ts[k].low] && hasLetterOrDigit(ts[k+1].low) && !colorWords[ts[k+1].low] && !stopWords[ts[k+1].low] {
+		if colorWords[ts[k].low] && wornWords[normWord(ts[k+1].low)] {
 			n := normWord(ts[k+1].low)
 			if !slices.Contains(out[n], ts[k].low) {
 				out[n] = append(out[n], ts[k].low)
@@ -260,13 +273,20 @@ func deniedAttribute(neg, pos *sceneText) (attr, thing string, ok bool) {
 			// "is not shaggy haired": attr modifies what follows.
 			continue
 		}
+		// The word that tells the thing apart, if any: "the staging server
+		// is not encrypted" speaks of the staging one.
+		mod := ""
+		if i > 0 && hasLetterOrDigit(tn[i-1].low) && !stopWords[tn[i-1].low] && !isDeterminer(tn[i-1].low) {
+			mod = normWord(tn[i-1].low)
+		}
 		for k := 0; k+1 < len(tp); k++ {
 			if tp[k].low != attr {
 				continue
 			}
-			// "a shaggy dog", "an encrypted staging server".
-			if normWord(tp[k+1].low) == thing ||
-				k+2 < len(tp) && hasLetterOrDigit(tp[k+1].low) && !stopWords[tp[k+1].low] && normWord(tp[k+2].low) == thing {
+			// "a shaggy dog", "an encrypted staging server": the same
+			// thing told apart by the same word, or by none.
+			if mod == "" && normWord(tp[k+1].low) == thing ||
+				mod != "" && k+2 < len(tp) && normWord(tp[k+1].low) == mod && normWord(tp[k+2].low) == thing {
 				return attr, tn[i].low, true
 			}
 		}
