@@ -450,6 +450,33 @@ func judgeModelCLI(t *testing.T, relation string) (*cli, *modelServer, *httptest
 	return c, ms, srv
 }
 
+// A SEMANTIC fact about another time, another scope or a kind of the
+// subject is not refused as contradicting an established one; another
+// value of the same claim is.
+func TestCLISemanticCompatibleFacts(t *testing.T) {
+	c := newCLI(t)
+	c.setup()
+	const ref = "acme/billing-agent"
+	w := func(key, text string) judgedResult {
+		return c.judged(judgeReq("billing-agent", ref, key, "SEMANTIC", text, 0.9, ""))
+	}
+	for i, p := range [][2]string{
+		{"Alice lives in Berlin.", "Alice lived in Munich in 2015."},
+		{"The user prefers email.", "The user prefers phone calls for urgent issues."},
+		{"The office opens at 9 am.", "The office opens at 10 am on Saturdays."},
+		{"The meeting is on Monday.", "The retro meeting is on Friday."},
+	} {
+		w(fmt.Sprintf("fact/%d-a", i), p[0])
+		if r := w(fmt.Sprintf("fact/%d-b", i), p[1]); r.Reason == "CONTRADICTION" {
+			t.Errorf("%q after %q: %+v", p[1], p[0], r)
+		}
+	}
+	w("home/1", "Dana lives in Lisbon.")
+	if r := w("home/2", "Dana lives in Porto."); r.Reason != "CONTRADICTION" {
+		t.Errorf("another value of a single-valued claim: %+v", r)
+	}
+}
+
 // A configured model judge decides what the rules cannot; a model that fails
 // or times out sends the write to a person (MODEL_UNAVAILABLE), never
 // silently accepting or rejecting it.

@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -147,7 +148,18 @@ func sameSubject(x, y string) bool {
 }
 
 func (j *Judge) compareClaims(x, y *Claim) Verdict {
-	if !sameSubject(x.Subject, y.Subject) {
+	if !sameSubject(x.Subject, y.Subject) || subKind(x, y) || subKind(y, x) {
+		return Verdict{}
+	}
+	if x.Relation != "born" && pastTense(x) != pastTense(y) {
+		// What held and what holds: "Alice lived in Munich in 2015" /
+		// "Alice lives in Berlin", "Bob's manager was Tomás" / "... is
+		// Priya". A change over time, not two values at once.
+		return Verdict{}
+	}
+	if scopeOf(x) != scopeOf(y) {
+		// Another scope: "prefers email" / "prefers phone calls for
+		// urgent issues", "opens at 9 am" / "opens at 10 am on Saturdays".
 		return Verdict{}
 	}
 	explain := func(rule, why string, conf float64) Verdict {
@@ -430,4 +442,90 @@ func (j *Judge) relAntonyms(r1, r2 string) bool {
 		return false
 	}
 	return j.lex.Antonyms(a[0], b[0])
+}
+
+// subKind reports whether y's subject is x's with leading words that name
+// a kind of it ("meeting" / "retro meeting", "tokens" / "refresh tokens"),
+// as opposed to a fuller name ("Sharma" / "Priya Sharma"), whose extra
+// words are capitalised.
+func subKind(x, y *Claim) bool {
+	xs, ys := strings.Fields(x.Subject), strings.Fields(y.Subject)
+	if len(xs) == 0 || len(ys) <= len(xs) || !slices.Equal(xs, ys[len(ys)-len(xs):]) {
+		return false
+	}
+	// The extra words name it when capitalised, a capital that only
+	// starts the sentence aside.
+	named := map[string]bool{}
+	for i, t := range tokenize(y.Text) {
+		if t.capitalized() && !(i == 0 && DefaultLexicon().common(t.low)) {
+			named[t.low] = true
+		}
+	}
+	for _, w := range ys[:len(ys)-len(xs)] {
+		if !named[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// pastWords mark a statement of what held before.
+var pastWords = map[string]bool{"was": true, "were": true, "used": true, "previously": true, "formerly": true, "until": true}
+
+// pastTense reports whether a claim states what held before: a past
+// copula, "used to", "previously", "until", or the relation's verb in a
+// past form ("lived", "worked").
+func pastTense(c *Claim) bool {
+	verb := strings.Fields(c.Relation)
+	for _, t := range tokenize(c.Text) {
+		if pastWords[t.low] {
+			return true
+		}
+		if len(verb) > 0 && relVerbs[t.low] == verb[0] && t.low != verb[0] && (strings.HasSuffix(t.low, "ed") || verbForms[t.low] != "") &&
+			t.low != "has" && t.low != "have" {
+			return true
+		}
+	}
+	return false
+}
+
+// scopeOpeners open a phrase that narrows what a claim covers.
+var scopeOpeners = map[string]bool{"for": true, "during": true, "when": true, "if": true, "unless": true, "except": true}
+
+// scopeOf returns the words that narrow a claim ("for urgent issues", "on
+// Saturdays"), normalised, or "" for a claim that holds generally.
+func scopeOf(c *Claim) string {
+	toks := tokenize(c.Text)
+	var out []string
+	for i, t := range toks {
+		switch {
+		case scopeOpeners[t.low]:
+			// The phrase runs to the verb ("the lead for payments is
+			// Arjun") or the end; one that holds a number or a date is
+			// the value itself ("scheduled for 14 November").
+			var phrase []string
+			value := false
+			for _, u := range toks[i+1:] {
+				if copulas[u.low] || cutWords[u.low] || relVerbs[u.low] != "" {
+					break
+				}
+				if _, month := months[u.low]; month || isDigitStart(u.low) {
+					value = true
+				}
+				if hasLetterOrDigit(u.low) && !stopWords[u.low] && !isDeterminer(u.low) {
+					phrase = append(phrase, normWord(u.low))
+				}
+			}
+			if !value {
+				out = append(out, phrase...)
+			}
+		case t.low == "on" && i+1 < len(toks):
+			// "on Saturdays", "on weekends": a recurring part of the week.
+			n := toks[i+1].low
+			if _, ok := weekdays[strings.TrimSuffix(n, "s")]; ok && strings.HasSuffix(n, "s") || n == "weekends" || n == "weekdays" {
+				out = append(out, normWord(n))
+			}
+		}
+	}
+	return strings.Join(out, " ")
 }

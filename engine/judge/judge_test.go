@@ -840,3 +840,33 @@ func TestAccessAntonyms(t *testing.T) {
 		}
 	}
 }
+
+// Claims about another time, another scope or a kind of the subject do not
+// contradict; the same claim with another value still does.
+func TestClaimTimeScopeAndKind(t *testing.T) {
+	for _, p := range [][2]string{
+		{"Alice lives in Berlin.", "Alice lived in Munich in 2015."},
+		{"Bob's manager is Priya.", "Bob's manager was Tomás until 2022."},
+		{"The user prefers email.", "The user prefers phone calls for urgent issues."},
+		{"The office opens at 9 am.", "The office opens at 10 am on Saturdays."},
+		{"The price is $20.", "The price for students is $10."},
+		{"The meeting is on Monday.", "The retro meeting is on Friday."},
+		{"Tokens expire after 30 days.", "Refresh tokens expire after 90 days."},
+	} {
+		if v := Contradiction(p[0], p[1]); v.Contradicts {
+			t.Errorf("%q / %q: %s", p[0], p[1], v.Explanation)
+		}
+	}
+	for _, p := range [][2]string{
+		{"Alice lives in Berlin.", "Alice lives in Munich."},
+		{"Bob's manager was Priya.", "Bob's manager was Tomás."},
+		{"The team lead for payments is Arjun.", "The team lead for payments is Mei."},
+		{"The release is scheduled for 14 November 2025.", "The release is scheduled for 2 December 2025."},
+		{"The user prefers email for invoices.", "The user prefers phone calls for invoices."},
+		{"Sharma's manager is Priya.", "Anita Sharma's manager is Tomás."},
+	} {
+		if v := Contradiction(p[0], p[1]); !v.Contradicts {
+			t.Errorf("%q / %q: no contradiction", p[0], p[1])
+		}
+	}
+}
