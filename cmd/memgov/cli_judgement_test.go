@@ -304,6 +304,8 @@ func TestCLIDedupKeepsSwaps(t *testing.T) {
 		{"Refunds need a receipt and an ID.", "Refunds need a receipt or an ID."},
 		{"Access is granted to contractors.", "Access is granted except to contractors."},
 		{"The API limit is 10 requests per second.", "The API limit is 10 requests per minute."},
+		{"The smoke test almost passed.", "The smoke test passed."},
+		{"Alice's sister lives in Oslo.", "Alice lives in Oslo."},
 	} {
 		w(fmt.Sprintf("swap/%d-a", i), p[0])
 		if r := w(fmt.Sprintf("swap/%d-b", i), p[1]); r.Status == "REJECTED" || r.Status == "MERGED" {

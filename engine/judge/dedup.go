@@ -341,7 +341,8 @@ func modalChange(a, b string) (string, string, bool) {
 }
 
 // lightWordDiff finds a change in the light words that carry a fact: a
-// modal verb of another kind, and/or exchanged.
+// modal verb of another kind, and/or exchanged, a hedge or an intention
+// in one text only.
 func lightWordDiff(a, b string) (Difference, bool) {
 	if x, y, ok := modalChange(a, b); ok {
 		return Difference{Kind: DiffNegation, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
@@ -349,7 +350,47 @@ func lightWordDiff(a, b string) (Difference, bool) {
 	if conjunctionChange(a, b) {
 		return Difference{Kind: DiffRole, Explanation: `"and" in one text, "or" in the other`}, true
 	}
+	if w, ok := hedgeChange(a, b); ok {
+		return Difference{Kind: DiffNegation, A: w, Explanation: fmt.Sprintf("%q in one text only: it says whether the rest holds", w)}, true
+	}
 	return Difference{}, false
+}
+
+// hedges say how far, or whether, the rest of a statement holds: one text
+// without it states another fact ("the test almost passed" / "the test
+// passed", "Bob wants to leave the team" / "Bob left the team").
+var hedges = map[string]bool{
+	"almost": true, "nearly": true, "barely": true, "hardly": true, "partially": true, "partly": true,
+	"mostly": true, "half": true, "most": true, "few": true, "several": true,
+}
+
+// intentions are hedges when an infinitive follows ("wants to leave").
+var intentions = map[string]bool{
+	"want": true, "wants": true, "wanted": true, "try": true, "tries": true, "tried": true, "attempt": true,
+	"attempts": true, "attempted": true, "plan": true, "plans": true, "planned": true,
+}
+
+// hedgeChange returns a hedge one text writes and the other does not.
+func hedgeChange(a, b string) (string, bool) {
+	count := func(text string) map[string]int {
+		m := map[string]int{}
+		ts := tokenize(text)
+		for i, t := range ts {
+			if hedges[t.low] || intentions[t.low] && i+1 < len(ts) && ts[i+1].low == "to" {
+				m[t.low]++
+			}
+		}
+		return m
+	}
+	ca, cb := count(a), count(b)
+	for _, m := range [2][2]map[string]int{{ca, cb}, {cb, ca}} {
+		for w, n := range m[0] {
+			if m[1][w] == 0 && n > 0 {
+				return w, true
+			}
+		}
+	}
+	return "", false
 }
 
 // conjunctionChange reports whether the and/or of a and b differ where

@@ -186,8 +186,53 @@ func Compare(oldText, newText string) Delta {
 	if len(d.Added) == 0 && len(d.Dropped) == 0 && !d.InOrder {
 		d.Reordered = true
 	}
+	if d.Conflict == nil {
+		// The head of a possessive in one text only: "Alice's sister
+		// lives in Oslo" / "Alice lives in Oslo" speak of two people.
+		if h, ok := possessiveHead(oldText, newText); ok {
+			d.Conflict = &Difference{Kind: DiffRole, A: h, Explanation: fmt.Sprintf("%q in one text only: the other speaks of another thing", h)}
+		} else if h, ok := possessiveHead(newText, oldText); ok {
+			d.Conflict = &Difference{Kind: DiffRole, B: h, Explanation: fmt.Sprintf("%q in one text only: the other speaks of another thing", h)}
+		}
+	}
 	d.Added, d.Dropped = asWritten(d.Added, pn, po), asWritten(d.Dropped, po, nil)
 	return d
+}
+
+// possessiveHead finds a possessor both texts name, with a head in a
+// ("Alice's sister") that b does not write at all: b speaks of the
+// possessor itself ("Alice lives in Oslo"). A possessor only one text
+// names is a detail it adds ("the scandal over Stewart's company"); "he's"
+// is "he is".
+func possessiveHead(a, b string) (string, bool) {
+	key := func(w string) string { return normWord(strings.ReplaceAll(w, "-", "")) }
+	inB := map[string]bool{}
+	for _, t := range tokenize(b) {
+		inB[key(t.low)] = true
+	}
+	ts := tokenize(a)
+	for i := 1; i+1 < len(ts); i++ {
+		var owner, head string
+		// Only "'s": "X of Y" is written for too many things that are not
+		// Y ("64 GB of memory", "the first quarter of the year").
+		if ts[i].low != "'s" {
+			continue
+		}
+		owner, head = ts[i-1].low, ts[i+1].low
+		if pronouns[owner] || !hasLetterOrDigit(head) || stopWords[head] || isDigitStart(head) || !hasLetterOrDigit(owner) {
+			continue
+		}
+		if inB[key(owner)] && !inB[key(head)] {
+			return head, true
+		}
+	}
+	return "", false
+}
+
+// pronouns contract with "is" ("he's", "it's"); they own nothing there.
+var pronouns = map[string]bool{
+	"he": true, "she": true, "it": true, "that": true, "there": true, "what": true, "who": true,
+	"here": true, "where": true, "let": true, "how": true, "this": true,
 }
 
 // Similarity is the Dice coefficient of the normalised content words of a

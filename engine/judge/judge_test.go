@@ -870,3 +870,33 @@ func TestClaimTimeScopeAndKind(t *testing.T) {
 		}
 	}
 }
+
+// A text that leaves out a hedge, an intention or the head of a
+// possessive states another fact, though every word it keeps is in the
+// other: it is not a duplicate.
+func TestDroppedQualifiers(t *testing.T) {
+	for _, p := range [][2]string{
+		{"The test almost passed.", "The test passed."},
+		{"The migration is nearly done.", "The migration is done."},
+		{"Half of the nodes are down.", "The nodes are down."},
+		{"Most users enabled MFA.", "Users enabled MFA."},
+		{"Bob wants to leave the team.", "Bob left the team."},
+		{"Alice's sister lives in Oslo.", "Alice lives in Oslo."},
+	} {
+		for _, q := range [][2]string{p, {p[1], p[0]}} {
+			if r := Compare(q[0], q[1]).Resolve(); r == ResolveDuplicate || r == ResolveMerge {
+				t.Errorf("%q / %q: %s (%v)", q[0], q[1], r, Compare(q[0], q[1]))
+			}
+		}
+	}
+	for _, p := range [][2]string{
+		{"The user's timezone is Europe/Berlin.", "User timezone: Europe/Berlin."},
+		{"The shuttle's reentry was fatal.", "The shuttle's re-entry was fatal."},
+		{"NEC is pitching its gear to hospitals.", "NEC's pitching its gear to hospitals."},
+		{"The peace plan stalled in May.", "The peace plan stalled in May, he said."},
+	} {
+		if r := Compare(p[0], p[1]).Resolve(); r == ResolveConflict {
+			t.Errorf("%q / %q: %s (%v)", p[0], p[1], r, Compare(p[0], p[1]))
+		}
+	}
+}
