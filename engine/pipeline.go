@@ -735,7 +735,8 @@ func (e *Engine) stage(ctx context.Context, tx Tx, w *write) (WriteResult, error
 	sort.SliceStable(reasons, func(i, j int) bool { return reasonRank(reasons[i]) < reasonRank(reasons[j]) })
 	detail := ReviewDetail{Reasons: reasons, RiskFormula: w.risk.String(), Evidence: w.req.EvidenceRefs,
 		Related: append(append([]RelatedItem{}, w.contradicts...), w.related...), Provenance: w.provenance,
-		ValidationScore: w.validation, Supersedes: w.supersedes, NeedsVerification: w.needsVerification(&e.policy)}
+		ValidationScore: w.validation, Supersedes: w.supersedes, NeedsVerification: w.needsVerification(&e.policy),
+		Findings: w.findings}
 	if detail.NeedsVerification {
 		detail.Reasons = append(detail.Reasons, ReasonNeedsVerification)
 	}

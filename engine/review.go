@@ -60,8 +60,11 @@ type ReviewDetail struct {
 	Related         []RelatedItem    `json:"related,omitempty"`
 	Provenance      *Provenance      `json:"provenance,omitempty"`
 	ValidationScore float64          `json:"validation_score"`
-	Findings        []string         `json:"findings,omitempty"`
-	Supersedes      string           `json:"supersedes,omitempty"` // key of the item it would supersede
+	// Findings say what the gates that deferred the write found, for the
+	// curator: "near-duplicate of k that differs: "to berlin" in one
+	// text, "from berlin" in the other".
+	Findings   []string `json:"findings,omitempty"`
+	Supersedes string   `json:"supersedes,omitempty"` // key of the item it would supersede
 	// NeedsVerification flags a low-confidence write (spec §14.4): its
 	// confidence is below the policy's verify_below. The flag is also the
 	// last of Reasons, so every view of the reasons shows it.

@@ -1066,6 +1066,20 @@ func (q *queue) detail(w int) []string {
 			add(lbl + l)
 		}
 	}
+	// How the write differs from the near-duplicate it was held beside
+	// ("to berlin" / "from berlin"): the reason code alone does not say.
+	// Other findings restate what the reasons and the related items show.
+	shown := 0
+	for _, f := range d.Findings {
+		_, delta, ok := strings.Cut(f, " that differs: ")
+		if !ok || shown == 2 {
+			continue
+		}
+		shown++
+		for _, l := range wrapMax("differs: "+clean(delta), w-5, 3) {
+			add("     " + st.Muted.Render(l))
+		}
+	}
 	add("")
 	ev := st.Label.Render("EVIDENCE")
 	if f := d.Factual; f != nil {

@@ -450,3 +450,20 @@ func TestStoryMouse(t *testing.T) {
 
 var _ = regexp.MustCompile
 var _ = review.SortAge
+
+// A write held beside a near-duplicate says in the detail how it differs:
+// the reason code alone does not tell a curator that "to Berlin" became
+// "from Berlin".
+func TestStoryNearDuplicateSaysHow(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(sizeName(size), func(t *testing.T) {
+			w := newQueueWorld(t)
+			w.write(t, writeReq("support-bot", "acme/support-bot", "parcel/1", "EPISODIC", "Parcel 88 was shipped to Berlin.", 0.9, nil))
+			w.write(t, writeReq("support-bot", "acme/support-bot", "parcel/2", "EPISODIC", "Parcel 88 was shipped from Berlin.", 0.9, nil))
+			s := openQ(t, w, "demo-curator", size[0], size[1], QueueScreen)
+			s.see("7 pending")
+			s.press("/", "from berlin", "enter")
+			seeAll(s, "1 match", "key parcel/2", "NEAR_DUPLICATE", "differs:", `"to berlin"`)
+		})
+	}
+}
