@@ -179,9 +179,7 @@ func TestCLIDedupByWords(t *testing.T) {
 	c := newCLI(t)
 	c.setup()
 	const ref = "acme/billing-agent"
-	w := func(key, text string) judgedResult {
-		return c.judged(judgeReq("billing-agent", ref, key, "EPISODIC", text, 0.9, ""))
-	}
+	w := c.writer(ref, "EPISODIC")
 	if r := w("ship/1", "The customer said the parcel for order 4417 arrived damaged and asked for a replacement."); r.Status != "COMMITTED" {
 		t.Fatalf("first: %+v", r)
 	}
@@ -225,9 +223,7 @@ func TestCLIDedupRewordings(t *testing.T) {
 	c := newCLI(t)
 	c.setup()
 	const ref = "acme/billing-agent"
-	w := func(key, text string) judgedResult {
-		return c.judged(judgeReq("billing-agent", ref, key, "EPISODIC", text, 0.9, ""))
-	}
+	w := c.writer(ref, "EPISODIC")
 	for i, p := range [][2]string{
 		{"Sam is allergic to peanuts.", "Sam has a peanut allergy."},
 		{"The staging database runs on port 5432.", "The staging DB runs on port 5432."},
@@ -289,9 +285,7 @@ func TestCLIDedupKeepsSwaps(t *testing.T) {
 	c := newCLI(t)
 	c.setup()
 	const ref = "acme/billing-agent"
-	w := func(key, text string) judgedResult {
-		return c.judged(judgeReq("billing-agent", ref, key, "EPISODIC", text, 0.9, ""))
-	}
+	w := c.writer(ref, "EPISODIC")
 	for i, p := range [][2]string{
 		{"The release moved from Monday to Friday.", "The release moved to Monday from Friday."},
 		{"The API is mostly stable and rarely slow.", "The API is rarely stable and mostly slow."},
@@ -382,6 +376,14 @@ func TestCLIProposalContentPolicy(t *testing.T) {
 	}
 }
 
+// writer returns a function that writes text under key to ref's layer as
+// billing-agent with confidence 0.9 and prints the judged result.
+func (c *cli) writer(ref, layer string) func(key, text string) judgedResult {
+	return func(key, text string) judgedResult {
+		return c.judged(judgeReq("billing-agent", ref, key, layer, text, 0.9, ""))
+	}
+}
+
 // modelServer is an OpenAI-compatible chat-completions server: it answers
 // each request with relation, fails with HTTP 500, or hangs until the client
 // gives up.
@@ -459,9 +461,7 @@ func TestCLISemanticCompatibleFacts(t *testing.T) {
 	c := newCLI(t)
 	c.setup()
 	const ref = "acme/billing-agent"
-	w := func(key, text string) judgedResult {
-		return c.judged(judgeReq("billing-agent", ref, key, "SEMANTIC", text, 0.9, ""))
-	}
+	w := c.writer(ref, "SEMANTIC")
 	for i, p := range [][2]string{
 		{"Alice lives in Berlin.", "Alice lived in Munich in 2015."},
 		{"The user prefers email.", "The user prefers phone calls for urgent issues."},
@@ -517,9 +517,7 @@ func TestCLIModelJudge(t *testing.T) {
 func TestCLIModelDedup(t *testing.T) {
 	c, ms, _ := judgeModelCLI(t, "entails")
 	const ref = "acme/billing-agent"
-	w := func(key, text string) judgedResult {
-		return c.judged(judgeReq("billing-agent", ref, key, "EPISODIC", text, 0.9, ""))
-	}
+	w := c.writer(ref, "EPISODIC")
 	if r := w("budget/1", "Ravi approved the budget for the offsite."); r.Status != "COMMITTED" {
 		t.Fatalf("first write: %+v", r)
 	}
