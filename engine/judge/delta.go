@@ -123,9 +123,10 @@ func quoteWords(ws []string) string {
 func Compare(oldText, newText string) Delta {
 	lex := DefaultLexicon()
 	d := Delta{}
+	w, p, q, prepChanged := prepositionChange(oldText, newText)
 	if c, ok := conflict(oldText, newText, lex); ok {
 		d.Conflict = &c
-	} else if w, p, q, ok := prepositionChange(oldText, newText); ok {
+	} else if prepChanged {
 		// Prepositions are light words, so the words below do not see
 		// them: "shipped to Berlin" / "shipped from Berlin".
 		d.Conflict = &Difference{Kind: DiffRole, A: p + " " + w, B: q + " " + w,
@@ -181,7 +182,7 @@ func Compare(oldText, newText string) Delta {
 	for w := range paired {
 		loose[w] = true
 	}
-	d.InOrder = sameOrder(without(wo, loose), without(wn, loose)) && samePrepositions(oldText, newText) ||
+	d.InOrder = sameOrder(without(wo, loose), without(wn, loose)) && !prepChanged ||
 		copulaSwap(oldText, newText, lex) || adverbialMove(oldText, newText) || coordinationSwap(oldText, newText)
 	if len(d.Added) == 0 && len(d.Dropped) == 0 && !d.InOrder {
 		d.Reordered = true

@@ -130,13 +130,6 @@ var prepositionForms = map[string]string{
 	"onto": "on", "upon": "on", "towards": "to", "toward": "to", "underneath": "under", "beneath": "under",
 }
 
-// samePrepositions reports whether no word the two texts share is governed
-// by one preposition in a and another in b (prepositionChange).
-func samePrepositions(a, b string) bool {
-	_, _, _, changed := prepositionChange(a, b)
-	return !changed
-}
-
 // prepositionChange finds a word the two texts share that one preposition
 // governs in a and another in b: "moved from Monday to Friday" and "moved
 // to Monday from Friday" share their content words in order, but not the
