@@ -125,7 +125,7 @@ func matchPatterns(fs []Finding, text string) []Finding {
 			fs = p.find(fs, view, text)
 		}
 	}
-	return fs
+	return matchForeign(fs, text)
 }
 
 // tidy orders findings by offset, drops a finding that repeats the rule of

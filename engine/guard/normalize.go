@@ -214,8 +214,19 @@ func joinSpelled(n *normalized) *normalized {
 				obf:  append(make([]bool, 0, len(t)), n.obf[:i]...),
 			}
 		}
+		// Letters of one word stand one separator apart in the original;
+		// a wider gap there ("i g n o r e   a l l") ends a word.
+		minGap := -1
+		for j := i; j < k; j += 2 {
+			if g := n.off[j+2] - n.off[j]; minGap < 0 || g < minGap {
+				minGap = g
+			}
+		}
 		for j := i; j <= k; j += 2 {
 			out.add(t[j], n.off[j], true)
+			if j < k && n.off[j+2]-n.off[j] > minGap {
+				out.add(' ', n.off[j+1], true)
+			}
 		}
 		i = k
 	}

@@ -41,10 +41,10 @@ const clause = `(?:^|[^\w\s'’]\s*|\n|\b(?:please|now|and|then|so|just|also|sim
 // Building blocks of the instruction patterns.
 const (
 	agentNoun = `(?:ai|ais|assistant|assistants|llm|llms|language model|language models|chatbot|chatbots|bot|model|models|ai agent|ai agents|ai assistant|ai assistants|gpt|agent|agents)`
-	orderNoun = `(?:instructions?|rules?|prompts?|directives?|guidelines?|guardrails?|constraints?|commands?|orders|programming|polic(?:y|ies)|restrictions?|filters?|safeguards?|guidance|training|context|conversation|messages?|limitations?|boundaries)`
+	orderNoun = `(?:instructions?|rules?|protocols?|precautions|prompts?|directives?|guidelines?|guardrails?|constraints?|commands?|orders|programming|polic(?:y|ies)|restrictions?|filters?|safeguards?|guidance|training|context|conversation|messages?|limitations?|boundaries)`
 	priorAdj  = `(?:all|any|every|each|the|your|these|those|of|previous|prior|preceding|above|earlier|former|original|initial|system|safety|previously|stated|mentioned|listed|given|foregoing|hidden|ethical|content|moderation)`
-	secretObj = `(?:system prompt|(?:initial|original|hidden|secret|previous|full|real|system) (?:instructions|prompt|configuration|config)|(?:text|instructions|prompt|words) above|your (?:instructions|prompt|rules|configuration|memory|memories)|api keys?|credentials|passwords?|secret keys?|private keys?|ssh keys?|access tokens?|auth tokens?|session cookies|(?:admin|root|database|db) password|environment variables|vault)`
-	sendObj   = `(?:conversation|chat|history|transcripts?|credentials|passwords?|api keys?|secrets|tokens|system prompt|memory|memories|contents of your|user data|personal data|ssh keys?|private keys?)`
+	secretObj = `(?:system prompt|system message|(?:initial|original|hidden|secret|previous|full|real|system) (?:instructions|prompt|configuration|config)|(?:text|instructions|prompt|words) above|(?:the\s+)?above (?:prompt|instructions|text)|your (?:instructions|prompt|rules|configuration|memory|memories)|api keys?|credentials|passwords?|secret keys?|private keys?|ssh keys?|access tokens?|auth tokens?|session cookies|(?:admin|root|database|db) password|environment variables|vault)`
+	sendObj   = `(?:conversation|chat|history|transcripts?|credentials|passwords?|api keys?|secrets|tokens|system prompt|memory|memories|contents of your|user data|personal data|ssh keys?|private keys?|contacts|contact list|contacts list|address book|inbox|cookies|(?:all|last\s+(?:\w+\s+)?|every)\s*(?:of\s+)?(?:the\s+|my\s+|your\s+|their\s+|his\s+|her\s+)?(?:messages|emails|e-mails|files|documents))`
 	target    = `(?:https?://|www\.|\S+@\S+|\S+\.(?:com|net|org|io|ru|cn|xyz|example|site|top|info|biz|me|co)\b)`
 	reporting = `\b(?:says?|said|told|tells|wrote|writes|explains?|explained|reads|mentions?|mentioned|asked|asks|states?|stated|notes|reminds?|reminded|announced?|claims?|claimed|according to|quoted?)\b`
 )
@@ -56,7 +56,7 @@ var patterns = buildPatterns()
 func buildPatterns() []pattern {
 	ps := []spec{
 		// INSTRUCTION_TO_AGENT: overriding what the agent was told.
-		{rule: RuleInstruction, need: "ignore disregard forget discard abandon nevermind mind attention; instruction instructions rule rules prompt prompts directive directives guideline guidelines guardrail guardrails constraint constraints command commands orders programming policy policies restriction restrictions filter filters safeguard safeguards guidance training context conversation message messages limitation limitations boundaries", leet: true, desc: "order to ignore prior instructions",
+		{rule: RuleInstruction, need: "ignore disregard forget discard abandon nevermind mind attention; protocol protocols precautions instruction instructions rule rules prompt prompts directive directives guideline guidelines guardrail guardrails constraint constraints command commands orders programming policy policies restriction restrictions filter filters safeguard safeguards guidance training context conversation message messages limitation limitations boundaries", leet: true, desc: "order to ignore prior instructions",
 			expr: `\b(?P<m>(?:ignore|disregard|forget|discard|abandon|nevermind|never mind|pay no attention to|stop paying attention to)\s+(?:` + priorAdj + `\s+){0,4}` + orderNoun + `)\b`},
 		{rule: RuleInstruction, need: "ignore disregard forget; above before prior previously", leet: true, desc: "order to ignore prior instructions",
 			expr: `\b(?P<m>(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+|the\s+(?:text|content|message|words|note)\s+)?(?:above|before this|prior to this|previously said))\b`},
@@ -67,7 +67,13 @@ func buildPatterns() []pattern {
 		{rule: RuleInstruction, need: "forget", leet: true, desc: "order to forget everything",
 			expr: clause + `(?P<m>forget\s+(?:everything|all\s+(?:of\s+)?(?:that|this|the above|you\s+(?:know|were told|have been told|learned))|what\s+you\s+(?:know|were told|have been told|learned)))\b`},
 		{rule: RuleInstruction, need: "stop; following obeying", leet: true, desc: "order to stop following the rules",
-			expr: `\b(?P<m>stop\s+(?:following|obeying)\s+(?:your|the|all|any)\s+(?:\w+\s+)?(?:rules|instructions|guidelines|polic(?:y|ies)|programming))\b`},
+			expr: `\b(?P<m>stop\s+(?:following|obeying)\s+(?:your|the|all|any)\s+(?:[\w'’]+\s+)?(?:rules|instructions|guidelines|polic(?:y|ies)|programming))\b`},
+		{rule: RuleInstruction, need: "follow obey; mine me my; instead", leet: true, desc: "order to stop following the rules",
+			expr: `\b(?P<m>(?:follow|obey)\s+(?:mine|me|my\s+(?:rules|instructions|orders|commands))\s+instead)\b`},
+		{rule: RuleInstruction, need: "bypass circumvent skip override evade ignore; approval review moderation verification governance confirmation; commit store save write approve accept publish merge", leet: true, desc: "order to bypass review",
+			expr: `\b(?P<m>(?:bypass|circumvent|skip|override|evade|ignore)\s+(?:the\s+|any\s+|all\s+)?(?:human\s+)?(?:approval|review|moderation|verification|governance|confirmation)s?(?:\s+(?:step|process|queue|gate|stage|checks?))?\s+(?:and\s+)?(?:just\s+)?(?:commit|store|save|write|approve|accept|publish|merge)\s+(?:this|it|the\s+(?:memory|entry|record|write)))\b`},
+		{rule: RuleInstruction, need: "commit store save write approve accept; directly without immediately; review approval verification checks check moderation", leet: true, desc: "order to bypass review",
+			expr: clause + `(?P<m>(?:commit|store|save|write|approve|accept)\s+(?:this|it)\s+(?:memory\s+|entry\s+|record\s+|fact\s+)?(?:directly\s+|immediately\s+)?without\s+(?:any\s+)?(?:human\s+)?(?:review|approval|verification|checks?|moderation))\b`},
 		{rule: RuleInstruction, need: "reset clear wipe erase delete; your", leet: true, desc: "order to reset the agent's instructions",
 			expr: `\b(?P<m>(?:reset|clear|wipe|erase|delete)\s+(?:all\s+)?your\s+(?:instructions|rules|programming|guidelines|system prompt|prompt|context|memory|memories))\b`},
 		{rule: RuleInstruction, need: "your; new updated real true actual revised only primary secret hidden", leet: true, desc: "replacement instructions",
@@ -113,15 +119,28 @@ func buildPatterns() []pattern {
 		{rule: RuleInstruction, need: "mode freed released liberated unrestricted unfiltered uncensored jailbroken", leet: true, desc: "jailbreak mode",
 			expr: `\b(?P<m>(?:enable|activate|enter|switch\s+to|turn\s+on|engage)\s+(?:the\s+)?(?:god|jailbreak|jailbroken|dan|unrestricted|unfiltered|uncensored|evil|chaos)\s+mode|you\s+are\s+(?:now\s+)?in\s+(?:developer|dev|god|jailbreak|jailbroken|dan|unrestricted|unfiltered|uncensored|admin|sudo|debug)\s+mode|(?:freed|released|liberated)\s+from\s+(?:the\s+)?(?:typical\s+)?(?:confines|restrictions|rules|constraints|limitations)|(?:unrestricted|unfiltered|uncensored|jailbroken)\s+(?:ai|assistant|llm|chatbot|version of yourself))\b`},
 		{rule: RuleInstruction, need: "override", leet: true, desc: "claim of authority over the agent",
-			expr: `\b(?P<m>(?:developer|admin|system|security|emergency|root|sudo)\s+override\s*[:!])`},
+			expr: `(?:\b(?:developer|admin|system|security|emergency|root|sudo)\s+|(?:^|[.!?\n])\s*)(?P<m>override\s*[:!])`},
 		{rule: RuleInstruction, need: "safety content ethical moral", leet: true, desc: "order to drop safety limits",
 			expr: `\b(?P<m>without\s+(?:any\s+)?(?:safety|content|ethical|moral)\s+(?:filters?|restrictions?|guidelines?|polic(?:y|ies)|limits?)|(?:you|assistant|ai)\s+(?:have|has|with)\s+no\s+(?:content|safety)\s+(?:polic(?:y|ies)|filters?|restrictions?)|(?:content|safety)\s+polic(?:y|ies)\s+no\s+longer\s+appl(?:y|ies))\b`},
+
+		// INSTRUCTION_TO_AGENT: prompt extraction worded as a question or a
+		// format ("what were the first 50 words you were given").
+		{rule: RuleInstruction, need: "first last initial opening; words lines sentences characters tokens; given received told shown", leet: true, desc: "prompt-extraction request",
+			expr: `\b(?P<m>(?:first|last|initial|opening)\s+(?:\d+\s+|[a-z]+\s+)?(?:words|lines|sentences|characters|tokens)\s+(?:that\s+)?you\s+(?:were|have been)\s+(?:given|told|shown)|(?:first|last|initial|opening)\s+(?:\d+\s+|[a-z]+\s+)?(?:words|lines|sentences|characters|tokens)\s+(?:that\s+)?you\s+received)\b`},
+		{rule: RuleInstruction, need: "respond reply answer print output repeat show display; contents content text; system your; message prompt instructions", leet: true, desc: "prompt-extraction request",
+			expr: `\b(?P<m>(?:respond|reply|answer)\s+(?:only\s+)?with\s+(?:the\s+)?(?:full\s+|exact\s+|entire\s+)?(?:contents?|text)\s+of\s+(?:your|the)\s+(?:system\s+(?:message|prompt)|instructions|prompt|initial\s+prompt)|(?:print|output|repeat|show|display)\s+(?:me\s+)?(?:the\s+)?(?:full\s+|exact\s+|entire\s+)?(?:contents?|text)\s+of\s+your\s+(?:system\s+(?:message|prompt)|instructions|prompt))\b`},
+		{rule: RuleInstruction, need: "spell write say type print encode give tell; backwards backward reverse reversed letter spaces acrostic pig; it password secret key code phrase", leet: true, desc: "request for a secret in disguise",
+			expr: `\b(?P<m>(?:spell|write|say|type|print|encode|give|tell)\s+(?:me\s+)?(?:it|the\s+(?:secret\s+)?(?:password|secret|key|code|passphrase|pass\s+phrase))\s+(?:out\s+)?(?:backwards?|in\s+reverse|reversed|letter\s+by\s+letter|one\s+letter\s+at\s+a\s+time|with\s+spaces\s+between|as\s+an\s+acrostic|in\s+pig\s+latin))\b`},
+		{rule: RuleInstruction, need: "pwned", leet: true, reported: true, desc: "known attack payload",
+			expr: `\b(?P<m>i\s+have\s+been\s+pwned)\b`},
+		{rule: RuleInstruction, need: "pwned", leet: true, desc: "known attack payload",
+			expr: clause + `(?P<m>(?:say|print|output|write|type|respond\s+with|reply\s+with|answer\s+with|end\s+with|begin\s+with|start\s+with|only\s+say)\s+(?:only\s+|exactly\s+|just\s+)?["'“‘]?\s*i\s+have\s+been\s+pwned)\b`},
 
 		// INSTRUCTION_TO_AGENT: concealment and exfiltration.
 		{rule: RuleInstruction, need: "reveal print output repeat leak disclose dump recite tell give expose exfiltrate type write; prompt instructions configuration config api key keys credentials password passwords secret private ssh token tokens cookies variables vault memory memories rules above", leet: true, desc: "order to disclose secrets",
 			expr: clause + `(?P<m>(?:reveal|print|output|repeat|leak|disclose|dump|recite|tell me|give me|expose|exfiltrate|type out|write out)\s+(?:\w+\s+){0,3}?` + secretObj + `)\b`},
-		{rule: RuleInstruction, need: "send forward email e post upload transmit copy leak exfiltrate sync bcc; conversation chat history transcript transcripts credentials password passwords api secrets tokens system memory memories contents user personal ssh private; to at into", leet: true, desc: "order to send data out",
-			expr: clause + `(?:(?:silently|quietly|secretly|covertly|immediately|also|then|now)\s+)*(?P<m>(?:send|forward|email|e-mail|post|upload|transmit|copy|leak|exfiltrate|sync|bcc)\s+(?:\w+\s+){0,4}?` + sendObj + `\b[^.\n]{0,80}?\b(?:to|at|into)\s+` + target + `)`},
+		{rule: RuleInstruction, need: "send forward email e post upload transmit copy leak exfiltrate sync bcc; conversation chat history transcript transcripts credentials password passwords api secrets tokens system memory memories contents user personal ssh private contacts contact address inbox cookies messages emails mails files documents; to at into", leet: true, desc: "order to send data out",
+			expr: `(?:` + clause + `|\b(?:tool|function|plugin|action)\s+to\s+)(?:(?:silently|quietly|secretly|covertly|immediately|also|then|now)\s+)*(?P<m>(?:send|forward|email|e-mail|post|upload|transmit|copy|leak|exfiltrate|sync|bcc)\s+(?:\w+\s+){0,4}?` + sendObj + `\b[^.\n]{0,80}?\b(?:to|at|into)\s+` + target + `)`},
 		{rule: RuleInstruction, need: "silently secretly covertly quietly", leet: true, desc: "order to act covertly",
 			expr: `\b(?P<m>(?:silently|secretly|covertly|quietly)\s+(?:send|forward|copy|upload|email|transfer|exfiltrate|delete|add|change|modify|disable|bcc|approve|grant|install))\b`},
 		{rule: RuleInstruction, need: "without; user users customer customers human humans operator operators; knowing knowledge noticing consent being", leet: true, desc: "order to act covertly",
