@@ -300,6 +300,8 @@ func TestCLIDedupKeepsSwaps(t *testing.T) {
 		{"The API limit is 10 requests per second.", "The API limit is 10 requests per minute."},
 		{"The smoke test almost passed.", "The smoke test passed."},
 		{"Alice's sister lives in Oslo.", "Alice lives in Oslo."},
+		{"Apple A5 was created by Apple.", "Apple A5 was created by Google."},
+		{"Bob told Bob's manager about the outage.", "Bob told Alice's manager about the outage."},
 	} {
 		w(fmt.Sprintf("swap/%d-a", i), p[0])
 		if r := w(fmt.Sprintf("swap/%d-b", i), p[1]); r.Status == "REJECTED" || r.Status == "MERGED" {

@@ -103,6 +103,43 @@ var relationAlias = map[string]string{
 	"established in": "founded", "weigh": "weight", "last": "duration",
 	"chief executive": "ceo", "chief executive officer": "ceo", "boss": "manager", "supervisor": "manager",
 	"team lead": "lead", "lead for": "lead",
+	"created by": "creator", "developed by": "developer", "produced by": "producer",
+	"manufactured by": "manufacturer", "designed by": "designer", "invented by": "inventor",
+	"directed by": "director", "composed by": "composer", "published by": "publisher",
+	"made by": "maker", "maintained by": "maintainer", "founded by": "founder",
+}
+
+// activeOf maps a role a passive names ("owned by Ravi": owner) to the
+// relation verb that states it in the active voice ("Ravi owns").
+var activeOf = map[string]string{"owner": "own", "lead": "lead", "manager": "manage", "author": "write"}
+
+// active states c in the active voice where a relation verb can: "the
+// service is owned by Ravi" (service | owner | ravi) is read as "Ravi owns
+// the service" (ravi | own | service), so the two voices agree.
+func active(c Claim) Claim {
+	v, ok := activeOf[c.Relation]
+	if !ok || c.Value.Kind != KindText || c.Value.Text == "" || strings.Contains(c.Subject, " 's ") {
+		return c
+	}
+	c.Subject, c.Value.Text, c.Relation = c.Value.Text, c.Subject, v
+	return c
+}
+
+// relationPredicate reports whether a copula's predicate opens with a
+// relation of its own: "located in Spain", "owned by Ravi", "in Berlin".
+func relationPredicate(pred []token) bool {
+	if len(pred) < 2 {
+		return false
+	}
+	if _, ok := relationAlias[pred[0].low+" "+pred[1].low]; ok {
+		return true
+	}
+	if pred[1].low == "by" {
+		if _, ok := relVerbs[pred[0].low]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Cardinality says how many values a relation holds for one subject at a
@@ -133,6 +170,9 @@ var DefaultCardinality = map[string]Cardinality{
 	"budget": Single, "size": Single, "founded": Single, "population": Single, "president": Single,
 	"password": Single, "default branch": Single, "primary key": Single, "rate": Single,
 	"capital city": Single, "identity": Single, "height": Single, "length": Single, "id": Single,
+	"creator": Single, "developer": Single, "producer": Single, "manufacturer": Single,
+	"designer": Single, "inventor": Single, "director": Single, "composer": Single,
+	"publisher": Single, "maker": Single, "maintainer": Single, "founder": Multi,
 	// Multi-valued attributes and verbs.
 	"friend": Multi, "hobby": Multi, "interest": Multi, "colleague": Multi, "skill": Multi,
 	"pet": Multi, "child": Multi, "kid": Multi, "sibling": Multi, "speak": Multi, "like": Multi,
@@ -335,8 +375,10 @@ func extractSentence(ts []token) (Claim, bool) {
 			break
 		}
 	}
-	// "the R of X".
-	if attr == "" {
+	// "the R of X", unless the predicate states a relation of its own:
+	// "the University of Madrid is located in Spain" speaks of the
+	// university.
+	if attr == "" && !(verb == "" && relationPredicate(pred)) {
 		for i, t := range subj {
 			if t.low == "of" && i > 0 && i+1 < len(subj) {
 				attr = joinLow(subj[:i])
@@ -414,8 +456,19 @@ func extractSentence(ts []token) (Claim, bool) {
 		c.Relation, c.Value = "age", v
 		return finish(c)
 	}
-	// Passive of a relation verb: "the service is owned by Ravi" says
-	// Ravi owns the service.
+	// A passive with an agent that names a role: "the service is owned
+	// by Ravi", "Windows was developed by Microsoft".
+	if len(pred) >= 3 && pred[1].low == "by" {
+		if a, ok := relationAlias[pred[0].low+" by"]; ok {
+			if agent := cleanPhrase(pred[2:]); len(agent) > 0 {
+				c.Relation = a
+				c.Value = parseValue(agent)
+				return finish(c)
+			}
+		}
+	}
+	// Passive of a relation verb: "the report is read by Ravi" says Ravi
+	// reads the report.
 	if len(pred) >= 3 && pred[1].low == "by" {
 		if v, ok := relVerbs[pred[0].low]; ok && v != pred[0].low && v != "have" {
 			if agent := cleanPhrase(pred[2:]); len(agent) > 0 && len(agent) <= 4 {
@@ -691,7 +744,7 @@ func SameClaims(a, b string) bool {
 	for i := range ca {
 		// The relation as the rules read it, particle included ("work
 		// at" / "work with"), where the fingerprint keeps only its words.
-		x, y := ca[i], cb[i]
+		x, y := active(ca[i]), active(cb[i])
 		if x.Relation != y.Relation || x.Negated != y.Negated || norm(x.Subject) != norm(y.Subject) || value(x.Value) != value(y.Value) {
 			return false
 		}

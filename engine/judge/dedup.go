@@ -155,6 +155,7 @@ func Fingerprint(text string) [16]byte {
 	claims := Extract(text)
 	if len(claims) > 0 {
 		for _, c := range claims {
+			c = active(c)
 			h.Write([]byte("c\x00"))
 			h.Write([]byte(strings.Join(normTokens(c.Subject, lex), " ")))
 			h.Write([]byte{0})
@@ -645,6 +646,7 @@ func passive(text string) bool {
 const maxRoleWords = 60
 
 func claimsAgree(x, y Claim) bool {
+	x, y = active(x), active(y)
 	return x.Subject == y.Subject && x.Relation == y.Relation && x.Negated == y.Negated && x.Value.Text == y.Value.Text
 }
 
@@ -653,6 +655,17 @@ func wordSet(ws []string) map[string]bool {
 	for _, w := range ws {
 		if !stopWords[w] {
 			m[w] = true
+		}
+	}
+	return m
+}
+
+// wordCounts counts the content words of ws.
+func wordCounts(ws []string) map[string]int {
+	m := map[string]int{}
+	for _, w := range ws {
+		if !stopWords[w] {
+			m[w]++
 		}
 	}
 	return m

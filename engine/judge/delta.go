@@ -159,6 +159,25 @@ func Compare(oldText, newText string) Delta {
 			d.Dropped = append(d.Dropped, w)
 		}
 	}
+	if len(d.Added) > 0 {
+		// A name or number the old text writes more often than the new
+		// one was put for another ("Apple A5 was created by Apple" /
+		// "... by Google"); sets of words alone read the new text as one
+		// that only adds.
+		var named map[string]bool
+		co, cn := wordCounts(wo), wordCounts(wn)
+		for w, k := range co {
+			if k <= cn[w] || cn[w] == 0 {
+				continue
+			}
+			if named == nil {
+				named = wordSet(names(oldText, lex))
+			}
+			if named[w] || strings.ContainsAny(w, "0123456789") {
+				d.Dropped = append(d.Dropped, w)
+			}
+		}
+	}
 	d.Added, d.Dropped = inOrder(d.Added, wn), inOrder(d.Dropped, wo)
 	if len(so)+len(sn) > 0 {
 		d.Similarity = 2 * float64(shared) / float64(len(so)+len(sn))

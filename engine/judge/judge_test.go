@@ -900,3 +900,58 @@ func TestDroppedQualifiers(t *testing.T) {
 		}
 	}
 }
+
+// A name written twice in the old text and once in the new one was put
+// for another: the new text does not only add.
+func TestRepeatedNameReplaced(t *testing.T) {
+	for _, p := range [][2]string{
+		{"Apple A5 was created by Apple.", "Apple A5 was created by Google."},
+		{"Bob told Bob's manager about the outage.", "Bob told Alice's manager about the outage."},
+		{"Room 12 is next to room 12B.", "Room 12 is next to room 14B."},
+	} {
+		d := Compare(p[0], p[1])
+		if d.Conflict == nil && len(d.Dropped) == 0 {
+			t.Errorf("%q -> %q: %s, want a dropped value", p[0], p[1], d)
+		}
+		if r := d.Resolve(); r != ResolveConflict {
+			t.Errorf("%q -> %q resolves %q: %s", p[0], p[1], r, d)
+		}
+	}
+	// A name written twice in both texts is no change.
+	if d := Compare("Bob told Bob's manager.", "Bob told Bob's manager about it."); len(d.Dropped) != 0 {
+		t.Errorf("dropped %v", d.Dropped)
+	}
+}
+
+// A passive with an agent that names a role holds one value at a time,
+// and a subject "the R of X" whose predicate states a relation of its own
+// is the whole phrase.
+func TestPassiveRolesAndOfSubjects(t *testing.T) {
+	for _, p := range [][2]string{
+		{"Windows 10 was developed by Microsoft.", "Windows 10 was developed by IBM."},
+		{"BBC One is owned by the BBC.", "BBC One is owned by Disney."},
+		{"The billing service is maintained by Team Atlas.", "The billing service is maintained by Team Orion."},
+		{"Autonomous University of Madrid is located in Spain.", "Autonomous University of Madrid is located in Sweden."},
+		{"The Bank of England is based in London.", "The Bank of England is based in Leeds."},
+	} {
+		if v := Contradiction(p[0], p[1]); !v.Contradicts {
+			t.Errorf("%q / %q: no contradiction", p[0], p[1])
+		}
+	}
+	for _, p := range [][2]string{
+		{"Windows 10 was developed by Microsoft.", "Windows 10 was released in 2015."},
+		{"The app was founded by Ana.", "The app was founded by Luis."},
+		{"The University of Oslo is located in Norway.", "The University of Bergen is located in Norway."},
+	} {
+		if v := Contradiction(p[0], p[1]); v.Contradicts {
+			t.Errorf("%q / %q: %s", p[0], p[1], v.Explanation)
+		}
+	}
+	// The two voices state one claim.
+	if !SameClaims("Ravi owns the billing service.", "The billing service is owned by Ravi.") {
+		t.Error("active and passive read as other claims")
+	}
+	if Fingerprint("Ravi owns the billing service.") != Fingerprint("The billing service is owned by Ravi.") {
+		t.Error("active and passive fingerprints differ")
+	}
+}
