@@ -92,6 +92,26 @@ func TestCLIContradictionOnPlainText(t *testing.T) {
 	}
 }
 
+// Fact edits as they are written: an owner named by a passive, an attitude
+// reversed, none against some.
+func TestCLIFactEdits(t *testing.T) {
+	c := newCLI(t)
+	c.setup()
+	const ref = "acme/billing-agent"
+	for i, p := range [][2]string{
+		{"The billing service is owned by Ravi.", "The billing service is owned by Mia."},
+		{"Windows 10 was developed by Microsoft.", "Windows 10 was developed by IBM."},
+		{"The user hates cats.", "The user loves cats."},
+		{"The user has no children.", "The user has three kids."},
+	} {
+		c.judged(judgeReq("billing-agent", ref, fmt.Sprintf("edit/%d-a", i), "SEMANTIC", p[0], 0.6, ""))
+		r := c.judged(judgeReq("billing-agent", ref, fmt.Sprintf("edit/%d-b", i), "SEMANTIC", p[1], 0.9, ""))
+		if r.Reason != "CONTRADICTION" || !contains(r.Related, fmt.Sprintf("edit/%d-a", i)) {
+			t.Errorf("%q after %q: %+v", p[1], p[0], r)
+		}
+	}
+}
+
 // The policy file declares relation cardinalities: a relation declared
 // multi-valued no longer contradicts, and `policy show` lists them.
 func TestCLIPolicyCardinalities(t *testing.T) {

@@ -46,12 +46,12 @@ var relVerbLemmas = []string{
 	"depend", "earn", "pay", "owe", "move", "marry", "study", "teach", "write", "wear", "sell", "buy",
 	"acquire", "hire", "join", "belong", "pass", "fail", "succeed", "approve", "reject", "enable",
 	"disable", "expire", "arrive", "happen", "take", "hold", "host", "win", "lose", "deny", "grant",
-	"receive", "send", "forward", "block",
+	"receive", "send", "forward", "block", "grow",
 }
 
 // verbForms are irregular past forms of relation verbs.
 var verbForms = map[string]string{
-	"lived": "live", "worked": "work", "spoke": "speak", "spoken": "speak", "drove": "drive",
+	"grew": "grow", "grown": "grow", "lived": "live", "worked": "work", "spoke": "speak", "spoken": "speak", "drove": "drive",
 	"driven": "drive", "led": "lead", "ran": "run", "began": "begin", "begun": "begin", "left": "leave",
 	"ate": "eat", "eaten": "eat", "drank": "drink", "drunk": "drink", "knew": "know", "known": "know",
 	"paid": "pay", "wrote": "write", "written": "write", "wore": "wear", "worn": "wear", "sold": "sell",
@@ -107,6 +107,7 @@ var relationAlias = map[string]string{
 	"manufactured by": "manufacturer", "designed by": "designer", "invented by": "inventor",
 	"directed by": "director", "composed by": "composer", "published by": "publisher",
 	"made by": "maker", "maintained by": "maintainer", "founded by": "founder",
+	"raised in": "grow up in", "brought up in": "grow up in",
 }
 
 // activeOf maps a role a passive names ("owned by Ravi": owner) to the
@@ -173,6 +174,7 @@ var DefaultCardinality = map[string]Cardinality{
 	"creator": Single, "developer": Single, "producer": Single, "manufacturer": Single,
 	"designer": Single, "inventor": Single, "director": Single, "composer": Single,
 	"publisher": Single, "maker": Single, "maintainer": Single, "founder": Multi,
+	"grow up in": Single,
 	// Multi-valued attributes and verbs.
 	"friend": Multi, "hobby": Multi, "interest": Multi, "colleague": Multi, "skill": Multi,
 	"pet": Multi, "child": Multi, "kid": Multi, "sibling": Multi, "speak": Multi, "like": Multi,
@@ -392,6 +394,13 @@ func extractSentence(ts []token) (Claim, bool) {
 		rel := verb
 		if verb == "take" && len(pred) > 1 && pred[0].low == "place" && particles[pred[1].low] {
 			rel, pred = "located in", pred[2:]
+		} else if verb == "grow" {
+			// Only "grew up in" states a relation; "revenue grew in 2023"
+			// is an event.
+			if len(pred) < 2 || pred[0].low != "up" || (pred[1].low != "in" && pred[1].low != "on") {
+				return Claim{}, false
+			}
+			rel, pred = "grow up in", pred[2:]
 		} else if len(pred) > 0 && particles[pred[0].low] {
 			rel += " " + pred[0].low
 			pred = pred[1:]

@@ -177,7 +177,7 @@ func (j *Judge) compareClaims(x, y *Claim) Verdict {
 	rel := x.Relation
 	switch {
 	case x.Negated != y.Negated:
-		if valuesEqual(x.Value, y.Value) || valueRefines(x.Value, y.Value) || valueRefines(y.Value, x.Value) {
+		if valuesEqual(x.Value, y.Value) || valueRefines(x.Value, y.Value) || valueRefines(y.Value, x.Value) || j.noneOf(x, y) || j.noneOf(y, x) {
 			if x.Value.Kind == KindText && x.Value.Text == "" && y.Value.Text == "" && rel == "is" {
 				return Verdict{}
 			}
@@ -441,8 +441,27 @@ func (j *Judge) relAntonyms(r1, r2 string) bool {
 	if len(a) > 1 && len(b) > 1 && strings.Join(a[1:], " ") != strings.Join(b[1:], " ") {
 		return false
 	}
-	return j.lex.Antonyms(a[0], b[0])
+	return j.lex.Antonyms(a[0], b[0]) || attitudeOpposites[a[0]] == b[0] || attitudeOpposites[b[0]] == a[0]
 }
+
+// noneOf reports whether n denies having any of what p counts: "has no
+// children" / "has three kids", "has no dogs" / "has two dogs".
+func (j *Judge) noneOf(n, p *Claim) bool {
+	if !n.Negated || p.Negated || n.Relation != "have" || n.Value.Kind != KindText || p.Value.Kind != KindNumber || p.Value.Unit == "" {
+		return false
+	}
+	words := strings.Fields(n.Value.Text)
+	if len(words) != 1 {
+		return false
+	}
+	w, u := j.lex.Lemma(words[0]), j.lex.Lemma(p.Value.Unit)
+	return w == u || j.lex.Related(w, u)
+}
+
+// attitudeOpposites are relation verbs of liking that WordNet does not
+// list as antonyms of the relation they fold into ("love" is read as
+// "like"; "hate" is WordNet's antonym of "love" only).
+var attitudeOpposites = map[string]string{"hate": "like", "detest": "like", "loathe": "like", "despise": "like"}
 
 // subKind reports whether y's subject is x's with leading words that name
 // a kind of it ("meeting" / "retro meeting", "tokens" / "refresh tokens"),

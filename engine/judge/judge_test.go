@@ -955,3 +955,29 @@ func TestPassiveRolesAndOfSubjects(t *testing.T) {
 		t.Error("active and passive fingerprints differ")
 	}
 }
+
+// Persona facts as people state them: an attitude and its opposite,
+// having none and having some, and where one grew up.
+func TestPersonaContradictions(t *testing.T) {
+	for _, p := range [][2]string{
+		{"I hate cats.", "I love cats."},
+		{"I have three kids.", "I have no children."},
+		{"The cluster has no GPUs.", "The cluster has 4 GPUs."},
+		{"I grew up in Canada.", "I grew up in Mexico."},
+		{"Ana was raised in Lima.", "Ana grew up in Quito."},
+	} {
+		if v := Contradiction(p[0], p[1]); !v.Contradicts {
+			t.Errorf("%q / %q: no contradiction", p[0], p[1])
+		}
+	}
+	for _, p := range [][2]string{
+		{"I have no children.", "I have two cats."},
+		{"The cluster has no idle GPUs.", "The cluster has 4 GPUs."},
+		{"Revenue grew in 2023.", "Revenue grew in 2024."},
+		{"I hate cats.", "I love dogs."},
+	} {
+		if v := Contradiction(p[0], p[1]); v.Contradicts {
+			t.Errorf("%q / %q: %s", p[0], p[1], v.Explanation)
+		}
+	}
+}
