@@ -819,3 +819,25 @@ func TestCLIContentPolicyProbes(t *testing.T) {
 		}
 	}
 }
+
+// Two prepositional phrases exchanged whole are refused as a duplicate;
+// "only" moved to restrict another word, or written in one text alone,
+// is another fact and never refused or merged.
+func TestCLIDedupPhrasesAndFocus(t *testing.T) {
+	c := newCLI(t)
+	c.setup()
+	w := c.writer("acme/billing-agent", "EPISODIC")
+	w("move/1", "The meeting was moved from Tuesday to Thursday.")
+	if r := w("move/2", "The meeting was moved to Thursday from Tuesday."); r.Status != "REJECTED" || !contains(r.Related, "move/1") {
+		t.Errorf("phrases exchanged whole: %+v, want REJECTED as a duplicate of move/1", r)
+	}
+	for i, p := range [][2]string{
+		{"Only admins can delete projects.", "Admins can only delete projects."},
+		{"Contractors can read the design wiki.", "Only contractors can read the design wiki."},
+	} {
+		w(fmt.Sprintf("only/%d-a", i), p[0])
+		if r := w(fmt.Sprintf("only/%d-b", i), p[1]); r.Status == "REJECTED" || r.Status == "MERGED" {
+			t.Errorf("%q after %q discarded: %+v", p[1], p[0], r)
+		}
+	}
+}

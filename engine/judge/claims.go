@@ -742,6 +742,11 @@ func SameClaims(a, b string) bool {
 	if len(ca) == 0 || len(ca) != len(cb) {
 		return false
 	}
+	if _, ok := lightWordDiff(a, b); ok {
+		// A modal, "and" / "or", a hedge or what "only" restricts: the
+		// claims read none of them.
+		return false
+	}
 	lex := DefaultLexicon()
 	norm := func(s string) string { return strings.Join(normTokens(s, lex), " ") }
 	value := func(v Value) string {

@@ -354,7 +354,44 @@ func lightWordDiff(a, b string) (Difference, bool) {
 	if w, ok := hedgeChange(a, b); ok {
 		return Difference{Kind: DiffNegation, A: w, Explanation: fmt.Sprintf("%q in one text only: it says whether the rest holds", w)}, true
 	}
+	if x, y, ok := focusChange(a, b); ok {
+		return Difference{Kind: DiffRole, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
+	}
 	return Difference{}, false
+}
+
+// focusChange returns what "only" restricts in a and in b when they
+// differ: "Only admins can delete projects" / "Admins can only delete
+// projects", or "only" in one text alone.
+func focusChange(a, b string) (string, string, bool) {
+	focus := func(text string) []string {
+		var out []string
+		ts := tokenize(text)
+		for i, t := range ts {
+			if t.low != "only" {
+				continue
+			}
+			next := ""
+			for k := i + 1; k < len(ts) && k <= i+3; k++ {
+				if w := ts[k].low; hasLetterOrDigit(w) && !isDeterminer(w) {
+					next = w
+					break
+				}
+			}
+			out = append(out, "only "+next)
+		}
+		return out
+	}
+	fa, fb := focus(a), focus(b)
+	if len(fa) == 0 && len(fb) == 0 {
+		return "", "", false
+	}
+	sort.Strings(fa)
+	sort.Strings(fb)
+	if strings.Join(fa, "|") == strings.Join(fb, "|") {
+		return "", "", false
+	}
+	return strings.Join(fa, ", "), strings.Join(fb, ", "), true
 }
 
 // hedges say how far, or whether, the rest of a statement holds: one text

@@ -202,7 +202,8 @@ func Compare(oldText, newText string) Delta {
 		loose[w] = true
 	}
 	d.InOrder = sameOrder(without(wo, loose), without(wn, loose)) && !prepChanged ||
-		copulaSwap(oldText, newText, lex) || adverbialMove(oldText, newText) || coordinationSwap(oldText, newText)
+		copulaSwap(oldText, newText, lex) || adverbialMove(oldText, newText) || coordinationSwap(oldText, newText) ||
+		prepPhraseSwap(oldText, newText)
 	if len(d.Added) == 0 && len(d.Dropped) == 0 && !d.InOrder {
 		d.Reordered = true
 	}

@@ -981,3 +981,27 @@ func TestPersonaContradictions(t *testing.T) {
 		}
 	}
 }
+
+// Two prepositional phrases exchanged whole are one statement; the same
+// prepositions around exchanged objects are another; "only" restricts
+// what follows it.
+func TestPhraseSwapAndFocus(t *testing.T) {
+	for _, p := range [][2]string{
+		{"The flight from Boston to Denver was delayed.", "The flight to Denver from Boston was delayed."},
+		{"The meeting was moved from Tuesday to Thursday.", "The meeting was moved to Thursday from Tuesday."},
+	} {
+		if d := Compare(p[0], p[1]); d.Resolve() != ResolveDuplicate {
+			t.Errorf("%q / %q: %s, want a duplicate", p[0], p[1], d)
+		}
+	}
+	for _, p := range [][2]string{
+		{"The release moved from Monday to Friday.", "The release moved to Monday from Friday."},
+		{"The package went from Oslo to Rome.", "The package went from Rome to Oslo."},
+		{"Only admins can delete projects.", "Admins can only delete projects."},
+		{"Admins can delete projects.", "Only admins can delete projects."},
+	} {
+		if d := Compare(p[0], p[1]); d.Resolve() != ResolveConflict {
+			t.Errorf("%q / %q: %s resolves %q", p[0], p[1], d, d.Resolve())
+		}
+	}
+}

@@ -460,3 +460,51 @@ func keysEqual(x, y []moveWord) bool {
 	}
 	return true
 }
+
+// prepPhraseSwap reports whether b is a with two adjacent prepositional
+// phrases exchanged, each whole with its own preposition: "the flight from
+// Boston to Denver" / "the flight to Denver from Boston". "Moved from
+// Monday to Friday" / "moved to Monday from Friday" keeps the prepositions
+// in place and exchanges their objects: another fact.
+func prepPhraseSwap(a, b string) bool {
+	wa, wb, ok := sentencePair(a, b)
+	if !ok || len(wa) != len(wb) {
+		return false
+	}
+	n := len(wa)
+	s := 0
+	for s < n && wa[s].key == wb[s].key {
+		s++
+	}
+	e := n
+	for e > s && wa[e-1].key == wb[e-1].key {
+		e--
+	}
+	if e-s < 4 {
+		return false
+	}
+	mid := wa[s:e]
+	if !prepositions[mid[0].low] {
+		return false
+	}
+	// The second phrase opens at the middle's only other preposition.
+	split := -1
+	for i := 1; i < len(mid); i++ {
+		if prepositions[mid[i].low] {
+			if split >= 0 {
+				return false
+			}
+			split = i
+		}
+		switch mid[i].low {
+		case "and", "or", "but", "than", "then":
+			return false
+		}
+	}
+	if split < 2 || len(mid)-split < 2 || split > 5 || len(mid)-split > 5 || paused(mid[1:]) {
+		return false
+	}
+	x, y := mid[:split], mid[split:]
+	got := wb[s:e]
+	return !paused(got[1:]) && keysEqual(got[:len(y)], y) && keysEqual(got[len(y):], x)
+}
