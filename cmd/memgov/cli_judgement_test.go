@@ -822,7 +822,8 @@ func TestCLIContentPolicyProbes(t *testing.T) {
 
 // Two prepositional phrases exchanged whole are refused as a duplicate;
 // "only" moved to restrict another word, or written in one text alone,
-// is another fact and never refused or merged.
+// another bound on a number and another week are other facts, never
+// refused or merged.
 func TestCLIDedupPhrasesAndFocus(t *testing.T) {
 	c := newCLI(t)
 	c.setup()
@@ -834,6 +835,8 @@ func TestCLIDedupPhrasesAndFocus(t *testing.T) {
 	for i, p := range [][2]string{
 		{"Only admins can delete projects.", "Admins can only delete projects."},
 		{"Contractors can read the design wiki.", "Only contractors can read the design wiki."},
+		{"Up to five people can join the call.", "At least five people can join the call."},
+		{"The smoke test failed twice last week.", "The smoke test failed twice this week."},
 	} {
 		w(fmt.Sprintf("only/%d-a", i), p[0])
 		if r := w(fmt.Sprintf("only/%d-b", i), p[1]); r.Status == "REJECTED" || r.Status == "MERGED" {

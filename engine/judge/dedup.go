@@ -357,7 +357,103 @@ func lightWordDiff(a, b string) (Difference, bool) {
 	if x, y, ok := focusChange(a, b); ok {
 		return Difference{Kind: DiffRole, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
 	}
+	if x, y, ok := markerChange(a, b, boundOf); ok {
+		return Difference{Kind: DiffNumber, A: x, B: y, Explanation: fmt.Sprintf("bounds %q in one text, %q in the other", x, y)}, true
+	}
+	if x, y, ok := markerChange(a, b, deixisOf); ok && x != "" && y != "" {
+		// Both texts point to a time from now, and to another: "last
+		// week" / "this week". One that leaves it out says less.
+		return Difference{Kind: DiffDate, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
+	}
 	return Difference{}, false
+}
+
+// markerChange compares what marker reads at each token of a and of b,
+// in order, and returns both readings when they differ.
+func markerChange(a, b string, marker func(ts []token, i int) string) (string, string, bool) {
+	read := func(text string) []string {
+		var out []string
+		ts := tokenize(text)
+		for i := range ts {
+			if m := marker(ts, i); m != "" {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	ma, mb := read(a), read(b)
+	x, y := strings.Join(ma, ", "), strings.Join(mb, ", ")
+	return x, y, x != y
+}
+
+// boundOf reads the bound written before a number: "up to 5" and "at most
+// 5" are a most, "at least 5" a least, "over 5" more, "under 5" less. It
+// reads "" at a bare number and at a token that is not a number.
+func boundOf(ts []token, i int) string {
+	if !isDigitStart(ts[i].low) && !numberWords[ts[i].low] {
+		return ""
+	}
+	w := func(k int) string {
+		if i-k < 0 {
+			return ""
+		}
+		return ts[i-k].low
+	}
+	switch {
+	case w(2) == "up" && w(1) == "to", w(2) == "at" && w(1) == "most", w(1) == "maximum", w(1) == "max",
+		w(3) == "no" && w(2) == "more" && w(1) == "than", w(2) == "or" && w(1) == "fewer":
+		return "at most"
+	case w(2) == "at" && w(1) == "least", w(1) == "minimum", w(1) == "min",
+		w(3) == "no" && (w(2) == "less" || w(2) == "fewer") && w(1) == "than":
+		return "at least"
+	case w(2) == "more" && w(1) == "than", w(1) == "over", w(1) == "above", w(1) == "exceeding":
+		return "more than"
+	case (w(2) == "less" || w(2) == "fewer") && w(1) == "than", w(1) == "under", w(1) == "below":
+		return "less than"
+	case w(1) == "exactly", w(1) == "precisely":
+		return "exactly"
+	}
+	return ""
+}
+
+// numberWords are numbers written as words.
+var numberWords = map[string]bool{
+	"one": true, "two": true, "three": true, "four": true, "five": true, "six": true, "seven": true,
+	"eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "twenty": true,
+	"hundred": true, "thousand": true, "dozen": true,
+}
+
+// deixisOf reads a time word that points from now ("last week", "this
+// month", "next Monday"); the rest of the words read the same either way.
+func deixisOf(ts []token, i int) string {
+	switch ts[i].low {
+	case "last", "this", "next", "previous", "coming", "past", "current":
+	default:
+		return ""
+	}
+	if i+1 >= len(ts) || !timeNouns[ts[i+1].low] {
+		return ""
+	}
+	d := ts[i].low
+	if d == "previous" || d == "past" {
+		d = "last"
+	}
+	if d == "coming" {
+		d = "next"
+	}
+	if d == "current" {
+		d = "this"
+	}
+	return d + " " + ts[i+1].low
+}
+
+// timeNouns name a span of time a deictic word can point to.
+var timeNouns = map[string]bool{
+	"week": true, "month": true, "year": true, "quarter": true, "sprint": true, "night": true,
+	"weekend": true, "season": true, "summer": true, "winter": true, "spring": true, "autumn": true,
+	"fall": true, "monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true,
+	"saturday": true, "sunday": true, "morning": true, "evening": true, "semester": true, "term": true,
+	"release": true, "cycle": true, "time": true, "session": true, "meeting": true,
 }
 
 // focusChange returns what "only" restricts in a and in b when they

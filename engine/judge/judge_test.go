@@ -1005,3 +1005,28 @@ func TestPhraseSwapAndFocus(t *testing.T) {
 		}
 	}
 }
+
+// The bound written before a number and a time that points from now are
+// part of the fact: "up to five" / "at least five", "last week" / "this
+// week". A number written as a word, or a time left out, is not a bound.
+func TestBoundsAndDeixis(t *testing.T) {
+	for _, p := range [][2]string{
+		{"Up to five people can join the call.", "At least five people can join the call."},
+		{"Five people can join the call.", "Up to five people can join the call."},
+		{"The fee is no more than $20.", "The fee is no less than $20."},
+		{"The test failed twice last week.", "The test failed twice this week."},
+		{"The report is due next Monday.", "The report is due this Monday."},
+	} {
+		if d := Compare(p[0], p[1]); d.Resolve() != ResolveConflict {
+			t.Errorf("%q / %q: %s resolves %q", p[0], p[1], d, d.Resolve())
+		}
+	}
+	for _, p := range [][2]string{
+		{"Carol is 34 years old.", "Carol is thirty-four years old."},
+		{"The kidnappers resisted the assault this morning.", "The kidnappers resisted the assault."},
+	} {
+		if _, ok := lightWordDiff(p[0], p[1]); ok {
+			t.Errorf("%q / %q: a light-word difference", p[0], p[1])
+		}
+	}
+}
