@@ -127,7 +127,8 @@ func active(c Claim) Claim {
 }
 
 // relationPredicate reports whether a copula's predicate opens with a
-// relation of its own: "located in Spain", "owned by Ravi", "in Berlin".
+// relation of its own: "located in Spain", "owned by Ravi". A bare "in
+// Denver" does not: "the headquarters of Acme is in Denver" is Acme's.
 func relationPredicate(pred []token) bool {
 	if len(pred) < 2 {
 		return false

@@ -393,18 +393,20 @@ func boundOf(ts []token, i int) string {
 	if !isDigitStart(ts[i].low) && !numberWords[ts[i].low] {
 		return ""
 	}
+	// w(k) is the word k places before the number; a negative k counts
+	// the words after it ("5 or fewer").
 	w := func(k int) string {
-		if i-k < 0 {
+		if i-k < 0 || i-k >= len(ts) {
 			return ""
 		}
 		return ts[i-k].low
 	}
 	switch {
 	case w(2) == "up" && w(1) == "to", w(2) == "at" && w(1) == "most", w(1) == "maximum", w(1) == "max",
-		w(3) == "no" && w(2) == "more" && w(1) == "than", w(2) == "or" && w(1) == "fewer":
+		w(3) == "no" && w(2) == "more" && w(1) == "than", w(-1) == "or" && (w(-2) == "fewer" || w(-2) == "less"):
 		return "at most"
 	case w(2) == "at" && w(1) == "least", w(1) == "minimum", w(1) == "min",
-		w(3) == "no" && (w(2) == "less" || w(2) == "fewer") && w(1) == "than":
+		w(3) == "no" && (w(2) == "less" || w(2) == "fewer") && w(1) == "than", w(-1) == "or" && w(-2) == "more":
 		return "at least"
 	case w(2) == "more" && w(1) == "than", w(1) == "over", w(1) == "above", w(1) == "exceeding":
 		return "more than"

@@ -1016,6 +1016,7 @@ func TestBoundsAndDeixis(t *testing.T) {
 		{"The fee is no more than $20.", "The fee is no less than $20."},
 		{"The test failed twice last week.", "The test failed twice this week."},
 		{"The report is due next Monday.", "The report is due this Monday."},
+		{"Teams of 5 or fewer people get a discount.", "Teams of 5 or more people get a discount."},
 	} {
 		if d := Compare(p[0], p[1]); d.Resolve() != ResolveConflict {
 			t.Errorf("%q / %q: %s resolves %q", p[0], p[1], d, d.Resolve())
