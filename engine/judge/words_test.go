@@ -1,6 +1,9 @@
 package judge
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestWordClassesLoad(t *testing.T) {
 	if got := wordList("weekdays"); len(got) != 7 || got[0] != "monday" || got[6] != "sunday" {
@@ -9,16 +12,23 @@ func TestWordClassesLoad(t *testing.T) {
 	if !inClass("weekdays", "friday") || inClass("weekdays", "fryday") {
 		t.Fatal("inClass misreads the weekdays class")
 	}
-	// No word is listed twice across classes that mean the same kind of thing
-	// is checked per class: a class file must not repeat a word.
+	// A class file lists each word once and is never empty.
 	for _, name := range WordClasses() {
 		b, err := wordFiles.ReadFile("words/" + name + ".txt")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(wordList(name)) == 0 {
-			t.Errorf("word class %s is empty", name)
+		lines := 0
+		for _, l := range strings.Split(string(b), "\n") {
+			if i := strings.IndexByte(l, '#'); i >= 0 {
+				l = l[:i]
+			}
+			if strings.TrimSpace(l) != "" {
+				lines++
+			}
 		}
-		_ = b
+		if n := len(wordList(name)); n == 0 || n != lines {
+			t.Errorf("word class %s: %d distinct words on %d lines (empty, or a word listed twice)", name, n, lines)
+		}
 	}
 }
