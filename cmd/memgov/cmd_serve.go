@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
@@ -141,8 +140,11 @@ get_memory, forget_memory, memory_status) over stdin and stdout, for agent hosts
 that start their MCP servers as processes (Claude Code, Cursor and the like).
 
 It acts as the principal of the bearer token in MEMGOV_TOKEN and refuses to start
-without a valid one (memgov token create --principal ID). Register it in a host's
-MCP configuration, for example:
+without a valid one (memgov token create --principal ID): exit 2 when MEMGOV_TOKEN
+is not set, exit 6 when the token is unknown, revoked or expired. It lists only the
+tools the principal can use (forget_memory only for principals the policy lets
+delete). When its input ends it answers every request it read, then exits.
+Register it in a host's MCP configuration, for example:
 
   {"mcpServers": {"memgov": {"command": "memgov", "args": ["mcp"],
     "env": {"MEMGOV_DB": "/path/memgov.db", "MEMGOV_TOKEN": "mgv_..."}}}}`,
@@ -159,12 +161,17 @@ MCP configuration, for example:
 			}
 			p, err := eng.Authenticate(cmd.Context(), token)
 			if err != nil {
-				return &exitCodeError{code: exitDenied, err: fmt.Errorf("MEMGOV_TOKEN: %w", err)}
+				code := exitError
+				if errors.Is(err, engine.ErrUnauthorized) {
+					code = exitAuth
+				}
+				return &exitCodeError{code: code, err: fmt.Errorf("MEMGOV_TOKEN: %w (issue one with memgov token create --principal ID)", err)}
 			}
 			door.Version = buildVersion()
 			fmt.Fprintf(a.stderr, "memgov mcp: serving MCP on stdio as %s (%s of %s)\n", p.ID, p.Role, p.Tenant)
-			srv := door.New(door.Config{Engine: eng})
-			err = srv.StdioServer(token).Run(cmd.Context(), &mcp.StdioTransport{})
+			cfg := door.Config{Engine: eng}
+			srv := door.New(cfg)
+			err = srv.StdioServer(token, p).Run(cmd.Context(), door.StdioTransport(a.stdin, a.rawOut(), 35*time.Second))
 			if err != nil && cmd.Context().Err() != nil {
 				return nil
 			}
