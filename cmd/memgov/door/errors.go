@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/memgov/memgov/engine"
 )
@@ -60,7 +61,7 @@ func classify(err error) (int, string, string) {
 	case errors.Is(err, engine.ErrNotFound):
 		return http.StatusNotFound, CodeNotFound, err.Error()
 	case errors.Is(err, engine.ErrInvalid):
-		return http.StatusBadRequest, CodeInvalid, err.Error()
+		return http.StatusBadRequest, CodeInvalid, strings.TrimPrefix(err.Error(), engine.ErrInvalid.Error()+": ")
 	case errors.Is(err, engine.ErrConflict):
 		return http.StatusConflict, CodeConflict, err.Error()
 	case errors.Is(err, context.DeadlineExceeded):

@@ -167,6 +167,9 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (e
 			if err := refParam(in.MemoryRef); err != nil {
 				return nil, WriteAnswer{}, toolError(err)
 			}
+			if err := engine.CheckKey(in.Key); err != nil {
+				return nil, WriteAnswer{}, toolError(err)
+			}
 			wr, err := in.request()
 			if err != nil {
 				return nil, WriteAnswer{}, toolError(err)
