@@ -288,3 +288,31 @@ func TestHTTPReadsAnswerEnvelopes(t *testing.T) {
 	}
 	validateEntries(t, s, "search hit", hit["entry"])
 }
+
+// No answer states the zero time: an unclaimed review has no
+// claim_expires; a claimed one has its real expiry.
+func TestAnswersCarryNoZeroTimes(t *testing.T) {
+	e := newEnv(t, "", Config{})
+	code, res := e.do("bot", "POST", "/v1/memories", writeReq("acme/bot", "c/42", "Customer 42 prefers email."))
+	if code != http.StatusAccepted {
+		t.Fatalf("write = %d %v", code, res)
+	}
+	id := str(res, "review_id")
+	code, _, body := e.raw("jane", "GET", "/v1/reviews", "")
+	if code != 200 || bytes.Contains(body, []byte("0001-01-01")) || !bytes.Contains(body, []byte(id)) {
+		t.Fatalf("reviews = %d %s", code, body)
+	}
+	var list struct {
+		Reviews []map[string]any `json:"reviews"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil || len(list.Reviews) != 1 {
+		t.Fatalf("reviews: %v %s", err, body)
+	}
+	if _, has := list.Reviews[0]["claim_expires"]; has {
+		t.Errorf("an unclaimed review has claim_expires: %v", list.Reviews[0])
+	}
+	code, res = e.do("jane", "POST", "/v1/reviews/"+id+"/claim", nil)
+	if exp, err := time.Parse(time.RFC3339, str(res, "claim_expires")); code != 200 || err != nil || exp.Year() < 2000 {
+		t.Errorf("claimed review = %d %v", code, res)
+	}
+}
