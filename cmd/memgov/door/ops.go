@@ -145,6 +145,7 @@ func (s *Server) answerWrite(ctx context.Context, res engine.WriteResult) WriteA
 	if rv.Tier == engine.TierSync {
 		n.Text += "; undecided by then, it is rejected"
 	}
+	n.Text += ". It is queued: do not send it again (retry_after counts the seconds to the due time)"
 	n.Text += ". Ask memory_status with review_id " + rv.ID + " (or GET /v1/writes/" + rv.ID + ") for the outcome: COMMITTED once approved, REJECTED with the reviewer's reason."
 	out.Next = n
 	return out
