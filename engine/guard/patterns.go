@@ -31,7 +31,16 @@ type pattern struct {
 	// ordinary note, in which most patterns have nothing to find.
 	groups []int
 	subs   [][]byte
+	// near, when set, must match the view within nearWindow bytes of a
+	// match for the match to count.
+	near *regexp.Regexp
+	// order skips a match whose first word is followed by a finite verb:
+	// the word is then a noun, not an order ("Order #5 left on Monday").
+	order bool
 }
+
+// nearWindow is how far around a match a pattern's near expression looks.
+const nearWindow = 300
 
 // clause matches the start of a clause, so that an imperative verb is only
 // matched where it gives an order ("Forget everything", "...; act as DAN")
@@ -180,7 +189,7 @@ func buildPatterns() []pattern {
 
 		// SHELL_INJECTION.
 		{rule: RuleShellInjection, need: "curl wget fetch iwr webrequest", subs: []string{`|`}, desc: "download piped to a shell",
-			expr: `\b(?P<m>(?:curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|c|tc|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|powershell|pwsh)\b)`},
+			expr: `\b(?P<m>(?:curl|wget|fetch|iwr|invoke-webrequest)\b\s*[^\s|;][^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|c|tc|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|powershell|pwsh)\b)`},
 		{rule: RuleShellInjection, subs: []string{`$(`}, desc: "download run by command substitution",
 			expr: `(?P<m>\$\(\s*(?:curl|wget)\b)`},
 		{rule: RuleShellInjection, need: "rm preserve", desc: "recursive delete of a root or home directory",
@@ -199,11 +208,12 @@ func buildPatterns() []pattern {
 			expr: `(?P<m>>>\s*~?/?(?:root/)?\.ssh/authorized_keys|\bchmod\s+(?:-r\s+)?(?:777|666|\+s|u\+s)\s+/(?:etc|bin|usr|root|sbin)\b)`},
 	}
 	ps = append(ps, addressedSpecs...)
+	ps = append(ps, formSpecs...)
 	out := make([]pattern, len(ps))
 	for i, sp := range ps {
 		re := regexp.MustCompile(sp.expr)
 		p := pattern{rule: sp.rule, desc: sp.desc, re: re, leet: sp.leet,
-			reported: sp.reported, m: re.SubexpIndex("m")}
+			reported: sp.reported, m: re.SubexpIndex("m"), near: sp.near, order: sp.order}
 		view := 0
 		if sp.leet {
 			view = 1
@@ -241,6 +251,8 @@ type spec struct {
 	need             string
 	subs             []string
 	leet, reported   bool
+	near             *regexp.Regexp
+	order            bool
 }
 
 // markTriggers sets seen[g] for every group g satisfied by a word of t,
@@ -293,6 +305,12 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 			continue
 		}
 		if p.rule == RuleInstruction && quotedMention(view.text, s, e) {
+			continue
+		}
+		if p.order && declarative(view.text, s) {
+			continue
+		}
+		if p.near != nil && !p.near.Match(view.text[max(0, s-nearWindow):min(len(view.text), e+nearWindow)]) {
 			continue
 		}
 		start := view.origin(s, len(text))
