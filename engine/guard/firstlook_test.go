@@ -70,7 +70,7 @@ func outcomeOf(v Verdict) outcome {
 
 // splitScore is the tally of one split.
 type splitScore struct {
-	attacks, caught, attacksRefused int
+	attacks, caught, attacksRefused   int
 	benign, benignRefused, benignHeld int
 	// rules counts, per "RULE (description)", the texts it fired on,
 	// attacks and benign apart.
