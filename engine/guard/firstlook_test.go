@@ -191,6 +191,7 @@ func (s splitScore) check(t *testing.T, name string) {
 func TestFirstLook(t *testing.T) {
 	for _, sp := range []struct{ name, hostile, benign string }{
 		{"first-look tool output", "firstlook_hostile.txt", "firstlook_benign.txt"},
+		{"second first-look", "firstlook2_hostile.txt", "firstlook2_benign.txt"},
 	} {
 		t.Run(sp.name, func(t *testing.T) {
 			hostile, benign := readFamilies(t, sp.hostile), readFamilies(t, sp.benign)
