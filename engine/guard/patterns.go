@@ -162,8 +162,12 @@ func buildPatterns() []pattern {
 		// SYSTEM_PROMPT_PATTERN.
 		{rule: RuleSystemPrompt, subs: []string{`<|`, `< |`}, desc: "chat-template token",
 			expr: `(?P<m><\|\s*[a-z0-9_]{2,30}\s*\|>)`},
-		{rule: RuleSystemPrompt, subs: []string{`inst]`, `sys>`, `[system`, `[/system`, `system>`, `system_prompt>`, `system-message>`, `developer_message>`}, desc: "instruction-format marker",
-			expr: `(?P<m>\[/?inst\]|<</?sys>>|\[/?system(?:\s+(?:message|prompt|note))?\]|</?(?:system|system_prompt|sys|system-message|developer_message)>)`},
+		{rule: RuleSystemPrompt, subs: []string{`inst]`, `sys>`, `[/system`, `system>`, `system_prompt>`, `system-message>`, `developer_message>`, `[system `}, desc: "instruction-format marker",
+			expr: `(?P<m>\[/?inst\]|<</?sys>>|\[/system(?:\s+(?:message|prompt|note))?\]|\[system\s+(?:message|prompt|note)\]|</?(?:system|system_prompt|sys|system-message|developer_message)>)`},
+		// "[SYSTEM]" opens log lines ("[SYSTEM] Backup completed"); as a
+		// marker it opens an order or speaks to the reader.
+		{rule: RuleSystemPrompt, subs: []string{`[system]`}, desc: "instruction-format marker",
+			expr: `(?P<m>\[system\])\s*(?:[^\n]{0,200}?\b(?:you|your|please|assistant|ai|model|must|ignore|disregard|override|forget|new|always|never|instructions?|prompt|mode|from\s+now|trust(?:ed)?|skip|bypass|approved?|approval|priority|authori[sz]ed|elevated?)\b|` + alt(addressVerbs) + `\b)`},
 		{rule: RuleSystemPrompt, subs: []string{`##`}, desc: "system-prompt heading",
 			expr: `(?:^|\n)\s*(?P<m>#{2,}\s*(?:system|system prompt|instructions?|response)\s*:?)(?:\s|$)`},
 		{rule: RuleSystemPrompt, need: "system; prompt message instruction instructions", leet: true, desc: "system-prompt label",
