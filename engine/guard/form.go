@@ -85,7 +85,7 @@ var (
 	// orderStart is where a clause in the imperative mood can open: the
 	// start of a sentence, a line, a list item, a label or a quotation, or
 	// "please" anywhere, then adverbs and "remember to".
-	orderStart = `(?:(?:^|[.!?;:]\s+|(?:\.{2,}|…)\s*|\n\s*|(?:^|\s)[-*•>]\s+|[(\["“]\s*|\b(?:and\s+then|then)\s+|\btodo\s*(?:\([^)]{0,20}\))?\s*:?\s*)(?:(?:kindly|also|now|immediately|first|next|finally|asap|urgently|just|quickly)[,]?\s+)*|\bplease\s+|\b(?:remember|forget|make\s+sure|be\s+sure)\s+to\s+)`
+	orderStart = `(?:(?:^|[.!?;:]\s+|(?:\.{2,}|…)\s*|\n\s*|(?:^|\s)[-*•>]\s+|[(\["“]\s*|\b(?:and\s+then|then)\s+|\btodo\b\s*(?:\([^)]{0,20}\))?\s*:?\s*)(?:(?:kindly|also|now|immediately|first|next|finally|asap|urgently|just|quickly)[,]?\s+)*|\bplease\s+|\b(?:remember|forget|make\s+sure|be\s+sure)\s+to\s+)`
 	// encodings are output forms that hide what a reply says.
 	encodings = `(?:base\s?64|b64|hex(?:adecimal)?|rot\s?-?13|binary|morse(?:\s+code)?|leetspeak|pig\s+latin|caesar\s+cipher|ascii\s+codes?|unicode\s+escapes|url[\s-]?encod\w+|emojis?\b|reverse\s+order)`
 )

@@ -169,7 +169,7 @@ func buildPatterns() []pattern {
 		{rule: RuleSystemPrompt, subs: []string{`[system]`}, desc: "instruction-format marker",
 			expr: `(?P<m>\[system\])\s*(?:[^\n]{0,200}?\b(?:you|your|please|assistant|ai|model|must|ignore|disregard|override|forget|new|always|never|instructions?|prompt|mode|from\s+now|trust(?:ed)?|skip|bypass|approved?|approval|priority|authori[sz]ed|elevated?)\b|` + alt(addressVerbs) + `\b)`},
 		{rule: RuleSystemPrompt, subs: []string{`##`}, desc: "system-prompt heading",
-			expr: `(?:^|\n)\s*(?P<m>#{2,}\s*(?:system|system prompt|instructions?|response)\s*:?)(?:\s|$)`},
+			expr: `(?:^|\n)\s*(?P<m>#{2,}\s*(?:system|system prompt|instructions?|response)\s*:)(?:\s|$)`},
 		{rule: RuleSystemPrompt, need: "system; prompt message instruction instructions", leet: true, desc: "system-prompt label",
 			expr: `\b(?P<m>system\s*(?:prompt|message|instructions?)\s*:|(?:real|actual|true|hidden|secret|begin|start of|end of|override)\s+(?:the\s+)?system\s+(?:prompt|message|instructions?))`},
 		{rule: RuleSystemPrompt, need: "system sys admin developer root", leet: true, desc: "role label opening a system message",
