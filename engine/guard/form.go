@@ -101,6 +101,9 @@ func need(lists ...[]string) string {
 	return strings.Join(ws, " ")
 }
 
+// agentStarts are the words strongAgent can open with.
+const agentStarts = "ai ais llm llms automated coding language email support assistant assistants chatbot chatbots copilot claude chatgpt gpt summariser summarisers summarizer summarizers bot bots"
+
 const agentWords = "ai ais llm llms assistant assistants chatbot chatbots copilot claude chatgpt gpt summariser summarisers summarizer summarizers bot bots model models agent agents tool tools reviewer reviewers system systems language"
 
 var formSpecs = []spec{
@@ -128,7 +131,8 @@ var formSpecs = []spec{
 
 	// Instructions addressed to the reader.
 	{rule: RuleInstruction, need: agentWords + "; " + need(addressVerbs), leet: true, desc: "instruction addressed to the assistant",
-		expr: `(?:^|\n|[^\w\s]\s*|\b(?:hey|hi|hello|dear|yo|ok|okay|attention)\s+)(?:the\s+|any\s+|all\s+|every\s+|an?\s+)?(?P<m>(?:` + strongAgent + `)\s*(?:reading\s+this(?:\s+\w+)?\s*)?[,:;!\-–—]\s*(?:(?:after|before|when|once|if|while)\b[^.!?\n]{0,80}?,\s*)?(?:please\s+|now\s+|also\s+|first\s+|immediately\s+|then\s+)?` + addrV + `\b)`},
+		starts: agentStarts, pre: `(?:^|\n|[^\w\s]\s*|\b(?:hey|hi|hello|dear|yo|ok|okay|attention)\s+)(?:the\s+|any\s+|all\s+|every\s+|an?\s+)?`,
+		expr: `(?P<m>(?:` + strongAgent + `)\s*(?:reading\s+this(?:\s+\w+)?\s*)?[,:;!\-–—]\s*(?:(?:after|before|when|once|if|while)\b[^.!?\n]{0,80}?,\s*)?(?:please\s+|now\s+|also\s+|first\s+|immediately\s+|then\s+)?` + addrV + `\b)`},
 	{rule: RuleInstruction, subs: []string{"@"}, need: need(addressVerbs), desc: "instruction addressed to the assistant",
 		expr: `(?P<m>@(?:assistant|ai|bot|copilot|claude|gpt|chatgpt|llm|agent)[\w-]*\s+(?:please\s+|now\s+)?` + addrV + `\b)`},
 	{rule: RuleInstruction, need: "note notes message messages instruction instructions reminder reminders step steps task tasks directive directives request requests p ps memo hint hints guidance comment comments; to for; " + agentWords, leet: true, desc: "note addressed to the assistant",
@@ -164,9 +168,11 @@ var formSpecs = []spec{
 	{rule: RuleInstruction, need: "encode encrypt obfuscate; answer answers reply replies response responses output outputs message messages", desc: "request to answer in an encoding",
 		expr: `\b(?P<m>(?:encode|encrypt|obfuscate)\s+(?:your|the|every|each|all)\s+(?:\w+\s+)?(?:answers?|repl(?:y|ies)|responses?|outputs?|messages?))\b`},
 	{rule: RuleInstruction, need: "repeat summarise summarize translate paraphrase restate recite reproduce echo print output copy quote rewrite dump reveal show list send email forward post; above", leet: true, desc: "request about the text above",
-		expr: `\b(?P<m>(?:repeat|summari[sz]e|translate|paraphrase|restate|recite|reproduce|echo|print|output|copy|quote|rewrite|dump|reveal|show|list|send|email|forward|post)\s+(?:me\s+|back\s+)*(?:all\s+(?:of\s+)?)?(?:everything\s+|the\s+text\s+|the\s+words\s+)?(?:the\s+)?above(?:\s+(?:text|conversation|prompt|instructions?|messages?|content|context|chat|thread|discussion|input|lines|words))?)\s*(?:$|[.,;:!?)"'\n]|verbatim\b|word\s+for\s+word|in\s|into\s|and\s|back\b|to\s)`},
+		starts: "repeat summarise summarize translate paraphrase restate recite reproduce echo print output copy quote rewrite dump reveal show list send email forward post",
+		expr: `(?P<m>(?:repeat|summari[sz]e|translate|paraphrase|restate|recite|reproduce|echo|print|output|copy|quote|rewrite|dump|reveal|show|list|send|email|forward|post)\s+(?:me\s+|back\s+)*(?:all\s+(?:of\s+)?)?(?:everything\s+|the\s+text\s+|the\s+words\s+)?(?:the\s+)?above(?:\s+(?:text|conversation|prompt|instructions?|messages?|content|context|chat|thread|discussion|input|lines|words))?)\s*(?:$|[.,;:!?)"'\n]|verbatim\b|word\s+for\s+word|in\s|into\s|and\s|back\b|to\s)`},
 	{rule: RuleInstruction, need: "repeat summarise summarize translate paraphrase restate recite reproduce echo print output copy quote rewrite dump reveal show list tell give dm read spell write; your instructions prompt rules tools functions message guidelines directives configuration policies constraints texts text", leet: true, desc: "request about the reader's instructions",
-		expr: `\b(?P<m>(?:repeat|summari[sz]e|translate|paraphrase|restate|recite|reproduce|echo|print|output|copy|quote|rewrite|dump|reveal|show|list|tell\s+me|give\s+me|dm\s+me|read\s+back|spell\s+out|write\s+out)\s+(?:me\s+|back\s+|us\s+)*(?:(?:\w+\s+){0,3}?(?:your|the\s+(?:assistant|ai|model|bot|agent)'s)\s+(?:\w+\s+)?(?:instructions|system\s+prompt|prompt|system\s+message|rules|guidelines|directives|configuration|initial\s+prompt|tools|policies|constraints|prompt\s+texts?)|(?:\w+\s+){0,3}?(?:the\s+)?(?:instructions|prompt|rules|tools)\s+you\s+(?:were|have\s+been|are)\s+(?:given|told|using|provided)|(?:\w+\s+){0,3}?(?:the\s+)?(?:tools|functions)\s+you\s+can\s+(?:use|call|access)))\b`},
+		starts: "repeat summarise summarize translate paraphrase restate recite reproduce echo print output copy quote rewrite dump reveal show list tell give dm read spell write",
+		expr: `(?P<m>(?:repeat|summari[sz]e|translate|paraphrase|restate|recite|reproduce|echo|print|output|copy|quote|rewrite|dump|reveal|show|list|tell\s+me|give\s+me|dm\s+me|read\s+back|spell\s+out|write\s+out)\s+(?:me\s+|back\s+|us\s+)*(?:(?:\w+\s+){0,3}?(?:your|the\s+(?:assistant|ai|model|bot|agent)'s)\s+(?:\w+\s+)?(?:instructions|system\s+prompt|prompt|system\s+message|rules|guidelines|directives|configuration|initial\s+prompt|tools|policies|constraints|prompt\s+texts?)|(?:\w+\s+){0,3}?(?:the\s+)?(?:instructions|prompt|rules|tools)\s+you\s+(?:were|have\s+been|are)\s+(?:given|told|using|provided)|(?:\w+\s+){0,3}?(?:the\s+)?(?:tools|functions)\s+you\s+can\s+(?:use|call|access)))\b`},
 	{rule: RuleInstruction, need: "what; your; instructions prompt rules guidelines", leet: true, desc: "request about the reader's instructions",
 		expr: `\b(?P<m>what\s+(?:are|were|is)\s+your\s+(?:\w+\s+)?(?:instructions|system\s+prompt|rules|guidelines|initial\s+prompt))\b`},
 
@@ -180,15 +186,17 @@ var formSpecs = []spec{
 
 	// Orders to act on the world: held, not refused.
 	{rule: RuleOrder, need: need(actVerbs), order: true, desc: "order to act on the world",
-		expr: orderStart + `(?P<m>` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
+		starts: need(actVerbs), pre: orderStart,
+		expr: `(?P<m>` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
 	{rule: RuleOrder, need: "and; " + need(actVerbs), order: true, desc: "order to act on the world",
-		expr: `\band\s+(?P<m>` + actV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)`},
+		starts: "and", expr: `and\s+(?P<m>` + actV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)`},
 	{rule: RuleOrder, need: need(riskVerbs), order: true, desc: "order to act on the world",
-		expr: orderStart + `(?P<m>` + riskV + `\s+(?:off\s+)?(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)`},
+		starts: need(riskVerbs), pre: orderStart,
+		expr: `(?P<m>` + riskV + `\s+(?:off\s+)?(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)`},
 	{rule: RuleOrder, need: "you; must should need have required expected asked requested; " + need(actVerbs, riskVerbs), order: true, desc: "order to act on the world",
-		expr: `\b(?P<m>you\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected|asked|requested)\s+to|will\s+need\s+to|'ll\s+need\s+to)\s+(?:now\s+|immediately\s+|also\s+|urgently\s+)?(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
+		starts: "you", expr: `(?P<m>you\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected|asked|requested)\s+to|will\s+need\s+to|'ll\s+need\s+to)\s+(?:now\s+|immediately\s+|also\s+|urgently\s+)?(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
 	{rule: RuleOrder, need: "could can would will; you; " + need(actVerbs, riskVerbs), order: true, desc: "request to act on the world",
-		expr: `\b(?P<m>(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+)?(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
+		starts: "could can would will", expr: `(?P<m>(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+)?(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
 }
 
 // payloadRe is what makes code written to a boot or login file hostile:

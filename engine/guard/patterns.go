@@ -37,7 +37,20 @@ type pattern struct {
 	// order skips a match whose first word is followed by a finite verb:
 	// the word is then a noun, not an order ("Order #5 left on Monday").
 	order bool
+	// starts, when set, anchors the pattern: re is tried only where one of
+	// these words begins, and pre must match the text just before it.
+	// A pattern whose match opens with one of a few words runs much faster
+	// this way than as a search over the whole text.
+	starts map[string]bool
+	pre    *regexp.Regexp
 }
+
+// anchorWindow bounds the text an anchored pattern reads after its start
+// word, and preWindow the text its pre expression reads before it.
+const (
+	anchorWindow = 240
+	preWindow    = 80
+)
 
 // nearWindow is how far around a match a pattern's near expression looks.
 const nearWindow = 300
@@ -215,9 +228,22 @@ func buildPatterns() []pattern {
 	ps = append(ps, formSpecs...)
 	out := make([]pattern, len(ps))
 	for i, sp := range ps {
-		re := regexp.MustCompile(sp.expr)
+		expr := sp.expr
+		if sp.starts != "" {
+			expr = `^(?:` + expr + `)`
+		}
+		re := regexp.MustCompile(expr)
 		p := pattern{rule: sp.rule, desc: sp.desc, re: re, leet: sp.leet,
 			reported: sp.reported, m: re.SubexpIndex("m"), near: sp.near, order: sp.order}
+		if sp.starts != "" {
+			p.starts = map[string]bool{}
+			for _, w := range strings.Fields(sp.starts) {
+				p.starts[w] = true
+			}
+			if sp.pre != "" {
+				p.pre = regexp.MustCompile(`(?:` + sp.pre + `)$`)
+			}
+		}
 		view := 0
 		if sp.leet {
 			view = 1
@@ -257,6 +283,9 @@ type spec struct {
 	leet, reported   bool
 	near             *regexp.Regexp
 	order            bool
+	// starts lists the words a match opens with and pre the expression
+	// the text before a match must end with; see pattern.starts.
+	starts, pre string
 }
 
 // markTriggers sets seen[g] for every group g satisfied by a word of t,
@@ -300,7 +329,7 @@ func (p *pattern) ready(view *normalized, seen []bool) bool {
 // find appends to fs a finding for each match of p in view, which was built
 // from text.
 func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
-	for _, loc := range p.re.FindAllSubmatchIndex(view.text, -1) {
+	for _, loc := range p.matches(view.text) {
 		s, e := loc[0], loc[1]
 		if p.m > 0 && loc[2*p.m] >= 0 {
 			s, e = loc[2*p.m], loc[2*p.m+1]
@@ -334,6 +363,60 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 		fs = append(fs, Finding{Rule: p.rule, Detail: d, Offset: start})
 	}
 	return fs
+}
+
+// matches returns the submatch indexes of p's matches in t: of a search
+// over t, or, for an anchored pattern, of the matches that open at a start
+// word whose preceding text pre accepts.
+func (p *pattern) matches(t []byte) [][]int {
+	if p.starts == nil {
+		return p.re.FindAllSubmatchIndex(t, -1)
+	}
+	var out [][]int
+	for i := 0; i < len(t); {
+		if !isLetter(t[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && isLetter(t[j]) {
+			j++
+		}
+		if p.starts[string(t[i:j])] && (i == 0 || !isWordByte(t[i-1])) {
+			// The match first: it fails fast, where pre reads a window.
+			if loc := p.re.FindSubmatchIndex(t[i:min(len(t), i+anchorWindow)]); loc != nil && p.preAccepts(t, i) {
+				for k := range loc {
+					if loc[k] >= 0 {
+						loc[k] += i
+					}
+				}
+				out = append(out, loc)
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// preAccepts reports whether the text before position i of t ends as p.pre
+// requires. A window cut short of the start of t opens with a NUL, which
+// the normalised view never holds, so that pre cannot take the cut for the
+// start of the text.
+func (p *pattern) preAccepts(t []byte, i int) bool {
+	if p.pre == nil {
+		return true
+	}
+	if i <= preWindow {
+		return p.pre.Match(t[:i])
+	}
+	var buf [preWindow + 1]byte
+	buf[0] = 0
+	copy(buf[1:], t[i-preWindow:i])
+	return p.pre.Match(buf[:])
+}
+
+func isWordByte(c byte) bool {
+	return isLetter(c) || (c >= '0' && c <= '9') || c == '_'
 }
 
 // mentionRe matches words that introduce a quotation as an example, a
