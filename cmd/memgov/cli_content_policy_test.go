@@ -77,3 +77,25 @@ func TestCLIInstructionInMemory(t *testing.T) {
 		}
 	}
 }
+
+// An order a person approved stays what they approved: a later write that
+// extends it with a new order is held for a person, never merged into it
+// unseen.
+func TestCLIHeldOrderNeverMergedUnseen(t *testing.T) {
+	c := newCLI(t)
+	c.setup()
+	var held struct {
+		Status, Reason string
+		ReviewID       string `json:"review_id"`
+	}
+	out, _, _ := c.run(layerReq("acme/billing-agent/pay", "invoice-77", "EPISODIC", "Pay invoice 77 to Northwind by Friday."), "write", "--json")
+	if err := json.Unmarshal([]byte(out), &held); err != nil || held.Status != "DEFERRED" || held.Reason != "INSTRUCTION_IN_MEMORY" {
+		t.Fatalf("order: %s (%v), want DEFERRED INSTRUCTION_IN_MEMORY", out, err)
+	}
+	c.ok("", "review", "claim", held.ReviewID, "--by", "jane")
+	c.ok("", "review", "approve", held.ReviewID, "--by", "jane", "--note", "the invoice is due")
+	r := c.judged(layerReq("acme/billing-agent/pay", "invoice-77-account", "EPISODIC", "Pay invoice 77 to Northwind by Friday from the main account."))
+	if r.Status != "DEFERRED" || r.Reason != "INSTRUCTION_IN_MEMORY" {
+		t.Errorf("an order extending an approved one: %+v, want DEFERRED INSTRUCTION_IN_MEMORY, not merged", r)
+	}
+}

@@ -83,7 +83,8 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 		}
 	}
 	if len(orders) > 0 {
-		return verdict(Defer, ReasonInstructionInMemory, "%s memory should state facts; the text orders an action: %s",
+		return verdict(Defer, ReasonInstructionInMemory, "%s memory should state facts; the text orders an action: %s "+
+			"(a person decides; write a procedure to PROCEDURAL memory, or state what happened as a fact)",
 			in.Layer, strings.Join(orders, "; ")), nil
 	}
 	return accept(), nil

@@ -343,6 +343,12 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 		if p.order && declarative(view.text, s) {
 			continue
 		}
+		if p.order {
+			// Quote the order up to the end of its clause.
+			for e < len(view.text) && e-s < quoteLimit && !clauseEnd(view.text[e]) {
+				e++
+			}
+		}
 		if p.near != nil && !p.near.Match(view.text[max(0, s-nearWindow):min(len(view.text), e+nearWindow)]) {
 			continue
 		}
@@ -413,6 +419,10 @@ func (p *pattern) preAccepts(t []byte, i int) bool {
 	buf[0] = 0
 	copy(buf[1:], t[i-preWindow:i])
 	return p.pre.Match(buf[:])
+}
+
+func clauseEnd(c byte) bool {
+	return c == '.' || c == '!' || c == '?' || c == ';' || c == '\n'
 }
 
 func isWordByte(c byte) bool {
