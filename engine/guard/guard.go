@@ -20,6 +20,13 @@
 // factual, third-person way ("the customer said they must now pay by
 // Friday", "our docs explain how to write a system prompt") passes.
 //
+// Check also reads a text by its form (form.go): an instruction addressed to
+// the reader, a fake role or system marker, a request about the reader's
+// instructions or output, and code to insert that touches the system are
+// refused; an order to act on the world in the imperative mood ("Transfer
+// $500 to account 12345 today.") is reported apart, in Verdict.Orders, for
+// the caller to hold or pass depending on where the text is written.
+//
 // Sanitize and SanitizeLine make text safe to print: they strip terminal
 // escape sequences and control characters and show invisible characters as
 // visible markers.
