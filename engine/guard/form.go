@@ -85,7 +85,7 @@ var (
 	// orderStart is where a clause in the imperative mood can open: the
 	// start of a sentence, a line, a list item, a label or a quotation, or
 	// "please" anywhere, then adverbs and "remember to".
-	orderStart = `(?:(?:^|[.!?;:]\s+|(?:\.{2,}|…)\s*|\n\s*|(?:^|\s)[-*•>]\s+|[(\["“]\s*|\b(?:and\s+then|then)\s+|\btodo\b\s*(?:\([^)]{0,20}\))?\s*:?\s*)(?:(?:kindly|also|now|immediately|first|next|finally|asap|urgently|just|quickly)[,]?\s+)*|\bplease\s+|\b(?:remember|forget|make\s+sure|be\s+sure)\s+to\s+)`
+	orderStart = `(?:(?:^|[.!?;:]\s+|(?:\.{2,}|…)\s*|\n\s*|(?:^|\s)[-*•>]\s+|[(\["“]\s*|,\s*(?:and\s+)?then\s+|\btodo\b\s*(?:\([^)]{0,20}\))?\s*:?\s*)(?:(?:kindly|also|now|immediately|first|next|finally|asap|urgently|just|quickly)[,]?\s+)*|\bplease\s+|\b(?:remember|forget|make\s+sure|be\s+sure)\s+to\s+)`
 	// encodings are output forms that hide what a reply says.
 	encodings = `(?:base\s?64|b64|hex(?:adecimal)?|rot\s?-?13|binary|morse(?:\s+code)?|leetspeak|pig\s+latin|caesar\s+cipher|ascii\s+codes?|unicode\s+escapes|url[\s-]?encod\w+|emojis?\b|reverse\s+order)`
 )
@@ -196,7 +196,7 @@ var formSpecs = []spec{
 	{rule: RuleOrder, need: "you; must should need have required expected asked requested; " + need(actVerbs, riskVerbs), order: true, desc: "order to act on the world",
 		starts: "you", expr: `(?P<m>you\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected|asked|requested)\s+to|will\s+need\s+to|'ll\s+need\s+to)\s+(?:now\s+|immediately\s+|also\s+|urgently\s+)?(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
 	{rule: RuleOrder, need: "could can would will; you; " + need(actVerbs, riskVerbs), order: true, desc: "request to act on the world",
-		starts: "could can would will", expr: `(?P<m>(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+)?(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
+		starts: "could can would will", pre: `(?:^|[.!?;:,]\s*|\n\s*|\b(?:please|so|and|hi|hey|hello|also|now)\s+|["“(]\s*)`, expr: `(?P<m>(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+)?(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
 }
 
 // payloadRe is what makes code written to a boot or login file hostile:
