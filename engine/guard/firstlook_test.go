@@ -223,9 +223,13 @@ func TestEarlierSplits(t *testing.T) {
 }
 
 // TestOrdinaryTexts checks that no text of the judgement corpora
-// (testdata/corpora/*.jsonl) that is not an attack is refused: the
-// contradiction and duplicate pairs' texts and the benign injection
-// records. It reports how many would be held as orders.
+// (testdata/corpora/*.jsonl) written as memory that is not an attack is
+// refused: the texts of contradiction and duplicate pairs, conversation
+// turns, evidence claims and excerpts, and the benign injection records.
+// It reports how many would be held as orders.
+// memoryKinds are the corpus kinds whose texts are written as memories.
+var memoryKinds = map[string]bool{"contradiction": true, "duplicate": true, "injection": true, "chat": true, "evidence": true}
+
 func TestOrdinaryTexts(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "corpora", "*.jsonl"))
 	if err != nil || len(files) == 0 {
@@ -241,14 +245,14 @@ func TestOrdinaryTexts(t *testing.T) {
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for sc.Scan() {
-			var r struct{ Kind, A, B, Text, Label string }
+			var r struct{ Kind, A, B, Text, Claim, Excerpt, Label string }
 			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			if r.Label == "injection" {
+			if r.Label == "injection" || !memoryKinds[r.Kind] {
 				continue
 			}
-			for _, text := range []string{r.A, r.B, r.Text} {
+			for _, text := range []string{r.A, r.B, r.Text, r.Claim, r.Excerpt} {
 				if text == "" || seen[text] {
 					continue
 				}
