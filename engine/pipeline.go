@@ -119,7 +119,9 @@ func (e *Engine) Write(ctx context.Context, req WriteRequest) (WriteResult, erro
 	content, cerr := canonicalContent(req.Content)
 	var feat Features
 	if cerr == nil {
-		feat = FeaturesOf(content)
+		if feat, cerr = e.featuresOf(content); cerr != nil {
+			cerr = fmt.Errorf("%w: content: %v", ErrInvalid, cerr)
+		}
 	}
 	stages["prepare"] += time.Since(t0)
 
@@ -831,7 +833,11 @@ func (e *Engine) NearDuplicates(ctx context.Context, ref string, layer Layer, te
 	}
 	var out []RelatedItem
 	err = e.store.View(ctx, func(rtx ReadTx) error {
-		cs, err := gate.LoadCandidates(ctx, rtx, ref, HashPayload(content), FeaturesOf(content))
+		feat, err := e.featuresOf(content)
+		if err != nil {
+			return err
+		}
+		cs, err := gate.LoadCandidates(ctx, rtx, ref, HashPayload(content), feat)
 		if err != nil {
 			return err
 		}

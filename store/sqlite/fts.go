@@ -141,7 +141,7 @@ func (r *readTx) TopicCandidates(ctx context.Context, tq engine.TopicQuery) ([]e
 		}
 	}
 	if tq.Subject != "" {
-		if err := collect(`SELECT version_id FROM version_index WHERE memory_ref = ? AND subject = ? AND layer = ? LIMIT ?`,
+		if err := collect(`SELECT version_id FROM version_features WHERE memory_ref = ? AND subject = ? AND layer = ? LIMIT ?`,
 			tq.MemoryRef, tq.Subject, string(tq.Layer), limit); err != nil {
 			return nil, err
 		}

@@ -88,11 +88,6 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 		}
 		payloads++
 	}
-	marker := engine.FeaturesOf(oplog.ErasedContent)
-	emb, err := marker.Embedding.MarshalBinary()
-	if err != nil {
-		return wrapApply(e, err)
-	}
 	for _, id := range rec.Items {
 		var ref, key string
 		if err := q.QueryRowContext(ctx, `SELECT memory_ref, key FROM items WHERE id = ?`, id).Scan(&ref, &key); err != nil {
@@ -108,9 +103,10 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 			{`UPDATE OR REPLACE mem_map SET key = ?, fragment = ? WHERE memory_ref = ? AND key = ?`, []any{ph, []byte(oplog.ErasedContent), ref, key}},
 			{`UPDATE items SET key = ? WHERE id = ?`, []any{ph, id}},
 			{`UPDATE versions SET key = ?, content = CASE WHEN content IS NULL THEN NULL ELSE ? END, content_hash = '', tags = '[]', reason = 'erased', source = '' WHERE item_id = ?`, []any{ph, []byte(oplog.ErasedContent), id}},
+			// What the judge derived from the erased text goes with it.
 			{`DELETE FROM version_bands WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, []any{id}},
-			{`UPDATE version_index SET key = ?, content_hash = '', fingerprint = ?, subject = ?, predicate = ?, object = ?, embedding = ? WHERE item_id = ?`,
-				[]any{ph, marker.Fingerprint[:], marker.Subject, marker.Predicate, marker.Object, emb, id}},
+			{`DELETE FROM version_features WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, []any{id}},
+			{`UPDATE version_index SET key = ?, content_hash = '' WHERE item_id = ?`, []any{ph, id}},
 			{`UPDATE reviews SET detail = '{}', note = '' WHERE item_id = ?`, []any{id}},
 			{`DELETE FROM idempotency WHERE item_id = ?`, []any{id}},
 			{`UPDATE annotations SET note = '' WHERE item_id = ?`, []any{id}},
@@ -120,27 +116,6 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 		for _, s := range stmts {
 			if _, err := q.ExecContext(ctx, s.sql, s.args...); err != nil {
 				return wrapApply(e, err)
-			}
-		}
-		rows, err := q.QueryContext(ctx, `SELECT version_id, memory_ref FROM version_index WHERE item_id = ?`, id)
-		if err != nil {
-			return wrapApply(e, err)
-		}
-		var vs [][2]string
-		for rows.Next() {
-			var v, r string
-			if err := rows.Scan(&v, &r); err != nil {
-				rows.Close()
-				return wrapApply(e, err)
-			}
-			vs = append(vs, [2]string{v, r})
-		}
-		rows.Close()
-		for _, v := range vs {
-			for i, b := range marker.SimHash.Bands() {
-				if _, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO version_bands (memory_ref, band, version_id) VALUES (?,?,?)`, v[1], i<<16|int(b), v[0]); err != nil {
-					return wrapApply(e, err)
-				}
 			}
 		}
 		if _, err := q.ExecContext(ctx, `DELETE FROM mem_dirty WHERE id = ? OR id IN (SELECT id FROM versions WHERE item_id = ?)`, id, id); err != nil {
