@@ -405,7 +405,9 @@ func (r *readTx) LatestCheckpoint(ctx context.Context, ref string) (engine.Check
 	copy(c.Root[:], root)
 	c.MemoryRef, c.ApprovedAt = ref, fromMS(at)
 	var hs []string
-	_ = json.Unmarshal([]byte(proof), &hs)
+	if err := decodeColumn("mem_checkpoints", "proof", fmt.Sprintf("%s#%d", ref, c.Seq), proof, &hs); err != nil {
+		return c, err
+	}
 	for _, h := range hs {
 		x, err := merkle.ParseHash(h)
 		if err != nil {

@@ -271,7 +271,9 @@ func scanProposal(sc scanner) (engine.Proposal, error) {
 	}
 	p.Owner.Tenant, p.Owner.Workspace = tenant, ws
 	p.Artifact = json.RawMessage(artifact)
-	_ = json.Unmarshal([]byte(runs), &p.Provenance.SourceRunIDs)
+	if err := decodeColumn("proposals", "source_run_ids", p.ID, runs, &p.Provenance.SourceRunIDs); err != nil {
+		return p, err
+	}
 	if p.Provenance.SourceRunIDs == nil {
 		p.Provenance.SourceRunIDs = []string{}
 	}

@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -29,7 +31,10 @@ func indexText(ctx context.Context, q querier, e *oplog.Entry) error {
 	if !layer.Durable() {
 		return nil
 	}
-	text := engine.Version{Content: p.Content}.Text()
+	text, err := contentText(p.Content)
+	if err != nil {
+		return wrapApply(e, err)
+	}
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
@@ -38,6 +43,22 @@ func indexText(ctx context.Context, q querier, e *oplog.Entry) error {
 		return wrapApply(e, err)
 	}
 	return nil
+}
+
+// contentText is the text field of a version's content object (a content
+// without one, or no content, has none); content that is not a JSON object
+// is an error.
+func contentText(content []byte) (string, error) {
+	if content == nil {
+		return "", nil
+	}
+	var c struct {
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(content, &c); err != nil {
+		return "", fmt.Errorf("content is not a JSON object: %w", err)
+	}
+	return c.Text, nil
 }
 
 // eraseText removes the erased items' versions from the full-text index (and

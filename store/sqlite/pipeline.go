@@ -326,7 +326,9 @@ func (r *readTx) candidatesByID(ctx context.Context, ids []string, limit int) ([
 			return nil, err
 		}
 		c.State, c.Layer = engine.State(state), engine.Layer(layer)
-		c.Text = engine.Version{Content: content}.Text()
+		if c.Text, err = contentText(content); err != nil {
+			return nil, fmt.Errorf("corrupt stored data: versions.content of row %s: %w", c.VersionID, err)
+		}
 		out = append(out, c)
 	}
 	return out, rows.Err()
