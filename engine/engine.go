@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -30,6 +31,7 @@ type Engine struct {
 	secrets    *redact.Registry
 	embedder   similar.Embedder // model_vectors.go; nil: the built-in hashing vectors only
 	indexer    Indexer          // features.go
+	rules      *judge.Judge     // the rule-based judge, with the policy's cardinalities
 }
 
 // Option configures an Engine.
@@ -56,6 +58,9 @@ func New(s Store, key []byte, opts ...Option) *Engine {
 	for _, o := range opts {
 		o(e)
 	}
+	// One rule-based judge per engine: every gate that judges text reads
+	// the policy's relation cardinalities through it.
+	e.rules = judge.New(e.policy.Contradiction.Cardinalities())
 	v, err := schema.Default()
 	if err != nil {
 		// The schemas are embedded and tested; failing to compile them is a

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/memgov/memgov/engine/gate"
-	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -343,7 +342,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		return r, true, nil
 	}
 
-	rules := judge.New(pol.Contradiction.Cardinalities())
+	rules := e.rules
 	entailer, _ := e.judge.(gate.Entailer)
 	ev, err := run(ctx, stages, gate.Evidence{}, gate.EvidenceInput{Text: w.feat.Text, Agent: req.SourceAgentID, Layer: req.TargetLayer,
 		Evidence: req.EvidenceRefs, Confidence: w.confidence, Item: w.item, Now: w.now, Policy: pol, Reader: tx, Rules: rules, Model: entailer})
@@ -414,7 +413,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 	}
 
 	dd, err := run(ctx, stages, gate.Dedup{}, gate.DedupInput{MemoryRef: req.MemoryRef, Layer: req.TargetLayer, ContentHash: w.hash,
-		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Topical: ct.Topical, Reader: tx, Model: entailer})
+		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Topical: ct.Topical, Reader: tx, Rules: rules, Model: entailer})
 	if err != nil {
 		return WriteResult{}, true, err
 	}

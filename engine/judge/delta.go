@@ -119,8 +119,12 @@ func quoteWords(ws []string) string {
 }
 
 // Compare reads the delta of newText against oldText with the built-in
-// lexicon.
-func Compare(oldText, newText string) Delta {
+// lexicon and the default cardinalities.
+func Compare(oldText, newText string) Delta { return defaultJudge.Compare(oldText, newText) }
+
+// Compare reads the delta of newText against oldText with the built-in
+// lexicon; j's cardinalities decide which changed values are conflicts.
+func (j *Judge) Compare(oldText, newText string) Delta {
 	lex := DefaultLexicon()
 	d := Delta{}
 	w, p, q, prepChanged := prepositionChange(oldText, newText)
@@ -141,7 +145,7 @@ func Compare(oldText, newText string) Delta {
 		// another value of a claim ("the default branch is main" /
 		// "... master"): what the contradiction rules read as another
 		// value is a conflict, not a rewording.
-		if v := defaultJudge.Contradiction(oldText, newText); v.Contradicts {
+		if v := j.Contradiction(oldText, newText); v.Contradicts {
 			d.Conflict = &Difference{Kind: DiffClaim, Explanation: v.Explanation}
 		}
 	}
