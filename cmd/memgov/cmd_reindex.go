@@ -14,7 +14,7 @@ const indexStaleWarning = "index stale: run `memgov admin reindex`"
 
 // indexStaleDetail says how many versions a stale index covers.
 func indexStaleDetail(st engine.IndexStatus) string {
-	return fmt.Sprintf("%d of %d indexed versions were computed by another judge version and %d have none (running judge %s)",
+	return fmt.Sprintf("%d of %d indexed versions were computed by another judge version and %d by none; the running judge is %s",
 		st.Stale, st.Current+st.Stale+st.Missing, st.Missing, st.Judge)
 }
 
