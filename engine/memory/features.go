@@ -22,9 +22,10 @@ type Features struct {
 	SimHash     similar.SimHash
 }
 
-// FeaturesOf computes the features of a canonical content object with the
-// built-in judge. A content that is not a JSON object (a corrupt stored row)
-// is an error, never the features of an empty text.
+// FeaturesOf computes the features of a canonical content with the built-in
+// judge. A content that is not valid JSON (a corrupt stored row) is an error,
+// never the features of an empty text; valid JSON that is not an object with
+// a text string (a memory map's value) has the features of no text.
 func FeaturesOf(content json.RawMessage) (Features, error) {
 	var c struct {
 		Text      string `json:"text"`
@@ -32,8 +33,11 @@ func FeaturesOf(content json.RawMessage) (Features, error) {
 		Predicate any    `json:"predicate"`
 		Object    any    `json:"object"`
 	}
-	if err := json.Unmarshal(content, &c); err != nil {
-		return Features{}, fmt.Errorf("content is not a JSON object: %w", err)
+	if !json.Valid(content) {
+		return Features{}, fmt.Errorf("content is not valid JSON")
+	}
+	if json.Unmarshal(content, &c) != nil {
+		c.Text, c.Subject, c.Predicate, c.Object = "", nil, nil, nil
 	}
 	f := Features{Text: c.Text, Subject: normField(c.Subject), Predicate: normField(c.Predicate), Object: normField(c.Object)}
 	if f.Subject != "" && f.Predicate != "" {

@@ -45,18 +45,21 @@ func indexText(ctx context.Context, q querier, e *oplog.Entry) error {
 	return nil
 }
 
-// contentText is the text field of a version's content object (a content
-// without one, or no content, has none); content that is not a JSON object
-// is an error.
+// contentText is the text field of a version's content (a content that is
+// not an object, or has no text, or no content, has none); content that is
+// not valid JSON is an error.
 func contentText(content []byte) (string, error) {
 	if content == nil {
 		return "", nil
 	}
+	if !json.Valid(content) {
+		return "", fmt.Errorf("content is not valid JSON")
+	}
 	var c struct {
 		Text string `json:"text"`
 	}
-	if err := json.Unmarshal(content, &c); err != nil {
-		return "", fmt.Errorf("content is not a JSON object: %w", err)
+	if json.Unmarshal(content, &c) != nil {
+		return "", nil // valid JSON of another type than an object with a text string
 	}
 	return c.Text, nil
 }
