@@ -116,7 +116,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 			if in.Policy.Dedup.Lexical <= 0 {
 				continue
 			}
-			sim, ok := judge.SimilarAtLeast(c.Text, in.Features.Text, in.Policy.Dedup.Lexical)
+			sim, ok := in.rules().SimilarAtLeast(c.Text, in.Features.Text, in.Policy.Dedup.Lexical)
 			if !ok {
 				continue
 			}
@@ -232,7 +232,7 @@ func related(c Scored, relation string) memory.RelatedItem {
 func decide(rules *judge.Judge, text string, c Scored, dupReason, conflictReason string) (DedupResult, string, judge.Delta) {
 	d := rules.Compare(c.Text, text)
 	kind := d.Resolve()
-	if dupReason == ReasonStructuralDup && (d.Conflict == nil && d.Reordered || judge.SameClaims(c.Text, text)) {
+	if dupReason == ReasonStructuralDup && (d.Conflict == nil && d.Reordered || rules.SameClaims(c.Text, text)) {
 		// The same words in another order, and the same claims with the
 		// same roles (the structural fingerprint keeps them): a passive
 		// for an active ("the service is owned by Ravi" / "Ravi owns the
