@@ -2,6 +2,9 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"github.com/memgov/memgov/engine"
@@ -15,13 +18,23 @@ import (
 // a replay neither writes nor compares it and a rebuild keeps it; an erasure
 // deletes the erased items' rows (lifecycle.go).
 
-// PutFeatures replaces the features and bands of an indexed version.
+// PutFeatures replaces the features and bands of an indexed version. The
+// bands it replaces are deleted by key: version_features keeps the list.
 func (t *Tx) PutFeatures(ctx context.Context, f engine.VersionFeatures) error {
-	res, err := t.q.ExecContext(ctx, `INSERT INTO version_features (version_id, memory_ref, layer, judge, fingerprint, subject, predicate, object, embedding)
-		SELECT ?,?,?,?,?,?,?,?,? FROM version_index WHERE version_id = ? AND memory_ref = ? AND content_hash <> ''
+	var old []byte
+	err := t.q.QueryRowContext(ctx, `SELECT bands FROM version_features WHERE version_id = ?`, f.VersionID).Scan(&old)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("put features of version %s: %w", f.VersionID, err)
+	}
+	bands := make([]byte, 0, 4*len(f.Bands))
+	for _, b := range f.Bands {
+		bands = binary.BigEndian.AppendUint32(bands, b)
+	}
+	res, err := t.q.ExecContext(ctx, `INSERT INTO version_features (version_id, memory_ref, layer, judge, fingerprint, subject, predicate, object, embedding, bands)
+		SELECT ?,?,?,?,?,?,?,?,?,? FROM version_index WHERE version_id = ? AND memory_ref = ? AND content_hash <> ''
 		ON CONFLICT (version_id) DO UPDATE SET layer = excluded.layer, judge = excluded.judge, fingerprint = excluded.fingerprint,
-		subject = excluded.subject, predicate = excluded.predicate, object = excluded.object, embedding = excluded.embedding`,
-		f.VersionID, f.MemoryRef, string(f.Layer), f.Judge, nonNilBytes(f.Fingerprint), f.Subject, f.Predicate, f.Object, f.Embedding,
+		subject = excluded.subject, predicate = excluded.predicate, object = excluded.object, embedding = excluded.embedding, bands = excluded.bands`,
+		f.VersionID, f.MemoryRef, string(f.Layer), f.Judge, nonNilBytes(f.Fingerprint), f.Subject, f.Predicate, f.Object, f.Embedding, bands,
 		f.VersionID, f.MemoryRef)
 	if err != nil {
 		return fmt.Errorf("put features of version %s: %w", f.VersionID, err)
@@ -31,8 +44,14 @@ func (t *Tx) PutFeatures(ctx context.Context, f engine.VersionFeatures) error {
 	} else if n == 0 {
 		return fmt.Errorf("%w: version %s of %s is not indexed, or its item was erased", engine.ErrNotFound, f.VersionID, f.MemoryRef)
 	}
-	if _, err := t.q.ExecContext(ctx, `DELETE FROM version_bands WHERE version_id = ?`, f.VersionID); err != nil {
-		return fmt.Errorf("put features of version %s: %w", f.VersionID, err)
+	if len(old)%4 != 0 {
+		return fmt.Errorf("corrupt stored data: version_features.bands of row %s holds %d bytes, not 4 a band", f.VersionID, len(old))
+	}
+	for i := 0; i < len(old); i += 4 {
+		if _, err := t.q.ExecContext(ctx, `DELETE FROM version_bands WHERE memory_ref = ? AND band = ? AND version_id = ?`,
+			f.MemoryRef, int64(binary.BigEndian.Uint32(old[i:])), f.VersionID); err != nil {
+			return fmt.Errorf("put features of version %s: %w", f.VersionID, err)
+		}
 	}
 	for _, b := range f.Bands {
 		if _, err := t.q.ExecContext(ctx, `INSERT OR IGNORE INTO version_bands (memory_ref, band, version_id) VALUES (?,?,?)`,

@@ -14,16 +14,19 @@ CREATE TABLE version_features (
     subject     TEXT NOT NULL DEFAULT '',
     predicate   TEXT NOT NULL DEFAULT '',
     object      TEXT NOT NULL DEFAULT '',
-    embedding   BLOB
+    embedding   BLOB,
+    bands       BLOB            -- the version's version_bands rows, 4 bytes each (big-endian), to replace them by key
 ) STRICT;
 
 -- The values a database already holds were computed by an unrecorded judge:
--- they keep serving candidate lookups until a reindex replaces them. Erased
--- versions (no content hash) keep none.
+-- fingerprints and subjects keep serving candidate lookups until a reindex
+-- replaces them. Erased versions (no content hash) keep none. The old bands
+-- go: their rows cannot be told apart by version without a scan, and a
+-- reindex writes them again.
 INSERT INTO version_features (version_id, memory_ref, layer, judge, fingerprint, subject, predicate, object, embedding)
 SELECT version_id, memory_ref, layer, '', fingerprint, subject, predicate, object, embedding
 FROM version_index WHERE content_hash <> '';
-DELETE FROM version_bands WHERE version_id NOT IN (SELECT version_id FROM version_features);
+DELETE FROM version_bands;
 
 CREATE INDEX version_features_fp ON version_features(memory_ref, fingerprint);
 CREATE INDEX version_features_subject ON version_features(memory_ref, subject);
