@@ -203,8 +203,13 @@ var fillerWords = map[string]bool{
 // that fits none of the patterns yields no claim.
 func Extract(text string) []Claim {
 	var out []Claim
-	for _, s := range sentences(tokenize(text)) {
+	speaker, body := chatBody(tokenize(text))
+	for _, s := range statements(body) {
 		if c, ok := extractSentence(s); ok {
+			if speaker != "" && (c.Subject == "i" || c.Subject == "me") {
+				// "Maya: I live in Lyon": Maya does.
+				c.Subject = speaker
+			}
 			out = append(out, c)
 		}
 	}
@@ -328,6 +333,14 @@ func extractSentence(ts []token) (Claim, bool) {
 	}
 	subj := ts[:anchor]
 	pred := ts[anchor+1:]
+	// What opens the sentence before a comma or colon is not the subject:
+	// "Well, the radio has too many ads", "That's right, we bought it".
+	for i := len(subj) - 1; i >= 0; i-- {
+		if (subj[i].low == "," || subj[i].low == ":") && i+1 < len(subj) {
+			subj = subj[i+1:]
+			break
+		}
+	}
 	negated := false
 	// Auxiliaries and negation between subject and verb: "does not speak",
 	// "no longer works", "never drinks".

@@ -148,7 +148,7 @@ func sameSubject(x, y string) bool {
 }
 
 func (j *Judge) compareClaims(x, y *Claim) Verdict {
-	if !sameSubject(x.Subject, y.Subject) || subKind(x, y) || subKind(y, x) {
+	if !sameSubject(x.Subject, y.Subject) || subKind(x, y) || subKind(y, x) || personal(x.Subject) || personal(y.Subject) {
 		return Verdict{}
 	}
 	if x.Relation != "born" && pastTense(x) != pastTense(y) {

@@ -1031,3 +1031,36 @@ func TestBoundsAndDeixis(t *testing.T) {
 		}
 	}
 }
+
+// Conversation turns: a speaker's label or a clock time is not the scene,
+// antonyms must be said of the same subject in one statement, a question
+// states nothing, and a label names who "I" is.
+func TestConversationTurns(t *testing.T) {
+	for _, p := range [][2]string{
+		{"Ben: I went sailing, fishing, and horseback riding.", "Ben: Then, you are to walk to work."},
+		{"[4:11 pm] Tom: The radio has too many ads.", "[4:40 pm] Tom: I have a few ideas."},
+		{"Lena: I was scared stiff of giving my first performance.", "Lena: My friends kept taking photos."},
+		{"Aisha: Well, it pays off for her. How old is she anyway?", "Aisha: Her car is new."},
+		{"Maya: I love hiking.", "Tom: I hate hiking."},
+		{"You like the blue one.", "You do not like the blue one."},
+	} {
+		if v := Contradiction(p[0], p[1]); v.Contradicts {
+			t.Errorf("%q / %q: %s", p[0], p[1], v.Explanation)
+		}
+	}
+	for _, p := range [][2]string{
+		{"Maya: I love hiking.", "Maya: I hate hiking."},
+		{"[3:45 pm] Maya: I live in Lyon.", "[4:02 pm] Maya: I live in Porto."},
+		{"[9:00 am] Tom: The man is standing.", "[9:05 am] Ben: The man is sitting."},
+	} {
+		if v := Contradiction(p[0], p[1]); !v.Contradicts {
+			t.Errorf("%q / %q: no contradiction", p[0], p[1])
+		}
+	}
+	if cs := Extract("[3:45 pm] Maya: I live in Lyon."); len(cs) != 1 || cs[0].Subject != "maya" {
+		t.Errorf("the speaker is not the subject: %v", cs)
+	}
+	if cs := Extract("How old is she?"); len(cs) != 0 {
+		t.Errorf("a question read as claims: %v", cs)
+	}
+}

@@ -25,10 +25,16 @@ var (
 const maxSceneWords = 60
 
 type sceneWord struct {
-	w   string // normalised
-	low string
-	i   int // position among content words
+	w    string // normalised
+	low  string
+	i    int // position among content words
+	sent int // the statement it is in
+	pos  int // position among the content words of its statement
 }
+
+// subjectSpan is how many content words open a statement's subject: "the
+// small dog", "factory workers", "the user's cat".
+const subjectSpan = 3
 
 // sceneText is what the scene rules read of a text, read once per text
 // (sceneCache).
@@ -42,16 +48,27 @@ type sceneText struct {
 }
 
 func newSceneText(text string) *sceneText {
-	st := &sceneText{toks: tokenize(text), stems: map[string]bool{}}
-	for _, t := range st.toks {
-		if negators[t.low] {
-			st.negated = true
+	// What a scene is read from: the statements of the text, without a
+	// chat turn's clock time and speaker label, and without questions.
+	_, body := chatBody(tokenize(text))
+	st := &sceneText{stems: map[string]bool{}}
+	for n, s := range statements(body) {
+		if n > 0 {
+			st.toks = append(st.toks, token{text: ".", low: "."})
 		}
-		st.stems[normWord(t.low)] = true
-		if stopWords[t.low] || !hasLetterOrDigit(t.low) || isDeterminer(t.low) {
-			continue
+		st.toks = append(st.toks, s...)
+		pos := 0
+		for _, t := range s {
+			if negators[t.low] {
+				st.negated = true
+			}
+			st.stems[normWord(t.low)] = true
+			if stopWords[t.low] || !hasLetterOrDigit(t.low) || isDeterminer(t.low) {
+				continue
+			}
+			st.words = append(st.words, sceneWord{w: normWord(t.low), low: t.low, i: len(st.words), sent: n, pos: pos})
+			pos++
 		}
-		st.words = append(st.words, sceneWord{w: normWord(t.low), low: t.low, i: len(st.words)})
 	}
 	st.counts = countsOf(st.toks)
 	st.colors = colorsOf(st.toks)
@@ -74,12 +91,24 @@ func (j *Judge) scene(a, b string) Verdict {
 	for _, w := range wb {
 		inB[w.w] = true
 	}
-	// before returns the words before position i of a text, in order.
-	before := func(ws []sceneWord, i int) []sceneWord { return ws[:i] }
-	// shareBefore returns the first word of x that y also has.
-	shareBefore := func(x, y []sceneWord) string {
+	// subjectOf returns the words that open the subject of the statement
+	// holding ws[i], up to it: the scene's subject must be written
+	// before what is said of it, in the same statement.
+	subjectOf := func(ws []sceneWord, i int) []sceneWord {
+		w := ws[i]
+		var out []sceneWord
+		for _, v := range ws[:i] {
+			if v.sent == w.sent && v.pos < subjectSpan {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	// sharedSubject returns the first word of x's subject that opens y's
+	// subject too: a thing, not a greeting, a time or a speaker.
+	sharedSubject := func(x, y []sceneWord) string {
 		for _, w := range x {
-			if negators[w.w] {
+			if negators[w.w] || inClass("not_scene_subjects", w.low) || isDigitStart(w.low) {
 				continue
 			}
 			for _, v := range y {
@@ -89,6 +118,9 @@ func (j *Judge) scene(a, b string) Verdict {
 			}
 		}
 		return ""
+	}
+	shareBefore := func(x []sceneWord, i int, y []sceneWord, k int) string {
+		return sharedSubject(subjectOf(x, i), subjectOf(y, k))
 	}
 	// An attribute one text gives a thing and the other denies.
 	for _, p := range [2][2]*sceneText{{sa, sb}, {sb, sa}} {
@@ -134,7 +166,7 @@ func (j *Judge) scene(a, b string) Verdict {
 			if !j.lex.antonymForms(fa, formsB[k]) {
 				continue
 			}
-			if s := shareBefore(before(wa, p.i), before(wb, q.i)); s != "" {
+			if s := shareBefore(wa, p.i, wb, q.i); s != "" {
 				return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
 					Explanation: fmt.Sprintf("%s: %q is %q in one text and %q in the other", RuleScene, s, p.low, q.low)}
 			}
@@ -149,7 +181,7 @@ func (j *Judge) scene(a, b string) Verdict {
 			}
 			for _, q := range y {
 				if activeWords[q.w] {
-					if s := shareBefore(before(x, p.i), before(y, q.i)); s != "" {
+					if s := shareBefore(x, p.i, y, q.i); s != "" {
 						return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleActivity,
 							Explanation: fmt.Sprintf("%s: %q is %q in one text and %q in the other", RuleActivity, s, p.low, q.low)}
 					}
