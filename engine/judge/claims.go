@@ -304,6 +304,10 @@ func extractSentence(ts []token) (Claim, bool) {
 	if len(ts) < 2 {
 		return Claim{}, false
 	}
+	// A relation of the table, by one of its verb or appositive forms.
+	if c, ok := tableRelation(ts); ok {
+		return c, true
+	}
 	// Find the anchor: the first copula or relation verb after a subject.
 	anchor, verb := -1, ""
 	for i := 1; i < len(ts); i++ {
@@ -394,6 +398,17 @@ func extractSentence(ts []token) (Claim, bool) {
 	// "the R of X", unless the predicate states a relation of its own:
 	// "the University of Madrid is located in Spain" speaks of the
 	// university.
+	if attr == "" && !(verb == "" && relationPredicate(pred)) {
+		// A noun form of the table with "of" inside it: "the head of
+		// state of Japan", "the country of origin of Lego".
+		d := 0
+		for d < len(subj) && isDeterminer(subj[d].low) {
+			d++
+		}
+		if rel, n := nounFormAt(subj[d:]); n > 1 && d+n+1 < len(subj) && subj[d+n].low == "of" {
+			attr, owner = rel, cleanPhrase(subj[d+n+1:])
+		}
+	}
 	if attr == "" && !(verb == "" && relationPredicate(pred)) {
 		for i, t := range subj {
 			if t.low == "of" && i > 0 && i+1 < len(subj) {
@@ -582,7 +597,14 @@ func finish(c Claim) (Claim, bool) {
 	if c.Value.Kind == KindText && c.Value.Text == "" && c.Relation == "is" {
 		return Claim{}, false
 	}
-	// Split "born" by what the value is.
+	// Split "born" and "died in" by what the value is: a place or a date.
+	isDate := c.Value.Kind == KindDate || (c.Value.Kind == KindNumber && c.Value.Num >= 1000 && c.Value.Num <= 2200)
+	switch {
+	case c.Relation == "born place" && isDate:
+		c.Relation = "born date"
+	case c.Relation == "died in" && isDate:
+		c.Relation = "died date"
+	}
 	if c.Relation == "born" {
 		if c.Value.Kind == KindDate || (c.Value.Kind == KindNumber && c.Value.Num >= 1000 && c.Value.Num <= 2200) {
 			c.Relation = "born date"
@@ -606,6 +628,9 @@ func stripNaming(ts []token) []token {
 
 // canonRelation normalises an attribute noun phrase.
 func canonRelation(attr string) string {
+	if r, ok := nounRelation[attr]; ok {
+		return r
+	}
 	if a, ok := relationAlias[attr]; ok {
 		return a
 	}
