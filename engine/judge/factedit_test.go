@@ -32,5 +32,8 @@ func TestFactEditCorpus(t *testing.T) {
 	for _, n := range names {
 		c := splits[n]
 		t.Logf("fact edits %-10s recall %.3f precision %.3f (tp %d fp %d tn %d fn %d)", n, c.recall(), c.precision(), c.tp, c.fp, c.tn, c.fn)
+		if c.recall() < 0.8 || c.precision() < 0.95 {
+			t.Errorf("fact edits %s: recall %.3f precision %.3f, want recall >= 0.8 at precision >= 0.95", n, c.recall(), c.precision())
+		}
 	}
 }
