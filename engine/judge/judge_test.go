@@ -1064,3 +1064,38 @@ func TestConversationTurns(t *testing.T) {
 		t.Errorf("a question read as claims: %v", cs)
 	}
 }
+
+// Support reads claims: a document's "Key: value" line and abbreviations
+// state a claim in other words; another value in the same slot
+// contradicts it; another relation, another numbered thing or several
+// changed numbers are other facts.
+func TestSupportReadsClaims(t *testing.T) {
+	for _, p := range [][2]string{
+		{"The data center in Frankfurt has 400 racks.", "Frankfurt DC capacity: 400 racks."},
+		{"The on-call rotation changes every Monday.", "Hand-off: each Monday the on-call rotation changes."},
+		{"Elena reports to Marco.", "Elena's manager: Marco."},
+	} {
+		if e := Support(p[0], p[1]); e.Contradicts || e.Score < 0.99 {
+			t.Errorf("%q / %q: %+v, want full support", p[0], p[1], e)
+		}
+	}
+	for _, p := range [][2]string{
+		{"The data center in Frankfurt has 400 racks.", "Frankfurt DC capacity: 250 racks."},
+		{"Dana's manager is Priya.", "Manager of Dana: Tomas."},
+	} {
+		if e := Support(p[0], p[1]); !e.Contradicts {
+			t.Errorf("%q / %q: %+v, want a contradiction", p[0], p[1], e)
+		}
+	}
+	for _, p := range [][2]string{
+		{"The store closes at 8 pm.", "The store opens at 8 am."},
+		{"The printer on floor 3 works.", "The printer on floor 2 is broken."},
+		{"The client paid the first invoice on 30 March.", "The client signed the contract on 3 March."},
+		{"A man is with two deer on a beach.", "A man with two dogs on a beach"},
+		{"The data center in Frankfurt has 400 racks.", "Frankfurt office parking: 40 spaces."},
+	} {
+		if e := Support(p[0], p[1]); e.Contradicts || e.Score > 0.5 {
+			t.Errorf("%q / %q: %+v, want neither support nor contradiction", p[0], p[1], e)
+		}
+	}
+}

@@ -191,7 +191,8 @@ func (j *Judge) compareSlots(claimText, excerpt string) Evidence {
 	// words of each claim's subject.
 	valueWords := map[string]bool{}
 	subject := map[string]bool{}
-	for _, cl := range Extract(claimText) {
+	claims := Extract(claimText)
+	for _, cl := range claims {
 		if cl.Value.Kind == KindText {
 			// Quantities in a value are compared as quantities.
 			vt := expandAbbreviations(tokenize(cl.Value.Text))
@@ -244,8 +245,20 @@ func (j *Judge) compareSlots(claimText, excerpt string) Evidence {
 	}
 	// Values.
 	var lostQ []Value
-	for k, q := range c.quants {
-		if _, ok := e.quants[k]; !ok {
+	inSubject := map[string]bool{}
+	for _, cl := range claims {
+		for _, f := range strings.Fields(cl.Subject) {
+			inSubject[f] = true
+		}
+	}
+	for _, q := range c.quants {
+		if !hasQuantity(e.quants, q) {
+			if q.Kind == KindNumber && inSubject[formatNum(q.Num)] {
+				// A number that names the subject ("the printer on floor
+				// 3") is not a value: another one names another thing.
+				missing = append(missing, q.Text)
+				continue
+			}
 			lostQ = append(lostQ, q)
 		}
 	}
@@ -259,8 +272,22 @@ func (j *Judge) compareSlots(claimText, excerpt string) Evidence {
 	// Related: the excerpt names the subject and states most of what the
 	// claim says of it, or all its values, a quantity among them ("at most
 	// 100 requests per minute to the API").
-	allValues := len(lostQ) == 0 && len(lostW) == 0 && len(c.quants) > 0
+	numeric := false
+	for _, q := range c.quants {
+		numeric = numeric || q.Kind == KindMoney || q.Kind == KindPercent || q.Kind == KindNumber && q.Unit != ""
+	}
+	allValues := len(lostQ) == 0 && len(lostW) == 0 && numeric
 	related := (ctxShare >= 0.5 || allValues) && (len(subject) == 0 || subjFound > 0)
+	// What the excerpt may say in other words: the relation's words, which
+	// a document often leaves to its layout ("Elena's manager: Marco" for
+	// "Elena reports to Marco"). A text read as no claim has none: every
+	// word must be stated.
+	relationOnly := len(claims) > 0
+	for _, w := range missing {
+		relationOnly = relationOnly && !subject[w]
+	}
+	subjectAll := subjFound == len(subject)
+	hasValue := len(c.quants) > 0 || len(valueWords) > 0
 	total := len(c.order) + len(c.quants)
 	stated := found + len(c.quants) - len(lostQ)
 	for w := range valueWords {
@@ -276,15 +303,26 @@ func (j *Judge) compareSlots(claimText, excerpt string) Evidence {
 		exp := fmt.Sprintf("the excerpt speaks of something else: %d of %d of the claim's words", stated, total)
 		return Evidence{Score: min(share, 0.5) * 0.5, Explanation: exp, Missing: append(missing, lostW...)}
 	}
-	if len(lostQ) == 0 && len(lostW) == 0 {
+	if len(lostQ) == 0 && len(lostW) == 0 && (hasValue && subjectAll && relationOnly || allValues && subjFound > 0) {
 		exp := fmt.Sprintf("the excerpt states the claim's subject, relation and values (%d of %d words)", stated, total)
 		return Evidence{Score: 1, Explanation: exp}
 	}
 	// The subject and relation are there; a value is not. Another value
 	// in its place contradicts the claim.
 	for _, q := range lostQ {
-		for k, x := range e.quants {
-			if _, mine := c.quants[k]; mine {
+		if len(lostW) > 0 || len(missing) > 0 && (!relationOnly || !subjectAll || statesVerb(excerpt)) {
+			// Another number where the claim's subject and other values
+			// are not all stated, or where the excerpt states another
+			// relation in words of its own, is another fact ("the store
+			// closes at 8 pm" / "opens at 8 am").
+			break
+		}
+		if len(lostQ) > 1 {
+			// Several numbers changed at once: another record.
+			break
+		}
+		for _, x := range e.quants {
+			if hasQuantity(c.quants, x) {
 				continue
 			}
 			if comparableQuantities(q, x) {
@@ -292,7 +330,7 @@ func (j *Judge) compareSlots(claimText, excerpt string) Evidence {
 			}
 		}
 	}
-	if len(lostW) > 0 {
+	if len(lostW) > 0 && subjectAll && relationOnly {
 		for _, l := range e.labels {
 			// A "Key: value" line whose key states the claim's subject and
 			// relation holds the one value of that field.
@@ -485,4 +523,30 @@ func uniqueStrings(s []string) []string {
 		}
 	}
 	return out
+}
+
+// statesVerb reports whether text states a claim by a relation verb ("the
+// store closes at 8 pm"), as a sentence does and a "Key: value" line does
+// not.
+func statesVerb(text string) bool {
+	for _, c := range Extract(text) {
+		if f := strings.Fields(c.Relation); len(f) > 0 && relVerbs[f[0]] == f[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// hasQuantity reports whether qs holds q: the same amount, date or time,
+// in the same unit when both name one ("45 staff" and "45"; not "two
+// dogs" and "two deer").
+func hasQuantity(qs map[string]Value, q Value) bool {
+	x, ok := qs[slotKey(q)]
+	if !ok {
+		return false
+	}
+	if q.Kind == KindNumber && x.Kind == KindNumber && q.Unit != "" && x.Unit != "" {
+		return normWord(DefaultLexicon().Lemma(q.Unit)) == normWord(DefaultLexicon().Lemma(x.Unit))
+	}
+	return true
 }
