@@ -245,6 +245,7 @@ func (j *Judge) compareSlots(claimText, excerpt string) Evidence {
 	}
 	// Values.
 	var lostQ []Value
+	subjectLost := false
 	inSubject := map[string]bool{}
 	for _, cl := range claims {
 		for _, f := range strings.Fields(cl.Subject) {
@@ -257,6 +258,7 @@ func (j *Judge) compareSlots(claimText, excerpt string) Evidence {
 				// A number that names the subject ("the printer on floor
 				// 3") is not a value: another one names another thing.
 				missing = append(missing, q.Text)
+				subjectLost = true
 				continue
 			}
 			lostQ = append(lostQ, q)
@@ -276,17 +278,17 @@ func (j *Judge) compareSlots(claimText, excerpt string) Evidence {
 	for _, q := range c.quants {
 		numeric = numeric || q.Kind == KindMoney || q.Kind == KindPercent || q.Kind == KindNumber && q.Unit != ""
 	}
-	allValues := len(lostQ) == 0 && len(lostW) == 0 && numeric
+	allValues := len(lostQ) == 0 && len(lostW) == 0 && numeric && !subjectLost
 	related := (ctxShare >= 0.5 || allValues) && (len(subject) == 0 || subjFound > 0)
 	// What the excerpt may say in other words: the relation's words, which
 	// a document often leaves to its layout ("Elena's manager: Marco" for
 	// "Elena reports to Marco"). A text read as no claim has none: every
 	// word must be stated.
-	relationOnly := len(claims) > 0
+	relationOnly := len(missing) == 0 || len(claims) > 0
 	for _, w := range missing {
 		relationOnly = relationOnly && !subject[w]
 	}
-	subjectAll := subjFound == len(subject)
+	subjectAll := subjFound == len(subject) && !subjectLost
 	hasValue := len(c.quants) > 0 || len(valueWords) > 0
 	total := len(c.order) + len(c.quants)
 	stated := found + len(c.quants) - len(lostQ)
