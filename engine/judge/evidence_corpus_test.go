@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 	"time"
 
@@ -23,6 +24,7 @@ type evidenceRecord struct {
 	Claim   string          `json:"claim"`
 	Excerpt string          `json:"excerpt"`
 	Label   string          `json:"label"`
+	Split   string          `json:"split"`
 	Source  json.RawMessage `json:"source"`
 	Licence string          `json:"licence"`
 }
@@ -56,8 +58,8 @@ func loadEvidence(t testing.TB) []evidenceRecord {
 func TestEvidenceCorpus(t *testing.T) {
 	recs := loadEvidence(t)
 	ctx := context.Background()
-	key := []byte("memgov-test-key-0123456789abcdef")
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "evidence.db"), sqlite.Options{Key: key, Create: true})
+	dbKey := []byte("memgov-test-key-0123456789abcdef")
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "evidence.db"), sqlite.Options{Key: dbKey, Create: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,14 +69,16 @@ func TestEvidenceCorpus(t *testing.T) {
 	pol.RateLimits.Layers.Episodic.Writes = 0
 	pol.RateLimits.SessionBudget = policy.PerRole[int]{}
 	clock := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	e := engine.New(s, key, engine.WithPolicy(pol), engine.WithClock(func() time.Time { return clock }))
+	e := engine.New(s, dbKey, engine.WithPolicy(pol), engine.WithClock(func() time.Time { return clock }))
 	const agent = "evidence-agent"
 	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: agent, Role: engine.Orchestrator, Tenant: "ev"}, "test"); err != nil {
 		t.Fatal(err)
 	}
 	conf := 0.9
-	committed, total := map[string]int{}, map[string]int{}
-	reasons := map[string]map[string]int{}
+	type key struct{ split, label string }
+	committed, total := map[key]int{}, map[key]int{}
+	reasons := map[key]map[string]int{}
+	splits := map[string]bool{}
 	for i, r := range recs {
 		clock = clock.Add(time.Minute)
 		content, _ := json.Marshal(map[string]string{"text": r.Claim})
@@ -84,27 +88,38 @@ func TestEvidenceCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatalf("record %d: %v", i, err)
 		}
-		total[r.Label]++
-		if reasons[r.Label] == nil {
-			reasons[r.Label] = map[string]int{}
+		k := key{r.Split, r.Label}
+		splits[r.Split] = true
+		total[k]++
+		if reasons[k] == nil {
+			reasons[k] = map[string]int{}
 		}
-		reasons[r.Label][res.Status+" "+res.Reason]++
+		reasons[k][res.Status+" "+res.Reason]++
 		if res.Status == engine.StatusCommitted {
-			committed[r.Label]++
+			committed[k]++
 		}
 		ok := (res.Status == engine.StatusCommitted) == (r.Label == "supports")
 		if testing.Verbose() && !ok {
 			ev := judge.Support(r.Claim, r.Excerpt)
-			t.Logf("%s: %q / %q: %s %s (%s) score %.2f %s", r.Label, r.Claim, r.Excerpt, res.Status, res.Reason, res.Detail, ev.Score, ev.Explanation)
+			t.Logf("%s %s: %q / %q: %s %s (%s) score %.2f %s", r.Split, r.Label, r.Claim, r.Excerpt, res.Status, res.Reason, res.Detail, ev.Score, ev.Explanation)
 		}
 	}
-	for _, l := range []string{"supports", "contradicts", "unrelated"} {
-		t.Logf("%-11s %d records, committed %d (%.3f); outcomes %v", l, total[l], committed[l], float64(committed[l])/float64(max(total[l], 1)), reasons[l])
+	names := make([]string, 0, len(splits))
+	for n := range splits {
+		names = append(names, n)
 	}
-	sup := float64(committed["supports"]) / float64(max(total["supports"], 1))
-	held := 1 - float64(committed["contradicts"]+committed["unrelated"])/float64(max(total["contradicts"]+total["unrelated"], 1))
-	t.Logf("supported in other words committed %.3f; contradicting or unrelated kept out %.3f", sup, held)
-	if sup < 0.8 || held < 0.9 {
-		t.Errorf("evidence: %.3f of supported claims committed (want >= 0.8), %.3f of contradicted or unrelated kept out (want >= 0.9)", sup, held)
+	sort.Strings(names)
+	for _, sp := range names {
+		for _, l := range []string{"supports", "contradicts", "unrelated"} {
+			k := key{sp, l}
+			t.Logf("%-10s %-11s %d records, committed %d; outcomes %v", sp, l, total[k], committed[k], reasons[k])
+		}
+		sup := float64(committed[key{sp, "supports"}]) / float64(max(total[key{sp, "supports"}], 1))
+		bad := total[key{sp, "contradicts"}] + total[key{sp, "unrelated"}]
+		held := 1 - float64(committed[key{sp, "contradicts"}]+committed[key{sp, "unrelated"}])/float64(max(bad, 1))
+		t.Logf("%-10s supported in other words committed %.3f; contradicting or unrelated kept out %.3f", sp, sup, held)
+		if sup < 0.8 || held < 0.9 {
+			t.Errorf("evidence %s: %.3f of supported claims committed (want >= 0.8), %.3f of contradicted or unrelated kept out (want >= 0.9)", sp, sup, held)
+		}
 	}
 }
