@@ -103,7 +103,10 @@ func runChat(t testing.TB, turns []chatTurn, prefix func(chatTurn, time.Time) st
 	}
 	out := chatOutcome{byRule: map[string]int{}, byOutcome: map[string]int{}}
 	conf := 0.9
-	rules := []string{judge.RuleScene, judge.RuleSceneCount, judge.RuleActivity, judge.RuleSingleValued, judge.RuleNegation, judge.RuleAntonym, judge.RuleQuantity}
+	var rules []string
+	for _, r := range judge.ContradictionRules() {
+		rules = append(rules, r.Name)
+	}
 	for i, c := range turns {
 		clock = clock.Add(time.Duration(40+i%5*20) * time.Second)
 		text := prefix(c, clock) + c.Text
@@ -123,7 +126,7 @@ func runChat(t testing.TB, turns []chatTurn, prefix func(chatTurn, time.Time) st
 			out.contradiction++
 			rule := "?"
 			for _, r := range rules {
-				if strings.Contains(res.Detail, r+":") {
+				if strings.Contains(res.Detail, "("+r+":") {
 					rule = r
 					break
 				}

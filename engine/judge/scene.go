@@ -125,15 +125,15 @@ func (j *Judge) scene(a, b string) Verdict {
 	// An attribute one text gives a thing and the other denies.
 	for _, p := range [2][2]*sceneText{{sa, sb}, {sb, sa}} {
 		if attr, thing, ok := deniedAttribute(p[0], p[1]); ok {
-			return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
-				Explanation: fmt.Sprintf("%s: %q is %q in one text and not in the other", RuleScene, thing, attr)}
+			return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleSceneDenied,
+				Explanation: fmt.Sprintf("%s: %q is %q in one text and not in the other", RuleSceneDenied, thing, attr)}
 		}
 	}
 	// What nobody does in one text and someone does in the other.
 	for _, p := range [2][2]*sceneText{{sa, sb}, {sb, sa}} {
 		if verb, ok := nobodyDoes(p[0], p[1]); ok {
-			return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
-				Explanation: fmt.Sprintf("%s: nobody is %q in one text, someone is in the other", RuleScene, verb)}
+			return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleSceneNobody,
+				Explanation: fmt.Sprintf("%s: nobody is %q in one text, someone is in the other", RuleSceneNobody, verb)}
 		}
 	}
 	// Negation anywhere else flips polarity: stay out.
@@ -142,8 +142,8 @@ func (j *Judge) scene(a, b string) Verdict {
 	}
 	// Another colour of the same thing.
 	if thing, x, y, ok := colorChange(sa, sb); ok {
-		return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
-			Explanation: fmt.Sprintf("%s: the %s is %s in one text and %s in the other", RuleScene, thing, x, y)}
+		return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleSceneColour,
+			Explanation: fmt.Sprintf("%s: the %s is %s in one text and %s in the other", RuleSceneColour, thing, x, y)}
 	}
 	// Exclusive states of a shared subject. Each word's forms are read
 	// once, and only a word with a form that has state antonyms is paired.

@@ -22,6 +22,31 @@ type Evidence struct {
 	// excerpt that leaves part of a claim unstated supports it partially
 	// at most.
 	Missing []string
+	// Rule names the rule that decided (one of the Support and Rule
+	// constants).
+	Rule string
+}
+
+// Support rules named in Evidence.Rule.
+const (
+	SupportStated      = "support-stated"         // the excerpt states the claim's subject, relation and values
+	SupportPartial     = "support-partial"        // the excerpt states the subject and relation, not every value
+	SupportUnrelated   = "support-unrelated"      // the excerpt speaks of another subject or relation
+	EvidenceRestated   = "evidence-restated"      // the excerpt states the claim denied, or an antonym in a word's place
+	EvidenceOtherValue = "evidence-another-value" // the excerpt gives the claim's slot another number, date or time
+	EvidenceFieldValue = "evidence-field-value"   // a "Key: value" line for the claim's subject holds another value
+)
+
+// SupportRules lists the support rules with one line each.
+func SupportRules() []ContradictionRule {
+	return []ContradictionRule{
+		{EvidenceRestated, "the excerpt states the claim denied, or an antonym in place of one of its words"},
+		{EvidenceOtherValue, "the excerpt states the claim's subject and relation with one other number, date or time"},
+		{EvidenceFieldValue, "a 'Key: value' line naming the claim's subject holds another value"},
+		{SupportStated, "the excerpt states the claim's subject, relation and values, abbreviations and word order aside"},
+		{SupportPartial, "the excerpt states the claim's subject and relation but not every value (score at most 0.5)"},
+		{SupportUnrelated, "the excerpt speaks of another subject or relation (score at most 0.25)"},
+	}
 }
 
 // Support scores how well excerpt supports claimText with the default
@@ -41,12 +66,12 @@ func (j *Judge) Support(claimText, excerpt string) Evidence {
 		return Evidence{Explanation: "empty claim or excerpt"}
 	}
 	if v := j.claimContradiction(claimText, excerpt); v.Contradicts {
-		return Evidence{Contradicts: true, Explanation: "excerpt contradicts the claim: " + v.Explanation}
+		return Evidence{Contradicts: true, Rule: v.Rule, Explanation: "excerpt contradicts the claim: " + v.Explanation}
 	}
 	lex := j.lex
 	wc, we := normTokens(claimText, lex), normTokens(excerpt, lex)
 	if why, ok := restates(claimText, excerpt, wc, we, lex); ok {
-		return Evidence{Contradicts: true, Explanation: "excerpt contradicts the claim: " + why}
+		return Evidence{Contradicts: true, Rule: EvidenceRestated, Explanation: "excerpt contradicts the claim: " + why}
 	}
 	return j.compareSlots(claimText, excerpt)
 }
@@ -303,11 +328,11 @@ func (j *Judge) compareSlots(claimText, excerpt string) Evidence {
 	}
 	if !related {
 		exp := fmt.Sprintf("the excerpt speaks of something else: %d of %d of the claim's words", stated, total)
-		return Evidence{Score: min(share, 0.5) * 0.5, Explanation: exp, Missing: append(missing, lostW...)}
+		return Evidence{Score: min(share, 0.5) * 0.5, Rule: SupportUnrelated, Explanation: exp, Missing: append(missing, lostW...)}
 	}
 	if len(lostQ) == 0 && len(lostW) == 0 && (hasValue && subjectAll && relationOnly || allValues && subjFound > 0) {
 		exp := fmt.Sprintf("the excerpt states the claim's subject, relation and values (%d of %d words)", stated, total)
-		return Evidence{Score: 1, Explanation: exp}
+		return Evidence{Score: 1, Rule: SupportStated, Explanation: exp}
 	}
 	// The subject and relation are there; a value is not. Another value
 	// in its place contradicts the claim.
@@ -328,7 +353,7 @@ func (j *Judge) compareSlots(claimText, excerpt string) Evidence {
 				continue
 			}
 			if comparableQuantities(q, x) {
-				return Evidence{Contradicts: true, Explanation: fmt.Sprintf("excerpt contradicts the claim: it gives %s where the claim says %s", x.Text, q.Text)}
+				return Evidence{Contradicts: true, Rule: EvidenceOtherValue, Explanation: fmt.Sprintf("excerpt contradicts the claim: it gives %s where the claim says %s", x.Text, q.Text)}
 			}
 		}
 	}
@@ -346,7 +371,7 @@ func (j *Judge) compareSlots(claimText, excerpt string) Evidence {
 				}
 			}
 			if len(other) > 0 {
-				return Evidence{Contradicts: true, Explanation: fmt.Sprintf("excerpt contradicts the claim: its %q is %q where the claim says %q",
+				return Evidence{Contradicts: true, Rule: EvidenceFieldValue, Explanation: fmt.Sprintf("excerpt contradicts the claim: its %q is %q where the claim says %q",
 					strings.Join(l.key, " "), strings.Join(other, " "), strings.Join(lostW, " "))}
 			}
 		}
@@ -356,7 +381,7 @@ func (j *Judge) compareSlots(claimText, excerpt string) Evidence {
 		lost = append(lost, q.Text)
 	}
 	lost = append(lost, lostW...)
-	return Evidence{Score: min(share, 0.5), Explanation: "the excerpt does not state " + strings.Join(lost, ", "), Missing: lost}
+	return Evidence{Score: min(share, 0.5), Rule: SupportPartial, Explanation: "the excerpt does not state " + strings.Join(lost, ", "), Missing: lost}
 }
 
 // labelCovers reports whether a label's key names the claim's subject.
