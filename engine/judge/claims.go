@@ -86,7 +86,7 @@ func init() {
 	}
 }
 
-var particles = map[string]bool{"in": true, "at": true, "to": true, "on": true, "for": true, "from": true, "with": true, "by": true, "of": true, "as": true, "into": true}
+var particles = setOfClass("relation_particles")
 
 // relationAlias folds relations that say the same thing.
 var relationAlias = map[string]string{
@@ -185,19 +185,10 @@ var DefaultCardinality = map[string]Cardinality{
 }
 
 // cutWords end a value: a subordinate clause or a contrast starts.
-var cutWords = map[string]bool{
-	"because": true, "since": true, "but": true, "although": true, "though": true, "while": true,
-	"when": true, "whereas": true, "so": true, "which": true, "who": true, "if": true, "unless": true,
-	"over": true, "rather": true, "instead": true, "until": true, "after": true, "before": true,
-	"and": true, "as": false,
-}
+var cutWords = setOfClass("claim_cut_words")
 
 // fillerWords are adverbs dropped around a relation.
-var fillerWords = map[string]bool{
-	"also": true, "always": true, "still": true, "now": true, "currently": true, "usually": true,
-	"actually": true, "really": true, "definitely": true, "only": true, "just": true, "already": true,
-	"longer": true, "recently": true, "officially": true, "apparently": true, "typically": true,
-}
+var fillerWords = setOfClass("claim_fillers")
 
 // Extract reads the claims in text, one sentence at a time. A sentence
 // that fits none of the patterns yields no claim.
@@ -217,11 +208,7 @@ func Extract(text string) []Claim {
 }
 
 // abbreviations end with a dot that does not end a sentence.
-var abbreviations = map[string]bool{
-	"dr": true, "mr": true, "mrs": true, "ms": true, "prof": true, "st": true, "jr": true, "sr": true,
-	"inc": true, "co": true, "corp": true, "ltd": true, "vs": true, "no": true, "mt": true, "gen": true,
-	"col": true, "lt": true, "sgt": true, "rev": true, "dept": true, "approx": true, "e.g": true, "i.e": true,
-}
+var abbreviations = setOfClass("dotted_abbreviations")
 
 // sentences splits tokens at sentence ends and semicolons; the dot of an
 // abbreviation such as "Dr." does not end a sentence.
@@ -662,7 +649,7 @@ func joinTokens(ts []token) string {
 }
 
 // valueLead are words before a value that do not change it.
-var valueLead = map[string]bool{"about": true, "around": true, "approximately": true, "roughly": true, "nearly": true, "almost": true, "exactly": true, "precisely": true, "some": true}
+var valueLead = setOfClass("value_leads")
 
 // parseValue normalises a value phrase.
 func parseValue(ts []token) Value {

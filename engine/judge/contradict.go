@@ -518,7 +518,7 @@ func subKind(x, y *Claim) bool {
 }
 
 // pastWords mark a statement of what held before.
-var pastWords = map[string]bool{"was": true, "were": true, "used": true, "previously": true, "formerly": true, "until": true}
+var pastWords = setOfClass("past_markers")
 
 // pastTense reports whether a claim states what held before: a past
 // copula, "used to", "previously", "until", or the relation's verb in a
@@ -538,7 +538,7 @@ func pastTense(c *Claim) bool {
 }
 
 // scopeOpeners open a phrase that narrows what a claim covers.
-var scopeOpeners = map[string]bool{"for": true, "during": true, "when": true, "if": true, "unless": true, "except": true}
+var scopeOpeners = setOfClass("scope_openers")
 
 // scopeOf returns the words that narrow a claim ("for urgent issues", "on
 // Saturdays"), normalised, or "" for a claim that holds generally.

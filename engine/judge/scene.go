@@ -8,16 +8,8 @@ import (
 // sleepWords describe being asleep; activeWords are activities that need
 // the actor awake.
 var (
-	sleepWords  = map[string]bool{"sleep": true, "asleep": true, "nap": true, "napp": true, "doz": true, "slumber": true}
-	activeWords = map[string]bool{
-		"run": true, "runn": true, "walk": true, "jump": true, "play": true, "danc": true, "dance": true,
-		"talk": true, "eat": true, "read": true, "work": true, "sing": true, "drive": true, "driv": true,
-		"ride": true, "rid": true, "swim": true, "swimm": true, "climb": true, "cook": true, "write": true,
-		"writ": true, "fight": true, "throw": true, "catch": true, "skat": true, "surf": true,
-		"perform": true, "shop": true, "shopp": true, "paint": true, "serv": true, "kick": true,
-		"chas": true, "hike": true, "hik": true, "bik": true, "ski": true, "clap": true, "clapp": true,
-		"wav": true, "laugh": true, "smil": true, "shout": true, "yell": true, "stand": true,
-	}
+	sleepWords  = setOfClass("sleep_words")
+	activeWords = setOfClass("active_words")
 )
 
 // maxSceneWords bounds the scene rules to sentence-sized descriptions; the
@@ -252,23 +244,18 @@ func quantities(text string) []Value {
 }
 
 // colorWords are colours: a thing has one at a time as described.
-var colorWords = map[string]bool{
-	"red": true, "blue": true, "green": true, "yellow": true, "black": true, "white": true,
-	"orange": true, "purple": true, "pink": true, "brown": true, "gray": true, "grey": true,
-}
+var colorWords = setOfClass("colours")
 
 // wornWords are what a person wears, normalised: the things a scene gives
 // one colour. Other things may share a name and not a colour ("the red
 // team" / "the blue team" are two teams).
-var wornWords = map[string]bool{}
-
-func init() {
-	for _, w := range []string{"shirt", "t-shirt", "tshirt", "top", "dress", "skirt", "hat", "cap", "helmet",
-		"jacket", "coat", "sweater", "hoodie", "uniform", "pants", "jeans", "shorts", "shoes", "boots",
-		"sneakers", "suit", "tie", "scarf", "gloves", "outfit", "costume", "swimsuit", "bikini", "vest", "blouse"} {
-		wornWords[normWord(w)] = true
+var wornWords = func() map[string]bool {
+	out := map[string]bool{}
+	for w := range wordClass("worn_things") {
+		out[normWord(w)] = true
 	}
-}
+	return out
+}()
 
 // colorsOf maps each thing worn written after a colour to its colours.
 func colorsOf(ts []token) map[string][]string {

@@ -79,3 +79,12 @@ func statements(toks []token) [][]token {
 func personal(subject string) bool {
 	return inClass("personal_pronouns", subject)
 }
+
+// setOfClass returns word class name (words/NAME.txt) as a set.
+func setOfClass(name string) map[string]bool {
+	out := map[string]bool{}
+	for w := range wordClass(name) {
+		out[w] = true
+	}
+	return out
+}
