@@ -111,7 +111,7 @@ func (j *Judge) Cardinality(rel string) Cardinality {
 // then scene-level rules for descriptive text (exclusive states of a shared
 // subject, another count of the same thing, asleep versus active).
 func (j *Judge) Contradiction(a, b string) Verdict {
-	ca, cb := Extract(a), Extract(b)
+	ca, cb := claimsOf(a), claimsOf(b)
 	best := Verdict{}
 	for i := range ca {
 		for k := range cb {
@@ -576,4 +576,10 @@ func scopeOf(c *Claim) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// claimsOf returns a copy of text's claims, read once per text (the scene
+// cache holds them).
+func claimsOf(text string) []Claim {
+	return slices.Clone(sceneCache.get(text).claims)
 }

@@ -37,13 +37,16 @@ type sceneText struct {
 	counts  []Value             // countsOf
 	stems   map[string]bool     // normWord of every token
 	colors  map[string][]string // thing -> the colours written before it
+	// claims are the text's claims (Extract), read with the rest so that
+	// a stored text met by many writes is read once.
+	claims []Claim
 }
 
 func newSceneText(text string) *sceneText {
 	// What a scene is read from: the statements of the text, without a
 	// chat turn's clock time and speaker label, and without questions.
 	_, body := chatBody(tokenize(text))
-	st := &sceneText{stems: map[string]bool{}}
+	st := &sceneText{stems: map[string]bool{}, claims: Extract(text)}
 	for n, s := range statements(body) {
 		if n > 0 {
 			st.toks = append(st.toks, token{text: ".", low: "."})
