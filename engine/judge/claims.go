@@ -1,6 +1,7 @@
 package judge
 
 import (
+	_ "embed"
 	"strings"
 	"sync"
 )
@@ -38,26 +39,24 @@ func (c Claim) String() string {
 var relVerbs = map[string]string{}
 
 // relVerbLemmas are the relation verbs; their inflections are derived.
-var relVerbLemmas = []string{
-	"prefer", "like", "love", "enjoy", "hate", "dislike", "use", "live", "work", "speak", "visit",
-	"drive", "own", "rent", "manage", "lead", "report", "weigh", "cost", "last", "open", "close",
-	"depart", "leave", "start", "begin", "end", "run", "eat", "drink", "accept", "allow", "support",
-	"require", "need", "want", "know", "play", "read", "attend", "follow", "include", "contain",
-	"depend", "earn", "pay", "owe", "move", "marry", "study", "teach", "write", "wear", "sell", "buy",
-	"acquire", "hire", "join", "belong", "pass", "fail", "succeed", "approve", "reject", "enable",
-	"disable", "expire", "arrive", "happen", "take", "hold", "host", "win", "lose", "deny", "grant",
-	"receive", "send", "forward", "block", "grow",
-}
+var relVerbLemmas = wordList("relation_verbs")
 
-// verbForms are irregular past forms of relation verbs.
-var verbForms = map[string]string{
-	"grew": "grow", "grown": "grow", "lived": "live", "worked": "work", "spoke": "speak", "spoken": "speak", "drove": "drive",
-	"driven": "drive", "led": "lead", "ran": "run", "began": "begin", "begun": "begin", "left": "leave",
-	"ate": "eat", "eaten": "eat", "drank": "drink", "drunk": "drink", "knew": "know", "known": "know",
-	"paid": "pay", "wrote": "write", "written": "write", "wore": "wear", "worn": "wear", "sold": "sell",
-	"bought": "buy", "took": "take", "taken": "take", "held": "hold", "won": "win", "lost": "lose",
-	"sent": "send", "has": "have", "had": "have", "have": "have",
-}
+// verbForms are the irregular forms of the relation verbs and of "have"
+// but their -ing forms, as the lexicon lists them ("grew": "grow", "has":
+// "have").
+var verbForms = func() map[string]string {
+	want := map[string]bool{"have": true}
+	for _, v := range relVerbLemmas {
+		want[v] = true
+	}
+	out := map[string]string{"have": "have"}
+	for form, lemma := range DefaultLexicon().lemma {
+		if want[lemma] && form != lemma && !strings.HasSuffix(form, "ing") {
+			out[form] = lemma
+		}
+	}
+	return out
+}()
 
 func init() {
 	for _, v := range relVerbLemmas {
@@ -89,26 +88,23 @@ func init() {
 var particles = setOfClass("relation_particles")
 
 // relationAlias folds relations that say the same thing.
-var relationAlias = map[string]string{
-	"work for": "work at", "work in": "work at", "employed by": "work at",
-	"live at": "live in", "reside in": "live in", "based in": "live in", "move to": "live in",
-	"located in": "located in", "love": "like", "enjoy": "like", "report": "report to",
-	"born on": "born", "born in": "born", "marry": "married to", "married": "married to",
-	"called": "name", "named": "name", "known as": "name", "leave at": "depart at", "depart": "depart at",
-	"leave": "depart at", "open": "open at", "close": "close at", "start on": "start", "start at": "start",
-	"begin": "start", "end on": "end", "end at": "end", "expire on": "end", "cost": "price",
-	"price of": "price", "run on": "run on", "own": "own", "lead": "lead", "head": "lead",
-	"owned by": "owner", "led by": "lead", "managed by": "manager", "written by": "author",
-	"headquartered in": "headquarters", "married to": "married to", "held in": "located in", "held at": "located in", "founded in": "founded", "founded on": "founded",
-	"established in": "founded", "weigh": "weight", "last": "duration",
-	"chief executive": "ceo", "chief executive officer": "ceo", "boss": "manager", "supervisor": "manager",
-	"team lead": "lead", "lead for": "lead",
-	"created by": "creator", "developed by": "developer", "produced by": "producer",
-	"manufactured by": "manufacturer", "designed by": "designer", "invented by": "inventor",
-	"directed by": "director", "composed by": "composer", "published by": "publisher",
-	"made by": "maker", "maintained by": "maintainer", "founded by": "founder",
-	"raised in": "grow up in", "brought up in": "grow up in",
-}
+var relationAlias = func() map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(relationAliasTable, "\n") {
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		alias, rel, ok := strings.Cut(line, "\t")
+		if !ok {
+			panic("judge: relation_aliases.tsv: a line without a tab: " + line)
+		}
+		out[strings.TrimSpace(alias)] = strings.TrimSpace(rel)
+	}
+	return out
+}()
+
+//go:embed relation_aliases.tsv
+var relationAliasTable string
 
 // activeOf maps a role a passive names ("owned by Ravi": owner) to the
 // relation verb that states it in the active voice ("Ravi owns").

@@ -490,7 +490,13 @@ func (j *Judge) noneOf(n, p *Claim) bool {
 // attitudeOpposites are relation verbs of liking that WordNet does not
 // list as antonyms of the relation they fold into ("love" is read as
 // "like"; "hate" is WordNet's antonym of "love" only).
-var attitudeOpposites = map[string]string{"hate": "like", "detest": "like", "loathe": "like", "despise": "like"}
+var attitudeOpposites = func() map[string]string {
+	out := map[string]string{}
+	for w := range wordClass("dislike_verbs") {
+		out[w] = "like"
+	}
+	return out
+}()
 
 // subKind reports whether y's subject is x's with leading words that name
 // a kind of it ("meeting" / "retro meeting", "tokens" / "refresh tokens"),
