@@ -179,8 +179,13 @@ func TestChatCorpus(t *testing.T) {
 					t.Logf("  held: %s", ex)
 				}
 			}
-			if pct(o.contradiction, o.turns) > 1 {
-				t.Errorf("%s: %.2f%% of ordinary turns held as contradictions, want at most 1%%", v.name, pct(o.contradiction, o.turns))
+			if pct(held, o.turns) > 1 {
+				t.Errorf("%s: %.2f%% of ordinary turns held for a person as contradictions or conflicts, want at most 1%%", v.name, pct(held, o.turns))
+			}
+			if pct(o.rejected+o.merged, o.turns) > 0.5 {
+				// The duplicate side's target, logged: the dedup rules
+				// are measured by their own corpus test.
+				t.Logf("%s: %.2f%% of ordinary turns rejected or merged, above the 0.5%% target", v.name, pct(o.rejected+o.merged, o.turns))
 			}
 		})
 	}
