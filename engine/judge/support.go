@@ -540,18 +540,6 @@ func quantityKey(v Value) string {
 	return "d" + v.Text
 }
 
-func uniqueStrings(s []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range s {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // statesVerb reports whether text states a claim by a relation verb ("the
 // store closes at 8 pm"), as a sentence does and a "Key: value" line does
 // not.
