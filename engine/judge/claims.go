@@ -278,11 +278,8 @@ func cleanPhrase(ts []token) []token {
 
 func extractSentence(ts []token) (Claim, bool) {
 	// Drop a leading label such as "Note:" or "FYI,".
-	if len(ts) > 2 && (ts[1].low == ":" || ts[1].low == ",") {
-		switch ts[0].low {
-		case "note", "fyi", "update", "remember", "reminder", "fact", "correction", "ps":
-			ts = ts[2:]
-		}
+	if len(ts) > 2 && (ts[1].low == ":" || ts[1].low == ",") && inClass("labels", ts[0].low) {
+		ts = ts[2:]
 	}
 	if len(ts) < 2 {
 		return Claim{}, false
