@@ -180,7 +180,7 @@ func (j *Judge) compareClaims(x, y *Claim) Verdict {
 	if !sameSubject(x.Subject, y.Subject) || subKind(x, y) || subKind(y, x) || personal(x.Subject) || personal(y.Subject) {
 		return Verdict{}
 	}
-	if x.Relation != "born" && pastTense(x) != pastTense(y) {
+	if !onceRelation[x.Relation] && pastTense(x) != pastTense(y) {
 		// What held and what holds: "Alice lived in Munich in 2015" /
 		// "Alice lives in Berlin", "Bob's manager was Tomás" / "... is
 		// Priya". A change over time, not two values at once.

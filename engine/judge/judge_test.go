@@ -1099,3 +1099,58 @@ func TestSupportReadsClaims(t *testing.T) {
 		}
 	}
 }
+
+// The relation table: every row parses, a bad row is an error that says
+// what is wrong, and its relations are read in all their forms.
+func TestRelationTable(t *testing.T) {
+	rows := Relations()
+	if len(rows) < 15 {
+		t.Fatalf("relations.tsv has %d rows", len(rows))
+	}
+	for _, bad := range []string{
+		"born in\tsingle\t-",                      // a column missing
+		"born in\tsometimes\t-\tv:born in",        // no such cardinality
+		"born in\tsingle\t-\tx:born in",           // no such form kind
+		"born in\tsingle\t-\tv:born in,v:born in", // a form twice
+	} {
+		if _, err := parseRelations(bad); err == nil {
+			t.Errorf("%q parsed without an error", bad)
+		}
+	}
+	for _, p := range [][2]string{
+		{"Nokia is headquartered in Espoo.", "The headquarters of Nokia is in Oslo."},
+		{"The head of state of Japan is the Emperor.", "The head of state of Japan is the Prime Minister."},
+		{"Satya Nadella, the CEO of Microsoft, visited Delhi.", "The CEO of Microsoft is Sundar Pichai."},
+		{"Greta Garbo, a native of Stockholm, starred in films.", "Greta Garbo was born in Helsinki."},
+		{"Serena Williams plays tennis.", "Serena Williams plays golf."},
+	} {
+		if v := Contradiction(p[0], p[1]); !v.Contradicts || v.Rule != RuleSingleValued {
+			t.Errorf("%q / %q: %+v, want a single-valued contradiction", p[0], p[1], v)
+		}
+	}
+	// Multi-valued readings stay compatible: an instrument is not a sport.
+	if v := Contradiction("Serena Williams plays tennis.", "Serena Williams plays the piano."); v.Contradicts {
+		t.Errorf("tennis / piano: %s", v.Explanation)
+	}
+}
+
+// Every rule a verdict can name is listed once, with a line of doc.
+func TestRuleNames(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range append(ContradictionRules(), SupportRules()...) {
+		if r.Name == "" || r.Doc == "" || seen[r.Name] {
+			t.Errorf("rule %+v: empty or listed twice", r)
+		}
+		seen[r.Name] = true
+	}
+	for _, name := range []string{RuleSingleValued, RuleNegation, RuleAntonym, RuleRelationAntonym, RuleQuantity, RuleQuantityInText,
+		RuleScene, RuleSceneDenied, RuleSceneNobody, RuleSceneColour, RuleSceneCount, RuleActivity} {
+		if !seen[name] {
+			t.Errorf("rule %s is not listed", name)
+		}
+	}
+	v := Contradiction("Dana's manager is Priya.", "Dana's manager is Tomás.")
+	if !strings.HasPrefix(v.Explanation, v.Rule+":") {
+		t.Errorf("explanation %q does not start with its rule %s", v.Explanation, v.Rule)
+	}
+}

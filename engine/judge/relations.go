@@ -22,8 +22,12 @@ type Relation struct {
 	// Values names the word class a verb form's value must end in ("" for
 	// any value): "plays tennis" states a sport, "plays the piano" does not.
 	Values string
-	Verbs  []string // "born in", "headquartered in", "airs on"
-	Nouns  []string // "birthplace", "head of state", "official language"
+	// Once: the value is fixed once and for all (where one was born, a
+	// product's country of origin): a past and a present statement of it
+	// state the same fact.
+	Once  bool
+	Verbs []string // "born in", "headquartered in", "airs on"
+	Nouns []string // "birthplace", "head of state", "official language"
 }
 
 type verbForm struct {
@@ -34,6 +38,7 @@ type verbForm struct {
 var (
 	relationRows []Relation
 	nounRelation = map[string]string{} // noun form -> relation name
+	onceRelation = map[string]bool{}   // relations whose value is fixed once
 	tableVerbs   []verbForm            // longest first
 )
 
@@ -50,6 +55,15 @@ func init() {
 		}
 		for _, n := range r.Nouns {
 			nounRelation[n] = r.Name
+		}
+		if r.Once {
+			onceRelation[r.Name] = true
+			if r.Name == "born place" {
+				onceRelation["born date"] = true
+			}
+			if r.Name == "died in" {
+				onceRelation["died date"] = true
+			}
 		}
 		for _, v := range r.Verbs {
 			tableVerbs = append(tableVerbs, verbForm{toks: strings.Fields(v), rel: r})
@@ -78,10 +92,12 @@ func parseRelations(text string) ([]Relation, error) {
 		switch strings.TrimSpace(f[1]) {
 		case "single":
 			r.Cardinality = Single
+		case "once":
+			r.Cardinality, r.Once = Single, true
 		case "multi":
 			r.Cardinality = Multi
 		default:
-			return nil, fmt.Errorf("line %d: cardinality %q is neither single nor multi", n, f[1])
+			return nil, fmt.Errorf("line %d: cardinality %q is not single, once or multi", n, f[1])
 		}
 		if v := strings.TrimSpace(f[2]); v != "-" {
 			r.Values = v
