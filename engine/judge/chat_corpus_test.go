@@ -62,6 +62,7 @@ type chatOutcome struct {
 	byRule                                                      map[string]int
 	byOutcome                                                   map[string]int
 	examples                                                    []string
+	dropped                                                     []string
 }
 
 // chatPrefix is how a chat agent may write a turn: bare, after the
@@ -144,6 +145,9 @@ func runChat(t testing.TB, turns []chatTurn, prefix func(chatTurn, time.Time) st
 		case engine.StatusMerged:
 			out.merged++
 		}
+		if (res.Status == engine.StatusRejected || res.Status == engine.StatusMerged) && len(out.dropped) < 8 {
+			out.dropped = append(out.dropped, fmt.Sprintf("%s %s %q: %s", res.Status, res.Reason, text, res.Detail))
+		}
 	}
 	return out
 }
@@ -177,6 +181,9 @@ func TestChatCorpus(t *testing.T) {
 			if testing.Verbose() {
 				for _, ex := range o.examples {
 					t.Logf("  held: %s", ex)
+				}
+				for _, ex := range o.dropped {
+					t.Logf("  discarded or merged: %s", ex)
 				}
 			}
 			if pct(held, o.turns) > 1 {
