@@ -104,6 +104,12 @@ func (e *Engine) Write(ctx context.Context, req WriteRequest) (WriteResult, erro
 		// the identifier would reach the log and every terminal.
 		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: err.Error()}, nil
 	}
+	if err := CheckKey(req.Key); err != nil {
+		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: strings.TrimPrefix(err.Error(), "invalid: ")}, nil
+	}
+	if err := CheckExactJSON("content", req.Content); err != nil {
+		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: strings.TrimPrefix(err.Error(), "invalid: ")}, nil
+	}
 	red := e.redactor(req.RunID)
 	if !red.Empty() {
 		if field := secretInIdentifier(&req, red); field != "" {
