@@ -117,7 +117,7 @@ func (j *Judge) Cardinality(rel string) Cardinality {
 // then scene-level rules for descriptive text (exclusive states of a shared
 // subject, another count of the same thing, asleep versus active).
 func (j *Judge) Contradiction(a, b string) Verdict {
-	ca, cb := claimsOf(a), claimsOf(b)
+	ca, cb := j.claimsOf(a), j.claimsOf(b)
 	best := Verdict{}
 	for i := range ca {
 		for k := range cb {
@@ -590,8 +590,8 @@ func scopeOf(c *Claim) string {
 	return strings.Join(out, " ")
 }
 
-// claimsOf returns a copy of text's claims, read once per text (the scene
+// claimsOf returns a copy of text's claims, read once per text (j's scene
 // cache holds them).
-func claimsOf(text string) []Claim {
-	return slices.Clone(sceneCache.get(text).claims)
+func (j *Judge) claimsOf(text string) []Claim {
+	return slices.Clone(j.scenes.get(text).claims)
 }
