@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,19 +11,16 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sync/errgroup"
 
-	"github.com/memgov/memgov/cmd/memgov/door"
+	"github.com/memgov/memgov/door"
 	"github.com/memgov/memgov/engine"
 )
 
 func (a *app) serveCommand() *cobra.Command {
 	var (
-		listen, sshAddr, secretFile, logLevel string
-		hooks                                 []string
-		cfg                                   door.Config
-		grace, hookBackoff                    time.Duration
-		hookAttempts                          int
+		secretFile, logLevel string
+		hooks                []string
+		opts                 door.ServeOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -85,65 +80,41 @@ writes finish and exits.`,
 			if err != nil {
 				return err
 			}
-			door.Version = buildVersion()
-			cfg.Engine, cfg.Logger = eng, logger
-			srv := door.New(cfg)
-			ln, err := net.Listen("tcp", listen)
+			opts.HTTP.Engine, opts.HTTP.Logger, opts.HTTP.Version = eng, logger, buildVersion()
+			opts.SSHHostKeyPath, opts.DBName = a.dbPath+".ssh_host_ed25519", filepath.Base(a.dbPath)
+			opts.WebhookCursorFile = a.dbPath + ".webhooks"
+			for _, u := range hooks {
+				opts.Webhooks = append(opts.Webhooks, door.Webhook{URL: u, Secret: secret})
+			}
+			doors, err := door.Open(cmd.Context(), opts)
 			if err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			g, gctx := errgroup.WithContext(ctx)
-			fmt.Fprintf(a.stdout, "memgov serve: http://%s (MCP at /mcp, API at /v1, metrics at /metrics)\n", ln.Addr())
-			g.Go(func() error { return srv.Serve(gctx, ln, grace) })
-			if sshAddr != "" {
-				sshSrv, err := door.NewSSH(door.SSHConfig{Engine: eng, HostKeyPath: a.dbPath + ".ssh_host_ed25519", DBName: filepath.Base(a.dbPath), Logger: logger})
-				if err != nil {
-					ln.Close()
-					return err
-				}
-				sln, err := net.Listen("tcp", sshAddr)
-				if err != nil {
-					ln.Close()
-					return err
-				}
-				fmt.Fprintf(a.stdout, "memgov serve: ssh %s (the review console)\n", sln.Addr())
-				g.Go(func() error { return door.ServeSSH(gctx, sshSrv, sln) })
+			fmt.Fprintf(a.stdout, "memgov serve: http://%s (MCP at /mcp, API at /v1, metrics at /metrics)\n", doors.HTTPAddr)
+			if doors.SSHAddr != nil {
+				fmt.Fprintf(a.stdout, "memgov serve: ssh %s (the review console)\n", doors.SSHAddr)
 			}
-			if len(hooks) > 0 {
-				d := &door.Dispatcher{Engine: eng, Logger: logger, CursorFile: a.dbPath + ".webhooks", Attempts: hookAttempts, Backoff: hookBackoff}
-				for _, u := range hooks {
-					d.Hooks = append(d.Hooks, door.Webhook{URL: u, Secret: secret})
-				}
-				if err := d.Start(ctx); err != nil {
-					ln.Close()
-					return err
-				}
-				fmt.Fprintf(a.stdout, "memgov serve: webhooks to %d receivers (failed deliveries: memgov webhook dead-letters)\n", len(d.Hooks))
-				g.Go(func() error { return d.Run(gctx, 2*time.Second) })
+			if doors.Webhooks > 0 {
+				fmt.Fprintf(a.stdout, "memgov serve: webhooks to %d receivers (failed deliveries: memgov webhook dead-letters)\n", doors.Webhooks)
 			}
-			err = g.Wait()
-			if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
-				return nil
-			}
-			return err
+			return doors.Run(cmd.Context())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&listen, "listen", "127.0.0.1:7077", "HTTP address (MCP, JSON API, metrics)")
-	f.StringVar(&sshAddr, "ssh", "", "also serve the review console over SSH at this address")
+	f.StringVar(&opts.Listen, "listen", "127.0.0.1:7077", "HTTP address (MCP, JSON API, metrics)")
+	f.StringVar(&opts.SSHListen, "ssh", "", "also serve the review console over SSH at this address")
 	f.StringArrayVar(&hooks, "webhook", nil, "POST signed notifications to this URL (repeatable)")
 	f.StringVar(&secretFile, "webhook-secret-file", "", "file holding the webhook signing secret")
-	f.IntVar(&hookAttempts, "webhook-attempts", 6, "deliveries tried per notification before it is kept as a dead letter")
-	f.DurationVar(&hookBackoff, "webhook-backoff", time.Second, "wait before the first retry of a delivery, doubled each time")
-	f.Float64Var(&cfg.FailRate, "auth-fail-rate", 1, "requests per second allowed per address once its tokens failed")
-	f.IntVar(&cfg.FailBurst, "auth-fail-burst", 20, "failed authentications allowed per address at once")
-	f.Float64Var(&cfg.Rate, "rate", 200, "requests per second allowed per token (average)")
-	f.IntVar(&cfg.Burst, "burst", 400, "requests allowed per token at once")
-	f.DurationVar(&cfg.RequestTimeout, "timeout", 30*time.Second, "time-out of one request")
-	f.DurationVar(&cfg.MaxWait, "max-wait", 25*time.Second, "longest a SYNC_BLOCK write waits for review before it is answered DEFERRED")
-	f.Int64Var(&cfg.MaxBodyBytes, "max-body", engine.MaxRequestBytes+64<<10, "largest request body in bytes")
-	f.DurationVar(&grace, "grace", 20*time.Second, "how long shutdown waits for in-flight requests")
+	f.IntVar(&opts.WebhookAttempts, "webhook-attempts", 6, "deliveries tried per notification before it is kept as a dead letter")
+	f.DurationVar(&opts.WebhookBackoff, "webhook-backoff", time.Second, "wait before the first retry of a delivery, doubled each time")
+	f.Float64Var(&opts.HTTP.FailRate, "auth-fail-rate", 1, "requests per second allowed per address once its tokens failed")
+	f.IntVar(&opts.HTTP.FailBurst, "auth-fail-burst", 20, "failed authentications allowed per address at once")
+	f.Float64Var(&opts.HTTP.Rate, "rate", 200, "requests per second allowed per token (average)")
+	f.IntVar(&opts.HTTP.Burst, "burst", 400, "requests allowed per token at once")
+	f.DurationVar(&opts.HTTP.RequestTimeout, "timeout", 30*time.Second, "time-out of one request")
+	f.DurationVar(&opts.HTTP.MaxWait, "max-wait", 25*time.Second, "longest a SYNC_BLOCK write waits for review before it is answered DEFERRED")
+	f.Int64Var(&opts.HTTP.MaxBodyBytes, "max-body", engine.MaxRequestBytes+64<<10, "largest request body in bytes")
+	f.DurationVar(&opts.Grace, "grace", 20*time.Second, "how long shutdown waits for in-flight requests")
 	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error (logs go to stderr)")
 	return cmd
 }
@@ -184,15 +155,8 @@ Register it in a host's MCP configuration, for example:
 				}
 				return &exitCodeError{code: code, err: fmt.Errorf("MEMGOV_TOKEN: %w (issue one with memgov token create --principal ID)", err)}
 			}
-			door.Version = buildVersion()
 			fmt.Fprintf(a.stderr, "memgov mcp: serving MCP on stdio as %s (%s of %s)\n", p.ID, p.Role, p.Tenant)
-			cfg := door.Config{Engine: eng}
-			srv := door.New(cfg)
-			err = srv.StdioServer(token, p).Run(cmd.Context(), door.StdioTransport(a.stdin, a.rawOut(), 35*time.Second))
-			if err != nil && cmd.Context().Err() != nil {
-				return nil
-			}
-			return err
+			return door.ServeStdio(cmd.Context(), door.Config{Engine: eng, Version: buildVersion()}, token, p, a.stdin, a.rawOut())
 		},
 	}
 }

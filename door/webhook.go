@@ -118,6 +118,8 @@ type Dispatcher struct {
 	// CursorFile keeps the last event id handled across restarts; without
 	// it (or when it does not exist) dispatching starts at the outbox's end.
 	CursorFile string
+	// Version is memgov's version, named in the User-Agent (default "dev").
+	Version string
 
 	cursor int64
 	ready  bool
@@ -141,6 +143,9 @@ func (d *Dispatcher) init(ctx context.Context) error {
 	}
 	if d.Backoff <= 0 {
 		d.Backoff = time.Second
+	}
+	if d.Version == "" {
+		d.Version = "dev"
 	}
 	if d.Sleep == nil {
 		d.Sleep = func(ctx context.Context, t time.Duration) error {
@@ -284,7 +289,7 @@ func (d *Dispatcher) deliver(ctx context.Context, h Webhook, n Notification) (in
 			return attempt, err
 		}
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("User-Agent", "memgov-webhook/"+Version)
+		req.Header.Set("User-Agent", "memgov-webhook/"+d.Version)
 		req.Header.Set(HeaderTimestamp, ts)
 		req.Header.Set(HeaderSignature, Sign(h.Secret, ts, body))
 		req.Header.Set(HeaderEvent, n.Type)

@@ -19,9 +19,6 @@ import (
 // memory_status). There is no review, approval or policy tool: those are
 // people's decisions, taken in the TUI, the CLI or the JSON API.
 
-// Version is reported to MCP clients; cmd/memgov sets it.
-var Version = "dev"
-
 const instructions = `memgov governs this memory: every add_memory passes gates (schema, content policy, evidence, contradiction, dedup, provenance, risk) and may be COMMITTED, MERGED, REJECTED with a reason, or DEFERRED to a person's review. add_memory(memory_ref, text) alone records what your user told you in this conversation (EPISODIC, user_stated_preference, evidence: your conversation); give observation_type and evidence_refs for anything else (a tool's result: tool_result_verified with the tool's URI). A DEFERRED write is not memory yet: its answer's next says who reviews it and by when; ask memory_status with its review_id. You act as the principal of your token and read only your tenant's memory.`
 
 // AddMemoryInput is the input of add_memory.
@@ -147,7 +144,7 @@ func ptr[T any](v T) *T { return &v }
 // forget_memory is listed only when forget is true: for principals who may
 // delete an entry under the policy or forget by subject (see canForget).
 func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (engine.Principal, error), door string, forget bool) *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "memgov", Title: "memgov governed memory", Version: Version},
+	srv := mcp.NewServer(&mcp.Implementation{Name: "memgov", Title: "memgov governed memory", Version: s.cfg.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	closed := ptr(false)
 

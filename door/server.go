@@ -47,6 +47,8 @@ type Config struct {
 	Now func() time.Time
 	// Registry receives the metrics (default: a new registry).
 	Registry *prometheus.Registry
+	// Version is memgov's version, reported to MCP clients (default "dev").
+	Version string
 }
 
 // Server serves the doors over HTTP. Create it with New.
@@ -99,6 +101,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
 	}
 	if cfg.Registry == nil {
 		cfg.Registry = prometheus.NewRegistry()

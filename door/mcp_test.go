@@ -200,7 +200,7 @@ func memgovBinary(t *testing.T) string {
 		if runtime.GOOS == "windows" {
 			binPath += ".exe"
 		}
-		cmd := exec.Command("go", "build", "-o", binPath, "..")
+		cmd := exec.Command("go", "build", "-o", binPath, "github.com/memgov/memgov/cmd/memgov")
 		cmd.Stderr = os.Stderr
 		buildErr = cmd.Run()
 	})

@@ -12,7 +12,7 @@ import (
 // (additionalProperties: false), formats asserted.
 func memoryEntrySchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	path, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "contract", "memory-entry.schema.json"))
+	path, err := filepath.Abs(filepath.Join("..", "testdata", "contract", "memory-entry.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
