@@ -183,53 +183,15 @@ func Fingerprint(text string) [16]byte {
 	return fp
 }
 
-// Kinds of Difference.
-const (
-	DiffNumber   = "number"   // another number, amount, percentage
-	DiffDate     = "date"     // another date or time
-	DiffName     = "name"     // a name in one text is missing from the other
-	DiffNegation = "negation" // one text denies what the other asserts
-	DiffRole     = "role"     // the same words with subject and object swapped
-	DiffAntonym  = "antonym"  // one word replaced by its antonym
-	DiffClaim    = "claim"    // a word put for another changes a claim's value ("main"/"master")
-)
-
-// A Difference is a material difference between two texts.
+// A Difference is a material difference between two texts, found by one
+// difference rule of RuleTable.
 type Difference struct {
-	// Kind is one of the Diff constants.
-	Kind string
+	// Rule names the rule that found it, a row of RuleTable.
+	Rule string
 	// A and B quote what differs in each text (either may be empty).
 	A, B string
 	// Explanation says what differs, for a person.
 	Explanation string
-}
-
-// Differs reports whether a and b differ in a way that matters even when
-// they read alike: a number, amount, date or time, a name, negation, the
-// roles of subject and object, or a word and its antonym. A dedup gate
-// must not discard one of two such texts as a duplicate of the other.
-func Differs(a, b string) (Difference, bool) {
-	lex := DefaultLexicon()
-	if d, ok := quantityDiff(a, b); ok {
-		return d, true
-	}
-	if na, nb := negations(a), negations(b); na%2 != nb%2 {
-		return Difference{Kind: DiffNegation, Explanation: "one text is negated and the other is not"}, true
-	}
-	if d, ok := nameDiff(a, b, lex); ok {
-		return d, true
-	}
-	if d, ok := roleDiff(a, b, lex); ok {
-		return d, true
-	}
-	if d, ok := lightWordDiff(a, b); ok {
-		return d, true
-	}
-	wa, wb := normTokens(a, lex), normTokens(b, lex)
-	if p, q, ok := singleSwap(wa, wb, tokenize(a), tokenize(b)); ok && (lex.Antonyms(p, q) || lex.Antonyms(normWord(p), normWord(q))) {
-		return Difference{Kind: DiffAntonym, A: p, B: q, Explanation: fmt.Sprintf("%q and %q are antonyms", p, q)}, true
-	}
-	return Difference{}, false
 }
 
 // quantityDiff compares the numbers, amounts, dates and times of a and b
@@ -253,13 +215,13 @@ func quantityDiff(a, b string) (Difference, bool) {
 		cb[key(v)]++
 	}
 	var onlyA, onlyB []string
-	kindOf := DiffNumber
+	kindOf, what := RuleNumberDiffers, "number"
 	for _, v := range qa {
 		k := key(v)
 		if cb[k] < ca[k] {
 			onlyA = append(onlyA, v.Text)
 			if v.Kind == KindDate || v.Kind == KindTime {
-				kindOf = DiffDate
+				kindOf, what = RuleDateDiffers, "date"
 			}
 		}
 	}
@@ -268,7 +230,7 @@ func quantityDiff(a, b string) (Difference, bool) {
 		if ca[k] < cb[k] {
 			onlyB = append(onlyB, v.Text)
 			if v.Kind == KindDate || v.Kind == KindTime {
-				kindOf = DiffDate
+				kindOf, what = RuleDateDiffers, "date"
 			}
 		}
 	}
@@ -276,8 +238,8 @@ func quantityDiff(a, b string) (Difference, bool) {
 		return Difference{}, false
 	}
 	sa, sb := strings.Join(dedupStrings(onlyA), ", "), strings.Join(dedupStrings(onlyB), ", ")
-	return Difference{Kind: kindOf, A: sa, B: sb,
-		Explanation: fmt.Sprintf("%s %q in one text, %q in the other", kindOf, sa, sb)}, true
+	return Difference{Rule: kindOf, A: sa, B: sb,
+		Explanation: fmt.Sprintf("%s %q in one text, %q in the other", what, sa, sb)}, true
 }
 
 func dedupStrings(s []string) []string {
@@ -346,24 +308,24 @@ func modalChange(a, b string) (string, string, bool) {
 // in one text only.
 func lightWordDiff(a, b string) (Difference, bool) {
 	if x, y, ok := modalChange(a, b); ok {
-		return Difference{Kind: DiffNegation, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
+		return Difference{Rule: RuleModalDiffers, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
 	}
 	if conjunctionChange(a, b) {
-		return Difference{Kind: DiffRole, Explanation: `"and" in one text, "or" in the other`}, true
+		return Difference{Rule: RuleConjunctionDiffers, A: conjunctions(a), B: conjunctions(b), Explanation: `"and" in one text, "or" in the other`}, true
 	}
 	if w, ok := hedgeChange(a, b); ok {
-		return Difference{Kind: DiffNegation, A: w, Explanation: fmt.Sprintf("%q in one text only: it says whether the rest holds", w)}, true
+		return Difference{Rule: RuleHedgeDiffers, A: w, Explanation: fmt.Sprintf("%q in one text only: it says whether the rest holds", w)}, true
 	}
 	if x, y, ok := focusChange(a, b); ok {
-		return Difference{Kind: DiffRole, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
+		return Difference{Rule: RuleOnlyFocus, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
 	}
 	if x, y, ok := markerChange(a, b, boundOf); ok {
-		return Difference{Kind: DiffNumber, A: x, B: y, Explanation: fmt.Sprintf("bounds %q in one text, %q in the other", x, y)}, true
+		return Difference{Rule: RuleBoundDiffers, A: x, B: y, Explanation: fmt.Sprintf("bounds %q in one text, %q in the other", x, y)}, true
 	}
 	if x, y, ok := markerChange(a, b, deixisOf); ok && x != "" && y != "" {
 		// Both texts point to a time from now, and to another: "last
 		// week" / "this week". One that leaves it out says less.
-		return Difference{Kind: DiffDate, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
+		return Difference{Rule: RuleDeixisDiffers, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
 	}
 	return Difference{}, false
 }
@@ -704,7 +666,7 @@ func nameDiff(a, b string, lex *Lexicon) (Difference, bool) {
 	sort.Strings(onlyA)
 	sort.Strings(onlyB)
 	x, y := strings.Join(onlyA, ", "), strings.Join(onlyB, ", ")
-	return Difference{Kind: DiffName, A: x, B: y, Explanation: fmt.Sprintf("name %q in one text, %q in the other", x, y)}, true
+	return Difference{Rule: RuleNameDiffers, A: x, B: y, Explanation: fmt.Sprintf("name %q in one text, %q in the other", x, y)}, true
 }
 
 // roleDiff finds subject and object swapped around the same word: "Acme
@@ -751,12 +713,29 @@ func roleDiff(a, b string, lex *Lexicon) (Difference, bool) {
 				continue
 			}
 			if overlap(a1, b2) && overlap(a2, b1) && !overlap(a1, b1) {
-				return Difference{Kind: DiffRole, A: a, B: b,
+				return Difference{Rule: RuleRoleSwap, A: sideWords(wa[:i], wa[i+1:]), B: sideWords(wb[:k], wb[k+1:]),
 					Explanation: fmt.Sprintf("the words around %q change sides", w)}, true
 			}
 		}
 	}
 	return Difference{}, false
+}
+
+// sideWords writes the words before and after a shared word, for a person
+// to read what changed sides.
+func sideWords(before, after []string) string {
+	return strings.Join(before, " ") + " | " + strings.Join(after, " ")
+}
+
+// conjunctions returns the and/or/nor of text in order.
+func conjunctions(text string) string {
+	var out []string
+	for _, t := range tokenize(text) {
+		if t.low == "and" || t.low == "or" || t.low == "nor" {
+			out = append(out, t.low)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // passive reports whether text has a form of "be" followed within two
