@@ -313,7 +313,7 @@ func decide(text string, c Scored, layer memory.Layer, lexical bool, dupReason, 
 	}
 	switch dec.Kind {
 	case judge.ResolveDuplicate:
-		r := reject(dupReason, "adds nothing to %s (similarity %.3f): %s [rule %s%s]", c.Key, c.Cosine, dec.Why, dec.Rule, quoteRuleWords(dec.Words))
+		r := reject(dupReason, "adds nothing to %s (similarity %.3f): it states the same claims [rule %s%s]", c.Key, c.Cosine, dec.Rule, quoteRuleWords(dec.Words))
 		r.Related = []memory.RelatedItem{withRule(related(c, "DUPLICATES"), dec.Rule, dec.Words)}
 		return DedupResult{Result: r, Rule: dec.Rule, RuleWords: dec.Words}, dec.Kind, d
 	case judge.ResolveMerge:
