@@ -59,7 +59,7 @@ func TestCLIWordSwapIsKeptAndLinked(t *testing.T) {
 	}
 	// The link and its rule are in the version's history.
 	hist := c.ok("", "history", res.ItemID, "--json")
-	if !strings.Contains(hist, "near-duplicate kin/1") || !strings.Contains(hist, "rule superset-reordered") {
+	if !strings.Contains(hist, "near-duplicate of kin/1") || !strings.Contains(hist, "rule superset-reordered") {
 		t.Errorf("history does not record the link: %s", hist)
 	}
 

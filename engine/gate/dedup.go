@@ -101,14 +101,17 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 		}
 	}
 	// Tier 2: structural fingerprint.
-	var links []memory.RelatedItem
+	var (
+		links       []memory.RelatedItem
+		linkDetails []string
+	)
 	for _, c := range same {
 		if !own(c) && string(c.Fingerprint) == string(in.Features.Fingerprint[:]) {
 			r, kind, _ := decide(in.Features.Text, c, in.Layer, false, ReasonStructuralDup, ReasonStructuralConflict)
 			if kind != kindLinked {
 				return r, nil
 			}
-			links = append(links, r.Links...)
+			links, linkDetails = append(links, r.Links...), append(linkDetails, r.Detail)
 		}
 	}
 	// Tier 3: semantic similarity, by the vectors' cosine or by the words
@@ -157,7 +160,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 		}
 		near++
 		if kind == kindLinked {
-			links = append(links, r.Links...)
+			links, linkDetails = append(links, r.Links...), append(linkDetails, r.Detail)
 			continue
 		}
 		if rank[kind] > rank[bestKind] {
@@ -178,19 +181,9 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	out := DedupResult{Result: accept(), Links: links}
 	if len(links) > 0 {
 		out.Rule, out.RuleWords = links[0].Rule, links[0].RuleWords
-		out.Detail = linkDetail(links)
+		out.Detail = strings.Join(linkDetails, "; ")
 	}
 	return out, nil
-}
-
-// linkDetail says which near texts a committed write is kept beside, and
-// by which rule.
-func linkDetail(links []memory.RelatedItem) string {
-	var parts []string
-	for _, l := range links {
-		parts = append(parts, fmt.Sprintf("%s (similarity %.3f) [rule %s%s]", l.Key, l.Similarity, l.Rule, quoteRuleWords(l.RuleWords)))
-	}
-	return "kept beside near-duplicate " + strings.Join(parts, ", ") + ": it states something they do not, so it is its own item, linked NEAR_DUPLICATE"
 }
 
 func quoteRuleWords(ws []string) string {
@@ -327,7 +320,10 @@ func decide(text string, c Scored, layer memory.Layer, lexical bool, dupReason, 
 		// near only by their words that a difference rule tells apart are
 		// distinct records ("order 17 shipped to Oslo" / "order 18
 		// shipped to Rome").
-		return DedupResult{Result: accept(), Rule: dec.Rule, RuleWords: dec.Words, Links: []memory.RelatedItem{link}}, kindLinked, d
+		r := accept()
+		r.Detail = fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s [rule %s%s]; kept as its own item, linked NEAR_DUPLICATE",
+			c.Key, c.Cosine, dec.Why, dec.Rule, quoteRuleWords(dec.Words))
+		return DedupResult{Result: r, Rule: dec.Rule, RuleWords: dec.Words, Links: []memory.RelatedItem{link}}, kindLinked, d
 	}
 	return DedupResult{Rule: dec.Rule, RuleWords: dec.Words, Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{link},
 		Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s [rule %s%s]", c.Key, c.Cosine, dec.Why, dec.Rule, quoteRuleWords(dec.Words))}}, dec.Kind, d

@@ -86,8 +86,10 @@ func (d Delta) Decide() Decision {
 		case RuleReordered:
 			dec.Why, dec.Words = r.Doc, d.Moved
 			return dec
-		case RuleSupersetReordered, RuleAddsStatement:
-			dec.Why = r.Doc
+		case RuleSupersetReordered:
+			dec.Why = d.String() + ", and keeps the stored words in another order"
+		case RuleAddsStatement:
+			dec.Why = d.String() + ": a statement of its own"
 		}
 		dec.Words = append(append(dec.Words, prefixed("+", d.Added)...), prefixed("-", d.Dropped)...)
 		return dec
