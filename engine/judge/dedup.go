@@ -11,13 +11,7 @@ import (
 // dropWords are left out of the normalised form: articles, forms of "be"
 // and "do", auxiliaries and possessive markers carry no fact a memory
 // asserts.
-var dropWords = map[string]bool{
-	"a": true, "an": true, "the": true, "is": true, "are": true, "was": true, "were": true, "be": true,
-	"been": true, "being": true, "'s": true, "do": true, "does": true, "did": true, "has": true,
-	"have": true, "had": true, "that": true, "which": true, "who": true, "of": true, "its": true,
-	"their": true, "his": true, "her": true, "our": true, "my": true, "your": true, "this": true,
-	"these": true, "those": true, "will": true, "would": true, "also": true, "just": true, "very": true,
-}
+var dropWords = boolClass("drop-words")
 
 // Normalize returns the tier-3 comparison form of text: lower case,
 // punctuation dropped, contractions expanded ("doesn't" is "does not"
@@ -268,16 +262,13 @@ func negations(text string) int {
 
 // exceptions exclude what follows them: "granted to contractors" /
 // "granted except to contractors" deny each other.
-var exceptions = map[string]bool{"except": true, "excluding": true, "excepting": true}
+var exceptions = boolClass("exceptions")
 
 // modalClasses fold the modal verbs by what they say of an action: that it
 // is required, advised, or possible and permitted. "will" and "would" say
 // when rather than whether ("hoped the guidelines would lead" / "said the
 // guidelines should lead") and are left out.
-var modalClasses = map[string]string{
-	"must": "must", "shall": "must", "should": "should", "ought": "should",
-	"may": "may", "might": "may", "can": "may", "could": "may",
-}
+var modalClasses = wordPairs("modals")
 
 // modalChange reports the modal verbs of a and b when both write some and
 // they say another thing of the action: "admins must rotate keys" /
@@ -381,11 +372,18 @@ func boundOf(ts []token, i int) string {
 }
 
 // numberWords are numbers written as words.
-var numberWords = map[string]bool{
-	"one": true, "two": true, "three": true, "four": true, "five": true, "six": true, "seven": true,
-	"eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "twenty": true,
-	"hundred": true, "thousand": true, "dozen": true,
-}
+var numberWords = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range smallNumbers {
+		m[w] = true
+	}
+	for w := range multipliers {
+		if len(w) > 2 { // "hundred", not the suffix "k" or "bn"
+			m[w] = true
+		}
+	}
+	return m
+}()
 
 // deixisOf reads a time word that points from now ("last week", "this
 // month", "next Monday"); the rest of the words read the same either way.
@@ -412,13 +410,7 @@ func deixisOf(ts []token, i int) string {
 }
 
 // timeNouns name a span of time a deictic word can point to.
-var timeNouns = map[string]bool{
-	"week": true, "month": true, "year": true, "quarter": true, "sprint": true, "night": true,
-	"weekend": true, "season": true, "summer": true, "winter": true, "spring": true, "autumn": true,
-	"fall": true, "monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true,
-	"saturday": true, "sunday": true, "morning": true, "evening": true, "semester": true, "term": true,
-	"release": true, "cycle": true, "time": true, "session": true, "meeting": true,
-}
+var timeNouns = boolClass("time-nouns", "weekdays")
 
 // focusChange returns what "only" restricts in a and in b when they
 // differ: "Only admins can delete projects" / "Admins can only delete
@@ -457,16 +449,13 @@ func focusChange(a, b string) (string, string, bool) {
 // hedges say how far, or whether, the rest of a statement holds: one text
 // without it states another fact ("the test almost passed" / "the test
 // passed", "Bob wants to leave the team" / "Bob left the team").
-var hedges = map[string]bool{
-	"almost": true, "nearly": true, "barely": true, "hardly": true, "partially": true, "partly": true,
-	"mostly": true, "half": true, "most": true, "few": true, "several": true,
-}
+var hedges = boolClass("hedges")
 
 // intentions are hedges when an infinitive follows ("wants to leave").
-var intentions = map[string]bool{
-	"want": true, "wants": true, "wanted": true, "try": true, "tries": true, "tried": true, "attempt": true,
-	"attempts": true, "attempted": true, "plan": true, "plans": true, "planned": true,
-}
+var intentions = boolClass("intentions")
+
+// intention reports whether w is a form of an intention verb.
+func intention(w string) bool { return intentions[w] || intentions[stem(w)] }
 
 // hedgeChange returns a hedge one text writes and the other does not.
 func hedgeChange(a, b string) (string, bool) {
@@ -474,7 +463,7 @@ func hedgeChange(a, b string) (string, bool) {
 		m := map[string]int{}
 		ts := tokenize(text)
 		for i, t := range ts {
-			if hedges[t.low] || intentions[t.low] && i+1 < len(ts) && ts[i+1].low == "to" {
+			if hedges[t.low] || intention(t.low) && i+1 < len(ts) && ts[i+1].low == "to" {
 				m[t.low]++
 			}
 		}
@@ -510,18 +499,15 @@ func conjunctionChange(a, b string) bool {
 // honorifics are professional titles before a name: "Adm. Gehman" and
 // "Gehman" name one person. Personal titles stay names ("Mr. Smith" and
 // "Mrs. Smith" are two people), as do "Jr." and "Sr.".
-var honorifics = map[string]bool{
-	"dr": true, "prof": true, "adm": true, "gen": true, "sen": true, "rep": true, "gov": true,
-	"sgt": true, "capt": true, "lt": true, "col": true,
-}
+var honorifics = boolClass("honorifics")
 
 // titleForms folds the spellings of one personal title: "Miss Novikova"
 // is "Ms. Novikova".
-var titleForms = map[string]string{"miss": "ms"}
+var titleForms = wordPairs("title-forms")
 
 // personalTitles are read as names even where a sentence starts with
 // them ("Miss" is a common word too).
-var personalTitles = map[string]bool{"mr": true, "mrs": true, "ms": true, "miss": true}
+var personalTitles = boolClass("personal-titles")
 
 // foldTitle returns a name's lower-case form with its title spelling
 // folded.

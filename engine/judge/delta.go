@@ -307,10 +307,7 @@ func possessiveHead(a, b string) (string, bool) {
 }
 
 // pronouns contract with "is" ("he's", "it's"); they own nothing there.
-var pronouns = map[string]bool{
-	"he": true, "she": true, "it": true, "that": true, "there": true, "what": true, "who": true,
-	"here": true, "where": true, "let": true, "how": true, "this": true,
-}
+var pronouns = boolClass("pronouns")
 
 // Similarity is the Dice coefficient of the normalised content words of a
 // and b: the share of words the two texts have in common, a word of b that
@@ -527,7 +524,7 @@ func without(ws []string, drop map[string]bool) []string {
 }
 
 // copulas join the two sides of an identity.
-var copulas = map[string]bool{"is": true, "are": true, "was": true, "were": true}
+var copulas = boolClass("copulas")
 
 // copulaSwap reports whether a and b are one identity "X is Y" written
 // both ways round ("Dana's manager is Priya" / "Priya is Dana's
@@ -575,16 +572,7 @@ func contentOf(text string, lex *Lexicon) []string {
 }
 
 // shortForms are short forms agents write for common words.
-var shortForms = map[string]string{
-	"db": "database", "max": "maximum", "info": "information", "config": "configuration",
-	"repo": "repository", "app": "application", "env": "environment", "prod": "production",
-	"dev": "development", "docs": "documentation", "doc": "document", "dept": "department",
-	"govt": "government", "approx": "approximately", "mgr": "manager", "msg": "message",
-	"pwd": "password", "qty": "quantity", "addr": "address", "univ": "university",
-	"mgmt": "management", "admin": "administrator", "auth": "authentication",
-	"tel": "telephone", "intl": "international", "corp": "corporation", "ppl": "people",
-	"ram": "memory",
-}
+var shortForms = wordPairs("short-forms")
 
 // abbreviates reports whether a is the short form of b or b of a.
 func abbreviates(a, b string) bool {
@@ -661,13 +649,7 @@ func antonymChange(a, b string, lex *Lexicon) (string, string, bool) {
 // lightWords are attribution and discourse words: who said a thing and how
 // sentences join carry no fact a memory asserts ("the rate rose, he said" /
 // "the rate rose").
-var lightWords = []string{
-	"said", "say", "says", "saying", "told", "tell", "tells", "added", "adding", "according",
-	"reported", "reports", "stated", "states", "noted", "explained", "announced", "commented",
-	"however", "meanwhile", "moreover", "furthermore", "additionally", "indeed", "actually",
-	"really", "still", "further", "but", "yet", "now", "currently", "today", "mr", "mrs", "ms",
-	"statement", "spokesman", "spokeswoman",
-}
+var lightWords = wordList("light-words")
 
 var (
 	lightOnce sync.Once
