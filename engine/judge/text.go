@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -201,7 +202,7 @@ var months = func() map[string]int {
 // parseDigits parses "2,000", "4.2", "3rd", "12th" as a number.
 func parseDigits(s string) (float64, bool) {
 	s = strings.TrimSuffix(s, ".")
-	for _, suf := range []string{"st", "nd", "rd", "th"} {
+	for _, suf := range wordList("ordinal-suffixes") {
 		if strings.HasSuffix(s, suf) && len(s) > len(suf) && s[len(s)-len(suf)-1] >= '0' && s[len(s)-len(suf)-1] <= '9' {
 			s = s[:len(s)-len(suf)]
 			break
@@ -314,7 +315,7 @@ func quantityAt(toks []token, i int) (Value, int) {
 	if !ok {
 		// "A$4.56" written as one token.
 		low := toks[j].low
-		for _, p := range []string{"a$", "us$", "c$"} {
+		for _, p := range dollarSigns {
 			if strings.HasPrefix(low, p) {
 				if v, ok2 := parseDigits(low[len(p):]); ok2 {
 					num, ok, currency = v, true, currencyWords[p]
@@ -520,6 +521,19 @@ func isDigitWord(s string) bool {
 	return s != "" && s[0] >= '0' && s[0] <= '9'
 }
 
+// dollarSigns are the currency signs of currencyWords written as letters
+// and a dollar sign ("A$"), read where they open a token ("A$4.56").
+var dollarSigns = func() []string {
+	var out []string
+	for w := range currencyWords {
+		if len(w) > 1 && strings.HasSuffix(w, "$") {
+			out = append(out, w)
+		}
+	}
+	sort.Strings(out)
+	return out
+}()
+
 var weekdays = func() map[string]int {
 	m := map[string]int{}
 	for i, d := range wordList("weekdays") {
@@ -611,7 +625,7 @@ func (v Value) canonical() string {
 		return formatNum(v.Num)
 	case KindDate:
 		if v.Weekday != 0 && v.Year == 0 && v.Month == 0 && v.Day == 0 {
-			return []string{"", "mon", "tue", "wed", "thu", "fri", "sat", "sun"}[v.Weekday]
+			return wordList("weekdays")[v.Weekday-1][:3]
 		}
 		part := func(n, w int) string {
 			if n == 0 {
