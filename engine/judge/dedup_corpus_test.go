@@ -203,3 +203,66 @@ func TestSimilarAtLeastAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestContradictionCorpusThroughGates drives every pair of the
+// contradiction corpus through the contradiction and dedup gates as the
+// write pipeline calls them (default policy, SEMANTIC memory, no model)
+// and reports a confusion matrix per rule: how often each rule made the
+// gate flag a pair labelled contradiction (TP) or compatible (FP).
+// Compatible pairs the dedup gate rejected or merged are counted (many are
+// the same fact written twice, which the dedup gate rightly folds).
+func TestContradictionCorpusThroughGates(t *testing.T) {
+	pairs := loadPairs(t, "contradiction.jsonl")
+	pol := policy.Default()
+	type counts struct{ tp, fp int }
+	byRule := map[string]*counts{}
+	var tp, fp, fn, tn, lost int
+	for _, p := range pairs {
+		out, rule := pairOutcome(t, &pol, memory.Semantic, p)
+		want := p.Label == "contradiction"
+		got := out == outContradict
+		switch {
+		case got && want:
+			tp++
+		case got:
+			fp++
+		case want:
+			fn++
+		default:
+			tn++
+		}
+		if got {
+			if byRule[rule] == nil {
+				byRule[rule] = &counts{}
+			}
+			if want {
+				byRule[rule].tp++
+			} else {
+				byRule[rule].fp++
+			}
+		}
+		if !want && (out == outRejected || out == outMerged) {
+			lost++
+			if testing.Verbose() {
+				t.Logf("compatible pair %s by rule %s: %q / %q", out, rule, p.A, p.B)
+			}
+		}
+	}
+	rules := make([]string, 0, len(byRule))
+	for r := range byRule {
+		rules = append(rules, r)
+	}
+	sort.Strings(rules)
+	for _, r := range rules {
+		if _, ok := judge.LookupRule(r); !ok {
+			t.Errorf("rule %q is not in judge.RuleTable", r)
+		}
+		t.Logf("rule %-16s flagged %3d contradiction pairs, %3d compatible pairs", r, byRule[r].tp, byRule[r].fp)
+	}
+	recall := float64(tp) / float64(max(1, tp+fn))
+	precision := float64(tp) / float64(max(1, tp+fp))
+	t.Logf("contradiction gate: recall %.3f precision %.3f (tp %d fp %d tn %d fn %d); compatible pairs rejected or merged as duplicates %d", recall, precision, tp, fp, tn, fn, lost)
+	if precision < 0.9 || recall < 0.6 {
+		t.Errorf("contradiction gate: recall %.3f precision %.3f, want recall >= 0.6 at precision >= 0.9", recall, precision)
+	}
+}
