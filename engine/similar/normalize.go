@@ -122,4 +122,3 @@ func tokens(norm string) []string {
 	flush()
 	return out
 }
-
