@@ -438,7 +438,9 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 	if dd.Verdict == gate.Defer {
 		w.rule, w.ruleWords = dd.Rule, dd.RuleWords
 	}
-	if dd.Verdict == gate.Accept && len(dd.Links) > 0 {
+	if dd.Verdict == gate.Accept && len(dd.Links) > 0 && !allRelated(dd.Links, w.contradicts) {
+		// A near text the write contradicts is already beside it, with
+		// the contradiction's reason; the link would say it twice.
 		w.links, w.linkDetail = dd.Links, dd.Detail
 	}
 
@@ -821,6 +823,20 @@ func reasonRank(r string) int {
 		return 5
 	}
 	return 4
+}
+
+// allRelated reports whether every item of rs is among those of in.
+func allRelated(rs, in []RelatedItem) bool {
+	for _, r := range rs {
+		found := false
+		for _, x := range in {
+			found = found || x.VersionID == r.VersionID
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 func dedupRelated(rs []RelatedItem) []RelatedItem {

@@ -1081,6 +1081,9 @@ func (q *queue) detail(w int) []string {
 		if !ok || shown == 2 {
 			continue
 		}
+		// The rule is named beside the related item; the words that
+		// fired it are the ones the delta quotes.
+		delta, _, _ = strings.Cut(delta, " [rule ")
 		shown++
 		for _, l := range wrapMax("differs: "+clean(delta), w-5, 3) {
 			add("     " + st.Muted.Render(l))
