@@ -295,14 +295,16 @@ func related(c Scored, relation string) memory.RelatedItem {
 func decide(text string, c Scored, layer memory.Layer, lexical bool, dupReason, conflictReason string) (DedupResult, string, judge.Delta) {
 	d := judge.Compare(c.Text, text)
 	dec := d.Decide()
-	if dupReason == ReasonStructuralDup && dec.Kind != judge.ResolveDuplicate && judge.SameClaims(c.Text, text) {
+	if dupReason == ReasonStructuralDup && dec.Kind != judge.ResolveDuplicate && d.Conflict == nil && judge.SameClaims(c.Text, text) {
 		// The same claims in the same roles and nothing else (every
 		// content word a claim's): a passive for an active ("the service
 		// is owned by Ravi" / "Ravi owns the service"), a relation stated
 		// in other words, prepositions included ("Bob works at Acme" /
 		// "Bob is employed by Acme"). The same fingerprint alone is not
 		// enough: words no claim reads may have changed places ("at the
-		// clinic ... at the lab" / "at the lab ... at the clinic").
+		// clinic ... at the lab" / "at the lab ... at the clinic"), nor
+		// are the claims when a difference rule fired ("some admins" /
+		// "admins": the claims do not read the quantifier).
 		dec = judge.Decision{Kind: judge.ResolveDuplicate, Rule: judge.RuleSameClaims, Words: dec.Words, Why: "the same claims in the same roles"}
 	}
 	switch dec.Kind {

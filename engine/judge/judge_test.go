@@ -227,6 +227,8 @@ func TestDifferenceRules(t *testing.T) {
 		{"The meeting is on Tuesday at 10 am.", "The meeting is on Tuesday at 11 am.", RuleDateDiffers},
 		{"Bob works at Acme Corp.", "Bob works at Globex Corp.", RuleNameDiffers},
 		{"Sam is allergic to peanuts.", "Sam is not allergic to peanuts.", RuleNegationDiffers},
+		{"Some admins can export reports.", "Admins can export reports.", RuleQuantifierDiffers},
+		{"The contract renews every January.", "The contract renews each January.", ""},
 		{"The user prefers dark mode.", "The user prefers light mode.", RuleAntonymWord},
 		// Same facts.
 		{"The monthly budget is $2,000.", "The monthly budget is 2000 dollars.", ""},

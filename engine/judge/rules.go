@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -48,6 +49,7 @@ const (
 	RuleHedgeDiffers       = "hedge-differs"
 	RuleOnlyFocus          = "only-focus"
 	RuleBoundDiffers       = "bound-differs"
+	RuleQuantifierDiffers  = "quantifier-differs"
 	RuleDeixisDiffers      = "deixis-differs"
 	RuleAntonymWord        = "antonym-word"
 	RulePrepositionRole    = "preposition-role"
@@ -96,6 +98,7 @@ var ruleTable = []Rule{
 	{Name: RuleHedgeDiffers, Family: FamilyDifference, Doc: "a hedge or an intention in one text only (almost, mostly, wants to)", Differs: lightRule(RuleHedgeDiffers)},
 	{Name: RuleOnlyFocus, Family: FamilyDifference, Doc: `"only" restricts another word, or stands in one text only`, Differs: lightRule(RuleOnlyFocus)},
 	{Name: RuleBoundDiffers, Family: FamilyDifference, Doc: "another bound on a number (up to, at least, more than, exactly)", Differs: lightRule(RuleBoundDiffers)},
+	{Name: RuleQuantifierDiffers, Family: FamilyDifference, Doc: "another quantifier, or one in one text only (all, every, each / some, any / many / both)", Differs: quantifierDiff},
 	{Name: RuleDeixisDiffers, Family: FamilyDifference, Doc: "both point to a time from now, and to another one (last week / this week)", Differs: lightRule(RuleDeixisDiffers)},
 	{Name: RuleAntonymWord, Family: FamilyDifference, Doc: "a word of one text is an antonym of a word of the other", Differs: func(a, b string, lex *Lexicon) (Difference, bool) {
 		p, q, ok := antonymChange(a, b, lex)
@@ -195,6 +198,31 @@ func negationDiff(a, b string, _ *Lexicon) (Difference, bool) {
 		return Difference{Rule: RuleNegationDiffers, A: x, B: y, Explanation: "one text is negated and the other is not"}, true
 	}
 	return Difference{}, false
+}
+
+// quantifierClasses folds each quantifier to the quantity it states.
+var quantifierClasses = wordPairs("quantifiers")
+
+// quantifierDiff compares the quantifiers of a and b, each folded to the
+// quantity it states, as multisets.
+func quantifierDiff(a, b string, _ *Lexicon) (Difference, bool) {
+	read := func(text string) (classes []string, written []string) {
+		for _, t := range tokenize(text) {
+			if c, ok := quantifierClasses[t.low]; ok {
+				classes = append(classes, c)
+				written = append(written, t.low)
+			}
+		}
+		sort.Strings(classes)
+		return classes, written
+	}
+	ca, wa := read(a)
+	cb, wb := read(b)
+	if strings.Join(ca, " ") == strings.Join(cb, " ") {
+		return Difference{}, false
+	}
+	x, y := strings.Join(wa, " "), strings.Join(wb, " ")
+	return Difference{Rule: RuleQuantifierDiffers, A: x, B: y, Explanation: fmt.Sprintf("quantifiers %q in one text, %q in the other", x, y)}, true
 }
 
 // negatorsOf returns the negators of text as written.
