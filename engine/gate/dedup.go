@@ -295,7 +295,7 @@ func related(c Scored, relation string) memory.RelatedItem {
 func decide(text string, c Scored, layer memory.Layer, lexical bool, dupReason, conflictReason string) (DedupResult, string, judge.Delta) {
 	d := judge.Compare(c.Text, text)
 	dec := d.Decide()
-	if dupReason == ReasonStructuralDup && dec.Kind != judge.ResolveDuplicate && d.Conflict == nil && judge.SameClaims(c.Text, text) {
+	if dupReason == ReasonStructuralDup && dec.Kind != judge.ResolveDuplicate && (d.Conflict == nil || d.Conflict.Rule == judge.RulePrepositionRole) && judge.SameClaims(c.Text, text) {
 		// The same claims in the same roles and nothing else (every
 		// content word a claim's): a passive for an active ("the service
 		// is owned by Ravi" / "Ravi owns the service"), a relation stated
@@ -303,8 +303,10 @@ func decide(text string, c Scored, layer memory.Layer, lexical bool, dupReason, 
 		// "Bob is employed by Acme"). The same fingerprint alone is not
 		// enough: words no claim reads may have changed places ("at the
 		// clinic ... at the lab" / "at the lab ... at the clinic"), nor
-		// are the claims when a difference rule fired ("some admins" /
-		// "admins": the claims do not read the quantifier).
+		// are the claims when a difference rule they do not read fired
+		// ("some admins" / "admins": the claims read no quantifier). A
+		// preposition they read themselves, with the relation's own
+		// ("works at" / "employed by").
 		dec = judge.Decision{Kind: judge.ResolveDuplicate, Rule: judge.RuleSameClaims, Words: dec.Words, Why: "the same claims in the same roles"}
 	}
 	switch dec.Kind {
