@@ -27,16 +27,9 @@ type Delta struct {
 	// normalised form. Attribution and discourse words ("said",
 	// "according", "however") carry no fact and are left out of both.
 	Added, Dropped []string
-	// Substitutions counts the places where, between words both texts
-	// share, each text has words the other lacks: one word put for another.
-	Substitutions int
-	// Words is the number of content words of the shorter text.
-	Words int
 	// InOrder is set when the texts use the words they share in the same
 	// order.
 	InOrder bool
-	// DroppedValues are the numbers, dates and names among Dropped.
-	DroppedValues []string
 	// OldWords is the number of content words of the old text.
 	OldWords int
 	// Moved are the words of the new text that stand elsewhere than in
@@ -235,17 +228,7 @@ func Compare(oldText, newText string) Delta {
 	if len(so)+len(sn) > 0 {
 		d.Similarity = 2 * float64(shared) / float64(len(so)+len(sn))
 	}
-	d.Words = min(len(so), len(sn))
 	d.OldWords = len(so)
-	d.Substitutions = substitutions(wo, wn)
-	if len(d.Dropped) > 0 {
-		named := wordSet(names(oldText, lex))
-		for _, w := range d.Dropped {
-			if named[w] || strings.ContainsAny(w, "0123456789") {
-				d.DroppedValues = append(d.DroppedValues, w)
-			}
-		}
-	}
 	// A word put for another may sit elsewhere ("allergic to peanuts" /
 	// "a peanut allergy"): the order is read on the words both texts
 	// write alike, ly-adverbs aside ("fully repaid" / "repaid fully");
@@ -746,23 +729,5 @@ func lcsLen(a, b []string) int {
 	return prev[len(b)]
 }
 
-// maxAlignWords bounds the quadratic alignment of substitutions.
+// maxAlignWords bounds the quadratic alignment of shared words.
 const maxAlignWords = 200
-
-// substitutions aligns a and b on a longest common subsequence and counts
-// the gaps between aligned words where both have words of their own.
-func substitutions(a, b []string) int {
-	if len(a) > maxAlignWords {
-		a = a[:maxAlignWords]
-	}
-	if len(b) > maxAlignWords {
-		b = b[:maxAlignWords]
-	}
-	n := 0
-	for _, g := range gaps(a, b) {
-		if len(g.a) > 0 && len(g.b) > 0 {
-			n++
-		}
-	}
-	return n
-}
