@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -104,5 +105,63 @@ func TestCLIWordSwapIsKeptAndLinked(t *testing.T) {
 	}
 	if _, errOut, code := c.run("", "judge", "a", "b", "--layer", "WORKING"); code != 2 || !strings.Contains(errOut, "durable layer") {
 		t.Errorf("--layer WORKING: exit %d %q, want a usage error", code, errOut)
+	}
+}
+
+// `memgov bench gates --trace` writes, for each record, the rule that
+// decided its write and the words that fired it, and --json counts the
+// outcomes per rule.
+func TestCLIBenchGatesTraceNamesRules(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	corpus := dir + "/pairs.jsonl"
+	recs := []map[string]string{
+		{"kind": "duplicate", "a": "Priya is the sister of Dev and the cousin of Anil.", "b": "Priya is the sister of Anil and the cousin of Dev.", "label": "distinct"},
+		{"kind": "duplicate", "a": "Dana's manager is Priya.", "b": "Priya is Dana's manager.", "label": "duplicate"},
+	}
+	var lines []string
+	for _, r := range recs {
+		b, _ := json.Marshal(r)
+		lines = append(lines, string(b))
+	}
+	if err := os.WriteFile(corpus, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	trace := dir + "/trace.jsonl"
+	out := c.ok("", "bench", "gates", "--corpus", corpus, "--layer", "EPISODIC", "--trace", trace, "--json", "--dir", dir)
+	var rep struct {
+		ByRule         map[string]map[string]map[string]int `json:"by_rule"`
+		DistinctLinked float64                              `json:"distinct_linked"`
+		DuplicateFound float64                              `json:"duplicate_found"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	if rep.ByRule["reordered"]["distinct"]["COMMITTED linked"] != 1 || rep.ByRule["same-words"]["duplicate"]["REJECTED"] != 1 {
+		t.Errorf("by_rule = %v", rep.ByRule)
+	}
+	if rep.DistinctLinked != 1 || rep.DuplicateFound != 1 {
+		t.Errorf("distinct_linked %v duplicate_found %v, want 1 and 1", rep.DistinctLinked, rep.DuplicateFound)
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(tl) != 2 {
+		t.Fatalf("trace has %d lines, want 2:\n%s", len(tl), b)
+	}
+	var first struct {
+		Outcome struct {
+			Status, Rule string
+			RuleWords    []string `json:"rule_words"`
+			Linked       []string
+		}
+	}
+	if err := json.Unmarshal([]byte(tl[0]), &first); err != nil {
+		t.Fatal(err)
+	}
+	if first.Outcome.Status != "COMMITTED" || first.Outcome.Rule != "reordered" || len(first.Outcome.RuleWords) == 0 || len(first.Outcome.Linked) != 1 {
+		t.Errorf("trace of the word swap: %+v", first.Outcome)
 	}
 }
