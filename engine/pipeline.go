@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -112,6 +113,12 @@ func (e *Engine) Write(ctx context.Context, req WriteRequest) (WriteResult, erro
 		// Refused like a malformed request, before anything is stored:
 		// the identifier would reach the log and every terminal.
 		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: err.Error()}, nil
+	}
+	if err := CheckKey(req.Key); err != nil {
+		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: strings.TrimPrefix(err.Error(), "invalid: ")}, nil
+	}
+	if err := CheckExactJSON("content", req.Content); err != nil {
+		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: strings.TrimPrefix(err.Error(), "invalid: ")}, nil
 	}
 	red := e.redactor(req.RunID)
 	if !red.Empty() {
@@ -342,7 +349,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		return r, true, nil
 	}
 
-	cp, err := run(ctx, stages, gate.ContentPolicy{}, gate.ContentPolicyInput{Text: w.feat.Text, Content: w.content, Tags: req.Tags, Evidence: req.EvidenceRefs})
+	cp, err := run(ctx, stages, gate.ContentPolicy{}, gate.ContentPolicyInput{Text: w.feat.Text, Content: w.content, Tags: req.Tags, Evidence: req.EvidenceRefs, Layer: req.TargetLayer})
 	if err != nil {
 		return WriteResult{}, true, err
 	}
@@ -425,7 +432,9 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 	if err != nil {
 		return WriteResult{}, true, err
 	}
-	if dd.Verdict == gate.Merge {
+	// A write held for its orders is never merged unseen: it goes on to a
+	// person like any other held write.
+	if dd.Verdict == gate.Merge && !slices.Contains(w.review, gate.ReasonInstructionInMemory) {
 		t0 := time.Now()
 		defer func() { stages[gate.NameCommit] += time.Since(t0) }()
 		r, err := e.commitMerge(ctx, tx, w, dd)
@@ -811,6 +820,8 @@ func (e *Engine) stage(ctx context.Context, tx Tx, w *write) (WriteResult, error
 // reasonRank orders review reasons from the most to the least specific.
 func reasonRank(r string) int {
 	switch {
+	case r == gate.ReasonInstructionInMemory: // what the reviewer must see first
+		return -1
 	case r == ReasonContradiction:
 		return 0
 	case r == ReasonSemanticConflict || r == gate.ReasonStructuralConflict:

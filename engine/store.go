@@ -53,6 +53,7 @@ type ReadTx interface {
 	CredentialReader
 	QuarantineReader
 	VectorReader
+	DeadLetterReader
 }
 
 // Tx is a write transaction: it reads its own writes, appends to the log and
@@ -65,4 +66,5 @@ type Tx interface {
 	LifecycleWriter
 	TelemetryWriter
 	VectorWriter
+	DeadLetterWriter
 }

@@ -23,6 +23,10 @@ var Coverage = map[string][]string{
 	"AuditCheckpoints": {"Log/EmptyLog", "Log/AuditCheckpoints"},
 	"Append":           {"Log/AppendAssignsLSNTimeAndChain", "Log/AppendRefusesWhatCannotApply", "Store/UpdateCommitsOrRollsBack"},
 
+	// DeadLetterReader and DeadLetterWriter (store_webhooks.go).
+	"DeadLetters":   {"DeadLetters/KeptListedAndRolledBack"},
+	"AddDeadLetter": {"DeadLetters/KeptListedAndRolledBack"},
+
 	// PrincipalReader (store_principals.go).
 	"Principal":  {"Principals/LookupAndOrder", "Engine/Principals"},
 	"Principals": {"Principals/LookupAndOrder"},

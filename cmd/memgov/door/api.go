@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/scope"
 	"github.com/memgov/memgov/review"
 )
 
@@ -140,6 +141,28 @@ func writeHTTPStatus(status string) int {
 	return http.StatusOK
 }
 
+// refParam checks a required memory_ref, as every route that takes one
+// does, reads and writes alike: missing or malformed is a 400 naming what
+// is wrong (never echoing the ref).
+func refParam(ref string) error {
+	if ref == "" {
+		return fmt.Errorf("%w: memory_ref is required (TENANT/AGENT[/SCOPE])", engine.ErrInvalid)
+	}
+	if _, err := scope.Parse(ref); err != nil {
+		return fmt.Errorf("%w: memory_ref is malformed: %v", engine.ErrInvalid, strings.TrimPrefix(err.Error(), scope.ErrMalformed.Error()+": "))
+	}
+	return nil
+}
+
+// keyParam checks a required entry key as the engine checks the keys it
+// is asked to write.
+func keyParam(key string) error {
+	if key == "" {
+		return fmt.Errorf("%w: the entry key is required (/v1/memories/KEY?memory_ref=REF)", engine.ErrInvalid)
+	}
+	return engine.CheckKey(key)
+}
+
 func (s *Server) postMemory(w http.ResponseWriter, r *http.Request, p engine.Principal) {
 	raw, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -147,49 +170,95 @@ func (s *Server) postMemory(w http.ResponseWriter, r *http.Request, p engine.Pri
 		return
 	}
 	req, err := engine.DecodeWriteRequest(raw)
+	if err == nil {
+		err = refParam(req.MemoryRef)
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	s.fillWrite(&req, p)
 	res, err := s.write(r.Context(), p, req, r.URL.Query().Get("wait") != "false", "http")
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, writeHTTPStatus(res.Status), res)
+	writeJSON(w, writeHTTPStatus(res.Status), s.answerWrite(r.Context(), res))
 }
 
 func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, p engine.Principal) {
 	q := r.URL.Query()
+	if err := refParam(q.Get("memory_ref")); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	limit, err := intParam(r, "limit", 100, 0, 1000)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	es, err := s.eng.Adapter(p.ID).List(r.Context(), q.Get("memory_ref"), engine.ListOptions{Limit: limit, Tag: q.Get("tag"), AfterKey: q.Get("after")})
+	rd, err := s.eng.Adapter(p.ID).ListRead(r.Context(), q.Get("memory_ref"), engine.ListOptions{Limit: limit, Tag: q.Get("tag"), AfterKey: q.Get("after")})
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"memory_ref": q.Get("memory_ref"), "entries": es})
+	writeJSON(w, http.StatusOK, rd.Envelope(q.Get("memory_ref")))
+}
+
+// GetEnvelope is the answer of a recorded get: the entry exactly as a
+// MemoryEntry, and beside it the retrieval id and the entry's read note.
+type GetEnvelope struct {
+	MemoryRef   string           `json:"memory_ref"`
+	RetrievalID string           `json:"retrieval_id,omitempty"`
+	Entry       *engine.Entry    `json:"entry"`
+	Read        *engine.ReadNote `json:"read,omitempty"`
+}
+
+func getEnvelope(ref string, rd engine.Retrieval) GetEnvelope {
+	out := GetEnvelope{MemoryRef: ref, RetrievalID: rd.ID}
+	if len(rd.Versions) > 0 {
+		en := engine.EntryOf(rd.Versions[0])
+		out.Entry = &en
+		if len(rd.Notes) > 0 {
+			n := rd.Notes[0]
+			out.Read = &n
+		}
+	}
+	return out
 }
 
 func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, p engine.Principal) {
 	ref, key := r.URL.Query().Get("memory_ref"), r.PathValue("key")
-	e, err := s.eng.Adapter(p.ID).Get(r.Context(), ref, key)
+	if err := refParam(ref); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := keyParam(key); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	rd, err := s.eng.Adapter(p.ID).GetRead(r.Context(), ref, key)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if e == nil {
+	if len(rd.Versions) == 0 {
 		writeError(w, http.StatusNotFound, CodeNotFound, "no visible entry "+key+" in "+ref)
 		return
 	}
-	writeJSON(w, http.StatusOK, e)
+	writeJSON(w, http.StatusOK, getEnvelope(ref, rd))
 }
 
 func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, p engine.Principal) {
 	q := r.URL.Query()
+	if err := refParam(q.Get("memory_ref")); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := keyParam(r.PathValue("key")); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	res, err := s.eng.Adapter(p.ID).Delete(r.Context(), q.Get("memory_ref"), r.PathValue("key"), q.Get("reason"))
 	if err != nil {
 		s.fail(w, r, err)
@@ -222,12 +291,16 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, p engine.Princip
 		s.fail(w, r, err)
 		return
 	}
-	hits, err := s.eng.Adapter(p.ID).Search(r.Context(), b.query())
+	if err := refParam(b.MemoryRef); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	hits, rid, err := s.eng.Adapter(p.ID).SearchRead(r.Context(), b.query())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"memory_ref": b.MemoryRef, "hits": hits})
+	writeJSON(w, http.StatusOK, engine.EnvelopeSearch(b.MemoryRef, rid, hits))
 }
 
 func (s *Server) writeStatus(w http.ResponseWriter, r *http.Request, p engine.Principal) {
@@ -236,7 +309,7 @@ func (s *Server) writeStatus(w http.ResponseWriter, r *http.Request, p engine.Pr
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	writeJSON(w, http.StatusOK, s.answerWrite(r.Context(), res))
 }
 
 func (s *Server) verify(w http.ResponseWriter, r *http.Request, p engine.Principal) {

@@ -2,6 +2,7 @@ package door
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -41,18 +42,29 @@ func bearer(r *http.Request) (string, bool) {
 // request's context: the principal every engine call of the request acts as.
 func (s *Server) authenticated(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		addr := remoteHost(r)
+		if blocked, wait := s.failures.blocked(addr); blocked {
+			retryAfter(w, wait)
+			writeError(w, http.StatusTooManyRequests, CodeRateLimited, fmt.Sprintf("too many requests from %s without a live token; retry in %s", addr, wait.Round(time.Second)))
+			return
+		}
 		tok, ok := bearer(r)
 		if !ok {
+			s.failures.failed(addr)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="memgov"`)
 			writeError(w, http.StatusUnauthorized, CodeUnauthorized, "send Authorization: Bearer TOKEN (memgov token create --principal ID)")
 			return
 		}
 		p, err := s.eng.Authenticate(r.Context(), tok)
 		if err != nil {
+			if errors.Is(err, engine.ErrUnauthorized) {
+				s.failures.failed(addr)
+			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="memgov", error="invalid_token"`)
 			s.fail(w, r, err)
 			return
 		}
+		noteInfo(r.Context(), p.ID)
 		if ok, wait := s.limiter.allow(engine.HashToken(tok)); !ok {
 			w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
 			writeError(w, http.StatusTooManyRequests, CodeRateLimited, fmt.Sprintf("this token's rate limit is %g requests a second; retry in %s", s.cfg.Rate, wait.Round(time.Millisecond)))

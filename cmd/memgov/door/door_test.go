@@ -213,7 +213,7 @@ func TestAgentTokenCannotApproveImpersonateOrCrossTenant(t *testing.T) {
 	}
 
 	// The same tenant's agent reads the approved entry.
-	if code, res = e.do("bot", "GET", "/v1/memories/customer-42/channel?memory_ref=acme/bot", nil); code != http.StatusOK || str(res, "content") != "Customer 42 prefers email." {
+	if code, res = e.do("bot", "GET", "/v1/memories/customer-42/channel?memory_ref=acme/bot", nil); code != http.StatusOK || str(res["entry"].(map[string]any), "content") != "Customer 42 prefers email." || str(res, "retrieval_id") == "" {
 		t.Errorf("bot gets its entry = %d %v", code, res)
 	}
 

@@ -1,11 +1,13 @@
 package door
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/memgov/memgov/engine"
 )
@@ -35,9 +37,52 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
+	_, _ = w.Write(withoutZeroTimes(b.Bytes()))
+}
+
+// zeroTime is how encoding/json writes an unset time.Time.
+const zeroTime = `"0001-01-01T00:00:00Z"`
+
+// withoutZeroTimes drops the members whose value is the zero time (an
+// unset claim expiry, say): an answer never states a time that is not one.
+// Numbers are kept as written.
+func withoutZeroTimes(b []byte) []byte {
+	if !bytes.Contains(b, []byte(zeroTime)) {
+		return b
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return b
+	}
+	var drop func(any) any
+	drop = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, m := range x {
+				if s, ok := m.(string); ok && `"`+s+`"` == zeroTime {
+					delete(x, k)
+					continue
+				}
+				x[k] = drop(m)
+			}
+		case []any:
+			for i := range x {
+				x[i] = drop(x[i])
+			}
+		}
+		return v
+	}
+	out, err := jsonMarshal(drop(v))
+	if err != nil {
+		return b
+	}
+	return append(out, '\n')
 }
 
 func writeError(w http.ResponseWriter, status int, code, msg string) {
@@ -60,7 +105,7 @@ func classify(err error) (int, string, string) {
 	case errors.Is(err, engine.ErrNotFound):
 		return http.StatusNotFound, CodeNotFound, err.Error()
 	case errors.Is(err, engine.ErrInvalid):
-		return http.StatusBadRequest, CodeInvalid, err.Error()
+		return http.StatusBadRequest, CodeInvalid, strings.TrimPrefix(err.Error(), engine.ErrInvalid.Error()+": ")
 	case errors.Is(err, engine.ErrConflict):
 		return http.StatusConflict, CodeConflict, err.Error()
 	case errors.Is(err, context.DeadlineExceeded):

@@ -29,6 +29,12 @@ type Config struct {
 	// average, Burst at once (defaults 200 and 400).
 	Rate  float64
 	Burst int
+	// FailRate and FailBurst bound the requests of one remote address
+	// whose token is missing or not live: FailBurst failures at once,
+	// then FailRate a second (defaults 1 and 20). Past them, the address
+	// is answered 429 before its token is looked at.
+	FailRate  float64
+	FailBurst int
 	// RequestTimeout bounds the work of one request (default 30s).
 	RequestTimeout time.Duration
 	// MaxWait bounds how long a SYNC_BLOCK write waits for its review before
@@ -45,12 +51,13 @@ type Config struct {
 
 // Server serves the doors over HTTP. Create it with New.
 type Server struct {
-	cfg     Config
-	eng     *engine.Engine
-	log     *slog.Logger
-	limiter *limiter
-	metrics *metrics
-	mcp     http.Handler
+	cfg      Config
+	eng      *engine.Engine
+	log      *slog.Logger
+	limiter  *limiter
+	failures authFailures
+	metrics  *metrics
+	mcp      http.Handler
 
 	// drain is done when a graceful shutdown begins: waiting writes are
 	// answered DEFERRED, nothing new is waited for.
@@ -71,6 +78,12 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Burst <= 0 {
 		cfg.Burst = 400
+	}
+	if cfg.FailRate <= 0 {
+		cfg.FailRate = 1
+	}
+	if cfg.FailBurst <= 0 {
+		cfg.FailBurst = 20
 	}
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = 30 * time.Second
@@ -93,6 +106,7 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, eng: cfg.Engine, log: cfg.Logger}
 	s.drain, s.drainStop = context.WithCancel(context.Background())
 	s.limiter = newLimiter(cfg.Rate, cfg.Burst, cfg.Now)
+	s.failures = authFailures{newLimiter(cfg.FailRate, cfg.FailBurst, cfg.Now)}
 	s.metrics = newMetrics(cfg.Registry, cfg.Engine)
 	s.mcp = s.mcpHTTPHandler()
 	return s
@@ -102,13 +116,15 @@ func New(cfg Config) *Server {
 func (s *Server) Registry() *prometheus.Registry { return s.cfg.Registry }
 
 // Handler returns every HTTP route: /healthz, /metrics, /mcp and /v1.
+// Every request is logged (one line: method, path, status, duration,
+// principal); a path that is not clean is a JSON 404, never a redirect.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("GET /metrics", s.metrics.handler(s.cfg.Registry))
 	mux.Handle("/mcp", s.authenticated(s.mcp))
 	s.routeAPI(mux)
-	return s.recoverer(mux)
+	return s.logged(s.recoverer(s.cleanPaths(mux)))
 }
 
 // BeginDrain starts a graceful shutdown: every write waiting for its review
@@ -145,6 +161,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 	return err
 }
 
+// healthz answers whether the server and its database answer. Figures
+// (the log's size) are for callers with a live token only: anyone may ask
+// whether memgov is up, not how much it holds.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	size, err := s.eng.LogSize(r.Context())
 	if err != nil {
@@ -156,5 +175,19 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	if s.drain.Err() != nil {
 		status = "draining"
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"status": status, "log_size": size})
+	out := map[string]any{"status": status}
+	if tok, ok := bearer(r); ok {
+		addr := remoteHost(r)
+		if blocked, _ := s.failures.blocked(addr); !blocked {
+			p, err := s.eng.Authenticate(r.Context(), tok)
+			switch {
+			case err == nil:
+				noteInfo(r.Context(), p.ID)
+				out["log_size"] = size
+			case errors.Is(err, engine.ErrUnauthorized):
+				s.failures.failed(addr)
+			}
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
 }

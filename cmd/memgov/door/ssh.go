@@ -58,7 +58,11 @@ func NewSSH(cfg SSHConfig) (*ssh.Server, error) {
 	}
 	eng := cfg.Engine
 	auth := func(ctx ssh.Context, key ssh.PublicKey) bool {
-		p, err := eng.PrincipalForKey(ctx, key)
+		// The lookup gets a context of its own: the handshake's context is
+		// changed (SetValue) by the SSH library while a query would watch it.
+		lctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		p, err := eng.PrincipalForKey(lctx, key)
 		if err != nil {
 			cfg.Logger.Warn("ssh key refused", "user", ctx.User(), "remote", ctx.RemoteAddr().String(), "err", err)
 			return false

@@ -192,8 +192,10 @@ func (d *Dispatcher) save() error {
 func (d *Dispatcher) Start(ctx context.Context) error { return d.init(ctx) }
 
 // Tick delivers every notification after the cursor, in order, and returns
-// how many it delivered. A receiver that still fails after every attempt is
-// logged and skipped, so one dead receiver cannot hold the others back.
+// how many it delivered. A notification a receiver still refuses after every
+// attempt (or refuses for good, with a 4xx) is kept as a dead letter
+// (memgov webhook dead-letters) and logged, and the dispatcher goes on, so
+// one dead receiver cannot hold the others back and no event is lost.
 func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
 	if err := d.init(ctx); err != nil {
 		return 0, err
@@ -210,11 +212,15 @@ func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
 		for _, ev := range evs {
 			if n, ok := notification(ev); ok {
 				for _, h := range d.Hooks {
-					if err := d.deliver(ctx, h, n); err != nil {
+					attempts, err := d.deliver(ctx, h, n)
+					if err != nil {
 						if ctx.Err() != nil {
 							return sent, ctx.Err()
 						}
-						d.Logger.Error("webhook delivery failed", "url", h.URL, "event", n.ID, "type", n.Type, "err", err)
+						d.Logger.Error("webhook delivery failed; kept as a dead letter", "url", h.URL, "event", n.ID, "type", n.Type, "attempts", attempts, "err", err)
+						if err := d.keep(ctx, h, n, attempts, err); err != nil {
+							return sent, err
+						}
 						continue
 					}
 					sent++
@@ -244,26 +250,38 @@ func (d *Dispatcher) Run(ctx context.Context, interval time.Duration) error {
 	}
 }
 
-// deliver posts n to h, retrying with exponential back-off on a network
-// error or a 5xx or 429 answer; a 4xx answer is final.
-func (d *Dispatcher) deliver(ctx context.Context, h Webhook, n Notification) error {
+// keep stores a notification that failed every attempt as a dead letter.
+func (d *Dispatcher) keep(ctx context.Context, h Webhook, n Notification, attempts int, cause error) error {
 	body, err := json.Marshal(n)
 	if err != nil {
 		return err
+	}
+	_, err = d.Engine.AddDeadLetter(ctx, engine.DeadLetter{EventID: n.ID, EventType: n.Type, URL: h.URL,
+		Attempts: attempts, Error: cause.Error(), Body: body, At: d.Now()})
+	return err
+}
+
+// deliver posts n to h, retrying with exponential back-off on a network
+// error or a 5xx or 429 answer; a 4xx answer is final. It returns the
+// number of attempts made.
+func (d *Dispatcher) deliver(ctx context.Context, h Webhook, n Notification) (int, error) {
+	body, err := json.Marshal(n)
+	if err != nil {
+		return 0, err
 	}
 	wait := d.Backoff
 	var last error
 	for attempt := 1; attempt <= d.Attempts; attempt++ {
 		if attempt > 1 {
 			if err := d.Sleep(ctx, wait); err != nil {
-				return err
+				return attempt - 1, err
 			}
 			wait *= 2
 		}
 		ts := strconv.FormatInt(d.Now().Unix(), 10)
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(body))
 		if err != nil {
-			return err
+			return attempt, err
 		}
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("User-Agent", "memgov-webhook/"+Version)
@@ -278,12 +296,12 @@ func (d *Dispatcher) deliver(ctx context.Context, h Webhook, n Notification) err
 		resp.Body.Close()
 		switch {
 		case resp.StatusCode < 300:
-			return nil
+			return attempt, nil
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
 			last = fmt.Errorf("receiver answered %s", resp.Status)
 		default:
-			return fmt.Errorf("receiver answered %s; not retried", resp.Status)
+			return attempt, fmt.Errorf("receiver answered %s; not retried", resp.Status)
 		}
 	}
-	return fmt.Errorf("after %d attempts: %w", d.Attempts, last)
+	return d.Attempts, fmt.Errorf("after %d attempts: %w", d.Attempts, last)
 }

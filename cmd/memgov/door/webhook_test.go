@@ -137,3 +137,58 @@ func TestWebhookGivesUpOnA4xxAndMovesOn(t *testing.T) {
 		t.Fatalf("tick = %d %v after %d calls", n, err, calls)
 	}
 }
+
+// A receiver that fails every attempt does not lose the event: it is kept
+// as a dead letter (URL, attempts, last error, the notification) and the
+// dispatcher moves on to the next receiver and event.
+func TestWebhookFailingEveryRetryIsKeptAsADeadLetter(t *testing.T) {
+	e := newEnv(t, syncPolicy, Config{})
+	ctx := context.Background()
+	var mu sync.Mutex
+	down, up := 0, 0
+	dead := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		down++
+		mu.Unlock()
+		w.WriteHeader(http.StatusBadGateway)
+	}))
+	defer dead.Close()
+	alive := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		up++
+		mu.Unlock()
+	}))
+	defer alive.Close()
+	now := time.Date(2026, 11, 24, 9, 30, 0, 0, time.UTC)
+	var backoffs []time.Duration
+	d := &Dispatcher{Engine: e.eng, Hooks: []Webhook{{URL: dead.URL, Secret: []byte("s")}, {URL: alive.URL, Secret: []byte("s")}},
+		Attempts: 3, Backoff: time.Second, Now: func() time.Time { return now },
+		Sleep: func(_ context.Context, d time.Duration) error { backoffs = append(backoffs, d); return nil }}
+	if err := d.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	code, res := e.do("bot", "POST", "/v1/memories?wait=false", writeReq("acme/bot", "refund/limit", "Refunds up to 500 need no second signature."))
+	if code != http.StatusAccepted {
+		t.Fatalf("write = %d %v", code, res)
+	}
+	if n, err := d.Tick(ctx); err != nil || n != 1 || down != 3 || up != 1 {
+		t.Fatalf("tick = %d %v; dead receiver called %d times, live one %d", n, err, down, up)
+	}
+	ds, err := e.eng.DeadLetters(ctx, engine.DeadLetterQuery{})
+	if err != nil || len(ds) != 1 {
+		t.Fatalf("dead letters = %v %v, want 1", ds, err)
+	}
+	dl := ds[0]
+	var n Notification
+	if err := json.Unmarshal(dl.Body, &n); err != nil || n.Type != "review.created" || n.Data["reviewId"] != str(res, "review_id") {
+		t.Errorf("dead letter body = %s %v", dl.Body, err)
+	}
+	if dl.URL != dead.URL || dl.Attempts != 3 || dl.EventType != "review.created" || dl.EventID != n.ID ||
+		!strings.Contains(dl.Error, "502") || !dl.At.Equal(now) || strings.Contains(string(dl.Body), "Refunds") {
+		t.Errorf("dead letter = %+v", dl)
+	}
+	// Nothing is sent twice: the next tick has nothing to do.
+	if n, err := d.Tick(ctx); err != nil || n != 0 || down != 3 {
+		t.Fatalf("second tick = %d %v, dead receiver called %d times", n, err, down)
+	}
+}
