@@ -50,6 +50,15 @@ type write struct {
 	review    []string      // reasons that route the write to a person
 	related   []RelatedItem // items behind the deferring verdicts
 	findings  []string      // what the deferring verdicts found
+	// links are near texts the dedup gate keeps the write beside
+	// (NEAR_DUPLICATE, each with the judge rule that told them apart),
+	// and linkDetail says so.
+	links      []RelatedItem
+	linkDetail string
+	// rule and ruleWords name the judge rule that sent the write to a
+	// person as a near-duplicate.
+	rule      string
+	ruleWords []string
 
 	scored      bool // the evidence gate computed factual and adjusted
 	factual     policy.FactualResult
@@ -433,7 +442,16 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		return r, true, err
 	}
 	if r, done := w.stop(gate.NameDedup, dd.Result); done {
+		r.Rule, r.RuleWords = dd.Rule, dd.RuleWords
 		return r, true, nil
+	}
+	if dd.Verdict == gate.Defer {
+		w.rule, w.ruleWords = dd.Rule, dd.RuleWords
+	}
+	if dd.Verdict == gate.Accept && len(dd.Links) > 0 && !allRelated(dd.Links, w.contradicts) {
+		// A near text the write contradicts is already beside it, with
+		// the contradiction's reason; the link would say it twice.
+		w.links, w.linkDetail = dd.Links, dd.Detail
 	}
 
 	if err := e.stampProvenance(ctx, w, stages); err != nil {
@@ -648,7 +666,13 @@ func (e *Engine) commit(ctx context.Context, tx Tx, w *write) (WriteResult, erro
 	if w.provenance != nil {
 		w.provenance.MemoryItemID = entry.ItemID
 	}
-	p, err := e.versionPayload(w, "auto-approved (risk "+fmt.Sprintf("%.2f", w.risk.Score)+")", oplog.VersionData{})
+	reason := "auto-approved (risk " + fmt.Sprintf("%.2f", w.risk.Score) + ")"
+	if len(w.links) > 0 {
+		// The link is part of the decision the log records: history
+		// shows which near text the write was kept beside, and why.
+		reason = w.linkDetail + "; " + reason
+	}
+	p, err := e.versionPayload(w, reason, oplog.VersionData{})
 	if err == nil {
 		err = entry.Seal(p)
 	}
@@ -658,9 +682,14 @@ func (e *Engine) commit(ctx context.Context, tx Tx, w *write) (WriteResult, erro
 	if err != nil {
 		return WriteResult{}, commitErr("append %s: %w", w.req.Key, err)
 	}
-	return WriteResult{Status: StatusCommitted, ItemID: entry.ItemID, VersionID: entry.VersionID, Key: w.req.Key, LSN: entry.LSN,
+	res := WriteResult{Status: StatusCommitted, ItemID: entry.ItemID, VersionID: entry.VersionID, Key: w.req.Key, LSN: entry.LSN,
 		Tier: TierAuto, ValidationScore: f64(w.validation), RiskScore: f64(w.risk.Score), Alerts: w.alerts,
-		NeedsVerification: w.needsVerification(&e.policy)}, nil
+		NeedsVerification: w.needsVerification(&e.policy)}
+	if len(w.links) > 0 {
+		res.Gate, res.Detail, res.Links, res.Related = gate.NameDedup, w.linkDetail, w.links, keysOf(w.links)
+		res.Rule, res.RuleWords = w.links[0].Rule, w.links[0].RuleWords
+	}
+	return res, nil
 }
 
 func (e *Engine) commitMerge(ctx context.Context, tx Tx, w *write, dd gate.DedupResult) (WriteResult, error) {
@@ -702,7 +731,8 @@ func (e *Engine) commitMerge(ctx context.Context, tx Tx, w *write, dd gate.Dedup
 		return WriteResult{}, commitErr("append merge into %s: %w", t.Key, err)
 	}
 	return WriteResult{Status: StatusMerged, Gate: gate.NameDedup, Reason: dd.Reason, Detail: dd.Detail, ItemID: item.ID, VersionID: entry.VersionID,
-		Key: item.Key, LSN: entry.LSN, Related: []string{t.Key}, ValidationScore: f64(w.validation), Alerts: w.alerts}, nil
+		Key: item.Key, LSN: entry.LSN, Related: []string{t.Key}, ValidationScore: f64(w.validation), Alerts: w.alerts,
+		Rule: dd.Rule, RuleWords: dd.RuleWords}, nil
 }
 
 // waitingDetail tells the writer of a staged write what it waits for and
@@ -744,11 +774,14 @@ func (e *Engine) stage(ctx context.Context, tx Tx, w *write) (WriteResult, error
 	// approval anyway comes last.
 	sort.SliceStable(reasons, func(i, j int) bool { return reasonRank(reasons[i]) < reasonRank(reasons[j]) })
 	detail := ReviewDetail{Reasons: reasons, RiskFormula: w.risk.String(), Evidence: w.req.EvidenceRefs,
-		Related: append(append([]RelatedItem{}, w.contradicts...), w.related...), Provenance: w.provenance,
+		Related: append(append(append([]RelatedItem{}, w.contradicts...), w.related...), w.links...), Provenance: w.provenance,
 		ValidationScore: w.validation, Supersedes: w.supersedes, NeedsVerification: w.needsVerification(&e.policy),
 		Findings: w.findings}
 	if detail.NeedsVerification {
 		detail.Reasons = append(detail.Reasons, ReasonNeedsVerification)
+	}
+	if w.linkDetail != "" {
+		detail.Findings = append(detail.Findings, w.linkDetail)
 	}
 	for _, f := range w.risk.Factors {
 		detail.Risk = append(detail.Risk, RiskFactorView{Name: f.Name, Weight: f.Weight, Value: f.Value, Contribution: f.Contribution})
@@ -782,7 +815,7 @@ func (e *Engine) stage(ctx context.Context, tx Tx, w *write) (WriteResult, error
 	return WriteResult{Status: StatusDeferred, Gate: gate.NameApproval, Reason: reasons[0], ItemID: entry.ItemID, VersionID: entry.VersionID,
 		ReviewID: rv.ID, Key: w.req.Key, Tier: w.risk.Tier, LSN: entry.LSN, RetryAfter: f64(due.Sub(w.now).Seconds()),
 		ValidationScore: f64(w.validation), RiskScore: f64(w.risk.Score), Related: keysOf(detail.Related), Alerts: w.alerts,
-		NeedsVerification: detail.NeedsVerification, Detail: waitingDetail(w)}, nil
+		NeedsVerification: detail.NeedsVerification, Detail: waitingDetail(w), Rule: w.rule, RuleWords: w.ruleWords, Links: w.links}, nil
 }
 
 // reasonRank orders review reasons from the most to the least specific.
@@ -802,6 +835,20 @@ func reasonRank(r string) int {
 		return 5
 	}
 	return 4
+}
+
+// allRelated reports whether every item of rs is among those of in.
+func allRelated(rs, in []RelatedItem) bool {
+	for _, r := range rs {
+		found := false
+		for _, x := range in {
+			found = found || x.VersionID == r.VersionID
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 func dedupRelated(rs []RelatedItem) []RelatedItem {

@@ -128,6 +128,14 @@ type WriteResult struct {
 	// NeedsVerification flags a low-confidence write (spec §14.4): readers
 	// see the flag, and a curator sees it in the review.
 	NeedsVerification bool `json:"needs_verification,omitempty"`
+	// Rule names the judge rule that decided a duplicate, a merge or a
+	// near-duplicate link (a row of judge.RuleTable, as `memgov judge
+	// --rules` lists them), and RuleWords the words that fired it.
+	Rule      string   `json:"rule,omitempty"`
+	RuleWords []string `json:"rule_words,omitempty"`
+	// Links are the near texts a committed write was kept beside as its
+	// own item (relation NEAR_DUPLICATE), each with its rule.
+	Links []RelatedItem `json:"links,omitempty"`
 }
 
 // Accepted reports whether the write is (or already was) in memory.

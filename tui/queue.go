@@ -1051,7 +1051,13 @@ func (q *queue) detail(w int) []string {
 			rs = st.Bad
 		}
 		addw(rs.Render(rel) + " " + clean(x.Key))
-		addw("  " + fmt.Sprintf("similarity %.2f · confidence %.2f · %s", x.Similarity, x.Confidence, x.State))
+		facts := fmt.Sprintf("similarity %.2f · confidence %.2f · %s", x.Similarity, x.Confidence, x.State)
+		if x.Rule != "" {
+			// The judge rule that related them; the words that fired it
+			// are in the finding below.
+			facts += " · rule " + x.Rule
+		}
+		addw("  " + clean(facts))
 		for _, l := range wrapMax("“"+clean(x.Text)+"”", w-3, 2) {
 			add("  " + st.Muted.Render("│") + l)
 		}
@@ -1075,6 +1081,9 @@ func (q *queue) detail(w int) []string {
 		if !ok || shown == 2 {
 			continue
 		}
+		// The rule is named beside the related item; the words that
+		// fired it are the ones the delta quotes.
+		delta, _, _ = strings.Cut(delta, " [rule ")
 		shown++
 		for _, l := range wrapMax("differs: "+clean(delta), w-5, 3) {
 			add("     " + st.Muted.Render(l))

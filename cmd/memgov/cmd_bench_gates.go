@@ -79,9 +79,18 @@ type benchGatesReport struct {
 	Gates map[string]*confusion `json:"gates"`
 	// DistinctDiscarded is the share of distinct pairs whose second text
 	// was REJECTED as a duplicate (facts lost); DistinctMerged the share
-	// merged into the first.
+	// merged into the first; DistinctLinked the share committed as their
+	// own item linked NEAR_DUPLICATE to the first.
 	DistinctDiscarded float64 `json:"distinct_discarded,omitempty"`
 	DistinctMerged    float64 `json:"distinct_merged,omitempty"`
+	DistinctLinked    float64 `json:"distinct_linked,omitempty"`
+	// DuplicateFound is the share of duplicate pairs whose second text was
+	// REJECTED or MERGED as a duplicate, linked NEAR_DUPLICATE to the first,
+	// or sent to a person as a near-duplicate.
+	DuplicateFound float64 `json:"duplicate_found,omitempty"`
+	// ByRule counts, per judge rule that decided a pair's second write,
+	// its outcomes per label ("distinct": {"MERGED": 1, ...}).
+	ByRule map[string]map[string]map[string]int `json:"by_rule,omitempty"`
 	// ContradictedEvidenceCommitted counts writes whose evidence excerpt
 	// states another value and that committed anyway (must be 0).
 	ContradictedEvidenceCommitted *int `json:"contradicted_evidence_committed,omitempty"`
@@ -112,7 +121,10 @@ Each pair gets a memoryRef of its own: its first text is written to the SEMANTIC
 layer (--layer), then its second, whose outcome is the prediction. A pair is a contradiction
 when the second write is refused or sent to review with reason CONTRADICTION; a
 duplicate when it is REJECTED or MERGED as one (duplicate), or also sent to a
-person as a near-duplicate (duplicate_flagged). Each contradiction pair is also
+person as a near-duplicate or committed linked NEAR_DUPLICATE to the first
+(duplicate_flagged). --trace writes each record's outcome with the judge rule
+that decided it and the words that fired it; --json adds the outcomes per rule
+(by_rule). Each contradiction pair is also
 written once with the first text as its evidence excerpt (evidence_contradicts).
 The evidence writes go to the EPISODIC layer, where the default writer's role
 (--role orchestrator) needs no approval. An injection is a write REJECTED by the content policy
@@ -181,7 +193,8 @@ it configures.`,
 				fmt.Fprintf(a.stdout, " · %s: %s", l, countsOf(rep.ByLabel[l]))
 			}
 			if _, ok := rep.Gates["duplicate"]; ok {
-				fmt.Fprintf(a.stdout, " · distinct pairs discarded %.3f, merged %.3f", rep.DistinctDiscarded, rep.DistinctMerged)
+				fmt.Fprintf(a.stdout, " · distinct pairs discarded %.3f, merged %.3f, linked %.3f · duplicate pairs found %.3f",
+					rep.DistinctDiscarded, rep.DistinctMerged, rep.DistinctLinked, rep.DuplicateFound)
 			}
 			if rep.ContradictedEvidenceCommitted != nil {
 				fmt.Fprintf(a.stdout, " · contradicted evidence committed %d", *rep.ContradictedEvidenceCommitted)
@@ -244,7 +257,6 @@ func readGateCorpus(path string) ([]gateRecord, error) {
 	return out, nil
 }
 
-// benchGates drives the records through the write pipeline.
 // gateTrace is one line of --trace: a record and what its measured writes
 // returned.
 type gateTrace struct {
@@ -262,10 +274,20 @@ type traceOutcome struct {
 	Status string `json:"status"`
 	Reason string `json:"reason,omitempty"`
 	Detail string `json:"detail,omitempty"`
+	// Rule names the judge rule that decided (a row of `memgov judge
+	// --rules`), RuleWords the words that fired it, and Linked the keys
+	// of the near-duplicates a committed write was linked to.
+	Rule      string   `json:"rule,omitempty"`
+	RuleWords []string `json:"rule_words,omitempty"`
+	Linked    []string `json:"linked,omitempty"`
 }
 
 func outcomeOf(r engine.WriteResult) traceOutcome {
-	return traceOutcome{Status: r.Status, Reason: r.Reason, Detail: r.Detail}
+	o := traceOutcome{Status: r.Status, Reason: r.Reason, Detail: r.Detail, Rule: r.Rule, RuleWords: r.RuleWords}
+	for _, l := range r.Links {
+		o.Linked = append(o.Linked, l.Key)
+	}
+	return o
 }
 
 func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateRecord, pairLayer engine.Layer, role engine.Role, trace *json.Encoder) (benchGatesReport, error) {
@@ -275,7 +297,24 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 		}
 		return trace.Encode(t)
 	}
-	rep := benchGatesReport{Records: len(recs), Gates: map[string]*confusion{}, Outcomes: map[string]int{}, ByLabel: map[string]map[string]int{}}
+	rep := benchGatesReport{Records: len(recs), Gates: map[string]*confusion{}, Outcomes: map[string]int{}, ByLabel: map[string]map[string]int{},
+		ByRule: map[string]map[string]map[string]int{}}
+	byRule := func(label string, res engine.WriteResult) {
+		if res.Rule == "" {
+			return
+		}
+		if rep.ByRule[res.Rule] == nil {
+			rep.ByRule[res.Rule] = map[string]map[string]int{}
+		}
+		if rep.ByRule[res.Rule][label] == nil {
+			rep.ByRule[res.Rule][label] = map[string]int{}
+		}
+		out := res.Status
+		if len(res.Links) > 0 {
+			out += " linked"
+		}
+		rep.ByRule[res.Rule][label][out]++
+	}
 	count := func(label string, res engine.WriteResult) {
 		o := res.Status + " " + res.Reason
 		rep.Outcomes[o]++
@@ -324,7 +363,8 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 		}
 		return rep.Gates[name]
 	}
-	distinct, discarded, merged, evCommitted := 0, 0, 0, 0
+	distinct, discarded, merged, linked, evCommitted := 0, 0, 0, 0, 0
+	duplicates, found := 0, 0
 	evMeasured := false
 	for i, r := range recs {
 		ref := fmt.Sprintf("bench/%s/r%05d", agent, i)
@@ -388,10 +428,21 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 			dupReasons := map[string]bool{gate.ReasonExactDuplicate: true, gate.ReasonStructuralDup: true, gate.ReasonSemanticDuplicate: true}
 			conflictReasons := map[string]bool{gate.ReasonStructuralConflict: true, gate.ReasonSemanticConflict: true}
 			isDup := r.Label == "duplicate"
+			byRule(r.Label, res)
 			caught := (res.Status == engine.StatusRejected && dupReasons[res.Reason]) || res.Status == engine.StatusMerged
 			gateOf("duplicate").add(caught, isDup)
-			gateOf("duplicate_flagged").add(caught || conflictReasons[res.Reason], isDup)
+			flagged := caught || conflictReasons[res.Reason] || len(res.Links) > 0
+			gateOf("duplicate_flagged").add(flagged, isDup)
+			if isDup {
+				duplicates++
+				if flagged {
+					found++
+				}
+			}
 			if !isDup {
+				if len(res.Links) > 0 {
+					linked++
+				}
 				distinct++
 				if res.Status == engine.StatusRejected && dupReasons[res.Reason] {
 					discarded++
@@ -405,6 +456,10 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 	if distinct > 0 {
 		rep.DistinctDiscarded = float64(discarded) / float64(distinct)
 		rep.DistinctMerged = float64(merged) / float64(distinct)
+		rep.DistinctLinked = float64(linked) / float64(distinct)
+	}
+	if duplicates > 0 {
+		rep.DuplicateFound = float64(found) / float64(duplicates)
 	}
 	if evMeasured {
 		rep.ContradictedEvidenceCommitted = &evCommitted

@@ -276,6 +276,12 @@ func (a *app) printWrite(res engine.WriteResult, asJSON bool) {
 	if res.Detail != "" {
 		t.row("  detail", res.Detail)
 	}
+	if res.Rule != "" {
+		t.row("  rule", res.Rule+wordsSuffix(res.RuleWords)+" (memgov judge --rules)")
+	}
+	for _, l := range res.Links {
+		t.row("  linked", l.Relation+" "+l.Key+" ("+l.ItemID+")")
+	}
 	if res.NeedsVerification {
 		t.row("  flag", "needs verification (confidence below the policy's verify_below)")
 	}

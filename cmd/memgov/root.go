@@ -122,6 +122,9 @@ approved baseline; curators review what agents want to remember.`,
 		// This binary (root.go) and its benchmarks (cmd_bench*.go).
 		a.versionCommand(),
 		a.benchCommand(),
+
+		// The judge's verdict on two texts, rule by rule (cmd_judge.go).
+		a.judgeCommand(),
 	)
 	for _, c := range root.Commands() {
 		wrapArgs(c)

@@ -2,7 +2,15 @@ package gate
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/memgov/memgov/engine/canon"
+	"github.com/memgov/memgov/engine/similar"
 
 	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/memory"
@@ -53,17 +61,34 @@ type DedupResult struct {
 	// JudgeError is set when the model failed; a write nothing else
 	// decided then goes to a person (MODEL_UNAVAILABLE).
 	JudgeError error
+	// Rule names the judge rule that decided (a row of judge.RuleTable),
+	// RuleWords the words that fired it; empty on a write no near text
+	// touched.
+	Rule      string
+	RuleWords []string
+	// Links are near texts the write is kept beside (relation
+	// NEAR_DUPLICATE, each with its rule): on an ACCEPT the write commits
+	// as its own item linked to them.
+	Links []memory.RelatedItem
 }
 
 // Dedup is the three-tier deduplication of spec §12.3: exact content hash,
 // structural fingerprint, semantic similarity, within the write's layer.
+//
+// The judge discards only what it proves: a write is REJECTED only when it
+// states the same claims as a stored text, and MERGED only when it keeps
+// every word of the stored text in the same roles and adds to it. A near
+// text that differs otherwise is kept: in EPISODIC memory (and wherever
+// the texts are near only by their words and a difference rule tells them
+// apart) the write commits as its own item linked NEAR_DUPLICATE to it; in
+// SEMANTIC and PROCEDURAL memory it goes to a person.
 type Dedup struct{}
 
 // Name returns NameDedup.
 func (Dedup) Name() string { return NameDedup }
 
 // Evaluate rejects duplicates, merges a write that extends an active
-// near-duplicate, and defers one that conflicts with it.
+// near-duplicate, and keeps one that differs from it (linked, or deferred).
 func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	if !in.Layer.Durable() {
 		return DedupResult{Result: accept()}, nil
@@ -81,29 +106,40 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	// Tier 1: exact content hash.
 	for _, c := range same {
 		if c.ContentHash == in.ContentHash {
-			r := reject(ReasonExactDuplicate, "identical to %s", c.Key)
-			r.Related = []memory.RelatedItem{related(c, "DUPLICATES")}
-			return DedupResult{Result: r}, nil
+			r := reject(ReasonExactDuplicate, "identical to %s [rule %s]", c.Key, judge.RuleExactHash)
+			r.Related = []memory.RelatedItem{withRule(related(c, "DUPLICATES"), judge.RuleExactHash, nil)}
+			return DedupResult{Result: r, Rule: judge.RuleExactHash}, nil
 		}
 	}
 	// Tier 2: structural fingerprint.
+	var (
+		links       []memory.RelatedItem
+		linkDetails []string
+	)
 	for _, c := range same {
 		if !own(c) && string(c.Fingerprint) == string(in.Features.Fingerprint[:]) {
-			r, _, _ := decide(in.rules(), in.Features.Text, c, ReasonStructuralDup, ReasonStructuralConflict)
-			return r, nil
+			r, kind, _ := decide(in.rules(), in.Features.Text, c, in.Layer, false, ReasonStructuralDup, ReasonStructuralConflict)
+			if kind != kindLinked {
+				return r, nil
+			}
+			links, linkDetails = append(links, r.Links...), append(linkDetails, r.Detail)
 		}
 	}
 	// Tier 3: semantic similarity, by the vectors' cosine or by the words
 	// the texts share once normalised. Of the near-duplicates, the write is
-	// a duplicate if it adds nothing to one of them; else it goes to a
-	// person if it conflicts with one (by the vectors); else it merges into
-	// the nearest.
+	// a duplicate if it states what one of them states; else it goes to a
+	// person if it differs from one in SEMANTIC or PROCEDURAL memory; else
+	// it merges into the nearest it extends; else it commits linked to
+	// the near texts it differs from.
 	var (
 		best     DedupResult
 		bestKind string
 	)
 	rank := map[string]int{judge.ResolveDuplicate: 3, judge.ResolveConflict: 2, extendsPending: 2, judge.ResolveMerge: 1}
 	seen := map[string]bool{}
+	for _, l := range links {
+		seen[l.VersionID] = true
+	}
 	near, asked := 0, 0
 	var judgeErr error
 	for _, c := range append(same[:len(same):len(same)], sameLayer(in.Topical, in.Layer)...) {
@@ -122,8 +158,8 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 			}
 			c.Cosine = max(c.Cosine, sim)
 		}
-		r, kind, d := decide(in.rules(), in.Features.Text, c, ReasonSemanticDuplicate, ReasonSemanticConflict)
-		if kind == judge.ResolveConflict && d.Conflict == nil && in.Model != nil && judgeErr == nil && asked < modelComparisons {
+		r, kind, d := decide(in.rules(), in.Features.Text, c, in.Layer, lexical, ReasonSemanticDuplicate, ReasonSemanticConflict)
+		if (kind == judge.ResolveConflict || kind == kindLinked) && d.Conflict == nil && in.Model != nil && judgeErr == nil && asked < modelComparisons {
 			// Reworded, by the words; the model reads the meaning.
 			asked++
 			mr, mk, err := askModel(ctx, in, c)
@@ -133,27 +169,61 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 				r, kind = mr, mk
 			}
 		}
-		if lexical && kind == judge.ResolveConflict {
-			// Texts that share words but differ in what they state are
-			// distinct records ("order 17 shipped to Oslo" / "order 18
-			// shipped to Rome"); a changed value of one fact is the
-			// contradiction gate's to find.
+		near++
+		if kind == kindLinked {
+			links, linkDetails = append(links, r.Links...), append(linkDetails, r.Detail)
 			continue
 		}
-		near++
 		if rank[kind] > rank[bestKind] {
 			best, bestKind = r, kind
 		}
 	}
 	if bestKind != "" {
 		best.JudgeError = judgeErr
+		if best.Verdict == Defer {
+			// The person sees every near text the write differs from.
+			best.Related = append(best.Related, links...)
+		}
 		return best, nil
 	}
 	if judgeErr != nil {
-		return DedupResult{JudgeError: judgeErr, Result: verdict(Defer, ReasonModelUnavailable, "the duplicate judge failed: %v", judgeErr)}, nil
+		return DedupResult{JudgeError: judgeErr, Links: links, Result: verdict(Defer, ReasonModelUnavailable, "the duplicate judge failed: %v", judgeErr)}, nil
 	}
-	return DedupResult{Result: accept()}, nil
+	out := DedupResult{Result: accept(), Links: links}
+	if len(links) > 0 {
+		out.Rule, out.RuleWords = links[0].Rule, links[0].RuleWords
+		out.Detail = strings.Join(linkDetails, "; ")
+	}
+	return out, nil
 }
+
+func quoteRuleWords(ws []string) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	const most = 8
+	q := make([]string, 0, min(len(ws), most))
+	for i, w := range ws {
+		if i == most {
+			break
+		}
+		q = append(q, fmt.Sprintf("%q", w))
+	}
+	s := ": " + strings.Join(q, ", ")
+	if len(ws) > most {
+		s += fmt.Sprintf(" and %d more", len(ws)-most)
+	}
+	return s
+}
+
+func withRule(r memory.RelatedItem, rule string, words []string) memory.RelatedItem {
+	r.Rule, r.RuleWords = rule, words
+	return r
+}
+
+// kindLinked is decide's kind for a near text the write is kept beside
+// and linked to, committing on its own.
+const kindLinked = "linked"
 
 // askModel puts a reworded near-duplicate to the judge model: the write
 // is a duplicate when the model reads the candidate as entailing it, and
@@ -168,9 +238,9 @@ func askModel(ctx context.Context, in DedupInput, c Scored) (DedupResult, string
 		return DedupResult{}, "", err
 	}
 	if rel == "entails" && conf >= least {
-		r := reject(ReasonSemanticDuplicate, "adds nothing to %s: the judge model reads it as stating all the write states (%.2f)", c.Key, conf)
-		r.Related = []memory.RelatedItem{related(c, "DUPLICATES")}
-		return DedupResult{Result: r}, judge.ResolveDuplicate, nil
+		r := reject(ReasonSemanticDuplicate, "adds nothing to %s: the judge model reads it as stating all the write states (%.2f) [rule %s]", c.Key, conf, judge.RuleModelEntails)
+		r.Related = []memory.RelatedItem{withRule(related(c, "DUPLICATES"), judge.RuleModelEntails, nil)}
+		return DedupResult{Result: r, Rule: judge.RuleModelEntails}, judge.ResolveDuplicate, nil
 	}
 	rel, conf, err = in.Model.Entailment(ctx, text, c.Text)
 	if err != nil {
@@ -180,7 +250,7 @@ func askModel(ctx context.Context, in DedupInput, c Scored) (DedupResult, string
 		return DedupResult{}, "", nil
 	}
 	r, kind := extend(c, c.Key, fmt.Sprintf("the judge model reads the write as stating all it states and more (%.2f)", conf),
-		ReasonSemanticDuplicate, ReasonSemanticConflict)
+		ReasonSemanticDuplicate, ReasonSemanticConflict, judge.RuleModelExtends, nil)
 	return r, kind, nil
 }
 
@@ -188,15 +258,16 @@ func askModel(ctx context.Context, in DedupInput, c Scored) (DedupResult, string
 // into c when c is ACTIVE; one still waiting for a curator is decided
 // together with the write that extends it (DEFER, c linked). head names c
 // and why says how the write extends it.
-func extend(c Scored, head, why, dupReason, conflictReason string) (DedupResult, string) {
+func extend(c Scored, head, why, dupReason, conflictReason, rule string, words []string) (DedupResult, string) {
 	if c.State == memory.Active {
 		target := c.Candidate
-		return DedupResult{Target: &target, Result: Result{Verdict: Merge, Reason: dupReason,
-			Related: []memory.RelatedItem{related(c, "MERGES_INTO")},
-			Detail:  fmt.Sprintf("extends %s: %s; the earlier text stays in its history", head, why)}}, judge.ResolveMerge
+		return DedupResult{Target: &target, Rule: rule, RuleWords: words, Result: Result{Verdict: Merge, Reason: dupReason,
+			Related: []memory.RelatedItem{withRule(related(c, "MERGES_INTO"), rule, words)},
+			Detail:  fmt.Sprintf("extends %s: %s; the earlier text stays in its history [rule %s%s]", head, why, rule, quoteRuleWords(words))}}, judge.ResolveMerge
 	}
-	return DedupResult{Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{related(c, "NEAR_DUPLICATE")},
-		Detail: fmt.Sprintf("extends %s, which is %s and cannot take a merge: %s; a curator decides both", head, c.State, why)}}, extendsPending
+	return DedupResult{Rule: judge.RuleExtendsPending, RuleWords: words, Result: Result{Verdict: Defer, Reason: conflictReason,
+		Related: []memory.RelatedItem{withRule(related(c, "NEAR_DUPLICATE"), judge.RuleExtendsPending, words)},
+		Detail:  fmt.Sprintf("extends %s, which is %s and cannot take a merge: %s; a curator decides both [rule %s, after %s]", head, c.State, why, judge.RuleExtendsPending, rule)}}, extendsPending
 }
 
 // extendsPending is decide's kind for a write that would merge into a
@@ -223,33 +294,161 @@ func related(c Scored, relation string) memory.RelatedItem {
 }
 
 // decide resolves a near-duplicate by the information delta of spec
-// §12.3.2 (judge.Compare): a write that adds nothing is REJECTED, one that
-// says what the candidate says and more is MERGED into it (the candidate
-// stays in the item's history), and one that differs from it (a number,
-// date, name, negation, role, a reworded fact) goes to a person, who keeps
-// both or merges them. A write that differs is never rejected as a
-// duplicate.
-func decide(rules *judge.Judge, text string, c Scored, dupReason, conflictReason string) (DedupResult, string, judge.Delta) {
+// §12.3.2 (judge.Compare and its rule table): a write that states the same
+// claims is REJECTED, one that keeps every word of the candidate in the
+// same roles and adds to it is MERGED into it (the candidate stays in the
+// item's history), and one that differs from it (a number, date, name,
+// negation, role, a reworded or shortened fact) is kept: linked to it
+// (kindLinked) in EPISODIC memory, or where the texts are near only by
+// their words and a difference rule tells them apart; else it goes to a
+// person, who keeps both or merges them. A write that differs is never
+// rejected as a duplicate nor merged.
+func decide(rules *judge.Judge, text string, c Scored, layer memory.Layer, lexical bool, dupReason, conflictReason string) (DedupResult, string, judge.Delta) {
 	d := rules.Compare(c.Text, text)
-	kind := d.Resolve()
-	if dupReason == ReasonStructuralDup && (d.Conflict == nil && d.Reordered || rules.SameClaims(c.Text, text)) {
-		// The same words in another order, and the same claims with the
-		// same roles (the structural fingerprint keeps them): a passive
-		// for an active ("the service is owned by Ravi" / "Ravi owns the
-		// service"). Or the same claims and nothing else, their relation
-		// stated in other words, prepositions included ("Bob works at
-		// Acme" / "Bob is employed by Acme").
-		kind = judge.ResolveDuplicate
+	dec := d.Decide()
+	if dupReason == ReasonStructuralDup && dec.Kind != judge.ResolveDuplicate && (d.Conflict == nil || d.Conflict.Rule == judge.RulePrepositionRole) && rules.SameClaims(c.Text, text) {
+		// The same claims in the same roles and nothing else (every
+		// content word a claim's): a passive for an active ("the service
+		// is owned by Ravi" / "Ravi owns the service"), a relation stated
+		// in other words, prepositions included ("Bob works at Acme" /
+		// "Bob is employed by Acme"). The same fingerprint alone is not
+		// enough: words no claim reads may have changed places ("at the
+		// clinic ... at the lab" / "at the lab ... at the clinic"), nor
+		// are the claims when a difference rule they do not read fired
+		// ("some admins" / "admins": the claims read no quantifier). A
+		// preposition they read themselves, with the relation's own
+		// ("works at" / "employed by").
+		dec = judge.Decision{Kind: judge.ResolveDuplicate, Rule: judge.RuleSameClaims, Words: dec.Words, Why: "the same claims in the same roles"}
 	}
-	switch kind {
+	switch dec.Kind {
 	case judge.ResolveDuplicate:
-		r := reject(dupReason, "adds nothing to %s (similarity %.3f)", c.Key, c.Cosine)
-		r.Related = []memory.RelatedItem{related(c, "DUPLICATES")}
-		return DedupResult{Result: r}, kind, d
+		r := reject(dupReason, "adds nothing to %s (similarity %.3f): it states the same claims [rule %s%s]", c.Key, c.Cosine, dec.Rule, quoteRuleWords(dec.Words))
+		r.Related = []memory.RelatedItem{withRule(related(c, "DUPLICATES"), dec.Rule, dec.Words)}
+		return DedupResult{Result: r, Rule: dec.Rule, RuleWords: dec.Words}, dec.Kind, d
 	case judge.ResolveMerge:
-		r, kind := extend(c, fmt.Sprintf("%s (similarity %.3f)", c.Key, c.Cosine), d.String(), dupReason, conflictReason)
+		r, kind := extend(c, fmt.Sprintf("%s (similarity %.3f)", c.Key, c.Cosine), dec.Why, dupReason, conflictReason, dec.Rule, dec.Words)
 		return r, kind, d
 	}
-	return DedupResult{Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{related(c, "NEAR_DUPLICATE")},
-		Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s", c.Key, c.Cosine, d)}}, kind, d
+	link := withRule(related(c, "NEAR_DUPLICATE"), dec.Rule, dec.Words)
+	if layer == memory.Episodic || lexical && d.Conflict != nil {
+		// Kept as its own item beside the near text: a person reads
+		// EPISODIC memory's links, not a queue of every near event; texts
+		// near only by their words that a difference rule tells apart are
+		// distinct records ("order 17 shipped to Oslo" / "order 18
+		// shipped to Rome").
+		r := accept()
+		r.Detail = fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s [rule %s%s]; kept as its own item, linked NEAR_DUPLICATE",
+			c.Key, c.Cosine, dec.Why, dec.Rule, quoteRuleWords(dec.Words))
+		return DedupResult{Result: r, Rule: dec.Rule, RuleWords: dec.Words, Links: []memory.RelatedItem{link}}, kindLinked, d
+	}
+	return DedupResult{Rule: dec.Rule, RuleWords: dec.Words, Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{link},
+		Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s [rule %s%s]", c.Key, c.Cosine, dec.Why, dec.Rule, quoteRuleWords(dec.Words))}}, dec.Kind, d
+}
+
+// PairJudgement is what the contradiction and dedup gates decide for a
+// write of one text to a memoryRef that holds one other, active text: the
+// two gates called as the write pipeline calls them (the contradiction
+// gate first, its candidates handed to the dedup gate), without a model.
+type PairJudgement struct {
+	// Cosine is the tier-3 similarity of the two texts' features.
+	Cosine float64
+	// Contradiction and Dedup are the two gates' results; Dedup is zero
+	// when the contradiction gate ended the write.
+	Contradiction ContradictionResult
+	Dedup         DedupResult
+	// Contradicts is the judge's contradiction verdict on the pair (the
+	// rule the contradiction gate reads), and Delta the dedup delta.
+	Contradicts judge.Verdict
+	Delta       judge.Delta
+}
+
+// JudgePair judges text b written after text a, both plain text, in
+// layer under pol, the way the write pipeline's contradiction and dedup
+// gates judge a write against its stored neighbours. The stored text is
+// found the way the store finds candidates: by content hash, fingerprint,
+// subject or SimHash band, and as a topic neighbour when the texts share a
+// word.
+func JudgePair(ctx context.Context, pol *policy.Policy, layer memory.Layer, a, b string) (PairJudgement, error) {
+	content := func(text string) (json.RawMessage, string, error) {
+		raw, err := canon.Marshal(map[string]string{"text": text})
+		if err != nil {
+			return nil, "", err
+		}
+		sum := sha256.Sum256(raw)
+		return raw, "sha256:" + hex.EncodeToString(sum[:]), nil
+	}
+	ca, ha, err := content(a)
+	if err != nil {
+		return PairJudgement{}, err
+	}
+	cb, hb, err := content(b)
+	if err != nil {
+		return PairJudgement{}, err
+	}
+	fa, err := memory.FeaturesOf(ca)
+	if err != nil {
+		return PairJudgement{}, err
+	}
+	fb, err := memory.FeaturesOf(cb)
+	if err != nil {
+		return PairJudgement{}, err
+	}
+	emb, err := fa.Embedding.MarshalBinary()
+	if err != nil {
+		return PairJudgement{}, err
+	}
+	stored := memory.Candidate{VersionID: "stored-version", ItemID: "stored-item", Key: "stored", Layer: layer, State: memory.Active,
+		ContentHash: ha, Fingerprint: fa.Fingerprint[:], Subject: fa.Subject, Predicate: fa.Predicate, Object: fa.Object,
+		Embedding: emb, Text: a, Confidence: 0.9}
+	r := pairReader{c: stored, bands: fa.SimHash.Bands()}
+	rules := judge.New(pol.Contradiction.Cardinalities())
+	out := PairJudgement{Cosine: similar.Cosine(fa.Embedding, fb.Embedding), Contradicts: rules.Contradiction(a, b), Delta: rules.Compare(a, b)}
+	ct, err := Contradiction{}.Evaluate(ctx, ContradictionInput{MemoryRef: "pair", Layer: layer, ContentHash: hb, Features: fb,
+		Confidence: 0.9, Policy: pol, Rules: rules, Reader: r, Topics: r})
+	if err != nil {
+		return out, err
+	}
+	out.Contradiction = ct
+	if ct.Verdict == Reject || ct.Verdict == Deny || ct.Verdict == Defer && ct.RetryAfter > 0 {
+		return out, nil
+	}
+	dd, err := Dedup{}.Evaluate(ctx, DedupInput{MemoryRef: "pair", Layer: layer, ContentHash: hb, Features: fb, Policy: pol,
+		Candidates: ct.Candidates, Topical: ct.Topical, Reader: r, Rules: rules})
+	if err != nil {
+		return out, err
+	}
+	out.Dedup = dd
+	return out, nil
+}
+
+// pairReader serves one stored version as JudgePair's candidate.
+type pairReader struct {
+	c     memory.Candidate
+	bands [similar.NumBands]uint16
+}
+
+func (p pairReader) Candidates(_ context.Context, q memory.CandidateQuery) ([]memory.Candidate, error) {
+	match := q.ContentHash == p.c.ContentHash || string(q.Fingerprint) == string(p.c.Fingerprint) || q.Subject != "" && q.Subject == p.c.Subject
+	for i, b := range p.bands {
+		if slices.Contains(q.Bands, uint32(i)<<16|uint32(b)) {
+			match = true
+		}
+	}
+	if !match {
+		return nil, nil
+	}
+	return []memory.Candidate{p.c}, nil
+}
+
+func (p pairReader) TopicCandidates(_ context.Context, q memory.TopicQuery) ([]memory.Candidate, error) {
+	words := map[string]bool{}
+	for _, w := range strings.Fields(judge.Normalize(p.c.Text)) {
+		words[w] = true
+	}
+	for _, w := range strings.Fields(judge.Normalize(q.Text)) {
+		if words[w] {
+			return []memory.Candidate{p.c}, nil
+		}
+	}
+	return nil, nil
 }

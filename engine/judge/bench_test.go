@@ -10,11 +10,11 @@ func BenchmarkContradiction(b *testing.B) {
 	}
 }
 
-func BenchmarkDiffers(b *testing.B) {
+func BenchmarkExplain(b *testing.B) {
 	x := "The staging database runs on port 5432 and is reset every Sunday at 02:00 UTC."
 	y := "The staging DB runs on port 5432 and is reset each Sunday at 2 am UTC."
 	for b.Loop() {
-		Differs(x, y)
+		Explain(x, y)
 	}
 }
 

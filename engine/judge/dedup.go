@@ -11,13 +11,7 @@ import (
 // dropWords are left out of the normalised form: articles, forms of "be"
 // and "do", auxiliaries and possessive markers carry no fact a memory
 // asserts.
-var dropWords = map[string]bool{
-	"a": true, "an": true, "the": true, "is": true, "are": true, "was": true, "were": true, "be": true,
-	"been": true, "being": true, "'s": true, "do": true, "does": true, "did": true, "has": true,
-	"have": true, "had": true, "that": true, "which": true, "who": true, "of": true, "its": true,
-	"their": true, "his": true, "her": true, "our": true, "my": true, "your": true, "this": true,
-	"these": true, "those": true, "will": true, "would": true, "also": true, "just": true, "very": true,
-}
+var dropWords = boolClass("drop-words")
 
 // Normalize returns the tier-3 comparison form of text: lower case,
 // punctuation dropped, contractions expanded ("doesn't" is "does not"
@@ -183,53 +177,15 @@ func Fingerprint(text string) [16]byte {
 	return fp
 }
 
-// Kinds of Difference.
-const (
-	DiffNumber   = "number"   // another number, amount, percentage
-	DiffDate     = "date"     // another date or time
-	DiffName     = "name"     // a name in one text is missing from the other
-	DiffNegation = "negation" // one text denies what the other asserts
-	DiffRole     = "role"     // the same words with subject and object swapped
-	DiffAntonym  = "antonym"  // one word replaced by its antonym
-	DiffClaim    = "claim"    // a word put for another changes a claim's value ("main"/"master")
-)
-
-// A Difference is a material difference between two texts.
+// A Difference is a material difference between two texts, found by one
+// difference rule of RuleTable.
 type Difference struct {
-	// Kind is one of the Diff constants.
-	Kind string
+	// Rule names the rule that found it, a row of RuleTable.
+	Rule string
 	// A and B quote what differs in each text (either may be empty).
 	A, B string
 	// Explanation says what differs, for a person.
 	Explanation string
-}
-
-// Differs reports whether a and b differ in a way that matters even when
-// they read alike: a number, amount, date or time, a name, negation, the
-// roles of subject and object, or a word and its antonym. A dedup gate
-// must not discard one of two such texts as a duplicate of the other.
-func Differs(a, b string) (Difference, bool) {
-	lex := DefaultLexicon()
-	if d, ok := quantityDiff(a, b); ok {
-		return d, true
-	}
-	if na, nb := negations(a), negations(b); na%2 != nb%2 {
-		return Difference{Kind: DiffNegation, Explanation: "one text is negated and the other is not"}, true
-	}
-	if d, ok := nameDiff(a, b, lex); ok {
-		return d, true
-	}
-	if d, ok := roleDiff(a, b, lex); ok {
-		return d, true
-	}
-	if d, ok := lightWordDiff(a, b); ok {
-		return d, true
-	}
-	wa, wb := normTokens(a, lex), normTokens(b, lex)
-	if p, q, ok := singleSwap(wa, wb, tokenize(a), tokenize(b)); ok && (lex.Antonyms(p, q) || lex.Antonyms(normWord(p), normWord(q))) {
-		return Difference{Kind: DiffAntonym, A: p, B: q, Explanation: fmt.Sprintf("%q and %q are antonyms", p, q)}, true
-	}
-	return Difference{}, false
 }
 
 // quantityDiff compares the numbers, amounts, dates and times of a and b
@@ -253,13 +209,13 @@ func quantityDiff(a, b string) (Difference, bool) {
 		cb[key(v)]++
 	}
 	var onlyA, onlyB []string
-	kindOf := DiffNumber
+	kindOf, what := RuleNumberDiffers, "number"
 	for _, v := range qa {
 		k := key(v)
 		if cb[k] < ca[k] {
 			onlyA = append(onlyA, v.Text)
 			if v.Kind == KindDate || v.Kind == KindTime {
-				kindOf = DiffDate
+				kindOf, what = RuleDateDiffers, "date"
 			}
 		}
 	}
@@ -268,7 +224,7 @@ func quantityDiff(a, b string) (Difference, bool) {
 		if ca[k] < cb[k] {
 			onlyB = append(onlyB, v.Text)
 			if v.Kind == KindDate || v.Kind == KindTime {
-				kindOf = DiffDate
+				kindOf, what = RuleDateDiffers, "date"
 			}
 		}
 	}
@@ -276,8 +232,8 @@ func quantityDiff(a, b string) (Difference, bool) {
 		return Difference{}, false
 	}
 	sa, sb := strings.Join(dedupStrings(onlyA), ", "), strings.Join(dedupStrings(onlyB), ", ")
-	return Difference{Kind: kindOf, A: sa, B: sb,
-		Explanation: fmt.Sprintf("%s %q in one text, %q in the other", kindOf, sa, sb)}, true
+	return Difference{Rule: kindOf, A: sa, B: sb,
+		Explanation: fmt.Sprintf("%s %q in one text, %q in the other", what, sa, sb)}, true
 }
 
 func dedupStrings(s []string) []string {
@@ -306,16 +262,13 @@ func negations(text string) int {
 
 // exceptions exclude what follows them: "granted to contractors" /
 // "granted except to contractors" deny each other.
-var exceptions = map[string]bool{"except": true, "excluding": true, "excepting": true}
+var exceptions = boolClass("exceptions")
 
 // modalClasses fold the modal verbs by what they say of an action: that it
 // is required, advised, or possible and permitted. "will" and "would" say
 // when rather than whether ("hoped the guidelines would lead" / "said the
 // guidelines should lead") and are left out.
-var modalClasses = map[string]string{
-	"must": "must", "shall": "must", "should": "should", "ought": "should",
-	"may": "may", "might": "may", "can": "may", "could": "may",
-}
+var modalClasses = wordPairs("modals")
 
 // modalChange reports the modal verbs of a and b when both write some and
 // they say another thing of the action: "admins must rotate keys" /
@@ -346,24 +299,24 @@ func modalChange(a, b string) (string, string, bool) {
 // in one text only.
 func lightWordDiff(a, b string) (Difference, bool) {
 	if x, y, ok := modalChange(a, b); ok {
-		return Difference{Kind: DiffNegation, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
+		return Difference{Rule: RuleModalDiffers, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
 	}
 	if conjunctionChange(a, b) {
-		return Difference{Kind: DiffRole, Explanation: `"and" in one text, "or" in the other`}, true
+		return Difference{Rule: RuleConjunctionDiffers, A: conjunctions(a), B: conjunctions(b), Explanation: `"and" in one text, "or" in the other`}, true
 	}
 	if w, ok := hedgeChange(a, b); ok {
-		return Difference{Kind: DiffNegation, A: w, Explanation: fmt.Sprintf("%q in one text only: it says whether the rest holds", w)}, true
+		return Difference{Rule: RuleHedgeDiffers, A: w, Explanation: fmt.Sprintf("%q in one text only: it says whether the rest holds", w)}, true
 	}
 	if x, y, ok := focusChange(a, b); ok {
-		return Difference{Kind: DiffRole, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
+		return Difference{Rule: RuleOnlyFocus, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
 	}
 	if x, y, ok := markerChange(a, b, boundOf); ok {
-		return Difference{Kind: DiffNumber, A: x, B: y, Explanation: fmt.Sprintf("bounds %q in one text, %q in the other", x, y)}, true
+		return Difference{Rule: RuleBoundDiffers, A: x, B: y, Explanation: fmt.Sprintf("bounds %q in one text, %q in the other", x, y)}, true
 	}
 	if x, y, ok := markerChange(a, b, deixisOf); ok && x != "" && y != "" {
 		// Both texts point to a time from now, and to another: "last
 		// week" / "this week". One that leaves it out says less.
-		return Difference{Kind: DiffDate, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
+		return Difference{Rule: RuleDeixisDiffers, A: x, B: y, Explanation: fmt.Sprintf("%q in one text, %q in the other", x, y)}, true
 	}
 	return Difference{}, false
 }
@@ -419,11 +372,18 @@ func boundOf(ts []token, i int) string {
 }
 
 // numberWords are numbers written as words.
-var numberWords = map[string]bool{
-	"one": true, "two": true, "three": true, "four": true, "five": true, "six": true, "seven": true,
-	"eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "twenty": true,
-	"hundred": true, "thousand": true, "dozen": true,
-}
+var numberWords = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range smallNumbers {
+		m[w] = true
+	}
+	for w := range multipliers {
+		if len(w) > 2 { // "hundred", not the suffix "k" or "bn"
+			m[w] = true
+		}
+	}
+	return m
+}()
 
 // deixisOf reads a time word that points from now ("last week", "this
 // month", "next Monday"); the rest of the words read the same either way.
@@ -450,13 +410,7 @@ func deixisOf(ts []token, i int) string {
 }
 
 // timeNouns name a span of time a deictic word can point to.
-var timeNouns = map[string]bool{
-	"week": true, "month": true, "year": true, "quarter": true, "sprint": true, "night": true,
-	"weekend": true, "season": true, "summer": true, "winter": true, "spring": true, "autumn": true,
-	"fall": true, "monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true,
-	"saturday": true, "sunday": true, "morning": true, "evening": true, "semester": true, "term": true,
-	"release": true, "cycle": true, "time": true, "session": true, "meeting": true,
-}
+var timeNouns = boolClass("time-nouns", "weekdays")
 
 // focusChange returns what "only" restricts in a and in b when they
 // differ: "Only admins can delete projects" / "Admins can only delete
@@ -495,16 +449,13 @@ func focusChange(a, b string) (string, string, bool) {
 // hedges say how far, or whether, the rest of a statement holds: one text
 // without it states another fact ("the test almost passed" / "the test
 // passed", "Bob wants to leave the team" / "Bob left the team").
-var hedges = map[string]bool{
-	"almost": true, "nearly": true, "barely": true, "hardly": true, "partially": true, "partly": true,
-	"mostly": true, "half": true, "most": true, "few": true, "several": true,
-}
+var hedges = boolClass("hedges")
 
 // intentions are hedges when an infinitive follows ("wants to leave").
-var intentions = map[string]bool{
-	"want": true, "wants": true, "wanted": true, "try": true, "tries": true, "tried": true, "attempt": true,
-	"attempts": true, "attempted": true, "plan": true, "plans": true, "planned": true,
-}
+var intentions = boolClass("intentions")
+
+// intention reports whether w is a form of an intention verb.
+func intention(w string) bool { return intentions[w] || intentions[stem(w)] }
 
 // hedgeChange returns a hedge one text writes and the other does not.
 func hedgeChange(a, b string) (string, bool) {
@@ -512,7 +463,7 @@ func hedgeChange(a, b string) (string, bool) {
 		m := map[string]int{}
 		ts := tokenize(text)
 		for i, t := range ts {
-			if hedges[t.low] || intentions[t.low] && i+1 < len(ts) && ts[i+1].low == "to" {
+			if hedges[t.low] || intention(t.low) && i+1 < len(ts) && ts[i+1].low == "to" {
 				m[t.low]++
 			}
 		}
@@ -548,18 +499,15 @@ func conjunctionChange(a, b string) bool {
 // honorifics are professional titles before a name: "Adm. Gehman" and
 // "Gehman" name one person. Personal titles stay names ("Mr. Smith" and
 // "Mrs. Smith" are two people), as do "Jr." and "Sr.".
-var honorifics = map[string]bool{
-	"dr": true, "prof": true, "adm": true, "gen": true, "sen": true, "rep": true, "gov": true,
-	"sgt": true, "capt": true, "lt": true, "col": true,
-}
+var honorifics = boolClass("honorifics")
 
 // titleForms folds the spellings of one personal title: "Miss Novikova"
 // is "Ms. Novikova".
-var titleForms = map[string]string{"miss": "ms"}
+var titleForms = wordPairs("title-forms")
 
 // personalTitles are read as names even where a sentence starts with
 // them ("Miss" is a common word too).
-var personalTitles = map[string]bool{"mr": true, "mrs": true, "ms": true, "miss": true}
+var personalTitles = boolClass("personal-titles")
 
 // foldTitle returns a name's lower-case form with its title spelling
 // folded.
@@ -704,7 +652,7 @@ func nameDiff(a, b string, lex *Lexicon) (Difference, bool) {
 	sort.Strings(onlyA)
 	sort.Strings(onlyB)
 	x, y := strings.Join(onlyA, ", "), strings.Join(onlyB, ", ")
-	return Difference{Kind: DiffName, A: x, B: y, Explanation: fmt.Sprintf("name %q in one text, %q in the other", x, y)}, true
+	return Difference{Rule: RuleNameDiffers, A: x, B: y, Explanation: fmt.Sprintf("name %q in one text, %q in the other", x, y)}, true
 }
 
 // roleDiff finds subject and object swapped around the same word: "Acme
@@ -751,12 +699,29 @@ func roleDiff(a, b string, lex *Lexicon) (Difference, bool) {
 				continue
 			}
 			if overlap(a1, b2) && overlap(a2, b1) && !overlap(a1, b1) {
-				return Difference{Kind: DiffRole, A: a, B: b,
+				return Difference{Rule: RuleRoleSwap, A: sideWords(wa[:i], wa[i+1:]), B: sideWords(wb[:k], wb[k+1:]),
 					Explanation: fmt.Sprintf("the words around %q change sides", w)}, true
 			}
 		}
 	}
 	return Difference{}, false
+}
+
+// sideWords writes the words before and after a shared word, for a person
+// to read what changed sides.
+func sideWords(before, after []string) string {
+	return strings.Join(before, " ") + " | " + strings.Join(after, " ")
+}
+
+// conjunctions returns the and/or/nor of text in order.
+func conjunctions(text string) string {
+	var out []string
+	for _, t := range tokenize(text) {
+		if t.low == "and" || t.low == "or" || t.low == "nor" {
+			out = append(out, t.low)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // passive reports whether text has a form of "be" followed within two
@@ -832,42 +797,4 @@ func overlap(a, b map[string]bool) bool {
 		small = len(b)
 	}
 	return n > 0 && 2*n >= small
-}
-
-// singleSwap reports whether two normalised word lists differ in exactly
-// one word on each side, and returns the words as written.
-func singleSwap(wa, wb []string, ta, tb []token) (string, string, bool) {
-	inA, inB := map[string]int{}, map[string]int{}
-	for _, w := range wa {
-		inA[w]++
-	}
-	for _, w := range wb {
-		inB[w]++
-	}
-	var onlyA, onlyB []string
-	for _, w := range wa {
-		if inB[w] == 0 {
-			onlyA = append(onlyA, w)
-		}
-	}
-	for _, w := range wb {
-		if inA[w] == 0 {
-			onlyB = append(onlyB, w)
-		}
-	}
-	if len(onlyA) != 1 || len(onlyB) != 1 {
-		return "", "", false
-	}
-	return written(onlyA[0], ta), written(onlyB[0], tb), true
-}
-
-// written finds the token whose normal form is w.
-func written(w string, ts []token) string {
-	lex := DefaultLexicon()
-	for _, t := range ts {
-		if foldWord(t, lex) == w {
-			return t.low
-		}
-	}
-	return w
 }

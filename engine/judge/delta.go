@@ -27,16 +27,14 @@ type Delta struct {
 	// normalised form. Attribution and discourse words ("said",
 	// "according", "however") carry no fact and are left out of both.
 	Added, Dropped []string
-	// Substitutions counts the places where, between words both texts
-	// share, each text has words the other lacks: one word put for another.
-	Substitutions int
-	// Words is the number of content words of the shorter text.
-	Words int
 	// InOrder is set when the texts use the words they share in the same
 	// order.
 	InOrder bool
-	// DroppedValues are the numbers, dates and names among Dropped.
-	DroppedValues []string
+	// OldWords is the number of content words of the old text.
+	OldWords int
+	// Moved are the words of the new text that stand elsewhere than in
+	// the old one, when the texts hold the same words (Reordered).
+	Moved []string
 }
 
 // Kinds of near-duplicate resolution (spec §12.3.2).
@@ -53,41 +51,91 @@ const (
 )
 
 // Resolve says how a dedup gate may resolve the new text of d against the
-// old one, given that the two are near-duplicates. Only a new text that
-// adds no content word, value or name, and uses the words it shares in the
-// old one's order, is a duplicate. A new text that adds
-// words is merged when it keeps what the old one says, or, in a statement
-// of at least mergeWords content words, when what it leaves out is words
-// moved or reworded in at most one place with most words shared. Anything
-// else, and every conflict, role change or word swap in a short
-// statement, goes to a person.
-func (d Delta) Resolve() string {
-	switch {
-	case d.Conflict != nil || d.Reordered:
-		return ResolveConflict
-	case len(d.Added) == 0 && d.InOrder:
-		return ResolveDuplicate
-	case len(d.Added) == 0:
-		// The same words rearranged may say another thing ("the drug was
-		// approved by the Food and Drug Administration").
-		return ResolveConflict
-	case len(d.Dropped) == 0:
-		return ResolveMerge
-	case len(d.DroppedValues) > 0:
-		// The merged text would lose a number, date or name.
-		return ResolveConflict
-	case d.Words >= mergeWords && d.Substitutions == 0 && d.Similarity >= 0.6,
-		d.Words >= mergeWords && d.Substitutions == 1 && d.Similarity >= 0.8:
-		return ResolveMerge
+// old one, given that the two are near-duplicates (Decide's kind).
+func (d Delta) Resolve() string { return d.Decide().Kind }
+
+// Decide resolves the new text of d against the old one by the first rule
+// of RuleTable that decides it. The judge discards only what it proves: a
+// new text is a duplicate only when it writes the same content words,
+// values and names in the same order (once normalised, the same claims);
+// it merges only when it keeps every word of the old text in the same
+// order and adds to it. Every difference rule that fires, a reordering,
+// and a text that says less or leaves words out keep the two apart
+// (ResolveConflict): the gate links them or sends them to a person.
+func (d Delta) Decide() Decision {
+	if d.Conflict != nil {
+		return Decision{Kind: ResolveConflict, Rule: d.Conflict.Rule, Words: d.Conflict.Words(), Why: d.Conflict.Explanation}
 	}
-	return ResolveConflict
+	for _, r := range ruleTable {
+		if r.Decides == nil {
+			continue
+		}
+		kind, ok := r.Decides(&d)
+		if !ok {
+			continue
+		}
+		dec := Decision{Kind: kind, Rule: r.Name, Why: d.String()}
+		switch r.Name {
+		case RuleReordered:
+			dec.Why, dec.Words = r.Doc, d.Moved
+			return dec
+		case RuleSupersetReordered:
+			dec.Why = d.String() + ", and keeps the stored words in another order"
+		case RuleAddsStatement:
+			dec.Why = d.String() + ": a statement of its own"
+		}
+		dec.Words = append(append(dec.Words, prefixed("+", d.Added)...), prefixed("-", d.Dropped)...)
+		return dec
+	}
+	return Decision{Kind: ResolveConflict, Rule: RuleLeavesOut, Why: d.String()}
 }
 
-// mergeWords is the length from which a statement that rewords one place
-// is read as a paraphrase rather than as a changed fact: in a short
-// statement ("the user's dog is named Biscuit" / "the user's cat is named
-// Biscuit") one word is the fact.
-const mergeWords = 8
+// movedWords returns the words of b that stand at another place than in
+// a, once the words both open and close with are set aside.
+func movedWords(a, b []string) []string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	j, k := len(a), len(b)
+	for j > i && k > i && a[j-1] == b[k-1] {
+		j, k = j-1, k-1
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range b[i:k] {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func prefixed(p string, ws []string) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = p + w
+	}
+	return out
+}
+
+// Explain lists every difference rule of RuleTable that fires on b
+// against a, in table order: what `memgov judge` shows beside the rule
+// that decided (Compare stops at the first).
+func Explain(a, b string) []Difference {
+	lex := DefaultLexicon()
+	var out []Difference
+	for _, r := range ruleTable {
+		if r.Differs == nil {
+			continue
+		}
+		if c, ok := r.Differs(a, b, lex); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // String describes the delta for a person.
 func (d Delta) String() string {
@@ -127,26 +175,29 @@ func Compare(oldText, newText string) Delta { return defaultJudge.Compare(oldTex
 func (j *Judge) Compare(oldText, newText string) Delta {
 	lex := DefaultLexicon()
 	d := Delta{}
-	w, p, q, prepChanged := prepositionChange(oldText, newText)
-	if c, ok := conflict(oldText, newText, lex); ok {
-		d.Conflict = &c
-	} else if prepChanged {
-		// Prepositions are light words, so the words below do not see
-		// them: "shipped to Berlin" / "shipped from Berlin".
-		d.Conflict = &Difference{Kind: DiffRole, A: p + " " + w, B: q + " " + w,
-			Explanation: fmt.Sprintf("%q in one text, %q in the other", p+" "+w, q+" "+w)}
-	}
+	_, _, _, prepChanged := prepositionChange(oldText, newText)
 	pro, prn := j.prepare(oldText), j.prepare(newText)
 	po, pn := pro.words, prn.words
 	wo := pro.norms
 	wn, paired := align(pro, prn)
-	if len(paired) > 0 && d.Conflict == nil {
-		// Words that can stand for each other in some sense may still be
-		// another value of a claim ("the default branch is main" /
-		// "... master"): what the contradiction rules read as another
-		// value is a conflict, not a rewording.
-		if v := j.Contradiction(oldText, newText); v.Contradicts {
-			d.Conflict = &Difference{Kind: DiffClaim, Explanation: v.Explanation}
+	for _, r := range ruleTable {
+		if r.Differs == nil || r.Name == RulePossessiveHead {
+			continue
+		}
+		if r.Name == RuleClaimValue && len(paired) == 0 {
+			// Words that can stand for each other in some sense may still
+			// be another value of a claim ("the default branch is main" /
+			// "... master"): read only where such words were paired.
+			continue
+		}
+		differs := r.Differs
+		if r.Name == RuleClaimValue {
+			// The claim rules read with this judge's cardinalities.
+			differs = j.claimValue
+		}
+		if c, ok := differs(oldText, newText, lex); ok {
+			d.Conflict = &c
+			break
 		}
 	}
 	so, sn := wordSet(wo), wordSet(wn)
@@ -186,16 +237,7 @@ func (j *Judge) Compare(oldText, newText string) Delta {
 	if len(so)+len(sn) > 0 {
 		d.Similarity = 2 * float64(shared) / float64(len(so)+len(sn))
 	}
-	d.Words = min(len(so), len(sn))
-	d.Substitutions = substitutions(wo, wn)
-	if len(d.Dropped) > 0 {
-		named := wordSet(names(oldText, lex))
-		for _, w := range d.Dropped {
-			if named[w] || strings.ContainsAny(w, "0123456789") {
-				d.DroppedValues = append(d.DroppedValues, w)
-			}
-		}
-	}
+	d.OldWords = len(so)
 	// A word put for another may sit elsewhere ("allergic to peanuts" /
 	// "a peanut allergy"): the order is read on the words both texts
 	// write alike, ly-adverbs aside ("fully repaid" / "repaid fully");
@@ -210,14 +252,16 @@ func (j *Judge) Compare(oldText, newText string) Delta {
 		prepPhraseSwap(oldText, newText)
 	if len(d.Added) == 0 && len(d.Dropped) == 0 && !d.InOrder {
 		d.Reordered = true
+		d.Moved = movedWords(wo, wn)
 	}
 	if d.Conflict == nil {
 		// The head of a possessive in one text only: "Alice's sister
 		// lives in Oslo" / "Alice lives in Oslo" speak of two people.
-		if h, ok := possessiveHead(oldText, newText); ok {
-			d.Conflict = &Difference{Kind: DiffRole, A: h, Explanation: fmt.Sprintf("%q in one text only: the other speaks of another thing", h)}
-		} else if h, ok := possessiveHead(newText, oldText); ok {
-			d.Conflict = &Difference{Kind: DiffRole, B: h, Explanation: fmt.Sprintf("%q in one text only: the other speaks of another thing", h)}
+		// Read last: the words above may already tell them apart.
+		if r, _ := LookupRule(RulePossessiveHead); r.Differs != nil {
+			if c, ok := r.Differs(oldText, newText, lex); ok {
+				d.Conflict = &c
+			}
 		}
 	}
 	d.Added, d.Dropped = asWritten(d.Added, pn, po), asWritten(d.Dropped, po, nil)
@@ -255,10 +299,7 @@ func possessiveHead(a, b string) (string, bool) {
 }
 
 // pronouns contract with "is" ("he's", "it's"); they own nothing there.
-var pronouns = map[string]bool{
-	"he": true, "she": true, "it": true, "that": true, "there": true, "what": true, "who": true,
-	"here": true, "where": true, "let": true, "how": true, "this": true,
-}
+var pronouns = boolClass("pronouns")
 
 // Similarity is the Dice coefficient of the normalised content words of a
 // and b: the share of words the two texts have in common, a word of b that
@@ -483,7 +524,7 @@ func without(ws []string, drop map[string]bool) []string {
 }
 
 // copulas join the two sides of an identity.
-var copulas = map[string]bool{"is": true, "are": true, "was": true, "were": true}
+var copulas = boolClass("copulas")
 
 // copulaSwap reports whether a and b are one identity "X is Y" written
 // both ways round ("Dana's manager is Priya" / "Priya is Dana's
@@ -531,16 +572,7 @@ func contentOf(text string, lex *Lexicon) []string {
 }
 
 // shortForms are short forms agents write for common words.
-var shortForms = map[string]string{
-	"db": "database", "max": "maximum", "info": "information", "config": "configuration",
-	"repo": "repository", "app": "application", "env": "environment", "prod": "production",
-	"dev": "development", "docs": "documentation", "doc": "document", "dept": "department",
-	"govt": "government", "approx": "approximately", "mgr": "manager", "msg": "message",
-	"pwd": "password", "qty": "quantity", "addr": "address", "univ": "university",
-	"mgmt": "management", "admin": "administrator", "auth": "authentication",
-	"tel": "telephone", "intl": "international", "corp": "corporation", "ppl": "people",
-	"ram": "memory",
-}
+var shortForms = wordPairs("short-forms")
 
 // abbreviates reports whether a is the short form of b or b of a.
 func abbreviates(a, b string) bool {
@@ -570,31 +602,6 @@ func asWritten(set []string, ws, alt []word) []string {
 		}
 	}
 	return out
-}
-
-// conflict is Differs without one-sided values: a number, date or name
-// that only one text gives is information the other lacks (an addition,
-// counted in the delta's words), not a conflict.
-func conflict(a, b string, lex *Lexicon) (Difference, bool) {
-	if d, ok := quantityDiff(a, b); ok && d.A != "" && d.B != "" {
-		return d, true
-	}
-	if na, nb := negations(a), negations(b); na%2 != nb%2 {
-		return Difference{Kind: DiffNegation, Explanation: "one text is negated and the other is not"}, true
-	}
-	if d, ok := nameDiff(a, b, lex); ok && d.A != "" && d.B != "" {
-		return d, true
-	}
-	if d, ok := roleDiff(a, b, lex); ok {
-		return d, true
-	}
-	if d, ok := lightWordDiff(a, b); ok {
-		return d, true
-	}
-	if p, q, ok := antonymChange(a, b, lex); ok {
-		return Difference{Kind: DiffAntonym, A: p, B: q, Explanation: fmt.Sprintf("%q and %q are antonyms", p, q)}, true
-	}
-	return Difference{}, false
 }
 
 // maxAntonymWords bounds the words of each text antonymChange pairs up.
@@ -642,13 +649,7 @@ func antonymChange(a, b string, lex *Lexicon) (string, string, bool) {
 // lightWords are attribution and discourse words: who said a thing and how
 // sentences join carry no fact a memory asserts ("the rate rose, he said" /
 // "the rate rose").
-var lightWords = []string{
-	"said", "say", "says", "saying", "told", "tell", "tells", "added", "adding", "according",
-	"reported", "reports", "stated", "states", "noted", "explained", "announced", "commented",
-	"however", "meanwhile", "moreover", "furthermore", "additionally", "indeed", "actually",
-	"really", "still", "further", "but", "yet", "now", "currently", "today", "mr", "mrs", "ms",
-	"statement", "spokesman", "spokeswoman",
-}
+var lightWords = wordList("light-words")
 
 var (
 	lightOnce sync.Once
@@ -745,23 +746,5 @@ func lcsLen(a, b []string) int {
 	return prev[len(b)]
 }
 
-// maxAlignWords bounds the quadratic alignment of substitutions.
+// maxAlignWords bounds the quadratic alignment of shared words.
 const maxAlignWords = 200
-
-// substitutions aligns a and b on a longest common subsequence and counts
-// the gaps between aligned words where both have words of their own.
-func substitutions(a, b []string) int {
-	if len(a) > maxAlignWords {
-		a = a[:maxAlignWords]
-	}
-	if len(b) > maxAlignWords {
-		b = b[:maxAlignWords]
-	}
-	n := 0
-	for _, g := range gaps(a, b) {
-		if len(g.a) > 0 && len(g.b) > 0 {
-			n++
-		}
-	}
-	return n
-}

@@ -44,15 +44,23 @@
 //
 // [Normalize] is the tier-3 comparison form (embed it with
 // engine/similar.Embed and compare cosines); [Fingerprint] is a
-// role-preserving tier-2 fingerprint; [Differs] reports a material
-// difference that must stop a dedup gate from discarding one text as a
-// duplicate of the other. A gate calls it as:
+// role-preserving tier-2 fingerprint. [Compare] reads the delta of a new
+// text against a stored one it reads like, and [Delta.Decide] resolves it
+// by the first rule of the rule table ([RuleTable]) that decides: a write
+// is a duplicate only when it states the same claims (the same content
+// words, values and names in the same order once normalised), and merges
+// only when it keeps every word of the stored text in the same order and
+// adds to it. Every difference rule (another number, date or name,
+// negation, a role swap, a modal, a bound, "only", a hedge, and/or, a
+// preposition, an antonym, another claim value) keeps the two apart, as
+// does a reordering or a text that says less: engine/gate's dedup gate
+// then links them NEAR_DUPLICATE or sends the write to a person. Every
+// decision names its rule and the words that fired it; [Explain] lists
+// every difference rule that fires on a pair, and `memgov judge A B`
+// prints the chain.
 //
-//	dup := judge.Fingerprint(a) == judge.Fingerprint(b) ||
-//		similar.Cosine(similar.Embed(judge.Normalize(a)), similar.Embed(judge.Normalize(b))) >= threshold
-//	if d, ok := judge.Differs(a, b); ok {
-//		dup = false // keep both; d.Explanation says why
-//	}
+// Word classes (prepositions, modals, hedges, number words, months,
+// weekdays, ...) are data files in words/, one class per file.
 //
 // # Evidence
 //

@@ -139,15 +139,7 @@ func (j *Judge) Forget() {
 func (j *Judge) cached(text string) bool { return j.prepared.has(text) || j.scenes.has(text) }
 
 // measureWords are units of time, size, length, weight and volume.
-var measureWords = map[string]bool{
-	"second": true, "minute": true, "hour": true, "day": true, "week": true, "month": true, "year": true,
-	"decade": true, "century": true, "millisecond": true, "microsecond": true, "nanosecond": true,
-	"byte": true, "kilobyte": true, "megabyte": true, "gigabyte": true, "terabyte": true, "bit": true,
-	"meter": true, "metre": true, "kilometer": true, "kilometre": true, "centimeter": true, "millimeter": true,
-	"mile": true, "foot": true, "feet": true, "inch": true, "yard": true, "pound": true, "ounce": true,
-	"gram": true, "kilogram": true, "ton": true, "tonne": true, "liter": true, "litre": true, "gallon": true,
-	"pint": true, "quart": true, "degree": true, "percent": true, "cent": true, "dollar": true, "euro": true,
-}
+var measureWords = boolClass("measure-words")
 
 // measureWord reports whether a word (with its forms) is a unit.
 func measureWord(w string, forms []string) bool {

@@ -17,38 +17,21 @@ import (
 // clause with no comma, conjunction or relative word inside.
 
 // adverbOpeners open a phrase that may move to either end of a sentence.
-var adverbOpeners = map[string]bool{
-	"in": true, "on": true, "at": true, "by": true, "for": true, "from": true, "to": true, "with": true,
-	"without": true, "within": true, "during": true, "after": true, "before": true, "since": true,
-	"until": true, "till": true, "through": true, "throughout": true, "across": true, "under": true,
-	"near": true, "via": true, "per": true, "upon": true, "into": true, "around": true, "among": true,
-	"between": true, "despite": true, "outside": true, "inside": true, "toward": true, "towards": true,
-	"if": true, "when": true, "whenever": true, "while": true, "because": true, "unless": true,
-	"although": true, "though": true, "once": true, "every": true, "each": true, "last": true, "next": true,
-	"due": true, "owing": true, "according": true, "regardless": true, "except": true, "amid": true,
-	"beyond": true, "besides": true, "along": true, "alongside": true,
-}
+var adverbOpeners = boolClass("adverb-openers")
 
 // timeWords may form a moved phrase on their own ("Yesterday the build
 // failed" / "The build failed yesterday").
-var timeWords = map[string]bool{
-	"yesterday": true, "today": true, "tomorrow": true, "tonight": true, "now": true, "currently": true,
-	"nightly": true, "daily": true, "weekly": true, "monthly": true, "yearly": true, "annually": true,
-	"hourly": true, "recently": true, "usually": true, "always": true, "often": true, "sometimes": true,
-	"later": true, "earlier": true, "soon": true, "meanwhile": true, "again": true,
-	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
-	"mondays": true, "tuesdays": true, "wednesdays": true, "thursdays": true, "fridays": true, "saturdays": true, "sundays": true,
-	"morning": true, "afternoon": true, "evening": true, "night": true, "week": true, "month": true, "year": true,
-}
+var timeWords = func() map[string]bool {
+	m := boolClass("time-adverbs", "weekdays")
+	for _, d := range wordList("weekdays") {
+		m[d+"s"] = true
+	}
+	return m
+}()
 
 // clauseWords join or open clauses: a phrase moved across one may attach to
 // another clause.
-var clauseWords = map[string]bool{
-	"and": true, "or": true, "but": true, "nor": true, "yet": true, "so": true, "which": true, "who": true,
-	"whom": true, "whose": true, "that": true, "where": true, "whereas": true, "when": true, "while": true,
-	"because": true, "although": true, "though": true, "if": true, "unless": true, "since": true,
-	"after": true, "before": true, "until": true, "then": true, "once": true, "as": true,
-}
+var clauseWords = boolClass("clause-words")
 
 // moveWord is a word of a sentence in the adverbial-move rule: key is what
 // the two texts compare (the stem), low the word as written in lower case,
@@ -103,32 +86,19 @@ func orderWords(toks []token) []moveWord {
 
 // prepositions mark the role of the word they govern ("from Monday",
 // "to Friday").
-var prepositions = map[string]bool{
-	"in": true, "on": true, "at": true, "by": true, "for": true, "from": true, "to": true, "with": true,
-	"without": true, "into": true, "onto": true, "of": true, "over": true, "under": true, "between": true,
-	"via": true, "through": true, "toward": true, "towards": true, "after": true, "before": true,
-	"since": true, "until": true, "during": true, "against": true, "per": true, "than": true,
-	"above": true, "below": true, "beneath": true, "underneath": true, "behind": true, "beside": true,
-	"near": true, "inside": true, "outside": true, "around": true, "across": true, "beyond": true,
-	"upon": true, "within": true, "throughout": true, "off": true,
-}
+var prepositions = boolClass("prepositions")
 
 // looseRoles are pairs of prepositions that may give a word the same role
 // ("a spokesman of Child" / "a spokesman for Child", "at the meeting" /
 // "in the meeting"); "to" and "from", "on" and "under", "for" and
 // "against" never do.
-var looseRoles = map[[2]string]bool{
-	{"of", "for"}: true, {"of", "in"}: true, {"of", "at"}: true, {"of", "from"}: true, {"at", "in"}: true,
-}
+var looseRoles = pairSet("loose-roles")
 
 func looseRole(p, q string) bool { return looseRoles[[2]string{p, q}] || looseRoles[[2]string{q, p}] }
 
 // prepositionForms folds prepositions that give a word one role: "in
 // 2019" / "during 2019", "onto the shelf" / "on the shelf".
-var prepositionForms = map[string]string{
-	"during": "in", "within": "in", "throughout": "in", "inside": "in", "into": "in",
-	"onto": "on", "upon": "on", "towards": "to", "toward": "to", "underneath": "under", "beneath": "under",
-}
+var prepositionForms = wordPairs("preposition-forms")
 
 // prepositionChange finds a word the two texts share that one preposition
 // governs in a and another in b: "moved from Monday to Friday" and "moved

@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -175,45 +176,33 @@ type Value struct {
 	Proper bool
 }
 
-var smallNumbers = map[string]float64{
-	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-	"fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-	"nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-	"seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12,
-}
+var smallNumbers = numberPairs("number-words")
 
-var ordinals = map[string]float64{
-	"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-	"eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
-	"fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18,
-	"nineteenth": 19, "twentieth": 20,
-}
+var ordinals = orderClass("ordinals", 1)
 
-var multipliers = map[string]float64{
-	"hundred": 100, "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6,
-	"billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12,
-}
+var multipliers = numberPairs("multipliers")
 
-var currencyWords = map[string]string{
-	"$": "usd", "usd": "usd", "dollar": "usd", "dollars": "usd", "us$": "usd",
-	"€": "eur", "eur": "eur", "euro": "eur", "euros": "eur",
-	"£": "gbp", "gbp": "gbp", "pound": "gbp", "pounds": "gbp", "sterling": "gbp",
-	"¥": "jpy", "yen": "jpy", "jpy": "jpy", "chf": "chf", "francs": "chf",
-	"a$": "aud", "aud": "aud", "cad": "cad", "c$": "cad",
-}
+var currencyWords = wordPairs("currency-words")
 
-var months = map[string]int{
-	"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
-	"may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
-	"september": 9, "sep": 9, "sept": 9, "october": 10, "oct": 10, "november": 11, "nov": 11,
-	"december": 12, "dec": 12,
-}
+var months = func() map[string]int {
+	m := map[string]int{}
+	for i, name := range wordList("months") {
+		m[name] = i + 1
+	}
+	for _, a := range wordList("month-abbreviations") {
+		for i, name := range wordList("months") {
+			if strings.HasPrefix(name, a) {
+				m[a] = i + 1
+			}
+		}
+	}
+	return m
+}()
 
 // parseDigits parses "2,000", "4.2", "3rd", "12th" as a number.
 func parseDigits(s string) (float64, bool) {
 	s = strings.TrimSuffix(s, ".")
-	for _, suf := range []string{"st", "nd", "rd", "th"} {
+	for _, suf := range wordList("ordinal-suffixes") {
 		if strings.HasSuffix(s, suf) && len(s) > len(suf) && s[len(s)-len(suf)-1] >= '0' && s[len(s)-len(suf)-1] <= '9' {
 			s = s[:len(s)-len(suf)]
 			break
@@ -326,7 +315,7 @@ func quantityAt(toks []token, i int) (Value, int) {
 	if !ok {
 		// "A$4.56" written as one token.
 		low := toks[j].low
-		for _, p := range []string{"a$", "us$", "c$"} {
+		for _, p := range dollarSigns {
 			if strings.HasPrefix(low, p) {
 				if v, ok2 := parseDigits(low[len(p):]); ok2 {
 					num, ok, currency = v, true, currencyWords[p]
@@ -420,13 +409,7 @@ func isUnitWord(w string) bool {
 	return true
 }
 
-var unitAliases = map[string]string{
-	"gigabyte": "gb", "gigabytes": "gb", "megabyte": "mb", "megabytes": "mb", "kilobyte": "kb",
-	"terabyte": "tb", "kilogram": "kg", "kilograms": "kg", "kilo": "kg", "kilos": "kg",
-	"minute": "min", "minutes": "min", "mins": "min", "hour": "h", "hours": "h", "hrs": "h",
-	"second": "s", "seconds": "s", "secs": "s", "years": "year", "yrs": "year",
-	"children": "child", "people": "person", "men": "man", "women": "woman", "kids": "child", "kid": "child",
-}
+var unitAliases = wordPairs("unit-aliases")
 
 func unitLemma(w string) string {
 	if a, ok := unitAliases[w]; ok {
@@ -538,9 +521,26 @@ func isDigitWord(s string) bool {
 	return s != "" && s[0] >= '0' && s[0] <= '9'
 }
 
-var weekdays = map[string]int{
-	"monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4, "friday": 5, "saturday": 6, "sunday": 7,
-}
+// dollarSigns are the currency signs of currencyWords written as letters
+// and a dollar sign ("A$"), read where they open a token ("A$4.56").
+var dollarSigns = func() []string {
+	var out []string
+	for w := range currencyWords {
+		if len(w) > 1 && strings.HasSuffix(w, "$") {
+			out = append(out, w)
+		}
+	}
+	sort.Strings(out)
+	return out
+}()
+
+var weekdays = func() map[string]int {
+	m := map[string]int{}
+	for i, d := range wordList("weekdays") {
+		m[d] = i + 1
+	}
+	return m
+}()
 
 func parseYear(s string) (int, bool) {
 	if len(s) != 4 {
@@ -625,7 +625,7 @@ func (v Value) canonical() string {
 		return formatNum(v.Num)
 	case KindDate:
 		if v.Weekday != 0 && v.Year == 0 && v.Month == 0 && v.Day == 0 {
-			return []string{"", "mon", "tue", "wed", "thu", "fri", "sat", "sun"}[v.Weekday]
+			return wordList("weekdays")[v.Weekday-1][:3]
 		}
 		part := func(n, w int) string {
 			if n == 0 {
@@ -645,22 +645,10 @@ func formatNum(f float64) string {
 }
 
 // stopWords are function words that carry no content for comparison.
-var stopWords = map[string]bool{
-	"a": true, "an": true, "the": true, "this": true, "that": true, "these": true, "those": true,
-	"is": true, "are": true, "was": true, "were": true, "be": true, "been": true, "being": true,
-	"of": true, "to": true, "in": true, "on": true, "at": true, "for": true, "with": true, "by": true,
-	"and": true, "or": true, "as": true, "it": true, "its": true, "'s": true, "from": true, "into": true,
-	"has": true, "have": true, "had": true, "do": true, "does": true, "did": true, "will": true, "would": true,
-	"shall": true, "should": true, "can": true, "could": true, "may": true, "might": true, "must": true,
-	"he": true, "she": true, "they": true, "them": true, "his": true, "her": true, "their": true, "there": true,
-	"i": true, "we": true, "you": true, "my": true, "our": true, "your": true, "me": true, "us": true,
-	"about": true, "also": true, "some": true, "which": true, "who": true, "whom": true, "what": true,
-	"so": true, "than": true, "then": true, "up": true, "out": true, "very": true, "just": true,
-	"while": true, "other": true, "another": true,
-}
+var stopWords = boolClass("stop-words")
 
 // negators mark a negated clause.
-var negators = map[string]bool{"not": true, "n't": true, "never": true, "no": true, "nobody": true, "none": true, "neither": true, "nor": true, "noone": true, "nothing": true, "without": true}
+var negators = boolClass("negators")
 
 // stem reduces a lower-case word to a crude stem: irregular forms through
 // the lexicon, then the regular plural, past and gerund endings.
@@ -714,10 +702,7 @@ func normWord(w string) string {
 }
 
 // vulgarFractions are the fractions written as one character.
-var vulgarFractions = map[string]float64{
-	"½": 0.5, "⅓": 1.0 / 3, "⅔": 2.0 / 3, "¼": 0.25, "¾": 0.75, "⅕": 0.2, "⅖": 0.4, "⅗": 0.6,
-	"⅘": 0.8, "⅙": 1.0 / 6, "⅚": 5.0 / 6, "⅛": 0.125, "⅜": 0.375, "⅝": 0.625, "⅞": 0.875,
-}
+var vulgarFractions = numberPairs("vulgar-fractions")
 
 // fractionOf reads the fraction part of a mixed number: a vulgar fraction
 // or "a/b" with 0 < a < b <= 16.

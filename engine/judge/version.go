@@ -13,7 +13,7 @@ import (
 // Version, and a new version tells every database that its index is stale
 // and is rebuilt by `memgov admin reindex`. The lexicon and the word-class
 // files are hashed below, so a data change needs no bump.
-const rulesRevision = "2026-11-26.1"
+const rulesRevision = "2026-11-26.2"
 
 var (
 	versionOnce sync.Once
@@ -21,8 +21,9 @@ var (
 )
 
 // Version identifies the judge that derives values from text: a short hash
-// of rulesRevision, the embedded lexicon and every embedded word-class file
-// (words/*.txt), read in name order. Two builds with the same Version derive
+// of rulesRevision, the rule table (names, families and docs), the embedded
+// lexicon, the relation, alias and abbreviation tables and every embedded
+// word-class file (words/*.txt), read in name order. Two builds with the same Version derive
 // the same fingerprints, subjects and normalised text from the same content.
 func Version() string {
 	versionOnce.Do(func() { version = versionOf(rulesRevision) })
@@ -34,6 +35,15 @@ func versionOf(revision string) string {
 	h := sha256.New()
 	h.Write([]byte("memgov-judge\x00rules\x00" + revision + "\x00lexicon\x00"))
 	h.Write([]byte(lexiconText))
+	for _, r := range ruleTable {
+		h.Write([]byte("\x00rule\x00" + r.Name + "\x00" + r.Family + "\x00" + r.Doc))
+	}
+	for _, t := range []struct{ name, text string }{
+		{"relations", relationsTable}, {"relation-aliases", relationAliasTable}, {"abbreviations", abbreviationsTable},
+	} {
+		h.Write([]byte("\x00table\x00" + t.name + "\x00"))
+		h.Write([]byte(t.text))
+	}
 	entries, err := wordFiles.ReadDir("words")
 	if err != nil {
 		// The files are embedded at build time; the words_test checks them.

@@ -6,6 +6,7 @@ import (
 	"embed"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -92,4 +93,73 @@ func WordClasses() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// boolClass returns the union of the named classes as a set, for rules
+// that look words up.
+func boolClass(names ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range names {
+		for w := range wordClass(n) {
+			m[w] = true
+		}
+	}
+	return m
+}
+
+// orderClass numbers the words of class name in file order, from base.
+func orderClass(name string, base int) map[string]float64 {
+	m := map[string]float64{}
+	for i, w := range wordList(name) {
+		m[w] = float64(base + i)
+	}
+	return m
+}
+
+// wordPairs reads a class whose entries are "word value" pairs: the word
+// and what it stands for.
+func wordPairs(name string) map[string]string {
+	m := map[string]string{}
+	for _, e := range wordList(name) {
+		k, v, ok := strings.Cut(e, " ")
+		if !ok {
+			panic("judge: word class " + name + ": entry " + e + " is not a pair")
+		}
+		m[k] = strings.TrimSpace(v)
+	}
+	return m
+}
+
+// numberPairs reads a class of "word number" pairs; the number may be a
+// fraction a/b.
+func numberPairs(name string) map[string]float64 {
+	m := map[string]float64{}
+	for k, v := range wordPairs(name) {
+		num, den, frac := strings.Cut(v, "/")
+		x, err := strconv.ParseFloat(num, 64)
+		if err == nil && frac {
+			var y float64
+			if y, err = strconv.ParseFloat(den, 64); err == nil && y != 0 {
+				x /= y
+			}
+		}
+		if err != nil {
+			panic("judge: word class " + name + ": " + k + " has no number: " + v)
+		}
+		m[k] = x
+	}
+	return m
+}
+
+// pairSet reads a class of unordered word pairs.
+func pairSet(name string) map[[2]string]bool {
+	m := map[[2]string]bool{}
+	for _, e := range wordList(name) {
+		f := strings.Fields(e)
+		if len(f) != 2 {
+			panic("judge: word class " + name + ": entry " + e + " is not a pair")
+		}
+		m[[2]string{f[0], f[1]}] = true
+	}
+	return m
 }

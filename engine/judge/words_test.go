@@ -1,6 +1,10 @@
 package judge
 
 import (
+	"go/ast"
+	"go/parser"
+	gotoken "go/token"
+	"os"
 	"strings"
 	"testing"
 )
@@ -29,6 +33,54 @@ func TestWordClassesLoad(t *testing.T) {
 		}
 		if n := len(wordList(name)); n == 0 || n != lines {
 			t.Errorf("word class %s: %d distinct words on %d lines (empty, or a word listed twice)", name, n, lines)
+		}
+	}
+}
+
+// Word classes are data, not Go: the rule files hold no map or slice
+// literal that lists words (three or more string keys or elements).
+func TestNoWordListsInGo(t *testing.T) {
+	fset := gotoken.NewFileSet()
+	for _, path := range []string{"dedup.go", "delta.go", "reorder.go", "text.go", "prepared.go", "rules.go", "words.go"} {
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			words := 0
+			for _, e := range lit.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					e = kv.Key
+				}
+				if b, ok := e.(*ast.BasicLit); ok && b.Kind == gotoken.STRING {
+					words++
+				}
+			}
+			if words >= 3 {
+				t.Errorf("%s: a list of %d words in Go; put the class in engine/judge/words/", fset.Position(lit.Pos()), words)
+			}
+			return true
+		})
+	}
+}
+
+// Every class file is read by a rule.
+func TestEveryWordClassIsUsed(t *testing.T) {
+	var src strings.Builder
+	for _, path := range []string{"dedup.go", "delta.go", "reorder.go", "text.go", "prepared.go", "rules.go", "claims.go", "contradict.go", "scene.go", "support.go"} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		src.Write(b)
+	}
+	for _, name := range WordClasses() {
+		if !strings.Contains(src.String(), `"`+name+`"`) {
+			t.Errorf("word class %s is embedded but no rule reads it", name)
 		}
 	}
 }

@@ -33,6 +33,11 @@ type RelatedItem struct {
 	Similarity float64 `json:"similarity,omitempty"`
 	Confidence float64 `json:"confidence,omitempty"`
 	State      State   `json:"state"`
+	// Rule names the judge rule behind the relation (a row of
+	// judge.RuleTable, e.g. "role-swap"), and RuleWords the words that
+	// fired it.
+	Rule      string   `json:"rule,omitempty"`
+	RuleWords []string `json:"rule_words,omitempty"`
 }
 
 // Candidate is an indexed version the dedup and contradiction gates compare

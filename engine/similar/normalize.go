@@ -1,11 +1,10 @@
-// Package similar is memgov's text similarity: the normalisation, structural
-// fingerprint and feature-hashed embedding behind the three-tier deduplication gate
-// (spec §12.3) and the topic-similarity filter of contradiction detection
-// (spec §12.2.4).
+// Package similar is memgov's text similarity: the normalisation and
+// feature-hashed embedding behind the three-tier deduplication gate (spec §12.3)
+// and the topic-similarity filter of contradiction detection (spec §12.2.4).
 //
 // Tier 1 (exact match) hashes canonical content bytes and lives with the caller.
-// Tier 2 is [Fingerprint]: a hash of the sorted set of content words, so reorderings,
-// case and punctuation changes collide while different numbers do not. Tier 3 is
+// Tier 2, the structural fingerprint, is engine/judge's (it keeps roles: "Acme
+// acquired Globex" and "Globex acquired Acme" differ). Tier 3 is
 // [Embed]: a sparse, L2-normalised vector of hashed word and character n-grams,
 // compared with [Cosine] (near-duplicate at >= 0.95). A 256-bit [SimHash] of a
 // vector, split into 16 bands of 16 bits by [SimHash.Bands], finds candidates
@@ -13,8 +12,6 @@
 package similar
 
 import (
-	"crypto/sha256"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -78,16 +75,6 @@ func fold(r rune) (s string, ok bool) {
 	return string(r), true
 }
 
-// stopWords are dropped from the structural fingerprint. The list is deliberately
-// short: articles, common prepositions and the present copula. Negations,
-// quantifiers and every number stay, since they change what a memory asserts.
-var stopWords = map[string]bool{
-	"a": true, "an": true, "the": true, "and": true, "of": true, "to": true,
-	"in": true, "on": true, "at": true, "by": true, "for": true, "with": true,
-	"from": true, "as": true, "is": true, "are": true, "be": true, "it": true,
-	"its": true, "this": true, "that": true,
-}
-
 // wordRune reports whether r belongs to a word token.
 func wordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
@@ -134,40 +121,4 @@ func tokens(norm string) []string {
 	}
 	flush()
 	return out
-}
-
-// fingerprintPrefix versions the fingerprint so a later change of tokeniser or
-// stop-word list cannot collide with stored fingerprints.
-const fingerprintPrefix = "memgov-fp-v1\x00"
-
-// Fingerprint is the tier-2 structural fingerprint of text: the first 16 bytes of
-// the SHA-256 of the sorted set of its word tokens after [Normalize], without stop
-// words. Word order, case, repeated words, punctuation and white space do not
-// change it; a changed number or content word does. When text has only stop words
-// all its tokens are used, so "the" and "a" still differ.
-func Fingerprint(text string) [16]byte {
-	all := tokens(Normalize(text))
-	set := make([]string, 0, len(all))
-	for _, t := range all {
-		if !stopWords[t] {
-			set = append(set, t)
-		}
-	}
-	if len(set) == 0 {
-		set = append(set, all...)
-	}
-	slices.Sort(set)
-	set = slices.Compact(set)
-
-	h := sha256.New()
-	h.Write([]byte(fingerprintPrefix))
-	for _, t := range set {
-		h.Write([]byte(t))
-		h.Write([]byte{0})
-	}
-	var sum [32]byte
-	h.Sum(sum[:0])
-	var fp [16]byte
-	copy(fp[:], sum[:])
-	return fp
 }

@@ -82,6 +82,20 @@ def duplicate():
         elif q == 0 and nx < 120:
             nx += 1
             out.append({"kind": "duplicate", "a": a, "b": b, "label": "distinct", "source": mrpc_src(id1, id2), "licence": MRPC_LIC})
+    out += word_swaps()
+    return out
+
+def word_swaps():
+    # Appended after the MRPC rows, so the file's earlier rows keep their
+    # order; the first-look split is marked by its split name.
+    out = []
+    for i, (a, b) in enumerate(M.WORD_SWAP):
+        out.append({"kind": "duplicate", "a": a, "b": b, "label": "distinct", "source": MEMGOV("WORD_SWAP[%d]" % i), "licence": MEMGOV_LIC})
+    first = lambda i: {"dataset": "memgov", "split": "first-look", "file": "memgov_records.py", "row": i}
+    for i, (a, b) in enumerate(M.FIRST_LOOK_DUPLICATE):
+        out.append({"kind": "duplicate", "a": a, "b": b, "label": "duplicate", "source": first("FIRST_LOOK_DUPLICATE[%d]" % i), "licence": MEMGOV_LIC})
+    for i, (a, b) in enumerate(M.FIRST_LOOK_DISTINCT):
+        out.append({"kind": "duplicate", "a": a, "b": b, "label": "distinct", "source": first("FIRST_LOOK_DISTINCT[%d]" % i), "licence": MEMGOV_LIC})
     return out
 
 # BIPIA task-hijack categories whose attack texts are plain user tasks (a
@@ -131,6 +145,14 @@ def write(name, recs):
     print(name, dict(Counter(r["label"] for r in recs)))
 
 os.chdir(os.path.dirname(os.path.abspath(__file__)))
+if sys.argv[1:] == ["--append-word-swaps"]:
+    # Without the MRPC and BIPIA checkouts: append the hand-written word
+    # swaps and the first-look split to an existing duplicate.jsonl.
+    with open("duplicate.jsonl", encoding="utf-8") as f:
+        recs = [json.loads(l) for l in f if l.strip()]
+    recs = [r for r in recs if not (r["source"].get("dataset") == "memgov" and (str(r["source"].get("row", "")).startswith(("WORD_SWAP", "FIRST_LOOK"))))]
+    write("duplicate.jsonl", recs + word_swaps())
+    sys.exit(0)
 write("contradiction.jsonl", contradiction())
 write("duplicate.jsonl", duplicate())
 write("injection.jsonl", injection())
