@@ -35,6 +35,7 @@ const (
 	FamilyVerdict       = "verdict"
 	FamilyGate          = "gate"
 	FamilyContradiction = "contradiction"
+	FamilySupport       = "support"
 )
 
 // Difference rules, in the order Compare tries them.
@@ -155,14 +156,18 @@ var ruleTable = []Rule{
 	{Name: RuleModelEntails, Family: FamilyGate, Doc: "the configured judge model reads the stored text as stating all the write states (REJECTED)"},
 	{Name: RuleModelExtends, Family: FamilyGate, Doc: "the configured judge model reads the write as stating all the stored text states and more (MERGED)"},
 	{Name: RuleExtendsPending, Family: FamilyGate, Doc: "the write would merge into a draft still waiting for a curator: both go to the curator"},
+}
 
-	{Name: RuleSingleValued, Family: FamilyContradiction, Doc: "another value for a relation that holds one value at a time"},
-	{Name: RuleNegation, Family: FamilyContradiction, Doc: "the same claim asserted and denied"},
-	{Name: RuleAntonym, Family: FamilyContradiction, Doc: "values or relations that are antonyms"},
-	{Name: RuleQuantity, Family: FamilyContradiction, Doc: "another number or date for the same thing"},
-	{Name: RuleScene, Family: FamilyContradiction, Doc: "one scene described with exclusive states"},
-	{Name: RuleSceneCount, Family: FamilyContradiction, Doc: "one scene with another count of the same thing"},
-	{Name: RuleActivity, Family: FamilyContradiction, Doc: "asleep in one text, active in the other"},
+// The contradiction and support rules are listed where they are tried
+// (ContradictionRules, SupportRules); the table holds them too, so that
+// every rule a verdict can name is in one place.
+func init() {
+	for _, r := range ContradictionRules() {
+		ruleTable = append(ruleTable, Rule{Name: r.Name, Family: FamilyContradiction, Doc: r.Doc})
+	}
+	for _, r := range SupportRules() {
+		ruleTable = append(ruleTable, Rule{Name: r.Name, Family: FamilySupport, Doc: r.Doc})
+	}
 }
 
 // RuleTable returns the judge's rules: difference rules in the order

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	gotoken "go/token"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -71,12 +72,31 @@ func TestNoWordListsInGo(t *testing.T) {
 // Every class file is read by a rule.
 func TestEveryWordClassIsUsed(t *testing.T) {
 	var src strings.Builder
-	for _, path := range []string{"dedup.go", "delta.go", "reorder.go", "text.go", "prepared.go", "rules.go", "claims.go", "contradict.go", "scene.go", "support.go"} {
-		b, err := os.ReadFile(path)
-		if err != nil {
+	// The package's Go files and its data tables (relations.tsv names the
+	// class of a relation's values).
+	paths, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, err := filepath.Glob("*.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range append(paths, tables...) {
+		if strings.HasSuffix(path, "_test.go") {
 			continue
 		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
 		src.Write(b)
+		if strings.HasSuffix(path, ".tsv") {
+			// A table names a class as a bare field.
+			for _, f := range strings.FieldsFunc(string(b), func(r rune) bool { return r == '\t' || r == '\n' }) {
+				src.WriteString(`"` + f + `"`)
+			}
+		}
 	}
 	for _, name := range WordClasses() {
 		if !strings.Contains(src.String(), `"`+name+`"`) {
