@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"testing/fstest"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/memgov/memgov/cmd/memgov/demo"
