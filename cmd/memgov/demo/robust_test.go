@@ -58,7 +58,7 @@ func TestReenactSurvivesACuratorAndAnOperator(t *testing.T) {
 		did := actOnEverything(t, ctx, eng, round)
 		t.Logf("round %d (+%s): the curator and the operator did %+v", round, at, did)
 		if did["decided"] == 0 || did["sync decided"] < 2 || did["acked"] == 0 || did["rolled back"] == 0 || did["pinned"] == 0 ||
-			did["erased"] == 0 || did["quarantine settled"] == 0 {
+			did["erased"] == 0 && round > 0 || did["quarantine settled"] == 0 {
 			t.Fatalf("round %d: the person found too little to do: %v", round, did)
 		}
 		size, err := eng.LogSize(ctx)
@@ -157,7 +157,13 @@ func actOnEverything(t *testing.T, ctx context.Context, eng *engine.Engine, roun
 			}
 		}
 	}
-	for _, subject := range []string{"enterprise plan", "refund approval", "A-1001", "initech"} {
+	// Erasure from the second round on: the first leaves every approved
+	// text in place for the next opening to meet.
+	subjects := []string{"enterprise plan", "refund approval", "A-1001", "initech"}
+	if round == 0 {
+		subjects = nil
+	}
+	for _, subject := range subjects {
 		rep, err := eng.Erase(ctx, engine.EraseRequest{Subject: subject, By: "demo-curator", Reason: "erasure request"})
 		if err != nil {
 			refused(did, t, err)
