@@ -706,7 +706,7 @@ func field(st Styles, label, value string) string {
 
 // labelled is a field whose value wraps under itself, not under the label.
 func labelled(st Styles, label, value string, w int) []string {
-	vs := wrap(value, max(w-11, 10))
+	vs := wrapPairs(value, max(w-11, 10))
 	out := make([]string, len(vs))
 	for i, v := range vs {
 		if i == 0 {
@@ -716,6 +716,35 @@ func labelled(st Styles, label, value string, w int) []string {
 		}
 	}
 	return out
+}
+
+// wrapPairs wraps a line of "name: value" pairs set apart by two spaces
+// (evidence, provenance) to w cells, breaking between pairs rather than
+// inside one; a pair wider than w alone is wrapped at its words.
+func wrapPairs(s string, w int) []string {
+	var out []string
+	line := ""
+	for _, p := range strings.Split(s, "  ") {
+		switch {
+		case line == "" && ansi.StringWidth(p) <= w:
+			line = p
+		case line != "" && ansi.StringWidth(line)+2+ansi.StringWidth(p) <= w:
+			line += "  " + p
+		default:
+			if line != "" {
+				out = append(out, line)
+				line = ""
+			}
+			if ansi.StringWidth(p) <= w {
+				line = p
+				continue
+			}
+			ps := wrap(p, w)
+			out = append(out, ps[:len(ps)-1]...)
+			line = ps[len(ps)-1]
+		}
+	}
+	return append(out, line)
 }
 
 func (m *memory) itemsList(w int, wide bool) []string {
@@ -729,7 +758,7 @@ func (m *memory) itemsList(w int, wide bool) []string {
 	now := m.ctx.Now()
 	lines := renderTable(m.ctx.Styles, cols, w, m.itemCur, len(m.items), func(i int) []string {
 		v := m.items[i]
-		cells := []string{clean(v.Key)}
+		cells := []string{keyCell(clean(v.Key), cols[0].width)}
 		if !wide {
 			cells = append(cells, string(v.Layer))
 		}

@@ -788,18 +788,6 @@ func listKey(r review.QueueRow) string {
 // generated reports whether a key is one memgov made up (a UUID).
 func generated(k string) bool { return len(k) == 36 && uuidRE.MatchString(k) }
 
-// middle shortens s to w cells by cutting its middle: keys that share a
-// prefix differ at the end ("semant…use-506").
-func middle(s string, w int) string {
-	if ansi.StringWidth(s) <= w || w < 5 {
-		return s
-	}
-	r := []rune(s)
-	head := (w - 1) / 2
-	tail := w - 1 - head
-	return string(r[:head]) + "…" + string(r[len(r)-tail:])
-}
-
 // refShort names the writing agent for a row: the memoryRef without its
 // tenant ("billing-agent"), with the instance when another instance of the
 // ref's agent wrote it ("policy-agent ‹-2›"). The detail names the tenant.

@@ -149,6 +149,27 @@ func reenact(ctx context.Context, fsys fs.FS, o Options, eng *engine.Engine, c *
 			out.Played = append(out.Played, sc.Name)
 		}
 	}
+	// The scenes take time on the story's clock (advances, the spacing of
+	// generated writes): they start that long before now, and no earlier
+	// than the log's last entry, so they end at the present rather than in
+	// the future.
+	span, err := plan.span(play)
+	if err != nil {
+		return out, err
+	}
+	start := now.Add(-span)
+	if size > 0 {
+		last, err := eng.LogTail(ctx, size-1, 1)
+		if err != nil {
+			return out, err
+		}
+		if len(last) == 1 && last[0].Time.After(start) {
+			start = last[0].Time
+		}
+	}
+	if start.Before(now) {
+		c.t = start
+	}
 	for _, ls := range plan.steps {
 		if ls.scene >= 0 && !play[ls.scene] {
 			continue
@@ -205,6 +226,33 @@ func (l *loader) readPlan(b []byte) (livePlan, error) {
 		p.steps = append(p.steps, liveStep{line: line, scene: scene, st: st})
 	}
 	return p, sc.Err()
+}
+
+// span is how far the steps of the played scenes move the story's clock, at
+// most: advances, and the spacing of generated writes (with the half step a
+// decision on one of them takes).
+func (p livePlan) span(play []bool) (time.Duration, error) {
+	var d time.Duration
+	for _, ls := range p.steps {
+		if ls.scene >= 0 && !play[ls.scene] {
+			continue
+		}
+		switch ls.st.Op {
+		case "advance":
+			a, err := ParseDuration(ls.st.By)
+			if err != nil {
+				return 0, fmt.Errorf("%s line %d: %w", LiveFile, ls.line, err)
+			}
+			d += a
+		case "generate":
+			every, err := ParseDuration(ls.st.Every)
+			if err != nil {
+				return 0, fmt.Errorf("%s line %d: %w", LiveFile, ls.line, err)
+			}
+			d += time.Duration(ls.st.Count) * (every + every/2)
+		}
+	}
+	return d, nil
 }
 
 // stillLive evaluates a scene's "unless" condition.
