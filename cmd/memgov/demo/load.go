@@ -393,7 +393,11 @@ func (l *loader) step(ctx context.Context, st Step) error {
 		_, err = svc.Queue().Sweep(ctx)
 		return err
 	case "verify":
-		res, err := l.eng.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: st.Ref, Actor: "memgov-seed"})
+		actor := "memgov-seed"
+		if st.By != "" {
+			actor = st.By
+		}
+		res, err := l.eng.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: st.Ref, Actor: actor})
 		if err != nil {
 			return err
 		}
