@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -706,7 +707,7 @@ func field(st Styles, label, value string) string {
 
 // labelled is a field whose value wraps under itself, not under the label.
 func labelled(st Styles, label, value string, w int) []string {
-	vs := wrapPairs(value, max(w-11, 10))
+	vs := wrap(value, max(w-11, 10))
 	out := make([]string, len(vs))
 	for i, v := range vs {
 		if i == 0 {
@@ -720,7 +721,8 @@ func labelled(st Styles, label, value string, w int) []string {
 
 // wrapPairs wraps a line of "name: value" pairs set apart by two spaces
 // (evidence, provenance) to w cells, breaking between pairs rather than
-// inside one; a pair wider than w alone is wrapped at its words.
+// inside one. A pair wider than w puts its value on the next line, indented;
+// only a value wider than that is cut into pieces.
 func wrapPairs(s string, w int) []string {
 	var out []string
 	line := ""
@@ -739,12 +741,33 @@ func wrapPairs(s string, w int) []string {
 				line = p
 				continue
 			}
-			ps := wrap(p, w)
-			out = append(out, ps[:len(ps)-1]...)
-			line = ps[len(ps)-1]
+			name, value, ok := strings.Cut(p, ": ")
+			if !ok {
+				name, value = "", p
+			} else {
+				out = append(out, name+":")
+			}
+			for ansi.StringWidth(value) > w-2 {
+				cut := ansi.Truncate(value, w-2, "")
+				out = append(out, "  "+cut)
+				value = value[len(cut):]
+			}
+			out = append(out, "  "+value)
 		}
 	}
-	return append(out, line)
+	if line != "" || len(out) == 0 {
+		out = append(out, line)
+	}
+	return out
+}
+
+// longHash is a hex digest written whole ("sha256:c22a...c402").
+var longHash = regexp.MustCompile(`\b(sha256|shake256):[0-9a-f]{16,}\b`)
+
+// shortValues abbreviates the UUIDs and digests in a line of fields, as
+// every table does ("01a2…b3fb", "sha256:c22a…c402").
+func shortValues(s string) string {
+	return longHash.ReplaceAllStringFunc(shortIDs(s), hashCell)
 }
 
 func (m *memory) itemsList(w int, wide bool) []string {
@@ -891,11 +914,28 @@ func (m *memory) versionDetail(w, h int) []string {
 		meta += " · expires " + stamp(*v.ExpiresAt)
 	}
 	lines = append(lines, labelled(st, "meta", meta, w)...)
-	for _, e := range v.Evidence {
-		lines = append(lines, labelled(st, "evidence", clean(e), w)...)
+	// Evidence and provenance: a heading, then their "name: value" fields
+	// packed under it, wrapped between fields; ids and hashes abbreviated,
+	// and the provenance's copy of the evidence left out.
+	for i, e := range v.Evidence {
+		if i == 0 {
+			lines = append(lines, st.Label.Render("evidence"))
+		}
+		for _, l := range wrapPairs(shortValues(clean(e)), max(w-2, 10)) {
+			lines = append(lines, "  "+l)
+		}
 	}
+	var prov []string
 	for _, p := range v.Provenance {
-		lines = append(lines, labelled(st, "provenance", clean(p), w)...)
+		if !strings.HasPrefix(p, "evidence_refs: ") {
+			prov = append(prov, shortValues(clean(p)))
+		}
+	}
+	if len(prov) > 0 {
+		lines = append(lines, st.Label.Render("provenance"))
+		for _, l := range wrapPairs(strings.Join(prov, "  "), max(w-2, 10)) {
+			lines = append(lines, "  "+l)
+		}
 	}
 	lines = append(lines, field(st, "log", fmt.Sprintf("LSN %d · leaf %s", v.Created.LSN, shortID(v.Created.Leaf))),
 		field(st, "version", shortID(v.ID)))
