@@ -380,9 +380,12 @@ func (a *activity) Crumb() string {
 	case a.root.Root != "":
 		s += st.Muted.Render(fmt.Sprintf(" · audit root %s over %d", shortID(a.root.Root), a.root.TreeSize))
 	}
-	if a.cur.pos == 0 {
+	switch {
+	case a.cur.pos == 0 && a.w < wideMin:
+		s += st.Muted.Render(" · following")
+	case a.cur.pos == 0:
 		s += st.Muted.Render(" · following new entries")
-	} else {
+	default:
 		s += st.Muted.Render(" · g: back to newest")
 	}
 	return s
@@ -654,6 +657,10 @@ func (h *health) figures(w int) []string {
 	rej := st.Muted.Render("none")
 	if reasons := topReasons(m.Rejections, 3); len(reasons) > 0 {
 		rej = strings.Join(reasons, ", ")
+		if w < wideMin && len(reasons) > 1 {
+			// Narrow: the most frequent, and how many others there are.
+			rej = reasons[0] + st.Muted.Render(fmt.Sprintf(" +%d more", len(m.Rejections)-1))
+		}
 	}
 	// What is not measured is said by the lines that explain the score.
 	unmeasured := ""

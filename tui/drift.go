@@ -275,6 +275,9 @@ func (d *drift) Crumb() string {
 	if deny > 0 {
 		s += "  " + st.Bad.Render(fmt.Sprintf("%d DENYING writes", deny))
 	}
+	if d.w < wideMin {
+		return s + st.Muted.Render("  ·  changed since baseline")
+	}
 	return s + st.Muted.Render("  ·  memory changed since its approved baseline")
 }
 

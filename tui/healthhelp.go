@@ -69,13 +69,16 @@ func explainHealth(m engine.Metrics, hp policy.Health, how int) string {
 	badge := fmt.Sprintf("%s %.2f", m.Band, m.Health)
 	share := fmt.Sprintf("%.0f%% of the weight", m.MeasuredShare*100)
 	switch how {
-	case healthTiny, healthLine:
-		s := badge + " is the weighted mean of the measured figures below (" + share + ")"
+	case healthTiny:
+		s := badge + ": weighted mean of what is measured (" + share + ")"
 		if len(missing) > 0 {
 			s += "; not measured: " + strings.Join(missing, ", ")
 		}
-		if how == healthTiny {
-			return s + fmt.Sprintf(" · HEALTHY ≥ %.2f, DEGRADED ≥ %.2f", hp.HealthyFrom, hp.DegradedFrom)
+		return s + fmt.Sprintf(" · HEALTHY ≥ %.2f, DEGRADED ≥ %.2f", hp.HealthyFrom, hp.DegradedFrom)
+	case healthLine:
+		s := badge + " is the weighted mean of the measured figures below (" + share + ")"
+		if len(missing) > 0 {
+			s += "; not measured: " + strings.Join(missing, ", ")
 		}
 		s += " · " + bands
 		if m.Band == engine.HealthPartial {

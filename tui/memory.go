@@ -764,10 +764,13 @@ func wrapPairs(s string, w int) []string {
 // longHash is a hex digest written whole ("sha256:c22a...c402").
 var longHash = regexp.MustCompile(`\b(sha256|shake256):[0-9a-f]{16,}\b`)
 
-// shortValues abbreviates the UUIDs and digests in a line of fields, as
-// every table does ("01a2…b3fb", "sha256:c22a…c402").
+// longHex is a bare hex string of 32 digits or more (a signature).
+var longHex = regexp.MustCompile(`\b[0-9a-f]{32,}\b`)
+
+// shortValues abbreviates the UUIDs, digests and signatures in a line of
+// fields, as every table does ("01a2…b3fb", "sha256:c22a…c402").
 func shortValues(s string) string {
-	return longHash.ReplaceAllStringFunc(shortIDs(s), hashCell)
+	return longHex.ReplaceAllStringFunc(longHash.ReplaceAllStringFunc(shortIDs(s), hashCell), shortID)
 }
 
 func (m *memory) itemsList(w int, wide bool) []string {
