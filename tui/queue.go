@@ -704,7 +704,8 @@ func (q *queue) queueColumns(w int) []column {
 		whyW = max(whyW, ansi.StringWidth(reasonLabel(r)))
 		ageW = max(ageW, ansi.StringWidth(q.ageCell(r, now)))
 	}
-	whyW, ageW = min(whyW, 14), min(ageW, 10) // "esc in 14s" whole
+	// AGE holds "esc in 14s" whole.
+	whyW, ageW = min(whyW, 14), min(ageW, 10)
 	room := w - 2 - 5 - whyW - ageW - 2*4 // marker, RISK, REASON, AGE, gaps
 	risk, age := "RISK", "AGE"
 	switch q.filter.Sort {
