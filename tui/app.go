@@ -563,7 +563,7 @@ func (m *Model) fullHelpView() string {
 			}
 			how := healthParagraph
 			if compact > 0 {
-				how = healthLine
+				how = healthHelpShort
 			}
 			if s := m.health.explain(how); s != "" && withHealth {
 				gl := []string{st.ColHeader.Render("HEALTH BADGE")}

@@ -43,6 +43,7 @@ const (
 	healthParagraph = iota // the help: every figure, the bands, PARTIAL
 	healthLine             // the Activity panel at wide sizes
 	healthTiny             // the Activity panel at narrow sizes
+	healthHelpShort        // the help when it must be compact (80x24)
 )
 
 // explainHealth says what the health badge ("PARTIAL 0.96") means: which
@@ -75,6 +76,16 @@ func explainHealth(m engine.Metrics, hp policy.Health, how int) string {
 			s += "; not measured: " + strings.Join(missing, ", ")
 		}
 		return s + fmt.Sprintf(" · HEALTHY ≥ %.2f, DEGRADED ≥ %.2f", hp.HealthyFrom, hp.DegradedFrom)
+	case healthHelpShort:
+		s := badge + " = weighted mean of the measured figures (" + share + ")"
+		if len(missing) > 0 {
+			s += "; not measured: " + strings.Join(missing, ", ")
+		}
+		s += fmt.Sprintf(" · HEALTHY ≥ %.2f, DEGRADED ≥ %.2f, else CRITICAL", hp.HealthyFrom, hp.DegradedFrom)
+		if m.Band == engine.HealthPartial {
+			s += fmt.Sprintf(" · PARTIAL: healthy so far, incomplete (%.2f at worst)", m.HealthLowerBound)
+		}
+		return s
 	case healthLine:
 		s := badge + " is the weighted mean of the measured figures below (" + share + ")"
 		if len(missing) > 0 {
