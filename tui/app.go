@@ -672,7 +672,7 @@ func newspaper(groups [][]string, n, h int) ([][]string, bool) {
 		if len(*c) > 0 {
 			gap = 1
 		}
-		if len(*c)+gap+len(g) > h && len(g) <= h && len(*c) > 0 {
+		if len(*c) > 0 && (len(*c)+gap+len(g) > h && len(g) <= h || len(*c)+gap+1 >= h) {
 			if !next() {
 				return cols, false
 			}
@@ -682,7 +682,7 @@ func newspaper(groups [][]string, n, h int) ([][]string, bool) {
 			*c = append(*c, "")
 		}
 		for i, l := range g {
-			if len(*c) == h || (i == 0 && len(*c) == h-1) {
+			if len(*c) >= h || (i == 0 && len(*c) >= h-1) {
 				if !next() {
 					return cols, false
 				}
