@@ -693,11 +693,10 @@ func (m *memory) refDetail(w int) []string {
 	st := m.ctx.Styles
 	r := m.refs[m.refCur.pos]
 	lines := []string{st.Bold.Render(clean(r.MemoryRef)), ""}
-	lines = append(lines,
-		field(st, "items", fmt.Sprintf("%d", r.Items)),
-		field(st, "visible", fmt.Sprintf("%d ACTIVE and unexpired now (what memgov list returns)", r.Active)),
-		field(st, "not", fmt.Sprintf("%d retracted, expired or awaiting review", r.Items-r.Active)),
-		"")
+	lines = append(lines, field(st, "items", fmt.Sprintf("%d", r.Items)))
+	lines = append(lines, labelled(st, "visible", fmt.Sprintf("%d ACTIVE and unexpired now (what memgov list returns)", r.Active), w)...)
+	lines = append(lines, labelled(st, "not", fmt.Sprintf("%d retracted, expired or awaiting review", r.Items-r.Active), w)...)
+	lines = append(lines, "")
 	return append(lines, wrap(st.Muted.Render("enter lists the items; t shows them as of an earlier LSN or time."), w)...)
 }
 
