@@ -776,9 +776,15 @@ func (m *memory) itemsList(w int, wide bool) []string {
 	if n := m.notice(m.itemsLoaded, m.itemsErr, len(m.items) == 0, m.emptyItems()); n != nil {
 		return n
 	}
-	cols := []column{{title: "KEY", width: 24}, {title: "VER", width: 4}, {title: "AGE", width: 4}, {title: "TEXT", flex: true}}
+	// KEY is as wide as the longest key loaded (up to 24): the text keeps
+	// the rest.
+	keyW := 8
+	for _, v := range m.items {
+		keyW = max(keyW, min(ansi.StringWidth(clean(v.Key)), 24))
+	}
+	cols := []column{{title: "KEY", width: keyW}, {title: "VER", width: 4}, {title: "AGE", width: 4}, {title: "TEXT", flex: true}}
 	if !wide {
-		cols = []column{{title: "KEY", width: 24}, {title: "LAYER", width: 10}, {title: "VER", width: 4}, {title: "AGE", width: 4}, {title: "TEXT", flex: true}}
+		cols = []column{{title: "KEY", width: keyW}, {title: "LAYER", width: 10}, {title: "VER", width: 4}, {title: "AGE", width: 4}, {title: "TEXT", flex: true}}
 	}
 	now := m.ctx.Now()
 	lines := renderTable(m.ctx.Styles, cols, w, m.itemCur, len(m.items), func(i int) []string {
