@@ -87,7 +87,7 @@ func explainHealth(m engine.Metrics, hp policy.Health, how int) string {
 		}
 		return s
 	case healthLine:
-		s := badge + " is the weighted mean of the measured figures below (" + share + ")"
+		s := badge + " is the weighted mean of the measured figures above (" + share + ")"
 		if len(missing) > 0 {
 			s += "; not measured: " + strings.Join(missing, ", ")
 		}
