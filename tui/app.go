@@ -722,14 +722,6 @@ func (m *Model) helpTail(w int, compact bool) []string {
 	return out
 }
 
-func indent(ls []string) []string {
-	out := make([]string, len(ls))
-	for i, l := range ls {
-		out[i] = "  " + l
-	}
-	return out
-}
-
 // overlay draws box centred over lines of width w.
 func overlay(lines []string, box string, w int) []string {
 	bl := strings.Split(box, "\n")
