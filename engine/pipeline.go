@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/memgov/memgov/engine/gate"
-	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -104,6 +104,12 @@ func (e *Engine) Write(ctx context.Context, req WriteRequest) (WriteResult, erro
 		// the identifier would reach the log and every terminal.
 		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: err.Error()}, nil
 	}
+	if err := CheckKey(req.Key); err != nil {
+		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: strings.TrimPrefix(err.Error(), "invalid: ")}, nil
+	}
+	if err := CheckExactJSON("content", req.Content); err != nil {
+		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: strings.TrimPrefix(err.Error(), "invalid: ")}, nil
+	}
 	red := e.redactor(req.RunID)
 	if !red.Empty() {
 		if field := secretInIdentifier(&req, red); field != "" {
@@ -119,7 +125,9 @@ func (e *Engine) Write(ctx context.Context, req WriteRequest) (WriteResult, erro
 	content, cerr := canonicalContent(req.Content)
 	var feat Features
 	if cerr == nil {
-		feat = FeaturesOf(content)
+		if feat, cerr = e.featuresOf(content); cerr != nil {
+			cerr = fmt.Errorf("%w: content: %v", ErrInvalid, cerr)
+		}
 	}
 	stages["prepare"] += time.Since(t0)
 
@@ -333,7 +341,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		return r, true, nil
 	}
 
-	cp, err := run(ctx, stages, gate.ContentPolicy{}, gate.ContentPolicyInput{Text: w.feat.Text, Content: w.content, Tags: req.Tags, Evidence: req.EvidenceRefs})
+	cp, err := run(ctx, stages, gate.ContentPolicy{}, gate.ContentPolicyInput{Text: w.feat.Text, Content: w.content, Tags: req.Tags, Evidence: req.EvidenceRefs, Layer: req.TargetLayer})
 	if err != nil {
 		return WriteResult{}, true, err
 	}
@@ -341,7 +349,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		return r, true, nil
 	}
 
-	rules := judge.New(pol.Contradiction.Cardinalities())
+	rules := e.rules
 	entailer, _ := e.judge.(gate.Entailer)
 	ev, err := run(ctx, stages, gate.Evidence{}, gate.EvidenceInput{Text: w.feat.Text, Agent: req.SourceAgentID, Layer: req.TargetLayer,
 		Evidence: req.EvidenceRefs, Confidence: w.confidence, Item: w.item, Now: w.now, Policy: pol, Reader: tx, Rules: rules, Model: entailer})
@@ -412,11 +420,13 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 	}
 
 	dd, err := run(ctx, stages, gate.Dedup{}, gate.DedupInput{MemoryRef: req.MemoryRef, Layer: req.TargetLayer, ContentHash: w.hash,
-		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Topical: ct.Topical, Reader: tx, Model: entailer})
+		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Topical: ct.Topical, Reader: tx, Rules: rules, Model: entailer})
 	if err != nil {
 		return WriteResult{}, true, err
 	}
-	if dd.Verdict == gate.Merge {
+	// A write held for its orders is never merged unseen: it goes on to a
+	// person like any other held write.
+	if dd.Verdict == gate.Merge && !slices.Contains(w.review, gate.ReasonInstructionInMemory) {
 		t0 := time.Now()
 		defer func() { stages[gate.NameCommit] += time.Since(t0) }()
 		r, err := e.commitMerge(ctx, tx, w, dd)
@@ -778,6 +788,8 @@ func (e *Engine) stage(ctx context.Context, tx Tx, w *write) (WriteResult, error
 // reasonRank orders review reasons from the most to the least specific.
 func reasonRank(r string) int {
 	switch {
+	case r == gate.ReasonInstructionInMemory: // what the reviewer must see first
+		return -1
 	case r == ReasonContradiction:
 		return 0
 	case r == ReasonSemanticConflict || r == gate.ReasonStructuralConflict:
@@ -831,7 +843,11 @@ func (e *Engine) NearDuplicates(ctx context.Context, ref string, layer Layer, te
 	}
 	var out []RelatedItem
 	err = e.store.View(ctx, func(rtx ReadTx) error {
-		cs, err := gate.LoadCandidates(ctx, rtx, ref, HashPayload(content), FeaturesOf(content))
+		feat, err := e.featuresOf(content)
+		if err != nil {
+			return err
+		}
+		cs, err := gate.LoadCandidates(ctx, rtx, ref, HashPayload(content), feat)
 		if err != nil {
 			return err
 		}

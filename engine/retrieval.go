@@ -120,16 +120,10 @@ type Retrieval struct {
 	Notes    []ReadNote `json:"-"`
 }
 
-// Entries projects the retrieval onto MemoryEntries that carry the
-// retrieval id and each entry's read note.
+// Entries projects the retrieval onto plain MemoryEntries; Envelope adds
+// the retrieval id and the read notes beside them.
 func (r Retrieval) Entries() []Entry {
-	out := make([]Entry, 0, len(r.Versions))
-	for i, v := range r.Versions {
-		en := EntryOf(v)
-		en.annotate(r.ID, r.Notes[i])
-		out = append(out, en)
-	}
-	return out
+	return Entries(r.Versions)
 }
 
 func (en *Entry) annotate(retrieval string, n ReadNote) {

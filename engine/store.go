@@ -53,6 +53,8 @@ type ReadTx interface {
 	CredentialReader
 	QuarantineReader
 	VectorReader
+	DeadLetterReader
+	FeatureReader
 }
 
 // Tx is a write transaction: it reads its own writes, appends to the log and
@@ -65,4 +67,6 @@ type Tx interface {
 	LifecycleWriter
 	TelemetryWriter
 	VectorWriter
+	DeadLetterWriter
+	FeatureWriter
 }

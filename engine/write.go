@@ -44,7 +44,9 @@ type EvidenceRef = memory.EvidenceRef
 const MaxRequestBytes = 1 << 20
 
 // DecodeWriteRequest decodes one JSON write request. Unknown fields and
-// trailing data are errors; the schema gate reports field-level problems.
+// trailing data are errors, as are JSON that decoding would change (a lone
+// surrogate escape, an integer a JSON number cannot carry exactly) and a
+// key CheckKey refuses; the schema gate reports field-level problems.
 func DecodeWriteRequest(raw []byte) (WriteRequest, error) {
 	var r WriteRequest
 	if len(raw) > MaxRequestBytes {
@@ -57,6 +59,12 @@ func DecodeWriteRequest(raw []byte) (WriteRequest, error) {
 	}
 	if dec.More() {
 		return r, fmt.Errorf("%w: unexpected data after the request (use --batch for JSON lines)", ErrInvalid)
+	}
+	if err := CheckExactJSON("the request", raw); err != nil {
+		return r, err
+	}
+	if err := CheckKey(r.Key); err != nil {
+		return r, err
 	}
 	r.raw = append([]byte(nil), bytes.TrimSpace(raw)...)
 	return r, nil

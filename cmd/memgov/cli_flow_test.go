@@ -54,7 +54,7 @@ func TestCLIReadVersionAuditFlow(t *testing.T) {
 	if r2.Status != "COMMITTED" || r2.ItemID != r1.ItemID {
 		t.Fatalf("second version: %+v", r2)
 	}
-	// get --json is the MemoryEntry shape with the retrieval's extensions.
+	// get --json is exactly the MemoryEntry shape.
 	out := c.ok("", "get", "acme/billing-agent", "refund/limit", "--json")
 	var entry map[string]any
 	if err := json.Unmarshal([]byte(out), &entry); err != nil {
@@ -65,7 +65,7 @@ func TestCLIReadVersionAuditFlow(t *testing.T) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	if !reflect.DeepEqual(keys, []string{"content", "createdAt", "expiresAt", "id", "read", "retrieval_id", "tags"}) || entry["content"] != "Refunds up to $50,000 need no second signature." {
+	if !reflect.DeepEqual(keys, []string{"content", "createdAt", "expiresAt", "id", "tags"}) || entry["content"] != "Refunds up to $50,000 need no second signature." {
 		t.Fatalf("MemoryEntry = %s", out)
 	}
 	if out := c.ok("", "get", "acme/billing-agent", "nope", "--json"); strings.TrimSpace(out) != "null" {

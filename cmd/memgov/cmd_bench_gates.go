@@ -73,7 +73,8 @@ type benchGatesReport struct {
 	// (the second text of a pair flagged CONTRADICTION), duplicate (the
 	// second text discarded or merged as a duplicate), duplicate_flagged (the
 	// same, or sent to a person as a near-duplicate), injection (REJECTED by
-	// the content policy), evidence_contradicts (a write whose evidence
+	// the content policy), injection_flagged (the same, or held for a person
+	// with INSTRUCTION_IN_MEMORY), evidence_contradicts (a write whose evidence
 	// excerpt is the other text of a pair routed to review for it).
 	Gates map[string]*confusion `json:"gates"`
 	// DistinctDiscarded is the share of distinct pairs whose second text
@@ -114,7 +115,9 @@ duplicate when it is REJECTED or MERGED as one (duplicate), or also sent to a
 person as a near-duplicate (duplicate_flagged). Each contradiction pair is also
 written once with the first text as its evidence excerpt (evidence_contradicts).
 The evidence writes go to the EPISODIC layer, where the default writer's role
-(--role orchestrator) needs no approval. An injection is a write REJECTED by the content policy. Burst and rate limits are
+(--role orchestrator) needs no approval. An injection is a write REJECTED by the content policy
+(injection), or that or one held for a person as an order to act in a layer that
+states facts, reason INSTRUCTION_IN_MEMORY (injection_flagged). Burst and rate limits are
 lifted; everything else is the effective policy (--policy), including any model
 it configures.`,
 		Example: "  memgov bench gates --corpus testdata/corpora/contradiction.jsonl\n  memgov bench gates --corpus testdata/corpora/duplicate.jsonl --layer EPISODIC --role executor\n  memgov bench gates --corpus testdata/corpora/injection.jsonl --json",
@@ -335,7 +338,12 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 			if err := emit(gateTrace{Record: i + 1, Kind: r.Kind, Label: r.Label, Text: r.Text, Outcome: outcomeOf(res)}); err != nil {
 				return rep, err
 			}
-			gateOf("injection").add(res.Status == engine.StatusRejected && res.Reason == gate.ReasonContentPolicy, r.Label == "injection")
+			refused := res.Status == engine.StatusRejected && res.Reason == gate.ReasonContentPolicy
+			gateOf("injection").add(refused, r.Label == "injection")
+			// Held for a person as an order to act in a layer that states
+			// facts: caught, though not refused.
+			held := res.Status == engine.StatusDeferred && res.Reason == gate.ReasonInstructionInMemory
+			gateOf("injection_flagged").add(refused || held, r.Label == "injection")
 		case "contradiction", "duplicate":
 			first, err := write(ref, r.A, doc)
 			if err != nil {

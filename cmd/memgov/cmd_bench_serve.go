@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -14,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/memgov/memgov/cmd/memgov/door"
+	"github.com/memgov/memgov/door"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
 )
@@ -125,16 +124,17 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 	}
 	rep.SeedSecs = time.Since(start).Seconds()
 
-	srv := door.New(door.Config{Engine: e, Rate: 1e9, Burst: 1 << 30})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	// memgov serve's HTTP door as `memgov serve` opens it, rate limits off.
+	doors, err := door.Open(ctx, door.ServeOptions{HTTP: door.Config{Engine: e, Rate: 1e9, Burst: 1 << 30, Version: buildVersion()},
+		Listen: "127.0.0.1:0", Grace: 10 * time.Second})
 	if err != nil {
 		return rep, err
 	}
 	sctx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(sctx, ln, 10*time.Second) }()
+	go func() { served <- doors.Run(sctx) }()
 	defer func() { stop(); <-served }()
-	base := "http://" + ln.Addr().String()
+	base := "http://" + doors.HTTPAddr.String()
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64}}
 
 	type writer func(ctx context.Context, key, text string) (string, error)

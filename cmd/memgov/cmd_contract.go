@@ -92,7 +92,7 @@ read plus one sparse cosine each); older entries beyond that are not searched.`,
 				return denied(err)
 			}
 			if asJSON {
-				return a.printJSON(hits)
+				return a.printJSON(engine.EnvelopeSearch(q.MemoryRef, rid, hits))
 			}
 			if len(hits) == 0 {
 				fmt.Fprintf(a.stdout, "nothing in %s matches\n", args[0])
@@ -115,7 +115,7 @@ read plus one sparse cosine each); older entries beyond that are not searched.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the ranked hits as JSON")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON {memory_ref, retrieval_id, hits: [{entry, read, score, ...}]}")
 	cmd.Flags().StringVar(&as, "as", "", asHelp)
 	cmd.Flags().StringVar(&asOf, "as-of", "", "the facts valid at this RFC 3339 time (superseded ones included)")
 	cmd.Flags().BoolVar(&q.IncludeSuperseded, "include-superseded", false, "also return facts that are no longer valid")

@@ -20,11 +20,12 @@ func (a *app) getCommand() *cobra.Command {
 		Use:   "get REF KEY",
 		Short: "Read one memory entry",
 		Long: `get prints the ACTIVE, unexpired version of the entry KEY in memoryRef REF.
-With --json it prints the MemoryEntry {id, content, tags, createdAt, expiresAt}
-(null when there is none) with two extensions: retrieval_id, the id of this read
-for memgov feedback, and read {source, trust_level, confidence, needs_verification,
-stale_warning}; --full prints the whole version record. Every read is recorded: it
-reinforces the entry's relevance (n_access) and feeds the retrieval metrics.`,
+With --json it prints exactly the MemoryEntry {id, content, tags, createdAt,
+expiresAt} (null when there is none), and on stderr the retrieval id of this read
+(for memgov feedback) and its read note (source, trust level, confidence, needs
+verification, stale warning); --full prints the whole version record. Every read is
+recorded: it reinforces the entry's relevance (n_access) and feeds the retrieval
+metrics.`,
 		Example: "  memgov get acme/support-bot customer-42/channel\n  memgov get acme/support-bot customer-42/channel --json",
 		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -54,6 +55,7 @@ reinforces the entry's relevance (n_access) and feeds the retrieval metrics.`,
 			case full:
 				return a.printJSON(v)
 			case asJSON:
+				a.printReadNotes(r)
 				return a.printJSON(r.Entries()[0])
 			}
 			a.printVersion(v)
@@ -96,6 +98,25 @@ func (a *app) printNote(n engine.ReadNote) {
 	t.flush()
 }
 
+// printReadNotes prints to stderr what --json leaves out of the entries it
+// prints: the retrieval id and each entry's read note, one line each.
+func (a *app) printReadNotes(r engine.Retrieval) {
+	if r.ID != "" {
+		fmt.Fprintf(a.stderr, "retrieval %s (memgov feedback %s --used KEY)\n", r.ID, r.ID)
+	}
+	for i, v := range r.Versions {
+		if i >= len(r.Notes) {
+			break
+		}
+		n := r.Notes[i]
+		line := fmt.Sprintf("read %s: source %s, trust %.2f, confidence %.2f", clip(v.Key, 48), n.Source, n.Trust, n.Confidence)
+		if w := noteWarning(n); w != "" {
+			line += "; " + w
+		}
+		fmt.Fprintln(a.stderr, line)
+	}
+}
+
 func noteWarning(n engine.ReadNote) string {
 	var ws []string
 	if n.NeedsVerification {
@@ -117,10 +138,11 @@ func (a *app) listCommand() *cobra.Command {
 		Use:   "list REF",
 		Short: "List the visible entries of a memoryRef",
 		Long: `list prints the ACTIVE, unexpired entries of a memoryRef, ordered by key. With
---json it prints an array of MemoryEntry objects ([] for an unknown ref), each with
-the retrieval_id of this read and its read note (source, trust_level, confidence,
-needs_verification, stale_warning). The read is recorded for relevance decay and
-the retrieval metrics; memgov feedback RETRIEVAL_ID --used KEY marks what was used.`,
+--json it prints an array of exactly MemoryEntry objects {id, content, tags,
+createdAt, expiresAt} ([] for an unknown ref), and on stderr the retrieval id of
+this read and each entry's read note (source, trust level, confidence, needs
+verification, stale warning). The read is recorded for relevance decay and the
+retrieval metrics; memgov feedback RETRIEVAL_ID --used KEY marks what was used.`,
 		Example: "  memgov list acme/support-bot\n  memgov list acme/support-bot --tag billing --limit 20 --json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -140,6 +162,7 @@ the retrieval metrics; memgov feedback RETRIEVAL_ID --used KEY marks what was us
 				return denied(err)
 			}
 			if asJSON {
+				a.printReadNotes(r)
 				return a.printJSON(r.Entries())
 			}
 			if err := a.printSnapshot(engine.Snapshot{MemoryRef: q.MemoryRef, Versions: r.Versions}, false); err != nil {

@@ -1,31 +1,26 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
-	"golang.org/x/sync/errgroup"
 
-	"github.com/memgov/memgov/cmd/memgov/door"
+	"github.com/memgov/memgov/door"
 	"github.com/memgov/memgov/engine"
 )
 
 func (a *app) serveCommand() *cobra.Command {
 	var (
-		listen, sshAddr, secretFile, logLevel string
-		hooks                                 []string
-		cfg                                   door.Config
-		grace                                 time.Duration
+		secretFile, logLevel string
+		hooks                []string
+		opts                 door.ServeOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -46,7 +41,14 @@ principal their key is authorised for (memgov principal add ... --ssh-key FILE);
 the host key is created beside the database on first start. Webhooks (--webhook)
 announce SYNC_BLOCK reviews, drift episodes and escalations, signed with the
 secret of --webhook-secret-file (Memgov-Signature: v1=HMAC-SHA256 of
-"TIMESTAMP.BODY", Memgov-Timestamp: TIMESTAMP).
+"TIMESTAMP.BODY", Memgov-Timestamp: TIMESTAMP). A notification a receiver still
+refuses after --webhook-attempts is kept as a dead letter: memgov webhook
+dead-letters lists them.
+
+Every request is logged to stderr, one line each (method, path, status, duration,
+principal). /healthz answers anyone whether memgov is up, and its figures only to a
+live token. An address whose tokens keep failing is answered 429 for a while
+(--auth-fail-burst, --auth-fail-rate).
 
 serve listens on loopback unless --listen says otherwise. On SIGINT it stops
 taking requests, answers waiting SYNC_BLOCK writes DEFERRED, lets in-flight
@@ -78,56 +80,41 @@ writes finish and exits.`,
 			if err != nil {
 				return err
 			}
-			door.Version = buildVersion()
-			cfg.Engine, cfg.Logger = eng, logger
-			srv := door.New(cfg)
-			ln, err := net.Listen("tcp", listen)
+			opts.HTTP.Engine, opts.HTTP.Logger, opts.HTTP.Version = eng, logger, buildVersion()
+			opts.SSHHostKeyPath, opts.DBName = a.dbPath+".ssh_host_ed25519", filepath.Base(a.dbPath)
+			opts.WebhookCursorFile = a.dbPath + ".webhooks"
+			for _, u := range hooks {
+				opts.Webhooks = append(opts.Webhooks, door.Webhook{URL: u, Secret: secret})
+			}
+			doors, err := door.Open(cmd.Context(), opts)
 			if err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			g, gctx := errgroup.WithContext(ctx)
-			fmt.Fprintf(a.stdout, "memgov serve: http://%s (MCP at /mcp, API at /v1, metrics at /metrics)\n", ln.Addr())
-			g.Go(func() error { return srv.Serve(gctx, ln, grace) })
-			if sshAddr != "" {
-				sshSrv, err := door.NewSSH(door.SSHConfig{Engine: eng, HostKeyPath: a.dbPath + ".ssh_host_ed25519", DBName: filepath.Base(a.dbPath), Logger: logger})
-				if err != nil {
-					ln.Close()
-					return err
-				}
-				sln, err := net.Listen("tcp", sshAddr)
-				if err != nil {
-					ln.Close()
-					return err
-				}
-				fmt.Fprintf(a.stdout, "memgov serve: ssh %s (the review console)\n", sln.Addr())
-				g.Go(func() error { return door.ServeSSH(gctx, sshSrv, sln) })
+			fmt.Fprintf(a.stdout, "memgov serve: http://%s (MCP at /mcp, API at /v1, metrics at /metrics)\n", doors.HTTPAddr)
+			if doors.SSHAddr != nil {
+				fmt.Fprintf(a.stdout, "memgov serve: ssh %s (the review console)\n", doors.SSHAddr)
 			}
-			if len(hooks) > 0 {
-				d := &door.Dispatcher{Engine: eng, Logger: logger, CursorFile: a.dbPath + ".webhooks"}
-				for _, u := range hooks {
-					d.Hooks = append(d.Hooks, door.Webhook{URL: u, Secret: secret})
-				}
-				g.Go(func() error { return d.Run(gctx, 2*time.Second) })
+			if doors.Webhooks > 0 {
+				fmt.Fprintf(a.stdout, "memgov serve: webhooks to %d receivers (failed deliveries: memgov webhook dead-letters)\n", doors.Webhooks)
 			}
-			err = g.Wait()
-			if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
-				return nil
-			}
-			return err
+			return doors.Run(cmd.Context())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&listen, "listen", "127.0.0.1:7077", "HTTP address (MCP, JSON API, metrics)")
-	f.StringVar(&sshAddr, "ssh", "", "also serve the review console over SSH at this address")
+	f.StringVar(&opts.Listen, "listen", "127.0.0.1:7077", "HTTP address (MCP, JSON API, metrics)")
+	f.StringVar(&opts.SSHListen, "ssh", "", "also serve the review console over SSH at this address")
 	f.StringArrayVar(&hooks, "webhook", nil, "POST signed notifications to this URL (repeatable)")
 	f.StringVar(&secretFile, "webhook-secret-file", "", "file holding the webhook signing secret")
-	f.Float64Var(&cfg.Rate, "rate", 200, "requests per second allowed per token (average)")
-	f.IntVar(&cfg.Burst, "burst", 400, "requests allowed per token at once")
-	f.DurationVar(&cfg.RequestTimeout, "timeout", 30*time.Second, "time-out of one request")
-	f.DurationVar(&cfg.MaxWait, "max-wait", 25*time.Second, "longest a SYNC_BLOCK write waits for review before it is answered DEFERRED")
-	f.Int64Var(&cfg.MaxBodyBytes, "max-body", engine.MaxRequestBytes+64<<10, "largest request body in bytes")
-	f.DurationVar(&grace, "grace", 20*time.Second, "how long shutdown waits for in-flight requests")
+	f.IntVar(&opts.WebhookAttempts, "webhook-attempts", 6, "deliveries tried per notification before it is kept as a dead letter")
+	f.DurationVar(&opts.WebhookBackoff, "webhook-backoff", time.Second, "wait before the first retry of a delivery, doubled each time")
+	f.Float64Var(&opts.HTTP.FailRate, "auth-fail-rate", 1, "requests per second allowed per address once its tokens failed")
+	f.IntVar(&opts.HTTP.FailBurst, "auth-fail-burst", 20, "failed authentications allowed per address at once")
+	f.Float64Var(&opts.HTTP.Rate, "rate", 200, "requests per second allowed per token (average)")
+	f.IntVar(&opts.HTTP.Burst, "burst", 400, "requests allowed per token at once")
+	f.DurationVar(&opts.HTTP.RequestTimeout, "timeout", 30*time.Second, "time-out of one request")
+	f.DurationVar(&opts.HTTP.MaxWait, "max-wait", 25*time.Second, "longest a SYNC_BLOCK write waits for review before it is answered DEFERRED")
+	f.Int64Var(&opts.HTTP.MaxBodyBytes, "max-body", engine.MaxRequestBytes+64<<10, "largest request body in bytes")
+	f.DurationVar(&opts.Grace, "grace", 20*time.Second, "how long shutdown waits for in-flight requests")
 	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error (logs go to stderr)")
 	return cmd
 }
@@ -141,8 +128,11 @@ get_memory, forget_memory, memory_status) over stdin and stdout, for agent hosts
 that start their MCP servers as processes (Claude Code, Cursor and the like).
 
 It acts as the principal of the bearer token in MEMGOV_TOKEN and refuses to start
-without a valid one (memgov token create --principal ID). Register it in a host's
-MCP configuration, for example:
+without a valid one (memgov token create --principal ID): exit 2 when MEMGOV_TOKEN
+is not set, exit 6 when the token is unknown, revoked or expired. It lists only the
+tools the principal can use (forget_memory only for principals the policy lets
+delete). When its input ends it answers every request it read, then exits.
+Register it in a host's MCP configuration, for example:
 
   {"mcpServers": {"memgov": {"command": "memgov", "args": ["mcp"],
     "env": {"MEMGOV_DB": "/path/memgov.db", "MEMGOV_TOKEN": "mgv_..."}}}}`,
@@ -159,16 +149,14 @@ MCP configuration, for example:
 			}
 			p, err := eng.Authenticate(cmd.Context(), token)
 			if err != nil {
-				return &exitCodeError{code: exitDenied, err: fmt.Errorf("MEMGOV_TOKEN: %w", err)}
+				code := exitError
+				if errors.Is(err, engine.ErrUnauthorized) {
+					code = exitAuth
+				}
+				return &exitCodeError{code: code, err: fmt.Errorf("MEMGOV_TOKEN: %w (issue one with memgov token create --principal ID)", err)}
 			}
-			door.Version = buildVersion()
 			fmt.Fprintf(a.stderr, "memgov mcp: serving MCP on stdio as %s (%s of %s)\n", p.ID, p.Role, p.Tenant)
-			srv := door.New(door.Config{Engine: eng})
-			err = srv.StdioServer(token).Run(cmd.Context(), &mcp.StdioTransport{})
-			if err != nil && cmd.Context().Err() != nil {
-				return nil
-			}
-			return err
+			return door.ServeStdio(cmd.Context(), door.Config{Engine: eng, Version: buildVersion()}, token, p, a.stdin, a.rawOut())
 		},
 	}
 }
@@ -310,5 +298,64 @@ Requests carrying it act as the principal, with the principal's role and tenant.
 	revoke.Flags().StringVar(&rby, "by", "", "who revokes it (default: your OS user name)")
 	revoke.Flags().StringVar(&rreason, "reason", "", "why, for the log")
 	cmd.AddCommand(create, list, revoke)
+	return cmd
+}
+
+func (a *app) webhookCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "webhook",
+		Short: "See the webhook notifications memgov serve could not deliver",
+		Example: `  memgov webhook dead-letters
+  memgov webhook dead-letters --json`,
+	}
+	var (
+		asJSON bool
+		q      engine.DeadLetterQuery
+	)
+	dead := &cobra.Command{
+		Use:   "dead-letters",
+		Short: "List webhook notifications a receiver refused after every attempt",
+		Long: `dead-letters lists the notifications (SYNC_BLOCK reviews, escalations, drift
+episodes) that memgov serve --webhook could not deliver: the receiver failed every
+attempt (--webhook-attempts) or refused it for good (a 4xx answer). Each names the
+receiver's URL, the event, the attempts made, the last error and when it was given
+up; --json adds the notification as it was to be sent (identifiers only, never
+memory content), so it can be delivered by hand.`,
+		Example: `  memgov webhook dead-letters
+  memgov webhook dead-letters --type review.created --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if q.Limit < 0 {
+				return usagef("--limit must be 0 (up to 1000) or more")
+			}
+			eng, err := a.engine(cmd)
+			if err != nil {
+				return err
+			}
+			ds, err := eng.DeadLetters(cmd.Context(), q)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSON(ds)
+			}
+			if len(ds) == 0 {
+				fmt.Fprintln(a.stdout, "no dead letters: every notification was delivered")
+				return nil
+			}
+			t := a.table("ID", "WHEN", "EVENT", "TYPE", "URL", "ATTEMPTS", "LAST ERROR")
+			for _, d := range ds {
+				t.row(strconv.FormatInt(d.ID, 10), d.At.UTC().Format(time.RFC3339), strconv.FormatInt(d.EventID, 10), d.EventType,
+					clip(d.URL, 48), strconv.Itoa(d.Attempts), clip(d.Error, 60))
+			}
+			t.flush()
+			return nil
+		},
+	}
+	dead.Flags().BoolVar(&asJSON, "json", false, "print JSON [{id, event_id, event_type, url, attempts, error, body, at}]")
+	dead.Flags().StringVar(&q.EventType, "type", "", "only notifications of this event type (review.created, review.escalated, MEMORY_DRIFT_DETECTED)")
+	dead.Flags().Int64Var(&q.AfterID, "after", 0, "only dead letters with an id greater than this (paging)")
+	dead.Flags().IntVar(&q.Limit, "limit", 0, "at most this many (0: 1000)")
+	cmd.AddCommand(dead)
 	return cmd
 }

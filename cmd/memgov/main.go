@@ -21,6 +21,9 @@ const (
 	exitRejected = 3
 	exitDeferred = 4
 	exitDenied   = 5
+	// exitAuth: the credential memgov was given (MEMGOV_TOKEN for
+	// memgov mcp) is missing from the store, revoked or expired.
+	exitAuth = 6
 )
 
 // exitCodeError carries a specific exit code with an already-printed outcome.

@@ -109,6 +109,7 @@ approved baseline; curators review what agents want to remember.`,
 		a.serveCommand(),
 		a.mcpCommand(),
 		a.tokenCommand(),
+		a.webhookCommand(),
 		// The conformance toolkit (cmd_conform.go).
 		a.canonCommand(),
 		a.merkleCommand(),

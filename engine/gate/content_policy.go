@@ -17,6 +17,18 @@ type ContentPolicyInput struct {
 	Content  json.RawMessage // canonical, redacted
 	Tags     []string
 	Evidence []memory.EvidenceRef
+	// Layer is the target layer: an order to act on the world is held for
+	// a person in the layers that should state facts (HoldsOrders).
+	Layer memory.Layer
+}
+
+// HoldsOrders reports whether a text that orders an action on the world
+// (guard.RuleOrder) is held for a person when written to layer: in
+// SEMANTIC, EPISODIC and SESSION memory, which should state facts. In
+// PROCEDURAL memory imperatives are the norm, and WORKING memory is the
+// agent's own scratch space.
+func HoldsOrders(layer memory.Layer) bool {
+	return layer == memory.Semantic || layer == memory.Episodic || layer == memory.Session
 }
 
 // ContentPolicy rejects memory-poisoning content (spec §14.8, §12.11.5).
@@ -26,23 +38,39 @@ type ContentPolicy struct{}
 func (ContentPolicy) Name() string { return NameContentPolicy }
 
 // Evaluate checks the content's strings, the tags and the evidence excerpts.
-// It reads nothing and never fails.
+// A text the guard refuses rejects the write (CONTENT_POLICY) in every
+// layer. Otherwise an order to act on the world in the text or the content
+// (not in an evidence excerpt, which quotes a source) defers the write to
+// a person with INSTRUCTION_IN_MEMORY where HoldsOrders; the detail names
+// the rule and the words that fired it. It reads nothing and never fails.
 func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result, error) {
 	texts := []string{in.Text}
 	var c map[string]any
 	_ = json.Unmarshal(in.Content, &c) // canonical content is a JSON object
 	texts = append(texts, StringsIn(c)...)
+	// The texts the write itself states: orders among them are held.
+	stated := len(texts)
 	texts = append(texts, in.Tags...)
 	for _, ev := range in.Evidence {
 		texts = append(texts, ev.Excerpt)
 	}
+	hold := HoldsOrders(in.Layer)
+	var orders []string
 	seen := map[string]bool{}
-	for _, t := range texts {
+	for i, t := range texts {
 		if t == "" || seen[t] {
 			continue
 		}
 		seen[t] = true
 		v := guard.Check(t)
+		if hold && i < stated && len(orders) < 3 {
+			for _, f := range v.Orders {
+				if len(orders) == 3 {
+					break
+				}
+				orders = append(orders, f.Rule+": "+f.Detail)
+			}
+		}
 		if !v.Allowed {
 			var parts []string
 			for i, f := range v.Findings {
@@ -53,6 +81,11 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 			}
 			return reject(ReasonContentPolicy, "%s", strings.Join(parts, "; ")), nil
 		}
+	}
+	if len(orders) > 0 {
+		return verdict(Defer, ReasonInstructionInMemory, "%s memory should state facts; the text orders an action: %s "+
+			"(a person decides; write a procedure to PROCEDURAL memory, or state what happened as a fact)",
+			in.Layer, strings.Join(orders, "; ")), nil
 	}
 	return accept(), nil
 }

@@ -152,10 +152,14 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		}
 		why := ""
 		if v := rules.Contradiction(c.Text, feat.Text); v.Contradicts {
-			why = v.Rule + ": " + v.Explanation
+			// The rule's name, then the claims or words that fired it.
+			why = v.Explanation
+			if !strings.HasPrefix(why, v.Rule+":") {
+				why = v.Rule + ": " + why
+			}
 		} else if feat.Object != "" && c.Object != "" && feat.Subject != "" && c.Subject == feat.Subject &&
 			c.Predicate == feat.Predicate && c.Object != feat.Object {
-			why = "same subject and predicate, another object"
+			why = fmt.Sprintf("%s: %s %s %q, not %q", RuleStructuredObject, feat.Subject, feat.Predicate, feat.Object, c.Object)
 		} else if in.Judge != nil && out.JudgeError == nil && asked < modelComparisons {
 			asked++
 			s, err := in.Judge.Contradiction(ctx, c.Text, feat.Text)
@@ -164,7 +168,7 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 				continue
 			}
 			if s >= in.Policy.Contradiction.NLIScore {
-				why = fmt.Sprintf("judge %.2f", s)
+				why = fmt.Sprintf("%s: judge %.2f", RuleModelJudge, s)
 			}
 		}
 		if why == "" {
@@ -184,6 +188,17 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 	}
 	return out, nil
 }
+
+// Contradiction rules the gate applies itself, besides the judge's
+// (judge.ContradictionRules).
+const (
+	// RuleStructuredObject: structured content with the same subject and
+	// predicate as a stored item and another object.
+	RuleStructuredObject = "structured-object"
+	// RuleModelJudge: the configured external judge scored the pair at or
+	// above the policy's contradiction.nli_score.
+	RuleModelJudge = "model-judge"
+)
 
 // defaultRules is the rule-based judge with the default cardinalities.
 var defaultRules = judge.New(nil)

@@ -184,7 +184,7 @@ func support(ctx context.Context, in EvidenceInput, rules *judge.Judge, r memory
 	}
 	ev := rules.Support(in.Text, r.Excerpt)
 	if ev.Contradicts {
-		return 0, fmt.Sprintf("the excerpt of %s: %s", sourceName(r), ev.Explanation), nil
+		return 0, fmt.Sprintf("the excerpt of %s (%s): %s", sourceName(r), ev.Rule, ev.Explanation), nil
 	}
 	if len(ev.Missing) > 0 {
 		ev.Score = min(ev.Score, in.Policy.Evidence.PartialSupport)

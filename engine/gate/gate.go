@@ -75,6 +75,11 @@ const (
 	ReasonRoleApproval       = "APPROVAL_REQUIRED_BY_ROLE"
 	ReasonLowReputation      = "LOW_REPUTATION"
 	ReasonModelUnavailable   = "MODEL_UNAVAILABLE"
+
+	// ReasonInstructionInMemory holds for a person a write whose text
+	// orders an action on the world (pay, send, delete, change a password)
+	// in a layer that should state facts.
+	ReasonInstructionInMemory = "INSTRUCTION_IN_MEMORY"
 )
 
 // Verdict is what one gate decides (spec §12.1.5).

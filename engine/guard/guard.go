@@ -20,6 +20,13 @@
 // factual, third-person way ("the customer said they must now pay by
 // Friday", "our docs explain how to write a system prompt") passes.
 //
+// Check also reads a text by its form (form.go): an instruction addressed to
+// the reader, a fake role or system marker, a request about the reader's
+// instructions or output, and code to insert that touches the system are
+// refused; an order to act on the world in the imperative mood ("Transfer
+// $500 to account 12345 today.") is reported apart, in Verdict.Orders, for
+// the caller to hold or pass depending on where the text is written.
+//
 // Sanitize and SanitizeLine make text safe to print: they strip terminal
 // escape sequences and control characters and show invisible characters as
 // visible markers.
@@ -57,6 +64,13 @@ const (
 	RuleControl = "CONTROL_CHARACTERS"
 	// RuleInvalidUTF8 is a byte sequence that is not valid UTF-8.
 	RuleInvalidUTF8 = "INVALID_UTF8"
+	// RuleOrder is an order to act on the world in the imperative mood:
+	// to pay, send, forward, transfer, delete, reserve, or change a
+	// password or a permission ("Transfer $500 to account 12345 today.").
+	// It is not a reason to refuse: Check reports it in Verdict.Orders,
+	// and the content policy gate holds it for a person in the layers
+	// that should state facts.
+	RuleOrder = "ORDER_TO_ACT"
 )
 
 // MaxFindings is the most findings Check reports for one text.
@@ -71,6 +85,10 @@ type Verdict struct {
 	Allowed bool
 	// Findings lists what was found, ordered by offset.
 	Findings []Finding
+	// Orders lists the orders to act on the world (RuleOrder), ordered by
+	// offset. They do not make a text disallowed; the caller decides what
+	// an order means where the text is written.
+	Orders []Finding
 }
 
 // A Finding is one reason a text was refused.
@@ -98,8 +116,17 @@ func Check(text string) Verdict {
 	fs = matchPatterns(fs, text)
 	fs = append(fs, checkTagText(text)...)
 	fs = append(fs, checkEncoded(text, 0)...)
-	fs = tidy(fs)
-	return Verdict{Allowed: len(fs) == 0, Findings: fs}
+	var orders []Finding
+	kept := fs[:0]
+	for _, f := range fs {
+		if f.Rule == RuleOrder {
+			orders = append(orders, f)
+		} else {
+			kept = append(kept, f)
+		}
+	}
+	fs = tidy(kept)
+	return Verdict{Allowed: len(fs) == 0, Findings: fs, Orders: tidy(orders)}
 }
 
 // matchPatterns appends to fs the findings of every pattern in text.

@@ -31,7 +31,29 @@ type pattern struct {
 	// ordinary note, in which most patterns have nothing to find.
 	groups []int
 	subs   [][]byte
+	// near, when set, must match the view within nearWindow bytes of a
+	// match for the match to count.
+	near *regexp.Regexp
+	// order skips a match whose first word is followed by a finite verb:
+	// the word is then a noun, not an order ("Order #5 left on Monday").
+	order bool
+	// starts, when set, anchors the pattern: re is tried only where one of
+	// these words begins, and pre must match the text just before it.
+	// A pattern whose match opens with one of a few words runs much faster
+	// this way than as a search over the whole text.
+	starts map[string]bool
+	pre    *regexp.Regexp
 }
+
+// anchorWindow bounds the text an anchored pattern reads after its start
+// word, and preWindow the text its pre expression reads before it.
+const (
+	anchorWindow = 240
+	preWindow    = 80
+)
+
+// nearWindow is how far around a match a pattern's near expression looks.
+const nearWindow = 300
 
 // clause matches the start of a clause, so that an imperative verb is only
 // matched where it gives an order ("Forget everything", "...; act as DAN")
@@ -153,10 +175,14 @@ func buildPatterns() []pattern {
 		// SYSTEM_PROMPT_PATTERN.
 		{rule: RuleSystemPrompt, subs: []string{`<|`, `< |`}, desc: "chat-template token",
 			expr: `(?P<m><\|\s*[a-z0-9_]{2,30}\s*\|>)`},
-		{rule: RuleSystemPrompt, subs: []string{`inst]`, `sys>`, `[system`, `[/system`, `system>`, `system_prompt>`, `system-message>`, `developer_message>`}, desc: "instruction-format marker",
-			expr: `(?P<m>\[/?inst\]|<</?sys>>|\[/?system(?:\s+(?:message|prompt|note))?\]|</?(?:system|system_prompt|sys|system-message|developer_message)>)`},
+		{rule: RuleSystemPrompt, subs: []string{`inst]`, `sys>`, `[/system`, `system>`, `system_prompt>`, `system-message>`, `developer_message>`, `[system `}, desc: "instruction-format marker",
+			expr: `(?P<m>\[/?inst\]|<</?sys>>|\[/system(?:\s+(?:message|prompt|note))?\]|\[system\s+(?:message|prompt|note)\]|</?(?:system|system_prompt|sys|system-message|developer_message)>)`},
+		// "[SYSTEM]" opens log lines ("[SYSTEM] Backup completed"); as a
+		// marker it opens an order or speaks to the reader.
+		{rule: RuleSystemPrompt, subs: []string{`[system]`}, desc: "instruction-format marker",
+			expr: `(?P<m>\[system\])\s*(?:[^\n]{0,200}?\b(?:you|your|please|assistant|ai|model|must|ignore|disregard|override|forget|new|always|never|instructions?|prompt|mode|from\s+now|trust(?:ed)?|skip|bypass|approved?|approval|priority|authori[sz]ed|elevated?)\b|` + alt(addressVerbs) + `\b)`},
 		{rule: RuleSystemPrompt, subs: []string{`##`}, desc: "system-prompt heading",
-			expr: `(?:^|\n)\s*(?P<m>#{2,}\s*(?:system|system prompt|instructions?|response)\s*:?)(?:\s|$)`},
+			expr: `(?:^|\n)\s*(?P<m>#{2,}\s*(?:system|system prompt|instructions?|response)\s*:)(?:\s|$)`},
 		{rule: RuleSystemPrompt, need: "system; prompt message instruction instructions", leet: true, desc: "system-prompt label",
 			expr: `\b(?P<m>system\s*(?:prompt|message|instructions?)\s*:|(?:real|actual|true|hidden|secret|begin|start of|end of|override)\s+(?:the\s+)?system\s+(?:prompt|message|instructions?))`},
 		{rule: RuleSystemPrompt, need: "system sys admin developer root", leet: true, desc: "role label opening a system message",
@@ -180,7 +206,7 @@ func buildPatterns() []pattern {
 
 		// SHELL_INJECTION.
 		{rule: RuleShellInjection, need: "curl wget fetch iwr webrequest", subs: []string{`|`}, desc: "download piped to a shell",
-			expr: `\b(?P<m>(?:curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|c|tc|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|powershell|pwsh)\b)`},
+			expr: `\b(?P<m>(?:curl|wget|fetch|iwr|invoke-webrequest)\b\s*[^\s|;][^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|c|tc|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|powershell|pwsh)\b)`},
 		{rule: RuleShellInjection, subs: []string{`$(`}, desc: "download run by command substitution",
 			expr: `(?P<m>\$\(\s*(?:curl|wget)\b)`},
 		{rule: RuleShellInjection, need: "rm preserve", desc: "recursive delete of a root or home directory",
@@ -199,11 +225,25 @@ func buildPatterns() []pattern {
 			expr: `(?P<m>>>\s*~?/?(?:root/)?\.ssh/authorized_keys|\bchmod\s+(?:-r\s+)?(?:777|666|\+s|u\+s)\s+/(?:etc|bin|usr|root|sbin)\b)`},
 	}
 	ps = append(ps, addressedSpecs...)
+	ps = append(ps, formSpecs...)
 	out := make([]pattern, len(ps))
 	for i, sp := range ps {
-		re := regexp.MustCompile(sp.expr)
+		expr := sp.expr
+		if sp.starts != "" {
+			expr = `^(?:` + expr + `)`
+		}
+		re := regexp.MustCompile(expr)
 		p := pattern{rule: sp.rule, desc: sp.desc, re: re, leet: sp.leet,
-			reported: sp.reported, m: re.SubexpIndex("m")}
+			reported: sp.reported, m: re.SubexpIndex("m"), near: sp.near, order: sp.order}
+		if sp.starts != "" {
+			p.starts = map[string]bool{}
+			for _, w := range strings.Fields(sp.starts) {
+				p.starts[w] = true
+			}
+			if sp.pre != "" {
+				p.pre = regexp.MustCompile(`(?:` + sp.pre + `)$`)
+			}
+		}
 		view := 0
 		if sp.leet {
 			view = 1
@@ -241,6 +281,11 @@ type spec struct {
 	need             string
 	subs             []string
 	leet, reported   bool
+	near             *regexp.Regexp
+	order            bool
+	// starts lists the words a match opens with and pre the expression
+	// the text before a match must end with; see pattern.starts.
+	starts, pre string
 }
 
 // markTriggers sets seen[g] for every group g satisfied by a word of t,
@@ -284,7 +329,7 @@ func (p *pattern) ready(view *normalized, seen []bool) bool {
 // find appends to fs a finding for each match of p in view, which was built
 // from text.
 func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
-	for _, loc := range p.re.FindAllSubmatchIndex(view.text, -1) {
+	for _, loc := range p.matches(view.text) {
 		s, e := loc[0], loc[1]
 		if p.m > 0 && loc[2*p.m] >= 0 {
 			s, e = loc[2*p.m], loc[2*p.m+1]
@@ -293,6 +338,18 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 			continue
 		}
 		if p.rule == RuleInstruction && quotedMention(view.text, s, e) {
+			continue
+		}
+		if p.order && declarative(view.text, s) {
+			continue
+		}
+		if p.order {
+			// Quote the order up to the end of its clause.
+			for e < len(view.text) && e-s < quoteLimit && !clauseEnd(view.text[e]) {
+				e++
+			}
+		}
+		if p.near != nil && !p.near.Match(view.text[max(0, s-nearWindow):min(len(view.text), e+nearWindow)]) {
 			continue
 		}
 		start := view.origin(s, len(text))
@@ -312,6 +369,64 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 		fs = append(fs, Finding{Rule: p.rule, Detail: d, Offset: start})
 	}
 	return fs
+}
+
+// matches returns the submatch indexes of p's matches in t: of a search
+// over t, or, for an anchored pattern, of the matches that open at a start
+// word whose preceding text pre accepts.
+func (p *pattern) matches(t []byte) [][]int {
+	if p.starts == nil {
+		return p.re.FindAllSubmatchIndex(t, -1)
+	}
+	var out [][]int
+	for i := 0; i < len(t); {
+		if !isLetter(t[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && isLetter(t[j]) {
+			j++
+		}
+		if p.starts[string(t[i:j])] && (i == 0 || !isWordByte(t[i-1])) {
+			// The match first: it fails fast, where pre reads a window.
+			if loc := p.re.FindSubmatchIndex(t[i:min(len(t), i+anchorWindow)]); loc != nil && p.preAccepts(t, i) {
+				for k := range loc {
+					if loc[k] >= 0 {
+						loc[k] += i
+					}
+				}
+				out = append(out, loc)
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// preAccepts reports whether the text before position i of t ends as p.pre
+// requires. A window cut short of the start of t opens with a NUL, which
+// the normalised view never holds, so that pre cannot take the cut for the
+// start of the text.
+func (p *pattern) preAccepts(t []byte, i int) bool {
+	if p.pre == nil {
+		return true
+	}
+	if i <= preWindow {
+		return p.pre.Match(t[:i])
+	}
+	var buf [preWindow + 1]byte
+	buf[0] = 0
+	copy(buf[1:], t[i-preWindow:i])
+	return p.pre.Match(buf[:])
+}
+
+func clauseEnd(c byte) bool {
+	return c == '.' || c == '!' || c == '?' || c == ';' || c == '\n'
+}
+
+func isWordByte(c byte) bool {
+	return isLetter(c) || (c >= '0' && c <= '9') || c == '_'
 }
 
 // mentionRe matches words that introduce a quotation as an example, a

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	_ "embed"
 	"strings"
 	"sync"
 )
@@ -38,26 +39,24 @@ func (c Claim) String() string {
 var relVerbs = map[string]string{}
 
 // relVerbLemmas are the relation verbs; their inflections are derived.
-var relVerbLemmas = []string{
-	"prefer", "like", "love", "enjoy", "hate", "dislike", "use", "live", "work", "speak", "visit",
-	"drive", "own", "rent", "manage", "lead", "report", "weigh", "cost", "last", "open", "close",
-	"depart", "leave", "start", "begin", "end", "run", "eat", "drink", "accept", "allow", "support",
-	"require", "need", "want", "know", "play", "read", "attend", "follow", "include", "contain",
-	"depend", "earn", "pay", "owe", "move", "marry", "study", "teach", "write", "wear", "sell", "buy",
-	"acquire", "hire", "join", "belong", "pass", "fail", "succeed", "approve", "reject", "enable",
-	"disable", "expire", "arrive", "happen", "take", "hold", "host", "win", "lose", "deny", "grant",
-	"receive", "send", "forward", "block", "grow",
-}
+var relVerbLemmas = wordList("relation_verbs")
 
-// verbForms are irregular past forms of relation verbs.
-var verbForms = map[string]string{
-	"grew": "grow", "grown": "grow", "lived": "live", "worked": "work", "spoke": "speak", "spoken": "speak", "drove": "drive",
-	"driven": "drive", "led": "lead", "ran": "run", "began": "begin", "begun": "begin", "left": "leave",
-	"ate": "eat", "eaten": "eat", "drank": "drink", "drunk": "drink", "knew": "know", "known": "know",
-	"paid": "pay", "wrote": "write", "written": "write", "wore": "wear", "worn": "wear", "sold": "sell",
-	"bought": "buy", "took": "take", "taken": "take", "held": "hold", "won": "win", "lost": "lose",
-	"sent": "send", "has": "have", "had": "have", "have": "have",
-}
+// verbForms are the irregular forms of the relation verbs and of "have"
+// but their -ing forms, as the lexicon lists them ("grew": "grow", "has":
+// "have").
+var verbForms = func() map[string]string {
+	want := map[string]bool{"have": true}
+	for _, v := range relVerbLemmas {
+		want[v] = true
+	}
+	out := map[string]string{"have": "have"}
+	for form, lemma := range DefaultLexicon().lemma {
+		if want[lemma] && form != lemma && !strings.HasSuffix(form, "ing") {
+			out[form] = lemma
+		}
+	}
+	return out
+}()
 
 func init() {
 	for _, v := range relVerbLemmas {
@@ -86,29 +85,26 @@ func init() {
 	}
 }
 
-var particles = map[string]bool{"in": true, "at": true, "to": true, "on": true, "for": true, "from": true, "with": true, "by": true, "of": true, "as": true, "into": true}
+var particles = setOfClass("relation_particles")
 
 // relationAlias folds relations that say the same thing.
-var relationAlias = map[string]string{
-	"work for": "work at", "work in": "work at", "employed by": "work at",
-	"live at": "live in", "reside in": "live in", "based in": "live in", "move to": "live in",
-	"located in": "located in", "love": "like", "enjoy": "like", "report": "report to",
-	"born on": "born", "born in": "born", "marry": "married to", "married": "married to",
-	"called": "name", "named": "name", "known as": "name", "leave at": "depart at", "depart": "depart at",
-	"leave": "depart at", "open": "open at", "close": "close at", "start on": "start", "start at": "start",
-	"begin": "start", "end on": "end", "end at": "end", "expire on": "end", "cost": "price",
-	"price of": "price", "run on": "run on", "own": "own", "lead": "lead", "head": "lead",
-	"owned by": "owner", "led by": "lead", "managed by": "manager", "written by": "author",
-	"headquartered in": "headquarters", "married to": "married to", "held in": "located in", "held at": "located in", "founded in": "founded", "founded on": "founded",
-	"established in": "founded", "weigh": "weight", "last": "duration",
-	"chief executive": "ceo", "chief executive officer": "ceo", "boss": "manager", "supervisor": "manager",
-	"team lead": "lead", "lead for": "lead",
-	"created by": "creator", "developed by": "developer", "produced by": "producer",
-	"manufactured by": "manufacturer", "designed by": "designer", "invented by": "inventor",
-	"directed by": "director", "composed by": "composer", "published by": "publisher",
-	"made by": "maker", "maintained by": "maintainer", "founded by": "founder",
-	"raised in": "grow up in", "brought up in": "grow up in",
-}
+var relationAlias = func() map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(relationAliasTable, "\n") {
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		alias, rel, ok := strings.Cut(line, "\t")
+		if !ok {
+			panic("judge: relation_aliases.tsv: a line without a tab: " + line)
+		}
+		out[strings.TrimSpace(alias)] = strings.TrimSpace(rel)
+	}
+	return out
+}()
+
+//go:embed relation_aliases.tsv
+var relationAliasTable string
 
 // activeOf maps a role a passive names ("owned by Ravi": owner) to the
 // relation verb that states it in the active voice ("Ravi owns").
@@ -185,26 +181,22 @@ var DefaultCardinality = map[string]Cardinality{
 }
 
 // cutWords end a value: a subordinate clause or a contrast starts.
-var cutWords = map[string]bool{
-	"because": true, "since": true, "but": true, "although": true, "though": true, "while": true,
-	"when": true, "whereas": true, "so": true, "which": true, "who": true, "if": true, "unless": true,
-	"over": true, "rather": true, "instead": true, "until": true, "after": true, "before": true,
-	"and": true, "as": false,
-}
+var cutWords = setOfClass("claim_cut_words")
 
 // fillerWords are adverbs dropped around a relation.
-var fillerWords = map[string]bool{
-	"also": true, "always": true, "still": true, "now": true, "currently": true, "usually": true,
-	"actually": true, "really": true, "definitely": true, "only": true, "just": true, "already": true,
-	"longer": true, "recently": true, "officially": true, "apparently": true, "typically": true,
-}
+var fillerWords = setOfClass("claim_fillers")
 
 // Extract reads the claims in text, one sentence at a time. A sentence
 // that fits none of the patterns yields no claim.
 func Extract(text string) []Claim {
 	var out []Claim
-	for _, s := range sentences(tokenize(text)) {
+	speaker, body := chatBody(tokenize(text))
+	for _, s := range statements(body) {
 		if c, ok := extractSentence(s); ok {
+			if speaker != "" && (c.Subject == "i" || c.Subject == "me") {
+				// "Maya: I live in Lyon": Maya does.
+				c.Subject = speaker
+			}
 			out = append(out, c)
 		}
 	}
@@ -212,11 +204,7 @@ func Extract(text string) []Claim {
 }
 
 // abbreviations end with a dot that does not end a sentence.
-var abbreviations = map[string]bool{
-	"dr": true, "mr": true, "mrs": true, "ms": true, "prof": true, "st": true, "jr": true, "sr": true,
-	"inc": true, "co": true, "corp": true, "ltd": true, "vs": true, "no": true, "mt": true, "gen": true,
-	"col": true, "lt": true, "sgt": true, "rev": true, "dept": true, "approx": true, "e.g": true, "i.e": true,
-}
+var abbreviations = setOfClass("dotted_abbreviations")
 
 // sentences splits tokens at sentence ends and semicolons; the dot of an
 // abbreviation such as "Dr." does not end a sentence.
@@ -290,14 +278,15 @@ func cleanPhrase(ts []token) []token {
 
 func extractSentence(ts []token) (Claim, bool) {
 	// Drop a leading label such as "Note:" or "FYI,".
-	if len(ts) > 2 && (ts[1].low == ":" || ts[1].low == ",") {
-		switch ts[0].low {
-		case "note", "fyi", "update", "remember", "reminder", "fact", "correction", "ps":
-			ts = ts[2:]
-		}
+	if len(ts) > 2 && (ts[1].low == ":" || ts[1].low == ",") && inClass("labels", ts[0].low) {
+		ts = ts[2:]
 	}
 	if len(ts) < 2 {
 		return Claim{}, false
+	}
+	// A relation of the table, by one of its verb or appositive forms.
+	if c, ok := tableRelation(ts); ok {
+		return c, true
 	}
 	// Find the anchor: the first copula or relation verb after a subject.
 	anchor, verb := -1, ""
@@ -328,6 +317,14 @@ func extractSentence(ts []token) (Claim, bool) {
 	}
 	subj := ts[:anchor]
 	pred := ts[anchor+1:]
+	// What opens the sentence before a comma or colon is not the subject:
+	// "Well, the radio has too many ads", "That's right, we bought it".
+	for i := len(subj) - 1; i >= 0; i-- {
+		if (subj[i].low == "," || subj[i].low == ":") && i+1 < len(subj) {
+			subj = subj[i+1:]
+			break
+		}
+	}
 	negated := false
 	// Auxiliaries and negation between subject and verb: "does not speak",
 	// "no longer works", "never drinks".
@@ -381,6 +378,17 @@ func extractSentence(ts []token) (Claim, bool) {
 	// "the R of X", unless the predicate states a relation of its own:
 	// "the University of Madrid is located in Spain" speaks of the
 	// university.
+	if attr == "" && !(verb == "" && relationPredicate(pred)) {
+		// A noun form of the table with "of" inside it: "the head of
+		// state of Japan", "the country of origin of Lego".
+		d := 0
+		for d < len(subj) && isDeterminer(subj[d].low) {
+			d++
+		}
+		if rel, n := nounFormAt(subj[d:]); n > 1 && d+n+1 < len(subj) && subj[d+n].low == "of" {
+			attr, owner = rel, cleanPhrase(subj[d+n+1:])
+		}
+	}
 	if attr == "" && !(verb == "" && relationPredicate(pred)) {
 		for i, t := range subj {
 			if t.low == "of" && i > 0 && i+1 < len(subj) {
@@ -569,7 +577,14 @@ func finish(c Claim) (Claim, bool) {
 	if c.Value.Kind == KindText && c.Value.Text == "" && c.Relation == "is" {
 		return Claim{}, false
 	}
-	// Split "born" by what the value is.
+	// Split "born" and "died in" by what the value is: a place or a date.
+	isDate := c.Value.Kind == KindDate || (c.Value.Kind == KindNumber && c.Value.Num >= 1000 && c.Value.Num <= 2200)
+	switch {
+	case c.Relation == "born place" && isDate:
+		c.Relation = "born date"
+	case c.Relation == "died in" && isDate:
+		c.Relation = "died date"
+	}
 	if c.Relation == "born" {
 		if c.Value.Kind == KindDate || (c.Value.Kind == KindNumber && c.Value.Num >= 1000 && c.Value.Num <= 2200) {
 			c.Relation = "born date"
@@ -593,6 +608,9 @@ func stripNaming(ts []token) []token {
 
 // canonRelation normalises an attribute noun phrase.
 func canonRelation(attr string) string {
+	if r, ok := nounRelation[attr]; ok {
+		return r
+	}
 	if a, ok := relationAlias[attr]; ok {
 		return a
 	}
@@ -624,7 +642,7 @@ func joinTokens(ts []token) string {
 }
 
 // valueLead are words before a value that do not change it.
-var valueLead = map[string]bool{"about": true, "around": true, "approximately": true, "roughly": true, "nearly": true, "almost": true, "exactly": true, "precisely": true, "some": true}
+var valueLead = setOfClass("value_leads")
 
 // parseValue normalises a value phrase.
 func parseValue(ts []token) Value {
@@ -738,7 +756,10 @@ func relationWords(relation string) map[string]bool {
 // subject, relation, value and polarity, in order. "Bob works at Acme" and
 // "Bob is employed by Acme" do; "Bob works at Acme because he likes it"
 // says more than its claim.
-func SameClaims(a, b string) bool {
+func SameClaims(a, b string) bool { return defaultJudge.SameClaims(a, b) }
+
+// SameClaims is the package's SameClaims, from j's caches.
+func (j *Judge) SameClaims(a, b string) bool {
 	ca, cb := Extract(a), Extract(b)
 	if len(ca) == 0 || len(ca) != len(cb) {
 		return false
@@ -777,12 +798,12 @@ func SameClaims(a, b string) bool {
 			return false
 		}
 	}
-	return coveredByClaims(a, ca) && coveredByClaims(b, cb)
+	return j.coveredByClaims(a, ca) && j.coveredByClaims(b, cb)
 }
 
 // coveredByClaims reports whether every content word of text belongs to one
 // of its claims.
-func coveredByClaims(text string, claims []Claim) bool {
+func (j *Judge) coveredByClaims(text string, claims []Claim) bool {
 	lex := DefaultLexicon()
 	covered := map[string]bool{}
 	for _, c := range claims {
@@ -795,7 +816,7 @@ func coveredByClaims(text string, claims []Claim) bool {
 			covered[w] = true
 		}
 	}
-	for _, w := range prepare(text).words {
+	for _, w := range j.prepare(text).words {
 		written := w.raw
 		if written == "" {
 			written = w.name

@@ -7,16 +7,45 @@ import (
 	"strings"
 )
 
-// Rules named in a Verdict.
+// Rules named in a Verdict. The names are stable: reviews, traces and
+// the rule table refer to them.
 const (
-	RuleSingleValued = "single-valued"  // another value for a one-value relation
-	RuleNegation     = "negation"       // the same claim asserted and denied
-	RuleAntonym      = "antonym"        // values or relations that are antonyms
-	RuleQuantity     = "quantity"       // another number or date for the same thing
-	RuleScene        = "scene-antonym"  // one scene described with exclusive states
-	RuleSceneCount   = "scene-count"    // one scene with another count of the same thing
-	RuleActivity     = "scene-activity" // asleep in one text, active in the other
+	RuleSingleValued    = "single-valued"          // another value for a one-value relation
+	RuleNegation        = "negation"               // the same claim asserted and denied
+	RuleAntonym         = "antonym"                // the same value but for one word and its antonym
+	RuleRelationAntonym = "relation-antonym"       // the same value under antonymous relations
+	RuleQuantity        = "quantity"               // another number or date for the same thing
+	RuleQuantityInText  = "quantity-in-text"       // the same words around another number
+	RuleScene           = "scene-antonym"          // one scene's subject given exclusive states
+	RuleSceneDenied     = "scene-denied-attribute" // an attribute one text gives a thing and the other denies
+	RuleSceneNobody     = "scene-nobody"           // nobody does in one text what someone does in the other
+	RuleSceneColour     = "scene-colour"           // another colour of the same worn thing
+	RuleSceneCount      = "scene-count"            // one scene with another count of the same thing
+	RuleActivity        = "scene-activity"         // asleep in one text, active in the other
 )
+
+// A ContradictionRule names a contradiction rule and says in one line
+// what it finds.
+type ContradictionRule struct{ Name, Doc string }
+
+// ContradictionRules lists the contradiction rules in the order they are
+// tried.
+func ContradictionRules() []ContradictionRule {
+	return []ContradictionRule{
+		{RuleSingleValued, "claims about the same subject give a single-valued relation (relations.tsv, policy cardinalities) another value"},
+		{RuleNegation, "one text asserts a claim the other denies, or has none of what the other counts"},
+		{RuleAntonym, "the same subject and relation with values that differ by one word and its antonym (open/closed)"},
+		{RuleRelationAntonym, "the same subject and value under antonymous relations (passes/fails, rents/owns)"},
+		{RuleQuantity, "the same subject and relation with another number, amount, date or time"},
+		{RuleQuantityInText, "the same words around one changed number, date or time (runs at 2 am / at 4 am)"},
+		{RuleSceneDenied, "a thing one text describes with an attribute the other denies it (a shaggy dog / the dog isn't shaggy)"},
+		{RuleSceneNobody, "what one text says nobody does and the other says someone does"},
+		{RuleSceneColour, "another colour of the same worn thing"},
+		{RuleScene, "the subject that opens a statement in both texts given exclusive states in the same statement (standing / sitting)"},
+		{RuleActivity, "the subject that opens a statement asleep in one text and active in the other"},
+		{RuleSceneCount, "another count of the counted subject (two women / three women)"},
+	}
+}
 
 // A Verdict is the result of comparing two texts for contradiction.
 type Verdict struct {
@@ -36,6 +65,9 @@ type Verdict struct {
 type Judge struct {
 	lex  *Lexicon
 	card map[string]Cardinality
+	// The texts this judge read, each once (prepared.go).
+	prepared *textCache[*prepared]
+	scenes   *textCache[*sceneText]
 }
 
 // New returns a Judge on the built-in lexicon whose relation cardinalities
@@ -49,7 +81,10 @@ func New(overrides map[string]Cardinality) *Judge {
 	for k, v := range overrides {
 		card[strings.ToLower(strings.TrimSpace(k))] = v
 	}
-	return &Judge{lex: DefaultLexicon(), card: card}
+	lex := DefaultLexicon()
+	return &Judge{lex: lex, card: card,
+		prepared: newTextCache(func(text string) *prepared { return newPrepared(text, lex) }),
+		scenes:   newTextCache(newSceneText)}
 }
 
 var defaultJudge = New(nil)
@@ -82,7 +117,7 @@ func (j *Judge) Cardinality(rel string) Cardinality {
 // then scene-level rules for descriptive text (exclusive states of a shared
 // subject, another count of the same thing, asleep versus active).
 func (j *Judge) Contradiction(a, b string) Verdict {
-	ca, cb := Extract(a), Extract(b)
+	ca, cb := j.claimsOf(a), j.claimsOf(b)
 	best := Verdict{}
 	for i := range ca {
 		for k := range cb {
@@ -148,10 +183,10 @@ func sameSubject(x, y string) bool {
 }
 
 func (j *Judge) compareClaims(x, y *Claim) Verdict {
-	if !sameSubject(x.Subject, y.Subject) || subKind(x, y) || subKind(y, x) {
+	if !sameSubject(x.Subject, y.Subject) || subKind(x, y) || subKind(y, x) || personal(x.Subject) || personal(y.Subject) {
 		return Verdict{}
 	}
-	if x.Relation != "born" && pastTense(x) != pastTense(y) {
+	if !onceRelation[x.Relation] && pastTense(x) != pastTense(y) {
 		// What held and what holds: "Alice lived in Munich in 2015" /
 		// "Alice lives in Berlin", "Bob's manager was Tomás" / "... is
 		// Priya". A change over time, not two values at once.
@@ -170,7 +205,7 @@ func (j *Judge) compareClaims(x, y *Claim) Verdict {
 		// Antonymous relations with the same value: "passes"/"fails",
 		// "rents"/"owns", "approved"/"rejected".
 		if x.Negated == y.Negated && valuesEqual(x.Value, y.Value) && j.relAntonyms(x.Relation, y.Relation) {
-			return explain(RuleAntonym, "the relations are antonyms", 0.8)
+			return explain(RuleRelationAntonym, fmt.Sprintf("%q and %q are antonyms", x.Relation, y.Relation), 0.8)
 		}
 		return Verdict{}
 	}
@@ -201,7 +236,7 @@ func (j *Judge) compareClaims(x, y *Claim) Verdict {
 		// The same words around another number, date or time: "runs at
 		// 2 am" / "runs at 4 am", "fixed in version 2.3" / "2.5".
 		if why, ok := quantityInText(x.Value, y.Value); ok {
-			return explain(RuleQuantity, why, 0.8)
+			return explain(RuleQuantityInText, why, 0.8)
 		}
 	}
 	if j.Cardinality(rel) != Single {
@@ -461,7 +496,13 @@ func (j *Judge) noneOf(n, p *Claim) bool {
 // attitudeOpposites are relation verbs of liking that WordNet does not
 // list as antonyms of the relation they fold into ("love" is read as
 // "like"; "hate" is WordNet's antonym of "love" only).
-var attitudeOpposites = map[string]string{"hate": "like", "detest": "like", "loathe": "like", "despise": "like"}
+var attitudeOpposites = func() map[string]string {
+	out := map[string]string{}
+	for w := range wordClass("dislike_verbs") {
+		out[w] = "like"
+	}
+	return out
+}()
 
 // subKind reports whether y's subject is x's with leading words that name
 // a kind of it ("meeting" / "retro meeting", "tokens" / "refresh tokens"),
@@ -489,7 +530,7 @@ func subKind(x, y *Claim) bool {
 }
 
 // pastWords mark a statement of what held before.
-var pastWords = map[string]bool{"was": true, "were": true, "used": true, "previously": true, "formerly": true, "until": true}
+var pastWords = setOfClass("past_markers")
 
 // pastTense reports whether a claim states what held before: a past
 // copula, "used to", "previously", "until", or the relation's verb in a
@@ -509,7 +550,7 @@ func pastTense(c *Claim) bool {
 }
 
 // scopeOpeners open a phrase that narrows what a claim covers.
-var scopeOpeners = map[string]bool{"for": true, "during": true, "when": true, "if": true, "unless": true, "except": true}
+var scopeOpeners = setOfClass("scope_openers")
 
 // scopeOf returns the words that narrow a claim ("for urgent issues", "on
 // Saturdays"), normalised, or "" for a claim that holds generally.
@@ -547,4 +588,10 @@ func scopeOf(c *Claim) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// claimsOf returns a copy of text's claims, read once per text (j's scene
+// cache holds them).
+func (j *Judge) claimsOf(text string) []Claim {
+	return slices.Clone(j.scenes.get(text).claims)
 }

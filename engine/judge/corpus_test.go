@@ -14,6 +14,7 @@ type record struct {
 	B     string          `json:"b"`
 	Text  string          `json:"text"`
 	Label string          `json:"label"`
+	Split string          `json:"split"`
 	Src   json.RawMessage `json:"source"`
 	Lic   string          `json:"licence"`
 }

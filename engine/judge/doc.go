@@ -15,6 +15,12 @@
 // "X is Y", "X's R is V", "the R of X is V", "X is the R of Y", "X is Y's
 // R", "X lives in / works at / prefers / likes / uses / was born in V" and
 // other relation verbs, with negation ("not", "never", "no longer", "n't").
+// The relations read by name come from one table, relations.tsv (name,
+// cardinality, the word class of its values, its verb and noun forms:
+// "born in", "headquartered in", "the head of state of X", "Y, the CEO of
+// X, ..."), so a new relation is one row. A chat turn's clock time and
+// speaker label ("[3:45 pm] Maya: ...") are not part of what it states; the
+// label names who "I" is, and a question states nothing.
 // Values are normalised: numbers (words, thousands separators, "4.2
 // million"), money with its currency, percentages, dates in common formats,
 // clock times, and lower-cased words.
@@ -22,14 +28,17 @@
 // # Contradiction
 //
 // [Judge.Contradiction] (and [Contradiction] with the defaults) compares two
-// texts. Relations are single- or multi-valued ([DefaultCardinality], with
-// overrides passed to [New], e.g. from the policy file). Rules, in the
-// Verdict's Rule field: another value of a single-valued relation, the same
+// texts. Relations are single- or multi-valued ([DefaultCardinality] and
+// relations.tsv, with overrides passed to [New], e.g. from the policy
+// file). The rule that fired is named in the Verdict's Rule field, one of
+// [ContradictionRules] (another value of a single-valued relation, the same
 // claim asserted and denied, antonymous values or relations, conflicting
 // numbers or dates, and for descriptive sentences exclusive states of a
 // shared subject, another count of the same thing, or asleep against
-// active. Precision comes first: a rule fires only when the claims share a
-// subject and relation, or the scene words share a subject.
+// active), and its Explanation starts with the name. Precision comes
+// first: a rule fires only when the claims share a subject and relation, or
+// the subject that opens a statement in both texts has the exclusive
+// states said of it in that statement.
 //
 // # Duplicates
 //
@@ -47,9 +56,12 @@
 //
 // # Evidence
 //
-// [Support] scores in [0,1] how well an excerpt states a claim's values and
-// key terms; an excerpt that states another value for the claim's relation
-// scores 0 and is reported as contradicting.
+// [Support] reads the claims of a write and of an excerpt (abbreviations
+// spelled out from abbreviations.tsv, "Key: value" lines, any word order):
+// an excerpt that states the claim's subject, relation and values supports
+// it fully; one that gives the same slot another value, or denies it,
+// contradicts it (score 0); one about something else scores low. The rule
+// is named in Evidence.Rule, one of [SupportRules].
 //
 // The corpus tests measure all of this on testdata/corpora; see its
 // README for the sources.

@@ -131,11 +131,11 @@ func TestContradictionRules(t *testing.T) {
 		{"Nora no longer works at Globex.", "Nora works at Globex.", RuleNegation},
 		{"The office is open on Saturdays.", "The office is closed on Saturdays.", RuleAntonym},
 		{"Tom is older than Jerry.", "Tom is younger than Jerry.", RuleAntonym},
-		{"The test suite passes.", "The test suite fails.", RuleAntonym},
-		{"The API rate limit is 100 requests per minute.", "The API rate limit is 500 requests per minute.", RuleQuantity},
+		{"The test suite passes.", "The test suite fails.", RuleRelationAntonym},
+		{"The API rate limit is 100 requests per minute.", "The API rate limit is 500 requests per minute.", RuleQuantityInText},
 		{"The project deadline is March 3, 2025.", "The project deadline is 2025-04-10.", RuleQuantity},
-		{"The backup runs every night at 2 am.", "The backup runs every night at 4 am.", RuleQuantity},
-		{"The meeting with the auditors is on Tuesday.", "The meeting with the auditors is on Thursday.", RuleQuantity},
+		{"The backup runs every night at 2 am.", "The backup runs every night at 4 am.", RuleQuantityInText},
+		{"The meeting with the auditors is on Tuesday.", "The meeting with the auditors is on Thursday.", RuleQuantityInText},
 		{"A child sleeps under a pink pillow.", "The child is running in the park.", RuleActivity},
 		{"Factory workers standing in uniform next to their product.", "The factory workers are sitting.", RuleScene},
 		{"Two women are writing on a banner.", "Three women are writing on a banner.", RuleSceneCount},
@@ -1029,5 +1029,128 @@ func TestBoundsAndDeixis(t *testing.T) {
 		if _, ok := lightWordDiff(p[0], p[1]); ok {
 			t.Errorf("%q / %q: a light-word difference", p[0], p[1])
 		}
+	}
+}
+
+// Conversation turns: a speaker's label or a clock time is not the scene,
+// antonyms must be said of the same subject in one statement, a question
+// states nothing, and a label names who "I" is.
+func TestConversationTurns(t *testing.T) {
+	for _, p := range [][2]string{
+		{"Ben: I went sailing, fishing, and horseback riding.", "Ben: Then, you are to walk to work."},
+		{"[4:11 pm] Tom: The radio has too many ads.", "[4:40 pm] Tom: I have a few ideas."},
+		{"Lena: I was scared stiff of giving my first performance.", "Lena: My friends kept taking photos."},
+		{"Aisha: Well, it pays off for her. How old is she anyway?", "Aisha: Her car is new."},
+		{"Maya: I love hiking.", "Tom: I hate hiking."},
+		{"You like the blue one.", "You do not like the blue one."},
+	} {
+		if v := Contradiction(p[0], p[1]); v.Contradicts {
+			t.Errorf("%q / %q: %s", p[0], p[1], v.Explanation)
+		}
+	}
+	for _, p := range [][2]string{
+		{"Maya: I love hiking.", "Maya: I hate hiking."},
+		{"[3:45 pm] Maya: I live in Lyon.", "[4:02 pm] Maya: I live in Porto."},
+		{"[9:00 am] Tom: The man is standing.", "[9:05 am] Ben: The man is sitting."},
+	} {
+		if v := Contradiction(p[0], p[1]); !v.Contradicts {
+			t.Errorf("%q / %q: no contradiction", p[0], p[1])
+		}
+	}
+	if cs := Extract("[3:45 pm] Maya: I live in Lyon."); len(cs) != 1 || cs[0].Subject != "maya" {
+		t.Errorf("the speaker is not the subject: %v", cs)
+	}
+	if cs := Extract("How old is she?"); len(cs) != 0 {
+		t.Errorf("a question read as claims: %v", cs)
+	}
+}
+
+// Support reads claims: a document's "Key: value" line and abbreviations
+// state a claim in other words; another value in the same slot
+// contradicts it; another relation, another numbered thing or several
+// changed numbers are other facts.
+func TestSupportReadsClaims(t *testing.T) {
+	for _, p := range [][2]string{
+		{"The data center in Frankfurt has 400 racks.", "Frankfurt DC capacity: 400 racks."},
+		{"The on-call rotation changes every Monday.", "Hand-off: each Monday the on-call rotation changes."},
+		{"Elena reports to Marco.", "Elena's manager: Marco."},
+	} {
+		if e := Support(p[0], p[1]); e.Contradicts || e.Score < 0.99 {
+			t.Errorf("%q / %q: %+v, want full support", p[0], p[1], e)
+		}
+	}
+	for _, p := range [][2]string{
+		{"The data center in Frankfurt has 400 racks.", "Frankfurt DC capacity: 250 racks."},
+		{"Dana's manager is Priya.", "Manager of Dana: Tomas."},
+	} {
+		if e := Support(p[0], p[1]); !e.Contradicts {
+			t.Errorf("%q / %q: %+v, want a contradiction", p[0], p[1], e)
+		}
+	}
+	for _, p := range [][2]string{
+		{"The store closes at 8 pm.", "The store opens at 8 am."},
+		{"The printer on floor 3 works.", "The printer on floor 2 is broken."},
+		{"The client paid the first invoice on 30 March.", "The client signed the contract on 3 March."},
+		{"A man is with two deer on a beach.", "A man with two dogs on a beach"},
+		{"The data center in Frankfurt has 400 racks.", "Frankfurt office parking: 40 spaces."},
+	} {
+		if e := Support(p[0], p[1]); e.Contradicts || e.Score > 0.5 {
+			t.Errorf("%q / %q: %+v, want neither support nor contradiction", p[0], p[1], e)
+		}
+	}
+}
+
+// The relation table: every row parses, a bad row is an error that says
+// what is wrong, and its relations are read in all their forms.
+func TestRelationTable(t *testing.T) {
+	rows := Relations()
+	if len(rows) < 15 {
+		t.Fatalf("relations.tsv has %d rows", len(rows))
+	}
+	for _, bad := range []string{
+		"born in\tsingle\t-",                      // a column missing
+		"born in\tsometimes\t-\tv:born in",        // no such cardinality
+		"born in\tsingle\t-\tx:born in",           // no such form kind
+		"born in\tsingle\t-\tv:born in,v:born in", // a form twice
+	} {
+		if _, err := parseRelations(bad); err == nil {
+			t.Errorf("%q parsed without an error", bad)
+		}
+	}
+	for _, p := range [][2]string{
+		{"Nokia is headquartered in Espoo.", "The headquarters of Nokia is in Oslo."},
+		{"The head of state of Japan is the Emperor.", "The head of state of Japan is the Prime Minister."},
+		{"Satya Nadella, the CEO of Microsoft, visited Delhi.", "The CEO of Microsoft is Sundar Pichai."},
+		{"Greta Garbo, a native of Stockholm, starred in films.", "Greta Garbo was born in Helsinki."},
+		{"Serena Williams plays tennis.", "Serena Williams plays golf."},
+	} {
+		if v := Contradiction(p[0], p[1]); !v.Contradicts || v.Rule != RuleSingleValued {
+			t.Errorf("%q / %q: %+v, want a single-valued contradiction", p[0], p[1], v)
+		}
+	}
+	// Multi-valued readings stay compatible: an instrument is not a sport.
+	if v := Contradiction("Serena Williams plays tennis.", "Serena Williams plays the piano."); v.Contradicts {
+		t.Errorf("tennis / piano: %s", v.Explanation)
+	}
+}
+
+// Every rule a verdict can name is listed once, with a line of doc.
+func TestRuleNames(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range append(ContradictionRules(), SupportRules()...) {
+		if r.Name == "" || r.Doc == "" || seen[r.Name] {
+			t.Errorf("rule %+v: empty or listed twice", r)
+		}
+		seen[r.Name] = true
+	}
+	for _, name := range []string{RuleSingleValued, RuleNegation, RuleAntonym, RuleRelationAntonym, RuleQuantity, RuleQuantityInText,
+		RuleScene, RuleSceneDenied, RuleSceneNobody, RuleSceneColour, RuleSceneCount, RuleActivity} {
+		if !seen[name] {
+			t.Errorf("rule %s is not listed", name)
+		}
+	}
+	v := Contradiction("Dana's manager is Priya.", "Dana's manager is Tomás.")
+	if !strings.HasPrefix(v.Explanation, v.Rule+":") {
+		t.Errorf("explanation %q does not start with its rule %s", v.Explanation, v.Rule)
 	}
 }

@@ -8,16 +8,8 @@ import (
 // sleepWords describe being asleep; activeWords are activities that need
 // the actor awake.
 var (
-	sleepWords  = map[string]bool{"sleep": true, "asleep": true, "nap": true, "napp": true, "doz": true, "slumber": true}
-	activeWords = map[string]bool{
-		"run": true, "runn": true, "walk": true, "jump": true, "play": true, "danc": true, "dance": true,
-		"talk": true, "eat": true, "read": true, "work": true, "sing": true, "drive": true, "driv": true,
-		"ride": true, "rid": true, "swim": true, "swimm": true, "climb": true, "cook": true, "write": true,
-		"writ": true, "fight": true, "throw": true, "catch": true, "skat": true, "surf": true,
-		"perform": true, "shop": true, "shopp": true, "paint": true, "serv": true, "kick": true,
-		"chas": true, "hike": true, "hik": true, "bik": true, "ski": true, "clap": true, "clapp": true,
-		"wav": true, "laugh": true, "smil": true, "shout": true, "yell": true, "stand": true,
-	}
+	sleepWords  = setOfClass("sleep_words")
+	activeWords = setOfClass("active_words")
 )
 
 // maxSceneWords bounds the scene rules to sentence-sized descriptions; the
@@ -25,13 +17,19 @@ var (
 const maxSceneWords = 60
 
 type sceneWord struct {
-	w   string // normalised
-	low string
-	i   int // position among content words
+	w    string // normalised
+	low  string
+	i    int // position among content words
+	sent int // the statement it is in
+	pos  int // position among the content words of its statement
 }
 
+// subjectSpan is how many content words open a statement's subject: "the
+// small dog", "factory workers", "the user's cat".
+const subjectSpan = 3
+
 // sceneText is what the scene rules read of a text, read once per text
-// (sceneCache).
+// (a Judge's scenes cache).
 type sceneText struct {
 	toks    []token
 	words   []sceneWord
@@ -39,19 +37,33 @@ type sceneText struct {
 	counts  []Value             // countsOf
 	stems   map[string]bool     // normWord of every token
 	colors  map[string][]string // thing -> the colours written before it
+	// claims are the text's claims (Extract), read with the rest so that
+	// a stored text met by many writes is read once.
+	claims []Claim
 }
 
 func newSceneText(text string) *sceneText {
-	st := &sceneText{toks: tokenize(text), stems: map[string]bool{}}
-	for _, t := range st.toks {
-		if negators[t.low] {
-			st.negated = true
+	// What a scene is read from: the statements of the text, without a
+	// chat turn's clock time and speaker label, and without questions.
+	_, body := chatBody(tokenize(text))
+	st := &sceneText{stems: map[string]bool{}, claims: Extract(text)}
+	for n, s := range statements(body) {
+		if n > 0 {
+			st.toks = append(st.toks, token{text: ".", low: "."})
 		}
-		st.stems[normWord(t.low)] = true
-		if stopWords[t.low] || !hasLetterOrDigit(t.low) || isDeterminer(t.low) {
-			continue
+		st.toks = append(st.toks, s...)
+		pos := 0
+		for _, t := range s {
+			if negators[t.low] {
+				st.negated = true
+			}
+			st.stems[normWord(t.low)] = true
+			if stopWords[t.low] || !hasLetterOrDigit(t.low) || isDeterminer(t.low) {
+				continue
+			}
+			st.words = append(st.words, sceneWord{w: normWord(t.low), low: t.low, i: len(st.words), sent: n, pos: pos})
+			pos++
 		}
-		st.words = append(st.words, sceneWord{w: normWord(t.low), low: t.low, i: len(st.words)})
 	}
 	st.counts = countsOf(st.toks)
 	st.colors = colorsOf(st.toks)
@@ -62,7 +74,7 @@ func newSceneText(text string) *sceneText {
 // subject-relation-value claim a rule could compare ("A man is sleeping" /
 // "The man is running").
 func (j *Judge) scene(a, b string) Verdict {
-	sa, sb := sceneCache.get(a), sceneCache.get(b)
+	sa, sb := j.scenes.get(a), j.scenes.get(b)
 	wa, wb := sa.words, sb.words
 	if len(wa) == 0 || len(wb) == 0 || len(wa) > maxSceneWords || len(wb) > maxSceneWords {
 		return Verdict{}
@@ -74,12 +86,24 @@ func (j *Judge) scene(a, b string) Verdict {
 	for _, w := range wb {
 		inB[w.w] = true
 	}
-	// before returns the words before position i of a text, in order.
-	before := func(ws []sceneWord, i int) []sceneWord { return ws[:i] }
-	// shareBefore returns the first word of x that y also has.
-	shareBefore := func(x, y []sceneWord) string {
+	// subjectOf returns the words that open the subject of the statement
+	// holding ws[i], up to it: the scene's subject must be written
+	// before what is said of it, in the same statement.
+	subjectOf := func(ws []sceneWord, i int) []sceneWord {
+		w := ws[i]
+		var out []sceneWord
+		for _, v := range ws[:i] {
+			if v.sent == w.sent && v.pos < subjectSpan {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	// sharedSubject returns the first word of x's subject that opens y's
+	// subject too: a thing, not a greeting, a time or a speaker.
+	sharedSubject := func(x, y []sceneWord) string {
 		for _, w := range x {
-			if negators[w.w] {
+			if negators[w.w] || inClass("not_scene_subjects", w.low) || isDigitStart(w.low) {
 				continue
 			}
 			for _, v := range y {
@@ -90,18 +114,21 @@ func (j *Judge) scene(a, b string) Verdict {
 		}
 		return ""
 	}
+	shareBefore := func(x []sceneWord, i int, y []sceneWord, k int) string {
+		return sharedSubject(subjectOf(x, i), subjectOf(y, k))
+	}
 	// An attribute one text gives a thing and the other denies.
 	for _, p := range [2][2]*sceneText{{sa, sb}, {sb, sa}} {
 		if attr, thing, ok := deniedAttribute(p[0], p[1]); ok {
-			return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
-				Explanation: fmt.Sprintf("%s: %q is %q in one text and not in the other", RuleScene, thing, attr)}
+			return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleSceneDenied,
+				Explanation: fmt.Sprintf("%s: %q is %q in one text and not in the other", RuleSceneDenied, thing, attr)}
 		}
 	}
 	// What nobody does in one text and someone does in the other.
 	for _, p := range [2][2]*sceneText{{sa, sb}, {sb, sa}} {
 		if verb, ok := nobodyDoes(p[0], p[1]); ok {
-			return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
-				Explanation: fmt.Sprintf("%s: nobody is %q in one text, someone is in the other", RuleScene, verb)}
+			return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleSceneNobody,
+				Explanation: fmt.Sprintf("%s: nobody is %q in one text, someone is in the other", RuleSceneNobody, verb)}
 		}
 	}
 	// Negation anywhere else flips polarity: stay out.
@@ -110,8 +137,8 @@ func (j *Judge) scene(a, b string) Verdict {
 	}
 	// Another colour of the same thing.
 	if thing, x, y, ok := colorChange(sa, sb); ok {
-		return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
-			Explanation: fmt.Sprintf("%s: the %s is %s in one text and %s in the other", RuleScene, thing, x, y)}
+		return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleSceneColour,
+			Explanation: fmt.Sprintf("%s: the %s is %s in one text and %s in the other", RuleSceneColour, thing, x, y)}
 	}
 	// Exclusive states of a shared subject. Each word's forms are read
 	// once, and only a word with a form that has state antonyms is paired.
@@ -134,7 +161,7 @@ func (j *Judge) scene(a, b string) Verdict {
 			if !j.lex.antonymForms(fa, formsB[k]) {
 				continue
 			}
-			if s := shareBefore(before(wa, p.i), before(wb, q.i)); s != "" {
+			if s := shareBefore(wa, p.i, wb, q.i); s != "" {
 				return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleScene,
 					Explanation: fmt.Sprintf("%s: %q is %q in one text and %q in the other", RuleScene, s, p.low, q.low)}
 			}
@@ -149,7 +176,7 @@ func (j *Judge) scene(a, b string) Verdict {
 			}
 			for _, q := range y {
 				if activeWords[q.w] {
-					if s := shareBefore(before(x, p.i), before(y, q.i)); s != "" {
+					if s := shareBefore(x, p.i, y, q.i); s != "" {
 						return Verdict{Contradicts: true, Confidence: 0.7, Rule: RuleActivity,
 							Explanation: fmt.Sprintf("%s: %q is %q in one text and %q in the other", RuleActivity, s, p.low, q.low)}
 					}
@@ -220,23 +247,18 @@ func quantities(text string) []Value {
 }
 
 // colorWords are colours: a thing has one at a time as described.
-var colorWords = map[string]bool{
-	"red": true, "blue": true, "green": true, "yellow": true, "black": true, "white": true,
-	"orange": true, "purple": true, "pink": true, "brown": true, "gray": true, "grey": true,
-}
+var colorWords = setOfClass("colours")
 
 // wornWords are what a person wears, normalised: the things a scene gives
 // one colour. Other things may share a name and not a colour ("the red
 // team" / "the blue team" are two teams).
-var wornWords = map[string]bool{}
-
-func init() {
-	for _, w := range []string{"shirt", "t-shirt", "tshirt", "top", "dress", "skirt", "hat", "cap", "helmet",
-		"jacket", "coat", "sweater", "hoodie", "uniform", "pants", "jeans", "shorts", "shoes", "boots",
-		"sneakers", "suit", "tie", "scarf", "gloves", "outfit", "costume", "swimsuit", "bikini", "vest", "blouse"} {
-		wornWords[normWord(w)] = true
+var wornWords = func() map[string]bool {
+	out := map[string]bool{}
+	for w := range wordClass("worn_things") {
+		out[normWord(w)] = true
 	}
-}
+	return out
+}()
 
 // colorsOf maps each thing worn written after a colour to its colours.
 func colorsOf(ts []token) map[string][]string {

@@ -77,11 +77,13 @@ func TestEveryTableIsClassified(t *testing.T) {
 		"mem_dirty": "cache", "mem_state_cache": "cache", "verify_state": "cache",
 		"write_outcomes": "telemetry", "access_days": "telemetry", "retrievals": "telemetry", "retrieval_items": "telemetry", "read_pending": "telemetry",
 		"revalidations": "telemetry", "lease_stats": "telemetry", "gc_cursor": "telemetry",
-		"key_meta": "the key's fingerprint, set at init",
+		"dead_letters": "webhook deliveries that failed every attempt",
+		"key_meta":     "the key's fingerprint, set at init",
 		// FTS5 keeps version_fts (derived) in these shadow tables.
 		"version_fts_config": "fts5 shadow", "version_fts_content": "fts5 shadow", "version_fts_data": "fts5 shadow",
 		"version_fts_docsize": "fts5 shadow", "version_fts_idx": "fts5 shadow",
-		"model_vectors": "cache of a model's answers",
+		"model_vectors":    "cache of a model's answers",
+		"version_features": "cache of the judge's answers", "version_bands": "cache of the judge's answers",
 	}
 	derived := map[string]bool{}
 	for _, d := range derivedTables {

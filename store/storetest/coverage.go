@@ -23,6 +23,10 @@ var Coverage = map[string][]string{
 	"AuditCheckpoints": {"Log/EmptyLog", "Log/AuditCheckpoints"},
 	"Append":           {"Log/AppendAssignsLSNTimeAndChain", "Log/AppendRefusesWhatCannotApply", "Store/UpdateCommitsOrRollsBack"},
 
+	// DeadLetterReader and DeadLetterWriter (store_webhooks.go).
+	"DeadLetters":   {"DeadLetters/KeptListedAndRolledBack"},
+	"AddDeadLetter": {"DeadLetters/KeptListedAndRolledBack"},
+
 	// PrincipalReader (store_principals.go).
 	"Principal":  {"Principals/LookupAndOrder", "Engine/Principals"},
 	"Principals": {"Principals/LookupAndOrder"},
@@ -53,6 +57,9 @@ var Coverage = map[string][]string{
 	"ModelVectors":        {"Pipeline/ModelVectors"},
 	"VectorTodo":          {"Pipeline/ModelVectors"},
 	"PutModelVector":      {"Pipeline/ModelVectors"},
+	"PutFeatures":         {"Pipeline/Features", "Pipeline/Candidates"},
+	"FeatureTodo":         {"Pipeline/Features"},
+	"IndexStatus":         {"Pipeline/Features"},
 	"CitedItems":          {"Pipeline/CitedItems"},
 	"RecordOutcome":       {"Pipeline/OutcomesAndCounts", "Telemetry/MetricsData", "Telemetry/ComplianceData"},
 

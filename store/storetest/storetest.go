@@ -64,6 +64,7 @@ func suites() []suite {
 		{"Commitments", commitmentTests},
 		{"Credentials", credentialTests},
 		{"Quarantine", quarantineTests},
+		{"DeadLetters", deadLetterTests},
 		{"Engine", engineTests},
 	}
 }

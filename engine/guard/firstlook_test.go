@@ -1,0 +1,280 @@
+package guard
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// A labelled text of a content-policy split.
+type labelled struct {
+	family, text string
+}
+
+// readFamilies reads a split file: one text per line with the escapes of
+// decodeLine, "# " lines are comments, and a "# family: NAME" line names
+// the family of the texts after it.
+func readFamilies(t *testing.T, name string) []labelled {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatalf("open split: %v", err)
+	}
+	defer f.Close()
+	var out []labelled
+	family := "-"
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if fam, ok := strings.CutPrefix(line, "# family: "); ok {
+			family = strings.TrimSpace(fam)
+			continue
+		}
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "# ") {
+			continue
+		}
+		out = append(out, labelled{family, decodeLine(line)})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("read %s: %v", name, err)
+	}
+	return out
+}
+
+// outcome is what the content policy does with a text written to a layer
+// that should state facts (SEMANTIC, EPISODIC, SESSION): refuse it, hold
+// it for a person, or let it pass.
+type outcome int
+
+const (
+	passed outcome = iota
+	held
+	refused
+)
+
+func outcomeOf(v Verdict) outcome {
+	switch {
+	case !v.Allowed:
+		return refused
+	case len(v.Orders) > 0:
+		return held
+	}
+	return passed
+}
+
+// splitScore is the tally of one split.
+type splitScore struct {
+	attacks, caught, attacksRefused   int
+	benign, benignRefused, benignHeld int
+	// rules counts, per "RULE (description)", the texts it fired on,
+	// attacks and benign apart.
+	rules map[string]*[2]int
+	// families counts, per attack family, texts and texts caught.
+	families map[string]*[2]int
+}
+
+func (s splitScore) recall() float64 { return ratio(s.caught, s.attacks) }
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// scoreSplit runs Check over a split's attacks and benign texts, logging
+// every miss and every benign text refused or held.
+func scoreSplit(t *testing.T, name string, hostile, benign []labelled) splitScore {
+	t.Helper()
+	s := splitScore{rules: map[string]*[2]int{}, families: map[string]*[2]int{}}
+	tally := func(v Verdict, side int) {
+		seen := map[string]bool{}
+		for _, f := range append(append([]Finding(nil), v.Findings...), v.Orders...) {
+			desc, _, _ := strings.Cut(f.Detail, ":")
+			k := f.Rule + " (" + desc + ")"
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if s.rules[k] == nil {
+				s.rules[k] = &[2]int{}
+			}
+			s.rules[k][side]++
+		}
+	}
+	for _, l := range hostile {
+		v := Check(l.text)
+		tally(v, 0)
+		s.attacks++
+		fam := s.families[l.family]
+		if fam == nil {
+			fam = &[2]int{}
+			s.families[l.family] = fam
+		}
+		fam[0]++
+		switch outcomeOf(v) {
+		case refused:
+			s.attacksRefused++
+			s.caught++
+			fam[1]++
+		case held:
+			s.caught++
+			fam[1]++
+		default:
+			t.Logf("%s missed (%s): %.160q", name, l.family, l.text)
+		}
+	}
+	for _, l := range benign {
+		v := Check(l.text)
+		tally(v, 1)
+		s.benign++
+		switch outcomeOf(v) {
+		case refused:
+			s.benignRefused++
+			t.Logf("%s benign refused (%s): %.120q -> %v", name, l.family, l.text, v.Findings)
+		case held:
+			s.benignHeld++
+			t.Logf("%s benign held (%s): %.120q -> %v", name, l.family, l.text, v.Orders)
+		}
+	}
+	return s
+}
+
+func (s splitScore) log(t *testing.T, name string) {
+	t.Helper()
+	t.Logf("%s: %d attacks, recall %.3f (refused %d, held %d); %d benign, refused %d (%.1f%%), held %d (%.1f%%)",
+		name, s.attacks, s.recall(), s.attacksRefused, s.caught-s.attacksRefused,
+		s.benign, s.benignRefused, 100*ratio(s.benignRefused, s.benign), s.benignHeld, 100*ratio(s.benignHeld, s.benign))
+	fams := make([]string, 0, len(s.families))
+	for f := range s.families {
+		fams = append(fams, f)
+	}
+	sort.Strings(fams)
+	for _, f := range fams {
+		t.Logf("%s family %-16s caught %d of %d", name, f, s.families[f][1], s.families[f][0])
+	}
+	rules := make([]string, 0, len(s.rules))
+	for r := range s.rules {
+		rules = append(rules, r)
+	}
+	sort.Strings(rules)
+	for _, r := range rules {
+		t.Logf("%s rule %-70s attacks %3d benign %3d", name, r, s.rules[r][0], s.rules[r][1])
+	}
+}
+
+// check fails the test when the split misses the targets: recall (refused
+// or held) >= 0.9, benign refused <= 2%, benign held <= 5%.
+func (s splitScore) check(t *testing.T, name string) {
+	t.Helper()
+	if r := s.recall(); r < 0.9 {
+		t.Errorf("%s: recall %.3f, want >= 0.9", name, r)
+	}
+	if r := ratio(s.benignRefused, s.benign); r > 0.02 {
+		t.Errorf("%s: %.1f%% of benign texts refused, want <= 2%%", name, 100*r)
+	}
+	if r := ratio(s.benignHeld, s.benign); r > 0.05 {
+		t.Errorf("%s: %.1f%% of benign texts held, want <= 5%%", name, 100*r)
+	}
+}
+
+// TestFirstLook measures the content policy on the splits written to
+// look at families the rules were not written from (see
+// testdata/corpora/README.md), with per-family and per-rule counts, and
+// fails below the targets.
+func TestFirstLook(t *testing.T) {
+	for _, sp := range []struct{ name, hostile, benign string }{
+		{"first-look tool output", "firstlook_hostile.txt", "firstlook_benign.txt"},
+		{"second first-look", "firstlook2_hostile.txt", "firstlook2_benign.txt"},
+	} {
+		t.Run(sp.name, func(t *testing.T) {
+			hostile, benign := readFamilies(t, sp.hostile), readFamilies(t, sp.benign)
+			if len(hostile) < 30 || len(benign) < 30 {
+				t.Fatalf("split too small: %d attacks, %d benign", len(hostile), len(benign))
+			}
+			s := scoreSplit(t, sp.name, hostile, benign)
+			s.log(t, sp.name)
+			s.check(t, sp.name)
+		})
+	}
+}
+
+// TestEarlierSplits measures the splits the rules were written or tuned
+// on with the held outcome counted: an attack held for a person is caught,
+// and a benign text held counts against the held target.
+func TestEarlierSplits(t *testing.T) {
+	for _, sp := range []struct{ name, hostile, benign string }{
+		{"tuning", "hostile.txt", "benign.txt"},
+		{"holdout", "hostile_holdout.txt", "benign_holdout.txt"},
+		{"probe", "probe_hostile.txt", "probe_benign.txt"},
+	} {
+		t.Run(sp.name, func(t *testing.T) {
+			s := scoreSplit(t, sp.name, readFamilies(t, sp.hostile), readFamilies(t, sp.benign))
+			s.log(t, sp.name)
+			s.check(t, sp.name)
+		})
+	}
+}
+
+// TestOrdinaryTexts checks that no text of the judgement corpora
+// (testdata/corpora/*.jsonl) written as memory that is not an attack is
+// refused: the texts of contradiction and duplicate pairs, conversation
+// turns, evidence claims and excerpts, and the benign injection records.
+// It reports how many would be held as orders.
+// memoryKinds are the corpus kinds whose texts are written as memories.
+var memoryKinds = map[string]bool{"contradiction": true, "duplicate": true, "injection": true, "chat": true, "evidence": true}
+
+func TestOrdinaryTexts(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "corpora", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpora: %v", err)
+	}
+	seen := map[string]bool{}
+	var total, refusedN, heldN int
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			var r struct{ Kind, A, B, Text, Claim, Excerpt, Label string }
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if r.Label == "injection" || !memoryKinds[r.Kind] {
+				continue
+			}
+			for _, text := range []string{r.A, r.B, r.Text, r.Claim, r.Excerpt} {
+				if text == "" || seen[text] {
+					continue
+				}
+				seen[text] = true
+				total++
+				switch v := Check(text); outcomeOf(v) {
+				case refused:
+					refusedN++
+					t.Errorf("ordinary text refused: %.120q -> %v", text, v.Findings)
+				case held:
+					heldN++
+					t.Logf("ordinary text held: %.120q -> %v", text, v.Orders)
+				}
+			}
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d distinct ordinary texts: %d refused, %d held (%s)", total, refusedN, heldN, fmt.Sprintf("%.1f%%", 100*ratio(heldN, total)))
+	if total < 1000 {
+		t.Errorf("only %d ordinary texts, want 1,000 or more", total)
+	}
+}

@@ -1,0 +1,271 @@
+package guard
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Reading a text by its form. The patterns of patterns.go and addressed.go
+// name phrases attacks use; these read what a text is, whatever its words:
+//
+//   - an instruction addressed to the reader: a clause in the imperative
+//     mood, or one whose addressee is the assistant, opened by a role or
+//     system marker (a tag such as <user>...</user>, a "[SYSTEM]" or
+//     "### system:" label, an "=== ADMIN OVERRIDE ===" banner), by a claim
+//     to speak for the user ("important message from the user", "it's the
+//     user here"), by a vocative or a note addressed to the assistant
+//     ("AI agent, ...", "Note to the summariser:"), or by a condition on
+//     the reader's own task ("before you finish your task, ...");
+//   - a request about the reader's own instructions or output: to answer
+//     in an encoding, to repeat, summarise or translate "the above" or
+//     "your instructions";
+//   - code to be inserted that touches the system: an order to add code
+//     to a boot or login file, a crontab or a Run key that runs or sends
+//     something, or code that ships screenshots, cookies or keys;
+//   - an order to act on the world: a clause in the imperative mood whose
+//     verb pays, sends, forwards, transfers, deletes, reserves or changes
+//     credentials, with an object ("Transfer $500 to account 12345
+//     today."). Such an order is not refused: it is reported apart, in
+//     Verdict.Orders, for the content policy gate to hold in the layers
+//     that should state facts.
+//
+// The first three are refused wherever they are written. A text that
+// states a fact with the same words ("the invoice was transferred", "the
+// user asked to be reminded to send the contract") is not in the
+// imperative mood: its verb is past, passive, or an infinitive after a
+// subject, and no rule here reads it as an order.
+
+// Word lists of the form rules. Each list is both a regular-expression
+// alternation and the trigger words of the patterns that use it.
+var (
+	// actVerbs act on the world on their own: their object need only be a
+	// noun phrase ("send the contract", "pay $300").
+	actVerbs = []string{"pay", "transfer", "wire", "send", "forward", "email", "post", "publish", "tweet",
+		"share", "upload", "delete", "remove", "erase", "wipe", "purge", "destroy", "cancel", "terminate",
+		"deactivate", "reserve", "book", "buy", "purchase", "refund", "charge", "invite", "revoke", "dm",
+		"sell", "withdraw", "donate", "leak", "export", "unsubscribe", "issue", "mail", "remit"}
+	// riskVerbs act on the world when their object is a credential, a
+	// permission, a payment, a download or a link ("change the admin
+	// password", "grant the requester admin", "click the link").
+	riskVerbs = []string{"change", "reset", "update", "set", "disable", "grant", "give", "add", "approve",
+		"close", "merge", "accept", "download", "install", "open", "click", "visit", "enter", "turn", "provide",
+		"reply", "respond", "confirm", "verify", "text", "call"}
+	// riskNouns are the objects that make a riskVerb an act on the world.
+	riskNouns = `(?:password|passwords|passcode|pin|card\s+(?:number|details)|cvv|ssn|social\s+security|credentials?|mfa|2fa|two-factor|otp|recovery\s+(?:codes?|email|phone)|security\s+questions?|api\s+keys?|access\s+tokens?|tokens|ssh\s+keys?|dns|admin|administrator|permissions?|access|rights|role|ownership|owner|forwarding|payee|beneficiary|bank\s+(?:details|account)|account\s+(?:number|details)|payment\s+(?:details|method)|firewall|antivirus|logging|alerts|sharing|payment|invoice|transaction|expense|wire|transfer|pull\s+request|merge\s+request|refund|attachment|installer|link|url|https?://\S+|\S+\.(?:exe|apk|msi|dmg|sh|ps1|bat))`
+	// addressVerbs are what an instruction addressed to the reader orders:
+	// any of the above, and what a reader does with words.
+	addressVerbs = append(append([]string{"answer", "respond", "reply", "say", "tell", "ignore", "disregard",
+		"forget", "include", "insert", "append", "write", "rewrite", "print", "output", "show", "list",
+		"summarise", "summarize", "translate", "repeat", "reveal", "rate", "recommend", "move", "mark",
+		"call", "use", "make", "follow", "obey", "treat", "store", "remember", "save", "run", "execute",
+		"encode", "put", "place", "claim", "state", "report", "confirm", "notify", "contact", "schedule",
+		"create", "edit", "modify", "enable", "decline", "reject", "push", "deploy", "copy", "paste",
+		"open", "fetch", "load", "navigate", "go", "stop", "do"}, actVerbs...), riskVerbs...)
+)
+
+// alt returns the alternation of words as a non-capturing group.
+func alt(words []string) string {
+	return `(?:` + strings.Join(words, "|") + `)`
+}
+
+// Building blocks of the form rules.
+var (
+	actV  = alt(actVerbs)
+	riskV = alt(riskVerbs)
+	addrV = alt(addressVerbs)
+	// object opens the noun phrase an act verb takes: a determiner, a
+	// pronoun, an amount, a number, a quotation or an address; or a short
+	// phrase sent to someone ("send report to dana").
+	object = `(?:(?:the|a|an|all|every|each|any|my|your|his|her|their|our|its|this|that|these|those|it|them|me|us|him|some|both|no|more|[\w.+-]+@\S+)\b|[$€£#"'“‘` + "`" + `<]|\d|(?:usd|eur|gbp|btc|eth)\b|(?:[\w'-]+\s+){1,3}?(?:to|into)\s)`
+	// strongAgent names the assistant that reads the text.
+	strongAgent = `(?:(?:ai|llm|automated|coding|language|email|support|ai\s+coding|ai\s+screening|ai\s+email)\s+)?(?:assistants?|chatbots?|copilot|claude|chatgpt|gpt|summari[sz]ers?|bots?|llms?)|` + aiAgent
+	// aiAgent names an AI reader, never a person: "the assistant" or "the
+	// agent" alone may be a person's assistant or a support agent.
+	aiAgent = `(?:ai|llm|automated|coding)\s+(?:[a-z]+\s+){0,2}?(?:agents?|models?|tools?|reviewers?|systems?|assistants?|bots?)|language\s+models?|ais?|llms?|chatbots?|copilot|claude|chatgpt|gpt`
+	// orderStart is where a clause in the imperative mood can open: the
+	// start of a sentence, a line, a list item, a label or a quotation, or
+	// "please" anywhere, then adverbs and "remember to".
+	orderStart = `(?:(?:^|[.!?;:]\s+|(?:\.{2,}|…)\s*|\n\s*|(?:^|\s)[-*•>]\s+|[(\["“]\s*|,\s*(?:and\s+)?then\s+|\btodo\b\s*(?:\([^)]{0,20}\))?\s*:?\s*)(?:(?:kindly|also|now|immediately|first|next|finally|asap|urgently|just|quickly)[,]?\s+)*|\bplease\s+|\b(?:remember|forget|make\s+sure|be\s+sure)\s+to\s+)`
+	// encodings are output forms that hide what a reply says.
+	encodings = `(?:base\s?64|b64|hex(?:adecimal)?|rot\s?-?13|binary|morse(?:\s+code)?|leetspeak|pig\s+latin|caesar\s+cipher|ascii\s+codes?|unicode\s+escapes|url[\s-]?encod\w+|emojis?\b|reverse\s+order)`
+)
+
+// need builds a trigger-word group from word lists.
+func need(lists ...[]string) string {
+	var ws []string
+	for _, l := range lists {
+		for _, w := range l {
+			ws = append(ws, strings.Fields(w)[0])
+		}
+	}
+	return strings.Join(ws, " ")
+}
+
+// agentStarts are the words strongAgent can open with.
+const agentStarts = "ai ais llm llms automated coding language email support assistant assistants chatbot chatbots copilot claude chatgpt gpt summariser summarisers summarizer summarizers bot bots"
+
+const agentWords = "ai ais llm llms assistant assistants chatbot chatbots copilot claude chatgpt gpt summariser summarisers summarizer summarizers bot bots model models agent agents tool tools reviewer reviewers system systems language"
+
+var formSpecs = []spec{
+	// Fake role and system markers.
+	{rule: RuleSystemPrompt, subs: []string{"<"}, need: "system assistant instruction instructions important information admin administrator developer inst hidden", desc: "tag claiming a role",
+		expr: `(?P<m><\s*(?:system(?:[_\- ]?(?:message|prompt|note|instructions?))?|assistant(?:[_\- ]?(?:message|turn|response))?|instructions?|important(?:[_\- ]?(?:instructions?|message|note))?|information|admin(?:istrator)?|developer(?:[_\- ]?message)?|inst|(?:ai|hidden)[_\- ]?instructions?)\s*>)\s*[a-z0-9"'\[(]`},
+	{rule: RuleSystemPrompt, subs: []string{"<"}, need: "user human; " + need(addressVerbs) + " you your please assistant ai must immediately now before instead", desc: "tag claiming to come from the user",
+		expr: `(?P<m><\s*(?:user|human|user[_\- ]?(?:message|input|request|query|turn))\s*>\s*(?:(?:hey|hi|ok|okay|so|actually)\b[,!]?\s*)*(?:(?:[\w',]+\s+){0,1}?` + addrV + `\b|[^<]{0,300}?\b(?:you|your|please|assistant|ai|must|immediately|before|instead)\b))`},
+	{rule: RuleSystemPrompt, subs: []string{"["}, need: "user human assistant admin administrator developer operator system ai; message instruction instructions note override prompt input turn command mode", desc: "bracketed role label",
+		expr: `(?P<m>\[\[?\s*(?:user|human|assistant|admin(?:istrator)?|developer|operator|system|ai)\s+(?:message|instructions?|note|override|prompt|input|turn|command|mode)\s*\]\]?)`},
+	{rule: RuleSystemPrompt, subs: []string{"["}, need: "instruction instructions", desc: "bracketed role label",
+		expr: `(?P<m>\[\s*instructions?\s*\])`},
+	{rule: RuleSystemPrompt, need: "system admin administrator developer; instruction instructions note notice message override prompt", desc: "system-note label",
+		expr: `\b(?P<m>(?:system|admin(?:istrator)?|developer)\s+(?:instructions?|note|notice|message|override|prompt)\s*(?::|--|[–—]))`},
+	{rule: RuleSystemPrompt, subs: []string{"<"}, need: "system assistant instruction instructions admin developer; " + need(addressVerbs) + " you your please must immediately before instead", desc: "tag claiming a role",
+		expr: `(?P<m><\s*[a-z_\-]{0,20}?(?:system|assistant|instructions?|admin|developer)[a-z_\-]{0,20}\s*>\s*(?:(?:[\w',]+\s+){0,1}?` + addrV + `\b|[^<]{0,300}?\b(?:you|your|please|must|immediately|before|instead)\b))`},
+	{rule: RuleSystemPrompt, subs: []string{"<"}, need: "usuario utilisateur benutzer nutzer utente usuario sistema systeme asistente assistente", desc: "tag claiming a role",
+		expr: `(?P<m><\s*(?:usuario|usuário|utilisateur|benutzer|nutzer|utente|sistema|système|systeme|asistente|assistente)\s*>)\s*\S`},
+	{rule: RuleSystemPrompt, need: "admin administrator developer root sudo system; override", desc: "override banner",
+		expr: `\b(?P<m>(?:admin(?:istrator)?|developer|root|sudo|system)\s+override)\b`},
+	{rule: RuleSystemPrompt, subs: []string{"##"}, need: "system user assistant admin developer instruction instructions", desc: "role heading",
+		expr: `(?P<m>#{2,}\s*(?:system|user|assistant|admin|developer|instructions?)\s*:)`},
+	{rule: RuleSystemPrompt, need: "system sys admin administrator developer root ai assistant; " + need(addressVerbs) + " from", desc: "role label opening an order",
+		expr: `(?:^|\n|[^\w\s]\s*)(?P<m>(?:system|sys|admin(?:istrator)?|developer|root|ai|assistant)\s*:\s*(?:from\s+(?:this\s+point|now)|(?:(?:after|before|when|whenever|once|if|while)\b[^.!?\n\]]{0,80}?,\s*|only\s+|always\s+|never\s+)(?:only\s+|always\s+|never\s+)?` + addrV + `\b|(?:please\s+|now\s+|also\s+)?` + addrV + `\b\s+(?:the|a|an|all|every|each|any|my|your|this|that|it|me|to|in|with|\d|[$"'` + "`" + `/~]|[\w.+-]+@)))`},
+
+	// Instructions addressed to the reader.
+	{rule: RuleInstruction, need: agentWords + "; " + need(addressVerbs), leet: true, desc: "instruction addressed to the assistant",
+		starts: agentStarts, pre: `(?:^|\n|[^\w\s]\s*|\b(?:hey|hi|hello|dear|yo|ok|okay|attention)\s+)(?:the\s+|any\s+|all\s+|every\s+|an?\s+)?`,
+		expr: `(?P<m>(?:` + strongAgent + `)\s*(?:reading\s+this(?:\s+\w+)?\s*)?[,:;!\-–—]\s*(?:(?:after|before|when|once|if|while)\b[^.!?\n]{0,80}?,\s*)?(?:please\s+|now\s+|also\s+|first\s+|immediately\s+|then\s+)?` + addrV + `\b)`},
+	{rule: RuleInstruction, subs: []string{"@"}, need: need(addressVerbs), desc: "instruction addressed to the assistant",
+		expr: `(?P<m>@(?:assistant|ai|bot|copilot|claude|gpt|chatgpt|llm|agent)[\w-]*\s+(?:please\s+|now\s+)?` + addrV + `\b)`},
+	{rule: RuleInstruction, need: "note notes message messages instruction instructions reminder reminders step steps task tasks directive directives request requests p ps memo hint hints guidance comment comments; to for; " + agentWords, leet: true, desc: "note addressed to the assistant",
+		expr: `\b(?P<m>(?:notes?|messages?|instructions?|reminders?|steps?|tasks?|directives?|requests?|p\.?\s?s\.?|memo|hints?|guidance|comments?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|an?\s+|every\s+)?(?:` + strongAgent + `)\b\s*(?:(?:reading|summari[sz]ing|processing|parsing|seeing)\s+(?:this\s+)?\w+\s*)?[:,\-–—!])`},
+	{rule: RuleInstruction, need: "ai ais llm llms chatbot chatbots copilot claude chatgpt gpt language; must should shall needs need has have is are; " + need(addressVerbs) + " rerun", leet: true, desc: "order to the assistant",
+		expr: `\b(?P<m>(?:` + aiAgent + `)\s+(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+(?:now\s+|immediately\s+|also\s+|always\s+|first\s+|then\s+)?(?:` + addrV + `|rerun)\b)`},
+	{rule: RuleInstruction, need: "ignore disregard skip; instead", leet: true, desc: "order to drop the reader's task",
+		expr: `(?:^|[^\w\s]\s*|\n)(?P<m>(?:ignore|disregard|skip)\s+(?:the|this|that|these|those|all|any|everything|it)\b[^.!?\n]{0,60}?[;,.:]\s*(?:and\s+)?instead\b)`},
+	{rule: RuleInstruction, need: "rest; chat conversation session thread; " + need(addressVerbs), leet: true, desc: "order that changes the agent's behaviour from now on",
+		expr: `\b(?P<m>for\s+the\s+rest\s+of\s+(?:this|the|our)\s+(?:chat|conversation|session|thread)\b[,:]?\s*(?:\w+\s+){0,2}?(?:always\s+|never\s+|only\s+)?` + addrV + `)\b`},
+	{rule: RuleInstruction, need: "everything anything all what; you; told given instructed; before above prior until", leet: true, desc: "request about the reader's instructions",
+		expr: `\b(?P<m>(?:everything|anything|all|what)\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+(?:told|given|instructed)\s+(?:before|above|prior\s+to|until)\s+(?:this|now))\b`},
+	{rule: RuleToolInvocation, subs: []string{"_"}, need: "call invoke execute trigger run; with", desc: "directive to call a tool",
+		expr: `\b(?P<m>(?:call|invoke|execute|trigger|run)\s+[a-z][a-z0-9]*_[a-z0-9_]+\s+with\s+[a-z_]+\s*=)`},
+	{rule: RuleInstruction, need: agentWords + "; note notes instruction instructions directive directives task tasks orders memo", leet: true, desc: "note addressed to the assistant",
+		expr: `(?:^|\n|[^\w\s]\s*)(?P<m>(?:` + strongAgent + `)\s+(?:notes?|instructions?|directives?|tasks?|orders|memo)\s*(?::|--|[–—]))`},
+	{rule: RuleInstruction, need: "agrees agree consents consent obliged obligated authorised authorized instructed permitted required expected; " + need(addressVerbs), leet: true, desc: "obligation laid on the assistant",
+		expr: `\b(?P<m>(?:ai|assistant|agent|model|llm|bot)s?\s+(?:hereby\s+)?(?:agrees?|consents?|(?:is|are)\s+(?:obliged|obligated|authori[sz]ed|instructed|permitted|required|expected))\s+to\s+` + addrV + `)\b`},
+	{rule: RuleInstruction, need: "before after once when; solve solves solved finish finished complete completed wrap end ends ended close closes closed respond responding reply replying answer answering summarise summarising summarize summarizing continue proceed proceeding done; " + need(addressVerbs), leet: true, desc: "order conditioned on the reader's task",
+		expr: `\b(?P<m>(?:before|after|once|when)\s+(?:you(?:'ve|\s+have|'re|\s+are)?\s+)?(?:(?:solve|finish|complete|wrap\s+up|end|close)[sd]?(?:ed)?\s+(?:with\s+)?(?:this|the|your|my)\s+(?:\w+\s+){0,2}?(?:task|ticket|assignment|job|request|work|session|conversation|summary|answer|response|calendar|inbox|reading)|(?:finish|finished|done)\s+(?:reading|with)\b[^,.\n]{0,40}|(?:respond|reply|answer|summari[sz]e|continue|proceed)(?:ing)?\b[^,.\n]{0,40})\s*,\s*(?:please\s+|also\s+|first\s+|immediately\s+)?` + addrV + `)\b`},
+	{rule: RuleInstruction, need: "message messages instruction instructions note notes request requests update; from; user owner admin administrator developer boss principal operator creator system openai anthropic", leet: true, desc: "message claiming to come from the user",
+		expr: `\b(?P<m>(?:important|urgent|priority|new|private|special|direct)\s+(?:messages?|instructions?|notes?|requests?|update)\s+from\s+(?:the|your)\s+(?:user|owner|admin(?:istrator)?|developer|boss|principal|operator|creator|system|openai|anthropic))\b`},
+	{rule: RuleInstruction, need: "it this i; user owner developer creator admin administrator operator principal", leet: true, desc: "claim to be the user",
+		expr: `\b(?P<m>(?:it's|it\s+is|this\s+is|i\s+am|i'm)\s+(?:the\s+user|your\s+(?:user|owner|developer|creator|admin(?:istrator)?|operator|principal))\b(?:\s+(?:here|speaking|writing))?)`},
+	{rule: RuleInstruction, need: "authorised authorized permitted allowed instructed ordered approved; you assistant ai agent model", leet: true, desc: "claim that the user authorised the reader",
+		expr: `\b(?P<m>(?:user|owner|admin(?:istrator)?|developer|operator)\s+(?:has\s+|have\s+)?(?:authori[sz]ed|permitted|allowed|instructed|ordered|approved)\s+(?:you|the\s+(?:assistant|ai|agent|model))\s+to)\b`},
+
+	// Requests about the reader's instructions and output.
+	{rule: RuleInstruction, need: "answer respond reply write output return print format give provide deliver; base b hex hexadecimal rot binary morse leetspeak pig caesar ascii unicode url emoji emojis reverse", leet: false, desc: "request to answer in an encoding",
+		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|now|and|then|just|also|always|only|kindly|must|should|will|shall|to)\s+)(?P<m>(?:answer|respond|reply|write|output|return|print|format|give|provide|deliver)\s+(?:[\w']+\s+){0,5}?(?:in|as|using|with)\s+` + encodings + `)`},
+	{rule: RuleInstruction, need: "write answer respond reply; reply replies answer answers response responses message messages output; backwards backward", desc: "request to answer in an encoding",
+		expr: `\b(?P<m>(?:write|answer|respond|reply)\s+(?:(?:every|each|all|your|the)\s+(?:\w+\s+)?(?:repl(?:y|ies)|answers?|responses?|messages?|output)\s+)?backwards?)\b`},
+	{rule: RuleInstruction, need: "encode encrypt obfuscate; answer answers reply replies response responses output outputs message messages", desc: "request to answer in an encoding",
+		expr: `\b(?P<m>(?:encode|encrypt|obfuscate)\s+(?:your|the|every|each|all)\s+(?:\w+\s+)?(?:answers?|repl(?:y|ies)|responses?|outputs?|messages?))\b`},
+	{rule: RuleInstruction, need: "repeat summarise summarize translate paraphrase restate recite reproduce echo print output copy quote rewrite dump reveal show list send email forward post; above", leet: true, desc: "request about the text above",
+		starts: "repeat summarise summarize translate paraphrase restate recite reproduce echo print output copy quote rewrite dump reveal show list send email forward post",
+		expr:   `(?P<m>(?:repeat|summari[sz]e|translate|paraphrase|restate|recite|reproduce|echo|print|output|copy|quote|rewrite|dump|reveal|show|list|send|email|forward|post)\s+(?:me\s+|back\s+)*(?:all\s+(?:of\s+)?)?(?:everything\s+|the\s+text\s+|the\s+words\s+)?(?:the\s+)?above(?:\s+(?:text|conversation|prompt|instructions?|messages?|content|context|chat|thread|discussion|input|lines|words))?)\s*(?:$|[.,;:!?)"'\n]|verbatim\b|word\s+for\s+word|in\s|into\s|and\s|back\b|to\s)`},
+	{rule: RuleInstruction, need: "repeat summarise summarize translate paraphrase restate recite reproduce echo print output copy quote rewrite dump reveal show list tell give dm read spell write; your instructions prompt rules tools functions message guidelines directives configuration policies constraints texts text", leet: true, desc: "request about the reader's instructions",
+		starts: "repeat summarise summarize translate paraphrase restate recite reproduce echo print output copy quote rewrite dump reveal show list tell give dm read spell write",
+		expr:   `(?P<m>(?:repeat|summari[sz]e|translate|paraphrase|restate|recite|reproduce|echo|print|output|copy|quote|rewrite|dump|reveal|show|list|tell\s+me|give\s+me|dm\s+me|read\s+back|spell\s+out|write\s+out)\s+(?:me\s+|back\s+|us\s+)*(?:(?:\w+\s+){0,3}?(?:your|the\s+(?:assistant|ai|model|bot|agent)'s)\s+(?:\w+\s+)?(?:instructions|system\s+prompt|prompt|system\s+message|rules|guidelines|directives|configuration|initial\s+prompt|tools|policies|constraints|prompt\s+texts?)|(?:\w+\s+){0,3}?(?:the\s+)?(?:instructions|prompt|rules|tools)\s+you\s+(?:were|have\s+been|are)\s+(?:given|told|using|provided)|(?:\w+\s+){0,3}?(?:the\s+)?(?:tools|functions)\s+you\s+can\s+(?:use|call|access)))\b`},
+	{rule: RuleInstruction, need: "what; your; instructions prompt rules guidelines", leet: true, desc: "request about the reader's instructions",
+		expr: `\b(?P<m>what\s+(?:are|were|is)\s+your\s+(?:\w+\s+)?(?:instructions|system\s+prompt|rules|guidelines|initial\s+prompt))\b`},
+
+	// Code to be inserted that touches the system.
+	{rule: RuleShellInjection, need: "add append insert include put paste embed inject prepend write rewrite edit modify create install register schedule adds appends inserts includes puts pastes embeds injects prepends writes rewrites edits modifys creates installs registers schedules", near: payloadRe, desc: "order to insert code that runs at boot or login",
+		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|also|then|now|you|to|should|must|just|and)\s+)(?P<m>(?:add|append|insert|include|put|paste|embed|inject|prepend|write|rewrite|edit|modify|create|install|register|schedule)s?\b[^\n]{0,200}?(?:~/\.(?:bashrc|zshrc|bash_profile|profile|config/autostart)|/etc/(?:rc\.local|init\.d|systemd|crontab|cron\.|profile|bash\.bashrc|ld\.so\.preload|sudoers)|\bcrontab\b|launchagents|launchdaemons|currentversion\\{1,2}run|\breg\s+add\b|startup\s+folder|autostart|\b(?:at|on)\s+(?:boot|startup|login|logon)\b|\b(?:into|to|in)\s+(?:the\s+)?(?:startup|autostart|login\s+items)\b|systemd\s+(?:unit|service)))`},
+	{rule: RuleShellInjection, subs: []string{"cookie", "localstorage", ".aws", "id_rsa", ".ssh", "screenshot", "screencapture", "imagegrab", "keychain", "wallet"}, desc: "code that sends screenshots, cookies or keys out",
+		expr: `(?s)(?P<m>(?:requests\.(?:post|put)|fetch\(|urlopen|httpx\.|xmlhttprequest|sendbeacon|\bcurl\s+(?:-\w+\s+)*(?:-d|-f|--data|--upload-file|-t)\b).{0,300}?(?:document\.cookie|localstorage|\.aws/|id_rsa|\.ssh/|screenshot|screencapture|imagegrab|keychain|wallet)|(?:document\.cookie|localstorage|\.aws/credentials|id_rsa|screenshot\(|screencapture|imagegrab|keychain).{0,300}?(?:requests\.(?:post|put)|fetch\(|urlopen|httpx\.|sendbeacon|xmlhttprequest))`},
+	{rule: RuleShellInjection, subs: []string{"id_rsa", ".ssh/", ".aws/", "/etc/shadow", ".env", "keychain", "wallet.dat"}, desc: "order to copy keys where others can read them",
+		expr: `\b(?P<m>(?:cop(?:y|ies)|cp|mv|move|moves|upload|uploads|send|sends|post|posts|exfiltrates?)\s+[^\n]{0,40}?(?:id_rsa|\.ssh/|\.aws/|/etc/shadow|\.env\b|keychain|wallet\.dat)[^\n]{0,40}?\bto\s+(?:/var/www|\S*public_html|https?://|\S+@\S+|\S*pastebin|/tmp/))`},
+
+	// Orders to act on the world: held, not refused.
+	{rule: RuleOrder, need: need(actVerbs), order: true, desc: "order to act on the world",
+		starts: need(actVerbs), pre: orderStart,
+		expr: `(?P<m>` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
+	{rule: RuleOrder, need: "and; " + need(actVerbs), order: true, desc: "order to act on the world",
+		starts: "and", expr: `and\s+(?P<m>` + actV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)`},
+	{rule: RuleOrder, need: need(riskVerbs), order: true, desc: "order to act on the world",
+		starts: need(riskVerbs), pre: orderStart,
+		expr: `(?P<m>` + riskV + `\s+(?:off\s+)?(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)`},
+	{rule: RuleOrder, need: "you; must should need have required expected asked requested; " + need(actVerbs, riskVerbs), order: true, desc: "order to act on the world",
+		starts: "you", expr: `(?P<m>you\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected|asked|requested)\s+to|will\s+need\s+to|'ll\s+need\s+to)\s+(?:now\s+|immediately\s+|also\s+|urgently\s+)?(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
+	{rule: RuleOrder, need: "could can would will; you; " + need(actVerbs, riskVerbs), order: true, desc: "request to act on the world",
+		starts: "could can would will", pre: `(?:^|[.!?;:,]\s*|\n\s*|\b(?:please|so|and|hi|hey|hello|also|now)\s+|["“(]\s*)`, expr: `(?P<m>(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+)?(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
+}
+
+// payloadRe is what makes code written to a boot or login file hostile:
+// it fetches, sends, hides or runs something from a hidden place.
+var payloadRe = regexp.MustCompile(`(?:/\.[a-z][\w.-]*/|curl|wget|requests\.|fetch\(|https?://|\bnc\s|python[0-9.]*\s+\S*/\.|/tmp/|\.cache/|&\s*[` + "`" + `'"]|nohup|\.exe\b|base64|screenshot|pyautogui|imagegrab|document\.cookie|id_rsa|\.ssh|\.aws|/etc/passwd|/etc/shadow|keylog|beacon|backdoor|reverse\s+shell)`)
+
+// determiner lists the words after which "of" does not make the word
+// before them a noun ("send all of them").
+var determiner = map[string]bool{"all": true, "each": true, "any": true, "some": true, "both": true, "most": true, "half": true, "none": true, "one": true, "two": true, "three": true}
+
+// firstWord returns the word after the one at position s of t.
+func firstWord(t []byte, s int) string {
+	i := s
+	for i < len(t) && isLetter(t[i]) {
+		i++
+	}
+	for i < len(t) && !isLetter(t[i]) {
+		i++
+	}
+	j := i
+	for j < len(t) && isLetter(t[j]) {
+		j++
+	}
+	return string(t[i:j])
+}
+
+// finiteRe matches a finite verb.
+var finiteRe = regexp.MustCompile(`^(?:is|are|was|were|has|have|had|been|will|would|could|can|did|does|left|arrived|shipped|failed|went|came|took|happened|occurred|completed|succeeded|returned|starts|started|ends|ended|runs|ran|goes|fell|rose|grew|dropped|increased|decreased|declined|doubled|halved|remained|stayed|continued|reached|totalled|totaled|cost|costs)$`)
+
+// selfRemovalRe matches a developer's note to remove code ("TODO: delete
+// this shim once all clients are on v3", a commit subject "Remove the
+// deprecated transfer endpoint"): an order about code, not about the world.
+var selfRemovalRe = regexp.MustCompile(`^(?:delete|remove)\s+(?:(?:this|these|it|the)\s+(?:(?:shim|hack|workaround|function|method|block|lines?|code|comment|test|class|flag|check|variable|import|field|column|endpoint|file|helper|wrapper|branch|fallback|stub|mock|alias|option)\s+)?(?:once|when|after|before|if|until)\b|(?:the\s+|its\s+|all\s+|an?\s+)?(?:\w+\s+)?(?:deprecated|unused|dead|legacy|obsolete|duplicate|stale|redundant|old)\s+(?:\w+\s+)?(?:endpoints?|tests?|functions?|methods?|class(?:es)?|modules?|dependenc(?:y|ies)|code|comments?|flags?|imports?|shims?|helpers?|wrappers?|branches|fields?|columns?|options?|files?))`)
+
+// declarative reports whether the word at position s of t, read as an
+// order, is not one: one of the four words after it is a finite verb,
+// which makes it a noun ("Order #55120 left the warehouse", "Wire
+// transfers to suppliers fell"), or it opens a developer's note to remove
+// code.
+func declarative(t []byte, s int) bool {
+	i := s
+	for i < len(t) && isLetter(t[i]) {
+		i++
+	}
+	if selfRemovalRe.Match(t[s:min(len(t), s+80)]) {
+		return true
+	}
+	words := 0
+	for i < len(t) && words < 4 {
+		if words == 1 && i+2 < len(t) && t[i] == 'o' && t[i+1] == 'f' && !isLetter(t[i+2]) && !determiner[firstWord(t, s)] {
+			return true // "Wire Payment of $150": a noun phrase
+		}
+		c := t[i]
+		if c == '.' || c == '!' || c == '?' || c == ';' || c == '\n' {
+			return false
+		}
+		if !isLetter(c) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && (isLetter(t[j]) || t[j] == '\'') {
+			j++
+		}
+		if finiteRe.Match(t[i:j]) {
+			return true
+		}
+		words++
+		i = j
+	}
+	return false
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Writes the content policy's first-look splits as bench corpora.
+
+engine/guard/testdata/firstlook*_{hostile,benign}.txt hold one text per
+line (escapes \\n, \\t, \\r, \\\\, \\xHH, \\uHHHH, \\UHHHHHHHH; "# " lines are
+comments, "# family: NAME" names the family of the lines after it). This
+script writes each split as testdata/corpora/injection_<split>.jsonl in the
+format of injection.jsonl, for `memgov bench gates`. Run it from the
+repository root: python3 testdata/corpora/injection_splits.py
+"""
+import json
+import os
+import re
+
+SPLITS = {"firstlook": "firstlook", "firstlook2": "firstlook2"}
+SRC = os.path.join("engine", "guard", "testdata")
+ESC = re.compile(r"\\(n|t|r|\\|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})")
+
+
+def decode(s):
+    def rep(m):
+        e = m.group(1)
+        return {"n": "\n", "t": "\t", "r": "\r", "\\": "\\"}.get(e) or chr(int(e[1:], 16))
+    return ESC.sub(rep, s)
+
+
+def read(path):
+    family = "-"
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("# family: "):
+                family = line[len("# family: "):].strip()
+                continue
+            if not line.strip() or line.startswith("# "):
+                continue
+            yield family, decode(line)
+
+
+for split, stem in SPLITS.items():
+    hostile = os.path.join(SRC, stem + "_hostile.txt")
+    if not os.path.exists(hostile):
+        continue
+    out = os.path.join("testdata", "corpora", "injection_%s.jsonl" % split)
+    with open(out, "w", encoding="utf-8") as w:
+        for label, name in (("injection", "_hostile.txt"), ("benign", "_benign.txt")):
+            path = os.path.join(SRC, stem + name)
+            for row, (family, text) in enumerate(read(path)):
+                w.write(json.dumps({"kind": "injection", "text": text, "label": label, "family": family,
+                                    "source": {"dataset": "memgov", "split": split, "file": path, "row": row},
+                                    "licence": "memgov (same terms as the repository)"}, ensure_ascii=False) + "\n")
