@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/policy"
 )
 
 // LogEvent is one audit-log entry as the Activity screen shows it. Reason and
@@ -71,3 +72,7 @@ func (s *Service) AuditRoot(ctx context.Context) (engine.AuditRoot, error) {
 
 // Metrics returns the governance quality metrics the health panel shows.
 func (s *Service) Metrics(ctx context.Context) (engine.Metrics, error) { return s.eng.Metrics(ctx) }
+
+// HealthPolicy is how the health score is made (its weights and band
+// cut-offs), for a screen that explains the score it shows.
+func (s *Service) HealthPolicy() policy.Health { return s.eng.Policy().Health }

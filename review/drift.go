@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/canon"
 )
 
 // Drift is the list of memory drift episodes (MEMORY_DRIFT_DETECTED) and their
@@ -21,6 +22,12 @@ type DriftView struct {
 	// Err is set when the diff could not be computed; the episode is still
 	// listed (and can still be acknowledged).
 	Err error
+	// Now is the snapshot hash of the memory as it is now, in the algorithm
+	// of the approved hash; "" when it could not be computed (NowErr says
+	// why). The episode's CurrentHash is what detection saw, and is empty
+	// when the drift was found without hashing (a delta budget spent).
+	Now    string
+	NowErr error
 }
 
 // Open counts the open drift episodes the actor sees.
@@ -59,7 +66,17 @@ func (d *Drift) List(ctx context.Context) ([]DriftView, error) {
 				rep.Baseline = b
 			}
 		}
-		out = append(out, DriftView{DriftReport: rep, Err: err})
+		v := DriftView{DriftReport: rep, Err: err}
+		alg := canon.SHA256
+		if a, _, perr := canon.ParseDigest(e.ApprovedHash); perr == nil {
+			alg = a
+		}
+		if info, herr := d.s.eng.SnapshotHash(ctx, e.MemoryRef, alg); herr != nil {
+			v.NowErr = herr
+		} else {
+			v.Now = info.Hash
+		}
+		out = append(out, v)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		di, dj := out[i].Event.Policy == "deny-on-drift", out[j].Event.Policy == "deny-on-drift"

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -296,14 +297,27 @@ func pairs(raw json.RawMessage) []string {
 	for _, k := range keys {
 		v := obj[k]
 		if b, err := json.Marshal(v); err == nil {
-			if s, ok := v.(string); ok {
-				out = append(out, k+": "+s)
+			switch x := v.(type) {
+			case string:
+				out = append(out, k+": "+x)
+				continue
+			case float64:
+				out = append(out, k+": "+figure(x))
 				continue
 			}
 			out = append(out, k+": "+string(b))
 		}
 	}
 	return out
+}
+
+// figure writes a number for a person: at most three decimals, trailing
+// zeros dropped (0.350482673 is 0.35, 0.95 stays 0.95, 12 stays 12).
+func figure(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) >= 1e15 {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(math.Round(x*1000)/1000, 'f', -1, 64)
 }
 
 // RollbackKind names what "roll back to this version" does for a version.

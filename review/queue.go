@@ -139,6 +139,10 @@ type QueueRow struct {
 	Replaces *engine.Version
 }
 
+// Erased is the state shown for a related version that is no longer
+// stored (a subject's erasure removed it).
+const Erased engine.State = "ERASED"
+
 // Deadline is when the review must be decided: the SYNC_BLOCK deadline or the
 // async SLA.
 func (r QueueRow) Deadline() time.Time { return r.DueAt }
@@ -206,8 +210,37 @@ func (q *Queue) Page(ctx context.Context, f QueueFilter, offset, limit int) (Que
 }
 
 // contents reads the draft version of every row, and the ACTIVE version of
-// the key it would replace.
+// the key it would replace. The state of each related item (a contradicted
+// or near-duplicate version) is set to what it is now: the detail recorded
+// it when the write was held, and a version ACTIVE then may since have been
+// superseded, retracted or erased.
 func (q *Queue) contents(ctx context.Context, rows []QueueRow) error {
+	var ids []string
+	for _, r := range rows {
+		for _, x := range r.Detail.Related {
+			if x.VersionID != "" {
+				ids = append(ids, x.VersionID)
+			}
+		}
+	}
+	if len(ids) > 0 {
+		now, err := q.s.eng.Versions(ctx, ids)
+		if err != nil {
+			return err
+		}
+		for i := range rows {
+			for j, x := range rows[i].Detail.Related {
+				if x.VersionID == "" {
+					continue
+				}
+				if v, ok := now[x.VersionID]; ok {
+					rows[i].Detail.Related[j].State = v.State
+				} else {
+					rows[i].Detail.Related[j].State = Erased
+				}
+			}
+		}
+	}
 	for i := range rows {
 		r := &rows[i]
 		v, err := q.s.eng.Version(ctx, r.VersionID)

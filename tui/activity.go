@@ -380,9 +380,12 @@ func (a *activity) Crumb() string {
 	case a.root.Root != "":
 		s += st.Muted.Render(fmt.Sprintf(" · audit root %s over %d", shortID(a.root.Root), a.root.TreeSize))
 	}
-	if a.cur.pos == 0 {
+	switch {
+	case a.cur.pos == 0 && a.w < wideMin:
+		s += st.Muted.Render(" · following")
+	case a.cur.pos == 0:
 		s += st.Muted.Render(" · following new entries")
-	} else {
+	default:
 		s += st.Muted.Render(" · g: back to newest")
 	}
 	return s
@@ -578,12 +581,27 @@ func (h *health) badge() string {
 	return bandStyle(h.ctx.Styles, h.m.Band).Bold(true).Render(fmt.Sprintf("%s %.2f", h.m.Band, h.m.Health))
 }
 
-// height is how many lines the panel takes at width w, its rule included.
+// height is how many lines the panel takes at width w, its rule included:
+// the figures and the lines that explain the score.
 func (h *health) height(w int) int {
+	n := 5
 	if w < wideMin {
-		return 4
+		n = 4
 	}
-	return 5
+	return n + len(h.explainLines(w))
+}
+
+// explainLines is what the score means, wrapped to the panel.
+func (h *health) explainLines(w int) []string {
+	how := healthLine
+	if w < wideMin {
+		how = healthTiny
+	}
+	s := h.explain(how)
+	if s == "" {
+		return nil
+	}
+	return wrap(s, w-1)
 }
 
 // panel is the health figures above the audit log: the score and band, the
@@ -601,6 +619,9 @@ func (h *health) panel(w int) []string {
 		lines = []string{st.Muted.Render("reading health metrics…")}
 	default:
 		lines = h.figures(w)
+		for _, l := range h.explainLines(w) {
+			lines = append(lines, st.Muted.Render(strings.TrimRight(l, " ")))
+		}
 	}
 	out := pane(lines, w-1, n)
 	for i := range out {
@@ -636,14 +657,13 @@ func (h *health) figures(w int) []string {
 	rej := st.Muted.Render("none")
 	if reasons := topReasons(m.Rejections, 3); len(reasons) > 0 {
 		rej = strings.Join(reasons, ", ")
+		if w < wideMin && len(reasons) > 1 {
+			// Narrow: the most frequent, and how many others there are.
+			rej = reasons[0] + st.Muted.Render(fmt.Sprintf(" +%d more", len(m.Rejections)-1))
+		}
 	}
+	// What is not measured is said by the lines that explain the score.
 	unmeasured := ""
-	if len(m.Unmeasured) > 0 {
-		unmeasured = st.Muted.Render("unmeasured: " + strings.Join(m.Unmeasured, ", "))
-	}
-	if unmeasured != "" {
-		unmeasured = "   " + unmeasured
-	}
 	if w < wideMin {
 		return []string{
 			head + unmeasured,

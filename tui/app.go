@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memgov/memgov/engine"
@@ -521,82 +522,202 @@ func (m *Model) helpLine() string {
 }
 
 // fullHelpView is the help of the screen in focus: its own keys first,
-// then moving and switching, then what the keys do in a field, a
-// question and a picker; all from the KeyMap.
+// then moving and switching, what the keys do in a field, a question and a
+// picker (all from the KeyMap), then what the health badge means. The
+// groups flow down columns that share the width, descriptions wrap rather
+// than being cut, and when everything does not fit the moving keys and the
+// modes are written compactly, so the help fits 80x24.
 func (m *Model) fullHelpView() string {
-	st, w := m.ctx.Styles, m.ctx.Width
+	st, w, h := m.ctx.Styles, m.ctx.Width, m.bodyHeight()
 	k := m.ctx.Keys
 	field, question, picker := k.ModeHelp()
-	type group struct {
-		title string
-		bs    []key.Binding
+	groups := []helpGroup{
+		{strings.ToUpper(m.screens[m.active].Title()) + " SCREEN", k.ScreenHelp(m.active), false},
+		{"MOVE", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, true},
+		{"SCREENS", []key.Binding{k.NextTab, k.PrevTab, k.Screen, k.Help, k.Quit}, true},
+		{"TYPING IN A FIELD", field, false},
+		{"IN A QUESTION", question, false},
+		{"CHOOSING FROM A LIST", picker, false},
 	}
-	cols := [][]group{
-		{{strings.ToUpper(m.screens[m.active].Title()) + " SCREEN", k.ScreenHelp(m.active)}},
-		{{"MOVE", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}, {"SCREENS", []key.Binding{k.NextTab, k.PrevTab, k.Screen, k.Help, k.Quit}}},
-		{{"TYPING IN A FIELD", field}, {"IN A QUESTION", question}, {"CHOOSING FROM A LIST", picker}},
-	}
-	widths := []int{max(w*2/5, 30), max(w/4, 20), max(w-8-max(w*2/5, 30)-max(w/4, 20), 20)}
+	most := 3
 	if w < wideMin {
-		widths = []int{w - 4, w - 4, w - 4}
+		most = 2
 	}
-	var blocks [][]string
-	for c, gs := range cols {
-		var lines []string
-		for _, g := range gs {
-			if len(lines) > 0 {
-				lines = append(lines, "")
+	// Compactness: 0 every key a line; 1 moving keys as a line below and the
+	// modes' keys run together; 2 the screen's keys run together too.
+	var lines []string
+	// The health badge's explanation goes last, and is left out only when
+	// nothing else makes room for it (at 80x24 with the read-only notice).
+	for step := 0; step <= 3; step++ {
+		compact, withHealth := min(step, 2), step < 3
+		tail := m.helpTail(w-4, compact > 0)
+		for n := most; n >= 1; n-- {
+			colW := (w - 2 - 2*(n-1)) / n
+			var flow [][]string
+			put := func(gl []string) { flow = append(flow, gl) }
+			for i, g := range groups {
+				if compact > 0 && g.moving {
+					continue
+				}
+				put(g.lines(st, colW, compact > 1 || compact > 0 && i > 0))
 			}
-			lines = append(lines, st.ColHeader.Render(g.title))
-			kw := 0
-			for _, b := range g.bs {
-				kw = max(kw, len([]rune(b.Help().Key)))
+			how := healthParagraph
+			if compact > 0 {
+				how = healthHelpShort
 			}
-			for _, b := range g.bs {
-				if b.Enabled() {
-					lines = append(lines, fit(st.Bold.Render(fmt.Sprintf("%-*s", kw+2, b.Help().Key))+b.Help().Desc, widths[c]))
+			if s := m.health.explain(how); s != "" && withHealth {
+				gl := []string{st.ColHeader.Render("HEALTH BADGE")}
+				for _, l := range wrap(s, colW) {
+					gl = append(gl, strings.TrimRight(l, " "))
+				}
+				put(gl)
+			}
+			cols, ok := newspaper(flow, n, h-len(tail))
+			if !ok && !(step == 3 && n == 1) {
+				continue
+			}
+			// As short as the columns can be: the groups spread over the width.
+			for hh := 1; ok && hh < h-len(tail); hh++ {
+				if c, fits := newspaper(flow, n, hh); fits {
+					cols = c
+					break
 				}
 			}
-		}
-		blocks = append(blocks, lines)
-	}
-	var lines []string
-	if w < wideMin { // one column: this screen's keys, then the modes
-		lines = append(lines, indent(blocks[0])...)
-		lines = append(lines, "")
-		lines = append(lines, indent(blocks[2])...)
-		lines = append(lines, "", "  "+st.Muted.Render("moving: ↑↓ j k pgup pgdn g G · tab, 1-6 switch screens · the mouse scrolls and clicks"))
-	} else {
-		n := max(len(blocks[0]), len(blocks[1]), len(blocks[2]))
-		for i := range n {
-			row := "  "
-			for c := range blocks {
-				row += pane(blocks[c], widths[c], n)[i] + "  "
+			rows := 0
+			for _, c := range cols {
+				rows = max(rows, len(c))
 			}
-			lines = append(lines, row)
-		}
-		lines = append(lines, "", "  "+st.Muted.Render("The mouse: the wheel scrolls the list, a click selects a row or a tab."))
-	}
-	if m.ctx.ReadOnly != nil {
-		lines = append(lines, "")
-		for _, l := range wrap(m.ctx.ReadOnly.Error()+". Decisions (a r e A in Queue, R B in Drift, y r z in Proposals, b p E in Memory, y X in Quarantine) need a curator or operator; reading works.", w-4) {
-			lines = append(lines, "  "+st.ReadOnly.Render(l))
-		}
-	}
-	note := wrap("Times are UTC. Agent-written text is shown sanitised (escapes removed, invisibles marked).", w-4)
-	if len(lines)+1+len(note) <= m.bodyHeight() {
-		lines = append(lines, "")
-		for _, l := range note {
-			lines = append(lines, "  "+st.Muted.Render(l))
+			for i := range rows {
+				row := " "
+				for c := range cols {
+					cell := ""
+					if i < len(cols[c]) {
+						cell = cols[c][i]
+					}
+					row += " " + fit(cell, colW) + " "
+				}
+				lines = append(lines, strings.TrimRight(row, " "))
+			}
+			lines = append(lines, tail...)
+			return strings.Join(lines, "\n")
 		}
 	}
 	return strings.Join(lines, "\n")
 }
 
-func indent(ls []string) []string {
-	out := make([]string, len(ls))
-	for i, l := range ls {
-		out[i] = "  " + l
+// helpGroup is a titled group of keys in the full help; moving groups are
+// written as one line when the help is compact.
+type helpGroup struct {
+	title  string
+	bs     []key.Binding
+	moving bool
+}
+
+// lines renders a group to w cells: the title, then a key and its
+// description a line, the description wrapped under itself; compact, the
+// keys follow one another ("enter apply · esc cancel"), wrapped.
+func (g helpGroup) lines(st Styles, w int, compact bool) []string {
+	out := []string{st.ColHeader.Render(g.title)}
+	if compact {
+		var parts []string
+		for _, b := range g.bs {
+			if b.Enabled() {
+				parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+			}
+		}
+		for _, l := range wrap(strings.Join(parts, " · "), w) {
+			out = append(out, strings.TrimRight(l, " "))
+		}
+		return out
+	}
+	kw := 0
+	for _, b := range g.bs {
+		kw = max(kw, ansi.StringWidth(b.Help().Key))
+	}
+	for _, b := range g.bs {
+		if !b.Enabled() {
+			continue
+		}
+		for i, l := range wrap(b.Help().Desc, max(w-kw-2, 8)) {
+			l = strings.TrimRight(l, " ")
+			if i == 0 {
+				out = append(out, st.Bold.Render(fmt.Sprintf("%-*s", kw+2, b.Help().Key))+l)
+			} else {
+				out = append(out, strings.Repeat(" ", kw+2)+l)
+			}
+		}
+	}
+	return out
+}
+
+// newspaper flows groups of lines down n columns of at most h lines, a
+// blank line between groups. A group goes whole to the next column when it
+// does not fit the rest of this one; only a group taller than a column is
+// split, never after its title. ok is false when the groups do not fit.
+func newspaper(groups [][]string, n, h int) ([][]string, bool) {
+	if h < 2 {
+		return nil, false
+	}
+	cols := [][]string{nil}
+	next := func() bool {
+		if len(cols) == n {
+			return false
+		}
+		cols = append(cols, nil)
+		return true
+	}
+	for _, g := range groups {
+		c := &cols[len(cols)-1]
+		gap := 0
+		if len(*c) > 0 {
+			gap = 1
+		}
+		if len(*c) > 0 && (len(*c)+gap+len(g) > h && len(g) <= h || len(*c)+gap+1 >= h) {
+			if !next() {
+				return cols, false
+			}
+			c, gap = &cols[len(cols)-1], 0
+		}
+		if gap == 1 {
+			*c = append(*c, "")
+		}
+		for i, l := range g {
+			if len(*c) >= h || (i == 0 && len(*c) >= h-1) {
+				if !next() {
+					return cols, false
+				}
+				c = &cols[len(cols)-1]
+			}
+			*c = append(*c, l)
+		}
+	}
+	return cols, true
+}
+
+// helpTail is what follows the keys in the full help: how to move (when
+// compact) or the mouse, the read-only notice, and the note on times and
+// agents' text when not compact.
+func (m *Model) helpTail(w int, compact bool) []string {
+	st := m.ctx.Styles
+	var out []string
+	add := func(style lipgloss.Style, s string) {
+		for _, l := range wrap(s, w) {
+			out = append(out, "  "+style.Render(strings.TrimRight(l, " ")))
+		}
+	}
+	out = append(out, "")
+	if compact {
+		add(st.Muted, "move ↑↓ j k pgup pgdn g G · screens tab 1-6 · the mouse scrolls and clicks")
+	} else {
+		add(st.Muted, "The mouse: the wheel scrolls the list, a click selects a row or a tab.")
+	}
+	if m.ctx.ReadOnly != nil {
+		out = append(out, "")
+		add(st.ReadOnly, m.ctx.ReadOnly.Error()+". Decisions (a r e A in Queue, R B in Drift, y r z in Proposals, b p E in Memory, y X in Quarantine) need a curator or operator; reading works.")
+	}
+	if !compact {
+		out = append(out, "")
+		add(st.Muted, "Times are UTC. Agent-written text is shown sanitised (escapes removed, invisibles marked).")
 	}
 	return out
 }

@@ -111,6 +111,43 @@ func stamp(t time.Time) string {
 
 var uuidRE = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
+// keyCell shortens a key holding a UUID to w cells for a KEY column, so that
+// keys told apart stay told apart: what comes before the UUID, its first
+// four digits and as much of its end as fits ("notes/01a2…78a886a9925f").
+// Time-ordered UUIDs made together share their start and differ at the end.
+// Other keys are returned whole, for the column to cut at its end.
+func keyCell(k string, w int) string {
+	if ansi.StringWidth(k) <= w || w < 9 {
+		return k
+	}
+	loc := uuidRE.FindStringIndex(k)
+	if loc == nil || loc[1] != len(k) {
+		return k
+	}
+	head := k[:loc[0]] + k[loc[0]:loc[0]+4] + "…"
+	if tail := w - ansi.StringWidth(head); tail >= 4 {
+		return head + k[len(k)-tail:]
+	}
+	// No room for what comes before it: the UUID alone.
+	return k[loc[0]:loc[0]+4] + "…" + k[len(k)-(w-5):]
+}
+
+// middle shortens s to w cells by cutting its middle: keys that share a
+// prefix differ at the end ("semant…use-506"); a key holding a UUID as
+// keyCell does.
+func middle(s string, w int) string {
+	if ansi.StringWidth(s) <= w || w < 5 {
+		return s
+	}
+	if k := keyCell(s, w); k != s {
+		return k
+	}
+	r := []rune(s)
+	head := (w - 1) / 2
+	tail := w - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
 // shortIDs abbreviates every UUID in a sentence ("rollback of 019a…3f2c").
 func shortIDs(s string) string { return uuidRE.ReplaceAllStringFunc(s, shortID) }
 

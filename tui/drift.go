@@ -275,6 +275,9 @@ func (d *drift) Crumb() string {
 	if deny > 0 {
 		s += "  " + st.Bad.Render(fmt.Sprintf("%d DENYING writes", deny))
 	}
+	if d.w < wideMin {
+		return s + st.Muted.Render("  ·  changed since baseline")
+	}
 	return s + st.Muted.Render("  ·  memory changed since its approved baseline")
 }
 
@@ -325,8 +328,20 @@ func (d *drift) list(w int) []string {
 		if len(cols) == len(driftColsNarrow) {
 			return []string{pol, clean(r.Event.MemoryRef), ago(now, r.Event.DetectedAt), ch}
 		}
-		return []string{pol, clean(r.Event.MemoryRef), ago(now, r.Event.DetectedAt), hashCell(r.Event.ApprovedHash), hashCell(r.Event.CurrentHash), ch}
+		return []string{pol, clean(r.Event.MemoryRef), ago(now, r.Event.DetectedAt), hashCell(r.Event.ApprovedHash), hashCell(nowHash(r)), ch}
 	})
+}
+
+// nowHash is the hash of the episode's memory now: computed when the list
+// was read, else what detection saw; "?" when neither is known.
+func nowHash(r review.DriftView) string {
+	switch {
+	case r.Now != "":
+		return r.Now
+	case r.Event.CurrentHash != "":
+		return r.Event.CurrentHash
+	}
+	return "?"
 }
 
 // hashCell abbreviates a hash as the mockups do: sha256:4f1c…9a0e.
@@ -391,7 +406,10 @@ func (d *drift) detail(w int) []string {
 		}
 		add(fit(string(b.MemoryType)+" · "+ttl, w))
 	}
-	add(fit(st.Muted.Render("approved ")+shortID(e.ApprovedHash)+st.Muted.Render("  now ")+shortID(e.CurrentHash), w))
+	add(fit(st.Muted.Render("approved ")+shortID(e.ApprovedHash)+st.Muted.Render("  now ")+shortID(nowHash(v)), w))
+	if v.NowErr != nil {
+		add(st.Bad.Render(fit("cannot hash the memory now: "+clean(v.NowErr.Error()), w)))
+	}
 	add("")
 	if v.Err != nil {
 		add(st.Bad.Render(fit("no diff: "+clean(v.Err.Error()), w)))

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -692,11 +693,10 @@ func (m *memory) refDetail(w int) []string {
 	st := m.ctx.Styles
 	r := m.refs[m.refCur.pos]
 	lines := []string{st.Bold.Render(clean(r.MemoryRef)), ""}
-	lines = append(lines,
-		field(st, "items", fmt.Sprintf("%d", r.Items)),
-		field(st, "visible", fmt.Sprintf("%d ACTIVE and unexpired now (what memgov list returns)", r.Active)),
-		field(st, "not", fmt.Sprintf("%d retracted, expired or awaiting review", r.Items-r.Active)),
-		"")
+	lines = append(lines, field(st, "items", fmt.Sprintf("%d", r.Items)))
+	lines = append(lines, labelled(st, "visible", fmt.Sprintf("%d ACTIVE and unexpired now (what memgov list returns)", r.Active), w)...)
+	lines = append(lines, labelled(st, "not", fmt.Sprintf("%d retracted, expired or awaiting review", r.Items-r.Active), w)...)
+	lines = append(lines, "")
 	return append(lines, wrap(st.Muted.Render("enter lists the items; t shows them as of an earlier LSN or time."), w)...)
 }
 
@@ -718,18 +718,78 @@ func labelled(st Styles, label, value string, w int) []string {
 	return out
 }
 
+// wrapPairs wraps a line of "name: value" pairs set apart by two spaces
+// (evidence, provenance) to w cells, breaking between pairs rather than
+// inside one. A pair wider than w puts its value on the next line, indented;
+// only a value wider than that is cut into pieces.
+func wrapPairs(s string, w int) []string {
+	var out []string
+	line := ""
+	for _, p := range strings.Split(s, "  ") {
+		switch {
+		case line == "" && ansi.StringWidth(p) <= w:
+			line = p
+		case line != "" && ansi.StringWidth(line)+2+ansi.StringWidth(p) <= w:
+			line += "  " + p
+		default:
+			if line != "" {
+				out = append(out, line)
+				line = ""
+			}
+			if ansi.StringWidth(p) <= w {
+				line = p
+				continue
+			}
+			name, value, ok := strings.Cut(p, ": ")
+			if !ok {
+				name, value = "", p
+			} else {
+				out = append(out, name+":")
+			}
+			for ansi.StringWidth(value) > w-2 {
+				cut := ansi.Truncate(value, w-2, "")
+				out = append(out, "  "+cut)
+				value = value[len(cut):]
+			}
+			out = append(out, "  "+value)
+		}
+	}
+	if line != "" || len(out) == 0 {
+		out = append(out, line)
+	}
+	return out
+}
+
+// longHash is a hex digest written whole ("sha256:c22a...c402").
+var longHash = regexp.MustCompile(`\b(sha256|shake256):[0-9a-f]{16,}\b`)
+
+// longHex is a bare hex string of 32 digits or more (a signature).
+var longHex = regexp.MustCompile(`\b[0-9a-f]{32,}\b`)
+
+// shortValues abbreviates the UUIDs, digests and signatures in a line of
+// fields, as every table does ("01a2…b3fb", "sha256:c22a…c402").
+func shortValues(s string) string {
+	return longHex.ReplaceAllStringFunc(longHash.ReplaceAllStringFunc(shortIDs(s), hashCell), shortID)
+}
+
 func (m *memory) itemsList(w int, wide bool) []string {
 	if n := m.notice(m.itemsLoaded, m.itemsErr, len(m.items) == 0, m.emptyItems()); n != nil {
 		return n
 	}
-	cols := []column{{title: "KEY", width: 24}, {title: "VER", width: 4}, {title: "AGE", width: 4}, {title: "TEXT", flex: true}}
+	// KEY is as wide as the longest key loaded (up to 24): the text keeps
+	// the rest.
+	keyW := 8
+	for _, v := range m.items {
+		keyW = max(keyW, min(ansi.StringWidth(clean(v.Key)), 24))
+	}
+	cols := []column{{title: "KEY", width: keyW}, {title: "VER", width: 4}, {title: "AGE", width: 4}, {title: "TEXT", flex: true}}
 	if !wide {
-		cols = []column{{title: "KEY", width: 24}, {title: "LAYER", width: 10}, {title: "VER", width: 4}, {title: "AGE", width: 4}, {title: "TEXT", flex: true}}
+		cols = []column{{title: "KEY", width: keyW}, {title: "LAYER", width: 10}, {title: "VER", width: 4}, {title: "AGE", width: 4}, {title: "TEXT", flex: true}}
 	}
 	now := m.ctx.Now()
 	lines := renderTable(m.ctx.Styles, cols, w, m.itemCur, len(m.items), func(i int) []string {
 		v := m.items[i]
-		cells := []string{clean(v.Key)}
+		cells := []string{keyCell(clean(v.Key), cols[0].width)}
 		if !wide {
 			cells = append(cells, string(v.Layer))
 		}
@@ -862,11 +922,28 @@ func (m *memory) versionDetail(w, h int) []string {
 		meta += " · expires " + stamp(*v.ExpiresAt)
 	}
 	lines = append(lines, labelled(st, "meta", meta, w)...)
-	for _, e := range v.Evidence {
-		lines = append(lines, labelled(st, "evidence", clean(e), w)...)
+	// Evidence and provenance: a heading, then their "name: value" fields
+	// packed under it, wrapped between fields; ids and hashes abbreviated,
+	// and the provenance's copy of the evidence left out.
+	for i, e := range v.Evidence {
+		if i == 0 {
+			lines = append(lines, st.Label.Render("evidence"))
+		}
+		for _, l := range wrapPairs(shortValues(clean(e)), max(w-2, 10)) {
+			lines = append(lines, "  "+l)
+		}
 	}
+	var prov []string
 	for _, p := range v.Provenance {
-		lines = append(lines, labelled(st, "provenance", clean(p), w)...)
+		if !strings.HasPrefix(p, "evidence_refs: ") {
+			prov = append(prov, shortValues(clean(p)))
+		}
+	}
+	if len(prov) > 0 {
+		lines = append(lines, st.Label.Render("provenance"))
+		for _, l := range wrapPairs(strings.Join(prov, "  "), max(w-2, 10)) {
+			lines = append(lines, "  "+l)
+		}
 	}
 	lines = append(lines, field(st, "log", fmt.Sprintf("LSN %d · leaf %s", v.Created.LSN, shortID(v.Created.Leaf))),
 		field(st, "version", shortID(v.ID)))

@@ -398,9 +398,9 @@ func (q *quarantine) list(w int) []string {
 			text = quarantineStatus(st, r.Status) + " " + text
 		}
 		if wide {
-			return []string{clean(r.Agent), clean(r.MemoryRef), clean(r.Key), text, causeShort(r.Cause), ago(now, r.At)}
+			return []string{clean(r.Agent), clean(r.MemoryRef), keyCell(clean(r.Key), cols[2].width), text, causeShort(r.Cause), ago(now, r.At)}
 		}
-		return []string{clean(r.Agent), clean(r.Key), text, causeShort(r.Cause), ago(now, r.At)}
+		return []string{clean(r.Agent), keyCell(clean(r.Key), cols[1].width), text, causeShort(r.Cause), ago(now, r.At)}
 	})
 }
 

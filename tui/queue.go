@@ -704,7 +704,8 @@ func (q *queue) queueColumns(w int) []column {
 		whyW = max(whyW, ansi.StringWidth(reasonLabel(r)))
 		ageW = max(ageW, ansi.StringWidth(q.ageCell(r, now)))
 	}
-	whyW, ageW = min(whyW, 14), min(ageW, 9)
+	// AGE holds "esc in 14s" whole.
+	whyW, ageW = min(whyW, 14), min(ageW, 10)
 	room := w - 2 - 5 - whyW - ageW - 2*4 // marker, RISK, REASON, AGE, gaps
 	risk, age := "RISK", "AGE"
 	switch q.filter.Sort {
@@ -787,18 +788,6 @@ func listKey(r review.QueueRow) string {
 
 // generated reports whether a key is one memgov made up (a UUID).
 func generated(k string) bool { return len(k) == 36 && uuidRE.MatchString(k) }
-
-// middle shortens s to w cells by cutting its middle: keys that share a
-// prefix differ at the end ("semant…use-506").
-func middle(s string, w int) string {
-	if ansi.StringWidth(s) <= w || w < 5 {
-		return s
-	}
-	r := []rune(s)
-	head := (w - 1) / 2
-	tail := w - 1 - head
-	return string(r[:head]) + "…" + string(r[len(r)-tail:])
-}
 
 // refShort names the writing agent for a row: the memoryRef without its
 // tenant ("billing-agent"), with the instance when another instance of the

@@ -73,7 +73,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 		t.row("id", p.ID)
 		t.row("kind", p.Kind)
 		t.row("state", p.State)
-		t.row("owner", p.Owner.Principal+" @ "+p.Owner.Tenant+"/"+p.Owner.Workspace)
+		t.row("owner", ownerText(p.Owner))
 		t.row("revision", strconv.Itoa(p.Revision))
 		t.row("artifact", p.ArtifactHash)
 		if p.DuplicateOf != "" {
@@ -207,7 +207,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 			}
 			t := a.table("ID", "KIND", "STATE", "REV", "OWNER", "TITLE")
 			for _, p := range ps {
-				t.row(p.ID, p.Kind, p.State, strconv.Itoa(p.Revision), p.Owner.Principal+"@"+p.Owner.Tenant, clip(p.Title, 40))
+				t.row(p.ID, p.Kind, p.State, strconv.Itoa(p.Revision), p.Owner.Tenant+"/"+p.Owner.Principal, clip(p.Title, 40))
 			}
 			t.flush()
 			return nil
@@ -340,4 +340,14 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 		review.ProposalService.Archive)
 	cmd.AddCommand(create, list, show, revise, apply, reject, archive)
 	return cmd
+}
+
+// ownerText writes a proposal's owner as the TUI does: tenant/principal,
+// and the workspace when there is one.
+func ownerText(o engine.ProposalOwner) string {
+	s := o.Tenant + "/" + o.Principal
+	if o.Workspace != "" {
+		s += " · workspace " + o.Workspace
+	}
+	return s
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memgov/memgov/cmd/memgov/demo"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/store/sqlite"
 )
 
 // reenactDemo plays the demo's time-bound scenes at the present (demo.Reenact).
@@ -28,9 +29,35 @@ func (a *app) reenactDemo(ctx context.Context) (demo.LiveReport, error) {
 	if err != nil {
 		return demo.LiveReport{}, err
 	}
-	return demo.Reenact(ctx, demo.FS, demo.Options{Open: func(now func() time.Time) (*engine.Engine, error) {
+	o := demo.Options{Open: func(now func() time.Time) (*engine.Engine, error) {
 		return engine.New(a.store, key, engine.WithClock(now), engine.WithPolicy(pol)), nil
-	}})
+	}}
+	if clock, err := envClock(); err != nil {
+		return demo.LiveReport{}, err
+	} else if clock != nil {
+		o.Now = clock
+	}
+	// The scenes play first on a scratch copy beside the database: a scene
+	// that cannot be played leaves the database as it was.
+	o.Rehearse = func(now func() time.Time) (*engine.Engine, func(), error) {
+		dir, err := os.MkdirTemp(filepath.Dir(a.dbPath), ".demo-rehearsal-")
+		if err != nil {
+			return nil, nil, err
+		}
+		discard := func() { os.RemoveAll(dir) }
+		path := filepath.Join(dir, "demo.db")
+		if err := demo.CopyDatabase(a.dbPath, path); err != nil {
+			discard()
+			return nil, nil, err
+		}
+		s, err := sqlite.Open(ctx, path, sqlite.Options{Key: key})
+		if err != nil {
+			discard()
+			return nil, nil, err
+		}
+		return engine.New(s, key, engine.WithClock(now), engine.WithPolicy(pol)), func() { s.Close(); discard() }, nil
+	}
+	return demo.Reenact(ctx, demo.FS, o)
 }
 
 // loadDataset plays a dataset into the database (creating it when needed)
@@ -129,8 +156,11 @@ Without --db it uses demo.db in memgov's data directory and says where.
 
 Opening an existing demo database re-enacts the story's time-bound scenes at the
 present, through the same pipeline: a sweep of the queue, SYNC_BLOCK arrivals with
-fresh deadlines, a fresh drift of the deny-on-drift billing agent, an escalation.
-A scene whose state is still live is left alone.`,
+fresh deadlines, a fresh drift of the deny-on-drift billing agent, an escalation,
+a quarantined writer. They act as the demo's own principal, memgov-demo, and bring
+what they need with them, so they play whatever was done in the demo before. A
+scene whose state is still live is left alone. The scenes are rehearsed on a copy
+of the database first: if one cannot be played, nothing is changed.`,
 		Example: "  memgov demo\n  memgov demo --db /tmp/demo.db --no-tui",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

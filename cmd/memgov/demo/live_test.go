@@ -40,9 +40,10 @@ func TestReenactAWeekLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The SYNC_BLOCK deadlines of the seeding are past: both arrivals play
-	// again. The research drift and the escalation were never settled, so
-	// they are still live and stay as they are.
-	if len(rep.Played) < 2 || len(rep.Played)+len(rep.Skipped) != 4 || rep.Writes < 5 ||
+	// again, and the escalation and the quarantined writer, which the story
+	// leaves to the live scenes. The research drift was never settled, so it
+	// is still live and stays as it is.
+	if len(rep.Played) != 4 || len(rep.Skipped) != 1 || rep.Writes < 5 ||
 		!slices.Contains(rep.Played, "sales pricing fact (SYNC_BLOCK)") ||
 		!slices.Contains(rep.Played, "billing refund limit (SYNC_BLOCK) and a fresh deny-on-drift episode") {
 		t.Fatalf("a week later: %+v", rep)
@@ -85,7 +86,7 @@ func TestReenactAWeekLater(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(again.Played) != 0 || len(again.Skipped) != 4 {
+	if len(again.Played) != 0 || len(again.Skipped) != 5 {
 		t.Fatalf("second opening: %+v", again)
 	}
 	if n, _ := eng.LogSize(ctx); n != size {

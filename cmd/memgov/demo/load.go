@@ -64,6 +64,8 @@ type Step struct {
 	Name       string `json:"name"`
 	Unless     string `json:"unless"`
 	Resolution string `json:"resolution"`
+	// Tier is the review tier a write's DEFERRED answer must carry.
+	Tier string `json:"tier"`
 }
 
 // template generates memory of one kind (templates.json).
@@ -99,6 +101,11 @@ type Options struct {
 	Progress func(done, total int)
 	// Trace, if set, hears every step with the story's clock.
 	Trace func(line int, op string, at time.Time)
+	// Rehearse, if set, returns an engine on a scratch copy of the database
+	// Open's engine works on, reading time from now, and a function that
+	// discards the copy. Reenact plays its scenes there first and touches the
+	// real database only when the rehearsal succeeded.
+	Rehearse func(now func() time.Time) (*engine.Engine, func(), error)
 }
 
 // clock is the stepping clock a dataset is loaded on: it starts in the past
@@ -121,7 +128,8 @@ type loader struct {
 	templates map[string]template
 	rep       Report
 	people    map[string]*review.Service
-	total     int // writes the story will make
+	total     int               // writes the story will make
+	last      map[string]string // the last key a generate step committed, by ref
 }
 
 // Load plays the dataset in fsys (story.jsonl, and templates.json when the
@@ -310,6 +318,19 @@ func (l *loader) step(ctx context.Context, st Step) error {
 		if st.Expect != "" && res.Status != st.Expect {
 			return fmt.Errorf("expected %s, got %s %s: %s", st.Expect, res.Status, res.Reason, res.Detail)
 		}
+		if st.Tier != "" && res.Tier != st.Tier {
+			return fmt.Errorf("expected a %s review, got %s %q (%s): %s", st.Tier, res.Status, res.Tier, res.Reason, res.Detail)
+		}
+		if st.Approve && res.Status == engine.StatusDeferred && res.ReviewID != "" {
+			// A fact a person has vouched for: approved as the step's person.
+			svc, err := l.person(ctx, st.By)
+			if err != nil {
+				return err
+			}
+			if _, err := svc.Queue().Approve(ctx, res.ReviewID, 0, "recorded from the source of record"); err != nil {
+				return err
+			}
+		}
 	case "generate":
 		return l.generate(ctx, st)
 	case "decide":
@@ -319,7 +340,13 @@ func (l *loader) step(ctx context.Context, st Step) error {
 		if err != nil {
 			return err
 		}
-		v, err := l.eng.Get(ctx, st.Ref, st.Key)
+		key := st.Key
+		if key == "{last}" {
+			if key = l.last[st.Ref]; key == "" {
+				return fmt.Errorf("no write of this scene to %s was committed, so there is none to roll back", st.Ref)
+			}
+		}
+		v, err := l.eng.Get(ctx, st.Ref, key)
 		if err != nil {
 			return err
 		}
@@ -366,8 +393,19 @@ func (l *loader) step(ctx context.Context, st Step) error {
 		_, err = svc.Queue().Sweep(ctx)
 		return err
 	case "verify":
-		_, err := l.eng.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: st.Ref, Actor: "memgov-seed"})
-		return err
+		actor := "memgov-seed"
+		if st.By != "" {
+			actor = st.By
+		}
+		res, err := l.eng.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: st.Ref, Actor: actor})
+		if err != nil {
+			return err
+		}
+		if st.Expect == "drift" && res.DriftID == "" {
+			return fmt.Errorf("expected verify to find drift of %s, got %s (%s)", st.Ref, res.Code, res.Cause)
+		}
+	case "reinstate":
+		return l.reinstate(ctx, st)
 	default:
 		return fmt.Errorf("unknown step %q", st.Op)
 	}
@@ -485,6 +523,9 @@ func (l *loader) generate(ctx context.Context, st Step) error {
 		res, err := l.write(ctx, b)
 		if err != nil {
 			return err
+		}
+		if res.Status == engine.StatusCommitted && l.last != nil {
+			l.last[st.Ref], _ = req["key"].(string)
 		}
 		if (st.Approve || st.RejectDeferred) && res.Status == engine.StatusDeferred && res.ReviewID != "" {
 			l.clock.t = l.clock.t.Add(every / 2)
