@@ -29,6 +29,7 @@ type Engine struct {
 	judge      Judge
 	secrets    *redact.Registry
 	embedder   similar.Embedder // model_vectors.go; nil: the built-in hashing vectors only
+	searches   *searchCache     // searchindex.go
 }
 
 // Option configures an Engine.
@@ -50,7 +51,7 @@ func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = n
 // New returns an engine over a store. key signs provenance records and audit
 // checkpoints; it must be the key the store chains its log with.
 func New(s Store, key []byte, opts ...Option) *Engine {
-	e := &Engine{store: s, now: time.Now, key: key, policy: policy.Default(), secrets: redact.NewRegistry()}
+	e := &Engine{store: s, now: time.Now, key: key, policy: policy.Default(), secrets: redact.NewRegistry(), searches: &searchCache{}}
 	for _, o := range opts {
 		o(e)
 	}

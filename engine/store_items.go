@@ -35,6 +35,10 @@ type ItemReader interface {
 	// SUPERSEDED ones) with their stored embeddings, newest (highest
 	// CreatedLSN) first, at most limit.
 	IndexedVersions(ctx context.Context, ref string, all bool, limit int) ([]IndexedVersion, error)
+	// SearchStamp returns a number that changes whenever the versions of
+	// ref (their states, contents or indexes) may have changed: the LSN of
+	// the last log entry of ref, or of a later erasure. 0: nothing yet.
+	SearchStamp(ctx context.Context, ref string) (int64, error)
 }
 
 // IndexedVersion is a version with its stored embedding (similar.Vector

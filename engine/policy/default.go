@@ -232,7 +232,11 @@ func Default() Policy {
 		Retrieval: Retrieval{
 			RRFK: 60, // spec §13.5 "RRF k=60 is the default"
 			Signals: SignalWeights{
-				Semantic: 1, Structure: 1, Recency: 1, // spec §13.5 three-signal RRF, unweighted
+				// spec §13.5 RRF over semantic, structure and recency, unweighted,
+				// with memgov's keyword list (BM25) beside them; recency
+				// weighs 0 in the fusion and orders equal scores (newer first),
+				// so that it breaks ties rather than outvoting the text.
+				Semantic: 1, Structure: 1, Keyword: 1, Recency: 0,
 			},
 			// spec §12.4.6 gammas: memgov defaults.
 			Utility: UtilityWeights{

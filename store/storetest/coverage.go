@@ -43,6 +43,7 @@ var Coverage = map[string][]string{
 	"Refs":            {"Items/Refs"},
 	"DueExpiries":     {"Items/DueExpiries"},
 	"IndexedVersions": {"Items/IndexedVersions"},
+	"SearchStamp":     {"Items/SearchStamp"},
 
 	// PipelineReader and PipelineWriter (store_pipeline.go).
 	"Idempotent":          {"Pipeline/Idempotency"},

@@ -14,6 +14,7 @@ var itemTests = []test{
 	{"Refs", testRefs},
 	{"DueExpiries", testDueExpiries},
 	{"IndexedVersions", testIndexedVersions},
+	{"SearchStamp", testSearchStamp},
 }
 
 // Item, ItemByKey, Version and History return what the log wrote, and
@@ -193,6 +194,43 @@ func testIndexedVersions(t *testing.T, f Factory) {
 		}
 		return nil
 	})
+}
+
+// SearchStamp changes with every log entry of its ref and with every
+// erasure, and not with another ref's writes.
+func testSearchStamp(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	stamp := func(r string) int64 {
+		var n int64
+		fx.view(func(tx engine.ReadTx) (err error) {
+			n, err = tx.SearchStamp(fx.ctx, r)
+			return err
+		})
+		return n
+	}
+	if n := stamp(ref); n != 0 {
+		t.Fatalf("SearchStamp of an empty ref = %d, want 0", n)
+	}
+	fx.put(ref, "a", "the deploy window is on tuesdays")
+	s1 := stamp(ref)
+	if s1 == 0 {
+		t.Fatal("SearchStamp did not change with a write to the ref")
+	}
+	fx.put("acme/other", "b", "carol@example.com likes tea")
+	if s := stamp(ref); s != s1 {
+		t.Fatalf("SearchStamp changed with another ref's write: %d, then %d", s1, s)
+	}
+	fx.put(ref, "a", "the deploy window is on wednesdays")
+	s2 := stamp(ref)
+	if s2 <= s1 {
+		t.Fatalf("SearchStamp after an update = %d, want more than %d", s2, s1)
+	}
+	if _, err := fx.e.Erase(fx.ctx, engine.EraseRequest{Subject: "carol@example.com", By: curator, Reason: "erasure request"}); err != nil {
+		t.Fatal(err)
+	}
+	if s := stamp(ref); s <= s2 {
+		t.Fatalf("SearchStamp after an erasure = %d, want more than %d", s, s2)
+	}
 }
 
 func indexedIDs(vs []engine.IndexedVersion) []string {
