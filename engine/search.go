@@ -318,4 +318,3 @@ func queryTerms(q string) []string {
 
 var stopWords = map[string]bool{"the": true, "an": true, "and": true, "or": true, "of": true, "to": true, "in": true,
 	"is": true, "are": true, "for": true, "on": true, "with": true, "what": true, "which": true, "does": true, "do": true}
-

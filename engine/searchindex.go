@@ -61,7 +61,7 @@ type searchIndex struct {
 	ref       string
 	stamp     int64
 	docs      []searchDoc
-	words     map[string][]wordPosting  // keyword term -> documents
+	words     map[string][]wordPosting   // keyword term -> documents
 	buckets   map[uint32][]bucketPosting // embedding bucket -> documents
 	structure map[string][]int32         // key, tag, subject, predicate, object word -> documents
 	exact     map[string][]int32         // normalised text -> documents
