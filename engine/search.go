@@ -60,10 +60,12 @@ type SearchHit struct {
 // (query words found in the key, tags or the subject/predicate/object of the
 // content, plus the asked tags) and recency (weight 0 by default: among equal
 // scores the newer entry ranks first, so recency breaks ties rather than
-// outvoting the text). Each list goes listDepth (200) deep; there is no
-// similarity cut-off. The fused score is weighted by provenance:
+// outvoting the text). The cosine weighs each embedding bucket by its idf
+// in the ref. Each list goes listDepth (200) deep; there is no similarity
+// cut-off. The fused score is weighted by provenance:
 // score = RRF x (0.5 + 0.5 U) where U is the spec §12.4.6 utility over
-// relevance (the cosine), confidence, freshness (1/(1 + age/30 days)) and
+// relevance (the mean of the cosine and the BM25 relative to the best
+// candidate's), confidence, freshness (1/(1 + age/30 days)) and
 // authority (the version's validation score, which folds in its evidence).
 // An entry whose text is the query itself ranks first.
 //
@@ -185,6 +187,10 @@ func (e *Engine) rank(ctx context.Context, tx ReadTx, q SearchQuery, visible fun
 	for i, d := range ids {
 		pool[d].Recency = i + 1
 	}
+	maxKW := 0.0
+	for _, d := range ids {
+		maxKW = max(maxKW, sc.keyword[d])
+	}
 	out := make([]SearchHit, 0, len(pool))
 	vs := make(map[string]Version, len(pool))
 	for _, d := range ids {
@@ -192,7 +198,13 @@ func (e *Engine) rank(ctx context.Context, tx ReadTx, q SearchQuery, visible fun
 		v := doc.v
 		fused := e.policy.HybridRRF(*pool[d])
 		age := now.Sub(v.CreatedAt).Hours() / 24
-		u := e.policy.ProvenanceWeight(policy.RetrievalSignals{Relevance: sc.cosine[d], Confidence: v.Confidence,
+		// Relevance is the mean of the cosine and the BM25 relative to the
+		// best of the pool.
+		rel := sc.cosine[d]
+		if maxKW > 0 {
+			rel = (rel + sc.keyword[d]/maxKW) / 2
+		}
+		u := e.policy.ProvenanceWeight(policy.RetrievalSignals{Relevance: rel, Confidence: v.Confidence,
 			Freshness: 1 / (1 + math.Max(0, age)/30), Authority: v.ValidationScore})
 		hit := SearchHit{VersionID: v.ID, State: v.State, RRF: round9(fused), Provenance: u,
 			Score: round9(fused * (0.5 + 0.5*u)), Ranks: *pool[d], Cosine: round9(sc.cosine[d]), Structure: sc.structure[d] + len(q.Tags),

@@ -66,7 +66,9 @@ func benchText(i int) string {
 
 // BenchmarkSearch10k measures one search (ranking and the recorded
 // retrieval, as `memgov search` and the doors run it) over a memoryRef of
-// 10,000 entries, and reports the median (p50_ms) and p95 of the calls.
+// 10,000 entries, and reports the median (p50_ms) and p95 of the calls, and
+// the first search's time (cold_ms), which builds the ref's search index.
+// The target is a p50 of 5 ms or less.
 func BenchmarkSearch10k(b *testing.B) {
 	const n = 10_000
 	e := searchCorpus(b, n)
@@ -74,7 +76,13 @@ func BenchmarkSearch10k(b *testing.B) {
 	ctx := context.Background()
 	queries := []string{"time zone", "zone", "email follow-up refund", "Berlin warehouse", "customer 4711", "password reset",
 		"which customers are in Oslo", "damaged parcel by phone", "contract renewal", "ships within 3 days"}
-	// Warm the caches once.
+	// The first search builds the ref's search index (cold_ms); the
+	// others rank over it.
+	start := time.Now()
+	if _, err := a.Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: "warm"}); err != nil {
+		b.Fatal(err)
+	}
+	cold := time.Since(start)
 	for _, q := range queries {
 		if hits, err := a.Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: q}); err != nil || len(hits) == 0 {
 			b.Fatalf("%q: %d hits, %v", q, len(hits), err)
@@ -98,4 +106,5 @@ func BenchmarkSearch10k(b *testing.B) {
 	}
 	b.ReportMetric(p(0.50), "p50_ms")
 	b.ReportMetric(p(0.95), "p95_ms")
+	b.ReportMetric(float64(cold.Microseconds())/1000, "cold_ms")
 }

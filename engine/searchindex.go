@@ -16,7 +16,8 @@ import (
 // The search index is what Search ranks with: for one memoryRef, every
 // ACTIVE and SUPERSEDED version (newest first, up to MaxSearchIndex) with
 // its validity interval, an inverted index of its words for Okapi BM25, an
-// inverted index of its embedding's buckets for the cosine, the words of
+// inverted index of its embedding's buckets for the cosine (each bucket
+// weighted by its idf in the ref, so rare n-grams weigh more), the words of
 // its key, tags, subject, predicate and object, and its normalised text.
 // It is built from the store in the read transaction of a search and kept
 // while the memoryRef's search stamp (ReadTx.SearchStamp: the last log entry
@@ -42,7 +43,7 @@ type searchDoc struct {
 	v         Version
 	validAt   time.Time
 	invalidAt *time.Time
-	norm      float64 // the embedding's length
+	norm      float64 // the idf-weighted embedding's length
 	words     int     // keyword tokens in the text
 	text      string  // normalised text, for the exact match
 }
@@ -145,15 +146,12 @@ func (e *Engine) searchIndexOf(ctx context.Context, tx ReadTx, ref string) (*sea
 			x.words[t] = append(x.words[t], wordPosting{doc: d, tf: uint16(min(n, math.MaxUint16))})
 		}
 		total += doc.words
-		var n2 float64
 		for k, i := range vec.Idx {
 			if k >= len(vec.Val) {
 				break
 			}
 			x.buckets[i] = append(x.buckets[i], bucketPosting{doc: d, val: vec.Val[k]})
-			n2 += float64(vec.Val[k]) * float64(vec.Val[k])
 		}
-		doc.norm = math.Sqrt(n2)
 		for w := range structureWords(v) {
 			x.structure[w] = append(x.structure[w], d)
 		}
@@ -164,6 +162,19 @@ func (e *Engine) searchIndexOf(ctx context.Context, tx ReadTx, ref string) (*sea
 	}
 	if len(x.docs) > 0 {
 		x.avgWords = float64(total) / float64(len(x.docs))
+	}
+	// Each bucket weighs its idf in the ref (a rare n-gram tells more than a
+	// common one), folded into the postings; the norms follow.
+	n2 := make([]float64, len(x.docs))
+	for _, ps := range x.buckets {
+		w := math.Log(1 + float64(len(x.docs))/float64(len(ps)))
+		for i := range ps {
+			ps[i].val *= float32(w)
+			n2[ps[i].doc] += float64(ps[i].val) * float64(ps[i].val)
+		}
+	}
+	for d := range x.docs {
+		x.docs[d].norm = math.Sqrt(n2[d])
 	}
 	e.searches.put(x)
 	return x, nil
@@ -199,19 +210,12 @@ func searchText(v Version) string {
 	return strings.Join(parts, " ")
 }
 
-// keywordStop are words too common to weigh anything as keywords.
-var keywordStop = map[string]bool{"a": true, "an": true, "the": true, "and": true, "or": true, "of": true, "to": true, "in": true,
-	"is": true, "are": true, "was": true, "were": true, "be": true, "for": true, "on": true, "at": true, "by": true, "with": true,
-	"it": true, "its": true, "as": true, "that": true, "this": true, "from": true}
-
 // keywordTerms are the keyword tokens of text: runs of letters and digits,
-// lower-cased, stop words aside, a plural "s" folded ("zones" is "zone").
+// lower-cased, a plural folded ("zones" is "zone", "cities" is "city").
+// Common words stay: BM25's idf gives them almost no weight.
 func keywordTerms(text string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if keywordStop[w] || len(w) == 1 && !unicode.IsDigit(rune(w[0])) {
-			continue
-		}
 		out = append(out, foldPlural(w))
 	}
 	return out
@@ -292,6 +296,7 @@ func (x *searchIndex) score(query string) scores {
 	var qn float64
 	for k, i := range qv.Idx {
 		q := float64(qv.Val[k])
+		q *= math.Log(1 + float64(n)/float64(max(1, len(x.buckets[i]))))
 		qn += q * q
 		for _, p := range x.buckets[i] {
 			s.cosine[p.doc] += q * float64(p.val)
