@@ -640,6 +640,9 @@ func (r *readTx) MetricsData(ctx context.Context, since, now time.Time) (engine.
 		d.LayerSizes[l] = n
 	}
 	rows.Close()
+	if d.Tasks, err = r.taskOutcomes(ctx, ms(since)); err != nil {
+		return d, err
+	}
 	d.Erasures, err = r.erasureRows(ctx)
 	return d, err
 }

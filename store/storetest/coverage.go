@@ -98,6 +98,7 @@ var Coverage = map[string][]string{
 	"RecordAccess":       {"Lifecycle/GCScanAndCursor"},
 	"RecordRetrieval":    {"Telemetry/MetricsData", "Lifecycle/GCScanAndCursor"},
 	"RecordFeedback":     {"Telemetry/MetricsData", "Telemetry/FeedbackErrors", "Lifecycle/GCScanAndCursor"},
+	"RecordTaskOutcome":  {"Telemetry/TaskOutcomes"},
 	"CountLease":         {"Telemetry/MetricsData"},
 	"RecordRevalidation": {"Telemetry/MetricsData"},
 	"RecordRead":         {"Quarantine/RecordReadAndFold"},
