@@ -60,24 +60,24 @@ type Metrics struct {
 	CorrectnessImpact *float64 `json:"memory_correctness_impact"`
 	// InducedErrors is MIER (spec §12.12.5): failures whose root cause was
 	// memory over the tasks reported; null until a task was reported.
-	InducedErrors *float64 `json:"memory_induced_error_rate"`
-	LayerSizes         map[string]int         `json:"store_size_by_layer"`
-	GCExpired          int                    `json:"gc_expired"`
-	LockContention     *float64               `json:"lock_contention_rate"`
-	ErasureHoursMax    *float64               `json:"erasure_completion_hours_max"`
-	PastTTL            int                    `json:"items_past_ttl"`
-	Operational        float64                `json:"operational_health"`
+	InducedErrors   *float64       `json:"memory_induced_error_rate"`
+	LayerSizes      map[string]int `json:"store_size_by_layer"`
+	GCExpired       int            `json:"gc_expired"`
+	LockContention  *float64       `json:"lock_contention_rate"`
+	ErasureHoursMax *float64       `json:"erasure_completion_hours_max"`
+	PastTTL         int            `json:"items_past_ttl"`
+	Operational     float64        `json:"operational_health"`
 	// Health is H_memory over the measured metrics. It is PARTIAL when a
 	// metric has no data: MeasuredShare is the share of the weight measured,
 	// HealthLowerBound the score with every unmeasured metric at its worst,
 	// and Band is PARTIAL where the measured score alone would read healthy
 	// (MeasuredBand is the band of the measured score).
-	Health           float64  `json:"health_score"`
-	Band             string   `json:"health_band"`
-	Status           string   `json:"health_status"` // COMPLETE or PARTIAL
-	MeasuredShare    float64  `json:"health_measured_share"`
-	HealthLowerBound float64  `json:"health_lower_bound"`
-	MeasuredBand     string   `json:"health_band_measured"`
+	Health           float64 `json:"health_score"`
+	Band             string  `json:"health_band"`
+	Status           string  `json:"health_status"` // COMPLETE or PARTIAL
+	MeasuredShare    float64 `json:"health_measured_share"`
+	HealthLowerBound float64 `json:"health_lower_bound"`
+	MeasuredBand     string  `json:"health_band_measured"`
 	// Measured names the health score's metrics computed from data;
 	// Unmeasured the others, and UnmeasuredWhy what would measure each.
 	Measured      []string          `json:"measured"`
