@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/memgov/memgov/engine"
@@ -36,11 +37,25 @@ func TestEraseAfterDistillKeepsAuditWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	auditWhole(t, e)
+	// A search before the erasure indexes the text; after it, nothing finds it.
+	q := engine.SearchQuery{MemoryRef: "acme/bot", Query: "Zed Quirinal refund", IncludeSuperseded: true}
+	if hits, err := e.LocalAdapter().Search(ctx, q); err != nil || len(hits) == 0 || hits[0].Entry.ID != "cust" {
+		t.Fatalf("search before the erasure: %+v %v", hits, err)
+	}
 	rep, err := e.Erase(ctx, engine.EraseRequest{Subject: "zed quirinal", By: "jane"})
 	if err != nil || rep.Status != "COMPLETED" {
 		t.Fatalf("%+v %v", rep, err)
 	}
 	auditWhole(t, e)
+	hits, err := e.LocalAdapter().Search(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		if strings.Contains(strings.ToLower(string(h.Entry.Content)), "quirinal") {
+			t.Fatalf("search finds the erased text: %+v", h)
+		}
+	}
 }
 
 // eraseAndAudit erases subject as jane and checks the audit, both ways, and

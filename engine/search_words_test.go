@@ -84,11 +84,19 @@ func TestSearchReturnsOnlyWhatTheReaderMayRead(t *testing.T) {
 	body, _ := json.Marshal(map[string]any{"source_agent_id": "bot", "memory_ref": "acme/bot", "key": "draft", "target_layer": "SEMANTIC",
 		"observation_type": "tool_result_verified", "confidence": 0.8, "content": map[string]string{"text": "The Zanzibar depot opens at six."},
 		"evidence_refs": []any{map[string]any{"source_type": "API_RESPONSE", "source_uri": "erp://x", "authority": 0.9}}})
-	if r := write(t, e, body); r.Status != engine.StatusDeferred {
+	r := write(t, e, body)
+	if r.Status != engine.StatusDeferred {
 		t.Fatalf("draft: %+v", r)
 	}
 	if got := searchKeys(t, e.Adapter("jane"), "acme/bot", "Zanzibar depot"); len(got) != 0 {
 		t.Errorf("a draft was returned: %v", got)
+	}
+	// Approved, it is found by the next search.
+	if _, err := e.Decide(ctx, engine.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := searchKeys(t, e.Adapter("jane"), "acme/bot", "Zanzibar depot"); len(got) == 0 || got[0] != "draft" {
+		t.Errorf("the approved entry is not found: %v", got)
 	}
 	// Quarantine: an agent whose writes keep contradicting memory.
 	spo := func(key, subject, object string) []byte {
