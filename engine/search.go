@@ -141,6 +141,7 @@ func (e *Engine) rank(ctx context.Context, tx ReadTx, q SearchQuery, visible fun
 	if err != nil {
 		return nil, nil, err
 	}
+	defer x.mu.RUnlock()
 	now := e.Now()
 	at := now
 	if !q.AsOf.IsZero() {
@@ -161,19 +162,23 @@ func (e *Engine) rank(ctx context.Context, tx ReadTx, q SearchQuery, visible fun
 	depth := max(listDepth, q.Limit)
 	tags := float64(len(q.Tags))
 	pool := map[int32]*policy.Ranks{}
-	rankList := func(ids []int32, set func(r *policy.Ranks, n int)) {
+	rankList := func(score func(int32) float64, set func(r *policy.Ranks, n int)) {
+		ids, ranks := x.top(score, ok, depth)
 		for i, d := range ids {
 			r := pool[d]
 			if r == nil {
 				r = &policy.Ranks{}
 				pool[d] = r
 			}
-			set(r, i+1)
+			set(r, ranks[i])
 		}
 	}
-	rankList(x.top(func(d int32) float64 { return sc.keyword[d] }, ok, depth), func(r *policy.Ranks, n int) { r.Keyword = n })
-	rankList(x.top(func(d int32) float64 { return sc.cosine[d] }, ok, depth), func(r *policy.Ranks, n int) { r.Semantic = n })
-	rankList(x.top(func(d int32) float64 { return float64(sc.structure[d]) + tags }, ok, depth), func(r *policy.Ranks, n int) { r.Structure = n })
+	rankList(func(d int32) float64 { return sc.keyword[d] }, func(r *policy.Ranks, n int) { r.Keyword = n })
+	rankList(func(d int32) float64 { return sc.cosine[d] }, func(r *policy.Ranks, n int) { r.Semantic = n })
+	// Structure: the idf of the query words found in the key, tags, subject,
+	// predicate and object (a word every key holds weighs nearly nothing),
+	// and the asked tags.
+	rankList(func(d int32) float64 { return sc.structIDF[d] + tags }, func(r *policy.Ranks, n int) { r.Structure = n })
 	for d := range sc.exact {
 		if ok(d) && pool[d] == nil {
 			pool[d] = &policy.Ranks{}
@@ -245,6 +250,9 @@ func newer(a, b Version) bool {
 // SUPERSEDED, not expired, carrying q's tags, valid at the asked time (or
 // superseded when those are asked for) and visible to the reader.
 func (x *searchIndex) eligible(d int32, q SearchQuery, now, at time.Time, visible func(Version) bool) bool {
+	if x.dead[d] {
+		return false
+	}
 	doc := &x.docs[d]
 	v := doc.v
 	if v.ExpiredAt(now) || v.State != Active && v.State != Superseded || !hasTags(v.Tags, q.Tags) {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -21,12 +22,17 @@ import (
 // its key, tags, subject, predicate and object, and its normalised text.
 // It is built from the store in the read transaction of a search and kept
 // while the memoryRef's search stamp (ReadTx.SearchStamp: the last log entry
-// of the ref, or a later erasure) is unchanged, so a search over an
-// unchanged ref reads one row and ranks in memory. Expiry, the reader's
-// visibility, tags and validity at the asked time are checked per query.
+// of the ref and the last erasure) is unchanged, so a search over an
+// unchanged ref reads two rows and ranks in memory. After a write the index
+// is caught up in place (the changed items' versions are read again,
+// ReadTx.SearchChanges) and ranks exactly as one built afresh; an erasure,
+// or a change to more than an eighth of the ref, rebuilds it. Expiry, the
+// reader's visibility, tags and validity at the asked time are checked per
+// query.
 
 // MaxSearchIndex caps the versions of one memoryRef a search considers
-// (the newest). At 10,000 entries the index holds about 20 MB.
+// (the newest). At 10,000 short entries the index holds about 50 MB
+// (BenchmarkSearch10k, index_MB).
 const MaxSearchIndex = 100_000
 
 // BM25 parameters (Robertson and Zaragoza's usual defaults).
@@ -43,9 +49,13 @@ type searchDoc struct {
 	v         Version
 	validAt   time.Time
 	invalidAt *time.Time
-	norm      float64 // the idf-weighted embedding's length
-	words     int     // keyword tokens in the text
-	text      string  // normalised text, for the exact match
+	bids      []int32   // the embedding's buckets (dense ids of searchIndex.bucketOf)
+	vals      []float32 // and their values
+	norm      float64   // the idf-weighted embedding's length
+	words     int       // keyword tokens in the text
+	terms     []string  // its distinct keyword terms
+	structs   []string  // its distinct structure words
+	text      string    // normalised text, for the exact match
 }
 
 type wordPosting struct {
@@ -59,14 +69,26 @@ type bucketPosting struct {
 }
 
 type searchIndex struct {
+	mu        sync.RWMutex // searches read-lock it; catchUp write-locks it
 	ref       string
-	stamp     int64
+	stamp     SearchStamp
 	docs      []searchDoc
-	words     map[string][]wordPosting   // keyword term -> documents
-	buckets   map[uint32][]bucketPosting // embedding bucket -> documents
+	dead      []bool             // documents of items changed since they were indexed
+	deadCount int                //
+	live      int                // documents not dead
+	liveWords int                // keyword tokens of the live documents
+	byItem    map[string][]int32 // item -> its documents
+	// Document frequencies count live documents only, kept as documents
+	// are added and dropped, so that a caught-up index ranks exactly as one
+	// built afresh.
+	wordDF    map[string]int32         // live documents holding a word
+	bucketDF  []int32                  // live documents holding a bucket, by dense id
+	structDF  map[string]int32         // live documents holding a structure word
+	words     map[string][]wordPosting // keyword term -> documents
+	bucketOf  map[uint32]int32         // embedding bucket -> dense id
+	buckets   [][]bucketPosting        // dense bucket id -> documents
 	structure map[string][]int32         // key, tag, subject, predicate, object word -> documents
 	exact     map[string][]int32         // normalised text -> documents
-	avgWords  float64
 }
 
 // searchCache keeps the search index of the memoryRefs searched last.
@@ -74,18 +96,17 @@ type searchCache struct {
 	mu   sync.Mutex
 	refs map[string]*searchIndex
 	lru  []string
+	// builds and catchUps count full builds and in-place updates.
+	builds, catchUps atomic.Int64
 }
 
 // searchCacheRefs is how many memoryRefs' indexes stay in memory.
 const searchCacheRefs = 8
 
-func (c *searchCache) get(ref string, stamp int64) *searchIndex {
+func (c *searchCache) get(ref string) *searchIndex {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if x := c.refs[ref]; x != nil && x.stamp == stamp {
-		return x
-	}
-	return nil
+	return c.refs[ref]
 }
 
 func (c *searchCache) put(x *searchIndex) {
@@ -104,80 +125,200 @@ func (c *searchCache) put(x *searchIndex) {
 	c.refs[x.ref] = x
 }
 
-// searchIndexOf returns ref's search index as of tx, from the cache when
-// the ref has not changed since it was built.
+// searchIndexOf returns ref's search index as of tx: from the cache when
+// the ref has not changed since, brought up to date in place when only a few
+// of its items changed (no erasure since), else built anew. The index is
+// returned read-locked; the caller unlocks it (RUnlock) when done ranking.
 func (e *Engine) searchIndexOf(ctx context.Context, tx ReadTx, ref string) (*searchIndex, error) {
 	stamp, err := tx.SearchStamp(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	if x := e.searches.get(ref, stamp); x != nil {
-		return x, nil
+	x := e.searches.get(ref)
+	if x != nil {
+		x.mu.RLock()
+		if x.stamp == stamp {
+			return x, nil
+		}
+		x.mu.RUnlock()
+		x.mu.Lock()
+		ok, err := x.catchUp(ctx, tx, stamp)
+		if err != nil {
+			x.mu.Unlock()
+			return nil, err
+		}
+		x.mu.Unlock()
+		if ok {
+			e.searches.catchUps.Add(1)
+			x.mu.RLock()
+			return x, nil
+		}
 	}
 	cands, err := tx.IndexedVersions(ctx, ref, true, MaxSearchIndex)
 	if err != nil {
 		return nil, err
 	}
-	x := &searchIndex{ref: ref, stamp: stamp, words: map[string][]wordPosting{}, buckets: map[uint32][]bucketPosting{},
-		structure: map[string][]int32{}, exact: map[string][]int32{}}
-	total := 0
+	x = newSearchIndex(ref, stamp)
 	for _, c := range cands {
-		v := c.Version
-		if Reserved(v.Key) {
-			continue
-		}
-		validAt, invalidAt, err := validity(ctx, tx, v)
-		if err != nil {
+		if err := x.add(ctx, tx, c); err != nil {
 			return nil, err
 		}
-		vec, err := similar.UnmarshalVector(c.Embedding)
-		if err != nil || c.Embedding == nil {
-			vec = FeaturesOf(v.Content).Embedding
-		}
-		text := searchText(v)
-		d := int32(len(x.docs))
-		doc := searchDoc{v: v, validAt: validAt, invalidAt: invalidAt, text: similar.Normalize(text)}
-		tf := map[string]int{}
-		for _, t := range keywordTerms(text) {
-			tf[t]++
-			doc.words++
-		}
-		for t, n := range tf {
-			x.words[t] = append(x.words[t], wordPosting{doc: d, tf: uint16(min(n, math.MaxUint16))})
-		}
-		total += doc.words
-		for k, i := range vec.Idx {
-			if k >= len(vec.Val) {
-				break
-			}
-			x.buckets[i] = append(x.buckets[i], bucketPosting{doc: d, val: vec.Val[k]})
-		}
-		for w := range structureWords(v) {
-			x.structure[w] = append(x.structure[w], d)
-		}
-		if doc.text != "" {
-			x.exact[doc.text] = append(x.exact[doc.text], d)
-		}
-		x.docs = append(x.docs, doc)
 	}
-	if len(x.docs) > 0 {
-		x.avgWords = float64(total) / float64(len(x.docs))
+	x.stats()
+	e.searches.builds.Add(1)
+	e.searches.put(x)
+	x.mu.RLock()
+	return x, nil
+}
+
+func newSearchIndex(ref string, stamp SearchStamp) *searchIndex {
+	return &searchIndex{ref: ref, stamp: stamp, byItem: map[string][]int32{}, words: map[string][]wordPosting{}, wordDF: map[string]int32{},
+		bucketOf: map[uint32]int32{}, structure: map[string][]int32{}, structDF: map[string]int32{}, exact: map[string][]int32{}}
+}
+
+// catchUp brings the index from its stamp to stamp when no erasure happened
+// in between and the change is small: every version of each item touched
+// since is dropped and its ACTIVE and SUPERSEDED versions added again. It
+// reports false when the index should be built anew instead. Postings of
+// dropped versions stay, marked dead (the frequencies leave them out), until
+// the next full build, which happens once a quarter of the documents are
+// dead.
+func (x *searchIndex) catchUp(ctx context.Context, tx ReadTx, stamp SearchStamp) (bool, error) {
+	if x.stamp == stamp {
+		return true, nil
 	}
-	// Each bucket weighs its idf in the ref (a rare n-gram tells more than a
-	// common one), folded into the postings; the norms follow.
-	n2 := make([]float64, len(x.docs))
-	for _, ps := range x.buckets {
-		w := math.Log(1 + float64(len(x.docs))/float64(len(ps)))
-		for i := range ps {
-			ps[i].val *= float32(w)
-			n2[ps[i].doc] += float64(ps[i].val) * float64(ps[i].val)
+	if stamp.Erased != x.stamp.Erased || stamp.Ref < x.stamp.Ref {
+		return false, nil
+	}
+	items, cands, err := tx.SearchChanges(ctx, x.ref, x.stamp.Ref, MaxSearchIndex)
+	if err != nil {
+		return false, err
+	}
+	if len(items) > len(x.docs)/8+64 || x.deadCount+len(items) > len(x.docs)/4+64 {
+		return false, nil
+	}
+	for _, it := range items {
+		for _, d := range x.byItem[it] {
+			x.drop(d)
 		}
+		delete(x.byItem, it)
+	}
+	for _, c := range cands {
+		if err := x.add(ctx, tx, c); err != nil {
+			return false, err
+		}
+	}
+	x.stats()
+	x.stamp = stamp
+	return true, nil
+}
+
+// add indexes one version (reserved keys aside).
+func (x *searchIndex) add(ctx context.Context, tx ReadTx, c IndexedVersion) error {
+	v := c.Version
+	if Reserved(v.Key) || v.State != Active && v.State != Superseded {
+		return nil
+	}
+	validAt, invalidAt, err := validity(ctx, tx, v)
+	if err != nil {
+		return err
+	}
+	vec, err := similar.UnmarshalVector(c.Embedding)
+	if err != nil || c.Embedding == nil {
+		vec = FeaturesOf(v.Content).Embedding
+	}
+	text := searchText(v)
+	d := int32(len(x.docs))
+	if len(vec.Val) < len(vec.Idx) {
+		vec.Idx = vec.Idx[:len(vec.Val)]
+	}
+	doc := searchDoc{v: v, validAt: validAt, invalidAt: invalidAt, text: similar.Normalize(text), vals: vec.Val, bids: make([]int32, len(vec.Idx))}
+	tf := map[string]int{}
+	for _, t := range keywordTerms(text) {
+		tf[t]++
+		doc.words++
+	}
+	for _, t := range sortedKeys(tf) {
+		x.words[t] = append(x.words[t], wordPosting{doc: d, tf: uint16(min(tf[t], math.MaxUint16))})
+		x.wordDF[t]++
+		doc.terms = append(doc.terms, t)
+	}
+	x.liveWords += doc.words
+	for k, i := range vec.Idx {
+		b, ok := x.bucketOf[i]
+		if !ok {
+			b = int32(len(x.buckets))
+			x.bucketOf[i] = b
+			x.buckets = append(x.buckets, nil)
+			x.bucketDF = append(x.bucketDF, 0)
+		}
+		x.buckets[b] = append(x.buckets[b], bucketPosting{doc: d, val: vec.Val[k]})
+		x.bucketDF[b]++
+		doc.bids[k] = b
+	}
+	for _, w := range sortedKeys(structureWords(v)) {
+		x.structure[w] = append(x.structure[w], d)
+		x.structDF[w]++
+		doc.structs = append(doc.structs, w)
+	}
+	if doc.text != "" {
+		x.exact[doc.text] = append(x.exact[doc.text], d)
+	}
+	x.docs = append(x.docs, doc)
+	x.dead = append(x.dead, false)
+	x.byItem[v.ItemID] = append(x.byItem[v.ItemID], d)
+	x.live++
+	return nil
+}
+
+// drop marks document d dead and takes it out of the frequencies.
+func (x *searchIndex) drop(d int32) {
+	if x.dead[d] {
+		return
+	}
+	x.dead[d] = true
+	x.deadCount++
+	x.live--
+	doc := &x.docs[d]
+	x.liveWords -= doc.words
+	for _, t := range doc.terms {
+		x.wordDF[t]--
+	}
+	for _, b := range doc.bids {
+		x.bucketDF[b]--
+	}
+	for _, w := range doc.structs {
+		x.structDF[w]--
+	}
+}
+
+// stats computes every live document's idf-weighted embedding length: each
+// bucket weighs its idf in the ref (a rare n-gram tells more than a common
+// one). The weights change with every document added or dropped, so the
+// lengths are all computed again (one pass over the documents' buckets, in
+// each document's order: the result does not depend on map order).
+func (x *searchIndex) stats() {
+	w := make([]float64, len(x.bucketDF))
+	for b, df := range x.bucketDF {
+		w[b] = x.idf(int(df))
 	}
 	for d := range x.docs {
-		x.docs[d].norm = math.Sqrt(n2[d])
+		if x.dead[d] {
+			continue
+		}
+		doc := &x.docs[d]
+		var n2 float64
+		for k, b := range doc.bids {
+			f := float64(doc.vals[k]) * w[b]
+			n2 += f * f
+		}
+		doc.norm = math.Sqrt(n2)
 	}
-	e.searches.put(x)
-	return x, nil
+}
+
+// idf is the weight of an embedding bucket held by df live documents.
+func (x *searchIndex) idf(df int) float64 {
+	return math.Log(1 + float64(x.live)/float64(max(df, 1)))
 }
 
 // searchText is the text a version is searched by: content.text, or the
@@ -265,7 +406,8 @@ func structureWords(v Version) map[string]bool {
 type scores struct {
 	keyword   []float64
 	cosine    []float64
-	structure []int
+	structure []int     // query words found in the structure fields
+	structIDF []float64 // their idf sum
 	exact     map[int32]bool
 }
 
@@ -274,7 +416,9 @@ type scores struct {
 // structure word with the query are touched.
 func (x *searchIndex) score(query string) scores {
 	n := len(x.docs)
-	s := scores{keyword: make([]float64, n), cosine: make([]float64, n), structure: make([]int, n), exact: map[int32]bool{}}
+	live := float64(max(x.live, 1))
+	avgWords := max(float64(x.liveWords)/live, 1)
+	s := scores{keyword: make([]float64, n), cosine: make([]float64, n), structure: make([]int, n), structIDF: make([]float64, n), exact: map[int32]bool{}}
 	seen := map[string]bool{}
 	for _, t := range keywordTerms(query) {
 		if seen[t] {
@@ -282,24 +426,33 @@ func (x *searchIndex) score(query string) scores {
 		}
 		seen[t] = true
 		ps := x.words[t]
-		if len(ps) == 0 {
+		df := float64(x.wordDF[t])
+		if df == 0 {
 			continue
 		}
-		idf := math.Log(1 + (float64(n)-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		idf := math.Log(1 + (live-df+0.5)/(df+0.5))
 		for _, p := range ps {
 			f := float64(p.tf)
 			dl := float64(x.docs[p.doc].words)
-			s.keyword[p.doc] += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dl/max(x.avgWords, 1)))
+			s.keyword[p.doc] += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dl/avgWords))
 		}
 	}
 	qv := similar.Embed(query)
 	var qn float64
 	for k, i := range qv.Idx {
-		q := float64(qv.Val[k])
-		q *= math.Log(1 + float64(n)/float64(max(1, len(x.buckets[i]))))
+		b, ok := x.bucketOf[i]
+		if !ok {
+			// A bucket no document holds still counts in the query's length.
+			q := float64(qv.Val[k]) * x.idf(0)
+			qn += q * q
+			continue
+		}
+		ps := x.buckets[b]
+		w := x.idf(int(x.bucketDF[b]))
+		q := float64(qv.Val[k]) * w
 		qn += q * q
-		for _, p := range x.buckets[i] {
-			s.cosine[p.doc] += q * float64(p.val)
+		for _, p := range ps {
+			s.cosine[p.doc] += q * float64(p.val) * w
 		}
 	}
 	qn = math.Sqrt(qn)
@@ -313,8 +466,11 @@ func (x *searchIndex) score(query string) scores {
 		}
 	}
 	for _, t := range queryTerms(query) {
+		df := float64(x.structDF[t])
+		idf := math.Log(1 + (live-df+0.5)/(df+0.5))
 		for _, d := range x.structure[t] {
 			s.structure[d]++
+			s.structIDF[d] += idf
 		}
 	}
 	if norm := similar.Normalize(query); norm != "" {
@@ -325,10 +481,14 @@ func (x *searchIndex) score(query string) scores {
 	return s
 }
 
-// top returns the documents with a positive score, best first (ties by
-// newer first), at most depth, skipping those ok refuses. ok is asked only
-// of documents that could enter the list.
-func (x *searchIndex) top(score func(int32) float64, ok func(int32) bool, depth int) []int32 {
+// top returns the documents with a positive score, best first, at most
+// depth, skipping those ok refuses (ok is asked only of documents that could
+// enter the list), with each one's rank: documents of equal score share the
+// best rank of their group (1, 2, 2, 4), since the list cannot order them.
+// A group of equal scores that the depth would cut is left out whole (which
+// of its documents made the list would be arbitrary), unless it is the whole
+// list: then its newest documents stay.
+func (x *searchIndex) top(score func(int32) float64, ok func(int32) bool, depth int) ([]int32, []int) {
 	h := &docHeap{x: x, score: score}
 	for d := range x.docs {
 		id := int32(d)
@@ -353,7 +513,31 @@ func (x *searchIndex) top(score func(int32) float64, ok func(int32) bool, depth 
 	for i := len(out) - 1; i >= 0; i-- {
 		out[i] = heap.Pop(h).(int32)
 	}
-	return out
+	if len(out) == depth && depth > 0 {
+		last := score(out[depth-1])
+		in, all := 0, 0
+		for _, d := range out {
+			if score(d) == last {
+				in++
+			}
+		}
+		for d := range x.docs {
+			if !x.dead[d] && score(int32(d)) == last {
+				all++
+			}
+		}
+		if all > in && in < len(out) {
+			out = out[:depth-in]
+		}
+	}
+	ranks := make([]int, len(out))
+	for i, d := range out {
+		ranks[i] = i + 1
+		if i > 0 && score(d) == score(out[i-1]) {
+			ranks[i] = ranks[i-1]
+		}
+	}
+	return out, ranks
 }
 
 // docHeap is a min-heap of documents by score (the worst on top).

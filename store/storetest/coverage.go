@@ -44,6 +44,7 @@ var Coverage = map[string][]string{
 	"DueExpiries":     {"Items/DueExpiries"},
 	"IndexedVersions": {"Items/IndexedVersions"},
 	"SearchStamp":     {"Items/SearchStamp"},
+	"SearchChanges":   {"Items/SearchChanges"},
 
 	// PipelineReader and PipelineWriter (store_pipeline.go).
 	"Idempotent":          {"Pipeline/Idempotency"},
