@@ -154,7 +154,9 @@ func BenchmarkSearchAfterWrite10k(b *testing.B) {
 	}
 	b.StopTimer()
 	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	p := func(f float64) float64 { return float64(ds[min(len(ds)-1, int(f*float64(len(ds))))].Microseconds()) / 1000 }
+	p := func(f float64) float64 {
+		return float64(ds[min(len(ds)-1, int(f*float64(len(ds))))].Microseconds()) / 1000
+	}
 	b.ReportMetric(p(0.50), "p50_ms")
 	b.ReportMetric(p(0.95), "p95_ms")
 }

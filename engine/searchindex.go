@@ -87,8 +87,8 @@ type searchIndex struct {
 	words     map[string][]wordPosting // keyword term -> documents
 	bucketOf  map[uint32]int32         // embedding bucket -> dense id
 	buckets   [][]bucketPosting        // dense bucket id -> documents
-	structure map[string][]int32         // key, tag, subject, predicate, object word -> documents
-	exact     map[string][]int32         // normalised text -> documents
+	structure map[string][]int32       // key, tag, subject, predicate, object word -> documents
+	exact     map[string][]int32       // normalised text -> documents
 }
 
 // searchCache keeps the search index of the memoryRefs searched last.
