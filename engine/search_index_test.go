@@ -112,3 +112,44 @@ func hitKeys(hs []engine.SearchHit) []string {
 	}
 	return out
 }
+
+// Searches run concurrently with writes to the same ref: the shared index is
+// caught up under its lock (run with -race).
+func TestSearchIndexConcurrentReadersAndWriter(t *testing.T) {
+	e, _ := lcEngine(t, "")
+	ctx := context.Background()
+	for i := 0; i < 50; i++ {
+		lcPut(t, e, "acme/bot", fmt.Sprintf("k%02d", i), engine.Episodic, benchText(i), nil)
+	}
+	done := make(chan error, 4)
+	for g := 0; g < 3; g++ {
+		go func() {
+			for i := 0; i < 30; i++ {
+				if _, err := e.Adapter("jane").Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: "time zone Berlin"}); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	go func() {
+		for i := 0; i < 20; i++ {
+			body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Customer %d is in the Europe/Berlin time zone.", 900+i)})
+			if _, err := e.Put(ctx, engine.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("w%02d", i), Layer: engine.Episodic, Content: body, Confidence: 0.8, Actor: "jane"}); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for i := 0; i < 4; i++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	hits, err := e.Adapter("jane").Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: "Customer 919 is in the Europe/Berlin time zone."})
+	if err != nil || len(hits) == 0 || hits[0].Entry.ID != "w19" {
+		t.Fatalf("after the writes: %+v %v", hits, err)
+	}
+}
