@@ -27,6 +27,7 @@ const (
 	CauseCheckpoint    = "checkpoint"         // the op log could not be bound (drift, rollback)
 	CauseStateMismatch = "state-mismatch"     // an agent's exported map differs from the governed one
 	CauseNotAllowed    = "memory-not-allowed" // memory_type none, yet memory exists
+	CauseSession       = "session-state"      // session memory outside a session differs from its baseline
 
 	ResolveReapprove = "reapprove"
 	ResolveRollback  = "rollback"
@@ -133,7 +134,10 @@ func strPtr(s string) *string {
 //   - deny-on-drift denies while drift is open or the baseline expired,
 //     alert-on-drift allows with alerts, log-only only records.
 //
-// Session memory is checked when a session starts and exempt inside one.
+// Session memory is checked when a session starts and exempt inside one;
+// outside a session it must hash to its baseline (CauseSession): a change a
+// session left behind is drift once the session ends, and a session that
+// would start on it is refused under deny-on-drift.
 //
 // The check costs O(1) when nothing changed: the snapshot hash is cached per
 // memoryRef and stays valid while the op log keeps its size, no row was changed
@@ -302,6 +306,33 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, w Tx, r VerifyRequest,
 				}
 			} else if head.TreeSize != b.BaseTreeSize && current == "" {
 				res.Basis = "checkpoint"
+			}
+		}
+		if cause == "" && agent == nil && b.MemoryType == MemorySession && head.TreeSize != b.BaseTreeSize {
+			// Session memory is checked against the baseline at start-up and
+			// exempt only while a session is active (seed 000): outside one,
+			// what a session changed and left behind is drift, whatever
+			// checkpoint governed writes advanced inside it.
+			h, ok, err := cachedHash(ctx, tx, ref, alg, head, now)
+			if err != nil {
+				return res, false, err
+			}
+			if !ok {
+				if !write {
+					return res, true, nil
+				}
+				st, err := e.stateHash(ctx, tx, ref, now, alg, nil, false)
+				if err != nil {
+					return res, false, err
+				}
+				if err := w.PutStateCache(ctx, st); err != nil {
+					return res, false, err
+				}
+				h = st.Hash
+			}
+			current, res.Basis = h, "session"
+			if h != b.Hash() {
+				cause, detail = CauseSession, "session memory differs from its baseline outside a session: a session changed it and left the change behind"
 			}
 		}
 		if cause == "" && agent != nil {

@@ -32,6 +32,7 @@ type Engine struct {
 	embedder   similar.Embedder // model_vectors.go; nil: the built-in hashing vectors only
 	indexer    Indexer          // features.go
 	rules      *judge.Judge     // the rule-based judge, with the policy's cardinalities
+	searches   *searchCache     // searchindex.go
 }
 
 // Option configures an Engine.
@@ -53,7 +54,7 @@ func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = n
 // New returns an engine over a store. key signs provenance records and audit
 // checkpoints; it must be the key the store chains its log with.
 func New(s Store, key []byte, opts ...Option) *Engine {
-	e := &Engine{now: time.Now, key: key, policy: policy.Default(), secrets: redact.NewRegistry(), indexer: BuiltinIndexer()}
+	e := &Engine{now: time.Now, key: key, policy: policy.Default(), secrets: redact.NewRegistry(), indexer: BuiltinIndexer(), searches: &searchCache{}}
 	e.store = indexingStore{Store: s, e: e}
 	for _, o := range opts {
 		o(e)

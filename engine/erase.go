@@ -97,6 +97,25 @@ func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error)
 			return err
 		}
 		rep.Unresolved = unresolved
+		// A proposal's entries name the proposal (a principal's, the
+		// principal) where an item's name the item: a record that is not a
+		// memory item is left in place and reported.
+		proposals := 0
+		kept := direct[:0]
+		for _, id := range direct {
+			if _, err := tx.Item(ctx, id); isNotFound(err) {
+				proposals++
+				continue
+			} else if err != nil {
+				return err
+			}
+			kept = append(kept, id)
+		}
+		direct = kept
+		if proposals > 0 {
+			rep.Unresolved += proposals
+			rep.Left = append(rep.Left, fmt.Sprintf("%d record(s) naming the subject that are not memory items (proposals, principals): kept as they are; reject or archive such proposals (memgov proposal reject)", proposals))
+		}
 		set := map[string]bool{}
 		for _, id := range direct {
 			set[id] = true

@@ -12,3 +12,9 @@ func (a *MemoryAdapter) ListUnrecorded(ctx context.Context, ref string, opts Lis
 func (a *MemoryAdapter) Retrieve(ctx context.Context, ref string, vs []Version) (Retrieval, error) {
 	return a.retrieve(ctx, ref, vs)
 }
+
+// SearchIndexBuilds reports how many search indexes were built in full and
+// how many were brought up to date in place.
+func (e *Engine) SearchIndexBuilds() (full, caughtUp int64) {
+	return e.searches.builds.Load(), e.searches.catchUps.Load()
+}

@@ -71,8 +71,20 @@ type MetricsData struct {
 	LeaseDenied        int
 	LayerSizes         map[string]int // ACTIVE items per layer
 	Erasures           []ErasureRow
-	PastTTL            int // ACTIVE versions past their TTL that GC has not expired yet
-	GCExpired          int // EXPIRE entries written by GC
+	PastTTL            int              // ACTIVE versions past their TTL that GC has not expired yet
+	GCExpired          int              // EXPIRE entries written by GC
+	Tasks              []TaskOutcomeRow // task outcomes reported since, in no particular order
+}
+
+// TaskOutcomeRow is one reported task outcome (memgov feedback).
+type TaskOutcomeRow struct {
+	ID           string // the retrieval id, or the ablated task's id
+	RetrievalID  string // "": memory was withheld from the task
+	At           time.Time
+	Principal    string
+	Success      bool
+	MemoryCaused bool // a failure whose root cause was memory
+	Note         string
 }
 
 // ComplianceData is the raw material of the compliance report.

@@ -50,24 +50,39 @@ type Metrics struct {
 	StalenessHours     Percentiles            `json:"staleness_at_retrieval_hours"`
 	Revalidated        int                    `json:"revalidated"`
 	HallucinationLeak  *float64               `json:"hallucination_leakage_rate"` // HLR; null without a sweep
-	LayerSizes         map[string]int         `json:"store_size_by_layer"`
-	GCExpired          int                    `json:"gc_expired"`
-	LockContention     *float64               `json:"lock_contention_rate"`
-	ErasureHoursMax    *float64               `json:"erasure_completion_hours_max"`
-	PastTTL            int                    `json:"items_past_ttl"`
-	Operational        float64                `json:"operational_health"`
+	// Task outcomes reported with memgov feedback: with memory (a
+	// retrieval served the task) and with memory withheld (ablated).
+	TasksWithMemory int `json:"tasks_with_memory"`
+	TasksWithheld   int `json:"tasks_memory_withheld"`
+	// CorrectnessImpact is MCI (spec §12.12.5): the success rate of tasks
+	// with memory minus that of tasks with memory withheld; null until both
+	// were reported.
+	CorrectnessImpact *float64 `json:"memory_correctness_impact"`
+	// InducedErrors is MIER (spec §12.12.5): failures whose root cause was
+	// memory over the tasks reported; null until a task was reported.
+	InducedErrors   *float64       `json:"memory_induced_error_rate"`
+	LayerSizes      map[string]int `json:"store_size_by_layer"`
+	GCExpired       int            `json:"gc_expired"`
+	LockContention  *float64       `json:"lock_contention_rate"`
+	ErasureHoursMax *float64       `json:"erasure_completion_hours_max"`
+	PastTTL         int            `json:"items_past_ttl"`
+	Operational     float64        `json:"operational_health"`
 	// Health is H_memory over the measured metrics. It is PARTIAL when a
 	// metric has no data: MeasuredShare is the share of the weight measured,
 	// HealthLowerBound the score with every unmeasured metric at its worst,
 	// and Band is PARTIAL where the measured score alone would read healthy
 	// (MeasuredBand is the band of the measured score).
-	Health           float64  `json:"health_score"`
-	Band             string   `json:"health_band"`
-	Status           string   `json:"health_status"` // COMPLETE or PARTIAL
-	MeasuredShare    float64  `json:"health_measured_share"`
-	HealthLowerBound float64  `json:"health_lower_bound"`
-	MeasuredBand     string   `json:"health_band_measured"`
-	Unmeasured       []string `json:"unmeasured"`
+	Health           float64 `json:"health_score"`
+	Band             string  `json:"health_band"`
+	Status           string  `json:"health_status"` // COMPLETE or PARTIAL
+	MeasuredShare    float64 `json:"health_measured_share"`
+	HealthLowerBound float64 `json:"health_lower_bound"`
+	MeasuredBand     string  `json:"health_band_measured"`
+	// Measured names the health score's metrics computed from data;
+	// Unmeasured the others, and UnmeasuredWhy what would measure each.
+	Measured      []string          `json:"measured"`
+	Unmeasured    []string          `json:"unmeasured"`
+	UnmeasuredWhy map[string]string `json:"unmeasured_why"`
 }
 
 // Health statuses.
@@ -86,10 +101,12 @@ func (e *Engine) Metrics(ctx context.Context) (Metrics, error) {
 	return e.MetricsSince(ctx, e.Now().Add(-30*24*time.Hour))
 }
 
-// MetricsSince computes the quality metrics over writes, reads and sweeps since
-// a time, and the composite health score H_memory (spec §12.12.7). Metrics without
-// data (MCI and MIER need task outcomes memgov does not see) are left out and
-// the weights of the rest renormalised; Unmeasured names them.
+// MetricsSince computes the quality metrics over writes, reads, sweeps and
+// reported task outcomes since a time, and the composite health score
+// H_memory (spec §12.12.7). Metrics without data (MCI needs task outcomes with
+// and without memory, MIER task outcomes, both reported with memgov feedback)
+// are left out and the weights of the rest renormalised; Measured and
+// Unmeasured name them.
 func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, error) {
 	m := Metrics{Since: since, ByStatus: map[string]int{}, AcceptanceByLayer: map[string]float64{}, Rejections: map[string]int{},
 		RejectionShare: map[string]float64{}, StageLatencyUS: map[string]Percentiles{}}
@@ -162,6 +179,7 @@ func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, er
 		v := round4(float64(d.RevalidationFailed) / float64(d.Revalidated))
 		m.HallucinationLeak = &v
 	}
+	m.CorrectnessImpact, m.InducedErrors, m.TasksWithMemory, m.TasksWithheld = taskMetrics(d.Tasks)
 	m.LayerSizes, m.GCExpired, m.PastTTL = d.LayerSizes, d.GCExpired, d.PastTTL
 	var ops []float64
 	if n := d.LeaseGranted + d.LeaseDenied; n > 0 {
@@ -221,17 +239,23 @@ func (e *Engine) health(m *Metrics) {
 		w    float64
 		set  func(*policy.Metrics)
 		ok   bool
+		why  string // what would measure it
 	}
 	parts := []part{
-		{"correctness_impact", h.Weights.CorrectnessImpact, nil, false},
-		{"induced_errors", h.Weights.InducedErrors, nil, false},
-		{"retrieval_precision", h.Weights.RetrievalPrecision, func(x *policy.Metrics) { x.RetrievalPrecision = deref(m.RetrievalPrecision) }, m.RetrievalPrecision != nil},
-		{"hallucination_leakage", h.Weights.HallucinationLeakage, func(x *policy.Metrics) { x.HallucinationLeakage = deref(m.HallucinationLeak) }, m.HallucinationLeak != nil},
-		{"write_acceptance", h.Weights.WriteAcceptance, func(x *policy.Metrics) { x.WriteAcceptance = m.WriteAcceptance }, m.Writes > 0},
-		{"operational", h.Weights.Operational, func(x *policy.Metrics) { x.Operational = m.Operational }, true},
+		{"correctness_impact", h.Weights.CorrectnessImpact, func(x *policy.Metrics) { x.CorrectnessImpact = deref(m.CorrectnessImpact) }, m.CorrectnessImpact != nil,
+			"task outcomes with memory (memgov feedback RETRIEVAL_ID --outcome success|failure) and with memory withheld (memgov feedback --ablated --outcome success|failure)"},
+		{"induced_errors", h.Weights.InducedErrors, func(x *policy.Metrics) { x.InducedErrors = deref(m.InducedErrors) }, m.InducedErrors != nil,
+			"task outcomes (memgov feedback RETRIEVAL_ID --outcome failure --memory-caused for a failure memory caused)"},
+		{"retrieval_precision", h.Weights.RetrievalPrecision, func(x *policy.Metrics) { x.RetrievalPrecision = deref(m.RetrievalPrecision) }, m.RetrievalPrecision != nil,
+			"usage feedback (memgov feedback RETRIEVAL_ID --used KEY)"},
+		{"hallucination_leakage", h.Weights.HallucinationLeakage, func(x *policy.Metrics) { x.HallucinationLeakage = deref(m.HallucinationLeak) }, m.HallucinationLeak != nil,
+			"a re-validation sweep (memgov metrics --revalidate N)"},
+		{"write_acceptance", h.Weights.WriteAcceptance, func(x *policy.Metrics) { x.WriteAcceptance = m.WriteAcceptance }, m.Writes > 0,
+			"governed writes in the window"},
+		{"operational", h.Weights.Operational, func(x *policy.Metrics) { x.Operational = m.Operational }, true, ""},
 	}
 	var sum, wsum, wall float64
-	m.Unmeasured = []string{}
+	m.Measured, m.Unmeasured, m.UnmeasuredWhy = []string{}, []string{}, map[string]string{}
 	for _, p := range parts {
 		wall += p.w
 		if p.w == 0 {
@@ -239,8 +263,10 @@ func (e *Engine) health(m *Metrics) {
 		}
 		if !p.ok {
 			m.Unmeasured = append(m.Unmeasured, p.name)
+			m.UnmeasuredWhy[p.name] = p.why
 			continue
 		}
+		m.Measured = append(m.Measured, p.name)
 		x := zero
 		p.set(&x)
 		s, _ := pol.HealthScore(x)

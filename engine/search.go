@@ -10,22 +10,12 @@ import (
 	"time"
 
 	"github.com/memgov/memgov/engine/policy"
-	"github.com/memgov/memgov/engine/similar"
 )
 
-// Search limits. Candidate generation scans the memoryRef's versions (ACTIVE
-// only unless superseded facts are asked for), newest first, up to
-// MaxSearchCandidates: the cost is one indexed range read of that many rows
-// plus one sparse cosine per row, O(candidates x query features). Entries
-// beyond the cap (the oldest) are not considered; refs that large want an ANN
-// index, which this build does not have.
+// Search limits.
 const (
-	DefaultSearchLimit  = 10
-	MaxSearchLimit      = 100
-	MaxSearchCandidates = 5000
-	// MinSemantic is the cosine below which an entry with no structural
-	// match is not a result.
-	MinSemantic = 0.1
+	DefaultSearchLimit = 10
+	MaxSearchLimit     = 100
 )
 
 // SearchQuery is a hybrid retrieval query over one memoryRef.
@@ -52,26 +42,41 @@ type SearchHit struct {
 	Ranks      policy.Ranks `json:"ranks"`
 	Cosine     float64      `json:"cosine"`
 	Structure  int          `json:"structure"`
-	ValidAt    string       `json:"valid_at"`
-	InvalidAt  string       `json:"invalid_at,omitempty"`
+	// Keyword is the Okapi BM25 of the query's words in the entry's text.
+	Keyword float64 `json:"keyword"`
+	// Exact is set when the query is the entry's text (case, spacing and
+	// typographic variants aside): such an entry ranks first.
+	Exact     bool   `json:"exact,omitempty"`
+	ValidAt   string `json:"valid_at"`
+	InvalidAt string `json:"invalid_at,omitempty"`
 }
 
 // Search ranks the entries of a memoryRef the principal may read by hybrid
-// reciprocal rank fusion (spec §13.5, k = policy rrf_k, 60 by
-// default) of three lists — semantic similarity (cosine of the stored
-// embeddings), structure match (query words found in the key, tags or the
-// subject/predicate/object of the content, plus the asked tags) and recency —
-// each weighted by the policy's signal weights, then weighted by provenance:
-// score = RRF x (0.5 + 0.5 U) where U is the spec §12.4.6 utility over relevance
-// (the cosine), confidence, freshness (1/(1 + age/30 days)) and authority (the
-// version's validation score, which folds in its evidence).
+// reciprocal rank fusion (spec §13.5, k = policy rrf_k, 60 by default) of
+// ranked lists, each weighted by the policy's signal weights: keyword
+// relevance (Okapi BM25 of the query's words in the entry's text: every
+// entry holding a query word is in the list, and rare words weigh more),
+// semantic similarity (cosine of the stored embeddings), structure match
+// (query words found in the key, tags or the subject/predicate/object of the
+// content, plus the asked tags) and recency (weight 0 by default: among equal
+// scores the newer entry ranks first, so recency breaks ties rather than
+// outvoting the text). The cosine weighs each embedding bucket by its idf
+// in the ref. Each list goes listDepth (200) deep; there is no similarity
+// cut-off. The fused score is weighted by provenance:
+// score = RRF x (0.5 + 0.5 U) where U is the spec §12.4.6 utility over
+// relevance (the mean of the cosine and the BM25 relative to the best
+// candidate's), confidence, freshness (1/(1 + age/30 days)) and
+// authority (the version's validation score, which folds in its evidence).
+// An entry whose text is the query itself ranks first.
 //
 // Semantic facts carry temporal validity: valid_at is content.valid_at or the
 // version's creation; invalid_at is content.invalid_at or the time it stopped
 // being ACTIVE (superseded). Facts not valid now are left out unless AsOf or
 // IncludeSuperseded ask for them. Expired entries (TTL) never surface,
-// retracted ones neither. Reserved keys (the distillation index and archives)
-// are not searched. A malformed ref or one of another tenant returns [].
+// retracted, draft and quarantined ones neither. Reserved keys (the
+// distillation index and archives) are not searched. A malformed ref or one
+// of another tenant returns []. The ranking runs over the ref's search index
+// (searchindex.go), kept in memory while the ref is unchanged.
 //
 // The read is recorded as a retrieval (SearchRead): each hit's entry carries
 // the retrieval id and its read note.
@@ -116,32 +121,12 @@ func (a *MemoryAdapter) search(ctx context.Context, q SearchQuery) ([]SearchHit,
 		if err != nil || !ok {
 			return err
 		}
-		all := q.IncludeSuperseded || !q.AsOf.IsZero()
-		cands, err := tx.IndexedVersions(ctx, q.MemoryRef, all, MaxSearchCandidates)
-		if err != nil {
-			return err
-		}
+		var vis func(Version) bool
 		if !a.local {
-			kept := cands[:0]
-			for _, c := range cands {
-				if e.visible(p, c.Version) == nil {
-					kept = append(kept, c)
-				}
-			}
-			cands = kept
+			vis = func(v Version) bool { return e.visible(p, v) == nil }
 		}
-		hits, err = e.rank(ctx, tx, q, cands)
-		if err != nil {
-			return err
-		}
-		byID := make(map[string]Version, len(cands))
-		for _, c := range cands {
-			byID[c.ID] = c.Version
-		}
-		for _, h := range hits {
-			found = append(found, byID[h.VersionID])
-		}
-		return nil
+		hits, found, err = e.rank(ctx, tx, q, vis)
+		return err
 	})
 	if err != nil {
 		return []SearchHit{}, nil, hideErr(err)
@@ -149,112 +134,135 @@ func (a *MemoryAdapter) search(ctx context.Context, q SearchQuery) ([]SearchHit,
 	return hits, found, nil
 }
 
-type scoredHit struct {
-	v         Version
-	cos       float64
-	structure int
-	validAt   time.Time
-	invalidAt *time.Time
-	ranks     policy.Ranks
-}
-
-func (e *Engine) rank(ctx context.Context, tx ReadTx, q SearchQuery, cands []IndexedVersion) ([]SearchHit, error) {
+// rank ranks the eligible versions of q.MemoryRef for q; visible, when
+// set, says which versions the reader may see.
+func (e *Engine) rank(ctx context.Context, tx ReadTx, q SearchQuery, visible func(Version) bool) ([]SearchHit, []Version, error) {
+	x, err := e.searchIndexOf(ctx, tx, q.MemoryRef)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer x.mu.RUnlock()
 	now := e.Now()
 	at := now
 	if !q.AsOf.IsZero() {
 		at = q.AsOf.UTC()
 	}
-	qv := similar.Embed(q.Query)
-	terms := queryTerms(q.Query)
-	var pool []*scoredHit
-	for _, c := range cands {
-		v := c.Version
-		if Reserved(v.Key) || v.ExpiredAt(now) {
-			continue
-		}
-		if v.State != Active && v.State != Superseded {
-			continue
-		}
-		if !hasTags(v.Tags, q.Tags) {
-			continue
-		}
-		validAt, invalidAt, err := validity(ctx, tx, v)
-		if err != nil {
-			return nil, err
-		}
-		valid := !validAt.After(at) && (invalidAt == nil || at.Before(*invalidAt))
-		if !valid && !(q.IncludeSuperseded && q.AsOf.IsZero() && !validAt.After(at)) {
-			continue
-		}
-		h := &scoredHit{v: v, validAt: validAt, invalidAt: invalidAt}
-		vec, err := similar.UnmarshalVector(c.Embedding)
-		if err != nil || c.Embedding == nil {
-			f, err := e.featuresOf(v.Content)
-			if err != nil {
-				return nil, fmt.Errorf("search: version %s: %w", v.ID, err)
+	sc := x.score(q.Query)
+	// eligible: 1 yes, 2 no, 0 not asked yet.
+	eligible := make([]uint8, len(x.docs))
+	ok := func(d int32) bool {
+		if eligible[d] == 0 {
+			eligible[d] = 2
+			if x.eligible(d, q, now, at, visible) {
+				eligible[d] = 1
 			}
-			vec = f.Embedding
 		}
-		h.cos = math.Max(0, similar.Cosine(qv, vec))
-		h.structure = structureMatch(v, terms) + len(q.Tags)
-		if h.cos < MinSemantic && h.structure == 0 {
-			continue
-		}
-		pool = append(pool, h)
+		return eligible[d] == 1
 	}
-	rankBy := func(less func(a, b *scoredHit) bool, set func(h *scoredHit, r int), include func(h *scoredHit) bool) {
-		list := make([]*scoredHit, 0, len(pool))
-		for _, h := range pool {
-			if include(h) {
-				list = append(list, h)
+	depth := max(listDepth, q.Limit)
+	tags := float64(len(q.Tags))
+	pool := map[int32]*policy.Ranks{}
+	rankList := func(score func(int32) float64, set func(r *policy.Ranks, n int)) {
+		ids, ranks := x.top(score, ok, depth)
+		for i, d := range ids {
+			r := pool[d]
+			if r == nil {
+				r = &policy.Ranks{}
+				pool[d] = r
 			}
-		}
-		sort.SliceStable(list, func(i, j int) bool {
-			if less(list[i], list[j]) {
-				return true
-			}
-			if less(list[j], list[i]) {
-				return false
-			}
-			return list[i].v.Key < list[j].v.Key || list[i].v.Key == list[j].v.Key && list[i].v.ID < list[j].v.ID
-		})
-		for i, h := range list {
-			set(h, i+1)
+			set(r, ranks[i])
 		}
 	}
-	rankBy(func(a, b *scoredHit) bool { return a.cos > b.cos }, func(h *scoredHit, r int) { h.ranks.Semantic = r },
-		func(h *scoredHit) bool { return h.cos > 0 })
-	rankBy(func(a, b *scoredHit) bool { return a.structure > b.structure }, func(h *scoredHit, r int) { h.ranks.Structure = r },
-		func(h *scoredHit) bool { return h.structure > 0 })
-	rankBy(func(a, b *scoredHit) bool { return a.v.CreatedLSN > b.v.CreatedLSN }, func(h *scoredHit, r int) { h.ranks.Recency = r },
-		func(*scoredHit) bool { return true })
+	rankList(func(d int32) float64 { return sc.keyword[d] }, func(r *policy.Ranks, n int) { r.Keyword = n })
+	rankList(func(d int32) float64 { return sc.cosine[d] }, func(r *policy.Ranks, n int) { r.Semantic = n })
+	// Structure: the idf of the query words found in the key, tags, subject,
+	// predicate and object (a word every key holds weighs nearly nothing),
+	// and the asked tags.
+	rankList(func(d int32) float64 { return sc.structIDF[d] + tags }, func(r *policy.Ranks, n int) { r.Structure = n })
+	for d := range sc.exact {
+		if ok(d) && pool[d] == nil {
+			pool[d] = &policy.Ranks{}
+		}
+	}
+	ids := make([]int32, 0, len(pool))
+	for d := range pool {
+		ids = append(ids, d)
+	}
+	sort.Slice(ids, func(i, j int) bool { return newer(x.docs[ids[i]].v, x.docs[ids[j]].v) })
+	for i, d := range ids {
+		pool[d].Recency = i + 1
+	}
+	maxKW := 0.0
+	for _, d := range ids {
+		maxKW = max(maxKW, sc.keyword[d])
+	}
 	out := make([]SearchHit, 0, len(pool))
-	for _, h := range pool {
-		fused := e.policy.HybridRRF(h.ranks)
-		age := now.Sub(h.v.CreatedAt).Hours() / 24
-		u := e.policy.ProvenanceWeight(policy.RetrievalSignals{Relevance: h.cos, Confidence: h.v.Confidence,
-			Freshness: 1 / (1 + math.Max(0, age)/30), Authority: h.v.ValidationScore})
-		hit := SearchHit{Entry: EntryOf(h.v), VersionID: h.v.ID, State: h.v.State, RRF: round9(fused), Provenance: u,
-			Score: round9(fused * (0.5 + 0.5*u)), Ranks: h.ranks, Cosine: round9(h.cos), Structure: h.structure,
-			ValidAt: h.validAt.Format(TimeFormat)}
-		if h.invalidAt != nil {
-			hit.InvalidAt = h.invalidAt.Format(TimeFormat)
+	vs := make(map[string]Version, len(pool))
+	for _, d := range ids {
+		doc := &x.docs[d]
+		v := doc.v
+		fused := e.policy.HybridRRF(*pool[d])
+		age := now.Sub(v.CreatedAt).Hours() / 24
+		// Relevance is the mean of the cosine and the BM25 relative to the
+		// best of the pool.
+		rel := sc.cosine[d]
+		if maxKW > 0 {
+			rel = (rel + sc.keyword[d]/maxKW) / 2
+		}
+		u := e.policy.ProvenanceWeight(policy.RetrievalSignals{Relevance: rel, Confidence: v.Confidence,
+			Freshness: 1 / (1 + math.Max(0, age)/30), Authority: v.ValidationScore})
+		hit := SearchHit{VersionID: v.ID, State: v.State, RRF: round9(fused), Provenance: u,
+			Score: round9(fused * (0.5 + 0.5*u)), Ranks: *pool[d], Cosine: round9(sc.cosine[d]), Structure: sc.structure[d] + len(q.Tags),
+			Keyword: round9(sc.keyword[d]), Exact: sc.exact[d], ValidAt: doc.validAt.Format(TimeFormat)}
+		if doc.invalidAt != nil {
+			hit.InvalidAt = doc.invalidAt.Format(TimeFormat)
 		}
 		out = append(out, hit)
+		vs[v.ID] = v
 	}
+	// ids is newest first: a stable sort leaves recency to break ties.
 	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
+		if out[i].Exact != out[j].Exact {
+			return out[i].Exact
 		}
-		if out[i].Entry.ID != out[j].Entry.ID {
-			return out[i].Entry.ID < out[j].Entry.ID
-		}
-		return out[i].VersionID < out[j].VersionID
+		return out[i].Score > out[j].Score
 	})
 	if len(out) > q.Limit {
 		out = out[:q.Limit]
 	}
-	return out, nil
+	found := make([]Version, len(out))
+	for i := range out {
+		found[i] = vs[out[i].VersionID]
+		out[i].Entry = EntryOf(found[i])
+	}
+	return out, found, nil
+}
+
+// newer orders versions newest first (then by id).
+func newer(a, b Version) bool {
+	if a.CreatedLSN != b.CreatedLSN {
+		return a.CreatedLSN > b.CreatedLSN
+	}
+	return a.ID < b.ID
+}
+
+// eligible reports whether document d may be a result of q: ACTIVE or
+// SUPERSEDED, not expired, carrying q's tags, valid at the asked time (or
+// superseded when those are asked for) and visible to the reader.
+func (x *searchIndex) eligible(d int32, q SearchQuery, now, at time.Time, visible func(Version) bool) bool {
+	if x.dead[d] {
+		return false
+	}
+	doc := &x.docs[d]
+	v := doc.v
+	if v.ExpiredAt(now) || v.State != Active && v.State != Superseded || !hasTags(v.Tags, q.Tags) {
+		return false
+	}
+	valid := !doc.validAt.After(at) && (doc.invalidAt == nil || at.Before(*doc.invalidAt))
+	if !valid && !(q.IncludeSuperseded && q.AsOf.IsZero() && !doc.validAt.After(at)) {
+		return false
+	}
+	return visible == nil || visible(v)
 }
 
 func round9(f float64) float64 { return math.Round(f*1e9) / 1e9 }
@@ -330,41 +338,3 @@ func queryTerms(q string) []string {
 
 var stopWords = map[string]bool{"the": true, "an": true, "and": true, "or": true, "of": true, "to": true, "in": true,
 	"is": true, "are": true, "for": true, "on": true, "with": true, "what": true, "which": true, "does": true, "do": true}
-
-// structureMatch counts the query terms found among the words of the
-// version's key, tags and content subject, predicate and object.
-func structureMatch(v Version, terms []string) int {
-	if len(terms) == 0 {
-		return 0
-	}
-	var c struct {
-		Subject   any `json:"subject"`
-		Predicate any `json:"predicate"`
-		Object    any `json:"object"`
-	}
-	_ = json.Unmarshal(v.Content, &c)
-	words := map[string]bool{}
-	add := func(s string) {
-		for _, t := range Tokens(strings.ToLower(s)) {
-			if wordToken(t) {
-				words[t] = true
-			}
-		}
-	}
-	add(v.Key)
-	for _, t := range v.Tags {
-		add(t)
-	}
-	for _, f := range []any{c.Subject, c.Predicate, c.Object} {
-		if s, ok := f.(string); ok {
-			add(s)
-		}
-	}
-	n := 0
-	for _, t := range terms {
-		if words[t] {
-			n++
-		}
-	}
-	return n
-}

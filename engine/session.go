@@ -63,8 +63,20 @@ func (e *Engine) StartSession(ctx context.Context, ref, actor string) (MemSessio
 	return s, res, err
 }
 
-// EndSession closes the open session of ref (a SESSION_END entry).
+// EndSession closes the open session of ref (a SESSION_END entry), then
+// checks the memory against its baseline: a change the session left behind
+// is drift from now on, recorded as an episode under the baseline's policy
+// (VerifyMemory and memgov drift list report it).
 func (e *Engine) EndSession(ctx context.Context, ref, actor string) (MemSession, error) {
+	s, err := e.endSession(ctx, ref, actor)
+	if err != nil {
+		return s, err
+	}
+	_, err = e.VerifyMemory(ctx, VerifyRequest{MemoryRef: ref, Actor: actor})
+	return s, err
+}
+
+func (e *Engine) endSession(ctx context.Context, ref, actor string) (MemSession, error) {
 	var s MemSession
 	err := e.store.Update(ctx, func(tx Tx) error {
 		if err := requirePrincipal(ctx, tx, actor); err != nil {

@@ -35,6 +35,21 @@ type ItemReader interface {
 	// SUPERSEDED ones) with their stored embeddings, newest (highest
 	// CreatedLSN) first, at most limit.
 	IndexedVersions(ctx context.Context, ref string, all bool, limit int) ([]IndexedVersion, error)
+	// SearchStamp returns what changes whenever the versions of ref (their
+	// states, contents or indexes) may have changed: the LSN of the last log
+	// entry of ref and of the last erasure (0 when none).
+	SearchStamp(ctx context.Context, ref string) (SearchStamp, error)
+	// SearchChanges returns the items of ref that log entries after LSN
+	// since name, or whose versions were created, became ACTIVE or stopped
+	// being ACTIVE after it, with the ACTIVE and SUPERSEDED versions of those
+	// items as IndexedVersions returns them (at most limit).
+	SearchChanges(ctx context.Context, ref string, since int64, limit int) (items []string, versions []IndexedVersion, err error)
+}
+
+// SearchStamp marks the state of a memoryRef's versions (ReadTx.SearchStamp).
+type SearchStamp struct {
+	Ref    int64 // the LSN of the last log entry of the ref
+	Erased int64 // the LSN of the last erasure, of any ref
 }
 
 // IndexedVersion is a version with its stored embedding (similar.Vector

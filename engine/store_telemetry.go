@@ -42,6 +42,11 @@ type TelemetryWriter interface {
 	// returned as used and returns how many it marked; an unknown retrieval
 	// is ErrNotFound.
 	RecordFeedback(ctx context.Context, retrievalID string, used []string, at time.Time) (int, error)
+	// RecordTaskOutcome records the outcome of a task: of the task that
+	// retrieval o.RetrievalID served (a later report replaces an earlier
+	// one; an unknown retrieval is ErrNotFound), or, with no retrieval, of a
+	// task run with memory withheld (o.ID names it).
+	RecordTaskOutcome(ctx context.Context, o TaskOutcomeRow) error
 	// CountLease counts one lease grant (granted) or denial on at's day.
 	CountLease(ctx context.Context, at time.Time, granted bool) error
 	// RecordRevalidation stores the latest revalidation of versionID,

@@ -248,9 +248,13 @@ agent start-up. It exits 0 when the action is allow and 5 when it is deny.`,
 
 func (a *app) sessionCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:     "session",
-		Short:   "Open and close session boundaries of session memory",
-		Long:    "Session memory is checked against its baseline when a session starts and is exempt from drift inside it.",
+		Use:   "session",
+		Short: "Open and close session boundaries of session memory",
+		Long: `Session memory is checked against its baseline when a session starts and is exempt
+from drift only while a session is active: a change a session leaves behind
+(anything but its WORKING memory, which ends with it) is drift once the session
+ends, and under deny-on-drift the next session is refused (exit 5) until an
+operator acknowledges the drift.`,
 		Example: "  memgov session start acme/chat-agent --by chat-agent\n  memgov session end acme/chat-agent --by chat-agent",
 	}
 	mk := func(use, short, example string, start bool) *cobra.Command {
@@ -288,6 +292,11 @@ func (a *app) sessionCommand() *cobra.Command {
 					return a.printJSON(s)
 				}
 				fmt.Fprintf(a.stdout, "session %s ended on %s\n", s.ID, s.MemoryRef)
+				// What the session left behind is drift from now on.
+				if res, err := eng.VerifyMemory(cmd.Context(), engine.VerifyRequest{MemoryRef: args[0], Actor: by}); err == nil && res.Drift {
+					fmt.Fprintf(a.stdout, "drift %s: %s; the next session is %s (memgov drift ack %s --by OPERATOR --resolve reapprove|rollback)\n",
+						res.DriftID, res.Cause, map[string]string{"deny": "refused", "allow": "allowed with an alert"}[res.Action], res.DriftID)
+				}
 				return nil
 			},
 		}

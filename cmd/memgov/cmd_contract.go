@@ -56,13 +56,19 @@ func (a *app) searchCommand() *cobra.Command {
 		Use:   "search REF QUERY",
 		Short: "Rank a memoryRef's entries for a query (hybrid RRF retrieval)",
 		Long: `search ranks the visible entries of REF by reciprocal rank fusion (k = policy
-retrieval.rrf_k, 60) of semantic similarity, tag/structure match and recency,
-weighted by provenance (confidence, freshness, authority). Facts no longer valid
+retrieval.rrf_k, 60) of keyword relevance (Okapi BM25 of the query's words: every
+entry holding one of them is a candidate, rare words weigh more), semantic
+similarity and tag/structure match, weighted by provenance (confidence,
+freshness, authority). Recency orders equal scores (newer first) unless the
+policy weighs it (retrieval.signals.recency). There is no similarity cut-off; an
+entry whose text is the query itself ranks first. Facts no longer valid
 (superseded, or past content.invalid_at) are left out unless --include-superseded
-or --as-of TIME asks for them. Expired entries never surface.
+or --as-of TIME asks for them. Expired, draft and quarantined entries never
+surface, nor entries of another tenant.
 
-Cost: candidates are the ref's versions, newest first, up to 5000 (one indexed
-read plus one sparse cosine each); older entries beyond that are not searched.`,
+Cost: the ref's entries (the newest 100,000) are indexed in memory on the first
+search after a change to the ref; a search over 10,000 unchanged entries takes
+about 1 ms in a serving process (memgov serve, mcp).`,
 		Example: `  memgov search acme/support-bot "who signs large refunds?"
   memgov search acme/support-bot "CEO of ACME" --as-of 2026-01-01T00:00:00Z --json
   memgov search acme/support-bot billing --tag crm --limit 5 --as support-bot`,
@@ -98,9 +104,9 @@ read plus one sparse cosine each); older entries beyond that are not searched.`,
 				fmt.Fprintf(a.stdout, "nothing in %s matches\n", args[0])
 				return nil
 			}
-			t := a.table("SCORE", "KEY", "STATE", "SEM", "STRUCT", "RECENT", "CONTENT")
+			t := a.table("SCORE", "KEY", "STATE", "WORDS", "SEM", "STRUCT", "RECENT", "CONTENT")
 			for _, h := range hits {
-				t.row(strconv.FormatFloat(h.Score, 'f', 4, 64), clip(h.Entry.ID, 32), string(h.State), strconv.Itoa(h.Ranks.Semantic),
+				t.row(strconv.FormatFloat(h.Score, 'f', 4, 64), clip(h.Entry.ID, 32), string(h.State), strconv.Itoa(h.Ranks.Keyword), strconv.Itoa(h.Ranks.Semantic),
 					strconv.Itoa(h.Ranks.Structure), strconv.Itoa(h.Ranks.Recency), clip(h.Entry.Content, 60))
 			}
 			t.flush()

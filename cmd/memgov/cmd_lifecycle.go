@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -129,9 +130,13 @@ H_memory (12.12.7). It first re-validates a sample of durable memory against tod
 state (--revalidate N, 0 to skip): evidence that no longer passes, contradictions by
 ACTIVE memory and refuted sources count toward the hallucination leakage rate.
 
-A metric without data is listed as unmeasured and the score is PARTIAL: the band says
-PARTIAL, health_measured_share is the share of the weight measured, and
-health_lower_bound counts every unmeasured metric at its worst.
+The health score names what it measured ("measured") and what it could not
+("unmeasured", with what would measure each in "unmeasured_why"): MCI and MIER
+need task outcomes reported with memgov feedback (with memory, and with memory
+withheld for MCI), retrieval precision needs usage feedback. With a metric
+unmeasured the score is PARTIAL: the band says PARTIAL, health_measured_share is
+the share of the weight measured, and health_lower_bound counts every unmeasured
+metric at its worst.
 
 --gate T (or --deploy-gate, the policy's health.deploy_gate) is the deployment gate
 for CI/CD: exit 3 when the lower bound is below T.`,
@@ -185,14 +190,21 @@ for CI/CD: exit 3 when the lower bound is below T.`,
 			if m.HallucinationLeak != nil {
 				t.row("hallucination leakage", fmt.Sprintf("%.3f", *m.HallucinationLeak))
 			}
+			if m.CorrectnessImpact != nil {
+				t.row("memory correctness impact (MCI)", fmt.Sprintf("%+.3f (%d tasks with memory, %d without)", *m.CorrectnessImpact, m.TasksWithMemory, m.TasksWithheld))
+			}
+			if m.InducedErrors != nil {
+				t.row("memory-induced error rate (MIER)", fmt.Sprintf("%.3f of %d tasks", *m.InducedErrors, m.TasksWithMemory+m.TasksWithheld))
+			}
 			if m.Status == engine.HealthPartial {
 				t.row("health", fmt.Sprintf("%.3f PARTIAL: %.0f%% of the weight measured (measured band %s, lower bound %.3f)",
 					m.Health, 100*m.MeasuredShare, m.MeasuredBand, m.HealthLowerBound))
 			} else {
 				t.row("health", fmt.Sprintf("%.3f %s", m.Health, m.Band))
 			}
-			if len(m.Unmeasured) > 0 {
-				t.row("unmeasured", strings.Join(m.Unmeasured, ", "))
+			t.row("measured", strings.Join(m.Measured, ", "))
+			for _, u := range m.Unmeasured {
+				t.row("unmeasured: "+u, "needs "+m.UnmeasuredWhy[u])
 			}
 			t.flush()
 			if gating {
@@ -242,28 +254,102 @@ func (a *app) complianceCommand() *cobra.Command {
 }
 
 func (a *app) feedbackCommand() *cobra.Command {
-	var used []string
+	var (
+		used         []string
+		outcome      string
+		note         string
+		by           string
+		ablated      bool
+		memoryCaused bool
+		asJSON       bool
+	)
 	cmd := &cobra.Command{
-		Use:   "feedback RETRIEVAL_ID --used KEY...",
-		Short: "Record which retrieved items were used (retrieval precision)",
-		Long: `Every get, list and search returns a retrieval_id. feedback marks the entries of
-that retrieval an agent actually used (cited, reasoned with), by key or item id:
-retrieval precision (MRP) and impact(m) of relevance decay come from it.`,
-		Example: "  memgov feedback 019a6c1e-... --used customer-42/channel --used customer-42/plan",
-		Args:    cobra.ExactArgs(1),
+		Use:   "feedback RETRIEVAL_ID [--outcome success|failure] [--used KEY...]",
+		Short: "Report a retrieval's task outcome and the entries it used (MCI, MIER, retrieval precision)",
+		Long: `Every get, list and search returns a retrieval_id. feedback tells memgov what
+became of the task that retrieval served:
+
+  --outcome success|failure   the task's outcome (MCI and MIER, spec 12.12.5)
+  --memory-caused             a failure whose root cause was retrieved memory (MIER)
+  --used KEY                  an entry the task used, by key or item id (retrieval
+                              precision and impact(m) of relevance decay)
+  --note TEXT                 a note kept with the outcome (secrets redacted)
+
+A task run with memory withheld is reported with --ablated and no retrieval id:
+MCI is the success rate of tasks with memory minus that of tasks without it, so
+it is measured once both kinds are reported. Reporting again for a retrieval
+replaces its outcome. memgov metrics shows MCI and MIER, and names the health
+figures still unmeasured and what would measure them.`,
+		Example: `  memgov feedback 019a6c1e-... --outcome success --used customer-42/channel
+  memgov feedback 019a6c1e-... --outcome failure --memory-caused --note "the address was stale" --by support-bot
+  memgov feedback --ablated --outcome failure --by support-bot
+  memgov feedback 019a6c1e-... --used customer-42/channel --used customer-42/plan`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			rid := ""
+			if len(args) == 1 {
+				rid = args[0]
+			}
+			switch {
+			case ablated && rid != "":
+				return usagef("--ablated reports a task run without memory: give no retrieval id")
+			case !ablated && rid == "":
+				return usagef("name the retrieval (memgov feedback RETRIEVAL_ID ...), or report a task run without memory with --ablated")
+			case outcome == "" && (ablated || memoryCaused || note != ""):
+				return usagef("--outcome success|failure is needed with --ablated, --memory-caused and --note")
+			case outcome == "" && len(used) == 0:
+				return usagef("say what happened: --outcome success|failure, --used KEY, or both")
+			}
 			eng, err := a.engine(cmd)
 			if err != nil {
 				return err
 			}
-			n, err := eng.Feedback(cmd.Context(), args[0], used)
-			if err != nil {
-				return err
+			if outcome == "" {
+				// Usage feedback alone, as before outcomes were reported.
+				n, err := eng.Feedback(cmd.Context(), rid, used)
+				if err != nil {
+					return engineErr(err)
+				}
+				if asJSON {
+					return a.printJSON(engine.FeedbackResult{RetrievalID: rid, Used: n, At: eng.Now()})
+				}
+				fmt.Fprintf(a.stdout, "recorded: %d of %d used items were in the retrieval\n", n, len(used))
+				return nil
 			}
-			fmt.Fprintf(a.stdout, "recorded: %d of %d used items were in the retrieval\n", n, len(used))
+			res, err := eng.ReportOutcome(cmd.Context(), engine.TaskFeedback{RetrievalID: rid, Ablated: ablated, Outcome: outcome,
+				MemoryCaused: memoryCaused, Used: used, Note: note, By: by})
+			if errors.Is(err, engine.ErrInvalid) {
+				return &usageError{err}
+			}
+			if err != nil {
+				return engineErr(err)
+			}
+			if asJSON {
+				return a.printJSON(res)
+			}
+			what := "task " + res.ID
+			if !res.Ablated {
+				what = "retrieval " + res.RetrievalID
+			} else {
+				what += " (memory withheld)"
+			}
+			fmt.Fprintf(a.stdout, "recorded: %s %s", what, res.Outcome)
+			if res.MemoryCaused {
+				fmt.Fprint(a.stdout, ", caused by memory")
+			}
+			if len(used) > 0 {
+				fmt.Fprintf(a.stdout, "; %d of %d used items were in the retrieval", res.Used, len(used))
+			}
+			fmt.Fprintln(a.stdout)
 			return nil
 		},
 	}
 	cmd.Flags().StringSliceVar(&used, "used", nil, "key (or item id) of a used entry (repeatable, or comma-separated)")
+	cmd.Flags().StringVar(&outcome, "outcome", "", "the task's outcome: success or failure")
+	cmd.Flags().BoolVar(&memoryCaused, "memory-caused", false, "the failure's root cause was retrieved memory")
+	cmd.Flags().BoolVar(&ablated, "ablated", false, "the task ran with memory withheld (no retrieval id)")
+	cmd.Flags().StringVar(&note, "note", "", "a note kept with the outcome")
+	cmd.Flags().StringVar(&by, "by", "", "the reporting principal (default: the database's local owner)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was recorded as JSON")
 	return cmd
 }

@@ -53,7 +53,9 @@ func scrubData(data json.RawMessage) json.RawMessage {
 		return nil
 	}
 	out := map[string]any{}
-	for _, k := range []string{"session_id", "observation_type", "residency", "kind", "from", "to"} {
+	// A commitment's identity, tenant, source version and due time are
+	// structure (its predicate, which may name a key, is not).
+	for _, k := range []string{"session_id", "observation_type", "residency", "kind", "from", "to", "id", "tenant", "sourceVersionId", "dueAt"} {
 		if v, ok := m[k]; ok {
 			out[k] = v
 		}

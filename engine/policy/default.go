@@ -232,7 +232,14 @@ func Default() Policy {
 		Retrieval: Retrieval{
 			RRFK: 60, // spec §13.5 "RRF k=60 is the default"
 			Signals: SignalWeights{
-				Semantic: 1, Structure: 1, Recency: 1, // spec §13.5 three-signal RRF, unweighted
+				// spec §13.5 RRF over semantic, structure and recency, with
+				// memgov's keyword list (BM25) beside them. memgov defaults:
+				// recency weighs 0 in the fusion and orders equal scores
+				// (newer first), so that it breaks ties rather than outvoting
+				// the text; the built-in embeddings (hashed n-grams) weigh half
+				// of the keywords, which they otherwise pull down (measured on
+				// SQuAD training questions, engine/retrieval_corpus_test.go).
+				Semantic: 0.5, Structure: 1, Keyword: 1, Recency: 0,
 			},
 			// spec §12.4.6 gammas: memgov defaults.
 			Utility: UtilityWeights{

@@ -231,6 +231,7 @@ func (p Policy) Validate() error {
 	v.nonNegative("retrieval.signals.semantic", rt.Signals.Semantic)
 	v.nonNegative("retrieval.signals.structure", rt.Signals.Structure)
 	v.nonNegative("retrieval.signals.recency", rt.Signals.Recency)
+	v.nonNegative("retrieval.signals.keyword", rt.Signals.Keyword)
 	u := rt.Utility
 	v.weights("retrieval.utility", []string{"relevance", "confidence", "freshness", "authority"},
 		u.Relevance, u.Confidence, u.Freshness, u.Authority)

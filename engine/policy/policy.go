@@ -629,6 +629,8 @@ type SignalWeights struct {
 	Semantic  float64 `yaml:"semantic" json:"semantic"`
 	Structure float64 `yaml:"structure" json:"structure"`
 	Recency   float64 `yaml:"recency" json:"recency"`
+	// Keyword weighs the Okapi BM25 list of the query's words.
+	Keyword float64 `yaml:"keyword" json:"keyword"`
 }
 
 // UtilityWeights are the gammas of provenance-weighted retrieval (spec §12.4.6).

@@ -19,19 +19,20 @@ func (p Policy) RRF(ranks ...int) float64 {
 	return s
 }
 
-// Ranks are an item's ranks in the three lists of hybrid retrieval; 0 means
+// Ranks are an item's ranks in the lists of hybrid retrieval; 0 means
 // absent from the list.
 type Ranks struct {
 	Semantic  int
 	Structure int
 	Recency   int
+	Keyword   int
 }
 
 // HybridRRF fuses an item's ranks, weighting each list by the policy's
 // signal weights: sum w_s/(k + rank_s).
 func (p Policy) HybridRRF(r Ranks) float64 {
 	w := p.Retrieval.Signals
-	return w.Semantic*p.RRF(r.Semantic) + w.Structure*p.RRF(r.Structure) + w.Recency*p.RRF(r.Recency)
+	return w.Keyword*p.RRF(r.Keyword) + w.Semantic*p.RRF(r.Semantic) + w.Structure*p.RRF(r.Structure) + w.Recency*p.RRF(r.Recency)
 }
 
 // RetrievalSignals are the inputs of provenance-weighted retrieval, each in

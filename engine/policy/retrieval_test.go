@@ -23,9 +23,14 @@ func TestRRF(t *testing.T) {
 		}
 	}
 	p := Default()
-	p.Retrieval.Signals.Recency = 2
-	if got, want := p.HybridRRF(Ranks{Semantic: 1, Recency: 2}), 1.0/61+2.0/62; !near(got, want) {
+	p.Retrieval.Signals = SignalWeights{Semantic: 0.5, Structure: 1, Recency: 2, Keyword: 1}
+	if got, want := p.HybridRRF(Ranks{Semantic: 1, Recency: 2, Keyword: 3}), 0.5/61+2.0/62+1.0/63; !near(got, want) {
 		t.Errorf("HybridRRF = %v, want %v", got, want)
+	}
+	// The defaults: keywords and structure weigh 1, the built-in embeddings
+	// half, recency nothing (it orders equal scores).
+	if w := Default().Retrieval.Signals; w != (SignalWeights{Semantic: 0.5, Structure: 1, Recency: 0, Keyword: 1}) {
+		t.Errorf("default signal weights %+v", w)
 	}
 }
 

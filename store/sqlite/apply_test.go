@@ -75,7 +75,7 @@ func TestEveryTableIsClassified(t *testing.T) {
 		"log": "the log", "log_payload": "the log", "log_head": "the log",
 		"erased_payload": "erasure keeps it", "erased_skeleton": "erasure keeps it", "erased_leaves": "erasure keeps it",
 		"mem_dirty": "cache", "mem_state_cache": "cache", "verify_state": "cache",
-		"write_outcomes": "telemetry", "access_days": "telemetry", "retrievals": "telemetry", "retrieval_items": "telemetry", "read_pending": "telemetry",
+		"write_outcomes": "telemetry", "access_days": "telemetry", "retrievals": "telemetry", "retrieval_items": "telemetry", "read_pending": "telemetry", "task_outcomes": "telemetry",
 		"revalidations": "telemetry", "lease_stats": "telemetry", "gc_cursor": "telemetry",
 		"dead_letters": "webhook deliveries that failed every attempt",
 		"key_meta":     "the key's fingerprint, set at init",

@@ -18,20 +18,74 @@ import (
 // log (migration 0006).
 
 func applyDistill(ctx context.Context, q querier, e *oplog.Entry) error {
-	d, err := oplog.DecodeData[oplog.DistillData](e)
+	typ, data, err := distillEvent(e)
 	if err != nil {
 		return err
 	}
-	return event(ctx, q, e, engine.EventMemoryCompacted, map[string]any{"memoryRef": e.MemoryRef, "trigger": "host-managed",
-		"archiveId": d.ArchiveHash, "distillation": map[string]any{"tokenBudget": d.TokenBudget, "tokensUsed": d.TokensUsed, "indexUpdated": d.IndexUpdated}})
+	return event(ctx, q, e, typ, data)
+}
+
+func distillEvent(e *oplog.Entry) (string, map[string]any, error) {
+	d, err := oplog.DecodeData[oplog.DistillData](e)
+	if err != nil {
+		return "", nil, err
+	}
+	return engine.EventMemoryCompacted, map[string]any{"memoryRef": e.MemoryRef, "trigger": "host-managed",
+		"archiveId": d.ArchiveHash, "distillation": map[string]any{"tokenBudget": d.TokenBudget, "tokensUsed": d.TokensUsed, "indexUpdated": d.IndexUpdated}}, nil
 }
 
 func applyConsolidate(ctx context.Context, q querier, e *oplog.Entry) error {
-	d, err := oplog.DecodeData[oplog.ConsolidateData](e)
+	typ, data, err := consolidateEvent(e)
 	if err != nil {
 		return err
 	}
-	return event(ctx, q, e, engine.EventMemoryConsolidated, map[string]any{"inputCount": d.InputCount, "outputCount": d.OutputCount, "memoryRef": e.MemoryRef})
+	return event(ctx, q, e, typ, data)
+}
+
+func consolidateEvent(e *oplog.Entry) (string, map[string]any, error) {
+	d, err := oplog.DecodeData[oplog.ConsolidateData](e)
+	if err != nil {
+		return "", nil, err
+	}
+	return engine.EventMemoryConsolidated, map[string]any{"inputCount": d.InputCount, "outputCount": d.OutputCount, "memoryRef": e.MemoryRef}, nil
+}
+
+// payloadEvents are the events whose data an entry's payload determines,
+// by op: an erasure rewrites them from the skeleton it leaves, as a replay
+// of the log writes them.
+var payloadEvents = map[oplog.Op]func(*oplog.Entry) (string, map[string]any, error){
+	oplog.Distill:     distillEvent,
+	oplog.Consolidate: consolidateEvent,
+}
+
+// reemitErased rewrites the outbox rows of the entry at lsn, whose payload
+// an erasure replaced by the skeleton sk, to what replaying that skeleton
+// writes.
+func reemitErased(ctx context.Context, q querier, lsn int64, op, ref string, sk []byte) error {
+	if oplog.Op(op) == oplog.Commitment {
+		// The commitment's predicate goes with its source's text.
+		d, err := oplog.DecodeData[oplog.CommitmentData](&oplog.Entry{LSN: lsn, Payload: sk})
+		if err != nil {
+			return err
+		}
+		if _, err := q.ExecContext(ctx, `UPDATE commitments SET predicate = ? WHERE created_lsn = ?`, string(d.Predicate), lsn); err != nil {
+			return err
+		}
+	}
+	f, ok := payloadEvents[oplog.Op(op)]
+	if !ok {
+		return nil
+	}
+	typ, data, err := f(&oplog.Entry{LSN: lsn, Op: oplog.Op(op), MemoryRef: ref, Payload: sk})
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	_, err = q.ExecContext(ctx, `UPDATE events SET data = ? WHERE lsn = ? AND type = ?`, string(b), lsn, typ)
+	return err
 }
 
 func applyCommitment(ctx context.Context, q querier, e *oplog.Entry) error {

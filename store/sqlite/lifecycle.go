@@ -61,15 +61,15 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 	payloads := 0
 	for _, lsn := range rec.LSNs {
 		var (
-			body   []byte
-			itemID string
+			body          []byte
+			itemID, op, r string
 		)
 		// Recorded first: the log_payload_no_delete trigger lets only an
 		// erased payload go.
 		if _, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO erased_payload (lsn, erased_by) VALUES (?, ?)`, lsn, e.LSN); err != nil {
 			return wrapApply(e, err)
 		}
-		err := q.QueryRowContext(ctx, `SELECT p.body, l.item_id FROM log_payload p JOIN log l ON l.lsn = p.lsn WHERE p.lsn = ?`, lsn).Scan(&body, &itemID)
+		err := q.QueryRowContext(ctx, `SELECT p.body, l.item_id, l.op, l.memory_ref FROM log_payload p JOIN log l ON l.lsn = p.lsn WHERE p.lsn = ?`, lsn).Scan(&body, &itemID, &op, &r)
 		switch {
 		case err == nil:
 			sk, err := oplog.ErasedSkeleton(itemID, body)
@@ -80,6 +80,10 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 				return wrapApply(e, err)
 			}
 			if _, err := q.ExecContext(ctx, `DELETE FROM log_payload WHERE lsn = ?`, lsn); err != nil {
+				return wrapApply(e, err)
+			}
+			// The outbox rows the payload wrote become what its skeleton writes.
+			if err := reemitErased(ctx, q, lsn, op, r, sk); err != nil {
 				return wrapApply(e, err)
 			}
 		case errors.Is(err, sql.ErrNoRows): // replay: already erased
@@ -627,6 +631,9 @@ func (r *readTx) MetricsData(ctx context.Context, since, now time.Time) (engine.
 		d.LayerSizes[l] = n
 	}
 	rows.Close()
+	if d.Tasks, err = r.taskOutcomes(ctx, ms(since)); err != nil {
+		return d, err
+	}
 	d.Erasures, err = r.erasureRows(ctx)
 	return d, err
 }

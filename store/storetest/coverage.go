@@ -47,6 +47,8 @@ var Coverage = map[string][]string{
 	"Refs":            {"Items/Refs"},
 	"DueExpiries":     {"Items/DueExpiries"},
 	"IndexedVersions": {"Items/IndexedVersions"},
+	"SearchStamp":     {"Items/SearchStamp"},
+	"SearchChanges":   {"Items/SearchChanges"},
 
 	// PipelineReader and PipelineWriter (store_pipeline.go).
 	"Idempotent":          {"Pipeline/Idempotency"},
@@ -104,6 +106,7 @@ var Coverage = map[string][]string{
 	"RecordAccess":       {"Lifecycle/GCScanAndCursor"},
 	"RecordRetrieval":    {"Telemetry/MetricsData", "Lifecycle/GCScanAndCursor"},
 	"RecordFeedback":     {"Telemetry/MetricsData", "Telemetry/FeedbackErrors", "Lifecycle/GCScanAndCursor"},
+	"RecordTaskOutcome":  {"Telemetry/TaskOutcomes"},
 	"CountLease":         {"Telemetry/MetricsData"},
 	"RecordRevalidation": {"Telemetry/MetricsData"},
 	"RecordRead":         {"Quarantine/RecordReadAndFold"},

@@ -14,6 +14,8 @@ var itemTests = []test{
 	{"Refs", testRefs},
 	{"DueExpiries", testDueExpiries},
 	{"IndexedVersions", testIndexedVersions},
+	{"SearchStamp", testSearchStamp},
+	{"SearchChanges", testSearchChanges},
 }
 
 // Item, ItemByKey, Version and History return what the log wrote, and
@@ -190,6 +192,89 @@ func testIndexedVersions(t *testing.T, f Factory) {
 		}
 		if none, err := tx.IndexedVersions(fx.ctx, "acme/nobody", true, 10); err != nil || len(none) != 0 {
 			t.Errorf("IndexedVersions of an unknown ref = %v, %v", indexedIDs(none), err)
+		}
+		return nil
+	})
+}
+
+// SearchStamp changes with every log entry of its ref and with every
+// erasure, and not with another ref's writes.
+func testSearchStamp(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	stamp := func(r string) engine.SearchStamp {
+		var st engine.SearchStamp
+		fx.view(func(tx engine.ReadTx) (err error) {
+			st, err = tx.SearchStamp(fx.ctx, r)
+			return err
+		})
+		return st
+	}
+	if st := stamp(ref); st != (engine.SearchStamp{}) {
+		t.Fatalf("SearchStamp of an empty store = %+v, want zero", st)
+	}
+	fx.put(ref, "a", "the deploy window is on tuesdays")
+	s1 := stamp(ref)
+	if s1.Ref == 0 {
+		t.Fatal("SearchStamp did not change with a write to the ref")
+	}
+	fx.put("acme/other", "b", "carol@example.com likes tea")
+	if s := stamp(ref); s != s1 {
+		t.Fatalf("SearchStamp changed with another ref's write: %+v, then %+v", s1, s)
+	}
+	fx.put(ref, "a", "the deploy window is on wednesdays")
+	s2 := stamp(ref)
+	if s2.Ref <= s1.Ref || s2.Erased != 0 {
+		t.Fatalf("SearchStamp after an update = %+v, after %+v", s2, s1)
+	}
+	if _, err := fx.e.Erase(fx.ctx, engine.EraseRequest{Subject: "carol@example.com", By: curator, Reason: "erasure request"}); err != nil {
+		t.Fatal(err)
+	}
+	if s := stamp(ref); s.Erased <= s2.Ref || s.Ref != s2.Ref {
+		t.Fatalf("SearchStamp after another ref's erasure = %+v, want the erasure's LSN and the same ref LSN as %+v", s, s2)
+	}
+}
+
+// SearchChanges names the items of a ref changed after an LSN (written,
+// updated, retracted, or superseded by a merge into another item) and
+// returns their ACTIVE and SUPERSEDED versions.
+func testSearchChanges(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	a := fx.put(ref, "a", "the deploy window is on tuesdays")
+	b := fx.put(ref, "b", "the staging cluster has four nodes")
+	fx.put("acme/other", "x", "elsewhere")
+	var since int64
+	fx.view(func(tx engine.ReadTx) error {
+		st, err := tx.SearchStamp(fx.ctx, ref)
+		since = st.Ref
+		return err
+	})
+	a2 := fx.put(ref, "a", "the deploy window is on wednesdays")
+	c := fx.put(ref, "c", "the canary runs for thirty minutes")
+	fx.put("acme/other", "y", "elsewhere again")
+	fx.view(func(tx engine.ReadTx) error {
+		items, vs, err := tx.SearchChanges(fx.ctx, ref, since, 100)
+		if err != nil {
+			return err
+		}
+		got := map[string]bool{}
+		for _, it := range items {
+			got[it] = true
+		}
+		if len(items) != 2 || !got[a.ItemID] || !got[c.ItemID] || got[b.ItemID] {
+			t.Errorf("SearchChanges items = %v, want a's and c's", items)
+		}
+		ids := map[string]engine.State{}
+		for _, v := range vs {
+			ids[v.ID] = v.State
+			if len(v.Embedding) == 0 {
+				t.Errorf("version %s without its embedding", v.ID)
+			}
+		}
+		if len(vs) != 3 || ids[a.VersionID] != engine.Superseded || ids[a2.VersionID] != engine.Active || ids[c.VersionID] != engine.Active {
+			t.Errorf("SearchChanges versions = %v", ids)
+		}
+		if items, vs, err := tx.SearchChanges(fx.ctx, ref, 1<<40, 100); err != nil || len(items) != 0 || len(vs) != 0 {
+			t.Errorf("SearchChanges after the last entry = %v %v %v", items, vs, err)
 		}
 		return nil
 	})

@@ -12,6 +12,7 @@ import (
 var telemetryTests = []test{
 	{"MetricsData", testMetricsData},
 	{"FeedbackErrors", testFeedbackErrors},
+	{"TaskOutcomes", testTaskOutcomes},
 	{"ComplianceData", testComplianceData},
 }
 
@@ -164,6 +165,53 @@ func testComplianceData(t *testing.T, f Factory) {
 		m, err := tx.MetricsData(fx.ctx, time.Time{}, fx.c.Now())
 		if err != nil || len(m.Erasures) != 1 || m.Erasures[0].RequestID != d.Erasures[0].RequestID {
 			t.Errorf("MetricsData erasures = %+v, %v", m.Erasures, err)
+		}
+		return nil
+	})
+}
+
+// RecordTaskOutcome keeps one outcome per retrieval (the last reported),
+// any number of ablated tasks, refuses an unknown retrieval, and MetricsData
+// returns the outcomes of its window.
+func testTaskOutcomes(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	fx.c.Advance(time.Hour)
+	since := fx.c.Now()
+	now := since.Add(time.Minute)
+	a := fx.put(ref, "a", "alpha")
+	fx.update(func(tx engine.Tx) error {
+		if err := tx.RecordRetrieval(fx.ctx, "ret-1", executor, ref, now, map[string]time.Duration{a.ItemID: time.Second}); err != nil {
+			return err
+		}
+		for _, o := range []engine.TaskOutcomeRow{
+			{ID: "old", At: since.Add(-time.Minute), Principal: executor, Success: true}, // before the window
+			{RetrievalID: "ret-1", At: now, Principal: executor, Success: true},
+			{RetrievalID: "ret-1", At: now, Principal: executor, Success: false, MemoryCaused: true, Note: "stale address"}, // replaces
+			{ID: "abl-1", At: now, Principal: executor, Success: true},
+			{ID: "abl-2", At: now, Principal: executor, Success: false},
+		} {
+			if err := tx.RecordTaskOutcome(fx.ctx, o); err != nil {
+				return err
+			}
+		}
+		if err := tx.RecordTaskOutcome(fx.ctx, engine.TaskOutcomeRow{RetrievalID: "no-such", At: now, Principal: executor}); !errors.Is(err, engine.ErrNotFound) {
+			t.Errorf("an unknown retrieval: %v, want ErrNotFound", err)
+		}
+		return nil
+	})
+	fx.view(func(tx engine.ReadTx) error {
+		d, err := tx.MetricsData(fx.ctx, since, now)
+		if err != nil {
+			return err
+		}
+		got := map[string]engine.TaskOutcomeRow{}
+		for _, o := range d.Tasks {
+			got[o.ID] = o
+		}
+		r := got["ret-1"]
+		if len(d.Tasks) != 3 || r.RetrievalID != "ret-1" || r.Success || !r.MemoryCaused || r.Note != "stale address" || !r.At.Equal(now) ||
+			got["abl-1"].RetrievalID != "" || !got["abl-1"].Success || got["abl-2"].Success {
+			t.Errorf("MetricsData.Tasks = %+v", d.Tasks)
 		}
 		return nil
 	})
