@@ -50,7 +50,7 @@ func TestCLIContractReadsAs(t *testing.T) {
 			t.Errorf("memgov %s = %q, want []", strings.Join(args, " "), out)
 		}
 	}
-	if out := c.ok("", "get", "globex/research-agent", "lead", "--json", "--as", "support-bot"); strings.TrimSpace(out) != "null" {
+	if out, _, code := c.run("", "get", "globex/research-agent", "lead", "--json", "--as", "support-bot"); !notFoundJSON(out, code) {
 		t.Fatalf("cross-tenant get = %q", out)
 	}
 	// MEMGOV_PRINCIPAL is the default reader.

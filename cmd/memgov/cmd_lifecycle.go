@@ -243,6 +243,7 @@ func (a *app) complianceCommand() *cobra.Command {
 
 func (a *app) feedbackCommand() *cobra.Command {
 	var used []string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "feedback RETRIEVAL_ID --used KEY...",
 		Short: "Record which retrieved items were used (retrieval precision)",
@@ -260,10 +261,14 @@ retrieval precision (MRP) and impact(m) of relevance decay come from it.`,
 			if err != nil {
 				return err
 			}
+			if asJSON {
+				return a.printJSON(map[string]any{"retrieval_id": args[0], "used": len(used), "in_retrieval": n})
+			}
 			fmt.Fprintf(a.stdout, "recorded: %d of %d used items were in the retrieval\n", n, len(used))
 			return nil
 		},
 	}
 	cmd.Flags().StringSliceVar(&used, "used", nil, "key (or item id) of a used entry (repeatable, or comma-separated)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON {retrieval_id, used, in_retrieval}")
 	return cmd
 }
