@@ -44,7 +44,7 @@ type Review struct {
 	Note         string          `json:"note,omitempty"`
 	ClaimHolder  string          `json:"claim_holder,omitempty"`
 	ClaimToken   int64           `json:"claim_token,omitempty"`
-	ClaimExpires time.Time       `json:"claim_expires,omitempty"`
+	ClaimExpires time.Time       `json:"claim_expires,omitzero"`
 }
 
 // Open reports whether the review still waits for a decision.

@@ -111,7 +111,7 @@ func (q *Quarantine) Retract(ctx context.Context, versionID, note string) error 
 
 func (q *Quarantine) decide(ctx context.Context, versionID, note string) error {
 	if strings.TrimSpace(note) == "" {
-		return fmt.Errorf("%w: say why (--note)", engine.ErrInvalid)
+		return fmt.Errorf("%w: say why (--reason)", engine.ErrInvalid)
 	}
 	rs, err := q.s.eng.Quarantined(ctx, engine.QuarantineQuery{VersionID: versionID})
 	if err != nil {

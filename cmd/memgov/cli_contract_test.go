@@ -52,7 +52,7 @@ func TestCLIContractReadsAs(t *testing.T) {
 	if out := c.ok("", "search", "globex/research-agent", "Alice Martin", "--json", "--as", "support-bot"); !strings.Contains(out, `"hits": []`) || strings.Contains(out, "retrieval_id") {
 		t.Errorf("cross-tenant search = %q, want no hits and no retrieval", out)
 	}
-	if out := c.ok("", "get", "globex/research-agent", "lead", "--json", "--as", "support-bot"); strings.TrimSpace(out) != "null" {
+	if out, _, code := c.run("", "get", "globex/research-agent", "lead", "--json", "--as", "support-bot"); !notFoundJSON(out, code) {
 		t.Fatalf("cross-tenant get = %q", out)
 	}
 	// MEMGOV_PRINCIPAL is the default reader.

@@ -68,7 +68,7 @@ func TestCLIReadVersionAuditFlow(t *testing.T) {
 	if !reflect.DeepEqual(keys, []string{"content", "createdAt", "expiresAt", "id", "tags"}) || entry["content"] != "Refunds up to $50,000 need no second signature." {
 		t.Fatalf("MemoryEntry = %s", out)
 	}
-	if out := c.ok("", "get", "acme/billing-agent", "nope", "--json"); strings.TrimSpace(out) != "null" {
+	if out, _, code := c.run("", "get", "acme/billing-agent", "nope", "--json"); !notFoundJSON(out, code) {
 		t.Fatalf("unknown key: %q", out)
 	}
 	if out := c.ok("", "list", "acme/nobody", "--json"); strings.TrimSpace(out) != "[]" {

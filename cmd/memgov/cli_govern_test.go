@@ -116,7 +116,7 @@ func TestCLIListAsAppliesVisibility(t *testing.T) {
 	if got := entryIDs(t, c.ok("", "list", "acme/shared", "--as", "support-bot", "--json")); got["fact"] || !got["plain"] || got["medical"] {
 		t.Fatalf("support-bot: %v", got)
 	}
-	if out := c.ok("", "get", "acme/shared", "medical", "--as", "billing-agent", "--json"); strings.TrimSpace(out) != "null" {
+	if out, _, code := c.run("", "get", "acme/shared", "medical", "--as", "billing-agent", "--json"); !notFoundJSON(out, code) {
 		t.Fatalf("get across domains: %s", out)
 	}
 }

@@ -234,7 +234,7 @@ func TestCLISyncReviewFailsClosed(t *testing.T) {
 	if code == 0 || !strings.Contains(errOut, "APPROVAL_TIMEOUT") || !strings.Contains(errOut, "deadline") {
 		t.Fatalf("approval after the deadline: exit %d %s", code, errOut)
 	}
-	if out := c.ok("", "get", "acme/billing-agent", "refund/cap", "--json"); strings.TrimSpace(out) != "null" {
+	if out, _, code := c.run("", "get", "acme/billing-agent", "refund/cap", "--json"); !notFoundJSON(out, code) {
 		t.Fatalf("a write approved after its deadline is visible: %s", out)
 	}
 	if out, _, _ := c.at(later, "", "review", "approve", rid, "--by", "jane"); strings.Contains(out, "APPROVED") {

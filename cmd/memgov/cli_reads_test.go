@@ -146,7 +146,7 @@ func TestCLIConfidenceDecayTrustAndStaleness(t *testing.T) {
 	if code != 0 || !strings.Contains(o, `"mode": "confidence"`) || !strings.Contains(o, "guess") || strings.Contains(o, `"key": "fact"`) {
 		t.Fatalf("gc of decayed confidence: exit %d %s %s", code, o, errOut)
 	}
-	if o, _, _ := c.at(day4, "", "get", "acme/billing-agent", "guess", "--json"); strings.TrimSpace(o) != "null" {
+	if o, _, code := c.at(day4, "", "get", "acme/billing-agent", "guess", "--json"); !notFoundJSON(o, code) {
 		t.Fatalf("decayed entry still read: %s", o)
 	}
 }
@@ -219,7 +219,7 @@ func TestCLIQuarantine(t *testing.T) {
 	if out := c.ok("", "search", "acme/billing-agent", "fact", "--json"); !strings.Contains(out, `"hits": []`) {
 		t.Fatalf("search after quarantine: %s", out)
 	}
-	if out := c.ok("", "get", "acme/billing-agent", "k1", "--json"); strings.TrimSpace(out) != "null" {
+	if out, _, code := c.run("", "get", "acme/billing-agent", "k1", "--json"); !notFoundJSON(out, code) {
 		t.Fatalf("get after quarantine: %s", out)
 	}
 	var qs []struct {
@@ -247,7 +247,7 @@ func TestCLIQuarantine(t *testing.T) {
 	if out := c.ok("", "get", "acme/billing-agent", "k1", "--json"); !strings.Contains(out, "fact 1") {
 		t.Fatalf("released entry: %s", out)
 	}
-	if out := c.ok("", "get", "acme/billing-agent", "k2", "--json"); strings.TrimSpace(out) != "null" {
+	if out, _, code := c.run("", "get", "acme/billing-agent", "k2", "--json"); !notFoundJSON(out, code) {
 		t.Fatalf("retracted entry: %s", out)
 	}
 	if _, _, code := c.run("", "quarantine", "release", byKey["k2"], "--by", "jane", "--note", "again"); code == 0 {

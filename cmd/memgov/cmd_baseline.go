@@ -97,6 +97,7 @@ func (a *app) baselineCommand() *cobra.Command {
 		typ string
 		alg string
 	)
+	var approveJSON bool
 	approve := &cobra.Command{
 		Use:   "approve REF",
 		Short: "Approve the memoryRef's current memory as its baseline",
@@ -119,6 +120,9 @@ agent of REF, whose instances are refs below it, e.g. REF/instance-2).`,
 			if err != nil {
 				return engineErr(err)
 			}
+			if approveJSON {
+				return a.printJSON(b)
+			}
 			fmt.Fprintf(a.stdout, "baseline %s approved for %s: %s, %s, level %d, hash %s\n", b.ID, b.MemoryRef, b.MemoryType, b.DriftPolicy,
 				b.ComplianceLevel, nullable(b.Hash()))
 			return nil
@@ -134,6 +138,7 @@ agent of REF, whose instances are refs below it, e.g. REF/instance-2).`,
 	f.Int64Var(&r.CheckIntervalSeconds, "check-interval", 0, "check_interval_seconds")
 	f.StringVar(&alg, "alg", "sha256", "snapshot hash algorithm: sha256 or shake256")
 	f.StringVar(&r.Reason, "reason", "", "why the baseline is approved")
+	f.BoolVar(&approveJSON, "json", false, "print the approved baseline as JSON (as baseline show --json)")
 	// The compliance level decides which drift policies are allowed: it is
 	// stated, never assumed to be 0.
 	for _, n := range []string{"by", "type", "policy", "level"} {
@@ -494,7 +499,7 @@ func (a *app) driftCommand() *cobra.Command {
 		Short: "List, inspect and acknowledge memory drift (MEMORY_DRIFT_DETECTED)",
 		Example: `  memgov drift list
   memgov drift show 0195…
-  memgov drift ack 0195… --by oncall --resolve rollback --note "edited outside memgov"`,
+  memgov drift ack 0195… --by oncall --resolve rollback --reason "edited outside memgov"`,
 	}
 	var (
 		all     bool
@@ -621,7 +626,7 @@ func (a *app) driftCommand() *cobra.Command {
 baseline (edits made outside memgov are first written into the log); rollback
 restores the baseline's memory with compensating log entries (rows edited
 outside memgov are rebuilt from the log first). Only operators and curators.`,
-		Example: "  memgov drift ack 0195… --by oncall --resolve rollback --note \"limit edited by hand\"",
+		Example: "  memgov drift ack 0195… --by oncall --resolve rollback --reason \"limit edited by hand\"",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ack.DriftID = args[0]
@@ -646,7 +651,7 @@ outside memgov are rebuilt from the log first). Only operators and curators.`,
 	}
 	ackCmd.Flags().StringVar(&ack.By, "by", "", "the acknowledging operator or curator (required)")
 	ackCmd.Flags().StringVar(&ack.Resolution, "resolve", "", "reapprove or rollback (required)")
-	ackCmd.Flags().StringVar(&ack.Note, "note", "", "a note for the audit log")
+	reasonFlag(ackCmd.Flags(), &ack.Note, "why, for the audit log")
 	ackCmd.Flags().BoolVar(&ackJSON, "json", false, "print JSON")
 	ackCmd.MarkFlagRequired("by")
 	ackCmd.MarkFlagRequired("resolve")

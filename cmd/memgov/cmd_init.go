@@ -11,7 +11,8 @@ import (
 )
 
 func (a *app) initCommand() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Create a memgov database and its log key",
 		Long: `init creates the database (or migrates an existing one) and, unless MEMGOV_KEY is
@@ -23,10 +24,15 @@ signs checkpoints: back it up with the database.`,
 			if _, err := a.open(cmd.Context(), true); err != nil {
 				return err
 			}
+			if asJSON {
+				return a.printJSON(map[string]any{"database": a.dbPath, "schema": a.store.Info().Version})
+			}
 			fmt.Fprintf(a.stdout, "database ready at %s (schema %s)\n", a.dbPath, a.store.Info().Version)
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON {database, schema}")
+	return cmd
 }
 
 func (a *app) principalCommand() *cobra.Command {
@@ -40,6 +46,7 @@ func (a *app) principalCommand() *cobra.Command {
 	var p engine.Principal
 	var role string
 	var attrs, sshKeys []string
+	var addJSON bool
 	add := &cobra.Command{
 		Use:   "add",
 		Short: "Register an agent or a person",
@@ -77,7 +84,10 @@ the registration and adds the keys.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "registered %s: %s of tenant %s\n", out.ID, out.Role, out.Tenant)
+			if !addJSON {
+				fmt.Fprintf(a.stdout, "registered %s: %s of tenant %s\n", out.ID, out.Role, out.Tenant)
+			}
+			fingerprints := []string{}
 			for _, file := range sshKeys {
 				b, err := os.ReadFile(file)
 				if err != nil {
@@ -88,12 +98,19 @@ the registration and adds the keys.`,
 					return fmt.Errorf("--ssh-key %s: %w", file, err)
 				}
 				for _, k := range keys {
-					fmt.Fprintf(a.stdout, "authorised SSH key %s for %s\n", k.Fingerprint, out.ID)
+					fingerprints = append(fingerprints, k.Fingerprint)
+					if !addJSON {
+						fmt.Fprintf(a.stdout, "authorised SSH key %s for %s\n", k.Fingerprint, out.ID)
+					}
 				}
+			}
+			if addJSON {
+				return a.printJSON(map[string]any{"principal": out, "ssh_keys": fingerprints})
 			}
 			return nil
 		},
 	}
+	add.Flags().BoolVar(&addJSON, "json", false, "print JSON {principal, ssh_keys}")
 	add.Flags().StringVar(&p.ID, "id", "", "principal id (required)")
 	add.Flags().StringVar(&role, "role", "", "executor, verifier, orchestrator, curator or operator (required)")
 	add.Flags().StringVar(&p.Tenant, "tenant", "", "tenant id, or '*' for every tenant (required)")
@@ -125,7 +142,7 @@ the registration and adds the keys.`,
 			}
 			t := a.table("ID", "ROLE", "TENANT", "SINCE")
 			for _, p := range ps {
-				t.row(p.ID, string(p.Role), p.Tenant, p.CreatedAt.Format("2006-01-02 15:04"))
+				t.row(p.ID, string(p.Role), p.Tenant, stamp(p.CreatedAt))
 			}
 			t.flush()
 			return nil
@@ -133,6 +150,7 @@ the registration and adds the keys.`,
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	var rby, rreason string
+	var rJSON bool
 	reinstate := &cobra.Command{
 		Use:     "reinstate ID --by WHO",
 		Short:   "Lift an agent's suspension after a write burst",
@@ -146,10 +164,14 @@ the registration and adds the keys.`,
 			if err := eng.Reinstate(cmd.Context(), args[0], rby, rreason); err != nil {
 				return err
 			}
+			if rJSON {
+				return a.printJSON(map[string]any{"principal": args[0], "reinstated": true})
+			}
 			fmt.Fprintf(a.stdout, "reinstated %s\n", args[0])
 			return nil
 		},
 	}
+	reinstate.Flags().BoolVar(&rJSON, "json", false, "print JSON {principal, reinstated}")
 	reinstate.Flags().StringVar(&rby, "by", "", "the curator or operator (required)")
 	reinstate.Flags().StringVar(&rreason, "reason", "", "why")
 	reinstate.MarkFlagRequired("by")

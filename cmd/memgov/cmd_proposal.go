@@ -258,7 +258,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 			fmt.Fprintln(a.stdout)
 			t := a.table("REV", "AT", "BY", "ARTIFACT")
 			for _, r := range revs {
-				t.row(strconv.Itoa(r.Revision), r.At.Format("2006-01-02 15:04:05"), r.By, r.ArtifactHash)
+				t.row(strconv.Itoa(r.Revision), stamp(r.At), r.By, r.ArtifactHash)
 			}
 			t.flush()
 			return nil
@@ -329,12 +329,12 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 			},
 		}
 		c.Flags().StringVar(&by, "by", "", "who decides (required)")
-		c.Flags().StringVar(&note, "note", "", "why")
+		reasonFlag(c.Flags(), &note, "why")
 		c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 		c.MarkFlagRequired("by")
 		return c
 	}
-	reject := closer("reject", "Refuse a draft or revised proposal (curators)", `  memgov proposal reject 019a... --by jane --note "too broad"`,
+	reject := closer("reject", "Refuse a draft or revised proposal (curators)", `  memgov proposal reject 019a... --by jane --reason "too broad"`,
 		review.ProposalService.Reject)
 	archive := closer("archive", "Retire a draft, revised or rejected proposal", `  memgov proposal archive 019a... --by support-bot`,
 		review.ProposalService.Archive)

@@ -15,8 +15,8 @@ func (a *app) quarantineCommand() *cobra.Command {
 writes QUARANTINED: gone from every read, kept for investigation. A curator releases
 a quarantined version (it becomes visible again, as a new version) or retracts it.`,
 		Example: "  memgov quarantine list --json\n" +
-			"  memgov quarantine release 019a6c1e-... --by jane --note \"checked with the customer\"\n" +
-			"  memgov quarantine retract 019a6c1e-... --by jane --note \"poisoned\"",
+			"  memgov quarantine release 019a6c1e-... --by jane --reason \"checked with the customer\"\n" +
+			"  memgov quarantine retract 019a6c1e-... --by jane --reason \"poisoned\"",
 	}
 	var (
 		by, note, status, agent string
@@ -28,7 +28,7 @@ a quarantined version (it becomes visible again, as a new version) or retracts i
 		Example: "  memgov quarantine list\n  memgov quarantine list --status all --agent research-agent --json",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			svc, err := a.reviewer(c, by)
+			svc, err := a.reviewer(c, reader(by))
 			if err != nil {
 				return err
 			}
@@ -51,7 +51,9 @@ a quarantined version (it becomes visible again, as a new version) or retracts i
 			return nil
 		},
 	}
-	list.Flags().StringVar(&by, "by", "", "list as this principal (its tenant bounds the list)")
+	list.Flags().StringVar(&by, "as", "", asHelp)
+	list.Flags().StringVar(&by, "by", "", "the same as --as")
+	_ = list.Flags().MarkHidden("by")
 	list.Flags().StringVar(&status, "status", "", "quarantined (default), released, retracted or all")
 	list.Flags().StringVar(&agent, "agent", "", "only this agent's writes")
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -64,12 +66,13 @@ a quarantined version (it becomes visible again, as a new version) or retracts i
 				return do(c, args[0])
 			}}
 		d.Flags().StringVar(&by, "by", "", "the curator deciding (required)")
-		d.Flags().StringVar(&note, "note", "", "why (required)")
+		reasonFlag(d.Flags(), &note, "why (required)")
+		d.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 		return d
 	}
 	cmd.AddCommand(list,
 		decide("release", "Release a quarantined version: it becomes visible again",
-			"  memgov quarantine release 019a6c1e-... --by jane --note \"checked\"", func(c *cobra.Command, id string) error {
+			"  memgov quarantine release 019a6c1e-... --by jane --reason \"checked\"", func(c *cobra.Command, id string) error {
 				svc, err := a.reviewer(c, by)
 				if err != nil {
 					return err
@@ -78,17 +81,23 @@ a quarantined version (it becomes visible again, as a new version) or retracts i
 				if err != nil {
 					return denied(decisionErr(err))
 				}
+				if asJSON {
+					return a.printJSON(map[string]any{"version_id": id, "status": "released", "version": v})
+				}
 				fmt.Fprintf(a.stdout, "released %s: %s is ACTIVE again as version %s\n", id, v.Key, v.ID)
 				return nil
 			}),
 		decide("retract", "Retract a quarantined version for good",
-			"  memgov quarantine retract 019a6c1e-... --by jane --note \"poisoned\"", func(c *cobra.Command, id string) error {
+			"  memgov quarantine retract 019a6c1e-... --by jane --reason \"poisoned\"", func(c *cobra.Command, id string) error {
 				svc, err := a.reviewer(c, by)
 				if err != nil {
 					return err
 				}
 				if err := svc.Quarantine().Retract(c.Context(), id, note); err != nil {
 					return denied(decisionErr(err))
+				}
+				if asJSON {
+					return a.printJSON(map[string]any{"version_id": id, "status": "retracted"})
 				}
 				fmt.Fprintf(a.stdout, "retracted %s\n", id)
 				return nil

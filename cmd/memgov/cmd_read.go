@@ -21,7 +21,7 @@ func (a *app) getCommand() *cobra.Command {
 		Short: "Read one memory entry",
 		Long: `get prints the ACTIVE, unexpired version of the entry KEY in memoryRef REF.
 With --json it prints exactly the MemoryEntry {id, content, tags, createdAt,
-expiresAt} (null when there is none), and on stderr the retrieval id of this read
+expiresAt} (none: exit 1, {"error": "not_found"}), and on stderr the retrieval id of this read
 (for memgov feedback) and its read note (source, trust level, confidence, needs
 verification, stale warning); --full prints the whole version record. Every read is
 recorded: it reinforces the entry's relevance (n_access) and feeds the retrieval
@@ -41,11 +41,11 @@ metrics.`,
 				err = engine.ErrNotFound
 			}
 			if errors.Is(err, engine.ErrNotFound) {
+				missing := fmt.Errorf("no visible entry %q in %s (see `memgov list %s`)", args[1], args[0], args[0])
 				if asJSON {
-					fmt.Fprintln(a.stdout, "null")
-					return nil
+					return a.jsonError(exitError, "not_found", missing)
 				}
-				return &exitCodeError{code: exitError, err: fmt.Errorf("no visible entry %q in %s (see `memgov list %s`)", args[1], args[0], args[0])}
+				return &exitCodeError{code: exitError, err: missing}
 			}
 			if err != nil {
 				return denied(err)
@@ -207,13 +207,14 @@ func (a *app) historyCommand() *cobra.Command {
 	var asJSON bool
 	var as string
 	cmd := &cobra.Command{
-		Use:   "history ITEM_ID",
+		Use:   "history (REF KEY | ITEM_ID)",
 		Short: "Show every version of an item",
 		Long: `history prints an item's versions, newest first, with their states, authors,
 the curator who approved each deferred write (APPROVED BY; approved_by in --json)
-and the reason each version exists. Find item ids with ` + "`memgov get REF KEY`" + `.`,
-		Example: "  memgov history 019a6c1e-7f3b-7c9d-8e21-0c4b5a6d7e8f",
-		Args:    cobra.ExactArgs(1),
+and the reason each version exists. Name the item by its memoryRef and key, as
+get does, or by its id (item_id in the output of write --json and history --json).`,
+		Example: "  memgov history acme/support-bot customer-42/channel\n  memgov history 019a6c1e-7f3b-7c9d-8e21-0c4b5a6d7e8f --json",
+		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := a.engine(cmd)
 			if err != nil {
@@ -223,14 +224,22 @@ and the reason each version exists. Find item ids with ` + "`memgov get REF KEY`
 				item engine.Item
 				vs   []engine.Version
 			)
+			id := args[0]
+			if len(args) == 2 {
+				it, err := eng.ItemByKey(cmd.Context(), args[0], args[1])
+				if err != nil {
+					return err
+				}
+				id = it.ID
+			}
 			if p := reader(as); p != "" {
-				item, vs, err = eng.HistoryAs(cmd.Context(), p, args[0])
+				item, vs, err = eng.HistoryAs(cmd.Context(), p, id)
 				if err != nil {
 					return denied(err)
 				}
 			} else {
 				a.readerNote("")
-				if item, vs, err = eng.History(cmd.Context(), args[0]); err != nil {
+				if item, vs, err = eng.History(cmd.Context(), id); err != nil {
 					return err
 				}
 			}
@@ -260,7 +269,7 @@ and the reason each version exists. Find item ids with ` + "`memgov get REF KEY`
 				if approver == "" {
 					approver = "-"
 				}
-				t.row("v"+strconv.Itoa(v.Seq), string(v.State), v.CreatedAt.Format("2006-01-02 15:04:05"), v.CreatedBy, approver, v.ID, clip(v.Reason, 40), clip(v.Text(), 50))
+				t.row("v"+strconv.Itoa(v.Seq), string(v.State), stamp(v.CreatedAt), v.CreatedBy, approver, v.ID, clip(v.Reason, 40), clip(v.Text(), 50))
 			}
 			t.flush()
 			return nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
 
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
@@ -45,7 +46,7 @@ log entry with the curator, the time, a reason code and a note. The TUI (memgov 
 is the comfortable way to work the queue.`,
 		Example: `  memgov review list
   memgov review approve 019a6c1e-... --by jane
-  memgov review reject 019a6c1e-... --by jane --code FACTUAL_ERROR --note "the limit is $1,000"`,
+  memgov review reject 019a6c1e-... --by jane --code FACTUAL_ERROR --reason "the limit is $1,000"`,
 	}
 	var (
 		q      engine.ReviewQuery
@@ -146,14 +147,14 @@ your lease passed to someone else is refused.`,
 			if asJSON {
 				return a.printJSON(r)
 			}
-			fmt.Fprintf(a.stdout, "claimed review %s until %s; decide with --token %d\n", r.ID, r.ClaimExpires.Format(time.Kitchen), r.ClaimToken)
+			fmt.Fprintf(a.stdout, "claimed review %s until %s; decide with --token %d\n", r.ID, stamp(r.ClaimExpires), r.ClaimToken)
 			return nil
 		},
 	}
 	escalate := &cobra.Command{
 		Use:     "escalate REVIEW_ID --by CURATOR",
 		Short:   "Escalate a review for a more senior decision",
-		Example: `  memgov review escalate 019a6c1e-... --by jane --note "needs finance sign-off"`,
+		Example: `  memgov review escalate 019a6c1e-... --by jane --reason "needs finance sign-off"`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			svc, err := a.reviewer(cmd, by)
@@ -203,7 +204,7 @@ another curator can claim it. Without a live claim of yours nothing is logged.`,
 		c.MarkFlagRequired("by")
 		c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	}
-	escalate.Flags().StringVar(&note, "note", "", "why")
+	reasonFlag(escalate.Flags(), &note, "why")
 	sweep := &cobra.Command{
 		Use:   "sweep",
 		Short: "Escalate reviews past their SLA and fail closed on sync reviews past their deadline",
@@ -237,10 +238,10 @@ func (a *app) decideCommand(approve bool) *cobra.Command {
 	var d engine.Decision
 	var asJSON bool
 	name, short := "reject", "Reject a deferred write with a reason code"
-	example := `  memgov review reject 019a6c1e-... --by jane --code CONTRADICTION --note "customer switched to SMS"`
+	example := `  memgov review reject 019a6c1e-... --by jane --code CONTRADICTION --reason "customer switched to SMS"`
 	if approve {
 		name, short = "approve", "Approve a deferred write: it becomes visible memory"
-		example = "  memgov review approve 019a6c1e-... --by jane --note \"checked against the ERP\""
+		example = "  memgov review approve 019a6c1e-... --by jane --reason \"checked against the ERP\""
 	}
 	cmd := &cobra.Command{
 		Use:     name + " REVIEW_ID --by CURATOR",
@@ -277,7 +278,7 @@ func (a *app) decideCommand(approve bool) *cobra.Command {
 	if !approve {
 		noteHelp += " (required)"
 	}
-	cmd.Flags().StringVar(&d.Note, "note", "", noteHelp)
+	reasonFlag(cmd.Flags(), &d.Note, noteHelp)
 	cmd.Flags().Int64Var(&d.Token, "token", 0, "the fencing token of your claim, if you claimed the review")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the decided review as JSON")
 	cmd.MarkFlagRequired("by")
@@ -317,6 +318,7 @@ func (a *app) policyCommand() *cobra.Command {
 defaults of docs/spec.md, overridden by DB.policy.yaml beside the database or --policy FILE.`,
 		Example: "  memgov policy show > my-policy.yaml",
 	}
+	var showJSON bool
 	show := &cobra.Command{
 		Use:     "show",
 		Short:   "Print the effective policy as YAML",
@@ -331,6 +333,14 @@ defaults of docs/spec.md, overridden by DB.policy.yaml beside the database or --
 			if err != nil {
 				return err
 			}
+			if showJSON {
+				// the same document as the YAML, as JSON
+				var doc map[string]any
+				if err := yaml.Unmarshal(b, &doc); err != nil {
+					return err
+				}
+				return a.printJSON(map[string]any{"source": src, "policy": doc, "authority": engine.Actions})
+			}
 			fmt.Fprintf(a.stdout, "# effective policy: %s\n", src)
 			if _, err = a.stdout.Write(b); err != nil {
 				return err
@@ -339,6 +349,7 @@ defaults of docs/spec.md, overridden by DB.policy.yaml beside the database or --
 			return nil
 		},
 	}
+	show.Flags().BoolVar(&showJSON, "json", false, "print JSON {source, policy, authority} instead of YAML")
 	cmd.AddCommand(show)
 	return cmd
 }

@@ -257,7 +257,7 @@ Requests carrying it act as the principal, with the principal's role and tenant.
 			for _, tk := range ts {
 				exp, state := "never", "live"
 				if tk.ExpiresAt != nil {
-					exp = tk.ExpiresAt.Format("2006-01-02 15:04")
+					exp = stamp(*tk.ExpiresAt)
 				}
 				switch {
 				case tk.RevokedAt != nil:
@@ -265,7 +265,7 @@ Requests carrying it act as the principal, with the principal's role and tenant.
 				case !tk.Live(now):
 					state = "expired"
 				}
-				t.row(tk.ID, tk.Principal, tk.CreatedAt.Format("2006-01-02 15:04"), tk.CreatedBy, exp, state)
+				t.row(tk.ID, tk.Principal, stamp(tk.CreatedAt), tk.CreatedBy, exp, state)
 			}
 			t.flush()
 			return nil
@@ -274,6 +274,7 @@ Requests carrying it act as the principal, with the principal's role and tenant.
 	list.Flags().BoolVar(&listJSON, "json", false, "print JSON")
 
 	var rby, rreason string
+	var rJSON bool
 	revoke := &cobra.Command{
 		Use:     "revoke ID",
 		Short:   "Revoke a token at once",
@@ -291,10 +292,14 @@ Requests carrying it act as the principal, with the principal's role and tenant.
 			if err != nil {
 				return err
 			}
+			if rJSON {
+				return a.printJSON(t)
+			}
 			fmt.Fprintf(a.stdout, "revoked token %s of %s\n", t.ID, t.Principal)
 			return nil
 		},
 	}
+	revoke.Flags().BoolVar(&rJSON, "json", false, "print the revoked token's record as JSON (never the token)")
 	revoke.Flags().StringVar(&rby, "by", "", "who revokes it (default: your OS user name)")
 	revoke.Flags().StringVar(&rreason, "reason", "", "why, for the log")
 	cmd.AddCommand(create, list, revoke)

@@ -54,6 +54,7 @@ func (a *app) pinCommand(pin bool) *cobra.Command {
 		name, short = "pin", "Protect an item from garbage collection"
 	}
 	var by, reason string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:     name + " ITEM_ID --by WHO",
 		Short:   short,
@@ -68,12 +69,16 @@ func (a *app) pinCommand(pin bool) *cobra.Command {
 			if err != nil {
 				return decisionErr(err)
 			}
+			if asJSON {
+				return a.printJSON(map[string]any{"item_id": args[0], "pinned": pin, "lsn": lsn})
+			}
 			fmt.Fprintf(a.stdout, "%sned %s (LSN %d)\n", name, args[0], lsn)
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&by, "by", "", "who: a curator or operator of the tenant (required)")
 	cmd.Flags().StringVar(&reason, "reason", "", "why (optional)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON {item_id, pinned, lsn}")
 	cmd.MarkFlagRequired("by")
 	return cmd
 }

@@ -28,7 +28,14 @@ func (a *app) rootCommand() *cobra.Command {
 		Short: "Govern what AI agents remember",
 		Long: `memgov governs agent memory: every write passes a gated pipeline and lands in an
 append-only, tamper-evident, versioned log; each agent's memory is bound to an
-approved baseline; curators review what agents want to remember.`,
+approved baseline; curators review what agents want to remember.
+
+Who: a command that acts (writes, decides, pins, rolls back, acknowledges) names
+the principal acting with --by; a command that reads names the principal
+reading with --as (its tenant bounds the answer). Why: --reason, recorded in
+the log. Output: tables for people, JSON with --json. Times are RFC 3339 UTC.
+Exit codes: 0 ok, 1 error, 2 usage; write adds 3 REJECTED, 4 DEFERRED and
+5 DENIED, and verify 5 when the drift policy denies.`,
 		Example: `  memgov init
   memgov principal add --id support-bot --role executor --tenant acme
   memgov list acme/support-bot
@@ -129,6 +136,7 @@ approved baseline; curators review what agents want to remember.`,
 	for _, c := range root.Commands() {
 		wrapArgs(c)
 	}
+	acceptJSON(root)
 	return root
 }
 
