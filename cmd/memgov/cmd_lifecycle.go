@@ -273,7 +273,8 @@ became of the task that retrieval served:
   --memory-caused             a failure whose root cause was retrieved memory (MIER)
   --used KEY                  an entry the task used, by key or item id (retrieval
                               precision and impact(m) of relevance decay)
-  --note TEXT                 a note kept with the outcome (secrets redacted)
+  --reason TEXT               why the task ended so, kept with the outcome (secrets
+                              redacted; --note is the same)
 
 A task run with memory withheld is reported with --ablated and no retrieval id:
 MCI is the success rate of tasks with memory minus that of tasks without it, so
@@ -281,7 +282,7 @@ it is measured once both kinds are reported. Reporting again for a retrieval
 replaces its outcome. memgov metrics shows MCI and MIER, and names the health
 figures still unmeasured and what would measure them.`,
 		Example: `  memgov feedback 019a6c1e-... --outcome success --used customer-42/channel
-  memgov feedback 019a6c1e-... --outcome failure --memory-caused --note "the address was stale" --by support-bot
+  memgov feedback 019a6c1e-... --outcome failure --memory-caused --reason "the address was stale" --by support-bot
   memgov feedback --ablated --outcome failure --by support-bot
   memgov feedback 019a6c1e-... --used customer-42/channel --used customer-42/plan`,
 		Args: cobra.MaximumNArgs(1),
@@ -296,7 +297,7 @@ figures still unmeasured and what would measure them.`,
 			case !ablated && rid == "":
 				return usagef("name the retrieval (memgov feedback RETRIEVAL_ID ...), or report a task run without memory with --ablated")
 			case outcome == "" && (ablated || memoryCaused || note != ""):
-				return usagef("--outcome success|failure is needed with --ablated, --memory-caused and --note")
+				return usagef("--outcome success|failure is needed with --ablated, --memory-caused and --reason")
 			case outcome == "" && len(used) == 0:
 				return usagef("say what happened: --outcome success|failure, --used KEY, or both")
 			}
@@ -348,7 +349,7 @@ figures still unmeasured and what would measure them.`,
 	cmd.Flags().StringVar(&outcome, "outcome", "", "the task's outcome: success or failure")
 	cmd.Flags().BoolVar(&memoryCaused, "memory-caused", false, "the failure's root cause was retrieved memory")
 	cmd.Flags().BoolVar(&ablated, "ablated", false, "the task ran with memory withheld (no retrieval id)")
-	cmd.Flags().StringVar(&note, "note", "", "a note kept with the outcome")
+	reasonFlag(cmd.Flags(), &note, "why the task ended as it did, kept with the outcome (secrets redacted)")
 	cmd.Flags().StringVar(&by, "by", "", "the reporting principal (default: the database's local owner)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was recorded as JSON")
 	return cmd
