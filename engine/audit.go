@@ -383,7 +383,7 @@ func (e *Engine) Verify(ctx context.Context) (VerifyReport, error) {
 	if err != nil || !rep.OK {
 		return rep, err
 	}
-	return e.verifyStateCaches(ctx, rep)
+	return e.verifyCaches(ctx, rep)
 }
 
 // VerifyReplay is Verify with the served tables always compared with a fresh
@@ -393,7 +393,24 @@ func (e *Engine) VerifyReplay(ctx context.Context) (VerifyReport, error) {
 	if err != nil || !rep.OK {
 		return rep, err
 	}
-	return e.verifyStateCaches(ctx, rep)
+	return e.verifyCaches(ctx, rep)
+}
+
+// verifyCaches checks the cached snapshot hashes and counts the versions
+// whose judge-derived features are stale. A stale index is not a failure: the
+// features are a cache of what a judge said, rebuilt by Reindex, and the log
+// verified without them.
+func (e *Engine) verifyCaches(ctx context.Context, rep VerifyReport) (VerifyReport, error) {
+	rep, err := e.verifyStateCaches(ctx, rep)
+	if err != nil {
+		return rep, err
+	}
+	st, err := e.IndexStatus(ctx)
+	if err != nil {
+		return rep, err
+	}
+	rep.Index = &st
+	return rep, nil
 }
 
 // verifyStateCaches checks the cached snapshot hashes that `memgov verify`

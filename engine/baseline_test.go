@@ -552,7 +552,7 @@ func TestConsistencyProofFromFrontierMatchesMerkle(t *testing.T) {
 			f.Append(l)
 		}
 		for n := m; n <= len(leaves) && n <= m+9; n++ {
-			got, root, err := engine.ConsistencyProofFromFrontier(&f, leaves[m:n])
+			got, root, err := merkle.ConsistencyProofFromFrontier(&f, leaves[m:n])
 			if err != nil {
 				t.Fatalf("m=%d n=%d: %v", m, n, err)
 			}

@@ -84,7 +84,11 @@ func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (Consoli
 			if Reserved(v.Key) || !v.Layer.Durable() || v.MemoryRef != r.MemoryRef {
 				continue
 			}
-			es = append(es, &consEntry{v: v, f: FeaturesOf(v.Content), conf: v.Confidence})
+			f, err := e.featuresOf(v.Content)
+			if err != nil {
+				return fmt.Errorf("consolidate: version %s: %w", v.ID, err)
+			}
+			es = append(es, &consEntry{v: v, f: f, conf: v.Confidence})
 		}
 		sort.Slice(es, func(i, j int) bool { return es[i].v.CreatedLSN > es[j].v.CreatedLSN })
 		if len(es) > MaxConsolidate {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -29,6 +30,8 @@ type Engine struct {
 	judge      Judge
 	secrets    *redact.Registry
 	embedder   similar.Embedder // model_vectors.go; nil: the built-in hashing vectors only
+	indexer    Indexer          // features.go
+	rules      *judge.Judge     // the rule-based judge, with the policy's cardinalities
 }
 
 // Option configures an Engine.
@@ -50,10 +53,14 @@ func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = n
 // New returns an engine over a store. key signs provenance records and audit
 // checkpoints; it must be the key the store chains its log with.
 func New(s Store, key []byte, opts ...Option) *Engine {
-	e := &Engine{store: s, now: time.Now, key: key, policy: policy.Default(), secrets: redact.NewRegistry()}
+	e := &Engine{now: time.Now, key: key, policy: policy.Default(), secrets: redact.NewRegistry(), indexer: BuiltinIndexer()}
+	e.store = indexingStore{Store: s, e: e}
 	for _, o := range opts {
 		o(e)
 	}
+	// One rule-based judge per engine: every gate that judges text reads
+	// the policy's relation cardinalities through it.
+	e.rules = judge.New(e.policy.Contradiction.Cardinalities())
 	v, err := schema.Default()
 	if err != nil {
 		// The schemas are embedded and tested; failing to compile them is a

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -178,8 +177,8 @@ func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error)
 		return rep, err
 	}
 	if rep.Status == "COMPLETED" || rep.Status == "INCOMPLETE" {
-		// The judges' prepared words of the erased texts go too.
-		judge.Forget()
+		// The engine's judge forgets the words it read of the erased texts.
+		e.rules.Forget()
 		if err := e.store.Compact(ctx); err != nil {
 			return rep, err
 		}

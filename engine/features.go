@@ -1,14 +1,202 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 
+	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/memory"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // Features are what the dedup and contradiction gates compare, computed from a
-// version's content the same way at write time and when the store indexes it.
+// version's content the same way at write time and when the engine indexes it.
 type Features = memory.Features
 
-// FeaturesOf computes the features of a canonical content object.
-func FeaturesOf(content json.RawMessage) Features { return memory.FeaturesOf(content) }
+// An Indexer derives a version's features from its content. Version names
+// the rules, word lists and lexicon that derive them: stored features carry
+// it, and features of another version are stale (`memgov admin reindex`
+// recomputes them). One engine uses one Indexer for its writes, its gates and
+// its index.
+type Indexer interface {
+	Version() string
+	// Features derives the features of a content object; a content that is
+	// not a JSON object is an error.
+	Features(content json.RawMessage) (Features, error)
+}
+
+// hashedVectorsRevision names the revision of the built-in hashed vectors and
+// their SimHash bands (engine/similar): bump it when similar.Embed, its
+// normalisation or similar.Sign change the values they give.
+const hashedVectorsRevision = "v1"
+
+// builtinIndexer is the built-in judge's Indexer.
+type builtinIndexer struct{}
+
+func (builtinIndexer) Version() string { return judge.Version() + "+hv-" + hashedVectorsRevision }
+
+func (builtinIndexer) Features(content json.RawMessage) (Features, error) {
+	return memory.FeaturesOf(content)
+}
+
+// BuiltinIndexer returns the Indexer of the built-in judge, which every
+// engine uses unless WithIndexer sets another.
+func BuiltinIndexer() Indexer { return builtinIndexer{} }
+
+// WithIndexer sets the Indexer that derives the features of the engine's
+// writes and index (default: BuiltinIndexer).
+func WithIndexer(ix Indexer) Option { return func(e *Engine) { e.indexer = ix } }
+
+// FeaturesOf computes the features of a canonical content object with the
+// built-in judge.
+func FeaturesOf(content json.RawMessage) (Features, error) { return memory.FeaturesOf(content) }
+
+// featuresOf computes features with the engine's Indexer.
+func (e *Engine) featuresOf(content json.RawMessage) (Features, error) {
+	return e.indexer.Features(content)
+}
+
+// JudgeVersion names the engine's Indexer (rules, word lists, lexicon and
+// hashed vectors) as stored with the features it computes.
+func (e *Engine) JudgeVersion() string { return e.indexer.Version() }
+
+// versionFeatures is the stored form of a version's features.
+func versionFeatures(versionID, memoryRef string, layer Layer, judgeVersion string, f Features) (VersionFeatures, error) {
+	emb, err := f.Embedding.MarshalBinary()
+	if err != nil {
+		return VersionFeatures{}, err
+	}
+	vf := VersionFeatures{VersionID: versionID, MemoryRef: memoryRef, Layer: layer, Judge: judgeVersion,
+		Fingerprint: append([]byte(nil), f.Fingerprint[:]...), Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Embedding: emb}
+	for i, b := range f.SimHash.Bands() {
+		vf.Bands = append(vf.Bands, uint32(i)<<16|uint32(b))
+	}
+	return vf, nil
+}
+
+// indexEntry stores the features of the version a just-appended entry
+// created (INSERT, UPDATE, MERGE or STAGE with content), in the entry's
+// transaction. The store keeps them as a cache beside the version: it
+// derives nothing from text itself.
+func (e *Engine) indexEntry(ctx context.Context, tx Tx, entry *LogEntry) error {
+	switch entry.Op {
+	case oplog.Insert, oplog.Update, oplog.Merge, oplog.Stage:
+	default:
+		return nil
+	}
+	p, err := entry.DecodePayload()
+	if err != nil || len(p.Content) == 0 {
+		return err
+	}
+	f, err := e.featuresOf(p.Content)
+	if err != nil {
+		return fmt.Errorf("index version %s (log entry %d): %w", entry.VersionID, entry.LSN, err)
+	}
+	vf, err := versionFeatures(entry.VersionID, entry.MemoryRef, Layer(p.Layer), e.indexer.Version(), f)
+	if err != nil {
+		return err
+	}
+	return tx.PutFeatures(ctx, vf)
+}
+
+// indexingStore is the engine's view of its store: every write transaction
+// indexes the versions its appended entries create (indexingTx).
+type indexingStore struct {
+	Store
+	e *Engine
+}
+
+func (s indexingStore) Update(ctx context.Context, fn func(Tx) error) error {
+	return s.Store.Update(ctx, func(tx Tx) error { return fn(indexingTx{Tx: tx, e: s.e}) })
+}
+
+// indexingTx appends through the store and then stores the features of the
+// version the entry created.
+type indexingTx struct {
+	Tx
+	e *Engine
+}
+
+func (t indexingTx) Append(ctx context.Context, entry *LogEntry) error {
+	if err := t.Tx.Append(ctx, entry); err != nil {
+		return err
+	}
+	return t.e.indexEntry(ctx, t.Tx, entry)
+}
+
+// ReindexReport is the result of Reindex.
+type ReindexReport struct {
+	Judge     string      `json:"judge_version"`
+	Reindexed int64       `json:"reindexed"`
+	Before    IndexStatus `json:"before"`
+	After     IndexStatus `json:"after"`
+}
+
+// reindexBatch is the number of versions one reindex transaction computes.
+const reindexBatch = 500
+
+// Reindex recomputes every judge-derived value (fingerprints, subjects,
+// embeddings, SimHash bands) whose stored judge version is not the engine's,
+// from the stored content, in batches of one transaction each. It appends
+// nothing to the log and changes no row the log determines; erased versions
+// have no content and get no features. progress, when set, is called with
+// the number of versions recomputed so far.
+func (e *Engine) Reindex(ctx context.Context, progress func(done int64)) (ReindexReport, error) {
+	rep := ReindexReport{Judge: e.indexer.Version()}
+	var err error
+	if rep.Before, err = e.IndexStatus(ctx); err != nil {
+		return rep, err
+	}
+	after := ""
+	for {
+		var todo []FeatureTodo
+		err := e.store.Update(ctx, func(tx Tx) error {
+			var err error
+			if todo, err = tx.FeatureTodo(ctx, rep.Judge, after, reindexBatch); err != nil {
+				return err
+			}
+			for _, t := range todo {
+				f, err := e.featuresOf(t.Content)
+				if err != nil {
+					return fmt.Errorf("reindex version %s of %s: %w", t.VersionID, t.MemoryRef, err)
+				}
+				vf, err := versionFeatures(t.VersionID, t.MemoryRef, t.Layer, rep.Judge, f)
+				if err != nil {
+					return err
+				}
+				if err := tx.PutFeatures(ctx, vf); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return rep, err
+		}
+		if len(todo) == 0 {
+			break
+		}
+		rep.Reindexed += int64(len(todo))
+		after = todo[len(todo)-1].VersionID
+		if progress != nil {
+			progress(rep.Reindexed)
+		}
+	}
+	if rep.After, err = e.IndexStatus(ctx); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+// IndexStatus counts the indexed versions whose features the engine's judge
+// computed, another judge version computed, or nobody did.
+func (e *Engine) IndexStatus(ctx context.Context) (IndexStatus, error) {
+	var st IndexStatus
+	err := e.store.View(ctx, func(tx ReadTx) error {
+		var err error
+		st, err = tx.IndexStatus(ctx, e.indexer.Version())
+		return err
+	})
+	return st, err
+}

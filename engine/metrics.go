@@ -383,9 +383,13 @@ func (e *Engine) revalidate(ctx context.Context, tx Tx, v Version) (cause string
 	}
 	// Contradictions found since admission: ACTIVE memory of the ref that
 	// contradicts the version now (the deterministic judges).
-	feat := FeaturesOf(v.Content)
+	feat, err := e.featuresOf(v.Content)
+	if err != nil {
+		return "", 0, fmt.Errorf("revalidate %s: version %s: %w", v.Key, v.ID, err)
+	}
 	ct, err := gate.Contradiction{}.Evaluate(ctx, gate.ContradictionInput{MemoryRef: v.MemoryRef, Layer: v.Layer, ContentHash: v.ContentHash,
-		Features: feat, Confidence: v.Confidence, OwnItemID: v.ItemID, Policy: &e.policy, Reader: tx})
+		Features: feat, Confidence: v.Confidence, OwnItemID: v.ItemID, Policy: &e.policy, Reader: tx,
+		Rules: e.rules})
 	if err != nil {
 		return "", 0, fmt.Errorf("revalidate %s: %w", v.Key, err)
 	}

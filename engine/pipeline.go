@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/memgov/memgov/engine/gate"
-	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -126,7 +125,9 @@ func (e *Engine) Write(ctx context.Context, req WriteRequest) (WriteResult, erro
 	content, cerr := canonicalContent(req.Content)
 	var feat Features
 	if cerr == nil {
-		feat = FeaturesOf(content)
+		if feat, cerr = e.featuresOf(content); cerr != nil {
+			cerr = fmt.Errorf("%w: content: %v", ErrInvalid, cerr)
+		}
 	}
 	stages["prepare"] += time.Since(t0)
 
@@ -348,7 +349,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		return r, true, nil
 	}
 
-	rules := judge.New(pol.Contradiction.Cardinalities())
+	rules := e.rules
 	entailer, _ := e.judge.(gate.Entailer)
 	ev, err := run(ctx, stages, gate.Evidence{}, gate.EvidenceInput{Text: w.feat.Text, Agent: req.SourceAgentID, Layer: req.TargetLayer,
 		Evidence: req.EvidenceRefs, Confidence: w.confidence, Item: w.item, Now: w.now, Policy: pol, Reader: tx, Rules: rules, Model: entailer})
@@ -419,7 +420,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 	}
 
 	dd, err := run(ctx, stages, gate.Dedup{}, gate.DedupInput{MemoryRef: req.MemoryRef, Layer: req.TargetLayer, ContentHash: w.hash,
-		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Topical: ct.Topical, Reader: tx, Model: entailer})
+		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Topical: ct.Topical, Reader: tx, Rules: rules, Model: entailer})
 	if err != nil {
 		return WriteResult{}, true, err
 	}
@@ -842,7 +843,11 @@ func (e *Engine) NearDuplicates(ctx context.Context, ref string, layer Layer, te
 	}
 	var out []RelatedItem
 	err = e.store.View(ctx, func(rtx ReadTx) error {
-		cs, err := gate.LoadCandidates(ctx, rtx, ref, HashPayload(content), FeaturesOf(content))
+		feat, err := e.featuresOf(content)
+		if err != nil {
+			return err
+		}
+		cs, err := gate.LoadCandidates(ctx, rtx, ref, HashPayload(content), feat)
 		if err != nil {
 			return err
 		}

@@ -126,7 +126,11 @@ func (e *Engine) promote(ctx context.Context, ref, by string, dry bool) (Promote
 				continue
 			}
 			rep.Scanned++
-			ep := episode{v: v, feat: FeaturesOf(v.Content)}
+			f, err := e.featuresOf(v.Content)
+			if err != nil {
+				return fmt.Errorf("promote: version %s: %w", v.ID, err)
+			}
+			ep := episode{v: v, feat: f}
 			if pl, err := payloadOf(ctx, tx, v.CreatedLSN); err == nil {
 				var m oplog.VersionData
 				if json.Unmarshal(pl.Data, &m) == nil {

@@ -189,7 +189,11 @@ func (e *Engine) rank(ctx context.Context, tx ReadTx, q SearchQuery, cands []Ind
 		h := &scoredHit{v: v, validAt: validAt, invalidAt: invalidAt}
 		vec, err := similar.UnmarshalVector(c.Embedding)
 		if err != nil || c.Embedding == nil {
-			vec = FeaturesOf(v.Content).Embedding
+			f, err := e.featuresOf(v.Content)
+			if err != nil {
+				return nil, fmt.Errorf("search: version %s: %w", v.ID, err)
+			}
+			vec = f.Embedding
 		}
 		h.cos = math.Max(0, similar.Cosine(qv, vec))
 		h.structure = structureMatch(v, terms) + len(q.Tags)

@@ -54,6 +54,7 @@ type ReadTx interface {
 	QuarantineReader
 	VectorReader
 	DeadLetterReader
+	FeatureReader
 }
 
 // Tx is a write transaction: it reads its own writes, appends to the log and
@@ -67,4 +68,5 @@ type Tx interface {
 	TelemetryWriter
 	VectorWriter
 	DeadLetterWriter
+	FeatureWriter
 }

@@ -48,6 +48,10 @@ type VerifyReport struct {
 	Served string `json:"served_tables"`
 	// Rows counts the rows of each served table checked by a replay.
 	Rows map[string]int64 `json:"rows,omitempty"`
+	// Index counts the versions whose judge-derived features (a cache, never
+	// compared with the log) are of the running judge, of another judge
+	// version (stale) or missing; the engine sets it, a store leaves it nil.
+	Index *IndexStatus `json:"index,omitempty"`
 }
 
 // RowDifference is one served row that differs from a replay of the log.

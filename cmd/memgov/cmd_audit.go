@@ -53,7 +53,13 @@ drift, leases, audit checkpoints, memory maps, ...) against a replay of the log
 into scratch tables, row by row; while the log is unchanged since the last
 matching replay, the tables are compared with that replay's keyed digest
 instead (--replay forces a replay). Cached snapshot hashes are recomputed. It exits 1 naming the first bad LSN, and for a served
-row its table and row, when anything was edited, removed or reordered.`,
+row its table and row, when anything was edited, removed or reordered.
+
+What the judge derives from text (fingerprints, subjects, bands) is a cache,
+not evidence, and is never compared. When it was computed by another judge
+version (a memgov upgrade changed the rules) verify still passes and warns
+"index stale: run ` + "`memgov admin reindex`" + `" (JSON: index_stale, with the counts in
+index).`,
 		Example: "  memgov audit verify\n  memgov audit verify --replay --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -78,6 +84,12 @@ row its table and row, when anything was edited, removed or reordered.`,
 				if rep.Table != "" {
 					out["table"], out["row"], out["differences"] = rep.Table, rep.Row, rep.Differences
 				}
+				if rep.Index != nil {
+					out["index"] = rep.Index
+					if !rep.Index.Fresh() {
+						out["index_stale"] = indexStaleWarning + ": " + indexStaleDetail(*rep.Index)
+					}
+				}
 				if err := a.printJSON(out); err != nil {
 					return err
 				}
@@ -87,6 +99,10 @@ row its table and row, when anything was edited, removed or reordered.`,
 					how = "the served tables still match the last replay"
 				}
 				fmt.Fprintf(a.stdout, "ok: %d entries verify, root sha256:%s; %s\n", rep.TreeSize, rep.Root, how)
+				if rep.Index != nil && !rep.Index.Fresh() {
+					// A warning, not a failure: the judge's index is a cache.
+					fmt.Fprintf(a.stderr, "warning: %s (%s)\n", indexStaleWarning, indexStaleDetail(*rep.Index))
+				}
 			} else {
 				for _, d := range rep.Differences {
 					fmt.Fprintf(a.stdout, "%s\t%s\tlog entry %d\t%s\n", d.Table, d.Row, d.LSN, d.Problem)
@@ -287,6 +303,6 @@ changing anything.`,
 	}
 	rebuild.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	rebuild.Flags().BoolVar(&dryRun, "dry-run", false, "replay into scratch tables and report, changing nothing")
-	cmd.AddCommand(rebuild, a.reembedCommand()) // cmd_reembed.go
+	cmd.AddCommand(rebuild, a.reembedCommand(), a.reindexCommand()) // cmd_reembed.go, cmd_reindex.go
 	return cmd
 }

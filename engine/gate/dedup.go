@@ -26,12 +26,23 @@ type DedupInput struct {
 	// gate's full-text candidates): tier 3 compares their words too.
 	Topical []Scored
 	Reader  CandidateReader
+	// Rules is the engine's rule-based judge (the policy's relation
+	// cardinalities); nil: the default cardinalities.
+	Rules *judge.Judge
 	// Model is the configured judge model, if any. A near-duplicate the
 	// words read as reworded (no number, date, name, negation, role or
 	// antonym differs) is put to it: a candidate it reads as entailing the
 	// write makes the write a duplicate; a write it reads as entailing the
 	// candidate extends it.
 	Model Entailer
+}
+
+// rules is the judge the gate compares with.
+func (in DedupInput) rules() *judge.Judge {
+	if in.Rules != nil {
+		return in.Rules
+	}
+	return defaultRules
 }
 
 // DedupResult is what the dedup gate finds.
@@ -78,7 +89,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	// Tier 2: structural fingerprint.
 	for _, c := range same {
 		if !own(c) && string(c.Fingerprint) == string(in.Features.Fingerprint[:]) {
-			r, _, _ := decide(in.Features.Text, c, ReasonStructuralDup, ReasonStructuralConflict)
+			r, _, _ := decide(in.rules(), in.Features.Text, c, ReasonStructuralDup, ReasonStructuralConflict)
 			return r, nil
 		}
 	}
@@ -105,13 +116,13 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 			if in.Policy.Dedup.Lexical <= 0 {
 				continue
 			}
-			sim, ok := judge.SimilarAtLeast(c.Text, in.Features.Text, in.Policy.Dedup.Lexical)
+			sim, ok := in.rules().SimilarAtLeast(c.Text, in.Features.Text, in.Policy.Dedup.Lexical)
 			if !ok {
 				continue
 			}
 			c.Cosine = max(c.Cosine, sim)
 		}
-		r, kind, d := decide(in.Features.Text, c, ReasonSemanticDuplicate, ReasonSemanticConflict)
+		r, kind, d := decide(in.rules(), in.Features.Text, c, ReasonSemanticDuplicate, ReasonSemanticConflict)
 		if kind == judge.ResolveConflict && d.Conflict == nil && in.Model != nil && judgeErr == nil && asked < modelComparisons {
 			// Reworded, by the words; the model reads the meaning.
 			asked++
@@ -218,10 +229,10 @@ func related(c Scored, relation string) memory.RelatedItem {
 // date, name, negation, role, a reworded fact) goes to a person, who keeps
 // both or merges them. A write that differs is never rejected as a
 // duplicate.
-func decide(text string, c Scored, dupReason, conflictReason string) (DedupResult, string, judge.Delta) {
-	d := judge.Compare(c.Text, text)
+func decide(rules *judge.Judge, text string, c Scored, dupReason, conflictReason string) (DedupResult, string, judge.Delta) {
+	d := rules.Compare(c.Text, text)
 	kind := d.Resolve()
-	if dupReason == ReasonStructuralDup && (d.Conflict == nil && d.Reordered || judge.SameClaims(c.Text, text)) {
+	if dupReason == ReasonStructuralDup && (d.Conflict == nil && d.Reordered || rules.SameClaims(c.Text, text)) {
 		// The same words in another order, and the same claims with the
 		// same roles (the structural fingerprint keeps them): a passive
 		// for an active ("the service is owned by Ravi" / "Ravi owns the

@@ -200,7 +200,7 @@ func TestEvidenceReadFails(t *testing.T) {
 
 func TestContradictionReadFails(t *testing.T) {
 	r, err := gate.Contradiction{}.Evaluate(context.Background(), gate.ContradictionInput{MemoryRef: "acme/bot", Layer: memory.Semantic,
-		ContentHash: "sha256:x", Features: memory.FeaturesOf([]byte(`{"text":"The sky is blue."}`)), Confidence: 0.9,
+		ContentHash: "sha256:x", Features: mustFeatures([]byte(`{"text":"The sky is blue."}`)), Confidence: 0.9,
 		Policy: pol(), Reader: failing{fail: "Candidates"}})
 	failed(t, r.Verdict, err)
 	if r.Candidates != nil || r.Novel {
@@ -213,7 +213,7 @@ func TestContradictionReadFails(t *testing.T) {
 
 func TestDedupReadFails(t *testing.T) {
 	r, err := gate.Dedup{}.Evaluate(context.Background(), gate.DedupInput{MemoryRef: "acme/bot", Layer: memory.Episodic,
-		ContentHash: "sha256:x", Features: memory.FeaturesOf([]byte(`{"text":"The sky is blue."}`)), Policy: pol(),
+		ContentHash: "sha256:x", Features: mustFeatures([]byte(`{"text":"The sky is blue."}`)), Policy: pol(),
 		Reader: failing{fail: "Candidates"}})
 	failed(t, r.Verdict, err)
 	if r.Target != nil {
@@ -238,7 +238,7 @@ func TestApprovalReadFails(t *testing.T) {
 // failures above come from the failing read and nothing else.
 func TestGatesJudgeWhenReadsSucceed(t *testing.T) {
 	ctx, ok := context.Background(), failing{}
-	feat := memory.FeaturesOf([]byte(`{"text":"The sky is blue."}`))
+	feat := mustFeatures([]byte(`{"text":"The sky is blue."}`))
 	auth := 1.0
 	checks := map[string]func() (gate.Verdict, error){
 		gate.NameAuthorization: func() (gate.Verdict, error) {
@@ -292,11 +292,11 @@ func TestGatesJudgeWhenReadsSucceed(t *testing.T) {
 // A judge that fails routes the write to a person (DESIGN.md: a configured
 // model that fails, MODEL_UNAVAILABLE); it is not an error of the store.
 func TestContradictionJudgeFails(t *testing.T) {
-	near := memory.FeaturesOf([]byte(`{"text":"The sky is blue today."}`))
+	near := mustFeatures([]byte(`{"text":"The sky is blue today."}`))
 	c := memory.Candidate{VersionID: "v1", ItemID: "i1", Key: "sky", Layer: memory.Semantic, State: memory.Active,
 		Text: "The sky is blue today.", Embedding: marshal(t, near)}
 	r, err := gate.Contradiction{}.Evaluate(context.Background(), gate.ContradictionInput{MemoryRef: "acme/bot", Layer: memory.Semantic,
-		ContentHash: "sha256:x", Features: memory.FeaturesOf([]byte(`{"text":"The sky is blue today."}`)), Confidence: 0.9,
+		ContentHash: "sha256:x", Features: mustFeatures([]byte(`{"text":"The sky is blue today."}`)), Confidence: 0.9,
 		Policy: pol(), Judge: brokenJudge{}, Reader: candidates{c}})
 	if err != nil {
 		t.Fatal(err)
@@ -333,7 +333,7 @@ func TestDedupMalformedEmbedding(t *testing.T) {
 	c := memory.Candidate{VersionID: "v1", ItemID: "i1", Key: "sky", Layer: memory.Episodic, State: memory.Active,
 		Text: "The sky is blue.", Embedding: []byte{0xff, 0x01}}
 	r, err := gate.Dedup{}.Evaluate(context.Background(), gate.DedupInput{MemoryRef: "acme/bot", Layer: memory.Episodic,
-		ContentHash: "sha256:x", Features: memory.FeaturesOf([]byte(`{"text":"The sky is blue."}`)), Policy: pol(), Reader: candidates{c}})
+		ContentHash: "sha256:x", Features: mustFeatures([]byte(`{"text":"The sky is blue."}`)), Policy: pol(), Reader: candidates{c}})
 	if !errors.Is(err, similar.ErrMalformed) || r.Verdict != 0 {
 		t.Fatalf("Evaluate = %s, %v; want the decoding error and no verdict", r.Verdict, err)
 	}
@@ -360,7 +360,7 @@ func TestDedupModelDecides(t *testing.T) {
 		t.Helper()
 		c := memory.Candidate{VersionID: "v1", ItemID: "i1", Key: "budget", Layer: memory.Episodic, State: state, Text: old}
 		r, err := gate.Dedup{}.Evaluate(context.Background(), gate.DedupInput{MemoryRef: "acme/bot", Layer: memory.Episodic,
-			ContentHash: "sha256:x", Features: memory.FeaturesOf([]byte(`{"text":"` + text + `"}`)), Policy: pol(),
+			ContentHash: "sha256:x", Features: mustFeatures([]byte(`{"text":"` + text + `"}`)), Policy: pol(),
 			Reader: candidates{c}, Model: m})
 		if err != nil {
 			t.Fatal(err)
@@ -379,4 +379,13 @@ func TestDedupModelDecides(t *testing.T) {
 	if r := eval(memory.Active, nil); r.Verdict != gate.Accept {
 		t.Errorf("no model: %s %s %q, want ACCEPT", r.Verdict, r.Reason, r.Detail)
 	}
+}
+
+// mustFeatures is memory.FeaturesOf for a content the test wrote.
+func mustFeatures(content []byte) memory.Features {
+	f, err := memory.FeaturesOf(content)
+	if err != nil {
+		panic(err)
+	}
+	return f
 }

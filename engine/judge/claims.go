@@ -738,7 +738,10 @@ func relationWords(relation string) map[string]bool {
 // subject, relation, value and polarity, in order. "Bob works at Acme" and
 // "Bob is employed by Acme" do; "Bob works at Acme because he likes it"
 // says more than its claim.
-func SameClaims(a, b string) bool {
+func SameClaims(a, b string) bool { return defaultJudge.SameClaims(a, b) }
+
+// SameClaims is the package's SameClaims, from j's caches.
+func (j *Judge) SameClaims(a, b string) bool {
 	ca, cb := Extract(a), Extract(b)
 	if len(ca) == 0 || len(ca) != len(cb) {
 		return false
@@ -777,12 +780,12 @@ func SameClaims(a, b string) bool {
 			return false
 		}
 	}
-	return coveredByClaims(a, ca) && coveredByClaims(b, cb)
+	return j.coveredByClaims(a, ca) && j.coveredByClaims(b, cb)
 }
 
 // coveredByClaims reports whether every content word of text belongs to one
 // of its claims.
-func coveredByClaims(text string, claims []Claim) bool {
+func (j *Judge) coveredByClaims(text string, claims []Claim) bool {
 	lex := DefaultLexicon()
 	covered := map[string]bool{}
 	for _, c := range claims {
@@ -795,7 +798,7 @@ func coveredByClaims(text string, claims []Claim) bool {
 			covered[w] = true
 		}
 	}
-	for _, w := range prepare(text).words {
+	for _, w := range j.prepare(text).words {
 		written := w.raw
 		if written == "" {
 			written = w.name

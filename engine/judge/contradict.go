@@ -36,6 +36,9 @@ type Verdict struct {
 type Judge struct {
 	lex  *Lexicon
 	card map[string]Cardinality
+	// The texts this judge read, each once (prepared.go).
+	prepared *textCache[*prepared]
+	scenes   *textCache[*sceneText]
 }
 
 // New returns a Judge on the built-in lexicon whose relation cardinalities
@@ -49,7 +52,10 @@ func New(overrides map[string]Cardinality) *Judge {
 	for k, v := range overrides {
 		card[strings.ToLower(strings.TrimSpace(k))] = v
 	}
-	return &Judge{lex: DefaultLexicon(), card: card}
+	lex := DefaultLexicon()
+	return &Judge{lex: lex, card: card,
+		prepared: newTextCache(func(text string) *prepared { return newPrepared(text, lex) }),
+		scenes:   newTextCache(newSceneText)}
 }
 
 var defaultJudge = New(nil)

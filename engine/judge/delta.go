@@ -119,8 +119,12 @@ func quoteWords(ws []string) string {
 }
 
 // Compare reads the delta of newText against oldText with the built-in
-// lexicon.
-func Compare(oldText, newText string) Delta {
+// lexicon and the default cardinalities.
+func Compare(oldText, newText string) Delta { return defaultJudge.Compare(oldText, newText) }
+
+// Compare reads the delta of newText against oldText with the built-in
+// lexicon; j's cardinalities decide which changed values are conflicts.
+func (j *Judge) Compare(oldText, newText string) Delta {
 	lex := DefaultLexicon()
 	d := Delta{}
 	w, p, q, prepChanged := prepositionChange(oldText, newText)
@@ -132,7 +136,7 @@ func Compare(oldText, newText string) Delta {
 		d.Conflict = &Difference{Kind: DiffRole, A: p + " " + w, B: q + " " + w,
 			Explanation: fmt.Sprintf("%q in one text, %q in the other", p+" "+w, q+" "+w)}
 	}
-	pro, prn := prepare(oldText), prepare(newText)
+	pro, prn := j.prepare(oldText), j.prepare(newText)
 	po, pn := pro.words, prn.words
 	wo := pro.norms
 	wn, paired := align(pro, prn)
@@ -141,7 +145,7 @@ func Compare(oldText, newText string) Delta {
 		// another value of a claim ("the default branch is main" /
 		// "... master"): what the contradiction rules read as another
 		// value is a conflict, not a rewording.
-		if v := defaultJudge.Contradiction(oldText, newText); v.Contradicts {
+		if v := j.Contradiction(oldText, newText); v.Contradicts {
 			d.Conflict = &Difference{Kind: DiffClaim, Explanation: v.Explanation}
 		}
 	}
@@ -262,8 +266,11 @@ var pronouns = map[string]bool{
 //
 // Pairing is greedy, so it is read both ways and the better reading kept:
 // the measure is symmetric.
-func Similarity(a, b string) float64 {
-	pa, pb := prepare(a), prepare(b)
+func Similarity(a, b string) float64 { return defaultJudge.Similarity(a, b) }
+
+// Similarity is the package's Similarity, from j's caches.
+func (j *Judge) Similarity(a, b string) float64 {
+	pa, pb := j.prepare(a), j.prepare(b)
 	return max(dice(pa, pb), dice(pb, pa))
 }
 
@@ -272,7 +279,12 @@ func Similarity(a, b string) float64 {
 // words the texts share leave the question open, so most unrelated texts
 // cost one pass.
 func SimilarAtLeast(a, b string, t float64) (float64, bool) {
-	pa, pb := prepare(a), prepare(b)
+	return defaultJudge.SimilarAtLeast(a, b, t)
+}
+
+// SimilarAtLeast is the package's SimilarAtLeast, from j's caches.
+func (j *Judge) SimilarAtLeast(a, b string, t float64) (float64, bool) {
+	pa, pb := j.prepare(a), j.prepare(b)
 	sa, sb := pa.set, pb.set
 	if len(sa)+len(sb) == 0 {
 		return 0, t <= 0

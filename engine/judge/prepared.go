@@ -4,7 +4,7 @@ import "sync"
 
 // prepared is a text read for word comparison once: its normalised content
 // words, with what the lexicon knows of each. It is immutable once built
-// and shared between goroutines through preparedCache.
+// and shared between goroutines through a Judge's cache.
 type prepared struct {
 	words []word
 	norms []string
@@ -114,24 +114,29 @@ func (c *textCache[T]) has(text string) bool {
 	return ok
 }
 
-var (
-	preparedCache = newTextCache(func(text string) *prepared { return newPrepared(text, DefaultLexicon()) })
-	sceneCache    = newTextCache(newSceneText)
-)
+// Each Judge keeps its own caches of the texts it read (New makes them), so
+// that one engine's erasure empties that engine's caches.
 
-// prepare returns text prepared with the built-in lexicon.
-func prepare(text string) *prepared { return preparedCache.get(text) }
+// prepare returns text prepared with the built-in lexicon, from the default
+// judge's cache.
+func prepare(text string) *prepared { return defaultJudge.prepare(text) }
 
-// Forget empties the caches of texts read for comparison. An erasure calls
+// prepare returns text prepared with j's lexicon, from j's cache.
+func (j *Judge) prepare(text string) *prepared { return j.prepared.get(text) }
+
+// Forget empties the default judge's caches of texts read for comparison.
+func Forget() { defaultJudge.Forget() }
+
+// Forget empties j's caches of texts read for comparison. An erasure calls
 // it: the words of an erased text must not outlive it in the process's
 // memory.
-func Forget() {
-	preparedCache.forget()
-	sceneCache.forget()
+func (j *Judge) Forget() {
+	j.prepared.forget()
+	j.scenes.forget()
 }
 
-// cached reports whether text is in the caches.
-func cached(text string) bool { return preparedCache.has(text) || sceneCache.has(text) }
+// cached reports whether text is in j's caches.
+func (j *Judge) cached(text string) bool { return j.prepared.has(text) || j.scenes.has(text) }
 
 // measureWords are units of time, size, length, weight and volume.
 var measureWords = map[string]bool{

@@ -17,7 +17,7 @@ func TestPrepareCacheBounded(t *testing.T) {
 	for i := range 8 {
 		prepare(fmt.Sprintf("%d %s", i, long))
 	}
-	c := preparedCache
+	c := defaultJudge.prepared
 	c.Lock()
 	defer c.Unlock()
 	if len(c.m) > preparedCacheEntries || len(c.m) != len(c.order) {
@@ -76,11 +76,22 @@ func TestForget(t *testing.T) {
 	text := "A man in a white shirt is sleeping on the beach."
 	Similarity(text, "A man in a white shirt sleeps on the beach.")
 	Contradiction(text, "The man is running on the beach.")
-	if !preparedCache.has(text) || !sceneCache.has(text) {
+	if !defaultJudge.prepared.has(text) || !defaultJudge.scenes.has(text) {
 		t.Fatal("a compared text is not cached")
 	}
+	// Another judge's caches are its own: its Forget leaves the default's.
+	other := New(nil)
+	other.Similarity(text, "A man in a white shirt sleeps on the beach.")
+	other.Contradiction(text, "The man is running on the beach.")
+	if !other.cached(text) {
+		t.Fatal("a text another judge compared is not in its cache")
+	}
+	other.Forget()
+	if other.cached(text) || !defaultJudge.cached(text) {
+		t.Fatal("a judge's Forget did not empty its own caches alone")
+	}
 	Forget()
-	if cached(text) {
+	if defaultJudge.cached(text) {
 		t.Fatal("Forget left a text in a cache")
 	}
 	if Similarity(text, text) != 1 {

@@ -31,7 +31,7 @@ type sceneWord struct {
 }
 
 // sceneText is what the scene rules read of a text, read once per text
-// (sceneCache).
+// (a Judge's scenes cache).
 type sceneText struct {
 	toks    []token
 	words   []sceneWord
@@ -62,7 +62,7 @@ func newSceneText(text string) *sceneText {
 // subject-relation-value claim a rule could compare ("A man is sleeping" /
 // "The man is running").
 func (j *Judge) scene(a, b string) Verdict {
-	sa, sb := sceneCache.get(a), sceneCache.get(b)
+	sa, sb := j.scenes.get(a), j.scenes.get(b)
 	wa, wb := sa.words, sb.words
 	if len(wa) == 0 || len(wb) == 0 || len(wa) > maxSceneWords || len(wb) > maxSceneWords {
 		return Verdict{}

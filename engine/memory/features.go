@@ -3,6 +3,7 @@ package memory
 import (
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/memgov/memgov/engine/judge"
@@ -21,15 +22,23 @@ type Features struct {
 	SimHash     similar.SimHash
 }
 
-// FeaturesOf computes the features of a canonical content object.
-func FeaturesOf(content json.RawMessage) Features {
+// FeaturesOf computes the features of a canonical content with the built-in
+// judge. A content that is not valid JSON (a corrupt stored row) is an error,
+// never the features of an empty text; valid JSON that is not an object with
+// a text string (a memory map's value) has the features of no text.
+func FeaturesOf(content json.RawMessage) (Features, error) {
 	var c struct {
 		Text      string `json:"text"`
 		Subject   any    `json:"subject"`
 		Predicate any    `json:"predicate"`
 		Object    any    `json:"object"`
 	}
-	_ = json.Unmarshal(content, &c)
+	if !json.Valid(content) {
+		return Features{}, fmt.Errorf("content is not valid JSON")
+	}
+	if json.Unmarshal(content, &c) != nil {
+		c.Text, c.Subject, c.Predicate, c.Object = "", nil, nil, nil
+	}
 	f := Features{Text: c.Text, Subject: normField(c.Subject), Predicate: normField(c.Predicate), Object: normField(c.Object)}
 	if f.Subject != "" && f.Predicate != "" {
 		// spec §12.3.2: f(m) = hash(subject || predicate || normalize(object)).
@@ -53,7 +62,7 @@ func FeaturesOf(content json.RawMessage) Features {
 	// date formats and synonyms folded.
 	f.Embedding = similar.Embed(judge.Normalize(joinHyphens(c.Text)))
 	f.SimHash = similar.Sign(f.Embedding)
-	return f
+	return f, nil
 }
 
 func normField(v any) string {

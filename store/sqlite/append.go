@@ -172,6 +172,10 @@ func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 		}
 		expires = sql.NullInt64{Int64: ms(t), Valid: true}
 	}
+	data, err := versionData(e, p)
+	if err != nil {
+		return err
+	}
 	state, activeFrom := engine.Active, sql.NullInt64{Int64: e.LSN, Valid: true}
 	if draft {
 		state, activeFrom = engine.Draft, sql.NullInt64{}
@@ -185,7 +189,7 @@ func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 		VALUES (?,?,?,?,?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM versions WHERE item_id = ?), ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		e.VersionID, e.ItemID, e.MemoryRef, p.Key, string(p.Layer), e.ItemID, e.PrevVersionID, p.MergedFrom, string(state), content,
 		p.ContentHash, string(tags), deref(p.Confidence), deref(p.ValidationScore), p.Classification, e.Actor, ms(e.Time), e.LSN,
-		activeFrom, expires, p.Reason, versionData(p).Source)
+		activeFrom, expires, p.Reason, data.Source)
 	if err != nil {
 		return wrapApply(e, err)
 	}

@@ -121,8 +121,6 @@ var derivedTables = []derivedTable{
 	// workspace.go
 	{"workspace_removed", "key"},
 	{"workspace_reviews", "review_id"},
-	// pipeline.go
-	{"version_bands", "version_id"},
 	// fts.go
 	{"version_fts", "version_id"},
 	{"version_index", "version_id"},

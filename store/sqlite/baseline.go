@@ -160,7 +160,7 @@ func writeHead(ctx context.Context, q querier, ref string, f *merkle.Frontier, v
 }
 
 // advance binds the grown op log of e.MemoryRef to a new checkpoint when its
-// baseline's rules accept it (engine.AdvanceCheckpoint), with the entry's time
+// baseline's rules accept it (merkle.AdvanceCheckpoint), with the entry's time
 // as now so that the checkpoints are a function of the log.
 func advance(ctx context.Context, q querier, e *oplog.Entry, f *merkle.Frontier) (string, string, error) {
 	b, err := (&readTx{q: q}).Baseline(ctx, e.MemoryRef)
@@ -197,7 +197,7 @@ func advance(ctx context.Context, q querier, e *oplog.Entry, f *merkle.Frontier)
 	if err := q.QueryRowContext(ctx, `SELECT IFNULL(MAX(seq), 0) FROM mem_checkpoints WHERE memory_ref = ?`, e.MemoryRef).Scan(&seq); err != nil {
 		return "", "", wrapApply(e, err)
 	}
-	adv := engine.AdvanceCheckpoint(base, bf, since, seq+1, e.Time, b.DeltaBudget)
+	adv := merkle.AdvanceCheckpoint(base, bf, since, seq+1, e.Time, b.DeltaBudget)
 	if !adv.Verdict.Accepted() {
 		return string(adv.Verdict.Code), adv.Verdict.Detail, nil
 	}
@@ -405,7 +405,9 @@ func (r *readTx) LatestCheckpoint(ctx context.Context, ref string) (engine.Check
 	copy(c.Root[:], root)
 	c.MemoryRef, c.ApprovedAt = ref, fromMS(at)
 	var hs []string
-	_ = json.Unmarshal([]byte(proof), &hs)
+	if err := decodeColumn("mem_checkpoints", "proof", fmt.Sprintf("%s#%d", ref, c.Seq), proof, &hs); err != nil {
+		return c, err
+	}
 	for _, h := range hs {
 		x, err := merkle.ParseHash(h)
 		if err != nil {

@@ -187,7 +187,7 @@ func (r *readTx) IndexedVersions(ctx context.Context, ref string, all bool, limi
 	if all {
 		states = `v.state IN ('ACTIVE', 'SUPERSEDED')`
 	}
-	rows, err := r.q.QueryContext(ctx, `SELECT `+cols+`, vi.embedding FROM versions v LEFT JOIN version_index vi ON vi.version_id = v.id
+	rows, err := r.q.QueryContext(ctx, `SELECT `+cols+`, vf.embedding FROM versions v LEFT JOIN version_features vf ON vf.version_id = v.id
 		WHERE v.memory_ref = ? AND `+states+` ORDER BY v.created_lsn DESC, v.id LIMIT ?`, ref, limit)
 	if err != nil {
 		return nil, err
@@ -271,7 +271,9 @@ func scanProposal(sc scanner) (engine.Proposal, error) {
 	}
 	p.Owner.Tenant, p.Owner.Workspace = tenant, ws
 	p.Artifact = json.RawMessage(artifact)
-	_ = json.Unmarshal([]byte(runs), &p.Provenance.SourceRunIDs)
+	if err := decodeColumn("proposals", "source_run_ids", p.ID, runs, &p.Provenance.SourceRunIDs); err != nil {
+		return p, err
+	}
 	if p.Provenance.SourceRunIDs == nil {
 		p.Provenance.SourceRunIDs = []string{}
 	}

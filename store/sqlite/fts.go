@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -29,7 +31,10 @@ func indexText(ctx context.Context, q querier, e *oplog.Entry) error {
 	if !layer.Durable() {
 		return nil
 	}
-	text := engine.Version{Content: p.Content}.Text()
+	text, err := contentText(p.Content)
+	if err != nil {
+		return wrapApply(e, err)
+	}
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
@@ -38,6 +43,25 @@ func indexText(ctx context.Context, q querier, e *oplog.Entry) error {
 		return wrapApply(e, err)
 	}
 	return nil
+}
+
+// contentText is the text field of a version's content (a content that is
+// not an object, or has no text, or no content, has none); content that is
+// not valid JSON is an error.
+func contentText(content []byte) (string, error) {
+	if content == nil {
+		return "", nil
+	}
+	if !json.Valid(content) {
+		return "", fmt.Errorf("content is not valid JSON")
+	}
+	var c struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(content, &c) != nil {
+		return "", nil // valid JSON of another type than an object with a text string
+	}
+	return c.Text, nil
 }
 
 // eraseText removes the erased items' versions from the full-text index (and
@@ -141,7 +165,7 @@ func (r *readTx) TopicCandidates(ctx context.Context, tq engine.TopicQuery) ([]e
 		}
 	}
 	if tq.Subject != "" {
-		if err := collect(`SELECT version_id FROM version_index WHERE memory_ref = ? AND subject = ? AND layer = ? LIMIT ?`,
+		if err := collect(`SELECT version_id FROM version_features WHERE memory_ref = ? AND subject = ? AND layer = ? LIMIT ?`,
 			tq.MemoryRef, tq.Subject, string(tq.Layer), limit); err != nil {
 			return nil, err
 		}

@@ -88,11 +88,6 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 		}
 		payloads++
 	}
-	marker := engine.FeaturesOf(oplog.ErasedContent)
-	emb, err := marker.Embedding.MarshalBinary()
-	if err != nil {
-		return wrapApply(e, err)
-	}
 	for _, id := range rec.Items {
 		var ref, key string
 		if err := q.QueryRowContext(ctx, `SELECT memory_ref, key FROM items WHERE id = ?`, id).Scan(&ref, &key); err != nil {
@@ -108,9 +103,10 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 			{`UPDATE OR REPLACE mem_map SET key = ?, fragment = ? WHERE memory_ref = ? AND key = ?`, []any{ph, []byte(oplog.ErasedContent), ref, key}},
 			{`UPDATE items SET key = ? WHERE id = ?`, []any{ph, id}},
 			{`UPDATE versions SET key = ?, content = CASE WHEN content IS NULL THEN NULL ELSE ? END, content_hash = '', tags = '[]', reason = 'erased', source = '' WHERE item_id = ?`, []any{ph, []byte(oplog.ErasedContent), id}},
+			// What the judge derived from the erased text goes with it.
 			{`DELETE FROM version_bands WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, []any{id}},
-			{`UPDATE version_index SET key = ?, content_hash = '', fingerprint = ?, subject = ?, predicate = ?, object = ?, embedding = ? WHERE item_id = ?`,
-				[]any{ph, marker.Fingerprint[:], marker.Subject, marker.Predicate, marker.Object, emb, id}},
+			{`DELETE FROM version_features WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, []any{id}},
+			{`UPDATE version_index SET key = ?, content_hash = '' WHERE item_id = ?`, []any{ph, id}},
 			{`UPDATE reviews SET detail = '{}', note = '' WHERE item_id = ?`, []any{id}},
 			{`DELETE FROM idempotency WHERE item_id = ?`, []any{id}},
 			{`UPDATE annotations SET note = '' WHERE item_id = ?`, []any{id}},
@@ -120,27 +116,6 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 		for _, s := range stmts {
 			if _, err := q.ExecContext(ctx, s.sql, s.args...); err != nil {
 				return wrapApply(e, err)
-			}
-		}
-		rows, err := q.QueryContext(ctx, `SELECT version_id, memory_ref FROM version_index WHERE item_id = ?`, id)
-		if err != nil {
-			return wrapApply(e, err)
-		}
-		var vs [][2]string
-		for rows.Next() {
-			var v, r string
-			if err := rows.Scan(&v, &r); err != nil {
-				rows.Close()
-				return wrapApply(e, err)
-			}
-			vs = append(vs, [2]string{v, r})
-		}
-		rows.Close()
-		for _, v := range vs {
-			for i, b := range marker.SimHash.Bands() {
-				if _, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO version_bands (memory_ref, band, version_id) VALUES (?,?,?)`, v[1], i<<16|int(b), v[0]); err != nil {
-					return wrapApply(e, err)
-				}
 			}
 		}
 		if _, err := q.ExecContext(ctx, `DELETE FROM mem_dirty WHERE id = ? OR id IN (SELECT id FROM versions WHERE item_id = ?)`, id, id); err != nil {
@@ -172,7 +147,12 @@ func applyAnnotate(ctx context.Context, q querier, e *oplog.Entry) error {
 		return err
 	}
 	var d oplog.AnnotationData
-	_ = json.Unmarshal(p.Data, &d) // an erased annotation keeps its kind only
+	// An erased annotation's skeleton keeps its kind only.
+	if len(p.Data) > 0 {
+		if err := json.Unmarshal(p.Data, &d); err != nil {
+			return wrapApply(e, fmt.Errorf("annotation data: %w", err))
+		}
+	}
 	_, err = q.ExecContext(ctx, `INSERT INTO annotations (lsn, item_id, actor, kind, note, at) VALUES (?,?,?,?,?,?)`,
 		e.LSN, e.ItemID, e.Actor, d.Kind, d.Note, ms(e.Time))
 	return wrapApply(e, err)
@@ -190,7 +170,9 @@ func applyReclassify(ctx context.Context, q querier, e *oplog.Entry) error {
 	if err := mustOne(res, err); err != nil {
 		return wrapApply(e, err)
 	}
-	for _, s := range []string{`UPDATE versions SET layer = ? WHERE item_id = ?`, `UPDATE version_index SET layer = ? WHERE item_id = ?`} {
+	for _, s := range []string{`UPDATE versions SET layer = ? WHERE item_id = ?`, `UPDATE version_index SET layer = ? WHERE item_id = ?`,
+		// The judge cache follows (features.go).
+		`UPDATE version_features SET layer = ? WHERE version_id IN (SELECT id FROM versions WHERE item_id = ?)`} {
 		if _, err := q.ExecContext(ctx, s, string(p.Layer), e.ItemID); err != nil {
 			return wrapApply(e, err)
 		}
@@ -550,8 +532,13 @@ func (r *readTx) erasureRows(ctx context.Context) ([]engine.ErasureRow, error) {
 			return nil, err
 		}
 		x.RequestedAt, x.CompletedAt = fromMS(rq), fromMS(cp)
-		_ = json.Unmarshal([]byte(bl), &x.ByLayer)
-		_ = json.Unmarshal([]byte(lp), &x.Left)
+		row := fmt.Sprint(x.LSN)
+		if err := decodeColumn("erasures", "by_layer", row, bl, &x.ByLayer); err != nil {
+			return nil, err
+		}
+		if err := decodeColumn("erasures", "left_places", row, lp, &x.Left); err != nil {
+			return nil, err
+		}
 		out = append(out, x)
 	}
 	return out, rows.Err()
@@ -559,20 +546,24 @@ func (r *readTx) erasureRows(ctx context.Context) ([]engine.ErasureRow, error) {
 
 func (r *readTx) MetricsData(ctx context.Context, since, now time.Time) (engine.MetricsData, error) {
 	d := engine.MetricsData{LayerSizes: map[string]int{}}
-	rows, err := r.q.QueryContext(ctx, `SELECT status, reason, layer, latency_us, stages FROM write_outcomes WHERE at >= ? ORDER BY id`, ms(since))
+	rows, err := r.q.QueryContext(ctx, `SELECT id, status, reason, layer, latency_us, stages FROM write_outcomes WHERE at >= ? ORDER BY id`, ms(since))
 	if err != nil {
 		return d, err
 	}
 	for rows.Next() {
 		var (
 			o      engine.OutcomeRow
+			id     int64
 			stages string
 		)
-		if err := rows.Scan(&o.Status, &o.Reason, &o.Layer, &o.LatencyUS, &stages); err != nil {
+		if err := rows.Scan(&id, &o.Status, &o.Reason, &o.Layer, &o.LatencyUS, &stages); err != nil {
 			rows.Close()
 			return d, err
 		}
-		_ = json.Unmarshal([]byte(stages), &o.Stages)
+		if err := decodeColumn("write_outcomes", "stages", fmt.Sprint(id), stages, &o.Stages); err != nil {
+			rows.Close()
+			return d, err
+		}
 		d.Outcomes = append(d.Outcomes, o)
 	}
 	rows.Close()

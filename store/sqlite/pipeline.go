@@ -48,40 +48,36 @@ func versionEnded(ctx context.Context, q querier, e *oplog.Entry) error {
 }
 
 // versionData decodes the pipeline data of a version entry's payload; a
-// payload without data (or an erased one's skeleton) has none.
-func versionData(p oplog.Payload) oplog.VersionData {
+// payload without data (or an erased one's skeleton) has none. Data that does
+// not decode is an error naming the entry.
+func versionData(e *oplog.Entry, p oplog.Payload) (oplog.VersionData, error) {
 	var m oplog.VersionData
 	if len(p.Data) > 0 {
-		_ = json.Unmarshal(p.Data, &m)
+		if err := json.Unmarshal(p.Data, &m); err != nil {
+			return m, fmt.Errorf("apply log entry %d (%s): version data: %w", e.LSN, e.Op, err)
+		}
 	}
-	return m
+	return m, nil
 }
 
 // indexVersion keeps the write path's indexes, the review queue, the
 // idempotency registry and the event outbox in step with a new version
-// (INSERT, UPDATE, MERGE, STAGE).
+// (INSERT, UPDATE, MERGE, STAGE). What a judge derives from the version's
+// text (version_features, version_bands) is not applied from the log: the
+// engine stores it with PutFeatures (features.go).
 func indexVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 	p, err := e.DecodePayload()
 	if err != nil || len(p.Content) == 0 {
 		return err
 	}
-	f := engine.FeaturesOf(p.Content)
-	emb, err := f.Embedding.MarshalBinary()
+	if _, err := q.ExecContext(ctx, `INSERT INTO version_index (version_id, item_id, memory_ref, layer, key, content_hash)
+		VALUES (?,?,?,?,?,?)`, e.VersionID, e.ItemID, e.MemoryRef, string(p.Layer), p.Key, p.ContentHash); err != nil {
+		return wrapApply(e, err)
+	}
+	meta, err := versionData(e, p)
 	if err != nil {
-		return wrapApply(e, err)
+		return err
 	}
-	if _, err := q.ExecContext(ctx, `INSERT INTO version_index (version_id, item_id, memory_ref, layer, key, content_hash, fingerprint, subject, predicate, object, embedding)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?)`, e.VersionID, e.ItemID, e.MemoryRef, string(p.Layer), p.Key, p.ContentHash, f.Fingerprint[:],
-		f.Subject, f.Predicate, f.Object, emb); err != nil {
-		return wrapApply(e, err)
-	}
-	for i, b := range f.SimHash.Bands() {
-		if _, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO version_bands (memory_ref, band, version_id) VALUES (?,?,?)`,
-			e.MemoryRef, i<<16|int(b), e.VersionID); err != nil {
-			return wrapApply(e, err)
-		}
-	}
-	meta := versionData(p)
 	review := meta.Review
 	if review == nil {
 		review = &oplog.StagedReview{}
@@ -139,7 +135,11 @@ func recordDecision(ctx context.Context, q querier, e *oplog.Entry) error {
 	if err != nil {
 		return err
 	}
-	d := versionData(p).Decision
+	data, err := versionData(e, p)
+	if err != nil {
+		return err
+	}
+	d := data.Decision
 	if d == nil || d.ReviewID == "" {
 		return nil
 	}
@@ -269,12 +269,12 @@ func (r *readTx) Candidates(ctx context.Context, cq engine.CandidateQuery) ([]en
 		}
 	}
 	if len(cq.Fingerprint) > 0 {
-		if err := collect(`SELECT version_id FROM version_index WHERE memory_ref = ? AND fingerprint = ?`, cq.MemoryRef, cq.Fingerprint); err != nil {
+		if err := collect(`SELECT version_id FROM version_features WHERE memory_ref = ? AND fingerprint = ?`, cq.MemoryRef, cq.Fingerprint); err != nil {
 			return nil, err
 		}
 	}
 	if cq.Subject != "" {
-		if err := collect(`SELECT version_id FROM version_index WHERE memory_ref = ? AND subject = ?`, cq.MemoryRef, cq.Subject); err != nil {
+		if err := collect(`SELECT version_id FROM version_features WHERE memory_ref = ? AND subject = ?`, cq.MemoryRef, cq.Subject); err != nil {
 			return nil, err
 		}
 	}
@@ -304,9 +304,9 @@ func (r *readTx) candidatesByID(ctx context.Context, ids []string, limit int) ([
 	if err != nil {
 		return nil, err
 	}
-	rows, err := queryDrained(ctx, r.q, `SELECT vi.version_id, vi.item_id, vi.key, vi.layer, v.state, vi.content_hash, vi.fingerprint, vi.subject, vi.predicate, vi.object,
-		vi.embedding, v.content, v.confidence, v.created_by
-		FROM version_index vi JOIN versions v ON v.id = vi.version_id
+	rows, err := queryDrained(ctx, r.q, `SELECT vi.version_id, vi.item_id, vi.key, vi.layer, v.state, vi.content_hash, vf.fingerprint, IFNULL(vf.subject, ''),
+		IFNULL(vf.predicate, ''), IFNULL(vf.object, ''), vf.embedding, v.content, v.confidence, v.created_by
+		FROM version_index vi JOIN versions v ON v.id = vi.version_id LEFT JOIN version_features vf ON vf.version_id = vi.version_id
 		WHERE vi.version_id IN (SELECT value FROM json_each(?)) AND vi.layer IN ('EPISODIC', 'SEMANTIC', 'PROCEDURAL')
 		AND v.state IN ('ACTIVE', 'DRAFT')
 		LIMIT ?`, string(idList), limit)
@@ -326,7 +326,9 @@ func (r *readTx) candidatesByID(ctx context.Context, ids []string, limit int) ([
 			return nil, err
 		}
 		c.State, c.Layer = engine.State(state), engine.Layer(layer)
-		c.Text = engine.Version{Content: content}.Text()
+		if c.Text, err = contentText(content); err != nil {
+			return nil, fmt.Errorf("corrupt stored data: versions.content of row %s: %w", c.VersionID, err)
+		}
 		out = append(out, c)
 	}
 	return out, rows.Err()

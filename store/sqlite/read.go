@@ -17,6 +17,15 @@ import (
 // readTx implements engine.ReadTx over a transaction.
 type readTx struct{ q querier }
 
+// decodeColumn decodes the JSON a stored column holds. Corrupt JSON is an
+// error that names the table, the column and the row, never a zero value.
+func decodeColumn(table, column, row, raw string, v any) error {
+	if err := json.Unmarshal([]byte(raw), v); err != nil {
+		return fmt.Errorf("corrupt stored data: %s.%s of row %s is not valid JSON (%v); `memgov audit verify` names what else differs from the log", table, column, row, err)
+	}
+	return nil
+}
+
 func notFound(what, id string, err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("%w: %s %s", engine.ErrNotFound, what, id)
@@ -119,7 +128,9 @@ func scanPrincipal(sc scanner) (engine.Principal, error) {
 	}
 	p.Role, p.CreatedAt = engine.Role(role), fromMS(at)
 	if attrs != "" && attrs != "{}" && attrs != "null" {
-		_ = json.Unmarshal([]byte(attrs), &p.Attributes)
+		if err := decodeColumn("principals", "attributes", p.ID, attrs, &p.Attributes); err != nil {
+			return p, err
+		}
 	}
 	return p, nil
 }
@@ -178,7 +189,9 @@ func scanVersion(sc scanner) (engine.Version, error) {
 	if content != nil {
 		v.Content = json.RawMessage(content)
 	}
-	_ = json.Unmarshal([]byte(tags), &v.Tags)
+	if err := decodeColumn("versions", "tags", v.ID, tags, &v.Tags); err != nil {
+		return v, err
+	}
 	if v.Tags == nil {
 		v.Tags = []string{}
 	}

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/memgov/memgov/engine"
 )
@@ -46,7 +47,12 @@ func (r *readTx) VectorTodo(ctx context.Context, model string, limit int) ([]eng
 			rows.Close()
 			return nil, nil, err
 		}
-		t.Layer, t.Text = engine.Layer(layer), engine.Version{Content: content}.Text()
+		text, err := contentText(content)
+		if err != nil {
+			rows.Close()
+			return nil, nil, fmt.Errorf("corrupt stored data: versions.content of row %s: %w", t.VersionID, err)
+		}
+		t.Layer, t.Text = engine.Layer(layer), text
 		if t.Text != "" && len(todo) < limit {
 			todo = append(todo, t)
 		}

@@ -57,6 +57,9 @@ var Coverage = map[string][]string{
 	"ModelVectors":        {"Pipeline/ModelVectors"},
 	"VectorTodo":          {"Pipeline/ModelVectors"},
 	"PutModelVector":      {"Pipeline/ModelVectors"},
+	"PutFeatures":         {"Pipeline/Features", "Pipeline/Candidates"},
+	"FeatureTodo":         {"Pipeline/Features"},
+	"IndexStatus":         {"Pipeline/Features"},
 	"CitedItems":          {"Pipeline/CitedItems"},
 	"RecordOutcome":       {"Pipeline/OutcomesAndCounts", "Telemetry/MetricsData", "Telemetry/ComplianceData"},
 

@@ -15,6 +15,7 @@ var pipelineTests = []test{
 	{"Candidates", testCandidates},
 	{"TopicCandidates", testTopicCandidates}, // topic.go
 	{"ModelVectors", testModelVectors},       // topic.go
+	{"Features", testFeatures},               // features.go
 	{"CitedItems", testCitedItems},
 }
 
@@ -113,7 +114,10 @@ func testOutcomes(t *testing.T, f Factory) {
 func testCandidates(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	content := json.RawMessage(`{"text":"Customer 42 prefers email.","subject":"customer 42","predicate":"prefers","object":"email"}`)
-	feat := engine.FeaturesOf(content)
+	feat, err := engine.FeaturesOf(content)
+	if err != nil {
+		t.Fatal(err)
+	}
 	a := fx.put(ref, "c42/channel", "", func(p *engine.PutRequest) { p.Content = content; p.Layer = engine.Episodic })
 	fx.put(ref, "working-copy", "", func(p *engine.PutRequest) { p.Content = content; p.Layer = engine.Working })
 	fx.put("acme/other", "c42/channel", "", func(p *engine.PutRequest) { p.Content = content; p.Layer = engine.Episodic })

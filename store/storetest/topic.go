@@ -19,7 +19,11 @@ func testTopicCandidates(t *testing.T, f Factory) {
 	fx.put("acme/other", "dana/manager", "Dana's manager is Priya, who joined the Lisbon office in 2019.")
 	old := fx.put(ref, "old", "The Lisbon office closes at five.")
 	fx.put(ref, "old", "The Porto warehouse closes at six.")
-	subject := engine.FeaturesOf(json.RawMessage(`{"text":"Dana's manager is Tomás."}`)).Subject
+	qf, err := engine.FeaturesOf(json.RawMessage(`{"text":"Dana's manager is Tomás."}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subject := qf.Subject
 	if subject == "" {
 		t.Fatal("no subject extracted from the query text: the subject case cannot fail")
 	}

@@ -1,28 +1,25 @@
-package engine
+package merkle
 
 import (
 	"fmt"
-	"math/bits"
 	"time"
-
-	"github.com/memgov/memgov/engine/merkle"
 )
 
-// This file holds the pure spec §3.2.6.2 checkpoint arithmetic that the store applies
+// This file holds the pure spec §3.2.6.2 checkpoint arithmetic that a store applies
 // for every memory operation it appends: it is deterministic in its inputs (the
 // entry's time stands for "now"), so the checkpoints are a function of the log.
 
 // ConsistencyProofFromFrontier returns the RFC 9162 consistency proof from the
 // log of size m = f.Size(), whose compact range is f, to that log extended by
-// added, together with the new root. Unlike merkle.ConsistencyProof it needs
+// added, together with the new root. Unlike ConsistencyProof it needs
 // only the O(log m) frontier and the appended leaves, not the whole log: every
 // node of such a proof is either a perfect subtree of the old log that the
 // frontier holds, or a subtree of the appended leaves.
-func ConsistencyProofFromFrontier(f *merkle.Frontier, added []merkle.Hash) ([]merkle.Hash, merkle.Hash, error) {
+func ConsistencyProofFromFrontier(f *Frontier, added []Hash) ([]Hash, Hash, error) {
 	m := f.Size()
 	n := m + uint64(len(added))
 	type span struct{ lo, hi uint64 }
-	old := map[span]merkle.Hash{}
+	old := map[span]Hash{}
 	var start uint64
 	hs := f.Hashes()
 	for i, b := 0, 63; b >= 0; b-- {
@@ -32,16 +29,16 @@ func ConsistencyProofFromFrontier(f *merkle.Frontier, added []merkle.Hash) ([]me
 			i++
 		}
 	}
-	var node func(lo, hi uint64) (merkle.Hash, error)
-	node = func(lo, hi uint64) (merkle.Hash, error) {
+	var node func(lo, hi uint64) (Hash, error)
+	node = func(lo, hi uint64) (Hash, error) {
 		if h, ok := old[span{lo, hi}]; ok {
 			return h, nil
 		}
 		if lo >= m {
-			return merkle.Root(added[lo-m : hi-m]), nil
+			return Root(added[lo-m : hi-m]), nil
 		}
 		if hi-lo <= 1 {
-			return merkle.Hash{}, fmt.Errorf("%w: leaf %d is not in the frontier", merkle.ErrOutOfRange, lo)
+			return Hash{}, fmt.Errorf("%w: leaf %d is not in the frontier", ErrOutOfRange, lo)
 		}
 		k := split(hi - lo)
 		l, err := node(lo, lo+k)
@@ -52,11 +49,11 @@ func ConsistencyProofFromFrontier(f *merkle.Frontier, added []merkle.Hash) ([]me
 		if err != nil {
 			return r, err
 		}
-		return merkle.NodeHash(l, r), nil
+		return NodeHash(l, r), nil
 	}
 	root, err := node(0, n)
 	if n == 0 {
-		root, err = merkle.EmptyRoot(), nil
+		root, err = EmptyRoot(), nil
 	}
 	if err != nil {
 		return nil, root, err
@@ -65,7 +62,7 @@ func ConsistencyProofFromFrontier(f *merkle.Frontier, added []merkle.Hash) ([]me
 		return nil, root, nil
 	}
 	// SUBPROOF(m, D[lo:hi], b) of RFC 9162 2.1.4.1.
-	var proof []merkle.Hash
+	var proof []Hash
 	var sub func(m, lo, hi uint64, b bool) error
 	sub = func(m, lo, hi uint64, b bool) error {
 		if m == hi-lo {
@@ -98,39 +95,36 @@ func ConsistencyProofFromFrontier(f *merkle.Frontier, added []merkle.Hash) ([]me
 	return proof, root, nil
 }
 
-// split returns the largest power of two smaller than n (n >= 2).
-func split(n uint64) uint64 { return 1 << (bits.Len64(n-1) - 1) }
-
 // CheckpointAdvance is the outcome of binding a grown memory op log.
 type CheckpointAdvance struct {
-	Next    merkle.MemoryCheckpoint
-	Proof   []merkle.Hash
-	Verdict merkle.Verdict
+	Next    MemoryCheckpoint
+	Proof   []Hash
+	Verdict Verdict
 }
 
 // AdvanceCheckpoint decides whether the memory op log, grown from the baseline
 // checkpoint base (whose compact range is baseFrontier) by sinceBase leaves, may
 // be bound as checkpoint seq. It proves the growth against the baseline rather
 // than against the previous advance, so the delta budget counts every change
-// since approval: merkle.AcceptAdvance checks the proof (drift), the sequence
+// since approval: AcceptAdvance checks the proof (drift), the sequence
 // (rollback), the baseline's TTL at now (expired) and budget (budget), in order.
 // A baseline without a TTL (memory_type none or session without one) never
 // expires here. When the delta already exceeds the budget no proof is computed.
-func AdvanceCheckpoint(base merkle.MemoryCheckpoint, baseFrontier *merkle.Frontier, sinceBase []merkle.Hash, seq uint64, now time.Time, budget int) CheckpointAdvance {
-	next := merkle.MemoryCheckpoint{TreeSize: base.TreeSize + uint64(len(sinceBase)), Seq: seq,
+func AdvanceCheckpoint(base MemoryCheckpoint, baseFrontier *Frontier, sinceBase []Hash, seq uint64, now time.Time, budget int) CheckpointAdvance {
+	next := MemoryCheckpoint{TreeSize: base.TreeSize + uint64(len(sinceBase)), Seq: seq,
 		ApprovedAt: base.ApprovedAt, TTLSeconds: base.TTLSeconds}
 	if budget > 0 && len(sinceBase) > budget {
-		return CheckpointAdvance{Next: next, Verdict: merkle.Verdict{Code: merkle.CodeBudget,
+		return CheckpointAdvance{Next: next, Verdict: Verdict{Code: CodeBudget,
 			Detail: fmt.Sprintf("%d operations since the baseline exceed the delta budget of %d; re-approve the baseline", len(sinceBase), budget)}}
 	}
 	proof, root, err := ConsistencyProofFromFrontier(baseFrontier, sinceBase)
 	if err != nil {
-		return CheckpointAdvance{Next: next, Verdict: merkle.Verdict{Code: merkle.CodeDrift, Detail: err.Error()}}
+		return CheckpointAdvance{Next: next, Verdict: Verdict{Code: CodeDrift, Detail: err.Error()}}
 	}
 	next.Root = root
 	if base.TTLSeconds == 0 {
 		now = base.ApprovedAt
 	}
-	v := merkle.AcceptAdvance(base, next, proof, now, merkle.Budget{MaxOps: uint64(max(budget, 0))})
+	v := AcceptAdvance(base, next, proof, now, Budget{MaxOps: uint64(max(budget, 0))})
 	return CheckpointAdvance{Next: next, Proof: proof, Verdict: v}
 }
