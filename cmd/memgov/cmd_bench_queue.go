@@ -117,7 +117,7 @@ func runBenchQueue(ctx context.Context, dir string, reviews, samples int, progre
 				at := base.Add(time.Duration(i) * time.Second)
 				tier, due := engine.TierAsync, at.Add(time.Duration(48+(i*7919)%240)*time.Hour)
 				if i%10 == 0 {
-					tier, due = engine.TierSync, at.Add(time.Duration(5+(i*31)%600)*time.Minute)
+					tier, due = engine.TierSync, at.Add(30*time.Hour+time.Duration((i*31)%600)*time.Minute) // none past due while measured
 				}
 				reason := reasons[i%len(reasons)]
 				detail, _ := json.Marshal(engine.ReviewDetail{Reasons: []string{reason}})
@@ -167,7 +167,7 @@ func runBenchQueue(ctx context.Context, dir string, reviews, samples int, progre
 		return rep, err
 	}
 	if rep.Filter2, err = measure("filter 2 words", func(i int) review.QueueFilter {
-		return review.QueueFilter{Text: fmt.Sprintf("topic%04d k%07d", (i*89)%1000, (i*89)%1000+1000*(i%90))}
+		return review.QueueFilter{Text: fmt.Sprintf("topic%04d k%07d", (i*89)%1000, (i*89)%1000+1000*(i%(reviews/1000)))}
 	}); err != nil {
 		return rep, err
 	}
