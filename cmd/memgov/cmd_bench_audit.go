@@ -176,4 +176,3 @@ func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueByte
 	}
 	return nil
 }
-
