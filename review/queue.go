@@ -208,12 +208,17 @@ func (q *Queue) Page(ctx context.Context, f QueueFilter, offset, limit int) (Que
 // contents reads the draft version of every row, and the ACTIVE version of
 // the key it would replace.
 func (q *Queue) contents(ctx context.Context, rows []QueueRow) error {
+	ids := make([]string, len(rows))
+	for i := range rows {
+		ids[i] = rows[i].VersionID
+	}
+	vs, err := q.s.eng.Versions(ctx, ids) // one read for the page
+	if err != nil {
+		return err
+	}
 	for i := range rows {
 		r := &rows[i]
-		v, err := q.s.eng.Version(ctx, r.VersionID)
-		if err != nil && !errors.Is(err, engine.ErrNotFound) {
-			return err
-		}
+		v := vs[r.VersionID]
 		r.Key, r.Text = v.Key, v.Text()
 		if r.Detail.Supersedes == "" {
 			continue
