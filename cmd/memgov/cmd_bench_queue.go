@@ -35,7 +35,7 @@ type benchQueueStats struct {
 	// shared machine the wall time also counts waiting for a processor.
 	CPUP50MS float64 `json:"cpu_p50_ms"`
 	CPUP95MS float64 `json:"cpu_p95_ms"`
-	Matched int     `json:"matched"` // open reviews the last sample matched
+	Matched  int     `json:"matched"` // open reviews the last sample matched
 }
 
 func quantileMS(ds []time.Duration, q float64) float64 {
