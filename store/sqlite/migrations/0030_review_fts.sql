@@ -18,6 +18,8 @@ CREATE INDEX reviews_lsn ON reviews(created_lsn);
 -- (nearest first), each then in the queue's own order.
 CREATE INDEX reviews_age ON reviews(created_at, tier DESC, risk DESC, id) WHERE status IN ('PENDING', 'ESCALATED');
 CREATE INDEX reviews_sla ON reviews(due_at, tier DESC, risk DESC, created_at, id) WHERE status IN ('PENDING', 'ESCALATED');
+-- The header's SYNC_BLOCK summary: the nearest deadline of one tier.
+CREATE INDEX reviews_tier_due ON reviews(tier, due_at, risk DESC, created_at, id) WHERE status IN ('PENDING', 'ESCALATED');
 
 CREATE VIEW review_fts_source AS
 SELECT r.created_lsn AS lsn, r.id AS review_id,
