@@ -103,10 +103,25 @@ type ReviewQuery struct {
 	Reason   string
 	MinAge   time.Duration
 	Breached bool // only reviews past their SLA or deadline
-	Now      time.Time
-	Limit    int
-	Offset   int
+	// Text is free text: every word must occur, ignoring case, in the
+	// review's text (the write's key, memoryRef, agent, reason, the detail's
+	// reasons, findings and superseded key, and the write's text).
+	Text string
+	// Order is the order of the rows: ReviewOrderRisk (SYNC_BLOCK first, then
+	// risk, then age), ReviewOrderAge (oldest first) or ReviewOrderSLA (the
+	// nearest deadline or SLA first); ties keep the risk order.
+	Order  string
+	Now    time.Time
+	Limit  int
+	Offset int
 }
+
+// The orders of a ReviewQuery.
+const (
+	ReviewOrderRisk = ""
+	ReviewOrderAge  = "age"
+	ReviewOrderSLA  = "sla"
+)
 
 // Candidate is an indexed version the dedup and contradiction gates compare
 // a write against.

@@ -43,8 +43,10 @@ type VerifyReport struct {
 	// Differences lists the served rows that differ from the replay.
 	Differences []RowDifference `json:"differences,omitempty"`
 	// Served says how the served tables were checked: "replay" (the log was
-	// replayed and compared row by row) or "digest" (the log is the one a
-	// matching replay recorded, and the tables still hash as they did then).
+	// replayed and compared row by row), "digest" (the log is the one a
+	// matching replay recorded, and the tables still hash as they did then)
+	// or "incremental" (the entries appended since were replayed on the
+	// tables that replay kept, and the result hashes as the tables do).
 	Served string `json:"served_tables"`
 	// Rows counts the rows of each served table checked by a replay.
 	Rows map[string]int64 `json:"rows,omitempty"`

@@ -25,7 +25,8 @@ type QueueFilter struct {
 	MinAge   time.Duration
 	Breached bool // only reviews past their SLA or deadline
 	// Text is free text: every word must occur (ignoring case) in the key,
-	// the memoryRef, the agent or the content of the write.
+	// the memoryRef, the agent, the reason, the detail's reasons, findings
+	// and superseded key, or the content of the write.
 	Text string
 	// Sort orders the queue: by risk (the default: SYNC_BLOCK first, then
 	// risk and age), by age (oldest first) or by SLA (the nearest due first).
@@ -67,7 +68,7 @@ func (f QueueFilter) String() string {
 // ParseQueueFilter reads the filter bar: space-separated layer=, tier=
 // (sync, async or the tier's name), agent=, reason=, age= (a Go duration or
 // "2d") and the word breached; any other word is free text matched against
-// the key, the memoryRef, the agent and the content.
+// the key, the memoryRef, the agent, the reason, the detail and the content.
 func ParseQueueFilter(s string) (f QueueFilter, err error) {
 	var text []string
 	defer func() { f.Text = strings.Join(text, " ") }()
@@ -168,7 +169,7 @@ func (s *Service) Queue() *Queue { return &Queue{s} }
 
 func (q *Queue) query(f QueueFilter) engine.ReviewQuery {
 	rq := engine.ReviewQuery{Layer: f.Layer, Tier: f.Tier, Agent: f.Agent, Reason: f.Reason, MinAge: f.MinAge,
-		Breached: f.Breached, Now: q.s.eng.Now()}
+		Breached: f.Breached, Text: f.Text, Order: f.Sort.order(), Now: q.s.eng.Now()}
 	if a := q.s.actor; a.Role != "" && a.Tenant != engine.AllTenants {
 		rq.Tenant = a.Tenant
 		if rq.Tenant == "" {
@@ -186,19 +187,18 @@ func (q *Queue) Pending(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// Page reads limit open reviews from offset, SYNC_BLOCK first, then by risk
-// and age, with the content of each write and of the version it replaces.
+// Page reads limit open reviews from offset in the filter's order (SYNC_BLOCK
+// first, then by risk and age, unless it sorts by age or SLA), with the
+// content of each write and of the version it replaces. The store serves the
+// free-text filter and every order from its indexes.
 func (q *Queue) Page(ctx context.Context, f QueueFilter, offset, limit int) (QueuePage, error) {
-	if f.Text != "" || f.Sort != SortRisk {
-		return q.scan(ctx, f, offset, limit)
-	}
 	rq := q.query(f)
-	rq.Offset, rq.Limit = offset, max(limit, 1)
+	rq.Offset, rq.Limit = max(offset, 0), max(limit, 1)
 	rs, total, err := q.s.eng.Reviews(ctx, rq)
 	if err != nil {
 		return QueuePage{}, err
 	}
-	p := QueuePage{Total: total, Offset: offset, Now: rq.Now}
+	p := QueuePage{Total: total, Offset: rq.Offset, Now: rq.Now}
 	if p.Rows, err = queueRows(rs); err != nil {
 		return p, err
 	}
@@ -215,38 +215,35 @@ func (q *Queue) Page(ctx context.Context, f QueueFilter, offset, limit int) (Que
 // it when the write was held, and a version ACTIVE then may since have been
 // superseded, retracted or erased.
 func (q *Queue) contents(ctx context.Context, rows []QueueRow) error {
-	var ids []string
-	for _, r := range rows {
-		for _, x := range r.Detail.Related {
+	// One read for the page: every row's draft and every related version.
+	ids := make([]string, 0, len(rows))
+	for i := range rows {
+		ids = append(ids, rows[i].VersionID)
+		for _, x := range rows[i].Detail.Related {
 			if x.VersionID != "" {
 				ids = append(ids, x.VersionID)
 			}
 		}
 	}
-	if len(ids) > 0 {
-		now, err := q.s.eng.Versions(ctx, ids)
-		if err != nil {
-			return err
-		}
-		for i := range rows {
-			for j, x := range rows[i].Detail.Related {
-				if x.VersionID == "" {
-					continue
-				}
-				if v, ok := now[x.VersionID]; ok {
-					rows[i].Detail.Related[j].State = v.State
-				} else {
-					rows[i].Detail.Related[j].State = Erased
-				}
+	vs, err := q.s.eng.Versions(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range rows {
+		for j, x := range rows[i].Detail.Related {
+			if x.VersionID == "" {
+				continue
+			}
+			if v, ok := vs[x.VersionID]; ok {
+				rows[i].Detail.Related[j].State = v.State
+			} else {
+				rows[i].Detail.Related[j].State = Erased
 			}
 		}
 	}
 	for i := range rows {
 		r := &rows[i]
-		v, err := q.s.eng.Version(ctx, r.VersionID)
-		if err != nil && !errors.Is(err, engine.ErrNotFound) {
-			return err
-		}
+		v := vs[r.VersionID]
 		r.Key, r.Text = v.Key, v.Text()
 		if r.Detail.Supersedes == "" {
 			continue
@@ -264,17 +261,15 @@ func (q *Queue) contents(ctx context.Context, rows []QueueRow) error {
 
 // sync counts the open SYNC_BLOCK reviews and finds the earliest deadline.
 func (q *Queue) sync(ctx context.Context) (SyncSummary, error) {
-	rq := q.query(QueueFilter{Tier: engine.TierSync})
-	rq.Limit = 500
+	rq := q.query(QueueFilter{Tier: engine.TierSync, Sort: SortSLA})
+	rq.Limit = 1
 	rs, n, err := q.s.eng.Reviews(ctx, rq)
 	if err != nil {
 		return SyncSummary{}, err
 	}
 	s := SyncSummary{N: n}
-	for _, r := range rs {
-		if s.NextDue.IsZero() || r.DueAt.Before(s.NextDue) {
-			s.NextDue = r.DueAt
-		}
+	if len(rs) > 0 {
+		s.NextDue = rs[0].DueAt
 	}
 	return s, nil
 }

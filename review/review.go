@@ -35,7 +35,6 @@ type Service struct {
 	eng       *engine.Engine
 	actor     engine.Principal
 	proposals ProposalService
-	scan      scanCache // the last free-text or sorted queue scan
 }
 
 // Option configures a Service.

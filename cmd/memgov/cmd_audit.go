@@ -52,7 +52,10 @@ checks every served table (items, versions, reviews, principals, baselines,
 drift, leases, audit checkpoints, memory maps, ...) against a replay of the log
 into scratch tables, row by row; while the log is unchanged since the last
 matching replay, the tables are compared with that replay's keyed digest
-instead (--replay forces a replay). Cached snapshot hashes are recomputed. It exits 1 naming the first bad LSN, and for a served
+instead; after new appends only the new entries are replayed, on the tables
+the last matching replay kept beside the database (<file>-verified), and the
+result is compared with the served tables by digest (--replay forces a
+replay of the whole log). Cached snapshot hashes are recomputed. It exits 1 naming the first bad LSN, and for a served
 row its table and row, when anything was edited, removed or reordered.
 
 What the judge derives from text (fingerprints, subjects, bands) is a cache,
@@ -95,8 +98,11 @@ index).`,
 				}
 			} else if rep.OK {
 				how := "a replay of the log matches every served table"
-				if rep.Served == "digest" {
+				switch rep.Served {
+				case "digest":
 					how = "the served tables still match the last replay"
+				case "incremental":
+					how = "the served tables match the last replay with the new entries replayed on it"
 				}
 				fmt.Fprintf(a.stdout, "ok: %d entries verify, root sha256:%s; %s\n", rep.TreeSize, rep.Root, how)
 				if rep.Index != nil && !rep.Index.Fresh() {

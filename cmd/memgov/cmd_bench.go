@@ -24,6 +24,7 @@ the figures. Compare ratios measured in one run, not absolute numbers across run
 		a.benchServeCommand(),  // cmd_bench_serve.go
 		a.benchGatesCommand(),  // cmd_bench_gates.go
 		a.benchAuditCommand(),  // cmd_bench_audit.go
+		a.benchQueueCommand(),  // cmd_bench_queue.go
 	)
 	return cmd
 }

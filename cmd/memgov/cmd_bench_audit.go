@@ -22,14 +22,24 @@ type benchAuditPoint struct {
 	ReplayVerifyMS float64 `json:"replay_verify_ms"`
 	// UnchangedVerifyMS is `audit verify` of the same, unchanged log: the log
 	// check and the served tables' digest compared with the recorded one.
-	UnchangedVerifyMS float64          `json:"unchanged_verify_ms"`
-	Rows              map[string]int64 `json:"served_rows"`
+	UnchangedVerifyMS float64 `json:"unchanged_verify_ms"`
+	// AppendedVerifyMS is `audit verify` after --appends more entries were
+	// appended to the verified log (Served says how the served tables were
+	// checked: "incremental" replays only the new entries).
+	AppendedVerifyMS float64 `json:"appended_verify_ms"`
+	// AppendedVerifyCPUMS is the processor time (user and system) of that
+	// verify: on a shared machine the wall time also counts waiting for it.
+	AppendedVerifyCPUMS float64          `json:"appended_verify_cpu_ms"`
+	Appends             int              `json:"appends"`
+	AppendedServed      string           `json:"appended_served"`
+	Rows                map[string]int64 `json:"served_rows"`
 }
 
 func (a *app) benchAuditCommand() *cobra.Command {
 	var (
 		sizes            []int
 		refs, valueBytes int
+		appends          int
 		dir              string
 		asJSON           bool
 	)
@@ -40,17 +50,18 @@ func (a *app) benchAuditCommand() *cobra.Command {
 (batched appends in large transactions) and, each time the log reaches one of
 the --entries sizes, measures ` + "`memgov audit verify`" + `: first with a replay of the
 whole log compared row by row with every served table, then again on the
-unchanged log (the served tables compared with the digest the replay recorded).`,
+unchanged log (the served tables compared with the digest the replay recorded),
+then after --appends more entries (what a verify after new writes costs).`,
 		Example: "  memgov bench audit --entries 100000 --json\n  memgov bench audit --entries 100000,1000000",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(sizes) == 0 || refs < 1 || valueBytes < 8 || !slices.IsSorted(sizes) || sizes[0] < 2 {
-				return usagef("--entries must be ascending sizes of at least 2, --refs positive and --value-bytes at least 8")
+			if len(sizes) == 0 || refs < 1 || valueBytes < 8 || !slices.IsSorted(sizes) || sizes[0] < 2 || appends < 1 {
+				return usagef("--entries must be ascending sizes of at least 2, --refs and --appends positive and --value-bytes at least 8")
 			}
 			if !asJSON {
-				fmt.Fprintf(a.stdout, "%-10s %-10s %-18s %s\n", "ENTRIES", "SEED", "VERIFY (REPLAY)", "VERIFY (UNCHANGED)")
+				fmt.Fprintf(a.stdout, "%-10s %-10s %-18s %-20s %s\n", "ENTRIES", "SEED", "VERIFY (REPLAY)", "VERIFY (UNCHANGED)", "VERIFY (AFTER APPENDS)")
 			}
-			err := runBenchAudit(cmd.Context(), dir, sizes, refs, valueBytes, func(s string) {
+			err := runBenchAudit(cmd.Context(), dir, sizes, refs, valueBytes, appends, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -58,8 +69,9 @@ unchanged log (the served tables compared with the digest the replay recorded).`
 				if asJSON {
 					return a.printJSONLine(p)
 				}
-				_, err := fmt.Fprintf(a.stdout, "%-10d %-10s %-18s %s\n", p.Entries, fmt.Sprintf("%.1f s", p.SeedSeconds),
-					fmt.Sprintf("%.0f ms", p.ReplayVerifyMS), fmt.Sprintf("%.0f ms", p.UnchangedVerifyMS))
+				_, err := fmt.Fprintf(a.stdout, "%-10d %-10s %-18s %-20s %s\n", p.Entries, fmt.Sprintf("%.1f s", p.SeedSeconds),
+					fmt.Sprintf("%.0f ms", p.ReplayVerifyMS), fmt.Sprintf("%.0f ms", p.UnchangedVerifyMS),
+					fmt.Sprintf("%.0f ms, cpu %.0f ms (%d appends, %s)", p.AppendedVerifyMS, p.AppendedVerifyCPUMS, p.Appends, p.AppendedServed))
 				return err
 			})
 			return err
@@ -68,12 +80,13 @@ unchanged log (the served tables compared with the digest the replay recorded).`
 	cmd.Flags().IntSliceVar(&sizes, "entries", []int{100000}, "log sizes to measure at, ascending")
 	cmd.Flags().IntVar(&refs, "refs", 100, "memoryRefs the entries are spread over")
 	cmd.Flags().IntVar(&valueBytes, "value-bytes", 64, "bytes of each item's text")
+	cmd.Flags().IntVar(&appends, "appends", 100, "entries appended to the verified log before the last verify")
 	cmd.Flags().StringVar(&dir, "dir", "", "keep the scratch database in this directory")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON line per size")
 	return cmd
 }
 
-func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueBytes int, progress func(string), report func(benchAuditPoint) error) error {
+func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueBytes, appends int, progress func(string), report func(benchAuditPoint) error) error {
 	s, done, err := openScratch(ctx, dir)
 	if err != nil {
 		return err
@@ -121,6 +134,9 @@ func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueByte
 			if err != nil {
 				return 0, err
 			}
+			if want == "" {
+				want, p.AppendedServed = rep.Served, rep.Served
+			}
 			if !rep.OK || rep.Served != want {
 				return 0, fmt.Errorf("bench: verify: %+v, want ok by %s", rep, want)
 			}
@@ -137,6 +153,23 @@ func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueByte
 		if p.UnchangedVerifyMS, err = verify("digest"); err != nil {
 			return err
 		}
+		// More writes after the verify: the next verify checks them.
+		if err := s.Update(ctx, func(tx engine.Tx) error {
+			for end := next + appends; next < end; next++ {
+				if err := appendOne(tx, next); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		p.Appends = appends
+		cpu := processCPU()
+		if p.AppendedVerifyMS, err = verify(""); err != nil {
+			return err
+		}
+		p.AppendedVerifyCPUMS = float64((processCPU() - cpu).Microseconds()) / 1000
 		if err := report(p); err != nil {
 			return err
 		}

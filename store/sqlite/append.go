@@ -31,6 +31,9 @@ func (t *Tx) Append(ctx context.Context, e *oplog.Entry) error {
 		return fmt.Errorf("append: read log head: %w", err)
 	}
 	e.LSN = last + 1
+	if e.Op == oplog.Erase {
+		t.store.dropSnapshot() // the verified snapshot holds what is erased
+	}
 	e.Time = e.Time.UTC().Truncate(time.Millisecond)
 	if ms(e.Time) < lastT {
 		e.Time = fromMS(lastT)

@@ -62,7 +62,7 @@ func applyOp(ctx context.Context, q querier, e *oplog.Entry) error {
 
 	// The lifecycle (lifecycle.go) and workspaces (workspace.go).
 	case oplog.Erase:
-		return inOrder(ctx, q, e, applyErase, eraseText)
+		return inOrder(ctx, q, e, applyErase, eraseText, eraseReviewText)
 	case oplog.Annotate:
 		return applyAnnotate(ctx, q, e)
 	case oplog.Reclassify:
@@ -123,6 +123,8 @@ var derivedTables = []derivedTable{
 	{"workspace_reviews", "review_id"},
 	// fts.go
 	{"version_fts", "version_id"},
+	// reviewfts.go
+	{"review_fts", "review_id"},
 	{"version_index", "version_id"},
 	{"version_evidence", "version_id"},
 	{"reviews", "id"},

@@ -82,6 +82,8 @@ func TestEveryTableIsClassified(t *testing.T) {
 		// FTS5 keeps version_fts (derived) in these shadow tables.
 		"version_fts_config": "fts5 shadow", "version_fts_content": "fts5 shadow", "version_fts_data": "fts5 shadow",
 		"version_fts_docsize": "fts5 shadow", "version_fts_idx": "fts5 shadow",
+		"review_fts_config": "fts5 shadow", "review_fts_content": "fts5 shadow", "review_fts_data": "fts5 shadow",
+		"review_fts_docsize": "fts5 shadow", "review_fts_idx": "fts5 shadow",
 		"model_vectors":    "cache of a model's answers",
 		"version_features": "cache of the judge's answers", "version_bands": "cache of the judge's answers",
 	}

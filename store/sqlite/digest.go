@@ -4,9 +4,7 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -114,36 +112,4 @@ func verifyStateMAC(key []byte, size int64, chain, digest []byte) []byte {
 	m.Write(chain)
 	m.Write(digest)
 	return m.Sum(nil)
-}
-
-// verifiedState returns the digest recorded by the last matching replay of a
-// log of this size and chain value, or nil when there is none (or its MAC
-// does not verify).
-func (s *Store) verifiedState(ctx context.Context, q querier, size int64, chain []byte) ([]byte, error) {
-	var (
-		n                int64
-		c, digest, stamp []byte
-	)
-	err := q.QueryRowContext(ctx, `SELECT size, chain, digest, mac FROM verify_state WHERE id = 1`).Scan(&n, &c, &digest, &stamp)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if n != size || !hmac.Equal(c, chain) || !hmac.Equal(stamp, verifyStateMAC(s.key, n, c, digest)) {
-		return nil, nil
-	}
-	return digest, nil
-}
-
-// recordVerifiedState records a replay that matched every served table. A
-// database opened read-only keeps no record; the next verify replays again.
-func (s *Store) recordVerifiedState(ctx context.Context, size int64, chain, digest []byte) {
-	if chain == nil {
-		chain = []byte{}
-	}
-	_, _ = s.writer.ExecContext(ctx, `INSERT INTO verify_state (id, size, chain, digest, mac) VALUES (1, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET size = excluded.size, chain = excluded.chain, digest = excluded.digest, mac = excluded.mac`,
-		size, chain, digest, verifyStateMAC(s.key, size, chain, digest))
 }

@@ -241,6 +241,7 @@ func (t *Tx) SecureDelete(ctx context.Context) error {
 // Compact moves every committed page into the database file, rewrites the file
 // without free pages and truncates the WAL, so erased bytes are in neither.
 func (s *Store) Compact(ctx context.Context) error {
+	s.dropSnapshot() // a verify that raced the erasure may have kept one
 	for _, stmt := range []string{`PRAGMA secure_delete = ON`, `PRAGMA wal_checkpoint(TRUNCATE)`, `VACUUM`, `PRAGMA wal_checkpoint(TRUNCATE)`, `PRAGMA secure_delete = OFF`} {
 		if _, err := s.writer.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("compact: %s: %w", stmt, mapOpenErr(s.path, err))

@@ -422,12 +422,20 @@ func (r *readTx) Reviews(ctx context.Context, q engine.ReviewQuery) ([]engine.Re
 	if q.Breached {
 		add(`due_at <= ?`, ms(q.Now))
 	}
+	if cond, cargs := reviewTextMatch(q.Text); cond != "" {
+		where = append(where, cond)
+		args = append(args, cargs...)
+	}
+	order, err := reviewOrder(q.Order)
+	if err != nil {
+		return nil, 0, err
+	}
 	w := strings.Join(where, " AND ")
 	var total int
 	if err := r.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM reviews WHERE `+w, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	query := `SELECT ` + reviewCols + ` FROM reviews WHERE ` + w + ` ORDER BY tier DESC, risk DESC, created_at, id`
+	query := `SELECT ` + reviewCols + ` FROM reviews WHERE ` + w + ` ORDER BY ` + order
 	if q.Limit > 0 {
 		query += fmt.Sprintf(` LIMIT %d OFFSET %d`, q.Limit, max(0, q.Offset))
 	}

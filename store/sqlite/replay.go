@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -51,15 +52,25 @@ type replayResult struct {
 	size    int64  // the log size the replay read
 	chain   []byte // the chain value of its last entry
 	digest  []byte // the live served tables' digest, same snapshot
+	// snapshot is the SHA-256 of the replayed tables' file, kept as the
+	// store's verified snapshot (nil when the replay was not kept).
+	snapshot []byte
 }
 
 // replay replays the log into a scratch database and compares every served
 // table of the live database with it, in one read snapshot of the live file.
-func (s *Store) replay(ctx context.Context) (replayResult, error) {
+// With keep, a replay that matches every table is kept as the verified
+// snapshot (snapshotPath) that the next verify replays new entries on.
+func (s *Store) replay(ctx context.Context, keep bool) (replayResult, error) {
 	res := replayResult{rows: map[string]int64{}}
-	f, err := os.CreateTemp("", "memgov-replay-*.db")
+	// Beside the database, so that a kept replay is renamed into place; in
+	// the temporary directory when the database's is not writable.
+	f, err := os.CreateTemp(filepath.Dir(s.path), filepath.Base(s.path)+"-replay-*")
 	if err != nil {
-		return res, fmt.Errorf("replay: scratch database: %w", err)
+		keep = false
+		if f, err = os.CreateTemp("", "memgov-replay-*.db"); err != nil {
+			return res, fmt.Errorf("replay: scratch database: %w", err)
+		}
 	}
 	scratch := f.Name()
 	f.Close()
@@ -68,12 +79,11 @@ func (s *Store) replay(ctx context.Context) (replayResult, error) {
 			os.Remove(scratch + suffix)
 		}
 	}()
-	db, err := sql.Open("sqlite", "file:"+scratch+"?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)&_pragma=cache_size(-65536)&_pragma=busy_timeout(10000)")
+	db, err := openScratchDB(scratch)
 	if err != nil {
 		return res, err
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
 	ms, err := migrations()
 	if err != nil {
 		return res, err
@@ -83,13 +93,10 @@ func (s *Store) replay(ctx context.Context) (replayResult, error) {
 			return res, fmt.Errorf("replay: scratch schema %s: %w", m.name, err)
 		}
 	}
-	if _, err := db.ExecContext(ctx, `ATTACH DATABASE ? AS live`, s.path); err != nil {
-		return res, fmt.Errorf("replay: attach %s: %w", s.path, err)
+	if err := s.attachLive(ctx, db); err != nil {
+		return res, err
 	}
 	setup := []string{
-		// The log is read where it is; unqualified names find the temp views first.
-		`CREATE TEMP VIEW log AS SELECT * FROM live.log`,
-		`CREATE TEMP VIEW log_payload AS SELECT * FROM live.log_payload`,
 		`CREATE TEMP TABLE replay_cur (lsn INTEGER NOT NULL)`,
 		`INSERT INTO replay_cur VALUES (0)`,
 		`CREATE TEMP TABLE replay_rows (tbl TEXT NOT NULL, k TEXT NOT NULL, lsn INTEGER NOT NULL, gone INTEGER NOT NULL, PRIMARY KEY (tbl, k)) WITHOUT ROWID`,
@@ -184,6 +191,14 @@ func (s *Store) replay(ctx context.Context) (replayResult, error) {
 	if len(res.diffs) == 0 {
 		if res.digest, err = servedDigest(ctx, q, "live.", s.key); err != nil {
 			return res, err
+		}
+		if keep {
+			if err := tx.Commit(); err != nil {
+				return res, err
+			}
+			if res.snapshot, err = keepSnapshot(db, scratch, s.snapshotPath()); err != nil {
+				res.snapshot = nil // not kept: the next verify replays the whole log
+			}
 		}
 	}
 	return res, nil

@@ -1,0 +1,264 @@
+package sqlite
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/memgov/memgov/engine/oplog"
+)
+
+// An incremental verify. The last replay that matched every served table is
+// kept beside the database as a SQLite file (the verified snapshot), and
+// verify_state records its SHA-256, bound under the log key to the size, the
+// chain value and the served tables' digest of the log it replayed. When the
+// log has grown since, `memgov audit verify` still checks every entry of the
+// log (leaf, payload hash and chain, which also proves the chain value the
+// record names), then checks the snapshot file against its recorded hash,
+// replays only the new entries into it and compares the digest of the
+// result with the digest of the live served tables. Any other outcome (no
+// snapshot, a snapshot or record that does not verify, an erasure among the
+// new entries, a difference) replays the whole log, which names the row that
+// differs and keeps a new snapshot.
+
+// snapshotPath is the verified snapshot's file.
+func (s *Store) snapshotPath() string { return s.path + "-verified" }
+
+// dropSnapshot removes the verified snapshot: an erasure must not leave the
+// erased text in a copy of the served tables. The next verify replays the
+// whole log.
+func (s *Store) dropSnapshot() {
+	for _, suffix := range []string{"", "-journal", "-wal", "-shm"} {
+		os.Remove(s.snapshotPath() + suffix)
+	}
+}
+
+// openScratchDB opens a replay database: no journal, nothing synced (a
+// scratch file is thrown away or hashed once it is closed).
+func openScratchDB(path string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)&_pragma=cache_size(-65536)&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+// attachLive attaches the live database to a replay database as live; the
+// log is read where it is (unqualified names find the temp views first).
+func (s *Store) attachLive(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, `ATTACH DATABASE ? AS live`, s.path); err != nil {
+		return fmt.Errorf("replay: attach %s: %w", s.path, err)
+	}
+	for _, q := range []string{
+		`CREATE TEMP VIEW log AS SELECT * FROM live.log`,
+		`CREATE TEMP VIEW log_payload AS SELECT * FROM live.log_payload`,
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("replay: %w", err)
+		}
+	}
+	return nil
+}
+
+// fileHash is the SHA-256 of a file.
+func fileHash(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, err
+	}
+	return h.Sum(nil), nil
+}
+
+// keepSnapshot closes a replay database whose tables matched, moves it to
+// the snapshot's place and returns its hash.
+func keepSnapshot(db *sql.DB, scratch, to string) ([]byte, error) {
+	if err := db.Close(); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(scratch, 0o600); err != nil {
+		return nil, err
+	}
+	h, err := fileHash(scratch)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Rename(scratch, to); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// verifyRecord is verify_state: the last replay that matched.
+type verifyRecord struct {
+	size                  int64
+	chain, digest         []byte
+	snapshot, snapshotMAC []byte
+}
+
+// snapshotMAC binds a snapshot file's hash to the replay it holds.
+func snapshotMAC(key []byte, size int64, chain, digest, snapshot []byte) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("memgov-verify-snapshot\x00"))
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(size))
+	m.Write(b[:])
+	for _, p := range [][]byte{chain, digest, snapshot} {
+		binary.BigEndian.PutUint64(b[:], uint64(len(p)))
+		m.Write(b[:])
+		m.Write(p)
+	}
+	return m.Sum(nil)
+}
+
+// verifiedRecord reads verify_state; nil when there is none or its MAC does
+// not verify. A snapshot whose MAC does not verify is left out.
+func (s *Store) verifiedRecord(ctx context.Context, q querier) (*verifyRecord, error) {
+	var (
+		r    verifyRecord
+		mac  []byte
+		size int64
+	)
+	err := q.QueryRowContext(ctx, `SELECT size, chain, digest, mac, snapshot, snapshot_mac FROM verify_state WHERE id = 1`).
+		Scan(&size, &r.chain, &r.digest, &mac, &r.snapshot, &r.snapshotMAC)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.size = size
+	if !hmac.Equal(mac, verifyStateMAC(s.key, r.size, r.chain, r.digest)) {
+		return nil, nil
+	}
+	if r.snapshot == nil || !hmac.Equal(r.snapshotMAC, snapshotMAC(s.key, r.size, r.chain, r.digest, r.snapshot)) {
+		r.snapshot = nil
+	}
+	return &r, nil
+}
+
+// recordVerified records a verified state: the log's size and chain value,
+// the served tables' digest and the snapshot's hash (nil: none kept). A
+// database opened read-only keeps no record; the next verify replays again.
+func (s *Store) recordVerified(ctx context.Context, size int64, chain, digest, snapshot []byte) {
+	if chain == nil {
+		chain = []byte{}
+	}
+	var smac []byte
+	if snapshot != nil {
+		smac = snapshotMAC(s.key, size, chain, digest, snapshot)
+	}
+	_, _ = s.writer.ExecContext(ctx, `INSERT INTO verify_state (id, size, chain, digest, mac, snapshot, snapshot_mac) VALUES (1, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET size = excluded.size, chain = excluded.chain, digest = excluded.digest, mac = excluded.mac,
+		snapshot = excluded.snapshot, snapshot_mac = excluded.snapshot_mac`,
+		size, chain, digest, verifyStateMAC(s.key, size, chain, digest), snapshot, smac)
+}
+
+// incremental replays the log entries after the recorded state into the
+// verified snapshot and compares the result with the live served tables. It
+// reports false (and no error) when it cannot decide and the whole log must
+// be replayed; on true it has recorded the new state.
+func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, chain []byte) (bool, error) {
+	path := s.snapshotPath()
+	h, err := fileHash(path)
+	if err != nil || !hmac.Equal(h, rec.snapshot) {
+		return false, nil // none, or not the file the replay left: replay the whole log
+	}
+	kept := false
+	defer func() {
+		if !kept {
+			s.dropSnapshot() // changed, and no longer the file its hash names
+		}
+	}()
+	db, err := openScratchDB(path)
+	if err != nil {
+		return false, err
+	}
+	defer db.Close()
+	if err := s.attachLive(ctx, db); err != nil {
+		return false, err
+	}
+	cache := newStmtCache(db)
+	defer cache.close()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	q := &stmtQuerier{tx: tx, cache: cache}
+	// The live file as this transaction reads it must be the log just
+	// verified (an append since then: replay the whole log), with no
+	// erasure among the new entries (its residue is copied by a full replay).
+	var (
+		n      int64
+		c      []byte
+		erases int64
+	)
+	if err := q.QueryRowContext(ctx, `SELECT COALESCE(MAX(lsn), 0) FROM live.log`).Scan(&n); err != nil {
+		return false, err
+	}
+	if n != size {
+		return false, nil
+	}
+	if err := q.QueryRowContext(ctx, `SELECT chain FROM live.log WHERE lsn = ?`, n).Scan(&c); err != nil {
+		return false, err
+	}
+	if !hmac.Equal(c, chain) {
+		return false, nil
+	}
+	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM live.log WHERE lsn > ? AND op = ?`, rec.size, string(oplog.Erase)).Scan(&erases); err != nil {
+		return false, err
+	}
+	if erases > 0 {
+		return false, nil
+	}
+	r := &readTx{q: tx}
+	var entries []*oplog.Entry
+	if err := r.LogRange(ctx, rec.size+1, size, func(e *oplog.Entry) error {
+		entries = append(entries, e)
+		return nil
+	}); err != nil {
+		return false, err
+	}
+	for _, e := range entries {
+		if err := apply(ctx, q, e); err != nil {
+			return false, nil // the full replay reports it
+		}
+	}
+	live, err := servedDigest(ctx, q, "live.", s.key)
+	if err != nil {
+		return false, err
+	}
+	replayed, err := servedDigest(ctx, q, "main.", s.key)
+	if err != nil {
+		return false, err
+	}
+	if !hmac.Equal(live, replayed) {
+		return false, nil // a difference: the full replay names it
+	}
+	if err := tx.Commit(); err != nil {
+		return false, err
+	}
+	cache.close()
+	if err := db.Close(); err != nil {
+		return false, err
+	}
+	snap, err := fileHash(path)
+	if err != nil {
+		return false, err
+	}
+	kept = true
+	s.recordVerified(ctx, size, chain, live, snap)
+	return true, nil
+}
