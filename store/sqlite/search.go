@@ -44,7 +44,7 @@ func (r *readTx) SearchChanges(ctx context.Context, ref string, since int64, lim
 			args = append(args, id)
 		}
 		args = append(args, limit-len(out))
-		rows, err := r.q.QueryContext(ctx, `SELECT `+strings.Join(parts, ", ")+`, vi.embedding FROM versions v LEFT JOIN version_index vi ON vi.version_id = v.id
+		rows, err := r.q.QueryContext(ctx, `SELECT `+strings.Join(parts, ", ")+`, vf.embedding FROM versions v LEFT JOIN version_features vf ON vf.version_id = v.id
 			WHERE v.memory_ref = ? AND v.item_id IN (`+placeholders(len(chunk))+`) AND v.state IN ('ACTIVE', 'SUPERSEDED') ORDER BY v.created_lsn DESC, v.id LIMIT ?`, args...)
 		if err != nil {
 			return nil, nil, err
