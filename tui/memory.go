@@ -245,7 +245,9 @@ func (m *memory) Update(msg tea.Msg, act Action) tea.Cmd {
 			return func() tea.Msg { return errStatus(msg.err) }
 		}
 		m.asOf = msg.at
-		return tea.Batch(m.reloadItems(), func() tea.Msg { return statusMsg{text: "showing memory as of " + m.asOfText()} })
+		// The status says so once the items of that time are on screen.
+		status := "showing memory as of " + m.asOfText()
+		return tea.Sequence(m.reloadItems(), func() tea.Msg { return statusMsg{text: status} })
 	case actedMsg:
 		if msg.err != nil {
 			return func() tea.Msg { return errStatus(msg.err) }

@@ -251,7 +251,7 @@ func TestFlowTimeTravel(t *testing.T) {
 	s.press("j", "enter")
 	s.see("session/s-88")
 	s.press("t", "2026-11-20T10:00:00Z", "enter")
-	s.see("AS OF LSN 8")
+	s.see("showing memory as of LSN 8") // after the items of that time are read
 	m := s.quit()
 	mem := m.screens[MemoryScreen].(*memory)
 	if len(mem.items) != 1 || mem.items[0].Text() != "Customer 42 prefers email, after 6pm." {
