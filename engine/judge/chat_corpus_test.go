@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -78,6 +79,9 @@ var chatPrefixes = []struct {
 	}},
 }
 
+// episodeRef finds the stored item a contradiction's detail names.
+var episodeRef = regexp.MustCompile(`episode ([0-9a-f-]{36})`)
+
 // runChat writes every turn, in order, one turn a memory, to the EPISODIC
 // layer of a fresh database, as a chat agent would: one memoryRef per
 // conversation, the person's words as the evidence.
@@ -108,6 +112,9 @@ func runChat(t testing.TB, turns []chatTurn, prefix func(chatTurn, time.Time) st
 	for _, r := range judge.ContradictionRules() {
 		rules = append(rules, r.Name)
 	}
+	// written maps a stored item or version to its text, so that a held
+	// turn can be shown next to the turn it was found to contradict.
+	written := map[string]string{}
 	for i, c := range turns {
 		clock = clock.Add(time.Duration(40+i%5*20) * time.Second)
 		text := prefix(c, clock) + c.Text
@@ -117,6 +124,11 @@ func runChat(t testing.TB, turns []chatTurn, prefix func(chatTurn, time.Time) st
 			ObservationType: "session_summary", EvidenceRefs: []engine.EvidenceRef{{SourceType: "HUMAN_INPUT", SourceURI: "chat://" + c.Speaker}}})
 		if err != nil {
 			t.Fatalf("turn %d: %v", i, err)
+		}
+		for _, id := range []string{res.Key, res.ItemID} {
+			if id != "" {
+				written[id] = text
+			}
 		}
 		out.turns++
 		out.byOutcome[res.Status+" "+res.Reason]++
@@ -133,8 +145,14 @@ func runChat(t testing.TB, turns []chatTurn, prefix func(chatTurn, time.Time) st
 				}
 			}
 			out.byRule[rule]++
-			if len(out.examples) < 8 {
-				out.examples = append(out.examples, fmt.Sprintf("%q: %s", text, res.Detail))
+			if len(out.examples) < 12 {
+				earlier := "?"
+				if m := episodeRef.FindStringSubmatch(res.Detail); m != nil {
+					if e, ok := written[m[1]]; ok {
+						earlier = e
+					}
+				}
+				out.examples = append(out.examples, fmt.Sprintf("%q against earlier %q: %s", text, earlier, res.Detail))
 			}
 		case res.Reason == gate.ReasonStructuralConflict || res.Reason == gate.ReasonSemanticConflict:
 			out.conflict++

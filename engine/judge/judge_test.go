@@ -1049,10 +1049,10 @@ func TestBoundsAndDeixis(t *testing.T) {
 // states nothing, and a label names who "I" is.
 func TestConversationTurns(t *testing.T) {
 	for _, p := range [][2]string{
-		{"Ben: I went sailing, fishing, and horseback riding.", "Ben: Then, you are to walk to work."},
+		{"Ben: I went kayaking, climbing, and horseback riding.", "Ben: Then, you have to walk to the office."},
 		{"[4:11 pm] Tom: The radio has too many ads.", "[4:40 pm] Tom: I have a few ideas."},
-		{"Lena: I was scared stiff of giving my first performance.", "Lena: My friends kept taking photos."},
-		{"Aisha: Well, it pays off for her. How old is she anyway?", "Aisha: Her car is new."},
+		{"Lena: I was nervous about giving my first talk.", "Lena: My friends kept taking photos."},
+		{"Aisha: Good for her. How old is she, by the way?", "Aisha: Her car is new."},
 		{"Maya: I love hiking.", "Tom: I hate hiking."},
 		{"You like the blue one.", "You do not like the blue one."},
 	} {
