@@ -22,6 +22,11 @@ first name, mturk_agent_2 the second), as a chat agent that keeps one memory
 of its talks with them would see it.
 
     python3 build_chat.py PATH/TO/casino_train.json > chat.jsonl
+
+chat_heldout.jsonl is built the same way from the next dialogues of the
+same training split, 250 to 499, which the rules were not written from:
+
+    python3 build_chat.py PATH/TO/casino_train.json 250 500 > chat_heldout.jsonl
 """
 import json, re, sys
 
@@ -32,9 +37,9 @@ NAMES = ["Maya", "Tom", "Aisha", "Ben", "Lena", "Omar", "Sofia", "Raj", "Nora", 
 ACTIONS = {"Submit-Deal", "Accept-Deal", "Reject-Deal", "Walk-Away"}
 LIC = "CC BY 4.0 (CaSiNo)"
 
-def main(path):
+def main(path, start=0, end=DIALOGUES):
     dialogues = json.load(open(path, encoding="utf-8"))
-    for d, dlg in enumerate(dialogues[:DIALOGUES]):
+    for d, dlg in enumerate(dialogues[start:end]):
         conv = d // SESSION
         names = {"mturk_agent_1": NAMES[(2 * conv) % len(NAMES)],
                  "mturk_agent_2": NAMES[(2 * conv + 1) % len(NAMES)]}
@@ -52,4 +57,4 @@ def main(path):
             k += 1
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], *(int(a) for a in sys.argv[2:4]))
