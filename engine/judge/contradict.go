@@ -212,7 +212,16 @@ func (j *Judge) compareClaims(x, y *Claim) Verdict {
 	rel := x.Relation
 	switch {
 	case x.Negated != y.Negated:
-		if valuesEqual(x.Value, y.Value) || valueRefines(x.Value, y.Value) || valueRefines(y.Value, x.Value) || j.noneOf(x, y) || j.noneOf(y, x) {
+		// The value denied must be the value asserted, words, modifiers
+		// and phrases alike: "not good at hunting" does not deny "good",
+		// nor "does not need too much water" "needs water". A denial of
+		// the whole denies each narrower case ("never drinks coffee" /
+		// "drinks coffee every morning"); the converse does not hold.
+		neg, pos := x, y
+		if y.Negated {
+			neg, pos = y, x
+		}
+		if valuesEqual(x.Value, y.Value) || valueRefines(neg.Value, pos.Value) || j.noneOf(x, y) || j.noneOf(y, x) {
 			if x.Value.Kind == KindText && x.Value.Text == "" && y.Value.Text == "" && rel == "is" {
 				return Verdict{}
 			}

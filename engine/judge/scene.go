@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // sleepWords describe being asleep; activeWords are activities that need
@@ -31,12 +32,18 @@ const subjectSpan = 3
 // sceneText is what the scene rules read of a text, read once per text
 // (a Judge's scenes cache).
 type sceneText struct {
-	toks    []token
-	words   []sceneWord
-	negated bool
-	counts  []Value             // countsOf
-	stems   map[string]bool     // normWord of every token
-	colors  map[string][]string // thing -> the colours written before it
+	toks []token // the scene statements
+	// allToks are every statement's tokens: what a scene statement denies
+	// of a thing ("the staging server is not encrypted") is contradicted
+	// by any mention of it ("we run an encrypted staging server").
+	allToks []token
+	// allWords counts the content words of every statement.
+	allWords int
+	words    []sceneWord
+	negated  bool
+	counts   []Value             // countsOf
+	stems    map[string]bool     // normWord of every token
+	colors   map[string][]string // thing -> the colours written before it
 	// claims are the text's claims (Extract), read with the rest so that
 	// a stored text met by many writes is read once.
 	claims []Claim
@@ -47,27 +54,131 @@ func newSceneText(text string) *sceneText {
 	// chat turn's clock time and speaker label, and without questions.
 	_, body := chatBody(tokenize(text))
 	st := &sceneText{stems: map[string]bool{}, claims: Extract(text)}
-	for n, s := range statements(body) {
+	n := 0
+	for _, s := range statements(body) {
+		// Negation anywhere keeps the scene rules out (see scene), so it
+		// is read from every statement, scene or not.
+		if len(st.allToks) > 0 {
+			st.allToks = append(st.allToks, token{text: ".", low: "."})
+		}
+		st.allToks = append(st.allToks, s...)
+		for _, t := range s {
+			if negators[t.low] {
+				st.negated = true
+			}
+			st.stems[normWord(t.low)] = true
+			if !stopWords[t.low] && hasLetterOrDigit(t.low) && !isDeterminer(t.low) {
+				st.allWords++
+			}
+		}
+		if !sceneStatement(s) {
+			continue
+		}
 		if n > 0 {
 			st.toks = append(st.toks, token{text: ".", low: "."})
 		}
 		st.toks = append(st.toks, s...)
 		pos := 0
 		for _, t := range s {
-			if negators[t.low] {
-				st.negated = true
-			}
-			st.stems[normWord(t.low)] = true
 			if stopWords[t.low] || !hasLetterOrDigit(t.low) || isDeterminer(t.low) {
 				continue
 			}
 			st.words = append(st.words, sceneWord{w: normWord(t.low), low: t.low, i: len(st.words), sent: n, pos: pos})
 			pos++
 		}
+		n++
 	}
 	st.counts = countsOf(st.toks)
 	st.colors = colorsOf(st.toks)
 	return st
+}
+
+// sceneArticles open a noun phrase that names a thing or person seen from
+// outside: "a man", "the dog", "their kids", "these boxes".
+var sceneArticles = map[string]bool{"a": true, "an": true, "the": true, "these": true, "those": true,
+	"his": true, "her": true, "their": true, "its": true, "another": true}
+
+// sceneStatement reports whether a statement describes a scene: its
+// subject is a noun phrase (an article and a noun, a count and a noun, a
+// bare noun or a name before its verb), or "nobody". Speech between
+// people is not a scene: a statement that opens with a first- or
+// second-person pronoun, a modal or auxiliary verb, a question word, a
+// conjunction or condition ("if", "but", "so"), a preposition, a
+// quantifier or a greeting or filler is an offer, a request, an answer or
+// small talk, and the scene rules do not read it.
+func sceneStatement(s []token) bool {
+	k := 0
+	for k < len(s) && !hasLetterOrDigit(s[k].low) {
+		k++
+	}
+	if k >= len(s) {
+		return false
+	}
+	w := s[k].low
+	next := func(i int) string {
+		if i < len(s) {
+			return s[i].low
+		}
+		return ""
+	}
+	switch {
+	case w == "nobody" || w == "noone" || w == "none" || w == "no" && next(k+1) == "one":
+		return true
+	case w == "a" || w == "an" || w == "the":
+		// An article opens a noun phrase, even one a typo cut short.
+		return true
+	case sceneArticles[w] || isDigitStart(w) || numberWords[w] || inClass("quantifiers", w+" "+quantifierOf(w)):
+		// "their kids", "two women", "some musicians": a determiner or a
+		// count and a noun. "All for me", "most of it" name nothing.
+		return sceneNoun(next(k + 1))
+	case w == "there" && isCopula(next(k+1)), (w == "this" || w == "it") && isCopula(next(k+1)):
+		// "There is a dog laying down", "This is an outdoor market": a
+		// thing presented, when an article or a noun follows.
+		n := next(k + 2)
+		return n == "a" || n == "an" || n == "the" || isDigitStart(n) || numberWords[n] || sceneNoun(n)
+	}
+	if !sceneNoun(w) || inClass("clause-words", w) || inClass("adverb-openers", w) || inClass("not_scene_subjects", w) {
+		return false
+	}
+	// A bare noun or a name is a subject when a verb follows it: a form of
+	// "be", "have" or "do", a modal, a participle or a preposition ("Man
+	// lining up a putt", "Boys in Africa are playing", "Food is vital",
+	// "Alice has access"), after the rest of a name ("Laura Bush reads")
+	// or of a compound ("Factory workers standing"). A bare word followed
+	// by an object or an adjective is a verb or an exclamation ("Sounds
+	// good", "Need water", "Perfect deal").
+	k++
+	for k < len(s) && s[k].capitalized() && hasLetterOrDigit(s[k].low) && !inClass("scene_fillers", s[k].low) {
+		k++
+	}
+	verbal := func(n string) bool {
+		return isCopula(n) || inClass("modals", n) || n == "will" || n == "would" ||
+			n == "has" || n == "have" || n == "had" || n == "does" || n == "did" ||
+			len(n) > 4 && strings.HasSuffix(n, "ing")
+	}
+	n := next(k)
+	if verbal(n) || inClass("adverb-openers", n) && n != "to" {
+		return true
+	}
+	return sceneNoun(n) && verbal(next(k+1))
+}
+
+// quantifierOf returns the quantity the quantifiers class gives w ("" if
+// none): the class lists "WORD QUANTITY".
+func quantifierOf(w string) string {
+	for _, l := range wordList("quantifiers") {
+		if f := strings.Fields(l); len(f) == 2 && f[0] == w {
+			return f[1]
+		}
+	}
+	return ""
+}
+
+// sceneNoun reports whether w can be the noun of a scene's subject: a
+// word, not a pronoun, verb of speech, quantifier or function word.
+func sceneNoun(w string) bool {
+	return hasLetterOrDigit(w) && !isDigitStart(w) && !stopWords[w] && !isDeterminer(w) && !negators[w] &&
+		!inClass("scene_fillers", w) && !inClass("degree_words", w) && !isCopula(w)
 }
 
 // scene applies the rules for descriptive sentences that carry no
@@ -76,7 +187,7 @@ func newSceneText(text string) *sceneText {
 func (j *Judge) scene(a, b string) Verdict {
 	sa, sb := j.scenes.get(a), j.scenes.get(b)
 	wa, wb := sa.words, sb.words
-	if len(wa) == 0 || len(wb) == 0 || len(wa) > maxSceneWords || len(wb) > maxSceneWords {
+	if len(wa) == 0 && len(wb) == 0 || sa.allWords > maxSceneWords || sb.allWords > maxSceneWords {
 		return Verdict{}
 	}
 	inA, inB := map[string]bool{}, map[string]bool{}
@@ -131,6 +242,10 @@ func (j *Judge) scene(a, b string) Verdict {
 				Explanation: fmt.Sprintf("%s: nobody is %q in one text, someone is in the other", RuleSceneNobody, verb)}
 		}
 	}
+	// The rules below compare two scenes.
+	if len(wa) == 0 || len(wb) == 0 {
+		return Verdict{}
+	}
 	// Negation anywhere else flips polarity: stay out.
 	if sa.negated != sb.negated {
 		return Verdict{}
@@ -147,12 +262,16 @@ func (j *Judge) scene(a, b string) Verdict {
 		if inB[p.w] {
 			continue
 		}
+		if inClass("degree_words", p.low) || inClass("degree_words", p.w) {
+			// How much or in what order, not a state: "most"/"least".
+			continue
+		}
 		fa := j.lex.stateForms(p.low)
 		if len(fa) == 0 {
 			continue
 		}
 		for k, q := range wb {
-			if inA[q.w] {
+			if inA[q.w] || inClass("degree_words", q.low) || inClass("degree_words", q.w) {
 				continue
 			}
 			if formsB[k] == nil {
@@ -278,7 +397,7 @@ func colorsOf(ts []token) map[string][]string {
 // isn't shaggy") and the other gives it ("a shaggy dog"): the word the
 // attribute is, and the thing.
 func deniedAttribute(neg, pos *sceneText) (attr, thing string, ok bool) {
-	tn, tp := neg.toks, pos.toks
+	tn, tp := neg.toks, pos.allToks
 	if pos.negated {
 		return "", "", false
 	}
