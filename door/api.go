@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/scope"
 	"github.com/memgov/memgov/review"
@@ -20,7 +21,7 @@ import (
 // /v1/openapi.json describes exactly these (a test holds them together).
 type route struct {
 	method, path string
-	handle       func(w http.ResponseWriter, r *http.Request, p engine.Principal)
+	handle       func(w http.ResponseWriter, r *http.Request, p memgov.Principal)
 }
 
 func (s *Server) routes() []route {
@@ -90,15 +91,15 @@ func decode(r *http.Request, v any) error {
 		return err
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
-		return fmt.Errorf("%w: the request needs a JSON body", engine.ErrInvalid)
+		return fmt.Errorf("%w: the request needs a JSON body", memgov.ErrInvalid)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: the body is not valid: %v", engine.ErrInvalid, err)
+		return fmt.Errorf("%w: the body is not valid: %v", memgov.ErrInvalid, err)
 	}
 	if dec.More() {
-		return fmt.Errorf("%w: unexpected data after the JSON body", engine.ErrInvalid)
+		return fmt.Errorf("%w: unexpected data after the JSON body", memgov.ErrInvalid)
 	}
 	return nil
 }
@@ -118,12 +119,12 @@ func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < lo || n > hi {
-		return 0, fmt.Errorf("%w: %s must be a whole number from %d to %d", engine.ErrInvalid, name, lo, hi)
+		return 0, fmt.Errorf("%w: %s must be a whole number from %d to %d", memgov.ErrInvalid, name, lo, hi)
 	}
 	return n, nil
 }
 
-func (s *Server) whoami(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) whoami(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	writeJSON(w, http.StatusOK, p)
 }
 
@@ -131,11 +132,11 @@ func (s *Server) whoami(w http.ResponseWriter, r *http.Request, p engine.Princip
 // the write's result.
 func writeHTTPStatus(status string) int {
 	switch status {
-	case engine.StatusDeferred:
+	case memgov.StatusDeferred:
 		return http.StatusAccepted
-	case engine.StatusDenied:
+	case memgov.StatusDenied:
 		return http.StatusForbidden
-	case engine.StatusRejected, engine.StatusDeadlineExceeded:
+	case memgov.StatusRejected, memgov.StatusDeadlineExceeded:
 		return http.StatusUnprocessableEntity
 	}
 	return http.StatusOK
@@ -146,10 +147,10 @@ func writeHTTPStatus(status string) int {
 // is wrong (never echoing the ref).
 func refParam(ref string) error {
 	if ref == "" {
-		return fmt.Errorf("%w: memory_ref is required (TENANT/AGENT[/SCOPE])", engine.ErrInvalid)
+		return fmt.Errorf("%w: memory_ref is required (TENANT/AGENT[/SCOPE])", memgov.ErrInvalid)
 	}
 	if _, err := scope.Parse(ref); err != nil {
-		return fmt.Errorf("%w: memory_ref is malformed: %v", engine.ErrInvalid, strings.TrimPrefix(err.Error(), scope.ErrMalformed.Error()+": "))
+		return fmt.Errorf("%w: memory_ref is malformed: %v", memgov.ErrInvalid, strings.TrimPrefix(err.Error(), scope.ErrMalformed.Error()+": "))
 	}
 	return nil
 }
@@ -158,18 +159,18 @@ func refParam(ref string) error {
 // is asked to write.
 func keyParam(key string) error {
 	if key == "" {
-		return fmt.Errorf("%w: the entry key is required (/v1/memories/KEY?memory_ref=REF)", engine.ErrInvalid)
+		return fmt.Errorf("%w: the entry key is required (/v1/memories/KEY?memory_ref=REF)", memgov.ErrInvalid)
 	}
-	return engine.CheckKey(key)
+	return memgov.CheckKey(key)
 }
 
-func (s *Server) postMemory(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) postMemory(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	raw, err := io.ReadAll(r.Body)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	req, err := engine.DecodeWriteRequest(raw)
+	req, err := memgov.DecodeWriteRequest(raw)
 	if err == nil {
 		err = refParam(req.MemoryRef)
 	}
@@ -186,7 +187,7 @@ func (s *Server) postMemory(w http.ResponseWriter, r *http.Request, p engine.Pri
 	writeJSON(w, writeHTTPStatus(res.Status), s.answerWrite(r.Context(), res))
 }
 
-func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	q := r.URL.Query()
 	if err := refParam(q.Get("memory_ref")); err != nil {
 		s.fail(w, r, err)
@@ -227,7 +228,7 @@ func getEnvelope(ref string, rd engine.Retrieval) GetEnvelope {
 	return out
 }
 
-func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	ref, key := r.URL.Query().Get("memory_ref"), r.PathValue("key")
 	if err := refParam(ref); err != nil {
 		s.fail(w, r, err)
@@ -249,7 +250,7 @@ func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, p engine.Prin
 	writeJSON(w, http.StatusOK, getEnvelope(ref, rd))
 }
 
-func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	q := r.URL.Query()
 	if err := refParam(q.Get("memory_ref")); err != nil {
 		s.fail(w, r, err)
@@ -285,7 +286,7 @@ func (b searchBody) query() engine.SearchQuery {
 	return q
 }
 
-func (s *Server) search(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) search(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	var b searchBody
 	if err := decode(r, &b); err != nil {
 		s.fail(w, r, err)
@@ -303,7 +304,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, p engine.Princip
 	writeJSON(w, http.StatusOK, engine.EnvelopeSearch(b.MemoryRef, rid, hits))
 }
 
-func (s *Server) writeStatus(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) writeStatus(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	res, err := s.eng.WriteStatus(r.Context(), p.ID, r.PathValue("review_id"))
 	if err != nil {
 		s.fail(w, r, err)
@@ -312,7 +313,7 @@ func (s *Server) writeStatus(w http.ResponseWriter, r *http.Request, p engine.Pr
 	writeJSON(w, http.StatusOK, s.answerWrite(r.Context(), res))
 }
 
-func (s *Server) verify(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) verify(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	var b struct {
 		MemoryRef string          `json:"memory_ref"`
 		State     json.RawMessage `json:"state,omitempty"`
@@ -322,7 +323,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request, p engine.Princip
 		s.fail(w, r, err)
 		return
 	}
-	res, err := s.eng.VerifyMemoryAs(r.Context(), p.ID, engine.VerifyRequest{MemoryRef: b.MemoryRef, State: b.State, Deep: b.Deep})
+	res, err := s.eng.VerifyMemoryAs(r.Context(), p.ID, memgov.VerifyRequest{MemoryRef: b.MemoryRef, State: b.State, Deep: b.Deep})
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -330,7 +331,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request, p engine.Princip
 	writeJSON(w, http.StatusOK, res)
 }
 
-func (s *Server) forget(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) forget(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	var b struct {
 		MemoryRef string `json:"memory_ref"`
 		Subject   string `json:"subject"`
@@ -350,13 +351,13 @@ func (s *Server) forget(w http.ResponseWriter, r *http.Request, p engine.Princip
 
 // reviewRow is one open review as the JSON API lists it.
 type reviewRow struct {
-	engine.Review
+	memgov.Review
 	Key    string              `json:"key"`
 	Text   string              `json:"text"`
 	Detail engine.ReviewDetail `json:"detail"`
 }
 
-func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	svc := review.New(s.eng, p)
 	if err := svc.CanAct(); err != nil {
 		s.fail(w, r, err)
@@ -364,7 +365,7 @@ func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, p engine.Pr
 	}
 	f, err := review.ParseQueueFilter(r.URL.Query().Get("filter"))
 	if err != nil {
-		s.fail(w, r, fmt.Errorf("%w: filter: %v", engine.ErrInvalid, err))
+		s.fail(w, r, fmt.Errorf("%w: filter: %v", memgov.ErrInvalid, err))
 		return
 	}
 	limit, err := intParam(r, "limit", 50, 1, 500)
@@ -397,17 +398,17 @@ type decisionBody struct {
 	ClaimToken int64  `json:"claim_token,omitempty"`
 }
 
-func (s *Server) claimReview(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) claimReview(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	rv, err := review.New(s.eng, p).Queue().Claim(r.Context(), r.PathValue("id"))
 	s.answer(w, r, rv, err)
 }
 
-func (s *Server) releaseReview(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) releaseReview(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	released, err := review.New(s.eng, p).Queue().Release(r.Context(), r.PathValue("id"))
 	s.answer(w, r, map[string]bool{"released": released}, err)
 }
 
-func (s *Server) approveReview(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) approveReview(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	var b decisionBody
 	if err := decodeOptional(r, &b); err != nil {
 		s.fail(w, r, err)
@@ -417,7 +418,7 @@ func (s *Server) approveReview(w http.ResponseWriter, r *http.Request, p engine.
 	s.answer(w, r, rv, err)
 }
 
-func (s *Server) rejectReview(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) rejectReview(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	var b decisionBody
 	if err := decode(r, &b); err != nil {
 		s.fail(w, r, err)
@@ -427,7 +428,7 @@ func (s *Server) rejectReview(w http.ResponseWriter, r *http.Request, p engine.P
 	s.answer(w, r, rv, err)
 }
 
-func (s *Server) escalateReview(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) escalateReview(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	var b decisionBody
 	if err := decodeOptional(r, &b); err != nil {
 		s.fail(w, r, err)
@@ -451,7 +452,7 @@ type driftRow struct {
 	Error string `json:"error,omitempty"`
 }
 
-func (s *Server) listDrift(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) listDrift(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	svc := review.New(s.eng, p)
 	if err := svc.CanAct(); err != nil {
 		s.fail(w, r, err)
@@ -472,7 +473,7 @@ func (s *Server) listDrift(w http.ResponseWriter, r *http.Request, p engine.Prin
 	writeJSON(w, http.StatusOK, map[string]any{"episodes": rows})
 }
 
-func (s *Server) ackDrift(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) ackDrift(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	var b struct {
 		Resolution string `json:"resolution"`
 		Note       string `json:"note,omitempty"`
@@ -485,7 +486,7 @@ func (s *Server) ackDrift(w http.ResponseWriter, r *http.Request, p engine.Princ
 	s.answer(w, r, res, err)
 }
 
-func (s *Server) listProposals(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) listProposals(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	svc := review.New(s.eng, p)
 	if err := svc.CanAct(); err != nil {
 		s.fail(w, r, err)
@@ -498,12 +499,12 @@ func (s *Server) listProposals(w http.ResponseWriter, r *http.Request, p engine.
 	}
 	ps, err := svc.Proposals().List(r.Context(), f)
 	if ps == nil {
-		ps = []engine.Proposal{}
+		ps = []memgov.Proposal{}
 	}
 	s.answer(w, r, map[string]any{"proposals": ps}, err)
 }
 
-func (s *Server) decideProposal(w http.ResponseWriter, r *http.Request, p engine.Principal) {
+func (s *Server) decideProposal(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
 	var b struct {
 		Note string `json:"note,omitempty"`
 	}
@@ -533,7 +534,7 @@ func (s *Server) decideProposal(w http.ResponseWriter, r *http.Request, p engine
 		pr, err := ps.Archive(r.Context(), view.Proposal, b.Note)
 		s.answer(w, r, pr, err)
 	default:
-		s.fail(w, r, fmt.Errorf("%w: proposal action %q: apply, reject or archive", engine.ErrNotFound, strings.ToValidUTF8(action, "?")))
+		s.fail(w, r, fmt.Errorf("%w: proposal action %q: apply, reject or archive", memgov.ErrNotFound, strings.ToValidUTF8(action, "?")))
 	}
 }
 

@@ -11,18 +11,18 @@ import (
 	"sync"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 type principalKey struct{}
 
 // principalFrom returns the authenticated principal of a request's context.
-func principalFrom(ctx context.Context) (engine.Principal, bool) {
-	p, ok := ctx.Value(principalKey{}).(engine.Principal)
+func principalFrom(ctx context.Context) (memgov.Principal, bool) {
+	p, ok := ctx.Value(principalKey{}).(memgov.Principal)
 	return p, ok
 }
 
-func withPrincipal(ctx context.Context, p engine.Principal) context.Context {
+func withPrincipal(ctx context.Context, p memgov.Principal) context.Context {
 	return context.WithValue(ctx, principalKey{}, p)
 }
 
@@ -57,7 +57,7 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 		}
 		p, err := s.eng.Authenticate(r.Context(), tok)
 		if err != nil {
-			if errors.Is(err, engine.ErrUnauthorized) {
+			if errors.Is(err, memgov.ErrUnauthorized) {
 				s.failures.failed(addr)
 			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="memgov", error="invalid_token"`)
@@ -65,7 +65,7 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 			return
 		}
 		noteInfo(r.Context(), p.ID)
-		if ok, wait := s.limiter.allow(engine.HashToken(tok)); !ok {
+		if ok, wait := s.limiter.allow(memgov.HashToken(tok)); !ok {
 			w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
 			writeError(w, http.StatusTooManyRequests, CodeRateLimited, fmt.Sprintf("this token's rate limit is %g requests a second; retry in %s", s.cfg.Rate, wait.Round(time.Millisecond)))
 			return

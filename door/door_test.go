@@ -16,6 +16,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -67,12 +68,12 @@ func newEnv(t *testing.T, pol string, cfg Config) *env {
 	}
 	eng := engine.New(s, testKey, engine.WithPolicy(p))
 	e := &env{t: t, db: db, eng: eng, tokens: map[string]string{}, clock: &clock{t: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)}}
-	for _, pr := range []engine.Principal{
-		{ID: "bot", Role: engine.Executor, Tenant: "acme"},
-		{ID: "bot2", Role: engine.Executor, Tenant: "acme"},
-		{ID: "planner", Role: engine.Orchestrator, Tenant: "acme"},
-		{ID: "rival", Role: engine.Orchestrator, Tenant: "globex"},
-		{ID: "jane", Role: engine.Curator, Tenant: "acme"},
+	for _, pr := range []memgov.Principal{
+		{ID: "bot", Role: memgov.Executor, Tenant: "acme"},
+		{ID: "bot2", Role: memgov.Executor, Tenant: "acme"},
+		{ID: "planner", Role: memgov.Orchestrator, Tenant: "acme"},
+		{ID: "rival", Role: memgov.Orchestrator, Tenant: "globex"},
+		{ID: "jane", Role: memgov.Curator, Tenant: "acme"},
 	} {
 		if _, err := eng.AddPrincipal(ctx, pr, "test"); err != nil {
 			t.Fatal(err)
@@ -152,7 +153,7 @@ func TestAgentTokenCannotApproveImpersonateOrCrossTenant(t *testing.T) {
 
 	// The executor's write waits for a curator.
 	code, res := e.do("bot", "POST", "/v1/memories", writeReq("acme/bot", "customer-42/channel", "Customer 42 prefers email."))
-	if code != http.StatusAccepted || str(res, "status") != engine.StatusDeferred {
+	if code != http.StatusAccepted || str(res, "status") != memgov.StatusDeferred {
 		t.Fatalf("write = %d %v", code, res)
 	}
 	reviewID := str(res, "review_id")
@@ -167,7 +168,7 @@ func TestAgentTokenCannotApproveImpersonateOrCrossTenant(t *testing.T) {
 	if code, res = e.do("bot", "GET", "/v1/reviews", nil); code != http.StatusForbidden {
 		t.Errorf("agent reads the queue: %d %v", code, res)
 	}
-	if r, _ := e.eng.Review(ctx, reviewID); r.Status != engine.ReviewPending {
+	if r, _ := e.eng.Review(ctx, reviewID); r.Status != memgov.ReviewPending {
 		t.Fatalf("review after the agent's attempts: %+v", r)
 	}
 
@@ -184,10 +185,10 @@ func TestAgentTokenCannotApproveImpersonateOrCrossTenant(t *testing.T) {
 
 	// The curator approves; the agent learns the fate of its write.
 	code, res = e.do("jane", "POST", "/v1/reviews/"+reviewID+"/approve", map[string]any{"note": "checked the CRM"})
-	if code != http.StatusOK || str(res, "status") != engine.ReviewApproved || str(res, "decided_by") != "jane" {
+	if code != http.StatusOK || str(res, "status") != memgov.ReviewApproved || str(res, "decided_by") != "jane" {
 		t.Fatalf("curator approve = %d %v", code, res)
 	}
-	if code, res = e.do("bot", "GET", "/v1/writes/"+reviewID, nil); code != http.StatusOK || str(res, "status") != engine.StatusCommitted {
+	if code, res = e.do("bot", "GET", "/v1/writes/"+reviewID, nil); code != http.StatusOK || str(res, "status") != memgov.StatusCommitted {
 		t.Fatalf("status = %d %v", code, res)
 	}
 
@@ -205,7 +206,7 @@ func TestAgentTokenCannotApproveImpersonateOrCrossTenant(t *testing.T) {
 	if code, res = e.do("rival", "GET", "/v1/writes/"+reviewID, nil); code != http.StatusNotFound {
 		t.Errorf("rival reads acme's review = %d %v", code, res)
 	}
-	if code, res = e.do("rival", "POST", "/v1/memories", writeReq("acme/rival", "k", "Globex owns acme now.")); code != http.StatusForbidden || str(res, "status") != engine.StatusDenied {
+	if code, res = e.do("rival", "POST", "/v1/memories", writeReq("acme/rival", "k", "Globex owns acme now.")); code != http.StatusForbidden || str(res, "status") != memgov.StatusDenied {
 		t.Errorf("rival writes into acme = %d %v", code, res)
 	}
 	if code, res = e.do("rival", "POST", "/v1/verify", map[string]any{"memory_ref": "acme/bot"}); code != http.StatusForbidden {
@@ -218,13 +219,13 @@ func TestAgentTokenCannotApproveImpersonateOrCrossTenant(t *testing.T) {
 	}
 
 	// The log names the authenticated principals.
-	var approve engine.LogEntry
+	var approve oplog.Entry
 	entries, err := e.eng.LogTail(ctx, 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, le := range entries {
-		if le.Op == engine.OpApprove {
+		if le.Op == oplog.Approve {
 			approve = le
 		}
 	}
@@ -369,7 +370,7 @@ func TestSyncWaitIsAnsweredDeferredOnDrain(t *testing.T) {
 	// Wait until the write is in the queue and waiting, then shut down.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		if rs, n, _ := e.eng.Reviews(context.Background(), engine.ReviewQuery{Tier: engine.TierSync, Limit: 1}); n == 1 && len(rs) == 1 {
+		if rs, n, _ := e.eng.Reviews(context.Background(), memgov.ReviewQuery{Tier: memgov.TierSync, Limit: 1}); n == 1 && len(rs) == 1 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -380,7 +381,7 @@ func TestSyncWaitIsAnsweredDeferredOnDrain(t *testing.T) {
 	e.srv.BeginDrain()
 	select {
 	case a := <-done:
-		if a.code != http.StatusAccepted || str(a.res, "status") != engine.StatusDeferred || str(a.res, "tier") != engine.TierSync ||
+		if a.code != http.StatusAccepted || str(a.res, "status") != memgov.StatusDeferred || str(a.res, "tier") != memgov.TierSync ||
 			!strings.Contains(str(a.res, "detail"), "shutting down") {
 			t.Fatalf("answer on drain = %d %v", a.code, a.res)
 		}
@@ -401,7 +402,7 @@ func TestSyncWaitEndsWithTheDecision(t *testing.T) {
 	}()
 	var id string
 	for deadline := time.Now().Add(10 * time.Second); id == ""; {
-		if rs, _, _ := e.eng.Reviews(context.Background(), engine.ReviewQuery{Tier: engine.TierSync, Limit: 1}); len(rs) == 1 {
+		if rs, _, _ := e.eng.Reviews(context.Background(), memgov.ReviewQuery{Tier: memgov.TierSync, Limit: 1}); len(rs) == 1 {
 			id = rs[0].ID
 		} else if time.Now().After(deadline) {
 			t.Fatal("no SYNC_BLOCK review")
@@ -413,7 +414,7 @@ func TestSyncWaitEndsWithTheDecision(t *testing.T) {
 	}
 	select {
 	case res := <-done:
-		if str(res, "status") != engine.StatusRejected || str(res, "reason") != engine.ReasonReviewRejected {
+		if str(res, "status") != memgov.StatusRejected || str(res, "reason") != engine.ReasonReviewRejected {
 			t.Fatalf("waiting write = %v", res)
 		}
 	case <-time.After(10 * time.Second):
@@ -458,7 +459,7 @@ func TestMetricsScrape(t *testing.T) {
 func TestFlowThroughTheAPI(t *testing.T) {
 	e := newEnv(t, "", Config{})
 	code, res := e.do("planner", "POST", "/v1/memories", writeReq("acme/planner", "plan/q4", "The Q4 plan ships on Friday."))
-	if code != 200 || str(res, "status") != engine.StatusCommitted {
+	if code != 200 || str(res, "status") != memgov.StatusCommitted {
 		t.Fatalf("write = %d %v", code, res)
 	}
 	// Idempotent replays, list, get, search, delete.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -98,15 +99,15 @@ func classify(err error) (int, string, string) {
 	switch {
 	case errors.As(err, &tooLarge):
 		return http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("the request body is larger than %d bytes", tooLarge.Limit)
-	case errors.Is(err, engine.ErrUnauthorized):
+	case errors.Is(err, memgov.ErrUnauthorized):
 		return http.StatusUnauthorized, CodeUnauthorized, err.Error()
 	case errors.Is(err, engine.ErrForbidden):
 		return http.StatusForbidden, CodeForbidden, err.Error()
-	case errors.Is(err, engine.ErrNotFound):
+	case errors.Is(err, memgov.ErrNotFound):
 		return http.StatusNotFound, CodeNotFound, err.Error()
-	case errors.Is(err, engine.ErrInvalid):
-		return http.StatusBadRequest, CodeInvalid, strings.TrimPrefix(err.Error(), engine.ErrInvalid.Error()+": ")
-	case errors.Is(err, engine.ErrConflict):
+	case errors.Is(err, memgov.ErrInvalid):
+		return http.StatusBadRequest, CodeInvalid, strings.TrimPrefix(err.Error(), memgov.ErrInvalid.Error()+": ")
+	case errors.Is(err, memgov.ErrConflict):
 		return http.StatusConflict, CodeConflict, err.Error()
 	case errors.Is(err, context.DeadlineExceeded):
 		return http.StatusGatewayTimeout, CodeTimeout, "the request took longer than the server's time-out"

@@ -11,7 +11,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // MCP for agents: the tools of the memory servers agents already use
@@ -23,27 +25,27 @@ const instructions = `memgov governs this memory: every add_memory passes gates 
 
 // AddMemoryInput is the input of add_memory.
 type AddMemoryInput struct {
-	MemoryRef        string               `json:"memory_ref" jsonschema:"the memoryRef to write to: TENANT/AGENT or TENANT/AGENT/SCOPE"`
-	Text             string               `json:"text" jsonschema:"what to remember, in plain language"`
-	Layer            string               `json:"layer,omitempty" jsonschema:"WORKING, SESSION, EPISODIC (default), SEMANTIC or PROCEDURAL"`
-	Key              string               `json:"key,omitempty" jsonschema:"a stable key; writing the same key again updates the entry (default: a new key)"`
-	Subject          string               `json:"subject,omitempty" jsonschema:"for facts: the subject of a subject-predicate-object triple"`
-	Predicate        string               `json:"predicate,omitempty" jsonschema:"for facts: the predicate"`
-	Object           string               `json:"object,omitempty" jsonschema:"for facts: the object"`
-	Tags             []string             `json:"tags,omitempty"`
-	EvidenceRefs     []engine.EvidenceRef `json:"evidence_refs,omitempty" jsonschema:"where the memory comes from (default with the default observation_type: HUMAN_INPUT from your conversation, conversation:PRINCIPAL[/SESSION])"`
-	Confidence       *float64             `json:"confidence,omitempty" jsonschema:"0 to 1"`
-	ObservationType  string               `json:"observation_type,omitempty" jsonschema:"what kind of observation: user_stated_preference (default for EPISODIC and SEMANTIC), tool_result_verified, task_completion_strategy or session_summary; WORKING and SESSION take any"`
-	Classification   string               `json:"classification,omitempty" jsonschema:"PUBLIC, GENERAL, CONFIDENTIAL or RESTRICTED"`
-	TTLSeconds       *int64               `json:"ttl_seconds,omitempty"`
-	IdempotencyToken string               `json:"idempotency_token,omitempty" jsonschema:"the same token returns the first outcome instead of writing twice"`
-	SessionID        string               `json:"session_id,omitempty"`
-	SourceAgentID    string               `json:"source_agent_id,omitempty" jsonschema:"if given, must be your own principal: a write naming another agent is refused"`
-	Wait             *bool                `json:"wait,omitempty" jsonschema:"wait for a person's decision on a SYNC_BLOCK write (default true, bounded by the server)"`
+	MemoryRef        string              `json:"memory_ref" jsonschema:"the memoryRef to write to: TENANT/AGENT or TENANT/AGENT/SCOPE"`
+	Text             string              `json:"text" jsonschema:"what to remember, in plain language"`
+	Layer            string              `json:"layer,omitempty" jsonschema:"WORKING, SESSION, EPISODIC (default), SEMANTIC or PROCEDURAL"`
+	Key              string              `json:"key,omitempty" jsonschema:"a stable key; writing the same key again updates the entry (default: a new key)"`
+	Subject          string              `json:"subject,omitempty" jsonschema:"for facts: the subject of a subject-predicate-object triple"`
+	Predicate        string              `json:"predicate,omitempty" jsonschema:"for facts: the predicate"`
+	Object           string              `json:"object,omitempty" jsonschema:"for facts: the object"`
+	Tags             []string            `json:"tags,omitempty"`
+	EvidenceRefs     []oplog.EvidenceRef `json:"evidence_refs,omitempty" jsonschema:"where the memory comes from (default with the default observation_type: HUMAN_INPUT from your conversation, conversation:PRINCIPAL[/SESSION])"`
+	Confidence       *float64            `json:"confidence,omitempty" jsonschema:"0 to 1"`
+	ObservationType  string              `json:"observation_type,omitempty" jsonschema:"what kind of observation: user_stated_preference (default for EPISODIC and SEMANTIC), tool_result_verified, task_completion_strategy or session_summary; WORKING and SESSION take any"`
+	Classification   string              `json:"classification,omitempty" jsonschema:"PUBLIC, GENERAL, CONFIDENTIAL or RESTRICTED"`
+	TTLSeconds       *int64              `json:"ttl_seconds,omitempty"`
+	IdempotencyToken string              `json:"idempotency_token,omitempty" jsonschema:"the same token returns the first outcome instead of writing twice"`
+	SessionID        string              `json:"session_id,omitempty"`
+	SourceAgentID    string              `json:"source_agent_id,omitempty" jsonschema:"if given, must be your own principal: a write naming another agent is refused"`
+	Wait             *bool               `json:"wait,omitempty" jsonschema:"wait for a person's decision on a SYNC_BLOCK write (default true, bounded by the server)"`
 }
 
 // request is the governed write the input asks for.
-func (in AddMemoryInput) request() (engine.WriteRequest, error) {
+func (in AddMemoryInput) request() (memgov.WriteRequest, error) {
 	content := map[string]any{"text": in.Text}
 	for k, v := range map[string]string{"subject": in.Subject, "predicate": in.Predicate, "object": in.Object} {
 		if v != "" {
@@ -52,10 +54,10 @@ func (in AddMemoryInput) request() (engine.WriteRequest, error) {
 	}
 	b, err := jsonMarshal(content)
 	if err != nil {
-		return engine.WriteRequest{}, err
+		return memgov.WriteRequest{}, err
 	}
-	layer := engine.Layer(strings.ToUpper(in.Layer))
-	return engine.WriteRequest{SourceAgentID: in.SourceAgentID, MemoryRef: in.MemoryRef, Key: in.Key, TargetLayer: layer,
+	layer := memgov.Layer(strings.ToUpper(in.Layer))
+	return memgov.WriteRequest{SourceAgentID: in.SourceAgentID, MemoryRef: in.MemoryRef, Key: in.Key, TargetLayer: layer,
 		Content: b, Tags: in.Tags, EvidenceRefs: in.EvidenceRefs, Confidence: in.Confidence, ObservationType: in.ObservationType,
 		Classification: in.Classification, TTLSeconds: in.TTLSeconds, IdempotencyToken: in.IdempotencyToken, SessionID: in.SessionID}, nil
 }
@@ -96,10 +98,6 @@ type ListInput struct {
 	Tag       string `json:"tag,omitempty"`
 	After     string `json:"after,omitempty" jsonschema:"the last key of the previous page"`
 }
-
-// ListOutput is the output of list_memories: the entries exactly as
-// MemoryEntry objects, the retrieval id, and each entry's read note.
-type ListOutput = engine.ReadEnvelope
 
 // GetInput is the input of get_memory.
 type GetInput struct {
@@ -143,7 +141,7 @@ func ptr[T any](v T) *T { return &v }
 //
 // forget_memory is listed only when forget is true: for principals who may
 // delete an entry under the policy or forget by subject (see canForget).
-func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (engine.Principal, error), door string, forget bool) *mcp.Server {
+func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (memgov.Principal, error), door string, forget bool) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "memgov", Title: "memgov governed memory", Version: s.cfg.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	closed := ptr(false)
@@ -164,7 +162,7 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (e
 			if err := refParam(in.MemoryRef); err != nil {
 				return nil, WriteAnswer{}, toolError(err)
 			}
-			if err := engine.CheckKey(in.Key); err != nil {
+			if err := memgov.CheckKey(in.Key); err != nil {
 				return nil, WriteAnswer{}, toolError(err)
 			}
 			wr, err := in.request()
@@ -207,25 +205,25 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (e
 	mcp.AddTool(srv, &mcp.Tool{Name: "list_memories", Title: "List memory",
 		Description: "List the visible entries of a memoryRef, ordered by key; page with after.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: closed}},
-		func(ctx context.Context, req *mcp.CallToolRequest, in ListInput) (*mcp.CallToolResult, ListOutput, error) {
+		func(ctx context.Context, req *mcp.CallToolRequest, in ListInput) (*mcp.CallToolResult, engine.ReadEnvelope, error) {
 			ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
 			defer cancel()
 			p, err := who(ctx, req)
 			if err != nil {
-				return nil, ListOutput{}, toolError(err)
+				return nil, engine.ReadEnvelope{}, toolError(err)
 			}
 			if in.Limit == 0 {
 				in.Limit = 100
 			}
 			if in.Limit < 0 || in.Limit > 1000 {
-				return nil, ListOutput{}, toolError(fmt.Errorf("%w: limit must be from 1 to 1000", engine.ErrInvalid))
+				return nil, engine.ReadEnvelope{}, toolError(fmt.Errorf("%w: limit must be from 1 to 1000", memgov.ErrInvalid))
 			}
 			if err := refParam(in.MemoryRef); err != nil {
-				return nil, ListOutput{}, toolError(err)
+				return nil, engine.ReadEnvelope{}, toolError(err)
 			}
 			rd, err := s.eng.Adapter(p.ID).ListRead(ctx, in.MemoryRef, engine.ListOptions{Limit: in.Limit, Tag: in.Tag, AfterKey: in.After})
 			if err != nil {
-				return nil, ListOutput{}, toolError(err)
+				return nil, engine.ReadEnvelope{}, toolError(err)
 			}
 			return nil, rd.Envelope(in.MemoryRef), nil
 		})
@@ -280,12 +278,12 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (e
 // canForget reports whether p can ever use forget_memory: a curator or an
 // operator (who forget by subject), or a principal the policy lets delete
 // entries of some layer.
-func (s *Server) canForget(p engine.Principal) bool {
+func (s *Server) canForget(p memgov.Principal) bool {
 	if p.Role.Human() {
 		return true
 	}
 	pol := s.eng.Policy()
-	for _, l := range []engine.Layer{engine.Working, engine.Session, engine.Episodic, engine.Semantic, engine.Procedural} {
+	for _, l := range []memgov.Layer{memgov.Working, memgov.Session, memgov.Episodic, memgov.Semantic, memgov.Procedural} {
 		if pol.Allowed(string(p.Role), string(l), "delete") {
 			return true
 		}
@@ -294,15 +292,15 @@ func (s *Server) canForget(p engine.Principal) bool {
 }
 
 // exactArguments refuses tool arguments that decoding changed: a lone
-// surrogate escape or an integer beyond 2^53 (engine.CheckExactJSON).
+// surrogate escape or an integer beyond 2^53 (memgov.CheckExactJSON).
 func exactArguments(req *mcp.CallToolRequest) error {
 	if req == nil || req.Params == nil || len(req.Params.Arguments) == 0 {
 		return nil
 	}
-	return engine.CheckExactJSON("the arguments", req.Params.Arguments)
+	return memgov.CheckExactJSON("the arguments", req.Params.Arguments)
 }
 
-func (s *Server) addForgetTool(srv *mcp.Server, who func(context.Context, *mcp.CallToolRequest) (engine.Principal, error)) {
+func (s *Server) addForgetTool(srv *mcp.Server, who func(context.Context, *mcp.CallToolRequest) (memgov.Principal, error)) {
 	closed := ptr(false)
 	mcp.AddTool(srv, &mcp.Tool{Name: "forget_memory", Title: "Forget a memory",
 		Description: "Retract an entry (by key) with a reason; the log keeps its history. Forgetting by subject is for curators and operators.",
@@ -320,7 +318,7 @@ func (s *Server) addForgetTool(srv *mcp.Server, who func(context.Context, *mcp.C
 			}
 			switch {
 			case in.Key != "" && in.Subject != "":
-				return nil, out, toolError(fmt.Errorf("%w: give key or subject, not both", engine.ErrInvalid))
+				return nil, out, toolError(fmt.Errorf("%w: give key or subject, not both", memgov.ErrInvalid))
 			case in.Key != "":
 				if err := keyParam(in.Key); err != nil {
 					return nil, out, toolError(err)
@@ -355,13 +353,13 @@ func toolError(err error) error {
 // answers JSON. Requests reach it through authenticated, which puts the
 // token's principal in the context; RequireBearerToken hands it to the tools.
 func (s *Server) mcpHTTPHandler() http.Handler {
-	who := func(ctx context.Context, req *mcp.CallToolRequest) (engine.Principal, error) {
+	who := func(ctx context.Context, req *mcp.CallToolRequest) (memgov.Principal, error) {
 		if req.Extra != nil && req.Extra.TokenInfo != nil {
-			if p, ok := req.Extra.TokenInfo.Extra["principal"].(engine.Principal); ok {
+			if p, ok := req.Extra.TokenInfo.Extra["principal"].(memgov.Principal); ok {
 				return p, nil
 			}
 		}
-		return engine.Principal{}, fmt.Errorf("%w: no bearer token", engine.ErrUnauthorized)
+		return memgov.Principal{}, fmt.Errorf("%w: no bearer token", memgov.ErrUnauthorized)
 	}
 	full, agent := s.newMCPServer(who, "mcp", true), s.newMCPServer(who, "mcp", false)
 	h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
@@ -384,8 +382,8 @@ func (s *Server) mcpHTTPHandler() http.Handler {
 // StdioServer returns the MCP server of `memgov mcp` for the principal p
 // of token: every tool call authenticates token again, so a revoked token
 // stops working at once. Its tools are those p can use.
-func (s *Server) StdioServer(token string, p engine.Principal) *mcp.Server {
-	who := func(ctx context.Context, _ *mcp.CallToolRequest) (engine.Principal, error) {
+func (s *Server) StdioServer(token string, p memgov.Principal) *mcp.Server {
+	who := func(ctx context.Context, _ *mcp.CallToolRequest) (memgov.Principal, error) {
 		return s.eng.Authenticate(ctx, token)
 	}
 	return s.newMCPServer(who, "stdio", s.canForget(p))

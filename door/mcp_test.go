@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -105,7 +106,7 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession, eng *engine.Engine) {
 	}
 
 	out, msg := call(t, cs, "add_memory", addArgs("acme/planner", "plan/q4", "The Q4 plan ships on Friday."))
-	if msg != "" || out["status"] != engine.StatusCommitted {
+	if msg != "" || out["status"] != memgov.StatusCommitted {
 		t.Fatalf("add_memory = %v %s", out, msg)
 	}
 	if out, msg = call(t, cs, "list_memories", map[string]any{"memory_ref": "acme/planner"}); msg != "" || len(out["entries"].([]any)) != 1 {
@@ -160,11 +161,11 @@ func TestMCPOverHTTP(t *testing.T) {
 	// An executor's write is deferred; memory_status tells its fate, to it only.
 	cs := e.connectHTTP("bot")
 	out, msg := call(t, cs, "add_memory", addArgs("acme/bot", "c/42", "Customer 42 prefers email."))
-	if msg != "" || out["status"] != engine.StatusDeferred {
+	if msg != "" || out["status"] != memgov.StatusDeferred {
 		t.Fatalf("bot add_memory = %v %s", out, msg)
 	}
 	id := out["review_id"].(string)
-	if out, msg = call(t, cs, "memory_status", map[string]any{"review_id": id}); out["status"] != engine.StatusDeferred {
+	if out, msg = call(t, cs, "memory_status", map[string]any{"review_id": id}); out["status"] != memgov.StatusDeferred {
 		t.Fatalf("memory_status = %v %s", out, msg)
 	}
 	if _, msg = call(t, e.connectHTTP("rival"), "memory_status", map[string]any{"review_id": id}); !strings.HasPrefix(msg, "NOT_FOUND:") {

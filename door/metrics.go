@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -59,7 +60,7 @@ func (m *metrics) handler(reg *prometheus.Registry) http.Handler {
 	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
 }
 
-func (m *metrics) observeWrite(door string, res engine.WriteResult, err error, d time.Duration) {
+func (m *metrics) observeWrite(door string, res memgov.WriteResult, err error, d time.Duration) {
 	status := res.Status
 	if err != nil {
 		status = "ERROR"
@@ -70,7 +71,7 @@ func (m *metrics) observeWrite(door string, res engine.WriteResult, err error, d
 
 // denied counts a write refused at the door because it named another agent.
 func (m *metrics) denied(door string) {
-	m.writes.WithLabelValues(door, engine.StatusDenied, "door", "ACTING_AS_ANOTHER").Inc()
+	m.writes.WithLabelValues(door, memgov.StatusDenied, "door", "ACTING_AS_ANOTHER").Inc()
 }
 
 // statusWriter records the status a handler wrote.
@@ -121,15 +122,15 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	up := 1.0
-	for _, tier := range []string{engine.TierSync, engine.TierAsync} {
-		_, n, err := c.eng.Reviews(ctx, engine.ReviewQuery{Tier: tier, Limit: 1, Now: c.eng.Now()})
+	for _, tier := range []string{memgov.TierSync, engine.TierAsync} {
+		_, n, err := c.eng.Reviews(ctx, memgov.ReviewQuery{Tier: tier, Limit: 1, Now: c.eng.Now()})
 		if err != nil {
 			up = 0
 			continue
 		}
 		ch <- prometheus.MustNewConstMetric(queueDesc, prometheus.GaugeValue, float64(n), tier)
 	}
-	if es, err := c.eng.ListDrift(ctx, engine.DriftQuery{OpenOnly: true}); err == nil {
+	if es, err := c.eng.ListDrift(ctx, memgov.DriftQuery{OpenOnly: true}); err == nil {
 		ch <- prometheus.MustNewConstMetric(driftDesc, prometheus.GaugeValue, float64(len(es)))
 	} else {
 		up = 0

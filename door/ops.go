@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // The operations agents have, shared by the JSON API and MCP so both doors
@@ -17,15 +19,15 @@ import (
 // to MaxWait unless wait is false; a wait cut short by MaxWait or by a
 // graceful shutdown is answered DEFERRED with the review id, whose fate
 // memory_status and GET /v1/writes/{id} tell.
-func (s *Server) write(ctx context.Context, p engine.Principal, req engine.WriteRequest, wait bool, door string) (engine.WriteResult, error) {
+func (s *Server) write(ctx context.Context, p memgov.Principal, req memgov.WriteRequest, wait bool, door string) (memgov.WriteResult, error) {
 	if err := engine.ActingAs(p, req.SourceAgentID); err != nil {
 		s.metrics.denied(door)
-		return engine.WriteResult{}, err
+		return memgov.WriteResult{}, err
 	}
 	start := time.Now()
 	res, err := s.eng.Adapter(p.ID).Put(ctx, req)
 	s.metrics.observeWrite(door, res, err, time.Since(start))
-	if err != nil || !wait || res.Status != engine.StatusDeferred || res.Tier != engine.TierSync {
+	if err != nil || !wait || res.Status != memgov.StatusDeferred || res.Tier != memgov.TierSync {
 		return res, err
 	}
 	wctx, cancel := context.WithTimeout(ctx, s.cfg.MaxWait)
@@ -65,9 +67,9 @@ const (
 // layer, and for a layer whose policy lists admitted observation types, an
 // admitted type and, when the layer needs external evidence, the agent's
 // conversation as that evidence.
-func (s *Server) fillWrite(req *engine.WriteRequest, p engine.Principal) {
+func (s *Server) fillWrite(req *memgov.WriteRequest, p memgov.Principal) {
 	if req.TargetLayer == "" {
-		req.TargetLayer = engine.Episodic
+		req.TargetLayer = memgov.Episodic
 	}
 	pol := s.eng.Policy()
 	layer := string(req.TargetLayer)
@@ -79,14 +81,14 @@ func (s *Server) fillWrite(req *engine.WriteRequest, p engine.Principal) {
 		if req.SessionID != "" {
 			uri += "/" + req.SessionID
 		}
-		req.EvidenceRefs = []engine.EvidenceRef{{SourceType: DefaultEvidenceType, SourceURI: uri}}
+		req.EvidenceRefs = []oplog.EvidenceRef{{SourceType: DefaultEvidenceType, SourceURI: uri}}
 	}
 }
 
 // WriteAnswer is a write's result as the doors answer it: the engine's
 // result, and for a DEFERRED write what happens next.
 type WriteAnswer struct {
-	engine.WriteResult
+	memgov.WriteResult
 	Next *NextStep `json:"next,omitempty"`
 }
 
@@ -109,9 +111,9 @@ type NextStep struct {
 }
 
 // answerWrite adds to a DEFERRED result what happens next.
-func (s *Server) answerWrite(ctx context.Context, res engine.WriteResult) WriteAnswer {
+func (s *Server) answerWrite(ctx context.Context, res memgov.WriteResult) WriteAnswer {
 	out := WriteAnswer{WriteResult: res}
-	if res.Status != engine.StatusDeferred {
+	if res.Status != memgov.StatusDeferred {
 		return out
 	}
 	if res.ReviewID == "" {
@@ -133,8 +135,8 @@ func (s *Server) answerWrite(ctx context.Context, res engine.WriteResult) WriteA
 	if !rv.DueAt.IsZero() {
 		n.DecideBy = rv.DueAt.UTC().Format(time.RFC3339)
 	}
-	if rv.Tier == engine.TierSync {
-		n.OnTimeout = "REJECTED " + engine.ReasonApprovalTimeout
+	if rv.Tier == memgov.TierSync {
+		n.OnTimeout = "REJECTED " + memgov.ReasonApprovalTimeout
 	} else {
 		n.OnTimeout = "still DEFERRED: it stays in the review queue, overdue"
 	}
@@ -142,7 +144,7 @@ func (s *Server) answerWrite(ctx context.Context, res engine.WriteResult) WriteA
 	if n.DecideBy != "" {
 		n.Text += " by " + n.DecideBy
 	}
-	if rv.Tier == engine.TierSync {
+	if rv.Tier == memgov.TierSync {
 		n.Text += "; undecided by then, it is rejected"
 	}
 	n.Text += ". It is queued: do not send it again (retry_after counts the seconds to the due time)"

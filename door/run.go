@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/ssh"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 // ServeOptions configures the doors of one `memgov serve` process: the HTTP
@@ -156,7 +156,7 @@ const StdioLinger = 35 * time.Second
 // principal p, the principal of token, until the input ends or ctx is done;
 // every tool call authenticates token again, so a token revoked meanwhile
 // stops working. It returns nil when ctx ended the session.
-func ServeStdio(ctx context.Context, cfg Config, token string, p engine.Principal, r io.Reader, w io.Writer) error {
+func ServeStdio(ctx context.Context, cfg Config, token string, p memgov.Principal, r io.Reader, w io.Writer) error {
 	err := New(cfg).StdioServer(token, p).Run(ctx, StdioTransport(r, w, StdioLinger))
 	if err != nil && ctx.Err() != nil {
 		return nil

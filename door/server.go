@@ -16,6 +16,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -23,7 +24,7 @@ import (
 type Config struct {
 	Engine *engine.Engine
 	Logger *slog.Logger // default: discard
-	// MaxBodyBytes bounds a request body (default engine.MaxRequestBytes + 64 KiB).
+	// MaxBodyBytes bounds a request body (default memgov.MaxRequestBytes + 64 KiB).
 	MaxBodyBytes int64
 	// Rate and Burst bound each token's requests: Rate per second on
 	// average, Burst at once (defaults 200 and 400).
@@ -73,7 +74,7 @@ func New(cfg Config) *Server {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.MaxBodyBytes <= 0 {
-		cfg.MaxBodyBytes = engine.MaxRequestBytes + 64<<10
+		cfg.MaxBodyBytes = memgov.MaxRequestBytes + 64<<10
 	}
 	if cfg.Rate <= 0 {
 		cfg.Rate = 200
@@ -189,7 +190,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 			case err == nil:
 				noteInfo(r.Context(), p.ID)
 				out["log_size"] = size
-			case errors.Is(err, engine.ErrUnauthorized):
+			case errors.Is(err, memgov.ErrUnauthorized):
 				s.failures.failed(addr)
 			}
 		}

@@ -17,6 +17,7 @@ import (
 	bm "github.com/charmbracelet/wish/bubbletea"
 	"github.com/muesli/termenv"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
 	"github.com/memgov/memgov/tui"
@@ -71,7 +72,7 @@ func NewSSH(cfg SSHConfig) (*ssh.Server, error) {
 		return true
 	}
 	console := func(s ssh.Session) *tea.Program {
-		p, ok := s.Context().Value(sshPrincipalKey{}).(engine.Principal)
+		p, ok := s.Context().Value(sshPrincipalKey{}).(memgov.Principal)
 		if !ok {
 			fmt.Fprintln(s, "memgov: no principal for this key")
 			return nil

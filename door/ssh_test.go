@@ -16,7 +16,8 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // screen collects what an SSH session prints.
@@ -72,7 +73,7 @@ func TestReviewConsoleOverSSH(t *testing.T) {
 	if _, err := e.eng.AddSSHKeys(ctx, "jane", janePub, "test"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.eng.AddPrincipal(ctx, engine.Principal{ID: "bob", Role: engine.Curator, Tenant: "acme"}, "test"); err != nil {
+	if _, err := e.eng.AddPrincipal(ctx, memgov.Principal{ID: "bob", Role: memgov.Curator, Tenant: "acme"}, "test"); err != nil {
 		t.Fatal(err)
 	}
 	bobKey, bobPub := newSigner(t)
@@ -188,7 +189,7 @@ func TestReviewConsoleOverSSH(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Status == engine.ReviewApproved {
+		if r.Status == memgov.ReviewApproved {
 			if r.DecidedBy != "jane" {
 				t.Fatalf("approved by %q, want jane", r.DecidedBy)
 			}
@@ -205,7 +206,7 @@ func TestReviewConsoleOverSSH(t *testing.T) {
 	}
 	approved := false
 	for _, le := range entries {
-		if le.Op == engine.OpApprove && le.Actor == "jane" {
+		if le.Op == oplog.Approve && le.Actor == "jane" {
 			approved = true
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -78,14 +79,14 @@ var notified = map[string][]string{
 // notification returns the delivery of an event, or false when the event is
 // not one people are notified of (only SYNC_BLOCK reviews are: async ones
 // wait in the queue).
-func notification(ev engine.Event) (Notification, bool) {
+func notification(ev memgov.Event) (Notification, bool) {
 	fields, ok := notified[ev.Type]
 	if !ok {
 		return Notification{}, false
 	}
 	var raw map[string]any
 	_ = json.Unmarshal(ev.Data, &raw)
-	if ev.Type == "review.created" && raw["tier"] != engine.TierSync {
+	if ev.Type == "review.created" && raw["tier"] != memgov.TierSync {
 		return Notification{}, false
 	}
 	n := Notification{ID: ev.ID, Type: ev.Type, LSN: ev.LSN, At: ev.At, MemoryRef: ev.MemoryRef, Data: map[string]string{}}
@@ -171,7 +172,7 @@ func (d *Dispatcher) init(ctx context.Context) error {
 	}
 	// Start at the end of the outbox: history is not replayed to receivers.
 	for {
-		evs, err := d.Engine.Events(ctx, engine.EventQuery{AfterID: d.cursor, Limit: 1000})
+		evs, err := d.Engine.Events(ctx, memgov.EventQuery{AfterID: d.cursor, Limit: 1000})
 		if err != nil {
 			return err
 		}
@@ -207,7 +208,7 @@ func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
 	}
 	sent := 0
 	for {
-		evs, err := d.Engine.Events(ctx, engine.EventQuery{AfterID: d.cursor, Limit: 200})
+		evs, err := d.Engine.Events(ctx, memgov.EventQuery{AfterID: d.cursor, Limit: 200})
 		if err != nil {
 			return sent, err
 		}
@@ -261,7 +262,7 @@ func (d *Dispatcher) keep(ctx context.Context, h Webhook, n Notification, attemp
 	if err != nil {
 		return err
 	}
-	_, err = d.Engine.AddDeadLetter(ctx, engine.DeadLetter{EventID: n.ID, EventType: n.Type, URL: h.URL,
+	_, err = d.Engine.AddDeadLetter(ctx, memgov.DeadLetter{EventID: n.ID, EventType: n.Type, URL: h.URL,
 		Attempts: attempts, Error: cause.Error(), Body: body, At: d.Now()})
 	return err
 }

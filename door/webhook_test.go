@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -66,17 +66,17 @@ func TestWebhooksAreSignedRetriedAndContentFree(t *testing.T) {
 	// A SYNC_BLOCK write, its escalation, and a drift episode.
 	const secretText = "Refunds up to 500 need no second signature."
 	code, res := e.do("bot", "POST", "/v1/memories?wait=false", writeReq("acme/bot", "refund/limit", secretText))
-	if code != 202 || str(res, "tier") != engine.TierSync {
+	if code != 202 || str(res, "tier") != memgov.TierSync {
 		t.Fatalf("sync write = %d %v", code, res)
 	}
 	if code, res := e.do("jane", "POST", "/v1/reviews/"+str(res, "review_id")+"/escalate", map[string]any{"note": "needs finance: " + secretText}); code != 200 {
 		t.Fatalf("escalate = %d %v", code, res)
 	}
-	if _, err := e.eng.ApproveBaseline(ctx, engine.ApproveRequest{MemoryRef: "acme/planner", By: "jane", MemoryType: engine.MemoryPersistent,
+	if _, err := e.eng.ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: "acme/planner", By: "jane", MemoryType: memgov.MemoryPersistent,
 		TTLSeconds: 3600, DriftPolicy: policy.DenyOnDrift, Level: 2}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := e.eng.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: "acme/planner", State: json.RawMessage(`{"plan/q4":{"text":"The Q4 plan was cancelled."}}`)})
+	_, err := e.eng.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: "acme/planner", State: json.RawMessage(`{"plan/q4":{"text":"The Q4 plan was cancelled."}}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestWebhooksAreSignedRetriedAndContentFree(t *testing.T) {
 			t.Errorf("a notification carries content: %s", b)
 		}
 	}
-	if received[0].MemoryRef != "acme/bot" || received[0].Data["tier"] != engine.TierSync || received[0].Data["reviewId"] == "" {
+	if received[0].MemoryRef != "acme/bot" || received[0].Data["tier"] != memgov.TierSync || received[0].Data["reviewId"] == "" {
 		t.Errorf("review.created = %+v", received[0])
 	}
 	// Nothing is sent twice.
@@ -174,7 +174,7 @@ func TestWebhookFailingEveryRetryIsKeptAsADeadLetter(t *testing.T) {
 	if n, err := d.Tick(ctx); err != nil || n != 1 || down != 3 || up != 1 {
 		t.Fatalf("tick = %d %v; dead receiver called %d times, live one %d", n, err, down, up)
 	}
-	ds, err := e.eng.DeadLetters(ctx, engine.DeadLetterQuery{})
+	ds, err := e.eng.DeadLetters(ctx, memgov.DeadLetterQuery{})
 	if err != nil || len(ds) != 1 {
 		t.Fatalf("dead letters = %v %v, want 1", ds, err)
 	}

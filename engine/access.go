@@ -5,42 +5,34 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
-)
-
-// Reason codes of the policy gate.
-const (
-	ReasonResidency     = gate.ReasonResidency
-	ReasonReferenceOnly = gate.ReasonReferenceOnly
-	ReasonLeaseHeld     = gate.ReasonLeaseHeld
-	ReasonStaleFencing  = gate.ReasonStaleFencing
 )
 
 // Authorize decides authorized(a, m, op) of spec §12.8.2 for a principal acting on
 // memory of ref in layer: the tenant (CTI-1), the RBAC matrix, and the ABAC
 // condition of the executor row ("own session": WORKING and SESSION memory of
 // a ref whose agent segment is the executor itself). op is a policy.Op*.
-func (e *Engine) Authorize(ctx context.Context, principalID, ref string, layer Layer, op string) error {
-	var p Principal
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) Authorize(ctx context.Context, principalID, ref string, layer memgov.Layer, op string) error {
+	var p memgov.Principal
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		p, err = tx.Principal(ctx, principalID)
 		return err
 	})
 	if err != nil {
 		if isNotFound(err) {
-			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, principalID)
+			return fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, principalID)
 		}
 		return err
 	}
 	return e.authorized(p, ref, layer, op)
 }
 
-func (e *Engine) authorized(p Principal, ref string, layer Layer, op string) error {
+func (e *Engine) authorized(p memgov.Principal, ref string, layer memgov.Layer, op string) error {
 	r, err := scope.Parse(ref)
 	if err != nil {
-		return fmt.Errorf("%w: malformed memoryRef", ErrInvalid)
+		return fmt.Errorf("%w: malformed memoryRef", memgov.ErrInvalid)
 	}
 	if !p.Governs(r.Tenant) {
 		return fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
@@ -48,7 +40,7 @@ func (e *Engine) authorized(p Principal, ref string, layer Layer, op string) err
 	if !e.policy.Allowed(string(p.Role), string(layer), op) {
 		return fmt.Errorf("%w: a %s may not %s %s memory (12.8.2)", ErrForbidden, p.Role, op, layer)
 	}
-	if p.Role == Executor && (layer == Working || layer == Session) && agentOf(ref) != p.ID {
+	if p.Role == memgov.Executor && (layer == memgov.Working || layer == memgov.Session) && agentOf(ref) != p.ID {
 		return fmt.Errorf("%w: an executor may %s only its own session memory", ErrForbidden, op)
 	}
 	return nil
@@ -64,7 +56,7 @@ func agentOf(ref string) string {
 
 // clearance is the principal's "clearance" attribute; people without one are
 // cleared for everything, agents for GENERAL.
-func (e *Engine) clearance(p Principal) string {
+func (e *Engine) clearance(p memgov.Principal) string {
 	if c := p.Attributes["clearance"]; c != "" {
 		return strings.ToUpper(c)
 	}
@@ -76,15 +68,15 @@ func (e *Engine) clearance(p Principal) string {
 	return policy.General
 }
 
-// inDomains reports domain(m) ⊆ domains(a) (memory.Principal.InDomains).
-func inDomains(p Principal, tags []string) bool { return p.InDomains(tags) }
+// inDomains reports domain(m) ⊆ domains(a) (memgov.Principal.InDomains).
+func inDomains(p memgov.Principal, tags []string) bool { return p.InDomains(tags) }
 
 // visible is spec §12.8.5: authorized(a, m, READ) ∧ classification(m) <= clearance(a)
 // ∧ domain(m) ⊆ domains(a). Unclassified memory counts as PUBLIC. The host's
 // reserved keys of an agent's own memoryRef (its distillation index and
 // archives, spec §15.7) are the agent's to load whatever their layer; clearance
 // and domains still apply to them.
-func (e *Engine) visible(p Principal, v Version) error {
+func (e *Engine) visible(p memgov.Principal, v memgov.Version) error {
 	own := Reserved(v.Key) && agentOf(v.MemoryRef) == p.ID && p.Governs(tenantOf(v.MemoryRef))
 	if err := e.authorized(p, v.MemoryRef, v.Layer, policy.OpRead); err != nil && !own {
 		return err
@@ -105,7 +97,7 @@ func (e *Engine) visible(p Principal, v Version) error {
 // ScopedSnapshot is a read as a principal: only what it may see, and the id
 // of the retrieval for usage feedback (memgov feedback).
 type ScopedSnapshot struct {
-	Snapshot
+	memgov.Snapshot
 	RetrievalID string `json:"retrieval_id,omitempty"`
 	Hidden      int    `json:"hidden"` // entries the principal may not see
 }
@@ -115,10 +107,10 @@ type ScopedSnapshot struct {
 // and recorded as a retrieval for precision and staleness metrics. Reads are
 // not log entries: they change no memory. They cost one small write
 // transaction per call, not per entry.
-func (e *Engine) ReadAs(ctx context.Context, principalID string, q ReadQuery) (ScopedSnapshot, error) {
+func (e *Engine) ReadAs(ctx context.Context, principalID string, q memgov.ReadQuery) (ScopedSnapshot, error) {
 	p, err := e.Principal(ctx, principalID)
 	if err != nil {
-		return ScopedSnapshot{}, fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, principalID)
+		return ScopedSnapshot{}, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, principalID)
 	}
 	if !p.Governs(tenantOf(q.MemoryRef)) {
 		return ScopedSnapshot{}, fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
@@ -137,37 +129,37 @@ func (e *Engine) ReadAs(ctx context.Context, principalID string, q ReadQuery) (S
 }
 
 // GetAs is Get for a principal: ErrForbidden when the entry is not visible to it.
-func (e *Engine) GetAs(ctx context.Context, principalID, ref, key string) (Version, error) {
+func (e *Engine) GetAs(ctx context.Context, principalID, ref, key string) (memgov.Version, error) {
 	p, err := e.Principal(ctx, principalID)
 	if err != nil {
-		return Version{}, fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, principalID)
+		return memgov.Version{}, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, principalID)
 	}
 	if !p.Governs(tenantOf(ref)) {
-		return Version{}, fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
+		return memgov.Version{}, fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
 	}
 	v, err := e.Get(ctx, ref, key)
 	if err != nil {
 		return v, err
 	}
 	if err := e.visible(p, v); err != nil {
-		return Version{}, err
+		return memgov.Version{}, err
 	}
-	_, err = e.recordRead(ctx, p.ID, ref, []Version{v})
+	_, err = e.recordRead(ctx, p.ID, ref, []memgov.Version{v})
 	return v, err
 }
 
 // HistoryAs is History for a principal.
-func (e *Engine) HistoryAs(ctx context.Context, principalID, itemID string) (Item, []Version, error) {
+func (e *Engine) HistoryAs(ctx context.Context, principalID, itemID string) (memgov.Item, []memgov.Version, error) {
 	p, err := e.Principal(ctx, principalID)
 	if err != nil {
-		return Item{}, nil, fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, principalID)
+		return memgov.Item{}, nil, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, principalID)
 	}
 	item, vs, err := e.History(ctx, itemID)
 	if err != nil {
 		return item, nil, err
 	}
 	if err := e.authorized(p, item.MemoryRef, item.Layer, policy.OpRead); err != nil {
-		return Item{}, nil, err
+		return memgov.Item{}, nil, err
 	}
 	kept := vs[:0]
 	for _, v := range vs {
@@ -178,13 +170,13 @@ func (e *Engine) HistoryAs(ctx context.Context, principalID, itemID string) (Ite
 	return item, kept, nil
 }
 
-func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []Version) (string, error) {
+func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []memgov.Version) (string, error) {
 	if len(vs) == 0 {
 		return "", nil
 	}
 	now := e.Now()
 	id := NewID()
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		ids := make([]string, len(vs))
 		for i, v := range vs {
 			ids[i] = v.ID
@@ -199,7 +191,7 @@ func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []Ver
 // of relevance decay (spec §12.7.2). It returns how many of used were in the retrieval.
 func (e *Engine) Feedback(ctx context.Context, retrievalID string, usedItems []string) (int, error) {
 	var n int
-	err := e.store.Update(ctx, func(tx Tx) (err error) {
+	err := e.store.Update(ctx, func(tx memgov.Tx) (err error) {
 		n, err = tx.RecordFeedback(ctx, retrievalID, usedItems, e.Now())
 		return err
 	})
@@ -209,7 +201,7 @@ func (e *Engine) Feedback(ctx context.Context, retrievalID string, usedItems []s
 // visibleOnly keeps the versions visible(p, v) lets p read and counts the
 // others. It is the one read rule: ReadAs, GetAs, HistoryAs and every
 // MemoryAdapter read (List, Get, Search) filter through visible.
-func (e *Engine) visibleOnly(p Principal, vs []Version) ([]Version, int) {
+func (e *Engine) visibleOnly(p memgov.Principal, vs []memgov.Version) ([]memgov.Version, int) {
 	kept := vs[:0]
 	hidden := 0
 	for _, v := range vs {

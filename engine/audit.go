@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // The algorithms of memgov's audit log (spec §3.2.7.1), named in its
@@ -17,21 +19,10 @@ const (
 	MemoryLeafTag  = "am-mem-kv"    // the leaf tag of a memoryRef's op log (spec §3.2.6.2)
 )
 
-// AuditRoot is the Merkle root of the whole log, with its unkeyed hash chain.
-type AuditRoot struct {
-	Root      string `json:"audit_chain_root"`
-	TreeSize  int64  `json:"tree_size"`
-	HashAlg   string `json:"hash_alg"`
-	ChainMode string `json:"chain_mode"`
-	// HashChained is the spec §3.2.7.1 hash-chained root over the same leaves: it
-	// needs no key, so anyone holding `memgov audit export` can recompute it.
-	HashChained string `json:"hash_chained_root"`
-}
-
 // AuditRoot returns the RFC 9162 root over every log leaf.
-func (e *Engine) AuditRoot(ctx context.Context) (AuditRoot, error) {
-	var r AuditRoot
-	err := e.store.View(ctx, func(tx ReadTx) error {
+func (e *Engine) AuditRoot(ctx context.Context) (memgov.AuditRoot, error) {
+	var r memgov.AuditRoot
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		n, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
@@ -40,7 +31,7 @@ func (e *Engine) AuditRoot(ctx context.Context) (AuditRoot, error) {
 		if err != nil {
 			return err
 		}
-		r = AuditRoot{Root: "sha256:" + merkle.Root(leaves).String(), TreeSize: n, HashAlg: HashAlgorithm, ChainMode: ChainMerkleLog,
+		r = memgov.AuditRoot{Root: "sha256:" + merkle.Root(leaves).String(), TreeSize: n, HashAlg: HashAlgorithm, ChainMode: ChainMerkleLog,
 			HashChained: merkle.ChainRoot(leaves).Prefixed()}
 		return nil
 	})
@@ -52,7 +43,7 @@ func (e *Engine) AuditRoot(ctx context.Context) (AuditRoot, error) {
 // algorithms it was taken with (outside the signature, which covers the
 // spec §3.2.7.1 fields only; a held checkpoint naming other algorithms is MISMATCH).
 type HeldCheckpoint struct {
-	AuditCheckpointRecord
+	oplog.AuditCheckpointRecord
 	HashAlg   string
 	ChainMode string
 }
@@ -96,7 +87,7 @@ func (h *HeldCheckpoint) UnmarshalJSON(b []byte) error {
 }
 
 // Held returns the record as a verifier keeps it.
-func Held(rec AuditCheckpointRecord) HeldCheckpoint {
+func Held(rec oplog.AuditCheckpointRecord) HeldCheckpoint {
 	return HeldCheckpoint{AuditCheckpointRecord: rec, HashAlg: HashAlgorithm, ChainMode: ChainMerkleLog}
 }
 
@@ -125,7 +116,7 @@ type InclusionProof struct {
 // size entries (0: the whole log), checked before it is returned.
 func (e *Engine) ProveInclusion(ctx context.Context, lsn, size int64) (InclusionProof, error) {
 	var p InclusionProof
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		n, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
@@ -134,10 +125,10 @@ func (e *Engine) ProveInclusion(ctx context.Context, lsn, size int64) (Inclusion
 			size = n
 		}
 		if size < 1 || size > n {
-			return fmt.Errorf("%w: --size must be between 1 and the log size %d", ErrInvalid, n)
+			return fmt.Errorf("%w: --size must be between 1 and the log size %d", memgov.ErrInvalid, n)
 		}
 		if lsn < 1 || lsn > size {
-			return fmt.Errorf("%w: --lsn must be between 1 and %d", ErrInvalid, size)
+			return fmt.Errorf("%w: --lsn must be between 1 and %d", memgov.ErrInvalid, size)
 		}
 		leaves, err := tx.Leaves(ctx, size)
 		if err != nil {
@@ -149,7 +140,7 @@ func (e *Engine) ProveInclusion(ctx context.Context, lsn, size int64) (Inclusion
 		}
 		root := merkle.Root(leaves)
 		if err := merkle.VerifyInclusion(leaves[lsn-1], uint64(lsn-1), uint64(size), root, proof); err != nil {
-			return fmt.Errorf("%w: %v", ErrTampered, err)
+			return fmt.Errorf("%w: %v", memgov.ErrTampered, err)
 		}
 		p = InclusionProof{LSN: lsn, Index: lsn - 1, Leaf: leaves[lsn-1].String(), TreeSize: size, Root: root.Prefixed(), Proof: hexes(proof)}
 		return nil
@@ -177,7 +168,7 @@ type ExportedEntry struct {
 
 // ExportAudit calls fn for entries from..to (to 0: the last) in order.
 func (e *Engine) ExportAudit(ctx context.Context, from, to int64, fn func(ExportedEntry) error) error {
-	return e.store.View(ctx, func(tx ReadTx) error {
+	return e.store.View(ctx, func(tx memgov.ReadTx) error {
 		n, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
@@ -189,7 +180,7 @@ func (e *Engine) ExportAudit(ctx context.Context, from, to int64, fn func(Export
 			if n == 0 {
 				return nil
 			}
-			return fmt.Errorf("%w: entries %d..%d are not in the log of %d entries", ErrInvalid, from, to, n)
+			return fmt.Errorf("%w: entries %d..%d are not in the log of %d entries", memgov.ErrInvalid, from, to, n)
 		}
 		// The chain before from is replayed from the stored leaves.
 		leaves, err := tx.Leaves(ctx, from-1)
@@ -201,7 +192,7 @@ func (e *Engine) ExportAudit(ctx context.Context, from, to int64, fn func(Export
 		if have {
 			chain = merkle.ChainRoot(leaves)
 		}
-		return tx.LogRange(ctx, from, to, func(en *LogEntry) error {
+		return tx.LogRange(ctx, from, to, func(en *oplog.Entry) error {
 			c, err := en.Canonical()
 			if err != nil {
 				return err
@@ -219,15 +210,15 @@ func (e *Engine) ExportAudit(ctx context.Context, from, to int64, fn func(Export
 
 // Checkpoint records a signed audit checkpoint of the log as it is now. The
 // checkpoint itself is appended to the log, after the entries it covers.
-func (e *Engine) Checkpoint(ctx context.Context, ttlSeconds int64, actor string) (AuditCheckpointRecord, error) {
-	var rec AuditCheckpointRecord
-	err := e.store.Update(ctx, func(tx Tx) error {
+func (e *Engine) Checkpoint(ctx context.Context, ttlSeconds int64, actor string) (oplog.AuditCheckpointRecord, error) {
+	var rec oplog.AuditCheckpointRecord
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		n, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
 		}
 		if n == 0 {
-			return fmt.Errorf("%w: the log is empty; there is nothing to checkpoint", ErrInvalid)
+			return fmt.Errorf("%w: the log is empty; there is nothing to checkpoint", memgov.ErrInvalid)
 		}
 		leaves, err := tx.Leaves(ctx, n)
 		if err != nil {
@@ -244,19 +235,19 @@ func (e *Engine) Checkpoint(ctx context.Context, ttlSeconds int64, actor string)
 		cp := merkle.AuditCheckpoint{Root: merkle.Root(leaves), TreeSize: uint64(n), Seq: seq,
 			ObservedAt: e.Now(), TTLSeconds: ttlSeconds}
 		if err := cp.Validate(); err != nil {
-			return fmt.Errorf("%w: %v", ErrInvalid, err)
+			return fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
 		}
 		sig, err := merkle.Sign(e.key, cp)
 		if err != nil {
 			return err
 		}
-		rec = AuditCheckpointRecord{AuditCheckpoint: cp, Signature: sig}
+		rec = oplog.AuditCheckpointRecord{AuditCheckpoint: cp, Signature: sig}
 		data, err := json.Marshal(rec)
 		if err != nil {
 			return err
 		}
-		entry := &LogEntry{Time: cp.ObservedAt, Op: OpAuditCP, Actor: actor}
-		if err := entry.Seal(Payload{Reason: "audit checkpoint", Data: data}); err != nil {
+		entry := &oplog.Entry{Time: cp.ObservedAt, Op: oplog.AuditCP, Actor: actor}
+		if err := entry.Seal(oplog.Payload{Reason: "audit checkpoint", Data: data}); err != nil {
 			return err
 		}
 		if err := tx.Append(ctx, entry); err != nil {
@@ -268,26 +259,16 @@ func (e *Engine) Checkpoint(ctx context.Context, ttlSeconds int64, actor string)
 	return rec, err
 }
 
-// ConsistencyProof is an RFC 9162 proof that the log at FromSize is a prefix of
-// the log at ToSize.
-type ConsistencyProof struct {
-	FromSize int64    `json:"from_size"`
-	ToSize   int64    `json:"to_size"`
-	FromRoot string   `json:"from_root"`
-	ToRoot   string   `json:"to_root"`
-	Proof    []string `json:"proof"`
-}
-
 // Prove returns the consistency proof from an earlier log size to the current one.
-func (e *Engine) Prove(ctx context.Context, from int64) (ConsistencyProof, error) {
+func (e *Engine) Prove(ctx context.Context, from int64) (memgov.ConsistencyProof, error) {
 	return e.ProveRange(ctx, from, 0)
 }
 
 // ProveRange returns the consistency proof from log size from to log size to
 // (0: the current size), checked before it is returned.
-func (e *Engine) ProveRange(ctx context.Context, from, to int64) (ConsistencyProof, error) {
-	var p ConsistencyProof
-	err := e.store.View(ctx, func(tx ReadTx) error {
+func (e *Engine) ProveRange(ctx context.Context, from, to int64) (memgov.ConsistencyProof, error) {
+	var p memgov.ConsistencyProof
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		n, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
@@ -296,10 +277,10 @@ func (e *Engine) ProveRange(ctx context.Context, from, to int64) (ConsistencyPro
 			to = n
 		}
 		if to < 1 || to > n {
-			return fmt.Errorf("%w: --to must be between 1 and the log size %d", ErrInvalid, n)
+			return fmt.Errorf("%w: --to must be between 1 and the log size %d", memgov.ErrInvalid, n)
 		}
 		if from < 1 || from > to {
-			return fmt.Errorf("%w: --from must be between 1 and %d", ErrInvalid, to)
+			return fmt.Errorf("%w: --from must be between 1 and %d", memgov.ErrInvalid, to)
 		}
 		leaves, err := tx.Leaves(ctx, to)
 		if err != nil {
@@ -311,9 +292,9 @@ func (e *Engine) ProveRange(ctx context.Context, from, to int64) (ConsistencyPro
 		}
 		oldRoot, newRoot := merkle.Root(leaves[:from]), merkle.Root(leaves)
 		if err := merkle.VerifyConsistency(uint64(from), uint64(to), oldRoot, newRoot, proof); err != nil {
-			return fmt.Errorf("%w: %v", ErrTampered, err)
+			return fmt.Errorf("%w: %v", memgov.ErrTampered, err)
 		}
-		p = ConsistencyProof{FromSize: from, ToSize: to, FromRoot: oldRoot.Prefixed(), ToRoot: newRoot.Prefixed(), Proof: hexes(proof)}
+		p = memgov.ConsistencyProof{FromSize: from, ToSize: to, FromRoot: oldRoot.Prefixed(), ToRoot: newRoot.Prefixed(), Proof: hexes(proof)}
 		return nil
 	})
 	return p, err
@@ -321,7 +302,7 @@ func (e *Engine) ProveRange(ctx context.Context, from, to int64) (ConsistencyPro
 
 // AcceptCheckpoint checks a signed checkpoint (held by a client, or stored)
 // against the current log with the spec §3.2.7.1 acceptance rules.
-func (e *Engine) AcceptCheckpoint(ctx context.Context, signed AuditCheckpointRecord) (merkle.Verdict, error) {
+func (e *Engine) AcceptCheckpoint(ctx context.Context, signed oplog.AuditCheckpointRecord) (merkle.Verdict, error) {
 	if err := merkle.VerifySignature(e.key, signed.AuditCheckpoint, signed.Signature); err != nil {
 		return merkle.Verdict{Code: merkle.CodeMismatch, Detail: "signature does not verify: " + err.Error()}, nil
 	}
@@ -334,7 +315,7 @@ func (e *Engine) AcceptCheckpoint(ctx context.Context, signed AuditCheckpointRec
 		return merkle.Verdict{Code: merkle.CodeMismatch, Detail: fmt.Sprintf("the log does not verify at LSN %d: %s", rep.BadLSN, rep.Problem)}, nil
 	}
 	var v merkle.Verdict
-	err = e.store.View(ctx, func(tx ReadTx) error {
+	err = e.store.View(ctx, func(tx memgov.ReadTx) error {
 		n, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
@@ -378,7 +359,7 @@ func (e *Engine) AcceptCheckpoint(ctx context.Context, signed AuditCheckpointRec
 // Verify checks the whole log (leaves, payload hashes, chain, stored
 // checkpoints, erasures) and every served table against it. It reports the
 // first LSN, or served row, that does not verify.
-func (e *Engine) Verify(ctx context.Context) (VerifyReport, error) {
+func (e *Engine) Verify(ctx context.Context) (memgov.VerifyReport, error) {
 	rep, err := e.store.Verify(ctx)
 	if err != nil || !rep.OK {
 		return rep, err
@@ -388,7 +369,7 @@ func (e *Engine) Verify(ctx context.Context) (VerifyReport, error) {
 
 // VerifyReplay is Verify with the served tables always compared with a fresh
 // replay of the log.
-func (e *Engine) VerifyReplay(ctx context.Context) (VerifyReport, error) {
+func (e *Engine) VerifyReplay(ctx context.Context) (memgov.VerifyReport, error) {
 	rep, err := e.store.VerifyReplay(ctx)
 	if err != nil || !rep.OK {
 		return rep, err
@@ -400,7 +381,7 @@ func (e *Engine) VerifyReplay(ctx context.Context) (VerifyReport, error) {
 // whose judge-derived features are stale. A stale index is not a failure: the
 // features are a cache of what a judge said, rebuilt by Reindex, and the log
 // verified without them.
-func (e *Engine) verifyCaches(ctx context.Context, rep VerifyReport) (VerifyReport, error) {
+func (e *Engine) verifyCaches(ctx context.Context, rep memgov.VerifyReport) (memgov.VerifyReport, error) {
 	rep, err := e.verifyStateCaches(ctx, rep)
 	if err != nil {
 		return rep, err
@@ -416,9 +397,9 @@ func (e *Engine) verifyCaches(ctx context.Context, rep VerifyReport) (VerifyRepo
 // verifyStateCaches checks the cached snapshot hashes that `memgov verify`
 // is served from while nothing changed: each cache still in use must be the
 // hash of its memoryRef's map, recomputed now from the verified tables.
-func (e *Engine) verifyStateCaches(ctx context.Context, rep VerifyReport) (VerifyReport, error) {
+func (e *Engine) verifyStateCaches(ctx context.Context, rep memgov.VerifyReport) (memgov.VerifyReport, error) {
 	now := e.Now()
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		refs, err := tx.Refs(ctx)
 		if err != nil {
 			return err
@@ -440,7 +421,7 @@ func (e *Engine) verifyStateCaches(ctx context.Context, rep VerifyReport) (Verif
 				return err
 			}
 			if st.Hash != c.Hash {
-				d := RowDifference{Table: "mem_state_cache", Row: r.MemoryRef,
+				d := memgov.RowDifference{Table: "mem_state_cache", Row: r.MemoryRef,
 					Problem: fmt.Sprintf("mem_state_cache row %s holds %s, but the map it caches hashes to %s", r.MemoryRef, c.Hash, st.Hash)}
 				rep.OK, rep.Table, rep.Row, rep.BadLSN, rep.Problem = false, d.Table, d.Row, 0, d.Problem
 				rep.Differences = append(rep.Differences, d)
@@ -454,22 +435,22 @@ func (e *Engine) verifyStateCaches(ctx context.Context, rep VerifyReport) (Verif
 
 // Rebuild rebuilds every derived table from the log. The store refuses a log
 // that does not verify.
-func (e *Engine) Rebuild(ctx context.Context) (RebuildReport, error) {
+func (e *Engine) Rebuild(ctx context.Context) (memgov.RebuildReport, error) {
 	return e.store.Rebuild(ctx)
 }
 
 // RebuildDryRun reports what Rebuild would change without changing anything:
 // the log is replayed into scratch tables and compared with the served ones.
 // A log that does not verify is refused as Rebuild refuses it.
-func (e *Engine) RebuildDryRun(ctx context.Context) (RebuildReport, error) {
+func (e *Engine) RebuildDryRun(ctx context.Context) (memgov.RebuildReport, error) {
 	rep, err := e.store.VerifyReplay(ctx)
 	if err != nil {
-		return RebuildReport{}, err
+		return memgov.RebuildReport{}, err
 	}
 	if !rep.OK && rep.Table == "" {
-		return RebuildReport{}, fmt.Errorf("%w at LSN %d: %s; the log does not verify, so it is not replayed", ErrTampered, rep.BadLSN, rep.Problem)
+		return memgov.RebuildReport{}, fmt.Errorf("%w at LSN %d: %s; the log does not verify, so it is not replayed", memgov.ErrTampered, rep.BadLSN, rep.Problem)
 	}
-	out := RebuildReport{Entries: rep.TreeSize, Tables: rep.Rows, Differences: []string{}}
+	out := memgov.RebuildReport{Entries: rep.TreeSize, Tables: rep.Rows, Differences: []string{}}
 	if out.Tables == nil {
 		out.Tables = map[string]int64{}
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -108,20 +109,20 @@ func RuleFor(a Action) (Rule, bool) {
 // hold the operation on some layer), written by Writer ("" when no one's).
 type Target struct {
 	Ref    string
-	Layer  Layer
+	Layer  memgov.Layer
 	Writer string
 }
 
 // Permit decides whether actor may perform a on t, loading the principal.
 func (e *Engine) Permit(ctx context.Context, actor string, a Action, t Target) error {
-	var p Principal
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	var p memgov.Principal
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		p, err = tx.Principal(ctx, actor)
 		return err
 	})
 	if err != nil {
 		if isNotFound(err) {
-			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, actor)
+			return fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, actor)
 		}
 		return err
 	}
@@ -129,11 +130,11 @@ func (e *Engine) Permit(ctx context.Context, actor string, a Action, t Target) e
 }
 
 // permitTx is Permit inside a transaction.
-func (e *Engine) permitTx(ctx context.Context, tx ReadTx, actor string, a Action, t Target) (Principal, error) {
+func (e *Engine) permitTx(ctx context.Context, tx memgov.ReadTx, actor string, a Action, t Target) (memgov.Principal, error) {
 	p, err := tx.Principal(ctx, actor)
 	if err != nil {
 		if isNotFound(err) {
-			return p, fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, actor)
+			return p, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, actor)
 		}
 		return p, err
 	}
@@ -143,7 +144,7 @@ func (e *Engine) permitTx(ctx context.Context, tx ReadTx, actor string, a Action
 // permit is the one decision. A refusal names the rule and speaks only of
 // the actor: never of the target's tenant, agent or content, so a refusal
 // does not confirm what exists in another tenant.
-func (e *Engine) permit(p Principal, a Action, t Target) error {
+func (e *Engine) permit(p memgov.Principal, a Action, t Target) error {
 	rule, ok := RuleFor(a)
 	if !ok {
 		return fmt.Errorf("%w: no rule for action %q", ErrForbidden, a)
@@ -153,7 +154,7 @@ func (e *Engine) permit(p Principal, a Action, t Target) error {
 	}
 	r, err := scope.Parse(t.Ref)
 	if err != nil {
-		return fmt.Errorf("%w: malformed memoryRef", ErrInvalid)
+		return fmt.Errorf("%w: malformed memoryRef", memgov.ErrInvalid)
 	}
 	if !p.Governs(r.Tenant) {
 		return fmt.Errorf("%w: rule CTI-1 (%s): %s governs tenant %s, not another tenant's memory", ErrForbidden, a, p.ID, p.Tenant)
@@ -164,11 +165,11 @@ func (e *Engine) permit(p Principal, a Action, t Target) error {
 			return fmt.Errorf("%w: rule %s: only %s may %s; %s is %s", ErrForbidden, a, People, a, p.ID, p.Role)
 		}
 	case Curators:
-		if p.Role != Curator && !(a == ActProposalActivate && HasScope(p, ScopeProposalActivate)) {
+		if p.Role != memgov.Curator && !(a == ActProposalActivate && HasScope(p, ScopeProposalActivate)) {
 			return fmt.Errorf("%w: rule %s: only %s may %s; %s is %s", ErrForbidden, a, Curators, a, p.ID, p.Role)
 		}
 	case Owner:
-		if p.Role == Executor && agentOf(t.Ref) != p.ID {
+		if p.Role == memgov.Executor && agentOf(t.Ref) != p.ID {
 			return fmt.Errorf("%w: rule %s: an agent may %s only its own memoryRef", ErrForbidden, a, a)
 		}
 	}
@@ -181,7 +182,7 @@ func (e *Engine) permit(p Principal, a Action, t Target) error {
 		if !e.policy.Allowed(string(p.Role), string(t.Layer), rule.Op) {
 			return fmt.Errorf("%w: rule RBAC 12.8.2 (%s): %s %s may not %s %s memory", ErrForbidden, a, an(string(p.Role)), p.Role, rule.Op, t.Layer)
 		}
-		if p.Role == Executor && (t.Layer == Working || t.Layer == Session) && agentOf(t.Ref) != p.ID {
+		if p.Role == memgov.Executor && (t.Layer == memgov.Working || t.Layer == memgov.Session) && agentOf(t.Ref) != p.ID {
 			return fmt.Errorf("%w: rule ABAC own-session (%s): an executor may %s only its own session memory", ErrForbidden, a, rule.Op)
 		}
 	}
@@ -194,7 +195,7 @@ func (e *Engine) permit(p Principal, a Action, t Target) error {
 // ActsFor reports whether p is the agent writer or acts for it: its "agent"
 // attribute names writer. A host principal acting for an agent carries
 // agent=<agent id>.
-func ActsFor(p Principal, writer string) bool {
+func ActsFor(p memgov.Principal, writer string) bool {
 	if writer == "" {
 		return false
 	}
@@ -214,21 +215,21 @@ func ActsFor(p Principal, writer string) bool {
 // read rule of the table on the ref, and a read right on every layer, since
 // a whole map holds every layer (executors read only some, spec §12.8.2).
 func (e *Engine) ReadRef(ctx context.Context, principal, ref string) error {
-	var p Principal
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	var p memgov.Principal
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		p, err = tx.Principal(ctx, principal)
 		return err
 	})
 	if err != nil {
 		if isNotFound(err) {
-			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, principal)
+			return fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, principal)
 		}
 		return err
 	}
 	return e.readRef(p, ref)
 }
 
-func (e *Engine) readRef(p Principal, ref string) error {
+func (e *Engine) readRef(p memgov.Principal, ref string) error {
 	if err := e.permit(p, ActRead, Target{Ref: ref}); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -15,8 +16,8 @@ import (
 // from permit.
 func TestAuthorityTableWalk(t *testing.T) {
 	e := &Engine{policy: policy.Default()}
-	roles := []Role{Executor, Verifier, Orchestrator, Curator, Operator}
-	layers := []Layer{"", Working, Session, Episodic, Semantic, Procedural}
+	roles := []memgov.Role{memgov.Executor, memgov.Verifier, memgov.Orchestrator, memgov.Curator, memgov.Operator}
+	layers := []memgov.Layer{"", memgov.Working, memgov.Session, memgov.Episodic, memgov.Semantic, memgov.Procedural}
 	cells, allowed := 0, 0
 	seen := map[Action]bool{}
 	for _, rule := range Actions {
@@ -25,11 +26,11 @@ func TestAuthorityTableWalk(t *testing.T) {
 		}
 		seen[rule.Action] = true
 		for _, role := range roles {
-			for _, tenant := range []string{"acme", "globex", AllTenants} {
+			for _, tenant := range []string{"acme", "globex", memgov.AllTenants} {
 				for _, ownRef := range []bool{true, false} {
 					for _, who := range []string{"writer", "acting", "other"} {
 						for _, layer := range layers {
-							p := Principal{ID: "p1", Role: role, Tenant: tenant}
+							p := memgov.Principal{ID: "p1", Role: role, Tenant: tenant}
 							switch who {
 							case "writer":
 								p.ID = "w1"
@@ -65,7 +66,7 @@ func TestAuthorityTableWalk(t *testing.T) {
 	}
 }
 
-func checkCell(t *testing.T, rule Rule, p Principal, ref string, layer Layer, who string, err error) {
+func checkCell(t *testing.T, rule Rule, p memgov.Principal, ref string, layer memgov.Layer, who string, err error) {
 	t.Helper()
 	pol := policy.Default()
 	name := string(rule.Action) + " by " + string(p.Role) + "@" + p.Tenant + " (" + who + ") on " + ref + " " + string(layer)
@@ -85,13 +86,13 @@ func checkCell(t *testing.T, rule Rule, p Principal, ref string, layer Layer, wh
 		want = false // RBAC spec §12.8.2
 	case layer == "" && !anyLayer(pol, p.Role, rule.Op):
 		want = false
-	case p.Role == Executor && (layer == Working || layer == Session) && !strings.HasPrefix(ref, "acme/"+p.ID+"/"):
+	case p.Role == memgov.Executor && (layer == memgov.Working || layer == memgov.Session) && !strings.HasPrefix(ref, "acme/"+p.ID+"/"):
 		want = false // own session
-	case rule.Who == People && p.Role != Curator && p.Role != Operator:
+	case rule.Who == People && p.Role != memgov.Curator && p.Role != memgov.Operator:
 		want = false
-	case rule.Who == Curators && p.Role != Curator:
+	case rule.Who == Curators && p.Role != memgov.Curator:
 		want = false
-	case rule.Who == Owner && p.Role == Executor && !strings.HasPrefix(ref, "acme/"+p.ID+"/"):
+	case rule.Who == Owner && p.Role == memgov.Executor && !strings.HasPrefix(ref, "acme/"+p.ID+"/"):
 		want = false
 	case rule.NotWriter && who != "other":
 		want = false // writers never judge their own writes
@@ -103,13 +104,13 @@ func checkCell(t *testing.T, rule Rule, p Principal, ref string, layer Layer, wh
 		t.Errorf("%s: the refusal names no rule: %v", name, err)
 	}
 	// A curator that may otherwise judge is refused for having written.
-	if rule.NotWriter && who != "other" && p.Role == Curator && pol.Allowed(string(p.Role), string(layer), rule.Op) &&
+	if rule.NotWriter && who != "other" && p.Role == memgov.Curator && pol.Allowed(string(p.Role), string(layer), rule.Op) &&
 		(err == nil || !strings.Contains(err.Error(), "SELF-REVIEW")) {
 		t.Errorf("%s: %v, want the SELF-REVIEW rule", name, err)
 	}
 }
 
-func anyLayer(pol policy.Policy, r Role, op string) bool {
+func anyLayer(pol policy.Policy, r memgov.Role, op string) bool {
 	for _, l := range []string{policy.Working, policy.Session, policy.Episodic, policy.Semantic, policy.Procedural} {
 		if pol.Allowed(string(r), l, op) {
 			return true
@@ -122,34 +123,34 @@ func anyLayer(pol policy.Policy, r Role, op string) bool {
 func TestAuthoritySpecAnchors(t *testing.T) {
 	e := &Engine{policy: policy.Default()}
 	for _, c := range []struct {
-		role  Role
+		role  memgov.Role
 		act   Action
-		layer Layer
+		layer memgov.Layer
 		ok    bool
 	}{
-		{Curator, ActErase, Semantic, true},
-		{Operator, ActErase, Semantic, false},     // only curators hard-delete
-		{Orchestrator, ActExpire, Episodic, true}, // orchestrators soft-delete
-		{Executor, ActRollback, Session, false},
-		{Verifier, ActAnnotate, Semantic, true},
-		{Verifier, ActWrite, Episodic, false},
-		{Executor, ActRead, Semantic, false},
-		{Executor, ActRead, Episodic, true}, // shared episodic
-		{Operator, ActDriftAck, "", true},
-		{Orchestrator, ActBaselineApprove, "", false},
-		{Operator, ActReviewDecide, Episodic, false}, // curators decide reviews
+		{memgov.Curator, ActErase, memgov.Semantic, true},
+		{memgov.Operator, ActErase, memgov.Semantic, false},     // only curators hard-delete
+		{memgov.Orchestrator, ActExpire, memgov.Episodic, true}, // orchestrators soft-delete
+		{memgov.Executor, ActRollback, memgov.Session, false},
+		{memgov.Verifier, ActAnnotate, memgov.Semantic, true},
+		{memgov.Verifier, ActWrite, memgov.Episodic, false},
+		{memgov.Executor, ActRead, memgov.Semantic, false},
+		{memgov.Executor, ActRead, memgov.Episodic, true}, // shared episodic
+		{memgov.Operator, ActDriftAck, "", true},
+		{memgov.Orchestrator, ActBaselineApprove, "", false},
+		{memgov.Operator, ActReviewDecide, memgov.Episodic, false}, // curators decide reviews
 	} {
-		p := Principal{ID: "someone", Role: c.role, Tenant: "acme"}
+		p := memgov.Principal{ID: "someone", Role: c.role, Tenant: "acme"}
 		err := e.permit(p, c.act, Target{Ref: "acme/agent-x/ns", Layer: c.layer, Writer: "agent-x"})
 		if (err == nil) != c.ok {
 			t.Errorf("%s %s %s: %v, want allowed=%v", c.role, c.act, c.layer, err, c.ok)
 		}
 	}
 	// A principal of every tenant governs acme; a suspended one does nothing.
-	if err := e.permit(Principal{ID: "jane", Role: Curator, Tenant: AllTenants}, ActPin, Target{Ref: "acme/a/b", Layer: Semantic}); err != nil {
+	if err := e.permit(memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: memgov.AllTenants}, ActPin, Target{Ref: "acme/a/b", Layer: memgov.Semantic}); err != nil {
 		t.Errorf("a curator of every tenant: %v", err)
 	}
-	if err := e.permit(Principal{ID: "jane", Role: Curator, Tenant: "acme", Suspended: true}, ActPin, Target{Ref: "acme/a/b", Layer: Semantic}); err == nil {
+	if err := e.permit(memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: "acme", Suspended: true}, ActPin, Target{Ref: "acme/a/b", Layer: memgov.Semantic}); err == nil {
 		t.Error("a suspended curator pinned")
 	}
 }

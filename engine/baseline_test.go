@@ -11,8 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/store/sqlite"
 )
@@ -37,10 +40,10 @@ func newBEnv(t testing.TB) *bEnv {
 	env.s = s
 	env.e = engine.New(s, testKey, engine.WithClock(func() time.Time { return env.now }))
 	ctx := context.Background()
-	for _, p := range []engine.Principal{
-		{ID: "oncall", Role: engine.Operator, Tenant: engine.AllTenants},
-		{ID: "jane", Role: engine.Curator, Tenant: "acme"},
-		{ID: "bot", Role: engine.Executor, Tenant: "acme"},
+	for _, p := range []memgov.Principal{
+		{ID: "oncall", Role: memgov.Operator, Tenant: memgov.AllTenants},
+		{ID: "jane", Role: memgov.Curator, Tenant: "acme"},
+		{ID: "bot", Role: memgov.Executor, Tenant: "acme"},
 	} {
 		if _, err := env.e.AddPrincipal(ctx, p, "admin"); err != nil {
 			t.Fatal(err)
@@ -52,15 +55,15 @@ func newBEnv(t testing.TB) *bEnv {
 func (env *bEnv) put(ref, key, text string) {
 	env.t.Helper()
 	body, _ := json.Marshal(map[string]string{"text": text})
-	if _, err := env.e.Put(context.Background(), engine.PutRequest{MemoryRef: ref, Key: key, Layer: engine.Semantic, Content: body, Actor: "bot"}); err != nil {
+	if _, err := env.e.Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
 		env.t.Fatal(err)
 	}
 	env.now = env.now.Add(time.Second)
 }
 
-func (env *bEnv) approve(ref string, typ engine.MemoryType, dp string) engine.Baseline {
+func (env *bEnv) approve(ref string, typ memgov.MemoryType, dp string) memgov.Baseline {
 	env.t.Helper()
-	r := engine.ApproveRequest{MemoryRef: ref, By: "oncall", MemoryType: typ, TTLSeconds: 86400, DriftPolicy: dp, Level: 1}
+	r := memgov.ApproveRequest{MemoryRef: ref, By: "oncall", MemoryType: typ, TTLSeconds: 86400, DriftPolicy: dp, Level: 1}
 	if typ == engine.MemoryNone {
 		r.TTLSeconds = 0
 	}
@@ -74,9 +77,9 @@ func (env *bEnv) approve(ref string, typ engine.MemoryType, dp string) engine.Ba
 	return b
 }
 
-func (env *bEnv) verify(ref string, state json.RawMessage) engine.VerifyResult {
+func (env *bEnv) verify(ref string, state json.RawMessage) memgov.VerifyResult {
 	env.t.Helper()
-	r, err := env.e.VerifyMemory(context.Background(), engine.VerifyRequest{MemoryRef: ref, State: state})
+	r, err := env.e.VerifyMemory(context.Background(), memgov.VerifyRequest{MemoryRef: ref, State: state})
 	if err != nil {
 		env.t.Fatal(err)
 	}
@@ -111,15 +114,15 @@ func (env *bEnv) tamper(ref, key, text string) {
 	}
 }
 
-func (env *bEnv) countOps(op engine.Op) int {
+func (env *bEnv) countOps(op oplog.Op) int {
 	env.t.Helper()
 	n := 0
-	err := env.s.View(context.Background(), func(tx engine.ReadTx) error {
+	err := env.s.View(context.Background(), func(tx memgov.ReadTx) error {
 		size, err := tx.LogSize(context.Background())
 		if err != nil {
 			return err
 		}
-		return tx.LogRange(context.Background(), 1, size, func(e *engine.LogEntry) error {
+		return tx.LogRange(context.Background(), 1, size, func(e *oplog.Entry) error {
 			if e.Op == op {
 				n++
 			}
@@ -143,7 +146,7 @@ func (env *bEnv) auditOK() {
 func (env *bEnv) gate(ref string) engine.DriftGateResult {
 	env.t.Helper()
 	var g engine.DriftGateResult
-	err := env.s.Update(context.Background(), func(tx engine.Tx) (err error) {
+	err := env.s.Update(context.Background(), func(tx memgov.Tx) (err error) {
 		g, err = env.e.DriftGate(context.Background(), tx, ref)
 		return err
 	})
@@ -158,9 +161,9 @@ func TestMemoryVectorsThroughMemoryRef(t *testing.T) {
 	ctx := context.Background()
 	// PUT a=1, PUT b=2 as log entries of a real memoryRef (values 1 and 2).
 	for _, kv := range []struct{ k, v string }{{"a", "1"}, {"b", "2"}} {
-		err := env.s.Update(ctx, func(tx engine.Tx) error {
-			e := &engine.LogEntry{Time: env.now, Op: engine.OpInsert, MemoryRef: "acme/vec", ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
-			if err := e.Seal(engine.Payload{Key: kv.k, Layer: string(engine.Semantic), Content: json.RawMessage(kv.v), ContentHash: engine.HashPayload([]byte(kv.v))}); err != nil {
+		err := env.s.Update(ctx, func(tx memgov.Tx) error {
+			e := &oplog.Entry{Time: env.now, Op: oplog.Insert, MemoryRef: "acme/vec", ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
+			if err := e.Seal(oplog.Payload{Key: kv.k, Layer: string(memgov.Semantic), Content: json.RawMessage(kv.v), ContentHash: oplog.HashPayload([]byte(kv.v))}); err != nil {
 				return err
 			}
 			return tx.Append(ctx, e)
@@ -169,7 +172,7 @@ func TestMemoryVectorsThroughMemoryRef(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	env.approve("acme/vec", engine.MemoryPersistent, policy.DenyOnDrift)
+	env.approve("acme/vec", memgov.MemoryPersistent, policy.DenyOnDrift)
 	cp, err := env.e.MemoryCheckpoint(ctx, "acme/vec")
 	if err != nil {
 		t.Fatal(err)
@@ -177,8 +180,8 @@ func TestMemoryVectorsThroughMemoryRef(t *testing.T) {
 	if want := "sha256:9a41dee8ec223727525f8b26685e413664190d2b82cd62d4f7c15180a9e1f5af"; cp.MemoryRoot != want || cp.TreeSize != 2 {
 		t.Fatalf("memory_root %s size %d, want %s size 2", cp.MemoryRoot, cp.TreeSize, want)
 	}
-	var ops []engine.MemOp
-	if err := env.e.MemoryOps(ctx, "acme/vec", func(o engine.MemOp) error { ops = append(ops, o); return nil }); err != nil {
+	var ops []memgov.MemOp
+	if err := env.e.MemoryOps(ctx, "acme/vec", func(o memgov.MemOp) error { ops = append(ops, o); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(ops) != 2 || ops[0].Leaf.Prefixed() != "sha256:f2904e572018f088488c4fbd2e5fffaa3bc5f94488eec27ca73f4d1348595b91" {
@@ -199,24 +202,24 @@ func TestMemoryVectorsThroughMemoryRef(t *testing.T) {
 
 func TestApproveRefusesInvalidCombinations(t *testing.T) {
 	p := policy.Default()
-	base := engine.ApproveRequest{MemoryRef: "acme/bot", By: "oncall", MemoryType: engine.MemoryPersistent, TTLSeconds: 3600, DriftPolicy: policy.DenyOnDrift, Level: 2}
+	base := memgov.ApproveRequest{MemoryRef: "acme/bot", By: "oncall", MemoryType: memgov.MemoryPersistent, TTLSeconds: 3600, DriftPolicy: policy.DenyOnDrift, Level: 2}
 	cases := []struct {
 		name string
-		mod  func(*engine.ApproveRequest)
+		mod  func(*memgov.ApproveRequest)
 		rule string
 	}{
-		{"ttl too short", func(r *engine.ApproveRequest) { r.TTLSeconds = 3599 }, "ttl_seconds"},
-		{"ttl too long", func(r *engine.ApproveRequest) { r.TTLSeconds = 7776001 }, "ttl_seconds"},
-		{"persistent without ttl", func(r *engine.ApproveRequest) { r.TTLSeconds = 0 }, "required for persistent"},
-		{"shared without ttl", func(r *engine.ApproveRequest) { r.MemoryType, r.TTLSeconds, r.Owner = engine.MemoryShared, 0, "bot" }, "required for shared"},
-		{"none with ttl", func(r *engine.ApproveRequest) { r.MemoryType = engine.MemoryNone }, "omitted for memory_type none"},
-		{"log-only at level 2", func(r *engine.ApproveRequest) { r.DriftPolicy = policy.LogOnly }, "log-only is not allowed"},
-		{"log-only at level 3", func(r *engine.ApproveRequest) { r.DriftPolicy, r.Level = policy.LogOnly, 3 }, "log-only is not allowed"},
-		{"alert at level 2", func(r *engine.ApproveRequest) { r.DriftPolicy = policy.AlertOnDrift }, "alert-on-drift is not allowed at compliance level 2"},
-		{"shared without owner", func(r *engine.ApproveRequest) { r.MemoryType = engine.MemoryShared }, "shared_memory_owner"},
-		{"owner on persistent", func(r *engine.ApproveRequest) { r.Owner = "bot" }, "only shared memory"},
-		{"level 4", func(r *engine.ApproveRequest) { r.Level = 4 }, "outside 0..3"},
-		{"bad type", func(r *engine.ApproveRequest) { r.MemoryType = "forever" }, "memory_type"},
+		{"ttl too short", func(r *memgov.ApproveRequest) { r.TTLSeconds = 3599 }, "ttl_seconds"},
+		{"ttl too long", func(r *memgov.ApproveRequest) { r.TTLSeconds = 7776001 }, "ttl_seconds"},
+		{"persistent without ttl", func(r *memgov.ApproveRequest) { r.TTLSeconds = 0 }, "required for persistent"},
+		{"shared without ttl", func(r *memgov.ApproveRequest) { r.MemoryType, r.TTLSeconds, r.Owner = engine.MemoryShared, 0, "bot" }, "required for shared"},
+		{"none with ttl", func(r *memgov.ApproveRequest) { r.MemoryType = engine.MemoryNone }, "omitted for memory_type none"},
+		{"log-only at level 2", func(r *memgov.ApproveRequest) { r.DriftPolicy = policy.LogOnly }, "log-only is not allowed"},
+		{"log-only at level 3", func(r *memgov.ApproveRequest) { r.DriftPolicy, r.Level = policy.LogOnly, 3 }, "log-only is not allowed"},
+		{"alert at level 2", func(r *memgov.ApproveRequest) { r.DriftPolicy = policy.AlertOnDrift }, "alert-on-drift is not allowed at compliance level 2"},
+		{"shared without owner", func(r *memgov.ApproveRequest) { r.MemoryType = engine.MemoryShared }, "shared_memory_owner"},
+		{"owner on persistent", func(r *memgov.ApproveRequest) { r.Owner = "bot" }, "only shared memory"},
+		{"level 4", func(r *memgov.ApproveRequest) { r.Level = 4 }, "outside 0..3"},
+		{"bad type", func(r *memgov.ApproveRequest) { r.MemoryType = "forever" }, "memory_type"},
 	}
 	if err := engine.ValidateBaseline(p, base); err != nil {
 		t.Fatalf("valid request refused: %v", err)
@@ -225,7 +228,7 @@ func TestApproveRefusesInvalidCombinations(t *testing.T) {
 		r := base
 		tc.mod(&r)
 		err := engine.ValidateBaseline(p, r)
-		if !errors.Is(err, engine.ErrInvalid) || !strings.Contains(err.Error(), tc.rule) {
+		if !errors.Is(err, memgov.ErrInvalid) || !strings.Contains(err.Error(), tc.rule) {
 			t.Errorf("%s: got %v, want ErrInvalid naming %q", tc.name, err, tc.rule)
 		}
 	}
@@ -242,7 +245,7 @@ func TestDenyOnDriftFromRowEditedOutsideMemgov(t *testing.T) {
 	ref := "acme/billing-agent"
 	env.put(ref, "refund/limit", "Refunds up to $1,000 need no second signature.")
 	env.put(ref, "tone", "formal")
-	b := env.approve(ref, engine.MemoryPersistent, policy.DenyOnDrift)
+	b := env.approve(ref, memgov.MemoryPersistent, policy.DenyOnDrift)
 	if b.Hash() != env.hash(ref) || b.Store == "" || b.LogPosition == 0 {
 		t.Fatalf("baseline %+v", b)
 	}
@@ -254,7 +257,7 @@ func TestDenyOnDriftFromRowEditedOutsideMemgov(t *testing.T) {
 		t.Fatalf("gate denied before drift: %+v", g)
 	}
 	env.tamper(ref, "refund/limit", "Refunds up to $50,000 need no second signature.")
-	if g := env.gate(ref); !g.Deny || g.Reason != engine.ReasonDriftDenied {
+	if g := env.gate(ref); !g.Deny || g.Reason != gate.ReasonDriftDenied {
 		t.Fatalf("gate after tamper: %+v", g)
 	}
 	r = env.verify(ref, nil)
@@ -265,7 +268,7 @@ func TestDenyOnDriftFromRowEditedOutsideMemgov(t *testing.T) {
 	if r2.DriftID != r.DriftID || r2.Action != "deny" {
 		t.Fatalf("second verify: %+v", r2)
 	}
-	if n := env.countOps(engine.OpDriftDetected); n != 1 {
+	if n := env.countOps(oplog.DriftDetected); n != 1 {
 		t.Fatalf("%d DRIFT_DETECTED entries, want exactly 1 per episode", n)
 	}
 	if g := env.gate(ref); !g.Deny || g.DriftID != r.DriftID {
@@ -279,11 +282,11 @@ func TestDenyOnDriftFromRowEditedOutsideMemgov(t *testing.T) {
 		!strings.Contains(string(rep.Changes[0].Old), "$1,000") || !strings.Contains(string(rep.Changes[0].New), "$50,000") {
 		t.Fatalf("diff %+v", rep)
 	}
-	list, err := env.e.ListDrift(context.Background(), engine.DriftQuery{OpenOnly: true})
+	list, err := env.e.ListDrift(context.Background(), memgov.DriftQuery{OpenOnly: true})
 	if err != nil || len(list) != 1 || list[0].ID != r.DriftID {
 		t.Fatalf("list %+v %v", list, err)
 	}
-	if _, err := env.e.AckDrift(context.Background(), engine.AckRequest{DriftID: r.DriftID, By: "bot", Resolution: engine.ResolveRollback}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := env.e.AckDrift(context.Background(), memgov.AckRequest{DriftID: r.DriftID, By: "bot", Resolution: memgov.ResolveRollback}); !errors.Is(err, engine.ErrForbidden) {
 		t.Fatalf("executor acknowledged drift: %v", err)
 	}
 	// The log itself is intact, but the edited row is served: audit verify
@@ -299,7 +302,7 @@ func TestAlertAndLogOnlyPolicies(t *testing.T) {
 			env := newBEnv(t)
 			ref := "acme/research-agent"
 			env.put(ref, "k1", "one")
-			env.approve(ref, engine.MemoryPersistent, dp)
+			env.approve(ref, memgov.MemoryPersistent, dp)
 			env.tamper(ref, "k1", "uno")
 			g := env.gate(ref)
 			if g.Deny || (dp == policy.AlertOnDrift) != (len(g.Alerts) > 0) {
@@ -314,7 +317,7 @@ func TestAlertAndLogOnlyPolicies(t *testing.T) {
 					t.Fatalf("alerts under %s: %v", dp, r.Alerts)
 				}
 			}
-			if n := env.countOps(engine.OpDriftDetected); n != 1 {
+			if n := env.countOps(oplog.DriftDetected); n != 1 {
 				t.Fatalf("%d DRIFT_DETECTED entries", n)
 			}
 			// A governed write still commits and the alert stays until acknowledged.
@@ -330,13 +333,13 @@ func TestGovernedWritesAdvanceCheckpointWithinBudget(t *testing.T) {
 	env := newBEnv(t)
 	ref := "acme/bot"
 	env.put(ref, "k0", "zero")
-	b := env.approve(ref, engine.MemoryPersistent, policy.DenyOnDrift)
+	b := env.approve(ref, memgov.MemoryPersistent, policy.DenyOnDrift)
 	env.put(ref, "k1", "one")
 	r := env.verify(ref, nil)
 	if !r.Valid || r.Drift || r.Code != "ACCEPT" || r.Checkpoint == nil || r.Checkpoint.Seq != b.BaseSeq+1 || r.Checkpoint.TreeSize != 2 {
 		t.Fatalf("verify after a governed write: %+v %+v", r, r.Checkpoint)
 	}
-	deep, err := env.e.VerifyMemory(context.Background(), engine.VerifyRequest{MemoryRef: ref, Deep: true})
+	deep, err := env.e.VerifyMemory(context.Background(), memgov.VerifyRequest{MemoryRef: ref, Deep: true})
 	if err != nil || !deep.Valid || deep.CurrentHash == nil || *deep.CurrentHash != env.hash(ref) {
 		t.Fatalf("deep verify: %+v %v", deep, err)
 	}
@@ -356,7 +359,7 @@ func TestGovernedWritesAdvanceCheckpointWithinBudget(t *testing.T) {
 		t.Fatalf("beyond budget: %+v", r)
 	}
 	// Re-approval resolves it.
-	if _, err := env.e.AckDrift(context.Background(), engine.AckRequest{DriftID: r.DriftID, By: "jane", Resolution: engine.ResolveReapprove}); err != nil {
+	if _, err := env.e.AckDrift(context.Background(), memgov.AckRequest{DriftID: r.DriftID, By: "jane", Resolution: memgov.ResolveReapprove}); err != nil {
 		t.Fatal(err)
 	}
 	if r := env.verify(ref, nil); !r.Valid || r.Action != "allow" {
@@ -369,7 +372,7 @@ func TestExpiredBaselineIsInvalid(t *testing.T) {
 	env := newBEnv(t)
 	ref := "acme/bot"
 	env.put(ref, "k", "v")
-	env.approve(ref, engine.MemoryPersistent, policy.DenyOnDrift)
+	env.approve(ref, memgov.MemoryPersistent, policy.DenyOnDrift)
 	env.now = env.now.Add(86401 * time.Second)
 	r := env.verify(ref, nil)
 	if r.Valid || !r.Expired || r.Action != "deny" || r.Drift {
@@ -378,7 +381,7 @@ func TestExpiredBaselineIsInvalid(t *testing.T) {
 	if g := env.gate(ref); !g.Deny || g.Reason != engine.ReasonBaselineExpired {
 		t.Fatalf("gate: %+v", g)
 	}
-	env.approve(ref, engine.MemoryPersistent, policy.DenyOnDrift)
+	env.approve(ref, memgov.MemoryPersistent, policy.DenyOnDrift)
 	if r := env.verify(ref, nil); !r.Valid {
 		t.Fatalf("re-approved: %+v", r)
 	}
@@ -389,7 +392,7 @@ func TestSessionMemoryExemptInsideSession(t *testing.T) {
 	ctx := context.Background()
 	ref := "acme/chat-agent"
 	env.put(ref, "greeting", "hello")
-	env.approve(ref, engine.MemorySession, policy.DenyOnDrift)
+	env.approve(ref, memgov.MemorySession, policy.DenyOnDrift)
 	if _, _, err := env.e.StartSession(ctx, ref, "bot"); err != nil {
 		t.Fatal(err)
 	}
@@ -409,8 +412,8 @@ func TestSessionMemoryExemptInsideSession(t *testing.T) {
 	}
 	other := "acme/persistent-agent"
 	env.put(other, "k", "v")
-	env.approve(other, engine.MemoryPersistent, policy.DenyOnDrift)
-	if _, _, err := env.e.StartSession(ctx, other, "bot"); !errors.Is(err, engine.ErrInvalid) {
+	env.approve(other, memgov.MemoryPersistent, policy.DenyOnDrift)
+	if _, _, err := env.e.StartSession(ctx, other, "bot"); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("session on persistent memory: %v", err)
 	}
 }
@@ -433,7 +436,7 @@ func TestSharedMemoryVerifiesAgainstOwner(t *testing.T) {
 		t.Fatalf("instance with the owner's map: %+v", r)
 	}
 	r = env.verify(inst, json.RawMessage(`{"rule":{"text":"refunds always"}}`))
-	if r.Valid || r.Cause != engine.CauseStateMismatch || r.Action != "deny" {
+	if r.Valid || r.Cause != memgov.CauseStateMismatch || r.Action != "deny" {
 		t.Fatalf("instance with another map: %+v", r)
 	}
 	if r := env.verify(owner+"/instance-3", nil); r.DriftID == "" || r.Action != "deny" {
@@ -463,11 +466,11 @@ func TestAckReapproveAdoptsOutsideEdit(t *testing.T) {
 	ref := "acme/bot"
 	env.put(ref, "a", "alpha")
 	env.put(ref, "b", "beta")
-	env.approve(ref, engine.MemoryPersistent, policy.DenyOnDrift)
+	env.approve(ref, memgov.MemoryPersistent, policy.DenyOnDrift)
 	env.tamper(ref, "a", "ALPHA")
 	tampered := env.hash(ref)
 	r := env.verify(ref, nil)
-	res, err := env.e.AckDrift(ctx, engine.AckRequest{DriftID: r.DriftID, By: "oncall", Resolution: engine.ResolveReapprove, Note: "intended"})
+	res, err := env.e.AckDrift(ctx, memgov.AckRequest{DriftID: r.DriftID, By: "oncall", Resolution: memgov.ResolveReapprove, Note: "intended"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -494,7 +497,7 @@ func TestAckRollbackRestoresBaseline(t *testing.T) {
 	env.put(ref, "keep", "unchanged")
 	env.put(ref, "limit", "$1,000")
 	env.put(ref, "gone", "will be retracted")
-	b := env.approve(ref, engine.MemoryPersistent, policy.AlertOnDrift)
+	b := env.approve(ref, memgov.MemoryPersistent, policy.AlertOnDrift)
 	// Governed changes since the baseline, beyond the budget...
 	for i := 0; i <= b.DeltaBudget; i++ {
 		env.put(ref, fmt.Sprintf("added-%02d", i), "new")
@@ -517,7 +520,7 @@ func TestAckRollbackRestoresBaseline(t *testing.T) {
 	if err != nil || rep.Added != b.DeltaBudget+1 || rep.Changed != 1 || rep.Removed != 1 {
 		t.Fatalf("diff %s %v", rep.Summary(), err)
 	}
-	res, err := env.e.AckDrift(ctx, engine.AckRequest{DriftID: r.DriftID, By: "oncall", Resolution: engine.ResolveRollback})
+	res, err := env.e.AckDrift(ctx, memgov.AckRequest{DriftID: r.DriftID, By: "oncall", Resolution: memgov.ResolveRollback})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/memgov/memgov/engine/policy"
+
 // Capabilities is what memgov advertises of the memory contract (spec §15.6,
 // "Memory capability model"): the existing capability blocks and, under
 // dimensions, the eight spec §15.6 dimensions. Every claim is a test; the tests
@@ -86,7 +88,7 @@ func (e *Engine) Capabilities() Capabilities {
 	c.Agents.Proposals.ArtifactKinds = ProposalKinds                // TestProposalInertnessAndGatedActivation
 	c.Agents.Proposals.DuplicationDetection = true                  // TestProposalInertnessAndGatedActivation
 	c.Agents.Proposals.Activation = e.Policy().Proposals.Activation // the only mode: TestM5AdvertisedActivationIsTheOnlyOne
-	if c.Agents.Proposals.Activation == ActivationDirectRBAC {
+	if c.Agents.Proposals.Activation == policy.ActivationDirectRBAC {
 		c.Agents.Proposals.ActivationScope = ScopeProposalActivate // TestProposalInertnessAndGatedActivation
 	}
 	c.MultiAgent.ExecutionModel.Version = 2 // replay-snapshot: TestReplaySnapshot

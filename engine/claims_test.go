@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -19,7 +20,7 @@ func TestReviewClaimsAndFencing(t *testing.T) {
 	e := newEngine(t, "", engine.WithClock(clock.Now))
 	setupAgents(t, e)
 	ctx := context.Background()
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "kim", Role: engine.Curator, Tenant: "*"}, "admin"); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "kim", Role: memgov.Curator, Tenant: "*"}, "admin"); err != nil {
 		t.Fatal(err)
 	}
 	res := write(t, e, req("support-bot", "acme/support-bot", "c7/lang", "Customer 7 wants invoices in German."))
@@ -28,10 +29,10 @@ func TestReviewClaimsAndFencing(t *testing.T) {
 		t.Fatalf("claim = %+v, %v", jane, err)
 	}
 	// A second reviewer sees who holds it.
-	if _, err := e.ClaimReview(ctx, res.ReviewID, "kim"); !errors.Is(err, engine.ErrConflict) || !strings.Contains(err.Error(), "jane") {
+	if _, err := e.ClaimReview(ctx, res.ReviewID, "kim"); !errors.Is(err, memgov.ErrConflict) || !strings.Contains(err.Error(), "jane") {
 		t.Fatalf("second claim: %v", err)
 	}
-	if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "kim", Approve: true}); !errors.Is(err, engine.ErrConflict) {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "kim", Approve: true}); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("deciding over someone's claim: %v", err)
 	}
 	// The lease expires; kim claims with a newer token; jane's token is stale.
@@ -41,10 +42,10 @@ func TestReviewClaimsAndFencing(t *testing.T) {
 		t.Fatalf("claim after expiry = %+v, %v", kim, err)
 	}
 	clock.t = clock.t.Add(10 * time.Minute)
-	if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true, Token: jane.ClaimToken}); !errors.Is(err, engine.ErrConflict) {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true, Token: jane.ClaimToken}); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("stale token: %v", err)
 	}
-	if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "kim", Approve: true, Token: kim.ClaimToken}); err != nil {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "kim", Approve: true, Token: kim.ClaimToken}); err != nil {
 		t.Fatalf("decision with the current token: %v", err)
 	}
 	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
@@ -58,7 +59,7 @@ func TestSweepEscalatesAndFailsClosed(t *testing.T) {
 	setupAgents(t, e)
 	ctx := context.Background()
 	sync := write(t, e, req("billing-agent", "acme/billing-agent", "refund/limit", "Refunds up to $5,000 need no second signature."))
-	if sync.Tier != engine.TierSync {
+	if sync.Tier != memgov.TierSync {
 		t.Fatalf("%+v", sync)
 	}
 	if res, err := e.SweepReviews(ctx); err != nil || res.TimedOut != 0 || res.Escalated != 0 {
@@ -69,7 +70,7 @@ func TestSweepEscalatesAndFailsClosed(t *testing.T) {
 	if err != nil || res.TimedOut != 1 {
 		t.Fatalf("sweep = %+v, %v", res, err)
 	}
-	if r, _ := e.Review(ctx, sync.ReviewID); r.Status != engine.ReviewRejected || r.DecisionCode != engine.ReasonApprovalTimeout {
+	if r, _ := e.Review(ctx, sync.ReviewID); r.Status != memgov.ReviewRejected || r.DecisionCode != memgov.ReasonApprovalTimeout {
 		t.Fatalf("sync review after its deadline: %+v", r)
 	}
 
@@ -87,11 +88,11 @@ func TestSweepEscalatesAndFailsClosed(t *testing.T) {
 	if res, err := a.SweepReviews(ctx); err != nil || res.Escalated != 0 {
 		t.Fatalf("second sweep = %+v, %v", res, err)
 	}
-	if r, _ := a.Review(ctx, pending.ReviewID); r.Status != engine.ReviewEscalated {
+	if r, _ := a.Review(ctx, pending.ReviewID); r.Status != memgov.ReviewEscalated {
 		t.Fatalf("%+v", r)
 	}
 	// Escalated reviews stay in the queue and can still be decided.
-	if _, err := a.Decide(ctx, engine.Decision{ReviewID: pending.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+	if _, err := a.Decide(ctx, memgov.Decision{ReviewID: pending.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
@@ -31,30 +32,6 @@ import (
 // firing without firing again. A commitment whose source entry is no longer
 // visible (retracted, superseded, expired) does not fire.
 
-// Commitment kinds.
-const (
-	CommitTime      = "time"
-	CommitPredicate = "predicate"
-)
-
-// Commitment is an inferred standing commitment.
-type Commitment struct {
-	ID              string          `json:"id"`
-	MemoryRef       string          `json:"memory_ref"`
-	Tenant          string          `json:"tenant"`
-	SourceItemID    string          `json:"source_item_id"`
-	SourceVersionID string          `json:"source_version_id"`
-	Kind            string          `json:"kind"`
-	DueAt           *time.Time      `json:"due_at,omitempty"`
-	Predicate       json.RawMessage `json:"predicate,omitempty"`
-	Armed           bool            `json:"armed"`
-	FiredCount      int             `json:"fired_count"`
-	LastFiredAt     *time.Time      `json:"last_fired_at,omitempty"`
-	LastFiredLSN    int64           `json:"last_fired_lsn,omitempty"`
-	CreatedBy       string          `json:"created_by"`
-	CreatedAt       time.Time       `json:"created_at"`
-}
-
 type commitSpec struct {
 	CommitAt   string          `json:"commit_at"`
 	CommitWhen json.RawMessage `json:"commit_when"`
@@ -71,28 +48,20 @@ func commitmentID(versionID string) string {
 	return "cmt-" + hex.EncodeToString(h[:12])
 }
 
-// TickResult reports one tick.
-type TickResult struct {
-	MemoryRef string   `json:"memory_ref"`
-	Inferred  []string `json:"inferred"`
-	Fired     []string `json:"fired"`
-	Rearmed   []string `json:"rearmed"`
-}
-
 // TickCommitments infers the commitments of a memoryRef and fires those due
 // (see OpCommitment). actor must govern the ref's tenant.
-func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickResult, error) {
-	res := TickResult{MemoryRef: ref, Inferred: []string{}, Fired: []string{}, Rearmed: []string{}}
+func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (memgov.TickResult, error) {
+	res := memgov.TickResult{MemoryRef: ref, Inferred: []string{}, Fired: []string{}, Rearmed: []string{}}
 	r, err := scope.Parse(ref)
 	if err != nil {
-		return res, fmt.Errorf("%w: memory ref: %v", ErrInvalid, err)
+		return res, fmt.Errorf("%w: memory ref: %v", memgov.ErrInvalid, err)
 	}
-	err = e.store.Update(ctx, func(tx Tx) error {
+	err = e.store.Update(ctx, func(tx memgov.Tx) error {
 		if err := requireTenantPrincipal(ctx, tx, actor, r.Tenant); err != nil {
 			return err
 		}
 		now := e.Now()
-		active, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Now: now})
+		active, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: now})
 		if err != nil {
 			return err
 		}
@@ -100,13 +69,13 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickRe
 		for _, v := range active {
 			visible[v.ID] = true
 		}
-		appendOp := func(op Op, itemID string, d oplog.CommitmentData, reason string) (*LogEntry, error) {
+		appendOp := func(op oplog.Op, itemID string, d oplog.CommitmentData, reason string) (*oplog.Entry, error) {
 			data, err := json.Marshal(d)
 			if err != nil {
 				return nil, err
 			}
-			entry := &LogEntry{Time: now, Op: op, MemoryRef: ref, ItemID: itemID, Actor: actor}
-			if err := entry.Seal(Payload{Reason: reason, Data: data}); err != nil {
+			entry := &oplog.Entry{Time: now, Op: op, MemoryRef: ref, ItemID: itemID, Actor: actor}
+			if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
 				return nil, err
 			}
 			return entry, tx.Append(ctx, entry)
@@ -132,7 +101,7 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickRe
 				if err != nil {
 					continue // not a commitment memgov can schedule
 				}
-				d.Kind, d.DueAt = CommitTime, t.UTC().Truncate(time.Millisecond).Format(TimeFormat)
+				d.Kind, d.DueAt = memgov.CommitTime, t.UTC().Truncate(time.Millisecond).Format(oplog.TimeFormat)
 			default:
 				var ps predicateSpec
 				if json.Unmarshal(spec.CommitWhen, &ps) != nil || (ps.Key == "") == (ps.Tag == "") {
@@ -142,9 +111,9 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickRe
 				if err != nil {
 					return err
 				}
-				d.Kind, d.Predicate = CommitPredicate, raw
+				d.Kind, d.Predicate = memgov.CommitPredicate, raw
 			}
-			if _, err := appendOp(OpCommitment, v.ItemID, d, "commitment inferred from "+v.Key); err != nil {
+			if _, err := appendOp(oplog.Commitment, v.ItemID, d, "commitment inferred from "+v.Key); err != nil {
 				return err
 			}
 			res.Inferred = append(res.Inferred, id)
@@ -158,15 +127,15 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickRe
 				continue
 			}
 			switch c.Kind {
-			case CommitTime:
+			case memgov.CommitTime:
 				if c.FiredCount > 0 || c.DueAt == nil || now.Before(*c.DueAt) {
 					continue
 				}
-				if _, err := appendOp(OpCommitmentFire, c.SourceItemID, oplog.CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment due"); err != nil {
+				if _, err := appendOp(oplog.CommitmentFire, c.SourceItemID, oplog.CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment due"); err != nil {
 					return err
 				}
 				res.Fired = append(res.Fired, c.ID)
-			case CommitPredicate:
+			case memgov.CommitPredicate:
 				var ps predicateSpec
 				_ = json.Unmarshal(c.Predicate, &ps)
 				holds := false
@@ -181,12 +150,12 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickRe
 				}
 				switch {
 				case holds && c.Armed:
-					if _, err := appendOp(OpCommitmentFire, c.SourceItemID, oplog.CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment condition holds"); err != nil {
+					if _, err := appendOp(oplog.CommitmentFire, c.SourceItemID, oplog.CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment condition holds"); err != nil {
 						return err
 					}
 					res.Fired = append(res.Fired, c.ID)
 				case !holds && !c.Armed:
-					if _, err := appendOp(OpCommitmentArm, c.SourceItemID, oplog.CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment condition no longer holds"); err != nil {
+					if _, err := appendOp(oplog.CommitmentArm, c.SourceItemID, oplog.CommitmentData{ID: c.ID, Kind: c.Kind}, "commitment condition no longer holds"); err != nil {
 						return err
 					}
 					res.Rearmed = append(res.Rearmed, c.ID)
@@ -200,9 +169,9 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (TickRe
 
 // Commitments lists the commitments of a memoryRef the adapter's principal
 // may read ([] for a malformed ref or one of another tenant).
-func (a *MemoryAdapter) Commitments(ctx context.Context, ref string) ([]Commitment, error) {
-	out := []Commitment{}
-	err := a.e.store.View(ctx, func(tx ReadTx) error {
+func (a *MemoryAdapter) Commitments(ctx context.Context, ref string) ([]memgov.Commitment, error) {
+	out := []memgov.Commitment{}
+	err := a.e.store.View(ctx, func(tx memgov.ReadTx) error {
 		_, ok, err := a.resolve(ctx, tx, ref)
 		if err != nil || !ok {
 			return err
@@ -217,12 +186,12 @@ func (a *MemoryAdapter) Commitments(ctx context.Context, ref string) ([]Commitme
 }
 
 // Commitments lists every commitment of a memoryRef (the local owner's view).
-func (e *Engine) Commitments(ctx context.Context, ref string) ([]Commitment, error) {
-	out := []Commitment{}
+func (e *Engine) Commitments(ctx context.Context, ref string) ([]memgov.Commitment, error) {
+	out := []memgov.Commitment{}
 	if !scope.Valid(ref) {
 		return out, nil
 	}
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		list, err := tx.Commitments(ctx, ref)
 		if err == nil && list != nil {
 			out = list

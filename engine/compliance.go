@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -12,26 +13,26 @@ var jsonUnmarshal = json.Unmarshal
 
 // ComplianceItem is one finding of the compliance report.
 type ComplianceItem struct {
-	ItemID         string    `json:"item_id"`
-	MemoryRef      string    `json:"memory_ref"`
-	Key            string    `json:"key"`
-	Layer          Layer     `json:"layer"`
-	Classification string    `json:"classification,omitempty"`
-	Residency      string    `json:"residency,omitempty"`
-	CreatedAt      time.Time `json:"created_at"`
-	Detail         string    `json:"detail"`
+	ItemID         string       `json:"item_id"`
+	MemoryRef      string       `json:"memory_ref"`
+	Key            string       `json:"key"`
+	Layer          memgov.Layer `json:"layer"`
+	Classification string       `json:"classification,omitempty"`
+	Residency      string       `json:"residency,omitempty"`
+	CreatedAt      time.Time    `json:"created_at"`
+	Detail         string       `json:"detail"`
 }
 
 // ComplianceReport is the periodic compliance audit of spec §12.10.5.
 type ComplianceReport struct {
-	At                  time.Time        `json:"at"`
-	RetentionBreaches   []ComplianceItem `json:"retention_breaches"`
-	Erasures            []ErasureRow     `json:"erasures"`
-	ErasuresIncomplete  int              `json:"erasures_incomplete"`
-	ResidencyViolations []ComplianceItem `json:"residency_violations"`
-	ResidencyRejections int              `json:"residency_rejections"`
-	PastTTL             []ComplianceItem `json:"past_ttl_still_present"`
-	OK                  bool             `json:"ok"`
+	At                  time.Time           `json:"at"`
+	RetentionBreaches   []ComplianceItem    `json:"retention_breaches"`
+	Erasures            []memgov.ErasureRow `json:"erasures"`
+	ErasuresIncomplete  int                 `json:"erasures_incomplete"`
+	ResidencyViolations []ComplianceItem    `json:"residency_violations"`
+	ResidencyRejections int                 `json:"residency_rejections"`
+	PastTTL             []ComplianceItem    `json:"past_ttl_still_present"`
+	OK                  bool                `json:"ok"`
 }
 
 // ComplianceReport scans memory for retention breaches (ACTIVE past the
@@ -41,7 +42,7 @@ type ComplianceReport struct {
 // and refused writes) and items past their TTL that GC has not expired yet.
 func (e *Engine) ComplianceReport(ctx context.Context) (ComplianceReport, error) {
 	rep := ComplianceReport{At: e.Now(), RetentionBreaches: []ComplianceItem{}, ResidencyViolations: []ComplianceItem{}, PastTTL: []ComplianceItem{}}
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		d, err := tx.ComplianceData(ctx)
 		if err != nil {
 			return err
@@ -72,7 +73,7 @@ func (e *Engine) ComplianceReport(ctx context.Context) (ComplianceReport, error)
 				rep.PastTTL = append(rep.PastTTL, c)
 			}
 			var meta oplog.VersionData
-			if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *LogEntry) error {
+			if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *oplog.Entry) error {
 				p, err := le.DecodePayload()
 				if err == nil && len(p.Data) > 0 {
 					_ = json.Unmarshal(p.Data, &meta)

@@ -7,7 +7,9 @@ import (
 	"math"
 	"sort"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/canon"
+	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/redact"
 	"github.com/memgov/memgov/engine/scope"
@@ -39,8 +41,8 @@ type ConsolidateResult struct {
 }
 
 type consEntry struct {
-	v    Version
-	f    Features
+	v    memgov.Version
+	f    memory.Features
 	conf float64
 }
 
@@ -65,17 +67,17 @@ func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (Consoli
 	res := ConsolidateResult{MemoryRef: r.MemoryRef, Keys: []string{}}
 	_, err := scope.Parse(r.MemoryRef)
 	if err != nil {
-		return res, fmt.Errorf("%w: memory ref: %v", ErrInvalid, err)
+		return res, fmt.Errorf("%w: memory ref: %v", memgov.ErrInvalid, err)
 	}
 	red := e.redactor(r.RunID)
-	err = e.store.Update(ctx, func(tx Tx) error {
+	err = e.store.Update(ctx, func(tx memgov.Tx) error {
 		if err := requirePrincipal(ctx, tx, r.Actor); err != nil {
 			return err
 		}
 		if _, err := e.permitTx(ctx, tx, r.Actor, ActConsolidate, Target{Ref: r.MemoryRef}); err != nil {
 			return err
 		}
-		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: r.MemoryRef, Now: e.Now()})
+		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: r.MemoryRef, Now: e.Now()})
 		if err != nil {
 			return err
 		}
@@ -205,8 +207,8 @@ func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (Consoli
 		if err != nil {
 			return err
 		}
-		entry := &LogEntry{Time: e.Now(), Op: OpConsolidate, MemoryRef: r.MemoryRef, Actor: r.Actor}
-		if err := entry.Seal(Payload{Reason: "consolidation pass", Data: data}); err != nil {
+		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Consolidate, MemoryRef: r.MemoryRef, Actor: r.Actor}
+		if err := entry.Seal(oplog.Payload{Reason: "consolidation pass", Data: data}); err != nil {
 			return err
 		}
 		if err := tx.Append(ctx, entry); err != nil {
@@ -223,7 +225,7 @@ func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (Consoli
 
 // mergeInto appends a MERGE version of into's item that keeps into's content
 // (redacted again) and supersedes from's version. It returns the new head.
-func (e *Engine) mergeInto(ctx context.Context, tx Tx, red *redact.Redactor, into, from *consEntry, tags []string, conf float64, actor, reason string) (string, error) {
+func (e *Engine) mergeInto(ctx context.Context, tx memgov.Tx, red *redact.Redactor, into, from *consEntry, tags []string, conf float64, actor, reason string) (string, error) {
 	content := into.v.Content
 	if !red.Empty() {
 		c, err := red.JSON(content)
@@ -237,13 +239,13 @@ func (e *Engine) mergeInto(ctx context.Context, tx Tx, red *redact.Redactor, int
 			tags[i] = red.String(t)
 		}
 	}
-	entry := &LogEntry{Time: e.Now(), Op: OpMerge, MemoryRef: into.v.MemoryRef, ItemID: into.v.ItemID, VersionID: NewID(),
+	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Merge, MemoryRef: into.v.MemoryRef, ItemID: into.v.ItemID, VersionID: NewID(),
 		PrevVersionID: into.v.ID, Actor: actor}
 	vs := into.v.ValidationScore
-	p := Payload{Reason: reason, Key: into.v.Key, Layer: string(into.v.Layer), Content: content, ContentHash: HashPayload(content),
+	p := oplog.Payload{Reason: reason, Key: into.v.Key, Layer: string(into.v.Layer), Content: content, ContentHash: oplog.HashPayload(content),
 		Tags: normTags(tags), Confidence: &conf, ValidationScore: &vs, Classification: into.v.Classification, MergedFrom: from.v.ID}
 	if into.v.ExpiresAt != nil {
-		p.ExpiresAt = into.v.ExpiresAt.UTC().Format(TimeFormat)
+		p.ExpiresAt = into.v.ExpiresAt.UTC().Format(oplog.TimeFormat)
 	}
 	if err := entry.Seal(p); err != nil {
 		return "", err

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -42,7 +44,7 @@ func (e *adapterError) Unwrap() []error {
 }
 
 func hideErr(err error) error {
-	if err == nil || errors.Is(err, ErrUnauthorized) || errors.Is(err, ErrForbidden) || errors.Is(err, ErrInvalid) {
+	if err == nil || errors.Is(err, memgov.ErrUnauthorized) || errors.Is(err, ErrForbidden) || errors.Is(err, memgov.ErrInvalid) {
 		return err
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -91,22 +93,22 @@ func (a *MemoryAdapter) Principal() string { return a.principal }
 // malformed ref or one of another tenant resolves to ok=false, never to an
 // error: the caller answers [] or null. An unknown principal is an error
 // (ErrUnauthorized) that names the principal, not the ref.
-func (a *MemoryAdapter) resolve(ctx context.Context, tx ReadTx, ref string) (Principal, bool, error) {
+func (a *MemoryAdapter) resolve(ctx context.Context, tx memgov.ReadTx, ref string) (memgov.Principal, bool, error) {
 	r, err := scope.Parse(ref)
 	if err != nil {
-		return Principal{}, false, nil
+		return memgov.Principal{}, false, nil
 	}
 	if a.local {
-		return Principal{ID: "local", Role: Operator, Tenant: AllTenants}, r.Valid(), nil
+		return memgov.Principal{ID: "local", Role: memgov.Operator, Tenant: memgov.AllTenants}, r.Valid(), nil
 	}
 	p, err := tx.Principal(ctx, a.principal)
 	if err != nil {
 		if isNotFound(err) {
-			return Principal{}, false, fmt.Errorf("%w: %q is not a registered principal", ErrUnauthorized, safeID(a.principal))
+			return memgov.Principal{}, false, fmt.Errorf("%w: %q is not a registered principal", memgov.ErrUnauthorized, safeID(a.principal))
 		}
-		return Principal{}, false, err
+		return memgov.Principal{}, false, err
 	}
-	if p.Tenant != AllTenants && !r.Within(p.Tenant) {
+	if p.Tenant != memgov.AllTenants && !r.Within(p.Tenant) {
 		return p, false, nil
 	}
 	return p, true, nil
@@ -121,20 +123,20 @@ func (a *MemoryAdapter) List(ctx context.Context, ref string, opts ListOptions) 
 }
 
 // ListVersions is List with whole version records; the read is recorded.
-func (a *MemoryAdapter) ListVersions(ctx context.Context, ref string, opts ListOptions) ([]Version, error) {
+func (a *MemoryAdapter) ListVersions(ctx context.Context, ref string, opts ListOptions) ([]memgov.Version, error) {
 	r, err := a.ListRead(ctx, ref, opts)
 	if r.Versions == nil {
-		r.Versions = []Version{}
+		r.Versions = []memgov.Version{}
 	}
 	return r.Versions, err
 }
 
-func (a *MemoryAdapter) listVersions(ctx context.Context, ref string, opts ListOptions) ([]Version, error) {
+func (a *MemoryAdapter) listVersions(ctx context.Context, ref string, opts ListOptions) ([]memgov.Version, error) {
 	if opts.Limit < 0 {
-		return []Version{}, fmt.Errorf("%w: limit must be 0 or more", ErrInvalid)
+		return []memgov.Version{}, fmt.Errorf("%w: limit must be 0 or more", memgov.ErrInvalid)
 	}
-	out := []Version{}
-	err := a.e.store.View(ctx, func(tx ReadTx) error {
+	out := []memgov.Version{}
+	err := a.e.store.View(ctx, func(tx memgov.ReadTx) error {
 		p, ok, err := a.resolve(ctx, tx, ref)
 		if err != nil || !ok {
 			return err
@@ -147,10 +149,10 @@ func (a *MemoryAdapter) listVersions(ctx context.Context, ref string, opts ListO
 				return err
 			}
 			if at > size {
-				return fmt.Errorf("%w: LSN %d is beyond the end of the log", ErrInvalid, at)
+				return fmt.Errorf("%w: LSN %d is beyond the end of the log", memgov.ErrInvalid, at)
 			}
 		}
-		vs, err := activeView(ctx, tx, ActiveQuery{MemoryRef: ref, Tag: opts.Tag, AtLSN: at, Now: now, Limit: opts.Limit, AfterKey: opts.AfterKey})
+		vs, err := activeView(ctx, tx, memgov.ActiveQuery{MemoryRef: ref, Tag: opts.Tag, AtLSN: at, Now: now, Limit: opts.Limit, AfterKey: opts.AfterKey})
 		if err != nil {
 			return err
 		}
@@ -161,7 +163,7 @@ func (a *MemoryAdapter) listVersions(ctx context.Context, ref string, opts ListO
 		return nil
 	})
 	if err != nil {
-		return []Version{}, hideErr(err)
+		return []memgov.Version{}, hideErr(err)
 	}
 	return out, nil
 }
@@ -178,7 +180,7 @@ func (a *MemoryAdapter) Get(ctx context.Context, ref, id string) (*Entry, error)
 }
 
 // GetVersion is Get with the whole version record; the read is recorded.
-func (a *MemoryAdapter) GetVersion(ctx context.Context, ref, id string) (*Version, error) {
+func (a *MemoryAdapter) GetVersion(ctx context.Context, ref, id string) (*memgov.Version, error) {
 	r, err := a.GetRead(ctx, ref, id)
 	if err != nil || len(r.Versions) == 0 {
 		return nil, err
@@ -186,9 +188,9 @@ func (a *MemoryAdapter) GetVersion(ctx context.Context, ref, id string) (*Versio
 	return &r.Versions[0], nil
 }
 
-func (a *MemoryAdapter) getVersion(ctx context.Context, ref, id string) (*Version, error) {
-	var out *Version
-	err := a.e.store.View(ctx, func(tx ReadTx) error {
+func (a *MemoryAdapter) getVersion(ctx context.Context, ref, id string) (*memgov.Version, error) {
+	var out *memgov.Version
+	err := a.e.store.View(ctx, func(tx memgov.ReadTx) error {
 		p, ok, err := a.resolve(ctx, tx, ref)
 		if err != nil || !ok {
 			return err
@@ -213,12 +215,12 @@ func (a *MemoryAdapter) getVersion(ctx context.Context, ref, id string) (*Versio
 // request's source_agent_id is the principal, whatever it says. A SYNC_BLOCK
 // write returns DEFERRED: the door waits for the decision (memgov write and
 // the serve doors wait with WaitReview/AwaitSync, under their own limits).
-func (a *MemoryAdapter) Put(ctx context.Context, req WriteRequest) (WriteResult, error) {
+func (a *MemoryAdapter) Put(ctx context.Context, req memgov.WriteRequest) (memgov.WriteResult, error) {
 	if a.local {
-		return WriteResult{}, fmt.Errorf("%w: writing needs a registered principal", ErrInvalid)
+		return memgov.WriteResult{}, fmt.Errorf("%w: writing needs a registered principal", memgov.ErrInvalid)
 	}
 	req.SourceAgentID = a.principal
-	req.raw = nil
+	req.Raw = nil
 	return a.e.Write(ctx, req)
 }
 
@@ -238,13 +240,13 @@ type DeleteResult struct {
 // the entry's layer (RBAC) or must be a curator or operator of the tenant.
 func (a *MemoryAdapter) Delete(ctx context.Context, ref, id, reason string) (DeleteResult, error) {
 	if strings.TrimSpace(reason) == "" {
-		return DeleteResult{}, fmt.Errorf("%w: a delete needs a reason", ErrInvalid)
+		return DeleteResult{}, fmt.Errorf("%w: a delete needs a reason", memgov.ErrInvalid)
 	}
 	if a.local {
-		return DeleteResult{}, fmt.Errorf("%w: deleting needs a registered principal", ErrInvalid)
+		return DeleteResult{}, fmt.Errorf("%w: deleting needs a registered principal", memgov.ErrInvalid)
 	}
 	var res DeleteResult
-	err := a.e.store.Update(ctx, func(tx Tx) error {
+	err := a.e.store.Update(ctx, func(tx memgov.Tx) error {
 		p, ok, err := a.resolve(ctx, tx, ref)
 		if err != nil || !ok {
 			return err
@@ -263,7 +265,7 @@ func (a *MemoryAdapter) Delete(ctx context.Context, ref, id, reason string) (Del
 		if err != nil {
 			return err
 		}
-		if v.State != Active || v.ExpiredAt(a.e.Now()) {
+		if v.State != memgov.Active || v.ExpiredAt(a.e.Now()) {
 			return nil
 		}
 		lsn, err := a.e.retract(ctx, tx, v, p.ID, reason)
@@ -277,10 +279,10 @@ func (a *MemoryAdapter) Delete(ctx context.Context, ref, id, reason string) (Del
 }
 
 // retract appends the RETRACT entry of an ACTIVE version.
-func (e *Engine) retract(ctx context.Context, tx Tx, v Version, actor, reason string) (int64, error) {
-	entry := &LogEntry{Time: e.Now(), Op: OpRetract, MemoryRef: v.MemoryRef, ItemID: v.ItemID,
+func (e *Engine) retract(ctx context.Context, tx memgov.Tx, v memgov.Version, actor, reason string) (int64, error) {
+	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Retract, MemoryRef: v.MemoryRef, ItemID: v.ItemID,
 		VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
-	if err := entry.Seal(Payload{Reason: reason}); err != nil {
+	if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
 		return 0, err
 	}
 	if err := tx.Append(ctx, entry); err != nil {
@@ -309,20 +311,20 @@ func (e *Engine) Forget(ctx context.Context, ref, subject, actor, reason string)
 	res := ForgetResult{MemoryRef: ref, Keys: []string{}}
 	subject = strings.TrimSpace(subject)
 	if subject == "" {
-		return res, fmt.Errorf("%w: forget needs a subject", ErrInvalid)
+		return res, fmt.Errorf("%w: forget needs a subject", memgov.ErrInvalid)
 	}
 	if strings.TrimSpace(reason) == "" {
 		reason = "forget by subject"
 	}
 	if _, err := scope.Parse(ref); err != nil {
-		return res, fmt.Errorf("%w: memory ref: %v", ErrInvalid, err)
+		return res, fmt.Errorf("%w: memory ref: %v", memgov.ErrInvalid, err)
 	}
 	want := strings.ToLower(subject)
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		if _, err := e.requireGovernor(ctx, tx, actor, ref, ActForget); err != nil {
 			return err
 		}
-		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Now: e.Now()})
+		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: e.Now()})
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/engine/policy"
 )
 
 func TestTokenizer(t *testing.T) {
@@ -67,7 +70,7 @@ func TestSearchHybridRanking(t *testing.T) {
 	if len(hits) != 1 || hits[0].Entry.ID != "customer-42/channel" {
 		t.Fatalf("tag filter = %+v", hits)
 	}
-	if _, err := bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot"}); !errors.Is(err, engine.ErrInvalid) {
+	if _, err := bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot"}); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("empty query: %v", err)
 	}
 }
@@ -101,7 +104,7 @@ func TestSearchTemporalValidity(t *testing.T) {
 		t.Fatalf("include superseded: %+v", hits)
 	}
 	for _, h := range hits {
-		if h.VersionID == v1.VersionID && (h.State != engine.Superseded || h.InvalidAt != tChange.Format(engine.TimeFormat)) {
+		if h.VersionID == v1.VersionID && (h.State != memgov.Superseded || h.InvalidAt != tChange.Format(oplog.TimeFormat)) {
 			t.Fatalf("superseded fact: %+v", h)
 		}
 	}
@@ -155,7 +158,7 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 	// Stored immutably under its hash, and the index the next session loads.
 	bot := e.Adapter("support-bot")
 	g, _ := bot.GetVersion(ctx, "acme/support-bot", r1.ArchiveKey)
-	if g == nil || !bytes.Equal(g.Content, r1.Archive) || engine.HashPayload(g.Content) != r1.ArchiveHash {
+	if g == nil || !bytes.Equal(g.Content, r1.Archive) || oplog.HashPayload(g.Content) != r1.ArchiveHash {
 		t.Fatalf("archive entry: %+v", g)
 	}
 	idx, _ := bot.GetVersion(ctx, "acme/support-bot", engine.IndexKey)
@@ -163,7 +166,7 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 	if idx == nil || json.Unmarshal(idx.Content, &mi) != nil || mi.Archive != r1.ArchiveKey || mi.Text != ar.Text || !r1.IndexUpdated {
 		t.Fatalf("index: %+v", idx)
 	}
-	evs, _ := e.Events(ctx, engine.EventQuery{Type: "memory.compacted"})
+	evs, _ := e.Events(ctx, memgov.EventQuery{Type: "memory.compacted"})
 	if len(evs) != 1 {
 		t.Fatalf("events: %+v", evs)
 	}
@@ -221,7 +224,7 @@ func TestConsolidationIdempotency(t *testing.T) {
 		if !strings.HasPrefix(content, "{") {
 			content = string(mustJSON(map[string]string{"text": content}))
 		}
-		if _, err := e.Put(ctx, engine.PutRequest{MemoryRef: "acme/support-bot", Key: key, Layer: engine.Semantic, Content: json.RawMessage(content),
+		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: key, Layer: memgov.Semantic, Content: json.RawMessage(content),
 			Confidence: conf, Actor: actor, Tags: []string{key}}); err != nil {
 			t.Fatal(err)
 		}
@@ -269,7 +272,7 @@ func TestConsolidationIdempotency(t *testing.T) {
 	if after, _ := e.LogSize(ctx); after != size+1 {
 		t.Fatalf("second pass wrote %d entries, want only its CONSOLIDATE record", after-size)
 	}
-	evs, _ := e.Events(ctx, engine.EventQuery{Type: "agent.memory.consolidated"})
+	evs, _ := e.Events(ctx, memgov.EventQuery{Type: "agent.memory.consolidated"})
 	if len(evs) != 2 || string(evs[0].Data) != `{"inputCount":7,"memoryRef":"acme/support-bot","outputCount":4}` {
 		t.Fatalf("events: %+v", evs)
 	}
@@ -283,7 +286,7 @@ func TestCommitmentFiresOnce(t *testing.T) {
 	ctx := context.Background()
 	cput(t, e, "acme/support-bot", "follow-up", `{"text":"Follow up with customer 42 about the refund.","commit_at":"2026-05-11T09:00:00Z"}`)
 	cput(t, e, "acme/support-bot", "invoice-watch", `{"text":"Tell customer 42 when invoice 7 clears.","commit_when":{"key":"invoice/7/cleared"}}`)
-	tick := func() engine.TickResult {
+	tick := func() memgov.TickResult {
 		t.Helper()
 		r, err := e.TickCommitments(ctx, "acme/support-bot", "acme-curator")
 		if err != nil {
@@ -322,7 +325,7 @@ func TestCommitmentFiresOnce(t *testing.T) {
 	if r := tick(); len(r.Fired) != 1 {
 		t.Fatalf("second transition: %+v", r)
 	}
-	evs, _ := e.Events(ctx, engine.EventQuery{Type: "commitment.fired"})
+	evs, _ := e.Events(ctx, memgov.EventQuery{Type: "commitment.fired"})
 	if len(evs) != 3 {
 		t.Fatalf("fired events: %d", len(evs))
 	}
@@ -336,7 +339,7 @@ func TestCommitmentFiresOnce(t *testing.T) {
 	if err != nil || len(rep.Differences) != 0 {
 		t.Fatalf("rebuild: %+v %v", rep, err)
 	}
-	after, _ := e.Events(ctx, engine.EventQuery{Type: "commitment.fired"})
+	after, _ := e.Events(ctx, memgov.EventQuery{Type: "commitment.fired"})
 	if len(after) != 3 {
 		t.Fatalf("replay fired again: %d", len(after))
 	}
@@ -362,26 +365,26 @@ func TestProposalInertnessAndGatedActivation(t *testing.T) {
 		t.Fatal(err)
 	}
 	art := json.RawMessage(`{"name":"refund-followup","steps":["check refund","email customer"],"token":"` + secret + `"}`)
-	p, err := e.CreateProposal(ctx, engine.ProposalInput{Kind: "prompt-template", Title: "Refund follow-up", Artifact: art,
+	p, err := e.CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Title: "Refund follow-up", Artifact: art,
 		Rationale: "seen in runs using " + secret, SourceRunIDs: []string{"run-9"}, Workspace: "support", RunID: "run-9"}, "support-bot")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.State != engine.ProposalDraft || p.Owner != (engine.ProposalOwner{Tenant: "acme", Workspace: "support", Principal: "support-bot"}) ||
+	if p.State != memgov.ProposalDraft || p.Owner != (oplog.ProposalOwner{Tenant: "acme", Workspace: "support", Principal: "support-bot"}) ||
 		bytes.Contains(p.Artifact, []byte(secret)) || strings.Contains(p.Rationale, secret) || p.Revision != 1 {
 		t.Fatalf("created: %+v", p)
 	}
-	dup, _ := e.CreateProposal(ctx, engine.ProposalInput{Kind: "prompt-template", Artifact: art, RunID: "run-9"}, "support-bot")
+	dup, _ := e.CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Artifact: art, RunID: "run-9"}, "support-bot")
 	if dup.DuplicateOf != p.ID {
 		t.Fatalf("duplicateOf = %q", dup.DuplicateOf)
 	}
 	// Inert: no installed artifact, memory unchanged.
-	if _, err := e.InstalledArtifact(ctx, p.ID); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.InstalledArtifact(ctx, p.ID); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("draft installed: %v", err)
 	}
 	rev := json.RawMessage(`{"name":"refund-followup","steps":["check refund","email customer","close ticket"]}`)
-	p, err = e.ReviseProposal(ctx, p.ID, engine.ProposalInput{Artifact: rev, Rationale: "added close"}, "support-bot")
-	if err != nil || p.State != engine.ProposalRevised || p.Revision != 2 {
+	p, err = e.ReviseProposal(ctx, p.ID, memgov.ProposalInput{Artifact: rev, Rationale: "added close"}, "support-bot")
+	if err != nil || p.State != memgov.ProposalRevised || p.Revision != 2 {
 		t.Fatalf("revise: %+v %v", p, err)
 	}
 	if ins, _ := e.InstalledArtifacts(ctx, "acme", ""); len(ins) != 0 {
@@ -392,27 +395,27 @@ func TestProposalInertnessAndGatedActivation(t *testing.T) {
 	if !errors.Is(err, engine.ErrForbidden) || res.Status != http.StatusForbidden {
 		t.Fatalf("agent apply: %+v %v", res, err)
 	}
-	if _, err := e.ApplyProposal(ctx, p.ID, "globex-curator"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.ApplyProposal(ctx, p.ID, "globex-curator"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("other tenant apply: %v", err)
 	}
-	if pr, _, _ := e.ShowProposal(ctx, p.ID, ""); pr.State != engine.ProposalRevised {
+	if pr, _, _ := e.ShowProposal(ctx, p.ID, ""); pr.State != memgov.ProposalRevised {
 		t.Fatalf("refused apply changed state: %s", pr.State)
 	}
 	// Approval gate: a curator applies; the installed artifact is the last persisted one, byte for byte.
 	res, err = e.ApplyProposal(ctx, p.ID, "acme-curator")
-	if err != nil || res.Status != http.StatusOK || res.Activation != engine.ActivationApprovalGate {
+	if err != nil || res.Status != http.StatusOK || res.Activation != policy.ActivationApprovalGate {
 		t.Fatalf("curator apply: %+v %v", res, err)
 	}
 	inst, err := e.InstalledArtifact(ctx, p.ID)
 	canonRev, _ := json.Marshal(json.RawMessage(rev))
-	if err != nil || !bytes.Equal(inst, canonRev) || res.InstalledHash != engine.HashPayload(inst) {
+	if err != nil || !bytes.Equal(inst, canonRev) || res.InstalledHash != oplog.HashPayload(inst) {
 		t.Fatalf("installed %s (%v), want %s", inst, err, canonRev)
 	}
 	_, revs, _ := e.ShowProposal(ctx, p.ID, "acme")
 	if len(revs) != 2 || revs[1].ArtifactHash != res.InstalledHash {
 		t.Fatalf("revisions: %+v", revs)
 	}
-	if _, _, err := e.ShowProposal(ctx, p.ID, "globex"); !errors.Is(err, engine.ErrNotFound) {
+	if _, _, err := e.ShowProposal(ctx, p.ID, "globex"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("globex sees acme's proposal: %v", err)
 	}
 	// The advertised mode is the only one: a principal holding
@@ -421,34 +424,34 @@ func TestProposalInertnessAndGatedActivation(t *testing.T) {
 	if res, err := e.ApplyProposal(ctx, dup.ID, "acme-ops"); !errors.Is(err, engine.ErrForbidden) || res.Status != http.StatusForbidden {
 		t.Fatalf("scope holder under approval-gate: %+v %v", res, err)
 	}
-	if res, err = e.ApplyProposal(ctx, dup.ID, "acme-curator"); err != nil || res.Activation != engine.ActivationApprovalGate {
+	if res, err = e.ApplyProposal(ctx, dup.ID, "acme-curator"); err != nil || res.Activation != policy.ActivationApprovalGate {
 		t.Fatalf("curator apply: %+v %v", res, err)
 	}
-	if _, err := e.ApplyProposal(ctx, dup.ID, "acme-curator"); !errors.Is(err, engine.ErrConflict) {
+	if _, err := e.ApplyProposal(ctx, dup.ID, "acme-curator"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("double apply: %v", err)
 	}
 	// Reject and archive.
-	third, _ := e.CreateProposal(ctx, engine.ProposalInput{Kind: "automation", Artifact: json.RawMessage(`{"cron":"0 9 * * 1"}`)}, "support-bot")
+	third, _ := e.CreateProposal(ctx, memgov.ProposalInput{Kind: "automation", Artifact: json.RawMessage(`{"cron":"0 9 * * 1"}`)}, "support-bot")
 	if _, err := e.RejectProposal(ctx, third.ID, "support-bot", "no"); !errors.Is(err, engine.ErrForbidden) {
 		t.Fatalf("owner rejects: %v", err)
 	}
-	if r, err := e.RejectProposal(ctx, third.ID, "acme-curator", "not now"); err != nil || r.State != engine.ProposalRejected {
+	if r, err := e.RejectProposal(ctx, third.ID, "acme-curator", "not now"); err != nil || r.State != memgov.ProposalRejected {
 		t.Fatalf("reject: %+v %v", r, err)
 	}
-	if r, err := e.ArchiveProposal(ctx, third.ID, "support-bot", "cleanup"); err != nil || r.State != engine.ProposalArchived {
+	if r, err := e.ArchiveProposal(ctx, third.ID, "support-bot", "cleanup"); err != nil || r.State != memgov.ProposalArchived {
 		t.Fatalf("archive: %+v %v", r, err)
 	}
-	if _, err := e.ApplyProposal(ctx, third.ID, "acme-curator"); !errors.Is(err, engine.ErrConflict) {
+	if _, err := e.ApplyProposal(ctx, third.ID, "acme-curator"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("apply archived: %v", err)
 	}
 	// Events are content-free; memory is unchanged by proposals.
-	evs, _ := e.Events(ctx, engine.EventQuery{})
+	evs, _ := e.Events(ctx, memgov.EventQuery{})
 	for _, ev := range evs {
 		if strings.HasPrefix(ev.Type, "proposal.") && (strings.Contains(string(ev.Data), "refund") || strings.Contains(string(ev.Data), "close")) {
 			t.Fatalf("%s carries the artifact or rationale: %s", ev.Type, ev.Data)
 		}
 	}
-	if n, _ := e.Events(ctx, engine.EventQuery{Type: "proposal.activated"}); len(n) != 2 {
+	if n, _ := e.Events(ctx, memgov.EventQuery{Type: "proposal.activated"}); len(n) != 2 {
 		t.Fatalf("activated events: %d", len(n))
 	}
 	after, _ := e.Adapter("jane").List(ctx, "acme/support-bot", engine.ListOptions{})

@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -41,13 +43,13 @@ func contractEngine(t testing.TB) (*engine.Engine, *clock) {
 
 func addPrincipals(t testing.TB, e *engine.Engine) {
 	t.Helper()
-	for _, p := range []engine.Principal{
-		{ID: "support-bot", Role: engine.Executor, Tenant: "acme"},
-		{ID: "acme-curator", Role: engine.Curator, Tenant: "acme"},
-		{ID: "acme-ops", Role: engine.Operator, Tenant: "acme", Attributes: map[string]string{"scopes": "memory:read proposal:activate"}},
-		{ID: "research-agent", Role: engine.Executor, Tenant: "globex"},
-		{ID: "globex-curator", Role: engine.Curator, Tenant: "globex"},
-		{ID: "jane", Role: engine.Curator, Tenant: engine.AllTenants},
+	for _, p := range []memgov.Principal{
+		{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"},
+		{ID: "acme-curator", Role: memgov.Curator, Tenant: "acme"},
+		{ID: "acme-ops", Role: memgov.Operator, Tenant: "acme", Attributes: map[string]string{"scopes": "memory:read proposal:activate"}},
+		{ID: "research-agent", Role: memgov.Executor, Tenant: "globex"},
+		{ID: "globex-curator", Role: memgov.Curator, Tenant: "globex"},
+		{ID: "jane", Role: memgov.Curator, Tenant: memgov.AllTenants},
 	} {
 		if _, err := e.AddPrincipal(context.Background(), p, "admin"); err != nil {
 			t.Fatal(err)
@@ -55,13 +57,13 @@ func addPrincipals(t testing.TB, e *engine.Engine) {
 	}
 }
 
-func cput(t testing.TB, e *engine.Engine, ref, key, content string, tags ...string) engine.PutResult {
+func cput(t testing.TB, e *engine.Engine, ref, key, content string, tags ...string) memgov.PutResult {
 	t.Helper()
 	if !strings.HasPrefix(content, "{") {
 		b, _ := json.Marshal(map[string]string{"text": content})
 		content = string(b)
 	}
-	r, err := e.Put(context.Background(), engine.PutRequest{MemoryRef: ref, Key: key, Layer: engine.Episodic, Content: json.RawMessage(content),
+	r, err := e.Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Episodic, Content: json.RawMessage(content),
 		Tags: tags, Confidence: 0.8, Actor: "jane", Reason: "test"})
 	if err != nil {
 		t.Fatal(err)
@@ -69,12 +71,12 @@ func cput(t testing.TB, e *engine.Engine, ref, key, content string, tags ...stri
 	return r
 }
 
-func governedReq(agent, ref, key, text, run string) engine.WriteRequest {
+func governedReq(agent, ref, key, text, run string) memgov.WriteRequest {
 	conf := 0.9
 	auth := 0.95
-	return engine.WriteRequest{SourceAgentID: agent, MemoryRef: ref, Key: key, TargetLayer: engine.Session, Confidence: &conf,
+	return memgov.WriteRequest{SourceAgentID: agent, MemoryRef: ref, Key: key, TargetLayer: memgov.Session, Confidence: &conf,
 		ObservationType: "tool_result_verified", RunID: run, Content: json.RawMessage(mustJSON(map[string]string{"text": text})),
-		EvidenceRefs: []engine.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "erp://x", Authority: &auth}}}
+		EvidenceRefs: []oplog.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "erp://x", Authority: &auth}}}
 }
 
 func mustJSON(v any) []byte {
@@ -100,7 +102,7 @@ func TestContractRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	bot := e.Adapter("support-bot")
 	res, err := bot.Put(ctx, governedReq("someone-else", "acme/support-bot", "customer-42/channel", "Customer 42 prefers email follow-up.", ""))
-	if err != nil || res.Status != engine.StatusCommitted {
+	if err != nil || res.Status != memgov.StatusCommitted {
 		t.Fatalf("put: %+v %v", res, err)
 	}
 	list, err := bot.List(ctx, "acme/support-bot", engine.ListOptions{})
@@ -141,7 +143,7 @@ func TestContractRoundTrip(t *testing.T) {
 		t.Fatal("deleted entry still visible")
 	}
 	_, hist, _ := e.History(ctx, d.ItemID)
-	if len(hist) != 1 || hist[0].State != engine.Retracted {
+	if len(hist) != 1 || hist[0].State != memgov.Retracted {
 		t.Fatalf("soft delete keeps history: %+v", hist)
 	}
 	if d, err := e.Adapter("acme-curator").Delete(ctx, "acme/support-bot", "customer-42/channel", "again"); err != nil || d.Deleted {
@@ -207,11 +209,11 @@ func TestContractCrossTenantIsolation(t *testing.T) {
 	}
 	// An unknown principal is refused, and the error names neither ref nor data.
 	_, err = e.Adapter("nobody").List(ctx, "globex/research-agent", engine.ListOptions{})
-	if !errors.Is(err, engine.ErrUnauthorized) || strings.Contains(err.Error(), "globex") || strings.Contains(err.Error(), "plan") {
+	if !errors.Is(err, memgov.ErrUnauthorized) || strings.Contains(err.Error(), "globex") || strings.Contains(err.Error(), "plan") {
 		t.Fatalf("unknown principal: %v", err)
 	}
 	// Tenant-bound events never show another tenant's memoryRefs.
-	evs, err := e.EventsAs(ctx, "support-bot", engine.EventQuery{})
+	evs, err := e.EventsAs(ctx, "support-bot", memgov.EventQuery{})
 	if err != nil || len(evs) == 0 {
 		t.Fatalf("events: %v %v", evs, err)
 	}
@@ -303,14 +305,14 @@ func assertNoPlaintext(t *testing.T, e *engine.Engine, secret string) {
 	}
 	refs, _ := e.Refs(ctx)
 	for _, r := range refs {
-		snap, _ := e.Read(ctx, engine.ReadQuery{MemoryRef: r.MemoryRef})
+		snap, _ := e.Read(ctx, memgov.ReadQuery{MemoryRef: r.MemoryRef})
 		for _, v := range snap.Versions {
 			if bytes.Contains(v.Content, []byte(secret)) || strings.Contains(strings.Join(v.Tags, " "), secret) {
 				t.Fatalf("%s/%s holds the plaintext", r.MemoryRef, v.Key)
 			}
 		}
 	}
-	evs, _ := e.Events(ctx, engine.EventQuery{})
+	evs, _ := e.Events(ctx, memgov.EventQuery{})
 	for _, ev := range evs {
 		if strings.Contains(string(ev.Data), secret) {
 			t.Fatalf("event %s holds the plaintext", ev.Type)
@@ -324,7 +326,7 @@ func assertNoPlaintext(t *testing.T, e *engine.Engine, secret string) {
 func TestContractTTLExpiry(t *testing.T) {
 	e, c := contractEngine(t)
 	ctx := context.Background()
-	_, err := e.Put(ctx, engine.PutRequest{MemoryRef: "acme/support-bot", Key: "promo", Layer: engine.Episodic,
+	_, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: "promo", Layer: memgov.Episodic,
 		Content: json.RawMessage(`{"text":"The spring promo code is SPRING26 for refunds."}`), TTL: time.Minute, Actor: "jane"})
 	if err != nil {
 		t.Fatal(err)
@@ -344,7 +346,7 @@ func TestContractTTLExpiry(t *testing.T) {
 			t.Fatal(err)
 		}
 		out["export"] = strings.Contains(buf.String(), "SPRING26")
-		snap, _ := e.Read(ctx, engine.ReadQuery{MemoryRef: "acme/support-bot"})
+		snap, _ := e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/support-bot"})
 		out["read"] = len(snap.Versions) == 2
 		return out
 	}
@@ -369,7 +371,7 @@ func TestContractTTLExpiry(t *testing.T) {
 		t.Fatalf("consolidate after expiry: %+v %v", cr, err)
 	}
 	// Events carry no content, expired or not.
-	evs, _ := e.Events(ctx, engine.EventQuery{})
+	evs, _ := e.Events(ctx, memgov.EventQuery{})
 	for _, ev := range evs {
 		if strings.Contains(string(ev.Data), "SPRING26") {
 			t.Fatalf("event %s carries content", ev.Type)
@@ -396,7 +398,7 @@ func TestForgetBySubject(t *testing.T) {
 	cput(t, e, "acme/support-bot", "c", "Bob pays by invoice.")
 	cput(t, e, "acme/other-bot", "a", "ALICE MARTIN opened a ticket.")
 	cput(t, e, "globex/research-agent", "a", "Alice Martin is a globex lead.")
-	if _, err := e.Forget(ctx, "acme/support-bot", "Alice Martin", "research-agent", "gdpr"); !errors.Is(err, engine.ErrForbidden) && !errors.Is(err, engine.ErrUnauthorized) {
+	if _, err := e.Forget(ctx, "acme/support-bot", "Alice Martin", "research-agent", "gdpr"); !errors.Is(err, engine.ErrForbidden) && !errors.Is(err, memgov.ErrUnauthorized) {
 		t.Fatalf("forget by another tenant's agent: %v", err)
 	}
 	if _, err := e.Forget(ctx, "acme/support-bot", "Alice Martin", "globex-curator", "gdpr"); !errors.Is(err, engine.ErrForbidden) {
@@ -416,7 +418,7 @@ func TestForgetBySubject(t *testing.T) {
 		}
 	}
 	le, _ := e.LogEntryAt(ctx, res.LSN)
-	if le.Op != engine.OpRetract || le.Actor != "acme-curator" {
+	if le.Op != oplog.Retract || le.Actor != "acme-curator" {
 		t.Fatalf("forget entry: %+v", le)
 	}
 }
@@ -448,7 +450,7 @@ func TestAttributionEventsAreContentFree(t *testing.T) {
 	if err != nil || !res.Accepted() {
 		t.Fatal(res, err)
 	}
-	evs, _ := e.Events(ctx, engine.EventQuery{Type: "memory.written"})
+	evs, _ := e.Events(ctx, memgov.EventQuery{Type: "memory.written"})
 	if len(evs) != 1 {
 		t.Fatalf("memory.written events: %+v", evs)
 	}

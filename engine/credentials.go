@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -14,6 +12,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -27,71 +26,39 @@ import (
 // recognisable by secret scanners.
 const TokenPrefix = "mgv_"
 
-// Token is an issued bearer token as stored: its hash, never the token.
-type Token struct {
-	ID        string     `json:"id"`
-	Principal string     `json:"principal"`
-	Hash      string     `json:"-"`
-	CreatedAt time.Time  `json:"created_at"`
-	CreatedBy string     `json:"created_by"`
-	ExpiresAt *time.Time `json:"expires_at,omitempty"`
-	RevokedAt *time.Time `json:"revoked_at,omitempty"`
-	RevokedBy string     `json:"revoked_by,omitempty"`
-}
-
-// Live reports whether the token authenticates at now.
-func (t Token) Live(now time.Time) bool {
-	return t.RevokedAt == nil && (t.ExpiresAt == nil || now.Before(*t.ExpiresAt))
-}
-
-// SSHKey is an SSH public key authorised for a principal.
-type SSHKey struct {
-	Fingerprint string    `json:"fingerprint"` // SHA256:...
-	Principal   string    `json:"principal"`
-	PublicKey   string    `json:"public_key"` // authorized_keys format, no comment
-	AddedAt     time.Time `json:"added_at"`
-	AddedBy     string    `json:"added_by"`
-}
-
-// HashToken returns the stored form of a bearer token: sha256:<hex>.
-func HashToken(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
 // CreateToken issues a bearer token to a registered principal, valid for ttl
 // (0: until revoked), and returns the token, which is never stored or shown
 // again, and its record. The TOKEN_CREATE entry names the actor and reason.
-func (e *Engine) CreateToken(ctx context.Context, principal string, ttl time.Duration, actor, reason string) (string, Token, error) {
+func (e *Engine) CreateToken(ctx context.Context, principal string, ttl time.Duration, actor, reason string) (string, memgov.Token, error) {
 	if ttl < 0 {
-		return "", Token{}, fmt.Errorf("%w: a token's ttl must be positive", ErrInvalid)
+		return "", memgov.Token{}, fmt.Errorf("%w: a token's ttl must be positive", memgov.ErrInvalid)
 	}
 	if strings.TrimSpace(actor) == "" {
-		return "", Token{}, fmt.Errorf("%w: issuing a token needs an actor", ErrInvalid)
+		return "", memgov.Token{}, fmt.Errorf("%w: issuing a token needs an actor", memgov.ErrInvalid)
 	}
 	if strings.TrimSpace(reason) == "" {
 		reason = "issue a bearer token"
 	}
 	var raw [32]byte
 	if _, err := rand.Read(raw[:]); err != nil {
-		return "", Token{}, err
+		return "", memgov.Token{}, err
 	}
 	secret := TokenPrefix + base64.RawURLEncoding.EncodeToString(raw[:])
 	now := e.Now()
-	d := oplog.TokenData{ID: NewID(), Principal: principal, Hash: HashToken(secret)}
+	d := oplog.TokenData{ID: NewID(), Principal: principal, Hash: memgov.HashToken(secret)}
 	if ttl > 0 {
 		exp := now.Add(ttl)
 		d.ExpiresAt = &exp
 	}
-	var out Token
-	err := e.store.Update(ctx, func(tx Tx) error {
+	var out memgov.Token
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		if _, err := tx.Principal(ctx, principal); err != nil {
 			if isNotFound(err) {
-				return fmt.Errorf("%w: %q is not a registered principal (memgov principal add)", ErrInvalid, safeID(principal))
+				return fmt.Errorf("%w: %q is not a registered principal (memgov principal add)", memgov.ErrInvalid, safeID(principal))
 			}
 			return err
 		}
-		if err := appendCredential(ctx, tx, &LogEntry{Time: now, Op: oplog.TokenCreate, ItemID: d.ID, Actor: actor}, reason, d); err != nil {
+		if err := appendCredential(ctx, tx, &oplog.Entry{Time: now, Op: oplog.TokenCreate, ItemID: d.ID, Actor: actor}, reason, d); err != nil {
 			return err
 		}
 		var err error
@@ -99,30 +66,30 @@ func (e *Engine) CreateToken(ctx context.Context, principal string, ttl time.Dur
 		return err
 	})
 	if err != nil {
-		return "", Token{}, err
+		return "", memgov.Token{}, err
 	}
 	return secret, out, nil
 }
 
 // RevokeToken revokes a token by id; revoking a revoked token is a conflict.
-func (e *Engine) RevokeToken(ctx context.Context, id, actor, reason string) (Token, error) {
+func (e *Engine) RevokeToken(ctx context.Context, id, actor, reason string) (memgov.Token, error) {
 	if strings.TrimSpace(actor) == "" {
-		return Token{}, fmt.Errorf("%w: revoking a token needs an actor", ErrInvalid)
+		return memgov.Token{}, fmt.Errorf("%w: revoking a token needs an actor", memgov.ErrInvalid)
 	}
 	if strings.TrimSpace(reason) == "" {
 		reason = "revoke a bearer token"
 	}
-	var out Token
-	err := e.store.Update(ctx, func(tx Tx) error {
+	var out memgov.Token
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		t, err := tx.Token(ctx, id)
 		if err != nil {
 			return err
 		}
 		if t.RevokedAt != nil {
-			return fmt.Errorf("%w: token %s was revoked at %s", ErrConflict, id, t.RevokedAt.Format(TimeFormat))
+			return fmt.Errorf("%w: token %s was revoked at %s", memgov.ErrConflict, id, t.RevokedAt.Format(oplog.TimeFormat))
 		}
 		d := oplog.TokenData{ID: t.ID, Principal: t.Principal}
-		if err := appendCredential(ctx, tx, &LogEntry{Time: e.Now(), Op: oplog.TokenRevoke, ItemID: t.ID, Actor: actor}, reason, d); err != nil {
+		if err := appendCredential(ctx, tx, &oplog.Entry{Time: e.Now(), Op: oplog.TokenRevoke, ItemID: t.ID, Actor: actor}, reason, d); err != nil {
 			return err
 		}
 		out, err = tx.Token(ctx, id)
@@ -132,14 +99,14 @@ func (e *Engine) RevokeToken(ctx context.Context, id, actor, reason string) (Tok
 }
 
 // Tokens lists every issued token (hashes are not part of the listing).
-func (e *Engine) Tokens(ctx context.Context) ([]Token, error) {
-	var ts []Token
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) Tokens(ctx context.Context) ([]memgov.Token, error) {
+	var ts []memgov.Token
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		ts, err = tx.Tokens(ctx)
 		return err
 	})
 	if ts == nil {
-		ts = []Token{}
+		ts = []memgov.Token{}
 	}
 	return ts, err
 }
@@ -147,25 +114,25 @@ func (e *Engine) Tokens(ctx context.Context) ([]Token, error) {
 // Authenticate returns the principal a bearer token was issued to. An
 // unknown, revoked or expired token, or one whose principal is gone, is
 // ErrUnauthorized; the message never echoes the token.
-func (e *Engine) Authenticate(ctx context.Context, token string) (Principal, error) {
+func (e *Engine) Authenticate(ctx context.Context, token string) (memgov.Principal, error) {
 	if !strings.HasPrefix(token, TokenPrefix) || len(token) > 128 {
-		return Principal{}, fmt.Errorf("%w: not a memgov token", ErrUnauthorized)
+		return memgov.Principal{}, fmt.Errorf("%w: not a memgov token", memgov.ErrUnauthorized)
 	}
-	var p Principal
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		t, err := tx.TokenByHash(ctx, HashToken(token))
+	var p memgov.Principal
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+		t, err := tx.TokenByHash(ctx, memgov.HashToken(token))
 		if isNotFound(err) {
-			return fmt.Errorf("%w: unknown token", ErrUnauthorized)
+			return fmt.Errorf("%w: unknown token", memgov.ErrUnauthorized)
 		}
 		if err != nil {
 			return err
 		}
 		if !t.Live(e.Now()) {
-			return fmt.Errorf("%w: token %s is revoked or expired", ErrUnauthorized, t.ID)
+			return fmt.Errorf("%w: token %s is revoked or expired", memgov.ErrUnauthorized, t.ID)
 		}
 		p, err = tx.Principal(ctx, t.Principal)
 		if isNotFound(err) {
-			return fmt.Errorf("%w: token %s names an unknown principal", ErrUnauthorized, t.ID)
+			return fmt.Errorf("%w: token %s names an unknown principal", memgov.ErrUnauthorized, t.ID)
 		}
 		return err
 	})
@@ -176,7 +143,7 @@ func (e *Engine) Authenticate(ctx context.Context, token string) (Principal, err
 // line; blank lines and # comments skipped) for a registered principal. A key
 // already authorised for the same principal is kept; one authorised for
 // someone else is a conflict. It returns the keys it added.
-func (e *Engine) AddSSHKeys(ctx context.Context, principal string, authorizedKeys []byte, actor string) ([]SSHKey, error) {
+func (e *Engine) AddSSHKeys(ctx context.Context, principal string, authorizedKeys []byte, actor string) ([]memgov.SSHKey, error) {
 	if strings.TrimSpace(actor) == "" {
 		actor = principal
 	}
@@ -186,19 +153,19 @@ func (e *Engine) AddSSHKeys(ctx context.Context, principal string, authorizedKey
 	for len(bytes.TrimSpace(rest)) > 0 {
 		pub, _, _, next, err := ssh.ParseAuthorizedKey(rest)
 		if err != nil {
-			return nil, fmt.Errorf("%w: not an SSH public key in authorized_keys format: %v", ErrInvalid, err)
+			return nil, fmt.Errorf("%w: not an SSH public key in authorized_keys format: %v", memgov.ErrInvalid, err)
 		}
 		keys = append(keys, parsed{ssh.FingerprintSHA256(pub), strings.TrimSpace(string(ssh.MarshalAuthorizedKey(pub)))})
 		rest = next
 	}
 	if len(keys) == 0 {
-		return nil, fmt.Errorf("%w: no SSH public key found", ErrInvalid)
+		return nil, fmt.Errorf("%w: no SSH public key found", memgov.ErrInvalid)
 	}
-	var out []SSHKey
-	err := e.store.Update(ctx, func(tx Tx) error {
+	var out []memgov.SSHKey
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		if _, err := tx.Principal(ctx, principal); err != nil {
 			if isNotFound(err) {
-				return fmt.Errorf("%w: %q is not a registered principal", ErrInvalid, safeID(principal))
+				return fmt.Errorf("%w: %q is not a registered principal", memgov.ErrInvalid, safeID(principal))
 			}
 			return err
 		}
@@ -206,7 +173,7 @@ func (e *Engine) AddSSHKeys(ctx context.Context, principal string, authorizedKey
 			old, err := tx.SSHKey(ctx, k.fp)
 			if err == nil {
 				if old.Principal != principal {
-					return fmt.Errorf("%w: key %s is already authorised for %s", ErrConflict, k.fp, old.Principal)
+					return fmt.Errorf("%w: key %s is already authorised for %s", memgov.ErrConflict, k.fp, old.Principal)
 				}
 				continue
 			}
@@ -214,7 +181,7 @@ func (e *Engine) AddSSHKeys(ctx context.Context, principal string, authorizedKey
 				return err
 			}
 			d := oplog.SSHKeyData{Principal: principal, Fingerprint: k.fp, PublicKey: k.line}
-			if err := appendCredential(ctx, tx, &LogEntry{Time: e.Now(), Op: oplog.SSHKeyAdd, ItemID: principal, Actor: actor}, "authorise an SSH key", d); err != nil {
+			if err := appendCredential(ctx, tx, &oplog.Entry{Time: e.Now(), Op: oplog.SSHKeyAdd, ItemID: principal, Actor: actor}, "authorise an SSH key", d); err != nil {
 				return err
 			}
 			added, err := tx.SSHKey(ctx, k.fp)
@@ -230,13 +197,13 @@ func (e *Engine) AddSSHKeys(ctx context.Context, principal string, authorizedKey
 
 // PrincipalForKey returns the principal an SSH public key is authorised for;
 // an unknown key is ErrUnauthorized.
-func (e *Engine) PrincipalForKey(ctx context.Context, key ssh.PublicKey) (Principal, error) {
+func (e *Engine) PrincipalForKey(ctx context.Context, key ssh.PublicKey) (memgov.Principal, error) {
 	fp := ssh.FingerprintSHA256(key)
-	var p Principal
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	var p memgov.Principal
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		k, err := tx.SSHKey(ctx, fp)
 		if isNotFound(err) {
-			return fmt.Errorf("%w: SSH key %s is not authorised", ErrUnauthorized, fp)
+			return fmt.Errorf("%w: SSH key %s is not authorised", memgov.ErrUnauthorized, fp)
 		}
 		if err != nil {
 			return err
@@ -248,24 +215,24 @@ func (e *Engine) PrincipalForKey(ctx context.Context, key ssh.PublicKey) (Princi
 }
 
 // SSHKeys lists every authorised SSH key.
-func (e *Engine) SSHKeys(ctx context.Context) ([]SSHKey, error) {
-	var ks []SSHKey
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) SSHKeys(ctx context.Context) ([]memgov.SSHKey, error) {
+	var ks []memgov.SSHKey
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		ks, err = tx.SSHKeys(ctx)
 		return err
 	})
 	if ks == nil {
-		ks = []SSHKey{}
+		ks = []memgov.SSHKey{}
 	}
 	return ks, err
 }
 
-func appendCredential(ctx context.Context, tx Tx, entry *LogEntry, reason string, data any) error {
+func appendCredential(ctx context.Context, tx memgov.Tx, entry *oplog.Entry, reason string, data any) error {
 	b, err := json.Marshal(data)
 	if err != nil {
 		return err
 	}
-	if err := entry.Seal(Payload{Reason: reason, Data: b}); err != nil {
+	if err := entry.Seal(oplog.Payload{Reason: reason, Data: b}); err != nil {
 		return err
 	}
 	return tx.Append(ctx, entry)

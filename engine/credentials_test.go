@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -18,10 +19,10 @@ func TestTokensExpireRevokeAndRebuild(t *testing.T) {
 	clock := &stepClock{t: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)}
 	e := newEngine(t, "", engine.WithClock(clock.Now))
 	ctx := context.Background()
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "bot", Role: engine.Executor, Tenant: "acme"}, "ops"); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "bot", Role: memgov.Executor, Tenant: "acme"}, "ops"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := e.CreateToken(ctx, "ghost", 0, "ops", ""); !errors.Is(err, engine.ErrInvalid) {
+	if _, _, err := e.CreateToken(ctx, "ghost", 0, "ops", ""); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("token for an unknown principal: %v", err)
 	}
 	short, st, err := e.CreateToken(ctx, "bot", time.Hour, "ops", "rollout")
@@ -32,7 +33,7 @@ func TestTokensExpireRevokeAndRebuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(short, engine.TokenPrefix) || short == long || st.Hash != engine.HashToken(short) || st.ExpiresAt == nil || lt.ExpiresAt != nil {
+	if !strings.HasPrefix(short, engine.TokenPrefix) || short == long || st.Hash != memgov.HashToken(short) || st.ExpiresAt == nil || lt.ExpiresAt != nil {
 		t.Fatalf("tokens: %+v %+v", st, lt)
 	}
 	for _, tok := range []string{short, long} {
@@ -41,21 +42,21 @@ func TestTokensExpireRevokeAndRebuild(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "mgv_", "mgv_" + strings.Repeat("x", 43), "Bearer " + long, strings.Repeat("m", 500)} {
-		if _, err := e.Authenticate(ctx, bad); !errors.Is(err, engine.ErrUnauthorized) {
+		if _, err := e.Authenticate(ctx, bad); !errors.Is(err, memgov.ErrUnauthorized) {
 			t.Errorf("authenticate %q: %v", bad, err)
 		}
 	}
 	clock.t = clock.t.Add(time.Hour)
-	if _, err := e.Authenticate(ctx, short); !errors.Is(err, engine.ErrUnauthorized) {
+	if _, err := e.Authenticate(ctx, short); !errors.Is(err, memgov.ErrUnauthorized) {
 		t.Fatalf("an expired token: %v", err)
 	}
 	if _, err := e.RevokeToken(ctx, lt.ID, "ops", "rotated"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Authenticate(ctx, long); !errors.Is(err, engine.ErrUnauthorized) || strings.Contains(err.Error(), long) {
+	if _, err := e.Authenticate(ctx, long); !errors.Is(err, memgov.ErrUnauthorized) || strings.Contains(err.Error(), long) {
 		t.Fatalf("a revoked token: %v", err)
 	}
-	if _, err := e.RevokeToken(ctx, lt.ID, "ops", ""); !errors.Is(err, engine.ErrConflict) {
+	if _, err := e.RevokeToken(ctx, lt.ID, "ops", ""); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("revoking twice: %v", err)
 	}
 
@@ -69,7 +70,7 @@ func TestTokensExpireRevokeAndRebuild(t *testing.T) {
 	if again, err := e.AddSSHKeys(ctx, "bot", line, "ops"); err != nil || len(again) != 0 {
 		t.Fatalf("adding the same key again: %+v %v", again, err)
 	}
-	if _, err := e.AddSSHKeys(ctx, "bot", []byte("ssh-ed25519 not-base64"), "ops"); !errors.Is(err, engine.ErrInvalid) {
+	if _, err := e.AddSSHKeys(ctx, "bot", []byte("ssh-ed25519 not-base64"), "ops"); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("a malformed key: %v", err)
 	}
 	if p, err := e.PrincipalForKey(ctx, signer.PublicKey()); err != nil || p.ID != "bot" {
@@ -77,7 +78,7 @@ func TestTokensExpireRevokeAndRebuild(t *testing.T) {
 	}
 	_, other, _ := ed25519.GenerateKey(rand.Reader)
 	otherSigner, _ := ssh.NewSignerFromKey(other)
-	if _, err := e.PrincipalForKey(ctx, otherSigner.PublicKey()); !errors.Is(err, engine.ErrUnauthorized) {
+	if _, err := e.PrincipalForKey(ctx, otherSigner.PublicKey()); !errors.Is(err, memgov.ErrUnauthorized) {
 		t.Fatalf("an unknown key: %v", err)
 	}
 
@@ -92,7 +93,7 @@ func TestTokensExpireRevokeAndRebuild(t *testing.T) {
 }
 
 func TestActingAs(t *testing.T) {
-	p := engine.Principal{ID: "bot", Role: engine.Executor, Tenant: "acme"}
+	p := memgov.Principal{ID: "bot", Role: memgov.Executor, Tenant: "acme"}
 	if engine.ActingAs(p, "") != nil || engine.ActingAs(p, "bot") != nil {
 		t.Fatal("acting as oneself was refused")
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -15,10 +17,10 @@ import (
 // item has no ACTIVE version. It returns the LSN of the EXPIRE entry.
 func (e *Engine) ForceExpire(ctx context.Context, itemID, actor, reason string) (int64, error) {
 	if strings.TrimSpace(reason) == "" {
-		return 0, fmt.Errorf("%w: expiring an item by hand needs a reason", ErrInvalid)
+		return 0, fmt.Errorf("%w: expiring an item by hand needs a reason", memgov.ErrInvalid)
 	}
 	var lsn int64
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		if err := requirePrincipal(ctx, tx, actor); err != nil {
 			return err
 		}
@@ -27,18 +29,18 @@ func (e *Engine) ForceExpire(ctx context.Context, itemID, actor, reason string) 
 			return err
 		}
 		if item.Head == "" {
-			return fmt.Errorf("%w: item %s has no ACTIVE version to expire", ErrConflict, item.Key)
+			return fmt.Errorf("%w: item %s has no ACTIVE version to expire", memgov.ErrConflict, item.Key)
 		}
 		head, err := tx.Version(ctx, item.Head)
 		if err != nil {
 			return err
 		}
-		if head.State != Active {
-			return fmt.Errorf("%w: version %s of item %s is %s, not ACTIVE", ErrConflict, head.ID, item.Key, head.State)
+		if head.State != memgov.Active {
+			return fmt.Errorf("%w: version %s of item %s is %s, not ACTIVE", memgov.ErrConflict, head.ID, item.Key, head.State)
 		}
-		entry := &LogEntry{Time: e.Now(), Op: OpExpire, MemoryRef: item.MemoryRef, ItemID: item.ID,
+		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Expire, MemoryRef: item.MemoryRef, ItemID: item.ID,
 			VersionID: head.ID, PrevVersionID: head.Prev, Actor: actor}
-		if err := entry.Seal(Payload{Reason: reason}); err != nil {
+		if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
 			return err
 		}
 		if err := tx.Append(ctx, entry); err != nil {
@@ -54,7 +56,7 @@ func (e *Engine) ForceExpire(ctx context.Context, itemID, actor, reason string) 
 // anything new was written.
 func (e *Engine) LogSize(ctx context.Context) (int64, error) {
 	var n int64
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		n, err = tx.LogSize(ctx)
 		return err
 	})
@@ -64,12 +66,12 @@ func (e *Engine) LogSize(ctx context.Context) (int64, error) {
 // LogTail returns the newest entries written after afterLSN, newest first, at
 // most limit of them (limit <= 0 means 50). LogTail(ctx, 0, n) is the page of
 // the n most recent entries; a poller passes the highest LSN it has seen.
-func (e *Engine) LogTail(ctx context.Context, afterLSN int64, limit int) ([]LogEntry, error) {
+func (e *Engine) LogTail(ctx context.Context, afterLSN int64, limit int) ([]oplog.Entry, error) {
 	if limit <= 0 {
 		limit = 50
 	}
-	var out []LogEntry
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	var out []oplog.Entry
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		size, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
@@ -83,16 +85,16 @@ func (e *Engine) LogTail(ctx context.Context, afterLSN int64, limit int) ([]LogE
 
 // LogBefore returns up to limit entries older than beforeLSN, newest first:
 // the page that follows a LogTail page when scrolling back through the log.
-func (e *Engine) LogBefore(ctx context.Context, beforeLSN int64, limit int) ([]LogEntry, error) {
+func (e *Engine) LogBefore(ctx context.Context, beforeLSN int64, limit int) ([]oplog.Entry, error) {
 	if limit <= 0 {
 		limit = 50
 	}
 	to := beforeLSN - 1
 	if to < 1 {
-		return []LogEntry{}, nil
+		return []oplog.Entry{}, nil
 	}
-	var out []LogEntry
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	var out []oplog.Entry
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		out, err = logRangeDesc(ctx, tx, max(to-int64(limit)+1, 1), to)
 		return err
 	})
@@ -100,29 +102,29 @@ func (e *Engine) LogBefore(ctx context.Context, beforeLSN int64, limit int) ([]L
 }
 
 // LogEntryAt returns one log entry with its payload.
-func (e *Engine) LogEntryAt(ctx context.Context, lsn int64) (LogEntry, error) {
+func (e *Engine) LogEntryAt(ctx context.Context, lsn int64) (oplog.Entry, error) {
 	var (
-		out   LogEntry
+		out   oplog.Entry
 		found bool
 	)
-	err := e.store.View(ctx, func(tx ReadTx) error {
-		return tx.LogRange(ctx, lsn, lsn, func(le *LogEntry) error {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+		return tx.LogRange(ctx, lsn, lsn, func(le *oplog.Entry) error {
 			out, found = *le, true
 			return nil
 		})
 	})
 	if err == nil && !found {
-		err = fmt.Errorf("%w: log entry %d", ErrNotFound, lsn)
+		err = fmt.Errorf("%w: log entry %d", memgov.ErrNotFound, lsn)
 	}
 	return out, err
 }
 
-func logRangeDesc(ctx context.Context, tx ReadTx, from, to int64) ([]LogEntry, error) {
-	out := make([]LogEntry, 0, max(to-from+1, 0))
+func logRangeDesc(ctx context.Context, tx memgov.ReadTx, from, to int64) ([]oplog.Entry, error) {
+	out := make([]oplog.Entry, 0, max(to-from+1, 0))
 	if from > to {
 		return out, nil
 	}
-	err := tx.LogRange(ctx, from, to, func(le *LogEntry) error {
+	err := tx.LogRange(ctx, from, to, func(le *oplog.Entry) error {
 		out = append(out, *le)
 		return nil
 	})
@@ -136,7 +138,7 @@ func logRangeDesc(ctx context.Context, tx ReadTx, from, to int64) ([]LogEntry, e
 // entry yet), the log position a point-in-time view of t reads at.
 func (e *Engine) LSNAt(ctx context.Context, t time.Time) (int64, error) {
 	var n int64
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		n, err = tx.LSNAt(ctx, t)
 		return err
 	})
@@ -145,14 +147,14 @@ func (e *Engine) LSNAt(ctx context.Context, t time.Time) (int64, error) {
 
 // LogEntriesAt returns the entries at the given LSNs, read in one snapshot;
 // LSNs that do not exist are absent from the map.
-func (e *Engine) LogEntriesAt(ctx context.Context, lsns ...int64) (map[int64]LogEntry, error) {
-	out := make(map[int64]LogEntry, len(lsns))
-	err := e.store.View(ctx, func(tx ReadTx) error {
+func (e *Engine) LogEntriesAt(ctx context.Context, lsns ...int64) (map[int64]oplog.Entry, error) {
+	out := make(map[int64]oplog.Entry, len(lsns))
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		for _, n := range lsns {
 			if _, done := out[n]; done || n <= 0 {
 				continue
 			}
-			if err := tx.LogRange(ctx, n, n, func(le *LogEntry) error {
+			if err := tx.LogRange(ctx, n, n, func(le *oplog.Entry) error {
 				out[n] = *le
 				return nil
 			}); err != nil {
@@ -167,18 +169,18 @@ func (e *Engine) LogEntriesAt(ctx context.Context, lsns ...int64) (map[int64]Log
 // ActivePage returns a page of the versions of ref visible now, ordered by
 // key: Read at the present, by the store's index of ACTIVE versions rather
 // than by log position, for browsing a memoryRef of any size.
-func (e *Engine) ActivePage(ctx context.Context, ref, afterKey string, limit int) (Snapshot, error) {
-	snap := Snapshot{MemoryRef: ref, Versions: []Version{}}
+func (e *Engine) ActivePage(ctx context.Context, ref, afterKey string, limit int) (memgov.Snapshot, error) {
+	snap := memgov.Snapshot{MemoryRef: ref, Versions: []memgov.Version{}}
 	if _, err := scope.Parse(ref); err != nil {
 		return snap, nil
 	}
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		size, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
 		}
 		snap.LSN, snap.Time = size, e.Now()
-		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Now: snap.Time, Limit: limit, AfterKey: afterKey})
+		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: snap.Time, Limit: limit, AfterKey: afterKey})
 		if err != nil {
 			return err
 		}

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -23,16 +25,16 @@ func newCurateEngine(t *testing.T) (*engine.Engine, context.Context) {
 	t.Cleanup(func() { s.Close() })
 	now := time.Date(2026, 11, 20, 14, 0, 0, 0, time.UTC)
 	e := engine.New(s, key, engine.WithClock(func() time.Time { now = now.Add(time.Second); return now }))
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "cur", Role: engine.Curator, Tenant: engine.AllTenants}, ""); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants}, ""); err != nil {
 		t.Fatal(err)
 	}
 	return e, ctx
 }
 
-func put(t *testing.T, e *engine.Engine, key, text string) engine.PutResult {
+func put(t *testing.T, e *engine.Engine, key, text string) memgov.PutResult {
 	t.Helper()
 	c, _ := json.Marshal(map[string]string{"text": text})
-	r, err := e.Put(context.Background(), engine.PutRequest{MemoryRef: "acme/support-bot", Key: key, Layer: engine.Semantic, Content: c, Actor: "cur"})
+	r, err := e.Put(context.Background(), memgov.PutRequest{MemoryRef: "acme/support-bot", Key: key, Layer: memgov.Semantic, Content: c, Actor: "cur"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,10 +52,10 @@ func TestForceExpire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hist[0].State != engine.Expired || hist[0].ActiveTo != lsn {
+	if hist[0].State != memgov.Expired || hist[0].ActiveTo != lsn {
 		t.Fatalf("head after expire: %s active_to %d, want EXPIRED at %d", hist[0].State, hist[0].ActiveTo, lsn)
 	}
-	if _, err := e.Get(ctx, "acme/support-bot", "k"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.Get(ctx, "acme/support-bot", "k"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("Get after expire: %v, want ErrNotFound", err)
 	}
 	le, err := e.LogEntryAt(ctx, lsn)
@@ -61,11 +63,11 @@ func TestForceExpire(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, _ := le.DecodePayload()
-	if le.Op != engine.OpExpire || le.Actor != "cur" || p.Reason != "stale" || le.VersionID != r.VersionID {
+	if le.Op != oplog.Expire || le.Actor != "cur" || p.Reason != "stale" || le.VersionID != r.VersionID {
 		t.Fatalf("entry %+v reason %q", le, p.Reason)
 	}
 	// Nothing ACTIVE any more: a second expiry is a conflict.
-	if _, err := e.ForceExpire(ctx, r.ItemID, "cur", "again"); !errors.Is(err, engine.ErrConflict) {
+	if _, err := e.ForceExpire(ctx, r.ItemID, "cur", "again"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("second expire: %v, want ErrConflict", err)
 	}
 	// The log still verifies and rebuilds to the same tables.
@@ -84,9 +86,9 @@ func TestForceExpireRefusals(t *testing.T) {
 		name, item, actor, reason string
 		want                      error
 	}{
-		{"no reason", r.ItemID, "cur", " ", engine.ErrInvalid},
-		{"unknown actor", r.ItemID, "mallory", "x", engine.ErrUnauthorized},
-		{"unknown item", "nope", "cur", "x", engine.ErrNotFound},
+		{"no reason", r.ItemID, "cur", " ", memgov.ErrInvalid},
+		{"unknown actor", r.ItemID, "mallory", "x", memgov.ErrUnauthorized},
+		{"unknown item", "nope", "cur", "x", memgov.ErrNotFound},
 	} {
 		if _, err := e.ForceExpire(ctx, tc.item, tc.actor, tc.reason); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
@@ -106,7 +108,7 @@ func TestLogTailAndBefore(t *testing.T) {
 	if err != nil || size != 10 {
 		t.Fatalf("LogSize = %d, %v; want 10", size, err)
 	}
-	lsns := func(es []engine.LogEntry) (out []int64) {
+	lsns := func(es []oplog.Entry) (out []int64) {
 		for _, e := range es {
 			out = append(out, e.LSN)
 		}
@@ -114,16 +116,16 @@ func TestLogTailAndBefore(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		got  func() ([]engine.LogEntry, error)
+		got  func() ([]oplog.Entry, error)
 		want []int64
 	}{
-		{"recent page", func() ([]engine.LogEntry, error) { return e.LogTail(ctx, 0, 3) }, []int64{10, 9, 8}},
-		{"new since 7", func() ([]engine.LogEntry, error) { return e.LogTail(ctx, 7, 50) }, []int64{10, 9, 8}},
-		{"many new, newest kept", func() ([]engine.LogEntry, error) { return e.LogTail(ctx, 2, 4) }, []int64{10, 9, 8, 7}},
-		{"nothing new", func() ([]engine.LogEntry, error) { return e.LogTail(ctx, 10, 5) }, nil},
-		{"before 8", func() ([]engine.LogEntry, error) { return e.LogBefore(ctx, 8, 3) }, []int64{7, 6, 5}},
-		{"before 3", func() ([]engine.LogEntry, error) { return e.LogBefore(ctx, 3, 5) }, []int64{2, 1}},
-		{"before 1", func() ([]engine.LogEntry, error) { return e.LogBefore(ctx, 1, 5) }, nil},
+		{"recent page", func() ([]oplog.Entry, error) { return e.LogTail(ctx, 0, 3) }, []int64{10, 9, 8}},
+		{"new since 7", func() ([]oplog.Entry, error) { return e.LogTail(ctx, 7, 50) }, []int64{10, 9, 8}},
+		{"many new, newest kept", func() ([]oplog.Entry, error) { return e.LogTail(ctx, 2, 4) }, []int64{10, 9, 8, 7}},
+		{"nothing new", func() ([]oplog.Entry, error) { return e.LogTail(ctx, 10, 5) }, nil},
+		{"before 8", func() ([]oplog.Entry, error) { return e.LogBefore(ctx, 8, 3) }, []int64{7, 6, 5}},
+		{"before 3", func() ([]oplog.Entry, error) { return e.LogBefore(ctx, 3, 5) }, []int64{2, 1}},
+		{"before 1", func() ([]oplog.Entry, error) { return e.LogBefore(ctx, 1, 5) }, nil},
 	} {
 		es, err := tc.got()
 		if err != nil {
@@ -164,7 +166,7 @@ func TestActivePageMatchesRead(t *testing.T) {
 		after string
 		limit int
 	}{{"", 0}, {"", 2}, {"b", 2}, {"e", 3}} {
-		want, err := e.Read(ctx, engine.ReadQuery{MemoryRef: "acme/support-bot", AfterKey: tc.after, Limit: tc.limit})
+		want, err := e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/support-bot", AfterKey: tc.after, Limit: tc.limit})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,19 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
 )
-
-// Decision is a person's decision on a review.
-type Decision struct {
-	ReviewID string
-	Reviewer string
-	Approve  bool
-	Code     string // reason code, required to reject (RejectCodes)
-	Note     string
-	Token    int64 // the fencing token of the reviewer's claim; 0 when unclaimed
-}
 
 // Decide approves or rejects a deferred write. Only curators decide, never the
 // agent that wrote it; a claim held by someone else, or a stale fencing token,
@@ -29,12 +20,12 @@ type Decision struct {
 //
 // A SYNC_BLOCK review past its deadline is not decided: it is rejected with
 // APPROVAL_TIMEOUT (fail-closed) and Decide returns ErrApprovalTimeout.
-func (e *Engine) Decide(ctx context.Context, d Decision) (Review, error) {
+func (e *Engine) Decide(ctx context.Context, d memgov.Decision) (memgov.Review, error) {
 	var (
-		out     Review
+		out     memgov.Review
 		expired bool
 	)
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		var err error
 		out, expired, err = e.decideOrExpire(ctx, tx, d)
 		return err
@@ -47,13 +38,13 @@ func (e *Engine) Decide(ctx context.Context, d Decision) (Review, error) {
 
 // decideOrExpire decides d, or, when its review is a SYNC_BLOCK review past
 // its deadline, rejects it with APPROVAL_TIMEOUT and reports expired.
-func (e *Engine) decideOrExpire(ctx context.Context, tx Tx, d Decision) (Review, bool, error) {
+func (e *Engine) decideOrExpire(ctx context.Context, tx memgov.Tx, d memgov.Decision) (memgov.Review, bool, error) {
 	if r, err := tx.Review(ctx, d.ReviewID); err == nil && e.pastDeadline(r, e.Now()) {
 		if _, err := e.curatorCheck(ctx, tx, r, d.Reviewer); err != nil {
-			return Review{}, false, err
+			return memgov.Review{}, false, err
 		}
 		if _, err := e.expireReview(ctx, tx, r); err != nil {
-			return Review{}, false, err
+			return memgov.Review{}, false, err
 		}
 		r, err = tx.Review(ctx, r.ID)
 		return r, true, err
@@ -63,48 +54,48 @@ func (e *Engine) decideOrExpire(ctx context.Context, tx Tx, d Decision) (Review,
 }
 
 // curatorCheck refuses anyone but a curator governing r's tenant.
-func (e *Engine) curatorCheck(ctx context.Context, tx ReadTx, r Review, reviewer string) (Principal, error) {
+func (e *Engine) curatorCheck(ctx context.Context, tx memgov.ReadTx, r memgov.Review, reviewer string) (memgov.Principal, error) {
 	who, err := tx.Principal(ctx, reviewer)
 	if err != nil {
-		return Principal{}, requirePrincipal(ctx, tx, reviewer)
+		return memgov.Principal{}, requirePrincipal(ctx, tx, reviewer)
 	}
-	if who.Role != Curator {
-		return Principal{}, fmt.Errorf("%w: only curators decide reviews; %s is a %s", ErrForbidden, who.ID, who.Role)
+	if who.Role != memgov.Curator {
+		return memgov.Principal{}, fmt.Errorf("%w: only curators decide reviews; %s is a %s", ErrForbidden, who.ID, who.Role)
 	}
 	if !who.Governs(r.Tenant) {
-		return Principal{}, fmt.Errorf("%w: %s does not govern tenant %s", ErrForbidden, who.ID, r.Tenant)
+		return memgov.Principal{}, fmt.Errorf("%w: %s does not govern tenant %s", ErrForbidden, who.ID, r.Tenant)
 	}
 	return who, nil
 }
 
-func (e *Engine) decide(ctx context.Context, tx Tx, d Decision) (Review, error) {
+func (e *Engine) decide(ctx context.Context, tx memgov.Tx, d memgov.Decision) (memgov.Review, error) {
 	if _, err := tx.Principal(ctx, d.Reviewer); err != nil {
-		return Review{}, requirePrincipal(ctx, tx, d.Reviewer)
+		return memgov.Review{}, requirePrincipal(ctx, tx, d.Reviewer)
 	}
 	r, err := tx.Review(ctx, d.ReviewID)
 	if err != nil {
-		return Review{}, err
+		return memgov.Review{}, err
 	}
 	if _, err := e.permitTx(ctx, tx, d.Reviewer, ActReviewDecide, reviewTarget(r)); err != nil {
-		return Review{}, err
+		return memgov.Review{}, err
 	}
 	if !r.Open() {
-		return Review{}, fmt.Errorf("%w: review %s was already %s by %s", ErrConflict, r.ID, strings.ToLower(r.Status), r.DecidedBy)
+		return memgov.Review{}, fmt.Errorf("%w: review %s was already %s by %s", memgov.ErrConflict, r.ID, strings.ToLower(r.Status), r.DecidedBy)
 	}
 	now := e.Now()
 	if r.ClaimHolder != "" && r.ClaimHolder != d.Reviewer && now.Before(r.ClaimExpires) {
-		return Review{}, fmt.Errorf("%w: %s holds the claim on this review until %s", ErrConflict, r.ClaimHolder, r.ClaimExpires.Format(time.Kitchen))
+		return memgov.Review{}, fmt.Errorf("%w: %s holds the claim on this review until %s", memgov.ErrConflict, r.ClaimHolder, r.ClaimExpires.Format(time.Kitchen))
 	}
 	if d.Token != 0 && d.Token != r.ClaimToken {
-		return Review{}, fmt.Errorf("%w: stale claim (fencing token %d, current %d); reopen the review", ErrConflict, d.Token, r.ClaimToken)
+		return memgov.Review{}, fmt.Errorf("%w: stale claim (fencing token %d, current %d); reopen the review", memgov.ErrConflict, d.Token, r.ClaimToken)
 	}
-	op := OpApprove
+	op := oplog.Approve
 	reason := "approved by " + d.Reviewer
 	if !d.Approve {
 		if !slices.Contains(RejectCodes, d.Code) {
-			return Review{}, fmt.Errorf("%w: a rejection needs a reason code: one of %s", ErrInvalid, strings.Join(RejectCodes, ", "))
+			return memgov.Review{}, fmt.Errorf("%w: a rejection needs a reason code: one of %s", memgov.ErrInvalid, strings.Join(RejectCodes, ", "))
 		}
-		op = OpReject
+		op = oplog.Reject
 		reason = "rejected by " + d.Reviewer + ": " + d.Code
 	} else if d.Code == "" {
 		d.Code = "APPROVED"
@@ -114,29 +105,29 @@ func (e *Engine) decide(ctx context.Context, tx Tx, d Decision) (Review, error) 
 	}
 	data, err := json.Marshal(oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: d.Code, Note: d.Note}})
 	if err != nil {
-		return Review{}, err
+		return memgov.Review{}, err
 	}
-	entry := &LogEntry{Time: now, Op: op, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: d.Reviewer}
-	if err := entry.Seal(Payload{Reason: reason, Data: data}); err != nil {
-		return Review{}, err
+	entry := &oplog.Entry{Time: now, Op: op, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: d.Reviewer}
+	if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
+		return memgov.Review{}, err
 	}
 	if err := tx.Append(ctx, entry); err != nil {
-		return Review{}, err
+		return memgov.Review{}, err
 	}
 	if d.Approve {
 		if err := e.supersede(ctx, tx, r, now, d.Reviewer); err != nil {
-			return Review{}, err
+			return memgov.Review{}, err
 		}
 	}
 	if err := e.workspaceDecided(ctx, tx, r, d.Approve, d.Reviewer); err != nil {
-		return Review{}, err
+		return memgov.Review{}, err
 	}
 	return tx.Review(ctx, r.ID)
 }
 
 // supersede retires the item an approved write was proposed to supersede
 // (the contradiction gate's supersession proposal, spec §12.2.4).
-func (e *Engine) supersede(ctx context.Context, tx Tx, r Review, now time.Time, reviewer string) error {
+func (e *Engine) supersede(ctx context.Context, tx memgov.Tx, r memgov.Review, now time.Time, reviewer string) error {
 	var d ReviewDetail
 	if err := json.Unmarshal(r.Detail, &d); err != nil || d.Supersedes == "" {
 		return nil
@@ -145,8 +136,8 @@ func (e *Engine) supersede(ctx context.Context, tx Tx, r Review, now time.Time, 
 	if err != nil || old.Head == "" || old.ID == r.ItemID {
 		return nil
 	}
-	entry := &LogEntry{Time: now, Op: OpSupersede, MemoryRef: r.MemoryRef, ItemID: old.ID, VersionID: old.Head, Actor: reviewer}
-	if err := entry.Seal(Payload{Reason: "superseded by the approved write of review " + r.ID}); err != nil {
+	entry := &oplog.Entry{Time: now, Op: oplog.Supersede, MemoryRef: r.MemoryRef, ItemID: old.ID, VersionID: old.Head, Actor: reviewer}
+	if err := entry.Seal(oplog.Payload{Reason: "superseded by the approved write of review " + r.ID}); err != nil {
 		return err
 	}
 	return tx.Append(ctx, entry)
@@ -154,12 +145,12 @@ func (e *Engine) supersede(ctx context.Context, tx Tx, r Review, now time.Time, 
 
 // Review returns one review; a SYNC_BLOCK review past its deadline is failed
 // closed first.
-func (e *Engine) Review(ctx context.Context, id string) (Review, error) {
+func (e *Engine) Review(ctx context.Context, id string) (memgov.Review, error) {
 	if _, err := e.expireOverdue(ctx); err != nil {
-		return Review{}, err
+		return memgov.Review{}, err
 	}
-	var r Review
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	var r memgov.Review
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		r, err = tx.Review(ctx, id)
 		return err
 	})
@@ -167,7 +158,7 @@ func (e *Engine) Review(ctx context.Context, id string) (Review, error) {
 }
 
 // Reviews lists reviews: SYNC_BLOCK first, then by risk and age.
-func (e *Engine) Reviews(ctx context.Context, q ReviewQuery) ([]Review, int, error) {
+func (e *Engine) Reviews(ctx context.Context, q memgov.ReviewQuery) ([]memgov.Review, int, error) {
 	if q.Now.IsZero() {
 		q.Now = e.Now()
 	}
@@ -175,10 +166,10 @@ func (e *Engine) Reviews(ctx context.Context, q ReviewQuery) ([]Review, int, err
 		return nil, 0, err
 	}
 	var (
-		rs    []Review
+		rs    []memgov.Review
 		total int
 	)
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		rs, total, err = tx.Reviews(ctx, q)
 		return err
 	})
@@ -188,22 +179,22 @@ func (e *Engine) Reviews(ctx context.Context, q ReviewQuery) ([]Review, int, err
 // WaitReview blocks until a review is decided or its deadline passes; at the
 // deadline it fails closed: the write is rejected with APPROVAL_TIMEOUT
 // (spec §12.6.5). poll is how often it looks.
-func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) (WriteResult, error) {
+func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) (memgov.WriteResult, error) {
 	for {
 		r, err := e.Review(ctx, id)
 		if err != nil {
-			return WriteResult{}, err
+			return memgov.WriteResult{}, err
 		}
-		res := WriteResult{ItemID: r.ItemID, VersionID: r.VersionID, ReviewID: r.ID, Tier: r.Tier, RiskScore: f64(r.Risk)}
+		res := memgov.WriteResult{ItemID: r.ItemID, VersionID: r.VersionID, ReviewID: r.ID, Tier: r.Tier, RiskScore: f64(r.Risk)}
 		switch r.Status {
-		case ReviewApproved:
-			res.Status = StatusCommitted
+		case memgov.ReviewApproved:
+			res.Status = memgov.StatusCommitted
 			res.Detail = "approved by " + r.DecidedBy
 			return res, nil
-		case ReviewRejected:
-			res.Status, res.Reason, res.Gate = StatusRejected, ReasonReviewRejected, gate.NameApproval
-			if r.DecisionCode == ReasonApprovalTimeout {
-				res.Reason = ReasonApprovalTimeout
+		case memgov.ReviewRejected:
+			res.Status, res.Reason, res.Gate = memgov.StatusRejected, ReasonReviewRejected, gate.NameApproval
+			if r.DecisionCode == memgov.ReasonApprovalTimeout {
+				res.Reason = memgov.ReasonApprovalTimeout
 			}
 			res.Detail = "rejected by " + r.DecidedBy + ": " + r.DecisionCode
 			if r.Note != "" {
@@ -213,7 +204,7 @@ func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) 
 		}
 		if !e.Now().Before(r.DueAt) {
 			if err := e.timeout(ctx, r.ID); err != nil {
-				return WriteResult{}, err
+				return memgov.WriteResult{}, err
 			}
 			continue
 		}
@@ -223,7 +214,7 @@ func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) 
 		}
 		select {
 		case <-ctx.Done():
-			return WriteResult{}, ctx.Err()
+			return memgov.WriteResult{}, ctx.Err()
 		case <-time.After(wait):
 		}
 	}

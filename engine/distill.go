@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
@@ -219,24 +220,24 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 	res := DistillResult{MemoryRef: r.MemoryRef, Tokenizer: TokenizerName}
 	ref, err := scope.Parse(r.MemoryRef)
 	if err != nil {
-		return res, fmt.Errorf("%w: memory ref: %v", ErrInvalid, err)
+		return res, fmt.Errorf("%w: memory ref: %v", memgov.ErrInvalid, err)
 	}
 	if r.Budget < 0 {
-		return res, fmt.Errorf("%w: the token budget must be positive", ErrInvalid)
+		return res, fmt.Errorf("%w: the token budget must be positive", memgov.ErrInvalid)
 	}
 	if r.Budget == 0 || r.Budget > MaxTokenBudget {
 		r.Budget = MaxTokenBudget
 	}
 	res.TokenBudget = r.Budget
 	red := e.redactor(r.RunID)
-	err = e.store.Update(ctx, func(tx Tx) error {
+	err = e.store.Update(ctx, func(tx memgov.Tx) error {
 		if err := requirePrincipal(ctx, tx, r.Actor); err != nil {
 			return err
 		}
 		if _, err := e.permitTx(ctx, tx, r.Actor, ActDistill, Target{Ref: ref.String()}); err != nil {
 			return err
 		}
-		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: r.MemoryRef, Now: e.Now()})
+		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: r.MemoryRef, Now: e.Now()})
 		if err != nil {
 			return err
 		}
@@ -254,7 +255,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 			ar.InputTokens += n
 		}
 		if len(ar.Sources) == 0 {
-			return fmt.Errorf("%w: %s has no entries to distill", ErrInvalid, r.MemoryRef)
+			return fmt.Errorf("%w: %s has no entries to distill", memgov.ErrInvalid, r.MemoryRef)
 		}
 		// Each line is "- <summary>": one token for the dash.
 		share := (r.Budget - ar.InputTokens) / len(ar.Sources)
@@ -281,7 +282,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 		if raw, err = redactCanonical(raw, red); err != nil {
 			return err
 		}
-		hash := HashPayload(raw)
+		hash := oplog.HashPayload(raw)
 		res.Archive, res.ArchiveHash = raw, hash
 		res.ArchiveKey = ArchivePrefix + strings.TrimPrefix(hash, "sha256:")
 		res.InputTokens, res.OutputTokens, res.TokensUsed, res.Sources = ar.InputTokens, ar.OutputTokens, ar.TokensUsed, len(ar.Sources)
@@ -293,7 +294,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 		} else if err != nil && !isNotFound(err) {
 			return err
 		} else {
-			entry, err := e.appendVersion(ctx, tx, r.MemoryRef, res.ArchiveKey, Semantic, raw, []string{"memgov:distillation"}, 1, actor, "distillation archive")
+			entry, err := e.appendVersion(ctx, tx, r.MemoryRef, res.ArchiveKey, memgov.Semantic, raw, []string{"memgov:distillation"}, 1, actor, "distillation archive")
 			if err != nil {
 				return err
 			}
@@ -316,14 +317,14 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 		cur, err := tx.ItemByKey(ctx, r.MemoryRef, IndexKey)
 		same := false
 		if err == nil && cur.Head != "" {
-			if hv, err := tx.Version(ctx, cur.Head); err == nil && hv.State == Active && bytes.Equal(hv.Content, idxRaw) {
+			if hv, err := tx.Version(ctx, cur.Head); err == nil && hv.State == memgov.Active && bytes.Equal(hv.Content, idxRaw) {
 				same = true
 			}
 		} else if err != nil && !isNotFound(err) {
 			return err
 		}
 		if !same {
-			if _, err := e.appendVersion(ctx, tx, r.MemoryRef, IndexKey, Semantic, idxRaw, []string{"memgov:memory-index"}, 1, actor, "memory index update"); err != nil {
+			if _, err := e.appendVersion(ctx, tx, r.MemoryRef, IndexKey, memgov.Semantic, idxRaw, []string{"memgov:memory-index"}, 1, actor, "memory index update"); err != nil {
 				return err
 			}
 			res.IndexUpdated = true
@@ -333,8 +334,8 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 		if err != nil {
 			return err
 		}
-		entry := &LogEntry{Time: e.Now(), Op: OpDistill, MemoryRef: r.MemoryRef, ItemID: archiveItem, Actor: actor}
-		if err := entry.Seal(Payload{Reason: "distillation", Data: data}); err != nil {
+		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Distill, MemoryRef: r.MemoryRef, ItemID: archiveItem, Actor: actor}
+		if err := entry.Seal(oplog.Payload{Reason: "distillation", Data: data}); err != nil {
 			return err
 		}
 		if err := tx.Append(ctx, entry); err != nil {
@@ -366,7 +367,7 @@ func redactCanonical(raw []byte, red interface {
 
 // appendVersion appends the INSERT or UPDATE entry of a new ACTIVE version of
 // ref/key written by the host itself (distillation, consolidation).
-func (e *Engine) appendVersion(ctx context.Context, tx Tx, ref, key string, layer Layer, content json.RawMessage, tags []string, confidence float64, actor, reason string) (*LogEntry, error) {
+func (e *Engine) appendVersion(ctx context.Context, tx memgov.Tx, ref, key string, layer memgov.Layer, content json.RawMessage, tags []string, confidence float64, actor, reason string) (*oplog.Entry, error) {
 	content, err := canonicalContent(content)
 	if err != nil {
 		return nil, err
@@ -375,7 +376,7 @@ func (e *Engine) appendVersion(ctx context.Context, tx Tx, ref, key string, laye
 	if err != nil {
 		return nil, err
 	}
-	p := Payload{Reason: reason, Key: key, Layer: string(layer), Content: content, ContentHash: HashPayload(content),
+	p := oplog.Payload{Reason: reason, Key: key, Layer: string(layer), Content: content, ContentHash: oplog.HashPayload(content),
 		Tags: normTags(tags), Confidence: &confidence}
 	if err := entry.Seal(p); err != nil {
 		return nil, err
@@ -387,7 +388,7 @@ func (e *Engine) appendVersion(ctx context.Context, tx Tx, ref, key string, laye
 }
 
 // requireTenantPrincipal refuses actors that are unknown or do not govern the tenant.
-func requireTenantPrincipal(ctx context.Context, tx ReadTx, actor, tenant string) error {
+func requireTenantPrincipal(ctx context.Context, tx memgov.ReadTx, actor, tenant string) error {
 	if err := requirePrincipal(ctx, tx, actor); err != nil {
 		return err
 	}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // This file holds the rules the doors of `memgov serve` and `memgov mcp` need
@@ -16,7 +18,7 @@ import (
 
 // ActingAs refuses a request whose body names an agent other than the
 // authenticated principal p (ErrForbidden). An empty name is p.
-func ActingAs(p Principal, named string) error {
+func ActingAs(p memgov.Principal, named string) error {
 	if named = strings.TrimSpace(named); named != "" && named != p.ID {
 		return fmt.Errorf("%w: authenticated as %s; a request may not act as %s", ErrForbidden, p.ID, safeID(named))
 	}
@@ -28,44 +30,44 @@ func ActingAs(p Principal, named string) error {
 // REJECTED once refused or timed out. Only the writing agent and reviewers
 // governing the review's tenant see it; to anyone else it does not exist
 // (ErrNotFound), so review ids cannot be probed across tenants.
-func (e *Engine) WriteStatus(ctx context.Context, principalID, reviewID string) (WriteResult, error) {
+func (e *Engine) WriteStatus(ctx context.Context, principalID, reviewID string) (memgov.WriteResult, error) {
 	p, err := e.Principal(ctx, principalID)
 	if err != nil {
-		return WriteResult{}, fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, safeID(principalID))
+		return memgov.WriteResult{}, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, safeID(principalID))
 	}
 	r, err := e.Review(ctx, reviewID)
 	if err != nil {
-		return WriteResult{}, err
+		return memgov.WriteResult{}, err
 	}
 	if r.Agent != p.ID && !(p.Role.Human() && p.Governs(r.Tenant)) {
-		return WriteResult{}, fmt.Errorf("%w: review %s", ErrNotFound, safeID(reviewID))
+		return memgov.WriteResult{}, fmt.Errorf("%w: review %s", memgov.ErrNotFound, safeID(reviewID))
 	}
-	res := WriteResult{ItemID: r.ItemID, VersionID: r.VersionID, ReviewID: r.ID, Tier: r.Tier, RiskScore: f64(r.Risk)}
+	res := memgov.WriteResult{ItemID: r.ItemID, VersionID: r.VersionID, ReviewID: r.ID, Tier: r.Tier, RiskScore: f64(r.Risk)}
 	switch r.Status {
-	case ReviewApproved:
-		res.Status, res.Detail = StatusCommitted, "approved by "+r.DecidedBy
-	case ReviewRejected:
-		res.Status, res.Reason, res.Gate = StatusRejected, ReasonReviewRejected, gate.NameApproval
-		if r.DecisionCode == ReasonApprovalTimeout {
-			res.Reason = ReasonApprovalTimeout
+	case memgov.ReviewApproved:
+		res.Status, res.Detail = memgov.StatusCommitted, "approved by "+r.DecidedBy
+	case memgov.ReviewRejected:
+		res.Status, res.Reason, res.Gate = memgov.StatusRejected, ReasonReviewRejected, gate.NameApproval
+		if r.DecisionCode == memgov.ReasonApprovalTimeout {
+			res.Reason = memgov.ReasonApprovalTimeout
 		}
 		res.Detail = "rejected by " + r.DecidedBy + ": " + r.DecisionCode
 	default:
-		res.Status, res.Reason, res.Gate = StatusDeferred, r.Reason, gate.NameApproval
-		res.Detail = "waiting for review (" + r.Status + ") until " + r.DueAt.Format(TimeFormat)
+		res.Status, res.Reason, res.Gate = memgov.StatusDeferred, r.Reason, gate.NameApproval
+		res.Detail = "waiting for review (" + r.Status + ") until " + r.DueAt.Format(oplog.TimeFormat)
 	}
 	return res, nil
 }
 
 // VerifyMemoryAs is VerifyMemory for a principal: the memoryRef must be of a
 // tenant it governs, and it is the actor of any drift episode opened.
-func (e *Engine) VerifyMemoryAs(ctx context.Context, principalID string, r VerifyRequest) (VerifyResult, error) {
+func (e *Engine) VerifyMemoryAs(ctx context.Context, principalID string, r memgov.VerifyRequest) (memgov.VerifyResult, error) {
 	p, err := e.Principal(ctx, principalID)
 	if err != nil {
-		return VerifyResult{}, fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, safeID(principalID))
+		return memgov.VerifyResult{}, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, safeID(principalID))
 	}
 	if !p.Governs(tenantOf(r.MemoryRef)) {
-		return VerifyResult{}, fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
+		return memgov.VerifyResult{}, fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
 	}
 	r.Actor = p.ID
 	return e.VerifyMemory(ctx, r)

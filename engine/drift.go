@@ -10,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/canon"
+	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -22,96 +24,14 @@ const (
 	ReasonBaselineExpired = "BASELINE_EXPIRED"       // the baseline's TTL has passed
 	ReasonBudgetExhausted = "DELTA_BUDGET_EXHAUSTED" // the write would exceed the delta budget
 
-	CauseOutside       = "outside-memgov"     // rows changed without a log entry
-	CauseBudget        = "budget"             // governed changes beyond the delta budget
-	CauseCheckpoint    = "checkpoint"         // the op log could not be bound (drift, rollback)
-	CauseStateMismatch = "state-mismatch"     // an agent's exported map differs from the governed one
-	CauseNotAllowed    = "memory-not-allowed" // memory_type none, yet memory exists
-	CauseSession       = "session-state"      // session memory outside a session differs from its baseline
+	CauseOutside    = "outside-memgov" // rows changed without a log entry
+	CauseBudget     = "budget"         // governed changes beyond the delta budget
+	CauseCheckpoint = "checkpoint"     // the op log could not be bound (drift, rollback)
 
-	ResolveReapprove = "reapprove"
-	ResolveRollback  = "rollback"
+	CauseNotAllowed = "memory-not-allowed" // memory_type none, yet memory exists
+	CauseSession    = "session-state"      // session memory outside a session differs from its baseline
+
 )
-
-// DriftEvent is one MEMORY_DRIFT_DETECTED episode: opened by a DRIFT_DETECTED
-// log entry, closed by an operator's DRIFT_ACK entry. A memoryRef has at most
-// one open episode; verifications reuse it rather than emit a new event.
-type DriftEvent struct {
-	ID           string     `json:"drift_id"`
-	Event        string     `json:"event"` // MEMORY_DRIFT_DETECTED
-	MemoryRef    string     `json:"memory_ref"`
-	BaselineID   string     `json:"baseline_id"`
-	Policy       string     `json:"policy"`
-	Cause        string     `json:"cause"`
-	ApprovedHash string     `json:"approved_hash"`
-	CurrentHash  string     `json:"current_hash"`
-	Detail       string     `json:"detail"`
-	DetectedAt   time.Time  `json:"detected_at"`
-	LSN          int64      `json:"lsn"`
-	AckedAt      *time.Time `json:"acked_at,omitempty"`
-	AckedBy      string     `json:"acked_by,omitempty"`
-	Resolution   string     `json:"resolution,omitempty"`
-	Note         string     `json:"note,omitempty"`
-	AckLSN       int64      `json:"ack_lsn,omitempty"`
-}
-
-// data is the episode as a DRIFT_DETECTED entry carries it.
-func (d DriftEvent) data() oplog.DriftData {
-	return oplog.DriftData{ID: d.ID, Event: d.Event, MemoryRef: d.MemoryRef, BaselineID: d.BaselineID, Policy: d.Policy, Cause: d.Cause,
-		ApprovedHash: d.ApprovedHash, CurrentHash: d.CurrentHash, Detail: d.Detail, DetectedAt: d.DetectedAt, LSN: d.LSN, AckedAt: d.AckedAt,
-		AckedBy: d.AckedBy, Resolution: d.Resolution, Note: d.Note, AckLSN: d.AckLSN}
-}
-
-// Open reports whether the episode awaits acknowledgement.
-func (d DriftEvent) Open() bool { return d.AckedAt == nil }
-
-// DriftQuery selects drift episodes.
-type DriftQuery struct {
-	MemoryRef string // "": every ref
-	OpenOnly  bool
-	Limit     int
-}
-
-// VerifyRequest asks whether a memoryRef's memory still matches its baseline.
-type VerifyRequest struct {
-	MemoryRef string
-	// State, if not nil, is a running agent's exported memory map, a JSON
-	// object {key: content}, checked as a host would at agent start-up.
-	// Without it memgov's own materialised state is checked.
-	State json.RawMessage
-	// Deep re-hashes the materialised state even when nothing suggests a change.
-	Deep  bool
-	Actor string // recorded on a DRIFT_DETECTED entry; "" means memgov
-}
-
-// VerifyResult is the verdict of VerifyMemory.
-type VerifyResult struct {
-	MemoryRef    string   `json:"memory_ref"`
-	Valid        bool     `json:"valid"`
-	Drift        bool     `json:"drift"`
-	Expired      bool     `json:"expired"`
-	Action       string   `json:"action"` // allow or deny
-	Policy       string   `json:"policy"`
-	ApprovedHash *string  `json:"approved_hash"`
-	CurrentHash  *string  `json:"current_hash"`
-	Alerts       []string `json:"alerts"`
-	DriftID      string   `json:"drift_id"`
-
-	Code          string     `json:"code"`            // ACCEPT, drift, expired, budget, rollback
-	Cause         string     `json:"cause,omitempty"` // why drift was found
-	Basis         string     `json:"basis"`           // snapshot, checkpoint, state, session
-	GovernedHash  string     `json:"governed_hash,omitempty"`
-	BaselineID    string     `json:"baseline_id"`
-	BaselineRef   string     `json:"baseline_ref"`
-	MemoryType    MemoryType `json:"memory_type"`
-	SessionExempt bool       `json:"session_exempt,omitempty"`
-	Checkpoint    *struct {
-		Seq      uint64 `json:"seq"`
-		TreeSize uint64 `json:"tree_size"`
-		Root     string `json:"memory_root"`
-	} `json:"checkpoint,omitempty"`
-	NextCheckAt *time.Time `json:"next_check_at,omitempty"`
-}
 
 func strPtr(s string) *string {
 	if s == "" {
@@ -144,33 +64,33 @@ func strPtr(s string) *string {
 // outside memgov's apply (triggers record such rows for every client) and no
 // included item expired. After governed writes the accepted checkpoint binds
 // the state (Basis "checkpoint") and current_hash is null unless Deep.
-func (e *Engine) VerifyMemory(ctx context.Context, r VerifyRequest) (VerifyResult, error) {
+func (e *Engine) VerifyMemory(ctx context.Context, r memgov.VerifyRequest) (memgov.VerifyResult, error) {
 	if _, err := scope.Parse(r.MemoryRef); err != nil {
-		return VerifyResult{}, fmt.Errorf("%w: memory ref: %v", ErrInvalid, err)
+		return memgov.VerifyResult{}, fmt.Errorf("%w: memory ref: %v", memgov.ErrInvalid, err)
 	}
 	var agent []byte
 	if r.State != nil {
 		c, err := canon.Canonicalize(r.State)
 		if err != nil {
-			return VerifyResult{}, fmt.Errorf("%w: state: %v", ErrInvalid, err)
+			return memgov.VerifyResult{}, fmt.Errorf("%w: state: %v", memgov.ErrInvalid, err)
 		}
 		if len(c) == 0 || c[0] != '{' {
-			return VerifyResult{}, fmt.Errorf("%w: state must be a JSON object {key: content}", ErrInvalid)
+			return memgov.VerifyResult{}, fmt.Errorf("%w: state must be a JSON object {key: content}", memgov.ErrInvalid)
 		}
 		agent = c
 	}
 	var (
-		res  VerifyResult
+		res  memgov.VerifyResult
 		need bool
 	)
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		res, need, err = e.verifyTx(ctx, tx, nil, r, agent)
 		return err
 	})
 	if err != nil || !need {
 		return res, err
 	}
-	err = e.store.Update(ctx, func(tx Tx) (err error) {
+	err = e.store.Update(ctx, func(tx memgov.Tx) (err error) {
 		res, _, err = e.verifyTx(ctx, tx, tx, r, agent)
 		return err
 	})
@@ -181,14 +101,14 @@ func (e *Engine) VerifyMemory(ctx context.Context, r VerifyRequest) (VerifyResul
 // nil when it is read-only: when the check must write (record drift, clear
 // dirty rows, cache a hash) and w is nil it returns need=true so the caller
 // repeats it in a write transaction.
-func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, w Tx, r VerifyRequest, agent []byte) (VerifyResult, bool, error) {
+func (e *Engine) verifyTx(ctx context.Context, tx memgov.ReadTx, w memgov.Tx, r memgov.VerifyRequest, agent []byte) (memgov.VerifyResult, bool, error) {
 	write := w != nil
 	b, err := resolveBaseline(ctx, tx, r.MemoryRef)
 	if err != nil {
-		return VerifyResult{}, false, err
+		return memgov.VerifyResult{}, false, err
 	}
 	now := e.Now()
-	res := VerifyResult{MemoryRef: r.MemoryRef, Policy: b.DriftPolicy, ApprovedHash: strPtr(b.Hash()), Alerts: []string{},
+	res := memgov.VerifyResult{MemoryRef: r.MemoryRef, Policy: b.DriftPolicy, ApprovedHash: strPtr(b.Hash()), Alerts: []string{},
 		Code: string(merkle.CodeAccept), Basis: "snapshot", BaselineID: b.ID, BaselineRef: b.MemoryRef, MemoryType: b.MemoryType}
 	if b.CheckIntervalSeconds > 0 {
 		t := now.Add(time.Duration(b.CheckIntervalSeconds) * time.Second)
@@ -221,7 +141,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, w Tx, r VerifyRequest,
 		res.Code = string(merkle.CodeExpired)
 	}
 	inSession := false
-	if b.MemoryType == MemorySession {
+	if b.MemoryType == memgov.MemorySession {
 		if _, err := tx.OpenSession(ctx, ref); err == nil {
 			inSession = true
 		} else if !isNotFound(err) {
@@ -240,7 +160,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, w Tx, r VerifyRequest,
 		// The episode stays open until acknowledged; nothing new to detect.
 	case b.MemoryType == MemoryNone:
 		st, err := e.stateHash(ctx, tx, ref, now, canon.SHA256, nil, false)
-		if err != nil && !errors.Is(err, ErrTampered) {
+		if err != nil && !errors.Is(err, memgov.ErrTampered) {
 			return res, false, err
 		}
 		if err != nil || st.Items > 0 {
@@ -260,7 +180,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, w Tx, r VerifyRequest,
 				return res, true, nil
 			}
 			st, err := e.stateHash(ctx, tx, ref, now, alg, nil, true)
-			tampered := errors.Is(err, ErrTampered)
+			tampered := errors.Is(err, memgov.ErrTampered)
 			if err != nil && !tampered {
 				return res, false, err
 			}
@@ -272,7 +192,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, w Tx, r VerifyRequest,
 			if tampered || st.Hash != gov.Hash {
 				cause, detail = CauseOutside, "the materialised memory differs from memgov's log: rows were changed outside memgov"
 				if tampered {
-					current = "invalid:" + ErrTampered.Error()
+					current = "invalid:" + memgov.ErrTampered.Error()
 				}
 			} else {
 				if err := w.ClearDirty(ctx, ref); err != nil {
@@ -308,7 +228,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, w Tx, r VerifyRequest,
 				res.Basis = "checkpoint"
 			}
 		}
-		if cause == "" && agent == nil && b.MemoryType == MemorySession && head.TreeSize != b.BaseTreeSize {
+		if cause == "" && agent == nil && b.MemoryType == memgov.MemorySession && head.TreeSize != b.BaseTreeSize {
 			// Session memory is checked against the baseline at start-up and
 			// exempt only while a session is active (seed 000): outside one,
 			// what a session changed and left behind is drift, whatever
@@ -372,7 +292,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, w Tx, r VerifyRequest,
 			res.ApprovedHash = &approved
 			current = digestOf(alg, agent)
 			if current != approved {
-				cause, detail = CauseStateMismatch, "the agent's exported memory differs from the approved memory "+approved
+				cause, detail = memgov.CauseStateMismatch, "the agent's exported memory differs from the approved memory "+approved
 			}
 		}
 		if current == "" && res.Basis == "snapshot" {
@@ -427,7 +347,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx ReadTx, w Tx, r VerifyRequest,
 	return res, false, nil
 }
 
-func driftAlert(d DriftEvent) string {
+func driftAlert(d memgov.DriftEvent) string {
 	return fmt.Sprintf("%s %s: %s on %s since %s under %s; acknowledge with: memgov drift ack %s --by OPERATOR --resolve reapprove|rollback",
 		merkle.EventMemoryDrift, d.ID, d.Cause, d.MemoryRef, d.DetectedAt.Format(time.RFC3339), d.Policy, d.ID)
 }
@@ -442,23 +362,23 @@ func digestOf(alg canon.Algorithm, b []byte) string {
 }
 
 // recordDrift appends the DRIFT_DETECTED entry of a new episode.
-func (e *Engine) recordDrift(ctx context.Context, tx Tx, b Baseline, cause, detail, current, actor string, now time.Time) (DriftEvent, error) {
-	if cause != CauseStateMismatch {
+func (e *Engine) recordDrift(ctx context.Context, tx memgov.Tx, b memgov.Baseline, cause, detail, current, actor string, now time.Time) (memgov.DriftEvent, error) {
+	if cause != memgov.CauseStateMismatch {
 		if rep, err := e.diffTx(ctx, tx, b, now); err == nil && len(rep.Changes) > 0 {
 			detail += fmt.Sprintf(" (%s)", rep.Summary())
 		}
 	}
-	d := DriftEvent{ID: NewID(), BaselineID: b.ID, Policy: b.DriftPolicy, Cause: cause, ApprovedHash: b.Hash(),
+	d := memgov.DriftEvent{ID: NewID(), BaselineID: b.ID, Policy: b.DriftPolicy, Cause: cause, ApprovedHash: b.Hash(),
 		CurrentHash: current, Detail: detail}
-	data, err := json.Marshal(d.data())
+	data, err := json.Marshal(d.Data())
 	if err != nil {
 		return d, err
 	}
 	if actor == "" {
 		actor = "memgov"
 	}
-	entry := &LogEntry{Time: now, Op: OpDriftDetected, MemoryRef: b.MemoryRef, Actor: actor}
-	if err := entry.Seal(Payload{Reason: merkle.EventMemoryDrift + ": " + cause, Data: data}); err != nil {
+	entry := &oplog.Entry{Time: now, Op: oplog.DriftDetected, MemoryRef: b.MemoryRef, Actor: actor}
+	if err := entry.Seal(oplog.Payload{Reason: merkle.EventMemoryDrift + ": " + cause, Data: data}); err != nil {
 		return d, err
 	}
 	if err := tx.Append(ctx, entry); err != nil {
@@ -484,7 +404,7 @@ type DriftGateResult struct {
 // return Alerts and the write proceeds; log-only returns nothing. A memoryRef
 // without a baseline, and session memory inside a session, pass. The gate is
 // O(1) unless rows were changed outside memgov, which costs one re-hash.
-func (e *Engine) DriftGate(ctx context.Context, tx Tx, memoryRef string) (DriftGateResult, error) {
+func (e *Engine) DriftGate(ctx context.Context, tx memgov.Tx, memoryRef string) (DriftGateResult, error) {
 	var res DriftGateResult
 	b, err := resolveBaseline(ctx, tx, memoryRef)
 	if isNotFound(err) {
@@ -507,7 +427,7 @@ func (e *Engine) DriftGate(ctx context.Context, tx Tx, memoryRef string) (DriftG
 	}
 	ref := b.MemoryRef
 	if ev, err := tx.OpenDrift(ctx, ref); err == nil {
-		flag(ReasonDriftDenied, driftAlert(ev), ev.ID)
+		flag(gate.ReasonDriftDenied, driftAlert(ev), ev.ID)
 		return res, nil
 	} else if !isNotFound(err) {
 		return res, err
@@ -517,7 +437,7 @@ func (e *Engine) DriftGate(ctx context.Context, tx Tx, memoryRef string) (DriftG
 		flag(ReasonBaselineExpired, fmt.Sprintf("%s: baseline %s of %s expired at %s; re-approve it", ReasonBaselineExpired, b.ID, ref, b.ExpiresAt().Format(time.RFC3339)), "")
 		return res, nil
 	}
-	if b.MemoryType == MemorySession {
+	if b.MemoryType == memgov.MemorySession {
 		if _, err := tx.OpenSession(ctx, ref); err == nil {
 			return res, nil
 		}
@@ -533,20 +453,20 @@ func (e *Engine) DriftGate(ctx context.Context, tx Tx, memoryRef string) (DriftG
 	if ok, _, err := e.governedIntact(ctx, tx, tx, ref); err != nil {
 		return res, err
 	} else if !ok {
-		flag(ReasonDriftDenied, fmt.Sprintf("%s: %s was changed outside memgov; run memgov verify %s", merkle.EventMemoryDrift, ref, ref), "")
+		flag(gate.ReasonDriftDenied, fmt.Sprintf("%s: %s was changed outside memgov; run memgov verify %s", merkle.EventMemoryDrift, ref, ref), "")
 	}
 	return res, nil
 }
 
 // ListDrift lists drift episodes, newest first.
-func (e *Engine) ListDrift(ctx context.Context, q DriftQuery) ([]DriftEvent, error) {
-	var out []DriftEvent
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) ListDrift(ctx context.Context, q memgov.DriftQuery) ([]memgov.DriftEvent, error) {
+	var out []memgov.DriftEvent
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		out, err = tx.DriftEvents(ctx, q)
 		return err
 	})
 	if out == nil {
-		out = []DriftEvent{}
+		out = []memgov.DriftEvent{}
 	}
 	return out, err
 }
@@ -564,12 +484,12 @@ type KeyChange struct {
 
 // DriftReport is what changed since the baseline, key by key.
 type DriftReport struct {
-	Event    DriftEvent  `json:"drift"`
-	Baseline Baseline    `json:"baseline"`
-	Changes  []KeyChange `json:"changes"`
-	Added    int         `json:"added"`
-	Removed  int         `json:"removed"`
-	Changed  int         `json:"changed"`
+	Event    memgov.DriftEvent `json:"drift"`
+	Baseline memgov.Baseline   `json:"baseline"`
+	Changes  []KeyChange       `json:"changes"`
+	Added    int               `json:"added"`
+	Removed  int               `json:"removed"`
+	Changed  int               `json:"changed"`
 }
 
 // Summary is "1 changed, 2 added" style text.
@@ -594,7 +514,7 @@ func (r DriftReport) Summary() string {
 // materialised map now, with changes that have no log entry marked Outside.
 func (e *Engine) DriftDiff(ctx context.Context, driftID string) (DriftReport, error) {
 	var rep DriftReport
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		ev, err := tx.DriftEvent(ctx, driftID)
 		if err != nil {
 			return err
@@ -613,9 +533,9 @@ func (e *Engine) DriftDiff(ctx context.Context, driftID string) (DriftReport, er
 	return rep, err
 }
 
-func collect(scan func(func(MapRow) error) error) (map[string]MapRow, error) {
-	m := map[string]MapRow{}
-	err := scan(func(r MapRow) error {
+func collect(scan func(func(memgov.MapRow) error) error) (map[string]memgov.MapRow, error) {
+	m := map[string]memgov.MapRow{}
+	err := scan(func(r memgov.MapRow) error {
 		r.Value = bytes.Clone(r.Value)
 		m[r.Key] = r
 		return nil
@@ -623,12 +543,12 @@ func collect(scan func(func(MapRow) error) error) (map[string]MapRow, error) {
 	return m, err
 }
 
-func (e *Engine) diffTx(ctx context.Context, br BaselineReader, b Baseline, now time.Time) (DriftReport, error) {
+func (e *Engine) diffTx(ctx context.Context, br memgov.BaselineReader, b memgov.Baseline, now time.Time) (DriftReport, error) {
 	rep := DriftReport{Baseline: b, Changes: []KeyChange{}}
-	base := map[string]MapRow{}
+	base := map[string]memgov.MapRow{}
 	var err error
 	if b.MemoryType != MemoryNone {
-		if base, err = collect(func(fn func(MapRow) error) error { return br.FoldMap(ctx, b.MemoryRef, b.BaseTreeSize, now, fn) }); err != nil {
+		if base, err = collect(func(fn func(memgov.MapRow) error) error { return br.FoldMap(ctx, b.MemoryRef, b.BaseTreeSize, now, fn) }); err != nil {
 			return rep, err
 		}
 	}
@@ -636,11 +556,11 @@ func (e *Engine) diffTx(ctx context.Context, br BaselineReader, b Baseline, now 
 	if err != nil {
 		return rep, err
 	}
-	gov, err := collect(func(fn func(MapRow) error) error { return br.FoldMap(ctx, b.MemoryRef, head.TreeSize, now, fn) })
+	gov, err := collect(func(fn func(memgov.MapRow) error) error { return br.FoldMap(ctx, b.MemoryRef, head.TreeSize, now, fn) })
 	if err != nil {
 		return rep, err
 	}
-	cur, err := collect(func(fn func(MapRow) error) error { return br.MemoryMap(ctx, b.MemoryRef, now, fn) })
+	cur, err := collect(func(fn func(memgov.MapRow) error) error { return br.MemoryMap(ctx, b.MemoryRef, now, fn) })
 	if err != nil {
 		return rep, err
 	}
@@ -674,25 +594,6 @@ func (e *Engine) diffTx(ctx context.Context, br BaselineReader, b Baseline, now 
 	return rep, nil
 }
 
-// AckRequest acknowledges a drift episode and resolves it.
-type AckRequest struct {
-	DriftID    string
-	By         string // an operator or curator
-	Resolution string // reapprove or rollback
-	Note       string
-}
-
-// AckResult reports what an acknowledgement did.
-type AckResult struct {
-	Drift         DriftEvent `json:"drift"`
-	Resolution    string     `json:"resolution"`
-	Baseline      Baseline   `json:"baseline"`
-	Compensations int        `json:"compensating_entries"`
-	Rebuilt       bool       `json:"rebuilt"`
-	RebuildDiffs  []string   `json:"rebuild_differences,omitempty"`
-	SnapshotHash  string     `json:"snapshot_hash"`
-}
-
 // AckDrift closes an open drift episode; only operators and curators may.
 //
 // reapprove adopts the memory as it is now: changes made outside memgov are
@@ -705,17 +606,17 @@ type AckResult struct {
 // removed keys, RETRACT for added ones) bring the map back to the baseline's,
 // and the baseline is re-bound to the op log after them (a new checkpoint with
 // the same snapshot_hash and TTL). Nothing in the log is rewritten.
-func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) {
-	res := AckResult{Resolution: r.Resolution}
-	if r.Resolution != ResolveReapprove && r.Resolution != ResolveRollback {
-		return res, fmt.Errorf("%w: resolution %q is not reapprove or rollback", ErrInvalid, r.Resolution)
+func (e *Engine) AckDrift(ctx context.Context, r memgov.AckRequest) (memgov.AckResult, error) {
+	res := memgov.AckResult{Resolution: r.Resolution}
+	if r.Resolution != memgov.ResolveReapprove && r.Resolution != memgov.ResolveRollback {
+		return res, fmt.Errorf("%w: resolution %q is not reapprove or rollback", memgov.ErrInvalid, r.Resolution)
 	}
 	var (
-		ev       DriftEvent
-		observed map[string]MapRow
+		ev       memgov.DriftEvent
+		observed map[string]memgov.MapRow
 		intact   bool
 	)
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		if ev, err = tx.DriftEvent(ctx, r.DriftID); err != nil {
 			return err
 		}
@@ -723,12 +624,12 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 			return err
 		}
 		if !ev.Open() {
-			return fmt.Errorf("%w: drift %s was already acknowledged by %s (%s)", ErrConflict, ev.ID, ev.AckedBy, ev.Resolution)
+			return fmt.Errorf("%w: drift %s was already acknowledged by %s (%s)", memgov.ErrConflict, ev.ID, ev.AckedBy, ev.Resolution)
 		}
 		if intact, _, err = e.governedIntact(ctx, tx, nil, ev.MemoryRef); err != nil {
 			return err
 		}
-		observed, err = collect(func(fn func(MapRow) error) error { return tx.MemoryMap(ctx, ev.MemoryRef, e.Now(), fn) })
+		observed, err = collect(func(fn func(memgov.MapRow) error) error { return tx.MemoryMap(ctx, ev.MemoryRef, e.Now(), fn) })
 		return err
 	})
 	if err != nil {
@@ -741,12 +642,12 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 		}
 		res.Rebuilt, res.RebuildDiffs = true, rep.Differences
 	}
-	err = e.store.Update(ctx, func(tx Tx) error {
+	err = e.store.Update(ctx, func(tx memgov.Tx) error {
 		if ev, err = tx.DriftEvent(ctx, r.DriftID); err != nil {
 			return err
 		}
 		if !ev.Open() {
-			return fmt.Errorf("%w: drift %s was acknowledged meanwhile", ErrConflict, ev.ID)
+			return fmt.Errorf("%w: drift %s was acknowledged meanwhile", memgov.ErrConflict, ev.ID)
 		}
 		b, err := tx.Baseline(ctx, ev.MemoryRef)
 		if err != nil {
@@ -754,10 +655,10 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 		}
 		now := e.Now()
 		target := observed
-		if r.Resolution == ResolveRollback {
-			target = map[string]MapRow{}
+		if r.Resolution == memgov.ResolveRollback {
+			target = map[string]memgov.MapRow{}
 			if b.MemoryType != MemoryNone {
-				if target, err = collect(func(fn func(MapRow) error) error { return tx.FoldMap(ctx, b.MemoryRef, b.BaseTreeSize, now, fn) }); err != nil {
+				if target, err = collect(func(fn func(memgov.MapRow) error) error { return tx.FoldMap(ctx, b.MemoryRef, b.BaseTreeSize, now, fn) }); err != nil {
 					return err
 				}
 			}
@@ -772,15 +673,15 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 		if ok, _, err := e.governedIntact(ctx, tx, tx, b.MemoryRef); err != nil {
 			return err
 		} else if !ok {
-			return fmt.Errorf("%w: %s still differs from the log after the rebuild", ErrTampered, b.MemoryRef)
+			return fmt.Errorf("%w: %s still differs from the log after the rebuild", memgov.ErrTampered, b.MemoryRef)
 		}
 		ack := oplog.DriftAckData{DriftID: ev.ID, Resolution: r.Resolution, Note: r.Note}
-		if r.Resolution == ResolveReapprove {
+		if r.Resolution == memgov.ResolveReapprove {
 			alg := canon.SHA256
 			if a, _, err := canon.ParseDigest(b.Hash()); err == nil {
 				alg = a
 			}
-			nb, err := e.approveTx(ctx, tx, ApproveRequest{MemoryRef: b.MemoryRef, By: r.By, MemoryType: b.MemoryType,
+			nb, err := e.approveTx(ctx, tx, memgov.ApproveRequest{MemoryRef: b.MemoryRef, By: r.By, MemoryType: b.MemoryType,
 				TTLSeconds: b.TTLSeconds, DriftPolicy: b.DriftPolicy, Level: b.ComplianceLevel, Owner: b.SharedMemoryOwner,
 				CheckIntervalSeconds: b.CheckIntervalSeconds, Algorithm: alg, Reason: reason})
 			if err != nil {
@@ -792,8 +693,8 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 		if err != nil {
 			return err
 		}
-		entry := &LogEntry{Time: now, Op: OpDriftAck, MemoryRef: b.MemoryRef, Actor: r.By}
-		if err := entry.Seal(Payload{Reason: reason, Data: data}); err != nil {
+		entry := &oplog.Entry{Time: now, Op: oplog.DriftAck, MemoryRef: b.MemoryRef, Actor: r.By}
+		if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
 			return err
 		}
 		if err := tx.Append(ctx, entry); err != nil {
@@ -821,8 +722,8 @@ func (e *Engine) AckDrift(ctx context.Context, r AckRequest) (AckResult, error) 
 
 // compensate appends the entries that turn ref's materialised map into target:
 // UPDATE or INSERT for keys missing or different, RETRACT for keys not in target.
-func (e *Engine) compensate(ctx context.Context, tx Tx, ref string, target map[string]MapRow, actor, reason string, now time.Time) (int, error) {
-	cur, err := collect(func(fn func(MapRow) error) error { return tx.MemoryMap(ctx, ref, now, fn) })
+func (e *Engine) compensate(ctx context.Context, tx memgov.Tx, ref string, target map[string]memgov.MapRow, actor, reason string, now time.Time) (int, error) {
+	cur, err := collect(func(fn func(memgov.MapRow) error) error { return tx.MemoryMap(ctx, ref, now, fn) })
 	if err != nil {
 		return 0, err
 	}
@@ -842,7 +743,7 @@ func (e *Engine) compensate(ctx context.Context, tx Tx, ref string, target map[s
 		c, have := cur[k]
 		switch {
 		case want && (!have || !bytes.Equal(t.Value, c.Value)):
-			layer, meta := Semantic, Version{}
+			layer, meta := memgov.Semantic, memgov.Version{}
 			item, err := tx.ItemByKey(ctx, ref, k)
 			switch {
 			case err == nil:
@@ -862,10 +763,10 @@ func (e *Engine) compensate(ctx context.Context, tx Tx, ref string, target map[s
 				return n, err
 			}
 			conf, score := meta.Confidence, meta.ValidationScore
-			p := Payload{Reason: reason, Key: k, Layer: string(layer), Content: t.Value, ContentHash: HashPayload(t.Value),
+			p := oplog.Payload{Reason: reason, Key: k, Layer: string(layer), Content: t.Value, ContentHash: oplog.HashPayload(t.Value),
 				Tags: meta.Tags, Confidence: &conf, ValidationScore: &score, Classification: meta.Classification}
 			if t.ExpiresAt != nil {
-				p.ExpiresAt = t.ExpiresAt.UTC().Format(TimeFormat)
+				p.ExpiresAt = t.ExpiresAt.UTC().Format(oplog.TimeFormat)
 			}
 			if err := entry.Seal(p); err != nil {
 				return n, err
@@ -883,8 +784,8 @@ func (e *Engine) compensate(ctx context.Context, tx Tx, ref string, target map[s
 			if err != nil {
 				return n, err
 			}
-			entry := &LogEntry{Time: now, Op: OpRetract, MemoryRef: ref, ItemID: item.ID, VersionID: head.ID, PrevVersionID: head.Prev, Actor: actor}
-			if err := entry.Seal(Payload{Reason: reason}); err != nil {
+			entry := &oplog.Entry{Time: now, Op: oplog.Retract, MemoryRef: ref, ItemID: item.ID, VersionID: head.ID, PrevVersionID: head.Prev, Actor: actor}
+			if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
 				return n, err
 			}
 			if err := tx.Append(ctx, entry); err != nil {

@@ -9,9 +9,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/judge"
-	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/redact"
@@ -22,12 +22,12 @@ import (
 // Engine is the governance core. Every door calls its methods; no rule lives
 // only in a door.
 type Engine struct {
-	store      Store
+	store      memgov.Store
 	now        func() time.Time
 	key        []byte
 	policy     policy.Policy
 	schemaGate gate.Schema
-	judge      Judge
+	judge      gate.Judge
 	secrets    *redact.Registry
 	embedder   similar.Embedder // model_vectors.go; nil: the built-in hashing vectors only
 	indexer    Indexer          // features.go
@@ -42,7 +42,7 @@ type Option func(*Engine)
 func WithPolicy(p policy.Policy) Option { return func(e *Engine) { e.policy = p } }
 
 // WithJudge adds an external contradiction checker to the contradiction gate.
-func WithJudge(j Judge) Option { return func(e *Engine) { e.judge = j } }
+func WithJudge(j gate.Judge) Option { return func(e *Engine) { e.judge = j } }
 
 // WithSecrets sets the secret registry whose values are redacted from every
 // write (SR-1).
@@ -53,7 +53,7 @@ func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = n
 
 // New returns an engine over a store. key signs provenance records and audit
 // checkpoints; it must be the key the store chains its log with.
-func New(s Store, key []byte, opts ...Option) *Engine {
+func New(s memgov.Store, key []byte, opts ...Option) *Engine {
 	e := &Engine{now: time.Now, key: key, policy: policy.Default(), secrets: redact.NewRegistry(), indexer: BuiltinIndexer(), searches: &searchCache{}}
 	e.store = indexingStore{Store: s, e: e}
 	for _, o := range opts {
@@ -97,33 +97,33 @@ func NewID() string {
 // AddPrincipal registers an agent or a person. Registering the same principal
 // again with the same role and tenant is a no-op; a different role or tenant is
 // a conflict.
-func (e *Engine) AddPrincipal(ctx context.Context, p Principal, actor string) (Principal, error) {
-	if !validID(p.ID) {
-		return Principal{}, fmt.Errorf("%w: principal id must be 1-64 characters of A-Z a-z 0-9 . _ - (got %d bytes)", ErrInvalid, len(p.ID))
+func (e *Engine) AddPrincipal(ctx context.Context, p memgov.Principal, actor string) (memgov.Principal, error) {
+	if !memgov.ValidID(p.ID) {
+		return memgov.Principal{}, fmt.Errorf("%w: principal id must be 1-64 characters of A-Z a-z 0-9 . _ - (got %d bytes)", memgov.ErrInvalid, len(p.ID))
 	}
-	if _, err := ParseRole(string(p.Role)); err != nil {
-		return Principal{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	if _, err := memgov.ParseRole(string(p.Role)); err != nil {
+		return memgov.Principal{}, fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
 	}
-	if p.Tenant != AllTenants && !validID(p.Tenant) {
-		return Principal{}, fmt.Errorf("%w: tenant must be 1-64 characters of A-Z a-z 0-9 . _ - or %q for every tenant", ErrInvalid, AllTenants)
+	if p.Tenant != memgov.AllTenants && !memgov.ValidID(p.Tenant) {
+		return memgov.Principal{}, fmt.Errorf("%w: tenant must be 1-64 characters of A-Z a-z 0-9 . _ - or %q for every tenant", memgov.ErrInvalid, memgov.AllTenants)
 	}
 	for k, v := range p.Attributes {
 		if err := CheckIdentifier("attribute "+k, k+v); err != nil {
-			return Principal{}, err
+			return memgov.Principal{}, err
 		}
 	}
 	if actor == "" {
 		actor = p.ID
 	}
-	var out Principal
-	err := e.store.Update(ctx, func(tx Tx) error {
+	var out memgov.Principal
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		old, err := tx.Principal(ctx, p.ID)
 		if err == nil {
 			if old.Role == p.Role && old.Tenant == p.Tenant {
 				out = old
 				return nil
 			}
-			return fmt.Errorf("%w: principal %s is already registered as %s of tenant %s", ErrConflict, p.ID, old.Role, old.Tenant)
+			return fmt.Errorf("%w: principal %s is already registered as %s of tenant %s", memgov.ErrConflict, p.ID, old.Role, old.Tenant)
 		}
 		if !isNotFound(err) {
 			return err
@@ -132,8 +132,8 @@ func (e *Engine) AddPrincipal(ctx context.Context, p Principal, actor string) (P
 		if err != nil {
 			return err
 		}
-		entry := &LogEntry{Time: e.Now(), Op: OpPrincipal, ItemID: p.ID, Actor: actor}
-		if err := entry.Seal(Payload{Reason: "register principal", Data: data}); err != nil {
+		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Principal, ItemID: p.ID, Actor: actor}
+		if err := entry.Seal(oplog.Payload{Reason: "register principal", Data: data}); err != nil {
 			return err
 		}
 		if err := tx.Append(ctx, entry); err != nil {
@@ -146,9 +146,9 @@ func (e *Engine) AddPrincipal(ctx context.Context, p Principal, actor string) (P
 }
 
 // Principal returns a registered principal.
-func (e *Engine) Principal(ctx context.Context, id string) (Principal, error) {
-	var p Principal
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) Principal(ctx context.Context, id string) (memgov.Principal, error) {
+	var p memgov.Principal
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		p, err = tx.Principal(ctx, id)
 		return err
 	})
@@ -156,15 +156,13 @@ func (e *Engine) Principal(ctx context.Context, id string) (Principal, error) {
 }
 
 // Principals lists every registered principal.
-func (e *Engine) Principals(ctx context.Context) ([]Principal, error) {
-	var ps []Principal
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) Principals(ctx context.Context) ([]memgov.Principal, error) {
+	var ps []memgov.Principal
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		ps, err = tx.Principals(ctx)
 		return err
 	})
 	return ps, err
 }
 
-func isNotFound(err error) bool { return err != nil && errors.Is(err, ErrNotFound) }
-
-func validID(s string) bool { return memory.ValidID(s) }
+func isNotFound(err error) bool { return err != nil && errors.Is(err, memgov.ErrNotFound) }

@@ -1,5 +1,10 @@
 package engine
 
+import (
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
+)
+
 // Entry is the host contract's MemoryEntry: these properties, times in RFC
 // 3339 UTC. Its id is the item's key, its content the version's text.
 // SearchRead's hits carry two extensions, the retrieval's id (for usage
@@ -18,19 +23,19 @@ type Entry struct {
 }
 
 // EntryOf projects a version onto the MemoryEntry shape.
-func EntryOf(v Version) Entry {
-	e := Entry{ID: v.Key, Content: v.Text(), Tags: v.Tags, CreatedAt: v.CreatedAt.UTC().Format(TimeFormat)}
+func EntryOf(v memgov.Version) Entry {
+	e := Entry{ID: v.Key, Content: v.Text(), Tags: v.Tags, CreatedAt: v.CreatedAt.UTC().Format(oplog.TimeFormat)}
 	if e.Tags == nil {
 		e.Tags = []string{}
 	}
 	if v.ExpiresAt != nil {
-		e.ExpiresAt = v.ExpiresAt.UTC().Format(TimeFormat)
+		e.ExpiresAt = v.ExpiresAt.UTC().Format(oplog.TimeFormat)
 	}
 	return e
 }
 
 // Entries projects versions onto MemoryEntries; never nil.
-func Entries(vs []Version) []Entry {
+func Entries(vs []memgov.Version) []Entry {
 	out := make([]Entry, 0, len(vs))
 	for _, v := range vs {
 		out = append(out, EntryOf(v))

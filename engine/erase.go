@@ -13,38 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
-
-// EraseRequest asks for the erasure of a data subject (spec §12.10.2).
-type EraseRequest struct {
-	// Subject is the subject's identifier as it appears in memory (a name,
-	// an email address); Identifiers are further identifiers of the same
-	// subject. All are matched case-insensitively (ASCII).
-	Subject     string
-	Identifiers []string
-	By          string // a curator: erasure is a hard delete (spec §12.8.2)
-	Reason      string
-	DryRun      bool
-}
-
-// EraseReport is what an erasure found and removed.
-type EraseReport struct {
-	RequestID   string         `json:"request_id"`
-	SubjectHash string         `json:"subject_hash"`
-	Status      string         `json:"status"`         // COMPLETED, INCOMPLETE, DRY_RUN, NOTHING_FOUND
-	Left        []string       `json:"left,omitempty"` // places an INCOMPLETE erasure could not reach
-	DryRun      bool           `json:"dry_run"`
-	Direct      []string       `json:"direct_items"`
-	Derived     []string       `json:"derived_items"`
-	Items       int            `json:"items"`
-	ByLayer     map[string]int `json:"by_layer"`
-	Payloads    int            `json:"payloads_erased"`
-	Unresolved  int            `json:"unresolved_entries"` // non-item log entries naming the subject (left in place)
-	LSN         int64          `json:"lsn,omitempty"`
-	RequestedAt time.Time      `json:"requested_at"`
-	CompletedAt time.Time      `json:"completed_at"`
-}
 
 // SubjectHash is the salted SHA-256 of a subject recorded by erasures: the salt
 // is derived from the log key, so the hash confirms nothing without it.
@@ -65,8 +36,8 @@ func (e *Engine) SubjectHash(subject string) string {
 // fingerprint of those items in one transaction ending in an ERASE entry. The
 // log keeps its hashes, so the Merkle log still verifies. Afterwards the store
 // rewrites its file and truncates its WAL so the text is nowhere on disk.
-func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error) {
-	rep := EraseReport{RequestID: NewID(), SubjectHash: e.SubjectHash(r.Subject), DryRun: r.DryRun, ByLayer: map[string]int{}, RequestedAt: e.Now()}
+func (e *Engine) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.EraseReport, error) {
+	rep := memgov.EraseReport{RequestID: NewID(), SubjectHash: e.SubjectHash(r.Subject), DryRun: r.DryRun, ByLayer: map[string]int{}, RequestedAt: e.Now()}
 	needles := []string{}
 	for _, s := range append([]string{r.Subject}, r.Identifiers...) {
 		if s = strings.TrimSpace(s); len(s) >= 3 {
@@ -77,14 +48,14 @@ func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error)
 		}
 	}
 	if len(needles) == 0 {
-		return rep, fmt.Errorf("%w: erasure needs a subject identifier of at least 3 characters", ErrInvalid)
+		return rep, fmt.Errorf("%w: erasure needs a subject identifier of at least 3 characters", memgov.ErrInvalid)
 	}
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		who, err := tx.Principal(ctx, r.By)
 		if err != nil {
-			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, r.By)
+			return fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, r.By)
 		}
-		if who.Role != Curator {
+		if who.Role != memgov.Curator {
 			return fmt.Errorf("%w: rule %s: only %s may %s; %s is %s", ErrForbidden, ActErase, Curators, ActErase, who.ID, who.Role)
 		}
 		if !r.DryRun {
@@ -182,7 +153,7 @@ func (e *Engine) Erase(ctx context.Context, r EraseRequest) (EraseReport, error)
 			rep.Status = "DRY_RUN"
 			return nil
 		}
-		row, err := e.purgeLeaving(ctx, tx, r.By, EraseSubject, rep.RequestID, rep.SubjectHash, items, rep.RequestedAt, rep.Left)
+		row, err := e.purgeLeaving(ctx, tx, r.By, memgov.EraseSubject, rep.RequestID, rep.SubjectHash, items, rep.RequestedAt, rep.Left)
 		if err != nil {
 			return err
 		}
@@ -227,13 +198,13 @@ func tenantOf(ref string) string {
 // purge ends every live version of items (EXPIRE for ACTIVE, REJECT for a
 // DRAFT awaiting review) and appends the ERASE entry that removes their
 // payloads. Used by erasure, GC hard deletes and retention hard deletes.
-func (e *Engine) purge(ctx context.Context, tx Tx, actor, kind, requestID, subjectHash string, items []string, requestedAt time.Time) (ErasureRow, error) {
+func (e *Engine) purge(ctx context.Context, tx memgov.Tx, actor, kind, requestID, subjectHash string, items []string, requestedAt time.Time) (memgov.ErasureRow, error) {
 	return e.purgeLeaving(ctx, tx, actor, kind, requestID, subjectHash, items, requestedAt, nil)
 }
 
 // purgeLeaving is purge recording the places the erasure could not reach.
-func (e *Engine) purgeLeaving(ctx context.Context, tx Tx, actor, kind, requestID, subjectHash string, items []string, requestedAt time.Time, left []string) (ErasureRow, error) {
-	row := ErasureRow{Kind: kind, RequestID: requestID, ByLayer: map[string]int{}}
+func (e *Engine) purgeLeaving(ctx context.Context, tx memgov.Tx, actor, kind, requestID, subjectHash string, items []string, requestedAt time.Time, left []string) (memgov.ErasureRow, error) {
+	row := memgov.ErasureRow{Kind: kind, RequestID: requestID, ByLayer: map[string]int{}}
 	now := e.Now()
 	for _, id := range items {
 		item, err := tx.Item(ctx, id)
@@ -246,20 +217,20 @@ func (e *Engine) purgeLeaving(ctx context.Context, tx Tx, actor, kind, requestID
 			return row, err
 		}
 		for _, v := range vs {
-			var entry *LogEntry
-			var p Payload
+			var entry *oplog.Entry
+			var p oplog.Payload
 			switch v.State {
-			case Active:
-				entry = &LogEntry{Time: now, Op: OpExpire, MemoryRef: item.MemoryRef, ItemID: id, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
-				p = Payload{Reason: "erased (" + kind + ")"}
-			case Draft:
+			case memgov.Active:
+				entry = &oplog.Entry{Time: now, Op: oplog.Expire, MemoryRef: item.MemoryRef, ItemID: id, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
+				p = oplog.Payload{Reason: "erased (" + kind + ")"}
+			case memgov.Draft:
 				rid, err := tx.OpenReviewOf(ctx, v.ID)
 				if err != nil {
 					return row, err
 				}
-				entry = &LogEntry{Time: now, Op: OpReject, MemoryRef: item.MemoryRef, ItemID: id, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
+				entry = &oplog.Entry{Time: now, Op: oplog.Reject, MemoryRef: item.MemoryRef, ItemID: id, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
 				data, _ := json.Marshal(oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: rid, Code: "ERASED"}})
-				p = Payload{Reason: "erased (" + kind + ")", Data: data}
+				p = oplog.Payload{Reason: "erased (" + kind + ")", Data: data}
 			default:
 				continue
 			}
@@ -278,7 +249,7 @@ func (e *Engine) purgeLeaving(ctx context.Context, tx Tx, actor, kind, requestID
 	// The skeleton each payload leaves for replay is bound by its hash.
 	skeletons := map[string]string{}
 	for _, lsn := range lsns {
-		if err := tx.LogRange(ctx, lsn, lsn, func(en *LogEntry) error {
+		if err := tx.LogRange(ctx, lsn, lsn, func(en *oplog.Entry) error {
 			if len(en.Payload) == 0 {
 				return nil // erased before: its skeleton is bound already
 			}
@@ -298,8 +269,8 @@ func (e *Engine) purgeLeaving(ctx context.Context, tx Tx, actor, kind, requestID
 	if err != nil {
 		return row, err
 	}
-	entry := &LogEntry{Time: now, Op: OpErase, Actor: actor}
-	if err := entry.Seal(Payload{Reason: kind, Data: data}); err != nil {
+	entry := &oplog.Entry{Time: now, Op: oplog.Erase, Actor: actor}
+	if err := entry.Seal(oplog.Payload{Reason: kind, Data: data}); err != nil {
 		return row, err
 	}
 	if err := tx.Append(ctx, entry); err != nil {

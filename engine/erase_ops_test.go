@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -20,7 +21,7 @@ import (
 func auditWhole(t *testing.T, e *engine.Engine) {
 	t.Helper()
 	ctx := context.Background()
-	for name, f := range map[string]func(context.Context) (engine.VerifyReport, error){"verify": e.Verify, "verify --replay": e.VerifyReplay} {
+	for name, f := range map[string]func(context.Context) (memgov.VerifyReport, error){"verify": e.Verify, "verify --replay": e.VerifyReplay} {
 		vr, err := f(ctx)
 		if err != nil || !vr.OK {
 			t.Fatalf("audit %s after erasure: %v; table %s row %s lsn %d: %s %+v", name, err, vr.Table, vr.Row, vr.BadLSN, vr.Problem, vr.Differences)
@@ -31,8 +32,8 @@ func auditWhole(t *testing.T, e *engine.Engine) {
 func TestEraseAfterDistillKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
-	lcPut(t, e, "acme/bot", "cust", engine.Episodic, "Customer Zed Quirinal asked for a refund.", nil)
-	lcPut(t, e, "acme/bot", "other", engine.Episodic, "Shipping to Lyon takes three days.", nil)
+	lcPut(t, e, "acme/bot", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund.", nil)
+	lcPut(t, e, "acme/bot", "other", memgov.Episodic, "Shipping to Lyon takes three days.", nil)
 	if _, err := e.Distill(ctx, engine.DistillRequest{MemoryRef: "acme/bot", Budget: 2000, Actor: "jane"}); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestEraseAfterDistillKeepsAuditWhole(t *testing.T) {
 	if hits, err := e.LocalAdapter().Search(ctx, q); err != nil || len(hits) == 0 || hits[0].Entry.ID != "cust" {
 		t.Fatalf("search before the erasure: %+v %v", hits, err)
 	}
-	rep, err := e.Erase(ctx, engine.EraseRequest{Subject: "zed quirinal", By: "jane"})
+	rep, err := e.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"})
 	if err != nil || rep.Status != "COMPLETED" {
 		t.Fatalf("%+v %v", rep, err)
 	}
@@ -60,10 +61,10 @@ func TestEraseAfterDistillKeepsAuditWhole(t *testing.T) {
 
 // eraseAndAudit erases subject as jane and checks the audit, both ways, and
 // that the erasure found something.
-func eraseAndAudit(t *testing.T, e *engine.Engine, subject string) engine.EraseReport {
+func eraseAndAudit(t *testing.T, e *engine.Engine, subject string) memgov.EraseReport {
 	t.Helper()
 	auditWhole(t, e)
-	rep, err := e.Erase(context.Background(), engine.EraseRequest{Subject: subject, By: "jane"})
+	rep, err := e.Erase(context.Background(), memgov.EraseRequest{Subject: subject, By: "jane"})
 	if err != nil || rep.Items == 0 {
 		t.Fatalf("erase %q: %+v %v", subject, rep, err)
 	}
@@ -74,9 +75,9 @@ func eraseAndAudit(t *testing.T, e *engine.Engine, subject string) engine.EraseR
 func TestEraseAfterConsolidateKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
-	lcPut(t, e, "acme/bot", "pref-1", engine.Semantic, "Customer Zed Quirinal prefers email follow-up after every refund request.", nil)
-	lcPut(t, e, "acme/bot", "pref-2", engine.Semantic, "Customer Zed Quirinal prefers e-mail follow-up after every refund request.", nil)
-	lcPut(t, e, "acme/bot", "ship", engine.Semantic, "Shipping to the EU takes four business days.", nil)
+	lcPut(t, e, "acme/bot", "pref-1", memgov.Semantic, "Customer Zed Quirinal prefers email follow-up after every refund request.", nil)
+	lcPut(t, e, "acme/bot", "pref-2", memgov.Semantic, "Customer Zed Quirinal prefers e-mail follow-up after every refund request.", nil)
+	lcPut(t, e, "acme/bot", "ship", memgov.Semantic, "Shipping to the EU takes four business days.", nil)
 	r, err := e.Consolidate(ctx, engine.ConsolidateRequest{MemoryRef: "acme/bot", Actor: "jane"})
 	if err != nil || r.Merged == 0 {
 		t.Fatalf("consolidate: %+v %v", r, err)
@@ -87,7 +88,7 @@ func TestEraseAfterConsolidateKeepsAuditWhole(t *testing.T) {
 func TestEraseAfterPromoteKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: engine.PromoterPrincipal, Role: engine.Orchestrator, Tenant: "acme"}, ""); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: engine.PromoterPrincipal, Role: memgov.Orchestrator, Tenant: "acme"}, ""); err != nil {
 		t.Fatal(err)
 	}
 	fact := `{"text":"%s","subject":"zed quirinal","predicate":"lives in","object":"Lyon"}`
@@ -108,19 +109,19 @@ func TestEraseAfterPromoteKeepsAuditWhole(t *testing.T) {
 func TestEraseAfterWorkspaceMergeKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
-	lcPut(t, e, "acme/shared", "a", engine.Episodic, "the deploy window is on tuesdays", nil)
+	lcPut(t, e, "acme/shared", "a", memgov.Episodic, "the deploy window is on tuesdays", nil)
 	ws, err := e.CreateWorkspace(ctx, "bot", "acme/shared", "task-1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := wsWrite(t, e, "bot", ws.Ref, "d", "Zed Quirinal asked for the canary to run thirty minutes"); r.Status != engine.StatusCommitted {
+	if r := wsWrite(t, e, "bot", ws.Ref, "d", "Zed Quirinal asked for the canary to run thirty minutes"); r.Status != memgov.StatusCommitted {
 		t.Fatalf("workspace write: %+v", r)
 	}
 	mr, err := e.SubmitWorkspace(ctx, ws.ID, "bot")
 	if err != nil || len(mr.Changes) != 1 {
 		t.Fatalf("submit: %+v %v", mr, err)
 	}
-	if _, err := e.Decide(ctx, engine.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 		t.Fatal(err)
 	}
 	er := eraseAndAudit(t, e, "zed quirinal")
@@ -132,8 +133,8 @@ func TestEraseAfterWorkspaceMergeKeepsAuditWhole(t *testing.T) {
 func TestEraseAfterProposalKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
-	lcPut(t, e, "acme/bot", "cust", engine.Episodic, "Customer Zed Quirinal asked for a refund.", nil)
-	p, err := e.CreateProposal(ctx, engine.ProposalInput{Kind: "prompt-template", Title: "Refund follow-up",
+	lcPut(t, e, "acme/bot", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund.", nil)
+	p, err := e.CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Title: "Refund follow-up",
 		Artifact: json.RawMessage(`{"name":"refund","steps":["check refund"]}`), Rationale: "seen when Zed Quirinal asked"}, "bot")
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +151,7 @@ func TestEraseAfterProposalKeepsAuditWhole(t *testing.T) {
 func TestEraseAfterCommitmentKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
 	e, c := lcEngine(t, "")
-	lcPut(t, e, "acme/bot", "follow-up", engine.Episodic, "", func(r *engine.PutRequest) {
+	lcPut(t, e, "acme/bot", "follow-up", memgov.Episodic, "", func(r *memgov.PutRequest) {
 		r.Content = json.RawMessage(`{"text":"Follow up with Zed Quirinal about the refund.","commit_at":"2025-01-02T09:00:00Z"}`)
 	})
 	if r, err := e.TickCommitments(ctx, "acme/bot", "jane"); err != nil || len(r.Inferred) != 1 {

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/gate"
 )
 
 func TestDecodeWriteRequestRefusesWhatItWouldChange(t *testing.T) {
@@ -23,8 +24,8 @@ func TestDecodeWriteRequestRefusesWhatItWouldChange(t *testing.T) {
 		{"2^53+1 inside content", base + `"key":"k","content":{"text":"x","n":[9007199254740993]}}`, `cannot carry exactly`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := engine.DecodeWriteRequest([]byte(tc.raw))
-			if !errors.Is(err, engine.ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			_, err := memgov.DecodeWriteRequest([]byte(tc.raw))
+			if !errors.Is(err, memgov.ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("DecodeWriteRequest = %v, want ErrInvalid naming %q", err, tc.want)
 			}
 		})
@@ -35,7 +36,7 @@ func TestDecodeWriteRequestRefusesWhatItWouldChange(t *testing.T) {
 		{"2^53 and exact large integers", base + `"key":"k","content":{"text":"x","n":9007199254740992,"m":-9007199254740992,"f":1.5e300}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := engine.DecodeWriteRequest([]byte(tc.raw)); err != nil {
+			if _, err := memgov.DecodeWriteRequest([]byte(tc.raw)); err != nil {
 				t.Fatalf("DecodeWriteRequest = %v, want it accepted", err)
 			}
 		})
@@ -47,7 +48,7 @@ func TestDecodeWriteRequestRefusesWhatItWouldChange(t *testing.T) {
 func TestWriteRefusesDotKeysAndInexactContent(t *testing.T) {
 	e := newEngine(t, "")
 	ctx := context.Background()
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "bot", Role: engine.Executor, Tenant: "acme"}, "admin"); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "bot", Role: memgov.Executor, Tenant: "acme"}, "admin"); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -59,11 +60,11 @@ func TestWriteRefusesDotKeysAndInexactContent(t *testing.T) {
 		{"k\uFFFD", `{"text":"x"}`, "U+FFFD"},
 		{"k", `{"text":"x","n":18446744073709551616}`, "cannot carry exactly"},
 	} {
-		res, err := e.Adapter("bot").Put(ctx, engine.WriteRequest{MemoryRef: "acme/bot", Key: tc.key, TargetLayer: engine.Working, Content: json.RawMessage(tc.content)})
+		res, err := e.Adapter("bot").Put(ctx, memgov.WriteRequest{MemoryRef: "acme/bot", Key: tc.key, TargetLayer: memgov.Working, Content: json.RawMessage(tc.content)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Status != engine.StatusRejected || res.Reason != engine.ReasonSchemaInvalid || !strings.Contains(res.Detail, tc.want) {
+		if res.Status != memgov.StatusRejected || res.Reason != gate.ReasonSchemaInvalid || !strings.Contains(res.Detail, tc.want) {
 			t.Errorf("write key %q content %s = %+v, want REJECTED SCHEMA_INVALID naming %q", tc.key, tc.content, res, tc.want)
 		}
 	}

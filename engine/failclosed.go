@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -21,18 +22,18 @@ var ErrApprovalTimeout = errors.New("approval timeout")
 
 // pastDeadline reports a SYNC_BLOCK review still open at or after its
 // deadline.
-func (e *Engine) pastDeadline(r Review, now time.Time) bool {
-	return r.Open() && r.Tier == TierSync && !r.DueAt.IsZero() && !now.Before(r.DueAt)
+func (e *Engine) pastDeadline(r memgov.Review, now time.Time) bool {
+	return r.Open() && r.Tier == memgov.TierSync && !r.DueAt.IsZero() && !now.Before(r.DueAt)
 }
 
 // appendTimeout appends the fail-closed rejection of r.
-func (e *Engine) appendTimeout(ctx context.Context, tx Tx, r Review) error {
-	data, err := json.Marshal(oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: ReasonApprovalTimeout}})
+func (e *Engine) appendTimeout(ctx context.Context, tx memgov.Tx, r memgov.Review) error {
+	data, err := json.Marshal(oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: memgov.ReasonApprovalTimeout}})
 	if err != nil {
 		return err
 	}
-	entry := &LogEntry{Time: e.Now(), Op: OpReject, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: "memgov"}
-	if err := entry.Seal(Payload{Reason: "approval timeout; fail-closed (deadline " + r.DueAt.UTC().Format(time.RFC3339) + ")", Data: data}); err != nil {
+	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Reject, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: "memgov"}
+	if err := entry.Seal(oplog.Payload{Reason: "approval timeout; fail-closed (deadline " + r.DueAt.UTC().Format(time.RFC3339) + ")", Data: data}); err != nil {
 		return err
 	}
 	return tx.Append(ctx, entry)
@@ -41,7 +42,7 @@ func (e *Engine) appendTimeout(ctx context.Context, tx Tx, r Review) error {
 // timeout rejects an open SYNC_BLOCK review whose deadline passed
 // (fail-closed). A review decided meanwhile is left as it is.
 func (e *Engine) timeout(ctx context.Context, id string) error {
-	return e.store.Update(ctx, func(tx Tx) error {
+	return e.store.Update(ctx, func(tx memgov.Tx) error {
 		r, err := tx.Review(ctx, id)
 		if err != nil || !r.Open() {
 			return err
@@ -55,16 +56,16 @@ func (e *Engine) timeout(ctx context.Context, id string) error {
 // reads first and writes only when there is something to expire.
 func (e *Engine) expireOverdue(ctx context.Context) (int, error) {
 	now := e.Now()
-	q := ReviewQuery{Statuses: []string{ReviewPending, ReviewEscalated}, Tier: TierSync, Breached: true, Now: now, Limit: 1}
-	var due []Review
-	if err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	q := memgov.ReviewQuery{Statuses: []string{memgov.ReviewPending, memgov.ReviewEscalated}, Tier: memgov.TierSync, Breached: true, Now: now, Limit: 1}
+	var due []memgov.Review
+	if err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		due, _, err = tx.Reviews(ctx, q)
 		return err
 	}); err != nil || len(due) == 0 {
 		return 0, err
 	}
 	n := 0
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		q.Limit = 0
 		rs, _, err := tx.Reviews(ctx, q)
 		if err != nil {
@@ -86,7 +87,7 @@ func (e *Engine) expireOverdue(ctx context.Context) (int, error) {
 
 // expireReview fails r closed when its deadline passed, and reports whether
 // it did; the caller's transaction commits the rejection.
-func (e *Engine) expireReview(ctx context.Context, tx Tx, r Review) (bool, error) {
+func (e *Engine) expireReview(ctx context.Context, tx memgov.Tx, r memgov.Review) (bool, error) {
 	if !e.pastDeadline(r, e.Now()) {
 		return false, nil
 	}
@@ -94,7 +95,7 @@ func (e *Engine) expireReview(ctx context.Context, tx Tx, r Review) (bool, error
 }
 
 // timeoutError explains a refused decision on an expired review.
-func timeoutError(r Review) error {
+func timeoutError(r memgov.Review) error {
 	return fmt.Errorf("%w: review %s passed its deadline at %s and was rejected with APPROVAL_TIMEOUT (fail-closed); the write was not committed and must be submitted again",
 		ErrApprovalTimeout, r.ID, r.DueAt.UTC().Format(time.RFC3339))
 }
@@ -109,7 +110,7 @@ const SyncPoll = 200 * time.Millisecond
 // approved, REJECTED when rejected or timed out (fail-closed). Any other
 // outcome returns at once. A waiter that gives up (its context ends) leaves
 // the review in the store, to resolve the same way.
-func (e *Engine) WriteAndWait(ctx context.Context, req WriteRequest) (WriteResult, error) {
+func (e *Engine) WriteAndWait(ctx context.Context, req memgov.WriteRequest) (memgov.WriteResult, error) {
 	res, err := e.Write(ctx, req)
 	if err != nil {
 		return res, err
@@ -120,8 +121,8 @@ func (e *Engine) WriteAndWait(ctx context.Context, req WriteRequest) (WriteResul
 // AwaitSync waits for the decision on res when it is a DEFERRED SYNC_BLOCK
 // write, and returns the final outcome with what the first result said of
 // the write (its key, alerts, validation score).
-func (e *Engine) AwaitSync(ctx context.Context, res WriteResult) (WriteResult, error) {
-	if res.Status != StatusDeferred || res.Tier != TierSync || res.ReviewID == "" {
+func (e *Engine) AwaitSync(ctx context.Context, res memgov.WriteResult) (memgov.WriteResult, error) {
+	if res.Status != memgov.StatusDeferred || res.Tier != memgov.TierSync || res.ReviewID == "" {
 		return res, nil
 	}
 	final, err := e.WaitReview(ctx, res.ReviewID, SyncPoll)

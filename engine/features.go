@@ -5,14 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 )
-
-// Features are what the dedup and contradiction gates compare, computed from a
-// version's content the same way at write time and when the engine indexes it.
-type Features = memory.Features
 
 // An Indexer derives a version's features from its content. Version names
 // the rules, word lists and lexicon that derive them: stored features carry
@@ -23,7 +20,7 @@ type Indexer interface {
 	Version() string
 	// Features derives the features of a content object; a content that is
 	// not a JSON object is an error.
-	Features(content json.RawMessage) (Features, error)
+	Features(content json.RawMessage) (memory.Features, error)
 }
 
 // hashedVectorsRevision names the revision of the built-in hashed vectors and
@@ -36,7 +33,7 @@ type builtinIndexer struct{}
 
 func (builtinIndexer) Version() string { return judge.Version() + "+hv-" + hashedVectorsRevision }
 
-func (builtinIndexer) Features(content json.RawMessage) (Features, error) {
+func (builtinIndexer) Features(content json.RawMessage) (memory.Features, error) {
 	return memory.FeaturesOf(content)
 }
 
@@ -48,12 +45,8 @@ func BuiltinIndexer() Indexer { return builtinIndexer{} }
 // writes and index (default: BuiltinIndexer).
 func WithIndexer(ix Indexer) Option { return func(e *Engine) { e.indexer = ix } }
 
-// FeaturesOf computes the features of a canonical content object with the
-// built-in judge.
-func FeaturesOf(content json.RawMessage) (Features, error) { return memory.FeaturesOf(content) }
-
 // featuresOf computes features with the engine's Indexer.
-func (e *Engine) featuresOf(content json.RawMessage) (Features, error) {
+func (e *Engine) featuresOf(content json.RawMessage) (memory.Features, error) {
 	return e.indexer.Features(content)
 }
 
@@ -62,12 +55,12 @@ func (e *Engine) featuresOf(content json.RawMessage) (Features, error) {
 func (e *Engine) JudgeVersion() string { return e.indexer.Version() }
 
 // versionFeatures is the stored form of a version's features.
-func versionFeatures(versionID, memoryRef string, layer Layer, judgeVersion string, f Features) (VersionFeatures, error) {
+func versionFeatures(versionID, memoryRef string, layer memgov.Layer, judgeVersion string, f memory.Features) (memgov.VersionFeatures, error) {
 	emb, err := f.Embedding.MarshalBinary()
 	if err != nil {
-		return VersionFeatures{}, err
+		return memgov.VersionFeatures{}, err
 	}
-	vf := VersionFeatures{VersionID: versionID, MemoryRef: memoryRef, Layer: layer, Judge: judgeVersion,
+	vf := memgov.VersionFeatures{VersionID: versionID, MemoryRef: memoryRef, Layer: layer, Judge: judgeVersion,
 		Fingerprint: append([]byte(nil), f.Fingerprint[:]...), Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Embedding: emb}
 	for i, b := range f.SimHash.Bands() {
 		vf.Bands = append(vf.Bands, uint32(i)<<16|uint32(b))
@@ -75,11 +68,21 @@ func versionFeatures(versionID, memoryRef string, layer Layer, judgeVersion stri
 	return vf, nil
 }
 
+// IndexFeatures returns the features the engine indexes a version with
+// content by, as a store keeps them (without the version's identity).
+func (e *Engine) IndexFeatures(content json.RawMessage) (memgov.VersionFeatures, error) {
+	f, err := e.featuresOf(content)
+	if err != nil {
+		return memgov.VersionFeatures{}, err
+	}
+	return versionFeatures("", "", "", e.JudgeVersion(), f)
+}
+
 // indexEntry stores the features of the version a just-appended entry
 // created (INSERT, UPDATE, MERGE or STAGE with content), in the entry's
 // transaction. The store keeps them as a cache beside the version: it
 // derives nothing from text itself.
-func (e *Engine) indexEntry(ctx context.Context, tx Tx, entry *LogEntry) error {
+func (e *Engine) indexEntry(ctx context.Context, tx memgov.Tx, entry *oplog.Entry) error {
 	switch entry.Op {
 	case oplog.Insert, oplog.Update, oplog.Merge, oplog.Stage:
 	default:
@@ -93,7 +96,7 @@ func (e *Engine) indexEntry(ctx context.Context, tx Tx, entry *LogEntry) error {
 	if err != nil {
 		return fmt.Errorf("index version %s (log entry %d): %w", entry.VersionID, entry.LSN, err)
 	}
-	vf, err := versionFeatures(entry.VersionID, entry.MemoryRef, Layer(p.Layer), e.indexer.Version(), f)
+	vf, err := versionFeatures(entry.VersionID, entry.MemoryRef, memgov.Layer(p.Layer), e.indexer.Version(), f)
 	if err != nil {
 		return err
 	}
@@ -103,22 +106,22 @@ func (e *Engine) indexEntry(ctx context.Context, tx Tx, entry *LogEntry) error {
 // indexingStore is the engine's view of its store: every write transaction
 // indexes the versions its appended entries create (indexingTx).
 type indexingStore struct {
-	Store
+	memgov.Store
 	e *Engine
 }
 
-func (s indexingStore) Update(ctx context.Context, fn func(Tx) error) error {
-	return s.Store.Update(ctx, func(tx Tx) error { return fn(indexingTx{Tx: tx, e: s.e}) })
+func (s indexingStore) Update(ctx context.Context, fn func(memgov.Tx) error) error {
+	return s.Store.Update(ctx, func(tx memgov.Tx) error { return fn(indexingTx{Tx: tx, e: s.e}) })
 }
 
 // indexingTx appends through the store and then stores the features of the
 // version the entry created.
 type indexingTx struct {
-	Tx
+	memgov.Tx
 	e *Engine
 }
 
-func (t indexingTx) Append(ctx context.Context, entry *LogEntry) error {
+func (t indexingTx) Append(ctx context.Context, entry *oplog.Entry) error {
 	if err := t.Tx.Append(ctx, entry); err != nil {
 		return err
 	}
@@ -127,10 +130,10 @@ func (t indexingTx) Append(ctx context.Context, entry *LogEntry) error {
 
 // ReindexReport is the result of Reindex.
 type ReindexReport struct {
-	Judge     string      `json:"judge_version"`
-	Reindexed int64       `json:"reindexed"`
-	Before    IndexStatus `json:"before"`
-	After     IndexStatus `json:"after"`
+	Judge     string             `json:"judge_version"`
+	Reindexed int64              `json:"reindexed"`
+	Before    memgov.IndexStatus `json:"before"`
+	After     memgov.IndexStatus `json:"after"`
 }
 
 // reindexBatch is the number of versions one reindex transaction computes.
@@ -150,8 +153,8 @@ func (e *Engine) Reindex(ctx context.Context, progress func(done int64)) (Reinde
 	}
 	after := ""
 	for {
-		var todo []FeatureTodo
-		err := e.store.Update(ctx, func(tx Tx) error {
+		var todo []memgov.FeatureTodo
+		err := e.store.Update(ctx, func(tx memgov.Tx) error {
 			var err error
 			if todo, err = tx.FeatureTodo(ctx, rep.Judge, after, reindexBatch); err != nil {
 				return err
@@ -191,9 +194,9 @@ func (e *Engine) Reindex(ctx context.Context, progress func(done int64)) (Reinde
 
 // IndexStatus counts the indexed versions whose features the engine's judge
 // computed, another judge version computed, or nobody did.
-func (e *Engine) IndexStatus(ctx context.Context) (IndexStatus, error) {
-	var st IndexStatus
-	err := e.store.View(ctx, func(tx ReadTx) error {
+func (e *Engine) IndexStatus(ctx context.Context) (memgov.IndexStatus, error) {
+	var st memgov.IndexStatus
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		var err error
 		st, err = tx.IndexStatus(ctx, e.indexer.Version())
 		return err

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 // FuzzDecodeWriteRequest: no input panics the decoder or the pipeline, and
@@ -17,10 +17,10 @@ func FuzzDecodeWriteRequest(f *testing.F) {
 	f.Add([]byte(`{"deadline":"not a time"}`))
 	e := newEngine(f, "")
 	setupAgents(f, e)
-	statuses := map[string]bool{engine.StatusCommitted: true, engine.StatusMerged: true, engine.StatusAlreadyCommitted: true,
-		engine.StatusRejected: true, engine.StatusDeferred: true, engine.StatusDeadlineExceeded: true, engine.StatusDenied: true}
+	statuses := map[string]bool{memgov.StatusCommitted: true, memgov.StatusMerged: true, memgov.StatusAlreadyCommitted: true,
+		memgov.StatusRejected: true, memgov.StatusDeferred: true, memgov.StatusDeadlineExceeded: true, memgov.StatusDenied: true}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		req, err := engine.DecodeWriteRequest(raw)
+		req, err := memgov.DecodeWriteRequest(raw)
 		if err != nil {
 			return
 		}

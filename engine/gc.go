@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
@@ -35,26 +36,26 @@ type GCOptions struct {
 
 // GCAction is one decision of a GC run.
 type GCAction struct {
-	ItemID    string  `json:"item_id"`
-	MemoryRef string  `json:"memory_ref"`
-	Key       string  `json:"key"`
-	Layer     Layer   `json:"layer"`
-	Mode      string  `json:"mode"`
-	Relevance float64 `json:"relevance,omitempty"`
-	Detail    string  `json:"detail,omitempty"`
+	ItemID    string       `json:"item_id"`
+	MemoryRef string       `json:"memory_ref"`
+	Key       string       `json:"key"`
+	Layer     memgov.Layer `json:"layer"`
+	Mode      string       `json:"mode"`
+	Relevance float64      `json:"relevance,omitempty"`
+	Detail    string       `json:"detail,omitempty"`
 }
 
 // GCReport is what a GC run scanned, expired, hard-deleted and protected.
 type GCReport struct {
-	At          time.Time        `json:"at"`
-	DryRun      bool             `json:"dry_run"`
-	Scanned     int              `json:"scanned"`
-	Expired     []GCAction       `json:"expired"`
-	HardDeleted []GCAction       `json:"hard_deleted"`
-	Protected   []GCAction       `json:"protected"`
-	Retained    int              `json:"retained_persistent"` // EXPIRED persistent items kept (soft supersession)
-	Cursors     map[Layer]string `json:"cursors"`
-	ErasureLSN  int64            `json:"erasure_lsn,omitempty"`
+	At          time.Time               `json:"at"`
+	DryRun      bool                    `json:"dry_run"`
+	Scanned     int                     `json:"scanned"`
+	Expired     []GCAction              `json:"expired"`
+	HardDeleted []GCAction              `json:"hard_deleted"`
+	Protected   []GCAction              `json:"protected"`
+	Retained    int                     `json:"retained_persistent"` // EXPIRED persistent items kept (soft supersession)
+	Cursors     map[memgov.Layer]string `json:"cursors"`
+	ErasureLSN  int64                   `json:"erasure_lsn,omitempty"`
 }
 
 // GC runs one batch of garbage collection (spec §12.7.4, §12.7.5, §12.10.4):
@@ -79,20 +80,20 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 	if o.Batch <= 0 {
 		o.Batch = 500
 	}
-	rep := GCReport{DryRun: o.DryRun, Cursors: map[Layer]string{}, Expired: []GCAction{}, HardDeleted: []GCAction{}, Protected: []GCAction{}}
-	err := e.store.Update(ctx, func(tx Tx) error {
+	rep := GCReport{DryRun: o.DryRun, Cursors: map[memgov.Layer]string{}, Expired: []GCAction{}, HardDeleted: []GCAction{}, Protected: []GCAction{}}
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		now := e.Now()
 		rep.At = now
 		who, err := tx.Principal(ctx, o.By)
 		if err != nil {
-			return fmt.Errorf("%w: unknown principal %q (gc --by a curator or orchestrator)", ErrUnauthorized, o.By)
+			return fmt.Errorf("%w: unknown principal %q (gc --by a curator or orchestrator)", memgov.ErrUnauthorized, o.By)
 		}
 		if err := tx.FoldReads(ctx); err != nil {
 			return err
 		}
 		pol := e.policy
 		var retentionHard []string
-		for _, layer := range Layers {
+		for _, layer := range memgov.Layers {
 			if !pol.Allowed(string(who.Role), string(layer), policy.OpDelete) {
 				continue
 			}
@@ -148,12 +149,12 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 					continue
 				}
 				data, _ := json.Marshal(oplog.ExpireData{GC: act.Mode})
-				entry := &LogEntry{Time: now, Op: OpExpire, MemoryRef: g.Item.MemoryRef, ItemID: g.Item.ID, VersionID: g.Head.ID, PrevVersionID: g.Head.Prev, Actor: o.By}
+				entry := &oplog.Entry{Time: now, Op: oplog.Expire, MemoryRef: g.Item.MemoryRef, ItemID: g.Item.ID, VersionID: g.Head.ID, PrevVersionID: g.Head.Prev, Actor: o.By}
 				reason := "gc: " + act.Mode
 				if act.Detail != "" {
 					reason += " (" + act.Detail + ")"
 				}
-				if err := entry.Seal(Payload{Reason: reason, Data: data}); err != nil {
+				if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
 					return err
 				}
 				if err := tx.Append(ctx, entry); err != nil {
@@ -240,12 +241,12 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 // default) whose confidence, decayed since it was written, fell below the
 // eviction floor (spec §14.7). The expiry is an EXPIRE entry; within the
 // grace period the version can be restored (review: restore a version).
-func decayedBelowFloor(pol *policy.Policy, v Version, now time.Time) bool {
+func decayedBelowFloor(pol *policy.Policy, v memgov.Version, now time.Time) bool {
 	_, evict := pol.DecayConfidence(v.Source, v.Confidence, now.Sub(v.CreatedAt))
 	return evict
 }
 
-func usageOf(g GCItem, now time.Time) policy.Usage {
+func usageOf(g memgov.GCItem, now time.Time) policy.Usage {
 	rho0 := max(g.Head.ValidationScore, g.Head.Confidence)
 	if rho0 <= 0 {
 		rho0 = 1
@@ -263,10 +264,10 @@ func usageOf(g GCItem, now time.Time) policy.Usage {
 // "curation" or "validation".
 func (e *Engine) Annotate(ctx context.Context, itemID, actor, kind, note string) (int64, error) {
 	if strings.TrimSpace(note) == "" {
-		return 0, fmt.Errorf("%w: an annotation needs a note", ErrInvalid)
+		return 0, fmt.Errorf("%w: an annotation needs a note", memgov.ErrInvalid)
 	}
 	var lsn int64
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		item, who, err := itemAndPrincipal(ctx, tx, itemID, actor)
 		if err != nil {
 			return err
@@ -275,8 +276,8 @@ func (e *Engine) Annotate(ctx context.Context, itemID, actor, kind, note string)
 			return err
 		}
 		data, _ := json.Marshal(oplog.AnnotationData{Kind: kind, Note: note})
-		entry := &LogEntry{Time: e.Now(), Op: OpAnnotate, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
-		if err := entry.Seal(Payload{Reason: "annotation", Data: data}); err != nil {
+		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Annotate, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
+		if err := entry.Seal(oplog.Payload{Reason: "annotation", Data: data}); err != nil {
 			return err
 		}
 		if err := tx.Append(ctx, entry); err != nil {
@@ -290,27 +291,27 @@ func (e *Engine) Annotate(ctx context.Context, itemID, actor, kind, note string)
 
 // Reclassify moves an item to another layer (spec §12.7.4 Mode 3), a layer
 // configuration change: the actor needs "admin" on both layers.
-func (e *Engine) Reclassify(ctx context.Context, itemID string, to Layer, actor, reason string) (int64, error) {
-	if _, err := ParseLayer(string(to)); err != nil {
-		return 0, fmt.Errorf("%w: %v", ErrInvalid, err)
+func (e *Engine) Reclassify(ctx context.Context, itemID string, to memgov.Layer, actor, reason string) (int64, error) {
+	if _, err := memgov.ParseLayer(string(to)); err != nil {
+		return 0, fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
 	}
 	var lsn int64
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		item, who, err := itemAndPrincipal(ctx, tx, itemID, actor)
 		if err != nil {
 			return err
 		}
 		if item.Layer == to {
-			return fmt.Errorf("%w: item %s is already %s memory", ErrConflict, item.Key, to)
+			return fmt.Errorf("%w: item %s is already %s memory", memgov.ErrConflict, item.Key, to)
 		}
-		for _, l := range []Layer{item.Layer, to} {
+		for _, l := range []memgov.Layer{item.Layer, to} {
 			if err := e.permit(who, ActReclassify, Target{Ref: item.MemoryRef, Layer: l}); err != nil {
 				return err
 			}
 		}
 		data, _ := json.Marshal(oplog.ReclassifyData{From: string(item.Layer), To: string(to)})
-		entry := &LogEntry{Time: e.Now(), Op: OpReclassify, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: item.Head, Actor: actor}
-		if err := entry.Seal(Payload{Reason: reason, Layer: string(to), Data: data}); err != nil {
+		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Reclassify, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: item.Head, Actor: actor}
+		if err := entry.Seal(oplog.Payload{Reason: reason, Layer: string(to), Data: data}); err != nil {
 			return err
 		}
 		if err := tx.Append(ctx, entry); err != nil {
@@ -338,7 +339,7 @@ func (e *Engine) Expire(ctx context.Context, itemID, actor, reason string) (int6
 // gc_hard_delete): a curator's hard delete (spec §12.8.2).
 func (e *Engine) HardDelete(ctx context.Context, itemID, actor, reason string) (int64, error) {
 	var lsn int64
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		item, who, err := itemAndPrincipal(ctx, tx, itemID, actor)
 		if err != nil {
 			return err
@@ -359,10 +360,10 @@ func (e *Engine) HardDelete(ctx context.Context, itemID, actor, reason string) (
 	return lsn, err
 }
 
-func itemAndPrincipal(ctx context.Context, tx ReadTx, itemID, actor string) (Item, Principal, error) {
+func itemAndPrincipal(ctx context.Context, tx memgov.ReadTx, itemID, actor string) (memgov.Item, memgov.Principal, error) {
 	who, err := tx.Principal(ctx, actor)
 	if err != nil {
-		return Item{}, who, fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, actor)
+		return memgov.Item{}, who, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, actor)
 	}
 	item, err := tx.Item(ctx, itemID)
 	return item, who, err

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/store/sqlite"
 )
@@ -38,7 +40,7 @@ func BenchmarkGovernedWriteAtScale(b *testing.B) {
 	e := engine.New(s, key)
 	const ref = "bench/agent"
 	approve := func() {
-		if _, err := e.ApproveBaseline(ctx, engine.ApproveRequest{MemoryRef: ref, By: "bench-operator", MemoryType: engine.MemoryPersistent,
+		if _, err := e.ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: ref, By: "bench-operator", MemoryType: memgov.MemoryPersistent,
 			TTLSeconds: 86400, DriftPolicy: policy.DenyOnDrift, Level: 2}); err != nil {
 			b.Fatal(err)
 		}
@@ -54,7 +56,7 @@ func BenchmarkGovernedWriteAtScale(b *testing.B) {
 			b.StartTimer()
 		}
 		content, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("governed change %d", i)})
-		err := s.Update(ctx, func(tx engine.Tx) error {
+		err := s.Update(ctx, func(tx memgov.Tx) error {
 			g, err := e.DriftGate(ctx, tx, ref)
 			if err != nil {
 				return err
@@ -62,9 +64,9 @@ func BenchmarkGovernedWriteAtScale(b *testing.B) {
 			if g.Deny {
 				return fmt.Errorf("drift gate denied: %+v", g)
 			}
-			entry := &engine.LogEntry{Time: e.Now(), Op: engine.OpInsert, MemoryRef: ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bench-agent"}
-			if err := entry.Seal(engine.Payload{Key: fmt.Sprintf("gov-%08d", i), Layer: string(engine.Semantic), Content: content,
-				ContentHash: engine.HashPayload(content), Confidence: &conf}); err != nil {
+			entry := &oplog.Entry{Time: e.Now(), Op: oplog.Insert, MemoryRef: ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bench-agent"}
+			if err := entry.Seal(oplog.Payload{Key: fmt.Sprintf("gov-%08d", i), Layer: string(memgov.Semantic), Content: content,
+				ContentHash: oplog.HashPayload(content), Confidence: &conf}); err != nil {
 				return err
 			}
 			return tx.Append(ctx, entry)

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // TestHealthOfRefutedAndContradictingMemory seeds a store of 10 claims whose
@@ -18,14 +20,14 @@ func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
 	e, _ := lcEngine(t, "")
 	ctx := context.Background()
 	f := 0.9
-	tool := engine.EvidenceRef{SourceType: "TOOL_OUTPUT", SourceURI: "erp://ledger", Authority: &f}
-	human := engine.EvidenceRef{SourceType: "HUMAN_INPUT", SourceURI: "ticket://1", Authority: &f}
-	withEvidence := func(ev ...engine.EvidenceRef) func(*engine.PutRequest) {
-		return func(r *engine.PutRequest) { r.Evidence, r.Confidence = ev, 0.9 }
+	tool := oplog.EvidenceRef{SourceType: "TOOL_OUTPUT", SourceURI: "erp://ledger", Authority: &f}
+	human := oplog.EvidenceRef{SourceType: "HUMAN_INPUT", SourceURI: "ticket://1", Authority: &f}
+	withEvidence := func(ev ...oplog.EvidenceRef) func(*memgov.PutRequest) {
+		return func(r *memgov.PutRequest) { r.Evidence, r.Confidence = ev, 0.9 }
 	}
 	// The clean control: 10 well-evidenced, unrelated facts.
 	for i := 0; i < 10; i++ {
-		lcPut(t, e, "acme/clean", fmt.Sprintf("fact-%d", i), engine.Episodic,
+		lcPut(t, e, "acme/clean", fmt.Sprintf("fact-%d", i), memgov.Episodic,
 			fmt.Sprintf("Warehouse %d ships orders from %s.", i, []string{"Lyon", "Oslo", "Porto", "Gent", "Bern", "Graz", "Turku", "Cork", "Split", "Brno"}[i]),
 			withEvidence(tool, human))
 	}
@@ -35,9 +37,9 @@ func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
 	}
 	// 10 claims resting on a source retracted since.
 	for i := 0; i < 10; i++ {
-		src := lcPut(t, e, "acme/bad", fmt.Sprintf("source-%d", i), engine.Episodic, fmt.Sprintf("Ledger line %d shows a refund of %d euros.", i, 100+i), withEvidence(tool, human))
-		cite := engine.EvidenceRef{SourceType: "MEMORY_ITEM", SourceItemID: src.ItemID, Authority: &f}
-		lcPut(t, e, "acme/bad", fmt.Sprintf("claim-%d", i), engine.Episodic, fmt.Sprintf("Customer %d was refunded %d euros.", i, 100+i), withEvidence(tool, human, cite))
+		src := lcPut(t, e, "acme/bad", fmt.Sprintf("source-%d", i), memgov.Episodic, fmt.Sprintf("Ledger line %d shows a refund of %d euros.", i, 100+i), withEvidence(tool, human))
+		cite := oplog.EvidenceRef{SourceType: "MEMORY_ITEM", SourceItemID: src.ItemID, Authority: &f}
+		lcPut(t, e, "acme/bad", fmt.Sprintf("claim-%d", i), memgov.Episodic, fmt.Sprintf("Customer %d was refunded %d euros.", i, 100+i), withEvidence(tool, human, cite))
 		if _, err := e.ForceExpire(ctx, src.ItemID, "jane", "the ledger line was a data-entry error"); err != nil {
 			t.Fatal(err)
 		}
@@ -47,8 +49,8 @@ func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
 		for _, obj := range []string{"paid", "unpaid"} {
 			content, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Invoice %d is %s.", 70+i, obj), "subject": fmt.Sprintf("invoice-%d", 70+i),
 				"predicate": "status", "object": obj})
-			lcPut(t, e, "acme/bad", fmt.Sprintf("invoice-%d/%s", 70+i, obj), engine.Episodic, "", func(r *engine.PutRequest) {
-				r.Content, r.Evidence, r.Confidence = content, []engine.EvidenceRef{tool, human}, 0.9
+			lcPut(t, e, "acme/bad", fmt.Sprintf("invoice-%d/%s", 70+i, obj), memgov.Episodic, "", func(r *memgov.PutRequest) {
+				r.Content, r.Evidence, r.Confidence = content, []oplog.EvidenceRef{tool, human}, 0.9
 			})
 		}
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/engine/redact"
 )
@@ -15,7 +16,7 @@ const ReasonSecretInIdentifier = "SECRET_IN_IDENTIFIER"
 // checkIdentifiers refuses the request's identifiers and short fields that
 // hold control, escape, bidirectional or zero-width characters: they are
 // stored, logged and printed, and would reach a terminal or hide text.
-func checkIdentifiers(r *WriteRequest) error {
+func checkIdentifiers(r *memgov.WriteRequest) error {
 	fields := []struct{ name, v string }{
 		{"memory_ref", r.MemoryRef}, {"key", r.Key}, {"source_agent_id", r.SourceAgentID},
 		{"request_id", r.RequestID}, {"idempotency_token", r.IdempotencyToken}, {"run_id", r.RunID},
@@ -41,7 +42,7 @@ func checkIdentifiers(r *WriteRequest) error {
 
 // secretInIdentifier reports which identifier of the request holds a
 // registered secret, "" when none does.
-func secretInIdentifier(r *WriteRequest, red *redact.Redactor) string {
+func secretInIdentifier(r *memgov.WriteRequest, red *redact.Redactor) string {
 	switch {
 	case red.Contains(r.MemoryRef):
 		return "memory_ref"
@@ -58,7 +59,7 @@ func secretInIdentifier(r *WriteRequest, red *redact.Redactor) string {
 // escape, bidirectional or zero-width characters.
 func CheckIdentifier(what, s string) error {
 	if err := guard.CheckIdentifier(what, s); err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalid, err)
+		return fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
 	}
 	return nil
 }

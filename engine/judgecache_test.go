@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -18,12 +20,12 @@ type olderRules struct{}
 
 func (olderRules) Version() string { return "test-rules-r0" }
 
-func (olderRules) Features(content json.RawMessage) (engine.Features, error) {
+func (olderRules) Features(content json.RawMessage) (memory.Features, error) {
 	var c struct {
 		Text string `json:"text"`
 	}
 	if err := json.Unmarshal(content, &c); err != nil {
-		return engine.Features{}, err
+		return memory.Features{}, err
 	}
 	words := strings.Fields(c.Text)
 	for i, w := range words {
@@ -31,9 +33,9 @@ func (olderRules) Features(content json.RawMessage) (engine.Features, error) {
 	}
 	marked, err := json.Marshal(map[string]string{"text": strings.Join(words, " ")})
 	if err != nil {
-		return engine.Features{}, err
+		return memory.Features{}, err
 	}
-	f, err := engine.FeaturesOf(marked)
+	f, err := memory.FeaturesOf(marked)
 	f.Text = c.Text
 	return f, err
 }
@@ -59,7 +61,7 @@ func TestJudgeUpgradeReindex(t *testing.T) {
 		setupAgents(t, old)
 		for key, text := range map[string]string{"dana/manager": dana, "alice/home": "Alice grew up in Oslo.",
 			"office/hours": "The Lisbon office opens at nine."} {
-			if _, err := old.Put(ctx, engine.PutRequest{MemoryRef: ref, Key: key, Layer: engine.Semantic,
+			if _, err := old.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic,
 				Content: json.RawMessage(`{"text":` + quote(text) + `}`), Actor: "jane", Confidence: 0.9, Reason: "test"}); err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +70,7 @@ func TestJudgeUpgradeReindex(t *testing.T) {
 		if got := nearKeys(t, old, ref, near); len(got) != 1 || got[0] != "dana/manager" {
 			t.Fatalf("the writing judge's near-duplicates of Dana's text = %v, want dana/manager", got)
 		}
-		if _, err := old.Erase(ctx, engine.EraseRequest{Subject: "Alice", By: "jane", Reason: "erasure request"}); err != nil {
+		if _, err := old.Erase(ctx, memgov.EraseRequest{Subject: "Alice", By: "jane", Reason: "erasure request"}); err != nil {
 			t.Fatal(err)
 		}
 		s.Close()
@@ -80,7 +82,7 @@ func TestJudgeUpgradeReindex(t *testing.T) {
 	}
 	defer s.Close()
 	e := engine.New(s, testKey) // the built-in judge
-	for name, verify := range map[string]func(context.Context) (engine.VerifyReport, error){"verify": e.Verify, "verify --replay": e.VerifyReplay} {
+	for name, verify := range map[string]func(context.Context) (memgov.VerifyReport, error){"verify": e.Verify, "verify --replay": e.VerifyReplay} {
 		rep, err := verify(ctx)
 		if err != nil || !rep.OK || len(rep.Differences) > 0 {
 			t.Fatalf("%s after the judge changed: %+v, %v; want clean (the judge's output is not evidence)", name, rep, err)
@@ -143,7 +145,7 @@ func TestJudgeUpgradeReindex(t *testing.T) {
 
 func nearKeys(t *testing.T, e *engine.Engine, ref, text string) []string {
 	t.Helper()
-	items, err := e.NearDuplicates(context.Background(), ref, engine.Semantic, text, 0.9)
+	items, err := e.NearDuplicates(context.Background(), ref, memgov.Semantic, text, 0.9)
 	if err != nil {
 		t.Fatal(err)
 	}

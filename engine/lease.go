@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
@@ -17,14 +18,6 @@ const (
 	LeaseRenewed = "RENEWED"
 	LeaseDenied  = "DENIED"
 )
-
-// LeaseResult is the answer to a lease request.
-type LeaseResult struct {
-	Status     string    `json:"status"`
-	Lease      Lease     `json:"lease"`
-	Holder     string    `json:"holder,omitempty"`      // DENIED: who holds it
-	RetryAfter time.Time `json:"retry_after,omitempty"` // DENIED: when it expires
-}
 
 type fencingKey struct{}
 
@@ -46,12 +39,12 @@ func FencingToken(ctx context.Context) (int64, bool) {
 // expired or was released, renewed (same token) for the holder, denied
 // otherwise. ttl is bounded by the policy's lease bounds. Grants and renewals
 // are log entries; denials are counted for the lock contention rate.
-func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl time.Duration) (LeaseResult, error) {
+func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl time.Duration) (memgov.LeaseResult, error) {
 	if _, err := scope.Parse(ref); err != nil || key == "" {
-		return LeaseResult{}, fmt.Errorf("%w: a lease needs a valid memoryRef and a key", ErrInvalid)
+		return memgov.LeaseResult{}, fmt.Errorf("%w: a lease needs a valid memoryRef and a key", memgov.ErrInvalid)
 	}
 	if err := CheckIdentifier("key", key); err != nil {
-		return LeaseResult{}, err
+		return memgov.LeaseResult{}, err
 	}
 	if ttl <= 0 {
 		ttl = e.policy.Review.LeaseTTL.Std()
@@ -59,20 +52,20 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 	if m := e.policy.Review.LeaseMaxTTL.Std(); m > 0 && ttl > m {
 		ttl = m
 	}
-	var res LeaseResult
-	err := e.store.Update(ctx, func(tx Tx) (err error) {
+	var res memgov.LeaseResult
+	err := e.store.Update(ctx, func(tx memgov.Tx) (err error) {
 		p, err := tx.Principal(ctx, holder)
 		if err != nil {
-			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, holder)
+			return fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, holder)
 		}
-		layer := Episodic
+		layer := memgov.Episodic
 		if item, err := tx.ItemByKey(ctx, ref, key); err == nil {
 			layer = item.Layer
 		}
 		if !p.Governs(tenantOf(ref)) || p.Suspended {
 			return e.permit(p, ActLease, Target{Ref: ref, Layer: layer}) // CTI-1: the table's refusal
 		}
-		if err := e.authorized(p, ref, layer, policy.OpWrite); err != nil && !(p.Role != Verifier && p.Role != Operator && layer.Durable()) {
+		if err := e.authorized(p, ref, layer, policy.OpWrite); err != nil && !(p.Role != memgov.Verifier && p.Role != memgov.Operator && layer.Durable()) {
 			return err
 		}
 		now := e.Now()
@@ -84,7 +77,7 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		token := cur.Token
 		switch {
 		case live && cur.Holder != holder:
-			res = LeaseResult{Status: LeaseDenied, Holder: cur.Holder, RetryAfter: cur.ExpiresAt, Lease: cur}
+			res = memgov.LeaseResult{Status: LeaseDenied, Holder: cur.Holder, RetryAfter: cur.ExpiresAt, Lease: cur}
 			return tx.CountLease(ctx, now, false)
 		case live:
 			res.Status = LeaseRenewed
@@ -94,8 +87,8 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		}
 		exp := now.Add(ttl)
 		data, _ := json.Marshal(oplog.LeaseData{Key: key, Token: token, ExpiresAt: exp.Format(time.RFC3339Nano)})
-		entry := &LogEntry{Time: now, Op: OpLeaseAcquire, MemoryRef: ref, Actor: holder}
-		if err := entry.Seal(Payload{Reason: "lease " + res.Status, Data: data}); err != nil {
+		entry := &oplog.Entry{Time: now, Op: oplog.LeaseAcquire, MemoryRef: ref, Actor: holder}
+		if err := entry.Seal(oplog.Payload{Reason: "lease " + res.Status, Data: data}); err != nil {
 			return err
 		}
 		if err := tx.Append(ctx, entry); err != nil {
@@ -112,42 +105,42 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 
 // RenewLease extends a held lease; it fails with ErrConflict when the lease was
 // lost (expired and taken, or the token is stale).
-func (e *Engine) RenewLease(ctx context.Context, ref, key, holder string, token int64, ttl time.Duration) (Lease, error) {
-	var cur Lease
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) RenewLease(ctx context.Context, ref, key, holder string, token int64, ttl time.Duration) (memgov.Lease, error) {
+	var cur memgov.Lease
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		var found bool
 		cur, found, err = tx.LeaseOf(ctx, ref+"#"+key)
 		if err != nil {
 			return err
 		}
 		if !found || cur.Holder != holder || cur.Token != token || cur.Released || !e.Now().Before(cur.ExpiresAt) {
-			return fmt.Errorf("%w: %s no longer holds lease %d on %s", ErrConflict, holder, token, key)
+			return fmt.Errorf("%w: %s no longer holds lease %d on %s", memgov.ErrConflict, holder, token, key)
 		}
 		return nil
 	})
 	if err != nil {
-		return Lease{}, err
+		return memgov.Lease{}, err
 	}
 	r, err := e.AcquireLease(ctx, ref, key, holder, ttl)
 	if err == nil && (r.Status != LeaseRenewed || r.Lease.Token != token) {
-		err = fmt.Errorf("%w: lease on %s was lost", ErrConflict, key)
+		err = fmt.Errorf("%w: lease on %s was lost", memgov.ErrConflict, key)
 	}
 	return r.Lease, err
 }
 
 // ReleaseLease gives a lease up; the next grant gets a greater token.
 func (e *Engine) ReleaseLease(ctx context.Context, ref, key, holder string, token int64) error {
-	return e.store.Update(ctx, func(tx Tx) error {
+	return e.store.Update(ctx, func(tx memgov.Tx) error {
 		cur, found, err := tx.LeaseOf(ctx, ref+"#"+key)
 		if err != nil {
 			return err
 		}
 		if !found || cur.Holder != holder || cur.Token != token || cur.Released {
-			return fmt.Errorf("%w: %s holds no lease %d on %s", ErrConflict, holder, token, key)
+			return fmt.Errorf("%w: %s holds no lease %d on %s", memgov.ErrConflict, holder, token, key)
 		}
 		data, _ := json.Marshal(oplog.LeaseData{Key: key, Token: token})
-		entry := &LogEntry{Time: e.Now(), Op: OpLeaseRelease, MemoryRef: ref, Actor: holder}
-		if err := entry.Seal(Payload{Reason: "lease released", Data: data}); err != nil {
+		entry := &oplog.Entry{Time: e.Now(), Op: oplog.LeaseRelease, MemoryRef: ref, Actor: holder}
+		if err := entry.Seal(oplog.Payload{Reason: "lease released", Data: data}); err != nil {
 			return err
 		}
 		return tx.Append(ctx, entry)

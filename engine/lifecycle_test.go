@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -22,8 +25,8 @@ func lcEngine(t *testing.T, pol string) (*engine.Engine, *lcClock) {
 	c := &lcClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
 	e := newEngine(t, pol, engine.WithClock(c.now))
 	ctx := context.Background()
-	for _, p := range []engine.Principal{{ID: "jane", Role: engine.Curator, Tenant: "*"}, {ID: "orch", Role: engine.Orchestrator, Tenant: "acme"},
-		{ID: "bot", Role: engine.Executor, Tenant: "acme"}, {ID: "ver", Role: engine.Verifier, Tenant: "acme"}, {ID: "ops", Role: engine.Operator, Tenant: "acme"}} {
+	for _, p := range []memgov.Principal{{ID: "jane", Role: memgov.Curator, Tenant: "*"}, {ID: "orch", Role: memgov.Orchestrator, Tenant: "acme"},
+		{ID: "bot", Role: memgov.Executor, Tenant: "acme"}, {ID: "ver", Role: memgov.Verifier, Tenant: "acme"}, {ID: "ops", Role: memgov.Operator, Tenant: "acme"}} {
 		if _, err := e.AddPrincipal(ctx, p, ""); err != nil {
 			t.Fatal(err)
 		}
@@ -31,9 +34,9 @@ func lcEngine(t *testing.T, pol string) (*engine.Engine, *lcClock) {
 	return e, c
 }
 
-func lcPut(t *testing.T, e *engine.Engine, ref, key string, layer engine.Layer, text string, mod func(*engine.PutRequest)) engine.PutResult {
+func lcPut(t *testing.T, e *engine.Engine, ref, key string, layer memgov.Layer, text string, mod func(*memgov.PutRequest)) memgov.PutResult {
 	t.Helper()
-	r := engine.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: json.RawMessage(fmt.Sprintf(`{"text":%q}`, text)), Actor: "jane", Confidence: 0.5}
+	r := memgov.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: json.RawMessage(fmt.Sprintf(`{"text":%q}`, text)), Actor: "jane", Confidence: 0.5}
 	if mod != nil {
 		mod(&r)
 	}
@@ -62,13 +65,13 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	ctx := context.Background()
 	e, c := lcEngine(t, "")
 	ttl := time.Hour
-	lcPut(t, e, "acme/bot", "ttl", engine.Session, "short lived", func(r *engine.PutRequest) { r.TTL = ttl })
-	lcPut(t, e, "acme/bot", "stale-session", engine.Session, "an idle session note", nil)
-	lcPut(t, e, "acme/orch", "old-episode", engine.Episodic, "an old episode nobody reads", nil)
-	lcPut(t, e, "acme/orch", "read-episode", engine.Episodic, "an old episode that is read often", nil)
-	pinned := lcPut(t, e, "acme/orch", "pinned-episode", engine.Episodic, "a pinned episode", nil)
-	lcPut(t, e, "acme/orch", "pii", engine.Semantic, "PII past retention", func(r *engine.PutRequest) { r.Classification = policy.PII })
-	cited := lcPut(t, e, "acme/orch", "cited", engine.Session, "cited by a semantic fact", nil)
+	lcPut(t, e, "acme/bot", "ttl", memgov.Session, "short lived", func(r *memgov.PutRequest) { r.TTL = ttl })
+	lcPut(t, e, "acme/bot", "stale-session", memgov.Session, "an idle session note", nil)
+	lcPut(t, e, "acme/orch", "old-episode", memgov.Episodic, "an old episode nobody reads", nil)
+	lcPut(t, e, "acme/orch", "read-episode", memgov.Episodic, "an old episode that is read often", nil)
+	pinned := lcPut(t, e, "acme/orch", "pinned-episode", memgov.Episodic, "a pinned episode", nil)
+	lcPut(t, e, "acme/orch", "pii", memgov.Semantic, "PII past retention", func(r *memgov.PutRequest) { r.Classification = policy.PII })
+	cited := lcPut(t, e, "acme/orch", "cited", memgov.Session, "cited by a semantic fact", nil)
 	if _, err := e.Pin(ctx, pinned.ItemID, "jane", "keep"); err != nil {
 		t.Fatal(err)
 	}
@@ -76,11 +79,11 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	c.advance(time.Minute)
 	res := write(t, e, []byte(fmt.Sprintf(`{"source_agent_id":"jane","memory_ref":"acme/orch","key":"fact","target_layer":"EPISODIC","observation_type":"user_stated_preference","confidence":0.9,
 		"content":{"text":"The refund ceiling is approved by finance"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://x","authority":0.95},{"source_type":"MEMORY_ITEM","source_item_id":%q}]}`, cited.ItemID)))
-	if res.Status != engine.StatusCommitted && res.Status != engine.StatusDeferred {
+	if res.Status != memgov.StatusCommitted && res.Status != memgov.StatusDeferred {
 		t.Fatalf("citing write: %+v", res)
 	}
 	// The citing fact must itself live for the year this test spans.
-	if res.Status == engine.StatusCommitted {
+	if res.Status == memgov.StatusCommitted {
 		if _, err := e.Pin(ctx, res.ItemID, "jane", "keeps its citation alive"); err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +117,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	if len(dry.Expired) == 0 {
 		t.Fatal("dry run found nothing")
 	}
-	if v, err := e.Get(ctx, "acme/orch", "old-episode"); err != nil || v.State != engine.Active {
+	if v, err := e.Get(ctx, "acme/orch", "old-episode"); err != nil || v.State != memgov.Active {
 		t.Fatalf("dry run changed memory: %v %v", v.State, err)
 	}
 	r, err = e.GC(ctx, engine.GCOptions{By: "jane"})
@@ -163,7 +166,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 func TestGCGracePeriodTransient(t *testing.T) {
 	ctx := context.Background()
 	e, c := lcEngine(t, "")
-	a := lcPut(t, e, "acme/bot", "note", engine.Session, "session scratch about Alice", nil)
+	a := lcPut(t, e, "acme/bot", "note", memgov.Session, "session scratch about Alice", nil)
 	if _, err := e.ForceExpire(ctx, a.ItemID, "jane", "stale"); err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +185,7 @@ func TestGCGracePeriodTransient(t *testing.T) {
 		t.Fatalf("after grace: %+v %v", r, err)
 	}
 	_, vs, err := e.History(ctx, a.ItemID)
-	if err != nil || vs[0].Text() != "" || string(vs[0].Content) != string(engine.ErasedContent) {
+	if err != nil || vs[0].Text() != "" || string(vs[0].Content) != string(oplog.ErasedContent) {
 		t.Fatalf("content after hard delete: %s %v", vs[0].Content, err)
 	}
 	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
@@ -196,25 +199,25 @@ func TestGCGracePeriodTransient(t *testing.T) {
 func TestEraseClosureAndRebuild(t *testing.T) {
 	ctx := context.Background()
 	e, c := lcEngine(t, "")
-	a := lcPut(t, e, "acme/orch", "cust", engine.Episodic, "Customer Zed Quirinal asked for a refund", nil)
-	lcPut(t, e, "acme/orch", "other", engine.Episodic, "Unrelated note on shipping", nil)
+	a := lcPut(t, e, "acme/orch", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund", nil)
+	lcPut(t, e, "acme/orch", "other", memgov.Episodic, "Unrelated note on shipping", nil)
 	c.advance(time.Minute)
 	res := write(t, e, []byte(fmt.Sprintf(`{"source_agent_id":"jane","memory_ref":"acme/orch","key":"summary","target_layer":"EPISODIC","observation_type":"tool_result_verified","confidence":0.9,
 		"content":{"text":"Refund requests rose this week"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://x","authority":0.95},{"source_type":"MEMORY_ITEM","source_item_id":%q}]}`, a.ItemID)))
-	if res.Status != engine.StatusCommitted && res.Status != engine.StatusDeferred {
+	if res.Status != memgov.StatusCommitted && res.Status != memgov.StatusDeferred {
 		t.Fatalf("%+v", res)
 	}
-	if _, err := e.Erase(ctx, engine.EraseRequest{Subject: "zed quirinal", By: "orch"}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "orch"}); !errors.Is(err, engine.ErrForbidden) {
 		t.Fatalf("orchestrator erase: %v", err)
 	}
-	rep, err := e.Erase(ctx, engine.EraseRequest{Subject: "zed quirinal", By: "jane"})
+	rep, err := e.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Items != 2 || len(rep.Derived) != 1 || rep.ByLayer["EPISODIC"] != 2 {
 		t.Fatalf("report: %+v", rep)
 	}
-	if _, err := e.Get(ctx, "acme/orch", "summary"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.Get(ctx, "acme/orch", "summary"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("derived item still visible: %v", err)
 	}
 	if v, err := e.Get(ctx, "acme/orch", "other"); err != nil || v.Text() == "" {
@@ -239,13 +242,13 @@ func TestRBACMatrixThroughEngine(t *testing.T) {
 	ctx := context.Background()
 	ops := []string{policy.OpRead, policy.OpWrite, policy.OpAnnotate, policy.OpDelete, policy.OpHardDelete, policy.OpApprove, policy.OpAdmin}
 	n := 0
-	for _, role := range engine.Roles {
-		for _, layer := range engine.Layers {
+	for _, role := range memgov.Roles {
+		for _, layer := range memgov.Layers {
 			for _, op := range ops {
 				t.Run(fmt.Sprintf("%s/%s/%s", role, layer, op), func(t *testing.T) {
 					e, _ := lcEngine(t, "")
 					id := "p-" + string(role)
-					if _, err := e.AddPrincipal(ctx, engine.Principal{ID: id, Role: role, Tenant: "acme"}, ""); err != nil {
+					if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: id, Role: role, Tenant: "acme"}, ""); err != nil {
 						t.Fatal(err)
 					}
 					ref := "acme/" + id
@@ -258,10 +261,10 @@ func TestRBACMatrixThroughEngine(t *testing.T) {
 					case policy.OpWrite:
 						r := write(t, e, []byte(fmt.Sprintf(`{"source_agent_id":%q,"memory_ref":%q,"key":"w","target_layer":%q,"observation_type":"tool_result_verified","confidence":0.9,
 							"content":{"text":"A verified tool result for the matrix"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://x","authority":0.95}]}`, id, ref, layer)))
-						if r.Status != engine.StatusCommitted {
+						if r.Status != memgov.StatusCommitted {
 							err = fmt.Errorf("%w: %s %s", engine.ErrForbidden, r.Status, r.Reason)
 						}
-						if want && (r.Status == engine.StatusDenied || r.Reason == engine.ReasonUnauthorized) {
+						if want && (r.Status == memgov.StatusDenied || r.Reason == gate.ReasonUnauthorized) {
 							t.Fatalf("allowed write refused: %+v", r)
 						}
 						if want {
@@ -276,9 +279,9 @@ func TestRBACMatrixThroughEngine(t *testing.T) {
 					case policy.OpApprove:
 						err = e.Authorize(ctx, id, ref, layer, op)
 					case policy.OpAdmin:
-						to := engine.Episodic
-						if layer == engine.Episodic {
-							to = engine.Semantic
+						to := memgov.Episodic
+						if layer == memgov.Episodic {
+							to = memgov.Semantic
 						}
 						err = e.Authorize(ctx, id, ref, layer, op)
 						if err == nil && e.Policy().Allowed(string(role), string(to), op) {
@@ -307,17 +310,17 @@ func TestRBACMatrixThroughEngine(t *testing.T) {
 func TestVisibilityClearanceAndDomains(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "med", Role: engine.Orchestrator, Tenant: "acme", Attributes: map[string]string{"domains": "medical", "clearance": "BUSINESS"}}, ""); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "med", Role: memgov.Orchestrator, Tenant: "acme", Attributes: map[string]string{"domains": "medical", "clearance": "BUSINESS"}}, ""); err != nil {
 		t.Fatal(err)
 	}
-	lcPut(t, e, "acme/shared", "pii", engine.Episodic, "a PII note", func(r *engine.PutRequest) { r.Classification = policy.PII })
-	lcPut(t, e, "acme/shared", "fin", engine.Episodic, "a finance note", func(r *engine.PutRequest) { r.Tags = []string{"domain:finance"} })
-	lcPut(t, e, "acme/shared", "med", engine.Episodic, "a medical note", func(r *engine.PutRequest) { r.Tags = []string{"domain:medical"} })
-	s, err := e.ReadAs(ctx, "med", engine.ReadQuery{MemoryRef: "acme/shared"})
+	lcPut(t, e, "acme/shared", "pii", memgov.Episodic, "a PII note", func(r *memgov.PutRequest) { r.Classification = policy.PII })
+	lcPut(t, e, "acme/shared", "fin", memgov.Episodic, "a finance note", func(r *memgov.PutRequest) { r.Tags = []string{"domain:finance"} })
+	lcPut(t, e, "acme/shared", "med", memgov.Episodic, "a medical note", func(r *memgov.PutRequest) { r.Tags = []string{"domain:medical"} })
+	s, err := e.ReadAs(ctx, "med", memgov.ReadQuery{MemoryRef: "acme/shared"})
 	if err != nil || len(s.Versions) != 1 || s.Versions[0].Key != "med" || s.Hidden != 2 || s.RetrievalID == "" {
 		t.Fatalf("%+v %v", s, err)
 	}
-	if _, err := e.ReadAs(ctx, "med", engine.ReadQuery{MemoryRef: "globex/x"}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.ReadAs(ctx, "med", memgov.ReadQuery{MemoryRef: "globex/x"}); !errors.Is(err, engine.ErrForbidden) {
 		t.Fatalf("cross-tenant: %v", err)
 	}
 	if n, err := e.Feedback(ctx, s.RetrievalID, []string{s.Versions[0].ItemID}); err != nil || n != 1 {
@@ -337,7 +340,7 @@ func TestLeasesFencing(t *testing.T) {
 		t.Fatalf("%+v %v", d, err)
 	}
 	req := []byte(`{"source_agent_id":"jane","memory_ref":"acme/shared","key":"plan","target_layer":"SESSION","content":{"text":"the plan"}}`)
-	if r := write(t, e, req); r.Reason != engine.ReasonLeaseHeld {
+	if r := write(t, e, req); r.Reason != gate.ReasonLeaseHeld {
 		t.Fatalf("write under another's lease: %+v", r)
 	}
 	if _, err := e.RenewLease(ctx, "acme/shared", "plan", "orch", 1, time.Minute); err != nil {
@@ -349,20 +352,20 @@ func TestLeasesFencing(t *testing.T) {
 		t.Fatalf("%+v %v", b, err)
 	}
 	reqOrch := []byte(`{"source_agent_id":"orch","memory_ref":"acme/shared","key":"plan","target_layer":"SESSION","content":{"text":"the stale plan"}}`)
-	dec, _ := engine.DecodeWriteRequest(reqOrch)
+	dec, _ := memgov.DecodeWriteRequest(reqOrch)
 	r, err := e.Write(engine.WithFencingToken(ctx, 1), dec)
-	if err != nil || r.Reason != engine.ReasonLeaseHeld && r.Reason != engine.ReasonStaleFencing {
+	if err != nil || r.Reason != gate.ReasonLeaseHeld && r.Reason != gate.ReasonStaleFencing {
 		t.Fatalf("stale holder: %+v %v", r, err)
 	}
 	if err := e.ReleaseLease(ctx, "acme/shared", "plan", "jane", 2); err != nil {
 		t.Fatal(err)
 	}
 	r, err = e.Write(engine.WithFencingToken(ctx, 1), dec)
-	if err != nil || r.Reason != engine.ReasonStaleFencing {
+	if err != nil || r.Reason != gate.ReasonStaleFencing {
 		t.Fatalf("stale token after release: %+v %v", r, err)
 	}
-	dec2, _ := engine.DecodeWriteRequest(req)
-	if r, err := e.Write(engine.WithFencingToken(ctx, 2), dec2); err != nil || r.Status != engine.StatusCommitted {
+	dec2, _ := memgov.DecodeWriteRequest(req)
+	if r, err := e.Write(engine.WithFencingToken(ctx, 2), dec2); err != nil || r.Status != memgov.StatusCommitted {
 		t.Fatalf("current token: %+v %v", r, err)
 	}
 	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
@@ -373,14 +376,14 @@ func TestLeasesFencing(t *testing.T) {
 func TestResidencyAndReferenceOnly(t *testing.T) {
 	e, _ := lcEngine(t, "residency:\n  store_region: us\nreference_only:\n  sources:\n    - uri: rules://refund-policy\n      text: Refunds above one thousand dollars require a second signature from the finance controller.\n")
 	r := write(t, e, []byte(`{"source_agent_id":"jane","memory_ref":"acme/x","key":"a","target_layer":"SESSION","residency":"EU","content":{"text":"an EU customer's note"}}`))
-	if r.Reason != engine.ReasonResidency {
+	if r.Reason != memgov.ReasonResidency {
 		t.Fatalf("%+v", r)
 	}
 	r = write(t, e, []byte(`{"source_agent_id":"jane","memory_ref":"acme/x","key":"b","target_layer":"SESSION","content":{"text":"Refunds above one thousand dollars require a second signature from the finance controller."}}`))
-	if r.Reason != engine.ReasonReferenceOnly {
+	if r.Reason != gate.ReasonReferenceOnly {
 		t.Fatalf("%+v", r)
 	}
-	if r := write(t, e, []byte(`{"source_agent_id":"jane","memory_ref":"acme/x","key":"c","target_layer":"SESSION","residency":"US","content":{"text":"see rules://refund-policy for large refunds"}}`)); r.Status != engine.StatusCommitted {
+	if r := write(t, e, []byte(`{"source_agent_id":"jane","memory_ref":"acme/x","key":"c","target_layer":"SESSION","residency":"US","content":{"text":"see rules://refund-policy for large refunds"}}`)); r.Status != memgov.StatusCommitted {
 		t.Fatalf("%+v", r)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
 )
@@ -32,7 +33,7 @@ func TestDeepVerifyCatchesEditWithoutTriggers(t *testing.T) {
 	ref := "acme/billing-agent"
 	env.put(ref, "a", "one")
 	env.put(ref, "b", "two")
-	b := env.approve(ref, engine.MemoryPersistent, policy.DenyOnDrift)
+	b := env.approve(ref, memgov.MemoryPersistent, policy.DenyOnDrift)
 	db, err := sql.Open("sqlite", env.path+"?_pragma=busy_timeout(5000)")
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +52,7 @@ func TestDeepVerifyCatchesEditWithoutTriggers(t *testing.T) {
 	if r := env.verify(ref, nil); !r.Valid {
 		t.Fatalf("shallow verify without a dirty mark: %+v", r)
 	}
-	r, err := env.e.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: ref, Deep: true})
+	r, err := env.e.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref, Deep: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -110,12 +111,12 @@ func (e *Engine) Metrics(ctx context.Context) (Metrics, error) {
 func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, error) {
 	m := Metrics{Since: since, ByStatus: map[string]int{}, AcceptanceByLayer: map[string]float64{}, Rejections: map[string]int{},
 		RejectionShare: map[string]float64{}, StageLatencyUS: map[string]Percentiles{}}
-	var d MetricsData
+	var d memgov.MetricsData
 	now := e.Now()
 	if err := e.foldReads(ctx); err != nil {
 		return m, err
 	}
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		d, err = tx.MetricsData(ctx, since, now)
 		return err
 	})
@@ -130,15 +131,15 @@ func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, er
 		m.Writes++
 		m.ByStatus[o.Status]++
 		layerW[o.Layer]++
-		if o.Status == StatusCommitted {
+		if o.Status == memgov.StatusCommitted {
 			layerC[o.Layer]++
 		}
-		if o.Status == StatusRejected || o.Status == StatusDenied {
+		if o.Status == memgov.StatusRejected || o.Status == memgov.StatusDenied {
 			rejected++
 			m.Rejections[o.Reason]++
 		}
 		switch {
-		case o.Reason == ReasonExactDuplicate || o.Reason == ReasonStructuralDup || o.Reason == ReasonSemanticDuplicate, o.Status == StatusMerged:
+		case o.Reason == gate.ReasonExactDuplicate || o.Reason == gate.ReasonStructuralDup || o.Reason == gate.ReasonSemanticDuplicate, o.Status == memgov.StatusMerged:
 			dedup++
 		}
 		total = append(total, float64(o.LatencyUS))
@@ -151,7 +152,7 @@ func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, er
 	}
 	m.LatencyUS = percentiles(total)
 	if m.Writes > 0 {
-		m.WriteAcceptance = round4(float64(m.ByStatus[StatusCommitted]) / float64(m.Writes))
+		m.WriteAcceptance = round4(float64(m.ByStatus[memgov.StatusCommitted]) / float64(m.Writes))
 		m.DedupHitRate = round4(float64(dedup) / float64(m.Writes))
 	}
 	for l, n := range layerW {
@@ -190,7 +191,7 @@ func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, er
 	subj := 0
 	onTime := 0
 	for _, er := range d.Erasures {
-		if er.Kind != EraseSubject {
+		if er.Kind != memgov.EraseSubject {
 			continue
 		}
 		subj++
@@ -329,7 +330,7 @@ const (
 // leakage rate. Results are telemetry, not log entries.
 func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport, error) {
 	rep := RevalidationReport{Why: map[string]int{}}
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		d, err := tx.ComplianceData(ctx)
 		if err != nil {
 			return err
@@ -365,9 +366,9 @@ func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport,
 
 // revalidate judges one ACTIVE version against today's state; cause is ""
 // when it still passes.
-func (e *Engine) revalidate(ctx context.Context, tx Tx, v Version) (cause string, score float64, err error) {
+func (e *Engine) revalidate(ctx context.Context, tx memgov.Tx, v memgov.Version) (cause string, score float64, err error) {
 	var meta oplog.VersionData
-	if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *LogEntry) error {
+	if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *oplog.Entry) error {
 		p, err := le.DecodePayload()
 		if err == nil && len(p.Data) > 0 {
 			_ = jsonUnmarshal(p.Data, &meta)
@@ -420,7 +421,7 @@ func (e *Engine) revalidate(ctx context.Context, tx Tx, v Version) (cause string
 		return "", 0, fmt.Errorf("revalidate %s: %w", v.Key, err)
 	}
 	for _, c := range ct.Contradicts {
-		if c.State == Active {
+		if c.State == memgov.Active {
 			return RevalidationContradicted, score, nil
 		}
 	}

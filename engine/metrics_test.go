@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/gate"
 )
 
 // TestMetricsSeeded runs 300 writes through the pipeline with every kind of
@@ -31,7 +32,7 @@ func TestMetricsSeeded(t *testing.T) {
 		case 5: // deferred: executor proposes durable memory
 			req = fmt.Sprintf(`{"source_agent_id":"bot","memory_ref":"acme/bot","key":"p%d","target_layer":"SEMANTIC","observation_type":"tool_result_verified","confidence":0.9,"content":{"text":"Supplier %d ships within %d days"},"evidence_refs":[{"source_type":"DOCUMENT","source_uri":"doc://%d","authority":0.9}]}`, i, i, i%9+2, i)
 		}
-		dec, err := engine.DecodeWriteRequest([]byte(req))
+		dec, err := memgov.DecodeWriteRequest([]byte(req))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +45,7 @@ func TestMetricsSeeded(t *testing.T) {
 	// Ten reads, half of what they return used.
 	for i := 0; i < 10; i++ {
 		c.advance(time.Hour)
-		s, err := e.ReadAs(ctx, "orch", engine.ReadQuery{MemoryRef: "acme/orch", Limit: 10})
+		s, err := e.ReadAs(ctx, "orch", memgov.ReadQuery{MemoryRef: "acme/orch", Limit: 10})
 		if err != nil || len(s.Versions) != 10 {
 			t.Fatalf("read: %d %v", len(s.Versions), err)
 		}
@@ -66,10 +67,10 @@ func TestMetricsSeeded(t *testing.T) {
 	}
 	b, _ := json.MarshalIndent(m, "", "  ")
 	t.Logf("statuses: %v\nmetrics: %s", statuses, b)
-	if m.Writes != 300 || m.ByStatus[engine.StatusCommitted] != 100 || m.WriteAcceptance != 0.3333 {
-		t.Fatalf("writes %d committed %d WAR %v", m.Writes, m.ByStatus[engine.StatusCommitted], m.WriteAcceptance)
+	if m.Writes != 300 || m.ByStatus[memgov.StatusCommitted] != 100 || m.WriteAcceptance != 0.3333 {
+		t.Fatalf("writes %d committed %d WAR %v", m.Writes, m.ByStatus[memgov.StatusCommitted], m.WriteAcceptance)
 	}
-	if m.DedupHitRate != round(50.0/300) || m.Rejections[engine.ReasonExactDuplicate] != 50 || m.Rejections[engine.ReasonSchemaInvalid] != 50 || m.Rejections[engine.ReasonUnauthorized] != 50 {
+	if m.DedupHitRate != round(50.0/300) || m.Rejections[gate.ReasonExactDuplicate] != 50 || m.Rejections[gate.ReasonSchemaInvalid] != 50 || m.Rejections[gate.ReasonUnauthorized] != 50 {
 		t.Fatalf("dedup %v rejections %v", m.DedupHitRate, m.Rejections)
 	}
 	if m.RetrievalPrecision == nil || *m.RetrievalPrecision != 0.5 || m.HallucinationLeak == nil || m.StageLatencyUS["dedup"].N == 0 {

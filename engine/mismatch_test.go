@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -24,10 +26,10 @@ func TestM2ExpiryFoldsAndStateIsComparedWithApproved(t *testing.T) {
 	ref := "acme/billing-agent"
 	env.put(ref, "tone", "formal")
 	body, _ := json.Marshal(map[string]string{"text": "The spring promotion runs this week."})
-	if _, err := env.e.Put(ctx, engine.PutRequest{MemoryRef: ref, Key: "promo", Layer: engine.Semantic, Content: body, Actor: "bot", TTL: time.Hour}); err != nil {
+	if _, err := env.e.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: "promo", Layer: memgov.Semantic, Content: body, Actor: "bot", TTL: time.Hour}); err != nil {
 		t.Fatal(err)
 	}
-	env.approve(ref, engine.MemoryPersistent, policy.AlertOnDrift)
+	env.approve(ref, memgov.MemoryPersistent, policy.AlertOnDrift)
 	approvedState := json.RawMessage(`{"promo":{"text":"The spring promotion runs this week."},"tone":{"text":"formal"}}`)
 	if r := env.verify(ref, approvedState); !r.Valid || r.Cause != "" {
 		t.Fatalf("the approved state: %+v", r)
@@ -42,13 +44,13 @@ func TestM2ExpiryFoldsAndStateIsComparedWithApproved(t *testing.T) {
 		t.Fatalf("export after expiry: %s", export.String())
 	}
 	// The op log ends with the DEL, appended by an EXPIRE entry of memgov's.
-	var ops []engine.MemOp
-	if err := env.e.MemoryOps(ctx, ref, func(o engine.MemOp) error { ops = append(ops, o); return nil }); err != nil {
+	var ops []memgov.MemOp
+	if err := env.e.MemoryOps(ctx, ref, func(o memgov.MemOp) error { ops = append(ops, o); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	last := ops[len(ops)-1]
-	if last.Op != merkle.OpDel || last.Key != "promo" || env.countOps(engine.OpExpire) != 1 {
-		t.Fatalf("op log after expiry: %+v (%d EXPIRE entries)", ops, env.countOps(engine.OpExpire))
+	if last.Op != merkle.OpDel || last.Key != "promo" || env.countOps(oplog.Expire) != 1 {
+		t.Fatalf("op log after expiry: %+v (%d EXPIRE entries)", ops, env.countOps(oplog.Expire))
 	}
 	// The left fold of the op log is the exported map, byte for byte.
 	fold := map[string]json.RawMessage{}
@@ -74,7 +76,7 @@ func TestM2ExpiryFoldsAndStateIsComparedWithApproved(t *testing.T) {
 	if r := env.verify(ref, json.RawMessage(`{"tone":{"text":"formal"}}`)); r.Cause != "" || r.ApprovedHash == nil || *r.ApprovedHash != now || !strings.HasPrefix(now, "sha256:") {
 		t.Fatalf("the state without the expired item: %+v", r)
 	}
-	if r := env.verify(ref, approvedState); r.Cause != engine.CauseStateMismatch || r.ApprovedHash == nil || *r.ApprovedHash != now {
+	if r := env.verify(ref, approvedState); r.Cause != memgov.CauseStateMismatch || r.ApprovedHash == nil || *r.ApprovedHash != now {
 		t.Fatalf("a state still holding the expired item: %+v", r)
 	}
 	env.auditOK()
@@ -90,7 +92,7 @@ func TestM4SharedInstanceBindsToOwner(t *testing.T) {
 	env.put(owner, "rule", "refunds need two signatures")
 	env.put(inst, "scratch", "a private note")
 	// Before the owner shares, the instance is memory of its own.
-	own := env.approve(inst, engine.MemoryPersistent, policy.DenyOnDrift)
+	own := env.approve(inst, memgov.MemoryPersistent, policy.DenyOnDrift)
 	shared := env.approve(owner, engine.MemoryShared, policy.DenyOnDrift)
 	// The instance's own baseline no longer governs it: the owner's does.
 	b, err := env.e.ResolveBaseline(ctx, inst)
@@ -101,13 +103,13 @@ func TestM4SharedInstanceBindsToOwner(t *testing.T) {
 		t.Fatalf("instance with the owner's map: %+v", r)
 	}
 	// And it cannot approve one of its own any more.
-	_, err = env.e.ApproveBaseline(ctx, engine.ApproveRequest{MemoryRef: inst, By: "oncall", MemoryType: engine.MemoryPersistent,
+	_, err = env.e.ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: inst, By: "oncall", MemoryType: memgov.MemoryPersistent,
 		TTLSeconds: 86400, DriftPolicy: policy.DenyOnDrift, Level: 2})
 	if err == nil || !strings.Contains(err.Error(), "references its owner's hash") {
 		t.Fatalf("an instance approved a baseline of its own: %v", err)
 	}
-	for _, typ := range []engine.MemoryType{engine.MemoryShared, engine.MemorySession} {
-		r := engine.ApproveRequest{MemoryRef: inst, By: "oncall", MemoryType: typ, TTLSeconds: 86400, DriftPolicy: policy.DenyOnDrift, Level: 2}
+	for _, typ := range []memgov.MemoryType{engine.MemoryShared, memgov.MemorySession} {
+		r := memgov.ApproveRequest{MemoryRef: inst, By: "oncall", MemoryType: typ, TTLSeconds: 86400, DriftPolicy: policy.DenyOnDrift, Level: 2}
 		if typ == engine.MemoryShared {
 			r.Owner = "policy-agent"
 		}
@@ -122,20 +124,20 @@ func TestM4SharedInstanceBindsToOwner(t *testing.T) {
 // direct-rbac only such a principal applies, and a curator does not.
 func TestM5AdvertisedActivationIsTheOnlyOne(t *testing.T) {
 	ctx := context.Background()
-	for _, mode := range []string{engine.ActivationApprovalGate, engine.ActivationDirectRBAC} {
+	for _, mode := range []string{policy.ActivationApprovalGate, policy.ActivationDirectRBAC} {
 		t.Run(mode, func(t *testing.T) {
 			e := newEngine(t, "proposals:\n  activation: "+mode+"\n")
 			addPrincipals(t, e)
 			caps := e.Capabilities().Agents.Proposals
-			if caps.Activation != mode || (caps.ActivationScope != "") != (mode == engine.ActivationDirectRBAC) {
+			if caps.Activation != mode || (caps.ActivationScope != "") != (mode == policy.ActivationDirectRBAC) {
 				t.Fatalf("advertised %+v under %s", caps, mode)
 			}
-			p, err := e.CreateProposal(ctx, engine.ProposalInput{Kind: "prompt-template", Artifact: json.RawMessage(`{"name":"x"}`)}, "support-bot")
+			p, err := e.CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Artifact: json.RawMessage(`{"name":"x"}`)}, "support-bot")
 			if err != nil {
 				t.Fatal(err)
 			}
 			allowed, refused := "acme-curator", "acme-ops" // acme-ops holds proposal:activate
-			if mode == engine.ActivationDirectRBAC {
+			if mode == policy.ActivationDirectRBAC {
 				allowed, refused = refused, allowed
 			}
 			if res, err := e.ApplyProposal(ctx, p.ID, refused); !errors.Is(err, engine.ErrForbidden) || res.Status != 403 || !strings.Contains(err.Error(), "activation is "+mode) {
@@ -160,13 +162,13 @@ func TestM6ProposalRationaleAndRunIDsRedacted(t *testing.T) {
 	if _, err := e.Secrets().Register("run-7", "crm", secret); err != nil {
 		t.Fatal(err)
 	}
-	in := engine.ProposalInput{Kind: "prompt-template", Artifact: json.RawMessage(`{"name":"followup"}`),
+	in := memgov.ProposalInput{Kind: "prompt-template", Artifact: json.RawMessage(`{"name":"followup"}`),
 		Rationale: "learnt in run-7, which called the CRM with " + secret, SourceRunIDs: []string{"run-7", "run-7/" + secret}}
 	p, err := e.CreateProposal(ctx, in, "support-bot")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rev, err := e.ReviseProposal(ctx, p.ID, engine.ProposalInput{Artifact: json.RawMessage(`{"name":"followup2"}`),
+	rev, err := e.ReviseProposal(ctx, p.ID, memgov.ProposalInput{Artifact: json.RawMessage(`{"name":"followup2"}`),
 		Rationale: "again " + secret}, "support-bot")
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/similar"
 )
 
@@ -41,7 +42,7 @@ func (e *Engine) embedText(ctx context.Context, text string) (similar.Vector, []
 // the nearest versions at or above the topic similarity, most similar first.
 // Versions embedded by another model (a model change) have no vector of this
 // one until `memgov admin reembed`.
-func (e *Engine) modelNeighbours(ctx context.Context, tx ReadTx, ref string, layer Layer, vec similar.Vector) (map[string]float64, []string, error) {
+func (e *Engine) modelNeighbours(ctx context.Context, tx memgov.ReadTx, ref string, layer memgov.Layer, vec similar.Vector) (map[string]float64, []string, error) {
 	stored, err := tx.ModelVectors(ctx, ref, layer, e.embedder.Model())
 	if err != nil {
 		return nil, nil, fmt.Errorf("read model vectors: %w", err)
@@ -91,8 +92,8 @@ func (e *Engine) Reembed(ctx context.Context, batch int, progress func(done int)
 	}
 	rep := ReembedReport{Model: e.embedder.Model()}
 	for {
-		var todo []VectorTodo
-		if err := e.store.View(ctx, func(tx ReadTx) (err error) {
+		var todo []memgov.VectorTodo
+		if err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 			todo, rep.Stored, err = tx.VectorTodo(ctx, rep.Model, batch)
 			return err
 		}); err != nil {
@@ -112,13 +113,13 @@ func (e *Engine) Reembed(ctx context.Context, batch int, progress func(done int)
 		if len(vs) != len(todo) {
 			return rep, fmt.Errorf("embedder %s returned %d vectors for %d texts", rep.Model, len(vs), len(todo))
 		}
-		if err := e.store.Update(ctx, func(tx Tx) error {
+		if err := e.store.Update(ctx, func(tx memgov.Tx) error {
 			for i, t := range todo {
 				raw, err := vs[i].MarshalBinary()
 				if err != nil {
 					return err
 				}
-				if err := tx.PutModelVector(ctx, ModelVector{VersionID: t.VersionID, MemoryRef: t.MemoryRef, Layer: t.Layer, Model: rep.Model, Vector: raw}); err != nil {
+				if err := tx.PutModelVector(ctx, memgov.ModelVector{VersionID: t.VersionID, MemoryRef: t.MemoryRef, Layer: t.Layer, Model: rep.Model, Vector: raw}); err != nil {
 					return err
 				}
 			}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/memgov/memgov"
 )
 
 // Task outcomes make the downstream-impact metrics of spec §12.12.5
@@ -63,31 +65,31 @@ func (e *Engine) ReportOutcome(ctx context.Context, f TaskFeedback) (FeedbackRes
 	res := FeedbackResult{RetrievalID: f.RetrievalID, Ablated: f.Ablated, Outcome: f.Outcome, MemoryCaused: f.MemoryCaused, At: e.Now()}
 	switch {
 	case f.Outcome != OutcomeSuccess && f.Outcome != OutcomeFailure:
-		return res, fmt.Errorf("%w: the outcome is %s or %s", ErrInvalid, OutcomeSuccess, OutcomeFailure)
+		return res, fmt.Errorf("%w: the outcome is %s or %s", memgov.ErrInvalid, OutcomeSuccess, OutcomeFailure)
 	case f.Ablated && f.RetrievalID != "":
-		return res, fmt.Errorf("%w: an ablated task ran without memory: it has no retrieval id", ErrInvalid)
+		return res, fmt.Errorf("%w: an ablated task ran without memory: it has no retrieval id", memgov.ErrInvalid)
 	case !f.Ablated && strings.TrimSpace(f.RetrievalID) == "":
-		return res, fmt.Errorf("%w: name the retrieval that served the task, or report a task run without memory (ablated)", ErrInvalid)
+		return res, fmt.Errorf("%w: name the retrieval that served the task, or report a task run without memory (ablated)", memgov.ErrInvalid)
 	case f.MemoryCaused && f.Outcome != OutcomeFailure:
-		return res, fmt.Errorf("%w: only a failure can be caused by memory", ErrInvalid)
+		return res, fmt.Errorf("%w: only a failure can be caused by memory", memgov.ErrInvalid)
 	case f.MemoryCaused && f.Ablated:
-		return res, fmt.Errorf("%w: a task run without memory cannot fail because of memory", ErrInvalid)
+		return res, fmt.Errorf("%w: a task run without memory cannot fail because of memory", memgov.ErrInvalid)
 	case f.Ablated && len(f.Used) > 0:
-		return res, fmt.Errorf("%w: a task run without memory used no entries", ErrInvalid)
+		return res, fmt.Errorf("%w: a task run without memory used no entries", memgov.ErrInvalid)
 	case !utf8.ValidString(f.Note) || utf8.RuneCountInString(f.Note) > MaxOutcomeNote:
-		return res, fmt.Errorf("%w: the note is at most %d characters of UTF-8", ErrInvalid, MaxOutcomeNote)
+		return res, fmt.Errorf("%w: the note is at most %d characters of UTF-8", memgov.ErrInvalid, MaxOutcomeNote)
 	}
 	who := f.By
 	if who == "" {
 		who = "local"
 	}
-	row := TaskOutcomeRow{ID: f.RetrievalID, RetrievalID: f.RetrievalID, At: res.At, Principal: who, Success: f.Outcome == OutcomeSuccess,
+	row := memgov.TaskOutcomeRow{ID: f.RetrievalID, RetrievalID: f.RetrievalID, At: res.At, Principal: who, Success: f.Outcome == OutcomeSuccess,
 		MemoryCaused: f.MemoryCaused, Note: e.redactor("").String(f.Note)}
 	if f.Ablated {
 		row.ID = NewID()
 	}
 	res.ID = row.ID
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		if f.By != "" {
 			if err := requirePrincipal(ctx, tx, f.By); err != nil {
 				return err
@@ -109,7 +111,7 @@ func (e *Engine) ReportOutcome(ctx context.Context, f TaskFeedback) (FeedbackRes
 // taskMetrics computes MCI and MIER from the task outcomes of a window:
 // MCI when tasks with and without memory were reported, MIER when any task
 // was.
-func taskMetrics(tasks []TaskOutcomeRow) (mci, mier *float64, withMemory, withheld int) {
+func taskMetrics(tasks []memgov.TaskOutcomeRow) (mci, mier *float64, withMemory, withheld int) {
 	var okWith, okWithout, caused int
 	for _, t := range tasks {
 		if t.RetrievalID == "" {

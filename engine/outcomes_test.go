@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -15,8 +16,8 @@ import (
 func TestTaskOutcomesMeasureMCIAndMIER(t *testing.T) {
 	e, _ := lcEngine(t, "")
 	ctx := context.Background()
-	lcPut(t, e, "acme/bot", "tz", engine.Episodic, "Customer 7 is in the Europe/Berlin time zone.", nil)
-	lcPut(t, e, "acme/bot", "channel", engine.Episodic, "Customer 7 prefers email follow-up.", nil)
+	lcPut(t, e, "acme/bot", "tz", memgov.Episodic, "Customer 7 is in the Europe/Berlin time zone.", nil)
+	lcPut(t, e, "acme/bot", "channel", memgov.Episodic, "Customer 7 prefers email follow-up.", nil)
 	m, err := e.Metrics(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -88,11 +89,11 @@ func TestTaskOutcomesMeasureMCIAndMIER(t *testing.T) {
 		{Ablated: true, Outcome: engine.OutcomeFailure, MemoryCaused: true},
 		{RetrievalID: rid, Outcome: engine.OutcomeSuccess, Note: strings.Repeat("x", engine.MaxOutcomeNote+1)},
 	} {
-		if _, err := e.ReportOutcome(ctx, f); !errors.Is(err, engine.ErrInvalid) {
+		if _, err := e.ReportOutcome(ctx, f); !errors.Is(err, memgov.ErrInvalid) {
 			t.Errorf("%+v: %v, want ErrInvalid", f, err)
 		}
 	}
-	if _, err := e.ReportOutcome(ctx, engine.TaskFeedback{RetrievalID: "no-such", Outcome: engine.OutcomeSuccess}); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.ReportOutcome(ctx, engine.TaskFeedback{RetrievalID: "no-such", Outcome: engine.OutcomeSuccess}); !errors.Is(err, memgov.ErrNotFound) {
 		t.Errorf("unknown retrieval: %v", err)
 	}
 	if _, err := e.ReportOutcome(ctx, engine.TaskFeedback{RetrievalID: rid, Outcome: engine.OutcomeSuccess, By: "nobody"}); err == nil {

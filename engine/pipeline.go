@@ -10,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -24,36 +26,29 @@ import (
 // one transaction. A store read that fails inside a step aborts the write:
 // Write returns the error and nothing is committed or recorded.
 
-// Judge is an optional external contradiction checker (an NLI model or an
-// LLM): it scores how strongly b contradicts a, in [0,1].
-type Judge = gate.Judge
-
-// Provenance is the provenance record of a version (spec §12.4.2), HMAC-signed.
-type Provenance = oplog.Provenance
-
 // write is the orchestrator's record of one write as it passes the steps. It
 // never leaves this file: each gate gets an input built from it and returns a
 // result that runPipeline folds back in.
 type write struct {
-	req        WriteRequest
+	req        memgov.WriteRequest
 	content    json.RawMessage // canonical, redacted
 	hash       string          // content hash (tier 1)
-	feat       Features
+	feat       memory.Features
 	now        time.Time
 	confidence float64
 
 	ref       scope.Ref
-	principal Principal
-	item      *Item // the existing item of req.Key, if any
-	workspace bool  // the writer's own open workspace: the merge request is the review
+	principal memgov.Principal
+	item      *memgov.Item // the existing item of req.Key, if any
+	workspace bool         // the writer's own open workspace: the merge request is the review
 	alerts    []string
-	review    []string      // reasons that route the write to a person
-	related   []RelatedItem // items behind the deferring verdicts
-	findings  []string      // what the deferring verdicts found
+	review    []string             // reasons that route the write to a person
+	related   []memgov.RelatedItem // items behind the deferring verdicts
+	findings  []string             // what the deferring verdicts found
 	// links are near texts the dedup gate keeps the write beside
 	// (NEAR_DUPLICATE, each with the judge rule that told them apart),
 	// and linkDetail says so.
-	links      []RelatedItem
+	links      []memgov.RelatedItem
 	linkDetail string
 	// rule and ruleWords name the judge rule that sent the write to a
 	// person as a near-duplicate.
@@ -65,10 +60,10 @@ type write struct {
 	adjusted    float64
 	validation  float64
 	candidates  []gate.Scored
-	contradicts []RelatedItem
+	contradicts []memgov.RelatedItem
 	supersedes  string
 	novel       bool
-	provenance  *Provenance
+	provenance  *oplog.Provenance
 	risk        policy.RiskResult
 	scope       string // what the idempotency token covers (gate.Scope)
 	modelVec    []byte // the text's vector from the configured embedder, stored with the version
@@ -95,71 +90,71 @@ func (w *write) scorePtr() *float64 {
 // then the gates, version assignment and one transaction. A verdict is a
 // WriteResult; a failure to judge (a store read or write that fails) is an
 // error naming the step, and nothing of the write is committed.
-func (e *Engine) Write(ctx context.Context, req WriteRequest) (WriteResult, error) {
+func (e *Engine) Write(ctx context.Context, req memgov.WriteRequest) (memgov.WriteResult, error) {
 	start := time.Now()
 	stages := map[string]time.Duration{}
 
 	// Decode-level checks that need no state.
 	t0 := time.Now()
-	if req.raw == nil {
+	if req.Raw == nil {
 		raw, err := json.Marshal(req)
 		if err != nil {
-			return WriteResult{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+			return memgov.WriteResult{}, fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
 		}
-		req.raw = raw
+		req.Raw = raw
 	}
 	if err := checkIdentifiers(&req); err != nil {
 		// Refused like a malformed request, before anything is stored:
 		// the identifier would reach the log and every terminal.
-		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: err.Error()}, nil
+		return memgov.WriteResult{Status: memgov.StatusRejected, Gate: gate.NameSchema, Reason: gate.ReasonSchemaInvalid, Detail: err.Error()}, nil
 	}
-	if err := CheckKey(req.Key); err != nil {
-		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: strings.TrimPrefix(err.Error(), "invalid: ")}, nil
+	if err := memgov.CheckKey(req.Key); err != nil {
+		return memgov.WriteResult{Status: memgov.StatusRejected, Gate: gate.NameSchema, Reason: gate.ReasonSchemaInvalid, Detail: strings.TrimPrefix(err.Error(), "invalid: ")}, nil
 	}
-	if err := CheckExactJSON("content", req.Content); err != nil {
-		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid, Detail: strings.TrimPrefix(err.Error(), "invalid: ")}, nil
+	if err := memgov.CheckExactJSON("content", req.Content); err != nil {
+		return memgov.WriteResult{Status: memgov.StatusRejected, Gate: gate.NameSchema, Reason: gate.ReasonSchemaInvalid, Detail: strings.TrimPrefix(err.Error(), "invalid: ")}, nil
 	}
 	red := e.redactor(req.RunID)
 	if !red.Empty() {
 		if field := secretInIdentifier(&req, red); field != "" {
 			// Refused before anything is stored: not even the outcome,
 			// which would name the memoryRef.
-			return WriteResult{Status: StatusRejected, Gate: "redaction", Reason: ReasonSecretInIdentifier,
+			return memgov.WriteResult{Status: memgov.StatusRejected, Gate: "redaction", Reason: ReasonSecretInIdentifier,
 				Detail: field + " contains a registered secret; identifiers cannot be redacted (SR-1)"}, nil
 		}
 		if err := redactRequest(&req, red); err != nil {
-			return WriteResult{}, err
+			return memgov.WriteResult{}, err
 		}
 	}
 	content, cerr := canonicalContent(req.Content)
-	var feat Features
+	var feat memory.Features
 	if cerr == nil {
 		if feat, cerr = e.featuresOf(content); cerr != nil {
-			cerr = fmt.Errorf("%w: content: %v", ErrInvalid, cerr)
+			cerr = fmt.Errorf("%w: content: %v", memgov.ErrInvalid, cerr)
 		}
 	}
 	stages["prepare"] += time.Since(t0)
 
-	var res WriteResult
-	err := e.store.Update(ctx, func(tx Tx) error {
+	var res memgov.WriteResult
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		w := &write{req: req, content: content, feat: feat, now: e.Now(), confidence: 0.5}
 		if req.Confidence != nil {
 			w.confidence = *req.Confidence
 		}
 		if cerr == nil {
-			w.hash = HashPayload(content)
+			w.hash = oplog.HashPayload(content)
 		}
 		var err error
 		if res, err = e.runPipeline(ctx, tx, w, cerr, stages); err != nil {
 			return err
 		}
-		if w.modelVec != nil && res.VersionID != "" && (res.Status == StatusCommitted || res.Status == StatusDeferred || res.Status == StatusMerged) {
-			if err := tx.PutModelVector(ctx, ModelVector{VersionID: res.VersionID, MemoryRef: req.MemoryRef, Layer: req.TargetLayer,
+		if w.modelVec != nil && res.VersionID != "" && (res.Status == memgov.StatusCommitted || res.Status == memgov.StatusDeferred || res.Status == memgov.StatusMerged) {
+			if err := tx.PutModelVector(ctx, memgov.ModelVector{VersionID: res.VersionID, MemoryRef: req.MemoryRef, Layer: req.TargetLayer,
 				Model: e.embedder.Model(), Vector: w.modelVec}); err != nil {
 				return commitErr("store the model vector of %s: %w", res.Key, err)
 			}
 		}
-		o := Outcome{At: w.now, Agent: req.SourceAgentID, Layer: req.TargetLayer, MemoryRef: req.MemoryRef,
+		o := memgov.Outcome{At: w.now, Agent: req.SourceAgentID, Layer: req.TargetLayer, MemoryRef: req.MemoryRef,
 			SessionID: req.SessionID, Status: res.Status, Reason: res.Reason, Gate: res.Gate, Latency: time.Since(start), Stages: stages}
 		if err := tx.RecordOutcome(ctx, o); err != nil {
 			return err
@@ -167,7 +162,7 @@ func (e *Engine) Write(ctx context.Context, req WriteRequest) (WriteResult, erro
 		return e.afterWrite(ctx, tx, req.SourceAgentID, res)
 	})
 	if err != nil {
-		return WriteResult{}, err
+		return memgov.WriteResult{}, err
 	}
 	return res, nil
 }
@@ -189,14 +184,14 @@ func run[In, Out any](ctx context.Context, stages map[string]time.Duration, g ga
 // the write: REJECT, DENY, or a DEFER the writer retries itself. A DEFER for a
 // person is noted and the write goes on; ok is false then and on ACCEPT.
 // MERGE is the dedup gate's, handled by runPipeline.
-func (w *write) stop(name string, r gate.Result) (res WriteResult, ok bool) {
+func (w *write) stop(name string, r gate.Result) (res memgov.WriteResult, ok bool) {
 	switch r.Verdict {
 	case gate.Reject, gate.Deny:
-		status := StatusRejected
+		status := memgov.StatusRejected
 		if r.Verdict == gate.Deny {
-			status = StatusDenied
+			status = memgov.StatusDenied
 		}
-		return WriteResult{Status: status, Gate: name, Reason: r.Reason, Detail: r.Detail, Related: keysOf(r.Related),
+		return memgov.WriteResult{Status: status, Gate: name, Reason: r.Reason, Detail: r.Detail, Related: keysOf(r.Related),
 			ValidationScore: w.scorePtr(), Alerts: w.alerts}, true
 	case gate.Defer:
 		if r.RetryAfter > 0 {
@@ -208,17 +203,17 @@ func (w *write) stop(name string, r gate.Result) (res WriteResult, ok bool) {
 			w.findings = append(w.findings, r.Detail)
 		}
 	}
-	return WriteResult{}, false
+	return memgov.WriteResult{}, false
 }
 
 // retry is a DEFERRED result the writer retries after r.RetryAfter.
-func (w *write) retry(name string, r gate.Result) WriteResult {
-	return WriteResult{Status: StatusDeferred, Gate: name, Reason: r.Reason, Detail: r.Detail,
+func (w *write) retry(name string, r gate.Result) memgov.WriteResult {
+	return memgov.WriteResult{Status: memgov.StatusDeferred, Gate: name, Reason: r.Reason, Detail: r.Detail,
 		RetryAfter: f64(r.RetryAfter.Seconds()), Alerts: w.alerts}
 }
 
 // runPipeline evaluates every step inside the write transaction.
-func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr error, stages map[string]time.Duration) (WriteResult, error) {
+func (e *Engine) runPipeline(ctx context.Context, tx memgov.Tx, w *write, contentErr error, stages map[string]time.Duration) (memgov.WriteResult, error) {
 	req, pol := w.req, &e.policy
 
 	// 1. Idempotency (spec §12.1.7).
@@ -226,16 +221,16 @@ func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr er
 		idem, err := run(ctx, stages, gate.Idempotency{}, gate.IdempotencyInput{Token: req.IdempotencyToken, MemoryRef: req.MemoryRef,
 			Key: req.Key, Content: w.content, Agent: req.SourceAgentID, Layer: req.TargetLayer, Now: w.now, Window: 24 * time.Hour, Reader: tx})
 		if err != nil {
-			return WriteResult{}, err
+			return memgov.WriteResult{}, err
 		}
 		w.req.IdempotencyToken, w.scope = idem.Token, idem.Scope
 		if r, done := w.stop(gate.NameIdempotency, idem.Result); done {
 			return r, nil
 		}
 		if rec := idem.Replay; rec != nil {
-			out := WriteResult{Status: StatusAlreadyCommitted, Gate: gate.NameIdempotency, ItemID: rec.ItemID, VersionID: rec.VersionID, Key: rec.Key, ReviewID: rec.ReviewID}
-			if rec.Status == StatusDeferred {
-				out.Status, out.Reason = StatusDeferred, "ALREADY_PENDING"
+			out := memgov.WriteResult{Status: memgov.StatusAlreadyCommitted, Gate: gate.NameIdempotency, ItemID: rec.ItemID, VersionID: rec.VersionID, Key: rec.Key, ReviewID: rec.ReviewID}
+			if rec.Status == memgov.StatusDeferred {
+				out.Status, out.Reason = memgov.StatusDeferred, "ALREADY_PENDING"
 			}
 			return out, nil
 		}
@@ -243,10 +238,10 @@ func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr er
 	// 2. Deadline.
 	dl, err := run(ctx, stages, gate.Deadline{}, gate.DeadlineInput{Deadline: req.Deadline, Now: w.now})
 	if err != nil {
-		return WriteResult{}, err
+		return memgov.WriteResult{}, err
 	}
 	if dl.Verdict != gate.Accept {
-		return WriteResult{Status: StatusDeadlineExceeded, Gate: gate.NameDeadline, Reason: dl.Reason, Detail: dl.Detail}, nil
+		return memgov.WriteResult{Status: memgov.StatusDeadlineExceeded, Gate: gate.NameDeadline, Reason: dl.Reason, Detail: dl.Detail}, nil
 	}
 	// 3. Scope and authorization.
 	if r, done := w.checkTarget(e, stages); done {
@@ -255,7 +250,7 @@ func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr er
 	auth, err := run(ctx, stages, gate.Authorization{}, gate.AuthorizationInput{Agent: req.SourceAgentID, MemoryRef: req.MemoryRef,
 		Ref: w.ref, Layer: req.TargetLayer, Key: req.Key, Policy: pol, Reader: tx, Workspaces: tx})
 	if err != nil {
-		return WriteResult{}, err
+		return memgov.WriteResult{}, err
 	}
 	w.principal, w.item, w.workspace = auth.Principal, auth.Item, auth.Workspace
 	for _, r := range auth.Review {
@@ -267,7 +262,7 @@ func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr er
 	// 4. Drift policy.
 	d, err := run(ctx, stages, gate.Drift{}, gate.DriftInput{MemoryRef: req.MemoryRef, Reader: driftReader{e: e, tx: tx}})
 	if err != nil {
-		return WriteResult{}, err
+		return memgov.WriteResult{}, err
 	}
 	w.alerts = append(w.alerts, d.Alerts...)
 	if r, done := w.stop(gate.NameDrift, d.Result); done {
@@ -277,11 +272,11 @@ func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr er
 	rl, err := run(ctx, stages, gate.RateLimit{}, gate.RateLimitInput{Agent: req.SourceAgentID, Role: w.principal.Role,
 		Layer: req.TargetLayer, SessionID: req.SessionID, Now: w.now, Policy: pol, Reader: tx})
 	if err != nil {
-		return WriteResult{}, err
+		return memgov.WriteResult{}, err
 	}
 	if rl.Suspend != "" {
 		if err := e.suspend(ctx, tx, req.SourceAgentID, rl.Suspend); err != nil {
-			return WriteResult{}, fmt.Errorf("gate %s: suspend %s: %w", gate.NameRateLimit, req.SourceAgentID, err)
+			return memgov.WriteResult{}, fmt.Errorf("gate %s: suspend %s: %w", gate.NameRateLimit, req.SourceAgentID, err)
 		}
 	}
 	if rl.Verdict == gate.Defer {
@@ -291,7 +286,7 @@ func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr er
 		return r, nil
 	}
 	if contentErr != nil {
-		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: ReasonSchemaInvalid,
+		return memgov.WriteResult{Status: memgov.StatusRejected, Gate: gate.NameSchema, Reason: gate.ReasonSchemaInvalid,
 			Detail: strings.TrimPrefix(contentErr.Error(), "invalid: "), Alerts: w.alerts}, nil
 	}
 	// 6. The gates.
@@ -308,29 +303,29 @@ func (e *Engine) runPipeline(ctx context.Context, tx Tx, w *write, contentErr er
 
 // checkTarget parses the memoryRef and checks the target layer, before
 // anything that depends on them is judged.
-func (w *write) checkTarget(e *Engine, stages map[string]time.Duration) (WriteResult, bool) {
+func (w *write) checkTarget(e *Engine, stages map[string]time.Duration) (memgov.WriteResult, bool) {
 	t0 := time.Now()
 	defer func() { stages[gate.NameAuthorization] += time.Since(t0) }()
 	ref, err := scope.Parse(w.req.MemoryRef)
 	if err != nil {
-		return WriteResult{Status: StatusRejected, Gate: gate.NameAuthorization, Reason: ReasonInvalidRef, Detail: "memory_ref is malformed: " + errDetail(err)}, true
+		return memgov.WriteResult{Status: memgov.StatusRejected, Gate: gate.NameAuthorization, Reason: gate.ReasonInvalidRef, Detail: "memory_ref is malformed: " + errDetail(err)}, true
 	}
 	w.ref = ref
 	if r := e.schemaGate.CheckLayer(w.req.TargetLayer); r.Verdict != gate.Accept {
-		return WriteResult{Status: StatusRejected, Gate: gate.NameSchema, Reason: r.Reason, Detail: r.Detail}, true
+		return memgov.WriteResult{Status: memgov.StatusRejected, Gate: gate.NameSchema, Reason: r.Reason, Detail: r.Detail}, true
 	}
-	return WriteResult{}, false
+	return memgov.WriteResult{}, false
 }
 
 // runGates evaluates the gates proper, in order: schema, policy, content
 // policy, evidence, contradiction, dedup, provenance, approval. done reports a
 // result that ends the write (a REJECT, a retry DEFER, or a MERGE committed).
-func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[string]time.Duration) (res WriteResult, done bool, err error) {
+func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages map[string]time.Duration) (res memgov.WriteResult, done bool, err error) {
 	req, pol := w.req, &e.policy
 
-	sc, err := run(ctx, stages, e.schemaGate, gate.SchemaInput{Raw: req.raw, Layer: req.TargetLayer, ObservationType: req.ObservationType, Policy: pol})
+	sc, err := run(ctx, stages, e.schemaGate, gate.SchemaInput{Raw: req.Raw, Layer: req.TargetLayer, ObservationType: req.ObservationType, Policy: pol})
 	if err != nil {
-		return WriteResult{}, true, err
+		return memgov.WriteResult{}, true, err
 	}
 	if r, done := w.stop(gate.NameSchema, sc); done {
 		return r, true, nil
@@ -344,7 +339,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		Layer: req.TargetLayer, Key: req.Key, Tags: req.Tags, Residency: req.Residency, Text: w.feat.Text,
 		FencingToken: token, HasToken: hasToken, Now: w.now, Policy: pol, Leases: tx})
 	if err != nil {
-		return WriteResult{}, true, err
+		return memgov.WriteResult{}, true, err
 	}
 	if r, done := w.stop(gate.NamePolicy, pg); done {
 		return r, true, nil
@@ -352,7 +347,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 
 	cp, err := run(ctx, stages, gate.ContentPolicy{}, gate.ContentPolicyInput{Text: w.feat.Text, Content: w.content, Tags: req.Tags, Evidence: req.EvidenceRefs, Layer: req.TargetLayer})
 	if err != nil {
-		return WriteResult{}, true, err
+		return memgov.WriteResult{}, true, err
 	}
 	if r, done := w.stop(gate.NameContentPolicy, cp); done {
 		return r, true, nil
@@ -363,7 +358,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 	ev, err := run(ctx, stages, gate.Evidence{}, gate.EvidenceInput{Text: w.feat.Text, Agent: req.SourceAgentID, Layer: req.TargetLayer,
 		Evidence: req.EvidenceRefs, Confidence: w.confidence, Item: w.item, Now: w.now, Policy: pol, Reader: tx, Rules: rules, Model: entailer})
 	if err != nil {
-		return WriteResult{}, true, err
+		return memgov.WriteResult{}, true, err
 	}
 	if ev.Scored {
 		w.scored, w.factual, w.adjusted = true, ev.Factual, ev.Adjusted
@@ -394,7 +389,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		} else {
 			w.modelVec = raw
 			if modelCos, modelNear, err = e.modelNeighbours(ctx, tx, req.MemoryRef, req.TargetLayer, vec); err != nil {
-				return WriteResult{}, true, fmt.Errorf("gate %s: %w", gate.NameContradiction, err)
+				return memgov.WriteResult{}, true, fmt.Errorf("gate %s: %w", gate.NameContradiction, err)
 			}
 		}
 		stages["embedder"] += time.Since(t0)
@@ -403,7 +398,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 		ContentHash: w.hash, Features: w.feat, Confidence: conf, OwnItemID: w.ownItemID(), Policy: pol, Rules: rules, Judge: e.judge,
 		Reader: tx, Topics: tx, ModelNeighbours: modelNear})
 	if err != nil {
-		return WriteResult{}, true, err
+		return memgov.WriteResult{}, true, err
 	}
 	w.candidates, w.contradicts, w.supersedes, w.novel = ct.Candidates, ct.Contradicts, ct.Supersedes, ct.Novel
 	if modelCos != nil {
@@ -431,7 +426,7 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 	dd, err := run(ctx, stages, gate.Dedup{}, gate.DedupInput{MemoryRef: req.MemoryRef, Layer: req.TargetLayer, ContentHash: w.hash,
 		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Topical: ct.Topical, Reader: tx, Rules: rules, Model: entailer})
 	if err != nil {
-		return WriteResult{}, true, err
+		return memgov.WriteResult{}, true, err
 	}
 	// A write held for its orders is never merged unseen: it goes on to a
 	// person like any other held write.
@@ -455,14 +450,14 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 	}
 
 	if err := e.stampProvenance(ctx, w, stages); err != nil {
-		return WriteResult{}, true, err
+		return memgov.WriteResult{}, true, err
 	}
 
 	ap, err := run(ctx, stages, gate.Approval{}, gate.ApprovalInput{Agent: req.SourceAgentID, Ref: w.ref, Layer: req.TargetLayer,
 		Contradiction: len(w.contradicts) > 0, Scored: w.scored, MeanAuthority: w.factual.MeanAuthority, Adjusted: w.adjusted,
 		Confidence: w.confidence, Novel: w.novel, Review: w.review, Policy: pol, Reader: tx})
 	if err != nil {
-		return WriteResult{}, true, err
+		return memgov.WriteResult{}, true, err
 	}
 	for _, r := range ap.Review {
 		w.needReview(r)
@@ -474,14 +469,14 @@ func (e *Engine) runGates(ctx context.Context, tx Tx, w *write, stages map[strin
 	if r, done := w.stop(gate.NameApproval, ap.Result); done {
 		return r, true, nil
 	}
-	return WriteResult{}, false, nil
+	return memgov.WriteResult{}, false, nil
 }
 
 // stampProvenance runs the provenance gate and keeps its record, validation
 // score and adjusted confidence.
 func (e *Engine) stampProvenance(ctx context.Context, w *write, stages map[string]time.Duration) error {
 	req := w.req
-	pv, err := run(ctx, stages, gate.Provenance{}, gate.ProvenanceInput{ID: NewID(), CreatedAt: w.now.Format(TimeFormat),
+	pv, err := run(ctx, stages, gate.Provenance{}, gate.ProvenanceInput{ID: NewID(), CreatedAt: w.now.Format(oplog.TimeFormat),
 		Agent: req.SourceAgentID, RunID: req.RunID, SessionID: req.SessionID, RequestID: req.RequestID, Layer: req.TargetLayer,
 		Evidence: req.EvidenceRefs, ContentHash: w.hash, Confidence: w.confidence, Scored: w.scored, Factual: w.factual.Score,
 		Adjusted: w.adjusted, Contradictions: len(w.contradicts), Candidates: len(w.candidates), Item: w.item, Policy: &e.policy})
@@ -510,7 +505,7 @@ func (w *write) ownItemID() string {
 	return w.item.ID
 }
 
-func keysOf(rs []RelatedItem) []string {
+func keysOf(rs []memgov.RelatedItem) []string {
 	var out []string
 	for _, r := range rs {
 		out = append(out, r.Key)
@@ -518,17 +513,10 @@ func keysOf(rs []RelatedItem) []string {
 	return out
 }
 
-// IdempotencyToken is the default idempotency token of a write: SHA-256 over
-// its memoryRef, key, canonical content, agent and layer (spec §12.1.7, scoped to
-// what is written).
-func IdempotencyToken(memoryRef, key string, content json.RawMessage, agent string, layer Layer) string {
-	return gate.Scope(memoryRef, key, content, agent, layer)
-}
-
 // driftReader judges a memoryRef against its baseline for the drift step.
 type driftReader struct {
 	e  *Engine
-	tx Tx
+	tx memgov.Tx
 }
 
 func (d driftReader) DriftStatus(ctx context.Context, ref string) (gate.DriftStatus, error) {
@@ -539,9 +527,9 @@ func (d driftReader) DriftStatus(ctx context.Context, ref string) (gate.DriftSta
 	return gate.DriftStatus{Deny: r.Deny, Alerts: r.Alerts}, nil
 }
 
-func (e *Engine) suspend(ctx context.Context, tx Tx, agent, reason string) error {
-	entry := &LogEntry{Time: e.Now(), Op: OpSuspend, ItemID: agent, Actor: "memgov"}
-	if err := entry.Seal(Payload{Reason: reason}); err != nil {
+func (e *Engine) suspend(ctx context.Context, tx memgov.Tx, agent, reason string) error {
+	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Suspend, ItemID: agent, Actor: "memgov"}
+	if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
 		return err
 	}
 	return tx.Append(ctx, entry)
@@ -549,7 +537,7 @@ func (e *Engine) suspend(ctx context.Context, tx Tx, agent, reason string) error
 
 // Reinstate lifts an agent's suspension; only curators and operators may.
 func (e *Engine) Reinstate(ctx context.Context, agent, actor, reason string) error {
-	return e.store.Update(ctx, func(tx Tx) error {
+	return e.store.Update(ctx, func(tx memgov.Tx) error {
 		who, err := tx.Principal(ctx, actor)
 		if err != nil {
 			return requirePrincipal(ctx, tx, actor)
@@ -562,10 +550,10 @@ func (e *Engine) Reinstate(ctx context.Context, agent, actor, reason string) err
 			return err
 		}
 		if !p.Suspended {
-			return fmt.Errorf("%w: %s is not suspended", ErrConflict, agent)
+			return fmt.Errorf("%w: %s is not suspended", memgov.ErrConflict, agent)
 		}
-		entry := &LogEntry{Time: e.Now(), Op: OpReinstate, ItemID: agent, Actor: actor}
-		if err := entry.Seal(Payload{Reason: reason}); err != nil {
+		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Reinstate, ItemID: agent, Actor: actor}
+		if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
 			return err
 		}
 		return tx.Append(ctx, entry)
@@ -573,7 +561,7 @@ func (e *Engine) Reinstate(ctx context.Context, agent, actor, reason string) err
 }
 
 // versionPayload builds the payload of the version a write creates.
-func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData) (Payload, error) {
+func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData) (oplog.Payload, error) {
 	conf, score := w.adjusted, w.validation
 	if conf == 0 {
 		conf = w.confidence
@@ -585,7 +573,7 @@ func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData)
 			conf = 0.5
 		}
 	}
-	p := Payload{Reason: reason, Key: w.req.Key, Layer: string(w.req.TargetLayer), Content: w.content, ContentHash: w.hash,
+	p := oplog.Payload{Reason: reason, Key: w.req.Key, Layer: string(w.req.TargetLayer), Content: w.content, ContentHash: w.hash,
 		Tags: tags, Confidence: &conf, ValidationScore: &score, Classification: w.req.Classification}
 	ttl := time.Duration(0)
 	if w.req.TTLSeconds != nil && *w.req.TTLSeconds > 0 {
@@ -594,7 +582,7 @@ func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData)
 		ttl = d
 	}
 	if ttl > 0 {
-		p.ExpiresAt = w.now.Add(ttl).Format(TimeFormat)
+		p.ExpiresAt = w.now.Add(ttl).Format(oplog.TimeFormat)
 	}
 	meta.IdempotencyToken, meta.IdempotencyScope, meta.RequestID, meta.RunID, meta.SessionID = w.req.IdempotencyToken, w.scope, w.req.RequestID, w.req.RunID, w.req.SessionID
 	meta.ObservationType, meta.Residency, meta.Evidence = w.req.ObservationType, w.req.Residency, w.req.EvidenceRefs
@@ -616,7 +604,7 @@ func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData)
 // signProvenance signs the provenance record (HMAC over its canonical JSON
 // without the signature, spec §12.4.5), so that every copy of it carries the
 // signature: the version's payload and the review a curator reads.
-func (e *Engine) signProvenance(p *Provenance) error {
+func (e *Engine) signProvenance(p *oplog.Provenance) error {
 	if p == nil {
 		return nil
 	}
@@ -630,7 +618,7 @@ func (e *Engine) signProvenance(p *Provenance) error {
 }
 
 // VerifyProvenance checks a provenance record's signature.
-func (e *Engine) VerifyProvenance(p Provenance) error {
+func (e *Engine) VerifyProvenance(p oplog.Provenance) error {
 	sig := p.Signature
 	p.Signature = ""
 	return merkle.VerifySignature(e.key, p, sig)
@@ -638,7 +626,7 @@ func (e *Engine) VerifyProvenance(p Provenance) error {
 
 // externalContent reports evidence scraped from the web, which memgov keeps
 // at low confidence (spec §14.8).
-func externalContent(refs []EvidenceRef) bool {
+func externalContent(refs []oplog.EvidenceRef) bool {
 	for _, r := range refs {
 		if r.SourceType == "DOCUMENT" && (strings.HasPrefix(r.SourceURI, "http://") || strings.HasPrefix(r.SourceURI, "https://")) {
 			return true
@@ -652,16 +640,16 @@ func commitErr(format string, args ...any) error {
 	return fmt.Errorf("%s: %w", gate.NameCommit, fmt.Errorf(format, args...))
 }
 
-func (e *Engine) commit(ctx context.Context, tx Tx, w *write) (WriteResult, error) {
+func (e *Engine) commit(ctx context.Context, tx memgov.Tx, w *write) (memgov.WriteResult, error) {
 	if w.req.Key == "" {
 		w.req.Key = NewID()
 	}
 	entry, err := e.versionEntry(ctx, tx, w.req.MemoryRef, w.req.Key, w.req.TargetLayer, w.req.SourceAgentID, w.now)
-	if errors.Is(err, ErrConflict) {
-		return WriteResult{Status: StatusRejected, Gate: gate.NameCommit, Reason: ReasonLayerConflict, Detail: err.Error(), Alerts: w.alerts}, nil
+	if errors.Is(err, memgov.ErrConflict) {
+		return memgov.WriteResult{Status: memgov.StatusRejected, Gate: gate.NameCommit, Reason: gate.ReasonLayerConflict, Detail: err.Error(), Alerts: w.alerts}, nil
 	}
 	if err != nil {
-		return WriteResult{}, commitErr("assign version of %s: %w", w.req.Key, err)
+		return memgov.WriteResult{}, commitErr("assign version of %s: %w", w.req.Key, err)
 	}
 	if w.provenance != nil {
 		w.provenance.MemoryItemID = entry.ItemID
@@ -680,9 +668,9 @@ func (e *Engine) commit(ctx context.Context, tx Tx, w *write) (WriteResult, erro
 		err = tx.Append(ctx, entry)
 	}
 	if err != nil {
-		return WriteResult{}, commitErr("append %s: %w", w.req.Key, err)
+		return memgov.WriteResult{}, commitErr("append %s: %w", w.req.Key, err)
 	}
-	res := WriteResult{Status: StatusCommitted, ItemID: entry.ItemID, VersionID: entry.VersionID, Key: w.req.Key, LSN: entry.LSN,
+	res := memgov.WriteResult{Status: memgov.StatusCommitted, ItemID: entry.ItemID, VersionID: entry.VersionID, Key: w.req.Key, LSN: entry.LSN,
 		Tier: TierAuto, ValidationScore: f64(w.validation), RiskScore: f64(w.risk.Score), Alerts: w.alerts,
 		NeedsVerification: w.needsVerification(&e.policy)}
 	if len(w.links) > 0 {
@@ -692,18 +680,18 @@ func (e *Engine) commit(ctx context.Context, tx Tx, w *write) (WriteResult, erro
 	return res, nil
 }
 
-func (e *Engine) commitMerge(ctx context.Context, tx Tx, w *write, dd gate.DedupResult) (WriteResult, error) {
+func (e *Engine) commitMerge(ctx context.Context, tx memgov.Tx, w *write, dd gate.DedupResult) (memgov.WriteResult, error) {
 	t := dd.Target
 	item, err := tx.Item(ctx, t.ItemID)
 	if err != nil {
-		return WriteResult{}, commitErr("read merge target %s: %w", t.Key, err)
+		return memgov.WriteResult{}, commitErr("read merge target %s: %w", t.Key, err)
 	}
 	// provenance/validation of a merge: the gates after dedup did not run.
 	if err := e.stampProvenance(ctx, w, map[string]time.Duration{}); err != nil {
-		return WriteResult{}, err
+		return memgov.WriteResult{}, err
 	}
 	w.risk = policy.RiskResult{Tier: TierAuto}
-	entry := &LogEntry{Time: w.now, Op: OpMerge, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: NewID(), PrevVersionID: item.Head, Actor: w.req.SourceAgentID}
+	entry := &oplog.Entry{Time: w.now, Op: oplog.Merge, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: NewID(), PrevVersionID: item.Head, Actor: w.req.SourceAgentID}
 	mergedFrom := ""
 	if w.item != nil && w.item.ID != item.ID {
 		mergedFrom = w.item.Head
@@ -712,7 +700,7 @@ func (e *Engine) commitMerge(ctx context.Context, tx Tx, w *write, dd gate.Dedup
 	// spec §12.3.4: union of tags, maximum confidence, a version linking both.
 	v, err := tx.Version(ctx, t.VersionID)
 	if err != nil {
-		return WriteResult{}, commitErr("read merge target %s: %w", t.Key, err)
+		return memgov.WriteResult{}, commitErr("read merge target %s: %w", t.Key, err)
 	}
 	w.req.Key = item.Key
 	w.req.Tags = append(w.req.Tags, v.Tags...)
@@ -728,9 +716,9 @@ func (e *Engine) commitMerge(ctx context.Context, tx Tx, w *write, dd gate.Dedup
 		err = tx.Append(ctx, entry)
 	}
 	if err != nil {
-		return WriteResult{}, commitErr("append merge into %s: %w", t.Key, err)
+		return memgov.WriteResult{}, commitErr("append merge into %s: %w", t.Key, err)
 	}
-	return WriteResult{Status: StatusMerged, Gate: gate.NameDedup, Reason: dd.Reason, Detail: dd.Detail, ItemID: item.ID, VersionID: entry.VersionID,
+	return memgov.WriteResult{Status: memgov.StatusMerged, Gate: gate.NameDedup, Reason: dd.Reason, Detail: dd.Detail, ItemID: item.ID, VersionID: entry.VersionID,
 		Key: item.Key, LSN: entry.LSN, Related: []string{t.Key}, ValidationScore: f64(w.validation), Alerts: w.alerts,
 		Rule: dd.Rule, RuleWords: dd.RuleWords}, nil
 }
@@ -746,11 +734,11 @@ func waitingDetail(w *write) string {
 }
 
 // stage records the write as a DRAFT version with an open review.
-func (e *Engine) stage(ctx context.Context, tx Tx, w *write) (WriteResult, error) {
+func (e *Engine) stage(ctx context.Context, tx memgov.Tx, w *write) (memgov.WriteResult, error) {
 	if w.req.Key == "" {
 		w.req.Key = NewID()
 	}
-	entry := &LogEntry{Time: w.now, Op: OpStage, MemoryRef: w.req.MemoryRef, VersionID: NewID(), Actor: w.req.SourceAgentID}
+	entry := &oplog.Entry{Time: w.now, Op: oplog.Stage, MemoryRef: w.req.MemoryRef, VersionID: NewID(), Actor: w.req.SourceAgentID}
 	if w.item != nil {
 		entry.ItemID, entry.PrevVersionID = w.item.ID, w.item.Head
 	} else if it, err := tx.ItemByKey(ctx, w.req.MemoryRef, w.req.Key); err == nil {
@@ -758,13 +746,13 @@ func (e *Engine) stage(ctx context.Context, tx Tx, w *write) (WriteResult, error
 	} else if isNotFound(err) {
 		entry.ItemID = NewID()
 	} else {
-		return WriteResult{}, commitErr("read item %s: %w", w.req.Key, err)
+		return memgov.WriteResult{}, commitErr("read item %s: %w", w.req.Key, err)
 	}
 	if w.provenance != nil {
 		w.provenance.MemoryItemID = entry.ItemID
 	}
 	if err := e.signProvenance(w.provenance); err != nil {
-		return WriteResult{}, commitErr("sign provenance: %w", err)
+		return memgov.WriteResult{}, commitErr("sign provenance: %w", err)
 	}
 	reasons := append([]string{}, w.review...)
 	if len(reasons) == 0 {
@@ -774,7 +762,7 @@ func (e *Engine) stage(ctx context.Context, tx Tx, w *write) (WriteResult, error
 	// approval anyway comes last.
 	sort.SliceStable(reasons, func(i, j int) bool { return reasonRank(reasons[i]) < reasonRank(reasons[j]) })
 	detail := ReviewDetail{Reasons: reasons, RiskFormula: w.risk.String(), Evidence: w.req.EvidenceRefs,
-		Related: append(append(append([]RelatedItem{}, w.contradicts...), w.related...), w.links...), Provenance: w.provenance,
+		Related: append(append(append([]memgov.RelatedItem{}, w.contradicts...), w.related...), w.links...), Provenance: w.provenance,
 		ValidationScore: w.validation, Supersedes: w.supersedes, NeedsVerification: w.needsVerification(&e.policy),
 		Findings: w.findings}
 	if detail.NeedsVerification {
@@ -792,16 +780,16 @@ func (e *Engine) stage(ctx context.Context, tx Tx, w *write) (WriteResult, error
 	detail.Related = dedupRelated(detail.Related)
 	dj, err := json.Marshal(detail)
 	if err != nil {
-		return WriteResult{}, commitErr("encode review detail: %w", err)
+		return memgov.WriteResult{}, commitErr("encode review detail: %w", err)
 	}
 	due := w.now.Add(time.Duration(e.policy.Review.AsyncSLA))
-	if w.risk.Tier == TierSync {
+	if w.risk.Tier == memgov.TierSync {
 		due = w.now.Add(time.Duration(e.policy.Review.SyncMaxWait))
 		if w.req.Deadline != nil && w.req.Deadline.Before(due) {
 			due = *w.req.Deadline
 		}
 	}
-	rv := &oplog.StagedReview{ID: NewID(), Tier: w.risk.Tier, Risk: w.risk.Score, Reason: reasons[0], DueAt: due.Format(TimeFormat), Detail: dj}
+	rv := &oplog.StagedReview{ID: NewID(), Tier: w.risk.Tier, Risk: w.risk.Score, Reason: reasons[0], DueAt: due.Format(oplog.TimeFormat), Detail: dj}
 	p, err := e.versionPayload(w, "staged for review: "+strings.Join(reasons, ", "), oplog.VersionData{Review: rv})
 	if err == nil {
 		err = entry.Seal(p)
@@ -810,9 +798,9 @@ func (e *Engine) stage(ctx context.Context, tx Tx, w *write) (WriteResult, error
 		err = tx.Append(ctx, entry)
 	}
 	if err != nil {
-		return WriteResult{}, commitErr("append staged %s: %w", w.req.Key, err)
+		return memgov.WriteResult{}, commitErr("append staged %s: %w", w.req.Key, err)
 	}
-	return WriteResult{Status: StatusDeferred, Gate: gate.NameApproval, Reason: reasons[0], ItemID: entry.ItemID, VersionID: entry.VersionID,
+	return memgov.WriteResult{Status: memgov.StatusDeferred, Gate: gate.NameApproval, Reason: reasons[0], ItemID: entry.ItemID, VersionID: entry.VersionID,
 		ReviewID: rv.ID, Key: w.req.Key, Tier: w.risk.Tier, LSN: entry.LSN, RetryAfter: f64(due.Sub(w.now).Seconds()),
 		ValidationScore: f64(w.validation), RiskScore: f64(w.risk.Score), Related: keysOf(detail.Related), Alerts: w.alerts,
 		NeedsVerification: detail.NeedsVerification, Detail: waitingDetail(w), Rule: w.rule, RuleWords: w.ruleWords, Links: w.links}, nil
@@ -823,11 +811,11 @@ func reasonRank(r string) int {
 	switch {
 	case r == gate.ReasonInstructionInMemory: // what the reviewer must see first
 		return -1
-	case r == ReasonContradiction:
+	case r == gate.ReasonContradiction:
 		return 0
-	case r == ReasonSemanticConflict || r == gate.ReasonStructuralConflict:
+	case r == gate.ReasonSemanticConflict || r == gate.ReasonStructuralConflict:
 		return 1
-	case r == ReasonLowFactual:
+	case r == gate.ReasonLowFactual:
 		return 2
 	case strings.HasPrefix(r, gate.ReasonLowReputation):
 		return 3
@@ -838,7 +826,7 @@ func reasonRank(r string) int {
 }
 
 // allRelated reports whether every item of rs is among those of in.
-func allRelated(rs, in []RelatedItem) bool {
+func allRelated(rs, in []memgov.RelatedItem) bool {
 	for _, r := range rs {
 		found := false
 		for _, x := range in {
@@ -851,7 +839,7 @@ func allRelated(rs, in []RelatedItem) bool {
 	return true
 }
 
-func dedupRelated(rs []RelatedItem) []RelatedItem {
+func dedupRelated(rs []memgov.RelatedItem) []memgov.RelatedItem {
 	seen := map[string]bool{}
 	out := rs[:0]
 	for _, r := range rs {
@@ -874,7 +862,7 @@ func errDetail(err error) string {
 
 // safeID renders an id for a suggested command, or a placeholder.
 func safeID(s string) string {
-	if validID(s) {
+	if memgov.ValidID(s) {
 		return s
 	}
 	return "AGENT_ID"
@@ -883,24 +871,24 @@ func safeID(s string) string {
 // NearDuplicates returns the visible or pending items of a memoryRef's layer
 // whose content is at least minCosine similar to text, most similar first, as
 // the dedup gate finds them (SimHash band candidates confirmed by exact cosine).
-func (e *Engine) NearDuplicates(ctx context.Context, ref string, layer Layer, text string, minCosine float64) ([]RelatedItem, error) {
+func (e *Engine) NearDuplicates(ctx context.Context, ref string, layer memgov.Layer, text string, minCosine float64) ([]memgov.RelatedItem, error) {
 	content, err := json.Marshal(map[string]string{"text": text})
 	if err != nil {
 		return nil, err
 	}
-	var out []RelatedItem
-	err = e.store.View(ctx, func(rtx ReadTx) error {
+	var out []memgov.RelatedItem
+	err = e.store.View(ctx, func(rtx memgov.ReadTx) error {
 		feat, err := e.featuresOf(content)
 		if err != nil {
 			return err
 		}
-		cs, err := gate.LoadCandidates(ctx, rtx, ref, HashPayload(content), feat)
+		cs, err := gate.LoadCandidates(ctx, rtx, ref, oplog.HashPayload(content), feat)
 		if err != nil {
 			return err
 		}
 		for _, c := range cs {
 			if c.Layer == layer && c.Cosine >= minCosine {
-				out = append(out, RelatedItem{Relation: "NEAR_DUPLICATE", ItemID: c.ItemID, VersionID: c.VersionID, Key: c.Key,
+				out = append(out, memgov.RelatedItem{Relation: "NEAR_DUPLICATE", ItemID: c.ItemID, VersionID: c.VersionID, Key: c.Key,
 					Text: c.Text, Similarity: c.Cosine, State: c.State})
 			}
 		}

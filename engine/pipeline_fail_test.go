@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/store/sqlite"
@@ -35,14 +36,14 @@ var errInjected = errors.New("database disk image is malformed")
 // failStore is the real SQLite store whose write transactions, once armed,
 // fail one read: the method named fail.
 type failStore struct {
-	engine.Store
+	memgov.Store
 	fail   string
 	armed  bool
 	called bool // the failing read was made
 }
 
-func (s *failStore) Update(ctx context.Context, fn func(engine.Tx) error) error {
-	return s.Store.Update(ctx, func(tx engine.Tx) error {
+func (s *failStore) Update(ctx context.Context, fn func(memgov.Tx) error) error {
+	return s.Store.Update(ctx, func(tx memgov.Tx) error {
 		if !s.armed {
 			return fn(tx)
 		}
@@ -64,44 +65,44 @@ func (t *failTx) trip(method string) error {
 	return fmt.Errorf("%s: %w", method, errInjected)
 }
 
-func (t *failTx) Idempotent(ctx context.Context, token string, since time.Time) (engine.IdempotencyRecord, bool, error) {
+func (t *failTx) Idempotent(ctx context.Context, token string, since time.Time) (memgov.IdempotencyRecord, bool, error) {
 	if err := t.trip("Idempotent"); err != nil {
-		return engine.IdempotencyRecord{}, false, err
+		return memgov.IdempotencyRecord{}, false, err
 	}
 	return t.Tx.Idempotent(ctx, token, since)
 }
 
-func (t *failTx) Principal(ctx context.Context, id string) (engine.Principal, error) {
+func (t *failTx) Principal(ctx context.Context, id string) (memgov.Principal, error) {
 	if err := t.trip("Principal"); err != nil {
-		return engine.Principal{}, err
+		return memgov.Principal{}, err
 	}
 	return t.Tx.Principal(ctx, id)
 }
 
-func (t *failTx) Principals(ctx context.Context) ([]engine.Principal, error) {
+func (t *failTx) Principals(ctx context.Context) ([]memgov.Principal, error) {
 	if err := t.trip("Principals"); err != nil {
 		return nil, err
 	}
 	return t.Tx.Principals(ctx)
 }
 
-func (t *failTx) Item(ctx context.Context, id string) (engine.Item, error) {
+func (t *failTx) Item(ctx context.Context, id string) (memgov.Item, error) {
 	if err := t.trip("Item"); err != nil {
-		return engine.Item{}, err
+		return memgov.Item{}, err
 	}
 	return t.Tx.Item(ctx, id)
 }
 
-func (t *failTx) ItemByKey(ctx context.Context, ref, key string) (engine.Item, error) {
+func (t *failTx) ItemByKey(ctx context.Context, ref, key string) (memgov.Item, error) {
 	if err := t.trip("ItemByKey"); err != nil {
-		return engine.Item{}, err
+		return memgov.Item{}, err
 	}
 	return t.Tx.ItemByKey(ctx, ref, key)
 }
 
-func (t *failTx) Version(ctx context.Context, id string) (engine.Version, error) {
+func (t *failTx) Version(ctx context.Context, id string) (memgov.Version, error) {
 	if err := t.trip("Version"); err != nil {
-		return engine.Version{}, err
+		return memgov.Version{}, err
 	}
 	return t.Tx.Version(ctx, id)
 }
@@ -113,14 +114,14 @@ func (t *failTx) CitedItems(ctx context.Context, itemID string) ([]string, error
 	return t.Tx.CitedItems(ctx, itemID)
 }
 
-func (t *failTx) Candidates(ctx context.Context, q engine.CandidateQuery) ([]engine.Candidate, error) {
+func (t *failTx) Candidates(ctx context.Context, q memgov.CandidateQuery) ([]memgov.Candidate, error) {
 	if err := t.trip("Candidates"); err != nil {
 		return nil, err
 	}
 	return t.Tx.Candidates(ctx, q)
 }
 
-func (t *failTx) CountOutcomes(ctx context.Context, agent string, layer engine.Layer, since time.Time, statuses ...string) (int, error) {
+func (t *failTx) CountOutcomes(ctx context.Context, agent string, layer memgov.Layer, since time.Time, statuses ...string) (int, error) {
 	if err := t.trip("CountOutcomes"); err != nil {
 		return 0, err
 	}
@@ -141,23 +142,23 @@ func (t *failTx) AgentRecord(ctx context.Context, agent string) (int, int, error
 	return t.Tx.AgentRecord(ctx, agent)
 }
 
-func (t *failTx) LeaseOf(ctx context.Context, resource string) (engine.Lease, bool, error) {
+func (t *failTx) LeaseOf(ctx context.Context, resource string) (memgov.Lease, bool, error) {
 	if err := t.trip("LeaseOf"); err != nil {
-		return engine.Lease{}, false, err
+		return memgov.Lease{}, false, err
 	}
 	return t.Tx.LeaseOf(ctx, resource)
 }
 
-func (t *failTx) WorkspaceByRef(ctx context.Context, ref string) (engine.Workspace, bool, error) {
+func (t *failTx) WorkspaceByRef(ctx context.Context, ref string) (memgov.Workspace, bool, error) {
 	if err := t.trip("WorkspaceByRef"); err != nil {
-		return engine.Workspace{}, false, err
+		return memgov.Workspace{}, false, err
 	}
 	return t.Tx.WorkspaceByRef(ctx, ref)
 }
 
-func (t *failTx) Baseline(ctx context.Context, ref string) (engine.Baseline, error) {
+func (t *failTx) Baseline(ctx context.Context, ref string) (memgov.Baseline, error) {
 	if err := t.trip("Baseline"); err != nil {
-		return engine.Baseline{}, err
+		return memgov.Baseline{}, err
 	}
 	return t.Tx.Baseline(ctx, ref)
 }
@@ -193,9 +194,9 @@ func wreq(set func(m map[string]any)) []byte {
 }
 
 // counts returns the log size and the number of recorded write outcomes.
-func counts(t *testing.T, s engine.Store) (logSize int64, outcomes int) {
+func counts(t *testing.T, s memgov.Store) (logSize int64, outcomes int) {
 	t.Helper()
-	err := s.View(context.Background(), func(tx engine.ReadTx) (err error) {
+	err := s.View(context.Background(), func(tx memgov.ReadTx) (err error) {
 		if logSize, err = tx.LogSize(context.Background()); err != nil {
 			return err
 		}
@@ -234,39 +235,39 @@ func TestWriteFailsWhenAStepCannotRead(t *testing.T) {
 		request          []byte
 		want             string // the status the request reaches when nothing fails
 	}{
-		{name: "idempotency", fail: "Idempotent", step: inGate(gate.NameIdempotency), request: wreq(nil), want: engine.StatusCommitted},
-		{name: "authorization principal", fail: "Principal", step: inGate(gate.NameAuthorization), request: wreq(nil), want: engine.StatusCommitted},
-		{name: "authorization item", fail: "ItemByKey", step: inGate(gate.NameAuthorization), request: wreq(nil), want: engine.StatusCommitted},
+		{name: "idempotency", fail: "Idempotent", step: inGate(gate.NameIdempotency), request: wreq(nil), want: memgov.StatusCommitted},
+		{name: "authorization principal", fail: "Principal", step: inGate(gate.NameAuthorization), request: wreq(nil), want: memgov.StatusCommitted},
+		{name: "authorization item", fail: "ItemByKey", step: inGate(gate.NameAuthorization), request: wreq(nil), want: memgov.StatusCommitted},
 		{name: "authorization workspace", fail: "WorkspaceByRef", step: inGate(gate.NameAuthorization),
-			request: wreq(func(m map[string]any) { m["memory_ref"] = "acme/billing-agent/ws/draft" }), want: engine.StatusCommitted},
-		{name: "drift", fail: "Baseline", step: inGate(gate.NameDrift), request: wreq(nil), want: engine.StatusCommitted},
-		{name: "rate limit", fail: "CountOutcomes", step: inGate(gate.NameRateLimit), request: wreq(nil), want: engine.StatusCommitted},
+			request: wreq(func(m map[string]any) { m["memory_ref"] = "acme/billing-agent/ws/draft" }), want: memgov.StatusCommitted},
+		{name: "drift", fail: "Baseline", step: inGate(gate.NameDrift), request: wreq(nil), want: memgov.StatusCommitted},
+		{name: "rate limit", fail: "CountOutcomes", step: inGate(gate.NameRateLimit), request: wreq(nil), want: memgov.StatusCommitted},
 		{name: "session budget", fail: "CountSessionCommits", step: inGate(gate.NameRateLimit),
-			request: wreq(func(m map[string]any) { m["session_id"] = "s1" }), want: engine.StatusCommitted},
-		{name: "policy lease", fail: "LeaseOf", step: inGate(gate.NamePolicy), request: wreq(nil), want: engine.StatusCommitted},
-		{name: "evidence cited version", fail: "Version", step: inGate(gate.NameEvidence), request: wreq(cited), want: engine.StatusCommitted},
+			request: wreq(func(m map[string]any) { m["session_id"] = "s1" }), want: memgov.StatusCommitted},
+		{name: "policy lease", fail: "LeaseOf", step: inGate(gate.NamePolicy), request: wreq(nil), want: memgov.StatusCommitted},
+		{name: "evidence cited version", fail: "Version", step: inGate(gate.NameEvidence), request: wreq(cited), want: memgov.StatusCommitted},
 		{name: "evidence provenance chain", fail: "CitedItems", step: inGate(gate.NameEvidence),
 			setup: [][]byte{wreq(nil)},
 			request: wreq(func(m map[string]any) {
 				cited(m)
 				m["content"] = map[string]any{"text": "Invoice 4411 was paid by wire."}
-			}), want: engine.StatusCommitted},
-		{name: "contradiction candidates", fail: "Candidates", step: inGate(gate.NameContradiction), request: wreq(nil), want: engine.StatusCommitted},
+			}), want: memgov.StatusCommitted},
+		{name: "contradiction candidates", fail: "Candidates", step: inGate(gate.NameContradiction), request: wreq(nil), want: memgov.StatusCommitted},
 		{name: "dedup merge target", fail: "Item", step: gate.NameCommit + ": read merge target",
 			setup:   [][]byte{wreq(triple("Invoice 4411 was paid."))},
-			request: wreq(func(m map[string]any) { triple("Invoice 4411 was paid in full.")(m); m["key"] = "invoice/4411-b" }), want: engine.StatusMerged},
-		{name: "approval reputation", fail: "AgentRecord", step: inGate(gate.NameApproval), request: wreq(nil), want: engine.StatusCommitted},
+			request: wreq(func(m map[string]any) { triple("Invoice 4411 was paid in full.")(m); m["key"] = "invoice/4411-b" }), want: memgov.StatusMerged},
+		{name: "approval reputation", fail: "AgentRecord", step: inGate(gate.NameApproval), request: wreq(nil), want: memgov.StatusCommitted},
 		{name: "approval blast radius", fail: "Principals", step: inGate(gate.NameApproval),
-			request: wreq(func(m map[string]any) { m["memory_ref"] = "acme/billing-agent/shared" }), want: engine.StatusCommitted},
+			request: wreq(func(m map[string]any) { m["memory_ref"] = "acme/billing-agent/shared" }), want: memgov.StatusCommitted},
 		{name: "commit version", fail: "ItemByKey", step: gate.NameCommit + ": assign version",
-			request: wreq(func(m map[string]any) { delete(m, "key") }), want: engine.StatusCommitted},
+			request: wreq(func(m map[string]any) { delete(m, "key") }), want: memgov.StatusCommitted},
 		{name: "stage item", fail: "ItemByKey", step: gate.NameCommit + ": read item",
 			request: wreq(func(m map[string]any) {
 				delete(m, "key")
 				m["source_agent_id"] = "support-bot"
 				m["memory_ref"] = "acme/support-bot"
 			}),
-			want: engine.StatusDeferred},
+			want: memgov.StatusDeferred},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -285,7 +286,7 @@ func TestWriteFailsWhenAStepCannotRead(t *testing.T) {
 			}
 			log0, out0 := counts(t, fs)
 			fs.fail, fs.armed = tc.fail, true
-			req, err := engine.DecodeWriteRequest(tc.request)
+			req, err := memgov.DecodeWriteRequest(tc.request)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,16 +9,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/gate"
 )
 
 func setupAgents(t testing.TB, e *engine.Engine) {
 	t.Helper()
-	for _, p := range []engine.Principal{
-		{ID: "support-bot", Role: engine.Executor, Tenant: "acme"},
-		{ID: "billing-agent", Role: engine.Orchestrator, Tenant: "acme"},
-		{ID: "jane", Role: engine.Curator, Tenant: "*"},
-		{ID: "ops", Role: engine.Operator, Tenant: "*"},
+	for _, p := range []memgov.Principal{
+		{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"},
+		{ID: "billing-agent", Role: memgov.Orchestrator, Tenant: "acme"},
+		{ID: "jane", Role: memgov.Curator, Tenant: "*"},
+		{ID: "ops", Role: memgov.Operator, Tenant: "*"},
 	} {
 		if _, err := e.AddPrincipal(context.Background(), p, "admin"); err != nil {
 			t.Fatal(err)
@@ -40,48 +42,48 @@ func TestReviewVisibility(t *testing.T) {
 	setupAgents(t, e)
 	ctx := context.Background()
 	res := write(t, e, req("support-bot", "acme/support-bot", "c7/lang", "Customer 7 wants invoices in German."))
-	if res.Status != engine.StatusDeferred || res.ReviewID == "" {
+	if res.Status != memgov.StatusDeferred || res.ReviewID == "" {
 		t.Fatalf("want a deferred write, got %+v", res)
 	}
-	if _, err := e.Get(ctx, "acme/support-bot", "c7/lang"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.Get(ctx, "acme/support-bot", "c7/lang"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("pending write is readable: %v", err)
 	}
-	if snap, _ := e.Read(ctx, engine.ReadQuery{MemoryRef: "acme/support-bot"}); len(snap.Versions) != 0 {
+	if snap, _ := e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/support-bot"}); len(snap.Versions) != 0 {
 		t.Fatalf("pending write listed")
 	}
 	// The writer cannot approve, nor can an operator.
-	if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "support-bot", Approve: true}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "support-bot", Approve: true}); !errors.Is(err, engine.ErrForbidden) {
 		t.Fatalf("self-approval: %v", err)
 	}
-	if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "ops", Approve: true}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "ops", Approve: true}); !errors.Is(err, engine.ErrForbidden) {
 		t.Fatalf("operator approval: %v", err)
 	}
-	r, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true, Note: "confirmed by phone"})
-	if err != nil || r.Status != engine.ReviewApproved || r.DecidedBy != "jane" {
+	r, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true, Note: "confirmed by phone"})
+	if err != nil || r.Status != memgov.ReviewApproved || r.DecidedBy != "jane" {
 		t.Fatalf("approve = %+v, %v", r, err)
 	}
 	v, err := e.Get(ctx, "acme/support-bot", "c7/lang")
 	if err != nil || v.Text() != "Customer 7 wants invoices in German." {
 		t.Fatalf("approved write not readable: %+v %v", v, err)
 	}
-	if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true}); !errors.Is(err, engine.ErrConflict) {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true}); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("deciding twice: %v", err)
 	}
 
 	res = write(t, e, req("support-bot", "acme/support-bot", "c8/lang", "Customer 8 wants invoices in Klingon."))
-	if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "jane"}); !errors.Is(err, engine.ErrInvalid) {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane"}); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("reject without a code: %v", err)
 	}
-	r, err = e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "FACTUAL_ERROR", Note: "no such language on file"})
-	if err != nil || r.Status != engine.ReviewRejected || r.DecisionCode != "FACTUAL_ERROR" || r.Note != "no such language on file" {
+	r, err = e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "FACTUAL_ERROR", Note: "no such language on file"})
+	if err != nil || r.Status != memgov.ReviewRejected || r.DecisionCode != "FACTUAL_ERROR" || r.Note != "no such language on file" {
 		t.Fatalf("reject = %+v, %v", r, err)
 	}
-	if _, err := e.Get(ctx, "acme/support-bot", "c8/lang"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.Get(ctx, "acme/support-bot", "c8/lang"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("rejected write readable: %v", err)
 	}
 	// The decision is in the log with the reviewer and the reason.
 	_, hist, err := e.History(ctx, r.ItemID)
-	if err != nil || len(hist) != 1 || hist[0].State != engine.Retracted {
+	if err != nil || len(hist) != 1 || hist[0].State != memgov.Retracted {
 		t.Fatalf("history = %+v, %v", hist, err)
 	}
 	if rep, err := e.Verify(ctx); err != nil || !rep.OK {
@@ -110,7 +112,7 @@ func TestProvenanceCycle(t *testing.T) {
 	}
 	// Rewriting A to rest on B closes the loop A -> B -> A.
 	res := write(t, e, cite("fact/a", "Plan A includes phone support, as plan B confirms.", b.ItemID))
-	if res.Status != engine.StatusRejected || res.Reason != engine.ReasonProvenanceCycle {
+	if res.Status != memgov.StatusRejected || res.Reason != gate.ReasonProvenanceCycle {
 		t.Fatalf("got %+v, want PROVENANCE_CYCLE", res)
 	}
 }
@@ -122,16 +124,16 @@ func TestLowReputationRoutesToReview(t *testing.T) {
 	ctx := context.Background()
 	for i := 0; i < 3; i++ {
 		res := write(t, e, req("support-bot", "acme/support-bot", fmt.Sprintf("k%d", i), fmt.Sprintf("Customer %d prefers fax number %d.", i, 1000+i*7919)))
-		if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "FACTUAL_ERROR"}); err != nil {
+		if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "FACTUAL_ERROR"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	ok := write(t, e, req("billing-agent", "acme/billing-agent", "x", "Invoice 9 was paid in full."))
-	if ok.Status != engine.StatusCommitted {
+	if ok.Status != memgov.StatusCommitted {
 		t.Fatalf("a reputable agent's write: %+v", ok)
 	}
 	res := write(t, e, req("support-bot", "acme/support-bot", "k9", "Customer 9 prefers letters in the mail."))
-	if res.Status != engine.StatusDeferred {
+	if res.Status != memgov.StatusDeferred {
 		t.Fatalf("low-reputation write: %+v", res)
 	}
 	rv, err := e.Review(ctx, res.ReviewID)
@@ -155,10 +157,10 @@ func TestSyncBlockDecision(t *testing.T) {
 	setupAgents(t, e)
 	ctx := context.Background()
 	res := write(t, e, req("billing-agent", "acme/billing-agent", "refund/limit", "Refunds up to $5,000 need no second signature."))
-	if res.Tier != engine.TierSync {
+	if res.Tier != memgov.TierSync {
 		t.Fatalf("want SYNC_BLOCK, got %+v", res)
 	}
-	done := make(chan engine.WriteResult, 1)
+	done := make(chan memgov.WriteResult, 1)
 	go func() {
 		r, err := e.WaitReview(ctx, res.ReviewID, 10*time.Millisecond)
 		if err != nil {
@@ -166,11 +168,11 @@ func TestSyncBlockDecision(t *testing.T) {
 		}
 		done <- r
 	}()
-	if _, err := e.Decide(ctx, engine.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "POLICY_VIOLATION", Note: "limit is $1,000"}); err != nil {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "POLICY_VIOLATION", Note: "limit is $1,000"}); err != nil {
 		t.Fatal(err)
 	}
 	got := <-done
-	if got.Status != engine.StatusRejected || got.Reason != engine.ReasonReviewRejected {
+	if got.Status != memgov.StatusRejected || got.Reason != engine.ReasonReviewRejected {
 		t.Fatalf("waiting writer got %+v", got)
 	}
 }
@@ -183,7 +185,7 @@ func TestReviewQueueOrder(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		write(t, e, req("support-bot", "acme/support-bot", fmt.Sprintf("k%d", i), fmt.Sprintf("Customer %d asked for a callback on day %d.", i*31, i+3)))
 	}
-	rs, total, err := e.Reviews(ctx, engine.ReviewQuery{Limit: 3})
+	rs, total, err := e.Reviews(ctx, memgov.ReviewQuery{Limit: 3})
 	if err != nil || total != 5 || len(rs) != 3 {
 		t.Fatalf("reviews = %d/%d, %v", len(rs), total, err)
 	}
@@ -192,10 +194,10 @@ func TestReviewQueueOrder(t *testing.T) {
 			t.Fatalf("not sorted by risk: %v then %v", rs[i-1].Risk, rs[i].Risk)
 		}
 	}
-	if rs, _, _ := e.Reviews(ctx, engine.ReviewQuery{Agent: "billing-agent"}); len(rs) != 0 {
+	if rs, _, _ := e.Reviews(ctx, memgov.ReviewQuery{Agent: "billing-agent"}); len(rs) != 0 {
 		t.Fatalf("agent filter: %d", len(rs))
 	}
-	if rs, _, _ := e.Reviews(ctx, engine.ReviewQuery{Breached: true}); len(rs) != 0 {
+	if rs, _, _ := e.Reviews(ctx, memgov.ReviewQuery{Breached: true}); len(rs) != 0 {
 		t.Fatalf("nothing is past its SLA yet: %d", len(rs))
 	}
 }
@@ -235,21 +237,21 @@ func TestApprovedSupersession(t *testing.T) {
 	}
 	// A stated preference is a claim (SEMANTIC): contradictions of episodes
 	// are kept side by side instead (engine/resolve.go).
-	if r := write(t, e, fact("c42/channel", "email", 0.6)); r.Status == engine.StatusDeferred {
-		if _, err := e.Decide(ctx, engine.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+	if r := write(t, e, fact("c42/channel", "email", 0.6)); r.Status == memgov.StatusDeferred {
+		if _, err := e.Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 			t.Fatal(err)
 		}
-	} else if r.Status != engine.StatusCommitted {
+	} else if r.Status != memgov.StatusCommitted {
 		t.Fatalf("%+v", r)
 	}
 	r := write(t, e, fact("c42/channel-new", "sms", 0.95))
-	if r.Status != engine.StatusDeferred || r.Reason != engine.ReasonContradiction {
+	if r.Status != memgov.StatusDeferred || r.Reason != gate.ReasonContradiction {
 		t.Fatalf("%+v", r)
 	}
-	if _, err := e.Decide(ctx, engine.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Get(ctx, "acme/billing-agent", "c42/channel"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.Get(ctx, "acme/billing-agent", "c42/channel"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("the superseded fact is still visible: %v", err)
 	}
 	v, err := e.Get(ctx, "acme/billing-agent", "c42/channel-new")
@@ -302,11 +304,11 @@ func TestConcurrentGoroutines(t *testing.T) {
 		go func(w int) {
 			defer wg.Done()
 			for i := 0; i < per; i++ {
-				r, err := engine.DecodeWriteRequest(req("billing-agent", "acme/billing-agent", fmt.Sprintf("w%d/k%d", w, i),
+				r, err := memgov.DecodeWriteRequest(req("billing-agent", "acme/billing-agent", fmt.Sprintf("w%d/k%d", w, i),
 					fmt.Sprintf("Worker %d recorded payment %d of invoice %d.", w, i, w*1000+i*37)))
 				if err == nil {
-					var res engine.WriteResult
-					if res, err = e.Write(ctx, r); err == nil && res.Status != engine.StatusCommitted {
+					var res memgov.WriteResult
+					if res, err = e.Write(ctx, r); err == nil && res.Status != memgov.StatusCommitted {
 						err = fmt.Errorf("worker %d write %d: %+v", w, i, res)
 					}
 				}
@@ -314,7 +316,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 					errs <- err
 				}
 			}
-			same, _ := engine.DecodeWriteRequest([]byte(`{"source_agent_id":"billing-agent","memory_ref":"acme/billing-agent","key":"once","target_layer":"WORKING","idempotency_token":"tok","content":{"text":"once"}}`))
+			same, _ := memgov.DecodeWriteRequest([]byte(`{"source_agent_id":"billing-agent","memory_ref":"acme/billing-agent","key":"once","target_layer":"WORKING","idempotency_token":"tok","content":{"text":"once"}}`))
 			res, err := e.Write(ctx, same)
 			if err != nil {
 				errs <- err
@@ -333,10 +335,10 @@ func TestConcurrentGoroutines(t *testing.T) {
 	for s := range statuses {
 		counts[s]++
 	}
-	if counts[engine.StatusCommitted] != 1 || counts[engine.StatusAlreadyCommitted] != workers-1 {
+	if counts[memgov.StatusCommitted] != 1 || counts[memgov.StatusAlreadyCommitted] != workers-1 {
 		t.Fatalf("one token from %d goroutines: %v", workers, counts)
 	}
-	snap, err := e.Read(ctx, engine.ReadQuery{MemoryRef: "acme/billing-agent"})
+	snap, err := e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/billing-agent"})
 	if err != nil || len(snap.Versions) != workers*per+1 {
 		t.Fatalf("%d entries, want %d (%v)", len(snap.Versions), workers*per+1, err)
 	}

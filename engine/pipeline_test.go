@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/store/sqlite"
@@ -19,7 +20,7 @@ var testKey = []byte("memgov-test-key-0123456789abcdef")
 // pipelineCases is testdata/pipeline/cases.json: one case per outcome and
 // reason code, shared with the CLI tests.
 type pipelineCases struct {
-	Principals []engine.Principal `json:"principals"`
+	Principals []memgov.Principal `json:"principals"`
 	Cases      []pipelineCase     `json:"cases"`
 }
 
@@ -64,9 +65,9 @@ func newEngine(t testing.TB, pol string, opts ...engine.Option) *engine.Engine {
 	return engine.New(s, testKey, append([]engine.Option{engine.WithPolicy(p)}, opts...)...)
 }
 
-func write(t testing.TB, e *engine.Engine, raw []byte) engine.WriteResult {
+func write(t testing.TB, e *engine.Engine, raw []byte) memgov.WriteResult {
 	t.Helper()
-	req, err := engine.DecodeWriteRequest(raw)
+	req, err := memgov.DecodeWriteRequest(raw)
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
@@ -89,12 +90,12 @@ func TestPipelineReasonCodes(t *testing.T) {
 				}
 			}
 			for i, s := range tc.Setup {
-				if r := write(t, e, s); !r.Accepted() && r.Status != engine.StatusDeferred {
+				if r := write(t, e, s); !r.Accepted() && r.Status != memgov.StatusDeferred {
 					t.Fatalf("setup write %d: %+v", i, r)
 				}
 			}
 			res := write(t, e, tc.Request)
-			if tc.Wait && res.Status == engine.StatusDeferred {
+			if tc.Wait && res.Status == memgov.StatusDeferred {
 				var err error
 				if res, err = e.WaitReview(ctx, res.ReviewID, 20*time.Millisecond); err != nil {
 					t.Fatal(err)

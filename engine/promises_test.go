@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/gate"
 )
 
 // Every write of these tests is a SYNC_BLOCK: the risk thresholds sit below
@@ -28,36 +30,36 @@ func TestSyncReviewFailsClosedOnFirstTouch(t *testing.T) {
 	ctx := context.Background()
 	a := write(t, e, orchReq("refund/limit", "Refunds up to $5,000 need no second signature."))
 	b := write(t, e, orchReq("refund/cap", "Refunds are capped at $9,000 a year."))
-	if a.Status != engine.StatusDeferred || a.Tier != engine.TierSync || b.Tier != engine.TierSync {
+	if a.Status != memgov.StatusDeferred || a.Tier != memgov.TierSync || b.Tier != memgov.TierSync {
 		t.Fatalf("%+v %+v", a, b)
 	}
 	c.advance(9 * time.Minute)
-	if rs, _, err := e.Reviews(ctx, engine.ReviewQuery{}); err != nil || len(rs) != 2 {
+	if rs, _, err := e.Reviews(ctx, memgov.ReviewQuery{}); err != nil || len(rs) != 2 {
 		t.Fatalf("before the deadline: %d reviews, %v", len(rs), err)
 	}
 	c.advance(2 * time.Minute)
-	_, err := e.Decide(ctx, engine.Decision{ReviewID: a.ReviewID, Reviewer: "jane", Approve: true})
+	_, err := e.Decide(ctx, memgov.Decision{ReviewID: a.ReviewID, Reviewer: "jane", Approve: true})
 	if !errors.Is(err, engine.ErrApprovalTimeout) {
 		t.Fatalf("approval after the deadline: %v", err)
 	}
 	r, err := e.Review(ctx, a.ReviewID)
-	if err != nil || r.Status != engine.ReviewRejected || r.DecisionCode != engine.ReasonApprovalTimeout || r.DecidedBy != "memgov" {
+	if err != nil || r.Status != memgov.ReviewRejected || r.DecisionCode != memgov.ReasonApprovalTimeout || r.DecidedBy != "memgov" {
 		t.Fatalf("expired review: %+v %v", r, err)
 	}
-	if v, err := e.Get(ctx, "acme/orch", "refund/limit"); !errors.Is(err, engine.ErrNotFound) {
+	if v, err := e.Get(ctx, "acme/orch", "refund/limit"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("a timed-out write is visible: %+v %v", v, err)
 	}
 	// Listing is a touch: the other review is rejected too.
-	if rs, _, err := e.Reviews(ctx, engine.ReviewQuery{}); err != nil || len(rs) != 0 {
+	if rs, _, err := e.Reviews(ctx, memgov.ReviewQuery{}); err != nil || len(rs) != 0 {
 		t.Fatalf("after the deadline: %d open reviews, %v", len(rs), err)
 	}
 	r, _ = e.Review(ctx, b.ReviewID)
-	if r.Status != engine.ReviewRejected || r.DecisionCode != engine.ReasonApprovalTimeout {
+	if r.Status != memgov.ReviewRejected || r.DecisionCode != memgov.ReasonApprovalTimeout {
 		t.Fatalf("listed review: %+v", r)
 	}
 	// A waiting writer gets the final outcome at once.
 	res, err := e.AwaitSync(ctx, b)
-	if err != nil || res.Status != engine.StatusRejected || res.Reason != engine.ReasonApprovalTimeout {
+	if err != nil || res.Status != memgov.StatusRejected || res.Reason != memgov.ReasonApprovalTimeout {
 		t.Fatalf("AwaitSync: %+v %v", res, err)
 	}
 	if sw, err := e.SweepReviews(ctx); err != nil || sw.TimedOut != 0 {
@@ -72,14 +74,14 @@ func TestIdempotencyConflict(t *testing.T) {
 	req := func(ref, text string) []byte {
 		return []byte(fmt.Sprintf(`{"source_agent_id":"orch","memory_ref":%q,"key":"k","target_layer":"WORKING","idempotency_token":"t-1","content":{"text":%q}}`, ref, text))
 	}
-	if r := write(t, e, req("acme/orch", "one")); r.Status != engine.StatusCommitted {
+	if r := write(t, e, req("acme/orch", "one")); r.Status != memgov.StatusCommitted {
 		t.Fatalf("%+v", r)
 	}
-	if r := write(t, e, req("acme/orch", "one")); r.Status != engine.StatusAlreadyCommitted {
+	if r := write(t, e, req("acme/orch", "one")); r.Status != memgov.StatusAlreadyCommitted {
 		t.Fatalf("replay: %+v", r)
 	}
-	for _, r := range []engine.WriteResult{write(t, e, req("acme/orch", "two")), write(t, e, req("acme/orch/x", "one"))} {
-		if r.Status != engine.StatusRejected || r.Reason != "IDEMPOTENCY_CONFLICT" {
+	for _, r := range []memgov.WriteResult{write(t, e, req("acme/orch", "two")), write(t, e, req("acme/orch/x", "one"))} {
+		if r.Status != memgov.StatusRejected || r.Reason != "IDEMPOTENCY_CONFLICT" {
 			t.Fatalf("conflict: %+v", r)
 		}
 	}
@@ -100,11 +102,11 @@ func TestContradictionRateQuarantines(t *testing.T) {
 	var committed []string
 	for i, place := range []string{"Lyon", "Oslo"} {
 		r := write(t, e, spo(fmt.Sprintf("w%d", i+1), fmt.Sprintf("warehouse-%d", i+1), place))
-		if r.Status == engine.StatusDeferred { // an orchestrator's semantic memory is reviewed
-			if _, err := e.Decide(ctx, engine.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+		if r.Status == memgov.StatusDeferred { // an orchestrator's semantic memory is reviewed
+			if _, err := e.Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 				t.Fatal(err)
 			}
-		} else if r.Status != engine.StatusCommitted {
+		} else if r.Status != memgov.StatusCommitted {
 			t.Fatalf("%+v", r)
 		}
 		committed = append(committed, r.VersionID)
@@ -112,19 +114,19 @@ func TestContradictionRateQuarantines(t *testing.T) {
 	contradicting := 0
 	for i, place := range []string{"Porto", "Gent"} {
 		r := write(t, e, spo(fmt.Sprintf("c%d", i+1), fmt.Sprintf("warehouse-%d", i+1), place))
-		if r.Reason == engine.ReasonContradiction {
+		if r.Reason == gate.ReasonContradiction {
 			contradicting++
 		}
 	}
 	if contradicting != 2 {
 		t.Fatalf("%d contradicting writes", contradicting)
 	}
-	qs, err := e.Quarantined(ctx, engine.QuarantineQuery{Status: engine.QuarantineOpen})
+	qs, err := e.Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen})
 	if err != nil || len(qs) != 2 || qs[0].Agent != "orch" {
 		t.Fatalf("quarantine: %+v %v", qs, err)
 	}
 	for _, k := range []string{"w1", "w2"} {
-		if _, err := e.Get(ctx, "acme/orch", k); !errors.Is(err, engine.ErrNotFound) {
+		if _, err := e.Get(ctx, "acme/orch", k); !errors.Is(err, memgov.ErrNotFound) {
 			t.Fatalf("quarantined %s still read: %v", k, err)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 	"github.com/memgov/memgov/engine/similar"
@@ -43,17 +45,17 @@ const (
 
 // PromotionCandidate is one group of corroborating episodes.
 type PromotionCandidate struct {
-	Key            string       `json:"key"` // the semantic key it promotes to
-	Text           string       `json:"text"`
-	Subject        string       `json:"subject,omitempty"`
-	Predicate      string       `json:"predicate,omitempty"`
-	Object         string       `json:"object,omitempty"`
-	Episodes       []string     `json:"episodes"` // keys of the episodes
-	Agents         []string     `json:"agents"`
-	URIs           []string     `json:"evidence_uris"`
-	Corroborations int          `json:"corroborations"` // independent episodes
-	Status         string       `json:"status"`
-	Result         *WriteResult `json:"result,omitempty"`
+	Key            string              `json:"key"` // the semantic key it promotes to
+	Text           string              `json:"text"`
+	Subject        string              `json:"subject,omitempty"`
+	Predicate      string              `json:"predicate,omitempty"`
+	Object         string              `json:"object,omitempty"`
+	Episodes       []string            `json:"episodes"` // keys of the episodes
+	Agents         []string            `json:"agents"`
+	URIs           []string            `json:"evidence_uris"`
+	Corroborations int                 `json:"corroborations"` // independent episodes
+	Status         string              `json:"status"`
+	Result         *memgov.WriteResult `json:"result,omitempty"`
 }
 
 // PromoteReport is what one promotion pass found and did.
@@ -69,14 +71,14 @@ type PromoteReport struct {
 }
 
 type episode struct {
-	v    Version
-	feat Features
-	ev   []EvidenceRef
+	v    memgov.Version
+	feat memory.Features
+	ev   []oplog.EvidenceRef
 }
 
 type episodeGroup struct {
 	eps  []episode
-	feat Features
+	feat memory.Features
 }
 
 // Promote runs one promotion pass over ref as by.
@@ -89,7 +91,7 @@ func (e *Engine) PlanPromotion(ctx context.Context, ref, by string) (PromoteRepo
 	return e.promote(ctx, ref, by, true)
 }
 
-func externalURIs(evs []EvidenceRef) []string {
+func externalURIs(evs []oplog.EvidenceRef) []string {
 	var out []string
 	for _, r := range evs {
 		if r.SourceURI != "" && r.SourceType != "MEMORY_ITEM" && r.SourceType != "AGENT_REASONING" {
@@ -102,27 +104,27 @@ func externalURIs(evs []EvidenceRef) []string {
 func (e *Engine) promote(ctx context.Context, ref, by string, dry bool) (PromoteReport, error) {
 	rep := PromoteReport{MemoryRef: ref, By: by, DryRun: dry, Required: e.policy.Promotion.Corroborations, Candidates: []PromotionCandidate{}}
 	if _, err := scope.Parse(ref); err != nil {
-		return rep, fmt.Errorf("%w: memory ref: %v", ErrInvalid, err)
+		return rep, fmt.Errorf("%w: memory ref: %v", memgov.ErrInvalid, err)
 	}
 	var groups []*episodeGroup
 	existing := map[string]bool{}
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		p, err := tx.Principal(ctx, by)
 		if err != nil {
-			return fmt.Errorf("%w: unknown principal %q (register %s or pass an agent)", ErrUnauthorized, by, PromoterPrincipal)
+			return fmt.Errorf("%w: unknown principal %q (register %s or pass an agent)", memgov.ErrUnauthorized, by, PromoterPrincipal)
 		}
 		if err := e.permit(p, ActPromote, Target{Ref: ref}); err != nil {
 			return err
 		}
-		vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Now: e.Now()})
+		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: e.Now()})
 		if err != nil {
 			return err
 		}
 		for _, v := range vs {
-			if v.Layer == Semantic {
+			if v.Layer == memgov.Semantic {
 				existing[v.Key] = true
 			}
-			if v.Layer != Episodic || Reserved(v.Key) {
+			if v.Layer != memgov.Episodic || Reserved(v.Key) {
 				continue
 			}
 			rep.Scanned++
@@ -160,9 +162,9 @@ func (e *Engine) promote(ctx context.Context, ref, by string, dry bool) (Promote
 			}
 			c.Status, c.Result = PromoteWritten, &res
 			switch res.Status {
-			case StatusCommitted, StatusMerged:
+			case memgov.StatusCommitted, memgov.StatusMerged:
 				rep.Promoted++
-			case StatusDeferred:
+			case memgov.StatusDeferred:
 				rep.Deferred++
 			}
 		}
@@ -222,7 +224,7 @@ func candidateOf(g *episodeGroup) PromotionCandidate {
 	return c
 }
 
-func promotionRequest(g *episodeGroup, c PromotionCandidate, ref, by string) WriteRequest {
+func promotionRequest(g *episodeGroup, c PromotionCandidate, ref, by string) memgov.WriteRequest {
 	content := map[string]any{"text": c.Text}
 	first := g.eps[0].v
 	var raw map[string]any
@@ -235,11 +237,11 @@ func promotionRequest(g *episodeGroup, c PromotionCandidate, ref, by string) Wri
 	}
 	cb, _ := json.Marshal(content)
 	conf := 0.0
-	var evs []EvidenceRef
+	var evs []oplog.EvidenceRef
 	seen := map[string]bool{}
 	for _, ep := range g.eps {
 		conf = max(conf, ep.v.Confidence)
-		evs = append(evs, EvidenceRef{SourceType: "MEMORY_ITEM", SourceItemID: ep.v.ItemID})
+		evs = append(evs, oplog.EvidenceRef{SourceType: "MEMORY_ITEM", SourceItemID: ep.v.ItemID})
 		for _, r := range ep.ev {
 			if r.SourceURI == "" || r.SourceType == "MEMORY_ITEM" || r.SourceType == "AGENT_REASONING" || seen[r.SourceURI] {
 				continue
@@ -251,7 +253,7 @@ func promotionRequest(g *episodeGroup, c PromotionCandidate, ref, by string) Wri
 	if conf == 0 {
 		conf = 0.5
 	}
-	return WriteRequest{SourceAgentID: by, MemoryRef: ref, Key: c.Key, TargetLayer: Semantic, Content: cb, Tags: []string{"promoted"},
+	return memgov.WriteRequest{SourceAgentID: by, MemoryRef: ref, Key: c.Key, TargetLayer: memgov.Semantic, Content: cb, Tags: []string{"promoted"},
 		EvidenceRefs: evs, Confidence: &conf, ObservationType: "tool_result_verified",
 		RequestID: "promote-" + c.Key[len("promoted/"):]}
 }

@@ -7,15 +7,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
-func episodeBy(t *testing.T, e *engine.Engine, key, agent, content, uri string) engine.PutResult {
+func episodeBy(t *testing.T, e *engine.Engine, key, agent, content, uri string) memgov.PutResult {
 	t.Helper()
 	a := 0.9
-	r := engine.PutRequest{MemoryRef: "acme/shared", Key: key, Layer: engine.Episodic, Actor: agent, Confidence: 0.7, Content: json.RawMessage(content)}
+	r := memgov.PutRequest{MemoryRef: "acme/shared", Key: key, Layer: memgov.Episodic, Actor: agent, Confidence: 0.7, Content: json.RawMessage(content)}
 	if uri != "" {
-		r.Evidence = []engine.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: uri, Authority: &a}}
+		r.Evidence = []oplog.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: uri, Authority: &a}}
 	}
 	res, err := e.Put(context.Background(), r)
 	if err != nil {
@@ -27,7 +29,7 @@ func episodeBy(t *testing.T, e *engine.Engine, key, agent, content, uri string) 
 func TestPromoteAfterIndependentCorroborations(t *testing.T) {
 	ctx := context.Background()
 	e, c := lcEngine(t, "")
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: engine.PromoterPrincipal, Role: engine.Orchestrator, Tenant: "acme"}, ""); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: engine.PromoterPrincipal, Role: memgov.Orchestrator, Tenant: "acme"}, ""); err != nil {
 		t.Fatal(err)
 	}
 	fact := `{"text":"%s","subject":"eu shipping","predicate":"takes","object":"four business days"}`
@@ -65,7 +67,7 @@ func TestPromoteAfterIndependentCorroborations(t *testing.T) {
 	}
 	cand := rep.Candidates[0]
 	// An orchestrator proposes semantic memory: the promotion waits for a curator.
-	if cand.Status != engine.PromoteWritten || cand.Result.Status != engine.StatusDeferred || rep.Deferred != 1 {
+	if cand.Status != engine.PromoteWritten || cand.Result.Status != memgov.StatusDeferred || rep.Deferred != 1 {
 		t.Fatalf("promotion: %+v %+v", cand, cand.Result)
 	}
 	rv, _ := e.Review(ctx, cand.Result.ReviewID)
@@ -85,7 +87,7 @@ func TestPromoteAfterIndependentCorroborations(t *testing.T) {
 	}
 	approveAs(t, e, cand.Result.ReviewID, "jane")
 	v, err := e.Get(ctx, "acme/shared", cand.Key)
-	if err != nil || v.Layer != engine.Semantic || v.CreatedBy != engine.PromoterPrincipal {
+	if err != nil || v.Layer != memgov.Semantic || v.CreatedBy != engine.PromoterPrincipal {
 		t.Fatalf("promoted fact: %+v %v", v, err)
 	}
 	again, _ := e.Promote(ctx, "acme/shared", engine.PromoterPrincipal)

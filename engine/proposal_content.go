@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/guard"
 )
@@ -13,7 +14,7 @@ import (
 // strings through the guard of the content policy gate that protects memory
 // writes: a proposal that would carry an injection into what agents read is
 // refused the same way.
-func checkProposalContent(in ProposalInput, artifact json.RawMessage) error {
+func checkProposalContent(in memgov.ProposalInput, artifact json.RawMessage) error {
 	content := artifact
 	if len(content) == 0 || content[0] != '{' {
 		// The gate reads a JSON object's strings: wrap any other value.
@@ -41,7 +42,7 @@ func checkProposalContent(in ProposalInput, artifact json.RawMessage) error {
 			if len(parts) > 3 {
 				parts = parts[:3]
 			}
-			return fmt.Errorf("%w: %s: %s", ErrInvalid, gate.ReasonContentPolicy, strings.Join(parts, "; "))
+			return fmt.Errorf("%w: %s: %s", memgov.ErrInvalid, gate.ReasonContentPolicy, strings.Join(parts, "; "))
 		}
 	}
 	return nil

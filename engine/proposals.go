@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -29,18 +29,12 @@ var ProposalKinds = []string{"agent-pack", "workflow-chain-pack", "prompt-templa
 
 // Proposal states.
 const (
-	ProposalDraft    = "draft"
-	ProposalRevised  = "revised"
-	ProposalApplied  = "applied"
-	ProposalRejected = "rejected"
-	ProposalArchived = "archived"
+	ProposalApplied = "applied"
 )
 
 // Activation modes and the direct-rbac scope.
 const (
-	ActivationApprovalGate = policy.ActivationApprovalGate
-	ActivationDirectRBAC   = policy.ActivationDirectRBAC
-	ScopeProposalActivate  = "proposal:activate"
+	ScopeProposalActivate = "proposal:activate"
 )
 
 // ActivationGate decides whether p may apply pr through mode, the policy's
@@ -48,85 +42,23 @@ const (
 // under approval-gate a curator of the tenant who is not the owner applies;
 // under direct-rbac a principal holding the proposal:activate scope. It
 // returns the mode, or an error wrapping ErrForbidden that says why not.
-func ActivationGate(mode string, p Principal, pr Proposal) (string, error) {
+func ActivationGate(mode string, p memgov.Principal, pr memgov.Proposal) (string, error) {
 	switch mode {
-	case ActivationApprovalGate:
-		if p.Role == Curator && p.ID != pr.Owner.Principal {
+	case policy.ActivationApprovalGate:
+		if p.Role == memgov.Curator && p.ID != pr.Owner.Principal {
 			return mode, nil
 		}
-		if p.Role == Curator {
+		if p.Role == memgov.Curator {
 			return "", fmt.Errorf("%w: %s owns this proposal; another curator must apply it (activation is %s)", ErrForbidden, p.ID, mode)
 		}
 		return "", fmt.Errorf("%w: %s is %s; activation is %s: a curator who is not the owner applies proposals", ErrForbidden, p.ID, p.Role, mode)
-	case ActivationDirectRBAC:
+	case policy.ActivationDirectRBAC:
 		if HasScope(p, ScopeProposalActivate) {
 			return mode, nil
 		}
 		return "", fmt.Errorf("%w: %s does not hold the %s scope; activation is %s", ErrForbidden, p.ID, ScopeProposalActivate, mode)
 	}
-	return "", fmt.Errorf("%w: activation mode %q is not one of %s, %s", ErrInvalid, mode, ActivationApprovalGate, ActivationDirectRBAC)
-}
-
-// ProposalOwner is the spec §15.12 owner of a proposal.
-type ProposalOwner = oplog.ProposalOwner
-
-// ProposalProvenance points at the runs the artifact was learnt from.
-type ProposalProvenance struct {
-	SourceRunIDs []string `json:"sourceRunIds"`
-}
-
-// Proposal is a reviewable, inert artifact.
-type Proposal struct {
-	ID            string             `json:"id"`
-	Kind          string             `json:"kind"`
-	State         string             `json:"state"`
-	Title         string             `json:"title,omitempty"`
-	Artifact      json.RawMessage    `json:"artifact"`
-	ArtifactHash  string             `json:"artifactHash"`
-	Rationale     string             `json:"rationale,omitempty"`
-	DuplicateOf   string             `json:"duplicateOf,omitempty"`
-	Owner         ProposalOwner      `json:"owner"`
-	Provenance    ProposalProvenance `json:"provenance"`
-	Revision      int                `json:"revision"`
-	InstalledHash string             `json:"installedHash,omitempty"`
-	DecidedBy     string             `json:"decidedBy,omitempty"`
-	Gate          string             `json:"activation,omitempty"`
-	Note          string             `json:"note,omitempty"`
-	CreatedAt     time.Time          `json:"createdAt"`
-	UpdatedAt     time.Time          `json:"updatedAt"`
-}
-
-// ProposalRevision is one persisted artifact of a proposal.
-type ProposalRevision struct {
-	Revision     int             `json:"revision"`
-	Artifact     json.RawMessage `json:"artifact"`
-	ArtifactHash string          `json:"artifactHash"`
-	Rationale    string          `json:"rationale,omitempty"`
-	By           string          `json:"by"`
-	At           time.Time       `json:"at"`
-	LSN          int64           `json:"lsn"`
-}
-
-// ProposalQuery selects proposals.
-type ProposalQuery struct {
-	Tenant       string // "" or "*": every tenant
-	State        string
-	Kind         string
-	ArtifactHash string
-	Limit        int // 0: 200
-}
-
-// ProposalInput creates or revises a proposal.
-type ProposalInput struct {
-	Kind         string
-	Title        string
-	Artifact     json.RawMessage // a JSON value, stored canonical
-	Rationale    string
-	SourceRunIDs []string
-	Workspace    string
-	Tenant       string // needed only when the actor governs every tenant
-	DuplicateOf  string // "": detected (same tenant, kind and artifact hash)
-	RunID        string // whose secrets are redacted (SR-1), with the global ones
+	return "", fmt.Errorf("%w: activation mode %q is not one of %s, %s", memgov.ErrInvalid, mode, policy.ActivationApprovalGate, policy.ActivationDirectRBAC)
 }
 
 func validKind(k string) bool {
@@ -140,13 +72,13 @@ func validKind(k string) bool {
 
 // prepareArtifact validates, redacts and canonicalises an artifact and its
 // rationale and run ids.
-func (e *Engine) prepareArtifact(in *ProposalInput) (json.RawMessage, string, error) {
+func (e *Engine) prepareArtifact(in *memgov.ProposalInput) (json.RawMessage, string, error) {
 	if len(bytes.TrimSpace(in.Artifact)) == 0 {
-		return nil, "", fmt.Errorf("%w: the proposal needs an artifact", ErrInvalid)
+		return nil, "", fmt.Errorf("%w: the proposal needs an artifact", memgov.ErrInvalid)
 	}
 	raw, err := canon.Canonicalize(in.Artifact)
 	if err != nil {
-		return nil, "", fmt.Errorf("%w: the artifact is not JSON: %v", ErrInvalid, err)
+		return nil, "", fmt.Errorf("%w: the artifact is not JSON: %v", memgov.ErrInvalid, err)
 	}
 	if err := CheckIdentifier("title", in.Title); err != nil {
 		return nil, "", err
@@ -187,35 +119,35 @@ func (e *Engine) prepareArtifact(in *ProposalInput) (json.RawMessage, string, er
 	if err := checkProposalContent(*in, raw); err != nil {
 		return nil, "", err
 	}
-	return raw, HashPayload(raw), nil
+	return raw, oplog.HashPayload(raw), nil
 }
 
-func (e *Engine) appendProposalOp(ctx context.Context, tx Tx, op Op, actor, reason string, d oplog.ProposalData) (*LogEntry, error) {
+func (e *Engine) appendProposalOp(ctx context.Context, tx memgov.Tx, op oplog.Op, actor, reason string, d oplog.ProposalData) (*oplog.Entry, error) {
 	data, err := json.Marshal(d)
 	if err != nil {
 		return nil, err
 	}
-	entry := &LogEntry{Time: e.Now(), Op: op, ItemID: d.ID, Actor: actor}
-	if err := entry.Seal(Payload{Reason: reason, Data: data}); err != nil {
+	entry := &oplog.Entry{Time: e.Now(), Op: op, ItemID: d.ID, Actor: actor}
+	if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
 		return nil, err
 	}
 	return entry, tx.Append(ctx, entry)
 }
 
 // CreateProposal persists a new draft proposal owned by actor.
-func (e *Engine) CreateProposal(ctx context.Context, in ProposalInput, actor string) (Proposal, error) {
+func (e *Engine) CreateProposal(ctx context.Context, in memgov.ProposalInput, actor string) (memgov.Proposal, error) {
 	if !validKind(in.Kind) {
-		return Proposal{}, fmt.Errorf("%w: kind must be one of %s", ErrInvalid, strings.Join(ProposalKinds, ", "))
+		return memgov.Proposal{}, fmt.Errorf("%w: kind must be one of %s", memgov.ErrInvalid, strings.Join(ProposalKinds, ", "))
 	}
 	if in.Workspace != "" && !scope.ValidSegment(in.Workspace) {
-		return Proposal{}, fmt.Errorf("%w: workspace must be 1-64 characters of A-Z a-z 0-9 . _ -", ErrInvalid)
+		return memgov.Proposal{}, fmt.Errorf("%w: workspace must be 1-64 characters of A-Z a-z 0-9 . _ -", memgov.ErrInvalid)
 	}
 	raw, hash, err := e.prepareArtifact(&in)
 	if err != nil {
-		return Proposal{}, err
+		return memgov.Proposal{}, err
 	}
-	var out Proposal
-	err = e.store.Update(ctx, func(tx Tx) error {
+	var out memgov.Proposal
+	err = e.store.Update(ctx, func(tx memgov.Tx) error {
 		if err := requirePrincipal(ctx, tx, actor); err != nil {
 			return err
 		}
@@ -224,9 +156,9 @@ func (e *Engine) CreateProposal(ctx context.Context, in ProposalInput, actor str
 			return err
 		}
 		tenant := p.Tenant
-		if tenant == AllTenants {
+		if tenant == memgov.AllTenants {
 			if !scope.ValidSegment(in.Tenant) {
-				return fmt.Errorf("%w: %s governs every tenant; name the proposal's tenant", ErrInvalid, actor)
+				return fmt.Errorf("%w: %s governs every tenant; name the proposal's tenant", memgov.ErrInvalid, actor)
 			}
 			tenant = in.Tenant
 		} else if in.Tenant != "" && in.Tenant != tenant {
@@ -236,15 +168,15 @@ func (e *Engine) CreateProposal(ctx context.Context, in ProposalInput, actor str
 		if dup != "" {
 			d, err := tx.Proposal(ctx, dup)
 			if err != nil || d.Owner.Tenant != tenant {
-				return fmt.Errorf("%w: duplicateOf names no proposal of tenant %s", ErrInvalid, tenant)
+				return fmt.Errorf("%w: duplicateOf names no proposal of tenant %s", memgov.ErrInvalid, tenant)
 			}
 		} else {
-			same, err := tx.Proposals(ctx, ProposalQuery{Tenant: tenant, Kind: in.Kind, ArtifactHash: hash, Limit: 50})
+			same, err := tx.Proposals(ctx, memgov.ProposalQuery{Tenant: tenant, Kind: in.Kind, ArtifactHash: hash, Limit: 50})
 			if err != nil {
 				return err
 			}
 			for _, s := range same {
-				if s.State != ProposalRejected && s.State != ProposalArchived {
+				if s.State != memgov.ProposalRejected && s.State != memgov.ProposalArchived {
 					dup = s.ID
 					break
 				}
@@ -255,8 +187,8 @@ func (e *Engine) CreateProposal(ctx context.Context, in ProposalInput, actor str
 			runs = []string{}
 		}
 		d := oplog.ProposalData{ID: NewID(), Kind: in.Kind, Title: in.Title, Artifact: raw, ArtifactHash: hash, Rationale: in.Rationale,
-			DuplicateOf: dup, Owner: &ProposalOwner{Tenant: tenant, Workspace: in.Workspace, Principal: actor}, SourceRunIDs: runs}
-		if _, err := e.appendProposalOp(ctx, tx, OpProposalCreate, actor, "proposal created", d); err != nil {
+			DuplicateOf: dup, Owner: &oplog.ProposalOwner{Tenant: tenant, Workspace: in.Workspace, Principal: actor}, SourceRunIDs: runs}
+		if _, err := e.appendProposalOp(ctx, tx, oplog.ProposalCreate, actor, "proposal created", d); err != nil {
 			return err
 		}
 		out, err = tx.Proposal(ctx, d.ID)
@@ -267,17 +199,17 @@ func (e *Engine) CreateProposal(ctx context.Context, in ProposalInput, actor str
 
 // proposalFor loads a proposal and checks that actor may act on it: the
 // owner principal, or a curator or operator governing its tenant.
-func (e *Engine) proposalFor(ctx context.Context, tx ReadTx, id, actor string, ownerOK bool) (Proposal, Principal, error) {
+func (e *Engine) proposalFor(ctx context.Context, tx memgov.ReadTx, id, actor string, ownerOK bool) (memgov.Proposal, memgov.Principal, error) {
 	if err := requirePrincipal(ctx, tx, actor); err != nil {
-		return Proposal{}, Principal{}, err
+		return memgov.Proposal{}, memgov.Principal{}, err
 	}
 	p, err := tx.Principal(ctx, actor)
 	if err != nil {
-		return Proposal{}, Principal{}, err
+		return memgov.Proposal{}, memgov.Principal{}, err
 	}
 	pr, err := tx.Proposal(ctx, id)
 	if err != nil || !p.Governs(pr.Owner.Tenant) {
-		return Proposal{}, p, fmt.Errorf("%w: no proposal %s", ErrNotFound, safeID(id))
+		return memgov.Proposal{}, p, fmt.Errorf("%w: no proposal %s", memgov.ErrNotFound, safeID(id))
 	}
 	if !(ownerOK && pr.Owner.Principal == actor) && !p.Role.Human() {
 		return pr, p, fmt.Errorf("%w: only the proposal's owner or a curator may do that", ErrForbidden)
@@ -287,26 +219,26 @@ func (e *Engine) proposalFor(ctx context.Context, tx ReadTx, id, actor string, o
 
 // ReviseProposal persists a new artifact (and rationale) for a draft or
 // revised proposal; it becomes revised.
-func (e *Engine) ReviseProposal(ctx context.Context, id string, in ProposalInput, actor string) (Proposal, error) {
+func (e *Engine) ReviseProposal(ctx context.Context, id string, in memgov.ProposalInput, actor string) (memgov.Proposal, error) {
 	raw, hash, err := e.prepareArtifact(&in)
 	if err != nil {
-		return Proposal{}, err
+		return memgov.Proposal{}, err
 	}
-	var out Proposal
-	err = e.store.Update(ctx, func(tx Tx) error {
+	var out memgov.Proposal
+	err = e.store.Update(ctx, func(tx memgov.Tx) error {
 		pr, _, err := e.proposalFor(ctx, tx, id, actor, true)
 		if err != nil {
 			return err
 		}
-		if pr.State != ProposalDraft && pr.State != ProposalRevised {
-			return fmt.Errorf("%w: proposal %s is %s; only draft or revised proposals can be revised", ErrConflict, pr.ID, pr.State)
+		if pr.State != memgov.ProposalDraft && pr.State != memgov.ProposalRevised {
+			return fmt.Errorf("%w: proposal %s is %s; only draft or revised proposals can be revised", memgov.ErrConflict, pr.ID, pr.State)
 		}
 		// The proposal's own source runs redact the new rationale too.
 		for _, r := range pr.Provenance.SourceRunIDs {
 			in.Rationale = e.redactor(r).String(in.Rationale)
 		}
 		d := oplog.ProposalData{ID: pr.ID, Artifact: raw, ArtifactHash: hash, Rationale: in.Rationale}
-		if _, err := e.appendProposalOp(ctx, tx, OpProposalRevise, actor, "proposal revised", d); err != nil {
+		if _, err := e.appendProposalOp(ctx, tx, oplog.ProposalRevise, actor, "proposal revised", d); err != nil {
 			return err
 		}
 		out, err = tx.Proposal(ctx, pr.ID)
@@ -336,7 +268,7 @@ type ApplyResult struct {
 // with Status 403 and an error wrapping ErrForbidden; nothing is written.
 func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResult, error) {
 	res := ApplyResult{ProposalID: id}
-	err := e.store.Update(ctx, func(tx Tx) (err error) {
+	err := e.store.Update(ctx, func(tx memgov.Tx) (err error) {
 		if err := requirePrincipal(ctx, tx, actor); err != nil {
 			return err
 		}
@@ -346,7 +278,7 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 		}
 		pr, err := tx.Proposal(ctx, id)
 		if err != nil || !p.Governs(pr.Owner.Tenant) {
-			return fmt.Errorf("%w: no proposal %s", ErrNotFound, safeID(id))
+			return fmt.Errorf("%w: no proposal %s", memgov.ErrNotFound, safeID(id))
 		}
 		if ActsFor(p, pr.Owner.Principal) {
 			res.Status, res.Error = http.StatusForbidden, "forbidden: the owner of a proposal may not activate it"
@@ -357,15 +289,15 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 			res.Status, res.Error = http.StatusForbidden, "forbidden: "+strings.TrimPrefix(err.Error(), ErrForbidden.Error()+": ")
 			return err
 		}
-		if pr.State != ProposalDraft && pr.State != ProposalRevised {
+		if pr.State != memgov.ProposalDraft && pr.State != memgov.ProposalRevised {
 			res.Status, res.State, res.Error = http.StatusConflict, pr.State, "conflict: proposal is "+pr.State
-			return fmt.Errorf("%w: proposal %s is %s; only draft or revised proposals can be applied", ErrConflict, pr.ID, pr.State)
+			return fmt.Errorf("%w: proposal %s is %s; only draft or revised proposals can be applied", memgov.ErrConflict, pr.ID, pr.State)
 		}
-		if HashPayload(pr.Artifact) != pr.ArtifactHash {
-			return fmt.Errorf("%w: proposal %s: the stored artifact does not match its hash", ErrTampered, pr.ID)
+		if oplog.HashPayload(pr.Artifact) != pr.ArtifactHash {
+			return fmt.Errorf("%w: proposal %s: the stored artifact does not match its hash", memgov.ErrTampered, pr.ID)
 		}
 		d := oplog.ProposalData{ID: pr.ID, ArtifactHash: pr.ArtifactHash, Gate: gate}
-		if _, err := e.appendProposalOp(ctx, tx, OpProposalApply, actor, "proposal applied ("+gate+")", d); err != nil {
+		if _, err := e.appendProposalOp(ctx, tx, oplog.ProposalApply, actor, "proposal applied ("+gate+")", d); err != nil {
 			return err
 		}
 		after, err := tx.Proposal(ctx, pr.ID)
@@ -380,7 +312,7 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 }
 
 // HasScope reports whether a principal's "scopes" attribute holds scope.
-func HasScope(p Principal, scope string) bool {
+func HasScope(p memgov.Principal, scope string) bool {
 	for _, s := range strings.FieldsFunc(p.Attributes["scopes"], func(r rune) bool { return r == ',' || r == ' ' }) {
 		if s == scope {
 			return true
@@ -389,19 +321,19 @@ func HasScope(p Principal, scope string) bool {
 	return false
 }
 
-func (e *Engine) closeProposal(ctx context.Context, op Op, id, actor, note string) (Proposal, error) {
-	var out Proposal
-	err := e.store.Update(ctx, func(tx Tx) (err error) {
-		pr, _, err := e.proposalFor(ctx, tx, id, actor, op == OpProposalArchive)
+func (e *Engine) closeProposal(ctx context.Context, op oplog.Op, id, actor, note string) (memgov.Proposal, error) {
+	var out memgov.Proposal
+	err := e.store.Update(ctx, func(tx memgov.Tx) (err error) {
+		pr, _, err := e.proposalFor(ctx, tx, id, actor, op == oplog.ProposalArchive)
 		if err != nil {
 			return err
 		}
-		ok := pr.State == ProposalDraft || pr.State == ProposalRevised || op == OpProposalArchive && pr.State == ProposalRejected
+		ok := pr.State == memgov.ProposalDraft || pr.State == memgov.ProposalRevised || op == oplog.ProposalArchive && pr.State == memgov.ProposalRejected
 		if !ok {
-			return fmt.Errorf("%w: proposal %s is %s", ErrConflict, pr.ID, pr.State)
+			return fmt.Errorf("%w: proposal %s is %s", memgov.ErrConflict, pr.ID, pr.State)
 		}
 		what := "rejected"
-		if op == OpProposalArchive {
+		if op == oplog.ProposalArchive {
 			what = "archived"
 		}
 		if _, err := e.appendProposalOp(ctx, tx, op, actor, "proposal "+what, oplog.ProposalData{ID: pr.ID, Note: note}); err != nil {
@@ -414,21 +346,21 @@ func (e *Engine) closeProposal(ctx context.Context, op Op, id, actor, note strin
 }
 
 // RejectProposal refuses a draft or revised proposal (a curator or operator).
-func (e *Engine) RejectProposal(ctx context.Context, id, actor, note string) (Proposal, error) {
-	return e.closeProposal(ctx, OpProposalReject, id, actor, note)
+func (e *Engine) RejectProposal(ctx context.Context, id, actor, note string) (memgov.Proposal, error) {
+	return e.closeProposal(ctx, oplog.ProposalReject, id, actor, note)
 }
 
 // ArchiveProposal retires a draft, revised or rejected proposal (its owner,
 // a curator or an operator).
-func (e *Engine) ArchiveProposal(ctx context.Context, id, actor, note string) (Proposal, error) {
-	return e.closeProposal(ctx, OpProposalArchive, id, actor, note)
+func (e *Engine) ArchiveProposal(ctx context.Context, id, actor, note string) (memgov.Proposal, error) {
+	return e.closeProposal(ctx, oplog.ProposalArchive, id, actor, note)
 }
 
 // ListProposals lists proposals, newest first. Set q.Tenant to bound the
 // list to one tenant (the TUI passes its principal's).
-func (e *Engine) ListProposals(ctx context.Context, q ProposalQuery) ([]Proposal, error) {
-	out := []Proposal{}
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) ListProposals(ctx context.Context, q memgov.ProposalQuery) ([]memgov.Proposal, error) {
+	out := []memgov.Proposal{}
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		list, err := tx.Proposals(ctx, q)
 		if err == nil && list != nil {
 			out = list
@@ -440,23 +372,23 @@ func (e *Engine) ListProposals(ctx context.Context, q ProposalQuery) ([]Proposal
 
 // ShowProposal returns a proposal with its revision history (oldest first).
 // A tenant other than "" or "*" hides other tenants' proposals (ErrNotFound).
-func (e *Engine) ShowProposal(ctx context.Context, id, tenant string) (Proposal, []ProposalRevision, error) {
+func (e *Engine) ShowProposal(ctx context.Context, id, tenant string) (memgov.Proposal, []memgov.ProposalRevision, error) {
 	var (
-		pr   Proposal
-		revs []ProposalRevision
+		pr   memgov.Proposal
+		revs []memgov.ProposalRevision
 	)
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		if pr, err = tx.Proposal(ctx, id); err != nil {
 			return err
 		}
-		if tenant != "" && tenant != AllTenants && pr.Owner.Tenant != tenant {
-			return fmt.Errorf("%w: no proposal %s", ErrNotFound, safeID(id))
+		if tenant != "" && tenant != memgov.AllTenants && pr.Owner.Tenant != tenant {
+			return fmt.Errorf("%w: no proposal %s", memgov.ErrNotFound, safeID(id))
 		}
 		revs, err = tx.ProposalRevisions(ctx, id)
 		return err
 	})
 	if err != nil {
-		return Proposal{}, nil, err
+		return memgov.Proposal{}, nil, err
 	}
 	return pr, revs, nil
 }
@@ -470,16 +402,16 @@ func (e *Engine) InstalledArtifact(ctx context.Context, id string) (json.RawMess
 		return nil, err
 	}
 	if pr.State != ProposalApplied || pr.InstalledHash == "" {
-		return nil, fmt.Errorf("%w: proposal %s is %s, not applied", ErrNotFound, pr.ID, pr.State)
+		return nil, fmt.Errorf("%w: proposal %s is %s, not applied", memgov.ErrNotFound, pr.ID, pr.State)
 	}
-	if HashPayload(pr.Artifact) != pr.InstalledHash {
-		return nil, fmt.Errorf("%w: proposal %s: the installed artifact does not match its hash", ErrTampered, pr.ID)
+	if oplog.HashPayload(pr.Artifact) != pr.InstalledHash {
+		return nil, fmt.Errorf("%w: proposal %s: the installed artifact does not match its hash", memgov.ErrTampered, pr.ID)
 	}
 	return pr.Artifact, nil
 }
 
 // InstalledArtifacts lists the applied proposals of a tenant: the only
 // proposals a run may consult.
-func (e *Engine) InstalledArtifacts(ctx context.Context, tenant, kind string) ([]Proposal, error) {
-	return e.ListProposals(ctx, ProposalQuery{Tenant: tenant, Kind: kind, State: ProposalApplied})
+func (e *Engine) InstalledArtifacts(ctx context.Context, tenant, kind string) ([]memgov.Proposal, error) {
+	return e.ListProposals(ctx, memgov.ProposalQuery{Tenant: tenant, Kind: kind, State: ProposalApplied})
 }

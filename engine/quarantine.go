@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
 )
@@ -18,51 +18,13 @@ import (
 // ACTIVE versions), kept for investigation, and listed for curators, who
 // release it (a new ACTIVE version with its content) or retract it.
 
-// OpQuarantine is the log operation of a quarantine, a release and a
-// retraction.
-const OpQuarantine = oplog.Quarantine
-
-// Statuses of a quarantined version.
-const (
-	QuarantineOpen      = "QUARANTINED"
-	QuarantineReleased  = "RELEASED"
-	QuarantineRetracted = "RETRACTED"
-)
-
-// QuarantineEntry is one quarantined version.
-type QuarantineEntry struct {
-	VersionID  string     `json:"version_id"`
-	ItemID     string     `json:"item_id"`
-	MemoryRef  string     `json:"memory_ref"`
-	Tenant     string     `json:"tenant"`
-	Key        string     `json:"key"`
-	Agent      string     `json:"agent"`
-	Cause      string     `json:"cause"`
-	Status     string     `json:"status"`
-	At         time.Time  `json:"at"`
-	LSN        int64      `json:"lsn"`
-	DecidedBy  string     `json:"decided_by,omitempty"`
-	DecidedAt  *time.Time `json:"decided_at,omitempty"`
-	Note       string     `json:"note,omitempty"`
-	ReleasedAs string     `json:"released_as,omitempty"`
-}
-
-// QuarantineQuery selects quarantined versions.
-type QuarantineQuery struct {
-	Status    string // "": every status
-	Tenant    string // "" or "*": every tenant
-	Agent     string
-	VersionID string
-	Limit     int
-}
-
 func contradictionReason(r string) bool {
-	return r == ReasonContradiction || r == gate.ReasonSemanticConflict || r == gate.ReasonStructuralConflict
+	return r == gate.ReasonContradiction || r == gate.ReasonSemanticConflict || r == gate.ReasonStructuralConflict
 }
 
 // afterWrite quarantines the writer's recent writes when the write just
 // judged shows it crossing a threshold: a burst, or its contradiction rate.
-func (e *Engine) afterWrite(ctx context.Context, tx Tx, agent string, res WriteResult) error {
+func (e *Engine) afterWrite(ctx context.Context, tx memgov.Tx, agent string, res memgov.WriteResult) error {
 	burst := res.Gate == gate.NameRateLimit && res.Reason == gate.ReasonSuspended
 	if !burst && !contradictionReason(res.Reason) {
 		return nil
@@ -102,13 +64,13 @@ func (e *Engine) afterWrite(ctx context.Context, tx Tx, agent string, res WriteR
 	return nil
 }
 
-func (e *Engine) appendQuarantine(ctx context.Context, tx Tx, v Version, actor string, d oplog.QuarantineData) error {
+func (e *Engine) appendQuarantine(ctx context.Context, tx memgov.Tx, v memgov.Version, actor string, d oplog.QuarantineData) error {
 	data, err := json.Marshal(d)
 	if err != nil {
 		return err
 	}
-	entry := &LogEntry{Time: e.Now(), Op: OpQuarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
-	if err := entry.Seal(Payload{Reason: d.Action + ": " + d.Cause, Data: data}); err != nil {
+	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Quarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
+	if err := entry.Seal(oplog.Payload{Reason: d.Action + ": " + d.Cause, Data: data}); err != nil {
 		return err
 	}
 	return tx.Append(ctx, entry)
@@ -116,14 +78,14 @@ func (e *Engine) appendQuarantine(ctx context.Context, tx Tx, v Version, actor s
 
 // Quarantined lists quarantined versions for a curator: those of the tenants
 // the curator governs.
-func (e *Engine) Quarantined(ctx context.Context, q QuarantineQuery) ([]QuarantineEntry, error) {
-	var out []QuarantineEntry
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) Quarantined(ctx context.Context, q memgov.QuarantineQuery) ([]memgov.QuarantineEntry, error) {
+	var out []memgov.QuarantineEntry
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		out, err = tx.Quarantined(ctx, q)
 		return err
 	})
 	if out == nil {
-		out = []QuarantineEntry{}
+		out = []memgov.QuarantineEntry{}
 	}
 	return out, err
 }
@@ -131,9 +93,9 @@ func (e *Engine) Quarantined(ctx context.Context, q QuarantineQuery) ([]Quaranti
 // ReleaseQuarantine releases a quarantined version: a new ACTIVE version with
 // its content, by a curator of its tenant, with a note. It is refused when the
 // entry was written again since (retract the quarantined version instead).
-func (e *Engine) ReleaseQuarantine(ctx context.Context, versionID, curator, note string) (Version, error) {
-	var out Version
-	err := e.store.Update(ctx, func(tx Tx) error {
+func (e *Engine) ReleaseQuarantine(ctx context.Context, versionID, curator, note string) (memgov.Version, error) {
+	var out memgov.Version
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		qe, v, err := e.quarantinedFor(ctx, tx, versionID, curator)
 		if err != nil {
 			return err
@@ -143,16 +105,16 @@ func (e *Engine) ReleaseQuarantine(ctx context.Context, versionID, curator, note
 			return err
 		}
 		if item.Head != "" {
-			return fmt.Errorf("%w: %s was written again since it was quarantined; retract the quarantined version instead", ErrConflict, v.Key)
+			return fmt.Errorf("%w: %s was written again since it was quarantined; retract the quarantined version instead", memgov.ErrConflict, v.Key)
 		}
 		if v.ExpiredAt(e.Now()) {
-			return fmt.Errorf("%w: the quarantined version of %s has expired", ErrConflict, v.Key)
+			return fmt.Errorf("%w: the quarantined version of %s has expired", memgov.ErrConflict, v.Key)
 		}
 		data, err := json.Marshal(oplog.QuarantineData{Action: oplog.QuarantineRelease, Agent: qe.Agent, Cause: note})
 		if err != nil {
 			return err
 		}
-		entry := &LogEntry{Time: e.Now(), Op: OpQuarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: NewID(), PrevVersionID: v.ID, Actor: curator}
+		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Quarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: NewID(), PrevVersionID: v.ID, Actor: curator}
 		p := restorePayload(v, "released from quarantine by "+curator+": "+note)
 		p.Data = data
 		if err := entry.Seal(p); err != nil {
@@ -169,7 +131,7 @@ func (e *Engine) ReleaseQuarantine(ctx context.Context, versionID, curator, note
 
 // RetractQuarantine retracts a quarantined version for good.
 func (e *Engine) RetractQuarantine(ctx context.Context, versionID, curator, note string) error {
-	return e.store.Update(ctx, func(tx Tx) error {
+	return e.store.Update(ctx, func(tx memgov.Tx) error {
 		qe, v, err := e.quarantinedFor(ctx, tx, versionID, curator)
 		if err != nil {
 			return err
@@ -179,27 +141,27 @@ func (e *Engine) RetractQuarantine(ctx context.Context, versionID, curator, note
 }
 
 // quarantinedFor returns an open quarantine a curator may decide.
-func (e *Engine) quarantinedFor(ctx context.Context, tx Tx, versionID, curator string) (QuarantineEntry, Version, error) {
+func (e *Engine) quarantinedFor(ctx context.Context, tx memgov.Tx, versionID, curator string) (memgov.QuarantineEntry, memgov.Version, error) {
 	who, err := tx.Principal(ctx, curator)
 	if err != nil {
-		return QuarantineEntry{}, Version{}, requirePrincipal(ctx, tx, curator)
+		return memgov.QuarantineEntry{}, memgov.Version{}, requirePrincipal(ctx, tx, curator)
 	}
-	if who.Role != Curator {
-		return QuarantineEntry{}, Version{}, fmt.Errorf("%w: only curators release or retract quarantined memory; %s is a %s", ErrForbidden, who.ID, who.Role)
+	if who.Role != memgov.Curator {
+		return memgov.QuarantineEntry{}, memgov.Version{}, fmt.Errorf("%w: only curators release or retract quarantined memory; %s is a %s", ErrForbidden, who.ID, who.Role)
 	}
-	rs, err := tx.Quarantined(ctx, QuarantineQuery{VersionID: versionID})
+	rs, err := tx.Quarantined(ctx, memgov.QuarantineQuery{VersionID: versionID})
 	if err != nil {
-		return QuarantineEntry{}, Version{}, err
+		return memgov.QuarantineEntry{}, memgov.Version{}, err
 	}
 	if len(rs) == 0 {
-		return QuarantineEntry{}, Version{}, fmt.Errorf("%w: no quarantined version %s", ErrNotFound, versionID)
+		return memgov.QuarantineEntry{}, memgov.Version{}, fmt.Errorf("%w: no quarantined version %s", memgov.ErrNotFound, versionID)
 	}
 	qe := rs[0]
 	if !who.Governs(qe.Tenant) {
-		return QuarantineEntry{}, Version{}, fmt.Errorf("%w: %s does not govern tenant %s", ErrForbidden, who.ID, qe.Tenant)
+		return memgov.QuarantineEntry{}, memgov.Version{}, fmt.Errorf("%w: %s does not govern tenant %s", ErrForbidden, who.ID, qe.Tenant)
 	}
-	if qe.Status != QuarantineOpen {
-		return QuarantineEntry{}, Version{}, fmt.Errorf("%w: version %s was already %s by %s", ErrConflict, versionID, strings.ToLower(qe.Status), qe.DecidedBy)
+	if qe.Status != memgov.QuarantineOpen {
+		return memgov.QuarantineEntry{}, memgov.Version{}, fmt.Errorf("%w: version %s was already %s by %s", memgov.ErrConflict, versionID, strings.ToLower(qe.Status), qe.DecidedBy)
 	}
 	v, err := tx.Version(ctx, versionID)
 	return qe, v, err

@@ -3,14 +3,16 @@ package engine
 import (
 	"context"
 	"errors"
+
+	"github.com/memgov/memgov"
 )
 
 // Version returns one version by id, whatever its state: the review service
 // reads the draft a review holds and the ACTIVE version it would replace.
 // Callers decide what of it a person may see.
-func (e *Engine) Version(ctx context.Context, id string) (Version, error) {
-	var v Version
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) Version(ctx context.Context, id string) (memgov.Version, error) {
+	var v memgov.Version
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		v, err = tx.Version(ctx, id)
 		return err
 	})
@@ -18,9 +20,9 @@ func (e *Engine) Version(ctx context.Context, id string) (Version, error) {
 }
 
 // ItemByKey returns the item of a memoryRef with the given key.
-func (e *Engine) ItemByKey(ctx context.Context, ref, key string) (Item, error) {
-	var it Item
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) ItemByKey(ctx context.Context, ref, key string) (memgov.Item, error) {
+	var it memgov.Item
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		it, err = tx.ItemByKey(ctx, ref, key)
 		return err
 	})
@@ -28,9 +30,9 @@ func (e *Engine) ItemByKey(ctx context.Context, ref, key string) (Item, error) {
 }
 
 // DriftEvent returns one drift episode by id, open or acknowledged.
-func (e *Engine) DriftEvent(ctx context.Context, id string) (DriftEvent, error) {
-	var ev DriftEvent
-	err := e.store.View(ctx, func(tx ReadTx) error {
+func (e *Engine) DriftEvent(ctx context.Context, id string) (memgov.DriftEvent, error) {
+	var ev memgov.DriftEvent
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		var err error
 		ev, err = tx.DriftEvent(ctx, id)
 		return err
@@ -40,12 +42,12 @@ func (e *Engine) DriftEvent(ctx context.Context, id string) (DriftEvent, error) 
 
 // Versions returns the versions with the given ids, read in one snapshot;
 // an id with no version is left out.
-func (e *Engine) Versions(ctx context.Context, ids []string) (map[string]Version, error) {
-	out := make(map[string]Version, len(ids))
-	err := e.store.View(ctx, func(tx ReadTx) error {
+func (e *Engine) Versions(ctx context.Context, ids []string) (map[string]memgov.Version, error) {
+	out := make(map[string]memgov.Version, len(ids))
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		for _, id := range ids {
 			v, err := tx.Version(ctx, id)
-			if errors.Is(err, ErrNotFound) {
+			if errors.Is(err, memgov.ErrNotFound) {
 				continue
 			}
 			if err != nil {
@@ -63,9 +65,9 @@ func (e *Engine) Versions(ctx context.Context, ids []string) (map[string]Version
 func (e *Engine) VisibleCounts(ctx context.Context, refs []string) (map[string]int, error) {
 	out := make(map[string]int, len(refs))
 	now := e.Now()
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		for _, ref := range refs {
-			vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ref, Now: now})
+			vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: now})
 			if err != nil {
 				return err
 			}

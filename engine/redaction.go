@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/redact"
 )
 
@@ -12,11 +13,11 @@ import (
 // of the request (ids, tokens, types) and the raw request. Identifiers that
 // cannot be redacted (memoryRef, key, agent) are refused before this, with
 // SECRET_IN_IDENTIFIER.
-func redactRequest(r *WriteRequest, red *redact.Redactor) error {
+func redactRequest(r *memgov.WriteRequest, red *redact.Redactor) error {
 	if len(r.Content) > 0 {
 		c, err := red.JSON(r.Content)
 		if err != nil {
-			return fmt.Errorf("%w: content: %v", ErrInvalid, err)
+			return fmt.Errorf("%w: content: %v", memgov.ErrInvalid, err)
 		}
 		r.Content = c
 	}
@@ -38,6 +39,6 @@ func redactRequest(r *WriteRequest, red *redact.Redactor) error {
 	if err != nil {
 		return err
 	}
-	r.raw = raw
+	r.Raw = raw
 	return nil
 }

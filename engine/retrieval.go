@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -28,7 +30,7 @@ const (
 // user_stated, a tool's, an API's, a document's or executed code's output is
 // tool_verified, another memory is recalled, and an agent's own reasoning, or
 // no evidence at all, is agent_inferred.
-func SourceOf(refs []EvidenceRef) string {
+func SourceOf(refs []oplog.EvidenceRef) string {
 	best, rank := SourceAgentInferred, 0
 	for _, r := range refs {
 		s, n := SourceAgentInferred, 0
@@ -63,7 +65,7 @@ type ReadNote struct {
 }
 
 // Note returns the read note of v at now.
-func (e *Engine) Note(v Version, now time.Time) ReadNote {
+func (e *Engine) Note(v memgov.Version, now time.Time) ReadNote {
 	return e.noter().note(v, now)
 }
 
@@ -86,7 +88,7 @@ func (e *Engine) noter() noter {
 	return n
 }
 
-func (n noter) note(v Version, now time.Time) ReadNote {
+func (n noter) note(v memgov.Version, now time.Time) ReadNote {
 	pv := &n.pol.Provenance
 	src := v.Source
 	if src == "" {
@@ -115,9 +117,9 @@ func (n noter) note(v Version, now time.Time) ReadNote {
 // Retrieval is one recorded read: the id `memgov feedback` takes, and the
 // entries returned with their notes.
 type Retrieval struct {
-	ID       string     `json:"retrieval_id,omitempty"`
-	Versions []Version  `json:"-"`
-	Notes    []ReadNote `json:"-"`
+	ID       string           `json:"retrieval_id,omitempty"`
+	Versions []memgov.Version `json:"-"`
+	Notes    []ReadNote       `json:"-"`
 }
 
 // Entries projects the retrieval onto plain MemoryEntries; Envelope adds
@@ -134,7 +136,7 @@ func (en *Entry) annotate(retrieval string, n ReadNote) {
 
 // retrieve records a read of vs by the adapter's principal and notes each
 // entry. An empty read records nothing and has no id.
-func (a *MemoryAdapter) retrieve(ctx context.Context, ref string, vs []Version) (Retrieval, error) {
+func (a *MemoryAdapter) retrieve(ctx context.Context, ref string, vs []memgov.Version) (Retrieval, error) {
 	who := a.principal
 	if a.local {
 		who = "local"
@@ -167,13 +169,13 @@ func (a *MemoryAdapter) GetRead(ctx context.Context, ref, id string) (Retrieval,
 	if err != nil || v == nil {
 		return Retrieval{}, err
 	}
-	r, err := a.retrieve(ctx, ref, []Version{*v})
+	r, err := a.retrieve(ctx, ref, []memgov.Version{*v})
 	return r, hideErr(err)
 }
 
 // foldReads brings the per-item read records up to date (FoldReads).
 func (e *Engine) foldReads(ctx context.Context) error {
-	return e.store.Update(ctx, func(tx Tx) error { return tx.FoldReads(ctx) })
+	return e.store.Update(ctx, func(tx memgov.Tx) error { return tx.FoldReads(ctx) })
 }
 
 // durationText renders whole days as "7 days", else the duration.

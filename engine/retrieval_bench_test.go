@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -27,13 +29,13 @@ func BenchmarkListAccessRecording(b *testing.B) {
 	defer s.Close()
 	now := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 	for done := 0; done < n; {
-		err := s.Update(ctx, func(tx engine.Tx) error {
+		err := s.Update(ctx, func(tx memgov.Tx) error {
 			for j := 0; j < 2000 && done < n; j, done = j+1, done+1 {
 				body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Customer %d prefers email follow-up after 6pm on weekdays.", done)})
-				e := &engine.LogEntry{Time: now, Op: engine.OpInsert, MemoryRef: "acme/bot", ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
+				e := &oplog.Entry{Time: now, Op: oplog.Insert, MemoryRef: "acme/bot", ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
 				conf := 0.9
-				if err := e.Seal(engine.Payload{Key: fmt.Sprintf("customer-%05d/channel", done), Layer: string(engine.Episodic), Content: body,
-					ContentHash: engine.HashPayload(body), Confidence: &conf}); err != nil {
+				if err := e.Seal(oplog.Payload{Key: fmt.Sprintf("customer-%05d/channel", done), Layer: string(memgov.Episodic), Content: body,
+					ContentHash: oplog.HashPayload(body), Confidence: &conf}); err != nil {
 					return err
 				}
 				if err := tx.Append(ctx, e); err != nil {

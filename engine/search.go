@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -35,7 +37,7 @@ type SearchQuery struct {
 type SearchHit struct {
 	Entry      Entry        `json:"entry"`
 	VersionID  string       `json:"version_id"`
-	State      State        `json:"state"`
+	State      memgov.State `json:"state"`
 	Score      float64      `json:"score"`
 	RRF        float64      `json:"rrf"`
 	Provenance float64      `json:"provenance"`
@@ -103,27 +105,27 @@ func (a *MemoryAdapter) SearchRead(ctx context.Context, q SearchQuery) ([]Search
 }
 
 // search ranks and returns the hits with the version of each.
-func (a *MemoryAdapter) search(ctx context.Context, q SearchQuery) ([]SearchHit, []Version, error) {
+func (a *MemoryAdapter) search(ctx context.Context, q SearchQuery) ([]SearchHit, []memgov.Version, error) {
 	hits := []SearchHit{}
-	var found []Version
+	var found []memgov.Version
 	if strings.TrimSpace(q.Query) == "" && len(q.Tags) == 0 {
-		return hits, nil, fmt.Errorf("%w: search needs a query or a tag", ErrInvalid)
+		return hits, nil, fmt.Errorf("%w: search needs a query or a tag", memgov.ErrInvalid)
 	}
 	if q.Limit < 0 || q.Limit > MaxSearchLimit {
-		return hits, nil, fmt.Errorf("%w: limit must be between 0 and %d", ErrInvalid, MaxSearchLimit)
+		return hits, nil, fmt.Errorf("%w: limit must be between 0 and %d", memgov.ErrInvalid, MaxSearchLimit)
 	}
 	if q.Limit == 0 {
 		q.Limit = DefaultSearchLimit
 	}
 	e := a.e
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		p, ok, err := a.resolve(ctx, tx, q.MemoryRef)
 		if err != nil || !ok {
 			return err
 		}
-		var vis func(Version) bool
+		var vis func(memgov.Version) bool
 		if !a.local {
-			vis = func(v Version) bool { return e.visible(p, v) == nil }
+			vis = func(v memgov.Version) bool { return e.visible(p, v) == nil }
 		}
 		hits, found, err = e.rank(ctx, tx, q, vis)
 		return err
@@ -136,7 +138,7 @@ func (a *MemoryAdapter) search(ctx context.Context, q SearchQuery) ([]SearchHit,
 
 // rank ranks the eligible versions of q.MemoryRef for q; visible, when
 // set, says which versions the reader may see.
-func (e *Engine) rank(ctx context.Context, tx ReadTx, q SearchQuery, visible func(Version) bool) ([]SearchHit, []Version, error) {
+func (e *Engine) rank(ctx context.Context, tx memgov.ReadTx, q SearchQuery, visible func(memgov.Version) bool) ([]SearchHit, []memgov.Version, error) {
 	x, err := e.searchIndexOf(ctx, tx, q.MemoryRef)
 	if err != nil {
 		return nil, nil, err
@@ -197,7 +199,7 @@ func (e *Engine) rank(ctx context.Context, tx ReadTx, q SearchQuery, visible fun
 		maxKW = max(maxKW, sc.keyword[d])
 	}
 	out := make([]SearchHit, 0, len(pool))
-	vs := make(map[string]Version, len(pool))
+	vs := make(map[string]memgov.Version, len(pool))
 	for _, d := range ids {
 		doc := &x.docs[d]
 		v := doc.v
@@ -213,9 +215,9 @@ func (e *Engine) rank(ctx context.Context, tx ReadTx, q SearchQuery, visible fun
 			Freshness: 1 / (1 + math.Max(0, age)/30), Authority: v.ValidationScore})
 		hit := SearchHit{VersionID: v.ID, State: v.State, RRF: round9(fused), Provenance: u,
 			Score: round9(fused * (0.5 + 0.5*u)), Ranks: *pool[d], Cosine: round9(sc.cosine[d]), Structure: sc.structure[d] + len(q.Tags),
-			Keyword: round9(sc.keyword[d]), Exact: sc.exact[d], ValidAt: doc.validAt.Format(TimeFormat)}
+			Keyword: round9(sc.keyword[d]), Exact: sc.exact[d], ValidAt: doc.validAt.Format(oplog.TimeFormat)}
 		if doc.invalidAt != nil {
-			hit.InvalidAt = doc.invalidAt.Format(TimeFormat)
+			hit.InvalidAt = doc.invalidAt.Format(oplog.TimeFormat)
 		}
 		out = append(out, hit)
 		vs[v.ID] = v
@@ -230,7 +232,7 @@ func (e *Engine) rank(ctx context.Context, tx ReadTx, q SearchQuery, visible fun
 	if len(out) > q.Limit {
 		out = out[:q.Limit]
 	}
-	found := make([]Version, len(out))
+	found := make([]memgov.Version, len(out))
 	for i := range out {
 		found[i] = vs[out[i].VersionID]
 		out[i].Entry = EntryOf(found[i])
@@ -239,7 +241,7 @@ func (e *Engine) rank(ctx context.Context, tx ReadTx, q SearchQuery, visible fun
 }
 
 // newer orders versions newest first (then by id).
-func newer(a, b Version) bool {
+func newer(a, b memgov.Version) bool {
 	if a.CreatedLSN != b.CreatedLSN {
 		return a.CreatedLSN > b.CreatedLSN
 	}
@@ -249,13 +251,13 @@ func newer(a, b Version) bool {
 // eligible reports whether document d may be a result of q: ACTIVE or
 // SUPERSEDED, not expired, carrying q's tags, valid at the asked time (or
 // superseded when those are asked for) and visible to the reader.
-func (x *searchIndex) eligible(d int32, q SearchQuery, now, at time.Time, visible func(Version) bool) bool {
+func (x *searchIndex) eligible(d int32, q SearchQuery, now, at time.Time, visible func(memgov.Version) bool) bool {
 	if x.dead[d] {
 		return false
 	}
 	doc := &x.docs[d]
 	v := doc.v
-	if v.ExpiredAt(now) || v.State != Active && v.State != Superseded || !hasTags(v.Tags, q.Tags) {
+	if v.ExpiredAt(now) || v.State != memgov.Active && v.State != memgov.Superseded || !hasTags(v.Tags, q.Tags) {
 		return false
 	}
 	valid := !doc.validAt.After(at) && (doc.invalidAt == nil || at.Before(*doc.invalidAt))
@@ -270,7 +272,7 @@ func round9(f float64) float64 { return math.Round(f*1e9) / 1e9 }
 // validity returns a fact's valid_at and invalid_at (spec §13.10):
 // from content.valid_at / content.invalid_at (RFC 3339) when present, else
 // the version's creation and the time it stopped being ACTIVE.
-func validity(ctx context.Context, tx ReadTx, v Version) (time.Time, *time.Time, error) {
+func validity(ctx context.Context, tx memgov.ReadTx, v memgov.Version) (time.Time, *time.Time, error) {
 	var c struct {
 		ValidAt   string `json:"valid_at"`
 		InvalidAt string `json:"invalid_at"`
@@ -293,7 +295,7 @@ func validity(ctx context.Context, tx ReadTx, v Version) (time.Time, *time.Time,
 		t = t.UTC().Truncate(time.Millisecond)
 		invalidAt = &t
 	}
-	if v.State != Active && v.ActiveTo > 0 {
+	if v.State != memgov.Active && v.ActiveTo > 0 {
 		t, err := tx.TimeOf(ctx, v.ActiveTo)
 		if err != nil {
 			return validAt, nil, err

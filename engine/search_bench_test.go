@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -23,7 +25,7 @@ func searchCorpus(b testing.TB, n int) *engine.Engine {
 }
 
 // searchStore is searchCorpus's store.
-func searchStore(b testing.TB, n int) engine.Store {
+func searchStore(b testing.TB, n int) memgov.Store {
 	ctx := context.Background()
 	s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{Key: testKey, Create: true})
 	if err != nil {
@@ -32,13 +34,13 @@ func searchStore(b testing.TB, n int) engine.Store {
 	b.Cleanup(func() { s.Close() })
 	now := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 	for done := 0; done < n; {
-		err := s.Update(ctx, func(tx engine.Tx) error {
+		err := s.Update(ctx, func(tx memgov.Tx) error {
 			for j := 0; j < 2000 && done < n; j, done = j+1, done+1 {
 				body, _ := json.Marshal(map[string]string{"text": benchText(done)})
-				e := &engine.LogEntry{Time: now, Op: engine.OpInsert, MemoryRef: "acme/bot", ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
+				e := &oplog.Entry{Time: now, Op: oplog.Insert, MemoryRef: "acme/bot", ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
 				conf := 0.9
-				if err := e.Seal(engine.Payload{Key: fmt.Sprintf("customer-%05d/note", done), Layer: string(engine.Episodic), Content: body,
-					ContentHash: engine.HashPayload(body), Confidence: &conf}); err != nil {
+				if err := e.Seal(oplog.Payload{Key: fmt.Sprintf("customer-%05d/note", done), Layer: string(memgov.Episodic), Content: body,
+					ContentHash: oplog.HashPayload(body), Confidence: &conf}); err != nil {
 					return err
 				}
 				if err := tx.Append(ctx, e); err != nil {
@@ -129,7 +131,7 @@ func BenchmarkSearch10k(b *testing.B) {
 func BenchmarkSearchAfterWrite10k(b *testing.B) {
 	e := searchCorpus(b, 10_000)
 	ctx := context.Background()
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "jane", Role: engine.Curator, Tenant: "*"}, ""); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: "*"}, ""); err != nil {
 		b.Fatal(err)
 	}
 	a := e.LocalAdapter()
@@ -141,7 +143,7 @@ func BenchmarkSearchAfterWrite10k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Customer %d moved to the Europe/%s time zone.", i, benchCities[i%len(benchCities)])})
-		if _, err := e.Put(ctx, engine.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("moved-%d", i), Layer: engine.Episodic, Content: body, Confidence: 0.9, Actor: "jane"}); err != nil {
+		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("moved-%d", i), Layer: memgov.Episodic, Content: body, Confidence: 0.9, Actor: "jane"}); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/store/sqlite"
 )
@@ -26,16 +27,16 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 	defer s.Close()
 	c := &lcClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
 	warm := engine.New(s, testKey, engine.WithClock(c.now))
-	for _, p := range []engine.Principal{{ID: "jane", Role: engine.Curator, Tenant: "*"}, {ID: "bot", Role: engine.Executor, Tenant: "acme"}} {
+	for _, p := range []memgov.Principal{{ID: "jane", Role: memgov.Curator, Tenant: "*"}, {ID: "bot", Role: memgov.Executor, Tenant: "acme"}} {
 		if _, err := warm.AddPrincipal(ctx, p, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
 	const ref = "acme/bot"
-	put := func(key, text string, mod func(*engine.PutRequest)) engine.PutResult {
+	put := func(key, text string, mod func(*memgov.PutRequest)) memgov.PutResult {
 		t.Helper()
 		body, _ := json.Marshal(map[string]string{"text": text})
-		r := engine.PutRequest{MemoryRef: ref, Key: key, Layer: engine.Episodic, Content: body, Confidence: 0.8, Actor: "jane"}
+		r := memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Episodic, Content: body, Confidence: 0.8, Actor: "jane"}
 		if mod != nil {
 			mod(&r)
 		}
@@ -75,7 +76,7 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 	check("a new entry")
 	put("k001", "Customer 1 moved to the Asia/Tokyo time zone and resets the password weekly.", nil)
 	check("an update")
-	put("promo", "The Lisbon discount ends tonight.", func(r *engine.PutRequest) { r.TTL = time.Hour })
+	put("promo", "The Lisbon discount ends tonight.", func(r *memgov.PutRequest) { r.TTL = time.Hour })
 	check("an entry with a TTL")
 	c.advance(2 * time.Hour)
 	check("the TTL passed")
@@ -86,11 +87,11 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 	// Reclassified to a layer the executor may not read.
 	k3 := put("k003", "Customer 3 is in the Europe/Berlin time zone, per the CRM.", nil)
 	check("before a reclassification")
-	if _, err := warm.Reclassify(ctx, k3.ItemID, engine.Procedural, "jane", "a procedure now"); err != nil {
+	if _, err := warm.Reclassify(ctx, k3.ItemID, memgov.Procedural, "jane", "a procedure now"); err != nil {
 		t.Fatal(err)
 	}
 	check("a reclassification")
-	if _, err := warm.Erase(ctx, engine.EraseRequest{Subject: "Customer 42", By: "jane"}); err != nil {
+	if _, err := warm.Erase(ctx, memgov.EraseRequest{Subject: "Customer 42", By: "jane"}); err != nil {
 		t.Fatal(err)
 	}
 	check("an erasure")
@@ -119,7 +120,7 @@ func TestSearchIndexConcurrentReadersAndWriter(t *testing.T) {
 	e, _ := lcEngine(t, "")
 	ctx := context.Background()
 	for i := 0; i < 50; i++ {
-		lcPut(t, e, "acme/bot", fmt.Sprintf("k%02d", i), engine.Episodic, benchText(i), nil)
+		lcPut(t, e, "acme/bot", fmt.Sprintf("k%02d", i), memgov.Episodic, benchText(i), nil)
 	}
 	done := make(chan error, 4)
 	for g := 0; g < 3; g++ {
@@ -136,7 +137,7 @@ func TestSearchIndexConcurrentReadersAndWriter(t *testing.T) {
 	go func() {
 		for i := 0; i < 20; i++ {
 			body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Customer %d is in the Europe/Berlin time zone.", 900+i)})
-			if _, err := e.Put(ctx, engine.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("w%02d", i), Layer: engine.Episodic, Content: body, Confidence: 0.8, Actor: "jane"}); err != nil {
+			if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("w%02d", i), Layer: memgov.Episodic, Content: body, Confidence: 0.8, Actor: "jane"}); err != nil {
 				done <- err
 				return
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -30,10 +31,10 @@ func searchKeys(t *testing.T, a *engine.MemoryAdapter, ref, q string) []string {
 func TestSearchWordsOutrankRecency(t *testing.T) {
 	e, c := lcEngine(t, "")
 	const ref = "acme/bot"
-	lcPut(t, e, ref, "customer-7/tz", engine.Episodic, "Customer 7 is in the Europe/Berlin time zone.", nil)
+	lcPut(t, e, ref, "customer-7/tz", memgov.Episodic, "Customer 7 is in the Europe/Berlin time zone.", nil)
 	for i := 0; i < 40; i++ {
 		c.advance(time.Hour)
-		lcPut(t, e, ref, fmt.Sprintf("note-%02d", i), engine.Episodic, fmt.Sprintf("Customer %d asked about the invoice of order %d in the portal.", 7+i%3, 100+i), nil)
+		lcPut(t, e, ref, fmt.Sprintf("note-%02d", i), memgov.Episodic, fmt.Sprintf("Customer %d asked about the invoice of order %d in the portal.", 7+i%3, 100+i), nil)
 	}
 	a := e.Adapter("jane")
 	for _, q := range []string{"time zone", "zone", "customer 7 time zone", "Which zone is customer 7 in?"} {
@@ -42,21 +43,21 @@ func TestSearchWordsOutrankRecency(t *testing.T) {
 		}
 	}
 	// Equal scores: the newer entry first.
-	lcPut(t, e, ref, "twin-old", engine.Episodic, "The Lisbon office closes at noon.", nil)
+	lcPut(t, e, ref, "twin-old", memgov.Episodic, "The Lisbon office closes at noon.", nil)
 	c.advance(time.Hour)
-	lcPut(t, e, ref, "twin-new", engine.Episodic, "The Lisbon office closes at noon!", nil)
+	lcPut(t, e, ref, "twin-new", memgov.Episodic, "The Lisbon office closes at noon!", nil)
 	if got := searchKeys(t, a, ref, "Lisbon office"); len(got) < 2 || got[0] != "twin-new" || got[1] != "twin-old" {
 		t.Errorf("equal texts: %v, want the newer first", got)
 	}
 	// An update replaces the old text in the results; an expired entry is gone.
-	lcPut(t, e, ref, "customer-7/tz", engine.Episodic, "Customer 7 moved to the Asia/Tokyo time zone.", nil)
+	lcPut(t, e, ref, "customer-7/tz", memgov.Episodic, "Customer 7 moved to the Asia/Tokyo time zone.", nil)
 	if got := searchKeys(t, a, ref, "Berlin"); len(got) > 0 && got[0] == "customer-7/tz" {
 		t.Errorf("the superseded text is still found: %v", got)
 	}
 	if got := searchKeys(t, a, ref, "Tokyo"); len(got) == 0 || got[0] != "customer-7/tz" {
 		t.Errorf("the new text is not found: %v", got)
 	}
-	lcPut(t, e, ref, "promo", engine.Episodic, "The Quetzal discount code is valid this week.", func(r *engine.PutRequest) { r.TTL = time.Hour })
+	lcPut(t, e, ref, "promo", memgov.Episodic, "The Quetzal discount code is valid this week.", func(r *memgov.PutRequest) { r.TTL = time.Hour })
 	if got := searchKeys(t, a, ref, "Quetzal"); len(got) == 0 || got[0] != "promo" {
 		t.Fatalf("promo: %v", got)
 	}
@@ -73,10 +74,10 @@ func TestSearchWordsOutrankRecency(t *testing.T) {
 func TestSearchReturnsOnlyWhatTheReaderMayRead(t *testing.T) {
 	e, _ := lcEngine(t, "reputation:\n  quarantine_min_writes: 4\n  quarantine_contradiction_rate: 0.5\n")
 	ctx := context.Background()
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "rival", Role: engine.Curator, Tenant: "globex"}, ""); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "rival", Role: memgov.Curator, Tenant: "globex"}, ""); err != nil {
 		t.Fatal(err)
 	}
-	lcPut(t, e, "acme/bot", "tz", engine.Episodic, "Customer 7 is in the Europe/Berlin time zone.", nil)
+	lcPut(t, e, "acme/bot", "tz", memgov.Episodic, "Customer 7 is in the Europe/Berlin time zone.", nil)
 	if got := searchKeys(t, e.Adapter("rival"), "acme/bot", "time zone"); len(got) != 0 {
 		t.Errorf("another tenant's curator found %v", got)
 	}
@@ -85,14 +86,14 @@ func TestSearchReturnsOnlyWhatTheReaderMayRead(t *testing.T) {
 		"observation_type": "tool_result_verified", "confidence": 0.8, "content": map[string]string{"text": "The Zanzibar depot opens at six."},
 		"evidence_refs": []any{map[string]any{"source_type": "API_RESPONSE", "source_uri": "erp://x", "authority": 0.9}}})
 	r := write(t, e, body)
-	if r.Status != engine.StatusDeferred {
+	if r.Status != memgov.StatusDeferred {
 		t.Fatalf("draft: %+v", r)
 	}
 	if got := searchKeys(t, e.Adapter("jane"), "acme/bot", "Zanzibar depot"); len(got) != 0 {
 		t.Errorf("a draft was returned: %v", got)
 	}
 	// Approved, it is found by the next search.
-	if _, err := e.Decide(ctx, engine.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 		t.Fatal(err)
 	}
 	if got := searchKeys(t, e.Adapter("jane"), "acme/bot", "Zanzibar depot"); len(got) == 0 || got[0] != "draft" {
@@ -108,8 +109,8 @@ func TestSearchReturnsOnlyWhatTheReaderMayRead(t *testing.T) {
 	}
 	for i, place := range []string{"Lyon", "Oslo"} {
 		r := write(t, e, spo(fmt.Sprintf("w%d", i+1), fmt.Sprintf("warehouse-%d", i+1), place))
-		if r.Status == engine.StatusDeferred {
-			if _, err := e.Decide(ctx, engine.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+		if r.Status == memgov.StatusDeferred {
+			if _, err := e.Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -120,7 +121,7 @@ func TestSearchReturnsOnlyWhatTheReaderMayRead(t *testing.T) {
 	for i, place := range []string{"Porto", "Gent"} {
 		write(t, e, spo(fmt.Sprintf("c%d", i+1), fmt.Sprintf("warehouse-%d", i+1), place))
 	}
-	if qs, err := e.Quarantined(ctx, engine.QuarantineQuery{Status: engine.QuarantineOpen}); err != nil || len(qs) == 0 {
+	if qs, err := e.Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen}); err != nil || len(qs) == 0 {
 		t.Fatalf("nothing quarantined: %v %v", qs, err)
 	}
 	for _, k := range searchKeys(t, e.Adapter("jane"), "acme/orch", "warehouse Lyon Oslo") {

@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/similar"
 )
 
@@ -47,7 +49,7 @@ const (
 const listDepth = 200
 
 type searchDoc struct {
-	v         Version
+	v         memgov.Version
 	validAt   time.Time
 	invalidAt *time.Time
 	bids      []int32   // the embedding's buckets (dense ids of searchIndex.bucketOf)
@@ -70,10 +72,10 @@ type bucketPosting struct {
 }
 
 type searchIndex struct {
-	mu        sync.RWMutex                            // searches read-lock it; catchUp write-locks it
-	features  func(json.RawMessage) (Features, error) // the engine's indexer, for a version stored without a vector
+	mu        sync.RWMutex                                   // searches read-lock it; catchUp write-locks it
+	features  func(json.RawMessage) (memory.Features, error) // the engine's indexer, for a version stored without a vector
 	ref       string
-	stamp     SearchStamp
+	stamp     memgov.SearchStamp
 	docs      []searchDoc
 	dead      []bool             // documents of items changed since they were indexed
 	deadCount int                //
@@ -131,7 +133,7 @@ func (c *searchCache) put(x *searchIndex) {
 // the ref has not changed since, brought up to date in place when only a few
 // of its items changed (no erasure since), else built anew. The index is
 // returned read-locked; the caller unlocks it (RUnlock) when done ranking.
-func (e *Engine) searchIndexOf(ctx context.Context, tx ReadTx, ref string) (*searchIndex, error) {
+func (e *Engine) searchIndexOf(ctx context.Context, tx memgov.ReadTx, ref string) (*searchIndex, error) {
 	stamp, err := tx.SearchStamp(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -173,7 +175,7 @@ func (e *Engine) searchIndexOf(ctx context.Context, tx ReadTx, ref string) (*sea
 	return x, nil
 }
 
-func newSearchIndex(ref string, stamp SearchStamp, features func(json.RawMessage) (Features, error)) *searchIndex {
+func newSearchIndex(ref string, stamp memgov.SearchStamp, features func(json.RawMessage) (memory.Features, error)) *searchIndex {
 	return &searchIndex{ref: ref, stamp: stamp, features: features, byItem: map[string][]int32{}, words: map[string][]wordPosting{}, wordDF: map[string]int32{},
 		bucketOf: map[uint32]int32{}, structure: map[string][]int32{}, structDF: map[string]int32{}, exact: map[string][]int32{}}
 }
@@ -185,7 +187,7 @@ func newSearchIndex(ref string, stamp SearchStamp, features func(json.RawMessage
 // dropped versions stay, marked dead (the frequencies leave them out), until
 // the next full build, which happens once a quarter of the documents are
 // dead.
-func (x *searchIndex) catchUp(ctx context.Context, tx ReadTx, stamp SearchStamp) (bool, error) {
+func (x *searchIndex) catchUp(ctx context.Context, tx memgov.ReadTx, stamp memgov.SearchStamp) (bool, error) {
 	if x.stamp == stamp {
 		return true, nil
 	}
@@ -216,9 +218,9 @@ func (x *searchIndex) catchUp(ctx context.Context, tx ReadTx, stamp SearchStamp)
 }
 
 // add indexes one version (reserved keys aside).
-func (x *searchIndex) add(ctx context.Context, tx ReadTx, c IndexedVersion) error {
+func (x *searchIndex) add(ctx context.Context, tx memgov.ReadTx, c memgov.IndexedVersion) error {
 	v := c.Version
-	if Reserved(v.Key) || v.State != Active && v.State != Superseded {
+	if Reserved(v.Key) || v.State != memgov.Active && v.State != memgov.Superseded {
 		return nil
 	}
 	validAt, invalidAt, err := validity(ctx, tx, v)
@@ -329,7 +331,7 @@ func (x *searchIndex) idf(df int) float64 {
 
 // searchText is the text a version is searched by: content.text, or the
 // string values of its content when it has none.
-func searchText(v Version) string {
+func searchText(v memgov.Version) string {
 	if t := v.Text(); t != "" {
 		return t
 	}
@@ -381,7 +383,7 @@ func foldPlural(w string) string {
 
 // structureWords are the words of a version's key, tags and content
 // subject, predicate and object.
-func structureWords(v Version) map[string]bool {
+func structureWords(v memgov.Version) map[string]bool {
 	var c struct {
 		Subject   any `json:"subject"`
 		Predicate any `json:"predicate"`

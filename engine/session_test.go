@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
 )
@@ -18,17 +19,17 @@ func TestSessionBaselineDrift(t *testing.T) {
 	const ref = "acme/chat"
 	setup := func(t *testing.T, pol string) (*engine.Engine, *lcClock) {
 		e, c := lcEngine(t, "")
-		lcPut(t, e, ref, "greeting", engine.Semantic, "Greet customers by their first name.", nil)
-		if _, err := e.ApproveBaseline(ctx, engine.ApproveRequest{MemoryRef: ref, By: "ops", MemoryType: engine.MemorySession, TTLSeconds: 86400,
+		lcPut(t, e, ref, "greeting", memgov.Semantic, "Greet customers by their first name.", nil)
+		if _, err := e.ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: ref, By: "ops", MemoryType: memgov.MemorySession, TTLSeconds: 86400,
 			DriftPolicy: pol, Level: 1, Reason: "session baseline"}); err != nil {
 			t.Fatal(err)
 		}
 		c.advance(time.Second)
 		return e, c
 	}
-	verify := func(t *testing.T, e *engine.Engine) engine.VerifyResult {
+	verify := func(t *testing.T, e *engine.Engine) memgov.VerifyResult {
 		t.Helper()
-		res, err := e.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: ref, Actor: "ops"})
+		res, err := e.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref, Actor: "ops"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +41,7 @@ func TestSessionBaselineDrift(t *testing.T) {
 		if _, res, err := e.StartSession(ctx, ref, "bot"); err != nil || res.Drift {
 			t.Fatalf("first session: %+v %v", res, err)
 		}
-		lcPut(t, e, ref, "greeting", engine.Semantic, "Greet customers by their surname.", nil)
+		lcPut(t, e, ref, "greeting", memgov.Semantic, "Greet customers by their surname.", nil)
 		if res := verify(t, e); res.Drift || !res.SessionExempt || res.Action != "allow" {
 			t.Fatalf("inside the session: %+v", res)
 		}
@@ -62,7 +63,7 @@ func TestSessionBaselineDrift(t *testing.T) {
 		if _, _, err := e.StartSession(ctx, ref, "bot"); err != nil {
 			t.Fatal(err)
 		}
-		lcPut(t, e, ref, "scratch", engine.Working, "The customer is on the pricing page.", nil)
+		lcPut(t, e, ref, "scratch", memgov.Working, "The customer is on the pricing page.", nil)
 		c.advance(time.Minute)
 		if _, err := e.EndSession(ctx, ref, "bot"); err != nil {
 			t.Fatal(err)
@@ -78,7 +79,7 @@ func TestSessionBaselineDrift(t *testing.T) {
 	t.Run("a change between sessions is drift at the next start", func(t *testing.T) {
 		for _, pol := range []string{policy.DenyOnDrift, policy.AlertOnDrift} {
 			e, _ := setup(t, pol)
-			lcPut(t, e, ref, "greeting", engine.Semantic, "Greet customers with a joke.", nil)
+			lcPut(t, e, ref, "greeting", memgov.Semantic, "Greet customers with a joke.", nil)
 			_, res, err := e.StartSession(ctx, ref, "bot")
 			if !res.Drift || res.Cause != engine.CauseSession {
 				t.Fatalf("%s: start on changed memory: %+v %v", pol, res, err)

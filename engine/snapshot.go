@@ -9,6 +9,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
@@ -19,76 +20,16 @@ import (
 // snapshot_hash streams the stored bytes into a canon.Hasher without
 // re-canonicalising the map (spec §3.2.6.1).
 
-// MemHead is the head of a memoryRef's PUT/DEL operation log.
-type MemHead struct {
-	MemoryRef   string
-	TreeSize    uint64
-	Frontier    []byte // merkle.Frontier binary form
-	Root        merkle.Hash
-	LastVerdict string // code of the last checkpoint advance
-	LastDetail  string
-}
-
-// MemOp is one spec §3.2.6.2 operation of a memory op log.
-type MemOp struct {
-	Index uint64
-	Key   string
-	Op    string // merkle.OpPut or merkle.OpDel
-	Value []byte // canonical JSON of a PUT
-	Leaf  merkle.Hash
-	LSN   int64 // the log entry that made the change
-}
-
-// MarshalJSON writes {"index","key","op","value","leaf","lsn"}; a DEL has no value.
-func (o MemOp) MarshalJSON() ([]byte, error) {
-	v := struct {
-		Index uint64          `json:"index"`
-		Key   string          `json:"key"`
-		Op    string          `json:"op"`
-		Value json.RawMessage `json:"value,omitempty"`
-		Leaf  string          `json:"leaf"`
-		LSN   int64           `json:"lsn"`
-	}{o.Index, o.Key, o.Op, o.Value, o.Leaf.Prefixed(), o.LSN}
-	return json.Marshal(v)
-}
-
-// CheckpointRecord is a stored spec §3.2.6.2 memory checkpoint.
-type CheckpointRecord struct {
-	merkle.MemoryCheckpoint
-	MemoryRef  string
-	BaselineID string
-	Proof      []merkle.Hash
-	LSN        int64
-}
-
-// StateCache is the cached snapshot_hash of a memoryRef (see VerifyMemory).
-type StateCache struct {
-	MemoryRef  string
-	Alg        canon.Algorithm
-	TreeSize   uint64
-	Hash       string
-	NextExpiry *time.Time
-	Items      int
-	Bytes      int64
-}
-
-// MapRow is one member of a memory map as a store returns it.
-type MapRow struct {
-	Key       string
-	Value     []byte
-	ExpiresAt *time.Time
-}
-
 // hashRows hashes a key-ordered stream of map rows. Rows come in SQLite's byte
 // order, which equals RFC 8785's UTF-16 order except where a character above
 // U+FFFF meets one in U+E000..U+FFFF; on the first out-of-order key the caller
 // re-reads the rows into memory, sorts them with canon.SortEntries and hashes
 // again. w, if not nil, receives the exact bytes hashed.
-func hashRows(alg canon.Algorithm, w io.Writer, scan func(func(MapRow) error) error) (StateCache, error) {
-	sc := StateCache{Alg: alg}
+func hashRows(alg canon.Algorithm, w io.Writer, scan func(func(memgov.MapRow) error) error) (memgov.StateCache, error) {
+	sc := memgov.StateCache{Alg: alg}
 	d, err := canon.NewDigest(alg)
 	if err != nil {
-		return sc, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return sc, fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
 	}
 	var buf bytes.Buffer
 	var sink io.Writer = d
@@ -99,7 +40,7 @@ func hashRows(alg canon.Algorithm, w io.Writer, scan func(func(MapRow) error) er
 	errOrder := errors.New("out of order")
 	var prev string
 	first := true
-	err = scan(func(r MapRow) error {
+	err = scan(func(r memgov.MapRow) error {
 		if !first && canon.CompareKeys(prev, r.Key) >= 0 {
 			return errOrder
 		}
@@ -112,10 +53,10 @@ func hashRows(alg canon.Algorithm, w io.Writer, scan func(func(MapRow) error) er
 		return nil
 	})
 	if errors.Is(err, errOrder) {
-		sc = StateCache{Alg: alg}
+		sc = memgov.StateCache{Alg: alg}
 		var ents []canon.Entry
 		exp := map[string]*time.Time{}
-		if err := scan(func(r MapRow) error {
+		if err := scan(func(r memgov.MapRow) error {
 			ents = append(ents, canon.Entry{Key: r.Key, Value: bytes.Clone(r.Value)})
 			if r.ExpiresAt != nil {
 				exp[r.Key] = r.ExpiresAt
@@ -134,14 +75,14 @@ func hashRows(alg canon.Algorithm, w io.Writer, scan func(func(MapRow) error) er
 		mw = canon.NewMapWriter(sink)
 		for _, en := range ents {
 			if err := mw.Add(en.Key, en.Value); err != nil {
-				return sc, fmt.Errorf("%w: memory map: %v", ErrTampered, err)
+				return sc, fmt.Errorf("%w: memory map: %v", memgov.ErrTampered, err)
 			}
 			noteExpiry(&sc, exp[en.Key])
 			sc.Items++
 		}
 	} else if err != nil {
 		if errors.Is(err, canon.ErrKeyOrder) || errors.Is(err, canon.ErrInvalidEntry) {
-			return sc, fmt.Errorf("%w: memory map: %v", ErrTampered, err)
+			return sc, fmt.Errorf("%w: memory map: %v", memgov.ErrTampered, err)
 		}
 		return sc, err
 	}
@@ -158,7 +99,7 @@ func hashRows(alg canon.Algorithm, w io.Writer, scan func(func(MapRow) error) er
 	return sc, nil
 }
 
-func noteExpiry(sc *StateCache, t *time.Time) {
+func noteExpiry(sc *memgov.StateCache, t *time.Time) {
 	if t != nil && (sc.NextExpiry == nil || t.Before(*sc.NextExpiry)) {
 		tt := *t
 		sc.NextExpiry = &tt
@@ -171,21 +112,21 @@ func noteExpiry(sc *StateCache, t *time.Time) {
 // as a compact current-value table: it is hashed from there. Otherwise, or
 // with materialised set (a deep check that trusts no dirty mark), the rows of
 // the versions table are hashed.
-func (e *Engine) stateHash(ctx context.Context, br BaselineReader, ref string, now time.Time, alg canon.Algorithm, w io.Writer, materialised bool) (StateCache, error) {
+func (e *Engine) stateHash(ctx context.Context, br memgov.BaselineReader, ref string, now time.Time, alg canon.Algorithm, w io.Writer, materialised bool) (memgov.StateCache, error) {
 	head, err := br.MemHead(ctx, ref)
 	if err != nil {
-		return StateCache{}, err
+		return memgov.StateCache{}, err
 	}
 	if !materialised {
 		dirty, err := br.Dirty(ctx, ref)
 		if err != nil {
-			return StateCache{}, err
+			return memgov.StateCache{}, err
 		}
 		materialised = dirty
 	}
-	scan := func(fn func(MapRow) error) error { return br.FoldMap(ctx, ref, head.TreeSize, now, fn) }
+	scan := func(fn func(memgov.MapRow) error) error { return br.FoldMap(ctx, ref, head.TreeSize, now, fn) }
 	if materialised {
-		scan = func(fn func(MapRow) error) error { return br.MemoryMap(ctx, ref, now, fn) }
+		scan = func(fn func(memgov.MapRow) error) error { return br.MemoryMap(ctx, ref, now, fn) }
 	}
 	sc, err := hashRows(alg, w, scan)
 	if err != nil {
@@ -196,15 +137,15 @@ func (e *Engine) stateHash(ctx context.Context, br BaselineReader, ref string, n
 }
 
 // foldHash hashes the governed map: the fold of the op log's first size operations.
-func foldHash(ctx context.Context, br BaselineReader, ref string, size uint64, now time.Time, alg canon.Algorithm) (StateCache, error) {
-	sc, err := hashRows(alg, nil, func(fn func(MapRow) error) error { return br.FoldMap(ctx, ref, size, now, fn) })
+func foldHash(ctx context.Context, br memgov.BaselineReader, ref string, size uint64, now time.Time, alg canon.Algorithm) (memgov.StateCache, error) {
+	sc, err := hashRows(alg, nil, func(fn func(memgov.MapRow) error) error { return br.FoldMap(ctx, ref, size, now, fn) })
 	sc.MemoryRef, sc.TreeSize = ref, size
 	return sc, err
 }
 
 // cachedHash returns the cached snapshot hash of ref when it is still valid:
 // same op log size, no dirty row, nothing included has expired since.
-func cachedHash(ctx context.Context, br BaselineReader, ref string, alg canon.Algorithm, head MemHead, now time.Time) (string, bool, error) {
+func cachedHash(ctx context.Context, br memgov.BaselineReader, ref string, alg canon.Algorithm, head memgov.MemHead, now time.Time) (string, bool, error) {
 	c, ok, err := br.StateCache(ctx, ref)
 	if err != nil || !ok {
 		return "", false, err
@@ -225,7 +166,7 @@ func cachedHash(ctx context.Context, br BaselineReader, ref string, alg canon.Al
 // maps are hashed. The hash of the materialised map is returned when computed.
 // When the maps are equal and w is not nil (a write transaction), the dirty
 // marks are cleared through w.
-func (e *Engine) governedIntact(ctx context.Context, tx ReadTx, w BaselineWriter, ref string) (bool, string, error) {
+func (e *Engine) governedIntact(ctx context.Context, tx memgov.ReadTx, w memgov.BaselineWriter, ref string) (bool, string, error) {
 	dirty, err := tx.Dirty(ctx, ref)
 	if err != nil || !dirty {
 		return err == nil, "", err
@@ -236,7 +177,7 @@ func (e *Engine) governedIntact(ctx context.Context, tx ReadTx, w BaselineWriter
 		return false, "", err
 	}
 	cur, err := e.stateHash(ctx, tx, ref, now, canon.SHA256, nil, true)
-	if errors.Is(err, ErrTampered) {
+	if errors.Is(err, memgov.ErrTampered) {
 		return false, "", nil
 	}
 	if err != nil {
@@ -283,7 +224,7 @@ func (e *Engine) ExportSnapshot(ctx context.Context, ref string, alg canon.Algor
 	if _, err := e.ExpireDue(ctx, ref); err != nil {
 		return info, err
 	}
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		if info.LSN, err = tx.LogSize(ctx); err != nil {
 			return err
 		}
@@ -323,7 +264,7 @@ func (e *Engine) MemoryCheckpoint(ctx context.Context, ref string) (MemoryCheckp
 	if _, err := e.ExpireDue(ctx, ref); err != nil {
 		return v, err
 	}
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		cp, err := tx.LatestCheckpoint(ctx, ref)
 		if err != nil {
 			return err
@@ -341,11 +282,11 @@ func (e *Engine) MemoryCheckpoint(ctx context.Context, ref string) (MemoryCheckp
 }
 
 // MemoryOps calls fn for every operation of ref's op log, in order.
-func (e *Engine) MemoryOps(ctx context.Context, ref string, fn func(MemOp) error) error {
+func (e *Engine) MemoryOps(ctx context.Context, ref string, fn func(memgov.MemOp) error) error {
 	if _, err := e.ExpireDue(ctx, ref); err != nil {
 		return err
 	}
-	return e.store.View(ctx, func(tx ReadTx) error {
+	return e.store.View(ctx, func(tx memgov.ReadTx) error {
 		head, err := tx.MemHead(ctx, ref)
 		if err != nil {
 			return err
@@ -373,7 +314,7 @@ func (e *Engine) ProveMemory(ctx context.Context, ref string, from uint64) (Memo
 
 // memLeaves returns the leaves of ref's op log up to size (0: all of it) and
 // the log's size.
-func memLeaves(ctx context.Context, br BaselineReader, ref string, size uint64) ([]merkle.Hash, uint64, error) {
+func memLeaves(ctx context.Context, br memgov.BaselineReader, ref string, size uint64) ([]merkle.Hash, uint64, error) {
 	head, err := br.MemHead(ctx, ref)
 	if err != nil {
 		return nil, 0, err
@@ -382,10 +323,10 @@ func memLeaves(ctx context.Context, br BaselineReader, ref string, size uint64) 
 		size = head.TreeSize
 	}
 	if size > head.TreeSize {
-		return nil, head.TreeSize, fmt.Errorf("%w: size %d is beyond the op log of %s (%d operations)", ErrInvalid, size, ref, head.TreeSize)
+		return nil, head.TreeSize, fmt.Errorf("%w: size %d is beyond the op log of %s (%d operations)", memgov.ErrInvalid, size, ref, head.TreeSize)
 	}
 	leaves := make([]merkle.Hash, 0, size)
-	if err := br.MemOps(ctx, ref, 0, size, func(o MemOp) error {
+	if err := br.MemOps(ctx, ref, 0, size, func(o memgov.MemOp) error {
 		leaves = append(leaves, o.Leaf)
 		return nil
 	}); err != nil {
@@ -401,14 +342,14 @@ func (e *Engine) ProveMemoryRange(ctx context.Context, ref string, from, to uint
 	if _, err := e.ExpireDue(ctx, ref); err != nil {
 		return p, err
 	}
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		leaves, _, err := memLeaves(ctx, tx, ref, to)
 		if err != nil {
 			return err
 		}
 		to = uint64(len(leaves))
 		if from > to {
-			return fmt.Errorf("%w: size %d is beyond size %d", ErrInvalid, from, to)
+			return fmt.Errorf("%w: size %d is beyond size %d", memgov.ErrInvalid, from, to)
 		}
 		tree := merkle.NewTree(leaves)
 		proof, err := tree.ConsistencyProof(from)
@@ -420,7 +361,7 @@ func (e *Engine) ProveMemoryRange(ctx context.Context, ref string, from, to uint
 			return err
 		}
 		if err := merkle.VerifyConsistency(from, to, old, tree.Root(), proof); err != nil {
-			return fmt.Errorf("%w: %v", ErrTampered, err)
+			return fmt.Errorf("%w: %v", memgov.ErrTampered, err)
 		}
 		p = MemoryProof{MemoryRef: ref, From: from, To: to, OldRoot: old.Prefixed(), NewRoot: tree.Root().Prefixed(), Proof: hexes(proof)}
 		return nil
@@ -447,13 +388,13 @@ func (e *Engine) ProveMemoryInclusion(ctx context.Context, ref string, index, si
 	if _, err := e.ExpireDue(ctx, ref); err != nil {
 		return p, err
 	}
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		leaves, _, err := memLeaves(ctx, tx, ref, size)
 		if err != nil {
 			return err
 		}
 		if index >= uint64(len(leaves)) {
-			return fmt.Errorf("%w: --seq %d is not in the op log of %s (%d operations, numbered from 0)", ErrInvalid, index, ref, len(leaves))
+			return fmt.Errorf("%w: --seq %d is not in the op log of %s (%d operations, numbered from 0)", memgov.ErrInvalid, index, ref, len(leaves))
 		}
 		proof, err := merkle.InclusionProof(leaves, index)
 		if err != nil {
@@ -461,7 +402,7 @@ func (e *Engine) ProveMemoryInclusion(ctx context.Context, ref string, index, si
 		}
 		root := merkle.Root(leaves)
 		if err := merkle.VerifyInclusion(leaves[index], index, uint64(len(leaves)), root, proof); err != nil {
-			return fmt.Errorf("%w: %v", ErrTampered, err)
+			return fmt.Errorf("%w: %v", memgov.ErrTampered, err)
 		}
 		p = MemoryInclusion{MemoryRef: ref, Index: index, Leaf: leaves[index].String(), TreeSize: uint64(len(leaves)), Root: root.Prefixed(), Proof: hexes(proof)}
 		return nil
@@ -482,7 +423,7 @@ func (e *Engine) AcceptMemoryCheckpoint(ctx context.Context, ref string, held me
 	if _, err := e.ExpireDue(ctx, ref); err != nil {
 		return v, p, err
 	}
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		cp, err := tx.LatestCheckpoint(ctx, ref)
 		if err != nil {
 			return err
@@ -514,15 +455,15 @@ func (e *Engine) AcceptMemoryCheckpoint(ctx context.Context, ref string, held me
 // TTL has passed at now. The store turns each into a DEL of the memoryRef's
 // op log, so the fold of the log equals `memgov snapshot export` (spec
 // §3.2.6.2: removal is an appended DEL). It returns how many expired.
-func (e *Engine) expireDueTx(ctx context.Context, tx Tx, ref string, now time.Time) (int, error) {
+func (e *Engine) expireDueTx(ctx context.Context, tx memgov.Tx, ref string, now time.Time) (int, error) {
 	due, err := tx.DueExpiries(ctx, ref, now, 0)
 	if err != nil {
 		return 0, err
 	}
 	for _, v := range due {
 		data, _ := json.Marshal(oplog.ExpireData{GC: GCModeTTL})
-		entry := &LogEntry{Time: now, Op: OpExpire, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: SystemActor}
-		if err := entry.Seal(Payload{Reason: "ttl expired", Data: data}); err != nil {
+		entry := &oplog.Entry{Time: now, Op: oplog.Expire, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: SystemActor}
+		if err := entry.Seal(oplog.Payload{Reason: "ttl expired", Data: data}); err != nil {
 			return 0, err
 		}
 		if err := tx.Append(ctx, entry); err != nil {
@@ -543,7 +484,7 @@ const SystemActor = "memgov"
 func (e *Engine) ExpireDue(ctx context.Context, ref string) (int, error) {
 	now := e.Now()
 	var due bool
-	if err := e.store.View(ctx, func(tx ReadTx) error {
+	if err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		vs, err := tx.DueExpiries(ctx, ref, now, 1)
 		due = len(vs) > 0
 		return err
@@ -551,7 +492,7 @@ func (e *Engine) ExpireDue(ctx context.Context, ref string) (int, error) {
 		return 0, err
 	}
 	var n int
-	err := e.store.Update(ctx, func(tx Tx) (err error) {
+	err := e.store.Update(ctx, func(tx memgov.Tx) (err error) {
 		n, err = e.expireDueTx(ctx, tx, ref, now)
 		return err
 	})

@@ -16,7 +16,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 // jcs is an independent RFC 8785 serializer for what encoding/json decodes
@@ -139,7 +139,7 @@ func TestSnapshotHashMatchesIndependentCanonicalisation(t *testing.T) {
 			if err != nil {
 				rt.Fatal(err)
 			}
-			if _, err := env.e.Put(ctx, engine.PutRequest{MemoryRef: ref, Key: k, Layer: engine.Semantic, Content: body, Actor: "bot"}); err != nil {
+			if _, err := env.e.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: k, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
 				rt.Fatal(err)
 			}
 		}

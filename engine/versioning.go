@@ -7,62 +7,38 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
 
-// PutRequest is an ungated write: it commits a version directly, without the
-// governed pipeline. It exists for tests and trusted loaders; agents write
-// through Write.
-type PutRequest struct {
-	MemoryRef      string
-	Key            string // empty: a new item with a generated key
-	Layer          Layer
-	Content        json.RawMessage // a JSON object with a "text" string
-	Tags           []string
-	Confidence     float64
-	Classification string
-	TTL            time.Duration // 0: no expiry
-	Actor          string
-	Reason         string
-	Evidence       []EvidenceRef // recorded as the version's evidence (MEMORY_ITEM citations are indexed)
-}
-
-// PutResult identifies what a write committed.
-type PutResult struct {
-	ItemID    string `json:"item_id"`
-	VersionID string `json:"version_id"`
-	Key       string `json:"key"`
-	LSN       int64  `json:"lsn"`
-}
-
 // Put commits a version without the governed pipeline (see PutRequest).
-func (e *Engine) Put(ctx context.Context, r PutRequest) (PutResult, error) {
+func (e *Engine) Put(ctx context.Context, r memgov.PutRequest) (memgov.PutResult, error) {
 	if _, err := scope.Parse(r.MemoryRef); err != nil {
-		return PutResult{}, fmt.Errorf("%w: memory ref: %v", ErrInvalid, err)
+		return memgov.PutResult{}, fmt.Errorf("%w: memory ref: %v", memgov.ErrInvalid, err)
 	}
-	if _, err := ParseLayer(string(r.Layer)); err != nil {
-		return PutResult{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	if _, err := memgov.ParseLayer(string(r.Layer)); err != nil {
+		return memgov.PutResult{}, fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
 	}
 	content, err := canonicalContent(r.Content)
 	if err != nil {
-		return PutResult{}, err
+		return memgov.PutResult{}, err
 	}
 	if r.Actor == "" {
-		return PutResult{}, fmt.Errorf("%w: a write needs an actor", ErrInvalid)
+		return memgov.PutResult{}, fmt.Errorf("%w: a write needs an actor", memgov.ErrInvalid)
 	}
 	if r.Key == "" {
 		r.Key = NewID()
 	}
-	var res PutResult
-	err = e.store.Update(ctx, func(tx Tx) error {
+	var res memgov.PutResult
+	err = e.store.Update(ctx, func(tx memgov.Tx) error {
 		now := e.Now()
-		p := Payload{Reason: r.Reason, Key: r.Key, Layer: string(r.Layer), Content: content,
-			ContentHash: HashPayload(content), Tags: normTags(r.Tags), Confidence: &r.Confidence,
+		p := oplog.Payload{Reason: r.Reason, Key: r.Key, Layer: string(r.Layer), Content: content,
+			ContentHash: oplog.HashPayload(content), Tags: normTags(r.Tags), Confidence: &r.Confidence,
 			Classification: r.Classification}
 		if r.TTL > 0 {
-			p.ExpiresAt = now.Add(r.TTL).Format(TimeFormat)
+			p.ExpiresAt = now.Add(r.TTL).Format(oplog.TimeFormat)
 		}
 		if len(r.Evidence) > 0 {
 			data, err := json.Marshal(oplog.VersionData{Evidence: r.Evidence})
@@ -81,7 +57,7 @@ func (e *Engine) Put(ctx context.Context, r PutRequest) (PutResult, error) {
 		if err := tx.Append(ctx, entry); err != nil {
 			return err
 		}
-		res = PutResult{ItemID: entry.ItemID, VersionID: entry.VersionID, Key: r.Key, LSN: entry.LSN}
+		res = memgov.PutResult{ItemID: entry.ItemID, VersionID: entry.VersionID, Key: r.Key, LSN: entry.LSN}
 		return nil
 	})
 	return res, err
@@ -89,20 +65,20 @@ func (e *Engine) Put(ctx context.Context, r PutRequest) (PutResult, error) {
 
 // versionEntry prepares the INSERT or UPDATE entry for a new ACTIVE version of
 // ref/key: UPDATE when the item exists, INSERT otherwise.
-func (e *Engine) versionEntry(ctx context.Context, tx Tx, ref, key string, layer Layer, actor string, now time.Time) (*LogEntry, error) {
-	entry := &LogEntry{Time: now, MemoryRef: ref, VersionID: NewID(), Actor: actor}
+func (e *Engine) versionEntry(ctx context.Context, tx memgov.Tx, ref, key string, layer memgov.Layer, actor string, now time.Time) (*oplog.Entry, error) {
+	entry := &oplog.Entry{Time: now, MemoryRef: ref, VersionID: NewID(), Actor: actor}
 	item, err := tx.ItemByKey(ctx, ref, key)
 	switch {
 	case isNotFound(err):
-		entry.Op = OpInsert
+		entry.Op = oplog.Insert
 		entry.ItemID = NewID()
 	case err != nil:
 		return nil, err
 	default:
 		if item.Layer != layer {
-			return nil, fmt.Errorf("%w: item %s is %s memory; writing it as %s needs a reclassification", ErrConflict, key, item.Layer, layer)
+			return nil, fmt.Errorf("%w: item %s is %s memory; writing it as %s needs a reclassification", memgov.ErrConflict, key, item.Layer, layer)
 		}
-		entry.Op = OpUpdate
+		entry.Op = oplog.Update
 		entry.ItemID = item.ID
 		entry.PrevVersionID = item.Head
 		if entry.PrevVersionID == "" {
@@ -121,19 +97,19 @@ func (e *Engine) versionEntry(ctx context.Context, tx Tx, ref, key string, layer
 // canonicalContent validates a content object and returns its RFC 8785 form.
 func canonicalContent(raw json.RawMessage) (json.RawMessage, error) {
 	if len(raw) == 0 {
-		return nil, fmt.Errorf("%w: content is required", ErrInvalid)
+		return nil, fmt.Errorf("%w: content is required", memgov.ErrInvalid)
 	}
 	c, err := canon.Canonicalize(raw)
 	if err != nil {
-		return nil, fmt.Errorf("%w: content: %v", ErrInvalid, err)
+		return nil, fmt.Errorf("%w: content: %v", memgov.ErrInvalid, err)
 	}
 	var obj map[string]any
 	if err := json.Unmarshal(c, &obj); err != nil {
-		return nil, fmt.Errorf("%w: content must be a JSON object", ErrInvalid)
+		return nil, fmt.Errorf("%w: content must be a JSON object", memgov.ErrInvalid)
 	}
 	text, ok := obj["text"].(string)
 	if !ok || strings.TrimSpace(text) == "" {
-		return nil, fmt.Errorf("%w: content.text must be a non-empty string", ErrInvalid)
+		return nil, fmt.Errorf("%w: content.text must be a non-empty string", memgov.ErrInvalid)
 	}
 	return c, nil
 }
@@ -155,32 +131,14 @@ func normTags(tags []string) []string {
 	return out
 }
 
-// ReadQuery selects what a read returns.
-type ReadQuery struct {
-	MemoryRef string
-	Tag       string
-	Limit     int
-	AfterKey  string
-	AtLSN     int64     // 0: now
-	AtTime    time.Time // zero: now; otherwise resolved to the last LSN at or before it
-}
-
-// Snapshot is the visible memory of a memoryRef at one log position.
-type Snapshot struct {
-	MemoryRef string    `json:"memory_ref"`
-	LSN       int64     `json:"lsn"`
-	Time      time.Time `json:"time"`
-	Versions  []Version `json:"items"`
-}
-
 // Read returns the ACTIVE, unexpired versions of a memoryRef, now or at a past
 // log position. A malformed ref reads as empty: it never names data.
-func (e *Engine) Read(ctx context.Context, q ReadQuery) (Snapshot, error) {
-	snap := Snapshot{MemoryRef: q.MemoryRef, Versions: []Version{}}
+func (e *Engine) Read(ctx context.Context, q memgov.ReadQuery) (memgov.Snapshot, error) {
+	snap := memgov.Snapshot{MemoryRef: q.MemoryRef, Versions: []memgov.Version{}}
 	if _, err := scope.Parse(q.MemoryRef); err != nil {
 		return snap, nil
 	}
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		size, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
@@ -194,7 +152,7 @@ func (e *Engine) Read(ctx context.Context, q ReadQuery) (Snapshot, error) {
 			now = q.AtTime.UTC()
 		case at > 0:
 			if at > size {
-				return fmt.Errorf("%w: LSN %d is beyond the end of the log (%d entries)", ErrInvalid, at, size)
+				return fmt.Errorf("%w: LSN %d is beyond the end of the log (%d entries)", memgov.ErrInvalid, at, size)
 			}
 			if now, err = tx.TimeOf(ctx, at); err != nil {
 				return err
@@ -206,7 +164,7 @@ func (e *Engine) Read(ctx context.Context, q ReadQuery) (Snapshot, error) {
 		if at == 0 {
 			return nil
 		}
-		vs, err := activeView(ctx, tx, ActiveQuery{MemoryRef: q.MemoryRef, Tag: q.Tag, AtLSN: at, Now: now, Limit: q.Limit, AfterKey: q.AfterKey})
+		vs, err := activeView(ctx, tx, memgov.ActiveQuery{MemoryRef: q.MemoryRef, Tag: q.Tag, AtLSN: at, Now: now, Limit: q.Limit, AfterKey: q.AfterKey})
 		if err != nil {
 			return err
 		}
@@ -217,17 +175,17 @@ func (e *Engine) Read(ctx context.Context, q ReadQuery) (Snapshot, error) {
 }
 
 // Get returns the visible version of ref/key now, or ErrNotFound.
-func (e *Engine) Get(ctx context.Context, ref, key string) (Version, error) {
+func (e *Engine) Get(ctx context.Context, ref, key string) (memgov.Version, error) {
 	if _, err := scope.Parse(ref); err != nil {
-		return Version{}, ErrNotFound
+		return memgov.Version{}, memgov.ErrNotFound
 	}
-	var v Version
-	err := e.store.View(ctx, func(tx ReadTx) error {
+	var v memgov.Version
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		if _, ok := workspaceFor(ctx, tx, ref); ok {
 			var found bool
 			var err error
 			if v, found, err = headView(ctx, tx, ref, key, e.Now()); err == nil && !found {
-				err = ErrNotFound
+				err = memgov.ErrNotFound
 			}
 			return err
 		}
@@ -236,13 +194,13 @@ func (e *Engine) Get(ctx context.Context, ref, key string) (Version, error) {
 			return err
 		}
 		if item.Head == "" {
-			return ErrNotFound
+			return memgov.ErrNotFound
 		}
 		if v, err = tx.Version(ctx, item.Head); err != nil {
 			return err
 		}
-		if v.State != Active || v.ExpiredAt(e.Now()) {
-			return ErrNotFound
+		if v.State != memgov.Active || v.ExpiredAt(e.Now()) {
+			return memgov.ErrNotFound
 		}
 		return nil
 	})
@@ -250,12 +208,12 @@ func (e *Engine) Get(ctx context.Context, ref, key string) (Version, error) {
 }
 
 // History returns every version of an item, newest first.
-func (e *Engine) History(ctx context.Context, itemID string) (Item, []Version, error) {
+func (e *Engine) History(ctx context.Context, itemID string) (memgov.Item, []memgov.Version, error) {
 	var (
-		item Item
-		vs   []Version
+		item memgov.Item
+		vs   []memgov.Version
 	)
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		if item, err = tx.Item(ctx, itemID); err != nil {
 			return err
 		}
@@ -266,9 +224,9 @@ func (e *Engine) History(ctx context.Context, itemID string) (Item, []Version, e
 }
 
 // Item returns an item by id.
-func (e *Engine) Item(ctx context.Context, id string) (Item, error) {
-	var it Item
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) Item(ctx context.Context, id string) (memgov.Item, error) {
+	var it memgov.Item
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		it, err = tx.Item(ctx, id)
 		return err
 	})
@@ -276,34 +234,23 @@ func (e *Engine) Item(ctx context.Context, id string) (Item, error) {
 }
 
 // Refs lists the memoryRefs that hold items.
-func (e *Engine) Refs(ctx context.Context) ([]RefSummary, error) {
-	var rs []RefSummary
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) Refs(ctx context.Context) ([]memgov.RefSummary, error) {
+	var rs []memgov.RefSummary
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		rs, err = tx.Refs(ctx)
 		return err
 	})
 	return rs, err
 }
 
-// RollbackResult reports what a rollback did (spec §12.5.6).
-type RollbackResult struct {
-	Status          string `json:"status"` // ROLLED_BACK_WITH_REACTIVATION or ROLLED_BACK_NO_PREDECESSOR
-	ItemID          string `json:"item_id"`
-	RetractedID     string `json:"retracted_version_id"`
-	RestoredFrom    string `json:"restored_from_version_id,omitempty"`
-	NewVersionID    string `json:"new_version_id,omitempty"`
-	RetractLSN      int64  `json:"retract_lsn"`
-	ReactivationLSN int64  `json:"reactivation_lsn,omitempty"`
-}
-
 // Rollback retracts a bad ACTIVE version and, when its predecessor was
 // superseded by it, reactivates the predecessor's content as a new version.
-func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) (RollbackResult, error) {
+func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) (memgov.RollbackResult, error) {
 	if strings.TrimSpace(reason) == "" {
-		return RollbackResult{}, fmt.Errorf("%w: a rollback needs a reason", ErrInvalid)
+		return memgov.RollbackResult{}, fmt.Errorf("%w: a rollback needs a reason", memgov.ErrInvalid)
 	}
-	var res RollbackResult
-	err := e.store.Update(ctx, func(tx Tx) error {
+	var res memgov.RollbackResult
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		if err := requirePrincipal(ctx, tx, actor); err != nil {
 			return err
 		}
@@ -314,19 +261,19 @@ func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) 
 		if _, err := e.permitTx(ctx, tx, actor, ActRollback, Target{Ref: bad.MemoryRef, Layer: bad.Layer}); err != nil {
 			return err
 		}
-		if bad.State != Active {
-			return fmt.Errorf("%w: version %s is %s; only the ACTIVE version can be rolled back", ErrConflict, versionID, bad.State)
+		if bad.State != memgov.Active {
+			return fmt.Errorf("%w: version %s is %s; only the ACTIVE version can be rolled back", memgov.ErrConflict, versionID, bad.State)
 		}
 		now := e.Now()
-		retract := &LogEntry{Time: now, Op: OpRetract, MemoryRef: bad.MemoryRef, ItemID: bad.ItemID,
+		retract := &oplog.Entry{Time: now, Op: oplog.Retract, MemoryRef: bad.MemoryRef, ItemID: bad.ItemID,
 			VersionID: bad.ID, PrevVersionID: bad.Prev, Actor: actor}
-		if err := retract.Seal(Payload{Reason: reason}); err != nil {
+		if err := retract.Seal(oplog.Payload{Reason: reason}); err != nil {
 			return err
 		}
 		if err := tx.Append(ctx, retract); err != nil {
 			return err
 		}
-		res = RollbackResult{Status: "ROLLED_BACK_NO_PREDECESSOR", ItemID: bad.ItemID, RetractedID: bad.ID, RetractLSN: retract.LSN}
+		res = memgov.RollbackResult{Status: "ROLLED_BACK_NO_PREDECESSOR", ItemID: bad.ItemID, RetractedID: bad.ID, RetractLSN: retract.LSN}
 		if bad.Prev == "" {
 			return nil
 		}
@@ -334,10 +281,10 @@ func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) 
 		if err != nil {
 			return err
 		}
-		if pred.State != Superseded || pred.ExpiredAt(now) {
+		if pred.State != memgov.Superseded || pred.ExpiredAt(now) {
 			return nil
 		}
-		re := &LogEntry{Time: now, Op: OpUpdate, MemoryRef: bad.MemoryRef, ItemID: bad.ItemID,
+		re := &oplog.Entry{Time: now, Op: oplog.Update, MemoryRef: bad.MemoryRef, ItemID: bad.ItemID,
 			VersionID: NewID(), PrevVersionID: pred.ID, Actor: actor}
 		if err := re.Seal(restorePayload(pred, "Reactivated after rollback of "+bad.ID)); err != nil {
 			return err
@@ -354,12 +301,12 @@ func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) 
 // RestoreVersion makes the content of an earlier version of an item current
 // again: the ACTIVE head (if any) is retracted and the chosen version's content
 // becomes a new ACTIVE version. This is "roll back to this version".
-func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason string) (RollbackResult, error) {
+func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason string) (memgov.RollbackResult, error) {
 	if strings.TrimSpace(reason) == "" {
-		return RollbackResult{}, fmt.Errorf("%w: a rollback needs a reason", ErrInvalid)
+		return memgov.RollbackResult{}, fmt.Errorf("%w: a rollback needs a reason", memgov.ErrInvalid)
 	}
-	var res RollbackResult
-	err := e.store.Update(ctx, func(tx Tx) error {
+	var res memgov.RollbackResult
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		if err := requirePrincipal(ctx, tx, actor); err != nil {
 			return err
 		}
@@ -370,31 +317,31 @@ func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason st
 		if _, err := e.permitTx(ctx, tx, actor, ActRollback, Target{Ref: target.MemoryRef, Layer: target.Layer}); err != nil {
 			return err
 		}
-		if target.State == Draft || target.State == Quarantined {
-			return fmt.Errorf("%w: version %s is %s and was never approved; it cannot be restored", ErrConflict, versionID, target.State)
+		if target.State == memgov.Draft || target.State == memgov.Quarantined {
+			return fmt.Errorf("%w: version %s is %s and was never approved; it cannot be restored", memgov.ErrConflict, versionID, target.State)
 		}
 		if len(target.Content) == 0 {
-			return fmt.Errorf("%w: version %s was erased", ErrConflict, versionID)
+			return fmt.Errorf("%w: version %s was erased", memgov.ErrConflict, versionID)
 		}
 		item, err := tx.Item(ctx, target.ItemID)
 		if err != nil {
 			return err
 		}
 		if item.Head == target.ID {
-			return fmt.Errorf("%w: version %s is already the active version", ErrConflict, versionID)
+			return fmt.Errorf("%w: version %s is already the active version", memgov.ErrConflict, versionID)
 		}
 		now := e.Now()
-		res = RollbackResult{Status: "RESTORED", ItemID: item.ID, RestoredFrom: target.ID}
+		res = memgov.RollbackResult{Status: "RESTORED", ItemID: item.ID, RestoredFrom: target.ID}
 		prev := target.ID
 		if item.Head != "" {
-			retract := &LogEntry{Time: now, Op: OpRetract, MemoryRef: item.MemoryRef, ItemID: item.ID,
+			retract := &oplog.Entry{Time: now, Op: oplog.Retract, MemoryRef: item.MemoryRef, ItemID: item.ID,
 				VersionID: item.Head, Actor: actor}
 			head, err := tx.Version(ctx, item.Head)
 			if err != nil {
 				return err
 			}
 			retract.PrevVersionID = head.Prev
-			if err := retract.Seal(Payload{Reason: reason}); err != nil {
+			if err := retract.Seal(oplog.Payload{Reason: reason}); err != nil {
 				return err
 			}
 			if err := tx.Append(ctx, retract); err != nil {
@@ -403,7 +350,7 @@ func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason st
 			res.RetractedID, res.RetractLSN = head.ID, retract.LSN
 			prev = head.ID
 		}
-		re := &LogEntry{Time: now, Op: OpUpdate, MemoryRef: item.MemoryRef, ItemID: item.ID,
+		re := &oplog.Entry{Time: now, Op: oplog.Update, MemoryRef: item.MemoryRef, ItemID: item.ID,
 			VersionID: NewID(), PrevVersionID: prev, Actor: actor}
 		if err := re.Seal(restorePayload(target, "Restored v"+fmt.Sprint(target.Seq)+": "+reason)); err != nil {
 			return err
@@ -417,12 +364,12 @@ func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason st
 	return res, err
 }
 
-func restorePayload(v Version, reason string) Payload {
+func restorePayload(v memgov.Version, reason string) oplog.Payload {
 	conf, score := v.Confidence, v.ValidationScore
-	p := Payload{Reason: reason, Key: v.Key, Layer: string(v.Layer), Content: v.Content, ContentHash: v.ContentHash,
+	p := oplog.Payload{Reason: reason, Key: v.Key, Layer: string(v.Layer), Content: v.Content, ContentHash: v.ContentHash,
 		Tags: v.Tags, Confidence: &conf, ValidationScore: &score, Classification: v.Classification}
 	if v.ExpiresAt != nil {
-		p.ExpiresAt = v.ExpiresAt.UTC().Format(TimeFormat)
+		p.ExpiresAt = v.ExpiresAt.UTC().Format(oplog.TimeFormat)
 	}
 	return p
 }
@@ -439,7 +386,7 @@ func (e *Engine) Unpin(ctx context.Context, itemID, actor, reason string) (int64
 
 func (e *Engine) setPin(ctx context.Context, itemID, actor, reason string, pin bool) (int64, error) {
 	var lsn int64
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		if err := requirePrincipal(ctx, tx, actor); err != nil {
 			return err
 		}
@@ -455,17 +402,17 @@ func (e *Engine) setPin(ctx context.Context, itemID, actor, reason string, pin b
 			return err
 		}
 		if item.Pinned == pin {
-			return fmt.Errorf("%w: item %s is already %s", ErrConflict, itemID, map[bool]string{true: "pinned", false: "unpinned"}[pin])
+			return fmt.Errorf("%w: item %s is already %s", memgov.ErrConflict, itemID, map[bool]string{true: "pinned", false: "unpinned"}[pin])
 		}
-		op := OpUnpin
+		op := oplog.Unpin
 		if pin {
-			op = OpPin
+			op = oplog.Pin
 		}
 		if reason == "" {
 			reason = strings.ToLower(string(op)) + " by " + actor
 		}
-		entry := &LogEntry{Time: e.Now(), Op: op, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
-		if err := entry.Seal(Payload{Reason: reason}); err != nil {
+		entry := &oplog.Entry{Time: e.Now(), Op: op, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
+		if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
 			return err
 		}
 		if err := tx.Append(ctx, entry); err != nil {
@@ -478,13 +425,13 @@ func (e *Engine) setPin(ctx context.Context, itemID, actor, reason string, pin b
 }
 
 // requirePrincipal refuses actors memgov does not know.
-func requirePrincipal(ctx context.Context, tx ReadTx, actor string) error {
+func requirePrincipal(ctx context.Context, tx memgov.ReadTx, actor string) error {
 	if actor == "" {
-		return fmt.Errorf("%w: the action needs an actor (--by)", ErrInvalid)
+		return fmt.Errorf("%w: the action needs an actor (--by)", memgov.ErrInvalid)
 	}
 	if _, err := tx.Principal(ctx, actor); err != nil {
 		if isNotFound(err) {
-			return fmt.Errorf("%w: %s is not a registered principal; register it with: memgov principal add --id %s --role curator --tenant TENANT", ErrUnauthorized, actor, actor)
+			return fmt.Errorf("%w: %s is not a registered principal; register it with: memgov principal add --id %s --role curator --tenant TENANT", memgov.ErrUnauthorized, actor, actor)
 		}
 		return err
 	}
@@ -493,8 +440,8 @@ func requirePrincipal(ctx context.Context, tx ReadTx, actor string) error {
 
 // PutBatch commits many ungated writes in one transaction: for loading a
 // corpus (benchmarks, imports) where a transaction per item would dominate.
-func (e *Engine) PutBatch(ctx context.Context, rs []PutRequest) error {
-	return e.store.Update(ctx, func(tx Tx) error {
+func (e *Engine) PutBatch(ctx context.Context, rs []memgov.PutRequest) error {
+	return e.store.Update(ctx, func(tx memgov.Tx) error {
 		now := e.Now()
 		for _, r := range rs {
 			content, err := canonicalContent(r.Content)
@@ -509,7 +456,7 @@ func (e *Engine) PutBatch(ctx context.Context, rs []PutRequest) error {
 				return err
 			}
 			conf := r.Confidence
-			p := Payload{Reason: r.Reason, Key: r.Key, Layer: string(r.Layer), Content: content, ContentHash: HashPayload(content),
+			p := oplog.Payload{Reason: r.Reason, Key: r.Key, Layer: string(r.Layer), Content: content, ContentHash: oplog.HashPayload(content),
 				Tags: normTags(r.Tags), Confidence: &conf, Classification: r.Classification}
 			if err := entry.Seal(p); err != nil {
 				return err

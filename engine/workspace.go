@@ -7,7 +7,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/memgov/memgov/engine/memory"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -39,10 +39,8 @@ import (
 
 // Workspace statuses.
 const (
-	WorkspaceOpen      = memory.WorkspaceOpen
-	WorkspaceSubmitted = "SUBMITTED"
-	WorkspaceMerged    = "MERGED"
-	WorkspaceRejected  = "REJECTED"
+	WorkspaceMerged   = "MERGED"
+	WorkspaceRejected = "REJECTED"
 )
 
 // Change kinds of a merge request.
@@ -59,42 +57,18 @@ const (
 	RelationConflictsWith   = "CONFLICTS_WITH"
 )
 
-// WorkspaceChange is one key of a merge request.
-type WorkspaceChange struct {
-	Key      string `json:"key"`
-	Kind     string `json:"kind"`
-	Layer    Layer  `json:"layer"`
-	Text     string `json:"text,omitempty"`      // the workspace's text (empty for REMOVED)
-	BaseText string `json:"base_text,omitempty"` // the base's text at the snapshot
-	Conflict bool   `json:"conflict"`
-	// The DRAFT on the base ref and its review (set by SubmitWorkspace).
-	ItemID    string `json:"item_id,omitempty"`
-	VersionID string `json:"version_id,omitempty"`
-	ReviewID  string `json:"review_id,omitempty"`
-}
-
-// MergeRequest is a workspace's changeset against its base.
-type MergeRequest struct {
-	WorkspaceID string            `json:"workspace_id"`
-	Ref         string            `json:"ref"`
-	BaseRef     string            `json:"base_ref"`
-	BaseLSN     int64             `json:"base_lsn"`
-	Changes     []WorkspaceChange `json:"changes"`
-	Conflicts   []RelatedItem     `json:"conflicts"`
-}
-
 // WorkspaceRef is the memoryRef of an agent's workspace over base.
 func WorkspaceRef(baseRef, agent, name string) string {
 	return tenantOf(baseRef) + "/" + agent + "/ws/" + name
 }
 
-func (e *Engine) appendWorkspace(ctx context.Context, tx Tx, ref, actor, reason string, d oplog.WorkspaceData) (int64, error) {
+func (e *Engine) appendWorkspace(ctx context.Context, tx memgov.Tx, ref, actor, reason string, d oplog.WorkspaceData) (int64, error) {
 	data, err := json.Marshal(d)
 	if err != nil {
 		return 0, err
 	}
-	entry := &LogEntry{Time: e.Now(), Op: OpWorkspace, MemoryRef: ref, Actor: actor}
-	if err := entry.Seal(Payload{Reason: reason, Data: data}); err != nil {
+	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Workspace, MemoryRef: ref, Actor: actor}
+	if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
 		return 0, err
 	}
 	if err := tx.Append(ctx, entry); err != nil {
@@ -105,26 +79,26 @@ func (e *Engine) appendWorkspace(ctx context.Context, tx Tx, ref, actor, reason 
 
 // CreateWorkspace opens a copy-on-write workspace named name over baseRef for
 // agent, a registered principal of the base's tenant.
-func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name string) (Workspace, error) {
+func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name string) (memgov.Workspace, error) {
 	base, err := scope.Parse(baseRef)
 	if err != nil {
-		return Workspace{}, fmt.Errorf("%w: base memoryRef: %v", ErrInvalid, err)
+		return memgov.Workspace{}, fmt.Errorf("%w: base memoryRef: %v", memgov.ErrInvalid, err)
 	}
 	if !scope.ValidSegment(name) {
-		return Workspace{}, fmt.Errorf("%w: a workspace name is 1 to 64 characters of [A-Za-z0-9._-]", ErrInvalid)
+		return memgov.Workspace{}, fmt.Errorf("%w: a workspace name is 1 to 64 characters of [A-Za-z0-9._-]", memgov.ErrInvalid)
 	}
 	if len(base.Namespace) >= 1 && base.Namespace[0] == "ws" {
-		return Workspace{}, fmt.Errorf("%w: %s is itself a workspace; open the workspace over its base", ErrInvalid, baseRef)
+		return memgov.Workspace{}, fmt.Errorf("%w: %s is itself a workspace; open the workspace over its base", memgov.ErrInvalid, baseRef)
 	}
 	ref := WorkspaceRef(baseRef, agent, name)
 	if _, err := scope.Parse(ref); err != nil {
-		return Workspace{}, fmt.Errorf("%w: workspace ref: %v", ErrInvalid, err)
+		return memgov.Workspace{}, fmt.Errorf("%w: workspace ref: %v", memgov.ErrInvalid, err)
 	}
-	var out Workspace
-	err = e.store.Update(ctx, func(tx Tx) (err error) {
+	var out memgov.Workspace
+	err = e.store.Update(ctx, func(tx memgov.Tx) (err error) {
 		p, err := tx.Principal(ctx, agent)
 		if err != nil {
-			return fmt.Errorf("%w: unknown principal %q", ErrUnauthorized, agent)
+			return fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, agent)
 		}
 		if err := e.permit(p, ActWorkspace, Target{Ref: baseRef}); err != nil {
 			return err
@@ -132,7 +106,7 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 		if _, found, err := tx.WorkspaceByRef(ctx, ref); err != nil {
 			return err
 		} else if found {
-			return fmt.Errorf("%w: workspace %s exists; pick another name", ErrConflict, ref)
+			return fmt.Errorf("%w: workspace %s exists; pick another name", memgov.ErrConflict, ref)
 		}
 		size, err := tx.LogSize(ctx)
 		if err != nil {
@@ -150,9 +124,9 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 }
 
 // Workspace returns a workspace by id.
-func (e *Engine) Workspace(ctx context.Context, id string) (Workspace, error) {
-	var w Workspace
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) Workspace(ctx context.Context, id string) (memgov.Workspace, error) {
+	var w memgov.Workspace
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		w, err = tx.WorkspaceByID(ctx, id)
 		return err
 	})
@@ -160,9 +134,9 @@ func (e *Engine) Workspace(ctx context.Context, id string) (Workspace, error) {
 }
 
 // Workspaces lists the workspaces of a tenant ("" or "*": every tenant).
-func (e *Engine) Workspaces(ctx context.Context, tenant string) ([]Workspace, error) {
-	var out []Workspace
-	err := e.store.View(ctx, func(tx ReadTx) (err error) {
+func (e *Engine) Workspaces(ctx context.Context, tenant string) ([]memgov.Workspace, error) {
+	var out []memgov.Workspace
+	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		out, err = tx.WorkspaceList(ctx, tenant)
 		return err
 	})
@@ -173,7 +147,7 @@ func (e *Engine) Workspaces(ctx context.Context, tenant string) ([]Workspace, er
 // workspace no longer see it and the merge request proposes its removal.
 func (e *Engine) RemoveFromWorkspace(ctx context.Context, id, agent, key string) (int64, error) {
 	var lsn int64
-	err := e.store.Update(ctx, func(tx Tx) error {
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		ws, err := e.ownOpenWorkspace(ctx, tx, id, agent)
 		if err != nil {
 			return err
@@ -184,7 +158,7 @@ func (e *Engine) RemoveFromWorkspace(ctx context.Context, id, agent, key string)
 	return lsn, err
 }
 
-func (e *Engine) ownOpenWorkspace(ctx context.Context, tx ReadTx, id, agent string) (Workspace, error) {
+func (e *Engine) ownOpenWorkspace(ctx context.Context, tx memgov.ReadTx, id, agent string) (memgov.Workspace, error) {
 	ws, err := tx.WorkspaceByID(ctx, id)
 	if err != nil {
 		return ws, err
@@ -192,21 +166,21 @@ func (e *Engine) ownOpenWorkspace(ctx context.Context, tx ReadTx, id, agent stri
 	if ws.Owner != agent {
 		return ws, fmt.Errorf("%w: rule %s: %s may act only on its own workspaces", ErrForbidden, ActWorkspace, agent)
 	}
-	if ws.Status != WorkspaceOpen {
-		return ws, fmt.Errorf("%w: workspace %s is %s", ErrConflict, ws.Name, ws.Status)
+	if ws.Status != memgov.WorkspaceOpen {
+		return ws, fmt.Errorf("%w: workspace %s is %s", memgov.ErrConflict, ws.Name, ws.Status)
 	}
 	return ws, nil
 }
 
 // WorkspaceDiff computes a workspace's merge request without submitting it.
-func (e *Engine) WorkspaceDiff(ctx context.Context, id string) (MergeRequest, error) {
-	var mr MergeRequest
-	err := e.store.View(ctx, func(tx ReadTx) error {
+func (e *Engine) WorkspaceDiff(ctx context.Context, id string) (memgov.MergeRequest, error) {
+	var mr memgov.MergeRequest
+	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
 		ws, err := tx.WorkspaceByID(ctx, id)
 		if err != nil {
 			return err
 		}
-		if ws.Status != WorkspaceOpen && len(ws.Request) > 2 {
+		if ws.Status != memgov.WorkspaceOpen && len(ws.Request) > 2 {
 			return json.Unmarshal(ws.Request, &mr)
 		}
 		mr, err = e.changeset(ctx, tx, ws)
@@ -215,8 +189,8 @@ func (e *Engine) WorkspaceDiff(ctx context.Context, id string) (MergeRequest, er
 	return mr, err
 }
 
-func byKey(vs []Version) map[string]Version {
-	m := make(map[string]Version, len(vs))
+func byKey(vs []memgov.Version) map[string]memgov.Version {
+	m := make(map[string]memgov.Version, len(vs))
 	for _, v := range vs {
 		m[v.Key] = v
 	}
@@ -225,18 +199,18 @@ func byKey(vs []Version) map[string]Version {
 
 // changeset compares the workspace with the base snapshot it was opened on,
 // and the snapshot with the base now.
-func (e *Engine) changeset(ctx context.Context, tx ReadTx, ws Workspace) (MergeRequest, error) {
-	mr := MergeRequest{WorkspaceID: ws.ID, Ref: ws.Ref, BaseRef: ws.BaseRef, BaseLSN: ws.BaseLSN, Changes: []WorkspaceChange{}, Conflicts: []RelatedItem{}}
+func (e *Engine) changeset(ctx context.Context, tx memgov.ReadTx, ws memgov.Workspace) (memgov.MergeRequest, error) {
+	mr := memgov.MergeRequest{WorkspaceID: ws.ID, Ref: ws.Ref, BaseRef: ws.BaseRef, BaseLSN: ws.BaseLSN, Changes: []memgov.WorkspaceChange{}, Conflicts: []memgov.RelatedItem{}}
 	now := e.Now()
-	snapVs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.BaseRef, AtLSN: ws.BaseLSN, Now: now})
+	snapVs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ws.BaseRef, AtLSN: ws.BaseLSN, Now: now})
 	if err != nil {
 		return mr, err
 	}
-	curVs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.BaseRef, Now: now})
+	curVs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ws.BaseRef, Now: now})
 	if err != nil {
 		return mr, err
 	}
-	ownVs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.Ref, Now: now})
+	ownVs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ws.Ref, Now: now})
 	if err != nil {
 		return mr, err
 	}
@@ -260,21 +234,21 @@ func (e *Engine) changeset(ctx context.Context, tx ReadTx, ws Workspace) (MergeR
 	for _, k := range sorted {
 		s, inSnap := snap[k]
 		o, inOwn := own[k]
-		var c WorkspaceChange
+		var c memgov.WorkspaceChange
 		switch {
 		case written[k] && inOwn && !inSnap:
-			c = WorkspaceChange{Key: k, Kind: ChangeAdded, Layer: o.Layer, Text: o.Text()}
+			c = memgov.WorkspaceChange{Key: k, Kind: ChangeAdded, Layer: o.Layer, Text: o.Text()}
 		case written[k] && inOwn && s.ContentHash != o.ContentHash:
-			c = WorkspaceChange{Key: k, Kind: ChangeChanged, Layer: o.Layer, Text: o.Text(), BaseText: s.Text()}
+			c = memgov.WorkspaceChange{Key: k, Kind: ChangeChanged, Layer: o.Layer, Text: o.Text(), BaseText: s.Text()}
 		case inSnap && (!inOwn || (removed[k] && !written[k])):
-			c = WorkspaceChange{Key: k, Kind: ChangeRemoved, Layer: s.Layer, BaseText: s.Text()}
+			c = memgov.WorkspaceChange{Key: k, Kind: ChangeRemoved, Layer: s.Layer, BaseText: s.Text()}
 		default:
 			continue
 		}
 		n, inCur := cur[k]
 		if inCur != inSnap || (inCur && n.ID != s.ID) {
 			c.Conflict = true
-			rel := RelatedItem{Relation: RelationConflictsWith, Key: k, OldText: s.Text(), State: Retracted}
+			rel := memgov.RelatedItem{Relation: RelationConflictsWith, Key: k, OldText: s.Text(), State: memgov.Retracted}
 			if inCur {
 				rel.ItemID, rel.VersionID, rel.Text, rel.State, rel.Confidence = n.ItemID, n.ID, n.Text(), n.State, n.Confidence
 			} else if inSnap {
@@ -290,9 +264,9 @@ func (e *Engine) changeset(ctx context.Context, tx ReadTx, ws Workspace) (MergeR
 // SubmitWorkspace turns the workspace's changeset into a merge request: one
 // DRAFT version on the base ref and one review per change, each listing the
 // request's conflicts. Only the owner submits, once.
-func (e *Engine) SubmitWorkspace(ctx context.Context, id, agent string) (MergeRequest, error) {
-	var mr MergeRequest
-	err := e.store.Update(ctx, func(tx Tx) error {
+func (e *Engine) SubmitWorkspace(ctx context.Context, id, agent string) (memgov.MergeRequest, error) {
+	var mr memgov.MergeRequest
+	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		ws, err := e.ownOpenWorkspace(ctx, tx, id, agent)
 		if err != nil {
 			return err
@@ -301,10 +275,10 @@ func (e *Engine) SubmitWorkspace(ctx context.Context, id, agent string) (MergeRe
 			return err
 		}
 		if len(mr.Changes) == 0 {
-			return fmt.Errorf("%w: workspace %s has no changes against %s", ErrInvalid, ws.Name, ws.BaseRef)
+			return fmt.Errorf("%w: workspace %s has no changes against %s", memgov.ErrInvalid, ws.Name, ws.BaseRef)
 		}
 		now := e.Now()
-		cur, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.Ref, Now: now})
+		cur, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ws.Ref, Now: now})
 		if err != nil {
 			return err
 		}
@@ -325,14 +299,14 @@ func (e *Engine) SubmitWorkspace(ctx context.Context, id, agent string) (MergeRe
 	return mr, err
 }
 
-func (e *Engine) stageChange(ctx context.Context, tx Tx, ws Workspace, mr *MergeRequest, i int, own map[string]Version, now time.Time) error {
+func (e *Engine) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Workspace, mr *memgov.MergeRequest, i int, own map[string]memgov.Version, now time.Time) error {
 	c := &mr.Changes[i]
-	entry := &LogEntry{Time: now, Op: OpStage, MemoryRef: ws.BaseRef, VersionID: NewID(), Actor: ws.Owner}
+	entry := &oplog.Entry{Time: now, Op: oplog.Stage, MemoryRef: ws.BaseRef, VersionID: NewID(), Actor: ws.Owner}
 	item, err := tx.ItemByKey(ctx, ws.BaseRef, c.Key)
 	switch {
 	case err == nil:
 		if item.Layer != c.Layer {
-			return fmt.Errorf("%w: key %s is %s memory in %s and %s memory in the workspace", ErrConflict, c.Key, item.Layer, ws.BaseRef, c.Layer)
+			return fmt.Errorf("%w: key %s is %s memory in %s and %s memory in the workspace", memgov.ErrConflict, c.Key, item.Layer, ws.BaseRef, c.Layer)
 		}
 		entry.ItemID, entry.PrevVersionID = item.ID, item.Head
 	case isNotFound(err):
@@ -340,12 +314,12 @@ func (e *Engine) stageChange(ctx context.Context, tx Tx, ws Workspace, mr *Merge
 	default:
 		return err
 	}
-	var src Version
+	var src memgov.Version
 	if c.Kind == ChangeRemoved {
 		// The removal's draft carries the base's content; the approval is
 		// followed by its RETRACT.
 		if item.Head == "" {
-			return fmt.Errorf("%w: key %s is no longer in %s; nothing to remove", ErrConflict, c.Key, ws.BaseRef)
+			return fmt.Errorf("%w: key %s is no longer in %s; nothing to remove", memgov.ErrConflict, c.Key, ws.BaseRef)
 		}
 		if src, err = tx.Version(ctx, item.Head); err != nil {
 			return err
@@ -354,10 +328,10 @@ func (e *Engine) stageChange(ctx context.Context, tx Tx, ws Workspace, mr *Merge
 		src = own[c.Key]
 	}
 	reasons := []string{ReasonWorkspaceMerge}
-	related := []RelatedItem{}
+	related := []memgov.RelatedItem{}
 	for _, r := range mr.Conflicts {
 		if r.Key == c.Key {
-			related = append([]RelatedItem{r}, related...)
+			related = append([]memgov.RelatedItem{r}, related...)
 		} else {
 			related = append(related, r)
 		}
@@ -383,9 +357,9 @@ func (e *Engine) stageChange(ctx context.Context, tx Tx, ws Workspace, mr *Merge
 		risk = 0.8
 	}
 	tier := TierAsync
-	rv := &oplog.StagedReview{ID: NewID(), Tier: tier, Risk: risk, Reason: reasons[0], DueAt: now.Add(e.policy.Review.AsyncSLA.Std()).Format(TimeFormat), Detail: dj}
+	rv := &oplog.StagedReview{ID: NewID(), Tier: tier, Risk: risk, Reason: reasons[0], DueAt: now.Add(e.policy.Review.AsyncSLA.Std()).Format(oplog.TimeFormat), Detail: dj}
 	conf, score := src.Confidence, src.ValidationScore
-	p := Payload{Reason: fmt.Sprintf("workspace merge request %s: %s %s", ws.ID, c.Kind, c.Key), Key: c.Key, Layer: string(c.Layer),
+	p := oplog.Payload{Reason: fmt.Sprintf("workspace merge request %s: %s %s", ws.ID, c.Kind, c.Key), Key: c.Key, Layer: string(c.Layer),
 		Content: src.Content, ContentHash: src.ContentHash, Tags: src.Tags, Confidence: &conf, ValidationScore: &score, Classification: src.Classification}
 	data, err := json.Marshal(oplog.VersionData{Review: rv, Evidence: meta.Evidence, SessionID: meta.SessionID, ObservationType: meta.ObservationType, Residency: meta.Residency})
 	if err != nil {
@@ -403,24 +377,24 @@ func (e *Engine) stageChange(ctx context.Context, tx Tx, ws Workspace, mr *Merge
 }
 
 // payloadOf reads the payload of the entry at lsn.
-func payloadOf(ctx context.Context, tx ReadTx, lsn int64) (Payload, error) {
-	var p Payload
+func payloadOf(ctx context.Context, tx memgov.ReadTx, lsn int64) (oplog.Payload, error) {
+	var p oplog.Payload
 	found := false
-	err := tx.LogRange(ctx, lsn, lsn, func(le *LogEntry) error {
+	err := tx.LogRange(ctx, lsn, lsn, func(le *oplog.Entry) error {
 		var err error
 		p, err = le.DecodePayload()
 		found = true
 		return err
 	})
 	if err == nil && !found {
-		err = fmt.Errorf("%w: log entry %d", ErrNotFound, lsn)
+		err = fmt.Errorf("%w: log entry %d", memgov.ErrNotFound, lsn)
 	}
 	return p, err
 }
 
 // workspaceDecided applies a decided merge request review: an approved
 // removal retracts the base entry; the last decision closes the request.
-func (e *Engine) workspaceDecided(ctx context.Context, tx Tx, r Review, approved bool, reviewer string) error {
+func (e *Engine) workspaceDecided(ctx context.Context, tx memgov.Tx, r memgov.Review, approved bool, reviewer string) error {
 	ref, key, kind, found, err := tx.WorkspaceOfReview(ctx, r.ID)
 	if err != nil || !found {
 		return err
@@ -448,21 +422,21 @@ func (e *Engine) workspaceDecided(ctx context.Context, tx Tx, r Review, approved
 }
 
 // workspaceFor reports the open or submitted workspace whose ref is ref.
-func workspaceFor(ctx context.Context, tx ReadTx, ref string) (Workspace, bool) {
+func workspaceFor(ctx context.Context, tx memgov.ReadTx, ref string) (memgov.Workspace, bool) {
 	r, err := scope.Parse(ref)
 	if err != nil || len(r.Namespace) != 2 || r.Namespace[0] != "ws" {
-		return Workspace{}, false
+		return memgov.Workspace{}, false
 	}
 	ws, found, err := tx.WorkspaceByRef(ctx, ref)
 	if err != nil || !found {
-		return Workspace{}, false
+		return memgov.Workspace{}, false
 	}
 	return ws, true
 }
 
 // activeView is tx.Active with the copy-on-write overlay of workspaces: the
 // base snapshot at the workspace's opening, overlaid by its own writes.
-func activeView(ctx context.Context, tx ReadTx, q ActiveQuery) ([]Version, error) {
+func activeView(ctx context.Context, tx memgov.ReadTx, q memgov.ActiveQuery) ([]memgov.Version, error) {
 	ws, ok := workspaceFor(ctx, tx, q.MemoryRef)
 	if !ok {
 		return tx.Active(ctx, q)
@@ -475,15 +449,15 @@ func activeView(ctx context.Context, tx ReadTx, q ActiveQuery) ([]Version, error
 	if q.AtLSN > 0 && q.AtLSN < baseAt {
 		baseAt = q.AtLSN
 	}
-	base, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.BaseRef, Tag: q.Tag, AtLSN: baseAt, Now: q.Now})
+	base, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ws.BaseRef, Tag: q.Tag, AtLSN: baseAt, Now: q.Now})
 	if err != nil {
 		return nil, err
 	}
-	own, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.Ref, Tag: q.Tag, AtLSN: q.AtLSN, Now: q.Now})
+	own, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ws.Ref, Tag: q.Tag, AtLSN: q.AtLSN, Now: q.Now})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Version, 0, len(base)+len(own))
+	out := make([]memgov.Version, 0, len(base)+len(own))
 	for _, v := range base {
 		if !written[v.Key] && !removed[v.Key] {
 			out = append(out, v)
@@ -503,44 +477,44 @@ func activeView(ctx context.Context, tx ReadTx, q ActiveQuery) ([]Version, error
 
 // headView is the visible version of ref/key with the workspace overlay;
 // found is false when nothing is visible.
-func headView(ctx context.Context, tx ReadTx, ref, key string, now time.Time) (Version, bool, error) {
+func headView(ctx context.Context, tx memgov.ReadTx, ref, key string, now time.Time) (memgov.Version, bool, error) {
 	if ws, ok := workspaceFor(ctx, tx, ref); ok {
 		written, removed, err := tx.WorkspaceTouched(ctx, ws.Ref)
 		if err != nil {
-			return Version{}, false, err
+			return memgov.Version{}, false, err
 		}
 		if !written[key] {
 			if removed[key] {
-				return Version{}, false, nil
+				return memgov.Version{}, false, nil
 			}
-			vs, err := tx.Active(ctx, ActiveQuery{MemoryRef: ws.BaseRef, AtLSN: ws.BaseLSN, Now: now})
+			vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ws.BaseRef, AtLSN: ws.BaseLSN, Now: now})
 			if err != nil {
-				return Version{}, false, err
+				return memgov.Version{}, false, err
 			}
 			for _, v := range vs {
 				if v.Key == key {
 					return v, true, nil
 				}
 			}
-			return Version{}, false, nil
+			return memgov.Version{}, false, nil
 		}
 	}
 	item, err := tx.ItemByKey(ctx, ref, key)
 	if isNotFound(err) || (err == nil && item.Head == "") {
-		return Version{}, false, nil
+		return memgov.Version{}, false, nil
 	}
 	if err != nil {
-		return Version{}, false, err
+		return memgov.Version{}, false, err
 	}
 	v, err := tx.Version(ctx, item.Head)
 	if isNotFound(err) {
-		return Version{}, false, nil
+		return memgov.Version{}, false, nil
 	}
 	if err != nil {
-		return Version{}, false, err
+		return memgov.Version{}, false, err
 	}
-	if v.State != Active || v.ExpiredAt(now) || v.MemoryRef != ref {
-		return Version{}, false, nil
+	if v.State != memgov.Active || v.ExpiredAt(now) || v.MemoryRef != ref {
+		return memgov.Version{}, false, nil
 	}
 	return v, true, nil
 }

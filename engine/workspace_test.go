@@ -8,16 +8,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
-func wsWrite(t *testing.T, e *engine.Engine, agent, ref, key, text string) engine.WriteResult {
+func wsWrite(t *testing.T, e *engine.Engine, agent, ref, key, text string) memgov.WriteResult {
 	t.Helper()
 	return write(t, e, []byte(fmt.Sprintf(`{"source_agent_id":%q,"memory_ref":%q,"key":%q,"target_layer":"EPISODIC","observation_type":"tool_result_verified","confidence":0.8,
 		"content":{"text":%q},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://runbook/1","authority":0.95}]}`, agent, ref, key, text)))
 }
 
-func keyTexts(vs []engine.Version) map[string]string {
+func keyTexts(vs []memgov.Version) map[string]string {
 	out := map[string]string{}
 	for _, v := range vs {
 		out[v.Key] = v.Text()
@@ -29,37 +30,37 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	ctx := context.Background()
 	e, c := lcEngine(t, "")
 	base := "acme/shared"
-	lcPut(t, e, base, "a", engine.Episodic, "the deploy window is on tuesdays", nil)
-	lcPut(t, e, base, "b", engine.Episodic, "the staging cluster has four nodes", nil)
-	lcPut(t, e, base, "c", engine.Episodic, "the old runbook lives in the wiki", nil)
+	lcPut(t, e, base, "a", memgov.Episodic, "the deploy window is on tuesdays", nil)
+	lcPut(t, e, base, "b", memgov.Episodic, "the staging cluster has four nodes", nil)
+	lcPut(t, e, base, "c", memgov.Episodic, "the old runbook lives in the wiki", nil)
 
 	ws, err := e.CreateWorkspace(ctx, "bot", base, "task-1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ws.Ref != "acme/bot/ws/task-1" || ws.Status != engine.WorkspaceOpen || ws.ID == "" || ws.BaseRef != base {
+	if ws.Ref != "acme/bot/ws/task-1" || ws.Status != memgov.WorkspaceOpen || ws.ID == "" || ws.BaseRef != base {
 		t.Fatalf("workspace: %+v", ws)
 	}
-	if _, err := e.CreateWorkspace(ctx, "bot", base, "task-1"); !errors.Is(err, engine.ErrConflict) {
+	if _, err := e.CreateWorkspace(ctx, "bot", base, "task-1"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("second workspace of the same name: %v", err)
 	}
 	c.advance(time.Minute)
 	// The agent's writes into its workspace commit (the merge request is the review).
-	if r := wsWrite(t, e, "bot", ws.Ref, "b", "the staging cluster has six nodes after the upgrade"); r.Status != engine.StatusCommitted {
+	if r := wsWrite(t, e, "bot", ws.Ref, "b", "the staging cluster has six nodes after the upgrade"); r.Status != memgov.StatusCommitted {
 		t.Fatalf("workspace write: %+v", r)
 	}
-	if r := wsWrite(t, e, "bot", ws.Ref, "d", "the canary runs for thirty minutes before promotion"); r.Status != engine.StatusCommitted {
+	if r := wsWrite(t, e, "bot", ws.Ref, "d", "the canary runs for thirty minutes before promotion"); r.Status != memgov.StatusCommitted {
 		t.Fatalf("workspace write: %+v", r)
 	}
 	if _, err := e.RemoveFromWorkspace(ctx, ws.ID, "bot", "c"); err != nil {
 		t.Fatal(err)
 	}
 	// Meanwhile the base moves on: b changes (a conflict), e is added.
-	lcPut(t, e, base, "b", engine.Episodic, "the staging cluster has five nodes", nil)
-	lcPut(t, e, base, "e", engine.Episodic, "the on-call rotation is weekly", nil)
+	lcPut(t, e, base, "b", memgov.Episodic, "the staging cluster has five nodes", nil)
+	lcPut(t, e, base, "e", memgov.Episodic, "the on-call rotation is weekly", nil)
 
 	// Copy-on-write reads: the snapshot overlaid by the workspace's writes.
-	snap, err := e.Read(ctx, engine.ReadQuery{MemoryRef: ws.Ref})
+	snap, err := e.Read(ctx, memgov.ReadQuery{MemoryRef: ws.Ref})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,10 +74,10 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	if v, err := e.Get(ctx, ws.Ref, "a"); err != nil || v.MemoryRef != base {
 		t.Fatalf("get through the workspace: %+v %v", v, err)
 	}
-	if _, err := e.Get(ctx, ws.Ref, "c"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.Get(ctx, ws.Ref, "c"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("removed key: %v", err)
 	}
-	if p, _ := e.Read(ctx, engine.ReadQuery{MemoryRef: ws.Ref, Limit: 1, AfterKey: "a"}); len(p.Versions) != 1 || p.Versions[0].Key != "b" {
+	if p, _ := e.Read(ctx, memgov.ReadQuery{MemoryRef: ws.Ref, Limit: 1, AfterKey: "a"}); len(p.Versions) != 1 || p.Versions[0].Key != "b" {
 		t.Fatalf("paging: %+v", p.Versions)
 	}
 
@@ -89,7 +90,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]engine.WorkspaceChange{}
+	kinds := map[string]memgov.WorkspaceChange{}
 	for _, ch := range mr.Changes {
 		kinds[ch.Key] = ch
 	}
@@ -101,11 +102,11 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 		mr.Conflicts[0].Text != "the staging cluster has five nodes" || mr.Conflicts[0].OldText != "the staging cluster has four nodes" {
 		t.Fatalf("conflicts: %+v", mr.Conflicts)
 	}
-	if _, err := e.SubmitWorkspace(ctx, ws.ID, "bot"); !errors.Is(err, engine.ErrConflict) {
+	if _, err := e.SubmitWorkspace(ctx, ws.ID, "bot"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("second submit: %v", err)
 	}
 	// Each change is a DRAFT on the base with a review listing the conflicts.
-	rs, total, err := e.Reviews(ctx, engine.ReviewQuery{})
+	rs, total, err := e.Reviews(ctx, memgov.ReviewQuery{})
 	if err != nil || total != 3 {
 		t.Fatalf("queue: %d %v", total, err)
 	}
@@ -125,7 +126,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 		t.Fatalf("a draft is visible before approval: %+v", v)
 	}
 	// Approving applies; the last decision closes the request.
-	for _, d := range []engine.Decision{
+	for _, d := range []memgov.Decision{
 		{ReviewID: kinds["d"].ReviewID, Reviewer: "jane", Approve: true},
 		{ReviewID: kinds["c"].ReviewID, Reviewer: "jane", Approve: true},
 	} {
@@ -133,17 +134,17 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if w, _ := e.Workspace(ctx, ws.ID); w.Status != engine.WorkspaceSubmitted {
+	if w, _ := e.Workspace(ctx, ws.ID); w.Status != memgov.WorkspaceSubmitted {
 		t.Fatalf("status with an open review: %s", w.Status)
 	}
-	if _, err := e.Decide(ctx, engine.Decision{ReviewID: kinds["b"].ReviewID, Reviewer: "jane", Code: "CONTRADICTION", Note: "the base says five"}); err != nil {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: kinds["b"].ReviewID, Reviewer: "jane", Code: "CONTRADICTION", Note: "the base says five"}); err != nil {
 		t.Fatal(err)
 	}
 	w, _ := e.Workspace(ctx, ws.ID)
 	if w.Status != engine.WorkspaceMerged || w.DecidedBy != "jane" {
 		t.Fatalf("merged workspace: %+v", w)
 	}
-	now, _ := e.Read(ctx, engine.ReadQuery{MemoryRef: base})
+	now, _ := e.Read(ctx, memgov.ReadQuery{MemoryRef: base})
 	got = keyTexts(now.Versions)
 	if len(got) != 4 || got["b"] != "the staging cluster has five nodes" || got["d"] != "the canary runs for thirty minutes before promotion" || got["c"] != "" {
 		t.Fatalf("base after the merge: %v", got)
@@ -159,12 +160,12 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 func TestWorkspaceAllRejected(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
-	lcPut(t, e, "acme/shared", "a", engine.Episodic, "the deploy window is on tuesdays", nil)
+	lcPut(t, e, "acme/shared", "a", memgov.Episodic, "the deploy window is on tuesdays", nil)
 	ws, err := e.CreateWorkspace(ctx, "bot", "acme/shared", "t2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.SubmitWorkspace(ctx, ws.ID, "bot"); !errors.Is(err, engine.ErrInvalid) {
+	if _, err := e.SubmitWorkspace(ctx, ws.ID, "bot"); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("empty merge request: %v", err)
 	}
 	wsWrite(t, e, "bot", ws.Ref, "a", "the deploy window moved to thursdays")
@@ -172,10 +173,10 @@ func TestWorkspaceAllRejected(t *testing.T) {
 	if err != nil || len(mr.Changes) != 1 || len(mr.Conflicts) != 0 {
 		t.Fatalf("submit: %+v %v", mr, err)
 	}
-	if _, err := e.Decide(ctx, engine.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "bot", Approve: true}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "bot", Approve: true}); !errors.Is(err, engine.ErrForbidden) {
 		t.Fatalf("the agent decides its own merge: %v", err)
 	}
-	if _, err := e.Decide(ctx, engine.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "jane", Code: "OTHER"}); err != nil {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "jane", Code: "OTHER"}); err != nil {
 		t.Fatal(err)
 	}
 	if w, _ := e.Workspace(ctx, ws.ID); w.Status != engine.WorkspaceRejected {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -14,7 +16,7 @@ import (
 type LogEvent struct {
 	LSN           int64
 	Time          time.Time
-	Op            engine.Op
+	Op            oplog.Op
 	MemoryRef     string
 	ItemID        string
 	VersionID     string
@@ -28,20 +30,20 @@ type LogEvent struct {
 	Erased        bool // the payload was erased; identifiers and hashes remain
 }
 
-func describe(le engine.LogEntry) LogEvent {
+func describe(le oplog.Entry) LogEvent {
 	ev := LogEvent{LSN: le.LSN, Time: le.Time, Op: le.Op, MemoryRef: le.MemoryRef, ItemID: le.ItemID,
 		VersionID: le.VersionID, PrevVersionID: le.PrevVersionID, Actor: le.Actor,
 		PayloadHash: le.PayloadHash, Leaf: fmt.Sprintf("%x", le.Leaf[:]), Erased: le.Payload == nil}
 	if p, err := le.DecodePayload(); err == nil {
 		ev.Key, ev.Reason = p.Key, p.Reason
 		if len(p.Content) > 0 {
-			ev.Text = engine.Version{Content: p.Content}.Text()
+			ev.Text = memgov.Version{Content: p.Content}.Text()
 		}
 	}
 	return ev
 }
 
-func describeAll(es []engine.LogEntry) []LogEvent {
+func describeAll(es []oplog.Entry) []LogEvent {
 	out := make([]LogEvent, len(es))
 	for i, le := range es {
 		out[i] = describe(le)
@@ -66,7 +68,7 @@ func (s *Service) LogBefore(ctx context.Context, beforeLSN int64, limit int) ([]
 func (s *Service) LogSize(ctx context.Context) (int64, error) { return s.eng.LogSize(ctx) }
 
 // AuditRoot returns the Merkle root over the whole log.
-func (s *Service) AuditRoot(ctx context.Context) (engine.AuditRoot, error) {
+func (s *Service) AuditRoot(ctx context.Context) (memgov.AuditRoot, error) {
 	return s.eng.AuditRoot(ctx)
 }
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/review"
 )
 
@@ -33,7 +33,7 @@ func (f *fixture) as(t *testing.T, id string) *review.Service {
 // before anything is logged.
 func TestDecisionsNeedTheirReasons(t *testing.T) {
 	f := setup(t)
-	if _, err := f.eng.AddPrincipal(f.ctx, engine.Principal{ID: "checker", Role: engine.Verifier, Tenant: "acme"}, ""); err != nil {
+	if _, err := f.eng.AddPrincipal(f.ctx, memgov.Principal{ID: "checker", Role: memgov.Verifier, Tenant: "acme"}, ""); err != nil {
 		t.Fatal(err)
 	}
 	cur := f.as(t, "cur")
@@ -42,11 +42,11 @@ func TestDecisionsNeedTheirReasons(t *testing.T) {
 		"rollback":      func() error { _, err := cur.Rollback(f.ctx, f.vers[2], " "); return err },
 		"rollback to":   func() error { _, err := cur.RollBackTo(f.ctx, f.vers[0], ""); return err },
 		"expire":        func() error { _, err := cur.ForceExpire(f.ctx, f.item, ""); return err },
-		"reclassify":    func() error { _, err := cur.Reclassify(f.ctx, f.item, engine.Procedural, ""); return err },
+		"reclassify":    func() error { _, err := cur.Reclassify(f.ctx, f.item, memgov.Procedural, ""); return err },
 		"reclassify to": func() error { _, err := cur.Reclassify(f.ctx, f.item, "NOWHERE", "x"); return err },
 		"annotate":      func() error { _, err := f.as(t, "checker").Annotate(f.ctx, f.item, "validation", "\t"); return err },
 	} {
-		if err := act(); !errors.Is(err, engine.ErrInvalid) {
+		if err := act(); !errors.Is(err, memgov.ErrInvalid) {
 			t.Errorf("%s: %v, want ErrInvalid", name, err)
 		}
 	}
@@ -66,7 +66,7 @@ func TestDecisionsNeedTheirReasons(t *testing.T) {
 	if err != nil || res.RestoredFrom != f.vers[1] {
 		t.Fatalf("rollback: %+v %v", res, err)
 	}
-	if _, err := cur.Rollback(f.ctx, f.vers[2], "again"); !errors.Is(err, engine.ErrConflict) {
+	if _, err := cur.Rollback(f.ctx, f.vers[2], "again"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("rolling back a retracted version: %v", err)
 	}
 }
@@ -76,7 +76,7 @@ func TestDecisionsNeedTheirReasons(t *testing.T) {
 func TestReleaseSaysWhetherThereWasAClaim(t *testing.T) {
 	// A clock that stands still, so the claim (60 seconds by default) holds.
 	f := setupClock(t, func() time.Time { return time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC) })
-	req, err := engine.DecodeWriteRequest([]byte(`{"source_agent_id":"support-bot","memory_ref":"acme/support-bot","key":"c7/lang",
+	req, err := memgov.DecodeWriteRequest([]byte(`{"source_agent_id":"support-bot","memory_ref":"acme/support-bot","key":"c7/lang",
 		"target_layer":"EPISODIC","observation_type":"user_stated_preference","confidence":0.9,
 		"content":{"text":"Customer 7 wants invoices in German."},
 		"evidence_refs":[{"source_type":"HUMAN_INPUT","source_uri":"chat://7","authority":1}]}`))
@@ -84,7 +84,7 @@ func TestReleaseSaysWhetherThereWasAClaim(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := f.eng.Write(f.ctx, req)
-	if err != nil || res.Status != engine.StatusDeferred {
+	if err != nil || res.Status != memgov.StatusDeferred {
 		t.Fatalf("write: %+v %v", res, err)
 	}
 	q := f.as(t, "cur").Queue()
@@ -107,7 +107,7 @@ func TestReleaseSaysWhetherThereWasAClaim(t *testing.T) {
 	if _, err := f.as(t, "support-bot").Queue().Release(f.ctx, res.ReviewID); !review.IsForbidden(err) {
 		t.Fatalf("an agent releasing: %v", err)
 	}
-	if _, err := q.Reject(f.ctx, res.ReviewID, 0, "FACTUAL_ERROR", ""); !errors.Is(err, engine.ErrInvalid) || !strings.Contains(err.Error(), "needs a note") {
+	if _, err := q.Reject(f.ctx, res.ReviewID, 0, "FACTUAL_ERROR", ""); !errors.Is(err, memgov.ErrInvalid) || !strings.Contains(err.Error(), "needs a note") {
 		t.Fatalf("reject without a note: %v", err)
 	}
 }

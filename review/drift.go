@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/canon"
 )
@@ -32,7 +33,7 @@ type DriftView struct {
 
 // Open counts the open drift episodes the actor sees.
 func (d *Drift) Open(ctx context.Context) (int, error) {
-	es, err := d.s.eng.ListDrift(ctx, engine.DriftQuery{OpenOnly: true})
+	es, err := d.s.eng.ListDrift(ctx, memgov.DriftQuery{OpenOnly: true})
 	if err != nil {
 		return 0, err
 	}
@@ -48,7 +49,7 @@ func (d *Drift) Open(ctx context.Context) (int, error) {
 // List returns the open episodes, deny-on-drift first (they block an agent),
 // then newest first, each with its diff.
 func (d *Drift) List(ctx context.Context) ([]DriftView, error) {
-	es, err := d.s.eng.ListDrift(ctx, engine.DriftQuery{OpenOnly: true})
+	es, err := d.s.eng.ListDrift(ctx, memgov.DriftQuery{OpenOnly: true})
 	if err != nil {
 		return nil, err
 	}
@@ -105,22 +106,22 @@ const (
 
 // Ack resolves an open episode: Reapprove or RollBack. Either is log
 // entries by the actor (compensating entries, then a baseline record).
-func (d *Drift) Ack(ctx context.Context, v DriftView, resolution, note string) (engine.AckResult, error) {
+func (d *Drift) Ack(ctx context.Context, v DriftView, resolution, note string) (memgov.AckResult, error) {
 	if err := d.CanAck(v.Event.MemoryRef); err != nil {
-		return engine.AckResult{}, err
+		return memgov.AckResult{}, err
 	}
 	if resolution != Reapprove && resolution != RollBack {
-		return engine.AckResult{}, fmt.Errorf("%w: resolution %q: reapprove or rollback", engine.ErrInvalid, resolution)
+		return memgov.AckResult{}, fmt.Errorf("%w: resolution %q: reapprove or rollback", memgov.ErrInvalid, resolution)
 	}
-	return d.s.eng.AckDrift(ctx, engine.AckRequest{DriftID: v.Event.ID, By: d.s.actor.ID, Resolution: resolution, Note: note})
+	return d.s.eng.AckDrift(ctx, memgov.AckRequest{DriftID: v.Event.ID, By: d.s.actor.ID, Resolution: resolution, Note: note})
 }
 
 // AckID resolves the open episode id: Ack for callers that hold only the
 // episode's id (the CLI).
-func (d *Drift) AckID(ctx context.Context, id, resolution, note string) (engine.AckResult, error) {
+func (d *Drift) AckID(ctx context.Context, id, resolution, note string) (memgov.AckResult, error) {
 	ev, err := d.s.eng.DriftEvent(ctx, id)
 	if err != nil {
-		return engine.AckResult{}, err
+		return memgov.AckResult{}, err
 	}
 	return d.Ack(ctx, DriftView{DriftReport: engine.DriftReport{Event: ev}}, resolution, note)
 }
@@ -137,9 +138,9 @@ func (d *Drift) CanApprove(ref string) error {
 // ApproveBaseline approves r.MemoryRef's current memory as its baseline, by
 // the actor (r.By is set to them). The engine checks the record's rules
 // (type, TTL, policy, level, owner).
-func (d *Drift) ApproveBaseline(ctx context.Context, r engine.ApproveRequest) (engine.Baseline, error) {
+func (d *Drift) ApproveBaseline(ctx context.Context, r memgov.ApproveRequest) (memgov.Baseline, error) {
 	if err := d.CanApprove(r.MemoryRef); err != nil {
-		return engine.Baseline{}, err
+		return memgov.Baseline{}, err
 	}
 	r.By = d.s.actor.ID
 	return d.s.eng.ApproveBaseline(ctx, r)
@@ -158,7 +159,7 @@ func (d *Drift) VerifyBaselined(ctx context.Context) (int, error) {
 		if _, err := d.s.eng.Baseline(ctx, r.MemoryRef); err != nil {
 			continue
 		}
-		res, err := d.s.eng.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: r.MemoryRef})
+		res, err := d.s.eng.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: r.MemoryRef})
 		if err != nil {
 			if ctx.Err() != nil {
 				return n, ctx.Err()

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 // QueueSort is an order of the review queue.
@@ -35,15 +35,15 @@ func (s QueueSort) Next() QueueSort { return (s + 1) % QueueSort(len(sortNames))
 func (s QueueSort) order() string {
 	switch s {
 	case SortAge:
-		return engine.ReviewOrderAge
+		return memgov.ReviewOrderAge
 	case SortSLA:
-		return engine.ReviewOrderSLA
+		return memgov.ReviewOrderSLA
 	}
-	return engine.ReviewOrderRisk
+	return memgov.ReviewOrderRisk
 }
 
 // queueRows decodes the detail of each review.
-func queueRows(rs []engine.Review) ([]QueueRow, error) {
+func queueRows(rs []memgov.Review) ([]QueueRow, error) {
 	out := make([]QueueRow, len(rs))
 	for i, r := range rs {
 		out[i].Review = r
@@ -76,10 +76,10 @@ func (q *Queue) fresh(ctx context.Context, id string, token int64) error {
 			holder = "nobody"
 		}
 		return fmt.Errorf("%w: stale claim: fencing token %d is no longer yours (the review's token is %d, held by %s); reopen the review to claim it again",
-			engine.ErrConflict, token, r.ClaimToken, holder)
+			memgov.ErrConflict, token, r.ClaimToken, holder)
 	case !q.s.eng.Now().Before(r.ClaimExpires):
 		return fmt.Errorf("%w: stale claim: your lease (fencing token %d) expired at %s UTC; reopen the review to claim it again",
-			engine.ErrConflict, token, r.ClaimExpires.UTC().Format(time.TimeOnly))
+			memgov.ErrConflict, token, r.ClaimExpires.UTC().Format(time.TimeOnly))
 	}
 	return nil
 }
@@ -87,15 +87,15 @@ func (q *Queue) fresh(ctx context.Context, id string, token int64) error {
 // Renew extends the actor's live claim on a review while they read it: a new
 // lease with a new fencing token (a CLAIM log entry). A claim that lapsed or
 // that someone else took is not renewed; the error says so.
-func (q *Queue) Renew(ctx context.Context, id string, token int64) (engine.Review, error) {
+func (q *Queue) Renew(ctx context.Context, id string, token int64) (memgov.Review, error) {
 	if err := q.CanDecide(); err != nil {
-		return engine.Review{}, err
+		return memgov.Review{}, err
 	}
 	if token == 0 {
-		return engine.Review{}, fmt.Errorf("%w: no claim to renew", engine.ErrInvalid)
+		return memgov.Review{}, fmt.Errorf("%w: no claim to renew", memgov.ErrInvalid)
 	}
 	if err := q.fresh(ctx, id, token); err != nil {
-		return engine.Review{}, err
+		return memgov.Review{}, err
 	}
 	return q.s.eng.ClaimReview(ctx, id, q.s.actor.ID)
 }
@@ -103,7 +103,7 @@ func (q *Queue) Renew(ctx context.Context, id string, token int64) (engine.Revie
 // RefsVisible is Refs with Active counting what a read returns now: the
 // items whose head is ACTIVE and not past its TTL, the count `memgov list`
 // prints (Refs counts every item with a head, expired or not).
-func (s *Service) RefsVisible(ctx context.Context) ([]engine.RefSummary, error) {
+func (s *Service) RefsVisible(ctx context.Context) ([]memgov.RefSummary, error) {
 	rs, err := s.Refs(ctx)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
 	"github.com/memgov/memgov/store/sqlite"
@@ -35,10 +36,10 @@ func newQueueFixture(t *testing.T) *queueFixture {
 	now := time.Date(2026, 11, 20, 14, 0, 0, 0, time.UTC)
 	f := &queueFixture{ctx: ctx, now: &now, reviews: map[string]string{}}
 	f.eng = engine.New(s, key, engine.WithClock(func() time.Time { return now }))
-	for _, p := range []engine.Principal{
-		{ID: "cur", Role: engine.Curator, Tenant: engine.AllTenants},
-		{ID: "jane", Role: engine.Curator, Tenant: engine.AllTenants},
-		{ID: "support-bot", Role: engine.Executor, Tenant: "acme"},
+	for _, p := range []memgov.Principal{
+		{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants},
+		{ID: "jane", Role: memgov.Curator, Tenant: memgov.AllTenants},
+		{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"},
 	} {
 		if _, err := f.eng.AddPrincipal(ctx, p, ""); err != nil {
 			t.Fatal(err)
@@ -49,12 +50,12 @@ func newQueueFixture(t *testing.T) *queueFixture {
 		raw, _ := json.Marshal(map[string]any{"source_agent_id": "support-bot", "memory_ref": ref, "key": kv[0], "target_layer": "EPISODIC",
 			"observation_type": "user_stated_preference", "confidence": 0.9, "content": map[string]any{"text": kv[1]},
 			"evidence_refs": []map[string]any{{"source_type": "HUMAN_INPUT", "source_uri": "chat://s-1", "authority": 1}}})
-		req, err := engine.DecodeWriteRequest(raw)
+		req, err := memgov.DecodeWriteRequest(raw)
 		if err != nil {
 			t.Fatal(err)
 		}
 		res, err := f.eng.Write(ctx, req)
-		if err != nil || res.Status != engine.StatusDeferred {
+		if err != nil || res.Status != memgov.StatusDeferred {
 			t.Fatalf("write %s: %+v %v", kv[0], res, err)
 		}
 		f.reviews[kv[0]] = res.ReviewID
@@ -66,7 +67,7 @@ func newQueueFixture(t *testing.T) *queueFixture {
 // claim replaced, is refused by the service, not only by a screen.
 func TestApproveRefusesAStaleFencingToken(t *testing.T) {
 	f := newQueueFixture(t)
-	q := review.New(f.eng, engine.Principal{ID: "cur", Role: engine.Curator, Tenant: engine.AllTenants}).Queue()
+	q := review.New(f.eng, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants}).Queue()
 	id := f.reviews["c7/lang"]
 	o, err := q.Open(f.ctx, id)
 	if err != nil || !o.Mine {
@@ -76,13 +77,13 @@ func TestApproveRefusesAStaleFencingToken(t *testing.T) {
 
 	*f.now = f.now.Add(2 * time.Hour) // the lease lapses; nobody else claims
 	_, err = q.Approve(f.ctx, id, tok, "late")
-	if !errors.Is(err, engine.ErrConflict) || !strings.Contains(err.Error(), "stale claim") || !strings.Contains(err.Error(), "expired") {
+	if !errors.Is(err, memgov.ErrConflict) || !strings.Contains(err.Error(), "stale claim") || !strings.Contains(err.Error(), "expired") {
 		t.Fatalf("approve on a lapsed lease: %v", err)
 	}
-	if _, err := q.Renew(f.ctx, id, tok); !errors.Is(err, engine.ErrConflict) {
+	if _, err := q.Renew(f.ctx, id, tok); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("renewing a lapsed lease: %v", err)
 	}
-	if _, err := q.Reject(f.ctx, id, tok, "OTHER", "late"); !errors.Is(err, engine.ErrConflict) {
+	if _, err := q.Reject(f.ctx, id, tok, "OTHER", "late"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("reject on a lapsed lease: %v", err)
 	}
 
@@ -94,10 +95,10 @@ func TestApproveRefusesAStaleFencingToken(t *testing.T) {
 	if err != nil || r.ClaimToken != o.Review.ClaimToken+1 || !r.ClaimExpires.After(o.Review.ClaimExpires) {
 		t.Fatalf("renew: %+v %v", r, err)
 	}
-	if _, err := q.Approve(f.ctx, id, o.Review.ClaimToken, "old token"); !errors.Is(err, engine.ErrConflict) {
+	if _, err := q.Approve(f.ctx, id, o.Review.ClaimToken, "old token"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("approve with the token the renewal replaced: %v", err)
 	}
-	if rv, err := q.Approve(f.ctx, id, r.ClaimToken, "checked"); err != nil || rv.Status != engine.ReviewApproved {
+	if rv, err := q.Approve(f.ctx, id, r.ClaimToken, "checked"); err != nil || rv.Status != memgov.ReviewApproved {
 		t.Fatalf("approve with the live token: %+v %v", rv, err)
 	}
 
@@ -111,19 +112,19 @@ func TestApproveRefusesAStaleFencingToken(t *testing.T) {
 	if err := f.eng.ReleaseReview(f.ctx, id8, "jane"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := q.Approve(f.ctx, id8, o8.Review.ClaimToken, "mine?"); !errors.Is(err, engine.ErrConflict) || !strings.Contains(err.Error(), "no longer yours") {
+	if _, err := q.Approve(f.ctx, id8, o8.Review.ClaimToken, "mine?"); !errors.Is(err, memgov.ErrConflict) || !strings.Contains(err.Error(), "no longer yours") {
 		t.Fatalf("approve on a token another claim replaced: %v", err)
 	}
-	if rv, _ := f.eng.Review(f.ctx, id8); rv.Status != engine.ReviewPending {
+	if rv, _ := f.eng.Review(f.ctx, id8); rv.Status != memgov.ReviewPending {
 		t.Fatalf("a stale decision went through: %+v", rv)
 	}
 }
 
 func TestQueueFreeTextAndSort(t *testing.T) {
 	f := newQueueFixture(t)
-	q := review.New(f.eng, engine.Principal{ID: "cur", Role: engine.Curator, Tenant: engine.AllTenants}).Queue()
+	q := review.New(f.eng, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants}).Queue()
 	fl, err := review.ParseQueueFilter("Klingon layer=episodic")
-	if err != nil || fl.Text != "Klingon" || fl.Layer != engine.Episodic {
+	if err != nil || fl.Text != "Klingon" || fl.Layer != memgov.Episodic {
 		t.Fatalf("parse: %+v %v", fl, err)
 	}
 	p, err := q.Page(f.ctx, fl, 0, 10)

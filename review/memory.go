@@ -11,17 +11,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
 
 // Refs lists the memoryRefs the actor may read, with item counts.
-func (s *Service) Refs(ctx context.Context) ([]engine.RefSummary, error) {
+func (s *Service) Refs(ctx context.Context) ([]memgov.RefSummary, error) {
 	all, err := s.eng.Refs(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]engine.RefSummary, 0, len(all))
+	out := make([]memgov.RefSummary, 0, len(all))
 	for _, r := range all {
 		if s.sees(r.MemoryRef) {
 			out = append(out, r)
@@ -53,7 +55,7 @@ func (s *Service) ParseAsOf(ctx context.Context, spec string) (AsOf, error) {
 	}
 	if n, err := strconv.ParseInt(spec, 10, 64); err == nil {
 		if n < 1 || n > size {
-			return AsOf{}, fmt.Errorf("%w: LSN %d is outside the log (1..%d)", engine.ErrInvalid, n, size)
+			return AsOf{}, fmt.Errorf("%w: LSN %d is outside the log (1..%d)", memgov.ErrInvalid, n, size)
 		}
 		if n == size {
 			return AsOf{}, nil
@@ -66,14 +68,14 @@ func (s *Service) ParseAsOf(ctx context.Context, spec string) (AsOf, error) {
 	}
 	t, ok := parseTime(spec, s.eng.Now())
 	if !ok {
-		return AsOf{}, fmt.Errorf("%w: %q is not an LSN, an RFC 3339 time (2026-11-20T14:03:00Z) or a duration ago (2h)", engine.ErrInvalid, spec)
+		return AsOf{}, fmt.Errorf("%w: %q is not an LSN, an RFC 3339 time (2026-11-20T14:03:00Z) or a duration ago (2h)", memgov.ErrInvalid, spec)
 	}
 	n, err := s.eng.LSNAt(ctx, t)
 	if err != nil {
 		return AsOf{}, err
 	}
 	if n == 0 {
-		return AsOf{}, fmt.Errorf("%w: the log begins after %s", engine.ErrInvalid, t.Format(time.RFC3339))
+		return AsOf{}, fmt.Errorf("%w: the log begins after %s", memgov.ErrInvalid, t.Format(time.RFC3339))
 	}
 	if n == size && !t.Before(s.eng.Now()) {
 		return AsOf{}, nil
@@ -104,7 +106,7 @@ type ItemsQuery struct {
 
 // Page is a page of visible items, ordered by key.
 type Page struct {
-	Versions []engine.Version
+	Versions []memgov.Version
 	More     bool // another page follows
 	LSN      int64
 	Time     time.Time
@@ -120,12 +122,12 @@ func (s *Service) Items(ctx context.Context, q ItemsQuery) (Page, error) {
 	if limit <= 0 {
 		limit = 100
 	}
-	var snap engine.Snapshot
+	var snap memgov.Snapshot
 	var err error
 	if q.At.Now() {
 		snap, err = s.eng.ActivePage(ctx, q.MemoryRef, q.AfterKey, limit+1)
 	} else {
-		snap, err = s.eng.Read(ctx, engine.ReadQuery{MemoryRef: q.MemoryRef, AfterKey: q.AfterKey, Limit: limit + 1, AtLSN: q.At.LSN})
+		snap, err = s.eng.Read(ctx, memgov.ReadQuery{MemoryRef: q.MemoryRef, AfterKey: q.AfterKey, Limit: limit + 1, AtLSN: q.At.LSN})
 	}
 	if err != nil {
 		return Page{}, err
@@ -141,7 +143,7 @@ func (s *Service) Items(ctx context.Context, q ItemsQuery) (Page, error) {
 type Event struct {
 	LSN    int64
 	Time   time.Time
-	Op     engine.Op
+	Op     oplog.Op
 	Actor  string
 	Reason string
 	Leaf   string // hex of the entry's Merkle leaf
@@ -150,7 +152,7 @@ type Event struct {
 // VersionView is a version with the log entries that made, activated and
 // ended it, and the evidence and provenance its write carried, if any.
 type VersionView struct {
-	engine.Version
+	memgov.Version
 	Created   Event
 	Activated *Event // set when it became ACTIVE later than it was written (an approval)
 	Ended     *Event // set when it stopped being ACTIVE
@@ -164,16 +166,16 @@ type VersionView struct {
 func (v VersionView) How() string {
 	if v.Ended != nil {
 		switch v.Ended.Op {
-		case engine.OpRetract:
+		case oplog.Retract:
 			return "rolled back by " + v.Ended.Actor
-		case engine.OpExpire:
+		case oplog.Expire:
 			if v.Ended.Actor != "" {
 				return "expired by " + v.Ended.Actor
 			}
 			return "expired"
 		}
 	}
-	if v.Activated != nil && v.Activated.Op == engine.OpApprove {
+	if v.Activated != nil && v.Activated.Op == oplog.Approve {
 		return "approved by " + v.Activated.Actor
 	}
 	r := v.Created.Reason
@@ -190,11 +192,11 @@ func (v VersionView) How() string {
 		by = " by " + v.Created.Actor
 	}
 	switch v.Created.Op {
-	case engine.OpMerge:
+	case oplog.Merge:
 		return "merged" + by
-	case engine.OpStage:
+	case oplog.Stage:
 		return "staged for review" + by
-	case engine.OpInsert:
+	case oplog.Insert:
 		return "created" + by
 	}
 	return "updated" + by
@@ -202,7 +204,7 @@ func (v VersionView) How() string {
 
 // History is an item with every version, newest first.
 type History struct {
-	Item     engine.Item
+	Item     memgov.Item
 	Versions []VersionView
 }
 
@@ -243,14 +245,14 @@ func (s *Service) History(ctx context.Context, itemID string) (History, error) {
 	return h, nil
 }
 
-func event(le engine.LogEntry) Event {
+func event(le oplog.Entry) Event {
 	p, _ := le.DecodePayload()
 	return Event{LSN: le.LSN, Time: le.Time, Op: le.Op, Actor: le.Actor, Reason: p.Reason, Leaf: fmt.Sprintf("%x", le.Leaf[:])}
 }
 
 // provenance extracts the evidence and provenance a write's payload data
 // carries, as sorted "name: value" lines; absent fields give nil.
-func provenance(le engine.LogEntry) (evidence, prov []string) {
+func provenance(le oplog.Entry) (evidence, prov []string) {
 	p, err := le.DecodePayload()
 	if err != nil || len(p.Data) == 0 {
 		return nil, nil
@@ -339,7 +341,7 @@ const (
 // will do.
 type RollbackPlan struct {
 	Kind    RollbackKind
-	Version engine.Version
+	Version memgov.Version
 	Summary string // one sentence for the confirmation
 }
 
@@ -352,14 +354,14 @@ func PlanRollback(h History, i int) RollbackPlan {
 	head := headOf(h)
 	plan := RollbackPlan{Version: v}
 	switch {
-	case v.State == engine.Active:
+	case v.State == memgov.Active:
 		plan.Kind = RetractActive
-		if pred, ok := versionByID(h, v.Prev); ok && pred.State == engine.Superseded {
+		if pred, ok := versionByID(h, v.Prev); ok && pred.State == memgov.Superseded {
 			plan.Summary = fmt.Sprintf("Retract v%d (ACTIVE) and reactivate the content of v%d as v%d.", v.Seq, pred.Seq, nextSeq(h))
 		} else {
 			plan.Summary = fmt.Sprintf("Retract v%d (ACTIVE); no earlier version is reactivated, so the item will have no visible content.", v.Seq)
 		}
-	case v.State == engine.Draft || v.State == engine.Quarantined:
+	case v.State == memgov.Draft || v.State == memgov.Quarantined:
 		plan.Summary = fmt.Sprintf("v%d is %s and was never approved; it cannot be restored.", v.Seq, v.State)
 	case len(v.Content) == 0:
 		plan.Summary = fmt.Sprintf("v%d was erased; it cannot be restored.", v.Seq)
@@ -374,7 +376,7 @@ func PlanRollback(h History, i int) RollbackPlan {
 	return plan
 }
 
-func headOf(h History) *engine.Version {
+func headOf(h History) *memgov.Version {
 	for i := range h.Versions {
 		if h.Versions[i].ID == h.Item.Head && h.Item.Head != "" {
 			return &h.Versions[i].Version
@@ -383,13 +385,13 @@ func headOf(h History) *engine.Version {
 	return nil
 }
 
-func versionByID(h History, id string) (engine.Version, bool) {
+func versionByID(h History, id string) (memgov.Version, bool) {
 	for _, v := range h.Versions {
 		if v.ID == id && id != "" {
 			return v.Version, true
 		}
 	}
-	return engine.Version{}, false
+	return memgov.Version{}, false
 }
 
 func nextSeq(h History) int {
@@ -403,9 +405,9 @@ func nextSeq(h History) int {
 // Rollback retracts the ACTIVE version versionID and reactivates the content
 // of the version it superseded, if any (spec §12.5.6). Only curators and operators
 // governing the version's tenant roll back, and every rollback needs a reason.
-func (s *Service) Rollback(ctx context.Context, versionID, reason string) (engine.RollbackResult, error) {
+func (s *Service) Rollback(ctx context.Context, versionID, reason string) (memgov.RollbackResult, error) {
 	if err := s.authorizeVersion(ctx, versionID, reason); err != nil {
-		return engine.RollbackResult{}, err
+		return memgov.RollbackResult{}, err
 	}
 	return s.eng.Rollback(ctx, versionID, s.actor.ID, reason)
 }
@@ -413,13 +415,13 @@ func (s *Service) Rollback(ctx context.Context, versionID, reason string) (engin
 // RollBackTo carries out PlanRollback for the version: retract it when it is
 // the ACTIVE one (Rollback), otherwise restore its content as the new ACTIVE
 // version. The rules are Rollback's.
-func (s *Service) RollBackTo(ctx context.Context, versionID, reason string) (engine.RollbackResult, error) {
+func (s *Service) RollBackTo(ctx context.Context, versionID, reason string) (memgov.RollbackResult, error) {
 	if err := s.authorizeVersion(ctx, versionID, reason); err != nil {
-		return engine.RollbackResult{}, err
+		return memgov.RollbackResult{}, err
 	}
 	h, err := s.historyOfVersion(ctx, versionID)
 	if err != nil {
-		return engine.RollbackResult{}, err
+		return memgov.RollbackResult{}, err
 	}
 	for i, v := range h.Versions {
 		if v.ID != versionID {
@@ -431,10 +433,10 @@ func (s *Service) RollBackTo(ctx context.Context, versionID, reason string) (eng
 		case RestoreOlder:
 			return s.eng.RestoreVersion(ctx, versionID, s.actor.ID, reason)
 		default:
-			return engine.RollbackResult{}, fmt.Errorf("%w: %s", engine.ErrConflict, plan.Summary)
+			return memgov.RollbackResult{}, fmt.Errorf("%w: %s", memgov.ErrConflict, plan.Summary)
 		}
 	}
-	return engine.RollbackResult{}, fmt.Errorf("%w: version %s", engine.ErrNotFound, versionID)
+	return memgov.RollbackResult{}, fmt.Errorf("%w: version %s", memgov.ErrNotFound, versionID)
 }
 
 // authorizeVersion checks that the actor may roll back versionID with reason.
@@ -443,7 +445,7 @@ func (s *Service) authorizeVersion(ctx context.Context, versionID, reason string
 		return err
 	}
 	if strings.TrimSpace(reason) == "" {
-		return fmt.Errorf("%w: a rollback needs a reason", engine.ErrInvalid)
+		return fmt.Errorf("%w: a rollback needs a reason", memgov.ErrInvalid)
 	}
 	v, err := s.eng.Version(ctx, versionID)
 	if err != nil {
@@ -480,22 +482,22 @@ func (s *Service) ForceExpire(ctx context.Context, itemID, reason string) (int64
 		return 0, err
 	}
 	if strings.TrimSpace(reason) == "" {
-		return 0, fmt.Errorf("%w: expiring an item by hand needs a reason", engine.ErrInvalid)
+		return 0, fmt.Errorf("%w: expiring an item by hand needs a reason", memgov.ErrInvalid)
 	}
 	return s.eng.Expire(ctx, itemID, s.actor.ID, reason)
 }
 
 // Reclassify moves an item to another layer: curators and operators
 // governing its tenant who hold the admin right on both layers, with a reason.
-func (s *Service) Reclassify(ctx context.Context, itemID string, to engine.Layer, reason string) (int64, error) {
+func (s *Service) Reclassify(ctx context.Context, itemID string, to memgov.Layer, reason string) (int64, error) {
 	if err := s.authorizeItem(ctx, itemID); err != nil {
 		return 0, err
 	}
-	if _, err := engine.ParseLayer(string(to)); err != nil {
-		return 0, fmt.Errorf("%w: layer %q: WORKING, SESSION, EPISODIC, SEMANTIC or PROCEDURAL", engine.ErrInvalid, to)
+	if _, err := memgov.ParseLayer(string(to)); err != nil {
+		return 0, fmt.Errorf("%w: layer %q: WORKING, SESSION, EPISODIC, SEMANTIC or PROCEDURAL", memgov.ErrInvalid, to)
 	}
 	if strings.TrimSpace(reason) == "" {
-		return 0, fmt.Errorf("%w: moving an item to another layer needs a reason", engine.ErrInvalid)
+		return 0, fmt.Errorf("%w: moving an item to another layer needs a reason", memgov.ErrInvalid)
 	}
 	return s.eng.Reclassify(ctx, itemID, to, s.actor.ID, reason)
 }
@@ -516,7 +518,7 @@ func (s *Service) Annotate(ctx context.Context, itemID, kind, note string) (int6
 		return 0, &ForbiddenError{fmt.Sprintf("rule CTI-1 (annotate): %s governs tenant %s and may not annotate memory of another tenant", s.actor.ID, s.actor.Tenant)}
 	}
 	if strings.TrimSpace(note) == "" {
-		return 0, fmt.Errorf("%w: an annotation needs a note", engine.ErrInvalid)
+		return 0, fmt.Errorf("%w: an annotation needs a note", memgov.ErrInvalid)
 	}
 	return s.eng.Annotate(ctx, itemID, s.actor.ID, kind, note)
 }
@@ -546,5 +548,5 @@ func (s *Service) authorizeItem(ctx context.Context, itemID string) error {
 
 // IsForbidden reports whether err is a permission refusal.
 func IsForbidden(err error) bool {
-	return errors.Is(err, engine.ErrForbidden) || errors.Is(err, engine.ErrUnauthorized)
+	return errors.Is(err, engine.ErrForbidden) || errors.Is(err, memgov.ErrUnauthorized)
 }

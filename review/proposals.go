@@ -6,7 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/policy"
 )
 
 // Proposals are the reviewable artifacts agents' hosts synthesise (agent
@@ -48,18 +50,18 @@ func ParseProposalFilter(s string) (ProposalFilter, error) {
 		case "state":
 			v = strings.ToLower(v)
 			switch v {
-			case StateOpen, engine.ProposalDraft, engine.ProposalRevised, engine.ProposalApplied, engine.ProposalRejected, engine.ProposalArchived:
+			case StateOpen, memgov.ProposalDraft, memgov.ProposalRevised, engine.ProposalApplied, memgov.ProposalRejected, memgov.ProposalArchived:
 				f.State = v
 			default:
-				return f, fmt.Errorf("%w: state %q: open, draft, revised, applied, rejected or archived", engine.ErrInvalid, v)
+				return f, fmt.Errorf("%w: state %q: open, draft, revised, applied, rejected or archived", memgov.ErrInvalid, v)
 			}
 		case "kind":
 			if !has(engine.ProposalKinds, v) {
-				return f, fmt.Errorf("%w: kind %q: %s", engine.ErrInvalid, v, strings.Join(engine.ProposalKinds, ", "))
+				return f, fmt.Errorf("%w: kind %q: %s", memgov.ErrInvalid, v, strings.Join(engine.ProposalKinds, ", "))
 			}
 			f.Kind = v
 		default:
-			return f, fmt.Errorf("%w: %q: use state= or kind=", engine.ErrInvalid, w)
+			return f, fmt.Errorf("%w: %q: use state= or kind=", memgov.ErrInvalid, w)
 		}
 	}
 	return f, nil
@@ -75,21 +77,21 @@ func has(xs []string, s string) bool {
 }
 
 // Open reports whether a proposal still waits for a decision.
-func Open(p engine.Proposal) bool {
-	return p.State == engine.ProposalDraft || p.State == engine.ProposalRevised
+func Open(p memgov.Proposal) bool {
+	return p.State == memgov.ProposalDraft || p.State == memgov.ProposalRevised
 }
 
 // ProposalView is a proposal with its revision history, oldest first.
 type ProposalView struct {
-	engine.Proposal
-	Revisions []engine.ProposalRevision
+	memgov.Proposal
+	Revisions []memgov.ProposalRevision
 }
 
 // tenant bounds every query to the actor's tenant; installation-wide
 // principals and people memgov does not know see every tenant.
 func (p *Proposals) tenant() string {
 	a := p.s.actor
-	if a.Role == "" || a.Tenant == engine.AllTenants {
+	if a.Role == "" || a.Tenant == memgov.AllTenants {
 		return ""
 	}
 	return a.Tenant
@@ -101,8 +103,8 @@ const maxProposals = 1000
 // Pending counts the open (draft or revised) proposals the actor sees.
 func (p *Proposals) Pending(ctx context.Context) (int, error) {
 	n := 0
-	for _, st := range []string{engine.ProposalDraft, engine.ProposalRevised} {
-		ps, err := p.s.eng.ListProposals(ctx, engine.ProposalQuery{Tenant: p.tenant(), State: st, Limit: maxProposals})
+	for _, st := range []string{memgov.ProposalDraft, memgov.ProposalRevised} {
+		ps, err := p.s.eng.ListProposals(ctx, memgov.ProposalQuery{Tenant: p.tenant(), State: st, Limit: maxProposals})
 		if err != nil {
 			return 0, err
 		}
@@ -113,14 +115,14 @@ func (p *Proposals) Pending(ctx context.Context) (int, error) {
 
 // List returns the proposals matching f: open ones first, then the most
 // recently changed.
-func (p *Proposals) List(ctx context.Context, f ProposalFilter) ([]engine.Proposal, error) {
+func (p *Proposals) List(ctx context.Context, f ProposalFilter) ([]memgov.Proposal, error) {
 	states := []string{f.State}
 	if f.State == StateOpen {
-		states = []string{engine.ProposalDraft, engine.ProposalRevised}
+		states = []string{memgov.ProposalDraft, memgov.ProposalRevised}
 	}
-	var out []engine.Proposal
+	var out []memgov.Proposal
 	for _, st := range states {
-		ps, err := p.s.eng.ListProposals(ctx, engine.ProposalQuery{Tenant: p.tenant(), State: st, Kind: f.Kind, Limit: maxProposals})
+		ps, err := p.s.eng.ListProposals(ctx, memgov.ProposalQuery{Tenant: p.tenant(), State: st, Kind: f.Kind, Limit: maxProposals})
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +147,7 @@ func (p *Proposals) Show(ctx context.Context, id string) (ProposalView, error) {
 }
 
 // governs refuses people who may not decide in the proposal's tenant.
-func (p *Proposals) governs(pr engine.Proposal) error {
+func (p *Proposals) governs(pr memgov.Proposal) error {
 	a := p.s.actor
 	if a.Role == "" {
 		return p.s.CanAct()
@@ -161,7 +163,7 @@ func (p *Proposals) governs(pr engine.Proposal) error {
 // ActivationGate): a curator who is not the proposal's owner (approval-gate)
 // or a principal holding the proposal:activate scope (direct-rbac); and a
 // draft or revised proposal.
-func (p *Proposals) CanApply(pr engine.Proposal) error {
+func (p *Proposals) CanApply(pr memgov.Proposal) error {
 	if err := p.governs(pr); err != nil {
 		return err
 	}
@@ -169,9 +171,9 @@ func (p *Proposals) CanApply(pr engine.Proposal) error {
 	mode := p.s.eng.Policy().Proposals.Activation
 	if _, err := engine.ActivationGate(mode, a, pr); err != nil {
 		switch {
-		case mode == engine.ActivationApprovalGate && a.Role == engine.Curator:
+		case mode == policy.ActivationApprovalGate && a.Role == memgov.Curator:
 			return &ForbiddenError{fmt.Sprintf("%s owns this proposal; another curator must apply it", a.ID)}
-		case mode == engine.ActivationApprovalGate:
+		case mode == policy.ActivationApprovalGate:
 			return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; applying needs a curator who is not the owner (activation is %s)",
 				a.ID, article(string(a.Role)), a.Role, mode)}
 		default:
@@ -179,14 +181,14 @@ func (p *Proposals) CanApply(pr engine.Proposal) error {
 		}
 	}
 	if !Open(pr) {
-		return fmt.Errorf("%w: the proposal is %s; only draft or revised proposals can be applied", engine.ErrConflict, pr.State)
+		return fmt.Errorf("%w: the proposal is %s; only draft or revised proposals can be applied", memgov.ErrConflict, pr.State)
 	}
 	return nil
 }
 
 // CanReject returns nil when the actor may reject pr: curators and
 // operators, while it is draft or revised.
-func (p *Proposals) CanReject(pr engine.Proposal) error {
+func (p *Proposals) CanReject(pr memgov.Proposal) error {
 	if err := p.governs(pr); err != nil {
 		return err
 	}
@@ -194,14 +196,14 @@ func (p *Proposals) CanReject(pr engine.Proposal) error {
 		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only curators and operators reject proposals", a.ID, article(string(a.Role)), a.Role)}
 	}
 	if !Open(pr) {
-		return fmt.Errorf("%w: the proposal is %s; only draft or revised proposals can be rejected", engine.ErrConflict, pr.State)
+		return fmt.Errorf("%w: the proposal is %s; only draft or revised proposals can be rejected", memgov.ErrConflict, pr.State)
 	}
 	return nil
 }
 
 // CanArchive returns nil when the actor may archive pr: its owner, a curator
 // or an operator, while it is draft, revised or rejected.
-func (p *Proposals) CanArchive(pr engine.Proposal) error {
+func (p *Proposals) CanArchive(pr memgov.Proposal) error {
 	a := p.s.actor
 	if a.Role == "" || a.ID != pr.Owner.Principal {
 		if err := p.governs(pr); err != nil {
@@ -211,8 +213,8 @@ func (p *Proposals) CanArchive(pr engine.Proposal) error {
 			return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only the owner, curators and operators archive proposals", a.ID, article(string(a.Role)), a.Role)}
 		}
 	}
-	if !Open(pr) && pr.State != engine.ProposalRejected {
-		return fmt.Errorf("%w: the proposal is %s; only draft, revised or rejected proposals can be archived", engine.ErrConflict, pr.State)
+	if !Open(pr) && pr.State != memgov.ProposalRejected {
+		return fmt.Errorf("%w: the proposal is %s; only draft, revised or rejected proposals can be archived", memgov.ErrConflict, pr.State)
 	}
 	return nil
 }
@@ -220,7 +222,7 @@ func (p *Proposals) CanArchive(pr engine.Proposal) error {
 // Apply installs the proposal's last persisted artifact. A refusal is an
 // error (matching engine.ErrForbidden) and a result with Status 403; nothing
 // is written.
-func (p *Proposals) Apply(ctx context.Context, pr engine.Proposal) (engine.ApplyResult, error) {
+func (p *Proposals) Apply(ctx context.Context, pr memgov.Proposal) (engine.ApplyResult, error) {
 	if err := p.CanApply(pr); err != nil {
 		res := engine.ApplyResult{ProposalID: pr.ID, State: pr.State, Status: 409, Error: err.Error()}
 		if _, ok := err.(*ForbiddenError); ok {
@@ -232,7 +234,7 @@ func (p *Proposals) Apply(ctx context.Context, pr engine.Proposal) (engine.Apply
 }
 
 // Reject refuses the proposal with a note.
-func (p *Proposals) Reject(ctx context.Context, pr engine.Proposal, note string) (engine.Proposal, error) {
+func (p *Proposals) Reject(ctx context.Context, pr memgov.Proposal, note string) (memgov.Proposal, error) {
 	if err := p.CanReject(pr); err != nil {
 		return pr, err
 	}
@@ -240,7 +242,7 @@ func (p *Proposals) Reject(ctx context.Context, pr engine.Proposal, note string)
 }
 
 // Archive retires the proposal with a note.
-func (p *Proposals) Archive(ctx context.Context, pr engine.Proposal, note string) (engine.Proposal, error) {
+func (p *Proposals) Archive(ctx context.Context, pr memgov.Proposal, note string) (memgov.Proposal, error) {
 	if err := p.CanArchive(pr); err != nil {
 		return pr, err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
 )
@@ -13,34 +14,34 @@ import (
 // proposalFixture adds principals around proposals: an owner-curator of acme,
 // a principal holding proposal:activate, an operator, and three proposals of
 // support-bot (acme) plus one of globex.
-func proposalFixture(t *testing.T) (*fixture, map[string]engine.Proposal) {
+func proposalFixture(t *testing.T) (*fixture, map[string]memgov.Proposal) {
 	t.Helper()
 	f := setup(t)
-	for _, p := range []engine.Principal{
-		{ID: "acme-owner-cur", Role: engine.Curator, Tenant: "acme"},
-		{ID: "deployer", Role: engine.Orchestrator, Tenant: "acme", Attributes: map[string]string{"scopes": "memory:read proposal:activate"}},
-		{ID: "ops", Role: engine.Operator, Tenant: engine.AllTenants},
-		{ID: "research-agent", Role: engine.Executor, Tenant: "globex"},
+	for _, p := range []memgov.Principal{
+		{ID: "acme-owner-cur", Role: memgov.Curator, Tenant: "acme"},
+		{ID: "deployer", Role: memgov.Orchestrator, Tenant: "acme", Attributes: map[string]string{"scopes": "memory:read proposal:activate"}},
+		{ID: "ops", Role: memgov.Operator, Tenant: memgov.AllTenants},
+		{ID: "research-agent", Role: memgov.Executor, Tenant: "globex"},
 	} {
 		if _, err := f.eng.AddPrincipal(f.ctx, p, "cur"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ps := map[string]engine.Proposal{}
+	ps := map[string]memgov.Proposal{}
 	for _, c := range []struct{ name, kind, by, art string }{
 		{"refund", "prompt-template", "support-bot", `{"template":"Your refund of {{amount}} is on its way."}`},
 		{"cron", "automation", "support-bot", `{"cron":"0 9 * * 1","action":"digest"}`},
 		{"own", "agent-pack", "acme-owner-cur", `{"tools":["search"]}`},
 		{"globex", "automation", "research-agent", `{"cron":"@daily"}`},
 	} {
-		p, err := f.eng.CreateProposal(f.ctx, engine.ProposalInput{Kind: c.kind, Title: c.name, Artifact: json.RawMessage(c.art),
+		p, err := f.eng.CreateProposal(f.ctx, memgov.ProposalInput{Kind: c.kind, Title: c.name, Artifact: json.RawMessage(c.art),
 			Rationale: "seen 3 times", SourceRunIDs: []string{"run-1"}}, c.by)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ps[c.name] = p
 	}
-	rev, err := f.eng.ReviseProposal(f.ctx, ps["refund"].ID, engine.ProposalInput{Artifact: json.RawMessage(`{"template":"Refund of {{amount}} sent."}`), Rationale: "shorter"}, "support-bot")
+	rev, err := f.eng.ReviseProposal(f.ctx, ps["refund"].ID, memgov.ProposalInput{Artifact: json.RawMessage(`{"template":"Refund of {{amount}} sent."}`), Rationale: "shorter"}, "support-bot")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestProposalsListAndShow(t *testing.T) {
 	if n, _ := cur.Pending(f.ctx); n != 3 {
 		t.Errorf("pending %d", n)
 	}
-	auto, _ := cur.List(f.ctx, review.ProposalFilter{Kind: "automation", State: engine.ProposalDraft})
+	auto, _ := cur.List(f.ctx, review.ProposalFilter{Kind: "automation", State: memgov.ProposalDraft})
 	if len(auto) != 1 || auto[0].ID != ps["globex"].ID {
 		t.Errorf("draft automations: %+v", auto)
 	}
@@ -86,11 +87,11 @@ func TestProposalsListAndShow(t *testing.T) {
 	if n, _ := bot.Pending(f.ctx); n != 2 {
 		t.Errorf("support-bot sees %d open", n)
 	}
-	if _, err := bot.Show(f.ctx, ps["globex"].ID); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := bot.Show(f.ctx, ps["globex"].ID); !errors.Is(err, memgov.ErrNotFound) {
 		t.Errorf("support-bot reads globex's proposal: %v", err)
 	}
 	v, err := cur.Show(f.ctx, ps["refund"].ID)
-	if err != nil || len(v.Revisions) != 2 || v.State != engine.ProposalRevised || v.Revisions[1].ArtifactHash != v.ArtifactHash {
+	if err != nil || len(v.Revisions) != 2 || v.State != memgov.ProposalRevised || v.Revisions[1].ArtifactHash != v.ArtifactHash {
 		t.Fatalf("show: %+v %v", v, err)
 	}
 }
@@ -101,7 +102,7 @@ func TestParseProposalFilter(t *testing.T) {
 		t.Fatalf("%+v %v", f, err)
 	}
 	for _, bad := range []string{"state=done", "kind=x", "owner=me", "open"} {
-		if _, err := review.ParseProposalFilter(bad); !errors.Is(err, engine.ErrInvalid) {
+		if _, err := review.ParseProposalFilter(bad); !errors.Is(err, memgov.ErrInvalid) {
 			t.Errorf("%q: %v", bad, err)
 		}
 	}
@@ -153,18 +154,18 @@ func TestProposalRejectAndArchive(t *testing.T) {
 		t.Fatalf("the owner agent rejects: %v", err)
 	}
 	p, err := ops.Reject(f.ctx, ps["cron"], "runs during the freeze")
-	if err != nil || p.State != engine.ProposalRejected || p.DecidedBy != "ops" || p.Note != "runs during the freeze" {
+	if err != nil || p.State != memgov.ProposalRejected || p.DecidedBy != "ops" || p.Note != "runs during the freeze" {
 		t.Fatalf("reject: %+v %v", p, err)
 	}
-	if _, err := ops.Reject(f.ctx, p, "again"); !errors.Is(err, engine.ErrConflict) {
+	if _, err := ops.Reject(f.ctx, p, "again"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("reject twice: %v", err)
 	}
 	// The owner may archive its own proposals, even as an executor.
 	a, err := bot.Archive(f.ctx, p, "superseded by the weekly digest")
-	if err != nil || a.State != engine.ProposalArchived {
+	if err != nil || a.State != memgov.ProposalArchived {
 		t.Fatalf("owner archives: %+v %v", a, err)
 	}
-	if _, err := bot.Archive(f.ctx, a, "again"); !errors.Is(err, engine.ErrConflict) {
+	if _, err := bot.Archive(f.ctx, a, "again"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("archive twice: %v", err)
 	}
 	if _, err := who(t, f, "research-agent").Archive(f.ctx, ps["refund"], "not mine"); !errors.Is(err, engine.ErrForbidden) {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 // Quarantine is what curators see and decide of quarantined memory (spec §12.11.5):
@@ -18,7 +18,7 @@ func (s *Service) Quarantine() *Quarantine { return &Quarantine{s} }
 
 // QuarantineView is one quarantined version with its content, for a curator.
 type QuarantineView struct {
-	engine.QuarantineEntry
+	memgov.QuarantineEntry
 	Text string `json:"text"`
 }
 
@@ -27,19 +27,19 @@ type QuarantineView struct {
 func (q *Quarantine) List(ctx context.Context, status, agent string) ([]QuarantineView, error) {
 	switch strings.ToUpper(status) {
 	case "":
-		status = engine.QuarantineOpen
+		status = memgov.QuarantineOpen
 	case "ALL":
 		status = ""
-	case engine.QuarantineOpen, engine.QuarantineReleased, engine.QuarantineRetracted:
+	case memgov.QuarantineOpen, memgov.QuarantineReleased, memgov.QuarantineRetracted:
 		status = strings.ToUpper(status)
 	default:
-		return nil, fmt.Errorf("%w: status is one of quarantined, released, retracted, all", engine.ErrInvalid)
+		return nil, fmt.Errorf("%w: status is one of quarantined, released, retracted, all", memgov.ErrInvalid)
 	}
 	tenant := q.s.actor.Tenant
 	if q.s.actor.Role == "" {
-		tenant = engine.AllTenants
+		tenant = memgov.AllTenants
 	}
-	rs, err := q.s.eng.Quarantined(ctx, engine.QuarantineQuery{Status: status, Agent: agent, Tenant: tenant})
+	rs, err := q.s.eng.Quarantined(ctx, memgov.QuarantineQuery{Status: status, Agent: agent, Tenant: tenant})
 	if err != nil {
 		return nil, err
 	}
@@ -61,9 +61,9 @@ func (q *Quarantine) List(ctx context.Context, status, agent string) ([]Quaranti
 func (q *Quarantine) Open(ctx context.Context) (int, error) {
 	tenant := q.s.actor.Tenant
 	if q.s.actor.Role == "" {
-		tenant = engine.AllTenants
+		tenant = memgov.AllTenants
 	}
-	rs, err := q.s.eng.Quarantined(ctx, engine.QuarantineQuery{Status: engine.QuarantineOpen, Tenant: tenant})
+	rs, err := q.s.eng.Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen, Tenant: tenant})
 	if err != nil {
 		return 0, err
 	}
@@ -79,14 +79,14 @@ func (q *Quarantine) Open(ctx context.Context) (int, error) {
 // CanDecide says whether the actor may release or retract e, and why not:
 // only open entries, only by curators who govern its tenant (the engine's
 // rule; operators read the quarantine but do not decide it).
-func (q *Quarantine) CanDecide(e engine.QuarantineEntry) error {
-	if e.Status != engine.QuarantineOpen {
-		return fmt.Errorf("%w: already %s", engine.ErrInvalid, strings.ToLower(e.Status))
+func (q *Quarantine) CanDecide(e memgov.QuarantineEntry) error {
+	if e.Status != memgov.QuarantineOpen {
+		return fmt.Errorf("%w: already %s", memgov.ErrInvalid, strings.ToLower(e.Status))
 	}
 	if err := q.s.authorize(e.MemoryRef); err != nil {
 		return err
 	}
-	if a := q.s.actor; a.Role != engine.Curator {
+	if a := q.s.actor; a.Role != memgov.Curator {
 		return &ForbiddenError{fmt.Sprintf("only curators release or retract quarantined memory; %s is %s %s", a.ID, article(string(a.Role)), a.Role)}
 	}
 	return nil
@@ -94,9 +94,9 @@ func (q *Quarantine) CanDecide(e engine.QuarantineEntry) error {
 
 // Release puts a quarantined version back: a new ACTIVE version with its
 // content. A note is required.
-func (q *Quarantine) Release(ctx context.Context, versionID, note string) (engine.Version, error) {
+func (q *Quarantine) Release(ctx context.Context, versionID, note string) (memgov.Version, error) {
 	if err := q.decide(ctx, versionID, note); err != nil {
-		return engine.Version{}, err
+		return memgov.Version{}, err
 	}
 	return q.s.eng.ReleaseQuarantine(ctx, versionID, q.s.actor.ID, note)
 }
@@ -111,14 +111,14 @@ func (q *Quarantine) Retract(ctx context.Context, versionID, note string) error 
 
 func (q *Quarantine) decide(ctx context.Context, versionID, note string) error {
 	if strings.TrimSpace(note) == "" {
-		return fmt.Errorf("%w: say why (--reason)", engine.ErrInvalid)
+		return fmt.Errorf("%w: say why (--reason)", memgov.ErrInvalid)
 	}
-	rs, err := q.s.eng.Quarantined(ctx, engine.QuarantineQuery{VersionID: versionID})
+	rs, err := q.s.eng.Quarantined(ctx, memgov.QuarantineQuery{VersionID: versionID})
 	if err != nil {
 		return err
 	}
 	if len(rs) == 0 {
-		return fmt.Errorf("%w: no quarantined version %s (memgov quarantine list)", engine.ErrNotFound, versionID)
+		return fmt.Errorf("%w: no quarantined version %s (memgov quarantine list)", memgov.ErrNotFound, versionID)
 	}
 	return q.s.authorize(rs[0].MemoryRef)
 }

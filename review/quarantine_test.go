@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/review"
@@ -32,18 +33,18 @@ func burstEngine(t *testing.T) *engine.Engine {
 	}
 	now := time.Date(2026, 11, 20, 14, 0, 0, 0, time.UTC)
 	eng := engine.New(s, key, engine.WithPolicy(pol), engine.WithClock(func() time.Time { now = now.Add(time.Second); return now }))
-	for _, p := range []engine.Principal{
-		{ID: "cur", Role: engine.Curator, Tenant: engine.AllTenants},
-		{ID: "globex-cur", Role: engine.Curator, Tenant: "globex"},
-		{ID: "ops", Role: engine.Operator, Tenant: engine.AllTenants},
-		{ID: "support-bot", Role: engine.Executor, Tenant: "acme"},
+	for _, p := range []memgov.Principal{
+		{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants},
+		{ID: "globex-cur", Role: memgov.Curator, Tenant: "globex"},
+		{ID: "ops", Role: memgov.Operator, Tenant: memgov.AllTenants},
+		{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"},
 	} {
 		if _, err := eng.AddPrincipal(ctx, p, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for i := 1; i <= 4; i++ {
-		req, err := engine.DecodeWriteRequest([]byte(fmt.Sprintf(`{"source_agent_id":"support-bot","memory_ref":"acme/support-bot","key":"k%d","target_layer":"WORKING","content":{"text":"fact %d"}}`, i, i)))
+		req, err := memgov.DecodeWriteRequest([]byte(fmt.Sprintf(`{"source_agent_id":"support-bot","memory_ref":"acme/support-bot","key":"k%d","target_layer":"WORKING","content":{"text":"fact %d"}}`, i, i)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +98,7 @@ func TestQuarantineOpenAndCanDecide(t *testing.T) {
 	if err := cur.Quarantine().Retract(ctx, e.VersionID, "poisoned"); err != nil {
 		t.Fatal(err)
 	}
-	if err := cur.Quarantine().CanDecide(entryOf(t, cur, e.VersionID)); !errors.Is(err, engine.ErrInvalid) || !strings.Contains(err.Error(), "already retracted") {
+	if err := cur.Quarantine().CanDecide(entryOf(t, cur, e.VersionID)); !errors.Is(err, memgov.ErrInvalid) || !strings.Contains(err.Error(), "already retracted") {
 		t.Fatalf("a retracted entry is decidable: %v", err)
 	}
 	if n, _ := cur.Quarantine().Open(ctx); n != 2 {
@@ -105,7 +106,7 @@ func TestQuarantineOpenAndCanDecide(t *testing.T) {
 	}
 }
 
-func entryOf(t *testing.T, svc *review.Service, versionID string) engine.QuarantineEntry {
+func entryOf(t *testing.T, svc *review.Service, versionID string) memgov.QuarantineEntry {
 	t.Helper()
 	vs, err := svc.Quarantine().List(context.Background(), "all", "")
 	if err != nil {
@@ -117,5 +118,5 @@ func entryOf(t *testing.T, svc *review.Service, versionID string) engine.Quarant
 		}
 	}
 	t.Fatalf("no entry %s", versionID)
-	return engine.QuarantineEntry{}
+	return memgov.QuarantineEntry{}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -18,7 +19,7 @@ type Queue struct{ s *Service }
 
 // QueueFilter narrows the queue. Zero values match everything.
 type QueueFilter struct {
-	Layer    engine.Layer
+	Layer    memgov.Layer
 	Tier     string
 	Agent    string
 	Reason   string
@@ -85,19 +86,19 @@ func ParseQueueFilter(s string) (f QueueFilter, err error) {
 		}
 		switch k {
 		case "layer":
-			l, err := engine.ParseLayer(v)
+			l, err := memgov.ParseLayer(v)
 			if err != nil {
-				return f, fmt.Errorf("%w: layer %q: working, episodic, semantic or procedural", engine.ErrInvalid, v)
+				return f, fmt.Errorf("%w: layer %q: working, episodic, semantic or procedural", memgov.ErrInvalid, v)
 			}
 			f.Layer = l
 		case "tier":
 			switch strings.ToUpper(v) {
-			case "SYNC", engine.TierSync:
-				f.Tier = engine.TierSync
+			case "SYNC", memgov.TierSync:
+				f.Tier = memgov.TierSync
 			case "ASYNC", engine.TierAsync:
 				f.Tier = engine.TierAsync
 			default:
-				return f, fmt.Errorf("%w: tier %q: sync or async", engine.ErrInvalid, v)
+				return f, fmt.Errorf("%w: tier %q: sync or async", memgov.ErrInvalid, v)
 			}
 		case "agent":
 			f.Agent = v
@@ -106,13 +107,13 @@ func ParseQueueFilter(s string) (f QueueFilter, err error) {
 		case "age":
 			d, err := parseAge(v)
 			if err != nil {
-				return f, fmt.Errorf("%w: age %q: a duration such as 30m, 2h or 1d", engine.ErrInvalid, v)
+				return f, fmt.Errorf("%w: age %q: a duration such as 30m, 2h or 1d", memgov.ErrInvalid, v)
 			}
 			f.MinAge = d
 		case "breached", "sla":
 			f.Breached = v == "" || v == "true" || v == "yes" || v == "1"
 		default:
-			return f, fmt.Errorf("%w: %q: use layer=, tier=, agent=, reason=, age= or breached", engine.ErrInvalid, k)
+			return f, fmt.Errorf("%w: %q: use layer=, tier=, agent=, reason=, age= or breached", memgov.ErrInvalid, k)
 		}
 	}
 	return f, nil
@@ -131,18 +132,18 @@ func parseAge(v string) (time.Duration, error) {
 
 // QueueRow is one review of a page, with what the detail pane shows.
 type QueueRow struct {
-	engine.Review
+	memgov.Review
 	Detail engine.ReviewDetail
 	// Text is the content the agent wants remembered; Replaces is the ACTIVE
 	// version of the key it would supersede, if any.
 	Key      string
 	Text     string
-	Replaces *engine.Version
+	Replaces *memgov.Version
 }
 
 // Erased is the state shown for a related version that is no longer
 // stored (a subject's erasure removed it).
-const Erased engine.State = "ERASED"
+const Erased memgov.State = "ERASED"
 
 // Deadline is when the review must be decided: the SYNC_BLOCK deadline or the
 // async SLA.
@@ -167,10 +168,10 @@ type QueuePage struct {
 // Queue returns the review queue.
 func (s *Service) Queue() *Queue { return &Queue{s} }
 
-func (q *Queue) query(f QueueFilter) engine.ReviewQuery {
-	rq := engine.ReviewQuery{Layer: f.Layer, Tier: f.Tier, Agent: f.Agent, Reason: f.Reason, MinAge: f.MinAge,
+func (q *Queue) query(f QueueFilter) memgov.ReviewQuery {
+	rq := memgov.ReviewQuery{Layer: f.Layer, Tier: f.Tier, Agent: f.Agent, Reason: f.Reason, MinAge: f.MinAge,
 		Breached: f.Breached, Text: f.Text, Order: f.Sort.order(), Now: q.s.eng.Now()}
-	if a := q.s.actor; a.Role != "" && a.Tenant != engine.AllTenants {
+	if a := q.s.actor; a.Role != "" && a.Tenant != memgov.AllTenants {
 		rq.Tenant = a.Tenant
 		if rq.Tenant == "" {
 			rq.Tenant = "\x00none" // a principal of no tenant governs nothing
@@ -252,7 +253,7 @@ func (q *Queue) contents(ctx context.Context, rows []QueueRow) error {
 		if err != nil || it.Head == "" || it.Head == r.VersionID {
 			continue
 		}
-		if h, err := q.s.eng.Version(ctx, it.Head); err == nil && h.State == engine.Active {
+		if h, err := q.s.eng.Version(ctx, it.Head); err == nil && h.State == memgov.Active {
 			r.Replaces = &h
 		}
 	}
@@ -261,7 +262,7 @@ func (q *Queue) contents(ctx context.Context, rows []QueueRow) error {
 
 // sync counts the open SYNC_BLOCK reviews and finds the earliest deadline.
 func (q *Queue) sync(ctx context.Context) (SyncSummary, error) {
-	rq := q.query(QueueFilter{Tier: engine.TierSync, Sort: SortSLA})
+	rq := q.query(QueueFilter{Tier: memgov.TierSync, Sort: SortSLA})
 	rq.Limit = 1
 	rs, n, err := q.s.eng.Reviews(ctx, rq)
 	if err != nil {
@@ -280,7 +281,7 @@ func (q *Queue) CanDecide() error {
 	if err := q.s.CanAct(); err != nil {
 		return err
 	}
-	if q.s.actor.Role != engine.Curator {
+	if q.s.actor.Role != memgov.Curator {
 		return &ForbiddenError{fmt.Sprintf("read-only here: only curators decide reviews; %s is %s %s", q.s.actor.ID, article(string(q.s.actor.Role)), q.s.actor.Role)}
 	}
 	return nil
@@ -289,16 +290,16 @@ func (q *Queue) CanDecide() error {
 // Opened is a review opened for a decision: claimed by the actor, or held by
 // someone else (Holder names them; the actor may read, not decide).
 type Opened struct {
-	Review engine.Review
+	Review memgov.Review
 	Mine   bool   // the actor holds the claim; decide with Review.ClaimToken
 	Holder string // who else holds it, when not Mine
 }
 
 // Claim takes a lease on a review for the actor, with a fencing token to
 // decide with. A live claim someone else holds is a conflict naming them.
-func (q *Queue) Claim(ctx context.Context, id string) (engine.Review, error) {
+func (q *Queue) Claim(ctx context.Context, id string) (memgov.Review, error) {
 	if err := q.CanDecide(); err != nil {
-		return engine.Review{}, err
+		return memgov.Review{}, err
 	}
 	return q.s.eng.ClaimReview(ctx, id, q.s.actor.ID)
 }
@@ -311,7 +312,7 @@ func (q *Queue) Open(ctx context.Context, id string) (Opened, error) {
 	if err == nil {
 		return Opened{Review: r, Mine: true}, nil
 	}
-	if !errors.Is(err, engine.ErrConflict) {
+	if !errors.Is(err, memgov.ErrConflict) {
 		return Opened{}, err
 	}
 	cur, gerr := q.s.eng.Review(ctx, id)
@@ -346,31 +347,31 @@ func (q *Queue) Release(ctx context.Context, id string) (bool, error) {
 
 // Approve approves a review: the write becomes readable memory. token is the
 // fencing token of the actor's claim, 0 when they did not claim it.
-func (q *Queue) Approve(ctx context.Context, id string, token int64, note string) (engine.Review, error) {
+func (q *Queue) Approve(ctx context.Context, id string, token int64, note string) (memgov.Review, error) {
 	if err := q.CanDecide(); err != nil {
-		return engine.Review{}, err
+		return memgov.Review{}, err
 	}
 	if err := q.fresh(ctx, id, token); err != nil {
-		return engine.Review{}, err
+		return memgov.Review{}, err
 	}
-	return q.s.eng.Decide(ctx, engine.Decision{ReviewID: id, Reviewer: q.s.actor.ID, Approve: true, Note: note, Token: token})
+	return q.s.eng.Decide(ctx, memgov.Decision{ReviewID: id, Reviewer: q.s.actor.ID, Approve: true, Note: note, Token: token})
 }
 
 // Reject rejects a review with a reason code (engine.RejectCodes) and a note.
-func (q *Queue) Reject(ctx context.Context, id string, token int64, code, note string) (engine.Review, error) {
+func (q *Queue) Reject(ctx context.Context, id string, token int64, code, note string) (memgov.Review, error) {
 	if err := q.CanDecide(); err != nil {
-		return engine.Review{}, err
+		return memgov.Review{}, err
 	}
 	if !validCode(code) {
-		return engine.Review{}, fmt.Errorf("%w: reason code %q: one of %s", engine.ErrInvalid, code, strings.Join(engine.RejectCodes, ", "))
+		return memgov.Review{}, fmt.Errorf("%w: reason code %q: one of %s", memgov.ErrInvalid, code, strings.Join(engine.RejectCodes, ", "))
 	}
 	if strings.TrimSpace(note) == "" {
-		return engine.Review{}, fmt.Errorf("%w: a rejection needs a note for the agent and the audit log", engine.ErrInvalid)
+		return memgov.Review{}, fmt.Errorf("%w: a rejection needs a note for the agent and the audit log", memgov.ErrInvalid)
 	}
 	if err := q.fresh(ctx, id, token); err != nil {
-		return engine.Review{}, err
+		return memgov.Review{}, err
 	}
-	return q.s.eng.Decide(ctx, engine.Decision{ReviewID: id, Reviewer: q.s.actor.ID, Code: code, Note: note, Token: token})
+	return q.s.eng.Decide(ctx, memgov.Decision{ReviewID: id, Reviewer: q.s.actor.ID, Code: code, Note: note, Token: token})
 }
 
 func validCode(c string) bool {
@@ -383,9 +384,9 @@ func validCode(c string) bool {
 }
 
 // Escalate marks a review for a more senior decision.
-func (q *Queue) Escalate(ctx context.Context, id, note string) (engine.Review, error) {
+func (q *Queue) Escalate(ctx context.Context, id, note string) (memgov.Review, error) {
 	if err := q.CanDecide(); err != nil {
-		return engine.Review{}, err
+		return memgov.Review{}, err
 	}
 	return q.s.eng.EscalateReview(ctx, id, q.s.actor.ID, note)
 }
@@ -424,6 +425,6 @@ func (q *Queue) ApproveMarked(ctx context.Context, ids []string, tokens map[stri
 // Sweep runs the SLA sweep: async reviews past their SLA escalate, sync
 // reviews past their deadline are rejected fail-closed (APPROVAL_TIMEOUT).
 // The TUI calls it as it polls, so deadlines pass while it is open.
-func (q *Queue) Sweep(ctx context.Context) (engine.SweepResult, error) {
+func (q *Queue) Sweep(ctx context.Context) (memgov.SweepResult, error) {
 	return q.s.eng.SweepReviews(ctx)
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/review"
@@ -32,14 +33,14 @@ type stagedReview struct {
 func stageAll(t *testing.T, ctx context.Context, s *sqlite.Store, rs []stagedReview) {
 	t.Helper()
 	conf := 0.8
-	err := s.Update(ctx, func(tx engine.Tx) error {
+	err := s.Update(ctx, func(tx memgov.Tx) error {
 		for _, r := range rs {
 			detail, _ := json.Marshal(engine.ReviewDetail{Reasons: []string{r.reason}, Supersedes: r.supersedes, Findings: []string{r.finding}})
 			content, _ := json.Marshal(map[string]string{"text": r.text})
 			data, _ := json.Marshal(oplog.VersionData{Review: &oplog.StagedReview{ID: r.id, Tier: r.tier, Risk: r.risk, Reason: r.reason,
-				DueAt: r.due.Format(engine.TimeFormat), Detail: detail}})
-			e := &engine.LogEntry{Time: r.created, Op: engine.OpStage, MemoryRef: r.ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: r.agent}
-			if err := e.Seal(engine.Payload{Key: r.key, Layer: string(engine.Semantic), Content: content, ContentHash: engine.HashPayload(content),
+				DueAt: r.due.Format(oplog.TimeFormat), Detail: detail}})
+			e := &oplog.Entry{Time: r.created, Op: oplog.Stage, MemoryRef: r.ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: r.agent}
+			if err := e.Seal(oplog.Payload{Key: r.key, Layer: string(memgov.Semantic), Content: content, ContentHash: oplog.HashPayload(content),
 				Confidence: &conf, Reason: "staged for review: " + r.reason, Data: data}); err != nil {
 				return err
 			}
@@ -77,7 +78,7 @@ func indexFixture(t *testing.T) (context.Context, *engine.Engine, *sqlite.Store,
 			text: fmt.Sprintf("Customer %d: %s and %s.", i, words[i%len(words)], words[(i*3+1)%len(words)]), reason: reasons[i%3],
 			tier: engine.TierAsync, risk: float64(i%4) / 4, created: base.Add(time.Duration(i/3) * time.Minute), due: base.Add(time.Duration(1+i%5) * time.Hour)}
 		if i%4 == 0 {
-			r.tier = engine.TierSync
+			r.tier = memgov.TierSync
 		}
 		if i%7 == 0 {
 			r.supersedes = fmt.Sprintf("old/zeppelin-%d", i)
@@ -97,7 +98,7 @@ func indexFixture(t *testing.T) (context.Context, *engine.Engine, *sqlite.Store,
 // would, ignoring case.
 func TestQueueFilterFindsEveryMatchingReview(t *testing.T) {
 	ctx, eng, _, rs := indexFixture(t)
-	q := review.New(eng, engine.Principal{ID: "cur", Role: engine.Curator, Tenant: engine.AllTenants}).Queue()
+	q := review.New(eng, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants}).Queue()
 	hay := func(r stagedReview) string {
 		return strings.ToLower(strings.Join([]string{r.key, r.ref, r.agent, r.reason, r.supersedes, r.finding, r.text}, "\x00"))
 	}
@@ -145,7 +146,7 @@ func TestQueueFilterFindsEveryMatchingReview(t *testing.T) {
 // order, then a stable sort by creation time or by deadline), page by page.
 func TestQueueSortsKeepTheirOrder(t *testing.T) {
 	ctx, eng, _, _ := indexFixture(t)
-	q := review.New(eng, engine.Principal{ID: "cur", Role: engine.Curator, Tenant: engine.AllTenants}).Queue()
+	q := review.New(eng, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants}).Queue()
 	all, err := q.Page(ctx, review.QueueFilter{}, 0, 1000)
 	if err != nil || len(all.Rows) != 60 {
 		t.Fatalf("risk order: %d rows, %v", len(all.Rows), err)
@@ -210,7 +211,7 @@ func TestErasureEmptiesTheReviewIndex(t *testing.T) {
 	defer s.Close()
 	now := time.Date(2026, 11, 20, 14, 0, 0, 0, time.UTC)
 	eng := engine.New(s, key, engine.WithClock(func() time.Time { return now }))
-	if _, err := eng.AddPrincipal(ctx, engine.Principal{ID: "cur", Role: engine.Curator, Tenant: engine.AllTenants}, ""); err != nil {
+	if _, err := eng.AddPrincipal(ctx, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants}, ""); err != nil {
 		t.Fatal(err)
 	}
 	const secret = "Wisniewska-Zielinska"
@@ -220,11 +221,11 @@ func TestErasureEmptiesTheReviewIndex(t *testing.T) {
 		{id: "rv-2", ref: "acme/bot", agent: "bot", key: "c2/name", text: "Another customer called about a refund.", reason: "HIGH_RISK",
 			tier: engine.TierAsync, created: now.Add(-time.Hour), due: now.Add(time.Hour)},
 	})
-	q := review.New(eng, engine.Principal{ID: "cur", Role: engine.Curator, Tenant: engine.AllTenants}).Queue()
+	q := review.New(eng, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants}).Queue()
 	if p, err := q.Page(ctx, review.QueueFilter{Text: "zielinska"}, 0, 10); err != nil || p.Total != 1 {
 		t.Fatalf("before the erasure the filter finds the subject once: %d, %v", p.Total, err)
 	}
-	rep, err := eng.Erase(ctx, engine.EraseRequest{Subject: secret, By: "cur", Reason: "subject request"})
+	rep, err := eng.Erase(ctx, memgov.EraseRequest{Subject: secret, By: "cur", Reason: "subject request"})
 	if err != nil || rep.Items == 0 {
 		t.Fatalf("erase: %+v %v", rep, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -20,20 +21,20 @@ import (
 type ProposalService interface {
 	// Pending returns how many proposals wait for activation.
 	Pending(ctx context.Context) (int, error)
-	List(ctx context.Context, f ProposalFilter) ([]engine.Proposal, error)
+	List(ctx context.Context, f ProposalFilter) ([]memgov.Proposal, error)
 	Show(ctx context.Context, id string) (ProposalView, error)
-	CanApply(engine.Proposal) error
-	CanReject(engine.Proposal) error
-	CanArchive(engine.Proposal) error
-	Apply(ctx context.Context, p engine.Proposal) (engine.ApplyResult, error)
-	Reject(ctx context.Context, p engine.Proposal, note string) (engine.Proposal, error)
-	Archive(ctx context.Context, p engine.Proposal, note string) (engine.Proposal, error)
+	CanApply(memgov.Proposal) error
+	CanReject(memgov.Proposal) error
+	CanArchive(memgov.Proposal) error
+	Apply(ctx context.Context, p memgov.Proposal) (engine.ApplyResult, error)
+	Reject(ctx context.Context, p memgov.Proposal, note string) (memgov.Proposal, error)
+	Archive(ctx context.Context, p memgov.Proposal, note string) (memgov.Proposal, error)
 }
 
 // Service is the human-in-the-loop service for one person.
 type Service struct {
 	eng       *engine.Engine
-	actor     engine.Principal
+	actor     memgov.Principal
 	proposals ProposalService
 }
 
@@ -45,7 +46,7 @@ func WithProposals(p ProposalService) Option { return func(s *Service) { s.propo
 
 // New returns the service acting as actor. An actor with an empty Role is a
 // person memgov does not know: they may read, never decide.
-func New(eng *engine.Engine, actor engine.Principal, opts ...Option) *Service {
+func New(eng *engine.Engine, actor memgov.Principal, opts ...Option) *Service {
 	s := &Service{eng: eng, actor: actor}
 	s.proposals = &Proposals{s}
 	for _, o := range opts {
@@ -56,16 +57,16 @@ func New(eng *engine.Engine, actor engine.Principal, opts ...Option) *Service {
 
 // Identify returns the principal registered as name, or an unregistered
 // principal (empty Role) that the service treats as read-only.
-func Identify(ctx context.Context, eng *engine.Engine, name string) (engine.Principal, error) {
+func Identify(ctx context.Context, eng *engine.Engine, name string) (memgov.Principal, error) {
 	p, err := eng.Principal(ctx, name)
-	if errors.Is(err, engine.ErrNotFound) {
-		return engine.Principal{ID: name}, nil
+	if errors.Is(err, memgov.ErrNotFound) {
+		return memgov.Principal{ID: name}, nil
 	}
 	return p, err
 }
 
 // Actor returns who the service acts as.
-func (s *Service) Actor() engine.Principal { return s.actor }
+func (s *Service) Actor() memgov.Principal { return s.actor }
 
 // Proposals returns the proposals service.
 func (s *Service) Proposals() ProposalService { return s.proposals }
@@ -80,7 +81,7 @@ func (e *ForbiddenError) Error() string { return e.Msg }
 func (e *ForbiddenError) Unwrap() error { return engine.ErrForbidden }
 
 // Reviewer reports whether the actor's role decides: curators and operators.
-func Reviewer(r engine.Role) bool { return r == engine.Curator || r == engine.Operator }
+func Reviewer(r memgov.Role) bool { return r == memgov.Curator || r == memgov.Operator }
 
 // CanAct returns nil when the actor may make decisions, and otherwise a
 // ForbiddenError that says why the UI is read-only.
@@ -101,7 +102,7 @@ func (s *Service) authorize(ref string) error {
 	}
 	r, err := scope.Parse(ref)
 	if err != nil {
-		return fmt.Errorf("%w: memory ref", engine.ErrInvalid)
+		return fmt.Errorf("%w: memory ref", memgov.ErrInvalid)
 	}
 	if !s.actor.Governs(r.Tenant) {
 		return &ForbiddenError{fmt.Sprintf("read-only here: rule CTI-1: %s governs tenant %s, not another tenant's memory", s.actor.ID, s.actor.Tenant)}
@@ -113,7 +114,7 @@ func (s *Service) authorize(ref string) error {
 // does not know, and installation-wide principals, read every tenant (the
 // database file is theirs to read anyway).
 func (s *Service) sees(ref string) bool {
-	if s.actor.Role == "" || s.actor.Tenant == engine.AllTenants {
+	if s.actor.Role == "" || s.actor.Tenant == memgov.AllTenants {
 		return true
 	}
 	r, err := scope.Parse(ref)

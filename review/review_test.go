@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/review"
 	"github.com/memgov/memgov/store/sqlite"
 )
@@ -41,10 +43,10 @@ func setupClock(t *testing.T, clock func() time.Time) *fixture {
 	}
 	t.Cleanup(func() { s.Close() })
 	eng := engine.New(s, key, engine.WithClock(clock))
-	for _, p := range []engine.Principal{
-		{ID: "cur", Role: engine.Curator, Tenant: engine.AllTenants},
-		{ID: "acme-cur", Role: engine.Curator, Tenant: "globex"},
-		{ID: "support-bot", Role: engine.Executor, Tenant: "acme"},
+	for _, p := range []memgov.Principal{
+		{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants},
+		{ID: "acme-cur", Role: memgov.Curator, Tenant: "globex"},
+		{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"},
 	} {
 		if _, err := eng.AddPrincipal(ctx, p, ""); err != nil {
 			t.Fatal(err)
@@ -53,7 +55,7 @@ func setupClock(t *testing.T, clock func() time.Time) *fixture {
 	f := &fixture{ctx: ctx, eng: eng}
 	for _, text := range []string{"Customer 42 prefers email.", "Customer 42 prefers email, after 6pm.", "Customer 42 prefers SMS."} {
 		c, _ := json.Marshal(map[string]string{"text": text})
-		r, err := eng.Put(ctx, engine.PutRequest{MemoryRef: ref, Key: "customer-42/channel", Layer: engine.Semantic, Content: c, Actor: "support-bot", Reason: "chat"})
+		r, err := eng.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: "customer-42/channel", Layer: memgov.Semantic, Content: c, Actor: "support-bot", Reason: "chat"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,12 +67,12 @@ func setupClock(t *testing.T, clock func() time.Time) *fixture {
 func TestReadOnlyActorsCannotAct(t *testing.T) {
 	f := setup(t)
 	for _, tc := range []struct {
-		p    engine.Principal
+		p    memgov.Principal
 		want string
 	}{
-		{engine.Principal{ID: "support-bot", Role: engine.Executor, Tenant: "acme"}, "an executor"},
-		{engine.Principal{ID: "nobody"}, "read-only: nobody is not a registered principal"},
-		{engine.Principal{ID: "acme-cur", Role: engine.Curator, Tenant: "globex"}, "globex"},
+		{memgov.Principal{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"}, "an executor"},
+		{memgov.Principal{ID: "nobody"}, "read-only: nobody is not a registered principal"},
+		{memgov.Principal{ID: "acme-cur", Role: memgov.Curator, Tenant: "globex"}, "globex"},
 	} {
 		svc := review.New(f.eng, tc.p)
 		acts := map[string]func() error{
@@ -92,7 +94,7 @@ func TestReadOnlyActorsCannotAct(t *testing.T) {
 
 func TestRollBackToOlderAndActive(t *testing.T) {
 	f := setup(t)
-	svc := review.New(f.eng, engine.Principal{ID: "cur", Role: engine.Curator, Tenant: engine.AllTenants})
+	svc := review.New(f.eng, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants})
 	h, err := svc.History(f.ctx, f.item)
 	if err != nil {
 		t.Fatal(err)
@@ -122,14 +124,14 @@ func TestRollBackToOlderAndActive(t *testing.T) {
 	if _, err := svc.RollBackTo(f.ctx, h.Versions[0].ID, "bad restore"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.eng.Get(f.ctx, ref, "customer-42/channel"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := f.eng.Get(f.ctx, ref, "customer-42/channel"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("after retracting v4: %v", err)
 	}
 }
 
 func TestPinExpireAndAsOf(t *testing.T) {
 	f := setup(t)
-	svc := review.New(f.eng, engine.Principal{ID: "cur", Role: engine.Curator, Tenant: engine.AllTenants})
+	svc := review.New(f.eng, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants})
 	if _, err := svc.SetPinned(f.ctx, f.item, true, "keep"); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +156,7 @@ func TestPinExpireAndAsOf(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"0", "999", "yesterday-ish", "2020-01-01"} {
-		if _, err := svc.ParseAsOf(f.ctx, bad); !errors.Is(err, engine.ErrInvalid) {
+		if _, err := svc.ParseAsOf(f.ctx, bad); !errors.Is(err, memgov.ErrInvalid) {
 			t.Errorf("ParseAsOf(%q) = %v, want ErrInvalid", bad, err)
 		}
 	}
@@ -162,7 +164,7 @@ func TestPinExpireAndAsOf(t *testing.T) {
 		t.Errorf("now: %+v %v", at, err)
 	}
 	evs, err := svc.LogTail(f.ctx, 0, 2)
-	if err != nil || len(evs) != 2 || evs[0].Op != engine.OpExpire || evs[0].Reason != "stale" || evs[1].Op != engine.OpPin {
+	if err != nil || len(evs) != 2 || evs[0].Op != oplog.Expire || evs[0].Reason != "stale" || evs[1].Op != oplog.Pin {
 		t.Fatalf("log tail: %+v %v", evs, err)
 	}
 }
@@ -171,11 +173,11 @@ func TestItemsPaging(t *testing.T) {
 	f := setup(t)
 	for _, k := range []string{"a", "b", "c", "d"} {
 		c, _ := json.Marshal(map[string]string{"text": "t " + k})
-		if _, err := f.eng.Put(f.ctx, engine.PutRequest{MemoryRef: ref, Key: k, Layer: engine.Episodic, Content: c, Actor: "support-bot"}); err != nil {
+		if _, err := f.eng.Put(f.ctx, memgov.PutRequest{MemoryRef: ref, Key: k, Layer: memgov.Episodic, Content: c, Actor: "support-bot"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	svc := review.New(f.eng, engine.Principal{ID: "support-bot", Role: engine.Executor, Tenant: "acme"})
+	svc := review.New(f.eng, memgov.Principal{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"})
 	var keys []string
 	after := ""
 	for pages := 0; ; pages++ {
@@ -194,7 +196,7 @@ func TestItemsPaging(t *testing.T) {
 	if got := strings.Join(keys, ","); got != "a,b,c,customer-42/channel,d" {
 		t.Fatalf("paged keys %s", got)
 	}
-	refs, _ := review.New(f.eng, engine.Principal{ID: "g", Role: engine.Curator, Tenant: "globex"}).Refs(f.ctx)
+	refs, _ := review.New(f.eng, memgov.Principal{ID: "g", Role: memgov.Curator, Tenant: "globex"}).Refs(f.ctx)
 	if len(refs) != 0 {
 		t.Fatalf("a globex curator sees %v", refs)
 	}

@@ -10,7 +10,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/guard"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/review"
 )
 
@@ -33,7 +36,7 @@ type activity struct {
 	rootReq int64
 	newest  int64 // the log's size: the newest LSN
 
-	root    engine.AuditRoot
+	root    memgov.AuditRoot
 	rootErr error
 
 	filtering bool
@@ -63,7 +66,7 @@ type foundMsg struct {
 
 type rootMsg struct {
 	id   int64
-	root engine.AuditRoot
+	root memgov.AuditRoot
 	err  error
 }
 
@@ -362,7 +365,7 @@ func (a *activity) Crumb() string {
 		return st.Crumb.Render("Audit log") + "  " + st.Bold.Render("filter: ") + a.input.View()
 	}
 	if a.query != "" || a.finding {
-		s := st.Crumb.Render("Audit log") + st.Muted.Render("  filter: ") + clean(a.query)
+		s := st.Crumb.Render("Audit log") + st.Muted.Render("  filter: ") + guard.SanitizeLine(a.query)
 		switch {
 		case a.finding:
 			s += st.Muted.Render("  searching the log…")
@@ -376,7 +379,7 @@ func (a *activity) Crumb() string {
 	s := st.Crumb.Render("Audit log") + st.Muted.Render("  "+plural(int(a.newest), "entry", "entries"))
 	switch {
 	case a.rootErr != nil:
-		s += "  " + st.Bad.Render("audit root: "+clean(a.rootErr.Error()))
+		s += "  " + st.Bad.Render("audit root: "+guard.SanitizeLine(a.rootErr.Error()))
 	case a.root.Root != "":
 		s += st.Muted.Render(fmt.Sprintf(" · audit root %s over %d", shortID(a.root.Root), a.root.TreeSize))
 	}
@@ -401,11 +404,11 @@ func (a *activity) list(w int, wide bool) []string {
 	st := a.ctx.Styles
 	switch {
 	case a.err != nil:
-		return []string{"", "  " + st.Bad.Render(clean(a.err.Error())), "  " + st.Muted.Render("ctrl+r to retry")}
+		return []string{"", "  " + st.Bad.Render(guard.SanitizeLine(a.err.Error())), "  " + st.Muted.Render("ctrl+r to retry")}
 	case !a.loaded:
 		return []string{"", "  " + st.Muted.Render("loading…")}
 	case a.query != "" && len(a.matches) == 0:
-		return []string{"", "  No entry matches " + clean(a.query) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
+		return []string{"", "  No entry matches " + guard.SanitizeLine(a.query) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
 	case a.n() == 0:
 		return []string{"", "  " + st.Muted.Render("The log is empty.")}
 	}
@@ -429,7 +432,7 @@ func (a *activity) list(w int, wide bool) []string {
 		if !ok {
 			return []string{fmt.Sprintf("%*d", lsnW, a.newest-int64(i)), st.Muted.Render("…")}
 		}
-		return []string{fmt.Sprintf("%*d", lsnW, e.LSN), ago(now, e.Time), string(e.Op), clean(e.Actor), clean(what(e))}
+		return []string{fmt.Sprintf("%*d", lsnW, e.LSN), ago(now, e.Time), string(e.Op), guard.SanitizeLine(e.Actor), guard.SanitizeLine(what(e))}
 	})
 }
 
@@ -443,7 +446,7 @@ func what(e review.LogEvent) string {
 		parts = append(parts, e.Key)
 	}
 	switch {
-	case e.Op == engine.OpPrincipal:
+	case e.Op == oplog.Principal:
 		parts = append(parts, "principal "+e.ItemID)
 	case e.Reason != "":
 		parts = append(parts, "“"+shortIDs(e.Reason)+"”")
@@ -467,16 +470,16 @@ func (a *activity) detail(w int) []string {
 		st.Bold.Render(fmt.Sprintf("LSN %d  %s", e.LSN, e.Op)),
 		st.Muted.Render(fmt.Sprintf("%s UTC (%s)", e.Time.UTC().Format("2006-01-02 15:04:05"), agoLong(now, e.Time))),
 		"",
-		field(st, "actor", clean(e.Actor)),
+		field(st, "actor", guard.SanitizeLine(e.Actor)),
 	}
 	opt := func(label, v string) {
 		if v != "" {
-			lines = append(lines, labelled(st, label, clean(v), w)...)
+			lines = append(lines, labelled(st, label, guard.SanitizeLine(v), w)...)
 		}
 	}
 	opt("memory", e.MemoryRef)
 	opt("key", e.Key)
-	if e.Op == engine.OpPrincipal {
+	if e.Op == oplog.Principal {
 		opt("principal", e.ItemID)
 	} else {
 		opt("item", shortID(e.ItemID))
@@ -486,7 +489,7 @@ func (a *activity) detail(w int) []string {
 	opt("reason", shortIDs(e.Reason))
 	if e.Text != "" {
 		lines = append(lines, "")
-		lines = append(lines, wrap("“"+cleanBlock(e.Text)+"”", w)...)
+		lines = append(lines, wrap("“"+guard.Sanitize(e.Text)+"”", w)...)
 	}
 	lines = append(lines, "", field(st, "payload", shortID(e.PayloadHash)), field(st, "leaf", shortID(e.Leaf)))
 	if e.Erased {
@@ -614,7 +617,7 @@ func (h *health) panel(w int) []string {
 	var lines []string
 	switch {
 	case h.err != nil:
-		lines = []string{st.Bad.Render("health metrics: " + clean(h.err.Error())), st.Muted.Render("ctrl+r retries")}
+		lines = []string{st.Bad.Render("health metrics: " + guard.SanitizeLine(h.err.Error())), st.Muted.Render("ctrl+r retries")}
 	case !h.loaded:
 		lines = []string{st.Muted.Render("reading health metrics…")}
 	default:
@@ -719,7 +722,7 @@ func topReasons(rs map[string]int, n int) []string {
 	})
 	var out []string
 	for _, k := range keys[:min(n, len(keys))] {
-		out = append(out, fmt.Sprintf("%s %d", clean(k), rs[k]))
+		out = append(out, fmt.Sprintf("%s %d", guard.SanitizeLine(k), rs[k]))
 	}
 	return out
 }

@@ -17,7 +17,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -98,7 +99,7 @@ func New(o Options) *Model {
 	c := &Context{Styles: NewStyles(DefaultTheme()), Keys: DefaultKeyMap(), Now: o.Now, Svc: o.Service,
 		DBName: o.DBName, Ctx: bg, ReadOnly: o.Service.CanAct()}
 	m := &Model{ctx: c, help: help.New(), poll: o.Poll, cancel: cancel, active: QueueScreen, sweep: !o.NoSweep, health: newHealth(c)}
-	if o.Service.Actor().Role == engine.Operator {
+	if o.Service.Actor().Role == memgov.Operator {
 		m.active = DriftScreen
 	}
 	m.screens = []Screen{
@@ -149,7 +150,7 @@ func (m *Model) checkAttention() tea.Cmd {
 // sweptMsg reports a background sweep: SLA escalations, sync timeouts and
 // drift checks happen while the program is open.
 type sweptMsg struct {
-	res engine.SweepResult
+	res memgov.SweepResult
 	err error
 }
 
@@ -478,7 +479,7 @@ func (m *Model) statusRule() string {
 	if m.status.text == "" {
 		return st.Rule.Render(strings.Repeat("─", w))
 	}
-	text := clean(m.status.text)
+	text := guard.SanitizeLine(m.status.text)
 	var s string
 	if m.status.err {
 		if st.Plain {
@@ -759,7 +760,7 @@ func (m *Model) unfinished() []string {
 		lines = append(lines, plural(n, "marked review is", "marked reviews are")+" not approved; the marks are lost.")
 	}
 	if q.open.Mine {
-		lines = append(lines, "You hold the claim on "+clean(q.open.Review.MemoryRef+" › "+rowKey(q.openRow()))+"; quitting releases it.")
+		lines = append(lines, "You hold the claim on "+guard.SanitizeLine(q.open.Review.MemoryRef+" › "+rowKey(q.openRow()))+"; quitting releases it.")
 	}
 	if len(lines) > 0 {
 		lines = append(lines, "enter quits · esc stays")

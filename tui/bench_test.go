@@ -10,7 +10,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/review"
 )
 
@@ -132,11 +134,11 @@ func seedReviews(b testing.TB, w *queueWorld, n int) {
 	rv := meta["review"].(map[string]any)
 	for start := 0; start < n; start += 5000 {
 		now := w.eng.Now()
-		err := w.store.Update(ctx, func(tx engine.Tx) error {
+		err := w.store.Update(ctx, func(tx memgov.Tx) error {
 			for i := start; i < min(start+5000, n); i++ {
 				rv["id"] = engine.NewID()
 				rv["risk"] = float64(i%97) / 100
-				rv["due_at"] = now.Add(time.Duration(24*3600-i%3600) * time.Second).Format(engine.TimeFormat)
+				rv["due_at"] = now.Add(time.Duration(24*3600-i%3600) * time.Second).Format(oplog.TimeFormat)
 				data, err := json.Marshal(meta)
 				if err != nil {
 					return err
@@ -144,8 +146,8 @@ func seedReviews(b testing.TB, w *queueWorld, n int) {
 				q := p
 				q.Key, q.Data = fmt.Sprintf("bench/%06d", i), data
 				q.Content = []byte(fmt.Sprintf(`{"text":"Customer %d wants invoices in German."}`, i))
-				q.ContentHash = engine.HashPayload(q.Content)
-				e := &engine.LogEntry{Time: now, Op: engine.OpStage, MemoryRef: tmpl.MemoryRef, ItemID: engine.NewID(),
+				q.ContentHash = oplog.HashPayload(q.Content)
+				e := &oplog.Entry{Time: now, Op: oplog.Stage, MemoryRef: tmpl.MemoryRef, ItemID: engine.NewID(),
 					VersionID: engine.NewID(), Actor: tmpl.Actor}
 				if err := e.Seal(q); err != nil {
 					return err

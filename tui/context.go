@@ -12,7 +12,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -47,12 +46,6 @@ type statusMsg struct {
 // errStatus reports an error in the footer, with what to do when it is a
 // permission refusal.
 func errStatus(err error) statusMsg { return statusMsg{text: err.Error(), err: true} }
-
-// clean makes one line of untrusted (agent-written) text safe to print.
-func clean(s string) string { return guard.SanitizeLine(s) }
-
-// cleanBlock makes untrusted multi-line text safe to print.
-func cleanBlock(s string) string { return guard.Sanitize(s) }
 
 // fit truncates s (which may carry styles) to w cells and pads it to exactly w.
 func fit(s string, w int) string {

@@ -11,7 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -31,14 +32,14 @@ type memory struct {
 	w, h  int
 	level memLevel
 
-	refs       []engine.RefSummary
+	refs       []memgov.RefSummary
 	refCur     cursor
 	refsReq    int64
 	refsErr    error
 	refsLoaded bool
 
-	ref         engine.RefSummary
-	items       []engine.Version
+	ref         memgov.RefSummary
+	items       []memgov.Version
 	itemCur     cursor
 	itemsReq    int64
 	more        bool
@@ -57,7 +58,7 @@ type memory struct {
 	input     textinput.Model
 	asOfReq   int64
 
-	allRefs   []engine.RefSummary // every ref; refs is what the filter keeps
+	allRefs   []memgov.RefSummary // every ref; refs is what the filter keeps
 	filtering bool
 	finder    textinput.Model
 	refQuery  string // the refs' filter
@@ -74,14 +75,14 @@ const itemCap = 2000
 type itemsFoundMsg struct {
 	id     int64
 	query  string
-	items  []engine.Version
+	items  []memgov.Version
 	capped bool
 	err    error
 }
 
 type refsMsg struct {
 	id   int64
-	refs []engine.RefSummary
+	refs []memgov.RefSummary
 	err  error
 }
 
@@ -435,7 +436,7 @@ func (m *memory) decide(act Action) tea.Cmd {
 		return func() tea.Msg { return statusMsg{text: text, err: true} }
 	}
 	it := m.hist.Item
-	name := clean(it.MemoryRef + " › " + it.Key)
+	name := guard.SanitizeLine(it.MemoryRef + " › " + it.Key)
 	svc, ctx := m.ctx.Svc, m.ctx.Ctx
 	switch act {
 	case ActRollBack:
@@ -444,13 +445,13 @@ func (m *memory) decide(act Action) tea.Cmd {
 			return func() tea.Msg { return statusMsg{text: plan.Summary, err: true} }
 		}
 		v, hist := plan.Version, m.hist
-		title := fmt.Sprintf("Roll back %s to v%d", clean(it.Key), v.Seq)
+		title := fmt.Sprintf("Roll back %s to v%d", guard.SanitizeLine(it.Key), v.Seq)
 		if plan.Kind == review.RetractActive {
-			title = fmt.Sprintf("Retract v%d of %s", v.Seq, clean(it.Key))
+			title = fmt.Sprintf("Retract v%d of %s", v.Seq, guard.SanitizeLine(it.Key))
 		}
 		return askConfirm(confirmMsg{
 			title:    title,
-			lines:    []string{name, plan.Summary, fmt.Sprintf("v%d: “%s”", v.Seq, clean(v.Text()))},
+			lines:    []string{name, plan.Summary, fmt.Sprintf("v%d: “%s”", v.Seq, guard.SanitizeLine(v.Text()))},
 			danger:   true,
 			required: true,
 			onYes: func(reason string) tea.Cmd {
@@ -459,9 +460,9 @@ func (m *memory) decide(act Action) tea.Cmd {
 					if err != nil {
 						return actedMsg{err: err}
 					}
-					text := fmt.Sprintf("%s: v%d retracted (LSN %d)", clean(it.Key), v.Seq, res.RetractLSN)
+					text := fmt.Sprintf("%s: v%d retracted (LSN %d)", guard.SanitizeLine(it.Key), v.Seq, res.RetractLSN)
 					if res.NewVersionID != "" {
-						text = fmt.Sprintf("%s: content of %s is ACTIVE again as a new version (LSN %d)", clean(it.Key), seqOf(hist, res.RestoredFrom), res.ReactivationLSN)
+						text = fmt.Sprintf("%s: content of %s is ACTIVE again as a new version (LSN %d)", guard.SanitizeLine(it.Key), seqOf(hist, res.RestoredFrom), res.ReactivationLSN)
 					}
 					return actedMsg{text: text, top: true}
 				}
@@ -475,7 +476,7 @@ func (m *memory) decide(act Action) tea.Cmd {
 			what, reason = "Garbage collection may then expire it under the retention policy.", ""
 		}
 		return askConfirm(confirmMsg{
-			title:    verb + " " + clean(it.Key),
+			title:    verb + " " + guard.SanitizeLine(it.Key),
 			lines:    []string{name, what},
 			reason:   reason,
 			danger:   !pin,
@@ -486,19 +487,19 @@ func (m *memory) decide(act Action) tea.Cmd {
 					if err != nil {
 						return actedMsg{err: err}
 					}
-					return actedMsg{text: fmt.Sprintf("%s: %sned (LSN %d)", clean(it.Key), strings.ToLower(verb), lsn)}
+					return actedMsg{text: fmt.Sprintf("%s: %sned (LSN %d)", guard.SanitizeLine(it.Key), strings.ToLower(verb), lsn)}
 				}
 			},
 		})
 	case ActExpire:
 		if it.Head == "" {
 			return func() tea.Msg {
-				return statusMsg{text: clean(it.Key) + " has no ACTIVE version to expire", err: true}
+				return statusMsg{text: guard.SanitizeLine(it.Key) + " has no ACTIVE version to expire", err: true}
 			}
 		}
 		head := seqOf(m.hist, it.Head)
 		return askConfirm(confirmMsg{
-			title:    "Force-expire " + clean(it.Key),
+			title:    "Force-expire " + guard.SanitizeLine(it.Key),
 			lines:    []string{name, fmt.Sprintf("%s stops being visible now; the item has no visible content until a version is restored or written.", head)},
 			danger:   true,
 			required: true,
@@ -508,7 +509,7 @@ func (m *memory) decide(act Action) tea.Cmd {
 					if err != nil {
 						return actedMsg{err: err}
 					}
-					return actedMsg{text: fmt.Sprintf("%s: %s expired (LSN %d)", clean(it.Key), head, lsn)}
+					return actedMsg{text: fmt.Sprintf("%s: %s expired (LSN %d)", guard.SanitizeLine(it.Key), head, lsn)}
 				}
 			},
 		})
@@ -593,34 +594,34 @@ func (m *memory) Crumb() string {
 	case levelRefs:
 		left = st.Crumb.Render("Memory") + st.Muted.Render("  "+plural(len(m.refs), "memory ref", "memory refs"))
 		if m.refQuery != "" {
-			left += st.Muted.Render(fmt.Sprintf(" of %d match ", len(m.allRefs))) + clean(m.refQuery) + st.Muted.Render(" · esc clears")
+			left += st.Muted.Render(fmt.Sprintf(" of %d match ", len(m.allRefs))) + guard.SanitizeLine(m.refQuery) + st.Muted.Render(" · esc clears")
 		}
 	case levelItems:
-		left = st.Crumb.Render(clean(m.ref.MemoryRef))
+		left = st.Crumb.Render(guard.SanitizeLine(m.ref.MemoryRef))
 		switch {
 		case m.finding:
 			left += st.Muted.Render("  searching…")
 		case m.itemQuery != "" && m.capped:
-			left += st.Bold.Render(fmt.Sprintf("  first %d matching ", len(m.items))) + clean(m.itemQuery)
+			left += st.Bold.Render(fmt.Sprintf("  first %d matching ", len(m.items))) + guard.SanitizeLine(m.itemQuery)
 		case m.itemQuery != "":
-			left += "  " + st.Bold.Render(plural(len(m.items), "match", "matches")+" for ") + clean(m.itemQuery) + st.Muted.Render(" · esc clears")
+			left += "  " + st.Bold.Render(plural(len(m.items), "match", "matches")+" for ") + guard.SanitizeLine(m.itemQuery) + st.Muted.Render(" · esc clears")
 		default:
 			left += st.Muted.Render(fmt.Sprintf("  %s, %d visible now", plural(m.ref.Items, "item", "items"), m.ref.Active))
 		}
 	case levelHistory:
 		it := m.hist.Item
 		if it.ID == "" {
-			left = st.Crumb.Render(clean(m.ref.MemoryRef) + " › …")
+			left = st.Crumb.Render(guard.SanitizeLine(m.ref.MemoryRef) + " › …")
 			break
 		}
 		tags := []string{string(it.Layer)}
 		if it.Classification != "" {
-			tags = append(tags, clean(it.Classification))
+			tags = append(tags, guard.SanitizeLine(it.Classification))
 		}
 		if it.Pinned {
 			tags = append(tags, "pinned")
 		}
-		left = st.Crumb.Render(clean(it.MemoryRef)+" › "+clean(it.Key)) + "   " + st.Muted.Render(strings.Join(tags, " · "))
+		left = st.Crumb.Render(guard.SanitizeLine(it.MemoryRef)+" › "+guard.SanitizeLine(it.Key)) + "   " + st.Muted.Render(strings.Join(tags, " · "))
 	}
 	if m.filtering {
 		return fit(left, max(m.w/3, 10)) + "  " + st.Bold.Render("filter: ") + m.finder.View()
@@ -668,7 +669,7 @@ func (m *memory) notice(loaded bool, err error, empty bool, emptyText string) []
 	st := m.ctx.Styles
 	switch {
 	case err != nil:
-		return []string{"", "  " + st.Bad.Render(clean(err.Error())), "  " + st.Muted.Render("ctrl+r to retry")}
+		return []string{"", "  " + st.Bad.Render(guard.SanitizeLine(err.Error())), "  " + st.Muted.Render("ctrl+r to retry")}
 	case !loaded:
 		return []string{"", "  " + st.Muted.Render("loading…")}
 	case empty:
@@ -684,7 +685,7 @@ func (m *memory) refsList(w int) []string {
 	cols := []column{{title: "MEMORY REF", flex: true}, {title: "ITEMS", width: 7}, {title: "VISIBLE", width: 7}}
 	return renderTable(m.ctx.Styles, cols, w, m.refCur, len(m.refs), func(i int) []string {
 		r := m.refs[i]
-		return []string{clean(r.MemoryRef), fmt.Sprintf("%7d", r.Items), fmt.Sprintf("%7d", r.Active)}
+		return []string{guard.SanitizeLine(r.MemoryRef), fmt.Sprintf("%7d", r.Items), fmt.Sprintf("%7d", r.Active)}
 	})
 }
 
@@ -694,7 +695,7 @@ func (m *memory) refDetail(w int) []string {
 	}
 	st := m.ctx.Styles
 	r := m.refs[m.refCur.pos]
-	lines := []string{st.Bold.Render(clean(r.MemoryRef)), ""}
+	lines := []string{st.Bold.Render(guard.SanitizeLine(r.MemoryRef)), ""}
 	lines = append(lines, field(st, "items", fmt.Sprintf("%d", r.Items)))
 	lines = append(lines, labelled(st, "visible", fmt.Sprintf("%d ACTIVE and unexpired now (what memgov list returns)", r.Active), w)...)
 	lines = append(lines, labelled(st, "not", fmt.Sprintf("%d retracted, expired or awaiting review", r.Items-r.Active), w)...)
@@ -782,7 +783,7 @@ func (m *memory) itemsList(w int, wide bool) []string {
 	// the rest.
 	keyW := 8
 	for _, v := range m.items {
-		keyW = max(keyW, min(ansi.StringWidth(clean(v.Key)), 24))
+		keyW = max(keyW, min(ansi.StringWidth(guard.SanitizeLine(v.Key)), 24))
 	}
 	cols := []column{{title: "KEY", width: keyW}, {title: "VER", width: 4}, {title: "AGE", width: 4}, {title: "TEXT", flex: true}}
 	if !wide {
@@ -791,11 +792,11 @@ func (m *memory) itemsList(w int, wide bool) []string {
 	now := m.ctx.Now()
 	lines := renderTable(m.ctx.Styles, cols, w, m.itemCur, len(m.items), func(i int) []string {
 		v := m.items[i]
-		cells := []string{keyCell(clean(v.Key), cols[0].width)}
+		cells := []string{keyCell(guard.SanitizeLine(v.Key), cols[0].width)}
 		if !wide {
 			cells = append(cells, string(v.Layer))
 		}
-		return append(cells, fmt.Sprintf("v%d", v.Seq), ago(now, v.CreatedAt), clean(v.Text()))
+		return append(cells, fmt.Sprintf("v%d", v.Seq), ago(now, v.CreatedAt), guard.SanitizeLine(v.Text()))
 	})
 	if m.more && m.itemCur.pos >= len(m.items)-1 {
 		lines = append(lines, "  "+m.ctx.Styles.Muted.Render("loading more…"))
@@ -817,23 +818,23 @@ func (m *memory) itemDetail(w int) []string {
 	st := m.ctx.Styles
 	v := m.items[m.itemCur.pos]
 	now := m.ctx.Now()
-	lines := []string{st.Bold.Render(clean(v.Key)) + "  " + st.Muted.Render(fmt.Sprintf("v%d %s", v.Seq, v.State)), ""}
-	lines = append(lines, wrap("“"+cleanBlock(v.Text())+"”", w)...)
+	lines := []string{st.Bold.Render(guard.SanitizeLine(v.Key)) + "  " + st.Muted.Render(fmt.Sprintf("v%d %s", v.Seq, v.State)), ""}
+	lines = append(lines, wrap("“"+guard.Sanitize(v.Text())+"”", w)...)
 	lines = append(lines, "")
 	lines = append(lines, field(st, "layer", string(v.Layer)))
-	lines = append(lines, labelled(st, "written", fmt.Sprintf("%s UTC (%s) by %s", stamp(v.CreatedAt), agoLong(now, v.CreatedAt), clean(v.CreatedBy)), w)...)
+	lines = append(lines, labelled(st, "written", fmt.Sprintf("%s UTC (%s) by %s", stamp(v.CreatedAt), agoLong(now, v.CreatedAt), guard.SanitizeLine(v.CreatedBy)), w)...)
 	lines = append(lines, field(st, "confidence", fmt.Sprintf("%.2f", v.Confidence)))
 	if len(v.Tags) > 0 {
-		lines = append(lines, field(st, "tags", clean(strings.Join(v.Tags, ", "))))
+		lines = append(lines, field(st, "tags", guard.SanitizeLine(strings.Join(v.Tags, ", "))))
 	}
 	if v.Classification != "" {
-		lines = append(lines, field(st, "class", clean(v.Classification)))
+		lines = append(lines, field(st, "class", guard.SanitizeLine(v.Classification)))
 	}
 	if v.ExpiresAt != nil {
 		lines = append(lines, field(st, "expires", fmt.Sprintf("%s UTC (%s)", stamp(*v.ExpiresAt), agoLong(now, *v.ExpiresAt))))
 	}
 	if v.Reason != "" {
-		lines = append(lines, labelled(st, "reason", clean(v.Reason), w)...)
+		lines = append(lines, labelled(st, "reason", guard.SanitizeLine(v.Reason), w)...)
 	}
 	lines = append(lines, field(st, "log", fmt.Sprintf("LSN %d", v.CreatedLSN)), field(st, "version", shortID(v.ID)), "",
 		st.Muted.Render("enter: history, diff, roll back, pin, expire"))
@@ -851,7 +852,7 @@ func (m *memory) histList(w int) []string {
 		if !m.asOf.Now() && visibleAt(v.Version, m.asOf.LSN) {
 			ver = "◆" + ver
 		}
-		return []string{ver, m.stateText(v.State), stamp(v.CreatedAt), clean(v.CreatedBy), clean(v.How())}
+		return []string{ver, m.stateText(v.State), stamp(v.CreatedAt), guard.SanitizeLine(v.CreatedBy), guard.SanitizeLine(v.How())}
 	})
 	if !m.asOf.Now() {
 		legend := "nothing of this item was visible as of " + m.asOfText()
@@ -865,18 +866,18 @@ func (m *memory) histList(w int) []string {
 	return lines
 }
 
-func visibleAt(v engine.Version, lsn int64) bool {
+func visibleAt(v memgov.Version, lsn int64) bool {
 	return v.ActiveFrom > 0 && v.ActiveFrom <= lsn && (v.ActiveTo == 0 || v.ActiveTo > lsn)
 }
 
-func (m *memory) stateText(s engine.State) string {
+func (m *memory) stateText(s memgov.State) string {
 	st := m.ctx.Styles
 	switch s {
-	case engine.Active:
+	case memgov.Active:
 		return st.Good.Render(string(s))
-	case engine.Retracted, engine.Quarantined:
+	case memgov.Retracted, memgov.Quarantined:
 		return st.Bad.Render(string(s))
-	case engine.Expired, engine.Draft:
+	case memgov.Expired, memgov.Draft:
 		return st.Warn.Render(string(s))
 	}
 	return st.Muted.Render(string(s))
@@ -894,17 +895,17 @@ func (m *memory) versionDetail(w, h int) []string {
 	v := m.hist.Versions[i]
 	head := st.Bold.Render(fmt.Sprintf("v%d ", v.Seq)) + m.stateText(v.State)
 	switch {
-	case v.State == engine.Active:
+	case v.State == memgov.Active:
 		head += st.Muted.Render(fmt.Sprintf("  since LSN %d", v.ActiveFrom))
 	case v.Ended != nil:
 		head += st.Muted.Render(fmt.Sprintf("  LSN %d–%d", v.ActiveFrom, v.Ended.LSN))
 	}
 	lines := []string{head}
-	lines = append(lines, wrap("“"+cleanBlock(v.Text())+"”", w)...)
+	lines = append(lines, wrap("“"+guard.Sanitize(v.Text())+"”", w)...)
 	lines = append(lines, "")
 	if prev, ok := m.previous(i); ok {
 		lines = append(lines, st.Label.Render(fmt.Sprintf("vs v%d:", prev.Seq)))
-		lines = append(lines, m.diffLines(cleanBlock(prev.Text()), cleanBlock(v.Text()), w)...)
+		lines = append(lines, m.diffLines(guard.Sanitize(prev.Text()), guard.Sanitize(v.Text()), w)...)
 	} else {
 		lines = append(lines, st.Muted.Render("first version: nothing to compare"))
 	}
@@ -918,7 +919,7 @@ func (m *memory) versionDetail(w, h int) []string {
 	}
 	meta := fmt.Sprintf("confidence %.2f", v.Confidence)
 	if len(v.Tags) > 0 {
-		meta += " · tags " + clean(strings.Join(v.Tags, ", "))
+		meta += " · tags " + guard.SanitizeLine(strings.Join(v.Tags, ", "))
 	}
 	if v.ExpiresAt != nil {
 		meta += " · expires " + stamp(*v.ExpiresAt)
@@ -931,14 +932,14 @@ func (m *memory) versionDetail(w, h int) []string {
 		if i == 0 {
 			lines = append(lines, st.Label.Render("evidence"))
 		}
-		for _, l := range wrapPairs(shortValues(clean(e)), max(w-2, 10)) {
+		for _, l := range wrapPairs(shortValues(guard.SanitizeLine(e)), max(w-2, 10)) {
 			lines = append(lines, "  "+l)
 		}
 	}
 	var prov []string
 	for _, p := range v.Provenance {
 		if !strings.HasPrefix(p, "evidence_refs: ") {
-			prov = append(prov, shortValues(clean(p)))
+			prov = append(prov, shortValues(guard.SanitizeLine(p)))
 		}
 	}
 	if len(prov) > 0 {
@@ -953,16 +954,16 @@ func (m *memory) versionDetail(w, h int) []string {
 }
 
 func (m *memory) eventLine(label string, e review.Event, w int) []string {
-	s := fmt.Sprintf("%s · %s · LSN %d · %s", e.Op, clean(e.Actor), e.LSN, stamp(e.Time))
+	s := fmt.Sprintf("%s · %s · LSN %d · %s", e.Op, guard.SanitizeLine(e.Actor), e.LSN, stamp(e.Time))
 	if e.Reason != "" {
-		s += " · “" + shortIDs(clean(e.Reason)) + "”"
+		s += " · “" + shortIDs(guard.SanitizeLine(e.Reason)) + "”"
 	}
 	return labelled(m.ctx.Styles, label, s, w)
 }
 
 // previous is the version a version replaced: its Prev link, or else the
 // next older version in the history.
-func (m *memory) previous(i int) (engine.Version, bool) {
+func (m *memory) previous(i int) (memgov.Version, bool) {
 	v := m.hist.Versions[i]
 	for _, o := range m.hist.Versions {
 		if o.ID == v.Prev && v.Prev != "" {
@@ -972,7 +973,7 @@ func (m *memory) previous(i int) (engine.Version, bool) {
 	if i+1 < len(m.hist.Versions) {
 		return m.hist.Versions[i+1].Version, true
 	}
-	return engine.Version{}, false
+	return memgov.Version{}, false
 }
 
 // diffLines renders a diff: for one-line texts, the old and new line with the
@@ -1087,7 +1088,7 @@ func (m *memory) findItems(query string) tea.Cmd {
 	svc, ctx, ref, at := m.ctx.Svc, m.ctx.Ctx, m.ref.MemoryRef, m.asOf
 	_, words := splitQuery(query)
 	return func() tea.Msg {
-		var out []engine.Version
+		var out []memgov.Version
 		after := ""
 		for {
 			p, err := svc.Items(ctx, review.ItemsQuery{MemoryRef: ref, AfterKey: after, Limit: 2000, At: at})

@@ -11,7 +11,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -24,7 +26,7 @@ type proposals struct {
 	ctx  *Context
 	w, h int
 
-	rows   []engine.Proposal
+	rows   []memgov.Proposal
 	cur    cursor
 	req    int64
 	loaded bool
@@ -43,12 +45,12 @@ type proposals struct {
 	input     textinput.Model
 	busy      bool
 	words     []string          // the filter's free words
-	all       []engine.Proposal // what the service listed; rows is what the words keep
+	all       []memgov.Proposal // what the service listed; rows is what the words keep
 }
 
 type proposalsMsg struct {
 	id   int64
-	rows []engine.Proposal
+	rows []memgov.Proposal
 	err  error
 }
 
@@ -122,11 +124,11 @@ func (p *proposals) show() tea.Cmd {
 	}
 }
 
-func (p *proposals) selected() (engine.Proposal, bool) {
+func (p *proposals) selected() (memgov.Proposal, bool) {
 	if p.cur.pos < len(p.rows) {
 		return p.rows[p.cur.pos], true
 	}
-	return engine.Proposal{}, false
+	return memgov.Proposal{}, false
 }
 
 func (p *proposals) Update(msg tea.Msg, act Action) tea.Cmd {
@@ -257,7 +259,7 @@ func (p *proposals) decide(act Action) tea.Cmd {
 	}
 	svc, ctx := p.svc(), p.ctx.Ctx
 	verb := map[Action]string{ActApply: "apply", ActReject: "reject", ActArchive: "archive"}[act]
-	check := map[Action]func(engine.Proposal) error{ActApply: svc.CanApply, ActReject: svc.CanReject, ActArchive: svc.CanArchive}[act]
+	check := map[Action]func(memgov.Proposal) error{ActApply: svc.CanApply, ActReject: svc.CanReject, ActArchive: svc.CanArchive}[act]
 	if err := check(pr); err != nil {
 		return statusf(true, "cannot %s: %s", verb, err.Error())
 	}
@@ -265,17 +267,17 @@ func (p *proposals) decide(act Action) tea.Cmd {
 		return statusf(true, "a decision is still being recorded")
 	}
 	name := proposalName(pr)
-	what := fmt.Sprintf("%s %s by %s (%s), revision %d, artifact %s.", pr.Kind, name, clean(pr.Owner.Principal), clean(pr.Owner.Tenant), pr.Revision, hashCell(pr.ArtifactHash))
+	what := fmt.Sprintf("%s %s by %s (%s), revision %d, artifact %s.", pr.Kind, name, guard.SanitizeLine(pr.Owner.Principal), guard.SanitizeLine(pr.Owner.Tenant), pr.Revision, hashCell(pr.ArtifactHash))
 	switch act {
 	case ActApply:
 		gate := "through the approval gate: you are a curator and not its owner"
-		if a := p.ctx.Svc.Actor(); a.Role != engine.Curator || a.ID == pr.Owner.Principal {
+		if a := p.ctx.Svc.Actor(); a.Role != memgov.Curator || a.ID == pr.Owner.Principal {
 			gate = "by direct RBAC: you hold the " + engine.ScopeProposalActivate + " scope"
 		}
 		return askConfirm(confirmMsg{
 			title: "Apply " + name, danger: true, word: "apply",
 			lines: []string{what,
-				"Installs this artifact byte for byte for tenant " + clean(pr.Owner.Tenant) + "; its runs may use it from now on. Granted " + gate + ".",
+				"Installs this artifact byte for byte for tenant " + guard.SanitizeLine(pr.Owner.Tenant) + "; its runs may use it from now on. Granted " + gate + ".",
 				"The log records: proposal applied."},
 			onYes: func(string) tea.Cmd {
 				p.busy = true
@@ -323,8 +325,8 @@ func (p *proposals) decide(act Action) tea.Cmd {
 }
 
 // proposalName is how a sentence names a proposal: its title, or its id.
-func proposalName(pr engine.Proposal) string {
-	if t := clean(pr.Title); t != "" {
+func proposalName(pr memgov.Proposal) string {
+	if t := guard.SanitizeLine(pr.Title); t != "" {
 		return "“" + t + "”"
 	}
 	return "proposal " + shortID(pr.ID)
@@ -341,7 +343,7 @@ func (p *proposals) Bindings() []key.Binding {
 	if pr, ok := p.selected(); ok {
 		for _, d := range []struct {
 			b   key.Binding
-			can func(engine.Proposal) error
+			can func(memgov.Proposal) error
 		}{{k.Apply, p.svc().CanApply}, {k.Reject, p.svc().CanReject}, {k.Archive, p.svc().CanArchive}} {
 			if d.can(pr) == nil {
 				bs = append(bs, d.b)
@@ -375,7 +377,7 @@ func (p *proposals) Crumb() string {
 	}
 	f := "any"
 	if p.filter != (review.ProposalFilter{}) || len(p.words) > 0 {
-		f = clean(strings.TrimSpace(p.filter.String() + " " + strings.Join(p.words, " ")))
+		f = guard.SanitizeLine(strings.TrimSpace(p.filter.String() + " " + strings.Join(p.words, " ")))
 	}
 	mid := st.Muted.Render("filter: ") + f
 	right := st.Bold.Render(fmt.Sprintf("%d listed", len(p.rows)))
@@ -411,7 +413,7 @@ func (p *proposals) list(w int) []string {
 	st := p.ctx.Styles
 	switch {
 	case p.err != nil:
-		return []string{st.Bad.Render("cannot read proposals: " + clean(p.err.Error())), st.Muted.Render("ctrl+r retries")}
+		return []string{st.Bad.Render("cannot read proposals: " + guard.SanitizeLine(p.err.Error())), st.Muted.Render("ctrl+r retries")}
 	case !p.loaded:
 		return []string{st.Muted.Render("reading proposals…")}
 	case len(p.rows) == 0 && (p.filter != (review.ProposalFilter{}) || len(p.words) > 0):
@@ -427,18 +429,18 @@ func (p *proposals) list(w int) []string {
 	}
 	return renderTable(st, cols, w, p.cur, len(p.rows), func(i int) []string {
 		r := p.rows[i]
-		return []string{stateCell(st, r.State), r.Kind, clean(r.Title), clean(r.Owner.Tenant + "/" + r.Owner.Principal),
+		return []string{stateCell(st, r.State), r.Kind, guard.SanitizeLine(r.Title), guard.SanitizeLine(r.Owner.Tenant + "/" + r.Owner.Principal),
 			fmt.Sprintf("%3d", r.Revision), ago(now, r.UpdatedAt)}
 	})
 }
 
 func stateCell(st Styles, s string) string {
 	switch s {
-	case engine.ProposalDraft, engine.ProposalRevised:
+	case memgov.ProposalDraft, memgov.ProposalRevised:
 		return st.Attention.Render(s)
 	case engine.ProposalApplied:
 		return st.Good.Render(s)
-	case engine.ProposalRejected:
+	case memgov.ProposalRejected:
 		return st.Bad.Render(s)
 	}
 	return st.Muted.Render(s)
@@ -453,7 +455,7 @@ func prettyArtifact(raw json.RawMessage) []string {
 	}
 	lines := strings.Split(b.String(), "\n")
 	for i, l := range lines {
-		lines[i] = clean(l)
+		lines[i] = guard.SanitizeLine(l)
 	}
 	return lines
 }
@@ -497,7 +499,7 @@ func (p *proposals) detail(w, h int) []string {
 }
 
 // artifactBox is the artifact's first lines, in at most h lines.
-func (p *proposals) artifactBox(pr engine.Proposal, w, h int) []string {
+func (p *proposals) artifactBox(pr memgov.Proposal, w, h int) []string {
 	st := p.ctx.Styles
 	out := []string{st.ColHeader.Render(fmt.Sprintf("ARTIFACT  %d bytes", len(pr.Artifact)))}
 	lines := prettyArtifact(pr.Artifact)
@@ -517,7 +519,7 @@ func (p *proposals) artifactBox(pr engine.Proposal, w, h int) []string {
 }
 
 // facts: what a curator decides on, next to the artifact.
-func (p *proposals) facts(pr engine.Proposal, w int) []string {
+func (p *proposals) facts(pr memgov.Proposal, w int) []string {
 	st := p.ctx.Styles
 	now := p.ctx.Now()
 	var out []string
@@ -526,19 +528,19 @@ func (p *proposals) facts(pr engine.Proposal, w int) []string {
 			out = append(out, fit(l, w))
 		}
 	}
-	title := clean(pr.Title)
+	title := guard.SanitizeLine(pr.Title)
 	if title == "" {
 		title = "(untitled)"
 	}
 	add(st.Bold.Render(title) + "  " + stateCell(st, pr.State))
-	owner := clean(pr.Owner.Tenant) + "/" + clean(pr.Owner.Principal)
+	owner := guard.SanitizeLine(pr.Owner.Tenant) + "/" + guard.SanitizeLine(pr.Owner.Principal)
 	if pr.Owner.Workspace != "" {
-		owner += " · workspace " + clean(pr.Owner.Workspace)
+		owner += " · workspace " + guard.SanitizeLine(pr.Owner.Workspace)
 	}
 	add(st.Muted.Render(pr.Kind+" · by ") + owner)
 	add(st.Muted.Render(fmt.Sprintf("revision %d · created %s · updated %s", pr.Revision, stamp(pr.CreatedAt), agoLong(now, pr.UpdatedAt))))
 	if r := strings.TrimSpace(pr.Rationale); r != "" {
-		for i, l := range wrapMax(cleanBlock(r), w-11, 3) {
+		for i, l := range wrapMax(guard.Sanitize(r), w-11, 3) {
 			if i == 0 {
 				add(st.Label.Render(fmt.Sprintf("%-11s", "rationale")) + l)
 			} else {
@@ -550,7 +552,7 @@ func (p *proposals) facts(pr engine.Proposal, w int) []string {
 	if len(pr.Provenance.SourceRunIDs) > 0 {
 		rs := make([]string, len(pr.Provenance.SourceRunIDs))
 		for i, r := range pr.Provenance.SourceRunIDs {
-			rs[i] = shortIDs(clean(r))
+			rs[i] = shortIDs(guard.SanitizeLine(r))
 		}
 		runs = strings.Join(rs, ", ")
 	}
@@ -574,28 +576,28 @@ func (p *proposals) facts(pr engine.Proposal, w int) []string {
 		add(field(st, "installed", hashCell(pr.InstalledHash)+st.Bad.Render(" ≠ artifact ✗")))
 	}
 	if pr.DecidedBy != "" {
-		d := pr.State + " by " + clean(pr.DecidedBy)
+		d := pr.State + " by " + guard.SanitizeLine(pr.DecidedBy)
 		if pr.Gate != "" {
 			d += " (" + pr.Gate + ")"
 		}
 		add(field(st, "decided", d))
 		if pr.Note != "" {
-			add(field(st, "note", "“"+clean(pr.Note)+"”"))
+			add(field(st, "note", "“"+guard.SanitizeLine(pr.Note)+"”"))
 		}
 	}
 	add("", st.ColHeader.Render("REVISIONS"))
 	switch {
 	case p.showErr != nil && p.view.ID != pr.ID:
-		add(st.Bad.Render("cannot read revisions: " + clean(p.showErr.Error())))
+		add(st.Bad.Render("cannot read revisions: " + guard.SanitizeLine(p.showErr.Error())))
 	case p.view.ID != pr.ID:
 		add(st.Muted.Render("reading…"))
 	default:
 		revs := p.view.Revisions
 		for i := len(revs) - 1; i >= 0 && i >= len(revs)-4; i-- {
 			r := revs[i]
-			line := fmt.Sprintf("r%-2d %s  %-14s %s", r.Revision, stamp(r.At), fit(clean(r.By), 14), hashCell(r.ArtifactHash))
+			line := fmt.Sprintf("r%-2d %s  %-14s %s", r.Revision, stamp(r.At), fit(guard.SanitizeLine(r.By), 14), hashCell(r.ArtifactHash))
 			if r.Rationale != "" && i > 0 {
-				line += "  “" + clean(r.Rationale) + "”"
+				line += "  “" + guard.SanitizeLine(r.Rationale) + "”"
 			}
 			add(line)
 		}

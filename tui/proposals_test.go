@@ -10,7 +10,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // settle completes the loads the header shows, the attention counts and the
@@ -57,11 +59,11 @@ type proposalWorld struct {
 func newProposalWorld(t *testing.T) *proposalWorld {
 	t.Helper()
 	w := &proposalWorld{world: newWorld(t), ids: map[string]string{}}
-	if _, err := w.eng.AddPrincipal(w.ctx, engine.Principal{ID: "sales-agent", Role: engine.Executor, Tenant: "initech"}, "demo-curator"); err != nil {
+	if _, err := w.eng.AddPrincipal(w.ctx, memgov.Principal{ID: "sales-agent", Role: memgov.Executor, Tenant: "initech"}, "demo-curator"); err != nil {
 		t.Fatal(err)
 	}
 	create := func(name, kind, by, title, art, rationale string, runs ...string) {
-		p, err := w.eng.CreateProposal(w.ctx, engine.ProposalInput{Kind: kind, Title: title, Artifact: json.RawMessage(art),
+		p, err := w.eng.CreateProposal(w.ctx, memgov.ProposalInput{Kind: kind, Title: title, Artifact: json.RawMessage(art),
 			Rationale: rationale, SourceRunIDs: runs}, by)
 		if err != nil {
 			t.Fatal(err)
@@ -96,7 +98,7 @@ func newProposalWorld(t *testing.T) *proposalWorld {
 	if _, err := w.eng.ArchiveProposal(w.ctx, w.ids["discovery"], "sales-agent", "replaced by the CRM vendor's pack"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.eng.ReviseProposal(w.ctx, w.ids["digest"], engine.ProposalInput{
+	if _, err := w.eng.ReviseProposal(w.ctx, w.ids["digest"], memgov.ProposalInput{
 		Artifact:  json.RawMessage(`{"steps":["search arxiv","keep papers with code","summarise","post to #research"]}`),
 		Rationale: "Curator asked to skip papers without code."}, "research-agent"); err != nil {
 		t.Fatal(err)
@@ -104,7 +106,7 @@ func newProposalWorld(t *testing.T) *proposalWorld {
 	return w
 }
 
-func (w *proposalWorld) proposal(t *testing.T, name string) engine.Proposal {
+func (w *proposalWorld) proposal(t *testing.T, name string) memgov.Proposal {
 	t.Helper()
 	p, _, err := w.eng.ShowProposal(w.ctx, w.ids[name], "")
 	if err != nil {
@@ -157,7 +159,7 @@ func TestFlowApplyProposalAsCurator(t *testing.T) {
 	if p.State != engine.ProposalApplied || p.InstalledHash == "" || p.InstalledHash != p.ArtifactHash || p.DecidedBy != "demo-curator" {
 		t.Fatalf("after apply: %+v", p)
 	}
-	if art, err := w.eng.InstalledArtifact(w.ctx, p.ID); err != nil || engine.HashPayload(art) != p.ArtifactHash {
+	if art, err := w.eng.InstalledArtifact(w.ctx, p.ID); err != nil || oplog.HashPayload(art) != p.ArtifactHash {
 		t.Fatalf("installed artifact: %s %v", art, err)
 	}
 }
@@ -172,7 +174,7 @@ func TestFlowRejectProposalWithNote(t *testing.T) {
 	s.see("rejected “Dunning email sequence”")
 	s.quit()
 	p := w.proposal(t, "dunning")
-	if p.State != engine.ProposalRejected || p.Note != "duplicates the ERP dunning run" || p.DecidedBy != "demo-curator" {
+	if p.State != memgov.ProposalRejected || p.Note != "duplicates the ERP dunning run" || p.DecidedBy != "demo-curator" {
 		t.Fatalf("after reject: %+v", p)
 	}
 }
@@ -185,7 +187,7 @@ func TestFlowArchiveProposal(t *testing.T) {
 	s.see("Archive “Refund reply template (retry loop)”?")
 	s.press("esc")
 	s.see("cancelled")
-	if p := w.proposal(t, "dup"); p.State != engine.ProposalDraft {
+	if p := w.proposal(t, "dup"); p.State != memgov.ProposalDraft {
 		t.Fatalf("cancel archived it: %s", p.State)
 	}
 	s.press("z")
@@ -193,7 +195,7 @@ func TestFlowArchiveProposal(t *testing.T) {
 	s.press("enter")
 	s.see("archived “Refund reply template (retry loop)”")
 	s.quit()
-	if p := w.proposal(t, "dup"); p.State != engine.ProposalArchived || p.Note != "no longer needed" {
+	if p := w.proposal(t, "dup"); p.State != memgov.ProposalArchived || p.Note != "no longer needed" {
 		t.Fatalf("after archive: %+v", p)
 	}
 }
@@ -216,7 +218,7 @@ func TestFlowExecutorCannotApplyOrReject(t *testing.T) {
 	if after, _ := w.eng.LogSize(w.ctx); after != before {
 		t.Fatalf("log grew from %d to %d", before, after)
 	}
-	if p := w.proposal(t, "refund"); p.State != engine.ProposalDraft {
+	if p := w.proposal(t, "refund"); p.State != memgov.ProposalDraft {
 		t.Fatalf("state %s", p.State)
 	}
 }
@@ -254,7 +256,7 @@ func TestActivityHealthFollowsWrites(t *testing.T) {
 	s := open(t, w.world, "demo-curator", 120, 40, ActivityScreen)
 	seeAll(s, "acceptance 0.000", "top rejections none", "validation p50/p95/p99 ")
 	res := w.write(t, writeReq("support-bot", "acme/support-bot", "c1/note", "EPISODIC", "Customer 1 called.", 7, nil))
-	if res.Status != engine.StatusRejected {
+	if res.Status != memgov.StatusRejected {
 		t.Fatalf("write: %+v", res)
 	}
 	s.see("top rejections " + res.Reason + " 1")

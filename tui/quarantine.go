@@ -9,7 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -223,7 +224,7 @@ func (q *quarantine) filterKey(msg tea.KeyMsg, act Action) tea.Cmd {
 			case "agent":
 				agent = v
 			default:
-				return statusf(true, "unknown filter %q: use status= agent= or free words", clean(k))
+				return statusf(true, "unknown filter %q: use status= agent= or free words", guard.SanitizeLine(k))
 			}
 		}
 		q.filtering = false
@@ -255,8 +256,8 @@ func (q *quarantine) decide(act Action) tea.Cmd {
 		return statusf(true, "a decision is still being recorded")
 	}
 	svc, ctx := q.svc(), q.ctx.Ctx
-	name := clean(e.MemoryRef + " › " + e.Key)
-	what := fmt.Sprintf("%s, written by %s, quarantined %s: %s", name, clean(e.Agent), stamp(e.At), clean(e.Cause))
+	name := guard.SanitizeLine(e.MemoryRef + " › " + e.Key)
+	what := fmt.Sprintf("%s, written by %s, quarantined %s: %s", name, guard.SanitizeLine(e.Agent), stamp(e.At), guard.SanitizeLine(e.Cause))
 	if act == ActApply {
 		return askConfirm(confirmMsg{
 			title: "Release " + name, required: true,
@@ -293,7 +294,7 @@ func (q *quarantine) decide(act Action) tea.Cmd {
 // firstWords is the first n words of untrusted text, sanitised, with an
 // ellipsis when there is more.
 func firstWords(s string, n int) string {
-	ws := strings.Fields(clean(s))
+	ws := strings.Fields(guard.SanitizeLine(s))
 	if len(ws) > n {
 		return strings.Join(ws[:n], " ") + " …"
 	}
@@ -327,7 +328,7 @@ func (q *quarantine) Crumb() string {
 	st := q.ctx.Styles
 	open := 0
 	for _, r := range q.rows {
-		if r.Status == engine.QuarantineOpen {
+		if r.Status == memgov.QuarantineOpen {
 			open++
 		}
 	}
@@ -340,7 +341,7 @@ func (q *quarantine) Crumb() string {
 	}
 	f := "quarantined"
 	if q.filtered() {
-		f = clean(q.query())
+		f = guard.SanitizeLine(q.query())
 	}
 	mid := st.Muted.Render("filter: ") + f
 	right := st.Bold.Render(fmt.Sprintf("%d listed", len(q.rows)))
@@ -376,7 +377,7 @@ func (q *quarantine) list(w int) []string {
 	st := q.ctx.Styles
 	switch {
 	case q.err != nil:
-		return []string{st.Bad.Render("cannot read the quarantine: " + clean(q.err.Error())), st.Muted.Render("ctrl+r retries")}
+		return []string{st.Bad.Render("cannot read the quarantine: " + guard.SanitizeLine(q.err.Error())), st.Muted.Render("ctrl+r retries")}
 	case !q.loaded:
 		return []string{st.Muted.Render("reading the quarantine…")}
 	case len(q.rows) == 0 && q.filtered():
@@ -394,13 +395,13 @@ func (q *quarantine) list(w int) []string {
 	return renderTable(st, cols, w, q.cur, len(q.rows), func(i int) []string {
 		r := q.rows[i]
 		text := firstWords(r.Text, 16)
-		if r.Status != engine.QuarantineOpen {
+		if r.Status != memgov.QuarantineOpen {
 			text = quarantineStatus(st, r.Status) + " " + text
 		}
 		if wide {
-			return []string{clean(r.Agent), clean(r.MemoryRef), keyCell(clean(r.Key), cols[2].width), text, causeShort(r.Cause), ago(now, r.At)}
+			return []string{guard.SanitizeLine(r.Agent), guard.SanitizeLine(r.MemoryRef), keyCell(guard.SanitizeLine(r.Key), cols[2].width), text, causeShort(r.Cause), ago(now, r.At)}
 		}
-		return []string{clean(r.Agent), keyCell(clean(r.Key), cols[1].width), text, causeShort(r.Cause), ago(now, r.At)}
+		return []string{guard.SanitizeLine(r.Agent), keyCell(guard.SanitizeLine(r.Key), cols[1].width), text, causeShort(r.Cause), ago(now, r.At)}
 	})
 }
 
@@ -413,14 +414,14 @@ func causeShort(cause string) string {
 	case strings.HasPrefix(cause, "contradiction"):
 		return "contradicts"
 	}
-	return clean(cause)
+	return guard.SanitizeLine(cause)
 }
 
 func quarantineStatus(st Styles, s string) string {
 	switch s {
-	case engine.QuarantineOpen:
+	case memgov.QuarantineOpen:
 		return st.Attention.Render(s)
-	case engine.QuarantineReleased:
+	case memgov.QuarantineReleased:
 		return st.Good.Render(s)
 	}
 	return st.Bad.Render(s)
@@ -436,9 +437,9 @@ func (q *quarantine) facts(e review.QuarantineView, w int) []string {
 			out = append(out, fit(l, w))
 		}
 	}
-	add(st.Bold.Render(clean(e.MemoryRef+" › "+e.Key)) + "  " + quarantineStatus(st, e.Status))
-	add(field(st, "agent", clean(e.Agent)+st.Muted.Render(" · tenant "+clean(e.Tenant))))
-	for i, l := range wrapMax(clean(e.Cause), max(w-11, 10), 2) {
+	add(st.Bold.Render(guard.SanitizeLine(e.MemoryRef+" › "+e.Key)) + "  " + quarantineStatus(st, e.Status))
+	add(field(st, "agent", guard.SanitizeLine(e.Agent)+st.Muted.Render(" · tenant "+guard.SanitizeLine(e.Tenant))))
+	for i, l := range wrapMax(guard.SanitizeLine(e.Cause), max(w-11, 10), 2) {
 		if i == 0 {
 			add(field(st, "why", l))
 		} else {
@@ -448,13 +449,13 @@ func (q *quarantine) facts(e review.QuarantineView, w int) []string {
 	add(field(st, "when", stamp(e.At)+st.Muted.Render(" · "+agoLong(now, e.At)+" · LSN "+fmt.Sprint(e.LSN))))
 	add(field(st, "version", shortID(e.VersionID)+st.Muted.Render(" of item "+shortID(e.ItemID))))
 	if e.DecidedBy != "" {
-		d := strings.ToLower(e.Status) + " by " + clean(e.DecidedBy)
+		d := strings.ToLower(e.Status) + " by " + guard.SanitizeLine(e.DecidedBy)
 		if e.DecidedAt != nil {
 			d += " at " + stamp(*e.DecidedAt)
 		}
 		add(field(st, "decided", d))
 		if e.Note != "" {
-			add(field(st, "reason", "“"+clean(e.Note)+"”"))
+			add(field(st, "reason", "“"+guard.SanitizeLine(e.Note)+"”"))
 		}
 		if e.ReleasedAs != "" {
 			add(field(st, "now", "version "+shortID(e.ReleasedAs)))
@@ -470,7 +471,7 @@ func (q *quarantine) decision(e review.QuarantineView, w int) []string {
 	switch {
 	case err == nil:
 		return []string{st.Bold.Render("y") + " release   " + st.Bad.Render("X retract") + st.Muted.Render("   (each asks for a reason)")}
-	case e.Status != engine.QuarantineOpen:
+	case e.Status != memgov.QuarantineOpen:
 		return []string{st.Muted.Render("decided: nothing to do")}
 	}
 	var out []string
@@ -492,7 +493,7 @@ func (q *quarantine) detail(w, h int) []string {
 	room := max(h-len(facts)-len(dec)-3, 1)
 	out := append(facts, "", st.ColHeader.Render("TEXT"))
 	var text []string
-	for _, l := range strings.Split(cleanBlock(e.Text), "\n") {
+	for _, l := range strings.Split(guard.Sanitize(e.Text), "\n") {
 		text = append(text, wrap(l, w)...)
 	}
 	for i, l := range text {
@@ -513,7 +514,7 @@ func (q *quarantine) textPage() []string {
 	}
 	st := q.ctx.Styles
 	out := append(q.facts(e, q.w), "", st.ColHeader.Render("TEXT"))
-	for _, l := range strings.Split(cleanBlock(e.Text), "\n") {
+	for _, l := range strings.Split(guard.Sanitize(e.Text), "\n") {
 		out = append(out, wrap(l, q.w)...)
 	}
 	return append(append(out, ""), q.decision(e, q.w)...)

@@ -13,7 +13,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/review"
 )
@@ -40,7 +42,7 @@ func seedQuarantine(t testing.TB) *world {
 	}
 	for i, text := range texts {
 		raw := fmt.Sprintf(`{"source_agent_id":"research-agent","memory_ref":"globex/research-agent","key":"claim/%d","target_layer":"WORKING","confidence":0.6,"content":{"text":%s}}`, i+1, jsonString(text))
-		req, err := engine.DecodeWriteRequest([]byte(raw))
+		req, err := memgov.DecodeWriteRequest([]byte(raw))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +50,7 @@ func seedQuarantine(t testing.TB) *world {
 			t.Fatal(err)
 		}
 	}
-	qs, err := w.eng.Quarantined(context.Background(), engine.QuarantineQuery{Status: engine.QuarantineOpen})
+	qs, err := w.eng.Quarantined(context.Background(), memgov.QuarantineQuery{Status: memgov.QuarantineOpen})
 	if err != nil || len(qs) == 0 {
 		t.Fatalf("the burst quarantined nothing: %+v %v", qs, err)
 	}
@@ -125,13 +127,13 @@ func TestStoryQuarantineRelease(t *testing.T) {
 			s.seeAll("released globex/research-agent › claim/3", tabLabel(size)+" 3")
 			s.golden()
 			svc := w.service(t, "demo-curator")
-			if e := lastEntry(t, svc); e.Op != engine.OpQuarantine || e.Actor != "demo-curator" || !strings.Contains(e.Reason, "checked the preprint date") {
+			if e := lastEntry(t, svc); e.Op != oplog.Quarantine || e.Actor != "demo-curator" || !strings.Contains(e.Reason, "checked the preprint date") {
 				t.Fatalf("release log entry: %+v", e)
 			}
-			if e := entry(t, svc, "claim/3"); e.Status != engine.QuarantineReleased || e.DecidedBy != "demo-curator" || e.Note != "checked the preprint date" || e.ReleasedAs == "" {
+			if e := entry(t, svc, "claim/3"); e.Status != memgov.QuarantineReleased || e.DecidedBy != "demo-curator" || e.Note != "checked the preprint date" || e.ReleasedAs == "" {
 				t.Fatalf("released entry: %+v", e)
 			}
-			if v, err := w.eng.Version(w.ctx, entry(t, svc, "claim/3").ReleasedAs); err != nil || v.State != engine.Active || !strings.Contains(v.Text(), "2021 preprint") {
+			if v, err := w.eng.Version(w.ctx, entry(t, svc, "claim/3").ReleasedAs); err != nil || v.State != memgov.Active || !strings.Contains(v.Text(), "2021 preprint") {
 				t.Fatalf("released version: %+v %v", v, err)
 			}
 		})
@@ -159,10 +161,10 @@ func TestStoryQuarantineRetract(t *testing.T) {
 			s.seeAll("RETRACTED", "retracted by demo-curator", "“poisoned: the paper was never retracted”")
 			s.quit()
 			svc := w.service(t, "demo-curator")
-			if e := lastEntry(t, svc); e.Op != engine.OpQuarantine || e.Actor != "demo-curator" || !strings.Contains(e.Reason, "poisoned: the paper was never retracted") {
+			if e := lastEntry(t, svc); e.Op != oplog.Quarantine || e.Actor != "demo-curator" || !strings.Contains(e.Reason, "poisoned: the paper was never retracted") {
 				t.Fatalf("retract log entry: %+v", e)
 			}
-			if e := entry(t, svc, "claim/1"); e.Status != engine.QuarantineRetracted || e.DecidedBy != "demo-curator" || e.Note != "poisoned: the paper was never retracted" {
+			if e := entry(t, svc, "claim/1"); e.Status != memgov.QuarantineRetracted || e.DecidedBy != "demo-curator" || e.Note != "poisoned: the paper was never retracted" {
 				t.Fatalf("retracted entry: %+v", e)
 			}
 			if n, _ := svc.Quarantine().Open(context.Background()); n != 3 {

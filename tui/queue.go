@@ -11,7 +11,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -192,7 +194,7 @@ func (q *queue) Update(msg tea.Msg, act Action) tea.Cmd {
 			return statusf(true, "%s is reviewing this until %s; you can read it, not decide it", r.ClaimHolder, clock(r.ClaimExpires))
 		}
 		q.leaseLen = msg.o.Review.ClaimExpires.Sub(q.ctx.Now())
-		return tea.Batch(q.load(q.offset), q.startRenew(), statusf(false, "claimed %s: %s, renewed while it stays open (fencing token %d)", clean(msg.o.Review.MemoryRef+" › "+rowKey(q.openRow())), leaseLeft(q.ctx.Now(), msg.o.Review.ClaimExpires), msg.o.Review.ClaimToken))
+		return tea.Batch(q.load(q.offset), q.startRenew(), statusf(false, "claimed %s: %s, renewed while it stays open (fencing token %d)", guard.SanitizeLine(msg.o.Review.MemoryRef+" › "+rowKey(q.openRow())), leaseLeft(q.ctx.Now(), msg.o.Review.ClaimExpires), msg.o.Review.ClaimToken))
 	case renewTickMsg:
 		return q.renewTick(msg)
 	case renewedMsg:
@@ -304,7 +306,7 @@ func (q *queue) release() tea.Cmd {
 		return nil
 	}
 	svc, ctx := q.ctx.Svc, q.ctx.Ctx
-	name := clean(o.Review.MemoryRef + " › " + rowKey(q.rowByID(o.Review.ID)))
+	name := guard.SanitizeLine(o.Review.MemoryRef + " › " + rowKey(q.rowByID(o.Review.ID)))
 	return func() tea.Msg {
 		if _, err := svc.Queue().Release(ctx, o.Review.ID); err != nil {
 			return errStatus(err)
@@ -320,7 +322,7 @@ func (q *queue) rowByID(id string) review.QueueRow {
 			return r
 		}
 	}
-	return review.QueueRow{Review: engine.Review{ID: id}}
+	return review.QueueRow{Review: memgov.Review{ID: id}}
 }
 
 func (q *queue) openRow() review.QueueRow { return q.rowByID(q.open.Review.ID) }
@@ -382,16 +384,16 @@ func (q *queue) decide(act Action) tea.Cmd {
 	if holder := q.heldBy(r); holder != "" {
 		return statusf(true, "cannot %s: %s holds the claim on this review", verb, holder)
 	}
-	name := clean(r.MemoryRef + " › " + rowKey(r))
-	lines := []string{name, fmt.Sprintf("%s · %s · risk %.2f · %s", r.Layer, tierName(r.Tier), r.Risk, reasonLabel(r)), "“" + clean(r.Text) + "”"}
+	name := guard.SanitizeLine(r.MemoryRef + " › " + rowKey(r))
+	lines := []string{name, fmt.Sprintf("%s · %s · risk %.2f · %s", r.Layer, tierName(r.Tier), r.Risk, reasonLabel(r)), "“" + guard.SanitizeLine(r.Text) + "”"}
 	if s := r.Detail.Supersedes; s != "" && s != r.Key {
-		lines = append(lines, "It supersedes "+clean(s)+".")
+		lines = append(lines, "It supersedes "+guard.SanitizeLine(s)+".")
 	}
 	id, tok := r.ID, q.token(r.ID)
 	switch act {
 	case ActApprove:
 		return askConfirm(confirmMsg{
-			title: "Approve " + clean(rowKey(r)), lines: append(lines, "It becomes memory agents read."),
+			title: "Approve " + guard.SanitizeLine(rowKey(r)), lines: append(lines, "It becomes memory agents read."),
 			label: "note",
 			onYes: func(note string) tea.Cmd {
 				q.busy = true
@@ -400,20 +402,20 @@ func (q *queue) decide(act Action) tea.Cmd {
 					if err != nil {
 						return decidedMsg{err: err}
 					}
-					text := fmt.Sprintf("approved %s: it is memory now", clean(rv.MemoryRef+" › "+rowKey(r)))
+					text := fmt.Sprintf("approved %s: it is memory now", guard.SanitizeLine(rv.MemoryRef+" › "+rowKey(r)))
 					if s := r.Detail.Supersedes; s != "" && s != r.Key {
-						text += "; " + clean(s) + " is superseded"
+						text += "; " + guard.SanitizeLine(s) + " is superseded"
 					}
 					return decidedMsg{text: text, ids: []string{id}}
 				}
 			},
 		})
 	case ActEscalate:
-		if r.Status == engine.ReviewEscalated {
+		if r.Status == memgov.ReviewEscalated {
 			return statusf(true, "already escalated")
 		}
 		return askConfirm(confirmMsg{
-			title: "Escalate " + clean(rowKey(r)), lines: append(lines, "It stays in the queue, marked for a more senior decision."),
+			title: "Escalate " + guard.SanitizeLine(rowKey(r)), lines: append(lines, "It stays in the queue, marked for a more senior decision."),
 			reason: "needs a senior decision", label: "note",
 			onYes: func(note string) tea.Cmd {
 				q.busy = true
@@ -491,10 +493,10 @@ func (q *queue) pickKey(act Action) tea.Cmd {
 		q.picking = false
 		r, code := q.pickFor, engine.RejectCodes[q.pick]
 		svc, ctx, id, tok := q.ctx.Svc, q.ctx.Ctx, r.ID, q.token(r.ID)
-		name := clean(r.MemoryRef + " › " + rowKey(r))
+		name := guard.SanitizeLine(r.MemoryRef + " › " + rowKey(r))
 		return askConfirm(confirmMsg{
-			title:  fmt.Sprintf("Reject %s as %s", clean(rowKey(r)), code),
-			lines:  []string{name, "“" + clean(r.Text) + "”", "It will never be readable memory; the agent is told the code and your note."},
+			title:  fmt.Sprintf("Reject %s as %s", guard.SanitizeLine(rowKey(r)), code),
+			lines:  []string{name, "“" + guard.SanitizeLine(r.Text) + "”", "It will never be readable memory; the agent is told the code and your note."},
 			danger: true, required: true, label: "note",
 			onYes: func(note string) tea.Cmd {
 				q.busy = true
@@ -522,7 +524,7 @@ func (q *queue) approveMarked() tea.Cmd {
 		ids = append(ids, r.ID)
 		tokens[r.ID] = q.token(r.ID)
 		if len(lines) < 6 {
-			lines = append(lines, fmt.Sprintf("%.2f %s › %s", r.Risk, clean(r.MemoryRef), clean(rowKey(r))))
+			lines = append(lines, fmt.Sprintf("%.2f %s › %s", r.Risk, guard.SanitizeLine(r.MemoryRef), guard.SanitizeLine(rowKey(r))))
 		}
 	}
 	if len(ids) > len(lines) {
@@ -628,7 +630,7 @@ func (q *queue) Crumb() string {
 	}
 	f := "any"
 	if !q.filter.IsZero() {
-		f = clean(q.filter.String())
+		f = guard.SanitizeLine(q.filter.String())
 	}
 	mid := st.Muted.Render("filter: ") + f + st.Muted.Render("  sort: ") + q.filter.Sort.String()
 	right := fmt.Sprintf("%d pending", q.total)
@@ -699,8 +701,8 @@ func (q *queue) queueColumns(w int) []column {
 		if !ok {
 			continue
 		}
-		keyW = max(keyW, ansi.StringWidth(clean(listKey(r))))
-		refW = max(refW, ansi.StringWidth(clean(refShort(r))))
+		keyW = max(keyW, ansi.StringWidth(guard.SanitizeLine(listKey(r))))
+		refW = max(refW, ansi.StringWidth(guard.SanitizeLine(refShort(r))))
 		whyW = max(whyW, ansi.StringWidth(reasonLabel(r)))
 		ageW = max(ageW, ansi.StringWidth(q.ageCell(r, now)))
 	}
@@ -729,7 +731,7 @@ func (q *queue) queueColumns(w int) []column {
 // by SLA, how long is left until its SLA or deadline.
 func (q *queue) ageCell(r review.QueueRow, now time.Time) string {
 	st := q.ctx.Styles
-	if q.filter.Sort == review.SortSLA && r.Tier != engine.TierSync && r.Status != engine.ReviewEscalated {
+	if q.filter.Sort == review.SortSLA && r.Tier != memgov.TierSync && r.Status != memgov.ReviewEscalated {
 		if left := r.DueAt.Sub(now); left > 0 {
 			return mmss(left)
 		}
@@ -741,14 +743,14 @@ func (q *queue) list(w int) []string {
 	st := q.ctx.Styles
 	switch {
 	case q.err != nil:
-		return []string{st.Bad.Render("cannot read the queue: " + clean(q.err.Error())), st.Muted.Render("ctrl+r retries")}
+		return []string{st.Bad.Render("cannot read the queue: " + guard.SanitizeLine(q.err.Error())), st.Muted.Render("ctrl+r retries")}
 	case !q.loaded:
 		return []string{st.Muted.Render("reading the queue…")}
 	case q.total == 0 && q.filter.IsZero():
 		return []string{"", "  " + st.Good.Render("The queue is empty: nothing waits for a decision."), "",
 			"  " + st.Muted.Render("New deferred writes appear here as agents make them.")}
 	case q.total == 0:
-		return []string{"", "  No open review matches " + clean(q.filter.String()) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
+		return []string{"", "  No open review matches " + guard.SanitizeLine(q.filter.String()) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
 	}
 	now := q.ctx.Now()
 	cols := q.queueColumns(w)
@@ -768,9 +770,9 @@ func (q *queue) list(w int) []string {
 		case r.Risk >= 0.5:
 			risk = st.Warn.Render(risk)
 		}
-		cells := []string{mark + risk, middle(clean(listKey(r)), cols[1].width), clean(r.Text)}
+		cells := []string{mark + risk, middle(guard.SanitizeLine(listKey(r)), cols[1].width), guard.SanitizeLine(r.Text)}
 		if len(cols) == 6 {
-			cells = append(cells, clean(refShort(r)))
+			cells = append(cells, guard.SanitizeLine(refShort(r)))
 		}
 		return append(cells, reasonLabel(r), q.ageCell(r, now))
 	})
@@ -804,7 +806,7 @@ func refShort(r review.QueueRow) string {
 }
 
 func tierName(t string) string {
-	if t == engine.TierSync {
+	if t == memgov.TierSync {
 		return "SYNC_BLOCK"
 	}
 	return "async review"
@@ -898,7 +900,7 @@ type renewTickMsg struct{ gen int64 }
 
 type renewedMsg struct {
 	gen int64
-	r   engine.Review
+	r   memgov.Review
 	err error
 }
 
@@ -951,11 +953,11 @@ func (q *queue) renewed(msg renewedMsg) tea.Cmd {
 func dueCell(st Styles, r review.QueueRow, now time.Time) string {
 	left := r.DueAt.Sub(now)
 	switch {
-	case r.Tier == engine.TierSync && left > 0:
+	case r.Tier == memgov.TierSync && left > 0:
 		return st.Attention.Render("▲" + mmss(left))
-	case r.Tier == engine.TierSync:
+	case r.Tier == memgov.TierSync:
 		return st.Bad.Render("▲late")
-	case r.Status == engine.ReviewEscalated:
+	case r.Status == memgov.ReviewEscalated:
 		return st.Warn.Render("esc " + ago(now, r.CreatedAt))
 	case left <= 0:
 		return st.Bad.Render("SLA! " + ago(now, r.CreatedAt))
@@ -998,9 +1000,9 @@ func (q *queue) detail(w int) []string {
 	add := func(ls ...string) { out = append(out, ls...) }
 	// addw wraps a line rather than cutting what matters off its end.
 	addw := func(s string) { out = append(out, wrap(s, w)...) }
-	addw(st.Bold.Render(clean(r.MemoryRef)) + st.Muted.Render(fmt.Sprintf(" · %s · by %s", r.Layer, clean(r.Agent))))
+	addw(st.Bold.Render(guard.SanitizeLine(r.MemoryRef)) + st.Muted.Render(fmt.Sprintf(" · %s · by %s", r.Layer, guard.SanitizeLine(r.Agent))))
 	due := "SLA " + mmss(r.DueAt.Sub(now))
-	if r.Tier == engine.TierSync {
+	if r.Tier == memgov.TierSync {
 		due = st.Attention.Render("deadline " + mmss(r.DueAt.Sub(now)))
 		if !r.DueAt.After(now) {
 			due = st.Bad.Render("deadline passed: fails closed")
@@ -1008,23 +1010,23 @@ func (q *queue) detail(w int) []string {
 	} else if !r.DueAt.After(now) {
 		due = st.Bad.Render("past SLA")
 	}
-	head := st.Label.Render("key ") + clean(rowKey(r)) + "  " + due
-	if r.Status == engine.ReviewEscalated {
+	head := st.Label.Render("key ") + guard.SanitizeLine(rowKey(r)) + "  " + due
+	if r.Status == memgov.ReviewEscalated {
 		head += "  " + st.Warn.Render("ESCALATED")
 	}
 	addw(head)
 	if s := r.Detail.Supersedes; s != "" && s != r.Key {
-		addw(st.Label.Render("supersedes ") + clean(s))
+		addw(st.Label.Render("supersedes ") + guard.SanitizeLine(s))
 	}
 	addw(q.claimLine(r, now) + st.Muted.Render("  review "+shortID(r.ID)))
 	add("")
-	for _, l := range wrapMax(clean(r.Text), w-2, 5) {
+	for _, l := range wrapMax(guard.SanitizeLine(r.Text), w-2, 5) {
 		add(" " + st.Row.Render(l))
 	}
 	add(riskLines(st, r, w)...)
 	if r.Replaces != nil {
-		add(st.Label.Render(fmt.Sprintf("replaces ACTIVE v%d of %s:", r.Replaces.Seq, clean(r.Replaces.Key))))
-		for _, l := range wrapMax("“"+clean(r.Replaces.Text())+"”", w-3, 3) {
+		add(st.Label.Render(fmt.Sprintf("replaces ACTIVE v%d of %s:", r.Replaces.Seq, guard.SanitizeLine(r.Replaces.Key))))
+		for _, l := range wrapMax("“"+guard.SanitizeLine(r.Replaces.Text())+"”", w-3, 3) {
 			add("  " + st.DiffDel.Render(l))
 		}
 	}
@@ -1039,21 +1041,21 @@ func (q *queue) detail(w int) []string {
 		if rel == "CONTRADICTS" {
 			rs = st.Bad
 		}
-		addw(rs.Render(rel) + " " + clean(x.Key))
+		addw(rs.Render(rel) + " " + guard.SanitizeLine(x.Key))
 		facts := fmt.Sprintf("similarity %.2f · confidence %.2f · %s", x.Similarity, x.Confidence, x.State)
 		if x.Rule != "" {
 			// The judge rule that related them; the words that fired it
 			// are in the finding below.
 			facts += " · rule " + x.Rule
 		}
-		addw("  " + clean(facts))
-		for _, l := range wrapMax("“"+clean(x.Text)+"”", w-3, 2) {
+		addw("  " + guard.SanitizeLine(facts))
+		for _, l := range wrapMax("“"+guard.SanitizeLine(x.Text)+"”", w-3, 2) {
 			add("  " + st.Muted.Render("│") + l)
 		}
 	}
 	add("")
 	if len(d.Reasons) > 0 {
-		for i, l := range wrap(clean(strings.Join(d.Reasons, " · ")), w-5) {
+		for i, l := range wrap(guard.SanitizeLine(strings.Join(d.Reasons, " · ")), w-5) {
 			lbl := "     "
 			if i == 0 {
 				lbl = st.Label.Render("why  ")
@@ -1074,7 +1076,7 @@ func (q *queue) detail(w int) []string {
 		// fired it are the ones the delta quotes.
 		delta, _, _ = strings.Cut(delta, " [rule ")
 		shown++
-		for _, l := range wrapMax("differs: "+clean(delta), w-5, 3) {
+		for _, l := range wrapMax("differs: "+guard.SanitizeLine(delta), w-5, 3) {
 			add("     " + st.Muted.Render(l))
 		}
 	}
@@ -1104,7 +1106,7 @@ func (q *queue) detail(w int) []string {
 			auth = fmt.Sprintf("auth %.2f", *e.Authority)
 		}
 		add(fit(" "+fmt.Sprintf("%-15s ", e.SourceType)+auth, w))
-		for _, l := range wrap(clean(src), max(w-3, 8)) {
+		for _, l := range wrap(guard.SanitizeLine(src), max(w-3, 8)) {
 			add("   " + l)
 		}
 	}
@@ -1117,10 +1119,10 @@ func (q *queue) detail(w int) []string {
 		}
 		var ids []string
 		if p.SourceTaskID != "" {
-			ids = append(ids, "run "+clean(p.SourceTaskID))
+			ids = append(ids, "run "+guard.SanitizeLine(p.SourceTaskID))
 		}
 		if p.SourceSessionID != "" {
-			ids = append(ids, "session "+clean(p.SourceSessionID))
+			ids = append(ids, "session "+guard.SanitizeLine(p.SourceSessionID))
 		}
 		ids = append(ids, fmt.Sprintf("validation %.2f", d.ValidationScore))
 		addw(" " + sig + "  " + strings.Join(ids, "  "))
@@ -1149,7 +1151,7 @@ func (q *queue) claimLine(r review.QueueRow, now time.Time) string {
 	case holder == q.ctx.Svc.Actor().ID:
 		return st.Good.Render("claimed by you · " + leaseLeft(now, until))
 	}
-	return st.Warn.Render(fmt.Sprintf("claimed by %s · %s · you can read, not decide", clean(holder), leaseLeft(now, until)))
+	return st.Warn.Render(fmt.Sprintf("claimed by %s · %s · you can read, not decide", guard.SanitizeLine(holder), leaseLeft(now, until)))
 }
 
 var factorShort = map[string]string{"contradiction": "contra", "confidence": "conf", "blast_radius": "blast"}
@@ -1160,7 +1162,7 @@ func riskLines(st Styles, r review.QueueRow, w int) []string {
 	fs := r.Detail.Risk
 	head := fmt.Sprintf("RISK %.2f = ", r.Risk)
 	if len(fs) == 0 {
-		return []string{fit(st.Bold.Render(fmt.Sprintf("RISK %.2f", r.Risk))+" "+st.Muted.Render(clean(r.Detail.RiskFormula)), w)}
+		return []string{fit(st.Bold.Render(fmt.Sprintf("RISK %.2f", r.Risk))+" "+st.Muted.Render(guard.SanitizeLine(r.Detail.RiskFormula)), w)}
 	}
 	var lines []string
 	line := st.Bold.Render(head)

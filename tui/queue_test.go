@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
 	"github.com/memgov/memgov/store/sqlite"
@@ -50,10 +51,10 @@ func writeReq(agent, ref, key, layer, text string, conf float64, extra map[strin
 	return b
 }
 
-func (w *queueWorld) write(t testing.TB, raw []byte) engine.WriteResult {
+func (w *queueWorld) write(t testing.TB, raw []byte) memgov.WriteResult {
 	t.Helper()
 	w.advance(time.Minute)
-	req, err := engine.DecodeWriteRequest(raw)
+	req, err := memgov.DecodeWriteRequest(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,13 +77,13 @@ func newQueueWorld(t testing.TB) *queueWorld {
 	now := testNow.Add(-3 * time.Hour)
 	w := &queueWorld{world: &world{ctx: ctx, path: path, clock: &now}, store: s, reviews: map[string]string{}}
 	w.eng = engine.New(s, []byte(testKey), engine.WithClock(func() time.Time { return now }))
-	for _, p := range []engine.Principal{
-		{ID: "demo-curator", Role: engine.Curator, Tenant: engine.AllTenants},
-		{ID: "jane", Role: engine.Curator, Tenant: engine.AllTenants},
-		{ID: "ops-jane", Role: engine.Operator, Tenant: engine.AllTenants},
-		{ID: "support-bot", Role: engine.Executor, Tenant: "acme"},
-		{ID: "billing-agent", Role: engine.Orchestrator, Tenant: "acme"},
-		{ID: "research-agent", Role: engine.Executor, Tenant: "globex"},
+	for _, p := range []memgov.Principal{
+		{ID: "demo-curator", Role: memgov.Curator, Tenant: memgov.AllTenants},
+		{ID: "jane", Role: memgov.Curator, Tenant: memgov.AllTenants},
+		{ID: "ops-jane", Role: memgov.Operator, Tenant: memgov.AllTenants},
+		{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"},
+		{ID: "billing-agent", Role: memgov.Orchestrator, Tenant: "acme"},
+		{ID: "research-agent", Role: memgov.Executor, Tenant: "globex"},
 	} {
 		if _, err := w.eng.AddPrincipal(ctx, p, "demo-curator"); err != nil {
 			t.Fatal(err)
@@ -96,12 +97,12 @@ func newQueueWorld(t testing.TB) *queueWorld {
 			content = map[string]string{"text": kv[1], "subject": "refund approval", "predicate": "single_signature_limit", "object": kv[2]}
 		}
 		c, _ := json.Marshal(content)
-		if _, err := w.eng.Put(ctx, engine.PutRequest{MemoryRef: "acme/billing-agent", Key: kv[0], Layer: engine.Procedural, Content: c,
+		if _, err := w.eng.Put(ctx, memgov.PutRequest{MemoryRef: "acme/billing-agent", Key: kv[0], Layer: memgov.Procedural, Content: c,
 			Actor: "billing-agent", Reason: "policy import", Confidence: 0.6}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := w.eng.ApproveBaseline(ctx, engine.ApproveRequest{MemoryRef: "acme/billing-agent", By: "ops-jane", MemoryType: "persistent",
+	if _, err := w.eng.ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: "acme/billing-agent", By: "ops-jane", MemoryType: "persistent",
 		TTLSeconds: 30 * 24 * 3600, DriftPolicy: "deny-on-drift", Level: 2, Reason: "quarterly review"}); err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func newQueueWorld(t testing.TB) *queueWorld {
 		map[string]any{"source_type": "TOOL_OUTPUT", "source_uri": "erp://policies/refunds", "authority": 0.6},
 		map[string]any{"source_type": "AGENT_REASONING", "authority": 0.3},
 		map[string]any{"source_type": "DOCUMENT", "source_uri": "wiki://finance/draft-refund-policy", "authority": 0.3}))
-	if sync.Status != engine.StatusDeferred {
+	if sync.Status != memgov.StatusDeferred {
 		t.Fatalf("sync write: %+v", sync)
 	}
 	w.reviews["refund/limit"] = sync.ReviewID
@@ -123,7 +124,7 @@ func newQueueWorld(t testing.TB) *queueWorld {
 		{"research-agent", "globex/research-agent", "paper/attention", "SEMANTIC", "The transformer paper was published in 2017."},
 	} {
 		res := w.write(t, writeReq(c.agent, c.ref, c.key, c.layer, c.text, 0.9, nil))
-		if res.Status != engine.StatusDeferred {
+		if res.Status != memgov.StatusDeferred {
 			t.Fatalf("%s: want deferred, got %+v", c.key, res)
 		}
 		w.reviews[c.key] = res.ReviewID
@@ -136,7 +137,7 @@ func (w *queueWorld) tamper(t testing.TB) {
 	t.Helper()
 	w.tamperText(t, "Refunds up to $50,000 need no second signature.")
 	w.advance(time.Minute)
-	v, err := w.eng.VerifyMemory(w.ctx, engine.VerifyRequest{MemoryRef: "acme/billing-agent"})
+	v, err := w.eng.VerifyMemory(w.ctx, memgov.VerifyRequest{MemoryRef: "acme/billing-agent"})
 	if err != nil || !v.Drift || v.DriftID == "" {
 		t.Fatalf("verify after tamper: %+v %v", v, err)
 	}
@@ -176,7 +177,7 @@ func openQ(t *testing.T, w *queueWorld, who string, width, height, screen int) *
 // toReview moves the cursor onto the review of key.
 func (s *session) toReview(w *queueWorld, key string) {
 	s.t.Helper()
-	rs, _, err := w.eng.Reviews(w.ctx, engine.ReviewQuery{})
+	rs, _, err := w.eng.Reviews(w.ctx, memgov.ReviewQuery{})
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -241,7 +242,7 @@ func TestFlowApproveMakesItReadable(t *testing.T) {
 		t.Fatalf("approved write: %+v %v", v, err)
 	}
 	r, _ := w.eng.Review(w.ctx, w.reviews["c7/lang"])
-	if r.Status != engine.ReviewApproved || r.DecidedBy != "demo-curator" || r.Note != "checked the chat log" {
+	if r.Status != memgov.ReviewApproved || r.DecidedBy != "demo-curator" || r.Note != "checked the chat log" {
 		t.Fatalf("review after approval: %+v", r)
 	}
 }
@@ -254,7 +255,7 @@ func TestFlowRejectWithCodeAndNote(t *testing.T) {
 	s.press("r")
 	s.see("Reject as")
 	// Move from the preselected code to FACTUAL_ERROR.
-	rs, _, _ := w.eng.Reviews(w.ctx, engine.ReviewQuery{})
+	rs, _, _ := w.eng.Reviews(w.ctx, memgov.ReviewQuery{})
 	var row review.QueueRow
 	for _, r := range rs {
 		if r.ID == w.reviews["c8/lang"] {
@@ -271,11 +272,11 @@ func TestFlowRejectWithCodeAndNote(t *testing.T) {
 	s.press("no such language on file", "enter")
 	s.see("rejected acme/support-bot › c8/lang as FACTUAL_ERROR")
 	s.quit()
-	if _, err := w.eng.Get(w.ctx, "acme/support-bot", "c8/lang"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := w.eng.Get(w.ctx, "acme/support-bot", "c8/lang"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("rejected write readable: %v", err)
 	}
 	r, _ := w.eng.Review(w.ctx, w.reviews["c8/lang"])
-	if r.Status != engine.ReviewRejected || r.DecisionCode != "FACTUAL_ERROR" || r.Note != "no such language on file" || r.DecidedBy != "demo-curator" {
+	if r.Status != memgov.ReviewRejected || r.DecisionCode != "FACTUAL_ERROR" || r.Note != "no such language on file" || r.DecidedBy != "demo-curator" {
 		t.Fatalf("review after rejection: %+v", r)
 	}
 }
@@ -315,7 +316,7 @@ func TestFlowClaimConflict(t *testing.T) {
 	s.press("enter")
 	s.see("stale claim")
 	s.quit()
-	if r, _ := w.eng.Review(w.ctx, id); r.Status != engine.ReviewPending {
+	if r, _ := w.eng.Review(w.ctx, id); r.Status != memgov.ReviewPending {
 		t.Fatalf("a stale decision went through: %+v", r)
 	}
 }
@@ -363,7 +364,7 @@ func TestQueueIsLive(t *testing.T) {
 	s := openQ(t, w, "demo-curator", 120, 40, QueueScreen)
 	s.see("5 pending")
 	res := w.write(t, writeReq("support-bot", "acme/support-bot", "c11/lang", "EPISODIC", "Customer 11 wants invoices in Dutch.", 0.9, nil))
-	if res.Status != engine.StatusDeferred {
+	if res.Status != memgov.StatusDeferred {
 		t.Fatalf("%+v", res)
 	}
 	s.see("6 pending")
@@ -371,7 +372,7 @@ func TestQueueIsLive(t *testing.T) {
 	s.see("ESCALATED")
 	s.quit()
 	r, _ := w.eng.Review(w.ctx, res.ReviewID)
-	if r.Status != engine.ReviewEscalated {
+	if r.Status != memgov.ReviewEscalated {
 		t.Fatalf("after the SLA: %+v", r)
 	}
 }
@@ -385,7 +386,7 @@ func TestFlowDriftReapprove(t *testing.T) {
 	s.see("Adopt the current memory of acme/billing-agent as its baseline?")
 	s.press("R") // a second R is text in the reason, not a confirmation
 	s.see("reason: R")
-	if es, _ := w.eng.ListDrift(w.ctx, engine.DriftQuery{OpenOnly: true}); len(es) != 1 {
+	if es, _ := w.eng.ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 1 {
 		t.Fatal("the drift was acknowledged by the key that asked")
 	}
 	s.tm.Send(tea.KeyMsg{Type: tea.KeyBackspace})
@@ -394,10 +395,10 @@ func TestFlowDriftReapprove(t *testing.T) {
 	s.press("the ERP import was the source", "enter")
 	s.see("its current memory is the new baseline")
 	s.quit()
-	if es, _ := w.eng.ListDrift(w.ctx, engine.DriftQuery{OpenOnly: true}); len(es) != 0 {
+	if es, _ := w.eng.ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 0 {
 		t.Fatalf("drift still open: %+v", es)
 	}
-	v, err := w.eng.VerifyMemory(w.ctx, engine.VerifyRequest{MemoryRef: "acme/billing-agent", Deep: true})
+	v, err := w.eng.VerifyMemory(w.ctx, memgov.VerifyRequest{MemoryRef: "acme/billing-agent", Deep: true})
 	if err != nil || v.Drift || !v.Valid {
 		t.Fatalf("after re-approval: %+v %v", v, err)
 	}
@@ -423,7 +424,7 @@ func TestFlowDriftRollBack(t *testing.T) {
 	if got.Text() != "Refunds up to $1,000 need no second signature." {
 		t.Fatalf("after rollback: %q", got.Text())
 	}
-	if es, _ := w.eng.ListDrift(w.ctx, engine.DriftQuery{OpenOnly: true}); len(es) != 0 {
+	if es, _ := w.eng.ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 0 {
 		t.Fatalf("drift still open: %+v", es)
 	}
 }
@@ -436,7 +437,7 @@ func TestFlowDriftReadOnly(t *testing.T) {
 	s.press("B")
 	s.see("cannot roll back to the baseline: read-only: support-bot is an executor")
 	s.quit()
-	if es, _ := w.eng.ListDrift(w.ctx, engine.DriftQuery{OpenOnly: true}); len(es) != 1 {
+	if es, _ := w.eng.ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 1 {
 		t.Fatalf("open drift: %d", len(es))
 	}
 }
@@ -446,7 +447,7 @@ func TestParseQueueFilterRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := review.QueueFilter{Layer: engine.Semantic, Tier: engine.TierSync, Agent: "support-bot", Reason: "CONTRADICTION", MinAge: 2 * time.Hour, Breached: true}
+	want := review.QueueFilter{Layer: memgov.Semantic, Tier: memgov.TierSync, Agent: "support-bot", Reason: "CONTRADICTION", MinAge: 2 * time.Hour, Breached: true}
 	if f != want {
 		t.Fatalf("parsed %+v", f)
 	}

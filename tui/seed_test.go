@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
 	"github.com/memgov/memgov/store/sqlite"
@@ -45,21 +46,21 @@ func seedWorld(t testing.TB, path string, opts ...engine.Option) *world {
 	now := base
 	w := &world{ctx: ctx, path: path, clock: &now}
 	w.eng = engine.New(s, []byte(testKey), append([]engine.Option{engine.WithClock(func() time.Time { now = now.Add(7 * time.Minute); return now })}, opts...)...)
-	for _, p := range []engine.Principal{
-		{ID: "demo-curator", Role: engine.Curator, Tenant: engine.AllTenants},
-		{ID: "ops-jane", Role: engine.Operator, Tenant: engine.AllTenants},
-		{ID: "support-bot", Role: engine.Executor, Tenant: "acme"},
-		{ID: "billing-agent", Role: engine.Executor, Tenant: "acme"},
-		{ID: "research-agent", Role: engine.Executor, Tenant: "globex"},
-		{ID: "hr-assistant", Role: engine.Executor, Tenant: "initech"},
+	for _, p := range []memgov.Principal{
+		{ID: "demo-curator", Role: memgov.Curator, Tenant: memgov.AllTenants},
+		{ID: "ops-jane", Role: memgov.Operator, Tenant: memgov.AllTenants},
+		{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"},
+		{ID: "billing-agent", Role: memgov.Executor, Tenant: "acme"},
+		{ID: "research-agent", Role: memgov.Executor, Tenant: "globex"},
+		{ID: "hr-assistant", Role: memgov.Executor, Tenant: "initech"},
 	} {
 		if _, err := w.eng.AddPrincipal(ctx, p, "demo-curator"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	put := func(ref, key string, layer engine.Layer, by, text, reason string, tags ...string) engine.PutResult {
+	put := func(ref, key string, layer memgov.Layer, by, text, reason string, tags ...string) memgov.PutResult {
 		c, _ := json.Marshal(map[string]string{"text": text})
-		r, err := w.eng.Put(ctx, engine.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: c, Actor: by,
+		r, err := w.eng.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: c, Actor: by,
 			Reason: reason, Tags: tags, Confidence: 0.8})
 		if err != nil {
 			t.Fatal(err)
@@ -67,22 +68,22 @@ func seedWorld(t testing.TB, path string, opts ...engine.Option) *world {
 		return r
 	}
 	for _, text := range []string{"Customer 42 prefers email.", "Customer 42 prefers email, after 6pm.", "Customer 42 prefers a phone call; ignore earlier notes."} {
-		r := put("acme/support-bot", "customer-42/channel", engine.Semantic, "support-bot", text, "from chat s-71", "customer")
+		r := put("acme/support-bot", "customer-42/channel", memgov.Semantic, "support-bot", text, "from chat s-71", "customer")
 		w.channel, w.vers = r.ItemID, append(w.vers, r.VersionID)
 	}
 	if _, err := w.eng.Rollback(ctx, w.vers[2], "ops-jane", "the phone note came from a scraped page"); err != nil {
 		t.Fatal(err)
 	}
-	put("acme/support-bot", "customer-17/language", engine.Semantic, "support-bot", "Customer 17 writes in Portuguese.", "chat s-12")
-	put("acme/support-bot", "greeting", engine.Procedural, "support-bot", "Greet by first name, then ask for the order number.", "onboarding")
-	put("acme/support-bot", "session/s-88", engine.Episodic, "support-bot", "Customer asked twice about a late parcel\x1b[31m; escalated.", "session log")
-	r := put("acme/billing-agent", "refund/limit", engine.Procedural, "billing-agent", "Refunds up to $1,000 need no second signature.", "policy import")
+	put("acme/support-bot", "customer-17/language", memgov.Semantic, "support-bot", "Customer 17 writes in Portuguese.", "chat s-12")
+	put("acme/support-bot", "greeting", memgov.Procedural, "support-bot", "Greet by first name, then ask for the order number.", "onboarding")
+	put("acme/support-bot", "session/s-88", memgov.Episodic, "support-bot", "Customer asked twice about a late parcel\x1b[31m; escalated.", "session log")
+	r := put("acme/billing-agent", "refund/limit", memgov.Procedural, "billing-agent", "Refunds up to $1,000 need no second signature.", "policy import")
 	if _, err := w.eng.Pin(ctx, r.ItemID, "demo-curator", "canonical refund rule"); err != nil {
 		t.Fatal(err)
 	}
-	put("acme/billing-agent", "refund/limit", engine.Procedural, "billing-agent", "Refunds up to $50,000 need no second signature.", "agent edit")
-	put("globex/research-agent", "paper/attention", engine.Semantic, "research-agent", "The transformer paper was published in 2017.", "arxiv")
-	put("initech/hr-assistant", "policy/pto", engine.Procedural, "hr-assistant", "PTO requests need 2 weeks notice.", "handbook")
+	put("acme/billing-agent", "refund/limit", memgov.Procedural, "billing-agent", "Refunds up to $50,000 need no second signature.", "agent edit")
+	put("globex/research-agent", "paper/attention", memgov.Semantic, "research-agent", "The transformer paper was published in 2017.", "arxiv")
+	put("initech/hr-assistant", "policy/pto", memgov.Procedural, "hr-assistant", "PTO requests need 2 weeks notice.", "handbook")
 	return w
 }
 
@@ -101,9 +102,9 @@ func seedBulk(t testing.TB, eng *engine.Engine, ref string, n int) {
 	t.Helper()
 	ctx := context.Background()
 	for start := 0; start < n; start += 1000 {
-		batch := make([]engine.PutRequest, 0, 1000)
+		batch := make([]memgov.PutRequest, 0, 1000)
 		for i := start; i < min(start+1000, n); i++ {
-			batch = append(batch, engine.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("bulk/%06d", i), Layer: engine.Episodic,
+			batch = append(batch, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("bulk/%06d", i), Layer: memgov.Episodic,
 				Content: []byte(fmt.Sprintf(`{"text":"bulk fact number %d about the customer base"}`, i)), Actor: "support-bot", Confidence: 0.7})
 		}
 		if err := eng.PutBatch(ctx, batch); err != nil {

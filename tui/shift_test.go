@@ -10,7 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/review"
 )
 
@@ -212,7 +212,7 @@ func TestStoryConfirmations(t *testing.T) {
 			s.press("R")
 			s.see("type the reason, then enter")
 			s.golden()
-			if es, _ := w.eng.ListDrift(w.ctx, engine.DriftQuery{OpenOnly: true}); len(es) != 1 {
+			if es, _ := w.eng.ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 1 {
 				t.Fatal("opening the question acknowledged the drift")
 			}
 		})
@@ -379,7 +379,7 @@ func TestVisibleCountsMatchList(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range rs {
-		snap, err := w.eng.Read(context.Background(), engine.ReadQuery{MemoryRef: r.MemoryRef})
+		snap, err := w.eng.Read(context.Background(), memgov.ReadQuery{MemoryRef: r.MemoryRef})
 		if err != nil {
 			t.Fatal(err)
 		}

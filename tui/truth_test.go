@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/canon"
 )
 
@@ -26,7 +26,7 @@ func TestDriftShowsTheMemoryNow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := w.eng.ListDrift(w.ctx, engine.DriftQuery{OpenOnly: true})
+	ds, err := w.eng.ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true})
 	if err != nil || len(ds) != 1 {
 		t.Fatalf("drift: %+v %v", ds, err)
 	}
@@ -47,7 +47,7 @@ func TestDriftShowsTheMemoryNow(t *testing.T) {
 func TestQueueDetailSaysTheRelatedStateNow(t *testing.T) {
 	w := newQueueWorld(t)
 	c, _ := json.Marshal(map[string]string{"text": "Refunds up to $2,000 need no second signature."})
-	if _, err := w.eng.Put(w.ctx, engine.PutRequest{MemoryRef: "acme/billing-agent", Key: "refund/limit", Layer: engine.Procedural,
+	if _, err := w.eng.Put(w.ctx, memgov.PutRequest{MemoryRef: "acme/billing-agent", Key: "refund/limit", Layer: memgov.Procedural,
 		Content: c, Actor: "billing-agent", Reason: "policy import", Confidence: 0.6}); err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestUUIDKeysKeepTheirEnd(t *testing.T) {
 		k := "notes/" + uuid.Must(uuid.NewV7()).String()
 		keys = append(keys, k)
 		c, _ := json.Marshal(map[string]string{"text": "Working note " + string(rune('A'+i)) + "."})
-		if _, err := w.eng.Put(w.ctx, engine.PutRequest{MemoryRef: "acme/support-bot", Key: k, Layer: engine.Semantic,
+		if _, err := w.eng.Put(w.ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: k, Layer: memgov.Semantic,
 			Content: c, Actor: "support-bot", Reason: "scratch", Confidence: 0.8}); err != nil {
 			t.Fatal(err)
 		}

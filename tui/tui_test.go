@@ -17,7 +17,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/review"
 )
 
@@ -191,7 +192,7 @@ func TestGoldenHelp(t *testing.T) {
 
 func sizeName(s [2]int) string { return fmt.Sprintf("%dx%d", s[0], s[1]) }
 
-func histWithKey(k string) review.History { return review.History{Item: engine.Item{Key: k}} }
+func histWithKey(k string) review.History { return review.History{Item: memgov.Item{Key: k}} }
 
 // The flows below read like a curator's story and check the result through
 // the engine, not the screen.
@@ -210,11 +211,11 @@ func TestFlowRollBackToOlderVersion(t *testing.T) {
 		t.Fatalf("after the rollback the cursor is on row %d of %d versions", mem.histCur.pos, len(mem.hist.Versions))
 	}
 	v, err := w.eng.Get(w.ctx, "acme/support-bot", "customer-42/channel")
-	if err != nil || v.Seq != 5 || v.Text() != "Customer 42 prefers email." || v.State != engine.Active {
+	if err != nil || v.Seq != 5 || v.Text() != "Customer 42 prefers email." || v.State != memgov.Active {
 		t.Fatalf("after rollback: v%d %s %q %v", v.Seq, v.State, v.Text(), err)
 	}
 	es, _ := w.eng.LogTail(w.ctx, 0, 2)
-	if es[0].Actor != "demo-curator" || es[1].Op != engine.OpRetract {
+	if es[0].Actor != "demo-curator" || es[1].Op != oplog.Retract {
 		t.Fatalf("log: %+v", es)
 	}
 	if p, _ := es[1].DecodePayload(); p.Reason != "the phone note was wrong" {
@@ -236,7 +237,7 @@ func TestFlowPinWithEditedReason(t *testing.T) {
 		t.Fatalf("not pinned: %+v %v", it, err)
 	}
 	es, _ := w.eng.LogTail(w.ctx, 0, 1)
-	if p, _ := es[0].DecodePayload(); es[0].Op != engine.OpPin || p.Reason != "pinned from the review console (VIP)" {
+	if p, _ := es[0].DecodePayload(); es[0].Op != oplog.Pin || p.Reason != "pinned from the review console (VIP)" {
 		t.Fatalf("pin entry %s %q", es[0].Op, p.Reason)
 	}
 	if !strings.Contains(m.View(), "pinned") {
@@ -290,11 +291,11 @@ func TestFlowForceExpireAsksFirst(t *testing.T) {
 	s.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlY})
 	s.see("expired (LSN")
 	s.quit()
-	if _, err := w.eng.Get(w.ctx, "acme/support-bot", "customer-42/channel"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := w.eng.Get(w.ctx, "acme/support-bot", "customer-42/channel"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("after expire: %v", err)
 	}
 	_, hist, _ := w.eng.History(w.ctx, w.channel)
-	if hist[0].State != engine.Expired {
+	if hist[0].State != memgov.Expired {
 		t.Fatalf("head is %s", hist[0].State)
 	}
 }
@@ -332,7 +333,7 @@ func TestActivityFollowsTheLog(t *testing.T) {
 	m := s.quit()
 	a := m.screens[ActivityScreen].(*activity)
 	size, _ := w.eng.LogSize(w.ctx)
-	if a.newest != size || a.rows[0].Op != engine.OpPin || int64(len(a.rows)) != size {
+	if a.newest != size || a.rows[0].Op != oplog.Pin || int64(len(a.rows)) != size {
 		t.Fatalf("activity newest %d rows %d top %s; log %d", a.newest, len(a.rows), a.rows[0].Op, size)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/engine/policy"
@@ -85,7 +86,7 @@ func loadKey(db string, create bool) ([]byte, error) {
 		if _, serr := os.Stat(db); serr == nil {
 			return nil, fmt.Errorf("the key file %s is missing: set MEMGOV_KEY or restore the key file; without it the log cannot be verified or extended", p)
 		}
-		return nil, fmt.Errorf("%w: no database at %s (run `memgov init`, or pass --db / set MEMGOV_DB)", engine.ErrNotInit, db)
+		return nil, fmt.Errorf("%w: no database at %s (run `memgov init`, or pass --db / set MEMGOV_DB)", memgov.ErrNotInit, db)
 	}
 	var raw [32]byte
 	if _, err := rand.Read(raw[:]); err != nil {

@@ -12,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/store/sqlite"
 )
@@ -31,12 +33,12 @@ const (
 	writer  = "acme-writer" // the executor agent that writes every fixture
 )
 
-var roles = []engine.Role{engine.Executor, engine.Verifier, engine.Orchestrator, engine.Curator, engine.Operator}
+var roles = []memgov.Role{memgov.Executor, memgov.Verifier, memgov.Orchestrator, memgov.Curator, memgov.Operator}
 
 // actor is one principal of the matrix.
 type actor struct {
 	id     string
-	role   engine.Role
+	role   memgov.Role
 	tenant string
 	agent  string // attribute agent=: acts for this agent
 }
@@ -49,7 +51,7 @@ func actors() []actor {
 		for _, r := range roles {
 			out = append(out, actor{id: t + "-" + string(r), role: r, tenant: t})
 			w := actor{id: t + "-" + string(r) + "-w", role: r, tenant: t, agent: writer}
-			if t == home && r == engine.Executor {
+			if t == home && r == memgov.Executor {
 				w = actor{id: writer, role: r, tenant: t}
 			}
 			out = append(out, w)
@@ -126,13 +128,13 @@ type fixtures struct {
 	n   int
 }
 
-func (f *fixtures) item(layer engine.Layer) fixture {
+func (f *fixtures) item(layer memgov.Layer) fixture {
 	f.t.Helper()
 	f.n++
 	fx := fixture{ref: fmt.Sprintf("%s/%s/c%d", home, writer, f.n), key: fmt.Sprintf("k%d", f.n),
 		content: fmt.Sprintf("acme-private-%d marta kowalczyk", f.n)}
 	c, _ := json.Marshal(map[string]string{"text": fx.content})
-	r, err := f.eng.Put(context.Background(), engine.PutRequest{MemoryRef: fx.ref, Key: fx.key, Layer: layer, Content: c, Actor: writer, Reason: "fixture"})
+	r, err := f.eng.Put(context.Background(), memgov.PutRequest{MemoryRef: fx.ref, Key: fx.key, Layer: layer, Content: c, Actor: writer, Reason: "fixture"})
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -149,14 +151,14 @@ func (f *fixtures) reviewed() fixture {
 		content: fmt.Sprintf("Customer %d of acme-private-%d wants invoices in German.", f.n, f.n)}
 	conf := 0.9
 	auth := 1.0
-	req := engine.WriteRequest{SourceAgentID: writer, MemoryRef: fx.ref, Key: fx.key, TargetLayer: engine.Episodic,
+	req := memgov.WriteRequest{SourceAgentID: writer, MemoryRef: fx.ref, Key: fx.key, TargetLayer: memgov.Episodic,
 		ObservationType: "user_stated_preference", Confidence: &conf, Content: json.RawMessage(`{"text":` + strconv.Quote(fx.content) + `}`),
-		EvidenceRefs: []engine.EvidenceRef{{SourceType: "HUMAN_INPUT", SourceURI: "chat://7", Authority: &auth}}}
+		EvidenceRefs: []oplog.EvidenceRef{{SourceType: "HUMAN_INPUT", SourceURI: "chat://7", Authority: &auth}}}
 	r, err := f.eng.Write(context.Background(), req)
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	if r.Status != engine.StatusDeferred || r.ReviewID == "" {
+	if r.Status != memgov.StatusDeferred || r.ReviewID == "" {
 		f.t.Fatalf("fixture review: %+v", r)
 	}
 	fx.review = r.ReviewID
@@ -167,7 +169,7 @@ func (f *fixtures) proposal() fixture {
 	f.t.Helper()
 	f.n++
 	fx := fixture{ref: home + "/" + writer, content: fmt.Sprintf("acme-private-%d", f.n)}
-	p, err := f.eng.CreateProposal(context.Background(), engine.ProposalInput{Kind: "prompt-template", Title: "t",
+	p, err := f.eng.CreateProposal(context.Background(), memgov.ProposalInput{Kind: "prompt-template", Title: "t",
 		Artifact: json.RawMessage(`{"template":"` + fx.content + `"}`)}, writer)
 	if err != nil {
 		f.t.Fatal(err)
@@ -181,18 +183,18 @@ func (f *fixtures) proposal() fixture {
 type command struct {
 	name   string
 	action engine.Action
-	layers []engine.Layer // the layers the action needs its op on ("": any)
+	layers []memgov.Layer // the layers the action needs its op on ("": any)
 	read   bool           // allowed means the content is shown
 	people bool           // a decision of the console (the review service): people only
 	whole  bool           // a whole-map read: every layer
-	setup  func(f *fixtures, l engine.Layer) fixture
+	setup  func(f *fixtures, l memgov.Layer) fixture
 	args   func(fx fixture, a actor) []string
 }
 
-func itemCmd(name string, act engine.Action, extra ...string) func(l engine.Layer) command {
-	return func(l engine.Layer) command {
-		return command{name: name + "/" + string(l), action: act, layers: []engine.Layer{l}, people: name != "annotate",
-			setup: func(f *fixtures, l engine.Layer) fixture { return f.item(l) },
+func itemCmd(name string, act engine.Action, extra ...string) func(l memgov.Layer) command {
+	return func(l memgov.Layer) command {
+		return command{name: name + "/" + string(l), action: act, layers: []memgov.Layer{l}, people: name != "annotate",
+			setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 			args: func(fx fixture, a actor) []string {
 				return append([]string{name, fx.item, "--by", a.id}, extra...)
 			}}
@@ -201,17 +203,17 @@ func itemCmd(name string, act engine.Action, extra ...string) func(l engine.Laye
 
 func commands() []command {
 	var cs []command
-	for _, l := range []engine.Layer{engine.Session, engine.Semantic} {
+	for _, l := range []memgov.Layer{memgov.Session, memgov.Semantic} {
 		l := l
 		cs = append(cs,
-			command{name: "rollback/" + string(l), action: engine.ActRollback, layers: []engine.Layer{l},
-				setup: func(f *fixtures, l engine.Layer) fixture { return f.item(l) },
+			command{name: "rollback/" + string(l), action: engine.ActRollback, layers: []memgov.Layer{l},
+				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args: func(fx fixture, a actor) []string {
 					return []string{"rollback", fx.version, "--by", a.id, "--reason", "matrix"}
 				}},
 			itemCmd("pin", engine.ActPin)(l),
-			command{name: "unpin/" + string(l), action: engine.ActUnpin, layers: []engine.Layer{l},
-				setup: func(f *fixtures, l engine.Layer) fixture {
+			command{name: "unpin/" + string(l), action: engine.ActUnpin, layers: []memgov.Layer{l},
+				setup: func(f *fixtures, l memgov.Layer) fixture {
 					fx := f.item(l)
 					if _, err := f.eng.Pin(context.Background(), fx.item, home+"-curator", "fixture"); err != nil {
 						f.t.Fatal(err)
@@ -221,77 +223,77 @@ func commands() []command {
 				args: func(fx fixture, a actor) []string { return []string{"unpin", fx.item, "--by", a.id} }},
 			itemCmd("expire", engine.ActExpire, "--reason", "matrix")(l),
 			itemCmd("annotate", engine.ActAnnotate, "--note", "matrix")(l),
-			command{name: "reclassify/" + string(l), action: engine.ActReclassify, layers: []engine.Layer{l, engine.Episodic}, people: true,
-				setup: func(f *fixtures, l engine.Layer) fixture { return f.item(l) },
+			command{name: "reclassify/" + string(l), action: engine.ActReclassify, layers: []memgov.Layer{l, memgov.Episodic}, people: true,
+				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args: func(fx fixture, a actor) []string {
 					return []string{"reclassify", fx.item, "--layer", "EPISODIC", "--by", a.id, "--reason", "matrix"}
 				}},
 			// Reads: allowed means the content is printed.
-			command{name: "get/" + string(l), action: engine.ActRead, layers: []engine.Layer{l}, read: true,
-				setup: func(f *fixtures, l engine.Layer) fixture { return f.item(l) },
+			command{name: "get/" + string(l), action: engine.ActRead, layers: []memgov.Layer{l}, read: true,
+				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args:  func(fx fixture, a actor) []string { return []string{"get", fx.ref, fx.key, "--as", a.id} }},
-			command{name: "list/" + string(l), action: engine.ActRead, layers: []engine.Layer{l}, read: true,
-				setup: func(f *fixtures, l engine.Layer) fixture { return f.item(l) },
+			command{name: "list/" + string(l), action: engine.ActRead, layers: []memgov.Layer{l}, read: true,
+				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args:  func(fx fixture, a actor) []string { return []string{"list", fx.ref, "--as", a.id} }},
-			command{name: "search/" + string(l), action: engine.ActRead, layers: []engine.Layer{l}, read: true,
-				setup: func(f *fixtures, l engine.Layer) fixture { return f.item(l) },
+			command{name: "search/" + string(l), action: engine.ActRead, layers: []memgov.Layer{l}, read: true,
+				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args: func(fx fixture, a actor) []string {
 					return []string{"search", fx.ref, fx.content, "--as", a.id}
 				}},
-			command{name: "history/" + string(l), action: engine.ActRead, layers: []engine.Layer{l}, read: true,
-				setup: func(f *fixtures, l engine.Layer) fixture { return f.item(l) },
+			command{name: "history/" + string(l), action: engine.ActRead, layers: []memgov.Layer{l}, read: true,
+				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args:  func(fx fixture, a actor) []string { return []string{"history", fx.item, "--as", a.id} }},
-			command{name: "at/" + string(l), action: engine.ActRead, layers: []engine.Layer{l}, read: true,
-				setup: func(f *fixtures, l engine.Layer) fixture { return f.item(l) },
+			command{name: "at/" + string(l), action: engine.ActRead, layers: []memgov.Layer{l}, read: true,
+				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args: func(fx fixture, a actor) []string {
 					return []string{"at", fx.ref, "--lsn", strconv.FormatInt(fx.lsn, 10), "--as", a.id}
 				}},
-			command{name: "snapshot-export/" + string(l), action: engine.ActRead, layers: []engine.Layer{l}, read: true, whole: true,
-				setup: func(f *fixtures, l engine.Layer) fixture { return f.item(l) },
+			command{name: "snapshot-export/" + string(l), action: engine.ActRead, layers: []memgov.Layer{l}, read: true, whole: true,
+				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args:  func(fx fixture, a actor) []string { return []string{"snapshot", "export", fx.ref, "--as", a.id} }},
 		)
 	}
-	session := func(f *fixtures, _ engine.Layer) fixture { return f.item(engine.Session) }
-	review := func(f *fixtures, _ engine.Layer) fixture { return f.reviewed() }
+	session := func(f *fixtures, _ memgov.Layer) fixture { return f.item(memgov.Session) }
+	review := func(f *fixtures, _ memgov.Layer) fixture { return f.reviewed() }
 	cs = append(cs,
-		command{name: "lease-acquire", action: engine.ActLease, layers: []engine.Layer{engine.Session}, setup: session,
+		command{name: "lease-acquire", action: engine.ActLease, layers: []memgov.Layer{memgov.Session}, setup: session,
 			args: func(fx fixture, a actor) []string { return []string{"lease", "acquire", fx.ref, fx.key, "--by", a.id} }},
-		command{name: "consolidate", action: engine.ActConsolidate, layers: []engine.Layer{""}, setup: session,
+		command{name: "consolidate", action: engine.ActConsolidate, layers: []memgov.Layer{""}, setup: session,
 			args: func(fx fixture, a actor) []string { return []string{"consolidate", fx.ref, "--by", a.id} }},
-		command{name: "forget", action: engine.ActForget, layers: []engine.Layer{""}, setup: session,
+		command{name: "forget", action: engine.ActForget, layers: []memgov.Layer{""}, setup: session,
 			args: func(fx fixture, a actor) []string {
 				return []string{"forget", fx.ref, "--subject", "marta", "--by", a.id, "--reason", "matrix"}
 			}},
-		command{name: "erase-dry-run", action: engine.ActErase, layers: []engine.Layer{engine.Session}, setup: session,
+		command{name: "erase-dry-run", action: engine.ActErase, layers: []memgov.Layer{memgov.Session}, setup: session,
 			args: func(fx fixture, a actor) []string {
 				return []string{"erase", "--subject", fx.content, "--by", a.id, "--dry-run"}
 			}},
-		command{name: "baseline-approve", action: engine.ActBaselineApprove, layers: []engine.Layer{""}, setup: session,
+		command{name: "baseline-approve", action: engine.ActBaselineApprove, layers: []memgov.Layer{""}, setup: session,
 			args: func(fx fixture, a actor) []string {
 				return []string{"baseline", "approve", fx.ref, "--by", a.id, "--type", "persistent", "--ttl", "86400", "--policy", "alert-on-drift", "--level", "1"}
 			}},
-		command{name: "review-claim", action: engine.ActReviewClaim, layers: []engine.Layer{engine.Episodic}, setup: review,
+		command{name: "review-claim", action: engine.ActReviewClaim, layers: []memgov.Layer{memgov.Episodic}, setup: review,
 			args: func(fx fixture, a actor) []string { return []string{"review", "claim", fx.review, "--by", a.id} }},
-		command{name: "review-approve", action: engine.ActReviewDecide, layers: []engine.Layer{engine.Episodic}, setup: review,
+		command{name: "review-approve", action: engine.ActReviewDecide, layers: []memgov.Layer{memgov.Episodic}, setup: review,
 			args: func(fx fixture, a actor) []string {
 				return []string{"review", "approve", fx.review, "--by", a.id, "--note", "ok"}
 			}},
-		command{name: "review-reject", action: engine.ActReviewDecide, layers: []engine.Layer{engine.Episodic}, setup: review,
+		command{name: "review-reject", action: engine.ActReviewDecide, layers: []memgov.Layer{memgov.Episodic}, setup: review,
 			args: func(fx fixture, a actor) []string {
 				return []string{"review", "reject", fx.review, "--by", a.id, "--code", engine.RejectCodes[0], "--note", "no"}
 			}},
-		command{name: "review-escalate", action: engine.ActReviewEscalate, layers: []engine.Layer{engine.Episodic}, setup: review,
+		command{name: "review-escalate", action: engine.ActReviewEscalate, layers: []memgov.Layer{memgov.Episodic}, setup: review,
 			args: func(fx fixture, a actor) []string {
 				return []string{"review", "escalate", fx.review, "--by", a.id, "--note", "up"}
 			}},
-		command{name: "review-release", action: engine.ActReviewRelease, layers: []engine.Layer{engine.Episodic}, setup: review,
+		command{name: "review-release", action: engine.ActReviewRelease, layers: []memgov.Layer{memgov.Episodic}, setup: review,
 			args: func(fx fixture, a actor) []string { return []string{"review", "release", fx.review, "--by", a.id} }},
-		command{name: "workspace-create", action: engine.ActWorkspace, layers: []engine.Layer{""}, setup: session,
+		command{name: "workspace-create", action: engine.ActWorkspace, layers: []memgov.Layer{""}, setup: session,
 			args: func(fx fixture, a actor) []string {
 				return []string{"workspace", "create", fx.ref, "--agent", a.id, "--name", "w-" + fx.key}
 			}},
-		command{name: "proposal-apply", action: engine.ActProposalActivate, layers: []engine.Layer{""},
-			setup: func(f *fixtures, _ engine.Layer) fixture { return f.proposal() },
+		command{name: "proposal-apply", action: engine.ActProposalActivate, layers: []memgov.Layer{""},
+			setup: func(f *fixtures, _ memgov.Layer) fixture { return f.proposal() },
 			args:  func(fx fixture, a actor) []string { return []string{"proposal", "apply", fx.proposal, "--by", a.id} }},
 	)
 	return cs
@@ -312,22 +314,22 @@ func expect(c command, a actor, ref string) bool {
 	if a.tenant != home {
 		// CTI-1. An erasure by a curator of another tenant runs, and
 		// finds nothing there.
-		return c.action == engine.ActErase && a.role == engine.Curator
+		return c.action == engine.ActErase && a.role == memgov.Curator
 	}
-	if c.people && a.role != engine.Curator && a.role != engine.Operator {
+	if c.people && a.role != memgov.Curator && a.role != memgov.Operator {
 		return false
 	}
 	switch rule.Who {
 	case engine.People:
-		if a.role != engine.Curator && a.role != engine.Operator {
+		if a.role != memgov.Curator && a.role != memgov.Operator {
 			return false
 		}
 	case engine.Curators:
-		if a.role != engine.Curator {
+		if a.role != memgov.Curator {
 			return false
 		}
 	case engine.Owner:
-		if a.role == engine.Executor && !own {
+		if a.role == memgov.Executor && !own {
 			return false
 		}
 	}
@@ -341,7 +343,7 @@ func expect(c command, a actor, ref string) bool {
 		if !pol.Allowed(role, string(l), rule.Op) {
 			return false
 		}
-		if a.role == engine.Executor && (l == engine.Working || l == engine.Session) && !own {
+		if a.role == memgov.Executor && (l == memgov.Working || l == memgov.Session) && !own {
 			return false
 		}
 	}
@@ -364,7 +366,7 @@ func TestAuthorityMatrixCLI(t *testing.T) {
 	cells, allowed := 0, 0
 	for _, cmd := range commands() {
 		for _, a := range actors() {
-			var layer engine.Layer
+			var layer memgov.Layer
 			if len(cmd.layers) > 0 {
 				layer = cmd.layers[0]
 			}

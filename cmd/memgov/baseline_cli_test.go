@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/store/sqlite"
 )
@@ -31,7 +32,7 @@ func seedMemory(t *testing.T, c *cli, ref string, kv map[string]string) {
 	e := engine.New(s, k)
 	for key, text := range kv {
 		body, _ := json.Marshal(map[string]string{"text": text})
-		if _, err := e.Put(context.Background(), engine.PutRequest{MemoryRef: ref, Key: key, Layer: engine.Semantic, Content: body, Actor: "bot"}); err != nil {
+		if _, err := e.Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -116,9 +117,9 @@ index).`,
 			}
 			if !rep.OK {
 				if rep.Table != "" {
-					return &exitCodeError{code: exitError, err: fmt.Errorf("%w: table %s row %s (log entry %d): %s", engine.ErrTampered, rep.Table, rep.Row, rep.BadLSN, rep.Problem)}
+					return &exitCodeError{code: exitError, err: fmt.Errorf("%w: table %s row %s (log entry %d): %s", memgov.ErrTampered, rep.Table, rep.Row, rep.BadLSN, rep.Problem)}
 				}
-				return &exitCodeError{code: exitError, err: fmt.Errorf("%w at LSN %d: %s", engine.ErrTampered, rep.BadLSN, rep.Problem)}
+				return &exitCodeError{code: exitError, err: fmt.Errorf("%w at LSN %d: %s", memgov.ErrTampered, rep.BadLSN, rep.Problem)}
 			}
 			return nil
 		},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/guard"
@@ -79,7 +80,7 @@ can recompute the snapshot_hash.`,
 
 // engineErr turns invalid-input errors of the engine into usage errors (exit 2).
 func engineErr(err error) error {
-	if errors.Is(err, engine.ErrInvalid) {
+	if errors.Is(err, memgov.ErrInvalid) {
 		return &usageError{err}
 	}
 	return err
@@ -93,7 +94,7 @@ func (a *app) baselineCommand() *cobra.Command {
   memgov baseline show acme/billing-agent --json`,
 	}
 	var (
-		r   engine.ApproveRequest
+		r   memgov.ApproveRequest
 		typ string
 		alg string
 	)
@@ -111,7 +112,7 @@ agent of REF, whose instances are refs below it, e.g. REF/instance-2).`,
   memgov baseline approve acme/stateless-agent --by oncall --type none --policy deny-on-drift --level 1`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r.MemoryRef, r.MemoryType, r.Algorithm = args[0], engine.MemoryType(typ), canon.Algorithm(alg)
+			r.MemoryRef, r.MemoryType, r.Algorithm = args[0], memgov.MemoryType(typ), canon.Algorithm(alg)
 			svc, err := a.reviewer(cmd, r.By)
 			if err != nil {
 				return err
@@ -212,7 +213,7 @@ agent start-up. It exits 0 when the action is allow and 5 when it is deny.`,
 		Example: "  memgov verify acme/billing-agent --json\n  memgov verify initech/policy-agent/instance-2 --state memory.json --json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			req := engine.VerifyRequest{MemoryRef: args[0], Deep: deep}
+			req := memgov.VerifyRequest{MemoryRef: args[0], Deep: deep}
 			if state != "" {
 				b, err := os.ReadFile(state)
 				if err != nil {
@@ -298,7 +299,7 @@ operator acknowledges the drift.`,
 				}
 				fmt.Fprintf(a.stdout, "session %s ended on %s\n", s.ID, s.MemoryRef)
 				// What the session left behind is drift from now on.
-				if res, err := eng.VerifyMemory(cmd.Context(), engine.VerifyRequest{MemoryRef: args[0], Actor: by}); err == nil && res.Drift {
+				if res, err := eng.VerifyMemory(cmd.Context(), memgov.VerifyRequest{MemoryRef: args[0], Actor: by}); err == nil && res.Drift {
 					fmt.Fprintf(a.stdout, "drift %s: %s; the next session is %s (memgov drift ack %s --by OPERATOR --resolve reapprove|rollback)\n",
 						res.DriftID, res.Cause, map[string]string{"deny": "refused", "allow": "allowed with an alert"}[res.Action], res.DriftID)
 				}
@@ -367,9 +368,9 @@ func (a *app) memCheckpointCommand() *cobra.Command {
 			if err := a.bindReader(cmd, eng, cpAs, args[0]); err != nil {
 				return err
 			}
-			var list []engine.MemOp
+			var list []memgov.MemOp
 			t := a.table("INDEX", "OP", "KEY", "LSN", "LEAF")
-			err = eng.MemoryOps(cmd.Context(), args[0], func(o engine.MemOp) error {
+			err = eng.MemoryOps(cmd.Context(), args[0], func(o memgov.MemOp) error {
 				if opsJSON {
 					list = append(list, o)
 				} else {
@@ -382,7 +383,7 @@ func (a *app) memCheckpointCommand() *cobra.Command {
 			}
 			if opsJSON {
 				if list == nil {
-					list = []engine.MemOp{}
+					list = []memgov.MemOp{}
 				}
 				return a.printJSON(list)
 			}
@@ -517,7 +518,7 @@ func (a *app) driftCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			evs, err := eng.ListDrift(cmd.Context(), engine.DriftQuery{MemoryRef: ref, OpenOnly: !all})
+			evs, err := eng.ListDrift(cmd.Context(), memgov.DriftQuery{MemoryRef: ref, OpenOnly: !all})
 			if err != nil {
 				return err
 			}
@@ -596,12 +597,12 @@ func (a *app) driftCommand() *cobra.Command {
 			t.row("changes", rep.Summary())
 			t.flush()
 			for _, c := range rep.Changes {
-				fmt.Fprintf(a.stdout, "\n%s  %s\n", strings.ToUpper(c.Kind), sanitize(c.Key))
+				fmt.Fprintf(a.stdout, "\n%s  %s\n", strings.ToUpper(c.Kind), guard.SanitizeLine(c.Key))
 				if c.Old != nil {
-					fmt.Fprintf(a.stdout, " - %s\n", sanitize(string(c.Old)))
+					fmt.Fprintf(a.stdout, " - %s\n", guard.SanitizeLine(string(c.Old)))
 				}
 				if c.New != nil {
-					fmt.Fprintf(a.stdout, " + %s\n", sanitize(string(c.New)))
+					fmt.Fprintf(a.stdout, " + %s\n", guard.SanitizeLine(string(c.New)))
 				}
 				if c.Outside {
 					fmt.Fprintln(a.stdout, " changed outside memgov: no log entry, no review")
@@ -616,7 +617,7 @@ func (a *app) driftCommand() *cobra.Command {
 	show.Flags().BoolVar(&showJSON, "json", false, "print JSON")
 	show.Flags().StringVar(&driftAs, "as", "", asHelp)
 	var (
-		ack     engine.AckRequest
+		ack     memgov.AckRequest
 		ackJSON bool
 	)
 	ackCmd := &cobra.Command{
@@ -630,7 +631,7 @@ outside memgov are rebuilt from the log first). Only operators and curators.`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ack.DriftID = args[0]
-			if ack.Resolution != engine.ResolveReapprove && ack.Resolution != engine.ResolveRollback {
+			if ack.Resolution != memgov.ResolveReapprove && ack.Resolution != memgov.ResolveRollback {
 				return usagef("--resolve must be reapprove or rollback")
 			}
 			svc, err := a.reviewer(cmd, ack.By)
@@ -658,6 +659,3 @@ outside memgov are rebuilt from the log first). Only operators and curators.`,
 	cmd.AddCommand(list, show, ackCmd)
 	return cmd
 }
-
-// sanitize makes agent-written text safe for a terminal line.
-func sanitize(s string) string { return guard.SanitizeLine(s) }

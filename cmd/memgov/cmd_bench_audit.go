@@ -10,7 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // benchAuditPoint is `audit verify` measured at one log size.
@@ -93,17 +95,17 @@ func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueByte
 	}
 	defer done()
 	e := engine.New(s, benchKey)
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "bench-agent", Role: engine.Executor, Tenant: "bench"}, "bench"); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "bench-agent", Role: memgov.Executor, Tenant: "bench"}, "bench"); err != nil {
 		return err
 	}
 	filler := strings.Repeat("x", valueBytes)
 	conf := 0.9
-	appendOne := func(tx engine.Tx, i int) error {
+	appendOne := func(tx memgov.Tx, i int) error {
 		content, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("fact %d %s", i, filler[:valueBytes-8])})
-		entry := &engine.LogEntry{Time: e.Now(), Op: engine.OpInsert, MemoryRef: fmt.Sprintf("bench/agent-%03d", i%refs), ItemID: engine.NewID(),
+		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Insert, MemoryRef: fmt.Sprintf("bench/agent-%03d", i%refs), ItemID: engine.NewID(),
 			VersionID: engine.NewID(), Actor: "bench-agent"}
-		if err := entry.Seal(engine.Payload{Key: fmt.Sprintf("k%08d", i), Layer: string(engine.Semantic), Content: content,
-			ContentHash: engine.HashPayload(content), Confidence: &conf, Reason: "bench seed"}); err != nil {
+		if err := entry.Seal(oplog.Payload{Key: fmt.Sprintf("k%08d", i), Layer: string(memgov.Semantic), Content: content,
+			ContentHash: oplog.HashPayload(content), Confidence: &conf, Reason: "bench seed"}); err != nil {
 			return err
 		}
 		return tx.Append(ctx, entry)
@@ -114,7 +116,7 @@ func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueByte
 		start := time.Now()
 		const batch = 20000
 		for next < size-1 {
-			if err := s.Update(ctx, func(tx engine.Tx) error {
+			if err := s.Update(ctx, func(tx memgov.Tx) error {
 				for end := min(next+batch, size-1); next < end; next++ {
 					if err := appendOne(tx, next); err != nil {
 						return err
@@ -154,7 +156,7 @@ func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueByte
 			return err
 		}
 		// More writes after the verify: the next verify checks them.
-		if err := s.Update(ctx, func(tx engine.Tx) error {
+		if err := s.Update(ctx, func(tx memgov.Tx) error {
 			for end := next + appends; next < end; next++ {
 				if err := appendOne(tx, next); err != nil {
 					return err

@@ -11,8 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -155,11 +157,11 @@ it configures.`,
 				defer f.Close()
 				tw = json.NewEncoder(f)
 			}
-			pairLayer := engine.Layer(strings.ToUpper(layer))
+			pairLayer := memgov.Layer(strings.ToUpper(layer))
 			if !pairLayer.Durable() {
 				return usagef("--layer must be a durable layer (EPISODIC, SEMANTIC or PROCEDURAL), not %q", layer)
 			}
-			writer, err := engine.ParseRole(role)
+			writer, err := memgov.ParseRole(role)
 			if err != nil {
 				return usagef("--role: %v", err)
 			}
@@ -209,9 +211,9 @@ it configures.`,
 	cmd.Flags().StringVar(&corpus, "corpus", "", "labelled JSON-lines corpus `FILE`")
 	cmd.Flags().StringVar(&dir, "dir", "", "where to put the scratch database (default: a temporary directory)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.Flags().StringVar(&layer, "layer", string(engine.Semantic), "the durable `LAYER` pairs are written to (EPISODIC, SEMANTIC or PROCEDURAL)")
+	cmd.Flags().StringVar(&layer, "layer", string(memgov.Semantic), "the durable `LAYER` pairs are written to (EPISODIC, SEMANTIC or PROCEDURAL)")
 	cmd.Flags().StringVar(&trace, "trace", "", "write each record's outcome to `FILE` as JSON lines")
-	cmd.Flags().StringVar(&role, "role", string(engine.Orchestrator), "the `ROLE` of the writing agent: with executor, first texts wait for a curator as drafts")
+	cmd.Flags().StringVar(&role, "role", string(memgov.Orchestrator), "the `ROLE` of the writing agent: with executor, first texts wait for a curator as drafts")
 	return cmd
 }
 
@@ -282,7 +284,7 @@ type traceOutcome struct {
 	Linked    []string `json:"linked,omitempty"`
 }
 
-func outcomeOf(r engine.WriteResult) traceOutcome {
+func outcomeOf(r memgov.WriteResult) traceOutcome {
 	o := traceOutcome{Status: r.Status, Reason: r.Reason, Detail: r.Detail, Rule: r.Rule, RuleWords: r.RuleWords}
 	for _, l := range r.Links {
 		o.Linked = append(o.Linked, l.Key)
@@ -290,7 +292,7 @@ func outcomeOf(r engine.WriteResult) traceOutcome {
 	return o
 }
 
-func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateRecord, pairLayer engine.Layer, role engine.Role, trace *json.Encoder) (benchGatesReport, error) {
+func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateRecord, pairLayer memgov.Layer, role memgov.Role, trace *json.Encoder) (benchGatesReport, error) {
 	emit := func(t gateTrace) error {
 		if trace == nil {
 			return nil
@@ -299,7 +301,7 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 	}
 	rep := benchGatesReport{Records: len(recs), Gates: map[string]*confusion{}, Outcomes: map[string]int{}, ByLabel: map[string]map[string]int{},
 		ByRule: map[string]map[string]map[string]int{}}
-	byRule := func(label string, res engine.WriteResult) {
+	byRule := func(label string, res memgov.WriteResult) {
 		if res.Rule == "" {
 			return
 		}
@@ -315,7 +317,7 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 		}
 		rep.ByRule[res.Rule][label][out]++
 	}
-	count := func(label string, res engine.WriteResult) {
+	count := func(label string, res memgov.WriteResult) {
 		o := res.Status + " " + res.Reason
 		rep.Outcomes[o]++
 		if rep.ByLabel[label] == nil {
@@ -339,24 +341,24 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 	}
 	e := engine.New(s, benchKey, append([]engine.Option{engine.WithPolicy(pol)}, modelOptions(pol)...)...)
 	const agent = "bench-agent"
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: agent, Role: role, Tenant: "bench"}, "bench"); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: agent, Role: role, Tenant: "bench"}, "bench"); err != nil {
 		return rep, err
 	}
 	conf := 0.9
 	n := 0
 	layer := pairLayer
-	write := func(ref, text string, evidence engine.EvidenceRef) (engine.WriteResult, error) {
+	write := func(ref, text string, evidence oplog.EvidenceRef) (memgov.WriteResult, error) {
 		c, err := json.Marshal(map[string]string{"text": text})
 		if err != nil {
-			return engine.WriteResult{}, err
+			return memgov.WriteResult{}, err
 		}
 		// Each write its own idempotency token: the same text recurs across
 		// records, which are independent writes.
 		n++
-		return e.Write(ctx, engine.WriteRequest{SourceAgentID: agent, MemoryRef: ref, TargetLayer: layer, IdempotencyToken: fmt.Sprintf("bench-%08d", n),
-			Content: c, Confidence: &conf, ObservationType: "tool_result_verified", EvidenceRefs: []engine.EvidenceRef{evidence}})
+		return e.Write(ctx, memgov.WriteRequest{SourceAgentID: agent, MemoryRef: ref, TargetLayer: layer, IdempotencyToken: fmt.Sprintf("bench-%08d", n),
+			Content: c, Confidence: &conf, ObservationType: "tool_result_verified", EvidenceRefs: []oplog.EvidenceRef{evidence}})
 	}
-	doc := engine.EvidenceRef{SourceType: "DOCUMENT", SourceURI: "https://bench.example/source"}
+	doc := oplog.EvidenceRef{SourceType: "DOCUMENT", SourceURI: "https://bench.example/source"}
 	gateOf := func(name string) *confusion {
 		if rep.Gates[name] == nil {
 			rep.Gates[name] = &confusion{}
@@ -378,18 +380,18 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 			if err := emit(gateTrace{Record: i + 1, Kind: r.Kind, Label: r.Label, Text: r.Text, Outcome: outcomeOf(res)}); err != nil {
 				return rep, err
 			}
-			refused := res.Status == engine.StatusRejected && res.Reason == gate.ReasonContentPolicy
+			refused := res.Status == memgov.StatusRejected && res.Reason == gate.ReasonContentPolicy
 			gateOf("injection").add(refused, r.Label == "injection")
 			// Held for a person as an order to act in a layer that states
 			// facts: caught, though not refused.
-			held := res.Status == engine.StatusDeferred && res.Reason == gate.ReasonInstructionInMemory
+			held := res.Status == memgov.StatusDeferred && res.Reason == gate.ReasonInstructionInMemory
 			gateOf("injection_flagged").add(refused || held, r.Label == "injection")
 		case "contradiction", "duplicate":
 			first, err := write(ref, r.A, doc)
 			if err != nil {
 				return rep, fmt.Errorf("record %d: %w", i+1, err)
 			}
-			if first.Status != engine.StatusCommitted && first.Status != engine.StatusDeferred {
+			if first.Status != memgov.StatusCommitted && first.Status != memgov.StatusDeferred {
 				rep.SetupFailed++
 			}
 			res, err := write(ref, r.B, doc)
@@ -404,7 +406,7 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 				ev.Excerpt = r.A
 				// EPISODIC, where the writer's role needs no approval: what
 				// keeps such a write from committing is the evidence gate.
-				layer = engine.Episodic
+				layer = memgov.Episodic
 				evRes, err := write(fmt.Sprintf("bench/%s/e%05d", agent, i), r.B, ev)
 				layer = pairLayer
 				if err != nil {
@@ -417,7 +419,7 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 				}
 				flagged := evRes.Reason == gate.ReasonEvidenceContradicts
 				gateOf("evidence_contradicts").add(flagged, r.Label == "contradiction")
-				if r.Label == "contradiction" && evRes.Status == engine.StatusCommitted {
+				if r.Label == "contradiction" && evRes.Status == memgov.StatusCommitted {
 					evCommitted++
 				}
 				break
@@ -429,7 +431,7 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 			conflictReasons := map[string]bool{gate.ReasonStructuralConflict: true, gate.ReasonSemanticConflict: true}
 			isDup := r.Label == "duplicate"
 			byRule(r.Label, res)
-			caught := (res.Status == engine.StatusRejected && dupReasons[res.Reason]) || res.Status == engine.StatusMerged
+			caught := (res.Status == memgov.StatusRejected && dupReasons[res.Reason]) || res.Status == memgov.StatusMerged
 			gateOf("duplicate").add(caught, isDup)
 			flagged := caught || conflictReasons[res.Reason] || len(res.Links) > 0
 			gateOf("duplicate_flagged").add(flagged, isDup)
@@ -444,10 +446,10 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 					linked++
 				}
 				distinct++
-				if res.Status == engine.StatusRejected && dupReasons[res.Reason] {
+				if res.Status == memgov.StatusRejected && dupReasons[res.Reason] {
 					discarded++
 				}
-				if res.Status == engine.StatusMerged {
+				if res.Status == memgov.StatusMerged {
 					merged++
 				}
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/review"
@@ -106,7 +107,7 @@ func runBenchQueue(ctx context.Context, dir string, reviews, samples int, progre
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	now := base.Add(time.Duration(reviews+1) * time.Second)
 	e := engine.New(s, benchKey, engine.WithClock(func() time.Time { return now }))
-	curator := engine.Principal{ID: "bench-curator", Role: engine.Curator, Tenant: engine.AllTenants}
+	curator := memgov.Principal{ID: "bench-curator", Role: memgov.Curator, Tenant: memgov.AllTenants}
 	if _, err := e.AddPrincipal(ctx, curator, "bench"); err != nil {
 		return rep, err
 	}
@@ -116,23 +117,23 @@ func runBenchQueue(ctx context.Context, dir string, reviews, samples int, progre
 	start := time.Now()
 	const batch = 10000
 	for next := 0; next < reviews; {
-		if err := s.Update(ctx, func(tx engine.Tx) error {
+		if err := s.Update(ctx, func(tx memgov.Tx) error {
 			for end := min(next+batch, reviews); next < end; next++ {
 				i := next
 				at := base.Add(time.Duration(i) * time.Second)
 				tier, due := engine.TierAsync, at.Add(time.Duration(48+(i*7919)%240)*time.Hour)
 				if i%10 == 0 {
-					tier, due = engine.TierSync, at.Add(30*time.Hour+time.Duration((i*31)%600)*time.Minute) // none past due while measured
+					tier, due = memgov.TierSync, at.Add(30*time.Hour+time.Duration((i*31)%600)*time.Minute) // none past due while measured
 				}
 				reason := reasons[i%len(reasons)]
 				detail, _ := json.Marshal(engine.ReviewDetail{Reasons: []string{reason}})
 				content, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("%s topic%04d", c.sentence(), i%1000)})
 				data, _ := json.Marshal(oplog.VersionData{Review: &oplog.StagedReview{ID: fmt.Sprintf("rv%07d", i), Tier: tier,
-					Risk: float64((i*37)%100) / 100, Reason: reason, DueAt: due.Format(engine.TimeFormat), Detail: detail}})
-				entry := &engine.LogEntry{Time: at, Op: engine.OpStage, MemoryRef: fmt.Sprintf("bench/agent-%02d", i%50), ItemID: engine.NewID(),
+					Risk: float64((i*37)%100) / 100, Reason: reason, DueAt: due.Format(oplog.TimeFormat), Detail: detail}})
+				entry := &oplog.Entry{Time: at, Op: oplog.Stage, MemoryRef: fmt.Sprintf("bench/agent-%02d", i%50), ItemID: engine.NewID(),
 					VersionID: engine.NewID(), Actor: fmt.Sprintf("agent-%02d", i%50)}
-				if err := entry.Seal(engine.Payload{Key: fmt.Sprintf("k%07d", i), Layer: string(engine.Semantic), Content: content,
-					ContentHash: engine.HashPayload(content), Confidence: &conf, Reason: "staged for review: " + reason, Data: data}); err != nil {
+				if err := entry.Seal(oplog.Payload{Key: fmt.Sprintf("k%07d", i), Layer: string(memgov.Semantic), Content: content,
+					ContentHash: oplog.HashPayload(content), Confidence: &conf, Reason: "staged for review: " + reason, Data: data}); err != nil {
 					return err
 				}
 				if err := tx.Append(ctx, entry); err != nil {

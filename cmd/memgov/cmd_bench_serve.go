@@ -13,8 +13,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/door"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -99,7 +101,7 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 	}
 	e := engine.New(s, benchKey, engine.WithPolicy(pol))
 	const agent, ref = "bench-agent", "bench/bench-agent"
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: agent, Role: engine.Orchestrator, Tenant: "bench"}, "bench"); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: agent, Role: memgov.Orchestrator, Tenant: "bench"}, "bench"); err != nil {
 		return rep, err
 	}
 	token, _, err := e.CreateToken(ctx, agent, 0, "bench", "")
@@ -110,10 +112,10 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 	start := time.Now()
 	const batch = 2000
 	for n := 0; n < items; {
-		rs := make([]engine.PutRequest, 0, batch)
+		rs := make([]memgov.PutRequest, 0, batch)
 		for j := 0; j < batch && n < items; j, n = j+1, n+1 {
 			c, _ := json.Marshal(map[string]string{"text": gen.sentence()})
-			rs = append(rs, engine.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("c%08d", n), Layer: engine.Episodic, Content: c, Actor: agent, Confidence: 0.9})
+			rs = append(rs, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("c%08d", n), Layer: memgov.Episodic, Content: c, Actor: agent, Confidence: 0.9})
 		}
 		if err := e.PutBatch(ctx, rs); err != nil {
 			return rep, err
@@ -155,7 +157,7 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 				return "", err
 			}
 			defer resp.Body.Close()
-			var res engine.WriteResult
+			var res memgov.WriteResult
 			if err := json.NewDecoder(resp.Body).Decode(&res); err != nil {
 				return "", err
 			}
@@ -183,7 +185,7 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 			if res.IsError {
 				return "", fmt.Errorf("add_memory failed: %v", res.Content)
 			}
-			var out engine.WriteResult
+			var out memgov.WriteResult
 			b, _ := json.Marshal(res.StructuredContent)
 			if err := json.Unmarshal(b, &out); err != nil {
 				return "", err
@@ -271,12 +273,12 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 
 // benchRequest is an auto-approved governed write: an orchestrator's
 // EPISODIC note with strong external evidence.
-func benchRequest(agent, ref, key, text string) engine.WriteRequest {
+func benchRequest(agent, ref, key, text string) memgov.WriteRequest {
 	conf, auth := 0.95, 0.95
 	c, _ := json.Marshal(map[string]string{"text": text})
-	return engine.WriteRequest{SourceAgentID: agent, MemoryRef: ref, Key: key, TargetLayer: engine.Episodic,
+	return memgov.WriteRequest{SourceAgentID: agent, MemoryRef: ref, Key: key, TargetLayer: memgov.Episodic,
 		ObservationType: "tool_result_verified", Confidence: &conf, Content: c,
-		EvidenceRefs: []engine.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "bench://source", Authority: &auth}}}
+		EvidenceRefs: []oplog.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "bench://source", Authority: &auth}}}
 }
 
 // bearerRT adds a bearer token to every request.

@@ -10,7 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -104,7 +106,7 @@ func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int
 	defer done()
 	key := benchKey
 	e := engine.New(s, key)
-	for _, p := range []engine.Principal{{ID: "bench-agent", Role: engine.Executor, Tenant: "bench"}, {ID: "bench-operator", Role: engine.Operator, Tenant: "bench"}} {
+	for _, p := range []memgov.Principal{{ID: "bench-agent", Role: memgov.Executor, Tenant: "bench"}, {ID: "bench-operator", Role: memgov.Operator, Tenant: "bench"}} {
 		if _, err := e.AddPrincipal(ctx, p, "bench"); err != nil {
 			return res, err
 		}
@@ -115,12 +117,12 @@ func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int
 	const batch = 20000
 	conf := 0.9
 	for from := 0; from < items; from += batch {
-		err := s.Update(ctx, func(tx engine.Tx) error {
+		err := s.Update(ctx, func(tx memgov.Tx) error {
 			for i := from; i < min(from+batch, items); i++ {
 				content, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("fact %d %s", i, filler[:valueBytes-8])})
-				entry := &engine.LogEntry{Time: e.Now(), Op: engine.OpInsert, MemoryRef: ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bench-agent"}
-				if err := entry.Seal(engine.Payload{Key: fmt.Sprintf("k%08d", i), Layer: string(engine.Semantic), Content: content,
-					ContentHash: engine.HashPayload(content), Confidence: &conf, Reason: "bench seed"}); err != nil {
+				entry := &oplog.Entry{Time: e.Now(), Op: oplog.Insert, MemoryRef: ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bench-agent"}
+				if err := entry.Seal(oplog.Payload{Key: fmt.Sprintf("k%08d", i), Layer: string(memgov.Semantic), Content: content,
+					ContentHash: oplog.HashPayload(content), Confidence: &conf, Reason: "bench seed"}); err != nil {
 					return err
 				}
 				if err := tx.Append(ctx, entry); err != nil {
@@ -137,15 +139,15 @@ func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int
 	res.SeedSeconds = time.Since(start).Seconds()
 
 	t := time.Now()
-	if _, err := e.ApproveBaseline(ctx, engine.ApproveRequest{MemoryRef: ref, By: "bench-operator", MemoryType: engine.MemoryPersistent,
+	if _, err := e.ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: ref, By: "bench-operator", MemoryType: memgov.MemoryPersistent,
 		TTLSeconds: 86400, DriftPolicy: policy.DenyOnDrift, Level: 2}); err != nil {
 		return res, err
 	}
 	res.ApproveMS = msSince(t)
 
-	verify := func() (engine.VerifyResult, time.Duration, error) {
+	verify := func() (memgov.VerifyResult, time.Duration, error) {
 		t := time.Now()
-		r, err := e.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: ref})
+		r, err := e.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref})
 		return r, time.Since(t), err
 	}
 	var ds []time.Duration
@@ -167,7 +169,7 @@ func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int
 	for i := 0; i < reps && i < budget; i++ {
 		content, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("governed change %d", i)})
 		t := time.Now()
-		err := s.Update(ctx, func(tx engine.Tx) error {
+		err := s.Update(ctx, func(tx memgov.Tx) error {
 			g, err := e.DriftGate(ctx, tx, ref)
 			if err != nil {
 				return err
@@ -175,9 +177,9 @@ func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int
 			if g.Deny {
 				return fmt.Errorf("bench: drift gate denied: %+v", g)
 			}
-			entry := &engine.LogEntry{Time: e.Now(), Op: engine.OpInsert, MemoryRef: ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bench-agent"}
-			if err := entry.Seal(engine.Payload{Key: fmt.Sprintf("new-%04d", i), Layer: string(engine.Semantic), Content: content,
-				ContentHash: engine.HashPayload(content), Confidence: &conf}); err != nil {
+			entry := &oplog.Entry{Time: e.Now(), Op: oplog.Insert, MemoryRef: ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bench-agent"}
+			if err := entry.Seal(oplog.Payload{Key: fmt.Sprintf("new-%04d", i), Layer: string(memgov.Semantic), Content: content,
+				ContentHash: oplog.HashPayload(content), Confidence: &conf}); err != nil {
 				return err
 			}
 			return tx.Append(ctx, entry)
@@ -208,7 +210,7 @@ func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int
 	res.RehashMBps = float64(info.Bytes) / 1e6 / el.Seconds()
 
 	t = time.Now()
-	if r, err := e.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: ref, Deep: true}); err != nil || !r.Valid {
+	if r, err := e.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref, Deep: true}); err != nil || !r.Valid {
 		return res, fmt.Errorf("bench: deep verify: %+v %v", r, err)
 	}
 	res.DeepVerifyMS = msSince(t)

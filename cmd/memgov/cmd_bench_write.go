@@ -13,7 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/similar"
 	"github.com/memgov/memgov/store/sqlite"
@@ -191,7 +193,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		lim.Writes = 0
 	}
 	e := engine.New(s, key, engine.WithPolicy(pol))
-	for _, p := range []engine.Principal{{ID: "bench-agent", Role: engine.Orchestrator, Tenant: "bench"}} {
+	for _, p := range []memgov.Principal{{ID: "bench-agent", Role: memgov.Orchestrator, Tenant: "bench"}} {
 		if _, err := e.AddPrincipal(ctx, p, "bench"); err != nil {
 			return rep, err
 		}
@@ -202,12 +204,12 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	start := time.Now()
 	const batch = 2000
 	for done := 0; done < items; {
-		rs := make([]engine.PutRequest, 0, batch)
+		rs := make([]memgov.PutRequest, 0, batch)
 		for j := 0; j < batch && done < items; j, done = j+1, done+1 {
 			t := gen.sentence()
 			texts = append(texts, t)
 			c, _ := json.Marshal(map[string]string{"text": t})
-			rs = append(rs, engine.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("c%08d", done), Layer: engine.Episodic, Content: c, Actor: "bench-agent", Confidence: 0.9})
+			rs = append(rs, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("c%08d", done), Layer: memgov.Episodic, Content: c, Actor: "bench-agent", Confidence: 0.9})
 		}
 		if err := e.PutBatch(ctx, rs); err != nil {
 			return rep, err
@@ -237,7 +239,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	for i := 0; i < writes; i++ {
 		c, _ := json.Marshal(map[string]string{"text": gen.sentence()})
 		w0 := time.Now()
-		if _, err := e.Put(ctx, engine.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("raw%06d", i), Layer: engine.Episodic, Content: c, Actor: "bench-agent"}); err != nil {
+		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("raw%06d", i), Layer: memgov.Episodic, Content: c, Actor: "bench-agent"}); err != nil {
 			return rep, err
 		}
 		put = append(put, time.Since(w0))
@@ -259,9 +261,9 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		conf := 0.95
 		auth := 0.95
 		c, _ := json.Marshal(map[string]string{"text": gen.sentence()})
-		req := engine.WriteRequest{SourceAgentID: "bench-agent", MemoryRef: ref, Key: fmt.Sprintf("gov%06d", i), TargetLayer: engine.Episodic,
+		req := memgov.WriteRequest{SourceAgentID: "bench-agent", MemoryRef: ref, Key: fmt.Sprintf("gov%06d", i), TargetLayer: memgov.Episodic,
 			ObservationType: "tool_result_verified", Confidence: &conf, Content: c,
-			EvidenceRefs: []engine.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "bench://source", Authority: &auth}}}
+			EvidenceRefs: []oplog.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "bench://source", Authority: &auth}}}
 		w0 := time.Now()
 		res, err := e.Write(ctx, req)
 		if err != nil {
@@ -296,7 +298,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	for i := 0; i < lookups; i++ {
 		q := gen.nearCopy(texts[gen.rng.IntN(len(texts))])
 		w0 := time.Now()
-		got, err := e.NearDuplicates(ctx, ref, engine.Episodic, q, pol.Dedup.Semantic)
+		got, err := e.NearDuplicates(ctx, ref, memgov.Episodic, q, pol.Dedup.Semantic)
 		if err != nil {
 			return rep, err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -39,7 +40,7 @@ func adapter(eng *engine.Engine, as string) *engine.MemoryAdapter {
 
 // denied maps authorization errors to exit 5.
 func denied(err error) error {
-	if errors.Is(err, engine.ErrForbidden) || errors.Is(err, engine.ErrUnauthorized) {
+	if errors.Is(err, engine.ErrForbidden) || errors.Is(err, memgov.ErrUnauthorized) {
 		return &exitCodeError{code: exitDenied, err: err}
 	}
 	return err
@@ -91,7 +92,7 @@ about 1 ms in a serving process (memgov serve, mcp).`,
 			q.MemoryRef, q.Query = args[0], args[1]
 			a.readerNote(reader(as))
 			hits, rid, err := adapter(eng, as).SearchRead(cmd.Context(), q)
-			if errors.Is(err, engine.ErrInvalid) {
+			if errors.Is(err, memgov.ErrInvalid) {
 				return &usageError{err}
 			}
 			if err != nil {
@@ -151,7 +152,7 @@ curator or operator of REF's tenant.`,
 				return err
 			}
 			res, err := eng.Forget(cmd.Context(), args[0], subject, by, why)
-			if errors.Is(err, engine.ErrInvalid) {
+			if errors.Is(err, memgov.ErrInvalid) {
 				return &usageError{err}
 			}
 			if err != nil {
@@ -217,7 +218,7 @@ memory.compacted {tokenBudget, tokensUsed, indexUpdated}.`,
 				}
 				return &exitCodeError{code: exitRejected, err: err}
 			}
-			if errors.Is(err, engine.ErrInvalid) {
+			if errors.Is(err, memgov.ErrInvalid) {
 				return &usageError{err}
 			}
 			if err != nil {
@@ -283,7 +284,7 @@ agent.memory.consolidated {inputCount, outputCount, memoryRef}.`,
 			}
 			r.MemoryRef = args[0]
 			res, err := eng.Consolidate(cmd.Context(), r)
-			if errors.Is(err, engine.ErrInvalid) {
+			if errors.Is(err, memgov.ErrInvalid) {
 				return &usageError{err}
 			}
 			if err != nil {
@@ -371,7 +372,7 @@ condition, emitting a content-free commitment.fired event.`,
 				return err
 			}
 			res, err := eng.TickCommitments(cmd.Context(), args[0], by)
-			if errors.Is(err, engine.ErrInvalid) {
+			if errors.Is(err, memgov.ErrInvalid) {
 				return &usageError{err}
 			}
 			if err != nil {
@@ -426,7 +427,7 @@ func (a *app) eventsCommand() *cobra.Command {
 	var (
 		asJSON, follow bool
 		as             string
-		q              engine.EventQuery
+		q              memgov.EventQuery
 		interval, dur  time.Duration
 	)
 	cmd := &cobra.Command{
@@ -449,14 +450,14 @@ content. --follow polls for new events (every --interval) until interrupted or
 				return err
 			}
 			ctx := cmd.Context()
-			read := func() ([]engine.Event, error) {
+			read := func() ([]memgov.Event, error) {
 				if p := reader(as); p != "" {
 					return eng.EventsAs(ctx, p, q)
 				}
 				a.readerNote("")
 				return eng.Events(ctx, q)
 			}
-			print := func(evs []engine.Event, lines bool) error {
+			print := func(evs []memgov.Event, lines bool) error {
 				if asJSON && !lines {
 					return a.printJSON(evs)
 				}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
 )
@@ -54,7 +55,7 @@ are log entries.`,
 		}
 		return nil
 	}
-	printLease := func(status string, l engine.Lease) error {
+	printLease := func(status string, l memgov.Lease) error {
 		if asJSON {
 			return a.printJSON(map[string]any{"status": status, "lease": l})
 		}
@@ -158,7 +159,7 @@ func (a *app) itemCommand(use, short, long, example, textFlag, textHelp string, 
 			}
 			lsn, err := do(c, svc, args[0], text)
 			if err != nil {
-				if errors.Is(err, engine.ErrInvalid) {
+				if errors.Is(err, memgov.ErrInvalid) {
 					return &usageError{fmt.Errorf("%w (--%s)", err, textFlag)}
 				}
 				return denied(err)
@@ -200,14 +201,14 @@ entry with the actor and the reason); the RBAC matrix decides who may.`,
 		func(c *cobra.Command) func() error {
 			c.Flags().StringVar(&layer, "layer", "", "the target layer: WORKING, SESSION, EPISODIC, SEMANTIC or PROCEDURAL")
 			return func() error {
-				if _, err := engine.ParseLayer(strings.ToUpper(layer)); err != nil {
+				if _, err := memgov.ParseLayer(strings.ToUpper(layer)); err != nil {
 					return usagef("--layer must be WORKING, SESSION, EPISODIC, SEMANTIC or PROCEDURAL")
 				}
 				return nil
 			}
 		},
 		func(c *cobra.Command, svc *review.Service, item, text string) (int64, error) {
-			return svc.Reclassify(c.Context(), item, engine.Layer(strings.ToUpper(layer)), text)
+			return svc.Reclassify(c.Context(), item, memgov.Layer(strings.ToUpper(layer)), text)
 		})
 }
 

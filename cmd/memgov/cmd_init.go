@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 func (a *app) initCommand() *cobra.Command {
@@ -43,7 +43,7 @@ func (a *app) principalCommand() *cobra.Command {
   memgov principal add --id jane --role curator --tenant '*'
   memgov principal list`,
 	}
-	var p engine.Principal
+	var p memgov.Principal
 	var role string
 	var attrs, sshKeys []string
 	var addJSON bool
@@ -61,7 +61,7 @@ the registration and adds the keys.`,
   memgov principal add --id jane --role curator --tenant '*' --ssh-key ~/.ssh/id_ed25519.pub`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := engine.ParseRole(role)
+			r, err := memgov.ParseRole(role)
 			if err != nil {
 				return &usageError{err}
 			}
@@ -136,7 +136,7 @@ the registration and adds the keys.`,
 			}
 			if asJSON {
 				if ps == nil {
-					ps = []engine.Principal{}
+					ps = []memgov.Principal{}
 				}
 				return a.printJSON(ps)
 			}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/judge"
 )
@@ -92,7 +92,7 @@ person (SEMANTIC, PROCEDURAL). --rules lists every rule with what it reads.`,
 			if strings.TrimSpace(args[0]) == "" || strings.TrimSpace(args[1]) == "" {
 				return usagef("both texts must be non-empty")
 			}
-			l := engine.Layer(strings.ToUpper(layer))
+			l := memgov.Layer(strings.ToUpper(layer))
 			if !l.Durable() {
 				return usagef("--layer must be a durable layer (EPISODIC, SEMANTIC or PROCEDURAL), not %q: the dedup gate judges only those", layer)
 			}
@@ -136,7 +136,7 @@ person (SEMANTIC, PROCEDURAL). --rules lists every rule with what it reads.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&layer, "layer", string(engine.Semantic), "the durable `LAYER` both texts are in (EPISODIC, SEMANTIC or PROCEDURAL)")
+	cmd.Flags().StringVar(&layer, "layer", string(memgov.Semantic), "the durable `LAYER` both texts are in (EPISODIC, SEMANTIC or PROCEDURAL)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&rules, "rules", false, "list the judge's rules (name, family, what each reads) instead")
 	return cmd
@@ -154,7 +154,7 @@ func wordsSuffix(ws []string) string {
 }
 
 // judgeReportOf reads the two gates' results into the report.
-func judgeReportOf(stored, write string, l engine.Layer, j gate.PairJudgement) judgeReport {
+func judgeReportOf(stored, write string, l memgov.Layer, j gate.PairJudgement) judgeReport {
 	rep := judgeReport{Stored: stored, Write: write, Layer: string(l), Similarity: round3(j.Cosine)}
 	if j.Contradicts.Contradicts {
 		rep.Contradiction = j.Contradicts.Rule + ": " + j.Contradicts.Explanation
@@ -169,9 +169,9 @@ func judgeReportOf(stored, write string, l engine.Layer, j gate.PairJudgement) j
 	ct := j.Contradiction
 	if ct.Reason == gate.ReasonContradiction {
 		rep.Gate, rep.Reason, rep.Detail = gate.NameContradiction, ct.Reason, ct.Detail
-		rep.Verdict = engine.StatusDeferred
+		rep.Verdict = memgov.StatusDeferred
 		if ct.Verdict == gate.Reject {
-			rep.Verdict = engine.StatusRejected
+			rep.Verdict = memgov.StatusRejected
 		}
 		rep.Rule = j.Contradicts.Rule
 		rep.Chain = append(rep.Chain, step(j.Contradicts.Rule, "decided", nil, j.Contradicts.Explanation))
@@ -182,13 +182,13 @@ func judgeReportOf(stored, write string, l engine.Layer, j gate.PairJudgement) j
 	rep.Near = dd.Rule != ""
 	switch {
 	case dd.Verdict == gate.Reject:
-		rep.Verdict, rep.Reason, rep.Gate = engine.StatusRejected, dd.Reason, gate.NameDedup
+		rep.Verdict, rep.Reason, rep.Gate = memgov.StatusRejected, dd.Reason, gate.NameDedup
 	case dd.Verdict == gate.Merge:
-		rep.Verdict, rep.Reason, rep.Gate = engine.StatusMerged, dd.Reason, gate.NameDedup
+		rep.Verdict, rep.Reason, rep.Gate = memgov.StatusMerged, dd.Reason, gate.NameDedup
 	case dd.Verdict == gate.Defer:
-		rep.Verdict, rep.Reason, rep.Gate = engine.StatusDeferred, dd.Reason, gate.NameDedup
+		rep.Verdict, rep.Reason, rep.Gate = memgov.StatusDeferred, dd.Reason, gate.NameDedup
 	default:
-		rep.Verdict, rep.Linked = engine.StatusCommitted, len(dd.Links) > 0
+		rep.Verdict, rep.Linked = memgov.StatusCommitted, len(dd.Links) > 0
 		if rep.Linked {
 			rep.Gate = gate.NameDedup
 		}

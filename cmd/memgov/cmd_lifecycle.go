@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -64,7 +65,7 @@ pinned items and items load-bearing for an action are never collected.`,
 
 func (a *app) eraseCommand() *cobra.Command {
 	var (
-		r      engine.EraseRequest
+		r      memgov.EraseRequest
 		asJSON bool
 	)
 	cmd := &cobra.Command{
@@ -319,7 +320,7 @@ figures still unmeasured and what would measure them.`,
 			}
 			res, err := eng.ReportOutcome(cmd.Context(), engine.TaskFeedback{RetrievalID: rid, Ablated: ablated, Outcome: outcome,
 				MemoryCaused: memoryCaused, Used: used, Note: note, By: by})
-			if errors.Is(err, engine.ErrInvalid) {
+			if errors.Is(err, memgov.ErrInvalid) {
 				return &usageError{err}
 			}
 			if err != nil {

@@ -11,7 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/review"
 )
 
@@ -25,15 +26,15 @@ func (a *app) readArtifact(path string) (json.RawMessage, error) {
 		err error
 	)
 	if path == "-" {
-		b, err = io.ReadAll(io.LimitReader(a.stdin, engine.MaxRequestBytes+1))
+		b, err = io.ReadAll(io.LimitReader(a.stdin, memgov.MaxRequestBytes+1))
 	} else {
 		b, err = os.ReadFile(path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read --file: %w", err)
 	}
-	if len(b) > engine.MaxRequestBytes {
-		return nil, usagef("the artifact is larger than %d bytes", engine.MaxRequestBytes)
+	if len(b) > memgov.MaxRequestBytes {
+		return nil, usagef("the artifact is larger than %d bytes", memgov.MaxRequestBytes)
 	}
 	if !json.Valid(b) {
 		return nil, usagef("the artifact in %s is not JSON", path)
@@ -43,9 +44,9 @@ func (a *app) readArtifact(path string) (json.RawMessage, error) {
 
 func proposalErr(err error) error {
 	switch {
-	case errors.Is(err, engine.ErrInvalid):
+	case errors.Is(err, memgov.ErrInvalid):
 		return &usageError{err}
-	case errors.Is(err, engine.ErrConflict):
+	case errors.Is(err, memgov.ErrConflict):
 		return &exitCodeError{code: exitRejected, err: err}
 	}
 	return denied(err)
@@ -65,7 +66,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
   memgov proposal list --as support-bot
   memgov proposal apply 019a... --by jane`,
 	}
-	printOne := func(p engine.Proposal, asJSON bool) error {
+	printOne := func(p memgov.Proposal, asJSON bool) error {
 		if asJSON {
 			return a.printJSON(p)
 		}
@@ -87,7 +88,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 	}
 
 	var (
-		in           engine.ProposalInput
+		in           memgov.ProposalInput
 		file, by     string
 		createJSON   bool
 		reviseJSON   bool
@@ -158,7 +159,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 			if err := reviseSecrets.register(eng, reviseRun); err != nil {
 				return err
 			}
-			p, err := eng.ReviseProposal(cmd.Context(), args[0], engine.ProposalInput{Artifact: art, Rationale: reviseReason, RunID: reviseRun}, reviseBy)
+			p, err := eng.ReviseProposal(cmd.Context(), args[0], memgov.ProposalInput{Artifact: art, Rationale: reviseReason, RunID: reviseRun}, reviseBy)
 			if err != nil {
 				return proposalErr(err)
 			}
@@ -177,7 +178,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 	var (
 		listJSON bool
 		listAs   string
-		q        engine.ProposalQuery
+		q        memgov.ProposalQuery
 	)
 	list := &cobra.Command{
 		Use:     "list",
@@ -192,7 +193,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 			if p := reader(listAs); p != "" {
 				pr, err := eng.Principal(cmd.Context(), p)
 				if err != nil {
-					return denied(fmt.Errorf("%w: %q is not a registered principal", engine.ErrUnauthorized, p))
+					return denied(fmt.Errorf("%w: %q is not a registered principal", memgov.ErrUnauthorized, p))
 				}
 				q.Tenant = pr.Tenant
 			} else {
@@ -236,14 +237,14 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 			if p := reader(showAs); p != "" {
 				pr, err := eng.Principal(cmd.Context(), p)
 				if err != nil {
-					return denied(fmt.Errorf("%w: %q is not a registered principal", engine.ErrUnauthorized, p))
+					return denied(fmt.Errorf("%w: %q is not a registered principal", memgov.ErrUnauthorized, p))
 				}
 				tenant = pr.Tenant
 			} else {
 				a.readerNote("")
 			}
 			p, revs, err := eng.ShowProposal(cmd.Context(), args[0], tenant)
-			if errors.Is(err, engine.ErrNotFound) {
+			if errors.Is(err, memgov.ErrNotFound) {
 				return fmt.Errorf("no proposal %s (see `memgov proposal list`)", args[0])
 			}
 			if err != nil {
@@ -304,7 +305,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 	apply.Flags().BoolVar(&applyJSON, "json", false, "print the result (with its HTTP-style status) as JSON")
 	apply.MarkFlagRequired("by")
 
-	closer := func(use, short, example string, fn func(p review.ProposalService, ctx context.Context, pr engine.Proposal, note string) (engine.Proposal, error)) *cobra.Command {
+	closer := func(use, short, example string, fn func(p review.ProposalService, ctx context.Context, pr memgov.Proposal, note string) (memgov.Proposal, error)) *cobra.Command {
 		var by, note string
 		var asJSON bool
 		c := &cobra.Command{
@@ -344,7 +345,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 
 // ownerText writes a proposal's owner as the TUI does: tenant/principal,
 // and the workspace when there is one.
-func ownerText(o engine.ProposalOwner) string {
+func ownerText(o oplog.ProposalOwner) string {
 	s := o.Tenant + "/" + o.Principal
 	if o.Workspace != "" {
 		s += " · workspace " + o.Workspace

@@ -10,7 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 func (a *app) getCommand() *cobra.Command {
@@ -38,9 +40,9 @@ metrics.`,
 			}
 			r, err := adapter(eng, as).GetRead(cmd.Context(), args[0], args[1])
 			if err == nil && len(r.Versions) == 0 {
-				err = engine.ErrNotFound
+				err = memgov.ErrNotFound
 			}
-			if errors.Is(err, engine.ErrNotFound) {
+			if errors.Is(err, memgov.ErrNotFound) {
 				missing := fmt.Errorf("no visible entry %q in %s (see `memgov list %s`)", args[1], args[0], args[0])
 				if asJSON {
 					return a.jsonError(exitError, "not_found", missing)
@@ -70,7 +72,7 @@ metrics.`,
 	return cmd
 }
 
-func (a *app) printVersion(v engine.Version) {
+func (a *app) printVersion(v memgov.Version) {
 	t := a.table()
 	t.row("key", v.Key)
 	t.row("memory ref", v.MemoryRef)
@@ -132,7 +134,7 @@ func (a *app) listCommand() *cobra.Command {
 	var (
 		asJSON bool
 		as     string
-		q      engine.ReadQuery
+		q      memgov.ReadQuery
 	)
 	cmd := &cobra.Command{
 		Use:   "list REF",
@@ -165,7 +167,7 @@ retrieval metrics; memgov feedback RETRIEVAL_ID --used KEY marks what was used.`
 				a.printReadNotes(r)
 				return a.printJSON(r.Entries())
 			}
-			if err := a.printSnapshot(engine.Snapshot{MemoryRef: q.MemoryRef, Versions: r.Versions}, false); err != nil {
+			if err := a.printSnapshot(memgov.Snapshot{MemoryRef: q.MemoryRef, Versions: r.Versions}, false); err != nil {
 				return err
 			}
 			for i, v := range r.Versions {
@@ -187,7 +189,7 @@ retrieval metrics; memgov feedback RETRIEVAL_ID --used KEY marks what was used.`
 	return cmd
 }
 
-func (a *app) printSnapshot(snap engine.Snapshot, asJSON bool) error {
+func (a *app) printSnapshot(snap memgov.Snapshot, asJSON bool) error {
 	if asJSON {
 		return a.printJSON(engine.Entries(snap.Versions))
 	}
@@ -221,8 +223,8 @@ get does, or by its id (item_id in the output of write --json and history --json
 				return err
 			}
 			var (
-				item engine.Item
-				vs   []engine.Version
+				item memgov.Item
+				vs   []memgov.Version
 			)
 			id := args[0]
 			if len(args) == 2 {
@@ -249,7 +251,7 @@ get does, or by its id (item_id in the output of write --json and history --json
 			}
 			if asJSON {
 				type versionJSON struct {
-					engine.Version
+					memgov.Version
 					ApprovedBy string `json:"approved_by,omitempty"`
 				}
 				out := make([]versionJSON, len(vs))
@@ -295,7 +297,7 @@ or a point in time (seed 12.5.5).`,
 		Example: "  memgov at acme/support-bot --lsn 1200\n  memgov at acme/support-bot --time 2026-11-20T14:00:00Z --json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			q := engine.ReadQuery{MemoryRef: args[0]}
+			q := memgov.ReadQuery{MemoryRef: args[0]}
 			switch {
 			case lsn > 0 && at != "":
 				return usagef("give --lsn or --time, not both")
@@ -314,7 +316,7 @@ or a point in time (seed 12.5.5).`,
 			if err != nil {
 				return err
 			}
-			var snap engine.Snapshot
+			var snap memgov.Snapshot
 			if p := reader(as); p != "" {
 				scoped, err := eng.ReadAs(cmd.Context(), p, q)
 				if err != nil {
@@ -344,7 +346,7 @@ or a point in time (seed 12.5.5).`,
 
 // approvedBy maps each version that became ACTIVE through a person's
 // approval (an APPROVE log entry at its active_from LSN) to that person.
-func approvedBy(ctx context.Context, eng *engine.Engine, vs []engine.Version) (map[string]string, error) {
+func approvedBy(ctx context.Context, eng *engine.Engine, vs []memgov.Version) (map[string]string, error) {
 	var lsns []int64
 	for _, v := range vs {
 		if v.ActiveFrom > 0 && v.ActiveFrom != v.CreatedLSN {
@@ -360,7 +362,7 @@ func approvedBy(ctx context.Context, eng *engine.Engine, vs []engine.Version) (m
 		return nil, err
 	}
 	for _, v := range vs {
-		if le, ok := entries[v.ActiveFrom]; ok && le.Op == engine.OpApprove && v.ActiveFrom != v.CreatedLSN {
+		if le, ok := entries[v.ActiveFrom]; ok && le.Op == oplog.Approve && v.ActiveFrom != v.CreatedLSN {
 			out[v.ID] = le.Actor
 		}
 	}

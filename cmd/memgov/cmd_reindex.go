@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 // indexStaleWarning is what `memgov audit verify` says when stored features
@@ -13,7 +13,7 @@ import (
 const indexStaleWarning = "index stale: run `memgov admin reindex`"
 
 // indexStaleDetail says how many versions a stale index covers.
-func indexStaleDetail(st engine.IndexStatus) string {
+func indexStaleDetail(st memgov.IndexStatus) string {
 	return fmt.Sprintf("%d of %d indexed versions were computed by another judge version and %d by none; the running judge is %s",
 		st.Stale, st.Current+st.Stale+st.Missing, st.Missing, st.Judge)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
 )
@@ -31,7 +32,7 @@ func (a *app) reviewer(cmd *cobra.Command, by string) (*review.Service, error) {
 // reject without a note, a rollback without a reason) a usage error: exit 2,
 // with the message saying what is missing.
 func decisionErr(err error) error {
-	if errors.Is(err, engine.ErrInvalid) {
+	if errors.Is(err, memgov.ErrInvalid) {
 		return &usageError{err}
 	}
 	return err
@@ -49,7 +50,7 @@ is the comfortable way to work the queue.`,
   memgov review reject 019a6c1e-... --by jane --code FACTUAL_ERROR --reason "the limit is $1,000"`,
 	}
 	var (
-		q      engine.ReviewQuery
+		q      memgov.ReviewQuery
 		layer  string
 		asJSON bool
 		listAs string
@@ -61,7 +62,7 @@ is the comfortable way to work the queue.`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if layer != "" {
-				l, err := engine.ParseLayer(layer)
+				l, err := memgov.ParseLayer(layer)
 				if err != nil {
 					return &usageError{err}
 				}
@@ -74,9 +75,9 @@ is the comfortable way to work the queue.`,
 			if p := reader(listAs); p != "" {
 				pr, err := eng.Principal(cmd.Context(), p)
 				if err != nil {
-					return denied(fmt.Errorf("%w: %q is not a registered principal", engine.ErrUnauthorized, p))
+					return denied(fmt.Errorf("%w: %q is not a registered principal", memgov.ErrUnauthorized, p))
 				}
-				if pr.Tenant != engine.AllTenants {
+				if pr.Tenant != memgov.AllTenants {
 					q.Tenant = pr.Tenant
 				}
 			} else {
@@ -235,7 +236,7 @@ run this from cron where no one has the TUI open.`,
 }
 
 func (a *app) decideCommand(approve bool) *cobra.Command {
-	var d engine.Decision
+	var d memgov.Decision
 	var asJSON bool
 	name, short := "reject", "Reject a deferred write with a reason code"
 	example := `  memgov review reject 019a6c1e-... --by jane --code CONTRADICTION --reason "customer switched to SMS"`
@@ -257,7 +258,7 @@ func (a *app) decideCommand(approve bool) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var r engine.Review
+			var r memgov.Review
 			if approve {
 				r, err = svc.Queue().Approve(cmd.Context(), d.ReviewID, d.Token, d.Note)
 			} else {

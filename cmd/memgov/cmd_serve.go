@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/door"
-	"github.com/memgov/memgov/engine"
 )
 
 func (a *app) serveCommand() *cobra.Command {
@@ -113,7 +113,7 @@ writes finish and exits.`,
 	f.IntVar(&opts.HTTP.Burst, "burst", 400, "requests allowed per token at once")
 	f.DurationVar(&opts.HTTP.RequestTimeout, "timeout", 30*time.Second, "time-out of one request")
 	f.DurationVar(&opts.HTTP.MaxWait, "max-wait", 25*time.Second, "longest a SYNC_BLOCK write waits for review before it is answered DEFERRED")
-	f.Int64Var(&opts.HTTP.MaxBodyBytes, "max-body", engine.MaxRequestBytes+64<<10, "largest request body in bytes")
+	f.Int64Var(&opts.HTTP.MaxBodyBytes, "max-body", memgov.MaxRequestBytes+64<<10, "largest request body in bytes")
 	f.DurationVar(&opts.Grace, "grace", 20*time.Second, "how long shutdown waits for in-flight requests")
 	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error (logs go to stderr)")
 	return cmd
@@ -150,7 +150,7 @@ Register it in a host's MCP configuration, for example:
 			p, err := eng.Authenticate(cmd.Context(), token)
 			if err != nil {
 				code := exitError
-				if errors.Is(err, engine.ErrUnauthorized) {
+				if errors.Is(err, memgov.ErrUnauthorized) {
 					code = exitAuth
 				}
 				return &exitCodeError{code: code, err: fmt.Errorf("MEMGOV_TOKEN: %w (issue one with memgov token create --principal ID)", err)}
@@ -315,7 +315,7 @@ func (a *app) webhookCommand() *cobra.Command {
 	}
 	var (
 		asJSON bool
-		q      engine.DeadLetterQuery
+		q      memgov.DeadLetterQuery
 	)
 	dead := &cobra.Command{
 		Use:   "dead-letters",

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -28,7 +29,7 @@ applies its change (memgov review approve).`,
 		agent, name, tenant string
 		asJSON              bool
 	)
-	printWS := func(w engine.Workspace) error {
+	printWS := func(w memgov.Workspace) error {
 		if asJSON {
 			return a.printJSON(w)
 		}
@@ -45,7 +46,7 @@ applies its change (memgov review approve).`,
 		t.flush()
 		return nil
 	}
-	printMR := func(mr engine.MergeRequest) {
+	printMR := func(mr memgov.MergeRequest) {
 		t := a.table("KEY", "CHANGE", "CONFLICT", "REVIEW", "TEXT")
 		for _, c := range mr.Changes {
 			conflict := ""

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/redact"
@@ -20,13 +21,13 @@ import (
 // exitFor maps a write status to the exit-code contract.
 func exitFor(status string) int {
 	switch status {
-	case engine.StatusCommitted, engine.StatusMerged, engine.StatusAlreadyCommitted:
+	case memgov.StatusCommitted, memgov.StatusMerged, memgov.StatusAlreadyCommitted:
 		return exitOK
-	case engine.StatusRejected, engine.StatusDeadlineExceeded:
+	case memgov.StatusRejected, memgov.StatusDeadlineExceeded:
 		return exitRejected
-	case engine.StatusDeferred:
+	case memgov.StatusDeferred:
 		return exitDeferred
-	case engine.StatusDenied:
+	case memgov.StatusDenied:
 		return exitDenied
 	}
 	return exitError
@@ -107,14 +108,14 @@ With --batch, stdin holds JSON lines; the exit code is the worst outcome.`,
 				}
 				return a.writeBatch(cmd, eng, in, run, asJSON, !noWait)
 			}
-			raw, err := io.ReadAll(io.LimitReader(in, engine.MaxRequestBytes+1))
+			raw, err := io.ReadAll(io.LimitReader(in, memgov.MaxRequestBytes+1))
 			if err != nil {
 				return err
 			}
 			if len(bytes.TrimSpace(raw)) == 0 {
 				return usagef("no write request on stdin (pipe one in, or use --file; see `memgov write --help`)")
 			}
-			req, err := engine.DecodeWriteRequest(raw)
+			req, err := memgov.DecodeWriteRequest(raw)
 			if err != nil {
 				return &exitCodeError{code: exitUsage, err: err}
 			}
@@ -184,7 +185,7 @@ func registerSecrets(reg *redact.Registry, run string, pairs []string, file stri
 // curator decides it or its deadline passes (fail-closed), when wait is set.
 // The review lives in the store: a curator in another process decides it, and
 // a writer killed while it waits leaves it to resolve the same way.
-func (a *app) awaitDecision(cmd *cobra.Command, eng *engine.Engine, res engine.WriteResult, wait bool) (engine.WriteResult, error) {
+func (a *app) awaitDecision(cmd *cobra.Command, eng *engine.Engine, res memgov.WriteResult, wait bool) (memgov.WriteResult, error) {
 	if !wait {
 		return res, nil
 	}
@@ -193,7 +194,7 @@ func (a *app) awaitDecision(cmd *cobra.Command, eng *engine.Engine, res engine.W
 
 func (a *app) writeBatch(cmd *cobra.Command, eng *engine.Engine, in io.Reader, run string, asJSON, wait bool) error {
 	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), engine.MaxRequestBytes)
+	sc.Buffer(make([]byte, 64*1024), memgov.MaxRequestBytes)
 	worst, line := exitOK, 0
 	counts := map[string]int{}
 	for sc.Scan() {
@@ -202,10 +203,10 @@ func (a *app) writeBatch(cmd *cobra.Command, eng *engine.Engine, in io.Reader, r
 		if len(b) == 0 {
 			continue
 		}
-		req, err := engine.DecodeWriteRequest(b)
-		var res engine.WriteResult
+		req, err := memgov.DecodeWriteRequest(b)
+		var res memgov.WriteResult
 		if err != nil {
-			res = engine.WriteResult{Status: engine.StatusRejected, Gate: gate.NameSchema, Reason: engine.ReasonSchemaInvalid, Detail: fmt.Sprintf("line %d: %v", line, err)}
+			res = memgov.WriteResult{Status: memgov.StatusRejected, Gate: gate.NameSchema, Reason: gate.ReasonSchemaInvalid, Detail: fmt.Sprintf("line %d: %v", line, err)}
 		} else {
 			if run != "" && req.RunID == "" {
 				req.RunID = run
@@ -225,7 +226,7 @@ func (a *app) writeBatch(cmd *cobra.Command, eng *engine.Engine, in io.Reader, r
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return fmt.Errorf("line %d is longer than %d bytes", line+1, engine.MaxRequestBytes)
+			return fmt.Errorf("line %d is longer than %d bytes", line+1, memgov.MaxRequestBytes)
 		}
 		return err
 	}
@@ -238,7 +239,7 @@ func (a *app) writeBatch(cmd *cobra.Command, eng *engine.Engine, in io.Reader, r
 	return nil
 }
 
-func (a *app) printWrite(res engine.WriteResult, asJSON bool) {
+func (a *app) printWrite(res memgov.WriteResult, asJSON bool) {
 	if asJSON {
 		a.printJSONLine(res)
 		return
@@ -267,7 +268,7 @@ func (a *app) printWrite(res engine.WriteResult, asJSON bool) {
 	if res.RiskScore != nil {
 		t.row("  risk", fmt.Sprintf("%.2f", *res.RiskScore))
 	}
-	if res.RetryAfter != nil && res.Status == engine.StatusDeferred {
+	if res.RetryAfter != nil && res.Status == memgov.StatusDeferred {
 		t.row("  retry after", (time.Duration(*res.RetryAfter * float64(time.Second))).Round(time.Second).String())
 	}
 	if len(res.Related) > 0 {

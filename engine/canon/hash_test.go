@@ -209,16 +209,14 @@ var numberGen = rapid.OneOf(
 	rapid.Map(rapid.Int64Range(-1<<54, 1<<54), func(i int64) float64 { return float64(i) }),
 )
 
-var stringGen = keyGen
-
 func valueGen(depth int) *rapid.Generator[any] {
 	gens := []*rapid.Generator[any]{
 		rapid.Just[any](nil),
 		rapid.Map(rapid.Bool(), func(b bool) any { return b }),
 		rapid.Map(numberGen, func(f float64) any { return f }),
 		rapid.Map(numberGen, func(f float64) any { return f }),
-		rapid.Map(stringGen, func(s string) any { return s }),
-		rapid.Map(stringGen, func(s string) any { return s }),
+		rapid.Map(keyGen, func(s string) any { return s }),
+		rapid.Map(keyGen, func(s string) any { return s }),
 	}
 	if depth > 0 {
 		gens = append(gens,

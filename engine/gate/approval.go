@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/memgov/memgov/engine/memory"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -14,7 +14,7 @@ import (
 type ApprovalReader interface {
 	// AgentRecord counts an agent's reviewed writes by decision.
 	AgentRecord(ctx context.Context, agent string) (approved, rejected int, err error)
-	Principals(ctx context.Context) ([]memory.Principal, error)
+	Principals(ctx context.Context) ([]memgov.Principal, error)
 }
 
 // ApprovalInput is what the approval gate needs: the request's facts and what
@@ -22,7 +22,7 @@ type ApprovalReader interface {
 type ApprovalInput struct {
 	Agent string
 	Ref   scope.Ref // the memoryRef, parsed
-	Layer memory.Layer
+	Layer memgov.Layer
 	// Contradiction: the write contradicts existing memory.
 	Contradiction bool
 	// Scored: the evidence gate scored the write (MeanAuthority, Adjusted).
@@ -90,7 +90,7 @@ func (Approval) Evaluate(ctx context.Context, in ApprovalInput) (ApprovalResult,
 // PROCEDURAL) and shared namespaces reach every other agent of the tenant; an
 // agent's own episodic and session memory reaches no one else.
 func consumers(ctx context.Context, in ApprovalInput) (int, error) {
-	shared := in.Layer == memory.Semantic || in.Layer == memory.Procedural
+	shared := in.Layer == memgov.Semantic || in.Layer == memgov.Procedural
 	for _, ns := range in.Ref.Namespace {
 		shared = shared || ns == "shared"
 	}

@@ -5,21 +5,21 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/guard"
-	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 )
 
 // AuthorizationReader is what the authorization step reads.
 type AuthorizationReader interface {
-	Principal(ctx context.Context, id string) (memory.Principal, error)
-	ItemByKey(ctx context.Context, ref, key string) (memory.Item, error)
+	Principal(ctx context.Context, id string) (memgov.Principal, error)
+	ItemByKey(ctx context.Context, ref, key string) (memgov.Item, error)
 }
 
 // WorkspaceReader finds the workspace a memoryRef names.
 type WorkspaceReader interface {
-	WorkspaceByRef(ctx context.Context, ref string) (memory.Workspace, bool, error)
+	WorkspaceByRef(ctx context.Context, ref string) (memgov.Workspace, bool, error)
 }
 
 // AuthorizationInput is what the authorization step needs.
@@ -27,7 +27,7 @@ type AuthorizationInput struct {
 	Agent     string
 	MemoryRef string
 	Ref       scope.Ref // MemoryRef, parsed
-	Layer     memory.Layer
+	Layer     memgov.Layer
 	Key       string
 	Policy    *policy.Policy
 	Reader    AuthorizationReader
@@ -38,9 +38,9 @@ type AuthorizationInput struct {
 // AuthorizationResult is what the authorization step finds.
 type AuthorizationResult struct {
 	Result
-	Principal memory.Principal
+	Principal memgov.Principal
 	// Item is the existing item of the request's key, if any.
-	Item *memory.Item
+	Item *memgov.Item
 	// Workspace: the memoryRef is the writer's own open workspace, whose
 	// merge request is the review of every write into it.
 	Workspace bool
@@ -61,7 +61,7 @@ func (Authorization) Name() string { return NameAuthorization }
 func (Authorization) Evaluate(ctx context.Context, in AuthorizationInput) (AuthorizationResult, error) {
 	var out AuthorizationResult
 	p, err := in.Reader.Principal(ctx, in.Agent)
-	if errors.Is(err, memory.ErrNotFound) {
+	if errors.Is(err, memgov.ErrNotFound) {
 		out.Result = deny(ReasonUnauthorized, "unknown agent %q; register it with: memgov principal add --id %s --role executor --tenant %s",
 			guard.SanitizeLine(clip(in.Agent, 64)), safeID(in.Agent), in.Ref.Tenant)
 		return out, nil
@@ -87,7 +87,7 @@ func (Authorization) Evaluate(ctx context.Context, in AuthorizationInput) (Autho
 		// directly; a person approves it (spec §12.1.4: semantic and procedural
 		// memory are governance-approved). In the agent's own workspace the
 		// merge request is that approval.
-		if (p.Role == memory.Executor || p.Role == memory.Orchestrator) && in.Layer.Durable() {
+		if (p.Role == memgov.Executor || p.Role == memgov.Orchestrator) && in.Layer.Durable() {
 			if !out.Workspace {
 				out.Review = append(out.Review, ReasonRoleApproval)
 			}
@@ -99,7 +99,7 @@ func (Authorization) Evaluate(ctx context.Context, in AuthorizationInput) (Autho
 	if in.Key != "" {
 		item, err := in.Reader.ItemByKey(ctx, in.MemoryRef, in.Key)
 		switch {
-		case errors.Is(err, memory.ErrNotFound):
+		case errors.Is(err, memgov.ErrNotFound):
 		case err != nil:
 			return AuthorizationResult{}, fmt.Errorf("read item %s: %w", in.Key, err)
 		case item.Layer != in.Layer:
@@ -123,13 +123,13 @@ func ownWorkspace(ctx context.Context, in AuthorizationInput, agent string) (boo
 	if err != nil {
 		return false, fmt.Errorf("read workspace %s: %w", in.MemoryRef, err)
 	}
-	return found && ws.Owner == agent && ws.Status == memory.WorkspaceOpen, nil
+	return found && ws.Owner == agent && ws.Status == memgov.WorkspaceOpen, nil
 }
 
 // safeID renders an id for a suggested command or a message, or a
 // placeholder.
 func safeID(s string) string {
-	if memory.ValidID(s) {
+	if memgov.ValidID(s) {
 		return s
 	}
 	return "AGENT_ID"

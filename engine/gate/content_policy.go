@@ -6,8 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/guard"
-	"github.com/memgov/memgov/engine/memory"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // ContentPolicyInput is what the content policy gate needs: every text the
@@ -16,10 +17,10 @@ type ContentPolicyInput struct {
 	Text     string          // content.text
 	Content  json.RawMessage // canonical, redacted
 	Tags     []string
-	Evidence []memory.EvidenceRef
+	Evidence []oplog.EvidenceRef
 	// Layer is the target layer: an order to act on the world is held for
 	// a person in the layers that should state facts (HoldsOrders).
-	Layer memory.Layer
+	Layer memgov.Layer
 }
 
 // HoldsOrders reports whether a text that orders an action on the world
@@ -27,8 +28,8 @@ type ContentPolicyInput struct {
 // SEMANTIC, EPISODIC and SESSION memory, which should state facts. In
 // PROCEDURAL memory imperatives are the norm, and WORKING memory is the
 // agent's own scratch space.
-func HoldsOrders(layer memory.Layer) bool {
-	return layer == memory.Semantic || layer == memory.Episodic || layer == memory.Session
+func HoldsOrders(layer memgov.Layer) bool {
+	return layer == memgov.Semantic || layer == memgov.Episodic || layer == memgov.Session
 }
 
 // ContentPolicy rejects memory-poisoning content (spec §14.8, §12.11.5).

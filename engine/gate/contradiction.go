@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/policy"
@@ -19,13 +20,13 @@ type Judge interface {
 
 // TopicReader reads a write's same-topic neighbours from the full-text index.
 type TopicReader interface {
-	TopicCandidates(ctx context.Context, q memory.TopicQuery) ([]memory.Candidate, error)
+	TopicCandidates(ctx context.Context, q memgov.TopicQuery) ([]memgov.Candidate, error)
 }
 
 // ContradictionInput is what the contradiction gate needs.
 type ContradictionInput struct {
 	MemoryRef   string
-	Layer       memory.Layer
+	Layer       memgov.Layer
 	ContentHash string
 	Features    memory.Features
 	// Confidence is the write's confidence on the scale of the stored
@@ -61,7 +62,7 @@ type ContradictionResult struct {
 	Topical []Scored
 	// Contradicts are the items the write contradicts (empty when the
 	// resolution keeps both).
-	Contradicts []memory.RelatedItem
+	Contradicts []memgov.RelatedItem
 	// Supersedes is the key of the entry an UPDATE would retire.
 	Supersedes string
 	// Novel: no neighbour shares the write's topic or subject.
@@ -109,13 +110,13 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		if k <= 0 {
 			k = 20
 		}
-		ts, err := in.Topics.TopicCandidates(ctx, memory.TopicQuery{MemoryRef: in.MemoryRef, Layer: in.Layer, Text: feat.Text, Subject: feat.Subject, Limit: k,
+		ts, err := in.Topics.TopicCandidates(ctx, memgov.TopicQuery{MemoryRef: in.MemoryRef, Layer: in.Layer, Text: feat.Text, Subject: feat.Subject, Limit: k,
 			VersionIDs: in.ModelNeighbours})
 		if err != nil {
 			return ContradictionResult{}, fmt.Errorf("read topic candidates: %w", err)
 		}
 		for _, c := range ts {
-			if seen[c.VersionID] || (c.State != memory.Active && c.State != memory.Draft) {
+			if seen[c.VersionID] || (c.State != memgov.Active && c.State != memgov.Draft) {
 				continue
 			}
 			seen[c.VersionID] = true
@@ -133,8 +134,8 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		rules = defaultRules
 	}
 	out := ContradictionResult{Result: accept(), Candidates: cands, Topical: topical, Novel: true}
-	var found []memory.RelatedItem
-	var layers []memory.Layer
+	var found []memgov.RelatedItem
+	var layers []memgov.Layer
 	asked := 0
 	for i, c := range append(append([]Scored{}, cands...), topical...) {
 		isTopical := i >= len(cands) || c.Cosine >= topic || (feat.Subject != "" && c.Subject == feat.Subject)
@@ -174,7 +175,7 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		if why == "" {
 			continue
 		}
-		found = append(found, memory.RelatedItem{Relation: "CONTRADICTS", ItemID: c.ItemID, VersionID: c.VersionID, Key: c.Key,
+		found = append(found, memgov.RelatedItem{Relation: "CONTRADICTS", ItemID: c.ItemID, VersionID: c.VersionID, Key: c.Key,
 			Text: c.Text, Similarity: round3(c.Cosine), Confidence: c.Confidence, State: c.State})
 		layers = append(layers, c.Layer)
 		if out.Finding == "" {
@@ -208,11 +209,11 @@ var defaultRules = judge.New(nil)
 // layer. A durable fact or procedure that contradicts an item of another
 // layer is neither refused nor allowed to supersede it by that comparison: a
 // person decides.
-func resolve(in ContradictionInput, found []memory.RelatedItem, layers []memory.Layer, out *ContradictionResult) Result {
+func resolve(in ContradictionInput, found []memgov.RelatedItem, layers []memgov.Layer, out *ContradictionResult) Result {
 	if len(found) == 0 {
 		return accept()
 	}
-	var same []memory.RelatedItem
+	var same []memgov.RelatedItem
 	maxConf, cross := 0.0, ""
 	for i, f := range found {
 		if layers[i] != in.Layer {
@@ -224,7 +225,7 @@ func resolve(in ContradictionInput, found []memory.RelatedItem, layers []memory.
 		same = append(same, f)
 		maxConf = max(maxConf, f.Confidence)
 	}
-	if cross != "" && in.Layer != memory.Episodic {
+	if cross != "" && in.Layer != memgov.Episodic {
 		out.Contradicts = found
 		why := fmt.Sprintf("contradicts %s, an item of another layer; a person decides", cross)
 		if out.Finding != "" {
@@ -297,16 +298,16 @@ type ConflictResolution struct {
 //     review; the prior version is SUPERSEDED, never overwritten or deleted.
 //
 // maxConf is the highest confidence among found.
-func ResolveConflict(layer memory.Layer, writeConf, maxConf float64, found []memory.RelatedItem) ConflictResolution {
+func ResolveConflict(layer memgov.Layer, writeConf, maxConf float64, found []memgov.RelatedItem) ConflictResolution {
 	if len(found) == 0 {
 		return ConflictResolution{Action: ResolveAdd, Keep: true}
 	}
 	first := found[0].Key
 	switch layer {
-	case memory.Episodic:
+	case memgov.Episodic:
 		return ConflictResolution{Action: ResolveAdd,
 			Why: fmt.Sprintf("contradicts the episode %s; episodes accumulate, so approval keeps both, once a person has seen the conflict", first)}
-	case memory.Procedural:
+	case memgov.Procedural:
 		return ConflictResolution{Action: ResolveUpdate, Supersedes: first,
 			Why: fmt.Sprintf("a new procedure for %s; proposed to supersede it (the latest procedure wins)", first)}
 	}

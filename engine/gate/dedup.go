@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/similar"
 
@@ -20,7 +21,7 @@ import (
 // DedupInput is what the dedup gate needs.
 type DedupInput struct {
 	MemoryRef   string
-	Layer       memory.Layer
+	Layer       memgov.Layer
 	ContentHash string
 	Features    memory.Features
 	// OwnItemID is the item the write updates, if any: it is not its own
@@ -57,7 +58,7 @@ func (in DedupInput) rules() *judge.Judge {
 type DedupResult struct {
 	Result
 	// Target is the version a MERGE folds the write into.
-	Target *memory.Candidate
+	Target *memgov.Candidate
 	// JudgeError is set when the model failed; a write nothing else
 	// decided then goes to a person (MODEL_UNAVAILABLE).
 	JudgeError error
@@ -69,7 +70,7 @@ type DedupResult struct {
 	// Links are near texts the write is kept beside (relation
 	// NEAR_DUPLICATE, each with its rule): on an ACCEPT the write commits
 	// as its own item linked to them.
-	Links []memory.RelatedItem
+	Links []memgov.RelatedItem
 }
 
 // Dedup is the three-tier deduplication of spec §12.3: exact content hash,
@@ -107,13 +108,13 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	for _, c := range same {
 		if c.ContentHash == in.ContentHash {
 			r := reject(ReasonExactDuplicate, "identical to %s [rule %s]", c.Key, judge.RuleExactHash)
-			r.Related = []memory.RelatedItem{withRule(related(c, "DUPLICATES"), judge.RuleExactHash, nil)}
+			r.Related = []memgov.RelatedItem{withRule(related(c, "DUPLICATES"), judge.RuleExactHash, nil)}
 			return DedupResult{Result: r, Rule: judge.RuleExactHash}, nil
 		}
 	}
 	// Tier 2: structural fingerprint.
 	var (
-		links       []memory.RelatedItem
+		links       []memgov.RelatedItem
 		linkDetails []string
 	)
 	for _, c := range same {
@@ -216,7 +217,7 @@ func quoteRuleWords(ws []string) string {
 	return s
 }
 
-func withRule(r memory.RelatedItem, rule string, words []string) memory.RelatedItem {
+func withRule(r memgov.RelatedItem, rule string, words []string) memgov.RelatedItem {
 	r.Rule, r.RuleWords = rule, words
 	return r
 }
@@ -239,7 +240,7 @@ func askModel(ctx context.Context, in DedupInput, c Scored) (DedupResult, string
 	}
 	if rel == "entails" && conf >= least {
 		r := reject(ReasonSemanticDuplicate, "adds nothing to %s: the judge model reads it as stating all the write states (%.2f) [rule %s]", c.Key, conf, judge.RuleModelEntails)
-		r.Related = []memory.RelatedItem{withRule(related(c, "DUPLICATES"), judge.RuleModelEntails, nil)}
+		r.Related = []memgov.RelatedItem{withRule(related(c, "DUPLICATES"), judge.RuleModelEntails, nil)}
 		return DedupResult{Result: r, Rule: judge.RuleModelEntails}, judge.ResolveDuplicate, nil
 	}
 	rel, conf, err = in.Model.Entailment(ctx, text, c.Text)
@@ -259,14 +260,14 @@ func askModel(ctx context.Context, in DedupInput, c Scored) (DedupResult, string
 // together with the write that extends it (DEFER, c linked). head names c
 // and why says how the write extends it.
 func extend(c Scored, head, why, dupReason, conflictReason, rule string, words []string) (DedupResult, string) {
-	if c.State == memory.Active {
+	if c.State == memgov.Active {
 		target := c.Candidate
 		return DedupResult{Target: &target, Rule: rule, RuleWords: words, Result: Result{Verdict: Merge, Reason: dupReason,
-			Related: []memory.RelatedItem{withRule(related(c, "MERGES_INTO"), rule, words)},
+			Related: []memgov.RelatedItem{withRule(related(c, "MERGES_INTO"), rule, words)},
 			Detail:  fmt.Sprintf("extends %s: %s; the earlier text stays in its history [rule %s%s]", head, why, rule, quoteRuleWords(words))}}, judge.ResolveMerge
 	}
 	return DedupResult{Rule: judge.RuleExtendsPending, RuleWords: words, Result: Result{Verdict: Defer, Reason: conflictReason,
-		Related: []memory.RelatedItem{withRule(related(c, "NEAR_DUPLICATE"), judge.RuleExtendsPending, words)},
+		Related: []memgov.RelatedItem{withRule(related(c, "NEAR_DUPLICATE"), judge.RuleExtendsPending, words)},
 		Detail:  fmt.Sprintf("extends %s, which is %s and cannot take a merge: %s; a curator decides both [rule %s, after %s]", head, c.State, why, judge.RuleExtendsPending, rule)}}, extendsPending
 }
 
@@ -278,7 +279,7 @@ const extendsPending = "extends-pending"
 // maxNear bounds the near-duplicates a write is compared with.
 const maxNear = 8
 
-func sameLayer(cs []Scored, l memory.Layer) []Scored {
+func sameLayer(cs []Scored, l memgov.Layer) []Scored {
 	var out []Scored
 	for _, c := range cs {
 		if c.Layer == l {
@@ -288,8 +289,8 @@ func sameLayer(cs []Scored, l memory.Layer) []Scored {
 	return out
 }
 
-func related(c Scored, relation string) memory.RelatedItem {
-	return memory.RelatedItem{Relation: relation, ItemID: c.ItemID, VersionID: c.VersionID, Key: c.Key, Text: c.Text,
+func related(c Scored, relation string) memgov.RelatedItem {
+	return memgov.RelatedItem{Relation: relation, ItemID: c.ItemID, VersionID: c.VersionID, Key: c.Key, Text: c.Text,
 		Similarity: round3(c.Cosine), Confidence: c.Confidence, State: c.State}
 }
 
@@ -303,7 +304,7 @@ func related(c Scored, relation string) memory.RelatedItem {
 // their words and a difference rule tells them apart; else it goes to a
 // person, who keeps both or merges them. A write that differs is never
 // rejected as a duplicate nor merged.
-func decide(rules *judge.Judge, text string, c Scored, layer memory.Layer, lexical bool, dupReason, conflictReason string) (DedupResult, string, judge.Delta) {
+func decide(rules *judge.Judge, text string, c Scored, layer memgov.Layer, lexical bool, dupReason, conflictReason string) (DedupResult, string, judge.Delta) {
 	d := rules.Compare(c.Text, text)
 	dec := d.Decide()
 	if dupReason == ReasonStructuralDup && dec.Kind != judge.ResolveDuplicate && (d.Conflict == nil || d.Conflict.Rule == judge.RulePrepositionRole) && rules.SameClaims(c.Text, text) {
@@ -323,14 +324,14 @@ func decide(rules *judge.Judge, text string, c Scored, layer memory.Layer, lexic
 	switch dec.Kind {
 	case judge.ResolveDuplicate:
 		r := reject(dupReason, "adds nothing to %s (similarity %.3f): it states the same claims [rule %s%s]", c.Key, c.Cosine, dec.Rule, quoteRuleWords(dec.Words))
-		r.Related = []memory.RelatedItem{withRule(related(c, "DUPLICATES"), dec.Rule, dec.Words)}
+		r.Related = []memgov.RelatedItem{withRule(related(c, "DUPLICATES"), dec.Rule, dec.Words)}
 		return DedupResult{Result: r, Rule: dec.Rule, RuleWords: dec.Words}, dec.Kind, d
 	case judge.ResolveMerge:
 		r, kind := extend(c, fmt.Sprintf("%s (similarity %.3f)", c.Key, c.Cosine), dec.Why, dupReason, conflictReason, dec.Rule, dec.Words)
 		return r, kind, d
 	}
 	link := withRule(related(c, "NEAR_DUPLICATE"), dec.Rule, dec.Words)
-	if layer == memory.Episodic || lexical && d.Conflict != nil {
+	if layer == memgov.Episodic || lexical && d.Conflict != nil {
 		// Kept as its own item beside the near text: a person reads
 		// EPISODIC memory's links, not a queue of every near event; texts
 		// near only by their words that a difference rule tells apart are
@@ -339,9 +340,9 @@ func decide(rules *judge.Judge, text string, c Scored, layer memory.Layer, lexic
 		r := accept()
 		r.Detail = fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s [rule %s%s]; kept as its own item, linked NEAR_DUPLICATE",
 			c.Key, c.Cosine, dec.Why, dec.Rule, quoteRuleWords(dec.Words))
-		return DedupResult{Result: r, Rule: dec.Rule, RuleWords: dec.Words, Links: []memory.RelatedItem{link}}, kindLinked, d
+		return DedupResult{Result: r, Rule: dec.Rule, RuleWords: dec.Words, Links: []memgov.RelatedItem{link}}, kindLinked, d
 	}
-	return DedupResult{Rule: dec.Rule, RuleWords: dec.Words, Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memory.RelatedItem{link},
+	return DedupResult{Rule: dec.Rule, RuleWords: dec.Words, Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memgov.RelatedItem{link},
 		Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s [rule %s%s]", c.Key, c.Cosine, dec.Why, dec.Rule, quoteRuleWords(dec.Words))}}, dec.Kind, d
 }
 
@@ -368,7 +369,7 @@ type PairJudgement struct {
 // found the way the store finds candidates: by content hash, fingerprint,
 // subject or SimHash band, and as a topic neighbour when the texts share a
 // word.
-func JudgePair(ctx context.Context, pol *policy.Policy, layer memory.Layer, a, b string) (PairJudgement, error) {
+func JudgePair(ctx context.Context, pol *policy.Policy, layer memgov.Layer, a, b string) (PairJudgement, error) {
 	content := func(text string) (json.RawMessage, string, error) {
 		raw, err := canon.Marshal(map[string]string{"text": text})
 		if err != nil {
@@ -397,7 +398,7 @@ func JudgePair(ctx context.Context, pol *policy.Policy, layer memory.Layer, a, b
 	if err != nil {
 		return PairJudgement{}, err
 	}
-	stored := memory.Candidate{VersionID: "stored-version", ItemID: "stored-item", Key: "stored", Layer: layer, State: memory.Active,
+	stored := memgov.Candidate{VersionID: "stored-version", ItemID: "stored-item", Key: "stored", Layer: layer, State: memgov.Active,
 		ContentHash: ha, Fingerprint: fa.Fingerprint[:], Subject: fa.Subject, Predicate: fa.Predicate, Object: fa.Object,
 		Embedding: emb, Text: a, Confidence: 0.9}
 	r := pairReader{c: stored, bands: fa.SimHash.Bands()}
@@ -423,11 +424,11 @@ func JudgePair(ctx context.Context, pol *policy.Policy, layer memory.Layer, a, b
 
 // pairReader serves one stored version as JudgePair's candidate.
 type pairReader struct {
-	c     memory.Candidate
+	c     memgov.Candidate
 	bands [similar.NumBands]uint16
 }
 
-func (p pairReader) Candidates(_ context.Context, q memory.CandidateQuery) ([]memory.Candidate, error) {
+func (p pairReader) Candidates(_ context.Context, q memgov.CandidateQuery) ([]memgov.Candidate, error) {
 	match := q.ContentHash == p.c.ContentHash || string(q.Fingerprint) == string(p.c.Fingerprint) || q.Subject != "" && q.Subject == p.c.Subject
 	for i, b := range p.bands {
 		if slices.Contains(q.Bands, uint32(i)<<16|uint32(b)) {
@@ -437,17 +438,17 @@ func (p pairReader) Candidates(_ context.Context, q memory.CandidateQuery) ([]me
 	if !match {
 		return nil, nil
 	}
-	return []memory.Candidate{p.c}, nil
+	return []memgov.Candidate{p.c}, nil
 }
 
-func (p pairReader) TopicCandidates(_ context.Context, q memory.TopicQuery) ([]memory.Candidate, error) {
+func (p pairReader) TopicCandidates(_ context.Context, q memgov.TopicQuery) ([]memgov.Candidate, error) {
 	words := map[string]bool{}
 	for _, w := range strings.Fields(judge.Normalize(p.c.Text)) {
 		words[w] = true
 	}
 	for _, w := range strings.Fields(judge.Normalize(q.Text)) {
 		if words[w] {
-			return []memory.Candidate{p.c}, nil
+			return []memgov.Candidate{p.c}, nil
 		}
 	}
 	return nil, nil

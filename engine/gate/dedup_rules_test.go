@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/judge"
-	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -18,22 +18,22 @@ func TestDedupKeepsWhatItCannotProve(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		a, b       string
-		layer      memory.Layer
+		layer      memgov.Layer
 		verdict    Verdict
 		rule       string
 		linked     bool
 		relatedRel string
 	}{
-		{"Dana's manager is Priya.", "Priya is Dana's manager.", memory.Semantic, Reject, judge.RuleSameWords, false, "DUPLICATES"},
-		{"Alice lives in Berlin.", "Alice lives in Berlin, Germany.", memory.Episodic, Merge, judge.RuleStrictSuperset, false, "MERGES_INTO"},
+		{"Dana's manager is Priya.", "Priya is Dana's manager.", memgov.Semantic, Reject, judge.RuleSameWords, false, "DUPLICATES"},
+		{"Alice lives in Berlin.", "Alice lives in Berlin, Germany.", memgov.Episodic, Merge, judge.RuleStrictSuperset, false, "MERGES_INTO"},
 		{"Priya is the sister of Dev and the cousin of Anil, and all three grew up in Pune near the old railway station.",
 			"Priya is the sister of Anil and the cousin of Dev, and all three grew up together in Pune near the old railway station.",
-			memory.Episodic, Accept, judge.RuleSupersetReordered, true, ""},
+			memgov.Episodic, Accept, judge.RuleSupersetReordered, true, ""},
 		{"Priya is the sister of Dev and the cousin of Anil, and all three grew up in Pune near the old railway station.",
 			"Priya is the sister of Anil and the cousin of Dev, and all three grew up together in Pune near the old railway station.",
-			memory.Semantic, Defer, judge.RuleSupersetReordered, false, "NEAR_DUPLICATE"},
+			memgov.Semantic, Defer, judge.RuleSupersetReordered, false, "NEAR_DUPLICATE"},
 		{"The customer said the parcel for order 4417 arrived damaged and asked for a replacement.",
-			"Customer says the parcel for order 4417 arrived damaged.", memory.Episodic, Accept, judge.RuleSubset, true, ""},
+			"Customer says the parcel for order 4417 arrived damaged.", memgov.Episodic, Accept, judge.RuleSubset, true, ""},
 	} {
 		j, err := JudgePair(ctx, &pol, tc.layer, tc.a, tc.b)
 		if err != nil {

@@ -7,16 +7,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/judge"
-	"github.com/memgov/memgov/engine/memory"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
 // EvidenceReader is what the evidence gate reads to follow MEMORY_ITEM
 // evidence: who wrote a cited version or item, and what an item cites.
 type EvidenceReader interface {
-	Version(ctx context.Context, id string) (memory.Version, error)
-	Item(ctx context.Context, id string) (memory.Item, error)
+	Version(ctx context.Context, id string) (memgov.Version, error)
+	Item(ctx context.Context, id string) (memgov.Item, error)
 	// CitedItems returns the items that the visible or pending versions of an
 	// item cite as MEMORY_ITEM evidence.
 	CitedItems(ctx context.Context, itemID string) ([]string, error)
@@ -38,11 +39,11 @@ type EvidenceInput struct {
 	// Text is the claim the evidence is to support (content.text).
 	Text       string
 	Agent      string
-	Layer      memory.Layer
-	Evidence   []memory.EvidenceRef
+	Layer      memgov.Layer
+	Evidence   []oplog.EvidenceRef
 	Confidence float64 // the writer's confidence
 	// Item is the existing item the write updates, if any.
-	Item   *memory.Item
+	Item   *memgov.Item
 	Now    time.Time
 	Policy *policy.Policy
 	Reader EvidenceReader
@@ -165,7 +166,7 @@ func (Evidence) Evaluate(ctx context.Context, in EvidenceInput) (EvidenceResult,
 // excerpt when it quotes one (the claim's values and key terms found in it;
 // an excerpt stating another value scores 0 and is returned as contra), and
 // the policy's default below 1 when it quotes none.
-func support(ctx context.Context, in EvidenceInput, rules *judge.Judge, r memory.EvidenceRef) (score float64, contra string, err error) {
+func support(ctx context.Context, in EvidenceInput, rules *judge.Judge, r oplog.EvidenceRef) (score float64, contra string, err error) {
 	if strings.TrimSpace(r.Excerpt) == "" || strings.TrimSpace(in.Text) == "" {
 		return in.Policy.Evidence.SupportWithoutExcerpt, "", nil
 	}
@@ -197,7 +198,7 @@ func support(ctx context.Context, in EvidenceInput, rules *judge.Judge, r memory
 	return ev.Score, "", nil
 }
 
-func sourceName(r memory.EvidenceRef) string {
+func sourceName(r oplog.EvidenceRef) string {
 	switch {
 	case r.SourceURI != "":
 		return r.SourceURI
@@ -215,11 +216,11 @@ func writtenBy(ctx context.Context, r EvidenceReader, source, agent string) (boo
 	switch {
 	case err == nil && v.CreatedBy == agent:
 		return true, nil
-	case err != nil && !errors.Is(err, memory.ErrNotFound):
+	case err != nil && !errors.Is(err, memgov.ErrNotFound):
 		return false, fmt.Errorf("read cited version %s: %w", source, err)
 	}
 	it, err := r.Item(ctx, source)
-	if errors.Is(err, memory.ErrNotFound) {
+	if errors.Is(err, memgov.ErrNotFound) {
 		return false, nil
 	}
 	if err != nil {
@@ -229,7 +230,7 @@ func writtenBy(ctx context.Context, r EvidenceReader, source, agent string) (boo
 		return false, nil
 	}
 	hv, err := r.Version(ctx, it.Head)
-	if errors.Is(err, memory.ErrNotFound) {
+	if errors.Is(err, memgov.ErrNotFound) {
 		return false, nil
 	}
 	if err != nil {
@@ -240,7 +241,7 @@ func writtenBy(ctx context.Context, r EvidenceReader, source, agent string) (boo
 
 // provenanceCycle follows MEMORY_ITEM evidence from the cited items and
 // reports a path back to target.
-func provenanceCycle(ctx context.Context, r EvidenceReader, target string, refs []memory.EvidenceRef) (string, error) {
+func provenanceCycle(ctx context.Context, r EvidenceReader, target string, refs []oplog.EvidenceRef) (string, error) {
 	type node struct{ id, path string }
 	var queue []node
 	for _, ref := range refs {
@@ -257,7 +258,7 @@ func provenanceCycle(ctx context.Context, r EvidenceReader, target string, refs 
 		switch {
 		case err == nil:
 			id = v.ItemID
-		case !errors.Is(err, memory.ErrNotFound):
+		case !errors.Is(err, memgov.ErrNotFound):
 			return "", fmt.Errorf("read cited version %s: %w", id, err)
 		}
 		if id == target {

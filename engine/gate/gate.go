@@ -21,6 +21,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/similar"
 )
@@ -68,13 +69,13 @@ const (
 	ReasonDriftDenied        = "MEMORY_DRIFT_DENIED"
 	ReasonDeadline           = "DEADLINE_EXCEEDED"
 	ReasonLayerConflict      = "LAYER_CONFLICT"
-	ReasonResidency          = "RESIDENCY_VIOLATION"
-	ReasonReferenceOnly      = "REFERENCE_ONLY"
-	ReasonLeaseHeld          = "LEASE_HELD"
-	ReasonStaleFencing       = "STALE_FENCING_TOKEN"
-	ReasonRoleApproval       = "APPROVAL_REQUIRED_BY_ROLE"
-	ReasonLowReputation      = "LOW_REPUTATION"
-	ReasonModelUnavailable   = "MODEL_UNAVAILABLE"
+
+	ReasonReferenceOnly    = "REFERENCE_ONLY"
+	ReasonLeaseHeld        = "LEASE_HELD"
+	ReasonStaleFencing     = "STALE_FENCING_TOKEN"
+	ReasonRoleApproval     = "APPROVAL_REQUIRED_BY_ROLE"
+	ReasonLowReputation    = "LOW_REPUTATION"
+	ReasonModelUnavailable = "MODEL_UNAVAILABLE"
 
 	// ReasonInstructionInMemory holds for a person a write whose text
 	// orders an action on the world (pay, send, delete, change a password)
@@ -129,7 +130,7 @@ type Result struct {
 	Detail  string
 	// Related are the existing items behind the verdict (contradicted,
 	// duplicated, merged into).
-	Related []memory.RelatedItem
+	Related []memgov.RelatedItem
 	// RetryAfter is set on a DEFER the writer retries itself (a rate limit,
 	// a held lease), rather than one a person decides.
 	RetryAfter time.Duration
@@ -151,20 +152,20 @@ func deny(reason, format string, args ...any) Result {
 
 // Scored is a candidate with its cosine similarity to the write.
 type Scored struct {
-	memory.Candidate
+	memgov.Candidate
 	Cosine float64
 }
 
 // CandidateReader reads the indexed versions near a write.
 type CandidateReader interface {
-	Candidates(ctx context.Context, q memory.CandidateQuery) ([]memory.Candidate, error)
+	Candidates(ctx context.Context, q memgov.CandidateQuery) ([]memgov.Candidate, error)
 }
 
 // LoadCandidates reads the visible and pending versions of memoryRef near the
 // write's features, scored by cosine similarity, most similar first. The
 // result is never nil.
 func LoadCandidates(ctx context.Context, r CandidateReader, memoryRef, contentHash string, feat memory.Features) ([]Scored, error) {
-	q := memory.CandidateQuery{MemoryRef: memoryRef, ContentHash: contentHash,
+	q := memgov.CandidateQuery{MemoryRef: memoryRef, ContentHash: contentHash,
 		Fingerprint: feat.Fingerprint[:], Subject: feat.Subject, Limit: 400}
 	for i, b := range feat.SimHash.Bands() {
 		q.Bands = append(q.Bands, uint32(i)<<16|uint32(b))
@@ -175,7 +176,7 @@ func LoadCandidates(ctx context.Context, r CandidateReader, memoryRef, contentHa
 	}
 	out := make([]Scored, 0, len(cs))
 	for _, c := range cs {
-		if c.State != memory.Active && c.State != memory.Draft {
+		if c.State != memgov.Active && c.State != memgov.Draft {
 			continue
 		}
 		s := Scored{Candidate: c}

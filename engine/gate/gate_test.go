@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/memory"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 	"github.com/memgov/memgov/engine/similar"
@@ -35,30 +37,30 @@ func (f failing) err(method string) error {
 	return nil
 }
 
-func (f failing) Idempotent(context.Context, string, time.Time) (memory.IdempotencyRecord, bool, error) {
-	return memory.IdempotencyRecord{}, false, f.err("Idempotent")
+func (f failing) Idempotent(context.Context, string, time.Time) (memgov.IdempotencyRecord, bool, error) {
+	return memgov.IdempotencyRecord{}, false, f.err("Idempotent")
 }
 
-func (f failing) Principal(_ context.Context, id string) (memory.Principal, error) {
-	return memory.Principal{ID: id, Role: memory.Orchestrator, Tenant: "acme"}, f.err("Principal")
+func (f failing) Principal(_ context.Context, id string) (memgov.Principal, error) {
+	return memgov.Principal{ID: id, Role: memgov.Orchestrator, Tenant: "acme"}, f.err("Principal")
 }
 
-func (f failing) ItemByKey(context.Context, string, string) (memory.Item, error) {
+func (f failing) ItemByKey(context.Context, string, string) (memgov.Item, error) {
 	if err := f.err("ItemByKey"); err != nil {
-		return memory.Item{}, err
+		return memgov.Item{}, err
 	}
-	return memory.Item{}, memory.ErrNotFound
+	return memgov.Item{}, memgov.ErrNotFound
 }
 
-func (f failing) WorkspaceByRef(context.Context, string) (memory.Workspace, bool, error) {
-	return memory.Workspace{}, false, f.err("WorkspaceByRef")
+func (f failing) WorkspaceByRef(context.Context, string) (memgov.Workspace, bool, error) {
+	return memgov.Workspace{}, false, f.err("WorkspaceByRef")
 }
 
 func (f failing) DriftStatus(context.Context, string) (gate.DriftStatus, error) {
 	return gate.DriftStatus{}, f.err("DriftStatus")
 }
 
-func (f failing) CountOutcomes(_ context.Context, _ string, layer memory.Layer, _ time.Time, statuses ...string) (int, error) {
+func (f failing) CountOutcomes(_ context.Context, _ string, layer memgov.Layer, _ time.Time, statuses ...string) (int, error) {
 	switch {
 	case layer == "":
 		return 0, f.err("CountOutcomes/burst")
@@ -72,29 +74,29 @@ func (f failing) CountSessionCommits(context.Context, string, string) (int, erro
 	return 0, f.err("CountSessionCommits")
 }
 
-func (f failing) LeaseOf(context.Context, string) (memory.Lease, bool, error) {
-	return memory.Lease{}, false, f.err("LeaseOf")
+func (f failing) LeaseOf(context.Context, string) (memgov.Lease, bool, error) {
+	return memgov.Lease{}, false, f.err("LeaseOf")
 }
 
-func (f failing) Version(context.Context, string) (memory.Version, error) {
+func (f failing) Version(context.Context, string) (memgov.Version, error) {
 	if err := f.err("Version"); err != nil {
-		return memory.Version{}, err
+		return memgov.Version{}, err
 	}
-	return memory.Version{}, memory.ErrNotFound
+	return memgov.Version{}, memgov.ErrNotFound
 }
 
-func (f failing) Item(_ context.Context, id string) (memory.Item, error) {
+func (f failing) Item(_ context.Context, id string) (memgov.Item, error) {
 	if err := f.err("Item"); err != nil {
-		return memory.Item{}, err
+		return memgov.Item{}, err
 	}
-	return memory.Item{}, memory.ErrNotFound
+	return memgov.Item{}, memgov.ErrNotFound
 }
 
 func (f failing) CitedItems(context.Context, string) ([]string, error) {
 	return nil, f.err("CitedItems")
 }
 
-func (f failing) Candidates(context.Context, memory.CandidateQuery) ([]memory.Candidate, error) {
+func (f failing) Candidates(context.Context, memgov.CandidateQuery) ([]memgov.Candidate, error) {
 	return nil, f.err("Candidates")
 }
 
@@ -102,7 +104,7 @@ func (f failing) AgentRecord(context.Context, string) (int, int, error) {
 	return 0, 0, f.err("AgentRecord")
 }
 
-func (f failing) Principals(context.Context) ([]memory.Principal, error) {
+func (f failing) Principals(context.Context) ([]memgov.Principal, error) {
 	return nil, f.err("Principals")
 }
 
@@ -134,7 +136,7 @@ func ref(t *testing.T, s string) scope.Ref {
 
 func TestIdempotencyReadFails(t *testing.T) {
 	r, err := gate.Idempotency{}.Evaluate(context.Background(), gate.IdempotencyInput{Content: []byte(`{"text":"x"}`),
-		Agent: "bot", Layer: memory.Episodic, Now: now, Window: 24 * time.Hour, Reader: failing{fail: "Idempotent"}})
+		Agent: "bot", Layer: memgov.Episodic, Now: now, Window: 24 * time.Hour, Reader: failing{fail: "Idempotent"}})
 	if !errors.Is(err, errStore) || r.Replay != nil || r.Token != "" {
 		t.Fatalf("Evaluate = %+v, %v; want the store's error and nothing else", r, err)
 	}
@@ -145,7 +147,7 @@ func TestAuthorizationReadFails(t *testing.T) {
 		t.Run(method, func(t *testing.T) {
 			f := failing{fail: method}
 			r, err := gate.Authorization{}.Evaluate(context.Background(), gate.AuthorizationInput{Agent: "bot",
-				MemoryRef: "acme/bot/ws/draft", Ref: ref(t, "acme/bot/ws/draft"), Layer: memory.Episodic, Key: "k",
+				MemoryRef: "acme/bot/ws/draft", Ref: ref(t, "acme/bot/ws/draft"), Layer: memgov.Episodic, Key: "k",
 				Policy: pol(), Reader: f, Workspaces: f})
 			failed(t, r.Verdict, err)
 			if r.Item != nil || r.Workspace || r.Principal.ID != "" {
@@ -166,8 +168,8 @@ func TestRateLimitReadFails(t *testing.T) {
 		layerCount int
 	}{{"CountOutcomes/burst", 0}, {"CountOutcomes/layer", 0}, {"CountOutcomes/deferred", 1 << 20}, {"CountSessionCommits", 0}} {
 		t.Run(tc.method, func(t *testing.T) {
-			r, err := gate.RateLimit{}.Evaluate(context.Background(), gate.RateLimitInput{Agent: "bot", Role: memory.Orchestrator,
-				Layer: memory.Working, SessionID: "s1", Now: now, Policy: pol(), Reader: failing{fail: tc.method, layerCount: tc.layerCount}})
+			r, err := gate.RateLimit{}.Evaluate(context.Background(), gate.RateLimitInput{Agent: "bot", Role: memgov.Orchestrator,
+				Layer: memgov.Working, SessionID: "s1", Now: now, Policy: pol(), Reader: failing{fail: tc.method, layerCount: tc.layerCount}})
 			failed(t, r.Verdict, err)
 			if r.Suspend != "" {
 				t.Fatalf("a failed rate limit suspends: %+v", r)
@@ -177,19 +179,19 @@ func TestRateLimitReadFails(t *testing.T) {
 }
 
 func TestPolicyReadFails(t *testing.T) {
-	r, err := gate.Policy{}.Evaluate(context.Background(), gate.PolicyInput{Principal: memory.Principal{ID: "bot", Role: memory.Orchestrator, Tenant: "acme"},
-		Ref: ref(t, "acme/bot"), MemoryRef: "acme/bot", Layer: memory.Episodic, Key: "k", Now: now, Policy: pol(), Leases: failing{fail: "LeaseOf"}})
+	r, err := gate.Policy{}.Evaluate(context.Background(), gate.PolicyInput{Principal: memgov.Principal{ID: "bot", Role: memgov.Orchestrator, Tenant: "acme"},
+		Ref: ref(t, "acme/bot"), MemoryRef: "acme/bot", Layer: memgov.Episodic, Key: "k", Now: now, Policy: pol(), Leases: failing{fail: "LeaseOf"}})
 	failed(t, r.Verdict, err)
 }
 
 func TestEvidenceReadFails(t *testing.T) {
 	auth := 1.0
-	evs := []memory.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "erp://1", Authority: &auth},
+	evs := []oplog.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "erp://1", Authority: &auth},
 		{SourceType: "MEMORY_ITEM", SourceItemID: "cited"}}
 	for _, method := range []string{"Version", "Item", "CitedItems"} {
 		t.Run(method, func(t *testing.T) {
-			r, err := gate.Evidence{}.Evaluate(context.Background(), gate.EvidenceInput{Agent: "bot", Layer: memory.Episodic,
-				Evidence: evs, Confidence: 0.9, Item: &memory.Item{ID: "own", Key: "k"}, Now: now, Policy: pol(), Reader: failing{fail: method}})
+			r, err := gate.Evidence{}.Evaluate(context.Background(), gate.EvidenceInput{Agent: "bot", Layer: memgov.Episodic,
+				Evidence: evs, Confidence: 0.9, Item: &memgov.Item{ID: "own", Key: "k"}, Now: now, Policy: pol(), Reader: failing{fail: method}})
 			failed(t, r.Verdict, err)
 			if r.Scored {
 				t.Fatalf("a failed evidence gate scored the write: %+v", r)
@@ -199,7 +201,7 @@ func TestEvidenceReadFails(t *testing.T) {
 }
 
 func TestContradictionReadFails(t *testing.T) {
-	r, err := gate.Contradiction{}.Evaluate(context.Background(), gate.ContradictionInput{MemoryRef: "acme/bot", Layer: memory.Semantic,
+	r, err := gate.Contradiction{}.Evaluate(context.Background(), gate.ContradictionInput{MemoryRef: "acme/bot", Layer: memgov.Semantic,
 		ContentHash: "sha256:x", Features: mustFeatures([]byte(`{"text":"The sky is blue."}`)), Confidence: 0.9,
 		Policy: pol(), Reader: failing{fail: "Candidates"}})
 	failed(t, r.Verdict, err)
@@ -212,7 +214,7 @@ func TestContradictionReadFails(t *testing.T) {
 }
 
 func TestDedupReadFails(t *testing.T) {
-	r, err := gate.Dedup{}.Evaluate(context.Background(), gate.DedupInput{MemoryRef: "acme/bot", Layer: memory.Episodic,
+	r, err := gate.Dedup{}.Evaluate(context.Background(), gate.DedupInput{MemoryRef: "acme/bot", Layer: memgov.Episodic,
 		ContentHash: "sha256:x", Features: mustFeatures([]byte(`{"text":"The sky is blue."}`)), Policy: pol(),
 		Reader: failing{fail: "Candidates"}})
 	failed(t, r.Verdict, err)
@@ -225,7 +227,7 @@ func TestApprovalReadFails(t *testing.T) {
 	for _, method := range []string{"AgentRecord", "Principals"} {
 		t.Run(method, func(t *testing.T) {
 			r, err := gate.Approval{}.Evaluate(context.Background(), gate.ApprovalInput{Agent: "bot", Ref: ref(t, "acme/shared"),
-				Layer: memory.Semantic, Confidence: 0.9, Policy: pol(), Reader: failing{fail: method}})
+				Layer: memgov.Semantic, Confidence: 0.9, Policy: pol(), Reader: failing{fail: method}})
 			failed(t, r.Verdict, err)
 			if r.Risk.Tier != "" || r.Review != nil {
 				t.Fatalf("a failed approval gate scored the write: %+v", r)
@@ -243,7 +245,7 @@ func TestGatesJudgeWhenReadsSucceed(t *testing.T) {
 	checks := map[string]func() (gate.Verdict, error){
 		gate.NameAuthorization: func() (gate.Verdict, error) {
 			r, err := gate.Authorization{}.Evaluate(ctx, gate.AuthorizationInput{Agent: "bot", MemoryRef: "acme/bot/ws/draft",
-				Ref: ref(t, "acme/bot/ws/draft"), Layer: memory.Episodic, Key: "k", Policy: pol(), Reader: ok, Workspaces: ok})
+				Ref: ref(t, "acme/bot/ws/draft"), Layer: memgov.Episodic, Key: "k", Policy: pol(), Reader: ok, Workspaces: ok})
 			return r.Verdict, err
 		},
 		gate.NameDrift: func() (gate.Verdict, error) {
@@ -251,33 +253,33 @@ func TestGatesJudgeWhenReadsSucceed(t *testing.T) {
 			return r.Verdict, err
 		},
 		gate.NameRateLimit: func() (gate.Verdict, error) {
-			r, err := gate.RateLimit{}.Evaluate(ctx, gate.RateLimitInput{Agent: "bot", Role: memory.Orchestrator, Layer: memory.Working,
+			r, err := gate.RateLimit{}.Evaluate(ctx, gate.RateLimitInput{Agent: "bot", Role: memgov.Orchestrator, Layer: memgov.Working,
 				SessionID: "s1", Now: now, Policy: pol(), Reader: ok})
 			return r.Verdict, err
 		},
 		gate.NamePolicy: func() (gate.Verdict, error) {
-			r, err := gate.Policy{}.Evaluate(ctx, gate.PolicyInput{Principal: memory.Principal{ID: "bot", Role: memory.Orchestrator, Tenant: "acme"},
-				Ref: ref(t, "acme/bot"), MemoryRef: "acme/bot", Layer: memory.Episodic, Key: "k", Now: now, Policy: pol(), Leases: ok})
+			r, err := gate.Policy{}.Evaluate(ctx, gate.PolicyInput{Principal: memgov.Principal{ID: "bot", Role: memgov.Orchestrator, Tenant: "acme"},
+				Ref: ref(t, "acme/bot"), MemoryRef: "acme/bot", Layer: memgov.Episodic, Key: "k", Now: now, Policy: pol(), Leases: ok})
 			return r.Verdict, err
 		},
 		gate.NameEvidence: func() (gate.Verdict, error) {
-			r, err := gate.Evidence{}.Evaluate(ctx, gate.EvidenceInput{Agent: "bot", Layer: memory.Episodic,
-				Evidence:   []memory.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "erp://1", Authority: &auth}, {SourceType: "MEMORY_ITEM", SourceItemID: "cited"}},
-				Confidence: 0.9, Item: &memory.Item{ID: "own", Key: "k"}, Now: now, Policy: pol(), Reader: ok})
+			r, err := gate.Evidence{}.Evaluate(ctx, gate.EvidenceInput{Agent: "bot", Layer: memgov.Episodic,
+				Evidence:   []oplog.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "erp://1", Authority: &auth}, {SourceType: "MEMORY_ITEM", SourceItemID: "cited"}},
+				Confidence: 0.9, Item: &memgov.Item{ID: "own", Key: "k"}, Now: now, Policy: pol(), Reader: ok})
 			return r.Verdict, err
 		},
 		gate.NameContradiction: func() (gate.Verdict, error) {
-			r, err := gate.Contradiction{}.Evaluate(ctx, gate.ContradictionInput{MemoryRef: "acme/bot", Layer: memory.Semantic,
+			r, err := gate.Contradiction{}.Evaluate(ctx, gate.ContradictionInput{MemoryRef: "acme/bot", Layer: memgov.Semantic,
 				ContentHash: "sha256:x", Features: feat, Confidence: 0.9, Policy: pol(), Reader: ok})
 			return r.Verdict, err
 		},
 		gate.NameDedup: func() (gate.Verdict, error) {
-			r, err := gate.Dedup{}.Evaluate(ctx, gate.DedupInput{MemoryRef: "acme/bot", Layer: memory.Episodic, ContentHash: "sha256:x",
+			r, err := gate.Dedup{}.Evaluate(ctx, gate.DedupInput{MemoryRef: "acme/bot", Layer: memgov.Episodic, ContentHash: "sha256:x",
 				Features: feat, Policy: pol(), Reader: ok})
 			return r.Verdict, err
 		},
 		gate.NameApproval: func() (gate.Verdict, error) {
-			r, err := gate.Approval{}.Evaluate(ctx, gate.ApprovalInput{Agent: "bot", Ref: ref(t, "acme/shared"), Layer: memory.Semantic,
+			r, err := gate.Approval{}.Evaluate(ctx, gate.ApprovalInput{Agent: "bot", Ref: ref(t, "acme/shared"), Layer: memgov.Semantic,
 				Confidence: 0.9, Policy: pol(), Reader: ok})
 			return r.Verdict, err
 		},
@@ -293,9 +295,9 @@ func TestGatesJudgeWhenReadsSucceed(t *testing.T) {
 // model that fails, MODEL_UNAVAILABLE); it is not an error of the store.
 func TestContradictionJudgeFails(t *testing.T) {
 	near := mustFeatures([]byte(`{"text":"The sky is blue today."}`))
-	c := memory.Candidate{VersionID: "v1", ItemID: "i1", Key: "sky", Layer: memory.Semantic, State: memory.Active,
+	c := memgov.Candidate{VersionID: "v1", ItemID: "i1", Key: "sky", Layer: memgov.Semantic, State: memgov.Active,
 		Text: "The sky is blue today.", Embedding: marshal(t, near)}
-	r, err := gate.Contradiction{}.Evaluate(context.Background(), gate.ContradictionInput{MemoryRef: "acme/bot", Layer: memory.Semantic,
+	r, err := gate.Contradiction{}.Evaluate(context.Background(), gate.ContradictionInput{MemoryRef: "acme/bot", Layer: memgov.Semantic,
 		ContentHash: "sha256:x", Features: mustFeatures([]byte(`{"text":"The sky is blue today."}`)), Confidence: 0.9,
 		Policy: pol(), Judge: brokenJudge{}, Reader: candidates{c}})
 	if err != nil {
@@ -312,9 +314,9 @@ func (brokenJudge) Contradiction(context.Context, string, string) (float64, erro
 	return 0, errStore
 }
 
-type candidates []memory.Candidate
+type candidates []memgov.Candidate
 
-func (c candidates) Candidates(context.Context, memory.CandidateQuery) ([]memory.Candidate, error) {
+func (c candidates) Candidates(context.Context, memgov.CandidateQuery) ([]memgov.Candidate, error) {
 	return c, nil
 }
 
@@ -330,9 +332,9 @@ func marshal(t *testing.T, f memory.Features) []byte {
 // A stored embedding that does not decode is a store that cannot be read, not
 // a candidate with no similarity.
 func TestDedupMalformedEmbedding(t *testing.T) {
-	c := memory.Candidate{VersionID: "v1", ItemID: "i1", Key: "sky", Layer: memory.Episodic, State: memory.Active,
+	c := memgov.Candidate{VersionID: "v1", ItemID: "i1", Key: "sky", Layer: memgov.Episodic, State: memgov.Active,
 		Text: "The sky is blue.", Embedding: []byte{0xff, 0x01}}
-	r, err := gate.Dedup{}.Evaluate(context.Background(), gate.DedupInput{MemoryRef: "acme/bot", Layer: memory.Episodic,
+	r, err := gate.Dedup{}.Evaluate(context.Background(), gate.DedupInput{MemoryRef: "acme/bot", Layer: memgov.Episodic,
 		ContentHash: "sha256:x", Features: mustFeatures([]byte(`{"text":"The sky is blue."}`)), Policy: pol(), Reader: candidates{c}})
 	if !errors.Is(err, similar.ErrMalformed) || r.Verdict != 0 {
 		t.Fatalf("Evaluate = %s, %v; want the decoding error and no verdict", r.Verdict, err)
@@ -356,10 +358,10 @@ func (o oneWay) Entailment(_ context.Context, p, h string) (string, float64, err
 // model's neutral reading leaves it a distinct record.
 func TestDedupModelDecides(t *testing.T) {
 	old, text := "Ravi approved the budget for the offsite.", "Ravi signed off on the budget for the offsite in Lisbon."
-	eval := func(state memory.State, m gate.Entailer) gate.DedupResult {
+	eval := func(state memgov.State, m gate.Entailer) gate.DedupResult {
 		t.Helper()
-		c := memory.Candidate{VersionID: "v1", ItemID: "i1", Key: "budget", Layer: memory.Episodic, State: state, Text: old}
-		r, err := gate.Dedup{}.Evaluate(context.Background(), gate.DedupInput{MemoryRef: "acme/bot", Layer: memory.Episodic,
+		c := memgov.Candidate{VersionID: "v1", ItemID: "i1", Key: "budget", Layer: memgov.Episodic, State: state, Text: old}
+		r, err := gate.Dedup{}.Evaluate(context.Background(), gate.DedupInput{MemoryRef: "acme/bot", Layer: memgov.Episodic,
 			ContentHash: "sha256:x", Features: mustFeatures([]byte(`{"text":"` + text + `"}`)), Policy: pol(),
 			Reader: candidates{c}, Model: m})
 		if err != nil {
@@ -367,16 +369,16 @@ func TestDedupModelDecides(t *testing.T) {
 		}
 		return r
 	}
-	if r := eval(memory.Active, oneWay{text, old}); r.Verdict != gate.Merge || r.Target == nil || r.Target.VersionID != "v1" {
+	if r := eval(memgov.Active, oneWay{text, old}); r.Verdict != gate.Merge || r.Target == nil || r.Target.VersionID != "v1" {
 		t.Errorf("write entails an active candidate: %s %s %q, want MERGE into v1", r.Verdict, r.Reason, r.Detail)
 	}
-	if r := eval(memory.Draft, oneWay{text, old}); r.Verdict != gate.Defer || len(r.Related) != 1 || r.Related[0].Relation != "NEAR_DUPLICATE" {
+	if r := eval(memgov.Draft, oneWay{text, old}); r.Verdict != gate.Defer || len(r.Related) != 1 || r.Related[0].Relation != "NEAR_DUPLICATE" {
 		t.Errorf("write entails a draft: %s %s %+v, want DEFER with the draft linked", r.Verdict, r.Reason, r.Related)
 	}
-	if r := eval(memory.Active, oneWay{}); r.Verdict != gate.Accept {
+	if r := eval(memgov.Active, oneWay{}); r.Verdict != gate.Accept {
 		t.Errorf("neutral model: %s %s %q, want ACCEPT", r.Verdict, r.Reason, r.Detail)
 	}
-	if r := eval(memory.Active, nil); r.Verdict != gate.Accept {
+	if r := eval(memgov.Active, nil); r.Verdict != gate.Accept {
 		t.Errorf("no model: %s %s %q, want ACCEPT", r.Verdict, r.Reason, r.Detail)
 	}
 }

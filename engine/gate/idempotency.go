@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/memgov/memgov/engine/memory"
+	"github.com/memgov/memgov"
 )
 
 // ReasonIdempotencyConflict refuses a write whose caller-supplied token was
@@ -17,7 +17,7 @@ const ReasonIdempotencyConflict = "IDEMPOTENCY_CONFLICT"
 
 // IdempotencyReader is what the idempotency step reads.
 type IdempotencyReader interface {
-	Idempotent(ctx context.Context, token string, since time.Time) (memory.IdempotencyRecord, bool, error)
+	Idempotent(ctx context.Context, token string, since time.Time) (memgov.IdempotencyRecord, bool, error)
 }
 
 // IdempotencyInput is what the idempotency step needs.
@@ -29,7 +29,7 @@ type IdempotencyInput struct {
 	Key       string          // the key the writer asked for ("" when generated)
 	Content   json.RawMessage // canonical
 	Agent     string
-	Layer     memory.Layer
+	Layer     memgov.Layer
 	Now       time.Time
 	// Window is how far back a token counts (spec §12.1.7: 24 hours).
 	Window time.Duration
@@ -46,7 +46,7 @@ type IdempotencyResult struct {
 	Scope string
 	// Replay is the earlier write of the same token and scope within the
 	// window, if any: the write is not carried out again.
-	Replay *memory.IdempotencyRecord
+	Replay *memgov.IdempotencyRecord
 }
 
 // Idempotency answers a repeated request with the outcome of the first one
@@ -87,7 +87,7 @@ func (Idempotency) Evaluate(ctx context.Context, in IdempotencyInput) (Idempoten
 // Scope is SHA-256 over what a write writes: memoryRef, key, canonical
 // content, agent and layer (spec §12.1.7, scoped to the target). It is the default
 // idempotency token.
-func Scope(memoryRef, key string, content json.RawMessage, agent string, layer memory.Layer) string {
+func Scope(memoryRef, key string, content json.RawMessage, agent string, layer memgov.Layer) string {
 	h := sha256.New()
 	for _, part := range [][]byte{[]byte(memoryRef), []byte(key), content, []byte(agent), []byte(layer)} {
 		h.Write(part)
@@ -99,7 +99,7 @@ func Scope(memoryRef, key string, content json.RawMessage, agent string, layer m
 // Token is SHA-256(canonical(content) || agent || layer), the unscoped token
 // of spec §12.1.7. memgov derives its default token with Scope instead; Token stays
 // for callers that computed tokens this way.
-func Token(content json.RawMessage, agent string, layer memory.Layer) string {
+func Token(content json.RawMessage, agent string, layer memgov.Layer) string {
 	h := sha256.New()
 	h.Write(content)
 	h.Write([]byte{0})

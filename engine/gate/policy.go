@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memgov/memgov/engine/memory"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -14,15 +14,15 @@ import (
 // LeaseReader reads the write lease of one entry.
 type LeaseReader interface {
 	// LeaseOf returns the lease on resource (memoryRef#key), if any.
-	LeaseOf(ctx context.Context, resource string) (memory.Lease, bool, error)
+	LeaseOf(ctx context.Context, resource string) (memgov.Lease, bool, error)
 }
 
 // PolicyInput is what the policy gate needs.
 type PolicyInput struct {
-	Principal memory.Principal
+	Principal memgov.Principal
 	Ref       scope.Ref // the memoryRef, parsed
 	MemoryRef string
-	Layer     memory.Layer
+	Layer     memgov.Layer
 	Key       string
 	Tags      []string
 	Residency string
@@ -59,7 +59,7 @@ func (Policy) Name() string { return NamePolicy }
 // another agent holds the lease on.
 func (Policy) Evaluate(ctx context.Context, in PolicyInput) (Result, error) {
 	p, pol := in.Principal, in.Policy
-	if p.Role == memory.Executor && (in.Layer == memory.Working || in.Layer == memory.Session) && in.Ref.Agent != p.ID {
+	if p.Role == memgov.Executor && (in.Layer == memgov.Working || in.Layer == memgov.Session) && in.Ref.Agent != p.ID {
 		return reject(ReasonUnauthorized, "an executor writes only its own session memory (%s/%s/...)", in.Ref.Tenant, p.ID), nil
 	}
 	if attr, ok := p.Attributes["domains"]; ok {
@@ -68,12 +68,12 @@ func (Policy) Evaluate(ctx context.Context, in PolicyInput) (Result, error) {
 		if !p.InDomains(in.Tags) {
 			return reject(ReasonUnauthorized, "%s may write only memory tagged with its domains (%s)", p.ID, attr), nil
 		}
-		if len(memory.DomainsOf(in.Tags)) == 0 && !allDomains(attr) {
+		if len(memgov.DomainsOf(in.Tags)) == 0 && !allDomains(attr) {
 			return reject(ReasonUnauthorized, "%s is restricted to the domains %s: tag the write with one of them (domain:NAME)", p.ID, attr), nil
 		}
 	}
 	if !pol.ResidencyAllowed(in.Residency) {
-		return reject(ReasonResidency, "residency class %s may not be stored in region %s", clip(in.Residency, 20), pol.Residency.StoreRegion), nil
+		return reject(memgov.ReasonResidency, "residency class %s may not be stored in region %s", clip(in.Residency, 20), pol.Residency.StoreRegion), nil
 	}
 	if len(pol.ReferenceOnly.Sources) > 0 {
 		if uri, sim, found := pol.ReferenceMatch(in.Text); found {

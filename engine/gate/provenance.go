@@ -4,7 +4,8 @@ import (
 	"context"
 	"sort"
 
-	"github.com/memgov/memgov/engine/memory"
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -17,8 +18,8 @@ type ProvenanceInput struct {
 	RunID     string
 	SessionID string
 	RequestID string
-	Layer     memory.Layer
-	Evidence  []memory.EvidenceRef
+	Layer     memgov.Layer
+	Evidence  []oplog.EvidenceRef
 	// ContentHash is the hash of the canonical, redacted content.
 	ContentHash string
 	Confidence  float64 // the writer's confidence
@@ -29,7 +30,7 @@ type ProvenanceInput struct {
 	Contradictions int // items the write contradicts
 	Candidates     int // neighbours the write was compared with
 	// Item is the existing item the write updates, if any.
-	Item   *memory.Item
+	Item   *memgov.Item
 	Policy *policy.Policy
 }
 
@@ -38,7 +39,7 @@ type ProvenanceResult struct {
 	Result
 	// Record is the provenance record, unsigned: the engine signs it once
 	// the write's item is known.
-	Record memory.Provenance
+	Record oplog.Provenance
 	// Validation is the composite validation score (spec §12.2.5).
 	Validation float64
 	// Adjusted is the adjusted confidence the record carries.
@@ -78,9 +79,9 @@ func (Provenance) Evaluate(_ context.Context, in ProvenanceInput) (ProvenanceRes
 			}
 		}
 	}
-	evs := append([]memory.EvidenceRef{}, in.Evidence...)
+	evs := append([]oplog.EvidenceRef{}, in.Evidence...)
 	sort.SliceStable(evs, func(i, j int) bool { return authorityOf(evs[i]) > authorityOf(evs[j]) })
-	rec := memory.Provenance{ProvenanceID: in.ID, SourceAgentID: in.Agent, SourceTaskID: in.RunID,
+	rec := oplog.Provenance{ProvenanceID: in.ID, SourceAgentID: in.Agent, SourceTaskID: in.RunID,
 		SourceSessionID: in.SessionID, RequestID: in.RequestID, EvidenceRefs: evs, EvidenceQuality: quality,
 		AgentConfidence: in.Confidence, AdjustedConfidence: adjusted, ValidationScore: validation,
 		HumanApprovalState: "NOT_REQUIRED", CreatedAt: in.CreatedAt, ContentHash: in.ContentHash}
@@ -90,7 +91,7 @@ func (Provenance) Evaluate(_ context.Context, in ProvenanceInput) (ProvenanceRes
 	return ProvenanceResult{Result: accept(), Record: rec, Validation: validation, Adjusted: adjusted}, nil
 }
 
-func authorityOf(r memory.EvidenceRef) float64 {
+func authorityOf(r oplog.EvidenceRef) float64 {
 	if r.Authority != nil {
 		return *r.Authority
 	}

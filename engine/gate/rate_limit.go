@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/memgov/memgov/engine/memory"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -13,7 +13,7 @@ import (
 type RateLimitReader interface {
 	// CountOutcomes counts an agent's write attempts to a layer since a time
 	// ("" layer: every layer), optionally only those with the given statuses.
-	CountOutcomes(ctx context.Context, agent string, layer memory.Layer, since time.Time, statuses ...string) (int, error)
+	CountOutcomes(ctx context.Context, agent string, layer memgov.Layer, since time.Time, statuses ...string) (int, error)
 	// CountSessionCommits counts an agent's accepted writes in one session.
 	CountSessionCommits(ctx context.Context, agent, sessionID string) (int, error)
 }
@@ -21,8 +21,8 @@ type RateLimitReader interface {
 // RateLimitInput is what the rate limits need.
 type RateLimitInput struct {
 	Agent     string
-	Role      memory.Role
-	Layer     memory.Layer
+	Role      memgov.Role
+	Layer     memgov.Layer
 	SessionID string
 	Now       time.Time
 	Policy    *policy.Policy
@@ -64,12 +64,12 @@ func (RateLimit) Evaluate(ctx context.Context, in RateLimitInput) (RateLimitResu
 	if lim, ok := pol.RateLimits.Layers.Get(string(in.Layer)); ok && lim.Writes > 0 {
 		window := time.Duration(lim.Window)
 		since := in.Now.Add(-window)
-		n, err := in.Reader.CountOutcomes(ctx, in.Agent, in.Layer, since, memory.StatusCommitted, memory.StatusMerged, memory.StatusDeferred)
+		n, err := in.Reader.CountOutcomes(ctx, in.Agent, in.Layer, since, memgov.StatusCommitted, memgov.StatusMerged, memgov.StatusDeferred)
 		if err != nil {
 			return RateLimitResult{}, fmt.Errorf("count %s writes: %w", in.Layer, err)
 		}
 		if !pol.RateAllows(string(in.Layer), n) {
-			deferred, err := in.Reader.CountOutcomes(ctx, in.Agent, in.Layer, since, memory.StatusDeferred)
+			deferred, err := in.Reader.CountOutcomes(ctx, in.Agent, in.Layer, since, memgov.StatusDeferred)
 			if err != nil {
 				return RateLimitResult{}, fmt.Errorf("count deferred %s writes: %w", in.Layer, err)
 			}

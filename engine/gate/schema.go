@@ -5,8 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/guard"
-	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/schema"
 )
@@ -14,7 +14,7 @@ import (
 // SchemaInput is what the schema gate needs.
 type SchemaInput struct {
 	Raw             []byte // the request as received (JSON)
-	Layer           memory.Layer
+	Layer           memgov.Layer
 	ObservationType string
 	Policy          *policy.Policy
 }
@@ -56,8 +56,8 @@ func (g Schema) Evaluate(_ context.Context, in SchemaInput) (Result, error) {
 
 // CheckLayer rejects a target layer that is none of the five, before anything
 // that depends on the layer is judged.
-func (Schema) CheckLayer(layer memory.Layer) Result {
-	if _, err := memory.ParseLayer(string(layer)); err != nil {
+func (Schema) CheckLayer(layer memgov.Layer) Result {
+	if _, err := memgov.ParseLayer(string(layer)); err != nil {
 		return reject(ReasonSchemaInvalid, "/target_layer: must be one of WORKING, SESSION, EPISODIC, SEMANTIC, PROCEDURAL")
 	}
 	return accept()

@@ -13,9 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/judge"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/store/sqlite"
 )
@@ -103,7 +105,7 @@ func runChat(t testing.TB, turns []chatTurn, prefix func(chatTurn, time.Time) st
 	clock := time.Date(2026, 3, 2, 15, 45, 0, 0, time.UTC)
 	e := engine.New(s, key, engine.WithPolicy(pol), engine.WithClock(func() time.Time { return clock }))
 	const agent = "chat-agent"
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: agent, Role: engine.Orchestrator, Tenant: "chat"}, "test"); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: agent, Role: memgov.Orchestrator, Tenant: "chat"}, "test"); err != nil {
 		t.Fatal(err)
 	}
 	out := chatOutcome{byRule: map[string]int{}, byOutcome: map[string]int{}}
@@ -119,9 +121,9 @@ func runChat(t testing.TB, turns []chatTurn, prefix func(chatTurn, time.Time) st
 		clock = clock.Add(time.Duration(40+i%5*20) * time.Second)
 		text := prefix(c, clock) + c.Text
 		content, _ := json.Marshal(map[string]string{"text": text})
-		res, err := e.Write(ctx, engine.WriteRequest{SourceAgentID: agent, MemoryRef: fmt.Sprintf("chat/%s/c%03d", agent, c.Conversation),
-			TargetLayer: engine.Episodic, IdempotencyToken: fmt.Sprintf("chat-%06d", i), Content: content, Confidence: &conf,
-			ObservationType: "session_summary", EvidenceRefs: []engine.EvidenceRef{{SourceType: "HUMAN_INPUT", SourceURI: "chat://" + c.Speaker}}})
+		res, err := e.Write(ctx, memgov.WriteRequest{SourceAgentID: agent, MemoryRef: fmt.Sprintf("chat/%s/c%03d", agent, c.Conversation),
+			TargetLayer: memgov.Episodic, IdempotencyToken: fmt.Sprintf("chat-%06d", i), Content: content, Confidence: &conf,
+			ObservationType: "session_summary", EvidenceRefs: []oplog.EvidenceRef{{SourceType: "HUMAN_INPUT", SourceURI: "chat://" + c.Speaker}}})
 		if err != nil {
 			t.Fatalf("turn %d: %v", i, err)
 		}
@@ -133,7 +135,7 @@ func runChat(t testing.TB, turns []chatTurn, prefix func(chatTurn, time.Time) st
 		out.turns++
 		out.byOutcome[res.Status+" "+res.Reason]++
 		switch {
-		case res.Status == engine.StatusCommitted:
+		case res.Status == memgov.StatusCommitted:
 			out.committed++
 		case res.Reason == gate.ReasonContradiction:
 			out.contradiction++
@@ -158,12 +160,12 @@ func runChat(t testing.TB, turns []chatTurn, prefix func(chatTurn, time.Time) st
 			out.conflict++
 		}
 		switch res.Status {
-		case engine.StatusRejected:
+		case memgov.StatusRejected:
 			out.rejected++
-		case engine.StatusMerged:
+		case memgov.StatusMerged:
 			out.merged++
 		}
-		if (res.Status == engine.StatusRejected || res.Status == engine.StatusMerged) && len(out.dropped) < 8 {
+		if (res.Status == memgov.StatusRejected || res.Status == memgov.StatusMerged) && len(out.dropped) < 8 {
 			out.dropped = append(out.dropped, fmt.Sprintf("%s %s %q: %s", res.Status, res.Reason, text, res.Detail))
 		}
 	}

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/judge"
-	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -58,7 +58,7 @@ const (
 
 // pairOutcome reads what the gates decided for the second text of p, and
 // the rule that decided it.
-func pairOutcome(t *testing.T, pol *policy.Policy, layer memory.Layer, p pair) (string, string) {
+func pairOutcome(t *testing.T, pol *policy.Policy, layer memgov.Layer, p pair) (string, string) {
 	t.Helper()
 	j, err := gate.JudgePair(context.Background(), pol, layer, p.A, p.B)
 	if err != nil {
@@ -95,7 +95,7 @@ type ruleCounts map[string]*[2]int // outcome -> {duplicate, distinct}
 func TestDuplicateCorpus(t *testing.T) {
 	pairs := loadPairs(t, "duplicate.jsonl")
 	pol := policy.Default()
-	for _, layer := range []memory.Layer{memory.Episodic, memory.Semantic} {
+	for _, layer := range []memgov.Layer{memgov.Episodic, memgov.Semantic} {
 		type tally struct{ dup, dupCaught, dupFound, dist, distLost, distNear int }
 		splits := map[string]*tally{}
 		byRule := map[string]ruleCounts{}
@@ -218,7 +218,7 @@ func TestContradictionCorpusThroughGates(t *testing.T) {
 	byRule := map[string]*counts{}
 	var tp, fp, fn, tn, lost int
 	for _, p := range pairs {
-		out, rule := pairOutcome(t, &pol, memory.Semantic, p)
+		out, rule := pairOutcome(t, &pol, memgov.Semantic, p)
 		want := p.Label == "contradiction"
 		got := out == outContradict
 		switch {

@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/judge"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/store/sqlite"
 )
@@ -71,7 +73,7 @@ func TestEvidenceCorpus(t *testing.T) {
 	clock := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 	e := engine.New(s, dbKey, engine.WithPolicy(pol), engine.WithClock(func() time.Time { return clock }))
 	const agent = "evidence-agent"
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: agent, Role: engine.Orchestrator, Tenant: "ev"}, "test"); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: agent, Role: memgov.Orchestrator, Tenant: "ev"}, "test"); err != nil {
 		t.Fatal(err)
 	}
 	conf := 0.9
@@ -82,9 +84,9 @@ func TestEvidenceCorpus(t *testing.T) {
 	for i, r := range recs {
 		clock = clock.Add(time.Minute)
 		content, _ := json.Marshal(map[string]string{"text": r.Claim})
-		res, err := e.Write(ctx, engine.WriteRequest{SourceAgentID: agent, MemoryRef: fmt.Sprintf("ev/%s/r%04d", agent, i), TargetLayer: engine.Episodic,
+		res, err := e.Write(ctx, memgov.WriteRequest{SourceAgentID: agent, MemoryRef: fmt.Sprintf("ev/%s/r%04d", agent, i), TargetLayer: memgov.Episodic,
 			IdempotencyToken: fmt.Sprintf("ev-%05d", i), Content: content, Confidence: &conf, ObservationType: "tool_result_verified",
-			EvidenceRefs: []engine.EvidenceRef{{SourceType: "DOCUMENT", SourceURI: "https://docs.example/page", Excerpt: r.Excerpt}}})
+			EvidenceRefs: []oplog.EvidenceRef{{SourceType: "DOCUMENT", SourceURI: "https://docs.example/page", Excerpt: r.Excerpt}}})
 		if err != nil {
 			t.Fatalf("record %d: %v", i, err)
 		}
@@ -95,10 +97,10 @@ func TestEvidenceCorpus(t *testing.T) {
 			reasons[k] = map[string]int{}
 		}
 		reasons[k][res.Status+" "+res.Reason]++
-		if res.Status == engine.StatusCommitted {
+		if res.Status == memgov.StatusCommitted {
 			committed[k]++
 		}
-		ok := (res.Status == engine.StatusCommitted) == (r.Label == "supports")
+		ok := (res.Status == memgov.StatusCommitted) == (r.Label == "supports")
 		if testing.Verbose() && !ok {
 			ev := judge.Support(r.Claim, r.Excerpt)
 			t.Logf("%s %s: %q / %q: %s %s (%s) score %.2f %s", r.Split, r.Label, r.Claim, r.Excerpt, res.Status, res.Reason, res.Detail, ev.Score, ev.Explanation)

@@ -1,3 +1,8 @@
+// Package memory computes the judge-derived features of a memory's content:
+// the structural fingerprint, the subject, predicate and object read from it,
+// and its hashed-vector embedding with the SimHash bands, which the dedup and
+// contradiction gates compare and the engine indexes. The domain types of
+// governed memory are in the root package memgov.
 package memory
 
 import (

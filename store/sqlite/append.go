@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 )
@@ -112,7 +112,7 @@ func applyReject(ctx context.Context, q querier, e *oplog.Entry) error {
 
 // applyEndVersion ends an ACTIVE version: RETRACT, EXPIRE or SUPERSEDE.
 func applyEndVersion(ctx context.Context, q querier, e *oplog.Entry) error {
-	state := map[oplog.Op]engine.State{oplog.Retract: engine.Retracted, oplog.Expire: engine.Expired, oplog.Supersede: engine.Superseded}[e.Op]
+	state := map[oplog.Op]memgov.State{oplog.Retract: memgov.Retracted, oplog.Expire: memgov.Expired, oplog.Supersede: memgov.Superseded}[e.Op]
 	res, err := q.ExecContext(ctx, `UPDATE versions SET state = ?, active_to = ? WHERE id = ? AND state = 'ACTIVE'`, string(state), e.LSN, e.VersionID)
 	if err := mustOne(res, err); err != nil {
 		return wrapApply(e, err)
@@ -179,9 +179,9 @@ func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 	if err != nil {
 		return err
 	}
-	state, activeFrom := engine.Active, sql.NullInt64{Int64: e.LSN, Valid: true}
+	state, activeFrom := memgov.Active, sql.NullInt64{Int64: e.LSN, Valid: true}
 	if draft {
-		state, activeFrom = engine.Draft, sql.NullInt64{}
+		state, activeFrom = memgov.Draft, sql.NullInt64{}
 	}
 	var content any
 	if len(p.Content) > 0 {
@@ -224,7 +224,7 @@ func mustOne(res sql.Result, err error) error {
 		return err
 	}
 	if n != 1 {
-		return fmt.Errorf("%w: the entry's target is not in the expected state", engine.ErrConflict)
+		return fmt.Errorf("%w: the entry's target is not in the expected state", memgov.ErrConflict)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 )
@@ -30,7 +31,7 @@ var errRollback = errors.New("roll back")
 func appendOne(t *testing.T, s *Store, op oplog.Op) error {
 	t.Helper()
 	var appendErr error
-	err := s.Update(context.Background(), func(tx engine.Tx) error {
+	err := s.Update(context.Background(), func(tx memgov.Tx) error {
 		e := &oplog.Entry{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Op: op, MemoryRef: "acme/bot",
 			ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
 		if err := e.Seal(oplog.Payload{Reason: "minimal", Key: "k", Layer: "WORKING", Content: []byte(`{"text":"x"}`), Data: []byte(`{}`)}); err != nil {

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
@@ -164,7 +164,7 @@ func writeHead(ctx context.Context, q querier, ref string, f *merkle.Frontier, v
 // as now so that the checkpoints are a function of the log.
 func advance(ctx context.Context, q querier, e *oplog.Entry, f *merkle.Frontier) (string, string, error) {
 	b, err := (&readTx{q: q}).Baseline(ctx, e.MemoryRef)
-	if errors.Is(err, engine.ErrNotFound) {
+	if errors.Is(err, memgov.ErrNotFound) {
 		return "", "", nil
 	}
 	if err != nil {
@@ -221,8 +221,8 @@ func hexes(hs []merkle.Hash) []string {
 	return out
 }
 
-func readHead(ctx context.Context, q querier, ref string) (engine.MemHead, error) {
-	h := engine.MemHead{MemoryRef: ref}
+func readHead(ctx context.Context, q querier, ref string) (memgov.MemHead, error) {
+	h := memgov.MemHead{MemoryRef: ref}
 	var root []byte
 	err := q.QueryRowContext(ctx, `SELECT tree_size, frontier, root, last_verdict, last_detail FROM mem_heads WHERE memory_ref = ?`, ref).
 		Scan(&h.TreeSize, &h.Frontier, &root, &h.LastVerdict, &h.LastDetail)
@@ -237,7 +237,7 @@ func readHead(ctx context.Context, q querier, ref string) (engine.MemHead, error
 }
 
 // bind records the baseline's own checkpoint of the op log as it is now.
-func bind(ctx context.Context, q querier, e *oplog.Entry, b *engine.Baseline) error {
+func bind(ctx context.Context, q querier, e *oplog.Entry, b *memgov.Baseline) error {
 	head, err := readHead(ctx, q, b.MemoryRef)
 	if err != nil {
 		return wrapApply(e, err)
@@ -262,7 +262,7 @@ func applyBaseline(ctx context.Context, q querier, e *oplog.Entry) error {
 	}
 	// The entry binds the record: its memoryRef, its time (approval and
 	// binding) and, when the record names none, its actor as the approver.
-	b := engine.Baseline{ID: d.ID, MemoryRef: e.MemoryRef, SnapshotHash: d.SnapshotHash, MemoryType: engine.MemoryType(d.MemoryType),
+	b := memgov.Baseline{ID: d.ID, MemoryRef: e.MemoryRef, SnapshotHash: d.SnapshotHash, MemoryType: memgov.MemoryType(d.MemoryType),
 		Store: d.Store, ApprovedAt: e.Time, BoundAt: e.Time, TTLSeconds: d.TTLSeconds, DriftPolicy: d.DriftPolicy,
 		SharedMemoryOwner: d.SharedMemoryOwner, CheckIntervalSeconds: d.CheckIntervalSeconds, ComplianceLevel: d.ComplianceLevel,
 		ApprovedBy: d.ApprovedBy, DeltaBudget: d.DeltaBudget, LogPosition: d.LogPosition, BaseTreeSize: d.BaseTreeSize, BaseSeq: d.BaseSeq,
@@ -302,7 +302,7 @@ func applyDriftDetected(ctx context.Context, q querier, e *oplog.Entry) error {
 	}
 	// The outbox announces the episode (webhooks of memgov serve); its data
 	// are identifiers, never the detail or the hashed content.
-	return event(ctx, q, e, engine.EventMemoryDriftDetected, map[string]any{"driftId": d.ID, "memoryRef": e.MemoryRef, "baselineId": d.BaselineID, "cause": d.Cause, "policy": d.Policy})
+	return event(ctx, q, e, memgov.EventMemoryDriftDetected, map[string]any{"driftId": d.ID, "memoryRef": e.MemoryRef, "baselineId": d.BaselineID, "cause": d.Cause, "policy": d.Policy})
 }
 
 // applyDriftAck closes an episode; a rollback re-binds the current baseline to
@@ -317,7 +317,7 @@ func applyDriftAck(ctx context.Context, q querier, e *oplog.Entry) error {
 	if err := mustOne(res, err); err != nil {
 		return wrapApply(e, err)
 	}
-	if a.Resolution != engine.ResolveRollback {
+	if a.Resolution != memgov.ResolveRollback {
 		return nil
 	}
 	b, err := (&readTx{q: q}).Baseline(ctx, e.MemoryRef)
@@ -356,9 +356,9 @@ const baselineCols = `baseline_id, memory_ref, snapshot_hash, memory_type, store
 	shared_memory_owner, check_interval_seconds, compliance_level, approved_by, delta_budget, log_position, base_tree_size,
 	base_frontier, base_seq, lsn`
 
-func scanBaseline(sc scanner) (engine.Baseline, error) {
+func scanBaseline(sc scanner) (memgov.Baseline, error) {
 	var (
-		b             engine.Baseline
+		b             memgov.Baseline
 		hash          sql.NullString
 		typ           string
 		at, bound     int64
@@ -371,28 +371,28 @@ func scanBaseline(sc scanner) (engine.Baseline, error) {
 	if hash.Valid {
 		b.SnapshotHash = &hash.String
 	}
-	b.MemoryType, b.ApprovedAt, b.BoundAt = engine.MemoryType(typ), fromMS(at), fromMS(bound)
+	b.MemoryType, b.ApprovedAt, b.BoundAt = memgov.MemoryType(typ), fromMS(at), fromMS(bound)
 	b.TTLSeconds, b.CheckIntervalSeconds = ttl.Int64, interval.Int64
 	return b, nil
 }
 
-func (r *readTx) Baseline(ctx context.Context, ref string) (engine.Baseline, error) {
+func (r *readTx) Baseline(ctx context.Context, ref string) (memgov.Baseline, error) {
 	b, err := scanBaseline(r.q.QueryRowContext(ctx, `SELECT `+baselineCols+` FROM baselines WHERE memory_ref = ? ORDER BY lsn DESC LIMIT 1`, ref))
 	return b, notFound("baseline of", ref, err)
 }
 
-func (r *readTx) BaselineByID(ctx context.Context, id string) (engine.Baseline, error) {
+func (r *readTx) BaselineByID(ctx context.Context, id string) (memgov.Baseline, error) {
 	b, err := scanBaseline(r.q.QueryRowContext(ctx, `SELECT `+baselineCols+` FROM baselines WHERE baseline_id = ?`, id))
 	return b, notFound("baseline", id, err)
 }
 
-func (r *readTx) MemHead(ctx context.Context, ref string) (engine.MemHead, error) {
+func (r *readTx) MemHead(ctx context.Context, ref string) (memgov.MemHead, error) {
 	return readHead(ctx, r.q, ref)
 }
 
-func (r *readTx) LatestCheckpoint(ctx context.Context, ref string) (engine.CheckpointRecord, error) {
+func (r *readTx) LatestCheckpoint(ctx context.Context, ref string) (memgov.CheckpointRecord, error) {
 	var (
-		c     engine.CheckpointRecord
+		c     memgov.CheckpointRecord
 		root  []byte
 		at    int64
 		proof string
@@ -418,7 +418,7 @@ func (r *readTx) LatestCheckpoint(ctx context.Context, ref string) (engine.Check
 	return c, nil
 }
 
-func (r *readTx) MemOps(ctx context.Context, ref string, from, to uint64, fn func(engine.MemOp) error) error {
+func (r *readTx) MemOps(ctx context.Context, ref string, from, to uint64, fn func(memgov.MemOp) error) error {
 	rows, err := r.q.QueryContext(ctx, `SELECT idx, key, op, value, leaf, lsn FROM mem_ops WHERE memory_ref = ? AND idx >= ? AND idx < ? ORDER BY idx`, ref, from, to)
 	if err != nil {
 		return err
@@ -426,7 +426,7 @@ func (r *readTx) MemOps(ctx context.Context, ref string, from, to uint64, fn fun
 	defer rows.Close()
 	for rows.Next() {
 		var (
-			o    engine.MemOp
+			o    memgov.MemOp
 			leaf []byte
 		)
 		if err := rows.Scan(&o.Index, &o.Key, &o.Op, &o.Value, &leaf, &o.LSN); err != nil {
@@ -440,7 +440,7 @@ func (r *readTx) MemOps(ctx context.Context, ref string, from, to uint64, fn fun
 	return rows.Err()
 }
 
-func scanMapRows(rows *sql.Rows, fn func(engine.MapRow) error) error {
+func scanMapRows(rows *sql.Rows, fn func(memgov.MapRow) error) error {
 	defer rows.Close()
 	var (
 		key   string
@@ -451,7 +451,7 @@ func scanMapRows(rows *sql.Rows, fn func(engine.MapRow) error) error {
 		if err := rows.Scan(&key, &value, &exp); err != nil {
 			return err
 		}
-		row := engine.MapRow{Key: key, Value: value}
+		row := memgov.MapRow{Key: key, Value: value}
 		if value == nil {
 			row.Value = []byte("null")
 		}
@@ -466,7 +466,7 @@ func scanMapRows(rows *sql.Rows, fn func(engine.MapRow) error) error {
 	return rows.Err()
 }
 
-func (r *readTx) MemoryMap(ctx context.Context, ref string, now time.Time, fn func(engine.MapRow) error) error {
+func (r *readTx) MemoryMap(ctx context.Context, ref string, now time.Time, fn func(memgov.MapRow) error) error {
 	rows, err := r.q.QueryContext(ctx, `SELECT key, content, expires_at FROM versions
 		WHERE memory_ref = ? AND state = 'ACTIVE' AND (expires_at IS NULL OR expires_at > ?) ORDER BY key`, ref, ms(now))
 	if err != nil {
@@ -481,9 +481,9 @@ func (r *readTx) Dirty(ctx context.Context, ref string) (bool, error) {
 	return n == 1, err
 }
 
-func (r *readTx) StateCache(ctx context.Context, ref string) (engine.StateCache, bool, error) {
+func (r *readTx) StateCache(ctx context.Context, ref string) (memgov.StateCache, bool, error) {
 	var (
-		c   engine.StateCache
+		c   memgov.StateCache
 		alg string
 		exp sql.NullInt64
 	)
@@ -505,9 +505,9 @@ func (r *readTx) StateCache(ctx context.Context, ref string) (engine.StateCache,
 
 const driftCols = `id, memory_ref, baseline_id, policy, cause, approved_hash, current_hash, detail, detected_at, lsn, acked_at, acked_by, resolution, note, ack_lsn`
 
-func scanDrift(sc scanner) (engine.DriftEvent, error) {
+func scanDrift(sc scanner) (memgov.DriftEvent, error) {
 	var (
-		d        engine.DriftEvent
+		d        memgov.DriftEvent
 		at       int64
 		acked    sql.NullInt64
 		ackedLSN sql.NullInt64
@@ -524,12 +524,12 @@ func scanDrift(sc scanner) (engine.DriftEvent, error) {
 	return d, nil
 }
 
-func (r *readTx) OpenDrift(ctx context.Context, ref string) (engine.DriftEvent, error) {
+func (r *readTx) OpenDrift(ctx context.Context, ref string) (memgov.DriftEvent, error) {
 	d, err := scanDrift(r.q.QueryRowContext(ctx, `SELECT `+driftCols+` FROM drift_events WHERE memory_ref = ? AND acked_at IS NULL ORDER BY lsn DESC LIMIT 1`, ref))
 	return d, notFound("open drift of", ref, err)
 }
 
-func (r *readTx) DriftEvent(ctx context.Context, id string) (engine.DriftEvent, error) {
+func (r *readTx) DriftEvent(ctx context.Context, id string) (memgov.DriftEvent, error) {
 	d, err := scanDrift(r.q.QueryRowContext(ctx, `SELECT `+driftCols+` FROM drift_events WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) && len(id) >= 4 && len(id) < 36 {
 		// Accept a unique prefix, as tables print ids shortened.
@@ -538,7 +538,7 @@ func (r *readTx) DriftEvent(ctx context.Context, id string) (engine.DriftEvent, 
 			return d, qerr
 		}
 		defer rows.Close()
-		var found []engine.DriftEvent
+		var found []memgov.DriftEvent
 		for rows.Next() {
 			x, err := scanDrift(rows)
 			if err != nil {
@@ -550,13 +550,13 @@ func (r *readTx) DriftEvent(ctx context.Context, id string) (engine.DriftEvent, 
 			return found[0], nil
 		}
 		if len(found) > 1 {
-			return d, fmt.Errorf("%w: drift id prefix %s is ambiguous", engine.ErrInvalid, id)
+			return d, fmt.Errorf("%w: drift id prefix %s is ambiguous", memgov.ErrInvalid, id)
 		}
 	}
 	return d, notFound("drift", id, err)
 }
 
-func (r *readTx) DriftEvents(ctx context.Context, q engine.DriftQuery) ([]engine.DriftEvent, error) {
+func (r *readTx) DriftEvents(ctx context.Context, q memgov.DriftQuery) ([]memgov.DriftEvent, error) {
 	var (
 		b    bytes.Buffer
 		args []any
@@ -577,9 +577,9 @@ func (r *readTx) DriftEvents(ctx context.Context, q engine.DriftQuery) ([]engine
 	return queryAll(ctx, r.q, scanDrift, b.String(), args...)
 }
 
-func (r *readTx) OpenSession(ctx context.Context, ref string) (engine.MemSession, error) {
+func (r *readTx) OpenSession(ctx context.Context, ref string) (memgov.MemSession, error) {
 	var (
-		s  engine.MemSession
+		s  memgov.MemSession
 		at int64
 	)
 	err := r.q.QueryRowContext(ctx, `SELECT session_id, memory_ref, started_by, started_at, start_lsn FROM mem_sessions
@@ -588,10 +588,10 @@ func (r *readTx) OpenSession(ctx context.Context, ref string) (engine.MemSession
 	return s, notFound("open session of", ref, err)
 }
 
-// Caches (engine.BaselineWriter), written outside the log.
+// Caches (memgov.BaselineWriter), written outside the log.
 
 // PutStateCache stores the snapshot hash of a memoryRef.
-func (t *Tx) PutStateCache(ctx context.Context, c engine.StateCache) error {
+func (t *Tx) PutStateCache(ctx context.Context, c memgov.StateCache) error {
 	var exp sql.NullInt64
 	if c.NextExpiry != nil {
 		exp = sql.NullInt64{Int64: ms(*c.NextExpiry), Valid: true}

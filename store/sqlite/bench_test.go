@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -26,7 +28,7 @@ func BenchmarkAppend(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
-		if _, err := e.Put(ctx, engine.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("k%d", i), Layer: engine.Episodic,
+		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("k%d", i), Layer: memgov.Episodic,
 			Content: body, Actor: "bot"}); err != nil {
 			b.Fatal(err)
 		}
@@ -48,11 +50,11 @@ func BenchmarkVerify100k(b *testing.B) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 	for done := 0; done < n; {
-		err := s.Update(ctx, func(tx engine.Tx) error {
+		err := s.Update(ctx, func(tx memgov.Tx) error {
 			for j := 0; j < 2000 && done < n; j, done = j+1, done+1 {
 				body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("fact number %d about the world", done)})
-				e := &engine.LogEntry{Time: now, Op: engine.OpInsert, MemoryRef: "acme/bot", ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
-				if err := e.Seal(engine.Payload{Key: fmt.Sprintf("k%06d", done), Layer: string(engine.Episodic), Content: body, ContentHash: engine.HashPayload(body)}); err != nil {
+				e := &oplog.Entry{Time: now, Op: oplog.Insert, MemoryRef: "acme/bot", ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
+				if err := e.Seal(oplog.Payload{Key: fmt.Sprintf("k%06d", done), Layer: string(memgov.Episodic), Content: body, ContentHash: oplog.HashPayload(body)}); err != nil {
 					return err
 				}
 				if err := tx.Append(ctx, e); err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -21,7 +21,7 @@ func TestCorruptStoredJSONNamesTheRow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.View(ctx, func(tx engine.ReadTx) error {
+		if err := s.View(ctx, func(tx memgov.ReadTx) error {
 			it, err := tx.ItemByKey(ctx, "acme/bot", "k0")
 			versionID = it.Head
 			return err
@@ -37,14 +37,14 @@ func TestCorruptStoredJSONNamesTheRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	err = s.View(ctx, func(tx engine.ReadTx) error {
+	err = s.View(ctx, func(tx memgov.ReadTx) error {
 		_, err := tx.Version(ctx, versionID)
 		return err
 	})
 	if err == nil || !strings.Contains(err.Error(), "versions.tags of row "+versionID) {
 		t.Errorf("reading a version with corrupt tags: %v, want an error naming versions.tags of row %s", err, versionID)
 	}
-	err = s.View(ctx, func(tx engine.ReadTx) error {
+	err = s.View(ctx, func(tx memgov.ReadTx) error {
 		_, err := tx.Principal(ctx, "bot")
 		return err
 	})

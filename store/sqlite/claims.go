@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -31,6 +31,6 @@ func applyClaim(ctx context.Context, q querier, e *oplog.Entry) error {
 		if err := mustOne(res, err); err != nil {
 			return wrapApply(e, err)
 		}
-		return event(ctx, q, e, engine.EventReviewEscalated, map[string]any{"reviewId": c.ReviewID, "memoryRef": e.MemoryRef, "by": e.Actor, "code": c.Note})
+		return event(ctx, q, e, memgov.EventReviewEscalated, map[string]any{"reviewId": c.ReviewID, "memoryRef": e.MemoryRef, "by": e.Actor, "code": c.Note})
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -30,7 +30,7 @@ func distillEvent(e *oplog.Entry) (string, map[string]any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	return engine.EventMemoryCompacted, map[string]any{"memoryRef": e.MemoryRef, "trigger": "host-managed",
+	return memgov.EventMemoryCompacted, map[string]any{"memoryRef": e.MemoryRef, "trigger": "host-managed",
 		"archiveId": d.ArchiveHash, "distillation": map[string]any{"tokenBudget": d.TokenBudget, "tokensUsed": d.TokensUsed, "indexUpdated": d.IndexUpdated}}, nil
 }
 
@@ -47,7 +47,7 @@ func consolidateEvent(e *oplog.Entry) (string, map[string]any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	return engine.EventMemoryConsolidated, map[string]any{"inputCount": d.InputCount, "outputCount": d.OutputCount, "memoryRef": e.MemoryRef}, nil
+	return memgov.EventMemoryConsolidated, map[string]any{"inputCount": d.InputCount, "outputCount": d.OutputCount, "memoryRef": e.MemoryRef}, nil
 }
 
 // payloadEvents are the events whose data an entry's payload determines,
@@ -117,7 +117,7 @@ func applyCommitment(ctx context.Context, q querier, e *oplog.Entry) error {
 		if err := q.QueryRowContext(ctx, `SELECT fired_count FROM commitments WHERE id = ?`, d.ID).Scan(&count); err != nil {
 			return wrapApply(e, err)
 		}
-		return event(ctx, q, e, engine.EventCommitmentFired, map[string]any{"commitmentId": d.ID, "memoryRef": e.MemoryRef, "kind": d.Kind, "firing": count})
+		return event(ctx, q, e, memgov.EventCommitmentFired, map[string]any{"commitmentId": d.ID, "memoryRef": e.MemoryRef, "kind": d.Kind, "firing": count})
 	default: // OpCommitmentArm
 		res, err := q.ExecContext(ctx, `UPDATE commitments SET armed = 1 WHERE id = ? AND memory_ref = ?`, d.ID, e.MemoryRef)
 		return wrapApply(e, mustOne(res, err))
@@ -137,14 +137,14 @@ func applyProposal(ctx context.Context, q querier, e *oplog.Entry) error {
 		runs, _ := json.Marshal(nonNil(d.SourceRunIDs))
 		if _, err := q.ExecContext(ctx, `INSERT INTO proposals (id, kind, state, title, tenant, workspace, principal, duplicate_of, source_run_ids,
 			revision, artifact, artifact_hash, rationale, created_at, updated_at, created_lsn) VALUES (?,?,?,?,?,?,?,?,?,1,?,?,?,?,?,?)`,
-			d.ID, d.Kind, engine.ProposalDraft, d.Title, d.Owner.Tenant, d.Owner.Workspace, d.Owner.Principal, d.DuplicateOf, string(runs),
+			d.ID, d.Kind, memgov.ProposalDraft, d.Title, d.Owner.Tenant, d.Owner.Workspace, d.Owner.Principal, d.DuplicateOf, string(runs),
 			[]byte(d.Artifact), d.ArtifactHash, d.Rationale, ms(e.Time), ms(e.Time), e.LSN); err != nil {
 			return wrapApply(e, err)
 		}
 		if err := insertRevision(ctx, q, e, d, 1); err != nil {
 			return err
 		}
-		return event(ctx, q, e, engine.EventProposalCreated, map[string]any{"proposalId": d.ID, "kind": d.Kind, "tenant": d.Owner.Tenant,
+		return event(ctx, q, e, memgov.EventProposalCreated, map[string]any{"proposalId": d.ID, "kind": d.Kind, "tenant": d.Owner.Tenant,
 			"duplicateOf": d.DuplicateOf, "artifactHash": d.ArtifactHash})
 	case oplog.ProposalRevise:
 		var rev int
@@ -168,12 +168,12 @@ func applyProposal(ctx context.Context, q querier, e *oplog.Entry) error {
 		if err := q.QueryRowContext(ctx, `SELECT kind, tenant FROM proposals WHERE id = ?`, d.ID).Scan(&kind, &tenant); err != nil {
 			return wrapApply(e, err)
 		}
-		return event(ctx, q, e, engine.EventProposalActivated, map[string]any{"proposalId": d.ID, "kind": kind, "tenant": tenant,
+		return event(ctx, q, e, memgov.EventProposalActivated, map[string]any{"proposalId": d.ID, "kind": kind, "tenant": tenant,
 			"artifactHash": d.ArtifactHash, "activation": d.Gate, "by": e.Actor})
 	default:
-		state, from := engine.ProposalRejected, `('draft', 'revised')`
+		state, from := memgov.ProposalRejected, `('draft', 'revised')`
 		if e.Op == oplog.ProposalArchive {
-			state, from = engine.ProposalArchived, `('draft', 'revised', 'rejected')`
+			state, from = memgov.ProposalArchived, `('draft', 'revised', 'rejected')`
 		}
 		res, err := q.ExecContext(ctx, `UPDATE proposals SET state = ?, decided_by = ?, note = ?, updated_at = ? WHERE id = ? AND state IN `+from,
 			state, e.Actor, d.Note, ms(e.Time), d.ID)
@@ -188,7 +188,7 @@ func insertRevision(ctx context.Context, q querier, e *oplog.Entry, d oplog.Prop
 }
 
 // Events implements the engine's contract store.
-func (r *readTx) Events(ctx context.Context, eq engine.EventQuery) ([]engine.Event, error) {
+func (r *readTx) Events(ctx context.Context, eq memgov.EventQuery) ([]memgov.Event, error) {
 	var (
 		sb   strings.Builder
 		args []any
@@ -199,7 +199,7 @@ func (r *readTx) Events(ctx context.Context, eq engine.EventQuery) ([]engine.Eve
 		sb.WriteString(` AND type = ?`)
 		args = append(args, eq.Type)
 	}
-	if eq.Tenant != "" && eq.Tenant != engine.AllTenants {
+	if eq.Tenant != "" && eq.Tenant != memgov.AllTenants {
 		sb.WriteString(` AND (substr(memory_ref, 1, ?) = ? OR (memory_ref = '' AND json_extract(data, '$.tenant') = ?))`)
 		args = append(args, len(eq.Tenant)+1, eq.Tenant+"/", eq.Tenant)
 	}
@@ -214,10 +214,10 @@ func (r *readTx) Events(ctx context.Context, eq engine.EventQuery) ([]engine.Eve
 		return nil, err
 	}
 	defer rows.Close()
-	out := []engine.Event{}
+	out := []memgov.Event{}
 	for rows.Next() {
 		var (
-			ev   engine.Event
+			ev   memgov.Event
 			at   int64
 			data string
 		)
@@ -231,7 +231,7 @@ func (r *readTx) Events(ctx context.Context, eq engine.EventQuery) ([]engine.Eve
 }
 
 // IndexedVersions implements the engine's contract store.
-func (r *readTx) IndexedVersions(ctx context.Context, ref string, all bool, limit int) ([]engine.IndexedVersion, error) {
+func (r *readTx) IndexedVersions(ctx context.Context, ref string, all bool, limit int) ([]memgov.IndexedVersion, error) {
 	parts := strings.Split(versionCols, ",")
 	for i, c := range parts {
 		parts[i] = "v." + strings.TrimSpace(c)
@@ -247,10 +247,10 @@ func (r *readTx) IndexedVersions(ctx context.Context, ref string, all bool, limi
 		return nil, err
 	}
 	defer rows.Close()
-	out := []engine.IndexedVersion{}
+	out := []memgov.IndexedVersion{}
 	for rows.Next() {
 		var (
-			iv  engine.IndexedVersion
+			iv  memgov.IndexedVersion
 			emb []byte
 		)
 		sc := scanFunc(func(dest ...any) error { return rows.Scan(append(dest, &emb)...) })
@@ -271,9 +271,9 @@ func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 const commitmentCols = `id, memory_ref, tenant, source_item_id, source_version_id, kind, due_at, predicate, armed, fired_count,
 	last_fired_at, last_fired_lsn, created_by, created_at`
 
-func scanCommitment(sc scanner) (engine.Commitment, error) {
+func scanCommitment(sc scanner) (memgov.Commitment, error) {
 	var (
-		c                    engine.Commitment
+		c                    memgov.Commitment
 		due, lastAt, lastLSN sql.NullInt64
 		pred                 string
 		created              int64
@@ -298,12 +298,12 @@ func scanCommitment(sc scanner) (engine.Commitment, error) {
 }
 
 // Commitments implements the engine's contract store.
-func (r *readTx) Commitments(ctx context.Context, ref string) ([]engine.Commitment, error) {
+func (r *readTx) Commitments(ctx context.Context, ref string) ([]memgov.Commitment, error) {
 	return queryAll(ctx, r.q, scanCommitment, `SELECT `+commitmentCols+` FROM commitments WHERE memory_ref = ? ORDER BY created_lsn, id`, ref)
 }
 
 // Commitment implements the engine's contract store.
-func (r *readTx) Commitment(ctx context.Context, id string) (engine.Commitment, error) {
+func (r *readTx) Commitment(ctx context.Context, id string) (memgov.Commitment, error) {
 	c, err := scanCommitment(r.q.QueryRowContext(ctx, `SELECT `+commitmentCols+` FROM commitments WHERE id = ?`, id))
 	return c, notFound("commitment", id, err)
 }
@@ -311,9 +311,9 @@ func (r *readTx) Commitment(ctx context.Context, id string) (engine.Commitment, 
 const proposalCols = `id, kind, state, title, tenant, workspace, principal, duplicate_of, source_run_ids, revision, artifact, artifact_hash,
 	rationale, installed_hash, decided_by, gate, note, created_at, updated_at`
 
-func scanProposal(sc scanner) (engine.Proposal, error) {
+func scanProposal(sc scanner) (memgov.Proposal, error) {
 	var (
-		p          engine.Proposal
+		p          memgov.Proposal
 		runs       string
 		artifact   []byte
 		cat, uat   int64
@@ -336,13 +336,13 @@ func scanProposal(sc scanner) (engine.Proposal, error) {
 }
 
 // Proposals implements the engine's contract store.
-func (r *readTx) Proposals(ctx context.Context, pq engine.ProposalQuery) ([]engine.Proposal, error) {
+func (r *readTx) Proposals(ctx context.Context, pq memgov.ProposalQuery) ([]memgov.Proposal, error) {
 	var (
 		sb   strings.Builder
 		args []any
 	)
 	sb.WriteString(`SELECT ` + proposalCols + ` FROM proposals WHERE 1 = 1`)
-	if pq.Tenant != "" && pq.Tenant != engine.AllTenants {
+	if pq.Tenant != "" && pq.Tenant != memgov.AllTenants {
 		sb.WriteString(` AND tenant = ?`)
 		args = append(args, pq.Tenant)
 	}
@@ -362,26 +362,26 @@ func (r *readTx) Proposals(ctx context.Context, pq engine.ProposalQuery) ([]engi
 }
 
 // Proposal implements the engine's contract store.
-func (r *readTx) Proposal(ctx context.Context, id string) (engine.Proposal, error) {
+func (r *readTx) Proposal(ctx context.Context, id string) (memgov.Proposal, error) {
 	p, err := scanProposal(r.q.QueryRowContext(ctx, `SELECT `+proposalCols+` FROM proposals WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return p, fmt.Errorf("%w: proposal", engine.ErrNotFound)
+		return p, fmt.Errorf("%w: proposal", memgov.ErrNotFound)
 	}
 	return p, err
 }
 
 // ProposalRevisions implements the engine's contract store.
-func (r *readTx) ProposalRevisions(ctx context.Context, id string) ([]engine.ProposalRevision, error) {
+func (r *readTx) ProposalRevisions(ctx context.Context, id string) ([]memgov.ProposalRevision, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT revision, artifact, artifact_hash, rationale, by, at, lsn FROM proposal_revisions
 		WHERE proposal_id = ? ORDER BY revision`, id)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []engine.ProposalRevision{}
+	out := []memgov.ProposalRevision{}
 	for rows.Next() {
 		var (
-			rv engine.ProposalRevision
+			rv memgov.ProposalRevision
 			a  []byte
 			at int64
 		)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -40,9 +40,9 @@ func applySSHKey(ctx context.Context, q querier, e *oplog.Entry) error {
 
 const tokenCols = `id, principal, hash, created_at, created_by, expires_at, revoked_at, COALESCE(revoked_by, '')`
 
-func scanToken(sc scanner) (engine.Token, error) {
+func scanToken(sc scanner) (memgov.Token, error) {
 	var (
-		t                engine.Token
+		t                memgov.Token
 		at               int64
 		expires, revoked sql.NullInt64
 	)
@@ -61,25 +61,25 @@ func scanToken(sc scanner) (engine.Token, error) {
 	return t, nil
 }
 
-func (r *readTx) TokenByHash(ctx context.Context, hash string) (engine.Token, error) {
+func (r *readTx) TokenByHash(ctx context.Context, hash string) (memgov.Token, error) {
 	t, err := scanToken(r.q.QueryRowContext(ctx, `SELECT `+tokenCols+` FROM tokens WHERE hash = ?`, hash))
 	return t, notFound("token", "", err)
 }
 
-func (r *readTx) Token(ctx context.Context, id string) (engine.Token, error) {
+func (r *readTx) Token(ctx context.Context, id string) (memgov.Token, error) {
 	t, err := scanToken(r.q.QueryRowContext(ctx, `SELECT `+tokenCols+` FROM tokens WHERE id = ?`, id))
 	return t, notFound("token", id, err)
 }
 
-func (r *readTx) Tokens(ctx context.Context) ([]engine.Token, error) {
+func (r *readTx) Tokens(ctx context.Context) ([]memgov.Token, error) {
 	return queryAll(ctx, r.q, scanToken, `SELECT `+tokenCols+` FROM tokens ORDER BY principal, created_at, id`)
 }
 
 const sshKeyCols = `fingerprint, principal, public_key, added_at, added_by`
 
-func scanSSHKey(sc scanner) (engine.SSHKey, error) {
+func scanSSHKey(sc scanner) (memgov.SSHKey, error) {
 	var (
-		k  engine.SSHKey
+		k  memgov.SSHKey
 		at int64
 	)
 	if err := sc.Scan(&k.Fingerprint, &k.Principal, &k.PublicKey, &at, &k.AddedBy); err != nil {
@@ -89,11 +89,11 @@ func scanSSHKey(sc scanner) (engine.SSHKey, error) {
 	return k, nil
 }
 
-func (r *readTx) SSHKey(ctx context.Context, fingerprint string) (engine.SSHKey, error) {
+func (r *readTx) SSHKey(ctx context.Context, fingerprint string) (memgov.SSHKey, error) {
 	k, err := scanSSHKey(r.q.QueryRowContext(ctx, `SELECT `+sshKeyCols+` FROM ssh_keys WHERE fingerprint = ?`, fingerprint))
 	return k, notFound("ssh key", fingerprint, err)
 }
 
-func (r *readTx) SSHKeys(ctx context.Context) ([]engine.SSHKey, error) {
+func (r *readTx) SSHKeys(ctx context.Context) ([]memgov.SSHKey, error) {
 	return queryAll(ctx, r.q, scanSSHKey, `SELECT `+sshKeyCols+` FROM ssh_keys ORDER BY principal, added_at`)
 }

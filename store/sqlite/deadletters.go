@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 // AddDeadLetter stores a webhook dead letter.
-func (t *Tx) AddDeadLetter(ctx context.Context, d engine.DeadLetter) (int64, error) {
+func (t *Tx) AddDeadLetter(ctx context.Context, d memgov.DeadLetter) (int64, error) {
 	body := []byte(d.Body)
 	if body == nil {
 		body = []byte{}
@@ -22,7 +22,7 @@ func (t *Tx) AddDeadLetter(ctx context.Context, d engine.DeadLetter) (int64, err
 }
 
 // DeadLetters lists webhook dead letters by id.
-func (r *readTx) DeadLetters(ctx context.Context, q engine.DeadLetterQuery) ([]engine.DeadLetter, error) {
+func (r *readTx) DeadLetters(ctx context.Context, q memgov.DeadLetterQuery) ([]memgov.DeadLetter, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 1000
@@ -34,9 +34,9 @@ func (r *readTx) DeadLetters(ctx context.Context, q engine.DeadLetterQuery) ([]e
 		args = append(args, q.EventType)
 	}
 	query += fmt.Sprintf(` ORDER BY id LIMIT %d`, limit)
-	return queryAll(ctx, r.q, func(rows scanner) (engine.DeadLetter, error) {
+	return queryAll(ctx, r.q, func(rows scanner) (memgov.DeadLetter, error) {
 		var (
-			d    engine.DeadLetter
+			d    memgov.DeadLetter
 			body []byte
 			at   int64
 		)

@@ -12,11 +12,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 )
 
 // TestEventTypesAreDocumented holds three lists together: the event types the
-// store emits (every event() call in this package names an engine.Event*
+// store emits (every event() call in this package names an memgov.Event*
 // constant or a variable set from them, never a literal), engine.EventTypes,
 // and the table of spec §16.6.
 func TestEventTypesAreDocumented(t *testing.T) {
@@ -26,7 +27,7 @@ func TestEventTypesAreDocumented(t *testing.T) {
 			t.Errorf("event type %q is not spelled as a dotted lower-case name or an upper-snake code", typ)
 		}
 	}
-	// Every engine.Event* constant used in this package is listed.
+	// Every memgov.Event* constant used in this package is listed.
 	fset := token.NewFileSet()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -45,7 +46,7 @@ func TestEventTypesAreDocumented(t *testing.T) {
 		ast.Inspect(file, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.SelectorExpr:
-				if id, ok := n.X.(*ast.Ident); ok && id.Name == "engine" && strings.HasPrefix(n.Sel.Name, "Event") && n.Sel.Name != "Event" && n.Sel.Name != "EventQuery" && n.Sel.Name != "EventTypes" {
+				if id, ok := n.X.(*ast.Ident); ok && id.Name == "memgov" && strings.HasPrefix(n.Sel.Name, "Event") && n.Sel.Name != "Event" && n.Sel.Name != "EventQuery" && n.Sel.Name != "EventTypes" {
 					used[n.Sel.Name] = true
 				}
 			case *ast.CallExpr:
@@ -53,10 +54,10 @@ func TestEventTypesAreDocumented(t *testing.T) {
 					calls++
 					if lit, ok := n.Args[3].(*ast.BasicLit); ok {
 						s, _ := strconv.Unquote(lit.Value)
-						t.Errorf("%s: event type %q is a literal; use an engine.Event* constant", fset.Position(lit.Pos()), s)
+						t.Errorf("%s: event type %q is a literal; use an memgov.Event* constant", fset.Position(lit.Pos()), s)
 					}
 					if bin, ok := n.Args[3].(*ast.BinaryExpr); ok {
-						t.Errorf("%s: event type is computed; use an engine.Event* constant", fset.Position(bin.Pos()))
+						t.Errorf("%s: event type is computed; use an memgov.Event* constant", fset.Position(bin.Pos()))
 					}
 				}
 			}
@@ -67,16 +68,16 @@ func TestEventTypesAreDocumented(t *testing.T) {
 		t.Fatalf("found only %d event() calls; the scan is broken", calls)
 	}
 	consts := map[string]string{
-		"EventMemoryWritten": engine.EventMemoryWritten, "EventMemoryRetracted": engine.EventMemoryRetracted,
-		"EventMemoryExpired": engine.EventMemoryExpired, "EventMemorySuperseded": engine.EventMemorySuperseded,
-		"EventMemoryQuarantined": engine.EventMemoryQuarantined, "EventMemoryReleased": engine.EventMemoryReleased,
-		"EventMemoryErased": engine.EventMemoryErased, "EventMemoryCompacted": engine.EventMemoryCompacted,
-		"EventMemoryConsolidated": engine.EventMemoryConsolidated, "EventMemoryDriftDetected": engine.EventMemoryDriftDetected,
-		"EventReviewCreated": engine.EventReviewCreated, "EventReviewApproved": engine.EventReviewApproved,
-		"EventReviewRejected": engine.EventReviewRejected, "EventReviewEscalated": engine.EventReviewEscalated,
-		"EventAgentSuspended": engine.EventAgentSuspended, "EventAgentReinstated": engine.EventAgentReinstated,
-		"EventCommitmentFired": engine.EventCommitmentFired, "EventProposalCreated": engine.EventProposalCreated,
-		"EventProposalActivated": engine.EventProposalActivated,
+		"EventMemoryWritten": memgov.EventMemoryWritten, "EventMemoryRetracted": memgov.EventMemoryRetracted,
+		"EventMemoryExpired": memgov.EventMemoryExpired, "EventMemorySuperseded": memgov.EventMemorySuperseded,
+		"EventMemoryQuarantined": memgov.EventMemoryQuarantined, "EventMemoryReleased": memgov.EventMemoryReleased,
+		"EventMemoryErased": memgov.EventMemoryErased, "EventMemoryCompacted": memgov.EventMemoryCompacted,
+		"EventMemoryConsolidated": memgov.EventMemoryConsolidated, "EventMemoryDriftDetected": memgov.EventMemoryDriftDetected,
+		"EventReviewCreated": memgov.EventReviewCreated, "EventReviewApproved": memgov.EventReviewApproved,
+		"EventReviewRejected": memgov.EventReviewRejected, "EventReviewEscalated": memgov.EventReviewEscalated,
+		"EventAgentSuspended": memgov.EventAgentSuspended, "EventAgentReinstated": memgov.EventAgentReinstated,
+		"EventCommitmentFired": memgov.EventCommitmentFired, "EventProposalCreated": memgov.EventProposalCreated,
+		"EventProposalActivated": memgov.EventProposalActivated,
 	}
 	for name := range used {
 		v, ok := consts[name]

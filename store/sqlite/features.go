@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 // The judge-derived cache (version_features, version_bands) holds what the
@@ -20,7 +20,7 @@ import (
 
 // PutFeatures replaces the features and bands of an indexed version. The
 // bands it replaces are deleted by key: version_features keeps the list.
-func (t *Tx) PutFeatures(ctx context.Context, f engine.VersionFeatures) error {
+func (t *Tx) PutFeatures(ctx context.Context, f memgov.VersionFeatures) error {
 	var old []byte
 	err := t.q.QueryRowContext(ctx, `SELECT bands FROM version_features WHERE version_id = ?`, f.VersionID).Scan(&old)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -42,7 +42,7 @@ func (t *Tx) PutFeatures(ctx context.Context, f engine.VersionFeatures) error {
 	if n, err := res.RowsAffected(); err != nil {
 		return err
 	} else if n == 0 {
-		return fmt.Errorf("%w: version %s of %s is not indexed, or its item was erased", engine.ErrNotFound, f.VersionID, f.MemoryRef)
+		return fmt.Errorf("%w: version %s of %s is not indexed, or its item was erased", memgov.ErrNotFound, f.VersionID, f.MemoryRef)
 	}
 	if len(old)%4 != 0 {
 		return fmt.Errorf("corrupt stored data: version_features.bands of row %s holds %d bytes, not 4 a band", f.VersionID, len(old))
@@ -71,8 +71,8 @@ func nonNilBytes(b []byte) []byte {
 
 // IndexStatus counts the indexed, not erased versions by the judge version of
 // their features.
-func (r *readTx) IndexStatus(ctx context.Context, judge string) (engine.IndexStatus, error) {
-	st := engine.IndexStatus{Judge: judge, ByJudge: map[string]int64{}}
+func (r *readTx) IndexStatus(ctx context.Context, judge string) (memgov.IndexStatus, error) {
+	st := memgov.IndexStatus{Judge: judge, ByJudge: map[string]int64{}}
 	rows, err := r.q.QueryContext(ctx, `SELECT vf.judge, COUNT(*) FROM version_index vi LEFT JOIN version_features vf ON vf.version_id = vi.version_id
 		WHERE vi.content_hash <> '' GROUP BY vf.judge`)
 	if err != nil {
@@ -103,7 +103,7 @@ func (r *readTx) IndexStatus(ctx context.Context, judge string) (engine.IndexSta
 
 // FeatureTodo lists indexed, not erased versions whose features are missing
 // or of another judge version.
-func (r *readTx) FeatureTodo(ctx context.Context, judge, after string, limit int) ([]engine.FeatureTodo, error) {
+func (r *readTx) FeatureTodo(ctx context.Context, judge, after string, limit int) ([]memgov.FeatureTodo, error) {
 	if limit <= 0 {
 		limit = 500
 	}
@@ -115,16 +115,16 @@ func (r *readTx) FeatureTodo(ctx context.Context, judge, after string, limit int
 		return nil, fmt.Errorf("feature todo: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.FeatureTodo{}
+	out := []memgov.FeatureTodo{}
 	for rows.Next() {
 		var (
-			t     engine.FeatureTodo
+			t     memgov.FeatureTodo
 			layer string
 		)
 		if err := rows.Scan(&t.VersionID, &t.MemoryRef, &layer, &t.Content); err != nil {
 			return nil, fmt.Errorf("feature todo: %w", err)
 		}
-		t.Layer = engine.Layer(layer)
+		t.Layer = memgov.Layer(layer)
 		out = append(out, t)
 	}
 	return out, rows.Err()

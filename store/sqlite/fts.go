@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -27,7 +27,7 @@ func indexText(ctx context.Context, q querier, e *oplog.Entry) error {
 	if err != nil || len(p.Content) == 0 {
 		return err
 	}
-	layer := engine.Layer(p.Layer)
+	layer := memgov.Layer(p.Layer)
 	if !layer.Durable() {
 		return nil
 	}
@@ -151,7 +151,7 @@ func quoted(ws []string) []string {
 	return out
 }
 
-func (r *readTx) TopicCandidates(ctx context.Context, tq engine.TopicQuery) ([]engine.Candidate, error) {
+func (r *readTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]memgov.Candidate, error) {
 	limit := tq.Limit
 	if limit <= 0 {
 		limit = 20

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 )
@@ -142,7 +142,7 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 		VALUES (?,?,?,?,?,?,?,?,?,?,?)`, e.LSN, rec.Kind, rec.RequestID, rec.SubjectHash, ms(req), ms(e.Time), e.Actor, len(rec.Items), payloads, string(byLayer), string(left)); err != nil {
 		return wrapApply(e, err)
 	}
-	return event(ctx, q, e, engine.EventMemoryErased, map[string]any{"kind": rec.Kind, "requestId": rec.RequestID, "items": len(rec.Items)})
+	return event(ctx, q, e, memgov.EventMemoryErased, map[string]any{"kind": rec.Kind, "requestId": rec.RequestID, "items": len(rec.Items)})
 }
 
 func applyAnnotate(ctx context.Context, q querier, e *oplog.Entry) error {
@@ -252,7 +252,7 @@ func (s *Store) Compact(ctx context.Context) error {
 
 func unixDay(t time.Time) int64 { return t.Unix() / 86400 }
 
-func (r *readTx) GCScan(ctx context.Context, layer engine.Layer, afterID string, limit int, now time.Time, window time.Duration) ([]engine.GCItem, error) {
+func (r *readTx) GCScan(ctx context.Context, layer memgov.Layer, afterID string, limit int, now time.Time, window time.Duration) ([]memgov.GCItem, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT id FROM items WHERE layer = ? AND id > ? AND head_version_id <> '' ORDER BY id LIMIT ?`, string(layer), afterID, limit)
 	if err != nil {
 		return nil, err
@@ -261,7 +261,7 @@ func (r *readTx) GCScan(ctx context.Context, layer engine.Layer, afterID string,
 	if err != nil {
 		return nil, err
 	}
-	out := make([]engine.GCItem, 0, len(ids))
+	out := make([]memgov.GCItem, 0, len(ids))
 	for _, id := range ids {
 		g, err := r.gcItem(ctx, id, now, window)
 		if err != nil {
@@ -275,8 +275,8 @@ func (r *readTx) GCScan(ctx context.Context, layer engine.Layer, afterID string,
 	return out, nil
 }
 
-func (r *readTx) gcItem(ctx context.Context, id string, now time.Time, window time.Duration) (engine.GCItem, error) {
-	var g engine.GCItem
+func (r *readTx) gcItem(ctx context.Context, id string, now time.Time, window time.Duration) (memgov.GCItem, error) {
+	var g memgov.GCItem
 	var err error
 	if g.Item, err = r.Item(ctx, id); err != nil {
 		return g, err
@@ -328,7 +328,7 @@ func (r *readTx) Linked(ctx context.Context, id string) (string, error) {
 	return "", nil
 }
 
-func (r *readTx) GCPurgeable(ctx context.Context, before time.Time, limit int) ([]engine.GCItem, error) {
+func (r *readTx) GCPurgeable(ctx context.Context, before time.Time, limit int) ([]memgov.GCItem, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT i.id, l.ts FROM items i
 		JOIN versions v ON v.item_id = i.id AND v.seq = (SELECT MAX(seq) FROM versions WHERE item_id = i.id)
 		JOIN log l ON l.lsn = v.active_to
@@ -354,9 +354,9 @@ func (r *readTx) GCPurgeable(ctx context.Context, before time.Time, limit int) (
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	out := make([]engine.GCItem, 0, len(rs))
+	out := make([]memgov.GCItem, 0, len(rs))
 	for _, x := range rs {
-		g := engine.GCItem{ExpiredAt: fromMS(x.ts)}
+		g := memgov.GCItem{ExpiredAt: fromMS(x.ts)}
 		var err error
 		if g.Item, err = r.Item(ctx, x.id); err != nil {
 			return nil, err
@@ -369,7 +369,7 @@ func (r *readTx) GCPurgeable(ctx context.Context, before time.Time, limit int) (
 	return out, nil
 }
 
-func (r *readTx) GCCursor(ctx context.Context, layer engine.Layer) (string, error) {
+func (r *readTx) GCCursor(ctx context.Context, layer memgov.Layer) (string, error) {
 	var s string
 	err := r.q.QueryRowContext(ctx, `SELECT after_id FROM gc_cursor WHERE layer = ?`, string(layer)).Scan(&s)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -378,7 +378,7 @@ func (r *readTx) GCCursor(ctx context.Context, layer engine.Layer) (string, erro
 	return s, err
 }
 
-func (t *Tx) SetGCCursor(ctx context.Context, layer engine.Layer, after string) error {
+func (t *Tx) SetGCCursor(ctx context.Context, layer memgov.Layer, after string) error {
 	_, err := t.q.ExecContext(ctx, `INSERT INTO gc_cursor (layer, after_id) VALUES (?, ?) ON CONFLICT (layer) DO UPDATE SET after_id = excluded.after_id`, string(layer), after)
 	return err
 }
@@ -464,9 +464,9 @@ func (r *readTx) ItemEntries(ctx context.Context, items []string) ([]int64, erro
 	return out, nil
 }
 
-func (r *readTx) LeaseOf(ctx context.Context, resource string) (engine.Lease, bool, error) {
+func (r *readTx) LeaseOf(ctx context.Context, resource string) (memgov.Lease, bool, error) {
 	var (
-		l        engine.Lease
+		l        memgov.Lease
 		g, x     int64
 		released bool
 	)
@@ -490,7 +490,7 @@ func (t *Tx) RecordFeedback(ctx context.Context, retrievalID string, used []stri
 	}
 	res, err := t.q.ExecContext(ctx, `UPDATE retrievals SET feedback_at = ? WHERE id = ?`, ms(at), retrievalID)
 	if err := mustOne(res, err); err != nil {
-		return 0, fmt.Errorf("%w: retrieval %s", engine.ErrNotFound, retrievalID)
+		return 0, fmt.Errorf("%w: retrieval %s", memgov.ErrNotFound, retrievalID)
 	}
 	n := 0
 	for _, item := range used {
@@ -520,16 +520,16 @@ func (t *Tx) RecordRevalidation(ctx context.Context, versionID string, at time.T
 	return err
 }
 
-func (r *readTx) erasureRows(ctx context.Context) ([]engine.ErasureRow, error) {
+func (r *readTx) erasureRows(ctx context.Context) ([]memgov.ErasureRow, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT lsn, kind, request_id, subject_hash, requested_at, completed_at, actor, items, payloads, by_layer, left_places FROM erasures ORDER BY lsn`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []engine.ErasureRow{}
+	out := []memgov.ErasureRow{}
 	for rows.Next() {
 		var (
-			x      engine.ErasureRow
+			x      memgov.ErasureRow
 			rq, cp int64
 			bl, lp string
 		)
@@ -549,15 +549,15 @@ func (r *readTx) erasureRows(ctx context.Context) ([]engine.ErasureRow, error) {
 	return out, rows.Err()
 }
 
-func (r *readTx) MetricsData(ctx context.Context, since, now time.Time) (engine.MetricsData, error) {
-	d := engine.MetricsData{LayerSizes: map[string]int{}}
+func (r *readTx) MetricsData(ctx context.Context, since, now time.Time) (memgov.MetricsData, error) {
+	d := memgov.MetricsData{LayerSizes: map[string]int{}}
 	rows, err := r.q.QueryContext(ctx, `SELECT id, status, reason, layer, latency_us, stages FROM write_outcomes WHERE at >= ? ORDER BY id`, ms(since))
 	if err != nil {
 		return d, err
 	}
 	for rows.Next() {
 		var (
-			o      engine.OutcomeRow
+			o      memgov.OutcomeRow
 			id     int64
 			stages string
 		)
@@ -581,7 +581,7 @@ func (r *readTx) MetricsData(ctx context.Context, since, now time.Time) (engine.
 		return d, err
 	}
 	for rows.Next() {
-		var x engine.RetrievalRow
+		var x memgov.RetrievalRow
 		if err := rows.Scan(&x.N, &x.Used); err != nil {
 			rows.Close()
 			return d, err
@@ -639,8 +639,8 @@ func (r *readTx) MetricsData(ctx context.Context, since, now time.Time) (engine.
 	return d, err
 }
 
-func (r *readTx) ComplianceData(ctx context.Context) (engine.ComplianceData, error) {
-	var d engine.ComplianceData
+func (r *readTx) ComplianceData(ctx context.Context) (memgov.ComplianceData, error) {
+	var d memgov.ComplianceData
 	var err error
 	if d.Active, err = r.queryVersions(ctx, `SELECT `+versionCols+` FROM versions WHERE state = 'ACTIVE' ORDER BY memory_ref, key`); err != nil {
 		return d, err

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 // This file keeps mem_map, the current memory map of every memoryRef: for each
@@ -32,7 +32,7 @@ func delMapRow(ctx context.Context, q querier, ref, key string) error {
 }
 
 // currentMap streams mem_map of ref, unexpired at now, in byte order of keys.
-func (r *readTx) currentMap(ctx context.Context, ref string, now time.Time, fn func(engine.MapRow) error) error {
+func (r *readTx) currentMap(ctx context.Context, ref string, now time.Time, fn func(memgov.MapRow) error) error {
 	rows, err := r.q.QueryContext(ctx, `SELECT key, fragment, expires_at FROM mem_map
 		WHERE memory_ref = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY key`, ref, ms(now))
 	if err != nil {
@@ -49,7 +49,7 @@ var foldUndoLimit uint64 = 1 << 16
 // unexpired at now, by key. The fold of the whole log is mem_map. An earlier
 // fold (a baseline's) is mem_map with the keys that the operations since size
 // touched replaced by their last operation before size.
-func (r *readTx) FoldMap(ctx context.Context, ref string, size uint64, now time.Time, fn func(engine.MapRow) error) error {
+func (r *readTx) FoldMap(ctx context.Context, ref string, size uint64, now time.Time, fn func(memgov.MapRow) error) error {
 	var head uint64
 	err := r.q.QueryRowContext(ctx, `SELECT tree_size FROM mem_heads WHERE memory_ref = ?`, ref).Scan(&head)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -82,7 +82,7 @@ func (r *readTx) FoldMap(ctx context.Context, ref string, size uint64, now time.
 	}
 	sort.Strings(keys)
 	touched := make(map[string]bool, len(keys))
-	var before []engine.MapRow // the touched keys' values at size, by key
+	var before []memgov.MapRow // the touched keys' values at size, by key
 	for _, k := range keys {
 		touched[k] = true
 		var (
@@ -101,7 +101,7 @@ func (r *readTx) FoldMap(ctx context.Context, ref string, size uint64, now time.
 		if exp.Valid && exp.Int64 <= ms(now) {
 			continue
 		}
-		row := engine.MapRow{Key: k, Value: value}
+		row := memgov.MapRow{Key: k, Value: value}
 		if value == nil {
 			row.Value = []byte("null")
 		}
@@ -112,7 +112,7 @@ func (r *readTx) FoldMap(ctx context.Context, ref string, size uint64, now time.
 		before = append(before, row)
 	}
 	i := 0
-	if err := r.currentMap(ctx, ref, now, func(m engine.MapRow) error {
+	if err := r.currentMap(ctx, ref, now, func(m memgov.MapRow) error {
 		for ; i < len(before) && before[i].Key < m.Key; i++ {
 			if err := fn(before[i]); err != nil {
 				return err
@@ -135,7 +135,7 @@ func (r *readTx) FoldMap(ctx context.Context, ref string, size uint64, now time.
 
 // foldOps computes the fold of the first size operations from mem_ops: the
 // last operation of every key before size, kept when it is an unexpired PUT.
-func (r *readTx) foldOps(ctx context.Context, ref string, size uint64, now time.Time, fn func(engine.MapRow) error) error {
+func (r *readTx) foldOps(ctx context.Context, ref string, size uint64, now time.Time, fn func(memgov.MapRow) error) error {
 	// SQLite takes the bare columns of an aggregate query with one MAX() from
 	// the row that holds the maximum.
 	rows, err := r.q.QueryContext(ctx, `SELECT key, value, expires_at FROM (

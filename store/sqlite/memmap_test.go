@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -35,19 +37,19 @@ func TestFoldMapEqualsNaiveFold(t *testing.T) {
 		key := fmt.Sprintf("k%02d", rng.IntN(40))
 		body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("v%d", i)})
 		h, ok := heads[key]
-		err := s.Update(ctx, func(tx engine.Tx) error {
-			entry := &engine.LogEntry{Time: now, MemoryRef: ref, Actor: "bot"}
-			p := engine.Payload{Key: key, Layer: string(engine.Semantic), Content: body, ContentHash: engine.HashPayload(body)}
+		err := s.Update(ctx, func(tx memgov.Tx) error {
+			entry := &oplog.Entry{Time: now, MemoryRef: ref, Actor: "bot"}
+			p := oplog.Payload{Key: key, Layer: string(memgov.Semantic), Content: body, ContentHash: oplog.HashPayload(body)}
 			switch {
 			case ok && h[1] != "" && rng.IntN(3) == 0:
-				entry.Op, entry.ItemID, entry.VersionID = engine.OpRetract, h[0], h[1]
-				p = engine.Payload{Reason: "retract"}
+				entry.Op, entry.ItemID, entry.VersionID = oplog.Retract, h[0], h[1]
+				p = oplog.Payload{Reason: "retract"}
 				heads[key] = [2]string{h[0], ""}
 			case ok:
-				entry.Op, entry.ItemID, entry.VersionID, entry.PrevVersionID = engine.OpUpdate, h[0], engine.NewID(), h[1]
+				entry.Op, entry.ItemID, entry.VersionID, entry.PrevVersionID = oplog.Update, h[0], engine.NewID(), h[1]
 				heads[key] = [2]string{h[0], entry.VersionID}
 			default:
-				entry.Op, entry.ItemID, entry.VersionID = engine.OpInsert, engine.NewID(), engine.NewID()
+				entry.Op, entry.ItemID, entry.VersionID = oplog.Insert, engine.NewID(), engine.NewID()
 				heads[key] = [2]string{entry.ItemID, entry.VersionID}
 			}
 			if err := entry.Seal(p); err != nil {
@@ -59,13 +61,13 @@ func TestFoldMapEqualsNaiveFold(t *testing.T) {
 			t.Fatalf("op %d: %v", i, err)
 		}
 	}
-	err = s.View(ctx, func(r engine.ReadTx) error {
+	err = s.View(ctx, func(r memgov.ReadTx) error {
 		head, err := r.MemHead(ctx, ref)
 		if err != nil {
 			return err
 		}
-		var ops []engine.MemOp
-		if err := r.MemOps(ctx, ref, 0, head.TreeSize, func(o engine.MemOp) error {
+		var ops []memgov.MemOp
+		if err := r.MemOps(ctx, ref, 0, head.TreeSize, func(o memgov.MemOp) error {
 			o.Value = bytes.Clone(o.Value)
 			ops = append(ops, o)
 			return nil
@@ -75,9 +77,9 @@ func TestFoldMapEqualsNaiveFold(t *testing.T) {
 		if len(ops) < 250 {
 			t.Fatalf("only %d ops", len(ops))
 		}
-		dump := func(scan func(func(engine.MapRow) error) error) string {
+		dump := func(scan func(func(memgov.MapRow) error) error) string {
 			var b bytes.Buffer
-			if err := scan(func(m engine.MapRow) error {
+			if err := scan(func(m memgov.MapRow) error {
 				fmt.Fprintf(&b, "%s=%s;", m.Key, m.Value)
 				return nil
 			}); err != nil {
@@ -105,15 +107,15 @@ func TestFoldMapEqualsNaiveFold(t *testing.T) {
 				for _, k := range keys {
 					fmt.Fprintf(&want, "%s=%s;", k, m[k])
 				}
-				got := dump(func(fn func(engine.MapRow) error) error { return r.FoldMap(ctx, ref, size, now, fn) })
+				got := dump(func(fn func(memgov.MapRow) error) error { return r.FoldMap(ctx, ref, size, now, fn) })
 				if got != want.String() {
 					t.Fatalf("limit %d size %d:\n got %s\nwant %s", limit, size, got, want.String())
 				}
 			}
 			restore()
 		}
-		whole := dump(func(fn func(engine.MapRow) error) error { return r.FoldMap(ctx, ref, head.TreeSize, now, fn) })
-		if mat := dump(func(fn func(engine.MapRow) error) error { return r.MemoryMap(ctx, ref, now, fn) }); whole != mat {
+		whole := dump(func(fn func(memgov.MapRow) error) error { return r.FoldMap(ctx, ref, head.TreeSize, now, fn) })
+		if mat := dump(func(fn func(memgov.MapRow) error) error { return r.MemoryMap(ctx, ref, now, fn) }); whole != mat {
 			t.Fatalf("fold %s\nmaterialised %s", whole, mat)
 		}
 		return nil

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -18,9 +18,9 @@ func applySuspension(ctx context.Context, q querier, e *oplog.Entry) error {
 	if err := mustOne(res, err); err != nil {
 		return wrapApply(e, err)
 	}
-	typ := engine.EventAgentSuspended
+	typ := memgov.EventAgentSuspended
 	if e.Op == oplog.Reinstate {
-		typ = engine.EventAgentReinstated
+		typ = memgov.EventAgentReinstated
 	}
 	return event(ctx, q, e, typ, map[string]any{"agentId": e.ItemID})
 }
@@ -37,12 +37,12 @@ func event(ctx context.Context, q querier, e *oplog.Entry, typ string, data map[
 
 // versionEnded announces a RETRACT, EXPIRE or SUPERSEDE in the outbox.
 func versionEnded(ctx context.Context, q querier, e *oplog.Entry) error {
-	typ := engine.EventMemoryRetracted
+	typ := memgov.EventMemoryRetracted
 	switch e.Op {
 	case oplog.Expire:
-		typ = engine.EventMemoryExpired
+		typ = memgov.EventMemoryExpired
 	case oplog.Supersede:
-		typ = engine.EventMemorySuperseded
+		typ = memgov.EventMemorySuperseded
 	}
 	return event(ctx, q, e, typ, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "actor": e.Actor})
 }
@@ -90,9 +90,9 @@ func indexVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 			}
 		}
 	}
-	status := engine.StatusCommitted
+	status := memgov.StatusCommitted
 	if e.Op == oplog.Stage {
-		status = engine.StatusDeferred
+		status = memgov.StatusDeferred
 		due, err := time.Parse(time.RFC3339Nano, review.DueAt)
 		if err != nil {
 			return fmt.Errorf("apply log entry %d: review due time: %w", e.LSN, err)
@@ -104,17 +104,17 @@ func indexVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 		}
 		if _, err := q.ExecContext(ctx, `INSERT INTO reviews (id, version_id, item_id, memory_ref, tenant, layer, agent, tier, risk, reason, detail, status, created_at, due_at, created_lsn)
 			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, review.ID, e.VersionID, e.ItemID, e.MemoryRef, tenant, string(p.Layer), e.Actor, review.Tier, review.Risk, review.Reason,
-			string(detail), engine.ReviewPending, ms(e.Time), ms(due), e.LSN); err != nil {
+			string(detail), memgov.ReviewPending, ms(e.Time), ms(due), e.LSN); err != nil {
 			return wrapApply(e, err)
 		}
-		if err := event(ctx, q, e, engine.EventReviewCreated, map[string]any{"reviewId": review.ID, "memoryRef": e.MemoryRef, "tier": review.Tier, "agentId": e.Actor}); err != nil {
+		if err := event(ctx, q, e, memgov.EventReviewCreated, map[string]any{"reviewId": review.ID, "memoryRef": e.MemoryRef, "tier": review.Tier, "agentId": e.Actor}); err != nil {
 			return err
 		}
 	} else {
 		if e.Op == oplog.Merge {
-			status = engine.StatusMerged
+			status = memgov.StatusMerged
 		}
-		if err := event(ctx, q, e, engine.EventMemoryWritten, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "agentId": e.Actor, "op": string(e.Op)}); err != nil {
+		if err := event(ctx, q, e, memgov.EventMemoryWritten, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "agentId": e.Actor, "op": string(e.Op)}); err != nil {
 			return err
 		}
 	}
@@ -144,9 +144,9 @@ func recordDecision(ctx context.Context, q querier, e *oplog.Entry) error {
 		return nil
 	}
 	reviewID, code, note := d.ReviewID, d.Code, d.Note
-	status, typ := engine.ReviewApproved, engine.EventReviewApproved
+	status, typ := memgov.ReviewApproved, memgov.EventReviewApproved
 	if e.Op == oplog.Reject {
-		status, typ = engine.ReviewRejected, engine.EventReviewRejected
+		status, typ = memgov.ReviewRejected, memgov.EventReviewRejected
 	}
 	res, err := q.ExecContext(ctx, `UPDATE reviews SET status = ?, decided_by = ?, decided_at = ?, decision_code = ?, note = ?
 		WHERE id = ? AND status IN ('PENDING', 'ESCALATED')`, status, e.Actor, ms(e.Time), code, note, reviewID)
@@ -157,7 +157,7 @@ func recordDecision(ctx context.Context, q querier, e *oplog.Entry) error {
 		if _, err := q.ExecContext(ctx, `UPDATE idempotency SET status = 'COMMITTED' WHERE version_id = ?`, e.VersionID); err != nil {
 			return wrapApply(e, err)
 		}
-		if err := event(ctx, q, e, engine.EventMemoryWritten, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "op": string(e.Op)}); err != nil {
+		if err := event(ctx, q, e, memgov.EventMemoryWritten, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "op": string(e.Op)}); err != nil {
 			return err
 		}
 	} else if _, err := q.ExecContext(ctx, `DELETE FROM idempotency WHERE version_id = ?`, e.VersionID); err != nil {
@@ -167,7 +167,7 @@ func recordDecision(ctx context.Context, q querier, e *oplog.Entry) error {
 }
 
 // RecordOutcome stores a write outcome for the metrics.
-func (t *Tx) RecordOutcome(ctx context.Context, o engine.Outcome) error {
+func (t *Tx) RecordOutcome(ctx context.Context, o memgov.Outcome) error {
 	stages := map[string]int64{}
 	for k, d := range o.Stages {
 		stages[k] = d.Microseconds()
@@ -178,9 +178,9 @@ func (t *Tx) RecordOutcome(ctx context.Context, o engine.Outcome) error {
 	return err
 }
 
-func (r *readTx) Idempotent(ctx context.Context, token string, since time.Time) (engine.IdempotencyRecord, bool, error) {
+func (r *readTx) Idempotent(ctx context.Context, token string, since time.Time) (memgov.IdempotencyRecord, bool, error) {
 	var (
-		rec engine.IdempotencyRecord
+		rec memgov.IdempotencyRecord
 		at  int64
 	)
 	err := r.q.QueryRowContext(ctx, `SELECT status, item_id, version_id, review_id, key, created_at, scope FROM idempotency WHERE token = ? AND created_at >= ?`,
@@ -192,7 +192,7 @@ func (r *readTx) Idempotent(ctx context.Context, token string, since time.Time) 
 	return rec, err == nil, err
 }
 
-func (r *readTx) CountOutcomes(ctx context.Context, agent string, layer engine.Layer, since time.Time, statuses ...string) (int, error) {
+func (r *readTx) CountOutcomes(ctx context.Context, agent string, layer memgov.Layer, since time.Time, statuses ...string) (int, error) {
 	q := `SELECT COUNT(*) FROM write_outcomes WHERE agent = ? AND at >= ?`
 	args := []any{agent, ms(since)}
 	if layer != "" {
@@ -255,7 +255,7 @@ func (s *idSet) collect(ctx context.Context, q querier, query string, args ...an
 	return rows.Err()
 }
 
-func (r *readTx) Candidates(ctx context.Context, cq engine.CandidateQuery) ([]engine.Candidate, error) {
+func (r *readTx) Candidates(ctx context.Context, cq memgov.CandidateQuery) ([]memgov.Candidate, error) {
 	// Each source is a small statement of its own, and the versions they name
 	// are read in one statement whose id list is bound as a JSON array: every
 	// statement text is fixed, so a write transaction compiles each once
@@ -296,7 +296,7 @@ func (r *readTx) Candidates(ctx context.Context, cq engine.CandidateQuery) ([]en
 
 // candidatesByID reads the indexed ACTIVE or DRAFT durable versions among ids,
 // at most limit, in no particular order.
-func (r *readTx) candidatesByID(ctx context.Context, ids []string, limit int) ([]engine.Candidate, error) {
+func (r *readTx) candidatesByID(ctx context.Context, ids []string, limit int) ([]memgov.Candidate, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -314,10 +314,10 @@ func (r *readTx) candidatesByID(ctx context.Context, ids []string, limit int) ([
 		return nil, err
 	}
 	defer rows.Close()
-	var out []engine.Candidate
+	var out []memgov.Candidate
 	for rows.Next() {
 		var (
-			c            engine.Candidate
+			c            memgov.Candidate
 			layer, state string
 			content      []byte
 		)
@@ -325,7 +325,7 @@ func (r *readTx) candidatesByID(ctx context.Context, ids []string, limit int) ([
 			&c.Embedding, &content, &c.Confidence, &c.CreatedBy); err != nil {
 			return nil, err
 		}
-		c.State, c.Layer = engine.State(state), engine.Layer(layer)
+		c.State, c.Layer = memgov.State(state), memgov.Layer(layer)
 		if c.Text, err = contentText(content); err != nil {
 			return nil, fmt.Errorf("corrupt stored data: versions.content of row %s: %w", c.VersionID, err)
 		}
@@ -355,9 +355,9 @@ func (r *readTx) CitedItems(ctx context.Context, itemID string) ([]string, error
 const reviewCols = `id, version_id, item_id, memory_ref, tenant, layer, agent, tier, risk, reason, detail, status, created_at, due_at,
 	decided_by, decided_at, decision_code, note, claim_holder, claim_token, claim_expires`
 
-func scanReview(sc scanner) (engine.Review, error) {
+func scanReview(sc scanner) (memgov.Review, error) {
 	var (
-		rv                       engine.Review
+		rv                       memgov.Review
 		layer, detail            string
 		created, due, claimUntil int64
 		decided                  sql.NullInt64
@@ -366,7 +366,7 @@ func scanReview(sc scanner) (engine.Review, error) {
 		&detail, &rv.Status, &created, &due, &rv.DecidedBy, &decided, &rv.DecisionCode, &rv.Note, &rv.ClaimHolder, &rv.ClaimToken, &claimUntil); err != nil {
 		return rv, err
 	}
-	rv.Layer, rv.Detail, rv.CreatedAt, rv.DueAt = engine.Layer(layer), json.RawMessage(detail), fromMS(created), fromMS(due)
+	rv.Layer, rv.Detail, rv.CreatedAt, rv.DueAt = memgov.Layer(layer), json.RawMessage(detail), fromMS(created), fromMS(due)
 	if decided.Valid {
 		t := fromMS(decided.Int64)
 		rv.DecidedAt = &t
@@ -377,18 +377,18 @@ func scanReview(sc scanner) (engine.Review, error) {
 	return rv, nil
 }
 
-func (r *readTx) Review(ctx context.Context, id string) (engine.Review, error) {
+func (r *readTx) Review(ctx context.Context, id string) (memgov.Review, error) {
 	rv, err := scanReview(r.q.QueryRowContext(ctx, `SELECT `+reviewCols+` FROM reviews WHERE id = ?`, id))
 	return rv, notFound("review", id, err)
 }
 
-func (r *readTx) Reviews(ctx context.Context, q engine.ReviewQuery) ([]engine.Review, int, error) {
+func (r *readTx) Reviews(ctx context.Context, q memgov.ReviewQuery) ([]memgov.Review, int, error) {
 	var (
 		where []string
 		args  []any
 	)
 	statuses := q.Statuses
-	if len(statuses) == 0 || (len(statuses) == 2 && statuses[0] == engine.ReviewPending && statuses[1] == engine.ReviewEscalated) {
+	if len(statuses) == 0 || (len(statuses) == 2 && statuses[0] == memgov.ReviewPending && statuses[1] == memgov.ReviewEscalated) {
 		// Literal, so that the planner can use the partial queue index.
 		where = append(where, `status IN ('PENDING', 'ESCALATED')`)
 	} else {
@@ -410,7 +410,7 @@ func (r *readTx) Reviews(ctx context.Context, q engine.ReviewQuery) ([]engine.Re
 	if q.Agent != "" {
 		add(`agent = ?`, q.Agent)
 	}
-	if q.Tenant != "" && q.Tenant != engine.AllTenants {
+	if q.Tenant != "" && q.Tenant != memgov.AllTenants {
 		add(`tenant = ?`, q.Tenant)
 	}
 	if q.Reason != "" {
@@ -444,7 +444,7 @@ func (r *readTx) Reviews(ctx context.Context, q engine.ReviewQuery) ([]engine.Re
 		return nil, 0, err
 	}
 	defer rows.Close()
-	out := []engine.Review{}
+	out := []memgov.Review{}
 	for rows.Next() {
 		rv, err := scanReview(rows)
 		if err != nil {

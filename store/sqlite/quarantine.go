@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -37,20 +37,20 @@ func applyQuarantine(ctx context.Context, q querier, e *oplog.Entry) error {
 		}
 		tenant, _, _ := strings.Cut(e.MemoryRef, "/")
 		if _, err := q.ExecContext(ctx, `INSERT INTO quarantine (version_id, item_id, memory_ref, tenant, key, agent, cause, status, at, lsn)
-			VALUES (?,?,?,?,?,?,?,?,?,?)`, e.VersionID, e.ItemID, e.MemoryRef, tenant, key, d.Agent, d.Cause, engine.QuarantineOpen, ms(e.Time), e.LSN); err != nil {
+			VALUES (?,?,?,?,?,?,?,?,?,?)`, e.VersionID, e.ItemID, e.MemoryRef, tenant, key, d.Agent, d.Cause, memgov.QuarantineOpen, ms(e.Time), e.LSN); err != nil {
 			return wrapApply(e, err)
 		}
-		return event(ctx, q, e, engine.EventMemoryQuarantined, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "agentId": d.Agent})
+		return event(ctx, q, e, memgov.EventMemoryQuarantined, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "agentId": d.Agent})
 	case oplog.QuarantineRelease:
 		if err := inOrder(ctx, q, e, applyNewVersion, indexVersion); err != nil {
 			return err
 		}
 		res, err := q.ExecContext(ctx, `UPDATE quarantine SET status = ?, decided_by = ?, decided_at = ?, note = ?, released_as = ?
-			WHERE version_id = ? AND status = ?`, engine.QuarantineReleased, e.Actor, ms(e.Time), d.Cause, e.VersionID, e.PrevVersionID, engine.QuarantineOpen)
+			WHERE version_id = ? AND status = ?`, memgov.QuarantineReleased, e.Actor, ms(e.Time), d.Cause, e.VersionID, e.PrevVersionID, memgov.QuarantineOpen)
 		if err := mustOne(res, err); err != nil {
 			return wrapApply(e, err)
 		}
-		return event(ctx, q, e, engine.EventMemoryReleased, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID,
+		return event(ctx, q, e, memgov.EventMemoryReleased, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID,
 			"from": e.PrevVersionID, "by": e.Actor})
 	case oplog.QuarantineRetract:
 		res, err := q.ExecContext(ctx, `UPDATE versions SET state = 'RETRACTED' WHERE id = ? AND state = 'QUARANTINED'`, e.VersionID)
@@ -58,20 +58,20 @@ func applyQuarantine(ctx context.Context, q querier, e *oplog.Entry) error {
 			return wrapApply(e, err)
 		}
 		res, err = q.ExecContext(ctx, `UPDATE quarantine SET status = ?, decided_by = ?, decided_at = ?, note = ? WHERE version_id = ? AND status = ?`,
-			engine.QuarantineRetracted, e.Actor, ms(e.Time), d.Cause, e.VersionID, engine.QuarantineOpen)
+			memgov.QuarantineRetracted, e.Actor, ms(e.Time), d.Cause, e.VersionID, memgov.QuarantineOpen)
 		if err := mustOne(res, err); err != nil {
 			return wrapApply(e, err)
 		}
-		return event(ctx, q, e, engine.EventMemoryRetracted, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "actor": e.Actor})
+		return event(ctx, q, e, memgov.EventMemoryRetracted, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "actor": e.Actor})
 	}
 	return fmt.Errorf("apply log entry %d: unknown quarantine action %q", e.LSN, d.Action)
 }
 
 const quarantineCols = `version_id, item_id, memory_ref, tenant, key, agent, cause, status, at, lsn, decided_by, decided_at, note, released_as`
 
-func scanQuarantine(sc scanner) (engine.QuarantineEntry, error) {
+func scanQuarantine(sc scanner) (memgov.QuarantineEntry, error) {
 	var (
-		r       engine.QuarantineEntry
+		r       memgov.QuarantineEntry
 		at      int64
 		decided sql.NullInt64
 	)
@@ -88,12 +88,12 @@ func scanQuarantine(sc scanner) (engine.QuarantineEntry, error) {
 }
 
 // Quarantined lists quarantined versions, newest first.
-func (r *readTx) Quarantined(ctx context.Context, q engine.QuarantineQuery) ([]engine.QuarantineEntry, error) {
+func (r *readTx) Quarantined(ctx context.Context, q memgov.QuarantineQuery) ([]memgov.QuarantineEntry, error) {
 	where, args := []string{"1 = 1"}, []any{}
 	if q.Status != "" {
 		where, args = append(where, "status = ?"), append(args, q.Status)
 	}
-	if q.Tenant != "" && q.Tenant != engine.AllTenants {
+	if q.Tenant != "" && q.Tenant != memgov.AllTenants {
 		where, args = append(where, "tenant = ?"), append(args, q.Tenant)
 	}
 	if q.Agent != "" {
@@ -118,6 +118,6 @@ func (r *readTx) AgentOutcomes(ctx context.Context, agent string, since time.Tim
 }
 
 // ActiveWrittenBy returns the ACTIVE versions an agent created since a time.
-func (r *readTx) ActiveWrittenBy(ctx context.Context, agent string, since time.Time) ([]engine.Version, error) {
+func (r *readTx) ActiveWrittenBy(ctx context.Context, agent string, since time.Time) ([]memgov.Version, error) {
 	return r.queryVersions(ctx, `SELECT `+versionCols+` FROM versions WHERE created_by = ? AND created_at >= ? AND state = 'ACTIVE' ORDER BY created_lsn`, agent, ms(since))
 }

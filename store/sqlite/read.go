@@ -9,12 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
-// readTx implements engine.ReadTx over a transaction.
+// readTx implements memgov.ReadTx over a transaction.
 type readTx struct{ q querier }
 
 // decodeColumn decodes the JSON a stored column holds. Corrupt JSON is an
@@ -28,7 +28,7 @@ func decodeColumn(table, column, row, raw string, v any) error {
 
 func notFound(what, id string, err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("%w: %s %s", engine.ErrNotFound, what, id)
+		return fmt.Errorf("%w: %s %s", memgov.ErrNotFound, what, id)
 	}
 	return err
 }
@@ -116,9 +116,9 @@ func (r *readTx) TimeOf(ctx context.Context, lsn int64) (time.Time, error) {
 
 const principalCols = `id, role, tenant, attributes, suspended, created_at`
 
-func scanPrincipal(sc scanner) (engine.Principal, error) {
+func scanPrincipal(sc scanner) (memgov.Principal, error) {
 	var (
-		p     engine.Principal
+		p     memgov.Principal
 		role  string
 		attrs string
 		at    int64
@@ -126,7 +126,7 @@ func scanPrincipal(sc scanner) (engine.Principal, error) {
 	if err := sc.Scan(&p.ID, &role, &p.Tenant, &attrs, &p.Suspended, &at); err != nil {
 		return p, err
 	}
-	p.Role, p.CreatedAt = engine.Role(role), fromMS(at)
+	p.Role, p.CreatedAt = memgov.Role(role), fromMS(at)
 	if attrs != "" && attrs != "{}" && attrs != "null" {
 		if err := decodeColumn("principals", "attributes", p.ID, attrs, &p.Attributes); err != nil {
 			return p, err
@@ -135,36 +135,36 @@ func scanPrincipal(sc scanner) (engine.Principal, error) {
 	return p, nil
 }
 
-func (r *readTx) Principal(ctx context.Context, id string) (engine.Principal, error) {
+func (r *readTx) Principal(ctx context.Context, id string) (memgov.Principal, error) {
 	p, err := scanPrincipal(r.q.QueryRowContext(ctx, `SELECT `+principalCols+` FROM principals WHERE id = ?`, id))
 	return p, notFound("principal", id, err)
 }
 
-func (r *readTx) Principals(ctx context.Context) ([]engine.Principal, error) {
+func (r *readTx) Principals(ctx context.Context) ([]memgov.Principal, error) {
 	return queryAll(ctx, r.q, scanPrincipal, `SELECT `+principalCols+` FROM principals ORDER BY tenant, id`)
 }
 
 const itemCols = `id, memory_ref, key, layer, head_version_id, pinned, classification, created_at, updated_at`
 
-func scanItem(sc scanner) (engine.Item, error) {
+func scanItem(sc scanner) (memgov.Item, error) {
 	var (
-		it       engine.Item
+		it       memgov.Item
 		layer    string
 		cat, uat int64
 	)
 	if err := sc.Scan(&it.ID, &it.MemoryRef, &it.Key, &layer, &it.Head, &it.Pinned, &it.Classification, &cat, &uat); err != nil {
 		return it, err
 	}
-	it.Layer, it.CreatedAt, it.UpdatedAt = engine.Layer(layer), fromMS(cat), fromMS(uat)
+	it.Layer, it.CreatedAt, it.UpdatedAt = memgov.Layer(layer), fromMS(cat), fromMS(uat)
 	return it, nil
 }
 
-func (r *readTx) Item(ctx context.Context, id string) (engine.Item, error) {
+func (r *readTx) Item(ctx context.Context, id string) (memgov.Item, error) {
 	it, err := scanItem(r.q.QueryRowContext(ctx, `SELECT `+itemCols+` FROM items WHERE id = ?`, id))
 	return it, notFound("item", id, err)
 }
 
-func (r *readTx) ItemByKey(ctx context.Context, ref, key string) (engine.Item, error) {
+func (r *readTx) ItemByKey(ctx context.Context, ref, key string) (memgov.Item, error) {
 	it, err := scanItem(r.q.QueryRowContext(ctx, `SELECT `+itemCols+` FROM items WHERE memory_ref = ? AND key = ?`, ref, key))
 	return it, notFound("item", key, err)
 }
@@ -172,9 +172,9 @@ func (r *readTx) ItemByKey(ctx context.Context, ref, key string) (engine.Item, e
 const versionCols = `id, item_id, memory_ref, key, layer, seq, prev_id, merged_from, state, content, content_hash, tags,
 	confidence, validation_score, classification, created_by, created_at, created_lsn, active_from, active_to, expires_at, reason, source`
 
-func scanVersion(sc scanner) (engine.Version, error) {
+func scanVersion(sc scanner) (memgov.Version, error) {
 	var (
-		v                   engine.Version
+		v                   memgov.Version
 		layer, state, tags  string
 		content             []byte
 		cat                 int64
@@ -185,7 +185,7 @@ func scanVersion(sc scanner) (engine.Version, error) {
 		&from, &to, &expiresAt, &v.Reason, &v.Source); err != nil {
 		return v, err
 	}
-	v.Layer, v.State, v.CreatedAt = engine.Layer(layer), engine.State(state), fromMS(cat)
+	v.Layer, v.State, v.CreatedAt = memgov.Layer(layer), memgov.State(state), fromMS(cat)
 	if content != nil {
 		v.Content = json.RawMessage(content)
 	}
@@ -203,20 +203,20 @@ func scanVersion(sc scanner) (engine.Version, error) {
 	return v, nil
 }
 
-func (r *readTx) Version(ctx context.Context, id string) (engine.Version, error) {
+func (r *readTx) Version(ctx context.Context, id string) (memgov.Version, error) {
 	v, err := scanVersion(r.q.QueryRowContext(ctx, `SELECT `+versionCols+` FROM versions WHERE id = ?`, id))
 	return v, notFound("version", id, err)
 }
 
-func (r *readTx) queryVersions(ctx context.Context, query string, args ...any) ([]engine.Version, error) {
+func (r *readTx) queryVersions(ctx context.Context, query string, args ...any) ([]memgov.Version, error) {
 	return queryAll(ctx, r.q, scanVersion, query, args...)
 }
 
-func (r *readTx) History(ctx context.Context, itemID string) ([]engine.Version, error) {
+func (r *readTx) History(ctx context.Context, itemID string) ([]memgov.Version, error) {
 	return r.queryVersions(ctx, `SELECT `+versionCols+` FROM versions WHERE item_id = ? ORDER BY seq DESC`, itemID)
 }
 
-func (r *readTx) Active(ctx context.Context, q engine.ActiveQuery) ([]engine.Version, error) {
+func (r *readTx) Active(ctx context.Context, q memgov.ActiveQuery) ([]memgov.Version, error) {
 	var (
 		sb   strings.Builder
 		args []any
@@ -251,15 +251,15 @@ func (r *readTx) Active(ctx context.Context, q engine.ActiveQuery) ([]engine.Ver
 	return r.queryVersions(ctx, sb.String(), args...)
 }
 
-func (r *readTx) Refs(ctx context.Context) ([]engine.RefSummary, error) {
+func (r *readTx) Refs(ctx context.Context) ([]memgov.RefSummary, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT memory_ref, COUNT(*), SUM(head_version_id <> '') FROM items GROUP BY memory_ref ORDER BY memory_ref`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []engine.RefSummary
+	var out []memgov.RefSummary
 	for rows.Next() {
-		var s engine.RefSummary
+		var s memgov.RefSummary
 		if err := rows.Scan(&s.MemoryRef, &s.Items, &s.Active); err != nil {
 			return nil, err
 		}
@@ -268,16 +268,16 @@ func (r *readTx) Refs(ctx context.Context) ([]engine.RefSummary, error) {
 	return out, rows.Err()
 }
 
-func (r *readTx) AuditCheckpoints(ctx context.Context) ([]engine.AuditCheckpointRecord, error) {
+func (r *readTx) AuditCheckpoints(ctx context.Context) ([]oplog.AuditCheckpointRecord, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT seq, root, tree_size, observed_at, ttl_seconds, signature, lsn FROM audit_checkpoints ORDER BY seq`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []engine.AuditCheckpointRecord
+	var out []oplog.AuditCheckpointRecord
 	for rows.Next() {
 		var (
-			rec  engine.AuditCheckpointRecord
+			rec  oplog.AuditCheckpointRecord
 			root []byte
 			at   int64
 		)

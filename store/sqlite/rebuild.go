@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -13,15 +13,15 @@ import (
 // from the rebuilt ones. It runs in one transaction: on any error nothing changes.
 // It refuses a log that does not verify (an edited entry, a swapped payload, a
 // forged erasure): replaying it would serve what the log does not prove.
-func (s *Store) Rebuild(ctx context.Context) (engine.RebuildReport, error) {
-	rep := engine.RebuildReport{Tables: map[string]int64{}, Differences: []string{}}
+func (s *Store) Rebuild(ctx context.Context) (memgov.RebuildReport, error) {
+	rep := memgov.RebuildReport{Tables: map[string]int64{}, Differences: []string{}}
 	err := s.update(ctx, func(t *Tx) error {
 		lr, err := s.verifyLogReport(ctx, t.q)
 		if err != nil {
 			return err
 		}
 		if !lr.OK {
-			return fmt.Errorf("%w at LSN %d: %s; the log does not verify, so it is not replayed", engine.ErrTampered, lr.BadLSN, lr.Problem)
+			return fmt.Errorf("%w at LSN %d: %s; the log does not verify, so it is not replayed", memgov.ErrTampered, lr.BadLSN, lr.Problem)
 		}
 		for _, d := range derivedTables {
 			if _, err := t.q.ExecContext(ctx, fmt.Sprintf(`DROP TABLE IF EXISTS temp.old_%s; CREATE TEMP TABLE old_%s AS SELECT * FROM main.%s`, d.name, d.name, d.name)); err != nil {

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -48,7 +48,7 @@ func keyExpr(key, row string) string {
 type replayResult struct {
 	entries int64
 	rows    map[string]int64 // live rows per compared table
-	diffs   []engine.RowDifference
+	diffs   []memgov.RowDifference
 	size    int64  // the log size the replay read
 	chain   []byte // the chain value of its last entry
 	digest  []byte // the live served tables' digest, same snapshot
@@ -206,7 +206,7 @@ func (s *Store) replay(ctx context.Context, keep bool) (replayResult, error) {
 
 // diffOrder orders differences by the log entry they name; a row no entry
 // wrote comes last.
-func diffOrder(d engine.RowDifference) int64 {
+func diffOrder(d memgov.RowDifference) int64 {
 	if d.LSN == 0 {
 		return 1 << 62
 	}
@@ -215,7 +215,7 @@ func diffOrder(d engine.RowDifference) int64 {
 
 // compareTable lists the rows of one table that differ between the live
 // database and the replay, with the log entry that last wrote or removed each.
-func compareTable(ctx context.Context, q querier, d derivedTable) ([]engine.RowDifference, error) {
+func compareTable(ctx context.Context, q querier, d derivedTable) ([]memgov.RowDifference, error) {
 	keys := func(a, b string) ([]string, error) {
 		return queryAll(ctx, q, func(sc scanner) (string, error) {
 			var k sql.NullString
@@ -236,7 +236,7 @@ func compareTable(ctx context.Context, q querier, d derivedTable) ([]engine.RowD
 	for _, k := range replayOnly {
 		inReplay[k] = true
 	}
-	var out []engine.RowDifference
+	var out []memgov.RowDifference
 	written := func(k string) (int64, bool, error) {
 		var lsn, gone int64
 		err := q.QueryRowContext(ctx, `SELECT lsn, gone FROM replay_rows WHERE tbl = ? AND k = ?`, d.name, k).Scan(&lsn, &gone)
@@ -250,7 +250,7 @@ func compareTable(ctx context.Context, q querier, d derivedTable) ([]engine.RowD
 		if err != nil {
 			return nil, err
 		}
-		diff := engine.RowDifference{Table: d.name, Row: k, LSN: lsn}
+		diff := memgov.RowDifference{Table: d.name, Row: k, LSN: lsn}
 		switch {
 		case inReplay[k]:
 			diff.Problem = fmt.Sprintf("%s row %s differs from the log: log entry %d wrote it otherwise", d.name, k, lsn)
@@ -272,7 +272,7 @@ func compareTable(ctx context.Context, q querier, d derivedTable) ([]engine.RowD
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, engine.RowDifference{Table: d.name, Row: k, LSN: lsn,
+		out = append(out, memgov.RowDifference{Table: d.name, Row: k, LSN: lsn,
 			Problem: fmt.Sprintf("%s row %s is missing or altered: log entry %d wrote it", d.name, k, lsn)})
 	}
 	return out, nil

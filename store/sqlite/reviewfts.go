@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -52,14 +52,14 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // an index over the open reviews (migrations 0011 and 0030).
 func reviewOrder(o string) (string, error) {
 	switch o {
-	case engine.ReviewOrderRisk:
+	case memgov.ReviewOrderRisk:
 		return `tier DESC, risk DESC, created_at, id`, nil
-	case engine.ReviewOrderAge:
+	case memgov.ReviewOrderAge:
 		return `created_at, tier DESC, risk DESC, id`, nil
-	case engine.ReviewOrderSLA:
+	case memgov.ReviewOrderSLA:
 		return `due_at, tier DESC, risk DESC, created_at, id`, nil
 	}
-	return "", fmt.Errorf("%w: review order %q: risk, age or sla", engine.ErrInvalid, o)
+	return "", fmt.Errorf("%w: review order %q: risk, age or sla", memgov.ErrInvalid, o)
 }
 
 // eraseReviewText merges the review index after an erasure: the triggers

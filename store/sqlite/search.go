@@ -4,14 +4,14 @@ import (
 	"context"
 	"strings"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 // SearchStamp implements the engine's contract store: the last LSN of ref's
 // log entries (log_by_ref) and of an erasure (whose ERASE entry names no
 // ref).
-func (r *readTx) SearchStamp(ctx context.Context, ref string) (engine.SearchStamp, error) {
-	var st engine.SearchStamp
+func (r *readTx) SearchStamp(ctx context.Context, ref string) (memgov.SearchStamp, error) {
+	var st memgov.SearchStamp
 	if err := r.q.QueryRowContext(ctx, `SELECT COALESCE(MAX(lsn), 0) FROM log WHERE memory_ref = ? AND memory_ref <> ''`, ref).Scan(&st.Ref); err != nil {
 		return st, err
 	}
@@ -20,7 +20,7 @@ func (r *readTx) SearchStamp(ctx context.Context, ref string) (engine.SearchStam
 }
 
 // SearchChanges implements the engine's contract store.
-func (r *readTx) SearchChanges(ctx context.Context, ref string, since int64, limit int) ([]string, []engine.IndexedVersion, error) {
+func (r *readTx) SearchChanges(ctx context.Context, ref string, since int64, limit int) ([]string, []memgov.IndexedVersion, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT item_id FROM log WHERE memory_ref = ?1 AND memory_ref <> '' AND lsn > ?2 AND item_id <> ''
 		UNION SELECT item_id FROM versions WHERE memory_ref = ?1 AND (created_lsn > ?2 OR active_from > ?2 OR active_to > ?2)`, ref, since)
 	if err != nil {
@@ -34,7 +34,7 @@ func (r *readTx) SearchChanges(ctx context.Context, ref string, since int64, lim
 	for i, c := range parts {
 		parts[i] = "v." + strings.TrimSpace(c)
 	}
-	out := []engine.IndexedVersion{}
+	out := []memgov.IndexedVersion{}
 	// In chunks, under SQLite's bound-parameter limit.
 	for start := 0; start < len(items) && len(out) < limit; start += 500 {
 		chunk := items[start:min(start+500, len(items))]
@@ -51,7 +51,7 @@ func (r *readTx) SearchChanges(ctx context.Context, ref string, since int64, lim
 		}
 		for rows.Next() {
 			var (
-				iv  engine.IndexedVersion
+				iv  memgov.IndexedVersion
 				emb []byte
 			)
 			sc := scanFunc(func(dest ...any) error { return rows.Scan(append(dest, &emb)...) })

@@ -22,7 +22,7 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 //go:embed migrations/*.sql
@@ -32,11 +32,11 @@ var migrationFS embed.FS
 const Type = "memgov-sqlite"
 
 // The one compile-time check of the whole contract: Store implements
-// engine.Store, and Update and View pass *Tx and *readTx as engine.Tx and
-// engine.ReadTx, so the compiler checks every transaction method too.
-var _ engine.Store = (*Store)(nil)
+// memgov.Store, and Update and View pass *Tx and *readTx as memgov.Tx and
+// memgov.ReadTx, so the compiler checks every transaction method too.
+var _ memgov.Store = (*Store)(nil)
 
-// Store is the SQLite implementation of engine.Store.
+// Store is the SQLite implementation of memgov.Store.
 type Store struct {
 	path   string
 	writer *sql.DB
@@ -67,7 +67,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 			return nil, fmt.Errorf("database %s: %w", path, err)
 		}
 		if !opts.Create {
-			return nil, fmt.Errorf("%w: no database at %s (run `memgov init` first, or pass --db)", engine.ErrNotInit, path)
+			return nil, fmt.Errorf("%w: no database at %s (run `memgov init` first, or pass --db)", memgov.ErrNotInit, path)
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("create database directory: %w", err)
@@ -151,8 +151,8 @@ func (s *Store) Close() error {
 }
 
 // Info describes the store.
-func (s *Store) Info() engine.StoreInfo {
-	return engine.StoreInfo{Type: Type, Version: strconv.Itoa(s.schema), Path: s.path}
+func (s *Store) Info() memgov.StoreInfo {
+	return memgov.StoreInfo{Type: Type, Version: strconv.Itoa(s.schema), Path: s.path}
 }
 
 // Path returns the database file's path.
@@ -206,7 +206,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	latest := ms[len(ms)-1].version
 	if cur > latest {
-		return fmt.Errorf("%w: %s has schema %d, this memgov knows up to %d (upgrade memgov)", engine.ErrSchemaNewer, s.path, cur, latest)
+		return fmt.Errorf("%w: %s has schema %d, this memgov knows up to %d (upgrade memgov)", memgov.ErrSchemaNewer, s.path, cur, latest)
 	}
 	for _, m := range ms {
 		if m.version <= cur {
@@ -254,7 +254,7 @@ func mapOpenErr(path string, err error) error {
 }
 
 // Update runs fn in one BEGIN IMMEDIATE transaction.
-func (s *Store) Update(ctx context.Context, fn func(engine.Tx) error) error {
+func (s *Store) Update(ctx context.Context, fn func(memgov.Tx) error) error {
 	return s.update(ctx, func(t *Tx) error { return fn(t) })
 }
 
@@ -277,7 +277,7 @@ func (s *Store) update(ctx context.Context, fn func(*Tx) error) error {
 }
 
 // View runs fn in a read transaction on a consistent snapshot.
-func (s *Store) View(ctx context.Context, fn func(engine.ReadTx) error) error {
+func (s *Store) View(ctx context.Context, fn func(memgov.ReadTx) error) error {
 	tx, err := s.reader.BeginTx(ctx, nil)
 	if err != nil {
 		return mapOpenErr(s.path, err)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/store/sqlite"
 )
@@ -23,12 +24,12 @@ func seeded(t *testing.T) string {
 		t.Fatal(err)
 	}
 	e := engine.New(s, testKey)
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "bot", Role: engine.Executor, Tenant: "acme"}, "admin"); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "bot", Role: memgov.Executor, Tenant: "acme"}, "admin"); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 10; i++ {
 		body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("fact %d", i)})
-		if _, err := e.Put(ctx, engine.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("k%d", i%4), Layer: engine.Semantic,
+		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("k%d", i%4), Layer: memgov.Semantic,
 			Content: body, Actor: "bot"}); err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +60,7 @@ func tamper(t *testing.T, path string, stmts ...string) {
 	}
 }
 
-func verify(t *testing.T, path string) engine.VerifyReport {
+func verify(t *testing.T, path string) memgov.VerifyReport {
 	t.Helper()
 	s, err := sqlite.Open(context.Background(), path, sqlite.Options{Key: testKey})
 	if err != nil {
@@ -146,7 +147,7 @@ func TestOpenErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	if _, err := sqlite.Open(ctx, newer, sqlite.Options{Key: testKey}); !isErr(err, engine.ErrSchemaNewer) {
+	if _, err := sqlite.Open(ctx, newer, sqlite.Options{Key: testKey}); !isErr(err, memgov.ErrSchemaNewer) {
 		t.Errorf("newer schema: err = %v", err)
 	}
 }

@@ -4,19 +4,19 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
-func (r *readTx) ModelVectors(ctx context.Context, memoryRef string, layer engine.Layer, model string) ([]engine.ModelVector, error) {
+func (r *readTx) ModelVectors(ctx context.Context, memoryRef string, layer memgov.Layer, model string) ([]memgov.ModelVector, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT mv.version_id, mv.vector FROM model_vectors mv JOIN versions v ON v.id = mv.version_id
 		WHERE mv.memory_ref = ? AND mv.layer = ? AND mv.model = ? AND v.state IN ('ACTIVE', 'DRAFT') ORDER BY mv.version_id`, memoryRef, string(layer), model)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []engine.ModelVector
+	var out []memgov.ModelVector
 	for rows.Next() {
-		v := engine.ModelVector{MemoryRef: memoryRef, Layer: layer, Model: model}
+		v := memgov.ModelVector{MemoryRef: memoryRef, Layer: layer, Model: model}
 		if err := rows.Scan(&v.VersionID, &v.Vector); err != nil {
 			return nil, err
 		}
@@ -25,7 +25,7 @@ func (r *readTx) ModelVectors(ctx context.Context, memoryRef string, layer engin
 	return out, rows.Err()
 }
 
-func (r *readTx) VectorTodo(ctx context.Context, model string, limit int) ([]engine.VectorTodo, map[string]int, error) {
+func (r *readTx) VectorTodo(ctx context.Context, model string, limit int) ([]memgov.VectorTodo, map[string]int, error) {
 	if limit <= 0 {
 		limit = 100
 	}
@@ -36,10 +36,10 @@ func (r *readTx) VectorTodo(ctx context.Context, model string, limit int) ([]eng
 	if err != nil {
 		return nil, nil, err
 	}
-	var todo []engine.VectorTodo
+	var todo []memgov.VectorTodo
 	for rows.Next() {
 		var (
-			t       engine.VectorTodo
+			t       memgov.VectorTodo
 			layer   string
 			content []byte
 		)
@@ -52,7 +52,7 @@ func (r *readTx) VectorTodo(ctx context.Context, model string, limit int) ([]eng
 			rows.Close()
 			return nil, nil, fmt.Errorf("corrupt stored data: versions.content of row %s: %w", t.VersionID, err)
 		}
-		t.Layer, t.Text = engine.Layer(layer), text
+		t.Layer, t.Text = memgov.Layer(layer), text
 		if t.Text != "" && len(todo) < limit {
 			todo = append(todo, t)
 		}
@@ -80,7 +80,7 @@ func (r *readTx) VectorTodo(ctx context.Context, model string, limit int) ([]eng
 	return todo, counts, crows.Err()
 }
 
-func (t *Tx) PutModelVector(ctx context.Context, v engine.ModelVector) error {
+func (t *Tx) PutModelVector(ctx context.Context, v memgov.ModelVector) error {
 	_, err := t.q.ExecContext(ctx, `INSERT INTO model_vectors (version_id, model, memory_ref, layer, vector) VALUES (?,?,?,?,?)
 		ON CONFLICT (version_id, model) DO UPDATE SET vector = excluded.vector`, v.VersionID, v.Model, v.MemoryRef, string(v.Layer), v.Vector)
 	return err

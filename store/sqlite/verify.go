@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 )
@@ -40,19 +40,19 @@ func (t *Tx) writeHead(ctx context.Context, e *oplog.Entry) error {
 // erasure, and then compares the served tables with a replay of the log
 // (skipped while the log and the tables are those a matching replay recorded).
 // It reports the first entry, or the first served row, that does not verify.
-func (s *Store) Verify(ctx context.Context) (engine.VerifyReport, error) {
+func (s *Store) Verify(ctx context.Context) (memgov.VerifyReport, error) {
 	return s.verify(ctx, false)
 }
 
 // VerifyReplay is Verify with the served tables always replayed.
-func (s *Store) VerifyReplay(ctx context.Context) (engine.VerifyReport, error) {
+func (s *Store) VerifyReplay(ctx context.Context) (memgov.VerifyReport, error) {
 	return s.verify(ctx, true)
 }
 
-func (s *Store) verify(ctx context.Context, replay bool) (engine.VerifyReport, error) {
+func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, error) {
 	tx, err := s.reader.BeginTx(ctx, nil)
 	if err != nil {
-		return engine.VerifyReport{}, mapOpenErr(s.path, err)
+		return memgov.VerifyReport{}, mapOpenErr(s.path, err)
 	}
 	defer tx.Rollback()
 	rep, chain, err := s.verifyLog(ctx, tx)
@@ -112,14 +112,14 @@ func (s *Store) verify(ctx context.Context, replay bool) (engine.VerifyReport, e
 
 // verifyLog checks the log itself and returns the chain value of its last
 // entry.
-func (s *Store) verifyLog(ctx context.Context, tx querier) (engine.VerifyReport, []byte, error) {
+func (s *Store) verifyLog(ctx context.Context, tx querier) (memgov.VerifyReport, []byte, error) {
 	rep, err := s.verifyLogReport(ctx, tx)
 	return rep.VerifyReport, rep.chain, err
 }
 
 // logReport is a VerifyReport with the last chain value.
 type logReport struct {
-	engine.VerifyReport
+	memgov.VerifyReport
 	chain []byte
 }
 
@@ -142,7 +142,7 @@ func (s *Store) verifyLogReport(ctx context.Context, tx querier) (logReport, err
 		expect  int64 = 1
 		chain   merkle.Hash
 		leaves  []merkle.Hash
-		cps     []engine.AuditCheckpointRecord
+		cps     []oplog.AuditCheckpointRecord
 		ts      int64
 		op      string
 		leaf    []byte

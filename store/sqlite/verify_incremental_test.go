@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/store/sqlite"
 )
@@ -27,7 +28,7 @@ func grow(t *testing.T, path string, n int) {
 	e := engine.New(s, testKey)
 	for i := range n {
 		body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("later fact %d", i)})
-		if _, err := e.Put(ctx, engine.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("n%d", i%3), Layer: engine.Semantic,
+		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("n%d", i%3), Layer: memgov.Semantic,
 			Content: body, Actor: "bot"}); err != nil {
 			t.Fatal(err)
 		}
@@ -177,10 +178,10 @@ func TestErasureDropsTheVerifiedSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := engine.New(s, testKey)
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "cur", Role: engine.Curator, Tenant: engine.AllTenants}, "admin"); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants}, "admin"); err != nil {
 		t.Fatal(err)
 	}
-	if rep, err := e.Erase(ctx, engine.EraseRequest{Subject: "fact 3", By: "cur", Reason: "test"}); err != nil || rep.Items == 0 {
+	if rep, err := e.Erase(ctx, memgov.EraseRequest{Subject: "fact 3", By: "cur", Reason: "test"}); err != nil || rep.Items == 0 {
 		t.Fatalf("erase: %+v %v", rep, err)
 	}
 	s.Close()

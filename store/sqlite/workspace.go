@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -31,7 +31,7 @@ func recordWorkspace(ctx context.Context, q querier, e *oplog.Entry) error {
 		_, err = q.ExecContext(ctx, `INSERT INTO workspace_removed (ref, key, lsn) VALUES (?,?,?) ON CONFLICT (ref, key) DO UPDATE SET lsn = excluded.lsn`,
 			e.MemoryRef, d.Key, e.LSN)
 	case "submit":
-		var mr engine.MergeRequest
+		var mr memgov.MergeRequest
 		if err := json.Unmarshal(d.Request, &mr); err != nil {
 			return fmt.Errorf("apply log entry %d: merge request: %w", e.LSN, err)
 		}
@@ -49,9 +49,9 @@ func recordWorkspace(ctx context.Context, q querier, e *oplog.Entry) error {
 
 const wsCols = `id, name, ref, base_ref, owner, base_lsn, status, request, decided_by, created_at`
 
-func scanWorkspace(row scanner) (engine.Workspace, error) {
+func scanWorkspace(row scanner) (memgov.Workspace, error) {
 	var (
-		w   engine.Workspace
+		w   memgov.Workspace
 		req string
 		at  int64
 	)
@@ -60,15 +60,15 @@ func scanWorkspace(row scanner) (engine.Workspace, error) {
 	return w, err
 }
 
-func (r *readTx) WorkspaceByID(ctx context.Context, id string) (engine.Workspace, error) {
+func (r *readTx) WorkspaceByID(ctx context.Context, id string) (memgov.Workspace, error) {
 	w, err := scanWorkspace(r.q.QueryRowContext(ctx, `SELECT `+wsCols+` FROM workspaces WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return w, fmt.Errorf("%w: workspace %s (see memgov workspace list)", engine.ErrNotFound, id)
+		return w, fmt.Errorf("%w: workspace %s (see memgov workspace list)", memgov.ErrNotFound, id)
 	}
 	return w, err
 }
 
-func (r *readTx) WorkspaceByRef(ctx context.Context, ref string) (engine.Workspace, bool, error) {
+func (r *readTx) WorkspaceByRef(ctx context.Context, ref string) (memgov.Workspace, bool, error) {
 	w, err := scanWorkspace(r.q.QueryRowContext(ctx, `SELECT `+wsCols+` FROM workspaces WHERE ref = ?`, ref))
 	if errors.Is(err, sql.ErrNoRows) {
 		return w, false, nil
@@ -76,14 +76,14 @@ func (r *readTx) WorkspaceByRef(ctx context.Context, ref string) (engine.Workspa
 	return w, err == nil, err
 }
 
-func (r *readTx) WorkspaceList(ctx context.Context, tenant string) ([]engine.Workspace, error) {
+func (r *readTx) WorkspaceList(ctx context.Context, tenant string) ([]memgov.Workspace, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT `+wsCols+` FROM workspaces WHERE ?1 IN ('', '*') OR ref LIKE ?2 ESCAPE '\' ORDER BY created_at, ref`,
 		tenant, likePrefix(tenant+"/"))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []engine.Workspace{}
+	out := []memgov.Workspace{}
 	for rows.Next() {
 		w, err := scanWorkspace(rows)
 		if err != nil {

@@ -8,10 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/merkle"
-	"github.com/memgov/memgov/engine/policy"
 )
 
 var baselineTests = []test{
@@ -26,7 +25,7 @@ var baselineTests = []test{
 func testBaselineEmpty(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	const nobody = "acme/nobody"
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		for what, err := range map[string]error{
 			"Baseline":         second(tx.Baseline(fx.ctx, nobody)),
 			"BaselineByID":     second(tx.BaselineByID(fx.ctx, "no-such-baseline")),
@@ -35,7 +34,7 @@ func testBaselineEmpty(t *testing.T, f Factory) {
 			"DriftEvent":       second(tx.DriftEvent(fx.ctx, "no-such-drift")),
 			"OpenSession":      second(tx.OpenSession(fx.ctx, nobody)),
 		} {
-			if !errors.Is(err, engine.ErrNotFound) {
+			if !errors.Is(err, memgov.ErrNotFound) {
 				t.Errorf("%s of nothing: %v, want ErrNotFound", what, err)
 			}
 		}
@@ -48,14 +47,14 @@ func testBaselineEmpty(t *testing.T, f Factory) {
 			t.Errorf("MemHead of nothing has frontier %x, want the empty frontier %x", h.Frontier, empty)
 		}
 		rows := 0
-		count := func(engine.MapRow) error { rows++; return nil }
+		count := func(memgov.MapRow) error { rows++; return nil }
 		if err := tx.MemoryMap(fx.ctx, nobody, fx.c.Now(), count); err != nil {
 			return err
 		}
 		if err := tx.FoldMap(fx.ctx, nobody, 10, fx.c.Now(), count); err != nil {
 			return err
 		}
-		if err := tx.MemOps(fx.ctx, nobody, 0, 10, func(engine.MemOp) error { rows++; return nil }); err != nil {
+		if err := tx.MemOps(fx.ctx, nobody, 0, 10, func(memgov.MemOp) error { rows++; return nil }); err != nil {
 			return err
 		}
 		if rows != 0 {
@@ -67,7 +66,7 @@ func testBaselineEmpty(t *testing.T, f Factory) {
 		if c, found, err := tx.StateCache(fx.ctx, nobody); err != nil || found {
 			t.Errorf("StateCache = %+v, %v, %v; want none", c, found, err)
 		}
-		if ds, err := tx.DriftEvents(fx.ctx, engine.DriftQuery{}); err != nil || len(ds) != 0 {
+		if ds, err := tx.DriftEvents(fx.ctx, memgov.DriftQuery{}); err != nil || len(ds) != 0 {
 			t.Errorf("DriftEvents = %v, %v; want none", ds, err)
 		}
 		return nil
@@ -75,10 +74,10 @@ func testBaselineEmpty(t *testing.T, f Factory) {
 }
 
 // mapOf collects streamed map rows as key=value lines, in stream order.
-func mapOf(t *testing.T, scan func(func(engine.MapRow) error) error) []string {
+func mapOf(t *testing.T, scan func(func(memgov.MapRow) error) error) []string {
 	t.Helper()
 	var out []string
-	if err := scan(func(r engine.MapRow) error {
+	if err := scan(func(r memgov.MapRow) error {
 		exp := ""
 		if r.ExpiresAt != nil {
 			exp = " until " + r.ExpiresAt.UTC().Format(time.RFC3339)
@@ -115,16 +114,16 @@ func testOpLogAndMaps(t *testing.T, f Factory) {
 		t.Fatal(err)
 	}
 	now := fx.c.Now()
-	fx.put(ref, "t", "temporary", func(p *engine.PutRequest) { p.TTL = time.Hour; p.Layer = engine.Working })
+	fx.put(ref, "t", "temporary", func(p *memgov.PutRequest) { p.TTL = time.Hour; p.Layer = memgov.Working })
 	expiry := now.Add(time.Hour).UTC().Format(time.RFC3339)
 	log := fx.entries()
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		head, err := tx.MemHead(fx.ctx, ref)
 		if err != nil || head.TreeSize != 5 || head.MemoryRef != ref {
 			t.Fatalf("MemHead = %+v, %v; want 5 operations", head, err)
 		}
-		var ops []engine.MemOp
-		if err := tx.MemOps(fx.ctx, ref, 0, head.TreeSize, func(o engine.MemOp) error {
+		var ops []memgov.MemOp
+		if err := tx.MemOps(fx.ctx, ref, 0, head.TreeSize, func(o memgov.MemOp) error {
 			o.Value = bytes.Clone(o.Value)
 			ops = append(ops, o)
 			return nil
@@ -152,18 +151,18 @@ func testOpLogAndMaps(t *testing.T, f Factory) {
 			t.Errorf("MemHead root %v is not the Merkle root of the operations' leaves", head.Root)
 		}
 		var sub []uint64
-		if err := tx.MemOps(fx.ctx, ref, 1, 3, func(o engine.MemOp) error { sub = append(sub, o.Index); return nil }); err != nil || len(sub) != 2 || sub[0] != 1 || sub[1] != 2 {
+		if err := tx.MemOps(fx.ctx, ref, 1, 3, func(o memgov.MemOp) error { sub = append(sub, o.Index); return nil }); err != nil || len(sub) != 2 || sub[0] != 1 || sub[1] != 2 {
 			t.Errorf("MemOps(1, 3) = %v, %v; want [1 2]", sub, err)
 		}
 		stop := errors.New("stop")
-		if err := tx.MemOps(fx.ctx, ref, 0, 5, func(engine.MemOp) error { return stop }); !errors.Is(err, stop) {
+		if err := tx.MemOps(fx.ctx, ref, 0, 5, func(memgov.MemOp) error { return stop }); !errors.Is(err, stop) {
 			t.Errorf("MemOps must return fn's error: %v", err)
 		}
-		at := func(now time.Time) func(func(engine.MapRow) error) error {
-			return func(fn func(engine.MapRow) error) error { return tx.MemoryMap(fx.ctx, ref, now, fn) }
+		at := func(now time.Time) func(func(memgov.MapRow) error) error {
+			return func(fn func(memgov.MapRow) error) error { return tx.MemoryMap(fx.ctx, ref, now, fn) }
 		}
-		fold := func(size uint64, now time.Time) func(func(engine.MapRow) error) error {
-			return func(fn func(engine.MapRow) error) error { return tx.FoldMap(fx.ctx, ref, size, now, fn) }
+		fold := func(size uint64, now time.Time) func(func(memgov.MapRow) error) error {
+			return func(fn func(memgov.MapRow) error) error { return tx.FoldMap(fx.ctx, ref, size, now, fn) }
 		}
 		current := []string{"a=" + canonText(t, "two"), "t=" + canonText(t, "temporary") + " until " + expiry}
 		if got := mapOf(t, at(now)); !sameLines(got, current) {
@@ -195,10 +194,10 @@ func testOpLogAndMaps(t *testing.T, f Factory) {
 	})
 }
 
-func approve(t *testing.T, fx *fixture, ref string, typ engine.MemoryType) engine.Baseline {
+func approve(t *testing.T, fx *fixture, ref string, typ memgov.MemoryType) memgov.Baseline {
 	t.Helper()
-	b, err := fx.e.ApproveBaseline(fx.ctx, engine.ApproveRequest{MemoryRef: ref, By: operator, MemoryType: typ, TTLSeconds: 86400,
-		DriftPolicy: policy.AlertOnDrift, Level: 1, Reason: "conformance"})
+	b, err := fx.e.ApproveBaseline(fx.ctx, memgov.ApproveRequest{MemoryRef: ref, By: operator, MemoryType: typ, TTLSeconds: 86400,
+		DriftPolicy: "alert-on-drift", Level: 1, Reason: "conformance"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,21 +210,21 @@ func testBaselines(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	fx.put(ref, "a", "one")
 	fx.put(ref, "b", "two")
-	b1 := approve(t, fx, ref, engine.MemoryPersistent)
+	b1 := approve(t, fx, ref, memgov.MemoryPersistent)
 	fx.put(ref, "c", "three")
-	b2 := approve(t, fx, ref, engine.MemoryPersistent)
-	fx.view(func(tx engine.ReadTx) error {
+	b2 := approve(t, fx, ref, memgov.MemoryPersistent)
+	fx.view(func(tx memgov.ReadTx) error {
 		got, err := tx.Baseline(fx.ctx, ref)
 		if err != nil || got.ID != b2.ID {
 			t.Fatalf("Baseline = %+v, %v; want the latest, %s", got, err, b2.ID)
 		}
-		for _, want := range []engine.Baseline{b1, b2} {
+		for _, want := range []memgov.Baseline{b1, b2} {
 			got, err := tx.BaselineByID(fx.ctx, want.ID)
 			if err != nil {
 				return err
 			}
-			if got.ID != want.ID || got.MemoryRef != ref || got.Hash() != want.Hash() || got.Hash() == "" || got.MemoryType != engine.MemoryPersistent ||
-				got.ApprovedBy != operator || got.DriftPolicy != policy.AlertOnDrift || got.TTLSeconds != 86400 || got.LSN != want.LSN ||
+			if got.ID != want.ID || got.MemoryRef != ref || got.Hash() != want.Hash() || got.Hash() == "" || got.MemoryType != memgov.MemoryPersistent ||
+				got.ApprovedBy != operator || got.DriftPolicy != "alert-on-drift" || got.TTLSeconds != 86400 || got.LSN != want.LSN ||
 				got.LogPosition != want.LogPosition || got.BaseTreeSize != want.BaseTreeSize || got.BaseSeq != want.BaseSeq || !got.ApprovedAt.Equal(want.ApprovedAt) {
 				t.Errorf("BaselineByID = %+v, want %+v", got, want)
 			}
@@ -255,14 +254,14 @@ func testBaselines(t *testing.T, f Factory) {
 		return nil
 	})
 	next := fx.c.Now().Add(time.Hour)
-	want := engine.StateCache{MemoryRef: ref, Alg: canon.SHA256, TreeSize: 7, Hash: "sha256:" + strings.Repeat("ab", 32), NextExpiry: &next, Items: 4, Bytes: 321}
-	fx.update(func(tx engine.Tx) error {
+	want := memgov.StateCache{MemoryRef: ref, Alg: canon.SHA256, TreeSize: 7, Hash: "sha256:" + strings.Repeat("ab", 32), NextExpiry: &next, Items: 4, Bytes: 321}
+	fx.update(func(tx memgov.Tx) error {
 		if err := tx.PutStateCache(fx.ctx, want); err != nil {
 			return err
 		}
 		return tx.ClearDirty(fx.ctx, ref)
 	})
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		c, found, err := tx.StateCache(fx.ctx, ref)
 		if err != nil || !found || c.MemoryRef != want.MemoryRef || c.Alg != want.Alg || c.TreeSize != want.TreeSize || c.Hash != want.Hash ||
 			c.NextExpiry == nil || !c.NextExpiry.Equal(next) || c.Items != want.Items || c.Bytes != want.Bytes {
@@ -274,8 +273,8 @@ func testBaselines(t *testing.T, f Factory) {
 		return nil
 	})
 	want.NextExpiry, want.Alg, want.Hash = nil, canon.SHAKE256, "shake256:"+strings.Repeat("cd", 32)
-	fx.update(func(tx engine.Tx) error { return tx.PutStateCache(fx.ctx, want) })
-	fx.view(func(tx engine.ReadTx) error {
+	fx.update(func(tx memgov.Tx) error { return tx.PutStateCache(fx.ctx, want) })
+	fx.view(func(tx memgov.ReadTx) error {
 		c, found, err := tx.StateCache(fx.ctx, ref)
 		if err != nil || !found || c.NextExpiry != nil || c.Alg != canon.SHAKE256 || c.Hash != want.Hash {
 			t.Errorf("replaced StateCache = %+v, %v, %v; want %+v", c, found, err, want)
@@ -288,11 +287,11 @@ func testBaselines(t *testing.T, f Factory) {
 func testDrift(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	fx.put(ref, "a", "one")
-	b := approve(t, fx, ref, engine.MemoryPersistent)
+	b := approve(t, fx, ref, memgov.MemoryPersistent)
 	other, _ := json.Marshal(map[string]any{"a": map[string]string{"text": "not what was approved"}})
-	detect := func() engine.VerifyResult {
+	detect := func() memgov.VerifyResult {
 		t.Helper()
-		r, err := fx.e.VerifyMemory(fx.ctx, engine.VerifyRequest{MemoryRef: ref, State: other})
+		r, err := fx.e.VerifyMemory(fx.ctx, memgov.VerifyRequest{MemoryRef: ref, State: other})
 		if err != nil || !r.Drift || r.DriftID == "" {
 			t.Fatalf("verify = %+v, %v; want a drift", r, err)
 		}
@@ -300,12 +299,12 @@ func testDrift(t *testing.T, f Factory) {
 		return r
 	}
 	r1 := detect()
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		open, err := tx.OpenDrift(fx.ctx, ref)
 		if err != nil {
 			return err
 		}
-		if open.ID != r1.DriftID || open.MemoryRef != ref || open.BaselineID != b.ID || open.Cause != engine.CauseStateMismatch ||
+		if open.ID != r1.DriftID || open.MemoryRef != ref || open.BaselineID != b.ID || open.Cause != memgov.CauseStateMismatch ||
 			open.Event != merkle.EventMemoryDrift || open.LSN < 1 || open.AckedAt != nil || open.DetectedAt.IsZero() || open.ApprovedHash != b.Hash() {
 			t.Errorf("OpenDrift = %+v", open)
 		}
@@ -314,27 +313,27 @@ func testDrift(t *testing.T, f Factory) {
 				t.Errorf("DriftEvent(%s) = %+v, %v", id, got, err)
 			}
 		}
-		if _, err := tx.DriftEvent(fx.ctx, "zzzzzzzz"); !errors.Is(err, engine.ErrNotFound) {
+		if _, err := tx.DriftEvent(fx.ctx, "zzzzzzzz"); !errors.Is(err, memgov.ErrNotFound) {
 			t.Errorf("DriftEvent of an unknown prefix: %v, want ErrNotFound", err)
 		}
 		for what, c := range map[string]struct {
-			q    engine.DriftQuery
+			q    memgov.DriftQuery
 			want int
-		}{"of the ref": {engine.DriftQuery{MemoryRef: ref}, 1}, "open": {engine.DriftQuery{OpenOnly: true}, 1},
-			"of another ref": {engine.DriftQuery{MemoryRef: "acme/nobody"}, 0}} {
+		}{"of the ref": {memgov.DriftQuery{MemoryRef: ref}, 1}, "open": {memgov.DriftQuery{OpenOnly: true}, 1},
+			"of another ref": {memgov.DriftQuery{MemoryRef: "acme/nobody"}, 0}} {
 			if ds, err := tx.DriftEvents(fx.ctx, c.q); err != nil || len(ds) != c.want {
 				t.Errorf("DriftEvents %s = %d, %v; want %d", what, len(ds), err, c.want)
 			}
 		}
 		return nil
 	})
-	if _, err := fx.e.AckDrift(fx.ctx, engine.AckRequest{DriftID: r1.DriftID, By: operator, Resolution: engine.ResolveReapprove, Note: "intended"}); err != nil {
+	if _, err := fx.e.AckDrift(fx.ctx, memgov.AckRequest{DriftID: r1.DriftID, By: operator, Resolution: memgov.ResolveReapprove, Note: "intended"}); err != nil {
 		t.Fatal(err)
 	}
 	fx.c.Advance(time.Second)
 	r2 := detect()
-	fx.view(func(tx engine.ReadTx) error {
-		ds, err := tx.DriftEvents(fx.ctx, engine.DriftQuery{MemoryRef: ref})
+	fx.view(func(tx memgov.ReadTx) error {
+		ds, err := tx.DriftEvents(fx.ctx, memgov.DriftQuery{MemoryRef: ref})
 		if err != nil || len(ds) != 2 || ds[0].ID != r2.DriftID || ds[1].ID != r1.DriftID || ds[0].LSN <= ds[1].LSN {
 			t.Fatalf("DriftEvents = %+v, %v; want the two episodes, newest first", ds, err)
 		}
@@ -348,19 +347,19 @@ func testDrift(t *testing.T, f Factory) {
 		if common < 4 {
 			t.Fatalf("drift ids %s and %s share no 4-character prefix", r1.DriftID, r2.DriftID)
 		}
-		if _, err := tx.DriftEvent(fx.ctx, r1.DriftID[:common]); !errors.Is(err, engine.ErrInvalid) {
+		if _, err := tx.DriftEvent(fx.ctx, r1.DriftID[:common]); !errors.Is(err, memgov.ErrInvalid) {
 			t.Errorf("DriftEvent of a prefix of two ids: %v, want ErrInvalid", err)
 		}
 		if got, err := tx.DriftEvent(fx.ctx, r2.DriftID[:common+1]); err != nil || got.ID != r2.DriftID {
 			t.Errorf("DriftEvent of a longer, unique prefix = %+v, %v", got, err)
 		}
-		if acked.AckedAt == nil || acked.AckedBy != operator || acked.Resolution != engine.ResolveReapprove || acked.Note != "intended" || acked.AckLSN <= acked.LSN {
+		if acked.AckedAt == nil || acked.AckedBy != operator || acked.Resolution != memgov.ResolveReapprove || acked.Note != "intended" || acked.AckLSN <= acked.LSN {
 			t.Errorf("acknowledged episode = %+v", acked)
 		}
-		if open, err := tx.DriftEvents(fx.ctx, engine.DriftQuery{OpenOnly: true}); err != nil || len(open) != 1 || open[0].ID != r2.DriftID {
+		if open, err := tx.DriftEvents(fx.ctx, memgov.DriftQuery{OpenOnly: true}); err != nil || len(open) != 1 || open[0].ID != r2.DriftID {
 			t.Errorf("open episodes = %+v, %v; want the second", open, err)
 		}
-		if one, err := tx.DriftEvents(fx.ctx, engine.DriftQuery{Limit: 1}); err != nil || len(one) != 1 || one[0].ID != r2.DriftID {
+		if one, err := tx.DriftEvents(fx.ctx, memgov.DriftQuery{Limit: 1}); err != nil || len(one) != 1 || one[0].ID != r2.DriftID {
 			t.Errorf("DriftEvents(limit 1) = %+v, %v", one, err)
 		}
 		if open, err := tx.OpenDrift(fx.ctx, ref); err != nil || open.ID != r2.DriftID {
@@ -375,12 +374,12 @@ func testSessions(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	const chat = "acme/chat-agent"
 	fx.put(chat, "greeting", "hello")
-	approve(t, fx, chat, engine.MemorySession)
+	approve(t, fx, chat, memgov.MemorySession)
 	s1, _, err := fx.e.StartSession(fx.ctx, chat, executor)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		s, err := tx.OpenSession(fx.ctx, chat)
 		if err != nil || s.ID != s1.ID || s.ID == "" || s.MemoryRef != chat || s.StartedBy != executor || s.StartLSN < 1 || s.StartedAt.IsZero() || s.EndedAt != nil {
 			t.Errorf("OpenSession = %+v, %v; want %+v", s, err, s1)
@@ -390,8 +389,8 @@ func testSessions(t *testing.T, f Factory) {
 	if _, err := fx.e.EndSession(fx.ctx, chat, executor); err != nil {
 		t.Fatal(err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
-		if s, err := tx.OpenSession(fx.ctx, chat); !errors.Is(err, engine.ErrNotFound) {
+	fx.view(func(tx memgov.ReadTx) error {
+		if s, err := tx.OpenSession(fx.ctx, chat); !errors.Is(err, memgov.ErrNotFound) {
 			t.Errorf("OpenSession after the end = %+v, %v; want ErrNotFound", s, err)
 		}
 		return nil
@@ -401,7 +400,7 @@ func testSessions(t *testing.T, f Factory) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		if s, err := tx.OpenSession(fx.ctx, chat); err != nil || s.ID != s2.ID || s.ID == s1.ID || s.StartLSN <= s1.StartLSN {
 			t.Errorf("OpenSession of the second session = %+v, %v", s, err)
 		}

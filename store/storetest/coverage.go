@@ -1,10 +1,10 @@
 package storetest
 
-// Coverage maps every method of engine.Store, engine.ReadTx and engine.Tx to
+// Coverage maps every method of memgov.Store, memgov.ReadTx and memgov.Tx to
 // the conformance tests (concern/test, as Run names them) that check it. A
 // method added to the contract without an entry here fails TestCoverage.
 var Coverage = map[string][]string{
-	// Store (store.go) and Maintainer (store_maintenance.go).
+	// Store (store.go) and Maintainer (maintenance.go).
 	"Update":       {"Store/UpdateCommitsOrRollsBack", "Log/AppendRefusesWhatCannotApply", "Engine/AtomicUpdate"},
 	"View":         {"Store/ViewIsASnapshot"},
 	"Info":         {"Store/InfoAndClose"},
@@ -14,7 +14,7 @@ var Coverage = map[string][]string{
 	"Rebuild":      {"Store/VerifyAndRebuild", "Engine/ReplayProperty"},
 	"Compact":      {"Store/CompactKeepsEveryRow"},
 
-	// LogReader and LogWriter (store_log.go).
+	// LogReader and LogWriter (log.go).
 	"LogSize":          {"Log/EmptyLog", "Log/RangeLeavesAndTime", "Log/AppendRefusesWhatCannotApply"},
 	"LogRange":         {"Log/EmptyLog", "Log/RangeLeavesAndTime", "Log/AppendAssignsLSNTimeAndChain"},
 	"Leaves":           {"Log/EmptyLog", "Log/RangeLeavesAndTime"},
@@ -23,22 +23,22 @@ var Coverage = map[string][]string{
 	"AuditCheckpoints": {"Log/EmptyLog", "Log/AuditCheckpoints"},
 	"Append":           {"Log/AppendAssignsLSNTimeAndChain", "Log/AppendRefusesWhatCannotApply", "Store/UpdateCommitsOrRollsBack"},
 
-	// DeadLetterReader and DeadLetterWriter (store_webhooks.go).
+	// DeadLetterReader and DeadLetterWriter (webhooks.go).
 	"DeadLetters":   {"DeadLetters/KeptListedAndRolledBack"},
 	"AddDeadLetter": {"DeadLetters/KeptListedAndRolledBack"},
 
-	// PrincipalReader (store_principals.go).
+	// PrincipalReader (principals.go).
 	"Principal":  {"Principals/LookupAndOrder", "Engine/Principals"},
 	"Principals": {"Principals/LookupAndOrder"},
 
-	// CredentialReader (store_credentials.go).
+	// CredentialReader (credentials.go).
 	"TokenByHash": {"Credentials/TokensByHashAndRevocation"},
 	"Token":       {"Credentials/TokensByHashAndRevocation"},
 	"Tokens":      {"Credentials/TokensByHashAndRevocation"},
 	"SSHKey":      {"Credentials/SSHKeys"},
 	"SSHKeys":     {"Credentials/SSHKeys"},
 
-	// ItemReader (store_items.go).
+	// ItemReader (items.go).
 	"Item":            {"Items/ItemsVersionsAndHistory"},
 	"ItemByKey":       {"Items/ItemsVersionsAndHistory", "Engine/ReplayProperty"},
 	"Version":         {"Items/ItemsVersionsAndHistory", "Engine/ReplayProperty"},
@@ -50,7 +50,7 @@ var Coverage = map[string][]string{
 	"SearchStamp":     {"Items/SearchStamp"},
 	"SearchChanges":   {"Items/SearchChanges"},
 
-	// PipelineReader and PipelineWriter (store_pipeline.go).
+	// PipelineReader and PipelineWriter (pipeline.go).
 	"Idempotent":          {"Pipeline/Idempotency"},
 	"CountOutcomes":       {"Pipeline/OutcomesAndCounts"},
 	"CountSessionCommits": {"Pipeline/OutcomesAndCounts"},
@@ -65,13 +65,13 @@ var Coverage = map[string][]string{
 	"CitedItems":          {"Pipeline/CitedItems"},
 	"RecordOutcome":       {"Pipeline/OutcomesAndCounts", "Telemetry/MetricsData", "Telemetry/ComplianceData"},
 
-	// ReviewReader (store_reviews.go).
+	// ReviewReader (reviews.go).
 	"Review":       {"Reviews/QueueDecisionsAndRecord"},
 	"Reviews":      {"Reviews/QueueDecisionsAndRecord"},
 	"AgentRecord":  {"Reviews/QueueDecisionsAndRecord"},
 	"OpenReviewOf": {"Reviews/QueueDecisionsAndRecord"},
 
-	// BaselineReader and BaselineWriter (store_baselines.go).
+	// BaselineReader and BaselineWriter (baselines.go).
 	"Baseline":         {"Baselines/NothingRecorded", "Baselines/BaselinesCheckpointsAndCache"},
 	"BaselineByID":     {"Baselines/NothingRecorded", "Baselines/BaselinesCheckpointsAndCache"},
 	"MemHead":          {"Baselines/NothingRecorded", "Baselines/OpLogAndMaps", "Baselines/BaselinesCheckpointsAndCache"},
@@ -88,7 +88,7 @@ var Coverage = map[string][]string{
 	"PutStateCache":    {"Baselines/BaselinesCheckpointsAndCache"},
 	"ClearDirty":       {"Baselines/BaselinesCheckpointsAndCache"},
 
-	// LifecycleReader and LifecycleWriter (store_lifecycle.go).
+	// LifecycleReader and LifecycleWriter (lifecycle.go).
 	"GCScan":       {"Lifecycle/GCScanAndCursor"},
 	"GCPurgeable":  {"Lifecycle/Purgeable"},
 	"GCCursor":     {"Lifecycle/GCScanAndCursor"},
@@ -100,7 +100,7 @@ var Coverage = map[string][]string{
 	"LeaseOf":      {"Lifecycle/Leases"},
 	"SecureDelete": {"Lifecycle/SecureDeleteInATransaction"},
 
-	// TelemetryReader and TelemetryWriter (store_telemetry.go).
+	// TelemetryReader and TelemetryWriter (telemetry.go).
 	"MetricsData":        {"Telemetry/MetricsData", "Telemetry/ComplianceData"},
 	"ComplianceData":     {"Telemetry/ComplianceData"},
 	"RecordAccess":       {"Lifecycle/GCScanAndCursor"},
@@ -112,12 +112,12 @@ var Coverage = map[string][]string{
 	"RecordRead":         {"Quarantine/RecordReadAndFold"},
 	"FoldReads":          {"Quarantine/RecordReadAndFold"},
 
-	// QuarantineReader (store_quarantine.go).
+	// QuarantineReader (quarantine.go).
 	"Quarantined":     {"Quarantine/QuarantineLifecycle"},
 	"AgentOutcomes":   {"Quarantine/QuarantineLifecycle"},
 	"ActiveWrittenBy": {"Quarantine/QuarantineLifecycle"},
 
-	// WorkspaceReader (store_workspaces.go).
+	// WorkspaceReader (workspaces.go).
 	"WorkspaceByID":         {"Workspaces/WorkspaceLifecycle"},
 	"WorkspaceByRef":        {"Workspaces/WorkspaceLifecycle"},
 	"WorkspaceList":         {"Workspaces/WorkspaceLifecycle"},
@@ -125,15 +125,15 @@ var Coverage = map[string][]string{
 	"WorkspaceOfReview":     {"Workspaces/WorkspaceLifecycle"},
 	"WorkspaceReviewCounts": {"Workspaces/WorkspaceLifecycle"},
 
-	// EventReader (store_events.go).
+	// EventReader (events.go).
 	"Events": {"Events/OutboxQueries"},
 
-	// ProposalReader (store_proposals.go).
+	// ProposalReader (proposals.go).
 	"Proposals":         {"Proposals/ProposalsAndRevisions"},
 	"Proposal":          {"Proposals/ProposalsAndRevisions"},
 	"ProposalRevisions": {"Proposals/ProposalsAndRevisions"},
 
-	// CommitmentReader (store_commitments.go).
+	// CommitmentReader (commitments.go).
 	"Commitments": {"Commitments/CommitmentsAndFiring"},
 	"Commitment":  {"Commitments/CommitmentsAndFiring"},
 }

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 // TestCoverage fails when a method of the store contract has no conformance
@@ -14,8 +14,8 @@ import (
 func TestCoverage(t *testing.T) {
 	methods := map[string]bool{}
 	for _, typ := range []reflect.Type{
-		reflect.TypeOf((*engine.Store)(nil)).Elem(),
-		reflect.TypeOf((*engine.Tx)(nil)).Elem(), // embeds ReadTx
+		reflect.TypeOf((*memgov.Store)(nil)).Elem(),
+		reflect.TypeOf((*memgov.Tx)(nil)).Elem(), // embeds ReadTx
 	} {
 		for i := range typ.NumMethod() {
 			methods[typ.Method(i).Name] = true
@@ -42,7 +42,7 @@ func TestCoverage(t *testing.T) {
 	}
 	for m, names := range Coverage {
 		if !methods[m] {
-			t.Errorf("storetest.Coverage names %s, which is not a method of engine.Store or engine.Tx", m)
+			t.Errorf("storetest.Coverage names %s, which is not a method of memgov.Store or memgov.Tx", m)
 		}
 		for _, n := range names {
 			if !tests[n] {

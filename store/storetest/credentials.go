@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 var credentialTests = []test{
@@ -30,8 +30,8 @@ func testTokens(t *testing.T, f Factory) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hash := engine.HashToken(secret)
-	fx.view(func(tx engine.ReadTx) error {
+	hash := memgov.HashToken(secret)
+	fx.view(func(tx memgov.ReadTx) error {
 		got, err := tx.TokenByHash(fx.ctx, hash)
 		if err != nil {
 			return err
@@ -43,10 +43,10 @@ func testTokens(t *testing.T, f Factory) {
 		if byID, err := tx.Token(fx.ctx, tok.ID); err != nil || byID.Hash != hash || byID.Principal != executor {
 			t.Errorf("Token(%s) = %+v, %v", tok.ID, byID, err)
 		}
-		if _, err := tx.TokenByHash(fx.ctx, engine.HashToken("not a token")); !errors.Is(err, engine.ErrNotFound) {
+		if _, err := tx.TokenByHash(fx.ctx, memgov.HashToken("not a token")); !errors.Is(err, memgov.ErrNotFound) {
 			t.Errorf("unknown hash: %v, want ErrNotFound", err)
 		}
-		if _, err := tx.Token(fx.ctx, "no-such-id"); !errors.Is(err, engine.ErrNotFound) {
+		if _, err := tx.Token(fx.ctx, "no-such-id"); !errors.Is(err, memgov.ErrNotFound) {
 			t.Errorf("unknown id: %v, want ErrNotFound", err)
 		}
 		return nil
@@ -54,7 +54,7 @@ func testTokens(t *testing.T, f Factory) {
 	if _, err := fx.e.RevokeToken(fx.ctx, tok.ID, operator, "rotated"); err != nil {
 		t.Fatal(err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		got, err := tx.TokenByHash(fx.ctx, hash)
 		if err != nil {
 			return err
@@ -101,7 +101,7 @@ func testSSHKeys(t *testing.T, f Factory) {
 	if _, err := fx.e.AddSSHKeys(fx.ctx, curator, lines, operator); err != nil {
 		t.Fatal(err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		for _, fp := range fps {
 			k, err := tx.SSHKey(fx.ctx, fp)
 			if err != nil {
@@ -111,7 +111,7 @@ func testSSHKeys(t *testing.T, f Factory) {
 				t.Errorf("SSHKey(%s) = %+v", fp, k)
 			}
 		}
-		if _, err := tx.SSHKey(fx.ctx, "SHA256:unknown"); !errors.Is(err, engine.ErrNotFound) {
+		if _, err := tx.SSHKey(fx.ctx, "SHA256:unknown"); !errors.Is(err, memgov.ErrNotFound) {
 			t.Errorf("unknown key: %v, want ErrNotFound", err)
 		}
 		all, err := tx.SSHKeys(fx.ctx)

@@ -12,7 +12,8 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // engineTests drive a store through the engine's own operations.
@@ -32,15 +33,18 @@ var engineTests = []test{
 }
 
 // setup returns an engine over a fresh store from f, its clock and the store.
-func setup(t testing.TB, f Factory) (*engine.Engine, *Clock, engine.Store) {
-	s, key := f(t)
+func setup(t testing.TB, f Factory) (Engine, *Clock, memgov.Store) {
+	s, key := f.Open(t)
 	t.Cleanup(func() { s.Close() })
 	c := NewClock()
-	e := engine.New(s, key, engine.WithClock(c.Now))
+	e, err := f.Engine(s, key, c.Now, nil)
+	if err != nil {
+		t.Fatalf("engine: %v", err)
+	}
 	ctx := context.Background()
-	for _, p := range []engine.Principal{
-		{ID: "support-bot", Role: engine.Executor, Tenant: "acme"},
-		{ID: "ops-jane", Role: engine.Curator, Tenant: "acme"},
+	for _, p := range []memgov.Principal{
+		{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"},
+		{ID: "ops-jane", Role: memgov.Curator, Tenant: "acme"},
 	} {
 		if _, err := e.AddPrincipal(ctx, p, "admin"); err != nil {
 			t.Fatalf("add principal %s: %v", p.ID, err)
@@ -49,9 +53,9 @@ func setup(t testing.TB, f Factory) (*engine.Engine, *Clock, engine.Store) {
 	return e, c, s
 }
 
-func put(t testing.TB, e *engine.Engine, key, body string) engine.PutResult {
+func put(t testing.TB, e Engine, key, body string) memgov.PutResult {
 	t.Helper()
-	r, err := e.Put(context.Background(), engine.PutRequest{MemoryRef: "acme/support-bot", Key: key, Layer: engine.Semantic,
+	r, err := e.Put(context.Background(), memgov.PutRequest{MemoryRef: "acme/support-bot", Key: key, Layer: memgov.Semantic,
 		Content: text(body), Actor: "support-bot", Confidence: 0.9, Reason: "test"})
 	if err != nil {
 		t.Fatalf("put %s: %v", key, err)
@@ -66,16 +70,16 @@ func testPrincipals(t *testing.T, f Factory) {
 	if err != nil || len(ps) != 2 {
 		t.Fatalf("principals = %v, %v; want 2", ps, err)
 	}
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "ops-jane", Role: engine.Curator, Tenant: "acme"}, "admin"); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "ops-jane", Role: memgov.Curator, Tenant: "acme"}, "admin"); err != nil {
 		t.Fatalf("re-adding the same principal: %v", err)
 	}
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "ops-jane", Role: engine.Operator, Tenant: "acme"}, "admin"); !errors.Is(err, engine.ErrConflict) {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "ops-jane", Role: memgov.Operator, Tenant: "acme"}, "admin"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("re-adding with another role: err = %v, want conflict", err)
 	}
-	if _, err := e.AddPrincipal(ctx, engine.Principal{ID: "../x", Role: engine.Curator, Tenant: "acme"}, "admin"); !errors.Is(err, engine.ErrInvalid) {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "../x", Role: memgov.Curator, Tenant: "acme"}, "admin"); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("bad id: err = %v, want invalid", err)
 	}
-	if _, err := e.Principal(ctx, "nobody"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.Principal(ctx, "nobody"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("unknown principal: err = %v, want not found", err)
 	}
 }
@@ -88,33 +92,33 @@ func testWriteAndRead(t *testing.T, f Factory) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.ID != r.VersionID || v.Text() != "Customer 42 prefers email." || v.State != engine.Active || v.Seq != 1 {
+	if v.ID != r.VersionID || v.Text() != "Customer 42 prefers email." || v.State != memgov.Active || v.Seq != 1 {
 		t.Fatalf("get = %+v", v)
 	}
-	if _, err := e.Get(ctx, "acme/support-bot", "nope"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.Get(ctx, "acme/support-bot", "nope"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("missing key: %v", err)
 	}
-	if _, err := e.Get(ctx, "acme/../globex", "x"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.Get(ctx, "acme/../globex", "x"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("malformed ref must read as not found: %v", err)
 	}
-	snap, err := e.Read(ctx, engine.ReadQuery{MemoryRef: "acme/other-bot"})
+	snap, err := e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/other-bot"})
 	if err != nil || len(snap.Versions) != 0 {
 		t.Fatalf("unknown ref = %v, %v; want empty", snap.Versions, err)
 	}
 	// Paging by key.
 	put(t, e, "a", "first")
 	put(t, e, "b", "second")
-	page, err := e.Read(ctx, engine.ReadQuery{MemoryRef: "acme/support-bot", Limit: 2})
+	page, err := e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/support-bot", Limit: 2})
 	if err != nil || len(page.Versions) != 2 || page.Versions[0].Key != "a" || page.Versions[1].Key != "b" {
 		t.Fatalf("page 1 = %v, %v", keys(page.Versions), err)
 	}
-	page, err = e.Read(ctx, engine.ReadQuery{MemoryRef: "acme/support-bot", Limit: 2, AfterKey: "b"})
+	page, err = e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/support-bot", Limit: 2, AfterKey: "b"})
 	if err != nil || len(page.Versions) != 1 || page.Versions[0].Key != "customer-42/channel" {
 		t.Fatalf("page 2 = %v, %v", keys(page.Versions), err)
 	}
 }
 
-func keys(vs []engine.Version) []string {
+func keys(vs []memgov.Version) []string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
 		out[i] = v.Key
@@ -137,14 +141,14 @@ func testVersions(t *testing.T, f Factory) {
 	if item.Head != r2.VersionID || len(hist) != 2 {
 		t.Fatalf("head %s, %d versions", item.Head, len(hist))
 	}
-	if hist[0].ID != r2.VersionID || hist[0].Prev != r1.VersionID || hist[0].State != engine.Active || hist[1].State != engine.Superseded {
+	if hist[0].ID != r2.VersionID || hist[0].Prev != r1.VersionID || hist[0].State != memgov.Active || hist[1].State != memgov.Superseded {
 		t.Fatalf("history = %+v", hist)
 	}
-	if _, err := e.Put(ctx, engine.PutRequest{MemoryRef: "acme/support-bot", Key: "k", Layer: engine.Episodic, Content: text("x"), Actor: "support-bot"}); !errors.Is(err, engine.ErrConflict) {
+	if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: "k", Layer: memgov.Episodic, Content: text("x"), Actor: "support-bot"}); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("layer change: %v", err)
 	}
 	for _, bad := range []string{`{}`, `{"text":""}`, `[1]`, `{"text":1}`, `not json`} {
-		if _, err := e.Put(ctx, engine.PutRequest{MemoryRef: "acme/support-bot", Layer: engine.Semantic, Content: json.RawMessage(bad), Actor: "support-bot"}); !errors.Is(err, engine.ErrInvalid) {
+		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Layer: memgov.Semantic, Content: json.RawMessage(bad), Actor: "support-bot"}); !errors.Is(err, memgov.ErrInvalid) {
 			t.Errorf("content %s: err = %v, want invalid", bad, err)
 		}
 	}
@@ -155,10 +159,10 @@ func testRollback(t *testing.T, f Factory) {
 	ctx := context.Background()
 	r1 := put(t, e, "refund/limit", "Refunds up to $1,000 need no second signature.")
 	r2 := put(t, e, "refund/limit", "Refunds up to $50,000 need no second signature.")
-	if _, err := e.Rollback(ctx, r2.VersionID, "stranger", "bad"); !errors.Is(err, engine.ErrUnauthorized) {
+	if _, err := e.Rollback(ctx, r2.VersionID, "stranger", "bad"); !errors.Is(err, memgov.ErrUnauthorized) {
 		t.Fatalf("unknown actor: %v", err)
 	}
-	if _, err := e.Rollback(ctx, r2.VersionID, "ops-jane", ""); !errors.Is(err, engine.ErrInvalid) {
+	if _, err := e.Rollback(ctx, r2.VersionID, "ops-jane", ""); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("no reason: %v", err)
 	}
 	res, err := e.Rollback(ctx, r2.VersionID, "ops-jane", "limit was raised without approval")
@@ -173,14 +177,14 @@ func testRollback(t *testing.T, f Factory) {
 		t.Fatalf("after rollback get = %+v, %v", v, err)
 	}
 	_, hist, _ := e.History(ctx, r1.ItemID)
-	states := map[string]engine.State{}
+	states := map[string]memgov.State{}
 	for _, h := range hist {
 		states[h.ID] = h.State
 	}
-	if states[r2.VersionID] != engine.Retracted || states[r1.VersionID] != engine.Superseded || states[res.NewVersionID] != engine.Active {
+	if states[r2.VersionID] != memgov.Retracted || states[r1.VersionID] != memgov.Superseded || states[res.NewVersionID] != memgov.Active {
 		t.Fatalf("states = %v", states)
 	}
-	if _, err := e.Rollback(ctx, r2.VersionID, "ops-jane", "again"); !errors.Is(err, engine.ErrConflict) {
+	if _, err := e.Rollback(ctx, r2.VersionID, "ops-jane", "again"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("rolling back a retracted version: %v", err)
 	}
 	// A first version has no predecessor: the item disappears.
@@ -189,7 +193,7 @@ func testRollback(t *testing.T, f Factory) {
 	if err != nil || res.Status != "ROLLED_BACK_NO_PREDECESSOR" {
 		t.Fatalf("rollback solo = %+v, %v", res, err)
 	}
-	if _, err := e.Get(ctx, "acme/support-bot", "solo"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.Get(ctx, "acme/support-bot", "solo"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("retracted item still readable: %v", err)
 	}
 }
@@ -211,7 +215,7 @@ func testRestore(t *testing.T, f Factory) {
 	if err != nil || v.Text() != "one" || v.Seq != 4 {
 		t.Fatalf("after restore = %+v, %v", v, err)
 	}
-	if _, err := e.RestoreVersion(ctx, v.ID, "ops-jane", "noop"); !errors.Is(err, engine.ErrConflict) {
+	if _, err := e.RestoreVersion(ctx, v.ID, "ops-jane", "noop"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("restoring the head: %v", err)
 	}
 }
@@ -226,7 +230,7 @@ func testPin(t *testing.T, f Factory) {
 	if it, _ := e.Item(ctx, r.ItemID); !it.Pinned {
 		t.Fatal("not pinned")
 	}
-	if _, err := e.Pin(ctx, r.ItemID, "ops-jane", ""); !errors.Is(err, engine.ErrConflict) {
+	if _, err := e.Pin(ctx, r.ItemID, "ops-jane", ""); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("double pin: %v", err)
 	}
 	if _, err := e.Unpin(ctx, r.ItemID, "ops-jane", "no longer needed"); err != nil {
@@ -235,7 +239,7 @@ func testPin(t *testing.T, f Factory) {
 	if it, _ := e.Item(ctx, r.ItemID); it.Pinned {
 		t.Fatal("still pinned")
 	}
-	if _, err := e.Pin(ctx, "no-such-item", "ops-jane", ""); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.Pin(ctx, "no-such-item", "ops-jane", ""); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("pin unknown: %v", err)
 	}
 }
@@ -249,19 +253,19 @@ func testPointInTime(t *testing.T, f Factory) {
 	put(t, e, "k", "two")
 	put(t, e, "other", "x")
 	c.Advance(time.Minute)
-	snap, err := e.Read(ctx, engine.ReadQuery{MemoryRef: "acme/support-bot", AtLSN: r1.LSN})
+	snap, err := e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/support-bot", AtLSN: r1.LSN})
 	if err != nil || len(snap.Versions) != 1 || snap.Versions[0].Text() != "one" {
 		t.Fatalf("at lsn %d = %v, %v", r1.LSN, snap.Versions, err)
 	}
-	snap, err = e.Read(ctx, engine.ReadQuery{MemoryRef: "acme/support-bot", AtTime: t1.Add(30 * time.Second)})
+	snap, err = e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/support-bot", AtTime: t1.Add(30 * time.Second)})
 	if err != nil || len(snap.Versions) != 1 || snap.Versions[0].Text() != "one" || snap.LSN != r1.LSN {
 		t.Fatalf("at time = %+v, %v", snap, err)
 	}
-	snap, err = e.Read(ctx, engine.ReadQuery{MemoryRef: "acme/support-bot", AtTime: t1.Add(-time.Hour)})
+	snap, err = e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/support-bot", AtTime: t1.Add(-time.Hour)})
 	if err != nil || len(snap.Versions) != 0 {
 		t.Fatalf("before the log = %v, %v", snap.Versions, err)
 	}
-	if _, err := e.Read(ctx, engine.ReadQuery{MemoryRef: "acme/support-bot", AtLSN: 1 << 40}); !errors.Is(err, engine.ErrInvalid) {
+	if _, err := e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/support-bot", AtLSN: 1 << 40}); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("LSN past the end: %v", err)
 	}
 }
@@ -269,7 +273,7 @@ func testPointInTime(t *testing.T, f Factory) {
 func testTTL(t *testing.T, f Factory) {
 	e, c, _ := setup(t, f)
 	ctx := context.Background()
-	_, err := e.Put(ctx, engine.PutRequest{MemoryRef: "acme/support-bot", Key: "short", Layer: engine.Working,
+	_, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: "short", Layer: memgov.Working,
 		Content: text("ephemeral"), Actor: "support-bot", TTL: 1500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -279,10 +283,10 @@ func testTTL(t *testing.T, f Factory) {
 		t.Fatalf("1 ms before expiry: %v", err)
 	}
 	c.Advance(time.Millisecond)
-	if _, err := e.Get(ctx, "acme/support-bot", "short"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := e.Get(ctx, "acme/support-bot", "short"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("at expiry: %v", err)
 	}
-	snap, _ := e.Read(ctx, engine.ReadQuery{MemoryRef: "acme/support-bot"})
+	snap, _ := e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/support-bot"})
 	if len(snap.Versions) != 0 {
 		t.Fatalf("expired entry listed: %v", keys(snap.Versions))
 	}
@@ -293,9 +297,9 @@ func testAtomic(t *testing.T, f Factory) {
 	ctx := context.Background()
 	before, _ := e.AuditRoot(ctx)
 	boom := errors.New("boom")
-	err := s.Update(ctx, func(tx engine.Tx) error {
-		entry := &engine.LogEntry{Time: time.Now(), Op: engine.OpPin, ItemID: "x", Actor: "ops-jane"}
-		_ = entry.Seal(engine.Payload{Reason: "will fail"})
+	err := s.Update(ctx, func(tx memgov.Tx) error {
+		entry := &oplog.Entry{Time: time.Now(), Op: oplog.Pin, ItemID: "x", Actor: "ops-jane"}
+		_ = entry.Seal(oplog.Payload{Reason: "will fail"})
 		_ = tx.Append(ctx, entry) // fails: no such item; either way we abort
 		return boom
 	})
@@ -307,9 +311,9 @@ func testAtomic(t *testing.T, f Factory) {
 		t.Fatalf("an aborted transaction changed the log: %v -> %v", before, after)
 	}
 	// An entry whose apply fails is not appended.
-	err = s.Update(ctx, func(tx engine.Tx) error {
-		entry := &engine.LogEntry{Time: time.Now(), Op: engine.OpPin, ItemID: "missing", Actor: "ops-jane"}
-		if err := entry.Seal(engine.Payload{Reason: "x"}); err != nil {
+	err = s.Update(ctx, func(tx memgov.Tx) error {
+		entry := &oplog.Entry{Time: time.Now(), Op: oplog.Pin, ItemID: "missing", Actor: "ops-jane"}
+		if err := entry.Seal(oplog.Payload{Reason: "x"}); err != nil {
 			return err
 		}
 		return tx.Append(ctx, entry)
@@ -351,7 +355,7 @@ func testAudit(t *testing.T, f Factory) {
 	if v, _ := e.AcceptCheckpoint(ctx, forged); v.Accepted() {
 		t.Fatal("a checkpoint with a bad signature was accepted")
 	}
-	if _, err := e.Prove(ctx, 0); !errors.Is(err, engine.ErrInvalid) {
+	if _, err := e.Prove(ctx, 0); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("prove from 0: %v", err)
 	}
 }
@@ -387,9 +391,9 @@ type fataler interface {
 // state is the model of visible memory: key -> text.
 type state map[string]string
 
-func visible(t fataler, e *engine.Engine, at int64) state {
+func visible(t fataler, e Engine, at int64) state {
 	t.Helper()
-	snap, err := e.Read(context.Background(), engine.ReadQuery{MemoryRef: "acme/support-bot", AtLSN: at})
+	snap, err := e.Read(context.Background(), memgov.ReadQuery{MemoryRef: "acme/support-bot", AtLSN: at})
 	if err != nil {
 		t.Fatalf("read at %d: %v", at, err)
 	}
@@ -425,14 +429,14 @@ func testReplayProperty(t *testing.T, f Factory) {
 			switch rapid.IntRange(0, 3).Draw(rt, "op") {
 			case 0, 1:
 				body := fmt.Sprintf("%s-%d", key, i)
-				if _, err := e.Put(ctx, engine.PutRequest{MemoryRef: "acme/support-bot", Key: key, Layer: engine.Semantic,
+				if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: key, Layer: memgov.Semantic,
 					Content: text(body), Actor: "support-bot"}); err != nil {
 					rt.Fatal(err)
 				}
 				model[key] = body
 			case 2:
 				v, err := e.Get(ctx, "acme/support-bot", key)
-				if errors.Is(err, engine.ErrNotFound) {
+				if errors.Is(err, memgov.ErrNotFound) {
 					continue
 				}
 				if err != nil {
@@ -501,18 +505,18 @@ func testReplayProperty(t *testing.T, f Factory) {
 	})
 }
 
-func versionText(ctx context.Context, s engine.Store, id string) (string, error) {
-	var v engine.Version
-	err := s.View(ctx, func(tx engine.ReadTx) (err error) {
+func versionText(ctx context.Context, s memgov.Store, id string) (string, error) {
+	var v memgov.Version
+	err := s.View(ctx, func(tx memgov.ReadTx) (err error) {
 		v, err = tx.Version(ctx, id)
 		return err
 	})
 	return v.Text(), err
 }
 
-func findItem(ctx context.Context, s engine.Store, key string) (engine.Item, error) {
-	var it engine.Item
-	err := s.View(ctx, func(tx engine.ReadTx) (err error) {
+func findItem(ctx context.Context, s memgov.Store, key string) (memgov.Item, error) {
+	var it memgov.Item
+	err := s.View(ctx, func(tx memgov.ReadTx) (err error) {
 		it, err = tx.ItemByKey(ctx, "acme/support-bot", key)
 		return err
 	})
@@ -521,13 +525,13 @@ func findItem(ctx context.Context, s engine.Store, key string) (engine.Item, err
 
 // dump renders the visible state and every item's history, for comparing the
 // tables before and after a rebuild.
-func dump(t fataler, s engine.Store) []string {
+func dump(t fataler, s memgov.Store) []string {
 	ctx := context.Background()
 	var out []string
-	err := s.View(ctx, func(tx engine.ReadTx) error {
+	err := s.View(ctx, func(tx memgov.ReadTx) error {
 		for _, k := range []string{"a", "b", "c", "d"} {
 			it, err := tx.ItemByKey(ctx, "acme/support-bot", k)
-			if errors.Is(err, engine.ErrNotFound) {
+			if errors.Is(err, memgov.ErrNotFound) {
 				continue
 			}
 			if err != nil {

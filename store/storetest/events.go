@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 var eventTests = []test{
@@ -17,12 +17,12 @@ func testEvents(t *testing.T, f Factory) {
 	fx.put(ref, "a", "alpha")
 	fx.put("globex/bot", "g", "globex memory")
 	d := fx.deferred("c7/lang", "Customer 7 wants invoices in German.")
-	if _, err := fx.e.CreateProposal(fx.ctx, engine.ProposalInput{Kind: "prompt-template", Title: "t", Artifact: json.RawMessage(`{"template":"x"}`)}, curator); err != nil {
+	if _, err := fx.e.CreateProposal(fx.ctx, memgov.ProposalInput{Kind: "prompt-template", Title: "t", Artifact: json.RawMessage(`{"template":"x"}`)}, curator); err != nil {
 		t.Fatal(err)
 	}
 	log := fx.entries()
-	fx.view(func(tx engine.ReadTx) error {
-		all, err := tx.Events(fx.ctx, engine.EventQuery{})
+	fx.view(func(tx memgov.ReadTx) error {
+		all, err := tx.Events(fx.ctx, memgov.EventQuery{})
 		if err != nil {
 			return err
 		}
@@ -39,14 +39,14 @@ func testEvents(t *testing.T, f Factory) {
 		if types["memory.written"] != 2 || types["review.created"] != 1 || types["proposal.created"] != 1 {
 			t.Fatalf("event types = %v; want 2 memory.written, 1 review.created, 1 proposal.created", types)
 		}
-		rest, err := tx.Events(fx.ctx, engine.EventQuery{AfterID: all[0].ID})
+		rest, err := tx.Events(fx.ctx, memgov.EventQuery{AfterID: all[0].ID})
 		if err != nil || len(rest) != len(all)-1 || rest[0].ID != all[1].ID {
 			t.Errorf("Events after the first = %d, %v; want %d", len(rest), err, len(all)-1)
 		}
-		if two, err := tx.Events(fx.ctx, engine.EventQuery{Limit: 2}); err != nil || len(two) != 2 || two[1].ID != all[1].ID {
+		if two, err := tx.Events(fx.ctx, memgov.EventQuery{Limit: 2}); err != nil || len(two) != 2 || two[1].ID != all[1].ID {
 			t.Errorf("Events(limit 2) = %+v, %v", two, err)
 		}
-		reviews, err := tx.Events(fx.ctx, engine.EventQuery{Type: "review.created"})
+		reviews, err := tx.Events(fx.ctx, memgov.EventQuery{Type: "review.created"})
 		if err != nil || len(reviews) != 1 || reviews[0].MemoryRef != ref {
 			t.Fatalf("review.created events = %+v, %v", reviews, err)
 		}
@@ -54,7 +54,7 @@ func testEvents(t *testing.T, f Factory) {
 		if err := json.Unmarshal(reviews[0].Data, &data); err != nil || data["reviewId"] != d.ReviewID {
 			t.Errorf("review.created data = %s, want reviewId %s", reviews[0].Data, d.ReviewID)
 		}
-		acme, err := tx.Events(fx.ctx, engine.EventQuery{Tenant: "acme"})
+		acme, err := tx.Events(fx.ctx, memgov.EventQuery{Tenant: "acme"})
 		if err != nil {
 			return err
 		}
@@ -66,10 +66,10 @@ func testEvents(t *testing.T, f Factory) {
 		if len(acme) != len(all)-1 {
 			t.Errorf("acme's events = %d, want %d (every event but globex's, with the tenant's proposal)", len(acme), len(all)-1)
 		}
-		if g, err := tx.Events(fx.ctx, engine.EventQuery{Tenant: "globex"}); err != nil || len(g) != 1 || g[0].MemoryRef != "globex/bot" {
+		if g, err := tx.Events(fx.ctx, memgov.EventQuery{Tenant: "globex"}); err != nil || len(g) != 1 || g[0].MemoryRef != "globex/bot" {
 			t.Errorf("globex's events = %+v, %v", g, err)
 		}
-		if every, err := tx.Events(fx.ctx, engine.EventQuery{Tenant: engine.AllTenants}); err != nil || len(every) != len(all) {
+		if every, err := tx.Events(fx.ctx, memgov.EventQuery{Tenant: memgov.AllTenants}); err != nil || len(every) != len(all) {
 			t.Errorf("every tenant's events = %d, %v; want %d", len(every), err, len(all))
 		}
 		return nil

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 // The judge-derived cache: the engine stores each version's features with
@@ -18,10 +18,10 @@ func testFeatures(t *testing.T, f Factory) {
 	judge := fx.e.JudgeVersion()
 	a := fx.put(ref, "dana/manager", "Dana's manager is Tomas.")
 	b := fx.put(ref, "alice/home", "Alice grew up in Oslo.")
-	status := func(j string) engine.IndexStatus {
+	status := func(j string) memgov.IndexStatus {
 		t.Helper()
-		var st engine.IndexStatus
-		fx.view(func(tx engine.ReadTx) (err error) {
+		var st memgov.IndexStatus
+		fx.view(func(tx memgov.ReadTx) (err error) {
 			st, err = tx.IndexStatus(fx.ctx, j)
 			return err
 		})
@@ -33,10 +33,10 @@ func testFeatures(t *testing.T, f Factory) {
 	if st := status("another-judge"); st.Current != 0 || st.Stale != 2 || st.Fresh() {
 		t.Fatalf("IndexStatus(another judge) = %+v, want 2 stale", st)
 	}
-	todo := func(j, after string, limit int) []engine.FeatureTodo {
+	todo := func(j, after string, limit int) []memgov.FeatureTodo {
 		t.Helper()
-		var out []engine.FeatureTodo
-		fx.view(func(tx engine.ReadTx) (err error) {
+		var out []memgov.FeatureTodo
+		fx.view(func(tx memgov.ReadTx) (err error) {
 			out, err = tx.FeatureTodo(fx.ctx, j, after, limit)
 			return err
 		})
@@ -50,7 +50,7 @@ func testFeatures(t *testing.T, f Factory) {
 		t.Fatalf("FeatureTodo(another judge) = %+v, want both versions in id order", all)
 	}
 	for _, td := range all {
-		if td.MemoryRef != ref || td.Layer != engine.Semantic || len(td.Content) == 0 {
+		if td.MemoryRef != ref || td.Layer != memgov.Semantic || len(td.Content) == 0 {
 			t.Errorf("todo %+v lacks its ref, layer or content", td)
 		}
 	}
@@ -63,15 +63,15 @@ func testFeatures(t *testing.T, f Factory) {
 
 	// Replacing a's features moves its candidate lookups with them.
 	fp := []byte("0123456789abcdef")
-	put := func(vf engine.VersionFeatures) error {
-		return fx.s.Update(fx.ctx, func(tx engine.Tx) error { return tx.PutFeatures(fx.ctx, vf) })
+	put := func(vf memgov.VersionFeatures) error {
+		return fx.s.Update(fx.ctx, func(tx memgov.Tx) error { return tx.PutFeatures(fx.ctx, vf) })
 	}
-	if err := put(engine.VersionFeatures{VersionID: a.VersionID, MemoryRef: ref, Layer: engine.Semantic, Judge: "another-judge",
+	if err := put(memgov.VersionFeatures{VersionID: a.VersionID, MemoryRef: ref, Layer: memgov.Semantic, Judge: "another-judge",
 		Fingerprint: fp, Subject: "subject-x", Bands: []uint32{7<<16 | 42}}); err != nil {
 		t.Fatal(err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
-		for what, q := range map[string]engine.CandidateQuery{
+	fx.view(func(tx memgov.ReadTx) error {
+		for what, q := range map[string]memgov.CandidateQuery{
 			"fingerprint": {MemoryRef: ref, Fingerprint: fp},
 			"subject":     {MemoryRef: ref, Subject: "subject-x"},
 			"band":        {MemoryRef: ref, Bands: []uint32{7<<16 | 42}},
@@ -92,10 +92,10 @@ func testFeatures(t *testing.T, f Factory) {
 	if td := todo(judge, "", 10); len(td) != 1 || td[0].VersionID != a.VersionID {
 		t.Errorf("FeatureTodo lists %+v, want version a alone", td)
 	}
-	if err := put(engine.VersionFeatures{VersionID: "no-such-version", MemoryRef: ref, Judge: judge, Fingerprint: fp}); !errors.Is(err, engine.ErrNotFound) {
+	if err := put(memgov.VersionFeatures{VersionID: "no-such-version", MemoryRef: ref, Judge: judge, Fingerprint: fp}); !errors.Is(err, memgov.ErrNotFound) {
 		t.Errorf("PutFeatures of an unknown version: %v, want ErrNotFound", err)
 	}
-	if err := put(engine.VersionFeatures{VersionID: b.VersionID, MemoryRef: "acme/other", Judge: judge, Fingerprint: fp}); !errors.Is(err, engine.ErrNotFound) {
+	if err := put(memgov.VersionFeatures{VersionID: b.VersionID, MemoryRef: "acme/other", Judge: judge, Fingerprint: fp}); !errors.Is(err, memgov.ErrNotFound) {
 		t.Errorf("PutFeatures under another ref: %v, want ErrNotFound", err)
 	}
 
@@ -108,7 +108,7 @@ func testFeatures(t *testing.T, f Factory) {
 	}
 
 	// An erasure removes the erased item's features, and none can be put back.
-	if _, err := fx.e.Erase(fx.ctx, engine.EraseRequest{Subject: "Alice", By: curator, Reason: "test"}); err != nil {
+	if _, err := fx.e.Erase(fx.ctx, memgov.EraseRequest{Subject: "Alice", By: curator, Reason: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	if st := status(judge); st.Current != 0 || st.Stale != 1 || st.Missing != 0 {
@@ -117,7 +117,7 @@ func testFeatures(t *testing.T, f Factory) {
 	if td := todo(judge, "", 10); len(td) != 1 || td[0].VersionID != a.VersionID {
 		t.Errorf("after erasing b, FeatureTodo = %+v, want a alone", td)
 	}
-	if err := put(engine.VersionFeatures{VersionID: b.VersionID, MemoryRef: ref, Judge: judge, Fingerprint: fp}); !errors.Is(err, engine.ErrNotFound) {
+	if err := put(memgov.VersionFeatures{VersionID: b.VersionID, MemoryRef: ref, Judge: judge, Fingerprint: fp}); !errors.Is(err, memgov.ErrNotFound) {
 		t.Errorf("PutFeatures of an erased version: %v, want ErrNotFound", err)
 	}
 }

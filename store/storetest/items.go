@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 var itemTests = []test{
@@ -22,14 +22,14 @@ var itemTests = []test{
 // ErrNotFound (or an empty history) for what it did not.
 func testItemLookup(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
-	r1 := fx.put(ref, "k", "one", func(p *engine.PutRequest) { p.Tags = []string{"x"} })
+	r1 := fx.put(ref, "k", "one", func(p *memgov.PutRequest) { p.Tags = []string{"x"} })
 	r2 := fx.put(ref, "k", "two")
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		it, err := tx.Item(fx.ctx, r1.ItemID)
 		if err != nil {
 			return err
 		}
-		if it.ID != r1.ItemID || it.MemoryRef != ref || it.Key != "k" || it.Layer != engine.Semantic || it.Head != r2.VersionID ||
+		if it.ID != r1.ItemID || it.MemoryRef != ref || it.Key != "k" || it.Layer != memgov.Semantic || it.Head != r2.VersionID ||
 			it.Pinned || it.CreatedAt.IsZero() || it.UpdatedAt.Before(it.CreatedAt) {
 			t.Errorf("Item = %+v", it)
 		}
@@ -42,11 +42,11 @@ func testItemLookup(t *testing.T, f Factory) {
 			return err
 		}
 		if v.ID != r2.VersionID || v.ItemID != r1.ItemID || v.MemoryRef != ref || v.Key != "k" || v.Seq != 2 || v.Prev != r1.VersionID ||
-			v.State != engine.Active || v.Text() != "two" || v.CreatedLSN != r2.LSN || v.ActiveFrom != r2.LSN || v.ActiveTo != 0 || v.CreatedBy != curator {
+			v.State != memgov.Active || v.Text() != "two" || v.CreatedLSN != r2.LSN || v.ActiveFrom != r2.LSN || v.ActiveTo != 0 || v.CreatedBy != curator {
 			t.Errorf("Version = %+v", v)
 		}
 		old, err := tx.Version(fx.ctx, r1.VersionID)
-		if err != nil || old.State != engine.Superseded || old.ActiveTo != r2.LSN || len(old.Tags) != 1 || old.Tags[0] != "x" {
+		if err != nil || old.State != memgov.Superseded || old.ActiveTo != r2.LSN || len(old.Tags) != 1 || old.Tags[0] != "x" {
 			t.Errorf("superseded Version = %+v, %v", old, err)
 		}
 		hist, err := tx.History(fx.ctx, r1.ItemID)
@@ -63,7 +63,7 @@ func testItemLookup(t *testing.T, f Factory) {
 			"Version":              second(tx.Version(fx.ctx, "no-such-version")),
 			"Version (an item id)": second(tx.Version(fx.ctx, r1.ItemID)),
 		} {
-			if !errors.Is(err, engine.ErrNotFound) {
+			if !errors.Is(err, memgov.ErrNotFound) {
 				t.Errorf("%s of something unknown: %v, want ErrNotFound", what, err)
 			}
 		}
@@ -73,7 +73,7 @@ func testItemLookup(t *testing.T, f Factory) {
 
 func second[T any](_ T, err error) error { return err }
 
-func ids(vs []engine.Version) []string {
+func ids(vs []memgov.Version) []string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
 		out[i] = v.ID
@@ -84,18 +84,18 @@ func ids(vs []engine.Version) []string {
 // Active selects by LSN, expiry, tag and key range, in key order.
 func testActive(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
-	a1 := fx.put(ref, "a", "alpha", func(p *engine.PutRequest) { p.Tags = []string{"red"} })
+	a1 := fx.put(ref, "a", "alpha", func(p *memgov.PutRequest) { p.Tags = []string{"red"} })
 	fx.put(ref, "c", "gamma")
-	fx.put(ref, "b", "beta", func(p *engine.PutRequest) {
+	fx.put(ref, "b", "beta", func(p *memgov.PutRequest) {
 		p.Tags = []string{"red", "blue"}
-		p.Layer = engine.Working
+		p.Layer = memgov.Working
 		p.TTL = time.Hour
 	})
-	a2 := fx.put(ref, "a", "alpha two", func(p *engine.PutRequest) { p.Tags = []string{"red"} })
+	a2 := fx.put(ref, "a", "alpha two", func(p *memgov.PutRequest) { p.Tags = []string{"red"} })
 	fx.put("acme/other", "a", "elsewhere")
 	now := fx.c.Now()
-	fx.view(func(tx engine.ReadTx) error {
-		check := func(what string, q engine.ActiveQuery, want ...string) {
+	fx.view(func(tx memgov.ReadTx) error {
+		check := func(what string, q memgov.ActiveQuery, want ...string) {
 			t.Helper()
 			vs, err := tx.Active(fx.ctx, q)
 			if err != nil {
@@ -118,22 +118,22 @@ func testActive(t *testing.T, f Factory) {
 				}
 			}
 		}
-		check("now", engine.ActiveQuery{MemoryRef: ref}, "a", "b", "c")
-		check("now, unexpired", engine.ActiveQuery{MemoryRef: ref, Now: now}, "a", "b", "c")
-		check("an hour on", engine.ActiveQuery{MemoryRef: ref, Now: now.Add(time.Hour)}, "a", "c")
-		check("tag red", engine.ActiveQuery{MemoryRef: ref, Tag: "red"}, "a", "b")
-		check("tag blue", engine.ActiveQuery{MemoryRef: ref, Tag: "blue"}, "b")
-		check("after a", engine.ActiveQuery{MemoryRef: ref, AfterKey: "a"}, "b", "c")
-		check("limit 2", engine.ActiveQuery{MemoryRef: ref, Limit: 2}, "a", "b")
-		check("after a, limit 1", engine.ActiveQuery{MemoryRef: ref, AfterKey: "a", Limit: 1}, "b")
-		check("at the first write", engine.ActiveQuery{MemoryRef: ref, AtLSN: a1.LSN}, "a")
-		check("before the first write", engine.ActiveQuery{MemoryRef: ref, AtLSN: a1.LSN - 1})
-		check("unknown ref", engine.ActiveQuery{MemoryRef: "acme/nobody"})
+		check("now", memgov.ActiveQuery{MemoryRef: ref}, "a", "b", "c")
+		check("now, unexpired", memgov.ActiveQuery{MemoryRef: ref, Now: now}, "a", "b", "c")
+		check("an hour on", memgov.ActiveQuery{MemoryRef: ref, Now: now.Add(time.Hour)}, "a", "c")
+		check("tag red", memgov.ActiveQuery{MemoryRef: ref, Tag: "red"}, "a", "b")
+		check("tag blue", memgov.ActiveQuery{MemoryRef: ref, Tag: "blue"}, "b")
+		check("after a", memgov.ActiveQuery{MemoryRef: ref, AfterKey: "a"}, "b", "c")
+		check("limit 2", memgov.ActiveQuery{MemoryRef: ref, Limit: 2}, "a", "b")
+		check("after a, limit 1", memgov.ActiveQuery{MemoryRef: ref, AfterKey: "a", Limit: 1}, "b")
+		check("at the first write", memgov.ActiveQuery{MemoryRef: ref, AtLSN: a1.LSN}, "a")
+		check("before the first write", memgov.ActiveQuery{MemoryRef: ref, AtLSN: a1.LSN - 1})
+		check("unknown ref", memgov.ActiveQuery{MemoryRef: "acme/nobody"})
 		// At LSN a1 the first version of a is visible; from a2 on, the second.
-		if vs, err := tx.Active(fx.ctx, engine.ActiveQuery{MemoryRef: ref, AtLSN: a2.LSN - 1}); err != nil || len(vs) == 0 || vs[0].ID != a1.VersionID {
+		if vs, err := tx.Active(fx.ctx, memgov.ActiveQuery{MemoryRef: ref, AtLSN: a2.LSN - 1}); err != nil || len(vs) == 0 || vs[0].ID != a1.VersionID {
 			t.Errorf("at LSN %d, a = %v, %v; want %s", a2.LSN-1, ids(vs), err, a1.VersionID)
 		}
-		if vs, err := tx.Active(fx.ctx, engine.ActiveQuery{MemoryRef: ref, AtLSN: a2.LSN}); err != nil || len(vs) == 0 || vs[0].ID != a2.VersionID || vs[0].Text() != "alpha two" {
+		if vs, err := tx.Active(fx.ctx, memgov.ActiveQuery{MemoryRef: ref, AtLSN: a2.LSN}); err != nil || len(vs) == 0 || vs[0].ID != a2.VersionID || vs[0].Text() != "alpha two" {
 			t.Errorf("at LSN %d, a = %v, %v; want %s", a2.LSN, ids(vs), err, a2.VersionID)
 		}
 		return nil
@@ -149,12 +149,12 @@ func testRefs(t *testing.T, f Factory) {
 	if _, err := fx.e.Rollback(fx.ctx, solo.VersionID, curator, "wrong"); err != nil {
 		t.Fatal(err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		rs, err := tx.Refs(fx.ctx)
 		if err != nil {
 			return err
 		}
-		want := []engine.RefSummary{{MemoryRef: "acme/analyst", Items: 1, Active: 1}, {MemoryRef: ref, Items: 2, Active: 1}}
+		want := []memgov.RefSummary{{MemoryRef: "acme/analyst", Items: 1, Active: 1}, {MemoryRef: ref, Items: 2, Active: 1}}
 		if len(rs) != len(want) || rs[0] != want[0] || rs[1] != want[1] {
 			t.Errorf("Refs = %+v, want %+v", rs, want)
 		}
@@ -170,7 +170,7 @@ func testIndexedVersions(t *testing.T, f Factory) {
 	b := fx.put(ref, "b", "the staging cluster has four nodes")
 	a2 := fx.put(ref, "a", "the deploy window is on wednesdays")
 	fx.put("acme/other", "a", "elsewhere")
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		vs, err := tx.IndexedVersions(fx.ctx, ref, false, 10)
 		if err != nil {
 			return err
@@ -179,12 +179,12 @@ func testIndexedVersions(t *testing.T, f Factory) {
 			t.Errorf("IndexedVersions(ACTIVE) = %v, want [%s %s]", indexedIDs(vs), a2.VersionID, b.VersionID)
 		}
 		for _, v := range vs {
-			if len(v.Embedding) == 0 || v.State != engine.Active || v.Text() == "" {
+			if len(v.Embedding) == 0 || v.State != memgov.Active || v.Text() == "" {
 				t.Errorf("indexed version %s: state %s, %d embedding bytes", v.ID, v.State, len(v.Embedding))
 			}
 		}
 		all, err := tx.IndexedVersions(fx.ctx, ref, true, 10)
-		if err != nil || len(all) != 3 || all[2].ID != a1.VersionID || all[2].State != engine.Superseded {
+		if err != nil || len(all) != 3 || all[2].ID != a1.VersionID || all[2].State != memgov.Superseded {
 			t.Errorf("IndexedVersions(all) = %v, %v; want the superseded version last", indexedIDs(all), err)
 		}
 		if one, err := tx.IndexedVersions(fx.ctx, ref, true, 1); err != nil || len(one) != 1 || one[0].ID != a2.VersionID {
@@ -201,15 +201,15 @@ func testIndexedVersions(t *testing.T, f Factory) {
 // erasure, and not with another ref's writes.
 func testSearchStamp(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
-	stamp := func(r string) engine.SearchStamp {
-		var st engine.SearchStamp
-		fx.view(func(tx engine.ReadTx) (err error) {
+	stamp := func(r string) memgov.SearchStamp {
+		var st memgov.SearchStamp
+		fx.view(func(tx memgov.ReadTx) (err error) {
 			st, err = tx.SearchStamp(fx.ctx, r)
 			return err
 		})
 		return st
 	}
-	if st := stamp(ref); st != (engine.SearchStamp{}) {
+	if st := stamp(ref); st != (memgov.SearchStamp{}) {
 		t.Fatalf("SearchStamp of an empty store = %+v, want zero", st)
 	}
 	fx.put(ref, "a", "the deploy window is on tuesdays")
@@ -226,7 +226,7 @@ func testSearchStamp(t *testing.T, f Factory) {
 	if s2.Ref <= s1.Ref || s2.Erased != 0 {
 		t.Fatalf("SearchStamp after an update = %+v, after %+v", s2, s1)
 	}
-	if _, err := fx.e.Erase(fx.ctx, engine.EraseRequest{Subject: "carol@example.com", By: curator, Reason: "erasure request"}); err != nil {
+	if _, err := fx.e.Erase(fx.ctx, memgov.EraseRequest{Subject: "carol@example.com", By: curator, Reason: "erasure request"}); err != nil {
 		t.Fatal(err)
 	}
 	if s := stamp(ref); s.Erased <= s2.Ref || s.Ref != s2.Ref {
@@ -243,7 +243,7 @@ func testSearchChanges(t *testing.T, f Factory) {
 	b := fx.put(ref, "b", "the staging cluster has four nodes")
 	fx.put("acme/other", "x", "elsewhere")
 	var since int64
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		st, err := tx.SearchStamp(fx.ctx, ref)
 		since = st.Ref
 		return err
@@ -251,7 +251,7 @@ func testSearchChanges(t *testing.T, f Factory) {
 	a2 := fx.put(ref, "a", "the deploy window is on wednesdays")
 	c := fx.put(ref, "c", "the canary runs for thirty minutes")
 	fx.put("acme/other", "y", "elsewhere again")
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		items, vs, err := tx.SearchChanges(fx.ctx, ref, since, 100)
 		if err != nil {
 			return err
@@ -263,14 +263,14 @@ func testSearchChanges(t *testing.T, f Factory) {
 		if len(items) != 2 || !got[a.ItemID] || !got[c.ItemID] || got[b.ItemID] {
 			t.Errorf("SearchChanges items = %v, want a's and c's", items)
 		}
-		ids := map[string]engine.State{}
+		ids := map[string]memgov.State{}
 		for _, v := range vs {
 			ids[v.ID] = v.State
 			if len(v.Embedding) == 0 {
 				t.Errorf("version %s without its embedding", v.ID)
 			}
 		}
-		if len(vs) != 3 || ids[a.VersionID] != engine.Superseded || ids[a2.VersionID] != engine.Active || ids[c.VersionID] != engine.Active {
+		if len(vs) != 3 || ids[a.VersionID] != memgov.Superseded || ids[a2.VersionID] != memgov.Active || ids[c.VersionID] != memgov.Active {
 			t.Errorf("SearchChanges versions = %v", ids)
 		}
 		if items, vs, err := tx.SearchChanges(fx.ctx, ref, 1<<40, 100); err != nil || len(items) != 0 || len(vs) != 0 {
@@ -280,7 +280,7 @@ func testSearchChanges(t *testing.T, f Factory) {
 	})
 }
 
-func indexedIDs(vs []engine.IndexedVersion) []string {
+func indexedIDs(vs []memgov.IndexedVersion) []string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
 		out[i] = v.ID
@@ -292,7 +292,7 @@ func indexedIDs(vs []engine.IndexedVersion) []string {
 // by key, at most limit; none once they are expired by a log entry.
 func testDueExpiries(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
-	ttl := func(d time.Duration) func(*engine.PutRequest) { return func(r *engine.PutRequest) { r.TTL = d } }
+	ttl := func(d time.Duration) func(*memgov.PutRequest) { return func(r *memgov.PutRequest) { r.TTL = d } }
 	fx.put(ref, "b", "beta", ttl(time.Hour))
 	a := fx.put(ref, "a", "alpha", ttl(time.Hour))
 	fx.put(ref, "c", "gamma", ttl(48*time.Hour))
@@ -300,7 +300,7 @@ func testDueExpiries(t *testing.T, f Factory) {
 	fx.put("acme/analyst", "x", "x", ttl(time.Hour))
 	due := func(limit int) []string {
 		var keys []string
-		fx.view(func(tx engine.ReadTx) error {
+		fx.view(func(tx memgov.ReadTx) error {
 			vs, err := tx.DueExpiries(fx.ctx, ref, fx.c.Now(), limit)
 			for _, v := range vs {
 				keys = append(keys, v.Key)

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memgov/memgov/engine"
-	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 var lifecycleTests = []test{
@@ -22,7 +22,7 @@ var lifecycleTests = []test{
 // kept per layer.
 func testGCScan(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
-	episodic := func(p *engine.PutRequest) { p.Layer = engine.Episodic }
+	episodic := func(p *memgov.PutRequest) { p.Layer = memgov.Episodic }
 	e1 := fx.put(ref, "e1", "the deploy window is on tuesdays", episodic)
 	e2 := fx.put(ref, "e2", "the staging cluster has four nodes", episodic)
 	e3 := fx.put(ref, "e3", "the old runbook lives in the wiki", episodic)
@@ -32,7 +32,7 @@ func testGCScan(t *testing.T, f Factory) {
 		t.Fatal(err)
 	}
 	now := fx.c.Now()
-	fx.update(func(tx engine.Tx) error {
+	fx.update(func(tx memgov.Tx) error {
 		if err := tx.RecordAccess(fx.ctx, []string{e1.ItemID, e1.ItemID}, now.Add(-time.Hour)); err != nil {
 			return err
 		}
@@ -45,19 +45,19 @@ func testGCScan(t *testing.T, f Factory) {
 		_, err := tx.RecordFeedback(fx.ctx, "ret-1", []string{e1.ItemID}, now)
 		return err
 	})
-	fx.view(func(tx engine.ReadTx) error {
-		gs, err := tx.GCScan(fx.ctx, engine.Episodic, "", 10, now, 7*24*time.Hour)
+	fx.view(func(tx memgov.ReadTx) error {
+		gs, err := tx.GCScan(fx.ctx, memgov.Episodic, "", 10, now, 7*24*time.Hour)
 		if err != nil {
 			return err
 		}
-		want := []engine.PutResult{e1, e2, e3}
-		slices.SortFunc(want, func(a, b engine.PutResult) int { return compare(a.ItemID, b.ItemID) })
+		want := []memgov.PutResult{e1, e2, e3}
+		slices.SortFunc(want, func(a, b memgov.PutResult) int { return compare(a.ItemID, b.ItemID) })
 		if len(gs) != 3 {
 			t.Fatalf("GCScan = %d items, want 3 (live episodic items only)", len(gs))
 		}
-		byID := map[string]engine.GCItem{}
+		byID := map[string]memgov.GCItem{}
 		for i, g := range gs {
-			if g.Item.ID != want[i].ItemID || g.Head.ID != want[i].VersionID || g.Head.State != engine.Active || g.Item.Layer != engine.Episodic {
+			if g.Item.ID != want[i].ItemID || g.Head.ID != want[i].VersionID || g.Head.State != memgov.Active || g.Item.Layer != memgov.Episodic {
 				t.Errorf("GCScan item %d = %s (head %s), want %s (head %s), by id", i, g.Item.ID, g.Head.ID, want[i].ItemID, want[i].VersionID)
 			}
 			byID[g.Item.ID] = g
@@ -71,25 +71,25 @@ func testGCScan(t *testing.T, f Factory) {
 		if g := byID[e3.ItemID]; g.Accesses != 0 || !g.LastAccess.IsZero() || g.Impact != 0 {
 			t.Errorf("e3 = accesses %d, last %v, impact %v; want never read, impact 0 (retrieved, not used)", g.Accesses, g.LastAccess, g.Impact)
 		}
-		page, err := tx.GCScan(fx.ctx, engine.Episodic, want[0].ItemID, 1, now, time.Hour)
+		page, err := tx.GCScan(fx.ctx, memgov.Episodic, want[0].ItemID, 1, now, time.Hour)
 		if err != nil || len(page) != 1 || page[0].Item.ID != want[1].ItemID {
 			t.Errorf("GCScan after the first item, limit 1 = %v, %v; want %s", page, err, want[1].ItemID)
 		}
-		if none, err := tx.GCScan(fx.ctx, engine.Episodic, want[2].ItemID, 10, now, time.Hour); err != nil || len(none) != 0 {
+		if none, err := tx.GCScan(fx.ctx, memgov.Episodic, want[2].ItemID, 10, now, time.Hour); err != nil || len(none) != 0 {
 			t.Errorf("GCScan past the last item = %d items, %v", len(none), err)
 		}
-		if c, err := tx.GCCursor(fx.ctx, engine.Episodic); err != nil || c != "" {
+		if c, err := tx.GCCursor(fx.ctx, memgov.Episodic); err != nil || c != "" {
 			t.Errorf("GCCursor before any scan = %q, %v", c, err)
 		}
 		return nil
 	})
-	fx.update(func(tx engine.Tx) error { return tx.SetGCCursor(fx.ctx, engine.Episodic, e2.ItemID) })
-	fx.update(func(tx engine.Tx) error { return tx.SetGCCursor(fx.ctx, engine.Episodic, e3.ItemID) })
-	fx.view(func(tx engine.ReadTx) error {
-		if c, err := tx.GCCursor(fx.ctx, engine.Episodic); err != nil || c != e3.ItemID {
+	fx.update(func(tx memgov.Tx) error { return tx.SetGCCursor(fx.ctx, memgov.Episodic, e2.ItemID) })
+	fx.update(func(tx memgov.Tx) error { return tx.SetGCCursor(fx.ctx, memgov.Episodic, e3.ItemID) })
+	fx.view(func(tx memgov.ReadTx) error {
+		if c, err := tx.GCCursor(fx.ctx, memgov.Episodic); err != nil || c != e3.ItemID {
 			t.Errorf("GCCursor = %q, %v; want %s", c, err, e3.ItemID)
 		}
-		if c, err := tx.GCCursor(fx.ctx, engine.Semantic); err != nil || c != "" {
+		if c, err := tx.GCCursor(fx.ctx, memgov.Semantic); err != nil || c != "" {
 			t.Errorf("another layer's GCCursor = %q, %v; want none", c, err)
 		}
 		return nil
@@ -118,8 +118,8 @@ func testLinked(t *testing.T, f Factory) {
 		t.Fatal(err)
 	}
 	based := fx.put("acme/based", "k", "part of a baseline")
-	approve(t, fx, "acme/based", engine.MemoryPersistent)
-	fx.view(func(tx engine.ReadTx) error {
+	approve(t, fx, "acme/based", memgov.MemoryPersistent)
+	fx.view(func(tx memgov.ReadTx) error {
 		for what, id := range map[string]string{"a cited item": a.ItemID, "an item awaiting review": d.ItemID, "a rolled-back item": gone.ItemID,
 			"an item in a baseline": based.ItemID} {
 			if why, err := tx.Linked(fx.ctx, id); err != nil || why == "" {
@@ -153,7 +153,7 @@ func testPurgeable(t *testing.T, f Factory) {
 		t.Fatal(err)
 	}
 	fx.c.Advance(time.Hour)
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		gs, err := tx.GCPurgeable(fx.ctx, expiredAt.Add(time.Second), 10)
 		if err != nil || len(gs) != 1 || gs[0].Item.ID != x.ItemID || !gs[0].ExpiredAt.Equal(expiredAt) || gs[0].Item.Head != "" {
 			t.Errorf("GCPurgeable = %+v, %v; want %s, expired at %v", gs, err, x.ItemID, expiredAt)
@@ -169,7 +169,7 @@ func testPurgeable(t *testing.T, f Factory) {
 	if _, err := fx.e.HardDelete(fx.ctx, x.ItemID, curator, "purge"); err != nil {
 		t.Fatal(err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		if gs, err := tx.GCPurgeable(fx.ctx, fx.c.Now(), 10); err != nil || len(gs) != 0 {
 			t.Errorf("GCPurgeable after the purge = %+v, %v; want none", gs, err)
 		}
@@ -185,8 +185,8 @@ func testEraseMatches(t *testing.T, f Factory) {
 	fx.put(ref, "contact", "Reach Alice at alice@example.com or by phone.")
 	k2 := fx.put(ref, "other", "The office opens at nine.")
 	// A log entry without an item that names carol-bot.
-	if _, err := fx.e.ApproveBaseline(fx.ctx, engine.ApproveRequest{MemoryRef: "acme/other", By: operator, MemoryType: engine.MemoryPersistent,
-		TTLSeconds: 3600, DriftPolicy: policy.LogOnly, Level: 1, Reason: "requested by carol-bot"}); err != nil {
+	if _, err := fx.e.ApproveBaseline(fx.ctx, memgov.ApproveRequest{MemoryRef: "acme/other", By: operator, MemoryType: memgov.MemoryPersistent,
+		TTLSeconds: 3600, DriftPolicy: "log-only", Level: 1, Reason: "requested by carol-bot"}); err != nil {
 		t.Fatal(err)
 	}
 	var want []int64
@@ -197,7 +197,7 @@ func testEraseMatches(t *testing.T, f Factory) {
 			}
 		}
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		items, unresolved, err := tx.EraseMatches(fx.ctx, []string{"ALICE@EXAMPLE.COM", "alice@"})
 		if err != nil || !slices.Equal(items, []string{k1.ItemID}) || unresolved != 0 {
 			t.Errorf("EraseMatches(alice) = %v, %d, %v; want [%s], 0", items, unresolved, err, k1.ItemID)
@@ -215,11 +215,11 @@ func testEraseMatches(t *testing.T, f Factory) {
 		}
 		return nil
 	})
-	rep, err := fx.e.Erase(fx.ctx, engine.EraseRequest{Subject: "alice@example.com", By: curator, Reason: "erasure request"})
+	rep, err := fx.e.Erase(fx.ctx, memgov.EraseRequest{Subject: "alice@example.com", By: curator, Reason: "erasure request"})
 	if err != nil || rep.Status != "COMPLETED" {
 		t.Fatalf("erase = %+v, %v", rep, err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		if items, _, err := tx.EraseMatches(fx.ctx, []string{"alice@example.com"}); err != nil || len(items) != 0 {
 			t.Errorf("EraseMatches after the erasure = %v, %v; want none", items, err)
 		}
@@ -238,7 +238,7 @@ func testEraseMatches(t *testing.T, f Factory) {
 func testSecureDelete(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	r := fx.put(ref, "k", "Reach Bob at bob@example.com.")
-	fx.update(func(tx engine.Tx) error {
+	fx.update(func(tx memgov.Tx) error {
 		if err := tx.SecureDelete(fx.ctx); err != nil {
 			return err
 		}
@@ -250,12 +250,12 @@ func testSecureDelete(t *testing.T, f Factory) {
 	if _, err := fx.e.Unpin(fx.ctx, r.ItemID, curator, "erase"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fx.e.Erase(fx.ctx, engine.EraseRequest{Subject: "bob@example.com", By: curator, Reason: "erasure request"}); err != nil {
+	if _, err := fx.e.Erase(fx.ctx, memgov.EraseRequest{Subject: "bob@example.com", By: curator, Reason: "erasure request"}); err != nil {
 		t.Fatal(err)
 	}
 	inserts := 0
 	for _, e := range fx.entries() {
-		if e.ItemID == r.ItemID && e.Op == engine.OpInsert {
+		if e.ItemID == r.ItemID && e.Op == oplog.Insert {
 			inserts++
 			if e.Payload != nil {
 				t.Errorf("entry %d still has its erased payload: %s", e.LSN, e.Payload)
@@ -278,7 +278,7 @@ func testLeases(t *testing.T, f Factory) {
 	if err != nil || res.Lease.Token <= 0 {
 		t.Fatalf("acquire = %+v, %v", res, err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		l, found, err := tx.LeaseOf(fx.ctx, ref+"#k")
 		if err != nil || !found || l.Resource != ref+"#k" || l.MemoryRef != ref || l.Key != "k" || l.Holder != executor || l.Token != res.Lease.Token ||
 			!l.GrantedAt.Equal(granted) || !l.ExpiresAt.Equal(granted.Add(time.Minute)) || l.Released {
@@ -292,7 +292,7 @@ func testLeases(t *testing.T, f Factory) {
 	if err := fx.e.ReleaseLease(fx.ctx, ref, "k", executor, res.Lease.Token); err != nil {
 		t.Fatal(err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		if l, found, err := tx.LeaseOf(fx.ctx, ref+"#k"); err != nil || !found || !l.Released || l.Holder != executor {
 			t.Errorf("LeaseOf a released lease = %+v, %v, %v", l, found, err)
 		}

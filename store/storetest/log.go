@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/merkle"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 var logTests = []test{
@@ -19,15 +20,15 @@ var logTests = []test{
 
 // A fresh store has an empty log.
 func testEmptyLog(t *testing.T, f Factory) {
-	s, _ := f(t)
+	s, _ := f.Open(t)
 	t.Cleanup(func() { s.Close() })
 	fx := &fixture{t: t, ctx: t.Context(), s: s, c: NewClock()}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		if n, err := tx.LogSize(fx.ctx); err != nil || n != 0 {
 			t.Errorf("LogSize = %d, %v; want 0", n, err)
 		}
 		calls := 0
-		if err := tx.LogRange(fx.ctx, 1, 100, func(*engine.LogEntry) error { calls++; return nil }); err != nil || calls != 0 {
+		if err := tx.LogRange(fx.ctx, 1, 100, func(*oplog.Entry) error { calls++; return nil }); err != nil || calls != 0 {
 			t.Errorf("LogRange on an empty log: %d calls, %v", calls, err)
 		}
 		if ls, err := tx.Leaves(fx.ctx, 10); err != nil || len(ls) != 0 {
@@ -36,7 +37,7 @@ func testEmptyLog(t *testing.T, f Factory) {
 		if n, err := tx.LSNAt(fx.ctx, fx.c.Now()); err != nil || n != 0 {
 			t.Errorf("LSNAt = %d, %v; want 0", n, err)
 		}
-		if _, err := tx.TimeOf(fx.ctx, 1); !errors.Is(err, engine.ErrNotFound) {
+		if _, err := tx.TimeOf(fx.ctx, 1); !errors.Is(err, memgov.ErrNotFound) {
 			t.Errorf("TimeOf(1) on an empty log: %v, want ErrNotFound", err)
 		}
 		if cps, err := tx.AuditCheckpoints(fx.ctx); err != nil || len(cps) != 0 {
@@ -47,10 +48,10 @@ func testEmptyLog(t *testing.T, f Factory) {
 }
 
 // pinEntry is a sealed PIN entry for an item.
-func pinEntry(t *testing.T, at time.Time, itemID string) *engine.LogEntry {
+func pinEntry(t *testing.T, at time.Time, itemID string) *oplog.Entry {
 	t.Helper()
-	e := &engine.LogEntry{Time: at, Op: engine.OpPin, ItemID: itemID, Actor: curator}
-	if err := e.Seal(engine.Payload{Reason: "conformance"}); err != nil {
+	e := &oplog.Entry{Time: at, Op: oplog.Pin, ItemID: itemID, Actor: curator}
+	if err := e.Seal(oplog.Payload{Reason: "conformance"}); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -66,23 +67,23 @@ func testAppend(t *testing.T, f Factory) {
 
 	// An entry dated before the log's last entry takes the last entry's time.
 	early := pinEntry(t, last.Time.Add(-time.Hour), r.ItemID)
-	fx.update(func(tx engine.Tx) error { return tx.Append(fx.ctx, early) })
+	fx.update(func(tx memgov.Tx) error { return tx.Append(fx.ctx, early) })
 	if early.LSN != last.LSN+1 {
 		t.Fatalf("LSN = %d, want %d", early.LSN, last.LSN+1)
 	}
 	if !early.Time.Equal(last.Time) {
 		t.Fatalf("an entry dated before its predecessor got time %v, want %v", early.Time, last.Time)
 	}
-	if early.Leaf == (merkle.Hash{}) || early.Chain == (engine.LogEntry{}).Chain {
+	if early.Leaf == (merkle.Hash{}) || early.Chain == (oplog.Entry{}).Chain {
 		t.Fatalf("Append left leaf or chain unset: %+v", early)
 	}
 	// The time is truncated to milliseconds, in UTC.
 	at := fx.c.Now().Add(time.Minute + 1234567*time.Nanosecond).In(time.FixedZone("x", 3600))
-	unpin := &engine.LogEntry{Time: at, Op: engine.OpUnpin, ItemID: r.ItemID, Actor: curator}
-	if err := unpin.Seal(engine.Payload{Reason: "conformance"}); err != nil {
+	unpin := &oplog.Entry{Time: at, Op: oplog.Unpin, ItemID: r.ItemID, Actor: curator}
+	if err := unpin.Seal(oplog.Payload{Reason: "conformance"}); err != nil {
 		t.Fatal(err)
 	}
-	fx.update(func(tx engine.Tx) error { return tx.Append(fx.ctx, unpin) })
+	fx.update(func(tx memgov.Tx) error { return tx.Append(fx.ctx, unpin) })
 	if want := at.UTC().Truncate(time.Millisecond); !unpin.Time.Equal(want) || unpin.Time.Location() != time.UTC || unpin.LSN != early.LSN+1 {
 		t.Fatalf("appended time %v (LSN %d), want %v in UTC (LSN %d)", unpin.Time, unpin.LSN, want, early.LSN+1)
 	}
@@ -91,7 +92,7 @@ func testAppend(t *testing.T, f Factory) {
 	if len(after) != len(before)+2 {
 		t.Fatalf("%d entries after two appends to %d", len(after), len(before))
 	}
-	for _, want := range []*engine.LogEntry{early, unpin} {
+	for _, want := range []*oplog.Entry{early, unpin} {
 		got := after[want.LSN-1]
 		if got.LSN != want.LSN || !got.Time.Equal(want.Time) || got.Op != want.Op || got.ItemID != want.ItemID || got.Actor != want.Actor ||
 			got.PayloadHash != want.PayloadHash || got.Leaf != want.Leaf || got.Chain != want.Chain || string(got.Payload) != string(want.Payload) {
@@ -116,17 +117,17 @@ func testAppendRefuses(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	r := fx.put(ref, "k", "one")
 	size := int64(len(fx.entries()))
-	unsealed := &engine.LogEntry{Time: fx.c.Now(), Op: engine.OpPin, ItemID: r.ItemID, Actor: curator}
-	if err := fx.s.Update(fx.ctx, func(tx engine.Tx) error { return tx.Append(fx.ctx, unsealed) }); err == nil {
+	unsealed := &oplog.Entry{Time: fx.c.Now(), Op: oplog.Pin, ItemID: r.ItemID, Actor: curator}
+	if err := fx.s.Update(fx.ctx, func(tx memgov.Tx) error { return tx.Append(fx.ctx, unsealed) }); err == nil {
 		t.Fatal("an unsealed entry was appended")
 	}
 	missing := pinEntry(t, fx.c.Now(), "no-such-item")
-	if err := fx.s.Update(fx.ctx, func(tx engine.Tx) error { return tx.Append(fx.ctx, missing) }); err == nil {
+	if err := fx.s.Update(fx.ctx, func(tx memgov.Tx) error { return tx.Append(fx.ctx, missing) }); err == nil {
 		t.Fatal("pinning a missing item was applied")
 	}
 	// The same in one transaction after a good append: nothing of it stays.
 	good := pinEntry(t, fx.c.Now(), r.ItemID)
-	err := fx.s.Update(fx.ctx, func(tx engine.Tx) error {
+	err := fx.s.Update(fx.ctx, func(tx memgov.Tx) error {
 		if err := tx.Append(fx.ctx, good); err != nil {
 			return err
 		}
@@ -138,7 +139,7 @@ func testAppendRefuses(t *testing.T, f Factory) {
 	if err == nil {
 		t.Fatal("a transaction whose second append failed committed")
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		if n, err := tx.LogSize(fx.ctx); err != nil || n != size {
 			t.Errorf("LogSize after refused appends = %d, %v; want %d", n, err, size)
 		}
@@ -173,12 +174,12 @@ func testLogRange(t *testing.T, f Factory) {
 			t.Fatalf("entry %d payload: %v", e.LSN, err)
 		}
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		if size, err := tx.LogSize(fx.ctx); err != nil || size != n {
 			t.Errorf("LogSize = %d, %v; want %d", size, err, n)
 		}
 		var got []int64
-		if err := tx.LogRange(fx.ctx, 2, 4, func(e *engine.LogEntry) error { got = append(got, e.LSN); return nil }); err != nil {
+		if err := tx.LogRange(fx.ctx, 2, 4, func(e *oplog.Entry) error { got = append(got, e.LSN); return nil }); err != nil {
 			return err
 		}
 		if len(got) != 3 || got[0] != 2 || got[2] != 4 {
@@ -186,7 +187,7 @@ func testLogRange(t *testing.T, f Factory) {
 		}
 		stop := errors.New("stop")
 		calls := 0
-		if err := tx.LogRange(fx.ctx, 1, n, func(*engine.LogEntry) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
+		if err := tx.LogRange(fx.ctx, 1, n, func(*oplog.Entry) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
 			t.Errorf("LogRange must stop at fn's first error: %d calls, %v", calls, err)
 		}
 		leaves, err := tx.Leaves(fx.ctx, n)
@@ -214,7 +215,7 @@ func testLogRange(t *testing.T, f Factory) {
 				t.Errorf("TimeOf(%d) = %v, %v; want %v", e.LSN, at, err, e.Time)
 			}
 		}
-		if _, err := tx.TimeOf(fx.ctx, n+1); !errors.Is(err, engine.ErrNotFound) {
+		if _, err := tx.TimeOf(fx.ctx, n+1); !errors.Is(err, memgov.ErrNotFound) {
 			t.Errorf("TimeOf past the end: %v, want ErrNotFound", err)
 		}
 		var beforeMid int64
@@ -251,7 +252,7 @@ func testAuditCheckpoints(t *testing.T, f Factory) {
 		t.Fatal(err)
 	}
 	all := fx.entries()
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		cps, err := tx.AuditCheckpoints(fx.ctx)
 		if err != nil {
 			return err
@@ -259,13 +260,13 @@ func testAuditCheckpoints(t *testing.T, f Factory) {
 		if len(cps) != 2 {
 			t.Fatalf("AuditCheckpoints = %d, want 2", len(cps))
 		}
-		for i, want := range []engine.AuditCheckpointRecord{cp1, cp2} {
+		for i, want := range []oplog.AuditCheckpointRecord{cp1, cp2} {
 			got := cps[i]
 			if got.Seq != uint64(i+1) || got.Seq != want.Seq || got.TreeSize != want.TreeSize || got.Root != want.Root ||
 				got.TTLSeconds != want.TTLSeconds || got.Signature != want.Signature || got.Signature == "" || !got.ObservedAt.Equal(want.ObservedAt) {
 				t.Errorf("checkpoint %d = %+v, want %+v", i+1, got, want)
 			}
-			if got.LSN < 1 || got.LSN > int64(len(all)) || all[got.LSN-1].Op != engine.OpAuditCP {
+			if got.LSN < 1 || got.LSN > int64(len(all)) || all[got.LSN-1].Op != oplog.AuditCP {
 				t.Errorf("checkpoint %d names LSN %d, which is not its CHECKPOINT entry", i+1, got.LSN)
 			}
 		}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 var pipelineTests = []test{
@@ -29,19 +29,19 @@ func testIdempotent(t *testing.T, f Factory) {
 		m["idempotency_token"] = "tok-deferred"
 		return m
 	}())
-	if d.Status != engine.StatusDeferred {
+	if d.Status != memgov.StatusDeferred {
 		t.Fatalf("want a deferred write, got %+v", d)
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		rec, found, err := tx.Idempotent(fx.ctx, "tok-committed", start)
 		if err != nil || !found {
 			t.Fatalf("Idempotent = %v, %v", found, err)
 		}
-		if rec.Status != engine.StatusCommitted || rec.ItemID != w.ItemID || rec.VersionID != w.VersionID || rec.Key != "k" || rec.CreatedAt.Before(start) {
+		if rec.Status != memgov.StatusCommitted || rec.ItemID != w.ItemID || rec.VersionID != w.VersionID || rec.Key != "k" || rec.CreatedAt.Before(start) {
 			t.Errorf("committed record = %+v, write %+v", rec, w)
 		}
 		rec, found, err = tx.Idempotent(fx.ctx, "tok-deferred", start)
-		if err != nil || !found || rec.Status != engine.StatusDeferred || rec.ReviewID != d.ReviewID || rec.VersionID != d.VersionID {
+		if err != nil || !found || rec.Status != memgov.StatusDeferred || rec.ReviewID != d.ReviewID || rec.VersionID != d.VersionID {
 			t.Errorf("deferred record = %+v, %v, %v; write %+v", rec, found, err, d)
 		}
 		if _, found, err := tx.Idempotent(fx.ctx, "tok-committed", fx.c.Now().Add(time.Hour)); err != nil || found {
@@ -59,14 +59,14 @@ func testIdempotent(t *testing.T, f Factory) {
 func testOutcomes(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	t0 := fx.c.Now().Add(time.Hour)
-	outcomes := []engine.Outcome{
-		{At: t0, Agent: "agent-a", Layer: engine.Episodic, MemoryRef: "acme/agent-a", SessionID: "s1", Status: engine.StatusCommitted, Latency: time.Millisecond},
-		{At: t0.Add(time.Minute), Agent: "agent-a", Layer: engine.Semantic, MemoryRef: "acme/agent-a", Status: engine.StatusRejected, Reason: "SCHEMA_INVALID", Gate: "schema"},
-		{At: t0.Add(2 * time.Minute), Agent: "agent-a", Layer: engine.Episodic, MemoryRef: "acme/agent-a", SessionID: "s1", Status: engine.StatusDeferred},
-		{At: t0.Add(2 * time.Minute), Agent: "agent-a", Layer: engine.Episodic, MemoryRef: "acme/agent-a", SessionID: "s1", Status: engine.StatusRejected},
-		{At: t0, Agent: "agent-b", Layer: engine.Episodic, MemoryRef: "acme/agent-b", SessionID: "s1", Status: engine.StatusMerged},
+	outcomes := []memgov.Outcome{
+		{At: t0, Agent: "agent-a", Layer: memgov.Episodic, MemoryRef: "acme/agent-a", SessionID: "s1", Status: memgov.StatusCommitted, Latency: time.Millisecond},
+		{At: t0.Add(time.Minute), Agent: "agent-a", Layer: memgov.Semantic, MemoryRef: "acme/agent-a", Status: memgov.StatusRejected, Reason: "SCHEMA_INVALID", Gate: "schema"},
+		{At: t0.Add(2 * time.Minute), Agent: "agent-a", Layer: memgov.Episodic, MemoryRef: "acme/agent-a", SessionID: "s1", Status: memgov.StatusDeferred},
+		{At: t0.Add(2 * time.Minute), Agent: "agent-a", Layer: memgov.Episodic, MemoryRef: "acme/agent-a", SessionID: "s1", Status: memgov.StatusRejected},
+		{At: t0, Agent: "agent-b", Layer: memgov.Episodic, MemoryRef: "acme/agent-b", SessionID: "s1", Status: memgov.StatusMerged},
 	}
-	fx.update(func(tx engine.Tx) error {
+	fx.update(func(tx memgov.Tx) error {
 		for _, o := range outcomes {
 			if err := tx.RecordOutcome(fx.ctx, o); err != nil {
 				return err
@@ -74,22 +74,22 @@ func testOutcomes(t *testing.T, f Factory) {
 		}
 		return nil
 	})
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		for _, c := range []struct {
 			what     string
 			agent    string
-			layer    engine.Layer
+			layer    memgov.Layer
 			since    time.Time
 			statuses []string
 			want     int
 		}{
 			{"every outcome of a", "agent-a", "", t0, nil, 4},
-			{"a's episodic outcomes", "agent-a", engine.Episodic, t0, nil, 3},
+			{"a's episodic outcomes", "agent-a", memgov.Episodic, t0, nil, 3},
 			{"a's outcomes since a minute on", "agent-a", "", t0.Add(time.Minute), nil, 3},
 			{"a's outcomes since later", "agent-a", "", t0.Add(3 * time.Minute), nil, 0},
-			{"a's committed or deferred", "agent-a", "", t0, []string{engine.StatusCommitted, engine.StatusDeferred}, 2},
-			{"a's rejected episodic", "agent-a", engine.Episodic, t0, []string{engine.StatusRejected}, 1},
-			{"b's merged", "agent-b", "", t0, []string{engine.StatusMerged}, 1},
+			{"a's committed or deferred", "agent-a", "", t0, []string{memgov.StatusCommitted, memgov.StatusDeferred}, 2},
+			{"a's rejected episodic", "agent-a", memgov.Episodic, t0, []string{memgov.StatusRejected}, 1},
+			{"b's merged", "agent-b", "", t0, []string{memgov.StatusMerged}, 1},
 			{"an unknown agent", "agent-c", "", t0, nil, 0},
 		} {
 			n, err := tx.CountOutcomes(fx.ctx, c.agent, c.layer, c.since, c.statuses...)
@@ -114,32 +114,29 @@ func testOutcomes(t *testing.T, f Factory) {
 func testCandidates(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	content := json.RawMessage(`{"text":"Customer 42 prefers email.","subject":"customer 42","predicate":"prefers","object":"email"}`)
-	feat, err := engine.FeaturesOf(content)
+	feat, err := fx.e.IndexFeatures(content)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := fx.put(ref, "c42/channel", "", func(p *engine.PutRequest) { p.Content = content; p.Layer = engine.Episodic })
-	fx.put(ref, "working-copy", "", func(p *engine.PutRequest) { p.Content = content; p.Layer = engine.Working })
-	fx.put("acme/other", "c42/channel", "", func(p *engine.PutRequest) { p.Content = content; p.Layer = engine.Episodic })
+	a := fx.put(ref, "c42/channel", "", func(p *memgov.PutRequest) { p.Content = content; p.Layer = memgov.Episodic })
+	fx.put(ref, "working-copy", "", func(p *memgov.PutRequest) { p.Content = content; p.Layer = memgov.Working })
+	fx.put("acme/other", "c42/channel", "", func(p *memgov.PutRequest) { p.Content = content; p.Layer = memgov.Episodic })
 	old := fx.put(ref, "old", "The office opens at nine.")
 	fx.put(ref, "old", "The office opens at ten.")
 	d := fx.deferred("c7/lang", "Customer 7 wants invoices in German.")
-	var av, oldv engine.Version
-	fx.view(func(tx engine.ReadTx) (err error) {
+	var av, oldv memgov.Version
+	fx.view(func(tx memgov.ReadTx) (err error) {
 		if av, err = tx.Version(fx.ctx, a.VersionID); err != nil {
 			return err
 		}
 		oldv, err = tx.Version(fx.ctx, old.VersionID)
 		return err
 	})
-	var bands []uint32
-	for i, b := range feat.SimHash.Bands() {
-		bands = append(bands, uint32(i)<<16|uint32(b))
-	}
-	fx.view(func(tx engine.ReadTx) error {
-		for what, q := range map[string]engine.CandidateQuery{
+	bands := feat.Bands
+	fx.view(func(tx memgov.ReadTx) error {
+		for what, q := range map[string]memgov.CandidateQuery{
 			"content hash": {MemoryRef: ref, ContentHash: av.ContentHash},
-			"fingerprint":  {MemoryRef: ref, Fingerprint: feat.Fingerprint[:]},
+			"fingerprint":  {MemoryRef: ref, Fingerprint: feat.Fingerprint},
 			"subject":      {MemoryRef: ref, Subject: feat.Subject},
 			"bands":        {MemoryRef: ref, Bands: bands},
 		} {
@@ -147,9 +144,9 @@ func testCandidates(t *testing.T, f Factory) {
 			if err != nil {
 				return err
 			}
-			var c *engine.Candidate
+			var c *memgov.Candidate
 			for i := range cs {
-				if cs[i].Layer == engine.Working || cs[i].State != engine.Active && cs[i].State != engine.Draft {
+				if cs[i].Layer == memgov.Working || cs[i].State != memgov.Active && cs[i].State != memgov.Draft {
 					t.Errorf("by %s: candidate %s is %s %s", what, cs[i].Key, cs[i].Layer, cs[i].State)
 				}
 				if cs[i].VersionID == a.VersionID {
@@ -160,27 +157,27 @@ func testCandidates(t *testing.T, f Factory) {
 				t.Errorf("by %s: the matching version is not a candidate (%d candidates)", what, len(cs))
 				continue
 			}
-			if c.ItemID != a.ItemID || c.Key != "c42/channel" || c.Layer != engine.Episodic || c.State != engine.Active || c.ContentHash != av.ContentHash ||
+			if c.ItemID != a.ItemID || c.Key != "c42/channel" || c.Layer != memgov.Episodic || c.State != memgov.Active || c.ContentHash != av.ContentHash ||
 				c.Text != "Customer 42 prefers email." || c.Subject != feat.Subject || c.Predicate != feat.Predicate || c.Object != feat.Object ||
-				string(c.Fingerprint) != string(feat.Fingerprint[:]) || len(c.Embedding) == 0 || c.CreatedBy != curator || c.Confidence != av.Confidence {
+				string(c.Fingerprint) != string(feat.Fingerprint) || len(c.Embedding) == 0 || c.CreatedBy != curator || c.Confidence != av.Confidence {
 				t.Errorf("by %s: candidate = %+v", what, *c)
 			}
 		}
-		if cs, err := tx.Candidates(fx.ctx, engine.CandidateQuery{MemoryRef: ref}); err != nil || len(cs) != 0 {
+		if cs, err := tx.Candidates(fx.ctx, memgov.CandidateQuery{MemoryRef: ref}); err != nil || len(cs) != 0 {
 			t.Errorf("a query without criteria = %d candidates, %v", len(cs), err)
 		}
-		if cs, err := tx.Candidates(fx.ctx, engine.CandidateQuery{MemoryRef: ref, ContentHash: oldv.ContentHash}); err != nil || len(cs) != 0 {
+		if cs, err := tx.Candidates(fx.ctx, memgov.CandidateQuery{MemoryRef: ref, ContentHash: oldv.ContentHash}); err != nil || len(cs) != 0 {
 			t.Errorf("a superseded version is a candidate: %+v, %v", cs, err)
 		}
-		if cs, err := tx.Candidates(fx.ctx, engine.CandidateQuery{MemoryRef: "acme/nobody", ContentHash: av.ContentHash}); err != nil || len(cs) != 0 {
+		if cs, err := tx.Candidates(fx.ctx, memgov.CandidateQuery{MemoryRef: "acme/nobody", ContentHash: av.ContentHash}); err != nil || len(cs) != 0 {
 			t.Errorf("another ref's version is a candidate: %+v, %v", cs, err)
 		}
 		dv, err := tx.Version(fx.ctx, d.VersionID)
 		if err != nil {
 			return err
 		}
-		cs, err := tx.Candidates(fx.ctx, engine.CandidateQuery{MemoryRef: ref, ContentHash: dv.ContentHash})
-		if err != nil || len(cs) != 1 || cs[0].VersionID != d.VersionID || cs[0].State != engine.Draft {
+		cs, err := tx.Candidates(fx.ctx, memgov.CandidateQuery{MemoryRef: ref, ContentHash: dv.ContentHash})
+		if err != nil || len(cs) != 1 || cs[0].VersionID != d.VersionID || cs[0].State != memgov.Draft {
 			t.Errorf("a pending (DRAFT) version is not a candidate: %+v, %v", cs, err)
 		}
 		return nil
@@ -188,7 +185,7 @@ func testCandidates(t *testing.T, f Factory) {
 }
 
 // cite is a committed orchestrator write that cites source as evidence.
-func (fx *fixture) cite(key, body, source string) engine.WriteResult {
+func (fx *fixture) cite(key, body, source string) memgov.WriteResult {
 	fx.t.Helper()
 	return fx.committed(key, body, func(m map[string]any) {
 		m["observation_type"] = "tool_result_verified"
@@ -204,7 +201,7 @@ func testCitedItems(t *testing.T, f Factory) {
 	a := fx.committed("fact/a", "Plan A includes phone support.")
 	c := fx.committed("fact/c", "Plan C includes on-site visits.")
 	b := fx.cite("fact/b", "Plan B includes everything in plan A.", a.ItemID)
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		got, err := tx.CitedItems(fx.ctx, b.ItemID)
 		if err != nil || !slices.Equal(got, []string{a.ItemID}) {
 			t.Errorf("CitedItems(b) = %v, %v; want [%s]", got, err, a.ItemID)
@@ -219,7 +216,7 @@ func testCitedItems(t *testing.T, f Factory) {
 	if b2.ItemID != b.ItemID {
 		t.Fatalf("the second write of fact/b made a new item")
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		got, err := tx.CitedItems(fx.ctx, b.ItemID)
 		if err != nil || !slices.Equal(got, []string{c.ItemID}) {
 			t.Errorf("CitedItems(b) after its update = %v, %v; want [%s]", got, err, c.ItemID)

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 var principalTests = []test{
@@ -15,24 +15,24 @@ var principalTests = []test{
 // them by tenant, then id.
 func testPrincipalLookup(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
-	added, err := fx.e.AddPrincipal(fx.ctx, engine.Principal{ID: "analyst", Role: engine.Verifier, Tenant: "acme",
+	added, err := fx.e.AddPrincipal(fx.ctx, memgov.Principal{ID: "analyst", Role: memgov.Verifier, Tenant: "acme",
 		Attributes: map[string]string{"domains": "billing,refunds"}}, "admin")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fx.e.AddPrincipal(fx.ctx, engine.Principal{ID: "aardvark", Role: engine.Executor, Tenant: "globex"}, "admin"); err != nil {
+	if _, err := fx.e.AddPrincipal(fx.ctx, memgov.Principal{ID: "aardvark", Role: memgov.Executor, Tenant: "globex"}, "admin"); err != nil {
 		t.Fatal(err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		p, err := tx.Principal(fx.ctx, "analyst")
 		if err != nil {
 			return err
 		}
-		if p.ID != "analyst" || p.Role != engine.Verifier || p.Tenant != "acme" || p.Attributes["domains"] != "billing,refunds" ||
+		if p.ID != "analyst" || p.Role != memgov.Verifier || p.Tenant != "acme" || p.Attributes["domains"] != "billing,refunds" ||
 			p.Suspended || !p.CreatedAt.Equal(added.CreatedAt) || p.CreatedAt.IsZero() {
 			t.Errorf("Principal = %+v, want %+v", p, added)
 		}
-		if _, err := tx.Principal(fx.ctx, "nobody"); !errors.Is(err, engine.ErrNotFound) {
+		if _, err := tx.Principal(fx.ctx, "nobody"); !errors.Is(err, memgov.ErrNotFound) {
 			t.Errorf("unknown principal: %v, want ErrNotFound", err)
 		}
 		ps, err := tx.Principals(fx.ctx)

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 var proposalTests = []test{
@@ -16,31 +16,31 @@ var proposalTests = []test{
 // revision.
 func testProposals(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
-	p1, err := fx.e.CreateProposal(fx.ctx, engine.ProposalInput{Kind: "prompt-template", Title: "Refund follow-up",
+	p1, err := fx.e.CreateProposal(fx.ctx, memgov.ProposalInput{Kind: "prompt-template", Title: "Refund follow-up",
 		Artifact: json.RawMessage(`{"template":"Dear {{name}}"}`), Rationale: "first", SourceRunIDs: []string{"run-1"}}, curator)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, err := fx.e.CreateProposal(fx.ctx, engine.ProposalInput{Kind: "automation", Title: "Nightly GC",
+	p2, err := fx.e.CreateProposal(fx.ctx, memgov.ProposalInput{Kind: "automation", Title: "Nightly GC",
 		Artifact: json.RawMessage(`{"schedule":"@daily"}`), Tenant: "globex"}, operator)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fx.e.ReviseProposal(fx.ctx, p1.ID, engine.ProposalInput{Artifact: json.RawMessage(`{"template":"Hello {{name}}"}`), Rationale: "second"}, curator); err != nil {
+	if _, err := fx.e.ReviseProposal(fx.ctx, p1.ID, memgov.ProposalInput{Artifact: json.RawMessage(`{"template":"Hello {{name}}"}`), Rationale: "second"}, curator); err != nil {
 		t.Fatal(err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		p, err := tx.Proposal(fx.ctx, p1.ID)
 		if err != nil {
 			return err
 		}
-		if p.ID != p1.ID || p.Kind != "prompt-template" || p.Title != "Refund follow-up" || p.State != engine.ProposalRevised || p.Revision != 2 ||
+		if p.ID != p1.ID || p.Kind != "prompt-template" || p.Title != "Refund follow-up" || p.State != memgov.ProposalRevised || p.Revision != 2 ||
 			string(p.Artifact) != `{"template":"Hello {{name}}"}` || p.ArtifactHash == p1.ArtifactHash || p.Rationale != "second" ||
 			p.Owner.Tenant != "acme" || p.Owner.Principal != curator || len(p.Provenance.SourceRunIDs) != 1 || p.Provenance.SourceRunIDs[0] != "run-1" ||
 			!p.CreatedAt.Equal(p1.CreatedAt) || p.UpdatedAt.Before(p.CreatedAt) {
 			t.Errorf("Proposal = %+v", p)
 		}
-		if _, err := tx.Proposal(fx.ctx, "no-such-proposal"); !errors.Is(err, engine.ErrNotFound) {
+		if _, err := tx.Proposal(fx.ctx, "no-such-proposal"); !errors.Is(err, memgov.ErrNotFound) {
 			t.Errorf("unknown proposal: %v, want ErrNotFound", err)
 		}
 		revs, err := tx.ProposalRevisions(fx.ctx, p1.ID)
@@ -52,17 +52,17 @@ func testProposals(t *testing.T, f Factory) {
 			t.Errorf("revisions of an unknown proposal = %+v, %v", revs, err)
 		}
 		for what, c := range map[string]struct {
-			q    engine.ProposalQuery
+			q    memgov.ProposalQuery
 			want []string
 		}{
-			"every proposal":    {engine.ProposalQuery{}, []string{p2.ID, p1.ID}},
-			"every tenant":      {engine.ProposalQuery{Tenant: engine.AllTenants}, []string{p2.ID, p1.ID}},
-			"acme's":            {engine.ProposalQuery{Tenant: "acme"}, []string{p1.ID}},
-			"of a kind":         {engine.ProposalQuery{Kind: "automation"}, []string{p2.ID}},
-			"in a state":        {engine.ProposalQuery{State: engine.ProposalRevised}, []string{p1.ID}},
-			"by artifact hash":  {engine.ProposalQuery{ArtifactHash: p2.ArtifactHash}, []string{p2.ID}},
-			"limit 1":           {engine.ProposalQuery{Limit: 1}, []string{p2.ID}},
-			"of another tenant": {engine.ProposalQuery{Tenant: "initech"}, nil},
+			"every proposal":    {memgov.ProposalQuery{}, []string{p2.ID, p1.ID}},
+			"every tenant":      {memgov.ProposalQuery{Tenant: memgov.AllTenants}, []string{p2.ID, p1.ID}},
+			"acme's":            {memgov.ProposalQuery{Tenant: "acme"}, []string{p1.ID}},
+			"of a kind":         {memgov.ProposalQuery{Kind: "automation"}, []string{p2.ID}},
+			"in a state":        {memgov.ProposalQuery{State: memgov.ProposalRevised}, []string{p1.ID}},
+			"by artifact hash":  {memgov.ProposalQuery{ArtifactHash: p2.ArtifactHash}, []string{p2.ID}},
+			"limit 1":           {memgov.ProposalQuery{Limit: 1}, []string{p2.ID}},
+			"of another tenant": {memgov.ProposalQuery{Tenant: "initech"}, nil},
 		} {
 			ps, err := tx.Proposals(fx.ctx, c.q)
 			var got []string

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -18,11 +18,11 @@ var quarantineTests = []test{
 // staleness once folded; folding twice changes nothing.
 func testRecordReadAndFold(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
-	episodic := func(p *engine.PutRequest) { p.Layer = engine.Episodic }
+	episodic := func(p *memgov.PutRequest) { p.Layer = memgov.Episodic }
 	e1 := fx.put(ref, "e1", "the deploy window is on tuesdays", episodic)
 	e2 := fx.put(ref, "e2", "the staging cluster has four nodes", episodic)
 	now := fx.c.Now().Add(time.Hour)
-	fx.update(func(tx engine.Tx) error {
+	fx.update(func(tx memgov.Tx) error {
 		if err := tx.RecordRead(fx.ctx, "read-1", executor, ref, now, []string{e1.VersionID, e2.VersionID}); err != nil {
 			return err
 		}
@@ -34,15 +34,15 @@ func testRecordReadAndFold(t *testing.T, f Factory) {
 		}
 		return tx.FoldReads(fx.ctx)
 	})
-	fx.update(func(tx engine.Tx) error {
+	fx.update(func(tx memgov.Tx) error {
 		n, err := tx.RecordFeedback(fx.ctx, "read-1", []string{e1.ItemID, "e2", "nope"}, now)
 		if err != nil || n != 2 {
 			t.Errorf("feedback by item id and by key = %d, %v; want 2", n, err)
 		}
 		return nil
 	})
-	fx.view(func(tx engine.ReadTx) error {
-		gs, err := tx.GCScan(fx.ctx, engine.Episodic, "", 10, now, 24*time.Hour)
+	fx.view(func(tx memgov.ReadTx) error {
+		gs, err := tx.GCScan(fx.ctx, memgov.Episodic, "", 10, now, 24*time.Hour)
 		if err != nil {
 			return err
 		}
@@ -71,7 +71,7 @@ func testQuarantineLifecycle(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	w := fx.committed("fact", "the refund limit is 100 euros")
 	since := fx.c.Now().Add(-time.Hour)
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		total, contra, err := tx.AgentOutcomes(fx.ctx, orch, since)
 		if err != nil || total != 1 || contra != 0 {
 			t.Errorf("AgentOutcomes = %d, %d, %v; want 1, 0", total, contra, err)
@@ -83,23 +83,23 @@ func testQuarantineLifecycle(t *testing.T, f Factory) {
 		return nil
 	})
 	data, _ := json.Marshal(oplog.QuarantineData{Action: oplog.QuarantineHold, Agent: orch, Cause: "test"})
-	fx.update(func(tx engine.Tx) error {
-		e := &engine.LogEntry{Time: fx.c.Now(), Op: engine.OpQuarantine, MemoryRef: "acme/" + orch, ItemID: w.ItemID, VersionID: w.VersionID, Actor: "memgov"}
-		if err := e.Seal(engine.Payload{Reason: "quarantine: test", Data: data}); err != nil {
+	fx.update(func(tx memgov.Tx) error {
+		e := &oplog.Entry{Time: fx.c.Now(), Op: oplog.Quarantine, MemoryRef: "acme/" + orch, ItemID: w.ItemID, VersionID: w.VersionID, Actor: "memgov"}
+		if err := e.Seal(oplog.Payload{Reason: "quarantine: test", Data: data}); err != nil {
 			return err
 		}
 		return tx.Append(fx.ctx, e)
 	})
-	fx.view(func(tx engine.ReadTx) error {
-		qs, err := tx.Quarantined(fx.ctx, engine.QuarantineQuery{Status: engine.QuarantineOpen, Tenant: "acme"})
+	fx.view(func(tx memgov.ReadTx) error {
+		qs, err := tx.Quarantined(fx.ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen, Tenant: "acme"})
 		if err != nil || len(qs) != 1 || qs[0].VersionID != w.VersionID || qs[0].Agent != orch || qs[0].Key != "fact" {
 			t.Errorf("Quarantined = %+v, %v", qs, err)
 		}
-		if qs, _ := tx.Quarantined(fx.ctx, engine.QuarantineQuery{Tenant: "globex"}); len(qs) != 0 {
+		if qs, _ := tx.Quarantined(fx.ctx, memgov.QuarantineQuery{Tenant: "globex"}); len(qs) != 0 {
 			t.Errorf("another tenant's quarantine = %+v", qs)
 		}
 		v, err := tx.Version(fx.ctx, w.VersionID)
-		if err != nil || v.State != engine.Quarantined {
+		if err != nil || v.State != memgov.Quarantined {
 			t.Errorf("version state = %s, %v", v.State, err)
 		}
 		if vs, _ := tx.ActiveWrittenBy(fx.ctx, orch, since); len(vs) != 0 {
@@ -110,9 +110,9 @@ func testQuarantineLifecycle(t *testing.T, f Factory) {
 	if _, err := fx.e.ReleaseQuarantine(fx.ctx, w.VersionID, curator, "checked"); err != nil {
 		t.Fatal(err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
-		qs, err := tx.Quarantined(fx.ctx, engine.QuarantineQuery{VersionID: w.VersionID})
-		if err != nil || len(qs) != 1 || qs[0].Status != engine.QuarantineReleased || qs[0].ReleasedAs == "" || qs[0].DecidedBy != curator {
+	fx.view(func(tx memgov.ReadTx) error {
+		qs, err := tx.Quarantined(fx.ctx, memgov.QuarantineQuery{VersionID: w.VersionID})
+		if err != nil || len(qs) != 1 || qs[0].Status != memgov.QuarantineReleased || qs[0].ReleasedAs == "" || qs[0].DecidedBy != curator {
 			t.Errorf("released = %+v, %v", qs, err)
 		}
 		return nil

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/merkle"
 )
 
@@ -26,11 +26,11 @@ func testUpdate(t *testing.T, f Factory) {
 	r := fx.put(ref, "k", "v")
 	size := int64(len(fx.entries()))
 	boom := errors.New("boom")
-	err := fx.s.Update(fx.ctx, func(tx engine.Tx) error {
+	err := fx.s.Update(fx.ctx, func(tx memgov.Tx) error {
 		if err := tx.Append(fx.ctx, pinEntry(t, fx.c.Now(), r.ItemID)); err != nil {
 			return err
 		}
-		if err := tx.RecordOutcome(fx.ctx, engine.Outcome{At: fx.c.Now(), Agent: "agent-a", Status: engine.StatusCommitted}); err != nil {
+		if err := tx.RecordOutcome(fx.ctx, memgov.Outcome{At: fx.c.Now(), Agent: "agent-a", Status: memgov.StatusCommitted}); err != nil {
 			return err
 		}
 		if it, err := tx.Item(fx.ctx, r.ItemID); err != nil || !it.Pinned {
@@ -41,7 +41,7 @@ func testUpdate(t *testing.T, f Factory) {
 	if !errors.Is(err, boom) {
 		t.Fatalf("Update returned %v, want fn's error", err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		if n, err := tx.LogSize(fx.ctx); err != nil || n != size {
 			t.Errorf("LogSize after a rolled-back append = %d, %v; want %d", n, err, size)
 		}
@@ -53,8 +53,8 @@ func testUpdate(t *testing.T, f Factory) {
 		}
 		return nil
 	})
-	fx.update(func(tx engine.Tx) error { return tx.Append(fx.ctx, pinEntry(t, fx.c.Now(), r.ItemID)) })
-	fx.view(func(tx engine.ReadTx) error {
+	fx.update(func(tx memgov.Tx) error { return tx.Append(fx.ctx, pinEntry(t, fx.c.Now(), r.ItemID)) })
+	fx.view(func(tx memgov.ReadTx) error {
 		if n, err := tx.LogSize(fx.ctx); err != nil || n != size+1 {
 			t.Errorf("LogSize after a committed append = %d, %v; want %d", n, err, size+1)
 		}
@@ -67,12 +67,12 @@ func testViewSnapshot(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	fx.put(ref, "a", "alpha")
 	stop := errors.New("stop")
-	err := fx.s.View(fx.ctx, func(tx engine.ReadTx) error {
+	err := fx.s.View(fx.ctx, func(tx memgov.ReadTx) error {
 		before, err := tx.LogSize(fx.ctx)
 		if err != nil {
 			return err
 		}
-		vs, err := tx.Active(fx.ctx, engine.ActiveQuery{MemoryRef: ref})
+		vs, err := tx.Active(fx.ctx, memgov.ActiveQuery{MemoryRef: ref})
 		if err != nil || len(vs) != 1 {
 			t.Fatalf("Active = %d, %v", len(vs), err)
 		}
@@ -81,7 +81,7 @@ func testViewSnapshot(t *testing.T, f Factory) {
 		if err != nil || after != before {
 			t.Errorf("the view saw a later commit: LogSize %d, then %d (%v)", before, after, err)
 		}
-		if vs, err := tx.Active(fx.ctx, engine.ActiveQuery{MemoryRef: ref}); err != nil || len(vs) != 1 {
+		if vs, err := tx.Active(fx.ctx, memgov.ActiveQuery{MemoryRef: ref}); err != nil || len(vs) != 1 {
 			t.Errorf("the view saw a later commit: %d versions, %v", len(vs), err)
 		}
 		return stop
@@ -89,8 +89,8 @@ func testViewSnapshot(t *testing.T, f Factory) {
 	if !errors.Is(err, stop) {
 		t.Fatalf("View returned %v, want fn's error", err)
 	}
-	fx.view(func(tx engine.ReadTx) error {
-		if vs, err := tx.Active(fx.ctx, engine.ActiveQuery{MemoryRef: ref}); err != nil || len(vs) != 2 {
+	fx.view(func(tx memgov.ReadTx) error {
+		if vs, err := tx.Active(fx.ctx, memgov.ActiveQuery{MemoryRef: ref}); err != nil || len(vs) != 2 {
 			t.Errorf("a new view misses the commit: %d versions, %v", len(vs), err)
 		}
 		return nil
@@ -99,7 +99,7 @@ func testViewSnapshot(t *testing.T, f Factory) {
 
 // Info names the implementation; Close succeeds.
 func testInfoClose(t *testing.T, f Factory) {
-	s, _ := f(t)
+	s, _ := f.Open(t)
 	info := s.Info()
 	if info.Type == "" || info.Version == "" {
 		t.Errorf("Info = %+v; want a type and a schema version", info)
@@ -116,13 +116,13 @@ func testMaintenance(t *testing.T, f Factory) {
 	r := fx.put(ref, "k", "one")
 	fx.put(ref, "k", "two")
 	fx.deferred("c7/lang", "Customer 7 wants invoices in German.")
-	approve(t, fx, ref, engine.MemoryPersistent)
+	approve(t, fx, ref, memgov.MemoryPersistent)
 	if _, err := fx.e.Pin(fx.ctx, r.ItemID, curator, ""); err != nil {
 		t.Fatal(err)
 	}
 	var leaves []merkle.Hash
 	var size int64
-	fx.view(func(tx engine.ReadTx) (err error) {
+	fx.view(func(tx memgov.ReadTx) (err error) {
 		if size, err = tx.LogSize(fx.ctx); err != nil {
 			return err
 		}
@@ -158,14 +158,14 @@ func snapshot(t *testing.T, fx *fixture) []string {
 			out = append(out, fmtValue(x))
 		}
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		refs, err := tx.Refs(fx.ctx)
 		if err != nil {
 			return err
 		}
 		add(refs)
 		for _, r := range refs {
-			vs, err := tx.Active(fx.ctx, engine.ActiveQuery{MemoryRef: r.MemoryRef})
+			vs, err := tx.Active(fx.ctx, memgov.ActiveQuery{MemoryRef: r.MemoryRef})
 			if err != nil {
 				return err
 			}
@@ -189,7 +189,7 @@ func snapshot(t *testing.T, fx *fixture) []string {
 				add(b)
 			}
 		}
-		rs, _, err := tx.Reviews(fx.ctx, engine.ReviewQuery{Statuses: []string{engine.ReviewPending, engine.ReviewApproved, engine.ReviewRejected}})
+		rs, _, err := tx.Reviews(fx.ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewPending, memgov.ReviewApproved, memgov.ReviewRejected}})
 		if err != nil {
 			return err
 		}
@@ -197,7 +197,7 @@ func snapshot(t *testing.T, fx *fixture) []string {
 		if err != nil {
 			return err
 		}
-		evs, err := tx.Events(fx.ctx, engine.EventQuery{})
+		evs, err := tx.Events(fx.ctx, memgov.EventQuery{})
 		if err != nil {
 			return err
 		}
@@ -212,7 +212,7 @@ func testCompact(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	fx.put(ref, "k", "Reach Erin at erin@example.com.")
 	fx.put(ref, "other", "The office opens at nine.")
-	if _, err := fx.e.Erase(fx.ctx, engine.EraseRequest{Subject: "erin@example.com", By: curator, Reason: "erasure request"}); err != nil {
+	if _, err := fx.e.Erase(fx.ctx, memgov.EraseRequest{Subject: "erin@example.com", By: curator, Reason: "erasure request"}); err != nil {
 		t.Fatal(err)
 	}
 	before := snapshot(t, fx)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 var telemetryTests = []test{
@@ -23,17 +23,17 @@ func testMetricsData(t *testing.T, f Factory) {
 	fx.c.Advance(time.Hour)
 	since := fx.c.Now()
 	fx.c.Advance(time.Minute)
-	a := fx.put(ref, "a", "alpha", func(p *engine.PutRequest) { p.Layer = engine.Episodic })
+	a := fx.put(ref, "a", "alpha", func(p *memgov.PutRequest) { p.Layer = memgov.Episodic })
 	b := fx.put(ref, "b", "beta")
-	fx.put(ref, "w", "working note", func(p *engine.PutRequest) { p.Layer = engine.Working; p.TTL = time.Minute })
+	fx.put(ref, "w", "working note", func(p *memgov.PutRequest) { p.Layer = memgov.Working; p.TTL = time.Minute })
 	fx.c.Advance(2 * time.Minute) // w is past its TTL; nothing has expired it
 	now := fx.c.Now()
-	fx.update(func(tx engine.Tx) error {
-		for _, o := range []engine.Outcome{
-			{At: since.Add(-time.Minute), Agent: "agent-a", Status: engine.StatusCommitted}, // before the window
-			{At: now, Agent: "agent-a", Layer: engine.Episodic, Status: engine.StatusCommitted, Latency: 1500 * time.Microsecond,
+	fx.update(func(tx memgov.Tx) error {
+		for _, o := range []memgov.Outcome{
+			{At: since.Add(-time.Minute), Agent: "agent-a", Status: memgov.StatusCommitted}, // before the window
+			{At: now, Agent: "agent-a", Layer: memgov.Episodic, Status: memgov.StatusCommitted, Latency: 1500 * time.Microsecond,
 				Stages: map[string]time.Duration{"schema": 200 * time.Microsecond, "commit": time.Millisecond}},
-			{At: now, Agent: "agent-a", Layer: engine.Semantic, Status: engine.StatusRejected, Reason: "SCHEMA_INVALID", Latency: 300 * time.Microsecond},
+			{At: now, Agent: "agent-a", Layer: memgov.Semantic, Status: memgov.StatusRejected, Reason: "SCHEMA_INVALID", Latency: 300 * time.Microsecond},
 		} {
 			if err := tx.RecordOutcome(fx.ctx, o); err != nil {
 				return err
@@ -66,7 +66,7 @@ func testMetricsData(t *testing.T, f Factory) {
 		// A later revalidation of the same version replaces the earlier one.
 		return tx.RecordRevalidation(fx.ctx, b.VersionID, now, false, 0.2)
 	})
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		d, err := tx.MetricsData(fx.ctx, since, now)
 		if err != nil {
 			return err
@@ -76,13 +76,13 @@ func testMetricsData(t *testing.T, f Factory) {
 			t.Fatalf("Outcomes = %+v, want the 2 in the window", d.Outcomes)
 		}
 		o := d.Outcomes[0]
-		if o.Status != engine.StatusCommitted || o.Layer != string(engine.Episodic) || o.LatencyUS != 1500 || o.Stages["schema"] != 200 || o.Stages["commit"] != 1000 {
+		if o.Status != memgov.StatusCommitted || o.Layer != string(memgov.Episodic) || o.LatencyUS != 1500 || o.Stages["schema"] != 200 || o.Stages["commit"] != 1000 {
 			t.Errorf("first outcome = %+v", o)
 		}
-		if o := d.Outcomes[1]; o.Status != engine.StatusRejected || o.Reason != "SCHEMA_INVALID" || o.LatencyUS != 300 {
+		if o := d.Outcomes[1]; o.Status != memgov.StatusRejected || o.Reason != "SCHEMA_INVALID" || o.LatencyUS != 300 {
 			t.Errorf("second outcome = %+v", o)
 		}
-		if len(d.Retrievals) != 1 || d.Retrievals[0] != (engine.RetrievalRow{N: 2, Used: 1}) || d.RetrievalsTotal != 2 {
+		if len(d.Retrievals) != 1 || d.Retrievals[0] != (memgov.RetrievalRow{N: 2, Used: 1}) || d.RetrievalsTotal != 2 {
 			t.Errorf("Retrievals = %+v of %d; want one with feedback (2 returned, 1 used) of 2", d.Retrievals, d.RetrievalsTotal)
 		}
 		st := slices.Clone(d.StalenessMS)
@@ -99,7 +99,7 @@ func testMetricsData(t *testing.T, f Factory) {
 		if d.PastTTL != 1 || d.GCExpired != 0 {
 			t.Errorf("PastTTL = %d, GCExpired = %d; want 1, 0", d.PastTTL, d.GCExpired)
 		}
-		if d.LayerSizes[string(engine.Episodic)] != 1 || d.LayerSizes[string(engine.Semantic)] != 1 || d.LayerSizes[string(engine.Working)] != 1 {
+		if d.LayerSizes[string(memgov.Episodic)] != 1 || d.LayerSizes[string(memgov.Semantic)] != 1 || d.LayerSizes[string(memgov.Working)] != 1 {
 			t.Errorf("LayerSizes = %v", d.LayerSizes)
 		}
 		if len(d.Erasures) != 0 {
@@ -116,11 +116,11 @@ func testMetricsData(t *testing.T, f Factory) {
 // RecordFeedback on an unknown retrieval is ErrNotFound.
 func testFeedbackErrors(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
-	err := fx.s.Update(fx.ctx, func(tx engine.Tx) error {
+	err := fx.s.Update(fx.ctx, func(tx memgov.Tx) error {
 		_, err := tx.RecordFeedback(fx.ctx, "no-such-retrieval", []string{"x"}, fx.c.Now())
 		return err
 	})
-	if !errors.Is(err, engine.ErrNotFound) {
+	if !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("feedback on an unknown retrieval: %v, want ErrNotFound", err)
 	}
 }
@@ -130,21 +130,21 @@ func testComplianceData(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	fx.put("acme/b-bot", "z", "zed")
 	fx.put(ref, "b", "beta")
-	fx.put(ref, "a", "alpha", func(p *engine.PutRequest) { p.TTL = time.Minute })
+	fx.put(ref, "a", "alpha", func(p *memgov.PutRequest) { p.TTL = time.Minute })
 	fx.put(ref, "gone", "Reach Dan at dan@example.com.")
 	fx.c.Advance(time.Hour) // a has expired; it is still ACTIVE until GC runs
-	if _, err := fx.e.Erase(fx.ctx, engine.EraseRequest{Subject: "dan@example.com", By: curator, Reason: "erasure request"}); err != nil {
+	if _, err := fx.e.Erase(fx.ctx, memgov.EraseRequest{Subject: "dan@example.com", By: curator, Reason: "erasure request"}); err != nil {
 		t.Fatal(err)
 	}
-	fx.update(func(tx engine.Tx) error {
-		for _, reason := range []string{engine.ReasonResidency, engine.ReasonResidency, "SCHEMA_INVALID"} {
-			if err := tx.RecordOutcome(fx.ctx, engine.Outcome{At: fx.c.Now(), Agent: "agent-a", Status: engine.StatusRejected, Reason: reason}); err != nil {
+	fx.update(func(tx memgov.Tx) error {
+		for _, reason := range []string{memgov.ReasonResidency, memgov.ReasonResidency, "SCHEMA_INVALID"} {
+			if err := tx.RecordOutcome(fx.ctx, memgov.Outcome{At: fx.c.Now(), Agent: "agent-a", Status: memgov.StatusRejected, Reason: reason}); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		d, err := tx.ComplianceData(fx.ctx)
 		if err != nil {
 			return err
@@ -156,7 +156,7 @@ func testComplianceData(t *testing.T, f Factory) {
 		if want := []string{"acme/b-bot#z", ref + "#a", ref + "#b"}; !slices.Equal(got, want) {
 			t.Errorf("Active = %v, want %v (by memoryRef and key, expired included)", got, want)
 		}
-		if len(d.Erasures) != 1 || d.Erasures[0].Kind != engine.EraseSubject || d.Erasures[0].Items != 1 || d.Erasures[0].Actor != curator || d.Erasures[0].LSN < 1 {
+		if len(d.Erasures) != 1 || d.Erasures[0].Kind != memgov.EraseSubject || d.Erasures[0].Items != 1 || d.Erasures[0].Actor != curator || d.Erasures[0].LSN < 1 {
 			t.Errorf("Erasures = %+v", d.Erasures)
 		}
 		if d.ResidencyRejections != 2 {
@@ -179,11 +179,11 @@ func testTaskOutcomes(t *testing.T, f Factory) {
 	since := fx.c.Now()
 	now := since.Add(time.Minute)
 	a := fx.put(ref, "a", "alpha")
-	fx.update(func(tx engine.Tx) error {
+	fx.update(func(tx memgov.Tx) error {
 		if err := tx.RecordRetrieval(fx.ctx, "ret-1", executor, ref, now, map[string]time.Duration{a.ItemID: time.Second}); err != nil {
 			return err
 		}
-		for _, o := range []engine.TaskOutcomeRow{
+		for _, o := range []memgov.TaskOutcomeRow{
 			{ID: "old", At: since.Add(-time.Minute), Principal: executor, Success: true}, // before the window
 			{RetrievalID: "ret-1", At: now, Principal: executor, Success: true},
 			{RetrievalID: "ret-1", At: now, Principal: executor, Success: false, MemoryCaused: true, Note: "stale address"}, // replaces
@@ -194,17 +194,17 @@ func testTaskOutcomes(t *testing.T, f Factory) {
 				return err
 			}
 		}
-		if err := tx.RecordTaskOutcome(fx.ctx, engine.TaskOutcomeRow{RetrievalID: "no-such", At: now, Principal: executor}); !errors.Is(err, engine.ErrNotFound) {
+		if err := tx.RecordTaskOutcome(fx.ctx, memgov.TaskOutcomeRow{RetrievalID: "no-such", At: now, Principal: executor}); !errors.Is(err, memgov.ErrNotFound) {
 			t.Errorf("an unknown retrieval: %v, want ErrNotFound", err)
 		}
 		return nil
 	})
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		d, err := tx.MetricsData(fx.ctx, since, now)
 		if err != nil {
 			return err
 		}
-		got := map[string]engine.TaskOutcomeRow{}
+		got := map[string]memgov.TaskOutcomeRow{}
 		for _, o := range d.Tasks {
 			got[o.ID] = o
 		}

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 // TopicCandidates finds the live versions of one ref and layer whose text
@@ -15,11 +15,11 @@ func testTopicCandidates(t *testing.T, f Factory) {
 	dana := fx.put(ref, "dana/manager", "Dana's manager is Priya, who joined the Lisbon office in 2019.")
 	office := fx.put(ref, "office/hours", "The Lisbon office opens at nine.")
 	fx.put(ref, "weather", "It rained all day in Porto.")
-	fx.put(ref, "dana/episode", "Dana visited the Lisbon office with Priya.", func(p *engine.PutRequest) { p.Layer = engine.Episodic })
+	fx.put(ref, "dana/episode", "Dana visited the Lisbon office with Priya.", func(p *memgov.PutRequest) { p.Layer = memgov.Episodic })
 	fx.put("acme/other", "dana/manager", "Dana's manager is Priya, who joined the Lisbon office in 2019.")
 	old := fx.put(ref, "old", "The Lisbon office closes at five.")
 	fx.put(ref, "old", "The Porto warehouse closes at six.")
-	qf, err := engine.FeaturesOf(json.RawMessage(`{"text":"Dana's manager is Tomás."}`))
+	qf, err := fx.e.IndexFeatures(json.RawMessage(`{"text":"Dana's manager is Tomás."}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,15 +27,15 @@ func testTopicCandidates(t *testing.T, f Factory) {
 	if subject == "" {
 		t.Fatal("no subject extracted from the query text: the subject case cannot fail")
 	}
-	fx.view(func(tx engine.ReadTx) error {
-		cs, err := tx.TopicCandidates(fx.ctx, engine.TopicQuery{MemoryRef: ref, Layer: engine.Semantic, Text: "Who manages Dana at the Lisbon office?", Limit: 10})
+	fx.view(func(tx memgov.ReadTx) error {
+		cs, err := tx.TopicCandidates(fx.ctx, memgov.TopicQuery{MemoryRef: ref, Layer: memgov.Semantic, Text: "Who manages Dana at the Lisbon office?", Limit: 10})
 		if err != nil {
 			return err
 		}
 		got := map[string]bool{}
 		for _, c := range cs {
 			got[c.VersionID] = true
-			if c.Layer != engine.Semantic || c.State != engine.Active || c.Text == "" || len(c.Embedding) == 0 {
+			if c.Layer != memgov.Semantic || c.State != memgov.Active || c.Text == "" || len(c.Embedding) == 0 {
 				t.Errorf("candidate %s: %+v", c.Key, c)
 			}
 			if c.Key == "weather" || c.VersionID == old.VersionID {
@@ -45,24 +45,24 @@ func testTopicCandidates(t *testing.T, f Factory) {
 		if len(cs) != 2 || cs[0].VersionID != dana.VersionID || !got[office.VersionID] {
 			t.Errorf("full-text candidates = %+v, want dana/manager then office/hours", candidateKeys(cs))
 		}
-		if cs, err := tx.TopicCandidates(fx.ctx, engine.TopicQuery{MemoryRef: ref, Layer: engine.Semantic, Text: "Lisbon office", Limit: 1}); err != nil || len(cs) != 1 {
+		if cs, err := tx.TopicCandidates(fx.ctx, memgov.TopicQuery{MemoryRef: ref, Layer: memgov.Semantic, Text: "Lisbon office", Limit: 1}); err != nil || len(cs) != 1 {
 			t.Errorf("limit 1 = %v, %v", candidateKeys(cs), err)
 		}
-		cs, err = tx.TopicCandidates(fx.ctx, engine.TopicQuery{MemoryRef: ref, Layer: engine.Semantic, Subject: subject})
+		cs, err = tx.TopicCandidates(fx.ctx, memgov.TopicQuery{MemoryRef: ref, Layer: memgov.Semantic, Subject: subject})
 		if err != nil || len(cs) != 1 || cs[0].VersionID != dana.VersionID {
 			t.Errorf("by subject %q = %v, %v", subject, candidateKeys(cs), err)
 		}
-		if cs, err := tx.TopicCandidates(fx.ctx, engine.TopicQuery{MemoryRef: ref, Layer: engine.Semantic, Text: "the of and \" * OR NEAR("}); err != nil || len(cs) != 0 {
+		if cs, err := tx.TopicCandidates(fx.ctx, memgov.TopicQuery{MemoryRef: ref, Layer: memgov.Semantic, Text: "the of and \" * OR NEAR("}); err != nil || len(cs) != 0 {
 			t.Errorf("a query of stop words and FTS syntax = %v, %v", candidateKeys(cs), err)
 		}
-		if cs, err := tx.TopicCandidates(fx.ctx, engine.TopicQuery{MemoryRef: "acme/nobody", Layer: engine.Semantic, Text: "Dana Lisbon office"}); err != nil || len(cs) != 0 {
+		if cs, err := tx.TopicCandidates(fx.ctx, memgov.TopicQuery{MemoryRef: "acme/nobody", Layer: memgov.Semantic, Text: "Dana Lisbon office"}); err != nil || len(cs) != 0 {
 			t.Errorf("another ref's versions = %v, %v", candidateKeys(cs), err)
 		}
 		return nil
 	})
 }
 
-func candidateKeys(cs []engine.Candidate) []string {
+func candidateKeys(cs []memgov.Candidate) []string {
 	var out []string
 	for _, c := range cs {
 		out = append(out, c.Key)
@@ -78,30 +78,30 @@ func testModelVectors(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	a := fx.put(ref, "a", "Dana's manager is Priya.")
 	b := fx.put(ref, "b", "The Lisbon office opens at nine.")
-	ep := fx.put(ref, "ep", "Dana visited Lisbon.", func(p *engine.PutRequest) { p.Layer = engine.Episodic })
-	fx.put(ref, "w", "Scratch note.", func(p *engine.PutRequest) { p.Layer = engine.Working })
+	ep := fx.put(ref, "ep", "Dana visited Lisbon.", func(p *memgov.PutRequest) { p.Layer = memgov.Episodic })
+	fx.put(ref, "w", "Scratch note.", func(p *memgov.PutRequest) { p.Layer = memgov.Working })
 	old := fx.put(ref, "old", "The office closes at five.")
 	fx.put(ref, "old", "The office closes at six.")
-	put := func(v engine.ModelVector) {
+	put := func(v memgov.ModelVector) {
 		t.Helper()
-		if err := fx.s.Update(fx.ctx, func(tx engine.Tx) error { return tx.PutModelVector(fx.ctx, v) }); err != nil {
+		if err := fx.s.Update(fx.ctx, func(tx memgov.Tx) error { return tx.PutModelVector(fx.ctx, v) }); err != nil {
 			t.Fatal(err)
 		}
 	}
-	put(engine.ModelVector{VersionID: a.VersionID, MemoryRef: ref, Layer: engine.Semantic, Model: "m1", Vector: []byte("v-a-1")})
-	put(engine.ModelVector{VersionID: a.VersionID, MemoryRef: ref, Layer: engine.Semantic, Model: "m1", Vector: []byte("v-a-2")}) // replaces
-	put(engine.ModelVector{VersionID: a.VersionID, MemoryRef: ref, Layer: engine.Semantic, Model: "m0", Vector: []byte("v-a-0")})
-	put(engine.ModelVector{VersionID: ep.VersionID, MemoryRef: ref, Layer: engine.Episodic, Model: "m1", Vector: []byte("v-ep")})
-	put(engine.ModelVector{VersionID: old.VersionID, MemoryRef: ref, Layer: engine.Semantic, Model: "m1", Vector: []byte("v-old")})
-	fx.view(func(tx engine.ReadTx) error {
-		vs, err := tx.ModelVectors(fx.ctx, ref, engine.Semantic, "m1")
+	put(memgov.ModelVector{VersionID: a.VersionID, MemoryRef: ref, Layer: memgov.Semantic, Model: "m1", Vector: []byte("v-a-1")})
+	put(memgov.ModelVector{VersionID: a.VersionID, MemoryRef: ref, Layer: memgov.Semantic, Model: "m1", Vector: []byte("v-a-2")}) // replaces
+	put(memgov.ModelVector{VersionID: a.VersionID, MemoryRef: ref, Layer: memgov.Semantic, Model: "m0", Vector: []byte("v-a-0")})
+	put(memgov.ModelVector{VersionID: ep.VersionID, MemoryRef: ref, Layer: memgov.Episodic, Model: "m1", Vector: []byte("v-ep")})
+	put(memgov.ModelVector{VersionID: old.VersionID, MemoryRef: ref, Layer: memgov.Semantic, Model: "m1", Vector: []byte("v-old")})
+	fx.view(func(tx memgov.ReadTx) error {
+		vs, err := tx.ModelVectors(fx.ctx, ref, memgov.Semantic, "m1")
 		if err != nil {
 			return err
 		}
 		if len(vs) != 1 || vs[0].VersionID != a.VersionID || string(vs[0].Vector) != "v-a-2" || vs[0].Model != "m1" {
 			t.Errorf("ModelVectors(SEMANTIC, m1) = %+v", vs)
 		}
-		if vs, err := tx.ModelVectors(fx.ctx, ref, engine.Semantic, "m2"); err != nil || len(vs) != 0 {
+		if vs, err := tx.ModelVectors(fx.ctx, ref, memgov.Semantic, "m2"); err != nil || len(vs) != 0 {
 			t.Errorf("another model's vectors = %+v, %v", vs, err)
 		}
 		todo, counts, err := tx.VectorTodo(fx.ctx, "m1", 10)

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov"
 )
 
 var workspaceTests = []test{
@@ -17,7 +17,7 @@ func (fx *fixture) wsWrite(wsRef, key, body string) {
 	req := request(executor, wsRef, key, body)
 	req["observation_type"] = "tool_result_verified"
 	req["evidence_refs"] = []any{map[string]any{"source_type": "API_RESPONSE", "source_uri": "erp://runbook/1", "authority": 0.95}}
-	if r := fx.write(req); r.Status != engine.StatusCommitted {
+	if r := fx.write(req); r.Status != memgov.StatusCommitted {
 		fx.t.Fatalf("workspace write: %+v", r)
 	}
 }
@@ -27,7 +27,7 @@ func (fx *fixture) wsWrite(wsRef, key, body string) {
 func testWorkspaces(t *testing.T, f Factory) {
 	fx := newFixture(t, f)
 	const base = "acme/shared"
-	episodic := func(p *engine.PutRequest) { p.Layer = engine.Episodic }
+	episodic := func(p *memgov.PutRequest) { p.Layer = memgov.Episodic }
 	fx.put(base, "a", "the deploy window is on tuesdays", episodic)
 	fx.put(base, "c", "the old runbook lives in the wiki", episodic)
 	ws, err := fx.e.CreateWorkspace(fx.ctx, executor, base, "task-1")
@@ -40,13 +40,13 @@ func testWorkspaces(t *testing.T, f Factory) {
 		t.Fatal(err)
 	}
 	plain := fx.deferred("c7/lang", "Customer 7 wants invoices in German.")
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		got, err := tx.WorkspaceByID(fx.ctx, ws.ID)
 		if err != nil || got.ID != ws.ID || got.Name != "task-1" || got.Ref != ws.Ref || got.BaseRef != base || got.Owner != executor ||
-			got.Status != engine.WorkspaceOpen || got.BaseLSN != ws.BaseLSN || got.BaseLSN < 1 || !got.CreatedAt.Equal(ws.CreatedAt) {
+			got.Status != memgov.WorkspaceOpen || got.BaseLSN != ws.BaseLSN || got.BaseLSN < 1 || !got.CreatedAt.Equal(ws.CreatedAt) {
 			t.Errorf("WorkspaceByID = %+v, %v; want %+v", got, err, ws)
 		}
-		if _, err := tx.WorkspaceByID(fx.ctx, "no-such-workspace"); !errors.Is(err, engine.ErrNotFound) {
+		if _, err := tx.WorkspaceByID(fx.ctx, "no-such-workspace"); !errors.Is(err, memgov.ErrNotFound) {
 			t.Errorf("unknown workspace: %v, want ErrNotFound", err)
 		}
 		if got, found, err := tx.WorkspaceByRef(fx.ctx, ws.Ref); err != nil || !found || got.ID != ws.ID {
@@ -69,16 +69,16 @@ func testWorkspaces(t *testing.T, f Factory) {
 	if err != nil || len(mr.Changes) != 3 {
 		t.Fatalf("submit = %+v, %v", mr, err)
 	}
-	change := map[string]engine.WorkspaceChange{}
+	change := map[string]memgov.WorkspaceChange{}
 	for _, c := range mr.Changes {
 		change[c.Key] = c
 	}
-	fx.view(func(tx engine.ReadTx) error {
+	fx.view(func(tx memgov.ReadTx) error {
 		ws, err := tx.WorkspaceByID(fx.ctx, ws.ID)
-		if err != nil || ws.Status != engine.WorkspaceSubmitted || len(ws.Request) == 0 {
+		if err != nil || ws.Status != memgov.WorkspaceSubmitted || len(ws.Request) == 0 {
 			t.Errorf("submitted workspace = %+v, %v", ws, err)
 		}
-		for _, c := range []struct{ tenant string }{{"acme"}, {""}, {engine.AllTenants}} {
+		for _, c := range []struct{ tenant string }{{"acme"}, {""}, {memgov.AllTenants}} {
 			list, err := tx.WorkspaceList(fx.ctx, c.tenant)
 			if err != nil || len(list) != 2 || list[0].ID != ws.ID || list[1].ID != other.ID {
 				t.Errorf("WorkspaceList(%q) = %+v, %v; want both, by creation", c.tenant, list, err)
@@ -103,7 +103,7 @@ func testWorkspaces(t *testing.T, f Factory) {
 	})
 	decide := func(key string, approve bool) {
 		t.Helper()
-		d := engine.Decision{ReviewID: change[key].ReviewID, Reviewer: curator, Approve: approve}
+		d := memgov.Decision{ReviewID: change[key].ReviewID, Reviewer: curator, Approve: approve}
 		if !approve {
 			d.Code = "FACTUAL_ERROR"
 		}
@@ -113,7 +113,7 @@ func testWorkspaces(t *testing.T, f Factory) {
 	}
 	counts := func(ref string, wantOpen, wantApproved int) {
 		t.Helper()
-		fx.view(func(tx engine.ReadTx) error {
+		fx.view(func(tx memgov.ReadTx) error {
 			if open, approved, err := tx.WorkspaceReviewCounts(fx.ctx, ref); err != nil || open != wantOpen || approved != wantApproved {
 				t.Errorf("WorkspaceReviewCounts(%s) = %d open, %d approved, %v; want %d, %d", ref, open, approved, err, wantOpen, wantApproved)
 			}

@@ -10,8 +10,10 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/cmd/memgov/demo"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -55,7 +57,7 @@ func TestDemoStory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Writes < 100 || rep.Outcomes[engine.StatusCommitted] == 0 || rep.Outcomes[engine.StatusDeferred] == 0 || rep.Outcomes[engine.StatusRejected] == 0 {
+	if rep.Writes < 100 || rep.Outcomes[memgov.StatusCommitted] == 0 || rep.Outcomes[memgov.StatusDeferred] == 0 || rep.Outcomes[memgov.StatusRejected] == 0 {
 		t.Fatalf("report: %+v", rep)
 	}
 	if now := eng.Now(); !now.Equal(end) {
@@ -64,13 +66,13 @@ func TestDemoStory(t *testing.T) {
 
 	// The review queue: open reviews, SYNC_BLOCK ones among them, with
 	// deadlines still ahead.
-	rs, total, err := eng.Reviews(ctx, engine.ReviewQuery{Limit: 500})
+	rs, total, err := eng.Reviews(ctx, memgov.ReviewQuery{Limit: 500})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sync := 0
 	for _, r := range rs {
-		if r.Tier == engine.TierSync {
+		if r.Tier == memgov.TierSync {
 			sync++
 			if !r.DueAt.After(end) {
 				t.Errorf("SYNC_BLOCK review %s of %s is already due (%s)", r.ID, r.MemoryRef, r.DueAt)
@@ -82,7 +84,7 @@ func TestDemoStory(t *testing.T) {
 	}
 
 	// Two drifted agents, each against its approved baseline.
-	ds, err := eng.ListDrift(ctx, engine.DriftQuery{OpenOnly: true})
+	ds, err := eng.ListDrift(ctx, memgov.DriftQuery{OpenOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +97,7 @@ func TestDemoStory(t *testing.T) {
 		t.Fatalf("open drift in %v", refs)
 	}
 	for _, d := range ds {
-		v, err := eng.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: d.MemoryRef})
+		v, err := eng.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: d.MemoryRef})
 		if err != nil || !v.Drift || v.DriftID != d.ID {
 			t.Fatalf("verify %s: %+v %v", d.MemoryRef, v, err)
 		}
@@ -123,7 +125,7 @@ func TestDemoStory(t *testing.T) {
 	}
 
 	// Proposals in every state a reviewer meets.
-	ps, err := eng.ListProposals(ctx, engine.ProposalQuery{Limit: 100})
+	ps, err := eng.ListProposals(ctx, memgov.ProposalQuery{Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +133,7 @@ func TestDemoStory(t *testing.T) {
 	for _, p := range ps {
 		states[p.State]++
 	}
-	for _, st := range []string{engine.ProposalDraft, engine.ProposalRevised, engine.ProposalApplied, engine.ProposalRejected, engine.ProposalArchived} {
+	for _, st := range []string{memgov.ProposalDraft, memgov.ProposalRevised, engine.ProposalApplied, memgov.ProposalRejected, memgov.ProposalArchived} {
 		if states[st] == 0 {
 			t.Errorf("no %s proposal: %v", st, states)
 		}
@@ -167,7 +169,7 @@ func TestStoryDecisionsFollowReviewRules(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "needs a note") || !strings.Contains(err.Error(), "line 5") {
 		t.Fatalf("a rejection without a note: %v", err)
 	}
-	if _, n, err := eng.Reviews(ctx, engine.ReviewQuery{}); err != nil || n != 1 {
+	if _, n, err := eng.Reviews(ctx, memgov.ReviewQuery{}); err != nil || n != 1 {
 		t.Fatalf("open reviews after the refused rejection: %d %v", n, err)
 	}
 	es, err := eng.LogTail(ctx, 0, 100)
@@ -175,7 +177,7 @@ func TestStoryDecisionsFollowReviewRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range es {
-		if e.Op == engine.OpReject {
+		if e.Op == oplog.Reject {
 			t.Fatalf("a refused rejection was logged: %+v", e)
 		}
 	}
@@ -195,7 +197,7 @@ func TestStoryDecisionsFollowReviewRules(t *testing.T) {
 		t.Fatalf("seed: %+v %v", rep, err)
 	}
 	es, err = eng.LogTail(ctx, 0, 1)
-	if err != nil || len(es) != 1 || es[0].Op != engine.OpReject || es[0].Actor != "jane" {
+	if err != nil || len(es) != 1 || es[0].Op != oplog.Reject || es[0].Actor != "jane" {
 		t.Fatalf("last entry: %+v %v", es, err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
 )
@@ -192,7 +193,7 @@ func reenact(ctx context.Context, fsys fs.FS, o Options, eng *engine.Engine, c *
 func (l *loader) readPlan(b []byte) (livePlan, error) {
 	var p livePlan
 	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 64*1024), engine.MaxRequestBytes)
+	sc.Buffer(make([]byte, 64*1024), memgov.MaxRequestBytes)
 	line, scene := 0, -1
 	for sc.Scan() {
 		line++
@@ -262,7 +263,7 @@ func (l *loader) stillLive(ctx context.Context, st Step) (bool, error) {
 	case "":
 		return false, nil
 	case UnlessSyncPending:
-		rs, _, err := l.eng.Reviews(ctx, engine.ReviewQuery{Tier: engine.TierSync, Now: now})
+		rs, _, err := l.eng.Reviews(ctx, memgov.ReviewQuery{Tier: memgov.TierSync, Now: now})
 		if err != nil {
 			return false, err
 		}
@@ -273,7 +274,7 @@ func (l *loader) stillLive(ctx context.Context, st Step) (bool, error) {
 		}
 		return false, nil
 	case UnlessDriftOpen:
-		ds, err := l.eng.ListDrift(ctx, engine.DriftQuery{MemoryRef: st.Ref, OpenOnly: true})
+		ds, err := l.eng.ListDrift(ctx, memgov.DriftQuery{MemoryRef: st.Ref, OpenOnly: true})
 		if err != nil {
 			return false, err
 		}
@@ -282,7 +283,7 @@ func (l *loader) stillLive(ctx context.Context, st Step) (bool, error) {
 		r, err := l.escalated(ctx, st)
 		return r != nil, err
 	case UnlessQuarantined:
-		qs, err := l.eng.Quarantined(ctx, engine.QuarantineQuery{Status: engine.QuarantineOpen, Agent: st.Agent, Limit: 1})
+		qs, err := l.eng.Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen, Agent: st.Agent, Limit: 1})
 		if err != nil {
 			return false, err
 		}
@@ -293,8 +294,8 @@ func (l *loader) stillLive(ctx context.Context, st Step) (bool, error) {
 
 // escalated is an escalated review of the step's ref, of an item whose key
 // starts with the step's key; nil if there is none.
-func (l *loader) escalated(ctx context.Context, st Step) (*engine.Review, error) {
-	rs, _, err := l.eng.Reviews(ctx, engine.ReviewQuery{Statuses: []string{engine.ReviewEscalated}, Now: l.clock.t, Limit: 100000})
+func (l *loader) escalated(ctx context.Context, st Step) (*memgov.Review, error) {
+	rs, _, err := l.eng.Reviews(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewEscalated}, Now: l.clock.t, Limit: 100000})
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +318,7 @@ func (l *loader) keyHas(ctx context.Context, id, prefix string) (bool, error) {
 		return true, nil
 	}
 	it, err := l.eng.Item(ctx, id)
-	if errors.Is(err, engine.ErrNotFound) {
+	if errors.Is(err, memgov.ErrNotFound) {
 		return false, nil // erased since
 	}
 	if err != nil {
@@ -334,13 +335,13 @@ func (l *loader) escalate(ctx context.Context, st Step) error {
 	if err != nil {
 		return err
 	}
-	rs, _, err := l.eng.Reviews(ctx, engine.ReviewQuery{Statuses: []string{engine.ReviewPending}, Now: l.clock.t, Limit: 100000})
+	rs, _, err := l.eng.Reviews(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewPending}, Now: l.clock.t, Limit: 100000})
 	if err != nil {
 		return err
 	}
-	var newest *engine.Review
+	var newest *memgov.Review
 	for i, r := range rs {
-		if r.MemoryRef != st.Ref || r.Tier == engine.TierSync {
+		if r.MemoryRef != st.Ref || r.Tier == memgov.TierSync {
 			continue
 		}
 		if newest != nil && !r.CreatedAt.After(newest.CreatedAt) {
@@ -366,7 +367,7 @@ func (l *loader) ack(ctx context.Context, st Step) error {
 	if err != nil {
 		return err
 	}
-	ds, err := l.eng.ListDrift(ctx, engine.DriftQuery{MemoryRef: st.Ref, OpenOnly: true})
+	ds, err := l.eng.ListDrift(ctx, memgov.DriftQuery{MemoryRef: st.Ref, OpenOnly: true})
 	if err != nil {
 		return err
 	}

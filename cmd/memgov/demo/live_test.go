@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/cmd/memgov/demo"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/store/sqlite"
@@ -50,7 +51,7 @@ func TestReenactAWeekLater(t *testing.T) {
 	}
 	t.Logf("re-enacted: %+v", rep)
 	eng := engine.New(s, []byte(testKey), engine.WithClock(func() time.Time { return later }), engine.WithPolicy(pol))
-	rs, _, err := eng.Reviews(ctx, engine.ReviewQuery{Tier: engine.TierSync, Now: later})
+	rs, _, err := eng.Reviews(ctx, memgov.ReviewQuery{Tier: memgov.TierSync, Now: later})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,14 +64,14 @@ func TestReenactAWeekLater(t *testing.T) {
 	if !live["acme/billing-agent"] || !live["initech/sales-agent"] {
 		t.Fatalf("live SYNC_BLOCK reviews: %v of %d", live, len(rs))
 	}
-	ds, err := eng.ListDrift(ctx, engine.DriftQuery{MemoryRef: "acme/billing-agent", OpenOnly: true})
+	ds, err := eng.ListDrift(ctx, memgov.DriftQuery{MemoryRef: "acme/billing-agent", OpenOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ds) != 1 || ds[0].Policy != "deny-on-drift" || ds[0].DetectedAt.Before(later) {
 		t.Fatalf("billing drift: %+v", ds)
 	}
-	esc, _, err := eng.Reviews(ctx, engine.ReviewQuery{Statuses: []string{engine.ReviewEscalated}, Now: later})
+	esc, _, err := eng.Reviews(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewEscalated}, Now: later})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
 )
@@ -163,7 +164,7 @@ func Load(ctx context.Context, fsys fs.FS, o Options) (Report, error) {
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), engine.MaxRequestBytes)
+	sc.Buffer(make([]byte, 64*1024), memgov.MaxRequestBytes)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -304,11 +305,11 @@ func (l *loader) step(ctx context.Context, st Step) error {
 		}
 		l.clock.set(target)
 	case "principal":
-		role, err := engine.ParseRole(st.Role)
+		role, err := memgov.ParseRole(st.Role)
 		if err != nil {
 			return err
 		}
-		_, err = l.eng.AddPrincipal(ctx, engine.Principal{ID: st.ID, Role: role, Tenant: st.Tenant}, "memgov-seed")
+		_, err = l.eng.AddPrincipal(ctx, memgov.Principal{ID: st.ID, Role: role, Tenant: st.Tenant}, "memgov-seed")
 		return err
 	case "write":
 		res, err := l.write(ctx, st.Request)
@@ -321,7 +322,7 @@ func (l *loader) step(ctx context.Context, st Step) error {
 		if st.Tier != "" && res.Tier != st.Tier {
 			return fmt.Errorf("expected a %s review, got %s %q (%s): %s", st.Tier, res.Status, res.Tier, res.Reason, res.Detail)
 		}
-		if st.Approve && res.Status == engine.StatusDeferred && res.ReviewID != "" {
+		if st.Approve && res.Status == memgov.StatusDeferred && res.ReviewID != "" {
 			// A fact a person has vouched for: approved as the step's person.
 			svc, err := l.person(ctx, st.By)
 			if err != nil {
@@ -371,7 +372,7 @@ func (l *loader) step(ctx context.Context, st Step) error {
 		if err != nil {
 			return err
 		}
-		_, err = svc.Drift().ApproveBaseline(ctx, engine.ApproveRequest{MemoryRef: st.Ref, MemoryType: engine.MemoryType(st.Type),
+		_, err = svc.Drift().ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: st.Ref, MemoryType: memgov.MemoryType(st.Type),
 			TTLSeconds: st.TTL, DriftPolicy: st.Policy, Level: st.Level, Owner: st.Owner, Reason: "demo baseline"})
 		return err
 	case "proposal":
@@ -397,7 +398,7 @@ func (l *loader) step(ctx context.Context, st Step) error {
 		if st.By != "" {
 			actor = st.By
 		}
-		res, err := l.eng.VerifyMemory(ctx, engine.VerifyRequest{MemoryRef: st.Ref, Actor: actor})
+		res, err := l.eng.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: st.Ref, Actor: actor})
 		if err != nil {
 			return err
 		}
@@ -412,15 +413,15 @@ func (l *loader) step(ctx context.Context, st Step) error {
 	return nil
 }
 
-func (l *loader) write(ctx context.Context, raw json.RawMessage) (engine.WriteResult, error) {
+func (l *loader) write(ctx context.Context, raw json.RawMessage) (memgov.WriteResult, error) {
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return engine.WriteResult{}, err
+		return memgov.WriteResult{}, err
 	}
 	if d, ok := m["deadline_in"].(string); ok {
 		dd, err := ParseDuration(d)
 		if err != nil {
-			return engine.WriteResult{}, err
+			return memgov.WriteResult{}, err
 		}
 		m["deadline"] = l.clock.t.Add(dd).Format(time.RFC3339Nano)
 		delete(m, "deadline_in")
@@ -433,9 +434,9 @@ func (l *loader) write(ctx context.Context, raw json.RawMessage) (engine.WriteRe
 		}
 	}
 	b, _ := json.Marshal(m)
-	req, err := engine.DecodeWriteRequest(b)
+	req, err := memgov.DecodeWriteRequest(b)
 	if err != nil {
-		return engine.WriteResult{}, err
+		return memgov.WriteResult{}, err
 	}
 	res, err := l.eng.Write(ctx, req)
 	if err != nil {
@@ -524,10 +525,10 @@ func (l *loader) generate(ctx context.Context, st Step) error {
 		if err != nil {
 			return err
 		}
-		if res.Status == engine.StatusCommitted && l.last != nil {
+		if res.Status == memgov.StatusCommitted && l.last != nil {
 			l.last[st.Ref], _ = req["key"].(string)
 		}
-		if (st.Approve || st.RejectDeferred) && res.Status == engine.StatusDeferred && res.ReviewID != "" {
+		if (st.Approve || st.RejectDeferred) && res.Status == memgov.StatusDeferred && res.ReviewID != "" {
 			l.clock.t = l.clock.t.Add(every / 2)
 			svc, err := l.person(ctx, st.By)
 			if err != nil {
@@ -557,7 +558,7 @@ func (l *loader) decide(ctx context.Context, st Step) error {
 	if err != nil {
 		return err
 	}
-	rs, _, err := l.eng.Reviews(ctx, engine.ReviewQuery{})
+	rs, _, err := l.eng.Reviews(ctx, memgov.ReviewQuery{})
 	if err != nil {
 		return err
 	}
@@ -578,16 +579,16 @@ func (l *loader) decide(ctx context.Context, st Step) error {
 // proposal creates a reviewable-learning proposal, or moves one, found by its
 // title, through revise (its owner) or apply, reject or archive (a person).
 func (l *loader) proposal(ctx context.Context, st Step) error {
-	in := engine.ProposalInput{Kind: st.Kind, Title: st.Title, Artifact: st.Artifact, Rationale: st.Rationale, SourceRunIDs: st.Runs}
+	in := memgov.ProposalInput{Kind: st.Kind, Title: st.Title, Artifact: st.Artifact, Rationale: st.Rationale, SourceRunIDs: st.Runs}
 	if st.Action == "create" {
 		_, err := l.eng.CreateProposal(ctx, in, st.By)
 		return err
 	}
-	ps, err := l.eng.ListProposals(ctx, engine.ProposalQuery{})
+	ps, err := l.eng.ListProposals(ctx, memgov.ProposalQuery{})
 	if err != nil {
 		return err
 	}
-	var pr engine.Proposal
+	var pr memgov.Proposal
 	for _, p := range ps {
 		if p.Title == st.Title {
 			pr = p
@@ -620,7 +621,7 @@ func (l *loader) proposal(ctx context.Context, st Step) error {
 // read is an agent reading a page of its memory; with start > 0 it reports
 // which of the returned entries it used (retrieval precision, spec §12.12.4).
 func (l *loader) read(ctx context.Context, st Step) error {
-	snap, err := l.eng.ReadAs(ctx, st.Agent, engine.ReadQuery{MemoryRef: st.Ref, Limit: max(st.Count, 1), AfterKey: st.Key})
+	snap, err := l.eng.ReadAs(ctx, st.Agent, memgov.ReadQuery{MemoryRef: st.Ref, Limit: max(st.Count, 1), AfterKey: st.Key})
 	if err != nil {
 		return err
 	}

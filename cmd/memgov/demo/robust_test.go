@@ -9,8 +9,10 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/cmd/memgov/demo"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/review"
 	"github.com/memgov/memgov/store/sqlite"
 )
@@ -97,7 +99,7 @@ func actOnEverything(t *testing.T, ctx context.Context, eng *engine.Engine, roun
 		return review.New(eng, p)
 	}
 	cur, op := person("demo-curator"), person("demo-operator")
-	rs, _, err := eng.Reviews(ctx, engine.ReviewQuery{Statuses: []string{engine.ReviewPending, engine.ReviewEscalated}, Limit: 10000})
+	rs, _, err := eng.Reviews(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewPending, memgov.ReviewEscalated}, Limit: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +115,7 @@ func actOnEverything(t *testing.T, ctx context.Context, eng *engine.Engine, roun
 			continue
 		}
 		did["decided"]++
-		if r.Tier == engine.TierSync {
+		if r.Tier == memgov.TierSync {
 			did["sync decided"]++
 		}
 	}
@@ -121,7 +123,7 @@ func actOnEverything(t *testing.T, ctx context.Context, eng *engine.Engine, roun
 	if _, err := op.Drift().VerifyBaselined(ctx); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := eng.ListDrift(ctx, engine.DriftQuery{OpenOnly: true})
+	ds, err := eng.ListDrift(ctx, memgov.DriftQuery{OpenOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +139,7 @@ func actOnEverything(t *testing.T, ctx context.Context, eng *engine.Engine, roun
 		did["acked"]++
 	}
 	for _, ref := range sceneRefs {
-		snap, err := eng.Read(ctx, engine.ReadQuery{MemoryRef: ref, Limit: 100000})
+		snap, err := eng.Read(ctx, memgov.ReadQuery{MemoryRef: ref, Limit: 100000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +166,7 @@ func actOnEverything(t *testing.T, ctx context.Context, eng *engine.Engine, roun
 		subjects = nil
 	}
 	for _, subject := range subjects {
-		rep, err := eng.Erase(ctx, engine.EraseRequest{Subject: subject, By: "demo-curator", Reason: "erasure request"})
+		rep, err := eng.Erase(ctx, memgov.EraseRequest{Subject: subject, By: "demo-curator", Reason: "erasure request"})
 		if err != nil {
 			refused(did, t, err)
 			continue
@@ -178,7 +180,7 @@ func actOnEverything(t *testing.T, ctx context.Context, eng *engine.Engine, roun
 		t.Fatal(err)
 	}
 	for i, q := range qs {
-		if q.Status != engine.QuarantineOpen {
+		if q.Status != memgov.QuarantineOpen {
 			continue
 		}
 		if (i+round)%2 == 0 {
@@ -204,7 +206,7 @@ func refused(did map[string]int, t *testing.T, err error) {
 // checkLive finds what a person opening the demo must see.
 func checkLive(t *testing.T, ctx context.Context, eng *engine.Engine, now time.Time, since int64, round int) {
 	t.Helper()
-	rs, _, err := eng.Reviews(ctx, engine.ReviewQuery{Tier: engine.TierSync, Now: now, Limit: 10000})
+	rs, _, err := eng.Reviews(ctx, memgov.ReviewQuery{Tier: memgov.TierSync, Now: now, Limit: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,14 +219,14 @@ func checkLive(t *testing.T, ctx context.Context, eng *engine.Engine, now time.T
 	if !live["acme/billing-agent"] || !live["initech/sales-agent"] {
 		t.Errorf("round %d: live SYNC_BLOCK reviews on %v, want the billing and the sales agents", round, live)
 	}
-	ds, err := eng.ListDrift(ctx, engine.DriftQuery{MemoryRef: "acme/billing-agent", OpenOnly: true})
+	ds, err := eng.ListDrift(ctx, memgov.DriftQuery{MemoryRef: "acme/billing-agent", OpenOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ds) != 1 || ds[0].Policy != "deny-on-drift" {
 		t.Errorf("round %d: open billing drift: %+v", round, ds)
 	}
-	esc, _, err := eng.Reviews(ctx, engine.ReviewQuery{Statuses: []string{engine.ReviewEscalated}, Now: now, Limit: 10000})
+	esc, _, err := eng.Reviews(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewEscalated}, Now: now, Limit: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,14 +240,14 @@ func checkLive(t *testing.T, ctx context.Context, eng *engine.Engine, now time.T
 	}
 	by := ""
 	for _, e := range entries {
-		if e.Op == engine.OpEscalate && escalated[e.VersionID] {
+		if e.Op == oplog.Escalate && escalated[e.VersionID] {
 			by = e.Actor
 		}
 	}
 	if by != demo.Principal {
 		t.Errorf("round %d: the live escalation is by %q, want the demo's own principal %q (%d escalated)", round, by, demo.Principal, len(esc))
 	}
-	qs, err := eng.Quarantined(ctx, engine.QuarantineQuery{Status: engine.QuarantineOpen})
+	qs, err := eng.Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +331,7 @@ func TestReenactIsAllOrNothing(t *testing.T) {
 	fsys["live.jsonl"] = &fstest.MapFile{Data: []byte(strings.Join([]string{`{"op":"scene","name":"a preference"}`, write("Customer {seq} prefers SMS.", "COMMITTED")}, "\n"))}
 	size, _ = eng.LogSize(ctx)
 	rep, err := demo.Reenact(ctx, fsys, demo.Options{Open: open, Rehearse: rehearse, Now: func() time.Time { return end.Add(2 * time.Hour) }})
-	if err != nil || len(rep.Played) != 1 || rep.Outcomes[engine.StatusCommitted] != 1 || rehearsals != 2 {
+	if err != nil || len(rep.Played) != 1 || rep.Outcomes[memgov.StatusCommitted] != 1 || rehearsals != 2 {
 		t.Fatalf("a playable story: %+v %v (%d rehearsals)", rep, err, rehearsals)
 	}
 	if n, _ := eng.LogSize(ctx); n <= size {

@@ -1,6 +1,8 @@
-package engine
+package memgov
 
-import "context"
+import (
+	"context"
+)
 
 // WorkspaceReader reads agents' workspaces (a private memoryRef over a base
 // ref) and their merge requests.
@@ -23,4 +25,33 @@ type WorkspaceReader interface {
 	// WorkspaceReviewCounts counts the open (PENDING or ESCALATED) and the
 	// APPROVED reviews of ref's merge request.
 	WorkspaceReviewCounts(ctx context.Context, ref string) (open, approved int, err error)
+}
+
+// Workspace statuses.
+const (
+	WorkspaceSubmitted = "SUBMITTED"
+)
+
+// WorkspaceChange is one key of a merge request.
+type WorkspaceChange struct {
+	Key      string `json:"key"`
+	Kind     string `json:"kind"`
+	Layer    Layer  `json:"layer"`
+	Text     string `json:"text,omitempty"`      // the workspace's text (empty for REMOVED)
+	BaseText string `json:"base_text,omitempty"` // the base's text at the snapshot
+	Conflict bool   `json:"conflict"`
+	// The DRAFT on the base ref and its review (set by SubmitWorkspace).
+	ItemID    string `json:"item_id,omitempty"`
+	VersionID string `json:"version_id,omitempty"`
+	ReviewID  string `json:"review_id,omitempty"`
+}
+
+// MergeRequest is a workspace's changeset against its base.
+type MergeRequest struct {
+	WorkspaceID string            `json:"workspace_id"`
+	Ref         string            `json:"ref"`
+	BaseRef     string            `json:"base_ref"`
+	BaseLSN     int64             `json:"base_lsn"`
+	Changes     []WorkspaceChange `json:"changes"`
+	Conflicts   []RelatedItem     `json:"conflicts"`
 }

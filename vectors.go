@@ -1,6 +1,8 @@
-package engine
+package memgov
 
-import "context"
+import (
+	"context"
+)
 
 // ModelVector is a version's text embedded by a model-backed embedder,
 // stored with the model's name: vectors of another model are never compared

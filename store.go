@@ -1,9 +1,11 @@
-package engine
+package memgov
 
-import "context"
+import (
+	"context"
+)
 
 // Store persists the append-only log and the tables derived from it. It is
-// declared whole here, one interface per concern (store_*.go), so that the
+// declared whole here, one interface per concern (a file per concern), so that the
 // compiler checks every implementation against every method the engine uses.
 // A read transaction (ReadTx) sees every read concern, a write transaction (Tx)
 // adds every write concern, and the Store adds the store-level operations.
