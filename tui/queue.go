@@ -259,7 +259,8 @@ func (q *queue) key(act Action) tea.Cmd {
 		q.filter.Sort = q.filter.Sort.Next()
 		q.cur = cursor{height: q.cur.height}
 		q.rows, q.offset = nil, 0 // the new order starts at its top
-		return tea.Batch(q.load(0), statusf(false, "queue sorted by %s", sortWhat(q.filter.Sort)))
+		// The status says so once the page in that order is read.
+		return tea.Sequence(q.load(0), statusf(false, "queue sorted by %s", sortWhat(q.filter.Sort)))
 	case ActFilter:
 		q.filtering = true
 		q.input.SetValue(q.filter.String())

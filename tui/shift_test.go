@@ -50,9 +50,10 @@ func TestStoryFindingQueueSort(t *testing.T) {
 		t.Run(sizeName(size), func(t *testing.T) {
 			w := newQueueWorld(t)
 			s := openQ(t, w, "demo-curator", size[0], size[1], QueueScreen)
-			s.see("sort: risk")
+			seeAll(s, "sort: risk", "▸") // the rows are read
 			s.press("s")
-			seeAll(s, "sort: age", "AGE▼")
+			// The status comes once the page sorted by age is read.
+			seeAll(s, "sort: age", "AGE▼", "queue sorted by age")
 			m := s.quit()
 			q := m.screens[QueueScreen].(*queue)
 			for i := 1; i < len(q.rows); i++ {
@@ -94,7 +95,9 @@ func TestStoryFindingActivity(t *testing.T) {
 			// The seeded world writes without the gated pipeline: no
 			// measured latencies in the health panel, so the golden is stable.
 			s := open(t, newWorld(t), "demo-curator", size[0], size[1], ActivityScreen)
-			s.see("audit root")
+			// G moves over the entries read: wait for them (the row
+			// marker), not only for the header's audit root.
+			s.seeAll("audit root", "▸")
 			s.press("G")
 			s.see("g: back to newest")
 			s.press("/", "portuguese", "enter")
@@ -104,7 +107,7 @@ func TestStoryFindingActivity(t *testing.T) {
 	}
 	w := newQueueWorld(t)
 	s := openQ(t, w, "demo-curator", 120, 40, ActivityScreen)
-	s.see("audit root")
+	s.seeAll("audit root", "▸")
 	s.press("G")
 	s.see("g: back to newest")
 	a := s.quit().screens[ActivityScreen].(*activity)
