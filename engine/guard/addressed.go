@@ -8,6 +8,10 @@ package guard
 const (
 	// outputNoun is what the agent produces.
 	outputNoun = `(?:next\s+)?(?:answers?|responses?|repl(?:y|ies)|messages?|outputs?|summary|summaries|completions?)`
+	// answerNoun is outputNoun without "message": people ask each other to
+	// "respond a little faster with your messages"; "with your answer" is
+	// said of what the reader produces.
+	answerNoun = `(?:next\s+)?(?:answers?|responses?|repl(?:y|ies)|outputs?|summary|summaries|completions?)`
 	// codeNoun is code the agent writes.
 	codeNoun = `(?:code|codebase|implementation|solution|algorithm|program|script|function|elucidation|answer|response|reply)`
 	// imperativeVerb is a verb that gives an order when it opens a clause.
@@ -100,7 +104,7 @@ var addressedSpecs = []spec{
 
 	// Directing the agent's output (task hijacking).
 	{rule: RuleInstruction, need: "your; answer answers response responses reply replies message messages output outputs summary summaries completion completions", leet: true, reported: true, desc: "order about the agent's answer",
-		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|now|and|then|also|just|kindly|first)\s+)(?P<m>` + imperativeVerb + `\s+(?:[^.!?\n"]|[.!?][^\s.!?"]|"[^"\n]*"){0,100}?\b(?:in|to|into|from|of|with|within|throughout|at\s+the\s+(?:start|end|beginning|top|bottom)\s+of)\s+your\s+` + outputNoun + `)\b`},
+		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|now|and|then|also|just|kindly|first)\s+)(?P<m>` + imperativeVerb + `\s+(?:[^.!?\n"]|[.!?][^\s.!?"]|"[^"\n]*"){0,100}?\b(?:(?:in|to|into|from|of|within|throughout|at\s+the\s+(?:start|end|beginning|top|bottom)\s+of)\s+your\s+` + outputNoun + `|with\s+your\s+` + answerNoun + `))\b`},
 	{rule: RuleInstruction, need: "every each all any; answer answers response responses reply replies output outputs completion completions", leet: true, reported: true, desc: "order about the agent's answer",
 		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|now|and|then|also|just|kindly|first|always)\s+)(?P<m>` + imperativeVerb + `\s+(?:[^.!?\n"]|[.!?][^\s.!?"]|"[^"\n]*"){0,100}?\b(?:in|to|into|from|of|with|within|throughout|at\s+the\s+(?:start|end|beginning|top|bottom)\s+of)\s+(?:every|each|all|any)\s+(?:of\s+your\s+)?(?:answers?|responses?|repl(?:y|ies)|outputs?|completions?))\b`},
 	{rule: RuleInstruction, need: "say reply respond answer output print write type; if whenever when matter regardless every any all each", leet: true, reported: true, desc: "order about the agent's answer",
