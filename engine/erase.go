@@ -169,6 +169,7 @@ func (e *Engine) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.Erase
 	if rep.Status == "COMPLETED" || rep.Status == "INCOMPLETE" {
 		// The engine's judge forgets the words it read of the erased texts.
 		e.rules.Forget()
+		e.searches.forget()
 		if err := e.store.Compact(ctx); err != nil {
 			return rep, err
 		}

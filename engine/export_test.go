@@ -17,6 +17,14 @@ func (a *MemoryAdapter) Retrieve(ctx context.Context, ref string, vs []memgov.Ve
 	return a.retrieve(ctx, ref, vs)
 }
 
+// SearchIndexesCached reports how many memoryRefs' search indexes are in
+// memory.
+func (e *Engine) SearchIndexesCached() int {
+	e.searches.mu.Lock()
+	defer e.searches.mu.Unlock()
+	return len(e.searches.refs)
+}
+
 // SearchIndexBuilds reports how many search indexes were built in full and
 // how many were brought up to date in place.
 func (e *Engine) SearchIndexBuilds() (full, caughtUp int64) {

@@ -91,8 +91,15 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("a reclassification")
+	if n := warm.SearchIndexesCached(); n != 1 {
+		t.Fatalf("before the erasure %d search indexes are in memory, want 1", n)
+	}
 	if _, err := warm.Erase(ctx, memgov.EraseRequest{Subject: "Customer 42", By: "jane"}); err != nil {
 		t.Fatal(err)
+	}
+	// No erased text stays in memory until the ref is next searched.
+	if n := warm.SearchIndexesCached(); n != 0 {
+		t.Fatalf("after the erasure %d search indexes are still in memory", n)
 	}
 	check("an erasure")
 	full, caught := warm.SearchIndexBuilds()

@@ -104,6 +104,14 @@ type searchCache struct {
 	builds, catchUps atomic.Int64
 }
 
+// forget drops every index: an erasure calls it, so that no erased text
+// stays in the process's memory until a ref is next searched.
+func (c *searchCache) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refs, c.lru = nil, nil
+}
+
 // searchCacheRefs is how many memoryRefs' indexes stay in memory.
 const searchCacheRefs = 8
 
