@@ -1,12 +1,9 @@
 package judge_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -14,12 +11,9 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/oplog"
-	"github.com/memgov/memgov/engine/policy"
-	"github.com/memgov/memgov/store/sqlite"
 )
 
 // chatTurn is one record of testdata/corpora/chat.jsonl: a turn of an
@@ -34,29 +28,7 @@ type chatTurn struct {
 }
 
 func loadChat(t testing.TB, name string) []chatTurn {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "corpora", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []chatTurn
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var c chatTurn
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		if len(c.Source) == 0 || c.Licence == "" || c.Text == "" {
-			t.Fatalf("chat record without source, licence or text: %s", sc.Text())
-		}
-		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return readCorpus(t, name, func(c chatTurn) bool { return len(c.Source) > 0 && c.Licence != "" && c.Text != "" })
 }
 
 // chatOutcome counts what the pipeline did with the turns of one variant.
@@ -90,24 +62,8 @@ var episodeRef = regexp.MustCompile(`episode ([0-9a-f-]{36})`)
 func runChat(t testing.TB, turns []chatTurn, prefix func(chatTurn, time.Time) string) chatOutcome {
 	t.Helper()
 	ctx := context.Background()
-	key := []byte("memgov-test-key-0123456789abcdef")
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "chat.db"), sqlite.Options{Key: key, Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	pol := policy.Default()
-	// A chat agent writes faster than the default burst and rate limits
-	// allow; they are not what is measured.
-	pol.Reputation.BurstLimit = 0
-	pol.RateLimits.Layers.Episodic.Writes = 0
-	pol.RateLimits.SessionBudget = policy.PerRole[int]{}
-	clock := time.Date(2026, 3, 2, 15, 45, 0, 0, time.UTC)
-	e := engine.New(s, key, engine.WithPolicy(pol), engine.WithClock(func() time.Time { return clock }))
-	const agent = "chat-agent"
-	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: agent, Role: memgov.Orchestrator, Tenant: "chat"}, "test"); err != nil {
-		t.Fatal(err)
-	}
+	e := newCorpusPipeline(t, "chat-agent", "chat", time.Date(2026, 3, 2, 15, 45, 0, 0, time.UTC))
+	agent := e.Agent
 	out := chatOutcome{byRule: map[string]int{}, byOutcome: map[string]int{}}
 	conf := 0.9
 	var rules []string
@@ -118,8 +74,8 @@ func runChat(t testing.TB, turns []chatTurn, prefix func(chatTurn, time.Time) st
 	// turn can be shown next to the turn it was found to contradict.
 	written := map[string]string{}
 	for i, c := range turns {
-		clock = clock.Add(time.Duration(40+i%5*20) * time.Second)
-		text := prefix(c, clock) + c.Text
+		at := e.Advance(time.Duration(40+i%5*20) * time.Second)
+		text := prefix(c, at) + c.Text
 		content, _ := json.Marshal(map[string]string{"text": text})
 		res, err := e.Write(ctx, memgov.WriteRequest{SourceAgentID: agent, MemoryRef: fmt.Sprintf("chat/%s/c%03d", agent, c.Conversation),
 			TargetLayer: memgov.Episodic, IdempotencyToken: fmt.Sprintf("chat-%06d", i), Content: content, Confidence: &conf,

@@ -1,12 +1,9 @@
 package judge_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -27,23 +24,7 @@ type pair struct {
 }
 
 func loadPairs(t *testing.T, name string) []pair {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "corpora", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []pair
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var p pair
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, p)
-	}
-	return out
+	return readCorpus[pair](t, name, nil)
 }
 
 // Outcomes of a pair's second write at the dedup and contradiction gates.

@@ -1,22 +1,16 @@
 package judge_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/oplog"
-	"github.com/memgov/memgov/engine/policy"
-	"github.com/memgov/memgov/store/sqlite"
 )
 
 // evidenceRecord is one record of testdata/corpora/evidence.jsonl: a claim
@@ -32,25 +26,7 @@ type evidenceRecord struct {
 }
 
 func loadEvidence(t testing.TB) []evidenceRecord {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "corpora", "evidence.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []evidenceRecord
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var r evidenceRecord
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		if len(r.Source) == 0 || r.Licence == "" {
-			t.Fatalf("evidence record without source or licence: %s", sc.Text())
-		}
-		out = append(out, r)
-	}
-	return out
+	return readCorpus(t, "evidence.jsonl", func(r evidenceRecord) bool { return len(r.Source) > 0 && r.Licence != "" })
 }
 
 // TestEvidenceCorpus writes each claim to EPISODIC memory with its excerpt
@@ -60,29 +36,15 @@ func loadEvidence(t testing.TB) []evidenceRecord {
 func TestEvidenceCorpus(t *testing.T) {
 	recs := loadEvidence(t)
 	ctx := context.Background()
-	dbKey := []byte("memgov-test-key-0123456789abcdef")
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "evidence.db"), sqlite.Options{Key: dbKey, Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	pol := policy.Default()
-	pol.Reputation.BurstLimit = 0
-	pol.RateLimits.Layers.Episodic.Writes = 0
-	pol.RateLimits.SessionBudget = policy.PerRole[int]{}
-	clock := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	e := engine.New(s, dbKey, engine.WithPolicy(pol), engine.WithClock(func() time.Time { return clock }))
-	const agent = "evidence-agent"
-	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: agent, Role: memgov.Orchestrator, Tenant: "ev"}, "test"); err != nil {
-		t.Fatal(err)
-	}
+	e := newCorpusPipeline(t, "evidence-agent", "ev", time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
+	agent := e.Agent
 	conf := 0.9
 	type key struct{ split, label string }
 	committed, total := map[key]int{}, map[key]int{}
 	reasons := map[key]map[string]int{}
 	splits := map[string]bool{}
 	for i, r := range recs {
-		clock = clock.Add(time.Minute)
+		e.Advance(time.Minute)
 		content, _ := json.Marshal(map[string]string{"text": r.Claim})
 		res, err := e.Write(ctx, memgov.WriteRequest{SourceAgentID: agent, MemoryRef: fmt.Sprintf("ev/%s/r%04d", agent, i), TargetLayer: memgov.Episodic,
 			IdempotencyToken: fmt.Sprintf("ev-%05d", i), Content: content, Confidence: &conf, ObservationType: "tool_result_verified",
