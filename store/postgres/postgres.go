@@ -144,21 +144,20 @@ func (s *Store) Close() error {
 	return err
 }
 
-// Info describes the store; Path is the database URL without its password,
-// and the version says when pgvector is installed.
+// Info describes the store; Path is the database URL without its password.
+// The version is the schema's alone: baselines record it (HasPgvector says
+// whether pgvector is installed).
 func (s *Store) Info() memgov.StoreInfo {
-	v := strconv.Itoa(s.schema)
-	if s.vector {
-		v += " (pgvector installed)"
-	}
-	return memgov.StoreInfo{Type: Type, Version: v, Path: s.url}
+	return memgov.StoreInfo{Type: Type, Version: strconv.Itoa(s.schema), Path: s.url}
 }
 
 // Path returns the database URL without its password.
 func (s *Store) Path() string { return s.url }
 
 // HasPgvector reports whether the pgvector extension is installed in the
-// database. memgov stores vectors as bytea and compares them in Go either way.
+// database, for `memgov version` to say. memgov stores vectors as bytea and
+// compares them by cosine in Go either way: the same vectors and scores on
+// both stores.
 func (s *Store) HasPgvector() bool { return s.vector }
 
 func migrations() ([]sqlstore.Migration, error) {
