@@ -2,9 +2,7 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 
 	"github.com/memgov/memgov/store/internal/sqlstore"
 )
@@ -24,7 +22,7 @@ func (s *Store) checkKey(ctx context.Context) error {
 		return mapErr(err)
 	}
 	if !ok {
-		return fmt.Errorf("%w: %s was created with another key (set MEMGOV_KEY or restore %s.key; nothing was written)", ErrKeyMismatch, s.url, s.url)
+		return fmt.Errorf("%w: %s was created with another key (set MEMGOV_KEY to the key it was created with; nothing was written)", ErrKeyMismatch, s.url)
 	}
 	return nil
 }
@@ -39,38 +37,4 @@ func (s *Store) hasTable(ctx context.Context, name string) bool {
 func (s *Store) recordKey(ctx context.Context) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO key_meta(name, value) VALUES ('fingerprint', $1) ON CONFLICT(name) DO NOTHING`, KeyFingerprint(s.key))
 	return mapErr(err)
-}
-
-// createPrivate creates the database file empty with mode 0600 so SQLite,
-// which gives the -wal and -shm files the database file's mode, creates
-// those 0600 too.
-func createPrivate(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return nil
-		}
-		return fmt.Errorf("create database: %w", err)
-	}
-	return f.Close()
-}
-
-// tightenModes makes the database and its -wal and -shm files 0600 when
-// they are more open (a file created by an older memgov, or under a loose
-// umask by another tool).
-func tightenModes(path string) error {
-	for _, p := range []string{path, path + "-wal", path + "-shm"} {
-		fi, err := os.Stat(p)
-		if err != nil {
-			continue
-		}
-		if fi.Mode().Perm()&0o077 != 0 {
-			// Only the file's owner may change its mode; anyone else
-			// reading a shared file leaves it as its owner set it.
-			if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, os.ErrPermission) {
-				return fmt.Errorf("restrict %s to its owner: %w", p, err)
-			}
-		}
-	}
-	return nil
 }
