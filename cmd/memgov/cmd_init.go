@@ -25,9 +25,9 @@ signs checkpoints: back it up with the database.`,
 				return err
 			}
 			if asJSON {
-				return a.printJSON(map[string]any{"database": a.dbPath, "schema": a.store.Info().Version})
+				return a.printJSON(map[string]any{"database": displayDB(a.dbPath), "schema": a.store.Info().Version})
 			}
-			fmt.Fprintf(a.stdout, "database ready at %s (schema %s)\n", a.dbPath, a.store.Info().Version)
+			fmt.Fprintf(a.stdout, "database ready at %s (schema %s)\n", displayDB(a.dbPath), a.store.Info().Version)
 			return nil
 		},
 	}
