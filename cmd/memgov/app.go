@@ -181,10 +181,13 @@ func envClock() (func() time.Time, error) {
 
 // loadPolicy returns the effective policy and where it came from: --policy,
 // else DB.policy.yaml beside the database, else the built-in defaults.
-func (a *app) loadPolicy() (policy.Policy, string, error) {
+func (a *app) loadPolicy() (policy.Policy, string, error) { return a.loadPolicyFor(a.dbPath) }
+
+// loadPolicyFor is loadPolicy for the database db.
+func (a *app) loadPolicyFor(db string) (policy.Policy, string, error) {
 	path := a.policyPath
 	if path == "" {
-		beside := sideBase(a.dbPath) + ".policy.yaml"
+		beside := sideBase(db) + ".policy.yaml"
 		if _, err := os.Stat(beside); err == nil {
 			path = beside
 		}
