@@ -176,3 +176,21 @@ func jsonInt(t *testing.T, s, name string) int64 {
 	}
 	return int64(v)
 }
+
+// TestCLIPostgresBasics runs init, principal add, a write, audit verify and
+// version on a PostgreSQL database chosen by MEMGOV_DB.
+func TestCLIPostgresBasics(t *testing.T) {
+	c := newPGCLI(t)
+	c.setup()
+	if r := c.write(writeReq("billing-agent", "acme/billing-agent", "refund/limit", "Refunds up to $1,000 need no second signature.")); r.Status != "COMMITTED" {
+		t.Fatalf("write: %+v", r)
+	}
+	out := c.ok("", "audit", "verify", "--replay", "--json")
+	if !strings.Contains(out, `"ok": true`) {
+		t.Fatalf("verify: %s", out)
+	}
+	v := c.ok("", "version", "--json")
+	if jsonField(v, "store") != "memgov-postgres" || !strings.Contains(v, `"pgvector"`) || jsonField(v, "database_error") != "" {
+		t.Fatalf("version: %s", v)
+	}
+}

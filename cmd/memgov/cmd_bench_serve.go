@@ -36,6 +36,7 @@ type benchServeReport struct {
 	// engine's with 8 goroutines (the target is 0.7 or more).
 	HTTP8OverInProcess float64 `json:"http8_over_in_process8"`
 	MCP8OverInProcess  float64 `json:"mcp8_over_in_process8"`
+	Store              string  `json:"store"`
 }
 
 func (a *app) benchServeCommand() *cobra.Command {
@@ -58,7 +59,7 @@ MCP (streamable HTTP, the Go SDK's client), each with 1 and 8 concurrent clients
 			if items < 0 || writes <= 0 {
 				return usagef("--items must be 0 or more and --writes more than 0")
 			}
-			rep, err := benchServe(cmd.Context(), dir, items, writes, func(s string) {
+			rep, err := benchServe(cmd.Context(), a.benchTarget(cmd, dir), items, writes, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -88,11 +89,12 @@ MCP (streamable HTTP, the Go SDK's client), each with 1 and 8 concurrent clients
 
 func benchServe(ctx context.Context, dir string, items, writes int, progress func(string)) (benchServeReport, error) {
 	rep := benchServeReport{Items: items}
-	s, done, err := openScratch(ctx, dir)
+	s, done, err := openBenchStore(ctx, dir) // cmd_bench_pg.go: dir may be a PostgreSQL URL
 	if err != nil {
 		return rep, err
 	}
 	defer done()
+	rep.Store = s.Info().Type
 	pol := policy.Default()
 	pol.Reputation.BurstLimit = 0
 	for _, lim := range []*policy.RateLimit{&pol.RateLimits.Layers.Working, &pol.RateLimits.Layers.Session,

@@ -81,6 +81,11 @@ type benchWriteReport struct {
 	RecallOf int            `json:"recall_pairs"`
 	SeedSecs float64        `json:"seed_seconds"`
 	Statuses map[string]int `json:"governed_statuses"`
+	// Store is the store measured; on PostgreSQL with pg_stat_statements
+	// the statements the server ran per put and per governed write.
+	Store              string  `json:"store"`
+	StatementsPerPut   float64 `json:"statements_per_put,omitempty"`
+	StatementsPerWrite float64 `json:"statements_per_governed_write,omitempty"`
 }
 
 func (a *app) benchWriteCommand() *cobra.Command {
@@ -104,7 +109,7 @@ policy. --cpuprofile writes a pprof CPU profile of the governed writes alone
 		Example: "  memgov bench write --items 100000 --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rep, err := benchWrite(cmd.Context(), dir, cpuProfile, items, writes, lookups, recallQueries, func(s string) {
+			rep, err := benchWrite(cmd.Context(), a.benchTarget(cmd, dir), cpuProfile, items, writes, lookups, recallQueries, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -125,6 +130,9 @@ policy. --cpuprofile writes a pprof CPU profile of the governed writes alone
 			t.flush()
 			fmt.Fprintf(a.stdout, "\ncorpus %d items · governed/raw %.3fx · governed/put %.2fx · dedup recall %.3f over %d pairs · outcomes %s\n",
 				rep.Items, rep.Ratio, rep.PutRatio, rep.Recall, rep.RecallOf, countsOf(rep.Statuses))
+			if rep.StatementsPerWrite > 0 {
+				fmt.Fprintf(a.stdout, "%s: %.1f statements per engine put, %.1f per governed write (pg_stat_statements)\n", rep.Store, rep.StatementsPerPut, rep.StatementsPerWrite)
+			}
 			return nil
 		},
 	}
@@ -180,11 +188,12 @@ func (c *corpus) nearCopy(s string) string {
 
 func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, lookups, recallQueries int, progress func(string)) (benchWriteReport, error) {
 	rep := benchWriteReport{Items: items, Statuses: map[string]int{}}
-	s, done, err := openScratch(ctx, dir)
+	s, done, err := openBenchStore(ctx, dir) // cmd_bench_pg.go: dir may be a PostgreSQL URL
 	if err != nil {
 		return rep, err
 	}
 	defer done()
+	rep.Store = s.Info().Type
 	key := benchKey
 	pol := policy.Default()
 	pol.Reputation.BurstLimit = 0
@@ -226,7 +235,13 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		bodies[i], _ = json.Marshal(map[string]string{"text": gen.sentence()})
 	}
 	t0 := time.Now()
-	raw, err := sqlite.RawInserts(ctx, s.Info().Path, writes, func(i int) []byte { return bodies[i] })
+	rawInserts := func() ([]time.Duration, error) {
+		return sqlite.RawInserts(ctx, s.Info().Path, writes, func(i int) []byte { return bodies[i] })
+	}
+	if isDatabaseURL(dir) {
+		rawInserts = func() ([]time.Duration, error) { return rawInsertsPG(ctx, dir, writes, func(i int) []byte { return bodies[i] }) }
+	}
+	raw, err := rawInserts()
 	if err != nil {
 		return rep, err
 	}
@@ -235,6 +250,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 
 	// Ungated engine puts: one log entry and its derived rows each.
 	var put []time.Duration
+	stmts0, counted := pgStatements(ctx, dir)
 	t0 = time.Now()
 	for i := 0; i < writes; i++ {
 		c, _ := json.Marshal(map[string]string{"text": gen.sentence()})
@@ -245,6 +261,10 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		put = append(put, time.Since(w0))
 	}
 	rep.Put = statsOf(put, time.Since(t0))
+	if stmts1, ok := pgStatements(ctx, dir); counted && ok {
+		rep.StatementsPerPut = float64(stmts1-stmts0-1) / float64(writes) // less the count's own statement
+		stmts0 = stmts1
+	}
 	progress(fmt.Sprintf("engine put: %.0f tx/s", rep.Put.PerSecond))
 
 	// Governed writes through every gate, on the auto-approve path.
@@ -273,6 +293,9 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		rep.Statuses[res.Status]++
 	}
 	rep.Governed = statsOf(gov, time.Since(t0))
+	if stmts1, ok := pgStatements(ctx, dir); counted && ok {
+		rep.StatementsPerWrite = float64(stmts1-stmts0-1) / float64(writes)
+	}
 	if cpuProfile != "" {
 		pprof.StopCPUProfile()
 	}

@@ -165,10 +165,14 @@ func (a *app) versionCommand() *cobra.Command {
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v := map[string]any{"version": buildVersion(), "store": sqlite.Type, "schema": sqlite.SchemaVersion()}
+			line := fmt.Sprintf("memgov %s (%s schema %d)", v["version"], sqlite.Type, sqlite.SchemaVersion())
+			if isDatabaseURL(a.dbPath) {
+				v, line = a.postgresVersion(cmd.Context(), v) // store_open.go
+			}
 			if asJSON {
 				return a.printJSON(v)
 			}
-			fmt.Fprintf(a.stdout, "memgov %s (%s schema %d)\n", v["version"], sqlite.Type, sqlite.SchemaVersion())
+			fmt.Fprintln(a.stdout, line)
 			return nil
 		},
 	}

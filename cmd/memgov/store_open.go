@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/store/postgres"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -19,9 +20,7 @@ import (
 
 // isDatabaseURL reports whether db names a PostgreSQL database rather than a
 // SQLite file.
-func isDatabaseURL(db string) bool {
-	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
-}
+func isDatabaseURL(db string) bool { return postgres.IsURL(db) }
 
 // storeOptions says how a store is opened.
 type storeOptions struct {
@@ -144,4 +143,32 @@ func dbName(db string) string {
 		return strings.TrimPrefix(u.Path, "/")
 	}
 	return "postgres"
+}
+
+// postgresVersion is what `memgov version` says when --db is a PostgreSQL
+// URL: the store, the schema this binary migrates to, the database's schema
+// and whether the pgvector extension is installed there (memgov compares
+// vectors in Go either way). A database it cannot open is said, not fatal.
+func (a *app) postgresVersion(ctx context.Context, v map[string]any) (map[string]any, string) {
+	v["store"], v["schema"], v["database"] = postgres.Type, postgres.SchemaVersion(), displayDB(a.dbPath)
+	line := fmt.Sprintf("memgov %s (%s schema %d)", v["version"], postgres.Type, postgres.SchemaVersion())
+	s, _, err := openDB(ctx, a.dbPath, false)
+	if err != nil {
+		v["database_error"] = err.Error()
+		return v, line + fmt.Sprintf("\ndatabase %s: not opened: %v", displayDB(a.dbPath), err)
+	}
+	defer s.Close()
+	info := s.Info()
+	pgv := false
+	if p, ok := s.(interface{ HasPgvector() bool }); ok {
+		pgv = p.HasPgvector()
+	}
+	v["database_schema"], v["pgvector"] = info.Version, pgv
+	vec := "pgvector not installed: vectors are compared in memgov"
+	if pgv {
+		vec = "pgvector installed"
+	}
+	schema := strings.TrimSuffix(info.Version, " (pgvector installed)")
+	v["database_schema"] = schema
+	return v, line + fmt.Sprintf("\ndatabase %s: schema %s, %s", displayDB(a.dbPath), schema, vec)
 }

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/store/postgres"
 )
 
 // openPostgres opens the PostgreSQL database at url.
 func openPostgres(ctx context.Context, url string, o storeOptions) (memgov.Store, error) {
-	return nil, errors.New("this memgov has no PostgreSQL store yet: pass a SQLite file to --db")
+	return postgres.Open(ctx, url, postgres.Options{Key: o.Key, Create: o.Create})
 }
