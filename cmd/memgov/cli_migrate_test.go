@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // migrateOut is what `memgov admin migrate --json` prints.
@@ -33,9 +34,9 @@ type migrateOut struct {
 }
 
 // migrate runs `memgov admin migrate --json` and decodes its result.
-func (c *cli) migrate(from, to string) migrateOut {
+func (c *cli) migrate(from, to string, args ...string) migrateOut {
 	c.t.Helper()
-	out := c.ok("", "admin", "migrate", "--from", from, "--to", to, "--json")
+	out := c.ok("", append([]string{"admin", "migrate", "--from", from, "--to", to, "--json"}, args...)...)
 	var m migrateOut
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		c.t.Fatalf("migrate output %q: %v", out, err)
@@ -212,13 +213,16 @@ func TestCLIMigrateDemoToPostgresAndBack(t *testing.T) {
 	c.ok("", "demo", "--no-tui")
 	size := jsonInt(t, c.ok("", "audit", "root"), "tree_size")
 
-	there := c.migrate(c.db, u)
+	// Both copies hash the memory maps at one time, so that nothing that
+	// expires between the two runs tells them apart.
+	at := time.Now().UTC().Format(time.RFC3339Nano)
+	there := c.migrate(c.db, u, "--at", at)
 	if there.To.Store != "memgov-postgres" {
 		t.Fatalf("target store %s", there.To.Store)
 	}
 	c.checkMigrated(there, c.db, u, size, false)
 	back := filepath.Join(dir, "back.db")
-	again := c.migrate(u, back)
+	again := c.migrate(u, back, "--at", at)
 	if again.From.Store != "memgov-postgres" || again.To.Store != "memgov-sqlite" {
 		t.Fatalf("stores %s -> %s", again.From.Store, again.To.Store)
 	}

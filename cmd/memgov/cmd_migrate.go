@@ -48,7 +48,7 @@ type migrateResult struct {
 }
 
 func (a *app) migrateCommand() *cobra.Command {
-	var from, to string
+	var from, to, atFlag string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "migrate --from PATH_OR_URL --to PATH_OR_URL",
@@ -85,7 +85,15 @@ beside the target when the target has none.`,
 			if sameDatabase(from, to) {
 				return usagef("--from and --to name the same database %s", displayDB(from))
 			}
-			res, err := a.migrate(cmd.Context(), from, to)
+			at := time.Now()
+			if atFlag != "" {
+				t, err := time.Parse(time.RFC3339Nano, atFlag)
+				if err != nil {
+					return usagef("--at %q is not an RFC 3339 time (e.g. 2026-01-31T12:00:00Z)", atFlag)
+				}
+				at = t
+			}
+			res, err := a.migrate(cmd.Context(), from, to, at)
 			if err != nil {
 				return err
 			}
@@ -104,6 +112,7 @@ beside the target when the target has none.`,
 	}
 	cmd.Flags().StringVar(&from, "from", "", "the database to copy: a SQLite file or a postgres:// URL")
 	cmd.Flags().StringVar(&to, "to", "", "the empty database to copy into: a SQLite file or a postgres:// URL")
+	cmd.Flags().StringVar(&atFlag, "at", "", "hash the memory maps as they stand at this RFC 3339 time (default: now), to compare with another run")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
@@ -118,7 +127,7 @@ func sameDatabase(a, b string) bool {
 	return err1 == nil && err2 == nil && pa == pb
 }
 
-func (a *app) migrate(ctx context.Context, from, to string) (migrateResult, error) {
+func (a *app) migrate(ctx context.Context, from, to string, at time.Time) (migrateResult, error) {
 	start := time.Now()
 	var res migrateResult
 	pol, _, err := a.loadPolicyFor(from)
@@ -162,7 +171,6 @@ func (a *app) migrate(ctx context.Context, from, to string) (migrateResult, erro
 		return res, fmt.Errorf("the log is copied to %s, but reindexing it failed: %w (run `memgov --db %s admin reindex`)", displayDB(to), err, displayDB(to))
 	}
 	res.Reindexed = ri.Reindexed
-	at := time.Now()
 	if res.From, err = describeSide(ctx, from, src, srcEng, at); err != nil {
 		return res, fmt.Errorf("the source: %w", err)
 	}
