@@ -52,8 +52,9 @@ func (a *app) benchServeCommand() *cobra.Command {
 handler on a loopback port, and measures governed writes per second and their p50
 and p99 latency on the auto-approve path (an orchestrator's EPISODIC writes with
 rate limits off): through the in-process engine, through the JSON API and through
-MCP (streamable HTTP, the Go SDK's client), each with 1 and 8 concurrent clients.`,
-		Example: "  memgov bench serve --items 100000 --writes 2000 --json",
+MCP (streamable HTTP, the Go SDK's client), each with 1 and 8 concurrent clients.
+With --db postgres://... it runs on that PostgreSQL database, which must be empty.`,
+		Example: "  memgov bench serve --items 100000 --writes 2000 --json\n  memgov --db postgres:///memgov_bench bench serve --items 10000",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if items < 0 || writes <= 0 {

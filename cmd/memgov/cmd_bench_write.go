@@ -105,8 +105,11 @@ writes through every gate on the auto-approve path, and near-duplicate lookups
 (SimHash bands + exact cosine), with their recall against a brute-force scan.
 Burst and rate limits are lifted for the run; everything else is the default
 policy. --cpuprofile writes a pprof CPU profile of the governed writes alone
-(read it with go tool pprof).`,
-		Example: "  memgov bench write --items 100000 --json",
+(read it with go tool pprof). With --db postgres://... it runs on that PostgreSQL
+database instead, which must be empty (the raw inserts go to a plain table
+there), and counts the statements per write when pg_stat_statements is
+installed.`,
+		Example: "  memgov bench write --items 100000 --json\n  memgov --db postgres:///memgov_bench bench write --items 10000",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rep, err := benchWrite(cmd.Context(), a.benchTarget(cmd, dir), cpuProfile, items, writes, lookups, recallQueries, func(s string) {

@@ -66,8 +66,8 @@ empty: a target that holds a log is refused, and nothing is written to it. The
 copy is one transaction: if it fails the target stays empty. migrate then
 recomputes the judge's index on the target (memgov admin reindex), runs
 audit verify on it, and prints both sides' log size, log head, audit root,
-hash-chained root and the snapshot hash of every memoryRef. It exits 1 when
-any of them differ.
+hash-chained root and the snapshot hash of every memoryRef (its memory map as
+it stands now, or at --at), and exits 1 when any of them differ.
 
 Not copied, because they are not in the log: write outcomes and read
 telemetry (metrics, access counts), model vectors (run memgov admin reembed

@@ -47,7 +47,7 @@ Exit codes: 0 ok, 1 error, 2 usage; write adds 3 REJECTED, 4 DEFERRED and
 			return a.runRoot(cmd) // cmd_tui.go
 		},
 	}
-	root.PersistentFlags().StringVar(&a.dbPath, "db", defaultDBPath(), "database file (env MEMGOV_DB)")
+	root.PersistentFlags().StringVar(&a.dbPath, "db", defaultDBPath(), "database file, or a postgres:// URL for PostgreSQL (env MEMGOV_DB)")
 	root.PersistentFlags().StringVar(&a.policyPath, "policy", "", "policy file overriding the defaults (default: DB.policy.yaml if present)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	// The whole command tree; each command's file is named beside it.
