@@ -55,7 +55,7 @@ func observeMemory(ctx context.Context, q querier, e *oplog.Entry) error {
 		if _, err := q.ExecContext(ctx, `DELETE FROM mem_dirty WHERE id IN (?, ?, ?)`, item, e.VersionID, e.PrevVersionID); err != nil {
 			return wrapApply(e, err)
 		}
-		rows, err := q.QueryContext(ctx, `SELECT id, key, content, expires_at, COALESCE(active_from = ?1, 0), COALESCE(active_to = ?1, 0)
+		rows, err := q.QueryContext(ctx, `SELECT id, key, content, expires_at, COALESCE(CAST(active_from = ?1 AS INT), 0), COALESCE(CAST(active_to = ?1 AS INT), 0)
 			FROM versions WHERE item_id = ?2 AND (active_from = ?1 OR active_to = ?1)`, e.LSN, item)
 		if err != nil {
 			return wrapApply(e, err)
@@ -477,7 +477,7 @@ func (r *readTx) MemoryMap(ctx context.Context, ref string, now time.Time, fn fu
 
 func (r *readTx) Dirty(ctx context.Context, ref string) (bool, error) {
 	var n int
-	err := r.q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM mem_dirty WHERE memory_ref = ?)`, ref).Scan(&n)
+	err := r.q.QueryRowContext(ctx, `SELECT CAST(EXISTS (SELECT 1 FROM mem_dirty WHERE memory_ref = ?) AS INT)`, ref).Scan(&n)
 	return n == 1, err
 }
 
@@ -533,7 +533,7 @@ func (r *readTx) DriftEvent(ctx context.Context, id string) (memgov.DriftEvent, 
 	d, err := scanDrift(r.q.QueryRowContext(ctx, `SELECT `+driftCols+` FROM drift_events WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) && len(id) >= 4 && len(id) < 36 {
 		// Accept a unique prefix, as tables print ids shortened.
-		rows, qerr := r.q.QueryContext(ctx, `SELECT `+driftCols+` FROM drift_events WHERE id LIKE ? || '%' LIMIT 2`, id)
+		rows, qerr := r.q.QueryContext(ctx, `SELECT `+driftCols+` FROM drift_events WHERE id ILIKE ? || '%' LIMIT 2`, id)
 		if qerr != nil {
 			return d, qerr
 		}

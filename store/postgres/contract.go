@@ -200,7 +200,7 @@ func (r *readTx) Events(ctx context.Context, eq memgov.EventQuery) ([]memgov.Eve
 		args = append(args, eq.Type)
 	}
 	if eq.Tenant != "" && eq.Tenant != memgov.AllTenants {
-		sb.WriteString(` AND (substr(memory_ref, 1, ?) = ? OR (memory_ref = '' AND json_extract(data, '$.tenant') = ?))`)
+		sb.WriteString(` AND (substr(memory_ref, 1, ?) = ? OR (memory_ref = '' AND CAST(data AS jsonb) ->> 'tenant' = ?))`)
 		args = append(args, len(eq.Tenant)+1, eq.Tenant+"/", eq.Tenant)
 	}
 	limit := eq.Limit

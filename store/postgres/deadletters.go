@@ -13,12 +13,10 @@ func (t *Tx) AddDeadLetter(ctx context.Context, d memgov.DeadLetter) (int64, err
 	if body == nil {
 		body = []byte{}
 	}
-	res, err := t.q.ExecContext(ctx, `INSERT INTO dead_letters (event_id, event_type, url, attempts, error, body, at) VALUES (?,?,?,?,?,?,?)`,
-		d.EventID, d.EventType, d.URL, d.Attempts, d.Error, body, ms(d.At))
-	if err != nil {
-		return 0, err
-	}
-	return res.LastInsertId()
+	var id int64
+	err := t.q.QueryRowContext(ctx, `INSERT INTO dead_letters (event_id, event_type, url, attempts, error, body, at) VALUES (?,?,?,?,?,?,?) RETURNING id`,
+		d.EventID, d.EventType, d.URL, d.Attempts, d.Error, body, ms(d.At)).Scan(&id)
+	return id, err
 }
 
 // DeadLetters lists webhook dead letters by id.

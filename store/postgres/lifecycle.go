@@ -103,12 +103,12 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 			args []any
 		}{
 			{`INSERT INTO erased_leaves (memory_ref, idx, leaf) SELECT memory_ref, idx, leaf FROM mem_ops WHERE memory_ref = ? AND key IN (?, ?) ON CONFLICT DO NOTHING`, []any{ref, key, ph}},
-			{`UPDATE mem_ops SET key = ?, value = CASE WHEN op = 'PUT' THEN ? ELSE NULL END WHERE memory_ref = ? AND key IN (?, ?)`, []any{ph, []byte(oplog.ErasedContent), ref, key, ph}},
+			{`UPDATE mem_ops SET key = ?, value = CASE WHEN op = 'PUT' THEN CAST(? AS BYTEA) ELSE NULL END WHERE memory_ref = ? AND key IN (?, ?)`, []any{ph, []byte(oplog.ErasedContent), ref, key, ph}},
 			// The placeholder key's row gives way to the renamed one.
 			{`DELETE FROM mem_map WHERE memory_ref = ? AND key = ? AND key <> ? AND EXISTS (SELECT 1 FROM mem_map m WHERE m.memory_ref = ? AND m.key = ?)`, []any{ref, ph, key, ref, key}},
 			{`UPDATE mem_map SET key = ?, fragment = ? WHERE memory_ref = ? AND key = ?`, []any{ph, []byte(oplog.ErasedContent), ref, key}},
 			{`UPDATE items SET key = ? WHERE id = ?`, []any{ph, id}},
-			{`UPDATE versions SET key = ?, content = CASE WHEN content IS NULL THEN NULL ELSE ? END, content_hash = '', tags = '[]', reason = 'erased', source = '' WHERE item_id = ?`, []any{ph, []byte(oplog.ErasedContent), id}},
+			{`UPDATE versions SET key = ?, content = CASE WHEN content IS NULL THEN NULL ELSE CAST(? AS BYTEA) END, content_hash = '', tags = '[]', reason = 'erased', source = '' WHERE item_id = ?`, []any{ph, []byte(oplog.ErasedContent), id}},
 			// What the judge derived from the erased text goes with it.
 			{`DELETE FROM version_bands WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, []any{id}},
 			{`DELETE FROM version_features WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, []any{id}},
@@ -401,8 +401,8 @@ func (r *readTx) EraseMatches(ctx context.Context, needles []string) ([]string, 
 	unresolved := 0
 	for _, n := range needles {
 		pat := likePattern(n)
-		rows, err := r.q.QueryContext(ctx, `SELECT DISTINCT item_id FROM versions WHERE CAST(content AS TEXT) LIKE ?1 ESCAPE '\' OR key LIKE ?1 ESCAPE '\'
-			UNION SELECT DISTINCT l.item_id FROM log l JOIN log_payload p ON p.lsn = l.lsn WHERE l.item_id <> '' AND l.op <> 'ERASE' AND CAST(p.body AS TEXT) LIKE ?1 ESCAPE '\'`, pat)
+		rows, err := r.q.QueryContext(ctx, `SELECT DISTINCT item_id FROM versions WHERE convert_from(content, 'UTF8') ILIKE ?1 ESCAPE '\' OR key ILIKE ?1 ESCAPE '\'
+			UNION SELECT DISTINCT l.item_id FROM log l JOIN log_payload p ON p.lsn = l.lsn WHERE l.item_id <> '' AND l.op <> 'ERASE' AND convert_from(p.body, 'UTF8') ILIKE ?1 ESCAPE '\'`, pat)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -417,7 +417,7 @@ func (r *readTx) EraseMatches(ctx context.Context, needles []string) ([]string, 
 			}
 		}
 		var u int
-		if err := r.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM log l JOIN log_payload p ON p.lsn = l.lsn WHERE l.item_id = '' AND CAST(p.body AS TEXT) LIKE ? ESCAPE '\'`, pat).Scan(&u); err != nil {
+		if err := r.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM log l JOIN log_payload p ON p.lsn = l.lsn WHERE l.item_id = '' AND convert_from(p.body, 'UTF8') ILIKE ? ESCAPE '\'`, pat).Scan(&u); err != nil {
 			return nil, 0, err
 		}
 		unresolved += u
@@ -614,7 +614,7 @@ func (r *readTx) MetricsData(ctx context.Context, since, now time.Time) (memgov.
 		{`SELECT COUNT(*), COALESCE(SUM(1 - pass), 0) FROM revalidations WHERE at >= ?1`, []any{&d.Revalidated, &d.RevalidationFailed}},
 		{`SELECT COALESCE(SUM(granted), 0), COALESCE(SUM(denied), 0) FROM lease_stats WHERE day >= ?2`, []any{&d.LeaseGranted, &d.LeaseDenied}},
 		{`SELECT COUNT(*) FROM versions WHERE state = 'ACTIVE' AND expires_at IS NOT NULL AND expires_at <= ?3`, []any{&d.PastTTL}},
-		{`SELECT COUNT(*) FROM log l JOIN log_payload p ON p.lsn = l.lsn WHERE l.op = 'EXPIRE' AND l.ts >= ?1 AND CAST(p.body AS TEXT) LIKE '%"gc":%'`, []any{&d.GCExpired}},
+		{`SELECT COUNT(*) FROM log l JOIN log_payload p ON p.lsn = l.lsn WHERE l.op = 'EXPIRE' AND l.ts >= ?1 AND convert_from(p.body, 'UTF8') ILIKE '%"gc":%'`, []any{&d.GCExpired}},
 	} {
 		if err := r.q.QueryRowContext(ctx, q.sql, ms(since), unixDay(since), ms(now)).Scan(q.dest...); err != nil {
 			return d, fmt.Errorf("metrics: %w", err)

@@ -136,11 +136,10 @@ func (r *readTx) FoldMap(ctx context.Context, ref string, size uint64, now time.
 // foldOps computes the fold of the first size operations from mem_ops: the
 // last operation of every key before size, kept when it is an unexpired PUT.
 func (r *readTx) foldOps(ctx context.Context, ref string, size uint64, now time.Time, fn func(memgov.MapRow) error) error {
-	// SQLite takes the bare columns of an aggregate query with one MAX() from
-	// the row that holds the maximum.
+	// DISTINCT ON keeps each key's row of the highest idx.
 	rows, err := r.q.QueryContext(ctx, `SELECT key, value, expires_at FROM (
-		SELECT key, op, value, expires_at, MAX(idx) FROM mem_ops WHERE memory_ref = ?1 AND idx < ?2 GROUP BY key)
-		WHERE op = 'PUT' AND (expires_at IS NULL OR expires_at > ?3) ORDER BY key`, ref, size, ms(now))
+		SELECT DISTINCT ON (key) key, op, value, expires_at FROM mem_ops WHERE memory_ref = ?1 AND idx < ?2 ORDER BY key, idx DESC) AS last
+		WHERE op = 'PUT' AND (expires_at IS NULL OR expires_at > ?3) ORDER BY key`, ref, int64(size), ms(now))
 	if err != nil {
 		return err
 	}

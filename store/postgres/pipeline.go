@@ -457,6 +457,6 @@ func (r *readTx) Reviews(ctx context.Context, q memgov.ReviewQuery) ([]memgov.Re
 
 func (r *readTx) AgentRecord(ctx context.Context, agent string) (int, int, error) {
 	var a, rj sql.NullInt64
-	err := r.q.QueryRowContext(ctx, `SELECT SUM(status = 'APPROVED'), SUM(status = 'REJECTED' AND decision_code <> 'APPROVAL_TIMEOUT') FROM reviews WHERE agent = ?`, agent).Scan(&a, &rj)
+	err := r.q.QueryRowContext(ctx, `SELECT SUM(CAST(status = 'APPROVED' AS INT)), SUM(CAST(status = 'REJECTED' AND decision_code <> 'APPROVAL_TIMEOUT' AS INT)) FROM reviews WHERE agent = ?`, agent).Scan(&a, &rj)
 	return int(a.Int64), int(rj.Int64), err
 }

@@ -333,17 +333,20 @@ type querier interface {
 type pgQuerier struct{ tx *sql.Tx }
 
 func (p *pgQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	r, err := p.tx.ExecContext(ctx, rebind(query), pgArgs(args)...)
+	query, args = rebind(query, args)
+	r, err := p.tx.ExecContext(ctx, query, args...)
 	return r, mapErr(err)
 }
 
 func (p *pgQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	r, err := p.tx.QueryContext(ctx, rebind(query), pgArgs(args)...)
+	query, args = rebind(query, args)
+	r, err := p.tx.QueryContext(ctx, query, args...)
 	return r, mapErr(err)
 }
 
 func (p *pgQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return p.tx.QueryRowContext(ctx, rebind(query), pgArgs(args)...)
+	query, args = rebind(query, args)
+	return p.tx.QueryRowContext(ctx, query, args...)
 }
 
 // pgArgs passes Go booleans as the 0 and 1 the schema stores flags as.
@@ -364,19 +367,41 @@ func pgArgs(args []any) []any {
 	return args
 }
 
-var rebound sync.Map // query text -> PostgreSQL text
+// boundQuery is a statement in PostgreSQL's placeholders and how many it has.
+type boundQuery struct {
+	text  string
+	order []int // the argument each $N takes, 0-based
+}
+
+var rebound sync.Map // query text -> boundQuery
 
 // rebind turns ? and ?N placeholders outside string literals and quoted
-// names into $N.
-func rebind(q string) string {
+// names into $N, numbered densely in the order they first appear, and passes
+// each $N its argument: a statement with numbered placeholders may leave an
+// argument unused, which PostgreSQL refuses (it cannot type the parameter).
+func rebind(q string, args []any) (string, []any) {
+	bq := bindQuery(q)
+	out := make([]any, len(bq.order))
+	for i, a := range bq.order {
+		if a < len(args) {
+			out[i] = args[a]
+		}
+	}
+	return bq.text, pgArgs(out)
+}
+
+func bindQuery(q string) boundQuery {
 	if v, ok := rebound.Load(q); ok {
-		return v.(string)
+		return v.(boundQuery)
 	}
 	var (
-		b    strings.Builder
-		next int
-		quot byte
+		b     strings.Builder
+		next  int         // the number a bare ? takes
+		order []int       // argument of each $N
+		num   map[int]int // argument -> its $N
 	)
+	num = map[int]int{}
+	var quot byte
 	for i := 0; i < len(q); i++ {
 		c := q[i]
 		if quot != 0 {
@@ -400,13 +425,19 @@ func rebind(q string) string {
 				n, _ = strconv.Atoi(q[i+1 : j])
 			}
 			next = max(next, n)
-			b.WriteString("$" + strconv.Itoa(n))
+			p, ok := num[n-1]
+			if !ok {
+				order = append(order, n-1)
+				p = len(order)
+				num[n-1] = p
+			}
+			b.WriteString("$" + strconv.Itoa(p))
 			i = j - 1
 		default:
 			b.WriteByte(c)
 		}
 	}
-	out := b.String()
+	out := boundQuery{text: b.String(), order: order}
 	rebound.Store(q, out)
 	return out
 }

@@ -112,7 +112,7 @@ func (r *readTx) Quarantined(ctx context.Context, q memgov.QuarantineQuery) ([]m
 // AgentOutcomes counts an agent's write outcomes since a time: all of them,
 // and those a contradiction decided.
 func (r *readTx) AgentOutcomes(ctx context.Context, agent string, since time.Time) (total, contradictions int, err error) {
-	err = r.q.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(reason IN ('CONTRADICTION', 'SEMANTIC_CONFLICT', 'STRUCTURAL_CONFLICT')), 0)
+	err = r.q.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(CAST(reason IN ('CONTRADICTION', 'SEMANTIC_CONFLICT', 'STRUCTURAL_CONFLICT') AS INT)), 0)
 		FROM write_outcomes WHERE agent = ? AND at >= ?`, agent, ms(since)).Scan(&total, &contradictions)
 	return total, contradictions, err
 }

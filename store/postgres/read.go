@@ -252,7 +252,7 @@ func (r *readTx) Active(ctx context.Context, q memgov.ActiveQuery) ([]memgov.Ver
 }
 
 func (r *readTx) Refs(ctx context.Context) ([]memgov.RefSummary, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT memory_ref, COUNT(*), SUM(head_version_id <> '') FROM items GROUP BY memory_ref ORDER BY memory_ref`)
+	rows, err := r.q.QueryContext(ctx, `SELECT memory_ref, COUNT(*), SUM(CAST(head_version_id <> '' AS INT)) FROM items GROUP BY memory_ref ORDER BY memory_ref`)
 	if err != nil {
 		return nil, err
 	}

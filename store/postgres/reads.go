@@ -40,8 +40,8 @@ func (t *Tx) RecordAccess(ctx context.Context, items []string, at time.Time) err
 	if err != nil {
 		return err
 	}
-	_, err = t.q.ExecContext(ctx, `INSERT INTO access_days (item_id, day, n, last_at) SELECT value, ?, 1, ? FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value) WHERE true
-		ON CONFLICT (item_id, day) DO UPDATE SET n = access_days.n + 1, last_at = GREATEST(access_days.last_at, excluded.last_at)`, unixDay(at), ms(at), string(b))
+	_, err = t.q.ExecContext(ctx, `INSERT INTO access_days (item_id, day, n, last_at) SELECT value, ?, COUNT(*), ? FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value) GROUP BY value
+		ON CONFLICT (item_id, day) DO UPDATE SET n = access_days.n + excluded.n, last_at = GREATEST(access_days.last_at, excluded.last_at)`, unixDay(at), ms(at), string(b))
 	return err
 }
 
@@ -141,12 +141,12 @@ func (t *Tx) FoldReads(ctx context.Context) error {
 			return fmt.Errorf("fold read %s: %w", p.id, err)
 		}
 		if _, err := t.q.ExecContext(ctx, `INSERT INTO access_days (item_id, day, n, last_at)
-			SELECT v.item_id, ?, 1, ? FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value) j JOIN versions v ON v.id = j.value WHERE true
-			ON CONFLICT (item_id, day) DO UPDATE SET n = access_days.n + 1, last_at = GREATEST(access_days.last_at, excluded.last_at)`, p.at/86400000, p.at, string(ids)); err != nil {
+			SELECT v.item_id, ?, COUNT(*), ? FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value) JOIN versions v ON v.id = j.value GROUP BY v.item_id
+			ON CONFLICT (item_id, day) DO UPDATE SET n = access_days.n + excluded.n, last_at = GREATEST(access_days.last_at, excluded.last_at)`, p.at/86400000, p.at, string(ids)); err != nil {
 			return err
 		}
 		if _, err := t.q.ExecContext(ctx, `INSERT INTO retrieval_items (retrieval_id, item_id, staleness_ms)
-			SELECT ?, v.item_id, GREATEST(CAST(? AS BIGINT) - v.created_at, 0) FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value) j JOIN versions v ON v.id = j.value ON CONFLICT DO NOTHING`, p.id, p.at, string(ids)); err != nil {
+			SELECT ?, v.item_id, GREATEST(CAST(? AS BIGINT) - v.created_at, 0) FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value) JOIN versions v ON v.id = j.value ON CONFLICT DO NOTHING`, p.id, p.at, string(ids)); err != nil {
 			return err
 		}
 	}

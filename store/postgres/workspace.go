@@ -77,7 +77,7 @@ func (r *readTx) WorkspaceByRef(ctx context.Context, ref string) (memgov.Workspa
 }
 
 func (r *readTx) WorkspaceList(ctx context.Context, tenant string) ([]memgov.Workspace, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+wsCols+` FROM workspaces WHERE ?1 IN ('', '*') OR ref LIKE ?2 ESCAPE '\' ORDER BY created_at, ref`,
+	rows, err := r.q.QueryContext(ctx, `SELECT `+wsCols+` FROM workspaces WHERE ?1 IN ('', '*') OR ref ILIKE ?2 ESCAPE '\' ORDER BY created_at, ref`,
 		tenant, likePrefix(tenant+"/"))
 	if err != nil {
 		return nil, err
@@ -135,7 +135,7 @@ func (r *readTx) WorkspaceOfReview(ctx context.Context, reviewID string) (string
 
 func (r *readTx) WorkspaceReviewCounts(ctx context.Context, ref string) (int, int, error) {
 	var open, approved int
-	err := r.q.QueryRowContext(ctx, `SELECT COALESCE(SUM(rv.status IN ('PENDING', 'ESCALATED')), 0), COALESCE(SUM(rv.status = 'APPROVED'), 0)
+	err := r.q.QueryRowContext(ctx, `SELECT COALESCE(SUM(CAST(rv.status IN ('PENDING', 'ESCALATED') AS INT)), 0), COALESCE(SUM(CAST(rv.status = 'APPROVED' AS INT)), 0)
 		FROM workspace_reviews w JOIN reviews rv ON rv.id = w.review_id WHERE w.ref = ?`, ref).Scan(&open, &approved)
 	return open, approved, err
 }
