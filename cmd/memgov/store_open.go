@@ -107,22 +107,6 @@ func sideBase(db string) string {
 	return filepath.Join(dataDir(), fmt.Sprintf("pg-%s-%s-%s", clean(host), clean(port), clean(name)))
 }
 
-// storeExists reports whether db holds a memgov database: the file exists,
-// or the PostgreSQL database has a log with at least one entry.
-func storeExists(ctx context.Context, db string, key []byte) (bool, error) {
-	if !isDatabaseURL(db) {
-		_, err := os.Stat(db)
-		return err == nil, nil
-	}
-	s, err := openStore(ctx, db, storeOptions{Key: key, Create: true})
-	if err != nil {
-		return false, err
-	}
-	defer s.Close()
-	n, err := logSize(ctx, s)
-	return n > 0, err
-}
-
 // logSize is the number of entries in s's log.
 func logSize(ctx context.Context, s memgov.Store) (int64, error) {
 	var n int64
