@@ -199,6 +199,43 @@ func TestCLIPostgresBasics(t *testing.T) {
 	if jsonField(v, "store") != "memgov-postgres" || !strings.Contains(v, `"pgvector"`) || jsonField(v, "database_error") != "" {
 		t.Fatalf("version: %s", v)
 	}
+	// Another host without the key: refused, saying where the key goes.
+	other := &cli{t: t, db: c.db}
+	data := t.TempDir()
+	other.env = append(os.Environ(), "MEMGOV_DB="+c.db, "MEMGOV_KEY=", "NO_COLOR=1", "XDG_DATA_HOME="+data)
+	if _, errOut, code := other.run("", "list", "acme/billing-agent", "--as", "jane"); code != 1 || !strings.Contains(errOut, "MEMGOV_KEY") || !strings.Contains(errOut, "pg-") {
+		t.Fatalf("no key: exit %d, %q", code, errOut)
+	}
+	// init there makes no new key for a database that holds a log.
+	if _, errOut, code := other.run("", "init"); code != 1 || !strings.Contains(errOut, "key") {
+		t.Fatalf("init with a new key on a database with a log: exit %d, %q", code, errOut)
+	}
+	if keys, _ := filepath.Glob(filepath.Join(data, "memgov", "*.key")); len(keys) != 0 {
+		t.Fatalf("a refused init left a key file: %v", keys)
+	}
+	// With the key in MEMGOV_KEY it reads.
+	key, err := os.ReadFile(keyPathIn(t, c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.env = append(other.env, "MEMGOV_KEY="+strings.TrimSpace(string(key)))
+	other.ok("", "audit", "verify")
+}
+
+// keyPathIn is the key file of c's PostgreSQL database in c's data directory.
+func keyPathIn(t *testing.T, c *cli) string {
+	t.Helper()
+	for _, kv := range c.env {
+		if d, ok := strings.CutPrefix(kv, "XDG_DATA_HOME="); ok {
+			keys, _ := filepath.Glob(filepath.Join(d, "memgov", "pg-*.key"))
+			if len(keys) == 1 {
+				return keys[0]
+			}
+			t.Fatalf("key files in %s: %v", d, keys)
+		}
+	}
+	t.Fatal("no XDG_DATA_HOME in the test's environment")
+	return ""
 }
 
 // TestCLIMigrateDemoToPostgresAndBack copies the demo database to

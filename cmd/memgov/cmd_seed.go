@@ -208,7 +208,7 @@ of the database first: if one cannot be played, nothing is changed.`,
 				fmt.Fprintf(a.stderr, "  now: %s\n", s)
 			}
 			if noTUI {
-				fmt.Fprintf(a.stdout, "demo database: %s\nreopen it with: memgov --db %s tui --as demo-curator\n", a.dbPath, a.dbPath)
+				fmt.Fprintf(a.stdout, "demo database: %s\nreopen it with: memgov --db %s tui --as demo-curator\n", displayDB(a.dbPath), displayDB(a.dbPath))
 				return nil
 			}
 			return a.runTUI(cmd, "demo-curator")
