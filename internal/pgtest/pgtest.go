@@ -89,7 +89,7 @@ func Start() (*Server, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200", port, dir)
+	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500", port, dir)
 	logf := filepath.Join(dir, "server.log")
 	if out, err := run(filepath.Join(bin, "pg_ctl"), "-D", data, "-l", logf, "-o", opts, "-w", "-t", "60", "start").CombinedOutput(); err != nil {
 		log, _ := os.ReadFile(logf)
@@ -170,9 +170,16 @@ func (s *Server) create(name, template string) error {
 	return err
 }
 
+// url is the URL of database name. Its pool closes idle connections after a
+// second, so that the stores a long test leaves open until it ends do not
+// hold the server's connections.
 func (s *Server) url(name string) string {
 	u, _ := url.Parse(s.admin)
 	u.Path = "/" + name
+	q := u.Query()
+	q.Set("pool_max_conn_idle_time", "1s")
+	q.Set("pool_health_check_period", "1s")
+	u.RawQuery = q.Encode()
 	return u.String()
 }
 

@@ -26,6 +26,15 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	flag.Parse()
+	if testing.Short() {
+		// -short (CI's run under the race detector) checks the replay
+		// property on 20 random histories instead of rapid's 100: each
+		// history is a fresh database, about a second of the server's
+		// time. The full run checks 100.
+		if err := flag.Set("rapid.checks", "20"); err != nil {
+			panic(err)
+		}
+	}
 	code := func() int {
 		var err error
 		server, err = pgtest.Start()

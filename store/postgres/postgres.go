@@ -15,17 +15,17 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/store/internal/sqlstore"
 )
 
 //go:embed migrations/*.sql
@@ -50,8 +50,15 @@ type Store struct {
 	schema int
 	vector bool // the pgvector extension is installed in the database
 
-	listenMu sync.Mutex
+	// statements counts the statements sent in transactions (BEGIN,
+	// the append lock and COMMIT included): each is a round trip.
+	statements atomic.Int64
 }
+
+// Statements is the number of statements the store has sent in its
+// transactions, each a round trip to the server (BEGIN, the append lock and
+// COMMIT or ROLLBACK included).
+func (s *Store) Statements() int64 { return s.statements.Load() }
 
 // Options configure Open.
 type Options struct {
@@ -137,49 +144,24 @@ func (s *Store) Close() error {
 	return err
 }
 
-// Info describes the store; Path is the database URL without its password,
-// and the version says when pgvector is installed.
+// Info describes the store; Path is the database URL without its password.
+// The version is the schema's alone: baselines record it (HasPgvector says
+// whether pgvector is installed).
 func (s *Store) Info() memgov.StoreInfo {
-	v := strconv.Itoa(s.schema)
-	if s.vector {
-		v += " (pgvector installed)"
-	}
-	return memgov.StoreInfo{Type: Type, Version: v, Path: s.url}
+	return memgov.StoreInfo{Type: Type, Version: strconv.Itoa(s.schema), Path: s.url}
 }
 
 // Path returns the database URL without its password.
 func (s *Store) Path() string { return s.url }
 
 // HasPgvector reports whether the pgvector extension is installed in the
-// database. memgov stores vectors as bytea and compares them in Go either way.
+// database, for `memgov version` to say. memgov stores vectors as bytea and
+// compares them by cosine in Go either way: the same vectors and scores on
+// both stores.
 func (s *Store) HasPgvector() bool { return s.vector }
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-func migrations() ([]migration, error) {
-	ents, err := migrationFS.ReadDir("migrations")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range ents {
-		n, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(n)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %s: name must start with a number", e.Name())
-		}
-		b, err := migrationFS.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	return ms, nil
+func migrations() ([]sqlstore.Migration, error) {
+	return sqlstore.LoadMigrations(migrationFS, "migrations")
 }
 
 // SchemaVersion is the schema version this build migrates to.
@@ -188,7 +170,7 @@ func SchemaVersion() int {
 	if len(ms) == 0 {
 		return 0
 	}
-	return ms[len(ms)-1].version
+	return ms[len(ms)-1].Version
 }
 
 // migrate applies the pending migrations in one transaction, under the
@@ -199,7 +181,7 @@ func (s *Store) migrate(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	latest := ms[len(ms)-1].version
+	latest := ms[len(ms)-1].Version
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return mapErr(err)
@@ -237,11 +219,11 @@ func (s *Store) migrate(ctx context.Context, opts Options) error {
 			return mapErr(err)
 		}
 		for _, m := range ms {
-			if m.version <= cur {
+			if m.Version <= cur {
 				continue
 			}
-			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-				return fmt.Errorf("migration %s: %w", m.name, mapErr(err))
+			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+				return fmt.Errorf("migration %s: %w", m.Name, mapErr(err))
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM memgov_schema`); err != nil {
@@ -287,20 +269,21 @@ func mapErr(err error) error {
 // writers of every memgov process on the database run one at a time, as
 // SQLite's single writer does.
 func (s *Store) Update(ctx context.Context, fn func(memgov.Tx) error) error {
-	return s.update(ctx, func(t *Tx) error { return fn(t) })
+	return s.update(ctx, func(t *sqlstore.Tx) error { return fn(t) })
 }
 
 // update is Update for this package's code that needs the *Tx itself.
-func (s *Store) update(ctx context.Context, fn func(*Tx) error) error {
+func (s *Store) update(ctx context.Context, fn func(*sqlstore.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return mapErr(err)
 	}
+	s.statements.Add(3) // BEGIN, the lock, COMMIT or ROLLBACK
 	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, appendLock); err != nil {
 		tx.Rollback()
 		return mapErr(err)
 	}
-	t := &Tx{readTx: readTx{q: &pgQuerier{tx: tx}}, store: s}
+	t := sqlstore.NewTx(sqlstore.Bind(&pgQuerier{tx: tx, n: &s.statements}, dialect), s.key, nil)
 	if err := fn(t); err != nil {
 		tx.Rollback()
 		return err
@@ -318,33 +301,39 @@ func (s *Store) View(ctx context.Context, fn func(memgov.ReadTx) error) error {
 		return mapErr(err)
 	}
 	defer tx.Rollback()
-	return fn(&readTx{q: &pgQuerier{tx: tx}})
-}
-
-// querier is what a transaction offers this package's queries.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	s.statements.Add(2) // BEGIN, ROLLBACK
+	return fn(sqlstore.NewReadTx(sqlstore.Bind(&pgQuerier{tx: tx, n: &s.statements}, dialect)))
 }
 
 // pgQuerier runs statements written with ? placeholders (numbered ?N or in
 // order) on a transaction, as PostgreSQL's $N.
-type pgQuerier struct{ tx *sql.Tx }
+type pgQuerier struct {
+	tx *sql.Tx
+	n  *atomic.Int64 // counts the statements; nil: not counted
+}
+
+func (p *pgQuerier) count() {
+	if p.n != nil {
+		p.n.Add(1)
+	}
+}
 
 func (p *pgQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	p.count()
 	query, args = rebind(query, args)
 	r, err := p.tx.ExecContext(ctx, query, args...)
 	return r, mapErr(err)
 }
 
 func (p *pgQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	p.count()
 	query, args = rebind(query, args)
 	r, err := p.tx.QueryContext(ctx, query, args...)
 	return r, mapErr(err)
 }
 
 func (p *pgQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	p.count()
 	query, args = rebind(query, args)
 	return p.tx.QueryRowContext(ctx, query, args...)
 }
@@ -442,28 +431,19 @@ func bindQuery(q string) boundQuery {
 	return out
 }
 
-func ms(t time.Time) int64 { return t.UnixMilli() }
+// contentTables hold memory content or text derived from it: Compact
+// rewrites them so that no erased row stays in a dead tuple.
+var contentTables = []string{"log_payload", "versions", "version_fts", "review_text", "reviews", "mem_ops", "mem_map",
+	"model_vectors", "version_features", "version_index", "erased_skeleton", "read_pending", "proposals", "proposal_revisions"}
 
-func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
-
-// scanner is what *sql.Row and *sql.Rows offer.
-type scanner interface{ Scan(...any) error }
-
-// queryAll runs a query and scans every row with scan; it never returns a nil
-// slice, so empty results encode as [] in JSON.
-func queryAll[T any](ctx context.Context, q querier, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []T{}
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
+// Compact rewrites every table that held erased content (VACUUM FULL), so
+// the erased bytes are in no dead tuple of the database's files. The server's
+// write-ahead log keeps them until its checkpoints recycle its segments.
+func (s *Store) Compact(ctx context.Context) error {
+	for _, tbl := range contentTables {
+		if _, err := s.db.ExecContext(ctx, `VACUUM FULL `+tbl); err != nil {
+			return fmt.Errorf("compact: vacuum %s: %w", tbl, mapErr(err))
 		}
-		out = append(out, v)
 	}
-	return out, rows.Err()
+	return nil
 }

@@ -277,3 +277,5 @@ func TestSameLogSameHashesAsSQLite(t *testing.T) {
 		t.Error("the memory map is empty: the test compares nothing")
 	}
 }
+
+func engineOver(s memgov.Store) *engine.Engine { return engine.New(s, testKey) }
