@@ -82,7 +82,7 @@ func (c *cli) startServeProcess(t *testing.T) *servedProcess {
 // pgWriteOutcome is what one HTTP write ended with.
 type pgWriteOutcome struct {
 	key, text, status, versionID string
-	failed                 bool // no answer: the process died with the request
+	failed                       bool // no answer: the process died with the request
 }
 
 // postWrite sends one governed write over the JSON API.

@@ -83,20 +83,3 @@ func rawInsertsPG(ctx context.Context, url string, n int, body func(i int) []byt
 	}
 	return out, nil
 }
-
-// pgStatements counts the statements the server has run in the database at
-// url, from pg_stat_statements; ok is false when that extension is not
-// installed there (it needs shared_preload_libraries = pg_stat_statements
-// and CREATE EXTENSION pg_stat_statements).
-func pgStatements(ctx context.Context, url string) (n int64, ok bool) {
-	if !isDatabaseURL(url) {
-		return 0, false
-	}
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		return 0, false
-	}
-	defer c.Close(ctx)
-	err = c.QueryRow(ctx, `SELECT COALESCE(SUM(calls), 0)::BIGINT FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`).Scan(&n)
-	return n, err == nil
-}
