@@ -83,7 +83,28 @@ type DedupResult struct {
 // the texts are near only by their words and a difference rule tells them
 // apart) the write commits as its own item linked NEAR_DUPLICATE to it; in
 // SEMANTIC and PROCEDURAL memory it goes to a person.
+//
+// EPISODIC and SESSION memory record events (see keepsEvents): there a
+// write is never REJECTED as a duplicate of another item nor MERGED into
+// one. It commits as its own item, linked NEAR_DUPLICATE to the earlier
+// episode with rule repeats-event (it says what the episode said) or
+// extends-event (it says that and more). A retry of the same request never
+// reaches this gate: the idempotency step answers it with the first
+// outcome (the caller's token, or by default the digest of memoryRef, key,
+// content, agent and layer, for 24 hours). The same content written again
+// to the write's own item (the same key) is still REJECTED: it changes
+// nothing of the item. WORKING memory is not deduplicated.
 type Dedup struct{}
+
+// keepsEvents reports whether layer l records events rather than claims:
+// EPISODIC memory (what happened, when) and SESSION memory (what happened
+// in the session). The same words said at another time are another event:
+// two "Thanks!" in a conversation are two turns, and an agent that reads
+// the episode back must find both; "I'm doing well. How are you?" after
+// "I'm doing well." is a later turn, and folding it into the earlier one
+// would replace what was said first with what was said next. In SEMANTIC
+// and PROCEDURAL memory the same claim stated twice is one claim.
+func keepsEvents(l memgov.Layer) bool { return l == memgov.Episodic || l == memgov.Session }
 
 // Name returns NameDedup.
 func (Dedup) Name() string { return NameDedup }
@@ -91,7 +112,7 @@ func (Dedup) Name() string { return NameDedup }
 // Evaluate rejects duplicates, merges a write that extends an active
 // near-duplicate, and keeps one that differs from it (linked, or deferred).
 func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
-	if !in.Layer.Durable() {
+	if !in.Layer.Durable() && in.Layer != memgov.Session {
 		return DedupResult{Result: accept()}, nil
 	}
 	cands := in.Candidates
@@ -104,13 +125,27 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	own := func(c Scored) bool { return in.OwnItemID != "" && c.ItemID == in.OwnItemID }
 	// Dedup compares within the write's layer (spec §12.3.3: the hash set of layer l).
 	same := sameLayer(cands, in.Layer)
-	// Tier 1: exact content hash.
-	for _, c := range same {
-		if c.ContentHash == in.ContentHash {
-			r := reject(ReasonExactDuplicate, "identical to %s [rule %s]", c.Key, judge.RuleExactHash)
-			r.Related = []memgov.RelatedItem{withRule(related(c, "DUPLICATES"), judge.RuleExactHash, nil)}
-			return DedupResult{Result: r, Rule: judge.RuleExactHash}, nil
+	// Tier 1: exact content hash. In the event layers the same content in
+	// another item is the same words said again: linked, not rejected.
+	var repeated *Scored
+	for i, c := range same {
+		if c.ContentHash != in.ContentHash {
+			continue
 		}
+		if keepsEvents(in.Layer) && !own(c) {
+			if repeated == nil {
+				repeated = &same[i]
+			}
+			continue
+		}
+		r := reject(ReasonExactDuplicate, "identical to %s [rule %s]", c.Key, judge.RuleExactHash)
+		r.Related = []memgov.RelatedItem{withRule(related(c, "DUPLICATES"), judge.RuleExactHash, nil)}
+		return DedupResult{Result: r, Rule: judge.RuleExactHash}, nil
+	}
+	if repeated != nil {
+		c := *repeated
+		c.Cosine = 1
+		return eventLink(c, judge.ResolveDuplicate, judge.RuleExactHash, nil, "the same content"), nil
 	}
 	// Tier 2: structural fingerprint.
 	var (
@@ -239,6 +274,10 @@ func askModel(ctx context.Context, in DedupInput, c Scored) (DedupResult, string
 		return DedupResult{}, "", err
 	}
 	if rel == "entails" && conf >= least {
+		if keepsEvents(in.Layer) {
+			return eventLink(c, judge.ResolveDuplicate, judge.RuleModelEntails, nil,
+				fmt.Sprintf("the judge model reads it as stating all the write states (%.2f)", conf)), kindLinked, nil
+		}
 		r := reject(ReasonSemanticDuplicate, "adds nothing to %s: the judge model reads it as stating all the write states (%.2f) [rule %s]", c.Key, conf, judge.RuleModelEntails)
 		r.Related = []memgov.RelatedItem{withRule(related(c, "DUPLICATES"), judge.RuleModelEntails, nil)}
 		return DedupResult{Result: r, Rule: judge.RuleModelEntails}, judge.ResolveDuplicate, nil
@@ -249,6 +288,10 @@ func askModel(ctx context.Context, in DedupInput, c Scored) (DedupResult, string
 	}
 	if rel != "entails" || conf < least {
 		return DedupResult{}, "", nil
+	}
+	if keepsEvents(in.Layer) {
+		return eventLink(c, judge.ResolveMerge, judge.RuleModelExtends, nil,
+			fmt.Sprintf("the judge model reads the write as stating all it states and more (%.2f)", conf)), kindLinked, nil
 	}
 	r, kind := extend(c, c.Key, fmt.Sprintf("the judge model reads the write as stating all it states and more (%.2f)", conf),
 		ReasonSemanticDuplicate, ReasonSemanticConflict, judge.RuleModelExtends, nil)
@@ -303,7 +346,9 @@ func related(c Scored, relation string) memgov.RelatedItem {
 // (kindLinked) in EPISODIC memory, or where the texts are near only by
 // their words and a difference rule tells them apart; else it goes to a
 // person, who keeps both or merges them. A write that differs is never
-// rejected as a duplicate nor merged.
+// rejected as a duplicate nor merged. In an event layer (keepsEvents) a
+// duplicate or a merge is a link too (eventLink): the earlier episode is
+// never replaced nor the later one dropped.
 func decide(rules *judge.Judge, text string, c Scored, layer memgov.Layer, lexical bool, dupReason, conflictReason string) (DedupResult, string, judge.Delta) {
 	d := rules.Compare(c.Text, text)
 	dec := d.Decide()
@@ -321,6 +366,9 @@ func decide(rules *judge.Judge, text string, c Scored, layer memgov.Layer, lexic
 		// ("works at" / "employed by").
 		dec = judge.Decision{Kind: judge.ResolveDuplicate, Rule: judge.RuleSameClaims, Words: dec.Words, Why: "the same claims in the same roles"}
 	}
+	if keepsEvents(layer) && (dec.Kind == judge.ResolveDuplicate || dec.Kind == judge.ResolveMerge) {
+		return eventLink(c, dec.Kind, dec.Rule, dec.Words, dec.Why), kindLinked, d
+	}
 	switch dec.Kind {
 	case judge.ResolveDuplicate:
 		r := reject(dupReason, "adds nothing to %s (similarity %.3f): it states the same claims [rule %s%s]", c.Key, c.Cosine, dec.Rule, quoteRuleWords(dec.Words))
@@ -331,9 +379,9 @@ func decide(rules *judge.Judge, text string, c Scored, layer memgov.Layer, lexic
 		return r, kind, d
 	}
 	link := withRule(related(c, "NEAR_DUPLICATE"), dec.Rule, dec.Words)
-	if layer == memgov.Episodic || lexical && d.Conflict != nil {
+	if keepsEvents(layer) || lexical && d.Conflict != nil {
 		// Kept as its own item beside the near text: a person reads
-		// EPISODIC memory's links, not a queue of every near event; texts
+		// EPISODIC and SESSION memory's links, not a queue of every near event; texts
 		// near only by their words that a difference rule tells apart are
 		// distinct records ("order 17 shipped to Oslo" / "order 18
 		// shipped to Rome").
@@ -344,6 +392,22 @@ func decide(rules *judge.Judge, text string, c Scored, layer memgov.Layer, lexic
 	}
 	return DedupResult{Rule: dec.Rule, RuleWords: dec.Words, Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memgov.RelatedItem{link},
 		Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s [rule %s%s]", c.Key, c.Cosine, dec.Why, dec.Rule, quoteRuleWords(dec.Words))}}, dec.Kind, d
+}
+
+// eventLink is the result for a write to an event layer that says what
+// the earlier episode c said (kind judge.ResolveDuplicate) or all of it and
+// more (judge.ResolveMerge), as rule after read it: the write commits as
+// its own item, linked NEAR_DUPLICATE to c with rule repeats-event or
+// extends-event, and c stays as it was. why says what after read.
+func eventLink(c Scored, kind, after string, words []string, why string) DedupResult {
+	rule, what := judge.RuleRepeatsEvent, "repeats"
+	if kind == judge.ResolveMerge {
+		rule, what = judge.RuleExtendsEvent, "extends"
+	}
+	r := accept()
+	r.Detail = fmt.Sprintf("%s %s (similarity %.3f): %s; said at another time it is another event, kept as its own item, linked NEAR_DUPLICATE [rule %s, after %s%s]",
+		what, c.Key, c.Cosine, why, rule, after, quoteRuleWords(words))
+	return DedupResult{Result: r, Rule: rule, RuleWords: words, Links: []memgov.RelatedItem{withRule(related(c, "NEAR_DUPLICATE"), rule, words)}}
 }
 
 // PairJudgement is what the contradiction and dedup gates decide for a

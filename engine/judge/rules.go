@@ -77,6 +77,14 @@ const (
 	RuleModelEntails   = "model-entails"
 	RuleModelExtends   = "model-extends"
 	RuleExtendsPending = "extends-pending"
+	// RuleRepeatsEvent and RuleExtendsEvent are the event layers' answer
+	// to what RuleExactHash, RuleSameClaims, RuleSameWords,
+	// RuleModelEntails (a duplicate) and RuleStrictSuperset,
+	// RuleModelExtends (a merge) decide elsewhere: EPISODIC and SESSION
+	// memory record what happened, and the same words said at another
+	// time are another event, not the same claim stated twice.
+	RuleRepeatsEvent = "repeats-event"
+	RuleExtendsEvent = "extends-event"
 )
 
 var ruleTable = []Rule{
@@ -151,11 +159,13 @@ var ruleTable = []Rule{
 		return ResolveConflict, true
 	}},
 
-	{Name: RuleExactHash, Family: FamilyGate, Doc: "the same content, byte for byte once canonical (REJECTED)"},
+	{Name: RuleExactHash, Family: FamilyGate, Doc: "the same content, byte for byte once canonical (REJECTED; in EPISODIC and SESSION memory only a rewrite of the same item, see repeats-event)"},
 	{Name: RuleSameClaims, Family: FamilyGate, Doc: "the same structural fingerprint and the same claims in the same roles, in other words (passive for active, a relation reworded) (REJECTED)"},
 	{Name: RuleModelEntails, Family: FamilyGate, Doc: "the configured judge model reads the stored text as stating all the write states (REJECTED)"},
 	{Name: RuleModelExtends, Family: FamilyGate, Doc: "the configured judge model reads the write as stating all the stored text states and more (MERGED)"},
 	{Name: RuleExtendsPending, Family: FamilyGate, Doc: "the write would merge into a draft still waiting for a curator: both go to the curator"},
+	{Name: RuleRepeatsEvent, Family: FamilyGate, Doc: "EPISODIC or SESSION memory: the write says what an earlier episode said (the same content, words or claims); said again at another time it is another event, committed as its own item linked NEAR_DUPLICATE to the earlier one"},
+	{Name: RuleExtendsEvent, Family: FamilyGate, Doc: "EPISODIC or SESSION memory: the write says all an earlier episode said and more; a merge would put the later event in place of the earlier one, so it is committed as its own item linked NEAR_DUPLICATE to it"},
 }
 
 // The contradiction and support rules are listed where they are tried
