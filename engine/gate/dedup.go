@@ -67,6 +67,11 @@ type DedupResult struct {
 	// touched.
 	Rule      string
 	RuleWords []string
+	// After, on a write to an event layer linked by rule repeats-event or
+	// extends-event, names the rule that read it as the same claims or as
+	// saying more (exact-hash, same-words, strict-superset, ...): the
+	// chain that decided is After, then Rule.
+	After string
 	// Links are near texts the write is kept beside (relation
 	// NEAR_DUPLICATE, each with its rule): on an ACCEPT the write commits
 	// as its own item linked to them.
@@ -92,8 +97,10 @@ type DedupResult struct {
 // reaches this gate: the idempotency step answers it with the first
 // outcome (the caller's token, or by default the digest of memoryRef, key,
 // content, agent and layer, for 24 hours). The same content written again
-// to the write's own item (the same key) is still REJECTED: it changes
-// nothing of the item. WORKING memory is not deduplicated.
+// to the write's own item (the same key) is still REJECTED in EPISODIC
+// memory, as in the others: it changes nothing of the item (SESSION memory
+// keeps it as a new version, as before it had a dedup gate). WORKING
+// memory is not deduplicated.
 type Dedup struct{}
 
 // keepsEvents reports whether layer l records events rather than claims:
@@ -132,6 +139,12 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 		if c.ContentHash != in.ContentHash {
 			continue
 		}
+		if own(c) && in.Layer == memgov.Session {
+			// SESSION memory was never deduplicated before it linked
+			// repeated events: a session note written again to its own
+			// key stays a new version, as it always was.
+			continue
+		}
 		if keepsEvents(in.Layer) && !own(c) {
 			if repeated == nil {
 				repeated = &same[i]
@@ -150,6 +163,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	// Tier 2: structural fingerprint.
 	var (
 		links       []memgov.RelatedItem
+		after       string // the first link's After
 		linkDetails []string
 	)
 	for _, c := range same {
@@ -157,6 +171,9 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 			r, kind, _ := decide(in.rules(), in.Features.Text, c, in.Layer, false, ReasonStructuralDup, ReasonStructuralConflict)
 			if kind != kindLinked {
 				return r, nil
+			}
+			if len(links) == 0 {
+				after = r.After
 			}
 			links, linkDetails = append(links, r.Links...), append(linkDetails, r.Detail)
 		}
@@ -207,6 +224,9 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 		}
 		near++
 		if kind == kindLinked {
+			if len(links) == 0 {
+				after = r.After
+			}
 			links, linkDetails = append(links, r.Links...), append(linkDetails, r.Detail)
 			continue
 		}
@@ -227,7 +247,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	}
 	out := DedupResult{Result: accept(), Links: links}
 	if len(links) > 0 {
-		out.Rule, out.RuleWords = links[0].Rule, links[0].RuleWords
+		out.Rule, out.RuleWords, out.After = links[0].Rule, links[0].RuleWords, after
 		out.Detail = strings.Join(linkDetails, "; ")
 	}
 	return out, nil
@@ -400,14 +420,14 @@ func decide(rules *judge.Judge, text string, c Scored, layer memgov.Layer, lexic
 // its own item, linked NEAR_DUPLICATE to c with rule repeats-event or
 // extends-event, and c stays as it was. why says what after read.
 func eventLink(c Scored, kind, after string, words []string, why string) DedupResult {
-	rule, what := judge.RuleRepeatsEvent, "repeats"
+	rule, what, event := judge.RuleRepeatsEvent, "repeats", "said again, it is another event"
 	if kind == judge.ResolveMerge {
-		rule, what = judge.RuleExtendsEvent, "extends"
+		rule, what, event = judge.RuleExtendsEvent, "extends", "a later event, which a merge would put in place of the earlier one"
 	}
 	r := accept()
-	r.Detail = fmt.Sprintf("%s %s (similarity %.3f): %s; said at another time it is another event, kept as its own item, linked NEAR_DUPLICATE [rule %s, after %s%s]",
-		what, c.Key, c.Cosine, why, rule, after, quoteRuleWords(words))
-	return DedupResult{Result: r, Rule: rule, RuleWords: words, Links: []memgov.RelatedItem{withRule(related(c, "NEAR_DUPLICATE"), rule, words)}}
+	r.Detail = fmt.Sprintf("%s %s (similarity %.3f): %s; %s: kept as its own item, linked NEAR_DUPLICATE [rule %s, after %s%s]",
+		what, c.Key, c.Cosine, why, event, rule, after, quoteRuleWords(words))
+	return DedupResult{Result: r, Rule: rule, RuleWords: words, After: after, Links: []memgov.RelatedItem{withRule(related(c, "NEAR_DUPLICATE"), rule, words)}}
 }
 
 // PairJudgement is what the contradiction and dedup gates decide for a

@@ -70,7 +70,8 @@ func TestDedupKeepsWhatItCannotProve(t *testing.T) {
 
 // In EPISODIC memory the same content in another item is another event
 // (linked, repeats-event), but the same content written again to the
-// write's own item changes nothing of it and is REJECTED as before.
+// write's own item changes nothing of it and is REJECTED as before; in
+// SESSION memory, never deduplicated before, it is a new version.
 func TestDedupEventLayerOwnItem(t *testing.T) {
 	pol := policy.Default()
 	f, err := memory.FeaturesOf([]byte(`{"text":"Thanks!"}`))
@@ -80,21 +81,25 @@ func TestDedupEventLayerOwnItem(t *testing.T) {
 	c := memgov.Candidate{VersionID: "v1", ItemID: "i1", Key: "thanks", Layer: memgov.Episodic, State: memgov.Active,
 		ContentHash: "sha256:same", Fingerprint: f.Fingerprint[:], Text: "Thanks!"}
 	for _, tc := range []struct {
+		layer   memgov.Layer
 		own     string
 		verdict Verdict
 		rule    string
 	}{
-		{"i1", Reject, judge.RuleExactHash},
-		{"", Accept, judge.RuleRepeatsEvent},
-		{"i2", Accept, judge.RuleRepeatsEvent},
+		{memgov.Episodic, "i1", Reject, judge.RuleExactHash},
+		{memgov.Episodic, "", Accept, judge.RuleRepeatsEvent},
+		{memgov.Episodic, "i2", Accept, judge.RuleRepeatsEvent},
+		{memgov.Session, "i1", Accept, ""},
+		{memgov.Session, "i2", Accept, judge.RuleRepeatsEvent},
 	} {
-		r, err := Dedup{}.Evaluate(context.Background(), DedupInput{MemoryRef: "acme/bot", Layer: memgov.Episodic, ContentHash: "sha256:same",
+		c.Layer = tc.layer
+		r, err := Dedup{}.Evaluate(context.Background(), DedupInput{MemoryRef: "acme/bot", Layer: tc.layer, ContentHash: "sha256:same",
 			Features: f, OwnItemID: tc.own, Policy: &pol, Reader: pairReader{c: c}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Verdict != tc.verdict || r.Rule != tc.rule || (tc.verdict == Accept) != (len(r.Links) == 1) {
-			t.Errorf("own item %q: %s rule %q links %d (%s), want %s by %s", tc.own, r.Verdict, r.Rule, len(r.Links), r.Detail, tc.verdict, tc.rule)
+		if r.Verdict != tc.verdict || r.Rule != tc.rule || (tc.rule == judge.RuleRepeatsEvent) != (len(r.Links) == 1) {
+			t.Errorf("%s, own item %q: %s rule %q links %d (%s), want %s by %q", tc.layer, tc.own, r.Verdict, r.Rule, len(r.Links), r.Detail, tc.verdict, tc.rule)
 		}
 	}
 }
