@@ -863,7 +863,8 @@ func TestCLIContentPolicyProbes(t *testing.T) {
 	}
 }
 
-// Two prepositional phrases exchanged whole are refused as a duplicate;
+// Two prepositional phrases exchanged whole state the same claims (in
+// EPISODIC memory another episode that repeats the first, linked to it);
 // "only" moved to restrict another word, or written in one text alone,
 // another bound on a number and another week are other facts, never
 // refused or merged.
@@ -872,8 +873,8 @@ func TestCLIDedupPhrasesAndFocus(t *testing.T) {
 	c.setup()
 	w := c.writer("acme/billing-agent", "EPISODIC")
 	w("move/1", "The meeting was moved from Tuesday to Thursday.")
-	if r := w("move/2", "The meeting was moved to Thursday from Tuesday."); r.Status != "REJECTED" || !contains(r.Related, "move/1") {
-		t.Errorf("phrases exchanged whole: %+v, want REJECTED as a duplicate of move/1", r)
+	if r := w("move/2", "The meeting was moved to Thursday from Tuesday."); r.Status != "COMMITTED" || !contains(r.Related, "move/1") || !strings.Contains(r.Detail, "rule repeats-event, after same-words") {
+		t.Errorf("phrases exchanged whole: %+v, want COMMITTED linked to move/1 as a repeat of the same claims", r)
 	}
 	for i, p := range [][2]string{
 		{"Only admins can delete projects.", "Admins can only delete projects."},
