@@ -89,29 +89,34 @@ type DedupResult struct {
 // apart) the write commits as its own item linked NEAR_DUPLICATE to it; in
 // SEMANTIC and PROCEDURAL memory it goes to a person.
 //
-// EPISODIC and SESSION memory record events (see keepsEvents): there a
-// write is never REJECTED as a duplicate of another item nor MERGED into
-// one. It commits as its own item, linked NEAR_DUPLICATE to the earlier
+// EPISODIC memory records events (see keepsEvents): there a write is
+// never REJECTED as a duplicate of another item nor MERGED into one. It commits as its own item, linked NEAR_DUPLICATE to the earlier
 // episode with rule repeats-event (it says what the episode said) or
 // extends-event (it says that and more). A retry of the same request never
 // reaches this gate: the idempotency step answers it with the first
 // outcome (the caller's token, or by default the digest of memoryRef, key,
 // content, agent and layer, for 24 hours). The same content written again
-// to the write's own item (the same key) is still REJECTED in EPISODIC
-// memory, as in the others: it changes nothing of the item (SESSION memory
-// keeps it as a new version, as before it had a dedup gate). WORKING
-// memory is not deduplicated.
+// to the write's own item (the same key) is still REJECTED: it changes
+// nothing of the item.
+//
+// WORKING and SESSION memory are not deduplicated: the store's candidate
+// lookup (memgov.PipelineReader.Candidates) returns the durable layers'
+// versions only, and the contradiction gate reads the same candidates, so
+// returning SESSION versions there would also set session notes against
+// durable writes. SESSION memory therefore never rejects or merges a
+// write; linking its repeats like EPISODIC memory's would need a lookup
+// of the write's own layer from the store.
 type Dedup struct{}
 
 // keepsEvents reports whether layer l records events rather than claims:
-// EPISODIC memory (what happened, when) and SESSION memory (what happened
-// in the session). The same words said at another time are another event:
+// EPISODIC memory, what happened and when. The same words said at another
+// time are another event:
 // two "Thanks!" in a conversation are two turns, and an agent that reads
 // the episode back must find both; "I'm doing well. How are you?" after
 // "I'm doing well." is a later turn, and folding it into the earlier one
 // would replace what was said first with what was said next. In SEMANTIC
 // and PROCEDURAL memory the same claim stated twice is one claim.
-func keepsEvents(l memgov.Layer) bool { return l == memgov.Episodic || l == memgov.Session }
+func keepsEvents(l memgov.Layer) bool { return l == memgov.Episodic }
 
 // Name returns NameDedup.
 func (Dedup) Name() string { return NameDedup }
@@ -119,7 +124,7 @@ func (Dedup) Name() string { return NameDedup }
 // Evaluate rejects duplicates, merges a write that extends an active
 // near-duplicate, and keeps one that differs from it (linked, or deferred).
 func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
-	if !in.Layer.Durable() && in.Layer != memgov.Session {
+	if !in.Layer.Durable() {
 		return DedupResult{Result: accept()}, nil
 	}
 	cands := in.Candidates
@@ -137,12 +142,6 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	var repeated *Scored
 	for i, c := range same {
 		if c.ContentHash != in.ContentHash {
-			continue
-		}
-		if own(c) && in.Layer == memgov.Session {
-			// SESSION memory was never deduplicated before it linked
-			// repeated events: a session note written again to its own
-			// key stays a new version, as it always was.
 			continue
 		}
 		if keepsEvents(in.Layer) && !own(c) {
@@ -401,7 +400,7 @@ func decide(rules *judge.Judge, text string, c Scored, layer memgov.Layer, lexic
 	link := withRule(related(c, "NEAR_DUPLICATE"), dec.Rule, dec.Words)
 	if keepsEvents(layer) || lexical && d.Conflict != nil {
 		// Kept as its own item beside the near text: a person reads
-		// EPISODIC and SESSION memory's links, not a queue of every near event; texts
+		// EPISODIC memory's links, not a queue of every near event; texts
 		// near only by their words that a difference rule tells apart are
 		// distinct records ("order 17 shipped to Oslo" / "order 18
 		// shipped to Rome").

@@ -236,3 +236,56 @@ func pct(n, d int) float64 {
 	}
 	return 100 * float64(n) / float64(d)
 }
+
+// Through the write pipeline, a conversation turn written again to
+// EPISODIC memory commits as its own item linked to the first
+// (repeats-event), and one that says more is linked by extends-event; the
+// first stays as it was. SESSION and WORKING memory, which the dedup gate
+// does not read, commit a repeated turn unlinked, never rejected.
+func TestRepeatedTurnsThroughThePipeline(t *testing.T) {
+	ctx := context.Background()
+	e := newCorpusPipeline(t, "chat-agent", "chat", time.Date(2026, 3, 2, 15, 45, 0, 0, time.UTC))
+	conf := 0.9
+	n := 0
+	write := func(layer memgov.Layer, text string) memgov.WriteResult {
+		t.Helper()
+		n++
+		e.Advance(time.Minute)
+		content, _ := json.Marshal(map[string]string{"text": text})
+		res, err := e.Write(ctx, memgov.WriteRequest{SourceAgentID: e.Agent, MemoryRef: "chat/chat-agent/c1", TargetLayer: layer,
+			IdempotencyToken: fmt.Sprintf("turn-%d", n), Content: content, Confidence: &conf, ObservationType: "session_summary",
+			EvidenceRefs: []oplog.EvidenceRef{{SourceType: "HUMAN_INPUT", SourceURI: "chat://maya"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	linked := func(r, to memgov.WriteResult, rule string) bool {
+		return r.Status == memgov.StatusCommitted && r.ItemID != to.ItemID && r.Rule == rule && len(r.Links) == 1 &&
+			r.Links[0].ItemID == to.ItemID && r.Links[0].Relation == "NEAR_DUPLICATE" && r.Links[0].Rule == rule
+	}
+	first := write(memgov.Episodic, "Thanks!")
+	if first.Status != memgov.StatusCommitted || len(first.Links) != 0 {
+		t.Fatalf("first turn: %+v", first)
+	}
+	if r := write(memgov.Episodic, "Thanks!"); !linked(r, first, judge.RuleRepeatsEvent) {
+		t.Errorf("repeated turn: %s %s %q links %+v, want COMMITTED linked to %s by %s", r.Status, r.Reason, r.Detail, r.Links, first.Key, judge.RuleRepeatsEvent)
+	}
+	well := write(memgov.Episodic, "I'm doing well.")
+	if r := write(memgov.Episodic, "I'm doing well. How are you?"); !linked(r, well, judge.RuleExtendsEvent) {
+		t.Errorf("extending turn: %s %s %q links %+v, want COMMITTED linked to %s by %s", r.Status, r.Reason, r.Detail, r.Links, well.Key, judge.RuleExtendsEvent)
+	}
+	v, err := e.Get(ctx, "chat/chat-agent/c1", well.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(v.Content), `"I'm doing well."`) || v.ID != well.VersionID {
+		t.Errorf("the earlier turn changed: %s (version %s, want %s)", v.Content, v.ID, well.VersionID)
+	}
+	for _, l := range []memgov.Layer{memgov.Session, memgov.Working} {
+		a := write(l, "See you tomorrow!")
+		if r := write(l, "See you tomorrow!"); r.Status != memgov.StatusCommitted || r.ItemID == a.ItemID || len(r.Links) != 0 {
+			t.Errorf("%s: repeated turn %s %s %q links %+v, want COMMITTED unlinked", l, r.Status, r.Reason, r.Detail, r.Links)
+		}
+	}
+}
