@@ -574,9 +574,10 @@ func TestCLIModelJudge(t *testing.T) {
 }
 
 // A configured judge model decides what the words leave open: a rewording
-// it reads as entailed by a stored text is refused as its duplicate. A
-// changed value is never put to it, and a model that fails sends the write
-// to a person.
+// it reads as entailed by a stored text is refused as its duplicate in
+// SEMANTIC memory, and in EPISODIC memory is another episode that repeats
+// it, linked to it. A changed value is never put to it, and a model that
+// fails sends the write to a person.
 func TestCLIModelDedup(t *testing.T) {
 	c, ms, _ := judgeModelCLI(t, "entails")
 	const ref = "acme/billing-agent"
@@ -585,7 +586,15 @@ func TestCLIModelDedup(t *testing.T) {
 		t.Fatalf("first write: %+v", r)
 	}
 	before := ms.asked()
-	if r := w("budget/2", "Ravi signed off on the budget for the offsite."); r.Status != "REJECTED" || r.Reason != "SEMANTIC_DUPLICATE" || !contains(r.Related, "budget/1") || !strings.Contains(r.Detail, "judge model") {
+	if r := w("budget/2", "Ravi signed off on the budget for the offsite."); r.Status != "COMMITTED" || !contains(r.Related, "budget/1") || !strings.Contains(r.Detail, "[rule repeats-event, after model-entails]") {
+		t.Fatalf("an episode the model reads as a rewording of an earlier one: %+v, want COMMITTED linked to budget/1", r)
+	}
+	if ms.asked() == before {
+		t.Fatal("the model was not asked")
+	}
+	c.judged(judgeReq("billing-agent", ref, "approval/1", "SEMANTIC", "Ravi approved the budget for the Lisbon offsite.", 0.9, ""))
+	before = ms.asked()
+	if r := c.judged(judgeReq("billing-agent", ref, "approval/2", "SEMANTIC", "Ravi signed off on the budget for the Lisbon offsite.", 0.9, "")); r.Status != "REJECTED" || r.Reason != "SEMANTIC_DUPLICATE" || !contains(r.Related, "approval/1") || !strings.Contains(r.Detail, "judge model") {
 		t.Fatalf("a rewording the model reads as entailed: %+v", r)
 	}
 	if ms.asked() == before {
