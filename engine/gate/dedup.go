@@ -67,7 +67,7 @@ type DedupResult struct {
 	// touched.
 	Rule      string
 	RuleWords []string
-	// After, on a write to an event layer linked by rule repeats-event or
+	// After, on an EPISODIC write linked by rule repeats-event or
 	// extends-event, names the rule that read it as the same claims or as
 	// saying more (exact-hash, same-words, strict-superset, ...): the
 	// chain that decided is After, then Rule.
@@ -90,9 +90,10 @@ type DedupResult struct {
 // SEMANTIC and PROCEDURAL memory it goes to a person.
 //
 // EPISODIC memory records events (see keepsEvents): there a write is
-// never REJECTED as a duplicate of another item nor MERGED into one. It commits as its own item, linked NEAR_DUPLICATE to the earlier
-// episode with rule repeats-event (it says what the episode said) or
-// extends-event (it says that and more). A retry of the same request never
+// never REJECTED as a duplicate of another item nor MERGED into one. It
+// commits as its own item, linked NEAR_DUPLICATE to the earlier episode
+// with rule repeats-event (it says what the episode said) or extends-event
+// (it says that and more). A retry of the same request never
 // reaches this gate: the idempotency step answers it with the first
 // outcome (the caller's token, or by default the digest of memoryRef, key,
 // content, agent and layer, for 24 hours). The same content written again
@@ -110,9 +111,8 @@ type Dedup struct{}
 
 // keepsEvents reports whether layer l records events rather than claims:
 // EPISODIC memory, what happened and when. The same words said at another
-// time are another event:
-// two "Thanks!" in a conversation are two turns, and an agent that reads
-// the episode back must find both; "I'm doing well. How are you?" after
+// time are another event: two "Thanks!" in a conversation are two turns,
+// and an agent that reads the episode back must find both; "I'm doing well. How are you?" after
 // "I'm doing well." is a later turn, and folding it into the earlier one
 // would replace what was said first with what was said next. In SEMANTIC
 // and PROCEDURAL memory the same claim stated twice is one claim.
@@ -137,7 +137,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	own := func(c Scored) bool { return in.OwnItemID != "" && c.ItemID == in.OwnItemID }
 	// Dedup compares within the write's layer (spec §12.3.3: the hash set of layer l).
 	same := sameLayer(cands, in.Layer)
-	// Tier 1: exact content hash. In the event layers the same content in
+	// Tier 1: exact content hash. In EPISODIC memory the same content in
 	// another item is the same words said again: linked, not rejected.
 	var repeated *Scored
 	for i, c := range same {
@@ -365,7 +365,7 @@ func related(c Scored, relation string) memgov.RelatedItem {
 // (kindLinked) in EPISODIC memory, or where the texts are near only by
 // their words and a difference rule tells them apart; else it goes to a
 // person, who keeps both or merges them. A write that differs is never
-// rejected as a duplicate nor merged. In an event layer (keepsEvents) a
+// rejected as a duplicate nor merged. In EPISODIC memory (keepsEvents) a
 // duplicate or a merge is a link too (eventLink): the earlier episode is
 // never replaced nor the later one dropped.
 func decide(rules *judge.Judge, text string, c Scored, layer memgov.Layer, lexical bool, dupReason, conflictReason string) (DedupResult, string, judge.Delta) {
@@ -413,7 +413,7 @@ func decide(rules *judge.Judge, text string, c Scored, layer memgov.Layer, lexic
 		Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s [rule %s%s]", c.Key, c.Cosine, dec.Why, dec.Rule, quoteRuleWords(dec.Words))}}, dec.Kind, d
 }
 
-// eventLink is the result for a write to an event layer that says what
+// eventLink is the result for a write to EPISODIC memory that says what
 // the earlier episode c said (kind judge.ResolveDuplicate) or all of it and
 // more (judge.ResolveMerge), as rule after read it: the write commits as
 // its own item, linked NEAR_DUPLICATE to c with rule repeats-event or
