@@ -152,6 +152,7 @@ func matchPatterns(fs []Finding, text string) []Finding {
 			fs = p.find(fs, view, text)
 		}
 	}
+	fs = readClauses(fs, base, text)
 	return matchForeign(fs, text)
 }
 
@@ -322,9 +323,10 @@ func isInvisible(r rune) bool {
 }
 
 // allowedJoiner reports whether an invisible character does legitimate
-// work where it stands: a zero-width joiner or non-joiner between two
-// non-Latin letters or inside an emoji sequence, or a left-to-right or
-// right-to-left mark in text that contains right-to-left script.
+// work, or none, where it stands: a zero-width joiner or non-joiner
+// between two non-Latin letters or inside an emoji sequence, a
+// left-to-right or right-to-left mark in text that contains right-to-left
+// script, or a byte-order mark beside a space.
 func allowedJoiner(r, prev, next rune, rtl bool) bool {
 	switch r {
 	case 0x200C, 0x200D:
@@ -332,6 +334,10 @@ func allowedJoiner(r, prev, next rune, rtl bool) bool {
 			(prev > 0x2FF && next > 0x2FF && !isInvisible(prev) && !isInvisible(next))
 	case 0x200E, 0x200F:
 		return rtl
+	case 0xFEFF:
+		// A byte-order mark beside white space, left where files or
+		// template fields were joined, splits no word.
+		return prev == ' ' || next == ' '
 	}
 	return false
 }
