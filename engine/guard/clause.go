@@ -21,6 +21,9 @@ import (
 //go:embed words/verbs.txt
 var verbsData string
 
+//go:embed words/world-objects.txt
+var worldObjectsData string
+
 // imperativeVerbs are the verbs whose base form opens an order.
 var imperativeVerbs = wordSet(verbsData)
 
@@ -68,7 +71,11 @@ func words(c []byte) []string {
 		for j < len(c) && (isWordByte(c[j]) || c[j] == '\'' || c[j] == '-') {
 			j++
 		}
-		ws = append(ws, strings.Trim(string(c[i:j]), "'-"))
+		w := strings.Trim(string(c[i:j]), "'-")
+		if i > 0 && c[i-1] == '@' {
+			w = "@" + w // a mention, not a word of the sentence
+		}
+		ws = append(ws, w)
 		i = j
 	}
 	return ws
@@ -78,17 +85,36 @@ func words(c []byte) []string {
 // after the openers, "do not", "don't" or "never", its first word is a verb
 // of the list.
 func imperativeOpening(c []byte) bool {
-	ws := words(c)
-	for i := 0; i < len(ws) && i < 4; i++ {
-		w := ws[i]
-		switch {
-		case openers[w] || w == "never" || w == "don't" || w == "dont":
-			continue
-		case w == "do" && i+1 < len(ws) && ws[i+1] == "not":
+	// The first words, read in place: this runs at every clause.
+	var ws [5][]byte
+	n := 0
+	for i := 0; i < len(c) && n < len(ws); {
+		if !isWordByte(c[i]) {
 			i++
 			continue
 		}
-		return imperativeVerbs[w]
+		j := i
+		for j < len(c) && (isWordByte(c[j]) || c[j] == '\'' || c[j] == '-') {
+			j++
+		}
+		w := bytes.Trim(c[i:j], "'-")
+		if i > 0 && c[i-1] == '@' {
+			w = nil // a mention, not a word of the sentence
+		}
+		ws[n] = w
+		n++
+		i = j
+	}
+	for i := 0; i < n && i < 4; i++ {
+		w := ws[i]
+		switch {
+		case w == nil || openers[string(w)] || string(w) == "never" || string(w) == "don't" || string(w) == "dont":
+			continue
+		case string(w) == "do" && i+1 < n && string(ws[i+1]) == "not":
+			i++
+			continue
+		}
+		return imperativeVerbs[string(w)]
 	}
 	return false
 }
@@ -402,7 +428,8 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 		}
 	}
 
-	for _, r := range clauseRules {
+	readReader(t, add)
+	for _, r := range allClauseRules {
 		if !containsAny(t, r.subs) {
 			continue
 		}
@@ -418,32 +445,8 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 		}
 	}
 
-	// An order that moves money or value: a clause in the imperative
-	// with an amount, an account or a gift card in it.
-	if containsAny(t, moneySubs) {
-		for cs := 0; cs < len(t); {
-			ce := clauseEndAt(t, cs)
-			c := t[cs:ce]
-			if imperativeOpening(c) && !declarative(t, firstVerbAt(t, cs)) && objectAfterVerb(t, cs) {
-				if loc := moneyRe.FindIndex(c); loc != nil {
-					add(RuleOrder, "order to move money", cs, cs+loc[1], false)
-				}
-			}
-			// The next clause opens after the end and its spaces, or
-			// after a colon.
-			next := ce + 1
-			if k := bytes.IndexByte(c, ':'); k >= 0 && cs+k+1 < ce {
-				next = cs + k + 1
-			}
-			for next < len(t) && (t[next] == ' ' || t[next] == '\n') {
-				next++
-			}
-			cs = next
-		}
-	}
-
 	// A markdown image whose address has a placeholder to be filled in.
-	if !strings.Contains(text, "](") {
+	if !strings.Contains(text, "](") && !strings.Contains(strings.ToLower(text), "<img") {
 		return fs
 	}
 	for _, loc := range imageExfilRe.FindAllStringIndex(text, -1) {
@@ -453,10 +456,9 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	return fs
 }
 
-// moneyRe is an amount of money, an account, a gift card or a wallet.
-var moneyRe = regexp.MustCompile(`[$€£]\s?\d|\d[\d,.]*\s*(?:usd|eur|gbp|dollars|euros|pounds|btc|eth)\b|\biban\b|\baccount\s+(?:number\s+|no\.?\s+|#\s*)?\d|\bgift\s+cards?\b|\bwallet\s+(?:address\s+)?[0-9a-z]{6,}|\brouting\s+number\b`)
-
-var moneySubs = []string{"$", "€", "£", "usd", "eur", "gbp", "dollar", "euro", "pound", "btc", "eth", "iban", "account", "gift card", "wallet", "routing"}
+// moneyRe is an amount of money, an account, a gift card or a wallet: a
+// world object of reader.go.
+var moneyRe = regexp.MustCompile(`[$€£]\s?\d|\b(?:usd|eur|gbp|chf)\s?\d|\d[\d,.]*\s*(?:usd|eur|gbp|dollars|euros|pounds|btc|eth)\b|\biban\b|\baccount\s+(?:number\s+|no\.?\s+|#\s*)?\d|\bgift\s+cards?\b|\bwallet\s+(?:address\s+)?[0-9a-z]{6,}|\brouting\s+number\b`)
 
 // roleWords are the roles roleMarkupRe names.
 var roleWords = map[string]bool{"system": true, "sys": true, "admin": true, "administrator": true, "root": true,
@@ -507,9 +509,10 @@ func containsAny(t []byte, subs []string) bool {
 // {{system}}, (system), -----BEGIN SYSTEM MESSAGE-----, === ADMIN ===.
 var roleMarkupRe = regexp.MustCompile(`(?:<\s*|\[\[?\s*|\{\{\s*|\(\s*|-{3,}\s*(?:begin\s+)?|={2,}\s*)(?:[a-z]+[_\- ])?(?:system|sys|admin|administrator|root|operator|developer|assistant|ai|instructions?|prompt|supervisor|orchestrator)(?:[_\- ](?:message|msg|note|notes|instructions?|prompt|input|turn|command|override|directive|update|mode|channel|block))?\s*(?:-{3,}|={2,}|\]\]?|\}\}|\)|>)\s*:?\s*`)
 
-// imageExfilRe is a markdown image whose address carries a placeholder
-// for the reader to fill in ("?d=SESSION_NOTES", "?q={history}").
-var imageExfilRe = regexp.MustCompile(`!\[[^\]]{0,80}\]\(\s*https?://[^)\s]{0,200}?[?&][\w.-]+=(?:\{[^}]{0,40}\}|<[^>]{0,40}>|\$\{?\w+|\[[^\]]{0,40}\]|%7[bB]|[A-Z][A-Z0-9_]{3,})`)
+// imageExfilRe is a markdown or HTML image whose address carries a
+// placeholder for the reader to fill in ("?d=SESSION_NOTES",
+// "?q={history}").
+var imageExfilRe = regexp.MustCompile(`(?:!\[[^\]]{0,80}\]\(\s*|(?i:<img)\b[^>]{0,200}?(?i:src)\s*=\s*["']?)https?://[^)\s"'>]{0,200}?[?&][\w.-]+=(?:\{[^}]{0,40}\}|<[^>]{0,40}>|\$\{?\w+|\[[^\]]{0,40}\]|%7[bB]|[A-Z][A-Z0-9_]{3,})`)
 
 // A clauseRule is one rule over the normalised view; check, when set,
 // reads the match further.
@@ -563,11 +566,6 @@ var clauseRules = []clauseRule{
 	{RuleShellInjection, "order to insert code that sends secrets out",
 		[]string{"hook", "install", "startup", "cron", "launch", "login", "commit", "ci step", "workflow", "build step", "init", "service"}, regexp.MustCompile(`(?:^|[.!?;:,]\s*|\n\s*)(?:(?:please|also|now|just)\s+)?(?P<m>(?:add|append|insert|create|register|put|include|write|install|set\s+up)\b[^.!?\n;]{0,80}?\b(?:hooks?|post-?install|pre-?install|postinstall|preinstall|startup|cron(?:tab)?|launch\s?agents?|login\s+items?|pre-commit|ci\s+step|workflow|build\s+step|init\s+script|service)\b[^.!?\n;]{0,80}?\b(?:uploads?|sends?|posts?|curls?|exfiltrates?|transmits?|beacons?|ships?|mails?)\b[^.!?\n;]{0,60}?(?:os\.environ|environment(?:\s+variables)?|env\s+vars?|\.env\b|secrets|keys|tokens|credentials|cookies|\.ssh|passwords|history|keychain))`),
 		nil},
-	// A standing order for a later event: held as an order where memory
-	// should state facts.
-	{RuleOrder, "standing order conditioned on a later event",
-		[]string{"when", "if ", "next time", "each time", "every time", "once"}, regexp.MustCompile(`(?:^|[.!?;:]\s+|\n\s*)(?P<m>(?:whenever|when|if|next\s+time|each\s+time|every\s+time|once)\s+` + trigger + `\b[^.!?\n;]{0,100}?,\s*)`),
-		func(t []byte, s, e int) bool { return imperativeOpening(t[e:clauseEndAt(t, e)]) }},
 }
 
 // objectRe opens the object of an order (see object in form.go).
@@ -584,6 +582,9 @@ func objectAfterVerb(t []byte, s int) bool {
 	return objectRe.Match(t[i:min(len(t), i+80)])
 }
 
+// allClauseRules are the rules of clauseRules and readerRules.
+var allClauseRules = append(append([]clauseRule(nil), clauseRules...), readerRules...)
+
 // firstVerbAt returns the position of the first word after the openers of
 // the clause at s.
 func firstVerbAt(t []byte, s int) int {
@@ -596,7 +597,7 @@ func firstVerbAt(t []byte, s int) int {
 		for j < len(t) && isLetter(t[j]) {
 			j++
 		}
-		if !openers[string(t[i:j])] {
+		if !openers[string(t[i:j])] && (i == 0 || t[i-1] != '@') {
 			return i
 		}
 		i = j
