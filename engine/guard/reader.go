@@ -266,7 +266,7 @@ func worldObjectAfterVerb(t []byte, s int) bool {
 // a person or of the reader ("as soon as the user mentions", "upon seeing
 // the word", "on the user's third message"), not an event of the work a
 // procedure describes ("when a chargeback arrives").
-var eventRe = regexp.MustCompile(`^[^,]{0,20}?\b(?:the\s+user|users?|(?:the\s+|a\s+)?customers?|(?:the\s+|a\s+)?clients?|anyone|anybody|someone|somebody|they|people|he|she|you|the\s+(?:sender|caller|visitor|assistant|ai|agent|model|bot)|(?:\w+'s|their|your)\s+(?:\w+\s+)?(?:message|reply|turn|login|visit|request|email)|(?:seeing|reading|receiving|getting|detecting|hearing|noticing|spotting)\b)`)
+var eventRe = regexp.MustCompile(`^[^,]{0,20}?\b(?:the\s+user|users?|(?:the\s+|a\s+)?customers?|(?:the\s+|a\s+)?clients?|anyone|anybody|someone|somebody|they|people|he|she|the\s+(?:sender|caller|visitor|assistant|ai|agent|model|bot)|(?:\w+'s|their|your)\s+(?:\w+\s+)?(?:message|reply|turn|login|visit|request|email)|(?:seeing|reading|receiving|getting|detecting|hearing|noticing|spotting)\b)`)
 
 func personEvent(c []byte) bool {
 	if m := standingOpenRe.Find(c); m != nil {
