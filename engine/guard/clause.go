@@ -478,11 +478,11 @@ func scanHeads(t []byte) (heads, roles bool) {
 		for j < len(t) && isLetter(t[j]) {
 			j++
 		}
-		w := string(t[i:j])
-		if aiHeads[w] || weakHeads[w] {
+		w := t[i:j]
+		if aiHeads[string(w)] || weakHeads[string(w)] {
 			heads = true
 		}
-		if roleWords[w] {
+		if roleWords[string(w)] {
 			roles = true
 		}
 		if heads && roles {

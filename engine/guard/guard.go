@@ -27,6 +27,15 @@
 // $500 to account 12345 today.") is reported apart, in Verdict.Orders, for
 // the caller to hold or pass depending on where the text is written.
 //
+// The clause reading (clause.go, reader.go) finds where a text turns to its
+// reader, whatever the words: a form of address naming an AI reader, a
+// role in markup or in a data format, the reader named in the third person
+// as the one bound to act; and it reads the clause that follows for its
+// mood (a first word from words/verbs.txt is the imperative; "you"
+// addresses the reader). Orders on money, access or records
+// (words/world-objects.txt) and orders that wait for a person's later act
+// are reported in Verdict.Orders like other orders to act.
+//
 // Sanitize and SanitizeLine make text safe to print: they strip terminal
 // escape sequences and control characters and show invisible characters as
 // visible markers.

@@ -193,8 +193,7 @@ func readReader(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 		}
 		for _, loc := range duties {
 			np := words(t[loc[2]:loc[3]])
-			v := string(t[loc[4]:loc[5]])
-			if aiReaderWords(np) && imperativeVerbs[v] {
+			if aiReaderWords(np) && imperativeVerbs[string(t[loc[4]:loc[5]])] {
 				add(RuleInstruction, "order laid on the reader", loc[0], loc[1], true)
 			}
 		}
@@ -424,8 +423,7 @@ var readerRules = []clauseRule{
 	{RuleInstruction, "role hijack",
 		[]string{"respond", "reply", "answer", "speak", "talk", "write as", "act as"}, regexp.MustCompile(reqOpen + `(?:(?:from\s+now\s+on|always|only)\s*,?\s+)?(?P<m>(?:respond|reply|answer|speak|talk|write|act)\s+(?:only\s+|exclusively\s+|always\s+)?as\s+(?:my\s+|an?\s+|the\s+)?(?P<w>[\w-]+))`),
 		func(t []byte, s, e int) bool {
-			w := string(t[lastWordStart(t, e):e])
-			return !notRole[w]
+			return !notRole[string(t[lastWordStart(t, e):e])]
 		}},
 	{RuleInstruction, "role hijack",
 		[]string{"mode"}, regexp.MustCompile(`(?P<m>\b(?:enter|activate|start|begin|enable)\s+(?:[\w-]+\s+){0,2}?mode\s*[:,-]\s*you(?:'re|\s+are)\b)`),
