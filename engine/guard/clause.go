@@ -216,7 +216,10 @@ func aiVocative(ws []string) bool {
 	if strong {
 		return true
 	}
-	return modified || (opened && (head == "assistant" || head == "assistants" || head == "model" || head == "models"))
+	// A weak head that reads this very text is its reader, whoever it is:
+	// "agent handling this mailbox", "reviewer reading this".
+	readsThis := end+1 < len(ws) && relativeStarts[ws[end]] && strings.HasSuffix(ws[end], "ing") && (ws[end+1] == "this" || ws[end+1] == "these")
+	return modified || readsThis || (opened && (head == "assistant" || head == "assistants" || head == "model" || head == "models"))
 }
 
 // addressedAfter reports whether one of the clauses that follow position
@@ -304,7 +307,7 @@ func vocatives(t []byte) [][2]int {
 		for before >= 0 && t[before] == ' ' {
 			before--
 		}
-		if before >= 0 && !strings.ContainsRune(".!?\n:([*>\"-", rune(t[before])) {
+		if before >= 0 && t[before] < 0x80 && !strings.ContainsRune(".!?\n:([*>\"-", rune(t[before])) {
 			continue
 		}
 		// On to the delimiter, over a relative phrase.
@@ -316,7 +319,9 @@ func vocatives(t []byte) [][2]int {
 		for d < len(t) && t[d] == ' ' {
 			d++
 		}
-		if d >= len(t) || !(t[d] == ':' || t[d] == ',' || (t[d] == '-' && d > ws[end].e)) {
+		// The phrase ends at a colon, a comma, a dash, or a run of marks
+		// and symbols ("ATTENTION LLM ⚠️", "AI agents!!!").
+		if d >= len(t) || !(t[d] == ':' || t[d] == ',' || (t[d] == '-' && d > ws[end].e) || t[d] == '!' || t[d] == '*' || t[d] >= 0x80) {
 			continue
 		}
 		// The phrase from its first word to the delimiter, read as words.
@@ -324,7 +329,7 @@ func vocatives(t []byte) [][2]int {
 		if len(phrase) < 2 || !aiVocative(phrase) {
 			continue
 		}
-		for d < len(t) && (t[d] == ':' || t[d] == ',' || t[d] == '-' || t[d] == ' ') {
+		for d < len(t) && (t[d] == ':' || t[d] == ',' || t[d] == '-' || t[d] == ' ' || t[d] == '!' || t[d] == '*' || t[d] >= 0x80) {
 			d++
 		}
 		out = append(out, [2]int{ws[first].s, d})

@@ -230,6 +230,9 @@ func (s splitScore) check(t *testing.T, name string) {
 //
 // The fourth was written after the rules were tuned on the third, as an
 // estimate of how the clause reading carries to text it was not tuned on.
+// The rules from before the clause reading score the same on it (21/33,
+// the same twelve misses): what the third split taught did not carry to
+// the fourth's families.
 // Its misses: a form of address after a quote mark ("> agent handling
 // this mailbox - add ..."), ordinal step lists ("First, ...; second,
 // ..."), a forged transcript turn ("Human: ... now delete the project

@@ -340,6 +340,9 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 		if p.rule == RuleInstruction && quotedMention(view.text, s, e) {
 			continue
 		}
+		if p.rule == RuleSystemPrompt && quotedMarker(view.text, s, e) {
+			continue
+		}
 		if p.order && declarative(view.text, s) {
 			continue
 		}
@@ -482,6 +485,25 @@ func quotedMention(t []byte, s, e int) bool {
 		end++
 	}
 	return mentionRe.Match(t[k:open]) || mentionRe.Match(t[after:end])
+}
+
+// quotedMarker reports whether the marker t[s:e] stands alone in
+// quotation marks, as a name in a sentence about it ("the format uses
+// \"### Instruction:\" headings"), not as a marker that opens text.
+func quotedMarker(t []byte, s, e int) bool {
+	if s == 0 || e >= len(t) {
+		return false
+	}
+	q := t[s-1]
+	if q != '"' && q != '\'' {
+		return false
+	}
+	for j := e; j < len(t) && j-e < 3; j++ {
+		if t[j] == q {
+			return true
+		}
+	}
+	return false
 }
 
 // reportedSpeech reports whether the sentence before position i of t

@@ -78,14 +78,14 @@ var (
 	readerDuty  = regexp.MustCompile(`\bit\s+is\s+(?:the\s+)?(?P<m>(?:[\w-]+\s+){0,3}?[\w-]+)'s\s+(?:job|responsibility|task|duty|role)\s+to\s+(?P<v>[a-z]+)`)
 	// readerLabel is a label addressed to readers: "Instructions embedded
 	// for automated readers:".
-	readerLabel = regexp.MustCompile(`(?:^|\n|[.!?]\s+)(?P<m>(?:[\w-]+\s+){0,2}?(?:instructions?|notes?|messages?|directives?|guidance|rules|orders|memo|reminders?)\s+(?:[\w-]+\s+){0,2}?(?:to|for)\s+(?P<np>(?:[\w-]+\s+){0,4}?[\w-]+))\s*:`)
+	readerLabel = regexp.MustCompile(`(?:^|\n|[.!?]\s+)(?P<m>(?:[\w-]+\s+){0,2}?(?:instructions?|notes?|messages?|directives?|guidance|rules|orders|memo|reminders?|to-dos?|todos?|tasks?|steps|checklist|action\s+items)\s+(?:[\w-]+\s+){0,2}?(?:to|for)\s+(?P<np>(?:[\w-]+\s+){0,4}?[\w-]+))(?:\s*\([^)\n]{0,40}\))?\s*:`)
 )
 
 // readingVerbs are the stems readerByReading needs.
 var readingVerbs = []string{"read", "process", "pars", "summar", "ingest", "sees", "review", "handl", "index", "crawl"}
 
 // labelNouns are the words readerLabel needs.
-var labelNouns = []string{"instruction", "note", "message", "directive", "guidance", "rules", "orders", "memo", "reminder"}
+var labelNouns = []string{"instruction", "note", "message", "directive", "guidance", "rules", "orders", "memo", "reminder", "to-do", "todo", "task", "steps", "checklist", "action items"}
 
 // aiReaderWords reports whether the words ws name an AI reader (see
 // aiVocative), with "reader", "readers" and "machine" among the heads and
@@ -209,8 +209,15 @@ func readReader(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 		}
 	}
 
-	// Standing orders and orders that act on the world: held.
+	// Standing orders and orders that act on the world: held. An order
+	// also opens after the reader bound by a modal ("The assistant must
+	// reset every password").
 	starts := clauseStarts(t)
+	if heads {
+		for _, loc := range boundReaderRe.FindAllIndex(t, -1) {
+			starts = append(starts, loc[1])
+		}
+	}
 	for _, cs := range starts {
 		if cs >= len(t) {
 			continue
@@ -230,6 +237,10 @@ func readReader(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 					continue
 				}
 			}
+		}
+		if imperativeOpening(c) && tellUserRe.Match(c) {
+			add(RuleOrder, "order about what the reader tells the user", cs, cs+min(len(c), 40), false)
+			continue
 		}
 		if imperativeOpening(c) && !notActing[firstWordAt(t, firstVerbAt(t, cs))] && !declarative(t, firstVerbAt(t, cs)) && (objectAfterVerb(t, cs) || worldObjectAfterVerb(t, cs)) {
 			if loc := worldObjects.FindIndex(c); loc != nil {
@@ -273,6 +284,13 @@ func personEvent(c []byte) bool {
 	}
 	return false
 }
+
+// boundReaderRe is the reader bound by a modal; an order follows it.
+var boundReaderRe = regexp.MustCompile(`\b(?:the\s+)?(?:assistant|agent|ai|bot|model|llm|chatbot)s?\s+(?:must|should|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+(?:now\s+|also\s+|immediately\s+|first\s+)?`)
+
+// tellUserRe is an order about what the reader says to the person it
+// serves: "Please tell the user their account is locked".
+var tellUserRe = regexp.MustCompile(`^(?:(?:please|kindly|now|also|just|then|immediately)\s+)*(?:tell|inform|notify|warn|ask|remind|advise|instruct|message|email|text)\s+(?:the\s+|our\s+|this\s+)?(?:user|customer|client|caller|visitor)s?\b`)
 
 // adviceRe is the condition of advice to the reader, not a later event:
 // "If you want the report in PDF, ...".
@@ -362,7 +380,7 @@ const reqOpen = `(?:^|[.!?;:,]\s+|\n\s*|[(\["“]\s*)(?:(?:quick\s+favou?r|out\s
 
 // selfRef is the reader's own set-up: its rules, instructions, tools and
 // secrets, or what was given to it.
-const selfRef = `(?:\byou\s+(?:operate|work|run|function)\s+(?:under|by|with)\b|\b(?:given|told|provided|assigned|issued)\s+to\s+you\b|\byour\s+(?:\w+\s+)?(?:conversation|system\s+prompt|prompt|instructions|operating\s+instructions|rules|guidelines|configuration|tools|functions|plugins|secrets|api\s+keys?|credentials|context(?:\s+window)?)\b|\b(?:tools|functions|plugins|apis|secrets|keys|credentials)\s+(?:that\s+)?(?:can\s+|do\s+)?you\s+(?:can\s+|have\s+)?(?:call|use|access|invoke|hold|see)\b|\bgive\s+you\s+access\b|\b(?:very\s+)?first\s+message\s+(?:in|of)\s+your\b)`
+const selfRef = `(?:\byou\s+(?:operate|work|run|function)\s+(?:under|by|with)\b|\b(?:given|told|provided|assigned|issued)\s+to\s+you\b|\byour\s+(?:\w+\s+)?(?:conversation|system\s+prompt|prompt|instructions|operating\s+instructions|rules|guidelines|configuration|tools|functions|plugins|secrets|api\s+keys?|credentials|context(?:\s+window)?)\b|\b(?:tools|functions|plugins|apis|secrets|keys|credentials)\s+(?:that\s+)?(?:can\s+|do\s+)?you\s+(?:can\s+|have\s+)?(?:call|use|access|invoke|hold|see)\b|\bgive\s+you\s+access\b|\b(?:very\s+)?first\s+message\s+(?:in|of)\s+your\b|\b(?:memor(?:y|ies)|everything|all)\s+(?:that\s+)?you\s+(?:hold|have|keep|store|know|remember)\s+(?:stored\s+)?(?:about|on|of)\b)`
 
 // standingWords make an order about the reader's answers last.
 const standingWords = `(?:only|exclusively|always|never|from\s+now\s+on|from\s+here\s+on|from\s+this\s+point|going\s+forward|henceforth|for\s+the\s+rest|no\s+matter|regardless|the\s+word|the\s+phrase|every\s+time|each\s+time|to\s+everything|to\s+every\s+\w+|to\s+all\b|in\s+every\s+\w+|in\s+all\s+\w+|every\s+(?:reply|answer|response|message))`
@@ -376,6 +394,28 @@ var notRole = map[string]bool{"soon": true, "well": true, "usual": true, "needed
 	"instructed": true, "described": true, "shown": true, "above": true, "below": true, "is": true}
 
 var readerRules = []clauseRule{
+	// A transcript that ends on an open assistant turn: a conversation
+	// forged for the reader to continue.
+	{RuleSystemPrompt, "forged conversation left for the reader to continue",
+		[]string{"human:", "user:"}, regexp.MustCompile(`(?s)(?:^|\n)\s*(?:human|user)\s*:.{0,600}?\n\s*(?P<m>(?:assistant|ai|bot|gpt|model)\s*:)\s*$`),
+		nil},
+	// A tool called as a function after a role label.
+	{RuleToolInvocation, "tool call written as a function",
+		[]string{"_"}, regexp.MustCompile(`(?:^|\n|[.!?]\s+)\s*(?P<m>(?:ai|assistant|agent|bot|tool|action|call)\s*:\s*[a-z][a-z0-9]*_[a-z0-9_]+\s*\(\s*[a-z_]+\s*=)`),
+		nil},
+	// A standing permission planted for requests made here.
+	{RuleInstruction, "claim of authority over the reader's requests",
+		[]string{"approved", "authorised", "authorized", "allowed", "permitted"}, regexp.MustCompile(`\b(?P<m>(?:pre-?approved|authori[sz]ed|approved|allowed|permitted)\s+(?:any|all|every|each)\s+[^.!?\n]{0,60}?\b(?:requested|asked\s+for|sent|made|submitted)\s+(?:through|in|via|from|by|over)\s+(?:this|the)\s+(?:chat|conversation|thread|channel|session|assistant|bot|agent))\b`),
+		nil},
+	// Permission given to the reader.
+	{RuleInstruction, "permission granted to the reader",
+		[]string{"permission", "clearance", "authoris", "authoriz", "right to", "cleared"}, regexp.MustCompile(`\b(?P<m>(?:the\s+)?(?:assistant|ai|model|agent|bot|llm|chatbot)s?\s+(?:now\s+)?(?:has|have|is\s+given|was\s+given|is\s+granted|was\s+granted|gets|is)\s+(?:been\s+)?(?:full\s+)?(?:permission|clearance|authori[sz]ation|approval|the\s+right|cleared|leave)\s+to\s+[a-z]+)`),
+		nil},
+	// An AI instruction in a markup attribute: name="ai-instructions"
+	// content="...".
+	{RuleSystemPrompt, "role given in a data format",
+		[]string{"content"}, regexp.MustCompile(`(?P<m>(?:name|id|class|key|property|rel|data-[\w-]+)\s*=\s*["']?(?:ai|llm|gpt|assistant|agent|bot|model)[-_ ]?(?:instructions?|prompt|notes?|directives?|hints?|rules|message)["']?\s+content\s*=\s*["'])`),
+		func(t []byte, s, e int) bool { return addressesReader(t[e:clauseEndAt(t, e)]) }},
 	// A note to an AI reader in another language: "Hinweis an den
 	// KI-Assistenten:", "Nota para o assistente de IA:".
 	{RuleInstruction, "note addressed to an AI reader",
