@@ -2,6 +2,7 @@ package guard
 
 import (
 	"bytes"
+	_ "embed"
 	"regexp"
 	"strings"
 )
@@ -224,6 +225,13 @@ func firstWord(t []byte, s int) string {
 	return string(t[i:j])
 }
 
+//go:embed words/past-forms.txt
+var pastFormsData string
+
+// pastForms are irregular past forms: one after an order's first word and
+// its object makes that word a subject ("Process 1 wrote ...").
+var pastForms = wordSet(pastFormsData)
+
 // frequencyBefore reports whether the word before position i of t is an
 // adverb of frequency.
 func frequencyBefore(t []byte, i int) bool {
@@ -324,7 +332,7 @@ func declarative(t []byte, s int) bool {
 		}
 		// A past tense after a number or a plural noun: "order 10442
 		// refunded $750", "Process improvements saved $12,000".
-		if w := t[i:j]; len(w) > 3 && bytes.HasSuffix(w, []byte("ed")) && pluralOrNumberBefore(t, i) && !determinerBetween(t, s, i) {
+		if w := t[i:j]; (len(w) > 3 && bytes.HasSuffix(w, []byte("ed")) && pluralOrNumberBefore(t, i) || pastForms[string(w)]) && !determinerBetween(t, s, i) {
 			return true
 		}
 		words++

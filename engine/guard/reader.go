@@ -269,7 +269,14 @@ func worldObjectAfterVerb(t []byte, s int) bool {
 	if loc == nil {
 		return false
 	}
-	return len(bytes.TrimSpace(rest[:loc[0]])) == 0
+	between := bytes.TrimSpace(rest[:loc[0]])
+	if len(between) == 0 {
+		return true
+	}
+	// Money or an address may follow the person it goes to: "Pay Dana
+	// 300 dollars".
+	m := rest[loc[0]:loc[1]]
+	return len(bytes.Fields(between)) <= 2 && isLetter(between[0]) && (moneyRe.Match(m) || bytes.IndexByte(m, '@') >= 0)
 }
 
 // eventRe is what makes the condition of a standing order a later act of
