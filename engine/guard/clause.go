@@ -503,11 +503,37 @@ func containsAny(t []byte, subs []string) bool {
 		return true
 	}
 	for _, s := range subs {
-		if bytes.Contains(t, []byte(s)) {
+		if bytes.Contains(t, subBytes(s)) {
 			return true
 		}
 	}
 	return false
+}
+
+// subBytesCache holds the bytes of the substrings rules need, made once.
+var subBytesCache = map[string][]byte{}
+
+// subBytes returns the bytes of a rule's substring s.
+func subBytes(s string) []byte {
+	if b, ok := subBytesCache[s]; ok {
+		return b
+	}
+	return []byte(s)
+}
+
+func init() {
+	for _, rs := range [][]clauseRule{clauseRules, readerRules} {
+		for _, r := range rs {
+			for _, s := range r.subs {
+				subBytesCache[s] = []byte(s)
+			}
+		}
+	}
+	for _, l := range [][]string{readingVerbs, labelNouns} {
+		for _, s := range l {
+			subBytesCache[s] = []byte(s)
+		}
+	}
 }
 
 // roleMarkupRe is a role named in markup: <operator_note>, [[ADMIN]],

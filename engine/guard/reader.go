@@ -157,6 +157,10 @@ func readReader(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 		for _, cs := range sentenceStarts(t) {
 			end := clauseEndAt(t, cs)
 			c := t[cs:end]
+			// Only a sentence that names a reader can bind one.
+			if h, _ := scanHeads(c); !h && !containsAny(c, readingVerbs) {
+				continue
+			}
 			// Find a verb group that binds its subject, then read the
 			// subject.
 			for off := 0; off < len(c); {
