@@ -52,10 +52,11 @@ var readmeLongRunning = []string{"memgov events --follow"}
 //   - ID after "drift": the first episode of `memgov drift list --json`;
 //   - TOKEN_ID: the first token of `memgov token list --json`.
 //
-// Benchmark sizes (--items 100000) are scaled to --items 300 (and bench
-// write's measured writes and lookups to 100 and 50), so that the test checks
-// that the command works, not how fast the machine is.
-var readmeItems = regexp.MustCompile(`--items [0-9]+`)
+// Benchmark sizes (--items, --entries and --reviews 100000) are scaled to 300
+// (1000 reviews, bench queue's least; and bench write's measured writes and
+// lookups to 100 and 50), so that the test checks that the command works, not
+// how fast the machine is.
+var readmeItems = regexp.MustCompile(`--(items|entries|reviews) [0-9]+`)
 
 // readmeCommands returns the commands of the README's ```sh blocks, in order,
 // with continuation lines and here-documents joined to their command.
@@ -261,7 +262,12 @@ func TestREADMERuns(t *testing.T) {
 			t.Logf("skipped (%s): %s", skip, cmd)
 			continue
 		}
-		script := readmeItems.ReplaceAllString(cmd, "--items 300")
+		script := readmeItems.ReplaceAllStringFunc(cmd, func(flag string) string {
+			if strings.HasPrefix(flag, "--reviews") {
+				return "--reviews 1000"
+			}
+			return strings.Fields(flag)[0] + " 300"
+		})
 		if strings.HasPrefix(cmd, "memgov bench write ") {
 			script = strings.Replace(script, "--items 300", "--items 300 --writes 100 --lookups 50 --recall-queries 20", 1)
 		}
