@@ -1,6 +1,8 @@
 // Package pgtest gives tests a real PostgreSQL server: a throwaway cluster
 // (initdb into a temporary directory, pg_ctl start on a free port, trust
-// authentication on 127.0.0.1 only) or the server MEMGOV_TEST_PG_URL names.
+// authentication on 127.0.0.1 only) or the server MEMGOV_TEST_PG_URL names
+// (a URL of any database there, as a role that may create databases: each
+// test gets a database of its own, dropped when it ends).
 // Tests call Start once per test binary (from TestMain) and NewDatabase for
 // each fresh database.
 //

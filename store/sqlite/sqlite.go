@@ -44,6 +44,10 @@ type Store struct {
 	stmts  *stmtCache // statements prepared on the writer connection
 }
 
+// Tx is the write transaction Update passes as a memgov.Tx: the
+// implementation both SQL stores share.
+type Tx = sqlstore.Tx
+
 // Options configure Open.
 type Options struct {
 	// Key is the HMAC key that chains the log. Required.
