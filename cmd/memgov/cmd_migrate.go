@@ -29,11 +29,12 @@ type migrateSide struct {
 	Store       string            `json:"store"`
 	Schema      string            `json:"schema"`
 	Entries     int64             `json:"entries"`
-	LogHead     string            `json:"log_head"`           // the keyed chain value of the last entry
-	AuditRoot   string            `json:"audit_chain_root"`   // RFC 9162 Merkle root of the entry leaves
-	HashChained string            `json:"hash_chained_root"`  // the unkeyed hash-chained root
-	Snapshots   map[string]string `json:"snapshot_hashes"`    // memoryRef -> snapshot_hash
-	Verified    *bool             `json:"verified,omitempty"` // audit verify of the target
+	LogHead     string            `json:"log_head"`                // the keyed chain value of the last entry
+	AuditRoot   string            `json:"audit_chain_root"`        // RFC 9162 Merkle root of the entry leaves
+	HashChained string            `json:"hash_chained_root"`       // the unkeyed hash-chained root
+	Snapshots   map[string]string `json:"snapshot_hashes"`         // memoryRef -> snapshot_hash
+	Verified    *bool             `json:"verified,omitempty"`      // audit verify of the target
+	Served      string            `json:"served_tables,omitempty"` // how its served tables were checked
 }
 
 // migrateResult is the JSON of `memgov admin migrate --json`.
@@ -182,7 +183,7 @@ func (a *app) migrate(ctx context.Context, from, to string, at time.Time) (migra
 		return res, fmt.Errorf("verifying the target: %w", err)
 	}
 	ok := vr.OK
-	res.To.Verified = &ok
+	res.To.Verified, res.To.Served = &ok, vr.Served
 	res.Differences = compareSides(res.From, res.To)
 	if !vr.OK {
 		res.Differences = append(res.Differences, fmt.Sprintf("the target does not verify at LSN %d: %s", vr.BadLSN, vr.Problem))
