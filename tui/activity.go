@@ -11,9 +11,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
-	"github.com/memgov/memgov/engine/guard"
-	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/review"
 )
 
@@ -365,7 +362,7 @@ func (a *activity) Crumb() string {
 		return st.Crumb.Render("Audit log") + "  " + st.Bold.Render("filter: ") + a.input.View()
 	}
 	if a.query != "" || a.finding {
-		s := st.Crumb.Render("Audit log") + st.Muted.Render("  filter: ") + guard.SanitizeLine(a.query)
+		s := st.Crumb.Render("Audit log") + st.Muted.Render("  filter: ") + review.SanitizeLine(a.query)
 		switch {
 		case a.finding:
 			s += st.Muted.Render("  searching the log…")
@@ -379,7 +376,7 @@ func (a *activity) Crumb() string {
 	s := st.Crumb.Render("Audit log") + st.Muted.Render("  "+plural(int(a.newest), "entry", "entries"))
 	switch {
 	case a.rootErr != nil:
-		s += "  " + st.Bad.Render("audit root: "+guard.SanitizeLine(a.rootErr.Error()))
+		s += "  " + st.Bad.Render("audit root: "+review.SanitizeLine(a.rootErr.Error()))
 	case a.root.Root != "":
 		s += st.Muted.Render(fmt.Sprintf(" · audit root %s over %d", shortID(a.root.Root), a.root.TreeSize))
 	}
@@ -404,11 +401,11 @@ func (a *activity) list(w int, wide bool) []string {
 	st := a.ctx.Styles
 	switch {
 	case a.err != nil:
-		return []string{"", "  " + st.Bad.Render(guard.SanitizeLine(a.err.Error())), "  " + st.Muted.Render("ctrl+r to retry")}
+		return []string{"", "  " + st.Bad.Render(review.SanitizeLine(a.err.Error())), "  " + st.Muted.Render("ctrl+r to retry")}
 	case !a.loaded:
 		return []string{"", "  " + st.Muted.Render("loading…")}
 	case a.query != "" && len(a.matches) == 0:
-		return []string{"", "  No entry matches " + guard.SanitizeLine(a.query) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
+		return []string{"", "  No entry matches " + review.SanitizeLine(a.query) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
 	case a.n() == 0:
 		return []string{"", "  " + st.Muted.Render("The log is empty.")}
 	}
@@ -432,7 +429,7 @@ func (a *activity) list(w int, wide bool) []string {
 		if !ok {
 			return []string{fmt.Sprintf("%*d", lsnW, a.newest-int64(i)), st.Muted.Render("…")}
 		}
-		return []string{fmt.Sprintf("%*d", lsnW, e.LSN), ago(now, e.Time), string(e.Op), guard.SanitizeLine(e.Actor), guard.SanitizeLine(what(e))}
+		return []string{fmt.Sprintf("%*d", lsnW, e.LSN), ago(now, e.Time), string(e.Op), review.SanitizeLine(e.Actor), review.SanitizeLine(what(e))}
 	})
 }
 
@@ -446,7 +443,7 @@ func what(e review.LogEvent) string {
 		parts = append(parts, e.Key)
 	}
 	switch {
-	case e.Op == oplog.Principal:
+	case e.NamesPrincipal():
 		parts = append(parts, "principal "+e.ItemID)
 	case e.Reason != "":
 		parts = append(parts, "“"+shortIDs(e.Reason)+"”")
@@ -470,16 +467,16 @@ func (a *activity) detail(w int) []string {
 		st.Bold.Render(fmt.Sprintf("LSN %d  %s", e.LSN, e.Op)),
 		st.Muted.Render(fmt.Sprintf("%s UTC (%s)", e.Time.UTC().Format("2006-01-02 15:04:05"), agoLong(now, e.Time))),
 		"",
-		field(st, "actor", guard.SanitizeLine(e.Actor)),
+		field(st, "actor", review.SanitizeLine(e.Actor)),
 	}
 	opt := func(label, v string) {
 		if v != "" {
-			lines = append(lines, labelled(st, label, guard.SanitizeLine(v), w)...)
+			lines = append(lines, labelled(st, label, review.SanitizeLine(v), w)...)
 		}
 	}
 	opt("memory", e.MemoryRef)
 	opt("key", e.Key)
-	if e.Op == oplog.Principal {
+	if e.NamesPrincipal() {
 		opt("principal", e.ItemID)
 	} else {
 		opt("item", shortID(e.ItemID))
@@ -489,7 +486,7 @@ func (a *activity) detail(w int) []string {
 	opt("reason", shortIDs(e.Reason))
 	if e.Text != "" {
 		lines = append(lines, "")
-		lines = append(lines, wrap("“"+guard.Sanitize(e.Text)+"”", w)...)
+		lines = append(lines, wrap("“"+review.Sanitize(e.Text)+"”", w)...)
 	}
 	lines = append(lines, "", field(st, "payload", shortID(e.PayloadHash)), field(st, "leaf", shortID(e.Leaf)))
 	if e.Erased {
@@ -505,7 +502,7 @@ func (a *activity) detail(w int) []string {
 // metricsStale polls regardless: rejected writes add outcomes, not entries).
 type health struct {
 	ctx    *Context
-	m      engine.Metrics
+	r      review.HealthReport
 	loaded bool
 	err    error
 	req    int64
@@ -515,7 +512,7 @@ type health struct {
 
 type metricsMsg struct {
 	id  int64
-	m   engine.Metrics
+	r   review.HealthReport
 	err error
 }
 
@@ -528,8 +525,8 @@ func (h *health) load() tea.Cmd {
 	h.req, h.polls = id, 0
 	svc, ctx := h.ctx.Svc, h.ctx.Ctx
 	return func() tea.Msg {
-		m, err := svc.Metrics(ctx)
-		return metricsMsg{id, m, err}
+		r, err := svc.Health(ctx)
+		return metricsMsg{id, r, err}
 	}
 }
 
@@ -559,7 +556,7 @@ func (h *health) update(msg tea.Msg) tea.Cmd {
 		}
 		h.req, h.loaded, h.err = 0, true, msg.err
 		if msg.err == nil {
-			h.m = msg.m
+			h.r = msg.r
 		}
 	}
 	return nil
@@ -578,10 +575,11 @@ func bandStyle(st Styles, band string) lipgloss.Style {
 
 // badge is the header's "HEALTHY 0.86", or "" before the first load.
 func (h *health) badge() string {
-	if !h.loaded || h.err != nil || h.m.Band == "" {
+	m := h.r.Metrics
+	if !h.loaded || h.err != nil || m.Band == "" {
 		return ""
 	}
-	return bandStyle(h.ctx.Styles, h.m.Band).Bold(true).Render(fmt.Sprintf("%s %.2f", h.m.Band, h.m.Health))
+	return bandStyle(h.ctx.Styles, m.Band).Bold(true).Render(fmt.Sprintf("%s %.2f", m.Band, m.Health))
 }
 
 // height is how many lines the panel takes at width w, its rule included:
@@ -617,7 +615,7 @@ func (h *health) panel(w int) []string {
 	var lines []string
 	switch {
 	case h.err != nil:
-		lines = []string{st.Bad.Render("health metrics: " + guard.SanitizeLine(h.err.Error())), st.Muted.Render("ctrl+r retries")}
+		lines = []string{st.Bad.Render("health metrics: " + review.SanitizeLine(h.err.Error())), st.Muted.Render("ctrl+r retries")}
 	case !h.loaded:
 		lines = []string{st.Muted.Render("reading health metrics…")}
 	default:
@@ -634,7 +632,7 @@ func (h *health) panel(w int) []string {
 }
 
 func (h *health) figures(w int) []string {
-	st, m := h.ctx.Styles, h.m
+	st, m := h.ctx.Styles, h.r.Metrics
 	un := st.Muted.Render("unmeasured")
 	ratio := func(v *float64, why string) string {
 		if v == nil {
@@ -654,8 +652,8 @@ func (h *health) figures(w int) []string {
 	prec := ratio(m.RetrievalPrecision, "no feedback")
 	leak := ratio(m.HallucinationLeak, "no re-validation")
 	lat := un + st.Muted.Render(" (no writes)")
-	if m.LatencyUS.N > 0 {
-		lat = pct(m.LatencyUS) + " ms"
+	if v := h.r.Validation(); v.N > 0 {
+		lat = pct(v) + " ms"
 	}
 	rej := st.Muted.Render("none")
 	if reasons := topReasons(m.Rejections, 3); len(reasons) > 0 {
@@ -684,7 +682,7 @@ func (h *health) figures(w int) []string {
 	if m.HallucinationLeak != nil {
 		leak += st.Muted.Render(fmt.Sprintf(" (%d checked)", m.Revalidated))
 	}
-	stages := slowStages(m.StageLatencyUS, 3)
+	stages := slowStages(h.r.SlowestStages(3))
 	if stages != "" {
 		stages = sep + st.Muted.Render("slowest p95: ") + stages
 	}
@@ -697,7 +695,7 @@ func (h *health) figures(w int) []string {
 }
 
 // pct writes percentiles in microseconds as milliseconds: "6.2/28.1/98.7".
-func pct(p engine.Percentiles) string {
+func pct(p review.Latency) string {
 	return fmt.Sprintf("%s/%s/%s", ms(p.P50), ms(p.P95), ms(p.P99))
 }
 
@@ -722,28 +720,16 @@ func topReasons(rs map[string]int, n int) []string {
 	})
 	var out []string
 	for _, k := range keys[:min(n, len(keys))] {
-		out = append(out, fmt.Sprintf("%s %d", guard.SanitizeLine(k), rs[k]))
+		out = append(out, fmt.Sprintf("%s %d", review.SanitizeLine(k), rs[k]))
 	}
 	return out
 }
 
-// slowStages names the n stages with the highest p95: "commit 11.2ms".
-func slowStages(ss map[string]engine.Percentiles, n int) string {
-	keys := make([]string, 0, len(ss))
-	for k, p := range ss {
-		if p.N > 0 {
-			keys = append(keys, k)
-		}
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if ss[keys[i]].P95 != ss[keys[j]].P95 {
-			return ss[keys[i]].P95 > ss[keys[j]].P95
-		}
-		return keys[i] < keys[j]
-	})
+// slowStages names stages by their p95: "commit 11.2ms".
+func slowStages(ls []review.Latency) string {
 	var out []string
-	for _, k := range keys[:min(n, len(keys))] {
-		out = append(out, fmt.Sprintf("%s %sms", k, ms(ss[k].P95)))
+	for _, l := range ls {
+		out = append(out, fmt.Sprintf("%s %sms", l.Stage, ms(l.P95)))
 	}
 	return strings.Join(out, ", ")
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -199,7 +198,7 @@ func (d *drift) ack(act Action) tea.Cmd {
 	if d.busy {
 		return statusf(true, "an acknowledgement is still being recorded")
 	}
-	ref := guard.SanitizeLine(v.Event.MemoryRef)
+	ref := review.SanitizeLine(v.Event.MemoryRef)
 	svc, ctx := d.ctx.Svc, d.ctx.Ctx
 	res, title := review.Reapprove, "Adopt the current memory of "+ref+" as its baseline"
 	lines := []string{
@@ -257,7 +256,7 @@ func (d *drift) Crumb() string {
 		return st.Crumb.Render("Drift") + "   " + st.Bold.Render("filter: ") + d.input.View()
 	}
 	if d.query != "" {
-		return st.Crumb.Render("Drift") + st.Muted.Render("  filter: ") + guard.SanitizeLine(d.query) + "  " +
+		return st.Crumb.Render("Drift") + st.Muted.Render("  filter: ") + review.SanitizeLine(d.query) + "  " +
 			st.Bold.Render(fmt.Sprintf("%d of %d open", len(d.rows), len(d.all))) + st.Muted.Render(" · esc clears")
 	}
 	n, deny := len(d.rows), 0
@@ -303,11 +302,11 @@ func (d *drift) list(w int) []string {
 	st := d.ctx.Styles
 	switch {
 	case d.err != nil:
-		return []string{st.Bad.Render("cannot read drift: " + guard.SanitizeLine(d.err.Error())), st.Muted.Render("ctrl+r retries")}
+		return []string{st.Bad.Render("cannot read drift: " + review.SanitizeLine(d.err.Error())), st.Muted.Render("ctrl+r retries")}
 	case !d.loaded:
 		return []string{st.Muted.Render("reading drift…")}
 	case len(d.rows) == 0 && d.query != "":
-		return []string{"", "  No open drift matches " + guard.SanitizeLine(d.query) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
+		return []string{"", "  No open drift matches " + review.SanitizeLine(d.query) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
 	case len(d.rows) == 0:
 		return []string{"", "  " + st.Good.Render("No open drift."), "",
 			"  " + st.Muted.Render("Memory changed outside its baseline shows here as soon as memgov notices.")}
@@ -327,9 +326,9 @@ func (d *drift) list(w int) []string {
 		}
 		ch := changeSummary(r)
 		if len(cols) == len(driftColsNarrow) {
-			return []string{pol, guard.SanitizeLine(r.Event.MemoryRef), ago(now, r.Event.DetectedAt), ch}
+			return []string{pol, review.SanitizeLine(r.Event.MemoryRef), ago(now, r.Event.DetectedAt), ch}
 		}
-		return []string{pol, guard.SanitizeLine(r.Event.MemoryRef), ago(now, r.Event.DetectedAt), hashCell(r.Event.ApprovedHash), hashCell(nowHash(r)), ch}
+		return []string{pol, review.SanitizeLine(r.Event.MemoryRef), ago(now, r.Event.DetectedAt), hashCell(r.Event.ApprovedHash), hashCell(nowHash(r)), ch}
 	})
 }
 
@@ -383,7 +382,7 @@ func (d *drift) detail(w int) []string {
 	now := d.ctx.Now()
 	var out []string
 	add := func(ls ...string) { out = append(out, ls...) }
-	add(st.Bold.Render(fit(guard.SanitizeLine(e.MemoryRef), w)))
+	add(st.Bold.Render(fit(review.SanitizeLine(e.MemoryRef), w)))
 	switch e.Policy {
 	case "deny-on-drift":
 		add(fit(st.Bad.Render("DENYING all writes and tool calls since "+clock(e.DetectedAt)), w))
@@ -393,7 +392,7 @@ func (d *drift) detail(w int) []string {
 		add(fit(st.Muted.Render(e.Policy+": recorded only, since "+clock(e.DetectedAt)), w))
 	}
 	if b.ID != "" {
-		add(fit(fmt.Sprintf("baseline %s by %s, level %d", shortID(b.ID), guard.SanitizeLine(b.ApprovedBy), b.ComplianceLevel), w))
+		add(fit(fmt.Sprintf("baseline %s by %s, level %d", shortID(b.ID), review.SanitizeLine(b.ApprovedBy), b.ComplianceLevel), w))
 		ttl := "no ttl"
 		if b.TTLSeconds > 0 {
 			ttl = "ttl " + days(time.Duration(b.TTLSeconds)*time.Second)
@@ -409,11 +408,11 @@ func (d *drift) detail(w int) []string {
 	}
 	add(fit(st.Muted.Render("approved ")+shortID(e.ApprovedHash)+st.Muted.Render("  now ")+shortID(nowHash(v)), w))
 	if v.NowErr != nil {
-		add(st.Bad.Render(fit("cannot hash the memory now: "+guard.SanitizeLine(v.NowErr.Error()), w)))
+		add(st.Bad.Render(fit("cannot hash the memory now: "+review.SanitizeLine(v.NowErr.Error()), w)))
 	}
 	add("")
 	if v.Err != nil {
-		add(st.Bad.Render(fit("no diff: "+guard.SanitizeLine(v.Err.Error()), w)))
+		add(st.Bad.Render(fit("no diff: "+review.SanitizeLine(v.Err.Error()), w)))
 	}
 	shown := 0
 	for _, c := range v.Changes {
@@ -422,7 +421,7 @@ func (d *drift) detail(w int) []string {
 			break
 		}
 		shown++
-		add(fit(st.Bold.Render(strings.ToUpper(c.Kind))+"  "+guard.SanitizeLine(c.Key), w))
+		add(fit(st.Bold.Render(strings.ToUpper(c.Kind))+"  "+review.SanitizeLine(c.Key), w))
 		if len(c.Old) > 0 {
 			for _, l := range wrapMax("- "+contentText(c.Old), w-1, 3) {
 				add(" " + st.DiffDel.Render(l))
@@ -441,7 +440,7 @@ func (d *drift) detail(w int) []string {
 		add("")
 	}
 	if len(v.Changes) == 0 && e.Detail != "" {
-		for _, l := range wrap(guard.SanitizeLine(e.Detail), w) {
+		for _, l := range wrap(review.SanitizeLine(e.Detail), w) {
 			add(l)
 		}
 		add("")
@@ -462,9 +461,9 @@ func contentText(raw json.RawMessage) string {
 		Text *string `json:"text"`
 	}
 	if json.Unmarshal(raw, &c) == nil && c.Text != nil {
-		return "“" + guard.SanitizeLine(*c.Text) + "”"
+		return "“" + review.SanitizeLine(*c.Text) + "”"
 	}
-	return guard.SanitizeLine(string(raw))
+	return review.SanitizeLine(string(raw))
 }
 
 func days(d time.Duration) string {

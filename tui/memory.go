@@ -12,7 +12,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -436,7 +435,7 @@ func (m *memory) decide(act Action) tea.Cmd {
 		return func() tea.Msg { return statusMsg{text: text, err: true} }
 	}
 	it := m.hist.Item
-	name := guard.SanitizeLine(it.MemoryRef + " › " + it.Key)
+	name := review.SanitizeLine(it.MemoryRef + " › " + it.Key)
 	svc, ctx := m.ctx.Svc, m.ctx.Ctx
 	switch act {
 	case ActRollBack:
@@ -445,13 +444,13 @@ func (m *memory) decide(act Action) tea.Cmd {
 			return func() tea.Msg { return statusMsg{text: plan.Summary, err: true} }
 		}
 		v, hist := plan.Version, m.hist
-		title := fmt.Sprintf("Roll back %s to v%d", guard.SanitizeLine(it.Key), v.Seq)
+		title := fmt.Sprintf("Roll back %s to v%d", review.SanitizeLine(it.Key), v.Seq)
 		if plan.Kind == review.RetractActive {
-			title = fmt.Sprintf("Retract v%d of %s", v.Seq, guard.SanitizeLine(it.Key))
+			title = fmt.Sprintf("Retract v%d of %s", v.Seq, review.SanitizeLine(it.Key))
 		}
 		return askConfirm(confirmMsg{
 			title:    title,
-			lines:    []string{name, plan.Summary, fmt.Sprintf("v%d: “%s”", v.Seq, guard.SanitizeLine(v.Text()))},
+			lines:    []string{name, plan.Summary, fmt.Sprintf("v%d: “%s”", v.Seq, review.SanitizeLine(v.Text()))},
 			danger:   true,
 			required: true,
 			onYes: func(reason string) tea.Cmd {
@@ -460,9 +459,9 @@ func (m *memory) decide(act Action) tea.Cmd {
 					if err != nil {
 						return actedMsg{err: err}
 					}
-					text := fmt.Sprintf("%s: v%d retracted (LSN %d)", guard.SanitizeLine(it.Key), v.Seq, res.RetractLSN)
+					text := fmt.Sprintf("%s: v%d retracted (LSN %d)", review.SanitizeLine(it.Key), v.Seq, res.RetractLSN)
 					if res.NewVersionID != "" {
-						text = fmt.Sprintf("%s: content of %s is ACTIVE again as a new version (LSN %d)", guard.SanitizeLine(it.Key), seqOf(hist, res.RestoredFrom), res.ReactivationLSN)
+						text = fmt.Sprintf("%s: content of %s is ACTIVE again as a new version (LSN %d)", review.SanitizeLine(it.Key), seqOf(hist, res.RestoredFrom), res.ReactivationLSN)
 					}
 					return actedMsg{text: text, top: true}
 				}
@@ -476,7 +475,7 @@ func (m *memory) decide(act Action) tea.Cmd {
 			what, reason = "Garbage collection may then expire it under the retention policy.", ""
 		}
 		return askConfirm(confirmMsg{
-			title:    verb + " " + guard.SanitizeLine(it.Key),
+			title:    verb + " " + review.SanitizeLine(it.Key),
 			lines:    []string{name, what},
 			reason:   reason,
 			danger:   !pin,
@@ -487,19 +486,19 @@ func (m *memory) decide(act Action) tea.Cmd {
 					if err != nil {
 						return actedMsg{err: err}
 					}
-					return actedMsg{text: fmt.Sprintf("%s: %sned (LSN %d)", guard.SanitizeLine(it.Key), strings.ToLower(verb), lsn)}
+					return actedMsg{text: fmt.Sprintf("%s: %sned (LSN %d)", review.SanitizeLine(it.Key), strings.ToLower(verb), lsn)}
 				}
 			},
 		})
 	case ActExpire:
 		if it.Head == "" {
 			return func() tea.Msg {
-				return statusMsg{text: guard.SanitizeLine(it.Key) + " has no ACTIVE version to expire", err: true}
+				return statusMsg{text: review.SanitizeLine(it.Key) + " has no ACTIVE version to expire", err: true}
 			}
 		}
 		head := seqOf(m.hist, it.Head)
 		return askConfirm(confirmMsg{
-			title:    "Force-expire " + guard.SanitizeLine(it.Key),
+			title:    "Force-expire " + review.SanitizeLine(it.Key),
 			lines:    []string{name, fmt.Sprintf("%s stops being visible now; the item has no visible content until a version is restored or written.", head)},
 			danger:   true,
 			required: true,
@@ -509,7 +508,7 @@ func (m *memory) decide(act Action) tea.Cmd {
 					if err != nil {
 						return actedMsg{err: err}
 					}
-					return actedMsg{text: fmt.Sprintf("%s: %s expired (LSN %d)", guard.SanitizeLine(it.Key), head, lsn)}
+					return actedMsg{text: fmt.Sprintf("%s: %s expired (LSN %d)", review.SanitizeLine(it.Key), head, lsn)}
 				}
 			},
 		})
@@ -594,34 +593,34 @@ func (m *memory) Crumb() string {
 	case levelRefs:
 		left = st.Crumb.Render("Memory") + st.Muted.Render("  "+plural(len(m.refs), "memory ref", "memory refs"))
 		if m.refQuery != "" {
-			left += st.Muted.Render(fmt.Sprintf(" of %d match ", len(m.allRefs))) + guard.SanitizeLine(m.refQuery) + st.Muted.Render(" · esc clears")
+			left += st.Muted.Render(fmt.Sprintf(" of %d match ", len(m.allRefs))) + review.SanitizeLine(m.refQuery) + st.Muted.Render(" · esc clears")
 		}
 	case levelItems:
-		left = st.Crumb.Render(guard.SanitizeLine(m.ref.MemoryRef))
+		left = st.Crumb.Render(review.SanitizeLine(m.ref.MemoryRef))
 		switch {
 		case m.finding:
 			left += st.Muted.Render("  searching…")
 		case m.itemQuery != "" && m.capped:
-			left += st.Bold.Render(fmt.Sprintf("  first %d matching ", len(m.items))) + guard.SanitizeLine(m.itemQuery)
+			left += st.Bold.Render(fmt.Sprintf("  first %d matching ", len(m.items))) + review.SanitizeLine(m.itemQuery)
 		case m.itemQuery != "":
-			left += "  " + st.Bold.Render(plural(len(m.items), "match", "matches")+" for ") + guard.SanitizeLine(m.itemQuery) + st.Muted.Render(" · esc clears")
+			left += "  " + st.Bold.Render(plural(len(m.items), "match", "matches")+" for ") + review.SanitizeLine(m.itemQuery) + st.Muted.Render(" · esc clears")
 		default:
 			left += st.Muted.Render(fmt.Sprintf("  %s, %d visible now", plural(m.ref.Items, "item", "items"), m.ref.Active))
 		}
 	case levelHistory:
 		it := m.hist.Item
 		if it.ID == "" {
-			left = st.Crumb.Render(guard.SanitizeLine(m.ref.MemoryRef) + " › …")
+			left = st.Crumb.Render(review.SanitizeLine(m.ref.MemoryRef) + " › …")
 			break
 		}
 		tags := []string{string(it.Layer)}
 		if it.Classification != "" {
-			tags = append(tags, guard.SanitizeLine(it.Classification))
+			tags = append(tags, review.SanitizeLine(it.Classification))
 		}
 		if it.Pinned {
 			tags = append(tags, "pinned")
 		}
-		left = st.Crumb.Render(guard.SanitizeLine(it.MemoryRef)+" › "+guard.SanitizeLine(it.Key)) + "   " + st.Muted.Render(strings.Join(tags, " · "))
+		left = st.Crumb.Render(review.SanitizeLine(it.MemoryRef)+" › "+review.SanitizeLine(it.Key)) + "   " + st.Muted.Render(strings.Join(tags, " · "))
 	}
 	if m.filtering {
 		return fit(left, max(m.w/3, 10)) + "  " + st.Bold.Render("filter: ") + m.finder.View()
@@ -669,7 +668,7 @@ func (m *memory) notice(loaded bool, err error, empty bool, emptyText string) []
 	st := m.ctx.Styles
 	switch {
 	case err != nil:
-		return []string{"", "  " + st.Bad.Render(guard.SanitizeLine(err.Error())), "  " + st.Muted.Render("ctrl+r to retry")}
+		return []string{"", "  " + st.Bad.Render(review.SanitizeLine(err.Error())), "  " + st.Muted.Render("ctrl+r to retry")}
 	case !loaded:
 		return []string{"", "  " + st.Muted.Render("loading…")}
 	case empty:
@@ -685,7 +684,7 @@ func (m *memory) refsList(w int) []string {
 	cols := []column{{title: "MEMORY REF", flex: true}, {title: "ITEMS", width: 7}, {title: "VISIBLE", width: 7}}
 	return renderTable(m.ctx.Styles, cols, w, m.refCur, len(m.refs), func(i int) []string {
 		r := m.refs[i]
-		return []string{guard.SanitizeLine(r.MemoryRef), fmt.Sprintf("%7d", r.Items), fmt.Sprintf("%7d", r.Active)}
+		return []string{review.SanitizeLine(r.MemoryRef), fmt.Sprintf("%7d", r.Items), fmt.Sprintf("%7d", r.Active)}
 	})
 }
 
@@ -695,7 +694,7 @@ func (m *memory) refDetail(w int) []string {
 	}
 	st := m.ctx.Styles
 	r := m.refs[m.refCur.pos]
-	lines := []string{st.Bold.Render(guard.SanitizeLine(r.MemoryRef)), ""}
+	lines := []string{st.Bold.Render(review.SanitizeLine(r.MemoryRef)), ""}
 	lines = append(lines, field(st, "items", fmt.Sprintf("%d", r.Items)))
 	lines = append(lines, labelled(st, "visible", fmt.Sprintf("%d ACTIVE and unexpired now (what memgov list returns)", r.Active), w)...)
 	lines = append(lines, labelled(st, "not", fmt.Sprintf("%d retracted, expired or awaiting review", r.Items-r.Active), w)...)
@@ -783,7 +782,7 @@ func (m *memory) itemsList(w int, wide bool) []string {
 	// the rest.
 	keyW := 8
 	for _, v := range m.items {
-		keyW = max(keyW, min(ansi.StringWidth(guard.SanitizeLine(v.Key)), 24))
+		keyW = max(keyW, min(ansi.StringWidth(review.SanitizeLine(v.Key)), 24))
 	}
 	cols := []column{{title: "KEY", width: keyW}, {title: "VER", width: 4}, {title: "AGE", width: 4}, {title: "TEXT", flex: true}}
 	if !wide {
@@ -792,11 +791,11 @@ func (m *memory) itemsList(w int, wide bool) []string {
 	now := m.ctx.Now()
 	lines := renderTable(m.ctx.Styles, cols, w, m.itemCur, len(m.items), func(i int) []string {
 		v := m.items[i]
-		cells := []string{keyCell(guard.SanitizeLine(v.Key), cols[0].width)}
+		cells := []string{keyCell(review.SanitizeLine(v.Key), cols[0].width)}
 		if !wide {
 			cells = append(cells, string(v.Layer))
 		}
-		return append(cells, fmt.Sprintf("v%d", v.Seq), ago(now, v.CreatedAt), guard.SanitizeLine(v.Text()))
+		return append(cells, fmt.Sprintf("v%d", v.Seq), ago(now, v.CreatedAt), review.SanitizeLine(v.Text()))
 	})
 	if m.more && m.itemCur.pos >= len(m.items)-1 {
 		lines = append(lines, "  "+m.ctx.Styles.Muted.Render("loading more…"))
@@ -818,23 +817,23 @@ func (m *memory) itemDetail(w int) []string {
 	st := m.ctx.Styles
 	v := m.items[m.itemCur.pos]
 	now := m.ctx.Now()
-	lines := []string{st.Bold.Render(guard.SanitizeLine(v.Key)) + "  " + st.Muted.Render(fmt.Sprintf("v%d %s", v.Seq, v.State)), ""}
-	lines = append(lines, wrap("“"+guard.Sanitize(v.Text())+"”", w)...)
+	lines := []string{st.Bold.Render(review.SanitizeLine(v.Key)) + "  " + st.Muted.Render(fmt.Sprintf("v%d %s", v.Seq, v.State)), ""}
+	lines = append(lines, wrap("“"+review.Sanitize(v.Text())+"”", w)...)
 	lines = append(lines, "")
 	lines = append(lines, field(st, "layer", string(v.Layer)))
-	lines = append(lines, labelled(st, "written", fmt.Sprintf("%s UTC (%s) by %s", stamp(v.CreatedAt), agoLong(now, v.CreatedAt), guard.SanitizeLine(v.CreatedBy)), w)...)
+	lines = append(lines, labelled(st, "written", fmt.Sprintf("%s UTC (%s) by %s", stamp(v.CreatedAt), agoLong(now, v.CreatedAt), review.SanitizeLine(v.CreatedBy)), w)...)
 	lines = append(lines, field(st, "confidence", fmt.Sprintf("%.2f", v.Confidence)))
 	if len(v.Tags) > 0 {
-		lines = append(lines, field(st, "tags", guard.SanitizeLine(strings.Join(v.Tags, ", "))))
+		lines = append(lines, field(st, "tags", review.SanitizeLine(strings.Join(v.Tags, ", "))))
 	}
 	if v.Classification != "" {
-		lines = append(lines, field(st, "class", guard.SanitizeLine(v.Classification)))
+		lines = append(lines, field(st, "class", review.SanitizeLine(v.Classification)))
 	}
 	if v.ExpiresAt != nil {
 		lines = append(lines, field(st, "expires", fmt.Sprintf("%s UTC (%s)", stamp(*v.ExpiresAt), agoLong(now, *v.ExpiresAt))))
 	}
 	if v.Reason != "" {
-		lines = append(lines, labelled(st, "reason", guard.SanitizeLine(v.Reason), w)...)
+		lines = append(lines, labelled(st, "reason", review.SanitizeLine(v.Reason), w)...)
 	}
 	lines = append(lines, field(st, "log", fmt.Sprintf("LSN %d", v.CreatedLSN)), field(st, "version", shortID(v.ID)), "",
 		st.Muted.Render("enter: history, diff, roll back, pin, expire"))
@@ -852,7 +851,7 @@ func (m *memory) histList(w int) []string {
 		if !m.asOf.Now() && visibleAt(v.Version, m.asOf.LSN) {
 			ver = "◆" + ver
 		}
-		return []string{ver, m.stateText(v.State), stamp(v.CreatedAt), guard.SanitizeLine(v.CreatedBy), guard.SanitizeLine(v.How())}
+		return []string{ver, m.stateText(v.State), stamp(v.CreatedAt), review.SanitizeLine(v.CreatedBy), review.SanitizeLine(v.How())}
 	})
 	if !m.asOf.Now() {
 		legend := "nothing of this item was visible as of " + m.asOfText()
@@ -901,11 +900,11 @@ func (m *memory) versionDetail(w, h int) []string {
 		head += st.Muted.Render(fmt.Sprintf("  LSN %d–%d", v.ActiveFrom, v.Ended.LSN))
 	}
 	lines := []string{head}
-	lines = append(lines, wrap("“"+guard.Sanitize(v.Text())+"”", w)...)
+	lines = append(lines, wrap("“"+review.Sanitize(v.Text())+"”", w)...)
 	lines = append(lines, "")
 	if prev, ok := m.previous(i); ok {
 		lines = append(lines, st.Label.Render(fmt.Sprintf("vs v%d:", prev.Seq)))
-		lines = append(lines, m.diffLines(guard.Sanitize(prev.Text()), guard.Sanitize(v.Text()), w)...)
+		lines = append(lines, m.diffLines(review.Sanitize(prev.Text()), review.Sanitize(v.Text()), w)...)
 	} else {
 		lines = append(lines, st.Muted.Render("first version: nothing to compare"))
 	}
@@ -919,7 +918,7 @@ func (m *memory) versionDetail(w, h int) []string {
 	}
 	meta := fmt.Sprintf("confidence %.2f", v.Confidence)
 	if len(v.Tags) > 0 {
-		meta += " · tags " + guard.SanitizeLine(strings.Join(v.Tags, ", "))
+		meta += " · tags " + review.SanitizeLine(strings.Join(v.Tags, ", "))
 	}
 	if v.ExpiresAt != nil {
 		meta += " · expires " + stamp(*v.ExpiresAt)
@@ -932,14 +931,14 @@ func (m *memory) versionDetail(w, h int) []string {
 		if i == 0 {
 			lines = append(lines, st.Label.Render("evidence"))
 		}
-		for _, l := range wrapPairs(shortValues(guard.SanitizeLine(e)), max(w-2, 10)) {
+		for _, l := range wrapPairs(shortValues(review.SanitizeLine(e)), max(w-2, 10)) {
 			lines = append(lines, "  "+l)
 		}
 	}
 	var prov []string
 	for _, p := range v.Provenance {
 		if !strings.HasPrefix(p, "evidence_refs: ") {
-			prov = append(prov, shortValues(guard.SanitizeLine(p)))
+			prov = append(prov, shortValues(review.SanitizeLine(p)))
 		}
 	}
 	if len(prov) > 0 {
@@ -954,9 +953,9 @@ func (m *memory) versionDetail(w, h int) []string {
 }
 
 func (m *memory) eventLine(label string, e review.Event, w int) []string {
-	s := fmt.Sprintf("%s · %s · LSN %d · %s", e.Op, guard.SanitizeLine(e.Actor), e.LSN, stamp(e.Time))
+	s := fmt.Sprintf("%s · %s · LSN %d · %s", e.Op, review.SanitizeLine(e.Actor), e.LSN, stamp(e.Time))
 	if e.Reason != "" {
-		s += " · “" + shortIDs(guard.SanitizeLine(e.Reason)) + "”"
+		s += " · “" + shortIDs(review.SanitizeLine(e.Reason)) + "”"
 	}
 	return labelled(m.ctx.Styles, label, s, w)
 }

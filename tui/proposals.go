@@ -12,8 +12,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
-	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -267,17 +265,14 @@ func (p *proposals) decide(act Action) tea.Cmd {
 		return statusf(true, "a decision is still being recorded")
 	}
 	name := proposalName(pr)
-	what := fmt.Sprintf("%s %s by %s (%s), revision %d, artifact %s.", pr.Kind, name, guard.SanitizeLine(pr.Owner.Principal), guard.SanitizeLine(pr.Owner.Tenant), pr.Revision, hashCell(pr.ArtifactHash))
+	what := fmt.Sprintf("%s %s by %s (%s), revision %d, artifact %s.", pr.Kind, name, review.SanitizeLine(pr.Owner.Principal), review.SanitizeLine(pr.Owner.Tenant), pr.Revision, hashCell(pr.ArtifactHash))
 	switch act {
 	case ActApply:
-		gate := "through the approval gate: you are a curator and not its owner"
-		if a := p.ctx.Svc.Actor(); a.Role != memgov.Curator || a.ID == pr.Owner.Principal {
-			gate = "by direct RBAC: you hold the " + engine.ScopeProposalActivate + " scope"
-		}
+		gate := p.ctx.Svc.ApplyGrant(pr)
 		return askConfirm(confirmMsg{
 			title: "Apply " + name, danger: true, word: "apply",
 			lines: []string{what,
-				"Installs this artifact byte for byte for tenant " + guard.SanitizeLine(pr.Owner.Tenant) + "; its runs may use it from now on. Granted " + gate + ".",
+				"Installs this artifact byte for byte for tenant " + review.SanitizeLine(pr.Owner.Tenant) + "; its runs may use it from now on. Granted " + gate + ".",
 				"The log records: proposal applied."},
 			onYes: func(string) tea.Cmd {
 				p.busy = true
@@ -326,7 +321,7 @@ func (p *proposals) decide(act Action) tea.Cmd {
 
 // proposalName is how a sentence names a proposal: its title, or its id.
 func proposalName(pr memgov.Proposal) string {
-	if t := guard.SanitizeLine(pr.Title); t != "" {
+	if t := review.SanitizeLine(pr.Title); t != "" {
 		return "“" + t + "”"
 	}
 	return "proposal " + shortID(pr.ID)
@@ -377,7 +372,7 @@ func (p *proposals) Crumb() string {
 	}
 	f := "any"
 	if p.filter != (review.ProposalFilter{}) || len(p.words) > 0 {
-		f = guard.SanitizeLine(strings.TrimSpace(p.filter.String() + " " + strings.Join(p.words, " ")))
+		f = review.SanitizeLine(strings.TrimSpace(p.filter.String() + " " + strings.Join(p.words, " ")))
 	}
 	mid := st.Muted.Render("filter: ") + f
 	right := st.Bold.Render(fmt.Sprintf("%d listed", len(p.rows)))
@@ -413,7 +408,7 @@ func (p *proposals) list(w int) []string {
 	st := p.ctx.Styles
 	switch {
 	case p.err != nil:
-		return []string{st.Bad.Render("cannot read proposals: " + guard.SanitizeLine(p.err.Error())), st.Muted.Render("ctrl+r retries")}
+		return []string{st.Bad.Render("cannot read proposals: " + review.SanitizeLine(p.err.Error())), st.Muted.Render("ctrl+r retries")}
 	case !p.loaded:
 		return []string{st.Muted.Render("reading proposals…")}
 	case len(p.rows) == 0 && (p.filter != (review.ProposalFilter{}) || len(p.words) > 0):
@@ -429,18 +424,19 @@ func (p *proposals) list(w int) []string {
 	}
 	return renderTable(st, cols, w, p.cur, len(p.rows), func(i int) []string {
 		r := p.rows[i]
-		return []string{stateCell(st, r.State), r.Kind, guard.SanitizeLine(r.Title), guard.SanitizeLine(r.Owner.Tenant + "/" + r.Owner.Principal),
+		return []string{stateCell(st, r), r.Kind, review.SanitizeLine(r.Title), review.SanitizeLine(r.Owner.Tenant + "/" + r.Owner.Principal),
 			fmt.Sprintf("%3d", r.Revision), ago(now, r.UpdatedAt)}
 	})
 }
 
-func stateCell(st Styles, s string) string {
-	switch s {
-	case memgov.ProposalDraft, memgov.ProposalRevised:
+func stateCell(st Styles, pr memgov.Proposal) string {
+	s := pr.State
+	switch {
+	case review.Open(pr):
 		return st.Attention.Render(s)
-	case engine.ProposalApplied:
+	case review.Applied(pr):
 		return st.Good.Render(s)
-	case memgov.ProposalRejected:
+	case s == memgov.ProposalRejected:
 		return st.Bad.Render(s)
 	}
 	return st.Muted.Render(s)
@@ -455,7 +451,7 @@ func prettyArtifact(raw json.RawMessage) []string {
 	}
 	lines := strings.Split(b.String(), "\n")
 	for i, l := range lines {
-		lines[i] = guard.SanitizeLine(l)
+		lines[i] = review.SanitizeLine(l)
 	}
 	return lines
 }
@@ -528,19 +524,19 @@ func (p *proposals) facts(pr memgov.Proposal, w int) []string {
 			out = append(out, fit(l, w))
 		}
 	}
-	title := guard.SanitizeLine(pr.Title)
+	title := review.SanitizeLine(pr.Title)
 	if title == "" {
 		title = "(untitled)"
 	}
-	add(st.Bold.Render(title) + "  " + stateCell(st, pr.State))
-	owner := guard.SanitizeLine(pr.Owner.Tenant) + "/" + guard.SanitizeLine(pr.Owner.Principal)
+	add(st.Bold.Render(title) + "  " + stateCell(st, pr))
+	owner := review.SanitizeLine(pr.Owner.Tenant) + "/" + review.SanitizeLine(pr.Owner.Principal)
 	if pr.Owner.Workspace != "" {
-		owner += " · workspace " + guard.SanitizeLine(pr.Owner.Workspace)
+		owner += " · workspace " + review.SanitizeLine(pr.Owner.Workspace)
 	}
 	add(st.Muted.Render(pr.Kind+" · by ") + owner)
 	add(st.Muted.Render(fmt.Sprintf("revision %d · created %s · updated %s", pr.Revision, stamp(pr.CreatedAt), agoLong(now, pr.UpdatedAt))))
 	if r := strings.TrimSpace(pr.Rationale); r != "" {
-		for i, l := range wrapMax(guard.Sanitize(r), w-11, 3) {
+		for i, l := range wrapMax(review.Sanitize(r), w-11, 3) {
 			if i == 0 {
 				add(st.Label.Render(fmt.Sprintf("%-11s", "rationale")) + l)
 			} else {
@@ -552,7 +548,7 @@ func (p *proposals) facts(pr memgov.Proposal, w int) []string {
 	if len(pr.Provenance.SourceRunIDs) > 0 {
 		rs := make([]string, len(pr.Provenance.SourceRunIDs))
 		for i, r := range pr.Provenance.SourceRunIDs {
-			rs[i] = shortIDs(guard.SanitizeLine(r))
+			rs[i] = shortIDs(review.SanitizeLine(r))
 		}
 		runs = strings.Join(rs, ", ")
 	}
@@ -576,28 +572,28 @@ func (p *proposals) facts(pr memgov.Proposal, w int) []string {
 		add(field(st, "installed", hashCell(pr.InstalledHash)+st.Bad.Render(" ≠ artifact ✗")))
 	}
 	if pr.DecidedBy != "" {
-		d := pr.State + " by " + guard.SanitizeLine(pr.DecidedBy)
+		d := pr.State + " by " + review.SanitizeLine(pr.DecidedBy)
 		if pr.Gate != "" {
 			d += " (" + pr.Gate + ")"
 		}
 		add(field(st, "decided", d))
 		if pr.Note != "" {
-			add(field(st, "note", "“"+guard.SanitizeLine(pr.Note)+"”"))
+			add(field(st, "note", "“"+review.SanitizeLine(pr.Note)+"”"))
 		}
 	}
 	add("", st.ColHeader.Render("REVISIONS"))
 	switch {
 	case p.showErr != nil && p.view.ID != pr.ID:
-		add(st.Bad.Render("cannot read revisions: " + guard.SanitizeLine(p.showErr.Error())))
+		add(st.Bad.Render("cannot read revisions: " + review.SanitizeLine(p.showErr.Error())))
 	case p.view.ID != pr.ID:
 		add(st.Muted.Render("reading…"))
 	default:
 		revs := p.view.Revisions
 		for i := len(revs) - 1; i >= 0 && i >= len(revs)-4; i-- {
 			r := revs[i]
-			line := fmt.Sprintf("r%-2d %s  %-14s %s", r.Revision, stamp(r.At), fit(guard.SanitizeLine(r.By), 14), hashCell(r.ArtifactHash))
+			line := fmt.Sprintf("r%-2d %s  %-14s %s", r.Revision, stamp(r.At), fit(review.SanitizeLine(r.By), 14), hashCell(r.ArtifactHash))
 			if r.Rationale != "" && i > 0 {
-				line += "  “" + guard.SanitizeLine(r.Rationale) + "”"
+				line += "  “" + review.SanitizeLine(r.Rationale) + "”"
 			}
 			add(line)
 		}

@@ -261,7 +261,7 @@ func TestActivityHealthFollowsWrites(t *testing.T) {
 	}
 	s.see("top rejections " + res.Reason + " 1")
 	m := s.quit()
-	if !m.health.loaded || m.health.m.Rejections[res.Reason] != 1 {
-		t.Fatalf("health %+v", m.health.m)
+	if !m.health.loaded || m.health.r.Metrics.Rejections[res.Reason] != 1 {
+		t.Fatalf("health %+v", m.health.r.Metrics)
 	}
 }

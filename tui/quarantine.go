@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -224,7 +223,7 @@ func (q *quarantine) filterKey(msg tea.KeyMsg, act Action) tea.Cmd {
 			case "agent":
 				agent = v
 			default:
-				return statusf(true, "unknown filter %q: use status= agent= or free words", guard.SanitizeLine(k))
+				return statusf(true, "unknown filter %q: use status= agent= or free words", review.SanitizeLine(k))
 			}
 		}
 		q.filtering = false
@@ -256,8 +255,8 @@ func (q *quarantine) decide(act Action) tea.Cmd {
 		return statusf(true, "a decision is still being recorded")
 	}
 	svc, ctx := q.svc(), q.ctx.Ctx
-	name := guard.SanitizeLine(e.MemoryRef + " › " + e.Key)
-	what := fmt.Sprintf("%s, written by %s, quarantined %s: %s", name, guard.SanitizeLine(e.Agent), stamp(e.At), guard.SanitizeLine(e.Cause))
+	name := review.SanitizeLine(e.MemoryRef + " › " + e.Key)
+	what := fmt.Sprintf("%s, written by %s, quarantined %s: %s", name, review.SanitizeLine(e.Agent), stamp(e.At), review.SanitizeLine(e.Cause))
 	if act == ActApply {
 		return askConfirm(confirmMsg{
 			title: "Release " + name, required: true,
@@ -294,7 +293,7 @@ func (q *quarantine) decide(act Action) tea.Cmd {
 // firstWords is the first n words of untrusted text, sanitised, with an
 // ellipsis when there is more.
 func firstWords(s string, n int) string {
-	ws := strings.Fields(guard.SanitizeLine(s))
+	ws := strings.Fields(review.SanitizeLine(s))
 	if len(ws) > n {
 		return strings.Join(ws[:n], " ") + " …"
 	}
@@ -341,7 +340,7 @@ func (q *quarantine) Crumb() string {
 	}
 	f := "quarantined"
 	if q.filtered() {
-		f = guard.SanitizeLine(q.query())
+		f = review.SanitizeLine(q.query())
 	}
 	mid := st.Muted.Render("filter: ") + f
 	right := st.Bold.Render(fmt.Sprintf("%d listed", len(q.rows)))
@@ -377,7 +376,7 @@ func (q *quarantine) list(w int) []string {
 	st := q.ctx.Styles
 	switch {
 	case q.err != nil:
-		return []string{st.Bad.Render("cannot read the quarantine: " + guard.SanitizeLine(q.err.Error())), st.Muted.Render("ctrl+r retries")}
+		return []string{st.Bad.Render("cannot read the quarantine: " + review.SanitizeLine(q.err.Error())), st.Muted.Render("ctrl+r retries")}
 	case !q.loaded:
 		return []string{st.Muted.Render("reading the quarantine…")}
 	case len(q.rows) == 0 && q.filtered():
@@ -399,9 +398,9 @@ func (q *quarantine) list(w int) []string {
 			text = quarantineStatus(st, r.Status) + " " + text
 		}
 		if wide {
-			return []string{guard.SanitizeLine(r.Agent), guard.SanitizeLine(r.MemoryRef), keyCell(guard.SanitizeLine(r.Key), cols[2].width), text, causeShort(r.Cause), ago(now, r.At)}
+			return []string{review.SanitizeLine(r.Agent), review.SanitizeLine(r.MemoryRef), keyCell(review.SanitizeLine(r.Key), cols[2].width), text, causeShort(r.Cause), ago(now, r.At)}
 		}
-		return []string{guard.SanitizeLine(r.Agent), keyCell(guard.SanitizeLine(r.Key), cols[1].width), text, causeShort(r.Cause), ago(now, r.At)}
+		return []string{review.SanitizeLine(r.Agent), keyCell(review.SanitizeLine(r.Key), cols[1].width), text, causeShort(r.Cause), ago(now, r.At)}
 	})
 }
 
@@ -414,7 +413,7 @@ func causeShort(cause string) string {
 	case strings.HasPrefix(cause, "contradiction"):
 		return "contradicts"
 	}
-	return guard.SanitizeLine(cause)
+	return review.SanitizeLine(cause)
 }
 
 func quarantineStatus(st Styles, s string) string {
@@ -437,9 +436,9 @@ func (q *quarantine) facts(e review.QuarantineView, w int) []string {
 			out = append(out, fit(l, w))
 		}
 	}
-	add(st.Bold.Render(guard.SanitizeLine(e.MemoryRef+" › "+e.Key)) + "  " + quarantineStatus(st, e.Status))
-	add(field(st, "agent", guard.SanitizeLine(e.Agent)+st.Muted.Render(" · tenant "+guard.SanitizeLine(e.Tenant))))
-	for i, l := range wrapMax(guard.SanitizeLine(e.Cause), max(w-11, 10), 2) {
+	add(st.Bold.Render(review.SanitizeLine(e.MemoryRef+" › "+e.Key)) + "  " + quarantineStatus(st, e.Status))
+	add(field(st, "agent", review.SanitizeLine(e.Agent)+st.Muted.Render(" · tenant "+review.SanitizeLine(e.Tenant))))
+	for i, l := range wrapMax(review.SanitizeLine(e.Cause), max(w-11, 10), 2) {
 		if i == 0 {
 			add(field(st, "why", l))
 		} else {
@@ -449,13 +448,13 @@ func (q *quarantine) facts(e review.QuarantineView, w int) []string {
 	add(field(st, "when", stamp(e.At)+st.Muted.Render(" · "+agoLong(now, e.At)+" · LSN "+fmt.Sprint(e.LSN))))
 	add(field(st, "version", shortID(e.VersionID)+st.Muted.Render(" of item "+shortID(e.ItemID))))
 	if e.DecidedBy != "" {
-		d := strings.ToLower(e.Status) + " by " + guard.SanitizeLine(e.DecidedBy)
+		d := strings.ToLower(e.Status) + " by " + review.SanitizeLine(e.DecidedBy)
 		if e.DecidedAt != nil {
 			d += " at " + stamp(*e.DecidedAt)
 		}
 		add(field(st, "decided", d))
 		if e.Note != "" {
-			add(field(st, "reason", "“"+guard.SanitizeLine(e.Note)+"”"))
+			add(field(st, "reason", "“"+review.SanitizeLine(e.Note)+"”"))
 		}
 		if e.ReleasedAs != "" {
 			add(field(st, "now", "version "+shortID(e.ReleasedAs)))
@@ -493,7 +492,7 @@ func (q *quarantine) detail(w, h int) []string {
 	room := max(h-len(facts)-len(dec)-3, 1)
 	out := append(facts, "", st.ColHeader.Render("TEXT"))
 	var text []string
-	for _, l := range strings.Split(guard.Sanitize(e.Text), "\n") {
+	for _, l := range strings.Split(review.Sanitize(e.Text), "\n") {
 		text = append(text, wrap(l, w)...)
 	}
 	for i, l := range text {
@@ -514,7 +513,7 @@ func (q *quarantine) textPage() []string {
 	}
 	st := q.ctx.Styles
 	out := append(q.facts(e, q.w), "", st.ColHeader.Render("TEXT"))
-	for _, l := range strings.Split(guard.Sanitize(e.Text), "\n") {
+	for _, l := range strings.Split(review.Sanitize(e.Text), "\n") {
 		out = append(out, wrap(l, q.w)...)
 	}
 	return append(append(out, ""), q.decision(e, q.w)...)

@@ -12,8 +12,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
-	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -194,7 +192,7 @@ func (q *queue) Update(msg tea.Msg, act Action) tea.Cmd {
 			return statusf(true, "%s is reviewing this until %s; you can read it, not decide it", r.ClaimHolder, clock(r.ClaimExpires))
 		}
 		q.leaseLen = msg.o.Review.ClaimExpires.Sub(q.ctx.Now())
-		return tea.Batch(q.load(q.offset), q.startRenew(), statusf(false, "claimed %s: %s, renewed while it stays open (fencing token %d)", guard.SanitizeLine(msg.o.Review.MemoryRef+" › "+rowKey(q.openRow())), leaseLeft(q.ctx.Now(), msg.o.Review.ClaimExpires), msg.o.Review.ClaimToken))
+		return tea.Batch(q.load(q.offset), q.startRenew(), statusf(false, "claimed %s: %s, renewed while it stays open (fencing token %d)", review.SanitizeLine(msg.o.Review.MemoryRef+" › "+rowKey(q.openRow())), leaseLeft(q.ctx.Now(), msg.o.Review.ClaimExpires), msg.o.Review.ClaimToken))
 	case renewTickMsg:
 		return q.renewTick(msg)
 	case renewedMsg:
@@ -307,7 +305,7 @@ func (q *queue) release() tea.Cmd {
 		return nil
 	}
 	svc, ctx := q.ctx.Svc, q.ctx.Ctx
-	name := guard.SanitizeLine(o.Review.MemoryRef + " › " + rowKey(q.rowByID(o.Review.ID)))
+	name := review.SanitizeLine(o.Review.MemoryRef + " › " + rowKey(q.rowByID(o.Review.ID)))
 	return func() tea.Msg {
 		if _, err := svc.Queue().Release(ctx, o.Review.ID); err != nil {
 			return errStatus(err)
@@ -385,16 +383,16 @@ func (q *queue) decide(act Action) tea.Cmd {
 	if holder := q.heldBy(r); holder != "" {
 		return statusf(true, "cannot %s: %s holds the claim on this review", verb, holder)
 	}
-	name := guard.SanitizeLine(r.MemoryRef + " › " + rowKey(r))
-	lines := []string{name, fmt.Sprintf("%s · %s · risk %.2f · %s", r.Layer, tierName(r.Tier), r.Risk, reasonLabel(r)), "“" + guard.SanitizeLine(r.Text) + "”"}
+	name := review.SanitizeLine(r.MemoryRef + " › " + rowKey(r))
+	lines := []string{name, fmt.Sprintf("%s · %s · risk %.2f · %s", r.Layer, tierName(r.Tier), r.Risk, reasonLabel(r)), "“" + review.SanitizeLine(r.Text) + "”"}
 	if s := r.Detail.Supersedes; s != "" && s != r.Key {
-		lines = append(lines, "It supersedes "+guard.SanitizeLine(s)+".")
+		lines = append(lines, "It supersedes "+review.SanitizeLine(s)+".")
 	}
 	id, tok := r.ID, q.token(r.ID)
 	switch act {
 	case ActApprove:
 		return askConfirm(confirmMsg{
-			title: "Approve " + guard.SanitizeLine(rowKey(r)), lines: append(lines, "It becomes memory agents read."),
+			title: "Approve " + review.SanitizeLine(rowKey(r)), lines: append(lines, "It becomes memory agents read."),
 			label: "note",
 			onYes: func(note string) tea.Cmd {
 				q.busy = true
@@ -403,9 +401,9 @@ func (q *queue) decide(act Action) tea.Cmd {
 					if err != nil {
 						return decidedMsg{err: err}
 					}
-					text := fmt.Sprintf("approved %s: it is memory now", guard.SanitizeLine(rv.MemoryRef+" › "+rowKey(r)))
+					text := fmt.Sprintf("approved %s: it is memory now", review.SanitizeLine(rv.MemoryRef+" › "+rowKey(r)))
 					if s := r.Detail.Supersedes; s != "" && s != r.Key {
-						text += "; " + guard.SanitizeLine(s) + " is superseded"
+						text += "; " + review.SanitizeLine(s) + " is superseded"
 					}
 					return decidedMsg{text: text, ids: []string{id}}
 				}
@@ -416,7 +414,7 @@ func (q *queue) decide(act Action) tea.Cmd {
 			return statusf(true, "already escalated")
 		}
 		return askConfirm(confirmMsg{
-			title: "Escalate " + guard.SanitizeLine(rowKey(r)), lines: append(lines, "It stays in the queue, marked for a more senior decision."),
+			title: "Escalate " + review.SanitizeLine(rowKey(r)), lines: append(lines, "It stays in the queue, marked for a more senior decision."),
 			reason: "needs a senior decision", label: "note",
 			onYes: func(note string) tea.Cmd {
 				q.busy = true
@@ -451,6 +449,9 @@ func (q *queue) heldBy(r review.QueueRow) string {
 	return ""
 }
 
+// rejectCodes are the codes a rejection carries, in the picker's order.
+var rejectCodes = review.RejectCodes()
+
 // defaultCode preselects the reject code the review's reason suggests.
 func defaultCode(r review.QueueRow) int {
 	want := "OTHER"
@@ -464,7 +465,7 @@ func defaultCode(r review.QueueRow) int {
 	case has(r.Detail.Reasons, "CONTENT_POLICY"), has(r.Detail.Reasons, "PROMPT_INJECTION"):
 		want = "POLICY_VIOLATION"
 	}
-	for i, c := range engine.RejectCodes {
+	for i, c := range rejectCodes {
 		if c == want {
 			return i
 		}
@@ -484,20 +485,20 @@ func has(xs []string, s string) bool {
 func (q *queue) pickKey(act Action) tea.Cmd {
 	switch act {
 	case ActUp:
-		q.pick = (q.pick + len(engine.RejectCodes) - 1) % len(engine.RejectCodes)
+		q.pick = (q.pick + len(rejectCodes) - 1) % len(rejectCodes)
 	case ActDown:
-		q.pick = (q.pick + 1) % len(engine.RejectCodes)
+		q.pick = (q.pick + 1) % len(rejectCodes)
 	case ActBack:
 		q.picking = false
 		return statusf(false, "cancelled: reject")
 	case ActSubmit:
 		q.picking = false
-		r, code := q.pickFor, engine.RejectCodes[q.pick]
+		r, code := q.pickFor, rejectCodes[q.pick]
 		svc, ctx, id, tok := q.ctx.Svc, q.ctx.Ctx, r.ID, q.token(r.ID)
-		name := guard.SanitizeLine(r.MemoryRef + " › " + rowKey(r))
+		name := review.SanitizeLine(r.MemoryRef + " › " + rowKey(r))
 		return askConfirm(confirmMsg{
-			title:  fmt.Sprintf("Reject %s as %s", guard.SanitizeLine(rowKey(r)), code),
-			lines:  []string{name, "“" + guard.SanitizeLine(r.Text) + "”", "It will never be readable memory; the agent is told the code and your note."},
+			title:  fmt.Sprintf("Reject %s as %s", review.SanitizeLine(rowKey(r)), code),
+			lines:  []string{name, "“" + review.SanitizeLine(r.Text) + "”", "It will never be readable memory; the agent is told the code and your note."},
 			danger: true, required: true, label: "note",
 			onYes: func(note string) tea.Cmd {
 				q.busy = true
@@ -525,7 +526,7 @@ func (q *queue) approveMarked() tea.Cmd {
 		ids = append(ids, r.ID)
 		tokens[r.ID] = q.token(r.ID)
 		if len(lines) < 6 {
-			lines = append(lines, fmt.Sprintf("%.2f %s › %s", r.Risk, guard.SanitizeLine(r.MemoryRef), guard.SanitizeLine(rowKey(r))))
+			lines = append(lines, fmt.Sprintf("%.2f %s › %s", r.Risk, review.SanitizeLine(r.MemoryRef), review.SanitizeLine(rowKey(r))))
 		}
 	}
 	if len(ids) > len(lines) {
@@ -631,7 +632,7 @@ func (q *queue) Crumb() string {
 	}
 	f := "any"
 	if !q.filter.IsZero() {
-		f = guard.SanitizeLine(q.filter.String())
+		f = review.SanitizeLine(q.filter.String())
 	}
 	mid := st.Muted.Render("filter: ") + f + st.Muted.Render("  sort: ") + q.filter.Sort.String()
 	right := fmt.Sprintf("%d pending", q.total)
@@ -675,7 +676,7 @@ func (q *queue) View() string {
 func (q *queue) picker() string {
 	st := q.ctx.Styles
 	b := []string{st.ModalTitle.Render("Reject as…"), ""}
-	for i, c := range engine.RejectCodes {
+	for i, c := range rejectCodes {
 		if i == q.pick {
 			b = append(b, "▸ "+st.Selected.Render(fmt.Sprintf("%-18s", c)))
 		} else {
@@ -702,8 +703,8 @@ func (q *queue) queueColumns(w int) []column {
 		if !ok {
 			continue
 		}
-		keyW = max(keyW, ansi.StringWidth(guard.SanitizeLine(listKey(r))))
-		refW = max(refW, ansi.StringWidth(guard.SanitizeLine(refShort(r))))
+		keyW = max(keyW, ansi.StringWidth(review.SanitizeLine(listKey(r))))
+		refW = max(refW, ansi.StringWidth(review.SanitizeLine(refShort(r))))
 		whyW = max(whyW, ansi.StringWidth(reasonLabel(r)))
 		ageW = max(ageW, ansi.StringWidth(q.ageCell(r, now)))
 	}
@@ -744,14 +745,14 @@ func (q *queue) list(w int) []string {
 	st := q.ctx.Styles
 	switch {
 	case q.err != nil:
-		return []string{st.Bad.Render("cannot read the queue: " + guard.SanitizeLine(q.err.Error())), st.Muted.Render("ctrl+r retries")}
+		return []string{st.Bad.Render("cannot read the queue: " + review.SanitizeLine(q.err.Error())), st.Muted.Render("ctrl+r retries")}
 	case !q.loaded:
 		return []string{st.Muted.Render("reading the queue…")}
 	case q.total == 0 && q.filter.IsZero():
 		return []string{"", "  " + st.Good.Render("The queue is empty: nothing waits for a decision."), "",
 			"  " + st.Muted.Render("New deferred writes appear here as agents make them.")}
 	case q.total == 0:
-		return []string{"", "  No open review matches " + guard.SanitizeLine(q.filter.String()) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
+		return []string{"", "  No open review matches " + review.SanitizeLine(q.filter.String()) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
 	}
 	now := q.ctx.Now()
 	cols := q.queueColumns(w)
@@ -771,9 +772,9 @@ func (q *queue) list(w int) []string {
 		case r.Risk >= 0.5:
 			risk = st.Warn.Render(risk)
 		}
-		cells := []string{mark + risk, middle(guard.SanitizeLine(listKey(r)), cols[1].width), guard.SanitizeLine(r.Text)}
+		cells := []string{mark + risk, middle(review.SanitizeLine(listKey(r)), cols[1].width), review.SanitizeLine(r.Text)}
 		if len(cols) == 6 {
-			cells = append(cells, guard.SanitizeLine(refShort(r)))
+			cells = append(cells, review.SanitizeLine(refShort(r)))
 		}
 		return append(cells, reasonLabel(r), q.ageCell(r, now))
 	})
@@ -1001,7 +1002,7 @@ func (q *queue) detail(w int) []string {
 	add := func(ls ...string) { out = append(out, ls...) }
 	// addw wraps a line rather than cutting what matters off its end.
 	addw := func(s string) { out = append(out, wrap(s, w)...) }
-	addw(st.Bold.Render(guard.SanitizeLine(r.MemoryRef)) + st.Muted.Render(fmt.Sprintf(" · %s · by %s", r.Layer, guard.SanitizeLine(r.Agent))))
+	addw(st.Bold.Render(review.SanitizeLine(r.MemoryRef)) + st.Muted.Render(fmt.Sprintf(" · %s · by %s", r.Layer, review.SanitizeLine(r.Agent))))
 	due := "SLA " + mmss(r.DueAt.Sub(now))
 	if r.Tier == memgov.TierSync {
 		due = st.Attention.Render("deadline " + mmss(r.DueAt.Sub(now)))
@@ -1011,23 +1012,23 @@ func (q *queue) detail(w int) []string {
 	} else if !r.DueAt.After(now) {
 		due = st.Bad.Render("past SLA")
 	}
-	head := st.Label.Render("key ") + guard.SanitizeLine(rowKey(r)) + "  " + due
+	head := st.Label.Render("key ") + review.SanitizeLine(rowKey(r)) + "  " + due
 	if r.Status == memgov.ReviewEscalated {
 		head += "  " + st.Warn.Render("ESCALATED")
 	}
 	addw(head)
 	if s := r.Detail.Supersedes; s != "" && s != r.Key {
-		addw(st.Label.Render("supersedes ") + guard.SanitizeLine(s))
+		addw(st.Label.Render("supersedes ") + review.SanitizeLine(s))
 	}
 	addw(q.claimLine(r, now) + st.Muted.Render("  review "+shortID(r.ID)))
 	add("")
-	for _, l := range wrapMax(guard.SanitizeLine(r.Text), w-2, 5) {
+	for _, l := range wrapMax(review.SanitizeLine(r.Text), w-2, 5) {
 		add(" " + st.Row.Render(l))
 	}
 	add(riskLines(st, r, w)...)
 	if r.Replaces != nil {
-		add(st.Label.Render(fmt.Sprintf("replaces ACTIVE v%d of %s:", r.Replaces.Seq, guard.SanitizeLine(r.Replaces.Key))))
-		for _, l := range wrapMax("“"+guard.SanitizeLine(r.Replaces.Text())+"”", w-3, 3) {
+		add(st.Label.Render(fmt.Sprintf("replaces ACTIVE v%d of %s:", r.Replaces.Seq, review.SanitizeLine(r.Replaces.Key))))
+		for _, l := range wrapMax("“"+review.SanitizeLine(r.Replaces.Text())+"”", w-3, 3) {
 			add("  " + st.DiffDel.Render(l))
 		}
 	}
@@ -1042,21 +1043,21 @@ func (q *queue) detail(w int) []string {
 		if rel == "CONTRADICTS" {
 			rs = st.Bad
 		}
-		addw(rs.Render(rel) + " " + guard.SanitizeLine(x.Key))
+		addw(rs.Render(rel) + " " + review.SanitizeLine(x.Key))
 		facts := fmt.Sprintf("similarity %.2f · confidence %.2f · %s", x.Similarity, x.Confidence, x.State)
 		if x.Rule != "" {
 			// The judge rule that related them; the words that fired it
 			// are in the finding below.
 			facts += " · rule " + x.Rule
 		}
-		addw("  " + guard.SanitizeLine(facts))
-		for _, l := range wrapMax("“"+guard.SanitizeLine(x.Text)+"”", w-3, 2) {
+		addw("  " + review.SanitizeLine(facts))
+		for _, l := range wrapMax("“"+review.SanitizeLine(x.Text)+"”", w-3, 2) {
 			add("  " + st.Muted.Render("│") + l)
 		}
 	}
 	add("")
 	if len(d.Reasons) > 0 {
-		for i, l := range wrap(guard.SanitizeLine(strings.Join(d.Reasons, " · ")), w-5) {
+		for i, l := range wrap(review.SanitizeLine(strings.Join(d.Reasons, " · ")), w-5) {
 			lbl := "     "
 			if i == 0 {
 				lbl = st.Label.Render("why  ")
@@ -1077,7 +1078,7 @@ func (q *queue) detail(w int) []string {
 		// fired it are the ones the delta quotes.
 		delta, _, _ = strings.Cut(delta, " [rule ")
 		shown++
-		for _, l := range wrapMax("differs: "+guard.SanitizeLine(delta), w-5, 3) {
+		for _, l := range wrapMax("differs: "+review.SanitizeLine(delta), w-5, 3) {
 			add("     " + st.Muted.Render(l))
 		}
 	}
@@ -1107,7 +1108,7 @@ func (q *queue) detail(w int) []string {
 			auth = fmt.Sprintf("auth %.2f", *e.Authority)
 		}
 		add(fit(" "+fmt.Sprintf("%-15s ", e.SourceType)+auth, w))
-		for _, l := range wrap(guard.SanitizeLine(src), max(w-3, 8)) {
+		for _, l := range wrap(review.SanitizeLine(src), max(w-3, 8)) {
 			add("   " + l)
 		}
 	}
@@ -1120,10 +1121,10 @@ func (q *queue) detail(w int) []string {
 		}
 		var ids []string
 		if p.SourceTaskID != "" {
-			ids = append(ids, "run "+guard.SanitizeLine(p.SourceTaskID))
+			ids = append(ids, "run "+review.SanitizeLine(p.SourceTaskID))
 		}
 		if p.SourceSessionID != "" {
-			ids = append(ids, "session "+guard.SanitizeLine(p.SourceSessionID))
+			ids = append(ids, "session "+review.SanitizeLine(p.SourceSessionID))
 		}
 		ids = append(ids, fmt.Sprintf("validation %.2f", d.ValidationScore))
 		addw(" " + sig + "  " + strings.Join(ids, "  "))
@@ -1152,7 +1153,7 @@ func (q *queue) claimLine(r review.QueueRow, now time.Time) string {
 	case holder == q.ctx.Svc.Actor().ID:
 		return st.Good.Render("claimed by you · " + leaseLeft(now, until))
 	}
-	return st.Warn.Render(fmt.Sprintf("claimed by %s · %s · you can read, not decide", guard.SanitizeLine(holder), leaseLeft(now, until)))
+	return st.Warn.Render(fmt.Sprintf("claimed by %s · %s · you can read, not decide", review.SanitizeLine(holder), leaseLeft(now, until)))
 }
 
 var factorShort = map[string]string{"contradiction": "contra", "confidence": "conf", "blast_radius": "blast"}
@@ -1163,7 +1164,7 @@ func riskLines(st Styles, r review.QueueRow, w int) []string {
 	fs := r.Detail.Risk
 	head := fmt.Sprintf("RISK %.2f = ", r.Risk)
 	if len(fs) == 0 {
-		return []string{fit(st.Bold.Render(fmt.Sprintf("RISK %.2f", r.Risk))+" "+st.Muted.Render(guard.SanitizeLine(r.Detail.RiskFormula)), w)}
+		return []string{fit(st.Bold.Render(fmt.Sprintf("RISK %.2f", r.Risk))+" "+st.Muted.Render(review.SanitizeLine(r.Detail.RiskFormula)), w)}
 	}
 	var lines []string
 	line := st.Bold.Render(head)
