@@ -232,8 +232,8 @@ func TestProposalsFilter(t *testing.T) {
 	s.see("state \"finished\"")
 	m := s.quit()
 	p := m.screens[ProposalsScreen].(*proposals)
-	if len(p.rows) != 2 || p.filter.Kind != "prompt-template" {
-		t.Fatalf("%d rows, filter %+v", len(p.rows), p.filter)
+	if len(p.list.rows) != 2 || p.filter.Kind != "prompt-template" {
+		t.Fatalf("%d rows, filter %+v", len(p.list.rows), p.filter)
 	}
 }
 

@@ -130,7 +130,7 @@ func TestStoryFindingMemoryDriftProposals(t *testing.T) {
 			s.see("2 listed")
 			m := s.quit()
 			p := m.screens[ProposalsScreen].(*proposals)
-			for _, r := range p.rows {
+			for _, r := range p.list.rows {
 				if !strings.Contains(strings.ToLower(r.Title), "refund") {
 					t.Fatalf("the filter kept %q", r.Title)
 				}
