@@ -183,8 +183,8 @@ func BenchmarkQueueScreen(b *testing.B) {
 	b.Run("first-screen", func(b *testing.B) {
 		for b.Loop() {
 			m := newModel()
-			if q := m.screens[QueueScreen].(*queue); q.total < 100_000 {
-				b.Fatalf("queue holds %d", q.total)
+			if q := m.screens[QueueScreen].(*queue); q.list.total < 100_000 {
+				b.Fatalf("queue holds %d", q.list.total)
 			}
 			if v := m.View(); !strings.Contains(v, "pending") {
 				b.Fatal("no queue on screen")
@@ -196,7 +196,7 @@ func BenchmarkQueueScreen(b *testing.B) {
 		q := m.screens[QueueScreen].(*queue)
 		for b.Loop() {
 			key := down
-			if q.cur.pos >= q.offset+len(q.rows)-1 {
+			if q.list.cur.pos >= q.list.offset+len(q.list.rows)-1 {
 				key = top
 			}
 			m.Update(key) // a page read near the window's edge is a command: I/O, not run here

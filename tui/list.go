@@ -364,12 +364,14 @@ func (l *list[T]) filterBindings(k KeyMap) []key.Binding {
 }
 
 // doneMsg reports a decision made on a list: the status line's text, or the
-// error that refused it; warn marks a text that reports a partial failure.
+// error that refused it; warn marks a text that reports a partial failure,
+// and ids are the rows the decision closed.
 type doneMsg struct {
 	tag  int64
 	text string
 	err  error
 	warn bool
+	ids  []string
 }
 
 // decide records a decision off the update loop, one at a time: it returns

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -25,32 +24,21 @@ type queue struct {
 	w, h int
 
 	filter review.QueueFilter
-	rows   []review.QueueRow // the loaded window: rows[0] is row number offset
-	offset int
-	total  int
-	sync   review.SyncSummary
-	cur    cursor // pos is a row number in the whole filtered queue
-	req    int64
+	// list is the loaded window of the filtered queue (its cursor's pos is
+	// a row number in the whole of it); on narrow terminals the detail
+	// zooms to the whole body.
+	list   *list[review.QueueRow]
 	reqOff int
-	loaded bool
-	err    error
-	seen   int64 // the log size the window was read at
+	sync   review.SyncSummary
 
 	marked map[string]review.QueueRow
 
 	open    review.Opened // the review this person opened (claimed, or held by someone else)
 	openReq int64
-	zoom    bool // narrow terminals: the detail takes the whole body
-	scroll  int  // first detail line shown when zoomed
 
 	picking bool // choosing a reject code
 	pick    int
 	pickFor review.QueueRow
-
-	filtering bool
-	input     textinput.Model
-
-	busy bool // a decision is running
 
 	renewGen int64         // the generation of the renew tick that keeps q.open alive
 	renewing bool          // a renewal is running
@@ -69,19 +57,10 @@ type openedMsg struct {
 	err error
 }
 
-type decidedMsg struct {
-	text   string
-	err    error
-	ids    []string // reviews no longer open
-	failed map[string]error
-}
-
 func newQueue(c *Context) *queue {
-	in := textinput.New()
-	in.Prompt = ""
-	in.Placeholder = "words in key, ref, agent or text · layer= tier= agent= reason= age= breached"
-	in.CharLimit = 200
-	return &queue{ctx: c, marked: map[string]review.QueueRow{}, input: in}
+	l := newList(c, "the queue", func(r review.QueueRow) string { return r.ID },
+		"words in key, ref, agent or text · layer= tier= agent= reason= age= breached")
+	return &queue{ctx: c, marked: map[string]review.QueueRow{}, list: l}
 }
 
 func (q *queue) Title() string { return "Queue" }
@@ -89,7 +68,7 @@ func (q *queue) Init() tea.Cmd { return q.load(0) }
 
 func (q *queue) Mode() Mode {
 	switch {
-	case q.filtering:
+	case q.list.filtering:
 		return ModeInput
 	case q.picking:
 		return ModePick
@@ -97,20 +76,19 @@ func (q *queue) Mode() Mode {
 	return ModeNormal
 }
 
-func (q *queue) lay() split { return layout(q.w, q.h, 0.68, q.total) }
+func (q *queue) lay() split { return layout(q.w, q.h, 0.68, q.list.total) }
 
 func (q *queue) SetSize(w, h int) {
 	q.w, q.h = w, h
-	q.cur.height = max(q.lay().listH-1, 1)
-	q.cur.clamp(q.total)
+	q.list.resize(q.lay().listH - 1)
 }
 
 // pageSize is how many rows a read fetches: a few screens' worth.
 func (q *queue) pageSize() int { return max(200, 3*q.h) }
 
 func (q *queue) load(offset int) tea.Cmd {
-	id := q.ctx.nextID()
-	q.req, q.reqOff = id, offset
+	id := q.list.ask()
+	q.reqOff = offset
 	svc, ctx, f, n := q.ctx.Svc, q.ctx.Ctx, q.filter, q.pageSize()
 	return func() tea.Msg {
 		p, err := svc.Queue().Page(ctx, f, offset, n)
@@ -119,25 +97,20 @@ func (q *queue) load(offset int) tea.Cmd {
 }
 
 // row returns row number i if it is loaded.
-func (q *queue) row(i int) (review.QueueRow, bool) {
-	if i < q.offset || i >= q.offset+len(q.rows) {
-		return review.QueueRow{}, false
-	}
-	return q.rows[i-q.offset], true
-}
+func (q *queue) row(i int) (review.QueueRow, bool) { return q.list.row(i) }
 
-func (q *queue) selected() (review.QueueRow, bool) { return q.row(q.cur.pos) }
+func (q *queue) selected() (review.QueueRow, bool) { return q.list.selected() }
 
 // around loads the window around the cursor when it nears an edge of what is
 // loaded; the key press itself never waits for the database.
 func (q *queue) around() tea.Cmd {
-	if q.req != 0 {
+	if q.list.req != 0 {
 		return nil
 	}
-	h := max(q.cur.height, 1)
-	end := q.offset + len(q.rows)
-	if (q.cur.pos < q.offset+h && q.offset > 0) || (q.cur.pos >= end-h && end < q.total) {
-		return q.load(max(q.cur.pos-q.pageSize()/2, 0))
+	h := max(q.list.cur.height, 1)
+	end := q.list.offset + len(q.list.rows)
+	if (q.list.cur.pos < q.list.offset+h && q.list.offset > 0) || (q.list.cur.pos >= end-h && end < q.list.total) {
+		return q.load(max(q.list.cur.pos-q.pageSize()/2, 0))
 	}
 	return nil
 }
@@ -145,27 +118,16 @@ func (q *queue) around() tea.Cmd {
 func (q *queue) Update(msg tea.Msg, act Action) tea.Cmd {
 	switch msg := msg.(type) {
 	case queueMsg:
-		if msg.id != q.req {
+		if !q.list.answered(msg.id, msg.err) || msg.err != nil {
 			return nil
 		}
-		q.req, q.loaded, q.err = 0, true, msg.err
-		if msg.err != nil {
-			return nil
-		}
-		sel, had := q.selected()
-		q.rows, q.offset, q.total, q.sync = msg.page.Rows, msg.page.Offset, msg.page.Total, msg.page.Sync
-		// Keep the cursor on the review the person was looking at when it
+		// The cursor stays on the review the person was looking at when it
 		// is still in the window: rows above it may have come or gone.
-		if had {
-			for i, r := range q.rows {
-				if r.ID == sel.ID {
-					q.cur.pos = q.offset + i
-				}
-			}
-		}
+		q.list.set(msg.page.Rows, msg.page.Offset, msg.page.Total)
+		q.sync = msg.page.Sync
 		q.SetSize(q.w, q.h) // the stacked list's height follows its rows
 		for id := range q.marked {
-			for _, r := range q.rows {
+			for _, r := range q.list.rows {
 				if r.ID == id && !r.Open() {
 					delete(q.marked, id)
 				}
@@ -173,9 +135,8 @@ func (q *queue) Update(msg tea.Msg, act Action) tea.Cmd {
 		}
 		return q.around()
 	case attentionMsg:
-		if msg.err == nil && msg.att.LogSize != q.seen && q.loaded && q.req == 0 {
-			q.seen = msg.att.LogSize
-			return q.load(q.offset)
+		if q.list.grew(msg) {
+			return q.load(q.list.offset)
 		}
 		return nil
 	case openedMsg:
@@ -192,31 +153,27 @@ func (q *queue) Update(msg tea.Msg, act Action) tea.Cmd {
 			return statusf(true, "%s is reviewing this until %s; you can read it, not decide it", r.ClaimHolder, clock(r.ClaimExpires))
 		}
 		q.leaseLen = msg.o.Review.ClaimExpires.Sub(q.ctx.Now())
-		return tea.Batch(q.load(q.offset), q.startRenew(), statusf(false, "claimed %s: %s, renewed while it stays open (fencing token %d)", review.SanitizeLine(msg.o.Review.MemoryRef+" › "+rowKey(q.openRow())), leaseLeft(q.ctx.Now(), msg.o.Review.ClaimExpires), msg.o.Review.ClaimToken))
+		return tea.Batch(q.load(q.list.offset), q.startRenew(), statusf(false, "claimed %s: %s, renewed while it stays open (fencing token %d)", review.SanitizeLine(msg.o.Review.MemoryRef+" › "+rowKey(q.openRow())), leaseLeft(q.ctx.Now(), msg.o.Review.ClaimExpires), msg.o.Review.ClaimToken))
 	case renewTickMsg:
 		return q.renewTick(msg)
 	case renewedMsg:
 		return q.renewed(msg)
-	case decidedMsg:
-		q.busy = false
+	case doneMsg:
+		if !q.list.mine(msg) {
+			return nil
+		}
 		for _, id := range msg.ids {
 			delete(q.marked, id)
 			if q.open.Review.ID == id {
 				q.open = review.Opened{}
-				q.zoom = false
+				q.list.zoom = false
 				q.renewGen++
 			}
 		}
-		cmds := []tea.Cmd{q.load(q.offset), refreshCounts}
-		if msg.err != nil {
-			cmds = append(cmds, status(msg.err))
-		} else {
-			cmds = append(cmds, statusf(len(msg.failed) > 0, "%s", msg.text))
-		}
-		return tea.Batch(cmds...)
+		return q.list.done(msg, q.load(q.list.offset))
 	case tea.KeyMsg:
 		switch {
-		case q.filtering:
+		case q.list.filtering:
 			return q.filterKey(msg, act)
 		case q.picking:
 			return q.pickKey(act)
@@ -234,16 +191,11 @@ func statusf(isErr bool, format string, a ...any) tea.Cmd {
 }
 
 func (q *queue) key(act Action) tea.Cmd {
-	if q.zoom {
-		switch act {
-		case ActUp:
-			q.scroll = max(q.scroll-1, 0)
-			return nil
-		case ActDown:
-			q.scroll++
+	if q.list.zoom {
+		if act != ActBack && q.list.zoomKey(act, q.h) {
 			return nil
 		}
-	} else if q.cur.act(act, q.total) {
+	} else if q.list.move(act) {
 		return q.around()
 	}
 	switch act {
@@ -252,18 +204,15 @@ func (q *queue) key(act Action) tea.Cmd {
 	case ActBack:
 		return q.back()
 	case ActRefresh:
-		return q.load(q.offset)
+		return q.load(q.list.offset)
 	case ActSort:
 		q.filter.Sort = q.filter.Sort.Next()
-		q.cur = cursor{height: q.cur.height}
-		q.rows, q.offset = nil, 0 // the new order starts at its top
+		q.list.top()
+		q.list.rows, q.list.offset = nil, 0 // the new order starts at its top
 		// The status says so once the page in that order is read.
 		return tea.Sequence(q.load(0), statusf(false, "queue sorted by %s", sortWhat(q.filter.Sort)))
 	case ActFilter:
-		q.filtering = true
-		q.input.SetValue(q.filter.String())
-		q.input.CursorEnd()
-		return q.input.Focus()
+		return q.list.openFilter(q.filter.String())
 	case ActMark:
 		r, ok := q.selected()
 		if !ok {
@@ -274,7 +223,7 @@ func (q *queue) key(act Action) tea.Cmd {
 		} else {
 			q.marked[r.ID] = r
 		}
-		q.cur.move(1, q.total)
+		q.list.cur.move(1, q.list.total)
 		return q.around()
 	case ActApprove, ActReject, ActEscalate, ActApproveMarked:
 		return q.decide(act)
@@ -283,13 +232,13 @@ func (q *queue) key(act Action) tea.Cmd {
 }
 
 func (q *queue) back() tea.Cmd {
-	if q.zoom {
-		q.zoom = false
+	if q.list.zoom {
+		q.list.zoom = false
 		return nil
 	}
 	if !q.filter.IsZero() && q.open.Review.ID == "" {
 		q.filter = review.QueueFilter{Sort: q.filter.Sort}
-		q.cur = cursor{height: q.cur.height}
+		q.list.top()
 		return tea.Batch(q.load(0), statusf(false, "filter cleared"))
 	}
 	return q.release()
@@ -316,7 +265,7 @@ func (q *queue) release() tea.Cmd {
 
 // rowByID is the loaded row of a review (zero when not loaded).
 func (q *queue) rowByID(id string) review.QueueRow {
-	for _, r := range q.rows {
+	for _, r := range q.list.rows {
 		if r.ID == id {
 			return r
 		}
@@ -334,7 +283,7 @@ func (q *queue) openSelected() tea.Cmd {
 		return nil
 	}
 	if q.w < wideMin {
-		q.zoom, q.scroll = true, 0
+		q.list.openZoom()
 	}
 	if err := q.ctx.Svc.Queue().CanDecide(); err != nil {
 		return nil // reading is all they may do; the detail says so
@@ -369,7 +318,7 @@ func (q *queue) decide(act Action) tea.Cmd {
 	if err := q.ctx.Svc.Queue().CanDecide(); err != nil {
 		return statusf(true, "cannot %s: %s", verb, err.Error())
 	}
-	if q.busy {
+	if q.list.busy {
 		return statusf(true, "a decision is still being recorded")
 	}
 	svc, ctx := q.ctx.Svc, q.ctx.Ctx
@@ -395,18 +344,17 @@ func (q *queue) decide(act Action) tea.Cmd {
 			title: "Approve " + review.SanitizeLine(rowKey(r)), lines: append(lines, "It becomes memory agents read."),
 			label: "note",
 			onYes: func(note string) tea.Cmd {
-				q.busy = true
-				return func() tea.Msg {
+				return q.list.decide(func() doneMsg {
 					rv, err := svc.Queue().Approve(ctx, id, tok, note)
 					if err != nil {
-						return decidedMsg{err: err}
+						return doneMsg{err: err}
 					}
 					text := fmt.Sprintf("approved %s: it is memory now", review.SanitizeLine(rv.MemoryRef+" › "+rowKey(r)))
 					if s := r.Detail.Supersedes; s != "" && s != r.Key {
 						text += "; " + review.SanitizeLine(s) + " is superseded"
 					}
-					return decidedMsg{text: text, ids: []string{id}}
-				}
+					return doneMsg{text: text, ids: []string{id}}
+				})
 			},
 		})
 	case ActEscalate:
@@ -417,14 +365,13 @@ func (q *queue) decide(act Action) tea.Cmd {
 			title: "Escalate " + review.SanitizeLine(rowKey(r)), lines: append(lines, "It stays in the queue, marked for a more senior decision."),
 			reason: "needs a senior decision", label: "note",
 			onYes: func(note string) tea.Cmd {
-				q.busy = true
-				return func() tea.Msg {
+				return q.list.decide(func() doneMsg {
 					_, err := svc.Queue().Escalate(ctx, id, note)
 					if err != nil {
-						return decidedMsg{err: err}
+						return doneMsg{err: err}
 					}
-					return decidedMsg{text: "escalated " + name}
-				}
+					return doneMsg{text: "escalated " + name}
+				})
 			},
 		})
 	case ActReject:
@@ -501,14 +448,13 @@ func (q *queue) pickKey(act Action) tea.Cmd {
 			lines:  []string{name, "“" + review.SanitizeLine(r.Text) + "”", "It will never be readable memory; the agent is told the code and your note."},
 			danger: true, required: true, label: "note",
 			onYes: func(note string) tea.Cmd {
-				q.busy = true
-				return func() tea.Msg {
+				return q.list.decide(func() doneMsg {
 					_, err := svc.Queue().Reject(ctx, id, tok, code, note)
 					if err != nil {
-						return decidedMsg{err: err}
+						return doneMsg{err: err}
 					}
-					return decidedMsg{text: fmt.Sprintf("rejected %s as %s", name, code), ids: []string{id}}
-				}
+					return doneMsg{text: fmt.Sprintf("rejected %s as %s", name, code), ids: []string{id}}
+				})
 			},
 		})
 	}
@@ -538,11 +484,10 @@ func (q *queue) approveMarked() tea.Cmd {
 		title: fmt.Sprintf("Approve %s", plural(len(ids), "marked review", "marked reviews")), lines: lines,
 		label: "note",
 		onYes: func(note string) tea.Cmd {
-			q.busy = true
-			return func() tea.Msg {
+			return q.list.decide(func() doneMsg {
 				res, err := svc.Queue().ApproveMarked(ctx, ids, tokens, note)
 				if err != nil {
-					return decidedMsg{err: err}
+					return doneMsg{err: err}
 				}
 				text := fmt.Sprintf("approved %d of %s", len(res.Approved), plural(len(ids), "marked review", "marked reviews"))
 				for _, e := range res.Failed {
@@ -550,34 +495,27 @@ func (q *queue) approveMarked() tea.Cmd {
 					break
 				}
 				done := append([]string(nil), res.Approved...)
-				return decidedMsg{text: text, ids: done, failed: res.Failed}
-			}
+				return doneMsg{text: text, ids: done, warn: len(res.Failed) > 0}
+			})
 		},
 	})
 }
 
 func (q *queue) filterKey(msg tea.KeyMsg, act Action) tea.Cmd {
-	switch act {
-	case ActBack:
-		q.filtering = false
-		q.input.Blur()
-		return nil
-	case ActSubmit:
-		f, err := review.ParseQueueFilter(q.input.Value())
-		if err != nil {
-			return status(err)
-		}
-		q.filtering = false
-		q.input.Blur()
-		f.Sort = q.filter.Sort
-		q.filter = f
-		q.cur = cursor{height: q.cur.height}
-		q.rows, q.offset = nil, 0
-		return q.load(0)
+	typed, ok, cmd := q.list.filterKey(msg, act)
+	if !ok {
+		return cmd
 	}
-	var cmd tea.Cmd
-	q.input, cmd = q.input.Update(msg)
-	return cmd
+	f, err := review.ParseQueueFilter(typed)
+	if err != nil {
+		return status(err)
+	}
+	q.list.closeFilter()
+	f.Sort = q.filter.Sort
+	q.filter = f
+	q.list.top()
+	q.list.rows, q.list.offset = nil, 0
+	return q.load(0)
 }
 
 func (q *queue) Bindings() []key.Binding {
@@ -587,11 +525,8 @@ func (q *queue) Bindings() []key.Binding {
 		enter.SetHelp("enter", "choose code")
 		return []key.Binding{k.Up, k.Down, enter, k.Cancel}
 	}
-	if q.filtering {
-		enter := k.Enter
-		enter.SetHelp("enter", "apply filter")
-		esc := k.Cancel
-		return []key.Binding{enter, esc}
+	if q.list.filtering {
+		return q.list.filterBindings(k)
 	}
 	enter := k.Enter
 	enter.SetHelp("enter", "open")
@@ -602,9 +537,8 @@ func (q *queue) Bindings() []key.Binding {
 	sortKey.SetHelp("s", "sort")
 	bs := []key.Binding{k.Approve, k.Reject, k.Escalate, k.Mark, k.ApproveMarked, enter, k.Filter, sortKey}
 	switch {
-	case q.zoom:
-		sc := key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll"))
-		bs = []key.Binding{k.Approve, k.Reject, k.Escalate, sc, k.Back}
+	case q.list.zoom:
+		bs = append([]key.Binding{k.Approve, k.Reject, k.Escalate}, q.list.zoomBindings(k)...)
 	case q.w < wideMin:
 		bs = []key.Binding{k.Approve, k.Reject, k.Mark, k.ApproveMarked, k.Filter} // e, s and enter: in ? help
 	}
@@ -627,46 +561,38 @@ func (q *queue) Crumb() string {
 	} else {
 		left = st.Crumb.Render("Review queue") + "   "
 	}
-	if q.filtering {
-		return left + st.Bold.Render("filter: ") + q.input.View()
+	if q.list.filtering {
+		return left + st.Bold.Render("filter: ") + q.list.input.View()
 	}
 	f := "any"
 	if !q.filter.IsZero() {
 		f = review.SanitizeLine(q.filter.String())
 	}
 	mid := st.Muted.Render("filter: ") + f + st.Muted.Render("  sort: ") + q.filter.Sort.String()
-	right := fmt.Sprintf("%d pending", q.total)
+	right := fmt.Sprintf("%d pending", q.list.total)
 	if !q.filter.IsZero() {
-		right = plural(q.total, "match", "matches")
+		right = plural(q.list.total, "match", "matches")
 	}
 	if n := len(q.marked); n > 0 {
 		right = fmt.Sprintf("%d marked · ", n) + right
 	}
-	if q.req != 0 && (q.filter.Text != "" || q.filter.Sort != review.SortRisk) {
+	if q.list.req != 0 && (q.filter.Text != "" || q.filter.Sort != review.SortRisk) {
 		right = "searching… · " + right // a scan of the whole queue runs off the key path
 	}
-	right = st.Bold.Render(right)
-	w := q.w - 1
-	gap := w - ansi.StringWidth(left) - ansi.StringWidth(mid) - ansi.StringWidth(right)
-	if gap < 1 {
-		return fit(left+mid, max(w-ansi.StringWidth(right)-1, 0)) + " " + right
-	}
-	return left + mid + strings.Repeat(" ", gap) + right
+	return crumbLine(left, mid, st.Bold.Render(right), q.w-1)
 }
 
 func (q *queue) View() string {
 	s := q.lay()
 	st := q.ctx.Styles
-	if q.zoom {
-		lines := q.detail(q.w)
-		q.scroll = max(min(q.scroll, len(lines)-q.h), 0)
-		lines = lines[q.scroll:]
+	if q.list.zoom {
+		out := q.list.page(q.detail(q.w), q.w, q.h)
 		if q.picking {
-			lines = overlay(pane(lines, q.w, q.h), q.picker(), q.w)
+			out = strings.Join(overlay(strings.Split(out, "\n"), q.picker(), q.w), "\n")
 		}
-		return strings.Join(pane(lines, q.w, q.h), "\n")
+		return out
 	}
-	out := s.join(st, q.list(s.listW), q.detail(s.detW))
+	out := s.join(st, q.table(s.listW), q.detail(s.detW))
 	if q.picking {
 		out = strings.Join(overlay(strings.Split(out, "\n"), q.picker(), q.w), "\n")
 	}
@@ -697,8 +623,8 @@ func (q *queue) picker() string {
 func (q *queue) queueColumns(w int) []column {
 	keyW, refW, whyW, ageW := 3, 5, 6, 3
 	now := q.ctx.Now()
-	to := min(q.cur.offset+q.cur.height, q.total)
-	for i := q.cur.offset; i < to; i++ {
+	to := min(q.list.cur.offset+q.list.cur.height, q.list.total)
+	for i := q.list.cur.offset; i < to; i++ {
 		r, ok := q.row(i)
 		if !ok {
 			continue
@@ -741,22 +667,17 @@ func (q *queue) ageCell(r review.QueueRow, now time.Time) string {
 	return dueCell(st, r, now)
 }
 
-func (q *queue) list(w int) []string {
+func (q *queue) table(w int) []string {
 	st := q.ctx.Styles
-	switch {
-	case q.err != nil:
-		return []string{st.Bad.Render("cannot read the queue: " + review.SanitizeLine(q.err.Error())), st.Muted.Render("ctrl+r retries")}
-	case !q.loaded:
-		return []string{st.Muted.Render("reading the queue…")}
-	case q.total == 0 && q.filter.IsZero():
-		return []string{"", "  " + st.Good.Render("The queue is empty: nothing waits for a decision."), "",
-			"  " + st.Muted.Render("New deferred writes appear here as agents make them.")}
-	case q.total == 0:
-		return []string{"", "  No open review matches " + review.SanitizeLine(q.filter.String()) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
+	if n := q.list.notice(!q.filter.IsZero(),
+		[]string{"", "  " + st.Good.Render("The queue is empty: nothing waits for a decision."), "",
+			"  " + st.Muted.Render("New deferred writes appear here as agents make them.")},
+		[]string{"", "  No open review matches " + review.SanitizeLine(q.filter.String()) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}); n != nil {
+		return n
 	}
 	now := q.ctx.Now()
 	cols := q.queueColumns(w)
-	return renderTable(st, cols, w, q.cur, q.total, func(i int) []string {
+	return q.list.table(cols, w, func(i int) []string {
 		r, ok := q.row(i)
 		if !ok {
 			return []string{st.Muted.Render("…")}
@@ -870,7 +791,7 @@ func rowKey(r review.QueueRow) string {
 func (q *queue) markedInOrder() []review.QueueRow {
 	out := make([]review.QueueRow, 0, len(q.marked))
 	seen := map[string]bool{}
-	for _, r := range q.rows {
+	for _, r := range q.list.rows {
 		if m, ok := q.marked[r.ID]; ok {
 			out = append(out, m)
 			seen[r.ID] = true
@@ -991,7 +912,7 @@ func (q *queue) detail(w int) []string {
 	st := q.ctx.Styles
 	r, ok := q.selected()
 	if !ok {
-		if q.loaded && q.total > 0 {
+		if q.list.loaded && q.list.total > 0 {
 			return []string{st.Muted.Render("reading…")}
 		}
 		return nil
@@ -1207,7 +1128,7 @@ func wrapMax(s string, w, n int) []string {
 
 // Click selects the row under the mouse.
 func (q *queue) Click(x, y int) tea.Cmd {
-	if q.zoom || !clickRow(&q.cur, q.total, q.lay(), x, y) {
+	if !q.list.click(q.lay(), x, y) {
 		return nil
 	}
 	return q.around()

@@ -468,7 +468,7 @@ func TestFlowFilter(t *testing.T) {
 	s.see("1 match")
 	m := s.quit()
 	q := m.screens[QueueScreen].(*queue)
-	if len(q.rows) != 1 || q.rows[0].Agent != "research-agent" {
-		t.Fatalf("filtered rows: %+v", q.rows)
+	if len(q.list.rows) != 1 || q.list.rows[0].Agent != "research-agent" {
+		t.Fatalf("filtered rows: %+v", q.list.rows)
 	}
 }

@@ -56,13 +56,13 @@ func TestStoryFindingQueueSort(t *testing.T) {
 			seeAll(s, "sort: age", "AGE▼", "queue sorted by age")
 			m := s.quit()
 			q := m.screens[QueueScreen].(*queue)
-			for i := 1; i < len(q.rows); i++ {
-				if q.rows[i].CreatedAt.Before(q.rows[i-1].CreatedAt) {
+			for i := 1; i < len(q.list.rows); i++ {
+				if q.list.rows[i].CreatedAt.Before(q.list.rows[i-1].CreatedAt) {
 					t.Fatalf("sorted by age, row %d is older than row %d", i, i-1)
 				}
 			}
-			if rowKey(q.rows[0]) != "refund/limit-2" { // the first write of the world
-				t.Fatalf("oldest first: %s", rowKey(q.rows[0]))
+			if rowKey(q.list.rows[0]) != "refund/limit-2" { // the first write of the world
+				t.Fatalf("oldest first: %s", rowKey(q.list.rows[0]))
 			}
 		})
 	}
@@ -79,10 +79,10 @@ func TestStoryFindingQueueEnds(t *testing.T) {
 			s.see("bench/")
 			m := s.quit()
 			q := m.screens[QueueScreen].(*queue)
-			if q.cur.pos != q.total-1 {
-				t.Fatalf("G put the cursor on row %d of %d", q.cur.pos, q.total)
+			if q.list.cur.pos != q.list.total-1 {
+				t.Fatalf("G put the cursor on row %d of %d", q.list.cur.pos, q.list.total)
 			}
-			if _, ok := q.row(q.cur.pos); !ok {
+			if _, ok := q.row(q.list.cur.pos); !ok {
 				t.Fatal("the last row is not loaded")
 			}
 		})
@@ -167,7 +167,7 @@ func TestStoryRowsToldApart(t *testing.T) {
 			m := s.quit()
 			v := m.View()
 			q := m.screens[QueueScreen].(*queue)
-			for i := q.cur.offset; i < q.cur.offset+q.cur.height && i < q.total; i++ {
+			for i := q.list.cur.offset; i < q.list.cur.offset+q.list.cur.height && i < q.list.total; i++ {
 				r, _ := q.row(i)
 				words := strings.Join(strings.Fields(r.Text)[:2], " ")
 				if !strings.Contains(v, rowKey(r)) || !strings.Contains(v, words) {
@@ -431,8 +431,8 @@ func TestStoryMouse(t *testing.T) {
 			s.tm.Send(tea.MouseMsg{X: 10, Y: headerLines + 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
 			s.see("key c9/channel") // the second row, clicked
 			m := s.quit()
-			if q := m.screens[QueueScreen].(*queue); q.cur.pos != 1 {
-				t.Fatalf("the click selected row %d", q.cur.pos)
+			if q := m.screens[QueueScreen].(*queue); q.list.cur.pos != 1 {
+				t.Fatalf("the click selected row %d", q.list.cur.pos)
 			}
 			x := -1
 			for i, sp := range m.tabSpans {
