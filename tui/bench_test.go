@@ -82,13 +82,13 @@ func BenchmarkMemoryScreen(b *testing.B) {
 		_, cmd := m.Update(enter)
 		drive(m, cmd)
 		mem := m.screens[MemoryScreen].(*memory)
-		if len(mem.items) == 0 || mem.ref.Items != 100_000 {
-			b.Fatalf("ref %s with %d items loaded", mem.ref.MemoryRef, len(mem.items))
+		if mem.items.total == 0 || mem.ref.Items != 100_000 {
+			b.Fatalf("ref %s with %d items loaded", mem.ref.MemoryRef, mem.items.total)
 		}
 		b.ResetTimer()
 		for b.Loop() {
 			key := down
-			if mem.itemCur.pos >= len(mem.items)-1 {
+			if mem.items.cur.pos >= mem.items.total-1 {
 				key = top
 			}
 			m.Update(key) // a next-page command, if any, is I/O: not run here
@@ -101,8 +101,8 @@ func BenchmarkMemoryScreen(b *testing.B) {
 		drive(m, cmd)
 		mem := m.screens[MemoryScreen].(*memory)
 		for b.Loop() {
-			mem.itemsReq = 0
-			c := mem.loadItems(mem.items[len(mem.items)-1].Key)
+			mem.items.req = 0
+			c := mem.loadItems(mem.items.rows[mem.items.total-1].Key)
 			if msg := c().(itemsMsg); msg.err != nil || len(msg.page.Versions) == 0 {
 				b.Fatalf("page: %v", msg.err)
 			}

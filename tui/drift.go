@@ -114,8 +114,8 @@ func (d *drift) Update(msg tea.Msg, act Action) tea.Cmd {
 			if ok {
 				l.closeFilter()
 				d.query = q
-				d.apply()
 				l.top()
+				d.apply()
 			}
 			return cmd
 		}

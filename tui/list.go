@@ -203,6 +203,9 @@ type list[T any] struct {
 	input     textinput.Model
 
 	busy bool // a decision is being recorded
+	// fresh: the next rows read start at the top rather than on the row
+	// the cursor was on.
+	fresh bool
 }
 
 func newList[T any](c *Context, noun string, id func(T) string, placeholder string) *list[T] {
@@ -241,7 +244,7 @@ func (l *list[T]) answered(id int64, err error) bool {
 func (l *list[T]) set(rows []T, offset, total int) {
 	sel, had := l.selected()
 	l.rows, l.offset, l.total = rows, offset, total
-	if had {
+	if had && !l.fresh {
 		want := l.id(sel)
 		for i, r := range rows {
 			if l.id(r) == want {
@@ -250,14 +253,19 @@ func (l *list[T]) set(rows []T, offset, total int) {
 			}
 		}
 	}
+	l.fresh = false
 	l.cur.clamp(l.total)
 }
 
 // setAll puts in the whole list.
 func (l *list[T]) setAll(rows []T) { l.set(rows, 0, len(rows)) }
 
-// top puts the cursor on the first row (a new filter or order).
-func (l *list[T]) top() { l.cur = cursor{height: l.cur.height} }
+// top puts the cursor on the first row (a new filter or order), where the
+// rows read next keep it.
+func (l *list[T]) top() {
+	l.cur = cursor{height: l.cur.height}
+	l.fresh = true
+}
 
 // resize gives the table h lines of rows.
 func (l *list[T]) resize(h int) {
@@ -372,6 +380,7 @@ type doneMsg struct {
 	err  error
 	warn bool
 	ids  []string
+	top  bool // the decision put a new row first: select it once read again
 }
 
 // decide records a decision off the update loop, one at a time: it returns
@@ -396,6 +405,9 @@ func (l *list[T]) mine(d doneMsg) bool { return d.tag == l.tag }
 // header's counts recounted, and the status line says what happened.
 func (l *list[T]) done(d doneMsg, reload tea.Cmd) tea.Cmd {
 	l.busy = false
+	if d.top && d.err == nil {
+		l.top()
+	}
 	if d.err != nil {
 		return tea.Batch(reload, refreshCounts, status(d.err))
 	}

@@ -175,8 +175,7 @@ func (p *proposals) Update(msg tea.Msg, act Action) tea.Cmd {
 			return p.load()
 		case ActBack:
 			if p.filtered() {
-				p.filter, p.words = review.ProposalFilter{}, nil
-				l.top()
+				p.filter, p.words = review.ProposalFilter{}, nil // the cursor stays on its proposal
 				return tea.Batch(p.load(), statusf(false, "filter cleared"))
 			}
 		case ActApply, ActReject, ActArchive:

@@ -137,8 +137,7 @@ func (q *quarantine) Update(msg tea.Msg, act Action) tea.Cmd {
 			return q.load()
 		case ActBack:
 			if q.filtered() {
-				q.status, q.agent, q.words = "", "", nil
-				l.top()
+				q.status, q.agent, q.words = "", "", nil // the cursor stays on its write
 				return tea.Batch(q.load(), statusf(false, "filter cleared"))
 			}
 		case ActApply, ActRetract:

@@ -136,7 +136,7 @@ func TestStoryFindingMemoryDriftProposals(t *testing.T) {
 				}
 			}
 			mem := m.screens[MemoryScreen].(*memory)
-			if len(mem.items) != 1 || mem.items[0].Key != "refund/limit" {
+			if mem.items.total != 1 || mem.items.rows[0].Key != "refund/limit" {
 				t.Fatalf("items filter kept %+v", mem.items)
 			}
 		})
