@@ -111,7 +111,7 @@ func TestStoryFindingActivity(t *testing.T) {
 	s.press("G")
 	s.see("g: back to newest")
 	a := s.quit().screens[ActivityScreen].(*activity)
-	if e, ok := a.row(a.cur.pos); !ok || e.LSN != 1 {
+	if e, ok := a.row(a.list.cur.pos); !ok || e.LSN != 1 {
 		t.Fatalf("G reached LSN %d (loaded %v)", e.LSN, ok)
 	}
 }

@@ -333,8 +333,8 @@ func TestActivityFollowsTheLog(t *testing.T) {
 	m := s.quit()
 	a := m.screens[ActivityScreen].(*activity)
 	size, _ := w.eng.LogSize(w.ctx)
-	if a.newest != size || a.rows[0].Op != oplog.Pin || int64(len(a.rows)) != size {
-		t.Fatalf("activity newest %d rows %d top %s; log %d", a.newest, len(a.rows), a.rows[0].Op, size)
+	if a.newest != size || a.list.rows[0].Op != oplog.Pin || int64(len(a.list.rows)) != size {
+		t.Fatalf("activity newest %d rows %d top %s; log %d", a.newest, len(a.list.rows), a.list.rows[0].Op, size)
 	}
 }
 
