@@ -204,16 +204,16 @@ func (d *drift) Bindings() []key.Binding {
 	if d.list.filtering {
 		return d.list.filterBindings(k)
 	}
+	var acks []key.Binding
+	if d.ctx.ReadOnly == nil {
+		acks = []key.Binding{k.Reapprove, k.RollBaseline}
+	}
+	if d.list.zoom {
+		return append(acks, d.list.zoomBindings(k)...)
+	}
 	enter := k.Enter
 	enter.SetHelp("enter", "diff")
-	bs := []key.Binding{enter}
-	if d.list.zoom {
-		bs = d.list.zoomBindings(k)
-	}
-	if d.ctx.ReadOnly == nil {
-		bs = append(bs, k.Reapprove, k.RollBaseline)
-	}
-	return append(bs, k.Filter)
+	return append(append([]key.Binding{enter}, acks...), k.Filter)
 }
 
 func (d *drift) Crumb() string {

@@ -96,7 +96,7 @@ func (k KeyMap) ScreenHelp(screen int) []key.Binding {
 		return []key.Binding{with(k.Enter, "enter", "the whole artifact"), k.Apply, with(k.Reject, "r", "reject (a note is required)"), k.Archive,
 			with(k.Filter, "/", "filter: words or state= kind="), k.Back, k.Refresh}
 	case MemoryScreen:
-		return []key.Binding{with(k.Enter, "enter", "items, then an item's history"), k.RollBack, k.Pin, k.Expire, k.TimeTravel,
+		return []key.Binding{with(k.Enter, "enter", "items, an item's history, then the whole version"), k.RollBack, k.Pin, k.Expire, k.TimeTravel,
 			with(k.Filter, "/", "filter refs or items by words"), k.Back, k.Refresh}
 	case ActivityScreen:
 		return []key.Binding{with(k.Top, "g", "newest entry"), with(k.Bottom, "G", "oldest entry (LSN 1)"),

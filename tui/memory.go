@@ -310,7 +310,15 @@ func (m *memory) key(act Action) tea.Cmd {
 			return m.maybeMore()
 		}
 	case levelHistory:
-		if m.versions.move(act) {
+		switch {
+		case m.versions.zoom && act == ActEnter:
+			m.versions.zoom = false
+			return nil
+		case m.versions.zoom:
+			if m.versions.zoomKey(act, m.h) {
+				return nil
+			}
+		case m.versions.move(act):
 			return nil
 		}
 	}
@@ -371,10 +379,12 @@ func (m *memory) enter() tea.Cmd {
 			return nil
 		}
 		m.level, m.hist = levelHistory, review.History{}
-		m.versions.loaded, m.versions.err = false, nil
+		m.versions.loaded, m.versions.err, m.versions.zoom = false, nil, false
 		m.versions.setAll(nil)
 		m.versions.top()
 		return m.loadHistory(v.ItemID)
+	case levelHistory:
+		m.versions.openZoom() // the whole version, however long
 	}
 	return nil
 }
@@ -564,7 +574,13 @@ func (m *memory) Bindings() []key.Binding {
 	case levelItems:
 		return []key.Binding{enter("history"), k.Filter, k.Bottom, k.TimeTravel, k.Back}
 	}
-	bs := []key.Binding{}
+	bs := []key.Binding{enter("whole version")}
+	if m.w < wideMin {
+		bs[0] = enter("whole")
+	}
+	if m.versions.zoom {
+		bs = nil
+	}
 	if m.ctx.ReadOnly == nil {
 		pin := k.Pin
 		if m.hist.Item.Pinned {
@@ -578,6 +594,12 @@ func (m *memory) Bindings() []key.Binding {
 			ex.SetHelp("E", "expire")
 		}
 		bs = append(bs, rb, pin, ex)
+	}
+	switch {
+	case m.versions.zoom:
+		return append(bs, m.versions.zoomBindings(k)...)
+	case m.w < wideMin && m.ctx.ReadOnly == nil:
+		return append(bs, k.Back) // t: in ? help
 	}
 	return append(bs, k.TimeTravel, k.Back)
 }
@@ -660,6 +682,9 @@ func (m *memory) View() string {
 		return s.join(m.ctx.Styles, m.refsList(s.listW), m.refDetail(s.detW))
 	case levelItems:
 		return s.join(m.ctx.Styles, m.itemsList(s.listW, s.wide), m.itemDetail(s.detW))
+	}
+	if m.versions.zoom {
+		return m.versions.page(m.versionDetail(m.w, m.h), m.w, m.h)
 	}
 	return s.join(m.ctx.Styles, m.histList(s.listW), m.versionDetail(s.detW, s.detH))
 }
@@ -834,7 +859,14 @@ func (m *memory) itemDetail(w int) []string {
 		lines = append(lines, field(st, "expires", fmt.Sprintf("%s UTC (%s)", stamp(*v.ExpiresAt), agoLong(now, *v.ExpiresAt))))
 	}
 	if v.Reason != "" {
-		lines = append(lines, labelled(st, "reason", review.SanitizeLine(v.Reason), w)...)
+		// The judge's reason can run to many lines; the history has it whole.
+		for i, l := range wrapMax(review.SanitizeLine(v.Reason), max(w-11, 10), 4) {
+			if i == 0 {
+				lines = append(lines, field(st, "reason", l))
+			} else {
+				lines = append(lines, strings.Repeat(" ", 11)+l)
+			}
+		}
 	}
 	lines = append(lines, field(st, "log", fmt.Sprintf("LSN %d", v.CreatedLSN)), field(st, "version", shortID(v.ID)), "",
 		st.Muted.Render("enter: history, diff, roll back, pin, expire"))
