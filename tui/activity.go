@@ -227,7 +227,7 @@ func (a *activity) Update(msg tea.Msg, act Action) tea.Cmd {
 		if a.query != "" {
 			return nil // a filtered list stays as found; ctrl+r finds again
 		}
-		if l.cur.pos > 0 { // reading further down: stay on the same entry
+		if l.cur.pos > 0 || l.zoom { // reading further down, or one entry whole: stay on it
 			l.cur.pos += grew
 			l.cur.offset += grew
 			a.resize()
@@ -275,10 +275,20 @@ func (a *activity) Update(msg tea.Msg, act Action) tea.Cmd {
 		if l.filtering {
 			return a.filterKey(msg, act)
 		}
+		if l.zoom {
+			if act == ActEnter {
+				l.zoom = false
+			} else {
+				l.zoomKey(act, a.h)
+			}
+			return nil
+		}
 		if l.move(act) {
 			return a.around()
 		}
 		switch act {
+		case ActEnter:
+			l.openZoom() // the whole entry, however long
 		case ActFilter:
 			return l.openFilter(a.query)
 		case ActBack:
@@ -325,7 +335,15 @@ func (a *activity) Bindings() []key.Binding {
 	if a.list.filtering {
 		return a.list.filterBindings(k)
 	}
-	bs := []key.Binding{k.Down, k.Top, k.Bottom, k.Filter, k.Refresh}
+	if a.list.zoom {
+		return a.list.zoomBindings(k)
+	}
+	enter := k.Enter
+	enter.SetHelp("enter", "entry")
+	bs := []key.Binding{enter, k.Top, k.Bottom, k.Filter}
+	if a.w >= wideMin {
+		bs = append(bs, k.Refresh) // narrow: in ? help
+	}
 	if a.query != "" {
 		bs = append(bs, k.Back)
 	}
@@ -368,6 +386,9 @@ func (a *activity) Crumb() string {
 }
 
 func (a *activity) View() string {
+	if a.list.zoom {
+		return a.list.page(a.detail(a.w), a.w, a.h)
+	}
 	s := a.lay()
 	panel := a.health.panel(a.w)
 	return strings.Join(panel, "\n") + "\n" + s.join(a.ctx.Styles, a.table(s.listW, s.wide), a.detail(s.detW))
@@ -706,6 +727,9 @@ func slowStages(ls []review.Latency) string {
 
 // Click selects the row under the mouse (below the health panel).
 func (a *activity) Click(x, y int) tea.Cmd {
+	if a.list.zoom {
+		return nil
+	}
 	if a.list.click(a.lay(), x, y-a.health.height(a.w)) {
 		return a.around()
 	}

@@ -99,7 +99,7 @@ func (k KeyMap) ScreenHelp(screen int) []key.Binding {
 		return []key.Binding{with(k.Enter, "enter", "items, an item's history, then the whole version"), k.RollBack, k.Pin, k.Expire, k.TimeTravel,
 			with(k.Filter, "/", "filter refs or items by words"), k.Back, k.Refresh}
 	case ActivityScreen:
-		return []key.Binding{with(k.Top, "g", "newest entry"), with(k.Bottom, "G", "oldest entry (LSN 1)"),
+		return []key.Binding{with(k.Enter, "enter", "the whole entry"), with(k.Top, "g", "newest entry"), with(k.Bottom, "G", "oldest entry (LSN 1)"),
 			with(k.Filter, "/", "filter: words or op= actor="), with(k.Back, "esc", "clear the filter"), k.Refresh}
 	case QuarantineScreen:
 		return []key.Binding{with(k.Enter, "enter", "the whole text"), with(k.Apply, "y", "release: readable again, as a new version"),
