@@ -427,7 +427,13 @@ func (q *quarantine) detail(w, h int) []string {
 	st := q.ctx.Styles
 	facts := q.facts(e, w)
 	dec := q.decision(e, w)
-	room := max(h-len(facts)-len(dec)-3, 1)
+	room := h - len(facts) - len(dec) - 3
+	if room < 2 && q.svc().CanDecide(e.QuarantineEntry) == nil {
+		// Short of room (80x24), the text goes before the line of keys:
+		// the footer names them too.
+		dec, room = nil, h-len(facts)-2
+	}
+	room = max(room, 1)
 	out := append(facts, "", st.ColHeader.Render("TEXT"))
 	var text []string
 	for _, l := range strings.Split(review.Sanitize(e.Text), "\n") {
@@ -439,6 +445,9 @@ func (q *quarantine) detail(w, h int) []string {
 			break
 		}
 		out = append(out, l)
+	}
+	if len(dec) == 0 {
+		return out
 	}
 	return append(append(out, ""), dec...)
 }

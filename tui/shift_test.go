@@ -375,8 +375,7 @@ func TestVisibleCountsMatchList(t *testing.T) {
 	w := newWorld(t)
 	svc := w.service(t, "demo-curator")
 	// A write past its TTL stays an item with a head; a read does not return it.
-	later := *w.clock
-	*w.clock = later.Add(400 * 24 * time.Hour)
+	w.clock.advance(400 * 24 * time.Hour)
 	rs, err := svc.RefsVisible(context.Background())
 	if err != nil {
 		t.Fatal(err)
