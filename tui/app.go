@@ -755,7 +755,7 @@ func (m *Model) unfinished() []string {
 		return nil
 	}
 	var lines []string
-	if n := len(q.marked); n > 0 {
+	if n := len(q.list.marked); n > 0 {
 		lines = append(lines, plural(n, "marked review is", "marked reviews are")+" not approved; the marks are lost.")
 	}
 	if q.open.Mine {

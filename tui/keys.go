@@ -103,7 +103,8 @@ func (k KeyMap) ScreenHelp(screen int) []key.Binding {
 			with(k.Filter, "/", "filter: words or op= actor="), with(k.Back, "esc", "clear the filter"), k.Refresh}
 	case QuarantineScreen:
 		return []key.Binding{with(k.Enter, "enter", "the whole text"), with(k.Apply, "y", "release: readable again, as a new version"),
-			with(k.Retract, "X", "retract for good (a reason is required)"), with(k.Filter, "/", "filter: words or status=all|released|retracted agent="),
+			with(k.Retract, "X", "retract for good (a reason is required)"), with(k.Mark, "space", "mark several for y or X"),
+			with(k.Filter, "/", "filter: words, status= agent="),
 			with(k.Back, "esc", "back, clear the filter"), k.Refresh}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -203,13 +204,16 @@ type list[T any] struct {
 	input     textinput.Model
 
 	busy bool // a decision is being recorded
+	// marked are the rows marked for one decision on several, by id; a
+	// mark outlives the read that showed its row.
+	marked map[string]T
 	// fresh: the next rows read start at the top rather than on the row
 	// the cursor was on.
 	fresh bool
 }
 
 func newList[T any](c *Context, noun string, id func(T) string, placeholder string) *list[T] {
-	return &list[T]{ctx: c, tag: c.nextID(), noun: noun, id: id, input: newFilterInput(placeholder)}
+	return &list[T]{ctx: c, tag: c.nextID(), noun: noun, id: id, input: newFilterInput(placeholder), marked: map[string]T{}}
 }
 
 // row returns row number i if it is loaded.
@@ -371,6 +375,66 @@ func (l *list[T]) filterBindings(k KeyMap) []key.Binding {
 	return []key.Binding{enter, k.Cancel}
 }
 
+// mark marks the selected row, or unmarks it, and moves to the next.
+func (l *list[T]) mark() {
+	r, ok := l.selected()
+	if !ok {
+		return
+	}
+	if _, on := l.marked[l.id(r)]; on {
+		delete(l.marked, l.id(r))
+	} else {
+		l.marked[l.id(r)] = r
+	}
+	l.cur.move(1, l.total)
+}
+
+// isMarked reports whether r is marked.
+func (l *list[T]) isMarked(r T) bool {
+	_, on := l.marked[l.id(r)]
+	return on
+}
+
+// unmark drops the marks of rows a decision closed.
+func (l *list[T]) unmark(ids []string) {
+	for _, id := range ids {
+		delete(l.marked, id)
+	}
+}
+
+// keepMarks drops the marks of loaded rows that can no longer be decided.
+func (l *list[T]) keepMarks(open func(T) bool) {
+	for _, r := range l.rows {
+		if l.isMarked(r) && !open(r) {
+			delete(l.marked, l.id(r))
+		}
+	}
+}
+
+// markedRows are the marked rows in the list's order as loaded, then the
+// rest by id: a stable order for the question and the decisions.
+func (l *list[T]) markedRows() []T {
+	out := make([]T, 0, len(l.marked))
+	seen := map[string]bool{}
+	for _, r := range l.rows {
+		if m, ok := l.marked[l.id(r)]; ok {
+			out = append(out, m)
+			seen[l.id(r)] = true
+		}
+	}
+	var rest []string
+	for id := range l.marked {
+		if !seen[id] {
+			rest = append(rest, id)
+		}
+	}
+	sort.Strings(rest)
+	for _, id := range rest {
+		out = append(out, l.marked[id])
+	}
+	return out
+}
+
 // doneMsg reports a decision made on a list: the status line's text, or the
 // error that refused it; warn marks a text that reports a partial failure,
 // and ids are the rows the decision closed.
@@ -405,6 +469,7 @@ func (l *list[T]) mine(d doneMsg) bool { return d.tag == l.tag }
 // header's counts recounted, and the status line says what happened.
 func (l *list[T]) done(d doneMsg, reload tea.Cmd) tea.Cmd {
 	l.busy = false
+	l.unmark(d.ids)
 	if d.top && d.err == nil {
 		l.top()
 	}

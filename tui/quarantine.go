@@ -97,6 +97,7 @@ func (q *quarantine) Update(msg tea.Msg, act Action) tea.Cmd {
 		if msg.err == nil {
 			q.all = msg.rows
 			q.keep()
+			l.keepMarks(func(v review.QuarantineView) bool { return v.Status == memgov.QuarantineOpen })
 		}
 		q.SetSize(q.w, q.h)
 		return nil
@@ -139,6 +140,13 @@ func (q *quarantine) Update(msg tea.Msg, act Action) tea.Cmd {
 			if q.filtered() {
 				q.status, q.agent, q.words = "", "", nil // the cursor stays on its write
 				return tea.Batch(q.load(), statusf(false, "filter cleared"))
+			}
+		case ActMark:
+			if e, ok := q.selected(); ok {
+				if err := q.svc().CanDecide(e.QuarantineEntry); err != nil {
+					return statusf(true, "cannot mark: %s", err.Error())
+				}
+				l.mark()
 			}
 		case ActApply, ActRetract:
 			return q.decide(act)
@@ -195,6 +203,9 @@ func (q *quarantine) filterKey(msg tea.KeyMsg, act Action) tea.Cmd {
 // decide asks to release or retract the selected write, or says why the
 // person may not.
 func (q *quarantine) decide(act Action) tea.Cmd {
+	if len(q.list.marked) > 0 {
+		return q.decideMarked(act)
+	}
 	e, ok := q.selected()
 	if !ok {
 		return nil
@@ -243,6 +254,63 @@ func (q *quarantine) decide(act Action) tea.Cmd {
 	})
 }
 
+// decideMarked asks to release or retract every marked write with one
+// reason: a runaway writer's burst is decided at once. Each write is its
+// own decision and log entry; a refusal does not stop the others.
+func (q *quarantine) decideMarked(act Action) tea.Cmd {
+	if q.list.busy {
+		return statusf(true, "a decision is still being recorded")
+	}
+	rows := q.list.markedRows()
+	verb, done := "Release", "released"
+	if act == ActRetract {
+		verb, done = "Retract", "retracted"
+	}
+	what := plural(len(rows), "marked write", "marked writes")
+	var lines []string
+	for _, e := range rows {
+		if len(lines) == 6 {
+			lines = append(lines, fmt.Sprintf("… and %d more", len(rows)-6))
+			break
+		}
+		lines = append(lines, review.SanitizeLine(e.MemoryRef+" › "+e.Key)+" “"+firstWords(e.Text, 6)+"”")
+	}
+	lines = append(lines, "Each is its own decision and log entry, with this reason; a refusal does not stop the others.")
+	if act == ActApply {
+		lines = append(lines, "Every read sees their content again, as new ACTIVE versions.")
+	} else {
+		lines = append(lines, "Retracted for good: no read will ever see them; they stay in the log for investigation.")
+	}
+	svc, ctx := q.svc(), q.ctx.Ctx
+	return askConfirm(confirmMsg{
+		title: verb + " " + what, danger: act == ActRetract, required: true, lines: lines,
+		onYes: func(reason string) tea.Cmd {
+			return q.list.decide(func() doneMsg {
+				var ids []string
+				var failed []string
+				for _, e := range rows {
+					var err error
+					if act == ActApply {
+						_, err = svc.Release(ctx, e.VersionID, reason)
+					} else {
+						err = svc.Retract(ctx, e.VersionID, reason)
+					}
+					if err != nil {
+						failed = append(failed, review.SanitizeLine(e.Key)+": "+err.Error())
+						continue
+					}
+					ids = append(ids, e.VersionID)
+				}
+				text := fmt.Sprintf("%s %d of %s", done, len(ids), what)
+				if len(failed) > 0 {
+					text += "; " + failed[0]
+				}
+				return doneMsg{text: text, ids: ids, warn: len(failed) > 0}
+			})
+		},
+	})
+}
+
 // firstWords is the first n words of untrusted text, sanitised, with an
 // ellipsis when there is more.
 func firstWords(s string, n int) string {
@@ -260,12 +328,19 @@ func (q *quarantine) Bindings() []key.Binding {
 	}
 	var bs []key.Binding
 	if e, ok := q.selected(); ok && q.svc().CanDecide(e.QuarantineEntry) == nil {
-		rel := k.Apply
+		rel, ret := k.Apply, k.Retract
 		rel.SetHelp("y", "release")
-		bs = append(bs, rel, k.Retract)
+		if len(q.list.marked) > 0 {
+			rel.SetHelp("y", "release marked")
+			ret.SetHelp("X", "retract marked")
+		}
+		bs = append(bs, rel, ret)
 	}
 	if q.list.zoom {
 		return append(bs, q.list.zoomBindings(k)...)
+	}
+	if len(bs) > 0 {
+		bs = append(bs, k.Mark)
 	}
 	enter := k.Enter
 	enter.SetHelp("enter", "text")
@@ -293,7 +368,11 @@ func (q *quarantine) Crumb() string {
 		f = review.SanitizeLine(q.query())
 	}
 	mid := st.Muted.Render("filter: ") + f
-	right := st.Bold.Render(fmt.Sprintf("%d listed", q.list.total))
+	right := fmt.Sprintf("%d listed", q.list.total)
+	if n := len(q.list.marked); n > 0 {
+		right = fmt.Sprintf("%d marked · ", n) + right
+	}
+	right = st.Bold.Render(right)
 	return crumbLine(left, mid, right, q.w-1)
 }
 
@@ -335,10 +414,14 @@ func (q *quarantine) table(w int) []string {
 		if r.Status != memgov.QuarantineOpen {
 			text = quarantineStatus(st, r.Status) + " " + text
 		}
-		if wide {
-			return []string{review.SanitizeLine(r.Agent), review.SanitizeLine(r.MemoryRef), keyCell(review.SanitizeLine(r.Key), cols[2].width), text, causeShort(r.Cause), ago(now, r.At)}
+		agent := review.SanitizeLine(r.Agent)
+		if q.list.isMarked(r) {
+			agent = "● " + agent
 		}
-		return []string{review.SanitizeLine(r.Agent), keyCell(review.SanitizeLine(r.Key), cols[1].width), text, causeShort(r.Cause), ago(now, r.At)}
+		if wide {
+			return []string{agent, review.SanitizeLine(r.MemoryRef), keyCell(review.SanitizeLine(r.Key), cols[2].width), text, causeShort(r.Cause), ago(now, r.At)}
+		}
+		return []string{agent, keyCell(review.SanitizeLine(r.Key), cols[1].width), text, causeShort(r.Cause), ago(now, r.At)}
 	})
 }
 

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -31,8 +30,6 @@ type queue struct {
 	reqOff int
 	sync   review.SyncSummary
 
-	marked map[string]review.QueueRow
-
 	open    review.Opened // the review this person opened (claimed, or held by someone else)
 	openReq int64
 
@@ -60,7 +57,7 @@ type openedMsg struct {
 func newQueue(c *Context) *queue {
 	l := newList(c, "the queue", func(r review.QueueRow) string { return r.ID },
 		"words in key, ref, agent or text · layer= tier= agent= reason= age= breached")
-	return &queue{ctx: c, marked: map[string]review.QueueRow{}, list: l}
+	return &queue{ctx: c, list: l}
 }
 
 func (q *queue) Title() string { return "Queue" }
@@ -126,13 +123,7 @@ func (q *queue) Update(msg tea.Msg, act Action) tea.Cmd {
 		q.list.set(msg.page.Rows, msg.page.Offset, msg.page.Total)
 		q.sync = msg.page.Sync
 		q.SetSize(q.w, q.h) // the stacked list's height follows its rows
-		for id := range q.marked {
-			for _, r := range q.list.rows {
-				if r.ID == id && !r.Open() {
-					delete(q.marked, id)
-				}
-			}
-		}
+		q.list.keepMarks(review.QueueRow.Open)
 		return q.around()
 	case attentionMsg:
 		if q.list.grew(msg) {
@@ -163,7 +154,6 @@ func (q *queue) Update(msg tea.Msg, act Action) tea.Cmd {
 			return nil
 		}
 		for _, id := range msg.ids {
-			delete(q.marked, id)
 			if q.open.Review.ID == id {
 				q.open = review.Opened{}
 				q.list.zoom = false
@@ -214,16 +204,7 @@ func (q *queue) key(act Action) tea.Cmd {
 	case ActFilter:
 		return q.list.openFilter(q.filter.String())
 	case ActMark:
-		r, ok := q.selected()
-		if !ok {
-			return nil
-		}
-		if _, on := q.marked[r.ID]; on {
-			delete(q.marked, r.ID)
-		} else {
-			q.marked[r.ID] = r
-		}
-		q.list.cur.move(1, q.list.total)
+		q.list.mark()
 		return q.around()
 	case ActApprove, ActReject, ActEscalate, ActApproveMarked:
 		return q.decide(act)
@@ -462,13 +443,13 @@ func (q *queue) pickKey(act Action) tea.Cmd {
 }
 
 func (q *queue) approveMarked() tea.Cmd {
-	if len(q.marked) == 0 {
+	if len(q.list.marked) == 0 {
 		return statusf(true, "nothing marked: space marks the review under the cursor")
 	}
-	ids := make([]string, 0, len(q.marked))
+	ids := make([]string, 0, len(q.list.marked))
 	tokens := map[string]int64{}
 	var lines []string
-	for _, r := range q.markedInOrder() {
+	for _, r := range q.list.markedRows() {
 		ids = append(ids, r.ID)
 		tokens[r.ID] = q.token(r.ID)
 		if len(lines) < 6 {
@@ -573,7 +554,7 @@ func (q *queue) Crumb() string {
 	if !q.filter.IsZero() {
 		right = plural(q.list.total, "match", "matches")
 	}
-	if n := len(q.marked); n > 0 {
+	if n := len(q.list.marked); n > 0 {
 		right = fmt.Sprintf("%d marked · ", n) + right
 	}
 	if q.list.req != 0 && (q.filter.Text != "" || q.filter.Sort != review.SortRisk) {
@@ -683,7 +664,7 @@ func (q *queue) table(w int) []string {
 			return []string{st.Muted.Render("…")}
 		}
 		mark := " "
-		if _, on := q.marked[r.ID]; on {
+		if q.list.isMarked(r) {
 			mark = "●"
 		}
 		risk := fmt.Sprintf("%.2f", r.Risk)
@@ -784,27 +765,6 @@ func rowKey(r review.QueueRow) string {
 		return shortID(r.ItemID)
 	}
 	return shortID(r.ID)
-}
-
-// markedInOrder is the marked reviews in the queue's order as loaded, then
-// the rest by id: a stable order for the bulk list and the decisions.
-func (q *queue) markedInOrder() []review.QueueRow {
-	out := make([]review.QueueRow, 0, len(q.marked))
-	seen := map[string]bool{}
-	for _, r := range q.list.rows {
-		if m, ok := q.marked[r.ID]; ok {
-			out = append(out, m)
-			seen[r.ID] = true
-		}
-	}
-	var rest []review.QueueRow
-	for id, r := range q.marked {
-		if !seen[id] {
-			rest = append(rest, r)
-		}
-	}
-	sort.Slice(rest, func(i, j int) bool { return rest[i].ID < rest[j].ID })
-	return append(out, rest...)
 }
 
 func sortWhat(s review.QueueSort) string {
