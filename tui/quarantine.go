@@ -267,19 +267,20 @@ func (q *quarantine) decideMarked(act Action) tea.Cmd {
 		verb, done = "Retract", "retracted"
 	}
 	what := plural(len(rows), "marked write", "marked writes")
+	// One line a write, the first four: the question fits 80x24.
 	var lines []string
 	for _, e := range rows {
-		if len(lines) == 6 {
-			lines = append(lines, fmt.Sprintf("… and %d more", len(rows)-6))
+		if len(lines) == 4 {
+			lines = append(lines, fmt.Sprintf("… and %d more", len(rows)-4))
 			break
 		}
-		lines = append(lines, review.SanitizeLine(e.MemoryRef+" › "+e.Key)+" “"+firstWords(e.Text, 6)+"”")
+		lines = append(lines, review.SanitizeLine(e.MemoryRef+" › "+e.Key))
 	}
-	lines = append(lines, "Each is its own decision and log entry, with this reason; a refusal does not stop the others.")
+	lines = append(lines, "One reason for all; each is its own log entry, and a refusal does not stop the others.")
 	if act == ActApply {
 		lines = append(lines, "Every read sees their content again, as new ACTIVE versions.")
 	} else {
-		lines = append(lines, "Retracted for good: no read will ever see them; they stay in the log for investigation.")
+		lines = append(lines, "Retracted for good: no read will ever see them.")
 	}
 	svc, ctx := q.svc(), q.ctx.Ctx
 	return askConfirm(confirmMsg{
@@ -328,13 +329,9 @@ func (q *quarantine) Bindings() []key.Binding {
 	}
 	var bs []key.Binding
 	if e, ok := q.selected(); ok && q.svc().CanDecide(e.QuarantineEntry) == nil {
-		rel, ret := k.Apply, k.Retract
-		rel.SetHelp("y", "release")
-		if len(q.list.marked) > 0 {
-			rel.SetHelp("y", "release marked")
-			ret.SetHelp("X", "retract marked")
-		}
-		bs = append(bs, rel, ret)
+		rel := k.Apply
+		rel.SetHelp("y", "release") // the marked ones, when there are: the crumb counts them
+		bs = append(bs, rel, k.Retract)
 	}
 	if q.list.zoom {
 		return append(bs, q.list.zoomBindings(k)...)
