@@ -23,8 +23,8 @@ func TestMetricsSeeded(t *testing.T) {
 		switch i % 6 {
 		case 0, 1: // committed episodic
 			req = fmt.Sprintf(`{"source_agent_id":"orch","memory_ref":"acme/orch","key":"k%d","target_layer":"EPISODIC","observation_type":"tool_result_verified","confidence":0.9,"content":{"text":"Invoice %d for customer %d was paid in full on day %d"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://%d","authority":0.95}]}`, i, i*7, i*13, i, i)
-		case 2: // exact duplicate of an earlier write
-			req = fmt.Sprintf(`{"source_agent_id":"jane","memory_ref":"acme/orch","key":"d%d","target_layer":"EPISODIC","observation_type":"tool_result_verified","confidence":0.9,"content":{"text":"Invoice %d for customer %d was paid in full on day %d"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://x","authority":0.95}]}`, i, (i-2)*7, (i-2)*13, i-2)
+		case 2: // exact duplicate of an earlier write, to its key (the same words in another EPISODIC item are another episode)
+			req = fmt.Sprintf(`{"source_agent_id":"jane","memory_ref":"acme/orch","key":"k%d","target_layer":"EPISODIC","observation_type":"tool_result_verified","confidence":0.9,"content":{"text":"Invoice %d for customer %d was paid in full on day %d"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://x","authority":0.95}]}`, i-2, (i-2)*7, (i-2)*13, i-2)
 		case 3: // schema invalid
 			req = `{"source_agent_id":"orch","memory_ref":"acme/orch","target_layer":"EPISODIC","content":{"nope":1}}`
 		case 4: // unauthorized: executor into another agent's session

@@ -13,6 +13,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -166,7 +167,7 @@ func (t *failTx) Baseline(ctx context.Context, ref string) (memgov.Baseline, err
 // inGate is how Write's error starts when a gate's read fails.
 func inGate(name string) string { return "gate " + name + ": " }
 
-func newFailEngine(t *testing.T) (*engine.Engine, *failStore) {
+func newFailEngine(t *testing.T, opts ...engine.Option) (*engine.Engine, *failStore) {
 	t.Helper()
 	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "memgov.db"), sqlite.Options{Key: testKey, Create: true})
 	if err != nil {
@@ -174,7 +175,7 @@ func newFailEngine(t *testing.T) (*engine.Engine, *failStore) {
 	}
 	t.Cleanup(func() { s.Close() })
 	fs := &failStore{Store: s}
-	e := engine.New(fs, testKey)
+	e := engine.New(fs, testKey, opts...)
 	setupAgents(t, e)
 	return e, fs
 }
@@ -234,6 +235,7 @@ func TestWriteFailsWhenAStepCannotRead(t *testing.T) {
 		setup            [][]byte
 		request          []byte
 		want             string // the status the request reaches when nothing fails
+		policy           string // policy overrides, YAML
 	}{
 		{name: "idempotency", fail: "Idempotent", step: inGate(gate.NameIdempotency), request: wreq(nil), want: memgov.StatusCommitted},
 		{name: "authorization principal", fail: "Principal", step: inGate(gate.NameAuthorization), request: wreq(nil), want: memgov.StatusCommitted},
@@ -253,9 +255,16 @@ func TestWriteFailsWhenAStepCannotRead(t *testing.T) {
 				m["content"] = map[string]any{"text": "Invoice 4411 was paid by wire."}
 			}), want: memgov.StatusCommitted},
 		{name: "contradiction candidates", fail: "Candidates", step: inGate(gate.NameContradiction), request: wreq(nil), want: memgov.StatusCommitted},
+		// A merge is a SEMANTIC verdict (EPISODIC memory links a later
+		// episode instead): the orchestrator may write SEMANTIC memory
+		// here, at a risk that needs no curator.
 		{name: "dedup merge target", fail: "Item", step: gate.NameCommit + ": read merge target",
-			setup:   [][]byte{wreq(triple("Invoice 4411 was paid."))},
-			request: wreq(func(m map[string]any) { triple("Invoice 4411 was paid in full.")(m); m["key"] = "invoice/4411-b" }), want: memgov.StatusMerged},
+			setup: [][]byte{wreq(func(m map[string]any) { triple("Invoice 4411 was paid.")(m); m["target_layer"] = "SEMANTIC" })},
+			request: wreq(func(m map[string]any) {
+				triple("Invoice 4411 was paid in full.")(m)
+				m["key"], m["target_layer"] = "invoice/4411-b", "SEMANTIC"
+			}), want: memgov.StatusMerged,
+			policy: "rbac:\n  orchestrator:\n    write: [WORKING, SESSION, EPISODIC, SEMANTIC]\nrisk:\n  async_from: 0.9\n  sync_from: 0.95\n"},
 		{name: "approval reputation", fail: "AgentRecord", step: inGate(gate.NameApproval), request: wreq(nil), want: memgov.StatusCommitted},
 		{name: "approval blast radius", fail: "Principals", step: inGate(gate.NameApproval),
 			request: wreq(func(m map[string]any) { m["memory_ref"] = "acme/billing-agent/shared" }), want: memgov.StatusCommitted},
@@ -272,7 +281,15 @@ func TestWriteFailsWhenAStepCannotRead(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
 			// The control: on a store that does not fail, the request reaches its verdict.
-			ok, _ := newFailEngine(t)
+			var opts []engine.Option
+			if tc.policy != "" {
+				p, err := policy.Parse([]byte(tc.policy))
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts = append(opts, engine.WithPolicy(p))
+			}
+			ok, _ := newFailEngine(t, opts...)
 			for _, s := range tc.setup {
 				write(t, ok, s)
 			}
@@ -280,7 +297,7 @@ func TestWriteFailsWhenAStepCannotRead(t *testing.T) {
 				t.Fatalf("without a failing read: %s %s (%s), want %s", r.Status, r.Reason, r.Detail, tc.want)
 			}
 
-			e, fs := newFailEngine(t)
+			e, fs := newFailEngine(t, opts...)
 			for _, s := range tc.setup {
 				write(t, e, s)
 			}

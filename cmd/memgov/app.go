@@ -20,7 +20,6 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/engine/policy"
-	"github.com/memgov/memgov/store/sqlite"
 )
 
 // app holds what every command shares: flags, streams and the open engine.
@@ -30,7 +29,7 @@ type app struct {
 
 	dbPath     string
 	policyPath string
-	store      *sqlite.Store
+	store      memgov.Store
 	eng        *engine.Engine
 }
 
@@ -45,19 +44,17 @@ func defaultDBPath() string {
 	if p := os.Getenv("MEMGOV_DB"); p != "" {
 		return p
 	}
-	dir := os.Getenv("XDG_DATA_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
+	if os.Getenv("XDG_DATA_HOME") == "" {
+		if _, err := os.UserHomeDir(); err != nil {
 			return "memgov.db"
 		}
-		dir = filepath.Join(home, ".local", "share")
 	}
-	return filepath.Join(dir, "memgov", "memgov.db")
+	return filepath.Join(dataDir(), "memgov.db")
 }
 
-// keyPath is where the log key of a database lives: beside it, mode 0600.
-func keyPath(db string) string { return db + ".key" }
+// keyPath is where the log key of a database lives: beside it, mode 0600
+// (for a PostgreSQL URL, in memgov's data directory: sideBase).
+func keyPath(db string) string { return sideBase(db) + ".key" }
 
 // loadKey returns the log key from MEMGOV_KEY or the key file.
 func loadKey(db string, create bool) ([]byte, error) {
@@ -79,11 +76,20 @@ func loadKey(db string, create bool) ([]byte, error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("read key file: %w", err)
 	}
-	if _, serr := os.Stat(db); serr == nil && create {
+	_, serr := os.Stat(db)
+	if isDatabaseURL(db) {
+		// A server's database cannot be looked at without a key: a new key
+		// is refused by open when the database already holds a log.
+		serr = fs.ErrNotExist
+		if !create {
+			return nil, fmt.Errorf("%w: no log key for %s (run `memgov init` for a new database; for an existing one set MEMGOV_KEY to the key of its log, or put it in %s)", memgov.ErrNotInit, displayDB(db), p)
+		}
+	}
+	if serr == nil && create {
 		return nil, fmt.Errorf("%s exists but its key file %s is missing: refusing to create a new key for an existing database (restore the key file or set MEMGOV_KEY)", db, p)
 	}
 	if !create {
-		if _, serr := os.Stat(db); serr == nil {
+		if serr == nil {
 			return nil, fmt.Errorf("the key file %s is missing: set MEMGOV_KEY or restore the key file; without it the log cannot be verified or extended", p)
 		}
 		return nil, fmt.Errorf("%w: no database at %s (run `memgov init`, or pass --db / set MEMGOV_DB)", memgov.ErrNotInit, db)
@@ -107,15 +113,11 @@ func (a *app) open(ctx context.Context, create bool) (*engine.Engine, error) {
 	if a.eng != nil {
 		return a.eng, nil
 	}
-	key, err := loadKey(a.dbPath, create)
-	if err != nil {
-		return nil, err
-	}
 	pol, _, err := a.loadPolicy()
 	if err != nil {
 		return nil, err
 	}
-	s, err := sqlite.Open(ctx, a.dbPath, sqlite.Options{Key: key, Create: create})
+	s, key, err := openDB(ctx, a.dbPath, create)
 	if err != nil {
 		return nil, err
 	}
@@ -128,6 +130,36 @@ func (a *app) open(ctx context.Context, create bool) (*engine.Engine, error) {
 	}
 	a.store, a.eng = s, engine.New(s, key, opts...)
 	return a.eng, nil
+}
+
+// openDB loads the log key of db (making one when create is set and there is
+// none) and opens its store. A key made now for a PostgreSQL database that
+// already holds a log is refused and removed: it cannot be that log's key.
+func openDB(ctx context.Context, db string, create bool) (memgov.Store, []byte, error) {
+	_, keyErr := os.Stat(keyPath(db))
+	newKey := create && isDatabaseURL(db) && os.Getenv("MEMGOV_KEY") == "" && errors.Is(keyErr, fs.ErrNotExist)
+	key, err := loadKey(db, create)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := openStore(ctx, db, storeOptions{Key: key, Create: create})
+	if err != nil {
+		if newKey {
+			os.Remove(keyPath(db))
+		}
+		return nil, nil, err
+	}
+	if newKey {
+		if n, err := logSize(ctx, s); err != nil || n > 0 {
+			s.Close()
+			os.Remove(keyPath(db))
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, nil, fmt.Errorf("%s already holds a log of %d entries but there is no key for it here: set MEMGOV_KEY to its key, or put the key in %s", displayDB(db), n, keyPath(db))
+		}
+	}
+	return s, key, nil
 }
 
 // envClock is the clock MEMGOV_NOW sets: time starts at that instant
@@ -149,10 +181,13 @@ func envClock() (func() time.Time, error) {
 
 // loadPolicy returns the effective policy and where it came from: --policy,
 // else DB.policy.yaml beside the database, else the built-in defaults.
-func (a *app) loadPolicy() (policy.Policy, string, error) {
+func (a *app) loadPolicy() (policy.Policy, string, error) { return a.loadPolicyFor(a.dbPath) }
+
+// loadPolicyFor is loadPolicy for the database db.
+func (a *app) loadPolicyFor(db string) (policy.Policy, string, error) {
 	path := a.policyPath
 	if path == "" {
-		beside := a.dbPath + ".policy.yaml"
+		beside := sideBase(db) + ".policy.yaml"
 		if _, err := os.Stat(beside); err == nil {
 			path = beside
 		}

@@ -35,6 +35,7 @@ type judgedResult struct {
 	Key     string   `json:"key"`
 	ItemID  string   `json:"item_id"`
 	Related []string `json:"related"`
+	Review  string   `json:"review_id"`
 }
 
 func (c *cli) judged(req string) judgedResult {
@@ -153,10 +154,15 @@ func TestCLIDedupKeepsDistinctFacts(t *testing.T) {
 			t.Fatalf("%q after %q was discarded: %+v", tc.b, tc.a, r)
 		}
 	}
-	// A true duplicate, written differently, is still refused.
-	c.judged(judgeReq("billing-agent", ref, "pref/a", "EPISODIC", "The user prefers dark mode.", 0.9, ""))
-	if r := c.judged(judgeReq("billing-agent", ref, "pref/b", "EPISODIC", "The user prefers dark mode", 0.9, "")); r.Status != "REJECTED" || !strings.HasSuffix(r.Reason, "DUPLICATE") {
+	// A true duplicate, written differently, is still refused in SEMANTIC
+	// memory; in EPISODIC memory it is another episode, linked to the first.
+	c.judged(judgeReq("billing-agent", ref, "pref/a", "SEMANTIC", "The user prefers dark mode.", 0.9, ""))
+	if r := c.judged(judgeReq("billing-agent", ref, "pref/b", "SEMANTIC", "The user prefers dark mode", 0.9, "")); r.Status != "REJECTED" || !strings.HasSuffix(r.Reason, "DUPLICATE") {
 		t.Fatalf("normalised duplicate: %+v", r)
+	}
+	c.judged(judgeReq("billing-agent", ref, "said/a", "EPISODIC", "The user said they prefer dark mode.", 0.9, ""))
+	if r := c.judged(judgeReq("billing-agent", ref, "said/b", "EPISODIC", "The user said they prefer dark mode", 0.9, "")); r.Status != "COMMITTED" || !contains(r.Related, "said/a") || !strings.Contains(r.Detail, "rule repeats-event") {
+		t.Fatalf("normalised repeat of an episode: %+v, want COMMITTED linked to said/a", r)
 	}
 }
 
@@ -193,9 +199,10 @@ func TestCLIEvidenceSupport(t *testing.T) {
 
 // Tier 3 reads the words texts share: a text that says less than the first
 // is kept beside it, linked NEAR_DUPLICATE (only the same claims are
-// refused), one that says all it says and more is merged into the first
-// (which stays in the item's history), and templated records that differ in
-// their numbers are neither.
+// refused), one that says all it says and more is merged into the first in
+// SEMANTIC memory (which stays in the item's history) and kept beside it in
+// EPISODIC memory (a later episode, extends-event), and templated records
+// that differ in their numbers are neither.
 func TestCLIDedupByWords(t *testing.T) {
 	c := newCLI(t)
 	c.setup()
@@ -207,11 +214,26 @@ func TestCLIDedupByWords(t *testing.T) {
 	if r := w("ship/2", "Customer says the parcel for order 4417 arrived damaged."); r.Status != "COMMITTED" || !contains(r.Related, "ship/1") || !strings.Contains(r.Detail, "rule says-less") {
 		t.Fatalf("a subset of the first: %+v, want COMMITTED linked to ship/1 by rule says-less", r)
 	}
-	r := w("ship/3", "The customer said the parcel for order 4417 arrived damaged at the Leeds depot and asked for a replacement by Friday.")
-	if r.Status != "MERGED" || !contains(r.Related, "ship/1") {
-		t.Fatalf("a superset of the first: %+v, want MERGED into ship/1", r)
+	const first, more = "The customer said the parcel for order 4417 arrived damaged and asked for a replacement.",
+		"The customer said the parcel for order 4417 arrived damaged at the Leeds depot and asked for a replacement by Friday."
+	r := w("ship/3", more)
+	if r.Status != "COMMITTED" || !contains(r.Related, "ship/1") || !strings.Contains(r.Detail, "rule extends-event, after strict-superset") {
+		t.Fatalf("a later episode that says more: %+v, want COMMITTED linked to ship/1 by extends-event", r)
 	}
-	// The merge is a new version of ship/1 whose history keeps the first text.
+	if out := c.ok("", "get", ref, "ship/1", "--json"); !strings.Contains(out, "damaged and asked") || strings.Contains(out, "Leeds depot") {
+		t.Fatalf("the earlier episode changed:\n%s", out)
+	}
+	// In SEMANTIC memory the same extension of an active fact merges: a
+	// new version of it whose history keeps the first text.
+	sem := c.judged(judgeReq("billing-agent", ref, "parcel/1", "SEMANTIC", first, 0.9, ""))
+	if sem.Status != "DEFERRED" || sem.Review == "" {
+		t.Fatalf("orchestrator's SEMANTIC write: %+v, want DEFERRED for a curator", sem)
+	}
+	c.ok("", "review", "approve", sem.Review, "--by", "jane", "--note", "checked")
+	r = c.judged(judgeReq("billing-agent", ref, "parcel/2", "SEMANTIC", more, 0.9, ""))
+	if r.Status != "MERGED" || !contains(r.Related, "parcel/1") {
+		t.Fatalf("a superset of an active fact: %+v, want MERGED into parcel/1", r)
+	}
 	if out := c.ok("", "history", r.ItemID, "--json"); !strings.Contains(out, "arrived damaged and asked") || !strings.Contains(out, "Leeds depot") {
 		t.Fatalf("history of the merged item keeps both texts:\n%s", out)
 	}
@@ -235,11 +257,13 @@ func TestCLIDedupByWords(t *testing.T) {
 
 // Rewordings are duplicates: a synonym or derived form put for a word
 // ("costs"/"price", "allergy"/"allergic"), a short form ("DB"), an identity
-// written both ways round and a passive for an active are REJECTED with the
-// first linked; a word that can stand for another in some sense but changes
-// a claim's value ("main"/"master") is not. A write that extends an
-// earlier one still waiting for a curator goes to the curator with that
-// draft linked.
+// written both ways round and a passive for an active state the same
+// claims as the first; in EPISODIC memory each is another episode that
+// repeats the first, committed linked to it (repeats-event, after the rule
+// that read the same claims). A word that can stand for another in some
+// sense but changes a claim's value ("main"/"master") is not a rewording. A
+// write that extends an earlier one still waiting for a curator goes to
+// the curator with that draft linked.
 func TestCLIDedupRewordings(t *testing.T) {
 	c := newCLI(t)
 	c.setup()
@@ -260,8 +284,8 @@ func TestCLIDedupRewordings(t *testing.T) {
 		if r := w(first, p[0]); r.Status != "COMMITTED" {
 			t.Fatalf("%q: %+v", p[0], r)
 		}
-		if r := w(fmt.Sprintf("reword/%d-b", i), p[1]); r.Status != "REJECTED" || !strings.HasSuffix(r.Reason, "_DUPLICATE") || !contains(r.Related, first) {
-			t.Errorf("%q after %q: %+v, want REJECTED as a duplicate of %s", p[1], p[0], r, first)
+		if r := w(fmt.Sprintf("reword/%d-b", i), p[1]); r.Status != "COMMITTED" || !strings.Contains(r.Detail, "[rule repeats-event, after same-") || !contains(r.Related, first) {
+			t.Errorf("%q after %q: %+v, want COMMITTED linked to %s as a repeat of the same claims", p[1], p[0], r, first)
 		}
 	}
 	// WordNet lists "master" for "main" (a main road, a master key), but
@@ -293,15 +317,25 @@ func TestCLIDedupRewordings(t *testing.T) {
 		t.Errorf("extension opening with a clause of long words: %+v, want COMMITTED linked to rev/1", r)
 	}
 	// An executor's EPISODIC writes wait for a curator: a write that
-	// extends such a draft is held with the draft linked, not merged into it
-	// and not left unlinked.
+	// extends such a draft waits too, with the draft linked (extends-event),
+	// not merged into it and not left unlinked. In SEMANTIC memory, where
+	// an extension merges, one that would merge into a draft is held with
+	// the draft linked, for the curator to decide both.
 	draft := c.judged(judgeReq("support-bot", "acme/support-bot", "home/1", "EPISODIC", "The customer's delivery address for order 8812 is 14 Harbour Street in Leith.", 0.9, ""))
 	if draft.Status != "DEFERRED" {
 		t.Fatalf("executor's first write: %+v", draft)
 	}
 	ext := c.judged(judgeReq("support-bot", "acme/support-bot", "home/2", "EPISODIC", "The customer's delivery address for order 8812 is 14 Harbour Street in Leith, Edinburgh, on the second floor.", 0.9, ""))
-	if ext.Status != "DEFERRED" || !contains(ext.Related, "home/1") || !strings.Contains(ext.Detail, "DRAFT") {
+	if ext.Status != "DEFERRED" || !contains(ext.Related, "home/1") {
 		t.Fatalf("extension of a draft: %+v, want DEFERRED with home/1 linked", ext)
+	}
+	sdraft := c.judged(judgeReq("billing-agent", ref, "addr/1", "SEMANTIC", "The customer's delivery address for order 8812 is 14 Harbour Street in Leith.", 0.9, ""))
+	if sdraft.Status != "DEFERRED" {
+		t.Fatalf("orchestrator's first SEMANTIC write: %+v", sdraft)
+	}
+	sext := c.judged(judgeReq("billing-agent", ref, "addr/2", "SEMANTIC", "The customer's delivery address for order 8812 is 14 Harbour Street in Leith, Edinburgh, on the second floor.", 0.9, ""))
+	if sext.Status != "DEFERRED" || !contains(sext.Related, "addr/1") || !strings.Contains(sext.Detail, "DRAFT") {
+		t.Fatalf("SEMANTIC extension of a draft: %+v, want DEFERRED with addr/1 linked", sext)
 	}
 }
 
@@ -540,9 +574,10 @@ func TestCLIModelJudge(t *testing.T) {
 }
 
 // A configured judge model decides what the words leave open: a rewording
-// it reads as entailed by a stored text is refused as its duplicate. A
-// changed value is never put to it, and a model that fails sends the write
-// to a person.
+// it reads as entailed by a stored text is refused as its duplicate in
+// SEMANTIC memory, and in EPISODIC memory is another episode that repeats
+// it, linked to it. A changed value is never put to it, and a model that
+// fails sends the write to a person.
 func TestCLIModelDedup(t *testing.T) {
 	c, ms, _ := judgeModelCLI(t, "entails")
 	const ref = "acme/billing-agent"
@@ -551,7 +586,15 @@ func TestCLIModelDedup(t *testing.T) {
 		t.Fatalf("first write: %+v", r)
 	}
 	before := ms.asked()
-	if r := w("budget/2", "Ravi signed off on the budget for the offsite."); r.Status != "REJECTED" || r.Reason != "SEMANTIC_DUPLICATE" || !contains(r.Related, "budget/1") || !strings.Contains(r.Detail, "judge model") {
+	if r := w("budget/2", "Ravi signed off on the budget for the offsite."); r.Status != "COMMITTED" || !contains(r.Related, "budget/1") || !strings.Contains(r.Detail, "[rule repeats-event, after model-entails]") {
+		t.Fatalf("an episode the model reads as a rewording of an earlier one: %+v, want COMMITTED linked to budget/1", r)
+	}
+	if ms.asked() == before {
+		t.Fatal("the model was not asked")
+	}
+	c.judged(judgeReq("billing-agent", ref, "approval/1", "SEMANTIC", "Ravi approved the budget for the Lisbon offsite.", 0.9, ""))
+	before = ms.asked()
+	if r := c.judged(judgeReq("billing-agent", ref, "approval/2", "SEMANTIC", "Ravi signed off on the budget for the Lisbon offsite.", 0.9, "")); r.Status != "REJECTED" || r.Reason != "SEMANTIC_DUPLICATE" || !contains(r.Related, "approval/1") || !strings.Contains(r.Detail, "judge model") {
 		t.Fatalf("a rewording the model reads as entailed: %+v", r)
 	}
 	if ms.asked() == before {
@@ -829,7 +872,8 @@ func TestCLIContentPolicyProbes(t *testing.T) {
 	}
 }
 
-// Two prepositional phrases exchanged whole are refused as a duplicate;
+// Two prepositional phrases exchanged whole state the same claims (in
+// EPISODIC memory another episode that repeats the first, linked to it);
 // "only" moved to restrict another word, or written in one text alone,
 // another bound on a number and another week are other facts, never
 // refused or merged.
@@ -838,8 +882,8 @@ func TestCLIDedupPhrasesAndFocus(t *testing.T) {
 	c.setup()
 	w := c.writer("acme/billing-agent", "EPISODIC")
 	w("move/1", "The meeting was moved from Tuesday to Thursday.")
-	if r := w("move/2", "The meeting was moved to Thursday from Tuesday."); r.Status != "REJECTED" || !contains(r.Related, "move/1") {
-		t.Errorf("phrases exchanged whole: %+v, want REJECTED as a duplicate of move/1", r)
+	if r := w("move/2", "The meeting was moved to Thursday from Tuesday."); r.Status != "COMMITTED" || !contains(r.Related, "move/1") || !strings.Contains(r.Detail, "rule repeats-event, after same-words") {
+		t.Errorf("phrases exchanged whole: %+v, want COMMITTED linked to move/1 as a repeat of the same claims", r)
 	}
 	for i, p := range [][2]string{
 		{"Only admins can delete projects.", "Admins can only delete projects."},

@@ -35,6 +35,8 @@ var readmeSkips = []struct{ prefix, why string }{
 	{"ssh ", "talks to memgov serve"},
 	{"curl ", "talks to memgov serve"},
 	{"ollama ", "needs the Ollama model server"},
+	{"createdb ", "needs a PostgreSQL server (TestCLIPostgresBasics and TestCLIMigrateDemoToPostgresAndBack run memgov on a throwaway one)"},
+	{"memgov --db postgres", "needs a PostgreSQL server (TestCLIPostgresBasics and TestCLIPostgresTwoServesOneKilled run these on a throwaway one)"},
 	{"memgov admin reembed", "needs the model server the policy above names"},
 	{"memgov bench gates --corpus testdata/corpora/duplicate.jsonl", "runs against the model server the policy above names"},
 }

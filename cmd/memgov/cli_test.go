@@ -28,6 +28,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	stopPostgres() // pg_cli_test.go
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -120,10 +120,11 @@ func TestCLIUpgradeFromBeforeJudgeCache(t *testing.T) {
 		t.Fatalf("audit verify (text) after reindex: exit %d, stderr %q", code, errOut)
 	}
 	// The items the old build stored are still found by a near-duplicate
-	// write: the same fact again is refused as adding nothing.
-	res := c.write(writeReqTo("support-bot", "acme/support-bot", "dana/manager-copy", "EPISODIC", "Dana's manager is Tomas"))
-	if res.Status != "REJECTED" {
-		t.Fatalf("a duplicate of an upgraded item: %+v, want REJECTED as a duplicate", res)
+	// write: the same episode again is linked to the one the old build
+	// stored (in EPISODIC memory a repeat is another episode, kept).
+	res, _ := c.writeJSON(writeReqTo("support-bot", "acme/support-bot", "dana/manager-copy", "EPISODIC", "Dana's manager is Tomas"))
+	if res.Status != "DEFERRED" || len(res.Links) != 1 || res.Links[0].Rule != "repeats-event" || res.Links[0].Key == "dana/manager-copy" {
+		t.Fatalf("a repeat of an upgraded item: %+v, want it linked to that item by repeats-event (and held for the executor's curator)", res)
 	}
 	if again := c.ok("", "admin", "reindex", "--json"); !strings.Contains(again, `"reindexed": 0`) {
 		t.Fatalf("a second reindex = %s, want nothing to do", again)

@@ -311,5 +311,6 @@ changing anything.`,
 	rebuild.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	rebuild.Flags().BoolVar(&dryRun, "dry-run", false, "replay into scratch tables and report, changing nothing")
 	cmd.AddCommand(rebuild, a.reembedCommand(), a.reindexCommand()) // cmd_reembed.go, cmd_reindex.go
+	cmd.AddCommand(a.migrateCommand())                              // cmd_migrate.go
 	return cmd
 }

@@ -124,7 +124,8 @@ layer (--layer), then its second, whose outcome is the prediction. A pair is a c
 when the second write is refused or sent to review with reason CONTRADICTION; a
 duplicate when it is REJECTED or MERGED as one (duplicate), or also sent to a
 person as a near-duplicate or committed linked NEAR_DUPLICATE to the first
-(duplicate_flagged). --trace writes each record's outcome with the judge rule
+(duplicate_flagged); in EPISODIC memory a repeat is linked, never REJECTED or MERGED,
+so read duplicate_flagged there. --trace writes each record's outcome with the judge rule
 that decided it and the words that fired it; --json adds the outcomes per rule
 (by_rule). Each contradiction pair is also
 written once with the first text as its evidence excerpt (evidence_contradicts).

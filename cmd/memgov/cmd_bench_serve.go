@@ -36,6 +36,7 @@ type benchServeReport struct {
 	// engine's with 8 goroutines (the target is 0.7 or more).
 	HTTP8OverInProcess float64 `json:"http8_over_in_process8"`
 	MCP8OverInProcess  float64 `json:"mcp8_over_in_process8"`
+	Store              string  `json:"store"`
 }
 
 func (a *app) benchServeCommand() *cobra.Command {
@@ -51,14 +52,15 @@ func (a *app) benchServeCommand() *cobra.Command {
 handler on a loopback port, and measures governed writes per second and their p50
 and p99 latency on the auto-approve path (an orchestrator's EPISODIC writes with
 rate limits off): through the in-process engine, through the JSON API and through
-MCP (streamable HTTP, the Go SDK's client), each with 1 and 8 concurrent clients.`,
-		Example: "  memgov bench serve --items 100000 --writes 2000 --json",
+MCP (streamable HTTP, the Go SDK's client), each with 1 and 8 concurrent clients.
+With --db postgres://... it runs on that PostgreSQL database, which must be empty.`,
+		Example: "  memgov bench serve --items 100000 --writes 2000 --json\n  memgov --db postgres:///memgov_bench bench serve --items 10000",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if items < 0 || writes <= 0 {
 				return usagef("--items must be 0 or more and --writes more than 0")
 			}
-			rep, err := benchServe(cmd.Context(), dir, items, writes, func(s string) {
+			rep, err := benchServe(cmd.Context(), a.benchTarget(cmd, dir), items, writes, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -88,11 +90,12 @@ MCP (streamable HTTP, the Go SDK's client), each with 1 and 8 concurrent clients
 
 func benchServe(ctx context.Context, dir string, items, writes int, progress func(string)) (benchServeReport, error) {
 	rep := benchServeReport{Items: items}
-	s, done, err := openScratch(ctx, dir)
+	s, done, err := openBenchStore(ctx, dir) // cmd_bench_pg.go: dir may be a PostgreSQL URL
 	if err != nil {
 		return rep, err
 	}
 	defer done()
+	rep.Store = s.Info().Type
 	pol := policy.Default()
 	pol.Reputation.BurstLimit = 0
 	for _, lim := range []*policy.RateLimit{&pol.RateLimits.Layers.Working, &pol.RateLimits.Layers.Session,

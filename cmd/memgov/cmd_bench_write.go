@@ -81,6 +81,12 @@ type benchWriteReport struct {
 	RecallOf int            `json:"recall_pairs"`
 	SeedSecs float64        `json:"seed_seconds"`
 	Statuses map[string]int `json:"governed_statuses"`
+	// Store is the store measured; on PostgreSQL, the statements (each a
+	// round trip to the server) the store sent per put and per governed
+	// write.
+	Store              string  `json:"store"`
+	StatementsPerPut   float64 `json:"statements_per_put,omitempty"`
+	StatementsPerWrite float64 `json:"statements_per_governed_write,omitempty"`
 }
 
 func (a *app) benchWriteCommand() *cobra.Command {
@@ -100,11 +106,14 @@ writes through every gate on the auto-approve path, and near-duplicate lookups
 (SimHash bands + exact cosine), with their recall against a brute-force scan.
 Burst and rate limits are lifted for the run; everything else is the default
 policy. --cpuprofile writes a pprof CPU profile of the governed writes alone
-(read it with go tool pprof).`,
-		Example: "  memgov bench write --items 100000 --json",
+(read it with go tool pprof). With --db postgres://... it runs on that PostgreSQL
+database instead, which must be empty (the raw inserts go to a plain table
+there), and reports the statements per write (each a round trip to the
+server).`,
+		Example: "  memgov bench write --items 100000 --json\n  memgov --db postgres:///memgov_bench bench write --items 10000",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rep, err := benchWrite(cmd.Context(), dir, cpuProfile, items, writes, lookups, recallQueries, func(s string) {
+			rep, err := benchWrite(cmd.Context(), a.benchTarget(cmd, dir), cpuProfile, items, writes, lookups, recallQueries, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -125,6 +134,9 @@ policy. --cpuprofile writes a pprof CPU profile of the governed writes alone
 			t.flush()
 			fmt.Fprintf(a.stdout, "\ncorpus %d items · governed/raw %.3fx · governed/put %.2fx · dedup recall %.3f over %d pairs · outcomes %s\n",
 				rep.Items, rep.Ratio, rep.PutRatio, rep.Recall, rep.RecallOf, countsOf(rep.Statuses))
+			if rep.StatementsPerWrite > 0 {
+				fmt.Fprintf(a.stdout, "%s: %.1f statements per engine put, %.1f per governed write\n", rep.Store, rep.StatementsPerPut, rep.StatementsPerWrite)
+			}
 			return nil
 		},
 	}
@@ -180,11 +192,12 @@ func (c *corpus) nearCopy(s string) string {
 
 func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, lookups, recallQueries int, progress func(string)) (benchWriteReport, error) {
 	rep := benchWriteReport{Items: items, Statuses: map[string]int{}}
-	s, done, err := openScratch(ctx, dir)
+	s, done, err := openBenchStore(ctx, dir) // cmd_bench_pg.go: dir may be a PostgreSQL URL
 	if err != nil {
 		return rep, err
 	}
 	defer done()
+	rep.Store = s.Info().Type
 	key := benchKey
 	pol := policy.Default()
 	pol.Reputation.BurstLimit = 0
@@ -226,7 +239,15 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		bodies[i], _ = json.Marshal(map[string]string{"text": gen.sentence()})
 	}
 	t0 := time.Now()
-	raw, err := sqlite.RawInserts(ctx, s.Info().Path, writes, func(i int) []byte { return bodies[i] })
+	rawInserts := func() ([]time.Duration, error) {
+		return sqlite.RawInserts(ctx, s.Info().Path, writes, func(i int) []byte { return bodies[i] })
+	}
+	if isDatabaseURL(dir) {
+		rawInserts = func() ([]time.Duration, error) {
+			return rawInsertsPG(ctx, dir, writes, func(i int) []byte { return bodies[i] })
+		}
+	}
+	raw, err := rawInserts()
 	if err != nil {
 		return rep, err
 	}
@@ -235,6 +256,14 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 
 	// Ungated engine puts: one log entry and its derived rows each.
 	var put []time.Duration
+	counter, counted := s.(interface{ Statements() int64 })
+	stmts := func() int64 {
+		if counted {
+			return counter.Statements()
+		}
+		return 0
+	}
+	stmts0 := stmts()
 	t0 = time.Now()
 	for i := 0; i < writes; i++ {
 		c, _ := json.Marshal(map[string]string{"text": gen.sentence()})
@@ -245,6 +274,11 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		put = append(put, time.Since(w0))
 	}
 	rep.Put = statsOf(put, time.Since(t0))
+	if counted {
+		stmts1 := stmts()
+		rep.StatementsPerPut = float64(stmts1-stmts0) / float64(writes)
+		stmts0 = stmts1
+	}
 	progress(fmt.Sprintf("engine put: %.0f tx/s", rep.Put.PerSecond))
 
 	// Governed writes through every gate, on the auto-approve path.
@@ -273,6 +307,9 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		rep.Statuses[res.Status]++
 	}
 	rep.Governed = statsOf(gov, time.Since(t0))
+	if counted {
+		rep.StatementsPerWrite = float64(stmts()-stmts0) / float64(writes)
+	}
 	if cpuProfile != "" {
 		pprof.StopCPUProfile()
 	}

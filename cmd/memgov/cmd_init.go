@@ -17,17 +17,19 @@ func (a *app) initCommand() *cobra.Command {
 		Short: "Create a memgov database and its log key",
 		Long: `init creates the database (or migrates an existing one) and, unless MEMGOV_KEY is
 set, a random log key in DB.key beside it (mode 0600). The key chains the log and
-signs checkpoints: back it up with the database.`,
-		Example: "  memgov init\n  memgov --db ./team.db init",
+signs checkpoints: back it up with the database. With --db postgres://... it
+creates memgov's schema in that PostgreSQL database, and the key (unless
+MEMGOV_KEY is set) in memgov's data directory, pg-HOST-PORT-DBNAME.key.`,
+		Example: "  memgov init\n  memgov --db ./team.db init\n  memgov --db postgres://memgov@db.internal/memgov init",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := a.open(cmd.Context(), true); err != nil {
 				return err
 			}
 			if asJSON {
-				return a.printJSON(map[string]any{"database": a.dbPath, "schema": a.store.Info().Version})
+				return a.printJSON(map[string]any{"database": displayDB(a.dbPath), "schema": a.store.Info().Version})
 			}
-			fmt.Fprintf(a.stdout, "database ready at %s (schema %s)\n", a.dbPath, a.store.Info().Version)
+			fmt.Fprintf(a.stdout, "database ready at %s (schema %s)\n", displayDB(a.dbPath), a.store.Info().Version)
 			return nil
 		},
 	}

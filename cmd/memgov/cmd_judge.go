@@ -72,7 +72,10 @@ A write is REJECTED as a duplicate only when it states the same claims as the
 stored text, and MERGED only when it keeps every word of it in the same roles
 and adds to it; one that differs is kept: COMMITTED as its own item linked
 NEAR_DUPLICATE (EPISODIC, or texts near only by their words), or DEFERRED to a
-person (SEMANTIC, PROCEDURAL). --rules lists every rule with what it reads.`,
+person (SEMANTIC, PROCEDURAL). EPISODIC memory records events: there the same
+words again, or more of them, are a later episode, COMMITTED linked to the
+stored one (rules repeats-event, extends-event), never REJECTED or MERGED.
+--rules lists every rule with what it reads.`,
 		Example: `  memgov judge "Priya is the sister of Dev and the cousin of Anil." "Priya is the sister of Anil and the cousin of Dev." --layer EPISODIC
   memgov judge "Dana's manager is Priya." "Priya is Dana's manager." --json
   memgov judge --rules`,
@@ -204,6 +207,12 @@ func judgeReportOf(stored, write string, l memgov.Layer, j gate.PairJudgement) j
 				}
 			}
 		} else {
+			if dd.After != "" && !containsRule(rep.Chain, dd.After) {
+				// The rule that read the texts as the same claims (or
+				// as saying more), which an event layer answers with a
+				// link.
+				rep.Chain = append(rep.Chain, step(dd.After, "fired", dd.RuleWords, j.Delta.String()))
+			}
 			rep.Chain = append(rep.Chain, step(dd.Rule, "decided", dd.RuleWords, j.Delta.String()))
 		}
 	}

@@ -38,7 +38,11 @@ func (a *app) reenactDemo(ctx context.Context) (demo.LiveReport, error) {
 		o.Now = clock
 	}
 	// The scenes play first on a scratch copy beside the database: a scene
-	// that cannot be played leaves the database as it was.
+	// that cannot be played leaves the database as it was. A PostgreSQL
+	// database is not copied: the scenes play on it directly.
+	if isDatabaseURL(a.dbPath) {
+		return demo.Reenact(ctx, demo.FS, o)
+	}
 	o.Rehearse = func(now func() time.Time) (*engine.Engine, func(), error) {
 		dir, err := os.MkdirTemp(filepath.Dir(a.dbPath), ".demo-rehearsal-")
 		if err != nil {
@@ -66,7 +70,7 @@ func (a *app) loadDataset(ctx context.Context, fsys fs.FS, progress func(done, t
 	// A dataset may carry its policy; it is installed beside the database,
 	// where every later memgov command finds it (memgov policy show).
 	if b, err := fs.ReadFile(fsys, demo.PolicyFile); err == nil && a.policyPath == "" {
-		beside := a.dbPath + ".policy.yaml"
+		beside := sideBase(a.dbPath) + ".policy.yaml"
 		if _, err := os.Stat(beside); errors.Is(err, fs.ErrNotExist) {
 			if err := os.MkdirAll(filepath.Dir(beside), 0o700); err != nil {
 				return demo.Report{}, err
@@ -171,27 +175,40 @@ of the database first: if one cannot be played, nothing is changed.`,
 			if _, err := os.Stat(a.dbPath); errors.Is(err, fs.ErrNotExist) {
 				fresh = true
 			}
+			if isDatabaseURL(a.dbPath) {
+				// A server's database is fresh while its log is empty.
+				s, _, err := openDB(cmd.Context(), a.dbPath, true)
+				if err != nil {
+					return err
+				}
+				n, err := logSize(cmd.Context(), s)
+				s.Close()
+				if err != nil {
+					return err
+				}
+				fresh = n == 0
+			}
 			if fresh {
-				fmt.Fprintf(a.stderr, "seeding a demo database at %s (once; later runs reuse it)\n", a.dbPath)
+				fmt.Fprintf(a.stderr, "seeding a demo database at %s (once; later runs reuse it)\n", displayDB(a.dbPath))
 				bar := newSeedProgress(a.stderr, "seeding")
 				rep, err := a.loadDataset(cmd.Context(), demo.FS, bar.update)
 				bar.finish()
 				if err != nil {
-					return fmt.Errorf("seeding the demo: %w (remove %s and retry)", err, a.dbPath)
+					return fmt.Errorf("seeding the demo: %w (remove %s and retry)", err, displayDB(a.dbPath))
 				}
 				fmt.Fprintf(a.stderr, "seeded %d writes in %s: %s\n", rep.Writes, rep.Took, countsOf(rep.Outcomes))
 			} else {
-				fmt.Fprintf(a.stderr, "reusing the demo database at %s (delete it for a fresh one)\n", a.dbPath)
+				fmt.Fprintf(a.stderr, "reusing the demo database at %s (delete it for a fresh one)\n", displayDB(a.dbPath))
 			}
 			live, err := a.reenactDemo(cmd.Context())
 			if err != nil {
-				return fmt.Errorf("re-enacting the demo's live scenes: %w (remove %s for a fresh demo)", err, a.dbPath)
+				return fmt.Errorf("re-enacting the demo's live scenes: %w (remove %s for a fresh demo)", err, displayDB(a.dbPath))
 			}
 			for _, s := range live.Played {
 				fmt.Fprintf(a.stderr, "  now: %s\n", s)
 			}
 			if noTUI {
-				fmt.Fprintf(a.stdout, "demo database: %s\nreopen it with: memgov --db %s tui --as demo-curator\n", a.dbPath, a.dbPath)
+				fmt.Fprintf(a.stdout, "demo database: %s\nreopen it with: memgov --db %s tui --as demo-curator\n", displayDB(a.dbPath), displayDB(a.dbPath))
 				return nil
 			}
 			return a.runTUI(cmd, "demo-curator")

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -81,8 +80,8 @@ writes finish and exits.`,
 				return err
 			}
 			opts.HTTP.Engine, opts.HTTP.Logger, opts.HTTP.Version = eng, logger, buildVersion()
-			opts.SSHHostKeyPath, opts.DBName = a.dbPath+".ssh_host_ed25519", filepath.Base(a.dbPath)
-			opts.WebhookCursorFile = a.dbPath + ".webhooks"
+			opts.SSHHostKeyPath, opts.DBName = sideBase(a.dbPath)+".ssh_host_ed25519", dbName(a.dbPath)
+			opts.WebhookCursorFile = sideBase(a.dbPath) + ".webhooks"
 			for _, u := range hooks {
 				opts.Webhooks = append(opts.Webhooks, door.Webhook{URL: u, Secret: secret})
 			}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/user"
-	"path/filepath"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
@@ -67,7 +66,7 @@ func (a *app) runTUI(cmd *cobra.Command, as string) error {
 	if err != nil {
 		return fmt.Errorf("look up principal %s: %w", as, err)
 	}
-	m := tui.New(tui.Options{Service: review.New(eng, who), DBName: filepath.Base(a.dbPath)})
+	m := tui.New(tui.Options{Service: review.New(eng, who), DBName: dbName(a.dbPath)})
 	_, err = tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(cmd.Context())).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && cmd.Context().Err() != nil {
 		return nil

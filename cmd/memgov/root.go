@@ -47,7 +47,7 @@ Exit codes: 0 ok, 1 error, 2 usage; write adds 3 REJECTED, 4 DEFERRED and
 			return a.runRoot(cmd) // cmd_tui.go
 		},
 	}
-	root.PersistentFlags().StringVar(&a.dbPath, "db", defaultDBPath(), "database file (env MEMGOV_DB)")
+	root.PersistentFlags().StringVar(&a.dbPath, "db", defaultDBPath(), "database file, or a postgres:// URL for PostgreSQL (env MEMGOV_DB)")
 	root.PersistentFlags().StringVar(&a.policyPath, "policy", "", "policy file overriding the defaults (default: DB.policy.yaml if present)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	// The whole command tree; each command's file is named beside it.
@@ -165,10 +165,14 @@ func (a *app) versionCommand() *cobra.Command {
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v := map[string]any{"version": buildVersion(), "store": sqlite.Type, "schema": sqlite.SchemaVersion()}
+			line := fmt.Sprintf("memgov %s (%s schema %d)", v["version"], sqlite.Type, sqlite.SchemaVersion())
+			if isDatabaseURL(a.dbPath) {
+				v, line = a.postgresVersion(cmd.Context(), v) // store_open.go
+			}
 			if asJSON {
 				return a.printJSON(v)
 			}
-			fmt.Fprintf(a.stdout, "memgov %s (%s schema %d)\n", v["version"], sqlite.Type, sqlite.SchemaVersion())
+			fmt.Fprintln(a.stdout, line)
 			return nil
 		},
 	}

@@ -67,6 +67,11 @@ type DedupResult struct {
 	// touched.
 	Rule      string
 	RuleWords []string
+	// After, on an EPISODIC write linked by rule repeats-event or
+	// extends-event, names the rule that read it as the same claims or as
+	// saying more (exact-hash, same-words, strict-superset, ...): the
+	// chain that decided is After, then Rule.
+	After string
 	// Links are near texts the write is kept beside (relation
 	// NEAR_DUPLICATE, each with its rule): on an ACCEPT the write commits
 	// as its own item linked to them.
@@ -83,7 +88,35 @@ type DedupResult struct {
 // the texts are near only by their words and a difference rule tells them
 // apart) the write commits as its own item linked NEAR_DUPLICATE to it; in
 // SEMANTIC and PROCEDURAL memory it goes to a person.
+//
+// EPISODIC memory records events (see keepsEvents): there a write is
+// never REJECTED as a duplicate of another item nor MERGED into one. It
+// commits as its own item, linked NEAR_DUPLICATE to the earlier episode
+// with rule repeats-event (it says what the episode said) or extends-event
+// (it says that and more). A retry of the same request never
+// reaches this gate: the idempotency step answers it with the first
+// outcome (the caller's token, or by default the digest of memoryRef, key,
+// content, agent and layer, for 24 hours). The same content written again
+// to the write's own item (the same key) is still REJECTED: it changes
+// nothing of the item.
+//
+// WORKING and SESSION memory are not deduplicated: the store's candidate
+// lookup (memgov.PipelineReader.Candidates) returns the durable layers'
+// versions only, and the contradiction gate reads the same candidates, so
+// returning SESSION versions there would also set session notes against
+// durable writes. SESSION memory therefore never rejects or merges a
+// write; linking its repeats like EPISODIC memory's would need a lookup
+// of the write's own layer from the store.
 type Dedup struct{}
+
+// keepsEvents reports whether layer l records events rather than claims:
+// EPISODIC memory, what happened and when. The same words said at another
+// time are another event: two "Thanks!" in a conversation are two turns,
+// and an agent that reads the episode back must find both; "I'm doing well. How are you?" after
+// "I'm doing well." is a later turn, and folding it into the earlier one
+// would replace what was said first with what was said next. In SEMANTIC
+// and PROCEDURAL memory the same claim stated twice is one claim.
+func keepsEvents(l memgov.Layer) bool { return l == memgov.Episodic }
 
 // Name returns NameDedup.
 func (Dedup) Name() string { return NameDedup }
@@ -104,17 +137,32 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	own := func(c Scored) bool { return in.OwnItemID != "" && c.ItemID == in.OwnItemID }
 	// Dedup compares within the write's layer (spec §12.3.3: the hash set of layer l).
 	same := sameLayer(cands, in.Layer)
-	// Tier 1: exact content hash.
-	for _, c := range same {
-		if c.ContentHash == in.ContentHash {
-			r := reject(ReasonExactDuplicate, "identical to %s [rule %s]", c.Key, judge.RuleExactHash)
-			r.Related = []memgov.RelatedItem{withRule(related(c, "DUPLICATES"), judge.RuleExactHash, nil)}
-			return DedupResult{Result: r, Rule: judge.RuleExactHash}, nil
+	// Tier 1: exact content hash. In EPISODIC memory the same content in
+	// another item is the same words said again: linked, not rejected.
+	var repeated *Scored
+	for i, c := range same {
+		if c.ContentHash != in.ContentHash {
+			continue
 		}
+		if keepsEvents(in.Layer) && !own(c) {
+			if repeated == nil {
+				repeated = &same[i]
+			}
+			continue
+		}
+		r := reject(ReasonExactDuplicate, "identical to %s [rule %s]", c.Key, judge.RuleExactHash)
+		r.Related = []memgov.RelatedItem{withRule(related(c, "DUPLICATES"), judge.RuleExactHash, nil)}
+		return DedupResult{Result: r, Rule: judge.RuleExactHash}, nil
+	}
+	if repeated != nil {
+		c := *repeated
+		c.Cosine = 1
+		return eventLink(c, judge.ResolveDuplicate, judge.RuleExactHash, nil, "the same content"), nil
 	}
 	// Tier 2: structural fingerprint.
 	var (
 		links       []memgov.RelatedItem
+		after       string // the first link's After
 		linkDetails []string
 	)
 	for _, c := range same {
@@ -122,6 +170,9 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 			r, kind, _ := decide(in.rules(), in.Features.Text, c, in.Layer, false, ReasonStructuralDup, ReasonStructuralConflict)
 			if kind != kindLinked {
 				return r, nil
+			}
+			if len(links) == 0 {
+				after = r.After
 			}
 			links, linkDetails = append(links, r.Links...), append(linkDetails, r.Detail)
 		}
@@ -172,6 +223,9 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 		}
 		near++
 		if kind == kindLinked {
+			if len(links) == 0 {
+				after = r.After
+			}
 			links, linkDetails = append(links, r.Links...), append(linkDetails, r.Detail)
 			continue
 		}
@@ -192,7 +246,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	}
 	out := DedupResult{Result: accept(), Links: links}
 	if len(links) > 0 {
-		out.Rule, out.RuleWords = links[0].Rule, links[0].RuleWords
+		out.Rule, out.RuleWords, out.After = links[0].Rule, links[0].RuleWords, after
 		out.Detail = strings.Join(linkDetails, "; ")
 	}
 	return out, nil
@@ -239,6 +293,10 @@ func askModel(ctx context.Context, in DedupInput, c Scored) (DedupResult, string
 		return DedupResult{}, "", err
 	}
 	if rel == "entails" && conf >= least {
+		if keepsEvents(in.Layer) {
+			return eventLink(c, judge.ResolveDuplicate, judge.RuleModelEntails, nil,
+				fmt.Sprintf("the judge model reads it as stating all the write states (%.2f)", conf)), kindLinked, nil
+		}
 		r := reject(ReasonSemanticDuplicate, "adds nothing to %s: the judge model reads it as stating all the write states (%.2f) [rule %s]", c.Key, conf, judge.RuleModelEntails)
 		r.Related = []memgov.RelatedItem{withRule(related(c, "DUPLICATES"), judge.RuleModelEntails, nil)}
 		return DedupResult{Result: r, Rule: judge.RuleModelEntails}, judge.ResolveDuplicate, nil
@@ -249,6 +307,10 @@ func askModel(ctx context.Context, in DedupInput, c Scored) (DedupResult, string
 	}
 	if rel != "entails" || conf < least {
 		return DedupResult{}, "", nil
+	}
+	if keepsEvents(in.Layer) {
+		return eventLink(c, judge.ResolveMerge, judge.RuleModelExtends, nil,
+			fmt.Sprintf("the judge model reads the write as stating all it states and more (%.2f)", conf)), kindLinked, nil
 	}
 	r, kind := extend(c, c.Key, fmt.Sprintf("the judge model reads the write as stating all it states and more (%.2f)", conf),
 		ReasonSemanticDuplicate, ReasonSemanticConflict, judge.RuleModelExtends, nil)
@@ -303,7 +365,9 @@ func related(c Scored, relation string) memgov.RelatedItem {
 // (kindLinked) in EPISODIC memory, or where the texts are near only by
 // their words and a difference rule tells them apart; else it goes to a
 // person, who keeps both or merges them. A write that differs is never
-// rejected as a duplicate nor merged.
+// rejected as a duplicate nor merged. In EPISODIC memory (keepsEvents) a
+// duplicate or a merge is a link too (eventLink): the earlier episode is
+// never replaced nor the later one dropped.
 func decide(rules *judge.Judge, text string, c Scored, layer memgov.Layer, lexical bool, dupReason, conflictReason string) (DedupResult, string, judge.Delta) {
 	d := rules.Compare(c.Text, text)
 	dec := d.Decide()
@@ -321,6 +385,9 @@ func decide(rules *judge.Judge, text string, c Scored, layer memgov.Layer, lexic
 		// ("works at" / "employed by").
 		dec = judge.Decision{Kind: judge.ResolveDuplicate, Rule: judge.RuleSameClaims, Words: dec.Words, Why: "the same claims in the same roles"}
 	}
+	if keepsEvents(layer) && (dec.Kind == judge.ResolveDuplicate || dec.Kind == judge.ResolveMerge) {
+		return eventLink(c, dec.Kind, dec.Rule, dec.Words, dec.Why), kindLinked, d
+	}
 	switch dec.Kind {
 	case judge.ResolveDuplicate:
 		r := reject(dupReason, "adds nothing to %s (similarity %.3f): it states the same claims [rule %s%s]", c.Key, c.Cosine, dec.Rule, quoteRuleWords(dec.Words))
@@ -331,7 +398,7 @@ func decide(rules *judge.Judge, text string, c Scored, layer memgov.Layer, lexic
 		return r, kind, d
 	}
 	link := withRule(related(c, "NEAR_DUPLICATE"), dec.Rule, dec.Words)
-	if layer == memgov.Episodic || lexical && d.Conflict != nil {
+	if keepsEvents(layer) || lexical && d.Conflict != nil {
 		// Kept as its own item beside the near text: a person reads
 		// EPISODIC memory's links, not a queue of every near event; texts
 		// near only by their words that a difference rule tells apart are
@@ -344,6 +411,22 @@ func decide(rules *judge.Judge, text string, c Scored, layer memgov.Layer, lexic
 	}
 	return DedupResult{Rule: dec.Rule, RuleWords: dec.Words, Result: Result{Verdict: Defer, Reason: conflictReason, Related: []memgov.RelatedItem{link},
 		Detail: fmt.Sprintf("near-duplicate of %s (similarity %.3f) that differs: %s [rule %s%s]", c.Key, c.Cosine, dec.Why, dec.Rule, quoteRuleWords(dec.Words))}}, dec.Kind, d
+}
+
+// eventLink is the result for a write to EPISODIC memory that says what
+// the earlier episode c said (kind judge.ResolveDuplicate) or all of it and
+// more (judge.ResolveMerge), as rule after read it: the write commits as
+// its own item, linked NEAR_DUPLICATE to c with rule repeats-event or
+// extends-event, and c stays as it was. why says what after read.
+func eventLink(c Scored, kind, after string, words []string, why string) DedupResult {
+	rule, what, event := judge.RuleRepeatsEvent, "repeats", "said again, it is another event"
+	if kind == judge.ResolveMerge {
+		rule, what, event = judge.RuleExtendsEvent, "extends", "a later event, which a merge would put in place of the earlier one"
+	}
+	r := accept()
+	r.Detail = fmt.Sprintf("%s %s (similarity %.3f): %s; %s: kept as its own item, linked NEAR_DUPLICATE [rule %s, after %s%s]",
+		what, c.Key, c.Cosine, why, event, rule, after, quoteRuleWords(words))
+	return DedupResult{Result: r, Rule: rule, RuleWords: words, After: after, Links: []memgov.RelatedItem{withRule(related(c, "NEAR_DUPLICATE"), rule, words)}}
 }
 
 // PairJudgement is what the contradiction and dedup gates decide for a

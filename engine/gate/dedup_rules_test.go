@@ -6,13 +6,17 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/judge"
+	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/policy"
 )
 
 // The dedup gate discards only what it proves, and names the rule: the
 // same claims are REJECTED, a strict superset in the same roles is MERGED,
 // and a near text that differs is kept, linked NEAR_DUPLICATE in EPISODIC
-// memory and sent to a person in SEMANTIC memory.
+// memory and sent to a person in SEMANTIC memory. In EPISODIC memory
+// nothing is REJECTED or MERGED: the same words again, or more of them,
+// are a later event, linked to the earlier one. SESSION and WORKING memory
+// are not deduplicated.
 func TestDedupKeepsWhatItCannotProve(t *testing.T) {
 	pol := policy.Default()
 	ctx := context.Background()
@@ -25,7 +29,14 @@ func TestDedupKeepsWhatItCannotProve(t *testing.T) {
 		relatedRel string
 	}{
 		{"Dana's manager is Priya.", "Priya is Dana's manager.", memgov.Semantic, Reject, judge.RuleSameWords, false, "DUPLICATES"},
-		{"Alice lives in Berlin.", "Alice lives in Berlin, Germany.", memgov.Episodic, Merge, judge.RuleStrictSuperset, false, "MERGES_INTO"},
+		{"Alice lives in Berlin.", "Alice lives in Berlin, Germany.", memgov.Semantic, Merge, judge.RuleStrictSuperset, false, "MERGES_INTO"},
+		{"Alice lives in Berlin.", "Alice lives in Berlin, Germany.", memgov.Episodic, Accept, judge.RuleExtendsEvent, true, ""},
+		{"Thanks!", "Thanks!", memgov.Semantic, Reject, judge.RuleExactHash, false, "DUPLICATES"},
+		{"Thanks!", "Thanks!", memgov.Episodic, Accept, judge.RuleRepeatsEvent, true, ""},
+		{"Thanks!", "Thanks!", memgov.Session, Accept, "", false, ""},
+		{"Thanks!", "Thanks!", memgov.Working, Accept, "", false, ""},
+		{"Hello there. How are you?", "Hi, how are you?", memgov.Episodic, Accept, judge.RuleRepeatsEvent, true, ""},
+		{"Dana's manager is Priya.", "Priya is Dana's manager.", memgov.Episodic, Accept, judge.RuleRepeatsEvent, true, ""},
 		{"Priya is the sister of Dev and the cousin of Anil, and all three grew up in Pune near the old railway station.",
 			"Priya is the sister of Anil and the cousin of Dev, and all three grew up together in Pune near the old railway station.",
 			memgov.Episodic, Accept, judge.RuleSupersetReordered, true, ""},
@@ -50,6 +61,39 @@ func TestDedupKeepsWhatItCannotProve(t *testing.T) {
 		}
 		if tc.relatedRel != "" && (len(dd.Related) == 0 || dd.Related[0].Relation != tc.relatedRel || dd.Related[0].Rule != tc.rule) {
 			t.Errorf("%q: related %+v, want %s with rule %s", tc.b, dd.Related, tc.relatedRel, tc.rule)
+		}
+	}
+}
+
+// In EPISODIC memory the same content in another item is another event
+// (linked, repeats-event), but the same content written again to the
+// write's own item changes nothing of it and is REJECTED as before.
+func TestDedupEventLayerOwnItem(t *testing.T) {
+	pol := policy.Default()
+	f, err := memory.FeaturesOf([]byte(`{"text":"Thanks!"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := memgov.Candidate{VersionID: "v1", ItemID: "i1", Key: "thanks", Layer: memgov.Episodic, State: memgov.Active,
+		ContentHash: "sha256:same", Fingerprint: f.Fingerprint[:], Text: "Thanks!"}
+	for _, tc := range []struct {
+		layer   memgov.Layer
+		own     string
+		verdict Verdict
+		rule    string
+	}{
+		{memgov.Episodic, "i1", Reject, judge.RuleExactHash},
+		{memgov.Episodic, "", Accept, judge.RuleRepeatsEvent},
+		{memgov.Episodic, "i2", Accept, judge.RuleRepeatsEvent},
+	} {
+		c.Layer = tc.layer
+		r, err := Dedup{}.Evaluate(context.Background(), DedupInput{MemoryRef: "acme/bot", Layer: tc.layer, ContentHash: "sha256:same",
+			Features: f, OwnItemID: tc.own, Policy: &pol, Reader: pairReader{c: c}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != tc.verdict || r.Rule != tc.rule || (tc.rule == judge.RuleRepeatsEvent) != (len(r.Links) == 1) {
+			t.Errorf("%s, own item %q: %s rule %q links %d (%s), want %s by %q", tc.layer, tc.own, r.Verdict, r.Rule, len(r.Links), r.Detail, tc.verdict, tc.rule)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -352,16 +353,19 @@ func (o oneWay) Entailment(_ context.Context, p, h string) (string, float64, err
 	return "neutral", 0.9, nil
 }
 
-// A rewording the words leave open is decided by the judge model: the
-// write that the model reads as saying all the candidate says and more
-// extends an ACTIVE candidate (MERGE) and is held beside a draft; the
-// model's neutral reading leaves it a distinct record.
+// A rewording the words leave open is decided by the judge model: in
+// SEMANTIC memory the write that the model reads as saying all the
+// candidate says and more extends an ACTIVE candidate (MERGE) and is held
+// beside a draft, and one the model reads the candidate as stating is
+// REJECTED; in EPISODIC memory both commit as their own item linked to the
+// earlier episode (extends-event, repeats-event); the model's neutral
+// reading leaves it a distinct record.
 func TestDedupModelDecides(t *testing.T) {
 	old, text := "Ravi approved the budget for the offsite.", "Ravi signed off on the budget for the offsite in Lisbon."
-	eval := func(state memgov.State, m gate.Entailer) gate.DedupResult {
+	eval := func(layer memgov.Layer, state memgov.State, m gate.Entailer) gate.DedupResult {
 		t.Helper()
-		c := memgov.Candidate{VersionID: "v1", ItemID: "i1", Key: "budget", Layer: memgov.Episodic, State: state, Text: old}
-		r, err := gate.Dedup{}.Evaluate(context.Background(), gate.DedupInput{MemoryRef: "acme/bot", Layer: memgov.Episodic,
+		c := memgov.Candidate{VersionID: "v1", ItemID: "i1", Key: "budget", Layer: layer, State: state, Text: old}
+		r, err := gate.Dedup{}.Evaluate(context.Background(), gate.DedupInput{MemoryRef: "acme/bot", Layer: layer,
 			ContentHash: "sha256:x", Features: mustFeatures([]byte(`{"text":"` + text + `"}`)), Policy: pol(),
 			Reader: candidates{c}, Model: m})
 		if err != nil {
@@ -369,16 +373,35 @@ func TestDedupModelDecides(t *testing.T) {
 		}
 		return r
 	}
-	if r := eval(memgov.Active, oneWay{text, old}); r.Verdict != gate.Merge || r.Target == nil || r.Target.VersionID != "v1" {
+	if r := eval(memgov.Semantic, memgov.Active, oneWay{text, old}); r.Verdict != gate.Merge || r.Target == nil || r.Target.VersionID != "v1" || r.Rule != judge.RuleModelExtends {
 		t.Errorf("write entails an active candidate: %s %s %q, want MERGE into v1", r.Verdict, r.Reason, r.Detail)
 	}
-	if r := eval(memgov.Draft, oneWay{text, old}); r.Verdict != gate.Defer || len(r.Related) != 1 || r.Related[0].Relation != "NEAR_DUPLICATE" {
+	if r := eval(memgov.Semantic, memgov.Draft, oneWay{text, old}); r.Verdict != gate.Defer || len(r.Related) != 1 || r.Related[0].Relation != "NEAR_DUPLICATE" {
 		t.Errorf("write entails a draft: %s %s %+v, want DEFER with the draft linked", r.Verdict, r.Reason, r.Related)
 	}
-	if r := eval(memgov.Active, oneWay{}); r.Verdict != gate.Accept {
+	if r := eval(memgov.Semantic, memgov.Active, oneWay{old, text}); r.Verdict != gate.Reject || r.Rule != judge.RuleModelEntails {
+		t.Errorf("candidate entails the write: %s %s %q, want REJECT by %s", r.Verdict, r.Reason, r.Detail, judge.RuleModelEntails)
+	}
+	for _, tc := range []struct {
+		state memgov.State
+		model oneWay
+		rule  string
+	}{
+		{memgov.Active, oneWay{text, old}, judge.RuleExtendsEvent},
+		{memgov.Draft, oneWay{text, old}, judge.RuleExtendsEvent},
+		{memgov.Active, oneWay{old, text}, judge.RuleRepeatsEvent},
+	} {
+		r := eval(memgov.Episodic, tc.state, tc.model)
+		if r.Verdict != gate.Accept || r.Target != nil || r.Rule != tc.rule || len(r.Links) != 1 || r.Links[0].VersionID != "v1" ||
+			r.Links[0].Relation != "NEAR_DUPLICATE" || r.Links[0].Rule != tc.rule {
+			t.Errorf("EPISODIC, %s candidate, model %+v: %s rule %q links %+v (%q), want ACCEPT linked to v1 by %s",
+				tc.state, tc.model, r.Verdict, r.Rule, r.Links, r.Detail, tc.rule)
+		}
+	}
+	if r := eval(memgov.Episodic, memgov.Active, oneWay{}); r.Verdict != gate.Accept {
 		t.Errorf("neutral model: %s %s %q, want ACCEPT", r.Verdict, r.Reason, r.Detail)
 	}
-	if r := eval(memgov.Active, nil); r.Verdict != gate.Accept {
+	if r := eval(memgov.Episodic, memgov.Active, nil); r.Verdict != gate.Accept {
 		t.Errorf("no model: %s %s %q, want ACCEPT", r.Verdict, r.Reason, r.Detail)
 	}
 }

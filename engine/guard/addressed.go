@@ -22,9 +22,13 @@ const (
 	agentWho = `(?:the\s+|any\s+|all\s+|every\s+|an\s+)?(?:ai|ais|assistant|assistants|llm|llms|chatbot|chatbots|bot|bots|model|models|ai agent|ai agents|ai assistant|ai assistants|ai model|agent|agents|gpt|chatgpt|claude|copilot|language model|language models)`
 	// agentBare names the agent in one word.
 	agentBare = `(?:ai|ais|assistants?|llms?|chatbots?|bots?|models?|agents?|gpt|chatgpt|claude|copilot)`
-	// someone asks: the trigger of a standing order.
-	triggerWho = `(?:the\s+user|the\s+customer|the\s+client|a\s+user|users|someone|somebody|anyone|anybody|they|you|people|he|she|the\s+caller|the\s+visitor)`
-	triggerDo  = `(?:repl(?:y|ies)|responds?|respond|contacts?|emails?|messages?|writes\s+to|asks?|asked|are\s+asked|is\s+asked|mentions?|says?|requests?|talks?|sees?|see|types?|writes?|reads?|read|answers?|answer|inquires?|enquires?|wants?|brings\s+up|searches|search|looks?\s+up|summari[sz]es?|summari[sz]e|uses?|opens?|receives?|get|gets|process|processes|logs\s+in|log\s+in|signs\s+in|sign\s+in|returns|comes\s+back|visits|starts|connects|calls)`
+	// someone asks: the trigger of a standing order (who, and what they do).
+	// "If you want X, do Y" is advice to the reader, not a trigger: "you"
+	// triggers a standing order only with a verb of triggerDo other than
+	// want.
+	trigger      = `(?:(?:the\s+user|the\s+customer|the\s+client|a\s+user|users|someone|somebody|anyone|anybody|they|people|he|she|the\s+caller|the\s+visitor)\s+(?:\w+\s+)?` + triggerDo + `|you\s+(?:\w+\s+)?` + triggerDoYou + `)`
+	triggerDo    = `(?:repl(?:y|ies)|responds?|respond|contacts?|emails?|messages?|writes\s+to|asks?|asked|are\s+asked|is\s+asked|mentions?|says?|requests?|talks?|sees?|see|types?|writes?|reads?|read|answers?|answer|inquires?|enquires?|wants?|brings\s+up|searches|search|looks?\s+up|summari[sz]es?|summari[sz]e|uses?|opens?|receives?|get|gets|process|processes|logs\s+in|log\s+in|signs\s+in|sign\s+in|returns|comes\s+back|visits|starts|connects|calls)`
+	triggerDoYou = `(?:repl(?:y|ies)|responds?|respond|contacts?|emails?|messages?|writes\s+to|asks?|asked|are\s+asked|is\s+asked|mentions?|says?|requests?|talks?|sees?|see|types?|writes?|reads?|read|answers?|answer|inquires?|enquires?|brings\s+up|searches|search|looks?\s+up|summari[sz]es?|summari[sz]e|uses?|opens?|receives?|get|gets|process|processes|logs\s+in|log\s+in|signs\s+in|sign\s+in|returns|comes\s+back|visits|starts|connects|calls)`
 )
 
 var addressedSpecs = []spec{
@@ -65,7 +69,7 @@ var addressedSpecs = []spec{
 	{rule: RuleInstruction, need: "future subsequent; question questions message messages request requests prompt prompts queries", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
 		expr: `(?:^|[.!?;:]\s*|\n)\s*(?P<m>(?:respond|reply|answer|react)\s+to\s+(?:all|every|each|any)\s+(?:future|subsequent)\s+(?:questions?|messages?|requests?|prompts?|queries))\b`},
 	{rule: RuleInstruction, need: "whenever every each next time if when once before after; reply replies respond responds contact contacts email emails message messages asks ask asked mentions mention says say requests request talks talk see sees types type writes write reads read answers answer inquires inquire enquires enquire wants want brings searches search looks look summarises summarizes summarise summarize uses use opens open receives receive get gets process processes logs log signs sign returns comes visits starts connects calls; say tell answer respond reply recommend add include ask send forward transfer delete give claim mention direct link suggest refuse ignore insert append report state praise rate classify approve deny reject call email cc bcc store remember treat change move pay share upload download install visit click output print write begin start use reveal disclose translate summarise summarize quote list show warn inform notify charge grant disable enable", leet: true, reported: true, desc: "standing order to the agent",
-		expr: `\b(?P<m>(?:whenever|every\s+time|each\s+time|(?:the\s+)?next\s+time|if|when|once|before|after)\s+` + triggerWho + `\s+(?:\w+\s+){0,1}?` + triggerDo + `\b[^.!?\n]{0,100}?,\s*(?:please\s+|always\s+|just\s+|first\s+|then\s+|also\s+|immediately\s+)?` + agentOrder + `)\b`},
+		expr: `\b(?P<m>(?:whenever|every\s+time|each\s+time|(?:the\s+)?next\s+time|if|when|once|before|after)\s+` + trigger + `\b[^.!?\n]{0,100}?,\s*(?:please\s+|always\s+|just\s+|first\s+|then\s+|also\s+|immediately\s+)?` + agentOrder + `)\b`},
 	{rule: RuleInstruction, need: "whenever; you", leet: true, reported: true, desc: "standing order to the agent",
 		expr: `(?:^|[^\w\s]\s*|\n)(?P<m>whenever\s+you\s+(?:\w+\s+){1,8}?` + agentOrder + `)\b`},
 	{rule: RuleInstruction, need: "when while before after; summarising summarizing summarise summarize answering reading processing translating replying responding writing drafting; add include insert append say mention state claim write tell recommend", leet: true, reported: true, desc: "standing order to the agent",

@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"bytes"
+	_ "embed"
 	"regexp"
 	"strings"
 )
@@ -223,6 +225,65 @@ func firstWord(t []byte, s int) string {
 	return string(t[i:j])
 }
 
+//go:embed words/past-forms.txt
+var pastFormsData string
+
+// pastForms are irregular past forms: one after an order's first word and
+// its object makes that word a subject ("Process 1 wrote ...").
+var pastForms = wordSet(pastFormsData)
+
+// frequencyBefore reports whether the word before position i of t is an
+// adverb of frequency.
+func frequencyBefore(t []byte, i int) bool {
+	j := i
+	for j > 0 && t[j-1] == ' ' {
+		j--
+	}
+	k := j
+	for k > 0 && isLetter(t[k-1]) {
+		k--
+	}
+	switch string(t[k:j]) {
+	case "never", "always", "often", "usually", "still", "rarely", "sometimes", "also", "seldom", "already":
+		return true
+	}
+	return false
+}
+
+// determinerBetween reports whether a determiner stands between the
+// order's verb at s and position i of t: the words then are its object
+// ("close all tickets tagged 'refund'"), not a subject.
+func determinerBetween(t []byte, s, i int) bool {
+	for _, w := range strings.Fields(string(t[s:i])) {
+		switch strings.Trim(w, ".,;:'\"") {
+		case "the", "a", "an", "all", "every", "each", "any", "this", "that", "these", "those", "my", "your", "our", "their", "his", "her", "its":
+			return true
+		}
+	}
+	return false
+}
+
+// pluralOrNumberBefore reports whether the word before position i of t
+// is a number or a plural noun (ending in s, not ss).
+func pluralOrNumberBefore(t []byte, i int) bool {
+	j := i
+	for j > 0 && t[j-1] == ' ' {
+		j--
+	}
+	k := j
+	for k > 0 && isWordByte(t[k-1]) {
+		k--
+	}
+	w := t[k:j]
+	if len(w) == 0 {
+		return false
+	}
+	if w[0] >= '0' && w[0] <= '9' {
+		return true
+	}
+	return len(w) > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's'
+}
+
 // finiteRe matches a finite verb.
 var finiteRe = regexp.MustCompile(`^(?:is|are|was|were|has|have|had|been|will|would|could|can|did|does|left|arrived|shipped|failed|went|came|took|happened|occurred|completed|succeeded|returned|starts|started|ends|ended|runs|ran|goes|fell|rose|grew|dropped|increased|decreased|declined|doubled|halved|remained|stayed|continued|reached|totalled|totaled|cost|costs)$`)
 
@@ -241,7 +302,7 @@ func declarative(t []byte, s int) bool {
 	for i < len(t) && isLetter(t[i]) {
 		i++
 	}
-	if selfRemovalRe.Match(t[s:min(len(t), s+80)]) {
+	if selfRemovalRe.Match(t[s:min(len(t), s+80)]) || quotedLabel(t, s) {
 		return true
 	}
 	words := 0
@@ -262,6 +323,16 @@ func declarative(t []byte, s int) bool {
 			j++
 		}
 		if finiteRe.Match(t[i:j]) {
+			return true
+		}
+		// A verb in the third person after an adverb of frequency:
+		// "Store credit never expires".
+		if w := t[i:j]; len(w) > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's' && frequencyBefore(t, i) {
+			return true
+		}
+		// A past tense after a number or a plural noun: "order 10442
+		// refunded $750", "Process improvements saved $12,000".
+		if w := t[i:j]; (len(w) > 3 && bytes.HasSuffix(w, []byte("ed")) && pluralOrNumberBefore(t, i) || pastForms[string(w)]) && !determinerBetween(t, s, i) {
 			return true
 		}
 		words++

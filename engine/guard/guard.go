@@ -27,6 +27,15 @@
 // $500 to account 12345 today.") is reported apart, in Verdict.Orders, for
 // the caller to hold or pass depending on where the text is written.
 //
+// The clause reading (clause.go, reader.go) finds where a text turns to its
+// reader, whatever the words: a form of address naming an AI reader, a
+// role in markup or in a data format, the reader named in the third person
+// as the one bound to act; and it reads the clause that follows for its
+// mood (a first word from words/verbs.txt is the imperative; "you"
+// addresses the reader). Orders on money, access or records
+// (words/world-objects.txt) and orders that wait for a person's later act
+// are reported in Verdict.Orders like other orders to act.
+//
 // Sanitize and SanitizeLine make text safe to print: they strip terminal
 // escape sequences and control characters and show invisible characters as
 // visible markers.
@@ -152,6 +161,7 @@ func matchPatterns(fs []Finding, text string) []Finding {
 			fs = p.find(fs, view, text)
 		}
 	}
+	fs = readClauses(fs, base, text)
 	return matchForeign(fs, text)
 }
 
@@ -322,9 +332,10 @@ func isInvisible(r rune) bool {
 }
 
 // allowedJoiner reports whether an invisible character does legitimate
-// work where it stands: a zero-width joiner or non-joiner between two
-// non-Latin letters or inside an emoji sequence, or a left-to-right or
-// right-to-left mark in text that contains right-to-left script.
+// work, or none, where it stands: a zero-width joiner or non-joiner
+// between two non-Latin letters or inside an emoji sequence, a
+// left-to-right or right-to-left mark in text that contains right-to-left
+// script, or a byte-order mark beside a space.
 func allowedJoiner(r, prev, next rune, rtl bool) bool {
 	switch r {
 	case 0x200C, 0x200D:
@@ -332,6 +343,10 @@ func allowedJoiner(r, prev, next rune, rtl bool) bool {
 			(prev > 0x2FF && next > 0x2FF && !isInvisible(prev) && !isInvisible(next))
 	case 0x200E, 0x200F:
 		return rtl
+	case 0xFEFF:
+		// A byte-order mark beside white space, left where files or
+		// template fields were joined, splits no word.
+		return prev == ' ' || next == ' '
 	}
 	return false
 }

@@ -274,6 +274,7 @@ func matchAllPatterns(text string) []Finding {
 		}
 		fs = p.find(fs, view, text)
 	}
+	fs = readClauses(fs, base, text)
 	return matchForeign(fs, text)
 }
 

@@ -222,9 +222,17 @@ func joinSpelled(n *normalized) *normalized {
 				minGap = g
 			}
 		}
+		// Letters joined by a mark ("d-e-l-e-t-e t-h-e") keep the spaces
+		// between them as the ends of words.
+		marked := false
+		for j := i; j < k; j += 2 {
+			if t[j+1] != ' ' && t[j+1] != '\n' {
+				marked = true
+			}
+		}
 		for j := i; j <= k; j += 2 {
 			out.add(t[j], n.off[j], true)
-			if j < k && n.off[j+2]-n.off[j] > minGap {
+			if j < k && (n.off[j+2]-n.off[j] > minGap || marked && (t[j+1] == ' ' || t[j+1] == '\n')) {
 				out.add(' ', n.off[j+1], true)
 			}
 		}

@@ -115,7 +115,7 @@ func buildPatterns() []pattern {
 		{rule: RuleInstruction, need: "you; now", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
 			expr: `\b(?P<m>you\s+(?:must|should|will|shall|need to|have to|are to|are required to)\s+now\b)`},
 		{rule: RuleInstruction, need: "now; on", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
-			expr: `\b(?P<m>from\s+now\s+on\b[,:]?\s*(?:you|the\s+(?:assistant|ai|model|bot|chatbot))\b)`},
+			expr: `\b(?P<m>from\s+now\s+on\b[,:]?\s*(?:you|the\s+(?:assistant|ai|model|bot|chatbot))\s+(?:(?:must|should|shall|will|are\s+to|is\s+to|need\s+to|needs\s+to|have\s+to|has\s+to)\s+)?(?:always\s+|never\s+|only\s+|now\s+)?(?:` + alt(addressVerbs) + `|always|never|only|are\s+(?:an?|the|now|my|no\s+longer)|is\s+(?:an?|the|now|no\s+longer)|will\s+be|'ll|'re)\b)`},
 		{rule: RuleInstruction, need: "future", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
 			expr: `\b(?P<m>in\s+(?:all|every|any)\s+future\s+(?:conversations?|sessions?|responses?|replies|answers|interactions?|chats?)\b[,:]?\s*(?:you|always|never|ignore|say|respond|reply|tell|recommend|refuse)\b)`},
 		{rule: RuleInstruction, need: "assistant ai llm chatbot; now; reveal ignore disregard send forward approve obey follow respond answer reply act treat tell say output print comply grant disable recommend refuse", leet: true, desc: "order that changes the agent's behaviour from now on",
@@ -340,6 +340,9 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 		if p.rule == RuleInstruction && quotedMention(view.text, s, e) {
 			continue
 		}
+		if p.rule == RuleSystemPrompt && quotedMarker(view.text, s, e) {
+			continue
+		}
 		if p.order && declarative(view.text, s) {
 			continue
 		}
@@ -482,6 +485,25 @@ func quotedMention(t []byte, s, e int) bool {
 		end++
 	}
 	return mentionRe.Match(t[k:open]) || mentionRe.Match(t[after:end])
+}
+
+// quotedMarker reports whether the marker t[s:e] stands alone in
+// quotation marks, as a name in a sentence about it ("the format uses
+// \"### Instruction:\" headings"), not as a marker that opens text.
+func quotedMarker(t []byte, s, e int) bool {
+	if s == 0 || e >= len(t) {
+		return false
+	}
+	q := t[s-1]
+	if q != '"' && q != '\'' {
+		return false
+	}
+	for j := e; j < len(t) && j-e < 3; j++ {
+		if t[j] == q {
+			return true
+		}
+	}
+	return false
 }
 
 // reportedSpeech reports whether the sentence before position i of t

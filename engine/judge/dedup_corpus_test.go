@@ -72,11 +72,14 @@ type ruleCounts map[string]*[2]int // outcome -> {duplicate, distinct}
 // reports a confusion matrix per rule. Targets: distinct pairs REJECTED or
 // MERGED <= 1%; duplicate pairs REJECTED, MERGED, linked or held as
 // near-duplicates >= 0.6. Pairs of the first-look split (written after the
-// rules, measured before any tuning on them) are reported apart.
+// rules, measured before any tuning on them) are reported apart. EPISODIC
+// memory records events: no second write of any pair is REJECTED or MERGED
+// there (a repeated or extended episode is linked).
 func TestDuplicateCorpus(t *testing.T) {
 	pairs := loadPairs(t, "duplicate.jsonl")
 	pol := policy.Default()
 	for _, layer := range []memgov.Layer{memgov.Episodic, memgov.Semantic} {
+		events := layer == memgov.Episodic
 		type tally struct{ dup, dupCaught, dupFound, dist, distLost, distNear int }
 		splits := map[string]*tally{}
 		byRule := map[string]ruleCounts{}
@@ -102,6 +105,9 @@ func TestDuplicateCorpus(t *testing.T) {
 				byRule[rule][out] = &[2]int{}
 			}
 			lost := out == outRejected || out == outMerged
+			if events && lost {
+				t.Errorf("%s: %s pair %s by rule %s: an event layer keeps both: %q / %q", layer, p.Label, out, rule, p.A, p.B)
+			}
 			if p.Label == "duplicate" {
 				byRule[rule][out][0]++
 				s.dup++

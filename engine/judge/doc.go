@@ -54,7 +54,10 @@
 // negation, a role swap, a modal, a bound, "only", a hedge, and/or, a
 // preposition, an antonym, another claim value) keeps the two apart, as
 // does a reordering or a text that says less: engine/gate's dedup gate
-// then links them NEAR_DUPLICATE or sends the write to a person. Every
+// then links them NEAR_DUPLICATE or sends the write to a person. In
+// EPISODIC memory, which records events, a duplicate or a merge is a link
+// too (rules repeats-event and extends-event): the same words said again
+// are another episode, and a later one never replaces an earlier one. Every
 // decision names its rule and the words that fired it; [Explain] lists
 // every difference rule that fires on a pair, and `memgov judge A B`
 // prints the chain.

@@ -77,6 +77,14 @@ const (
 	RuleModelEntails   = "model-entails"
 	RuleModelExtends   = "model-extends"
 	RuleExtendsPending = "extends-pending"
+	// RuleRepeatsEvent and RuleExtendsEvent are the event layers' answer
+	// to what RuleExactHash, RuleSameClaims, RuleSameWords,
+	// RuleModelEntails (a duplicate) and RuleStrictSuperset,
+	// RuleModelExtends (a merge) decide elsewhere: EPISODIC memory
+	// records what happened, and the same words said at another time are
+	// another event, not the same claim stated twice.
+	RuleRepeatsEvent = "repeats-event"
+	RuleExtendsEvent = "extends-event"
 )
 
 var ruleTable = []Rule{
@@ -132,7 +140,7 @@ var ruleTable = []Rule{
 	{Name: RuleReordered, Family: FamilyVerdict, Doc: "the same words in another order: the roles may have changed, so both are kept", Decides: func(d *Delta) (string, bool) {
 		return ResolveConflict, d.Reordered
 	}},
-	{Name: RuleSameWords, Family: FamilyVerdict, Doc: "the same content words, values and names in the same order: the write states the same claims (REJECTED)", Decides: func(d *Delta) (string, bool) {
+	{Name: RuleSameWords, Family: FamilyVerdict, Doc: "the same content words, values and names in the same order: the write states the same claims (REJECTED; in EPISODIC memory see repeats-event)", Decides: func(d *Delta) (string, bool) {
 		return ResolveDuplicate, len(d.Added) == 0 && len(d.Dropped) == 0 && d.InOrder
 	}},
 	{Name: RuleSubset, Family: FamilyVerdict, Doc: "the write adds nothing but leaves words out: it states less, and is kept beside the other", Decides: func(d *Delta) (string, bool) {
@@ -141,7 +149,7 @@ var ruleTable = []Rule{
 	{Name: RuleAddsStatement, Family: FamilyVerdict, Doc: "the write keeps every word of the stored text but adds more than half as many again: a new statement that repeats the old one, kept beside it", Decides: func(d *Delta) (string, bool) {
 		return ResolveConflict, len(d.Dropped) == 0 && d.InOrder && 2*len(d.Added) > d.OldWords
 	}},
-	{Name: RuleStrictSuperset, Family: FamilyVerdict, Doc: "the write keeps every content word, number and name of the stored text in the same order and adds to it (MERGED)", Decides: func(d *Delta) (string, bool) {
+	{Name: RuleStrictSuperset, Family: FamilyVerdict, Doc: "the write keeps every content word, number and name of the stored text in the same order and adds to it (MERGED; in EPISODIC memory see extends-event)", Decides: func(d *Delta) (string, bool) {
 		return ResolveMerge, len(d.Dropped) == 0 && d.InOrder
 	}},
 	{Name: RuleSupersetReordered, Family: FamilyVerdict, Doc: "the write keeps every word of the stored text and adds to it, but in another order: kept beside it", Decides: func(d *Delta) (string, bool) {
@@ -151,11 +159,13 @@ var ruleTable = []Rule{
 		return ResolveConflict, true
 	}},
 
-	{Name: RuleExactHash, Family: FamilyGate, Doc: "the same content, byte for byte once canonical (REJECTED)"},
-	{Name: RuleSameClaims, Family: FamilyGate, Doc: "the same structural fingerprint and the same claims in the same roles, in other words (passive for active, a relation reworded) (REJECTED)"},
-	{Name: RuleModelEntails, Family: FamilyGate, Doc: "the configured judge model reads the stored text as stating all the write states (REJECTED)"},
-	{Name: RuleModelExtends, Family: FamilyGate, Doc: "the configured judge model reads the write as stating all the stored text states and more (MERGED)"},
+	{Name: RuleExactHash, Family: FamilyGate, Doc: "the same content, byte for byte once canonical (REJECTED; in EPISODIC memory only a rewrite of the same item, see repeats-event)"},
+	{Name: RuleSameClaims, Family: FamilyGate, Doc: "the same structural fingerprint and the same claims in the same roles, in other words (passive for active, a relation reworded) (REJECTED; in EPISODIC memory see repeats-event)"},
+	{Name: RuleModelEntails, Family: FamilyGate, Doc: "the configured judge model reads the stored text as stating all the write states (REJECTED; in EPISODIC memory see repeats-event)"},
+	{Name: RuleModelExtends, Family: FamilyGate, Doc: "the configured judge model reads the write as stating all the stored text states and more (MERGED; in EPISODIC memory see extends-event)"},
 	{Name: RuleExtendsPending, Family: FamilyGate, Doc: "the write would merge into a draft still waiting for a curator: both go to the curator"},
+	{Name: RuleRepeatsEvent, Family: FamilyGate, Doc: "EPISODIC memory: the write says what an earlier episode said (the same content, words or claims); said again, at another time, it is another event, committed as its own item linked NEAR_DUPLICATE to the earlier one"},
+	{Name: RuleExtendsEvent, Family: FamilyGate, Doc: "EPISODIC memory: the write says all an earlier episode said and more; a merge would put the later event in place of the earlier one, so it is committed as its own item linked NEAR_DUPLICATE to it"},
 }
 
 // The contradiction and support rules are listed where they are tried

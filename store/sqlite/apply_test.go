@@ -12,6 +12,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/store/internal/sqlstore"
 )
 
 func openInternal(t *testing.T) *Store {
@@ -51,7 +52,7 @@ func appendOne(t *testing.T, s *Store, op oplog.Op) error {
 func TestApplyHandlesEveryOperation(t *testing.T) {
 	s := openInternal(t)
 	for _, op := range oplog.All() {
-		if err := appendOne(t, s, op); errors.Is(err, errUnknownOp) {
+		if err := appendOne(t, s, op); errors.Is(err, sqlstore.ErrUnknownOp) {
 			t.Errorf("%s is not applied by the store: %v", op, err)
 		}
 	}
@@ -60,7 +61,7 @@ func TestApplyHandlesEveryOperation(t *testing.T) {
 func TestApplyRefusesUnknownOperation(t *testing.T) {
 	s := openInternal(t)
 	err := appendOne(t, s, oplog.Op("NOT_AN_OPERATION"))
-	if !errors.Is(err, errUnknownOp) || !strings.Contains(err.Error(), "NOT_AN_OPERATION") {
+	if !errors.Is(err, sqlstore.ErrUnknownOp) || !strings.Contains(err.Error(), "NOT_AN_OPERATION") {
 		t.Fatalf("append of an unknown operation: err = %v, want the unknown-operation error naming it", err)
 	}
 	var n int
@@ -89,13 +90,13 @@ func TestEveryTableIsClassified(t *testing.T) {
 		"version_features": "cache of the judge's answers", "version_bands": "cache of the judge's answers",
 	}
 	derived := map[string]bool{}
-	for _, d := range derivedTables {
-		if derived[d.name] {
-			t.Errorf("%s listed twice in derivedTables", d.name)
+	for _, d := range sqlstore.DerivedTables(dialect) {
+		if derived[d.Name] {
+			t.Errorf("%s listed twice in derivedTables", d.Name)
 		}
-		derived[d.name] = true
-		if _, ok := notDerived[d.name]; ok {
-			t.Errorf("%s is both derived and not derived", d.name)
+		derived[d.Name] = true
+		if _, ok := notDerived[d.Name]; ok {
+			t.Errorf("%s is both derived and not derived", d.Name)
 		}
 	}
 	s := openInternal(t)

@@ -2,65 +2,29 @@ package sqlite
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 
-	"github.com/memgov/memgov/engine/merkle"
-	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/store/internal/sqlstore"
 )
 
 // ErrKeyMismatch reports a log key whose fingerprint is not the one the
-// database recorded when it was created: extending the log with it would
-// break the chain for good, so nothing is written.
-var ErrKeyMismatch = errors.New("the key does not match this database")
+// database recorded when it was created.
+var ErrKeyMismatch = sqlstore.ErrKeyMismatch
 
-// KeyFingerprint is hex(HMAC-SHA256(key, "memgov key fingerprint")): it names
-// a key without revealing it.
-func KeyFingerprint(key []byte) string {
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte("memgov key fingerprint"))
-	return hex.EncodeToString(m.Sum(nil))
-}
+// KeyFingerprint names a key without revealing it.
+func KeyFingerprint(key []byte) string { return sqlstore.KeyFingerprint(key) }
 
 // checkKey compares the key with the recorded fingerprint before anything is
-// written. A database made by a memgov before fingerprints has none: its
-// first log entry's chain, HMAC(key, zero || leaf), decides instead. A new
-// database passes; recordKey stores the fingerprint after migration.
+// written; recordKey stores the fingerprint after migration.
 func (s *Store) checkKey(ctx context.Context) error {
-	mismatch := fmt.Errorf("%w: %s was created with another key (set MEMGOV_KEY or restore %s.key; nothing was written)", ErrKeyMismatch, s.path, s.path)
-	if s.hasTable(ctx, "key_meta") {
-		var fp string
-		err := s.writer.QueryRowContext(ctx, `SELECT value FROM key_meta WHERE name = 'fingerprint'`).Scan(&fp)
-		if err == nil {
-			if !hmac.Equal([]byte(fp), []byte(KeyFingerprint(s.key))) {
-				return mismatch
-			}
-			return nil
-		}
-		if !errors.Is(err, sql.ErrNoRows) {
-			return mapOpenErr(s.path, err)
-		}
-	}
-	if !s.hasTable(ctx, "log") {
-		return nil
-	}
-	var leaf, chain []byte
-	err := s.writer.QueryRowContext(ctx, `SELECT leaf, chain FROM log WHERE lsn = 1`).Scan(&leaf, &chain)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
-	}
+	ok, err := sqlstore.KeyMatches(ctx, s.writer, s.key, s.hasTable(ctx, "key_meta"), s.hasTable(ctx, "log"))
 	if err != nil {
 		return mapOpenErr(s.path, err)
 	}
-	var l merkle.Hash
-	copy(l[:], leaf)
-	if want := oplog.ChainNext(s.key, merkle.Hash{}, l); !hmac.Equal(want[:], chain) {
-		return mismatch
+	if !ok {
+		return fmt.Errorf("%w: %s was created with another key (set MEMGOV_KEY or restore %s.key; nothing was written)", ErrKeyMismatch, s.path, s.path)
 	}
 	return nil
 }

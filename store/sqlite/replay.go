@@ -2,8 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/store/internal/sqlstore"
 )
 
 // This file checks what readers see against the log (spec §2.7: every table
@@ -20,29 +19,6 @@ import (
 // table is compared with the live one row by row. Triggers in the scratch
 // database remember which log entry last wrote or removed each row, so a
 // difference names its table, its row and its log entry.
-
-// maxDifferences bounds the differences one comparison reports per table and
-// direction.
-const maxDifferences = 20
-
-// comparedTables are the tables compared after a replay: every derived table
-// and erased_payload, which the replay of the ERASE entries reproduces (a
-// payload recorded as erased that no ERASE entry lists is a forged erasure).
-func comparedTables() []derivedTable {
-	return append(append([]derivedTable{}, derivedTables...), derivedTable{"erased_payload", "lsn"})
-}
-
-// keyColumns splits a derived table's key expression into its columns.
-func keyColumns(key string) []string { return strings.Split(key, " || '#' || ") }
-
-// keyExpr is the key expression over the columns of a trigger's NEW or OLD row.
-func keyExpr(key, row string) string {
-	cols := keyColumns(key)
-	for i, c := range cols {
-		cols[i] = row + "." + c
-	}
-	return strings.Join(cols, " || '#' || ")
-}
 
 // replayResult is the outcome of one replay.
 type replayResult struct {
@@ -89,8 +65,8 @@ func (s *Store) replay(ctx context.Context, keep bool) (replayResult, error) {
 		return res, err
 	}
 	for _, m := range ms {
-		if _, err := db.ExecContext(ctx, m.sql); err != nil {
-			return res, fmt.Errorf("replay: scratch schema %s: %w", m.name, err)
+		if _, err := db.ExecContext(ctx, m.SQL); err != nil {
+			return res, fmt.Errorf("replay: scratch schema %s: %w", m.Name, err)
 		}
 	}
 	if err := s.attachLive(ctx, db); err != nil {
@@ -117,15 +93,15 @@ func (s *Store) replay(ctx context.Context, keep bool) (replayResult, error) {
 		virtual[name] = true
 	}
 	vrows.Close()
-	for _, d := range comparedTables() {
-		if virtual[d.name] {
+	for _, d := range sqlstore.ComparedTables(dialect) {
+		if virtual[d.Name] {
 			continue
 		}
 		for _, ev := range []struct{ when, row, gone string }{{"INSERT", "NEW", "0"}, {"UPDATE", "NEW", "0"}, {"DELETE", "OLD", "1"}} {
 			setup = append(setup, fmt.Sprintf(`CREATE TEMP TRIGGER replay_%s_%s AFTER %s ON main.%s BEGIN
 				INSERT INTO replay_rows (tbl, k, lsn, gone) VALUES ('%s', CAST(%s AS TEXT), (SELECT lsn FROM replay_cur), %s)
 				ON CONFLICT (tbl, k) DO UPDATE SET lsn = excluded.lsn, gone = excluded.gone; END`,
-				d.name, strings.ToLower(ev.when), ev.when, d.name, d.name, keyExpr(d.key, ev.row), ev.gone))
+				d.Name, strings.ToLower(ev.when), ev.when, d.Name, d.Name, sqlstore.KeyExpr(d.Key, ev.row), ev.gone))
 		}
 	}
 	for _, q := range setup {
@@ -155,7 +131,7 @@ func (s *Store) replay(ctx context.Context, keep bool) (replayResult, error) {
 			return res, err
 		}
 	}
-	r := &readTx{q: tx}
+	r := sqlstore.NewReadTx(sqlstore.Bind(tx, dialect))
 	const batch = 2000
 	for from := int64(1); from <= res.size; from += batch {
 		var entries []*oplog.Entry
@@ -169,27 +145,27 @@ func (s *Store) replay(ctx context.Context, keep bool) (replayResult, error) {
 			if _, err := q.ExecContext(ctx, `UPDATE replay_cur SET lsn = ?`, e.LSN); err != nil {
 				return res, err
 			}
-			if err := apply(ctx, q, e); err != nil {
+			if err := sqlstore.Apply(ctx, sqlstore.Bind(q, dialect), e); err != nil {
 				return res, fmt.Errorf("replay: %w", err)
 			}
 			res.entries++
 		}
 	}
-	for _, d := range comparedTables() {
+	for _, d := range sqlstore.ComparedTables(dialect) {
 		var n int64
-		if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM live.`+d.name).Scan(&n); err != nil {
+		if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM live.`+d.Name).Scan(&n); err != nil {
 			return res, err
 		}
-		res.rows[d.name] = n
-		diffs, err := compareTable(ctx, q, d)
+		res.rows[d.Name] = n
+		diffs, err := sqlstore.CompareTable(ctx, q, d, "live", "main")
 		if err != nil {
 			return res, err
 		}
 		res.diffs = append(res.diffs, diffs...)
 	}
-	sort.SliceStable(res.diffs, func(i, j int) bool { return diffOrder(res.diffs[i]) < diffOrder(res.diffs[j]) })
+	sort.SliceStable(res.diffs, func(i, j int) bool { return sqlstore.DiffOrder(res.diffs[i]) < sqlstore.DiffOrder(res.diffs[j]) })
 	if len(res.diffs) == 0 {
-		if res.digest, err = servedDigest(ctx, q, "live.", s.key); err != nil {
+		if res.digest, err = sqlstore.ServedDigest(ctx, sqlstore.Bind(q, dialect), "live.", s.key); err != nil {
 			return res, err
 		}
 		if keep {
@@ -202,78 +178,4 @@ func (s *Store) replay(ctx context.Context, keep bool) (replayResult, error) {
 		}
 	}
 	return res, nil
-}
-
-// diffOrder orders differences by the log entry they name; a row no entry
-// wrote comes last.
-func diffOrder(d memgov.RowDifference) int64 {
-	if d.LSN == 0 {
-		return 1 << 62
-	}
-	return d.LSN
-}
-
-// compareTable lists the rows of one table that differ between the live
-// database and the replay, with the log entry that last wrote or removed each.
-func compareTable(ctx context.Context, q querier, d derivedTable) ([]memgov.RowDifference, error) {
-	keys := func(a, b string) ([]string, error) {
-		return queryAll(ctx, q, func(sc scanner) (string, error) {
-			var k sql.NullString
-			err := sc.Scan(&k)
-			return k.String, err
-		}, fmt.Sprintf(`SELECT DISTINCT CAST(%s AS TEXT) FROM (SELECT * FROM %s.%s EXCEPT SELECT * FROM %s.%s) LIMIT %d`,
-			d.key, a, d.name, b, d.name, maxDifferences))
-	}
-	liveOnly, err := keys("live", "main")
-	if err != nil {
-		return nil, fmt.Errorf("compare %s: %w", d.name, err)
-	}
-	replayOnly, err := keys("main", "live")
-	if err != nil {
-		return nil, fmt.Errorf("compare %s: %w", d.name, err)
-	}
-	inReplay := map[string]bool{}
-	for _, k := range replayOnly {
-		inReplay[k] = true
-	}
-	var out []memgov.RowDifference
-	written := func(k string) (int64, bool, error) {
-		var lsn, gone int64
-		err := q.QueryRowContext(ctx, `SELECT lsn, gone FROM replay_rows WHERE tbl = ? AND k = ?`, d.name, k).Scan(&lsn, &gone)
-		if errors.Is(err, sql.ErrNoRows) {
-			return 0, false, nil
-		}
-		return lsn, gone == 1, err
-	}
-	for _, k := range liveOnly {
-		lsn, gone, err := written(k)
-		if err != nil {
-			return nil, err
-		}
-		diff := memgov.RowDifference{Table: d.name, Row: k, LSN: lsn}
-		switch {
-		case inReplay[k]:
-			diff.Problem = fmt.Sprintf("%s row %s differs from the log: log entry %d wrote it otherwise", d.name, k, lsn)
-			delete(inReplay, k)
-		case gone:
-			diff.Problem = fmt.Sprintf("%s row %s should not exist: log entry %d removed it", d.name, k, lsn)
-		case lsn > 0:
-			diff.Problem = fmt.Sprintf("%s row %s differs from the log: log entry %d wrote it otherwise", d.name, k, lsn)
-		default:
-			diff.Problem = fmt.Sprintf("%s row %s was written by no log entry", d.name, k)
-		}
-		out = append(out, diff)
-	}
-	for _, k := range replayOnly {
-		if !inReplay[k] {
-			continue
-		}
-		lsn, _, err := written(k)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, memgov.RowDifference{Table: d.name, Row: k, LSN: lsn,
-			Problem: fmt.Sprintf("%s row %s is missing or altered: log entry %d wrote it", d.name, k, lsn)})
-	}
-	return out, nil
 }

@@ -14,15 +14,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
-	"strings"
-	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/store/internal/sqlstore"
 )
 
 //go:embed migrations/*.sql
@@ -32,7 +30,7 @@ var migrationFS embed.FS
 const Type = "memgov-sqlite"
 
 // The one compile-time check of the whole contract: Store implements
-// memgov.Store, and Update and View pass *Tx and *readTx as memgov.Tx and
+// memgov.Store, and Update and View pass *sqlstore.Tx and *sqlstore.ReadTx as memgov.Tx and
 // memgov.ReadTx, so the compiler checks every transaction method too.
 var _ memgov.Store = (*Store)(nil)
 
@@ -45,6 +43,10 @@ type Store struct {
 	schema int
 	stmts  *stmtCache // statements prepared on the writer connection
 }
+
+// Tx is the write transaction Update passes as a memgov.Tx: the
+// implementation both SQL stores share.
+type Tx = sqlstore.Tx
 
 // Options configure Open.
 type Options struct {
@@ -158,32 +160,8 @@ func (s *Store) Info() memgov.StoreInfo {
 // Path returns the database file's path.
 func (s *Store) Path() string { return s.path }
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-func migrations() ([]migration, error) {
-	ents, err := migrationFS.ReadDir("migrations")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range ents {
-		n, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(n)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %s: name must start with a number", e.Name())
-		}
-		b, err := migrationFS.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	return ms, nil
+func migrations() ([]sqlstore.Migration, error) {
+	return sqlstore.LoadMigrations(migrationFS, "migrations")
 }
 
 // SchemaVersion is the schema version this build migrates to.
@@ -192,7 +170,7 @@ func SchemaVersion() int {
 	if len(ms) == 0 {
 		return 0
 	}
-	return ms[len(ms)-1].version
+	return ms[len(ms)-1].Version
 }
 
 func (s *Store) migrate(ctx context.Context) error {
@@ -204,28 +182,28 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := s.writer.QueryRowContext(ctx, "PRAGMA user_version").Scan(&cur); err != nil {
 		return mapOpenErr(s.path, err)
 	}
-	latest := ms[len(ms)-1].version
+	latest := ms[len(ms)-1].Version
 	if cur > latest {
 		return fmt.Errorf("%w: %s has schema %d, this memgov knows up to %d (upgrade memgov)", memgov.ErrSchemaNewer, s.path, cur, latest)
 	}
 	for _, m := range ms {
-		if m.version <= cur {
+		if m.Version <= cur {
 			continue
 		}
 		tx, err := s.writer.BeginTx(ctx, nil)
 		if err != nil {
 			return mapOpenErr(s.path, err)
 		}
-		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 			tx.Rollback()
-			return fmt.Errorf("migration %s: %w", m.name, mapOpenErr(s.path, err))
+			return fmt.Errorf("migration %s: %w", m.Name, mapOpenErr(s.path, err))
 		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.Version)); err != nil {
 			tx.Rollback()
-			return fmt.Errorf("migration %s: %w", m.name, err)
+			return fmt.Errorf("migration %s: %w", m.Name, err)
 		}
 		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("migration %s: %w", m.name, mapOpenErr(s.path, err))
+			return fmt.Errorf("migration %s: %w", m.Name, mapOpenErr(s.path, err))
 		}
 	}
 	s.schema = latest
@@ -255,17 +233,17 @@ func mapOpenErr(path string, err error) error {
 
 // Update runs fn in one BEGIN IMMEDIATE transaction.
 func (s *Store) Update(ctx context.Context, fn func(memgov.Tx) error) error {
-	return s.update(ctx, func(t *Tx) error { return fn(t) })
+	return s.update(ctx, func(t *sqlstore.Tx) error { return fn(t) })
 }
 
 // update is Update for this package's code that needs the *Tx itself.
-func (s *Store) update(ctx context.Context, fn func(*Tx) error) error {
+func (s *Store) update(ctx context.Context, fn func(*sqlstore.Tx) error) error {
 	s.stmts.prepareWanted(ctx)
 	tx, err := s.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return mapOpenErr(s.path, err)
 	}
-	t := &Tx{readTx: readTx{q: &stmtQuerier{tx: tx, cache: s.stmts}}, store: s}
+	t := sqlstore.NewTx(sqlstore.Bind(&stmtQuerier{tx: tx, cache: s.stmts}, dialect), s.key, s.dropSnapshot)
 	if err := fn(t); err != nil {
 		tx.Rollback()
 		return err
@@ -283,38 +261,22 @@ func (s *Store) View(ctx context.Context, fn func(memgov.ReadTx) error) error {
 		return mapOpenErr(s.path, err)
 	}
 	defer tx.Rollback()
-	return fn(&readTx{q: tx})
+	return fn(sqlstore.NewReadTx(sqlstore.Bind(tx, dialect)))
 }
 
 // querier is what both *sql.Tx and *sql.DB offer.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
+type querier = sqlstore.Querier
 
-func ms(t time.Time) int64 { return t.UnixMilli() }
+// SecureDelete and Compact: erased bytes leave the file.
 
-func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
-
-// scanner is what *sql.Row and *sql.Rows offer.
-type scanner interface{ Scan(...any) error }
-
-// queryAll runs a query and scans every row with scan; it never returns a nil
-// slice, so empty results encode as [] in JSON.
-func queryAll[T any](ctx context.Context, q querier, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []T{}
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
+// Compact moves every committed page into the database file, rewrites the file
+// without free pages and truncates the WAL, so erased bytes are in neither.
+func (s *Store) Compact(ctx context.Context) error {
+	s.dropSnapshot() // a verify that raced the erasure may have kept one
+	for _, stmt := range []string{`PRAGMA secure_delete = ON`, `PRAGMA wal_checkpoint(TRUNCATE)`, `VACUUM`, `PRAGMA wal_checkpoint(TRUNCATE)`, `PRAGMA secure_delete = OFF`} {
+		if _, err := s.writer.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("compact: %s: %w", stmt, mapOpenErr(s.path, err))
 		}
-		out = append(out, v)
 	}
-	return out, rows.Err()
+	return nil
 }

@@ -133,16 +133,14 @@ func (q *stmtQuerier) QueryContext(ctx context.Context, query string, args ...an
 	return q.tx.QueryContext(ctx, query, args...)
 }
 
-// queryDrained runs a query whose rows the caller reads to the end and closes
+// QueryDrained runs a query whose rows the caller reads to the end and closes
 // before it runs the same text again (no nesting): in a write transaction its
-// statement is prepared once and reused, like Exec's.
-func queryDrained(ctx context.Context, q querier, query string, args ...any) (*sql.Rows, error) {
-	if sq, ok := q.(*stmtQuerier); ok {
-		if st := sq.stmt(ctx, query); st != nil {
-			return st.QueryContext(ctx, args...)
-		}
+// statement is prepared once and reused, like Exec's (sqlstore.Drainer).
+func (q *stmtQuerier) QueryDrained(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := q.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
 	}
-	return q.QueryContext(ctx, query, args...)
+	return q.tx.QueryContext(ctx, query, args...)
 }
 
 func (q *stmtQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {

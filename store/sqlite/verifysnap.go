@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/store/internal/sqlstore"
 )
 
 // An incremental verify. The last replay that matched every served table is
@@ -139,7 +140,7 @@ func (s *Store) verifiedRecord(ctx context.Context, q querier) (*verifyRecord, e
 		return nil, err
 	}
 	r.size = size
-	if !hmac.Equal(mac, verifyStateMAC(s.key, r.size, r.chain, r.digest)) {
+	if !hmac.Equal(mac, sqlstore.VerifyStateMAC(s.key, r.size, r.chain, r.digest)) {
 		return nil, nil
 	}
 	if r.snapshot == nil || !hmac.Equal(r.snapshotMAC, snapshotMAC(s.key, r.size, r.chain, r.digest, r.snapshot)) {
@@ -162,7 +163,7 @@ func (s *Store) recordVerified(ctx context.Context, size int64, chain, digest, s
 	_, _ = s.writer.ExecContext(ctx, `INSERT INTO verify_state (id, size, chain, digest, mac, snapshot, snapshot_mac) VALUES (1, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET size = excluded.size, chain = excluded.chain, digest = excluded.digest, mac = excluded.mac,
 		snapshot = excluded.snapshot, snapshot_mac = excluded.snapshot_mac`,
-		size, chain, digest, verifyStateMAC(s.key, size, chain, digest), snapshot, smac)
+		size, chain, digest, sqlstore.VerifyStateMAC(s.key, size, chain, digest), snapshot, smac)
 }
 
 // incremental replays the log entries after the recorded state into the
@@ -223,7 +224,7 @@ func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, 
 	if erases > 0 {
 		return false, nil
 	}
-	r := &readTx{q: tx}
+	r := sqlstore.NewReadTx(sqlstore.Bind(tx, dialect))
 	var entries []*oplog.Entry
 	if err := r.LogRange(ctx, rec.size+1, size, func(e *oplog.Entry) error {
 		entries = append(entries, e)
@@ -232,15 +233,15 @@ func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, 
 		return false, err
 	}
 	for _, e := range entries {
-		if err := apply(ctx, q, e); err != nil {
+		if err := sqlstore.Apply(ctx, sqlstore.Bind(q, dialect), e); err != nil {
 			return false, nil // the full replay reports it
 		}
 	}
-	live, err := servedDigest(ctx, q, "live.", s.key)
+	live, err := sqlstore.ServedDigest(ctx, sqlstore.Bind(q, dialect), "live.", s.key)
 	if err != nil {
 		return false, err
 	}
-	replayed, err := servedDigest(ctx, q, "main.", s.key)
+	replayed, err := sqlstore.ServedDigest(ctx, sqlstore.Bind(q, dialect), "main.", s.key)
 	if err != nil {
 		return false, err
 	}

@@ -3,7 +3,9 @@
 
 engine/guard/testdata/firstlook*_{hostile,benign}.txt hold one text per
 line (escapes \\n, \\t, \\r, \\\\, \\xHH, \\uHHHH, \\UHHHHHHHH; "# " lines are
-comments, "# family: NAME" names the family of the lines after it). This
+comments, "# family: NAME" names the family of the lines after it, and
+"# layer: LAYER" the layer they are written to, up to the next family
+line; such records carry a "layer" field). This
 script writes each split as testdata/corpora/injection_<split>.jsonl in the
 format of injection.jsonl, for `memgov bench gates`. Run it from the
 repository root: python3 testdata/corpora/injection_splits.py
@@ -12,7 +14,7 @@ import json
 import os
 import re
 
-SPLITS = {"firstlook": "firstlook", "firstlook2": "firstlook2"}
+SPLITS = {"firstlook": "firstlook", "firstlook2": "firstlook2", "firstlook3": "firstlook3", "firstlook4": "firstlook4"}
 SRC = os.path.join("engine", "guard", "testdata")
 ESC = re.compile(r"\\(n|t|r|\\|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})")
 
@@ -25,16 +27,19 @@ def decode(s):
 
 
 def read(path):
-    family = "-"
+    family, layer = "-", ""
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.rstrip("\n")
             if line.startswith("# family: "):
-                family = line[len("# family: "):].strip()
+                family, layer = line[len("# family: "):].strip(), ""
+                continue
+            if line.startswith("# layer: "):
+                layer = line[len("# layer: "):].strip()
                 continue
             if not line.strip() or line.startswith("# "):
                 continue
-            yield family, decode(line)
+            yield family, layer, decode(line)
 
 
 for split, stem in SPLITS.items():
@@ -45,7 +50,10 @@ for split, stem in SPLITS.items():
     with open(out, "w", encoding="utf-8") as w:
         for label, name in (("injection", "_hostile.txt"), ("benign", "_benign.txt")):
             path = os.path.join(SRC, stem + name)
-            for row, (family, text) in enumerate(read(path)):
-                w.write(json.dumps({"kind": "injection", "text": text, "label": label, "family": family,
-                                    "source": {"dataset": "memgov", "split": split, "file": path, "row": row},
-                                    "licence": "memgov (same terms as the repository)"}, ensure_ascii=False) + "\n")
+            for row, (family, layer, text) in enumerate(read(path)):
+                rec = {"kind": "injection", "text": text, "label": label, "family": family}
+                if layer:
+                    rec["layer"] = layer
+                rec["source"] = {"dataset": "memgov", "split": split, "file": path, "row": row}
+                rec["licence"] = "memgov (same terms as the repository)"
+                w.write(json.dumps(rec, ensure_ascii=False) + "\n")

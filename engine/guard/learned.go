@@ -1,0 +1,347 @@
+package guard
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The learned reading. A small linear model reads a text: a logistic
+// regression over hashed word unigrams and bigrams, character 4-grams and
+// a few form features (a clause opening with a verb of the rules' lists,
+// the reader addressed as "you", an AI reader named, a role tag or label,
+// a condition on what someone will ask, a link, code). Its weights are the
+// data file model/injection.weights, written by `go run ./tools/guardtrain`
+// from public training splits only (the file's header and
+// testdata/corpora/README.md name them and their licences).
+//
+// Check does not call it. Trained on what public training splits offer
+// (BIPIA's attacks against encyclopedia passages, entailment sentences
+// and negotiation chat), it does not carry over to agent memory: on the
+// second first-look split's sixteen first-look misses it catches 3 at a
+// score of 0.8, while 25 of 575 benign texts of the team's splits (4.3%)
+// score as high, and at its own threshold it would hold 16% of them
+// (learned_test.go measures this). Learned gives its reading, with the
+// features that weighed most, for measurement and for a later model
+// trained on data closer to agent memory; such a model is to hold for a
+// person (in Verdict.Orders), never to refuse on its own.
+
+//go:embed model/injection.weights
+var modelData string
+
+// modelBytes is how much of a text's normalised view the model reads.
+const modelBytes = 2000
+
+// A LearnedScore is the learned model's reading of a text.
+type LearnedScore struct {
+	// Version names the weights file that scored the text.
+	Version string
+	// Score is the model's probability that the text is an injection.
+	Score float64
+	// Threshold is the score at and above which the text is held.
+	Threshold float64
+	// Top lists the features that pushed the score up most, heaviest
+	// first.
+	Top []WeightedFeature
+}
+
+// A WeightedFeature is one feature of a text and its contribution to the
+// model's score (weight times value, in log-odds).
+type WeightedFeature struct {
+	Name         string
+	Contribution float64
+}
+
+// A Feature is one model feature of a text: its name ("w:word",
+// "b:two words", "c:4-gram" with "_" for white space, "f:form") and value.
+type Feature struct {
+	Name  string
+	Value float64
+}
+
+// model is a loaded weights file.
+type model struct {
+	version   string
+	bias      float64
+	threshold float64
+	weights   map[uint64]float32
+	names     map[uint64]string
+}
+
+var learned = mustLoadModel(modelData)
+
+func mustLoadModel(data string) *model {
+	m, err := parseModel(data)
+	if err != nil {
+		panic("guard: embedded model: " + err.Error())
+	}
+	return m
+}
+
+// parseModel reads a weights file: "# " comments, "version V", "bias B",
+// "threshold T", then one "WEIGHT<TAB>NAME" line per feature.
+func parseModel(data string) (*model, error) {
+	m := &model{weights: map[uint64]float32{}, names: map[uint64]string{}, threshold: 1}
+	sc := bufio.NewScanner(strings.NewReader(data))
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if k, v, ok := strings.Cut(line, " "); ok && !strings.Contains(k, "\t") {
+			switch k {
+			case "version":
+				m.version = v
+				continue
+			case "bias", "threshold":
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					return nil, fmt.Errorf("line %d: %v", n, err)
+				}
+				if k == "bias" {
+					m.bias = f
+				} else {
+					m.threshold = f
+				}
+				continue
+			}
+		}
+		w, name, ok := strings.Cut(line, "\t")
+		if !ok {
+			return nil, fmt.Errorf("line %d: want WEIGHT<TAB>NAME", n)
+		}
+		f, err := strconv.ParseFloat(w, 32)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %v", n, err)
+		}
+		h := hashName([]byte(name))
+		m.weights[h] = float32(f)
+		m.names[h] = name
+	}
+	if m.version == "" {
+		return nil, fmt.Errorf("no version line")
+	}
+	return m, sc.Err()
+}
+
+func hashName(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// Form features: what the text is, whatever its words.
+var (
+	formTag     = regexp.MustCompile(`<\s*/?[a-z][a-z_\- ]{1,30}\s*>`)
+	formBracket = regexp.MustCompile(`\[\s*[a-z][a-z _\-]{1,30}\s*[\]:]`)
+	formLabel   = regexp.MustCompile(`(?:^|\n)\s*[#*>\-]*\s*[a-z][a-z ]{1,24}:\s`)
+	formCond    = regexp.MustCompile(`\b(?:when|whenever|if|once|next\s+time|after|before)\b[^.!?\n]{0,80}?\b(?:you|user|users|someone|anyone|asks?|asked|mentions?|sees?)\b`)
+	formURL     = regexp.MustCompile(`https?://|www\.|\b[a-z0-9-]+\.(?:com|net|org|io|xyz|example|ru|info)\b`)
+	formEmail   = regexp.MustCompile(`[\w.+-]+@[\w-]+\.[\w.]+`)
+	formCode    = regexp.MustCompile("```|\\bimport\\s+\\w|\\bdef\\s+\\w|\\$\\(|&&|\\bcurl\\b|\\bsudo\\b|\\bos\\.\\w")
+	formAgent   = regexp.MustCompile(`\b(?:` + aiAgent + `|assistants?|summari[sz]ers?)\b`)
+)
+
+// modelVerbs are the verbs of the form rules; a clause that opens with one
+// is in the imperative mood.
+var modelVerbs = func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range [][]string{actVerbs, riskVerbs, addressVerbs} {
+		for _, w := range l {
+			m[w] = true
+		}
+	}
+	return m
+}()
+
+// featureSink receives the features of a text: group is 'w', 'b', 'c' or
+// 'f', name the feature's name bytes (valid only during the call).
+type featureSink func(group byte, name []byte)
+
+// walkFeatures emits every feature of the normalised view t, each once per
+// group occurrence (duplicates are removed by the caller).
+func walkFeatures(t []byte, emit featureSink) {
+	if len(t) > modelBytes {
+		t = t[:modelBytes]
+	}
+	var buf []byte
+	// Words and clause openings.
+	var prev []byte
+	clauseOpen := true
+	impOpen, impYou, you, modal, first, inImp := false, false, false, false, false, false
+	for i := 0; i < len(t); {
+		c := t[i]
+		if !isWordByte(c) && c != '\'' {
+			switch c {
+			case '.', '!', '?', ';', ':', '\n', '*', '>', '(', '"', '[', '-':
+				clauseOpen, inImp = true, false
+			}
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && (isWordByte(t[j]) || t[j] == '\'') {
+			j++
+		}
+		w := t[i:j]
+		buf = append(append(buf[:0], 'w', ':'), w...)
+		emit('w', buf)
+		if prev != nil {
+			buf = append(append(append(append(buf[:0], 'b', ':'), prev...), ' '), w...)
+			emit('b', buf)
+		}
+		ws := string(w)
+		if clauseOpen && (modelVerbs[ws] || ws == "please") {
+			impOpen, inImp = true, true
+		}
+		switch ws {
+		case "you", "your", "yourself", "you're", "you'll":
+			you = true
+			if inImp {
+				impYou = true
+			}
+		case "must", "should", "shall":
+			modal = true
+		case "i", "my", "me", "we", "our", "i'm", "i've":
+			first = true
+		}
+		clauseOpen = false
+		prev = w
+		i = j
+	}
+	// Character 4-grams, white space as "_".
+	for i := 0; i+4 <= len(t); i++ {
+		buf = append(buf[:0], 'c', ':')
+		for _, c := range t[i : i+4] {
+			if c == ' ' || c == '\n' || c == '\t' {
+				c = '_'
+			}
+			buf = append(buf, c)
+		}
+		emit('c', buf)
+	}
+	form := func(ok bool, name string) {
+		if ok {
+			emit('f', append(append(buf[:0], "f:"...), name...))
+		}
+	}
+	form(impOpen, "imperative")
+	form(impYou, "imperative_you")
+	form(you, "you")
+	form(modal, "modal")
+	form(first, "first_person")
+	form(formAgent.Match(t), "agent_named")
+	form(formTag.Match(t), "tag")
+	form(formBracket.Match(t), "bracket_label")
+	form(formLabel.Match(t), "line_label")
+	form(formCond.Match(t), "condition_on_asking")
+	form(formURL.Match(t), "link")
+	form(formEmail.Match(t), "email_address")
+	form(formCode.Match(t), "code")
+	form(strings.Contains(string(t), "?"), "question")
+}
+
+// ModelFeatures returns the features the learned model reads in text, with
+// their values: 1 for a form feature, and 1/sqrt(n) for each of the n
+// distinct features of a word, bigram or 4-gram group. The trainer
+// (tools/guardtrain) calls it, so training and scoring read alike.
+func ModelFeatures(text string) []Feature {
+	groups := map[byte][]string{}
+	seen := map[string]bool{}
+	walkFeatures(normalize(text).text, func(g byte, name []byte) {
+		if seen[string(name)] {
+			return
+		}
+		s := string(name)
+		seen[s] = true
+		groups[g] = append(groups[g], s)
+	})
+	var out []Feature
+	for _, g := range []byte("wbcf") {
+		v := groupValue(g, len(groups[g]))
+		for _, s := range groups[g] {
+			out = append(out, Feature{s, v})
+		}
+	}
+	return out
+}
+
+func groupValue(g byte, n int) float64 {
+	if g == 'f' || n == 0 {
+		return 1
+	}
+	return 1 / math.Sqrt(float64(n))
+}
+
+// score returns the model's probability for the normalised view t, and,
+// when explain is set, the features that raised it most.
+func (m *model) score(t []byte, explain bool) (float64, []WeightedFeature) {
+	type feat struct {
+		g byte
+		h uint64
+	}
+	fs := make([]feat, 0, 3*min(len(t), modelBytes))
+	walkFeatures(t, func(g byte, name []byte) {
+		fs = append(fs, feat{g, hashName(name)})
+	})
+	slices.SortFunc(fs, func(a, b feat) int {
+		if a.g != b.g {
+			return int(a.g) - int(b.g)
+		}
+		switch {
+		case a.h < b.h:
+			return -1
+		case a.h > b.h:
+			return 1
+		}
+		return 0
+	})
+	fs = slices.Compact(fs)
+	var counts [256]int
+	for _, f := range fs {
+		counts[f.g]++
+	}
+	z := m.bias
+	var top []WeightedFeature
+	for _, f := range fs {
+		w, ok := m.weights[f.h]
+		if !ok {
+			continue
+		}
+		c := float64(w) * groupValue(f.g, counts[f.g])
+		z += c
+		if explain && c > 0 {
+			top = append(top, WeightedFeature{m.names[f.h], c})
+		}
+	}
+	if explain {
+		sort.Slice(top, func(i, j int) bool {
+			if top[i].Contribution != top[j].Contribution {
+				return top[i].Contribution > top[j].Contribution
+			}
+			return top[i].Name < top[j].Name
+		})
+		if len(top) > 6 {
+			top = top[:6]
+		}
+	}
+	return 1 / (1 + math.Exp(-z)), top
+}
+
+// Learned returns the learned model's reading of text, whether or not the
+// rules found anything in it.
+func Learned(text string) LearnedScore {
+	p, top := learned.score(normalize(text).text, true)
+	return LearnedScore{Version: learned.version, Score: p, Threshold: learned.threshold, Top: top}
+}

@@ -1,0 +1,196 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
+)
+
+// The full-text index (version_fts: SQLite's FTS5 table, or PostgreSQL's
+// table of texts and their tsvectors under a GIN index) lets the
+// contradiction gate compare a write with its same-topic neighbours ranked by
+// relevance, however far below the duplicate threshold their cosine is. It is
+// derived from the log like every index: indexText adds a version's text,
+// Rebuild refills it, and an erasure removes the erased items' rows (and
+// merges the index, Dialect.AfterTextErase, so that their terms leave the
+// database file).
+
+// indexText adds the text of a new durable version to the full-text index.
+func indexText(ctx context.Context, q querier, e *oplog.Entry) error {
+	p, err := e.DecodePayload()
+	if err != nil || len(p.Content) == 0 {
+		return err
+	}
+	layer := memgov.Layer(p.Layer)
+	if !layer.Durable() {
+		return nil
+	}
+	text, err := contentText(p.Content)
+	if err != nil {
+		return wrapApply(e, err)
+	}
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO version_fts (text, version_id, memory_ref, layer) VALUES (?,?,?,?)`,
+		text, e.VersionID, e.MemoryRef, string(layer)); err != nil {
+		return wrapApply(e, err)
+	}
+	return nil
+}
+
+// contentText is the text field of a version's content (a content that is
+// not an object, or has no text, or no content, has none); content that is
+// not valid JSON is an error.
+func contentText(content []byte) (string, error) {
+	if content == nil {
+		return "", nil
+	}
+	if !json.Valid(content) {
+		return "", fmt.Errorf("content is not valid JSON")
+	}
+	var c struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(content, &c) != nil {
+		return "", nil // valid JSON of another type than an object with a text string
+	}
+	return c.Text, nil
+}
+
+// eraseText removes the erased items' versions from the full-text index (and
+// their model vectors), then merges the index when the dialect says how.
+func eraseText(ctx context.Context, q querier, e *oplog.Entry) error {
+	rec, err := oplog.DecodeData[oplog.ErasureData](e)
+	if err != nil {
+		return err
+	}
+	if len(rec.Items) == 0 {
+		return nil
+	}
+	for _, id := range rec.Items {
+		if _, err := q.ExecContext(ctx, `DELETE FROM version_fts WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, id); err != nil {
+			return wrapApply(e, err)
+		}
+		// Model vectors are derived from the erased text too.
+		if _, err := q.ExecContext(ctx, `DELETE FROM model_vectors WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, id); err != nil {
+			return wrapApply(e, err)
+		}
+	}
+	if s := q.dialect().AfterTextErase; s != "" {
+		if _, err := q.ExecContext(ctx, s); err != nil {
+			return wrapApply(e, err)
+		}
+	}
+	return nil
+}
+
+// topicTermLimit caps the terms of one full-text query. A query costs in
+// proportion to the documents its terms match across the whole index (the
+// memoryRef and layer are filtered after the match), so it keeps the most
+// telling words: the longest, which are the rarest in practice. Eight rather
+// than four: a write that extends a text with a clause of its own ("With the
+// scandal hanging over the company, revenue ...") must still find the text
+// it extends by the words they share; at 5,000 items the four extra terms
+// cost a governed write about 5% (memgov bench write).
+const topicTermLimit = 8
+
+// stopWords are left out of a full-text query: they match everything.
+var stopWords = map[string]bool{
+	"a": true, "an": true, "the": true, "is": true, "are": true, "was": true, "were": true, "be": true, "been": true,
+	"of": true, "in": true, "on": true, "at": true, "to": true, "for": true, "and": true, "or": true, "but": true,
+	"it": true, "its": true, "this": true, "that": true, "with": true, "as": true, "by": true, "from": true,
+	"has": true, "have": true, "had": true, "do": true, "does": true, "did": true, "s": true, "i": true,
+}
+
+// matchQuery turns a write into a full-text query for its same-topic
+// neighbours: the text's topicTermLimit longest distinct words ORed, so the
+// ranking puts the texts sharing the most of them first, and, with an
+// extracted subject, the subject's words ANDed ("dana" AND "manager": the
+// texts about that subject, whatever value they state). It is empty when
+// nothing is worth matching. The words hold only letters and digits.
+func matchQuery(d *Dialect, text, subject string) string {
+	ws := matchWords(text)
+	sort.SliceStable(ws, func(i, j int) bool { return len([]rune(ws[i])) > len([]rune(ws[j])) })
+	if len(ws) > topicTermLimit {
+		ws = ws[:topicTermLimit]
+	}
+	terms := quoted(d, ws)
+	if sw := matchWords(subject); len(sw) > 1 {
+		terms = append(terms, "("+strings.Join(quoted(d, sw), d.MatchAnd)+")")
+	} else if len(sw) == 1 && !slices.Contains(ws, sw[0]) {
+		terms = append(terms, quoted(d, sw)...)
+	}
+	return strings.Join(terms, d.MatchOr)
+}
+
+// matchWords is text's distinct words that are not stop words, lower-case, in order.
+func matchWords(text string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if stopWords[w] || seen[w] {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	return out
+}
+
+func quoted(d *Dialect, ws []string) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = d.MatchWord(w)
+	}
+	return out
+}
+
+func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]memgov.Candidate, error) {
+	limit := tq.Limit
+	if limit <= 0 {
+		limit = 20
+	}
+	var set idSet
+	collect := func(query string, args ...any) error { return set.collect(ctx, r.q, query, args...) }
+	if m := matchQuery(r.q.dialect(), tq.Text, tq.Subject); m != "" {
+		if err := collect(r.q.dialect().TopicSQL, m, tq.MemoryRef, string(tq.Layer), limit); err != nil {
+			return nil, err
+		}
+	}
+	if tq.Subject != "" {
+		if err := collect(`SELECT version_id FROM version_features WHERE memory_ref = ? AND subject = ? AND layer = ? LIMIT ?`,
+			tq.MemoryRef, tq.Subject, string(tq.Layer), limit); err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range tq.VersionIDs {
+		set.add(id)
+	}
+	cs, err := r.candidatesByID(ctx, set.ids, len(set.ids))
+	if err != nil {
+		return nil, err
+	}
+	// VersionIDs are confined to the ref and layer like the rest.
+	kept := cs[:0]
+	for _, c := range cs {
+		if c.Layer == tq.Layer {
+			kept = append(kept, c)
+		}
+	}
+	cs = kept
+	// Keep the rank order, then the subject matches.
+	rank := make(map[string]int, len(set.ids))
+	for i, id := range set.ids {
+		rank[id] = i
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return rank[cs[i].VersionID] < rank[cs[j].VersionID] })
+	return cs, nil
+}

@@ -1,0 +1,66 @@
+package postgres
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/memgov/memgov/store/internal/sqlstore"
+)
+
+// dialect is PostgreSQL's side of the SQL the stores share.
+var dialect = &sqlstore.Dialect{
+	Blob:     `CAST(? AS BYTEA)`,
+	Like:     `ILIKE`,
+	TextLike: func(col string) string { return `convert_from(` + col + `, 'UTF8') ILIKE` },
+	// j(value), as SQLite's json_each names its column.
+	JSONValues:  `jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value)`,
+	TagFilter:   ` AND CAST(v.tags AS jsonb) @> jsonb_build_array(CAST(? AS text))`,
+	EventTenant: ` AND (substr(memory_ref, 1, ?) = ? OR (memory_ref = '' AND CAST(data AS jsonb) ->> 'tenant' = ?))`,
+	// DISTINCT ON keeps each key's row of the highest idx.
+	FoldOps: `SELECT key, value, expires_at FROM (
+		SELECT DISTINCT ON (key) key, op, value, expires_at FROM mem_ops WHERE memory_ref = ?1 AND idx < ?2 ORDER BY key, idx DESC) AS last
+		WHERE op = 'PUT' AND (expires_at IS NULL OR expires_at > ?3) ORDER BY key`,
+	// One row per item (an item read twice counts twice): PostgreSQL
+	// refuses an upsert that touches a row twice.
+	RecordAccess: `INSERT INTO access_days (item_id, day, n, last_at) SELECT value, ?, COUNT(*), ? FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value) GROUP BY value
+		ON CONFLICT (item_id, day) DO UPDATE SET n = access_days.n + excluded.n, last_at = GREATEST(access_days.last_at, excluded.last_at)`,
+	FoldAccess: `INSERT INTO access_days (item_id, day, n, last_at)
+		SELECT v.item_id, ?, COUNT(*), ? FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value) JOIN versions v ON v.id = j.value GROUP BY v.item_id
+		ON CONFLICT (item_id, day) DO UPDATE SET n = access_days.n + excluded.n, last_at = GREATEST(access_days.last_at, excluded.last_at)`,
+	FoldRetrieval: `INSERT INTO retrieval_items (retrieval_id, item_id, staleness_ms)
+		SELECT ?, v.item_id, GREATEST(CAST(? AS BIGINT) - v.created_at, 0) FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value) JOIN versions v ON v.id = j.value
+		ON CONFLICT DO NOTHING`,
+	// version_fts holds each text's tsvector under a GIN index (migration
+	// 0003); ts_rank orders the matches.
+	TopicSQL: `SELECT version_id FROM version_fts, to_tsquery('english', ?) AS query
+		WHERE tsv @@ query AND memory_ref = ? AND layer = ?
+		ORDER BY ts_rank(tsv, query) DESC, version_id LIMIT ?`,
+	MatchOr:         ` | `,
+	MatchAnd:        ` & `,
+	MatchWord:       func(w string) string { return w },
+	ReviewText:      `review_text`,
+	ReviewTextMatch: reviewTextMatch,
+	SaveTable: func(name string) string {
+		return fmt.Sprintf(`CREATE TEMP TABLE old_%s ON COMMIT DROP AS SELECT * FROM %s`, name, name)
+	},
+	Saved: "pg_temp.old_",
+}
+
+// reviewTextMatch is the condition (and its arguments) that keeps the reviews
+// whose text (review_text, kept by triggers: migration 0003) holds every word
+// of text as a part of a word, ignoring case; "" when text has no word.
+func reviewTextMatch(text string) (string, []any) {
+	words := strings.Fields(strings.ToLower(text))
+	if len(words) == 0 {
+		return "", nil
+	}
+	var (
+		conds []string
+		args  []any
+	)
+	for _, w := range words {
+		conds = append(conds, `lower(body) LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+sqlstore.EscapeLike(w)+"%")
+	}
+	return `created_lsn IN (SELECT lsn FROM review_text WHERE ` + strings.Join(conds, " AND ") + `)`, args
+}

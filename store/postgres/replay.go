@@ -1,0 +1,159 @@
+package postgres
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/store/internal/sqlstore"
+)
+
+// This file checks what readers see against the log (spec §2.7: every table
+// MUST be rebuildable from the log). The log is replayed through apply into a
+// scratch schema of the same database, never into the live tables, and every
+// served table is compared with the live one row by row. Triggers in the
+// scratch schema remember which log entry last wrote or removed each row, so
+// a difference names its table, its row and its log entry.
+
+// replayResult is the outcome of one replay.
+type replayResult struct {
+	entries int64
+	rows    map[string]int64 // live rows per compared table
+	diffs   []memgov.RowDifference
+	size    int64  // the log size the replay read
+	chain   []byte // the chain value of its last entry
+	digest  []byte // the live served tables' digest, same snapshot
+}
+
+// replay replays the log into a scratch schema of the same database, in one
+// REPEATABLE READ transaction that reads the live tables through one snapshot
+// and is always rolled back, so the scratch schema never outlives it and the
+// live tables cannot be changed by it. It compares every served table of the
+// live schema with the replay.
+func (s *Store) replay(ctx context.Context) (replayResult, error) {
+	res := replayResult{rows: map[string]int64{}}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead})
+	if err != nil {
+		return res, mapErr(err)
+	}
+	defer tx.Rollback()
+	var live string
+	if err := tx.QueryRowContext(ctx, `SELECT current_schema()`).Scan(&live); err != nil {
+		return res, err
+	}
+	var rnd [8]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return res, err
+	}
+	scratch := "memgov_replay_" + hex.EncodeToString(rnd[:])
+	for _, stmt := range []string{
+		`CREATE SCHEMA ` + scratch,
+		fmt.Sprintf(`SET LOCAL search_path TO %s, %s`, scratch, pgIdent(live)),
+	} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return res, fmt.Errorf("replay: scratch schema: %w", err)
+		}
+	}
+	ms, err := migrations()
+	if err != nil {
+		return res, err
+	}
+	for _, m := range ms {
+		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+			return res, fmt.Errorf("replay: scratch schema %s: %w", m.Name, err)
+		}
+	}
+	// The log is read where it is, through views that cannot write to it.
+	setup := []string{
+		fmt.Sprintf(`DROP TABLE %s.log, %s.log_payload CASCADE`, scratch, scratch),
+		fmt.Sprintf(`CREATE VIEW %s.log AS SELECT * FROM %s.log LIMIT ALL`, scratch, pgIdent(live)),
+		fmt.Sprintf(`CREATE VIEW %s.log_payload AS SELECT * FROM %s.log_payload LIMIT ALL`, scratch, pgIdent(live)),
+		`CREATE TABLE replay_cur (lsn BIGINT NOT NULL)`,
+		`INSERT INTO replay_cur VALUES (0)`,
+		`CREATE TABLE replay_rows (tbl TEXT NOT NULL, k TEXT NOT NULL, lsn BIGINT NOT NULL, gone BIGINT NOT NULL, PRIMARY KEY (tbl, k))`,
+	}
+	// Triggers remember which log entry last wrote or removed each row.
+	for _, d := range sqlstore.ComparedTables(dialect) {
+		setup = append(setup, fmt.Sprintf(`CREATE FUNCTION replay_track_%[1]s() RETURNS trigger LANGUAGE plpgsql AS $f$
+BEGIN
+	IF TG_OP = 'DELETE' THEN
+		INSERT INTO replay_rows (tbl, k, lsn, gone) VALUES ('%[1]s', CAST(%[2]s AS TEXT), (SELECT lsn FROM replay_cur), 1)
+		ON CONFLICT (tbl, k) DO UPDATE SET lsn = excluded.lsn, gone = excluded.gone;
+	ELSE
+		INSERT INTO replay_rows (tbl, k, lsn, gone) VALUES ('%[1]s', CAST(%[3]s AS TEXT), (SELECT lsn FROM replay_cur), 0)
+		ON CONFLICT (tbl, k) DO UPDATE SET lsn = excluded.lsn, gone = excluded.gone;
+	END IF;
+	RETURN NULL;
+END $f$`, d.Name, sqlstore.KeyExpr(d.Key, "OLD"), sqlstore.KeyExpr(d.Key, "NEW")),
+			fmt.Sprintf(`CREATE TRIGGER replay_track AFTER INSERT OR UPDATE OR DELETE ON %s.%s FOR EACH ROW EXECUTE FUNCTION replay_track_%s()`,
+				scratch, d.Name, d.Name))
+	}
+	for _, stmt := range setup {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return res, fmt.Errorf("replay: %w", err)
+		}
+	}
+	q := sqlstore.Bind(&pgQuerier{tx: tx}, dialect)
+	// The residue of erased payloads is what replay needs in their place.
+	for _, t := range []string{"erased_skeleton", "erased_leaves"} {
+		if _, err := q.ExecContext(ctx, fmt.Sprintf(`INSERT INTO %s.%s SELECT * FROM %s.%s`, scratch, t, pgIdent(live), t)); err != nil {
+			return res, fmt.Errorf("replay: copy %s: %w", t, err)
+		}
+	}
+	if err := q.QueryRowContext(ctx, `SELECT COALESCE(MAX(lsn), 0) FROM log`).Scan(&res.size); err != nil {
+		return res, err
+	}
+	if res.size > 0 {
+		if err := q.QueryRowContext(ctx, `SELECT chain FROM log WHERE lsn = ?`, res.size).Scan(&res.chain); err != nil {
+			return res, err
+		}
+	}
+	r := sqlstore.NewReadTx(q)
+	const batch = 2000
+	for from := int64(1); from <= res.size; from += batch {
+		var entries []*oplog.Entry
+		if err := r.LogRange(ctx, from, min(from+batch-1, res.size), func(e *oplog.Entry) error {
+			entries = append(entries, e)
+			return nil
+		}); err != nil {
+			return res, err
+		}
+		for _, e := range entries {
+			if _, err := q.ExecContext(ctx, `UPDATE replay_cur SET lsn = ?`, e.LSN); err != nil {
+				return res, err
+			}
+			if err := sqlstore.Apply(ctx, q, e); err != nil {
+				return res, fmt.Errorf("replay: %w", err)
+			}
+			res.entries++
+		}
+	}
+	for _, d := range sqlstore.ComparedTables(dialect) {
+		var n int64
+		if err := q.QueryRowContext(ctx, fmt.Sprintf(`SELECT COUNT(*) FROM %s.%s`, pgIdent(live), d.Name)).Scan(&n); err != nil {
+			return res, err
+		}
+		res.rows[d.Name] = n
+		diffs, err := sqlstore.CompareTable(ctx, q, d, pgIdent(live), scratch)
+		if err != nil {
+			return res, err
+		}
+		res.diffs = append(res.diffs, diffs...)
+	}
+	sort.SliceStable(res.diffs, func(i, j int) bool { return sqlstore.DiffOrder(res.diffs[i]) < sqlstore.DiffOrder(res.diffs[j]) })
+	if len(res.diffs) == 0 {
+		if res.digest, err = sqlstore.ServedDigest(ctx, q, pgIdent(live)+".", s.key); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// pgIdent quotes a schema name.
+func pgIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

@@ -1,0 +1,85 @@
+package sqlite
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/memgov/memgov/store/internal/sqlstore"
+)
+
+// dialect is SQLite's side of the SQL the stores share.
+var dialect = &sqlstore.Dialect{
+	Blob:        `?`,
+	Like:        `LIKE`, // case-insensitive for ASCII in SQLite
+	TextLike:    func(col string) string { return `CAST(` + col + ` AS TEXT) LIKE` },
+	JSONValues:  `json_each(?)`,
+	TagFilter:   ` AND EXISTS (SELECT 1 FROM json_each(v.tags) WHERE json_each.value = ?)`,
+	EventTenant: ` AND (substr(memory_ref, 1, ?) = ? OR (memory_ref = '' AND json_extract(data, '$.tenant') = ?))`,
+	// SQLite takes the bare columns of an aggregate query with one MAX() from
+	// the row that holds the maximum.
+	FoldOps: `SELECT key, value, expires_at FROM (
+		SELECT key, op, value, expires_at, MAX(idx) FROM mem_ops WHERE memory_ref = ?1 AND idx < ?2 GROUP BY key)
+		WHERE op = 'PUT' AND (expires_at IS NULL OR expires_at > ?3) ORDER BY key`,
+	RecordAccess: `INSERT INTO access_days (item_id, day, n, last_at) SELECT value, ?, 1, ? FROM json_each(?) WHERE true
+		ON CONFLICT (item_id, day) DO UPDATE SET n = n + 1, last_at = MAX(last_at, excluded.last_at)`,
+	FoldAccess: `INSERT INTO access_days (item_id, day, n, last_at)
+			SELECT v.item_id, ?, 1, ? FROM json_each(?) j JOIN versions v ON v.id = j.value WHERE true
+			ON CONFLICT (item_id, day) DO UPDATE SET n = n + 1, last_at = MAX(last_at, excluded.last_at)`,
+	FoldRetrieval: `INSERT OR IGNORE INTO retrieval_items (retrieval_id, item_id, staleness_ms)
+			SELECT ?, v.item_id, MAX(? - v.created_at, 0) FROM json_each(?) j JOIN versions v ON v.id = j.value`,
+	// version_fts is an FTS5 table (migration 0016) ranked by BM25.
+	TopicSQL: `SELECT version_id FROM version_fts WHERE version_fts MATCH ? AND memory_ref = ? AND layer = ?
+			ORDER BY bm25(version_fts) LIMIT ?`,
+	MatchOr:         ` OR `,
+	MatchAnd:        ` AND `,
+	MatchWord:       func(w string) string { return `"` + w + `"` },
+	ReviewText:      `review_fts`,
+	ReviewTextMatch: reviewTextMatch,
+	// Merging an FTS5 index's segments leaves no term of a deleted row in
+	// an older one.
+	AfterTextErase:   `INSERT INTO version_fts (version_fts) VALUES ('optimize')`,
+	AfterReviewErase: `INSERT INTO review_fts (review_fts) VALUES ('optimize')`,
+	SecureDelete:     `PRAGMA secure_delete = ON`,
+	SaveTable: func(name string) string {
+		return fmt.Sprintf(`DROP TABLE IF EXISTS temp.old_%s; CREATE TEMP TABLE old_%s AS SELECT * FROM main.%s`, name, name, name)
+	},
+	Saved: "temp.old_",
+	Main:  "main.",
+}
+
+// The review queue's free-text filter is served by review_fts (migration
+// 0030): a trigram index over each review's text, kept by triggers on the
+// reviews and versions tables in the transaction that writes them, so a
+// filter reads the reviews whose text holds every word instead of every
+// open review.
+
+// reviewTextMatch is the condition (and its arguments) that keeps the reviews
+// whose text holds every word of text, ignoring case; "" when text has no
+// word. Words of three characters or more are matched through the trigram
+// index; shorter ones, which a trigram cannot hold, by LIKE on the rows the
+// longer words selected (or on every row when there are none).
+func reviewTextMatch(text string) (string, []any) {
+	words := strings.Fields(strings.ToLower(text))
+	if len(words) == 0 {
+		return "", nil
+	}
+	var (
+		match []string
+		conds []string
+		args  []any
+	)
+	for _, w := range words {
+		if utf8.RuneCountInString(w) >= 3 {
+			match = append(match, `"`+strings.ReplaceAll(w, `"`, `""`)+`"`)
+			continue
+		}
+		conds = append(conds, `body LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+sqlstore.EscapeLike(w)+"%")
+	}
+	if len(match) > 0 {
+		conds = append([]string{`review_fts MATCH ?`}, conds...)
+		args = append([]any{strings.Join(match, " AND ")}, args...)
+	}
+	return `created_lsn IN (SELECT rowid FROM review_fts WHERE ` + strings.Join(conds, " AND ") + `)`, args
+}
