@@ -3,17 +3,14 @@ package tui
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
-	"github.com/memgov/memgov/engine/guard"
-	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/review"
 )
 
@@ -27,25 +24,21 @@ type activity struct {
 	w, h   int
 	health *health // the metrics panel above the log
 
-	rows    []review.LogEvent // the window, newest first: rows[0] is LSN winTop
+	// list is the window of the log read around the cursor, newest first
+	// (row i is LSN newest-i; the window's first row is LSN winTop), or the
+	// filter's matches.
+	list    *list[review.LogEvent]
 	winTop  int64
-	cur     cursor // pos is a row number: LSN newest-pos
-	loaded  bool
-	err     error
-	winReq  int64
-	rootReq int64
 	newest  int64 // the log's size: the newest LSN
+	rootReq int64
 
 	root    memgov.AuditRoot
 	rootErr error
 
-	filtering bool
-	input     textinput.Model
-	query     string            // the filter applied, "" for none
-	matches   []review.LogEvent // the filtered list, newest first
-	capped    bool              // the scan stopped at matchCap
-	findReq   int64
-	finding   bool
+	query   string // the filter applied, "" for none
+	capped  bool   // the scan stopped at matchCap
+	findReq int64
+	finding bool
 }
 
 type windowMsg struct {
@@ -75,17 +68,15 @@ type rootMsg struct {
 const matchCap, scanBatchLog = 1000, 2000
 
 func newActivity(c *Context, h *health) *activity {
-	in := textinput.New()
-	in.Prompt = ""
-	in.Placeholder = "words in op, actor, ref, key, reason or text · op=APPROVE actor=ops-jane"
-	in.CharLimit = 200
-	return &activity{ctx: c, health: h, input: in}
+	l := newList(c, "the log", func(e review.LogEvent) string { return strconv.FormatInt(e.LSN, 10) },
+		"words in op, actor, ref, key, reason or text · op=APPROVE actor=ops-jane")
+	return &activity{ctx: c, health: h, list: l}
 }
 
 func (a *activity) Title() string { return "Activity" }
 
 func (a *activity) Mode() Mode {
-	if a.filtering {
+	if a.list.filtering {
 		return ModeInput
 	}
 	return ModeNormal
@@ -99,16 +90,17 @@ func (a *activity) SetSize(w, h int) {
 }
 
 // n is how many rows the list has: the log, or the filter's matches.
-func (a *activity) n() int {
-	if a.query != "" {
-		return len(a.matches)
-	}
-	return int(a.newest)
-}
+func (a *activity) n() int { return a.list.total }
 
-func (a *activity) resize() {
-	a.cur.height = max(a.lay().listH-1, 1)
-	a.cur.clamp(a.n())
+func (a *activity) resize() { a.list.resize(a.lay().listH - 1) }
+
+// grown follows the log to size newest: the window's rows keep their LSNs,
+// so their row numbers move down.
+func (a *activity) grown(newest int64) {
+	a.newest = newest
+	if a.query == "" {
+		a.list.offset, a.list.total = int(a.newest-a.winTop), int(a.newest)
+	}
 }
 
 func (a *activity) lay() split {
@@ -120,8 +112,7 @@ func (a *activity) pageSize() int { return max(100, 3*a.h) }
 // loadWindow reads a page of entries whose first (newest) row is LSN top;
 // top 0 is the newest entry.
 func (a *activity) loadWindow(top int64) tea.Cmd {
-	id := a.ctx.nextID()
-	a.winReq = id
+	id := a.list.ask()
 	limit := a.pageSize()
 	svc, ctx := a.ctx.Svc, a.ctx.Ctx
 	return func() tea.Msg {
@@ -138,30 +129,18 @@ func (a *activity) loadWindow(top int64) tea.Cmd {
 	}
 }
 
-// row returns row i (LSN newest-i) if it is loaded.
-func (a *activity) row(i int) (review.LogEvent, bool) {
-	if a.query != "" {
-		if i >= 0 && i < len(a.matches) {
-			return a.matches[i], true
-		}
-		return review.LogEvent{}, false
-	}
-	j := int(a.winTop - (a.newest - int64(i)))
-	if j < 0 || j >= len(a.rows) {
-		return review.LogEvent{}, false
-	}
-	return a.rows[j], true
-}
+// row returns row i (LSN newest-i, or the filter's match i) if it is loaded.
+func (a *activity) row(i int) (review.LogEvent, bool) { return a.list.row(i) }
 
 // around reads the window around the cursor when it nears an edge of what
 // is loaded; the key press never waits for the database.
 func (a *activity) around() tea.Cmd {
-	if a.query != "" || a.winReq != 0 || !a.loaded {
+	if a.query != "" || a.list.req != 0 || !a.list.loaded {
 		return nil
 	}
-	lsn := a.newest - int64(a.cur.pos)
-	h := int64(max(a.cur.height, 1))
-	bottom := a.winTop - int64(len(a.rows)) + 1
+	lsn := a.newest - int64(a.list.cur.pos)
+	h := int64(max(a.list.cur.height, 1))
+	bottom := a.winTop - int64(len(a.list.rows)) + 1
 	needUp := lsn+h > a.winTop && a.winTop < a.newest
 	needDown := lsn-h < bottom && bottom > 1
 	if !needUp && !needDown {
@@ -237,39 +216,40 @@ func logMatches(e review.LogEvent, words []string) bool {
 }
 
 func (a *activity) Update(msg tea.Msg, act Action) tea.Cmd {
+	l := a.list
 	switch msg := msg.(type) {
 	case attentionMsg:
-		if msg.err != nil || !a.loaded || msg.att.LogSize <= a.newest {
+		if msg.err != nil || !l.loaded || msg.att.LogSize <= a.newest {
 			return nil
 		}
 		grew := int(msg.att.LogSize - a.newest)
-		a.newest = msg.att.LogSize
+		a.grown(msg.att.LogSize)
 		if a.query != "" {
 			return nil // a filtered list stays as found; ctrl+r finds again
 		}
-		if a.cur.pos > 0 { // reading further down: stay on the same entry
-			a.cur.pos += grew
-			a.cur.offset += grew
+		if l.cur.pos > 0 || l.zoom { // reading further down, or one entry whole: stay on it
+			l.cur.pos += grew
+			l.cur.offset += grew
 			a.resize()
 			return a.around()
 		}
+		l.top() // following the newest entry
 		return a.loadWindow(0)
 	case windowMsg:
-		if msg.id != a.winReq {
-			return nil
-		}
-		a.winReq, a.loaded, a.err = 0, true, msg.err
-		if msg.err != nil {
+		if !l.answered(msg.id, msg.err) || msg.err != nil {
 			return nil
 		}
 		if msg.size > a.newest {
-			if a.cur.pos > 0 {
-				a.cur.pos += int(msg.size - a.newest)
-				a.cur.offset += int(msg.size - a.newest)
+			if l.cur.pos > 0 {
+				l.cur.pos += int(msg.size - a.newest)
+				l.cur.offset += int(msg.size - a.newest)
 			}
-			a.newest = msg.size
+			a.grown(msg.size)
 		}
-		a.rows, a.winTop = msg.events, msg.top
+		if a.query == "" {
+			a.winTop = msg.top
+			l.set(msg.events, int(a.newest-msg.top), int(a.newest))
+		}
 		a.resize()
 		return tea.Batch(a.loadRoot(), a.around())
 	case foundMsg:
@@ -280,8 +260,9 @@ func (a *activity) Update(msg tea.Msg, act Action) tea.Cmd {
 		if msg.err != nil {
 			return status(msg.err)
 		}
-		a.query, a.matches, a.capped = msg.query, msg.matches, msg.capped
-		a.cur = cursor{height: a.cur.height}
+		a.query, a.capped = msg.query, msg.capped
+		l.top()
+		l.setAll(msg.matches)
 		a.resize()
 		return nil
 	case rootMsg:
@@ -291,30 +272,36 @@ func (a *activity) Update(msg tea.Msg, act Action) tea.Cmd {
 		a.rootReq = 0
 		a.root, a.rootErr = msg.root, msg.err
 	case tea.KeyMsg:
-		if a.filtering {
+		if l.filtering {
 			return a.filterKey(msg, act)
 		}
-		if a.cur.act(act, a.n()) {
+		if l.zoom {
+			if act == ActEnter {
+				l.zoom = false
+			} else {
+				l.zoomKey(act, a.h)
+			}
+			return nil
+		}
+		if l.move(act) {
 			return a.around()
 		}
 		switch act {
+		case ActEnter:
+			l.openZoom() // the whole entry, however long
 		case ActFilter:
-			a.filtering = true
-			a.input.SetValue(a.query)
-			a.input.CursorEnd()
-			return a.input.Focus()
+			return l.openFilter(a.query)
 		case ActBack:
 			if a.query != "" {
-				a.query, a.matches = "", nil
-				a.cur = cursor{height: a.cur.height}
-				a.resize()
-				return tea.Batch(a.loadWindow(0), statusf(false, "filter cleared"))
+				return tea.Batch(a.unfilter(), statusf(false, "filter cleared"))
 			}
 		case ActRefresh:
-			a.cur.pos, a.cur.offset = 0, 0
-			cmds := []tea.Cmd{a.loadWindow(0), a.loadRoot(), a.health.refresh()}
+			l.top()
+			cmds := []tea.Cmd{a.loadRoot(), a.health.refresh()}
 			if a.query != "" {
 				cmds = append(cmds, a.find(a.query))
+			} else {
+				cmds = append(cmds, a.loadWindow(0))
 			}
 			return tea.Batch(cmds...)
 		}
@@ -322,37 +309,41 @@ func (a *activity) Update(msg tea.Msg, act Action) tea.Cmd {
 	return nil
 }
 
+// unfilter goes back to the whole log, at its newest entry.
+func (a *activity) unfilter() tea.Cmd {
+	a.query = ""
+	a.list.top()
+	a.list.set(nil, 0, int(a.newest))
+	a.resize()
+	return a.loadWindow(0)
+}
+
 func (a *activity) filterKey(msg tea.KeyMsg, act Action) tea.Cmd {
-	switch act {
-	case ActBack:
-		a.filtering = false
-		a.input.Blur()
-		return nil
-	case ActSubmit:
-		a.filtering = false
-		a.input.Blur()
-		q := strings.TrimSpace(a.input.Value())
-		if q == "" {
-			a.query, a.matches = "", nil
-			a.cur = cursor{height: a.cur.height}
-			a.resize()
-			return a.loadWindow(0)
-		}
-		return a.find(q)
+	q, ok, cmd := a.list.filterKey(msg, act)
+	if !ok {
+		return cmd
 	}
-	var cmd tea.Cmd
-	a.input, cmd = a.input.Update(msg)
-	return cmd
+	a.list.closeFilter()
+	if q == "" {
+		return a.unfilter()
+	}
+	return a.find(q)
 }
 
 func (a *activity) Bindings() []key.Binding {
 	k := a.ctx.Keys
-	if a.filtering {
-		enter := k.Enter
-		enter.SetHelp("enter", "apply filter")
-		return []key.Binding{enter, k.Cancel}
+	if a.list.filtering {
+		return a.list.filterBindings(k)
 	}
-	bs := []key.Binding{k.Down, k.Top, k.Bottom, k.Filter, k.Refresh}
+	if a.list.zoom {
+		return a.list.zoomBindings(k)
+	}
+	enter := k.Enter
+	enter.SetHelp("enter", "entry")
+	bs := []key.Binding{enter, k.Top, k.Bottom, k.Filter}
+	if a.w >= wideMin {
+		bs = append(bs, k.Refresh) // narrow: in ? help
+	}
 	if a.query != "" {
 		bs = append(bs, k.Back)
 	}
@@ -361,32 +352,32 @@ func (a *activity) Bindings() []key.Binding {
 
 func (a *activity) Crumb() string {
 	st := a.ctx.Styles
-	if a.filtering {
-		return st.Crumb.Render("Audit log") + "  " + st.Bold.Render("filter: ") + a.input.View()
+	if a.list.filtering {
+		return st.Crumb.Render("Audit log") + "  " + st.Bold.Render("filter: ") + a.list.input.View()
 	}
 	if a.query != "" || a.finding {
-		s := st.Crumb.Render("Audit log") + st.Muted.Render("  filter: ") + guard.SanitizeLine(a.query)
+		s := st.Crumb.Render("Audit log") + st.Muted.Render("  filter: ") + review.SanitizeLine(a.query)
 		switch {
 		case a.finding:
 			s += st.Muted.Render("  searching the log…")
 		case a.capped:
-			s += "  " + st.Bold.Render(fmt.Sprintf("the newest %d matches", len(a.matches)))
+			s += "  " + st.Bold.Render(fmt.Sprintf("the newest %d matches", a.list.total))
 		default:
-			s += "  " + st.Bold.Render(plural(len(a.matches), "match", "matches")+fmt.Sprintf(" in %d entries", a.newest))
+			s += "  " + st.Bold.Render(plural(a.list.total, "match", "matches")+fmt.Sprintf(" in %d entries", a.newest))
 		}
 		return s + st.Muted.Render(" · esc clears")
 	}
 	s := st.Crumb.Render("Audit log") + st.Muted.Render("  "+plural(int(a.newest), "entry", "entries"))
 	switch {
 	case a.rootErr != nil:
-		s += "  " + st.Bad.Render("audit root: "+guard.SanitizeLine(a.rootErr.Error()))
+		s += "  " + st.Bad.Render("audit root: "+review.SanitizeLine(a.rootErr.Error()))
 	case a.root.Root != "":
 		s += st.Muted.Render(fmt.Sprintf(" · audit root %s over %d", shortID(a.root.Root), a.root.TreeSize))
 	}
 	switch {
-	case a.cur.pos == 0 && a.w < wideMin:
+	case a.list.cur.pos == 0 && a.w < wideMin:
 		s += st.Muted.Render(" · following")
-	case a.cur.pos == 0:
+	case a.list.cur.pos == 0:
 		s += st.Muted.Render(" · following new entries")
 	default:
 		s += st.Muted.Render(" · g: back to newest")
@@ -395,28 +386,25 @@ func (a *activity) Crumb() string {
 }
 
 func (a *activity) View() string {
+	if a.list.zoom {
+		return a.list.page(a.detail(a.w), a.w, a.h)
+	}
 	s := a.lay()
 	panel := a.health.panel(a.w)
-	return strings.Join(panel, "\n") + "\n" + s.join(a.ctx.Styles, a.list(s.listW, s.wide), a.detail(s.detW))
+	return strings.Join(panel, "\n") + "\n" + s.join(a.ctx.Styles, a.table(s.listW, s.wide), a.detail(s.detW))
 }
 
-func (a *activity) list(w int, wide bool) []string {
+func (a *activity) table(w int, wide bool) []string {
 	st := a.ctx.Styles
-	switch {
-	case a.err != nil:
-		return []string{"", "  " + st.Bad.Render(guard.SanitizeLine(a.err.Error())), "  " + st.Muted.Render("ctrl+r to retry")}
-	case !a.loaded:
-		return []string{"", "  " + st.Muted.Render("loading…")}
-	case a.query != "" && len(a.matches) == 0:
-		return []string{"", "  No entry matches " + guard.SanitizeLine(a.query) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
-	case a.n() == 0:
-		return []string{"", "  " + st.Muted.Render("The log is empty.")}
+	if n := a.list.notice(a.query != "", []string{"", "  " + st.Muted.Render("The log is empty.")},
+		[]string{"", "  No entry matches " + review.SanitizeLine(a.query) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}); n != nil {
+		return n
 	}
 	// The OP column is as wide as the longest operation on screen, so
 	// PROPOSAL_APPLY and PROPOSAL_ARCHIVE read in full.
 	opW := 2
-	to := min(a.cur.offset+a.cur.height, a.n())
-	for i := a.cur.offset; i < to; i++ {
+	to := min(a.list.cur.offset+a.list.cur.height, a.n())
+	for i := a.list.cur.offset; i < to; i++ {
 		if e, ok := a.row(i); ok {
 			opW = max(opW, len(e.Op))
 		}
@@ -427,12 +415,12 @@ func (a *activity) list(w int, wide bool) []string {
 		cols[3].width = 12
 	}
 	now := a.ctx.Now()
-	return renderTable(st, cols, w, a.cur, a.n(), func(i int) []string {
+	return a.list.table(cols, w, func(i int) []string {
 		e, ok := a.row(i)
 		if !ok {
 			return []string{fmt.Sprintf("%*d", lsnW, a.newest-int64(i)), st.Muted.Render("…")}
 		}
-		return []string{fmt.Sprintf("%*d", lsnW, e.LSN), ago(now, e.Time), string(e.Op), guard.SanitizeLine(e.Actor), guard.SanitizeLine(what(e))}
+		return []string{fmt.Sprintf("%*d", lsnW, e.LSN), ago(now, e.Time), string(e.Op), review.SanitizeLine(e.Actor), review.SanitizeLine(what(e))}
 	})
 }
 
@@ -446,7 +434,7 @@ func what(e review.LogEvent) string {
 		parts = append(parts, e.Key)
 	}
 	switch {
-	case e.Op == oplog.Principal:
+	case e.NamesPrincipal():
 		parts = append(parts, "principal "+e.ItemID)
 	case e.Reason != "":
 		parts = append(parts, "“"+shortIDs(e.Reason)+"”")
@@ -460,7 +448,7 @@ func what(e review.LogEvent) string {
 }
 
 func (a *activity) detail(w int) []string {
-	e, ok := a.row(a.cur.pos)
+	e, ok := a.row(a.list.cur.pos)
 	if !ok {
 		return nil
 	}
@@ -470,16 +458,16 @@ func (a *activity) detail(w int) []string {
 		st.Bold.Render(fmt.Sprintf("LSN %d  %s", e.LSN, e.Op)),
 		st.Muted.Render(fmt.Sprintf("%s UTC (%s)", e.Time.UTC().Format("2006-01-02 15:04:05"), agoLong(now, e.Time))),
 		"",
-		field(st, "actor", guard.SanitizeLine(e.Actor)),
+		field(st, "actor", review.SanitizeLine(e.Actor)),
 	}
 	opt := func(label, v string) {
 		if v != "" {
-			lines = append(lines, labelled(st, label, guard.SanitizeLine(v), w)...)
+			lines = append(lines, labelled(st, label, review.SanitizeLine(v), w)...)
 		}
 	}
 	opt("memory", e.MemoryRef)
 	opt("key", e.Key)
-	if e.Op == oplog.Principal {
+	if e.NamesPrincipal() {
 		opt("principal", e.ItemID)
 	} else {
 		opt("item", shortID(e.ItemID))
@@ -489,7 +477,7 @@ func (a *activity) detail(w int) []string {
 	opt("reason", shortIDs(e.Reason))
 	if e.Text != "" {
 		lines = append(lines, "")
-		lines = append(lines, wrap("“"+guard.Sanitize(e.Text)+"”", w)...)
+		lines = append(lines, wrap("“"+review.Sanitize(e.Text)+"”", w)...)
 	}
 	lines = append(lines, "", field(st, "payload", shortID(e.PayloadHash)), field(st, "leaf", shortID(e.Leaf)))
 	if e.Erased {
@@ -505,7 +493,7 @@ func (a *activity) detail(w int) []string {
 // metricsStale polls regardless: rejected writes add outcomes, not entries).
 type health struct {
 	ctx    *Context
-	m      engine.Metrics
+	r      review.HealthReport
 	loaded bool
 	err    error
 	req    int64
@@ -515,7 +503,7 @@ type health struct {
 
 type metricsMsg struct {
 	id  int64
-	m   engine.Metrics
+	r   review.HealthReport
 	err error
 }
 
@@ -528,8 +516,8 @@ func (h *health) load() tea.Cmd {
 	h.req, h.polls = id, 0
 	svc, ctx := h.ctx.Svc, h.ctx.Ctx
 	return func() tea.Msg {
-		m, err := svc.Metrics(ctx)
-		return metricsMsg{id, m, err}
+		r, err := svc.Health(ctx)
+		return metricsMsg{id, r, err}
 	}
 }
 
@@ -559,7 +547,7 @@ func (h *health) update(msg tea.Msg) tea.Cmd {
 		}
 		h.req, h.loaded, h.err = 0, true, msg.err
 		if msg.err == nil {
-			h.m = msg.m
+			h.r = msg.r
 		}
 	}
 	return nil
@@ -578,10 +566,11 @@ func bandStyle(st Styles, band string) lipgloss.Style {
 
 // badge is the header's "HEALTHY 0.86", or "" before the first load.
 func (h *health) badge() string {
-	if !h.loaded || h.err != nil || h.m.Band == "" {
+	m := h.r.Metrics
+	if !h.loaded || h.err != nil || m.Band == "" {
 		return ""
 	}
-	return bandStyle(h.ctx.Styles, h.m.Band).Bold(true).Render(fmt.Sprintf("%s %.2f", h.m.Band, h.m.Health))
+	return bandStyle(h.ctx.Styles, m.Band).Bold(true).Render(fmt.Sprintf("%s %.2f", m.Band, m.Health))
 }
 
 // height is how many lines the panel takes at width w, its rule included:
@@ -617,7 +606,7 @@ func (h *health) panel(w int) []string {
 	var lines []string
 	switch {
 	case h.err != nil:
-		lines = []string{st.Bad.Render("health metrics: " + guard.SanitizeLine(h.err.Error())), st.Muted.Render("ctrl+r retries")}
+		lines = []string{st.Bad.Render("health metrics: " + review.SanitizeLine(h.err.Error())), st.Muted.Render("ctrl+r retries")}
 	case !h.loaded:
 		lines = []string{st.Muted.Render("reading health metrics…")}
 	default:
@@ -634,7 +623,7 @@ func (h *health) panel(w int) []string {
 }
 
 func (h *health) figures(w int) []string {
-	st, m := h.ctx.Styles, h.m
+	st, m := h.ctx.Styles, h.r.Metrics
 	un := st.Muted.Render("unmeasured")
 	ratio := func(v *float64, why string) string {
 		if v == nil {
@@ -654,8 +643,8 @@ func (h *health) figures(w int) []string {
 	prec := ratio(m.RetrievalPrecision, "no feedback")
 	leak := ratio(m.HallucinationLeak, "no re-validation")
 	lat := un + st.Muted.Render(" (no writes)")
-	if m.LatencyUS.N > 0 {
-		lat = pct(m.LatencyUS) + " ms"
+	if v := h.r.Validation(); v.N > 0 {
+		lat = pct(v) + " ms"
 	}
 	rej := st.Muted.Render("none")
 	if reasons := topReasons(m.Rejections, 3); len(reasons) > 0 {
@@ -684,7 +673,7 @@ func (h *health) figures(w int) []string {
 	if m.HallucinationLeak != nil {
 		leak += st.Muted.Render(fmt.Sprintf(" (%d checked)", m.Revalidated))
 	}
-	stages := slowStages(m.StageLatencyUS, 3)
+	stages := slowStages(h.r.SlowestStages(3))
 	if stages != "" {
 		stages = sep + st.Muted.Render("slowest p95: ") + stages
 	}
@@ -697,7 +686,7 @@ func (h *health) figures(w int) []string {
 }
 
 // pct writes percentiles in microseconds as milliseconds: "6.2/28.1/98.7".
-func pct(p engine.Percentiles) string {
+func pct(p review.Latency) string {
 	return fmt.Sprintf("%s/%s/%s", ms(p.P50), ms(p.P95), ms(p.P99))
 }
 
@@ -722,35 +711,26 @@ func topReasons(rs map[string]int, n int) []string {
 	})
 	var out []string
 	for _, k := range keys[:min(n, len(keys))] {
-		out = append(out, fmt.Sprintf("%s %d", guard.SanitizeLine(k), rs[k]))
+		out = append(out, fmt.Sprintf("%s %d", review.SanitizeLine(k), rs[k]))
 	}
 	return out
 }
 
-// slowStages names the n stages with the highest p95: "commit 11.2ms".
-func slowStages(ss map[string]engine.Percentiles, n int) string {
-	keys := make([]string, 0, len(ss))
-	for k, p := range ss {
-		if p.N > 0 {
-			keys = append(keys, k)
-		}
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if ss[keys[i]].P95 != ss[keys[j]].P95 {
-			return ss[keys[i]].P95 > ss[keys[j]].P95
-		}
-		return keys[i] < keys[j]
-	})
+// slowStages names stages by their p95: "commit 11.2ms".
+func slowStages(ls []review.Latency) string {
 	var out []string
-	for _, k := range keys[:min(n, len(keys))] {
-		out = append(out, fmt.Sprintf("%s %sms", k, ms(ss[k].P95)))
+	for _, l := range ls {
+		out = append(out, fmt.Sprintf("%s %sms", l.Stage, ms(l.P95)))
 	}
 	return strings.Join(out, ", ")
 }
 
 // Click selects the row under the mouse (below the health panel).
 func (a *activity) Click(x, y int) tea.Cmd {
-	if clickRow(&a.cur, a.n(), a.lay(), x, y-a.health.height(a.w)) {
+	if a.list.zoom {
+		return nil
+	}
+	if a.list.click(a.lay(), x, y-a.health.height(a.w)) {
 		return a.around()
 	}
 	return nil

@@ -18,7 +18,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -479,7 +478,7 @@ func (m *Model) statusRule() string {
 	if m.status.text == "" {
 		return st.Rule.Render(strings.Repeat("─", w))
 	}
-	text := guard.SanitizeLine(m.status.text)
+	text := review.SanitizeLine(m.status.text)
 	var s string
 	if m.status.err {
 		if st.Plain {
@@ -756,11 +755,11 @@ func (m *Model) unfinished() []string {
 		return nil
 	}
 	var lines []string
-	if n := len(q.marked); n > 0 {
+	if n := len(q.list.marked); n > 0 {
 		lines = append(lines, plural(n, "marked review is", "marked reviews are")+" not approved; the marks are lost.")
 	}
 	if q.open.Mine {
-		lines = append(lines, "You hold the claim on "+guard.SanitizeLine(q.open.Review.MemoryRef+" › "+rowKey(q.openRow()))+"; quitting releases it.")
+		lines = append(lines, "You hold the claim on "+review.SanitizeLine(q.open.Review.MemoryRef+" › "+rowKey(q.openRow()))+"; quitting releases it.")
 	}
 	if len(lines) > 0 {
 		lines = append(lines, "enter quits · esc stays")

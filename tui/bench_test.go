@@ -82,13 +82,13 @@ func BenchmarkMemoryScreen(b *testing.B) {
 		_, cmd := m.Update(enter)
 		drive(m, cmd)
 		mem := m.screens[MemoryScreen].(*memory)
-		if len(mem.items) == 0 || mem.ref.Items != 100_000 {
-			b.Fatalf("ref %s with %d items loaded", mem.ref.MemoryRef, len(mem.items))
+		if mem.items.total == 0 || mem.ref.Items != 100_000 {
+			b.Fatalf("ref %s with %d items loaded", mem.ref.MemoryRef, mem.items.total)
 		}
 		b.ResetTimer()
 		for b.Loop() {
 			key := down
-			if mem.itemCur.pos >= len(mem.items)-1 {
+			if mem.items.cur.pos >= mem.items.total-1 {
 				key = top
 			}
 			m.Update(key) // a next-page command, if any, is I/O: not run here
@@ -101,8 +101,8 @@ func BenchmarkMemoryScreen(b *testing.B) {
 		drive(m, cmd)
 		mem := m.screens[MemoryScreen].(*memory)
 		for b.Loop() {
-			mem.itemsReq = 0
-			c := mem.loadItems(mem.items[len(mem.items)-1].Key)
+			mem.items.req = 0
+			c := mem.loadItems(mem.items.rows[mem.items.total-1].Key)
 			if msg := c().(itemsMsg); msg.err != nil || len(msg.page.Versions) == 0 {
 				b.Fatalf("page: %v", msg.err)
 			}
@@ -183,8 +183,8 @@ func BenchmarkQueueScreen(b *testing.B) {
 	b.Run("first-screen", func(b *testing.B) {
 		for b.Loop() {
 			m := newModel()
-			if q := m.screens[QueueScreen].(*queue); q.total < 100_000 {
-				b.Fatalf("queue holds %d", q.total)
+			if q := m.screens[QueueScreen].(*queue); q.list.total < 100_000 {
+				b.Fatalf("queue holds %d", q.list.total)
 			}
 			if v := m.View(); !strings.Contains(v, "pending") {
 				b.Fatal("no queue on screen")
@@ -196,7 +196,7 @@ func BenchmarkQueueScreen(b *testing.B) {
 		q := m.screens[QueueScreen].(*queue)
 		for b.Loop() {
 			key := down
-			if q.cur.pos >= q.offset+len(q.rows)-1 {
+			if q.list.cur.pos >= q.list.offset+len(q.list.rows)-1 {
 				key = top
 			}
 			m.Update(key) // a page read near the window's edge is a command: I/O, not run here

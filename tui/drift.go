@@ -7,10 +7,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -19,21 +17,11 @@ import (
 // the memory as it is now, B rolls it back to the baseline; operators and
 // curators only.
 type drift struct {
-	ctx    *Context
-	w, h   int
-	rows   []review.DriftView
-	cur    cursor
-	req    int64
-	loaded bool
-	err    error
-	seen   int64
-	zoom   bool
-	busy   bool
-
-	all       []review.DriftView // every open episode; rows is what the filter keeps
-	filtering bool
-	input     textinput.Model
-	query     string
+	ctx   *Context
+	w, h  int
+	list  *list[review.DriftView] // what the filter keeps; enter zooms on the whole diff
+	all   []review.DriftView      // every open episode
+	query string
 }
 
 type driftMsg struct {
@@ -42,19 +30,15 @@ type driftMsg struct {
 	err  error
 }
 
-type ackedMsg struct {
-	text string
-	err  error
-}
-
 func newDrift(c *Context) *drift {
-	return &drift{ctx: c, input: newFilterInput("words in the memoryRef, policy or changed keys")}
+	return &drift{ctx: c, list: newList(c, "drift", func(v review.DriftView) string { return v.Event.ID },
+		"words in the memoryRef, policy or changed keys")}
 }
 
 func (d *drift) Title() string { return "Drift" }
 func (d *drift) Init() tea.Cmd { return d.load() }
 func (d *drift) Mode() Mode {
-	if d.filtering {
+	if d.list.filtering {
 		return ModeInput
 	}
 	return ModeNormal
@@ -63,34 +47,34 @@ func (d *drift) Mode() Mode {
 // apply keeps the episodes matching the filter's words.
 func (d *drift) apply() {
 	_, words := splitQuery(d.query)
-	d.rows = d.rows[:0:0]
+	var rows []review.DriftView
 	for _, v := range d.all {
 		fields := []string{v.Event.MemoryRef, v.Event.Policy, v.Event.Detail}
 		for _, c := range v.Changes {
 			fields = append(fields, c.Key)
 		}
 		if matchWords(words, fields...) {
-			d.rows = append(d.rows, v)
+			rows = append(rows, v)
 		}
 	}
+	d.list.setAll(rows)
+	d.SetSize(d.w, d.h)
 }
 
 // lay stacks the table over the detail at every width: the list is short
 // and its hashes need the width; the diff needs the lines.
 func (d *drift) lay() split {
-	lh := min(max(len(d.rows)+1, 3), max(d.h*2/5, 3))
+	lh := min(max(d.list.total+1, 3), max(d.h*2/5, 3))
 	return split{listW: d.w, listH: lh, detW: d.w, detH: max(d.h-lh-1, 0)}
 }
 
 func (d *drift) SetSize(w, h int) {
 	d.w, d.h = w, h
-	d.cur.height = max(d.lay().listH-1, 1)
-	d.cur.clamp(len(d.rows))
+	d.list.resize(d.lay().listH - 1)
 }
 
 func (d *drift) load() tea.Cmd {
-	id := d.ctx.nextID()
-	d.req = id
+	id := d.list.ask()
 	svc, ctx := d.ctx.Svc, d.ctx.Ctx
 	return func() tea.Msg {
 		rs, err := svc.Drift().List(ctx)
@@ -99,78 +83,69 @@ func (d *drift) load() tea.Cmd {
 }
 
 func (d *drift) Update(msg tea.Msg, act Action) tea.Cmd {
+	l := d.list
 	switch msg := msg.(type) {
 	case driftMsg:
-		if msg.id != d.req {
+		if !l.answered(msg.id, msg.err) {
 			return nil
 		}
-		d.req, d.loaded, d.err = 0, true, msg.err
 		if msg.err == nil {
-			sel := d.selectedID()
 			d.all = msg.rows
 			d.apply()
-			for i, r := range d.rows {
-				if r.Event.ID == sel {
-					d.cur.pos = i
-				}
-			}
 		}
 		d.SetSize(d.w, d.h)
 		return nil
 	case attentionMsg:
-		if msg.err == nil && msg.att.LogSize != d.seen && d.loaded && d.req == 0 {
-			d.seen = msg.att.LogSize
+		if l.grew(msg) {
 			return d.load()
 		}
 		return nil
-	case ackedMsg:
-		d.busy = false
-		if msg.err != nil {
-			return tea.Batch(d.load(), status(msg.err))
+	case doneMsg:
+		if !l.mine(msg) {
+			return nil
 		}
-		d.zoom = false
-		return tea.Batch(d.load(), refreshCounts, statusf(false, "%s", msg.text))
+		if msg.err == nil {
+			l.zoom = false
+		}
+		return l.done(msg, d.load())
 	case tea.KeyMsg:
-		if d.filtering {
-			switch act {
-			case ActBack:
-				d.filtering = false
-				d.input.Blur()
-			case ActSubmit:
-				d.filtering = false
-				d.input.Blur()
-				d.query = strings.TrimSpace(d.input.Value())
+		if l.filtering {
+			q, ok, cmd := l.filterKey(msg, act)
+			if ok {
+				l.closeFilter()
+				d.query = q
+				l.top()
 				d.apply()
-				d.cur = cursor{height: d.cur.height}
-				d.SetSize(d.w, d.h)
+			}
+			return cmd
+		}
+		if l.zoom {
+			switch act {
+			case ActEnter:
+				l.zoom = false
+			case ActReapprove, ActRollBaseline:
+				return d.ack(act)
+			case ActRefresh:
+				return d.load()
 			default:
-				var cmd tea.Cmd
-				d.input, cmd = d.input.Update(msg)
-				return cmd
+				l.zoomKey(act, d.h)
 			}
 			return nil
 		}
-		if !d.zoom && d.cur.act(act, len(d.rows)) {
+		if l.move(act) {
 			return nil
 		}
 		switch act {
 		case ActEnter:
-			if len(d.rows) > 0 {
-				d.zoom = true
-			}
+			l.openZoom()
 		case ActFilter:
-			d.filtering = true
-			d.input.SetValue(d.query)
-			d.input.CursorEnd()
-			return d.input.Focus()
+			return l.openFilter(d.query)
 		case ActBack:
-			if !d.zoom && d.query != "" {
+			if d.query != "" {
 				d.query = ""
 				d.apply()
-				d.SetSize(d.w, d.h)
 				return statusf(false, "filter cleared")
 			}
-			d.zoom = false
 		case ActRefresh:
 			return d.load()
 		case ActReapprove, ActRollBaseline:
@@ -180,26 +155,19 @@ func (d *drift) Update(msg tea.Msg, act Action) tea.Cmd {
 	return nil
 }
 
-func (d *drift) selectedID() string {
-	if d.cur.pos < len(d.rows) {
-		return d.rows[d.cur.pos].Event.ID
-	}
-	return ""
-}
-
 func (d *drift) ack(act Action) tea.Cmd {
-	if len(d.rows) == 0 {
+	v, ok := d.list.selected()
+	if !ok {
 		return nil
 	}
-	v := d.rows[d.cur.pos]
 	verb := map[Action]string{ActReapprove: "re-approve", ActRollBaseline: "roll back to the baseline"}[act]
 	if err := d.ctx.Svc.Drift().CanAck(v.Event.MemoryRef); err != nil {
 		return statusf(true, "cannot %s: %s", verb, err.Error())
 	}
-	if d.busy {
+	if d.list.busy {
 		return statusf(true, "an acknowledgement is still being recorded")
 	}
-	ref := guard.SanitizeLine(v.Event.MemoryRef)
+	ref := review.SanitizeLine(v.Event.MemoryRef)
 	svc, ctx := d.ctx.Svc, d.ctx.Ctx
 	res, title := review.Reapprove, "Adopt the current memory of "+ref+" as its baseline"
 	lines := []string{
@@ -216,58 +184,55 @@ func (d *drift) ack(act Action) tea.Cmd {
 	return askConfirm(confirmMsg{
 		title: title, lines: lines, danger: true, required: true,
 		onYes: func(note string) tea.Cmd {
-			d.busy = true
-			return func() tea.Msg {
+			return d.list.decide(func() doneMsg {
 				r, err := svc.Drift().Ack(ctx, v, res, note)
 				if err != nil {
-					return ackedMsg{err: err}
+					return doneMsg{err: err}
 				}
 				entries := plural(r.Compensations, "compensating entry", "compensating entries")
 				if res == review.RollBack {
-					return ackedMsg{text: fmt.Sprintf("%s rolled back to baseline %s with %s; the baseline is unchanged", ref, shortID(r.Baseline.ID), entries)}
+					return doneMsg{text: fmt.Sprintf("%s rolled back to baseline %s with %s; the baseline is unchanged", ref, shortID(r.Baseline.ID), entries)}
 				}
-				return ackedMsg{text: fmt.Sprintf("%s: its current memory is the new baseline %s (%s first)", ref, shortID(r.Baseline.ID), entries)}
-			}
+				return doneMsg{text: fmt.Sprintf("%s: its current memory is the new baseline %s (%s first)", ref, shortID(r.Baseline.ID), entries)}
+			})
 		},
 	})
 }
 
 func (d *drift) Bindings() []key.Binding {
 	k := d.ctx.Keys
-	if d.filtering {
-		enter := k.Enter
-		enter.SetHelp("enter", "apply filter")
-		return []key.Binding{enter, k.Cancel}
+	if d.list.filtering {
+		return d.list.filterBindings(k)
+	}
+	var acks []key.Binding
+	if d.ctx.ReadOnly == nil {
+		acks = []key.Binding{k.Reapprove, k.RollBaseline}
+	}
+	if d.list.zoom {
+		return append(acks, d.list.zoomBindings(k)...)
 	}
 	enter := k.Enter
 	enter.SetHelp("enter", "diff")
-	bs := []key.Binding{enter}
-	if d.zoom {
-		bs = []key.Binding{k.Back}
-	}
-	if d.ctx.ReadOnly == nil {
-		bs = append(bs, k.Reapprove, k.RollBaseline)
-	}
-	return append(bs, k.Filter)
+	return append(append([]key.Binding{enter}, acks...), k.Filter)
 }
 
 func (d *drift) Crumb() string {
 	st := d.ctx.Styles
-	if d.filtering {
-		return st.Crumb.Render("Drift") + "   " + st.Bold.Render("filter: ") + d.input.View()
+	if d.list.filtering {
+		return st.Crumb.Render("Drift") + "   " + st.Bold.Render("filter: ") + d.list.input.View()
 	}
 	if d.query != "" {
-		return st.Crumb.Render("Drift") + st.Muted.Render("  filter: ") + guard.SanitizeLine(d.query) + "  " +
-			st.Bold.Render(fmt.Sprintf("%d of %d open", len(d.rows), len(d.all))) + st.Muted.Render(" · esc clears")
+		return st.Crumb.Render("Drift") + st.Muted.Render("  filter: ") + review.SanitizeLine(d.query) + "  " +
+			st.Bold.Render(fmt.Sprintf("%d of %d open", d.list.total, len(d.all))) + st.Muted.Render(" · esc clears")
 	}
-	n, deny := len(d.rows), 0
-	for _, r := range d.rows {
+	n, deny := d.list.total, 0
+	for _, r := range d.list.rows {
 		if r.Event.Policy == "deny-on-drift" {
 			deny++
 		}
 	}
 	switch {
-	case !d.loaded:
+	case !d.list.loaded:
 		return st.Crumb.Render("Drift")
 	case n == 0:
 		return st.Crumb.Render("Drift") + st.Muted.Render("  no open drift: every baselined memoryRef matches its baseline")
@@ -292,33 +257,28 @@ var driftColsNarrow = []column{
 }
 
 func (d *drift) View() string {
-	s := d.lay()
-	if d.zoom {
-		return strings.Join(pane(d.detail(d.w), d.w, d.h), "\n")
+	if d.list.zoom {
+		return d.list.page(d.detail(d.w), d.w, d.h)
 	}
-	return s.join(d.ctx.Styles, d.list(s.listW), d.detail(s.detW))
+	s := d.lay()
+	return s.join(d.ctx.Styles, d.table(s.listW), d.detail(s.detW))
 }
 
-func (d *drift) list(w int) []string {
+func (d *drift) table(w int) []string {
 	st := d.ctx.Styles
-	switch {
-	case d.err != nil:
-		return []string{st.Bad.Render("cannot read drift: " + guard.SanitizeLine(d.err.Error())), st.Muted.Render("ctrl+r retries")}
-	case !d.loaded:
-		return []string{st.Muted.Render("reading drift…")}
-	case len(d.rows) == 0 && d.query != "":
-		return []string{"", "  No open drift matches " + guard.SanitizeLine(d.query) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
-	case len(d.rows) == 0:
-		return []string{"", "  " + st.Good.Render("No open drift."), "",
-			"  " + st.Muted.Render("Memory changed outside its baseline shows here as soon as memgov notices.")}
+	if n := d.list.notice(d.query != "",
+		[]string{"", "  " + st.Good.Render("No open drift."), "",
+			"  " + st.Muted.Render("Memory changed outside its baseline shows here as soon as memgov notices.")},
+		[]string{"", "  No open drift matches " + review.SanitizeLine(d.query) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}); n != nil {
+		return n
 	}
 	now := d.ctx.Now()
 	cols := driftCols
 	if w < 100 {
 		cols = driftColsNarrow
 	}
-	return renderTable(st, cols, w, d.cur, len(d.rows), func(i int) []string {
-		r := d.rows[i]
+	return d.list.table(cols, w, func(i int) []string {
+		r := d.list.rows[i]
 		pol := r.Event.Policy
 		if pol == "deny-on-drift" {
 			pol = st.Bad.Render(pol)
@@ -327,9 +287,9 @@ func (d *drift) list(w int) []string {
 		}
 		ch := changeSummary(r)
 		if len(cols) == len(driftColsNarrow) {
-			return []string{pol, guard.SanitizeLine(r.Event.MemoryRef), ago(now, r.Event.DetectedAt), ch}
+			return []string{pol, review.SanitizeLine(r.Event.MemoryRef), ago(now, r.Event.DetectedAt), ch}
 		}
-		return []string{pol, guard.SanitizeLine(r.Event.MemoryRef), ago(now, r.Event.DetectedAt), hashCell(r.Event.ApprovedHash), hashCell(nowHash(r)), ch}
+		return []string{pol, review.SanitizeLine(r.Event.MemoryRef), ago(now, r.Event.DetectedAt), hashCell(r.Event.ApprovedHash), hashCell(nowHash(r)), ch}
 	})
 }
 
@@ -375,15 +335,15 @@ func changeSummary(r review.DriftView) string {
 
 func (d *drift) detail(w int) []string {
 	st := d.ctx.Styles
-	if len(d.rows) == 0 {
+	v, ok := d.list.selected()
+	if !ok {
 		return nil
 	}
-	v := d.rows[d.cur.pos]
 	e, b := v.Event, v.Baseline
 	now := d.ctx.Now()
 	var out []string
 	add := func(ls ...string) { out = append(out, ls...) }
-	add(st.Bold.Render(fit(guard.SanitizeLine(e.MemoryRef), w)))
+	add(st.Bold.Render(fit(review.SanitizeLine(e.MemoryRef), w)))
 	switch e.Policy {
 	case "deny-on-drift":
 		add(fit(st.Bad.Render("DENYING all writes and tool calls since "+clock(e.DetectedAt)), w))
@@ -393,7 +353,7 @@ func (d *drift) detail(w int) []string {
 		add(fit(st.Muted.Render(e.Policy+": recorded only, since "+clock(e.DetectedAt)), w))
 	}
 	if b.ID != "" {
-		add(fit(fmt.Sprintf("baseline %s by %s, level %d", shortID(b.ID), guard.SanitizeLine(b.ApprovedBy), b.ComplianceLevel), w))
+		add(fit(fmt.Sprintf("baseline %s by %s, level %d", shortID(b.ID), review.SanitizeLine(b.ApprovedBy), b.ComplianceLevel), w))
 		ttl := "no ttl"
 		if b.TTLSeconds > 0 {
 			ttl = "ttl " + days(time.Duration(b.TTLSeconds)*time.Second)
@@ -409,20 +369,20 @@ func (d *drift) detail(w int) []string {
 	}
 	add(fit(st.Muted.Render("approved ")+shortID(e.ApprovedHash)+st.Muted.Render("  now ")+shortID(nowHash(v)), w))
 	if v.NowErr != nil {
-		add(st.Bad.Render(fit("cannot hash the memory now: "+guard.SanitizeLine(v.NowErr.Error()), w)))
+		add(st.Bad.Render(fit("cannot hash the memory now: "+review.SanitizeLine(v.NowErr.Error()), w)))
 	}
 	add("")
 	if v.Err != nil {
-		add(st.Bad.Render(fit("no diff: "+guard.SanitizeLine(v.Err.Error()), w)))
+		add(st.Bad.Render(fit("no diff: "+review.SanitizeLine(v.Err.Error()), w)))
 	}
 	shown := 0
 	for _, c := range v.Changes {
-		if shown >= 6 && !d.zoom {
+		if shown >= 6 && !d.list.zoom {
 			add(st.Muted.Render(fmt.Sprintf("… %d more keys (enter shows all)", len(v.Changes)-shown)))
 			break
 		}
 		shown++
-		add(fit(st.Bold.Render(strings.ToUpper(c.Kind))+"  "+guard.SanitizeLine(c.Key), w))
+		add(fit(st.Bold.Render(strings.ToUpper(c.Kind))+"  "+review.SanitizeLine(c.Key), w))
 		if len(c.Old) > 0 {
 			for _, l := range wrapMax("- "+contentText(c.Old), w-1, 3) {
 				add(" " + st.DiffDel.Render(l))
@@ -441,7 +401,7 @@ func (d *drift) detail(w int) []string {
 		add("")
 	}
 	if len(v.Changes) == 0 && e.Detail != "" {
-		for _, l := range wrap(guard.SanitizeLine(e.Detail), w) {
+		for _, l := range wrap(review.SanitizeLine(e.Detail), w) {
 			add(l)
 		}
 		add("")
@@ -462,9 +422,9 @@ func contentText(raw json.RawMessage) string {
 		Text *string `json:"text"`
 	}
 	if json.Unmarshal(raw, &c) == nil && c.Text != nil {
-		return "“" + guard.SanitizeLine(*c.Text) + "”"
+		return "“" + review.SanitizeLine(*c.Text) + "”"
 	}
-	return guard.SanitizeLine(string(raw))
+	return review.SanitizeLine(string(raw))
 }
 
 func days(d time.Duration) string {
@@ -479,8 +439,6 @@ func days(d time.Duration) string {
 
 // Click selects the row under the mouse.
 func (d *drift) Click(x, y int) tea.Cmd {
-	if !d.zoom {
-		clickRow(&d.cur, len(d.rows), d.lay(), x, y)
-	}
+	d.list.click(d.lay(), x, y)
 	return nil
 }

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/memgov/memgov/engine"
-	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/review"
 )
 
 // healthFigures names the figures of the health score (spec §12.12.7) as a
@@ -19,25 +18,6 @@ var healthFigures = []struct{ name, words, missing string }{
 	{"operational", "operational health", ""},
 }
 
-// healthWeight is the weight of one figure in the score.
-func healthWeight(w policy.HealthWeights, name string) float64 {
-	switch name {
-	case "correctness_impact":
-		return w.CorrectnessImpact
-	case "induced_errors":
-		return w.InducedErrors
-	case "retrieval_precision":
-		return w.RetrievalPrecision
-	case "hallucination_leakage":
-		return w.HallucinationLeakage
-	case "write_acceptance":
-		return w.WriteAcceptance
-	case "operational":
-		return w.Operational
-	}
-	return 0
-}
-
 // Ways of explaining the health badge.
 const (
 	healthParagraph = iota // the help: every figure, the bands, PARTIAL
@@ -49,14 +29,15 @@ const (
 // explainHealth says what the health badge ("PARTIAL 0.96") means: which
 // figures make the score and which of them are measured, the bands, and why
 // it is PARTIAL.
-func explainHealth(m engine.Metrics, hp policy.Health, how int) string {
+func explainHealth(r review.HealthReport, how int) string {
+	m := r.Metrics
 	unmeasured := map[string]bool{}
 	for _, u := range m.Unmeasured {
 		unmeasured[u] = true
 	}
 	var measured, missing, missingWhy []string
 	for _, f := range healthFigures {
-		if healthWeight(hp.Weights, f.name) == 0 {
+		if r.Weights[f.name] == 0 {
 			continue
 		}
 		if unmeasured[f.name] {
@@ -66,7 +47,7 @@ func explainHealth(m engine.Metrics, hp policy.Health, how int) string {
 			measured = append(measured, f.words)
 		}
 	}
-	bands := fmt.Sprintf("HEALTHY from %.2f, DEGRADED from %.2f, else CRITICAL", hp.HealthyFrom, hp.DegradedFrom)
+	bands := fmt.Sprintf("HEALTHY from %.2f, DEGRADED from %.2f, else CRITICAL", r.HealthyFrom, r.DegradedFrom)
 	badge := fmt.Sprintf("%s %.2f", m.Band, m.Health)
 	share := fmt.Sprintf("%.0f%% of the weight", m.MeasuredShare*100)
 	switch how {
@@ -75,14 +56,14 @@ func explainHealth(m engine.Metrics, hp policy.Health, how int) string {
 		if len(missing) > 0 {
 			s += "; not measured: " + strings.Join(missing, ", ")
 		}
-		return s + fmt.Sprintf(" · HEALTHY ≥ %.2f, DEGRADED ≥ %.2f", hp.HealthyFrom, hp.DegradedFrom)
+		return s + fmt.Sprintf(" · HEALTHY ≥ %.2f, DEGRADED ≥ %.2f", r.HealthyFrom, r.DegradedFrom)
 	case healthHelpShort:
 		s := badge + " = weighted mean of the measured figures (" + share + ")"
 		if len(missing) > 0 {
 			s += "; not measured: " + strings.Join(missing, ", ")
 		}
-		s += fmt.Sprintf(" · HEALTHY ≥ %.2f, DEGRADED ≥ %.2f, else CRITICAL", hp.HealthyFrom, hp.DegradedFrom)
-		if m.Band == engine.HealthPartial {
+		s += fmt.Sprintf(" · HEALTHY ≥ %.2f, DEGRADED ≥ %.2f, else CRITICAL", r.HealthyFrom, r.DegradedFrom)
+		if r.Partial() {
 			s += fmt.Sprintf(" · PARTIAL: healthy so far, incomplete (%.2f at worst)", m.HealthLowerBound)
 		}
 		return s
@@ -92,7 +73,7 @@ func explainHealth(m engine.Metrics, hp policy.Health, how int) string {
 			s += "; not measured: " + strings.Join(missing, ", ")
 		}
 		s += " · " + bands
-		if m.Band == engine.HealthPartial {
+		if r.Partial() {
 			s += fmt.Sprintf(" · PARTIAL: healthy so far but incomplete; %.2f at worst", m.HealthLowerBound)
 		}
 		return s
@@ -103,7 +84,7 @@ func explainHealth(m engine.Metrics, hp policy.Health, how int) string {
 		s += " Not measured: " + strings.Join(missingWhy, ", ") + "."
 	}
 	s += " " + bands + "."
-	if m.Band == engine.HealthPartial {
+	if r.Partial() {
 		s += fmt.Sprintf(" PARTIAL: what is measured reads healthy, but a score with figures missing cannot claim HEALTHY; with them at their worst it is %.2f.", m.HealthLowerBound)
 	}
 	return s + " The Activity screen shows each figure."
@@ -111,8 +92,8 @@ func explainHealth(m engine.Metrics, hp policy.Health, how int) string {
 
 // explain is explainHealth of the metrics last read; "" before they are.
 func (h *health) explain(how int) string {
-	if !h.loaded || h.err != nil || h.m.Band == "" {
+	if !h.loaded || h.err != nil || h.r.Metrics.Band == "" {
 		return ""
 	}
-	return explainHealth(h.m, h.ctx.Svc.HealthPolicy(), how)
+	return explainHealth(h.r, how)
 }

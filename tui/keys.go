@@ -96,14 +96,15 @@ func (k KeyMap) ScreenHelp(screen int) []key.Binding {
 		return []key.Binding{with(k.Enter, "enter", "the whole artifact"), k.Apply, with(k.Reject, "r", "reject (a note is required)"), k.Archive,
 			with(k.Filter, "/", "filter: words or state= kind="), k.Back, k.Refresh}
 	case MemoryScreen:
-		return []key.Binding{with(k.Enter, "enter", "items, then an item's history"), k.RollBack, k.Pin, k.Expire, k.TimeTravel,
+		return []key.Binding{with(k.Enter, "enter", "items, an item's history, then the whole version"), k.RollBack, k.Pin, k.Expire, k.TimeTravel,
 			with(k.Filter, "/", "filter refs or items by words"), k.Back, k.Refresh}
 	case ActivityScreen:
-		return []key.Binding{with(k.Top, "g", "newest entry"), with(k.Bottom, "G", "oldest entry (LSN 1)"),
+		return []key.Binding{with(k.Enter, "enter", "the whole entry"), with(k.Top, "g", "newest entry"), with(k.Bottom, "G", "oldest entry (LSN 1)"),
 			with(k.Filter, "/", "filter: words or op= actor="), with(k.Back, "esc", "clear the filter"), k.Refresh}
 	case QuarantineScreen:
 		return []key.Binding{with(k.Enter, "enter", "the whole text"), with(k.Apply, "y", "release: readable again, as a new version"),
-			with(k.Retract, "X", "retract for good (a reason is required)"), with(k.Filter, "/", "filter: words or status=all|released|retracted agent="),
+			with(k.Retract, "X", "retract for good (a reason is required)"), with(k.Mark, "space", "mark several for y or X"),
+			with(k.Filter, "/", "filter: words, status= agent="),
 			with(k.Back, "esc", "back, clear the filter"), k.Refresh}
 	}
 	return nil

@@ -12,7 +12,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -32,41 +31,27 @@ type memory struct {
 	w, h  int
 	level memLevel
 
-	refs       []memgov.RefSummary
-	refCur     cursor
-	refsReq    int64
-	refsErr    error
-	refsLoaded bool
+	refs     *list[memgov.RefSummary] // what the refs' filter keeps
+	allRefs  []memgov.RefSummary      // every ref
+	refQuery string                   // the refs' filter
 
-	ref         memgov.RefSummary
-	items       []memgov.Version
-	itemCur     cursor
-	itemsReq    int64
-	more        bool
-	itemsErr    error
-	itemsLoaded bool
-	itemsStale  bool // a decision changed the ref since the items were read
+	ref        memgov.RefSummary
+	items      *list[memgov.Version] // the pages read so far, or the filter's matches
+	more       bool                  // more pages follow
+	itemsStale bool                  // a decision changed the ref since the items were read
+	itemQuery  string                // the items' filter ("" lists every item)
+	findReq    int64
+	finding    bool
+	capped     bool // the items' filter stopped at itemCap matches
+	toEnd      bool // G asked for the last item: go there when it is loaded
 
-	hist       review.History
-	histCur    cursor
-	histReq    int64
-	histErr    error
-	histLoaded bool
+	hist     review.History            // the item and its versions
+	versions *list[review.VersionView] // hist.Versions, newest first
 
 	asOf      review.AsOf
 	prompting bool
 	input     textinput.Model
 	asOfReq   int64
-
-	allRefs   []memgov.RefSummary // every ref; refs is what the filter keeps
-	filtering bool
-	finder    textinput.Model
-	refQuery  string // the refs' filter
-	itemQuery string // the items' filter ("" lists every item)
-	findReq   int64
-	finding   bool
-	capped    bool // the items' filter stopped at itemCap matches
-	toEnd     bool // G asked for the last item: go there when it is loaded
 }
 
 // itemCap bounds what an items filter keeps.
@@ -106,18 +91,16 @@ type asOfMsg struct {
 	err  error
 }
 
-type actedMsg struct {
-	text string
-	err  error
-	top  bool // a new version heads the history: select it
-}
-
 func newMemory(c *Context) *memory {
 	in := textinput.New()
 	in.Prompt = ""
 	in.Placeholder = "1842 · 2026-11-20T14:03:00Z · 2h · empty = now"
 	in.CharLimit = 64
-	return &memory{ctx: c, input: in, finder: newFilterInput("words in the key, text or tags (refs: in the memoryRef)")}
+	return &memory{ctx: c, input: in,
+		refs:     newList(c, "memory refs", func(r memgov.RefSummary) string { return r.MemoryRef }, "words in the memoryRef"),
+		items:    newList(c, "items", func(v memgov.Version) string { return v.ItemID }, "words in the key, text or tags"),
+		versions: newList(c, "the history", func(v review.VersionView) string { return v.ID }, ""),
+	}
 }
 
 func (m *memory) Title() string { return "Memory" }
@@ -125,7 +108,7 @@ func (m *memory) Title() string { return "Memory" }
 func (m *memory) Init() tea.Cmd { return m.loadRefs() }
 
 func (m *memory) Mode() Mode {
-	if m.prompting || m.filtering {
+	if m.prompting || m.filtering() {
 		return ModeInput
 	}
 	return ModeNormal
@@ -139,8 +122,7 @@ func (m *memory) SetSize(w, h int) {
 func (m *memory) pageSize() int { return max(200, 3*m.h) }
 
 func (m *memory) loadRefs() tea.Cmd {
-	id := m.ctx.nextID()
-	m.refsReq = id
+	id := m.refs.ask()
 	svc, ctx := m.ctx.Svc, m.ctx.Ctx
 	return func() tea.Msg {
 		rs, err := svc.RefsVisible(ctx)
@@ -149,8 +131,7 @@ func (m *memory) loadRefs() tea.Cmd {
 }
 
 func (m *memory) loadItems(after string) tea.Cmd {
-	id := m.ctx.nextID()
-	m.itemsReq = id
+	id := m.items.ask()
 	q := review.ItemsQuery{MemoryRef: m.ref.MemoryRef, AfterKey: after, Limit: m.pageSize(), At: m.asOf}
 	svc, ctx := m.ctx.Svc, m.ctx.Ctx
 	return func() tea.Msg {
@@ -160,8 +141,7 @@ func (m *memory) loadItems(after string) tea.Cmd {
 }
 
 func (m *memory) loadHistory(itemID string) tea.Cmd {
-	id := m.ctx.nextID()
-	m.histReq = id
+	id := m.versions.ask()
 	svc, ctx := m.ctx.Svc, m.ctx.Ctx
 	return func() tea.Msg {
 		h, err := svc.History(ctx, itemID)
@@ -173,10 +153,9 @@ func (m *memory) loadHistory(itemID string) tea.Cmd {
 func (m *memory) Update(msg tea.Msg, act Action) tea.Cmd {
 	switch msg := msg.(type) {
 	case refsMsg:
-		if msg.id != m.refsReq {
+		if !m.refs.answered(msg.id, msg.err) {
 			return nil
 		}
-		m.refsReq, m.refsLoaded, m.refsErr = 0, true, msg.err
 		if msg.err == nil {
 			m.allRefs = msg.refs
 			m.applyRefs()
@@ -189,26 +168,22 @@ func (m *memory) Update(msg tea.Msg, act Action) tea.Cmd {
 		m.clampAll()
 		return nil
 	case itemsMsg:
-		if msg.id != m.itemsReq {
-			return nil
-		}
-		m.itemsReq, m.itemsLoaded, m.itemsErr = 0, true, msg.err
-		if msg.err != nil {
+		if !m.items.answered(msg.id, msg.err) || msg.err != nil {
 			return nil
 		}
 		if m.itemQuery != "" {
 			return nil // a filtered list stays as found
 		}
+		rows := msg.page.Versions
 		if msg.append {
-			m.items = append(m.items, msg.page.Versions...)
-		} else {
-			m.items = msg.page.Versions
+			rows = append(m.items.rows, rows...)
 		}
+		m.items.setAll(rows)
 		m.more = msg.page.More
 		if m.toEnd {
-			m.itemCur.move(len(m.items), len(m.items))
+			m.items.cur.move(m.items.total, m.items.total)
 			if m.more {
-				return m.loadItems(m.items[len(m.items)-1].Key)
+				return m.loadItems(m.items.rows[m.items.total-1].Key)
 			}
 			m.toEnd = false
 		}
@@ -222,18 +197,19 @@ func (m *memory) Update(msg tea.Msg, act Action) tea.Cmd {
 		if msg.err != nil {
 			return status(msg.err)
 		}
-		m.itemQuery, m.items, m.capped, m.more = msg.query, msg.items, msg.capped, false
-		m.itemsLoaded, m.itemsErr = true, nil
-		m.itemCur = cursor{height: m.itemCur.height}
+		m.itemQuery, m.capped, m.more = msg.query, msg.capped, false
+		m.items.loaded, m.items.err = true, nil
+		m.items.top()
+		m.items.setAll(msg.items)
 		m.clampAll()
 		return nil
 	case historyMsg:
-		if msg.id != m.histReq {
+		if !m.versions.answered(msg.id, msg.err) {
 			return nil
 		}
-		m.histReq, m.histLoaded, m.histErr = 0, true, msg.err
 		if msg.err == nil {
 			m.hist = msg.h
+			m.versions.setAll(msg.h.Versions)
 		}
 		m.clampAll()
 		return nil
@@ -249,33 +225,49 @@ func (m *memory) Update(msg tea.Msg, act Action) tea.Cmd {
 		// The status says so once the items of that time are on screen.
 		status := "showing memory as of " + m.asOfText()
 		return tea.Sequence(m.reloadItems(), func() tea.Msg { return statusMsg{text: status} })
-	case actedMsg:
-		if msg.err != nil {
-			return func() tea.Msg { return errStatus(msg.err) }
+	case attentionMsg:
+		// The refs' counts follow writes made elsewhere; a history open
+		// shows their new versions. The items' pages stay as read (ctrl+r
+		// reads them again) so that the cursor does not jump.
+		var cmds []tea.Cmd
+		if m.refs.grew(msg) {
+			cmds = append(cmds, m.loadRefs())
 		}
-		m.itemsStale = true
-		if msg.top {
-			m.histCur.pos, m.histCur.offset = 0, 0
-		}
-		cmds := []tea.Cmd{m.loadRefs(), refreshCounts, func() tea.Msg { return statusMsg{text: msg.text} }}
-		if m.level == levelHistory {
+		if m.versions.grew(msg) && m.level == levelHistory {
 			cmds = append(cmds, m.loadHistory(m.hist.Item.ID))
 		}
-		if m.level >= levelItems {
-			cmds = append(cmds, m.reloadItems())
-		}
 		return tea.Batch(cmds...)
+	case doneMsg:
+		if !m.versions.mine(msg) {
+			return nil
+		}
+		var cmds []tea.Cmd
+		if msg.err == nil {
+			m.itemsStale = true
+			cmds = append(cmds, m.loadRefs())
+			if m.level >= levelItems {
+				cmds = append(cmds, m.reloadItems())
+			}
+		}
+		var reload tea.Cmd
+		if m.level == levelHistory {
+			reload = m.loadHistory(m.hist.Item.ID)
+		}
+		return tea.Batch(append(cmds, m.versions.done(msg, reload))...)
 	case tea.KeyMsg:
 		if m.prompting {
 			return m.promptKey(msg, act)
 		}
-		if m.filtering {
+		if m.filtering() {
 			return m.filterKey(msg, act)
 		}
 		return m.key(act)
 	}
 	return nil
 }
+
+// filtering reports whether the filter bar of the level shown has the keyboard.
+func (m *memory) filtering() bool { return m.refs.filtering || m.items.filtering }
 
 func (m *memory) reloadItems() tea.Cmd {
 	if m.level < levelItems {
@@ -289,36 +281,44 @@ func (m *memory) reloadItems() tea.Cmd {
 // maybeMore fetches the next page when the cursor nears the end of what is
 // loaded.
 func (m *memory) maybeMore() tea.Cmd {
-	if m.level != levelItems || !m.more || m.itemsReq != 0 || len(m.items) == 0 {
+	if m.level != levelItems || !m.more || m.items.req != 0 || m.items.total == 0 {
 		return nil
 	}
-	if m.itemCur.pos < len(m.items)-2*max(m.itemCur.height, 1) {
+	if m.items.cur.pos < m.items.total-2*max(m.items.cur.height, 1) {
 		return nil
 	}
-	return m.loadItems(m.items[len(m.items)-1].Key)
+	return m.loadItems(m.items.rows[m.items.total-1].Key)
 }
 
 func (m *memory) key(act Action) tea.Cmd {
 	switch m.level {
 	case levelRefs:
-		if m.refCur.act(act, len(m.refs)) {
+		if m.refs.move(act) {
 			return nil
 		}
 	case levelItems:
 		if act == ActBottom && m.more && m.itemQuery == "" {
 			// The true end, not the end of the loaded pages: read on to it.
 			m.toEnd = true
-			m.itemCur.move(len(m.items), len(m.items))
-			if m.itemsReq == 0 {
-				return m.loadItems(m.items[len(m.items)-1].Key)
+			m.items.cur.move(m.items.total, m.items.total)
+			if m.items.req == 0 {
+				return m.loadItems(m.items.rows[m.items.total-1].Key)
 			}
 			return nil
 		}
-		if m.itemCur.act(act, len(m.items)) {
+		if m.items.move(act) {
 			return m.maybeMore()
 		}
 	case levelHistory:
-		if m.histCur.act(act, len(m.hist.Versions)) {
+		switch {
+		case m.versions.zoom && act == ActEnter:
+			m.versions.zoom = false
+			return nil
+		case m.versions.zoom:
+			if m.versions.zoomKey(act, m.h) {
+				return nil
+			}
+		case m.versions.move(act):
 			return nil
 		}
 	}
@@ -329,10 +329,10 @@ func (m *memory) key(act Action) tea.Cmd {
 		if m.level == levelHistory {
 			return statusf(true, "/ filters memory refs and items; esc goes back to the items")
 		}
-		m.filtering = true
-		m.finder.SetValue(map[bool]string{true: m.refQuery, false: m.itemQuery}[m.level == levelRefs])
-		m.finder.CursorEnd()
-		return m.finder.Focus()
+		if m.level == levelRefs {
+			return m.refs.openFilter(m.refQuery)
+		}
+		return m.items.openFilter(m.itemQuery)
 	case ActBack:
 		if m.level == levelRefs && m.refQuery != "" {
 			m.refQuery = ""
@@ -363,21 +363,28 @@ func (m *memory) key(act Action) tea.Cmd {
 func (m *memory) enter() tea.Cmd {
 	switch m.level {
 	case levelRefs:
-		if len(m.refs) == 0 {
+		r, ok := m.refs.selected()
+		if !ok {
 			return nil
 		}
-		m.ref = m.refs[m.refCur.pos]
-		m.level, m.items, m.itemsLoaded, m.itemsErr = levelItems, nil, false, nil
+		m.ref, m.level = r, levelItems
+		m.items.loaded, m.items.err = false, nil
+		m.items.setAll(nil)
+		m.items.top()
 		m.itemQuery, m.toEnd = "", false
-		m.itemCur = cursor{height: m.itemCur.height}
 		return m.reloadItems()
 	case levelItems:
-		if len(m.items) == 0 {
+		v, ok := m.items.selected()
+		if !ok {
 			return nil
 		}
-		m.level, m.hist, m.histLoaded, m.histErr = levelHistory, review.History{}, false, nil
-		m.histCur = cursor{height: m.histCur.height}
-		return m.loadHistory(m.items[m.itemCur.pos].ItemID)
+		m.level, m.hist = levelHistory, review.History{}
+		m.versions.loaded, m.versions.err, m.versions.zoom = false, nil, false
+		m.versions.setAll(nil)
+		m.versions.top()
+		return m.loadHistory(v.ItemID)
+	case levelHistory:
+		m.versions.openZoom() // the whole version, however long
 	}
 	return nil
 }
@@ -385,12 +392,12 @@ func (m *memory) enter() tea.Cmd {
 func (m *memory) back() tea.Cmd {
 	switch m.level {
 	case levelHistory:
-		m.level, m.histReq = levelItems, 0
+		m.level, m.versions.req = levelItems, 0
 		if m.itemsStale {
 			return m.reloadItems()
 		}
 	case levelItems:
-		m.level, m.itemsReq = levelRefs, 0
+		m.level, m.items.req = levelRefs, 0
 	}
 	return nil
 }
@@ -422,7 +429,7 @@ func (m *memory) promptKey(msg tea.KeyMsg, act Action) tea.Cmd {
 // selected version's item; only in the history view, and only for people who
 // may decide.
 func (m *memory) decide(act Action) tea.Cmd {
-	if m.level != levelHistory || !m.histLoaded || m.histErr != nil || len(m.hist.Versions) == 0 {
+	if m.level != levelHistory || !m.versions.loaded || m.versions.err != nil || m.versions.total == 0 {
 		if m.level == levelItems {
 			return func() tea.Msg {
 				return statusMsg{text: "open the item's history (enter) to roll back, pin or expire it", err: true}
@@ -436,36 +443,36 @@ func (m *memory) decide(act Action) tea.Cmd {
 		return func() tea.Msg { return statusMsg{text: text, err: true} }
 	}
 	it := m.hist.Item
-	name := guard.SanitizeLine(it.MemoryRef + " › " + it.Key)
+	name := review.SanitizeLine(it.MemoryRef + " › " + it.Key)
 	svc, ctx := m.ctx.Svc, m.ctx.Ctx
 	switch act {
 	case ActRollBack:
-		plan := review.PlanRollback(m.hist, m.histCur.pos)
+		plan := review.PlanRollback(m.hist, m.versions.cur.pos)
 		if plan.Kind == review.CannotRollBack {
 			return func() tea.Msg { return statusMsg{text: plan.Summary, err: true} }
 		}
 		v, hist := plan.Version, m.hist
-		title := fmt.Sprintf("Roll back %s to v%d", guard.SanitizeLine(it.Key), v.Seq)
+		title := fmt.Sprintf("Roll back %s to v%d", review.SanitizeLine(it.Key), v.Seq)
 		if plan.Kind == review.RetractActive {
-			title = fmt.Sprintf("Retract v%d of %s", v.Seq, guard.SanitizeLine(it.Key))
+			title = fmt.Sprintf("Retract v%d of %s", v.Seq, review.SanitizeLine(it.Key))
 		}
 		return askConfirm(confirmMsg{
 			title:    title,
-			lines:    []string{name, plan.Summary, fmt.Sprintf("v%d: “%s”", v.Seq, guard.SanitizeLine(v.Text()))},
+			lines:    []string{name, plan.Summary, fmt.Sprintf("v%d: “%s”", v.Seq, review.SanitizeLine(v.Text()))},
 			danger:   true,
 			required: true,
 			onYes: func(reason string) tea.Cmd {
-				return func() tea.Msg {
+				return m.versions.decide(func() doneMsg {
 					res, err := svc.RollBackTo(ctx, v.ID, reason)
 					if err != nil {
-						return actedMsg{err: err}
+						return doneMsg{err: err}
 					}
-					text := fmt.Sprintf("%s: v%d retracted (LSN %d)", guard.SanitizeLine(it.Key), v.Seq, res.RetractLSN)
+					text := fmt.Sprintf("%s: v%d retracted (LSN %d)", review.SanitizeLine(it.Key), v.Seq, res.RetractLSN)
 					if res.NewVersionID != "" {
-						text = fmt.Sprintf("%s: content of %s is ACTIVE again as a new version (LSN %d)", guard.SanitizeLine(it.Key), seqOf(hist, res.RestoredFrom), res.ReactivationLSN)
+						text = fmt.Sprintf("%s: content of %s is ACTIVE again as a new version (LSN %d)", review.SanitizeLine(it.Key), seqOf(hist, res.RestoredFrom), res.ReactivationLSN)
 					}
-					return actedMsg{text: text, top: true}
-				}
+					return doneMsg{text: text, top: true}
+				})
 			},
 		})
 	case ActPin:
@@ -476,41 +483,41 @@ func (m *memory) decide(act Action) tea.Cmd {
 			what, reason = "Garbage collection may then expire it under the retention policy.", ""
 		}
 		return askConfirm(confirmMsg{
-			title:    verb + " " + guard.SanitizeLine(it.Key),
+			title:    verb + " " + review.SanitizeLine(it.Key),
 			lines:    []string{name, what},
 			reason:   reason,
 			danger:   !pin,
 			required: true,
 			onYes: func(reason string) tea.Cmd {
-				return func() tea.Msg {
+				return m.versions.decide(func() doneMsg {
 					lsn, err := svc.SetPinned(ctx, it.ID, pin, reason)
 					if err != nil {
-						return actedMsg{err: err}
+						return doneMsg{err: err}
 					}
-					return actedMsg{text: fmt.Sprintf("%s: %sned (LSN %d)", guard.SanitizeLine(it.Key), strings.ToLower(verb), lsn)}
-				}
+					return doneMsg{text: fmt.Sprintf("%s: %sned (LSN %d)", review.SanitizeLine(it.Key), strings.ToLower(verb), lsn)}
+				})
 			},
 		})
 	case ActExpire:
 		if it.Head == "" {
 			return func() tea.Msg {
-				return statusMsg{text: guard.SanitizeLine(it.Key) + " has no ACTIVE version to expire", err: true}
+				return statusMsg{text: review.SanitizeLine(it.Key) + " has no ACTIVE version to expire", err: true}
 			}
 		}
 		head := seqOf(m.hist, it.Head)
 		return askConfirm(confirmMsg{
-			title:    "Force-expire " + guard.SanitizeLine(it.Key),
+			title:    "Force-expire " + review.SanitizeLine(it.Key),
 			lines:    []string{name, fmt.Sprintf("%s stops being visible now; the item has no visible content until a version is restored or written.", head)},
 			danger:   true,
 			required: true,
 			onYes: func(reason string) tea.Cmd {
-				return func() tea.Msg {
+				return m.versions.decide(func() doneMsg {
 					lsn, err := svc.ForceExpire(ctx, it.ID, reason)
 					if err != nil {
-						return actedMsg{err: err}
+						return doneMsg{err: err}
 					}
-					return actedMsg{text: fmt.Sprintf("%s: %s expired (LSN %d)", guard.SanitizeLine(it.Key), head, lsn)}
-				}
+					return doneMsg{text: fmt.Sprintf("%s: %s expired (LSN %d)", review.SanitizeLine(it.Key), head, lsn)}
+				})
 			},
 		})
 	}
@@ -536,28 +543,27 @@ func seqOf(h review.History, versionID string) string {
 func (m *memory) lay() split {
 	switch m.level {
 	case levelItems:
-		return layout(m.w, m.h, 0.56, len(m.items))
+		return layout(m.w, m.h, 0.56, m.items.total)
 	case levelHistory:
-		return layout(m.w, m.h, 0.63, len(m.hist.Versions))
+		return layout(m.w, m.h, 0.63, m.versions.total)
 	}
-	return layout(m.w, m.h, 0.5, len(m.refs))
+	return layout(m.w, m.h, 0.5, m.refs.total)
 }
 
 func (m *memory) clampAll() {
 	s := m.lay()
-	h := max(s.listH-1, 1) // the column header takes a line
-	m.refCur.height, m.itemCur.height, m.histCur.height = h, h, h
-	m.refCur.clamp(len(m.refs))
-	m.itemCur.clamp(len(m.items))
-	m.histCur.clamp(len(m.hist.Versions))
+	h := s.listH - 1 // the column header takes a line
+	m.refs.resize(h)
+	m.items.resize(h)
+	m.versions.resize(h)
 }
 
 // Bindings are the keys of the current view.
 func (m *memory) Bindings() []key.Binding {
 	k := m.ctx.Keys
 	enter := func(h string) key.Binding { b := k.Enter; b.SetHelp("enter", h); return b }
-	if m.filtering {
-		return []key.Binding{enter("apply filter"), k.Cancel}
+	if m.filtering() {
+		return m.refs.filterBindings(k)
 	}
 	if m.prompting {
 		return []key.Binding{enter("go there"), k.Cancel}
@@ -568,7 +574,13 @@ func (m *memory) Bindings() []key.Binding {
 	case levelItems:
 		return []key.Binding{enter("history"), k.Filter, k.Bottom, k.TimeTravel, k.Back}
 	}
-	bs := []key.Binding{}
+	bs := []key.Binding{enter("whole version")}
+	if m.w < wideMin {
+		bs[0] = enter("whole")
+	}
+	if m.versions.zoom {
+		bs = nil
+	}
 	if m.ctx.ReadOnly == nil {
 		pin := k.Pin
 		if m.hist.Item.Pinned {
@@ -583,6 +595,12 @@ func (m *memory) Bindings() []key.Binding {
 		}
 		bs = append(bs, rb, pin, ex)
 	}
+	switch {
+	case m.versions.zoom:
+		return append(bs, m.versions.zoomBindings(k)...)
+	case m.w < wideMin && m.ctx.ReadOnly == nil:
+		return append(bs, k.Back) // t: in ? help
+	}
 	return append(bs, k.TimeTravel, k.Back)
 }
 
@@ -592,39 +610,42 @@ func (m *memory) Crumb() string {
 	var left string
 	switch m.level {
 	case levelRefs:
-		left = st.Crumb.Render("Memory") + st.Muted.Render("  "+plural(len(m.refs), "memory ref", "memory refs"))
+		left = st.Crumb.Render("Memory") + st.Muted.Render("  "+plural(m.refs.total, "memory ref", "memory refs"))
 		if m.refQuery != "" {
-			left += st.Muted.Render(fmt.Sprintf(" of %d match ", len(m.allRefs))) + guard.SanitizeLine(m.refQuery) + st.Muted.Render(" · esc clears")
+			left += st.Muted.Render(fmt.Sprintf(" of %d match ", len(m.allRefs))) + review.SanitizeLine(m.refQuery) + st.Muted.Render(" · esc clears")
 		}
 	case levelItems:
-		left = st.Crumb.Render(guard.SanitizeLine(m.ref.MemoryRef))
+		left = st.Crumb.Render(review.SanitizeLine(m.ref.MemoryRef))
 		switch {
 		case m.finding:
 			left += st.Muted.Render("  searching…")
 		case m.itemQuery != "" && m.capped:
-			left += st.Bold.Render(fmt.Sprintf("  first %d matching ", len(m.items))) + guard.SanitizeLine(m.itemQuery)
+			left += st.Bold.Render(fmt.Sprintf("  first %d matching ", m.items.total)) + review.SanitizeLine(m.itemQuery)
 		case m.itemQuery != "":
-			left += "  " + st.Bold.Render(plural(len(m.items), "match", "matches")+" for ") + guard.SanitizeLine(m.itemQuery) + st.Muted.Render(" · esc clears")
+			left += "  " + st.Bold.Render(plural(m.items.total, "match", "matches")+" for ") + review.SanitizeLine(m.itemQuery) + st.Muted.Render(" · esc clears")
 		default:
 			left += st.Muted.Render(fmt.Sprintf("  %s, %d visible now", plural(m.ref.Items, "item", "items"), m.ref.Active))
 		}
 	case levelHistory:
 		it := m.hist.Item
 		if it.ID == "" {
-			left = st.Crumb.Render(guard.SanitizeLine(m.ref.MemoryRef) + " › …")
+			left = st.Crumb.Render(review.SanitizeLine(m.ref.MemoryRef) + " › …")
 			break
 		}
 		tags := []string{string(it.Layer)}
 		if it.Classification != "" {
-			tags = append(tags, guard.SanitizeLine(it.Classification))
+			tags = append(tags, review.SanitizeLine(it.Classification))
 		}
 		if it.Pinned {
 			tags = append(tags, "pinned")
 		}
-		left = st.Crumb.Render(guard.SanitizeLine(it.MemoryRef)+" › "+guard.SanitizeLine(it.Key)) + "   " + st.Muted.Render(strings.Join(tags, " · "))
+		left = st.Crumb.Render(review.SanitizeLine(it.MemoryRef)+" › "+review.SanitizeLine(it.Key)) + "   " + st.Muted.Render(strings.Join(tags, " · "))
 	}
-	if m.filtering {
-		return fit(left, max(m.w/3, 10)) + "  " + st.Bold.Render("filter: ") + m.finder.View()
+	if m.refs.filtering {
+		return fit(left, max(m.w/3, 10)) + "  " + st.Bold.Render("filter: ") + m.refs.input.View()
+	}
+	if m.items.filtering {
+		return fit(left, max(m.w/3, 10)) + "  " + st.Bold.Render("filter: ") + m.items.input.View()
 	}
 	var right string
 	switch {
@@ -662,40 +683,44 @@ func (m *memory) View() string {
 	case levelItems:
 		return s.join(m.ctx.Styles, m.itemsList(s.listW, s.wide), m.itemDetail(s.detW))
 	}
+	if m.versions.zoom {
+		return m.versions.page(m.versionDetail(m.w, m.h), m.w, m.h)
+	}
 	return s.join(m.ctx.Styles, m.histList(s.listW), m.versionDetail(s.detW, s.detH))
 }
 
-func (m *memory) notice(loaded bool, err error, empty bool, emptyText string) []string {
-	st := m.ctx.Styles
-	switch {
-	case err != nil:
-		return []string{"", "  " + st.Bad.Render(guard.SanitizeLine(err.Error())), "  " + st.Muted.Render("ctrl+r to retry")}
-	case !loaded:
-		return []string{"", "  " + st.Muted.Render("loading…")}
-	case empty:
-		return []string{"", "  " + st.Muted.Render(emptyText)}
+// muted is a notice's lines: a blank line, then each line indented.
+func (m *memory) muted(ls ...string) []string {
+	out := []string{""}
+	for _, l := range ls {
+		out = append(out, "  "+m.ctx.Styles.Muted.Render(l))
 	}
-	return nil
+	return out
+}
+
+// noMatch is the notice of a filter that keeps nothing.
+func (m *memory) noMatch(what, query string) []string {
+	return []string{"", "  No " + what + " matches " + review.SanitizeLine(query) + ".", "  " + m.ctx.Styles.Muted.Render("/ changes the filter; esc clears it.")}
 }
 
 func (m *memory) refsList(w int) []string {
-	if n := m.notice(m.refsLoaded, m.refsErr, len(m.refs) == 0, "No memory yet: nothing has been written to this database."); n != nil {
+	if n := m.refs.notice(m.refQuery != "", m.muted("No memory yet: nothing has been written to this database."), m.noMatch("memory ref", m.refQuery)); n != nil {
 		return n
 	}
 	cols := []column{{title: "MEMORY REF", flex: true}, {title: "ITEMS", width: 7}, {title: "VISIBLE", width: 7}}
-	return renderTable(m.ctx.Styles, cols, w, m.refCur, len(m.refs), func(i int) []string {
-		r := m.refs[i]
-		return []string{guard.SanitizeLine(r.MemoryRef), fmt.Sprintf("%7d", r.Items), fmt.Sprintf("%7d", r.Active)}
+	return m.refs.table(cols, w, func(i int) []string {
+		r := m.refs.rows[i]
+		return []string{review.SanitizeLine(r.MemoryRef), fmt.Sprintf("%7d", r.Items), fmt.Sprintf("%7d", r.Active)}
 	})
 }
 
 func (m *memory) refDetail(w int) []string {
-	if len(m.refs) == 0 {
+	r, ok := m.refs.selected()
+	if !ok {
 		return nil
 	}
 	st := m.ctx.Styles
-	r := m.refs[m.refCur.pos]
-	lines := []string{st.Bold.Render(guard.SanitizeLine(r.MemoryRef)), ""}
+	lines := []string{st.Bold.Render(review.SanitizeLine(r.MemoryRef)), ""}
 	lines = append(lines, field(st, "items", fmt.Sprintf("%d", r.Items)))
 	lines = append(lines, labelled(st, "visible", fmt.Sprintf("%d ACTIVE and unexpired now (what memgov list returns)", r.Active), w)...)
 	lines = append(lines, labelled(st, "not", fmt.Sprintf("%d retracted, expired or awaiting review", r.Items-r.Active), w)...)
@@ -776,29 +801,29 @@ func shortValues(s string) string {
 }
 
 func (m *memory) itemsList(w int, wide bool) []string {
-	if n := m.notice(m.itemsLoaded, m.itemsErr, len(m.items) == 0, m.emptyItems()); n != nil {
+	if n := m.items.notice(m.itemQuery != "", m.muted(m.emptyItems()), m.noMatch("visible item", m.itemQuery)); n != nil {
 		return n
 	}
 	// KEY is as wide as the longest key loaded (up to 24): the text keeps
 	// the rest.
 	keyW := 8
-	for _, v := range m.items {
-		keyW = max(keyW, min(ansi.StringWidth(guard.SanitizeLine(v.Key)), 24))
+	for _, v := range m.items.rows {
+		keyW = max(keyW, min(ansi.StringWidth(review.SanitizeLine(v.Key)), 24))
 	}
 	cols := []column{{title: "KEY", width: keyW}, {title: "VER", width: 4}, {title: "AGE", width: 4}, {title: "TEXT", flex: true}}
 	if !wide {
 		cols = []column{{title: "KEY", width: keyW}, {title: "LAYER", width: 10}, {title: "VER", width: 4}, {title: "AGE", width: 4}, {title: "TEXT", flex: true}}
 	}
 	now := m.ctx.Now()
-	lines := renderTable(m.ctx.Styles, cols, w, m.itemCur, len(m.items), func(i int) []string {
-		v := m.items[i]
-		cells := []string{keyCell(guard.SanitizeLine(v.Key), cols[0].width)}
+	lines := m.items.table(cols, w, func(i int) []string {
+		v := m.items.rows[i]
+		cells := []string{keyCell(review.SanitizeLine(v.Key), cols[0].width)}
 		if !wide {
 			cells = append(cells, string(v.Layer))
 		}
-		return append(cells, fmt.Sprintf("v%d", v.Seq), ago(now, v.CreatedAt), guard.SanitizeLine(v.Text()))
+		return append(cells, fmt.Sprintf("v%d", v.Seq), ago(now, v.CreatedAt), review.SanitizeLine(v.Text()))
 	})
-	if m.more && m.itemCur.pos >= len(m.items)-1 {
+	if m.more && m.items.cur.pos >= m.items.total-1 {
 		lines = append(lines, "  "+m.ctx.Styles.Muted.Render("loading more…"))
 	}
 	return lines
@@ -812,29 +837,36 @@ func (m *memory) emptyItems() string {
 }
 
 func (m *memory) itemDetail(w int) []string {
-	if len(m.items) == 0 {
+	v, ok := m.items.selected()
+	if !ok {
 		return nil
 	}
 	st := m.ctx.Styles
-	v := m.items[m.itemCur.pos]
 	now := m.ctx.Now()
-	lines := []string{st.Bold.Render(guard.SanitizeLine(v.Key)) + "  " + st.Muted.Render(fmt.Sprintf("v%d %s", v.Seq, v.State)), ""}
-	lines = append(lines, wrap("“"+guard.Sanitize(v.Text())+"”", w)...)
+	lines := []string{st.Bold.Render(review.SanitizeLine(v.Key)) + "  " + st.Muted.Render(fmt.Sprintf("v%d %s", v.Seq, v.State)), ""}
+	lines = append(lines, wrap("“"+review.Sanitize(v.Text())+"”", w)...)
 	lines = append(lines, "")
 	lines = append(lines, field(st, "layer", string(v.Layer)))
-	lines = append(lines, labelled(st, "written", fmt.Sprintf("%s UTC (%s) by %s", stamp(v.CreatedAt), agoLong(now, v.CreatedAt), guard.SanitizeLine(v.CreatedBy)), w)...)
+	lines = append(lines, labelled(st, "written", fmt.Sprintf("%s UTC (%s) by %s", stamp(v.CreatedAt), agoLong(now, v.CreatedAt), review.SanitizeLine(v.CreatedBy)), w)...)
 	lines = append(lines, field(st, "confidence", fmt.Sprintf("%.2f", v.Confidence)))
 	if len(v.Tags) > 0 {
-		lines = append(lines, field(st, "tags", guard.SanitizeLine(strings.Join(v.Tags, ", "))))
+		lines = append(lines, field(st, "tags", review.SanitizeLine(strings.Join(v.Tags, ", "))))
 	}
 	if v.Classification != "" {
-		lines = append(lines, field(st, "class", guard.SanitizeLine(v.Classification)))
+		lines = append(lines, field(st, "class", review.SanitizeLine(v.Classification)))
 	}
 	if v.ExpiresAt != nil {
 		lines = append(lines, field(st, "expires", fmt.Sprintf("%s UTC (%s)", stamp(*v.ExpiresAt), agoLong(now, *v.ExpiresAt))))
 	}
 	if v.Reason != "" {
-		lines = append(lines, labelled(st, "reason", guard.SanitizeLine(v.Reason), w)...)
+		// The judge's reason can run to many lines; the history has it whole.
+		for i, l := range wrapMax(review.SanitizeLine(v.Reason), max(w-11, 10), 4) {
+			if i == 0 {
+				lines = append(lines, field(st, "reason", l))
+			} else {
+				lines = append(lines, strings.Repeat(" ", 11)+l)
+			}
+		}
 	}
 	lines = append(lines, field(st, "log", fmt.Sprintf("LSN %d", v.CreatedLSN)), field(st, "version", shortID(v.ID)), "",
 		st.Muted.Render("enter: history, diff, roll back, pin, expire"))
@@ -842,17 +874,17 @@ func (m *memory) itemDetail(w int) []string {
 }
 
 func (m *memory) histList(w int) []string {
-	if n := m.notice(m.histLoaded, m.histErr, len(m.hist.Versions) == 0, "This item has no versions."); n != nil {
+	if n := m.versions.notice(false, m.muted("This item has no versions."), nil); n != nil {
 		return n
 	}
 	cols := []column{{title: "VER", width: 4}, {title: "STATE", width: 10}, {title: "WHEN (UTC)", width: 16}, {title: "BY", width: 12}, {title: "HOW", flex: true}}
-	lines := renderTable(m.ctx.Styles, cols, w, m.histCur, len(m.hist.Versions), func(i int) []string {
+	lines := m.versions.table(cols, w, func(i int) []string {
 		v := m.hist.Versions[i]
 		ver := fmt.Sprintf("v%d", v.Seq)
 		if !m.asOf.Now() && visibleAt(v.Version, m.asOf.LSN) {
 			ver = "◆" + ver
 		}
-		return []string{ver, m.stateText(v.State), stamp(v.CreatedAt), guard.SanitizeLine(v.CreatedBy), guard.SanitizeLine(v.How())}
+		return []string{ver, m.stateText(v.State), stamp(v.CreatedAt), review.SanitizeLine(v.CreatedBy), review.SanitizeLine(v.How())}
 	})
 	if !m.asOf.Now() {
 		legend := "nothing of this item was visible as of " + m.asOfText()
@@ -887,11 +919,11 @@ func (m *memory) stateText(s memgov.State) string {
 // version before it, how it began and ended, evidence and provenance, and its
 // place in the log.
 func (m *memory) versionDetail(w, h int) []string {
-	if len(m.hist.Versions) == 0 {
+	if m.versions.total == 0 {
 		return nil
 	}
 	st := m.ctx.Styles
-	i := m.histCur.pos
+	i := m.versions.cur.pos
 	v := m.hist.Versions[i]
 	head := st.Bold.Render(fmt.Sprintf("v%d ", v.Seq)) + m.stateText(v.State)
 	switch {
@@ -901,11 +933,11 @@ func (m *memory) versionDetail(w, h int) []string {
 		head += st.Muted.Render(fmt.Sprintf("  LSN %d–%d", v.ActiveFrom, v.Ended.LSN))
 	}
 	lines := []string{head}
-	lines = append(lines, wrap("“"+guard.Sanitize(v.Text())+"”", w)...)
+	lines = append(lines, wrap("“"+review.Sanitize(v.Text())+"”", w)...)
 	lines = append(lines, "")
 	if prev, ok := m.previous(i); ok {
 		lines = append(lines, st.Label.Render(fmt.Sprintf("vs v%d:", prev.Seq)))
-		lines = append(lines, m.diffLines(guard.Sanitize(prev.Text()), guard.Sanitize(v.Text()), w)...)
+		lines = append(lines, m.diffLines(review.Sanitize(prev.Text()), review.Sanitize(v.Text()), w)...)
 	} else {
 		lines = append(lines, st.Muted.Render("first version: nothing to compare"))
 	}
@@ -919,7 +951,7 @@ func (m *memory) versionDetail(w, h int) []string {
 	}
 	meta := fmt.Sprintf("confidence %.2f", v.Confidence)
 	if len(v.Tags) > 0 {
-		meta += " · tags " + guard.SanitizeLine(strings.Join(v.Tags, ", "))
+		meta += " · tags " + review.SanitizeLine(strings.Join(v.Tags, ", "))
 	}
 	if v.ExpiresAt != nil {
 		meta += " · expires " + stamp(*v.ExpiresAt)
@@ -932,14 +964,14 @@ func (m *memory) versionDetail(w, h int) []string {
 		if i == 0 {
 			lines = append(lines, st.Label.Render("evidence"))
 		}
-		for _, l := range wrapPairs(shortValues(guard.SanitizeLine(e)), max(w-2, 10)) {
+		for _, l := range wrapPairs(shortValues(review.SanitizeLine(e)), max(w-2, 10)) {
 			lines = append(lines, "  "+l)
 		}
 	}
 	var prov []string
 	for _, p := range v.Provenance {
 		if !strings.HasPrefix(p, "evidence_refs: ") {
-			prov = append(prov, shortValues(guard.SanitizeLine(p)))
+			prov = append(prov, shortValues(review.SanitizeLine(p)))
 		}
 	}
 	if len(prov) > 0 {
@@ -954,9 +986,9 @@ func (m *memory) versionDetail(w, h int) []string {
 }
 
 func (m *memory) eventLine(label string, e review.Event, w int) []string {
-	s := fmt.Sprintf("%s · %s · LSN %d · %s", e.Op, guard.SanitizeLine(e.Actor), e.LSN, stamp(e.Time))
+	s := fmt.Sprintf("%s · %s · LSN %d · %s", e.Op, review.SanitizeLine(e.Actor), e.LSN, stamp(e.Time))
 	if e.Reason != "" {
-		s += " · “" + shortIDs(guard.SanitizeLine(e.Reason)) + "”"
+		s += " · “" + shortIDs(review.SanitizeLine(e.Reason)) + "”"
 	}
 	return labelled(m.ctx.Styles, label, s, w)
 }
@@ -970,7 +1002,7 @@ func (m *memory) previous(i int) (memgov.Version, bool) {
 			return o.Version, true
 		}
 	}
-	if i+1 < len(m.hist.Versions) {
+	if i+1 < m.versions.total {
 		return m.hist.Versions[i+1].Version, true
 	}
 	return memgov.Version{}, false
@@ -1030,13 +1062,13 @@ func (m *memory) Click(x, y int) tea.Cmd {
 	s := m.lay()
 	switch m.level {
 	case levelRefs:
-		clickRow(&m.refCur, len(m.refs), s, x, y)
+		m.refs.click(s, x, y)
 	case levelItems:
-		if clickRow(&m.itemCur, len(m.items), s, x, y) {
+		if m.items.click(s, x, y) {
 			return m.maybeMore()
 		}
 	case levelHistory:
-		clickRow(&m.histCur, len(m.hist.Versions), s, x, y)
+		m.versions.click(s, x, y)
 	}
 	return nil
 }
@@ -1044,40 +1076,37 @@ func (m *memory) Click(x, y int) tea.Cmd {
 // applyRefs keeps the refs matching the refs' filter.
 func (m *memory) applyRefs() {
 	_, words := splitQuery(m.refQuery)
-	m.refs = m.refs[:0:0]
+	var rows []memgov.RefSummary
 	for _, r := range m.allRefs {
 		if matchWords(words, r.MemoryRef) {
-			m.refs = append(m.refs, r)
+			rows = append(rows, r)
 		}
 	}
+	m.refs.setAll(rows)
 	m.clampAll()
 }
 
 func (m *memory) filterKey(msg tea.KeyMsg, act Action) tea.Cmd {
-	switch act {
-	case ActBack:
-		m.filtering = false
-		m.finder.Blur()
-		return nil
-	case ActSubmit:
-		m.filtering = false
-		m.finder.Blur()
-		q := strings.TrimSpace(m.finder.Value())
-		if m.level == levelRefs {
+	if m.refs.filtering {
+		q, ok, cmd := m.refs.filterKey(msg, act)
+		if ok {
+			m.refs.closeFilter()
 			m.refQuery = q
-			m.refCur = cursor{height: m.refCur.height}
+			m.refs.top()
 			m.applyRefs()
-			return nil
 		}
-		if q == "" {
-			m.itemQuery = ""
-			return m.reloadItems()
-		}
-		return m.findItems(q)
+		return cmd
 	}
-	var cmd tea.Cmd
-	m.finder, cmd = m.finder.Update(msg)
-	return cmd
+	q, ok, cmd := m.items.filterKey(msg, act)
+	if !ok {
+		return cmd
+	}
+	m.items.closeFilter()
+	if q == "" {
+		m.itemQuery = ""
+		return m.reloadItems()
+	}
+	return m.findItems(q)
 }
 
 // findItems scans the ref's visible items (as of the time shown) for those

@@ -7,13 +7,9 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
-	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -26,26 +22,14 @@ type proposals struct {
 	ctx  *Context
 	w, h int
 
-	rows   []memgov.Proposal
-	cur    cursor
-	req    int64
-	loaded bool
-	err    error
-	seen   int64 // the log size the list was read at
+	list   *list[memgov.Proposal] // what the filter keeps; enter zooms on the artifact
+	all    []memgov.Proposal      // what the service listed
 	filter review.ProposalFilter
+	words  []string // the filter's free words
 
 	view    review.ProposalView // revision history of the selected proposal
 	showReq int64
 	showErr error
-
-	zoom   bool // enter: the artifact takes the whole body
-	scroll int
-
-	filtering bool
-	input     textinput.Model
-	busy      bool
-	words     []string          // the filter's free words
-	all       []memgov.Proposal // what the service listed; rows is what the words keep
 }
 
 type proposalsMsg struct {
@@ -60,24 +44,17 @@ type proposalMsg struct {
 	err  error
 }
 
-type proposalDoneMsg struct {
-	text string
-	err  error
-}
-
 func newProposals(c *Context) *proposals {
-	in := textinput.New()
-	in.Prompt = ""
-	in.Placeholder = "words in title, kind, owner or rationale · state=open kind=automation"
-	in.CharLimit = 100
-	return &proposals{ctx: c, input: in}
+	l := newList(c, "proposals", func(p memgov.Proposal) string { return p.ID }, "words in title, kind, owner or rationale · state=open kind=automation")
+	l.input.CharLimit = 100
+	return &proposals{ctx: c, list: l}
 }
 
 func (p *proposals) Title() string { return "Proposals" }
 func (p *proposals) Init() tea.Cmd { return p.load() }
 
 func (p *proposals) Mode() Mode {
-	if p.filtering {
+	if p.list.filtering {
 		return ModeInput
 	}
 	return ModeNormal
@@ -86,21 +63,19 @@ func (p *proposals) Mode() Mode {
 // lay stacks the table over the detail: the table needs the width for
 // titles, the artifact needs the lines.
 func (p *proposals) lay() split {
-	lh := min(max(len(p.rows)+1, 3), max(p.h*2/5, 3))
+	lh := min(max(p.list.total+1, 3), max(p.h*2/5, 3))
 	return split{listW: p.w, listH: lh, detW: p.w, detH: max(p.h-lh-1, 0)}
 }
 
 func (p *proposals) SetSize(w, h int) {
 	p.w, p.h = w, h
-	p.cur.height = max(p.lay().listH-1, 1)
-	p.cur.clamp(len(p.rows))
+	p.list.resize(p.lay().listH - 1)
 }
 
 func (p *proposals) svc() review.ProposalService { return p.ctx.Svc.Proposals() }
 
 func (p *proposals) load() tea.Cmd {
-	id := p.ctx.nextID()
-	p.req = id
+	id := p.list.ask()
 	svc, ctx, f := p.svc(), p.ctx.Ctx, p.filter
 	return func() tea.Msg {
 		rs, err := svc.List(ctx, f)
@@ -124,34 +99,33 @@ func (p *proposals) show() tea.Cmd {
 	}
 }
 
-func (p *proposals) selected() (memgov.Proposal, bool) {
-	if p.cur.pos < len(p.rows) {
-		return p.rows[p.cur.pos], true
+func (p *proposals) selected() (memgov.Proposal, bool) { return p.list.selected() }
+
+func (p *proposals) filtered() bool {
+	return p.filter != (review.ProposalFilter{}) || len(p.words) > 0
+}
+
+// keep lists the proposals the filter's words keep.
+func (p *proposals) keep() {
+	var rows []memgov.Proposal
+	for _, r := range p.all {
+		if matchWords(p.words, r.Title, r.Kind, r.Owner.Tenant+"/"+r.Owner.Principal, r.Rationale, r.State) {
+			rows = append(rows, r)
+		}
 	}
-	return memgov.Proposal{}, false
+	p.list.setAll(rows)
 }
 
 func (p *proposals) Update(msg tea.Msg, act Action) tea.Cmd {
+	l := p.list
 	switch msg := msg.(type) {
 	case proposalsMsg:
-		if msg.id != p.req {
+		if !l.answered(msg.id, msg.err) {
 			return nil
 		}
-		p.req, p.loaded, p.err = 0, true, msg.err
 		if msg.err == nil {
-			sel, _ := p.selected()
 			p.all = msg.rows
-			p.rows = p.rows[:0:0]
-			for _, r := range p.all {
-				if matchWords(p.words, r.Title, r.Kind, r.Owner.Tenant+"/"+r.Owner.Principal, r.Rationale, r.State) {
-					p.rows = append(p.rows, r)
-				}
-			}
-			for i, r := range p.rows {
-				if r.ID == sel.ID {
-					p.cur.pos = i
-				}
-			}
+			p.keep()
 		}
 		p.SetSize(p.w, p.h)
 		return p.show()
@@ -165,59 +139,43 @@ func (p *proposals) Update(msg tea.Msg, act Action) tea.Cmd {
 		}
 		return nil
 	case attentionMsg:
-		if msg.err == nil && msg.att.LogSize != p.seen && p.loaded && p.req == 0 {
-			p.seen = msg.att.LogSize
+		if l.grew(msg) {
 			return p.load()
 		}
 		return nil
-	case proposalDoneMsg:
-		p.busy = false
-		if msg.err != nil {
-			return tea.Batch(p.load(), status(msg.err))
+	case doneMsg:
+		if l.mine(msg) {
+			return l.done(msg, p.load())
 		}
-		return tea.Batch(p.load(), refreshCounts, statusf(false, "%s", msg.text))
+		return nil
 	case tea.KeyMsg:
-		if p.filtering {
+		if l.filtering {
 			return p.filterKey(msg, act)
 		}
-		if p.zoom {
+		if l.zoom {
 			switch act {
-			case ActDown:
-				p.scroll++
-			case ActUp:
-				p.scroll = max(p.scroll-1, 0)
-			case ActPageDown:
-				p.scroll += max(p.h-2, 1)
-			case ActPageUp:
-				p.scroll = max(p.scroll-max(p.h-2, 1), 0)
-			case ActTop:
-				p.scroll = 0
-			case ActBack, ActEnter:
-				p.zoom = false
+			case ActEnter:
+				l.zoom = false
 			case ActApply, ActReject, ActArchive:
 				return p.decide(act)
+			default:
+				l.zoomKey(act, p.h)
 			}
 			return nil
 		}
-		if p.cur.act(act, len(p.rows)) {
+		if l.move(act) {
 			return p.show()
 		}
 		switch act {
 		case ActEnter:
-			if len(p.rows) > 0 {
-				p.zoom, p.scroll = true, 0
-			}
+			l.openZoom()
 		case ActFilter:
-			p.filtering = true
-			p.input.SetValue(p.filter.String())
-			p.input.CursorEnd()
-			return p.input.Focus()
+			return l.openFilter(p.filter.String())
 		case ActRefresh:
 			return p.load()
 		case ActBack:
-			if p.filter != (review.ProposalFilter{}) || len(p.words) > 0 {
-				p.filter, p.words = review.ProposalFilter{}, nil
-				p.cur = cursor{height: p.cur.height}
+			if p.filtered() {
+				p.filter, p.words = review.ProposalFilter{}, nil // the cursor stays on its proposal
 				return tea.Batch(p.load(), statusf(false, "filter cleared"))
 			}
 		case ActApply, ActReject, ActArchive:
@@ -228,26 +186,21 @@ func (p *proposals) Update(msg tea.Msg, act Action) tea.Cmd {
 }
 
 func (p *proposals) filterKey(msg tea.KeyMsg, act Action) tea.Cmd {
-	switch act {
-	case ActBack:
-		p.filtering = false
-		p.input.Blur()
-		return nil
-	case ActSubmit:
-		terms, words := splitQuery(p.input.Value())
-		f, err := review.ParseProposalFilter(terms)
-		if err != nil {
-			return status(err)
-		}
-		p.filtering = false
-		p.input.Blur()
-		p.filter, p.words, p.rows, p.loaded = f, words, nil, false
-		p.cur = cursor{height: p.cur.height}
-		return p.load()
+	l := p.list
+	q, ok, cmd := l.filterKey(msg, act)
+	if !ok {
+		return cmd
 	}
-	var cmd tea.Cmd
-	p.input, cmd = p.input.Update(msg)
-	return cmd
+	terms, words := splitQuery(q)
+	f, err := review.ParseProposalFilter(terms)
+	if err != nil {
+		return status(err)
+	}
+	l.closeFilter()
+	p.filter, p.words, l.loaded = f, words, false
+	l.setAll(nil)
+	l.top()
+	return p.load()
 }
 
 // decide asks to apply, reject or archive the selected proposal, or says
@@ -263,35 +216,31 @@ func (p *proposals) decide(act Action) tea.Cmd {
 	if err := check(pr); err != nil {
 		return statusf(true, "cannot %s: %s", verb, err.Error())
 	}
-	if p.busy {
+	if p.list.busy {
 		return statusf(true, "a decision is still being recorded")
 	}
 	name := proposalName(pr)
-	what := fmt.Sprintf("%s %s by %s (%s), revision %d, artifact %s.", pr.Kind, name, guard.SanitizeLine(pr.Owner.Principal), guard.SanitizeLine(pr.Owner.Tenant), pr.Revision, hashCell(pr.ArtifactHash))
+	what := fmt.Sprintf("%s %s by %s (%s), revision %d, artifact %s.", pr.Kind, name, review.SanitizeLine(pr.Owner.Principal), review.SanitizeLine(pr.Owner.Tenant), pr.Revision, hashCell(pr.ArtifactHash))
 	switch act {
 	case ActApply:
-		gate := "through the approval gate: you are a curator and not its owner"
-		if a := p.ctx.Svc.Actor(); a.Role != memgov.Curator || a.ID == pr.Owner.Principal {
-			gate = "by direct RBAC: you hold the " + engine.ScopeProposalActivate + " scope"
-		}
+		gate := p.ctx.Svc.ApplyGrant(pr)
 		return askConfirm(confirmMsg{
 			title: "Apply " + name, danger: true, word: "apply",
 			lines: []string{what,
-				"Installs this artifact byte for byte for tenant " + guard.SanitizeLine(pr.Owner.Tenant) + "; its runs may use it from now on. Granted " + gate + ".",
+				"Installs this artifact byte for byte for tenant " + review.SanitizeLine(pr.Owner.Tenant) + "; its runs may use it from now on. Granted " + gate + ".",
 				"The log records: proposal applied."},
 			onYes: func(string) tea.Cmd {
-				p.busy = true
-				return func() tea.Msg {
+				return p.list.decide(func() doneMsg {
 					res, err := svc.Apply(ctx, pr)
 					if err != nil {
-						return proposalDoneMsg{err: fmt.Errorf("apply %s: %w", name, err)}
+						return doneMsg{err: fmt.Errorf("apply %s: %w", name, err)}
 					}
 					match := "= artifact hash ✓"
 					if res.InstalledHash != res.ArtifactHash {
 						match = "≠ artifact hash " + hashCell(res.ArtifactHash) + " ✗"
 					}
-					return proposalDoneMsg{text: fmt.Sprintf("applied %s (%s): installed %s %s", name, res.Activation, hashCell(res.InstalledHash), match)}
-				}
+					return doneMsg{text: fmt.Sprintf("applied %s (%s): installed %s %s", name, res.Activation, hashCell(res.InstalledHash), match)}
+				})
 			},
 		})
 	case ActReject:
@@ -299,13 +248,12 @@ func (p *proposals) decide(act Action) tea.Cmd {
 			title: "Reject " + name, danger: true, required: true, label: "note",
 			lines: []string{what, "The proposal stays inert and can no longer be applied. The note is recorded in the log for its owner."},
 			onYes: func(note string) tea.Cmd {
-				p.busy = true
-				return func() tea.Msg {
+				return p.list.decide(func() doneMsg {
 					if _, err := svc.Reject(ctx, pr, note); err != nil {
-						return proposalDoneMsg{err: fmt.Errorf("reject %s: %w", name, err)}
+						return doneMsg{err: fmt.Errorf("reject %s: %w", name, err)}
 					}
-					return proposalDoneMsg{text: "rejected " + name}
-				}
+					return doneMsg{text: "rejected " + name}
+				})
 			},
 		})
 	}
@@ -313,20 +261,19 @@ func (p *proposals) decide(act Action) tea.Cmd {
 		title: "Archive " + name, label: "note", reason: "no longer needed",
 		lines: []string{what, "Archived proposals leave the open list; they can no longer be revised or applied."},
 		onYes: func(note string) tea.Cmd {
-			p.busy = true
-			return func() tea.Msg {
+			return p.list.decide(func() doneMsg {
 				if _, err := svc.Archive(ctx, pr, note); err != nil {
-					return proposalDoneMsg{err: fmt.Errorf("archive %s: %w", name, err)}
+					return doneMsg{err: fmt.Errorf("archive %s: %w", name, err)}
 				}
-				return proposalDoneMsg{text: "archived " + name}
-			}
+				return doneMsg{text: "archived " + name}
+			})
 		},
 	})
 }
 
 // proposalName is how a sentence names a proposal: its title, or its id.
 func proposalName(pr memgov.Proposal) string {
-	if t := guard.SanitizeLine(pr.Title); t != "" {
+	if t := review.SanitizeLine(pr.Title); t != "" {
 		return "“" + t + "”"
 	}
 	return "proposal " + shortID(pr.ID)
@@ -334,10 +281,8 @@ func proposalName(pr memgov.Proposal) string {
 
 func (p *proposals) Bindings() []key.Binding {
 	k := p.ctx.Keys
-	if p.filtering {
-		enter := k.Enter
-		enter.SetHelp("enter", "apply filter")
-		return []key.Binding{enter, k.Cancel}
+	if p.list.filtering {
+		return p.list.filterBindings(k)
 	}
 	var bs []key.Binding
 	if pr, ok := p.selected(); ok {
@@ -350,9 +295,8 @@ func (p *proposals) Bindings() []key.Binding {
 			}
 		}
 	}
-	if p.zoom {
-		sc := key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll"))
-		return append(bs, sc, k.Back)
+	if p.list.zoom {
+		return append(bs, p.list.zoomBindings(k)...)
 	}
 	enter := k.Enter
 	enter.SetHelp("enter", "artifact")
@@ -363,7 +307,7 @@ func (p *proposals) Bindings() []key.Binding {
 func (p *proposals) Crumb() string {
 	st := p.ctx.Styles
 	open := 0
-	for _, r := range p.rows {
+	for _, r := range p.list.rows {
 		if review.Open(r) {
 			open++
 		}
@@ -372,21 +316,16 @@ func (p *proposals) Crumb() string {
 	if open > 0 {
 		left = st.Attention.Render(plural(open, "proposal waits", "proposals wait")+" for a decision") + "   "
 	}
-	if p.filtering {
-		return left + st.Bold.Render("filter: ") + p.input.View()
+	if p.list.filtering {
+		return left + st.Bold.Render("filter: ") + p.list.input.View()
 	}
 	f := "any"
-	if p.filter != (review.ProposalFilter{}) || len(p.words) > 0 {
-		f = guard.SanitizeLine(strings.TrimSpace(p.filter.String() + " " + strings.Join(p.words, " ")))
+	if p.filtered() {
+		f = review.SanitizeLine(strings.TrimSpace(p.filter.String() + " " + strings.Join(p.words, " ")))
 	}
 	mid := st.Muted.Render("filter: ") + f
-	right := st.Bold.Render(fmt.Sprintf("%d listed", len(p.rows)))
-	w := p.w - 1
-	gap := w - ansi.StringWidth(left) - ansi.StringWidth(mid) - ansi.StringWidth(right)
-	if gap < 1 {
-		return fit(left+mid, max(w-ansi.StringWidth(right)-1, 0)) + " " + right
-	}
-	return left + mid + strings.Repeat(" ", gap) + right
+	right := st.Bold.Render(fmt.Sprintf("%d listed", p.list.total))
+	return crumbLine(left, mid, right, p.w-1)
 }
 
 var proposalCols = []column{
@@ -400,47 +339,41 @@ var proposalColsNarrow = []column{
 }
 
 func (p *proposals) View() string {
-	if p.zoom {
-		lines := p.artifactPage()
-		p.scroll = max(min(p.scroll, len(lines)-p.h), 0)
-		return strings.Join(pane(lines[p.scroll:], p.w, p.h), "\n")
+	if p.list.zoom {
+		return p.list.page(p.artifactPage(), p.w, p.h)
 	}
 	s := p.lay()
-	return s.join(p.ctx.Styles, p.list(s.listW), p.detail(s.detW, s.detH))
+	return s.join(p.ctx.Styles, p.table(s.listW), p.detail(s.detW, s.detH))
 }
 
-func (p *proposals) list(w int) []string {
+func (p *proposals) table(w int) []string {
 	st := p.ctx.Styles
-	switch {
-	case p.err != nil:
-		return []string{st.Bad.Render("cannot read proposals: " + guard.SanitizeLine(p.err.Error())), st.Muted.Render("ctrl+r retries")}
-	case !p.loaded:
-		return []string{st.Muted.Render("reading proposals…")}
-	case len(p.rows) == 0 && (p.filter != (review.ProposalFilter{}) || len(p.words) > 0):
-		return []string{"", "  " + st.Muted.Render("No proposal matches the filter (/ to change it).")}
-	case len(p.rows) == 0:
-		return []string{"", "  " + st.Good.Render("No proposals."), "",
-			"  " + st.Muted.Render("Artifacts agents' hosts learn from runs (agent packs, workflow chains, prompt templates, automations) wait here for a curator.")}
+	if n := p.list.notice(p.filtered(),
+		[]string{"", "  " + st.Good.Render("No proposals."), "",
+			"  " + st.Muted.Render("Artifacts agents' hosts learn from runs (agent packs, workflow chains, prompt templates, automations) wait here for a curator.")},
+		[]string{"", "  " + st.Muted.Render("No proposal matches the filter (/ to change it, esc clears it).")}); n != nil {
+		return n
 	}
 	now := p.ctx.Now()
 	cols := proposalCols
 	if w < wideMin {
 		cols = proposalColsNarrow
 	}
-	return renderTable(st, cols, w, p.cur, len(p.rows), func(i int) []string {
-		r := p.rows[i]
-		return []string{stateCell(st, r.State), r.Kind, guard.SanitizeLine(r.Title), guard.SanitizeLine(r.Owner.Tenant + "/" + r.Owner.Principal),
+	return p.list.table(cols, w, func(i int) []string {
+		r := p.list.rows[i]
+		return []string{stateCell(st, r), r.Kind, review.SanitizeLine(r.Title), review.SanitizeLine(r.Owner.Tenant + "/" + r.Owner.Principal),
 			fmt.Sprintf("%3d", r.Revision), ago(now, r.UpdatedAt)}
 	})
 }
 
-func stateCell(st Styles, s string) string {
-	switch s {
-	case memgov.ProposalDraft, memgov.ProposalRevised:
+func stateCell(st Styles, pr memgov.Proposal) string {
+	s := pr.State
+	switch {
+	case review.Open(pr):
 		return st.Attention.Render(s)
-	case engine.ProposalApplied:
+	case review.Applied(pr):
 		return st.Good.Render(s)
-	case memgov.ProposalRejected:
+	case s == memgov.ProposalRejected:
 		return st.Bad.Render(s)
 	}
 	return st.Muted.Render(s)
@@ -455,7 +388,7 @@ func prettyArtifact(raw json.RawMessage) []string {
 	}
 	lines := strings.Split(b.String(), "\n")
 	for i, l := range lines {
-		lines[i] = guard.SanitizeLine(l)
+		lines[i] = review.SanitizeLine(l)
 	}
 	return lines
 }
@@ -528,19 +461,19 @@ func (p *proposals) facts(pr memgov.Proposal, w int) []string {
 			out = append(out, fit(l, w))
 		}
 	}
-	title := guard.SanitizeLine(pr.Title)
+	title := review.SanitizeLine(pr.Title)
 	if title == "" {
 		title = "(untitled)"
 	}
-	add(st.Bold.Render(title) + "  " + stateCell(st, pr.State))
-	owner := guard.SanitizeLine(pr.Owner.Tenant) + "/" + guard.SanitizeLine(pr.Owner.Principal)
+	add(st.Bold.Render(title) + "  " + stateCell(st, pr))
+	owner := review.SanitizeLine(pr.Owner.Tenant) + "/" + review.SanitizeLine(pr.Owner.Principal)
 	if pr.Owner.Workspace != "" {
-		owner += " · workspace " + guard.SanitizeLine(pr.Owner.Workspace)
+		owner += " · workspace " + review.SanitizeLine(pr.Owner.Workspace)
 	}
 	add(st.Muted.Render(pr.Kind+" · by ") + owner)
 	add(st.Muted.Render(fmt.Sprintf("revision %d · created %s · updated %s", pr.Revision, stamp(pr.CreatedAt), agoLong(now, pr.UpdatedAt))))
 	if r := strings.TrimSpace(pr.Rationale); r != "" {
-		for i, l := range wrapMax(guard.Sanitize(r), w-11, 3) {
+		for i, l := range wrapMax(review.Sanitize(r), w-11, 3) {
 			if i == 0 {
 				add(st.Label.Render(fmt.Sprintf("%-11s", "rationale")) + l)
 			} else {
@@ -552,14 +485,14 @@ func (p *proposals) facts(pr memgov.Proposal, w int) []string {
 	if len(pr.Provenance.SourceRunIDs) > 0 {
 		rs := make([]string, len(pr.Provenance.SourceRunIDs))
 		for i, r := range pr.Provenance.SourceRunIDs {
-			rs[i] = shortIDs(guard.SanitizeLine(r))
+			rs[i] = shortIDs(review.SanitizeLine(r))
 		}
 		runs = strings.Join(rs, ", ")
 	}
 	add(field(st, "runs", runs))
 	if pr.DuplicateOf != "" {
 		dup := shortID(pr.DuplicateOf)
-		for _, r := range p.rows {
+		for _, r := range p.all {
 			if r.ID == pr.DuplicateOf {
 				dup += " " + proposalName(r) + " (" + r.State + ")"
 			}
@@ -576,28 +509,28 @@ func (p *proposals) facts(pr memgov.Proposal, w int) []string {
 		add(field(st, "installed", hashCell(pr.InstalledHash)+st.Bad.Render(" ≠ artifact ✗")))
 	}
 	if pr.DecidedBy != "" {
-		d := pr.State + " by " + guard.SanitizeLine(pr.DecidedBy)
+		d := pr.State + " by " + review.SanitizeLine(pr.DecidedBy)
 		if pr.Gate != "" {
 			d += " (" + pr.Gate + ")"
 		}
 		add(field(st, "decided", d))
 		if pr.Note != "" {
-			add(field(st, "note", "“"+guard.SanitizeLine(pr.Note)+"”"))
+			add(field(st, "note", "“"+review.SanitizeLine(pr.Note)+"”"))
 		}
 	}
 	add("", st.ColHeader.Render("REVISIONS"))
 	switch {
 	case p.showErr != nil && p.view.ID != pr.ID:
-		add(st.Bad.Render("cannot read revisions: " + guard.SanitizeLine(p.showErr.Error())))
+		add(st.Bad.Render("cannot read revisions: " + review.SanitizeLine(p.showErr.Error())))
 	case p.view.ID != pr.ID:
 		add(st.Muted.Render("reading…"))
 	default:
 		revs := p.view.Revisions
 		for i := len(revs) - 1; i >= 0 && i >= len(revs)-4; i-- {
 			r := revs[i]
-			line := fmt.Sprintf("r%-2d %s  %-14s %s", r.Revision, stamp(r.At), fit(guard.SanitizeLine(r.By), 14), hashCell(r.ArtifactHash))
+			line := fmt.Sprintf("r%-2d %s  %-14s %s", r.Revision, stamp(r.At), fit(review.SanitizeLine(r.By), 14), hashCell(r.ArtifactHash))
 			if r.Rationale != "" && i > 0 {
-				line += "  “" + guard.SanitizeLine(r.Rationale) + "”"
+				line += "  “" + review.SanitizeLine(r.Rationale) + "”"
 			}
 			add(line)
 		}
@@ -630,7 +563,7 @@ func (p *proposals) facts(pr memgov.Proposal, w int) []string {
 
 // Click selects the row under the mouse.
 func (p *proposals) Click(x, y int) tea.Cmd {
-	if p.zoom || !clickRow(&p.cur, len(p.rows), p.lay(), x, y) {
+	if !p.list.click(p.lay(), x, y) {
 		return nil
 	}
 	return p.show()

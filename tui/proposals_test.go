@@ -232,8 +232,8 @@ func TestProposalsFilter(t *testing.T) {
 	s.see("state \"finished\"")
 	m := s.quit()
 	p := m.screens[ProposalsScreen].(*proposals)
-	if len(p.rows) != 2 || p.filter.Kind != "prompt-template" {
-		t.Fatalf("%d rows, filter %+v", len(p.rows), p.filter)
+	if len(p.list.rows) != 2 || p.filter.Kind != "prompt-template" {
+		t.Fatalf("%d rows, filter %+v", len(p.list.rows), p.filter)
 	}
 }
 
@@ -261,7 +261,7 @@ func TestActivityHealthFollowsWrites(t *testing.T) {
 	}
 	s.see("top rejections " + res.Reason + " 1")
 	m := s.quit()
-	if !m.health.loaded || m.health.m.Rejections[res.Reason] != 1 {
-		t.Fatalf("health %+v", m.health.m)
+	if !m.health.loaded || m.health.r.Metrics.Rejections[res.Reason] != 1 {
+		t.Fatalf("health %+v", m.health.r.Metrics)
 	}
 }

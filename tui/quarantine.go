@@ -5,12 +5,9 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -23,23 +20,12 @@ type quarantine struct {
 	ctx  *Context
 	w, h int
 
-	rows   []review.QuarantineView
-	all    []review.QuarantineView // what the service listed; rows is what the words keep
-	cur    cursor
-	req    int64
-	loaded bool
-	err    error
-	seen   int64 // the log size the list was read at
+	list *list[review.QuarantineView] // what the words keep; enter zooms on the whole text
+	all  []review.QuarantineView      // what the service listed
 
 	status string // "" open ones, or all, released, retracted
 	agent  string
 	words  []string
-
-	zoom      bool // enter: the whole text takes the body
-	scroll    int
-	filtering bool
-	input     textinput.Model
-	busy      bool
 }
 
 type quarantineMsg struct {
@@ -48,20 +34,16 @@ type quarantineMsg struct {
 	err  error
 }
 
-type quarantineDoneMsg struct {
-	text string
-	err  error
-}
-
 func newQuarantine(c *Context) *quarantine {
-	return &quarantine{ctx: c, input: newFilterInput("words in agent, ref, key, text or cause · status=all|released|retracted agent=NAME")}
+	return &quarantine{ctx: c, list: newList(c, "the quarantine", func(v review.QuarantineView) string { return v.VersionID },
+		"words in agent, ref, key, text or cause · status=all|released|retracted agent=NAME")}
 }
 
 func (q *quarantine) Title() string { return "Quarantine" }
 func (q *quarantine) Init() tea.Cmd { return q.load() }
 
 func (q *quarantine) Mode() Mode {
-	if q.filtering {
+	if q.list.filtering {
 		return ModeInput
 	}
 	return ModeNormal
@@ -70,21 +52,19 @@ func (q *quarantine) Mode() Mode {
 // lay stacks the table over the detail, as Proposals does: the table needs
 // the width for the text, the detail the lines.
 func (q *quarantine) lay() split {
-	lh := min(max(len(q.rows)+1, 3), max(q.h*2/5, 3))
+	lh := min(max(q.list.total+1, 3), max(q.h*2/5, 3))
 	return split{listW: q.w, listH: lh, detW: q.w, detH: max(q.h-lh-1, 0)}
 }
 
 func (q *quarantine) SetSize(w, h int) {
 	q.w, q.h = w, h
-	q.cur.height = max(q.lay().listH-1, 1)
-	q.cur.clamp(len(q.rows))
+	q.list.resize(q.lay().listH - 1)
 }
 
 func (q *quarantine) svc() *review.Quarantine { return q.ctx.Svc.Quarantine() }
 
 func (q *quarantine) load() tea.Cmd {
-	id := q.ctx.nextID()
-	q.req = id
+	id := q.list.ask()
 	svc, ctx, status, agent := q.svc(), q.ctx.Ctx, q.status, q.agent
 	return func() tea.Msg {
 		rs, err := svc.List(ctx, status, agent)
@@ -92,94 +72,81 @@ func (q *quarantine) load() tea.Cmd {
 	}
 }
 
-func (q *quarantine) selected() (review.QuarantineView, bool) {
-	if q.cur.pos < len(q.rows) {
-		return q.rows[q.cur.pos], true
-	}
-	return review.QuarantineView{}, false
-}
+func (q *quarantine) selected() (review.QuarantineView, bool) { return q.list.selected() }
 
 func (q *quarantine) filtered() bool { return q.status != "" || q.agent != "" || len(q.words) > 0 }
 
+// keep lists the writes the filter's words keep.
+func (q *quarantine) keep() {
+	var rows []review.QuarantineView
+	for _, r := range q.all {
+		if matchWords(q.words, r.Agent, r.MemoryRef, r.Key, r.Text, r.Cause, r.Status) {
+			rows = append(rows, r)
+		}
+	}
+	q.list.setAll(rows)
+}
+
 func (q *quarantine) Update(msg tea.Msg, act Action) tea.Cmd {
+	l := q.list
 	switch msg := msg.(type) {
 	case quarantineMsg:
-		if msg.id != q.req {
+		if !l.answered(msg.id, msg.err) {
 			return nil
 		}
-		q.req, q.loaded, q.err = 0, true, msg.err
 		if msg.err == nil {
-			sel, _ := q.selected()
 			q.all = msg.rows
-			q.rows = q.rows[:0:0]
-			for _, r := range q.all {
-				if matchWords(q.words, r.Agent, r.MemoryRef, r.Key, r.Text, r.Cause, r.Status) {
-					q.rows = append(q.rows, r)
-				}
-			}
-			for i, r := range q.rows {
-				if r.VersionID == sel.VersionID {
-					q.cur.pos = i
-				}
-			}
+			q.keep()
+			l.keepMarks(func(v review.QuarantineView) bool { return v.Status == memgov.QuarantineOpen })
 		}
 		q.SetSize(q.w, q.h)
 		return nil
 	case attentionMsg:
-		if msg.err == nil && msg.att.LogSize != q.seen && q.loaded && q.req == 0 {
-			q.seen = msg.att.LogSize
+		if l.grew(msg) {
 			return q.load()
 		}
 		return nil
-	case quarantineDoneMsg:
-		q.busy = false
-		if msg.err != nil {
-			return tea.Batch(q.load(), status(msg.err))
+	case doneMsg:
+		if l.mine(msg) {
+			return l.done(msg, q.load())
 		}
-		return tea.Batch(q.load(), refreshCounts, statusf(false, "%s", msg.text))
+		return nil
 	case tea.KeyMsg:
-		if q.filtering {
+		if l.filtering {
 			return q.filterKey(msg, act)
 		}
-		if q.zoom {
+		if l.zoom {
 			switch act {
-			case ActDown:
-				q.scroll++
-			case ActUp:
-				q.scroll = max(q.scroll-1, 0)
-			case ActPageDown:
-				q.scroll += max(q.h-2, 1)
-			case ActPageUp:
-				q.scroll = max(q.scroll-max(q.h-2, 1), 0)
-			case ActTop:
-				q.scroll = 0
-			case ActBack, ActEnter:
-				q.zoom = false
+			case ActEnter:
+				l.zoom = false
 			case ActApply, ActRetract:
 				return q.decide(act)
+			default:
+				l.zoomKey(act, q.h)
 			}
 			return nil
 		}
-		if q.cur.act(act, len(q.rows)) {
+		if l.move(act) {
 			return nil
 		}
 		switch act {
 		case ActEnter:
-			if len(q.rows) > 0 {
-				q.zoom, q.scroll = true, 0
-			}
+			l.openZoom()
 		case ActFilter:
-			q.filtering = true
-			q.input.SetValue(q.query())
-			q.input.CursorEnd()
-			return q.input.Focus()
+			return l.openFilter(q.query())
 		case ActRefresh:
 			return q.load()
 		case ActBack:
 			if q.filtered() {
-				q.status, q.agent, q.words = "", "", nil
-				q.cur = cursor{height: q.cur.height}
+				q.status, q.agent, q.words = "", "", nil // the cursor stays on its write
 				return tea.Batch(q.load(), statusf(false, "filter cleared"))
+			}
+		case ActMark:
+			if e, ok := q.selected(); ok {
+				if err := q.svc().CanDecide(e.QuarantineEntry); err != nil {
+					return statusf(true, "cannot mark: %s", err.Error())
+				}
+				l.mark()
 			}
 		case ActApply, ActRetract:
 			return q.decide(act)
@@ -201,46 +168,44 @@ func (q *quarantine) query() string {
 }
 
 func (q *quarantine) filterKey(msg tea.KeyMsg, act Action) tea.Cmd {
-	switch act {
-	case ActBack:
-		q.filtering = false
-		q.input.Blur()
-		return nil
-	case ActSubmit:
-		terms, words := splitQuery(q.input.Value())
-		status, agent := "", ""
-		for _, t := range strings.Fields(terms) {
-			k, v, _ := strings.Cut(t, "=")
-			switch strings.ToLower(k) {
-			case "status":
-				switch v = strings.ToLower(v); v {
-				case "quarantined", "open":
-					v = ""
-				case "all", "released", "retracted":
-				default:
-					return statusf(true, "status is one of quarantined, released, retracted, all")
-				}
-				status = v
-			case "agent":
-				agent = v
-			default:
-				return statusf(true, "unknown filter %q: use status= agent= or free words", guard.SanitizeLine(k))
-			}
-		}
-		q.filtering = false
-		q.input.Blur()
-		q.status, q.agent, q.words, q.rows, q.loaded = status, agent, words, nil, false
-		q.cur = cursor{height: q.cur.height}
-		return q.load()
+	l := q.list
+	typed, ok, cmd := l.filterKey(msg, act)
+	if !ok {
+		return cmd
 	}
-	var cmd tea.Cmd
-	q.input, cmd = q.input.Update(msg)
-	return cmd
+	terms, words := splitQuery(typed)
+	status, agent := "", ""
+	for _, t := range strings.Fields(terms) {
+		k, v, _ := strings.Cut(t, "=")
+		switch strings.ToLower(k) {
+		case "status":
+			switch v = strings.ToLower(v); v {
+			case "quarantined", "open":
+				v = ""
+			case "all", "released", "retracted":
+			default:
+				return statusf(true, "status is one of quarantined, released, retracted, all")
+			}
+			status = v
+		case "agent":
+			agent = v
+		default:
+			return statusf(true, "unknown filter %q: use status= agent= or free words", review.SanitizeLine(k))
+		}
+	}
+	l.closeFilter()
+	q.status, q.agent, q.words, l.loaded = status, agent, words, false
+	l.setAll(nil)
+	l.top()
+	return q.load()
 }
 
 // decide asks to release or retract the selected write, or says why the
 // person may not.
 func (q *quarantine) decide(act Action) tea.Cmd {
+	if len(q.list.marked) > 0 {
+		return q.decideMarked(act)
+	}
 	e, ok := q.selected()
 	if !ok {
 		return nil
@@ -252,26 +217,25 @@ func (q *quarantine) decide(act Action) tea.Cmd {
 	if err := q.svc().CanDecide(e.QuarantineEntry); err != nil {
 		return statusf(true, "cannot %s: %s", verb, err.Error())
 	}
-	if q.busy {
+	if q.list.busy {
 		return statusf(true, "a decision is still being recorded")
 	}
 	svc, ctx := q.svc(), q.ctx.Ctx
-	name := guard.SanitizeLine(e.MemoryRef + " › " + e.Key)
-	what := fmt.Sprintf("%s, written by %s, quarantined %s: %s", name, guard.SanitizeLine(e.Agent), stamp(e.At), guard.SanitizeLine(e.Cause))
+	name := review.SanitizeLine(e.MemoryRef + " › " + e.Key)
+	what := fmt.Sprintf("%s, written by %s, quarantined %s: %s", name, review.SanitizeLine(e.Agent), stamp(e.At), review.SanitizeLine(e.Cause))
 	if act == ActApply {
 		return askConfirm(confirmMsg{
 			title: "Release " + name, required: true,
 			lines: []string{what, "“" + firstWords(e.Text, 12) + "”",
 				"Every read sees this content again, as a new ACTIVE version. The log records the release with your reason."},
 			onYes: func(reason string) tea.Cmd {
-				q.busy = true
-				return func() tea.Msg {
+				return q.list.decide(func() doneMsg {
 					v, err := svc.Release(ctx, e.VersionID, reason)
 					if err != nil {
-						return quarantineDoneMsg{err: fmt.Errorf("release %s: %w", name, err)}
+						return doneMsg{err: fmt.Errorf("release %s: %w", name, err)}
 					}
-					return quarantineDoneMsg{text: "released " + name + " as version " + shortID(v.ID)}
-				}
+					return doneMsg{text: "released " + name + " as version " + shortID(v.ID)}
+				})
 			},
 		})
 	}
@@ -280,13 +244,70 @@ func (q *quarantine) decide(act Action) tea.Cmd {
 		lines: []string{what, "“" + firstWords(e.Text, 12) + "”",
 			"Retracted for good: no read will ever see this version; it stays in the log for investigation. The log records the retraction with your reason."},
 		onYes: func(reason string) tea.Cmd {
-			q.busy = true
-			return func() tea.Msg {
+			return q.list.decide(func() doneMsg {
 				if err := svc.Retract(ctx, e.VersionID, reason); err != nil {
-					return quarantineDoneMsg{err: fmt.Errorf("retract %s: %w", name, err)}
+					return doneMsg{err: fmt.Errorf("retract %s: %w", name, err)}
 				}
-				return quarantineDoneMsg{text: "retracted " + name}
-			}
+				return doneMsg{text: "retracted " + name}
+			})
+		},
+	})
+}
+
+// decideMarked asks to release or retract every marked write with one
+// reason: a runaway writer's burst is decided at once. Each write is its
+// own decision and log entry; a refusal does not stop the others.
+func (q *quarantine) decideMarked(act Action) tea.Cmd {
+	if q.list.busy {
+		return statusf(true, "a decision is still being recorded")
+	}
+	rows := q.list.markedRows()
+	verb, done := "Release", "released"
+	if act == ActRetract {
+		verb, done = "Retract", "retracted"
+	}
+	what := plural(len(rows), "marked write", "marked writes")
+	// One line a write, the first four: the question fits 80x24.
+	var lines []string
+	for _, e := range rows {
+		if len(lines) == 4 {
+			lines = append(lines, fmt.Sprintf("… and %d more", len(rows)-4))
+			break
+		}
+		lines = append(lines, review.SanitizeLine(e.MemoryRef+" › "+e.Key))
+	}
+	lines = append(lines, "One reason for all; each is its own log entry, and a refusal does not stop the others.")
+	if act == ActApply {
+		lines = append(lines, "Every read sees their content again, as new ACTIVE versions.")
+	} else {
+		lines = append(lines, "Retracted for good: no read will ever see them.")
+	}
+	svc, ctx := q.svc(), q.ctx.Ctx
+	return askConfirm(confirmMsg{
+		title: verb + " " + what, danger: act == ActRetract, required: true, lines: lines,
+		onYes: func(reason string) tea.Cmd {
+			return q.list.decide(func() doneMsg {
+				var ids []string
+				var failed []string
+				for _, e := range rows {
+					var err error
+					if act == ActApply {
+						_, err = svc.Release(ctx, e.VersionID, reason)
+					} else {
+						err = svc.Retract(ctx, e.VersionID, reason)
+					}
+					if err != nil {
+						failed = append(failed, review.SanitizeLine(e.Key)+": "+err.Error())
+						continue
+					}
+					ids = append(ids, e.VersionID)
+				}
+				text := fmt.Sprintf("%s %d of %s", done, len(ids), what)
+				if len(failed) > 0 {
+					text += "; " + failed[0]
+				}
+				return doneMsg{text: text, ids: ids, warn: len(failed) > 0}
+			})
 		},
 	})
 }
@@ -294,7 +315,7 @@ func (q *quarantine) decide(act Action) tea.Cmd {
 // firstWords is the first n words of untrusted text, sanitised, with an
 // ellipsis when there is more.
 func firstWords(s string, n int) string {
-	ws := strings.Fields(guard.SanitizeLine(s))
+	ws := strings.Fields(review.SanitizeLine(s))
 	if len(ws) > n {
 		return strings.Join(ws[:n], " ") + " …"
 	}
@@ -303,20 +324,20 @@ func firstWords(s string, n int) string {
 
 func (q *quarantine) Bindings() []key.Binding {
 	k := q.ctx.Keys
-	if q.filtering {
-		enter := k.Enter
-		enter.SetHelp("enter", "apply filter")
-		return []key.Binding{enter, k.Cancel}
+	if q.list.filtering {
+		return q.list.filterBindings(k)
 	}
 	var bs []key.Binding
 	if e, ok := q.selected(); ok && q.svc().CanDecide(e.QuarantineEntry) == nil {
 		rel := k.Apply
-		rel.SetHelp("y", "release")
+		rel.SetHelp("y", "release") // the marked ones, when there are: the crumb counts them
 		bs = append(bs, rel, k.Retract)
 	}
-	if q.zoom {
-		sc := key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll"))
-		return append(bs, sc, k.Back)
+	if q.list.zoom {
+		return append(bs, q.list.zoomBindings(k)...)
+	}
+	if len(bs) > 0 {
+		bs = append(bs, k.Mark)
 	}
 	enter := k.Enter
 	enter.SetHelp("enter", "text")
@@ -327,7 +348,7 @@ func (q *quarantine) Bindings() []key.Binding {
 func (q *quarantine) Crumb() string {
 	st := q.ctx.Styles
 	open := 0
-	for _, r := range q.rows {
+	for _, r := range q.list.rows {
 		if r.Status == memgov.QuarantineOpen {
 			open++
 		}
@@ -336,21 +357,20 @@ func (q *quarantine) Crumb() string {
 	if open > 0 {
 		left = st.Attention.Render(plural(open, "quarantined write waits", "quarantined writes wait")+" for a curator") + "   "
 	}
-	if q.filtering {
-		return left + st.Bold.Render("filter: ") + q.input.View()
+	if q.list.filtering {
+		return left + st.Bold.Render("filter: ") + q.list.input.View()
 	}
 	f := "quarantined"
 	if q.filtered() {
-		f = guard.SanitizeLine(q.query())
+		f = review.SanitizeLine(q.query())
 	}
 	mid := st.Muted.Render("filter: ") + f
-	right := st.Bold.Render(fmt.Sprintf("%d listed", len(q.rows)))
-	w := q.w - 1
-	gap := w - ansi.StringWidth(left) - ansi.StringWidth(mid) - ansi.StringWidth(right)
-	if gap < 1 {
-		return fit(left+mid, max(w-ansi.StringWidth(right)-1, 0)) + " " + right
+	right := fmt.Sprintf("%d listed", q.list.total)
+	if n := len(q.list.marked); n > 0 {
+		right = fmt.Sprintf("%d marked · ", n) + right
 	}
-	return left + mid + strings.Repeat(" ", gap) + right
+	right = st.Bold.Render(right)
+	return crumbLine(left, mid, right, q.w-1)
 }
 
 var quarantineCols = []column{
@@ -364,27 +384,20 @@ var quarantineColsNarrow = []column{
 }
 
 func (q *quarantine) View() string {
-	if q.zoom {
-		lines := q.textPage()
-		q.scroll = max(min(q.scroll, len(lines)-q.h), 0)
-		return strings.Join(pane(lines[q.scroll:], q.w, q.h), "\n")
+	if q.list.zoom {
+		return q.list.page(q.textPage(), q.w, q.h)
 	}
 	s := q.lay()
-	return s.join(q.ctx.Styles, q.list(s.listW), q.detail(s.detW, s.detH))
+	return s.join(q.ctx.Styles, q.table(s.listW), q.detail(s.detW, s.detH))
 }
 
-func (q *quarantine) list(w int) []string {
+func (q *quarantine) table(w int) []string {
 	st := q.ctx.Styles
-	switch {
-	case q.err != nil:
-		return []string{st.Bad.Render("cannot read the quarantine: " + guard.SanitizeLine(q.err.Error())), st.Muted.Render("ctrl+r retries")}
-	case !q.loaded:
-		return []string{st.Muted.Render("reading the quarantine…")}
-	case len(q.rows) == 0 && q.filtered():
-		return []string{"", "  " + st.Muted.Render("Nothing in the quarantine matches the filter (/ to change it, esc clears it).")}
-	case len(q.rows) == 0:
-		return []string{"", "  " + st.Good.Render("Nothing is quarantined."), "",
-			"  " + st.Muted.Render("An agent whose write burst or contradiction rate crosses the policy's threshold has its recent writes held here (status=all shows decided ones).")}
+	if n := q.list.notice(q.filtered(),
+		[]string{"", "  " + st.Good.Render("Nothing is quarantined."), "",
+			"  " + st.Muted.Render("An agent whose write burst or contradiction rate crosses the policy's threshold has its recent writes held here (status=all shows decided ones).")},
+		[]string{"", "  " + st.Muted.Render("Nothing in the quarantine matches the filter (/ to change it, esc clears it).")}); n != nil {
+		return n
 	}
 	now := q.ctx.Now()
 	wide := w >= wideMin
@@ -392,16 +405,20 @@ func (q *quarantine) list(w int) []string {
 	if !wide {
 		cols = quarantineColsNarrow
 	}
-	return renderTable(st, cols, w, q.cur, len(q.rows), func(i int) []string {
-		r := q.rows[i]
+	return q.list.table(cols, w, func(i int) []string {
+		r := q.list.rows[i]
 		text := firstWords(r.Text, 16)
 		if r.Status != memgov.QuarantineOpen {
 			text = quarantineStatus(st, r.Status) + " " + text
 		}
-		if wide {
-			return []string{guard.SanitizeLine(r.Agent), guard.SanitizeLine(r.MemoryRef), keyCell(guard.SanitizeLine(r.Key), cols[2].width), text, causeShort(r.Cause), ago(now, r.At)}
+		agent := review.SanitizeLine(r.Agent)
+		if q.list.isMarked(r) {
+			agent = "● " + agent
 		}
-		return []string{guard.SanitizeLine(r.Agent), keyCell(guard.SanitizeLine(r.Key), cols[1].width), text, causeShort(r.Cause), ago(now, r.At)}
+		if wide {
+			return []string{agent, review.SanitizeLine(r.MemoryRef), keyCell(review.SanitizeLine(r.Key), cols[2].width), text, causeShort(r.Cause), ago(now, r.At)}
+		}
+		return []string{agent, keyCell(review.SanitizeLine(r.Key), cols[1].width), text, causeShort(r.Cause), ago(now, r.At)}
 	})
 }
 
@@ -414,7 +431,7 @@ func causeShort(cause string) string {
 	case strings.HasPrefix(cause, "contradiction"):
 		return "contradicts"
 	}
-	return guard.SanitizeLine(cause)
+	return review.SanitizeLine(cause)
 }
 
 func quarantineStatus(st Styles, s string) string {
@@ -437,9 +454,9 @@ func (q *quarantine) facts(e review.QuarantineView, w int) []string {
 			out = append(out, fit(l, w))
 		}
 	}
-	add(st.Bold.Render(guard.SanitizeLine(e.MemoryRef+" › "+e.Key)) + "  " + quarantineStatus(st, e.Status))
-	add(field(st, "agent", guard.SanitizeLine(e.Agent)+st.Muted.Render(" · tenant "+guard.SanitizeLine(e.Tenant))))
-	for i, l := range wrapMax(guard.SanitizeLine(e.Cause), max(w-11, 10), 2) {
+	add(st.Bold.Render(review.SanitizeLine(e.MemoryRef+" › "+e.Key)) + "  " + quarantineStatus(st, e.Status))
+	add(field(st, "agent", review.SanitizeLine(e.Agent)+st.Muted.Render(" · tenant "+review.SanitizeLine(e.Tenant))))
+	for i, l := range wrapMax(review.SanitizeLine(e.Cause), max(w-11, 10), 2) {
 		if i == 0 {
 			add(field(st, "why", l))
 		} else {
@@ -449,13 +466,13 @@ func (q *quarantine) facts(e review.QuarantineView, w int) []string {
 	add(field(st, "when", stamp(e.At)+st.Muted.Render(" · "+agoLong(now, e.At)+" · LSN "+fmt.Sprint(e.LSN))))
 	add(field(st, "version", shortID(e.VersionID)+st.Muted.Render(" of item "+shortID(e.ItemID))))
 	if e.DecidedBy != "" {
-		d := strings.ToLower(e.Status) + " by " + guard.SanitizeLine(e.DecidedBy)
+		d := strings.ToLower(e.Status) + " by " + review.SanitizeLine(e.DecidedBy)
 		if e.DecidedAt != nil {
 			d += " at " + stamp(*e.DecidedAt)
 		}
 		add(field(st, "decided", d))
 		if e.Note != "" {
-			add(field(st, "reason", "“"+guard.SanitizeLine(e.Note)+"”"))
+			add(field(st, "reason", "“"+review.SanitizeLine(e.Note)+"”"))
 		}
 		if e.ReleasedAs != "" {
 			add(field(st, "now", "version "+shortID(e.ReleasedAs)))
@@ -490,10 +507,16 @@ func (q *quarantine) detail(w, h int) []string {
 	st := q.ctx.Styles
 	facts := q.facts(e, w)
 	dec := q.decision(e, w)
-	room := max(h-len(facts)-len(dec)-3, 1)
+	room := h - len(facts) - len(dec) - 3
+	if room < 2 && q.svc().CanDecide(e.QuarantineEntry) == nil {
+		// Short of room (80x24), the text goes before the line of keys:
+		// the footer names them too.
+		dec, room = nil, h-len(facts)-2
+	}
+	room = max(room, 1)
 	out := append(facts, "", st.ColHeader.Render("TEXT"))
 	var text []string
-	for _, l := range strings.Split(guard.Sanitize(e.Text), "\n") {
+	for _, l := range strings.Split(review.Sanitize(e.Text), "\n") {
 		text = append(text, wrap(l, w)...)
 	}
 	for i, l := range text {
@@ -502,6 +525,9 @@ func (q *quarantine) detail(w, h int) []string {
 			break
 		}
 		out = append(out, l)
+	}
+	if len(dec) == 0 {
+		return out
 	}
 	return append(append(out, ""), dec...)
 }
@@ -514,7 +540,7 @@ func (q *quarantine) textPage() []string {
 	}
 	st := q.ctx.Styles
 	out := append(q.facts(e, q.w), "", st.ColHeader.Render("TEXT"))
-	for _, l := range strings.Split(guard.Sanitize(e.Text), "\n") {
+	for _, l := range strings.Split(review.Sanitize(e.Text), "\n") {
 		out = append(out, wrap(l, q.w)...)
 	}
 	return append(append(out, ""), q.decision(e, q.w)...)
@@ -522,9 +548,6 @@ func (q *quarantine) textPage() []string {
 
 // Click selects the row under the mouse.
 func (q *quarantine) Click(x, y int) tea.Cmd {
-	if q.zoom {
-		return nil
-	}
-	clickRow(&q.cur, len(q.rows), q.lay(), x, y)
+	q.list.click(q.lay(), x, y)
 	return nil
 }

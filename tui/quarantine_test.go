@@ -124,7 +124,7 @@ func TestStoryQuarantineRelease(t *testing.T) {
 			s.press("enter")
 			s.see("a reason is required")
 			s.press("checked the preprint date", "enter")
-			s.seeAll("released globex/research-agent › claim/3", tabLabel(size)+" 3")
+			s.seeAll("released globex/research-agent › claim/3", tabLabel(size)+" 3", "3 listed")
 			s.golden()
 			svc := w.service(t, "demo-curator")
 			if e := lastEntry(t, svc); e.Op != oplog.Quarantine || e.Actor != "demo-curator" || !strings.Contains(e.Reason, "checked the preprint date") {
@@ -226,4 +226,64 @@ func TestStoryQuarantineHelp(t *testing.T) {
 	s.press("?")
 	s.seeAll("QUARANTINE SCREEN", "release: readable again", "retract for good")
 	s.quit()
+}
+
+// A runaway writer's burst is decided at once: space marks writes, X asks
+// once for a reason and retracts every marked one, each its own log entry.
+func TestStoryQuarantineRetractMarked(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(sizeName(size), func(t *testing.T) {
+			w := seedQuarantine(t)
+			svc := w.service(t, "demo-curator")
+			s := openQuarantine(t, w, "demo-curator", size)
+			s.see(tabLabel(size) + " 4")
+			s.press(" ", " ")
+			s.see("2 marked")
+			s.press("X")
+			s.see("!! Retract 2 marked writes?")
+			s.press("enter")
+			s.see("a reason is required")
+			s.press("a runaway writer's burst", "enter")
+			s.seeAll("retracted 2 of 2 marked writes", tabLabel(size)+" 2")
+			m := s.quit()
+			if q := m.screens[QuarantineScreen].(*quarantine); len(q.list.marked) != 0 {
+				t.Fatalf("marks left after the decision: %d", len(q.list.marked))
+			}
+			es, err := svc.LogTail(context.Background(), 0, 2)
+			if err != nil || len(es) != 2 {
+				t.Fatalf("log tail: %v %v", es, err)
+			}
+			versions := map[string]bool{}
+			for _, e := range es {
+				if e.Op != oplog.Quarantine || e.Actor != "demo-curator" || !strings.Contains(e.Reason, "a runaway writer's burst") {
+					t.Fatalf("retraction entry: %+v", e)
+				}
+				versions[e.VersionID] = true
+			}
+			retracted := 0
+			for _, v := range mustList(t, svc) {
+				if v.Status == memgov.QuarantineRetracted {
+					retracted++
+					if v.Note != "a runaway writer's burst" || v.DecidedBy != "demo-curator" {
+						t.Fatalf("retracted entry: %+v", v)
+					}
+				}
+			}
+			if retracted != 2 || len(versions) != 2 {
+				t.Fatalf("%d retracted, log entries for versions %v", retracted, versions)
+			}
+			if n, _ := svc.Quarantine().Open(context.Background()); n != 2 {
+				t.Fatalf("open after retracting two: %d", n)
+			}
+		})
+	}
+}
+
+func mustList(t *testing.T, svc *review.Service) []review.QuarantineView {
+	t.Helper()
+	vs, err := svc.Quarantine().List(context.Background(), "all", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vs
 }

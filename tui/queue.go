@@ -2,18 +2,14 @@ package tui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
-	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
 
@@ -27,32 +23,19 @@ type queue struct {
 	w, h int
 
 	filter review.QueueFilter
-	rows   []review.QueueRow // the loaded window: rows[0] is row number offset
-	offset int
-	total  int
-	sync   review.SyncSummary
-	cur    cursor // pos is a row number in the whole filtered queue
-	req    int64
+	// list is the loaded window of the filtered queue (its cursor's pos is
+	// a row number in the whole of it); on narrow terminals the detail
+	// zooms to the whole body.
+	list   *list[review.QueueRow]
 	reqOff int
-	loaded bool
-	err    error
-	seen   int64 // the log size the window was read at
-
-	marked map[string]review.QueueRow
+	sync   review.SyncSummary
 
 	open    review.Opened // the review this person opened (claimed, or held by someone else)
 	openReq int64
-	zoom    bool // narrow terminals: the detail takes the whole body
-	scroll  int  // first detail line shown when zoomed
 
 	picking bool // choosing a reject code
 	pick    int
 	pickFor review.QueueRow
-
-	filtering bool
-	input     textinput.Model
-
-	busy bool // a decision is running
 
 	renewGen int64         // the generation of the renew tick that keeps q.open alive
 	renewing bool          // a renewal is running
@@ -71,19 +54,10 @@ type openedMsg struct {
 	err error
 }
 
-type decidedMsg struct {
-	text   string
-	err    error
-	ids    []string // reviews no longer open
-	failed map[string]error
-}
-
 func newQueue(c *Context) *queue {
-	in := textinput.New()
-	in.Prompt = ""
-	in.Placeholder = "words in key, ref, agent or text · layer= tier= agent= reason= age= breached"
-	in.CharLimit = 200
-	return &queue{ctx: c, marked: map[string]review.QueueRow{}, input: in}
+	l := newList(c, "the queue", func(r review.QueueRow) string { return r.ID },
+		"words in key, ref, agent or text · layer= tier= agent= reason= age= breached")
+	return &queue{ctx: c, list: l}
 }
 
 func (q *queue) Title() string { return "Queue" }
@@ -91,7 +65,7 @@ func (q *queue) Init() tea.Cmd { return q.load(0) }
 
 func (q *queue) Mode() Mode {
 	switch {
-	case q.filtering:
+	case q.list.filtering:
 		return ModeInput
 	case q.picking:
 		return ModePick
@@ -99,20 +73,19 @@ func (q *queue) Mode() Mode {
 	return ModeNormal
 }
 
-func (q *queue) lay() split { return layout(q.w, q.h, 0.68, q.total) }
+func (q *queue) lay() split { return layout(q.w, q.h, 0.68, q.list.total) }
 
 func (q *queue) SetSize(w, h int) {
 	q.w, q.h = w, h
-	q.cur.height = max(q.lay().listH-1, 1)
-	q.cur.clamp(q.total)
+	q.list.resize(q.lay().listH - 1)
 }
 
 // pageSize is how many rows a read fetches: a few screens' worth.
 func (q *queue) pageSize() int { return max(200, 3*q.h) }
 
 func (q *queue) load(offset int) tea.Cmd {
-	id := q.ctx.nextID()
-	q.req, q.reqOff = id, offset
+	id := q.list.ask()
+	q.reqOff = offset
 	svc, ctx, f, n := q.ctx.Svc, q.ctx.Ctx, q.filter, q.pageSize()
 	return func() tea.Msg {
 		p, err := svc.Queue().Page(ctx, f, offset, n)
@@ -121,25 +94,20 @@ func (q *queue) load(offset int) tea.Cmd {
 }
 
 // row returns row number i if it is loaded.
-func (q *queue) row(i int) (review.QueueRow, bool) {
-	if i < q.offset || i >= q.offset+len(q.rows) {
-		return review.QueueRow{}, false
-	}
-	return q.rows[i-q.offset], true
-}
+func (q *queue) row(i int) (review.QueueRow, bool) { return q.list.row(i) }
 
-func (q *queue) selected() (review.QueueRow, bool) { return q.row(q.cur.pos) }
+func (q *queue) selected() (review.QueueRow, bool) { return q.list.selected() }
 
 // around loads the window around the cursor when it nears an edge of what is
 // loaded; the key press itself never waits for the database.
 func (q *queue) around() tea.Cmd {
-	if q.req != 0 {
+	if q.list.req != 0 {
 		return nil
 	}
-	h := max(q.cur.height, 1)
-	end := q.offset + len(q.rows)
-	if (q.cur.pos < q.offset+h && q.offset > 0) || (q.cur.pos >= end-h && end < q.total) {
-		return q.load(max(q.cur.pos-q.pageSize()/2, 0))
+	h := max(q.list.cur.height, 1)
+	end := q.list.offset + len(q.list.rows)
+	if (q.list.cur.pos < q.list.offset+h && q.list.offset > 0) || (q.list.cur.pos >= end-h && end < q.list.total) {
+		return q.load(max(q.list.cur.pos-q.pageSize()/2, 0))
 	}
 	return nil
 }
@@ -147,37 +115,19 @@ func (q *queue) around() tea.Cmd {
 func (q *queue) Update(msg tea.Msg, act Action) tea.Cmd {
 	switch msg := msg.(type) {
 	case queueMsg:
-		if msg.id != q.req {
+		if !q.list.answered(msg.id, msg.err) || msg.err != nil {
 			return nil
 		}
-		q.req, q.loaded, q.err = 0, true, msg.err
-		if msg.err != nil {
-			return nil
-		}
-		sel, had := q.selected()
-		q.rows, q.offset, q.total, q.sync = msg.page.Rows, msg.page.Offset, msg.page.Total, msg.page.Sync
-		// Keep the cursor on the review the person was looking at when it
+		// The cursor stays on the review the person was looking at when it
 		// is still in the window: rows above it may have come or gone.
-		if had {
-			for i, r := range q.rows {
-				if r.ID == sel.ID {
-					q.cur.pos = q.offset + i
-				}
-			}
-		}
+		q.list.set(msg.page.Rows, msg.page.Offset, msg.page.Total)
+		q.sync = msg.page.Sync
 		q.SetSize(q.w, q.h) // the stacked list's height follows its rows
-		for id := range q.marked {
-			for _, r := range q.rows {
-				if r.ID == id && !r.Open() {
-					delete(q.marked, id)
-				}
-			}
-		}
+		q.list.keepMarks(review.QueueRow.Open)
 		return q.around()
 	case attentionMsg:
-		if msg.err == nil && msg.att.LogSize != q.seen && q.loaded && q.req == 0 {
-			q.seen = msg.att.LogSize
-			return q.load(q.offset)
+		if q.list.grew(msg) {
+			return q.load(q.list.offset)
 		}
 		return nil
 	case openedMsg:
@@ -194,31 +144,26 @@ func (q *queue) Update(msg tea.Msg, act Action) tea.Cmd {
 			return statusf(true, "%s is reviewing this until %s; you can read it, not decide it", r.ClaimHolder, clock(r.ClaimExpires))
 		}
 		q.leaseLen = msg.o.Review.ClaimExpires.Sub(q.ctx.Now())
-		return tea.Batch(q.load(q.offset), q.startRenew(), statusf(false, "claimed %s: %s, renewed while it stays open (fencing token %d)", guard.SanitizeLine(msg.o.Review.MemoryRef+" › "+rowKey(q.openRow())), leaseLeft(q.ctx.Now(), msg.o.Review.ClaimExpires), msg.o.Review.ClaimToken))
+		return tea.Batch(q.load(q.list.offset), q.startRenew(), statusf(false, "claimed %s: %s, renewed while it stays open (fencing token %d)", review.SanitizeLine(msg.o.Review.MemoryRef+" › "+rowKey(q.openRow())), leaseLeft(q.ctx.Now(), msg.o.Review.ClaimExpires), msg.o.Review.ClaimToken))
 	case renewTickMsg:
 		return q.renewTick(msg)
 	case renewedMsg:
 		return q.renewed(msg)
-	case decidedMsg:
-		q.busy = false
+	case doneMsg:
+		if !q.list.mine(msg) {
+			return nil
+		}
 		for _, id := range msg.ids {
-			delete(q.marked, id)
 			if q.open.Review.ID == id {
 				q.open = review.Opened{}
-				q.zoom = false
+				q.list.zoom = false
 				q.renewGen++
 			}
 		}
-		cmds := []tea.Cmd{q.load(q.offset), refreshCounts}
-		if msg.err != nil {
-			cmds = append(cmds, status(msg.err))
-		} else {
-			cmds = append(cmds, statusf(len(msg.failed) > 0, "%s", msg.text))
-		}
-		return tea.Batch(cmds...)
+		return q.list.done(msg, q.load(q.list.offset))
 	case tea.KeyMsg:
 		switch {
-		case q.filtering:
+		case q.list.filtering:
 			return q.filterKey(msg, act)
 		case q.picking:
 			return q.pickKey(act)
@@ -236,16 +181,11 @@ func statusf(isErr bool, format string, a ...any) tea.Cmd {
 }
 
 func (q *queue) key(act Action) tea.Cmd {
-	if q.zoom {
-		switch act {
-		case ActUp:
-			q.scroll = max(q.scroll-1, 0)
-			return nil
-		case ActDown:
-			q.scroll++
+	if q.list.zoom {
+		if act != ActBack && q.list.zoomKey(act, q.h) {
 			return nil
 		}
-	} else if q.cur.act(act, q.total) {
+	} else if q.list.move(act) {
 		return q.around()
 	}
 	switch act {
@@ -254,29 +194,17 @@ func (q *queue) key(act Action) tea.Cmd {
 	case ActBack:
 		return q.back()
 	case ActRefresh:
-		return q.load(q.offset)
+		return q.load(q.list.offset)
 	case ActSort:
 		q.filter.Sort = q.filter.Sort.Next()
-		q.cur = cursor{height: q.cur.height}
-		q.rows, q.offset = nil, 0 // the new order starts at its top
+		q.list.top()
+		q.list.rows, q.list.offset = nil, 0 // the new order starts at its top
 		// The status says so once the page in that order is read.
 		return tea.Sequence(q.load(0), statusf(false, "queue sorted by %s", sortWhat(q.filter.Sort)))
 	case ActFilter:
-		q.filtering = true
-		q.input.SetValue(q.filter.String())
-		q.input.CursorEnd()
-		return q.input.Focus()
+		return q.list.openFilter(q.filter.String())
 	case ActMark:
-		r, ok := q.selected()
-		if !ok {
-			return nil
-		}
-		if _, on := q.marked[r.ID]; on {
-			delete(q.marked, r.ID)
-		} else {
-			q.marked[r.ID] = r
-		}
-		q.cur.move(1, q.total)
+		q.list.mark()
 		return q.around()
 	case ActApprove, ActReject, ActEscalate, ActApproveMarked:
 		return q.decide(act)
@@ -285,13 +213,13 @@ func (q *queue) key(act Action) tea.Cmd {
 }
 
 func (q *queue) back() tea.Cmd {
-	if q.zoom {
-		q.zoom = false
+	if q.list.zoom {
+		q.list.zoom = false
 		return nil
 	}
 	if !q.filter.IsZero() && q.open.Review.ID == "" {
 		q.filter = review.QueueFilter{Sort: q.filter.Sort}
-		q.cur = cursor{height: q.cur.height}
+		q.list.top()
 		return tea.Batch(q.load(0), statusf(false, "filter cleared"))
 	}
 	return q.release()
@@ -307,7 +235,7 @@ func (q *queue) release() tea.Cmd {
 		return nil
 	}
 	svc, ctx := q.ctx.Svc, q.ctx.Ctx
-	name := guard.SanitizeLine(o.Review.MemoryRef + " › " + rowKey(q.rowByID(o.Review.ID)))
+	name := review.SanitizeLine(o.Review.MemoryRef + " › " + rowKey(q.rowByID(o.Review.ID)))
 	return func() tea.Msg {
 		if _, err := svc.Queue().Release(ctx, o.Review.ID); err != nil {
 			return errStatus(err)
@@ -318,7 +246,7 @@ func (q *queue) release() tea.Cmd {
 
 // rowByID is the loaded row of a review (zero when not loaded).
 func (q *queue) rowByID(id string) review.QueueRow {
-	for _, r := range q.rows {
+	for _, r := range q.list.rows {
 		if r.ID == id {
 			return r
 		}
@@ -336,7 +264,7 @@ func (q *queue) openSelected() tea.Cmd {
 		return nil
 	}
 	if q.w < wideMin {
-		q.zoom, q.scroll = true, 0
+		q.list.openZoom()
 	}
 	if err := q.ctx.Svc.Queue().CanDecide(); err != nil {
 		return nil // reading is all they may do; the detail says so
@@ -371,7 +299,7 @@ func (q *queue) decide(act Action) tea.Cmd {
 	if err := q.ctx.Svc.Queue().CanDecide(); err != nil {
 		return statusf(true, "cannot %s: %s", verb, err.Error())
 	}
-	if q.busy {
+	if q.list.busy {
 		return statusf(true, "a decision is still being recorded")
 	}
 	svc, ctx := q.ctx.Svc, q.ctx.Ctx
@@ -385,30 +313,29 @@ func (q *queue) decide(act Action) tea.Cmd {
 	if holder := q.heldBy(r); holder != "" {
 		return statusf(true, "cannot %s: %s holds the claim on this review", verb, holder)
 	}
-	name := guard.SanitizeLine(r.MemoryRef + " › " + rowKey(r))
-	lines := []string{name, fmt.Sprintf("%s · %s · risk %.2f · %s", r.Layer, tierName(r.Tier), r.Risk, reasonLabel(r)), "“" + guard.SanitizeLine(r.Text) + "”"}
+	name := review.SanitizeLine(r.MemoryRef + " › " + rowKey(r))
+	lines := []string{name, fmt.Sprintf("%s · %s · risk %.2f · %s", r.Layer, tierName(r.Tier), r.Risk, reasonLabel(r)), "“" + review.SanitizeLine(r.Text) + "”"}
 	if s := r.Detail.Supersedes; s != "" && s != r.Key {
-		lines = append(lines, "It supersedes "+guard.SanitizeLine(s)+".")
+		lines = append(lines, "It supersedes "+review.SanitizeLine(s)+".")
 	}
 	id, tok := r.ID, q.token(r.ID)
 	switch act {
 	case ActApprove:
 		return askConfirm(confirmMsg{
-			title: "Approve " + guard.SanitizeLine(rowKey(r)), lines: append(lines, "It becomes memory agents read."),
+			title: "Approve " + review.SanitizeLine(rowKey(r)), lines: append(lines, "It becomes memory agents read."),
 			label: "note",
 			onYes: func(note string) tea.Cmd {
-				q.busy = true
-				return func() tea.Msg {
+				return q.list.decide(func() doneMsg {
 					rv, err := svc.Queue().Approve(ctx, id, tok, note)
 					if err != nil {
-						return decidedMsg{err: err}
+						return doneMsg{err: err}
 					}
-					text := fmt.Sprintf("approved %s: it is memory now", guard.SanitizeLine(rv.MemoryRef+" › "+rowKey(r)))
+					text := fmt.Sprintf("approved %s: it is memory now", review.SanitizeLine(rv.MemoryRef+" › "+rowKey(r)))
 					if s := r.Detail.Supersedes; s != "" && s != r.Key {
-						text += "; " + guard.SanitizeLine(s) + " is superseded"
+						text += "; " + review.SanitizeLine(s) + " is superseded"
 					}
-					return decidedMsg{text: text, ids: []string{id}}
-				}
+					return doneMsg{text: text, ids: []string{id}}
+				})
 			},
 		})
 	case ActEscalate:
@@ -416,17 +343,16 @@ func (q *queue) decide(act Action) tea.Cmd {
 			return statusf(true, "already escalated")
 		}
 		return askConfirm(confirmMsg{
-			title: "Escalate " + guard.SanitizeLine(rowKey(r)), lines: append(lines, "It stays in the queue, marked for a more senior decision."),
+			title: "Escalate " + review.SanitizeLine(rowKey(r)), lines: append(lines, "It stays in the queue, marked for a more senior decision."),
 			reason: "needs a senior decision", label: "note",
 			onYes: func(note string) tea.Cmd {
-				q.busy = true
-				return func() tea.Msg {
+				return q.list.decide(func() doneMsg {
 					_, err := svc.Queue().Escalate(ctx, id, note)
 					if err != nil {
-						return decidedMsg{err: err}
+						return doneMsg{err: err}
 					}
-					return decidedMsg{text: "escalated " + name}
-				}
+					return doneMsg{text: "escalated " + name}
+				})
 			},
 		})
 	case ActReject:
@@ -451,6 +377,9 @@ func (q *queue) heldBy(r review.QueueRow) string {
 	return ""
 }
 
+// rejectCodes are the codes a rejection carries, in the picker's order.
+var rejectCodes = review.RejectCodes()
+
 // defaultCode preselects the reject code the review's reason suggests.
 func defaultCode(r review.QueueRow) int {
 	want := "OTHER"
@@ -464,7 +393,7 @@ func defaultCode(r review.QueueRow) int {
 	case has(r.Detail.Reasons, "CONTENT_POLICY"), has(r.Detail.Reasons, "PROMPT_INJECTION"):
 		want = "POLICY_VIOLATION"
 	}
-	for i, c := range engine.RejectCodes {
+	for i, c := range rejectCodes {
 		if c == want {
 			return i
 		}
@@ -484,30 +413,29 @@ func has(xs []string, s string) bool {
 func (q *queue) pickKey(act Action) tea.Cmd {
 	switch act {
 	case ActUp:
-		q.pick = (q.pick + len(engine.RejectCodes) - 1) % len(engine.RejectCodes)
+		q.pick = (q.pick + len(rejectCodes) - 1) % len(rejectCodes)
 	case ActDown:
-		q.pick = (q.pick + 1) % len(engine.RejectCodes)
+		q.pick = (q.pick + 1) % len(rejectCodes)
 	case ActBack:
 		q.picking = false
 		return statusf(false, "cancelled: reject")
 	case ActSubmit:
 		q.picking = false
-		r, code := q.pickFor, engine.RejectCodes[q.pick]
+		r, code := q.pickFor, rejectCodes[q.pick]
 		svc, ctx, id, tok := q.ctx.Svc, q.ctx.Ctx, r.ID, q.token(r.ID)
-		name := guard.SanitizeLine(r.MemoryRef + " › " + rowKey(r))
+		name := review.SanitizeLine(r.MemoryRef + " › " + rowKey(r))
 		return askConfirm(confirmMsg{
-			title:  fmt.Sprintf("Reject %s as %s", guard.SanitizeLine(rowKey(r)), code),
-			lines:  []string{name, "“" + guard.SanitizeLine(r.Text) + "”", "It will never be readable memory; the agent is told the code and your note."},
+			title:  fmt.Sprintf("Reject %s as %s", review.SanitizeLine(rowKey(r)), code),
+			lines:  []string{name, "“" + review.SanitizeLine(r.Text) + "”", "It will never be readable memory; the agent is told the code and your note."},
 			danger: true, required: true, label: "note",
 			onYes: func(note string) tea.Cmd {
-				q.busy = true
-				return func() tea.Msg {
+				return q.list.decide(func() doneMsg {
 					_, err := svc.Queue().Reject(ctx, id, tok, code, note)
 					if err != nil {
-						return decidedMsg{err: err}
+						return doneMsg{err: err}
 					}
-					return decidedMsg{text: fmt.Sprintf("rejected %s as %s", name, code), ids: []string{id}}
-				}
+					return doneMsg{text: fmt.Sprintf("rejected %s as %s", name, code), ids: []string{id}}
+				})
 			},
 		})
 	}
@@ -515,17 +443,17 @@ func (q *queue) pickKey(act Action) tea.Cmd {
 }
 
 func (q *queue) approveMarked() tea.Cmd {
-	if len(q.marked) == 0 {
+	if len(q.list.marked) == 0 {
 		return statusf(true, "nothing marked: space marks the review under the cursor")
 	}
-	ids := make([]string, 0, len(q.marked))
+	ids := make([]string, 0, len(q.list.marked))
 	tokens := map[string]int64{}
 	var lines []string
-	for _, r := range q.markedInOrder() {
+	for _, r := range q.list.markedRows() {
 		ids = append(ids, r.ID)
 		tokens[r.ID] = q.token(r.ID)
 		if len(lines) < 6 {
-			lines = append(lines, fmt.Sprintf("%.2f %s › %s", r.Risk, guard.SanitizeLine(r.MemoryRef), guard.SanitizeLine(rowKey(r))))
+			lines = append(lines, fmt.Sprintf("%.2f %s › %s", r.Risk, review.SanitizeLine(r.MemoryRef), review.SanitizeLine(rowKey(r))))
 		}
 	}
 	if len(ids) > len(lines) {
@@ -537,11 +465,10 @@ func (q *queue) approveMarked() tea.Cmd {
 		title: fmt.Sprintf("Approve %s", plural(len(ids), "marked review", "marked reviews")), lines: lines,
 		label: "note",
 		onYes: func(note string) tea.Cmd {
-			q.busy = true
-			return func() tea.Msg {
+			return q.list.decide(func() doneMsg {
 				res, err := svc.Queue().ApproveMarked(ctx, ids, tokens, note)
 				if err != nil {
-					return decidedMsg{err: err}
+					return doneMsg{err: err}
 				}
 				text := fmt.Sprintf("approved %d of %s", len(res.Approved), plural(len(ids), "marked review", "marked reviews"))
 				for _, e := range res.Failed {
@@ -549,34 +476,27 @@ func (q *queue) approveMarked() tea.Cmd {
 					break
 				}
 				done := append([]string(nil), res.Approved...)
-				return decidedMsg{text: text, ids: done, failed: res.Failed}
-			}
+				return doneMsg{text: text, ids: done, warn: len(res.Failed) > 0}
+			})
 		},
 	})
 }
 
 func (q *queue) filterKey(msg tea.KeyMsg, act Action) tea.Cmd {
-	switch act {
-	case ActBack:
-		q.filtering = false
-		q.input.Blur()
-		return nil
-	case ActSubmit:
-		f, err := review.ParseQueueFilter(q.input.Value())
-		if err != nil {
-			return status(err)
-		}
-		q.filtering = false
-		q.input.Blur()
-		f.Sort = q.filter.Sort
-		q.filter = f
-		q.cur = cursor{height: q.cur.height}
-		q.rows, q.offset = nil, 0
-		return q.load(0)
+	typed, ok, cmd := q.list.filterKey(msg, act)
+	if !ok {
+		return cmd
 	}
-	var cmd tea.Cmd
-	q.input, cmd = q.input.Update(msg)
-	return cmd
+	f, err := review.ParseQueueFilter(typed)
+	if err != nil {
+		return status(err)
+	}
+	q.list.closeFilter()
+	f.Sort = q.filter.Sort
+	q.filter = f
+	q.list.top()
+	q.list.rows, q.list.offset = nil, 0
+	return q.load(0)
 }
 
 func (q *queue) Bindings() []key.Binding {
@@ -586,11 +506,8 @@ func (q *queue) Bindings() []key.Binding {
 		enter.SetHelp("enter", "choose code")
 		return []key.Binding{k.Up, k.Down, enter, k.Cancel}
 	}
-	if q.filtering {
-		enter := k.Enter
-		enter.SetHelp("enter", "apply filter")
-		esc := k.Cancel
-		return []key.Binding{enter, esc}
+	if q.list.filtering {
+		return q.list.filterBindings(k)
 	}
 	enter := k.Enter
 	enter.SetHelp("enter", "open")
@@ -601,9 +518,8 @@ func (q *queue) Bindings() []key.Binding {
 	sortKey.SetHelp("s", "sort")
 	bs := []key.Binding{k.Approve, k.Reject, k.Escalate, k.Mark, k.ApproveMarked, enter, k.Filter, sortKey}
 	switch {
-	case q.zoom:
-		sc := key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll"))
-		bs = []key.Binding{k.Approve, k.Reject, k.Escalate, sc, k.Back}
+	case q.list.zoom:
+		bs = append([]key.Binding{k.Approve, k.Reject, k.Escalate}, q.list.zoomBindings(k)...)
 	case q.w < wideMin:
 		bs = []key.Binding{k.Approve, k.Reject, k.Mark, k.ApproveMarked, k.Filter} // e, s and enter: in ? help
 	}
@@ -626,46 +542,38 @@ func (q *queue) Crumb() string {
 	} else {
 		left = st.Crumb.Render("Review queue") + "   "
 	}
-	if q.filtering {
-		return left + st.Bold.Render("filter: ") + q.input.View()
+	if q.list.filtering {
+		return left + st.Bold.Render("filter: ") + q.list.input.View()
 	}
 	f := "any"
 	if !q.filter.IsZero() {
-		f = guard.SanitizeLine(q.filter.String())
+		f = review.SanitizeLine(q.filter.String())
 	}
 	mid := st.Muted.Render("filter: ") + f + st.Muted.Render("  sort: ") + q.filter.Sort.String()
-	right := fmt.Sprintf("%d pending", q.total)
+	right := fmt.Sprintf("%d pending", q.list.total)
 	if !q.filter.IsZero() {
-		right = plural(q.total, "match", "matches")
+		right = plural(q.list.total, "match", "matches")
 	}
-	if n := len(q.marked); n > 0 {
+	if n := len(q.list.marked); n > 0 {
 		right = fmt.Sprintf("%d marked · ", n) + right
 	}
-	if q.req != 0 && (q.filter.Text != "" || q.filter.Sort != review.SortRisk) {
+	if q.list.req != 0 && (q.filter.Text != "" || q.filter.Sort != review.SortRisk) {
 		right = "searching… · " + right // a scan of the whole queue runs off the key path
 	}
-	right = st.Bold.Render(right)
-	w := q.w - 1
-	gap := w - ansi.StringWidth(left) - ansi.StringWidth(mid) - ansi.StringWidth(right)
-	if gap < 1 {
-		return fit(left+mid, max(w-ansi.StringWidth(right)-1, 0)) + " " + right
-	}
-	return left + mid + strings.Repeat(" ", gap) + right
+	return crumbLine(left, mid, st.Bold.Render(right), q.w-1)
 }
 
 func (q *queue) View() string {
 	s := q.lay()
 	st := q.ctx.Styles
-	if q.zoom {
-		lines := q.detail(q.w)
-		q.scroll = max(min(q.scroll, len(lines)-q.h), 0)
-		lines = lines[q.scroll:]
+	if q.list.zoom {
+		out := q.list.page(q.detail(q.w), q.w, q.h)
 		if q.picking {
-			lines = overlay(pane(lines, q.w, q.h), q.picker(), q.w)
+			out = strings.Join(overlay(strings.Split(out, "\n"), q.picker(), q.w), "\n")
 		}
-		return strings.Join(pane(lines, q.w, q.h), "\n")
+		return out
 	}
-	out := s.join(st, q.list(s.listW), q.detail(s.detW))
+	out := s.join(st, q.table(s.listW), q.detail(s.detW))
 	if q.picking {
 		out = strings.Join(overlay(strings.Split(out, "\n"), q.picker(), q.w), "\n")
 	}
@@ -675,7 +583,7 @@ func (q *queue) View() string {
 func (q *queue) picker() string {
 	st := q.ctx.Styles
 	b := []string{st.ModalTitle.Render("Reject as…"), ""}
-	for i, c := range engine.RejectCodes {
+	for i, c := range rejectCodes {
 		if i == q.pick {
 			b = append(b, "▸ "+st.Selected.Render(fmt.Sprintf("%-18s", c)))
 		} else {
@@ -696,14 +604,14 @@ func (q *queue) picker() string {
 func (q *queue) queueColumns(w int) []column {
 	keyW, refW, whyW, ageW := 3, 5, 6, 3
 	now := q.ctx.Now()
-	to := min(q.cur.offset+q.cur.height, q.total)
-	for i := q.cur.offset; i < to; i++ {
+	to := min(q.list.cur.offset+q.list.cur.height, q.list.total)
+	for i := q.list.cur.offset; i < to; i++ {
 		r, ok := q.row(i)
 		if !ok {
 			continue
 		}
-		keyW = max(keyW, ansi.StringWidth(guard.SanitizeLine(listKey(r))))
-		refW = max(refW, ansi.StringWidth(guard.SanitizeLine(refShort(r))))
+		keyW = max(keyW, ansi.StringWidth(review.SanitizeLine(listKey(r))))
+		refW = max(refW, ansi.StringWidth(review.SanitizeLine(refShort(r))))
 		whyW = max(whyW, ansi.StringWidth(reasonLabel(r)))
 		ageW = max(ageW, ansi.StringWidth(q.ageCell(r, now)))
 	}
@@ -740,28 +648,23 @@ func (q *queue) ageCell(r review.QueueRow, now time.Time) string {
 	return dueCell(st, r, now)
 }
 
-func (q *queue) list(w int) []string {
+func (q *queue) table(w int) []string {
 	st := q.ctx.Styles
-	switch {
-	case q.err != nil:
-		return []string{st.Bad.Render("cannot read the queue: " + guard.SanitizeLine(q.err.Error())), st.Muted.Render("ctrl+r retries")}
-	case !q.loaded:
-		return []string{st.Muted.Render("reading the queue…")}
-	case q.total == 0 && q.filter.IsZero():
-		return []string{"", "  " + st.Good.Render("The queue is empty: nothing waits for a decision."), "",
-			"  " + st.Muted.Render("New deferred writes appear here as agents make them.")}
-	case q.total == 0:
-		return []string{"", "  No open review matches " + guard.SanitizeLine(q.filter.String()) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}
+	if n := q.list.notice(!q.filter.IsZero(),
+		[]string{"", "  " + st.Good.Render("The queue is empty: nothing waits for a decision."), "",
+			"  " + st.Muted.Render("New deferred writes appear here as agents make them.")},
+		[]string{"", "  No open review matches " + review.SanitizeLine(q.filter.String()) + ".", "  " + st.Muted.Render("/ changes the filter; esc clears it.")}); n != nil {
+		return n
 	}
 	now := q.ctx.Now()
 	cols := q.queueColumns(w)
-	return renderTable(st, cols, w, q.cur, q.total, func(i int) []string {
+	return q.list.table(cols, w, func(i int) []string {
 		r, ok := q.row(i)
 		if !ok {
 			return []string{st.Muted.Render("…")}
 		}
 		mark := " "
-		if _, on := q.marked[r.ID]; on {
+		if q.list.isMarked(r) {
 			mark = "●"
 		}
 		risk := fmt.Sprintf("%.2f", r.Risk)
@@ -771,9 +674,9 @@ func (q *queue) list(w int) []string {
 		case r.Risk >= 0.5:
 			risk = st.Warn.Render(risk)
 		}
-		cells := []string{mark + risk, middle(guard.SanitizeLine(listKey(r)), cols[1].width), guard.SanitizeLine(r.Text)}
+		cells := []string{mark + risk, middle(review.SanitizeLine(listKey(r)), cols[1].width), review.SanitizeLine(r.Text)}
 		if len(cols) == 6 {
-			cells = append(cells, guard.SanitizeLine(refShort(r)))
+			cells = append(cells, review.SanitizeLine(refShort(r)))
 		}
 		return append(cells, reasonLabel(r), q.ageCell(r, now))
 	})
@@ -862,27 +765,6 @@ func rowKey(r review.QueueRow) string {
 		return shortID(r.ItemID)
 	}
 	return shortID(r.ID)
-}
-
-// markedInOrder is the marked reviews in the queue's order as loaded, then
-// the rest by id: a stable order for the bulk list and the decisions.
-func (q *queue) markedInOrder() []review.QueueRow {
-	out := make([]review.QueueRow, 0, len(q.marked))
-	seen := map[string]bool{}
-	for _, r := range q.rows {
-		if m, ok := q.marked[r.ID]; ok {
-			out = append(out, m)
-			seen[r.ID] = true
-		}
-	}
-	var rest []review.QueueRow
-	for id, r := range q.marked {
-		if !seen[id] {
-			rest = append(rest, r)
-		}
-	}
-	sort.Slice(rest, func(i, j int) bool { return rest[i].ID < rest[j].ID })
-	return append(out, rest...)
 }
 
 func sortWhat(s review.QueueSort) string {
@@ -990,7 +872,7 @@ func (q *queue) detail(w int) []string {
 	st := q.ctx.Styles
 	r, ok := q.selected()
 	if !ok {
-		if q.loaded && q.total > 0 {
+		if q.list.loaded && q.list.total > 0 {
 			return []string{st.Muted.Render("reading…")}
 		}
 		return nil
@@ -1001,7 +883,7 @@ func (q *queue) detail(w int) []string {
 	add := func(ls ...string) { out = append(out, ls...) }
 	// addw wraps a line rather than cutting what matters off its end.
 	addw := func(s string) { out = append(out, wrap(s, w)...) }
-	addw(st.Bold.Render(guard.SanitizeLine(r.MemoryRef)) + st.Muted.Render(fmt.Sprintf(" · %s · by %s", r.Layer, guard.SanitizeLine(r.Agent))))
+	addw(st.Bold.Render(review.SanitizeLine(r.MemoryRef)) + st.Muted.Render(fmt.Sprintf(" · %s · by %s", r.Layer, review.SanitizeLine(r.Agent))))
 	due := "SLA " + mmss(r.DueAt.Sub(now))
 	if r.Tier == memgov.TierSync {
 		due = st.Attention.Render("deadline " + mmss(r.DueAt.Sub(now)))
@@ -1011,23 +893,23 @@ func (q *queue) detail(w int) []string {
 	} else if !r.DueAt.After(now) {
 		due = st.Bad.Render("past SLA")
 	}
-	head := st.Label.Render("key ") + guard.SanitizeLine(rowKey(r)) + "  " + due
+	head := st.Label.Render("key ") + review.SanitizeLine(rowKey(r)) + "  " + due
 	if r.Status == memgov.ReviewEscalated {
 		head += "  " + st.Warn.Render("ESCALATED")
 	}
 	addw(head)
 	if s := r.Detail.Supersedes; s != "" && s != r.Key {
-		addw(st.Label.Render("supersedes ") + guard.SanitizeLine(s))
+		addw(st.Label.Render("supersedes ") + review.SanitizeLine(s))
 	}
 	addw(q.claimLine(r, now) + st.Muted.Render("  review "+shortID(r.ID)))
 	add("")
-	for _, l := range wrapMax(guard.SanitizeLine(r.Text), w-2, 5) {
+	for _, l := range wrapMax(review.SanitizeLine(r.Text), w-2, 5) {
 		add(" " + st.Row.Render(l))
 	}
 	add(riskLines(st, r, w)...)
 	if r.Replaces != nil {
-		add(st.Label.Render(fmt.Sprintf("replaces ACTIVE v%d of %s:", r.Replaces.Seq, guard.SanitizeLine(r.Replaces.Key))))
-		for _, l := range wrapMax("“"+guard.SanitizeLine(r.Replaces.Text())+"”", w-3, 3) {
+		add(st.Label.Render(fmt.Sprintf("replaces ACTIVE v%d of %s:", r.Replaces.Seq, review.SanitizeLine(r.Replaces.Key))))
+		for _, l := range wrapMax("“"+review.SanitizeLine(r.Replaces.Text())+"”", w-3, 3) {
 			add("  " + st.DiffDel.Render(l))
 		}
 	}
@@ -1042,21 +924,21 @@ func (q *queue) detail(w int) []string {
 		if rel == "CONTRADICTS" {
 			rs = st.Bad
 		}
-		addw(rs.Render(rel) + " " + guard.SanitizeLine(x.Key))
+		addw(rs.Render(rel) + " " + review.SanitizeLine(x.Key))
 		facts := fmt.Sprintf("similarity %.2f · confidence %.2f · %s", x.Similarity, x.Confidence, x.State)
 		if x.Rule != "" {
 			// The judge rule that related them; the words that fired it
 			// are in the finding below.
 			facts += " · rule " + x.Rule
 		}
-		addw("  " + guard.SanitizeLine(facts))
-		for _, l := range wrapMax("“"+guard.SanitizeLine(x.Text)+"”", w-3, 2) {
+		addw("  " + review.SanitizeLine(facts))
+		for _, l := range wrapMax("“"+review.SanitizeLine(x.Text)+"”", w-3, 2) {
 			add("  " + st.Muted.Render("│") + l)
 		}
 	}
 	add("")
 	if len(d.Reasons) > 0 {
-		for i, l := range wrap(guard.SanitizeLine(strings.Join(d.Reasons, " · ")), w-5) {
+		for i, l := range wrap(review.SanitizeLine(strings.Join(d.Reasons, " · ")), w-5) {
 			lbl := "     "
 			if i == 0 {
 				lbl = st.Label.Render("why  ")
@@ -1077,7 +959,7 @@ func (q *queue) detail(w int) []string {
 		// fired it are the ones the delta quotes.
 		delta, _, _ = strings.Cut(delta, " [rule ")
 		shown++
-		for _, l := range wrapMax("differs: "+guard.SanitizeLine(delta), w-5, 3) {
+		for _, l := range wrapMax("differs: "+review.SanitizeLine(delta), w-5, 3) {
 			add("     " + st.Muted.Render(l))
 		}
 	}
@@ -1107,7 +989,7 @@ func (q *queue) detail(w int) []string {
 			auth = fmt.Sprintf("auth %.2f", *e.Authority)
 		}
 		add(fit(" "+fmt.Sprintf("%-15s ", e.SourceType)+auth, w))
-		for _, l := range wrap(guard.SanitizeLine(src), max(w-3, 8)) {
+		for _, l := range wrap(review.SanitizeLine(src), max(w-3, 8)) {
 			add("   " + l)
 		}
 	}
@@ -1120,10 +1002,10 @@ func (q *queue) detail(w int) []string {
 		}
 		var ids []string
 		if p.SourceTaskID != "" {
-			ids = append(ids, "run "+guard.SanitizeLine(p.SourceTaskID))
+			ids = append(ids, "run "+review.SanitizeLine(p.SourceTaskID))
 		}
 		if p.SourceSessionID != "" {
-			ids = append(ids, "session "+guard.SanitizeLine(p.SourceSessionID))
+			ids = append(ids, "session "+review.SanitizeLine(p.SourceSessionID))
 		}
 		ids = append(ids, fmt.Sprintf("validation %.2f", d.ValidationScore))
 		addw(" " + sig + "  " + strings.Join(ids, "  "))
@@ -1152,7 +1034,7 @@ func (q *queue) claimLine(r review.QueueRow, now time.Time) string {
 	case holder == q.ctx.Svc.Actor().ID:
 		return st.Good.Render("claimed by you · " + leaseLeft(now, until))
 	}
-	return st.Warn.Render(fmt.Sprintf("claimed by %s · %s · you can read, not decide", guard.SanitizeLine(holder), leaseLeft(now, until)))
+	return st.Warn.Render(fmt.Sprintf("claimed by %s · %s · you can read, not decide", review.SanitizeLine(holder), leaseLeft(now, until)))
 }
 
 var factorShort = map[string]string{"contradiction": "contra", "confidence": "conf", "blast_radius": "blast"}
@@ -1163,7 +1045,7 @@ func riskLines(st Styles, r review.QueueRow, w int) []string {
 	fs := r.Detail.Risk
 	head := fmt.Sprintf("RISK %.2f = ", r.Risk)
 	if len(fs) == 0 {
-		return []string{fit(st.Bold.Render(fmt.Sprintf("RISK %.2f", r.Risk))+" "+st.Muted.Render(guard.SanitizeLine(r.Detail.RiskFormula)), w)}
+		return []string{fit(st.Bold.Render(fmt.Sprintf("RISK %.2f", r.Risk))+" "+st.Muted.Render(review.SanitizeLine(r.Detail.RiskFormula)), w)}
 	}
 	var lines []string
 	line := st.Bold.Render(head)
@@ -1206,7 +1088,7 @@ func wrapMax(s string, w, n int) []string {
 
 // Click selects the row under the mouse.
 func (q *queue) Click(x, y int) tea.Cmd {
-	if q.zoom || !clickRow(&q.cur, q.total, q.lay(), x, y) {
+	if !q.list.click(q.lay(), x, y) {
 		return nil
 	}
 	return q.around()

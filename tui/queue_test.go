@@ -28,9 +28,9 @@ type queueWorld struct {
 	reviews map[string]string // key -> review id
 }
 
-func (w *queueWorld) now() time.Time { return *w.clock }
+func (w *queueWorld) now() time.Time { return w.clock.now() }
 
-func (w *queueWorld) advance(d time.Duration) { *w.clock = w.clock.Add(d) }
+func (w *queueWorld) advance(d time.Duration) { w.clock.advance(d) }
 
 // writeReq is a write request as an agent sends it.
 func writeReq(agent, ref, key, layer, text string, conf float64, extra map[string]any, ev ...map[string]any) []byte {
@@ -74,9 +74,8 @@ func newQueueWorld(t testing.TB) *queueWorld {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	now := testNow.Add(-3 * time.Hour)
-	w := &queueWorld{world: &world{ctx: ctx, path: path, clock: &now}, store: s, reviews: map[string]string{}}
-	w.eng = engine.New(s, []byte(testKey), engine.WithClock(func() time.Time { return now }))
+	w := &queueWorld{world: &world{ctx: ctx, path: path, clock: &testClock{t: testNow.Add(-3 * time.Hour)}}, store: s, reviews: map[string]string{}}
+	w.eng = engine.New(s, []byte(testKey), engine.WithClock(w.clock.now))
 	for _, p := range []memgov.Principal{
 		{ID: "demo-curator", Role: memgov.Curator, Tenant: memgov.AllTenants},
 		{ID: "jane", Role: memgov.Curator, Tenant: memgov.AllTenants},
@@ -468,7 +467,7 @@ func TestFlowFilter(t *testing.T) {
 	s.see("1 match")
 	m := s.quit()
 	q := m.screens[QueueScreen].(*queue)
-	if len(q.rows) != 1 || q.rows[0].Agent != "research-agent" {
-		t.Fatalf("filtered rows: %+v", q.rows)
+	if len(q.list.rows) != 1 || q.list.rows[0].Agent != "research-agent" {
+		t.Fatalf("filtered rows: %+v", q.list.rows)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,7 +31,28 @@ type world struct {
 	path    string
 	channel string   // item id of acme/support-bot customer-42/channel
 	vers    []string // its version ids, v1 first
-	clock   *time.Time
+	clock   *testClock
+}
+
+// testClock is a world's time: read by the engine and the screens from the
+// program's commands (other goroutines) and moved by the test.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// advance moves the clock by d and returns the new time.
+func (c *testClock) advance(d time.Duration) time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+	return c.t
 }
 
 // seedWorld builds the demo story on a real SQLite file: four tenants' agents,
@@ -43,9 +65,8 @@ func seedWorld(t testing.TB, path string, opts ...engine.Option) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	now := base
-	w := &world{ctx: ctx, path: path, clock: &now}
-	w.eng = engine.New(s, []byte(testKey), append([]engine.Option{engine.WithClock(func() time.Time { now = now.Add(7 * time.Minute); return now })}, opts...)...)
+	w := &world{ctx: ctx, path: path, clock: &testClock{t: base}}
+	w.eng = engine.New(s, []byte(testKey), append([]engine.Option{engine.WithClock(func() time.Time { return w.clock.advance(7 * time.Minute) })}, opts...)...)
 	for _, p := range []memgov.Principal{
 		{ID: "demo-curator", Role: memgov.Curator, Tenant: memgov.AllTenants},
 		{ID: "ops-jane", Role: memgov.Operator, Tenant: memgov.AllTenants},

@@ -56,13 +56,13 @@ func TestStoryFindingQueueSort(t *testing.T) {
 			seeAll(s, "sort: age", "AGE▼", "queue sorted by age")
 			m := s.quit()
 			q := m.screens[QueueScreen].(*queue)
-			for i := 1; i < len(q.rows); i++ {
-				if q.rows[i].CreatedAt.Before(q.rows[i-1].CreatedAt) {
+			for i := 1; i < len(q.list.rows); i++ {
+				if q.list.rows[i].CreatedAt.Before(q.list.rows[i-1].CreatedAt) {
 					t.Fatalf("sorted by age, row %d is older than row %d", i, i-1)
 				}
 			}
-			if rowKey(q.rows[0]) != "refund/limit-2" { // the first write of the world
-				t.Fatalf("oldest first: %s", rowKey(q.rows[0]))
+			if rowKey(q.list.rows[0]) != "refund/limit-2" { // the first write of the world
+				t.Fatalf("oldest first: %s", rowKey(q.list.rows[0]))
 			}
 		})
 	}
@@ -79,10 +79,10 @@ func TestStoryFindingQueueEnds(t *testing.T) {
 			s.see("bench/")
 			m := s.quit()
 			q := m.screens[QueueScreen].(*queue)
-			if q.cur.pos != q.total-1 {
-				t.Fatalf("G put the cursor on row %d of %d", q.cur.pos, q.total)
+			if q.list.cur.pos != q.list.total-1 {
+				t.Fatalf("G put the cursor on row %d of %d", q.list.cur.pos, q.list.total)
 			}
-			if _, ok := q.row(q.cur.pos); !ok {
+			if _, ok := q.row(q.list.cur.pos); !ok {
 				t.Fatal("the last row is not loaded")
 			}
 		})
@@ -111,7 +111,7 @@ func TestStoryFindingActivity(t *testing.T) {
 	s.press("G")
 	s.see("g: back to newest")
 	a := s.quit().screens[ActivityScreen].(*activity)
-	if e, ok := a.row(a.cur.pos); !ok || e.LSN != 1 {
+	if e, ok := a.row(a.list.cur.pos); !ok || e.LSN != 1 {
 		t.Fatalf("G reached LSN %d (loaded %v)", e.LSN, ok)
 	}
 }
@@ -130,13 +130,13 @@ func TestStoryFindingMemoryDriftProposals(t *testing.T) {
 			s.see("2 listed")
 			m := s.quit()
 			p := m.screens[ProposalsScreen].(*proposals)
-			for _, r := range p.rows {
+			for _, r := range p.list.rows {
 				if !strings.Contains(strings.ToLower(r.Title), "refund") {
 					t.Fatalf("the filter kept %q", r.Title)
 				}
 			}
 			mem := m.screens[MemoryScreen].(*memory)
-			if len(mem.items) != 1 || mem.items[0].Key != "refund/limit" {
+			if mem.items.total != 1 || mem.items.rows[0].Key != "refund/limit" {
 				t.Fatalf("items filter kept %+v", mem.items)
 			}
 		})
@@ -167,7 +167,7 @@ func TestStoryRowsToldApart(t *testing.T) {
 			m := s.quit()
 			v := m.View()
 			q := m.screens[QueueScreen].(*queue)
-			for i := q.cur.offset; i < q.cur.offset+q.cur.height && i < q.total; i++ {
+			for i := q.list.cur.offset; i < q.list.cur.offset+q.list.cur.height && i < q.list.total; i++ {
 				r, _ := q.row(i)
 				words := strings.Join(strings.Fields(r.Text)[:2], " ")
 				if !strings.Contains(v, rowKey(r)) || !strings.Contains(v, words) {
@@ -375,8 +375,7 @@ func TestVisibleCountsMatchList(t *testing.T) {
 	w := newWorld(t)
 	svc := w.service(t, "demo-curator")
 	// A write past its TTL stays an item with a head; a read does not return it.
-	later := *w.clock
-	*w.clock = later.Add(400 * 24 * time.Hour)
+	w.clock.advance(400 * 24 * time.Hour)
 	rs, err := svc.RefsVisible(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -431,8 +430,8 @@ func TestStoryMouse(t *testing.T) {
 			s.tm.Send(tea.MouseMsg{X: 10, Y: headerLines + 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
 			s.see("key c9/channel") // the second row, clicked
 			m := s.quit()
-			if q := m.screens[QueueScreen].(*queue); q.cur.pos != 1 {
-				t.Fatalf("the click selected row %d", q.cur.pos)
+			if q := m.screens[QueueScreen].(*queue); q.list.cur.pos != 1 {
+				t.Fatalf("the click selected row %d", q.list.cur.pos)
 			}
 			x := -1
 			for i, sp := range m.tabSpans {

@@ -88,7 +88,7 @@ var hexIDs = regexp.MustCompile(`[0-9a-f]{4}…[0-9a-f]{4}`)
 // placeholders are what a screen shows while its data is on the way; a
 // golden is taken after the test has seen the loaded screen, so it never
 // holds one.
-var placeholders = []string{"loading…", "loading more…", "reading…", "reading the queue…", "reading proposals…", "reading drift…", "reading health metrics…"}
+var placeholders = []string{"loading…", "loading more…", "reading…", "reading the queue…", "reading proposals…", "reading drift…", "reading health metrics…", "reading memory refs…", "reading items…", "reading the history…", "reading the quarantine…", "reading the log…"}
 
 // golden compares the final screen with testdata/<test>.golden. Abbreviated
 // ids and hashes (random UUIDs, salted payload hashes) are masked.
@@ -207,8 +207,8 @@ func TestFlowRollBackToOlderVersion(t *testing.T) {
 	s.see("a reason is required")
 	s.press("the phone note was wrong", "enter")
 	s.see("v5 ACTIVE") // the status says "ACTIVE again" in the same frame
-	if mem := s.quit().screens[MemoryScreen].(*memory); mem.histCur.pos != 0 || mem.hist.Versions[0].Seq != 5 {
-		t.Fatalf("after the rollback the cursor is on row %d of %d versions", mem.histCur.pos, len(mem.hist.Versions))
+	if mem := s.quit().screens[MemoryScreen].(*memory); mem.versions.cur.pos != 0 || mem.hist.Versions[0].Seq != 5 {
+		t.Fatalf("after the rollback the cursor is on row %d of %d versions", mem.versions.cur.pos, len(mem.hist.Versions))
 	}
 	v, err := w.eng.Get(w.ctx, "acme/support-bot", "customer-42/channel")
 	if err != nil || v.Seq != 5 || v.Text() != "Customer 42 prefers email." || v.State != memgov.Active {
@@ -255,8 +255,8 @@ func TestFlowTimeTravel(t *testing.T) {
 	s.see("showing memory as of LSN 8") // after the items of that time are read
 	m := s.quit()
 	mem := m.screens[MemoryScreen].(*memory)
-	if len(mem.items) != 1 || mem.items[0].Text() != "Customer 42 prefers email, after 6pm." {
-		t.Fatalf("as of 10:00 the ref held %d items: %+v", len(mem.items), mem.items)
+	if mem.items.total != 1 || mem.items.rows[0].Text() != "Customer 42 prefers email, after 6pm." {
+		t.Fatalf("as of 10:00 the ref held %d items: %+v", mem.items.total, mem.items)
 	}
 }
 
@@ -333,8 +333,8 @@ func TestActivityFollowsTheLog(t *testing.T) {
 	m := s.quit()
 	a := m.screens[ActivityScreen].(*activity)
 	size, _ := w.eng.LogSize(w.ctx)
-	if a.newest != size || a.rows[0].Op != oplog.Pin || int64(len(a.rows)) != size {
-		t.Fatalf("activity newest %d rows %d top %s; log %d", a.newest, len(a.rows), a.rows[0].Op, size)
+	if a.newest != size || a.list.rows[0].Op != oplog.Pin || int64(len(a.list.rows)) != size {
+		t.Fatalf("activity newest %d rows %d top %s; log %d", a.newest, len(a.list.rows), a.list.rows[0].Op, size)
 	}
 }
 
@@ -360,12 +360,12 @@ func TestLateAnswersAreDropped(t *testing.T) {
 	m.hist.Item.Key = "kept"
 	m.Update(tea.KeyMsg{Type: tea.KeyEnter}, ActBack) // leave nothing open
 	stale := c.nextID()
-	m.histReq = c.nextID()
+	m.versions.ask()
 	m.Update(historyMsg{id: stale, h: histWithKey("late")}, ActNone)
 	if m.hist.Item.Key != "kept" {
 		t.Fatal("a stale history answer was applied")
 	}
-	m.Update(historyMsg{id: m.histReq, h: histWithKey("fresh")}, ActNone)
+	m.Update(historyMsg{id: m.versions.req, h: histWithKey("fresh")}, ActNone)
 	if m.hist.Item.Key != "fresh" {
 		t.Fatal("the current answer was dropped")
 	}
