@@ -56,6 +56,32 @@ type groupCommit struct {
 	running bool
 	seq     uint64       // writes committed through the queue
 	marks   []commitMark // the latest of them, oldest first
+	stats   CommitStats
+	// queued, when set, is told the number of writes waiting each time
+	// one joins the queue (tests hold the commit and wait for a batch).
+	queued func(waiting int)
+}
+
+// CommitStats counts what the commit path did since the engine started.
+type CommitStats struct {
+	// Transactions is the number of commit transactions, Writes the
+	// writes they committed, and LargestBatch the most one took.
+	Transactions int64 `json:"transactions"`
+	Writes       int64 `json:"writes"`
+	LargestBatch int   `json:"largest_batch"`
+	// FromSnapshot writes were judged on a read snapshot and applied as
+	// judged; Rejudged ones ran their pipeline again in the commit
+	// transaction (what they read had changed, or they write more than a
+	// version).
+	FromSnapshot int64 `json:"from_snapshot"`
+	Rejudged     int64 `json:"rejudged"`
+}
+
+// CommitStats reports what the commit path has done.
+func (e *Engine) CommitStats() CommitStats {
+	e.commits.mu.Lock()
+	defer e.commits.mu.Unlock()
+	return e.commits.stats
 }
 
 // commitMark is what the conflict check needs of a committed write.
@@ -133,6 +159,9 @@ func (e *Engine) commitWrite(ctx context.Context, req *memgov.WriteRequest, res 
 	}
 	e.commits.mu.Lock()
 	e.commits.queue = append(e.commits.queue, h)
+	if e.commits.queued != nil {
+		e.commits.queued(len(e.commits.queue))
+	}
 	if !e.commits.running {
 		e.commits.running = true
 		go e.drainCommits()
@@ -174,6 +203,10 @@ func (e *Engine) commitBatch(batch []*heldWrite) {
 		return nil
 	})
 	if err == nil {
+		e.commits.mu.Lock()
+		e.commits.stats.Transactions++
+		e.commits.stats.LargestBatch = max(e.commits.stats.LargestBatch, len(batch))
+		e.commits.mu.Unlock()
 		e.finish(batch...)
 		return
 	}
@@ -185,7 +218,14 @@ func (e *Engine) commitBatch(batch []*heldWrite) {
 	// One write's failure rolled the batch back: each write alone, with its
 	// own error.
 	for _, h := range batch {
+		h.rerun = false
 		h.err = e.store.Update(ctx, func(tx memgov.Tx) error { return e.applyHeld(ctx, tx, h, nil) })
+		if h.err == nil {
+			e.commits.mu.Lock()
+			e.commits.stats.Transactions++
+			e.commits.stats.LargestBatch = max(e.commits.stats.LargestBatch, 1)
+			e.commits.mu.Unlock()
+		}
 		e.finish(h)
 	}
 }
@@ -196,6 +236,12 @@ func (e *Engine) finish(hs ...*heldWrite) {
 	e.commits.mu.Lock()
 	for _, h := range hs {
 		if h.err == nil {
+			e.commits.stats.Writes++
+			if h.rerun {
+				e.commits.stats.Rejudged++
+			} else {
+				e.commits.stats.FromSnapshot++
+			}
 			e.commits.seq++
 			m := h.mark()
 			m.seq = e.commits.seq
