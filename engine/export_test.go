@@ -38,3 +38,12 @@ func (e *Engine) OnCommitQueue(fn func(waiting int)) {
 	defer e.commits.mu.Unlock()
 	e.commits.queued = fn
 }
+
+// SnapshotEveryWrite judges every write on a read snapshot first, even one
+// that starts beside another of its agent or memory, so that the commit's
+// check of what changed since decides alone.
+func (e *Engine) SnapshotEveryWrite() {
+	e.commits.mu.Lock()
+	defer e.commits.mu.Unlock()
+	e.commits.alwaysSnapshot = true
+}

@@ -57,6 +57,14 @@ type groupCommit struct {
 	seq     uint64       // writes committed through the queue
 	marks   []commitMark // the latest of them, oldest first
 	stats   CommitStats
+	// inflight counts the writes under way by agent ("a:" prefix) and by
+	// memoryRef ("r:"): a write that starts beside another of its agent or
+	// its memory would find its snapshot changed, so it is judged in the
+	// commit transaction straight away.
+	inflight map[string]int
+	// alwaysSnapshot judges every write on its snapshot first (tests of the
+	// conflict check).
+	alwaysSnapshot bool
 	// queued, when set, is told the number of writes waiting each time
 	// one joins the queue (tests hold the commit and wait for a batch).
 	queued func(waiting int)
@@ -140,14 +148,26 @@ func (e *Engine) commitWrite(ctx context.Context, req *memgov.WriteRequest, res 
 	}
 	e.commits.mu.Lock()
 	h.snapSeq = e.commits.seq
+	if e.commits.inflight == nil {
+		e.commits.inflight = map[string]int{}
+	}
+	busy := !e.commits.alwaysSnapshot && (e.commits.inflight["a:"+h.agent] > 0 || e.commits.inflight["r:"+h.ref] > 0)
+	e.commits.inflight["a:"+h.agent]++
+	e.commits.inflight["r:"+h.ref]++
 	e.commits.mu.Unlock()
-	err := e.store.View(ctx, func(rtx memgov.ReadTx) error {
-		var err error
-		if h.snapLSN, err = rtx.LogSize(ctx); err != nil {
-			return err
+	defer func() {
+		e.commits.mu.Lock()
+		for _, k := range []string{"a:" + h.agent, "r:" + h.ref} {
+			if e.commits.inflight[k]--; e.commits.inflight[k] <= 0 {
+				delete(e.commits.inflight, k)
+			}
 		}
-		return run(&snapshotTx{ReadTx: rtx, h: h})
-	})
+		e.commits.mu.Unlock()
+	}()
+	err := errBusy
+	if !busy {
+		err = e.snapshotRun(ctx, h)
+	}
 	if err != nil {
 		// Whatever stopped the snapshot run (a write it may not hold, a
 		// failed read) is met again, or not, in the commit transaction.
@@ -169,6 +189,21 @@ func (e *Engine) commitWrite(ctx context.Context, req *memgov.WriteRequest, res 
 	e.commits.mu.Unlock()
 	<-h.done
 	return h.err
+}
+
+// errBusy sends a write that starts beside another of its agent or memory
+// to the commit transaction.
+var errBusy = errors.New("another write of the same agent or memory is under way")
+
+// snapshotRun runs h's pipeline on a read snapshot, holding its writes.
+func (e *Engine) snapshotRun(ctx context.Context, h *heldWrite) error {
+	return e.store.View(ctx, func(rtx memgov.ReadTx) error {
+		var err error
+		if h.snapLSN, err = rtx.LogSize(ctx); err != nil {
+			return err
+		}
+		return h.run(&snapshotTx{ReadTx: rtx, h: h})
+	})
 }
 
 // drainCommits commits the queue, a batch per transaction, until it is empty.

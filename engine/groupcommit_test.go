@@ -217,9 +217,21 @@ func TestConflictingConcurrentWritesAreJudgedInOrder(t *testing.T) {
 		t.Fatalf("one after the other, the second write of a key or a text did not meet the first: %+v", want)
 	}
 
-	// All at once, queued in this order behind a busy log.
+	for _, snapshotAll := range []bool{false, true} {
+		t.Run(fmt.Sprintf("snapshot every write %v", snapshotAll), func(t *testing.T) {
+			concurrentInOrder(t, writes(t), want, snapshotAll)
+		})
+	}
+}
+
+// concurrentInOrder writes rs all at once, queued in this order behind a
+// busy log, and compares their results with want, theirs one after the other.
+func concurrentInOrder(t *testing.T, rs []memgov.WriteRequest, want []memgov.WriteResult, snapshotAll bool) {
+	ctx := context.Background()
 	g := newGroupEnv(t, 2)
-	rs := writes(t)
+	if snapshotAll {
+		g.e.SnapshotEveryWrite()
+	}
 	got := make([]memgov.WriteResult, len(rs))
 	errs := make([]error, len(rs))
 	release := g.holdCommits(t)
