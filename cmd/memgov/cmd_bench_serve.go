@@ -36,13 +36,24 @@ type benchServeReport struct {
 	// engine's with 8 goroutines (the target is 0.7 or more).
 	HTTP8OverInProcess float64 `json:"http8_over_in_process8"`
 	MCP8OverInProcess  float64 `json:"mcp8_over_in_process8"`
+	// HTTP8OverHTTP1 is the rate of 8 HTTP clients over one client's (the
+	// target is 1.5 or more); MCP8OverMCP1 the same through MCP.
+	HTTP8OverHTTP1 float64 `json:"http8_over_http1"`
+	MCP8OverMCP1   float64 `json:"mcp8_over_mcp1"`
+	// SameMemory: every client wrote as one agent into one memoryRef
+	// (--same-memory); otherwise each client is an agent of its own.
+	SameMemory bool `json:"same_memory"`
+	// Commits is what the engine's commit path did over every run: commit
+	// transactions, writes, the largest batch, and the writes judged on a
+	// snapshot or judged again in the commit.
+	Commits engine.CommitStats `json:"commits"`
 }
 
 func (a *app) benchServeCommand() *cobra.Command {
 	var (
 		items, writes int
 		dir           string
-		asJSON        bool
+		asJSON, same  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -51,14 +62,20 @@ func (a *app) benchServeCommand() *cobra.Command {
 handler on a loopback port, and measures governed writes per second and their p50
 and p99 latency on the auto-approve path (an orchestrator's EPISODIC writes with
 rate limits off): through the in-process engine, through the JSON API and through
-MCP (streamable HTTP, the Go SDK's client), each with 1 and 8 concurrent clients.`,
+MCP (streamable HTTP, the Go SDK's client), each with 1 and 8 concurrent clients.
+
+Each client is an agent of its own writing its own memoryRef, and the seeded
+entries are shared among the eight memoryRefs, so one client and eight write
+into memories of the same size. With --same-memory every client writes as one
+agent into one memoryRef holding every seeded entry: such writes are judged one
+after the other, each against the ones before it.`,
 		Example: "  memgov bench serve --items 100000 --writes 2000 --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if items < 0 || writes <= 0 {
 				return usagef("--items must be 0 or more and --writes more than 0")
 			}
-			rep, err := benchServe(cmd.Context(), dir, items, writes, func(s string) {
+			rep, err := benchServe(cmd.Context(), dir, items, writes, same, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -76,6 +93,10 @@ MCP (streamable HTTP, the Go SDK's client), each with 1 and 8 concurrent clients
 			}
 			t.flush()
 			fmt.Fprintf(a.stdout, "8 HTTP clients: %.2fx the in-process engine; 8 MCP clients: %.2fx (at %d items)\n", rep.HTTP8OverInProcess, rep.MCP8OverInProcess, rep.Items)
+			fmt.Fprintf(a.stdout, "8 HTTP clients: %.2fx one HTTP client; 8 MCP clients: %.2fx one MCP client\n", rep.HTTP8OverHTTP1, rep.MCP8OverMCP1)
+			c := rep.Commits
+			fmt.Fprintf(a.stdout, "commits: %d writes in %d transactions (largest %d); %d judged on a snapshot, %d judged again in the commit\n",
+				c.Writes, c.Transactions, c.LargestBatch, c.FromSnapshot, c.Rejudged)
 			return nil
 		},
 	}
@@ -83,11 +104,15 @@ MCP (streamable HTTP, the Go SDK's client), each with 1 and 8 concurrent clients
 	cmd.Flags().IntVar(&writes, "writes", 2000, "governed writes per measured configuration")
 	cmd.Flags().StringVar(&dir, "dir", "", "directory for the scratch database (default: a temporary one)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&same, "same-memory", false, "every client writes as one agent into one memoryRef")
 	return cmd
 }
 
-func benchServe(ctx context.Context, dir string, items, writes int, progress func(string)) (benchServeReport, error) {
-	rep := benchServeReport{Items: items}
+// benchClients is the most clients a run has: one agent and memoryRef each.
+const benchClients = 8
+
+func benchServe(ctx context.Context, dir string, items, writes int, same bool, progress func(string)) (benchServeReport, error) {
+	rep := benchServeReport{Items: items, SameMemory: same}
 	s, done, err := openScratch(ctx, dir)
 	if err != nil {
 		return rep, err
@@ -100,13 +125,26 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 		lim.Writes = 0
 	}
 	e := engine.New(s, benchKey, engine.WithPolicy(pol))
-	const agent, ref = "bench-agent", "bench/bench-agent"
-	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: agent, Role: memgov.Orchestrator, Tenant: "bench"}, "bench"); err != nil {
-		return rep, err
-	}
-	token, _, err := e.CreateToken(ctx, agent, 0, "bench", "")
-	if err != nil {
-		return rep, err
+	// Client c writes as agents[c] into refs[c].
+	var agents, refs, tokens []string
+	for c := range benchClients {
+		agent := fmt.Sprintf("bench-agent-%d", c)
+		if same {
+			agent = "bench-agent"
+		}
+		if c == 0 || !same {
+			if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: agent, Role: memgov.Orchestrator, Tenant: "bench"}, "bench"); err != nil {
+				return rep, err
+			}
+			token, _, err := e.CreateToken(ctx, agent, 0, "bench", "")
+			if err != nil {
+				return rep, err
+			}
+			tokens = append(tokens, token)
+		} else {
+			tokens = append(tokens, tokens[0])
+		}
+		agents, refs = append(agents, agent), append(refs, "bench/"+agent)
 	}
 	gen := newCorpus(42)
 	start := time.Now()
@@ -115,7 +153,8 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 		rs := make([]memgov.PutRequest, 0, batch)
 		for j := 0; j < batch && n < items; j, n = j+1, n+1 {
 			c, _ := json.Marshal(map[string]string{"text": gen.sentence()})
-			rs = append(rs, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("c%08d", n), Layer: memgov.Episodic, Content: c, Actor: agent, Confidence: 0.9})
+			rs = append(rs, memgov.PutRequest{MemoryRef: refs[n%benchClients], Key: fmt.Sprintf("c%08d", n), Layer: memgov.Episodic, Content: c,
+				Actor: agents[n%benchClients], Confidence: 0.9})
 		}
 		if err := e.PutBatch(ctx, rs); err != nil {
 			return rep, err
@@ -140,17 +179,17 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64}}
 
 	type writer func(ctx context.Context, key, text string) (string, error)
-	inProcess := func(int) (writer, func(), error) {
+	inProcess := func(c int) (writer, func(), error) {
 		return func(ctx context.Context, key, text string) (string, error) {
-			res, err := e.Write(ctx, benchRequest(agent, ref, key, text))
+			res, err := e.Write(ctx, benchRequest(agents[c], refs[c], key, text))
 			return res.Status, err
 		}, func() {}, nil
 	}
-	overHTTP := func(int) (writer, func(), error) {
+	overHTTP := func(c int) (writer, func(), error) {
 		return func(ctx context.Context, key, text string) (string, error) {
-			body, _ := json.Marshal(benchRequest(agent, ref, key, text))
+			body, _ := json.Marshal(benchRequest(agents[c], refs[c], key, text))
 			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/memories?wait=false", bytes.NewReader(body))
-			req.Header.Set("Authorization", "Bearer "+token)
+			req.Header.Set("Authorization", "Bearer "+tokens[c])
 			req.Header.Set("Content-Type", "application/json")
 			resp, err := hc.Do(req)
 			if err != nil {
@@ -168,16 +207,16 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 			return res.Status, nil
 		}, func() {}, nil
 	}
-	overMCP := func(int) (writer, func(), error) {
+	overMCP := func(cl int) (writer, func(), error) {
 		c := mcp.NewClient(&mcp.Implementation{Name: "memgov-bench", Version: buildVersion()}, nil)
 		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", MaxRetries: -1,
-			HTTPClient: &http.Client{Transport: bearerRT{token: token, next: hc.Transport}}}, nil)
+			HTTPClient: &http.Client{Transport: bearerRT{token: tokens[cl], next: hc.Transport}}}, nil)
 		if err != nil {
 			return nil, nil, err
 		}
 		return func(ctx context.Context, key, text string) (string, error) {
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add_memory", Arguments: map[string]any{
-				"memory_ref": ref, "key": key, "text": text, "layer": "EPISODIC", "observation_type": "tool_result_verified", "confidence": 0.95,
+				"memory_ref": refs[cl], "key": key, "text": text, "layer": "EPISODIC", "observation_type": "tool_result_verified", "confidence": 0.95,
 				"evidence_refs": []any{map[string]any{"source_type": "API_RESPONSE", "source_uri": "bench://source", "authority": 0.95}}}})
 			if err != nil {
 				return "", err
@@ -196,7 +235,7 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 
 	// Warm the engine's caches and the page cache before the first measured run.
 	for i := 0; i < min(200, writes); i++ {
-		if _, err := e.Write(ctx, benchRequest(agent, ref, fmt.Sprintf("warm-%06d", i), gen.sentence())); err != nil {
+		if _, err := e.Write(ctx, benchRequest(agents[i%benchClients], refs[i%benchClients], fmt.Sprintf("warm-%06d", i), gen.sentence())); err != nil {
 			return rep, err
 		}
 	}
@@ -205,7 +244,7 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 		name string
 		mk   func(int) (writer, func(), error)
 	}{{"in-process", inProcess}, {"http", overHTTP}, {"mcp", overMCP}} {
-		for _, clients := range []int{1, 8} {
+		for _, clients := range []int{1, benchClients} {
 			round++
 			texts := make([]string, writes)
 			for i := range texts {
@@ -268,6 +307,13 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 		rep.HTTP8OverInProcess = rate("http", 8) / in
 		rep.MCP8OverInProcess = rate("mcp", 8) / in
 	}
+	if one := rate("http", 1); one > 0 {
+		rep.HTTP8OverHTTP1 = rate("http", 8) / one
+	}
+	if one := rate("mcp", 1); one > 0 {
+		rep.MCP8OverMCP1 = rate("mcp", 8) / one
+	}
+	rep.Commits = e.CommitStats()
 	return rep, nil
 }
 
