@@ -26,6 +26,11 @@ type benchServeRun struct {
 	Clients  int            `json:"clients"`
 	Stats    latencyStats   `json:"stats"`
 	Statuses map[string]int `json:"statuses"`
+	// CPUMSPerWrite is the processor time the process used per write
+	// (server and clients alike), and Cores the processor time over the
+	// wall time: how many cores the run kept busy.
+	CPUMSPerWrite float64 `json:"cpu_ms_per_write"`
+	Cores         float64 `json:"cores"`
 }
 
 type benchServeReport struct {
@@ -54,6 +59,7 @@ func (a *app) benchServeCommand() *cobra.Command {
 		items, writes int
 		dir           string
 		asJSON, same  bool
+		cpuProfile    string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -75,7 +81,7 @@ after the other, each against the ones before it.`,
 			if items < 0 || writes <= 0 {
 				return usagef("--items must be 0 or more and --writes more than 0")
 			}
-			rep, err := benchServe(cmd.Context(), dir, items, writes, same, func(s string) {
+			rep, err := benchServe(cmd.Context(), dir, items, writes, same, cpuProfile, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -86,10 +92,11 @@ after the other, each against the ones before it.`,
 			if asJSON {
 				return a.printJSON(rep)
 			}
-			t := a.table("DOOR", "CLIENTS", "N", "WRITES/S", "P50 MS", "P99 MS", "OUTCOMES")
+			t := a.table("DOOR", "CLIENTS", "N", "WRITES/S", "P50 MS", "P99 MS", "CPU MS/WRITE", "CORES", "OUTCOMES")
 			for _, r := range rep.Runs {
 				t.row(r.Door, fmt.Sprint(r.Clients), fmt.Sprint(r.Stats.N), fmt.Sprintf("%.0f", r.Stats.PerSecond),
-					fmt.Sprintf("%.2f", r.Stats.P50MS), fmt.Sprintf("%.2f", r.Stats.P99MS), countsOf(r.Statuses))
+					fmt.Sprintf("%.2f", r.Stats.P50MS), fmt.Sprintf("%.2f", r.Stats.P99MS), fmt.Sprintf("%.2f", r.CPUMSPerWrite),
+					fmt.Sprintf("%.2f", r.Cores), countsOf(r.Statuses))
 			}
 			t.flush()
 			fmt.Fprintf(a.stdout, "8 HTTP clients: %.2fx the in-process engine; 8 MCP clients: %.2fx (at %d items)\n", rep.HTTP8OverInProcess, rep.MCP8OverInProcess, rep.Items)
@@ -105,13 +112,14 @@ after the other, each against the ones before it.`,
 	cmd.Flags().StringVar(&dir, "dir", "", "directory for the scratch database (default: a temporary one)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&same, "same-memory", false, "every client writes as one agent into one memoryRef")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the measured runs to `FILE`")
 	return cmd
 }
 
 // benchClients is the most clients a run has: one agent and memoryRef each.
 const benchClients = 8
 
-func benchServe(ctx context.Context, dir string, items, writes int, same bool, progress func(string)) (benchServeReport, error) {
+func benchServe(ctx context.Context, dir string, items, writes int, same bool, cpuProfile string, progress func(string)) (benchServeReport, error) {
 	rep := benchServeReport{Items: items, SameMemory: same}
 	s, done, err := openScratch(ctx, dir)
 	if err != nil {
@@ -239,6 +247,13 @@ func benchServe(ctx context.Context, dir string, items, writes int, same bool, p
 			return rep, err
 		}
 	}
+	if cpuProfile != "" {
+		stop, err := startCPUProfile(cpuProfile)
+		if err != nil {
+			return rep, err
+		}
+		defer stop()
+	}
 	round := 0
 	for _, d := range []struct {
 		name string
@@ -264,7 +279,7 @@ func benchServe(ctx context.Context, dir string, items, writes int, same bool, p
 			var mu sync.Mutex
 			var firstErr error
 			var wg sync.WaitGroup
-			t0 := time.Now()
+			t0, cpu0 := time.Now(), processCPU()
 			for c := 0; c < clients; c++ {
 				wg.Add(1)
 				go func(c int) {
@@ -283,7 +298,9 @@ func benchServe(ctx context.Context, dir string, items, writes int, same bool, p
 				}(c)
 			}
 			wg.Wait()
-			wall := time.Since(t0)
+			wall, cpu := time.Since(t0), processCPU()-cpu0
+			run.CPUMSPerWrite = float64(cpu) / float64(time.Millisecond) / float64(writes)
+			run.Cores = cpu.Seconds() / wall.Seconds()
 			for _, cl := range closers {
 				cl()
 			}
