@@ -33,8 +33,11 @@ import (
 // every write before it, the writes of its own batch included: conflicting
 // writes are judged as if they came one after the other, in queue order.
 //
-// A write whose pipeline would do more than append one version, record its
-// outcome and store its vectors (a suspension, a drift episode, a quarantine,
+// A write that is the only one under way gains nothing from a snapshot and
+// is judged in the commit transaction straight away; so is one that starts
+// beside another write of its agent or memory, whose snapshot would change
+// before its commit. A write whose pipeline would do more than append one
+// version, record its outcome and store its vectors (a suspension, a drift episode, a quarantine,
 // a read of what it has just written) is not held: it runs inside the commit
 // transaction too, exactly as it would alone.
 //
@@ -78,11 +81,14 @@ type CommitStats struct {
 	Writes       int64 `json:"writes"`
 	LargestBatch int   `json:"largest_batch"`
 	// FromSnapshot writes were judged on a read snapshot and applied as
-	// judged; Rejudged ones ran their pipeline again in the commit
-	// transaction (what they read had changed, or they write more than a
+	// judged; Rejudged ones were judged on a snapshot and again in the
+	// commit transaction (what they read had changed); InCommit ones were
+	// judged in the commit transaction only (the only write under way, one
+	// beside another of its agent or memory, or one that writes more than a
 	// version).
 	FromSnapshot int64 `json:"from_snapshot"`
 	Rejudged     int64 `json:"rejudged"`
+	InCommit     int64 `json:"in_commit"`
 }
 
 // CommitStats reports what the commit path has done.
@@ -113,8 +119,10 @@ type heldWrite struct {
 
 	// Rerun reports that the pipeline ran again in the commit transaction.
 	rerun bool
-	err   error
-	done  chan struct{}
+	// snapped reports a snapshot run whose writes were held.
+	snapped bool
+	err     error
+	done    chan struct{}
 }
 
 func (h *heldWrite) mark() commitMark {
@@ -151,7 +159,11 @@ func (e *Engine) commitWrite(ctx context.Context, req *memgov.WriteRequest, res 
 	if e.commits.inflight == nil {
 		e.commits.inflight = map[string]int{}
 	}
-	busy := !e.commits.alwaysSnapshot && (e.commits.inflight["a:"+h.agent] > 0 || e.commits.inflight["r:"+h.ref] > 0)
+	// A write alone gains nothing from a snapshot: it is judged in the
+	// commit transaction straight away, as is one beside another of its
+	// agent or memory.
+	alone := len(e.commits.inflight) == 0
+	busy := !e.commits.alwaysSnapshot && (alone || e.commits.inflight["a:"+h.agent] > 0 || e.commits.inflight["r:"+h.ref] > 0)
 	e.commits.inflight["a:"+h.agent]++
 	e.commits.inflight["r:"+h.ref]++
 	e.commits.mu.Unlock()
@@ -168,6 +180,7 @@ func (e *Engine) commitWrite(ctx context.Context, req *memgov.WriteRequest, res 
 	if !busy {
 		err = e.snapshotRun(ctx, h)
 	}
+	h.snapped = err == nil
 	if err != nil {
 		// Whatever stopped the snapshot run (a write it may not hold, a
 		// failed read) is met again, or not, in the commit transaction.
@@ -272,9 +285,12 @@ func (e *Engine) finish(hs ...*heldWrite) {
 	for _, h := range hs {
 		if h.err == nil {
 			e.commits.stats.Writes++
-			if h.rerun {
+			switch {
+			case !h.snapped:
+				e.commits.stats.InCommit++
+			case h.rerun:
 				e.commits.stats.Rejudged++
-			} else {
+			default:
 				e.commits.stats.FromSnapshot++
 			}
 			e.commits.seq++

@@ -31,6 +31,7 @@ func TestBenchServeWritesThroughEveryDoor(t *testing.T) {
 			Writes       int64 `json:"writes"`
 			FromSnapshot int64 `json:"from_snapshot"`
 			Rejudged     int64 `json:"rejudged"`
+			InCommit     int64 `json:"in_commit"`
 			LargestBatch int   `json:"largest_batch"`
 		} `json:"commits"`
 	}
@@ -46,7 +47,7 @@ func TestBenchServeWritesThroughEveryDoor(t *testing.T) {
 		// 16 warm-up writes and 16 in each of six runs, every one through
 		// the commit path.
 		cm := rep.Commits
-		if rep.Same != same || rep.HTTP8x1 <= 0 || rep.MCP8x1 <= 0 || cm.Writes != 7*16 || cm.FromSnapshot+cm.Rejudged != cm.Writes ||
+		if rep.Same != same || rep.HTTP8x1 <= 0 || rep.MCP8x1 <= 0 || cm.Writes != 7*16 || cm.FromSnapshot+cm.Rejudged+cm.InCommit != cm.Writes ||
 			cm.Transactions < 1 || cm.Transactions > cm.Writes || cm.LargestBatch < 1 {
 			t.Fatalf("bench serve (same memory %v): %+v", same, rep)
 		}

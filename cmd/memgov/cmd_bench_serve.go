@@ -102,8 +102,8 @@ after the other, each against the ones before it.`,
 			fmt.Fprintf(a.stdout, "8 HTTP clients: %.2fx the in-process engine; 8 MCP clients: %.2fx (at %d items)\n", rep.HTTP8OverInProcess, rep.MCP8OverInProcess, rep.Items)
 			fmt.Fprintf(a.stdout, "8 HTTP clients: %.2fx one HTTP client; 8 MCP clients: %.2fx one MCP client\n", rep.HTTP8OverHTTP1, rep.MCP8OverMCP1)
 			c := rep.Commits
-			fmt.Fprintf(a.stdout, "commits: %d writes in %d transactions (largest %d); %d judged on a snapshot, %d judged again in the commit\n",
-				c.Writes, c.Transactions, c.LargestBatch, c.FromSnapshot, c.Rejudged)
+			fmt.Fprintf(a.stdout, "commits: %d writes in %d transactions (largest %d); %d judged on a snapshot, %d judged again in the commit, %d in the commit only\n",
+				c.Writes, c.Transactions, c.LargestBatch, c.FromSnapshot, c.Rejudged, c.InCommit)
 			return nil
 		},
 	}
