@@ -215,7 +215,7 @@ func (e *Engine) snapshotRun(ctx context.Context, h *heldWrite) error {
 		if h.snapLSN, err = rtx.LogSize(ctx); err != nil {
 			return err
 		}
-		return h.run(&snapshotTx{ReadTx: rtx, h: h})
+		return h.run(&snapshotTx{ReadTx: rtx, h: h, e: e})
 	})
 }
 
@@ -329,13 +329,21 @@ func (e *Engine) applyHeld(ctx context.Context, tx memgov.Tx, h *heldWrite, befo
 // apply writes what the snapshot run held, in its order, and gives the
 // result its log position.
 func (h *heldWrite) apply(ctx context.Context, tx memgov.Tx) error {
+	// The engine's transaction indexes what it appends; a held entry's
+	// features were computed on the snapshot and are held after it.
+	appender, indexed := tx, false
+	if it, ok := tx.(indexingTx); ok {
+		appender, indexed = it.Tx, true
+	}
 	for _, op := range h.held {
 		var err error
 		switch {
 		case op.entry != nil:
-			if err = tx.Append(ctx, op.entry); err == nil && op.entry.VersionID == h.res.VersionID {
+			if err = appender.Append(ctx, op.entry); err == nil && op.entry.VersionID == h.res.VersionID {
 				h.res.LSN = op.entry.LSN
 			}
+		case op.feat != nil && !indexed:
+			// tx.Append indexed the entry itself.
 		case op.outcome != nil:
 			err = tx.RecordOutcome(ctx, *op.outcome)
 		case op.vector != nil:
@@ -409,6 +417,7 @@ func (e *Engine) changedSince(ctx context.Context, tx memgov.Tx, h *heldWrite, b
 type snapshotTx struct {
 	memgov.ReadTx
 	h *heldWrite
+	e *Engine
 }
 
 // errNotHeld stops a snapshot run at a write it does not hold.
@@ -416,11 +425,13 @@ var errNotHeld = errors.New("this write runs in the commit transaction")
 
 func (t *snapshotTx) refuse(what string) error { return fmt.Errorf("%w: %s", errNotHeld, what) }
 
-func (t *snapshotTx) Append(_ context.Context, en *oplog.Entry) error {
+func (t *snapshotTx) Append(ctx context.Context, en *oplog.Entry) error {
 	switch en.Op {
 	case oplog.Insert, oplog.Update, oplog.Merge, oplog.Stage:
 		t.h.held = append(t.h.held, heldOp{entry: en})
-		return nil
+		// The version's features are computed here, beside the other
+		// writers, and held with it (PutFeatures), not in the commit.
+		return t.e.indexEntry(ctx, t, en)
 	}
 	return t.refuse("append " + string(en.Op))
 }

@@ -136,11 +136,17 @@ func (g groupEnv) logVersions(t *testing.T) map[string][]*oplog.Entry {
 	return out
 }
 
+// verify checks the log and every served table against a replay, and that
+// every version has its features of the running judge.
 func (g groupEnv) verify(t *testing.T) {
 	t.Helper()
 	rep, err := g.e.VerifyReplay(context.Background())
 	if err != nil || !rep.OK {
 		t.Fatalf("audit verify --replay: %+v %v", rep, err)
+	}
+	st, err := g.e.IndexStatus(context.Background())
+	if err != nil || !st.Fresh() || st.Current == 0 {
+		t.Fatalf("index status %+v %v", st, err)
 	}
 }
 
