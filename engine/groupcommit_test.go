@@ -40,7 +40,7 @@ func newGroupEnv(t *testing.T, agents int) groupEnv {
 		&pol.RateLimits.Layers.Episodic, &pol.RateLimits.Layers.Semantic, &pol.RateLimits.Layers.Procedural} {
 		lim.Writes = 0
 	}
-	e := engine.New(s, testKey, engine.WithPolicy(pol), engine.WithClock(func() time.Time { return groupNow }))
+	e := engine.New(s, testKey, engine.WithPolicy(pol), engine.WithClock(func() time.Time { return groupNow }), engine.WithSnapshotGates(true))
 	for i := range agents {
 		if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: fmt.Sprintf("agent-%d", i), Role: memgov.Orchestrator, Tenant: "acme"}, "admin"); err != nil {
 			t.Fatal(err)

@@ -48,6 +48,10 @@ type benchServeReport struct {
 	// SameMemory: every client wrote as one agent into one memoryRef
 	// (--same-memory); otherwise each client is an agent of its own.
 	SameMemory bool `json:"same_memory"`
+	// SnapshotGates: concurrent writes were judged on read snapshots in
+	// parallel (--snapshot-gates); otherwise in the commit, one after the
+	// other, sharing commit transactions.
+	SnapshotGates bool `json:"snapshot_gates"`
 	// Commits is what the engine's commit path did over every run: commit
 	// transactions, writes, the largest batch, and the writes judged on a
 	// snapshot or judged again in the commit.
@@ -59,6 +63,7 @@ func (a *app) benchServeCommand() *cobra.Command {
 		items, writes int
 		dir           string
 		asJSON, same  bool
+		snapshots     bool
 		cpuProfile    string
 	)
 	cmd := &cobra.Command{
@@ -81,7 +86,7 @@ after the other, each against the ones before it.`,
 			if items < 0 || writes <= 0 {
 				return usagef("--items must be 0 or more and --writes more than 0")
 			}
-			rep, err := benchServe(cmd.Context(), dir, items, writes, same, cpuProfile, func(s string) {
+			rep, err := benchServe(cmd.Context(), dir, items, writes, same, snapshots, cpuProfile, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -113,14 +118,15 @@ after the other, each against the ones before it.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&same, "same-memory", false, "every client writes as one agent into one memoryRef")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the measured runs to `FILE`")
+	cmd.Flags().BoolVar(&snapshots, "snapshot-gates", false, "judge concurrent writes on read snapshots in parallel before their commit")
 	return cmd
 }
 
 // benchClients is the most clients a run has: one agent and memoryRef each.
 const benchClients = 8
 
-func benchServe(ctx context.Context, dir string, items, writes int, same bool, cpuProfile string, progress func(string)) (benchServeReport, error) {
-	rep := benchServeReport{Items: items, SameMemory: same}
+func benchServe(ctx context.Context, dir string, items, writes int, same, snapshots bool, cpuProfile string, progress func(string)) (benchServeReport, error) {
+	rep := benchServeReport{Items: items, SameMemory: same, SnapshotGates: snapshots}
 	s, done, err := openScratch(ctx, dir)
 	if err != nil {
 		return rep, err
@@ -132,7 +138,7 @@ func benchServe(ctx context.Context, dir string, items, writes int, same bool, c
 		&pol.RateLimits.Layers.Episodic, &pol.RateLimits.Layers.Semantic, &pol.RateLimits.Layers.Procedural} {
 		lim.Writes = 0
 	}
-	e := engine.New(s, benchKey, engine.WithPolicy(pol))
+	e := engine.New(s, benchKey, engine.WithPolicy(pol), engine.WithSnapshotGates(snapshots))
 	// Client c writes as agents[c] into refs[c].
 	var agents, refs, tokens []string
 	for c := range benchClients {
