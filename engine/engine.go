@@ -33,6 +33,7 @@ type Engine struct {
 	indexer    Indexer          // features.go
 	rules      *judge.Judge     // the rule-based judge, with the policy's cardinalities
 	searches   *searchCache     // searchindex.go
+	commits    groupCommit      // groupcommit.go
 }
 
 // Option configures an Engine.

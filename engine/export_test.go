@@ -30,3 +30,20 @@ func (e *Engine) SearchIndexesCached() int {
 func (e *Engine) SearchIndexBuilds() (full, caughtUp int64) {
 	return e.searches.builds.Load(), e.searches.catchUps.Load()
 }
+
+// OnCommitQueue tells fn the number of writes waiting for the committer each
+// time one joins the queue.
+func (e *Engine) OnCommitQueue(fn func(waiting int)) {
+	e.commits.mu.Lock()
+	defer e.commits.mu.Unlock()
+	e.commits.queued = fn
+}
+
+// SnapshotEveryWrite judges every write on a read snapshot first, even one
+// that starts beside another of its agent or memory, so that the commit's
+// check of what changed since decides alone.
+func (e *Engine) SnapshotEveryWrite() {
+	e.commits.mu.Lock()
+	defer e.commits.mu.Unlock()
+	e.commits.alwaysSnapshot = true
+}

@@ -136,7 +136,7 @@ func (e *Engine) Write(ctx context.Context, req memgov.WriteRequest) (memgov.Wri
 	stages["prepare"] += time.Since(t0)
 
 	var res memgov.WriteResult
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
+	err := e.commitWrite(ctx, &req, &res, func(tx memgov.Tx) error {
 		w := &write{req: req, content: content, feat: feat, now: e.Now(), confidence: 0.5}
 		if req.Confidence != nil {
 			w.confidence = *req.Confidence

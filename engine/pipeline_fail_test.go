@@ -52,6 +52,16 @@ func (s *failStore) Update(ctx context.Context, fn func(memgov.Tx) error) error 
 	})
 }
 
+// View fails the same read: a write's gates read a snapshot first. Armed, the
+// snapshot is read through a SQLite transaction of the write kind, whose
+// reads failTx can fail; the snapshot's reader writes nothing.
+func (s *failStore) View(ctx context.Context, fn func(memgov.ReadTx) error) error {
+	if !s.armed {
+		return s.Store.View(ctx, fn)
+	}
+	return s.Store.Update(ctx, func(tx memgov.Tx) error { return fn(&failTx{Tx: tx.(*sqlite.Tx), s: s}) })
+}
+
 // failTx is a SQLite write transaction with one read that fails.
 type failTx struct {
 	*sqlite.Tx

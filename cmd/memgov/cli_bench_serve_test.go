@@ -21,12 +21,39 @@ func TestBenchServeWritesThroughEveryDoor(t *testing.T) {
 				PerSecond float64 `json:"per_second"`
 			} `json:"stats"`
 		} `json:"runs"`
-		HTTP8 float64 `json:"http8_over_in_process8"`
-		MCP8  float64 `json:"mcp8_over_in_process8"`
+		HTTP8   float64 `json:"http8_over_in_process8"`
+		MCP8    float64 `json:"mcp8_over_in_process8"`
+		HTTP8x1 float64 `json:"http8_over_http1"`
+		MCP8x1  float64 `json:"mcp8_over_mcp1"`
+		Same    bool    `json:"same_memory"`
+		Snap    bool    `json:"snapshot_gates"`
+		Commits struct {
+			Transactions int64 `json:"transactions"`
+			Writes       int64 `json:"writes"`
+			FromSnapshot int64 `json:"from_snapshot"`
+			Rejudged     int64 `json:"rejudged"`
+			InCommit     int64 `json:"in_commit"`
+			LargestBatch int   `json:"largest_batch"`
+		} `json:"commits"`
 	}
-	out := c.ok("", "bench", "serve", "--items", "50", "--writes", "16", "--dir", t.TempDir(), "--json")
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("%v: %s", err, out)
+	for _, same := range []bool{false, true} {
+		args := []string{"bench", "serve", "--items", "50", "--writes", "16", "--dir", t.TempDir(), "--json"}
+		if same {
+			args = append(args, "--same-memory")
+		} else {
+			args = append(args, "--snapshot-gates")
+		}
+		out := c.ok("", args...)
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		// 16 warm-up writes and 16 in each of six runs, every one through
+		// the commit path.
+		cm := rep.Commits
+		if rep.Same != same || rep.Snap == same || rep.HTTP8x1 <= 0 || rep.MCP8x1 <= 0 || cm.Writes != 7*16 || cm.FromSnapshot+cm.Rejudged+cm.InCommit != cm.Writes ||
+			cm.Transactions < 1 || cm.Transactions > cm.Writes || cm.LargestBatch < 1 {
+			t.Fatalf("bench serve (same memory %v): %+v", same, rep)
+		}
 	}
 	var doors []string
 	for _, r := range rep.Runs {

@@ -26,6 +26,11 @@ type benchServeRun struct {
 	Clients  int            `json:"clients"`
 	Stats    latencyStats   `json:"stats"`
 	Statuses map[string]int `json:"statuses"`
+	// CPUMSPerWrite is the processor time the process used per write
+	// (server and clients alike), and Cores the processor time over the
+	// wall time: how many cores the run kept busy.
+	CPUMSPerWrite float64 `json:"cpu_ms_per_write"`
+	Cores         float64 `json:"cores"`
 }
 
 type benchServeReport struct {
@@ -37,13 +42,30 @@ type benchServeReport struct {
 	HTTP8OverInProcess float64 `json:"http8_over_in_process8"`
 	MCP8OverInProcess  float64 `json:"mcp8_over_in_process8"`
 	Store              string  `json:"store"`
+	// HTTP8OverHTTP1 is the rate of 8 HTTP clients over one client's (the
+	// target is 1.5 or more); MCP8OverMCP1 the same through MCP.
+	HTTP8OverHTTP1 float64 `json:"http8_over_http1"`
+	MCP8OverMCP1   float64 `json:"mcp8_over_mcp1"`
+	// SameMemory: every client wrote as one agent into one memoryRef
+	// (--same-memory); otherwise each client is an agent of its own.
+	SameMemory bool `json:"same_memory"`
+	// SnapshotGates: concurrent writes were judged on read snapshots in
+	// parallel (--snapshot-gates); otherwise in the commit, one after the
+	// other, sharing commit transactions.
+	SnapshotGates bool `json:"snapshot_gates"`
+	// Commits is what the engine's commit path did over every run: commit
+	// transactions, writes, the largest batch, and the writes judged on a
+	// snapshot or judged again in the commit.
+	Commits engine.CommitStats `json:"commits"`
 }
 
 func (a *app) benchServeCommand() *cobra.Command {
 	var (
 		items, writes int
 		dir           string
-		asJSON        bool
+		asJSON, same  bool
+		snapshots     bool
+		cpuProfile    string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -53,14 +75,20 @@ handler on a loopback port, and measures governed writes per second and their p5
 and p99 latency on the auto-approve path (an orchestrator's EPISODIC writes with
 rate limits off): through the in-process engine, through the JSON API and through
 MCP (streamable HTTP, the Go SDK's client), each with 1 and 8 concurrent clients.
-With --db postgres://... it runs on that PostgreSQL database, which must be empty.`,
+
+Each client is an agent of its own writing its own memoryRef, and the seeded
+entries are shared among the eight memoryRefs, so one client and eight write
+into memories of the same size. With --same-memory every client writes as one
+agent into one memoryRef holding every seeded entry: such writes are judged one
+after the other, each against the ones before it. With --db postgres://... it
+runs on that PostgreSQL database, which must be empty.`,
 		Example: "  memgov bench serve --items 100000 --writes 2000 --json\n  memgov --db postgres:///memgov_bench bench serve --items 10000",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if items < 0 || writes <= 0 {
 				return usagef("--items must be 0 or more and --writes more than 0")
 			}
-			rep, err := benchServe(cmd.Context(), a.benchTarget(cmd, dir), items, writes, func(s string) {
+			rep, err := benchServe(cmd.Context(), a.benchTarget(cmd, dir), items, writes, same, snapshots, cpuProfile, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -71,13 +99,18 @@ With --db postgres://... it runs on that PostgreSQL database, which must be empt
 			if asJSON {
 				return a.printJSON(rep)
 			}
-			t := a.table("DOOR", "CLIENTS", "N", "WRITES/S", "P50 MS", "P99 MS", "OUTCOMES")
+			t := a.table("DOOR", "CLIENTS", "N", "WRITES/S", "P50 MS", "P99 MS", "CPU MS/WRITE", "CORES", "OUTCOMES")
 			for _, r := range rep.Runs {
 				t.row(r.Door, fmt.Sprint(r.Clients), fmt.Sprint(r.Stats.N), fmt.Sprintf("%.0f", r.Stats.PerSecond),
-					fmt.Sprintf("%.2f", r.Stats.P50MS), fmt.Sprintf("%.2f", r.Stats.P99MS), countsOf(r.Statuses))
+					fmt.Sprintf("%.2f", r.Stats.P50MS), fmt.Sprintf("%.2f", r.Stats.P99MS), fmt.Sprintf("%.2f", r.CPUMSPerWrite),
+					fmt.Sprintf("%.2f", r.Cores), countsOf(r.Statuses))
 			}
 			t.flush()
 			fmt.Fprintf(a.stdout, "8 HTTP clients: %.2fx the in-process engine; 8 MCP clients: %.2fx (at %d items)\n", rep.HTTP8OverInProcess, rep.MCP8OverInProcess, rep.Items)
+			fmt.Fprintf(a.stdout, "8 HTTP clients: %.2fx one HTTP client; 8 MCP clients: %.2fx one MCP client\n", rep.HTTP8OverHTTP1, rep.MCP8OverMCP1)
+			c := rep.Commits
+			fmt.Fprintf(a.stdout, "commits: %d writes in %d transactions (largest %d); %d judged on a snapshot, %d judged again in the commit, %d in the commit only\n",
+				c.Writes, c.Transactions, c.LargestBatch, c.FromSnapshot, c.Rejudged, c.InCommit)
 			return nil
 		},
 	}
@@ -85,11 +118,17 @@ With --db postgres://... it runs on that PostgreSQL database, which must be empt
 	cmd.Flags().IntVar(&writes, "writes", 2000, "governed writes per measured configuration")
 	cmd.Flags().StringVar(&dir, "dir", "", "directory for the scratch database (default: a temporary one)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&same, "same-memory", false, "every client writes as one agent into one memoryRef")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the measured runs to `FILE`")
+	cmd.Flags().BoolVar(&snapshots, "snapshot-gates", false, "judge concurrent writes on read snapshots in parallel before their commit")
 	return cmd
 }
 
-func benchServe(ctx context.Context, dir string, items, writes int, progress func(string)) (benchServeReport, error) {
-	rep := benchServeReport{Items: items}
+// benchClients is the most clients a run has: one agent and memoryRef each.
+const benchClients = 8
+
+func benchServe(ctx context.Context, dir string, items, writes int, same, snapshots bool, cpuProfile string, progress func(string)) (benchServeReport, error) {
+	rep := benchServeReport{Items: items, SameMemory: same, SnapshotGates: snapshots}
 	s, done, err := openBenchStore(ctx, dir) // cmd_bench_pg.go: dir may be a PostgreSQL URL
 	if err != nil {
 		return rep, err
@@ -102,14 +141,27 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 		&pol.RateLimits.Layers.Episodic, &pol.RateLimits.Layers.Semantic, &pol.RateLimits.Layers.Procedural} {
 		lim.Writes = 0
 	}
-	e := engine.New(s, benchKey, engine.WithPolicy(pol))
-	const agent, ref = "bench-agent", "bench/bench-agent"
-	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: agent, Role: memgov.Orchestrator, Tenant: "bench"}, "bench"); err != nil {
-		return rep, err
-	}
-	token, _, err := e.CreateToken(ctx, agent, 0, "bench", "")
-	if err != nil {
-		return rep, err
+	e := engine.New(s, benchKey, engine.WithPolicy(pol), engine.WithSnapshotGates(snapshots))
+	// Client c writes as agents[c] into refs[c].
+	var agents, refs, tokens []string
+	for c := range benchClients {
+		agent := fmt.Sprintf("bench-agent-%d", c)
+		if same {
+			agent = "bench-agent"
+		}
+		if c == 0 || !same {
+			if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: agent, Role: memgov.Orchestrator, Tenant: "bench"}, "bench"); err != nil {
+				return rep, err
+			}
+			token, _, err := e.CreateToken(ctx, agent, 0, "bench", "")
+			if err != nil {
+				return rep, err
+			}
+			tokens = append(tokens, token)
+		} else {
+			tokens = append(tokens, tokens[0])
+		}
+		agents, refs = append(agents, agent), append(refs, "bench/"+agent)
 	}
 	gen := newCorpus(42)
 	start := time.Now()
@@ -118,7 +170,8 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 		rs := make([]memgov.PutRequest, 0, batch)
 		for j := 0; j < batch && n < items; j, n = j+1, n+1 {
 			c, _ := json.Marshal(map[string]string{"text": gen.sentence()})
-			rs = append(rs, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("c%08d", n), Layer: memgov.Episodic, Content: c, Actor: agent, Confidence: 0.9})
+			rs = append(rs, memgov.PutRequest{MemoryRef: refs[n%benchClients], Key: fmt.Sprintf("c%08d", n), Layer: memgov.Episodic, Content: c,
+				Actor: agents[n%benchClients], Confidence: 0.9})
 		}
 		if err := e.PutBatch(ctx, rs); err != nil {
 			return rep, err
@@ -143,17 +196,17 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64}}
 
 	type writer func(ctx context.Context, key, text string) (string, error)
-	inProcess := func(int) (writer, func(), error) {
+	inProcess := func(c int) (writer, func(), error) {
 		return func(ctx context.Context, key, text string) (string, error) {
-			res, err := e.Write(ctx, benchRequest(agent, ref, key, text))
+			res, err := e.Write(ctx, benchRequest(agents[c], refs[c], key, text))
 			return res.Status, err
 		}, func() {}, nil
 	}
-	overHTTP := func(int) (writer, func(), error) {
+	overHTTP := func(c int) (writer, func(), error) {
 		return func(ctx context.Context, key, text string) (string, error) {
-			body, _ := json.Marshal(benchRequest(agent, ref, key, text))
+			body, _ := json.Marshal(benchRequest(agents[c], refs[c], key, text))
 			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/memories?wait=false", bytes.NewReader(body))
-			req.Header.Set("Authorization", "Bearer "+token)
+			req.Header.Set("Authorization", "Bearer "+tokens[c])
 			req.Header.Set("Content-Type", "application/json")
 			resp, err := hc.Do(req)
 			if err != nil {
@@ -171,16 +224,16 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 			return res.Status, nil
 		}, func() {}, nil
 	}
-	overMCP := func(int) (writer, func(), error) {
+	overMCP := func(cl int) (writer, func(), error) {
 		c := mcp.NewClient(&mcp.Implementation{Name: "memgov-bench", Version: buildVersion()}, nil)
 		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", MaxRetries: -1,
-			HTTPClient: &http.Client{Transport: bearerRT{token: token, next: hc.Transport}}}, nil)
+			HTTPClient: &http.Client{Transport: bearerRT{token: tokens[cl], next: hc.Transport}}}, nil)
 		if err != nil {
 			return nil, nil, err
 		}
 		return func(ctx context.Context, key, text string) (string, error) {
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add_memory", Arguments: map[string]any{
-				"memory_ref": ref, "key": key, "text": text, "layer": "EPISODIC", "observation_type": "tool_result_verified", "confidence": 0.95,
+				"memory_ref": refs[cl], "key": key, "text": text, "layer": "EPISODIC", "observation_type": "tool_result_verified", "confidence": 0.95,
 				"evidence_refs": []any{map[string]any{"source_type": "API_RESPONSE", "source_uri": "bench://source", "authority": 0.95}}}})
 			if err != nil {
 				return "", err
@@ -199,16 +252,23 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 
 	// Warm the engine's caches and the page cache before the first measured run.
 	for i := 0; i < min(200, writes); i++ {
-		if _, err := e.Write(ctx, benchRequest(agent, ref, fmt.Sprintf("warm-%06d", i), gen.sentence())); err != nil {
+		if _, err := e.Write(ctx, benchRequest(agents[i%benchClients], refs[i%benchClients], fmt.Sprintf("warm-%06d", i), gen.sentence())); err != nil {
 			return rep, err
 		}
+	}
+	if cpuProfile != "" {
+		stop, err := startCPUProfile(cpuProfile)
+		if err != nil {
+			return rep, err
+		}
+		defer stop()
 	}
 	round := 0
 	for _, d := range []struct {
 		name string
 		mk   func(int) (writer, func(), error)
 	}{{"in-process", inProcess}, {"http", overHTTP}, {"mcp", overMCP}} {
-		for _, clients := range []int{1, 8} {
+		for _, clients := range []int{1, benchClients} {
 			round++
 			texts := make([]string, writes)
 			for i := range texts {
@@ -228,7 +288,7 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 			var mu sync.Mutex
 			var firstErr error
 			var wg sync.WaitGroup
-			t0 := time.Now()
+			t0, cpu0 := time.Now(), processCPU()
 			for c := 0; c < clients; c++ {
 				wg.Add(1)
 				go func(c int) {
@@ -247,7 +307,9 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 				}(c)
 			}
 			wg.Wait()
-			wall := time.Since(t0)
+			wall, cpu := time.Since(t0), processCPU()-cpu0
+			run.CPUMSPerWrite = float64(cpu) / float64(time.Millisecond) / float64(writes)
+			run.Cores = cpu.Seconds() / wall.Seconds()
 			for _, cl := range closers {
 				cl()
 			}
@@ -271,6 +333,13 @@ func benchServe(ctx context.Context, dir string, items, writes int, progress fun
 		rep.HTTP8OverInProcess = rate("http", 8) / in
 		rep.MCP8OverInProcess = rate("mcp", 8) / in
 	}
+	if one := rate("http", 1); one > 0 {
+		rep.HTTP8OverHTTP1 = rate("http", 8) / one
+	}
+	if one := rate("mcp", 1); one > 0 {
+		rep.MCP8OverMCP1 = rate("mcp", 8) / one
+	}
+	rep.Commits = e.CommitStats()
 	return rep, nil
 }
 

@@ -90,6 +90,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.reader.SetMaxOpenConns(8)
+	// Every reader stays open: concurrent writers judge on read snapshots,
+	// and a connection reopened per read parses the schema again.
+	s.reader.SetMaxIdleConns(8)
 	if err := s.checkKey(ctx); err != nil {
 		s.Close()
 		return nil, err
