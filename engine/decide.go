@@ -178,8 +178,14 @@ func (e *Engine) Reviews(ctx context.Context, q memgov.ReviewQuery) ([]memgov.Re
 
 // WaitReview blocks until a review is decided or its deadline passes; at the
 // deadline it fails closed: the write is rejected with APPROVAL_TIMEOUT
-// (spec §12.6.5). poll is how often it looks.
+// (spec §12.6.5). poll is how often it looks; on a store that notifies
+// (memgov.Notifier) it reads the review again at each decision notified, and
+// polls at the longer of poll and SyncPollNotified.
 func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) (memgov.WriteResult, error) {
+	// Listen before the first read, so that no decision falls between a
+	// read and the wait (syncwait.go).
+	wakes, stop := e.reviewWakes(ctx)
+	defer stop()
 	for {
 		r, err := e.Review(ctx, id)
 		if err != nil {
@@ -209,13 +215,26 @@ func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) 
 			continue
 		}
 		wait := poll
+		if wakes != nil {
+			wait = max(poll, SyncPollNotified)
+		}
 		if left := r.DueAt.Sub(e.Now()); left < wait {
 			wait = left
 		}
+		timer := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
+			timer.Stop()
 			return memgov.WriteResult{}, ctx.Err()
-		case <-time.After(wait):
+		case _, ok := <-wakes:
+			timer.Stop()
+			if !ok {
+				wakes = nil // no more notifications: poll
+				continue
+			}
+			e.waits.notified.Add(1)
+		case <-timer.C:
+			e.waits.polled.Add(1)
 		}
 	}
 }

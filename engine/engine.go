@@ -34,6 +34,8 @@ type Engine struct {
 	rules      *judge.Judge     // the rule-based judge, with the policy's cardinalities
 	searches   *searchCache     // searchindex.go
 	commits    groupCommit      // groupcommit.go
+	notifier   memgov.Notifier  // syncwait.go; nil: the store cannot wake other processes
+	waits      syncWaits        // syncwait.go
 }
 
 // Option configures an Engine.
@@ -57,6 +59,7 @@ func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = n
 func New(s memgov.Store, key []byte, opts ...Option) *Engine {
 	e := &Engine{now: time.Now, key: key, policy: policy.Default(), secrets: redact.NewRegistry(), indexer: BuiltinIndexer(), searches: &searchCache{}}
 	e.store = indexingStore{Store: s, e: e}
+	e.notifier, _ = s.(memgov.Notifier)
 	for _, o := range opts {
 		o(e)
 	}

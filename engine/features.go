@@ -111,19 +111,31 @@ type indexingStore struct {
 }
 
 func (s indexingStore) Update(ctx context.Context, fn func(memgov.Tx) error) error {
-	return s.Store.Update(ctx, func(tx memgov.Tx) error { return fn(indexingTx{Tx: tx, e: s.e}) })
+	var decided bool // an approval or rejection was appended (syncwait.go)
+	err := s.Store.Update(ctx, func(tx memgov.Tx) error {
+		decided = false
+		return fn(indexingTx{Tx: tx, e: s.e, decided: &decided})
+	})
+	if err == nil && decided {
+		s.e.notifyDecided(ctx)
+	}
+	return err
 }
 
 // indexingTx appends through the store and then stores the features of the
 // version the entry created.
 type indexingTx struct {
 	memgov.Tx
-	e *Engine
+	e       *Engine
+	decided *bool
 }
 
 func (t indexingTx) Append(ctx context.Context, entry *oplog.Entry) error {
 	if err := t.Tx.Append(ctx, entry); err != nil {
 		return err
+	}
+	if t.decided != nil && decisionEntry(entry) {
+		*t.decided = true
 	}
 	return t.e.indexEntry(ctx, t.Tx, entry)
 }

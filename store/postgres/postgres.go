@@ -53,6 +53,8 @@ type Store struct {
 	// statements counts the statements sent in transactions (BEGIN,
 	// the append lock and COMMIT included): each is a round trip.
 	statements atomic.Int64
+
+	listen listenState // notify.go: LISTEN/NOTIFY across processes
 }
 
 // Statements is the number of statements the store has sent in its
@@ -138,6 +140,7 @@ func redact(raw string) string {
 
 // Close closes the connection pool.
 func (s *Store) Close() error {
+	s.closeListener()
 	var err error
 	if s.db != nil {
 		err = s.db.Close()
