@@ -102,6 +102,24 @@ type searchCache struct {
 	lru  []string
 	// builds and catchUps count full builds and in-place updates.
 	builds, catchUps atomic.Int64
+	// erased is the last erasure's LSN this cache has seen (SearchStamp):
+	// an erasure by another process on the same database is noticed at the
+	// next search, which drops every index and the judge's cached texts.
+	erased int64
+}
+
+// sawErasure records the last erasure of the store as a search read it, and
+// reports whether it is newer than the last one seen; then every index is
+// dropped (those of other refs may hold the erased texts).
+func (c *searchCache) sawErasure(lsn int64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if lsn <= c.erased {
+		return false
+	}
+	c.erased = lsn
+	c.refs, c.lru = nil, nil
+	return true
 }
 
 // forget drops every index: an erasure calls it, so that no erased text
@@ -145,6 +163,11 @@ func (e *Engine) searchIndexOf(ctx context.Context, tx memgov.ReadTx, ref string
 	stamp, err := tx.SearchStamp(ctx, ref)
 	if err != nil {
 		return nil, err
+	}
+	if e.searches.sawErasure(stamp.Erased) {
+		// An erasure since the last search, by this process or another:
+		// the words of the erased texts must not outlive them here.
+		e.rules.Forget()
 	}
 	x := e.searches.get(ref)
 	if x != nil {
