@@ -28,3 +28,8 @@ type Notifier interface {
 // notifies it after committing an approval or a rejection, and a SYNC_BLOCK
 // writer waiting for its review listens on it.
 const ChannelReviews = "memgov_reviews"
+
+// ChannelErasures is the notification channel of erasures: an engine
+// notifies it after committing an erasure, and every engine on the store
+// empties its in-memory caches of texts (search indexes, the judge's) on it.
+const ChannelErasures = "memgov_erasures"

@@ -36,6 +36,7 @@ type Engine struct {
 	commits    groupCommit      // groupcommit.go
 	notifier   memgov.Notifier  // syncwait.go; nil: the store cannot wake other processes
 	waits      syncWaits        // syncwait.go
+	erasures   erasureListener  // syncwait.go
 }
 
 // Option configures an Engine.

@@ -111,13 +111,14 @@ type indexingStore struct {
 }
 
 func (s indexingStore) Update(ctx context.Context, fn func(memgov.Tx) error) error {
-	var decided bool // an approval or rejection was appended (syncwait.go)
+	s.e.listenErasures()
+	var seen appended // what the transaction appended that other processes hear of (syncwait.go)
 	err := s.Store.Update(ctx, func(tx memgov.Tx) error {
-		decided = false
-		return fn(indexingTx{Tx: tx, e: s.e, decided: &decided})
+		seen = appended{}
+		return fn(indexingTx{Tx: tx, e: s.e, seen: &seen})
 	})
-	if err == nil && decided {
-		s.e.notifyDecided(ctx)
+	if err == nil {
+		s.e.notifyAppended(ctx, seen)
 	}
 	return err
 }
@@ -126,16 +127,16 @@ func (s indexingStore) Update(ctx context.Context, fn func(memgov.Tx) error) err
 // version the entry created.
 type indexingTx struct {
 	memgov.Tx
-	e       *Engine
-	decided *bool
+	e    *Engine
+	seen *appended
 }
 
 func (t indexingTx) Append(ctx context.Context, entry *oplog.Entry) error {
 	if err := t.Tx.Append(ctx, entry); err != nil {
 		return err
 	}
-	if t.decided != nil && decisionEntry(entry) {
-		*t.decided = true
+	if t.seen != nil {
+		t.seen.note(entry)
 	}
 	return t.e.indexEntry(ctx, t.Tx, entry)
 }

@@ -2,11 +2,15 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/internal/pgtest"
+	"github.com/memgov/memgov/store/postgres"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -58,5 +62,59 @@ func TestSearchCacheDropsIndexesAfterAnotherEnginesErasure(t *testing.T) {
 	}
 	if search(b, "acme/orch", "refund Quirinal") != 0 {
 		t.Fatal("engine B finds an item engine A erased")
+	}
+}
+
+// On PostgreSQL an erasure reaches the other processes' engines at once
+// (NOTIFY): engine A empties its search indexes without searching again.
+func TestErasureHeardAcrossProcessesPostgres(t *testing.T) {
+	server, err := pgtest.Start()
+	if err != nil {
+		if errors.Is(err, pgtest.ErrNoServer) && !pgtest.Required() {
+			t.Skipf("skipped: %v (CI sets MEMGOV_TEST_PG_REQUIRED=1, which fails instead)", err)
+		}
+		t.Fatal(err)
+	}
+	t.Cleanup(server.Stop)
+	u, err := server.NewDatabase("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { server.DropDatabase(u) })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var engines [2]*engine.Engine
+	heard := make(chan struct{}, 16)
+	for i := range engines {
+		s, err := postgres.Open(ctx, u, postgres.Options{Key: testKey, Create: i == 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		engines[i] = engine.New(s, testKey)
+	}
+	a, b := engines[0], engines[1]
+	a.OnErasureHeard(func() { heard <- struct{}{} })
+	if _, err := b.AddPrincipal(ctx, memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: "*"}, "admin"); err != nil {
+		t.Fatal(err)
+	}
+	lcPut(t, b, "acme/orch", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund", nil)
+	hits, err := a.Adapter("jane").Search(ctx, engine.SearchQuery{MemoryRef: "acme/orch", Query: "refund Quirinal"})
+	if err != nil || len(hits) != 1 {
+		t.Fatalf("engine A's search: %d hits, %v", len(hits), err)
+	}
+	if n := a.SearchIndexesCached(); n != 1 {
+		t.Fatalf("engine A caches %d indexes, want 1", n)
+	}
+	if _, err := b.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-heard:
+	case <-ctx.Done():
+		t.Fatal("engine A never heard of engine B's erasure")
+	}
+	if n := a.SearchIndexesCached(); n != 0 {
+		t.Fatalf("engine A still caches %d search indexes after another process's erasure", n)
 	}
 }

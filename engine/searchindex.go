@@ -160,6 +160,7 @@ func (c *searchCache) put(x *searchIndex) {
 // of its items changed (no erasure since), else built anew. The index is
 // returned read-locked; the caller unlocks it (RUnlock) when done ranking.
 func (e *Engine) searchIndexOf(ctx context.Context, tx memgov.ReadTx, ref string) (*searchIndex, error) {
+	e.listenErasures()
 	stamp, err := tx.SearchStamp(ctx, ref)
 	if err != nil {
 		return nil, err
