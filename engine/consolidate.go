@@ -199,15 +199,17 @@ func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (Consoli
 					holders[j][i] = consHold{rule: fwd.Rule, words: fwd.RuleWords}
 					continue
 				}
-				// The newer may say less: does the older keep every word
-				// of it and add?
-				back, err := e.consJudge(ctx, newer, older)
-				if err != nil {
-					return err
-				}
-				if back.Verdict == gate.Merge {
-					holders[i][j] = consHold{rule: back.Rule, words: back.RuleWords}
-					continue
+				if fwd.Rule == judge.RuleSubset {
+					// The newer says less: does the older keep every word
+					// of it and add?
+					back, err := e.consJudge(ctx, newer, older)
+					if err != nil {
+						return err
+					}
+					if back.Verdict == gate.Merge {
+						holders[i][j] = consHold{rule: back.Rule, words: back.RuleWords}
+						continue
+					}
 				}
 				if fwd.Rule != "" {
 					res.Kept[fwd.Rule]++
@@ -364,11 +366,19 @@ func (r *ConsolidateResult) record(key, into, action, rule string, words []strin
 // the same words at another time are another event, never folded.
 func consKeepsEvents(l memgov.Layer) bool { return l == memgov.Episodic }
 
-// consNear reports whether the dedup gate would read a and b as near: the
-// same content, or texts with the same structural fingerprint, a cosine at
-// least the dedup threshold, or words shared at least the lexical
-// threshold. Entries without text are near only when their content is the
-// same.
+// consFoldSimilarity is the least share of words (judge.Similarity) two
+// texts near only by their words have when the judge folds one into the
+// other: the same words share all; a strict superset keeps every word of
+// the other and adds at most half as many again (more is rule
+// adds-a-statement, kept apart), so shares at least 2/(1+1.5) = 0.8.
+const consFoldSimilarity = 0.8
+
+// consNear reports whether a and b are near enough for the dedup gate to
+// fold one into the other: the same content, or texts with the same
+// structural fingerprint, a cosine at least the dedup threshold, or words
+// shared at least the lexical threshold and consFoldSimilarity. The gate
+// judges the pairs it finds; a pair it leaves out would not fold. Entries
+// without text are near only when their content is the same.
 func (e *Engine) consNear(a, b *consEntry) bool {
 	if a.v.ContentHash == b.v.ContentHash {
 		return true
@@ -379,10 +389,14 @@ func (e *Engine) consNear(a, b *consEntry) bool {
 	if a.f.Fingerprint == b.f.Fingerprint || e.policy.NearDuplicate(similar.Cosine(a.f.Embedding, b.f.Embedding)) {
 		return true
 	}
-	if e.policy.Dedup.Lexical <= 0 {
+	if e.policy.Dedup.Lexical <= 0 || consPlainShare(a, b) < consFoldSimilarity/2 {
+		// Too few words in common for the judge's pairing of words (short
+		// forms, names, inflections) to bring the share to
+		// consFoldSimilarity: not read, as the write path reads only the
+		// candidates its lookups find.
 		return false
 	}
-	_, ok := e.rules.SimilarAtLeast(a.f.Text, b.f.Text, e.policy.Dedup.Lexical)
+	_, ok := e.rules.SimilarAtLeast(a.f.Text, b.f.Text, max(e.policy.Dedup.Lexical, consFoldSimilarity))
 	return ok
 }
 
@@ -408,6 +422,21 @@ func consWhy(rule string) string {
 		return "the surviving entry keeps every word of it and adds to it"
 	}
 	return "it states the same claims"
+}
+
+// consPlainShare is the share of normalised words a and b write alike
+// (their Dice coefficient, without the judge's pairing of words).
+func consPlainShare(a, b *consEntry) float64 {
+	if len(a.words)+len(b.words) == 0 {
+		return 0
+	}
+	n := 0
+	for w := range a.words {
+		if b.words[w] {
+			n++
+		}
+	}
+	return 2 * float64(n) / float64(len(a.words)+len(b.words))
 }
 
 // consSharesWord reports whether a and b write a normalised word in common: a

@@ -3,6 +3,8 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/engine/gate"
 )
 
 // consPut stores text (or a JSON content) under key in layer of ref,
@@ -75,6 +78,8 @@ func TestConsolidateKeepsDistinctFacts(t *testing.T) {
 	// pass superseded. "speaks" holds many values.
 	consPut(t, e, ref, "lena-fr", memgov.Semantic, `{"text":"Lena speaks French.","subject":"Lena","predicate":"speaks","object":"French"}`, "support-bot", 0.8)
 	consPut(t, e, ref, "lena-de", memgov.Semantic, `{"text":"Lena speaks German.","subject":"Lena","predicate":"speaks","object":"German"}`, "support-bot", 0.8)
+	consPut(t, e, ref, "lena-home-fr", memgov.Semantic, "Lena speaks French at home with her parents.", "support-bot", 0.8)
+	consPut(t, e, ref, "lena-home-de", memgov.Semantic, "Lena speaks German at home with her parents.", "support-bot", 0.8)
 	// Episodes: the same words said twice are two events; a later, longer
 	// one is a third.
 	consPut(t, e, ref, "turn-1", memgov.Episodic, "The user asked how to reset a password.", "support-bot", 0.8)
@@ -87,14 +92,15 @@ func TestConsolidateKeepsDistinctFacts(t *testing.T) {
 	before := visibleKeys(t, e, ref)
 
 	r := consolidate(t, e, ref)
-	if r.InputCount != 11 || r.OutputCount != 11 || r.Merged != 0 || r.Superseded != 0 || len(r.Keys) != 0 || len(r.Changes) != 0 {
+	if r.InputCount != 13 || r.OutputCount != 13 || r.Merged != 0 || r.Superseded != 0 || len(r.Keys) != 0 || len(r.Changes) != 0 {
 		t.Fatalf("a pass folded distinct facts: %+v", r)
 	}
 	if got := visibleKeys(t, e, ref); !reflect.DeepEqual(got, before) {
 		t.Fatalf("after the pass %v, before %v", got, before)
 	}
-	// Every pair above was read near and kept by the rule that told it
-	// apart: had it not been near, nothing would show the judge read it.
+	// The near pairs above were put to the judge and kept by the rule
+	// that told them apart (the short "Lena speaks ..." pair shares too
+	// few words for a fold to be possible, and is not read).
 	for _, rule := range []string{"reordered", "role-swap", "name-differs", "repeats-event", "extends-event"} {
 		if r.Kept[rule] == 0 {
 			t.Errorf("no pair kept by rule %s: kept %v", rule, r.Kept)
@@ -103,7 +109,7 @@ func TestConsolidateKeepsDistinctFacts(t *testing.T) {
 	if r.Kept["repeats-event"]+r.Kept["extends-event"] < 3 {
 		t.Errorf("the three episodes are three near pairs: kept %v", r.Kept)
 	}
-	checkSecondPassIdle(t, e, ref, 11)
+	checkSecondPassIdle(t, e, ref, 13)
 }
 
 // Entries the judge proves another holds still fold: the same words, the
@@ -238,4 +244,140 @@ func TestConsolidateResultJSON(t *testing.T) {
 	if string(m["rules"]) != `{"exact-hash":1}` || string(m["changes"]) != `[{"key":"a","into":"b","action":"merged","rule":"exact-hash"}]` {
 		t.Fatalf("json: %s", b)
 	}
+}
+
+// BenchmarkConsolidate times a pass over n distinct SEMANTIC facts about
+// shared subjects (every pair shares words; none folds), the judge's
+// worst case short of n near-duplicates.
+func BenchmarkConsolidate(b *testing.B) {
+	for _, n := range []int{200, 1000, 2000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			e, _ := contractEngine(b)
+			ctx := context.Background()
+			const ref = "acme/support-bot"
+			people := []string{"Alice", "Bob", "Chen", "Dana", "Emeka", "Farah", "Goran", "Hana", "Ivo", "Jun"}
+			things := []string{"the billing service", "the refund queue", "the EU warehouse", "the mobile app", "the data pipeline", "the search index", "the payroll job", "the support inbox"}
+			verbs := []string{"maintains", "reviews", "audits", "monitors", "documents"}
+			for i := 0; i < n; i++ {
+				text := fmt.Sprintf("%s %s %s in region %d.", people[i%len(people)], verbs[(i/len(people))%len(verbs)], things[(i/7)%len(things)], i)
+				if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("fact/%d", i), Layer: memgov.Semantic,
+					Content: mustJSON(map[string]string{"text": text}), Confidence: 0.8, Actor: "support-bot"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			for range b.N {
+				r, err := e.Consolidate(ctx, engine.ConsolidateRequest{MemoryRef: ref, Actor: "acme-curator"})
+				if err != nil || r.InputCount != n {
+					b.Fatalf("%+v %v", r, err)
+				}
+			}
+		})
+	}
+}
+
+// consPair is one line of testdata/corpora/duplicate.jsonl.
+type consPair struct {
+	A, B, Label string
+	Source      struct{ Split string }
+}
+
+// TestConsolidateDuplicateCorpus runs a pass over each pair of the
+// duplicate corpus, the first text stored before the second, each pair in
+// its own memoryRef: in SEMANTIC memory a pass folds a pair only where the
+// write path's dedup gate would REJECT or MERGE one text against the other
+// (so the pass drops no fold the gate proves, and adds none), and folds at
+// most 1% of the distinct pairs; in EPISODIC memory it folds none.
+func TestConsolidateDuplicateCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus")
+	}
+	f, err := os.ReadFile("../testdata/corpora/duplicate.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pairs []consPair
+	for _, line := range strings.Split(strings.TrimSpace(string(f)), "\n") {
+		var p consPair
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			t.Fatal(err)
+		}
+		pairs = append(pairs, p)
+	}
+	e, _ := contractEngine(t)
+	pol := e.Policy()
+	ctx := context.Background()
+	type tally struct{ n, folded, superseded int }
+	counts := map[string]*tally{}
+	gateFolds := func(a, b string) bool {
+		j, err := gate.JudgePair(ctx, &pol, memgov.Semantic, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j.Dedup.Verdict == gate.Reject || j.Dedup.Verdict == gate.Merge
+	}
+	gateDecided := func(a, b string) bool {
+		j, err := gate.JudgePair(ctx, &pol, memgov.Semantic, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j.Dedup.Verdict != 0
+	}
+	compared, agree := 0, 0
+	for i, p := range pairs {
+		for _, layer := range []memgov.Layer{memgov.Semantic, memgov.Episodic} {
+			ref := fmt.Sprintf("acme/%s-%d", strings.ToLower(string(layer)), i)
+			consPut(t, e, ref, "a", layer, p.A, "support-bot", 0.8)
+			consPut(t, e, ref, "b", layer, p.B, "support-bot", 0.8)
+			r := consolidate(t, e, ref)
+			if layer == memgov.Episodic {
+				if r.Merged+r.Superseded != 0 {
+					t.Errorf("EPISODIC %q / %q: a pass folded an episode: %+v", p.A, p.B, r)
+				}
+				continue
+			}
+			k := p.Label + "/" + p.Source.Split
+			if counts[k] == nil {
+				counts[k] = &tally{}
+			}
+			counts[k].n++
+			counts[k].folded += r.Merged
+			counts[k].superseded += r.Superseded
+			if (p.Label == "distinct" && r.Merged > 0) || r.Superseded > 0 {
+				t.Logf("%s: %q / %q: %+v", k, p.A, p.B, r.Changes)
+			}
+			// The write path's gate, both ways, where its dedup gate ran
+			// (the contradiction gate did not end the write).
+			if gateDecided(p.A, p.B) && gateDecided(p.B, p.A) {
+				compared++
+				if want := gateFolds(p.A, p.B) || gateFolds(p.B, p.A); want == (r.Merged > 0) {
+					agree++
+				} else {
+					t.Errorf("%q / %q: pass merged %d, the dedup gate folds: %v (%+v)", p.A, p.B, r.Merged, want, r)
+				}
+			}
+		}
+	}
+	distinct, distinctFolded := 0, 0
+	for _, k := range sortedStringKeys(counts) {
+		c := counts[k]
+		t.Logf("%-24s pairs %3d  merged %3d  superseded %3d", k, c.n, c.folded, c.superseded)
+		if strings.HasPrefix(k, "distinct/") {
+			distinct += c.n
+			distinctFolded += c.folded
+		}
+	}
+	t.Logf("the pass and the dedup gate agree on %d of %d pairs the gate decides both ways", agree, compared)
+	if 100*distinctFolded > distinct {
+		t.Errorf("%d of %d distinct pairs merged (more than 1%%)", distinctFolded, distinct)
+	}
+}
+
+func sortedStringKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
