@@ -93,9 +93,10 @@ type consHold struct {
 // what the judge proves another entry holds:
 //
 //  1. entries near each other (same layer; the same content, structural
-//     fingerprint, cosine at least the dedup threshold, or words shared at
-//     least the lexical threshold) are put to the dedup gate, the older as
-//     the stored text and the newer as the write, and the other way round.
+//     fingerprint, cosine at least the dedup threshold, or enough words
+//     shared for a fold: see consNear) are put to the dedup gate, the older
+//     as the stored text and the newer as the write, and, where the newer
+//     says less, the other way round.
 //     An entry folds into another only when the gate would REJECT one as
 //     stating the same claims (rules exact-hash, same-words, same-claims:
 //     the newer survives) or MERGE it as keeping every word of the other
