@@ -76,7 +76,7 @@ func TestEraseAfterConsolidateKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
 	lcPut(t, e, "acme/bot", "pref-1", memgov.Semantic, "Customer Zed Quirinal prefers email follow-up after every refund request.", nil)
-	lcPut(t, e, "acme/bot", "pref-2", memgov.Semantic, "Customer Zed Quirinal prefers e-mail follow-up after every refund request.", nil)
+	lcPut(t, e, "acme/bot", "pref-2", memgov.Semantic, "Customer Zed Quirinal prefers an email follow-up after every refund request.", nil)
 	lcPut(t, e, "acme/bot", "ship", memgov.Semantic, "Shipping to the EU takes four business days.", nil)
 	r, err := e.Consolidate(ctx, engine.ConsolidateRequest{MemoryRef: "acme/bot", Actor: "jane"})
 	if err != nil || r.Merged == 0 {
