@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -104,11 +105,11 @@ func driftPolicyAllowed(p policy.Policy, level int, dp string) bool {
 
 // requireGovernor refuses actors the authority table does not let perform a
 // on ref: operators or curators of the ref's tenant.
-func (e *Engine) requireGovernor(ctx context.Context, tx memgov.ReadTx, actor, ref string, a Action) (memgov.Principal, error) {
+func (e *Engine) requireGovernor(ctx context.Context, tx memgov.ReadTx, actor, ref string, a authz.Action) (memgov.Principal, error) {
 	if err := requirePrincipal(ctx, tx, actor); err != nil {
 		return memgov.Principal{}, err
 	}
-	return e.permitTx(ctx, tx, actor, a, Target{Ref: ref})
+	return e.permitTx(ctx, tx, actor, a, authz.Target{Ref: ref})
 }
 
 // ApproveBaseline records a spec §3.2.6 memory_baseline of the memoryRef's current
@@ -121,7 +122,7 @@ func (e *Engine) ApproveBaseline(ctx context.Context, r memgov.ApproveRequest) (
 	}
 	var out memgov.Baseline
 	err := e.store.Update(ctx, func(tx memgov.Tx) (err error) {
-		if _, err := e.requireGovernor(ctx, tx, r.By, r.MemoryRef, ActBaselineApprove); err != nil {
+		if _, err := e.requireGovernor(ctx, tx, r.By, r.MemoryRef, authz.ActBaselineApprove); err != nil {
 			return err
 		}
 		if pb, ok, err := sharedOwnerBaseline(ctx, tx, r.MemoryRef); err != nil {

@@ -235,7 +235,7 @@ func TestApproveRefusesInvalidCombinations(t *testing.T) {
 	env := newBEnv(t)
 	r := base
 	r.By = "bot"
-	if _, err := env.e.ApproveBaseline(context.Background(), r); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := env.e.ApproveBaseline(context.Background(), r); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("executor approved a baseline: %v", err)
 	}
 }
@@ -286,7 +286,7 @@ func TestDenyOnDriftFromRowEditedOutsideMemgov(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].ID != r.DriftID {
 		t.Fatalf("list %+v %v", list, err)
 	}
-	if _, err := env.e.AckDrift(context.Background(), memgov.AckRequest{DriftID: r.DriftID, By: "bot", Resolution: memgov.ResolveRollback}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := env.e.AckDrift(context.Background(), memgov.AckRequest{DriftID: r.DriftID, By: "bot", Resolution: memgov.ResolveRollback}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("executor acknowledged drift: %v", err)
 	}
 	// The log itself is intact, but the edited row is served: audit verify
@@ -407,7 +407,7 @@ func TestSessionMemoryExemptInsideSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, r, err := env.e.StartSession(ctx, ref, "bot")
-	if !errors.Is(err, engine.ErrForbidden) || r.Action != "deny" || !r.Drift {
+	if !errors.Is(err, memgov.ErrForbidden) || r.Action != "deny" || !r.Drift {
 		t.Fatalf("session start after drift: %+v %v", r, err)
 	}
 	other := "acme/persistent-agent"

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
@@ -74,7 +75,7 @@ func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (Consoli
 		if err := requirePrincipal(ctx, tx, r.Actor); err != nil {
 			return err
 		}
-		if _, err := e.permitTx(ctx, tx, r.Actor, ActConsolidate, Target{Ref: r.MemoryRef}); err != nil {
+		if _, err := e.permitTx(ctx, tx, r.Actor, authz.ActConsolidate, authz.Target{Ref: r.MemoryRef}); err != nil {
 			return err
 		}
 		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: r.MemoryRef, Now: e.Now()})

@@ -97,7 +97,7 @@ func TestActingAs(t *testing.T) {
 	if engine.ActingAs(p, "") != nil || engine.ActingAs(p, "bot") != nil {
 		t.Fatal("acting as oneself was refused")
 	}
-	if err := engine.ActingAs(p, "bot2"); !errors.Is(err, engine.ErrForbidden) {
+	if err := engine.ActingAs(p, "bot2"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("acting as bot2: %v", err)
 	}
 }

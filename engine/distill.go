@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
@@ -234,7 +235,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 		if err := requirePrincipal(ctx, tx, r.Actor); err != nil {
 			return err
 		}
-		if _, err := e.permitTx(ctx, tx, r.Actor, ActDistill, Target{Ref: ref.String()}); err != nil {
+		if _, err := e.permitTx(ctx, tx, r.Actor, authz.ActDistill, authz.Target{Ref: ref.String()}); err != nil {
 			return err
 		}
 		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: r.MemoryRef, Now: e.Now()})
@@ -396,8 +397,8 @@ func requireTenantPrincipal(ctx context.Context, tx memgov.ReadTx, actor, tenant
 	if err != nil {
 		return err
 	}
-	if !p.Governs(tenant) {
-		return fmt.Errorf("%w: rule CTI-1: %s governs tenant %s, not another tenant's memory", ErrForbidden, actor, p.Tenant)
+	if !authz.Governs(p, tenant) {
+		return fmt.Errorf("%w: rule CTI-1: %s governs tenant %s, not another tenant's memory", memgov.ErrForbidden, actor, p.Tenant)
 	}
 	return nil
 }

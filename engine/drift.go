@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/merkle"
@@ -620,7 +621,7 @@ func (e *Engine) AckDrift(ctx context.Context, r memgov.AckRequest) (memgov.AckR
 		if ev, err = tx.DriftEvent(ctx, r.DriftID); err != nil {
 			return err
 		}
-		if _, err := e.requireGovernor(ctx, tx, r.By, ev.MemoryRef, ActDriftAck); err != nil {
+		if _, err := e.requireGovernor(ctx, tx, r.By, ev.MemoryRef, authz.ActDriftAck); err != nil {
 			return err
 		}
 		if !ev.Open() {

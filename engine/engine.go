@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/oplog"
@@ -26,6 +27,7 @@ type Engine struct {
 	now        func() time.Time
 	key        []byte
 	policy     policy.Policy
+	authz      *authz.Checker // who may do what: the table and the policy's matrix
 	schemaGate gate.Schema
 	judge      gate.Judge
 	secrets    *redact.Registry
@@ -62,6 +64,7 @@ func New(s memgov.Store, key []byte, opts ...Option) *Engine {
 	// One rule-based judge per engine: every gate that judges text reads
 	// the policy's relation cardinalities through it.
 	e.rules = judge.New(e.policy.Contradiction.Cardinalities())
+	e.authz = authz.New(e.policy)
 	v, err := schema.Default()
 	if err != nil {
 		// The schemas are embedded and tested; failing to compile them is a
@@ -104,7 +107,7 @@ func (e *Engine) AddPrincipal(ctx context.Context, p memgov.Principal, actor str
 	if _, err := memgov.ParseRole(string(p.Role)); err != nil {
 		return memgov.Principal{}, fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
 	}
-	if p.Tenant != memgov.AllTenants && !memgov.ValidID(p.Tenant) {
+	if !authz.ValidTenant(p) {
 		return memgov.Principal{}, fmt.Errorf("%w: tenant must be 1-64 characters of A-Z a-z 0-9 . _ - or %q for every tenant", memgov.ErrInvalid, memgov.AllTenants)
 	}
 	for k, v := range p.Attributes {
@@ -119,7 +122,7 @@ func (e *Engine) AddPrincipal(ctx context.Context, p memgov.Principal, actor str
 	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		old, err := tx.Principal(ctx, p.ID)
 		if err == nil {
-			if old.Role == p.Role && old.Tenant == p.Tenant {
+			if authz.SameGrant(old, p) {
 				out = old
 				return nil
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -55,8 +56,8 @@ func (e *Engine) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.Erase
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, r.By)
 		}
-		if who.Role != memgov.Curator {
-			return fmt.Errorf("%w: rule %s: only %s may %s; %s is %s", ErrForbidden, ActErase, Curators, ActErase, who.ID, who.Role)
+		if err := authz.WhoMay(who, authz.ActErase); err != nil {
+			return err
 		}
 		if !r.DryRun {
 			if err := tx.SecureDelete(ctx); err != nil {
@@ -116,11 +117,11 @@ func (e *Engine) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.Erase
 			if err != nil {
 				return err
 			}
-			if !who.Governs(tenantOf(item.MemoryRef)) {
+			if !authz.Governs(who, tenantOf(item.MemoryRef)) {
 				delete(set, id)
 				continue
 			}
-			if err := e.permit(who, ActErase, Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
+			if err := e.authz.Permit(who, authz.ActErase, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 				return err
 			}
 			if containsAny(item.MemoryRef, needles) {

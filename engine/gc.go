@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
@@ -106,7 +107,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				return err
 			}
 			for _, g := range items {
-				if !who.Governs(tenantOf(g.Item.MemoryRef)) {
+				if !authz.Governs(who, tenantOf(g.Item.MemoryRef)) {
 					continue
 				}
 				rep.Scanned++
@@ -191,7 +192,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 			return err
 		}
 		for _, g := range purgeable {
-			if seen[g.Item.ID] || !who.Governs(tenantOf(g.Item.MemoryRef)) {
+			if seen[g.Item.ID] || !authz.Governs(who, tenantOf(g.Item.MemoryRef)) {
 				continue
 			}
 			act := GCAction{ItemID: g.Item.ID, MemoryRef: g.Item.MemoryRef, Key: g.Item.Key, Layer: g.Item.Layer, Mode: GCModeGrace,
@@ -217,7 +218,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				return err
 			}
 			if !pol.Allowed(string(who.Role), string(item.Layer), policy.OpHardDelete) {
-				return fmt.Errorf("%w: hard deletes after the grace period need a curator; %s is a %s (run gc --by a curator, or --dry-run)", ErrForbidden, who.ID, who.Role)
+				return fmt.Errorf("%w: hard deletes after the grace period need a curator; %s is a %s (run gc --by a curator, or --dry-run)", memgov.ErrForbidden, who.ID, who.Role)
 			}
 		}
 		if err := tx.SecureDelete(ctx); err != nil {
@@ -272,7 +273,7 @@ func (e *Engine) Annotate(ctx context.Context, itemID, actor, kind, note string)
 		if err != nil {
 			return err
 		}
-		if err := e.permit(who, ActAnnotate, Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
+		if err := e.authz.Permit(who, authz.ActAnnotate, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 			return err
 		}
 		data, _ := json.Marshal(oplog.AnnotationData{Kind: kind, Note: note})
@@ -305,7 +306,7 @@ func (e *Engine) Reclassify(ctx context.Context, itemID string, to memgov.Layer,
 			return fmt.Errorf("%w: item %s is already %s memory", memgov.ErrConflict, item.Key, to)
 		}
 		for _, l := range []memgov.Layer{item.Layer, to} {
-			if err := e.permit(who, ActReclassify, Target{Ref: item.MemoryRef, Layer: l}); err != nil {
+			if err := e.authz.Permit(who, authz.ActReclassify, authz.Target{Ref: item.MemoryRef, Layer: l}); err != nil {
 				return err
 			}
 		}
@@ -329,7 +330,7 @@ func (e *Engine) Expire(ctx context.Context, itemID, actor, reason string) (int6
 	if err != nil {
 		return 0, err
 	}
-	if err := e.Permit(ctx, actor, ActExpire, Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
+	if err := e.Permit(ctx, actor, authz.ActExpire, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 		return 0, err
 	}
 	return e.ForceExpire(ctx, itemID, actor, reason)
@@ -344,7 +345,7 @@ func (e *Engine) HardDelete(ctx context.Context, itemID, actor, reason string) (
 		if err != nil {
 			return err
 		}
-		if err := e.authorized(who, item.MemoryRef, item.Layer, policy.OpHardDelete); err != nil {
+		if err := e.authz.Authorized(who, item.MemoryRef, item.Layer, policy.OpHardDelete); err != nil {
 			return err
 		}
 		if err := tx.SecureDelete(ctx); err != nil {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
-	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -62,10 +61,7 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		if item, err := tx.ItemByKey(ctx, ref, key); err == nil {
 			layer = item.Layer
 		}
-		if !p.Governs(tenantOf(ref)) || p.Suspended {
-			return e.permit(p, ActLease, Target{Ref: ref, Layer: layer}) // CTI-1: the table's refusal
-		}
-		if err := e.authorized(p, ref, layer, policy.OpWrite); err != nil && !(p.Role != memgov.Verifier && p.Role != memgov.Operator && layer.Durable()) {
+		if err := e.authz.Lease(p, ref, layer); err != nil {
 			return err
 		}
 		now := e.Now()

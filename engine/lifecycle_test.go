@@ -177,7 +177,7 @@ func TestGCGracePeriodTransient(t *testing.T) {
 	}
 	// Orchestrators soft delete but may not hard delete.
 	c.advance(day(2))
-	if _, err := e.GC(ctx, engine.GCOptions{By: "orch"}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.GC(ctx, engine.GCOptions{By: "orch"}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("orchestrator hard delete: %v", err)
 	}
 	r, err = e.GC(ctx, engine.GCOptions{By: "jane"})
@@ -207,7 +207,7 @@ func TestEraseClosureAndRebuild(t *testing.T) {
 	if res.Status != memgov.StatusCommitted && res.Status != memgov.StatusDeferred {
 		t.Fatalf("%+v", res)
 	}
-	if _, err := e.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "orch"}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "orch"}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("orchestrator erase: %v", err)
 	}
 	rep, err := e.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"})
@@ -262,7 +262,7 @@ func TestRBACMatrixThroughEngine(t *testing.T) {
 						r := write(t, e, []byte(fmt.Sprintf(`{"source_agent_id":%q,"memory_ref":%q,"key":"w","target_layer":%q,"observation_type":"tool_result_verified","confidence":0.9,
 							"content":{"text":"A verified tool result for the matrix"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://x","authority":0.95}]}`, id, ref, layer)))
 						if r.Status != memgov.StatusCommitted {
-							err = fmt.Errorf("%w: %s %s", engine.ErrForbidden, r.Status, r.Reason)
+							err = fmt.Errorf("%w: %s %s", memgov.ErrForbidden, r.Status, r.Reason)
 						}
 						if want && (r.Status == memgov.StatusDenied || r.Reason == gate.ReasonUnauthorized) {
 							t.Fatalf("allowed write refused: %+v", r)
@@ -294,8 +294,8 @@ func TestRBACMatrixThroughEngine(t *testing.T) {
 					if !want && err == nil {
 						t.Fatal("denied by the matrix, allowed by the engine")
 					}
-					if !want && !errors.Is(err, engine.ErrForbidden) {
-						t.Fatalf("want ErrForbidden, got %v", err)
+					if !want && !errors.Is(err, memgov.ErrForbidden) {
+						t.Fatalf("want memgov.ErrForbidden, got %v", err)
 					}
 				})
 				n++
@@ -320,7 +320,7 @@ func TestVisibilityClearanceAndDomains(t *testing.T) {
 	if err != nil || len(s.Versions) != 1 || s.Versions[0].Key != "med" || s.Hidden != 2 || s.RetrievalID == "" {
 		t.Fatalf("%+v %v", s, err)
 	}
-	if _, err := e.ReadAs(ctx, "med", memgov.ReadQuery{MemoryRef: "globex/x"}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.ReadAs(ctx, "med", memgov.ReadQuery{MemoryRef: "globex/x"}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("cross-tenant: %v", err)
 	}
 	if n, err := e.Feedback(ctx, s.RetrievalID, []string{s.Versions[0].ItemID}); err != nil || n != 1 {

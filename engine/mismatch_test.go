@@ -140,7 +140,7 @@ func TestM5AdvertisedActivationIsTheOnlyOne(t *testing.T) {
 			if mode == policy.ActivationDirectRBAC {
 				allowed, refused = refused, allowed
 			}
-			if res, err := e.ApplyProposal(ctx, p.ID, refused); !errors.Is(err, engine.ErrForbidden) || res.Status != 403 || !strings.Contains(err.Error(), "activation is "+mode) {
+			if res, err := e.ApplyProposal(ctx, p.ID, refused); !errors.Is(err, memgov.ErrForbidden) || res.Status != 403 || !strings.Contains(err.Error(), "activation is "+mode) {
 				t.Fatalf("%s applied under %s: %+v %v", refused, mode, res, err)
 			}
 			if res, err := e.ApplyProposal(ctx, p.ID, allowed); err != nil || res.Activation != mode {

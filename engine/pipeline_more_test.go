@@ -52,10 +52,10 @@ func TestReviewVisibility(t *testing.T) {
 		t.Fatalf("pending write listed")
 	}
 	// The writer cannot approve, nor can an operator.
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "support-bot", Approve: true}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "support-bot", Approve: true}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("self-approval: %v", err)
 	}
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "ops", Approve: true}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "ops", Approve: true}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("operator approval: %v", err)
 	}
 	r, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true, Note: "confirmed by phone"})

@@ -130,7 +130,7 @@ func TestContradictionRateQuarantines(t *testing.T) {
 			t.Fatalf("quarantined %s still read: %v", k, err)
 		}
 	}
-	if _, err := e.ReleaseQuarantine(ctx, committed[0], "orch", "mine"); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.ReleaseQuarantine(ctx, committed[0], "orch", "mine"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("an agent released its own write: %v", err)
 	}
 	if _, err := e.ReleaseQuarantine(ctx, committed[0], "jane", "checked"); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
 )
@@ -146,8 +147,8 @@ func (e *Engine) quarantinedFor(ctx context.Context, tx memgov.Tx, versionID, cu
 	if err != nil {
 		return memgov.QuarantineEntry{}, memgov.Version{}, requirePrincipal(ctx, tx, curator)
 	}
-	if who.Role != memgov.Curator {
-		return memgov.QuarantineEntry{}, memgov.Version{}, fmt.Errorf("%w: only curators release or retract quarantined memory; %s is a %s", ErrForbidden, who.ID, who.Role)
+	if err := authz.CuratorOnly(who, "release or retract quarantined memory"); err != nil {
+		return memgov.QuarantineEntry{}, memgov.Version{}, err
 	}
 	rs, err := tx.Quarantined(ctx, memgov.QuarantineQuery{VersionID: versionID})
 	if err != nil {
@@ -157,8 +158,8 @@ func (e *Engine) quarantinedFor(ctx context.Context, tx memgov.Tx, versionID, cu
 		return memgov.QuarantineEntry{}, memgov.Version{}, fmt.Errorf("%w: no quarantined version %s", memgov.ErrNotFound, versionID)
 	}
 	qe := rs[0]
-	if !who.Governs(qe.Tenant) {
-		return memgov.QuarantineEntry{}, memgov.Version{}, fmt.Errorf("%w: %s does not govern tenant %s", ErrForbidden, who.ID, qe.Tenant)
+	if !authz.Governs(who, qe.Tenant) {
+		return memgov.QuarantineEntry{}, memgov.Version{}, fmt.Errorf("%w: %s does not govern tenant %s", memgov.ErrForbidden, who.ID, qe.Tenant)
 	}
 	if qe.Status != memgov.QuarantineOpen {
 		return memgov.QuarantineEntry{}, memgov.Version{}, fmt.Errorf("%w: version %s was already %s by %s", memgov.ErrConflict, versionID, strings.ToLower(qe.Status), qe.DecidedBy)

@@ -10,11 +10,11 @@ import (
 )
 
 // errSessionDenied reports a session refused by the drift policy; the VerifyResult says why.
-var errSessionDenied = fmt.Errorf("%w: the drift policy denies the session", ErrForbidden)
+var errSessionDenied = fmt.Errorf("%w: the drift policy denies the session", memgov.ErrForbidden)
 
 // StartSession checks session memory against its baseline, as at agent start-up,
 // and opens a session boundary (a SESSION_START entry) unless the verdict is
-// deny, in which case the error wraps ErrForbidden and the result says why.
+// deny, in which case the error wraps memgov.ErrForbidden and the result says why.
 func (e *Engine) StartSession(ctx context.Context, ref, actor string) (memgov.MemSession, memgov.VerifyResult, error) {
 	res, err := e.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref, Actor: actor})
 	if err != nil {

@@ -53,7 +53,7 @@ func TestSessionBaselineDrift(t *testing.T) {
 		if !res.Drift || res.Cause != engine.CauseSession || res.Action != "deny" || res.DriftID == "" {
 			t.Fatalf("after the session: %+v", res)
 		}
-		if _, res, err := e.StartSession(ctx, ref, "bot"); !errors.Is(err, engine.ErrForbidden) || res.Action != "deny" {
+		if _, res, err := e.StartSession(ctx, ref, "bot"); !errors.Is(err, memgov.ErrForbidden) || res.Action != "deny" {
 			t.Fatalf("a session on drifted memory: %+v %v", res, err)
 		}
 	})
@@ -84,7 +84,7 @@ func TestSessionBaselineDrift(t *testing.T) {
 			if !res.Drift || res.Cause != engine.CauseSession {
 				t.Fatalf("%s: start on changed memory: %+v %v", pol, res, err)
 			}
-			if pol == policy.DenyOnDrift && (!errors.Is(err, engine.ErrForbidden) || res.Action != "deny") {
+			if pol == policy.DenyOnDrift && (!errors.Is(err, memgov.ErrForbidden) || res.Action != "deny") {
 				t.Fatalf("deny-on-drift started a session: %+v %v", res, err)
 			}
 			if pol == policy.AlertOnDrift && (err != nil || res.Action != "allow" || len(res.Alerts) == 0) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
@@ -258,7 +259,7 @@ func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) 
 		if err != nil {
 			return err
 		}
-		if _, err := e.permitTx(ctx, tx, actor, ActRollback, Target{Ref: bad.MemoryRef, Layer: bad.Layer}); err != nil {
+		if _, err := e.permitTx(ctx, tx, actor, authz.ActRollback, authz.Target{Ref: bad.MemoryRef, Layer: bad.Layer}); err != nil {
 			return err
 		}
 		if bad.State != memgov.Active {
@@ -314,7 +315,7 @@ func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason st
 		if err != nil {
 			return err
 		}
-		if _, err := e.permitTx(ctx, tx, actor, ActRollback, Target{Ref: target.MemoryRef, Layer: target.Layer}); err != nil {
+		if _, err := e.permitTx(ctx, tx, actor, authz.ActRollback, authz.Target{Ref: target.MemoryRef, Layer: target.Layer}); err != nil {
 			return err
 		}
 		if target.State == memgov.Draft || target.State == memgov.Quarantined {
@@ -394,11 +395,11 @@ func (e *Engine) setPin(ctx context.Context, itemID, actor, reason string, pin b
 		if err != nil {
 			return err
 		}
-		act := ActUnpin
+		act := authz.ActUnpin
 		if pin {
-			act = ActPin
+			act = authz.ActPin
 		}
-		if _, err := e.permitTx(ctx, tx, actor, act, Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
+		if _, err := e.permitTx(ctx, tx, actor, act, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 			return err
 		}
 		if item.Pinned == pin {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -100,7 +101,7 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, agent)
 		}
-		if err := e.permit(p, ActWorkspace, Target{Ref: baseRef}); err != nil {
+		if err := e.authz.Permit(p, authz.ActWorkspace, authz.Target{Ref: baseRef}); err != nil {
 			return err
 		}
 		if _, found, err := tx.WorkspaceByRef(ctx, ref); err != nil {
@@ -164,7 +165,7 @@ func (e *Engine) ownOpenWorkspace(ctx context.Context, tx memgov.ReadTx, id, age
 		return ws, err
 	}
 	if ws.Owner != agent {
-		return ws, fmt.Errorf("%w: rule %s: %s may act only on its own workspaces", ErrForbidden, ActWorkspace, agent)
+		return ws, fmt.Errorf("%w: rule %s: %s may act only on its own workspaces", memgov.ErrForbidden, authz.ActWorkspace, agent)
 	}
 	if ws.Status != memgov.WorkspaceOpen {
 		return ws, fmt.Errorf("%w: workspace %s is %s", memgov.ErrConflict, ws.Name, ws.Status)

@@ -82,7 +82,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	}
 
 	// Only the owner submits.
-	if _, err := e.SubmitWorkspace(ctx, ws.ID, "orch"); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.SubmitWorkspace(ctx, ws.ID, "orch"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("submit by another agent: %v", err)
 	}
 	c.advance(time.Minute)
@@ -173,7 +173,7 @@ func TestWorkspaceAllRejected(t *testing.T) {
 	if err != nil || len(mr.Changes) != 1 || len(mr.Conflicts) != 0 {
 		t.Fatalf("submit: %+v %v", mr, err)
 	}
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "bot", Approve: true}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "bot", Approve: true}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("the agent decides its own merge: %v", err)
 	}
 	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "jane", Code: "OTHER"}); err != nil {

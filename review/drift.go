@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/canon"
 )
@@ -92,8 +93,10 @@ func (d *Drift) List(ctx context.Context) ([]DriftView, error) {
 // CanAck returns nil when the actor may acknowledge drift of ref (operators
 // and curators governing its tenant), and otherwise says why not.
 func (d *Drift) CanAck(ref string) error {
-	if a := d.s.actor; a.Role != "" && !Reviewer(a.Role) {
-		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only an operator or a curator acknowledges drift", a.ID, article(string(a.Role)), a.Role)}
+	if a := d.s.actor; authz.Known(a) {
+		if err := d.s.offer(authz.ActDriftAck, fmt.Sprintf("read-only: %s is %s %s; only an operator or a curator acknowledges drift", a.ID, article(string(a.Role)), a.Role)); err != nil {
+			return err
+		}
 	}
 	return d.s.authorize(ref)
 }
@@ -129,8 +132,10 @@ func (d *Drift) AckID(ctx context.Context, id, resolution, note string) (memgov.
 // CanApprove returns nil when the actor may approve a baseline for ref:
 // operators and curators governing its tenant.
 func (d *Drift) CanApprove(ref string) error {
-	if a := d.s.actor; a.Role != "" && !Reviewer(a.Role) {
-		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only an operator or a curator approves baselines", a.ID, article(string(a.Role)), a.Role)}
+	if a := d.s.actor; authz.Known(a) {
+		if err := d.s.offer(authz.ActBaselineApprove, fmt.Sprintf("read-only: %s is %s %s; only an operator or a curator approves baselines", a.ID, article(string(a.Role)), a.Role)); err != nil {
+			return err
+		}
 	}
 	return d.s.authorize(ref)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
 )
@@ -99,7 +100,7 @@ func New(o Options) *Model {
 	c := &Context{Styles: NewStyles(DefaultTheme()), Keys: DefaultKeyMap(), Now: o.Now, Svc: o.Service,
 		DBName: o.DBName, Ctx: bg, ReadOnly: o.Service.CanAct()}
 	m := &Model{ctx: c, help: help.New(), poll: o.Poll, cancel: cancel, active: QueueScreen, sweep: !o.NoSweep, health: newHealth(c)}
-	if o.Service.Actor().Role == memgov.Operator {
+	if authz.IsOperator(o.Service.Actor()) {
 		m.active = DriftScreen
 	}
 	m.screens = []Screen{

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/review"
@@ -271,8 +272,8 @@ func (p *proposals) decide(act Action) tea.Cmd {
 	switch act {
 	case ActApply:
 		gate := "through the approval gate: you are a curator and not its owner"
-		if a := p.ctx.Svc.Actor(); a.Role != memgov.Curator || a.ID == pr.Owner.Principal {
-			gate = "by direct RBAC: you hold the " + engine.ScopeProposalActivate + " scope"
+		if a := p.ctx.Svc.Actor(); !authz.IsCurator(a) || a.ID == pr.Owner.Principal {
+			gate = "by direct RBAC: you hold the " + authz.ScopeProposalActivate + " scope"
 		}
 		return askConfirm(confirmMsg{
 			title: "Apply " + name, danger: true, word: "apply",

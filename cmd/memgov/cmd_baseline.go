@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/engine/merkle"
@@ -275,7 +274,7 @@ operator acknowledges the drift.`,
 				}
 				if start {
 					s, res, err := eng.StartSession(cmd.Context(), args[0], by)
-					if errors.Is(err, engine.ErrForbidden) && res.Action == "deny" {
+					if errors.Is(err, memgov.ErrForbidden) && res.Action == "deny" {
 						if asJSON {
 							a.printJSON(res)
 						}
