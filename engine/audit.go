@@ -242,15 +242,8 @@ func (e *Engine) Checkpoint(ctx context.Context, ttlSeconds int64, actor string)
 			return err
 		}
 		rec = oplog.AuditCheckpointRecord{AuditCheckpoint: cp, Signature: sig}
-		data, err := json.Marshal(rec)
-		if err != nil {
-			return err
-		}
 		entry := &oplog.Entry{Time: cp.ObservedAt, Op: oplog.AuditCP, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: "audit checkpoint", Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := appendData(ctx, tx, entry, "audit checkpoint", rec); err != nil {
 			return err
 		}
 		rec.LSN = entry.LSN

@@ -190,10 +190,7 @@ func (e *Engine) approveTx(ctx context.Context, tx memgov.Tx, r memgov.ApproveRe
 		reason = "approve " + string(r.MemoryType) + " baseline"
 	}
 	entry := &oplog.Entry{Time: now, Op: oplog.BaselineApprove, MemoryRef: r.MemoryRef, ItemID: "", Actor: r.By}
-	if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-		return memgov.Baseline{}, err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: reason, Data: data}); err != nil {
 		return memgov.Baseline{}, err
 	}
 	return tx.Baseline(ctx, r.MemoryRef)

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -139,15 +138,8 @@ func (e *Engine) curatorReview(ctx context.Context, tx memgov.ReadTx, a authz.Ac
 }
 
 func (e *Engine) appendClaim(ctx context.Context, tx memgov.Tx, op oplog.Op, r memgov.Review, actor, reason string, c oplog.ClaimData) error {
-	data, err := json.Marshal(c)
-	if err != nil {
-		return err
-	}
 	entry := &oplog.Entry{Time: e.Now(), Op: op, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: actor}
-	if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-		return err
-	}
-	return tx.Append(ctx, entry)
+	return appendData(ctx, tx, entry, reason, c)
 }
 
 // reviewTarget is what a review decides about: memory of its ref and layer,

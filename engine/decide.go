@@ -104,15 +104,8 @@ func (e *Engine) decide(ctx context.Context, tx memgov.Tx, d memgov.Decision) (m
 	if d.Note != "" {
 		reason += " — " + d.Note
 	}
-	data, err := json.Marshal(oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: d.Code, Note: d.Note}})
-	if err != nil {
-		return memgov.Review{}, err
-	}
 	entry := &oplog.Entry{Time: now, Op: op, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: d.Reviewer}
-	if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-		return memgov.Review{}, err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := appendData(ctx, tx, entry, reason, oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: d.Code, Note: d.Note}}); err != nil {
 		return memgov.Review{}, err
 	}
 	if d.Approve {
@@ -138,10 +131,7 @@ func (e *Engine) supersede(ctx context.Context, tx memgov.Tx, r memgov.Review, n
 		return nil
 	}
 	entry := &oplog.Entry{Time: now, Op: oplog.Supersede, MemoryRef: r.MemoryRef, ItemID: old.ID, VersionID: old.Head, Actor: reviewer}
-	if err := entry.Seal(oplog.Payload{Reason: "superseded by the approved write of review " + r.ID}); err != nil {
-		return err
-	}
-	return tx.Append(ctx, entry)
+	return appendEntry(ctx, tx, entry, oplog.Payload{Reason: "superseded by the approved write of review " + r.ID})
 }
 
 // Review returns one review; a SYNC_BLOCK review past its deadline is failed

@@ -336,10 +336,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 			return err
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Distill, MemoryRef: r.MemoryRef, ItemID: archiveItem, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: "distillation", Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: "distillation", Data: data}); err != nil {
 			return err
 		}
 		res.LSN = entry.LSN
@@ -379,10 +376,7 @@ func (e *Engine) appendVersion(ctx context.Context, tx memgov.Tx, ref, key strin
 	}
 	p := oplog.Payload{Reason: reason, Key: key, Layer: string(layer), Content: content, ContentHash: oplog.HashPayload(content),
 		Tags: normTags(tags), Confidence: &confidence}
-	if err := entry.Seal(p); err != nil {
-		return nil, err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := appendEntry(ctx, tx, entry, p); err != nil {
 		return nil, err
 	}
 	return entry, nil

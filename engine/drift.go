@@ -379,10 +379,7 @@ func (e *Engine) recordDrift(ctx context.Context, tx memgov.Tx, b memgov.Baselin
 		actor = "memgov"
 	}
 	entry := &oplog.Entry{Time: now, Op: oplog.DriftDetected, MemoryRef: b.MemoryRef, Actor: actor}
-	if err := entry.Seal(oplog.Payload{Reason: merkle.EventMemoryDrift + ": " + cause, Data: data}); err != nil {
-		return d, err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: merkle.EventMemoryDrift + ": " + cause, Data: data}); err != nil {
 		return d, err
 	}
 	return tx.DriftEvent(ctx, d.ID)
@@ -690,15 +687,8 @@ func (e *Engine) AckDrift(ctx context.Context, r memgov.AckRequest) (memgov.AckR
 			}
 			ack.NewBaselineID = nb.ID
 		}
-		data, err := json.Marshal(ack)
-		if err != nil {
-			return err
-		}
 		entry := &oplog.Entry{Time: now, Op: oplog.DriftAck, MemoryRef: b.MemoryRef, Actor: r.By}
-		if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := appendData(ctx, tx, entry, reason, ack); err != nil {
 			return err
 		}
 		if res.Drift, err = tx.DriftEvent(ctx, ev.ID); err != nil {
@@ -769,10 +759,7 @@ func (e *Engine) compensate(ctx context.Context, tx memgov.Tx, ref string, targe
 			if t.ExpiresAt != nil {
 				p.ExpiresAt = t.ExpiresAt.UTC().Format(oplog.TimeFormat)
 			}
-			if err := entry.Seal(p); err != nil {
-				return n, err
-			}
-			if err := tx.Append(ctx, entry); err != nil {
+			if err := appendEntry(ctx, tx, entry, p); err != nil {
 				return n, err
 			}
 			n++
@@ -786,10 +773,7 @@ func (e *Engine) compensate(ctx context.Context, tx memgov.Tx, ref string, targe
 				return n, err
 			}
 			entry := &oplog.Entry{Time: now, Op: oplog.Retract, MemoryRef: ref, ItemID: item.ID, VersionID: head.ID, PrevVersionID: head.Prev, Actor: actor}
-			if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
-				return n, err
-			}
-			if err := tx.Append(ctx, entry); err != nil {
+			if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
 				return n, err
 			}
 			n++

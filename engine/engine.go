@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -131,15 +130,8 @@ func (e *Engine) AddPrincipal(ctx context.Context, p memgov.Principal, actor str
 		if !isNotFound(err) {
 			return err
 		}
-		data, err := json.Marshal(oplog.PrincipalData{Role: string(p.Role), Tenant: p.Tenant, Attributes: p.Attributes})
-		if err != nil {
-			return err
-		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Principal, ItemID: p.ID, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: "register principal", Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := appendData(ctx, tx, entry, "register principal", oplog.PrincipalData{Role: string(p.Role), Tenant: p.Tenant, Attributes: p.Attributes}); err != nil {
 			return err
 		}
 		out, err = tx.Principal(ctx, p.ID)

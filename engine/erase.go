@@ -236,10 +236,7 @@ func (e *Engine) purgeLeaving(ctx context.Context, tx memgov.Tx, actor, kind, re
 			default:
 				continue
 			}
-			if err := entry.Seal(p); err != nil {
-				return row, err
-			}
-			if err := tx.Append(ctx, entry); err != nil {
+			if err := appendEntry(ctx, tx, entry, p); err != nil {
 				return row, err
 			}
 		}
@@ -272,10 +269,7 @@ func (e *Engine) purgeLeaving(ctx context.Context, tx memgov.Tx, actor, kind, re
 		return row, err
 	}
 	entry := &oplog.Entry{Time: now, Op: oplog.Erase, Actor: actor}
-	if err := entry.Seal(oplog.Payload{Reason: kind, Data: data}); err != nil {
-		return row, err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: kind, Data: data}); err != nil {
 		return row, err
 	}
 	row.LSN, row.Payloads, row.Items = entry.LSN, len(lsns), len(items)

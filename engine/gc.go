@@ -155,10 +155,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				if act.Detail != "" {
 					reason += " (" + act.Detail + ")"
 				}
-				if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-					return err
-				}
-				if err := tx.Append(ctx, entry); err != nil {
+				if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: reason, Data: data}); err != nil {
 					return err
 				}
 			}
@@ -276,12 +273,8 @@ func (e *Engine) Annotate(ctx context.Context, itemID, actor, kind, note string)
 		if err := e.authz.Permit(who, authz.ActAnnotate, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 			return err
 		}
-		data, _ := json.Marshal(oplog.AnnotationData{Kind: kind, Note: note})
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Annotate, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: "annotation", Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := appendData(ctx, tx, entry, "annotation", oplog.AnnotationData{Kind: kind, Note: note}); err != nil {
 			return err
 		}
 		lsn = entry.LSN
@@ -310,12 +303,9 @@ func (e *Engine) Reclassify(ctx context.Context, itemID string, to memgov.Layer,
 				return err
 			}
 		}
-		data, _ := json.Marshal(oplog.ReclassifyData{From: string(item.Layer), To: string(to)})
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Reclassify, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: item.Head, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: reason, Layer: string(to), Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		data, _ := json.Marshal(oplog.ReclassifyData{From: string(item.Layer), To: string(to)})
+		if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: reason, Layer: string(to), Data: data}); err != nil {
 			return err
 		}
 		lsn = entry.LSN

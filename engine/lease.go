@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -82,12 +81,8 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 			res.Status = LeaseGranted
 		}
 		exp := now.Add(ttl)
-		data, _ := json.Marshal(oplog.LeaseData{Key: key, Token: token, ExpiresAt: exp.Format(time.RFC3339Nano)})
 		entry := &oplog.Entry{Time: now, Op: oplog.LeaseAcquire, MemoryRef: ref, Actor: holder}
-		if err := entry.Seal(oplog.Payload{Reason: "lease " + res.Status, Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := appendData(ctx, tx, entry, "lease "+res.Status, oplog.LeaseData{Key: key, Token: token, ExpiresAt: exp.Format(time.RFC3339Nano)}); err != nil {
 			return err
 		}
 		res.Lease, _, err = tx.LeaseOf(ctx, ref+"#"+key)
@@ -134,11 +129,7 @@ func (e *Engine) ReleaseLease(ctx context.Context, ref, key, holder string, toke
 		if !found || cur.Holder != holder || cur.Token != token || cur.Released {
 			return fmt.Errorf("%w: %s holds no lease %d on %s", memgov.ErrConflict, holder, token, key)
 		}
-		data, _ := json.Marshal(oplog.LeaseData{Key: key, Token: token})
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.LeaseRelease, MemoryRef: ref, Actor: holder}
-		if err := entry.Seal(oplog.Payload{Reason: "lease released", Data: data}); err != nil {
-			return err
-		}
-		return tx.Append(ctx, entry)
+		return appendData(ctx, tx, entry, "lease released", oplog.LeaseData{Key: key, Token: token})
 	})
 }

@@ -94,15 +94,8 @@ func (e *Engine) prepareArtifact(in *memgov.ProposalInput) (json.RawMessage, str
 }
 
 func (e *Engine) appendProposalOp(ctx context.Context, tx memgov.Tx, op oplog.Op, actor, reason string, d oplog.ProposalData) (*oplog.Entry, error) {
-	data, err := json.Marshal(d)
-	if err != nil {
-		return nil, err
-	}
 	entry := &oplog.Entry{Time: e.Now(), Op: op, ItemID: d.ID, Actor: actor}
-	if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-		return nil, err
-	}
-	return entry, tx.Append(ctx, entry)
+	return entry, appendData(ctx, tx, entry, reason, d)
 }
 
 // CreateProposal persists a new draft proposal owned by actor.

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/memgov/memgov"
@@ -36,12 +35,8 @@ func (e *Engine) StartSession(ctx context.Context, ref, actor string) (memgov.Me
 		} else if !isNotFound(err) {
 			return err
 		}
-		data, _ := json.Marshal(oplog.SessionData{SessionID: NewID()})
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.SessionStart, MemoryRef: res.BaselineRef, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: "session start", Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := appendData(ctx, tx, entry, "session start", oplog.SessionData{SessionID: NewID()}); err != nil {
 			return err
 		}
 		s, err = tx.OpenSession(ctx, res.BaselineRef)
@@ -80,12 +75,8 @@ func (e *Engine) endSession(ctx context.Context, ref, actor string) (memgov.MemS
 		if err != nil {
 			return err
 		}
-		data, _ := json.Marshal(oplog.SessionData{SessionID: open.ID})
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.SessionEnd, MemoryRef: b.MemoryRef, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: "session end", Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := appendData(ctx, tx, entry, "session end", oplog.SessionData{SessionID: open.ID}); err != nil {
 			return err
 		}
 		s = open
@@ -109,12 +100,8 @@ func (e *Engine) clearWorking(ctx context.Context, tx memgov.Tx, ref, actor, why
 		if v.Layer != memgov.Working {
 			continue
 		}
-		data, _ := json.Marshal(oplog.ExpireData{GC: GCModeSessionEnd})
 		entry := &oplog.Entry{Time: now, Op: oplog.Expire, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: "working memory cleared: " + why, Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := appendData(ctx, tx, entry, "working memory cleared: "+why, oplog.ExpireData{GC: GCModeSessionEnd}); err != nil {
 			return err
 		}
 	}

@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -461,12 +460,8 @@ func (e *Engine) expireDueTx(ctx context.Context, tx memgov.Tx, ref string, now 
 		return 0, err
 	}
 	for _, v := range due {
-		data, _ := json.Marshal(oplog.ExpireData{GC: GCModeTTL})
 		entry := &oplog.Entry{Time: now, Op: oplog.Expire, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: SystemActor}
-		if err := entry.Seal(oplog.Payload{Reason: "ttl expired", Data: data}); err != nil {
-			return 0, err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := appendData(ctx, tx, entry, "ttl expired", oplog.ExpireData{GC: GCModeTTL}); err != nil {
 			return 0, err
 		}
 	}

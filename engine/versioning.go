@@ -52,10 +52,7 @@ func (e *Engine) Put(ctx context.Context, r memgov.PutRequest) (memgov.PutResult
 		if err != nil {
 			return err
 		}
-		if err := entry.Seal(p); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := appendEntry(ctx, tx, entry, p); err != nil {
 			return err
 		}
 		res = memgov.PutResult{ItemID: entry.ItemID, VersionID: entry.VersionID, Key: r.Key, LSN: entry.LSN}
@@ -268,10 +265,7 @@ func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) 
 		now := e.Now()
 		retract := &oplog.Entry{Time: now, Op: oplog.Retract, MemoryRef: bad.MemoryRef, ItemID: bad.ItemID,
 			VersionID: bad.ID, PrevVersionID: bad.Prev, Actor: actor}
-		if err := retract.Seal(oplog.Payload{Reason: reason}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, retract); err != nil {
+		if err := appendEntry(ctx, tx, retract, oplog.Payload{Reason: reason}); err != nil {
 			return err
 		}
 		res = memgov.RollbackResult{Status: "ROLLED_BACK_NO_PREDECESSOR", ItemID: bad.ItemID, RetractedID: bad.ID, RetractLSN: retract.LSN}
@@ -287,10 +281,7 @@ func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) 
 		}
 		re := &oplog.Entry{Time: now, Op: oplog.Update, MemoryRef: bad.MemoryRef, ItemID: bad.ItemID,
 			VersionID: NewID(), PrevVersionID: pred.ID, Actor: actor}
-		if err := re.Seal(restorePayload(pred, "Reactivated after rollback of "+bad.ID)); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, re); err != nil {
+		if err := appendEntry(ctx, tx, re, restorePayload(pred, "Reactivated after rollback of "+bad.ID)); err != nil {
 			return err
 		}
 		res.Status, res.RestoredFrom, res.NewVersionID, res.ReactivationLSN = "ROLLED_BACK_WITH_REACTIVATION", pred.ID, re.VersionID, re.LSN
@@ -342,10 +333,7 @@ func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason st
 				return err
 			}
 			retract.PrevVersionID = head.Prev
-			if err := retract.Seal(oplog.Payload{Reason: reason}); err != nil {
-				return err
-			}
-			if err := tx.Append(ctx, retract); err != nil {
+			if err := appendEntry(ctx, tx, retract, oplog.Payload{Reason: reason}); err != nil {
 				return err
 			}
 			res.RetractedID, res.RetractLSN = head.ID, retract.LSN
@@ -353,10 +341,7 @@ func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason st
 		}
 		re := &oplog.Entry{Time: now, Op: oplog.Update, MemoryRef: item.MemoryRef, ItemID: item.ID,
 			VersionID: NewID(), PrevVersionID: prev, Actor: actor}
-		if err := re.Seal(restorePayload(target, "Restored v"+fmt.Sprint(target.Seq)+": "+reason)); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, re); err != nil {
+		if err := appendEntry(ctx, tx, re, restorePayload(target, "Restored v"+fmt.Sprint(target.Seq)+": "+reason)); err != nil {
 			return err
 		}
 		res.NewVersionID, res.ReactivationLSN = re.VersionID, re.LSN
@@ -413,10 +398,7 @@ func (e *Engine) setPin(ctx context.Context, itemID, actor, reason string, pin b
 			reason = strings.ToLower(string(op)) + " by " + actor
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: op, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
 			return err
 		}
 		lsn = entry.LSN
@@ -459,10 +441,7 @@ func (e *Engine) PutBatch(ctx context.Context, rs []memgov.PutRequest) error {
 			conf := r.Confidence
 			p := oplog.Payload{Reason: r.Reason, Key: r.Key, Layer: string(r.Layer), Content: content, ContentHash: oplog.HashPayload(content),
 				Tags: normTags(r.Tags), Confidence: &conf, Classification: r.Classification}
-			if err := entry.Seal(p); err != nil {
-				return err
-			}
-			if err := tx.Append(ctx, entry); err != nil {
+			if err := appendEntry(ctx, tx, entry, p); err != nil {
 				return err
 			}
 		}

@@ -64,15 +64,8 @@ func WorkspaceRef(baseRef, agent, name string) string {
 }
 
 func (e *Engine) appendWorkspace(ctx context.Context, tx memgov.Tx, ref, actor, reason string, d oplog.WorkspaceData) (int64, error) {
-	data, err := json.Marshal(d)
-	if err != nil {
-		return 0, err
-	}
 	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Workspace, MemoryRef: ref, Actor: actor}
-	if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-		return 0, err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := appendData(ctx, tx, entry, reason, d); err != nil {
 		return 0, err
 	}
 	return entry.LSN, nil
@@ -367,10 +360,7 @@ func (e *Engine) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Worksp
 		return err
 	}
 	p.Data = data
-	if err := entry.Seal(p); err != nil {
-		return err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := appendEntry(ctx, tx, entry, p); err != nil {
 		return err
 	}
 	c.ItemID, c.VersionID, c.ReviewID = entry.ItemID, entry.VersionID, rv.ID
