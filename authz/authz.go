@@ -6,6 +6,8 @@
 package authz
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -333,4 +335,32 @@ func agentOf(ref string) string {
 func tenantOf(ref string) string {
 	t, _, _ := strings.Cut(ref, "/")
 	return t
+}
+
+// Require refuses an action without an actor, or by an actor that is not a
+// registered principal.
+func Require(ctx context.Context, r memgov.PrincipalReader, actor string) error {
+	if actor == "" {
+		return fmt.Errorf("%w: the action needs an actor (--by)", memgov.ErrInvalid)
+	}
+	if _, err := r.Principal(ctx, actor); err != nil {
+		if errors.Is(err, memgov.ErrNotFound) {
+			return fmt.Errorf("%w: %s is not a registered principal; register it with: memgov principal add --id %s --role curator --tenant TENANT", memgov.ErrUnauthorized, actor, actor)
+		}
+		return err
+	}
+	return nil
+}
+
+// PermitID is Permit for the principal registered as actor, read from r
+// (inside the transaction that acts); an unknown actor is ErrUnauthorized.
+func (c *Checker) PermitID(ctx context.Context, r memgov.PrincipalReader, actor string, a Action, t Target) (memgov.Principal, error) {
+	p, err := r.Principal(ctx, actor)
+	if err != nil {
+		if errors.Is(err, memgov.ErrNotFound) {
+			return p, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, actor)
+		}
+		return p, err
+	}
+	return p, c.Permit(p, a, t)
 }

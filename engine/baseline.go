@@ -190,7 +190,7 @@ func (e *Engine) approveTx(ctx context.Context, tx memgov.Tx, r memgov.ApproveRe
 		reason = "approve " + string(r.MemoryType) + " baseline"
 	}
 	entry := &oplog.Entry{Time: now, Op: oplog.BaselineApprove, MemoryRef: r.MemoryRef, ItemID: "", Actor: r.By}
-	if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: reason, Data: data}); err != nil {
+	if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason, Data: data}); err != nil {
 		return memgov.Baseline{}, err
 	}
 	return tx.Baseline(ctx, r.MemoryRef)

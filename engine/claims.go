@@ -139,7 +139,7 @@ func (e *Engine) curatorReview(ctx context.Context, tx memgov.ReadTx, a authz.Ac
 
 func (e *Engine) appendClaim(ctx context.Context, tx memgov.Tx, op oplog.Op, r memgov.Review, actor, reason string, c oplog.ClaimData) error {
 	entry := &oplog.Entry{Time: e.Now(), Op: op, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: actor}
-	return appendData(ctx, tx, entry, reason, c)
+	return oplog.AppendData(ctx, tx, entry, reason, c)
 }
 
 // reviewTarget is what a review decides about: memory of its ref and layer,

@@ -71,7 +71,7 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (memgov
 		}
 		appendOp := func(op oplog.Op, itemID string, d oplog.CommitmentData, reason string) (*oplog.Entry, error) {
 			entry := &oplog.Entry{Time: now, Op: op, MemoryRef: ref, ItemID: itemID, Actor: actor}
-			return entry, appendData(ctx, tx, entry, reason, d)
+			return entry, oplog.AppendData(ctx, tx, entry, reason, d)
 		}
 		for _, v := range active {
 			if Reserved(v.Key) {

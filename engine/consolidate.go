@@ -209,7 +209,7 @@ func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (Consoli
 			return err
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Consolidate, MemoryRef: r.MemoryRef, Actor: r.Actor}
-		if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: "consolidation pass", Data: data}); err != nil {
+		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: "consolidation pass", Data: data}); err != nil {
 			return err
 		}
 		res.LSN = entry.LSN
@@ -245,7 +245,7 @@ func (e *Engine) mergeInto(ctx context.Context, tx memgov.Tx, red *redact.Redact
 	if into.v.ExpiresAt != nil {
 		p.ExpiresAt = into.v.ExpiresAt.UTC().Format(oplog.TimeFormat)
 	}
-	if err := appendEntry(ctx, tx, entry, p); err != nil {
+	if err := oplog.Append(ctx, tx, entry, p); err != nil {
 		return "", err
 	}
 	into.v.Content = content

@@ -282,7 +282,7 @@ func (a *MemoryAdapter) Delete(ctx context.Context, ref, id, reason string) (Del
 func (e *Engine) retract(ctx context.Context, tx memgov.Tx, v memgov.Version, actor, reason string) (int64, error) {
 	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Retract, MemoryRef: v.MemoryRef, ItemID: v.ItemID,
 		VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
-	if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
+	if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
 		return 0, err
 	}
 	return entry.LSN, nil

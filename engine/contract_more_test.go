@@ -190,7 +190,7 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 	if !bytes.Equal(r1.Archive, r2.Archive) || r1.ArchiveHash != r2.ArchiveHash {
 		t.Fatalf("not byte-stable:\n%s\n%s", r1.Archive, r2.Archive)
 	}
-	if rep, err := e.Rebuild(ctx); err != nil || len(rep.Differences) != 0 {
+	if rep, err := e.Audit().Rebuild(ctx); err != nil || len(rep.Differences) != 0 {
 		t.Fatalf("rebuild: %+v %v", rep, err)
 	}
 	if _, err := e.Distill(ctx, engine.DistillRequest{MemoryRef: "acme/support-bot", Budget: 80, Actor: "research-agent"}); !errors.Is(err, memgov.ErrForbidden) {
@@ -276,7 +276,7 @@ func TestConsolidationIdempotency(t *testing.T) {
 	if len(evs) != 2 || string(evs[0].Data) != `{"inputCount":7,"memoryRef":"acme/support-bot","outputCount":4}` {
 		t.Fatalf("events: %+v", evs)
 	}
-	if rep, err := e.Rebuild(ctx); err != nil || len(rep.Differences) != 0 {
+	if rep, err := e.Audit().Rebuild(ctx); err != nil || len(rep.Differences) != 0 {
 		t.Fatalf("rebuild: %+v %v", rep, err)
 	}
 }
@@ -335,7 +335,7 @@ func TestCommitmentFiresOnce(t *testing.T) {
 		}
 	}
 	// Replay: the rebuild re-derives the firings from the log without firing again.
-	rep, err := e.Rebuild(ctx)
+	rep, err := e.Audit().Rebuild(ctx)
 	if err != nil || len(rep.Differences) != 0 {
 		t.Fatalf("rebuild: %+v %v", rep, err)
 	}
@@ -458,7 +458,7 @@ func TestProposalInertnessAndGatedActivation(t *testing.T) {
 	if !reflect.DeepEqual(before, after) {
 		t.Fatal("proposals changed memory")
 	}
-	if rep, err := e.Rebuild(ctx); err != nil || len(rep.Differences) != 0 {
+	if rep, err := e.Audit().Rebuild(ctx); err != nil || len(rep.Differences) != 0 {
 		t.Fatalf("rebuild: %+v %v", rep, err)
 	}
 	assertNoPlaintext(t, e, secret)

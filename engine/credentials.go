@@ -57,7 +57,7 @@ func (e *Engine) CreateToken(ctx context.Context, principal string, ttl time.Dur
 			}
 			return err
 		}
-		if err := appendData(ctx, tx, &oplog.Entry{Time: now, Op: oplog.TokenCreate, ItemID: d.ID, Actor: actor}, reason, d); err != nil {
+		if err := oplog.AppendData(ctx, tx, &oplog.Entry{Time: now, Op: oplog.TokenCreate, ItemID: d.ID, Actor: actor}, reason, d); err != nil {
 			return err
 		}
 		var err error
@@ -88,7 +88,7 @@ func (e *Engine) RevokeToken(ctx context.Context, id, actor, reason string) (mem
 			return fmt.Errorf("%w: token %s was revoked at %s", memgov.ErrConflict, id, t.RevokedAt.Format(oplog.TimeFormat))
 		}
 		d := oplog.TokenData{ID: t.ID, Principal: t.Principal}
-		if err := appendData(ctx, tx, &oplog.Entry{Time: e.Now(), Op: oplog.TokenRevoke, ItemID: t.ID, Actor: actor}, reason, d); err != nil {
+		if err := oplog.AppendData(ctx, tx, &oplog.Entry{Time: e.Now(), Op: oplog.TokenRevoke, ItemID: t.ID, Actor: actor}, reason, d); err != nil {
 			return err
 		}
 		out, err = tx.Token(ctx, id)
@@ -180,7 +180,7 @@ func (e *Engine) AddSSHKeys(ctx context.Context, principal string, authorizedKey
 				return err
 			}
 			d := oplog.SSHKeyData{Principal: principal, Fingerprint: k.fp, PublicKey: k.line}
-			if err := appendData(ctx, tx, &oplog.Entry{Time: e.Now(), Op: oplog.SSHKeyAdd, ItemID: principal, Actor: actor}, "authorise an SSH key", d); err != nil {
+			if err := oplog.AppendData(ctx, tx, &oplog.Entry{Time: e.Now(), Op: oplog.SSHKeyAdd, ItemID: principal, Actor: actor}, "authorise an SSH key", d); err != nil {
 				return err
 			}
 			added, err := tx.SSHKey(ctx, k.fp)

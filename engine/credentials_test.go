@@ -83,11 +83,11 @@ func TestTokensExpireRevokeAndRebuild(t *testing.T) {
 	}
 
 	// The credential tables are derived: a rebuild from the log reproduces them.
-	rb, err := e.Rebuild(ctx)
+	rb, err := e.Audit().Rebuild(ctx)
 	if err != nil || len(rb.Differences) != 0 || rb.Tables["tokens"] != 2 || rb.Tables["ssh_keys"] != 1 {
 		t.Fatalf("rebuild: %+v %v", rb, err)
 	}
-	if rep, err := e.Verify(ctx); err != nil || !rep.OK {
+	if rep, err := e.Audit().Verify(ctx); err != nil || !rep.OK {
 		t.Fatalf("verify: %+v %v", rep, err)
 	}
 }

@@ -105,7 +105,7 @@ func (e *Engine) decide(ctx context.Context, tx memgov.Tx, d memgov.Decision) (m
 		reason += " — " + d.Note
 	}
 	entry := &oplog.Entry{Time: now, Op: op, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: d.Reviewer}
-	if err := appendData(ctx, tx, entry, reason, oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: d.Code, Note: d.Note}}); err != nil {
+	if err := oplog.AppendData(ctx, tx, entry, reason, oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: d.Code, Note: d.Note}}); err != nil {
 		return memgov.Review{}, err
 	}
 	if d.Approve {
@@ -131,7 +131,7 @@ func (e *Engine) supersede(ctx context.Context, tx memgov.Tx, r memgov.Review, n
 		return nil
 	}
 	entry := &oplog.Entry{Time: now, Op: oplog.Supersede, MemoryRef: r.MemoryRef, ItemID: old.ID, VersionID: old.Head, Actor: reviewer}
-	return appendEntry(ctx, tx, entry, oplog.Payload{Reason: "superseded by the approved write of review " + r.ID})
+	return oplog.Append(ctx, tx, entry, oplog.Payload{Reason: "superseded by the approved write of review " + r.ID})
 }
 
 // Review returns one review; a SYNC_BLOCK review past its deadline is failed

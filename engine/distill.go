@@ -336,7 +336,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 			return err
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Distill, MemoryRef: r.MemoryRef, ItemID: archiveItem, Actor: actor}
-		if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: "distillation", Data: data}); err != nil {
+		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: "distillation", Data: data}); err != nil {
 			return err
 		}
 		res.LSN = entry.LSN
@@ -376,7 +376,7 @@ func (e *Engine) appendVersion(ctx context.Context, tx memgov.Tx, ref, key strin
 	}
 	p := oplog.Payload{Reason: reason, Key: key, Layer: string(layer), Content: content, ContentHash: oplog.HashPayload(content),
 		Tags: normTags(tags), Confidence: &confidence}
-	if err := appendEntry(ctx, tx, entry, p); err != nil {
+	if err := oplog.Append(ctx, tx, entry, p); err != nil {
 		return nil, err
 	}
 	return entry, nil

@@ -379,7 +379,7 @@ func (e *Engine) recordDrift(ctx context.Context, tx memgov.Tx, b memgov.Baselin
 		actor = "memgov"
 	}
 	entry := &oplog.Entry{Time: now, Op: oplog.DriftDetected, MemoryRef: b.MemoryRef, Actor: actor}
-	if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: merkle.EventMemoryDrift + ": " + cause, Data: data}); err != nil {
+	if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: merkle.EventMemoryDrift + ": " + cause, Data: data}); err != nil {
 		return d, err
 	}
 	return tx.DriftEvent(ctx, d.ID)
@@ -688,7 +688,7 @@ func (e *Engine) AckDrift(ctx context.Context, r memgov.AckRequest) (memgov.AckR
 			ack.NewBaselineID = nb.ID
 		}
 		entry := &oplog.Entry{Time: now, Op: oplog.DriftAck, MemoryRef: b.MemoryRef, Actor: r.By}
-		if err := appendData(ctx, tx, entry, reason, ack); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, reason, ack); err != nil {
 			return err
 		}
 		if res.Drift, err = tx.DriftEvent(ctx, ev.ID); err != nil {
@@ -759,7 +759,7 @@ func (e *Engine) compensate(ctx context.Context, tx memgov.Tx, ref string, targe
 			if t.ExpiresAt != nil {
 				p.ExpiresAt = t.ExpiresAt.UTC().Format(oplog.TimeFormat)
 			}
-			if err := appendEntry(ctx, tx, entry, p); err != nil {
+			if err := oplog.Append(ctx, tx, entry, p); err != nil {
 				return n, err
 			}
 			n++
@@ -773,7 +773,7 @@ func (e *Engine) compensate(ctx context.Context, tx memgov.Tx, ref string, targe
 				return n, err
 			}
 			entry := &oplog.Entry{Time: now, Op: oplog.Retract, MemoryRef: ref, ItemID: item.ID, VersionID: head.ID, PrevVersionID: head.Prev, Actor: actor}
-			if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
+			if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
 				return n, err
 			}
 			n++

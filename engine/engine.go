@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/judge"
@@ -27,6 +28,7 @@ type Engine struct {
 	key        []byte
 	policy     policy.Policy
 	authz      *authz.Checker // who may do what: the table and the policy's matrix
+	audit      *audit.Service // the log's proofs, checkpoints and verification
 	schemaGate gate.Schema
 	judge      gate.Judge
 	secrets    *redact.Registry
@@ -64,6 +66,7 @@ func New(s memgov.Store, key []byte, opts ...Option) *Engine {
 	// the policy's relation cardinalities through it.
 	e.rules = judge.New(e.policy.Contradiction.Cardinalities())
 	e.authz = authz.New(e.policy)
+	e.audit = audit.New(e.store, e.key, e.Now, e.policy, auditCaches{e})
 	v, err := schema.Default()
 	if err != nil {
 		// The schemas are embedded and tested; failing to compile them is a
@@ -131,7 +134,7 @@ func (e *Engine) AddPrincipal(ctx context.Context, p memgov.Principal, actor str
 			return err
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Principal, ItemID: p.ID, Actor: actor}
-		if err := appendData(ctx, tx, entry, "register principal", oplog.PrincipalData{Role: string(p.Role), Tenant: p.Tenant, Attributes: p.Attributes}); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, "register principal", oplog.PrincipalData{Role: string(p.Role), Tenant: p.Tenant, Attributes: p.Attributes}); err != nil {
 			return err
 		}
 		out, err = tx.Principal(ctx, p.ID)

@@ -236,7 +236,7 @@ func (e *Engine) purgeLeaving(ctx context.Context, tx memgov.Tx, actor, kind, re
 			default:
 				continue
 			}
-			if err := appendEntry(ctx, tx, entry, p); err != nil {
+			if err := oplog.Append(ctx, tx, entry, p); err != nil {
 				return row, err
 			}
 		}
@@ -269,7 +269,7 @@ func (e *Engine) purgeLeaving(ctx context.Context, tx memgov.Tx, actor, kind, re
 		return row, err
 	}
 	entry := &oplog.Entry{Time: now, Op: oplog.Erase, Actor: actor}
-	if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: kind, Data: data}); err != nil {
+	if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: kind, Data: data}); err != nil {
 		return row, err
 	}
 	row.LSN, row.Payloads, row.Items = entry.LSN, len(lsns), len(items)

@@ -28,7 +28,7 @@ func (e *Engine) pastDeadline(r memgov.Review, now time.Time) bool {
 // appendTimeout appends the fail-closed rejection of r.
 func (e *Engine) appendTimeout(ctx context.Context, tx memgov.Tx, r memgov.Review) error {
 	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Reject, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: "memgov"}
-	return appendData(ctx, tx, entry, "approval timeout; fail-closed (deadline "+r.DueAt.UTC().Format(time.RFC3339)+")", oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: memgov.ReasonApprovalTimeout}})
+	return oplog.AppendData(ctx, tx, entry, "approval timeout; fail-closed (deadline "+r.DueAt.UTC().Format(time.RFC3339)+")", oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: memgov.ReasonApprovalTimeout}})
 }
 
 // timeout rejects an open SYNC_BLOCK review whose deadline passed

@@ -155,7 +155,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				if act.Detail != "" {
 					reason += " (" + act.Detail + ")"
 				}
-				if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: reason, Data: data}); err != nil {
+				if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason, Data: data}); err != nil {
 					return err
 				}
 			}
@@ -274,7 +274,7 @@ func (e *Engine) Annotate(ctx context.Context, itemID, actor, kind, note string)
 			return err
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Annotate, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
-		if err := appendData(ctx, tx, entry, "annotation", oplog.AnnotationData{Kind: kind, Note: note}); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, "annotation", oplog.AnnotationData{Kind: kind, Note: note}); err != nil {
 			return err
 		}
 		lsn = entry.LSN
@@ -305,7 +305,7 @@ func (e *Engine) Reclassify(ctx context.Context, itemID string, to memgov.Layer,
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Reclassify, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: item.Head, Actor: actor}
 		data, _ := json.Marshal(oplog.ReclassifyData{From: string(item.Layer), To: string(to)})
-		if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: reason, Layer: string(to), Data: data}); err != nil {
+		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason, Layer: string(to), Data: data}); err != nil {
 			return err
 		}
 		lsn = entry.LSN

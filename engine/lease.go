@@ -82,7 +82,7 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		}
 		exp := now.Add(ttl)
 		entry := &oplog.Entry{Time: now, Op: oplog.LeaseAcquire, MemoryRef: ref, Actor: holder}
-		if err := appendData(ctx, tx, entry, "lease "+res.Status, oplog.LeaseData{Key: key, Token: token, ExpiresAt: exp.Format(time.RFC3339Nano)}); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, "lease "+res.Status, oplog.LeaseData{Key: key, Token: token, ExpiresAt: exp.Format(time.RFC3339Nano)}); err != nil {
 			return err
 		}
 		res.Lease, _, err = tx.LeaseOf(ctx, ref+"#"+key)
@@ -130,6 +130,6 @@ func (e *Engine) ReleaseLease(ctx context.Context, ref, key, holder string, toke
 			return fmt.Errorf("%w: %s holds no lease %d on %s", memgov.ErrConflict, holder, token, key)
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.LeaseRelease, MemoryRef: ref, Actor: holder}
-		return appendData(ctx, tx, entry, "lease released", oplog.LeaseData{Key: key, Token: token})
+		return oplog.AppendData(ctx, tx, entry, "lease released", oplog.LeaseData{Key: key, Token: token})
 	})
 }

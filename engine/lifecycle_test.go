@@ -153,11 +153,11 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	if v, err := e.Get(ctx, "acme/orch", "cited"); err != nil || v.Text() == "" {
 		t.Fatalf("cited item: %v %v", v, err)
 	}
-	rb, err := e.Rebuild(ctx)
+	rb, err := e.Audit().Rebuild(ctx)
 	if err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %v %v", rb.Differences, err)
 	}
-	vr, err := e.Verify(ctx)
+	vr, err := e.Audit().Verify(ctx)
 	if err != nil || !vr.OK {
 		t.Fatalf("verify: %+v %v", vr, err)
 	}
@@ -188,10 +188,10 @@ func TestGCGracePeriodTransient(t *testing.T) {
 	if err != nil || vs[0].Text() != "" || string(vs[0].Content) != string(oplog.ErasedContent) {
 		t.Fatalf("content after hard delete: %s %v", vs[0].Content, err)
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %v %v", rb.Differences, err)
 	}
-	if vr, err := e.Verify(ctx); err != nil || !vr.OK || vr.Erased == 0 {
+	if vr, err := e.Audit().Verify(ctx); err != nil || !vr.OK || vr.Erased == 0 {
 		t.Fatalf("verify: %+v %v", vr, err)
 	}
 }
@@ -223,14 +223,14 @@ func TestEraseClosureAndRebuild(t *testing.T) {
 	if v, err := e.Get(ctx, "acme/orch", "other"); err != nil || v.Text() == "" {
 		t.Fatalf("unrelated item: %v", err)
 	}
-	rb, err := e.Rebuild(ctx)
+	rb, err := e.Audit().Rebuild(ctx)
 	if err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild after erasure: %v %v", rb.Differences, err)
 	}
-	if vr, err := e.Verify(ctx); err != nil || !vr.OK {
+	if vr, err := e.Audit().Verify(ctx); err != nil || !vr.OK {
 		t.Fatalf("verify: %+v %v", vr, err)
 	}
-	cr, err := e.ComplianceReport(ctx)
+	cr, err := e.Audit().ComplianceReport(ctx)
 	if err != nil || len(cr.Erasures) != 1 || cr.Erasures[0].SubjectHash != rep.SubjectHash || cr.Erasures[0].Items != 2 {
 		t.Fatalf("compliance: %+v %v", cr.Erasures, err)
 	}
@@ -368,7 +368,7 @@ func TestLeasesFencing(t *testing.T) {
 	if r, err := e.Write(engine.WithFencingToken(ctx, 2), dec2); err != nil || r.Status != memgov.StatusCommitted {
 		t.Fatalf("current token: %+v %v", r, err)
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %v %v", rb.Differences, err)
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -370,10 +371,13 @@ func (e *Engine) revalidate(ctx context.Context, tx memgov.Tx, v memgov.Version)
 	var meta oplog.VersionData
 	if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *oplog.Entry) error {
 		p, err := le.DecodePayload()
-		if err == nil && len(p.Data) > 0 {
-			_ = jsonUnmarshal(p.Data, &meta)
+		if err != nil || len(p.Data) == 0 {
+			return err
 		}
-		return err
+		if err := json.Unmarshal(p.Data, &meta); err != nil {
+			return fmt.Errorf("log entry %d: %s data: %w", le.LSN, le.Op, err)
+		}
+		return nil
 	}); err != nil {
 		return "", 0, err
 	}

@@ -30,14 +30,7 @@ func (e *Engine) Permit(ctx context.Context, actor string, a authz.Action, t aut
 
 // permitTx is Permit inside a transaction.
 func (e *Engine) permitTx(ctx context.Context, tx memgov.ReadTx, actor string, a authz.Action, t authz.Target) (memgov.Principal, error) {
-	p, err := tx.Principal(ctx, actor)
-	if err != nil {
-		if isNotFound(err) {
-			return p, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, actor)
-		}
-		return p, err
-	}
-	return p, e.authz.Permit(p, a, t)
+	return e.authz.PermitID(ctx, tx, actor, a, t)
 }
 
 // ReadRef checks that principal may read the whole memory of ref at once (a

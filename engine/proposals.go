@@ -95,7 +95,7 @@ func (e *Engine) prepareArtifact(in *memgov.ProposalInput) (json.RawMessage, str
 
 func (e *Engine) appendProposalOp(ctx context.Context, tx memgov.Tx, op oplog.Op, actor, reason string, d oplog.ProposalData) (*oplog.Entry, error) {
 	entry := &oplog.Entry{Time: e.Now(), Op: op, ItemID: d.ID, Actor: actor}
-	return entry, appendData(ctx, tx, entry, reason, d)
+	return entry, oplog.AppendData(ctx, tx, entry, reason, d)
 }
 
 // CreateProposal persists a new draft proposal owned by actor.

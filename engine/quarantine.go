@@ -67,7 +67,7 @@ func (e *Engine) afterWrite(ctx context.Context, tx memgov.Tx, agent string, res
 
 func (e *Engine) appendQuarantine(ctx context.Context, tx memgov.Tx, v memgov.Version, actor string, d oplog.QuarantineData) error {
 	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Quarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
-	return appendData(ctx, tx, entry, d.Action+": "+d.Cause, d)
+	return oplog.AppendData(ctx, tx, entry, d.Action+": "+d.Cause, d)
 }
 
 // Quarantined lists quarantined versions for a curator: those of the tenants
@@ -111,7 +111,7 @@ func (e *Engine) ReleaseQuarantine(ctx context.Context, versionID, curator, note
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Quarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: NewID(), PrevVersionID: v.ID, Actor: curator}
 		p := restorePayload(v, "released from quarantine by "+curator+": "+note)
 		p.Data = data
-		if err := appendEntry(ctx, tx, entry, p); err != nil {
+		if err := oplog.Append(ctx, tx, entry, p); err != nil {
 			return err
 		}
 		out, err = tx.Version(ctx, entry.VersionID)

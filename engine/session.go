@@ -36,7 +36,7 @@ func (e *Engine) StartSession(ctx context.Context, ref, actor string) (memgov.Me
 			return err
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.SessionStart, MemoryRef: res.BaselineRef, Actor: actor}
-		if err := appendData(ctx, tx, entry, "session start", oplog.SessionData{SessionID: NewID()}); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, "session start", oplog.SessionData{SessionID: NewID()}); err != nil {
 			return err
 		}
 		s, err = tx.OpenSession(ctx, res.BaselineRef)
@@ -76,7 +76,7 @@ func (e *Engine) endSession(ctx context.Context, ref, actor string) (memgov.MemS
 			return err
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.SessionEnd, MemoryRef: b.MemoryRef, Actor: actor}
-		if err := appendData(ctx, tx, entry, "session end", oplog.SessionData{SessionID: open.ID}); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, "session end", oplog.SessionData{SessionID: open.ID}); err != nil {
 			return err
 		}
 		s = open
@@ -101,7 +101,7 @@ func (e *Engine) clearWorking(ctx context.Context, tx memgov.Tx, ref, actor, why
 			continue
 		}
 		entry := &oplog.Entry{Time: now, Op: oplog.Expire, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
-		if err := appendData(ctx, tx, entry, "working memory cleared: "+why, oplog.ExpireData{GC: GCModeSessionEnd}); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, "working memory cleared: "+why, oplog.ExpireData{GC: GCModeSessionEnd}); err != nil {
 			return err
 		}
 	}

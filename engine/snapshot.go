@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
@@ -274,7 +275,7 @@ func (e *Engine) MemoryCheckpoint(ctx context.Context, ref string) (MemoryCheckp
 		}
 		v = MemoryCheckpointView{MemoryRoot: cp.Root.Prefixed(), TreeSize: cp.TreeSize, Seq: cp.Seq, ApprovedAt: cp.ApprovedAt,
 			TTLSeconds: cp.TTLSeconds, LogSize: head.TreeSize, LogRoot: head.Root.Prefixed(), LastVerdict: head.LastVerdict,
-			LastDetail: head.LastDetail, BaselineID: cp.BaselineID, HashAlg: HashAlgorithm, LeafTag: MemoryLeafTag, Tree: ChainMerkleLog}
+			LastDetail: head.LastDetail, BaselineID: cp.BaselineID, HashAlg: audit.HashAlgorithm, LeafTag: audit.MemoryLeafTag, Tree: audit.ChainMerkleLog}
 		return nil
 	})
 	return v, err
@@ -362,7 +363,7 @@ func (e *Engine) ProveMemoryRange(ctx context.Context, ref string, from, to uint
 		if err := merkle.VerifyConsistency(from, to, old, tree.Root(), proof); err != nil {
 			return fmt.Errorf("%w: %v", memgov.ErrTampered, err)
 		}
-		p = MemoryProof{MemoryRef: ref, From: from, To: to, OldRoot: old.Prefixed(), NewRoot: tree.Root().Prefixed(), Proof: hexes(proof)}
+		p = MemoryProof{MemoryRef: ref, From: from, To: to, OldRoot: old.Prefixed(), NewRoot: tree.Root().Prefixed(), Proof: merkle.Hexes(proof)}
 		return nil
 	})
 	return p, err
@@ -403,7 +404,7 @@ func (e *Engine) ProveMemoryInclusion(ctx context.Context, ref string, index, si
 		if err := merkle.VerifyInclusion(leaves[index], index, uint64(len(leaves)), root, proof); err != nil {
 			return fmt.Errorf("%w: %v", memgov.ErrTampered, err)
 		}
-		p = MemoryInclusion{MemoryRef: ref, Index: index, Leaf: leaves[index].String(), TreeSize: uint64(len(leaves)), Root: root.Prefixed(), Proof: hexes(proof)}
+		p = MemoryInclusion{MemoryRef: ref, Index: index, Leaf: leaves[index].String(), TreeSize: uint64(len(leaves)), Root: root.Prefixed(), Proof: merkle.Hexes(proof)}
 		return nil
 	})
 	return p, err
@@ -442,7 +443,7 @@ func (e *Engine) AcceptMemoryCheckpoint(ctx context.Context, ref string, held me
 			if proof, err = tree.ConsistencyProof(held.TreeSize); err != nil {
 				return err
 			}
-			p = MemoryProof{MemoryRef: ref, From: held.TreeSize, To: next.TreeSize, OldRoot: held.Root.Prefixed(), NewRoot: next.Root.Prefixed(), Proof: hexes(proof)}
+			p = MemoryProof{MemoryRef: ref, From: held.TreeSize, To: next.TreeSize, OldRoot: held.Root.Prefixed(), NewRoot: next.Root.Prefixed(), Proof: merkle.Hexes(proof)}
 		}
 		v = merkle.AcceptAdvance(held, next, proof, e.Now(), merkle.Budget{MaxOps: uint64(max(e.Policy().Baseline.DeltaBudget, 0))})
 		return nil
@@ -461,7 +462,7 @@ func (e *Engine) expireDueTx(ctx context.Context, tx memgov.Tx, ref string, now 
 	}
 	for _, v := range due {
 		entry := &oplog.Entry{Time: now, Op: oplog.Expire, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: SystemActor}
-		if err := appendData(ctx, tx, entry, "ttl expired", oplog.ExpireData{GC: GCModeTTL}); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, "ttl expired", oplog.ExpireData{GC: GCModeTTL}); err != nil {
 			return 0, err
 		}
 	}

@@ -52,7 +52,7 @@ func (e *Engine) Put(ctx context.Context, r memgov.PutRequest) (memgov.PutResult
 		if err != nil {
 			return err
 		}
-		if err := appendEntry(ctx, tx, entry, p); err != nil {
+		if err := oplog.Append(ctx, tx, entry, p); err != nil {
 			return err
 		}
 		res = memgov.PutResult{ItemID: entry.ItemID, VersionID: entry.VersionID, Key: r.Key, LSN: entry.LSN}
@@ -265,7 +265,7 @@ func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) 
 		now := e.Now()
 		retract := &oplog.Entry{Time: now, Op: oplog.Retract, MemoryRef: bad.MemoryRef, ItemID: bad.ItemID,
 			VersionID: bad.ID, PrevVersionID: bad.Prev, Actor: actor}
-		if err := appendEntry(ctx, tx, retract, oplog.Payload{Reason: reason}); err != nil {
+		if err := oplog.Append(ctx, tx, retract, oplog.Payload{Reason: reason}); err != nil {
 			return err
 		}
 		res = memgov.RollbackResult{Status: "ROLLED_BACK_NO_PREDECESSOR", ItemID: bad.ItemID, RetractedID: bad.ID, RetractLSN: retract.LSN}
@@ -281,7 +281,7 @@ func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) 
 		}
 		re := &oplog.Entry{Time: now, Op: oplog.Update, MemoryRef: bad.MemoryRef, ItemID: bad.ItemID,
 			VersionID: NewID(), PrevVersionID: pred.ID, Actor: actor}
-		if err := appendEntry(ctx, tx, re, restorePayload(pred, "Reactivated after rollback of "+bad.ID)); err != nil {
+		if err := oplog.Append(ctx, tx, re, restorePayload(pred, "Reactivated after rollback of "+bad.ID)); err != nil {
 			return err
 		}
 		res.Status, res.RestoredFrom, res.NewVersionID, res.ReactivationLSN = "ROLLED_BACK_WITH_REACTIVATION", pred.ID, re.VersionID, re.LSN
@@ -333,7 +333,7 @@ func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason st
 				return err
 			}
 			retract.PrevVersionID = head.Prev
-			if err := appendEntry(ctx, tx, retract, oplog.Payload{Reason: reason}); err != nil {
+			if err := oplog.Append(ctx, tx, retract, oplog.Payload{Reason: reason}); err != nil {
 				return err
 			}
 			res.RetractedID, res.RetractLSN = head.ID, retract.LSN
@@ -341,7 +341,7 @@ func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason st
 		}
 		re := &oplog.Entry{Time: now, Op: oplog.Update, MemoryRef: item.MemoryRef, ItemID: item.ID,
 			VersionID: NewID(), PrevVersionID: prev, Actor: actor}
-		if err := appendEntry(ctx, tx, re, restorePayload(target, "Restored v"+fmt.Sprint(target.Seq)+": "+reason)); err != nil {
+		if err := oplog.Append(ctx, tx, re, restorePayload(target, "Restored v"+fmt.Sprint(target.Seq)+": "+reason)); err != nil {
 			return err
 		}
 		res.NewVersionID, res.ReactivationLSN = re.VersionID, re.LSN
@@ -398,7 +398,7 @@ func (e *Engine) setPin(ctx context.Context, itemID, actor, reason string, pin b
 			reason = strings.ToLower(string(op)) + " by " + actor
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: op, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
-		if err := appendEntry(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
+		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
 			return err
 		}
 		lsn = entry.LSN
@@ -409,16 +409,7 @@ func (e *Engine) setPin(ctx context.Context, itemID, actor, reason string, pin b
 
 // requirePrincipal refuses actors memgov does not know.
 func requirePrincipal(ctx context.Context, tx memgov.ReadTx, actor string) error {
-	if actor == "" {
-		return fmt.Errorf("%w: the action needs an actor (--by)", memgov.ErrInvalid)
-	}
-	if _, err := tx.Principal(ctx, actor); err != nil {
-		if isNotFound(err) {
-			return fmt.Errorf("%w: %s is not a registered principal; register it with: memgov principal add --id %s --role curator --tenant TENANT", memgov.ErrUnauthorized, actor, actor)
-		}
-		return err
-	}
-	return nil
+	return authz.Require(ctx, tx, actor)
 }
 
 // PutBatch commits many ungated writes in one transaction: for loading a
@@ -441,7 +432,7 @@ func (e *Engine) PutBatch(ctx context.Context, rs []memgov.PutRequest) error {
 			conf := r.Confidence
 			p := oplog.Payload{Reason: r.Reason, Key: r.Key, Layer: string(r.Layer), Content: content, ContentHash: oplog.HashPayload(content),
 				Tags: normTags(r.Tags), Confidence: &conf, Classification: r.Classification}
-			if err := appendEntry(ctx, tx, entry, p); err != nil {
+			if err := oplog.Append(ctx, tx, entry, p); err != nil {
 				return err
 			}
 		}

@@ -65,7 +65,7 @@ func WorkspaceRef(baseRef, agent, name string) string {
 
 func (e *Engine) appendWorkspace(ctx context.Context, tx memgov.Tx, ref, actor, reason string, d oplog.WorkspaceData) (int64, error) {
 	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Workspace, MemoryRef: ref, Actor: actor}
-	if err := appendData(ctx, tx, entry, reason, d); err != nil {
+	if err := oplog.AppendData(ctx, tx, entry, reason, d); err != nil {
 		return 0, err
 	}
 	return entry.LSN, nil
@@ -360,7 +360,7 @@ func (e *Engine) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Worksp
 		return err
 	}
 	p.Data = data
-	if err := appendEntry(ctx, tx, entry, p); err != nil {
+	if err := oplog.Append(ctx, tx, entry, p); err != nil {
 		return err
 	}
 	c.ItemID, c.VersionID, c.ReviewID = entry.ItemID, entry.VersionID, rv.ID

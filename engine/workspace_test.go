@@ -152,7 +152,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	if list, _ := e.Workspaces(ctx, "acme"); len(list) != 1 || list[0].ID != ws.ID {
 		t.Fatalf("list: %+v", list)
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %v %v", rb.Differences, err)
 	}
 }
@@ -185,7 +185,7 @@ func TestWorkspaceAllRejected(t *testing.T) {
 	if v, _ := e.Get(ctx, "acme/shared", "a"); v.Text() != "the deploy window is on tuesdays" {
 		t.Fatalf("base changed: %s", v.Text())
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %v %v", rb.Differences, err)
 	}
 }

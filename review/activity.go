@@ -69,7 +69,7 @@ func (s *Service) LogSize(ctx context.Context) (int64, error) { return s.eng.Log
 
 // AuditRoot returns the Merkle root over the whole log.
 func (s *Service) AuditRoot(ctx context.Context) (memgov.AuditRoot, error) {
-	return s.eng.AuditRoot(ctx)
+	return s.eng.Audit().AuditRoot(ctx)
 }
 
 // Metrics returns the governance quality metrics the health panel shows.

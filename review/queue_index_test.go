@@ -247,11 +247,11 @@ func TestErasureEmptiesTheReviewIndex(t *testing.T) {
 			t.Fatalf("%s still holds the erased text", filepath.Base(p))
 		}
 	}
-	vr, err := eng.VerifyReplay(ctx)
+	vr, err := eng.Audit().VerifyReplay(ctx)
 	if err != nil || !vr.OK {
 		t.Fatalf("verify after the erasure: %+v %v", vr, err)
 	}
-	rb, err := eng.Rebuild(ctx)
+	rb, err := eng.Audit().Rebuild(ctx)
 	if err != nil || len(rb.Differences) != 0 || rb.Tables["review_fts"] != 2 {
 		t.Fatalf("rebuild: %+v %v", rb, err)
 	}

@@ -132,7 +132,7 @@ func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueByte
 		p := benchAuditPoint{SeedSeconds: seeding.Seconds()}
 		verify := func(want string) (float64, error) {
 			t := time.Now()
-			rep, err := e.Verify(ctx)
+			rep, err := e.Audit().Verify(ctx)
 			if err != nil {
 				return 0, err
 			}

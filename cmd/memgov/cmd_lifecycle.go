@@ -237,7 +237,7 @@ func (a *app) complianceCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rep, err := eng.ComplianceReport(cmd.Context())
+			rep, err := eng.Audit().ComplianceReport(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -140,7 +140,7 @@ func TestDemoStory(t *testing.T) {
 	}
 
 	// Nothing was edited behind the log's back.
-	if v, err := eng.Verify(ctx); err != nil || !v.OK {
+	if v, err := eng.Audit().Verify(ctx); err != nil || !v.OK {
 		t.Fatalf("audit verify: %+v %v", v, err)
 	}
 }

@@ -93,7 +93,7 @@ func TestReenactAWeekLater(t *testing.T) {
 	if n, _ := eng.LogSize(ctx); n != size {
 		t.Fatalf("the second opening appended %d entries", n-size)
 	}
-	if v, err := eng.Verify(ctx); err != nil || !v.OK {
+	if v, err := eng.Audit().Verify(ctx); err != nil || !v.OK {
 		t.Fatalf("audit verify after re-enactment: %+v %v", v, err)
 	}
 }

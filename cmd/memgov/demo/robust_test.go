@@ -76,7 +76,7 @@ func TestReenactSurvivesACuratorAndAnOperator(t *testing.T) {
 		checkLive(t, ctx, eng, now, size, round)
 		opened = now
 	}
-	if v, err := engine.New(s, []byte(testKey), engine.WithPolicy(pol)).Verify(ctx); err != nil || !v.OK {
+	if v, err := engine.New(s, []byte(testKey), engine.WithPolicy(pol)).Audit().Verify(ctx); err != nil || !v.OK {
 		t.Fatalf("audit verify: %+v %v", v, err)
 	}
 }
