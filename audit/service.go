@@ -2,7 +2,8 @@
 // its proofs (inclusion, consistency), signed audit checkpoints and their
 // acceptance, the export a verifier without the key replays, the
 // verification of the log and of every table derived from it, rebuilds, and
-// the compliance report of spec §12.10.5. It reads the store; the only
+// the compliance report of spec §12.10.5 and the quality metrics and health
+// score of spec §12.12. It reads the store; the only
 // entry it appends is an audit checkpoint.
 package audit
 
@@ -23,6 +24,9 @@ type Caches interface {
 	StateHash(ctx context.Context, tx memgov.ReadTx, ref string, now time.Time, alg canon.Algorithm) (string, error)
 	// IndexStatus counts the versions whose judge-derived features are stale.
 	IndexStatus(ctx context.Context) (memgov.IndexStatus, error)
+	// FoldReads brings the per-item read records up to date, before the
+	// metrics read them.
+	FoldReads(ctx context.Context) error
 }
 
 // Service is the audit of one store.

@@ -364,3 +364,12 @@ func (c *Checker) PermitID(ctx context.Context, r memgov.PrincipalReader, actor 
 	}
 	return p, c.Permit(p, a, t)
 }
+
+// Govern is PermitID for an action on the whole memory of ref (a baseline, a
+// drift acknowledgement, a forget by subject), after Require.
+func (c *Checker) Govern(ctx context.Context, r memgov.PrincipalReader, actor, ref string, a Action) (memgov.Principal, error) {
+	if err := Require(ctx, r, actor); err != nil {
+		return memgov.Principal{}, err
+	}
+	return c.PermitID(ctx, r, actor, a, Target{Ref: ref})
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/authz"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -158,7 +159,7 @@ func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []mem
 		return "", nil
 	}
 	now := e.Now()
-	id := NewID()
+	id := oplog.NewID()
 	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		ids := make([]string, len(vs))
 		for i, v := range vs {

@@ -237,7 +237,7 @@ func (e *Engine) mergeInto(ctx context.Context, tx memgov.Tx, red *redact.Redact
 			tags[i] = red.String(t)
 		}
 	}
-	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Merge, MemoryRef: into.v.MemoryRef, ItemID: into.v.ItemID, VersionID: NewID(),
+	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Merge, MemoryRef: into.v.MemoryRef, ItemID: into.v.ItemID, VersionID: oplog.NewID(),
 		PrevVersionID: into.v.ID, Actor: actor}
 	vs := into.v.ValidationScore
 	p := oplog.Payload{Reason: reason, Key: into.v.Key, Layer: string(into.v.Layer), Content: content, ContentHash: oplog.HashPayload(content),

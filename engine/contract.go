@@ -318,7 +318,7 @@ func (e *Engine) Forget(ctx context.Context, ref, subject, actor, reason string)
 	}
 	want := strings.ToLower(subject)
 	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		if _, err := e.requireGovernor(ctx, tx, actor, ref, authz.ActForget); err != nil {
+		if _, err := e.authz.Govern(ctx, tx, actor, ref, authz.ActForget); err != nil {
 			return err
 		}
 		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: e.Now()})

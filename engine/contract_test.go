@@ -342,7 +342,7 @@ func TestContractTTLExpiry(t *testing.T) {
 		h, _ := bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot", Query: "spring promo code"})
 		out["search"] = len(h) > 0 && h[0].Entry.ID == "promo"
 		var buf bytes.Buffer
-		if _, err := e.ExportSnapshot(ctx, "acme/support-bot", "", &buf); err != nil {
+		if _, err := e.Baselines().ExportSnapshot(ctx, "acme/support-bot", "", &buf); err != nil {
 			t.Fatal(err)
 		}
 		out["export"] = strings.Contains(buf.String(), "SPRING26")

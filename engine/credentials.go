@@ -44,7 +44,7 @@ func (e *Engine) CreateToken(ctx context.Context, principal string, ttl time.Dur
 	}
 	secret := TokenPrefix + base64.RawURLEncoding.EncodeToString(raw[:])
 	now := e.Now()
-	d := oplog.TokenData{ID: NewID(), Principal: principal, Hash: memgov.HashToken(secret)}
+	d := oplog.TokenData{ID: oplog.NewID(), Principal: principal, Hash: memgov.HashToken(secret)}
 	if ttl > 0 {
 		exp := now.Add(ttl)
 		d.ExpiresAt = &exp

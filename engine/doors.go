@@ -71,5 +71,5 @@ func (e *Engine) VerifyMemoryAs(ctx context.Context, principalID string, r memgo
 		return memgov.VerifyResult{}, fmt.Errorf("%w: %s belongs to tenant %s", memgov.ErrForbidden, p.ID, p.Tenant)
 	}
 	r.Actor = p.ID
-	return e.VerifyMemory(ctx, r)
+	return e.baselines.VerifyMemory(ctx, r)
 }

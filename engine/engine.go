@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/authz"
+	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/oplog"
@@ -27,8 +26,9 @@ type Engine struct {
 	now        func() time.Time
 	key        []byte
 	policy     policy.Policy
-	authz      *authz.Checker // who may do what: the table and the policy's matrix
-	audit      *audit.Service // the log's proofs, checkpoints and verification
+	authz      *authz.Checker     // who may do what: the table and the policy's matrix
+	audit      *audit.Service     // the log's proofs, checkpoints and verification
+	baselines  *baselines.Service // baselines, drift, snapshots, memory checkpoints, sessions
 	schemaGate gate.Schema
 	judge      gate.Judge
 	secrets    *redact.Registry
@@ -66,6 +66,7 @@ func New(s memgov.Store, key []byte, opts ...Option) *Engine {
 	// the policy's relation cardinalities through it.
 	e.rules = judge.New(e.policy.Contradiction.Cardinalities())
 	e.authz = authz.New(e.policy)
+	e.baselines = baselines.New(e.store, e.Now, e.policy, e.authz, baselineVersions{e})
 	e.audit = audit.New(e.store, e.key, e.Now, e.policy, auditCaches{e})
 	v, err := schema.Default()
 	if err != nil {
@@ -89,15 +90,9 @@ func (e *Engine) redactor(runID string) *redact.Redactor { return e.secrets.Reda
 // (the precision of the log).
 func (e *Engine) Now() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
 
-// NewID returns a UUID v7 string.
-func NewID() string {
-	id, err := uuid.NewV7()
-	if err != nil {
-		// NewV7 fails only when the system's random source fails.
-		return uuid.NewString()
-	}
-	return id.String()
-}
+// NewID returns a new identifier (oplog.NewID); the write pipeline names it
+// so.
+func NewID() string { return oplog.NewID() }
 
 // AddPrincipal registers an agent or a person. Registering the same principal
 // again with the same role and tenant is a no-op; a different role or tenant is

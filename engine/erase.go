@@ -38,7 +38,7 @@ func (e *Engine) SubjectHash(subject string) string {
 // log keeps its hashes, so the Merkle log still verifies. Afterwards the store
 // rewrites its file and truncates its WAL so the text is nowhere on disk.
 func (e *Engine) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.EraseReport, error) {
-	rep := memgov.EraseReport{RequestID: NewID(), SubjectHash: e.SubjectHash(r.Subject), DryRun: r.DryRun, ByLayer: map[string]int{}, RequestedAt: e.Now()}
+	rep := memgov.EraseReport{RequestID: oplog.NewID(), SubjectHash: e.SubjectHash(r.Subject), DryRun: r.DryRun, ByLayer: map[string]int{}, RequestedAt: e.Now()}
 	needles := []string{}
 	for _, s := range append([]string{r.Subject}, r.Identifiers...) {
 		if s = strings.TrimSpace(s); len(s) >= 3 {

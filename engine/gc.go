@@ -13,21 +13,6 @@ import (
 	"github.com/memgov/memgov/engine/policy"
 )
 
-// GC modes (spec §12.7.4) and retention (spec §12.10.4).
-const (
-	GCModeTTL       = "ttl"
-	GCModeRelevance = "relevance"
-	GCModeRetention = "retention"
-	GCModePinned    = "pinned"
-	GCModeLinked    = "linked"
-	GCModeGrace     = "grace" // hard delete after the grace period
-	// GCModeConfidence expires an entry whose confidence decayed below the
-	// policy's floor (spec §14.7).
-	GCModeConfidence = "confidence"
-	// GCModeSessionEnd expires WORKING memory when its session ends.
-	GCModeSessionEnd = "session_end"
-)
-
 // GCOptions configure one GC run.
 type GCOptions struct {
 	By     string // the principal running GC (soft delete needs "delete", hard delete "hard_delete")
@@ -120,26 +105,26 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				}
 				switch {
 				case g.Item.Pinned:
-					act.Mode = GCModePinned
+					act.Mode = oplog.GCModePinned
 				case g.Linked != "":
-					act.Mode, act.Detail = GCModeLinked, g.Linked
+					act.Mode, act.Detail = oplog.GCModeLinked, g.Linked
 				case g.Head.ExpiredAt(now):
-					act.Mode = GCModeTTL
+					act.Mode = oplog.GCModeTTL
 				case class != "" && pol.RetentionExpired(class, now.Sub(g.Item.CreatedAt)):
-					act.Mode, act.Detail = GCModeRetention, class
+					act.Mode, act.Detail = oplog.GCModeRetention, class
 					if r, ok := pol.Retention.Get(class); ok && r.Action == policy.HardDeleteAudit {
 						retentionHard = append(retentionHard, g.Item.ID)
 					}
 				case decayedBelowFloor(&pol, g.Head, now):
 					c, _ := pol.DecayConfidence(g.Head.Source, g.Head.Confidence, now.Sub(g.Head.CreatedAt))
-					act.Mode, act.Detail = GCModeConfidence, fmt.Sprintf("%s confidence decayed from %.2f to %.2f, below %.2f",
+					act.Mode, act.Detail = oplog.GCModeConfidence, fmt.Sprintf("%s confidence decayed from %.2f to %.2f, below %.2f",
 						g.Head.Source, g.Head.Confidence, c, pol.ConfidenceDecay.EvictBelow)
 				case pol.GCEligible(u):
-					act.Mode = GCModeRelevance
+					act.Mode = oplog.GCModeRelevance
 				default:
 					continue
 				}
-				if act.Mode == GCModePinned || act.Mode == GCModeLinked {
+				if act.Mode == oplog.GCModePinned || act.Mode == oplog.GCModeLinked {
 					// Retention still applies to what GC may not touch: the
 					// compliance report lists it as a breach.
 					rep.Protected = append(rep.Protected, act)
@@ -192,14 +177,14 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 			if seen[g.Item.ID] || !authz.Governs(who, tenantOf(g.Item.MemoryRef)) {
 				continue
 			}
-			act := GCAction{ItemID: g.Item.ID, MemoryRef: g.Item.MemoryRef, Key: g.Item.Key, Layer: g.Item.Layer, Mode: GCModeGrace,
+			act := GCAction{ItemID: g.Item.ID, MemoryRef: g.Item.MemoryRef, Key: g.Item.Key, Layer: g.Item.Layer, Mode: oplog.GCModeGrace,
 				Detail: "expired " + g.ExpiredAt.Format(time.RFC3339)}
 			switch {
 			case g.Item.Layer.Durable():
 				rep.Retained++
 				continue
 			case g.Linked != "":
-				act.Mode, act.Detail = GCModeLinked, g.Linked
+				act.Mode, act.Detail = oplog.GCModeLinked, g.Linked
 				rep.Protected = append(rep.Protected, act)
 				continue
 			}
@@ -225,7 +210,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 		if len(retentionHard) > 0 {
 			kind = EraseRetention
 		}
-		row, err := e.purge(ctx, tx, o.By, kind, NewID(), "", hard, now)
+		row, err := e.purge(ctx, tx, o.By, kind, oplog.NewID(), "", hard, now)
 		rep.ErasureLSN = row.LSN
 		return err
 	})
@@ -341,7 +326,7 @@ func (e *Engine) HardDelete(ctx context.Context, itemID, actor, reason string) (
 		if err := tx.SecureDelete(ctx); err != nil {
 			return err
 		}
-		row, err := e.purge(ctx, tx, actor, EraseGCHard, NewID(), "", []string{item.ID}, e.Now())
+		row, err := e.purge(ctx, tx, actor, EraseGCHard, oplog.NewID(), "", []string{item.ID}, e.Now())
 		lsn = row.LSN
 		return err
 	})

@@ -96,7 +96,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := modes(r)
-	if m["ttl"] != engine.GCModeTTL || m["stale-session"] != engine.GCModeRelevance || m["cited"] != engine.GCModeLinked {
+	if m["ttl"] != oplog.GCModeTTL || m["stale-session"] != oplog.GCModeRelevance || m["cited"] != oplog.GCModeLinked {
 		t.Fatalf("after 4h: %v", m)
 	}
 	if _, ok := m["old-episode"]; ok {
@@ -125,7 +125,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	m = modes(r)
-	if m["old-episode"] != engine.GCModeRelevance || m["pinned-episode"] != engine.GCModePinned || m["pii"] != engine.GCModeRetention+"+hard" {
+	if m["old-episode"] != oplog.GCModeRelevance || m["pinned-episode"] != oplog.GCModePinned || m["pii"] != oplog.GCModeRetention+"+hard" {
 		t.Fatalf("after a year: %v", m)
 	}
 	if _, ok := m["read-episode"]; ok {

@@ -150,7 +150,7 @@ func (e *Engine) CreateProposal(ctx context.Context, in memgov.ProposalInput, ac
 		if runs == nil {
 			runs = []string{}
 		}
-		d := oplog.ProposalData{ID: NewID(), Kind: in.Kind, Title: in.Title, Artifact: raw, ArtifactHash: hash, Rationale: in.Rationale,
+		d := oplog.ProposalData{ID: oplog.NewID(), Kind: in.Kind, Title: in.Title, Artifact: raw, ArtifactHash: hash, Rationale: in.Rationale,
 			DuplicateOf: dup, Owner: &oplog.ProposalOwner{Tenant: tenant, Workspace: in.Workspace, Principal: actor}, SourceRunIDs: runs}
 		if _, err := e.appendProposalOp(ctx, tx, oplog.ProposalCreate, actor, "proposal created", d); err != nil {
 			return err

@@ -108,7 +108,7 @@ func (e *Engine) ReleaseQuarantine(ctx context.Context, versionID, curator, note
 		if err != nil {
 			return err
 		}
-		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Quarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: NewID(), PrevVersionID: v.ID, Actor: curator}
+		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Quarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: oplog.NewID(), PrevVersionID: v.ID, Actor: curator}
 		p := restorePayload(v, "released from quarantine by "+curator+": "+note)
 		p.Data = data
 		if err := oplog.Append(ctx, tx, entry, p); err != nil {

@@ -30,7 +30,7 @@ func (e *Engine) Put(ctx context.Context, r memgov.PutRequest) (memgov.PutResult
 		return memgov.PutResult{}, fmt.Errorf("%w: a write needs an actor", memgov.ErrInvalid)
 	}
 	if r.Key == "" {
-		r.Key = NewID()
+		r.Key = oplog.NewID()
 	}
 	var res memgov.PutResult
 	err = e.store.Update(ctx, func(tx memgov.Tx) error {
@@ -64,12 +64,12 @@ func (e *Engine) Put(ctx context.Context, r memgov.PutRequest) (memgov.PutResult
 // versionEntry prepares the INSERT or UPDATE entry for a new ACTIVE version of
 // ref/key: UPDATE when the item exists, INSERT otherwise.
 func (e *Engine) versionEntry(ctx context.Context, tx memgov.Tx, ref, key string, layer memgov.Layer, actor string, now time.Time) (*oplog.Entry, error) {
-	entry := &oplog.Entry{Time: now, MemoryRef: ref, VersionID: NewID(), Actor: actor}
+	entry := &oplog.Entry{Time: now, MemoryRef: ref, VersionID: oplog.NewID(), Actor: actor}
 	item, err := tx.ItemByKey(ctx, ref, key)
 	switch {
 	case isNotFound(err):
 		entry.Op = oplog.Insert
-		entry.ItemID = NewID()
+		entry.ItemID = oplog.NewID()
 	case err != nil:
 		return nil, err
 	default:
@@ -280,7 +280,7 @@ func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) 
 			return nil
 		}
 		re := &oplog.Entry{Time: now, Op: oplog.Update, MemoryRef: bad.MemoryRef, ItemID: bad.ItemID,
-			VersionID: NewID(), PrevVersionID: pred.ID, Actor: actor}
+			VersionID: oplog.NewID(), PrevVersionID: pred.ID, Actor: actor}
 		if err := oplog.Append(ctx, tx, re, restorePayload(pred, "Reactivated after rollback of "+bad.ID)); err != nil {
 			return err
 		}
@@ -340,7 +340,7 @@ func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason st
 			prev = head.ID
 		}
 		re := &oplog.Entry{Time: now, Op: oplog.Update, MemoryRef: item.MemoryRef, ItemID: item.ID,
-			VersionID: NewID(), PrevVersionID: prev, Actor: actor}
+			VersionID: oplog.NewID(), PrevVersionID: prev, Actor: actor}
 		if err := oplog.Append(ctx, tx, re, restorePayload(target, "Restored v"+fmt.Sprint(target.Seq)+": "+reason)); err != nil {
 			return err
 		}
@@ -423,7 +423,7 @@ func (e *Engine) PutBatch(ctx context.Context, rs []memgov.PutRequest) error {
 				return err
 			}
 			if r.Key == "" {
-				r.Key = NewID()
+				r.Key = oplog.NewID()
 			}
 			entry, err := e.versionEntry(ctx, tx, r.MemoryRef, r.Key, r.Layer, r.Actor, now)
 			if err != nil {

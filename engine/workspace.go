@@ -106,7 +106,7 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 		if err != nil {
 			return err
 		}
-		id := NewID()
+		id := oplog.NewID()
 		if _, err := e.appendWorkspace(ctx, tx, ref, agent, "workspace opened over "+baseRef,
 			oplog.WorkspaceData{Action: "open", ID: id, Name: name, BaseRef: baseRef, BaseLSN: size}); err != nil {
 			return err
@@ -295,7 +295,7 @@ func (e *Engine) SubmitWorkspace(ctx context.Context, id, agent string) (memgov.
 
 func (e *Engine) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Workspace, mr *memgov.MergeRequest, i int, own map[string]memgov.Version, now time.Time) error {
 	c := &mr.Changes[i]
-	entry := &oplog.Entry{Time: now, Op: oplog.Stage, MemoryRef: ws.BaseRef, VersionID: NewID(), Actor: ws.Owner}
+	entry := &oplog.Entry{Time: now, Op: oplog.Stage, MemoryRef: ws.BaseRef, VersionID: oplog.NewID(), Actor: ws.Owner}
 	item, err := tx.ItemByKey(ctx, ws.BaseRef, c.Key)
 	switch {
 	case err == nil:
@@ -304,7 +304,7 @@ func (e *Engine) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Worksp
 		}
 		entry.ItemID, entry.PrevVersionID = item.ID, item.Head
 	case isNotFound(err):
-		entry.ItemID = NewID()
+		entry.ItemID = oplog.NewID()
 	default:
 		return err
 	}
@@ -351,7 +351,7 @@ func (e *Engine) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Worksp
 		risk = 0.8
 	}
 	tier := TierAsync
-	rv := &oplog.StagedReview{ID: NewID(), Tier: tier, Risk: risk, Reason: reasons[0], DueAt: now.Add(e.policy.Review.AsyncSLA.Std()).Format(oplog.TimeFormat), Detail: dj}
+	rv := &oplog.StagedReview{ID: oplog.NewID(), Tier: tier, Risk: risk, Reason: reasons[0], DueAt: now.Add(e.policy.Review.AsyncSLA.Std()).Format(oplog.TimeFormat), Detail: dj}
 	conf, score := src.Confidence, src.ValidationScore
 	p := oplog.Payload{Reason: fmt.Sprintf("workspace merge request %s: %s %s", ws.ID, c.Kind, c.Key), Key: c.Key, Layer: string(c.Layer),
 		Content: src.Content, ContentHash: src.ContentHash, Tags: src.Tags, Confidence: &conf, ValidationScore: &score, Classification: src.Classification}

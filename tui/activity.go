@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/review"
@@ -505,7 +505,7 @@ func (a *activity) detail(w int) []string {
 // metricsStale polls regardless: rejected writes add outcomes, not entries).
 type health struct {
 	ctx    *Context
-	m      engine.Metrics
+	m      audit.Metrics
 	loaded bool
 	err    error
 	req    int64
@@ -515,7 +515,7 @@ type health struct {
 
 type metricsMsg struct {
 	id  int64
-	m   engine.Metrics
+	m   audit.Metrics
 	err error
 }
 
@@ -697,7 +697,7 @@ func (h *health) figures(w int) []string {
 }
 
 // pct writes percentiles in microseconds as milliseconds: "6.2/28.1/98.7".
-func pct(p engine.Percentiles) string {
+func pct(p audit.Percentiles) string {
 	return fmt.Sprintf("%s/%s/%s", ms(p.P50), ms(p.P95), ms(p.P99))
 }
 
@@ -728,7 +728,7 @@ func topReasons(rs map[string]int, n int) []string {
 }
 
 // slowStages names the n stages with the highest p95: "commit 11.2ms".
-func slowStages(ss map[string]engine.Percentiles, n int) string {
+func slowStages(ss map[string]audit.Percentiles, n int) string {
 	keys := make([]string, 0, len(ss))
 	for k, p := range ss {
 		if p.N > 0 {

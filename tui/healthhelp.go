@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -49,7 +49,7 @@ const (
 // explainHealth says what the health badge ("PARTIAL 0.96") means: which
 // figures make the score and which of them are measured, the bands, and why
 // it is PARTIAL.
-func explainHealth(m engine.Metrics, hp policy.Health, how int) string {
+func explainHealth(m audit.Metrics, hp policy.Health, how int) string {
 	unmeasured := map[string]bool{}
 	for _, u := range m.Unmeasured {
 		unmeasured[u] = true
@@ -82,7 +82,7 @@ func explainHealth(m engine.Metrics, hp policy.Health, how int) string {
 			s += "; not measured: " + strings.Join(missing, ", ")
 		}
 		s += fmt.Sprintf(" · HEALTHY ≥ %.2f, DEGRADED ≥ %.2f, else CRITICAL", hp.HealthyFrom, hp.DegradedFrom)
-		if m.Band == engine.HealthPartial {
+		if m.Band == audit.HealthPartial {
 			s += fmt.Sprintf(" · PARTIAL: healthy so far, incomplete (%.2f at worst)", m.HealthLowerBound)
 		}
 		return s
@@ -92,7 +92,7 @@ func explainHealth(m engine.Metrics, hp policy.Health, how int) string {
 			s += "; not measured: " + strings.Join(missing, ", ")
 		}
 		s += " · " + bands
-		if m.Band == engine.HealthPartial {
+		if m.Band == audit.HealthPartial {
 			s += fmt.Sprintf(" · PARTIAL: healthy so far but incomplete; %.2f at worst", m.HealthLowerBound)
 		}
 		return s
@@ -103,7 +103,7 @@ func explainHealth(m engine.Metrics, hp policy.Health, how int) string {
 		s += " Not measured: " + strings.Join(missingWhy, ", ") + "."
 	}
 	s += " " + bands + "."
-	if m.Band == engine.HealthPartial {
+	if m.Band == audit.HealthPartial {
 		s += fmt.Sprintf(" PARTIAL: what is measured reads healthy, but a score with figures missing cannot claim HEALTHY; with them at their worst it is %.2f.", m.HealthLowerBound)
 	}
 	return s + " The Activity screen shows each figure."

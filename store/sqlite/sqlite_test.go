@@ -70,3 +70,23 @@ func (c conformance) Rebuild(ctx context.Context) (memgov.RebuildReport, error) 
 func (c conformance) Verify(ctx context.Context) (memgov.VerifyReport, error) {
 	return c.Audit().Verify(ctx)
 }
+
+func (c conformance) AckDrift(ctx context.Context, r memgov.AckRequest) (memgov.AckResult, error) {
+	return c.Baselines().AckDrift(ctx, r)
+}
+
+func (c conformance) ApproveBaseline(ctx context.Context, r memgov.ApproveRequest) (memgov.Baseline, error) {
+	return c.Baselines().ApproveBaseline(ctx, r)
+}
+
+func (c conformance) StartSession(ctx context.Context, ref, actor string) (memgov.MemSession, memgov.VerifyResult, error) {
+	return c.Baselines().StartSession(ctx, ref, actor)
+}
+
+func (c conformance) EndSession(ctx context.Context, ref, actor string) (memgov.MemSession, error) {
+	return c.Baselines().EndSession(ctx, ref, actor)
+}
+
+func (c conformance) VerifyMemory(ctx context.Context, r memgov.VerifyRequest) (memgov.VerifyResult, error) {
+	return c.Baselines().VerifyMemory(ctx, r)
+}

@@ -64,7 +64,7 @@ func TestReenactAWeekLater(t *testing.T) {
 	if !live["acme/billing-agent"] || !live["initech/sales-agent"] {
 		t.Fatalf("live SYNC_BLOCK reviews: %v of %d", live, len(rs))
 	}
-	ds, err := eng.ListDrift(ctx, memgov.DriftQuery{MemoryRef: "acme/billing-agent", OpenOnly: true})
+	ds, err := eng.Baselines().ListDrift(ctx, memgov.DriftQuery{MemoryRef: "acme/billing-agent", OpenOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -399,7 +399,7 @@ func (l *loader) step(ctx context.Context, st Step) error {
 		if st.By != "" {
 			actor = st.By
 		}
-		res, err := l.eng.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: st.Ref, Actor: actor})
+		res, err := l.eng.Baselines().VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: st.Ref, Actor: actor})
 		if err != nil {
 			return err
 		}
