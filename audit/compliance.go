@@ -2,8 +2,6 @@ package audit
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/memgov/memgov"
@@ -72,15 +70,9 @@ func (s *Service) ComplianceReport(ctx context.Context) (ComplianceReport, error
 				rep.PastTTL = append(rep.PastTTL, c)
 			}
 			var meta oplog.VersionData
-			if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *oplog.Entry) error {
-				p, err := le.DecodePayload()
-				if err != nil || len(p.Data) == 0 {
-					return err
-				}
-				if err := json.Unmarshal(p.Data, &meta); err != nil {
-					return fmt.Errorf("log entry %d: %s data: %w", le.LSN, le.Op, err)
-				}
-				return nil
+			if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *oplog.Entry) (err error) {
+				meta, err = oplog.DecodeOptionalData[oplog.VersionData](le)
+				return err
 			}); err != nil {
 				return err
 			}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -77,15 +76,9 @@ func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport,
 // when it still passes.
 func (e *Engine) revalidate(ctx context.Context, tx memgov.Tx, v memgov.Version) (cause string, score float64, err error) {
 	var meta oplog.VersionData
-	if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *oplog.Entry) error {
-		p, err := le.DecodePayload()
-		if err != nil || len(p.Data) == 0 {
-			return err
-		}
-		if err := json.Unmarshal(p.Data, &meta); err != nil {
-			return fmt.Errorf("log entry %d: %s data: %w", le.LSN, le.Op, err)
-		}
-		return nil
+	if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *oplog.Entry) (err error) {
+		meta, err = oplog.DecodeOptionalData[oplog.VersionData](le)
+		return err
 	}); err != nil {
 		return "", 0, err
 	}
