@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/judge"
@@ -135,7 +136,7 @@ func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (Consoli
 		if err := requirePrincipal(ctx, tx, r.Actor); err != nil {
 			return err
 		}
-		if _, err := e.permitTx(ctx, tx, r.Actor, ActConsolidate, Target{Ref: r.MemoryRef}); err != nil {
+		if _, err := e.permitTx(ctx, tx, r.Actor, authz.ActConsolidate, authz.Target{Ref: r.MemoryRef}); err != nil {
 			return err
 		}
 		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: r.MemoryRef, Now: e.Now()})
@@ -336,10 +337,7 @@ func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (Consoli
 			return err
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Consolidate, MemoryRef: r.MemoryRef, Actor: r.Actor}
-		if err := entry.Seal(oplog.Payload{Reason: "consolidation pass", Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: "consolidation pass", Data: data}); err != nil {
 			return err
 		}
 		res.LSN = entry.LSN
@@ -492,7 +490,7 @@ func (e *Engine) mergeInto(ctx context.Context, tx memgov.Tx, red *redact.Redact
 			tags[i] = red.String(t)
 		}
 	}
-	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Merge, MemoryRef: into.v.MemoryRef, ItemID: into.v.ItemID, VersionID: NewID(),
+	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Merge, MemoryRef: into.v.MemoryRef, ItemID: into.v.ItemID, VersionID: oplog.NewID(),
 		PrevVersionID: into.v.ID, Actor: actor}
 	vs := into.v.ValidationScore
 	p := oplog.Payload{Reason: reason, Key: into.v.Key, Layer: string(into.v.Layer), Content: content, ContentHash: oplog.HashPayload(content),
@@ -500,10 +498,7 @@ func (e *Engine) mergeInto(ctx context.Context, tx memgov.Tx, red *redact.Redact
 	if into.v.ExpiresAt != nil {
 		p.ExpiresAt = into.v.ExpiresAt.UTC().Format(oplog.TimeFormat)
 	}
-	if err := entry.Seal(p); err != nil {
-		return "", err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := oplog.Append(ctx, tx, entry, p); err != nil {
 		return "", err
 	}
 	into.v.Content = content

@@ -21,7 +21,7 @@ import (
 func auditWhole(t *testing.T, e *engine.Engine) {
 	t.Helper()
 	ctx := context.Background()
-	for name, f := range map[string]func(context.Context) (memgov.VerifyReport, error){"verify": e.Verify, "verify --replay": e.VerifyReplay} {
+	for name, f := range map[string]func(context.Context) (memgov.VerifyReport, error){"verify": e.Audit().Verify, "verify --replay": e.Audit().VerifyReplay} {
 		vr, err := f(ctx)
 		if err != nil || !vr.OK {
 			t.Fatalf("audit %s after erasure: %v; table %s row %s lsn %d: %s %+v", name, err, vr.Table, vr.Row, vr.BadLSN, vr.Problem, vr.Differences)

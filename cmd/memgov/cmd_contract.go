@@ -40,7 +40,7 @@ func adapter(eng *engine.Engine, as string) *engine.MemoryAdapter {
 
 // denied maps authorization errors to exit 5.
 func denied(err error) error {
-	if errors.Is(err, engine.ErrForbidden) || errors.Is(err, memgov.ErrUnauthorized) {
+	if errors.Is(err, memgov.ErrForbidden) || errors.Is(err, memgov.ErrUnauthorized) {
 		return &exitCodeError{code: exitDenied, err: err}
 	}
 	return err
