@@ -119,3 +119,7 @@ func healthReport(m audit.Metrics, hp policy.Health) HealthReport {
 			"operational":           w.Operational,
 		}}
 }
+
+// OnCall reports whether the actor is an on-call operator, whose console
+// opens on drift (acknowledging it is their work) rather than the queue.
+func (s *Service) OnCall() bool { return authz.IsOperator(s.actor) }
