@@ -15,4 +15,6 @@ var (
 	ErrNotInit      = errors.New("database is not initialised")
 	ErrSchemaNewer  = errors.New("database schema is newer than this memgov")
 	ErrUnauthorized = errors.New("unauthorized")
+	// ErrForbidden: the principal is known, and authz refuses the action.
+	ErrForbidden = errors.New("forbidden")
 )

@@ -42,9 +42,6 @@ func ParseRole(s string) (Role, error) {
 	return "", fmt.Errorf("unknown role %q (want one of executor, verifier, orchestrator, curator, operator)", s)
 }
 
-// Human reports whether the role is held by people who decide reviews or drift.
-func (r Role) Human() bool { return r == Curator || r == Operator }
-
 // AllTenants is the tenant of a principal that governs every tenant (an
 // installation-wide curator or operator). Agents always belong to one tenant.
 const AllTenants = "*"
@@ -59,11 +56,6 @@ type Principal struct {
 	CreatedAt  time.Time         `json:"created_at"`
 }
 
-// Governs reports whether the principal may act on memory of the tenant.
-func (p Principal) Governs(tenant string) bool {
-	return p.Tenant == AllTenants || p.Tenant == tenant
-}
-
 // DomainsOf reads "domain:X" or "domain=X" tags.
 func DomainsOf(tags []string) []string {
 	var out []string
@@ -75,33 +67,6 @@ func DomainsOf(tags []string) []string {
 		}
 	}
 	return out
-}
-
-// InDomains reports domain(m) ⊆ domains(a) for memory tagged with tags. A
-// principal's "domains" attribute is a comma-separated list; people without
-// one see every domain, agents without one only undomained memory.
-func (p Principal) InDomains(tags []string) bool {
-	ds := DomainsOf(tags)
-	if len(ds) == 0 {
-		return true
-	}
-	attr, ok := p.Attributes["domains"]
-	if !ok {
-		return p.Role.Human()
-	}
-	allowed := map[string]bool{}
-	for _, d := range strings.Split(attr, ",") {
-		allowed[strings.TrimSpace(d)] = true
-	}
-	if allowed["*"] {
-		return true
-	}
-	for _, d := range ds {
-		if !allowed[d] {
-			return false
-		}
-	}
-	return true
 }
 
 // ValidID reports whether s may name a principal or a tenant: 1-64

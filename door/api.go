@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/scope"
 	"github.com/memgov/memgov/review"
@@ -448,7 +449,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, v any, err error
 
 // driftRow is one open drift episode as the JSON API lists it.
 type driftRow struct {
-	engine.DriftReport
+	baselines.DriftReport
 	Error string `json:"error,omitempty"`
 }
 

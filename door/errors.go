@@ -101,7 +101,7 @@ func classify(err error) (int, string, string) {
 		return http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("the request body is larger than %d bytes", tooLarge.Limit)
 	case errors.Is(err, memgov.ErrUnauthorized):
 		return http.StatusUnauthorized, CodeUnauthorized, err.Error()
-	case errors.Is(err, engine.ErrForbidden):
+	case errors.Is(err, memgov.ErrForbidden):
 		return http.StatusForbidden, CodeForbidden, err.Error()
 	case errors.Is(err, memgov.ErrNotFound):
 		return http.StatusNotFound, CodeNotFound, err.Error()

@@ -279,16 +279,7 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (m
 // operator (who forget by subject), or a principal the policy lets delete
 // entries of some layer.
 func (s *Server) canForget(p memgov.Principal) bool {
-	if p.Role.Human() {
-		return true
-	}
-	pol := s.eng.Policy()
-	for _, l := range []memgov.Layer{memgov.Working, memgov.Session, memgov.Episodic, memgov.Semantic, memgov.Procedural} {
-		if pol.Allowed(string(p.Role), string(l), "delete") {
-			return true
-		}
-	}
-	return false
+	return s.eng.Authz().DeletesSomewhere(p)
 }
 
 // exactArguments refuses tool arguments that decoding changed: a lone

@@ -130,12 +130,12 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 		ch <- prometheus.MustNewConstMetric(queueDesc, prometheus.GaugeValue, float64(n), tier)
 	}
-	if es, err := c.eng.ListDrift(ctx, memgov.DriftQuery{OpenOnly: true}); err == nil {
+	if es, err := c.eng.Baselines().ListDrift(ctx, memgov.DriftQuery{OpenOnly: true}); err == nil {
 		ch <- prometheus.MustNewConstMetric(driftDesc, prometheus.GaugeValue, float64(len(es)))
 	} else {
 		up = 0
 	}
-	if m, err := c.eng.Metrics(ctx); err == nil {
+	if m, err := c.eng.Audit().Metrics(ctx); err == nil {
 		ch <- prometheus.MustNewConstMetric(healthDesc, prometheus.GaugeValue, m.Health)
 	} else {
 		up = 0

@@ -72,11 +72,11 @@ func TestWebhooksAreSignedRetriedAndContentFree(t *testing.T) {
 	if code, res := e.do("jane", "POST", "/v1/reviews/"+str(res, "review_id")+"/escalate", map[string]any{"note": "needs finance: " + secretText}); code != 200 {
 		t.Fatalf("escalate = %d %v", code, res)
 	}
-	if _, err := e.eng.ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: "acme/planner", By: "jane", MemoryType: memgov.MemoryPersistent,
+	if _, err := e.eng.Baselines().ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: "acme/planner", By: "jane", MemoryType: memgov.MemoryPersistent,
 		TTLSeconds: 3600, DriftPolicy: policy.DenyOnDrift, Level: 2}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := e.eng.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: "acme/planner", State: json.RawMessage(`{"plan/q4":{"text":"The Q4 plan was cancelled."}}`)})
+	_, err := e.eng.Baselines().VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: "acme/planner", State: json.RawMessage(`{"plan/q4":{"text":"The Q4 plan was cancelled."}}`)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,9 @@ import (
 	"strings"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
-	"github.com/memgov/memgov/engine/scope"
 )
 
 // Authorize decides authorized(a, m, op) of spec §12.8.2 for a principal acting on
@@ -26,24 +27,7 @@ func (e *Engine) Authorize(ctx context.Context, principalID, ref string, layer m
 		}
 		return err
 	}
-	return e.authorized(p, ref, layer, op)
-}
-
-func (e *Engine) authorized(p memgov.Principal, ref string, layer memgov.Layer, op string) error {
-	r, err := scope.Parse(ref)
-	if err != nil {
-		return fmt.Errorf("%w: malformed memoryRef", memgov.ErrInvalid)
-	}
-	if !p.Governs(r.Tenant) {
-		return fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
-	}
-	if !e.policy.Allowed(string(p.Role), string(layer), op) {
-		return fmt.Errorf("%w: a %s may not %s %s memory (12.8.2)", ErrForbidden, p.Role, op, layer)
-	}
-	if p.Role == memgov.Executor && (layer == memgov.Working || layer == memgov.Session) && agentOf(ref) != p.ID {
-		return fmt.Errorf("%w: an executor may %s only its own session memory", ErrForbidden, op)
-	}
-	return nil
+	return e.authz.Authorized(p, ref, layer, op)
 }
 
 func agentOf(ref string) string {
@@ -60,7 +44,7 @@ func (e *Engine) clearance(p memgov.Principal) string {
 	if c := p.Attributes["clearance"]; c != "" {
 		return strings.ToUpper(c)
 	}
-	if p.Role.Human() {
+	if authz.Human(p) {
 		if o := e.policy.Visibility.Order; len(o) > 0 {
 			return o[len(o)-1]
 		}
@@ -68,8 +52,8 @@ func (e *Engine) clearance(p memgov.Principal) string {
 	return policy.General
 }
 
-// inDomains reports domain(m) ⊆ domains(a) (memgov.Principal.InDomains).
-func inDomains(p memgov.Principal, tags []string) bool { return p.InDomains(tags) }
+// inDomains reports domain(m) ⊆ domains(a) (authz.InDomains).
+func inDomains(p memgov.Principal, tags []string) bool { return authz.InDomains(p, tags) }
 
 // visible is spec §12.8.5: authorized(a, m, READ) ∧ classification(m) <= clearance(a)
 // ∧ domain(m) ⊆ domains(a). Unclassified memory counts as PUBLIC. The host's
@@ -77,8 +61,8 @@ func inDomains(p memgov.Principal, tags []string) bool { return p.InDomains(tags
 // archives, spec §15.7) are the agent's to load whatever their layer; clearance
 // and domains still apply to them.
 func (e *Engine) visible(p memgov.Principal, v memgov.Version) error {
-	own := Reserved(v.Key) && agentOf(v.MemoryRef) == p.ID && p.Governs(tenantOf(v.MemoryRef))
-	if err := e.authorized(p, v.MemoryRef, v.Layer, policy.OpRead); err != nil && !own {
+	own := Reserved(v.Key) && agentOf(v.MemoryRef) == p.ID && authz.Governs(p, tenantOf(v.MemoryRef))
+	if err := e.authz.Authorized(p, v.MemoryRef, v.Layer, policy.OpRead); err != nil && !own {
 		return err
 	}
 	class := v.Classification
@@ -86,10 +70,10 @@ func (e *Engine) visible(p memgov.Principal, v memgov.Version) error {
 		class = policy.Public
 	}
 	if !e.policy.Cleared(e.clearance(p), class) {
-		return fmt.Errorf("%w: %s memory needs a higher clearance than %s's", ErrForbidden, class, p.ID)
+		return fmt.Errorf("%w: %s memory needs a higher clearance than %s's", memgov.ErrForbidden, class, p.ID)
 	}
 	if !inDomains(p, v.Tags) {
-		return fmt.Errorf("%w: the entry's domain is outside %s's domains", ErrForbidden, p.ID)
+		return fmt.Errorf("%w: the entry's domain is outside %s's domains", memgov.ErrForbidden, p.ID)
 	}
 	return nil
 }
@@ -112,8 +96,8 @@ func (e *Engine) ReadAs(ctx context.Context, principalID string, q memgov.ReadQu
 	if err != nil {
 		return ScopedSnapshot{}, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, principalID)
 	}
-	if !p.Governs(tenantOf(q.MemoryRef)) {
-		return ScopedSnapshot{}, fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
+	if !authz.Governs(p, tenantOf(q.MemoryRef)) {
+		return ScopedSnapshot{}, fmt.Errorf("%w: %s belongs to tenant %s", memgov.ErrForbidden, p.ID, p.Tenant)
 	}
 	snap, err := e.Read(ctx, q)
 	if err != nil {
@@ -128,14 +112,14 @@ func (e *Engine) ReadAs(ctx context.Context, principalID string, q memgov.ReadQu
 	return out, err
 }
 
-// GetAs is Get for a principal: ErrForbidden when the entry is not visible to it.
+// GetAs is Get for a principal: memgov.ErrForbidden when the entry is not visible to it.
 func (e *Engine) GetAs(ctx context.Context, principalID, ref, key string) (memgov.Version, error) {
 	p, err := e.Principal(ctx, principalID)
 	if err != nil {
 		return memgov.Version{}, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, principalID)
 	}
-	if !p.Governs(tenantOf(ref)) {
-		return memgov.Version{}, fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
+	if !authz.Governs(p, tenantOf(ref)) {
+		return memgov.Version{}, fmt.Errorf("%w: %s belongs to tenant %s", memgov.ErrForbidden, p.ID, p.Tenant)
 	}
 	v, err := e.Get(ctx, ref, key)
 	if err != nil {
@@ -158,7 +142,7 @@ func (e *Engine) HistoryAs(ctx context.Context, principalID, itemID string) (mem
 	if err != nil {
 		return item, nil, err
 	}
-	if err := e.authorized(p, item.MemoryRef, item.Layer, policy.OpRead); err != nil {
+	if err := e.authz.Authorized(p, item.MemoryRef, item.Layer, policy.OpRead); err != nil {
 		return memgov.Item{}, nil, err
 	}
 	kept := vs[:0]
@@ -175,7 +159,7 @@ func (e *Engine) recordRead(ctx context.Context, principal, ref string, vs []mem
 		return "", nil
 	}
 	now := e.Now()
-	id := NewID()
+	id := oplog.NewID()
 	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		ids := make([]string, len(vs))
 		for i, v := range vs {

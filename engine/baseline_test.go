@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/merkle"
@@ -64,13 +65,13 @@ func (env *bEnv) put(ref, key, text string) {
 func (env *bEnv) approve(ref string, typ memgov.MemoryType, dp string) memgov.Baseline {
 	env.t.Helper()
 	r := memgov.ApproveRequest{MemoryRef: ref, By: "oncall", MemoryType: typ, TTLSeconds: 86400, DriftPolicy: dp, Level: 1}
-	if typ == engine.MemoryNone {
+	if typ == baselines.MemoryNone {
 		r.TTLSeconds = 0
 	}
-	if typ == engine.MemoryShared {
+	if typ == baselines.MemoryShared {
 		r.Owner = strings.Split(ref, "/")[1]
 	}
-	b, err := env.e.ApproveBaseline(context.Background(), r)
+	b, err := env.e.Baselines().ApproveBaseline(context.Background(), r)
 	if err != nil {
 		env.t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func (env *bEnv) approve(ref string, typ memgov.MemoryType, dp string) memgov.Ba
 
 func (env *bEnv) verify(ref string, state json.RawMessage) memgov.VerifyResult {
 	env.t.Helper()
-	r, err := env.e.VerifyMemory(context.Background(), memgov.VerifyRequest{MemoryRef: ref, State: state})
+	r, err := env.e.Baselines().VerifyMemory(context.Background(), memgov.VerifyRequest{MemoryRef: ref, State: state})
 	if err != nil {
 		env.t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func (env *bEnv) verify(ref string, state json.RawMessage) memgov.VerifyResult {
 
 func (env *bEnv) hash(ref string) string {
 	env.t.Helper()
-	h, err := env.e.SnapshotHash(context.Background(), ref, "")
+	h, err := env.e.Baselines().SnapshotHash(context.Background(), ref, "")
 	if err != nil {
 		env.t.Fatal(err)
 	}
@@ -143,9 +144,9 @@ func (env *bEnv) auditOK() {
 	}
 }
 
-func (env *bEnv) gate(ref string) engine.DriftGateResult {
+func (env *bEnv) gate(ref string) baselines.DriftGateResult {
 	env.t.Helper()
-	var g engine.DriftGateResult
+	var g baselines.DriftGateResult
 	err := env.s.Update(context.Background(), func(tx memgov.Tx) (err error) {
 		g, err = env.e.DriftGate(context.Background(), tx, ref)
 		return err
@@ -162,7 +163,7 @@ func TestMemoryVectorsThroughMemoryRef(t *testing.T) {
 	// PUT a=1, PUT b=2 as log entries of a real memoryRef (values 1 and 2).
 	for _, kv := range []struct{ k, v string }{{"a", "1"}, {"b", "2"}} {
 		err := env.s.Update(ctx, func(tx memgov.Tx) error {
-			e := &oplog.Entry{Time: env.now, Op: oplog.Insert, MemoryRef: "acme/vec", ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
+			e := &oplog.Entry{Time: env.now, Op: oplog.Insert, MemoryRef: "acme/vec", ItemID: oplog.NewID(), VersionID: oplog.NewID(), Actor: "bot"}
 			if err := e.Seal(oplog.Payload{Key: kv.k, Layer: string(memgov.Semantic), Content: json.RawMessage(kv.v), ContentHash: oplog.HashPayload([]byte(kv.v))}); err != nil {
 				return err
 			}
@@ -173,7 +174,7 @@ func TestMemoryVectorsThroughMemoryRef(t *testing.T) {
 		}
 	}
 	env.approve("acme/vec", memgov.MemoryPersistent, policy.DenyOnDrift)
-	cp, err := env.e.MemoryCheckpoint(ctx, "acme/vec")
+	cp, err := env.e.Baselines().MemoryCheckpoint(ctx, "acme/vec")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,13 +182,13 @@ func TestMemoryVectorsThroughMemoryRef(t *testing.T) {
 		t.Fatalf("memory_root %s size %d, want %s size 2", cp.MemoryRoot, cp.TreeSize, want)
 	}
 	var ops []memgov.MemOp
-	if err := env.e.MemoryOps(ctx, "acme/vec", func(o memgov.MemOp) error { ops = append(ops, o); return nil }); err != nil {
+	if err := env.e.Baselines().MemoryOps(ctx, "acme/vec", func(o memgov.MemOp) error { ops = append(ops, o); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(ops) != 2 || ops[0].Leaf.Prefixed() != "sha256:f2904e572018f088488c4fbd2e5fffaa3bc5f94488eec27ca73f4d1348595b91" {
 		t.Fatalf("ops %+v", ops)
 	}
-	p, err := env.e.ProveMemory(ctx, "acme/vec", 1)
+	p, err := env.e.Baselines().ProveMemory(ctx, "acme/vec", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestMemoryVectorsThroughMemoryRef(t *testing.T) {
 		t.Fatalf("proof %v", p.Proof)
 	}
 	var buf strings.Builder
-	if _, err := env.e.ExportSnapshot(ctx, "acme/vec", "", &buf); err != nil || buf.String() != `{"a":1,"b":2}` {
+	if _, err := env.e.Baselines().ExportSnapshot(ctx, "acme/vec", "", &buf); err != nil || buf.String() != `{"a":1,"b":2}` {
 		t.Fatalf("export %q %v", buf.String(), err)
 	}
 }
@@ -211,23 +212,23 @@ func TestApproveRefusesInvalidCombinations(t *testing.T) {
 		{"ttl too short", func(r *memgov.ApproveRequest) { r.TTLSeconds = 3599 }, "ttl_seconds"},
 		{"ttl too long", func(r *memgov.ApproveRequest) { r.TTLSeconds = 7776001 }, "ttl_seconds"},
 		{"persistent without ttl", func(r *memgov.ApproveRequest) { r.TTLSeconds = 0 }, "required for persistent"},
-		{"shared without ttl", func(r *memgov.ApproveRequest) { r.MemoryType, r.TTLSeconds, r.Owner = engine.MemoryShared, 0, "bot" }, "required for shared"},
-		{"none with ttl", func(r *memgov.ApproveRequest) { r.MemoryType = engine.MemoryNone }, "omitted for memory_type none"},
+		{"shared without ttl", func(r *memgov.ApproveRequest) { r.MemoryType, r.TTLSeconds, r.Owner = baselines.MemoryShared, 0, "bot" }, "required for shared"},
+		{"none with ttl", func(r *memgov.ApproveRequest) { r.MemoryType = baselines.MemoryNone }, "omitted for memory_type none"},
 		{"log-only at level 2", func(r *memgov.ApproveRequest) { r.DriftPolicy = policy.LogOnly }, "log-only is not allowed"},
 		{"log-only at level 3", func(r *memgov.ApproveRequest) { r.DriftPolicy, r.Level = policy.LogOnly, 3 }, "log-only is not allowed"},
 		{"alert at level 2", func(r *memgov.ApproveRequest) { r.DriftPolicy = policy.AlertOnDrift }, "alert-on-drift is not allowed at compliance level 2"},
-		{"shared without owner", func(r *memgov.ApproveRequest) { r.MemoryType = engine.MemoryShared }, "shared_memory_owner"},
+		{"shared without owner", func(r *memgov.ApproveRequest) { r.MemoryType = baselines.MemoryShared }, "shared_memory_owner"},
 		{"owner on persistent", func(r *memgov.ApproveRequest) { r.Owner = "bot" }, "only shared memory"},
 		{"level 4", func(r *memgov.ApproveRequest) { r.Level = 4 }, "outside 0..3"},
 		{"bad type", func(r *memgov.ApproveRequest) { r.MemoryType = "forever" }, "memory_type"},
 	}
-	if err := engine.ValidateBaseline(p, base); err != nil {
+	if err := baselines.ValidateBaseline(p, base); err != nil {
 		t.Fatalf("valid request refused: %v", err)
 	}
 	for _, tc := range cases {
 		r := base
 		tc.mod(&r)
-		err := engine.ValidateBaseline(p, r)
+		err := baselines.ValidateBaseline(p, r)
 		if !errors.Is(err, memgov.ErrInvalid) || !strings.Contains(err.Error(), tc.rule) {
 			t.Errorf("%s: got %v, want ErrInvalid naming %q", tc.name, err, tc.rule)
 		}
@@ -235,7 +236,7 @@ func TestApproveRefusesInvalidCombinations(t *testing.T) {
 	env := newBEnv(t)
 	r := base
 	r.By = "bot"
-	if _, err := env.e.ApproveBaseline(context.Background(), r); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := env.e.Baselines().ApproveBaseline(context.Background(), r); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("executor approved a baseline: %v", err)
 	}
 }
@@ -261,7 +262,7 @@ func TestDenyOnDriftFromRowEditedOutsideMemgov(t *testing.T) {
 		t.Fatalf("gate after tamper: %+v", g)
 	}
 	r = env.verify(ref, nil)
-	if r.Valid || !r.Drift || r.Action != "deny" || r.DriftID == "" || r.Cause != engine.CauseOutside || len(r.Alerts) == 0 {
+	if r.Valid || !r.Drift || r.Action != "deny" || r.DriftID == "" || r.Cause != baselines.CauseOutside || len(r.Alerts) == 0 {
 		t.Fatalf("verify after tamper: %+v", r)
 	}
 	r2 := env.verify(ref, nil)
@@ -274,7 +275,7 @@ func TestDenyOnDriftFromRowEditedOutsideMemgov(t *testing.T) {
 	if g := env.gate(ref); !g.Deny || g.DriftID != r.DriftID {
 		t.Fatalf("gate with open episode: %+v", g)
 	}
-	rep, err := env.e.DriftDiff(context.Background(), r.DriftID)
+	rep, err := env.e.Baselines().DriftDiff(context.Background(), r.DriftID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,11 +283,11 @@ func TestDenyOnDriftFromRowEditedOutsideMemgov(t *testing.T) {
 		!strings.Contains(string(rep.Changes[0].Old), "$1,000") || !strings.Contains(string(rep.Changes[0].New), "$50,000") {
 		t.Fatalf("diff %+v", rep)
 	}
-	list, err := env.e.ListDrift(context.Background(), memgov.DriftQuery{OpenOnly: true})
+	list, err := env.e.Baselines().ListDrift(context.Background(), memgov.DriftQuery{OpenOnly: true})
 	if err != nil || len(list) != 1 || list[0].ID != r.DriftID {
 		t.Fatalf("list %+v %v", list, err)
 	}
-	if _, err := env.e.AckDrift(context.Background(), memgov.AckRequest{DriftID: r.DriftID, By: "bot", Resolution: memgov.ResolveRollback}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := env.e.Baselines().AckDrift(context.Background(), memgov.AckRequest{DriftID: r.DriftID, By: "bot", Resolution: memgov.ResolveRollback}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("executor acknowledged drift: %v", err)
 	}
 	// The log itself is intact, but the edited row is served: audit verify
@@ -339,7 +340,7 @@ func TestGovernedWritesAdvanceCheckpointWithinBudget(t *testing.T) {
 	if !r.Valid || r.Drift || r.Code != "ACCEPT" || r.Checkpoint == nil || r.Checkpoint.Seq != b.BaseSeq+1 || r.Checkpoint.TreeSize != 2 {
 		t.Fatalf("verify after a governed write: %+v %+v", r, r.Checkpoint)
 	}
-	deep, err := env.e.VerifyMemory(context.Background(), memgov.VerifyRequest{MemoryRef: ref, Deep: true})
+	deep, err := env.e.Baselines().VerifyMemory(context.Background(), memgov.VerifyRequest{MemoryRef: ref, Deep: true})
 	if err != nil || !deep.Valid || deep.CurrentHash == nil || *deep.CurrentHash != env.hash(ref) {
 		t.Fatalf("deep verify: %+v %v", deep, err)
 	}
@@ -350,16 +351,16 @@ func TestGovernedWritesAdvanceCheckpointWithinBudget(t *testing.T) {
 	if r := env.verify(ref, nil); !r.Valid {
 		t.Fatalf("within budget: %+v", r)
 	}
-	if g := env.gate(ref); !g.Deny || g.Reason != engine.ReasonBudgetExhausted {
+	if g := env.gate(ref); !g.Deny || g.Reason != baselines.ReasonBudgetExhausted {
 		t.Fatalf("gate at the budget: %+v", g)
 	}
 	env.put(ref, "over", "the budget") // Put is ungated
 	r = env.verify(ref, nil)
-	if r.Valid || r.Cause != engine.CauseBudget || r.Code != "budget" || r.Action != "deny" {
+	if r.Valid || r.Cause != baselines.CauseBudget || r.Code != "budget" || r.Action != "deny" {
 		t.Fatalf("beyond budget: %+v", r)
 	}
 	// Re-approval resolves it.
-	if _, err := env.e.AckDrift(context.Background(), memgov.AckRequest{DriftID: r.DriftID, By: "jane", Resolution: memgov.ResolveReapprove}); err != nil {
+	if _, err := env.e.Baselines().AckDrift(context.Background(), memgov.AckRequest{DriftID: r.DriftID, By: "jane", Resolution: memgov.ResolveReapprove}); err != nil {
 		t.Fatal(err)
 	}
 	if r := env.verify(ref, nil); !r.Valid || r.Action != "allow" {
@@ -378,7 +379,7 @@ func TestExpiredBaselineIsInvalid(t *testing.T) {
 	if r.Valid || !r.Expired || r.Action != "deny" || r.Drift {
 		t.Fatalf("expired: %+v", r)
 	}
-	if g := env.gate(ref); !g.Deny || g.Reason != engine.ReasonBaselineExpired {
+	if g := env.gate(ref); !g.Deny || g.Reason != baselines.ReasonBaselineExpired {
 		t.Fatalf("gate: %+v", g)
 	}
 	env.approve(ref, memgov.MemoryPersistent, policy.DenyOnDrift)
@@ -393,7 +394,7 @@ func TestSessionMemoryExemptInsideSession(t *testing.T) {
 	ref := "acme/chat-agent"
 	env.put(ref, "greeting", "hello")
 	env.approve(ref, memgov.MemorySession, policy.DenyOnDrift)
-	if _, _, err := env.e.StartSession(ctx, ref, "bot"); err != nil {
+	if _, _, err := env.e.Baselines().StartSession(ctx, ref, "bot"); err != nil {
 		t.Fatal(err)
 	}
 	env.tamper(ref, "greeting", "changed inside the session")
@@ -403,17 +404,17 @@ func TestSessionMemoryExemptInsideSession(t *testing.T) {
 	if g := env.gate(ref); g.Deny {
 		t.Fatalf("gate inside session: %+v", g)
 	}
-	if _, err := env.e.EndSession(ctx, ref, "bot"); err != nil {
+	if _, err := env.e.Baselines().EndSession(ctx, ref, "bot"); err != nil {
 		t.Fatal(err)
 	}
-	_, r, err := env.e.StartSession(ctx, ref, "bot")
-	if !errors.Is(err, engine.ErrForbidden) || r.Action != "deny" || !r.Drift {
+	_, r, err := env.e.Baselines().StartSession(ctx, ref, "bot")
+	if !errors.Is(err, memgov.ErrForbidden) || r.Action != "deny" || !r.Drift {
 		t.Fatalf("session start after drift: %+v %v", r, err)
 	}
 	other := "acme/persistent-agent"
 	env.put(other, "k", "v")
 	env.approve(other, memgov.MemoryPersistent, policy.DenyOnDrift)
-	if _, _, err := env.e.StartSession(ctx, other, "bot"); !errors.Is(err, memgov.ErrInvalid) {
+	if _, _, err := env.e.Baselines().StartSession(ctx, other, "bot"); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("session on persistent memory: %v", err)
 	}
 }
@@ -422,12 +423,12 @@ func TestSharedMemoryVerifiesAgainstOwner(t *testing.T) {
 	env := newBEnv(t)
 	owner := "acme/policy-agent"
 	env.put(owner, "rule", "no refunds on Sundays")
-	b := env.approve(owner, engine.MemoryShared, policy.DenyOnDrift)
+	b := env.approve(owner, baselines.MemoryShared, policy.DenyOnDrift)
 	if b.SharedMemoryOwner != "policy-agent" {
 		t.Fatalf("owner %q", b.SharedMemoryOwner)
 	}
 	var buf strings.Builder
-	if _, err := env.e.ExportSnapshot(context.Background(), owner, "", &buf); err != nil {
+	if _, err := env.e.Baselines().ExportSnapshot(context.Background(), owner, "", &buf); err != nil {
 		t.Fatal(err)
 	}
 	inst := owner + "/instance-2"
@@ -447,7 +448,7 @@ func TestSharedMemoryVerifiesAgainstOwner(t *testing.T) {
 func TestMemoryTypeNone(t *testing.T) {
 	env := newBEnv(t)
 	ref := "acme/stateless"
-	b := env.approve(ref, engine.MemoryNone, policy.DenyOnDrift)
+	b := env.approve(ref, baselines.MemoryNone, policy.DenyOnDrift)
 	if b.SnapshotHash != nil || b.TTLSeconds != 0 {
 		t.Fatalf("none baseline %+v", b)
 	}
@@ -455,7 +456,7 @@ func TestMemoryTypeNone(t *testing.T) {
 		t.Fatalf("empty: %+v", r)
 	}
 	env.put(ref, "k", "memory where none is allowed")
-	if r := env.verify(ref, nil); r.Valid || r.Cause != engine.CauseNotAllowed {
+	if r := env.verify(ref, nil); r.Valid || r.Cause != baselines.CauseNotAllowed {
 		t.Fatalf("with memory: %+v", r)
 	}
 }
@@ -470,7 +471,7 @@ func TestAckReapproveAdoptsOutsideEdit(t *testing.T) {
 	env.tamper(ref, "a", "ALPHA")
 	tampered := env.hash(ref)
 	r := env.verify(ref, nil)
-	res, err := env.e.AckDrift(ctx, memgov.AckRequest{DriftID: r.DriftID, By: "oncall", Resolution: memgov.ResolveReapprove, Note: "intended"})
+	res, err := env.e.Baselines().AckDrift(ctx, memgov.AckRequest{DriftID: r.DriftID, By: "oncall", Resolution: memgov.ResolveReapprove, Note: "intended"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,11 +517,11 @@ func TestAckRollbackRestoresBaseline(t *testing.T) {
 	if !r.Drift || r.Action != "allow" || len(r.Alerts) != 1 {
 		t.Fatalf("verify: %+v", r)
 	}
-	rep, err := env.e.DriftDiff(ctx, r.DriftID)
+	rep, err := env.e.Baselines().DriftDiff(ctx, r.DriftID)
 	if err != nil || rep.Added != b.DeltaBudget+1 || rep.Changed != 1 || rep.Removed != 1 {
 		t.Fatalf("diff %s %v", rep.Summary(), err)
 	}
-	res, err := env.e.AckDrift(ctx, memgov.AckRequest{DriftID: r.DriftID, By: "oncall", Resolution: memgov.ResolveRollback})
+	res, err := env.e.Baselines().AckDrift(ctx, memgov.AckRequest{DriftID: r.DriftID, By: "oncall", Resolution: memgov.ResolveRollback})
 	if err != nil {
 		t.Fatal(err)
 	}

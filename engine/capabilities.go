@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/memgov/memgov/engine/policy"
+import (
+	"github.com/memgov/memgov/authz"
+	"github.com/memgov/memgov/engine/policy"
+)
 
 // Capabilities is what memgov advertises of the memory contract (spec §15.6,
 // "Memory capability model"): the existing capability blocks and, under
@@ -89,7 +92,7 @@ func (e *Engine) Capabilities() Capabilities {
 	c.Agents.Proposals.DuplicationDetection = true                  // TestProposalInertnessAndGatedActivation
 	c.Agents.Proposals.Activation = e.Policy().Proposals.Activation // the only mode: TestM5AdvertisedActivationIsTheOnlyOne
 	if c.Agents.Proposals.Activation == policy.ActivationDirectRBAC {
-		c.Agents.Proposals.ActivationScope = ScopeProposalActivate // TestProposalInertnessAndGatedActivation
+		c.Agents.Proposals.ActivationScope = authz.ScopeProposalActivate // TestProposalInertnessAndGatedActivation
 	}
 	c.MultiAgent.ExecutionModel.Version = 2 // replay-snapshot: TestReplaySnapshot
 	c.Dimensions = []Dimension{

@@ -2,11 +2,11 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -20,7 +20,7 @@ func (e *Engine) ClaimReview(ctx context.Context, reviewID, reviewer string) (me
 		return memgov.Review{}, err
 	}
 	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		r, err := e.curatorReview(ctx, tx, ActReviewClaim, reviewID, reviewer)
+		r, err := e.curatorReview(ctx, tx, authz.ActReviewClaim, reviewID, reviewer)
 		if err != nil {
 			return err
 		}
@@ -49,7 +49,7 @@ func (e *Engine) ReleaseReview(ctx context.Context, reviewID, reviewer string) e
 		if err != nil {
 			return err
 		}
-		if _, err := e.permitTx(ctx, tx, reviewer, ActReviewRelease, reviewTarget(r)); err != nil {
+		if _, err := e.permitTx(ctx, tx, reviewer, authz.ActReviewRelease, reviewTarget(r)); err != nil {
 			return err
 		}
 		if r.ClaimHolder != reviewer || !e.Now().Before(r.ClaimExpires) {
@@ -63,7 +63,7 @@ func (e *Engine) ReleaseReview(ctx context.Context, reviewID, reviewer string) e
 func (e *Engine) EscalateReview(ctx context.Context, reviewID, reviewer, note string) (memgov.Review, error) {
 	var out memgov.Review
 	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		r, err := e.curatorReview(ctx, tx, ActReviewEscalate, reviewID, reviewer)
+		r, err := e.curatorReview(ctx, tx, authz.ActReviewEscalate, reviewID, reviewer)
 		if err != nil {
 			return err
 		}
@@ -120,7 +120,7 @@ func (e *Engine) SweepReviews(ctx context.Context) (memgov.SweepResult, error) {
 
 // curatorReview loads an open review and checks that reviewer may perform a
 // on it (the authority table: curators of its tenant who did not write it).
-func (e *Engine) curatorReview(ctx context.Context, tx memgov.ReadTx, a Action, reviewID, reviewer string) (memgov.Review, error) {
+func (e *Engine) curatorReview(ctx context.Context, tx memgov.ReadTx, a authz.Action, reviewID, reviewer string) (memgov.Review, error) {
 	if _, err := tx.Principal(ctx, reviewer); err != nil {
 		return memgov.Review{}, requirePrincipal(ctx, tx, reviewer)
 	}
@@ -138,26 +138,19 @@ func (e *Engine) curatorReview(ctx context.Context, tx memgov.ReadTx, a Action, 
 }
 
 func (e *Engine) appendClaim(ctx context.Context, tx memgov.Tx, op oplog.Op, r memgov.Review, actor, reason string, c oplog.ClaimData) error {
-	data, err := json.Marshal(c)
-	if err != nil {
-		return err
-	}
 	entry := &oplog.Entry{Time: e.Now(), Op: op, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: actor}
-	if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-		return err
-	}
-	return tx.Append(ctx, entry)
+	return oplog.AppendData(ctx, tx, entry, reason, c)
 }
 
 // reviewTarget is what a review decides about: memory of its ref and layer,
 // written by its agent.
-func reviewTarget(r memgov.Review) Target { return ReviewTarget(r) }
+func reviewTarget(r memgov.Review) authz.Target { return ReviewTarget(r) }
 
 // ReviewTarget is the Target of an action on review r.
-func ReviewTarget(r memgov.Review) Target {
+func ReviewTarget(r memgov.Review) authz.Target {
 	ref := r.MemoryRef
 	if ref == "" {
 		ref = r.Tenant + "/" + r.Agent
 	}
-	return Target{Ref: ref, Layer: r.Layer, Writer: r.Agent}
+	return authz.Target{Ref: ref, Layer: r.Layer, Writer: r.Agent}
 }

@@ -48,7 +48,7 @@ func TestReviewClaimsAndFencing(t *testing.T) {
 	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "kim", Approve: true, Token: kim.ClaimToken}); err != nil {
 		t.Fatalf("decision with the current token: %v", err)
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %+v %v", rb, err)
 	}
 }

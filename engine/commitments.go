@@ -70,15 +70,8 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (memgov
 			visible[v.ID] = true
 		}
 		appendOp := func(op oplog.Op, itemID string, d oplog.CommitmentData, reason string) (*oplog.Entry, error) {
-			data, err := json.Marshal(d)
-			if err != nil {
-				return nil, err
-			}
 			entry := &oplog.Entry{Time: now, Op: op, MemoryRef: ref, ItemID: itemID, Actor: actor}
-			if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-				return nil, err
-			}
-			return entry, tx.Append(ctx, entry)
+			return entry, oplog.AppendData(ctx, tx, entry, reason, d)
 		}
 		for _, v := range active {
 			if Reserved(v.Key) {

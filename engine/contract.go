@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/oplog"
-	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -44,7 +44,7 @@ func (e *adapterError) Unwrap() []error {
 }
 
 func hideErr(err error) error {
-	if err == nil || errors.Is(err, memgov.ErrUnauthorized) || errors.Is(err, ErrForbidden) || errors.Is(err, memgov.ErrInvalid) {
+	if err == nil || errors.Is(err, memgov.ErrUnauthorized) || errors.Is(err, memgov.ErrForbidden) || errors.Is(err, memgov.ErrInvalid) {
 		return err
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -108,7 +108,7 @@ func (a *MemoryAdapter) resolve(ctx context.Context, tx memgov.ReadTx, ref strin
 		}
 		return memgov.Principal{}, false, err
 	}
-	if p.Tenant != memgov.AllTenants && !r.Within(p.Tenant) {
+	if !authz.GovernsScope(p, r) {
 		return p, false, nil
 	}
 	return p, true, nil
@@ -258,8 +258,8 @@ func (a *MemoryAdapter) Delete(ctx context.Context, ref, id, reason string) (Del
 		if err != nil {
 			return err
 		}
-		if !p.Role.Human() && !a.e.policy.Allowed(string(p.Role), string(item.Layer), policy.OpDelete) {
-			return fmt.Errorf("%w: a %s may not delete %s memory", ErrForbidden, p.Role, item.Layer)
+		if !a.e.authz.Deletes(p, item.Layer) {
+			return fmt.Errorf("%w: a %s may not delete %s memory", memgov.ErrForbidden, p.Role, item.Layer)
 		}
 		v, err := tx.Version(ctx, item.Head)
 		if err != nil {
@@ -282,10 +282,7 @@ func (a *MemoryAdapter) Delete(ctx context.Context, ref, id, reason string) (Del
 func (e *Engine) retract(ctx context.Context, tx memgov.Tx, v memgov.Version, actor, reason string) (int64, error) {
 	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Retract, MemoryRef: v.MemoryRef, ItemID: v.ItemID,
 		VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
-	if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
-		return 0, err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
 		return 0, err
 	}
 	return entry.LSN, nil
@@ -321,7 +318,7 @@ func (e *Engine) Forget(ctx context.Context, ref, subject, actor, reason string)
 	}
 	want := strings.ToLower(subject)
 	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		if _, err := e.requireGovernor(ctx, tx, actor, ref, ActForget); err != nil {
+		if _, err := e.authz.Govern(ctx, tx, actor, ref, authz.ActForget); err != nil {
 			return err
 		}
 		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: e.Now()})

@@ -132,7 +132,7 @@ func TestContractRoundTrip(t *testing.T) {
 		t.Fatalf("unknown ref: %#v %v", l, err)
 	}
 	// An executor may not delete episodic memory (RBAC); a curator may.
-	if _, err := bot.Delete(ctx, "acme/support-bot", "customer-42/channel", "customer asked"); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := bot.Delete(ctx, "acme/support-bot", "customer-42/channel", "customer asked"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("executor delete: %v", err)
 	}
 	d, err := e.Adapter("acme-curator").Delete(ctx, "acme/support-bot", "customer-42/channel", "customer asked")
@@ -342,7 +342,7 @@ func TestContractTTLExpiry(t *testing.T) {
 		h, _ := bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot", Query: "spring promo code"})
 		out["search"] = len(h) > 0 && h[0].Entry.ID == "promo"
 		var buf bytes.Buffer
-		if _, err := e.ExportSnapshot(ctx, "acme/support-bot", "", &buf); err != nil {
+		if _, err := e.Baselines().ExportSnapshot(ctx, "acme/support-bot", "", &buf); err != nil {
 			t.Fatal(err)
 		}
 		out["export"] = strings.Contains(buf.String(), "SPRING26")
@@ -398,10 +398,10 @@ func TestForgetBySubject(t *testing.T) {
 	cput(t, e, "acme/support-bot", "c", "Bob pays by invoice.")
 	cput(t, e, "acme/other-bot", "a", "ALICE MARTIN opened a ticket.")
 	cput(t, e, "globex/research-agent", "a", "Alice Martin is a globex lead.")
-	if _, err := e.Forget(ctx, "acme/support-bot", "Alice Martin", "research-agent", "gdpr"); !errors.Is(err, engine.ErrForbidden) && !errors.Is(err, memgov.ErrUnauthorized) {
+	if _, err := e.Forget(ctx, "acme/support-bot", "Alice Martin", "research-agent", "gdpr"); !errors.Is(err, memgov.ErrForbidden) && !errors.Is(err, memgov.ErrUnauthorized) {
 		t.Fatalf("forget by another tenant's agent: %v", err)
 	}
-	if _, err := e.Forget(ctx, "acme/support-bot", "Alice Martin", "globex-curator", "gdpr"); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.Forget(ctx, "acme/support-bot", "Alice Martin", "globex-curator", "gdpr"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("forget by another tenant's curator: %v", err)
 	}
 	res, err := e.Forget(ctx, "acme/support-bot", "alice martin", "acme-curator", "gdpr request 7")

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -45,7 +44,7 @@ func (e *Engine) CreateToken(ctx context.Context, principal string, ttl time.Dur
 	}
 	secret := TokenPrefix + base64.RawURLEncoding.EncodeToString(raw[:])
 	now := e.Now()
-	d := oplog.TokenData{ID: NewID(), Principal: principal, Hash: memgov.HashToken(secret)}
+	d := oplog.TokenData{ID: oplog.NewID(), Principal: principal, Hash: memgov.HashToken(secret)}
 	if ttl > 0 {
 		exp := now.Add(ttl)
 		d.ExpiresAt = &exp
@@ -58,7 +57,7 @@ func (e *Engine) CreateToken(ctx context.Context, principal string, ttl time.Dur
 			}
 			return err
 		}
-		if err := appendCredential(ctx, tx, &oplog.Entry{Time: now, Op: oplog.TokenCreate, ItemID: d.ID, Actor: actor}, reason, d); err != nil {
+		if err := oplog.AppendData(ctx, tx, &oplog.Entry{Time: now, Op: oplog.TokenCreate, ItemID: d.ID, Actor: actor}, reason, d); err != nil {
 			return err
 		}
 		var err error
@@ -89,7 +88,7 @@ func (e *Engine) RevokeToken(ctx context.Context, id, actor, reason string) (mem
 			return fmt.Errorf("%w: token %s was revoked at %s", memgov.ErrConflict, id, t.RevokedAt.Format(oplog.TimeFormat))
 		}
 		d := oplog.TokenData{ID: t.ID, Principal: t.Principal}
-		if err := appendCredential(ctx, tx, &oplog.Entry{Time: e.Now(), Op: oplog.TokenRevoke, ItemID: t.ID, Actor: actor}, reason, d); err != nil {
+		if err := oplog.AppendData(ctx, tx, &oplog.Entry{Time: e.Now(), Op: oplog.TokenRevoke, ItemID: t.ID, Actor: actor}, reason, d); err != nil {
 			return err
 		}
 		out, err = tx.Token(ctx, id)
@@ -181,7 +180,7 @@ func (e *Engine) AddSSHKeys(ctx context.Context, principal string, authorizedKey
 				return err
 			}
 			d := oplog.SSHKeyData{Principal: principal, Fingerprint: k.fp, PublicKey: k.line}
-			if err := appendCredential(ctx, tx, &oplog.Entry{Time: e.Now(), Op: oplog.SSHKeyAdd, ItemID: principal, Actor: actor}, "authorise an SSH key", d); err != nil {
+			if err := oplog.AppendData(ctx, tx, &oplog.Entry{Time: e.Now(), Op: oplog.SSHKeyAdd, ItemID: principal, Actor: actor}, "authorise an SSH key", d); err != nil {
 				return err
 			}
 			added, err := tx.SSHKey(ctx, k.fp)
@@ -225,15 +224,4 @@ func (e *Engine) SSHKeys(ctx context.Context) ([]memgov.SSHKey, error) {
 		ks = []memgov.SSHKey{}
 	}
 	return ks, err
-}
-
-func appendCredential(ctx context.Context, tx memgov.Tx, entry *oplog.Entry, reason string, data any) error {
-	b, err := json.Marshal(data)
-	if err != nil {
-		return err
-	}
-	if err := entry.Seal(oplog.Payload{Reason: reason, Data: b}); err != nil {
-		return err
-	}
-	return tx.Append(ctx, entry)
 }

@@ -83,11 +83,11 @@ func TestTokensExpireRevokeAndRebuild(t *testing.T) {
 	}
 
 	// The credential tables are derived: a rebuild from the log reproduces them.
-	rb, err := e.Rebuild(ctx)
+	rb, err := e.Audit().Rebuild(ctx)
 	if err != nil || len(rb.Differences) != 0 || rb.Tables["tokens"] != 2 || rb.Tables["ssh_keys"] != 1 {
 		t.Fatalf("rebuild: %+v %v", rb, err)
 	}
-	if rep, err := e.Verify(ctx); err != nil || !rep.OK {
+	if rep, err := e.Audit().Verify(ctx); err != nil || !rep.OK {
 		t.Fatalf("verify: %+v %v", rep, err)
 	}
 }
@@ -97,7 +97,7 @@ func TestActingAs(t *testing.T) {
 	if engine.ActingAs(p, "") != nil || engine.ActingAs(p, "bot") != nil {
 		t.Fatal("acting as oneself was refused")
 	}
-	if err := engine.ActingAs(p, "bot2"); !errors.Is(err, engine.ErrForbidden) {
+	if err := engine.ActingAs(p, "bot2"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("acting as bot2: %v", err)
 	}
 }

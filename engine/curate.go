@@ -40,10 +40,7 @@ func (e *Engine) ForceExpire(ctx context.Context, itemID, actor, reason string) 
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Expire, MemoryRef: item.MemoryRef, ItemID: item.ID,
 			VersionID: head.ID, PrevVersionID: head.Prev, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
 			return err
 		}
 		lsn = entry.LSN

@@ -71,10 +71,10 @@ func TestForceExpire(t *testing.T) {
 		t.Fatalf("second expire: %v, want ErrConflict", err)
 	}
 	// The log still verifies and rebuilds to the same tables.
-	if rep, err := e.Verify(ctx); err != nil || !rep.OK {
+	if rep, err := e.Audit().Verify(ctx); err != nil || !rep.OK {
 		t.Fatalf("verify: %+v %v", rep, err)
 	}
-	if rep, err := e.Rebuild(ctx); err != nil || len(rep.Differences) > 0 {
+	if rep, err := e.Audit().Rebuild(ctx); err != nil || len(rep.Differences) > 0 {
 		t.Fatalf("rebuild: %+v %v", rep, err)
 	}
 }

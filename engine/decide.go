@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
 )
@@ -59,11 +60,11 @@ func (e *Engine) curatorCheck(ctx context.Context, tx memgov.ReadTx, r memgov.Re
 	if err != nil {
 		return memgov.Principal{}, requirePrincipal(ctx, tx, reviewer)
 	}
-	if who.Role != memgov.Curator {
-		return memgov.Principal{}, fmt.Errorf("%w: only curators decide reviews; %s is a %s", ErrForbidden, who.ID, who.Role)
+	if err := authz.CuratorOnly(who, "decide reviews"); err != nil {
+		return memgov.Principal{}, err
 	}
-	if !who.Governs(r.Tenant) {
-		return memgov.Principal{}, fmt.Errorf("%w: %s does not govern tenant %s", ErrForbidden, who.ID, r.Tenant)
+	if !authz.Governs(who, r.Tenant) {
+		return memgov.Principal{}, fmt.Errorf("%w: %s does not govern tenant %s", memgov.ErrForbidden, who.ID, r.Tenant)
 	}
 	return who, nil
 }
@@ -76,7 +77,7 @@ func (e *Engine) decide(ctx context.Context, tx memgov.Tx, d memgov.Decision) (m
 	if err != nil {
 		return memgov.Review{}, err
 	}
-	if _, err := e.permitTx(ctx, tx, d.Reviewer, ActReviewDecide, reviewTarget(r)); err != nil {
+	if _, err := e.permitTx(ctx, tx, d.Reviewer, authz.ActReviewDecide, reviewTarget(r)); err != nil {
 		return memgov.Review{}, err
 	}
 	if !r.Open() {
@@ -103,15 +104,8 @@ func (e *Engine) decide(ctx context.Context, tx memgov.Tx, d memgov.Decision) (m
 	if d.Note != "" {
 		reason += " — " + d.Note
 	}
-	data, err := json.Marshal(oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: d.Code, Note: d.Note}})
-	if err != nil {
-		return memgov.Review{}, err
-	}
 	entry := &oplog.Entry{Time: now, Op: op, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: d.Reviewer}
-	if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-		return memgov.Review{}, err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := oplog.AppendData(ctx, tx, entry, reason, oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: d.Code, Note: d.Note}}); err != nil {
 		return memgov.Review{}, err
 	}
 	if d.Approve {
@@ -137,10 +131,7 @@ func (e *Engine) supersede(ctx context.Context, tx memgov.Tx, r memgov.Review, n
 		return nil
 	}
 	entry := &oplog.Entry{Time: now, Op: oplog.Supersede, MemoryRef: r.MemoryRef, ItemID: old.ID, VersionID: old.Head, Actor: reviewer}
-	if err := entry.Seal(oplog.Payload{Reason: "superseded by the approved write of review " + r.ID}); err != nil {
-		return err
-	}
-	return tx.Append(ctx, entry)
+	return oplog.Append(ctx, tx, entry, oplog.Payload{Reason: "superseded by the approved write of review " + r.ID})
 }
 
 // Review returns one review; a SYNC_BLOCK review past its deadline is failed

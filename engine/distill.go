@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
@@ -234,7 +235,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 		if err := requirePrincipal(ctx, tx, r.Actor); err != nil {
 			return err
 		}
-		if _, err := e.permitTx(ctx, tx, r.Actor, ActDistill, Target{Ref: ref.String()}); err != nil {
+		if _, err := e.permitTx(ctx, tx, r.Actor, authz.ActDistill, authz.Target{Ref: ref.String()}); err != nil {
 			return err
 		}
 		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: r.MemoryRef, Now: e.Now()})
@@ -335,10 +336,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 			return err
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Distill, MemoryRef: r.MemoryRef, ItemID: archiveItem, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: "distillation", Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: "distillation", Data: data}); err != nil {
 			return err
 		}
 		res.LSN = entry.LSN
@@ -378,10 +376,7 @@ func (e *Engine) appendVersion(ctx context.Context, tx memgov.Tx, ref, key strin
 	}
 	p := oplog.Payload{Reason: reason, Key: key, Layer: string(layer), Content: content, ContentHash: oplog.HashPayload(content),
 		Tags: normTags(tags), Confidence: &confidence}
-	if err := entry.Seal(p); err != nil {
-		return nil, err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := oplog.Append(ctx, tx, entry, p); err != nil {
 		return nil, err
 	}
 	return entry, nil
@@ -396,8 +391,8 @@ func requireTenantPrincipal(ctx context.Context, tx memgov.ReadTx, actor, tenant
 	if err != nil {
 		return err
 	}
-	if !p.Governs(tenant) {
-		return fmt.Errorf("%w: rule CTI-1: %s governs tenant %s, not another tenant's memory", ErrForbidden, actor, p.Tenant)
+	if !authz.Governs(p, tenant) {
+		return fmt.Errorf("%w: rule CTI-1: %s governs tenant %s, not another tenant's memory", memgov.ErrForbidden, actor, p.Tenant)
 	}
 	return nil
 }

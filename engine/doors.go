@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
 )
@@ -17,10 +18,10 @@ import (
 // of its tenant.
 
 // ActingAs refuses a request whose body names an agent other than the
-// authenticated principal p (ErrForbidden). An empty name is p.
+// authenticated principal p (memgov.ErrForbidden). An empty name is p.
 func ActingAs(p memgov.Principal, named string) error {
 	if named = strings.TrimSpace(named); named != "" && named != p.ID {
-		return fmt.Errorf("%w: authenticated as %s; a request may not act as %s", ErrForbidden, p.ID, safeID(named))
+		return fmt.Errorf("%w: authenticated as %s; a request may not act as %s", memgov.ErrForbidden, p.ID, safeID(named))
 	}
 	return nil
 }
@@ -39,7 +40,7 @@ func (e *Engine) WriteStatus(ctx context.Context, principalID, reviewID string) 
 	if err != nil {
 		return memgov.WriteResult{}, err
 	}
-	if r.Agent != p.ID && !(p.Role.Human() && p.Governs(r.Tenant)) {
+	if r.Agent != p.ID && !(authz.Human(p) && authz.Governs(p, r.Tenant)) {
 		return memgov.WriteResult{}, fmt.Errorf("%w: review %s", memgov.ErrNotFound, safeID(reviewID))
 	}
 	res := memgov.WriteResult{ItemID: r.ItemID, VersionID: r.VersionID, ReviewID: r.ID, Tier: r.Tier, RiskScore: f64(r.Risk)}
@@ -66,9 +67,9 @@ func (e *Engine) VerifyMemoryAs(ctx context.Context, principalID string, r memgo
 	if err != nil {
 		return memgov.VerifyResult{}, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, safeID(principalID))
 	}
-	if !p.Governs(tenantOf(r.MemoryRef)) {
-		return memgov.VerifyResult{}, fmt.Errorf("%w: %s belongs to tenant %s", ErrForbidden, p.ID, p.Tenant)
+	if !authz.Governs(p, tenantOf(r.MemoryRef)) {
+		return memgov.VerifyResult{}, fmt.Errorf("%w: %s belongs to tenant %s", memgov.ErrForbidden, p.ID, p.Tenant)
 	}
 	r.Actor = p.ID
-	return e.VerifyMemory(ctx, r)
+	return e.baselines.VerifyMemory(ctx, r)
 }

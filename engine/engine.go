@@ -2,14 +2,14 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/audit"
+	"github.com/memgov/memgov/authz"
+	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/judge"
 	"github.com/memgov/memgov/engine/oplog"
@@ -26,6 +26,9 @@ type Engine struct {
 	now        func() time.Time
 	key        []byte
 	policy     policy.Policy
+	authz      *authz.Checker     // who may do what: the table and the policy's matrix
+	audit      *audit.Service     // the log's proofs, checkpoints and verification
+	baselines  *baselines.Service // baselines, drift, snapshots, memory checkpoints, sessions
 	schemaGate gate.Schema
 	judge      gate.Judge
 	secrets    *redact.Registry
@@ -67,6 +70,9 @@ func New(s memgov.Store, key []byte, opts ...Option) *Engine {
 	// One rule-based judge per engine: every gate that judges text reads
 	// the policy's relation cardinalities through it.
 	e.rules = judge.New(e.policy.Contradiction.Cardinalities())
+	e.authz = authz.New(e.policy)
+	e.baselines = baselines.New(e.store, e.Now, e.policy, e.authz, baselineVersions{e})
+	e.audit = audit.New(e.store, e.key, e.Now, e.policy, auditCaches{e})
 	v, err := schema.Default()
 	if err != nil {
 		// The schemas are embedded and tested; failing to compile them is a
@@ -89,15 +95,9 @@ func (e *Engine) redactor(runID string) *redact.Redactor { return e.secrets.Reda
 // (the precision of the log).
 func (e *Engine) Now() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
 
-// NewID returns a UUID v7 string.
-func NewID() string {
-	id, err := uuid.NewV7()
-	if err != nil {
-		// NewV7 fails only when the system's random source fails.
-		return uuid.NewString()
-	}
-	return id.String()
-}
+// NewID returns a new identifier (oplog.NewID); the write pipeline names it
+// so.
+func NewID() string { return oplog.NewID() }
 
 // AddPrincipal registers an agent or a person. Registering the same principal
 // again with the same role and tenant is a no-op; a different role or tenant is
@@ -109,7 +109,7 @@ func (e *Engine) AddPrincipal(ctx context.Context, p memgov.Principal, actor str
 	if _, err := memgov.ParseRole(string(p.Role)); err != nil {
 		return memgov.Principal{}, fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
 	}
-	if p.Tenant != memgov.AllTenants && !memgov.ValidID(p.Tenant) {
+	if !authz.ValidTenant(p) {
 		return memgov.Principal{}, fmt.Errorf("%w: tenant must be 1-64 characters of A-Z a-z 0-9 . _ - or %q for every tenant", memgov.ErrInvalid, memgov.AllTenants)
 	}
 	for k, v := range p.Attributes {
@@ -124,7 +124,7 @@ func (e *Engine) AddPrincipal(ctx context.Context, p memgov.Principal, actor str
 	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		old, err := tx.Principal(ctx, p.ID)
 		if err == nil {
-			if old.Role == p.Role && old.Tenant == p.Tenant {
+			if authz.SameGrant(old, p) {
 				out = old
 				return nil
 			}
@@ -133,15 +133,8 @@ func (e *Engine) AddPrincipal(ctx context.Context, p memgov.Principal, actor str
 		if !isNotFound(err) {
 			return err
 		}
-		data, err := json.Marshal(oplog.PrincipalData{Role: string(p.Role), Tenant: p.Tenant, Attributes: p.Attributes})
-		if err != nil {
-			return err
-		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Principal, ItemID: p.ID, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: "register principal", Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, "register principal", oplog.PrincipalData{Role: string(p.Role), Tenant: p.Tenant, Attributes: p.Attributes}); err != nil {
 			return err
 		}
 		out, err = tx.Principal(ctx, p.ID)

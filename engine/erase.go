@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -37,7 +38,7 @@ func (e *Engine) SubjectHash(subject string) string {
 // log keeps its hashes, so the Merkle log still verifies. Afterwards the store
 // rewrites its file and truncates its WAL so the text is nowhere on disk.
 func (e *Engine) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.EraseReport, error) {
-	rep := memgov.EraseReport{RequestID: NewID(), SubjectHash: e.SubjectHash(r.Subject), DryRun: r.DryRun, ByLayer: map[string]int{}, RequestedAt: e.Now()}
+	rep := memgov.EraseReport{RequestID: oplog.NewID(), SubjectHash: e.SubjectHash(r.Subject), DryRun: r.DryRun, ByLayer: map[string]int{}, RequestedAt: e.Now()}
 	needles := []string{}
 	for _, s := range append([]string{r.Subject}, r.Identifiers...) {
 		if s = strings.TrimSpace(s); len(s) >= 3 {
@@ -55,8 +56,8 @@ func (e *Engine) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.Erase
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, r.By)
 		}
-		if who.Role != memgov.Curator {
-			return fmt.Errorf("%w: rule %s: only %s may %s; %s is %s", ErrForbidden, ActErase, Curators, ActErase, who.ID, who.Role)
+		if err := authz.WhoMay(who, authz.ActErase); err != nil {
+			return err
 		}
 		if !r.DryRun {
 			if err := tx.SecureDelete(ctx); err != nil {
@@ -116,11 +117,11 @@ func (e *Engine) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.Erase
 			if err != nil {
 				return err
 			}
-			if !who.Governs(tenantOf(item.MemoryRef)) {
+			if !authz.Governs(who, tenantOf(item.MemoryRef)) {
 				delete(set, id)
 				continue
 			}
-			if err := e.permit(who, ActErase, Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
+			if err := e.authz.Permit(who, authz.ActErase, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 				return err
 			}
 			if containsAny(item.MemoryRef, needles) {
@@ -235,10 +236,7 @@ func (e *Engine) purgeLeaving(ctx context.Context, tx memgov.Tx, actor, kind, re
 			default:
 				continue
 			}
-			if err := entry.Seal(p); err != nil {
-				return row, err
-			}
-			if err := tx.Append(ctx, entry); err != nil {
+			if err := oplog.Append(ctx, tx, entry, p); err != nil {
 				return row, err
 			}
 		}
@@ -271,10 +269,7 @@ func (e *Engine) purgeLeaving(ctx context.Context, tx memgov.Tx, actor, kind, re
 		return row, err
 	}
 	entry := &oplog.Entry{Time: now, Op: oplog.Erase, Actor: actor}
-	if err := entry.Seal(oplog.Payload{Reason: kind, Data: data}); err != nil {
-		return row, err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: kind, Data: data}); err != nil {
 		return row, err
 	}
 	row.LSN, row.Payloads, row.Items = entry.LSN, len(lsns), len(items)

@@ -21,7 +21,7 @@ import (
 func auditWhole(t *testing.T, e *engine.Engine) {
 	t.Helper()
 	ctx := context.Background()
-	for name, f := range map[string]func(context.Context) (memgov.VerifyReport, error){"verify": e.Verify, "verify --replay": e.VerifyReplay} {
+	for name, f := range map[string]func(context.Context) (memgov.VerifyReport, error){"verify": e.Audit().Verify, "verify --replay": e.Audit().VerifyReplay} {
 		vr, err := f(ctx)
 		if err != nil || !vr.OK {
 			t.Fatalf("audit %s after erasure: %v; table %s row %s lsn %d: %s %+v", name, err, vr.Table, vr.Row, vr.BadLSN, vr.Problem, vr.Differences)
@@ -76,7 +76,7 @@ func TestEraseAfterConsolidateKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
 	lcPut(t, e, "acme/bot", "pref-1", memgov.Semantic, "Customer Zed Quirinal prefers email follow-up after every refund request.", nil)
-	lcPut(t, e, "acme/bot", "pref-2", memgov.Semantic, "Customer Zed Quirinal prefers e-mail follow-up after every refund request.", nil)
+	lcPut(t, e, "acme/bot", "pref-2", memgov.Semantic, "Customer Zed Quirinal prefers an email follow-up after every refund request.", nil)
 	lcPut(t, e, "acme/bot", "ship", memgov.Semantic, "Shipping to the EU takes four business days.", nil)
 	r, err := e.Consolidate(ctx, engine.ConsolidateRequest{MemoryRef: "acme/bot", Actor: "jane"})
 	if err != nil || r.Merged == 0 {

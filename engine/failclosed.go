@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -28,15 +27,8 @@ func (e *Engine) pastDeadline(r memgov.Review, now time.Time) bool {
 
 // appendTimeout appends the fail-closed rejection of r.
 func (e *Engine) appendTimeout(ctx context.Context, tx memgov.Tx, r memgov.Review) error {
-	data, err := json.Marshal(oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: memgov.ReasonApprovalTimeout}})
-	if err != nil {
-		return err
-	}
 	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Reject, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: "memgov"}
-	if err := entry.Seal(oplog.Payload{Reason: "approval timeout; fail-closed (deadline " + r.DueAt.UTC().Format(time.RFC3339) + ")", Data: data}); err != nil {
-		return err
-	}
-	return tx.Append(ctx, entry)
+	return oplog.AppendData(ctx, tx, entry, "approval timeout; fail-closed (deadline "+r.DueAt.UTC().Format(time.RFC3339)+")", oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: memgov.ReasonApprovalTimeout}})
 }
 
 // timeout rejects an open SYNC_BLOCK review whose deadline passed

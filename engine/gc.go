@@ -8,23 +8,9 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
-)
-
-// GC modes (spec §12.7.4) and retention (spec §12.10.4).
-const (
-	GCModeTTL       = "ttl"
-	GCModeRelevance = "relevance"
-	GCModeRetention = "retention"
-	GCModePinned    = "pinned"
-	GCModeLinked    = "linked"
-	GCModeGrace     = "grace" // hard delete after the grace period
-	// GCModeConfidence expires an entry whose confidence decayed below the
-	// policy's floor (spec §14.7).
-	GCModeConfidence = "confidence"
-	// GCModeSessionEnd expires WORKING memory when its session ends.
-	GCModeSessionEnd = "session_end"
 )
 
 // GCOptions configure one GC run.
@@ -106,7 +92,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				return err
 			}
 			for _, g := range items {
-				if !who.Governs(tenantOf(g.Item.MemoryRef)) {
+				if !authz.Governs(who, tenantOf(g.Item.MemoryRef)) {
 					continue
 				}
 				rep.Scanned++
@@ -119,26 +105,26 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				}
 				switch {
 				case g.Item.Pinned:
-					act.Mode = GCModePinned
+					act.Mode = oplog.GCModePinned
 				case g.Linked != "":
-					act.Mode, act.Detail = GCModeLinked, g.Linked
+					act.Mode, act.Detail = oplog.GCModeLinked, g.Linked
 				case g.Head.ExpiredAt(now):
-					act.Mode = GCModeTTL
+					act.Mode = oplog.GCModeTTL
 				case class != "" && pol.RetentionExpired(class, now.Sub(g.Item.CreatedAt)):
-					act.Mode, act.Detail = GCModeRetention, class
+					act.Mode, act.Detail = oplog.GCModeRetention, class
 					if r, ok := pol.Retention.Get(class); ok && r.Action == policy.HardDeleteAudit {
 						retentionHard = append(retentionHard, g.Item.ID)
 					}
 				case decayedBelowFloor(&pol, g.Head, now):
 					c, _ := pol.DecayConfidence(g.Head.Source, g.Head.Confidence, now.Sub(g.Head.CreatedAt))
-					act.Mode, act.Detail = GCModeConfidence, fmt.Sprintf("%s confidence decayed from %.2f to %.2f, below %.2f",
+					act.Mode, act.Detail = oplog.GCModeConfidence, fmt.Sprintf("%s confidence decayed from %.2f to %.2f, below %.2f",
 						g.Head.Source, g.Head.Confidence, c, pol.ConfidenceDecay.EvictBelow)
 				case pol.GCEligible(u):
-					act.Mode = GCModeRelevance
+					act.Mode = oplog.GCModeRelevance
 				default:
 					continue
 				}
-				if act.Mode == GCModePinned || act.Mode == GCModeLinked {
+				if act.Mode == oplog.GCModePinned || act.Mode == oplog.GCModeLinked {
 					// Retention still applies to what GC may not touch: the
 					// compliance report lists it as a breach.
 					rep.Protected = append(rep.Protected, act)
@@ -154,10 +140,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				if act.Detail != "" {
 					reason += " (" + act.Detail + ")"
 				}
-				if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-					return err
-				}
-				if err := tx.Append(ctx, entry); err != nil {
+				if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason, Data: data}); err != nil {
 					return err
 				}
 			}
@@ -191,17 +174,17 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 			return err
 		}
 		for _, g := range purgeable {
-			if seen[g.Item.ID] || !who.Governs(tenantOf(g.Item.MemoryRef)) {
+			if seen[g.Item.ID] || !authz.Governs(who, tenantOf(g.Item.MemoryRef)) {
 				continue
 			}
-			act := GCAction{ItemID: g.Item.ID, MemoryRef: g.Item.MemoryRef, Key: g.Item.Key, Layer: g.Item.Layer, Mode: GCModeGrace,
+			act := GCAction{ItemID: g.Item.ID, MemoryRef: g.Item.MemoryRef, Key: g.Item.Key, Layer: g.Item.Layer, Mode: oplog.GCModeGrace,
 				Detail: "expired " + g.ExpiredAt.Format(time.RFC3339)}
 			switch {
 			case g.Item.Layer.Durable():
 				rep.Retained++
 				continue
 			case g.Linked != "":
-				act.Mode, act.Detail = GCModeLinked, g.Linked
+				act.Mode, act.Detail = oplog.GCModeLinked, g.Linked
 				rep.Protected = append(rep.Protected, act)
 				continue
 			}
@@ -217,7 +200,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				return err
 			}
 			if !pol.Allowed(string(who.Role), string(item.Layer), policy.OpHardDelete) {
-				return fmt.Errorf("%w: hard deletes after the grace period need a curator; %s is a %s (run gc --by a curator, or --dry-run)", ErrForbidden, who.ID, who.Role)
+				return fmt.Errorf("%w: hard deletes after the grace period need a curator; %s is a %s (run gc --by a curator, or --dry-run)", memgov.ErrForbidden, who.ID, who.Role)
 			}
 		}
 		if err := tx.SecureDelete(ctx); err != nil {
@@ -227,7 +210,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 		if len(retentionHard) > 0 {
 			kind = EraseRetention
 		}
-		row, err := e.purge(ctx, tx, o.By, kind, NewID(), "", hard, now)
+		row, err := e.purge(ctx, tx, o.By, kind, oplog.NewID(), "", hard, now)
 		rep.ErasureLSN = row.LSN
 		return err
 	})
@@ -272,15 +255,11 @@ func (e *Engine) Annotate(ctx context.Context, itemID, actor, kind, note string)
 		if err != nil {
 			return err
 		}
-		if err := e.permit(who, ActAnnotate, Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
+		if err := e.authz.Permit(who, authz.ActAnnotate, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 			return err
 		}
-		data, _ := json.Marshal(oplog.AnnotationData{Kind: kind, Note: note})
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Annotate, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: "annotation", Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, "annotation", oplog.AnnotationData{Kind: kind, Note: note}); err != nil {
 			return err
 		}
 		lsn = entry.LSN
@@ -305,16 +284,13 @@ func (e *Engine) Reclassify(ctx context.Context, itemID string, to memgov.Layer,
 			return fmt.Errorf("%w: item %s is already %s memory", memgov.ErrConflict, item.Key, to)
 		}
 		for _, l := range []memgov.Layer{item.Layer, to} {
-			if err := e.permit(who, ActReclassify, Target{Ref: item.MemoryRef, Layer: l}); err != nil {
+			if err := e.authz.Permit(who, authz.ActReclassify, authz.Target{Ref: item.MemoryRef, Layer: l}); err != nil {
 				return err
 			}
 		}
-		data, _ := json.Marshal(oplog.ReclassifyData{From: string(item.Layer), To: string(to)})
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Reclassify, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: item.Head, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: reason, Layer: string(to), Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		data, _ := json.Marshal(oplog.ReclassifyData{From: string(item.Layer), To: string(to)})
+		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason, Layer: string(to), Data: data}); err != nil {
 			return err
 		}
 		lsn = entry.LSN
@@ -329,7 +305,7 @@ func (e *Engine) Expire(ctx context.Context, itemID, actor, reason string) (int6
 	if err != nil {
 		return 0, err
 	}
-	if err := e.Permit(ctx, actor, ActExpire, Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
+	if err := e.Permit(ctx, actor, authz.ActExpire, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 		return 0, err
 	}
 	return e.ForceExpire(ctx, itemID, actor, reason)
@@ -344,13 +320,13 @@ func (e *Engine) HardDelete(ctx context.Context, itemID, actor, reason string) (
 		if err != nil {
 			return err
 		}
-		if err := e.authorized(who, item.MemoryRef, item.Layer, policy.OpHardDelete); err != nil {
+		if err := e.authz.Authorized(who, item.MemoryRef, item.Layer, policy.OpHardDelete); err != nil {
 			return err
 		}
 		if err := tx.SecureDelete(ctx); err != nil {
 			return err
 		}
-		row, err := e.purge(ctx, tx, actor, EraseGCHard, NewID(), "", []string{item.ID}, e.Now())
+		row, err := e.purge(ctx, tx, actor, EraseGCHard, oplog.NewID(), "", []string{item.ID}, e.Now())
 		lsn = row.LSN
 		return err
 	})

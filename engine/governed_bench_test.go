@@ -40,7 +40,7 @@ func BenchmarkGovernedWriteAtScale(b *testing.B) {
 	e := engine.New(s, key)
 	const ref = "bench/agent"
 	approve := func() {
-		if _, err := e.ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: ref, By: "bench-operator", MemoryType: memgov.MemoryPersistent,
+		if _, err := e.Baselines().ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: ref, By: "bench-operator", MemoryType: memgov.MemoryPersistent,
 			TTLSeconds: 86400, DriftPolicy: policy.DenyOnDrift, Level: 2}); err != nil {
 			b.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func BenchmarkGovernedWriteAtScale(b *testing.B) {
 			if g.Deny {
 				return fmt.Errorf("drift gate denied: %+v", g)
 			}
-			entry := &oplog.Entry{Time: e.Now(), Op: oplog.Insert, MemoryRef: ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bench-agent"}
+			entry := &oplog.Entry{Time: e.Now(), Op: oplog.Insert, MemoryRef: ref, ItemID: oplog.NewID(), VersionID: oplog.NewID(), Actor: "bench-agent"}
 			if err := entry.Seal(oplog.Payload{Key: fmt.Sprintf("gov-%08d", i), Layer: string(memgov.Semantic), Content: content,
 				ContentHash: oplog.HashPayload(content), Confidence: &conf}); err != nil {
 				return err
@@ -111,7 +111,7 @@ func BenchmarkSnapshotHashAtScale(b *testing.B) {
 	e := engine.New(s, key)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		info, err := e.SnapshotHash(ctx, "bench/agent", "")
+		info, err := e.Baselines().SnapshotHash(ctx, "bench/agent", "")
 		if err != nil {
 			b.Fatal(err)
 		}

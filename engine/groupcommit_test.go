@@ -140,7 +140,7 @@ func (g groupEnv) logVersions(t *testing.T) map[string][]*oplog.Entry {
 // every version has its features of the running judge.
 func (g groupEnv) verify(t *testing.T) {
 	t.Helper()
-	rep, err := g.e.VerifyReplay(context.Background())
+	rep, err := g.e.Audit().VerifyReplay(context.Background())
 	if err != nil || !rep.OK {
 		t.Fatalf("audit verify --replay: %+v %v", rep, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 )
@@ -73,7 +74,7 @@ func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
 	if rep.Why[engine.RevalidationRefutedSource] != 10 || rep.Why[engine.RevalidationContradicted] != 10 || rep.Failed != 20 || rep.Sampled != 30 {
 		t.Fatalf("re-validation against today's state: %+v", rep)
 	}
-	m, err := e.Metrics(ctx)
+	m, err := e.Audit().Metrics(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
 	if m.Band == "HEALTHY" || m.MeasuredBand == "HEALTHY" || m.Gate(0.7) {
 		t.Fatalf("a store of refuted and contradicting claims scores healthy: %s", b)
 	}
-	if m.Status != engine.HealthPartial || m.MeasuredShare >= 1 || len(m.Unmeasured) == 0 {
+	if m.Status != audit.HealthPartial || m.MeasuredShare >= 1 || len(m.Unmeasured) == 0 {
 		t.Fatalf("unmeasured metrics are not reported: %s", b)
 	}
 }

@@ -82,7 +82,7 @@ func TestJudgeUpgradeReindex(t *testing.T) {
 	}
 	defer s.Close()
 	e := engine.New(s, testKey) // the built-in judge
-	for name, verify := range map[string]func(context.Context) (memgov.VerifyReport, error){"verify": e.Verify, "verify --replay": e.VerifyReplay} {
+	for name, verify := range map[string]func(context.Context) (memgov.VerifyReport, error){"verify": e.Audit().Verify, "verify --replay": e.Audit().VerifyReplay} {
 		rep, err := verify(ctx)
 		if err != nil || !rep.OK || len(rep.Differences) > 0 {
 			t.Fatalf("%s after the judge changed: %+v, %v; want clean (the judge's output is not evidence)", name, rep, err)
@@ -94,7 +94,7 @@ func TestJudgeUpgradeReindex(t *testing.T) {
 	if got := nearKeys(t, e, ref, near); len(got) != 0 {
 		t.Fatalf("before reindex, near-duplicates = %v: the stale index should miss the older item", got)
 	}
-	rootBefore, err := e.AuditRoot(ctx)
+	rootBefore, err := e.Audit().AuditRoot(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,14 +106,14 @@ func TestJudgeUpgradeReindex(t *testing.T) {
 	if rep.Reindexed != 2 || !rep.After.Fresh() || rep.After.Current != 2 || rep.Before.Stale != 2 || rep.Judge != e.JudgeVersion() {
 		t.Fatalf("reindex = %+v, want 2 versions recomputed and a fresh index", rep)
 	}
-	rootAfter, err := e.AuditRoot(ctx)
+	rootAfter, err := e.Audit().AuditRoot(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rootAfter != rootBefore {
 		t.Fatalf("reindex changed the log: root %+v, was %+v", rootAfter, rootBefore)
 	}
-	vr, err := e.VerifyReplay(ctx)
+	vr, err := e.Audit().VerifyReplay(ctx)
 	if err != nil || !vr.OK || vr.Index == nil || !vr.Index.Fresh() {
 		t.Fatalf("verify --replay after reindex: %+v, %v", vr, err)
 	}

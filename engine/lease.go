@@ -2,13 +2,11 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
-	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -62,10 +60,7 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		if item, err := tx.ItemByKey(ctx, ref, key); err == nil {
 			layer = item.Layer
 		}
-		if !p.Governs(tenantOf(ref)) || p.Suspended {
-			return e.permit(p, ActLease, Target{Ref: ref, Layer: layer}) // CTI-1: the table's refusal
-		}
-		if err := e.authorized(p, ref, layer, policy.OpWrite); err != nil && !(p.Role != memgov.Verifier && p.Role != memgov.Operator && layer.Durable()) {
+		if err := e.authz.Lease(p, ref, layer); err != nil {
 			return err
 		}
 		now := e.Now()
@@ -86,12 +81,8 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 			res.Status = LeaseGranted
 		}
 		exp := now.Add(ttl)
-		data, _ := json.Marshal(oplog.LeaseData{Key: key, Token: token, ExpiresAt: exp.Format(time.RFC3339Nano)})
 		entry := &oplog.Entry{Time: now, Op: oplog.LeaseAcquire, MemoryRef: ref, Actor: holder}
-		if err := entry.Seal(oplog.Payload{Reason: "lease " + res.Status, Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, "lease "+res.Status, oplog.LeaseData{Key: key, Token: token, ExpiresAt: exp.Format(time.RFC3339Nano)}); err != nil {
 			return err
 		}
 		res.Lease, _, err = tx.LeaseOf(ctx, ref+"#"+key)
@@ -138,11 +129,7 @@ func (e *Engine) ReleaseLease(ctx context.Context, ref, key, holder string, toke
 		if !found || cur.Holder != holder || cur.Token != token || cur.Released {
 			return fmt.Errorf("%w: %s holds no lease %d on %s", memgov.ErrConflict, holder, token, key)
 		}
-		data, _ := json.Marshal(oplog.LeaseData{Key: key, Token: token})
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.LeaseRelease, MemoryRef: ref, Actor: holder}
-		if err := entry.Seal(oplog.Payload{Reason: "lease released", Data: data}); err != nil {
-			return err
-		}
-		return tx.Append(ctx, entry)
+		return oplog.AppendData(ctx, tx, entry, "lease released", oplog.LeaseData{Key: key, Token: token})
 	})
 }

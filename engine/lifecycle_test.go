@@ -96,7 +96,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := modes(r)
-	if m["ttl"] != engine.GCModeTTL || m["stale-session"] != engine.GCModeRelevance || m["cited"] != engine.GCModeLinked {
+	if m["ttl"] != oplog.GCModeTTL || m["stale-session"] != oplog.GCModeRelevance || m["cited"] != oplog.GCModeLinked {
 		t.Fatalf("after 4h: %v", m)
 	}
 	if _, ok := m["old-episode"]; ok {
@@ -125,7 +125,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	m = modes(r)
-	if m["old-episode"] != engine.GCModeRelevance || m["pinned-episode"] != engine.GCModePinned || m["pii"] != engine.GCModeRetention+"+hard" {
+	if m["old-episode"] != oplog.GCModeRelevance || m["pinned-episode"] != oplog.GCModePinned || m["pii"] != oplog.GCModeRetention+"+hard" {
 		t.Fatalf("after a year: %v", m)
 	}
 	if _, ok := m["read-episode"]; ok {
@@ -153,11 +153,11 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	if v, err := e.Get(ctx, "acme/orch", "cited"); err != nil || v.Text() == "" {
 		t.Fatalf("cited item: %v %v", v, err)
 	}
-	rb, err := e.Rebuild(ctx)
+	rb, err := e.Audit().Rebuild(ctx)
 	if err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %v %v", rb.Differences, err)
 	}
-	vr, err := e.Verify(ctx)
+	vr, err := e.Audit().Verify(ctx)
 	if err != nil || !vr.OK {
 		t.Fatalf("verify: %+v %v", vr, err)
 	}
@@ -177,7 +177,7 @@ func TestGCGracePeriodTransient(t *testing.T) {
 	}
 	// Orchestrators soft delete but may not hard delete.
 	c.advance(day(2))
-	if _, err := e.GC(ctx, engine.GCOptions{By: "orch"}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.GC(ctx, engine.GCOptions{By: "orch"}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("orchestrator hard delete: %v", err)
 	}
 	r, err = e.GC(ctx, engine.GCOptions{By: "jane"})
@@ -188,10 +188,10 @@ func TestGCGracePeriodTransient(t *testing.T) {
 	if err != nil || vs[0].Text() != "" || string(vs[0].Content) != string(oplog.ErasedContent) {
 		t.Fatalf("content after hard delete: %s %v", vs[0].Content, err)
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %v %v", rb.Differences, err)
 	}
-	if vr, err := e.Verify(ctx); err != nil || !vr.OK || vr.Erased == 0 {
+	if vr, err := e.Audit().Verify(ctx); err != nil || !vr.OK || vr.Erased == 0 {
 		t.Fatalf("verify: %+v %v", vr, err)
 	}
 }
@@ -207,7 +207,7 @@ func TestEraseClosureAndRebuild(t *testing.T) {
 	if res.Status != memgov.StatusCommitted && res.Status != memgov.StatusDeferred {
 		t.Fatalf("%+v", res)
 	}
-	if _, err := e.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "orch"}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "orch"}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("orchestrator erase: %v", err)
 	}
 	rep, err := e.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"})
@@ -223,14 +223,14 @@ func TestEraseClosureAndRebuild(t *testing.T) {
 	if v, err := e.Get(ctx, "acme/orch", "other"); err != nil || v.Text() == "" {
 		t.Fatalf("unrelated item: %v", err)
 	}
-	rb, err := e.Rebuild(ctx)
+	rb, err := e.Audit().Rebuild(ctx)
 	if err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild after erasure: %v %v", rb.Differences, err)
 	}
-	if vr, err := e.Verify(ctx); err != nil || !vr.OK {
+	if vr, err := e.Audit().Verify(ctx); err != nil || !vr.OK {
 		t.Fatalf("verify: %+v %v", vr, err)
 	}
-	cr, err := e.ComplianceReport(ctx)
+	cr, err := e.Audit().ComplianceReport(ctx)
 	if err != nil || len(cr.Erasures) != 1 || cr.Erasures[0].SubjectHash != rep.SubjectHash || cr.Erasures[0].Items != 2 {
 		t.Fatalf("compliance: %+v %v", cr.Erasures, err)
 	}
@@ -262,7 +262,7 @@ func TestRBACMatrixThroughEngine(t *testing.T) {
 						r := write(t, e, []byte(fmt.Sprintf(`{"source_agent_id":%q,"memory_ref":%q,"key":"w","target_layer":%q,"observation_type":"tool_result_verified","confidence":0.9,
 							"content":{"text":"A verified tool result for the matrix"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://x","authority":0.95}]}`, id, ref, layer)))
 						if r.Status != memgov.StatusCommitted {
-							err = fmt.Errorf("%w: %s %s", engine.ErrForbidden, r.Status, r.Reason)
+							err = fmt.Errorf("%w: %s %s", memgov.ErrForbidden, r.Status, r.Reason)
 						}
 						if want && (r.Status == memgov.StatusDenied || r.Reason == gate.ReasonUnauthorized) {
 							t.Fatalf("allowed write refused: %+v", r)
@@ -294,8 +294,8 @@ func TestRBACMatrixThroughEngine(t *testing.T) {
 					if !want && err == nil {
 						t.Fatal("denied by the matrix, allowed by the engine")
 					}
-					if !want && !errors.Is(err, engine.ErrForbidden) {
-						t.Fatalf("want ErrForbidden, got %v", err)
+					if !want && !errors.Is(err, memgov.ErrForbidden) {
+						t.Fatalf("want memgov.ErrForbidden, got %v", err)
 					}
 				})
 				n++
@@ -320,7 +320,7 @@ func TestVisibilityClearanceAndDomains(t *testing.T) {
 	if err != nil || len(s.Versions) != 1 || s.Versions[0].Key != "med" || s.Hidden != 2 || s.RetrievalID == "" {
 		t.Fatalf("%+v %v", s, err)
 	}
-	if _, err := e.ReadAs(ctx, "med", memgov.ReadQuery{MemoryRef: "globex/x"}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.ReadAs(ctx, "med", memgov.ReadQuery{MemoryRef: "globex/x"}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("cross-tenant: %v", err)
 	}
 	if n, err := e.Feedback(ctx, s.RetrievalID, []string{s.Versions[0].ItemID}); err != nil || n != 1 {
@@ -368,7 +368,7 @@ func TestLeasesFencing(t *testing.T) {
 	if r, err := e.Write(engine.WithFencingToken(ctx, 2), dec2); err != nil || r.Status != memgov.StatusCommitted {
 		t.Fatalf("current token: %+v %v", r, err)
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %v %v", rb.Differences, err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -52,11 +52,11 @@ func TestDeepVerifyCatchesEditWithoutTriggers(t *testing.T) {
 	if r := env.verify(ref, nil); !r.Valid {
 		t.Fatalf("shallow verify without a dirty mark: %+v", r)
 	}
-	r, err := env.e.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref, Deep: true})
+	r, err := env.e.Baselines().VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref, Deep: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Valid || !r.Drift || r.Cause != engine.CauseOutside || r.CurrentHash == nil || *r.CurrentHash == b.Hash() {
+	if r.Valid || !r.Drift || r.Cause != baselines.CauseOutside || r.CurrentHash == nil || *r.CurrentHash == b.Hash() {
 		t.Fatalf("deep verify after an edit without triggers: %+v", r)
 	}
 }

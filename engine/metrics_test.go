@@ -61,7 +61,7 @@ func TestMetricsSeeded(t *testing.T) {
 	if _, err := e.Revalidate(ctx, 0); err != nil {
 		t.Fatal(err)
 	}
-	m, err := e.MetricsSince(ctx, time.Time{})
+	m, err := e.Audit().MetricsSince(ctx, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
@@ -37,7 +37,7 @@ func TestM2ExpiryFoldsAndStateIsComparedWithApproved(t *testing.T) {
 
 	env.now = env.now.Add(2 * time.Hour) // the promotion's TTL passes
 	var export bytes.Buffer
-	if _, err := env.e.ExportSnapshot(ctx, ref, "", &export); err != nil {
+	if _, err := env.e.Baselines().ExportSnapshot(ctx, ref, "", &export); err != nil {
 		t.Fatal(err)
 	}
 	if export.String() != `{"tone":{"text":"formal"}}` {
@@ -45,7 +45,7 @@ func TestM2ExpiryFoldsAndStateIsComparedWithApproved(t *testing.T) {
 	}
 	// The op log ends with the DEL, appended by an EXPIRE entry of memgov's.
 	var ops []memgov.MemOp
-	if err := env.e.MemoryOps(ctx, ref, func(o memgov.MemOp) error { ops = append(ops, o); return nil }); err != nil {
+	if err := env.e.Baselines().MemoryOps(ctx, ref, func(o memgov.MemOp) error { ops = append(ops, o); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	last := ops[len(ops)-1]
@@ -93,9 +93,9 @@ func TestM4SharedInstanceBindsToOwner(t *testing.T) {
 	env.put(inst, "scratch", "a private note")
 	// Before the owner shares, the instance is memory of its own.
 	own := env.approve(inst, memgov.MemoryPersistent, policy.DenyOnDrift)
-	shared := env.approve(owner, engine.MemoryShared, policy.DenyOnDrift)
+	shared := env.approve(owner, baselines.MemoryShared, policy.DenyOnDrift)
 	// The instance's own baseline no longer governs it: the owner's does.
-	b, err := env.e.ResolveBaseline(ctx, inst)
+	b, err := env.e.Baselines().ResolveBaseline(ctx, inst)
 	if err != nil || b.ID != shared.ID || b.ID == own.ID {
 		t.Fatalf("instance resolves to %+v %v, want the owner's %s", b, err, shared.ID)
 	}
@@ -103,17 +103,17 @@ func TestM4SharedInstanceBindsToOwner(t *testing.T) {
 		t.Fatalf("instance with the owner's map: %+v", r)
 	}
 	// And it cannot approve one of its own any more.
-	_, err = env.e.ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: inst, By: "oncall", MemoryType: memgov.MemoryPersistent,
+	_, err = env.e.Baselines().ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: inst, By: "oncall", MemoryType: memgov.MemoryPersistent,
 		TTLSeconds: 86400, DriftPolicy: policy.DenyOnDrift, Level: 2})
 	if err == nil || !strings.Contains(err.Error(), "references its owner's hash") {
 		t.Fatalf("an instance approved a baseline of its own: %v", err)
 	}
-	for _, typ := range []memgov.MemoryType{engine.MemoryShared, memgov.MemorySession} {
+	for _, typ := range []memgov.MemoryType{baselines.MemoryShared, memgov.MemorySession} {
 		r := memgov.ApproveRequest{MemoryRef: inst, By: "oncall", MemoryType: typ, TTLSeconds: 86400, DriftPolicy: policy.DenyOnDrift, Level: 2}
-		if typ == engine.MemoryShared {
+		if typ == baselines.MemoryShared {
 			r.Owner = "policy-agent"
 		}
-		if _, err := env.e.ApproveBaseline(ctx, r); err == nil {
+		if _, err := env.e.Baselines().ApproveBaseline(ctx, r); err == nil {
 			t.Fatalf("an instance approved a %s baseline of its own", typ)
 		}
 	}
@@ -140,7 +140,7 @@ func TestM5AdvertisedActivationIsTheOnlyOne(t *testing.T) {
 			if mode == policy.ActivationDirectRBAC {
 				allowed, refused = refused, allowed
 			}
-			if res, err := e.ApplyProposal(ctx, p.ID, refused); !errors.Is(err, engine.ErrForbidden) || res.Status != 403 || !strings.Contains(err.Error(), "activation is "+mode) {
+			if res, err := e.ApplyProposal(ctx, p.ID, refused); !errors.Is(err, memgov.ErrForbidden) || res.Status != 403 || !strings.Contains(err.Error(), "activation is "+mode) {
 				t.Fatalf("%s applied under %s: %+v %v", refused, mode, res, err)
 			}
 			if res, err := e.ApplyProposal(ctx, p.ID, allowed); err != nil || res.Activation != mode {

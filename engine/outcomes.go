@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
 )
 
 // Task outcomes make the downstream-impact metrics of spec §12.12.5
@@ -86,7 +87,7 @@ func (e *Engine) ReportOutcome(ctx context.Context, f TaskFeedback) (FeedbackRes
 	row := memgov.TaskOutcomeRow{ID: f.RetrievalID, RetrievalID: f.RetrievalID, At: res.At, Principal: who, Success: f.Outcome == OutcomeSuccess,
 		MemoryCaused: f.MemoryCaused, Note: e.redactor("").String(f.Note)}
 	if f.Ablated {
-		row.ID = NewID()
+		row.ID = oplog.NewID()
 	}
 	res.ID = row.ID
 	err := e.store.Update(ctx, func(tx memgov.Tx) error {
@@ -106,36 +107,4 @@ func (e *Engine) ReportOutcome(ctx context.Context, f TaskFeedback) (FeedbackRes
 		return nil
 	})
 	return res, err
-}
-
-// taskMetrics computes MCI and MIER from the task outcomes of a window:
-// MCI when tasks with and without memory were reported, MIER when any task
-// was.
-func taskMetrics(tasks []memgov.TaskOutcomeRow) (mci, mier *float64, withMemory, withheld int) {
-	var okWith, okWithout, caused int
-	for _, t := range tasks {
-		if t.RetrievalID == "" {
-			withheld++
-			if t.Success {
-				okWithout++
-			}
-			continue
-		}
-		withMemory++
-		if t.Success {
-			okWith++
-		}
-		if !t.Success && t.MemoryCaused {
-			caused++
-		}
-	}
-	if withMemory > 0 && withheld > 0 {
-		v := round4(float64(okWith)/float64(withMemory) - float64(okWithout)/float64(withheld))
-		mci = &v
-	}
-	if n := withMemory + withheld; n > 0 {
-		v := round4(float64(caused) / float64(n))
-		mier = &v
-	}
-	return mci, mier, withMemory, withheld
 }

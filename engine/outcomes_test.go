@@ -18,7 +18,7 @@ func TestTaskOutcomesMeasureMCIAndMIER(t *testing.T) {
 	ctx := context.Background()
 	lcPut(t, e, "acme/bot", "tz", memgov.Episodic, "Customer 7 is in the Europe/Berlin time zone.", nil)
 	lcPut(t, e, "acme/bot", "channel", memgov.Episodic, "Customer 7 prefers email follow-up.", nil)
-	m, err := e.Metrics(ctx)
+	m, err := e.Audit().Metrics(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestTaskOutcomesMeasureMCIAndMIER(t *testing.T) {
 			t.Fatalf("outcome %d: %+v %v", i, r, err)
 		}
 	}
-	m, _ = e.Metrics(ctx)
+	m, _ = e.Audit().Metrics(ctx)
 	if m.InducedErrors == nil || *m.InducedErrors != 0.25 || m.CorrectnessImpact != nil || !slices.Contains(m.Measured, "induced_errors") ||
 		!slices.Contains(m.Unmeasured, "correctness_impact") || m.TasksWithMemory != 4 {
 		t.Fatalf("with memory only: MIER %v, MCI %v, measured %v", m.InducedErrors, m.CorrectnessImpact, m.Measured)
@@ -63,7 +63,7 @@ func TestTaskOutcomesMeasureMCIAndMIER(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m, _ = e.Metrics(ctx)
+	m, _ = e.Audit().Metrics(ctx)
 	// MCI = 3/4 - 1/2; MIER = 1 failure caused by memory / 6 tasks.
 	if m.CorrectnessImpact == nil || *m.CorrectnessImpact != 0.25 || m.InducedErrors == nil || *m.InducedErrors != 0.1667 ||
 		!slices.Contains(m.Measured, "correctness_impact") || slices.Contains(m.Unmeasured, "correctness_impact") || m.TasksWithheld != 2 {
@@ -77,7 +77,7 @@ func TestTaskOutcomesMeasureMCIAndMIER(t *testing.T) {
 	if _, err := e.ReportOutcome(ctx, engine.TaskFeedback{RetrievalID: rid, Outcome: engine.OutcomeSuccess}); err != nil {
 		t.Fatal(err)
 	}
-	if m, _ = e.Metrics(ctx); m.TasksWithMemory != 5 {
+	if m, _ = e.Audit().Metrics(ctx); m.TasksWithMemory != 5 {
 		t.Fatalf("a replaced outcome counted twice: %d tasks", m.TasksWithMemory)
 	}
 	// Bad reports are refused and record nothing.
@@ -99,7 +99,7 @@ func TestTaskOutcomesMeasureMCIAndMIER(t *testing.T) {
 	if _, err := e.ReportOutcome(ctx, engine.TaskFeedback{RetrievalID: rid, Outcome: engine.OutcomeSuccess, By: "nobody"}); err == nil {
 		t.Error("an unknown principal reported an outcome")
 	}
-	if m2, _ := e.Metrics(ctx); m2.TasksWithMemory != m.TasksWithMemory || m2.TasksWithheld != m.TasksWithheld {
+	if m2, _ := e.Audit().Metrics(ctx); m2.TasksWithMemory != m.TasksWithMemory || m2.TasksWithheld != m.TasksWithheld {
 		t.Errorf("refused reports were recorded: %+v", m2)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/merkle"
@@ -542,8 +543,8 @@ func (e *Engine) Reinstate(ctx context.Context, agent, actor, reason string) err
 		if err != nil {
 			return requirePrincipal(ctx, tx, actor)
 		}
-		if !who.Role.Human() {
-			return fmt.Errorf("%w: only curators and operators reinstate agents", ErrForbidden)
+		if !authz.Human(who) {
+			return fmt.Errorf("%w: only curators and operators reinstate agents", memgov.ErrForbidden)
 		}
 		p, err := tx.Principal(ctx, agent)
 		if err != nil {

@@ -52,10 +52,10 @@ func TestReviewVisibility(t *testing.T) {
 		t.Fatalf("pending write listed")
 	}
 	// The writer cannot approve, nor can an operator.
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "support-bot", Approve: true}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "support-bot", Approve: true}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("self-approval: %v", err)
 	}
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "ops", Approve: true}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "ops", Approve: true}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("operator approval: %v", err)
 	}
 	r, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true, Note: "confirmed by phone"})
@@ -86,10 +86,10 @@ func TestReviewVisibility(t *testing.T) {
 	if err != nil || len(hist) != 1 || hist[0].State != memgov.Retracted {
 		t.Fatalf("history = %+v, %v", hist, err)
 	}
-	if rep, err := e.Verify(ctx); err != nil || !rep.OK {
+	if rep, err := e.Audit().Verify(ctx); err != nil || !rep.OK {
 		t.Fatalf("verify: %+v %v", rep, err)
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild after reviews: %+v %v", rb, err)
 	}
 }
@@ -258,7 +258,7 @@ func TestApprovedSupersession(t *testing.T) {
 	if err != nil || v.Text() != "Customer 42 prefers sms." {
 		t.Fatalf("%+v %v", v, err)
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %+v %v", rb, err)
 	}
 }
@@ -342,7 +342,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 	if err != nil || len(snap.Versions) != workers*per+1 {
 		t.Fatalf("%d entries, want %d (%v)", len(snap.Versions), workers*per+1, err)
 	}
-	if rep, err := e.Verify(ctx); err != nil || !rep.OK {
+	if rep, err := e.Audit().Verify(ctx); err != nil || !rep.OK {
 		t.Fatalf("verify: %+v %v", rep, err)
 	}
 }

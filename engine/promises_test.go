@@ -130,7 +130,7 @@ func TestContradictionRateQuarantines(t *testing.T) {
 			t.Fatalf("quarantined %s still read: %v", k, err)
 		}
 	}
-	if _, err := e.ReleaseQuarantine(ctx, committed[0], "orch", "mine"); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.ReleaseQuarantine(ctx, committed[0], "orch", "mine"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("an agent released its own write: %v", err)
 	}
 	if _, err := e.ReleaseQuarantine(ctx, committed[0], "jane", "checked"); err != nil {
@@ -139,7 +139,7 @@ func TestContradictionRateQuarantines(t *testing.T) {
 	if v, err := e.Get(ctx, "acme/orch", "w1"); err != nil || v.Text() != "warehouse-1 ships from Lyon." {
 		t.Fatalf("released: %+v %v", v, err)
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %v %v", rb.Differences, err)
 	}
 }

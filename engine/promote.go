@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
@@ -113,7 +114,7 @@ func (e *Engine) promote(ctx context.Context, ref, by string, dry bool) (Promote
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q (register %s or pass an agent)", memgov.ErrUnauthorized, by, PromoterPrincipal)
 		}
-		if err := e.permit(p, ActPromote, Target{Ref: ref}); err != nil {
+		if err := e.authz.Permit(p, authz.ActPromote, authz.Target{Ref: ref}); err != nil {
 			return err
 		}
 		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: e.Now()})

@@ -97,7 +97,7 @@ func TestPromoteAfterIndependentCorroborations(t *testing.T) {
 	if _, err := e.Promote(ctx, "acme/shared", "nobody"); err == nil {
 		t.Fatal("an unknown principal promoted")
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %v %v", rb.Differences, err)
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
-	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/redact"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -31,35 +31,6 @@ var ProposalKinds = []string{"agent-pack", "workflow-chain-pack", "prompt-templa
 const (
 	ProposalApplied = "applied"
 )
-
-// Activation modes and the direct-rbac scope.
-const (
-	ScopeProposalActivate = "proposal:activate"
-)
-
-// ActivationGate decides whether p may apply pr through mode, the policy's
-// activation mode, which is the only one (it is what capabilities advertise):
-// under approval-gate a curator of the tenant who is not the owner applies;
-// under direct-rbac a principal holding the proposal:activate scope. It
-// returns the mode, or an error wrapping ErrForbidden that says why not.
-func ActivationGate(mode string, p memgov.Principal, pr memgov.Proposal) (string, error) {
-	switch mode {
-	case policy.ActivationApprovalGate:
-		if p.Role == memgov.Curator && p.ID != pr.Owner.Principal {
-			return mode, nil
-		}
-		if p.Role == memgov.Curator {
-			return "", fmt.Errorf("%w: %s owns this proposal; another curator must apply it (activation is %s)", ErrForbidden, p.ID, mode)
-		}
-		return "", fmt.Errorf("%w: %s is %s; activation is %s: a curator who is not the owner applies proposals", ErrForbidden, p.ID, p.Role, mode)
-	case policy.ActivationDirectRBAC:
-		if HasScope(p, ScopeProposalActivate) {
-			return mode, nil
-		}
-		return "", fmt.Errorf("%w: %s does not hold the %s scope; activation is %s", ErrForbidden, p.ID, ScopeProposalActivate, mode)
-	}
-	return "", fmt.Errorf("%w: activation mode %q is not one of %s, %s", memgov.ErrInvalid, mode, policy.ActivationApprovalGate, policy.ActivationDirectRBAC)
-}
 
 func validKind(k string) bool {
 	for _, x := range ProposalKinds {
@@ -123,15 +94,8 @@ func (e *Engine) prepareArtifact(in *memgov.ProposalInput) (json.RawMessage, str
 }
 
 func (e *Engine) appendProposalOp(ctx context.Context, tx memgov.Tx, op oplog.Op, actor, reason string, d oplog.ProposalData) (*oplog.Entry, error) {
-	data, err := json.Marshal(d)
-	if err != nil {
-		return nil, err
-	}
 	entry := &oplog.Entry{Time: e.Now(), Op: op, ItemID: d.ID, Actor: actor}
-	if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-		return nil, err
-	}
-	return entry, tx.Append(ctx, entry)
+	return entry, oplog.AppendData(ctx, tx, entry, reason, d)
 }
 
 // CreateProposal persists a new draft proposal owned by actor.
@@ -162,7 +126,7 @@ func (e *Engine) CreateProposal(ctx context.Context, in memgov.ProposalInput, ac
 			}
 			tenant = in.Tenant
 		} else if in.Tenant != "" && in.Tenant != tenant {
-			return fmt.Errorf("%w: %s may not propose for tenant %s", ErrForbidden, actor, in.Tenant)
+			return fmt.Errorf("%w: %s may not propose for tenant %s", memgov.ErrForbidden, actor, in.Tenant)
 		}
 		dup := in.DuplicateOf
 		if dup != "" {
@@ -186,7 +150,7 @@ func (e *Engine) CreateProposal(ctx context.Context, in memgov.ProposalInput, ac
 		if runs == nil {
 			runs = []string{}
 		}
-		d := oplog.ProposalData{ID: NewID(), Kind: in.Kind, Title: in.Title, Artifact: raw, ArtifactHash: hash, Rationale: in.Rationale,
+		d := oplog.ProposalData{ID: oplog.NewID(), Kind: in.Kind, Title: in.Title, Artifact: raw, ArtifactHash: hash, Rationale: in.Rationale,
 			DuplicateOf: dup, Owner: &oplog.ProposalOwner{Tenant: tenant, Workspace: in.Workspace, Principal: actor}, SourceRunIDs: runs}
 		if _, err := e.appendProposalOp(ctx, tx, oplog.ProposalCreate, actor, "proposal created", d); err != nil {
 			return err
@@ -208,11 +172,11 @@ func (e *Engine) proposalFor(ctx context.Context, tx memgov.ReadTx, id, actor st
 		return memgov.Proposal{}, memgov.Principal{}, err
 	}
 	pr, err := tx.Proposal(ctx, id)
-	if err != nil || !p.Governs(pr.Owner.Tenant) {
+	if err != nil || !authz.Governs(p, pr.Owner.Tenant) {
 		return memgov.Proposal{}, p, fmt.Errorf("%w: no proposal %s", memgov.ErrNotFound, safeID(id))
 	}
-	if !(ownerOK && pr.Owner.Principal == actor) && !p.Role.Human() {
-		return pr, p, fmt.Errorf("%w: only the proposal's owner or a curator may do that", ErrForbidden)
+	if !(ownerOK && pr.Owner.Principal == actor) && !authz.Human(p) {
+		return pr, p, fmt.Errorf("%w: only the proposal's owner or a curator may do that", memgov.ErrForbidden)
 	}
 	return pr, p, nil
 }
@@ -265,7 +229,7 @@ type ApplyResult struct {
 // curator of the tenant other than the owner grants it by applying — or direct
 // RBAC — a principal of the tenant whose attribute "scopes" (comma or space
 // separated) holds proposal:activate — never both. Anyone else is refused
-// with Status 403 and an error wrapping ErrForbidden; nothing is written.
+// with Status 403 and an error wrapping memgov.ErrForbidden; nothing is written.
 func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResult, error) {
 	res := ApplyResult{ProposalID: id}
 	err := e.store.Update(ctx, func(tx memgov.Tx) (err error) {
@@ -277,16 +241,16 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 			return err
 		}
 		pr, err := tx.Proposal(ctx, id)
-		if err != nil || !p.Governs(pr.Owner.Tenant) {
+		if err != nil || !authz.Governs(p, pr.Owner.Tenant) {
 			return fmt.Errorf("%w: no proposal %s", memgov.ErrNotFound, safeID(id))
 		}
-		if ActsFor(p, pr.Owner.Principal) {
+		if authz.ActsFor(p, pr.Owner.Principal) {
 			res.Status, res.Error = http.StatusForbidden, "forbidden: the owner of a proposal may not activate it"
-			return fmt.Errorf("%w: rule SELF-REVIEW (%s): %s owns this proposal (or acts for its owner) and may not activate it", ErrForbidden, ActProposalActivate, actor)
+			return fmt.Errorf("%w: rule SELF-REVIEW (%s): %s owns this proposal (or acts for its owner) and may not activate it", memgov.ErrForbidden, authz.ActProposalActivate, actor)
 		}
-		gate, err := ActivationGate(e.Policy().Proposals.Activation, p, pr)
+		gate, err := authz.ActivationGate(e.Policy().Proposals.Activation, p, pr)
 		if err != nil {
-			res.Status, res.Error = http.StatusForbidden, "forbidden: "+strings.TrimPrefix(err.Error(), ErrForbidden.Error()+": ")
+			res.Status, res.Error = http.StatusForbidden, "forbidden: "+strings.TrimPrefix(err.Error(), memgov.ErrForbidden.Error()+": ")
 			return err
 		}
 		if pr.State != memgov.ProposalDraft && pr.State != memgov.ProposalRevised {
@@ -309,16 +273,6 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 		return nil
 	})
 	return res, err
-}
-
-// HasScope reports whether a principal's "scopes" attribute holds scope.
-func HasScope(p memgov.Principal, scope string) bool {
-	for _, s := range strings.FieldsFunc(p.Attributes["scopes"], func(r rune) bool { return r == ',' || r == ' ' }) {
-		if s == scope {
-			return true
-		}
-	}
-	return false
 }
 
 func (e *Engine) closeProposal(ctx context.Context, op oplog.Op, id, actor, note string) (memgov.Proposal, error) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
 )
@@ -65,15 +66,8 @@ func (e *Engine) afterWrite(ctx context.Context, tx memgov.Tx, agent string, res
 }
 
 func (e *Engine) appendQuarantine(ctx context.Context, tx memgov.Tx, v memgov.Version, actor string, d oplog.QuarantineData) error {
-	data, err := json.Marshal(d)
-	if err != nil {
-		return err
-	}
 	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Quarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
-	if err := entry.Seal(oplog.Payload{Reason: d.Action + ": " + d.Cause, Data: data}); err != nil {
-		return err
-	}
-	return tx.Append(ctx, entry)
+	return oplog.AppendData(ctx, tx, entry, d.Action+": "+d.Cause, d)
 }
 
 // Quarantined lists quarantined versions for a curator: those of the tenants
@@ -114,13 +108,10 @@ func (e *Engine) ReleaseQuarantine(ctx context.Context, versionID, curator, note
 		if err != nil {
 			return err
 		}
-		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Quarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: NewID(), PrevVersionID: v.ID, Actor: curator}
+		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Quarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: oplog.NewID(), PrevVersionID: v.ID, Actor: curator}
 		p := restorePayload(v, "released from quarantine by "+curator+": "+note)
 		p.Data = data
-		if err := entry.Seal(p); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := oplog.Append(ctx, tx, entry, p); err != nil {
 			return err
 		}
 		out, err = tx.Version(ctx, entry.VersionID)
@@ -146,8 +137,8 @@ func (e *Engine) quarantinedFor(ctx context.Context, tx memgov.Tx, versionID, cu
 	if err != nil {
 		return memgov.QuarantineEntry{}, memgov.Version{}, requirePrincipal(ctx, tx, curator)
 	}
-	if who.Role != memgov.Curator {
-		return memgov.QuarantineEntry{}, memgov.Version{}, fmt.Errorf("%w: only curators release or retract quarantined memory; %s is a %s", ErrForbidden, who.ID, who.Role)
+	if err := authz.CuratorOnly(who, "release or retract quarantined memory"); err != nil {
+		return memgov.QuarantineEntry{}, memgov.Version{}, err
 	}
 	rs, err := tx.Quarantined(ctx, memgov.QuarantineQuery{VersionID: versionID})
 	if err != nil {
@@ -157,8 +148,8 @@ func (e *Engine) quarantinedFor(ctx context.Context, tx memgov.Tx, versionID, cu
 		return memgov.QuarantineEntry{}, memgov.Version{}, fmt.Errorf("%w: no quarantined version %s", memgov.ErrNotFound, versionID)
 	}
 	qe := rs[0]
-	if !who.Governs(qe.Tenant) {
-		return memgov.QuarantineEntry{}, memgov.Version{}, fmt.Errorf("%w: %s does not govern tenant %s", ErrForbidden, who.ID, qe.Tenant)
+	if !authz.Governs(who, qe.Tenant) {
+		return memgov.QuarantineEntry{}, memgov.Version{}, fmt.Errorf("%w: %s does not govern tenant %s", memgov.ErrForbidden, who.ID, qe.Tenant)
 	}
 	if qe.Status != memgov.QuarantineOpen {
 		return memgov.QuarantineEntry{}, memgov.Version{}, fmt.Errorf("%w: version %s was already %s by %s", memgov.ErrConflict, versionID, strings.ToLower(qe.Status), qe.DecidedBy)

@@ -106,7 +106,7 @@ func TestResolveSemanticTemporalValidity(t *testing.T) {
 	if hits, _ = a.Search(ctx, q); len(hits) != 1 || hits[0].Entry.ID != "ceo-2025" {
 		t.Fatalf("as of after the update: %+v", hits)
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %v %v", rb.Differences, err)
 	}
 }
@@ -162,7 +162,7 @@ func TestResolveProceduralSupersession(t *testing.T) {
 	if len(hist2) != 2 || hist2[0].State != memgov.Active || hist2[1].State != memgov.Superseded {
 		t.Fatalf("procedure versions: %+v", hist2)
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %v %v", rb.Differences, err)
 	}
 }

@@ -32,7 +32,7 @@ func BenchmarkListAccessRecording(b *testing.B) {
 		err := s.Update(ctx, func(tx memgov.Tx) error {
 			for j := 0; j < 2000 && done < n; j, done = j+1, done+1 {
 				body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Customer %d prefers email follow-up after 6pm on weekdays.", done)})
-				e := &oplog.Entry{Time: now, Op: oplog.Insert, MemoryRef: "acme/bot", ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
+				e := &oplog.Entry{Time: now, Op: oplog.Insert, MemoryRef: "acme/bot", ItemID: oplog.NewID(), VersionID: oplog.NewID(), Actor: "bot"}
 				conf := 0.9
 				if err := e.Seal(oplog.Payload{Key: fmt.Sprintf("customer-%05d/channel", done), Layer: string(memgov.Episodic), Content: body,
 					ContentHash: oplog.HashPayload(body), Confidence: &conf}); err != nil {
@@ -98,7 +98,7 @@ func BenchmarkListAccessRecording(b *testing.B) {
 			n, without, cpuWithout, with, cpuWith, record, cpuRecord, 100*float64(record)/float64(without), 100*float64(cpuRecord)/float64(cpuWithout))
 	}
 	// The recorded reads fold into the per-item tables GC and the metrics read.
-	if _, err := e.Metrics(ctx); err != nil {
+	if _, err := e.Audit().Metrics(ctx); err != nil {
 		b.Fatal(err)
 	}
 }

@@ -37,7 +37,7 @@ func searchStore(b testing.TB, n int) memgov.Store {
 		err := s.Update(ctx, func(tx memgov.Tx) error {
 			for j := 0; j < 2000 && done < n; j, done = j+1, done+1 {
 				body, _ := json.Marshal(map[string]string{"text": benchText(done)})
-				e := &oplog.Entry{Time: now, Op: oplog.Insert, MemoryRef: "acme/bot", ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
+				e := &oplog.Entry{Time: now, Op: oplog.Insert, MemoryRef: "acme/bot", ItemID: oplog.NewID(), VersionID: oplog.NewID(), Actor: "bot"}
 				conf := 0.9
 				if err := e.Seal(oplog.Payload{Key: fmt.Sprintf("customer-%05d/note", done), Layer: string(memgov.Episodic), Content: body,
 					ContentHash: oplog.HashPayload(body), Confidence: &conf}); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
 )
@@ -20,7 +21,7 @@ func TestSessionBaselineDrift(t *testing.T) {
 	setup := func(t *testing.T, pol string) (*engine.Engine, *lcClock) {
 		e, c := lcEngine(t, "")
 		lcPut(t, e, ref, "greeting", memgov.Semantic, "Greet customers by their first name.", nil)
-		if _, err := e.ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: ref, By: "ops", MemoryType: memgov.MemorySession, TTLSeconds: 86400,
+		if _, err := e.Baselines().ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: ref, By: "ops", MemoryType: memgov.MemorySession, TTLSeconds: 86400,
 			DriftPolicy: pol, Level: 1, Reason: "session baseline"}); err != nil {
 			t.Fatal(err)
 		}
@@ -29,7 +30,7 @@ func TestSessionBaselineDrift(t *testing.T) {
 	}
 	verify := func(t *testing.T, e *engine.Engine) memgov.VerifyResult {
 		t.Helper()
-		res, err := e.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref, Actor: "ops"})
+		res, err := e.Baselines().VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref, Actor: "ops"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +39,7 @@ func TestSessionBaselineDrift(t *testing.T) {
 
 	t.Run("an in-session change is exempt while active, drift after the end, and refuses the next session", func(t *testing.T) {
 		e, c := setup(t, policy.DenyOnDrift)
-		if _, res, err := e.StartSession(ctx, ref, "bot"); err != nil || res.Drift {
+		if _, res, err := e.Baselines().StartSession(ctx, ref, "bot"); err != nil || res.Drift {
 			t.Fatalf("first session: %+v %v", res, err)
 		}
 		lcPut(t, e, ref, "greeting", memgov.Semantic, "Greet customers by their surname.", nil)
@@ -46,32 +47,32 @@ func TestSessionBaselineDrift(t *testing.T) {
 			t.Fatalf("inside the session: %+v", res)
 		}
 		c.advance(time.Minute)
-		if _, err := e.EndSession(ctx, ref, "bot"); err != nil {
+		if _, err := e.Baselines().EndSession(ctx, ref, "bot"); err != nil {
 			t.Fatal(err)
 		}
 		res := verify(t, e)
-		if !res.Drift || res.Cause != engine.CauseSession || res.Action != "deny" || res.DriftID == "" {
+		if !res.Drift || res.Cause != baselines.CauseSession || res.Action != "deny" || res.DriftID == "" {
 			t.Fatalf("after the session: %+v", res)
 		}
-		if _, res, err := e.StartSession(ctx, ref, "bot"); !errors.Is(err, engine.ErrForbidden) || res.Action != "deny" {
+		if _, res, err := e.Baselines().StartSession(ctx, ref, "bot"); !errors.Is(err, memgov.ErrForbidden) || res.Action != "deny" {
 			t.Fatalf("a session on drifted memory: %+v %v", res, err)
 		}
 	})
 
 	t.Run("a session that leaves nothing behind is no drift", func(t *testing.T) {
 		e, c := setup(t, policy.DenyOnDrift)
-		if _, _, err := e.StartSession(ctx, ref, "bot"); err != nil {
+		if _, _, err := e.Baselines().StartSession(ctx, ref, "bot"); err != nil {
 			t.Fatal(err)
 		}
 		lcPut(t, e, ref, "scratch", memgov.Working, "The customer is on the pricing page.", nil)
 		c.advance(time.Minute)
-		if _, err := e.EndSession(ctx, ref, "bot"); err != nil {
+		if _, err := e.Baselines().EndSession(ctx, ref, "bot"); err != nil {
 			t.Fatal(err)
 		}
 		if res := verify(t, e); res.Drift || res.Action != "allow" {
 			t.Fatalf("after a session whose working memory was cleared: %+v", res)
 		}
-		if _, res, err := e.StartSession(ctx, ref, "bot"); err != nil || res.Drift {
+		if _, res, err := e.Baselines().StartSession(ctx, ref, "bot"); err != nil || res.Drift {
 			t.Fatalf("the next session: %+v %v", res, err)
 		}
 	})
@@ -80,11 +81,11 @@ func TestSessionBaselineDrift(t *testing.T) {
 		for _, pol := range []string{policy.DenyOnDrift, policy.AlertOnDrift} {
 			e, _ := setup(t, pol)
 			lcPut(t, e, ref, "greeting", memgov.Semantic, "Greet customers with a joke.", nil)
-			_, res, err := e.StartSession(ctx, ref, "bot")
-			if !res.Drift || res.Cause != engine.CauseSession {
+			_, res, err := e.Baselines().StartSession(ctx, ref, "bot")
+			if !res.Drift || res.Cause != baselines.CauseSession {
 				t.Fatalf("%s: start on changed memory: %+v %v", pol, res, err)
 			}
-			if pol == policy.DenyOnDrift && (!errors.Is(err, engine.ErrForbidden) || res.Action != "deny") {
+			if pol == policy.DenyOnDrift && (!errors.Is(err, memgov.ErrForbidden) || res.Action != "deny") {
 				t.Fatalf("deny-on-drift started a session: %+v %v", res, err)
 			}
 			if pol == policy.AlertOnDrift && (err != nil || res.Action != "allow" || len(res.Alerts) == 0) {

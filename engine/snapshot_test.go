@@ -144,7 +144,7 @@ func TestSnapshotHashMatchesIndependentCanonicalisation(t *testing.T) {
 			}
 		}
 		var out bytes.Buffer
-		info, err := env.e.ExportSnapshot(ctx, ref, "", &out)
+		info, err := env.e.Baselines().ExportSnapshot(ctx, ref, "", &out)
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -160,7 +160,7 @@ func TestSnapshotHashMatchesIndependentCanonicalisation(t *testing.T) {
 		if want := "sha256:" + hex.EncodeToString(sum[:]); info.Hash != want || b.String() != out.String() {
 			rt.Fatalf("hash %s, independent %s\nexport      %s\nindependent %s", info.Hash, want, out.String(), b.String())
 		}
-		if h, err := env.e.SnapshotHash(ctx, ref, ""); err != nil || h.Hash != info.Hash || h.Items != len(m) {
+		if h, err := env.e.Baselines().SnapshotHash(ctx, ref, ""); err != nil || h.Hash != info.Hash || h.Items != len(m) {
 			rt.Fatalf("snapshot hash %+v %v", h, err)
 		}
 	})
@@ -173,7 +173,7 @@ func TestSnapshotHashOrdersKeysByUTF16(t *testing.T) {
 	env.put("acme/order", "\uE000", "private use")
 	env.put("acme/order", "😀", "emoji")
 	var out bytes.Buffer
-	info, err := env.e.ExportSnapshot(context.Background(), "acme/order", "", &out)
+	info, err := env.e.Baselines().ExportSnapshot(context.Background(), "acme/order", "", &out)
 	if err != nil {
 		t.Fatal(err)
 	}

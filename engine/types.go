@@ -1,18 +1,7 @@
-// Package engine is memgov's governance core: the domain types of governed agent
-// memory, the Store interface the core needs, and the use cases (writes, versioning,
-// rollback, pinning, audit) that every door (CLI, TUI, servers) calls.
+// Package engine is memgov's governance core: the use cases (writes,
+// versioning, rollback, pinning, audit) that every door (CLI, TUI, servers)
+// calls. The domain types, errors and store contract are the root package
+// memgov's; who may do what is authz's.
 //
-// engine knows nothing of SQL or terminals; store/sqlite implements Store.
+// engine knows nothing of SQL or terminals; store/sqlite implements the store.
 package engine
-
-import (
-	"errors"
-)
-
-// The domain types of governed memory live in engine/memory, which the write
-// gates share; engine keeps their names.
-
-// Errors the engine returns; doors map them to messages and exit codes.
-var (
-	ErrForbidden = errors.New("forbidden")
-)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
@@ -29,7 +30,7 @@ func (e *Engine) Put(ctx context.Context, r memgov.PutRequest) (memgov.PutResult
 		return memgov.PutResult{}, fmt.Errorf("%w: a write needs an actor", memgov.ErrInvalid)
 	}
 	if r.Key == "" {
-		r.Key = NewID()
+		r.Key = oplog.NewID()
 	}
 	var res memgov.PutResult
 	err = e.store.Update(ctx, func(tx memgov.Tx) error {
@@ -51,10 +52,7 @@ func (e *Engine) Put(ctx context.Context, r memgov.PutRequest) (memgov.PutResult
 		if err != nil {
 			return err
 		}
-		if err := entry.Seal(p); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := oplog.Append(ctx, tx, entry, p); err != nil {
 			return err
 		}
 		res = memgov.PutResult{ItemID: entry.ItemID, VersionID: entry.VersionID, Key: r.Key, LSN: entry.LSN}
@@ -66,12 +64,12 @@ func (e *Engine) Put(ctx context.Context, r memgov.PutRequest) (memgov.PutResult
 // versionEntry prepares the INSERT or UPDATE entry for a new ACTIVE version of
 // ref/key: UPDATE when the item exists, INSERT otherwise.
 func (e *Engine) versionEntry(ctx context.Context, tx memgov.Tx, ref, key string, layer memgov.Layer, actor string, now time.Time) (*oplog.Entry, error) {
-	entry := &oplog.Entry{Time: now, MemoryRef: ref, VersionID: NewID(), Actor: actor}
+	entry := &oplog.Entry{Time: now, MemoryRef: ref, VersionID: oplog.NewID(), Actor: actor}
 	item, err := tx.ItemByKey(ctx, ref, key)
 	switch {
 	case isNotFound(err):
 		entry.Op = oplog.Insert
-		entry.ItemID = NewID()
+		entry.ItemID = oplog.NewID()
 	case err != nil:
 		return nil, err
 	default:
@@ -258,7 +256,7 @@ func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) 
 		if err != nil {
 			return err
 		}
-		if _, err := e.permitTx(ctx, tx, actor, ActRollback, Target{Ref: bad.MemoryRef, Layer: bad.Layer}); err != nil {
+		if _, err := e.permitTx(ctx, tx, actor, authz.ActRollback, authz.Target{Ref: bad.MemoryRef, Layer: bad.Layer}); err != nil {
 			return err
 		}
 		if bad.State != memgov.Active {
@@ -267,10 +265,7 @@ func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) 
 		now := e.Now()
 		retract := &oplog.Entry{Time: now, Op: oplog.Retract, MemoryRef: bad.MemoryRef, ItemID: bad.ItemID,
 			VersionID: bad.ID, PrevVersionID: bad.Prev, Actor: actor}
-		if err := retract.Seal(oplog.Payload{Reason: reason}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, retract); err != nil {
+		if err := oplog.Append(ctx, tx, retract, oplog.Payload{Reason: reason}); err != nil {
 			return err
 		}
 		res = memgov.RollbackResult{Status: "ROLLED_BACK_NO_PREDECESSOR", ItemID: bad.ItemID, RetractedID: bad.ID, RetractLSN: retract.LSN}
@@ -285,11 +280,8 @@ func (e *Engine) Rollback(ctx context.Context, versionID, actor, reason string) 
 			return nil
 		}
 		re := &oplog.Entry{Time: now, Op: oplog.Update, MemoryRef: bad.MemoryRef, ItemID: bad.ItemID,
-			VersionID: NewID(), PrevVersionID: pred.ID, Actor: actor}
-		if err := re.Seal(restorePayload(pred, "Reactivated after rollback of "+bad.ID)); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, re); err != nil {
+			VersionID: oplog.NewID(), PrevVersionID: pred.ID, Actor: actor}
+		if err := oplog.Append(ctx, tx, re, restorePayload(pred, "Reactivated after rollback of "+bad.ID)); err != nil {
 			return err
 		}
 		res.Status, res.RestoredFrom, res.NewVersionID, res.ReactivationLSN = "ROLLED_BACK_WITH_REACTIVATION", pred.ID, re.VersionID, re.LSN
@@ -314,7 +306,7 @@ func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason st
 		if err != nil {
 			return err
 		}
-		if _, err := e.permitTx(ctx, tx, actor, ActRollback, Target{Ref: target.MemoryRef, Layer: target.Layer}); err != nil {
+		if _, err := e.permitTx(ctx, tx, actor, authz.ActRollback, authz.Target{Ref: target.MemoryRef, Layer: target.Layer}); err != nil {
 			return err
 		}
 		if target.State == memgov.Draft || target.State == memgov.Quarantined {
@@ -341,21 +333,15 @@ func (e *Engine) RestoreVersion(ctx context.Context, versionID, actor, reason st
 				return err
 			}
 			retract.PrevVersionID = head.Prev
-			if err := retract.Seal(oplog.Payload{Reason: reason}); err != nil {
-				return err
-			}
-			if err := tx.Append(ctx, retract); err != nil {
+			if err := oplog.Append(ctx, tx, retract, oplog.Payload{Reason: reason}); err != nil {
 				return err
 			}
 			res.RetractedID, res.RetractLSN = head.ID, retract.LSN
 			prev = head.ID
 		}
 		re := &oplog.Entry{Time: now, Op: oplog.Update, MemoryRef: item.MemoryRef, ItemID: item.ID,
-			VersionID: NewID(), PrevVersionID: prev, Actor: actor}
-		if err := re.Seal(restorePayload(target, "Restored v"+fmt.Sprint(target.Seq)+": "+reason)); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, re); err != nil {
+			VersionID: oplog.NewID(), PrevVersionID: prev, Actor: actor}
+		if err := oplog.Append(ctx, tx, re, restorePayload(target, "Restored v"+fmt.Sprint(target.Seq)+": "+reason)); err != nil {
 			return err
 		}
 		res.NewVersionID, res.ReactivationLSN = re.VersionID, re.LSN
@@ -394,11 +380,11 @@ func (e *Engine) setPin(ctx context.Context, itemID, actor, reason string, pin b
 		if err != nil {
 			return err
 		}
-		act := ActUnpin
+		act := authz.ActUnpin
 		if pin {
-			act = ActPin
+			act = authz.ActPin
 		}
-		if _, err := e.permitTx(ctx, tx, actor, act, Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
+		if _, err := e.permitTx(ctx, tx, actor, act, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 			return err
 		}
 		if item.Pinned == pin {
@@ -412,10 +398,7 @@ func (e *Engine) setPin(ctx context.Context, itemID, actor, reason string, pin b
 			reason = strings.ToLower(string(op)) + " by " + actor
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: op, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
 			return err
 		}
 		lsn = entry.LSN
@@ -426,16 +409,7 @@ func (e *Engine) setPin(ctx context.Context, itemID, actor, reason string, pin b
 
 // requirePrincipal refuses actors memgov does not know.
 func requirePrincipal(ctx context.Context, tx memgov.ReadTx, actor string) error {
-	if actor == "" {
-		return fmt.Errorf("%w: the action needs an actor (--by)", memgov.ErrInvalid)
-	}
-	if _, err := tx.Principal(ctx, actor); err != nil {
-		if isNotFound(err) {
-			return fmt.Errorf("%w: %s is not a registered principal; register it with: memgov principal add --id %s --role curator --tenant TENANT", memgov.ErrUnauthorized, actor, actor)
-		}
-		return err
-	}
-	return nil
+	return authz.Require(ctx, tx, actor)
 }
 
 // PutBatch commits many ungated writes in one transaction: for loading a
@@ -449,7 +423,7 @@ func (e *Engine) PutBatch(ctx context.Context, rs []memgov.PutRequest) error {
 				return err
 			}
 			if r.Key == "" {
-				r.Key = NewID()
+				r.Key = oplog.NewID()
 			}
 			entry, err := e.versionEntry(ctx, tx, r.MemoryRef, r.Key, r.Layer, r.Actor, now)
 			if err != nil {
@@ -458,10 +432,7 @@ func (e *Engine) PutBatch(ctx context.Context, rs []memgov.PutRequest) error {
 			conf := r.Confidence
 			p := oplog.Payload{Reason: r.Reason, Key: r.Key, Layer: string(r.Layer), Content: content, ContentHash: oplog.HashPayload(content),
 				Tags: normTags(r.Tags), Confidence: &conf, Classification: r.Classification}
-			if err := entry.Seal(p); err != nil {
-				return err
-			}
-			if err := tx.Append(ctx, entry); err != nil {
+			if err := oplog.Append(ctx, tx, entry, p); err != nil {
 				return err
 			}
 		}

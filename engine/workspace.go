@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -63,15 +64,8 @@ func WorkspaceRef(baseRef, agent, name string) string {
 }
 
 func (e *Engine) appendWorkspace(ctx context.Context, tx memgov.Tx, ref, actor, reason string, d oplog.WorkspaceData) (int64, error) {
-	data, err := json.Marshal(d)
-	if err != nil {
-		return 0, err
-	}
 	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Workspace, MemoryRef: ref, Actor: actor}
-	if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-		return 0, err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := oplog.AppendData(ctx, tx, entry, reason, d); err != nil {
 		return 0, err
 	}
 	return entry.LSN, nil
@@ -100,7 +94,7 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, agent)
 		}
-		if err := e.permit(p, ActWorkspace, Target{Ref: baseRef}); err != nil {
+		if err := e.authz.Permit(p, authz.ActWorkspace, authz.Target{Ref: baseRef}); err != nil {
 			return err
 		}
 		if _, found, err := tx.WorkspaceByRef(ctx, ref); err != nil {
@@ -112,7 +106,7 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 		if err != nil {
 			return err
 		}
-		id := NewID()
+		id := oplog.NewID()
 		if _, err := e.appendWorkspace(ctx, tx, ref, agent, "workspace opened over "+baseRef,
 			oplog.WorkspaceData{Action: "open", ID: id, Name: name, BaseRef: baseRef, BaseLSN: size}); err != nil {
 			return err
@@ -164,7 +158,7 @@ func (e *Engine) ownOpenWorkspace(ctx context.Context, tx memgov.ReadTx, id, age
 		return ws, err
 	}
 	if ws.Owner != agent {
-		return ws, fmt.Errorf("%w: rule %s: %s may act only on its own workspaces", ErrForbidden, ActWorkspace, agent)
+		return ws, fmt.Errorf("%w: rule %s: %s may act only on its own workspaces", memgov.ErrForbidden, authz.ActWorkspace, agent)
 	}
 	if ws.Status != memgov.WorkspaceOpen {
 		return ws, fmt.Errorf("%w: workspace %s is %s", memgov.ErrConflict, ws.Name, ws.Status)
@@ -301,7 +295,7 @@ func (e *Engine) SubmitWorkspace(ctx context.Context, id, agent string) (memgov.
 
 func (e *Engine) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Workspace, mr *memgov.MergeRequest, i int, own map[string]memgov.Version, now time.Time) error {
 	c := &mr.Changes[i]
-	entry := &oplog.Entry{Time: now, Op: oplog.Stage, MemoryRef: ws.BaseRef, VersionID: NewID(), Actor: ws.Owner}
+	entry := &oplog.Entry{Time: now, Op: oplog.Stage, MemoryRef: ws.BaseRef, VersionID: oplog.NewID(), Actor: ws.Owner}
 	item, err := tx.ItemByKey(ctx, ws.BaseRef, c.Key)
 	switch {
 	case err == nil:
@@ -310,7 +304,7 @@ func (e *Engine) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Worksp
 		}
 		entry.ItemID, entry.PrevVersionID = item.ID, item.Head
 	case isNotFound(err):
-		entry.ItemID = NewID()
+		entry.ItemID = oplog.NewID()
 	default:
 		return err
 	}
@@ -357,7 +351,7 @@ func (e *Engine) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Worksp
 		risk = 0.8
 	}
 	tier := TierAsync
-	rv := &oplog.StagedReview{ID: NewID(), Tier: tier, Risk: risk, Reason: reasons[0], DueAt: now.Add(e.policy.Review.AsyncSLA.Std()).Format(oplog.TimeFormat), Detail: dj}
+	rv := &oplog.StagedReview{ID: oplog.NewID(), Tier: tier, Risk: risk, Reason: reasons[0], DueAt: now.Add(e.policy.Review.AsyncSLA.Std()).Format(oplog.TimeFormat), Detail: dj}
 	conf, score := src.Confidence, src.ValidationScore
 	p := oplog.Payload{Reason: fmt.Sprintf("workspace merge request %s: %s %s", ws.ID, c.Kind, c.Key), Key: c.Key, Layer: string(c.Layer),
 		Content: src.Content, ContentHash: src.ContentHash, Tags: src.Tags, Confidence: &conf, ValidationScore: &score, Classification: src.Classification}
@@ -366,10 +360,7 @@ func (e *Engine) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Worksp
 		return err
 	}
 	p.Data = data
-	if err := entry.Seal(p); err != nil {
-		return err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := oplog.Append(ctx, tx, entry, p); err != nil {
 		return err
 	}
 	c.ItemID, c.VersionID, c.ReviewID = entry.ItemID, entry.VersionID, rv.ID

@@ -82,7 +82,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	}
 
 	// Only the owner submits.
-	if _, err := e.SubmitWorkspace(ctx, ws.ID, "orch"); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.SubmitWorkspace(ctx, ws.ID, "orch"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("submit by another agent: %v", err)
 	}
 	c.advance(time.Minute)
@@ -152,7 +152,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	if list, _ := e.Workspaces(ctx, "acme"); len(list) != 1 || list[0].ID != ws.ID {
 		t.Fatalf("list: %+v", list)
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %v %v", rb.Differences, err)
 	}
 }
@@ -173,7 +173,7 @@ func TestWorkspaceAllRejected(t *testing.T) {
 	if err != nil || len(mr.Changes) != 1 || len(mr.Conflicts) != 0 {
 		t.Fatalf("submit: %+v %v", mr, err)
 	}
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "bot", Approve: true}); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "bot", Approve: true}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("the agent decides its own merge: %v", err)
 	}
 	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "jane", Code: "OTHER"}); err != nil {
@@ -185,7 +185,7 @@ func TestWorkspaceAllRejected(t *testing.T) {
 	if v, _ := e.Get(ctx, "acme/shared", "a"); v.Text() != "the deploy window is on tuesdays" {
 		t.Fatalf("base changed: %s", v.Text())
 	}
-	if rb, err := e.Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
+	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
 		t.Fatalf("rebuild: %v %v", rb.Differences, err)
 	}
 }

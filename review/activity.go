@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
@@ -69,11 +69,13 @@ func (s *Service) LogSize(ctx context.Context) (int64, error) { return s.eng.Log
 
 // AuditRoot returns the Merkle root over the whole log.
 func (s *Service) AuditRoot(ctx context.Context) (memgov.AuditRoot, error) {
-	return s.eng.AuditRoot(ctx)
+	return s.eng.Audit().AuditRoot(ctx)
 }
 
 // Metrics returns the governance quality metrics the health panel shows.
-func (s *Service) Metrics(ctx context.Context) (engine.Metrics, error) { return s.eng.Metrics(ctx) }
+func (s *Service) Metrics(ctx context.Context) (audit.Metrics, error) {
+	return s.eng.Audit().Metrics(ctx)
+}
 
 // HealthPolicy is how the health score is made (its weights and band
 // cut-offs), for a screen that explains the score it shows.

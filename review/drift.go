@@ -6,7 +6,8 @@ import (
 	"sort"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/authz"
+	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine/canon"
 )
 
@@ -19,7 +20,7 @@ func (s *Service) Drift() *Drift { return &Drift{s} }
 
 // DriftView is one open episode with its key-level diff against the baseline.
 type DriftView struct {
-	engine.DriftReport
+	baselines.DriftReport
 	// Err is set when the diff could not be computed; the episode is still
 	// listed (and can still be acknowledged).
 	Err error
@@ -33,7 +34,7 @@ type DriftView struct {
 
 // Open counts the open drift episodes the actor sees.
 func (d *Drift) Open(ctx context.Context) (int, error) {
-	es, err := d.s.eng.ListDrift(ctx, memgov.DriftQuery{OpenOnly: true})
+	es, err := d.s.eng.Baselines().ListDrift(ctx, memgov.DriftQuery{OpenOnly: true})
 	if err != nil {
 		return 0, err
 	}
@@ -49,7 +50,7 @@ func (d *Drift) Open(ctx context.Context) (int, error) {
 // List returns the open episodes, deny-on-drift first (they block an agent),
 // then newest first, each with its diff.
 func (d *Drift) List(ctx context.Context) ([]DriftView, error) {
-	es, err := d.s.eng.ListDrift(ctx, memgov.DriftQuery{OpenOnly: true})
+	es, err := d.s.eng.Baselines().ListDrift(ctx, memgov.DriftQuery{OpenOnly: true})
 	if err != nil {
 		return nil, err
 	}
@@ -58,12 +59,12 @@ func (d *Drift) List(ctx context.Context) ([]DriftView, error) {
 		if !d.s.sees(e.MemoryRef) {
 			continue
 		}
-		rep, err := d.s.eng.DriftDiff(ctx, e.ID)
+		rep, err := d.s.eng.Baselines().DriftDiff(ctx, e.ID)
 		if err != nil {
-			rep = engine.DriftReport{Event: e}
+			rep = baselines.DriftReport{Event: e}
 		}
 		if rep.Baseline.ID == "" {
-			if b, berr := d.s.eng.ResolveBaseline(ctx, e.MemoryRef); berr == nil {
+			if b, berr := d.s.eng.Baselines().ResolveBaseline(ctx, e.MemoryRef); berr == nil {
 				rep.Baseline = b
 			}
 		}
@@ -72,7 +73,7 @@ func (d *Drift) List(ctx context.Context) ([]DriftView, error) {
 		if a, _, perr := canon.ParseDigest(e.ApprovedHash); perr == nil {
 			alg = a
 		}
-		if info, herr := d.s.eng.SnapshotHash(ctx, e.MemoryRef, alg); herr != nil {
+		if info, herr := d.s.eng.Baselines().SnapshotHash(ctx, e.MemoryRef, alg); herr != nil {
 			v.NowErr = herr
 		} else {
 			v.Now = info.Hash
@@ -92,8 +93,10 @@ func (d *Drift) List(ctx context.Context) ([]DriftView, error) {
 // CanAck returns nil when the actor may acknowledge drift of ref (operators
 // and curators governing its tenant), and otherwise says why not.
 func (d *Drift) CanAck(ref string) error {
-	if a := d.s.actor; a.Role != "" && !Reviewer(a.Role) {
-		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only an operator or a curator acknowledges drift", a.ID, article(string(a.Role)), a.Role)}
+	if a := d.s.actor; authz.Known(a) {
+		if err := d.s.offer(authz.ActDriftAck, fmt.Sprintf("read-only: %s is %s %s; only an operator or a curator acknowledges drift", a.ID, article(string(a.Role)), a.Role)); err != nil {
+			return err
+		}
 	}
 	return d.s.authorize(ref)
 }
@@ -113,7 +116,7 @@ func (d *Drift) Ack(ctx context.Context, v DriftView, resolution, note string) (
 	if resolution != Reapprove && resolution != RollBack {
 		return memgov.AckResult{}, fmt.Errorf("%w: resolution %q: reapprove or rollback", memgov.ErrInvalid, resolution)
 	}
-	return d.s.eng.AckDrift(ctx, memgov.AckRequest{DriftID: v.Event.ID, By: d.s.actor.ID, Resolution: resolution, Note: note})
+	return d.s.eng.Baselines().AckDrift(ctx, memgov.AckRequest{DriftID: v.Event.ID, By: d.s.actor.ID, Resolution: resolution, Note: note})
 }
 
 // AckID resolves the open episode id: Ack for callers that hold only the
@@ -123,14 +126,16 @@ func (d *Drift) AckID(ctx context.Context, id, resolution, note string) (memgov.
 	if err != nil {
 		return memgov.AckResult{}, err
 	}
-	return d.Ack(ctx, DriftView{DriftReport: engine.DriftReport{Event: ev}}, resolution, note)
+	return d.Ack(ctx, DriftView{DriftReport: baselines.DriftReport{Event: ev}}, resolution, note)
 }
 
 // CanApprove returns nil when the actor may approve a baseline for ref:
 // operators and curators governing its tenant.
 func (d *Drift) CanApprove(ref string) error {
-	if a := d.s.actor; a.Role != "" && !Reviewer(a.Role) {
-		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only an operator or a curator approves baselines", a.ID, article(string(a.Role)), a.Role)}
+	if a := d.s.actor; authz.Known(a) {
+		if err := d.s.offer(authz.ActBaselineApprove, fmt.Sprintf("read-only: %s is %s %s; only an operator or a curator approves baselines", a.ID, article(string(a.Role)), a.Role)); err != nil {
+			return err
+		}
 	}
 	return d.s.authorize(ref)
 }
@@ -143,7 +148,7 @@ func (d *Drift) ApproveBaseline(ctx context.Context, r memgov.ApproveRequest) (m
 		return memgov.Baseline{}, err
 	}
 	r.By = d.s.actor.ID
-	return d.s.eng.ApproveBaseline(ctx, r)
+	return d.s.eng.Baselines().ApproveBaseline(ctx, r)
 }
 
 // VerifyBaselined checks every memoryRef that has a baseline of its own, so
@@ -156,10 +161,10 @@ func (d *Drift) VerifyBaselined(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, r := range refs {
-		if _, err := d.s.eng.Baseline(ctx, r.MemoryRef); err != nil {
+		if _, err := d.s.eng.Baselines().Baseline(ctx, r.MemoryRef); err != nil {
 			continue
 		}
-		res, err := d.s.eng.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: r.MemoryRef})
+		res, err := d.s.eng.Baselines().VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: r.MemoryRef})
 		if err != nil {
 			if ctx.Err() != nil {
 				return n, ctx.Err()

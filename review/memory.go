@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -507,14 +507,14 @@ func (s *Service) Reclassify(ctx context.Context, itemID string, to memgov.Layer
 // of the item's tenant that the RBAC matrix lets annotate (verifiers
 // annotate, they do not write); a note is required.
 func (s *Service) Annotate(ctx context.Context, itemID, kind, note string) (int64, error) {
-	if s.actor.Role == "" {
+	if !authz.Known(s.actor) {
 		return 0, s.CanAct()
 	}
 	item, err := s.eng.Item(ctx, itemID)
 	if err != nil {
 		return 0, err
 	}
-	if !s.actor.Governs(mustTenant(item.MemoryRef)) {
+	if !authz.Governs(s.actor, mustTenant(item.MemoryRef)) {
 		return 0, &ForbiddenError{fmt.Sprintf("rule CTI-1 (annotate): %s governs tenant %s and may not annotate memory of another tenant", s.actor.ID, s.actor.Tenant)}
 	}
 	if strings.TrimSpace(note) == "" {
@@ -532,7 +532,7 @@ func mustTenant(ref string) string {
 }
 
 // authorizeItem lets people of the item's tenant through to the engine,
-// whose authority table (engine.Actions) then decides pin, unpin, expire and
+// whose authority table (authz.Actions) then decides pin, unpin, expire and
 // reclassify. The review service is the people's console: agents act through
 // the engine's other doors.
 func (s *Service) authorizeItem(ctx context.Context, itemID string) error {
@@ -548,5 +548,5 @@ func (s *Service) authorizeItem(ctx context.Context, itemID string) error {
 
 // IsForbidden reports whether err is a permission refusal.
 func IsForbidden(err error) bool {
-	return errors.Is(err, engine.ErrForbidden) || errors.Is(err, memgov.ErrUnauthorized)
+	return errors.Is(err, memgov.ErrForbidden) || errors.Is(err, memgov.ErrUnauthorized)
 }

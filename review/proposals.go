@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
 )
@@ -90,11 +91,7 @@ type ProposalView struct {
 // tenant bounds every query to the actor's tenant; installation-wide
 // principals and people memgov does not know see every tenant.
 func (p *Proposals) tenant() string {
-	a := p.s.actor
-	if a.Role == "" || a.Tenant == memgov.AllTenants {
-		return ""
-	}
-	return a.Tenant
+	return authz.ConsoleTenant(p.s.actor)
 }
 
 // maxProposals bounds one list: the screen shows the newest this many.
@@ -149,10 +146,10 @@ func (p *Proposals) Show(ctx context.Context, id string) (ProposalView, error) {
 // governs refuses people who may not decide in the proposal's tenant.
 func (p *Proposals) governs(pr memgov.Proposal) error {
 	a := p.s.actor
-	if a.Role == "" {
+	if !authz.Known(a) {
 		return p.s.CanAct()
 	}
-	if !a.Governs(pr.Owner.Tenant) {
+	if !authz.Governs(a, pr.Owner.Tenant) {
 		return &ForbiddenError{fmt.Sprintf("read-only here: %s governs tenant %s, not %s", a.ID, a.Tenant, pr.Owner.Tenant)}
 	}
 	return nil
@@ -169,15 +166,15 @@ func (p *Proposals) CanApply(pr memgov.Proposal) error {
 	}
 	a := p.s.actor
 	mode := p.s.eng.Policy().Proposals.Activation
-	if _, err := engine.ActivationGate(mode, a, pr); err != nil {
+	if _, err := authz.ActivationGate(mode, a, pr); err != nil {
 		switch {
-		case mode == policy.ActivationApprovalGate && a.Role == memgov.Curator:
+		case mode == policy.ActivationApprovalGate && authz.IsCurator(a):
 			return &ForbiddenError{fmt.Sprintf("%s owns this proposal; another curator must apply it", a.ID)}
 		case mode == policy.ActivationApprovalGate:
 			return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; applying needs a curator who is not the owner (activation is %s)",
 				a.ID, article(string(a.Role)), a.Role, mode)}
 		default:
-			return &ForbiddenError{fmt.Sprintf("read-only: %s does not hold the %s scope (activation is %s)", a.ID, engine.ScopeProposalActivate, mode)}
+			return &ForbiddenError{fmt.Sprintf("read-only: %s does not hold the %s scope (activation is %s)", a.ID, authz.ScopeProposalActivate, mode)}
 		}
 	}
 	if !Open(pr) {
@@ -192,7 +189,7 @@ func (p *Proposals) CanReject(pr memgov.Proposal) error {
 	if err := p.governs(pr); err != nil {
 		return err
 	}
-	if a := p.s.actor; !a.Role.Human() {
+	if a := p.s.actor; !authz.Human(a) {
 		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only curators and operators reject proposals", a.ID, article(string(a.Role)), a.Role)}
 	}
 	if !Open(pr) {
@@ -205,11 +202,11 @@ func (p *Proposals) CanReject(pr memgov.Proposal) error {
 // or an operator, while it is draft, revised or rejected.
 func (p *Proposals) CanArchive(pr memgov.Proposal) error {
 	a := p.s.actor
-	if a.Role == "" || a.ID != pr.Owner.Principal {
+	if !authz.Known(a) || a.ID != pr.Owner.Principal {
 		if err := p.governs(pr); err != nil {
 			return err
 		}
-		if !a.Role.Human() {
+		if !authz.Human(a) {
 			return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only the owner, curators and operators archive proposals", a.ID, article(string(a.Role)), a.Role)}
 		}
 	}
@@ -220,7 +217,7 @@ func (p *Proposals) CanArchive(pr memgov.Proposal) error {
 }
 
 // Apply installs the proposal's last persisted artifact. A refusal is an
-// error (matching engine.ErrForbidden) and a result with Status 403; nothing
+// error (matching memgov.ErrForbidden) and a result with Status 403; nothing
 // is written.
 func (p *Proposals) Apply(ctx context.Context, pr memgov.Proposal) (engine.ApplyResult, error) {
 	if err := p.CanApply(pr); err != nil {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
 )
 
@@ -141,7 +140,7 @@ func TestProposalApplyNeedsACuratorOrTheScope(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || after != before {
 			t.Errorf("%s applies %s: %v (log %d -> %d), want %q", tc.who, tc.proposal, err, before, after, tc.want)
 		}
-		if _, forbidden := err.(*review.ForbiddenError); forbidden != (res.Status == 403) || forbidden != errors.Is(err, engine.ErrForbidden) {
+		if _, forbidden := err.(*review.ForbiddenError); forbidden != (res.Status == 403) || forbidden != errors.Is(err, memgov.ErrForbidden) {
 			t.Errorf("%s: status %d for %v", tc.who, res.Status, err)
 		}
 	}
@@ -150,7 +149,7 @@ func TestProposalApplyNeedsACuratorOrTheScope(t *testing.T) {
 func TestProposalRejectAndArchive(t *testing.T) {
 	f, ps := proposalFixture(t)
 	bot, ops := who(t, f, "support-bot"), who(t, f, "ops")
-	if _, err := bot.Reject(f.ctx, ps["cron"], "mine"); !errors.Is(err, engine.ErrForbidden) || !strings.Contains(err.Error(), "only curators and operators reject") {
+	if _, err := bot.Reject(f.ctx, ps["cron"], "mine"); !errors.Is(err, memgov.ErrForbidden) || !strings.Contains(err.Error(), "only curators and operators reject") {
 		t.Fatalf("the owner agent rejects: %v", err)
 	}
 	p, err := ops.Reject(f.ctx, ps["cron"], "runs during the freeze")
@@ -168,7 +167,7 @@ func TestProposalRejectAndArchive(t *testing.T) {
 	if _, err := bot.Archive(f.ctx, a, "again"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("archive twice: %v", err)
 	}
-	if _, err := who(t, f, "research-agent").Archive(f.ctx, ps["refund"], "not mine"); !errors.Is(err, engine.ErrForbidden) {
+	if _, err := who(t, f, "research-agent").Archive(f.ctx, ps["refund"], "not mine"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("another tenant's agent archives: %v", err)
 	}
 }

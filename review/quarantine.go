@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 )
 
 // Quarantine is what curators see and decide of quarantined memory (spec §12.11.5):
@@ -35,11 +36,7 @@ func (q *Quarantine) List(ctx context.Context, status, agent string) ([]Quaranti
 	default:
 		return nil, fmt.Errorf("%w: status is one of quarantined, released, retracted, all", memgov.ErrInvalid)
 	}
-	tenant := q.s.actor.Tenant
-	if q.s.actor.Role == "" {
-		tenant = memgov.AllTenants
-	}
-	rs, err := q.s.eng.Quarantined(ctx, memgov.QuarantineQuery{Status: status, Agent: agent, Tenant: tenant})
+	rs, err := q.s.eng.Quarantined(ctx, memgov.QuarantineQuery{Status: status, Agent: agent, Tenant: authz.ConsoleTenant(q.s.actor)})
 	if err != nil {
 		return nil, err
 	}
@@ -59,11 +56,7 @@ func (q *Quarantine) List(ctx context.Context, status, agent string) ([]Quaranti
 
 // Open counts the open quarantined versions the actor sees.
 func (q *Quarantine) Open(ctx context.Context) (int, error) {
-	tenant := q.s.actor.Tenant
-	if q.s.actor.Role == "" {
-		tenant = memgov.AllTenants
-	}
-	rs, err := q.s.eng.Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen, Tenant: tenant})
+	rs, err := q.s.eng.Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen, Tenant: authz.ConsoleTenant(q.s.actor)})
 	if err != nil {
 		return 0, err
 	}
@@ -86,7 +79,7 @@ func (q *Quarantine) CanDecide(e memgov.QuarantineEntry) error {
 	if err := q.s.authorize(e.MemoryRef); err != nil {
 		return err
 	}
-	if a := q.s.actor; a.Role != memgov.Curator {
+	if a := q.s.actor; !authz.IsCurator(a) {
 		return &ForbiddenError{fmt.Sprintf("only curators release or retract quarantined memory; %s is %s %s", a.ID, article(string(a.Role)), a.Role)}
 	}
 	return nil

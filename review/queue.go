@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -171,12 +172,7 @@ func (s *Service) Queue() *Queue { return &Queue{s} }
 func (q *Queue) query(f QueueFilter) memgov.ReviewQuery {
 	rq := memgov.ReviewQuery{Layer: f.Layer, Tier: f.Tier, Agent: f.Agent, Reason: f.Reason, MinAge: f.MinAge,
 		Breached: f.Breached, Text: f.Text, Order: f.Sort.order(), Now: q.s.eng.Now()}
-	if a := q.s.actor; a.Role != "" && a.Tenant != memgov.AllTenants {
-		rq.Tenant = a.Tenant
-		if rq.Tenant == "" {
-			rq.Tenant = "\x00none" // a principal of no tenant governs nothing
-		}
-	}
+	rq.Tenant = authz.ConsoleTenant(q.s.actor)
 	return rq
 }
 
@@ -281,10 +277,8 @@ func (q *Queue) CanDecide() error {
 	if err := q.s.CanAct(); err != nil {
 		return err
 	}
-	if q.s.actor.Role != memgov.Curator {
-		return &ForbiddenError{fmt.Sprintf("read-only here: only curators decide reviews; %s is %s %s", q.s.actor.ID, article(string(q.s.actor.Role)), q.s.actor.Role)}
-	}
-	return nil
+	a := q.s.actor
+	return q.s.offer(authz.ActReviewDecide, fmt.Sprintf("read-only here: only curators decide reviews; %s is %s %s", a.ID, article(string(a.Role)), a.Role))
 }
 
 // Opened is a review opened for a decision: claimed by the actor, or held by
@@ -336,7 +330,7 @@ func (q *Queue) Release(ctx context.Context, id string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := q.s.eng.Permit(ctx, q.s.actor.ID, engine.ActReviewRelease, engine.ReviewTarget(r)); err != nil {
+	if err := q.s.eng.Permit(ctx, q.s.actor.ID, authz.ActReviewRelease, engine.ReviewTarget(r)); err != nil {
 		return false, err
 	}
 	if r.ClaimHolder != q.s.actor.ID || !q.s.eng.Now().Before(r.ClaimExpires) {

@@ -39,7 +39,7 @@ func stageAll(t *testing.T, ctx context.Context, s *sqlite.Store, rs []stagedRev
 			content, _ := json.Marshal(map[string]string{"text": r.text})
 			data, _ := json.Marshal(oplog.VersionData{Review: &oplog.StagedReview{ID: r.id, Tier: r.tier, Risk: r.risk, Reason: r.reason,
 				DueAt: r.due.Format(oplog.TimeFormat), Detail: detail}})
-			e := &oplog.Entry{Time: r.created, Op: oplog.Stage, MemoryRef: r.ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: r.agent}
+			e := &oplog.Entry{Time: r.created, Op: oplog.Stage, MemoryRef: r.ref, ItemID: oplog.NewID(), VersionID: oplog.NewID(), Actor: r.agent}
 			if err := e.Seal(oplog.Payload{Key: r.key, Layer: string(memgov.Semantic), Content: content, ContentHash: oplog.HashPayload(content),
 				Confidence: &conf, Reason: "staged for review: " + r.reason, Data: data}); err != nil {
 				return err
@@ -247,11 +247,11 @@ func TestErasureEmptiesTheReviewIndex(t *testing.T) {
 			t.Fatalf("%s still holds the erased text", filepath.Base(p))
 		}
 	}
-	vr, err := eng.VerifyReplay(ctx)
+	vr, err := eng.Audit().VerifyReplay(ctx)
 	if err != nil || !vr.OK {
 		t.Fatalf("verify after the erasure: %+v %v", vr, err)
 	}
-	rb, err := eng.Rebuild(ctx)
+	rb, err := eng.Audit().Rebuild(ctx)
 	if err != nil || len(rb.Differences) != 0 || rb.Tables["review_fts"] != 2 {
 		t.Fatalf("rebuild: %+v %v", rb, err)
 	}

@@ -11,8 +11,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -72,27 +74,43 @@ func (s *Service) Actor() memgov.Principal { return s.actor }
 func (s *Service) Proposals() ProposalService { return s.proposals }
 
 // ForbiddenError says why the actor may only read. It matches
-// engine.ErrForbidden with errors.Is.
+// memgov.ErrForbidden with errors.Is.
 type ForbiddenError struct{ Msg string }
 
 func (e *ForbiddenError) Error() string { return e.Msg }
 
-// Unwrap makes errors.Is(err, engine.ErrForbidden) hold.
-func (e *ForbiddenError) Unwrap() error { return engine.ErrForbidden }
+// Unwrap makes errors.Is(err, memgov.ErrForbidden) hold.
+func (e *ForbiddenError) Unwrap() error { return memgov.ErrForbidden }
 
-// Reviewer reports whether the actor's role decides: curators and operators.
-func Reviewer(r memgov.Role) bool { return r == memgov.Curator || r == memgov.Operator }
-
-// CanAct returns nil when the actor may make decisions, and otherwise a
+// CanAct returns nil when the actor may make decisions (a registered person,
+// curator or operator, not suspended: authz.Human), and otherwise a
 // ForbiddenError that says why the UI is read-only.
 func (s *Service) CanAct() error {
 	switch {
-	case s.actor.Role == "":
+	case !authz.Known(s.actor):
 		return &ForbiddenError{fmt.Sprintf("read-only: %s is not a registered principal (memgov principal add --id %s --role curator --tenant TENANT)", s.actor.ID, s.actor.ID)}
-	case !Reviewer(s.actor.Role):
+	case !authz.Human(s.actor):
 		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only curators and operators decide", s.actor.ID, article(string(s.actor.Role)), s.actor.Role)}
+	case s.actor.Suspended:
+		return &ForbiddenError{fmt.Sprintf("read-only: %s is suspended; a curator reinstates it with: memgov principal reinstate %s --by CURATOR", s.actor.ID, s.actor.ID)}
 	}
 	return nil
+}
+
+// offer returns nil when authz offers the actor action a (authz.Checker.Offered),
+// and otherwise a ForbiddenError: why, when the rule's Who refuses the actor's
+// role, or authz's own reason.
+func (s *Service) offer(a authz.Action, why string) error {
+	err := s.eng.Authz().Offered(s.actor, a)
+	switch {
+	case err == nil:
+		return nil
+	case !authz.Known(s.actor) || s.actor.Suspended:
+		return s.CanAct()
+	case authz.WhoMay(s.actor, a) != nil:
+		return &ForbiddenError{why}
+	}
+	return &ForbiddenError{"read-only: " + strings.TrimPrefix(err.Error(), memgov.ErrForbidden.Error()+": ")}
 }
 
 // authorize checks that the actor may decide about memory of ref.
@@ -104,21 +122,21 @@ func (s *Service) authorize(ref string) error {
 	if err != nil {
 		return fmt.Errorf("%w: memory ref", memgov.ErrInvalid)
 	}
-	if !s.actor.Governs(r.Tenant) {
+	if !authz.Governs(s.actor, r.Tenant) {
 		return &ForbiddenError{fmt.Sprintf("read-only here: rule CTI-1: %s governs tenant %s, not another tenant's memory", s.actor.ID, s.actor.Tenant)}
 	}
 	return nil
 }
 
-// sees reports whether the actor's tenant lets them read ref. People memgov
-// does not know, and installation-wide principals, read every tenant (the
-// database file is theirs to read anyway).
+// sees reports whether the actor reads ref at the console (authz.Sees):
+// people memgov does not know, and installation-wide principals, read every
+// tenant (the database file is theirs to read anyway).
 func (s *Service) sees(ref string) bool {
-	if s.actor.Role == "" || s.actor.Tenant == memgov.AllTenants {
+	if authz.ConsoleTenant(s.actor) == "" {
 		return true
 	}
 	r, err := scope.Parse(ref)
-	return err == nil && r.Tenant == s.actor.Tenant
+	return err == nil && authz.Sees(s.actor, r.Tenant)
 }
 
 func article(w string) string {

@@ -82,7 +82,7 @@ func TestReadOnlyActorsCannotAct(t *testing.T) {
 		}
 		for name, act := range acts {
 			err := act()
-			if !errors.Is(err, engine.ErrForbidden) || !strings.Contains(err.Error(), tc.want) {
+			if !errors.Is(err, memgov.ErrForbidden) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%s by %s: %v, want ErrForbidden %q", name, tc.p.ID, err, tc.want)
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/audit"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/engine/oplog"
@@ -37,9 +39,9 @@ func Applied(p memgov.Proposal) bool { return p.State == engine.ProposalApplied 
 // the approval gate, or by direct RBAC through the activation scope. It is
 // only meaningful when CanApply(pr) is nil.
 func (s *Service) ApplyGrant(pr memgov.Proposal) string {
-	mode, err := engine.ActivationGate(s.eng.Policy().Proposals.Activation, s.actor, pr)
+	mode, err := authz.ActivationGate(s.eng.Policy().Proposals.Activation, s.actor, pr)
 	if err == nil && mode == policy.ActivationDirectRBAC {
-		return "by direct RBAC: you hold the " + engine.ScopeProposalActivate + " scope"
+		return "by direct RBAC: you hold the " + authz.ScopeProposalActivate + " scope"
 	}
 	return "through the approval gate: you are a curator and not its owner"
 }
@@ -52,7 +54,7 @@ func (e LogEvent) NamesPrincipal() bool { return e.Op == oplog.Principal }
 // screen needs to explain the score: the weight of each figure and the band
 // cut-offs of the policy that scored it.
 type HealthReport struct {
-	Metrics engine.Metrics
+	Metrics audit.Metrics
 	// Weights is each figure's weight in the score, by the figure's metric
 	// name (correctness_impact, induced_errors, retrieval_precision,
 	// hallucination_leakage, write_acceptance, operational).
@@ -63,7 +65,7 @@ type HealthReport struct {
 
 // Partial reports whether the band is PARTIAL: what is measured reads
 // healthy, but figures are missing.
-func (h HealthReport) Partial() bool { return h.Metrics.Band == engine.HealthPartial }
+func (h HealthReport) Partial() bool { return h.Metrics.Band == audit.HealthPartial }
 
 // Latency is a validation latency in microseconds, over N writes.
 type Latency struct {
@@ -98,14 +100,14 @@ func (h HealthReport) SlowestStages(n int) []Latency {
 
 // Health reads the metrics and the policy that scores them.
 func (s *Service) Health(ctx context.Context) (HealthReport, error) {
-	m, err := s.eng.Metrics(ctx)
+	m, err := s.eng.Audit().Metrics(ctx)
 	if err != nil {
 		return HealthReport{}, err
 	}
 	return healthReport(m, s.eng.Policy().Health), nil
 }
 
-func healthReport(m engine.Metrics, hp policy.Health) HealthReport {
+func healthReport(m audit.Metrics, hp policy.Health) HealthReport {
 	w := hp.Weights
 	return HealthReport{Metrics: m, HealthyFrom: hp.HealthyFrom, DegradedFrom: hp.DegradedFrom,
 		Weights: map[string]float64{
@@ -117,3 +119,7 @@ func healthReport(m engine.Metrics, hp policy.Health) HealthReport {
 			"operational":           w.Operational,
 		}}
 }
+
+// OnCall reports whether the actor is an on-call operator, whose console
+// opens on drift (acknowledging it is their work) rather than the queue.
+func (s *Service) OnCall() bool { return authz.IsOperator(s.actor) }

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
 )
@@ -11,8 +12,8 @@ import (
 func TestHealthReportWeightsAndStages(t *testing.T) {
 	hp := policy.Health{HealthyFrom: 0.8, DegradedFrom: 0.6, Weights: policy.HealthWeights{
 		CorrectnessImpact: 0.3, InducedErrors: 0.2, RetrievalPrecision: 0.15, HallucinationLeakage: 0.15, WriteAcceptance: 0.1, Operational: 0.1}}
-	m := engine.Metrics{Band: engine.HealthPartial, LatencyUS: engine.Percentiles{N: 4, P50: 10, P95: 20, P99: 30},
-		StageLatencyUS: map[string]engine.Percentiles{
+	m := audit.Metrics{Band: audit.HealthPartial, LatencyUS: audit.Percentiles{N: 4, P50: 10, P95: 20, P99: 30},
+		StageLatencyUS: map[string]audit.Percentiles{
 			"judge": {N: 4, P95: 900}, "commit": {N: 4, P95: 1200}, "redact": {N: 4, P95: 900}, "embed": {N: 0, P95: 5000}}}
 	r := healthReport(m, hp)
 	want := map[string]float64{"correctness_impact": 0.3, "induced_errors": 0.2, "retrieval_precision": 0.15,

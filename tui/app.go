@@ -98,7 +98,7 @@ func New(o Options) *Model {
 	c := &Context{Styles: NewStyles(DefaultTheme()), Keys: DefaultKeyMap(), Now: o.Now, Svc: o.Service,
 		DBName: o.DBName, Ctx: bg, ReadOnly: o.Service.CanAct()}
 	m := &Model{ctx: c, help: help.New(), poll: o.Poll, cancel: cancel, active: QueueScreen, sweep: !o.NoSweep, health: newHealth(c)}
-	if o.Service.Actor().Role == memgov.Operator {
+	if o.Service.OnCall() {
 		m.active = DriftScreen
 	}
 	m.screens = []Screen{

@@ -11,7 +11,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/review"
 )
@@ -136,7 +135,7 @@ func seedReviews(b testing.TB, w *queueWorld, n int) {
 		now := w.eng.Now()
 		err := w.store.Update(ctx, func(tx memgov.Tx) error {
 			for i := start; i < min(start+5000, n); i++ {
-				rv["id"] = engine.NewID()
+				rv["id"] = oplog.NewID()
 				rv["risk"] = float64(i%97) / 100
 				rv["due_at"] = now.Add(time.Duration(24*3600-i%3600) * time.Second).Format(oplog.TimeFormat)
 				data, err := json.Marshal(meta)
@@ -147,8 +146,8 @@ func seedReviews(b testing.TB, w *queueWorld, n int) {
 				q.Key, q.Data = fmt.Sprintf("bench/%06d", i), data
 				q.Content = []byte(fmt.Sprintf(`{"text":"Customer %d wants invoices in German."}`, i))
 				q.ContentHash = oplog.HashPayload(q.Content)
-				e := &oplog.Entry{Time: now, Op: oplog.Stage, MemoryRef: tmpl.MemoryRef, ItemID: engine.NewID(),
-					VersionID: engine.NewID(), Actor: tmpl.Actor}
+				e := &oplog.Entry{Time: now, Op: oplog.Stage, MemoryRef: tmpl.MemoryRef, ItemID: oplog.NewID(),
+					VersionID: oplog.NewID(), Actor: tmpl.Actor}
 				if err := e.Seal(q); err != nil {
 					return err
 				}
@@ -268,7 +267,7 @@ func BenchmarkQueueScreen(b *testing.B) {
 			b.Fatal(err)
 		}
 		for b.Loop() {
-			w.write(b, writeReq("support-bot", "acme/support-bot", "bench/new-"+engine.NewID(), "EPISODIC", "Customer 1 wants invoices in Dutch.", 0.9, nil))
+			w.write(b, writeReq("support-bot", "acme/support-bot", "bench/new-"+oplog.NewID(), "EPISODIC", "Customer 1 wants invoices in Dutch.", 0.9, nil))
 			if p, err := svc.Queue().Page(w.ctx, review.QueueFilter{Text: "customer 99999"}, 0, 200); err != nil || p.Total != 1 {
 				b.Fatalf("page: %d %v", p.Total, err)
 			}

@@ -101,7 +101,7 @@ func newQueueWorld(t testing.TB) *queueWorld {
 			t.Fatal(err)
 		}
 	}
-	if _, err := w.eng.ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: "acme/billing-agent", By: "ops-jane", MemoryType: "persistent",
+	if _, err := w.eng.Baselines().ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: "acme/billing-agent", By: "ops-jane", MemoryType: "persistent",
 		TTLSeconds: 30 * 24 * 3600, DriftPolicy: "deny-on-drift", Level: 2, Reason: "quarterly review"}); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func (w *queueWorld) tamper(t testing.TB) {
 	t.Helper()
 	w.tamperText(t, "Refunds up to $50,000 need no second signature.")
 	w.advance(time.Minute)
-	v, err := w.eng.VerifyMemory(w.ctx, memgov.VerifyRequest{MemoryRef: "acme/billing-agent"})
+	v, err := w.eng.Baselines().VerifyMemory(w.ctx, memgov.VerifyRequest{MemoryRef: "acme/billing-agent"})
 	if err != nil || !v.Drift || v.DriftID == "" {
 		t.Fatalf("verify after tamper: %+v %v", v, err)
 	}
@@ -385,7 +385,7 @@ func TestFlowDriftReapprove(t *testing.T) {
 	s.see("Adopt the current memory of acme/billing-agent as its baseline?")
 	s.press("R") // a second R is text in the reason, not a confirmation
 	s.see("reason: R")
-	if es, _ := w.eng.ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 1 {
+	if es, _ := w.eng.Baselines().ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 1 {
 		t.Fatal("the drift was acknowledged by the key that asked")
 	}
 	s.tm.Send(tea.KeyMsg{Type: tea.KeyBackspace})
@@ -394,10 +394,10 @@ func TestFlowDriftReapprove(t *testing.T) {
 	s.press("the ERP import was the source", "enter")
 	s.see("its current memory is the new baseline")
 	s.quit()
-	if es, _ := w.eng.ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 0 {
+	if es, _ := w.eng.Baselines().ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 0 {
 		t.Fatalf("drift still open: %+v", es)
 	}
-	v, err := w.eng.VerifyMemory(w.ctx, memgov.VerifyRequest{MemoryRef: "acme/billing-agent", Deep: true})
+	v, err := w.eng.Baselines().VerifyMemory(w.ctx, memgov.VerifyRequest{MemoryRef: "acme/billing-agent", Deep: true})
 	if err != nil || v.Drift || !v.Valid {
 		t.Fatalf("after re-approval: %+v %v", v, err)
 	}
@@ -423,7 +423,7 @@ func TestFlowDriftRollBack(t *testing.T) {
 	if got.Text() != "Refunds up to $1,000 need no second signature." {
 		t.Fatalf("after rollback: %q", got.Text())
 	}
-	if es, _ := w.eng.ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 0 {
+	if es, _ := w.eng.Baselines().ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 0 {
 		t.Fatalf("drift still open: %+v", es)
 	}
 }
@@ -436,7 +436,7 @@ func TestFlowDriftReadOnly(t *testing.T) {
 	s.press("B")
 	s.see("cannot roll back to the baseline: read-only: support-bot is an executor")
 	s.quit()
-	if es, _ := w.eng.ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 1 {
+	if es, _ := w.eng.Baselines().ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 1 {
 		t.Fatalf("open drift: %d", len(es))
 	}
 }

@@ -215,7 +215,7 @@ func TestStoryConfirmations(t *testing.T) {
 			s.press("R")
 			s.see("type the reason, then enter")
 			s.golden()
-			if es, _ := w.eng.ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 1 {
+			if es, _ := w.eng.Baselines().ListDrift(w.ctx, memgov.DriftQuery{OpenOnly: true}); len(es) != 1 {
 				t.Fatal("opening the question acknowledged the drift")
 			}
 		})

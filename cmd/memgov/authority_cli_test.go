@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -23,7 +24,7 @@ import (
 // role} x {the writer of the item (or a principal acting for it), someone
 // else}, run in-process through the cobra root on one database, each cell
 // on fresh fixtures. The expected outcome of every cell is derived from the
-// authority table (engine.Actions) and the policy's RBAC matrix, not written
+// authority table (authz.Actions) and the policy's RBAC matrix, not written
 // by hand; every cell also checks that no output names what the actor may
 // not see.
 
@@ -182,7 +183,7 @@ func (f *fixtures) proposal() fixture {
 // what it asks of the authority table.
 type command struct {
 	name   string
-	action engine.Action
+	action authz.Action
 	layers []memgov.Layer // the layers the action needs its op on ("": any)
 	read   bool           // allowed means the content is shown
 	people bool           // a decision of the console (the review service): people only
@@ -191,7 +192,7 @@ type command struct {
 	args   func(fx fixture, a actor) []string
 }
 
-func itemCmd(name string, act engine.Action, extra ...string) func(l memgov.Layer) command {
+func itemCmd(name string, act authz.Action, extra ...string) func(l memgov.Layer) command {
 	return func(l memgov.Layer) command {
 		return command{name: name + "/" + string(l), action: act, layers: []memgov.Layer{l}, people: name != "annotate",
 			setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
@@ -206,13 +207,13 @@ func commands() []command {
 	for _, l := range []memgov.Layer{memgov.Session, memgov.Semantic} {
 		l := l
 		cs = append(cs,
-			command{name: "rollback/" + string(l), action: engine.ActRollback, layers: []memgov.Layer{l},
+			command{name: "rollback/" + string(l), action: authz.ActRollback, layers: []memgov.Layer{l},
 				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args: func(fx fixture, a actor) []string {
 					return []string{"rollback", fx.version, "--by", a.id, "--reason", "matrix"}
 				}},
-			itemCmd("pin", engine.ActPin)(l),
-			command{name: "unpin/" + string(l), action: engine.ActUnpin, layers: []memgov.Layer{l},
+			itemCmd("pin", authz.ActPin)(l),
+			command{name: "unpin/" + string(l), action: authz.ActUnpin, layers: []memgov.Layer{l},
 				setup: func(f *fixtures, l memgov.Layer) fixture {
 					fx := f.item(l)
 					if _, err := f.eng.Pin(context.Background(), fx.item, home+"-curator", "fixture"); err != nil {
@@ -221,34 +222,34 @@ func commands() []command {
 					return fx
 				},
 				args: func(fx fixture, a actor) []string { return []string{"unpin", fx.item, "--by", a.id} }},
-			itemCmd("expire", engine.ActExpire, "--reason", "matrix")(l),
-			itemCmd("annotate", engine.ActAnnotate, "--note", "matrix")(l),
-			command{name: "reclassify/" + string(l), action: engine.ActReclassify, layers: []memgov.Layer{l, memgov.Episodic}, people: true,
+			itemCmd("expire", authz.ActExpire, "--reason", "matrix")(l),
+			itemCmd("annotate", authz.ActAnnotate, "--note", "matrix")(l),
+			command{name: "reclassify/" + string(l), action: authz.ActReclassify, layers: []memgov.Layer{l, memgov.Episodic}, people: true,
 				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args: func(fx fixture, a actor) []string {
 					return []string{"reclassify", fx.item, "--layer", "EPISODIC", "--by", a.id, "--reason", "matrix"}
 				}},
 			// Reads: allowed means the content is printed.
-			command{name: "get/" + string(l), action: engine.ActRead, layers: []memgov.Layer{l}, read: true,
+			command{name: "get/" + string(l), action: authz.ActRead, layers: []memgov.Layer{l}, read: true,
 				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args:  func(fx fixture, a actor) []string { return []string{"get", fx.ref, fx.key, "--as", a.id} }},
-			command{name: "list/" + string(l), action: engine.ActRead, layers: []memgov.Layer{l}, read: true,
+			command{name: "list/" + string(l), action: authz.ActRead, layers: []memgov.Layer{l}, read: true,
 				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args:  func(fx fixture, a actor) []string { return []string{"list", fx.ref, "--as", a.id} }},
-			command{name: "search/" + string(l), action: engine.ActRead, layers: []memgov.Layer{l}, read: true,
+			command{name: "search/" + string(l), action: authz.ActRead, layers: []memgov.Layer{l}, read: true,
 				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args: func(fx fixture, a actor) []string {
 					return []string{"search", fx.ref, fx.content, "--as", a.id}
 				}},
-			command{name: "history/" + string(l), action: engine.ActRead, layers: []memgov.Layer{l}, read: true,
+			command{name: "history/" + string(l), action: authz.ActRead, layers: []memgov.Layer{l}, read: true,
 				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args:  func(fx fixture, a actor) []string { return []string{"history", fx.item, "--as", a.id} }},
-			command{name: "at/" + string(l), action: engine.ActRead, layers: []memgov.Layer{l}, read: true,
+			command{name: "at/" + string(l), action: authz.ActRead, layers: []memgov.Layer{l}, read: true,
 				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args: func(fx fixture, a actor) []string {
 					return []string{"at", fx.ref, "--lsn", strconv.FormatInt(fx.lsn, 10), "--as", a.id}
 				}},
-			command{name: "snapshot-export/" + string(l), action: engine.ActRead, layers: []memgov.Layer{l}, read: true, whole: true,
+			command{name: "snapshot-export/" + string(l), action: authz.ActRead, layers: []memgov.Layer{l}, read: true, whole: true,
 				setup: func(f *fixtures, l memgov.Layer) fixture { return f.item(l) },
 				args:  func(fx fixture, a actor) []string { return []string{"snapshot", "export", fx.ref, "--as", a.id} }},
 		)
@@ -256,43 +257,43 @@ func commands() []command {
 	session := func(f *fixtures, _ memgov.Layer) fixture { return f.item(memgov.Session) }
 	review := func(f *fixtures, _ memgov.Layer) fixture { return f.reviewed() }
 	cs = append(cs,
-		command{name: "lease-acquire", action: engine.ActLease, layers: []memgov.Layer{memgov.Session}, setup: session,
+		command{name: "lease-acquire", action: authz.ActLease, layers: []memgov.Layer{memgov.Session}, setup: session,
 			args: func(fx fixture, a actor) []string { return []string{"lease", "acquire", fx.ref, fx.key, "--by", a.id} }},
-		command{name: "consolidate", action: engine.ActConsolidate, layers: []memgov.Layer{""}, setup: session,
+		command{name: "consolidate", action: authz.ActConsolidate, layers: []memgov.Layer{""}, setup: session,
 			args: func(fx fixture, a actor) []string { return []string{"consolidate", fx.ref, "--by", a.id} }},
-		command{name: "forget", action: engine.ActForget, layers: []memgov.Layer{""}, setup: session,
+		command{name: "forget", action: authz.ActForget, layers: []memgov.Layer{""}, setup: session,
 			args: func(fx fixture, a actor) []string {
 				return []string{"forget", fx.ref, "--subject", "marta", "--by", a.id, "--reason", "matrix"}
 			}},
-		command{name: "erase-dry-run", action: engine.ActErase, layers: []memgov.Layer{memgov.Session}, setup: session,
+		command{name: "erase-dry-run", action: authz.ActErase, layers: []memgov.Layer{memgov.Session}, setup: session,
 			args: func(fx fixture, a actor) []string {
 				return []string{"erase", "--subject", fx.content, "--by", a.id, "--dry-run"}
 			}},
-		command{name: "baseline-approve", action: engine.ActBaselineApprove, layers: []memgov.Layer{""}, setup: session,
+		command{name: "baseline-approve", action: authz.ActBaselineApprove, layers: []memgov.Layer{""}, setup: session,
 			args: func(fx fixture, a actor) []string {
 				return []string{"baseline", "approve", fx.ref, "--by", a.id, "--type", "persistent", "--ttl", "86400", "--policy", "alert-on-drift", "--level", "1"}
 			}},
-		command{name: "review-claim", action: engine.ActReviewClaim, layers: []memgov.Layer{memgov.Episodic}, setup: review,
+		command{name: "review-claim", action: authz.ActReviewClaim, layers: []memgov.Layer{memgov.Episodic}, setup: review,
 			args: func(fx fixture, a actor) []string { return []string{"review", "claim", fx.review, "--by", a.id} }},
-		command{name: "review-approve", action: engine.ActReviewDecide, layers: []memgov.Layer{memgov.Episodic}, setup: review,
+		command{name: "review-approve", action: authz.ActReviewDecide, layers: []memgov.Layer{memgov.Episodic}, setup: review,
 			args: func(fx fixture, a actor) []string {
 				return []string{"review", "approve", fx.review, "--by", a.id, "--note", "ok"}
 			}},
-		command{name: "review-reject", action: engine.ActReviewDecide, layers: []memgov.Layer{memgov.Episodic}, setup: review,
+		command{name: "review-reject", action: authz.ActReviewDecide, layers: []memgov.Layer{memgov.Episodic}, setup: review,
 			args: func(fx fixture, a actor) []string {
 				return []string{"review", "reject", fx.review, "--by", a.id, "--code", engine.RejectCodes[0], "--note", "no"}
 			}},
-		command{name: "review-escalate", action: engine.ActReviewEscalate, layers: []memgov.Layer{memgov.Episodic}, setup: review,
+		command{name: "review-escalate", action: authz.ActReviewEscalate, layers: []memgov.Layer{memgov.Episodic}, setup: review,
 			args: func(fx fixture, a actor) []string {
 				return []string{"review", "escalate", fx.review, "--by", a.id, "--note", "up"}
 			}},
-		command{name: "review-release", action: engine.ActReviewRelease, layers: []memgov.Layer{memgov.Episodic}, setup: review,
+		command{name: "review-release", action: authz.ActReviewRelease, layers: []memgov.Layer{memgov.Episodic}, setup: review,
 			args: func(fx fixture, a actor) []string { return []string{"review", "release", fx.review, "--by", a.id} }},
-		command{name: "workspace-create", action: engine.ActWorkspace, layers: []memgov.Layer{""}, setup: session,
+		command{name: "workspace-create", action: authz.ActWorkspace, layers: []memgov.Layer{""}, setup: session,
 			args: func(fx fixture, a actor) []string {
 				return []string{"workspace", "create", fx.ref, "--agent", a.id, "--name", "w-" + fx.key}
 			}},
-		command{name: "proposal-apply", action: engine.ActProposalActivate, layers: []memgov.Layer{""},
+		command{name: "proposal-apply", action: authz.ActProposalActivate, layers: []memgov.Layer{""},
 			setup: func(f *fixtures, _ memgov.Layer) fixture { return f.proposal() },
 			args:  func(fx fixture, a actor) []string { return []string{"proposal", "apply", fx.proposal, "--by", a.id} }},
 	)
@@ -304,7 +305,7 @@ var allLayers = []string{policy.Working, policy.Session, policy.Episodic, policy
 // expect derives a cell's outcome from the authority table and the RBAC
 // matrix of the default policy, as SECURITY.md states the rules.
 func expect(c command, a actor, ref string) bool {
-	rule, ok := engine.RuleFor(c.action)
+	rule, ok := authz.RuleFor(c.action)
 	if !ok {
 		panic("no rule for " + c.action)
 	}
@@ -314,21 +315,21 @@ func expect(c command, a actor, ref string) bool {
 	if a.tenant != home {
 		// CTI-1. An erasure by a curator of another tenant runs, and
 		// finds nothing there.
-		return c.action == engine.ActErase && a.role == memgov.Curator
+		return c.action == authz.ActErase && a.role == memgov.Curator
 	}
 	if c.people && a.role != memgov.Curator && a.role != memgov.Operator {
 		return false
 	}
 	switch rule.Who {
-	case engine.People:
+	case authz.People:
 		if a.role != memgov.Curator && a.role != memgov.Operator {
 			return false
 		}
-	case engine.Curators:
+	case authz.Curators:
 		if a.role != memgov.Curator {
 			return false
 		}
-	case engine.Owner:
+	case authz.Owner:
 		if a.role == memgov.Executor && !own {
 			return false
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/audit"
 )
 
 func (a *app) auditCommand() *cobra.Command {
@@ -34,7 +34,7 @@ recompute both.`,
 			if err != nil {
 				return err
 			}
-			r, err := eng.AuditRoot(cmd.Context())
+			r, err := eng.Audit().AuditRoot(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -71,9 +71,9 @@ index).`,
 			if err != nil {
 				return err
 			}
-			verify := eng.Verify
+			verify := eng.Audit().Verify
 			if verifyReplay {
-				verify = eng.VerifyReplay
+				verify = eng.Audit().VerifyReplay
 			}
 			rep, err := verify(cmd.Context())
 			if err != nil {
@@ -145,11 +145,11 @@ extends it (agent-manifest 3.2.7.1).`,
 			if err != nil {
 				return err
 			}
-			rec, err := eng.Checkpoint(cmd.Context(), ttl, by)
+			rec, err := eng.Audit().Checkpoint(cmd.Context(), ttl, by)
 			if err != nil {
 				return err
 			}
-			return a.printJSON(engine.Held(rec))
+			return a.printJSON(audit.Held(rec))
 		},
 	}
 	checkpoint.Flags().Int64Var(&ttl, "ttl", 86400, "seconds the checkpoint stays valid (60..7776000)")
@@ -178,19 +178,19 @@ ACCEPT (rollback, expired or MISMATCH say why).`,
 				if cmd.Flags().Changed("from") || cpFile != "" {
 					return usagef("--lsn prints an inclusion proof; give it without --from or --checkpoint")
 				}
-				p, err := eng.ProveInclusion(cmd.Context(), lsn, to)
+				p, err := eng.Audit().ProveInclusion(cmd.Context(), lsn, to)
 				if err != nil {
 					return err
 				}
 				return a.printJSON(p)
 			}
-			var held *engine.HeldCheckpoint
+			var held *audit.HeldCheckpoint
 			if cpFile != "" {
 				b, err := os.ReadFile(cpFile)
 				if err != nil {
 					return err
 				}
-				held = new(engine.HeldCheckpoint)
+				held = new(audit.HeldCheckpoint)
 				if err := json.Unmarshal(b, held); err != nil {
 					return usagef("%s is not a memgov checkpoint: %v", cpFile, err)
 				}
@@ -201,7 +201,7 @@ ACCEPT (rollback, expired or MISMATCH say why).`,
 			if from == 0 {
 				return usagef("give --from SIZE, --lsn N or --checkpoint FILE")
 			}
-			p, err := eng.ProveRange(cmd.Context(), from, to)
+			p, err := eng.Audit().ProveRange(cmd.Context(), from, to)
 			if err != nil && held == nil {
 				return err
 			}
@@ -210,7 +210,7 @@ ACCEPT (rollback, expired or MISMATCH say why).`,
 				out["proof"] = p
 			}
 			if held != nil {
-				v, err := eng.AcceptHeld(cmd.Context(), *held)
+				v, err := eng.Audit().AcceptHeld(cmd.Context(), *held)
 				if err != nil {
 					return err
 				}
@@ -247,7 +247,7 @@ entries, and the hash chain; ` + "`memgov audit root`" + ` prints both roots. Pa
 			if err != nil {
 				return err
 			}
-			return eng.ExportAudit(cmd.Context(), exFrom, exTo, func(e engine.ExportedEntry) error {
+			return eng.Audit().ExportAudit(cmd.Context(), exFrom, exTo, func(e audit.ExportedEntry) error {
 				return a.printJSONLine(e)
 			})
 		},
@@ -281,9 +281,9 @@ changing anything.`,
 			if err != nil {
 				return err
 			}
-			rebuild := eng.Rebuild
+			rebuild := eng.Audit().Rebuild
 			if dryRun {
-				rebuild = eng.RebuildDryRun
+				rebuild = eng.Audit().RebuildDryRun
 			}
 			rep, err := rebuild(cmd.Context())
 			if err != nil {

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/engine/merkle"
@@ -42,7 +41,7 @@ can recompute the snapshot_hash.`,
 				return err
 			}
 			// The export is byte-exact: anyone recomputes the hash from it.
-			_, err = eng.ExportSnapshot(cmd.Context(), args[0], canon.Algorithm(alg), a.exactOut())
+			_, err = eng.Baselines().ExportSnapshot(cmd.Context(), args[0], canon.Algorithm(alg), a.exactOut())
 			return err
 		},
 	}
@@ -60,7 +59,7 @@ can recompute the snapshot_hash.`,
 			if err := a.bindReader(cmd, eng, as, args[0]); err != nil {
 				return err
 			}
-			info, err := eng.SnapshotHash(cmd.Context(), args[0], canon.Algorithm(alg))
+			info, err := eng.Baselines().SnapshotHash(cmd.Context(), args[0], canon.Algorithm(alg))
 			if err != nil {
 				return err
 			}
@@ -157,7 +156,7 @@ agent of REF, whose instances are refs below it, e.g. REF/instance-2).`,
 			if err != nil {
 				return err
 			}
-			b, err := eng.ResolveBaseline(cmd.Context(), args[0])
+			b, err := eng.Baselines().ResolveBaseline(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -225,7 +224,7 @@ agent start-up. It exits 0 when the action is allow and 5 when it is deny.`,
 			if err != nil {
 				return err
 			}
-			res, err := eng.VerifyMemory(cmd.Context(), req)
+			res, err := eng.Baselines().VerifyMemory(cmd.Context(), req)
 			if err != nil {
 				return engineErr(err)
 			}
@@ -274,8 +273,8 @@ operator acknowledges the drift.`,
 					return err
 				}
 				if start {
-					s, res, err := eng.StartSession(cmd.Context(), args[0], by)
-					if errors.Is(err, engine.ErrForbidden) && res.Action == "deny" {
+					s, res, err := eng.Baselines().StartSession(cmd.Context(), args[0], by)
+					if errors.Is(err, memgov.ErrForbidden) && res.Action == "deny" {
 						if asJSON {
 							a.printJSON(res)
 						}
@@ -290,7 +289,7 @@ operator acknowledges the drift.`,
 					fmt.Fprintf(a.stdout, "session %s started on %s\n", s.ID, s.MemoryRef)
 					return nil
 				}
-				s, err := eng.EndSession(cmd.Context(), args[0], by)
+				s, err := eng.Baselines().EndSession(cmd.Context(), args[0], by)
 				if err != nil {
 					return engineErr(err)
 				}
@@ -299,7 +298,7 @@ operator acknowledges the drift.`,
 				}
 				fmt.Fprintf(a.stdout, "session %s ended on %s\n", s.ID, s.MemoryRef)
 				// What the session left behind is drift from now on.
-				if res, err := eng.VerifyMemory(cmd.Context(), memgov.VerifyRequest{MemoryRef: args[0], Actor: by}); err == nil && res.Drift {
+				if res, err := eng.Baselines().VerifyMemory(cmd.Context(), memgov.VerifyRequest{MemoryRef: args[0], Actor: by}); err == nil && res.Drift {
 					fmt.Fprintf(a.stdout, "drift %s: %s; the next session is %s (memgov drift ack %s --by OPERATOR --resolve reapprove|rollback)\n",
 						res.DriftID, res.Cause, map[string]string{"deny": "refused", "allow": "allowed with an alert"}[res.Action], res.DriftID)
 				}
@@ -341,7 +340,7 @@ func (a *app) memCheckpointCommand() *cobra.Command {
 			if err := a.bindReader(cmd, eng, cpAs, args[0]); err != nil {
 				return err
 			}
-			cp, err := eng.MemoryCheckpoint(cmd.Context(), args[0])
+			cp, err := eng.Baselines().MemoryCheckpoint(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -370,7 +369,7 @@ func (a *app) memCheckpointCommand() *cobra.Command {
 			}
 			var list []memgov.MemOp
 			t := a.table("INDEX", "OP", "KEY", "LSN", "LEAF")
-			err = eng.MemoryOps(cmd.Context(), args[0], func(o memgov.MemOp) error {
+			err = eng.Baselines().MemoryOps(cmd.Context(), args[0], func(o memgov.MemOp) error {
 				if opsJSON {
 					list = append(list, o)
 				} else {
@@ -432,7 +431,7 @@ exits 1 unless the verdict is ACCEPT.`,
 				if err := json.Unmarshal(b, &held); err != nil {
 					return usagef("%s is not a 3.2.6.2 checkpoint: %v", heldFile, err)
 				}
-				v, p, err := eng.AcceptMemoryCheckpoint(cmd.Context(), args[0], held)
+				v, p, err := eng.Baselines().AcceptMemoryCheckpoint(cmd.Context(), args[0], held)
 				if err != nil {
 					return engineErr(err)
 				}
@@ -445,7 +444,7 @@ exits 1 unless the verdict is ACCEPT.`,
 				return nil
 			}
 			if cmd.Flags().Changed("seq") {
-				p, err := eng.ProveMemoryInclusion(cmd.Context(), args[0], seq, to)
+				p, err := eng.Baselines().ProveMemoryInclusion(cmd.Context(), args[0], seq, to)
 				if err != nil {
 					return engineErr(err)
 				}
@@ -462,7 +461,7 @@ exits 1 unless the verdict is ACCEPT.`,
 				return usagef("--from 0: a consistency proof from the empty log is empty and proves nothing (RFC 9162); give --from 1 or more, or omit --from to prove from the baseline's size")
 			}
 			if !cmd.Flags().Changed("from") {
-				b, err := eng.ResolveBaseline(cmd.Context(), args[0])
+				b, err := eng.Baselines().ResolveBaseline(cmd.Context(), args[0])
 				if err != nil {
 					return engineErr(err)
 				}
@@ -470,7 +469,7 @@ exits 1 unless the verdict is ACCEPT.`,
 					return usagef("the baseline of %s bound an empty operation log; give --from 1 or more", args[0])
 				}
 			}
-			p, err := eng.ProveMemoryRange(cmd.Context(), args[0], from, to)
+			p, err := eng.Baselines().ProveMemoryRange(cmd.Context(), args[0], from, to)
 			if err != nil {
 				return engineErr(err)
 			}
@@ -518,7 +517,7 @@ func (a *app) driftCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			evs, err := eng.ListDrift(cmd.Context(), memgov.DriftQuery{MemoryRef: ref, OpenOnly: !all})
+			evs, err := eng.Baselines().ListDrift(cmd.Context(), memgov.DriftQuery{MemoryRef: ref, OpenOnly: !all})
 			if err != nil {
 				return err
 			}
@@ -578,7 +577,7 @@ func (a *app) driftCommand() *cobra.Command {
 			} else {
 				a.readerNote("")
 			}
-			rep, err := eng.DriftDiff(cmd.Context(), args[0])
+			rep, err := eng.Baselines().DriftDiff(cmd.Context(), args[0])
 			if err != nil {
 				return engineErr(err)
 			}

@@ -102,8 +102,8 @@ func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueByte
 	conf := 0.9
 	appendOne := func(tx memgov.Tx, i int) error {
 		content, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("fact %d %s", i, filler[:valueBytes-8])})
-		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Insert, MemoryRef: fmt.Sprintf("bench/agent-%03d", i%refs), ItemID: engine.NewID(),
-			VersionID: engine.NewID(), Actor: "bench-agent"}
+		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Insert, MemoryRef: fmt.Sprintf("bench/agent-%03d", i%refs), ItemID: oplog.NewID(),
+			VersionID: oplog.NewID(), Actor: "bench-agent"}
 		if err := entry.Seal(oplog.Payload{Key: fmt.Sprintf("k%08d", i), Layer: string(memgov.Semantic), Content: content,
 			ContentHash: oplog.HashPayload(content), Confidence: &conf, Reason: "bench seed"}); err != nil {
 			return err
@@ -132,7 +132,7 @@ func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueByte
 		p := benchAuditPoint{SeedSeconds: seeding.Seconds()}
 		verify := func(want string) (float64, error) {
 			t := time.Now()
-			rep, err := e.Verify(ctx)
+			rep, err := e.Audit().Verify(ctx)
 			if err != nil {
 				return 0, err
 			}

@@ -130,8 +130,8 @@ func runBenchQueue(ctx context.Context, dir string, reviews, samples int, progre
 				content, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("%s topic%04d", c.sentence(), i%1000)})
 				data, _ := json.Marshal(oplog.VersionData{Review: &oplog.StagedReview{ID: fmt.Sprintf("rv%07d", i), Tier: tier,
 					Risk: float64((i*37)%100) / 100, Reason: reason, DueAt: due.Format(oplog.TimeFormat), Detail: detail}})
-				entry := &oplog.Entry{Time: at, Op: oplog.Stage, MemoryRef: fmt.Sprintf("bench/agent-%02d", i%50), ItemID: engine.NewID(),
-					VersionID: engine.NewID(), Actor: fmt.Sprintf("agent-%02d", i%50)}
+				entry := &oplog.Entry{Time: at, Op: oplog.Stage, MemoryRef: fmt.Sprintf("bench/agent-%02d", i%50), ItemID: oplog.NewID(),
+					VersionID: oplog.NewID(), Actor: fmt.Sprintf("agent-%02d", i%50)}
 				if err := entry.Seal(oplog.Payload{Key: fmt.Sprintf("k%07d", i), Layer: string(memgov.Semantic), Content: content,
 					ContentHash: oplog.HashPayload(content), Confidence: &conf, Reason: "staged for review: " + reason, Data: data}); err != nil {
 					return err

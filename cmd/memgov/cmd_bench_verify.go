@@ -120,7 +120,7 @@ func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int
 		err := s.Update(ctx, func(tx memgov.Tx) error {
 			for i := from; i < min(from+batch, items); i++ {
 				content, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("fact %d %s", i, filler[:valueBytes-8])})
-				entry := &oplog.Entry{Time: e.Now(), Op: oplog.Insert, MemoryRef: ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bench-agent"}
+				entry := &oplog.Entry{Time: e.Now(), Op: oplog.Insert, MemoryRef: ref, ItemID: oplog.NewID(), VersionID: oplog.NewID(), Actor: "bench-agent"}
 				if err := entry.Seal(oplog.Payload{Key: fmt.Sprintf("k%08d", i), Layer: string(memgov.Semantic), Content: content,
 					ContentHash: oplog.HashPayload(content), Confidence: &conf, Reason: "bench seed"}); err != nil {
 					return err
@@ -139,7 +139,7 @@ func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int
 	res.SeedSeconds = time.Since(start).Seconds()
 
 	t := time.Now()
-	if _, err := e.ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: ref, By: "bench-operator", MemoryType: memgov.MemoryPersistent,
+	if _, err := e.Baselines().ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: ref, By: "bench-operator", MemoryType: memgov.MemoryPersistent,
 		TTLSeconds: 86400, DriftPolicy: policy.DenyOnDrift, Level: 2}); err != nil {
 		return res, err
 	}
@@ -147,7 +147,7 @@ func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int
 
 	verify := func() (memgov.VerifyResult, time.Duration, error) {
 		t := time.Now()
-		r, err := e.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref})
+		r, err := e.Baselines().VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref})
 		return r, time.Since(t), err
 	}
 	var ds []time.Duration
@@ -177,7 +177,7 @@ func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int
 			if g.Deny {
 				return fmt.Errorf("bench: drift gate denied: %+v", g)
 			}
-			entry := &oplog.Entry{Time: e.Now(), Op: oplog.Insert, MemoryRef: ref, ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bench-agent"}
+			entry := &oplog.Entry{Time: e.Now(), Op: oplog.Insert, MemoryRef: ref, ItemID: oplog.NewID(), VersionID: oplog.NewID(), Actor: "bench-agent"}
 			if err := entry.Seal(oplog.Payload{Key: fmt.Sprintf("new-%04d", i), Layer: string(memgov.Semantic), Content: content,
 				ContentHash: oplog.HashPayload(content), Confidence: &conf}); err != nil {
 				return err
@@ -201,7 +201,7 @@ func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int
 	res.GovernedWriteMS, res.VerifyAfterMS = median(ds), median(after)
 
 	t = time.Now()
-	info, err := e.SnapshotHash(ctx, ref, "")
+	info, err := e.Baselines().SnapshotHash(ctx, ref, "")
 	if err != nil {
 		return res, err
 	}
@@ -210,7 +210,7 @@ func runBenchVerify(ctx context.Context, dir string, items, valueBytes, reps int
 	res.RehashMBps = float64(info.Bytes) / 1e6 / el.Seconds()
 
 	t = time.Now()
-	if r, err := e.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref, Deep: true}); err != nil || !r.Valid {
+	if r, err := e.Baselines().VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref, Deep: true}); err != nil || !r.Valid {
 		return res, fmt.Errorf("bench: deep verify: %+v %v", r, err)
 	}
 	res.DeepVerifyMS = msSince(t)

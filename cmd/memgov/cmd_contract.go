@@ -40,7 +40,7 @@ func adapter(eng *engine.Engine, as string) *engine.MemoryAdapter {
 
 // denied maps authorization errors to exit 5.
 func denied(err error) error {
-	if errors.Is(err, engine.ErrForbidden) || errors.Is(err, memgov.ErrUnauthorized) {
+	if errors.Is(err, memgov.ErrForbidden) || errors.Is(err, memgov.ErrUnauthorized) {
 		return &exitCodeError{code: exitDenied, err: err}
 	}
 	return err
@@ -267,11 +267,17 @@ func (a *app) consolidateCommand() *cobra.Command {
 		Use:   "consolidate REF --by WHO",
 		Short: "Merge near-duplicates and supersede stale facts within one memoryRef",
 		Long: `consolidate runs one reconciliation pass over the long-term (episodic, semantic,
-procedural) entries of REF only: near-duplicates merge into the newest of them
-(confidence rises when different writers corroborate it), and of facts with the
-same subject and predicate the newest supersedes the others. Merged content is
-redacted again. A second pass over an unchanged corpus changes nothing. Emits
-agent.memory.consolidated {inputCount, outputCount, memoryRef}.`,
+procedural) entries of REF only, judged as the write path judges a write: an
+entry merges into another only when both state the same claims (into the newer)
+or the other keeps every word of it and adds to it (into the longer); confidence
+rises when different writers corroborate it. A fact a newer one contradicts on a
+single-valued relation (manager, lives in, CEO, ...) is superseded by it; a
+multi-valued one ("speaks French" / "speaks German") is kept, and so is every
+other near entry (a word swap, another name or number). Episodic entries are
+events and never merge. Each merge names its rule; --json lists them (rules,
+changes, kept). Merged content is redacted again. A second pass over an
+unchanged corpus changes nothing. Emits agent.memory.consolidated {inputCount,
+outputCount, memoryRef}.`,
 		Example: `  memgov consolidate acme/support-bot --by jane --json`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/engine"
 )
 
@@ -163,7 +164,7 @@ for CI/CD: exit 3 when the lower bound is below T.`,
 					return err
 				}
 			}
-			m, err := eng.Metrics(cmd.Context())
+			m, err := eng.Audit().Metrics(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -197,7 +198,7 @@ for CI/CD: exit 3 when the lower bound is below T.`,
 			if m.InducedErrors != nil {
 				t.row("memory-induced error rate (MIER)", fmt.Sprintf("%.3f of %d tasks", *m.InducedErrors, m.TasksWithMemory+m.TasksWithheld))
 			}
-			if m.Status == engine.HealthPartial {
+			if m.Status == audit.HealthPartial {
 				t.row("health", fmt.Sprintf("%.3f PARTIAL: %.0f%% of the weight measured (measured band %s, lower bound %.3f)",
 					m.Health, 100*m.MeasuredShare, m.MeasuredBand, m.HealthLowerBound))
 			} else {
@@ -237,7 +238,7 @@ func (a *app) complianceCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rep, err := eng.ComplianceReport(cmd.Context())
+			rep, err := eng.Audit().ComplianceReport(cmd.Context())
 			if err != nil {
 				return err
 			}

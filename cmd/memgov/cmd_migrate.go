@@ -142,7 +142,7 @@ func (a *app) migrate(ctx context.Context, from, to string, at time.Time) (migra
 	defer src.Close()
 	srcEng := engine.New(src, key, engine.WithPolicy(pol))
 	// A log that does not verify is not copied: the target would prove it.
-	rep, err := srcEng.Verify(ctx)
+	rep, err := srcEng.Audit().Verify(ctx)
 	if err != nil {
 		return res, fmt.Errorf("verifying the source: %w", err)
 	}
@@ -178,7 +178,7 @@ func (a *app) migrate(ctx context.Context, from, to string, at time.Time) (migra
 	if res.To, err = describeSide(ctx, to, dst, dstEng, at); err != nil {
 		return res, fmt.Errorf("the target: %w", err)
 	}
-	vr, err := dstEng.Verify(ctx)
+	vr, err := dstEng.Audit().Verify(ctx)
 	if err != nil {
 		return res, fmt.Errorf("verifying the target: %w", err)
 	}
@@ -302,7 +302,7 @@ func copyPolicy(from, to string, a *app) {
 func describeSide(ctx context.Context, db string, s memgov.Store, eng *engine.Engine, at time.Time) (migrateSide, error) {
 	info := s.Info()
 	side := migrateSide{Database: displayDB(db), Store: info.Type, Schema: info.Version, Snapshots: map[string]string{}}
-	root, err := eng.AuditRoot(ctx)
+	root, err := eng.Audit().AuditRoot(ctx)
 	if err != nil {
 		return side, err
 	}
@@ -323,7 +323,7 @@ func describeSide(ctx context.Context, db string, s memgov.Store, eng *engine.En
 		return side, err
 	}
 	for _, r := range refs {
-		sh, err := eng.SnapshotHashAt(ctx, r.MemoryRef, at, canon.SHA256)
+		sh, err := eng.Baselines().SnapshotHashAt(ctx, r.MemoryRef, at, canon.SHA256)
 		if err != nil {
 			return side, fmt.Errorf("snapshot hash of %s: %w", r.MemoryRef, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
 )
@@ -77,8 +78,8 @@ is the comfortable way to work the queue.`,
 				if err != nil {
 					return denied(fmt.Errorf("%w: %q is not a registered principal", memgov.ErrUnauthorized, p))
 				}
-				if pr.Tenant != memgov.AllTenants {
-					q.Tenant = pr.Tenant
+				if t, ok := authz.Confined(pr); ok {
+					q.Tenant = t
 				}
 			} else {
 				a.readerNote("")
@@ -90,7 +91,7 @@ is the comfortable way to work the queue.`,
 			if p := reader(listAs); p != "" {
 				kept := rs[:0]
 				for _, r := range rs {
-					if eng.Permit(cmd.Context(), p, engine.ActRead, engine.ReviewTarget(r)) == nil {
+					if eng.Permit(cmd.Context(), p, authz.ActRead, engine.ReviewTarget(r)) == nil {
 						kept = append(kept, r)
 					}
 				}
@@ -340,7 +341,7 @@ defaults of docs/spec.md, overridden by DB.policy.yaml beside the database or --
 				if err := yaml.Unmarshal(b, &doc); err != nil {
 					return err
 				}
-				return a.printJSON(map[string]any{"source": src, "policy": doc, "authority": engine.Actions})
+				return a.printJSON(map[string]any{"source": src, "policy": doc, "authority": authz.Actions})
 			}
 			fmt.Fprintf(a.stdout, "# effective policy: %s\n", src)
 			if _, err = a.stdout.Write(b); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/guard"
 )
@@ -81,7 +82,7 @@ func (a *app) bindReader(cmd *cobra.Command, eng *engine.Engine, as, ref string)
 	return denied(eng.ReadRef(cmd.Context(), p, ref))
 }
 
-// printAuthority prints the authority table (engine.Actions) as YAML
+// printAuthority prints the authority table (authz.Actions) as YAML
 // comments after the policy, so `policy show > p.yaml` still loads.
 func (a *app) printAuthority() {
 	fmt.Fprintln(a.stdout, "\n# authority: who may do what (engine/authority.go; spec §12.8.2 RBAC matrix, CTI-1).")
@@ -90,7 +91,7 @@ func (a *app) printAuthority() {
 	fmt.Fprintln(a.stdout, "# neither wrote the memory nor acts for its writer (attribute agent=...). Executors act on")
 	fmt.Fprintln(a.stdout, "# WORKING and SESSION memory of their own memoryRef only.")
 	t := a.table("#", "ACTION", "OP", "WHO", "NOT-WRITER", "COMMANDS")
-	for _, r := range engine.Actions {
+	for _, r := range authz.Actions {
 		nw := "-"
 		if r.NotWriter {
 			nw = "yes"

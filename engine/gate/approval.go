@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -103,7 +104,7 @@ func consumers(ctx context.Context, in ApprovalInput) (int, error) {
 	}
 	n := 0
 	for _, p := range ps {
-		if p.Tenant == in.Ref.Tenant && !p.Role.Human() && p.ID != in.Agent {
+		if authz.AgentOfTenant(p, in.Ref.Tenant) && p.ID != in.Agent {
 			n++
 		}
 	}

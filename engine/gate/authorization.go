@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
@@ -74,7 +75,7 @@ func (Authorization) Evaluate(ctx context.Context, in AuthorizationInput) (Autho
 		out.Result = deny(ReasonSuspended, "%s's writes are suspended after a burst; a curator reinstates it with: memgov principal reinstate %s --by CURATOR", p.ID, p.ID)
 		return out, nil
 	}
-	if !p.Governs(in.Ref.Tenant) {
+	if !authz.Governs(p, in.Ref.Tenant) {
 		out.Result = deny(ReasonUnauthorized, "%s belongs to tenant %s and may not write memory of another tenant", p.ID, p.Tenant)
 		return out, nil
 	}
@@ -87,7 +88,7 @@ func (Authorization) Evaluate(ctx context.Context, in AuthorizationInput) (Autho
 		// directly; a person approves it (spec §12.1.4: semantic and procedural
 		// memory are governance-approved). In the agent's own workspace the
 		// merge request is that approval.
-		if (p.Role == memgov.Executor || p.Role == memgov.Orchestrator) && in.Layer.Durable() {
+		if authz.ProposesDurable(p) && in.Layer.Durable() {
 			if !out.Workspace {
 				out.Review = append(out.Review, ReasonRoleApproval)
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -59,13 +60,13 @@ func (Policy) Name() string { return NamePolicy }
 // another agent holds the lease on.
 func (Policy) Evaluate(ctx context.Context, in PolicyInput) (Result, error) {
 	p, pol := in.Principal, in.Policy
-	if p.Role == memgov.Executor && (in.Layer == memgov.Working || in.Layer == memgov.Session) && in.Ref.Agent != p.ID {
+	if authz.OutsideOwnSession(p, in.Layer, in.Ref.Agent) {
 		return reject(ReasonUnauthorized, "an executor writes only its own session memory (%s/%s/...)", in.Ref.Tenant, p.ID), nil
 	}
 	if attr, ok := p.Attributes["domains"]; ok {
 		// ABAC: an agent restricted to domains writes only memory tagged
 		// with one of them; untagged memory would escape the restriction.
-		if !p.InDomains(in.Tags) {
+		if !authz.InDomains(p, in.Tags) {
 			return reject(ReasonUnauthorized, "%s may write only memory tagged with its domains (%s)", p.ID, attr), nil
 		}
 		if len(memgov.DomainsOf(in.Tags)) == 0 && !allDomains(attr) {

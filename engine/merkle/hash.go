@@ -87,3 +87,12 @@ func NodeHash(l, r Hash) Hash {
 // EmptyRoot returns SHA-256(""), the root of the empty log in both the
 // merkle-log and the hash-chained mode.
 func EmptyRoot() Hash { return sha256.Sum256(nil) }
+
+// Hexes returns the hex form of each hash, as proofs print them.
+func Hexes(hs []Hash) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.String()
+	}
+	return out
+}

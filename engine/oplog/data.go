@@ -92,6 +92,22 @@ type ExpireData struct {
 	GC string `json:"gc"` // the GC mode
 }
 
+// GC modes, the ExpireData.GC of an expiry (spec §12.7.4), and retention
+// (spec §12.10.4).
+const (
+	GCModeTTL       = "ttl"
+	GCModeRelevance = "relevance"
+	GCModeRetention = "retention"
+	GCModePinned    = "pinned"
+	GCModeLinked    = "linked"
+	GCModeGrace     = "grace" // hard delete after the grace period
+	// GCModeConfidence expires an entry whose confidence decayed below the
+	// policy's floor (spec §14.7).
+	GCModeConfidence = "confidence"
+	// GCModeSessionEnd expires WORKING memory when its session ends.
+	GCModeSessionEnd = "session_end"
+)
+
 // PrincipalData is the data of a PRINCIPAL entry; the principal's id is the
 // entry's item.
 type PrincipalData struct {

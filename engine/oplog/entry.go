@@ -133,6 +133,20 @@ func (e *Entry) DecodePayload() (Payload, error) {
 	return p, nil
 }
 
+// DecodeOptionalData is DecodeData for an entry that may carry no data (an
+// erased payload, or an operation written without any): that is the zero T.
+func DecodeOptionalData[T any](e *Entry) (T, error) {
+	var d T
+	p, err := e.DecodePayload()
+	if err != nil || len(p.Data) == 0 {
+		return d, err
+	}
+	if err := json.Unmarshal(p.Data, &d); err != nil {
+		return d, fmt.Errorf("log entry %d: %s data: %w", e.LSN, e.Op, err)
+	}
+	return d, nil
+}
+
 // DecodeData decodes the typed data of the entry's payload into a T.
 func DecodeData[T any](e *Entry) (T, error) {
 	var d T

@@ -125,8 +125,8 @@ func TestTwoStoresOneLog(t *testing.T) {
 			t.Errorf("store %d: VerifyReplay = %+v, %v; want OK at size %d", i, rep, err, len(log))
 		}
 	}
-	r0, err0 := engines[0].AuditRoot(ctx)
-	r1, err1 := engines[1].AuditRoot(ctx)
+	r0, err0 := engines[0].Audit().AuditRoot(ctx)
+	r1, err1 := engines[1].Audit().AuditRoot(ctx)
 	if err0 != nil || err1 != nil || r0 != r1 {
 		t.Errorf("the two processes see other roots: %+v %v / %+v %v", r0, err0, r1, err1)
 	}
@@ -205,11 +205,11 @@ func TestSameLogSameHashesAsSQLite(t *testing.T) {
 		}
 		clock.Advance(time.Minute)
 	}
-	if _, err := el.ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: ref, By: curator, MemoryType: memgov.MemoryType("persistent"),
+	if _, err := el.Baselines().ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: ref, By: curator, MemoryType: memgov.MemoryType("persistent"),
 		TTLSeconds: 86400, DriftPolicy: "alert-on-drift", Level: 1, Reason: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := el.Checkpoint(ctx, 3600, curator); err != nil {
+	if _, err := el.Audit().Checkpoint(ctx, 3600, curator); err != nil {
 		t.Fatal(err)
 	}
 	src := entries(t, lite)
@@ -243,8 +243,8 @@ func TestSameLogSameHashesAsSQLite(t *testing.T) {
 		t.Errorf("Merkle roots differ: SQLite %x at %d, PostgreSQL %x at %d", vl.Root, vl.TreeSize, vp.Root, vp.TreeSize)
 	}
 	ep := engine.New(pg, testKey, engine.WithClock(clock.Now))
-	al, _ := el.AuditRoot(ctx)
-	ap, _ := ep.AuditRoot(ctx)
+	al, _ := el.Audit().AuditRoot(ctx)
+	ap, _ := ep.Audit().AuditRoot(ctx)
 	if al != ap {
 		t.Errorf("audit roots differ: SQLite %+v, PostgreSQL %+v", al, ap)
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/store/internal/sqlstore"
 )
@@ -34,7 +33,7 @@ func appendOne(t *testing.T, s *Store, op oplog.Op) error {
 	var appendErr error
 	err := s.Update(context.Background(), func(tx memgov.Tx) error {
 		e := &oplog.Entry{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Op: op, MemoryRef: "acme/bot",
-			ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
+			ItemID: oplog.NewID(), VersionID: oplog.NewID(), Actor: "bot"}
 		if err := e.Seal(oplog.Payload{Reason: "minimal", Key: "k", Layer: "WORKING", Content: []byte(`{"text":"x"}`), Data: []byte(`{}`)}); err != nil {
 			t.Fatal(err)
 		}

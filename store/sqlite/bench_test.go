@@ -53,7 +53,7 @@ func BenchmarkVerify100k(b *testing.B) {
 		err := s.Update(ctx, func(tx memgov.Tx) error {
 			for j := 0; j < 2000 && done < n; j, done = j+1, done+1 {
 				body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("fact number %d about the world", done)})
-				e := &oplog.Entry{Time: now, Op: oplog.Insert, MemoryRef: "acme/bot", ItemID: engine.NewID(), VersionID: engine.NewID(), Actor: "bot"}
+				e := &oplog.Entry{Time: now, Op: oplog.Insert, MemoryRef: "acme/bot", ItemID: oplog.NewID(), VersionID: oplog.NewID(), Actor: "bot"}
 				if err := e.Seal(oplog.Payload{Key: fmt.Sprintf("k%06d", done), Layer: string(memgov.Episodic), Content: body, ContentHash: oplog.HashPayload(body)}); err != nil {
 					return err
 				}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/store/sqlite"
@@ -46,10 +45,10 @@ func TestFoldMapEqualsNaiveFold(t *testing.T) {
 				p = oplog.Payload{Reason: "retract"}
 				heads[key] = [2]string{h[0], ""}
 			case ok:
-				entry.Op, entry.ItemID, entry.VersionID, entry.PrevVersionID = oplog.Update, h[0], engine.NewID(), h[1]
+				entry.Op, entry.ItemID, entry.VersionID, entry.PrevVersionID = oplog.Update, h[0], oplog.NewID(), h[1]
 				heads[key] = [2]string{h[0], entry.VersionID}
 			default:
-				entry.Op, entry.ItemID, entry.VersionID = oplog.Insert, engine.NewID(), engine.NewID()
+				entry.Op, entry.ItemID, entry.VersionID = oplog.Insert, oplog.NewID(), oplog.NewID()
 				heads[key] = [2]string{entry.ItemID, entry.VersionID}
 			}
 			if err := entry.Seal(p); err != nil {

@@ -4,11 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
-	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/internal/storeconf"
 	"github.com/memgov/memgov/store/sqlite"
 	"github.com/memgov/memgov/store/storetest"
 )
@@ -26,17 +24,7 @@ func open(t testing.TB) *sqlite.Store {
 
 func TestConformance(t *testing.T) {
 	storetest.Run(t, storetest.Factory{
-		Open: func(t testing.TB) (memgov.Store, []byte) { return open(t), testKey },
-		Engine: func(s memgov.Store, key []byte, now func() time.Time, pol []byte) (storetest.Engine, error) {
-			opts := []engine.Option{engine.WithClock(now)}
-			if len(pol) > 0 {
-				p, err := policy.Parse(pol)
-				if err != nil {
-					return nil, err
-				}
-				opts = append(opts, engine.WithPolicy(p))
-			}
-			return engine.New(s, key, opts...), nil
-		},
+		Open:   func(t testing.TB) (memgov.Store, []byte) { return open(t), testKey },
+		Engine: storeconf.Engine,
 	})
 }

@@ -34,7 +34,7 @@ func seeded(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	if _, err := e.Checkpoint(ctx, 3600, "bot"); err != nil {
+	if _, err := e.Audit().Checkpoint(ctx, 3600, "bot"); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/cmd/memgov/demo"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
@@ -84,7 +85,7 @@ func TestDemoStory(t *testing.T) {
 	}
 
 	// Two drifted agents, each against its approved baseline.
-	ds, err := eng.ListDrift(ctx, memgov.DriftQuery{OpenOnly: true})
+	ds, err := eng.Baselines().ListDrift(ctx, memgov.DriftQuery{OpenOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,11 +98,11 @@ func TestDemoStory(t *testing.T) {
 		t.Fatalf("open drift in %v", refs)
 	}
 	for _, d := range ds {
-		v, err := eng.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: d.MemoryRef})
+		v, err := eng.Baselines().VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: d.MemoryRef})
 		if err != nil || !v.Drift || v.DriftID != d.ID {
 			t.Fatalf("verify %s: %+v %v", d.MemoryRef, v, err)
 		}
-		rep, err := eng.DriftDiff(ctx, d.ID)
+		rep, err := eng.Baselines().DriftDiff(ctx, d.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +118,7 @@ func TestDemoStory(t *testing.T) {
 			if v.Action != "deny" {
 				t.Errorf("billing-agent is deny-on-drift, verify says %s", v.Action)
 			}
-			i := slices.IndexFunc(rep.Changes, func(c engine.KeyChange) bool { return c.Key == "refund/limit" })
+			i := slices.IndexFunc(rep.Changes, func(c baselines.KeyChange) bool { return c.Key == "refund/limit" })
 			if i < 0 || !strings.Contains(string(rep.Changes[i].Old), "$1,000") || !strings.Contains(string(rep.Changes[i].New), "$50,000") {
 				t.Errorf("billing drift: %+v", rep.Changes)
 			}
@@ -140,7 +141,7 @@ func TestDemoStory(t *testing.T) {
 	}
 
 	// Nothing was edited behind the log's back.
-	if v, err := eng.Verify(ctx); err != nil || !v.OK {
+	if v, err := eng.Audit().Verify(ctx); err != nil || !v.OK {
 		t.Fatalf("audit verify: %+v %v", v, err)
 	}
 }

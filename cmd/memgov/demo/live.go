@@ -274,7 +274,7 @@ func (l *loader) stillLive(ctx context.Context, st Step) (bool, error) {
 		}
 		return false, nil
 	case UnlessDriftOpen:
-		ds, err := l.eng.ListDrift(ctx, memgov.DriftQuery{MemoryRef: st.Ref, OpenOnly: true})
+		ds, err := l.eng.Baselines().ListDrift(ctx, memgov.DriftQuery{MemoryRef: st.Ref, OpenOnly: true})
 		if err != nil {
 			return false, err
 		}
@@ -367,7 +367,7 @@ func (l *loader) ack(ctx context.Context, st Step) error {
 	if err != nil {
 		return err
 	}
-	ds, err := l.eng.ListDrift(ctx, memgov.DriftQuery{MemoryRef: st.Ref, OpenOnly: true})
+	ds, err := l.eng.Baselines().ListDrift(ctx, memgov.DriftQuery{MemoryRef: st.Ref, OpenOnly: true})
 	if err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ func TestReenactAWeekLater(t *testing.T) {
 	if !live["acme/billing-agent"] || !live["initech/sales-agent"] {
 		t.Fatalf("live SYNC_BLOCK reviews: %v of %d", live, len(rs))
 	}
-	ds, err := eng.ListDrift(ctx, memgov.DriftQuery{MemoryRef: "acme/billing-agent", OpenOnly: true})
+	ds, err := eng.Baselines().ListDrift(ctx, memgov.DriftQuery{MemoryRef: "acme/billing-agent", OpenOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestReenactAWeekLater(t *testing.T) {
 	if n, _ := eng.LogSize(ctx); n != size {
 		t.Fatalf("the second opening appended %d entries", n-size)
 	}
-	if v, err := eng.Verify(ctx); err != nil || !v.OK {
+	if v, err := eng.Audit().Verify(ctx); err != nil || !v.OK {
 		t.Fatalf("audit verify after re-enactment: %+v %v", v, err)
 	}
 }

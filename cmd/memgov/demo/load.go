@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
 )
@@ -260,7 +261,7 @@ func (l *loader) person(ctx context.Context, id string) (*review.Service, error)
 		return nil, err
 	}
 	s := review.New(l.eng, p)
-	if p.Role != "" {
+	if authz.Known(p) {
 		l.people[id] = s
 	}
 	return s, nil
@@ -398,7 +399,7 @@ func (l *loader) step(ctx context.Context, st Step) error {
 		if st.By != "" {
 			actor = st.By
 		}
-		res, err := l.eng.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: st.Ref, Actor: actor})
+		res, err := l.eng.Baselines().VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: st.Ref, Actor: actor})
 		if err != nil {
 			return err
 		}

@@ -76,7 +76,7 @@ func TestReenactSurvivesACuratorAndAnOperator(t *testing.T) {
 		checkLive(t, ctx, eng, now, size, round)
 		opened = now
 	}
-	if v, err := engine.New(s, []byte(testKey), engine.WithPolicy(pol)).Verify(ctx); err != nil || !v.OK {
+	if v, err := engine.New(s, []byte(testKey), engine.WithPolicy(pol)).Audit().Verify(ctx); err != nil || !v.OK {
 		t.Fatalf("audit verify: %+v %v", v, err)
 	}
 }
@@ -123,7 +123,7 @@ func actOnEverything(t *testing.T, ctx context.Context, eng *engine.Engine, roun
 	if _, err := op.Drift().VerifyBaselined(ctx); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := eng.ListDrift(ctx, memgov.DriftQuery{OpenOnly: true})
+	ds, err := eng.Baselines().ListDrift(ctx, memgov.DriftQuery{OpenOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func checkLive(t *testing.T, ctx context.Context, eng *engine.Engine, now time.T
 	if !live["acme/billing-agent"] || !live["initech/sales-agent"] {
 		t.Errorf("round %d: live SYNC_BLOCK reviews on %v, want the billing and the sales agents", round, live)
 	}
-	ds, err := eng.ListDrift(ctx, memgov.DriftQuery{MemoryRef: "acme/billing-agent", OpenOnly: true})
+	ds, err := eng.Baselines().ListDrift(ctx, memgov.DriftQuery{MemoryRef: "acme/billing-agent", OpenOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -204,21 +204,13 @@ func advance(ctx context.Context, q querier, e *oplog.Entry, f *merkle.Frontier)
 	if adv.Next.Root != f.Root() {
 		return string(merkle.CodeDrift), "the proven root differs from the op log's root", nil
 	}
-	proof, _ := json.Marshal(hexes(adv.Proof))
+	proof, _ := json.Marshal(merkle.Hexes(adv.Proof))
 	if _, err := q.ExecContext(ctx, `INSERT INTO mem_checkpoints (memory_ref, seq, root, tree_size, approved_at, ttl_seconds, baseline_id, proof, lsn)
 		VALUES (?,?,?,?,?,?,?,?,?)`, e.MemoryRef, adv.Next.Seq, adv.Next.Root[:], adv.Next.TreeSize, ms(adv.Next.ApprovedAt), adv.Next.TTLSeconds,
 		b.ID, string(proof), e.LSN); err != nil {
 		return "", "", wrapApply(e, err)
 	}
 	return string(adv.Verdict.Code), "", nil
-}
-
-func hexes(hs []merkle.Hash) []string {
-	out := make([]string, 0, len(hs))
-	for _, h := range hs {
-		out = append(out, h.String())
-	}
-	return out
 }
 
 func readHead(ctx context.Context, q querier, ref string) (memgov.MemHead, error) {

@@ -1,15 +1,13 @@
-package engine
+package audit
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sort"
 	"time"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/gate"
-	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -98,8 +96,8 @@ const (
 func (m Metrics) Gate(threshold float64) bool { return m.HealthLowerBound >= threshold }
 
 // Metrics computes the quality metrics of spec §12.12 over the last 30 days.
-func (e *Engine) Metrics(ctx context.Context) (Metrics, error) {
-	return e.MetricsSince(ctx, e.Now().Add(-30*24*time.Hour))
+func (s *Service) Metrics(ctx context.Context) (Metrics, error) {
+	return s.MetricsSince(ctx, s.now().Add(-30*24*time.Hour))
 }
 
 // MetricsSince computes the quality metrics over writes, reads, sweeps and
@@ -108,15 +106,15 @@ func (e *Engine) Metrics(ctx context.Context) (Metrics, error) {
 // and without memory, MIER task outcomes, both reported with memgov feedback)
 // are left out and the weights of the rest renormalised; Measured and
 // Unmeasured name them.
-func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, error) {
+func (s *Service) MetricsSince(ctx context.Context, since time.Time) (Metrics, error) {
 	m := Metrics{Since: since, ByStatus: map[string]int{}, AcceptanceByLayer: map[string]float64{}, Rejections: map[string]int{},
 		RejectionShare: map[string]float64{}, StageLatencyUS: map[string]Percentiles{}}
 	var d memgov.MetricsData
-	now := e.Now()
-	if err := e.foldReads(ctx); err != nil {
+	now := s.now()
+	if err := s.caches.FoldReads(ctx); err != nil {
 		return m, err
 	}
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		d, err = tx.MetricsData(ctx, since, now)
 		return err
 	})
@@ -222,15 +220,15 @@ func (e *Engine) MetricsSince(ctx context.Context, since time.Time) (Metrics, er
 		}
 		m.Operational = round4(sum / float64(len(ops)))
 	}
-	e.health(&m)
+	s.health(&m)
 	return m, nil
 }
 
 // health computes H_memory with policy.HealthScore over the measured metrics
 // only: H is linear in the normalised metrics, so each one's normalised value
 // is read off HealthScore against a baseline where every metric normalises to 0.
-func (e *Engine) health(m *Metrics) {
-	pol := e.policy
+func (s *Service) health(m *Metrics) {
+	pol := s.policy
 	h := pol.Health
 	zero := policy.Metrics{CorrectnessImpact: -1, RetrievalPrecision: 0, HallucinationLeakage: h.LeakageCeiling * 10,
 		InducedErrors: h.ErrorCeiling * 10, WriteAcceptance: -10, Operational: 0}
@@ -303,130 +301,34 @@ func deref(f *float64) float64 {
 
 func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }
 
-// RevalidationReport is the result of a re-validation sweep.
-type RevalidationReport struct {
-	Sampled int     `json:"sampled"`
-	Failed  int     `json:"failed"`
-	Rate    float64 `json:"hallucination_leakage_rate"`
-	// Why counts the failures by cause: evidence that no longer reaches the
-	// layer's threshold, a contradiction by ACTIVE memory, evidence refuted
-	// since admission (a cited memory item no longer ACTIVE).
-	Why map[string]int `json:"failures_by_cause"`
-}
-
-// Causes of a failed re-validation.
-const (
-	RevalidationEvidence      = "evidence_below_threshold"
-	RevalidationContradicted  = "contradicted"
-	RevalidationRefutedSource = "evidence_refuted"
-)
-
-// Revalidate re-verifies up to limit ACTIVE durable versions against today's
-// state (spec §12.11.3 "periodic memory audit sweeps", spec §12.12.5): a version fails
-// when the factual score of its recorded evidence no longer reaches the
-// layer's threshold under the policy in force, when ACTIVE memory of its
-// memoryRef now contradicts it, or when memory it cites as evidence has been
-// retracted, expired or quarantined since. Failures measure the hallucination
-// leakage rate. Results are telemetry, not log entries.
-func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport, error) {
-	rep := RevalidationReport{Why: map[string]int{}}
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		d, err := tx.ComplianceData(ctx)
-		if err != nil {
-			return err
-		}
-		now := e.Now()
-		for _, v := range d.Active {
-			if limit > 0 && rep.Sampled >= limit {
-				break
+// taskMetrics computes MCI and MIER from the task outcomes of a window:
+// MCI when tasks with and without memory were reported, MIER when any task
+// was.
+func taskMetrics(tasks []memgov.TaskOutcomeRow) (mci, mier *float64, withMemory, withheld int) {
+	var okWith, okWithout, caused int
+	for _, t := range tasks {
+		if t.RetrievalID == "" {
+			withheld++
+			if t.Success {
+				okWithout++
 			}
-			if !v.Layer.Durable() {
-				continue
-			}
-			cause, score, err := e.revalidate(ctx, tx, v)
-			if err != nil {
-				return err
-			}
-			rep.Sampled++
-			if cause != "" {
-				rep.Failed++
-				rep.Why[cause]++
-			}
-			if err := tx.RecordRevalidation(ctx, v.ID, now, cause == "", score); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if rep.Sampled > 0 {
-		rep.Rate = round4(float64(rep.Failed) / float64(rep.Sampled))
-	}
-	return rep, err
-}
-
-// revalidate judges one ACTIVE version against today's state; cause is ""
-// when it still passes.
-func (e *Engine) revalidate(ctx context.Context, tx memgov.Tx, v memgov.Version) (cause string, score float64, err error) {
-	var meta oplog.VersionData
-	if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *oplog.Entry) error {
-		p, err := le.DecodePayload()
-		if err == nil && len(p.Data) > 0 {
-			_ = jsonUnmarshal(p.Data, &meta)
-		}
-		return err
-	}); err != nil {
-		return "", 0, err
-	}
-	ev := make([]policy.Evidence, 0, len(meta.Evidence))
-	for _, r := range meta.Evidence {
-		pe := policy.Evidence{SourceType: r.SourceType, Support: 1, AccessedAt: v.CreatedAt}
-		if r.Authority != nil {
-			pe.Authority = *r.Authority
-		}
-		if r.AccessedAt != nil {
-			pe.AccessedAt = *r.AccessedAt
-		}
-		ev = append(ev, pe)
-	}
-	// The evidence is scored as of admission under the policy in force now:
-	// its ageing since is staleness, which retrieval measures.
-	res := e.policy.FactualScore(string(v.Layer), ev, v.CreatedAt)
-	score = res.Score
-	if !res.Pass {
-		return RevalidationEvidence, score, nil
-	}
-	// Evidence found since admission: cited memory that is gone.
-	for _, r := range meta.Evidence {
-		if r.SourceType != policy.MemoryItem || r.SourceItemID == "" {
 			continue
 		}
-		it, err := tx.Item(ctx, r.SourceItemID)
-		if err != nil && !isNotFound(err) {
-			return "", 0, err
+		withMemory++
+		if t.Success {
+			okWith++
 		}
-		if err != nil || it.Head == "" {
-			return RevalidationRefutedSource, score, nil
-		}
-	}
-	// Contradictions found since admission: ACTIVE memory of the ref that
-	// contradicts the version now (the deterministic judges).
-	feat, err := e.featuresOf(v.Content)
-	if err != nil {
-		return "", 0, fmt.Errorf("revalidate %s: version %s: %w", v.Key, v.ID, err)
-	}
-	ct, err := gate.Contradiction{}.Evaluate(ctx, gate.ContradictionInput{MemoryRef: v.MemoryRef, Layer: v.Layer, ContentHash: v.ContentHash,
-		Features: feat, Confidence: v.Confidence, OwnItemID: v.ItemID, Policy: &e.policy, Reader: tx,
-		Rules: e.rules})
-	if err != nil {
-		return "", 0, fmt.Errorf("revalidate %s: %w", v.Key, err)
-	}
-	for _, c := range ct.Contradicts {
-		if c.State == memgov.Active {
-			return RevalidationContradicted, score, nil
+		if !t.Success && t.MemoryCaused {
+			caused++
 		}
 	}
-	if ct.Finding != "" {
-		return RevalidationContradicted, score, nil
+	if withMemory > 0 && withheld > 0 {
+		v := round4(float64(okWith)/float64(withMemory) - float64(okWithout)/float64(withheld))
+		mci = &v
 	}
-	return "", score, nil
+	if n := withMemory + withheld; n > 0 {
+		v := round4(float64(caused) / float64(n))
+		mier = &v
+	}
+	return mci, mier, withMemory, withheld
 }

@@ -1,4 +1,4 @@
-package engine
+package authz
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ import (
 // rules SECURITY.md states, which are written here from the spec, not read
 // from permit.
 func TestAuthorityTableWalk(t *testing.T) {
-	e := &Engine{policy: policy.Default()}
+	ck := New(policy.Default())
 	roles := []memgov.Role{memgov.Executor, memgov.Verifier, memgov.Orchestrator, memgov.Curator, memgov.Operator}
 	layers := []memgov.Layer{"", memgov.Working, memgov.Session, memgov.Episodic, memgov.Semantic, memgov.Procedural}
 	cells, allowed := 0, 0
@@ -41,7 +41,7 @@ func TestAuthorityTableWalk(t *testing.T) {
 							if ownRef {
 								ref = "acme/" + p.ID + "/ns"
 							}
-							err := e.permit(p, rule.Action, Target{Ref: ref, Layer: layer, Writer: "w1"})
+							err := ck.Permit(p, rule.Action, Target{Ref: ref, Layer: layer, Writer: "w1"})
 							cells++
 							if err == nil {
 								allowed++
@@ -121,7 +121,7 @@ func anyLayer(pol policy.Policy, r memgov.Role, op string) bool {
 
 // TestAuthoritySpecAnchors pins cells the spec states outright.
 func TestAuthoritySpecAnchors(t *testing.T) {
-	e := &Engine{policy: policy.Default()}
+	ck := New(policy.Default())
 	for _, c := range []struct {
 		role  memgov.Role
 		act   Action
@@ -141,16 +141,16 @@ func TestAuthoritySpecAnchors(t *testing.T) {
 		{memgov.Operator, ActReviewDecide, memgov.Episodic, false}, // curators decide reviews
 	} {
 		p := memgov.Principal{ID: "someone", Role: c.role, Tenant: "acme"}
-		err := e.permit(p, c.act, Target{Ref: "acme/agent-x/ns", Layer: c.layer, Writer: "agent-x"})
+		err := ck.Permit(p, c.act, Target{Ref: "acme/agent-x/ns", Layer: c.layer, Writer: "agent-x"})
 		if (err == nil) != c.ok {
 			t.Errorf("%s %s %s: %v, want allowed=%v", c.role, c.act, c.layer, err, c.ok)
 		}
 	}
 	// A principal of every tenant governs acme; a suspended one does nothing.
-	if err := e.permit(memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: memgov.AllTenants}, ActPin, Target{Ref: "acme/a/b", Layer: memgov.Semantic}); err != nil {
+	if err := ck.Permit(memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: memgov.AllTenants}, ActPin, Target{Ref: "acme/a/b", Layer: memgov.Semantic}); err != nil {
 		t.Errorf("a curator of every tenant: %v", err)
 	}
-	if err := e.permit(memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: "acme", Suspended: true}, ActPin, Target{Ref: "acme/a/b", Layer: memgov.Semantic}); err == nil {
+	if err := ck.Permit(memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: "acme", Suspended: true}, ActPin, Target{Ref: "acme/a/b", Layer: memgov.Semantic}); err == nil {
 		t.Error("a suspended curator pinned")
 	}
 }

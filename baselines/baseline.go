@@ -1,4 +1,4 @@
-package engine
+package baselines
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
@@ -102,26 +103,17 @@ func driftPolicyAllowed(p policy.Policy, level int, dp string) bool {
 	return false
 }
 
-// requireGovernor refuses actors the authority table does not let perform a
-// on ref: operators or curators of the ref's tenant.
-func (e *Engine) requireGovernor(ctx context.Context, tx memgov.ReadTx, actor, ref string, a Action) (memgov.Principal, error) {
-	if err := requirePrincipal(ctx, tx, actor); err != nil {
-		return memgov.Principal{}, err
-	}
-	return e.permitTx(ctx, tx, actor, a, Target{Ref: ref})
-}
-
 // ApproveBaseline records a spec §3.2.6 memory_baseline of the memoryRef's current
 // memory as a BASELINE_APPROVE log entry. Only operators and curators approve.
 // It refuses while a drift episode is open (acknowledge it instead) or while
 // rows were edited behind memgov's back.
-func (e *Engine) ApproveBaseline(ctx context.Context, r memgov.ApproveRequest) (memgov.Baseline, error) {
-	if err := ValidateBaseline(e.Policy(), r); err != nil {
+func (svc *Service) ApproveBaseline(ctx context.Context, r memgov.ApproveRequest) (memgov.Baseline, error) {
+	if err := ValidateBaseline(svc.policy, r); err != nil {
 		return memgov.Baseline{}, err
 	}
 	var out memgov.Baseline
-	err := e.store.Update(ctx, func(tx memgov.Tx) (err error) {
-		if _, err := e.requireGovernor(ctx, tx, r.By, r.MemoryRef, ActBaselineApprove); err != nil {
+	err := svc.store.Update(ctx, func(tx memgov.Tx) (err error) {
+		if _, err := svc.authz.Govern(ctx, tx, r.By, r.MemoryRef, authz.ActBaselineApprove); err != nil {
 			return err
 		}
 		if pb, ok, err := sharedOwnerBaseline(ctx, tx, r.MemoryRef); err != nil {
@@ -132,26 +124,26 @@ func (e *Engine) ApproveBaseline(ctx context.Context, r memgov.ApproveRequest) (
 		}
 		if ev, err := tx.OpenDrift(ctx, r.MemoryRef); err == nil {
 			return fmt.Errorf("%w: drift %s is open on %s; resolve it with: memgov drift ack %s --by %s --resolve reapprove|rollback", memgov.ErrConflict, ev.ID, r.MemoryRef, ev.ID, r.By)
-		} else if !isNotFound(err) {
+		} else if !notFound(err) {
 			return err
 		}
-		if _, err := e.expireDueTx(ctx, tx, r.MemoryRef, e.Now()); err != nil {
+		if _, err := svc.expireDueTx(ctx, tx, r.MemoryRef, svc.now()); err != nil {
 			return err
 		}
-		if ok, _, err := e.governedIntact(ctx, tx, tx, r.MemoryRef); err != nil {
+		if ok, _, err := svc.governedIntact(ctx, tx, tx, r.MemoryRef); err != nil {
 			return err
 		} else if !ok {
 			return fmt.Errorf("%w: %s was edited outside memgov; run `memgov verify %s` and acknowledge the drift first", memgov.ErrConflict, r.MemoryRef, r.MemoryRef)
 		}
-		out, err = e.approveTx(ctx, tx, r)
+		out, err = svc.approveTx(ctx, tx, r)
 		return err
 	})
 	return out, err
 }
 
 // approveTx appends the BASELINE_APPROVE entry for the state as tx sees it.
-func (e *Engine) approveTx(ctx context.Context, tx memgov.Tx, r memgov.ApproveRequest) (memgov.Baseline, error) {
-	now := e.Now()
+func (svc *Service) approveTx(ctx context.Context, tx memgov.Tx, r memgov.ApproveRequest) (memgov.Baseline, error) {
+	now := svc.now()
 	pos, err := tx.LogSize(ctx)
 	if err != nil {
 		return memgov.Baseline{}, err
@@ -160,13 +152,13 @@ func (e *Engine) approveTx(ctx context.Context, tx memgov.Tx, r memgov.ApproveRe
 	if alg == "" {
 		alg = canon.SHA256
 	}
-	info := e.store.Info()
-	b := memgov.Baseline{ID: NewID(), MemoryRef: r.MemoryRef, MemoryType: r.MemoryType, Store: info.Type + "/" + info.Version,
+	info := svc.store.Info()
+	b := memgov.Baseline{ID: oplog.NewID(), MemoryRef: r.MemoryRef, MemoryType: r.MemoryType, Store: info.Type + "/" + info.Version,
 		ApprovedAt: now, BoundAt: now, TTLSeconds: r.TTLSeconds, DriftPolicy: r.DriftPolicy, SharedMemoryOwner: r.Owner,
 		CheckIntervalSeconds: r.CheckIntervalSeconds, ComplianceLevel: r.Level, ApprovedBy: r.By,
-		DeltaBudget: e.Policy().Baseline.DeltaBudget, LogPosition: pos}
+		DeltaBudget: svc.policy.Baseline.DeltaBudget, LogPosition: pos}
 	if r.MemoryType != MemoryNone {
-		st, err := e.stateHash(ctx, tx, r.MemoryRef, now, alg, nil, false)
+		st, err := svc.stateHash(ctx, tx, r.MemoryRef, now, alg, nil, false)
 		if err != nil {
 			return memgov.Baseline{}, err
 		}
@@ -189,10 +181,7 @@ func (e *Engine) approveTx(ctx context.Context, tx memgov.Tx, r memgov.ApproveRe
 		reason = "approve " + string(r.MemoryType) + " baseline"
 	}
 	entry := &oplog.Entry{Time: now, Op: oplog.BaselineApprove, MemoryRef: r.MemoryRef, ItemID: "", Actor: r.By}
-	if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-		return memgov.Baseline{}, err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason, Data: data}); err != nil {
 		return memgov.Baseline{}, err
 	}
 	return tx.Baseline(ctx, r.MemoryRef)
@@ -200,9 +189,9 @@ func (e *Engine) approveTx(ctx context.Context, tx memgov.Tx, r memgov.ApproveRe
 
 // Baseline returns the current baseline of a memoryRef (its own, not an
 // owner's; see ResolveBaseline).
-func (e *Engine) Baseline(ctx context.Context, ref string) (memgov.Baseline, error) {
+func (svc *Service) Baseline(ctx context.Context, ref string) (memgov.Baseline, error) {
 	var b memgov.Baseline
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		b, err = tx.Baseline(ctx, ref)
 		return err
 	})
@@ -224,7 +213,7 @@ func resolveBaseline(ctx context.Context, br memgov.BaselineReader, ref string) 
 		return pb, err
 	}
 	b, err := br.Baseline(ctx, ref)
-	if err == nil || !isNotFound(err) {
+	if err == nil || !notFound(err) {
 		return b, err
 	}
 	return memgov.Baseline{}, fmt.Errorf("%w: no baseline for %s; approve one with: memgov baseline approve %s --by OPERATOR --type TYPE --policy POLICY", memgov.ErrNotFound, ref, ref)
@@ -240,7 +229,7 @@ func sharedOwnerBaseline(ctx context.Context, br memgov.BaselineReader, ref stri
 		if err == nil && pb.MemoryType == MemoryShared {
 			return pb, true, nil
 		}
-		if err != nil && !isNotFound(err) {
+		if err != nil && !notFound(err) {
 			return pb, false, err
 		}
 	}
@@ -249,9 +238,9 @@ func sharedOwnerBaseline(ctx context.Context, br memgov.BaselineReader, ref stri
 
 // ResolveBaseline returns the baseline that governs ref: its own, or the shared
 // baseline of its owner (the nearest ancestor memoryRef with a shared baseline).
-func (e *Engine) ResolveBaseline(ctx context.Context, ref string) (memgov.Baseline, error) {
+func (svc *Service) ResolveBaseline(ctx context.Context, ref string) (memgov.Baseline, error) {
 	var b memgov.Baseline
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		b, err = resolveBaseline(ctx, tx, ref)
 		return err
 	})

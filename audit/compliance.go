@@ -1,15 +1,12 @@
-package engine
+package audit
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 )
-
-var jsonUnmarshal = json.Unmarshal
 
 // ComplianceItem is one finding of the compliance report.
 type ComplianceItem struct {
@@ -40,9 +37,9 @@ type ComplianceReport struct {
 // (incomplete: not finished within 72 hours, spec §12.12.6), residency violations
 // (stored items whose residency class the store's region no longer allows,
 // and refused writes) and items past their TTL that GC has not expired yet.
-func (e *Engine) ComplianceReport(ctx context.Context) (ComplianceReport, error) {
-	rep := ComplianceReport{At: e.Now(), RetentionBreaches: []ComplianceItem{}, ResidencyViolations: []ComplianceItem{}, PastTTL: []ComplianceItem{}}
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+func (s *Service) ComplianceReport(ctx context.Context) (ComplianceReport, error) {
+	rep := ComplianceReport{At: s.now(), RetentionBreaches: []ComplianceItem{}, ResidencyViolations: []ComplianceItem{}, PastTTL: []ComplianceItem{}}
+	err := s.store.View(ctx, func(tx memgov.ReadTx) error {
 		d, err := tx.ComplianceData(ctx)
 		if err != nil {
 			return err
@@ -59,7 +56,7 @@ func (e *Engine) ComplianceReport(ctx context.Context) (ComplianceReport, error)
 			if err != nil {
 				return err
 			}
-			if v.Classification != "" && e.policy.RetentionExpired(v.Classification, rep.At.Sub(item.CreatedAt)) {
+			if v.Classification != "" && s.policy.RetentionExpired(v.Classification, rep.At.Sub(item.CreatedAt)) {
 				c := ci
 				c.Detail = "past the " + v.Classification + " retention"
 				if item.Pinned {
@@ -73,19 +70,16 @@ func (e *Engine) ComplianceReport(ctx context.Context) (ComplianceReport, error)
 				rep.PastTTL = append(rep.PastTTL, c)
 			}
 			var meta oplog.VersionData
-			if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *oplog.Entry) error {
-				p, err := le.DecodePayload()
-				if err == nil && len(p.Data) > 0 {
-					_ = json.Unmarshal(p.Data, &meta)
-				}
+			if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *oplog.Entry) (err error) {
+				meta, err = oplog.DecodeOptionalData[oplog.VersionData](le)
 				return err
 			}); err != nil {
 				return err
 			}
-			if meta.Residency != "" && !e.policy.ResidencyAllowed(meta.Residency) {
+			if meta.Residency != "" && !s.policy.ResidencyAllowed(meta.Residency) {
 				c := ci
 				c.Residency = meta.Residency
-				c.Detail = "residency " + meta.Residency + " is not allowed in region " + e.policy.Residency.StoreRegion
+				c.Detail = "residency " + meta.Residency + " is not allowed in region " + s.policy.Residency.StoreRegion
 				rep.ResidencyViolations = append(rep.ResidencyViolations, c)
 			}
 		}

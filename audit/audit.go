@@ -1,4 +1,4 @@
-package engine
+package audit
 
 import (
 	"context"
@@ -20,9 +20,9 @@ const (
 )
 
 // AuditRoot returns the RFC 9162 root over every log leaf.
-func (e *Engine) AuditRoot(ctx context.Context) (memgov.AuditRoot, error) {
+func (s *Service) AuditRoot(ctx context.Context) (memgov.AuditRoot, error) {
 	var r memgov.AuditRoot
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) error {
 		n, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
@@ -93,12 +93,12 @@ func Held(rec oplog.AuditCheckpointRecord) HeldCheckpoint {
 
 // AcceptHeld checks a held checkpoint: the same hash algorithm and chain mode
 // as the log (else MISMATCH, spec §3.2.7.1), then AcceptCheckpoint.
-func (e *Engine) AcceptHeld(ctx context.Context, h HeldCheckpoint) (merkle.Verdict, error) {
+func (s *Service) AcceptHeld(ctx context.Context, h HeldCheckpoint) (merkle.Verdict, error) {
 	if h.HashAlg != HashAlgorithm || h.ChainMode != ChainMerkleLog {
 		return merkle.Verdict{Code: merkle.CodeMismatch, Detail: fmt.Sprintf("the checkpoint was taken with %s/%s; this log is %s/%s",
 			h.HashAlg, h.ChainMode, HashAlgorithm, ChainMerkleLog)}, nil
 	}
-	return e.AcceptCheckpoint(ctx, h.AuditCheckpointRecord)
+	return s.AcceptCheckpoint(ctx, h.AuditCheckpointRecord)
 }
 
 // InclusionProof is an RFC 9162 audit path showing that one log entry's leaf
@@ -114,9 +114,9 @@ type InclusionProof struct {
 
 // ProveInclusion returns the inclusion proof of log entry lsn in the log of
 // size entries (0: the whole log), checked before it is returned.
-func (e *Engine) ProveInclusion(ctx context.Context, lsn, size int64) (InclusionProof, error) {
+func (s *Service) ProveInclusion(ctx context.Context, lsn, size int64) (InclusionProof, error) {
 	var p InclusionProof
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) error {
 		n, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
@@ -142,18 +142,10 @@ func (e *Engine) ProveInclusion(ctx context.Context, lsn, size int64) (Inclusion
 		if err := merkle.VerifyInclusion(leaves[lsn-1], uint64(lsn-1), uint64(size), root, proof); err != nil {
 			return fmt.Errorf("%w: %v", memgov.ErrTampered, err)
 		}
-		p = InclusionProof{LSN: lsn, Index: lsn - 1, Leaf: leaves[lsn-1].String(), TreeSize: size, Root: root.Prefixed(), Proof: hexes(proof)}
+		p = InclusionProof{LSN: lsn, Index: lsn - 1, Leaf: leaves[lsn-1].String(), TreeSize: size, Root: root.Prefixed(), Proof: merkle.Hexes(proof)}
 		return nil
 	})
 	return p, err
-}
-
-func hexes(hs []merkle.Hash) []string {
-	out := make([]string, len(hs))
-	for i, h := range hs {
-		out[i] = h.String()
-	}
-	return out
 }
 
 // ExportedEntry is one log entry as `memgov audit export` prints it: the
@@ -167,8 +159,8 @@ type ExportedEntry struct {
 }
 
 // ExportAudit calls fn for entries from..to (to 0: the last) in order.
-func (e *Engine) ExportAudit(ctx context.Context, from, to int64, fn func(ExportedEntry) error) error {
-	return e.store.View(ctx, func(tx memgov.ReadTx) error {
+func (s *Service) ExportAudit(ctx context.Context, from, to int64, fn func(ExportedEntry) error) error {
+	return s.store.View(ctx, func(tx memgov.ReadTx) error {
 		n, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
@@ -210,9 +202,9 @@ func (e *Engine) ExportAudit(ctx context.Context, from, to int64, fn func(Export
 
 // Checkpoint records a signed audit checkpoint of the log as it is now. The
 // checkpoint itself is appended to the log, after the entries it covers.
-func (e *Engine) Checkpoint(ctx context.Context, ttlSeconds int64, actor string) (oplog.AuditCheckpointRecord, error) {
+func (s *Service) Checkpoint(ctx context.Context, ttlSeconds int64, actor string) (oplog.AuditCheckpointRecord, error) {
 	var rec oplog.AuditCheckpointRecord
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
 		n, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
@@ -233,24 +225,17 @@ func (e *Engine) Checkpoint(ctx context.Context, ttlSeconds int64, actor string)
 			seq = cps[len(cps)-1].Seq + 1
 		}
 		cp := merkle.AuditCheckpoint{Root: merkle.Root(leaves), TreeSize: uint64(n), Seq: seq,
-			ObservedAt: e.Now(), TTLSeconds: ttlSeconds}
+			ObservedAt: s.now(), TTLSeconds: ttlSeconds}
 		if err := cp.Validate(); err != nil {
 			return fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
 		}
-		sig, err := merkle.Sign(e.key, cp)
+		sig, err := merkle.Sign(s.key, cp)
 		if err != nil {
 			return err
 		}
 		rec = oplog.AuditCheckpointRecord{AuditCheckpoint: cp, Signature: sig}
-		data, err := json.Marshal(rec)
-		if err != nil {
-			return err
-		}
 		entry := &oplog.Entry{Time: cp.ObservedAt, Op: oplog.AuditCP, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: "audit checkpoint", Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, "audit checkpoint", rec); err != nil {
 			return err
 		}
 		rec.LSN = entry.LSN
@@ -260,15 +245,15 @@ func (e *Engine) Checkpoint(ctx context.Context, ttlSeconds int64, actor string)
 }
 
 // Prove returns the consistency proof from an earlier log size to the current one.
-func (e *Engine) Prove(ctx context.Context, from int64) (memgov.ConsistencyProof, error) {
-	return e.ProveRange(ctx, from, 0)
+func (s *Service) Prove(ctx context.Context, from int64) (memgov.ConsistencyProof, error) {
+	return s.ProveRange(ctx, from, 0)
 }
 
 // ProveRange returns the consistency proof from log size from to log size to
 // (0: the current size), checked before it is returned.
-func (e *Engine) ProveRange(ctx context.Context, from, to int64) (memgov.ConsistencyProof, error) {
+func (s *Service) ProveRange(ctx context.Context, from, to int64) (memgov.ConsistencyProof, error) {
 	var p memgov.ConsistencyProof
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) error {
 		n, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
@@ -294,7 +279,7 @@ func (e *Engine) ProveRange(ctx context.Context, from, to int64) (memgov.Consist
 		if err := merkle.VerifyConsistency(uint64(from), uint64(to), oldRoot, newRoot, proof); err != nil {
 			return fmt.Errorf("%w: %v", memgov.ErrTampered, err)
 		}
-		p = memgov.ConsistencyProof{FromSize: from, ToSize: to, FromRoot: oldRoot.Prefixed(), ToRoot: newRoot.Prefixed(), Proof: hexes(proof)}
+		p = memgov.ConsistencyProof{FromSize: from, ToSize: to, FromRoot: oldRoot.Prefixed(), ToRoot: newRoot.Prefixed(), Proof: merkle.Hexes(proof)}
 		return nil
 	})
 	return p, err
@@ -302,12 +287,12 @@ func (e *Engine) ProveRange(ctx context.Context, from, to int64) (memgov.Consist
 
 // AcceptCheckpoint checks a signed checkpoint (held by a client, or stored)
 // against the current log with the spec §3.2.7.1 acceptance rules.
-func (e *Engine) AcceptCheckpoint(ctx context.Context, signed oplog.AuditCheckpointRecord) (merkle.Verdict, error) {
-	if err := merkle.VerifySignature(e.key, signed.AuditCheckpoint, signed.Signature); err != nil {
+func (s *Service) AcceptCheckpoint(ctx context.Context, signed oplog.AuditCheckpointRecord) (merkle.Verdict, error) {
+	if err := merkle.VerifySignature(s.key, signed.AuditCheckpoint, signed.Signature); err != nil {
 		return merkle.Verdict{Code: merkle.CodeMismatch, Detail: "signature does not verify: " + err.Error()}, nil
 	}
 	// Continuity is only meaningful over a log whose rows match their leaves.
-	rep, err := e.store.Verify(ctx)
+	rep, err := s.store.Verify(ctx)
 	if err != nil {
 		return merkle.Verdict{}, err
 	}
@@ -315,7 +300,7 @@ func (e *Engine) AcceptCheckpoint(ctx context.Context, signed oplog.AuditCheckpo
 		return merkle.Verdict{Code: merkle.CodeMismatch, Detail: fmt.Sprintf("the log does not verify at LSN %d: %s", rep.BadLSN, rep.Problem)}, nil
 	}
 	var v merkle.Verdict
-	err = e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err = s.store.View(ctx, func(tx memgov.ReadTx) error {
 		n, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
@@ -334,7 +319,7 @@ func (e *Engine) AcceptCheckpoint(ctx context.Context, signed oplog.AuditCheckpo
 		// appended after the entries it covers, so it alone is such growth: the
 		// log holding it is a later observation than the checkpoint. A log
 		// restored from an old copy therefore shows a lower seq or a smaller size.
-		current := merkle.AuditCheckpoint{Root: merkle.Root(leaves), TreeSize: uint64(n), ObservedAt: e.Now(), TTLSeconds: signed.TTLSeconds}
+		current := merkle.AuditCheckpoint{Root: merkle.Root(leaves), TreeSize: uint64(n), ObservedAt: s.now(), TTLSeconds: signed.TTLSeconds}
 		if len(cps) > 0 {
 			last := cps[len(cps)-1]
 			current.Seq = last.Seq
@@ -350,7 +335,7 @@ func (e *Engine) AcceptCheckpoint(ctx context.Context, signed oplog.AuditCheckpo
 				return err
 			}
 		}
-		v = merkle.AcceptAudit(signed.AuditCheckpoint, current, proof, e.Now())
+		v = merkle.AcceptAudit(signed.AuditCheckpoint, current, proof, s.now())
 		return nil
 	})
 	return v, err
@@ -359,34 +344,34 @@ func (e *Engine) AcceptCheckpoint(ctx context.Context, signed oplog.AuditCheckpo
 // Verify checks the whole log (leaves, payload hashes, chain, stored
 // checkpoints, erasures) and every served table against it. It reports the
 // first LSN, or served row, that does not verify.
-func (e *Engine) Verify(ctx context.Context) (memgov.VerifyReport, error) {
-	rep, err := e.store.Verify(ctx)
+func (s *Service) Verify(ctx context.Context) (memgov.VerifyReport, error) {
+	rep, err := s.store.Verify(ctx)
 	if err != nil || !rep.OK {
 		return rep, err
 	}
-	return e.verifyCaches(ctx, rep)
+	return s.verifyCaches(ctx, rep)
 }
 
 // VerifyReplay is Verify with the served tables always compared with a fresh
 // replay of the log.
-func (e *Engine) VerifyReplay(ctx context.Context) (memgov.VerifyReport, error) {
-	rep, err := e.store.VerifyReplay(ctx)
+func (s *Service) VerifyReplay(ctx context.Context) (memgov.VerifyReport, error) {
+	rep, err := s.store.VerifyReplay(ctx)
 	if err != nil || !rep.OK {
 		return rep, err
 	}
-	return e.verifyCaches(ctx, rep)
+	return s.verifyCaches(ctx, rep)
 }
 
 // verifyCaches checks the cached snapshot hashes and counts the versions
 // whose judge-derived features are stale. A stale index is not a failure: the
 // features are a cache of what a judge said, rebuilt by Reindex, and the log
 // verified without them.
-func (e *Engine) verifyCaches(ctx context.Context, rep memgov.VerifyReport) (memgov.VerifyReport, error) {
-	rep, err := e.verifyStateCaches(ctx, rep)
+func (s *Service) verifyCaches(ctx context.Context, rep memgov.VerifyReport) (memgov.VerifyReport, error) {
+	rep, err := s.verifyStateCaches(ctx, rep)
 	if err != nil {
 		return rep, err
 	}
-	st, err := e.IndexStatus(ctx)
+	st, err := s.caches.IndexStatus(ctx)
 	if err != nil {
 		return rep, err
 	}
@@ -397,9 +382,9 @@ func (e *Engine) verifyCaches(ctx context.Context, rep memgov.VerifyReport) (mem
 // verifyStateCaches checks the cached snapshot hashes that `memgov verify`
 // is served from while nothing changed: each cache still in use must be the
 // hash of its memoryRef's map, recomputed now from the verified tables.
-func (e *Engine) verifyStateCaches(ctx context.Context, rep memgov.VerifyReport) (memgov.VerifyReport, error) {
-	now := e.Now()
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+func (s *Service) verifyStateCaches(ctx context.Context, rep memgov.VerifyReport) (memgov.VerifyReport, error) {
+	now := s.now()
+	err := s.store.View(ctx, func(tx memgov.ReadTx) error {
 		refs, err := tx.Refs(ctx)
 		if err != nil {
 			return err
@@ -416,13 +401,13 @@ func (e *Engine) verifyStateCaches(ctx context.Context, rep memgov.VerifyReport)
 			if c.TreeSize != head.TreeSize || c.NextExpiry != nil && !now.Before(*c.NextExpiry) {
 				continue // stale: never served
 			}
-			st, err := e.stateHash(ctx, tx, r.MemoryRef, now, c.Alg, nil, false)
+			hash, err := s.caches.StateHash(ctx, tx, r.MemoryRef, now, c.Alg)
 			if err != nil {
 				return err
 			}
-			if st.Hash != c.Hash {
+			if hash != c.Hash {
 				d := memgov.RowDifference{Table: "mem_state_cache", Row: r.MemoryRef,
-					Problem: fmt.Sprintf("mem_state_cache row %s holds %s, but the map it caches hashes to %s", r.MemoryRef, c.Hash, st.Hash)}
+					Problem: fmt.Sprintf("mem_state_cache row %s holds %s, but the map it caches hashes to %s", r.MemoryRef, c.Hash, hash)}
 				rep.OK, rep.Table, rep.Row, rep.BadLSN, rep.Problem = false, d.Table, d.Row, 0, d.Problem
 				rep.Differences = append(rep.Differences, d)
 				return nil
@@ -435,15 +420,15 @@ func (e *Engine) verifyStateCaches(ctx context.Context, rep memgov.VerifyReport)
 
 // Rebuild rebuilds every derived table from the log. The store refuses a log
 // that does not verify.
-func (e *Engine) Rebuild(ctx context.Context) (memgov.RebuildReport, error) {
-	return e.store.Rebuild(ctx)
+func (s *Service) Rebuild(ctx context.Context) (memgov.RebuildReport, error) {
+	return s.store.Rebuild(ctx)
 }
 
 // RebuildDryRun reports what Rebuild would change without changing anything:
 // the log is replayed into scratch tables and compared with the served ones.
 // A log that does not verify is refused as Rebuild refuses it.
-func (e *Engine) RebuildDryRun(ctx context.Context) (memgov.RebuildReport, error) {
-	rep, err := e.store.VerifyReplay(ctx)
+func (s *Service) RebuildDryRun(ctx context.Context) (memgov.RebuildReport, error) {
+	rep, err := s.store.VerifyReplay(ctx)
 	if err != nil {
 		return memgov.RebuildReport{}, err
 	}

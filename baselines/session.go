@@ -1,22 +1,22 @@
-package engine
+package baselines
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
 // errSessionDenied reports a session refused by the drift policy; the VerifyResult says why.
-var errSessionDenied = fmt.Errorf("%w: the drift policy denies the session", ErrForbidden)
+var errSessionDenied = fmt.Errorf("%w: the drift policy denies the session", memgov.ErrForbidden)
 
 // StartSession checks session memory against its baseline, as at agent start-up,
 // and opens a session boundary (a SESSION_START entry) unless the verdict is
-// deny, in which case the error wraps ErrForbidden and the result says why.
-func (e *Engine) StartSession(ctx context.Context, ref, actor string) (memgov.MemSession, memgov.VerifyResult, error) {
-	res, err := e.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref, Actor: actor})
+// deny, in which case the error wraps memgov.ErrForbidden and the result says why.
+func (svc *Service) StartSession(ctx context.Context, ref, actor string) (memgov.MemSession, memgov.VerifyResult, error) {
+	res, err := svc.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref, Actor: actor})
 	if err != nil {
 		return memgov.MemSession{}, res, err
 	}
@@ -27,21 +27,17 @@ func (e *Engine) StartSession(ctx context.Context, ref, actor string) (memgov.Me
 		return memgov.MemSession{}, res, errSessionDenied
 	}
 	var s memgov.MemSession
-	err = e.store.Update(ctx, func(tx memgov.Tx) error {
-		if err := requirePrincipal(ctx, tx, actor); err != nil {
+	err = svc.store.Update(ctx, func(tx memgov.Tx) error {
+		if err := authz.Require(ctx, tx, actor); err != nil {
 			return err
 		}
 		if open, err := tx.OpenSession(ctx, res.BaselineRef); err == nil {
 			return fmt.Errorf("%w: session %s of %s is still open; end it with: memgov session end %s --by %s", memgov.ErrConflict, open.ID, res.BaselineRef, ref, actor)
-		} else if !isNotFound(err) {
+		} else if !notFound(err) {
 			return err
 		}
-		data, _ := json.Marshal(oplog.SessionData{SessionID: NewID()})
-		entry := &oplog.Entry{Time: e.Now(), Op: oplog.SessionStart, MemoryRef: res.BaselineRef, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: "session start", Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		entry := &oplog.Entry{Time: svc.now(), Op: oplog.SessionStart, MemoryRef: res.BaselineRef, Actor: actor}
+		if err := oplog.AppendData(ctx, tx, entry, "session start", oplog.SessionData{SessionID: oplog.NewID()}); err != nil {
 			return err
 		}
 		s, err = tx.OpenSession(ctx, res.BaselineRef)
@@ -54,19 +50,19 @@ func (e *Engine) StartSession(ctx context.Context, ref, actor string) (memgov.Me
 // checks the memory against its baseline: a change the session left behind
 // is drift from now on, recorded as an episode under the baseline's policy
 // (VerifyMemory and memgov drift list report it).
-func (e *Engine) EndSession(ctx context.Context, ref, actor string) (memgov.MemSession, error) {
-	s, err := e.endSession(ctx, ref, actor)
+func (svc *Service) EndSession(ctx context.Context, ref, actor string) (memgov.MemSession, error) {
+	s, err := svc.endSession(ctx, ref, actor)
 	if err != nil {
 		return s, err
 	}
-	_, err = e.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref, Actor: actor})
+	_, err = svc.VerifyMemory(ctx, memgov.VerifyRequest{MemoryRef: ref, Actor: actor})
 	return s, err
 }
 
-func (e *Engine) endSession(ctx context.Context, ref, actor string) (memgov.MemSession, error) {
+func (svc *Service) endSession(ctx context.Context, ref, actor string) (memgov.MemSession, error) {
 	var s memgov.MemSession
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		if err := requirePrincipal(ctx, tx, actor); err != nil {
+	err := svc.store.Update(ctx, func(tx memgov.Tx) error {
+		if err := authz.Require(ctx, tx, actor); err != nil {
 			return err
 		}
 		b, err := resolveBaseline(ctx, tx, ref)
@@ -74,24 +70,20 @@ func (e *Engine) endSession(ctx context.Context, ref, actor string) (memgov.MemS
 			return err
 		}
 		open, err := tx.OpenSession(ctx, b.MemoryRef)
-		if isNotFound(err) {
+		if notFound(err) {
 			return fmt.Errorf("%w: %s has no open session", memgov.ErrConflict, ref)
 		}
 		if err != nil {
 			return err
 		}
-		data, _ := json.Marshal(oplog.SessionData{SessionID: open.ID})
-		entry := &oplog.Entry{Time: e.Now(), Op: oplog.SessionEnd, MemoryRef: b.MemoryRef, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: "session end", Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		entry := &oplog.Entry{Time: svc.now(), Op: oplog.SessionEnd, MemoryRef: b.MemoryRef, Actor: actor}
+		if err := oplog.AppendData(ctx, tx, entry, "session end", oplog.SessionData{SessionID: open.ID}); err != nil {
 			return err
 		}
 		s = open
 		t := entry.Time
 		s.EndedAt, s.EndLSN = &t, entry.LSN
-		return e.clearWorking(ctx, tx, b.MemoryRef, actor, "session "+open.ID+" ended")
+		return svc.clearWorking(ctx, tx, b.MemoryRef, actor, "session "+open.ID+" ended")
 	})
 	return s, err
 }
@@ -99,9 +91,9 @@ func (e *Engine) endSession(ctx context.Context, ref, actor string) (memgov.MemS
 // clearWorking expires the WORKING memory of ref when its session ends (seed
 // 003: working memory lives for one session): an EXPIRE entry per item,
 // logged with the session.
-func (e *Engine) clearWorking(ctx context.Context, tx memgov.Tx, ref, actor, why string) error {
-	now := e.Now()
-	vs, err := activeView(ctx, tx, memgov.ActiveQuery{MemoryRef: ref, Now: now})
+func (svc *Service) clearWorking(ctx context.Context, tx memgov.Tx, ref, actor, why string) error {
+	now := svc.now()
+	vs, err := svc.versions.Active(ctx, tx, memgov.ActiveQuery{MemoryRef: ref, Now: now})
 	if err != nil {
 		return err
 	}
@@ -109,12 +101,8 @@ func (e *Engine) clearWorking(ctx context.Context, tx memgov.Tx, ref, actor, why
 		if v.Layer != memgov.Working {
 			continue
 		}
-		data, _ := json.Marshal(oplog.ExpireData{GC: GCModeSessionEnd})
 		entry := &oplog.Entry{Time: now, Op: oplog.Expire, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: "working memory cleared: " + why, Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, "working memory cleared: "+why, oplog.ExpireData{GC: oplog.GCModeSessionEnd}); err != nil {
 			return err
 		}
 	}

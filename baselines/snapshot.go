@@ -1,15 +1,15 @@
-package engine
+package baselines
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
@@ -112,7 +112,14 @@ func noteExpiry(sc *memgov.StateCache, t *time.Time) {
 // as a compact current-value table: it is hashed from there. Otherwise, or
 // with materialised set (a deep check that trusts no dirty mark), the rows of
 // the versions table are hashed.
-func (e *Engine) stateHash(ctx context.Context, br memgov.BaselineReader, ref string, now time.Time, alg canon.Algorithm, w io.Writer, materialised bool) (memgov.StateCache, error) {
+// StateHash returns the hash, with alg, of ref's memory map at now, read from
+// br: what a cached snapshot hash must equal while it is served.
+func (svc *Service) StateHash(ctx context.Context, br memgov.BaselineReader, ref string, now time.Time, alg canon.Algorithm) (string, error) {
+	st, err := svc.stateHash(ctx, br, ref, now, alg, nil, false)
+	return st.Hash, err
+}
+
+func (svc *Service) stateHash(ctx context.Context, br memgov.BaselineReader, ref string, now time.Time, alg canon.Algorithm, w io.Writer, materialised bool) (memgov.StateCache, error) {
 	head, err := br.MemHead(ctx, ref)
 	if err != nil {
 		return memgov.StateCache{}, err
@@ -166,17 +173,17 @@ func cachedHash(ctx context.Context, br memgov.BaselineReader, ref string, alg c
 // maps are hashed. The hash of the materialised map is returned when computed.
 // When the maps are equal and w is not nil (a write transaction), the dirty
 // marks are cleared through w.
-func (e *Engine) governedIntact(ctx context.Context, tx memgov.ReadTx, w memgov.BaselineWriter, ref string) (bool, string, error) {
+func (svc *Service) governedIntact(ctx context.Context, tx memgov.ReadTx, w memgov.BaselineWriter, ref string) (bool, string, error) {
 	dirty, err := tx.Dirty(ctx, ref)
 	if err != nil || !dirty {
 		return err == nil, "", err
 	}
-	now := e.Now()
+	now := svc.now()
 	head, err := tx.MemHead(ctx, ref)
 	if err != nil {
 		return false, "", err
 	}
-	cur, err := e.stateHash(ctx, tx, ref, now, canon.SHA256, nil, true)
+	cur, err := svc.stateHash(ctx, tx, ref, now, canon.SHA256, nil, true)
 	if errors.Is(err, memgov.ErrTampered) {
 		return false, "", nil
 	}
@@ -209,26 +216,49 @@ type SnapshotInfo struct {
 }
 
 // SnapshotHash returns the spec §3.2.6.1 snapshot_hash of ref's memory map now.
-func (e *Engine) SnapshotHash(ctx context.Context, ref string, alg canon.Algorithm) (SnapshotInfo, error) {
-	return e.ExportSnapshot(ctx, ref, alg, nil)
+func (svc *Service) SnapshotHash(ctx context.Context, ref string, alg canon.Algorithm) (SnapshotInfo, error) {
+	return svc.ExportSnapshot(ctx, ref, alg, nil)
+}
+
+// SnapshotHashAt returns the snapshot_hash of ref's memory map as it stands
+// at at, reading only: unlike SnapshotHash it appends no EXPIRE entry for
+// what is due (an item past its expiry at at is left out of the map all the
+// same). Two stores holding the same log give the same hash for the same at.
+func (svc *Service) SnapshotHashAt(ctx context.Context, ref string, at time.Time, alg canon.Algorithm) (SnapshotInfo, error) {
+	if alg == "" {
+		alg = canon.SHA256
+	}
+	info := SnapshotInfo{MemoryRef: ref}
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+		if info.LSN, err = tx.LogSize(ctx); err != nil {
+			return err
+		}
+		sc, err := svc.stateHash(ctx, tx, ref, at.UTC().Truncate(time.Millisecond), alg, nil, false)
+		if err != nil {
+			return err
+		}
+		info.Hash, info.Items, info.Bytes = sc.Hash, sc.Items, sc.Bytes
+		return nil
+	})
+	return info, err
 }
 
 // ExportSnapshot writes the exact canonical map that SnapshotHash hashes to w
 // (if not nil) and returns its hash: anyone can recompute the hash from the
 // exported bytes with any RFC 8785 library.
-func (e *Engine) ExportSnapshot(ctx context.Context, ref string, alg canon.Algorithm, w io.Writer) (SnapshotInfo, error) {
+func (svc *Service) ExportSnapshot(ctx context.Context, ref string, alg canon.Algorithm, w io.Writer) (SnapshotInfo, error) {
 	if alg == "" {
 		alg = canon.SHA256
 	}
 	info := SnapshotInfo{MemoryRef: ref}
-	if _, err := e.ExpireDue(ctx, ref); err != nil {
+	if _, err := svc.ExpireDue(ctx, ref); err != nil {
 		return info, err
 	}
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		if info.LSN, err = tx.LogSize(ctx); err != nil {
 			return err
 		}
-		sc, err := e.stateHash(ctx, tx, ref, e.Now(), alg, w, false)
+		sc, err := svc.stateHash(ctx, tx, ref, svc.now(), alg, w, false)
 		if err != nil {
 			return err
 		}
@@ -259,12 +289,12 @@ type MemoryCheckpointView struct {
 }
 
 // MemoryCheckpoint returns the latest accepted checkpoint of ref's op log.
-func (e *Engine) MemoryCheckpoint(ctx context.Context, ref string) (MemoryCheckpointView, error) {
+func (svc *Service) MemoryCheckpoint(ctx context.Context, ref string) (MemoryCheckpointView, error) {
 	var v MemoryCheckpointView
-	if _, err := e.ExpireDue(ctx, ref); err != nil {
+	if _, err := svc.ExpireDue(ctx, ref); err != nil {
 		return v, err
 	}
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) error {
 		cp, err := tx.LatestCheckpoint(ctx, ref)
 		if err != nil {
 			return err
@@ -275,18 +305,18 @@ func (e *Engine) MemoryCheckpoint(ctx context.Context, ref string) (MemoryCheckp
 		}
 		v = MemoryCheckpointView{MemoryRoot: cp.Root.Prefixed(), TreeSize: cp.TreeSize, Seq: cp.Seq, ApprovedAt: cp.ApprovedAt,
 			TTLSeconds: cp.TTLSeconds, LogSize: head.TreeSize, LogRoot: head.Root.Prefixed(), LastVerdict: head.LastVerdict,
-			LastDetail: head.LastDetail, BaselineID: cp.BaselineID, HashAlg: HashAlgorithm, LeafTag: MemoryLeafTag, Tree: ChainMerkleLog}
+			LastDetail: head.LastDetail, BaselineID: cp.BaselineID, HashAlg: audit.HashAlgorithm, LeafTag: audit.MemoryLeafTag, Tree: audit.ChainMerkleLog}
 		return nil
 	})
 	return v, err
 }
 
 // MemoryOps calls fn for every operation of ref's op log, in order.
-func (e *Engine) MemoryOps(ctx context.Context, ref string, fn func(memgov.MemOp) error) error {
-	if _, err := e.ExpireDue(ctx, ref); err != nil {
+func (svc *Service) MemoryOps(ctx context.Context, ref string, fn func(memgov.MemOp) error) error {
+	if _, err := svc.ExpireDue(ctx, ref); err != nil {
 		return err
 	}
-	return e.store.View(ctx, func(tx memgov.ReadTx) error {
+	return svc.store.View(ctx, func(tx memgov.ReadTx) error {
 		head, err := tx.MemHead(ctx, ref)
 		if err != nil {
 			return err
@@ -308,8 +338,8 @@ type MemoryProof struct {
 
 // ProveMemory returns the consistency proof from size from to the whole op log
 // of ref, checked with merkle.VerifyConsistency before it is returned.
-func (e *Engine) ProveMemory(ctx context.Context, ref string, from uint64) (MemoryProof, error) {
-	return e.ProveMemoryRange(ctx, ref, from, 0)
+func (svc *Service) ProveMemory(ctx context.Context, ref string, from uint64) (MemoryProof, error) {
+	return svc.ProveMemoryRange(ctx, ref, from, 0)
 }
 
 // memLeaves returns the leaves of ref's op log up to size (0: all of it) and
@@ -337,12 +367,12 @@ func memLeaves(ctx context.Context, br memgov.BaselineReader, ref string, size u
 
 // ProveMemoryRange returns the consistency proof from size from to size to
 // (0: the whole op log) of ref, checked before it is returned.
-func (e *Engine) ProveMemoryRange(ctx context.Context, ref string, from, to uint64) (MemoryProof, error) {
+func (svc *Service) ProveMemoryRange(ctx context.Context, ref string, from, to uint64) (MemoryProof, error) {
 	var p MemoryProof
-	if _, err := e.ExpireDue(ctx, ref); err != nil {
+	if _, err := svc.ExpireDue(ctx, ref); err != nil {
 		return p, err
 	}
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) error {
 		leaves, _, err := memLeaves(ctx, tx, ref, to)
 		if err != nil {
 			return err
@@ -363,7 +393,7 @@ func (e *Engine) ProveMemoryRange(ctx context.Context, ref string, from, to uint
 		if err := merkle.VerifyConsistency(from, to, old, tree.Root(), proof); err != nil {
 			return fmt.Errorf("%w: %v", memgov.ErrTampered, err)
 		}
-		p = MemoryProof{MemoryRef: ref, From: from, To: to, OldRoot: old.Prefixed(), NewRoot: tree.Root().Prefixed(), Proof: hexes(proof)}
+		p = MemoryProof{MemoryRef: ref, From: from, To: to, OldRoot: old.Prefixed(), NewRoot: tree.Root().Prefixed(), Proof: merkle.Hexes(proof)}
 		return nil
 	})
 	return p, err
@@ -383,12 +413,12 @@ type MemoryInclusion struct {
 // ProveMemoryInclusion returns the inclusion proof of the operation at index
 // (0-based, as `memgov checkpoint ops` numbers them) in ref's op log of size
 // operations (0: all of it), checked before it is returned.
-func (e *Engine) ProveMemoryInclusion(ctx context.Context, ref string, index, size uint64) (MemoryInclusion, error) {
+func (svc *Service) ProveMemoryInclusion(ctx context.Context, ref string, index, size uint64) (MemoryInclusion, error) {
 	var p MemoryInclusion
-	if _, err := e.ExpireDue(ctx, ref); err != nil {
+	if _, err := svc.ExpireDue(ctx, ref); err != nil {
 		return p, err
 	}
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) error {
 		leaves, _, err := memLeaves(ctx, tx, ref, size)
 		if err != nil {
 			return err
@@ -404,7 +434,7 @@ func (e *Engine) ProveMemoryInclusion(ctx context.Context, ref string, index, si
 		if err := merkle.VerifyInclusion(leaves[index], index, uint64(len(leaves)), root, proof); err != nil {
 			return fmt.Errorf("%w: %v", memgov.ErrTampered, err)
 		}
-		p = MemoryInclusion{MemoryRef: ref, Index: index, Leaf: leaves[index].String(), TreeSize: uint64(len(leaves)), Root: root.Prefixed(), Proof: hexes(proof)}
+		p = MemoryInclusion{MemoryRef: ref, Index: index, Leaf: leaves[index].String(), TreeSize: uint64(len(leaves)), Root: root.Prefixed(), Proof: merkle.Hexes(proof)}
 		return nil
 	})
 	return p, err
@@ -415,15 +445,15 @@ func (e *Engine) ProveMemoryInclusion(ctx context.Context, ref string, index, si
 // advanced); otherwise the advance from the held one to the latest is judged
 // by merkle.AcceptAdvance (drift, rollback, expired, budget, in that order)
 // with a consistency proof computed from the op log.
-func (e *Engine) AcceptMemoryCheckpoint(ctx context.Context, ref string, held merkle.MemoryCheckpoint) (merkle.Verdict, MemoryProof, error) {
+func (svc *Service) AcceptMemoryCheckpoint(ctx context.Context, ref string, held merkle.MemoryCheckpoint) (merkle.Verdict, MemoryProof, error) {
 	var (
 		v merkle.Verdict
 		p MemoryProof
 	)
-	if _, err := e.ExpireDue(ctx, ref); err != nil {
+	if _, err := svc.ExpireDue(ctx, ref); err != nil {
 		return v, p, err
 	}
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) error {
 		cp, err := tx.LatestCheckpoint(ctx, ref)
 		if err != nil {
 			return err
@@ -443,9 +473,9 @@ func (e *Engine) AcceptMemoryCheckpoint(ctx context.Context, ref string, held me
 			if proof, err = tree.ConsistencyProof(held.TreeSize); err != nil {
 				return err
 			}
-			p = MemoryProof{MemoryRef: ref, From: held.TreeSize, To: next.TreeSize, OldRoot: held.Root.Prefixed(), NewRoot: next.Root.Prefixed(), Proof: hexes(proof)}
+			p = MemoryProof{MemoryRef: ref, From: held.TreeSize, To: next.TreeSize, OldRoot: held.Root.Prefixed(), NewRoot: next.Root.Prefixed(), Proof: merkle.Hexes(proof)}
 		}
-		v = merkle.AcceptAdvance(held, next, proof, e.Now(), merkle.Budget{MaxOps: uint64(max(e.Policy().Baseline.DeltaBudget, 0))})
+		v = merkle.AcceptAdvance(held, next, proof, svc.now(), merkle.Budget{MaxOps: uint64(max(svc.policy.Baseline.DeltaBudget, 0))})
 		return nil
 	})
 	return v, p, err
@@ -455,18 +485,14 @@ func (e *Engine) AcceptMemoryCheckpoint(ctx context.Context, ref string, held me
 // TTL has passed at now. The store turns each into a DEL of the memoryRef's
 // op log, so the fold of the log equals `memgov snapshot export` (spec
 // §3.2.6.2: removal is an appended DEL). It returns how many expired.
-func (e *Engine) expireDueTx(ctx context.Context, tx memgov.Tx, ref string, now time.Time) (int, error) {
+func (svc *Service) expireDueTx(ctx context.Context, tx memgov.Tx, ref string, now time.Time) (int, error) {
 	due, err := tx.DueExpiries(ctx, ref, now, 0)
 	if err != nil {
 		return 0, err
 	}
 	for _, v := range due {
-		data, _ := json.Marshal(oplog.ExpireData{GC: GCModeTTL})
 		entry := &oplog.Entry{Time: now, Op: oplog.Expire, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: SystemActor}
-		if err := entry.Seal(oplog.Payload{Reason: "ttl expired", Data: data}); err != nil {
-			return 0, err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, "ttl expired", oplog.ExpireData{GC: oplog.GCModeTTL}); err != nil {
 			return 0, err
 		}
 	}
@@ -481,10 +507,10 @@ const SystemActor = "memgov"
 // (see expireDueTx); reads of the memory map and its op log call it first, so
 // they never show a map the log does not fold to. It writes only when
 // something is due.
-func (e *Engine) ExpireDue(ctx context.Context, ref string) (int, error) {
-	now := e.Now()
+func (svc *Service) ExpireDue(ctx context.Context, ref string) (int, error) {
+	now := svc.now()
 	var due bool
-	if err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	if err := svc.store.View(ctx, func(tx memgov.ReadTx) error {
 		vs, err := tx.DueExpiries(ctx, ref, now, 1)
 		due = len(vs) > 0
 		return err
@@ -492,8 +518,8 @@ func (e *Engine) ExpireDue(ctx context.Context, ref string) (int, error) {
 		return 0, err
 	}
 	var n int
-	err := e.store.Update(ctx, func(tx memgov.Tx) (err error) {
-		n, err = e.expireDueTx(ctx, tx, ref, now)
+	err := svc.store.Update(ctx, func(tx memgov.Tx) (err error) {
+		n, err = svc.expireDueTx(ctx, tx, ref, now)
 		return err
 	})
 	return n, err

@@ -1,4 +1,4 @@
-package engine
+package baselines
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/merkle"
@@ -64,7 +65,7 @@ func strPtr(s string) *string {
 // outside memgov's apply (triggers record such rows for every client) and no
 // included item expired. After governed writes the accepted checkpoint binds
 // the state (Basis "checkpoint") and current_hash is null unless Deep.
-func (e *Engine) VerifyMemory(ctx context.Context, r memgov.VerifyRequest) (memgov.VerifyResult, error) {
+func (svc *Service) VerifyMemory(ctx context.Context, r memgov.VerifyRequest) (memgov.VerifyResult, error) {
 	if _, err := scope.Parse(r.MemoryRef); err != nil {
 		return memgov.VerifyResult{}, fmt.Errorf("%w: memory ref: %v", memgov.ErrInvalid, err)
 	}
@@ -83,15 +84,15 @@ func (e *Engine) VerifyMemory(ctx context.Context, r memgov.VerifyRequest) (memg
 		res  memgov.VerifyResult
 		need bool
 	)
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
-		res, need, err = e.verifyTx(ctx, tx, nil, r, agent)
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+		res, need, err = svc.verifyTx(ctx, tx, nil, r, agent)
 		return err
 	})
 	if err != nil || !need {
 		return res, err
 	}
-	err = e.store.Update(ctx, func(tx memgov.Tx) (err error) {
-		res, _, err = e.verifyTx(ctx, tx, tx, r, agent)
+	err = svc.store.Update(ctx, func(tx memgov.Tx) (err error) {
+		res, _, err = svc.verifyTx(ctx, tx, tx, r, agent)
 		return err
 	})
 	return res, err
@@ -101,13 +102,13 @@ func (e *Engine) VerifyMemory(ctx context.Context, r memgov.VerifyRequest) (memg
 // nil when it is read-only: when the check must write (record drift, clear
 // dirty rows, cache a hash) and w is nil it returns need=true so the caller
 // repeats it in a write transaction.
-func (e *Engine) verifyTx(ctx context.Context, tx memgov.ReadTx, w memgov.Tx, r memgov.VerifyRequest, agent []byte) (memgov.VerifyResult, bool, error) {
+func (svc *Service) verifyTx(ctx context.Context, tx memgov.ReadTx, w memgov.Tx, r memgov.VerifyRequest, agent []byte) (memgov.VerifyResult, bool, error) {
 	write := w != nil
 	b, err := resolveBaseline(ctx, tx, r.MemoryRef)
 	if err != nil {
 		return memgov.VerifyResult{}, false, err
 	}
-	now := e.Now()
+	now := svc.now()
 	res := memgov.VerifyResult{MemoryRef: r.MemoryRef, Policy: b.DriftPolicy, ApprovedHash: strPtr(b.Hash()), Alerts: []string{},
 		Code: string(merkle.CodeAccept), Basis: "snapshot", BaselineID: b.ID, BaselineRef: b.MemoryRef, MemoryType: b.MemoryType}
 	if b.CheckIntervalSeconds > 0 {
@@ -127,13 +128,13 @@ func (e *Engine) verifyTx(ctx context.Context, tx memgov.ReadTx, w memgov.Tx, r 
 		if w == nil {
 			return res, true, nil
 		}
-		if _, err := e.expireDueTx(ctx, w, ref, now); err != nil {
+		if _, err := svc.expireDueTx(ctx, w, ref, now); err != nil {
 			return res, false, err
 		}
 	}
 	open, err := tx.OpenDrift(ctx, ref)
 	hasOpen := err == nil
-	if err != nil && !isNotFound(err) {
+	if err != nil && !notFound(err) {
 		return res, false, err
 	}
 	res.Expired = b.Expired(now)
@@ -144,7 +145,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx memgov.ReadTx, w memgov.Tx, r 
 	if b.MemoryType == memgov.MemorySession {
 		if _, err := tx.OpenSession(ctx, ref); err == nil {
 			inSession = true
-		} else if !isNotFound(err) {
+		} else if !notFound(err) {
 			return res, false, err
 		}
 	}
@@ -159,7 +160,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx memgov.ReadTx, w memgov.Tx, r 
 	case hasOpen:
 		// The episode stays open until acknowledged; nothing new to detect.
 	case b.MemoryType == MemoryNone:
-		st, err := e.stateHash(ctx, tx, ref, now, canon.SHA256, nil, false)
+		st, err := svc.stateHash(ctx, tx, ref, now, canon.SHA256, nil, false)
 		if err != nil && !errors.Is(err, memgov.ErrTampered) {
 			return res, false, err
 		}
@@ -179,7 +180,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx memgov.ReadTx, w memgov.Tx, r 
 			if !write && (dirty || r.Deep) {
 				return res, true, nil
 			}
-			st, err := e.stateHash(ctx, tx, ref, now, alg, nil, true)
+			st, err := svc.stateHash(ctx, tx, ref, now, alg, nil, true)
 			tampered := errors.Is(err, memgov.ErrTampered)
 			if err != nil && !tampered {
 				return res, false, err
@@ -241,7 +242,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx memgov.ReadTx, w memgov.Tx, r 
 				if !write {
 					return res, true, nil
 				}
-				st, err := e.stateHash(ctx, tx, ref, now, alg, nil, false)
+				st, err := svc.stateHash(ctx, tx, ref, now, alg, nil, false)
 				if err != nil {
 					return res, false, err
 				}
@@ -262,7 +263,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx memgov.ReadTx, w memgov.Tx, r 
 				return res, false, err
 			}
 			if !ok {
-				st, err := e.stateHash(ctx, tx, ref, now, alg, nil, false)
+				st, err := svc.stateHash(ctx, tx, ref, now, alg, nil, false)
 				if err != nil {
 					return res, false, err
 				}
@@ -314,7 +315,7 @@ func (e *Engine) verifyTx(ctx context.Context, tx memgov.ReadTx, w memgov.Tx, r 
 			if !write {
 				return res, true, nil
 			}
-			open, err = e.recordDrift(ctx, w, b, cause, detail, current, r.Actor, now)
+			open, err = svc.recordDrift(ctx, w, b, cause, detail, current, r.Actor, now)
 			if err != nil {
 				return res, false, err
 			}
@@ -362,13 +363,13 @@ func digestOf(alg canon.Algorithm, b []byte) string {
 }
 
 // recordDrift appends the DRIFT_DETECTED entry of a new episode.
-func (e *Engine) recordDrift(ctx context.Context, tx memgov.Tx, b memgov.Baseline, cause, detail, current, actor string, now time.Time) (memgov.DriftEvent, error) {
+func (svc *Service) recordDrift(ctx context.Context, tx memgov.Tx, b memgov.Baseline, cause, detail, current, actor string, now time.Time) (memgov.DriftEvent, error) {
 	if cause != memgov.CauseStateMismatch {
-		if rep, err := e.diffTx(ctx, tx, b, now); err == nil && len(rep.Changes) > 0 {
+		if rep, err := svc.diffTx(ctx, tx, b, now); err == nil && len(rep.Changes) > 0 {
 			detail += fmt.Sprintf(" (%s)", rep.Summary())
 		}
 	}
-	d := memgov.DriftEvent{ID: NewID(), BaselineID: b.ID, Policy: b.DriftPolicy, Cause: cause, ApprovedHash: b.Hash(),
+	d := memgov.DriftEvent{ID: oplog.NewID(), BaselineID: b.ID, Policy: b.DriftPolicy, Cause: cause, ApprovedHash: b.Hash(),
 		CurrentHash: current, Detail: detail}
 	data, err := json.Marshal(d.Data())
 	if err != nil {
@@ -378,10 +379,7 @@ func (e *Engine) recordDrift(ctx context.Context, tx memgov.Tx, b memgov.Baselin
 		actor = "memgov"
 	}
 	entry := &oplog.Entry{Time: now, Op: oplog.DriftDetected, MemoryRef: b.MemoryRef, Actor: actor}
-	if err := entry.Seal(oplog.Payload{Reason: merkle.EventMemoryDrift + ": " + cause, Data: data}); err != nil {
-		return d, err
-	}
-	if err := tx.Append(ctx, entry); err != nil {
+	if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: merkle.EventMemoryDrift + ": " + cause, Data: data}); err != nil {
 		return d, err
 	}
 	return tx.DriftEvent(ctx, d.ID)
@@ -404,10 +402,10 @@ type DriftGateResult struct {
 // return Alerts and the write proceeds; log-only returns nothing. A memoryRef
 // without a baseline, and session memory inside a session, pass. The gate is
 // O(1) unless rows were changed outside memgov, which costs one re-hash.
-func (e *Engine) DriftGate(ctx context.Context, tx memgov.Tx, memoryRef string) (DriftGateResult, error) {
+func (svc *Service) DriftGate(ctx context.Context, tx memgov.Tx, memoryRef string) (DriftGateResult, error) {
 	var res DriftGateResult
 	b, err := resolveBaseline(ctx, tx, memoryRef)
-	if isNotFound(err) {
+	if notFound(err) {
 		return res, nil
 	}
 	if err != nil {
@@ -429,10 +427,10 @@ func (e *Engine) DriftGate(ctx context.Context, tx memgov.Tx, memoryRef string) 
 	if ev, err := tx.OpenDrift(ctx, ref); err == nil {
 		flag(gate.ReasonDriftDenied, driftAlert(ev), ev.ID)
 		return res, nil
-	} else if !isNotFound(err) {
+	} else if !notFound(err) {
 		return res, err
 	}
-	now := e.Now()
+	now := svc.now()
 	if b.Expired(now) {
 		flag(ReasonBaselineExpired, fmt.Sprintf("%s: baseline %s of %s expired at %s; re-approve it", ReasonBaselineExpired, b.ID, ref, b.ExpiresAt().Format(time.RFC3339)), "")
 		return res, nil
@@ -450,7 +448,7 @@ func (e *Engine) DriftGate(ctx context.Context, tx memgov.Tx, memoryRef string) 
 		flag(ReasonBudgetExhausted, fmt.Sprintf("%s: %d governed changes since baseline %s reach the delta budget of %d; re-approve the baseline", ReasonBudgetExhausted, head.TreeSize-b.BaseTreeSize, b.ID, b.DeltaBudget), "")
 		return res, nil
 	}
-	if ok, _, err := e.governedIntact(ctx, tx, tx, ref); err != nil {
+	if ok, _, err := svc.governedIntact(ctx, tx, tx, ref); err != nil {
 		return res, err
 	} else if !ok {
 		flag(gate.ReasonDriftDenied, fmt.Sprintf("%s: %s was changed outside memgov; run memgov verify %s", merkle.EventMemoryDrift, ref, ref), "")
@@ -459,9 +457,9 @@ func (e *Engine) DriftGate(ctx context.Context, tx memgov.Tx, memoryRef string) 
 }
 
 // ListDrift lists drift episodes, newest first.
-func (e *Engine) ListDrift(ctx context.Context, q memgov.DriftQuery) ([]memgov.DriftEvent, error) {
+func (svc *Service) ListDrift(ctx context.Context, q memgov.DriftQuery) ([]memgov.DriftEvent, error) {
 	var out []memgov.DriftEvent
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		out, err = tx.DriftEvents(ctx, q)
 		return err
 	})
@@ -512,9 +510,9 @@ func (r DriftReport) Summary() string {
 // DriftDiff shows what changed in the episode's memoryRef since its baseline:
 // the baseline map (the fold of the op log the baseline binds) against the
 // materialised map now, with changes that have no log entry marked Outside.
-func (e *Engine) DriftDiff(ctx context.Context, driftID string) (DriftReport, error) {
+func (svc *Service) DriftDiff(ctx context.Context, driftID string) (DriftReport, error) {
 	var rep DriftReport
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		ev, err := tx.DriftEvent(ctx, driftID)
 		if err != nil {
 			return err
@@ -526,7 +524,7 @@ func (e *Engine) DriftDiff(ctx context.Context, driftID string) (DriftReport, er
 		if cur, err := tx.Baseline(ctx, b.MemoryRef); err == nil && cur.ID == b.ID {
 			b = cur
 		}
-		rep, err = e.diffTx(ctx, tx, b, e.Now())
+		rep, err = svc.diffTx(ctx, tx, b, svc.now())
 		rep.Event = ev
 		return err
 	})
@@ -543,7 +541,7 @@ func collect(scan func(func(memgov.MapRow) error) error) (map[string]memgov.MapR
 	return m, err
 }
 
-func (e *Engine) diffTx(ctx context.Context, br memgov.BaselineReader, b memgov.Baseline, now time.Time) (DriftReport, error) {
+func (svc *Service) diffTx(ctx context.Context, br memgov.BaselineReader, b memgov.Baseline, now time.Time) (DriftReport, error) {
 	rep := DriftReport{Baseline: b, Changes: []KeyChange{}}
 	base := map[string]memgov.MapRow{}
 	var err error
@@ -606,7 +604,7 @@ func (e *Engine) diffTx(ctx context.Context, br memgov.BaselineReader, b memgov.
 // removed keys, RETRACT for added ones) bring the map back to the baseline's,
 // and the baseline is re-bound to the op log after them (a new checkpoint with
 // the same snapshot_hash and TTL). Nothing in the log is rewritten.
-func (e *Engine) AckDrift(ctx context.Context, r memgov.AckRequest) (memgov.AckResult, error) {
+func (svc *Service) AckDrift(ctx context.Context, r memgov.AckRequest) (memgov.AckResult, error) {
 	res := memgov.AckResult{Resolution: r.Resolution}
 	if r.Resolution != memgov.ResolveReapprove && r.Resolution != memgov.ResolveRollback {
 		return res, fmt.Errorf("%w: resolution %q is not reapprove or rollback", memgov.ErrInvalid, r.Resolution)
@@ -616,33 +614,33 @@ func (e *Engine) AckDrift(ctx context.Context, r memgov.AckRequest) (memgov.AckR
 		observed map[string]memgov.MapRow
 		intact   bool
 	)
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		if ev, err = tx.DriftEvent(ctx, r.DriftID); err != nil {
 			return err
 		}
-		if _, err := e.requireGovernor(ctx, tx, r.By, ev.MemoryRef, ActDriftAck); err != nil {
+		if _, err := svc.authz.Govern(ctx, tx, r.By, ev.MemoryRef, authz.ActDriftAck); err != nil {
 			return err
 		}
 		if !ev.Open() {
 			return fmt.Errorf("%w: drift %s was already acknowledged by %s (%s)", memgov.ErrConflict, ev.ID, ev.AckedBy, ev.Resolution)
 		}
-		if intact, _, err = e.governedIntact(ctx, tx, nil, ev.MemoryRef); err != nil {
+		if intact, _, err = svc.governedIntact(ctx, tx, nil, ev.MemoryRef); err != nil {
 			return err
 		}
-		observed, err = collect(func(fn func(memgov.MapRow) error) error { return tx.MemoryMap(ctx, ev.MemoryRef, e.Now(), fn) })
+		observed, err = collect(func(fn func(memgov.MapRow) error) error { return tx.MemoryMap(ctx, ev.MemoryRef, svc.now(), fn) })
 		return err
 	})
 	if err != nil {
 		return res, err
 	}
 	if !intact {
-		rep, err := e.store.Rebuild(ctx)
+		rep, err := svc.store.Rebuild(ctx)
 		if err != nil {
 			return res, fmt.Errorf("rebuild from the log: %w", err)
 		}
 		res.Rebuilt, res.RebuildDiffs = true, rep.Differences
 	}
-	err = e.store.Update(ctx, func(tx memgov.Tx) error {
+	err = svc.store.Update(ctx, func(tx memgov.Tx) error {
 		if ev, err = tx.DriftEvent(ctx, r.DriftID); err != nil {
 			return err
 		}
@@ -653,7 +651,7 @@ func (e *Engine) AckDrift(ctx context.Context, r memgov.AckRequest) (memgov.AckR
 		if err != nil {
 			return err
 		}
-		now := e.Now()
+		now := svc.now()
 		target := observed
 		if r.Resolution == memgov.ResolveRollback {
 			target = map[string]memgov.MapRow{}
@@ -667,10 +665,10 @@ func (e *Engine) AckDrift(ctx context.Context, r memgov.AckRequest) (memgov.AckR
 		if r.Note != "" {
 			reason += ": " + r.Note
 		}
-		if res.Compensations, err = e.compensate(ctx, tx, b.MemoryRef, target, r.By, reason, now); err != nil {
+		if res.Compensations, err = svc.compensate(ctx, tx, b.MemoryRef, target, r.By, reason, now); err != nil {
 			return err
 		}
-		if ok, _, err := e.governedIntact(ctx, tx, tx, b.MemoryRef); err != nil {
+		if ok, _, err := svc.governedIntact(ctx, tx, tx, b.MemoryRef); err != nil {
 			return err
 		} else if !ok {
 			return fmt.Errorf("%w: %s still differs from the log after the rebuild", memgov.ErrTampered, b.MemoryRef)
@@ -681,7 +679,7 @@ func (e *Engine) AckDrift(ctx context.Context, r memgov.AckRequest) (memgov.AckR
 			if a, _, err := canon.ParseDigest(b.Hash()); err == nil {
 				alg = a
 			}
-			nb, err := e.approveTx(ctx, tx, memgov.ApproveRequest{MemoryRef: b.MemoryRef, By: r.By, MemoryType: b.MemoryType,
+			nb, err := svc.approveTx(ctx, tx, memgov.ApproveRequest{MemoryRef: b.MemoryRef, By: r.By, MemoryType: b.MemoryType,
 				TTLSeconds: b.TTLSeconds, DriftPolicy: b.DriftPolicy, Level: b.ComplianceLevel, Owner: b.SharedMemoryOwner,
 				CheckIntervalSeconds: b.CheckIntervalSeconds, Algorithm: alg, Reason: reason})
 			if err != nil {
@@ -689,15 +687,8 @@ func (e *Engine) AckDrift(ctx context.Context, r memgov.AckRequest) (memgov.AckR
 			}
 			ack.NewBaselineID = nb.ID
 		}
-		data, err := json.Marshal(ack)
-		if err != nil {
-			return err
-		}
 		entry := &oplog.Entry{Time: now, Op: oplog.DriftAck, MemoryRef: b.MemoryRef, Actor: r.By}
-		if err := entry.Seal(oplog.Payload{Reason: reason, Data: data}); err != nil {
-			return err
-		}
-		if err := tx.Append(ctx, entry); err != nil {
+		if err := oplog.AppendData(ctx, tx, entry, reason, ack); err != nil {
 			return err
 		}
 		if res.Drift, err = tx.DriftEvent(ctx, ev.ID); err != nil {
@@ -710,7 +701,7 @@ func (e *Engine) AckDrift(ctx context.Context, r memgov.AckRequest) (memgov.AckR
 		if a, _, err := canon.ParseDigest(res.Baseline.Hash()); err == nil {
 			alg = a
 		}
-		st, err := e.stateHash(ctx, tx, b.MemoryRef, now, alg, nil, false)
+		st, err := svc.stateHash(ctx, tx, b.MemoryRef, now, alg, nil, false)
 		if err != nil {
 			return err
 		}
@@ -722,7 +713,7 @@ func (e *Engine) AckDrift(ctx context.Context, r memgov.AckRequest) (memgov.AckR
 
 // compensate appends the entries that turn ref's materialised map into target:
 // UPDATE or INSERT for keys missing or different, RETRACT for keys not in target.
-func (e *Engine) compensate(ctx context.Context, tx memgov.Tx, ref string, target map[string]memgov.MapRow, actor, reason string, now time.Time) (int, error) {
+func (svc *Service) compensate(ctx context.Context, tx memgov.Tx, ref string, target map[string]memgov.MapRow, actor, reason string, now time.Time) (int, error) {
 	cur, err := collect(func(fn func(memgov.MapRow) error) error { return tx.MemoryMap(ctx, ref, now, fn) })
 	if err != nil {
 		return 0, err
@@ -755,10 +746,10 @@ func (e *Engine) compensate(ctx context.Context, tx memgov.Tx, ref string, targe
 				if len(hist) > 0 {
 					meta = hist[0]
 				}
-			case !isNotFound(err):
+			case !notFound(err):
 				return n, err
 			}
-			entry, err := e.versionEntry(ctx, tx, ref, k, layer, actor, now)
+			entry, err := svc.versions.VersionEntry(ctx, tx, ref, k, layer, actor, now)
 			if err != nil {
 				return n, err
 			}
@@ -768,10 +759,7 @@ func (e *Engine) compensate(ctx context.Context, tx memgov.Tx, ref string, targe
 			if t.ExpiresAt != nil {
 				p.ExpiresAt = t.ExpiresAt.UTC().Format(oplog.TimeFormat)
 			}
-			if err := entry.Seal(p); err != nil {
-				return n, err
-			}
-			if err := tx.Append(ctx, entry); err != nil {
+			if err := oplog.Append(ctx, tx, entry, p); err != nil {
 				return n, err
 			}
 			n++
@@ -785,10 +773,7 @@ func (e *Engine) compensate(ctx context.Context, tx memgov.Tx, ref string, targe
 				return n, err
 			}
 			entry := &oplog.Entry{Time: now, Op: oplog.Retract, MemoryRef: ref, ItemID: item.ID, VersionID: head.ID, PrevVersionID: head.Prev, Actor: actor}
-			if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
-				return n, err
-			}
-			if err := tx.Append(ctx, entry); err != nil {
+			if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
 				return n, err
 			}
 			n++

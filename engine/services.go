@@ -1,0 +1,49 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/audit"
+	"github.com/memgov/memgov/baselines"
+	"github.com/memgov/memgov/engine/canon"
+	"github.com/memgov/memgov/engine/oplog"
+)
+
+// Audit returns the audit service: the log's root and proofs, signed
+// checkpoints, export, verification, rebuilds and the compliance report.
+func (e *Engine) Audit() *audit.Service { return e.audit }
+
+// Baselines returns the baselines service: baselines, drift, snapshots,
+// memory checkpoints and their proofs, sessions and TTL expiry.
+func (e *Engine) Baselines() *baselines.Service { return e.baselines }
+
+// DriftGate is the drift step of the write pipeline (baselines.Service.DriftGate).
+func (e *Engine) DriftGate(ctx context.Context, tx memgov.Tx, memoryRef string) (baselines.DriftGateResult, error) {
+	return e.baselines.DriftGate(ctx, tx, memoryRef)
+}
+
+// baselineVersions gives the baselines service the engine's versions.
+type baselineVersions struct{ e *Engine }
+
+func (v baselineVersions) VersionEntry(ctx context.Context, tx memgov.Tx, ref, key string, layer memgov.Layer, actor string, now time.Time) (*oplog.Entry, error) {
+	return v.e.versionEntry(ctx, tx, ref, key, layer, actor, now)
+}
+
+func (v baselineVersions) Active(ctx context.Context, tx memgov.ReadTx, q memgov.ActiveQuery) ([]memgov.Version, error) {
+	return activeView(ctx, tx, q)
+}
+
+// auditCaches gives the audit the engine's caches to check.
+type auditCaches struct{ e *Engine }
+
+func (c auditCaches) StateHash(ctx context.Context, tx memgov.ReadTx, ref string, now time.Time, alg canon.Algorithm) (string, error) {
+	return c.e.baselines.StateHash(ctx, tx, ref, now, alg)
+}
+
+func (c auditCaches) IndexStatus(ctx context.Context) (memgov.IndexStatus, error) {
+	return c.e.IndexStatus(ctx)
+}
+
+func (c auditCaches) FoldReads(ctx context.Context) error { return c.e.foldReads(ctx) }
