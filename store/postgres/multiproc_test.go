@@ -171,11 +171,13 @@ func TestSyncBlockWokenAcrossProcesses(t *testing.T) {
 		default:
 		}
 	}
+	decided := time.Now()
 	if _, err := decider.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: curator, Approve: true}); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case err := <-done:
+		t.Logf("the waiter returned %s after the other engine's Decide began", time.Since(decided).Round(time.Microsecond))
 		if err != nil || got.Status != memgov.StatusCommitted {
 			t.Fatalf("waiter got %+v, %v; want COMMITTED", got, err)
 		}
