@@ -3,6 +3,8 @@ package memgov
 import (
 	"context"
 	"time"
+
+	"github.com/memgov/memgov/engine/merkle"
 )
 
 // LifecycleReader reads what garbage collection, erasure and write leases
@@ -41,6 +43,10 @@ type LifecycleReader interface {
 	// LeaseOf returns the write lease on resource ("memoryRef#key"), whether
 	// live, expired or released; found is false when none was ever granted.
 	LeaseOf(ctx context.Context, resource string) (l Lease, found bool, err error)
+	// ErasureResidue returns what erasures left beside the log for its
+	// replay (see ErasureResidue): every skeleton by LSN, every kept leaf by
+	// memoryRef and index; both empty when nothing was ever erased.
+	ErasureResidue(ctx context.Context) (ErasureResidue, error)
 }
 
 // LifecycleWriter keeps the lifecycle's non-logged state.
@@ -51,6 +57,39 @@ type LifecycleWriter interface {
 	// after it in this transaction, so that erased content is not left in
 	// free pages (Compact then removes it from the file and its journal).
 	SecureDelete(ctx context.Context) error
+	// RestoreErasureResidue records the residue another store's erasures
+	// left (its ErasureResidue) before that store's log is appended here
+	// entry by entry (a migration): Append then takes an entry whose payload
+	// was erased (Payload nil, PayloadHash kept) when a skeleton stands for
+	// its LSN, and applies the skeleton in its place, as a replay does. It
+	// returns an error wrapping ErrConflict, and records nothing, unless the
+	// log is empty.
+	RestoreErasureResidue(ctx context.Context, r ErasureResidue) error
+}
+
+// ErasureResidue is what erasures leave beside the log, and what a replay of
+// a log with erased payloads needs in their place: no text, only structure
+// and hashes. Each ERASE entry binds the hash of the skeletons it left, so a
+// forged skeleton fails audit verify; the leaves keep the memory op log's
+// hashes, and so the snapshot hashes, unchanged.
+type ErasureResidue struct {
+	Skeletons []ErasedSkeleton `json:"skeletons"`
+	Leaves    []ErasedLeaf     `json:"leaves"`
+}
+
+// ErasedSkeleton is the content-free payload replayed in place of the erased
+// payload of the log entry at LSN (oplog.ErasedSkeleton).
+type ErasedSkeleton struct {
+	LSN  int64  `json:"lsn"`
+	Body []byte `json:"body"`
+}
+
+// ErasedLeaf is the leaf the memory op at Index of MemoryRef's op log had
+// before an erasure replaced its key and value.
+type ErasedLeaf struct {
+	MemoryRef string      `json:"memory_ref"`
+	Index     int64       `json:"index"`
+	Leaf      merkle.Hash `json:"leaf"`
 }
 
 // EraseRequest asks for the erasure of a data subject (spec §12.10.2).

@@ -41,6 +41,8 @@ type LogWriter interface {
 	// table in the same transaction; the entry is updated in place. An entry
 	// that cannot be applied (an unknown item, a broken invariant) returns an
 	// error and must leave the log unchanged once the transaction rolls back.
+	// An entry without a payload is refused unless RestoreErasureResidue
+	// left a skeleton for its LSN.
 	Append(ctx context.Context, e *oplog.Entry) error
 }
 

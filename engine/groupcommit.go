@@ -489,6 +489,9 @@ func (t *snapshotTx) SetGCCursor(context.Context, memgov.Layer, string) error {
 	return t.refuse("gc cursor")
 }
 func (t *snapshotTx) SecureDelete(context.Context) error { return t.refuse("secure delete") }
+func (t *snapshotTx) RestoreErasureResidue(context.Context, memgov.ErasureResidue) error {
+	return t.refuse("restore erasure residue")
+}
 func (t *snapshotTx) RecordAccess(context.Context, []string, time.Time) error {
 	return t.refuse("record access")
 }

@@ -73,8 +73,12 @@ it stands now, or at --at), and exits 1 when any of them differ.
 Not copied, because they are not in the log: write outcomes and read
 telemetry (metrics, access counts), model vectors (run memgov admin reembed
 on the target when a model is configured), webhook dead letters and caches.
-A log with erased payloads is refused: what an erasure leaves for replay is
-kept beside the log, not in it. The policy file beside the source is copied
+A log with erased payloads is copied without them: what each erasure left
+for replay (the content-free skeleton of every erased payload, which its
+ERASE entry binds by hash, and the memory op log's kept leaves) is copied
+first and replayed in their place, so the erased text never reaches the
+target and the roots and snapshot hashes still match. A log with an erased
+payload that no skeleton stands for is refused. The policy file beside the source is copied
 beside the target when the target has none.`,
 		Example: `  memgov admin migrate --from ~/.local/share/memgov/demo.db --to postgres://memgov@localhost/memgov
   memgov admin migrate --from postgres://memgov@db.internal/memgov --to ./copy.db --json`,
@@ -149,8 +153,9 @@ func (a *app) migrate(ctx context.Context, from, to string, at time.Time) (migra
 	if !rep.OK {
 		return res, fmt.Errorf("%w: the source does not verify at LSN %d (%s); run `memgov --db %s audit verify` and repair it before migrating", memgov.ErrTampered, rep.BadLSN, rep.Problem, displayDB(from))
 	}
-	if rep.Erased > 0 {
-		return res, fmt.Errorf("the source's log has %d erased payloads, and what an erasure leaves for replay is not part of the log, so a replay elsewhere cannot rebuild it: migrate copies logs without erasures only (copy a SQLite file as a file)", rep.Erased)
+	residue, err := erasureResidue(ctx, src)
+	if err != nil {
+		return res, fmt.Errorf("the source: %w", err)
 	}
 
 	dst, err := openTarget(ctx, to, key)
@@ -159,7 +164,7 @@ func (a *app) migrate(ctx context.Context, from, to string, at time.Time) (migra
 	}
 	defer dst.Close()
 
-	n, err := copyLog(ctx, src, dst)
+	n, err := copyLog(ctx, src, dst, residue)
 	if err != nil {
 		return res, fmt.Errorf("copying the log: %w; nothing was committed to %s", err, displayDB(to))
 	}
@@ -240,21 +245,60 @@ func openTarget(ctx context.Context, to string, key []byte) (memgov.Store, error
 	return s, nil
 }
 
+// erasureResidue reads what the source's erasures left beside its log for
+// its replay, and refuses a log with an erased payload that no skeleton
+// stands for: such a log cannot be replayed anywhere, so it cannot be copied
+// by replaying it.
+func erasureResidue(ctx context.Context, src memgov.Store) (memgov.ErasureResidue, error) {
+	var res memgov.ErasureResidue
+	err := src.View(ctx, func(r memgov.ReadTx) error {
+		var err error
+		if res, err = r.ErasureResidue(ctx); err != nil {
+			return err
+		}
+		skel := make(map[int64]bool, len(res.Skeletons))
+		for _, k := range res.Skeletons {
+			skel[k.LSN] = true
+		}
+		var missing []int64
+		size, err := r.LogSize(ctx)
+		if err != nil {
+			return err
+		}
+		if err := r.LogRange(ctx, 1, size, func(e *oplog.Entry) error {
+			if e.Payload == nil && !skel[e.LSN] {
+				missing = append(missing, e.LSN)
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		if len(missing) > 0 {
+			return fmt.Errorf("%d erased payloads (the first at LSN %d) have no skeleton to replay in their place, so a replay of this log cannot rebuild its tables: migrate cannot copy it (copy a SQLite file as a file, and run `memgov audit verify --replay` on the source)", len(missing), missing[0])
+		}
+		return nil
+	})
+	return res, err
+}
+
 // copyLog appends every entry of src's log to dst in one transaction of dst
 // and checks that each gets the LSN, time, leaf and chain value it has in
-// src. It returns the number of entries copied.
-func copyLog(ctx context.Context, src, dst memgov.Store) (int64, error) {
+// src. The residue of src's erasures is restored first, so that an entry
+// whose payload was erased is appended without it and replayed from its
+// skeleton: the erased text never reaches dst. It returns the number of
+// entries copied.
+func copyLog(ctx context.Context, src, dst memgov.Store, residue memgov.ErasureResidue) (int64, error) {
 	var copied int64
 	err := dst.Update(ctx, func(tx memgov.Tx) error {
+		if err := tx.RestoreErasureResidue(ctx, residue); err != nil {
+			return fmt.Errorf("restoring what the source's erasures left: %w", err)
+		}
 		return src.View(ctx, func(r memgov.ReadTx) error {
 			size, err := r.LogSize(ctx)
 			if err != nil {
 				return err
 			}
 			return r.LogRange(ctx, 1, size, func(e *oplog.Entry) error {
-				if e.Payload == nil {
-					return fmt.Errorf("entry %d's payload was erased", e.LSN)
-				}
 				c := &oplog.Entry{Time: e.Time, Op: e.Op, MemoryRef: e.MemoryRef, ItemID: e.ItemID, VersionID: e.VersionID,
 					PrevVersionID: e.PrevVersionID, Actor: e.Actor, Payload: e.Payload, PayloadHash: e.PayloadHash}
 				if err := tx.Append(ctx, c); err != nil {

@@ -21,7 +21,7 @@ var Coverage = map[string][]string{
 	"LSNAt":            {"Log/EmptyLog", "Log/RangeLeavesAndTime", "Engine/PointInTime"},
 	"TimeOf":           {"Log/EmptyLog", "Log/RangeLeavesAndTime"},
 	"AuditCheckpoints": {"Log/EmptyLog", "Log/AuditCheckpoints"},
-	"Append":           {"Log/AppendAssignsLSNTimeAndChain", "Log/AppendRefusesWhatCannotApply", "Store/UpdateCommitsOrRollsBack"},
+	"Append":           {"Log/AppendAssignsLSNTimeAndChain", "Log/AppendRefusesWhatCannotApply", "Store/UpdateCommitsOrRollsBack", "Lifecycle/ErasureResidueCarriesALog"},
 
 	// DeadLetterReader and DeadLetterWriter (webhooks.go).
 	"DeadLetters":   {"DeadLetters/KeptListedAndRolledBack"},
@@ -99,6 +99,9 @@ var Coverage = map[string][]string{
 	"ItemEntries":  {"Lifecycle/EraseMatchesAndEntries"},
 	"LeaseOf":      {"Lifecycle/Leases"},
 	"SecureDelete": {"Lifecycle/SecureDeleteInATransaction"},
+	// The erasure residue a migration carries (lifecycle.go).
+	"ErasureResidue":        {"Lifecycle/ErasureResidueCarriesALog"},
+	"RestoreErasureResidue": {"Lifecycle/ErasureResidueCarriesALog"},
 
 	// TelemetryReader and TelemetryWriter (telemetry.go).
 	"MetricsData":        {"Telemetry/MetricsData", "Telemetry/ComplianceData"},

@@ -1,11 +1,14 @@
 package storetest
 
 import (
+	"bytes"
+	"errors"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -15,6 +18,7 @@ var lifecycleTests = []test{
 	{"Purgeable", testPurgeable},
 	{"EraseMatchesAndEntries", testEraseMatches},
 	{"SecureDeleteInATransaction", testSecureDelete},
+	{"ErasureResidueCarriesALog", testErasureResidue},
 	{"Leases", testLeases},
 }
 
@@ -298,4 +302,127 @@ func testLeases(t *testing.T, f Factory) {
 		}
 		return nil
 	})
+}
+
+// ErasureResidue returns what erasures left for replay, and a fresh store
+// that restores it takes the erased log entry by entry: the same leaves, the
+// same served memory, a replay that matches, and none of the erased text.
+func testErasureResidue(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	fx.view(func(tx memgov.ReadTx) error {
+		res, err := tx.ErasureResidue(fx.ctx)
+		if err != nil || len(res.Skeletons) != 0 || len(res.Leaves) != 0 {
+			t.Errorf("ErasureResidue before any erasure = %+v, %v; want nothing", res, err)
+		}
+		return nil
+	})
+	fx.put(ref, "contact", "Reach Alice at alice@example.com.")
+	fx.put(ref, "contact", "Reach Alice at alice@example.com or by phone.")
+	fx.put(ref, "other", "The office opens at nine.")
+	if rep, err := fx.e.Erase(fx.ctx, memgov.EraseRequest{Subject: "alice@example.com", By: curator, Reason: "erasure request"}); err != nil || rep.Status != "COMPLETED" {
+		t.Fatalf("erase = %+v, %v", rep, err)
+	}
+	src := fx.entries()
+	var erased []int64
+	for _, e := range src {
+		if e.Payload == nil {
+			erased = append(erased, e.LSN)
+		}
+	}
+	var res memgov.ErasureResidue
+	fx.view(func(tx memgov.ReadTx) (err error) {
+		res, err = tx.ErasureResidue(fx.ctx)
+		return err
+	})
+	var lsns []int64
+	for _, k := range res.Skeletons {
+		lsns = append(lsns, k.LSN)
+		if bytes.Contains(bytes.ToLower(k.Body), []byte("alice")) {
+			t.Errorf("the skeleton of LSN %d holds the erased text: %s", k.LSN, k.Body)
+		}
+	}
+	if len(erased) < 2 || !slices.Equal(lsns, erased) {
+		t.Fatalf("ErasureResidue skeletons at %v; want one per erased payload, at %v", lsns, erased)
+	}
+	if len(res.Leaves) < 2 {
+		t.Fatalf("ErasureResidue leaves = %+v; want the two kept leaves of the erased key's memory ops", res.Leaves)
+	}
+	for _, l := range res.Leaves {
+		if l.MemoryRef != ref || l.Leaf == (merkle.Hash{}) {
+			t.Errorf("erased leaf %+v; want a leaf of %s", l, ref)
+		}
+	}
+
+	dst, _ := f.Open(t)
+	t.Cleanup(func() { dst.Close() })
+	cp := func(e *oplog.Entry) *oplog.Entry {
+		return &oplog.Entry{Time: e.Time, Op: e.Op, MemoryRef: e.MemoryRef, ItemID: e.ItemID, VersionID: e.VersionID,
+			PrevVersionID: e.PrevVersionID, Actor: e.Actor, Payload: e.Payload, PayloadHash: e.PayloadHash}
+	}
+	// Without the residue an entry without its payload is refused.
+	var first *oplog.Entry
+	for _, e := range src {
+		if e.Payload == nil {
+			first = e
+			break
+		}
+	}
+	if err := dst.Update(fx.ctx, func(tx memgov.Tx) error { return tx.Append(fx.ctx, cp(first)) }); err == nil {
+		t.Fatal("an entry without a payload was appended where no skeleton stands for it")
+	}
+	if err := dst.Update(fx.ctx, func(tx memgov.Tx) error {
+		if err := tx.RestoreErasureResidue(fx.ctx, res); err != nil {
+			return err
+		}
+		for _, e := range src {
+			c := cp(e)
+			if err := tx.Append(fx.ctx, c); err != nil {
+				return err
+			}
+			if c.LSN != e.LSN || c.Leaf != e.Leaf {
+				t.Errorf("entry %d became entry %d with another leaf", e.LSN, c.LSN)
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatalf("restoring the residue and appending the erased log: %v", err)
+	}
+	size := int64(len(src))
+	rep, err := dst.VerifyReplay(fx.ctx)
+	if err != nil || !rep.OK || rep.TreeSize != size || rep.Erased != int64(len(erased)) || len(rep.Differences) != 0 {
+		t.Fatalf("VerifyReplay of the copy = %+v, %v; want OK over %d entries, %d erased", rep, err, size, len(erased))
+	}
+	var srcLeaves []merkle.Hash
+	fx.view(func(tx memgov.ReadTx) (err error) {
+		srcLeaves, err = tx.Leaves(fx.ctx, size)
+		return err
+	})
+	to := &fixture{t: t, ctx: fx.ctx, s: dst, c: fx.c}
+	to.view(func(tx memgov.ReadTx) error {
+		leaves, err := tx.Leaves(fx.ctx, size)
+		if err != nil || !slices.Equal(leaves, srcLeaves) {
+			t.Errorf("the copy's leaves differ from the source's (%v)", err)
+		}
+		got, err := tx.ErasureResidue(fx.ctx)
+		if err != nil || fmtValue(got) != fmtValue(res) {
+			t.Errorf("the copy's residue = %+v, %v; want the source's", got, err)
+		}
+		if items, _, err := tx.EraseMatches(fx.ctx, []string{"alice"}); err != nil || len(items) != 0 {
+			t.Errorf("EraseMatches(alice) on the copy = %v, %v; want none", items, err)
+		}
+		return tx.LogRange(fx.ctx, 1, size, func(e *oplog.Entry) error {
+			if (e.Payload == nil) != slices.Contains(erased, e.LSN) {
+				t.Errorf("entry %d of the copy: payload %q", e.LSN, e.Payload)
+			}
+			return nil
+		})
+	})
+	if a, b := snapshot(t, fx), snapshot(t, to); !slices.Equal(a, b) {
+		t.Fatalf("the copy serves other memory:\n%v\n%v", a, b)
+	}
+	// A residue is restored into an empty log only.
+	err = dst.Update(fx.ctx, func(tx memgov.Tx) error { return tx.RestoreErasureResidue(fx.ctx, res) })
+	if !errors.Is(err, memgov.ErrConflict) {
+		t.Fatalf("RestoreErasureResidue into a log of %d entries = %v; want ErrConflict", size, err)
+	}
 }

@@ -55,8 +55,8 @@ func (t *Tx) Append(ctx context.Context, e *oplog.Entry) error {
 		e.PrevVersionID, e.Actor, e.PayloadHash, e.Leaf[:], e.Chain[:]); err != nil {
 		return fmt.Errorf("append log entry: %w", err)
 	}
-	if _, err := t.q.ExecContext(ctx, `INSERT INTO log_payload (lsn, body) VALUES (?, ?)`, e.LSN, []byte(e.Payload)); err != nil {
-		return fmt.Errorf("append payload: %w", err)
+	if err := storePayload(ctx, t.q, e); err != nil {
+		return err
 	}
 	if err := t.writeHead(ctx, e); err != nil {
 		return fmt.Errorf("append: log head: %w", err)

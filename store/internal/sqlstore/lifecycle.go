@@ -668,3 +668,80 @@ func (r *ReadTx) OpenReviewOf(ctx context.Context, versionID string) (string, er
 	}
 	return id, err
 }
+
+// ErasureResidue reads erased_skeleton and erased_leaves: what a replay of
+// this log needs in place of the erased payloads.
+func (r *ReadTx) ErasureResidue(ctx context.Context) (memgov.ErasureResidue, error) {
+	var res memgov.ErasureResidue
+	var err error
+	res.Skeletons, err = queryAll(ctx, r.q, func(s scanner) (memgov.ErasedSkeleton, error) {
+		var k memgov.ErasedSkeleton
+		return k, s.Scan(&k.LSN, &k.Body)
+	}, `SELECT lsn, body FROM erased_skeleton ORDER BY lsn`)
+	if err != nil {
+		return res, err
+	}
+	res.Leaves, err = queryAll(ctx, r.q, func(s scanner) (memgov.ErasedLeaf, error) {
+		var l memgov.ErasedLeaf
+		var b []byte
+		if err := s.Scan(&l.MemoryRef, &l.Index, &b); err != nil {
+			return l, err
+		}
+		if len(b) != len(l.Leaf) {
+			return l, fmt.Errorf("erased leaf %d of %s: %d bytes, want %d", l.Index, l.MemoryRef, len(b), len(l.Leaf))
+		}
+		copy(l.Leaf[:], b)
+		return l, nil
+	}, `SELECT memory_ref, idx, leaf FROM erased_leaves ORDER BY memory_ref, idx`)
+	return res, err
+}
+
+// RestoreErasureResidue writes another store's residue into erased_skeleton
+// and erased_leaves of a store whose log is empty, so that its log can be
+// appended here and replayed as it is there.
+func (t *Tx) RestoreErasureResidue(ctx context.Context, res memgov.ErasureResidue) error {
+	var n int64
+	if err := t.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM log`).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return fmt.Errorf("%w: the erasure residue of another log is restored only into an empty log (this one holds %d entries)", memgov.ErrConflict, n)
+	}
+	for _, k := range res.Skeletons {
+		if k.LSN < 1 || len(k.Body) == 0 {
+			return fmt.Errorf("%w: erased skeleton of LSN %d is empty or misplaced", memgov.ErrInvalid, k.LSN)
+		}
+		if _, err := t.q.ExecContext(ctx, `INSERT INTO erased_skeleton (lsn, body) VALUES (?, ?)`, k.LSN, k.Body); err != nil {
+			return fmt.Errorf("restore erased skeleton of LSN %d: %w", k.LSN, err)
+		}
+	}
+	for _, l := range res.Leaves {
+		if _, err := t.q.ExecContext(ctx, `INSERT INTO erased_leaves (memory_ref, idx, leaf) VALUES (?, ?, ?)`, l.MemoryRef, l.Index, l.Leaf[:]); err != nil {
+			return fmt.Errorf("restore erased leaf %d of %s: %w", l.Index, l.MemoryRef, err)
+		}
+	}
+	return nil
+}
+
+// storePayload stores the payload of an appended entry. An entry without
+// one is an entry copied from a log whose erasure removed it: it is taken
+// only when a restored skeleton stands for its LSN (RestoreErasureResidue),
+// which apply then replays in its place; the ERASE entry copied after it
+// records the payload as erased.
+func storePayload(ctx context.Context, q querier, e *oplog.Entry) error {
+	if len(e.Payload) > 0 {
+		if _, err := q.ExecContext(ctx, `INSERT INTO log_payload (lsn, body) VALUES (?, ?)`, e.LSN, []byte(e.Payload)); err != nil {
+			return fmt.Errorf("append payload: %w", err)
+		}
+		return nil
+	}
+	var one int
+	err := q.QueryRowContext(ctx, `SELECT 1 FROM erased_skeleton WHERE lsn = ?`, e.LSN).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%w: entry %d (%s) has no payload, and no erased skeleton stands for it", memgov.ErrInvalid, e.LSN, e.Op)
+	}
+	if err != nil {
+		return fmt.Errorf("append payload: %w", err)
+	}
+	return nil
+}
