@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -38,11 +39,20 @@ func indexText(ctx context.Context, q querier, e *oplog.Entry) error {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	if _, err := q.ExecContext(ctx, `INSERT INTO version_fts (text, version_id, memory_ref, layer) VALUES (?,?,?,?)`,
-		text, e.VersionID, e.MemoryRef, string(layer)); err != nil {
+	if _, err := q.ExecContext(ctx, `INSERT INTO version_fts (text, version_id, memory_ref, layer, scope) VALUES (?,?,?,?,?)`,
+		text, e.VersionID, e.MemoryRef, string(layer), scopeToken(e.MemoryRef, layer)); err != nil {
 		return wrapApply(e, err)
 	}
 	return nil
+}
+
+// scopeToken is the one token of version_fts's scope column for a memoryRef
+// and layer: "zz" and the lower-case hex of the memoryRef, a space and the
+// layer (migration 0032 computes the same in SQL). It is one word to the
+// tokenizer, and it ends in the hex of the layer's last letter (a digit), so
+// the Porter stemmer leaves it whole.
+func scopeToken(memoryRef string, layer memgov.Layer) string {
+	return "zz" + hex.EncodeToString([]byte(memoryRef+" "+string(layer)))
 }
 
 // contentText is the text field of a version's content (a content that is
@@ -159,8 +169,13 @@ func (r *readTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 	var set idSet
 	collect := func(query string, args ...any) error { return set.collect(ctx, r.q, query, args...) }
 	if m := matchQuery(tq.Text, tq.Subject); m != "" {
-		if err := collect(`SELECT version_id FROM version_fts WHERE version_fts MATCH ? AND memory_ref = ? AND layer = ?
-			ORDER BY bm25(version_fts) LIMIT ?`, m, tq.MemoryRef, string(tq.Layer), limit); err != nil {
+		// The scope token confines the match to the ref and layer inside
+		// the index: no other ref's row is scored or read. ORDER BY rank
+		// sorts inside FTS5, by BM25 on the text column alone (the scope
+		// column weighs nothing).
+		m = `scope : "` + scopeToken(tq.MemoryRef, tq.Layer) + `" AND text : (` + m + `)`
+		if err := collect(`SELECT version_id FROM version_fts WHERE version_fts MATCH ? AND rank MATCH 'bm25(1.0, 0.0, 0.0, 0.0, 0.0)'
+			ORDER BY rank LIMIT ?`, m, limit); err != nil {
 			return nil, err
 		}
 	}
