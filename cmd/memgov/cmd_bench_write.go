@@ -81,6 +81,20 @@ type benchWriteReport struct {
 	RecallOf int            `json:"recall_pairs"`
 	SeedSecs float64        `json:"seed_seconds"`
 	Statuses map[string]int `json:"governed_statuses"`
+	// Stages are the governed writes' per-step latencies, as the write
+	// path records them (one sample per write the step ran for).
+	Stages map[string]stageStats `json:"governed_stages"`
+	// ResidentMB is the process's peak resident memory at the end of the
+	// run (Linux: VmHWM), 0 where unknown.
+	ResidentMB float64 `json:"peak_resident_mb"`
+	Seconds    float64 `json:"seconds"`
+}
+
+// stageStats summarises one step of the governed writes.
+type stageStats struct {
+	N     int     `json:"n"`
+	P50MS float64 `json:"p50_ms"`
+	P99MS float64 `json:"p99_ms"`
 }
 
 func (a *app) benchWriteCommand() *cobra.Command {
@@ -99,9 +113,11 @@ ceiling), ungated engine puts (one log entry and its derived rows each), governe
 writes through every gate on the auto-approve path, and near-duplicate lookups
 (SimHash bands + exact cosine), with their recall against a brute-force scan.
 Burst and rate limits are lifted for the run; everything else is the default
-policy. --cpuprofile writes a pprof CPU profile of the governed writes alone
-(read it with go tool pprof).`,
-		Example: "  memgov bench write --items 100000 --json",
+policy. Each step of the governed writes (prepare, each gate, commit) is
+reported with its own p50 and p99, as the write path records them, and the
+run with its time and peak resident memory. --cpuprofile writes a pprof CPU
+profile of the governed writes alone (read it with go tool pprof).`,
+		Example: "  memgov bench write --items 100000 --json\n  memgov bench write --items 1000000 --writes 1000 --cpuprofile write.prof",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rep, err := benchWrite(cmd.Context(), dir, cpuProfile, items, writes, lookups, recallQueries, func(s string) {
@@ -123,7 +139,20 @@ policy. --cpuprofile writes a pprof CPU profile of the governed writes alone
 				t.row(r.name, fmt.Sprint(r.s.N), fmt.Sprintf("%.0f", r.s.PerSecond), fmt.Sprintf("%.3f", r.s.P50MS), fmt.Sprintf("%.3f", r.s.P99MS))
 			}
 			t.flush()
-			fmt.Fprintf(a.stdout, "\ncorpus %d items · governed/raw %.3fx · governed/put %.2fx · dedup recall %.3f over %d pairs · outcomes %s\n",
+			names := make([]string, 0, len(rep.Stages))
+			for k := range rep.Stages {
+				names = append(names, k)
+			}
+			sort.Slice(names, func(i, j int) bool { return rep.Stages[names[i]].P50MS > rep.Stages[names[j]].P50MS })
+			fmt.Fprintln(a.stdout)
+			st := a.table("GOVERNED WRITE STEP", "N", "P50 MS", "P99 MS")
+			for _, k := range names {
+				g := rep.Stages[k]
+				st.row(k, fmt.Sprint(g.N), fmt.Sprintf("%.3f", g.P50MS), fmt.Sprintf("%.3f", g.P99MS))
+			}
+			st.flush()
+			fmt.Fprintf(a.stdout, "\nrun %.0f s (seeding %.0f s) · peak resident %.0f MB\n", rep.Seconds, rep.SeedSecs, rep.ResidentMB)
+			fmt.Fprintf(a.stdout, "corpus %d items · governed/raw %.3fx · governed/put %.2fx · dedup recall %.3f over %d pairs · outcomes %s\n",
 				rep.Items, rep.Ratio, rep.PutRatio, rep.Recall, rep.RecallOf, countsOf(rep.Statuses))
 			return nil
 		},
@@ -179,7 +208,8 @@ func (c *corpus) nearCopy(s string) string {
 }
 
 func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, lookups, recallQueries int, progress func(string)) (benchWriteReport, error) {
-	rep := benchWriteReport{Items: items, Statuses: map[string]int{}}
+	rep := benchWriteReport{Items: items, Statuses: map[string]int{}, Stages: map[string]stageStats{}}
+	began := time.Now()
 	s, done, err := openScratch(ctx, dir)
 	if err != nil {
 		return rep, err
@@ -257,6 +287,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		defer stop()
 	}
 	t0 = time.Now()
+	govSince := e.Now().Add(-time.Millisecond) // outcomes carry milliseconds
 	for i := 0; i < writes; i++ {
 		conf := 0.95
 		auth := 0.95
@@ -281,6 +312,13 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	}
 	if rep.Put.PerSecond > 0 {
 		rep.PutRatio = rep.Governed.PerSecond / rep.Put.PerSecond
+	}
+	m, err := e.MetricsSince(ctx, govSince)
+	if err != nil {
+		return rep, err
+	}
+	for k, p := range m.StageLatencyUS {
+		rep.Stages[k] = stageStats{N: p.N, P50MS: p.P50 / 1000, P99MS: p.P99 / 1000}
 	}
 	progress(fmt.Sprintf("governed: %.0f writes/s (%.3fx raw, %.2fx put)", rep.Governed.PerSecond, rep.Ratio, rep.PutRatio))
 
@@ -328,5 +366,24 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	if want > 0 {
 		rep.Recall = float64(found) / float64(want)
 	}
+	rep.Seconds, rep.ResidentMB = time.Since(began).Seconds(), peakResidentMB()
 	return rep, nil
+}
+
+// peakResidentMB is the process's peak resident set (VmHWM of
+// /proc/self/status) in megabytes, or 0 where the file is missing.
+func peakResidentMB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb float64
+			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%f kB", &kb); err == nil {
+				return kb / 1024
+			}
+		}
+	}
+	return 0
 }
