@@ -55,6 +55,10 @@ type latencyStats struct {
 	PerSecond float64 `json:"per_second"`
 	P50MS     float64 `json:"p50_ms"`
 	P99MS     float64 `json:"p99_ms"`
+	// CPUMS is the process's processor time (user and system, every
+	// goroutine) per operation over the measured run: on a shared machine
+	// it moves less than the wall-clock percentiles. 0 where not measured.
+	CPUMS float64 `json:"cpu_ms,omitempty"`
 }
 
 func statsOf(ds []time.Duration, wall time.Duration) latencyStats {
@@ -131,12 +135,12 @@ profile of the governed writes alone (read it with go tool pprof).`,
 			if asJSON {
 				return a.printJSON(rep)
 			}
-			t := a.table("MEASURE", "N", "PER SECOND", "P50 MS", "P99 MS")
+			t := a.table("MEASURE", "N", "PER SECOND", "P50 MS", "P99 MS", "CPU MS/OP")
 			for _, r := range []struct {
 				name string
 				s    latencyStats
 			}{{"raw insert tx", rep.Raw}, {"engine put", rep.Put}, {"governed write", rep.Governed}, {"near-duplicate lookup", rep.Lookup}} {
-				t.row(r.name, fmt.Sprint(r.s.N), fmt.Sprintf("%.0f", r.s.PerSecond), fmt.Sprintf("%.3f", r.s.P50MS), fmt.Sprintf("%.3f", r.s.P99MS))
+				t.row(r.name, fmt.Sprint(r.s.N), fmt.Sprintf("%.0f", r.s.PerSecond), fmt.Sprintf("%.3f", r.s.P50MS), fmt.Sprintf("%.3f", r.s.P99MS), fmt.Sprintf("%.3f", r.s.CPUMS))
 			}
 			t.flush()
 			names := make([]string, 0, len(rep.Stages))
@@ -266,6 +270,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	// Ungated engine puts: one log entry and its derived rows each.
 	var put []time.Duration
 	t0 = time.Now()
+	cpu0 := processCPU()
 	for i := 0; i < writes; i++ {
 		c, _ := json.Marshal(map[string]string{"text": gen.sentence()})
 		w0 := time.Now()
@@ -275,6 +280,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		put = append(put, time.Since(w0))
 	}
 	rep.Put = statsOf(put, time.Since(t0))
+	rep.Put.CPUMS = perOp(processCPU()-cpu0, writes)
 	progress(fmt.Sprintf("engine put: %.0f tx/s", rep.Put.PerSecond))
 
 	// Governed writes through every gate, on the auto-approve path.
@@ -288,6 +294,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	}
 	t0 = time.Now()
 	govSince := e.Now().Add(-time.Millisecond) // outcomes carry milliseconds
+	cpu0 = processCPU()
 	for i := 0; i < writes; i++ {
 		conf := 0.95
 		auth := 0.95
@@ -304,6 +311,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		rep.Statuses[res.Status]++
 	}
 	rep.Governed = statsOf(gov, time.Since(t0))
+	rep.Governed.CPUMS = perOp(processCPU()-cpu0, writes)
 	if cpuProfile != "" {
 		pprof.StopCPUProfile()
 	}
@@ -333,14 +341,16 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		}
 	}
 	found, want := 0, 0
+	var lookCPU0 time.Duration
 	for i := 0; i < lookups; i++ {
 		q := gen.nearCopy(texts[gen.rng.IntN(len(texts))])
-		w0 := time.Now()
+		w0, c0 := time.Now(), processCPU()
 		got, err := e.NearDuplicates(ctx, ref, memgov.Episodic, q, pol.Dedup.Semantic)
 		if err != nil {
 			return rep, err
 		}
 		look = append(look, time.Since(w0))
+		lookCPU0 += processCPU() - c0
 		if i < recallQueries {
 			qv := similar.Embed(q)
 			hit := map[string]bool{}
@@ -362,12 +372,21 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		spent += d
 	}
 	rep.Lookup = statsOf(look, spent) // the recall check's brute force is not lookup time
+	rep.Lookup.CPUMS = perOp(lookCPU0, lookups)
 	rep.RecallOf = want
 	if want > 0 {
 		rep.Recall = float64(found) / float64(want)
 	}
 	rep.Seconds, rep.ResidentMB = time.Since(began).Seconds(), peakResidentMB()
 	return rep, nil
+}
+
+// perOp is d per operation in milliseconds.
+func perOp(d time.Duration, n int) float64 {
+	if n <= 0 {
+		return 0
+	}
+	return float64(d.Microseconds()) / 1000 / float64(n)
 }
 
 // peakResidentMB is the process's peak resident set (VmHWM of
