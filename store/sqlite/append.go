@@ -17,10 +17,17 @@ import (
 type Tx struct {
 	readTx
 	store *Store
+	// wroteFeatures: the transaction stored features rows, which the band
+	// index may have absorbed; a rollback resets the index. An erasure
+	// resets it on commit, so no band of the erased text stays in memory.
+	wroteFeatures, erased bool
 }
 
 // Append stores a log entry and applies it to the derived tables.
 func (t *Tx) Append(ctx context.Context, e *oplog.Entry) error {
+	if e.Op == oplog.Erase {
+		t.erased = true
+	}
 	var (
 		last  int64
 		lastT int64

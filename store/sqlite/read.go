@@ -15,7 +15,12 @@ import (
 )
 
 // readTx implements memgov.ReadTx over a transaction.
-type readTx struct{ q querier }
+type readTx struct {
+	q querier
+	// bands is the store's band index (bands.go); nil in transactions
+	// outside the store's Update and View, which read bands afresh.
+	bands *bandCache
+}
 
 // decodeColumn decodes the JSON a stored column holds. Corrupt JSON is an
 // error that names the table, the column and the row, never a zero value.

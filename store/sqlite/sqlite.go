@@ -44,6 +44,7 @@ type Store struct {
 	key    []byte
 	schema int
 	stmts  *stmtCache // statements prepared on the writer connection
+	bands  *bandCache // the near-duplicate band index (bands.go)
 }
 
 // Options configure Open.
@@ -76,7 +77,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 			return nil, err
 		}
 	}
-	s := &Store{path: path, key: opts.Key}
+	s := &Store{path: path, key: opts.Key, bands: newBandCache()}
 	var err error
 	if s.writer, err = sql.Open("sqlite", dsn(path, true)); err != nil {
 		return nil, err
@@ -265,13 +266,22 @@ func (s *Store) update(ctx context.Context, fn func(*Tx) error) error {
 	if err != nil {
 		return mapOpenErr(s.path, err)
 	}
-	t := &Tx{readTx: readTx{q: &stmtQuerier{tx: tx, cache: s.stmts}}, store: s}
+	t := &Tx{readTx: readTx{q: &stmtQuerier{tx: tx, cache: s.stmts}, bands: s.bands}, store: s}
 	if err := fn(t); err != nil {
 		tx.Rollback()
+		if t.wroteFeatures {
+			s.bands.reset()
+		}
 		return err
 	}
 	if err := tx.Commit(); err != nil {
+		if t.wroteFeatures {
+			s.bands.reset()
+		}
 		return mapOpenErr(s.path, err)
+	}
+	if t.erased {
+		s.bands.reset()
 	}
 	return nil
 }
@@ -283,7 +293,7 @@ func (s *Store) View(ctx context.Context, fn func(memgov.ReadTx) error) error {
 		return mapOpenErr(s.path, err)
 	}
 	defer tx.Rollback()
-	return fn(&readTx{q: tx})
+	return fn(&readTx{q: tx, bands: s.bands})
 }
 
 // querier is what both *sql.Tx and *sql.DB offer.
