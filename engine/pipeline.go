@@ -135,6 +135,11 @@ func (e *Engine) Write(ctx context.Context, req memgov.WriteRequest) (memgov.Wri
 		}
 	}
 	stages["prepare"] += time.Since(t0)
+	if cerr == nil {
+		// The commit indexes the version with these features: the text
+		// is analysed once a write.
+		ctx = withAnalysed(ctx, content, feat)
+	}
 
 	var res memgov.WriteResult
 	err := e.store.Update(ctx, func(tx memgov.Tx) error {

@@ -296,7 +296,9 @@ func (r *readTx) Candidates(ctx context.Context, cq memgov.CandidateQuery) ([]me
 			if err != nil {
 				return nil, err
 			}
-			if err := collect(`SELECT version_id FROM version_features WHERE seq IN (SELECT value FROM json_each(?)) AND memory_ref = ?`, string(list), cq.MemoryRef); err != nil {
+			// +memory_ref: read the rows by seq, never by scanning the
+			// ref's rows through an index on memory_ref.
+			if err := collect(`SELECT version_id FROM version_features WHERE seq IN (SELECT value FROM json_each(?)) AND +memory_ref = ?`, string(list), cq.MemoryRef); err != nil {
 				return nil, err
 			}
 		}
