@@ -124,6 +124,9 @@ profile of the governed writes alone (read it with go tool pprof).`,
 		Example: "  memgov bench write --items 100000 --json\n  memgov bench write --items 1000000 --writes 1000 --cpuprofile write.prof",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if items < 1 || writes < 1 || lookups < 0 || recallQueries < 0 {
+				return usagef("--items and --writes must be 1 or more, --lookups and --recall-queries 0 or more")
+			}
 			rep, err := benchWrite(cmd.Context(), dir, cpuProfile, items, writes, lookups, recallQueries, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
@@ -234,14 +237,12 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	}
 	const ref = "bench/bench-agent"
 	gen := newCorpus(42)
-	texts := make([]string, 0, items)
 	start := time.Now()
 	const batch = 2000
 	for done := 0; done < items; {
 		rs := make([]memgov.PutRequest, 0, batch)
 		for j := 0; j < batch && done < items; j, done = j+1, done+1 {
 			t := gen.sentence()
-			texts = append(texts, t)
 			c, _ := json.Marshal(map[string]string{"text": t})
 			rs = append(rs, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("c%08d", done), Layer: memgov.Episodic, Content: c, Actor: "bench-agent", Confidence: 0.9})
 		}
@@ -249,7 +250,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 			return rep, err
 		}
 		if done%(batch*25) == 0 {
-			progress(fmt.Sprintf("seeded %d/%d", done, items))
+			progress(fmt.Sprintf("seeded %d/%d in %.0f s (peak resident %.0f MB)", done, items, time.Since(start).Seconds(), peakResidentMB()))
 		}
 	}
 	rep.SeedSecs = time.Since(start).Seconds()
@@ -330,20 +331,32 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	}
 	progress(fmt.Sprintf("governed: %.0f writes/s (%.3fx raw, %.2fx put)", rep.Governed.PerSecond, rep.Ratio, rep.PutRatio))
 
-	// Near-duplicate lookups of edited copies of corpus items.
-	var look []time.Duration
-	var vecs []similar.Vector
-	if recallQueries > 0 {
-		progress("embedding the corpus for the brute-force recall check")
-		vecs = make([]similar.Vector, len(texts))
-		for i, t := range texts {
-			vecs[i] = similar.Embed(t)
+	// Near-duplicate lookups of edited copies of corpus items. The corpus
+	// is not kept in memory (at 1,000,000 items it would dwarf the store's
+	// own footprint): the items asked about are generated again from the
+	// corpus's seed, and so is the whole corpus once for the brute-force
+	// recall check.
+	picks := make([]int, lookups)
+	picked := map[int]string{}
+	for i := range picks {
+		picks[i] = gen.rng.IntN(items)
+		picked[picks[i]] = ""
+	}
+	again := newCorpus(42)
+	for j := 0; j < items; j++ {
+		t := again.sentence()
+		if _, ok := picked[j]; ok {
+			picked[j] = t
 		}
 	}
-	found, want := 0, 0
+	queries := make([]string, lookups)
+	for i, p := range picks {
+		queries[i] = gen.nearCopy(picked[p])
+	}
+	var look []time.Duration
 	var lookCPU0 time.Duration
-	for i := 0; i < lookups; i++ {
-		q := gen.nearCopy(texts[gen.rng.IntN(len(texts))])
+	hits := make([]map[string]bool, min(recallQueries, lookups))
+	for i, q := range queries {
 		w0, c0 := time.Now(), processCPU()
 		got, err := e.NearDuplicates(ctx, ref, memgov.Episodic, q, pol.Dedup.Semantic)
 		if err != nil {
@@ -351,16 +364,27 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		}
 		look = append(look, time.Since(w0))
 		lookCPU0 += processCPU() - c0
-		if i < recallQueries {
-			qv := similar.Embed(q)
-			hit := map[string]bool{}
+		if i < len(hits) {
+			hits[i] = map[string]bool{}
 			for _, g := range got {
-				hit[g.Key] = true
+				hits[i][g.Key] = true
 			}
-			for j, v := range vecs {
+		}
+	}
+	found, want := 0, 0
+	if len(hits) > 0 {
+		progress("embedding the corpus for the brute-force recall check")
+		qvs := make([]similar.Vector, len(hits))
+		for i := range qvs {
+			qvs[i] = similar.Embed(queries[i])
+		}
+		again = newCorpus(42)
+		for j := 0; j < items; j++ {
+			v := similar.Embed(again.sentence())
+			for i, qv := range qvs {
 				if similar.Cosine(qv, v) >= pol.Dedup.Semantic {
 					want++
-					if hit[fmt.Sprintf("c%08d", j)] {
+					if hits[i][fmt.Sprintf("c%08d", j)] {
 						found++
 					}
 				}
