@@ -1,20 +1,29 @@
--- The write path's same-topic lookup scores one memoryRef's texts, not the
--- whole store's. version_fts gains an indexed scope column holding one token
--- per memoryRef and layer ('zz' and the hex of memory_ref, a space and the
--- layer; fts.go's scopeToken), which the query ANDs with its words, so a
--- write's topic query neither scores nor reads the rows of other refs and
--- layers. bm25 weighs the text column alone. The table is derived from the
--- log like before: its rows are copied with their rowids.
+-- The write path's same-topic lookup scores one memoryRef and layer's texts,
+-- not the whole store's. Each memoryRef and layer (a scope) gets a number in
+-- fts_scopes, and its rows of version_fts the rowids of its own range (the
+-- scope's number << 40, plus one for each row), so a query bounded to that
+-- rowid range neither scores nor reads the rows of other scopes: before, it
+-- ranked every row holding its words and read each one's memory_ref and
+-- layer to filter them. The columns and the ranking (BM25) are unchanged.
+-- fts_scopes only names the ranges: any numbering serves, so a replay does
+-- not compare it.
+CREATE TABLE fts_scopes (
+    id         INTEGER PRIMARY KEY,
+    memory_ref TEXT NOT NULL,
+    layer      TEXT NOT NULL,
+    UNIQUE (memory_ref, layer)
+) STRICT;
+INSERT INTO fts_scopes (memory_ref, layer) SELECT DISTINCT memory_ref, layer FROM version_fts ORDER BY memory_ref, layer;
 CREATE VIRTUAL TABLE version_fts_scoped USING fts5(
 	text,
 	version_id UNINDEXED,
 	memory_ref UNINDEXED,
 	layer UNINDEXED,
-	scope,
 	tokenize = 'porter unicode61 remove_diacritics 2'
 );
-INSERT INTO version_fts_scoped (rowid, text, version_id, memory_ref, layer, scope)
-SELECT rowid, text, version_id, memory_ref, layer, 'zz' || lower(hex(memory_ref || ' ' || layer)) FROM version_fts;
+INSERT INTO version_fts_scoped (rowid, text, version_id, memory_ref, layer)
+SELECT (s.id << 40) + row_number() OVER (PARTITION BY s.id ORDER BY f.rowid), f.text, f.version_id, f.memory_ref, f.layer
+FROM version_fts f JOIN fts_scopes s ON s.memory_ref = f.memory_ref AND s.layer = f.layer;
 DROP TABLE version_fts;
 ALTER TABLE version_fts_scoped RENAME TO version_fts;
 
