@@ -17,10 +17,9 @@ import (
 type Tx struct {
 	readTx
 	store *Store
-	// wroteFeatures: the transaction stored features rows, which the band
-	// index may have absorbed; a rollback resets the index. An erasure
-	// resets it on commit, so no band of the erased text stays in memory.
-	wroteFeatures, erased bool
+	// erased: the transaction appended an erasure, which resets the band
+	// index on commit, so no band of the erased text stays in memory.
+	erased bool
 }
 
 // Append stores a log entry and applies it to the derived tables.

@@ -24,8 +24,8 @@ import (
 // commit order, since SQLite has one writer at a time), and every lookup
 // first absorbs the rows above the highest seq the index has seen, whoever
 // wrote them (this process or another). A write transaction that rolls back
-// after storing features resets the index (it may have absorbed the rolled
-// back rows). An erasure resets it too, here or in another process (the
+// resets the index (it may have absorbed rows the rollback undid, or missed
+// rows it had deleted). An erasure resets it too, here or in another process (the
 // highest erasure LSN is checked on each lookup), so no band of an erased
 // text stays in memory.
 

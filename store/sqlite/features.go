@@ -28,7 +28,6 @@ func (t *Tx) PutFeatures(ctx context.Context, f memgov.VersionFeatures) error {
 	if _, err := t.q.ExecContext(ctx, `DELETE FROM version_features WHERE version_id = ?`, f.VersionID); err != nil {
 		return fmt.Errorf("put features of version %s: %w", f.VersionID, err)
 	}
-	t.wroteFeatures = true
 	res, err := t.q.ExecContext(ctx, `INSERT INTO version_features (version_id, memory_ref, layer, judge, fingerprint, subject, predicate, object, embedding, bands)
 		SELECT ?,?,?,?,?,?,?,?,?,? FROM version_index WHERE version_id = ? AND memory_ref = ? AND content_hash <> ''`,
 		f.VersionID, f.MemoryRef, string(f.Layer), f.Judge, nonNilBytes(f.Fingerprint), f.Subject, f.Predicate, f.Object, f.Embedding, bands,

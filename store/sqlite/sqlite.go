@@ -269,15 +269,13 @@ func (s *Store) update(ctx context.Context, fn func(*Tx) error) error {
 	t := &Tx{readTx: readTx{q: &stmtQuerier{tx: tx, cache: s.stmts}, bands: s.bands}, store: s}
 	if err := fn(t); err != nil {
 		tx.Rollback()
-		if t.wroteFeatures {
-			s.bands.reset()
-		}
+		// The band index may have absorbed what the transaction wrote or
+		// deleted; it starts afresh.
+		s.bands.reset()
 		return err
 	}
 	if err := tx.Commit(); err != nil {
-		if t.wroteFeatures {
-			s.bands.reset()
-		}
+		s.bands.reset()
 		return mapOpenErr(s.path, err)
 	}
 	if t.erased {
