@@ -37,7 +37,7 @@ var dialect = &sqlstore.Dialect{
 	RowidScopes: true,
 	// +memory_ref: read the rows by seq, never by scanning the ref's rows
 	// through an index on memory_ref.
-	FeaturesBySeq: `SELECT version_id FROM version_features WHERE seq IN (SELECT value FROM json_each(?)) AND +memory_ref = ?`,
+	FeaturesBySeq:   `SELECT version_id FROM version_features WHERE seq IN (SELECT value FROM json_each(?)) AND +memory_ref = ?`,
 	MatchOr:         ` OR `,
 	MatchAnd:        ` AND `,
 	MatchWord:       func(w string) string { return `"` + w + `"` },

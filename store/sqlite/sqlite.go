@@ -41,7 +41,7 @@ type Store struct {
 	reader *sql.DB
 	key    []byte
 	schema int
-	stmts  *stmtCache // statements prepared on the writer connection
+	stmts  *stmtCache          // statements prepared on the writer connection
 	bands  *sqlstore.BandCache // the near-duplicate band index
 }
 
