@@ -40,9 +40,11 @@ var dialect = &sqlstore.Dialect{
 		WHERE numnode(query) > 0 AND tsv @@ (query && CAST(quote_literal(memgov_fts_scope(?3, ?2)) AS tsquery))
 		AND memory_ref = ?2 AND layer = ?3
 		ORDER BY ts_rank(tsv, query) DESC, version_id LIMIT ?4`,
-	// The band index's candidates, read back by seq (migration 0004).
+	// The band index's candidates, read back by seq (migration 0004): = ANY
+	// of an array computed once reads each row through the seq index, where
+	// IN (a set) may be planned as a scan of the whole table.
 	FeaturesBySeq: `SELECT version_id FROM version_features
-		WHERE seq IN (SELECT CAST(value AS BIGINT) FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value)) AND memory_ref = ?`,
+		WHERE seq = ANY (ARRAY(SELECT CAST(value AS BIGINT) FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value))) AND memory_ref = ?`,
 	MatchOr:         ` | `,
 	MatchAnd:        ` & `,
 	MatchWord:       func(w string) string { return w },
