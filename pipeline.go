@@ -266,8 +266,12 @@ type CandidateQuery struct {
 	ContentHash string
 	Fingerprint []byte
 	Bands       []uint32 // band number << 16 | value
-	Subject     string
-	Limit       int
+	// MaxHamming, when positive and Bands holds all 16 bands, drops the
+	// band candidates whose SimHash differs from the query's in more bits
+	// (similar.MaxHamming of the least cosine the caller needs).
+	MaxHamming int
+	Subject    string
+	Limit      int
 }
 
 // IdempotencyRecord is a registered idempotency token.

@@ -47,3 +47,19 @@ func (e *Engine) SnapshotEveryWrite() {
 	defer e.commits.mu.Unlock()
 	e.commits.alwaysSnapshot = true
 }
+
+// UpdateIndexed runs fn in a write transaction of the engine's store, whose
+// appends index their versions as the engine's own writes do.
+func (e *Engine) UpdateIndexed(ctx context.Context, fn func(memgov.Tx) error) error {
+	return e.store.Update(ctx, fn)
+}
+
+// PutTx is Put inside tx (a transaction of UpdateIndexed).
+func (e *Engine) PutTx(ctx context.Context, tx memgov.Tx, r memgov.PutRequest) (memgov.PutResult, error) {
+	content, err := canonicalContent(r.Content)
+	if err != nil {
+		return memgov.PutResult{}, err
+	}
+	return e.putTx(ctx, tx, r, content)
+}
+

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -92,15 +93,42 @@ func (e *Engine) indexEntry(ctx context.Context, tx memgov.Tx, entry *oplog.Entr
 	if err != nil || len(p.Content) == 0 {
 		return err
 	}
-	f, err := e.featuresOf(p.Content)
-	if err != nil {
-		return fmt.Errorf("index version %s (log entry %d): %w", entry.VersionID, entry.LSN, err)
+	f, ok := analysedContent(ctx, p.Content)
+	if !ok {
+		if f, err = e.featuresOf(p.Content); err != nil {
+			return fmt.Errorf("index version %s (log entry %d): %w", entry.VersionID, entry.LSN, err)
+		}
 	}
 	vf, err := versionFeatures(entry.VersionID, entry.MemoryRef, memgov.Layer(p.Layer), e.indexer.Version(), f)
 	if err != nil {
 		return err
 	}
 	return tx.PutFeatures(ctx, vf)
+}
+
+// analysed is a write's content with the features Write computed from it
+// once, which the commit indexes again unless the version's content differs
+// (a merge stores other content).
+type analysed struct {
+	content json.RawMessage
+	feat    memory.Features
+}
+
+type analysedKey struct{}
+
+// withAnalysed carries a write's analysed content to the commit's indexing.
+func withAnalysed(ctx context.Context, content json.RawMessage, feat memory.Features) context.Context {
+	return context.WithValue(ctx, analysedKey{}, &analysed{content: content, feat: feat})
+}
+
+// analysedContent returns the features Write computed, if the content is
+// the same bytes.
+func analysedContent(ctx context.Context, content json.RawMessage) (memory.Features, bool) {
+	a, _ := ctx.Value(analysedKey{}).(*analysed)
+	if a == nil || !bytes.Equal(a.content, content) {
+		return memory.Features{}, false
+	}
+	return a.feat, true
 }
 
 // indexingStore is the engine's view of its store: every write transaction

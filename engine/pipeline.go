@@ -18,6 +18,7 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
+	"github.com/memgov/memgov/engine/similar"
 )
 
 // This file is the orchestrator of the write path. The steps and gates live in
@@ -135,6 +136,11 @@ func (e *Engine) Write(ctx context.Context, req memgov.WriteRequest) (memgov.Wri
 		}
 	}
 	stages["prepare"] += time.Since(t0)
+	if cerr == nil {
+		// The commit indexes the version with these features: the text
+		// is analysed once a write.
+		ctx = withAnalysed(ctx, content, feat)
+	}
 
 	var res memgov.WriteResult
 	err := e.commitWrite(ctx, &req, &res, func(tx memgov.Tx) error {
@@ -883,7 +889,10 @@ func (e *Engine) NearDuplicates(ctx context.Context, ref string, layer memgov.La
 		if err != nil {
 			return err
 		}
-		cs, err := gate.LoadCandidates(ctx, rtx, ref, oplog.HashPayload(content), feat)
+		// The lookup asks for minCosine or more, so the store drops band
+		// candidates whose SimHash says they cannot reach it
+		// (similar.MaxHamming: a miss has probability below 1e-9).
+		cs, err := gate.LoadCandidates(ctx, hammingBound{rtx, similar.MaxHamming(minCosine)}, ref, oplog.HashPayload(content), feat)
 		if err != nil {
 			return err
 		}
@@ -896,6 +905,18 @@ func (e *Engine) NearDuplicates(ctx context.Context, ref string, layer memgov.La
 		return nil
 	})
 	return out, err
+}
+
+// hammingBound reads candidates with a bound on the SimHash distance of band
+// candidates.
+type hammingBound struct {
+	r   gate.CandidateReader
+	max int
+}
+
+func (h hammingBound) Candidates(ctx context.Context, q memgov.CandidateQuery) ([]memgov.Candidate, error) {
+	q.MaxHamming = h.max
+	return h.r.Candidates(ctx, q)
 }
 
 func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }

@@ -33,32 +33,37 @@ func (e *Engine) Put(ctx context.Context, r memgov.PutRequest) (memgov.PutResult
 		r.Key = oplog.NewID()
 	}
 	var res memgov.PutResult
-	err = e.store.Update(ctx, func(tx memgov.Tx) error {
-		now := e.Now()
-		p := oplog.Payload{Reason: r.Reason, Key: r.Key, Layer: string(r.Layer), Content: content,
-			ContentHash: oplog.HashPayload(content), Tags: normTags(r.Tags), Confidence: &r.Confidence,
-			Classification: r.Classification}
-		if r.TTL > 0 {
-			p.ExpiresAt = now.Add(r.TTL).Format(oplog.TimeFormat)
-		}
-		if len(r.Evidence) > 0 {
-			data, err := json.Marshal(oplog.VersionData{Evidence: r.Evidence})
-			if err != nil {
-				return err
-			}
-			p.Data = data
-		}
-		entry, err := e.versionEntry(ctx, tx, r.MemoryRef, r.Key, r.Layer, r.Actor, now)
-		if err != nil {
-			return err
-		}
-		if err := oplog.Append(ctx, tx, entry, p); err != nil {
-			return err
-		}
-		res = memgov.PutResult{ItemID: entry.ItemID, VersionID: entry.VersionID, Key: r.Key, LSN: entry.LSN}
-		return nil
+	err = e.store.Update(ctx, func(tx memgov.Tx) (err error) {
+		res, err = e.putTx(ctx, tx, r, content)
+		return err
 	})
 	return res, err
+}
+
+// putTx is Put's transaction: r is checked and content canonical.
+func (e *Engine) putTx(ctx context.Context, tx memgov.Tx, r memgov.PutRequest, content json.RawMessage) (memgov.PutResult, error) {
+	now := e.Now()
+	p := oplog.Payload{Reason: r.Reason, Key: r.Key, Layer: string(r.Layer), Content: content,
+		ContentHash: oplog.HashPayload(content), Tags: normTags(r.Tags), Confidence: &r.Confidence,
+		Classification: r.Classification}
+	if r.TTL > 0 {
+		p.ExpiresAt = now.Add(r.TTL).Format(oplog.TimeFormat)
+	}
+	if len(r.Evidence) > 0 {
+		data, err := json.Marshal(oplog.VersionData{Evidence: r.Evidence})
+		if err != nil {
+			return memgov.PutResult{}, err
+		}
+		p.Data = data
+	}
+	entry, err := e.versionEntry(ctx, tx, r.MemoryRef, r.Key, r.Layer, r.Actor, now)
+	if err != nil {
+		return memgov.PutResult{}, err
+	}
+	if err := oplog.Append(ctx, tx, entry, p); err != nil {
+		return memgov.PutResult{}, err
+	}
+	return memgov.PutResult{ItemID: entry.ItemID, VersionID: entry.VersionID, Key: r.Key, LSN: entry.LSN}, nil
 }
 
 // versionEntry prepares the INSERT or UPDATE entry for a new ACTIVE version of

@@ -55,6 +55,10 @@ type latencyStats struct {
 	PerSecond float64 `json:"per_second"`
 	P50MS     float64 `json:"p50_ms"`
 	P99MS     float64 `json:"p99_ms"`
+	// CPUMS is the process's processor time (user and system, every
+	// goroutine) per operation over the measured run: on a shared machine
+	// it moves less than the wall-clock percentiles. 0 where not measured.
+	CPUMS float64 `json:"cpu_ms,omitempty"`
 }
 
 func statsOf(ds []time.Duration, wall time.Duration) latencyStats {
@@ -87,6 +91,20 @@ type benchWriteReport struct {
 	Store              string  `json:"store"`
 	StatementsPerPut   float64 `json:"statements_per_put,omitempty"`
 	StatementsPerWrite float64 `json:"statements_per_governed_write,omitempty"`
+	// Stages are the governed writes' per-step latencies, as the write
+	// path records them (one sample per write the step ran for).
+	Stages map[string]stageStats `json:"governed_stages"`
+	// ResidentMB is the process's peak resident memory at the end of the
+	// run (Linux: VmHWM), 0 where unknown.
+	ResidentMB float64 `json:"peak_resident_mb"`
+	Seconds    float64 `json:"seconds"`
+}
+
+// stageStats summarises one step of the governed writes.
+type stageStats struct {
+	N     int     `json:"n"`
+	P50MS float64 `json:"p50_ms"`
+	P99MS float64 `json:"p99_ms"`
 }
 
 func (a *app) benchWriteCommand() *cobra.Command {
@@ -105,14 +123,19 @@ ceiling), ungated engine puts (one log entry and its derived rows each), governe
 writes through every gate on the auto-approve path, and near-duplicate lookups
 (SimHash bands + exact cosine), with their recall against a brute-force scan.
 Burst and rate limits are lifted for the run; everything else is the default
-policy. --cpuprofile writes a pprof CPU profile of the governed writes alone
-(read it with go tool pprof). With --db postgres://... it runs on that PostgreSQL
-database instead, which must be empty (the raw inserts go to a plain table
-there), and reports the statements per write (each a round trip to the
-server).`,
-		Example: "  memgov bench write --items 100000 --json\n  memgov --db postgres:///memgov_bench bench write --items 10000",
+policy. Each step of the governed writes (prepare, each gate, commit) is
+reported with its own p50 and p99, as the write path records them, and the
+run with its time and peak resident memory. --cpuprofile writes a pprof CPU
+profile of the governed writes alone (read it with go tool pprof). With --db
+postgres://... it runs on that PostgreSQL database instead, which must be
+empty (the raw inserts go to a plain table there), and reports the statements
+per write (each a round trip to the server).`,
+		Example: "  memgov bench write --items 100000 --json\n  memgov bench write --items 1000000 --writes 1000 --cpuprofile write.prof\n  memgov --db postgres:///memgov_bench bench write --items 10000",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if items < 1 || writes < 1 || lookups < 0 || recallQueries < 0 {
+				return usagef("--items and --writes must be 1 or more, --lookups and --recall-queries 0 or more")
+			}
 			rep, err := benchWrite(cmd.Context(), a.benchTarget(cmd, dir), cpuProfile, items, writes, lookups, recallQueries, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
@@ -124,15 +147,28 @@ server).`,
 			if asJSON {
 				return a.printJSON(rep)
 			}
-			t := a.table("MEASURE", "N", "PER SECOND", "P50 MS", "P99 MS")
+			t := a.table("MEASURE", "N", "PER SECOND", "P50 MS", "P99 MS", "CPU MS/OP")
 			for _, r := range []struct {
 				name string
 				s    latencyStats
 			}{{"raw insert tx", rep.Raw}, {"engine put", rep.Put}, {"governed write", rep.Governed}, {"near-duplicate lookup", rep.Lookup}} {
-				t.row(r.name, fmt.Sprint(r.s.N), fmt.Sprintf("%.0f", r.s.PerSecond), fmt.Sprintf("%.3f", r.s.P50MS), fmt.Sprintf("%.3f", r.s.P99MS))
+				t.row(r.name, fmt.Sprint(r.s.N), fmt.Sprintf("%.0f", r.s.PerSecond), fmt.Sprintf("%.3f", r.s.P50MS), fmt.Sprintf("%.3f", r.s.P99MS), fmt.Sprintf("%.3f", r.s.CPUMS))
 			}
 			t.flush()
-			fmt.Fprintf(a.stdout, "\ncorpus %d items · governed/raw %.3fx · governed/put %.2fx · dedup recall %.3f over %d pairs · outcomes %s\n",
+			names := make([]string, 0, len(rep.Stages))
+			for k := range rep.Stages {
+				names = append(names, k)
+			}
+			sort.Slice(names, func(i, j int) bool { return rep.Stages[names[i]].P50MS > rep.Stages[names[j]].P50MS })
+			fmt.Fprintln(a.stdout)
+			st := a.table("GOVERNED WRITE STEP", "N", "P50 MS", "P99 MS")
+			for _, k := range names {
+				g := rep.Stages[k]
+				st.row(k, fmt.Sprint(g.N), fmt.Sprintf("%.3f", g.P50MS), fmt.Sprintf("%.3f", g.P99MS))
+			}
+			st.flush()
+			fmt.Fprintf(a.stdout, "\nrun %.0f s (seeding %.0f s) · peak resident %.0f MB\n", rep.Seconds, rep.SeedSecs, rep.ResidentMB)
+			fmt.Fprintf(a.stdout, "corpus %d items · governed/raw %.3fx · governed/put %.2fx · dedup recall %.3f over %d pairs · outcomes %s\n",
 				rep.Items, rep.Ratio, rep.PutRatio, rep.Recall, rep.RecallOf, countsOf(rep.Statuses))
 			if rep.StatementsPerWrite > 0 {
 				fmt.Fprintf(a.stdout, "%s: %.1f statements per engine put, %.1f per governed write\n", rep.Store, rep.StatementsPerPut, rep.StatementsPerWrite)
@@ -191,7 +227,8 @@ func (c *corpus) nearCopy(s string) string {
 }
 
 func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, lookups, recallQueries int, progress func(string)) (benchWriteReport, error) {
-	rep := benchWriteReport{Items: items, Statuses: map[string]int{}}
+	rep := benchWriteReport{Items: items, Statuses: map[string]int{}, Stages: map[string]stageStats{}}
+	began := time.Now()
 	s, done, err := openBenchStore(ctx, dir) // cmd_bench_pg.go: dir may be a PostgreSQL URL
 	if err != nil {
 		return rep, err
@@ -213,14 +250,12 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	}
 	const ref = "bench/bench-agent"
 	gen := newCorpus(42)
-	texts := make([]string, 0, items)
 	start := time.Now()
 	const batch = 2000
 	for done := 0; done < items; {
 		rs := make([]memgov.PutRequest, 0, batch)
 		for j := 0; j < batch && done < items; j, done = j+1, done+1 {
 			t := gen.sentence()
-			texts = append(texts, t)
 			c, _ := json.Marshal(map[string]string{"text": t})
 			rs = append(rs, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("c%08d", done), Layer: memgov.Episodic, Content: c, Actor: "bench-agent", Confidence: 0.9})
 		}
@@ -228,7 +263,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 			return rep, err
 		}
 		if done%(batch*25) == 0 {
-			progress(fmt.Sprintf("seeded %d/%d", done, items))
+			progress(fmt.Sprintf("seeded %d/%d in %.0f s (peak resident %.0f MB)", done, items, time.Since(start).Seconds(), peakResidentMB()))
 		}
 	}
 	rep.SeedSecs = time.Since(start).Seconds()
@@ -265,6 +300,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	}
 	stmts0 := stmts()
 	t0 = time.Now()
+	cpu0 := processCPU()
 	for i := 0; i < writes; i++ {
 		c, _ := json.Marshal(map[string]string{"text": gen.sentence()})
 		w0 := time.Now()
@@ -274,6 +310,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		put = append(put, time.Since(w0))
 	}
 	rep.Put = statsOf(put, time.Since(t0))
+	rep.Put.CPUMS = perOp(processCPU()-cpu0, writes)
 	if counted {
 		stmts1 := stmts()
 		rep.StatementsPerPut = float64(stmts1-stmts0) / float64(writes)
@@ -291,6 +328,8 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		defer stop()
 	}
 	t0 = time.Now()
+	govSince := e.Now().Add(-time.Millisecond) // outcomes carry milliseconds
+	cpu0 = processCPU()
 	for i := 0; i < writes; i++ {
 		conf := 0.95
 		auth := 0.95
@@ -307,6 +346,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		rep.Statuses[res.Status]++
 	}
 	rep.Governed = statsOf(gov, time.Since(t0))
+	rep.Governed.CPUMS = perOp(processCPU()-cpu0, writes)
 	if counted {
 		rep.StatementsPerWrite = float64(stmts()-stmts0) / float64(writes)
 	}
@@ -319,37 +359,69 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	if rep.Put.PerSecond > 0 {
 		rep.PutRatio = rep.Governed.PerSecond / rep.Put.PerSecond
 	}
+	m, err := e.Audit().MetricsSince(ctx, govSince)
+	if err != nil {
+		return rep, err
+	}
+	for k, p := range m.StageLatencyUS {
+		rep.Stages[k] = stageStats{N: p.N, P50MS: p.P50 / 1000, P99MS: p.P99 / 1000}
+	}
 	progress(fmt.Sprintf("governed: %.0f writes/s (%.3fx raw, %.2fx put)", rep.Governed.PerSecond, rep.Ratio, rep.PutRatio))
 
-	// Near-duplicate lookups of edited copies of corpus items.
-	var look []time.Duration
-	var vecs []similar.Vector
-	if recallQueries > 0 {
-		progress("embedding the corpus for the brute-force recall check")
-		vecs = make([]similar.Vector, len(texts))
-		for i, t := range texts {
-			vecs[i] = similar.Embed(t)
+	// Near-duplicate lookups of edited copies of corpus items. The corpus
+	// is not kept in memory (at 1,000,000 items it would dwarf the store's
+	// own footprint): the items asked about are generated again from the
+	// corpus's seed, and so is the whole corpus once for the brute-force
+	// recall check.
+	picks := make([]int, lookups)
+	picked := map[int]string{}
+	for i := range picks {
+		picks[i] = gen.rng.IntN(items)
+		picked[picks[i]] = ""
+	}
+	again := newCorpus(42)
+	for j := 0; j < items; j++ {
+		t := again.sentence()
+		if _, ok := picked[j]; ok {
+			picked[j] = t
 		}
 	}
-	found, want := 0, 0
-	for i := 0; i < lookups; i++ {
-		q := gen.nearCopy(texts[gen.rng.IntN(len(texts))])
-		w0 := time.Now()
+	queries := make([]string, lookups)
+	for i, p := range picks {
+		queries[i] = gen.nearCopy(picked[p])
+	}
+	var look []time.Duration
+	var lookCPU0 time.Duration
+	hits := make([]map[string]bool, min(recallQueries, lookups))
+	for i, q := range queries {
+		w0, c0 := time.Now(), processCPU()
 		got, err := e.NearDuplicates(ctx, ref, memgov.Episodic, q, pol.Dedup.Semantic)
 		if err != nil {
 			return rep, err
 		}
 		look = append(look, time.Since(w0))
-		if i < recallQueries {
-			qv := similar.Embed(q)
-			hit := map[string]bool{}
+		lookCPU0 += processCPU() - c0
+		if i < len(hits) {
+			hits[i] = map[string]bool{}
 			for _, g := range got {
-				hit[g.Key] = true
+				hits[i][g.Key] = true
 			}
-			for j, v := range vecs {
+		}
+	}
+	found, want := 0, 0
+	if len(hits) > 0 {
+		progress("embedding the corpus for the brute-force recall check")
+		qvs := make([]similar.Vector, len(hits))
+		for i := range qvs {
+			qvs[i] = similar.Embed(queries[i])
+		}
+		again = newCorpus(42)
+		for j := 0; j < items; j++ {
+			v := similar.Embed(again.sentence())
+			for i, qv := range qvs {
 				if similar.Cosine(qv, v) >= pol.Dedup.Semantic {
 					want++
-					if hit[fmt.Sprintf("c%08d", j)] {
+					if hits[i][fmt.Sprintf("c%08d", j)] {
 						found++
 					}
 				}
@@ -361,9 +433,37 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		spent += d
 	}
 	rep.Lookup = statsOf(look, spent) // the recall check's brute force is not lookup time
+	rep.Lookup.CPUMS = perOp(lookCPU0, lookups)
 	rep.RecallOf = want
 	if want > 0 {
 		rep.Recall = float64(found) / float64(want)
 	}
+	rep.Seconds, rep.ResidentMB = time.Since(began).Seconds(), peakResidentMB()
 	return rep, nil
+}
+
+// perOp is d per operation in milliseconds.
+func perOp(d time.Duration, n int) float64 {
+	if n <= 0 {
+		return 0
+	}
+	return float64(d.Microseconds()) / 1000 / float64(n)
+}
+
+// peakResidentMB is the process's peak resident set (VmHWM of
+// /proc/self/status) in megabytes, or 0 where the file is missing.
+func peakResidentMB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb float64
+			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%f kB", &kb); err == nil {
+				return kb / 1024
+			}
+		}
+	}
+	return 0
 }

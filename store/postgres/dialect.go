@@ -31,10 +31,20 @@ var dialect = &sqlstore.Dialect{
 		SELECT ?, v.item_id, GREATEST(CAST(? AS BIGINT) - v.created_at, 0) FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value) JOIN versions v ON v.id = j.value
 		ON CONFLICT DO NOTHING`,
 	// version_fts holds each text's tsvector under a GIN index (migration
-	// 0003); ts_rank orders the matches.
-	TopicSQL: `SELECT version_id FROM version_fts, to_tsquery('english', ?) AS query
-		WHERE tsv @@ query AND memory_ref = ? AND layer = ?
-		ORDER BY ts_rank(tsv, query) DESC, version_id LIMIT ?`,
+	// 0003), with its memoryRef and layer's scope lexeme (migration 0004):
+	// the query ANDed with the scope's lexeme is answered by the index from
+	// that scope's rows. memory_ref and layer are compared as well, and a
+	// query of stop words alone (no node) matches nothing. ts_rank of the
+	// query's words orders the matches.
+	TopicSQL: `SELECT version_id FROM version_fts, to_tsquery('english', ?1) AS query
+		WHERE numnode(query) > 0 AND tsv @@ (query && CAST(quote_literal(memgov_fts_scope(?3, ?2)) AS tsquery))
+		AND memory_ref = ?2 AND layer = ?3
+		ORDER BY ts_rank(tsv, query) DESC, version_id LIMIT ?4`,
+	// The band index's candidates, read back by seq (migration 0004): = ANY
+	// of an array computed once reads each row through the seq index, where
+	// IN (a set) may be planned as a scan of the whole table.
+	FeaturesBySeq: `SELECT version_id FROM version_features
+		WHERE seq = ANY (ARRAY(SELECT CAST(value AS BIGINT) FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value))) AND memory_ref = ?`,
 	MatchOr:         ` | `,
 	MatchAnd:        ` & `,
 	MatchWord:       func(w string) string { return w },

@@ -49,6 +49,9 @@ type Store struct {
 	key    []byte
 	schema int
 	vector bool // the pgvector extension is installed in the database
+	// bands is the near-duplicate band index (sqlstore's bands.go), which
+	// catches up by seq with the rows any process wrote.
+	bands *sqlstore.BandCache
 
 	// statements counts the statements sent in transactions (BEGIN,
 	// the append lock and COMMIT included): each is a round trip.
@@ -101,7 +104,7 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", redact(rawURL), err)
 	}
-	s := &Store{url: redact(rawURL), pool: pool, db: stdlib.OpenDBFromPool(pool), key: opts.Key}
+	s := &Store{url: redact(rawURL), pool: pool, db: stdlib.OpenDBFromPool(pool), key: opts.Key, bands: sqlstore.NewBandCache()}
 	if err := s.pool.Ping(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("connect to %s: %w (is PostgreSQL running, and the URL right?)", s.url, err)
@@ -291,12 +294,20 @@ func (s *Store) update(ctx context.Context, fn func(*sqlstore.Tx) error) error {
 		return mapErr(err)
 	}
 	t := sqlstore.NewTx(sqlstore.Bind(&pgQuerier{tx: tx, n: &s.statements}, dialect), s.key, nil)
+	t.UseBands(s.bands)
 	if err := fn(t); err != nil {
 		tx.Rollback()
+		// The band index may have absorbed what the transaction wrote or
+		// deleted; it starts afresh.
+		s.bands.Reset()
 		return err
 	}
 	if err := tx.Commit(); err != nil {
+		s.bands.Reset()
 		return mapErr(err)
+	}
+	if t.Erased() {
+		s.bands.Reset()
 	}
 	return nil
 }
@@ -309,7 +320,9 @@ func (s *Store) View(ctx context.Context, fn func(memgov.ReadTx) error) error {
 	}
 	defer tx.Rollback()
 	s.statements.Add(2) // BEGIN, ROLLBACK
-	return fn(sqlstore.NewReadTx(sqlstore.Bind(&pgQuerier{tx: tx, n: &s.statements}, dialect)))
+	r := sqlstore.NewReadTx(sqlstore.Bind(&pgQuerier{tx: tx, n: &s.statements}, dialect))
+	r.UseBands(s.bands)
+	return fn(r)
 }
 
 // pgQuerier runs statements written with ? placeholders (numbered ?N or in

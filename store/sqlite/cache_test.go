@@ -59,8 +59,7 @@ func TestCorruptStoredJSONNamesTheRow(t *testing.T) {
 func TestJudgeCacheIsNotCompared(t *testing.T) {
 	path := seeded(t)
 	ctx := context.Background()
-	tamper(t, path, "UPDATE version_features SET fingerprint = x'00', subject = 'edited', judge = 'another'",
-		"DELETE FROM version_bands")
+	tamper(t, path, "UPDATE version_features SET fingerprint = x'00', subject = 'edited', judge = 'another', bands = x''")
 	s, err := sqlite.Open(ctx, path, sqlite.Options{Key: testKey})
 	if err != nil {
 		t.Fatal(err)

@@ -28,9 +28,16 @@ var dialect = &sqlstore.Dialect{
 			ON CONFLICT (item_id, day) DO UPDATE SET n = n + 1, last_at = MAX(last_at, excluded.last_at)`,
 	FoldRetrieval: `INSERT OR IGNORE INTO retrieval_items (retrieval_id, item_id, staleness_ms)
 			SELECT ?, v.item_id, MAX(? - v.created_at, 0) FROM json_each(?) j JOIN versions v ON v.id = j.value`,
-	// version_fts is an FTS5 table (migration 0016) ranked by BM25.
-	TopicSQL: `SELECT version_id FROM version_fts WHERE version_fts MATCH ? AND memory_ref = ? AND layer = ?
-			ORDER BY bm25(version_fts) LIMIT ?`,
+	// version_fts is an FTS5 table (migration 0016) ranked by BM25; each
+	// memoryRef and layer owns a rowid range of it (migration 0032), which
+	// confines the match inside the index: no other scope's row is scored
+	// or read. ORDER BY rank sorts inside FTS5, by BM25.
+	TopicSQL: `SELECT version_id FROM version_fts WHERE version_fts MATCH 'text : (' || ? || ')' AND rowid BETWEEN ? AND ?
+			ORDER BY rank LIMIT ?`,
+	RowidScopes: true,
+	// +memory_ref: read the rows by seq, never by scanning the ref's rows
+	// through an index on memory_ref.
+	FeaturesBySeq:   `SELECT version_id FROM version_features WHERE seq IN (SELECT value FROM json_each(?)) AND +memory_ref = ?`,
 	MatchOr:         ` OR `,
 	MatchAnd:        ` AND `,
 	MatchWord:       func(w string) string { return `"` + w + `"` },

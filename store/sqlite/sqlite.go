@@ -41,7 +41,8 @@ type Store struct {
 	reader *sql.DB
 	key    []byte
 	schema int
-	stmts  *stmtCache // statements prepared on the writer connection
+	stmts  *stmtCache          // statements prepared on the writer connection
+	bands  *sqlstore.BandCache // the near-duplicate band index
 }
 
 // Tx is the write transaction Update passes as a memgov.Tx: the
@@ -78,7 +79,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 			return nil, err
 		}
 	}
-	s := &Store{path: path, key: opts.Key}
+	s := &Store{path: path, key: opts.Key, bands: sqlstore.NewBandCache()}
 	var err error
 	if s.writer, err = sql.Open("sqlite", dsn(path, true)); err != nil {
 		return nil, err
@@ -247,12 +248,20 @@ func (s *Store) update(ctx context.Context, fn func(*sqlstore.Tx) error) error {
 		return mapOpenErr(s.path, err)
 	}
 	t := sqlstore.NewTx(sqlstore.Bind(&stmtQuerier{tx: tx, cache: s.stmts}, dialect), s.key, s.dropSnapshot)
+	t.UseBands(s.bands)
 	if err := fn(t); err != nil {
 		tx.Rollback()
+		// The band index may have absorbed what the transaction wrote or
+		// deleted; it starts afresh.
+		s.bands.Reset()
 		return err
 	}
 	if err := tx.Commit(); err != nil {
+		s.bands.Reset()
 		return mapOpenErr(s.path, err)
+	}
+	if t.Erased() {
+		s.bands.Reset()
 	}
 	return nil
 }
@@ -264,7 +273,9 @@ func (s *Store) View(ctx context.Context, fn func(memgov.ReadTx) error) error {
 		return mapOpenErr(s.path, err)
 	}
 	defer tx.Rollback()
-	return fn(sqlstore.NewReadTx(sqlstore.Bind(tx, dialect)))
+	r := sqlstore.NewReadTx(sqlstore.Bind(tx, dialect))
+	r.UseBands(s.bands)
+	return fn(r)
 }
 
 // querier is what both *sql.Tx and *sql.DB offer.

@@ -18,10 +18,20 @@ type Tx struct {
 	ReadTx
 	key     []byte
 	onErase func()
+	// erased: the transaction appended an erasure, which resets the band
+	// index on commit, so no band of the erased text stays in memory.
+	erased bool
 }
+
+// Erased says whether the transaction appended an erasure: its store resets
+// the band index after the commit.
+func (t *Tx) Erased() bool { return t.erased }
 
 // Append stores a log entry and applies it to the derived tables.
 func (t *Tx) Append(ctx context.Context, e *oplog.Entry) error {
+	if e.Op == oplog.Erase {
+		t.erased = true
+	}
 	var (
 		last  int64
 		lastT int64

@@ -2,38 +2,34 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	"github.com/memgov/memgov"
 )
 
-// The judge-derived cache (version_features, version_bands) holds what the
-// engine's judge computed from each version's text, with the judge's
-// version. The store computes none of it: the engine passes it in with
-// PutFeatures after appending the version, and `memgov admin reindex` passes
-// it again for the rows FeatureTodo lists. It is not derived from the log, so
-// a replay neither writes nor compares it and a rebuild keeps it; an erasure
-// deletes the erased items' rows (lifecycle.go).
+// The judge-derived cache (version_features) holds what the engine's judge
+// computed from each version's text, with the judge's version, its SimHash
+// bands packed in one column (bands.go indexes them in memory). The store
+// computes none of it: the engine passes it in with PutFeatures after
+// appending the version, and `memgov admin reindex` passes it again for the
+// rows FeatureTodo lists. It is not derived from the log, so a replay neither
+// writes nor compares it and a rebuild keeps it; an erasure deletes the
+// erased items' rows (lifecycle.go).
 
-// PutFeatures replaces the features and bands of an indexed version. The
-// bands it replaces are deleted by key: version_features keeps the list.
+// PutFeatures replaces the features and bands of an indexed version. The row
+// is written anew, with a new seq, so that the band index of every process
+// sees the change.
 func (t *Tx) PutFeatures(ctx context.Context, f memgov.VersionFeatures) error {
-	var old []byte
-	err := t.q.QueryRowContext(ctx, `SELECT bands FROM version_features WHERE version_id = ?`, f.VersionID).Scan(&old)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("put features of version %s: %w", f.VersionID, err)
-	}
 	bands := make([]byte, 0, 4*len(f.Bands))
 	for _, b := range f.Bands {
 		bands = binary.BigEndian.AppendUint32(bands, b)
 	}
+	if _, err := t.q.ExecContext(ctx, `DELETE FROM version_features WHERE version_id = ?`, f.VersionID); err != nil {
+		return fmt.Errorf("put features of version %s: %w", f.VersionID, err)
+	}
 	res, err := t.q.ExecContext(ctx, `INSERT INTO version_features (version_id, memory_ref, layer, judge, fingerprint, subject, predicate, object, embedding, bands)
-		SELECT ?,?,?,?,?,?,?,?,?,? FROM version_index WHERE version_id = ? AND memory_ref = ? AND content_hash <> ''
-		ON CONFLICT (version_id) DO UPDATE SET layer = excluded.layer, judge = excluded.judge, fingerprint = excluded.fingerprint,
-		subject = excluded.subject, predicate = excluded.predicate, object = excluded.object, embedding = excluded.embedding, bands = excluded.bands`,
+		SELECT ?,?,?,?,?,?,?,?,?,? FROM version_index WHERE version_id = ? AND memory_ref = ? AND content_hash <> ''`,
 		f.VersionID, f.MemoryRef, string(f.Layer), f.Judge, nonNilBytes(f.Fingerprint), f.Subject, f.Predicate, f.Object, f.Embedding, bands,
 		f.VersionID, f.MemoryRef)
 	if err != nil {
@@ -43,21 +39,6 @@ func (t *Tx) PutFeatures(ctx context.Context, f memgov.VersionFeatures) error {
 		return err
 	} else if n == 0 {
 		return fmt.Errorf("%w: version %s of %s is not indexed, or its item was erased", memgov.ErrNotFound, f.VersionID, f.MemoryRef)
-	}
-	if len(old)%4 != 0 {
-		return fmt.Errorf("corrupt stored data: version_features.bands of row %s holds %d bytes, not 4 a band", f.VersionID, len(old))
-	}
-	for i := 0; i < len(old); i += 4 {
-		if _, err := t.q.ExecContext(ctx, `DELETE FROM version_bands WHERE memory_ref = ? AND band = ? AND version_id = ?`,
-			f.MemoryRef, int64(binary.BigEndian.Uint32(old[i:])), f.VersionID); err != nil {
-			return fmt.Errorf("put features of version %s: %w", f.VersionID, err)
-		}
-	}
-	for _, b := range f.Bands {
-		if _, err := t.q.ExecContext(ctx, `INSERT INTO version_bands (memory_ref, band, version_id) VALUES (?,?,?) ON CONFLICT DO NOTHING`,
-			f.MemoryRef, int64(b), f.VersionID); err != nil {
-			return fmt.Errorf("put features of version %s: %w", f.VersionID, err)
-		}
 	}
 	return nil
 }

@@ -2,7 +2,9 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -39,11 +41,59 @@ func indexText(ctx context.Context, q querier, e *oplog.Entry) error {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	if _, err := q.ExecContext(ctx, `INSERT INTO version_fts (text, version_id, memory_ref, layer) VALUES (?,?,?,?)`,
-		text, e.VersionID, e.MemoryRef, string(layer)); err != nil {
+	if !q.dialect().RowidScopes {
+		if _, err := q.ExecContext(ctx, `INSERT INTO version_fts (text, version_id, memory_ref, layer) VALUES (?,?,?,?)`,
+			text, e.VersionID, e.MemoryRef, string(layer)); err != nil {
+			return wrapApply(e, err)
+		}
+		return nil
+	}
+	// Each scope (memoryRef and layer) owns a range of rowids: the row takes
+	// the next one of its scope's.
+	lo, hi, _, err := scopeRange(ctx, q, e.MemoryRef, layer, true)
+	if err != nil {
+		return wrapApply(e, err)
+	}
+	var last int64
+	if err := q.QueryRowContext(ctx, `SELECT COALESCE(MAX(rowid), ?) FROM version_fts WHERE rowid BETWEEN ? AND ?`, lo, lo, hi).Scan(&last); err != nil {
+		return wrapApply(e, err)
+	}
+	if last >= hi {
+		return wrapApply(e, fmt.Errorf("the full-text rows of %s %s are full", e.MemoryRef, layer))
+	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO version_fts (rowid, text, version_id, memory_ref, layer) VALUES (?,?,?,?,?)`,
+		last+1, text, e.VersionID, e.MemoryRef, string(layer)); err != nil {
 		return wrapApply(e, err)
 	}
 	return nil
+}
+
+// scopeBits is how many low bits of a version_fts rowid number the rows of
+// one scope (a memoryRef and layer); the bits above are the scope's id in
+// fts_scopes.
+const scopeBits = 40
+
+// scopeRange returns the rowid range of a scope's rows in version_fts
+// (Dialect.RowidScopes), ok false when the scope has none yet. With create, a scope without an id gets
+// one.
+func scopeRange(ctx context.Context, q querier, memoryRef string, layer memgov.Layer, create bool) (lo, hi int64, ok bool, err error) {
+	if create {
+		if _, err := q.ExecContext(ctx, `INSERT INTO fts_scopes (memory_ref, layer) VALUES (?,?) ON CONFLICT DO NOTHING`, memoryRef, string(layer)); err != nil {
+			return 0, 0, false, err
+		}
+	}
+	var id int64
+	err = q.QueryRowContext(ctx, `SELECT id FROM fts_scopes WHERE memory_ref = ? AND layer = ?`, memoryRef, string(layer)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, false, nil
+	}
+	if err != nil {
+		return 0, 0, false, err
+	}
+	if id <= 0 || id >= 1<<(63-scopeBits) {
+		return 0, 0, false, fmt.Errorf("corrupt stored data: fts_scopes.id %d of %s %s is out of range", id, memoryRef, layer)
+	}
+	return id << scopeBits, id<<scopeBits | (1<<scopeBits - 1), true, nil
 }
 
 // contentText is the text field of a version's content (a content that is
@@ -161,8 +211,23 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 	var set idSet
 	collect := func(query string, args ...any) error { return set.collect(ctx, r.q, query, args...) }
 	if m := matchQuery(r.q.dialect(), tq.Text, tq.Subject); m != "" {
-		if err := collect(r.q.dialect().TopicSQL, m, tq.MemoryRef, string(tq.Layer), limit); err != nil {
-			return nil, err
+		d := r.q.dialect()
+		if !d.RowidScopes {
+			if err := collect(d.TopicSQL, m, tq.MemoryRef, string(tq.Layer), limit); err != nil {
+				return nil, err
+			}
+		} else {
+			// The scope's rowid range confines the match to the ref and
+			// layer inside the index: no other scope's row is scored or read.
+			lo, hi, ok, err := scopeRange(ctx, r.q, tq.MemoryRef, tq.Layer, false)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				if err := collect(d.TopicSQL, m, lo, hi, limit); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	if tq.Subject != "" {

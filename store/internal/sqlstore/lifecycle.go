@@ -110,7 +110,6 @@ func applyErase(ctx context.Context, q querier, e *oplog.Entry) error {
 			{`UPDATE items SET key = ? WHERE id = ?`, []any{ph, id}},
 			{`UPDATE versions SET key = ?, content = CASE WHEN content IS NULL THEN NULL ELSE ` + q.dialect().Blob + ` END, content_hash = '', tags = '[]', reason = 'erased', source = '' WHERE item_id = ?`, []any{ph, []byte(oplog.ErasedContent), id}},
 			// What the judge derived from the erased text goes with it.
-			{`DELETE FROM version_bands WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, []any{id}},
 			{`DELETE FROM version_features WHERE version_id IN (SELECT version_id FROM version_index WHERE item_id = ?)`, []any{id}},
 			{`UPDATE version_index SET key = ?, content_hash = '' WHERE item_id = ?`, []any{ph, id}},
 			{`UPDATE reviews SET detail = '{}', note = '' WHERE item_id = ?`, []any{id}},

@@ -63,7 +63,7 @@ func versionData(e *oplog.Entry, p oplog.Payload) (oplog.VersionData, error) {
 // indexVersion keeps the write path's indexes, the review queue, the
 // idempotency registry and the event outbox in step with a new version
 // (INSERT, UPDATE, MERGE, STAGE). What a judge derives from the version's
-// text (version_features, version_bands) is not applied from the log: the
+// text (version_features) is not applied from the log: the
 // engine stores it with PutFeatures (features.go).
 func indexVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 	p, err := e.DecodePayload()
@@ -282,9 +282,23 @@ func (r *ReadTx) Candidates(ctx context.Context, cq memgov.CandidateQuery) ([]me
 	// by thousands of versions (a corpus of near-identical templates) would
 	// otherwise make every write scan it. Recall is measured by `memgov bench
 	// write` against brute force.
-	for _, b := range cq.Bands {
-		if err := collect(`SELECT version_id FROM version_bands WHERE memory_ref = ? AND band = ? ORDER BY version_id DESC LIMIT `+fmt.Sprint(bandBucketLimit), cq.MemoryRef, int64(b)); err != nil {
+	if len(cq.Bands) > 0 {
+		cache := r.bands
+		if cache == nil {
+			cache = NewBandCache() // a transaction outside the store's own: read afresh
+		}
+		seqs, err := cache.lookup(ctx, r.q, cq.MemoryRef, cq.Bands, cq.MaxHamming, bandBucketLimit)
+		if err != nil {
 			return nil, err
+		}
+		if len(seqs) > 0 {
+			list, err := json.Marshal(seqs)
+			if err != nil {
+				return nil, err
+			}
+			if err := collect(r.q.dialect().FeaturesBySeq, string(list), cq.MemoryRef); err != nil {
+				return nil, err
+			}
 		}
 	}
 	limit := cq.Limit

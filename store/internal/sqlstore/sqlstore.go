@@ -54,8 +54,17 @@ type Dialect struct {
 	// FoldReads's statements (reads.go).
 	RecordAccess, FoldAccess, FoldRetrieval string
 	// TopicSQL selects the version_id of the texts matching a query (first
-	// parameter) within a memoryRef and layer, best first, up to a limit.
-	TopicSQL string
+	// parameter) within a memoryRef and layer, best first, up to a limit
+	// (last parameter). With RowidScopes the scope is the rowid range of
+	// the memoryRef and layer in version_fts (fts_scopes numbers the
+	// ranges), and TopicSQL's middle parameters are the range's lowest and
+	// highest rowids; without, they are the memoryRef and the layer.
+	TopicSQL    string
+	RowidScopes bool
+	// FeaturesBySeq selects the version_id of the version_features rows
+	// whose seq is in a JSON array (first parameter) and whose memory_ref is
+	// the second parameter (the band index's candidates read back).
+	FeaturesBySeq string
 	// MatchOr and MatchAnd join the words of a full-text query; MatchWord
 	// writes one word.
 	MatchOr, MatchAnd string
@@ -95,7 +104,16 @@ type querier interface {
 }
 
 // ReadTx is a read transaction: every reader of the store contract.
-type ReadTx struct{ q querier }
+type ReadTx struct {
+	q querier
+	// bands is the store's band index (bands.go); nil in transactions
+	// outside the store's Update and View, which read bands afresh.
+	bands *BandCache
+}
+
+// UseBands makes the transaction's near-duplicate lookups read the store's
+// band index c.
+func (r *ReadTx) UseBands(c *BandCache) { r.bands = c }
 
 // NewReadTx reads through q.
 func NewReadTx(q Bound) *ReadTx { return &ReadTx{q: q} }

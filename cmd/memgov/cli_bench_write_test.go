@@ -1,0 +1,89 @@
+package main
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// memgov bench write reports, besides the totals, each step of the governed
+// writes with its own percentiles (one sample per write the step ran for),
+// and the run's time and peak resident memory.
+func TestBenchWriteReportsEachStep(t *testing.T) {
+	c := newCLI(t)
+	var rep struct {
+		Items    int `json:"items"`
+		Governed struct {
+			N     int     `json:"n"`
+			P50MS float64 `json:"p50_ms"`
+		} `json:"governed_write"`
+		Statuses map[string]int `json:"governed_statuses"`
+		Stages   map[string]struct {
+			N     int     `json:"n"`
+			P50MS float64 `json:"p50_ms"`
+			P99MS float64 `json:"p99_ms"`
+		} `json:"governed_stages"`
+		Seconds    float64 `json:"seconds"`
+		ResidentMB float64 `json:"peak_resident_mb"`
+	}
+	out := c.ok("", "bench", "write", "--items", "200", "--writes", "30", "--lookups", "10", "--recall-queries", "5", "--dir", t.TempDir(), "--json")
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rep.Items != 200 || rep.Governed.N != 30 || rep.Statuses["COMMITTED"] != 30 || rep.Seconds <= 0 {
+		t.Fatalf("bench write: %s", out)
+	}
+	// Every write that commits passes these steps once each.
+	for _, step := range []string{"prepare", "idempotency", "authorization", "content_policy", "evidence", "contradiction", "dedup", "approval", "commit"} {
+		s, ok := rep.Stages[step]
+		if !ok || s.N != 30 || s.P50MS < 0 || s.P99MS < s.P50MS {
+			t.Errorf("step %s: %+v (present %v)", step, s, ok)
+		}
+	}
+	// A step is part of each write: its median cannot exceed the writes'.
+	if s := rep.Stages["contradiction"]; s.P50MS > rep.Governed.P50MS+0.001 {
+		t.Errorf("the contradiction step's p50 %.3f ms is above the whole write's p50 %.3f ms", s.P50MS, rep.Governed.P50MS)
+	}
+}
+
+// On PostgreSQL (--db postgres://...), bench write reports the same steps
+// and the statements a write sends, each a round trip to the server.
+func TestBenchWriteOnPostgres(t *testing.T) {
+	c := newPGCLI(t)
+	var rep struct {
+		Store              string         `json:"store"`
+		StatementsPerPut   float64        `json:"statements_per_put"`
+		StatementsPerWrite float64        `json:"statements_per_governed_write"`
+		Statuses           map[string]int `json:"governed_statuses"`
+		Stages             map[string]struct {
+			N int `json:"n"`
+		} `json:"governed_stages"`
+		Recall float64 `json:"dedup_recall"`
+	}
+	// The raw inserts connect with database/sql, which takes no pgxpool
+	// setting: the URL is given without them.
+	u, err := url.Parse(c.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	for k := range q {
+		if strings.HasPrefix(k, "pool_") {
+			q.Del(k)
+		}
+	}
+	u.RawQuery = q.Encode()
+	out := c.ok("", "--db", u.String(), "bench", "write", "--items", "200", "--writes", "20", "--lookups", "10", "--recall-queries", "5", "--json")
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rep.Statuses["COMMITTED"] != 20 || rep.StatementsPerPut <= 0 || rep.StatementsPerWrite <= rep.StatementsPerPut {
+		t.Fatalf("bench write on PostgreSQL: %s", out)
+	}
+	for _, step := range []string{"contradiction", "dedup", "commit"} {
+		if rep.Stages[step].N != 20 {
+			t.Errorf("step %s: %+v", step, rep.Stages[step])
+		}
+	}
+}

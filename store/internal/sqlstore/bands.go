@@ -1,0 +1,220 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"slices"
+	"sync"
+)
+
+// The SimHash bands of each indexed version are stored packed, one column of
+// version_features (16 bands of 4 bytes: band number << 16 | value). The
+// near-duplicate lookup reads them from an in-memory index the store keeps
+// per memoryRef, so a write stores one features row instead of a row per
+// band, and a lookup costs no statement per band.
+//
+// The index is a cache of committed rows, never a source of truth: a
+// candidate it names is read back from the database in the lookup's own
+// transaction, so a version it still holds that the snapshot does not (an
+// erased one, a replaced row, a row committed after the snapshot began) is
+// no candidate. What it must never miss is a committed row. Every
+// version_features row has a seq, never reused (SQLite: AUTOINCREMENT;
+// PostgreSQL: an identity column whose sequence caches one value), assigned
+// in commit order: SQLite has one writer at a time, and on PostgreSQL every
+// write transaction of every process holds the append lock from its start to
+// its commit, so no row with a lower seq can commit after a higher one is
+// seen. Every lookup first absorbs the rows above the highest seq the index
+// has seen, whoever wrote them (this process or another process on the same
+// database). A write transaction that rolls back
+// resets the index (it may have absorbed rows the rollback undid, or missed
+// rows it had deleted). An erasure resets it too, here or in another process (the
+// highest erasure LSN is checked on each lookup), so no band of an erased
+// text stays in memory.
+
+// bandCount is the number of SimHash bands a version has.
+const bandCount = 16
+
+// refBands is the band index of one memoryRef.
+type refBands struct {
+	seqs    []int64             // version_features.seq of each position
+	sigs    [][bandCount]uint16 // the band values of each position, by band number
+	full    []bool              // the position has all 16 bands
+	buckets [bandCount]map[uint16][]int32
+}
+
+func newRefBands() *refBands {
+	r := &refBands{}
+	for k := range r.buckets {
+		r.buckets[k] = map[uint16][]int32{}
+	}
+	return r
+}
+
+// add indexes one row's packed bands under seq.
+func (r *refBands) add(seq int64, packed []byte) {
+	pos := int32(len(r.seqs))
+	var sig [bandCount]uint16
+	seen := 0
+	for i := 0; i+4 <= len(packed); i += 4 {
+		b := binary.BigEndian.Uint32(packed[i:])
+		k, v := int(b>>16), uint16(b)
+		if k >= bandCount {
+			continue
+		}
+		sig[k] = v
+		seen |= 1 << k
+		r.buckets[k][v] = append(r.buckets[k][v], pos)
+	}
+	r.seqs = append(r.seqs, seq)
+	r.sigs = append(r.sigs, sig)
+	r.full = append(r.full, seen == 1<<bandCount-1)
+}
+
+// BandCache is the store's band index: the indexed memoryRefs and the highest
+// seq and erasure LSN absorbed.
+type BandCache struct {
+	mu      sync.Mutex
+	refs    map[string]*refBands
+	last    int64 // every row of an indexed ref with seq <= last is in it
+	erasure int64 // the highest erasure LSN when the index was started
+	started bool
+}
+
+// NewBandCache is an empty band index.
+func NewBandCache() *BandCache { return &BandCache{refs: map[string]*refBands{}} }
+
+// Reset forgets everything; the next lookup starts afresh.
+func (c *BandCache) Reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refs, c.last, c.erasure, c.started = map[string]*refBands{}, 0, 0, false
+}
+
+// catchUp brings the index up to the transaction's snapshot: it resets on a
+// new erasure, absorbs the rows above last, and loads ref if it is not
+// indexed yet. c.mu is held.
+func (c *BandCache) catchUp(ctx context.Context, q querier, ref string) (*refBands, error) {
+	var erasure, top int64
+	if err := q.QueryRowContext(ctx, `SELECT (SELECT COALESCE(MAX(lsn), 0) FROM erasures), (SELECT COALESCE(MAX(seq), 0) FROM version_features)`).Scan(&erasure, &top); err != nil {
+		return nil, fmt.Errorf("band index: %w", err)
+	}
+	if c.started && erasure != c.erasure {
+		c.refs, c.last, c.started = map[string]*refBands{}, 0, false
+	}
+	if !c.started {
+		c.erasure, c.last, c.started = erasure, top, true
+	}
+	if top > c.last && len(c.refs) > 0 {
+		rows, err := queryDrained(ctx, q, `SELECT seq, memory_ref, bands FROM version_features WHERE seq > ? ORDER BY seq`, c.last)
+		if err != nil {
+			return nil, fmt.Errorf("band index: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				seq    int64
+				r      string
+				packed []byte
+			)
+			if err := rows.Scan(&seq, &r, &packed); err != nil {
+				return nil, fmt.Errorf("band index: %w", err)
+			}
+			if rb := c.refs[r]; rb != nil && (len(rb.seqs) == 0 || seq > rb.seqs[len(rb.seqs)-1]) {
+				rb.add(seq, packed)
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("band index: %w", err)
+		}
+		rows.Close()
+	}
+	// An older snapshot than the last one absorbed: what it sees is in the
+	// index already. A newer one: all its rows up to top now are.
+	c.last = max(c.last, top)
+	rb := c.refs[ref]
+	if rb != nil {
+		return rb, nil
+	}
+	rb = newRefBands()
+	rows, err := queryDrained(ctx, q, `SELECT seq, bands FROM version_features WHERE memory_ref = ? ORDER BY seq`, ref)
+	if err != nil {
+		return nil, fmt.Errorf("band index of %s: %w", ref, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			seq    int64
+			packed []byte
+		)
+		if err := rows.Scan(&seq, &packed); err != nil {
+			return nil, fmt.Errorf("band index of %s: %w", ref, err)
+		}
+		rb.add(seq, packed)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("band index of %s: %w", ref, err)
+	}
+	// Loaded from this snapshot: rows above its top are absorbed by a later
+	// catch-up, which must start no higher than that top.
+	c.last = min(c.last, top)
+	c.refs[ref] = rb
+	return rb, nil
+}
+
+// lookup returns the seqs of ref's versions that share a band with the query:
+// per band, the newest bucketLimit members whose SimHash is within maxHamming
+// bits of the query's (maxHamming <= 0, or a query or a row without all 16
+// bands: no bound).
+func (c *BandCache) lookup(ctx context.Context, q querier, ref string, bands []uint32, maxHamming, bucketLimit int) ([]int64, error) {
+	if len(bands) == 0 {
+		return nil, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	rb, err := c.catchUp(ctx, q, ref)
+	if err != nil {
+		return nil, err
+	}
+	var sig [bandCount]uint16
+	seen := 0
+	for _, b := range bands {
+		if k := int(b >> 16); k < bandCount {
+			sig[k], seen = uint16(b), seen|1<<k
+		}
+	}
+	bound := maxHamming > 0 && seen == 1<<bandCount-1
+	var out []int64
+	var took []int32
+	for _, b := range bands {
+		k := int(b >> 16)
+		if k >= bandCount {
+			continue
+		}
+		bucket := rb.buckets[k][uint16(b)]
+		n := 0
+		for i := len(bucket) - 1; i >= 0 && n < bucketLimit; i-- {
+			p := bucket[i]
+			if bound && rb.full[p] && hamming(&sig, &rb.sigs[p]) > maxHamming {
+				continue
+			}
+			n++
+			took = append(took, p)
+		}
+	}
+	slices.Sort(took)
+	took = slices.Compact(took)
+	for i := len(took) - 1; i >= 0; i-- { // newest first
+		out = append(out, rb.seqs[took[i]])
+	}
+	return out, nil
+}
+
+func hamming(a, b *[bandCount]uint16) int {
+	n := 0
+	for k := range a {
+		n += bits.OnesCount16(a[k] ^ b[k])
+	}
+	return n
+}
