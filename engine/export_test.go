@@ -62,4 +62,3 @@ func (e *Engine) PutTx(ctx context.Context, tx memgov.Tx, r memgov.PutRequest) (
 	}
 	return e.putTx(ctx, tx, r, content)
 }
-
