@@ -190,7 +190,9 @@ func TestStoryActivityOpsInFull(t *testing.T) {
 		t.Run(sizeName(size), func(t *testing.T) {
 			pw := newProposalWorld(t)
 			s := open(t, pw.world, "demo-curator", size[0], size[1], ActivityScreen)
-			s.see("audit root")
+			// The root and the log are read apart: wait for the log's rows
+			// (the row marker), which the screen is then read for.
+			s.seeAll("audit root", "▸")
 			m := s.quit()
 			v := m.View()
 			for _, op := range []string{"PROPOSAL_REVISE", "PROPOSAL_ARCHIVE", "PROPOSAL_REJECT", "PROPOSAL_APPLY"} {
