@@ -118,7 +118,9 @@ func TestStoryQuarantineRelease(t *testing.T) {
 		t.Run(sizeName(size), func(t *testing.T) {
 			w := seedQuarantine(t)
 			s := openQuarantine(t, w, "demo-curator", size)
-			s.see(tabLabel(size) + " 4")
+			// The tab's count and the rows are read apart: y acts on the
+			// selected row, so both are on screen first.
+			s.seeAll(tabLabel(size)+" 4", "4 listed")
 			s.press("y")
 			s.see("Release globex/research-agent › claim/3?")
 			s.press("enter")
@@ -236,7 +238,7 @@ func TestStoryQuarantineRetractMarked(t *testing.T) {
 			w := seedQuarantine(t)
 			svc := w.service(t, "demo-curator")
 			s := openQuarantine(t, w, "demo-curator", size)
-			s.see(tabLabel(size) + " 4")
+			s.seeAll(tabLabel(size)+" 4", "4 listed") // the count, and the rows space marks
 			s.press(" ", " ")
 			s.see("2 marked")
 			s.press("X")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/memgov/memgov"
@@ -71,19 +72,26 @@ func TestStoryFindingQueueSort(t *testing.T) {
 func TestStoryFindingQueueEnds(t *testing.T) {
 	w := newQueueWorld(t)
 	seedReviews(t, w, 1200) // six pages of the window
+	last, err := w.service(t, "demo-curator").Queue().Page(w.ctx, review.QueueFilter{}, 1205, 1)
+	if err != nil || len(last.Rows) != 1 || last.Total != 1206 {
+		t.Fatalf("the queue's last row: %+v %v", last, err)
+	}
 	for _, size := range sizes {
 		t.Run(sizeName(size), func(t *testing.T) {
 			s := openQ(t, w, "demo-curator", size[0], size[1], QueueScreen)
 			s.see("1206 pending")
 			s.press("G") // one press: the true end, not the end of the loaded page
-			s.see("bench/")
+			// The detail names the row under the cursor once it is read: wait
+			// for the last row's own key there. "bench/" alone is on every
+			// page of rows, so it does not tell that the end was read.
+			s.see("key " + rowKey(last.Rows[0]))
 			m := s.quit()
 			q := m.screens[QueueScreen].(*queue)
 			if q.list.cur.pos != q.list.total-1 {
 				t.Fatalf("G put the cursor on row %d of %d", q.list.cur.pos, q.list.total)
 			}
 			if _, ok := q.row(q.list.cur.pos); !ok {
-				t.Fatal("the last row is not loaded")
+				t.Fatalf("the last row is not loaded (rows %d..%d of %d)", q.list.offset, q.list.offset+len(q.list.rows), q.list.total)
 			}
 		})
 	}
@@ -189,7 +197,9 @@ func TestStoryActivityOpsInFull(t *testing.T) {
 		t.Run(sizeName(size), func(t *testing.T) {
 			pw := newProposalWorld(t)
 			s := open(t, pw.world, "demo-curator", size[0], size[1], ActivityScreen)
-			s.see("audit root")
+			// The root and the log are read apart: wait for the log's rows
+			// (the row marker), which the screen is then read for.
+			s.seeAll("audit root", "▸")
 			m := s.quit()
 			v := m.View()
 			for _, op := range []string{"PROPOSAL_REVISE", "PROPOSAL_ARCHIVE", "PROPOSAL_REJECT", "PROPOSAL_APPLY"} {
@@ -433,21 +443,41 @@ func TestStoryMouse(t *testing.T) {
 			if q := m.screens[QueueScreen].(*queue); q.list.cur.pos != 1 {
 				t.Fatalf("the click selected row %d", q.list.cur.pos)
 			}
-			x := -1
-			for i, sp := range m.tabSpans {
-				if i == ActivityScreen {
-					x = sp[0] + 1
-				}
-			}
+			// The tabs line moves when the tabs' counts and the health badge
+			// arrive, each read on its own after the queue's rows: the click
+			// is aimed at the line as drawn once all have arrived and sent
+			// once that very line is on screen.
+			line, spans := settledTabs(t, w, "demo-curator", size, QueueScreen)
 			s2 := openQ(t, w, "demo-curator", size[0], size[1], QueueScreen)
-			s2.see("5 pending")
-			s2.tm.Send(tea.MouseMsg{X: x, Y: 0, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+			s2.see(line)
+			s2.tm.Send(tea.MouseMsg{X: spans[ActivityScreen][0] + 1, Y: 0, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
 			s2.see("audit root")
 			if m2 := s2.quit(); m2.active != ActivityScreen {
 				t.Fatalf("the click on Activity's tab opened screen %d", m2.active)
 			}
 		})
 	}
+}
+
+// settledTabs is the tabs line of who's program at a size on a screen once
+// its counts and health badge are read, and where each tab sits on it.
+func settledTabs(t *testing.T, w *queueWorld, who string, size [2]int, screen int) (string, [][2]int) {
+	t.Helper()
+	m := New(Options{Service: w.service(t, who), DBName: "demo.db", Now: w.now, Poll: time.Hour})
+	t.Cleanup(m.cancel)
+	m.Focus(screen)
+	m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+	view := settle(m).View()
+	line := strings.TrimRight(ansi.Strip(strings.SplitN(view, "\n", 2)[0]), " ")
+	if !strings.Contains(line, "need you") || !m.health.loaded {
+		t.Fatalf("the settled tabs line has no counts or no health: %q", line)
+	}
+	for i, sp := range m.tabSpans {
+		if sp[0] < 0 {
+			t.Fatalf("tab %d is not on the tabs line %q", i, line)
+		}
+	}
+	return line, m.tabSpans
 }
 
 var _ = regexp.MustCompile

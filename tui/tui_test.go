@@ -47,7 +47,12 @@ func open(t *testing.T, w *world, who string, width, height, screen int) *sessio
 
 func newWorld(t *testing.T) *world { return seedWorld(t, filepath.Join(t.TempDir(), "demo.db")) }
 
-// see waits until the screen shows s.
+// see waits until the screen shows s. It returns as soon as text is
+// written, and teatest's output arrives a rune at a time, so the rest of
+// that frame may come after: what a test waits for next must be drawn only
+// by the state it waits for (a row's own key in the detail, not a word any
+// row shows), and keys that act on rows wait for the rows, not for a count
+// read apart from them.
 func (s *session) see(text string) {
 	s.t.Helper()
 	teatest.WaitFor(s.t, s.tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(text)) },
