@@ -20,6 +20,7 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/reviews"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -168,7 +169,7 @@ func TestAgentTokenCannotApproveImpersonateOrCrossTenant(t *testing.T) {
 	if code, res = e.do("bot", "GET", "/v1/reviews", nil); code != http.StatusForbidden {
 		t.Errorf("agent reads the queue: %d %v", code, res)
 	}
-	if r, _ := e.eng.Review(ctx, reviewID); r.Status != memgov.ReviewPending {
+	if r, _ := e.eng.Reviews().Review(ctx, reviewID); r.Status != memgov.ReviewPending {
 		t.Fatalf("review after the agent's attempts: %+v", r)
 	}
 
@@ -370,7 +371,7 @@ func TestSyncWaitIsAnsweredDeferredOnDrain(t *testing.T) {
 	// Wait until the write is in the queue and waiting, then shut down.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		if rs, n, _ := e.eng.Reviews(context.Background(), memgov.ReviewQuery{Tier: memgov.TierSync, Limit: 1}); n == 1 && len(rs) == 1 {
+		if rs, n, _ := e.eng.Reviews().List(context.Background(), memgov.ReviewQuery{Tier: memgov.TierSync, Limit: 1}); n == 1 && len(rs) == 1 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -402,14 +403,14 @@ func TestSyncWaitEndsWithTheDecision(t *testing.T) {
 	}()
 	var id string
 	for deadline := time.Now().Add(10 * time.Second); id == ""; {
-		if rs, _, _ := e.eng.Reviews(context.Background(), memgov.ReviewQuery{Tier: memgov.TierSync, Limit: 1}); len(rs) == 1 {
+		if rs, _, _ := e.eng.Reviews().List(context.Background(), memgov.ReviewQuery{Tier: memgov.TierSync, Limit: 1}); len(rs) == 1 {
 			id = rs[0].ID
 		} else if time.Now().After(deadline) {
 			t.Fatal("no SYNC_BLOCK review")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if code, res := e.do("jane", "POST", "/v1/reviews/"+id+"/reject", map[string]any{"code": engine.RejectCodes[0], "note": "no such policy"}); code != 200 {
+	if code, res := e.do("jane", "POST", "/v1/reviews/"+id+"/reject", map[string]any{"code": reviews.RejectCodes[0], "note": "no such policy"}); code != 200 {
 		t.Fatalf("reject = %d %v", code, res)
 	}
 	select {

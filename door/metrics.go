@@ -123,7 +123,7 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 	defer cancel()
 	up := 1.0
 	for _, tier := range []string{memgov.TierSync, engine.TierAsync} {
-		_, n, err := c.eng.Reviews(ctx, memgov.ReviewQuery{Tier: tier, Limit: 1, Now: c.eng.Now()})
+		_, n, err := c.eng.Reviews().List(ctx, memgov.ReviewQuery{Tier: tier, Limit: 1, Now: c.eng.Now()})
 		if err != nil {
 			up = 0
 			continue

@@ -125,7 +125,7 @@ func (s *Server) answerWrite(ctx context.Context, res memgov.WriteResult) WriteA
 		out.Next = n
 		return out
 	}
-	rv, err := s.eng.Review(ctx, res.ReviewID)
+	rv, err := s.eng.Reviews().Review(ctx, res.ReviewID)
 	if err != nil {
 		s.log.Warn("review of a deferred write", "review", res.ReviewID, "err", err)
 		return out

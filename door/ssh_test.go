@@ -168,7 +168,7 @@ func TestReviewConsoleOverSSH(t *testing.T) {
 	// Jane opens the review: her claim keeps Bob off it.
 	stdin.Write([]byte("\r"))
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if r, _ := e.eng.Review(ctx, reviewID); r.ClaimHolder == "jane" {
+		if r, _ := e.eng.Reviews().Review(ctx, reviewID); r.ClaimHolder == "jane" {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -185,7 +185,7 @@ func TestReviewConsoleOverSSH(t *testing.T) {
 
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		r, err := e.eng.Review(ctx, reviewID)
+		r, err := e.eng.Reviews().Review(ctx, reviewID)
 		if err != nil {
 			t.Fatal(err)
 		}

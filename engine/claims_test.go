@@ -24,28 +24,28 @@ func TestReviewClaimsAndFencing(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := write(t, e, req("support-bot", "acme/support-bot", "c7/lang", "Customer 7 wants invoices in German."))
-	jane, err := e.ClaimReview(ctx, res.ReviewID, "jane")
+	jane, err := e.Reviews().Claim(ctx, res.ReviewID, "jane")
 	if err != nil || jane.ClaimHolder != "jane" || jane.ClaimToken != 1 {
 		t.Fatalf("claim = %+v, %v", jane, err)
 	}
 	// A second reviewer sees who holds it.
-	if _, err := e.ClaimReview(ctx, res.ReviewID, "kim"); !errors.Is(err, memgov.ErrConflict) || !strings.Contains(err.Error(), "jane") {
+	if _, err := e.Reviews().Claim(ctx, res.ReviewID, "kim"); !errors.Is(err, memgov.ErrConflict) || !strings.Contains(err.Error(), "jane") {
 		t.Fatalf("second claim: %v", err)
 	}
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "kim", Approve: true}); !errors.Is(err, memgov.ErrConflict) {
+	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "kim", Approve: true}); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("deciding over someone's claim: %v", err)
 	}
 	// The lease expires; kim claims with a newer token; jane's token is stale.
 	clock.t = clock.t.Add(10 * time.Minute)
-	kim, err := e.ClaimReview(ctx, res.ReviewID, "kim")
+	kim, err := e.Reviews().Claim(ctx, res.ReviewID, "kim")
 	if err != nil || kim.ClaimToken != 2 {
 		t.Fatalf("claim after expiry = %+v, %v", kim, err)
 	}
 	clock.t = clock.t.Add(10 * time.Minute)
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true, Token: jane.ClaimToken}); !errors.Is(err, memgov.ErrConflict) {
+	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true, Token: jane.ClaimToken}); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("stale token: %v", err)
 	}
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "kim", Approve: true, Token: kim.ClaimToken}); err != nil {
+	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "kim", Approve: true, Token: kim.ClaimToken}); err != nil {
 		t.Fatalf("decision with the current token: %v", err)
 	}
 	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
@@ -62,15 +62,15 @@ func TestSweepEscalatesAndFailsClosed(t *testing.T) {
 	if sync.Tier != memgov.TierSync {
 		t.Fatalf("%+v", sync)
 	}
-	if res, err := e.SweepReviews(ctx); err != nil || res.TimedOut != 0 || res.Escalated != 0 {
+	if res, err := e.Reviews().Sweep(ctx); err != nil || res.TimedOut != 0 || res.Escalated != 0 {
 		t.Fatalf("nothing is due yet: %+v %v", res, err)
 	}
 	clock.t = clock.t.Add(2 * time.Hour)
-	res, err := e.SweepReviews(ctx)
+	res, err := e.Reviews().Sweep(ctx)
 	if err != nil || res.TimedOut != 1 {
 		t.Fatalf("sweep = %+v, %v", res, err)
 	}
-	if r, _ := e.Review(ctx, sync.ReviewID); r.Status != memgov.ReviewRejected || r.DecisionCode != memgov.ReasonApprovalTimeout {
+	if r, _ := e.Reviews().Review(ctx, sync.ReviewID); r.Status != memgov.ReviewRejected || r.DecisionCode != memgov.ReasonApprovalTimeout {
 		t.Fatalf("sync review after its deadline: %+v", r)
 	}
 
@@ -82,17 +82,17 @@ func TestSweepEscalatesAndFailsClosed(t *testing.T) {
 		t.Fatalf("%+v", pending)
 	}
 	clock.t = clock.t.Add(25 * time.Hour)
-	if res, err := a.SweepReviews(ctx); err != nil || res.Escalated != 1 {
+	if res, err := a.Reviews().Sweep(ctx); err != nil || res.Escalated != 1 {
 		t.Fatalf("sweep = %+v, %v", res, err)
 	}
-	if res, err := a.SweepReviews(ctx); err != nil || res.Escalated != 0 {
+	if res, err := a.Reviews().Sweep(ctx); err != nil || res.Escalated != 0 {
 		t.Fatalf("second sweep = %+v, %v", res, err)
 	}
-	if r, _ := a.Review(ctx, pending.ReviewID); r.Status != memgov.ReviewEscalated {
+	if r, _ := a.Reviews().Review(ctx, pending.ReviewID); r.Status != memgov.ReviewEscalated {
 		t.Fatalf("%+v", r)
 	}
 	// Escalated reviews stay in the queue and can still be decided.
-	if _, err := a.Decide(ctx, memgov.Decision{ReviewID: pending.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+	if _, err := a.Reviews().Decide(ctx, memgov.Decision{ReviewID: pending.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 		t.Fatal(err)
 	}
 }

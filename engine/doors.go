@@ -36,7 +36,7 @@ func (e *Engine) WriteStatus(ctx context.Context, principalID, reviewID string) 
 	if err != nil {
 		return memgov.WriteResult{}, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, safeID(principalID))
 	}
-	r, err := e.Review(ctx, reviewID)
+	r, err := e.reviews.Review(ctx, reviewID)
 	if err != nil {
 		return memgov.WriteResult{}, err
 	}

@@ -121,7 +121,7 @@ func TestEraseAfterWorkspaceMergeKeepsAuditWhole(t *testing.T) {
 	if err != nil || len(mr.Changes) != 1 {
 		t.Fatalf("submit: %+v %v", mr, err)
 	}
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 		t.Fatal(err)
 	}
 	er := eraseAndAudit(t, e, "zed quirinal")

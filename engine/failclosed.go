@@ -2,95 +2,16 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/engine/gate"
 )
 
-// SYNC_BLOCK reviews fail closed (spec §12.6.5): once a review's deadline passes,
-// the first thing that touches it (a decision, a claim, a listing, a sweep, a
-// waiting writer) rejects it with APPROVAL_TIMEOUT, in a log entry by memgov.
-// No path can approve it afterwards.
-
-// ErrApprovalTimeout is the error of a decision on a SYNC_BLOCK review whose
-// deadline passed: the review was rejected with APPROVAL_TIMEOUT instead.
-var ErrApprovalTimeout = errors.New("approval timeout")
-
-// pastDeadline reports a SYNC_BLOCK review still open at or after its
-// deadline.
-func (e *Engine) pastDeadline(r memgov.Review, now time.Time) bool {
-	return r.Open() && r.Tier == memgov.TierSync && !r.DueAt.IsZero() && !now.Before(r.DueAt)
-}
-
-// appendTimeout appends the fail-closed rejection of r.
-func (e *Engine) appendTimeout(ctx context.Context, tx memgov.Tx, r memgov.Review) error {
-	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Reject, MemoryRef: r.MemoryRef, ItemID: r.ItemID, VersionID: r.VersionID, Actor: "memgov"}
-	return oplog.AppendData(ctx, tx, entry, "approval timeout; fail-closed (deadline "+r.DueAt.UTC().Format(time.RFC3339)+")", oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: memgov.ReasonApprovalTimeout}})
-}
-
-// timeout rejects an open SYNC_BLOCK review whose deadline passed
-// (fail-closed). A review decided meanwhile is left as it is.
-func (e *Engine) timeout(ctx context.Context, id string) error {
-	return e.store.Update(ctx, func(tx memgov.Tx) error {
-		r, err := tx.Review(ctx, id)
-		if err != nil || !r.Open() {
-			return err
-		}
-		return e.appendTimeout(ctx, tx, r)
-	})
-}
-
-// expireOverdue rejects every open SYNC_BLOCK review past its deadline; it
-// runs before reviews are listed or read, so nobody sees one as open. It
-// reads first and writes only when there is something to expire.
-func (e *Engine) expireOverdue(ctx context.Context) (int, error) {
-	now := e.Now()
-	q := memgov.ReviewQuery{Statuses: []string{memgov.ReviewPending, memgov.ReviewEscalated}, Tier: memgov.TierSync, Breached: true, Now: now, Limit: 1}
-	var due []memgov.Review
-	if err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
-		due, _, err = tx.Reviews(ctx, q)
-		return err
-	}); err != nil || len(due) == 0 {
-		return 0, err
-	}
-	n := 0
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		q.Limit = 0
-		rs, _, err := tx.Reviews(ctx, q)
-		if err != nil {
-			return err
-		}
-		for _, r := range rs {
-			if !e.pastDeadline(r, now) {
-				continue
-			}
-			if err := e.appendTimeout(ctx, tx, r); err != nil {
-				return err
-			}
-			n++
-		}
-		return nil
-	})
-	return n, err
-}
-
-// expireReview fails r closed when its deadline passed, and reports whether
-// it did; the caller's transaction commits the rejection.
-func (e *Engine) expireReview(ctx context.Context, tx memgov.Tx, r memgov.Review) (bool, error) {
-	if !e.pastDeadline(r, e.Now()) {
-		return false, nil
-	}
-	return true, e.appendTimeout(ctx, tx, r)
-}
-
-// timeoutError explains a refused decision on an expired review.
-func timeoutError(r memgov.Review) error {
-	return fmt.Errorf("%w: review %s passed its deadline at %s and was rejected with APPROVAL_TIMEOUT (fail-closed); the write was not committed and must be submitted again",
-		ErrApprovalTimeout, r.ID, r.DueAt.UTC().Format(time.RFC3339))
-}
+// A writer waiting for its SYNC_BLOCK review: the review fails closed at its
+// deadline (reviews.Service.FailClosed, spec §12.6.5), and the write is then
+// REJECTED with APPROVAL_TIMEOUT.
 
 // SyncPoll is how often a writer waiting on a SYNC_BLOCK review looks at the
 // store for the decision; a curator in another process decides it.
@@ -126,4 +47,67 @@ func (e *Engine) AwaitSync(ctx context.Context, res memgov.WriteResult) (memgov.
 		final.ValidationScore = res.ValidationScore
 	}
 	return final, nil
+}
+
+// WaitReview blocks until a review is decided or its deadline passes; at the
+// deadline it fails closed: the write is rejected with APPROVAL_TIMEOUT
+// (spec §12.6.5). poll is how often it looks; on a store that notifies
+// (memgov.Notifier) it reads the review again at each decision notified, and
+// polls at the longer of poll and SyncPollNotified.
+func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) (memgov.WriteResult, error) {
+	// Listen before the first read, so that no decision falls between a
+	// read and the wait (syncwait.go).
+	wakes, stop := e.reviewWakes(ctx)
+	defer stop()
+	for {
+		r, err := e.reviews.Review(ctx, id)
+		if err != nil {
+			return memgov.WriteResult{}, err
+		}
+		res := memgov.WriteResult{ItemID: r.ItemID, VersionID: r.VersionID, ReviewID: r.ID, Tier: r.Tier, RiskScore: f64(r.Risk)}
+		switch r.Status {
+		case memgov.ReviewApproved:
+			res.Status = memgov.StatusCommitted
+			res.Detail = "approved by " + r.DecidedBy
+			return res, nil
+		case memgov.ReviewRejected:
+			res.Status, res.Reason, res.Gate = memgov.StatusRejected, ReasonReviewRejected, gate.NameApproval
+			if r.DecisionCode == memgov.ReasonApprovalTimeout {
+				res.Reason = memgov.ReasonApprovalTimeout
+			}
+			res.Detail = "rejected by " + r.DecidedBy + ": " + r.DecisionCode
+			if r.Note != "" {
+				res.Detail += " — " + r.Note
+			}
+			return res, nil
+		}
+		if !e.Now().Before(r.DueAt) {
+			if err := e.reviews.FailClosed(ctx, r.ID); err != nil {
+				return memgov.WriteResult{}, err
+			}
+			continue
+		}
+		wait := poll
+		if wakes != nil {
+			wait = max(poll, SyncPollNotified)
+		}
+		if left := r.DueAt.Sub(e.Now()); left < wait {
+			wait = left
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return memgov.WriteResult{}, ctx.Err()
+		case _, ok := <-wakes:
+			timer.Stop()
+			if !ok {
+				wakes = nil // no more notifications: poll
+				continue
+			}
+			e.waits.notified.Add(1)
+		case <-timer.C:
+			e.waits.polled.Add(1)
+		}
+	}
 }

@@ -166,7 +166,7 @@ func (e *Engine) Write(ctx context.Context, req memgov.WriteRequest) (memgov.Wri
 		if err := tx.RecordOutcome(ctx, o); err != nil {
 			return err
 		}
-		return e.afterWrite(ctx, tx, req.SourceAgentID, res)
+		return e.reviews.AfterWrite(ctx, tx, req.SourceAgentID, res)
 	})
 	if err != nil {
 		return memgov.WriteResult{}, err

@@ -52,13 +52,13 @@ func TestReviewVisibility(t *testing.T) {
 		t.Fatalf("pending write listed")
 	}
 	// The writer cannot approve, nor can an operator.
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "support-bot", Approve: true}); !errors.Is(err, memgov.ErrForbidden) {
+	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "support-bot", Approve: true}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("self-approval: %v", err)
 	}
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "ops", Approve: true}); !errors.Is(err, memgov.ErrForbidden) {
+	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "ops", Approve: true}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("operator approval: %v", err)
 	}
-	r, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true, Note: "confirmed by phone"})
+	r, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true, Note: "confirmed by phone"})
 	if err != nil || r.Status != memgov.ReviewApproved || r.DecidedBy != "jane" {
 		t.Fatalf("approve = %+v, %v", r, err)
 	}
@@ -66,15 +66,15 @@ func TestReviewVisibility(t *testing.T) {
 	if err != nil || v.Text() != "Customer 7 wants invoices in German." {
 		t.Fatalf("approved write not readable: %+v %v", v, err)
 	}
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true}); !errors.Is(err, memgov.ErrConflict) {
+	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Approve: true}); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("deciding twice: %v", err)
 	}
 
 	res = write(t, e, req("support-bot", "acme/support-bot", "c8/lang", "Customer 8 wants invoices in Klingon."))
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane"}); !errors.Is(err, memgov.ErrInvalid) {
+	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane"}); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("reject without a code: %v", err)
 	}
-	r, err = e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "FACTUAL_ERROR", Note: "no such language on file"})
+	r, err = e.Reviews().Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "FACTUAL_ERROR", Note: "no such language on file"})
 	if err != nil || r.Status != memgov.ReviewRejected || r.DecisionCode != "FACTUAL_ERROR" || r.Note != "no such language on file" {
 		t.Fatalf("reject = %+v, %v", r, err)
 	}
@@ -124,7 +124,7 @@ func TestLowReputationRoutesToReview(t *testing.T) {
 	ctx := context.Background()
 	for i := 0; i < 3; i++ {
 		res := write(t, e, req("support-bot", "acme/support-bot", fmt.Sprintf("k%d", i), fmt.Sprintf("Customer %d prefers fax number %d.", i, 1000+i*7919)))
-		if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "FACTUAL_ERROR"}); err != nil {
+		if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "FACTUAL_ERROR"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -136,7 +136,7 @@ func TestLowReputationRoutesToReview(t *testing.T) {
 	if res.Status != memgov.StatusDeferred {
 		t.Fatalf("low-reputation write: %+v", res)
 	}
-	rv, err := e.Review(ctx, res.ReviewID)
+	rv, err := e.Reviews().Review(ctx, res.ReviewID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestSyncBlockDecision(t *testing.T) {
 		}
 		done <- r
 	}()
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "POLICY_VIOLATION", Note: "limit is $1,000"}); err != nil {
+	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: "jane", Code: "POLICY_VIOLATION", Note: "limit is $1,000"}); err != nil {
 		t.Fatal(err)
 	}
 	got := <-done
@@ -185,7 +185,7 @@ func TestReviewQueueOrder(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		write(t, e, req("support-bot", "acme/support-bot", fmt.Sprintf("k%d", i), fmt.Sprintf("Customer %d asked for a callback on day %d.", i*31, i+3)))
 	}
-	rs, total, err := e.Reviews(ctx, memgov.ReviewQuery{Limit: 3})
+	rs, total, err := e.Reviews().List(ctx, memgov.ReviewQuery{Limit: 3})
 	if err != nil || total != 5 || len(rs) != 3 {
 		t.Fatalf("reviews = %d/%d, %v", len(rs), total, err)
 	}
@@ -194,10 +194,10 @@ func TestReviewQueueOrder(t *testing.T) {
 			t.Fatalf("not sorted by risk: %v then %v", rs[i-1].Risk, rs[i].Risk)
 		}
 	}
-	if rs, _, _ := e.Reviews(ctx, memgov.ReviewQuery{Agent: "billing-agent"}); len(rs) != 0 {
+	if rs, _, _ := e.Reviews().List(ctx, memgov.ReviewQuery{Agent: "billing-agent"}); len(rs) != 0 {
 		t.Fatalf("agent filter: %d", len(rs))
 	}
-	if rs, _, _ := e.Reviews(ctx, memgov.ReviewQuery{Breached: true}); len(rs) != 0 {
+	if rs, _, _ := e.Reviews().List(ctx, memgov.ReviewQuery{Breached: true}); len(rs) != 0 {
 		t.Fatalf("nothing is past its SLA yet: %d", len(rs))
 	}
 }
@@ -238,7 +238,7 @@ func TestApprovedSupersession(t *testing.T) {
 	// A stated preference is a claim (SEMANTIC): contradictions of episodes
 	// are kept side by side instead (engine/resolve.go).
 	if r := write(t, e, fact("c42/channel", "email", 0.6)); r.Status == memgov.StatusDeferred {
-		if _, err := e.Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+		if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 			t.Fatal(err)
 		}
 	} else if r.Status != memgov.StatusCommitted {
@@ -248,7 +248,7 @@ func TestApprovedSupersession(t *testing.T) {
 	if r.Status != memgov.StatusDeferred || r.Reason != gate.ReasonContradiction {
 		t.Fatalf("%+v", r)
 	}
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Get(ctx, "acme/billing-agent", "c42/channel"); !errors.Is(err, memgov.ErrNotFound) {
@@ -270,7 +270,7 @@ func TestReviewProvenanceIsSigned(t *testing.T) {
 	setupAgents(t, e)
 	ctx := context.Background()
 	res := write(t, e, req("support-bot", "acme/support-bot", "c7/lang", "Customer 7 wants invoices in German."))
-	rv, err := e.Review(ctx, res.ReviewID)
+	rv, err := e.Reviews().Review(ctx, res.ReviewID)
 	if err != nil {
 		t.Fatal(err)
 	}

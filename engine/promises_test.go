@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/reviews"
 )
 
 // Every write of these tests is a SYNC_BLOCK: the risk thresholds sit below
@@ -34,15 +34,15 @@ func TestSyncReviewFailsClosedOnFirstTouch(t *testing.T) {
 		t.Fatalf("%+v %+v", a, b)
 	}
 	c.advance(9 * time.Minute)
-	if rs, _, err := e.Reviews(ctx, memgov.ReviewQuery{}); err != nil || len(rs) != 2 {
+	if rs, _, err := e.Reviews().List(ctx, memgov.ReviewQuery{}); err != nil || len(rs) != 2 {
 		t.Fatalf("before the deadline: %d reviews, %v", len(rs), err)
 	}
 	c.advance(2 * time.Minute)
-	_, err := e.Decide(ctx, memgov.Decision{ReviewID: a.ReviewID, Reviewer: "jane", Approve: true})
-	if !errors.Is(err, engine.ErrApprovalTimeout) {
+	_, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: a.ReviewID, Reviewer: "jane", Approve: true})
+	if !errors.Is(err, reviews.ErrApprovalTimeout) {
 		t.Fatalf("approval after the deadline: %v", err)
 	}
-	r, err := e.Review(ctx, a.ReviewID)
+	r, err := e.Reviews().Review(ctx, a.ReviewID)
 	if err != nil || r.Status != memgov.ReviewRejected || r.DecisionCode != memgov.ReasonApprovalTimeout || r.DecidedBy != "memgov" {
 		t.Fatalf("expired review: %+v %v", r, err)
 	}
@@ -50,10 +50,10 @@ func TestSyncReviewFailsClosedOnFirstTouch(t *testing.T) {
 		t.Fatalf("a timed-out write is visible: %+v %v", v, err)
 	}
 	// Listing is a touch: the other review is rejected too.
-	if rs, _, err := e.Reviews(ctx, memgov.ReviewQuery{}); err != nil || len(rs) != 0 {
+	if rs, _, err := e.Reviews().List(ctx, memgov.ReviewQuery{}); err != nil || len(rs) != 0 {
 		t.Fatalf("after the deadline: %d open reviews, %v", len(rs), err)
 	}
-	r, _ = e.Review(ctx, b.ReviewID)
+	r, _ = e.Reviews().Review(ctx, b.ReviewID)
 	if r.Status != memgov.ReviewRejected || r.DecisionCode != memgov.ReasonApprovalTimeout {
 		t.Fatalf("listed review: %+v", r)
 	}
@@ -62,7 +62,7 @@ func TestSyncReviewFailsClosedOnFirstTouch(t *testing.T) {
 	if err != nil || res.Status != memgov.StatusRejected || res.Reason != memgov.ReasonApprovalTimeout {
 		t.Fatalf("AwaitSync: %+v %v", res, err)
 	}
-	if sw, err := e.SweepReviews(ctx); err != nil || sw.TimedOut != 0 {
+	if sw, err := e.Reviews().Sweep(ctx); err != nil || sw.TimedOut != 0 {
 		t.Fatalf("sweep after the touches: %+v %v", sw, err)
 	}
 }
@@ -103,7 +103,7 @@ func TestContradictionRateQuarantines(t *testing.T) {
 	for i, place := range []string{"Lyon", "Oslo"} {
 		r := write(t, e, spo(fmt.Sprintf("w%d", i+1), fmt.Sprintf("warehouse-%d", i+1), place))
 		if r.Status == memgov.StatusDeferred { // an orchestrator's semantic memory is reviewed
-			if _, err := e.Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+			if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 				t.Fatal(err)
 			}
 		} else if r.Status != memgov.StatusCommitted {
@@ -121,7 +121,7 @@ func TestContradictionRateQuarantines(t *testing.T) {
 	if contradicting != 2 {
 		t.Fatalf("%d contradicting writes", contradicting)
 	}
-	qs, err := e.Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen})
+	qs, err := e.Reviews().Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen})
 	if err != nil || len(qs) != 2 || qs[0].Agent != "orch" {
 		t.Fatalf("quarantine: %+v %v", qs, err)
 	}
@@ -130,10 +130,10 @@ func TestContradictionRateQuarantines(t *testing.T) {
 			t.Fatalf("quarantined %s still read: %v", k, err)
 		}
 	}
-	if _, err := e.ReleaseQuarantine(ctx, committed[0], "orch", "mine"); !errors.Is(err, memgov.ErrForbidden) {
+	if _, err := e.Reviews().ReleaseQuarantine(ctx, committed[0], "orch", "mine"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("an agent released its own write: %v", err)
 	}
-	if _, err := e.ReleaseQuarantine(ctx, committed[0], "jane", "checked"); err != nil {
+	if _, err := e.Reviews().ReleaseQuarantine(ctx, committed[0], "jane", "checked"); err != nil {
 		t.Fatal(err)
 	}
 	if v, err := e.Get(ctx, "acme/orch", "w1"); err != nil || v.Text() != "warehouse-1 ships from Lyon." {

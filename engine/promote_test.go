@@ -70,7 +70,7 @@ func TestPromoteAfterIndependentCorroborations(t *testing.T) {
 	if cand.Status != engine.PromoteWritten || cand.Result.Status != memgov.StatusDeferred || rep.Deferred != 1 {
 		t.Fatalf("promotion: %+v %+v", cand, cand.Result)
 	}
-	rv, _ := e.Review(ctx, cand.Result.ReviewID)
+	rv, _ := e.Reviews().Review(ctx, cand.Result.ReviewID)
 	var d engine.ReviewDetail
 	_ = json.Unmarshal(rv.Detail, &d)
 	cited := map[string]bool{}

@@ -38,7 +38,7 @@ func resolveEngine(t *testing.T) (*engine.Engine, *lcClock) {
 
 func approveAs(t *testing.T, e *engine.Engine, reviewID, who string) {
 	t.Helper()
-	if _, err := e.Decide(context.Background(), memgov.Decision{ReviewID: reviewID, Reviewer: who, Approve: true}); err != nil {
+	if _, err := e.Reviews().Decide(context.Background(), memgov.Decision{ReviewID: reviewID, Reviewer: who, Approve: true}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -126,7 +126,7 @@ func TestResolveProceduralSupersession(t *testing.T) {
 	if r.Status != memgov.StatusDeferred || r.Reason != gate.ReasonContradiction {
 		t.Fatalf("new procedure: %+v", r)
 	}
-	rv, _ := e.Review(ctx, r.ReviewID)
+	rv, _ := e.Reviews().Review(ctx, r.ReviewID)
 	var d engine.ReviewDetail
 	_ = json.Unmarshal(rv.Detail, &d)
 	if d.Supersedes != "deploy-approvals" {

@@ -11,9 +11,6 @@ const (
 	TierAsync = "ASYNC_REVIEW"
 )
 
-// Review decision reason codes (spec §12.6.7).
-var RejectCodes = []string{"FACTUAL_ERROR", "POLICY_VIOLATION", "DUPLICATE", "CONTRADICTION", "PII", "OUT_OF_SCOPE", "OTHER"}
-
 // ReviewDetail is what a reviewer needs to decide, stored with the review.
 type ReviewDetail struct {
 	Reasons         []string             `json:"reasons"`

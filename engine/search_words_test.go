@@ -93,7 +93,7 @@ func TestSearchReturnsOnlyWhatTheReaderMayRead(t *testing.T) {
 		t.Errorf("a draft was returned: %v", got)
 	}
 	// Approved, it is found by the next search.
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 		t.Fatal(err)
 	}
 	if got := searchKeys(t, e.Adapter("jane"), "acme/bot", "Zanzibar depot"); len(got) == 0 || got[0] != "draft" {
@@ -110,7 +110,7 @@ func TestSearchReturnsOnlyWhatTheReaderMayRead(t *testing.T) {
 	for i, place := range []string{"Lyon", "Oslo"} {
 		r := write(t, e, spo(fmt.Sprintf("w%d", i+1), fmt.Sprintf("warehouse-%d", i+1), place))
 		if r.Status == memgov.StatusDeferred {
-			if _, err := e.Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
+			if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -121,7 +121,7 @@ func TestSearchReturnsOnlyWhatTheReaderMayRead(t *testing.T) {
 	for i, place := range []string{"Porto", "Gent"} {
 		write(t, e, spo(fmt.Sprintf("c%d", i+1), fmt.Sprintf("warehouse-%d", i+1), place))
 	}
-	if qs, err := e.Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen}); err != nil || len(qs) == 0 {
+	if qs, err := e.Reviews().Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen}); err != nil || len(qs) == 0 {
 		t.Fatalf("nothing quarantined: %v %v", qs, err)
 	}
 	for _, k := range searchKeys(t, e.Adapter("jane"), "acme/orch", "warehouse Lyon Oslo") {

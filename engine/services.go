@@ -9,6 +9,7 @@ import (
 	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/reviews"
 )
 
 // Audit returns the audit service: the log's root and proofs, signed
@@ -18,6 +19,10 @@ func (e *Engine) Audit() *audit.Service { return e.audit }
 // Baselines returns the baselines service: baselines, drift, snapshots,
 // memory checkpoints and their proofs, sessions and TTL expiry.
 func (e *Engine) Baselines() *baselines.Service { return e.baselines }
+
+// Reviews returns the reviews service: decisions, claims, the fail-closed
+// rejection of SYNC_BLOCK reviews past their deadline, and quarantine.
+func (e *Engine) Reviews() *reviews.Service { return e.reviews }
 
 // DriftGate is the drift step of the write pipeline (baselines.Service.DriftGate).
 func (e *Engine) DriftGate(ctx context.Context, tx memgov.Tx, memoryRef string) (baselines.DriftGateResult, error) {
@@ -47,3 +52,15 @@ func (c auditCaches) IndexStatus(ctx context.Context) (memgov.IndexStatus, error
 }
 
 func (c auditCaches) FoldReads(ctx context.Context) error { return c.e.foldReads(ctx) }
+
+// reviewEffects applies, for the reviews service, what a decision does
+// beyond its own log entry.
+type reviewEffects struct{ e *Engine }
+
+func (r reviewEffects) WorkspaceDecided(ctx context.Context, tx memgov.Tx, rv memgov.Review, approved bool, reviewer string) error {
+	return r.e.workspaceDecided(ctx, tx, rv, approved, reviewer)
+}
+
+func (r reviewEffects) RestorePayload(v memgov.Version, reason string) oplog.Payload {
+	return restorePayload(v, reason)
+}

@@ -106,7 +106,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 		t.Fatalf("second submit: %v", err)
 	}
 	// Each change is a DRAFT on the base with a review listing the conflicts.
-	rs, total, err := e.Reviews(ctx, memgov.ReviewQuery{})
+	rs, total, err := e.Reviews().List(ctx, memgov.ReviewQuery{})
 	if err != nil || total != 3 {
 		t.Fatalf("queue: %d %v", total, err)
 	}
@@ -130,14 +130,14 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 		{ReviewID: kinds["d"].ReviewID, Reviewer: "jane", Approve: true},
 		{ReviewID: kinds["c"].ReviewID, Reviewer: "jane", Approve: true},
 	} {
-		if _, err := e.Decide(ctx, d); err != nil {
+		if _, err := e.Reviews().Decide(ctx, d); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if w, _ := e.Workspace(ctx, ws.ID); w.Status != memgov.WorkspaceSubmitted {
 		t.Fatalf("status with an open review: %s", w.Status)
 	}
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: kinds["b"].ReviewID, Reviewer: "jane", Code: "CONTRADICTION", Note: "the base says five"}); err != nil {
+	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: kinds["b"].ReviewID, Reviewer: "jane", Code: "CONTRADICTION", Note: "the base says five"}); err != nil {
 		t.Fatal(err)
 	}
 	w, _ := e.Workspace(ctx, ws.ID)
@@ -173,10 +173,10 @@ func TestWorkspaceAllRejected(t *testing.T) {
 	if err != nil || len(mr.Changes) != 1 || len(mr.Conflicts) != 0 {
 		t.Fatalf("submit: %+v %v", mr, err)
 	}
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "bot", Approve: true}); !errors.Is(err, memgov.ErrForbidden) {
+	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "bot", Approve: true}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("the agent decides its own merge: %v", err)
 	}
-	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "jane", Code: "OTHER"}); err != nil {
+	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "jane", Code: "OTHER"}); err != nil {
 		t.Fatal(err)
 	}
 	if w, _ := e.Workspace(ctx, ws.ID); w.Status != engine.WorkspaceRejected {

@@ -64,7 +64,7 @@ func (q *Queue) fresh(ctx context.Context, id string, token int64) error {
 	if token == 0 {
 		return nil
 	}
-	r, err := q.s.eng.Review(ctx, id)
+	r, err := q.s.eng.Reviews().Review(ctx, id)
 	if err != nil || !r.Open() {
 		return err // a closed review: the engine says by whom
 	}
@@ -97,7 +97,7 @@ func (q *Queue) Renew(ctx context.Context, id string, token int64) (memgov.Revie
 	if err := q.fresh(ctx, id, token); err != nil {
 		return memgov.Review{}, err
 	}
-	return q.s.eng.ClaimReview(ctx, id, q.s.actor.ID)
+	return q.s.eng.Reviews().Claim(ctx, id, q.s.actor.ID)
 }
 
 // RefsVisible is Refs with Active counting what a read returns now: the

@@ -106,16 +106,16 @@ func TestApproveRefusesAStaleFencingToken(t *testing.T) {
 	id8 := f.reviews["c8/lang"]
 	o8, _ := q.Open(f.ctx, id8)
 	*f.now = f.now.Add(2 * time.Hour)
-	if _, err := f.eng.ClaimReview(f.ctx, id8, "jane"); err != nil {
+	if _, err := f.eng.Reviews().Claim(f.ctx, id8, "jane"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.eng.ReleaseReview(f.ctx, id8, "jane"); err != nil {
+	if err := f.eng.Reviews().Release(f.ctx, id8, "jane"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := q.Approve(f.ctx, id8, o8.Review.ClaimToken, "mine?"); !errors.Is(err, memgov.ErrConflict) || !strings.Contains(err.Error(), "no longer yours") {
 		t.Fatalf("approve on a token another claim replaced: %v", err)
 	}
-	if rv, _ := f.eng.Review(f.ctx, id8); rv.Status != memgov.ReviewPending {
+	if rv, _ := f.eng.Reviews().Review(f.ctx, id8); rv.Status != memgov.ReviewPending {
 		t.Fatalf("a stale decision went through: %+v", rv)
 	}
 }

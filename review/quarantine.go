@@ -36,7 +36,7 @@ func (q *Quarantine) List(ctx context.Context, status, agent string) ([]Quaranti
 	default:
 		return nil, fmt.Errorf("%w: status is one of quarantined, released, retracted, all", memgov.ErrInvalid)
 	}
-	rs, err := q.s.eng.Quarantined(ctx, memgov.QuarantineQuery{Status: status, Agent: agent, Tenant: authz.ConsoleTenant(q.s.actor)})
+	rs, err := q.s.eng.Reviews().Quarantined(ctx, memgov.QuarantineQuery{Status: status, Agent: agent, Tenant: authz.ConsoleTenant(q.s.actor)})
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func (q *Quarantine) List(ctx context.Context, status, agent string) ([]Quaranti
 
 // Open counts the open quarantined versions the actor sees.
 func (q *Quarantine) Open(ctx context.Context) (int, error) {
-	rs, err := q.s.eng.Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen, Tenant: authz.ConsoleTenant(q.s.actor)})
+	rs, err := q.s.eng.Reviews().Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen, Tenant: authz.ConsoleTenant(q.s.actor)})
 	if err != nil {
 		return 0, err
 	}
@@ -91,7 +91,7 @@ func (q *Quarantine) Release(ctx context.Context, versionID, note string) (memgo
 	if err := q.decide(ctx, versionID, note); err != nil {
 		return memgov.Version{}, err
 	}
-	return q.s.eng.ReleaseQuarantine(ctx, versionID, q.s.actor.ID, note)
+	return q.s.eng.Reviews().ReleaseQuarantine(ctx, versionID, q.s.actor.ID, note)
 }
 
 // Retract retracts a quarantined version for good. A note is required.
@@ -99,14 +99,14 @@ func (q *Quarantine) Retract(ctx context.Context, versionID, note string) error 
 	if err := q.decide(ctx, versionID, note); err != nil {
 		return err
 	}
-	return q.s.eng.RetractQuarantine(ctx, versionID, q.s.actor.ID, note)
+	return q.s.eng.Reviews().RetractQuarantine(ctx, versionID, q.s.actor.ID, note)
 }
 
 func (q *Quarantine) decide(ctx context.Context, versionID, note string) error {
 	if strings.TrimSpace(note) == "" {
 		return fmt.Errorf("%w: say why (--reason)", memgov.ErrInvalid)
 	}
-	rs, err := q.s.eng.Quarantined(ctx, memgov.QuarantineQuery{VersionID: versionID})
+	rs, err := q.s.eng.Reviews().Quarantined(ctx, memgov.QuarantineQuery{VersionID: versionID})
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/reviews"
 )
 
 // Queue is the review queue of deferred writes, as one person sees it: the
@@ -180,7 +181,7 @@ func (q *Queue) query(f QueueFilter) memgov.ReviewQuery {
 func (q *Queue) Pending(ctx context.Context) (int, error) {
 	rq := q.query(QueueFilter{})
 	rq.Limit = 1
-	_, n, err := q.s.eng.Reviews(ctx, rq)
+	_, n, err := q.s.eng.Reviews().List(ctx, rq)
 	return n, err
 }
 
@@ -191,7 +192,7 @@ func (q *Queue) Pending(ctx context.Context) (int, error) {
 func (q *Queue) Page(ctx context.Context, f QueueFilter, offset, limit int) (QueuePage, error) {
 	rq := q.query(f)
 	rq.Offset, rq.Limit = max(offset, 0), max(limit, 1)
-	rs, total, err := q.s.eng.Reviews(ctx, rq)
+	rs, total, err := q.s.eng.Reviews().List(ctx, rq)
 	if err != nil {
 		return QueuePage{}, err
 	}
@@ -260,7 +261,7 @@ func (q *Queue) contents(ctx context.Context, rows []QueueRow) error {
 func (q *Queue) sync(ctx context.Context) (SyncSummary, error) {
 	rq := q.query(QueueFilter{Tier: memgov.TierSync, Sort: SortSLA})
 	rq.Limit = 1
-	rs, n, err := q.s.eng.Reviews(ctx, rq)
+	rs, n, err := q.s.eng.Reviews().List(ctx, rq)
 	if err != nil {
 		return SyncSummary{}, err
 	}
@@ -295,7 +296,7 @@ func (q *Queue) Claim(ctx context.Context, id string) (memgov.Review, error) {
 	if err := q.CanDecide(); err != nil {
 		return memgov.Review{}, err
 	}
-	return q.s.eng.ClaimReview(ctx, id, q.s.actor.ID)
+	return q.s.eng.Reviews().Claim(ctx, id, q.s.actor.ID)
 }
 
 // Open claims the review for the actor: a lease with a fencing token. When
@@ -309,7 +310,7 @@ func (q *Queue) Open(ctx context.Context, id string) (Opened, error) {
 	if !errors.Is(err, memgov.ErrConflict) {
 		return Opened{}, err
 	}
-	cur, gerr := q.s.eng.Review(ctx, id)
+	cur, gerr := q.s.eng.Reviews().Review(ctx, id)
 	if gerr != nil {
 		return Opened{}, err
 	}
@@ -326,17 +327,17 @@ func (q *Queue) Release(ctx context.Context, id string) (bool, error) {
 	if err := q.CanDecide(); err != nil {
 		return false, err
 	}
-	r, err := q.s.eng.Review(ctx, id)
+	r, err := q.s.eng.Reviews().Review(ctx, id)
 	if err != nil {
 		return false, err
 	}
-	if err := q.s.eng.Permit(ctx, q.s.actor.ID, authz.ActReviewRelease, engine.ReviewTarget(r)); err != nil {
+	if err := q.s.eng.Permit(ctx, q.s.actor.ID, authz.ActReviewRelease, reviews.Target(r)); err != nil {
 		return false, err
 	}
 	if r.ClaimHolder != q.s.actor.ID || !q.s.eng.Now().Before(r.ClaimExpires) {
 		return false, nil
 	}
-	return true, q.s.eng.ReleaseReview(ctx, id, q.s.actor.ID)
+	return true, q.s.eng.Reviews().Release(ctx, id, q.s.actor.ID)
 }
 
 // Approve approves a review: the write becomes readable memory. token is the
@@ -348,16 +349,16 @@ func (q *Queue) Approve(ctx context.Context, id string, token int64, note string
 	if err := q.fresh(ctx, id, token); err != nil {
 		return memgov.Review{}, err
 	}
-	return q.s.eng.Decide(ctx, memgov.Decision{ReviewID: id, Reviewer: q.s.actor.ID, Approve: true, Note: note, Token: token})
+	return q.s.eng.Reviews().Decide(ctx, memgov.Decision{ReviewID: id, Reviewer: q.s.actor.ID, Approve: true, Note: note, Token: token})
 }
 
-// Reject rejects a review with a reason code (engine.RejectCodes) and a note.
+// Reject rejects a review with a reason code (reviews.RejectCodes) and a note.
 func (q *Queue) Reject(ctx context.Context, id string, token int64, code, note string) (memgov.Review, error) {
 	if err := q.CanDecide(); err != nil {
 		return memgov.Review{}, err
 	}
 	if !validCode(code) {
-		return memgov.Review{}, fmt.Errorf("%w: reason code %q: one of %s", memgov.ErrInvalid, code, strings.Join(engine.RejectCodes, ", "))
+		return memgov.Review{}, fmt.Errorf("%w: reason code %q: one of %s", memgov.ErrInvalid, code, strings.Join(reviews.RejectCodes, ", "))
 	}
 	if strings.TrimSpace(note) == "" {
 		return memgov.Review{}, fmt.Errorf("%w: a rejection needs a note for the agent and the audit log", memgov.ErrInvalid)
@@ -365,11 +366,11 @@ func (q *Queue) Reject(ctx context.Context, id string, token int64, code, note s
 	if err := q.fresh(ctx, id, token); err != nil {
 		return memgov.Review{}, err
 	}
-	return q.s.eng.Decide(ctx, memgov.Decision{ReviewID: id, Reviewer: q.s.actor.ID, Code: code, Note: note, Token: token})
+	return q.s.eng.Reviews().Decide(ctx, memgov.Decision{ReviewID: id, Reviewer: q.s.actor.ID, Code: code, Note: note, Token: token})
 }
 
 func validCode(c string) bool {
-	for _, k := range engine.RejectCodes {
+	for _, k := range reviews.RejectCodes {
 		if k == c {
 			return true
 		}
@@ -382,7 +383,7 @@ func (q *Queue) Escalate(ctx context.Context, id, note string) (memgov.Review, e
 	if err := q.CanDecide(); err != nil {
 		return memgov.Review{}, err
 	}
-	return q.s.eng.EscalateReview(ctx, id, q.s.actor.ID, note)
+	return q.s.eng.Reviews().Escalate(ctx, id, q.s.actor.ID, note)
 }
 
 // BulkResult reports a bulk approval: what was approved and, review by
@@ -420,5 +421,5 @@ func (q *Queue) ApproveMarked(ctx context.Context, ids []string, tokens map[stri
 // reviews past their deadline are rejected fail-closed (APPROVAL_TIMEOUT).
 // The TUI calls it as it polls, so deadlines pass while it is open.
 func (q *Queue) Sweep(ctx context.Context) (memgov.SweepResult, error) {
-	return q.s.eng.SweepReviews(ctx)
+	return q.s.eng.Reviews().Sweep(ctx)
 }

@@ -1,10 +1,15 @@
-// Package review is memgov's human-in-the-loop service: what curators and
-// operators read and decide. The TUI and the CLI's human commands call this
-// package, never the store. Every decision it makes is an engine call that
-// appends a log entry with the actor, the time and the reason.
+// Package review is memgov's console for people: what one curator or
+// operator reads and decides, as the TUI, the CLI's human commands and the
+// doors present it. They call this package, never the store. Every decision
+// it makes is a call to an engine service that appends a log entry with the
+// actor, the time and the reason.
 //
-// The review queue (Queue), drift acknowledgement (Drift) and proposals
-// (Proposals) call the engine's review, baseline and proposal services.
+// It is the presentation side of review. The package reviews (plural) is
+// the service that decides: approvals and rejections, claims, the
+// fail-closed rejection of SYNC_BLOCK reviews, quarantine
+// (engine.Engine.Reviews). The review queue (Queue) and quarantine
+// (Quarantine) call it; drift acknowledgement (Drift) and proposals
+// (Proposals) call the engine's baselines and proposals.
 package review
 
 import (

@@ -12,6 +12,7 @@ import (
 	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/reviews"
 )
 
 // What a console shows besides the decisions: how agent-written text is made
@@ -29,7 +30,7 @@ func Sanitize(s string) string { return guard.Sanitize(s) }
 
 // RejectCodes are the reason codes a rejection of a review carries, in the
 // order a person is offered them.
-func RejectCodes() []string { return slices.Clone(engine.RejectCodes) }
+func RejectCodes() []string { return slices.Clone(reviews.RejectCodes) }
 
 // Applied reports whether a proposal was applied (installed).
 func Applied(p memgov.Proposal) bool { return p.State == engine.ProposalApplied }

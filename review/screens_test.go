@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/memgov/memgov/audit"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/reviews"
 )
 
 func TestHealthReportWeightsAndStages(t *testing.T) {
@@ -42,11 +42,11 @@ func TestHealthReportWeightsAndStages(t *testing.T) {
 
 func TestRejectCodesAreACopy(t *testing.T) {
 	c := RejectCodes()
-	if !reflect.DeepEqual(c, engine.RejectCodes) {
+	if !reflect.DeepEqual(c, reviews.RejectCodes) {
 		t.Fatalf("codes %v", c)
 	}
 	c[0] = "CHANGED"
-	if engine.RejectCodes[0] == "CHANGED" {
+	if reviews.RejectCodes[0] == "CHANGED" {
 		t.Error("changing the returned codes changed the engine's")
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package reviews
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/authz"
-	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -21,14 +20,14 @@ import (
 //
 // A SYNC_BLOCK review past its deadline is not decided: it is rejected with
 // APPROVAL_TIMEOUT (fail-closed) and Decide returns ErrApprovalTimeout.
-func (e *Engine) Decide(ctx context.Context, d memgov.Decision) (memgov.Review, error) {
+func (s *Service) Decide(ctx context.Context, d memgov.Decision) (memgov.Review, error) {
 	var (
 		out     memgov.Review
 		expired bool
 	)
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
 		var err error
-		out, expired, err = e.decideOrExpire(ctx, tx, d)
+		out, expired, err = s.decideOrExpire(ctx, tx, d)
 		return err
 	})
 	if err == nil && expired {
@@ -39,26 +38,26 @@ func (e *Engine) Decide(ctx context.Context, d memgov.Decision) (memgov.Review, 
 
 // decideOrExpire decides d, or, when its review is a SYNC_BLOCK review past
 // its deadline, rejects it with APPROVAL_TIMEOUT and reports expired.
-func (e *Engine) decideOrExpire(ctx context.Context, tx memgov.Tx, d memgov.Decision) (memgov.Review, bool, error) {
-	if r, err := tx.Review(ctx, d.ReviewID); err == nil && e.pastDeadline(r, e.Now()) {
-		if _, err := e.curatorCheck(ctx, tx, r, d.Reviewer); err != nil {
+func (s *Service) decideOrExpire(ctx context.Context, tx memgov.Tx, d memgov.Decision) (memgov.Review, bool, error) {
+	if r, err := tx.Review(ctx, d.ReviewID); err == nil && s.pastDeadline(r, s.now()) {
+		if _, err := s.curatorCheck(ctx, tx, r, d.Reviewer); err != nil {
 			return memgov.Review{}, false, err
 		}
-		if _, err := e.expireReview(ctx, tx, r); err != nil {
+		if _, err := s.expireReview(ctx, tx, r); err != nil {
 			return memgov.Review{}, false, err
 		}
 		r, err = tx.Review(ctx, r.ID)
 		return r, true, err
 	}
-	r, err := e.decide(ctx, tx, d)
+	r, err := s.decide(ctx, tx, d)
 	return r, false, err
 }
 
 // curatorCheck refuses anyone but a curator governing r's tenant.
-func (e *Engine) curatorCheck(ctx context.Context, tx memgov.ReadTx, r memgov.Review, reviewer string) (memgov.Principal, error) {
+func (s *Service) curatorCheck(ctx context.Context, tx memgov.ReadTx, r memgov.Review, reviewer string) (memgov.Principal, error) {
 	who, err := tx.Principal(ctx, reviewer)
 	if err != nil {
-		return memgov.Principal{}, requirePrincipal(ctx, tx, reviewer)
+		return memgov.Principal{}, authz.Require(ctx, tx, reviewer)
 	}
 	if err := authz.CuratorOnly(who, "decide reviews"); err != nil {
 		return memgov.Principal{}, err
@@ -69,21 +68,21 @@ func (e *Engine) curatorCheck(ctx context.Context, tx memgov.ReadTx, r memgov.Re
 	return who, nil
 }
 
-func (e *Engine) decide(ctx context.Context, tx memgov.Tx, d memgov.Decision) (memgov.Review, error) {
+func (s *Service) decide(ctx context.Context, tx memgov.Tx, d memgov.Decision) (memgov.Review, error) {
 	if _, err := tx.Principal(ctx, d.Reviewer); err != nil {
-		return memgov.Review{}, requirePrincipal(ctx, tx, d.Reviewer)
+		return memgov.Review{}, authz.Require(ctx, tx, d.Reviewer)
 	}
 	r, err := tx.Review(ctx, d.ReviewID)
 	if err != nil {
 		return memgov.Review{}, err
 	}
-	if _, err := e.permitTx(ctx, tx, d.Reviewer, authz.ActReviewDecide, reviewTarget(r)); err != nil {
+	if _, err := s.authz.PermitID(ctx, tx, d.Reviewer, authz.ActReviewDecide, Target(r)); err != nil {
 		return memgov.Review{}, err
 	}
 	if !r.Open() {
 		return memgov.Review{}, fmt.Errorf("%w: review %s was already %s by %s", memgov.ErrConflict, r.ID, strings.ToLower(r.Status), r.DecidedBy)
 	}
-	now := e.Now()
+	now := s.now()
 	if r.ClaimHolder != "" && r.ClaimHolder != d.Reviewer && now.Before(r.ClaimExpires) {
 		return memgov.Review{}, fmt.Errorf("%w: %s holds the claim on this review until %s", memgov.ErrConflict, r.ClaimHolder, r.ClaimExpires.Format(time.Kitchen))
 	}
@@ -109,11 +108,11 @@ func (e *Engine) decide(ctx context.Context, tx memgov.Tx, d memgov.Decision) (m
 		return memgov.Review{}, err
 	}
 	if d.Approve {
-		if err := e.supersede(ctx, tx, r, now, d.Reviewer); err != nil {
+		if err := s.supersede(ctx, tx, r, now, d.Reviewer); err != nil {
 			return memgov.Review{}, err
 		}
 	}
-	if err := e.workspaceDecided(ctx, tx, r, d.Approve, d.Reviewer); err != nil {
+	if err := s.effects.WorkspaceDecided(ctx, tx, r, d.Approve, d.Reviewer); err != nil {
 		return memgov.Review{}, err
 	}
 	return tx.Review(ctx, r.ID)
@@ -121,8 +120,10 @@ func (e *Engine) decide(ctx context.Context, tx memgov.Tx, d memgov.Decision) (m
 
 // supersede retires the item an approved write was proposed to supersede
 // (the contradiction gate's supersession proposal, spec §12.2.4).
-func (e *Engine) supersede(ctx context.Context, tx memgov.Tx, r memgov.Review, now time.Time, reviewer string) error {
-	var d ReviewDetail
+func (s *Service) supersede(ctx context.Context, tx memgov.Tx, r memgov.Review, now time.Time, reviewer string) error {
+	var d struct {
+		Supersedes string `json:"supersedes"` // the key of the item it would supersede (engine.ReviewDetail)
+	}
 	if err := json.Unmarshal(r.Detail, &d); err != nil || d.Supersedes == "" {
 		return nil
 	}
@@ -136,96 +137,33 @@ func (e *Engine) supersede(ctx context.Context, tx memgov.Tx, r memgov.Review, n
 
 // Review returns one review; a SYNC_BLOCK review past its deadline is failed
 // closed first.
-func (e *Engine) Review(ctx context.Context, id string) (memgov.Review, error) {
-	if _, err := e.expireOverdue(ctx); err != nil {
+func (s *Service) Review(ctx context.Context, id string) (memgov.Review, error) {
+	if _, err := s.expireOverdue(ctx); err != nil {
 		return memgov.Review{}, err
 	}
 	var r memgov.Review
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		r, err = tx.Review(ctx, id)
 		return err
 	})
 	return r, err
 }
 
-// Reviews lists reviews: SYNC_BLOCK first, then by risk and age.
-func (e *Engine) Reviews(ctx context.Context, q memgov.ReviewQuery) ([]memgov.Review, int, error) {
+// List lists reviews: SYNC_BLOCK first, then by risk and age.
+func (s *Service) List(ctx context.Context, q memgov.ReviewQuery) ([]memgov.Review, int, error) {
 	if q.Now.IsZero() {
-		q.Now = e.Now()
+		q.Now = s.now()
 	}
-	if _, err := e.expireOverdue(ctx); err != nil {
+	if _, err := s.expireOverdue(ctx); err != nil {
 		return nil, 0, err
 	}
 	var (
 		rs    []memgov.Review
 		total int
 	)
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		rs, total, err = tx.Reviews(ctx, q)
 		return err
 	})
 	return rs, total, err
-}
-
-// WaitReview blocks until a review is decided or its deadline passes; at the
-// deadline it fails closed: the write is rejected with APPROVAL_TIMEOUT
-// (spec §12.6.5). poll is how often it looks; on a store that notifies
-// (memgov.Notifier) it reads the review again at each decision notified, and
-// polls at the longer of poll and SyncPollNotified.
-func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) (memgov.WriteResult, error) {
-	// Listen before the first read, so that no decision falls between a
-	// read and the wait (syncwait.go).
-	wakes, stop := e.reviewWakes(ctx)
-	defer stop()
-	for {
-		r, err := e.Review(ctx, id)
-		if err != nil {
-			return memgov.WriteResult{}, err
-		}
-		res := memgov.WriteResult{ItemID: r.ItemID, VersionID: r.VersionID, ReviewID: r.ID, Tier: r.Tier, RiskScore: f64(r.Risk)}
-		switch r.Status {
-		case memgov.ReviewApproved:
-			res.Status = memgov.StatusCommitted
-			res.Detail = "approved by " + r.DecidedBy
-			return res, nil
-		case memgov.ReviewRejected:
-			res.Status, res.Reason, res.Gate = memgov.StatusRejected, ReasonReviewRejected, gate.NameApproval
-			if r.DecisionCode == memgov.ReasonApprovalTimeout {
-				res.Reason = memgov.ReasonApprovalTimeout
-			}
-			res.Detail = "rejected by " + r.DecidedBy + ": " + r.DecisionCode
-			if r.Note != "" {
-				res.Detail += " — " + r.Note
-			}
-			return res, nil
-		}
-		if !e.Now().Before(r.DueAt) {
-			if err := e.timeout(ctx, r.ID); err != nil {
-				return memgov.WriteResult{}, err
-			}
-			continue
-		}
-		wait := poll
-		if wakes != nil {
-			wait = max(poll, SyncPollNotified)
-		}
-		if left := r.DueAt.Sub(e.Now()); left < wait {
-			wait = left
-		}
-		timer := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return memgov.WriteResult{}, ctx.Err()
-		case _, ok := <-wakes:
-			timer.Stop()
-			if !ok {
-				wakes = nil // no more notifications: poll
-				continue
-			}
-			e.waits.notified.Add(1)
-		case <-timer.C:
-			e.waits.polled.Add(1)
-		}
-	}
 }

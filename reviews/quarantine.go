@@ -1,4 +1,4 @@
-package engine
+package reviews
 
 import (
 	"context"
@@ -23,19 +23,20 @@ func contradictionReason(r string) bool {
 	return r == gate.ReasonContradiction || r == gate.ReasonSemanticConflict || r == gate.ReasonStructuralConflict
 }
 
-// afterWrite quarantines the writer's recent writes when the write just
+// AfterWrite is the quarantine step of the write pipeline, in the write's
+// transaction: it quarantines the writer's recent writes when the write just
 // judged shows it crossing a threshold: a burst, or its contradiction rate.
-func (e *Engine) afterWrite(ctx context.Context, tx memgov.Tx, agent string, res memgov.WriteResult) error {
+func (s *Service) AfterWrite(ctx context.Context, tx memgov.Tx, agent string, res memgov.WriteResult) error {
 	burst := res.Gate == gate.NameRateLimit && res.Reason == gate.ReasonSuspended
 	if !burst && !contradictionReason(res.Reason) {
 		return nil
 	}
-	rep := e.policy.Reputation
+	rep := s.policy.Reputation
 	window := rep.QuarantineWindow.Std()
 	if window <= 0 {
 		return nil
 	}
-	now := e.Now()
+	now := s.now()
 	cause := ""
 	if burst {
 		cause = "write burst: " + res.Detail
@@ -58,23 +59,23 @@ func (e *Engine) afterWrite(ctx context.Context, tx memgov.Tx, agent string, res
 		return fmt.Errorf("quarantine: recent writes of %s: %w", agent, err)
 	}
 	for _, v := range vs {
-		if err := e.appendQuarantine(ctx, tx, v, "memgov", oplog.QuarantineData{Action: oplog.QuarantineHold, Agent: agent, Cause: cause}); err != nil {
+		if err := s.appendQuarantine(ctx, tx, v, "memgov", oplog.QuarantineData{Action: oplog.QuarantineHold, Agent: agent, Cause: cause}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (e *Engine) appendQuarantine(ctx context.Context, tx memgov.Tx, v memgov.Version, actor string, d oplog.QuarantineData) error {
-	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Quarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
+func (s *Service) appendQuarantine(ctx context.Context, tx memgov.Tx, v memgov.Version, actor string, d oplog.QuarantineData) error {
+	entry := &oplog.Entry{Time: s.now(), Op: oplog.Quarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
 	return oplog.AppendData(ctx, tx, entry, d.Action+": "+d.Cause, d)
 }
 
 // Quarantined lists quarantined versions for a curator: those of the tenants
 // the curator governs.
-func (e *Engine) Quarantined(ctx context.Context, q memgov.QuarantineQuery) ([]memgov.QuarantineEntry, error) {
+func (s *Service) Quarantined(ctx context.Context, q memgov.QuarantineQuery) ([]memgov.QuarantineEntry, error) {
 	var out []memgov.QuarantineEntry
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		out, err = tx.Quarantined(ctx, q)
 		return err
 	})
@@ -87,10 +88,10 @@ func (e *Engine) Quarantined(ctx context.Context, q memgov.QuarantineQuery) ([]m
 // ReleaseQuarantine releases a quarantined version: a new ACTIVE version with
 // its content, by a curator of its tenant, with a note. It is refused when the
 // entry was written again since (retract the quarantined version instead).
-func (e *Engine) ReleaseQuarantine(ctx context.Context, versionID, curator, note string) (memgov.Version, error) {
+func (s *Service) ReleaseQuarantine(ctx context.Context, versionID, curator, note string) (memgov.Version, error) {
 	var out memgov.Version
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		qe, v, err := e.quarantinedFor(ctx, tx, versionID, curator)
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
+		qe, v, err := s.quarantinedFor(ctx, tx, versionID, curator)
 		if err != nil {
 			return err
 		}
@@ -101,15 +102,15 @@ func (e *Engine) ReleaseQuarantine(ctx context.Context, versionID, curator, note
 		if item.Head != "" {
 			return fmt.Errorf("%w: %s was written again since it was quarantined; retract the quarantined version instead", memgov.ErrConflict, v.Key)
 		}
-		if v.ExpiredAt(e.Now()) {
+		if v.ExpiredAt(s.now()) {
 			return fmt.Errorf("%w: the quarantined version of %s has expired", memgov.ErrConflict, v.Key)
 		}
 		data, err := json.Marshal(oplog.QuarantineData{Action: oplog.QuarantineRelease, Agent: qe.Agent, Cause: note})
 		if err != nil {
 			return err
 		}
-		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Quarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: oplog.NewID(), PrevVersionID: v.ID, Actor: curator}
-		p := restorePayload(v, "released from quarantine by "+curator+": "+note)
+		entry := &oplog.Entry{Time: s.now(), Op: oplog.Quarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: oplog.NewID(), PrevVersionID: v.ID, Actor: curator}
+		p := s.effects.RestorePayload(v, "released from quarantine by "+curator+": "+note)
 		p.Data = data
 		if err := oplog.Append(ctx, tx, entry, p); err != nil {
 			return err
@@ -121,21 +122,21 @@ func (e *Engine) ReleaseQuarantine(ctx context.Context, versionID, curator, note
 }
 
 // RetractQuarantine retracts a quarantined version for good.
-func (e *Engine) RetractQuarantine(ctx context.Context, versionID, curator, note string) error {
-	return e.store.Update(ctx, func(tx memgov.Tx) error {
-		qe, v, err := e.quarantinedFor(ctx, tx, versionID, curator)
+func (s *Service) RetractQuarantine(ctx context.Context, versionID, curator, note string) error {
+	return s.store.Update(ctx, func(tx memgov.Tx) error {
+		qe, v, err := s.quarantinedFor(ctx, tx, versionID, curator)
 		if err != nil {
 			return err
 		}
-		return e.appendQuarantine(ctx, tx, v, curator, oplog.QuarantineData{Action: oplog.QuarantineRetract, Agent: qe.Agent, Cause: note})
+		return s.appendQuarantine(ctx, tx, v, curator, oplog.QuarantineData{Action: oplog.QuarantineRetract, Agent: qe.Agent, Cause: note})
 	})
 }
 
 // quarantinedFor returns an open quarantine a curator may decide.
-func (e *Engine) quarantinedFor(ctx context.Context, tx memgov.Tx, versionID, curator string) (memgov.QuarantineEntry, memgov.Version, error) {
+func (s *Service) quarantinedFor(ctx context.Context, tx memgov.Tx, versionID, curator string) (memgov.QuarantineEntry, memgov.Version, error) {
 	who, err := tx.Principal(ctx, curator)
 	if err != nil {
-		return memgov.QuarantineEntry{}, memgov.Version{}, requirePrincipal(ctx, tx, curator)
+		return memgov.QuarantineEntry{}, memgov.Version{}, authz.Require(ctx, tx, curator)
 	}
 	if err := authz.CuratorOnly(who, "release or retract quarantined memory"); err != nil {
 		return memgov.QuarantineEntry{}, memgov.Version{}, err

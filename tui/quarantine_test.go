@@ -50,7 +50,7 @@ func seedQuarantine(t testing.TB) *world {
 			t.Fatal(err)
 		}
 	}
-	qs, err := w.eng.Quarantined(context.Background(), memgov.QuarantineQuery{Status: memgov.QuarantineOpen})
+	qs, err := w.eng.Reviews().Quarantined(context.Background(), memgov.QuarantineQuery{Status: memgov.QuarantineOpen})
 	if err != nil || len(qs) == 0 {
 		t.Fatalf("the burst quarantined nothing: %+v %v", qs, err)
 	}

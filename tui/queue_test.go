@@ -176,7 +176,7 @@ func openQ(t *testing.T, w *queueWorld, who string, width, height, screen int) *
 // toReview moves the cursor onto the review of key.
 func (s *session) toReview(w *queueWorld, key string) {
 	s.t.Helper()
-	rs, _, err := w.eng.Reviews(w.ctx, memgov.ReviewQuery{})
+	rs, _, err := w.eng.Reviews().List(w.ctx, memgov.ReviewQuery{})
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestFlowApproveMakesItReadable(t *testing.T) {
 	if err != nil || v.Text() != "Customer 7 wants invoices in German." {
 		t.Fatalf("approved write: %+v %v", v, err)
 	}
-	r, _ := w.eng.Review(w.ctx, w.reviews["c7/lang"])
+	r, _ := w.eng.Reviews().Review(w.ctx, w.reviews["c7/lang"])
 	if r.Status != memgov.ReviewApproved || r.DecidedBy != "demo-curator" || r.Note != "checked the chat log" {
 		t.Fatalf("review after approval: %+v", r)
 	}
@@ -254,7 +254,7 @@ func TestFlowRejectWithCodeAndNote(t *testing.T) {
 	s.press("r")
 	s.see("Reject as")
 	// Move from the preselected code to FACTUAL_ERROR.
-	rs, _, _ := w.eng.Reviews(w.ctx, memgov.ReviewQuery{})
+	rs, _, _ := w.eng.Reviews().List(w.ctx, memgov.ReviewQuery{})
 	var row review.QueueRow
 	for _, r := range rs {
 		if r.ID == w.reviews["c8/lang"] {
@@ -274,7 +274,7 @@ func TestFlowRejectWithCodeAndNote(t *testing.T) {
 	if _, err := w.eng.Get(w.ctx, "acme/support-bot", "c8/lang"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("rejected write readable: %v", err)
 	}
-	r, _ := w.eng.Review(w.ctx, w.reviews["c8/lang"])
+	r, _ := w.eng.Reviews().Review(w.ctx, w.reviews["c8/lang"])
 	if r.Status != memgov.ReviewRejected || r.DecisionCode != "FACTUAL_ERROR" || r.Note != "no such language on file" || r.DecidedBy != "demo-curator" {
 		t.Fatalf("review after rejection: %+v", r)
 	}
@@ -286,7 +286,7 @@ func TestFlowRejectWithCodeAndNote(t *testing.T) {
 func TestFlowClaimConflict(t *testing.T) {
 	w := newQueueWorld(t)
 	id := w.reviews["c9/channel"]
-	if _, err := w.eng.ClaimReview(w.ctx, id, "jane"); err != nil {
+	if _, err := w.eng.Reviews().Claim(w.ctx, id, "jane"); err != nil {
 		t.Fatal(err)
 	}
 	s := openQ(t, w, "demo-curator", 120, 40, QueueScreen)
@@ -308,7 +308,7 @@ func TestFlowClaimConflict(t *testing.T) {
 	s.see("claimed by you")
 	w.advance(2 * time.Minute)
 	s.see("your claim lapsed")
-	if _, err := w.eng.ClaimReview(w.ctx, id, "jane"); err != nil {
+	if _, err := w.eng.Reviews().Claim(w.ctx, id, "jane"); err != nil {
 		t.Fatal(err)
 	}
 	w.advance(2 * time.Minute)
@@ -317,7 +317,7 @@ func TestFlowClaimConflict(t *testing.T) {
 	s.press("enter")
 	s.see("is no longer yours") // the decision's refusal: the renewal stopped at the lapse
 	s.quit()
-	if r, _ := w.eng.Review(w.ctx, id); r.Status != memgov.ReviewPending {
+	if r, _ := w.eng.Reviews().Review(w.ctx, id); r.Status != memgov.ReviewPending {
 		t.Fatalf("a stale decision went through: %+v", r)
 	}
 }
@@ -372,7 +372,7 @@ func TestQueueIsLive(t *testing.T) {
 	w.advance(25 * time.Hour)
 	s.see("ESCALATED")
 	s.quit()
-	r, _ := w.eng.Review(w.ctx, res.ReviewID)
+	r, _ := w.eng.Reviews().Review(w.ctx, res.ReviewID)
 	if r.Status != memgov.ReviewEscalated {
 		t.Fatalf("after the SLA: %+v", r)
 	}

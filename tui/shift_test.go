@@ -268,10 +268,10 @@ func TestStoryClaimRenewsAndIsReleased(t *testing.T) {
 			s.toReview(w, "c9/channel")
 			s.press("enter")
 			s.see("claimed by you · lease 1:00")
-			first, _ := w.eng.Review(w.ctx, id)
+			first, _ := w.eng.Reviews().Review(w.ctx, id)
 			w.advance(40 * time.Second) // past half the lease: the next tick renews
-			waitFor(t, func() bool { r, _ := w.eng.Review(w.ctx, id); return r.ClaimToken > first.ClaimToken })
-			renewed, _ := w.eng.Review(w.ctx, id)
+			waitFor(t, func() bool { r, _ := w.eng.Reviews().Review(w.ctx, id); return r.ClaimToken > first.ClaimToken })
+			renewed, _ := w.eng.Reviews().Review(w.ctx, id)
 			if renewed.ClaimHolder != "demo-curator" || !renewed.ClaimExpires.After(first.ClaimExpires) {
 				t.Fatalf("renewal: %+v", renewed)
 			}
@@ -281,7 +281,7 @@ func TestStoryClaimRenewsAndIsReleased(t *testing.T) {
 			s.press("esc")
 			s.see("released your claim on acme/support-bot › c9/channel")
 			s.quit()
-			if r, _ := w.eng.Review(w.ctx, id); r.ClaimHolder != "" && w.now().Before(r.ClaimExpires) {
+			if r, _ := w.eng.Reviews().Review(w.ctx, id); r.ClaimHolder != "" && w.now().Before(r.ClaimExpires) {
 				t.Fatalf("still claimed after leaving: %+v", r)
 			}
 		})
@@ -306,7 +306,7 @@ func TestStoryQuitAsksWithAClaim(t *testing.T) {
 			s.see("Quit memgov?")
 			s.press("enter")
 			s.tm.WaitFinished(t, teatest.WithFinalTimeout(waitTime))
-			if r, _ := w.eng.Review(w.ctx, id); r.ClaimHolder != "" && w.now().Before(r.ClaimExpires) {
+			if r, _ := w.eng.Reviews().Review(w.ctx, id); r.ClaimHolder != "" && w.now().Before(r.ClaimExpires) {
 				t.Fatalf("the claim outlived the program: %+v", r)
 			}
 		})

@@ -17,6 +17,7 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/reviews"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -281,7 +282,7 @@ func commands() []command {
 			}},
 		command{name: "review-reject", action: authz.ActReviewDecide, layers: []memgov.Layer{memgov.Episodic}, setup: review,
 			args: func(fx fixture, a actor) []string {
-				return []string{"review", "reject", fx.review, "--by", a.id, "--code", engine.RejectCodes[0], "--note", "no"}
+				return []string{"review", "reject", fx.review, "--by", a.id, "--code", reviews.RejectCodes[0], "--note", "no"}
 			}},
 		command{name: "review-escalate", action: authz.ActReviewEscalate, layers: []memgov.Layer{memgov.Episodic}, setup: review,
 			args: func(fx fixture, a actor) []string {

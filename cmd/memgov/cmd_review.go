@@ -11,8 +11,8 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/authz"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/review"
+	"github.com/memgov/memgov/reviews"
 )
 
 // reviewer opens the review service acting as by: every human decision the
@@ -84,14 +84,14 @@ is the comfortable way to work the queue.`,
 			} else {
 				a.readerNote("")
 			}
-			rs, total, err := eng.Reviews(cmd.Context(), q)
+			rs, total, err := eng.Reviews().List(cmd.Context(), q)
 			if err != nil {
 				return err
 			}
 			if p := reader(listAs); p != "" {
 				kept := rs[:0]
 				for _, r := range rs {
-					if eng.Permit(cmd.Context(), p, authz.ActRead, engine.ReviewTarget(r)) == nil {
+					if eng.Permit(cmd.Context(), p, authz.ActRead, reviews.Target(r)) == nil {
 						kept = append(kept, r)
 					}
 				}
@@ -220,7 +220,7 @@ run this from cron where no one has the TUI open.`,
 			if err != nil {
 				return err
 			}
-			res, err := eng.SweepReviews(cmd.Context())
+			res, err := eng.Reviews().Sweep(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -285,7 +285,7 @@ func (a *app) decideCommand(approve bool) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the decided review as JSON")
 	cmd.MarkFlagRequired("by")
 	if !approve {
-		cmd.Flags().StringVar(&d.Code, "code", "", "reason code: "+strings.Join(engine.RejectCodes, ", ")+" (required)")
+		cmd.Flags().StringVar(&d.Code, "code", "", "reason code: "+strings.Join(reviews.RejectCodes, ", ")+" (required)")
 		cmd.MarkFlagRequired("code")
 	}
 	return cmd

@@ -77,3 +77,15 @@ func (c conformance) EndSession(ctx context.Context, ref, actor string) (memgov.
 func (c conformance) VerifyMemory(ctx context.Context, r memgov.VerifyRequest) (memgov.VerifyResult, error) {
 	return c.Baselines().VerifyMemory(ctx, r)
 }
+
+func (c conformance) Decide(ctx context.Context, d memgov.Decision) (memgov.Review, error) {
+	return c.Reviews().Decide(ctx, d)
+}
+
+func (c conformance) ReleaseQuarantine(ctx context.Context, versionID, curator, note string) (memgov.Version, error) {
+	return c.Reviews().ReleaseQuarantine(ctx, versionID, curator, note)
+}
+
+func (c conformance) SweepReviews(ctx context.Context) (memgov.SweepResult, error) {
+	return c.Reviews().Sweep(ctx)
+}

@@ -172,7 +172,7 @@ func TestSyncBlockWokenAcrossProcesses(t *testing.T) {
 		}
 	}
 	decided := time.Now()
-	if _, err := decider.Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: curator, Approve: true}); err != nil {
+	if _, err := decider.Reviews().Decide(ctx, memgov.Decision{ReviewID: res.ReviewID, Reviewer: curator, Approve: true}); err != nil {
 		t.Fatal(err)
 	}
 	select {

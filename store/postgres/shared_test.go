@@ -167,10 +167,10 @@ func TestClaimSeenAcrossStores(t *testing.T) {
 	if _, err := eb.AddPrincipal(ctx, memgov.Principal{ID: "ops-other", Role: memgov.Curator, Tenant: "acme"}, "admin"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ea.ClaimReview(ctx, res.ReviewID, curator); err != nil {
+	if _, err := ea.Reviews().Claim(ctx, res.ReviewID, curator); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eb.ClaimReview(ctx, res.ReviewID, "ops-other"); !errors.Is(err, memgov.ErrConflict) {
+	if _, err := eb.Reviews().Claim(ctx, res.ReviewID, "ops-other"); !errors.Is(err, memgov.ErrConflict) {
 		t.Errorf("a second claim through the other store = %v, want ErrConflict naming %s", err, curator)
 	}
 	var holder string

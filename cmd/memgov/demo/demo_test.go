@@ -67,7 +67,7 @@ func TestDemoStory(t *testing.T) {
 
 	// The review queue: open reviews, SYNC_BLOCK ones among them, with
 	// deadlines still ahead.
-	rs, total, err := eng.Reviews(ctx, memgov.ReviewQuery{Limit: 500})
+	rs, total, err := eng.Reviews().List(ctx, memgov.ReviewQuery{Limit: 500})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestStoryDecisionsFollowReviewRules(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "needs a note") || !strings.Contains(err.Error(), "line 5") {
 		t.Fatalf("a rejection without a note: %v", err)
 	}
-	if _, n, err := eng.Reviews(ctx, memgov.ReviewQuery{}); err != nil || n != 1 {
+	if _, n, err := eng.Reviews().List(ctx, memgov.ReviewQuery{}); err != nil || n != 1 {
 		t.Fatalf("open reviews after the refused rejection: %d %v", n, err)
 	}
 	es, err := eng.LogTail(ctx, 0, 100)

@@ -263,7 +263,7 @@ func (l *loader) stillLive(ctx context.Context, st Step) (bool, error) {
 	case "":
 		return false, nil
 	case UnlessSyncPending:
-		rs, _, err := l.eng.Reviews(ctx, memgov.ReviewQuery{Tier: memgov.TierSync, Now: now})
+		rs, _, err := l.eng.Reviews().List(ctx, memgov.ReviewQuery{Tier: memgov.TierSync, Now: now})
 		if err != nil {
 			return false, err
 		}
@@ -283,7 +283,7 @@ func (l *loader) stillLive(ctx context.Context, st Step) (bool, error) {
 		r, err := l.escalated(ctx, st)
 		return r != nil, err
 	case UnlessQuarantined:
-		qs, err := l.eng.Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen, Agent: st.Agent, Limit: 1})
+		qs, err := l.eng.Reviews().Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen, Agent: st.Agent, Limit: 1})
 		if err != nil {
 			return false, err
 		}
@@ -295,7 +295,7 @@ func (l *loader) stillLive(ctx context.Context, st Step) (bool, error) {
 // escalated is an escalated review of the step's ref, of an item whose key
 // starts with the step's key; nil if there is none.
 func (l *loader) escalated(ctx context.Context, st Step) (*memgov.Review, error) {
-	rs, _, err := l.eng.Reviews(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewEscalated}, Now: l.clock.t, Limit: 100000})
+	rs, _, err := l.eng.Reviews().List(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewEscalated}, Now: l.clock.t, Limit: 100000})
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +335,7 @@ func (l *loader) escalate(ctx context.Context, st Step) error {
 	if err != nil {
 		return err
 	}
-	rs, _, err := l.eng.Reviews(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewPending}, Now: l.clock.t, Limit: 100000})
+	rs, _, err := l.eng.Reviews().List(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewPending}, Now: l.clock.t, Limit: 100000})
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ func TestReenactAWeekLater(t *testing.T) {
 	}
 	t.Logf("re-enacted: %+v", rep)
 	eng := engine.New(s, []byte(testKey), engine.WithClock(func() time.Time { return later }), engine.WithPolicy(pol))
-	rs, _, err := eng.Reviews(ctx, memgov.ReviewQuery{Tier: memgov.TierSync, Now: later})
+	rs, _, err := eng.Reviews().List(ctx, memgov.ReviewQuery{Tier: memgov.TierSync, Now: later})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestReenactAWeekLater(t *testing.T) {
 	if len(ds) != 1 || ds[0].Policy != "deny-on-drift" || ds[0].DetectedAt.Before(later) {
 		t.Fatalf("billing drift: %+v", ds)
 	}
-	esc, _, err := eng.Reviews(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewEscalated}, Now: later})
+	esc, _, err := eng.Reviews().List(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewEscalated}, Now: later})
 	if err != nil {
 		t.Fatal(err)
 	}

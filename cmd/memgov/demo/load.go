@@ -559,7 +559,7 @@ func (l *loader) decide(ctx context.Context, st Step) error {
 	if err != nil {
 		return err
 	}
-	rs, _, err := l.eng.Reviews(ctx, memgov.ReviewQuery{})
+	rs, _, err := l.eng.Reviews().List(ctx, memgov.ReviewQuery{})
 	if err != nil {
 		return err
 	}

@@ -99,7 +99,7 @@ func actOnEverything(t *testing.T, ctx context.Context, eng *engine.Engine, roun
 		return review.New(eng, p)
 	}
 	cur, op := person("demo-curator"), person("demo-operator")
-	rs, _, err := eng.Reviews(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewPending, memgov.ReviewEscalated}, Limit: 10000})
+	rs, _, err := eng.Reviews().List(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewPending, memgov.ReviewEscalated}, Limit: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func refused(did map[string]int, t *testing.T, err error) {
 // checkLive finds what a person opening the demo must see.
 func checkLive(t *testing.T, ctx context.Context, eng *engine.Engine, now time.Time, since int64, round int) {
 	t.Helper()
-	rs, _, err := eng.Reviews(ctx, memgov.ReviewQuery{Tier: memgov.TierSync, Now: now, Limit: 10000})
+	rs, _, err := eng.Reviews().List(ctx, memgov.ReviewQuery{Tier: memgov.TierSync, Now: now, Limit: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func checkLive(t *testing.T, ctx context.Context, eng *engine.Engine, now time.T
 	if len(ds) != 1 || ds[0].Policy != "deny-on-drift" {
 		t.Errorf("round %d: open billing drift: %+v", round, ds)
 	}
-	esc, _, err := eng.Reviews(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewEscalated}, Now: now, Limit: 10000})
+	esc, _, err := eng.Reviews().List(ctx, memgov.ReviewQuery{Statuses: []string{memgov.ReviewEscalated}, Now: now, Limit: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func checkLive(t *testing.T, ctx context.Context, eng *engine.Engine, now time.T
 	if by != demo.Principal {
 		t.Errorf("round %d: the live escalation is by %q, want the demo's own principal %q (%d escalated)", round, by, demo.Principal, len(esc))
 	}
-	qs, err := eng.Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen})
+	qs, err := eng.Reviews().Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen})
 	if err != nil {
 		t.Fatal(err)
 	}
