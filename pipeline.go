@@ -361,7 +361,7 @@ func DecodeWriteRequest(raw []byte) (WriteRequest, error) {
 		return r, fmt.Errorf("%w: the request is not a valid write request: %v", ErrInvalid, err)
 	}
 	if dec.More() {
-		return r, fmt.Errorf("%w: unexpected data after the request (use --batch for JSON lines)", ErrInvalid)
+		return r, Inputf(ErrInvalid, "request", "unexpected data after the request")
 	}
 	if err := CheckExactJSON("the request", raw); err != nil {
 		return r, err

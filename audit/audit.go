@@ -125,10 +125,10 @@ func (s *Service) ProveInclusion(ctx context.Context, lsn, size int64) (Inclusio
 			size = n
 		}
 		if size < 1 || size > n {
-			return fmt.Errorf("%w: --size must be between 1 and the log size %d", memgov.ErrInvalid, n)
+			return memgov.Inputf(memgov.ErrInvalid, "size", "the tree size must be between 1 and the log size %d", n)
 		}
 		if lsn < 1 || lsn > size {
-			return fmt.Errorf("%w: --lsn must be between 1 and %d", memgov.ErrInvalid, size)
+			return memgov.Inputf(memgov.ErrInvalid, "lsn", "the entry's LSN must be between 1 and the tree size %d", size)
 		}
 		leaves, err := tx.Leaves(ctx, size)
 		if err != nil {
@@ -262,10 +262,10 @@ func (s *Service) ProveRange(ctx context.Context, from, to int64) (memgov.Consis
 			to = n
 		}
 		if to < 1 || to > n {
-			return fmt.Errorf("%w: --to must be between 1 and the log size %d", memgov.ErrInvalid, n)
+			return memgov.Inputf(memgov.ErrInvalid, "to", "the later tree size must be between 1 and the log size %d", n)
 		}
 		if from < 1 || from > to {
-			return fmt.Errorf("%w: --from must be between 1 and %d", memgov.ErrInvalid, to)
+			return memgov.Inputf(memgov.ErrInvalid, "from", "the earlier tree size must be between 1 and %d", to)
 		}
 		leaves, err := tx.Leaves(ctx, to)
 		if err != nil {

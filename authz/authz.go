@@ -341,11 +341,11 @@ func tenantOf(ref string) string {
 // registered principal.
 func Require(ctx context.Context, r memgov.PrincipalReader, actor string) error {
 	if actor == "" {
-		return fmt.Errorf("%w: the action needs an actor (--by)", memgov.ErrInvalid)
+		return &memgov.InputError{Kind: memgov.ErrInvalid, Input: "actor", Msg: "the action needs an actor"}
 	}
 	if _, err := r.Principal(ctx, actor); err != nil {
 		if errors.Is(err, memgov.ErrNotFound) {
-			return fmt.Errorf("%w: %s is not a registered principal; register it with: memgov principal add --id %s --role curator --tenant TENANT", memgov.ErrUnauthorized, actor, actor)
+			return &memgov.InputError{Kind: memgov.ErrUnauthorized, Input: "actor", Value: actor, Msg: actor + " is not a registered principal"}
 		}
 		return err
 	}

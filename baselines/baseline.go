@@ -123,7 +123,7 @@ func (svc *Service) ApproveBaseline(ctx context.Context, r memgov.ApproveRequest
 				memgov.ErrConflict, r.MemoryRef, pb.SharedMemoryOwner, pb.ID, pb.MemoryRef, pb.MemoryRef)
 		}
 		if ev, err := tx.OpenDrift(ctx, r.MemoryRef); err == nil {
-			return fmt.Errorf("%w: drift %s is open on %s; resolve it with: memgov drift ack %s --by %s --resolve reapprove|rollback", memgov.ErrConflict, ev.ID, r.MemoryRef, ev.ID, r.By)
+			return &StateError{Kind: memgov.ErrConflict, Ref: r.MemoryRef, Drift: ev.ID, Msg: fmt.Sprintf("drift %s is open on %s", ev.ID, r.MemoryRef)}
 		} else if !notFound(err) {
 			return err
 		}
@@ -216,7 +216,7 @@ func resolveBaseline(ctx context.Context, br memgov.BaselineReader, ref string) 
 	if err == nil || !notFound(err) {
 		return b, err
 	}
-	return memgov.Baseline{}, fmt.Errorf("%w: no baseline for %s; approve one with: memgov baseline approve %s --by OPERATOR --type TYPE --policy POLICY", memgov.ErrNotFound, ref, ref)
+	return memgov.Baseline{}, &StateError{Kind: memgov.ErrNotFound, Ref: ref, Msg: "no baseline for " + ref}
 }
 
 // sharedOwnerBaseline returns the shared baseline of the nearest ancestor ref

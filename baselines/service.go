@@ -42,3 +42,18 @@ func New(store memgov.Store, now func() time.Time, pol policy.Policy, az *authz.
 }
 
 func notFound(err error) bool { return err != nil && errors.Is(err, memgov.ErrNotFound) }
+
+// StateError is a refusal because of the state of a memoryRef's memory: a
+// session still open, a drift still open, no baseline. It says what is in
+// the way; a front end says what to do about it in its own terms (the CLI
+// names the command that clears it). Kind is ErrConflict or ErrNotFound.
+type StateError struct {
+	Kind    error
+	Ref     string // the memoryRef the request named
+	Session string // the id of the session still open, if that is the cause
+	Drift   string // the id of the drift still open, if that is the cause
+	Msg     string
+}
+
+func (e *StateError) Error() string { return e.Kind.Error() + ": " + e.Msg }
+func (e *StateError) Unwrap() error { return e.Kind }

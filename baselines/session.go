@@ -32,7 +32,7 @@ func (svc *Service) StartSession(ctx context.Context, ref, actor string) (memgov
 			return err
 		}
 		if open, err := tx.OpenSession(ctx, res.BaselineRef); err == nil {
-			return fmt.Errorf("%w: session %s of %s is still open; end it with: memgov session end %s --by %s", memgov.ErrConflict, open.ID, res.BaselineRef, ref, actor)
+			return &StateError{Kind: memgov.ErrConflict, Ref: ref, Session: open.ID, Msg: fmt.Sprintf("session %s of %s is still open", open.ID, res.BaselineRef)}
 		} else if !notFound(err) {
 			return err
 		}

@@ -424,7 +424,7 @@ func (svc *Service) ProveMemoryInclusion(ctx context.Context, ref string, index,
 			return err
 		}
 		if index >= uint64(len(leaves)) {
-			return fmt.Errorf("%w: --seq %d is not in the op log of %s (%d operations, numbered from 0)", memgov.ErrInvalid, index, ref, len(leaves))
+			return memgov.Inputf(memgov.ErrInvalid, "seq", "operation %d is not in the op log of %s (%d operations, numbered from 0)", index, ref, len(leaves))
 		}
 		proof, err := merkle.InclusionProof(leaves, index)
 		if err != nil {

@@ -104,7 +104,7 @@ func (q *Quarantine) Retract(ctx context.Context, versionID, note string) error 
 
 func (q *Quarantine) decide(ctx context.Context, versionID, note string) error {
 	if strings.TrimSpace(note) == "" {
-		return fmt.Errorf("%w: say why (--reason)", memgov.ErrInvalid)
+		return memgov.Inputf(memgov.ErrInvalid, "reason", "say why")
 	}
 	rs, err := q.s.eng.Reviews().Quarantined(ctx, memgov.QuarantineQuery{VersionID: versionID})
 	if err != nil {

@@ -75,18 +75,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
 	var ce *exitCodeError
 	if errors.As(err, &ce) {
 		if ce.err != nil {
-			fmt.Fprintf(stderr, "memgov: %v\n", ce.err)
+			fmt.Fprintf(stderr, "memgov: %v%s\n", ce.err, hint(cmd, ce.err))
 		}
 		return ce.code
 	}
-	fmt.Fprintf(stderr, "memgov: %v\n", err)
+	fmt.Fprintf(stderr, "memgov: %v%s\n", err, hint(cmd, err))
 	var ue *usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
 		return exitUsage

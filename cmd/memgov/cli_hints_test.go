@@ -1,0 +1,56 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// The engine's errors say what failed in memgov's terms; the CLI adds the
+// flag that gives the input at fault, or the command that clears the way.
+// The exit codes are those of the error's kind.
+func TestCLIHintsNameTheFlagAndTheNextCommand(t *testing.T) {
+	c := newCLI(t)
+	c.ok("", "init")
+	c.ok("", "principal", "add", "--id", "oncall", "--role", "operator", "--tenant", "*")
+	c.ok("", "principal", "add", "--id", "bot", "--role", "executor", "--tenant", "acme")
+	const ref = "acme/chat-agent"
+	seedMemory(t, c, ref, map[string]string{"greeting": "Greet customers by their first name."})
+	size := c.logSize()
+
+	cases := []struct {
+		args       []string
+		code       int
+		said, hint string
+	}{
+		{[]string{"audit", "prove", "--lsn", "99"}, exitError,
+			"the entry's LSN must be between 1 and the tree size", "(--lsn)"},
+		// the tree size of an inclusion proof is given by --to
+		{[]string{"audit", "prove", "--lsn", "1", "--to", "99"}, exitError,
+			"the tree size must be between 1 and the log size", "(--to)"},
+		{[]string{"audit", "prove", "--from", "99"}, exitError,
+			"the earlier tree size must be between 1 and", "(--from)"},
+		{[]string{"checkpoint", "prove", ref, "--seq", "99"}, exitUsage,
+			"operation 99 is not in the op log of " + ref, "(--seq)"},
+		{[]string{"session", "start", ref, "--by", "bot"}, exitError,
+			"no baseline for " + ref, "; approve one with: memgov baseline approve " + ref + " --by OPERATOR --type TYPE --policy POLICY"},
+		{[]string{"session", "end", ref, "--by", "mallory"}, exitError,
+			"mallory is not a registered principal", "; register it with: memgov principal add --id mallory --role curator --tenant TENANT"},
+	}
+	for _, tc := range cases {
+		_, errOut, code := c.run("", tc.args...)
+		// the hint ends the message
+		if code != tc.code || !strings.Contains(errOut, tc.said) || !strings.Contains(errOut, tc.hint+"\n") {
+			t.Errorf("memgov %s: exit %d %q, want exit %d, %q and %q", strings.Join(tc.args, " "), code, errOut, tc.code, tc.said, tc.hint)
+		}
+	}
+	if after := c.logSize(); after != size {
+		t.Errorf("the refusals grew the log from %d to %d entries", size, after)
+	}
+
+	c.ok("", "baseline", "approve", ref, "--by", "oncall", "--type", "session", "--ttl", "86400", "--policy", "deny-on-drift", "--level", "1")
+	c.ok("", "session", "start", ref, "--by", "bot")
+	_, errOut, code := c.run("", "session", "start", ref, "--by", "bot")
+	if want := "is still open; end it with: memgov session end " + ref + " --by bot"; code != exitError || !strings.Contains(errOut, want) {
+		t.Errorf("a second session start: exit %d %q, want exit %d and %q", code, errOut, exitError, want)
+	}
+}
