@@ -31,13 +31,14 @@ func (s *Service) appendTimeout(ctx context.Context, tx memgov.Tx, r memgov.Revi
 	return oplog.AppendData(ctx, tx, entry, "approval timeout; fail-closed (deadline "+r.DueAt.UTC().Format(time.RFC3339)+")", oplog.VersionData{Decision: &oplog.DecisionData{ReviewID: r.ID, Code: memgov.ReasonApprovalTimeout}})
 }
 
-// FailClosed rejects the open SYNC_BLOCK review id, whose deadline passed,
-// with APPROVAL_TIMEOUT; a waiting writer calls it at the deadline. A review
-// decided meanwhile is left as it is.
+// FailClosed rejects the open review id with APPROVAL_TIMEOUT once its
+// deadline has come: what a writer waiting for its decision does at the
+// deadline (fail-closed). A review decided meanwhile, or whose deadline is
+// still ahead, is left as it is.
 func (s *Service) FailClosed(ctx context.Context, id string) error {
 	return s.store.Update(ctx, func(tx memgov.Tx) error {
 		r, err := tx.Review(ctx, id)
-		if err != nil || !r.Open() {
+		if err != nil || !r.Open() || s.now().Before(r.DueAt) {
 			return err
 		}
 		return s.appendTimeout(ctx, tx, r)

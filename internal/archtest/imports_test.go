@@ -99,3 +99,39 @@ func TestRootImportsOnlyLeaves(t *testing.T) {
 		}
 	}
 }
+
+// services are the packages of memgov's services, composed by the engine.
+var services = []string{module + "/audit", module + "/baselines", module + "/reviews"}
+
+// A service never depends on the engine that composes it, nor on a store,
+// a door, a command or the review console: what it needs of the engine is
+// an interface it declares, and the store it is given is the root contract.
+func TestServicesImportNoEngine(t *testing.T) {
+	banned := []string{module + "/engine", module + "/store", module + "/door", module + "/cmd", module + "/review", module + "/tui"}
+	pkgs := list(t, "./audit", "./baselines", "./reviews")
+	for _, s := range services {
+		p, ok := pkgs[s]
+		if !ok {
+			t.Errorf("go list does not name the service %s", s)
+			continue
+		}
+		for _, d := range own(p.Deps) {
+			for _, b := range banned {
+				// engine/oplog, engine/policy, ... are leaf and domain packages, not the engine
+				if d == b || (b != module+"/engine" && strings.HasPrefix(d, b+"/")) {
+					t.Errorf("the service %s depends on %s", s, d)
+				}
+			}
+		}
+		if !slices.Contains(p.Deps, module+"/authz") && s != module+"/audit" {
+			t.Errorf("the service %s does not depend on authz: who decides who may act?", s)
+		}
+	}
+	// the engine composes every service
+	eng := list(t, "./engine")[module+"/engine"]
+	for _, s := range services {
+		if !slices.Contains(eng.Imports, s) {
+			t.Errorf("the engine does not import the service %s", s)
+		}
+	}
+}
