@@ -53,7 +53,7 @@ func (e *Engine) CreateToken(ctx context.Context, principal string, ttl time.Dur
 	err := e.store.Update(ctx, func(tx memgov.Tx) error {
 		if _, err := tx.Principal(ctx, principal); err != nil {
 			if isNotFound(err) {
-				return fmt.Errorf("%w: %q is not a registered principal (memgov principal add)", memgov.ErrInvalid, safeID(principal))
+				return &memgov.InputError{Kind: memgov.ErrInvalid, Input: "principal", Value: safeID(principal), Msg: fmt.Sprintf("%q is not a registered principal", safeID(principal))}
 			}
 			return err
 		}

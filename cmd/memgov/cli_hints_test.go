@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,19 @@ func TestCLIHintsNameTheFlagAndTheNextCommand(t *testing.T) {
 	_, errOut, code := c.run("", "session", "start", ref, "--by", "bot")
 	if want := "is still open; end it with: memgov session end " + ref + " --by bot"; code != exitError || !strings.Contains(errOut, want) {
 		t.Errorf("a second session start: exit %d %q, want exit %d and %q", code, errOut, exitError, want)
+	}
+}
+
+// A file that is not a memgov database: the store says so, the CLI says what
+// to do about it.
+func TestCLIHintOnAFileThatIsNoDatabase(t *testing.T) {
+	c := newCLI(t)
+	if err := os.WriteFile(c.db, []byte("not a database, only a line of text\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.env = append(c.env, "MEMGOV_KEY=0123456789abcdef0123456789abcdef")
+	_, errOut, code := c.run("", "list", "acme/x")
+	if want := "is not a valid memgov database: " + c.db + " (restore it from a backup, or point --db at another file)\n"; code != exitError || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d %q, want exit %d and %q", code, errOut, exitError, want)
 	}
 }

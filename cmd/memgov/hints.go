@@ -51,6 +51,8 @@ func inputHint(cmd *cobra.Command, ie *memgov.InputError) string {
 	switch {
 	case ie.Input == "actor" && errors.Is(ie.Kind, memgov.ErrUnauthorized) && ie.Value != "":
 		return "; register it with: memgov principal add --id " + ie.Value + " --role curator --tenant TENANT"
+	case ie.Input == "principal" && ie.Value != "":
+		return " (memgov principal add)"
 	case ie.Input == "request" && cmd.Flags().Lookup("batch") != nil:
 		return " (use --batch for JSON lines)"
 	}

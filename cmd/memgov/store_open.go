@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -31,9 +32,29 @@ type storeOptions struct {
 // openStore opens the store db names.
 func openStore(ctx context.Context, db string, o storeOptions) (memgov.Store, error) {
 	if isDatabaseURL(db) {
-		return openPostgres(ctx, db, o)
+		s, err := openPostgres(ctx, db, o)
+		if err != nil {
+			return nil, openHint(err, "run `memgov init --db URL` first")
+		}
+		return s, nil
 	}
-	return sqlite.Open(ctx, db, sqlite.Options{Key: o.Key, Create: o.Create})
+	s, err := sqlite.Open(ctx, db, sqlite.Options{Key: o.Key, Create: o.Create})
+	if err != nil {
+		return nil, openHint(err, "run `memgov init` first, or pass --db")
+	}
+	return s, nil
+}
+
+// openHint adds to a store's refusal to open what to do on the command
+// line: initHint for a database memgov has not initialised.
+func openHint(err error, initHint string) error {
+	switch {
+	case errors.Is(err, memgov.ErrNotInit):
+		return fmt.Errorf("%w (%s)", err, initHint)
+	case errors.Is(err, sqlite.ErrCorrupt):
+		return fmt.Errorf("%w (restore it from a backup, or point --db at another file)", err)
+	}
+	return err
 }
 
 // displayDB is db as memgov prints it: a URL without its password.

@@ -203,7 +203,7 @@ func (s *Store) migrate(ctx context.Context, opts Options) error {
 			return err
 		}
 		if cur == 0 {
-			return fmt.Errorf("%w: no memgov schema in %s (run `memgov init --db URL` first)", memgov.ErrNotInit, s.url)
+			return fmt.Errorf("%w: no memgov schema in %s", memgov.ErrNotInit, s.url)
 		}
 		if cur > latest {
 			return fmt.Errorf("%w: %s has schema %d, this memgov knows up to %d (upgrade memgov)", memgov.ErrSchemaNewer, s.url, cur, latest)
@@ -222,7 +222,7 @@ func (s *Store) migrate(ctx context.Context, opts Options) error {
 		return fmt.Errorf("%w: %s has schema %d, this memgov knows up to %d (upgrade memgov)", memgov.ErrSchemaNewer, s.url, cur, latest)
 	}
 	if cur == 0 && !opts.Create {
-		return fmt.Errorf("%w: no memgov schema in %s (run `memgov init --db URL` first)", memgov.ErrNotInit, s.url)
+		return fmt.Errorf("%w: no memgov schema in %s", memgov.ErrNotInit, s.url)
 	}
 	if cur < latest {
 		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS memgov_schema (version BIGINT NOT NULL)`); err != nil {

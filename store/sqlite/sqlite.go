@@ -70,7 +70,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 			return nil, fmt.Errorf("database %s: %w", path, err)
 		}
 		if !opts.Create {
-			return nil, fmt.Errorf("%w: no database at %s (run `memgov init` first, or pass --db)", memgov.ErrNotInit, path)
+			return nil, fmt.Errorf("%w: no database at %s", memgov.ErrNotInit, path)
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("create database directory: %w", err)
@@ -225,7 +225,7 @@ func mapOpenErr(path string, err error) error {
 	if errors.As(err, &se) {
 		switch se.Code() & 0xff {
 		case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
-			return fmt.Errorf("%w: %s (restore it from a backup, or point --db at another file)", ErrCorrupt, path)
+			return fmt.Errorf("%w: %s", ErrCorrupt, path)
 		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
 			return fmt.Errorf("%w: %s (wait for the other memgov process, then retry)", ErrLocked, path)
 		case sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM:
