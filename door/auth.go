@@ -52,7 +52,7 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 		if !ok {
 			s.failures.failed(addr)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="memgov"`)
-			writeError(w, http.StatusUnauthorized, CodeUnauthorized, "send Authorization: Bearer TOKEN (memgov token create --principal ID)")
+			writeError(w, http.StatusUnauthorized, CodeUnauthorized, "send Authorization: Bearer TOKEN, a token memgov issued to your principal")
 			return
 		}
 		p, err := s.eng.Authenticate(r.Context(), tok)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"regexp"
 
 	"io"
 	"net/http"
@@ -251,11 +252,18 @@ func TestErrorsAreJSON(t *testing.T) {
 		{"no route", "bot", "GET", "/v1/nothing", nil, 404, CodeNotFound},
 		{"wrong method", "bot", "PUT", "/v1/search", nil, 405, CodeMethodNotAllowed},
 		{"bad limit", "bot2", "GET", "/v1/memories?memory_ref=acme/bot2&limit=-4", nil, 400, CodeInvalid},
+		{"trailing data", "bot", "POST", "/v1/memories", `{"memory_ref":"acme/bot","content":{"text":"x"}} {"key":"y"}`, 400, CodeInvalid},
 	}
+	cliFlag := regexp.MustCompile(`(^|[\s(])--[a-z]`)
 	for _, c := range cases {
 		code, res := e.do(c.who, c.method, c.path, c.body)
 		if code != c.code || str(res, "code") != c.want || str(res, "message") == "" {
 			t.Errorf("%s: %d %v, want %d %s with a message", c.name, code, res, c.code, c.want)
+		}
+		// the message says what failed in memgov's terms; hints in the
+		// CLI's terms are the CLI's
+		if msg := str(res, "message"); cliFlag.MatchString(msg) {
+			t.Errorf("%s: the message names a CLI flag: %q", c.name, msg)
 		}
 	}
 
