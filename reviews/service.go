@@ -13,7 +13,6 @@ package reviews
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/memgov/memgov"
@@ -53,5 +52,3 @@ func New(store memgov.Store, now func() time.Time, pol policy.Policy, az *authz.
 
 // RejectCodes are the reason codes of a rejection (spec §12.6.7).
 var RejectCodes = []string{"FACTUAL_ERROR", "POLICY_VIOLATION", "DUPLICATE", "CONTRADICTION", "PII", "OUT_OF_SCOPE", "OTHER"}
-
-func notFound(err error) bool { return err != nil && errors.Is(err, memgov.ErrNotFound) }
