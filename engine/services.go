@@ -9,6 +9,7 @@ import (
 	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/host"
 )
 
 // Audit returns the audit service: the log's root and proofs, signed
@@ -18,6 +19,10 @@ func (e *Engine) Audit() *audit.Service { return e.audit }
 // Baselines returns the baselines service: baselines, drift, snapshots,
 // memory checkpoints and their proofs, sessions and TTL expiry.
 func (e *Engine) Baselines() *baselines.Service { return e.baselines }
+
+// Host returns the host service: proposals, workspaces and their merge
+// requests, commitments, distillation and forget by subject.
+func (e *Engine) Host() *host.Service { return e.host }
 
 // DriftGate is the drift step of the write pipeline (baselines.Service.DriftGate).
 func (e *Engine) DriftGate(ctx context.Context, tx memgov.Tx, memoryRef string) (baselines.DriftGateResult, error) {
