@@ -18,24 +18,6 @@ import (
 	"github.com/memgov/memgov/host"
 )
 
-func TestTokenizer(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want []string
-	}{
-		{"Refund > $1,000.", []string{"Refund", ">", "$", "1", ",", "000", "."}},
-		{"  two\twords\n", []string{"two", "words"}},
-		{"[REDACTED:stripe-key]", []string{"[", "REDACTED", ":", "stripe", "-", "key", "]"}},
-		{"café naïve_x", []string{"café", "naïve_x"}},
-		{"", nil},
-	} {
-		got := host.Tokens(tc.in)
-		if !reflect.DeepEqual(got, tc.want) || host.CountTokens(tc.in) != len(tc.want) {
-			t.Errorf("Tokens(%q) = %q (count %d), want %q", tc.in, got, host.CountTokens(tc.in), tc.want)
-		}
-	}
-}
-
 func TestSearchHybridRanking(t *testing.T) {
 	e, c := contractEngine(t)
 	ctx := context.Background()
