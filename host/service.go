@@ -7,8 +7,8 @@
 //
 // The service never imports the engine: the writes it cannot make with
 // oplog.Append alone (a new version of a key, the RETRACT of a version, the
-// review a merge request's change waits in) it asks of the engine through
-// Writes.
+// review a merge request's change waits in), and the payload of a logged
+// entry, it asks of the engine through Writes.
 package host
 
 import (
