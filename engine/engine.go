@@ -17,6 +17,7 @@ import (
 	"github.com/memgov/memgov/engine/redact"
 	"github.com/memgov/memgov/engine/schema"
 	"github.com/memgov/memgov/engine/similar"
+	"github.com/memgov/memgov/host"
 	"github.com/memgov/memgov/reviews"
 )
 
@@ -30,6 +31,7 @@ type Engine struct {
 	authz      *authz.Checker     // who may do what: the table and the policy's matrix
 	audit      *audit.Service     // the log's proofs, checkpoints and verification
 	baselines  *baselines.Service // baselines, drift, snapshots, memory checkpoints, sessions
+	host       *host.Service      // proposals, workspaces, commitments, distillation, forget
 	reviews    *reviews.Service   // decisions, claims, fail-closed reviews, quarantine
 	schemaGate gate.Schema
 	judge      gate.Judge
@@ -75,6 +77,7 @@ func New(s memgov.Store, key []byte, opts ...Option) *Engine {
 	e.authz = authz.New(e.policy)
 	e.baselines = baselines.New(e.store, e.Now, e.policy, e.authz, baselineVersions{e})
 	e.audit = audit.New(e.store, e.key, e.Now, e.policy, auditCaches{e})
+	e.host = host.New(e.store, e.Now, e.policy, e.authz, e.secrets, hostWrites{e})
 	e.reviews = reviews.New(e.store, e.Now, e.policy, e.authz, reviewEffects{e})
 	v, err := schema.Default()
 	if err != nil {

@@ -125,7 +125,7 @@ func (e *Engine) promote(ctx context.Context, ref, by string, dry bool) (Promote
 			if v.Layer == memgov.Semantic {
 				existing[v.Key] = true
 			}
-			if v.Layer != memgov.Episodic || Reserved(v.Key) {
+			if v.Layer != memgov.Episodic || memgov.Reserved(v.Key) {
 				continue
 			}
 			rep.Scanned++

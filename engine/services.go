@@ -9,6 +9,7 @@ import (
 	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/host"
 	"github.com/memgov/memgov/reviews"
 )
 
@@ -19,6 +20,10 @@ func (e *Engine) Audit() *audit.Service { return e.audit }
 // Baselines returns the baselines service: baselines, drift, snapshots,
 // memory checkpoints and their proofs, sessions and TTL expiry.
 func (e *Engine) Baselines() *baselines.Service { return e.baselines }
+
+// Host returns the host service: proposals, workspaces and their merge
+// requests, commitments, distillation and forget by subject.
+func (e *Engine) Host() *host.Service { return e.host }
 
 // Reviews returns the reviews service: decisions, claims, the fail-closed
 // rejection of SYNC_BLOCK reviews past their deadline, and quarantine.
@@ -54,11 +59,12 @@ func (c auditCaches) IndexStatus(ctx context.Context) (memgov.IndexStatus, error
 func (c auditCaches) FoldReads(ctx context.Context) error { return c.e.foldReads(ctx) }
 
 // reviewEffects applies, for the reviews service, what a decision does
-// beyond its own log entry.
+// beyond its own log entry: a merge request's decisions are the host's
+// (host.Service.WorkspaceDecided).
 type reviewEffects struct{ e *Engine }
 
 func (r reviewEffects) WorkspaceDecided(ctx context.Context, tx memgov.Tx, rv memgov.Review, approved bool, reviewer string) error {
-	return r.e.workspaceDecided(ctx, tx, rv, approved, reviewer)
+	return r.e.host.WorkspaceDecided(ctx, tx, rv, approved, reviewer)
 }
 
 func (r reviewEffects) RestorePayload(v memgov.Version, reason string) oplog.Payload {

@@ -101,14 +101,14 @@ func TestRootImportsOnlyLeaves(t *testing.T) {
 }
 
 // services are the packages of memgov's services, composed by the engine.
-var services = []string{module + "/audit", module + "/baselines", module + "/reviews"}
+var services = []string{module + "/audit", module + "/baselines", module + "/host", module + "/reviews"}
 
 // A service never depends on the engine that composes it, nor on a store,
 // a door, a command or the review console: what it needs of the engine is
 // an interface it declares, and the store it is given is the root contract.
 func TestServicesImportNoEngine(t *testing.T) {
 	banned := []string{module + "/engine", module + "/store", module + "/door", module + "/cmd", module + "/review", module + "/tui"}
-	pkgs := list(t, "./audit", "./baselines", "./reviews")
+	pkgs := list(t, "./audit", "./baselines", "./host", "./reviews")
 	for _, s := range services {
 		p, ok := pkgs[s]
 		if !ok {
@@ -132,6 +132,31 @@ func TestServicesImportNoEngine(t *testing.T) {
 	for _, s := range services {
 		if !slices.Contains(eng.Imports, s) {
 			t.Errorf("the engine does not import the service %s", s)
+		}
+	}
+}
+
+// The host service is composed by the engine and reaches it only through the
+// narrow interface it declares (host.Writes): it depends on no engine, no
+// store implementation and no door.
+func TestHostImportsNoEngineStoreOrDoor(t *testing.T) {
+	p, ok := list(t, "./host")[module+"/host"]
+	if !ok {
+		t.Fatal("go list ./host does not name the host package")
+	}
+	for _, d := range own(p.Deps) {
+		switch {
+		case d == module+"/engine",
+			strings.HasPrefix(d, module+"/store/"),
+			d == module+"/door" || strings.HasPrefix(d, module+"/door/"),
+			strings.HasPrefix(d, module+"/cmd/"):
+			t.Errorf("the host service depends on %s", d)
+		}
+	}
+	// It speaks the root contract and asks authz.
+	for _, want := range []string{module, module + "/authz"} {
+		if !slices.Contains(p.Deps, want) {
+			t.Errorf("the host service does not depend on %s", want)
 		}
 	}
 }
