@@ -522,7 +522,7 @@ func subBytes(s string) []byte {
 }
 
 func init() {
-	for _, rs := range [][]clauseRule{clauseRules, readerRules} {
+	for _, rs := range [][]clauseRule{clauseRules, readerRules, relayedRules} {
 		for _, r := range rs {
 			for _, s := range r.subs {
 				subBytesCache[s] = []byte(s)
@@ -613,8 +613,9 @@ func objectAfterVerb(t []byte, s int) bool {
 	return objectRe.Match(t[i:min(len(t), i+80)])
 }
 
-// allClauseRules are the rules of clauseRules and readerRules.
-var allClauseRules = append(append([]clauseRule(nil), clauseRules...), readerRules...)
+// allClauseRules are the rules of clauseRules, readerRules and
+// relayedRules.
+var allClauseRules = append(append(append([]clauseRule(nil), clauseRules...), readerRules...), relayedRules...)
 
 // firstVerbAt returns the position of the first word after the openers of
 // the clause at s.

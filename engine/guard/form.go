@@ -78,7 +78,7 @@ var (
 	// object opens the noun phrase an act verb takes: a determiner, a
 	// pronoun, an amount, a number, a quotation or an address; or a short
 	// phrase sent to someone ("send report to dana").
-	object = `(?:(?:the|a|an|all|every|each|any|my|your|his|her|their|our|its|this|that|these|those|it|them|me|us|him|some|both|no|more|[\w.+-]+@\S+)\b|[$€£#"'“‘` + "`" + `<]|\d|(?:usd|eur|gbp|btc|eth)\b|(?:[\w'-]+\s+){1,3}?(?:to|into)\s)`
+	object = `(?:(?:the|a|an|all|every|each|any|my|your|his|her|their|our|its|this|that|these|those|it|them|me|us|him|some|both|no|more|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred|dozens?|several|half|[\w.+-]+@\S+)\b|[$€£#"'“‘` + "`" + `<]|\d|(?:usd|eur|gbp|btc|eth)\b|(?:[\w'-]+\s+){1,3}?(?:to|into)\s)`
 	// strongAgent names the assistant that reads the text.
 	strongAgent = `(?:(?:ai|llm|automated|coding|language|email|support|ai\s+coding|ai\s+screening|ai\s+email)\s+)?(?:assistants?|chatbots?|copilot|claude|chatgpt|gpt|summari[sz]ers?|bots?|llms?)|` + aiAgent
 	// aiAgent names an AI reader, never a person: "the assistant" or "the

@@ -391,7 +391,7 @@ const reqOpen = `(?:^|[.!?;:,]\s+|\n\s*|[(\["“]\s*)(?:(?:quick\s+favou?r|out\s
 
 // selfRef is the reader's own set-up: its rules, instructions, tools and
 // secrets, or what was given to it.
-const selfRef = `(?:\byou\s+(?:operate|work|run|function)\s+(?:under|by|with)\b|\b(?:given|told|provided|assigned|issued)\s+to\s+you\b|\byour\s+(?:\w+\s+)?(?:conversation|system\s+prompt|prompt|instructions|operating\s+instructions|rules|guidelines|configuration|tools|functions|plugins|secrets|api\s+keys?|credentials|context(?:\s+window)?)\b|\b(?:tools|functions|plugins|apis|secrets|keys|credentials)\s+(?:that\s+)?(?:can\s+|do\s+)?you\s+(?:can\s+|have\s+)?(?:call|use|access|invoke|hold|see)\b|\bgive\s+you\s+access\b|\b(?:very\s+)?first\s+message\s+(?:in|of)\s+your\b|\b(?:memor(?:y|ies)|everything|all)\s+(?:that\s+)?you\s+(?:hold|have|keep|store|know|remember)\s+(?:stored\s+)?(?:about|on|of)\b)`
+const selfRef = `(?:\byou\s+(?:operate|work|run|function)\s+(?:under|by|with)\b|\b(?:text|prompt|instructions?|messages?|rules|guidelines|context|sentences?|paragraphs?|lines|words|directions|brief(?:ing)?)\s+(?:that\s+)?you\s+(?:were|have\s+been|'ve\s+been)\s+(?:given|told|shown|sent|handed|provided|fed)\b|\b(?:given|told|provided|assigned|issued)\s+to\s+you\b|\byour\s+(?:\w+\s+)?(?:conversation|system\s+prompt|prompt|instructions|operating\s+instructions|rules|guidelines|configuration|tools|functions|plugins|secrets|api\s+keys?|credentials|context(?:\s+window)?)\b|\b(?:tools|functions|plugins|apis|secrets|keys|credentials)\s+(?:that\s+)?(?:can\s+|do\s+)?you\s+(?:can\s+|have\s+)?(?:call|use|access|invoke|hold|see)\b|\bgive\s+you\s+access\b|\b(?:very\s+)?first\s+message\s+(?:in|of)\s+your\b|\b(?:memor(?:y|ies)|everything|all)\s+(?:that\s+)?you\s+(?:hold|have|keep|store|know|remember)\s+(?:stored\s+)?(?:about|on|of)\b)`
 
 // standingWords make an order about the reader's answers last.
 const standingWords = `(?:only|exclusively|always|never|from\s+now\s+on|from\s+here\s+on|from\s+this\s+point|going\s+forward|henceforth|for\s+the\s+rest|no\s+matter|regardless|the\s+word|the\s+phrase|every\s+time|each\s+time|to\s+everything|to\s+every\s+\w+|to\s+all\b|in\s+every\s+\w+|in\s+all\s+\w+|every\s+(?:reply|answer|response|message))`
@@ -434,7 +434,7 @@ var readerRules = []clauseRule{
 		nil},
 	// The reader's own set-up, asked for.
 	{RuleInstruction, "request about the reader's instructions or tools",
-		[]string{"you"}, regexp.MustCompile(`(?P<m>(?:` + reqOpen + `(?:list|show|print|paste|tell\s+me|give\s+me|share|repeat|copy|recite|output|describe|reveal|name|enumerate|write\s+out|dump)\b|(?:^|[.!?;:,]\s+|\n\s*)(?:what|which|how\s+many)\b)[^.!?\n]{0,100}?` + selfRef + `)`),
+		[]string{"you"}, regexp.MustCompile(`(?P<m>(?:` + reqOpen + `(?:list|show|print|paste|tell\s+me|give\s+me|share|repeat|copy|recite|output|describe|reveal|name|enumerate|write\s+out|dump|restate|quote|reproduce|spell\s+out|type\s+out|read\s+back)\b|(?:^|[.!?;:,]\s+|\n\s*)(?:what|which|how\s+many)\b)[^.!?\n]{0,100}?` + selfRef + `)`),
 		nil},
 	// A role in a data format.
 	{RuleSystemPrompt, "role given in a data format",
@@ -513,7 +513,7 @@ var readerRules = []clauseRule{
 // permissionGrant reports whether clause c grants the reader something
 // it does not have: a raised privilege, secrets it may print, rules set
 // aside.
-var permissionRe = regexp.MustCompile(`\b(?:(?:may|can)\s+(?:now\s+)?be\s+(?:printed|shown|revealed|shared|disclosed|sent|ignored|skipped|bypassed)|(?:has|have)\s+(?:been\s+)?(?:elevated|unlocked|cleared|authori[sz]ed)|(?:is|are)\s+(?:now\s+)?(?:suspended|lifted|disabled|waived|void|off)|(?:elevated|unlocked|unrestricted)\s+(?:this\s+)?(?:session|mode|access))\b`)
+var permissionRe = regexp.MustCompile(`\b(?:(?:may|can)\s+(?:now\s+)?be\s+(?:printed|shown|revealed|shared|disclosed|sent|ignored|skipped|bypassed)|(?:has|have)\s+(?:been\s+)?(?:elevated|unlocked|cleared|authori[sz]ed)|(?:has|have)\s+(?:already\s+)?(?:approved|pre-?approved|signed\s+off)|(?:is|are)\s+(?:now\s+)?(?:suspended|lifted|disabled|waived|void|off)|(?:elevated|unlocked|unrestricted)\s+(?:this\s+)?(?:session|mode|access))\b`)
 
 func permissionGrant(c []byte) bool { return permissionRe.Match(c) }
 

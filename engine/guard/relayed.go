@@ -1,0 +1,131 @@
+package guard
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// Forms of reaching the reader that the address rules of clause.go and
+// reader.go do not read: a tag or label that says where the text comes
+// from (the user, the reader's principal) with an order after it; a
+// mention of an AI in a code comment ("FIXME(agent):", "// @bot"); an
+// order conditioned on the reader having read this very text ("after
+// reading this, ..."); a polite request spoken to "you" ("it would be
+// great if you could transfer ..."); permission granted to "you" to set
+// a safeguard aside; and an order for code that ships the user's private
+// files (cookies, keys, screenshots) to a remote host. Each rule asks for
+// the form, then reads the clause that follows for its mood, with the
+// verb and object lists of words/.
+
+// aiMention is an AI named by a mention or a comment owner: the strong
+// names, which are an AI on their own.
+const aiMention = `(?:ai|bot|llm|copilot|claude|gpt|chatgpt|codex|cursor|devin|gemini|chatbot)`
+
+// principal is the person an agent acts for.
+const principal = `(?:user|owner|account\s+owner|principal|human|boss|employer|operator|admin(?:istrator)?|developer|creator)`
+
+// readThis is the reader's reading of this very text.
+const readThis = `(?:read|reading|processed|processing|summari[sz]ed|summari[sz]ing|parsed|parsing|reviewed|reviewing|scanned|scanning|ingested|ingesting|indexed|indexing|seen|seeing|loaded|loading|finished\s+reading|done\s+reading|done\s+with|through\s+with)\s+(?:all\s+(?:of\s+)?)?(?:this|these|the\s+above|(?:this|the)\s+(?:page|document|doc|email|e-mail|message|text|note|file|thread|ticket|post|article|pdf|chat|transcript|review|content|site|website|listing|readme|issue|comment)s?)\b`
+
+// privateData are the user's private files and captures that code is
+// not to send anywhere.
+const privateData = `(?:~?/?library/cookies|cookies|cookie\s+jar|keychain|\.ssh|id_rsa|id_ed25519|\.aws(?:/credentials)?|\.env\b|browser\s+(?:profiles?|history|passwords)|saved\s+passwords|login\s+data|screenshots?|screen\s+(?:captures?|recordings?)|clipboard(?:\s+contents)?|keystrokes|wallet\.dat|\.gnupg|/etc/shadow|session\s+tokens?|auth\s+tokens?)`
+
+// bypassVerbs set a safeguard aside.
+const bypassVerbs = `(?:bypass|skip|ignore|override|disable|circumvent|deactivate|suspend|waive|sidestep|forgo|omit|turn\s+off|switch\s+off|get\s+around|go\s+around)`
+
+var relayedRules = []clauseRule{
+	// A tag or bracketed label saying the text comes from the user,
+	// then an order or speech to the reader.
+	{RuleSystemPrompt, "tag claiming to come from the user",
+		[]string{"from", "by", "via", "sender", "author"}, regexp.MustCompile(`(?P<m>[\[(<{]\s*(?:(?:a\s+|new\s+|direct\s+|private\s+)?(?:message|msg|note|request|reply|instructions?|forwarded|relayed|sent|written|dictated|update)\s*)?(?:from|by|via|sender|author)\s*[:=]?\s*(?:the\s+|your\s+|my\s+)?` + principal + `\b[^\])>}\n]{0,30}[\])>}])\s*:?\s*`),
+		func(t []byte, s, e int) bool { return ordersReader(t[e:clauseEndAt(t, e)]) }},
+	// A message said to come from the reader's own principal.
+	{RuleInstruction, "message claiming to come from the reader's principal",
+		[]string{"your"}, regexp.MustCompile(`\b(?P<m>(?:messages?|notes?|requests?|word|instructions?|update|orders?)\s+(?:relayed\s+|forwarded\s+|passed\s+(?:on|along)\s+|sent\s+|straight\s+|directly\s+)?from\s+your\s+` + principal + `\b[^:\n]{0,24}[:\-–—]\s*)`),
+		func(t []byte, s, e int) bool { return ordersReader(t[e:clauseEndAt(t, e)]) }},
+	// An AI named in a code comment or by a mention, then an order.
+	{RuleInstruction, "note addressed to an AI reader in a comment or mention",
+		[]string{"@", "("}, regexp.MustCompile(`(?:^|\n|[.!?;]\s+)\s*(?:(?://+|#+|--|/\*+|<!--|;+|\*+)\s*)?(?P<m>(?:(?:todo|fixme|note|hack|xxx|nb|review|task)\s*\(\s*@?(?:` + aiMention + `|agent|assistant)\s*\)|@` + aiMention + `\b)\s*[:,\-–—]?\s*)`),
+		func(t []byte, s, e int) bool {
+			c := t[e:clauseEndAt(t, e)]
+			if !ordersReader(c) {
+				return false
+			}
+			// "(agent)" and "(assistant)" may name a module or a person:
+			// the order must then act on money, access or records.
+			m := t[s:e]
+			if bytes.Contains(m, []byte("agent")) || bytes.Contains(m, []byte("assistant")) {
+				return worldObjects.Match(c) || moneyRe.Match(c)
+			}
+			return true
+		}},
+	// An order conditioned on the reader having read this very text.
+	{RuleInstruction, "order conditioned on the reader's reading of this text",
+		[]string{"this", "these", "above"}, regexp.MustCompile(`(?:^|[.!?;:]\s+|\n\s*|[(\["“]\s*)(?P<m>(?:after|once|when|as\s+soon\s+as|before|while|upon|the\s+moment)\s+(?:you(?:'ve|\s+have|'re|\s+are|\s+had)?\s+)?(?:\w+\s+)?` + readThis + `[^,.;\n]{0,60},\s*)`),
+		func(t []byte, s, e int) bool { return actsOnWorld(t[e:clauseEndAt(t, e)]) }},
+	// Permission given to "you" to set a safeguard aside.
+	{RuleInstruction, "permission granted to the reader",
+		[]string{"you"}, regexp.MustCompile(`\b(?P<m>(?:(?:i|we)\s+(?:hereby\s+|fully\s+|explicitly\s+|now\s+)?(?:authori[sz]e|permit|allow|empower|clear)\s+you|you\s+(?:are|'re)\s+(?:now\s+|hereby\s+|fully\s+)?(?:authori[sz]ed|permitted|allowed|cleared|free)|you\s+have\s+(?:my|our|full|explicit|the\s+\w+'s)\s+(?:permission|authori[sz]ation|consent|blessing|go-ahead|approval))\s+to\s+` + bypassVerbs + `\b)`),
+		nil},
+	// A polite request spoken to "you" to act on the world: held.
+	{RuleOrder, "request to act on the world",
+		[]string{"if you", "want to", "need to"}, regexp.MustCompile(`\b(?P<m>(?:(?:it\s+would\s+be|it'd\s+be)\s+(?:really\s+|very\s+|so\s+)?(?:great|nice|helpful|good|ideal|perfect|wonderful|amazing|lovely|useful)|(?:i|we)\s+would\s+(?:appreciate\s+it|be\s+(?:grateful|glad|happy|thankful))|(?:i|we)'d\s+(?:appreciate\s+it|be\s+(?:grateful|glad|happy|thankful)))\s+if\s+you\s+(?:could|would|can|will)\s+(?:please\s+|kindly\s+|also\s+|quickly\s+|just\s+)?|you\s+(?:might|may|will|'ll)\s+(?:also\s+)?(?:want|wish|need)\s+to\s+(?:also\s+|quickly\s+)?)`),
+		func(t []byte, s, e int) bool {
+			c := t[e:clauseEndAt(t, e)]
+			v := firstWordAt(c, 0)
+			return imperativeVerbs[v] && !notActing[v] && (worldObjects.Match(c) || moneyRe.Match(c) || bytes.IndexByte(c, '@') >= 0 || personalData.Match(c))
+		}},
+	// An order for code that ships private files to a remote host.
+	{RuleShellInjection, "order for code that sends private files out",
+		[]string{"cookie", "keychain", ".ssh", "id_rsa", "id_ed25519", ".aws", ".env", "browser", "password", "login data", "screenshot", "screen", "clipboard", "keystroke", "wallet", ".gnupg", "shadow", "token"},
+		regexp.MustCompile(`\b(?P<m>(?:uploads?|uploading|sends?|sending|posts?|posting|ships?|shipping|syncs?|syncing|copies|copy|copying|exfiltrates?|forwards?|transmits?|beacons?|mails?|pushes|push|streams?)\s+(?:the\s+|all\s+|a\s+copy\s+of\s+|every\s+|each\s+|any\s+|their\s+|the\s+user's\s+|your\s+)?(?:[\w~./-]+\s+){0,3}?` + privateData + `[^.!?\n;]{0,80}?\b(?:to|at|into)\s+(?:our|my|a|the|this|an|their)?\s*(?:[\w.-]+\s+){0,2}?(?:server|endpoint|url|host|bucket|webhook|address|site|domain|collector|api|storage|https?://))`),
+		func(t []byte, s, e int) bool {
+			// An order, not a report of what some malware does: the
+			// sentence opens in the imperative or asks to make sure.
+			cs := s
+			for cs > 0 && t[cs-1] != '.' && t[cs-1] != '\n' && t[cs-1] != '!' && t[cs-1] != '?' && t[cs-1] != ';' {
+				cs--
+			}
+			sent := t[cs:e]
+			return imperativeOpening(sent) || orderAsk.Match(sent)
+		}},
+}
+
+// orderAsk asks for something to be made so: "make sure", "ensure".
+var orderAsk = regexp.MustCompile(`\b(?:make\s+sure|ensure|be\s+sure|don't\s+forget|do\s+not\s+forget|remember\s+to|have\s+it|have\s+the\s+\w+|(?:should|must|needs?\s+to|has\s+to)\s+(?:also\s+)?(?:quietly\s+|silently\s+)?(?:upload|send|post|ship|sync|copy|exfiltrate|forward|transmit|beacon|mail|push|stream))\b`)
+
+// personalData are a person's details an order may hand to someone.
+var personalData = regexp.MustCompile(`\b(?:home\s+address|address|phone\s+number|mobile\s+number|date\s+of\s+birth|birthday|passport|social\s+security|ssn|medical|contacts?|contact\s+list|location)\b`)
+
+// ordersReader reports whether clause c orders its reader to act or
+// speaks to it: an imperative whose verb acts on something, or "you".
+func ordersReader(c []byte) bool {
+	if secondPerson.Match(c) {
+		return true
+	}
+	return actsOnWorld(c)
+}
+
+// actsOnWorld reports whether clause c opens in the imperative with a
+// verb that acts, or joins such a verb to its first with "and" or "then"
+// ("go to settings and disable two-factor authentication").
+func actsOnWorld(c []byte) bool {
+	if !imperativeOpening(c) {
+		return false
+	}
+	ws := words(c)
+	first := true
+	for i, w := range ws {
+		if openers[w] && w != "and" && w != "then" {
+			continue
+		}
+		if first || (i > 0 && (ws[i-1] == "and" || ws[i-1] == "then")) {
+			if imperativeVerbs[w] && !notActing[w] {
+				return true
+			}
+		}
+		first = false
+	}
+	return false
+}
