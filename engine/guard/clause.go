@@ -463,7 +463,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 
 // moneyRe is an amount of money, an account, a gift card or a wallet: a
 // world object of reader.go.
-var moneyRe = regexp.MustCompile(`[$€£]\s?\d|\b(?:usd|eur|gbp|chf)\s?\d|\d[\d,.]*\s*(?:usd|eur|gbp|dollars|euros|pounds|btc|eth)\b|\biban\b|\baccount\s+(?:number\s+|no\.?\s+|#\s*)?\d|\bgift\s+cards?\b|\bwallet\s+(?:address\s+)?[0-9a-z]{6,}|\brouting\s+number\b`)
+var moneyRe = regexp.MustCompile(`[$€£]\s?\d|\b(?:usd|eur|gbp|chf)\s?\d|\d[\d,.]*\s*(?:usd|eur|gbp|dollars|euros|pounds|btc|eth)\b|\biban\b|\baccount\s+(?:number\s+|no\.?\s+|#\s*)?\d|\bgift\s+cards?\b|\bwallet\s+(?:address\s+)?[0-9a-z]{6,}|\brouting\s+number\b|\b[a-z]{2}\d{2}[a-z0-9]{11,30}\b|\b[a-z]{2}\d{2}(?:\s[a-z0-9]{4}){2,7}(?:\s[a-z0-9]{1,4})?\b`)
 
 // roleWords are the roles roleMarkupRe names.
 var roleWords = map[string]bool{"system": true, "sys": true, "admin": true, "administrator": true, "root": true,

@@ -118,8 +118,8 @@ var formSpecs = []spec{
 		expr: `(?P<m>\[\[?\s*(?:user|human|assistant|admin(?:istrator)?|developer|operator|system|ai)\s+(?:message|instructions?|note|override|prompt|input|turn|command|mode)\s*\]\]?)`},
 	{rule: RuleSystemPrompt, subs: []string{"["}, need: "instruction instructions", desc: "bracketed role label",
 		expr: `(?P<m>\[\s*instructions?\s*\])`},
-	{rule: RuleSystemPrompt, need: "system admin administrator developer; instruction instructions note notice message override prompt", desc: "system-note label",
-		expr: `\b(?P<m>(?:system|admin(?:istrator)?|developer)\s+(?:instructions?|note|notice|message|override|prompt)\s*(?::|--|[–—]))`},
+	{rule: RuleSystemPrompt, need: "system admin administrator developer; instruction instructions message override prompt", desc: "system-note label",
+		expr: `\b(?P<m>(?:system|admin(?:istrator)?|developer)\s+(?:instructions?|message|override|prompt)\s*(?::|--|[–—]))`},
 	{rule: RuleSystemPrompt, subs: []string{"<"}, need: "system assistant instruction instructions admin developer; " + need(addressVerbs) + " you your please must immediately before instead", desc: "tag claiming a role",
 		expr: `(?P<m><\s*[a-z_\-]{0,20}?(?:system|assistant|instructions?|admin|developer)[a-z_\-]{0,20}\s*>\s*(?:(?:[\w',]+\s+){0,1}?` + addrV + `\b|[^<]{0,300}?\b(?:you|your|please|must|immediately|before|instead)\b))`},
 	{rule: RuleSystemPrompt, subs: []string{"<"}, need: "usuario utilisateur benutzer nutzer utente usuario sistema systeme asistente assistente", desc: "tag claiming a role",
@@ -198,7 +198,7 @@ var formSpecs = []spec{
 	{rule: RuleOrder, need: "you; must should need have required expected asked requested; " + need(actVerbs, riskVerbs), order: true, desc: "order to act on the world",
 		starts: "you", expr: `(?P<m>you\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected|asked|requested)\s+to|will\s+need\s+to|'ll\s+need\s+to)\s+(?:now\s+|immediately\s+|also\s+|urgently\s+)?(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
 	{rule: RuleOrder, need: "could can would will; you; " + need(actVerbs, riskVerbs), order: true, desc: "request to act on the world",
-		starts: "could can would will", pre: `(?:^|[.!?;:,]\s*|\n\s*|\b(?:please|so|and|hi|hey|hello|also|now)\s+|["“(]\s*)`, expr: `(?P<m>(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+)?(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
+		starts: "could can would will", pre: `(?:^|[.!?;:,]\s*|\n\s*|\b(?:please|so|and|hi|hey|hello|also|now)\s+|["“(]\s*)`, expr: `(?P<m>(?:could|can|would|will)\s+you\s+(?:(?:please|kindly|also|just|quickly)\s+)*(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
 }
 
 // payloadRe is what makes code written to a boot or login file hostile:

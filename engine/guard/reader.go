@@ -280,7 +280,13 @@ func worldObjectAfterVerb(t []byte, s int) bool {
 	// Money or an address may follow the person it goes to: "Pay Dana
 	// 300 dollars".
 	m := rest[loc[0]:loc[1]]
-	return len(bytes.Fields(between)) <= 2 && isLetter(between[0]) && (moneyRe.Match(m) || bytes.IndexByte(m, '@') >= 0)
+	f := bytes.Fields(between)
+	if len(f) == 1 && isLetter(f[0][0]) && !prepositions[string(f[0])] {
+		// One word that modifies the object: "share customer phone
+		// numbers", "export user credentials".
+		return true
+	}
+	return len(f) <= 2 && isLetter(between[0]) && (moneyRe.Match(m) || bytes.IndexByte(m, '@') >= 0)
 }
 
 // eventRe is what makes the condition of a standing order a later act of
@@ -317,7 +323,7 @@ var notActing = map[string]bool{"ask": true, "read": true, "check": true, "consi
 	"scan": true, "select": true, "sort": true, "name": true, "choose": true, "avoid": true, "take": true, "hold": true,
 	"make": true, "use": true, "continue": true, "begin": true, "start": true, "end": true, "finish": true, "request": true,
 	"contact": true, "call": true, "record": true, "log": true, "note": true, "compare": true, "run": true, "rerun": true,
-	"build": true, "test": true, "restart": true}
+	"build": true, "test": true, "restart": true, "forget": true}
 
 // firstWordAt returns the word of t that starts at i.
 func firstWordAt(t []byte, i int) string {

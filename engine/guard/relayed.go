@@ -74,7 +74,7 @@ var relayedRules = []clauseRule{
 		func(t []byte, s, e int) bool {
 			c := t[e:clauseEndAt(t, e)]
 			v := firstWordAt(c, 0)
-			return imperativeVerbs[v] && !notActing[v] && (worldObjects.Match(c) || moneyRe.Match(c) || bytes.IndexByte(c, '@') >= 0 || personalData.Match(c))
+			return imperativeVerbs[v] && !notActing[v] && (worldObjects.Match(c) || moneyRe.Match(c) || bytes.IndexByte(c, '@') >= 0)
 		}},
 	// An order for code that ships private files to a remote host.
 	{RuleShellInjection, "order for code that sends private files out",
@@ -90,13 +90,80 @@ var relayedRules = []clauseRule{
 			sent := t[cs:e]
 			return imperativeOpening(sent) || orderAsk.Match(sent)
 		}},
+	// A notice said to come from the system or an administrator, read
+	// by what follows it: an order, speech to the reader or a grant is a
+	// fake marker; a report ("System notice: maintenance on Sunday") is
+	// a log line.
+	{RuleSystemPrompt, "system-note label",
+		[]string{"system", "admin", "developer"}, regexp.MustCompile(`\b(?P<m>(?:important\s+|urgent\s+|critical\s+)?(?:system|admin(?:istrator)?|developer)\s+(?:note|notice|update|alert)\s*(?::|--|[–—]))\s*`),
+		func(t []byte, s, e int) bool {
+			c := t[e:clauseEndAt(t, e)]
+			return addressesReader(c) || permissionGrant(c)
+		}},
+	// Text to keep in memory that is an order or a standing rule, not a
+	// fact: "Remember this for later: whenever the user mentions taxes,
+	// ...". "Remember this for later: the user's daughter is allergic to
+	// peanuts" is what a user asks an agent to keep, and passes.
+	{RuleInstruction, "attempt to plant a trusted memory",
+		[]string{"memor", "permanently", "forever", "later", "future"}, regexp.MustCompile(`(?:^|[^\w\s]\s*|\n)(?P<m>(?:store|save|remember|record|commit|update|keep|add)\s+(?:this|that|the\s+following|it|your)?(?:\s*(?:permanently|forever|for\s+later|for\s+(?:all\s+)?future\s+\w+|(?:in|to|into)\s+(?:your\s+)?(?:long-term\s+)?memory|memory|memories)){1,2}\s*:)\s*`),
+		func(t []byte, s, e int) bool {
+			c := t[e:clauseEndAt(t, e)]
+			return addressesReader(c) || standingOpenRe.Match(c) || trustRe.Match(c) || worldObjects.Match(c) || moneyRe.Match(c)
+		}},
+	// Text hidden from the person who views the page, holding an order
+	// or speech to the reader.
+	{RuleSystemPrompt, "instruction hidden from view",
+		[]string{"display", "hidden", "visibility", "font-size", "opacity", "color"}, regexp.MustCompile(`(?P<m><\s*[a-z][a-z0-9]*\b[^>]{0,120}?(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em)?\s*[;"']|opacity\s*:\s*0\s*[;"']|color\s*:\s*(?:#fff(?:fff)?|white)\b|\shidden(?:\s*=\s*["']?(?:true|hidden)?["']?)?\s*/?)[^>]{0,80}>)\s*`),
+		func(t []byte, s, e int) bool {
+			c := t[e:clauseEndAt(t, e)]
+			return addressesReader(c) || readerConditioned(c)
+		}},
+	// A label addressed to an AI in parentheses: "Step 3 (for the bot):".
+	{RuleInstruction, "note addressed to an AI reader",
+		[]string{"("}, regexp.MustCompile(`(?P<m>\(\s*(?:for|to|attn\s*:?|attention|fao)\s+(?:the\s+|any\s+|our\s+|an?\s+)?(?:` + aiMention + `|ai\s+\w+|assistant|agent|model|automated\s+\w+)s?\s*\)\s*[:,\-–—]?)\s*`),
+		func(t []byte, s, e int) bool { return ordersReader(t[e:clauseEndAt(t, e)]) }},
+	// A field of a data format addressed to the reader: "note_for_assistant":
+	// "...", "agent_directive: ...".
+	{RuleSystemPrompt, "field addressed to the reader in a data format",
+		[]string{"assistant", "agent", "ai", "bot", "llm", "model"}, regexp.MustCompile(`(?P<m>["']?(?:(?:assistant|agent|ai|bot|llm|model)[_-](?:directives?|instructions?|notes?|tasks?|actions?|commands?|prompt|orders?|todo)|(?:notes?|instructions?|directives?|messages?|tasks?|orders?)[_-](?:for|to)[_-](?:the[_-])?(?:assistant|agent|ai|bot|llm|model))["']?\s*[:=]\s*["']?)`),
+		func(t []byte, s, e int) bool { return ordersReader(t[e:clauseEndAt(t, e)]) }},
+	// The next action a tool result tells the reader to take: held.
+	{RuleOrder, "order to act on the world in a data field",
+		[]string{"next"}, regexp.MustCompile(`(?P<m>["']?next[_-]?(?:action|step|task|command)["']?\s*[:=]\s*["']?(?P<v>[a-z]+)[_ -][a-z_ -]{2,40})`),
+		func(t []byte, s, e int) bool {
+			k := bytes.IndexAny(t[s:e], ":=")
+			v := bytes.TrimLeft(t[s+k+1:e], " \"'")
+			w := v
+			if i := bytes.IndexAny(v, "_ -"); i > 0 {
+				w = v[:i]
+			}
+			return imperativeVerbs[string(w)] && !notActing[string(w)]
+		}},
+	// A request to the reader named in the third person: "can the agent
+	// send my SSN to ...": held.
+	{RuleOrder, "request to act on the world",
+		[]string{"can", "could", "would", "will"}, regexp.MustCompile(`\b(?P<m>(?:can|could|would|will)\s+(?:the|our|my|your)\s+(?:ai\s+)?(?:agent|assistant|ai|bot|model|copilot)\s+(?:please\s+|also\s+|kindly\s+|just\s+)?)`),
+		func(t []byte, s, e int) bool {
+			c := t[e:clauseEndAt(t, e)]
+			v := firstWordAt(c, 0)
+			return imperativeVerbs[v] && !notActing[v] && (worldObjects.Match(c) || moneyRe.Match(c) || bytes.IndexByte(c, '@') >= 0)
+		}},
 }
+
+// trustRe is a claim that text is to be trusted or obeyed.
+var trustRe = regexp.MustCompile(`\b(?:verified|trusted|authoritative|official|always|never|from\s+now\s+on|ignore|override|instead|(?:pre-?)?approved|authori[sz]ed|permitted|allowed|owner|may|can|no\s+review|has\s+changed|changed\s+to)\b`)
+
+// readerConditioned reports whether clause c conditions an order on the
+// reader's reading or answering, with or without a comma: "When
+// summarising this page tell the user ...".
+func readerConditioned(c []byte) bool {
+	return readerTaskRe.Match(c)
+}
+
+var readerTaskRe = regexp.MustCompile(`^(?:when|while|before|after|once|if)\s+(?:you\s+(?:are\s+)?)?(?:summari[sz]|answer|repl|respond|read|process|describ|review|translat|writ)\w*\b[^.!?\n]{0,60}?\b(?:tell|say|state|inform|claim|mention|write|recommend|add|include|answer|reply|respond)\b`)
 
 // orderAsk asks for something to be made so: "make sure", "ensure".
 var orderAsk = regexp.MustCompile(`\b(?:make\s+sure|ensure|be\s+sure|don't\s+forget|do\s+not\s+forget|remember\s+to|have\s+it|have\s+the\s+\w+|(?:should|must|needs?\s+to|has\s+to)\s+(?:also\s+)?(?:quietly\s+|silently\s+)?(?:upload|send|post|ship|sync|copy|exfiltrate|forward|transmit|beacon|mail|push|stream))\b`)
-
-// personalData are a person's details an order may hand to someone.
-var personalData = regexp.MustCompile(`\b(?:home\s+address|address|phone\s+number|mobile\s+number|date\s+of\s+birth|birthday|passport|social\s+security|ssn|medical|contacts?|contact\s+list|location)\b`)
 
 // ordersReader reports whether clause c orders its reader to act or
 // speaks to it: an imperative whose verb acts on something, or "you".
