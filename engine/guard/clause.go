@@ -390,6 +390,9 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 		if refusal && (reportedSpeech(t, s) || quotedMention(t, s, e)) {
 			return
 		}
+		if !refusal && quotedMention(t, s, e) {
+			return // an order quoted as an example
+		}
 		start := v.origin(s, len(text))
 		end := v.origin(e, len(text))
 		if end < start {

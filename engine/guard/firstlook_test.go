@@ -309,8 +309,8 @@ func TestEarlierSplits(t *testing.T) {
 }
 
 // TestOrdinaryTexts checks that no text of the judgement corpora
-// (testdata/corpora/*.jsonl) written as memory that is not an attack is
-// refused: the texts of contradiction and duplicate pairs, conversation
+// (testdata/corpora/*.jsonl, the first-look splits apart) written as
+// memory that is not an attack is refused: the texts of contradiction and duplicate pairs, conversation
 // turns, evidence claims and excerpts, and the benign injection records.
 // It reports how many would be held as orders.
 // memoryKinds are the corpus kinds whose texts are written as memories.
@@ -324,6 +324,13 @@ func TestOrdinaryTexts(t *testing.T) {
 	seen := map[string]bool{}
 	var total, refusedN, heldN int
 	for _, name := range files {
+		if strings.HasPrefix(filepath.Base(name), "injection_firstlook") {
+			// The first-look splits are measured against the targets by
+			// TestFirstLook (at most 2% of benign texts refused), not
+			// held to none here: a split written after the rules keeps
+			// the texts the rules still refuse.
+			continue
+		}
 		f, err := os.Open(name)
 		if err != nil {
 			t.Fatal(err)

@@ -87,7 +87,7 @@ var (
 	// orderStart is where a clause in the imperative mood can open: the
 	// start of a sentence, a line, a list item, a label or a quotation, or
 	// "please" anywhere, then adverbs and "remember to".
-	orderStart = `(?:(?:^|[.!?;:]\s+|(?:\.{2,}|…)\s*|\n\s*|(?:^|\s)[-*•>]\s+|[(\["“]\s*|,\s*(?:and\s+)?then\s+|\btodo\b\s*(?:\([^)]{0,20}\))?\s*:?\s*)(?:(?:kindly|also|now|immediately|first|next|finally|asap|urgently|just|quickly)[,]?\s+)*|\bplease\s+|\b(?:remember|forget|make\s+sure|be\s+sure)\s+to\s+)`
+	orderStart = `(?:(?:^|[.!?;:]\s+|(?:\.{2,}|…)\s*|\n\s*|(?:^|\s)[-*•>]\s+|[(\["“]\s*|\]\s+|\s[—–]\s+|,\s*(?:and\s+)?then\s+|\btodo\b\s*(?:\([^)]{0,20}\))?\s*:?\s*)(?:(?:kindly|also|now|immediately|first|next|finally|asap|urgently|just|quickly)[,]?\s+)*|\bplease\s+|(?:^|[.!?;:,]\s+|\n\s*|\bplease\s+|\band\s+|\balso\s+)(?:remember|forget|make\s+sure|be\s+sure)\s+to\s+)`
 	// encodings are output forms that hide what a reply says.
 	encodings = `(?:base\s?64|b64|hex(?:adecimal)?|rot\s?-?13|binary|morse(?:\s+code)?|leetspeak|pig\s+latin|caesar\s+cipher|ascii\s+codes?|unicode\s+escapes|url[\s-]?encod\w+|emojis?\b|reverse\s+order)`
 )
@@ -164,7 +164,7 @@ var formSpecs = []spec{
 
 	// Requests about the reader's instructions and output.
 	{rule: RuleInstruction, need: "answer respond reply write output return print format give provide deliver; base b hex hexadecimal rot binary morse leetspeak pig caesar ascii unicode url emoji emojis reverse", leet: false, desc: "request to answer in an encoding",
-		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|now|and|then|just|also|always|only|kindly|must|should|will|shall|to)\s+)(?P<m>(?:answer|respond|reply|write|output|return|print|format|give|provide|deliver)\s+(?:[\w']+\s+){0,5}?(?:in|as|using|with)\s+` + encodings + `)`},
+		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|now|and|then|just|also|always|only|kindly|must|should|will|shall|to)\s+)(?P<m>(?:answer|respond|reply|write|output|return|print|format|give|provide|deliver)\s+(?:[\w']+\s+){0,5}?(?:in|as|using|with)\s+(?:only\s+|just\s+|plain\s+|pure\s+|nothing\s+but\s+)?` + encodings + `)`},
 	{rule: RuleInstruction, need: "write answer respond reply; reply replies answer answers response responses message messages output; backwards backward", desc: "request to answer in an encoding",
 		expr: `\b(?P<m>(?:write|answer|respond|reply)\s+(?:(?:every|each|all|your|the)\s+(?:\w+\s+)?(?:repl(?:y|ies)|answers?|responses?|messages?|output)\s+)?backwards?)\b`},
 	{rule: RuleInstruction, need: "encode encrypt obfuscate; answer answers reply replies response responses output outputs message messages", desc: "request to answer in an encoding",
@@ -287,10 +287,14 @@ func pluralOrNumberBefore(t []byte, i int) bool {
 // finiteRe matches a finite verb.
 var finiteRe = regexp.MustCompile(`^(?:is|are|was|were|has|have|had|been|will|would|could|can|did|does|left|arrived|shipped|failed|went|came|took|happened|occurred|completed|succeeded|returned|starts|started|ends|ended|runs|ran|goes|fell|rose|grew|dropped|increased|decreased|declined|doubled|halved|remained|stayed|continued|reached|totalled|totaled|cost|costs)$`)
 
+// accessNounRe is a kind of access after an order's verb: "read access",
+// "write permission".
+var accessNounRe = regexp.MustCompile(`^\s+(?:read|write|read-only|read-write|edit|view|admin)\s+(?:access|permissions?|rights|privileges)\b`)
+
 // selfRemovalRe matches a developer's note to remove code ("TODO: delete
 // this shim once all clients are on v3", a commit subject "Remove the
 // deprecated transfer endpoint"): an order about code, not about the world.
-var selfRemovalRe = regexp.MustCompile(`^(?:delete|remove)\s+(?:(?:this|these|it|the)\s+(?:(?:shim|hack|workaround|function|method|block|lines?|code|comment|test|class|flag|check|variable|import|field|column|endpoint|file|helper|wrapper|branch|fallback|stub|mock|alias|option)\s+)?(?:once|when|after|before|if|until)\b|(?:the\s+|its\s+|all\s+|an?\s+)?(?:\w+\s+)?(?:deprecated|unused|dead|legacy|obsolete|duplicate|stale|redundant|old)\s+(?:\w+\s+)?(?:endpoints?|tests?|functions?|methods?|class(?:es)?|modules?|dependenc(?:y|ies)|code|comments?|flags?|imports?|shims?|helpers?|wrappers?|branches|fields?|columns?|options?|files?))`)
+var selfRemovalRe = regexp.MustCompile(`^(?:delete|remove)\s+(?:(?:this|these|it|the)\s+(?:(?:shim|hack|workaround|function|method|block|lines?|code|comment|test|class|flag|check|variable|import|field|column|endpoint|file|helper|wrapper|branch|fallback|stub|mock|alias|option)\s+)?(?:once|when|after|before|if|until)\b|(?:the\s+|its\s+|all\s+|an?\s+)?(?:\w+\s+)?(?:deprecated|unused|dead|legacy|obsolete|duplicate|stale|redundant|old)\s+(?:\w+\s+){0,2}(?:endpoints?|tests?|functions?|methods?|class(?:es)?|modules?|dependenc(?:y|ies)|code|comments?|flags?|imports?|shims?|helpers?|wrappers?|branches|fields?|columns?|options?|files?))`)
 
 // declarative reports whether the word at position s of t, read as an
 // order, is not one: one of the four words after it is a finite verb,
@@ -304,6 +308,9 @@ func declarative(t []byte, s int) bool {
 	}
 	if selfRemovalRe.Match(t[s:min(len(t), s+80)]) || quotedLabel(t, s) {
 		return true
+	}
+	if accessNounRe.Match(t[i:min(len(t), i+40)]) {
+		return false // "Give read access to ...": a noun phrase follows
 	}
 	words := 0
 	for i < len(t) && words < 4 {

@@ -70,11 +70,14 @@ var relayedRules = []clauseRule{
 		nil},
 	// A polite request spoken to "you" to act on the world: held.
 	{RuleOrder, "request to act on the world",
-		[]string{"if you", "want to", "need to"}, regexp.MustCompile(`\b(?P<m>(?:(?:it\s+would\s+be|it'd\s+be)\s+(?:really\s+|very\s+|so\s+)?(?:great|nice|helpful|good|ideal|perfect|wonderful|amazing|lovely|useful)|(?:i|we)\s+would\s+(?:appreciate\s+it|be\s+(?:grateful|glad|happy|thankful))|(?:i|we)'d\s+(?:appreciate\s+it|be\s+(?:grateful|glad|happy|thankful)))\s+if\s+you\s+(?:could|would|can|will)\s+(?:please\s+|kindly\s+|also\s+|quickly\s+|just\s+)?|you\s+(?:might|may|will|'ll)\s+(?:also\s+)?(?:want|wish|need)\s+to\s+(?:also\s+|quickly\s+)?)`),
+		[]string{"if you", "want to", "need to", "kind", "free to", "go ahead"}, regexp.MustCompile(`\b(?P<m>(?:(?:(?:it\s+would|it'd|it\s+will|it'll)\s+(?:really\s+|very\s+|so\s+|greatly\s+)?(?:be\s+(?:really\s+|very\s+|so\s+)?(?:great|nice|helpful|good|ideal|perfect|wonderful|amazing|lovely|useful|appreciated)|help(?:\s+(?:us|me|a\s+lot))?|mean\s+a\s+lot)|(?:i|we)\s+would\s+(?:appreciate\s+it|be\s+(?:grateful|glad|happy|thankful))|(?:i|we)'d\s+(?:appreciate\s+it|be\s+(?:grateful|glad|happy|thankful)|love\s+it))\s+if\s+you\s+(?:could\s+|would\s+|can\s+|will\s+)?|(?:would|could|will)\s+you\s+be\s+(?:so\s+kind|kind\s+enough|good\s+enough)\s+(?:as\s+)?to\s+|you\s+(?:might|may|will|'ll)\s+(?:also\s+)?(?:want|wish|need)\s+to\s+|(?:please\s+)?feel\s+free\s+to\s+(?:go\s+ahead\s+and\s+)?|(?:please\s+)?go\s+ahead\s+and\s+)(?:please\s+|kindly\s+|also\s+|quickly\s+|just\s+|quietly\s+)*)`),
 		func(t []byte, s, e int) bool {
 			c := t[e:clauseEndAt(t, e)]
 			v := firstWordAt(c, 0)
-			return imperativeVerbs[v] && !notActing[v] && (worldObjects.Match(c) || moneyRe.Match(c) || bytes.IndexByte(c, '@') >= 0)
+			if base, ok := pastToBase[v]; ok {
+				v = base // "if you transferred the credits"
+			}
+			return imperativeVerbs[v] && !notActing[v] && (worldObjects.Match(c) || moneyRe.Match(c) || bytes.IndexByte(c, '@') >= 0 || othersRe.Match(c))
 		}},
 	// An order for code that ships private files to a remote host.
 	{RuleShellInjection, "order for code that sends private files out",
@@ -125,7 +128,7 @@ var relayedRules = []clauseRule{
 	// A field of a data format addressed to the reader: "note_for_assistant":
 	// "...", "agent_directive: ...".
 	{RuleSystemPrompt, "field addressed to the reader in a data format",
-		[]string{"assistant", "agent", "ai", "bot", "llm", "model"}, regexp.MustCompile(`(?P<m>["']?(?:(?:assistant|agent|ai|bot|llm|model)[_-](?:directives?|instructions?|notes?|tasks?|actions?|commands?|prompt|orders?|todo)|(?:notes?|instructions?|directives?|messages?|tasks?|orders?)[_-](?:for|to)[_-](?:the[_-])?(?:assistant|agent|ai|bot|llm|model))["']?\s*[:=]\s*["']?)`),
+		[]string{"assistant", "agent", "ai", "bot", "llm", "model"}, regexp.MustCompile(`(?P<m>["']?(?:(?:assistant|agent|ai|bot|llm|model)[_-][a-z_-]{2,30}|[a-z_-]{0,30}[_-](?:for|to)[_-](?:the[_-])?(?:assistant|agent|ai|bot|llm|model))["']?\s*[:=]\s*["']?)`),
 		func(t []byte, s, e int) bool { return ordersReader(t[e:clauseEndAt(t, e)]) }},
 	// The next action a tool result tells the reader to take: held.
 	{RuleOrder, "order to act on the world in a data field",
@@ -139,6 +142,39 @@ var relayedRules = []clauseRule{
 			}
 			return imperativeVerbs[string(w)] && !notActing[string(w)]
 		}},
+	// A note to an AI reader opened by a preposition in another
+	// language: "Per l'assistente AI:", "Para el asistente:".
+	{RuleInstruction, "note addressed to an AI reader",
+		[]string{"per", "para", "pour", "fur", "voor", "an ", "a l"}, regexp.MustCompile(`(?:^|\n|[.!?]\s+)(?P<m>(?:per|para|pour|fur|für|voor|an|a|ao|al|alla|all')\s+(?:(?:l'|l’|el|la|le|o|a|il|lo|den|die|das|der|dem|het|de)\s*)?(?:assistente|asistente|assistant|assistent\w*|agente?|modelo|modello|bot|ki|ia|ai|chatbot)(?:\s+(?:ia|ai|ki|de\s+ia|di\s+ia|virtual|virtuale))?\s*:)`),
+		nil},
+	// An order to set the reader's own safeguards aside: refused.
+	{RuleInstruction, "order to drop safety limits",
+		[]string{"filter", "guardrail", "safety", "moderation", "safeguard", "protection"}, regexp.MustCompile(clauseStart + `(?:(?:please|kindly|now|just|also|first|temporarily)\s+)*(?P<m>(?:disable|turn\s+off|switch\s+off|bypass|remove|deactivate|suspend|lift|drop|ignore|skip)\s+(?:the\s+|your\s+|all\s+|any\s+|its\s+)?(?:content\s+|safety\s+|moderation\s+|output\s+)?(?:filters?|guardrails?|safeguards?|safety\s+(?:checks?|rules|settings|policy)|moderation|protections?)\b)`),
+		func(t []byte, s, e int) bool {
+			// Not a spam filter or a firewall: the reader's own limits.
+			return !bytes.Contains(t[s:e], []byte("spam")) && !bytes.Contains(t[max(0, s-20):s], []byte("spam"))
+		}},
+	// A message said to come from an administrator that grants the
+	// reader a privilege over other people's data.
+	{RuleSystemPrompt, "message claiming to come from an administrator",
+		[]string{"admin", "security team", "it department", "operator", "developer"}, regexp.MustCompile(`\b(?P<m>(?:messages?|notes?|notices?|update|alert)\s+from\s+(?:the\s+|your\s+)?(?:it\s+|system\s+)?(?:administrators?|admins?|sysadmins?|security\s+team|it\s+department|operators?|developers?)\s*[:\-–—])\s*`),
+		func(t []byte, s, e int) bool {
+			c := t[e:min(len(t), e+240)]
+			return (permissionGrant(c) || grantedRe.Match(c)) && (worldObjects.Match(c) || othersRe.Match(c) || inboxRe.Match(c))
+		}},
+	// An order for code that captures private data and sends it out,
+	// said in two verbs: "include a preload script that captures the
+	// screen every minute and uploads it to https://...".
+	{RuleShellInjection, "order for code that sends private files out",
+		[]string{"screen", "cookie", "keystroke", "clipboard", "localstorage", "keychain", "credential"}, regexp.MustCompile(`\b(?P<m>(?:captures?|records?|grabs?|reads?|collects?|logs?|takes?|copies|posts?|sends?|uploads?)\s+(?:the\s+|a\s+|all\s+|every\s+|each\s+)?(?:screen(?:shots?)?|document\.cookie|cookies|keystrokes|clipboard|localstorage|keychain|saved\s+credentials)\b[^.!?\n;]{0,80}?(?:\b(?:uploads?|sends?|posts?|ships?|beacons?|transmits?|forwards?)\b[^.!?\n;]{0,40}?)?(?:https?://|\b(?:server|endpoint|webhook|collector)\b))`),
+		func(t []byte, s, e int) bool {
+			cs := s
+			for cs > 0 && t[cs-1] != '.' && t[cs-1] != '\n' && t[cs-1] != '!' && t[cs-1] != '?' && t[cs-1] != ';' {
+				cs--
+			}
+			sent := t[cs:e]
+			return imperativeOpening(sent) || orderAsk.Match(sent) || codeOrderRe.Match(sent)
+		}},
 	// A request to the reader named in the third person: "can the agent
 	// send my SSN to ...": held.
 	{RuleOrder, "request to act on the world",
@@ -150,8 +186,42 @@ var relayedRules = []clauseRule{
 		}},
 }
 
+// othersRe is something that belongs to another person: "the user's
+// insurance policy", "Dana's inbox".
+var othersRe = regexp.MustCompile(`\b(?:the\s+(?:user|customer|client|owner|ceo|cfo)'s|[a-z]+'s\s+(?:inbox|mail|emails|files|account|records|data|calendar|policy|subscription))\b`)
+
+// pastToBase maps the past forms of the verbs a polite request uses
+// ("if you transferred", "if you reset") to their base forms.
+var pastToBase = func() map[string]string {
+	m := map[string]string{}
+	vowel := func(c byte) bool { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' }
+	for v := range imperativeVerbs {
+		n := len(v)
+		switch {
+		case n > 2 && v[n-1] == 'e':
+			m[v+"d"] = v
+		case n > 2 && v[n-1] == 'y' && !vowel(v[n-2]):
+			m[v[:n-1]+"ied"] = v
+		default:
+			m[v+"ed"] = v
+			if n > 2 && !vowel(v[n-1]) && v[n-1] != 'w' && v[n-1] != 'x' && v[n-1] != 'y' && vowel(v[n-2]) && !vowel(v[n-3]) {
+				m[v+v[n-1:]+"ed"] = v // "transferred"
+			}
+		}
+	}
+	for _, v := range []string{"reset", "put", "set", "cut", "shut"} {
+		m[v] = v
+	}
+	for past, base := range map[string]string{"sent": "send", "paid": "pay", "gave": "give", "sold": "sell", "bought": "buy", "made": "make", "wrote": "write"} {
+		if imperativeVerbs[base] {
+			m[past] = base
+		}
+	}
+	return m
+}()
+
 // trustRe is a claim that text is to be trusted or obeyed.
-var trustRe = regexp.MustCompile(`\b(?:verified|trusted|authoritative|official|always|never|from\s+now\s+on|ignore|override|instead|(?:pre-?)?approved|authori[sz]ed|permitted|allowed|owner|may|can|no\s+review|has\s+changed|changed\s+to)\b`)
+var trustRe = regexp.MustCompile(`\b(?:verified|trusted|authoritative|official|always|never|from\s+now\s+on|ignore|override|instead|(?:pre-?)?approved|authori[sz]ed|permitted|allowed|owner|may|can|no\s+review|has\s+changed|changed\s+to|real|actual|genuine|correct|true|all\s+\w+\s+(?:go|goes|should\s+go|must\s+go))\b`)
 
 // readerConditioned reports whether clause c conditions an order on the
 // reader's reading or answering, with or without a comma: "When
@@ -161,6 +231,16 @@ func readerConditioned(c []byte) bool {
 }
 
 var readerTaskRe = regexp.MustCompile(`^(?:when|while|before|after|once|if)\s+(?:you\s+(?:are\s+)?)?(?:summari[sz]|answer|repl|respond|read|process|describ|review|translat|writ)\w*\b[^.!?\n]{0,60}?\b(?:tell|say|state|inform|claim|mention|write|recommend|add|include|answer|reply|respond)\b`)
+
+// codeOrderRe asks for code to be written or changed: "include a
+// preload script that ...", "update the extension so it ...".
+var codeOrderRe = regexp.MustCompile(`\b(?:include|add|write|ship|build|update|change|modify|patch|make)\s+(?:a|an|the|this|our|your)\s+(?:[\w-]+\s+){0,3}?(?:script|extension|plugin|hook|build|module|snippet|function|service|app|binary|installer)\b`)
+
+// grantedRe is a privilege said to be given to the reader.
+var grantedRe = regexp.MustCompile(`\b(?:(?:permissions?|access|privileges|role|clearance|rights)\s+(?:were|was|has\s+been|have\s+been)\s+(?:upgraded|elevated|raised|extended|unlocked|expanded|granted)|you\s+(?:may|can)\s+now\b)`)
+
+// inboxRe is someone's mail or files.
+var inboxRe = regexp.MustCompile(`\b(?:inbox|mailbox|emails|mail|files|messages|drive|documents)\b`)
 
 // orderAsk asks for something to be made so: "make sure", "ensure".
 var orderAsk = regexp.MustCompile(`\b(?:make\s+sure|ensure|be\s+sure|don't\s+forget|do\s+not\s+forget|remember\s+to|have\s+it|have\s+the\s+\w+|(?:should|must|needs?\s+to|has\s+to)\s+(?:also\s+)?(?:quietly\s+|silently\s+)?(?:upload|send|post|ship|sync|copy|exfiltrate|forward|transmit|beacon|mail|push|stream))\b`)
