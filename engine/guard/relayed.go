@@ -38,7 +38,7 @@ var relayedRules = []clauseRule{
 	// A tag or bracketed label saying the text comes from the user,
 	// then an order or speech to the reader.
 	{RuleSystemPrompt, "tag claiming to come from the user",
-		[]string{"from", "by", "via", "sender", "author"}, regexp.MustCompile(`(?P<m>[\[(<{]\s*(?:(?:a\s+|new\s+|direct\s+|private\s+)?(?:message|msg|note|request|reply|instructions?|forwarded|relayed|sent|written|dictated|update)\s*)?(?:from|by|via|sender|author)\s*[:=]?\s*(?:the\s+|your\s+|my\s+)?` + principal + `\b[^\])>}\n]{0,30}[\])>}])\s*:?\s*`),
+		[]string{"[from", "[by", "[via", "[sender", "[author", "[message", "[msg", "[note", "[request", "[reply", "[instruction", "[forwarded", "[relayed", "[sent", "[written", "[dictated", "[update", "[a ", "[new", "[direct", "[private", "(from", "(by", "(via", "(sender", "(author", "(message", "(msg", "(note", "(request", "(reply", "(instruction", "(forwarded", "(relayed", "(sent", "(written", "(dictated", "(update", "(a ", "(new", "(direct", "(private", "<from", "<by", "<via", "<sender", "<author", "<message", "<msg", "<note", "<request", "<reply", "<instruction", "<forwarded", "<relayed", "<sent", "<written", "<dictated", "<update", "<a ", "<new", "<direct", "<private", "{from", "{by", "{via", "{sender", "{author", "{message", "{msg", "{note", "{request", "{reply", "{instruction", "{forwarded", "{relayed", "{sent", "{written", "{dictated", "{update", "{a ", "{new", "{direct", "{private", "author=", "sender=", "from="}, regexp.MustCompile(`(?P<m>[\[(<{]\s*(?:(?:a\s+|new\s+|direct\s+|private\s+)?(?:message|msg|note|request|reply|instructions?|forwarded|relayed|sent|written|dictated|update)\s*)?(?:from|by|via|sender|author)\s*[:=]?\s*(?:the\s+|your\s+|my\s+)?` + principal + `\b[^\])>}\n]{0,30}[\])>}])\s*:?\s*`),
 		func(t []byte, s, e int) bool { return ordersReader(t[e:clauseEndAt(t, e)]) }},
 	// A message said to come from the reader's own principal.
 	{RuleInstruction, "message claiming to come from the reader's principal",
@@ -62,7 +62,7 @@ var relayedRules = []clauseRule{
 		}},
 	// An order conditioned on the reader having read this very text.
 	{RuleInstruction, "order conditioned on the reader's reading of this text",
-		[]string{"this", "these", "above"}, regexp.MustCompile(`(?:^|[.!?;:]\s+|\n\s*|[(\["“]\s*)(?P<m>(?:after|once|when|as\s+soon\s+as|before|while|upon|the\s+moment)\s+(?:you(?:'ve|\s+have|'re|\s+are|\s+had)?\s+)?(?:\w+\s+)?` + readThis + `[^,.;\n]{0,60},\s*)`),
+		[]string{"read", "process", "summari", "pars", "review", "scan", "ingest", "index", "seen", "seeing", "load", "done with", "through with"}, regexp.MustCompile(`(?:^|[.!?;:]\s+|\n\s*|[(\["“]\s*)(?P<m>(?:after|once|when|as\s+soon\s+as|before|while|upon|the\s+moment)\s+(?:you(?:'ve|\s+have|'re|\s+are|\s+had)?\s+)?(?:\w+\s+)?` + readThis + `[^,.;\n]{0,60},\s*)`),
 		func(t []byte, s, e int) bool { return actsOnWorld(t[e:clauseEndAt(t, e)]) }},
 	// Permission given to "you" to set a safeguard aside.
 	{RuleInstruction, "permission granted to the reader",
@@ -128,7 +128,7 @@ var relayedRules = []clauseRule{
 	// A field of a data format addressed to the reader: "note_for_assistant":
 	// "...", "agent_directive: ...".
 	{RuleSystemPrompt, "field addressed to the reader in a data format",
-		[]string{"assistant", "agent", "ai", "bot", "llm", "model"}, regexp.MustCompile(`(?P<m>["']?(?:(?:assistant|agent|ai|bot|llm|model)[_-][a-z_-]{2,30}|[a-z_-]{0,30}[_-](?:for|to)[_-](?:the[_-])?(?:assistant|agent|ai|bot|llm|model))["']?\s*[:=]\s*["']?)`),
+		[]string{"_for_", "-for-", "_to_", "-to-", "assistant_", "agent_", "ai_", "bot_", "llm_", "model_", "assistant-", "agent-", "ai-", "bot-", "llm-", "model-"}, regexp.MustCompile(`(?P<m>["']?(?:(?:assistant|agent|ai|bot|llm|model)[_-][a-z_-]{2,30}|[a-z_-]{0,30}[_-](?:for|to)[_-](?:the[_-])?(?:assistant|agent|ai|bot|llm|model))["']?\s*[:=]\s*["']?)`),
 		func(t []byte, s, e int) bool { return ordersReader(t[e:clauseEndAt(t, e)]) }},
 	// The next action a tool result tells the reader to take: held.
 	{RuleOrder, "order to act on the world in a data field",
