@@ -251,7 +251,8 @@ func (s splitScore) check(t *testing.T, name string) {
 // PROCEDURAL" line before the "# family:" line, which resets the layer,
 // so its five procedures were read as written to a layer that states
 // facts; five of the nine held texts are those procedures, and with them
-// read as PROCEDURAL the first look is 4/75 (5.3%) held. Misses by
+// read as PROCEDURAL the first look is 4/75 (5.3%) held. The rules from
+// before relayed.go score 42/65 = 0.646 on it. Misses by
 // family: polite or indirect requests 5/6 ("would you be so kind as to
 // approve ...", "it'd really help us if you transferred ...", "feel free
 // to go ahead and delete ...", "we'd be grateful if you reset ...", "you
