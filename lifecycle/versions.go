@@ -1,0 +1,180 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
+	"github.com/memgov/memgov/engine/oplog"
+)
+
+// Rollback retracts a bad ACTIVE version and, when its predecessor was
+// superseded by it, reactivates the predecessor's content as a new version.
+func (s *Service) Rollback(ctx context.Context, versionID, actor, reason string) (memgov.RollbackResult, error) {
+	if strings.TrimSpace(reason) == "" {
+		return memgov.RollbackResult{}, fmt.Errorf("%w: a rollback needs a reason", memgov.ErrInvalid)
+	}
+	var res memgov.RollbackResult
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
+		if err := requirePrincipal(ctx, tx, actor); err != nil {
+			return err
+		}
+		bad, err := tx.Version(ctx, versionID)
+		if err != nil {
+			return err
+		}
+		if _, err := s.permitTx(ctx, tx, actor, authz.ActRollback, authz.Target{Ref: bad.MemoryRef, Layer: bad.Layer}); err != nil {
+			return err
+		}
+		if bad.State != memgov.Active {
+			return fmt.Errorf("%w: version %s is %s; only the ACTIVE version can be rolled back", memgov.ErrConflict, versionID, bad.State)
+		}
+		now := s.Now()
+		retract := &oplog.Entry{Time: now, Op: oplog.Retract, MemoryRef: bad.MemoryRef, ItemID: bad.ItemID,
+			VersionID: bad.ID, PrevVersionID: bad.Prev, Actor: actor}
+		if err := oplog.Append(ctx, tx, retract, oplog.Payload{Reason: reason}); err != nil {
+			return err
+		}
+		res = memgov.RollbackResult{Status: "ROLLED_BACK_NO_PREDECESSOR", ItemID: bad.ItemID, RetractedID: bad.ID, RetractLSN: retract.LSN}
+		if bad.Prev == "" {
+			return nil
+		}
+		pred, err := tx.Version(ctx, bad.Prev)
+		if err != nil {
+			return err
+		}
+		if pred.State != memgov.Superseded || pred.ExpiredAt(now) {
+			return nil
+		}
+		re := &oplog.Entry{Time: now, Op: oplog.Update, MemoryRef: bad.MemoryRef, ItemID: bad.ItemID,
+			VersionID: oplog.NewID(), PrevVersionID: pred.ID, Actor: actor}
+		if err := oplog.Append(ctx, tx, re, RestorePayload(pred, "Reactivated after rollback of "+bad.ID)); err != nil {
+			return err
+		}
+		res.Status, res.RestoredFrom, res.NewVersionID, res.ReactivationLSN = "ROLLED_BACK_WITH_REACTIVATION", pred.ID, re.VersionID, re.LSN
+		return nil
+	})
+	return res, err
+}
+
+// RestoreVersion makes the content of an earlier version of an item current
+// again: the ACTIVE head (if any) is retracted and the chosen version's content
+// becomes a new ACTIVE version. This is "roll back to this version".
+func (s *Service) RestoreVersion(ctx context.Context, versionID, actor, reason string) (memgov.RollbackResult, error) {
+	if strings.TrimSpace(reason) == "" {
+		return memgov.RollbackResult{}, fmt.Errorf("%w: a rollback needs a reason", memgov.ErrInvalid)
+	}
+	var res memgov.RollbackResult
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
+		if err := requirePrincipal(ctx, tx, actor); err != nil {
+			return err
+		}
+		target, err := tx.Version(ctx, versionID)
+		if err != nil {
+			return err
+		}
+		if _, err := s.permitTx(ctx, tx, actor, authz.ActRollback, authz.Target{Ref: target.MemoryRef, Layer: target.Layer}); err != nil {
+			return err
+		}
+		if target.State == memgov.Draft || target.State == memgov.Quarantined {
+			return fmt.Errorf("%w: version %s is %s and was never approved; it cannot be restored", memgov.ErrConflict, versionID, target.State)
+		}
+		if len(target.Content) == 0 {
+			return fmt.Errorf("%w: version %s was erased", memgov.ErrConflict, versionID)
+		}
+		item, err := tx.Item(ctx, target.ItemID)
+		if err != nil {
+			return err
+		}
+		if item.Head == target.ID {
+			return fmt.Errorf("%w: version %s is already the active version", memgov.ErrConflict, versionID)
+		}
+		now := s.Now()
+		res = memgov.RollbackResult{Status: "RESTORED", ItemID: item.ID, RestoredFrom: target.ID}
+		prev := target.ID
+		if item.Head != "" {
+			retract := &oplog.Entry{Time: now, Op: oplog.Retract, MemoryRef: item.MemoryRef, ItemID: item.ID,
+				VersionID: item.Head, Actor: actor}
+			head, err := tx.Version(ctx, item.Head)
+			if err != nil {
+				return err
+			}
+			retract.PrevVersionID = head.Prev
+			if err := oplog.Append(ctx, tx, retract, oplog.Payload{Reason: reason}); err != nil {
+				return err
+			}
+			res.RetractedID, res.RetractLSN = head.ID, retract.LSN
+			prev = head.ID
+		}
+		re := &oplog.Entry{Time: now, Op: oplog.Update, MemoryRef: item.MemoryRef, ItemID: item.ID,
+			VersionID: oplog.NewID(), PrevVersionID: prev, Actor: actor}
+		if err := oplog.Append(ctx, tx, re, RestorePayload(target, "Restored v"+fmt.Sprint(target.Seq)+": "+reason)); err != nil {
+			return err
+		}
+		res.NewVersionID, res.ReactivationLSN = re.VersionID, re.LSN
+		return nil
+	})
+	return res, err
+}
+
+// RestorePayload is the payload of a new version that makes v's content
+// current again (a rollback's reactivation, a restore, a release from
+// quarantine), with reason.
+func RestorePayload(v memgov.Version, reason string) oplog.Payload {
+	conf, score := v.Confidence, v.ValidationScore
+	p := oplog.Payload{Reason: reason, Key: v.Key, Layer: string(v.Layer), Content: v.Content, ContentHash: v.ContentHash,
+		Tags: v.Tags, Confidence: &conf, ValidationScore: &score, Classification: v.Classification}
+	if v.ExpiresAt != nil {
+		p.ExpiresAt = v.ExpiresAt.UTC().Format(oplog.TimeFormat)
+	}
+	return p
+}
+
+// Pin protects an item from garbage collection; Unpin removes the protection.
+func (s *Service) Pin(ctx context.Context, itemID, actor, reason string) (int64, error) {
+	return s.setPin(ctx, itemID, actor, reason, true)
+}
+
+// Unpin removes an item's protection from garbage collection.
+func (s *Service) Unpin(ctx context.Context, itemID, actor, reason string) (int64, error) {
+	return s.setPin(ctx, itemID, actor, reason, false)
+}
+
+func (s *Service) setPin(ctx context.Context, itemID, actor, reason string, pin bool) (int64, error) {
+	var lsn int64
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
+		if err := requirePrincipal(ctx, tx, actor); err != nil {
+			return err
+		}
+		item, err := tx.Item(ctx, itemID)
+		if err != nil {
+			return err
+		}
+		act := authz.ActUnpin
+		if pin {
+			act = authz.ActPin
+		}
+		if _, err := s.permitTx(ctx, tx, actor, act, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
+			return err
+		}
+		if item.Pinned == pin {
+			return fmt.Errorf("%w: item %s is already %s", memgov.ErrConflict, itemID, map[bool]string{true: "pinned", false: "unpinned"}[pin])
+		}
+		op := oplog.Unpin
+		if pin {
+			op = oplog.Pin
+		}
+		if reason == "" {
+			reason = strings.ToLower(string(op)) + " by " + actor
+		}
+		entry := &oplog.Entry{Time: s.Now(), Op: op, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
+		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
+			return err
+		}
+		lsn = entry.LSN
+		return nil
+	})
+	return lsn, err
+}
