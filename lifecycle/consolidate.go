@@ -139,7 +139,7 @@ func (e *Service) Consolidate(ctx context.Context, r ConsolidateRequest) (Consol
 		if _, err := e.permitTx(ctx, tx, r.Actor, authz.ActConsolidate, authz.Target{Ref: r.MemoryRef}); err != nil {
 			return err
 		}
-		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: r.MemoryRef, Now: e.Now()})
+		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: r.MemoryRef, Now: e.now()})
 		if err != nil {
 			return err
 		}
@@ -336,7 +336,7 @@ func (e *Service) Consolidate(ctx context.Context, r ConsolidateRequest) (Consol
 		if err != nil {
 			return err
 		}
-		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Consolidate, MemoryRef: r.MemoryRef, Actor: r.Actor}
+		entry := &oplog.Entry{Time: e.now(), Op: oplog.Consolidate, MemoryRef: r.MemoryRef, Actor: r.Actor}
 		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: "consolidation pass", Data: data}); err != nil {
 			return err
 		}
@@ -490,7 +490,7 @@ func (e *Service) mergeInto(ctx context.Context, tx memgov.Tx, red *redact.Redac
 			tags[i] = red.String(t)
 		}
 	}
-	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Merge, MemoryRef: into.v.MemoryRef, ItemID: into.v.ItemID, VersionID: oplog.NewID(),
+	entry := &oplog.Entry{Time: e.now(), Op: oplog.Merge, MemoryRef: into.v.MemoryRef, ItemID: into.v.ItemID, VersionID: oplog.NewID(),
 		PrevVersionID: into.v.ID, Actor: actor}
 	vs := into.v.ValidationScore
 	p := oplog.Payload{Reason: reason, Key: into.v.Key, Layer: string(into.v.Layer), Content: content, ContentHash: oplog.HashPayload(content),

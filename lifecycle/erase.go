@@ -18,9 +18,9 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 )
 
-// SubjectHash is the salted SHA-256 of a subject recorded by erasures: the salt
+// subjectHash is the salted SHA-256 of a subject recorded by erasures: the salt
 // is derived from the log key, so the hash confirms nothing without it.
-func (s *Service) SubjectHash(subject string) string {
+func (s *Service) subjectHash(subject string) string {
 	m := hmac.New(sha256.New, s.key)
 	m.Write([]byte("memgov-erasure-salt\x00"))
 	h := sha256.New()
@@ -38,7 +38,7 @@ func (s *Service) SubjectHash(subject string) string {
 // log keeps its hashes, so the Merkle log still verifies. Afterwards the store
 // rewrites its file and truncates its WAL so the text is nowhere on disk.
 func (s *Service) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.EraseReport, error) {
-	rep := memgov.EraseReport{RequestID: oplog.NewID(), SubjectHash: s.SubjectHash(r.Subject), DryRun: r.DryRun, ByLayer: map[string]int{}, RequestedAt: s.Now()}
+	rep := memgov.EraseReport{RequestID: oplog.NewID(), SubjectHash: s.subjectHash(r.Subject), DryRun: r.DryRun, ByLayer: map[string]int{}, RequestedAt: s.now()}
 	needles := []string{}
 	for _, s := range append([]string{r.Subject}, r.Identifiers...) {
 		if s = strings.TrimSpace(s); len(s) >= 3 {
@@ -175,7 +175,7 @@ func (s *Service) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.Eras
 			return rep, err
 		}
 	}
-	rep.CompletedAt = s.Now()
+	rep.CompletedAt = s.now()
 	sort.Strings(rep.Direct)
 	sort.Strings(rep.Derived)
 	return rep, nil
@@ -202,7 +202,7 @@ func (s *Service) purge(ctx context.Context, tx memgov.Tx, actor, kind, requestI
 // purgeLeaving is purge recording the places the erasure could not reach.
 func (s *Service) purgeLeaving(ctx context.Context, tx memgov.Tx, actor, kind, requestID, subjectHash string, items []string, requestedAt time.Time, left []string) (memgov.ErasureRow, error) {
 	row := memgov.ErasureRow{Kind: kind, RequestID: requestID, ByLayer: map[string]int{}}
-	now := s.Now()
+	now := s.now()
 	for _, id := range items {
 		item, err := tx.Item(ctx, id)
 		if err != nil {

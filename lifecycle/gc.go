@@ -68,7 +68,7 @@ func (s *Service) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 	}
 	rep := GCReport{DryRun: o.DryRun, Cursors: map[memgov.Layer]string{}, Expired: []GCAction{}, HardDeleted: []GCAction{}, Protected: []GCAction{}}
 	err := s.store.Update(ctx, func(tx memgov.Tx) error {
-		now := s.Now()
+		now := s.now()
 		rep.At = now
 		who, err := tx.Principal(ctx, o.By)
 		if err != nil {
@@ -258,7 +258,7 @@ func (s *Service) Annotate(ctx context.Context, itemID, actor, kind, note string
 		if err := s.authz.Permit(who, authz.ActAnnotate, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 			return err
 		}
-		entry := &oplog.Entry{Time: s.Now(), Op: oplog.Annotate, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
+		entry := &oplog.Entry{Time: s.now(), Op: oplog.Annotate, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
 		if err := oplog.AppendData(ctx, tx, entry, "annotation", oplog.AnnotationData{Kind: kind, Note: note}); err != nil {
 			return err
 		}
@@ -288,7 +288,7 @@ func (s *Service) Reclassify(ctx context.Context, itemID string, to memgov.Layer
 				return err
 			}
 		}
-		entry := &oplog.Entry{Time: s.Now(), Op: oplog.Reclassify, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: item.Head, Actor: actor}
+		entry := &oplog.Entry{Time: s.now(), Op: oplog.Reclassify, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: item.Head, Actor: actor}
 		data, _ := json.Marshal(oplog.ReclassifyData{From: string(item.Layer), To: string(to)})
 		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason, Layer: string(to), Data: data}); err != nil {
 			return err
@@ -328,7 +328,7 @@ func (s *Service) Expire(ctx context.Context, itemID, actor, reason string) (int
 		if head.State != memgov.Active {
 			return fmt.Errorf("%w: version %s of item %s is %s, not ACTIVE", memgov.ErrConflict, head.ID, item.Key, head.State)
 		}
-		entry := &oplog.Entry{Time: s.Now(), Op: oplog.Expire, MemoryRef: item.MemoryRef, ItemID: item.ID,
+		entry := &oplog.Entry{Time: s.now(), Op: oplog.Expire, MemoryRef: item.MemoryRef, ItemID: item.ID,
 			VersionID: head.ID, PrevVersionID: head.Prev, Actor: actor}
 		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
 			return err
@@ -354,7 +354,7 @@ func (s *Service) HardDelete(ctx context.Context, itemID, actor, reason string) 
 		if err := tx.SecureDelete(ctx); err != nil {
 			return err
 		}
-		row, err := s.purge(ctx, tx, actor, EraseGCHard, oplog.NewID(), "", []string{item.ID}, s.Now())
+		row, err := s.purge(ctx, tx, actor, EraseGCHard, oplog.NewID(), "", []string{item.ID}, s.now())
 		lsn = row.LSN
 		return err
 	})

@@ -64,7 +64,7 @@ func (s *Service) AcquireLease(ctx context.Context, ref, key, holder string, ttl
 		if err := s.authz.Lease(p, ref, layer); err != nil {
 			return err
 		}
-		now := s.Now()
+		now := s.now()
 		cur, found, err := tx.LeaseOf(ctx, ref+"#"+key)
 		if err != nil {
 			return err
@@ -105,7 +105,7 @@ func (s *Service) RenewLease(ctx context.Context, ref, key, holder string, token
 		if err != nil {
 			return err
 		}
-		if !found || cur.Holder != holder || cur.Token != token || cur.Released || !s.Now().Before(cur.ExpiresAt) {
+		if !found || cur.Holder != holder || cur.Token != token || cur.Released || !s.now().Before(cur.ExpiresAt) {
 			return fmt.Errorf("%w: %s no longer holds lease %d on %s", memgov.ErrConflict, holder, token, key)
 		}
 		return nil
@@ -130,7 +130,7 @@ func (s *Service) ReleaseLease(ctx context.Context, ref, key, holder string, tok
 		if !found || cur.Holder != holder || cur.Token != token || cur.Released {
 			return fmt.Errorf("%w: %s holds no lease %d on %s", memgov.ErrConflict, holder, token, key)
 		}
-		entry := &oplog.Entry{Time: s.Now(), Op: oplog.LeaseRelease, MemoryRef: ref, Actor: holder}
+		entry := &oplog.Entry{Time: s.now(), Op: oplog.LeaseRelease, MemoryRef: ref, Actor: holder}
 		return oplog.AppendData(ctx, tx, entry, "lease released", oplog.LeaseData{Key: key, Token: token})
 	})
 }

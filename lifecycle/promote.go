@@ -117,7 +117,7 @@ func (s *Service) promote(ctx context.Context, ref, by string, dry bool) (Promot
 		if err := s.authz.Permit(p, authz.ActPromote, authz.Target{Ref: ref}); err != nil {
 			return err
 		}
-		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: s.Now()})
+		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: s.now()})
 		if err != nil {
 			return err
 		}

@@ -51,7 +51,7 @@ type SearchIndex interface {
 type Service struct {
 	store    memgov.Store
 	key      []byte
-	now      func() time.Time
+	clock    func() time.Time
 	policy   policy.Policy
 	authz    *authz.Checker
 	rules    *judge.Judge
@@ -80,12 +80,11 @@ type Config struct {
 
 // New returns the lifecycle service of c.Store.
 func New(c Config) *Service {
-	return &Service{store: c.Store, key: c.Key, now: c.Now, policy: c.Policy, authz: c.Authz, rules: c.Rules,
+	return &Service{store: c.Store, key: c.Key, clock: c.Now, policy: c.Policy, authz: c.Authz, rules: c.Rules,
 		secrets: c.Secrets, pipeline: c.Pipeline, search: c.Search}
 }
 
-// Now returns the service's clock.
-func (s *Service) Now() time.Time { return s.now() }
+func (s *Service) now() time.Time { return s.clock() }
 
 func (s *Service) redactor(runID string) *redact.Redactor { return s.secrets.Redactor(runID) }
 

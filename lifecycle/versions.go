@@ -31,7 +31,7 @@ func (s *Service) Rollback(ctx context.Context, versionID, actor, reason string)
 		if bad.State != memgov.Active {
 			return fmt.Errorf("%w: version %s is %s; only the ACTIVE version can be rolled back", memgov.ErrConflict, versionID, bad.State)
 		}
-		now := s.Now()
+		now := s.now()
 		retract := &oplog.Entry{Time: now, Op: oplog.Retract, MemoryRef: bad.MemoryRef, ItemID: bad.ItemID,
 			VersionID: bad.ID, PrevVersionID: bad.Prev, Actor: actor}
 		if err := oplog.Append(ctx, tx, retract, oplog.Payload{Reason: reason}); err != nil {
@@ -91,7 +91,7 @@ func (s *Service) RestoreVersion(ctx context.Context, versionID, actor, reason s
 		if item.Head == target.ID {
 			return fmt.Errorf("%w: version %s is already the active version", memgov.ErrConflict, versionID)
 		}
-		now := s.Now()
+		now := s.now()
 		res = memgov.RollbackResult{Status: "RESTORED", ItemID: item.ID, RestoredFrom: target.ID}
 		prev := target.ID
 		if item.Head != "" {
@@ -169,7 +169,7 @@ func (s *Service) setPin(ctx context.Context, itemID, actor, reason string, pin 
 		if reason == "" {
 			reason = strings.ToLower(string(op)) + " by " + actor
 		}
-		entry := &oplog.Entry{Time: s.Now(), Op: op, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
+		entry := &oplog.Entry{Time: s.now(), Op: op, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
 		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
 			return err
 		}

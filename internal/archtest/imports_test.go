@@ -80,6 +80,37 @@ func TestStoreImportsNoService(t *testing.T) {
 	}
 }
 
+// A service is composed by the engine and stores through the root contract:
+// it depends on no engine, no store implementation, no door and no command,
+// directly or through another package. What it needs of the engine is an
+// interface it declares.
+func TestServicesImportNoEngineStoreOrDoor(t *testing.T) {
+	services := []string{"./audit", "./baselines", "./lifecycle"}
+	banned := func(d string) bool {
+		switch {
+		case d == module+"/engine", d == module+"/door", d == module+"/review", d == module+"/tui":
+			return true
+		case strings.HasPrefix(d, module+"/store/"), strings.HasPrefix(d, module+"/cmd/"):
+			return true
+		}
+		return false
+	}
+	pkgs := list(t, services...)
+	if len(pkgs) != len(services) {
+		t.Fatalf("go list %v named %d packages", services, len(pkgs))
+	}
+	for path, p := range pkgs {
+		for _, d := range p.Deps {
+			if banned(d) {
+				t.Errorf("%s depends on %s", path, d)
+			}
+		}
+		if !slices.Contains(p.Deps, module) {
+			t.Errorf("%s does not depend on the root package %s: its contract", path, module)
+		}
+	}
+}
+
 // The root package holds the domain types and the store contract; it may
 // depend only on leaf packages.
 func TestRootImportsOnlyLeaves(t *testing.T) {
