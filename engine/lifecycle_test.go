@@ -168,7 +168,7 @@ func TestGCGracePeriodTransient(t *testing.T) {
 	ctx := context.Background()
 	e, c := lcEngine(t, "")
 	a := lcPut(t, e, "acme/bot", "note", memgov.Session, "session scratch about Alice", nil)
-	if _, err := e.ForceExpire(ctx, a.ItemID, "jane", "stale"); err != nil {
+	if _, err := e.Lifecycle().Expire(ctx, a.ItemID, "jane", "stale"); err != nil {
 		t.Fatal(err)
 	}
 	c.advance(day(29))

@@ -109,3 +109,7 @@ func (c conformance) Rollback(ctx context.Context, versionID, actor, reason stri
 func (c conformance) RestoreVersion(ctx context.Context, versionID, actor, reason string) (memgov.RollbackResult, error) {
 	return c.Lifecycle().RestoreVersion(ctx, versionID, actor, reason)
 }
+
+func (c conformance) Expire(ctx context.Context, itemID, actor, reason string) (int64, error) {
+	return c.Lifecycle().Expire(ctx, itemID, actor, reason)
+}
