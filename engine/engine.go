@@ -75,7 +75,8 @@ func New(s memgov.Store, key []byte, opts ...Option) *Engine {
 	e.authz = authz.New(e.policy)
 	e.baselines = baselines.New(e.store, e.Now, e.policy, e.authz, baselineVersions{e})
 	e.audit = audit.New(e.store, e.key, e.Now, e.policy, auditCaches{e})
-	e.lifecycle = lifecycle.New(lifecycle.Config{Store: e.store, Key: e.key, Now: e.Now, Policy: e.policy, Authz: e.authz, Rules: e.rules, Secrets: e.secrets, Pipeline: lifecyclePipeline{e}, Search: searchForgetter{e.searches}})
+	e.lifecycle = lifecycle.New(lifecycle.Config{Store: e.store, Key: e.key, Now: e.Now, Policy: e.policy, Authz: e.authz,
+		Rules: e.rules, Secrets: e.secrets, Pipeline: lifecyclePipeline{e}, Search: searchForgetter{e.searches}})
 	v, err := schema.Default()
 	if err != nil {
 		// The schemas are embedded and tested; failing to compile them is a

@@ -71,7 +71,7 @@ func (p lifecyclePipeline) Features(content json.RawMessage) (memory.Features, e
 
 func (p lifecyclePipeline) Reserved(key string) bool { return Reserved(key) }
 
-// searchIndex gives the lifecycle service the engine's search indexes, for
+// searchForgetter gives the lifecycle service the engine's search indexes, for
 // an erasure to drop.
 type searchForgetter struct{ c *searchCache }
 

@@ -2,12 +2,14 @@ package lifecycle
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/engine/policy"
 )
 
 // Rollback retracts a bad ACTIVE version and, when its predecessor was
@@ -176,5 +178,127 @@ func (s *Service) setPin(ctx context.Context, itemID, actor, reason string, pin 
 		lsn = entry.LSN
 		return nil
 	})
+	return lsn, err
+}
+
+// Annotate attaches a curation note to an item (spec §12.7.4 Mode 3); verifiers
+// annotate with validation notes (spec §12.8.2). kind is free text such as
+// "curation" or "validation".
+func (s *Service) Annotate(ctx context.Context, itemID, actor, kind, note string) (int64, error) {
+	if strings.TrimSpace(note) == "" {
+		return 0, fmt.Errorf("%w: an annotation needs a note", memgov.ErrInvalid)
+	}
+	var lsn int64
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
+		item, who, err := itemAndPrincipal(ctx, tx, itemID, actor)
+		if err != nil {
+			return err
+		}
+		if err := s.authz.Permit(who, authz.ActAnnotate, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
+			return err
+		}
+		entry := &oplog.Entry{Time: s.now(), Op: oplog.Annotate, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
+		if err := oplog.AppendData(ctx, tx, entry, "annotation", oplog.AnnotationData{Kind: kind, Note: note}); err != nil {
+			return err
+		}
+		lsn = entry.LSN
+		return nil
+	})
+	return lsn, err
+}
+
+// Reclassify moves an item to another layer (spec §12.7.4 Mode 3), a layer
+// configuration change: the actor needs "admin" on both layers.
+func (s *Service) Reclassify(ctx context.Context, itemID string, to memgov.Layer, actor, reason string) (int64, error) {
+	if _, err := memgov.ParseLayer(string(to)); err != nil {
+		return 0, fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
+	}
+	var lsn int64
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
+		item, who, err := itemAndPrincipal(ctx, tx, itemID, actor)
+		if err != nil {
+			return err
+		}
+		if item.Layer == to {
+			return fmt.Errorf("%w: item %s is already %s memory", memgov.ErrConflict, item.Key, to)
+		}
+		for _, l := range []memgov.Layer{item.Layer, to} {
+			if err := s.authz.Permit(who, authz.ActReclassify, authz.Target{Ref: item.MemoryRef, Layer: l}); err != nil {
+				return err
+			}
+		}
+		entry := &oplog.Entry{Time: s.now(), Op: oplog.Reclassify, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: item.Head, Actor: actor}
+		data, _ := json.Marshal(oplog.ReclassifyData{From: string(item.Layer), To: string(to)})
+		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason, Layer: string(to), Data: data}); err != nil {
+			return err
+		}
+		lsn = entry.LSN
+		return nil
+	})
+	return lsn, err
+}
+
+// Expire expires an item's ACTIVE version by hand, before its TTL, as a
+// soft delete that needs the actor's "delete" permission on the item's layer
+// (spec §12.8.2): the version becomes EXPIRED and the item has no visible
+// version until a new one is written or an earlier one restored. It refuses
+// with ErrConflict when the item has no ACTIVE version and returns the LSN
+// of the EXPIRE entry.
+func (s *Service) Expire(ctx context.Context, itemID, actor, reason string) (int64, error) {
+	var lsn int64
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
+		item, err := tx.Item(ctx, itemID)
+		if err != nil {
+			return err
+		}
+		if _, err := s.permitTx(ctx, tx, actor, authz.ActExpire, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
+			return err
+		}
+		if strings.TrimSpace(reason) == "" {
+			return fmt.Errorf("%w: expiring an item by hand needs a reason", memgov.ErrInvalid)
+		}
+		if item.Head == "" {
+			return fmt.Errorf("%w: item %s has no ACTIVE version to expire", memgov.ErrConflict, item.Key)
+		}
+		head, err := tx.Version(ctx, item.Head)
+		if err != nil {
+			return err
+		}
+		if head.State != memgov.Active {
+			return fmt.Errorf("%w: version %s of item %s is %s, not ACTIVE", memgov.ErrConflict, head.ID, item.Key, head.State)
+		}
+		entry := &oplog.Entry{Time: s.now(), Op: oplog.Expire, MemoryRef: item.MemoryRef, ItemID: item.ID,
+			VersionID: head.ID, PrevVersionID: head.Prev, Actor: actor}
+		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
+			return err
+		}
+		lsn = entry.LSN
+		return nil
+	})
+	return lsn, err
+}
+
+// HardDelete removes one item's content for good (an ERASE entry of kind
+// gc_hard_delete): a curator's hard delete (spec §12.8.2).
+func (s *Service) HardDelete(ctx context.Context, itemID, actor, reason string) (int64, error) {
+	var lsn int64
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
+		item, who, err := itemAndPrincipal(ctx, tx, itemID, actor)
+		if err != nil {
+			return err
+		}
+		if err := s.authz.Authorized(who, item.MemoryRef, item.Layer, policy.OpHardDelete); err != nil {
+			return err
+		}
+		if err := tx.SecureDelete(ctx); err != nil {
+			return err
+		}
+		row, err := s.purge(ctx, tx, actor, EraseGCHard, oplog.NewID(), "", []string{item.ID}, s.now())
+		lsn = row.LSN
+		return err
+	})
+	if err == nil {
+		err = s.store.Compact(ctx)
+	}
 	return lsn, err
 }
