@@ -8,6 +8,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/host"
 	"github.com/memgov/memgov/lifecycle"
 )
 
@@ -35,7 +36,7 @@ func TestEraseAfterDistillKeepsAuditWhole(t *testing.T) {
 	e, _ := lcEngine(t, "")
 	lcPut(t, e, "acme/bot", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund.", nil)
 	lcPut(t, e, "acme/bot", "other", memgov.Episodic, "Shipping to Lyon takes three days.", nil)
-	if _, err := e.Distill(ctx, engine.DistillRequest{MemoryRef: "acme/bot", Budget: 2000, Actor: "jane"}); err != nil {
+	if _, err := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/bot", Budget: 2000, Actor: "jane"}); err != nil {
 		t.Fatal(err)
 	}
 	auditWhole(t, e)
@@ -111,14 +112,14 @@ func TestEraseAfterWorkspaceMergeKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
 	lcPut(t, e, "acme/shared", "a", memgov.Episodic, "the deploy window is on tuesdays", nil)
-	ws, err := e.CreateWorkspace(ctx, "bot", "acme/shared", "task-1")
+	ws, err := e.Host().CreateWorkspace(ctx, "bot", "acme/shared", "task-1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r := wsWrite(t, e, "bot", ws.Ref, "d", "Zed Quirinal asked for the canary to run thirty minutes"); r.Status != memgov.StatusCommitted {
 		t.Fatalf("workspace write: %+v", r)
 	}
-	mr, err := e.SubmitWorkspace(ctx, ws.ID, "bot")
+	mr, err := e.Host().SubmitWorkspace(ctx, ws.ID, "bot")
 	if err != nil || len(mr.Changes) != 1 {
 		t.Fatalf("submit: %+v %v", mr, err)
 	}
@@ -135,12 +136,12 @@ func TestEraseAfterProposalKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
 	lcPut(t, e, "acme/bot", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund.", nil)
-	p, err := e.CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Title: "Refund follow-up",
+	p, err := e.Host().CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Title: "Refund follow-up",
 		Artifact: json.RawMessage(`{"name":"refund","steps":["check refund"]}`), Rationale: "seen when Zed Quirinal asked"}, "bot")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.ApplyProposal(ctx, p.ID, "jane"); err != nil {
+	if _, err := e.Host().ApplyProposal(ctx, p.ID, "jane"); err != nil {
 		t.Fatal(err)
 	}
 	er := eraseAndAudit(t, e, "zed quirinal")
@@ -155,11 +156,11 @@ func TestEraseAfterCommitmentKeepsAuditWhole(t *testing.T) {
 	lcPut(t, e, "acme/bot", "follow-up", memgov.Episodic, "", func(r *memgov.PutRequest) {
 		r.Content = json.RawMessage(`{"text":"Follow up with Zed Quirinal about the refund.","commit_at":"2025-01-02T09:00:00Z"}`)
 	})
-	if r, err := e.TickCommitments(ctx, "acme/bot", "jane"); err != nil || len(r.Inferred) != 1 {
+	if r, err := e.Host().TickCommitments(ctx, "acme/bot", "jane"); err != nil || len(r.Inferred) != 1 {
 		t.Fatalf("tick: %+v %v", r, err)
 	}
 	c.advance(day(2))
-	if r, err := e.TickCommitments(ctx, "acme/bot", "jane"); err != nil || len(r.Fired) != 1 {
+	if r, err := e.Host().TickCommitments(ctx, "acme/bot", "jane"); err != nil || len(r.Fired) != 1 {
 		t.Fatalf("tick: %+v %v", r, err)
 	}
 	eraseAndAudit(t, e, "zed quirinal")

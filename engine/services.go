@@ -11,6 +11,7 @@ import (
 	"github.com/memgov/memgov/engine/canon"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/host"
 	"github.com/memgov/memgov/lifecycle"
 )
 
@@ -21,6 +22,10 @@ func (e *Engine) Audit() *audit.Service { return e.audit }
 // Baselines returns the baselines service: baselines, drift, snapshots,
 // memory checkpoints and their proofs, sessions and TTL expiry.
 func (e *Engine) Baselines() *baselines.Service { return e.baselines }
+
+// Host returns the host service: proposals, workspaces and their merge
+// requests, commitments, distillation and forget by subject.
+func (e *Engine) Host() *host.Service { return e.host }
 
 // Lifecycle returns the lifecycle service: versions (rollback, restore,
 // pins, annotations, reclassification, expiry), garbage collection,
@@ -57,8 +62,8 @@ func (c auditCaches) IndexStatus(ctx context.Context) (memgov.IndexStatus, error
 func (c auditCaches) FoldReads(ctx context.Context) error { return c.e.foldReads(ctx) }
 
 // lifecyclePipeline gives the lifecycle service the engine's write
-// pipeline: promotion writes through it, promotion and consolidation read
-// the judge's features of a content, and neither touches the host's keys.
+// pipeline: promotion writes through it, and promotion and consolidation
+// read the judge's features of a content.
 type lifecyclePipeline struct{ e *Engine }
 
 func (p lifecyclePipeline) Write(ctx context.Context, r memgov.WriteRequest) (memgov.WriteResult, error) {
@@ -68,8 +73,6 @@ func (p lifecyclePipeline) Write(ctx context.Context, r memgov.WriteRequest) (me
 func (p lifecyclePipeline) Features(content json.RawMessage) (memory.Features, error) {
 	return p.e.featuresOf(content)
 }
-
-func (p lifecyclePipeline) Reserved(key string) bool { return Reserved(key) }
 
 // searchForgetter gives the lifecycle service the engine's search indexes, for
 // an erasure to drop.

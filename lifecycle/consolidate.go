@@ -145,7 +145,7 @@ func (e *Service) Consolidate(ctx context.Context, r ConsolidateRequest) (Consol
 		}
 		var es []*consEntry
 		for _, v := range vs {
-			if e.pipeline.Reserved(v.Key) || !v.Layer.Durable() || v.MemoryRef != r.MemoryRef {
+			if memgov.Reserved(v.Key) || !v.Layer.Durable() || v.MemoryRef != r.MemoryRef {
 				continue
 			}
 			f, err := e.featuresOf(v.Content)

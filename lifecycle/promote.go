@@ -125,7 +125,7 @@ func (s *Service) promote(ctx context.Context, ref, by string, dry bool) (Promot
 			if v.Layer == memgov.Semantic {
 				existing[v.Key] = true
 			}
-			if v.Layer != memgov.Episodic || s.pipeline.Reserved(v.Key) {
+			if v.Layer != memgov.Episodic || memgov.Reserved(v.Key) {
 				continue
 			}
 			rep.Scanned++

@@ -31,14 +31,12 @@ const (
 )
 
 // Pipeline is what the service needs of the write pipeline: a governed
-// write, through every gate (a promotion is one); the features the judge
-// reads of a content (promotion and consolidation group and compare
-// entries by them); and the keys the host reserves for itself, which are
-// never promoted or consolidated.
+// write, through every gate (a promotion is one), and the features the
+// judge reads of a content (promotion and consolidation group and compare
+// entries by them).
 type Pipeline interface {
 	Write(ctx context.Context, r memgov.WriteRequest) (memgov.WriteResult, error)
 	Features(content json.RawMessage) (memory.Features, error)
-	Reserved(key string) bool
 }
 
 // SearchIndex is the search index kept of the texts of memory: an erasure

@@ -36,8 +36,7 @@ func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
 // pipeline records the governed writes the service asks for and answers
 // each as deferred to a curator.
 type pipeline struct {
-	writes   []memgov.WriteRequest
-	reserved string // a key the host reserves
+	writes []memgov.WriteRequest
 }
 
 func (p *pipeline) Write(_ context.Context, r memgov.WriteRequest) (memgov.WriteResult, error) {
@@ -48,8 +47,6 @@ func (p *pipeline) Write(_ context.Context, r memgov.WriteRequest) (memgov.Write
 func (p *pipeline) Features(content json.RawMessage) (memory.Features, error) {
 	return memory.FeaturesOf(content)
 }
-
-func (p *pipeline) Reserved(key string) bool { return key == p.reserved }
 
 type searchIndex struct{ forgets int }
 
@@ -72,7 +69,7 @@ func setup(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	f := &fixture{ctx: ctx, store: s, clock: &clock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}, pipe: &pipeline{reserved: "distill/archive"}, search: &searchIndex{}}
+	f := &fixture{ctx: ctx, store: s, clock: &clock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}, pipe: &pipeline{}, search: &searchIndex{}}
 	pol := policy.Default()
 	f.svc = lifecycle.New(lifecycle.Config{Store: s, Key: testKey, Now: f.clock.now, Policy: pol, Authz: authz.New(pol),
 		Rules: judge.New(pol.Contradiction.Cardinalities()), Secrets: redact.NewRegistry(), Pipeline: f.pipe, Search: f.search})

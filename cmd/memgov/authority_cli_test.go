@@ -170,7 +170,7 @@ func (f *fixtures) proposal() fixture {
 	f.t.Helper()
 	f.n++
 	fx := fixture{ref: home + "/" + writer, content: fmt.Sprintf("acme-private-%d", f.n)}
-	p, err := f.eng.CreateProposal(context.Background(), memgov.ProposalInput{Kind: "prompt-template", Title: "t",
+	p, err := f.eng.Host().CreateProposal(context.Background(), memgov.ProposalInput{Kind: "prompt-template", Title: "t",
 		Artifact: json.RawMessage(`{"template":"` + fx.content + `"}`)}, writer)
 	if err != nil {
 		f.t.Fatal(err)

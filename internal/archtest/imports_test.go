@@ -130,3 +130,28 @@ func TestRootImportsOnlyLeaves(t *testing.T) {
 		}
 	}
 }
+
+// The host service is composed by the engine and reaches it only through the
+// narrow interface it declares (host.Writes): it depends on no engine, no
+// store implementation and no door.
+func TestHostImportsNoEngineStoreOrDoor(t *testing.T) {
+	p, ok := list(t, "./host")[module+"/host"]
+	if !ok {
+		t.Fatal("go list ./host does not name the host package")
+	}
+	for _, d := range own(p.Deps) {
+		switch {
+		case d == module+"/engine",
+			strings.HasPrefix(d, module+"/store/"),
+			d == module+"/door" || strings.HasPrefix(d, module+"/door/"),
+			strings.HasPrefix(d, module+"/cmd/"):
+			t.Errorf("the host service depends on %s", d)
+		}
+	}
+	// It speaks the root contract and asks authz.
+	for _, want := range []string{module, module + "/authz"} {
+		if !slices.Contains(p.Deps, want) {
+			t.Errorf("the host service does not depend on %s", want)
+		}
+	}
+}
