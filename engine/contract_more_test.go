@@ -16,6 +16,7 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/lifecycle"
 )
 
 func TestSearchHybridRanking(t *testing.T) {
@@ -227,7 +228,7 @@ func TestConsolidationIdempotency(t *testing.T) {
 	if _, err := e.Secrets().Register("", "sandbox", secret); err != nil {
 		t.Fatal(err)
 	}
-	r1, err := e.Consolidate(ctx, engine.ConsolidateRequest{MemoryRef: "acme/support-bot", Actor: "acme-curator"})
+	r1, err := e.Lifecycle().Consolidate(ctx, lifecycle.ConsolidateRequest{MemoryRef: "acme/support-bot", Actor: "acme-curator"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +255,7 @@ func TestConsolidationIdempotency(t *testing.T) {
 		t.Fatal("consolidation touched another memoryRef")
 	}
 	size, _ := e.LogSize(ctx)
-	r2, err := e.Consolidate(ctx, engine.ConsolidateRequest{MemoryRef: "acme/support-bot", Actor: "acme-curator"})
+	r2, err := e.Lifecycle().Consolidate(ctx, lifecycle.ConsolidateRequest{MemoryRef: "acme/support-bot", Actor: "acme-curator"})
 	if err != nil || r2.InputCount != 4 || r2.OutputCount != 4 || r2.Merged+r2.Superseded+r2.Strengthened != 0 {
 		t.Fatalf("second pass: %+v %v", r2, err)
 	}
@@ -304,7 +305,7 @@ func TestCommitmentFiresOnce(t *testing.T) {
 		t.Fatalf("predicate re-fired while still true: %+v", r)
 	}
 	// A new false-to-true transition fires once more.
-	if _, err := e.Rollback(ctx, cleared.VersionID, "acme-curator", "not yet cleared"); err != nil {
+	if _, err := e.Lifecycle().Rollback(ctx, cleared.VersionID, "acme-curator", "not yet cleared"); err != nil {
 		t.Fatal(err)
 	}
 	if r := tick(); len(r.Rearmed) != 1 || len(r.Fired) != 0 {

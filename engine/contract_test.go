@@ -17,6 +17,7 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/lifecycle"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -367,7 +368,7 @@ func TestContractTTLExpiry(t *testing.T) {
 	if err != nil || d.Sources != 1 || bytes.Contains(d.Archive, []byte("SPRING26")) {
 		t.Fatalf("distill after expiry: %+v %v", d, err)
 	}
-	cr, err := e.Consolidate(ctx, engine.ConsolidateRequest{MemoryRef: "acme/support-bot", Actor: "acme-curator"})
+	cr, err := e.Lifecycle().Consolidate(ctx, lifecycle.ConsolidateRequest{MemoryRef: "acme/support-bot", Actor: "acme-curator"})
 	if err != nil || cr.InputCount != 1 {
 		t.Fatalf("consolidate after expiry: %+v %v", cr, err)
 	}

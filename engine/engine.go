@@ -18,6 +18,7 @@ import (
 	"github.com/memgov/memgov/engine/schema"
 	"github.com/memgov/memgov/engine/similar"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/lifecycle"
 	"github.com/memgov/memgov/reviews"
 )
 
@@ -32,6 +33,7 @@ type Engine struct {
 	audit      *audit.Service     // the log's proofs, checkpoints and verification
 	baselines  *baselines.Service // baselines, drift, snapshots, memory checkpoints, sessions
 	host       *host.Service      // proposals, workspaces, commitments, distillation, forget
+	lifecycle  *lifecycle.Service // versions, GC, erasure, leases, promotion, consolidation
 	reviews    *reviews.Service   // decisions, claims, fail-closed reviews, quarantine
 	schemaGate gate.Schema
 	judge      gate.Judge
@@ -78,6 +80,8 @@ func New(s memgov.Store, key []byte, opts ...Option) *Engine {
 	e.baselines = baselines.New(e.store, e.Now, e.policy, e.authz, baselineVersions{e})
 	e.audit = audit.New(e.store, e.key, e.Now, e.policy, auditCaches{e})
 	e.host = host.New(e.store, e.Now, e.policy, e.authz, e.secrets, hostWrites{e})
+	e.lifecycle = lifecycle.New(lifecycle.Config{Store: e.store, Key: e.key, Now: e.Now, Policy: e.policy, Authz: e.authz,
+		Rules: e.rules, Secrets: e.secrets, Pipeline: lifecyclePipeline{e}, Search: searchForgetter{e.searches}})
 	e.reviews = reviews.New(e.store, e.Now, e.policy, e.authz, reviewEffects{e})
 	v, err := schema.Default()
 	if err != nil {

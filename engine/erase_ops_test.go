@@ -9,6 +9,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/lifecycle"
 )
 
 // An erasure keeps the audit whole after every operation that can carry the
@@ -44,7 +45,7 @@ func TestEraseAfterDistillKeepsAuditWhole(t *testing.T) {
 	if hits, err := e.LocalAdapter().Search(ctx, q); err != nil || len(hits) == 0 || hits[0].Entry.ID != "cust" {
 		t.Fatalf("search before the erasure: %+v %v", hits, err)
 	}
-	rep, err := e.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"})
+	rep, err := e.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"})
 	if err != nil || rep.Status != "COMPLETED" {
 		t.Fatalf("%+v %v", rep, err)
 	}
@@ -65,7 +66,7 @@ func TestEraseAfterDistillKeepsAuditWhole(t *testing.T) {
 func eraseAndAudit(t *testing.T, e *engine.Engine, subject string) memgov.EraseReport {
 	t.Helper()
 	auditWhole(t, e)
-	rep, err := e.Erase(context.Background(), memgov.EraseRequest{Subject: subject, By: "jane"})
+	rep, err := e.Lifecycle().Erase(context.Background(), memgov.EraseRequest{Subject: subject, By: "jane"})
 	if err != nil || rep.Items == 0 {
 		t.Fatalf("erase %q: %+v %v", subject, rep, err)
 	}
@@ -79,7 +80,7 @@ func TestEraseAfterConsolidateKeepsAuditWhole(t *testing.T) {
 	lcPut(t, e, "acme/bot", "pref-1", memgov.Semantic, "Customer Zed Quirinal prefers email follow-up after every refund request.", nil)
 	lcPut(t, e, "acme/bot", "pref-2", memgov.Semantic, "Customer Zed Quirinal prefers an email follow-up after every refund request.", nil)
 	lcPut(t, e, "acme/bot", "ship", memgov.Semantic, "Shipping to the EU takes four business days.", nil)
-	r, err := e.Consolidate(ctx, engine.ConsolidateRequest{MemoryRef: "acme/bot", Actor: "jane"})
+	r, err := e.Lifecycle().Consolidate(ctx, lifecycle.ConsolidateRequest{MemoryRef: "acme/bot", Actor: "jane"})
 	if err != nil || r.Merged == 0 {
 		t.Fatalf("consolidate: %+v %v", r, err)
 	}
@@ -89,15 +90,15 @@ func TestEraseAfterConsolidateKeepsAuditWhole(t *testing.T) {
 func TestEraseAfterPromoteKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
-	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: engine.PromoterPrincipal, Role: memgov.Orchestrator, Tenant: "acme"}, ""); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: lifecycle.PromoterPrincipal, Role: memgov.Orchestrator, Tenant: "acme"}, ""); err != nil {
 		t.Fatal(err)
 	}
 	fact := `{"text":"%s","subject":"zed quirinal","predicate":"lives in","object":"Lyon"}`
 	episodeBy(t, e, "obs-1", "orch", fmtJSON(fact, "Zed Quirinal said he lives in Lyon"), "crm://1")
 	episodeBy(t, e, "obs-2", "bot", fmtJSON(fact, "Delivery note: Zed Quirinal, Lyon"), "crm://2")
 	episodeBy(t, e, "obs-3", "orch", fmtJSON(fact, "Zed Quirinal confirmed his Lyon address"), "crm://3")
-	rep, err := e.Promote(ctx, "acme/shared", engine.PromoterPrincipal)
-	if err != nil || len(rep.Candidates) == 0 || rep.Candidates[0].Status != engine.PromoteWritten {
+	rep, err := e.Lifecycle().Promote(ctx, "acme/shared", lifecycle.PromoterPrincipal)
+	if err != nil || len(rep.Candidates) == 0 || rep.Candidates[0].Status != lifecycle.PromoteWritten {
 		t.Fatalf("promote: %+v %v", rep, err)
 	}
 	approveAs(t, e, rep.Candidates[0].Result.ReviewID, "jane")

@@ -217,7 +217,7 @@ func commands() []command {
 			command{name: "unpin/" + string(l), action: authz.ActUnpin, layers: []memgov.Layer{l},
 				setup: func(f *fixtures, l memgov.Layer) fixture {
 					fx := f.item(l)
-					if _, err := f.eng.Pin(context.Background(), fx.item, home+"-curator", "fixture"); err != nil {
+					if _, err := f.eng.Lifecycle().Pin(context.Background(), fx.item, home+"-curator", "fixture"); err != nil {
 						f.t.Fatal(err)
 					}
 					return fx

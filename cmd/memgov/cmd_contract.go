@@ -13,6 +13,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/lifecycle"
 )
 
 // The host memory contract's commands (issue 6): search, forget, distill,
@@ -261,7 +262,7 @@ memory.compacted {tokenBudget, tokensUsed, indexUpdated}.`,
 func (a *app) consolidateCommand() *cobra.Command {
 	var (
 		asJSON      bool
-		r           engine.ConsolidateRequest
+		r           lifecycle.ConsolidateRequest
 		consSecrets *secretFlags
 	)
 	cmd := &cobra.Command{
@@ -290,7 +291,7 @@ outputCount, memoryRef}.`,
 				return err
 			}
 			r.MemoryRef = args[0]
-			res, err := eng.Consolidate(cmd.Context(), r)
+			res, err := eng.Lifecycle().Consolidate(cmd.Context(), r)
 			if errors.Is(err, memgov.ErrInvalid) {
 				return &usageError{err}
 			}
