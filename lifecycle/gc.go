@@ -71,7 +71,7 @@ func (s *Service) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 		rep.At = now
 		who, err := tx.Principal(ctx, o.By)
 		if err != nil {
-			return fmt.Errorf("%w: unknown principal %q (gc --by a curator or orchestrator)", memgov.ErrUnauthorized, o.By)
+			return memgov.Inputf(memgov.ErrUnauthorized, "actor", "unknown principal %q: garbage collection is run by a curator or an orchestrator", o.By)
 		}
 		if err := tx.FoldReads(ctx); err != nil {
 			return err
@@ -199,7 +199,7 @@ func (s *Service) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 				return err
 			}
 			if !pol.Allowed(string(who.Role), string(item.Layer), policy.OpHardDelete) {
-				return fmt.Errorf("%w: hard deletes after the grace period need a curator; %s is a %s (run gc --by a curator, or --dry-run)", memgov.ErrForbidden, who.ID, who.Role)
+				return memgov.Inputf(memgov.ErrForbidden, "actor", "hard deletes after the grace period need a curator; %s is a %s", who.ID, who.Role)
 			}
 		}
 		if err := tx.SecureDelete(ctx); err != nil {

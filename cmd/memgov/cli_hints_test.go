@@ -34,6 +34,8 @@ func TestCLIHintsNameTheFlagAndTheNextCommand(t *testing.T) {
 			"operation 99 is not in the op log of " + ref, "(--seq)"},
 		{[]string{"session", "start", ref, "--by", "bot"}, exitError,
 			"no baseline for " + ref, "; approve one with: memgov baseline approve " + ref + " --by OPERATOR --type TYPE --policy POLICY"},
+		{[]string{"gc", "--by", "mallory"}, exitError,
+			`unknown principal "mallory": garbage collection is run by a curator or an orchestrator`, " (--by)"},
 		{[]string{"session", "end", ref, "--by", "mallory"}, exitError,
 			"mallory is not a registered principal", "; register it with: memgov principal add --id mallory --role curator --tenant TENANT"},
 	}

@@ -53,6 +53,8 @@ func inputHint(cmd *cobra.Command, ie *memgov.InputError) string {
 		return "; register it with: memgov principal add --id " + ie.Value + " --role curator --tenant TENANT"
 	case ie.Input == "principal" && ie.Value != "":
 		return " (memgov principal add)"
+	case ie.Input == "actor" && errors.Is(ie.Kind, memgov.ErrForbidden) && cmd.CommandPath() == "memgov gc":
+		return " (run gc --by a curator, or --dry-run)"
 	case ie.Input == "request" && cmd.Flags().Lookup("batch") != nil:
 		return " (use --batch for JSON lines)"
 	}
