@@ -28,11 +28,6 @@ func (e *Engine) Permit(ctx context.Context, actor string, a authz.Action, t aut
 	return e.authz.Permit(p, a, t)
 }
 
-// permitTx is Permit inside a transaction.
-func (e *Engine) permitTx(ctx context.Context, tx memgov.ReadTx, actor string, a authz.Action, t authz.Target) (memgov.Principal, error) {
-	return e.authz.PermitID(ctx, tx, actor, a, t)
-}
-
 // ReadRef checks that principal may read the whole memory of ref at once (a
 // memory map, a snapshot export, a memory checkpoint, a drift report); see
 // authz.Checker.ReadWhole.
