@@ -22,6 +22,7 @@ const (
 	RuleSceneColour     = "scene-colour"           // another colour of the same worn thing
 	RuleSceneCount      = "scene-count"            // one scene with another count of the same thing
 	RuleActivity        = "scene-activity"         // asleep in one text, active in the other
+	RulePreferenceSwap  = "preference-swap"        // the same two things preferred the other way round
 )
 
 // A ContradictionRule names a contradiction rule and says in one line
@@ -32,7 +33,8 @@ type ContradictionRule struct{ Name, Doc string }
 // tried.
 func ContradictionRules() []ContradictionRule {
 	return []ContradictionRule{
-		{RuleSingleValued, "claims about the same subject give a single-valued relation (relations.tsv, policy cardinalities) another value"},
+		{RulePreferenceSwap, "the same subject prefers the same two things the other way round (prefers tea to coffee / coffee to tea)"},
+		{RuleSingleValued, "claims about the same subject give a single-valued relation (relations.tsv, policy cardinalities) another value; a bound (under 30, at most 500) is not a value"},
 		{RuleNegation, "one text asserts a claim the other denies, or has none of what the other counts"},
 		{RuleAntonym, "the same subject and relation with values that differ by one word and its antonym (open/closed)"},
 		{RuleRelationAntonym, "the same subject and value under antonymous relations (passes/fails, rents/owns)"},
@@ -117,6 +119,9 @@ func (j *Judge) Cardinality(rel string) Cardinality {
 // then scene-level rules for descriptive text (exclusive states of a shared
 // subject, another count of the same thing, asleep versus active).
 func (j *Judge) Contradiction(a, b string) Verdict {
+	if v, ok := preferenceSwap(a, b); ok {
+		return v
+	}
 	ca, cb := j.claimsOf(a), j.claimsOf(b)
 	best := Verdict{}
 	for i := range ca {
@@ -263,6 +268,11 @@ func (j *Judge) compareClaims(x, y *Claim) Verdict {
 	if x.Value.Kind == KindText && !comparableValues(x.Value, y.Value) {
 		return Verdict{}
 	}
+	if bounded(x.Value) || bounded(y.Value) {
+		// A bound says where a value lies, not what it is: "under $500" /
+		// "below $500" / "at most $500" can all hold of one budget.
+		return Verdict{}
+	}
 	return explain(RuleSingleValued, fmt.Sprintf("%q holds one value at a time", rel), 0.8)
 }
 
@@ -325,7 +335,7 @@ func valuesEqual(x, y Value) bool {
 		return false
 	}
 	if x.Kind == KindText {
-		if strings.Join(x.Words, " ") == strings.Join(y.Words, " ") {
+		if strings.Join(x.Words, " ") == strings.Join(y.Words, " ") || closedUp(x.Words) == closedUp(y.Words) {
 			return true
 		}
 		// The same words around the same quantities, however spelled:
@@ -603,4 +613,112 @@ func scopeOf(c *Claim) string {
 // cache holds them).
 func (j *Judge) claimsOf(text string) []Claim {
 	return slices.Clone(j.scenes.get(text).claims)
+}
+
+// closedUp is words written closed up, without spaces or hyphens: "e-mail"
+// and "email", "New York" and "NewYork", "co-founder" and "cofounder" are
+// one spelling.
+func closedUp(words []string) string {
+	return strings.ReplaceAll(strings.Join(words, ""), "-", "")
+}
+
+// bounded reports whether a text value is a bound on a number: a bound word
+// (words/bound-words.txt) before a number ("under 30", "at most 500", "up
+// to 5").
+func bounded(v Value) bool {
+	if v.Kind != KindText {
+		return false
+	}
+	for i, w := range v.Lows {
+		if !inClass("bound-words", w) {
+			continue
+		}
+		for _, n := range v.Lows[i+1:] {
+			if isDigitStart(n) || numberWords[n] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// preference is a comparative preference read from a text: subject prefers
+// first to second.
+type preference struct{ subject, first, second string }
+
+// preferenceOf reads "X prefers A to B", "X prefers A over B", "X likes A
+// more than B", "X prefers A rather than / instead of B" (verbs in
+// words/preference-verbs.txt, markers in words/preference-markers.txt; "to"
+// only after a form of prefer). B ends at a punctuation mark or a
+// preposition.
+func preferenceOf(text string) (preference, bool) {
+	ts := tokenize(text)
+	content := func(part []token) string {
+		var ws []string
+		for _, t := range part {
+			if !inClass("stop-words", t.low) {
+				ws = append(ws, t.low)
+			}
+		}
+		return strings.Join(ws, " ")
+	}
+	for i, t := range ts {
+		if !inClass("preference-verbs", t.low) {
+			continue
+		}
+		for k := i + 2; k < len(ts); k++ {
+			m := ts[k].low
+			if !inClass("preference-markers", m) || m == "to" && !strings.HasPrefix(t.low, "prefer") {
+				continue
+			}
+			start := k + 1
+			switch m {
+			case "rather", "more", "better":
+				if start >= len(ts) || ts[start].low != "than" {
+					continue
+				}
+				start++
+			case "instead":
+				if start >= len(ts) || ts[start].low != "of" {
+					continue
+				}
+				start++
+			}
+			end := start
+			for end < len(ts) && isWordToken(ts[end].low) && !inClass("prepositions", ts[end].low) {
+				end++
+			}
+			p := preference{subject: content(ts[:i]), first: content(ts[i+1 : k]), second: content(ts[start:end])}
+			if p.subject == "" || p.first == "" || p.second == "" || p.first == p.second {
+				return preference{}, false
+			}
+			return p, true
+		}
+		return preference{}, false
+	}
+	return preference{}, false
+}
+
+func isWordToken(low string) bool {
+	for _, r := range low {
+		return isWordRune(r)
+	}
+	return false
+}
+
+// preferenceSwap finds the same subject preferring the same two things the
+// other way round: "The user prefers tea to coffee" / "The user prefers
+// coffee over tea". It cannot be both; which holds now is for the
+// contradiction gate's resolution, never a silent supersede.
+func preferenceSwap(a, b string) (Verdict, bool) {
+	x, ok := preferenceOf(a)
+	if !ok {
+		return Verdict{}, false
+	}
+	y, ok := preferenceOf(b)
+	if !ok || x.subject != y.subject || x.first != y.second || x.second != y.first {
+		return Verdict{}, false
+	}
+	return Verdict{Contradicts: true, Confidence: 0.85, Rule: RulePreferenceSwap,
+		Explanation: fmt.Sprintf("%s: %q over %q vs %q over %q: the same two things preferred the other way round", RulePreferenceSwap, x.first, x.second, y.first, y.second)}, true
 }
