@@ -642,15 +642,16 @@ func bounded(v Value) bool {
 	return false
 }
 
-// preference is a comparative preference read from a text: subject prefers
-// first to second.
+// preference is a preference read from a text: subject prefers first to
+// second ("" when the text names no other thing).
 type preference struct{ subject, first, second string }
 
 // preferenceOf reads "X prefers A to B", "X prefers A over B", "X likes A
 // more than B", "X prefers A rather than / instead of B" (verbs in
 // words/preference-verbs.txt, markers in words/preference-markers.txt; "to"
-// only after a form of prefer). B ends at a punctuation mark or a
-// preposition.
+// only after a form of prefer), and a bare "X prefers A" (second ""), a
+// form of prefer only: liking one thing says nothing of liking another
+// more. A thing ends at a punctuation mark.
 func preferenceOf(text string) (preference, bool) {
 	ts := tokenize(text)
 	content := func(part []token) string {
@@ -662,13 +663,23 @@ func preferenceOf(text string) (preference, bool) {
 		}
 		return strings.Join(ws, " ")
 	}
+	upTo := func(from int) int {
+		end := from
+		for end < len(ts) && isWordToken(ts[end].low) {
+			end++
+		}
+		return end
+	}
 	for i, t := range ts {
 		if !inClass("preference-verbs", t.low) {
 			continue
 		}
-		for k := i + 2; k < len(ts); k++ {
+		prefer := strings.HasPrefix(t.low, "prefer") || strings.HasPrefix(t.low, "favo")
+		subject := content(ts[:i])
+		end := upTo(i + 1)
+		for k := i + 2; k < end; k++ {
 			m := ts[k].low
-			if !inClass("preference-markers", m) || m == "to" && !strings.HasPrefix(t.low, "prefer") {
+			if !inClass("preference-markers", m) || m == "to" && !prefer {
 				continue
 			}
 			start := k + 1
@@ -684,14 +695,13 @@ func preferenceOf(text string) (preference, bool) {
 				}
 				start++
 			}
-			end := start
-			for end < len(ts) && isWordToken(ts[end].low) && !inClass("prepositions", ts[end].low) {
-				end++
-			}
-			p := preference{subject: content(ts[:i]), first: content(ts[i+1 : k]), second: content(ts[start:end])}
+			p := preference{subject: subject, first: content(ts[i+1 : k]), second: content(ts[start:upTo(start)])}
 			if p.subject == "" || p.first == "" || p.second == "" || p.first == p.second {
 				return preference{}, false
 			}
+			return p, true
+		}
+		if p := (preference{subject: subject, first: content(ts[i+1 : end])}); prefer && p.subject != "" && p.first != "" && (i+1 >= len(ts) || ts[i+1].low != "to") {
 			return p, true
 		}
 		return preference{}, false
@@ -706,19 +716,57 @@ func isWordToken(low string) bool {
 	return false
 }
 
+// sameThing compares two things a preference names, however spelled
+// (closedUp), one allowed to say more after the other ("coffee" / "coffee
+// in the morning").
+func sameThing(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	x, y := closedUp(strings.Fields(a)), closedUp(strings.Fields(b))
+	if x == y {
+		return true
+	}
+	fa, fb := strings.Fields(a), strings.Fields(b)
+	if len(fa) > len(fb) {
+		fa, fb = fb, fa
+	}
+	return slices.Equal(fa, fb[:len(fa)])
+}
+
 // preferenceSwap finds the same subject preferring the same two things the
 // other way round: "The user prefers tea to coffee" / "The user prefers
-// coffee over tea". It cannot be both; which holds now is for the
-// contradiction gate's resolution, never a silent supersede.
+// coffee over tea", or preferring outright what the other text puts below
+// another thing ("prefers coffee" / "prefers tea to coffee"). It cannot be
+// both; which holds now is for the contradiction gate's resolution, never a
+// silent supersede.
 func preferenceSwap(a, b string) (Verdict, bool) {
 	x, ok := preferenceOf(a)
 	if !ok {
 		return Verdict{}, false
 	}
 	y, ok := preferenceOf(b)
-	if !ok || x.subject != y.subject || x.first != y.second || x.second != y.first {
+	if !ok || x.subject != y.subject || x.second == "" && y.second == "" {
 		return Verdict{}, false
 	}
+	var swapped bool
+	switch {
+	case x.second != "" && y.second != "":
+		swapped = sameThing(x.first, y.second) && sameThing(x.second, y.first)
+	case x.second == "":
+		swapped = sameThing(x.first, y.second)
+	default:
+		swapped = sameThing(y.first, x.second)
+	}
+	if !swapped {
+		return Verdict{}, false
+	}
+	say := func(p preference) string {
+		if p.second == "" {
+			return fmt.Sprintf("%q", p.first)
+		}
+		return fmt.Sprintf("%q over %q", p.first, p.second)
+	}
 	return Verdict{Contradicts: true, Confidence: 0.85, Rule: RulePreferenceSwap,
-		Explanation: fmt.Sprintf("%s: %q over %q vs %q over %q: the same two things preferred the other way round", RulePreferenceSwap, x.first, x.second, y.first, y.second)}, true
+		Explanation: fmt.Sprintf("%s: %s vs %s: the same things preferred the other way round", RulePreferenceSwap, say(x), say(y))}, true
 }

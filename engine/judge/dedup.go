@@ -346,6 +346,23 @@ func boundOf(ts []token, i int) string {
 	if !isDigitStart(ts[i].low) && !numberWords[ts[i].low] {
 		return ""
 	}
+	// A currency sign written before the number stands between it and
+	// its bound: "under $500" bounds 500.
+	if i > 0 {
+		if _, sign := currencyWords[ts[i-1].low]; sign && !isWordToken(ts[i-1].low) {
+			at := i
+			w := func(k int) string {
+				if k > 0 {
+					k++
+				}
+				if at-k < 0 || at-k >= len(ts) {
+					return ""
+				}
+				return ts[at-k].low
+			}
+			return boundWords(w)
+		}
+	}
 	// w(k) is the word k places before the number; a negative k counts
 	// the words after it ("5 or fewer").
 	w := func(k int) string {
@@ -354,6 +371,12 @@ func boundOf(ts []token, i int) string {
 		}
 		return ts[i-k].low
 	}
+	return boundWords(w)
+}
+
+// boundWords reads a bound from the words around a number: w(k) is the
+// word k places before it, a negative k one after it.
+func boundWords(w func(k int) string) string {
 	switch {
 	case w(2) == "up" && w(1) == "to", w(2) == "at" && w(1) == "most", w(1) == "maximum", w(1) == "max",
 		w(3) == "no" && w(2) == "more" && w(1) == "than", w(-1) == "or" && (w(-2) == "fewer" || w(-2) == "less"):

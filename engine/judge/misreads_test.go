@@ -29,6 +29,13 @@ func TestContradictionMisreads(t *testing.T) {
 		{"Alice prefers tea over coffee.", "Alice prefers coffee over tea.", RulePreferenceSwap},
 		{"The user likes tea more than coffee.", "The user likes coffee more than tea.", RulePreferenceSwap},
 		{"Alice prefers tea rather than coffee in the morning.", "Alice prefers coffee rather than tea.", RulePreferenceSwap},
+		{"Dana prefers working remotely to working in the office.", "Dana prefers working in the office to working remotely.", RulePreferenceSwap},
+		{"The team prefers Slack over e-mail.", "The team prefers email over Slack.", RulePreferenceSwap},
+		{"The user prefers tea.", "The user prefers coffee to tea.", RulePreferenceSwap},
+		{"The user prefers tea to coffee.", "The user prefers coffee.", RulePreferenceSwap},
+		// Liking one thing says nothing of liking another more.
+		{"The user likes rock.", "The user likes jazz more than rock.", ""},
+		{"The user prefers tea.", "The user prefers tea to coffee.", ""},
 		// The same preference in other words, and other people's.
 		{"Alice prefers tea to coffee.", "Alice prefers tea over coffee.", ""},
 		{"Alice prefers tea to coffee.", "Bob prefers coffee to tea.", ""},
@@ -44,5 +51,14 @@ func TestContradictionMisreads(t *testing.T) {
 	}
 	if _, ok := LookupRule(RulePreferenceSwap); !ok {
 		t.Fatalf("rule %s is not in the rule table", RulePreferenceSwap)
+	}
+}
+
+// A bound written before money is read through the currency sign: "$500"
+// and "under $500" are another bound, not a text that says more.
+func TestBoundThroughCurrencySign(t *testing.T) {
+	d := New(nil).Compare("The budget is $500.", "The budget is under $500.")
+	if dec := d.Decide(); dec.Kind == ResolveMerge || dec.Kind == ResolveDuplicate || dec.Rule != RuleBoundDiffers {
+		t.Fatalf("decision %+v, want the pair kept apart by rule %s", dec, RuleBoundDiffers)
 	}
 }
