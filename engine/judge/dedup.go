@@ -252,12 +252,20 @@ func dedupStrings(s []string) []string {
 // "no longer" counts once, at "no").
 func negations(text string) int {
 	n := 0
-	for _, t := range tokenize(text) {
-		if negators[t.low] && t.low != "without" || exceptions[t.low] {
+	ts := tokenize(text)
+	for i, t := range ts {
+		if negators[t.low] && t.low != "without" && !boundNegator(ts, i) || exceptions[t.low] {
 			n++
 		}
 	}
 	return n
+}
+
+// boundNegator reports whether the negator at ts[i] writes a bound rather
+// than a denial: "no more than 5", "not later than Friday"
+// (words/bound-comparatives.txt).
+func boundNegator(ts []token, i int) bool {
+	return i+2 < len(ts) && inClass("bound-comparatives", ts[i+1].low) && ts[i+2].low == "than"
 }
 
 // exceptions exclude what follows them: "granted to contractors" /
@@ -486,6 +494,9 @@ func hedgeChange(a, b string) (string, bool) {
 		m := map[string]int{}
 		ts := tokenize(text)
 		for i, t := range ts {
+			if i > 0 && ts[i-1].low == "at" && inClass("bound-words", t.low) {
+				continue // "at most", "at least": a bound (boundOf), not a hedge
+			}
 			if hedges[t.low] || intention(t.low) && i+1 < len(ts) && ts[i+1].low == "to" {
 				m[t.low]++
 			}

@@ -62,3 +62,25 @@ func TestBoundThroughCurrencySign(t *testing.T) {
 		t.Fatalf("decision %+v, want the pair kept apart by rule %s", dec, RuleBoundDiffers)
 	}
 }
+
+// "no more than" and "no later than" write bounds, not denials, and "at
+// most" a bound, not a hedge: the pair is told apart by its bound or kept,
+// never by a negation or hedge rule.
+func TestBoundIsNotNegation(t *testing.T) {
+	j := New(nil)
+	for _, p := range [][2]string{
+		{"The fee is no more than $5.", "The fee is at most $5."},
+		{"The deadline is no later than Friday.", "The deadline is before Friday."},
+	} {
+		if d, ok := negationDiff(p[0], p[1], DefaultLexicon()); ok {
+			t.Errorf("%q / %q: read as a negation (%+v)", p[0], p[1], d)
+		}
+		if dec := j.Compare(p[0], p[1]).Decide(); dec.Rule == RuleNegationDiffers || dec.Rule == RuleHedgeDiffers {
+			t.Errorf("%q / %q: decided by %s", p[0], p[1], dec.Rule)
+		}
+	}
+	// A denial is still one.
+	if _, ok := negationDiff("The office is open on Fridays.", "The office is not open on Fridays.", DefaultLexicon()); !ok {
+		t.Error("a denial is no longer read as one")
+	}
+}

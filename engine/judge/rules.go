@@ -239,8 +239,9 @@ func quantifierDiff(a, b string, _ *Lexicon) (Difference, bool) {
 // negatorsOf returns the negators of text as written.
 func negatorsOf(text string) string {
 	var out []string
-	for _, t := range tokenize(text) {
-		if negators[t.low] && t.low != "without" || exceptions[t.low] {
+	ts := tokenize(text)
+	for i, t := range ts {
+		if negators[t.low] && t.low != "without" && !boundNegator(ts, i) || exceptions[t.low] {
 			out = append(out, t.low)
 		}
 	}
