@@ -206,6 +206,12 @@ func (j *Judge) compareClaims(x, y *Claim) Verdict {
 		return Verdict{Contradicts: true, Confidence: conf, Rule: rule, A: x, B: y,
 			Explanation: fmt.Sprintf("%s: %q vs %q: %s", rule, x.String(), y.String(), why)}
 	}
+	if x.Relation != y.Relation && foldSpelling(x.Relation) == foldSpelling(y.Relation) {
+		// One relation however spelled: "favourite colour" / "favorite color".
+		yc := *y
+		yc.Relation = x.Relation
+		y = &yc
+	}
 	if x.Relation != y.Relation {
 		// Antonymous relations with the same value: "passes"/"fails",
 		// "rents"/"owns", "approved"/"rejected".
@@ -335,7 +341,8 @@ func valuesEqual(x, y Value) bool {
 		return false
 	}
 	if x.Kind == KindText {
-		if strings.Join(x.Words, " ") == strings.Join(y.Words, " ") || closedUp(x.Words) == closedUp(y.Words) {
+		if strings.Join(x.Words, " ") == strings.Join(y.Words, " ") || closedUp(x.Words) == closedUp(y.Words) ||
+			len(x.Lows) > 0 && foldSpelling(strings.Join(x.Lows, " ")) == foldSpelling(strings.Join(y.Lows, " ")) {
 			return true
 		}
 		// The same words around the same quantities, however spelled:
@@ -769,4 +776,18 @@ func preferenceSwap(a, b string) (Verdict, bool) {
 	}
 	return Verdict{Contradicts: true, Confidence: 0.85, Rule: RulePreferenceSwap,
 		Explanation: fmt.Sprintf("%s: %s vs %s: the same things preferred the other way round", RulePreferenceSwap, say(x), say(y))}, true
+}
+
+// spellings folds British spellings to American ones (words/spellings.txt).
+var spellings = wordPairs("spellings")
+
+// foldSpelling writes each word of s in its American spelling.
+func foldSpelling(s string) string {
+	ws := strings.Fields(s)
+	for i, w := range ws {
+		if v, ok := spellings[w]; ok {
+			ws[i] = v
+		}
+	}
+	return strings.Join(ws, " ")
 }

@@ -14,6 +14,8 @@ func TestContradictionMisreads(t *testing.T) {
 		{"The user prefers e-mail updates.", "The user prefers email updates.", ""},
 		{"Alice lives in New York.", "Alice lives in NewYork.", ""},
 		{"Bob's role is co-founder.", "Bob's role is cofounder.", ""},
+		{"The user's favourite colour is grey.", "The user's favorite color is gray.", ""},
+		{"The user's favourite colour is blue.", "The user's favorite color is green.", RuleSingleValued},
 		// Bounds are not values of a single-valued relation.
 		{"The budget is at most $500.", "The budget is less than $500.", ""},
 		{"The budget is under $500.", "The budget is below $500.", ""},
