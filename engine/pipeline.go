@@ -431,8 +431,15 @@ func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages ma
 		return r, true, nil
 	}
 
+	var near gate.CandidateReader = tx
+	if req.TargetLayer == memgov.Session {
+		// A session note is linked to the near notes of its memoryRef:
+		// the store's lookup of the SESSION layer (the contradiction gate
+		// read no candidates for it).
+		near = layerCandidates{tx, memgov.Session}
+	}
 	dd, err := run(ctx, stages, gate.Dedup{}, gate.DedupInput{MemoryRef: req.MemoryRef, Layer: req.TargetLayer, ContentHash: w.hash,
-		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Topical: ct.Topical, Reader: tx, Rules: rules, Model: entailer})
+		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Topical: ct.Topical, Reader: near, Rules: rules, Model: entailer})
 	if err != nil {
 		return memgov.WriteResult{}, true, err
 	}
@@ -595,6 +602,10 @@ func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData)
 	meta.IdempotencyToken, meta.IdempotencyScope, meta.RequestID, meta.RunID, meta.SessionID = w.req.IdempotencyToken, w.scope, w.req.RequestID, w.req.RunID, w.req.SessionID
 	meta.ObservationType, meta.Residency, meta.Evidence = w.req.ObservationType, w.req.Residency, w.req.EvidenceRefs
 	meta.Source = SourceOf(w.req.EvidenceRefs)
+	for _, l := range w.links {
+		meta.Links = append(meta.Links, oplog.Link{Relation: l.Relation, ItemID: l.ItemID, VersionID: l.VersionID, Key: l.Key,
+			Similarity: l.Similarity, Rule: l.Rule, RuleWords: l.RuleWords})
+	}
 	if w.provenance != nil {
 		if err := e.signProvenance(w.provenance); err != nil {
 			return p, err
@@ -918,6 +929,18 @@ type hammingBound struct {
 func (h hammingBound) Candidates(ctx context.Context, q memgov.CandidateQuery) ([]memgov.Candidate, error) {
 	q.MaxHamming = h.max
 	return h.r.Candidates(ctx, q)
+}
+
+// layerCandidates reads the candidates of one layer (SESSION included)
+// instead of the durable layers'.
+type layerCandidates struct {
+	r     gate.CandidateReader
+	layer memgov.Layer
+}
+
+func (l layerCandidates) Candidates(ctx context.Context, q memgov.CandidateQuery) ([]memgov.Candidate, error) {
+	q.Layer = l.layer
+	return l.r.Candidates(ctx, q)
 }
 
 func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }

@@ -100,23 +100,25 @@ type DedupResult struct {
 // to the write's own item (the same key) is still REJECTED: it changes
 // nothing of the item.
 //
-// WORKING and SESSION memory are not deduplicated: the store's candidate
-// lookup (memgov.PipelineReader.Candidates) returns the durable layers'
-// versions only, and the contradiction gate reads the same candidates, so
-// returning SESSION versions there would also set session notes against
-// durable writes. SESSION memory therefore never rejects or merges a
-// write; linking its repeats like EPISODIC memory's would need a lookup
-// of the write's own layer from the store.
+// SESSION memory is a session's notes: a write there is never rejected
+// nor merged, but a near text among the SESSION versions of the same
+// memoryRef (the scope SESSION reads have; the caller's Reader asks the
+// store for that layer, memgov.CandidateQuery.Layer) is linked
+// NEAR_DUPLICATE like an EPISODIC one, and the same content written again
+// to the write's own item is a new version, as before. The contradiction
+// gate never reads SESSION versions: session notes are not set against
+// durable writes. WORKING memory is not deduplicated.
 type Dedup struct{}
 
 // keepsEvents reports whether layer l records events rather than claims:
-// EPISODIC memory, what happened and when. The same words said at another
-// time are another event: two "Thanks!" in a conversation are two turns,
-// and an agent that reads the episode back must find both; "I'm doing well. How are you?" after
-// "I'm doing well." is a later turn, and folding it into the earlier one
-// would replace what was said first with what was said next. In SEMANTIC
-// and PROCEDURAL memory the same claim stated twice is one claim.
-func keepsEvents(l memgov.Layer) bool { return l == memgov.Episodic }
+// EPISODIC memory, what happened and when, and SESSION memory, a session's
+// notes. The same words said at another time are another event: two
+// "Thanks!" in a conversation are two turns, and an agent that reads the
+// episode back must find both; "I'm doing well. How are you?" after "I'm
+// doing well." is a later turn, and folding it into the earlier one would
+// replace what was said first with what was said next. In SEMANTIC and
+// PROCEDURAL memory the same claim stated twice is one claim.
+func keepsEvents(l memgov.Layer) bool { return l == memgov.Episodic || l == memgov.Session }
 
 // Name returns NameDedup.
 func (Dedup) Name() string { return NameDedup }
@@ -124,7 +126,7 @@ func (Dedup) Name() string { return NameDedup }
 // Evaluate rejects duplicates, merges a write that extends an active
 // near-duplicate, and keeps one that differs from it (linked, or deferred).
 func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
-	if !in.Layer.Durable() {
+	if !in.Layer.Durable() && in.Layer != memgov.Session {
 		return DedupResult{Result: accept()}, nil
 	}
 	cands := in.Candidates
@@ -143,6 +145,9 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	for i, c := range same {
 		if c.ContentHash != in.ContentHash {
 			continue
+		}
+		if own(c) && in.Layer == memgov.Session {
+			continue // a session note written again: a new version of it
 		}
 		if keepsEvents(in.Layer) && !own(c) {
 			if repeated == nil {
