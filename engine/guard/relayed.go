@@ -145,7 +145,7 @@ var relayedRules = []clauseRule{
 	// A note to an AI reader opened by a preposition in another
 	// language: "Per l'assistente AI:", "Para el asistente:".
 	{RuleInstruction, "note addressed to an AI reader",
-		[]string{"per", "para", "pour", "fur", "voor", "an ", "a l"}, regexp.MustCompile(`(?:^|\n|[.!?]\s+)(?P<m>(?:per|para|pour|fur|für|voor|an|a|ao|al|alla|all')\s+(?:(?:l'|l’|el|la|le|o|a|il|lo|den|die|das|der|dem|het|de)\s*)?(?:assistente|asistente|assistant|assistent\w*|agente?|modelo|modello|bot|ki|ia|ai|chatbot)(?:\s+(?:ia|ai|ki|de\s+ia|di\s+ia|virtual|virtuale))?\s*:)`),
+		[]string{"per", "para", "pour", "fur", "voor", "an ", "a l", "till", "do "}, regexp.MustCompile(`(?:^|\n|[.!?]\s+)(?P<m>(?:per|para|pour|fur|für|voor|an|a|ao|al|alla|all'|till|do)\s+(?:(?:l'|l’|el|la|le|o|a|il|lo|den|die|das|der|dem|het|de)\s*)?(?:assistente|asistente|assistant|assistent\w*|asystent\w*|agente?|modelo|modello|bot|ki|ia|ai|chatbot)(?:\s+(?:ia|ai|ki|de\s+ia|di\s+ia|virtual|virtuale))?\s*:)`),
 		nil},
 	// An order to set the reader's own safeguards aside: refused.
 	{RuleInstruction, "order to drop safety limits",
