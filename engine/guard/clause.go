@@ -416,10 +416,12 @@ func roleMarks(t []byte) [][]int {
 func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	t := v.text
 	add := func(rule, desc string, s, e int, refusal bool) {
-		if refusal && reportedMention(t, s) && !relayedForms[desc] {
-			return
-		}
-		if refusal && quotedMention(t, s, e) {
+		// The user's own words relayed with a safeguard set aside
+		// ("Quoted reply from the account holder: ... don't ask me
+		// again") are read, not mentioned: the frame is what a forged
+		// approval takes.
+		relayed := relayedForms[desc] || waiverForms[desc] && principalQuote(t[lineStart(t, s):s])
+		if refusal && !relayed && (reportedMention(t, s) || quotedMention(t, s, e)) {
 			return
 		}
 		if !refusal && (quotedMention(t, s, e) || inUserOwnFrame(t, s)) {

@@ -178,7 +178,7 @@ var delegatedRules = []clauseRule{
 		}},
 	// Trust planted for later messages.
 	{RuleInstruction, "order to trust later messages",
-		[]string{" as "}, regexp.MustCompile(`\b(?P<m>(?:treat|handle|regard|consider|process|accept)\s+(?:it|them|this|that|those|these|(?:any|all|every|each|such)\s+(?:[\w-]+\s+){0,2}?(?:messages?|emails?|requests?|texts?|notes?|instructions?|replies))\s+as\s+(?:if\s+(?:it|they)\s+(?:came|come|were|was)\s+from\s+|coming\s+from\s+|(?:an?\s+|the\s+)?(?:approved|trusted|verified|authentic|genuine|authori[sz]ed|pre-?approved)\b))`),
+		[]string{" as "}, regexp.MustCompile(`\b(?P<m>(?:treat|handle|regard|consider|process|accept)\s+(?:it|them|this|that|those|these|(?:any|all|every|each|such)\s+(?:[\w-]+\s+){0,2}?(?:messages?|emails?|requests?|texts?|notes?|instructions?|replies)\b[^.;\n]{0,50}?)\s+as\s+(?:if\s+(?:it|they)\s+(?:came|come|were|was)\s+from\s+|coming\s+from\s+|(?:an?\s+|the\s+)?(?:approved|trusted|verified|authentic|genuine|authori[sz]ed|pre-?approved)\b))`),
 		nil},
 	// A persona taken away or given: "You're no longer the scheduling
 	// assistant".
@@ -240,7 +240,7 @@ var delegatedRules = []clauseRule{
 	// An action field in a data format, with an AI reader named to do it:
 	// held.
 	{RuleOrder, "order to act on the world in a data field",
-		[]string{"action", "task", "command", "operation"}, regexp.MustCompile(`(?:^|\n|[{,]\s*)\s*(?:-\s+)?(?P<m>["']?(?:action|task|command|operation|op)["']?\s*[:=]\s*["']?(?P<v>[a-z]+)\b)`),
+		[]string{"action", "task", "command", "operation", "op"}, regexp.MustCompile(`(?:^|\n|[{,]\s*)\s*(?:-\s+)?(?P<m>["']?(?:action|task|command|operation|op)["']?\s*[:=]\s*["']?(?P<v>[a-z]+)\b)`),
 		func(t []byte, s, e int) bool {
 			v := string(t[lastWordStart(t, e):e])
 			return imperativeVerbs[v] && !notActing[v] && namesReaderAsDoer(t)
@@ -286,3 +286,16 @@ func vocativeBefore(t []byte, s int) bool {
 // relayedForms are the rules whose form is itself relayed speech: reported
 // speech does not make their findings a mention.
 var relayedForms = map[string]bool{"order passed on to the reader": true}
+
+// waiverForms are the rules read in the user's own relayed words.
+var waiverForms = map[string]bool{"order to act without confirmation": true}
+
+// lineStart returns where the line of t that holds position s starts, at
+// most 240 bytes back.
+func lineStart(t []byte, s int) int {
+	k := s
+	for k > 0 && s-k < 240 && t[k-1] != '\n' {
+		k--
+	}
+	return k
+}

@@ -482,11 +482,6 @@ func quotedMention(t []byte, s, e int) bool {
 		}
 		k--
 	}
-	if principalQuote(t[k:open]) {
-		// The user's own words relayed ("Quoted reply from the account
-		// holder: ..."): what they say is read, not mentioned.
-		return false
-	}
 	after := close + 1
 	end := after
 	for end < len(t) && end-after < 60 && t[end] != '.' && t[end] != '\n' {
