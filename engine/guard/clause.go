@@ -138,14 +138,11 @@ func addressesReader(c []byte) bool {
 // with a modifier of aiModifiers in its phrase ("AI code reviewers",
 // "automated triage bot", "LLM-based graders").
 var (
-	aiHeads = map[string]bool{"ai": true, "ais": true, "llm": true, "llms": true, "gpt": true, "chatgpt": true, "claude": true,
-		"copilot": true, "chatbot": true, "chatbots": true, "bot": true, "bots": true, "summariser": true, "summarisers": true,
-		"summarizer": true, "summarizers": true}
-	weakHeads = map[string]bool{"assistant": true, "assistants": true, "agent": true, "agents": true, "model": true, "models": true,
-		"tool": true, "tools": true, "grader": true, "graders": true, "reviewer": true, "reviewers": true, "screener": true,
-		"screeners": true, "system": true, "systems": true, "crawler": true, "crawlers": true, "scraper": true, "scrapers": true,
-		"parser": true, "parsers": true, "pipeline": true, "pipelines": true, "reader": true, "readers": true, "helper": true,
-		"helpers": true, "copilots": true, "analyst": true, "analysts": true, "instance": true, "instances": true}
+	aiHeads   = setOf(aiNames)
+	weakHeads = addWords(setOf(aiRoles), "tool", "tools", "grader", "graders", "reviewer", "reviewers", "screener",
+		"screeners", "system", "systems", "crawler", "crawlers", "scraper", "scrapers",
+		"parser", "parsers", "pipeline", "pipelines", "reader", "readers", "helper",
+		"helpers", "copilots", "analyst", "analysts", "instance", "instances")
 	aiModifiers = map[string]bool{"ai": true, "llm": true, "gpt": true, "automated": true, "automatic": true, "language": true,
 		"coding": true, "machine": true, "virtual": true, "summarization": true, "summarisation": true, "digital": true,
 		"robot": true, "bot": true, "autonomous": true, "agentic": true, "generative": true, "genai": true, "chatgpt": true,
@@ -162,6 +159,14 @@ var (
 		"ok": true, "okay": true, "to": true, "for": true, "note": true, "message": true, "memo": true, "reminder": true,
 		"instructions": true, "instruction": true, "request": true, "ps": true, "p": true, "s": true, "a": true}
 )
+
+// addWords returns m with words added.
+func addWords(m map[string]bool, words ...string) map[string]bool {
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
 
 // relativeStarts open the relative phrase after the head of a form of
 // address ("AI agents reading this", "any AI tool that ingests this page").

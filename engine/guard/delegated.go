@@ -3,6 +3,7 @@ package guard
 import (
 	"bytes"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -24,7 +25,7 @@ import (
 // readerNP is a noun phrase that may name the reader: up to four words
 // before an AI or weak head, and a relative phrase after it ("whichever
 // AI assistant reads this inbox", "the bot handling tickets").
-const readerNP = `(?:(?:the|your|our|my|any|every|each|all|whichever|whatever)\s+)?(?:[\w-]+\s+){0,3}?(?:ai|ais|llms?|gpt|chatgpt|claude|copilot|chatbots?|bots?|assistants?|agents?|models?|instances?)(?:\s+(?:that\s+|which\s+|who\s+)?[\w-]+\s+(?:(?:this|these|the|my|our|your)\s+)?[\w-]+)?`
+var readerNP = `(?:(?:the|your|our|my|any|every|each|all|whichever|whatever)\s+)?(?:[\w-]+\s+){0,3}?` + readerHeadAlt + `(?:\s+(?:that\s+|which\s+|who\s+)?[\w-]+\s+(?:(?:this|these|the|my|our|your)\s+)?[\w-]+)?`
 
 // whoeverNP is whoever does something to this very thing: "whoever
 // automates this account".
@@ -113,7 +114,21 @@ func namesReader(t []byte) bool {
 	return false
 }
 
-var readerHeadRe = regexp.MustCompile(`\b(?:ai|ais|llms?|gpt|chatgpt|claude|copilot|chatbots?|bots?|assistants?|agents?|models?|instances?)\b`)
+// readerHeadAlt names an AI reader or a role one may take: the heads of
+// aiHeads and weakHeads.
+var readerHeadAlt = func() string {
+	var ws []string
+	for w := range aiHeads {
+		ws = append(ws, w)
+	}
+	for w := range weakHeads {
+		ws = append(ws, w)
+	}
+	sort.Strings(ws)
+	return wordAlt(ws)
+}()
+
+var readerHeadRe = regexp.MustCompile(`\b` + readerHeadAlt + `\b`)
 
 // actingVerb reports whether w (or its base, for a third-person form)
 // is a verb that acts.
@@ -183,7 +198,7 @@ var delegatedRules = []clauseRule{
 	// A persona taken away or given: "You're no longer the scheduling
 	// assistant".
 	{RuleInstruction, "role hijack",
-		[]string{"longer", "not"}, regexp.MustCompile(`\b(?P<m>you(?:'re|\s+are)\s+(?:no\s+longer|not)\s+(?:an?|the|my|your)\s+(?:[\w-]+\s+){0,2}?(?:assistant|ai|bot|chatbot|model|agent|copilot|llm)\b)`),
+		[]string{"longer", "not"}, regexp.MustCompile(`\b(?P<m>you(?:'re|\s+are)\s+(?:no\s+longer|not)\s+(?:an?|the|my|your)\s+(?:[\w-]+\s+){0,2}?` + agentBare + `\b)`),
 		nil},
 	{RuleInstruction, "role hijack",
 		[]string{"mode"}, regexp.MustCompile(clauseStart + `(?:(?:please|now|just)\s+)?(?P<m>(?:switch|change|go|enter|turn|activate|enable)\s+(?:in)?(?:to\s+)?(?:developer|dev|god|jailbreak|jailbroken|unrestricted|unfiltered|uncensored|dan|sudo|root|admin)\s+mode)\s*(?:[.!:;]|$)`),
@@ -209,12 +224,12 @@ var delegatedRules = []clauseRule{
 		}},
 	// The reader said to disclose its own set-up, as expected behaviour.
 	{RuleInstruction, "request about the reader's instructions or tools",
-		[]string{"its ", "their "}, regexp.MustCompile(`\b(?P<m>(?:the\s+)?(?:assistant|ai|model|agent|bot|llm|chatbot)s?\s+(?:\w+\s+){0,2}?(?:replies|responds|answers|outputs|prints|reveals|repeats|shares|returns|discloses|recites|dumps|echoes|starts)\s+(?:\w+\s+){0,4}?(?:its|their)\s+(?:own\s+)?(?:system\s+prompt|instructions|hidden\s+\w+|initial\s+\w+|configuration|api\s+keys?|secrets|credentials))`),
+		[]string{"its ", "their "}, regexp.MustCompile(`\b(?P<m>(?:the\s+)?` + agentBare + `\s+(?:\w+\s+){0,2}?(?:replies|responds|answers|outputs|prints|reveals|repeats|shares|returns|discloses|recites|dumps|echoes|starts)\s+(?:\w+\s+){0,4}?(?:its|their)\s+(?:own\s+)?(?:system\s+prompt|instructions|hidden\s+\w+|initial\s+\w+|configuration|api\s+keys?|secrets|credentials))`),
 		nil},
 	// An order laid on the reader on its reading of this text: "the
 	// agent, on reading this file, deletes ...".
 	{RuleInstruction, "order laid on the reader",
-		[]string{"this"}, regexp.MustCompile(`(?P<m>\b(?:the\s+)?(?:agent|assistant|ai|bot|model|llm|copilot)s?\s*,?\s+(?:on|upon|after|when|while)\s+(?:reading|processing|opening|seeing|loading|parsing)\s+this\s+[\w-]+\s*,?\s+(?P<v>[a-z]+))`),
+		[]string{"this"}, regexp.MustCompile(`(?P<m>\b(?:the\s+)?` + agentBare + `\s*,?\s+(?:on|upon|after|when|while)\s+(?:reading|processing|opening|seeing|loading|parsing)\s+this\s+[\w-]+\s*,?\s+(?P<v>[a-z]+))`),
 		func(t []byte, s, e int) bool { return actingVerb(string(t[lastWordStart(t, e):e])) }},
 	// Behaviour shown to be reproduced in the reader's answers.
 	{RuleInstruction, "order about the reader's answer",
@@ -231,7 +246,7 @@ var delegatedRules = []clauseRule{
 	// A role label in parentheses inside a list: "(assistant:) buy, a
 	// $500 gift card, ...".
 	{RuleSystemPrompt, "role label opening an order to the reader",
-		[]string{"("}, regexp.MustCompile(`(?P<m>\(\s*(?:assistant|ai|agent|bot|model|copilot)\s*:\s*\))`),
+		[]string{"("}, regexp.MustCompile(`(?P<m>\(\s*` + agentBare + `\s*:\s*\))`),
 		func(t []byte, s, e int) bool {
 			// The order may run over the list's commas.
 			c := bytes.ReplaceAll(t[e:clauseEndAt(t, e)], []byte(","), nil)
@@ -248,7 +263,7 @@ var delegatedRules = []clauseRule{
 	// Permission given by the user to the reader to act on the world:
 	// held ("I authorise my assistant to share my records with ...").
 	{RuleOrder, "permission granted to the reader",
-		[]string{"authori", "permit", "allow"}, regexp.MustCompile(`\b(?P<m>(?:i|we)\s+(?:hereby\s+)?(?:authori[sz]e|permit|allow|empower)\s+(?:my|our|the)\s+(?:[\w-]+\s+)?(?:assistant|agent|ai|bot|copilot)s?\s+to\s+(?P<v>[a-z]+))`),
+		[]string{"authori", "permit", "allow"}, regexp.MustCompile(`\b(?P<m>(?:i|we)\s+(?:hereby\s+)?(?:authori[sz]e|permit|allow|empower)\s+(?:my|our|the)\s+(?:[\w-]+\s+)?` + agentBare + `\s+to\s+(?P<v>[a-z]+))`),
 		func(t []byte, s, e int) bool { return actingVerb(string(t[lastWordStart(t, e):e])) }},
 }
 
@@ -264,7 +279,7 @@ var bareReaderOrder = regexp.MustCompile(`\b(?:assistants|agents|models|instance
 var bypassRe = regexp.MustCompile(`\b` + bypassVerbs + `\b|\bcleared\s+to\b|` + waiver)
 
 // doerRe names who is to do what a data record describes.
-var doerRe = regexp.MustCompile(`(?:performed\s+by|assignee|actor|executor|handled\s+by|done\s+by|owner)\s*[:=]\s*["']?(?:the\s+)?(?:[\w-]+\s+)?(?:assistant|agent|ai|bot|model|copilot|llm)\b`)
+var doerRe = regexp.MustCompile(`(?:performed\s+by|assignee|actor|executor|handled\s+by|done\s+by|owner)\s*[:=]\s*["']?(?:the\s+)?(?:[\w-]+\s+)?` + agentBare + `\b`)
 
 func namesReaderAsDoer(t []byte) bool { return doerRe.Match(t) }
 

@@ -60,9 +60,11 @@ const nearWindow = 300
 // and not where it is a third-person statement ("users forget everything").
 const clause = `(?:^|[^\w\s'’]\s*|\n|\b(?:please|now|and|then|so|just|also|simply|kindly|first|next|immediately|hey|ok|okay|assistant|ai)\s+)`
 
+// agentNoun names the agent (see agentWho).
+var agentNoun = `(?:ai\s+agents?|ai\s+assistants?|ai\s+model|language\s+models?|` + wordAlt(aiNames, aiRoles)[3:]
+
 // Building blocks of the instruction patterns.
 const (
-	agentNoun = `(?:ai|ais|assistant|assistants|llm|llms|language model|language models|chatbot|chatbots|bot|model|models|ai agent|ai agents|ai assistant|ai assistants|gpt|agent|agents)`
 	orderNoun = `(?:instructions?|rules?|protocols?|precautions|prompts?|directives?|guidelines?|guardrails?|constraints?|commands?|orders|programming|polic(?:y|ies)|restrictions?|filters?|safeguards?|guidance|training|context|conversation|messages?|limitations?|boundaries)`
 	priorAdj  = `(?:all|any|every|each|the|your|these|those|of|previous|prior|preceding|above|earlier|former|original|initial|system|safety|previously|stated|mentioned|listed|given|foregoing|hidden|ethical|content|moderation)`
 	secretObj = `(?:system prompt|system message|(?:initial|original|hidden|secret|previous|full|real|system) (?:instructions|prompt|configuration|config)|(?:text|instructions|prompt|words) above|(?:the\s+)?above (?:prompt|instructions|text)|your (?:instructions|prompt|rules|configuration|memory|memories)|api keys?|credentials|passwords?|secret keys?|private keys?|ssh keys?|access tokens?|auth tokens?|session cookies|(?:admin|root|database|db) password|environment variables|vault)`

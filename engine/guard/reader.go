@@ -19,7 +19,7 @@ import (
 // worldObjects are the nouns that make an imperative an act on the world.
 var worldObjects = func() *regexp.Regexp {
 	var ws []string
-	for w := range wordSet(worldObjectsData) {
+	for w := range setOf(wordList(worldObjectsData), credentialWords) {
 		ws = append(ws, strings.ReplaceAll(regexp.QuoteMeta(w), " ", `\s+`))
 	}
 	// Longer phrases first, so the alternation prefers them.

@@ -17,9 +17,9 @@ import (
 // the form, then reads the clause that follows for its mood, with the
 // verb and object lists of words/.
 
-// aiMention is an AI named by a mention or a comment owner: the strong
-// names, which are an AI on their own.
-const aiMention = `(?:ai|bot|llm|copilot|claude|gpt|chatgpt|codex|cursor|devin|gemini|chatbot)`
+// aiMention is an AI named by a mention or a comment owner: the names
+// that are an AI on their own, and the tools named so.
+var aiMention = wordAlt(aiNames, aiTools)
 
 // principal is the person an agent acts for.
 const principal = `(?:user|owner|account\s+owner|principal|human|boss|employer|operator|admin(?:istrator)?|developer|creator)`
