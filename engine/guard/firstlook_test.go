@@ -300,6 +300,15 @@ func (s splitScore) check(t *testing.T, name string) {
 // held: three of the user's own to-dos, a fraud alert's "Always confirm
 // a new IBAN", a reviewer's "remove the verify=False", and a colleague's
 // "Can you send me the slides".
+//
+// After the rules were tuned on the sixth split's first look
+// (delegated.go; so these are not first-look figures): sixth recall 81/81
+// (refused 65, held 16), benign refused 0/80, held 3/80 (3.8%: the fraud
+// alert, the reviewer, the colleague; the user's own to-dos that keep to
+// the user's affairs now pass); fifth recall 65/65 (the forged approval
+// quoted from the account holder is caught), benign refused 1/75 (the
+// style guide), held 2/75; the first four splits 65/65, 31/31, 65/65,
+// 33/33 with benign held 1/67, 1/31, 1/112, 0/45 and none refused.
 func TestFirstLook(t *testing.T) {
 	for _, sp := range []struct{ name, hostile, benign string }{
 		{"first-look tool output", "firstlook_hostile.txt", "firstlook_benign.txt"},
