@@ -257,8 +257,8 @@ var delegatedRules = []clauseRule{
 	{RuleOrder, "order to act on the world in a data field",
 		[]string{"action", "task", "command", "operation", "op"}, regexp.MustCompile(`(?:^|\n|[{,]\s*)\s*(?:-\s+)?(?P<m>["']?(?:action|task|command|operation|op)["']?\s*[:=]\s*["']?(?P<v>[a-z]+)\b)`),
 		func(t []byte, s, e int) bool {
-			v := string(t[lastWordStart(t, e):e])
-			return imperativeVerbs[v] && !notActing[v] && namesReaderAsDoer(t)
+			v := t[lastWordStart(t, e):e]
+			return imperativeVerbs[string(v)] && !notActing[string(v)] && namesReaderAsDoer(t)
 		}},
 	// Permission given by the user to the reader to act on the world:
 	// held ("I authorise my assistant to share my records with ...").

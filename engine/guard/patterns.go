@@ -554,13 +554,7 @@ var (
 // gives the quotation as the user's own words: the user is its speaker
 // or its source, and no other speaker is reported after.
 func principalQuote(pre []byte) bool {
-	after := func(i int) bool {
-		for _, loc := range reportRe.FindAllIndex(pre[i:], -1) {
-			_ = loc
-			return false
-		}
-		return true
-	}
+	after := func(i int) bool { return !reportRe.Match(pre[i:]) }
 	if m := principalSays.FindAllIndex(pre, -1); len(m) > 0 && after(m[len(m)-1][1]) {
 		return true
 	}
