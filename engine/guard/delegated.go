@@ -27,6 +27,10 @@ import (
 // AI assistant reads this inbox", "the bot handling tickets").
 var readerNP = `(?:(?:the|your|our|my|any|every|each|all|whichever|whatever)\s+)?(?:[\w-]+\s+){0,3}?` + readerHeadAlt + `(?:\s+(?:that\s+|which\s+|who\s+)?[\w-]+\s+(?:(?:this|these|the|my|our|your)\s+)?[\w-]+)?`
 
+// readerNPShort is readerNP without its relative phrase: "have your AI
+// assistant send ...".
+var readerNPShort = `(?:(?:the|your|our|my|any|every|each|all|whichever|whatever)\s+)?(?:[\w-]+\s+){0,3}` + readerHeadAlt
+
 // whoeverNP is whoever does something to this very thing: "whoever
 // automates this account".
 const whoeverNP = `(?:whoever|whatever|whichever\s+\w+)\s+(?:[\w-]+\s+){0,2}?[\w-]+s\s+(?:this|these)\s+[\w-]+`
@@ -100,7 +104,7 @@ func namesReader(t []byte) bool {
 		if w == "assistant" || w == "agent" {
 			// "the assistant" or "all agents": the reader in a text that
 			// speaks of its rules.
-			if p := ws; len(p) >= 2 && (p[len(p)-2] == "the" || p[len(p)-2] == "all" || p[len(p)-2] == "any" || p[len(p)-2] == "every") {
+			if p := ws; len(p) >= 2 && (p[len(p)-2] == "the" || p[len(p)-2] == "all" || p[len(p)-2] == "any" || p[len(p)-2] == "every" || p[len(p)-2] == "for") {
 				return true
 			}
 		}
@@ -146,11 +150,12 @@ func actingVerb(w string) bool {
 
 var delegatedRules = []clauseRule{
 	// An order passed on to the reader through a third person: "she
-	// needs whichever AI assistant reads this inbox to wire ...". The
+	// needs whichever AI assistant reads this inbox to wire ...", "have
+	// your AI assistant send ...". The
 	// user's own wishes ("the user wants the assistant to ...") are the
 	// principal's, not relayed.
 	{RuleInstruction, "order passed on to the reader",
-		[]string{" to "}, regexp.MustCompile(`\b(?P<m>(?:wants?|wanted|needs?|needed|asked|asks|would\s+like|expects?|requires?|told|tells?|tell|instructs?|instructed|directs?|directed|requests?|requested)\s+(?P<np>` + readerNP + `|` + whoeverNP + `)\s+to\s+(?:go\s+ahead\s+and\s+)?(?P<v>[a-z]+))`),
+		[]string{" to "}, regexp.MustCompile(`\b(?P<m>(?:(?:wants?|wanted|needs?|needed|asked|asks|would\s+like|expects?|requires?|told|tells?|tell|instructs?|instructed|directs?|directed|requests?|requested)\s+(?P<np>` + readerNP + `|` + whoeverNP + `)\s+to|(?:(?:^|[.!?;:]\s+|\n\s*)|(?:please|kindly|just|also|so)\s+)(?:have|let)\s+(?P<np2>` + readerNPShort + `))\s+(?:go\s+ahead\s+and\s+)?(?P<v>[a-z]+))`),
 		func(t []byte, s, e int) bool {
 			v := t[lastWordStart(t, e):e]
 			if !actingVerb(string(v)) {
@@ -198,7 +203,7 @@ var delegatedRules = []clauseRule{
 	// A persona taken away or given: "You're no longer the scheduling
 	// assistant".
 	{RuleInstruction, "role hijack",
-		[]string{"longer", "not"}, regexp.MustCompile(`\b(?P<m>you(?:'re|\s+are)\s+(?:no\s+longer|not)\s+(?:an?|the|my|your)\s+(?:[\w-]+\s+){0,2}?` + agentBare + `\b)`),
+		[]string{"longer", "not", "aren't"}, regexp.MustCompile(`\b(?P<m>you(?:(?:'re|\s+are)\s+(?:no\s+longer|not)|\s+aren't)\s+(?:an?|the|my|your)\s+(?:[\w-]+\s+){0,2}?` + agentBare + `\b)`),
 		nil},
 	{RuleInstruction, "role hijack",
 		[]string{"mode"}, regexp.MustCompile(clauseStart + `(?:(?:please|now|just)\s+)?(?P<m>(?:switch|change|go|enter|turn|activate|enable)\s+(?:in)?(?:to\s+)?(?:developer|dev|god|jailbreak|jailbroken|unrestricted|unfiltered|uncensored|dan|sudo|root|admin)\s+mode)\s*(?:[.!:;]|$)`),
@@ -269,7 +274,7 @@ var delegatedRules = []clauseRule{
 
 // delegatedNP takes the noun phrase back out of a match of the first
 // delegated rule.
-var delegatedNP = regexp.MustCompile(`^\S+(?:\s+like)?\s+(.*?)\s+to\s+(?:go\s+ahead\s+and\s+)?[a-z]+$`)
+var delegatedNP = regexp.MustCompile(`^(?:[.!?;:\s]*(?:please|kindly|just|also|so)\s+)?\S+(?:\s+like)?\s+(.*?)(?:\s+to)?\s+(?:go\s+ahead\s+and\s+)?[a-z]+$`)
 
 // bareReaderOrder is an order laid on readers named by a bare plural
 // ("assistants should now store ...").
