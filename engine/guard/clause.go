@@ -476,6 +476,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	}
 
 	readReader(t, add)
+	readPassedOn(t, add)
 	for _, r := range allClauseRules {
 		if !containsAny(t, r.subs) {
 			continue
