@@ -166,7 +166,9 @@ var stopWords = map[string]bool{
 // together match more documents of the scope than this, the commonest are
 // left out, the rarest kept (at least topicMinTerms of them). A word's
 // documents are counted up to topicDocBudget+1, each count a walk of the
-// word's entries in the index, without ranking. The subject's words are
+// word's entries in the index, without ranking; the words together are
+// counted first, and a query within the budget is every word, as if no
+// budget were set. The subject's words are
 // always kept. Words that are rare in the scope weigh the most in BM25
 // anyway: a text sharing only the commonest words with the write ranks
 // below those sharing a rare one.
@@ -277,14 +279,31 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 	}
 	if ws := topicWords(tq.Text); scoped && (len(ws) > 0 || tq.Subject != "") {
 		if d.TopicWordDocs != "" && len(ws) > topicMinTerms {
-			docs := make([]int, len(ws))
-			for i, w := range ws {
-				args := append(append([]any{d.MatchWord(w)}, scope...), topicDocBudget+1)
-				if err := r.q.QueryRowContext(ctx, d.TopicWordDocs, args...).Scan(&docs[i]); err != nil {
-					return nil, fmt.Errorf("count the documents of a topic word: %w", err)
+			// count is the scope's texts holding any of words, up to the
+			// budget and one.
+			count := func(words ...string) (int, error) {
+				var n int
+				args := append(append([]any{strings.Join(quoted(d, words), d.MatchOr)}, scope...), topicDocBudget+1)
+				if err := r.q.QueryRowContext(ctx, d.TopicWordDocs, args...).Scan(&n); err != nil {
+					return 0, fmt.Errorf("count the texts of a topic query: %w", err)
 				}
+				return n, nil
 			}
-			ws = rarestWords(ws, docs)
+			// Within the budget the query is every word; past it, each
+			// word's texts are counted to keep the rarest.
+			all, err := count(ws...)
+			if err != nil {
+				return nil, err
+			}
+			if all > topicDocBudget {
+				docs := make([]int, len(ws))
+				for i, w := range ws {
+					if docs[i], err = count(w); err != nil {
+						return nil, err
+					}
+				}
+				ws = rarestWords(ws, docs)
+			}
 		}
 		if m := matchQuery(d, ws, tq.Subject); m != "" {
 			if err := collect(d.TopicSQL, append(append([]any{m}, scope...), limit)...); err != nil {
