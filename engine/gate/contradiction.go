@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/judge"
@@ -72,6 +73,9 @@ type ContradictionResult struct {
 	// JudgeError is set when the external judge failed; the write then goes
 	// to a person (MODEL_UNAVAILABLE).
 	JudgeError error
+	// JudgeTime is the time the gate spent in the rule-based judge
+	// (reading and comparing texts), a part of its own.
+	JudgeTime time.Duration
 }
 
 // Contradiction finds contradicting items (spec §12.2.4) among the write's
@@ -159,7 +163,10 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 			continue
 		}
 		why := ""
-		if v := rules.Contradiction(c.Text, feat.Text); v.Contradicts {
+		t0 := time.Now()
+		v := rules.Contradiction(c.Text, feat.Text)
+		out.JudgeTime += time.Since(t0)
+		if v.Contradicts {
 			// The rule's name, then the claims or words that fired it.
 			why = v.Explanation
 			if !strings.HasPrefix(why, v.Rule+":") {
