@@ -328,6 +328,10 @@ func (w *write) checkTarget(e *Engine, stages map[string]time.Duration) (memgov.
 // runGates evaluates the gates proper, in order: schema, policy, content
 // policy, evidence, contradiction, dedup, provenance, approval. done reports a
 // result that ends the write (a REJECT, a retry DEFER, or a MERGE committed).
+// stageJudge is the write's time in the rule-based judge, within the
+// contradiction and dedup steps (recorded beside them, not added to them).
+const stageJudge = "judge"
+
 func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages map[string]time.Duration) (res memgov.WriteResult, done bool, err error) {
 	req, pol := w.req, &e.policy
 
@@ -408,6 +412,7 @@ func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages ma
 	if err != nil {
 		return memgov.WriteResult{}, true, err
 	}
+	stages[stageJudge] += ct.JudgeTime
 	w.candidates, w.contradicts, w.supersedes, w.novel = ct.Candidates, ct.Contradicts, ct.Supersedes, ct.Novel
 	if modelCos != nil {
 		// Tier 3 compares the model's similarities where the model has
@@ -443,6 +448,7 @@ func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages ma
 	if err != nil {
 		return memgov.WriteResult{}, true, err
 	}
+	stages[stageJudge] += dd.JudgeTime
 	// A write held for its orders is never merged unseen: it goes on to a
 	// person like any other held write.
 	if dd.Verdict == gate.Merge && !slices.Contains(w.review, gate.ReasonInstructionInMemory) {

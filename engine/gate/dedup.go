@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/canon"
@@ -76,6 +77,9 @@ type DedupResult struct {
 	// NEAR_DUPLICATE, each with its rule): on an ACCEPT the write commits
 	// as its own item linked to them.
 	Links []memgov.RelatedItem
+	// JudgeTime is the time the gate spent in the rule-based judge
+	// (reading and comparing texts), a part of its own.
+	JudgeTime time.Duration
 }
 
 // Dedup is the three-tier deduplication of spec §12.3: exact content hash,
@@ -125,13 +129,14 @@ func (Dedup) Name() string { return NameDedup }
 
 // Evaluate rejects duplicates, merges a write that extends an active
 // near-duplicate, and keeps one that differs from it (linked, or deferred).
-func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
+func (Dedup) Evaluate(ctx context.Context, in DedupInput) (out DedupResult, err error) {
+	var judged time.Duration
+	defer func() { out.JudgeTime = judged }()
 	if !in.Layer.Durable() && in.Layer != memgov.Session {
 		return DedupResult{Result: accept()}, nil
 	}
 	cands := in.Candidates
 	if cands == nil {
-		var err error
 		if cands, err = LoadCandidates(ctx, in.Reader, in.MemoryRef, in.ContentHash, in.Features); err != nil {
 			return DedupResult{}, err
 		}
@@ -172,7 +177,9 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	)
 	for _, c := range same {
 		if !own(c) && string(c.Fingerprint) == string(in.Features.Fingerprint[:]) {
+			t0 := time.Now()
 			r, kind, _ := decide(in.rules(), in.Features.Text, c, in.Layer, false, ReasonStructuralDup, ReasonStructuralConflict)
+			judged += time.Since(t0)
 			if kind != kindLinked {
 				return r, nil
 			}
@@ -209,13 +216,17 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 			if in.Policy.Dedup.Lexical <= 0 {
 				continue
 			}
+			t0 := time.Now()
 			sim, ok := in.rules().SimilarAtLeast(c.Text, in.Features.Text, in.Policy.Dedup.Lexical)
+			judged += time.Since(t0)
 			if !ok {
 				continue
 			}
 			c.Cosine = max(c.Cosine, sim)
 		}
+		t0 := time.Now()
 		r, kind, d := decide(in.rules(), in.Features.Text, c, in.Layer, lexical, ReasonSemanticDuplicate, ReasonSemanticConflict)
+		judged += time.Since(t0)
 		if (kind == judge.ResolveConflict || kind == kindLinked) && d.Conflict == nil && in.Model != nil && judgeErr == nil && asked < modelComparisons {
 			// Reworded, by the words; the model reads the meaning.
 			asked++
@@ -249,7 +260,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	if judgeErr != nil {
 		return DedupResult{JudgeError: judgeErr, Links: links, Result: verdict(Defer, ReasonModelUnavailable, "the duplicate judge failed: %v", judgeErr)}, nil
 	}
-	out := DedupResult{Result: accept(), Links: links}
+	out = DedupResult{Result: accept(), Links: links}
 	if len(links) > 0 {
 		out.Rule, out.RuleWords, out.After = links[0].Rule, links[0].RuleWords, after
 		out.Detail = strings.Join(linkDetails, "; ")

@@ -14,8 +14,9 @@ var pipelineTests = []test{
 	{"OutcomesAndCounts", testOutcomes},
 	{"Candidates", testCandidates},
 	{"TopicCandidates", testTopicCandidates}, // topic.go
-	{"ModelVectors", testModelVectors},       // topic.go
-	{"Features", testFeatures},               // features.go
+	{"TopicCandidatesRareWords", testTopicCandidatesRareWords},
+	{"ModelVectors", testModelVectors}, // topic.go
+	{"Features", testFeatures},         // features.go
 	{"CitedItems", testCitedItems},
 }
 
