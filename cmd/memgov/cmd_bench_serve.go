@@ -4,9 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"runtime/trace"
+	"slices"
 	"sync"
 	"time"
 
@@ -66,6 +72,8 @@ func (a *app) benchServeCommand() *cobra.Command {
 		asJSON, same  bool
 		snapshots     bool
 		cpuProfile    string
+		prof          benchProfiles
+		doorNames     []string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -88,7 +96,13 @@ runs on that PostgreSQL database, which must be empty.`,
 			if items < 0 || writes <= 0 {
 				return usagef("--items must be 0 or more and --writes more than 0")
 			}
-			rep, err := benchServe(cmd.Context(), a.benchTarget(cmd, dir), items, writes, same, snapshots, cpuProfile, func(s string) {
+			for _, d := range doorNames {
+				if d != "in-process" && d != "http" && d != "mcp" {
+					return usagef("--doors takes in-process, http and mcp, not %q", d)
+				}
+			}
+			prof.cpu = cpuProfile
+			rep, err := benchServe(cmd.Context(), a.benchTarget(cmd, dir), items, writes, same, snapshots, doorNames, prof, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -120,6 +134,10 @@ runs on that PostgreSQL database, which must be empty.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&same, "same-memory", false, "every client writes as one agent into one memoryRef")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the measured runs to `FILE`")
+	cmd.Flags().StringVar(&prof.block, "blockprofile", "", "write a profile of where goroutines waited (channels, locks, selects) during the measured runs to `FILE`")
+	cmd.Flags().StringVar(&prof.mutex, "mutexprofile", "", "write a profile of contended locks during the measured runs to `FILE`")
+	cmd.Flags().StringVar(&prof.trace, "trace", "", "write an execution trace of the measured runs to `FILE` (go tool trace)")
+	cmd.Flags().StringSliceVar(&doorNames, "doors", []string{"in-process", "http", "mcp"}, "the doors to measure: in-process, http, mcp")
 	cmd.Flags().BoolVar(&snapshots, "snapshot-gates", false, "judge concurrent writes on read snapshots in parallel before their commit")
 	return cmd
 }
@@ -127,8 +145,66 @@ runs on that PostgreSQL database, which must be empty.`,
 // benchClients is the most clients a run has: one agent and memoryRef each.
 const benchClients = 8
 
-func benchServe(ctx context.Context, dir string, items, writes int, same, snapshots bool, cpuProfile string, progress func(string)) (benchServeReport, error) {
-	rep := benchServeReport{Items: items, SameMemory: same, SnapshotGates: snapshots}
+// benchProfiles names the files the measured runs are profiled to.
+type benchProfiles struct{ cpu, block, mutex, trace string }
+
+// start begins every profile asked for; stop writes them.
+func (p benchProfiles) start() (stop func() error, err error) {
+	var stops []func() error
+	stop = func() error {
+		var errs []error
+		for i := len(stops) - 1; i >= 0; i-- {
+			errs = append(errs, stops[i]())
+		}
+		return errors.Join(errs...)
+	}
+	if p.cpu != "" {
+		s, err := startCPUProfile(p.cpu)
+		if err != nil {
+			return nil, err
+		}
+		stops = append(stops, func() error { s(); return nil })
+	}
+	if p.trace != "" {
+		f, err := os.Create(p.trace)
+		if err != nil {
+			stop()
+			return nil, fmt.Errorf("trace: %w", err)
+		}
+		if err := trace.Start(f); err != nil {
+			f.Close()
+			stop()
+			return nil, fmt.Errorf("trace: %w", err)
+		}
+		stops = append(stops, func() error { trace.Stop(); return f.Close() })
+	}
+	for _, lp := range []struct {
+		path, name string
+		on, off    func()
+	}{{p.block, "block", func() { runtime.SetBlockProfileRate(int(10 * time.Microsecond)) }, func() { runtime.SetBlockProfileRate(0) }},
+		{p.mutex, "mutex", func() { runtime.SetMutexProfileFraction(5) }, func() { runtime.SetMutexProfileFraction(0) }}} {
+		if lp.path == "" {
+			continue
+		}
+		lp.on()
+		stops = append(stops, func() error {
+			defer lp.off()
+			f, err := os.Create(lp.path)
+			if err != nil {
+				return fmt.Errorf("%s profile: %w", lp.name, err)
+			}
+			if err := pprof.Lookup(lp.name).WriteTo(f, 0); err != nil {
+				f.Close()
+				return fmt.Errorf("%s profile: %w", lp.name, err)
+			}
+			return f.Close()
+		})
+	}
+	return stop, nil
+}
+
+func benchServe(ctx context.Context, dir string, items, writes int, same, snapshots bool, doorNames []string, prof benchProfiles, progress func(string)) (rep benchServeReport, err error) {
+	rep = benchServeReport{Items: items, SameMemory: same, SnapshotGates: snapshots}
 	s, done, err := openBenchStore(ctx, dir) // cmd_bench_pg.go: dir may be a PostgreSQL URL
 	if err != nil {
 		return rep, err
@@ -256,18 +332,23 @@ func benchServe(ctx context.Context, dir string, items, writes int, same, snapsh
 			return rep, err
 		}
 	}
-	if cpuProfile != "" {
-		stop, err := startCPUProfile(cpuProfile)
-		if err != nil {
-			return rep, err
-		}
-		defer stop()
+	stopProfiles, err := prof.start()
+	if err != nil {
+		return rep, err
 	}
+	defer func() {
+		if perr := stopProfiles(); perr != nil && err == nil {
+			err = perr
+		}
+	}()
 	round := 0
 	for _, d := range []struct {
 		name string
 		mk   func(int) (writer, func(), error)
 	}{{"in-process", inProcess}, {"http", overHTTP}, {"mcp", overMCP}} {
+		if !slices.Contains(doorNames, d.name) {
+			continue
+		}
 		for _, clients := range []int{1, benchClients} {
 			round++
 			texts := make([]string, writes)
