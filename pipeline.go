@@ -272,6 +272,9 @@ type CandidateQuery struct {
 	MaxHamming int
 	Subject    string
 	Limit      int
+	// Layer, when set, returns that layer's versions only (SESSION
+	// included); "": the durable layers' (EPISODIC, SEMANTIC, PROCEDURAL).
+	Layer Layer
 }
 
 // IdempotencyRecord is a registered idempotency token.

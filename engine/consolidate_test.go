@@ -207,10 +207,10 @@ func TestConsolidateSupersedesSingleValuedEdits(t *testing.T) {
 	checkSecondPassIdle(t, e, ref, 4)
 
 	// The engine's judge reads the policy's cardinalities: where the
-	// policy declares "live in" multi-valued (and lists its single-valued
-	// relations without it), both homes stay.
+	// policy declares "live in" multi-valued (over the default list, which
+	// holds it as single-valued), both homes stay.
 	c := &clock{t: t0}
-	multi := newEngine(t, "contradiction:\n  multi_valued: [live in]\n  single_valued: [ceo]\n", engine.WithClock(c.now))
+	multi := newEngine(t, "contradiction:\n  multi_valued: [live in]\n", engine.WithClock(c.now))
 	addPrincipals(t, multi)
 	consPut(t, multi, ref, "home-old", memgov.Semantic, "Alice lives in Berlin.", "support-bot", 0.8)
 	consPut(t, multi, ref, "home-new", memgov.Semantic, "Alice lives in Lisbon.", "support-bot", 0.8)

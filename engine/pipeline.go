@@ -328,6 +328,10 @@ func (w *write) checkTarget(e *Engine, stages map[string]time.Duration) (memgov.
 // runGates evaluates the gates proper, in order: schema, policy, content
 // policy, evidence, contradiction, dedup, provenance, approval. done reports a
 // result that ends the write (a REJECT, a retry DEFER, or a MERGE committed).
+// stageJudge is the write's time in the rule-based judge, within the
+// contradiction and dedup steps (recorded beside them, not added to them).
+const stageJudge = "judge"
+
 func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages map[string]time.Duration) (res memgov.WriteResult, done bool, err error) {
 	req, pol := w.req, &e.policy
 
@@ -408,6 +412,7 @@ func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages ma
 	if err != nil {
 		return memgov.WriteResult{}, true, err
 	}
+	stages[stageJudge] += ct.JudgeTime
 	w.candidates, w.contradicts, w.supersedes, w.novel = ct.Candidates, ct.Contradicts, ct.Supersedes, ct.Novel
 	if modelCos != nil {
 		// Tier 3 compares the model's similarities where the model has
@@ -431,11 +436,19 @@ func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages ma
 		return r, true, nil
 	}
 
+	var near gate.CandidateReader = tx
+	if req.TargetLayer == memgov.Session {
+		// A session note is linked to the near notes of its memoryRef:
+		// the store's lookup of the SESSION layer (the contradiction gate
+		// read no candidates for it).
+		near = layerCandidates{tx, memgov.Session}
+	}
 	dd, err := run(ctx, stages, gate.Dedup{}, gate.DedupInput{MemoryRef: req.MemoryRef, Layer: req.TargetLayer, ContentHash: w.hash,
-		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Topical: ct.Topical, Reader: tx, Rules: rules, Model: entailer})
+		Features: w.feat, OwnItemID: w.ownItemID(), Policy: pol, Candidates: w.candidates, Topical: ct.Topical, Reader: near, Rules: rules, Model: entailer})
 	if err != nil {
 		return memgov.WriteResult{}, true, err
 	}
+	stages[stageJudge] += dd.JudgeTime
 	// A write held for its orders is never merged unseen: it goes on to a
 	// person like any other held write.
 	if dd.Verdict == gate.Merge && !slices.Contains(w.review, gate.ReasonInstructionInMemory) {
@@ -595,6 +608,10 @@ func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData)
 	meta.IdempotencyToken, meta.IdempotencyScope, meta.RequestID, meta.RunID, meta.SessionID = w.req.IdempotencyToken, w.scope, w.req.RequestID, w.req.RunID, w.req.SessionID
 	meta.ObservationType, meta.Residency, meta.Evidence = w.req.ObservationType, w.req.Residency, w.req.EvidenceRefs
 	meta.Source = SourceOf(w.req.EvidenceRefs)
+	for _, l := range w.links {
+		meta.Links = append(meta.Links, oplog.Link{Relation: l.Relation, ItemID: l.ItemID, VersionID: l.VersionID, Key: l.Key,
+			Similarity: l.Similarity, Rule: l.Rule, RuleWords: l.RuleWords})
+	}
 	if w.provenance != nil {
 		if err := e.signProvenance(w.provenance); err != nil {
 			return p, err
@@ -918,6 +935,18 @@ type hammingBound struct {
 func (h hammingBound) Candidates(ctx context.Context, q memgov.CandidateQuery) ([]memgov.Candidate, error) {
 	q.MaxHamming = h.max
 	return h.r.Candidates(ctx, q)
+}
+
+// layerCandidates reads the candidates of one layer (SESSION included)
+// instead of the durable layers'.
+type layerCandidates struct {
+	r     gate.CandidateReader
+	layer memgov.Layer
+}
+
+func (l layerCandidates) Candidates(ctx context.Context, q memgov.CandidateQuery) ([]memgov.Candidate, error) {
+	q.Layer = l.layer
+	return l.r.Candidates(ctx, q)
 }
 
 func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -67,5 +68,26 @@ func TestBenchServeWritesThroughEveryDoor(t *testing.T) {
 	}
 	if _, errOut, code := c.run("", "bench", "serve", "--writes", "0"); code != exitUsage || !strings.Contains(errOut, "--writes") {
 		t.Fatalf("--writes 0: exit %d %s", code, errOut)
+	}
+
+	// --doors, --clients and --rounds: the client counts take turns, and
+	// each count's run holds every one of its writes.
+	out := c.ok("", "bench", "serve", "--items", "20", "--writes", "9", "--rounds", "3", "--doors", "http", "--clients", "2,1",
+		"--dir", t.TempDir(), "--json")
+	rep.Runs = nil
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var got []string
+	for _, r := range rep.Runs {
+		got = append(got, fmt.Sprintf("%s/%d/%d/%d", r.Door, r.Clients, r.Stats.N, r.Statuses["COMMITTED"]))
+	}
+	if strings.Join(got, ",") != "http/2/9/9,http/1/9/9" || rep.Commits.Writes != 9+2*9 {
+		t.Fatalf("bench serve --doors http --clients 2,1 --rounds 3: runs %v, %d writes committed (9 to warm up)", got, rep.Commits.Writes)
+	}
+	for _, bad := range [][]string{{"--rounds", "0"}, {"--clients", "9"}, {"--doors", "ssh"}} {
+		if _, errOut, code := c.run("", append([]string{"bench", "serve", "--writes", "4"}, bad...)...); code != exitUsage || !strings.Contains(errOut, bad[0]) {
+			t.Errorf("bench serve %v: exit %d %s", bad, code, errOut)
+		}
 	}
 }

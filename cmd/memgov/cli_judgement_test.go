@@ -126,7 +126,7 @@ func TestCLIPolicyCardinalities(t *testing.T) {
 	if r := c.judged(judgeReq("billing-agent", ref, "alice/home-2", "SEMANTIC", "Alice lives in Lisbon.", 0.9, "")); r.Reason != "CONTRADICTION" {
 		t.Fatalf("default cardinality: %+v", r)
 	}
-	if err := os.WriteFile(c.db+".policy.yaml", []byte("contradiction:\n  multi_valued: [live in]\n  single_valued: [ceo]\n"), 0o600); err != nil {
+	if err := os.WriteFile(c.db+".policy.yaml", []byte("contradiction:\n  multi_valued: [live in]\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if r := c.judged(judgeReq("billing-agent", ref, "alice/home-3", "SEMANTIC", "Alice lives in Porto.", 0.9, "")); r.Reason == "CONTRADICTION" {

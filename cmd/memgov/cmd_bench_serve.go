@@ -4,9 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"runtime/trace"
+	"slices"
 	"sync"
 	"time"
 
@@ -66,6 +72,10 @@ func (a *app) benchServeCommand() *cobra.Command {
 		asJSON, same  bool
 		snapshots     bool
 		cpuProfile    string
+		prof          benchProfiles
+		doorNames     []string
+		clientCounts  []int
+		rounds        int
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -88,7 +98,21 @@ runs on that PostgreSQL database, which must be empty.`,
 			if items < 0 || writes <= 0 {
 				return usagef("--items must be 0 or more and --writes more than 0")
 			}
-			rep, err := benchServe(cmd.Context(), a.benchTarget(cmd, dir), items, writes, same, snapshots, cpuProfile, func(s string) {
+			if rounds < 1 || rounds > writes {
+				return usagef("--rounds must be from 1 to --writes (%d)", writes)
+			}
+			for _, d := range doorNames {
+				if d != "in-process" && d != "http" && d != "mcp" {
+					return usagef("--doors takes in-process, http and mcp, not %q", d)
+				}
+			}
+			for _, c := range clientCounts {
+				if c < 1 || c > benchClients {
+					return usagef("--clients takes counts from 1 to %d, not %d", benchClients, c)
+				}
+			}
+			prof.cpu = cpuProfile
+			rep, err := benchServe(cmd.Context(), a.benchTarget(cmd, dir), items, writes, same, snapshots, doorNames, clientCounts, rounds, prof, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -120,6 +144,12 @@ runs on that PostgreSQL database, which must be empty.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&same, "same-memory", false, "every client writes as one agent into one memoryRef")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the measured runs to `FILE`")
+	cmd.Flags().StringVar(&prof.block, "blockprofile", "", "write a profile of where goroutines waited (channels, locks, selects) during the measured runs to `FILE`")
+	cmd.Flags().StringVar(&prof.mutex, "mutexprofile", "", "write a profile of contended locks during the measured runs to `FILE`")
+	cmd.Flags().StringVar(&prof.trace, "trace", "", "write an execution trace of the measured runs to `FILE` (go tool trace)")
+	cmd.Flags().IntVar(&rounds, "rounds", 1, "split each door's writes into this many rounds in which the client counts take turns (ratios that a changing machine load does not skew)")
+	cmd.Flags().IntSliceVar(&clientCounts, "clients", []int{1, benchClients}, "the numbers of concurrent clients to measure each door with, in order")
+	cmd.Flags().StringSliceVar(&doorNames, "doors", []string{"in-process", "http", "mcp"}, "the doors to measure: in-process, http, mcp")
 	cmd.Flags().BoolVar(&snapshots, "snapshot-gates", false, "judge concurrent writes on read snapshots in parallel before their commit")
 	return cmd
 }
@@ -127,8 +157,66 @@ runs on that PostgreSQL database, which must be empty.`,
 // benchClients is the most clients a run has: one agent and memoryRef each.
 const benchClients = 8
 
-func benchServe(ctx context.Context, dir string, items, writes int, same, snapshots bool, cpuProfile string, progress func(string)) (benchServeReport, error) {
-	rep := benchServeReport{Items: items, SameMemory: same, SnapshotGates: snapshots}
+// benchProfiles names the files the measured runs are profiled to.
+type benchProfiles struct{ cpu, block, mutex, trace string }
+
+// start begins every profile asked for; stop writes them.
+func (p benchProfiles) start() (stop func() error, err error) {
+	var stops []func() error
+	stop = func() error {
+		var errs []error
+		for i := len(stops) - 1; i >= 0; i-- {
+			errs = append(errs, stops[i]())
+		}
+		return errors.Join(errs...)
+	}
+	if p.cpu != "" {
+		s, err := startCPUProfile(p.cpu)
+		if err != nil {
+			return nil, err
+		}
+		stops = append(stops, func() error { s(); return nil })
+	}
+	if p.trace != "" {
+		f, err := os.Create(p.trace)
+		if err != nil {
+			stop()
+			return nil, fmt.Errorf("trace: %w", err)
+		}
+		if err := trace.Start(f); err != nil {
+			f.Close()
+			stop()
+			return nil, fmt.Errorf("trace: %w", err)
+		}
+		stops = append(stops, func() error { trace.Stop(); return f.Close() })
+	}
+	for _, lp := range []struct {
+		path, name string
+		on, off    func()
+	}{{p.block, "block", func() { runtime.SetBlockProfileRate(int(10 * time.Microsecond)) }, func() { runtime.SetBlockProfileRate(0) }},
+		{p.mutex, "mutex", func() { runtime.SetMutexProfileFraction(5) }, func() { runtime.SetMutexProfileFraction(0) }}} {
+		if lp.path == "" {
+			continue
+		}
+		lp.on()
+		stops = append(stops, func() error {
+			defer lp.off()
+			f, err := os.Create(lp.path)
+			if err != nil {
+				return fmt.Errorf("%s profile: %w", lp.name, err)
+			}
+			if err := pprof.Lookup(lp.name).WriteTo(f, 0); err != nil {
+				f.Close()
+				return fmt.Errorf("%s profile: %w", lp.name, err)
+			}
+			return f.Close()
+		})
+	}
+	return stop, nil
+}
+
+func benchServe(ctx context.Context, dir string, items, writes int, same, snapshots bool, doorNames []string, clientCounts []int, rounds int, prof benchProfiles, progress func(string)) (rep benchServeReport, err error) {
+	rep = benchServeReport{Items: items, SameMemory: same, SnapshotGates: snapshots}
 	s, done, err := openBenchStore(ctx, dir) // cmd_bench_pg.go: dir may be a PostgreSQL URL
 	if err != nil {
 		return rep, err
@@ -256,69 +344,101 @@ func benchServe(ctx context.Context, dir string, items, writes int, same, snapsh
 			return rep, err
 		}
 	}
-	if cpuProfile != "" {
-		stop, err := startCPUProfile(cpuProfile)
-		if err != nil {
-			return rep, err
-		}
-		defer stop()
+	stopProfiles, err := prof.start()
+	if err != nil {
+		return rep, err
 	}
+	defer func() {
+		if perr := stopProfiles(); perr != nil && err == nil {
+			err = perr
+		}
+	}()
+	// measure runs n writes with the given clients and adds them to run.
 	round := 0
+	measure := func(mk func(int) (writer, func(), error), run *benchServeRun, n int, lat *[]time.Duration, wall, cpu *time.Duration) error {
+		round++
+		clients := run.Clients
+		texts := make([]string, n)
+		for i := range texts {
+			texts[i] = gen.sentence()
+		}
+		ws := make([]writer, clients)
+		var closers []func()
+		defer func() {
+			for _, cl := range closers {
+				cl()
+			}
+		}()
+		for i := range ws {
+			w, cl, err := mk(i)
+			if err != nil {
+				return err
+			}
+			ws[i], closers = w, append(closers, cl)
+		}
+		ds := make([]time.Duration, n)
+		var mu sync.Mutex
+		var firstErr error
+		var wg sync.WaitGroup
+		t0, cpu0 := time.Now(), processCPU()
+		for c := 0; c < clients; c++ {
+			wg.Add(1)
+			go func(c int) {
+				defer wg.Done()
+				for i := c; i < n; i += clients {
+					w0 := time.Now()
+					st, err := ws[c](ctx, fmt.Sprintf("r%d-%06d", round, i), texts[i])
+					ds[i] = time.Since(w0)
+					mu.Lock()
+					if err != nil && firstErr == nil {
+						firstErr = err
+					}
+					run.Statuses[st]++
+					mu.Unlock()
+				}
+			}(c)
+		}
+		wg.Wait()
+		*wall += time.Since(t0)
+		*cpu += processCPU() - cpu0
+		*lat = append(*lat, ds...)
+		return firstErr
+	}
 	for _, d := range []struct {
 		name string
 		mk   func(int) (writer, func(), error)
 	}{{"in-process", inProcess}, {"http", overHTTP}, {"mcp", overMCP}} {
-		for _, clients := range []int{1, benchClients} {
-			round++
-			texts := make([]string, writes)
-			for i := range texts {
-				texts[i] = gen.sentence()
+		if !slices.Contains(doorNames, d.name) {
+			continue
+		}
+		// With several rounds the client counts take turns, writes/rounds
+		// writes at a time, so that a change in the machine's load falls on
+		// each of them alike.
+		runs := make([]benchServeRun, len(clientCounts))
+		lats := make([][]time.Duration, len(clientCounts))
+		walls := make([]time.Duration, len(clientCounts))
+		cpus := make([]time.Duration, len(clientCounts))
+		for i, clients := range clientCounts {
+			runs[i] = benchServeRun{Door: d.name, Clients: clients, Statuses: map[string]int{}}
+		}
+		for r := range rounds {
+			n := writes / rounds
+			if r == rounds-1 {
+				n = writes - n*(rounds-1)
 			}
-			ws := make([]writer, clients)
-			var closers []func()
-			for i := range ws {
-				w, cl, err := d.mk(i)
-				if err != nil {
-					return rep, err
+			for i := range clientCounts {
+				if err := measure(d.mk, &runs[i], n, &lats[i], &walls[i], &cpus[i]); err != nil {
+					return rep, fmt.Errorf("%s with %d clients: %w", d.name, runs[i].Clients, err)
 				}
-				ws[i], closers = w, append(closers, cl)
 			}
-			run := benchServeRun{Door: d.name, Clients: clients, Statuses: map[string]int{}}
-			lat := make([]time.Duration, writes)
-			var mu sync.Mutex
-			var firstErr error
-			var wg sync.WaitGroup
-			t0, cpu0 := time.Now(), processCPU()
-			for c := 0; c < clients; c++ {
-				wg.Add(1)
-				go func(c int) {
-					defer wg.Done()
-					for i := c; i < writes; i += clients {
-						w0 := time.Now()
-						st, err := ws[c](ctx, fmt.Sprintf("r%d-%06d", round, i), texts[i])
-						lat[i] = time.Since(w0)
-						mu.Lock()
-						if err != nil && firstErr == nil {
-							firstErr = err
-						}
-						run.Statuses[st]++
-						mu.Unlock()
-					}
-				}(c)
-			}
-			wg.Wait()
-			wall, cpu := time.Since(t0), processCPU()-cpu0
-			run.CPUMSPerWrite = float64(cpu) / float64(time.Millisecond) / float64(writes)
-			run.Cores = cpu.Seconds() / wall.Seconds()
-			for _, cl := range closers {
-				cl()
-			}
-			if firstErr != nil {
-				return rep, fmt.Errorf("%s with %d clients: %w", d.name, clients, firstErr)
-			}
-			run.Stats = statsOf(lat, wall)
-			rep.Runs = append(rep.Runs, run)
-			progress(fmt.Sprintf("%s, %d clients: %.0f writes/s, p50 %.2f ms, p99 %.2f ms (%s)", d.name, clients, run.Stats.PerSecond, run.Stats.P50MS, run.Stats.P99MS, countsOf(run.Statuses)))
+		}
+		for i := range runs {
+			run := &runs[i]
+			run.CPUMSPerWrite = float64(cpus[i]) / float64(time.Millisecond) / float64(writes)
+			run.Cores = cpus[i].Seconds() / walls[i].Seconds()
+			run.Stats = statsOf(lats[i], walls[i])
+			rep.Runs = append(rep.Runs, *run)
+			progress(fmt.Sprintf("%s, %d clients: %.0f writes/s, p50 %.2f ms, p99 %.2f ms (%s)", d.name, run.Clients, run.Stats.PerSecond, run.Stats.P50MS, run.Stats.P99MS, countsOf(run.Statuses)))
 		}
 	}
 	rate := func(door string, clients int) float64 {

@@ -124,8 +124,10 @@ writes through every gate on the auto-approve path, and near-duplicate lookups
 (SimHash bands + exact cosine), with their recall against a brute-force scan.
 Burst and rate limits are lifted for the run; everything else is the default
 policy. Each step of the governed writes (prepare, each gate, commit) is
-reported with its own p50 and p99, as the write path records them, and the
-run with its time and peak resident memory. --cpuprofile writes a pprof CPU
+reported with its own p50 and p99, as the write path records them (step
+"judge" is the part of the contradiction and dedup steps spent in the
+rule-based judge, reading and comparing texts), and the run with its time and
+peak resident memory. --cpuprofile writes a pprof CPU
 profile of the governed writes alone (read it with go tool pprof). With --db
 postgres://... it runs on that PostgreSQL database instead, which must be
 empty (the raw inserts go to a plain table there), and reports the statements

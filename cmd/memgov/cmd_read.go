@@ -25,7 +25,9 @@ func (a *app) getCommand() *cobra.Command {
 With --json it prints exactly the MemoryEntry {id, content, tags, createdAt,
 expiresAt} (none: exit 1, {"error": "not_found"}), and on stderr the retrieval id of this read
 (for memgov feedback) and its read note (source, trust level, confidence, needs
-verification, stale warning); --full prints the whole version record. Every read is
+verification, stale warning); --full prints the whole version record, with
+links: the near texts the write was kept beside (NEAR_DUPLICATE, with the
+judge rule that linked them), read from its log entry. Every read is
 recorded: it reinforces the entry's relevance (n_access) and feeds the retrieval
 metrics.`,
 		Example: "  memgov get acme/support-bot customer-42/channel\n  memgov get acme/support-bot customer-42/channel --json",
@@ -53,14 +55,22 @@ metrics.`,
 				return denied(err)
 			}
 			v := r.Versions[0]
-			switch {
-			case full:
-				return a.printJSON(v)
-			case asJSON:
+			if asJSON && !full {
 				a.printReadNotes(r)
 				return a.printJSON(r.Entries()[0])
 			}
+			links, err := readLinks(cmd.Context(), eng, as, []memgov.Version{v})
+			if err != nil {
+				return err
+			}
+			if full {
+				return a.printJSON(struct {
+					memgov.Version
+					Links []memgov.RelatedItem `json:"links,omitempty"`
+				}{v, links[v.ID]})
+			}
 			a.printVersion(v)
+			a.printLinks(links[v.ID])
 			a.printNote(r.Notes[0])
 			fmt.Fprintf(a.stdout, "retrieval    %s (memgov feedback %s --used %s)\n", r.ID, r.ID, v.Key)
 			return nil
@@ -70,6 +80,29 @@ metrics.`,
 	cmd.Flags().BoolVar(&full, "full", false, "print the whole version record as JSON")
 	cmd.Flags().StringVar(&as, "as", "", asHelp)
 	return cmd
+}
+
+// readLinks reads the links of vs, as the reader named by --as may see them.
+func readLinks(ctx context.Context, eng *engine.Engine, as string, vs []memgov.Version) (map[string][]memgov.RelatedItem, error) {
+	if p := reader(as); p != "" {
+		links, err := eng.LinksAs(ctx, p, vs)
+		if err != nil {
+			return nil, denied(err)
+		}
+		return links, nil
+	}
+	return eng.Links(ctx, vs)
+}
+
+// printLinks prints the near texts a version was kept beside.
+func (a *app) printLinks(links []memgov.RelatedItem) {
+	for _, l := range links {
+		state := ""
+		if l.State != "" {
+			state = " (" + string(l.State) + ")"
+		}
+		fmt.Fprintf(a.stdout, "linked       %s %s%s [rule %s]\n", l.Relation, l.Key, state, l.Rule)
+	}
 }
 
 func (a *app) printVersion(v memgov.Version) {
@@ -213,7 +246,9 @@ func (a *app) historyCommand() *cobra.Command {
 		Short: "Show every version of an item",
 		Long: `history prints an item's versions, newest first, with their states, authors,
 the curator who approved each deferred write (APPROVED BY; approved_by in --json)
-and the reason each version exists. Name the item by its memoryRef and key, as
+and the reason each version exists, and the near texts a version was kept beside
+(links in --json: relation NEAR_DUPLICATE, the linked item, version and key, and
+the judge rule). Name the item by its memoryRef and key, as
 get does, or by its id (item_id in the output of write --json and history --json).`,
 		Example: "  memgov history acme/support-bot customer-42/channel\n  memgov history 019a6c1e-7f3b-7c9d-8e21-0c4b5a6d7e8f --json",
 		Args:    cobra.RangeArgs(1, 2),
@@ -249,14 +284,20 @@ get does, or by its id (item_id in the output of write --json and history --json
 			if err != nil {
 				return err
 			}
+			links, err := readLinks(cmd.Context(), eng, as, vs)
+			if err != nil {
+				return err
+			}
 			if asJSON {
 				type versionJSON struct {
 					memgov.Version
 					ApprovedBy string `json:"approved_by,omitempty"`
+					// Links are the near texts the version was kept beside.
+					Links []memgov.RelatedItem `json:"links,omitempty"`
 				}
 				out := make([]versionJSON, len(vs))
 				for i, v := range vs {
-					out[i] = versionJSON{v, approvers[v.ID]}
+					out[i] = versionJSON{v, approvers[v.ID], links[v.ID]}
 				}
 				return a.printJSON(map[string]any{"item": item, "versions": out})
 			}
@@ -274,6 +315,11 @@ get does, or by its id (item_id in the output of write --json and history --json
 				t.row("v"+strconv.Itoa(v.Seq), string(v.State), stamp(v.CreatedAt), v.CreatedBy, approver, v.ID, clip(v.Reason, 40), clip(v.Text(), 50))
 			}
 			t.flush()
+			for _, v := range vs {
+				for _, l := range links[v.ID] {
+					fmt.Fprintf(a.stdout, "v%d linked %s %s (%s) [rule %s]\n", v.Seq, l.Relation, l.Key, l.VersionID, l.Rule)
+				}
+			}
 			return nil
 		},
 	}

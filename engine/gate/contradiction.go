@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/judge"
@@ -72,6 +73,9 @@ type ContradictionResult struct {
 	// JudgeError is set when the external judge failed; the write then goes
 	// to a person (MODEL_UNAVAILABLE).
 	JudgeError error
+	// JudgeTime is the time the gate spent in the rule-based judge
+	// (reading and comparing texts), a part of its own.
+	JudgeTime time.Duration
 }
 
 // Contradiction finds contradicting items (spec §12.2.4) among the write's
@@ -105,7 +109,9 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		seen[c.VersionID] = true
 	}
 	var topical []Scored
-	if in.Topics != nil && strings.TrimSpace(feat.Text) != "" {
+	topicHit := map[string]bool{} // every version the topic query found, candidates included
+	topicRead := in.Topics != nil && strings.TrimSpace(feat.Text) != ""
+	if topicRead {
 		k := in.Policy.Contradiction.Candidates
 		if k <= 0 {
 			k = 20
@@ -116,6 +122,7 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 			return ContradictionResult{}, fmt.Errorf("read topic candidates: %w", err)
 		}
 		for _, c := range ts {
+			topicHit[c.VersionID] = true
 			if seen[c.VersionID] || (c.State != memgov.Active && c.State != memgov.Draft) {
 				continue
 			}
@@ -133,7 +140,11 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 	if rules == nil {
 		rules = defaultRules
 	}
-	out := ContradictionResult{Result: accept(), Candidates: cands, Topical: topical, Novel: true}
+	near := cands
+	if topicRead && in.ModelNeighbours == nil {
+		near = nearCandidates(in, cands, topicHit, topic)
+	}
+	out := ContradictionResult{Result: accept(), Candidates: near, Topical: topical, Novel: true}
 	var found []memgov.RelatedItem
 	var layers []memgov.Layer
 	asked := 0
@@ -152,7 +163,10 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 			continue
 		}
 		why := ""
-		if v := rules.Contradiction(c.Text, feat.Text); v.Contradicts {
+		t0 := time.Now()
+		v := rules.Contradiction(c.Text, feat.Text)
+		out.JudgeTime += time.Since(t0)
+		if v.Contradicts {
 			// The rule's name, then the claims or words that fired it.
 			why = v.Explanation
 			if !strings.HasPrefix(why, v.Rule+":") {
@@ -188,6 +202,30 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		out.Result = verdict(Defer, ReasonModelUnavailable, "the contradiction judge failed: %v", out.JudgeError)
 	}
 	return out, nil
+}
+
+// nearCandidates is what the gate hands the dedup gate of the candidates it
+// read: those of the write's content hash, fingerprint or subject, those
+// whose vector is at the topic similarity or nearer, and those the topic
+// query also found. A band candidate far by its vector that shares no
+// rare word with the write is a chance collision of the SimHash bands (one
+// in 65,536 a band for unrelated texts, tens of them a write in a store of
+// 100,000): the contradiction loop below never judges it (it is not
+// topical), and reading its words for the dedup gate's lexical tier cost
+// each write more than every other comparison together. A text that shares
+// the write's words is among its topic neighbours, which the lexical tier
+// reads. With a model's neighbours the gate keeps every candidate: the
+// model's similarities, not the vectors', then say which are near.
+func nearCandidates(in ContradictionInput, cands []Scored, found map[string]bool, topic float64) []Scored {
+	feat := in.Features
+	out := make([]Scored, 0, len(cands))
+	for _, c := range cands {
+		if c.Cosine >= topic || c.ContentHash == in.ContentHash || string(c.Fingerprint) == string(feat.Fingerprint[:]) ||
+			feat.Subject != "" && c.Subject == feat.Subject || found[c.VersionID] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Contradiction rules the gate applies itself, besides the judge's

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/canon"
@@ -76,6 +77,9 @@ type DedupResult struct {
 	// NEAR_DUPLICATE, each with its rule): on an ACCEPT the write commits
 	// as its own item linked to them.
 	Links []memgov.RelatedItem
+	// JudgeTime is the time the gate spent in the rule-based judge
+	// (reading and comparing texts), a part of its own.
+	JudgeTime time.Duration
 }
 
 // Dedup is the three-tier deduplication of spec §12.3: exact content hash,
@@ -100,36 +104,39 @@ type DedupResult struct {
 // to the write's own item (the same key) is still REJECTED: it changes
 // nothing of the item.
 //
-// WORKING and SESSION memory are not deduplicated: the store's candidate
-// lookup (memgov.PipelineReader.Candidates) returns the durable layers'
-// versions only, and the contradiction gate reads the same candidates, so
-// returning SESSION versions there would also set session notes against
-// durable writes. SESSION memory therefore never rejects or merges a
-// write; linking its repeats like EPISODIC memory's would need a lookup
-// of the write's own layer from the store.
+// SESSION memory is a session's notes: a write there is never rejected
+// nor merged, but a near text among the SESSION versions of the same
+// memoryRef (the scope SESSION reads have; the caller's Reader asks the
+// store for that layer, memgov.CandidateQuery.Layer) is linked
+// NEAR_DUPLICATE like an EPISODIC one, and the same content written again
+// to the write's own item is a new version, as before. The contradiction
+// gate never reads SESSION versions: session notes are not set against
+// durable writes. WORKING memory is not deduplicated.
 type Dedup struct{}
 
 // keepsEvents reports whether layer l records events rather than claims:
-// EPISODIC memory, what happened and when. The same words said at another
-// time are another event: two "Thanks!" in a conversation are two turns,
-// and an agent that reads the episode back must find both; "I'm doing well. How are you?" after
-// "I'm doing well." is a later turn, and folding it into the earlier one
-// would replace what was said first with what was said next. In SEMANTIC
-// and PROCEDURAL memory the same claim stated twice is one claim.
-func keepsEvents(l memgov.Layer) bool { return l == memgov.Episodic }
+// EPISODIC memory, what happened and when, and SESSION memory, a session's
+// notes. The same words said at another time are another event: two
+// "Thanks!" in a conversation are two turns, and an agent that reads the
+// episode back must find both; "I'm doing well. How are you?" after "I'm
+// doing well." is a later turn, and folding it into the earlier one would
+// replace what was said first with what was said next. In SEMANTIC and
+// PROCEDURAL memory the same claim stated twice is one claim.
+func keepsEvents(l memgov.Layer) bool { return l == memgov.Episodic || l == memgov.Session }
 
 // Name returns NameDedup.
 func (Dedup) Name() string { return NameDedup }
 
 // Evaluate rejects duplicates, merges a write that extends an active
 // near-duplicate, and keeps one that differs from it (linked, or deferred).
-func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
-	if !in.Layer.Durable() {
+func (Dedup) Evaluate(ctx context.Context, in DedupInput) (out DedupResult, err error) {
+	var judged time.Duration
+	defer func() { out.JudgeTime = judged }()
+	if !in.Layer.Durable() && in.Layer != memgov.Session {
 		return DedupResult{Result: accept()}, nil
 	}
 	cands := in.Candidates
 	if cands == nil {
-		var err error
 		if cands, err = LoadCandidates(ctx, in.Reader, in.MemoryRef, in.ContentHash, in.Features); err != nil {
 			return DedupResult{}, err
 		}
@@ -143,6 +150,9 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	for i, c := range same {
 		if c.ContentHash != in.ContentHash {
 			continue
+		}
+		if own(c) && in.Layer == memgov.Session {
+			continue // a session note written again: a new version of it
 		}
 		if keepsEvents(in.Layer) && !own(c) {
 			if repeated == nil {
@@ -167,7 +177,9 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	)
 	for _, c := range same {
 		if !own(c) && string(c.Fingerprint) == string(in.Features.Fingerprint[:]) {
+			t0 := time.Now()
 			r, kind, _ := decide(in.rules(), in.Features.Text, c, in.Layer, false, ReasonStructuralDup, ReasonStructuralConflict)
+			judged += time.Since(t0)
 			if kind != kindLinked {
 				return r, nil
 			}
@@ -204,13 +216,17 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 			if in.Policy.Dedup.Lexical <= 0 {
 				continue
 			}
+			t0 := time.Now()
 			sim, ok := in.rules().SimilarAtLeast(c.Text, in.Features.Text, in.Policy.Dedup.Lexical)
+			judged += time.Since(t0)
 			if !ok {
 				continue
 			}
 			c.Cosine = max(c.Cosine, sim)
 		}
+		t0 := time.Now()
 		r, kind, d := decide(in.rules(), in.Features.Text, c, in.Layer, lexical, ReasonSemanticDuplicate, ReasonSemanticConflict)
+		judged += time.Since(t0)
 		if (kind == judge.ResolveConflict || kind == kindLinked) && d.Conflict == nil && in.Model != nil && judgeErr == nil && asked < modelComparisons {
 			// Reworded, by the words; the model reads the meaning.
 			asked++
@@ -244,7 +260,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (DedupResult, error) {
 	if judgeErr != nil {
 		return DedupResult{JudgeError: judgeErr, Links: links, Result: verdict(Defer, ReasonModelUnavailable, "the duplicate judge failed: %v", judgeErr)}, nil
 	}
-	out := DedupResult{Result: accept(), Links: links}
+	out = DedupResult{Result: accept(), Links: links}
 	if len(links) > 0 {
 		out.Rule, out.RuleWords, out.After = links[0].Rule, links[0].RuleWords, after
 		out.Detail = strings.Join(linkDetails, "; ")

@@ -15,8 +15,8 @@ import (
 // and a near text that differs is kept, linked NEAR_DUPLICATE in EPISODIC
 // memory and sent to a person in SEMANTIC memory. In EPISODIC memory
 // nothing is REJECTED or MERGED: the same words again, or more of them,
-// are a later event, linked to the earlier one. SESSION and WORKING memory
-// are not deduplicated.
+// are a later event, linked to the earlier one; SESSION memory's notes are
+// linked the same way. WORKING memory is not deduplicated.
 func TestDedupKeepsWhatItCannotProve(t *testing.T) {
 	pol := policy.Default()
 	ctx := context.Background()
@@ -33,7 +33,8 @@ func TestDedupKeepsWhatItCannotProve(t *testing.T) {
 		{"Alice lives in Berlin.", "Alice lives in Berlin, Germany.", memgov.Episodic, Accept, judge.RuleExtendsEvent, true, ""},
 		{"Thanks!", "Thanks!", memgov.Semantic, Reject, judge.RuleExactHash, false, "DUPLICATES"},
 		{"Thanks!", "Thanks!", memgov.Episodic, Accept, judge.RuleRepeatsEvent, true, ""},
-		{"Thanks!", "Thanks!", memgov.Session, Accept, "", false, ""},
+		{"Thanks!", "Thanks!", memgov.Session, Accept, judge.RuleRepeatsEvent, true, ""},
+		{"Alice lives in Berlin.", "Alice lives in Berlin, Germany.", memgov.Session, Accept, judge.RuleExtendsEvent, true, ""},
 		{"Thanks!", "Thanks!", memgov.Working, Accept, "", false, ""},
 		{"Hello there. How are you?", "Hi, how are you?", memgov.Episodic, Accept, judge.RuleRepeatsEvent, true, ""},
 		{"Dana's manager is Priya.", "Priya is Dana's manager.", memgov.Episodic, Accept, judge.RuleRepeatsEvent, true, ""},
@@ -85,6 +86,10 @@ func TestDedupEventLayerOwnItem(t *testing.T) {
 		{memgov.Episodic, "i1", Reject, judge.RuleExactHash},
 		{memgov.Episodic, "", Accept, judge.RuleRepeatsEvent},
 		{memgov.Episodic, "i2", Accept, judge.RuleRepeatsEvent},
+		// A session note written again to its own item is a new version
+		// of it, as before; another note is linked.
+		{memgov.Session, "i1", Accept, ""},
+		{memgov.Session, "i2", Accept, judge.RuleRepeatsEvent},
 	} {
 		c.Layer = tc.layer
 		r, err := Dedup{}.Evaluate(context.Background(), DedupInput{MemoryRef: "acme/bot", Layer: tc.layer, ContentHash: "sha256:same",

@@ -18,10 +18,6 @@ const (
 	imperativeVerb = `(?:replace|use|provide|convert|substitute|render|introduce|misspell|scramble|jumble|rearrange|anagram|remove|group|combine|include|modify|add|integrate|augment|enhance|suggest|tease|insert|append|write|begin|start|end|finish|format|translate|put|place|embed|mention|promote|recommend|copy|paste|make|keep|encode|reverse|sign|conclude|close|respond|reply|answer|say|tell|output|print|show|give|send|forward|offer|direct|link|advertise|hint|express|highlight|emphasi[sz]e|stress|encourage|invite|urge|ask|list)`
 	// agentOrder is what an order to the agent tells it to do.
 	agentOrder = `(?:say|tell|answer|respond|reply|recommend|add|include|ask|send|forward|transfer|delete|give|claim|mention|direct|link|suggest|refuse|ignore|insert|append|report|state|praise|rate|classify|approve|deny|reject|call|email|cc|bcc|store|remember|treat|change|move|pay|share|upload|download|install|visit|click|output|print|write|begin|start|use|reveal|disclose|translate|summari[sz]e|quote|list|show|warn|inform|notify|charge|grant|disable|enable)`
-	// agentWho names the agent.
-	agentWho = `(?:the\s+|any\s+|all\s+|every\s+|an\s+)?(?:ai|ais|assistant|assistants|llm|llms|chatbot|chatbots|bot|bots|model|models|ai agent|ai agents|ai assistant|ai assistants|ai model|agent|agents|gpt|chatgpt|claude|copilot|language model|language models)`
-	// agentBare names the agent in one word.
-	agentBare = `(?:ai|ais|assistants?|llms?|chatbots?|bots?|models?|agents?|gpt|chatgpt|claude|copilot)`
 	// someone asks: the trigger of a standing order (who, and what they do).
 	// "If you want X, do Y" is advice to the reader, not a trigger: "you"
 	// triggers a standing order only with a verb of triggerDo other than
@@ -31,21 +27,29 @@ const (
 	triggerDoYou = `(?:repl(?:y|ies)|responds?|respond|contacts?|emails?|messages?|writes\s+to|asks?|asked|are\s+asked|is\s+asked|mentions?|says?|requests?|talks?|sees?|see|types?|writes?|reads?|read|answers?|answer|inquires?|enquires?|brings\s+up|searches|search|looks?\s+up|summari[sz]es?|summari[sz]e|uses?|opens?|receives?|get|gets|process|processes|logs\s+in|log\s+in|signs\s+in|sign\s+in|returns|comes\s+back|visits|starts|connects|calls)`
 )
 
+var (
+	// agentWho names the agent: a name or role of words/, or an AI
+	// named in two words.
+	agentWho = `(?:the\s+|any\s+|all\s+|every\s+|an\s+)?(?:ai\s+agents?|ai\s+assistants?|ai\s+model|language\s+models?|` + wordAlt(aiNames, aiRoles)[3:]
+	// agentBare names the agent in one word.
+	agentBare = wordAlt(aiNames, aiRoles)
+)
+
 var addressedSpecs = []spec{
 	// A note, message or instruction addressed to the agent by name.
-	{rule: RuleInstruction, need: "note notes message messages instruction instructions reminder reminders rule rules directive directives attention important update p ps memo order orders request requests warning; ai ais assistant assistants llm llms chatbot chatbots bot bots model models agent agents gpt chatgpt claude copilot", leet: true, reported: true, desc: "note addressed to the agent",
+	{rule: RuleInstruction, need: "note notes message messages instruction instructions reminder reminders rule rules directive directives attention important update p ps memo order orders request requests warning; " + aiNeed, leet: true, reported: true, desc: "note addressed to the agent",
 		expr: `(?:^|[^\w\s]\s*|\n|\b(?:important|urgent|new|hidden|secret|special|private)\s+)(?P<m>(?:notes?|messages?|instructions?|reminders?|rules?|directives?|attention|update|p\.?\s?s\.?|memo|orders?|requests?|warning)\s+(?:to|for)\s+` + agentWho + `(?:\s+(?:reading|processing|summari[sz]ing|seeing)\s+this(?:\s+\w+)?)?\s*[:,\-!])`},
-	{rule: RuleInstruction, need: "hey hi dear hello attention yo; ai ais assistant assistants llm llms chatbot chatbots bot bots model models agent agents gpt chatgpt claude copilot", leet: true, reported: true, desc: "message addressed to the agent",
+	{rule: RuleInstruction, need: "hey hi dear hello attention yo; " + aiNeed, leet: true, reported: true, desc: "message addressed to the agent",
 		expr: `\b(?P<m>(?:hey|hi|dear|hello|attention|yo)\s*,?\s+` + agentWho + `\b\s*[,:!.]?\s*(?:\w+\s+){0,3}?` + agentOrder + `)\b`},
 	{rule: RuleInstruction, need: "if when whenever once; you; ai assistant llm chatbot bot model agent gpt language", leet: true, desc: "message addressed to the agent",
 		expr: `\b(?P<m>(?:if|when|whenever|once)\s+you(?:'re|\s+are)\s+(?:an?\s+)?(?:ai|assistant|llm|chatbot|bot|language model|model|agent|gpt)\b(?:\s+\w+){0,4}?\s*,?\s*(?:\w+\s+){0,2}?` + agentOrder + `)\b`},
-	{rule: RuleInstruction, need: "ai ais assistant assistants llm llms chatbot chatbots bot bots model models agent agents gpt chatgpt claude copilot language; reading processing summarizing summarising seeing parsing", leet: true, reported: true, desc: "message addressed to the agent",
+	{rule: RuleInstruction, need: aiNeed + " language; reading processing summarizing summarising seeing parsing", leet: true, reported: true, desc: "message addressed to the agent",
 		expr: `\b(?P<m>` + agentWho + `\s+(?:reading|processing|summari[sz]ing|seeing|parsing)\s+this(?:\s+(?:page|document|email|e-mail|message|text|file|note|review|resume|cv))?\s+(?:must|should|shall|need to|have to|are to|is to|will|can)?\s*(?:\w+\s+){0,1}?` + agentOrder + `)\b`},
-	{rule: RuleInstruction, need: "ai ais assistant assistants llm llms chatbot chatbots bot bots model models agent agents gpt chatgpt claude copilot; must required needs need has have is will", leet: true, reported: true, desc: "order to the agent",
+	{rule: RuleInstruction, need: aiNeed + "; must required needs need has have is will", leet: true, reported: true, desc: "order to the agent",
 		expr: `\b(?P<m>` + agentBare + `\s+(?:must|is\s+required\s+to|are\s+required\s+to|needs\s+to|need\s+to|has\s+to|have\s+to|is\s+to|will\s+now)\s+(?:\w+\s+)?(?:delete|send|forward|share|transfer|add|remove|change|approve|grant|tell|say|recommend|ignore|disable|include|reply|respond|answer|store|remember|obey|follow|comply|trust|treat|execute|run|install|download|upload|email|pay|accept|reveal|disclose|output|print|rate|classify|praise|promote|refuse|deny)\b)`},
-	{rule: RuleInstruction, need: "ai ais assistant assistants llm llms chatbot chatbots bot bots model models agent agents gpt chatgpt claude copilot; should shall", leet: true, reported: true, desc: "order to the agent",
+	{rule: RuleInstruction, need: aiNeed + "; should shall", leet: true, reported: true, desc: "order to the agent",
 		expr: `\b(?P<m>` + agentBare + `\s+(?:should|shall)\s+(?:now\s+|always\s+|silently\s+|secretly\s+)?(?:delete|send|forward|share|transfer|grant|disable|obey|execute|install|download|upload|pay|reveal|disclose|bypass|leak)\b)`},
-	{rule: RuleInstruction, need: "instruction instructions rule rules directive directives task orders; ai ais assistant assistants llm llms chatbot chatbots bot bots model models agent agents gpt chatgpt claude copilot; for", leet: true, reported: true, desc: "note addressed to the agent",
+	{rule: RuleInstruction, need: "instruction instructions rule rules directive directives task orders; " + aiNeed + "; for", leet: true, reported: true, desc: "note addressed to the agent",
 		expr: `\b(?P<m>(?:new\s+)?(?:instructions?|rules?|directives?|task|orders)\s+for\s+` + agentWho + `\s*:)`},
 	{rule: RuleInstruction, need: "new updated revised real actual; instruction instructions directive directives task orders", leet: true, reported: true, desc: "replacement instructions",
 		expr: `(?:^|[^\w\s]\s*|\n)(?P<m>(?:new|updated|revised|real|actual)\s+(?:instructions?|directives?|task|orders)\s*:)`},
@@ -198,7 +202,7 @@ var addressedSpecs = []spec{
 		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|now|and|then|just|so|always)\s+)(?P<m>(?:execute|answer|respond|reply|comply|obey|follow|do|output|act|run|operate)\s+(?:[\w']+\s+){0,4}?without\s+(?:any\s+)?(?:restrictions?|limits?|limitations?|filter(?:s|ing)?|censorship|safety|rules|guardrails|ethical\s+\w+|moral\s+\w+))\b`},
 	{rule: RuleInstruction, need: "regardless; content contents facts evidence data resume cv document input text results result truth reality what actual", leet: true, desc: "order to misreport",
 		expr: `\b(?P<m>(?:state|say|claim|write|report|rate|conclude|recommend|mark|classify|score|answer|respond)\s+(?:that\s+)?[^.!?\n]{0,80}?\bregardless\s+of\s+(?:the\s+|its\s+|their\s+)?(?:actual\s+|real\s+|true\s+)?(?:content|contents|facts|evidence|data|resume|cv|document|input|text|results?|truth|reality|what))\b`},
-	{rule: RuleInstruction, need: "instead; say tell respond reply answer claim state output write print report recommend; ai ais assistant assistants llm llms chatbot chatbots bot bots model models agent agents gpt chatgpt claude copilot", leet: true, desc: "order to the agent",
+	{rule: RuleInstruction, need: "instead; say tell respond reply answer claim state output write print report recommend; " + aiNeed, leet: true, desc: "order to the agent",
 		expr: `\b(?P<m>` + agentBare + `\b[^.!?\n]{0,80}?[.;,]?\s*instead\s*,?\s*(?:say|tell|respond|reply|answer|claim|state|output|write|print|report|recommend))\b`},
 
 	// Exfiltration through a rendered image or link.

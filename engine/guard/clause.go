@@ -138,14 +138,11 @@ func addressesReader(c []byte) bool {
 // with a modifier of aiModifiers in its phrase ("AI code reviewers",
 // "automated triage bot", "LLM-based graders").
 var (
-	aiHeads = map[string]bool{"ai": true, "ais": true, "llm": true, "llms": true, "gpt": true, "chatgpt": true, "claude": true,
-		"copilot": true, "chatbot": true, "chatbots": true, "bot": true, "bots": true, "summariser": true, "summarisers": true,
-		"summarizer": true, "summarizers": true}
-	weakHeads = map[string]bool{"assistant": true, "assistants": true, "agent": true, "agents": true, "model": true, "models": true,
-		"tool": true, "tools": true, "grader": true, "graders": true, "reviewer": true, "reviewers": true, "screener": true,
-		"screeners": true, "system": true, "systems": true, "crawler": true, "crawlers": true, "scraper": true, "scrapers": true,
-		"parser": true, "parsers": true, "pipeline": true, "pipelines": true, "reader": true, "readers": true, "helper": true,
-		"helpers": true, "copilots": true, "analyst": true, "analysts": true}
+	aiHeads   = setOf(aiNames)
+	weakHeads = addWords(setOf(aiRoles), "tool", "tools", "grader", "graders", "reviewer", "reviewers", "screener",
+		"screeners", "system", "systems", "crawler", "crawlers", "scraper", "scrapers",
+		"parser", "parsers", "pipeline", "pipelines", "reader", "readers", "helper",
+		"helpers", "copilots", "analyst", "analysts", "instance", "instances")
 	aiModifiers = map[string]bool{"ai": true, "llm": true, "gpt": true, "automated": true, "automatic": true, "language": true,
 		"coding": true, "machine": true, "virtual": true, "summarization": true, "summarisation": true, "digital": true,
 		"robot": true, "bot": true, "autonomous": true, "agentic": true, "generative": true, "genai": true, "chatgpt": true,
@@ -163,6 +160,14 @@ var (
 		"instructions": true, "instruction": true, "request": true, "ps": true, "p": true, "s": true, "a": true}
 )
 
+// addWords returns m with words added.
+func addWords(m map[string]bool, words ...string) map[string]bool {
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
 // relativeStarts open the relative phrase after the head of a form of
 // address ("AI agents reading this", "any AI tool that ingests this page").
 var relativeStarts = map[string]bool{"that": true, "which": true, "who": true, "reading": true, "processing": true,
@@ -177,6 +182,12 @@ func aiVocative(ws []string) bool {
 	end := len(ws)
 	for i, w := range ws {
 		if relativeStarts[w] && i > 0 {
+			end = i
+			break
+		}
+		if i > 0 && strings.HasSuffix(w, "ing") && len(w) > 4 && (aiHeads[ws[i-1]] || weakHeads[ws[i-1]]) {
+			// A participle after the head: "AI assistants operating in
+			// this workspace".
 			end = i
 			break
 		}
@@ -219,7 +230,10 @@ func aiVocative(ws []string) bool {
 	// A weak head that reads this very text is its reader, whoever it is:
 	// "agent handling this mailbox", "reviewer reading this".
 	readsThis := end+1 < len(ws) && relativeStarts[ws[end]] && strings.HasSuffix(ws[end], "ing") && (ws[end+1] == "this" || ws[end+1] == "these")
-	return modified || readsThis || (opened && (head == "assistant" || head == "assistants" || head == "model" || head == "models"))
+	// Whichever one reads what follows is its reader: "whatever
+	// assistant summarises my emails".
+	anyReader := end < len(ws) && len(mods) > 0 && (mods[0] == "whatever" || mods[0] == "whichever")
+	return modified || readsThis || anyReader || (opened && (head == "assistant" || head == "assistants" || head == "model" || head == "models"))
 }
 
 // addressedAfter reports whether one of the clauses that follow position
@@ -326,6 +340,21 @@ func vocatives(t []byte) [][2]int {
 		}
 		// The phrase from its first word to the delimiter, read as words.
 		phrase := words(t[ws[first].s:ws[end].e])
+		if len(phrase) == 1 && singleVocative[phrase[0]] && t[d] == ',' {
+			// One word naming an AI and a comma (a speaker label takes a
+			// colon), then an order or speech to "you":
+			// "Copilot, while you're in here, ...", "Assistant, transfer
+			// ...".
+			e := d + 1
+			for e < len(t) && t[e] == ' ' {
+				e++
+			}
+			if c := t[e:clauseEndAt(t, e)]; imperativeOpening(c) || secondPerson.Match(c) {
+				out = append(out, [2]int{ws[first].s, d + 1})
+				last = d + 1
+			}
+			continue
+		}
 		if len(phrase) < 2 || !aiVocative(phrase) {
 			continue
 		}
@@ -337,6 +366,11 @@ func vocatives(t []byte) [][2]int {
 	}
 	return out
 }
+
+// singleVocative are the words that address an AI reader on their own
+// before a comma or colon.
+var singleVocative = map[string]bool{"copilot": true, "claude": true, "chatgpt": true, "gpt": true, "chatbot": true,
+	"assistant": true, "agent": true, "bot": true, "ai": true, "llm": true}
 
 // roleMarks returns the matches of roleMarkupRe in t, trying it only
 // where markup ("<", "[", "{", "(", "-", "=") stands within a few letters
@@ -387,11 +421,16 @@ func roleMarks(t []byte) [][]int {
 func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	t := v.text
 	add := func(rule, desc string, s, e int, refusal bool) {
-		if refusal && (reportedSpeech(t, s) || quotedMention(t, s, e)) {
+		// The user's own words relayed with a safeguard set aside
+		// ("Quoted reply from the account holder: ... don't ask me
+		// again") are read, not mentioned: the frame is what a forged
+		// approval takes.
+		relayed := relayedForms[desc] || waiverForms[desc] && principalQuote(t[lineStart(t, s):s])
+		if refusal && !relayed && (reportedMention(t, s) || quotedMention(t, s, e)) {
 			return
 		}
-		if !refusal && quotedMention(t, s, e) {
-			return // an order quoted as an example
+		if !refusal && (quotedMention(t, s, e) || inUserOwnFrame(t, s)) {
+			return // an order quoted as an example, or the user's own to-do
 		}
 		start := v.origin(s, len(text))
 		end := v.origin(e, len(text))
@@ -437,6 +476,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	}
 
 	readReader(t, add)
+	readPassedOn(t, add)
 	for _, r := range allClauseRules {
 		if !containsAny(t, r.subs) {
 			continue
@@ -546,7 +586,7 @@ var roleMarkupRe = regexp.MustCompile(`(?:<\s*|\[\[?\s*|\{\{\s*|\(\s*|-{3,}\s*(?
 // imageExfilRe is a markdown or HTML image whose address carries a
 // placeholder for the reader to fill in ("?d=SESSION_NOTES",
 // "?q={history}").
-var imageExfilRe = regexp.MustCompile(`(?:!\[[^\]]{0,80}\]\(\s*|(?i:<img)\b[^>]{0,200}?(?i:src)\s*=\s*["']?)https?://[^)\s"'>]{0,200}?[?&][\w.-]+=(?:\{[^}]{0,40}\}|<[^>]{0,40}>|\$\{?\w+|\[[^\]]{0,40}\]|%7[bB]|[A-Z][A-Z0-9_]{3,})`)
+var imageExfilRe = regexp.MustCompile(`(?:!\[[^\]]{0,80}\]\(\s*|(?i:<img)\b[^>]{0,200}?(?i:src)\s*=\s*["']?)https?://[^)\s"'>]{0,200}?[?&][\w.-]+=(?:[)"']|\{[^}]{0,40}\}|<[^>]{0,40}>|\$\{?\w+|\[[^\]]{0,40}\]|%7[bB]|[A-Z][A-Z0-9_]{3,})`)
 
 // A clauseRule is one rule over the normalised view; check, when set,
 // reads the match further.
@@ -616,9 +656,9 @@ func objectAfterVerb(t []byte, s int) bool {
 	return objectRe.Match(t[i:min(len(t), i+80)])
 }
 
-// allClauseRules are the rules of clauseRules, readerRules and
-// relayedRules.
-var allClauseRules = append(append(append([]clauseRule(nil), clauseRules...), readerRules...), relayedRules...)
+// allClauseRules are the rules of clauseRules, readerRules, relayedRules
+// and delegatedRules.
+var allClauseRules = append(append(append(append([]clauseRule(nil), clauseRules...), readerRules...), relayedRules...), delegatedRules...)
 
 // firstVerbAt returns the position of the first word after the openers of
 // the clause at s.

@@ -52,8 +52,10 @@ var (
 	riskVerbs = []string{"change", "reset", "update", "set", "disable", "grant", "give", "add", "approve",
 		"close", "merge", "accept", "download", "install", "open", "click", "visit", "enter", "turn", "provide",
 		"reply", "respond", "confirm", "verify", "text", "call"}
-	// riskNouns are the objects that make a riskVerb an act on the world.
-	riskNouns = `(?:password|passwords|passcode|pin|card\s+(?:number|details)|cvv|ssn|social\s+security|credentials?|mfa|2fa|two-factor|otp|recovery\s+(?:codes?|email|phone)|security\s+questions?|api\s+keys?|access\s+tokens?|tokens|ssh\s+keys?|dns|admin|administrator|permissions?|access|rights|role|ownership|owner|forwarding|payee|beneficiary|bank\s+(?:details|account)|account\s+(?:number|details)|payment\s+(?:details|method)|firewall|antivirus|logging|alerts|sharing|payment|invoice|transaction|expense|wire|transfer|pull\s+request|merge\s+request|refund|attachment|installer|link|url|https?://\S+|\S+\.(?:exe|apk|msi|dmg|sh|ps1|bat))`
+	// riskNouns are the objects that make a riskVerb an act on the world:
+	// the credentials and payments of words/, and links, files and
+	// settings.
+	riskNouns = `(?:` + wordAlt(credentialWords) + `|credential|permission|passcode|pin|card\s+(?:number|details)|cvv|social\s+security|otp|recovery\s+(?:codes?|email|phone)|security\s+questions?|api\s+keys?|access\s+tokens?|tokens|ssh\s+keys?|dns|role|owner|forwarding|account\s+(?:number|details)|payment\s+(?:details|method)|logging|alerts|sharing|transaction|expense|merge\s+request|attachment|installer|link|url|https?://\S+|\S+\.(?:exe|apk|msi|dmg|sh|ps1|bat))`
 	// addressVerbs are what an instruction addressed to the reader orders:
 	// any of the above, and what a reader does with words.
 	addressVerbs = append(append([]string{"answer", "respond", "reply", "say", "tell", "ignore", "disregard",

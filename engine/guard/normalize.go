@@ -142,6 +142,8 @@ func normalize(s string) *normalized {
 				c += 'a' - 'A'
 			}
 			n.add(c, i, obf)
+		case r >= 0x1D400 && r <= 0x1D6A3 || r >= 0x1D7CE && r <= 0x1D7FF: // mathematical letters and digits
+			n.add(mathASCII(r), i, true)
 		case r >= 0xFF01 && r <= 0xFF5E: // full-width ASCII
 			c := byte(r - 0xFF01 + '!')
 			if c >= 'A' && c <= 'Z' {
@@ -290,4 +292,19 @@ func leetView(n *normalized) *normalized {
 		i = j
 	}
 	return out
+}
+
+// mathASCII maps a letter or digit of the Mathematical Alphanumeric
+// Symbols block (bold, italic, script, ... "𝐒𝐞𝐧𝐝") to its lower-case ASCII
+// form: the letters run in styles of 52 (A-Z, a-z), the digits in styles
+// of 10.
+func mathASCII(r rune) byte {
+	if r >= 0x1D7CE {
+		return byte('0' + (r-0x1D7CE)%10)
+	}
+	k := (r - 0x1D400) % 52
+	if k >= 26 {
+		k -= 26
+	}
+	return byte('a' + k)
 }

@@ -60,15 +60,17 @@ const nearWindow = 300
 // and not where it is a third-person statement ("users forget everything").
 const clause = `(?:^|[^\w\s'’]\s*|\n|\b(?:please|now|and|then|so|just|also|simply|kindly|first|next|immediately|hey|ok|okay|assistant|ai)\s+)`
 
+// agentNoun names the agent (see agentWho).
+var agentNoun = `(?:ai\s+agents?|ai\s+assistants?|ai\s+model|language\s+models?|` + wordAlt(aiNames, aiRoles)[3:]
+
 // Building blocks of the instruction patterns.
 const (
-	agentNoun = `(?:ai|ais|assistant|assistants|llm|llms|language model|language models|chatbot|chatbots|bot|model|models|ai agent|ai agents|ai assistant|ai assistants|gpt|agent|agents)`
 	orderNoun = `(?:instructions?|rules?|protocols?|precautions|prompts?|directives?|guidelines?|guardrails?|constraints?|commands?|orders|programming|polic(?:y|ies)|restrictions?|filters?|safeguards?|guidance|training|context|conversation|messages?|limitations?|boundaries)`
 	priorAdj  = `(?:all|any|every|each|the|your|these|those|of|previous|prior|preceding|above|earlier|former|original|initial|system|safety|previously|stated|mentioned|listed|given|foregoing|hidden|ethical|content|moderation)`
 	secretObj = `(?:system prompt|system message|(?:initial|original|hidden|secret|previous|full|real|system) (?:instructions|prompt|configuration|config)|(?:text|instructions|prompt|words) above|(?:the\s+)?above (?:prompt|instructions|text)|your (?:instructions|prompt|rules|configuration|memory|memories)|api keys?|credentials|passwords?|secret keys?|private keys?|ssh keys?|access tokens?|auth tokens?|session cookies|(?:admin|root|database|db) password|environment variables|vault)`
 	sendObj   = `(?:conversation|chat|history|transcripts?|credentials|passwords?|api keys?|secrets|tokens|system prompt|memory|memories|contents of your|user data|personal data|ssh keys?|private keys?|contacts|contact list|contacts list|address book|inbox|cookies|(?:all|last\s+(?:\w+\s+)?|every)\s*(?:of\s+)?(?:the\s+|my\s+|your\s+|their\s+|his\s+|her\s+)?(?:messages|emails|e-mails|files|documents))`
 	target    = `(?:https?://|www\.|\S+@\S+|\S+\.(?:com|net|org|io|ru|cn|xyz|example|site|top|info|biz|me|co)\b)`
-	reporting = `\b(?:says?|said|told|tells|wrote|writes|explains?|explained|reads|mentions?|mentioned|asked|asks|states?|stated|notes|reminds?|reminded|announced?|claims?|claimed|according to|quoted?)\b`
+	reporting = `\b(?:says?|said|told|tells|telling|asking|instructing|urging|wrote|writes|explains?|explained|reads|mentions?|mentioned|asked|asks|states?|stated|notes|reminds?|reminded|announced?|claims?|claimed|according to|quoted?)\b`
 )
 
 var reportRe = regexp.MustCompile(reporting)
@@ -334,11 +336,14 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 		if p.m > 0 && loc[2*p.m] >= 0 {
 			s, e = loc[2*p.m], loc[2*p.m+1]
 		}
-		if p.reported && reportedSpeech(view.text, s) {
+		if p.reported && reportedMention(view.text, s) {
 			continue
 		}
 		if (p.rule == RuleInstruction || p.rule == RuleOrder) && quotedMention(view.text, s, e) {
 			continue
+		}
+		if p.rule == RuleOrder && inUserOwnFrame(view.text, s) {
+			continue // the user's own to-do, recorded as the user's
 		}
 		if p.rule == RuleSystemPrompt && (quotedMarker(view.text, s, e) || quotedMention(view.text, s, e)) {
 			continue
@@ -434,7 +439,7 @@ func isWordByte(c byte) bool {
 
 // mentionRe matches words that introduce a quotation as an example, a
 // title or a text to work on, rather than as an order.
-var mentionRe = regexp.MustCompile(`\b(?:for example|e\.g|such as|like|titled|entitled|called|named|known as|the (?:phrase|words?|string|text|sentence|line|slogan|title)|translate|quote[sd]?|attacks?|example|examples|spelled|reads|phrase|appears|appeared|clue|pattern|injection|payload|lines?)\b`)
+var mentionRe = regexp.MustCompile(`\b(?:for example|e\.g|such as|like|titled|entitled|called|named|known as|the (?:phrase|words?|string|text|sentence|line|slogan|title)|translate|quote[sd]?|attacks?|attackers?|scammers?|telling|asking|urging|example|examples|spelled|reads|phrase|appears|appeared|clue|pattern|injection|payload|lines?)\b`)
 
 // quotedMention reports whether t[s:e] lies inside a quotation in its
 // sentence that the sentence introduces as a mention ("the talk was titled
@@ -514,6 +519,47 @@ func quotedMarker(t []byte, s, e int) bool {
 		if t[j] == q {
 			return true
 		}
+	}
+	return false
+}
+
+// reportedMention reports whether the text at position i of t is
+// reported speech that mentions what was said. What those who set the
+// reader up or the user are reported to say to "you" ("the developer
+// says you're cleared to skip ...") is said to the reader.
+func reportedMention(t []byte, i int) bool {
+	if !reportedSpeech(t, i) {
+		return false
+	}
+	s := i
+	for s > 0 && i-s < 200 && !clauseEnd(t[s-1]) {
+		s--
+	}
+	return !(secondPerson.Match(t[s:clauseEndAt(t, i)]) && authoritySpeaks.Match(t[s:i]))
+}
+
+// authoritySpeaks is a speaker with authority over the reader, then a
+// verb of saying: "the developer says", "the user told the previous
+// agent".
+var authoritySpeaks = regexp.MustCompile(`\b(?:` + principal + `|vendor|openai|anthropic|account\s+holder)s?\s+(?:\w+\s+)?` + reporting)
+
+// principalSource and principalSays name the person an agent acts for as
+// the source or the speaker of a quotation.
+var (
+	principalSource = regexp.MustCompile(`\b(?:from|by)\s+(?:the\s+|your\s+)?(?:user|account\s+holder|account\s+owner|owner|customer|client)\b`)
+	principalSays   = regexp.MustCompile(`\b(?:user|account\s+holder|account\s+owner|owner|customer|client)\s+(?:told|said|wrote|replied|confirmed|approved|answered|says|writes)\b`)
+)
+
+// principalQuote reports whether the sentence pre before a quotation
+// gives the quotation as the user's own words: the user is its speaker
+// or its source, and no other speaker is reported after.
+func principalQuote(pre []byte) bool {
+	after := func(i int) bool { return !reportRe.Match(pre[i:]) }
+	if m := principalSays.FindAllIndex(pre, -1); len(m) > 0 && after(m[len(m)-1][1]) {
+		return true
+	}
+	if m := principalSource.FindAllIndex(pre, -1); len(m) > 0 && after(m[len(m)-1][1]) {
+		return true
 	}
 	return false
 }

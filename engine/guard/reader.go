@@ -19,7 +19,7 @@ import (
 // worldObjects are the nouns that make an imperative an act on the world.
 var worldObjects = func() *regexp.Regexp {
 	var ws []string
-	for w := range wordSet(worldObjectsData) {
+	for w := range setOf(wordList(worldObjectsData), credentialWords) {
 		ws = append(ws, strings.ReplaceAll(regexp.QuoteMeta(w), " ", `\s+`))
 	}
 	// Longer phrases first, so the alternation prefers them.
@@ -84,7 +84,7 @@ var (
 	readerDuty  = regexp.MustCompile(`\bit\s+is\s+(?:the\s+)?(?P<m>(?:[\w-]+\s+){0,3}?[\w-]+)'s\s+(?:job|responsibility|task|duty|role)\s+to\s+(?P<v>[a-z]+)`)
 	// readerLabel is a label addressed to readers: "Instructions embedded
 	// for automated readers:".
-	readerLabel = regexp.MustCompile(`(?:^|\n|[.!?]\s+)(?P<m>(?:[\w-]+\s+){0,2}?(?:instructions?|notes?|messages?|directives?|guidance|rules|orders|memo|reminders?|to-dos?|todos?|tasks?|steps|checklist|action\s+items)\s+(?:[\w-]+\s+){0,2}?(?:to|for)\s+(?P<np>(?:[\w-]+\s+){0,4}?[\w-]+))(?:\s*\([^)\n]{0,40}\))?\s*:`)
+	readerLabel = regexp.MustCompile(`(?:^|\n|[.!?]\s+)(?P<m>(?:this\s+is\s+)?(?:[\w-]+\s+){0,2}?(?:instructions?|notes?|messages?|directives?|guidance|rules|orders|memo|reminders?|to-dos?|todos?|tasks?|steps|checklist|action\s+items)\s+(?:[\w-]+\s+){0,2}?(?:to|for)\s+(?P<np>(?:[\w-]+\s+){0,4}?[\w-]+))(?:\s*\([^)\n]{0,40}\))?\s*:`)
 )
 
 // readingVerbs are the stems readerByReading needs.
@@ -465,7 +465,7 @@ var readerRules = []clauseRule{
 		}},
 	// The form of the reader's answers, for good.
 	{RuleInstruction, "order about the reader's answer",
-		[]string{"respond", "reply", "answer", "write"}, regexp.MustCompile(reqOpen + `(?P<m>(?:respond|reply|answer|write|speak|talk)\s+(?:only\s+|exclusively\s+|always\s+)?(?:in|with|using)\b[^.!?\n;]{0,80}?\b` + standingWords + `)`),
+		[]string{"respond", "reply", "answer", "write"}, regexp.MustCompile(reqOpen + `(?P<m>(?:respond|reply|answer|write|speak|talk)\s+(?:only\s+|exclusively\s+|always\s+)?(?:in|with|using)\b[^.!?\n;,]{0,80}?\b` + standingWords + `)`),
 		nil},
 	{RuleInstruction, "order about the reader's answer",
 		[]string{"your"}, regexp.MustCompile(reqOpen + `(?P<m>(?:format|write|phrase|structure|render|encode|style|word|shape|rewrite|deliver)(?:ting|ing|e)?\s+(?:all\s+|each\s+|every\s+)?(?:of\s+)?your\s+(?:\w+\s+)?(?:repl(?:y|ies)|answers?|responses?|outputs?|summar(?:y|ies))\s+(?:as|in|like|using)\b)`),

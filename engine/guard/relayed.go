@@ -17,9 +17,9 @@ import (
 // the form, then reads the clause that follows for its mood, with the
 // verb and object lists of words/.
 
-// aiMention is an AI named by a mention or a comment owner: the strong
-// names, which are an AI on their own.
-const aiMention = `(?:ai|bot|llm|copilot|claude|gpt|chatgpt|codex|cursor|devin|gemini|chatbot)`
+// aiMention is an AI named by a mention or a comment owner: the names
+// that are an AI on their own, and the tools named so.
+var aiMention = wordAlt(aiNames, aiTools)
 
 // principal is the person an agent acts for.
 const principal = `(?:user|owner|account\s+owner|principal|human|boss|employer|operator|admin(?:istrator)?|developer|creator)`
@@ -145,7 +145,7 @@ var relayedRules = []clauseRule{
 	// A note to an AI reader opened by a preposition in another
 	// language: "Per l'assistente AI:", "Para el asistente:".
 	{RuleInstruction, "note addressed to an AI reader",
-		[]string{"per", "para", "pour", "fur", "voor", "an ", "a l"}, regexp.MustCompile(`(?:^|\n|[.!?]\s+)(?P<m>(?:per|para|pour|fur|für|voor|an|a|ao|al|alla|all')\s+(?:(?:l'|l’|el|la|le|o|a|il|lo|den|die|das|der|dem|het|de)\s*)?(?:assistente|asistente|assistant|assistent\w*|agente?|modelo|modello|bot|ki|ia|ai|chatbot)(?:\s+(?:ia|ai|ki|de\s+ia|di\s+ia|virtual|virtuale))?\s*:)`),
+		[]string{"per", "para", "pour", "fur", "voor", "an ", "a l", "till", "do "}, regexp.MustCompile(`(?:^|\n|[.!?]\s+)(?P<m>(?:per|para|pour|fur|für|voor|an|a|ao|al|alla|all'|till|do)\s+(?:(?:l'|l’|el|la|le|o|a|il|lo|den|die|das|der|dem|het|de)\s*)?(?:assistente|asistente|assistant|assistent\w*|asystent\w*|agente?|modelo|modello|bot|ki|ia|ai|chatbot)(?:\s+(?:ia|ai|ki|de\s+ia|di\s+ia|virtual|virtuale))?\s*:)`),
 		nil},
 	// An order to set the reader's own safeguards aside: refused.
 	{RuleInstruction, "order to drop safety limits",

@@ -240,8 +240,9 @@ func pct(n, d int) float64 {
 // Through the write pipeline, a conversation turn written again to
 // EPISODIC memory commits as its own item linked to the first
 // (repeats-event), and one that says more is linked by extends-event; the
-// first stays as it was. SESSION and WORKING memory, which the dedup gate
-// does not read, commit a repeated turn unlinked, never rejected.
+// first stays as it was. SESSION memory links a repeated turn the same
+// way; WORKING memory, which the dedup gate does not read, commits it
+// unlinked. Neither rejects it.
 func TestRepeatedTurnsThroughThePipeline(t *testing.T) {
 	ctx := context.Background()
 	e := newCorpusPipeline(t, "chat-agent", "chat", time.Date(2026, 3, 2, 15, 45, 0, 0, time.UTC))
@@ -282,10 +283,12 @@ func TestRepeatedTurnsThroughThePipeline(t *testing.T) {
 	if !strings.Contains(string(v.Content), `"I'm doing well."`) || v.ID != well.VersionID {
 		t.Errorf("the earlier turn changed: %s (version %s, want %s)", v.Content, v.ID, well.VersionID)
 	}
-	for _, l := range []memgov.Layer{memgov.Session, memgov.Working} {
-		a := write(l, "See you tomorrow!")
-		if r := write(l, "See you tomorrow!"); r.Status != memgov.StatusCommitted || r.ItemID == a.ItemID || len(r.Links) != 0 {
-			t.Errorf("%s: repeated turn %s %s %q links %+v, want COMMITTED unlinked", l, r.Status, r.Reason, r.Detail, r.Links)
-		}
+	a := write(memgov.Session, "See you tomorrow!")
+	if r := write(memgov.Session, "See you tomorrow!"); !linked(r, a, judge.RuleRepeatsEvent) {
+		t.Errorf("SESSION: repeated turn %s %s %q links %+v, want COMMITTED linked to %s by %s", r.Status, r.Reason, r.Detail, r.Links, a.Key, judge.RuleRepeatsEvent)
+	}
+	a = write(memgov.Working, "See you tomorrow!")
+	if r := write(memgov.Working, "See you tomorrow!"); r.Status != memgov.StatusCommitted || r.ItemID == a.ItemID || len(r.Links) != 0 {
+		t.Errorf("WORKING: repeated turn %s %s %q links %+v, want COMMITTED unlinked", r.Status, r.Reason, r.Detail, r.Links)
 	}
 }

@@ -22,6 +22,7 @@ const (
 	RuleSceneColour     = "scene-colour"           // another colour of the same worn thing
 	RuleSceneCount      = "scene-count"            // one scene with another count of the same thing
 	RuleActivity        = "scene-activity"         // asleep in one text, active in the other
+	RulePreferenceSwap  = "preference-swap"        // the same two things preferred the other way round
 )
 
 // A ContradictionRule names a contradiction rule and says in one line
@@ -32,7 +33,8 @@ type ContradictionRule struct{ Name, Doc string }
 // tried.
 func ContradictionRules() []ContradictionRule {
 	return []ContradictionRule{
-		{RuleSingleValued, "claims about the same subject give a single-valued relation (relations.tsv, policy cardinalities) another value"},
+		{RulePreferenceSwap, "the same subject prefers the same two things the other way round (prefers tea to coffee / coffee to tea)"},
+		{RuleSingleValued, "claims about the same subject give a single-valued relation (relations.tsv, policy cardinalities) another value; a bound (under 30, at most 500) is not a value"},
 		{RuleNegation, "one text asserts a claim the other denies, or has none of what the other counts"},
 		{RuleAntonym, "the same subject and relation with values that differ by one word and its antonym (open/closed)"},
 		{RuleRelationAntonym, "the same subject and value under antonymous relations (passes/fails, rents/owns)"},
@@ -117,6 +119,9 @@ func (j *Judge) Cardinality(rel string) Cardinality {
 // then scene-level rules for descriptive text (exclusive states of a shared
 // subject, another count of the same thing, asleep versus active).
 func (j *Judge) Contradiction(a, b string) Verdict {
+	if v, ok := preferenceSwap(a, b); ok {
+		return v
+	}
 	ca, cb := j.claimsOf(a), j.claimsOf(b)
 	best := Verdict{}
 	for i := range ca {
@@ -201,6 +206,12 @@ func (j *Judge) compareClaims(x, y *Claim) Verdict {
 		return Verdict{Contradicts: true, Confidence: conf, Rule: rule, A: x, B: y,
 			Explanation: fmt.Sprintf("%s: %q vs %q: %s", rule, x.String(), y.String(), why)}
 	}
+	if x.Relation != y.Relation && foldSpelling(x.Relation) == foldSpelling(y.Relation) {
+		// One relation however spelled: "favourite colour" / "favorite color".
+		yc := *y
+		yc.Relation = x.Relation
+		y = &yc
+	}
 	if x.Relation != y.Relation {
 		// Antonymous relations with the same value: "passes"/"fails",
 		// "rents"/"owns", "approved"/"rejected".
@@ -261,6 +272,11 @@ func (j *Judge) compareClaims(x, y *Claim) Verdict {
 		return Verdict{}
 	}
 	if x.Value.Kind == KindText && !comparableValues(x.Value, y.Value) {
+		return Verdict{}
+	}
+	if bounded(x.Value) || bounded(y.Value) {
+		// A bound says where a value lies, not what it is: "under $500" /
+		// "below $500" / "at most $500" can all hold of one budget.
 		return Verdict{}
 	}
 	return explain(RuleSingleValued, fmt.Sprintf("%q holds one value at a time", rel), 0.8)
@@ -325,7 +341,8 @@ func valuesEqual(x, y Value) bool {
 		return false
 	}
 	if x.Kind == KindText {
-		if strings.Join(x.Words, " ") == strings.Join(y.Words, " ") {
+		if strings.Join(x.Words, " ") == strings.Join(y.Words, " ") || closedUp(x.Words) == closedUp(y.Words) ||
+			len(x.Lows) > 0 && foldSpelling(strings.Join(x.Lows, " ")) == foldSpelling(strings.Join(y.Lows, " ")) {
 			return true
 		}
 		// The same words around the same quantities, however spelled:
@@ -603,4 +620,174 @@ func scopeOf(c *Claim) string {
 // cache holds them).
 func (j *Judge) claimsOf(text string) []Claim {
 	return slices.Clone(j.scenes.get(text).claims)
+}
+
+// closedUp is words written closed up, without spaces or hyphens: "e-mail"
+// and "email", "New York" and "NewYork", "co-founder" and "cofounder" are
+// one spelling.
+func closedUp(words []string) string {
+	return strings.ReplaceAll(strings.Join(words, ""), "-", "")
+}
+
+// bounded reports whether a text value is a bound on a number: a bound word
+// (words/bound-words.txt) before a number ("under 30", "at most 500", "up
+// to 5").
+func bounded(v Value) bool {
+	if v.Kind != KindText {
+		return false
+	}
+	for i, w := range v.Lows {
+		if !inClass("bound-words", w) {
+			continue
+		}
+		for _, n := range v.Lows[i+1:] {
+			if isDigitStart(n) || numberWords[n] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// preference is a preference read from a text: subject prefers first to
+// second ("" when the text names no other thing).
+type preference struct{ subject, first, second string }
+
+// preferenceOf reads "X prefers A to B", "X prefers A over B", "X likes A
+// more than B", "X prefers A rather than / instead of B" (verbs in
+// words/preference-verbs.txt, markers in words/preference-markers.txt; "to"
+// only after a form of prefer), and a bare "X prefers A" (second ""), a
+// form of prefer only: liking one thing says nothing of liking another
+// more. A thing ends at a punctuation mark.
+func preferenceOf(text string) (preference, bool) {
+	ts := tokenize(text)
+	content := func(part []token) string {
+		var ws []string
+		for _, t := range part {
+			if !inClass("stop-words", t.low) {
+				ws = append(ws, t.low)
+			}
+		}
+		return strings.Join(ws, " ")
+	}
+	upTo := func(from int) int {
+		end := from
+		for end < len(ts) && isWordToken(ts[end].low) {
+			end++
+		}
+		return end
+	}
+	for i, t := range ts {
+		if !inClass("preference-verbs", t.low) {
+			continue
+		}
+		prefer := strings.HasPrefix(t.low, "prefer") || strings.HasPrefix(t.low, "favo")
+		subject := content(ts[:i])
+		end := upTo(i + 1)
+		for k := i + 2; k < end; k++ {
+			m := ts[k].low
+			if !inClass("preference-markers", m) || m == "to" && !prefer {
+				continue
+			}
+			start := k + 1
+			switch m {
+			case "rather", "more", "better":
+				if start >= len(ts) || ts[start].low != "than" {
+					continue
+				}
+				start++
+			case "instead":
+				if start >= len(ts) || ts[start].low != "of" {
+					continue
+				}
+				start++
+			}
+			p := preference{subject: subject, first: content(ts[i+1 : k]), second: content(ts[start:upTo(start)])}
+			if p.subject == "" || p.first == "" || p.second == "" || p.first == p.second {
+				return preference{}, false
+			}
+			return p, true
+		}
+		if p := (preference{subject: subject, first: content(ts[i+1 : end])}); prefer && p.subject != "" && p.first != "" && (i+1 >= len(ts) || ts[i+1].low != "to") {
+			return p, true
+		}
+		return preference{}, false
+	}
+	return preference{}, false
+}
+
+func isWordToken(low string) bool {
+	for _, r := range low {
+		return isWordRune(r)
+	}
+	return false
+}
+
+// sameThing compares two things a preference names, however spelled
+// (closedUp), one allowed to say more after the other ("coffee" / "coffee
+// in the morning").
+func sameThing(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	x, y := closedUp(strings.Fields(a)), closedUp(strings.Fields(b))
+	if x == y {
+		return true
+	}
+	fa, fb := strings.Fields(a), strings.Fields(b)
+	if len(fa) > len(fb) {
+		fa, fb = fb, fa
+	}
+	return slices.Equal(fa, fb[:len(fa)])
+}
+
+// preferenceSwap finds the same subject preferring the same two things the
+// other way round: "The user prefers tea to coffee" / "The user prefers
+// coffee over tea", or preferring outright what the other text puts below
+// another thing ("prefers coffee" / "prefers tea to coffee"). It cannot be
+// both; which holds now is for the contradiction gate's resolution, never a
+// silent supersede.
+func preferenceSwap(a, b string) (Verdict, bool) {
+	x, ok := preferenceOf(a)
+	if !ok {
+		return Verdict{}, false
+	}
+	y, ok := preferenceOf(b)
+	if !ok || x.subject != y.subject || x.second == "" && y.second == "" {
+		return Verdict{}, false
+	}
+	var swapped bool
+	switch {
+	case x.second != "" && y.second != "":
+		swapped = sameThing(x.first, y.second) && sameThing(x.second, y.first)
+	case x.second == "":
+		swapped = sameThing(x.first, y.second)
+	default:
+		swapped = sameThing(y.first, x.second)
+	}
+	if !swapped {
+		return Verdict{}, false
+	}
+	say := func(p preference) string {
+		if p.second == "" {
+			return fmt.Sprintf("%q", p.first)
+		}
+		return fmt.Sprintf("%q over %q", p.first, p.second)
+	}
+	return Verdict{Contradicts: true, Confidence: 0.85, Rule: RulePreferenceSwap,
+		Explanation: fmt.Sprintf("%s: %s vs %s: the same things preferred the other way round", RulePreferenceSwap, say(x), say(y))}, true
+}
+
+// spellings folds British spellings to American ones (words/spellings.txt).
+var spellings = wordPairs("spellings")
+
+// foldSpelling writes each word of s in its American spelling.
+func foldSpelling(s string) string {
+	ws := strings.Fields(s)
+	for i, w := range ws {
+		if v, ok := spellings[w]; ok {
+			ws[i] = v
+		}
+	}
+	return strings.Join(ws, " ")
 }

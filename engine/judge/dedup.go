@@ -252,12 +252,20 @@ func dedupStrings(s []string) []string {
 // "no longer" counts once, at "no").
 func negations(text string) int {
 	n := 0
-	for _, t := range tokenize(text) {
-		if negators[t.low] && t.low != "without" || exceptions[t.low] {
+	ts := tokenize(text)
+	for i, t := range ts {
+		if negators[t.low] && t.low != "without" && !boundNegator(ts, i) || exceptions[t.low] {
 			n++
 		}
 	}
 	return n
+}
+
+// boundNegator reports whether the negator at ts[i] writes a bound rather
+// than a denial: "no more than 5", "not later than Friday"
+// (words/bound-comparatives.txt).
+func boundNegator(ts []token, i int) bool {
+	return i+2 < len(ts) && inClass("bound-comparatives", ts[i+1].low) && ts[i+2].low == "than"
 }
 
 // exceptions exclude what follows them: "granted to contractors" /
@@ -346,6 +354,23 @@ func boundOf(ts []token, i int) string {
 	if !isDigitStart(ts[i].low) && !numberWords[ts[i].low] {
 		return ""
 	}
+	// A currency sign written before the number stands between it and
+	// its bound: "under $500" bounds 500.
+	if i > 0 {
+		if _, sign := currencyWords[ts[i-1].low]; sign && !isWordToken(ts[i-1].low) {
+			at := i
+			w := func(k int) string {
+				if k > 0 {
+					k++
+				}
+				if at-k < 0 || at-k >= len(ts) {
+					return ""
+				}
+				return ts[at-k].low
+			}
+			return boundWords(w)
+		}
+	}
 	// w(k) is the word k places before the number; a negative k counts
 	// the words after it ("5 or fewer").
 	w := func(k int) string {
@@ -354,6 +379,12 @@ func boundOf(ts []token, i int) string {
 		}
 		return ts[i-k].low
 	}
+	return boundWords(w)
+}
+
+// boundWords reads a bound from the words around a number: w(k) is the
+// word k places before it, a negative k one after it.
+func boundWords(w func(k int) string) string {
 	switch {
 	case w(2) == "up" && w(1) == "to", w(2) == "at" && w(1) == "most", w(1) == "maximum", w(1) == "max",
 		w(3) == "no" && w(2) == "more" && w(1) == "than", w(-1) == "or" && (w(-2) == "fewer" || w(-2) == "less"):
@@ -463,6 +494,9 @@ func hedgeChange(a, b string) (string, bool) {
 		m := map[string]int{}
 		ts := tokenize(text)
 		for i, t := range ts {
+			if i > 0 && ts[i-1].low == "at" && inClass("bound-words", t.low) {
+				continue // "at most", "at least": a bound (boundOf), not a hedge
+			}
 			if hedges[t.low] || intention(t.low) && i+1 < len(ts) && ts[i+1].low == "to" {
 				m[t.low]++
 			}

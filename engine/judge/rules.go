@@ -164,8 +164,8 @@ var ruleTable = []Rule{
 	{Name: RuleModelEntails, Family: FamilyGate, Doc: "the configured judge model reads the stored text as stating all the write states (REJECTED; in EPISODIC memory see repeats-event)"},
 	{Name: RuleModelExtends, Family: FamilyGate, Doc: "the configured judge model reads the write as stating all the stored text states and more (MERGED; in EPISODIC memory see extends-event)"},
 	{Name: RuleExtendsPending, Family: FamilyGate, Doc: "the write would merge into a draft still waiting for a curator: both go to the curator"},
-	{Name: RuleRepeatsEvent, Family: FamilyGate, Doc: "EPISODIC memory: the write says what an earlier episode said (the same content, words or claims); said again, at another time, it is another event, committed as its own item linked NEAR_DUPLICATE to the earlier one"},
-	{Name: RuleExtendsEvent, Family: FamilyGate, Doc: "EPISODIC memory: the write says all an earlier episode said and more; a merge would put the later event in place of the earlier one, so it is committed as its own item linked NEAR_DUPLICATE to it"},
+	{Name: RuleRepeatsEvent, Family: FamilyGate, Doc: "EPISODIC (and SESSION) memory: the write says what an earlier episode said (the same content, words or claims); said again, at another time, it is another event, committed as its own item linked NEAR_DUPLICATE to the earlier one"},
+	{Name: RuleExtendsEvent, Family: FamilyGate, Doc: "EPISODIC (and SESSION) memory: the write says all an earlier episode said and more; a merge would put the later event in place of the earlier one, so it is committed as its own item linked NEAR_DUPLICATE to it"},
 }
 
 // The contradiction and support rules are listed where they are tried
@@ -239,8 +239,9 @@ func quantifierDiff(a, b string, _ *Lexicon) (Difference, bool) {
 // negatorsOf returns the negators of text as written.
 func negatorsOf(text string) string {
 	var out []string
-	for _, t := range tokenize(text) {
-		if negators[t.low] && t.low != "without" || exceptions[t.low] {
+	ts := tokenize(text)
+	for i, t := range ts {
+		if negators[t.low] && t.low != "without" && !boundNegator(ts, i) || exceptions[t.low] {
 			out = append(out, t.low)
 		}
 	}

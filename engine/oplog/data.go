@@ -34,6 +34,21 @@ type VersionData struct {
 	Provenance *Provenance   `json:"provenance,omitempty"`
 	Review     *StagedReview `json:"review,omitempty"`
 	Decision   *DecisionData `json:"decision,omitempty"`
+	// Links are the near texts the write was kept beside (relation
+	// NEAR_DUPLICATE): reads derive a version's links from its entry.
+	Links []Link `json:"links,omitempty"`
+}
+
+// Link is one near text a version was kept beside, as the dedup gate read
+// it: the version it is linked to and the judge rule that linked them.
+type Link struct {
+	Relation   string   `json:"relation"`
+	ItemID     string   `json:"item_id"`
+	VersionID  string   `json:"version_id"`
+	Key        string   `json:"key"`
+	Similarity float64  `json:"similarity,omitempty"`
+	Rule       string   `json:"rule,omitempty"`
+	RuleWords  []string `json:"rule_words,omitempty"`
 }
 
 // StagedReview is the review a STAGE entry opens.

@@ -1,10 +1,13 @@
 package policy
 
 import (
+	"fmt"
 	"net/url"
 	"sort"
 	"strings"
 	"time"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/memgov/memgov/engine/judge"
 )
@@ -47,16 +50,73 @@ type ModelEndpoint struct {
 func (m ModelEndpoint) Configured() bool { return strings.TrimSpace(m.BaseURL) != "" }
 
 // Cardinalities returns the relation cardinalities the policy declares, for
-// the rule-based judge (judge.New).
+// the rule-based judge (judge.New). A relation found in both lists takes
+// the cardinality that is not the judge's default: the one the policy
+// wrote over the default list, which still holds it.
 func (c Contradiction) Cardinalities() map[string]judge.Cardinality {
 	out := map[string]judge.Cardinality{}
-	for _, r := range c.MultiValued {
-		out[strings.ToLower(strings.TrimSpace(r))] = judge.Multi
-	}
+	single := map[string]bool{}
 	for _, r := range c.SingleValued {
-		out[strings.ToLower(strings.TrimSpace(r))] = judge.Single
+		r = strings.ToLower(strings.TrimSpace(r))
+		single[r] = true
+		out[r] = judge.Single
+	}
+	for _, r := range c.MultiValued {
+		r = strings.ToLower(strings.TrimSpace(r))
+		if single[r] && judge.DefaultCardinality[r] == judge.Multi {
+			continue // listed single-valued over the default
+		}
+		out[r] = judge.Multi
 	}
 	return out
+}
+
+// overrideCardinalities makes the relation lists of a policy document (raw,
+// already decoded into c over the defaults) override the defaults: a
+// relation the document lists in multi_valued leaves the default
+// single_valued list, and the other way round, unless the document gives
+// that list too. A relation the document lists in both is an error.
+func (c *Contradiction) overrideCardinalities(raw []byte) error {
+	var given struct {
+		Contradiction struct {
+			Single *[]string `yaml:"single_valued"`
+			Multi  *[]string `yaml:"multi_valued"`
+		} `yaml:"contradiction"`
+	}
+	if err := yaml.Unmarshal(raw, &given); err != nil {
+		return nil // the strict decode already accepted the document
+	}
+	norm := func(rs []string) map[string]bool {
+		m := map[string]bool{}
+		for _, r := range rs {
+			m[strings.ToLower(strings.TrimSpace(r))] = true
+		}
+		return m
+	}
+	drop := func(rs []string, gone map[string]bool) []string {
+		out := rs[:0:0]
+		for _, r := range rs {
+			if !gone[strings.ToLower(strings.TrimSpace(r))] {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	s, m := given.Contradiction.Single, given.Contradiction.Multi
+	switch {
+	case s != nil && m != nil:
+		multi := norm(*m)
+		for _, r := range *s {
+			if multi[strings.ToLower(strings.TrimSpace(r))] {
+				return fmt.Errorf("policy: contradiction: %q is listed both in single_valued and in multi_valued; keep it in one", r)
+			}
+		}
+	case m != nil:
+		c.SingleValued = drop(c.SingleValued, norm(*m))
+	case s != nil:
+		c.MultiValued = drop(c.MultiValued, norm(*s))
+	}
+	return nil
 }
 
 // defaultRelations lists judge.DefaultCardinality's relations of cardinality

@@ -42,6 +42,9 @@ func Parse(data []byte) (Policy, error) {
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		return Policy{}, errors.New("policy: the file holds more than one document")
 	}
+	if err := p.Contradiction.overrideCardinalities(data); err != nil {
+		return Policy{}, err
+	}
 	if err := p.Validate(); err != nil {
 		return Policy{}, err
 	}

@@ -5,9 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memgov/memgov/engine/judge"
 )
 
 func TestDefaultValidates(t *testing.T) {
@@ -131,6 +134,7 @@ func TestParseErrors(t *testing.T) {
 		{"two problems are both named", "calibration:\n  agent: 0.5\ndedup:\n  semantic: 2\n", []string{"calibration: sum", "dedup.semantic"}},
 		{"two documents", "dedup:\n  semantic: 0.9\n---\ndedup:\n  semantic: 0.8\n", []string{"more than one document"}},
 		{"not YAML", "risk: [\n", []string{"policy:"}},
+		{"a relation of both cardinalities", "contradiction:\n  single_valued: [ceo, live in]\n  multi_valued: [Live in]\n", []string{`"live in" is listed both in single_valued and in multi_valued`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -258,5 +262,48 @@ func TestDurationJSON(t *testing.T) {
 		if !tt.wantErr && d != tt.want {
 			t.Errorf("Unmarshal(%s) = %v, want %v", tt.in, d, tt.want)
 		}
+	}
+}
+
+// A policy's relation list overrides the default one: "live in", single
+// by default, declared multi-valued on its own is multi-valued, the other
+// default relations keep theirs, and `policy show` no longer lists it as
+// single-valued.
+func TestParseCardinalityOverride(t *testing.T) {
+	p, err := Parse([]byte("contradiction:\n  multi_valued: [live in]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	card := p.Contradiction.Cardinalities()
+	if card["live in"] != judge.Multi {
+		t.Fatalf("live in: %v, want multi-valued", card["live in"])
+	}
+	if card["ceo"] != judge.Single {
+		t.Fatalf("ceo lost its default: %v", card["ceo"])
+	}
+	if slices.Contains(p.Contradiction.SingleValued, "live in") {
+		t.Fatalf("single_valued still lists live in: %v", p.Contradiction.SingleValued)
+	}
+	// The other way round: a default multi-valued relation declared single.
+	var multi string
+	for r, c := range judge.DefaultCardinality {
+		if c == judge.Multi {
+			multi = r
+			break
+		}
+	}
+	p, err = Parse([]byte("contradiction:\n  single_valued: [\"" + multi + "\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := p.Contradiction.Cardinalities()[multi]; c != judge.Single {
+		t.Fatalf("%s: %v, want single-valued", multi, c)
+	}
+	// A list built in code over the defaults: the entry that is not the
+	// default wins.
+	d := Default()
+	d.Contradiction.MultiValued = append(d.Contradiction.MultiValued, "live in")
+	if c := d.Contradiction.Cardinalities()["live in"]; c != judge.Multi {
+		t.Fatalf("programmatic override: %v", c)
 	}
 }

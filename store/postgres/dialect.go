@@ -40,6 +40,11 @@ var dialect = &sqlstore.Dialect{
 		WHERE numnode(query) > 0 AND tsv @@ (query && CAST(quote_literal(memgov_fts_scope(?3, ?2)) AS tsquery))
 		AND memory_ref = ?2 AND layer = ?3
 		ORDER BY ts_rank(tsv, query) DESC, version_id LIMIT ?4`,
+	// The texts of the scope matching a query, counted up to a cap without
+	// ranking, through the same GIN index.
+	TopicWordDocs: `SELECT count(*) FROM (SELECT 1 FROM version_fts, to_tsquery('english', ?1) AS query
+		WHERE numnode(query) > 0 AND tsv @@ (query && CAST(quote_literal(memgov_fts_scope(?3, ?2)) AS tsquery))
+		AND memory_ref = ?2 AND layer = ?3 LIMIT ?4) AS t`,
 	// The band index's candidates, read back by seq (migration 0004): = ANY
 	// of an array computed once reads each row through the seq index, where
 	// IN (a set) may be planned as a scan of the whole table.

@@ -35,6 +35,9 @@ var dialect = &sqlstore.Dialect{
 	TopicSQL: `SELECT version_id FROM version_fts WHERE version_fts MATCH 'text : (' || ? || ')' AND rowid BETWEEN ? AND ?
 			ORDER BY rank LIMIT ?`,
 	RowidScopes: true,
+	// The texts of the scope matching a query, counted up to a cap without
+	// ranking: FTS5 walks the words' entries in the rowid range.
+	TopicWordDocs: `SELECT count(*) FROM (SELECT 1 FROM version_fts WHERE version_fts MATCH 'text : (' || ? || ')' AND rowid BETWEEN ? AND ? LIMIT ?)`,
 	// +memory_ref: read the rows by seq, never by scanning the ref's rows
 	// through an index on memory_ref.
 	FeaturesBySeq:   `SELECT version_id FROM version_features WHERE seq IN (SELECT value FROM json_each(?)) AND +memory_ref = ?`,

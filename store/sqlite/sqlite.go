@@ -42,6 +42,7 @@ type Store struct {
 	key    []byte
 	schema int
 	stmts  *stmtCache          // statements prepared on the writer connection
+	rstmts *stmtCache          // statements prepared on the read connections
 	bands  *sqlstore.BandCache // the near-duplicate band index
 }
 
@@ -113,6 +114,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.stmts = newStmtCache(s.writer)
+	s.rstmts = newStmtCache(s.reader)
 	return s, nil
 }
 
@@ -146,6 +148,9 @@ func (s *Store) Close() error {
 	var errs []error
 	if s.stmts != nil {
 		s.stmts.close()
+	}
+	if s.rstmts != nil {
+		s.rstmts.close()
 	}
 	if s.reader != nil {
 		errs = append(errs, s.reader.Close())
@@ -266,14 +271,18 @@ func (s *Store) update(ctx context.Context, fn func(*sqlstore.Tx) error) error {
 	return nil
 }
 
-// View runs fn in a read transaction on a consistent snapshot.
+// View runs fn in a read transaction on a consistent snapshot. Its
+// statements are prepared once on each read connection and kept, as the
+// writer's are: concurrent writers judge on read snapshots, and compiling
+// their statements afresh at every read cost as much as running them.
 func (s *Store) View(ctx context.Context, fn func(memgov.ReadTx) error) error {
+	s.rstmts.prepareWanted(ctx)
 	tx, err := s.reader.BeginTx(ctx, nil)
 	if err != nil {
 		return mapOpenErr(s.path, err)
 	}
 	defer tx.Rollback()
-	r := sqlstore.NewReadTx(sqlstore.Bind(tx, dialect))
+	r := sqlstore.NewReadTx(sqlstore.Bind(&stmtQuerier{tx: tx, cache: s.rstmts}, dialect))
 	r.UseBands(s.bands)
 	return fn(r)
 }

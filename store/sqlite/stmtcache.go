@@ -9,15 +9,18 @@ import (
 
 // modernc.org/sqlite compiles a statement on every ExecContext/QueryContext
 // call and finalises it afterwards; an append runs some thirty statements, so
-// compiling them dominated small write transactions. A write transaction runs
-// its statements through a stmtQuerier instead: every statement text seen in
-// a transaction is prepared once on the writer pool's single connection before
-// the next transaction begins (database/sql cannot prepare on a pool while a
-// transaction holds its only connection) and reused from then on; within a
-// transaction a statement not yet prepared on the pool is prepared once with
-// the transaction and reused until it ends.
+// compiling them dominated small write transactions. A transaction runs its
+// statements through a stmtQuerier instead: every statement text seen in a
+// transaction is prepared once on its pool before a later transaction begins
+// (database/sql cannot prepare on the writer pool while a transaction holds
+// its only connection) and reused from then on; within a transaction a
+// statement not yet prepared on the pool is prepared once with the
+// transaction and reused until it ends. The writer pool and the read pool
+// each have a cache: a statement prepared on the read pool is prepared on
+// each read connection the first time that connection runs it, and kept
+// there (database/sql's Tx.StmtContext).
 
-// maxCachedStmts bounds the statements kept prepared on the writer connection.
+// maxCachedStmts bounds the statements a pool keeps prepared.
 const maxCachedStmts = 256
 
 type stmtCache struct {
@@ -89,7 +92,7 @@ func (c *stmtCache) close() {
 	}
 }
 
-// stmtQuerier is the querier of a write transaction.
+// stmtQuerier is the querier of a transaction, write or read.
 type stmtQuerier struct {
 	tx    *sql.Tx
 	cache *stmtCache
@@ -134,8 +137,8 @@ func (q *stmtQuerier) QueryContext(ctx context.Context, query string, args ...an
 }
 
 // QueryDrained runs a query whose rows the caller reads to the end and closes
-// before it runs the same text again (no nesting): in a write transaction its
-// statement is prepared once and reused, like Exec's (sqlstore.Drainer).
+// before it runs the same text again (no nesting): its statement is prepared
+// once and reused, like Exec's (sqlstore.Drainer).
 func (q *stmtQuerier) QueryDrained(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	if st := q.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)

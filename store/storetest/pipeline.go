@@ -14,8 +14,9 @@ var pipelineTests = []test{
 	{"OutcomesAndCounts", testOutcomes},
 	{"Candidates", testCandidates},
 	{"TopicCandidates", testTopicCandidates}, // topic.go
-	{"ModelVectors", testModelVectors},       // topic.go
-	{"Features", testFeatures},               // features.go
+	{"TopicCandidatesRareWords", testTopicCandidatesRareWords},
+	{"ModelVectors", testModelVectors}, // topic.go
+	{"Features", testFeatures},         // features.go
 	{"CitedItems", testCitedItems},
 }
 
@@ -120,6 +121,7 @@ func testCandidates(t *testing.T, f Factory) {
 	}
 	a := fx.put(ref, "c42/channel", "", func(p *memgov.PutRequest) { p.Content = content; p.Layer = memgov.Episodic })
 	fx.put(ref, "working-copy", "", func(p *memgov.PutRequest) { p.Content = content; p.Layer = memgov.Working })
+	sn := fx.put(ref, "session-note", "", func(p *memgov.PutRequest) { p.Content = content; p.Layer = memgov.Session })
 	fx.put("acme/other", "c42/channel", "", func(p *memgov.PutRequest) { p.Content = content; p.Layer = memgov.Episodic })
 	old := fx.put(ref, "old", "The office opens at nine.")
 	fx.put(ref, "old", "The office opens at ten.")
@@ -146,7 +148,7 @@ func testCandidates(t *testing.T, f Factory) {
 			}
 			var c *memgov.Candidate
 			for i := range cs {
-				if cs[i].Layer == memgov.Working || cs[i].State != memgov.Active && cs[i].State != memgov.Draft {
+				if !cs[i].Layer.Durable() || cs[i].State != memgov.Active && cs[i].State != memgov.Draft {
 					t.Errorf("by %s: candidate %s is %s %s", what, cs[i].Key, cs[i].Layer, cs[i].State)
 				}
 				if cs[i].VersionID == a.VersionID {
@@ -163,6 +165,11 @@ func testCandidates(t *testing.T, f Factory) {
 				t.Errorf("by %s: candidate = %+v", what, *c)
 			}
 		}
+		// One layer's versions, SESSION included, when the query names it.
+		cs, err := tx.Candidates(fx.ctx, memgov.CandidateQuery{MemoryRef: ref, ContentHash: av.ContentHash, Layer: memgov.Session})
+		if err != nil || len(cs) != 1 || cs[0].VersionID != sn.VersionID || cs[0].Layer != memgov.Session {
+			t.Errorf("the SESSION layer's candidates: %+v, %v; want the session note alone", cs, err)
+		}
 		if cs, err := tx.Candidates(fx.ctx, memgov.CandidateQuery{MemoryRef: ref}); err != nil || len(cs) != 0 {
 			t.Errorf("a query without criteria = %d candidates, %v", len(cs), err)
 		}
@@ -176,7 +183,7 @@ func testCandidates(t *testing.T, f Factory) {
 		if err != nil {
 			return err
 		}
-		cs, err := tx.Candidates(fx.ctx, memgov.CandidateQuery{MemoryRef: ref, ContentHash: dv.ContentHash})
+		cs, err = tx.Candidates(fx.ctx, memgov.CandidateQuery{MemoryRef: ref, ContentHash: dv.ContentHash})
 		if err != nil || len(cs) != 1 || cs[0].VersionID != d.VersionID || cs[0].State != memgov.Draft {
 			t.Errorf("a pending (DRAFT) version is not a candidate: %+v, %v", cs, err)
 		}

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/memgov/memgov"
@@ -135,4 +136,31 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// A topic query whose words together match more than a thousand texts of
+// the scope ranks only those holding its rarest words: the text sharing the
+// write's rare words still comes first, and no text outside the scope or
+// holding none of the kept words is read.
+func testTopicCandidatesRareWords(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	const common = 1005
+	for i := 0; i < common; i++ {
+		fx.put(ref, fmt.Sprintf("ticket/%04d", i), fmt.Sprintf("Support ticket %d about the billing dashboard was closed.", i))
+	}
+	rare := fx.put(ref, "quokka", "The billing dashboard shows the quokka sanctuary invoice.")
+	fx.view(func(tx memgov.ReadTx) error {
+		cs, err := tx.TopicCandidates(fx.ctx, memgov.TopicQuery{MemoryRef: ref, Layer: memgov.Semantic,
+			Text: "Was the quokka sanctuary invoice on the billing dashboard closed?", Limit: 5})
+		if err != nil {
+			return err
+		}
+		if len(cs) == 0 || cs[0].VersionID != rare.VersionID {
+			t.Errorf("topic candidates of a query of common and rare words = %v, want quokka first", candidateKeys(cs))
+		}
+		if len(cs) != 1 {
+			t.Errorf("topic candidates = %v: the common words were queried too, want the quokka text alone", candidateKeys(cs))
+		}
+		return nil
+	})
 }

@@ -160,18 +160,72 @@ var stopWords = map[string]bool{
 	"has": true, "have": true, "had": true, "do": true, "does": true, "did": true, "s": true, "i": true,
 }
 
-// matchQuery turns a write into a full-text query for its same-topic
-// neighbours: the text's topicTermLimit longest distinct words ORed, so the
-// ranking puts the texts sharing the most of them first, and, with an
-// extracted subject, the subject's words ANDed ("dana" AND "manager": the
-// texts about that subject, whatever value they state). It is empty when
-// nothing is worth matching. The words hold only letters and digits.
-func matchQuery(d *Dialect, text, subject string) string {
+// topicDocBudget bounds the documents one full-text query ranks. Ranking a
+// match costs a read of its document's length (BM25), so a query of common
+// words costs in proportion to the store: when the write's query words
+// together match more documents of the scope than this, the commonest are
+// left out, the rarest kept (at least topicMinTerms of them). A word's
+// documents are counted up to topicDocBudget+1, each count a walk of the
+// word's entries in the index, without ranking; the words together are
+// counted first, and a query within the budget is every word, as if no
+// budget were set. The subject's words are
+// always kept. Words that are rare in the scope weigh the most in BM25
+// anyway: a text sharing only the commonest words with the write ranks
+// below those sharing a rare one.
+const (
+	topicDocBudget = 1000
+	topicMinTerms  = 3
+)
+
+// topicWords is the pool of a write's full-text query: the text's
+// topicTermLimit longest distinct words.
+func topicWords(text string) []string {
 	ws := matchWords(text)
 	sort.SliceStable(ws, func(i, j int) bool { return len([]rune(ws[i])) > len([]rune(ws[j])) })
 	if len(ws) > topicTermLimit {
 		ws = ws[:topicTermLimit]
 	}
+	return ws
+}
+
+// rarestWords keeps the words of ws (each with its document count in
+// docs) the rarest first while their counts add up to topicDocBudget or
+// fewer, and at least topicMinTerms of them, in the order of ws.
+func rarestWords(ws []string, docs []int) []string {
+	if len(ws) <= topicMinTerms {
+		return ws
+	}
+	order := make([]int, len(ws))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return docs[order[a]] < docs[order[b]] })
+	keep := make([]bool, len(ws))
+	total, kept := 0, 0
+	for _, i := range order {
+		if kept >= topicMinTerms && total+docs[i] > topicDocBudget {
+			break
+		}
+		keep[i] = true
+		total += docs[i]
+		kept++
+	}
+	out := make([]string, 0, kept)
+	for i, w := range ws {
+		if keep[i] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// matchQuery turns a write into a full-text query for its same-topic
+// neighbours: the words ws ORed, so the ranking puts the texts sharing the
+// most of them first, and, with an extracted subject, the subject's words
+// ANDed ("dana" AND "manager": the texts about that subject, whatever value
+// they state). It is empty when nothing is worth matching. The words hold
+// only letters and digits.
+func matchQuery(d *Dialect, ws []string, subject string) string {
 	terms := quoted(d, ws)
 	if sw := matchWords(subject); len(sw) > 1 {
 		terms = append(terms, "("+strings.Join(quoted(d, sw), d.MatchAnd)+")")
@@ -210,23 +264,50 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 	}
 	var set idSet
 	collect := func(query string, args ...any) error { return set.collect(ctx, r.q, query, args...) }
-	if m := matchQuery(r.q.dialect(), tq.Text, tq.Subject); m != "" {
-		d := r.q.dialect()
-		if !d.RowidScopes {
-			if err := collect(d.TopicSQL, m, tq.MemoryRef, string(tq.Layer), limit); err != nil {
-				return nil, err
+	d := r.q.dialect()
+	// scope is the query's middle parameters: the scope's rowid range, or
+	// its memoryRef and layer.
+	scope, scoped := []any{tq.MemoryRef, string(tq.Layer)}, true
+	if d.RowidScopes {
+		// The scope's rowid range confines the match to the ref and
+		// layer inside the index: no other scope's row is scored or read.
+		lo, hi, ok, err := scopeRange(ctx, r.q, tq.MemoryRef, tq.Layer, false)
+		if err != nil {
+			return nil, err
+		}
+		scope, scoped = []any{lo, hi}, ok
+	}
+	if ws := topicWords(tq.Text); scoped && (len(ws) > 0 || tq.Subject != "") {
+		if d.TopicWordDocs != "" && len(ws) > topicMinTerms {
+			// count is the scope's texts holding any of words, up to the
+			// budget and one.
+			count := func(words ...string) (int, error) {
+				var n int
+				args := append(append([]any{strings.Join(quoted(d, words), d.MatchOr)}, scope...), topicDocBudget+1)
+				if err := r.q.QueryRowContext(ctx, d.TopicWordDocs, args...).Scan(&n); err != nil {
+					return 0, fmt.Errorf("count the texts of a topic query: %w", err)
+				}
+				return n, nil
 			}
-		} else {
-			// The scope's rowid range confines the match to the ref and
-			// layer inside the index: no other scope's row is scored or read.
-			lo, hi, ok, err := scopeRange(ctx, r.q, tq.MemoryRef, tq.Layer, false)
+			// Within the budget the query is every word; past it, each
+			// word's texts are counted to keep the rarest.
+			all, err := count(ws...)
 			if err != nil {
 				return nil, err
 			}
-			if ok {
-				if err := collect(d.TopicSQL, m, lo, hi, limit); err != nil {
-					return nil, err
+			if all > topicDocBudget {
+				docs := make([]int, len(ws))
+				for i, w := range ws {
+					if docs[i], err = count(w); err != nil {
+						return nil, err
+					}
 				}
+				ws = rarestWords(ws, docs)
+			}
+		}
+		if m := matchQuery(d, ws, tq.Subject); m != "" {
+			if err := collect(d.TopicSQL, append(append([]any{m}, scope...), limit)...); err != nil {
+				return nil, err
 			}
 		}
 	}

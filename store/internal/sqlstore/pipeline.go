@@ -305,12 +305,18 @@ func (r *ReadTx) Candidates(ctx context.Context, cq memgov.CandidateQuery) ([]me
 	if limit <= 0 {
 		limit = 400
 	}
-	return r.candidatesByID(ctx, set.ids, limit)
+	return r.candidatesOfLayer(ctx, set.ids, limit, cq.Layer)
 }
 
 // candidatesByID reads the indexed ACTIVE or DRAFT durable versions among ids,
 // at most limit, in no particular order.
 func (r *ReadTx) candidatesByID(ctx context.Context, ids []string, limit int) ([]memgov.Candidate, error) {
+	return r.candidatesOfLayer(ctx, ids, limit, "")
+}
+
+// candidatesOfLayer is candidatesByID for the versions of layer, or when
+// layer is "" the durable ones.
+func (r *ReadTx) candidatesOfLayer(ctx context.Context, ids []string, limit int, layer memgov.Layer) ([]memgov.Candidate, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -321,9 +327,9 @@ func (r *ReadTx) candidatesByID(ctx context.Context, ids []string, limit int) ([
 	rows, err := queryDrained(ctx, r.q, `SELECT vi.version_id, vi.item_id, vi.key, vi.layer, v.state, vi.content_hash, vf.fingerprint, COALESCE(vf.subject, ''),
 		COALESCE(vf.predicate, ''), COALESCE(vf.object, ''), vf.embedding, v.content, v.confidence, v.created_by
 		FROM version_index vi JOIN versions v ON v.id = vi.version_id LEFT JOIN version_features vf ON vf.version_id = vi.version_id
-		WHERE vi.version_id IN (SELECT value FROM `+r.q.dialect().JSONValues+`) AND vi.layer IN ('EPISODIC', 'SEMANTIC', 'PROCEDURAL')
+		WHERE vi.version_id IN (SELECT value FROM `+r.q.dialect().JSONValues+`) AND (vi.layer = ? OR CAST(? AS TEXT) = '' AND vi.layer IN ('EPISODIC', 'SEMANTIC', 'PROCEDURAL'))
 		AND v.state IN ('ACTIVE', 'DRAFT')
-		LIMIT ?`, string(idList), limit)
+		LIMIT ?`, string(idList), string(layer), string(layer), limit)
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,12 @@ type Dialect struct {
 	// highest rowids; without, they are the memoryRef and the layer.
 	TopicSQL    string
 	RowidScopes bool
+	// TopicWordDocs counts the texts of a scope matching a query (first
+	// parameter, words written by MatchWord joined by MatchOr; the middle
+	// ones as TopicSQL's), up to a cap (last parameter), without ranking
+	// them: what a topic query leaves out its commonest words by. Empty:
+	// every word is queried.
+	TopicWordDocs string
 	// FeaturesBySeq selects the version_id of the version_features rows
 	// whose seq is in a JSON array (first parameter) and whose memory_ref is
 	// the second parameter (the band index's candidates read back).
