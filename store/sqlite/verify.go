@@ -30,10 +30,20 @@ func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, e
 	}
 	defer tx.Rollback()
 	q := sqlstore.Bind(tx, dialect)
-	lr, err := sqlstore.VerifyLog(ctx, q, s.key)
+	mark, err := sqlstore.RecordedMark(ctx, q, s.key)
+	if err != nil {
+		return memgov.VerifyReport{}, err
+	}
+	if replay {
+		mark = sqlstore.LogMark{} // --replay checks every entry of the log too
+	}
+	lr, err := sqlstore.VerifyLogFrom(ctx, q, s.key, mark, logRowsSum(tx, s.key))
 	rep, chain := lr.VerifyReport, lr.Chain
 	if err != nil || !rep.OK {
 		return rep, err
+	}
+	if !lr.Mark.Equal(mark) {
+		sqlstore.RecordMark(ctx, sqlstore.Bind(s.writer, dialect), s.key, lr.Mark)
 	}
 	if !replay {
 		rec, err := s.verifiedRecord(ctx, tx)
@@ -43,7 +53,7 @@ func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, e
 		switch {
 		case rec == nil:
 		case rec.size == rep.TreeSize && hmac.Equal(rec.chain, chain):
-			got, err := sqlstore.ServedDigest(ctx, q, "", s.key)
+			got, err := servedDigest(ctx, tx, "main", s.key)
 			if err != nil {
 				return rep, err
 			}
