@@ -270,7 +270,7 @@ func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, 
 // verifyRecord is verify_state: the last replay that matched, and the
 // digest of the snapshot it kept (nil: none).
 type verifyRecord struct {
-	size                     int64
+	size                    int64
 	chain, digest, snapshot []byte
 }
 
