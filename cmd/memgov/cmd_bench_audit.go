@@ -55,8 +55,9 @@ whole log compared row by row with every served table, then again on the
 unchanged log (the served tables compared with the digest the replay recorded),
 then after --appends more entries (what a verify after new writes costs).
 --cpuprofile writes a pprof CPU profile of the verify after appends (the
-last size's, when several are given).`,
-		Example: "  memgov bench audit --entries 100000 --json\n  memgov bench audit --entries 100000,1000000\n  memgov bench audit --entries 100000 --cpuprofile verify.prof",
+last size's, when several are given). With --db postgres://... it runs on
+that PostgreSQL database instead, which must be empty.`,
+		Example: "  memgov bench audit --entries 100000 --json\n  memgov bench audit --entries 100000,1000000\n  memgov bench audit --entries 100000 --cpuprofile verify.prof\n  memgov --db postgres:///memgov_bench bench audit --entries 20000",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(sizes) == 0 || refs < 1 || valueBytes < 8 || !slices.IsSorted(sizes) || sizes[0] < 2 || appends < 1 {
@@ -65,7 +66,7 @@ last size's, when several are given).`,
 			if !asJSON {
 				fmt.Fprintf(a.stdout, "%-10s %-10s %-18s %-20s %s\n", "ENTRIES", "SEED", "VERIFY (REPLAY)", "VERIFY (UNCHANGED)", "VERIFY (AFTER APPENDS)")
 			}
-			err := runBenchAudit(cmd.Context(), dir, sizes, refs, valueBytes, appends, cpuProfile, func(s string) {
+			err := runBenchAudit(cmd.Context(), a.benchTarget(cmd, dir), sizes, refs, valueBytes, appends, cpuProfile, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -92,7 +93,7 @@ last size's, when several are given).`,
 }
 
 func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueBytes, appends int, cpuProfile string, progress func(string), report func(benchAuditPoint) error) error {
-	s, done, err := openScratch(ctx, dir)
+	s, done, err := openBenchStore(ctx, dir) // cmd_bench_pg.go: dir may be a PostgreSQL URL
 	if err != nil {
 		return err
 	}

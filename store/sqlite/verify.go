@@ -9,16 +9,20 @@ import (
 )
 
 // Verify checks the log and then every table readers are served from: it
-// recomputes every leaf, payload hash and chain value from the stored rows,
+// recomputes every leaf, payload hash and chain value from the stored rows
+// (of the entries after the mark the last check kept; the rows before it are
+// digested and compared with the mark, and recomputed when they differ),
 // checks the signed head, every audit checkpoint recorded in the log and every
 // erasure, and then compares the served tables with a replay of the log
-// (skipped while the log and the tables are those a matching replay recorded).
+// (skipped while the log and the tables are those a matching replay recorded;
+// after new appends, only the new entries replayed on the verified snapshot).
 // It reports the first entry, or the first served row, that does not verify.
 func (s *Store) Verify(ctx context.Context) (memgov.VerifyReport, error) {
 	return s.verify(ctx, false)
 }
 
-// VerifyReplay is Verify with the served tables always replayed.
+// VerifyReplay is Verify with every entry recomputed and the served tables
+// always replayed.
 func (s *Store) VerifyReplay(ctx context.Context) (memgov.VerifyReport, error) {
 	return s.verify(ctx, true)
 }

@@ -19,9 +19,10 @@ import (
 // kept beside the database as a SQLite file (the verified snapshot), and
 // verify_state records its SHA-256, bound under the log key to the size, the
 // chain value and the served tables' digest of the log it replayed. When the
-// log has grown since, `memgov audit verify` still checks every entry of the
-// log (leaf, payload hash and chain, which also proves the chain value the
-// record names), then checks the snapshot file against its recorded hash,
+// log has grown since, `memgov audit verify` still checks the whole log (the
+// entries a verify checked before by the mark it kept, the later ones in
+// full, which also proves the chain value the record names), then checks
+// the snapshot file against its recorded hash,
 // replays only the new entries into it, adds the rows they wrote to the
 // sums of its tables the snapshot keeps and takes away the rows they
 // replaced or removed (servedsum.go), and compares the result with the
