@@ -53,8 +53,8 @@ type LogReport struct {
 // residue): each row is hashed as SHA-256(key || row) and the hashes are
 // summed modulo 2^256, so nobody without the key can compute it, and the
 // sum of the first n rows is the sum of the first m plus that of the rows
-// between. Frontier is the Merkle frontier of their leaves and Seq the seq
-// of the last audit checkpoint among them. While the first Size entries'
+// between. Frontier is the Merkle frontier of their leaves, Seq the seq of
+// the last audit checkpoint among them and Erased their erased payloads. While the first Size entries'
 // rows are exactly those Sum digests, their leaves, payload hashes, chain
 // values, erasures and audit checkpoints are those the check verified, and
 // the log's root after them follows from the frontier.
@@ -63,10 +63,11 @@ type LogMark struct {
 	Sum      [32]byte
 	Frontier []byte // merkle.Frontier, marshalled
 	Seq      uint64
+	Erased   int64 // the erased payloads among them
 }
 
 func (m LogMark) equal(o LogMark) bool {
-	return m.Size == o.Size && m.Sum == o.Sum && m.Seq == o.Seq && hmac.Equal(m.Frontier, o.Frontier)
+	return m.Size == o.Size && m.Sum == o.Sum && m.Seq == o.Seq && m.Erased == o.Erased && hmac.Equal(m.Frontier, o.Frontier)
 }
 
 // Equal says whether two marks are the same.
@@ -81,6 +82,8 @@ func LogMarkMAC(key []byte, m LogMark) []byte {
 	h.Write(b[:])
 	h.Write(m.Sum[:])
 	binary.BigEndian.PutUint64(b[:], m.Seq)
+	h.Write(b[:])
+	binary.BigEndian.PutUint64(b[:], uint64(m.Erased))
 	h.Write(b[:])
 	binary.BigEndian.PutUint64(b[:], uint64(len(m.Frontier)))
 	h.Write(b[:])
@@ -236,6 +239,7 @@ func verifyLog(ctx context.Context, tx Querier, key []byte, mark LogMark, rowsSu
 			}
 			copy(chain[:], c)
 			from, expect, sum = mark.Size, mark.Size+1, mark.Sum
+			rep.Erased = mark.Erased // not read again: counted when the mark was made
 		}
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT `+LogRowColumns+` `+logRows+` WHERE l.lsn > ? ORDER BY l.lsn`, from)
@@ -435,7 +439,7 @@ func verifyLog(ctx context.Context, tx Querier, key []byte, mark LogMark, rowsSu
 	if err != nil {
 		return rep, err
 	}
-	rep.Mark = LogMark{Size: n, Sum: sum, Frontier: fb, Seq: prevSeq}
+	rep.Mark = LogMark{Size: n, Sum: sum, Frontier: fb, Seq: prevSeq, Erased: int64(rep.Erased)}
 	if mark.Size > 0 && rowsSum != nil {
 		add, err := rowsSum(ctx, mark.Size, n)
 		if err != nil {
@@ -625,7 +629,7 @@ func RecordedMark(ctx context.Context, q Querier, key []byte) (LogMark, error) {
 		sum, mac []byte
 	)
 	var seq int64
-	err := q.QueryRowContext(ctx, `SELECT size, sum, frontier, seq, mac FROM verify_log WHERE id = 1`).Scan(&m.Size, &sum, &m.Frontier, &seq, &mac)
+	err := q.QueryRowContext(ctx, `SELECT size, sum, frontier, seq, erased, mac FROM verify_log WHERE id = 1`).Scan(&m.Size, &sum, &m.Frontier, &seq, &m.Erased, &mac)
 	if errors.Is(err, sql.ErrNoRows) {
 		return LogMark{}, nil
 	}
@@ -649,7 +653,8 @@ func RecordMark(ctx context.Context, q Querier, key []byte, m LogMark) {
 	if m.Size <= 0 {
 		return
 	}
-	_, _ = q.ExecContext(ctx, `INSERT INTO verify_log (id, size, sum, frontier, seq, mac) VALUES (1, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET size = excluded.size, sum = excluded.sum, frontier = excluded.frontier, seq = excluded.seq, mac = excluded.mac`,
-		m.Size, m.Sum[:], m.Frontier, int64(m.Seq), LogMarkMAC(key, m))
+	_, _ = q.ExecContext(ctx, `INSERT INTO verify_log (id, size, sum, frontier, seq, erased, mac) VALUES (1, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET size = excluded.size, sum = excluded.sum, frontier = excluded.frontier, seq = excluded.seq,
+		erased = excluded.erased, mac = excluded.mac`,
+		m.Size, m.Sum[:], m.Frontier, int64(m.Seq), m.Erased, LogMarkMAC(key, m))
 }

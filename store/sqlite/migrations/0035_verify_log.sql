@@ -1,7 +1,8 @@
 -- The mark of the last check of the log entry by entry (sqlstore.LogMark):
 -- the size it checked, the sum of the keyed hashes of those entries' rows,
--- the Merkle frontier of their leaves and the seq of their last audit
--- checkpoint, bound under the log key by mac. `memgov audit verify` digests
+-- the Merkle frontier of their leaves, the seq of their last audit
+-- checkpoint and how many of their payloads are erased, bound under the
+-- log key by mac. `memgov audit verify` digests
 -- those rows again (in SQLite, without reading them out) instead of
 -- recomputing their leaves and chain, checks every later entry in full, and
 -- checks the whole log entry by entry when the rows differ.
@@ -11,5 +12,6 @@ CREATE TABLE verify_log (
     sum      BLOB NOT NULL,
     frontier BLOB NOT NULL,
     seq      INTEGER NOT NULL,
+    erased   INTEGER NOT NULL,
     mac      BLOB NOT NULL
 ) STRICT;
