@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"crypto/hmac"
+	"sync"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/store/internal/sqlstore"
@@ -38,8 +39,33 @@ func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, e
 	if err != nil {
 		return memgov.VerifyReport{}, err
 	}
+	var (
+		rec      *verifyRecord
+		snapHash = func() ([]byte, error) { return fileHash(s.snapshotPath()) }
+	)
 	if replay {
 		mark = sqlstore.LogMark{} // --replay checks every entry of the log too
+	} else {
+		if rec, err = s.verifiedRecord(ctx, tx); err != nil {
+			return memgov.VerifyReport{}, err
+		}
+		if rec != nil && rec.snapshot != nil {
+			// The snapshot file is hashed while the log is checked.
+			type hashed struct {
+				h   []byte
+				err error
+			}
+			c := make(chan hashed, 1)
+			go func() {
+				h, err := fileHash(s.snapshotPath())
+				c <- hashed{h, err}
+			}()
+			snapHash = sync.OnceValues(func() ([]byte, error) {
+				r := <-c
+				return r.h, r.err
+			})
+			defer func() { _, _ = snapHash() }() // the hash ends before verify returns
+		}
 	}
 	lr, err := sqlstore.VerifyLogFrom(ctx, q, s.key, mark, logRowsSum(tx, s.key))
 	rep, chain := lr.VerifyReport, lr.Chain
@@ -50,10 +76,6 @@ func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, e
 		sqlstore.RecordMark(ctx, sqlstore.Bind(s.writer, dialect), s.key, lr.Mark)
 	}
 	if !replay {
-		rec, err := s.verifiedRecord(ctx, tx)
-		if err != nil {
-			return rep, err
-		}
 		switch {
 		case rec == nil:
 		case rec.size == rep.TreeSize && hmac.Equal(rec.chain, chain):
@@ -74,7 +96,7 @@ func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, e
 			}
 			if hmac.Equal(at, rec.chain) {
 				tx.Rollback()
-				ok, err := s.incremental(ctx, rec, rep.TreeSize, chain)
+				ok, err := s.incremental(ctx, rec, rep.TreeSize, chain, snapHash)
 				if err != nil {
 					return rep, err
 				}

@@ -170,12 +170,13 @@ func (s *Store) recordVerified(ctx context.Context, size int64, chain, digest, s
 }
 
 // incremental replays the log entries after the recorded state into the
-// verified snapshot and compares the result with the live served tables. It
+// verified snapshot (whose hash snapHash gives) and compares the result with
+// the live served tables. It
 // reports false (and no error) when it cannot decide and the whole log must
 // be replayed; on true it has recorded the new state.
-func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, chain []byte) (bool, error) {
+func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, chain []byte, snapHash func() ([]byte, error)) (bool, error) {
 	path := s.snapshotPath()
-	h, err := fileHash(path)
+	h, err := snapHash()
 	if err != nil || !hmac.Equal(h, rec.snapshot) {
 		return false, nil // none, or not the file the replay left: replay the whole log
 	}
