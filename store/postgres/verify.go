@@ -53,7 +53,7 @@ func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, e
 		return rep, err
 	}
 	if !lr.Mark.Equal(mark) {
-		sqlstore.RecordMark(ctx, sqlstore.Bind(s.db, dialect), s.key, lr.Mark)
+		s.recordMark(ctx, lr.Mark)
 	}
 	if !replay {
 		rec, err := s.verifiedRecord(ctx, q)
@@ -265,6 +265,18 @@ func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, 
 	}
 	s.recordVerified(ctx, size, chain, livesum, after)
 	return true, nil
+}
+
+// recordMark keeps the log's mark for the next verify; a failure to keep it
+// only costs the next verify a check of every entry.
+func (s *Store) recordMark(ctx context.Context, m sqlstore.LogMark) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return
+	}
+	defer tx.Rollback()
+	sqlstore.RecordMark(ctx, sqlstore.Bind(&pgQuerier{tx: tx}, dialect), s.key, m)
+	_ = tx.Commit()
 }
 
 // verifyRecord is verify_state: the last replay that matched, and the

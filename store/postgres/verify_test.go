@@ -92,6 +92,17 @@ func TestIncrementalVerifyPostgres(t *testing.T) {
 	if rep := pgVerify(t, u); !rep.OK || rep.Served != "incremental" || rep.TreeSize != 17 {
 		t.Fatalf("verify after appends: %+v, want an incremental verify of 17 entries", rep)
 	}
+	// The log's mark moved on with it: the next verify checks in full only
+	// what is appended after entry 17.
+	p, err := pgxpool.New(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var marked int64
+	if err := p.QueryRow(context.Background(), `SELECT size FROM verify_log WHERE id = 1`).Scan(&marked); err != nil || marked != 17 {
+		t.Fatalf("the log's mark stands for %d entries (%v), want 17", marked, err)
+	}
+	p.Close()
 	if rep := pgVerify(t, u); !rep.OK || rep.Served != "digest" {
 		t.Fatalf("verify of the unchanged log: %+v", rep)
 	}
