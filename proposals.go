@@ -29,6 +29,7 @@ const (
 	ProposalRevised  = "revised"
 	ProposalRejected = "rejected"
 	ProposalArchived = "archived"
+	ProposalApplied  = "applied"
 )
 
 // ProposalProvenance points at the runs the artifact was learnt from.

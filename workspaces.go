@@ -30,6 +30,8 @@ type WorkspaceReader interface {
 // Workspace statuses.
 const (
 	WorkspaceSubmitted = "SUBMITTED"
+	WorkspaceMerged    = "MERGED"
+	WorkspaceRejected  = "REJECTED"
 )
 
 // WorkspaceChange is one key of a merge request.

@@ -342,7 +342,7 @@ func (s *Server) forget(w http.ResponseWriter, r *http.Request, p memgov.Princip
 		s.fail(w, r, err)
 		return
 	}
-	res, err := s.eng.Forget(r.Context(), b.MemoryRef, b.Subject, p.ID, b.Reason)
+	res, err := s.eng.Host().Forget(r.Context(), b.MemoryRef, b.Subject, p.ID, b.Reason)
 	if err != nil {
 		s.fail(w, r, err)
 		return

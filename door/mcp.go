@@ -322,7 +322,7 @@ func (s *Server) addForgetTool(srv *mcp.Server, who func(context.Context, *mcp.C
 					out.Forgotten, out.Keys = 1, []string{in.Key}
 				}
 			default:
-				res, err := s.eng.Forget(ctx, in.MemoryRef, in.Subject, p.ID, in.Reason)
+				res, err := s.eng.Host().Forget(ctx, in.MemoryRef, in.Subject, p.ID, in.Reason)
 				if err != nil {
 					return nil, out, toolError(err)
 				}

@@ -61,7 +61,7 @@ func inDomains(p memgov.Principal, tags []string) bool { return authz.InDomains(
 // archives, spec §15.7) are the agent's to load whatever their layer; clearance
 // and domains still apply to them.
 func (e *Engine) visible(p memgov.Principal, v memgov.Version) error {
-	own := Reserved(v.Key) && agentOf(v.MemoryRef) == p.ID && authz.Governs(p, tenantOf(v.MemoryRef))
+	own := memgov.Reserved(v.Key) && agentOf(v.MemoryRef) == p.ID && authz.Governs(p, tenantOf(v.MemoryRef))
 	if err := e.authz.Authorized(p, v.MemoryRef, v.Layer, policy.OpRead); err != nil && !own {
 		return err
 	}

@@ -137,7 +137,7 @@ func TestBandIndexFollowsTheDatabase(t *testing.T) {
 	}
 
 	// An erasure in the other process: the erased item is no candidate.
-	if _, err := cli.e.Erase(ctx, memgov.EraseRequest{Subject: "Alice", By: "jane", Reason: "erasure request"}); err != nil {
+	if _, err := cli.e.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: "Alice", By: "jane", Reason: "erasure request"}); err != nil {
 		t.Fatal(err)
 	}
 	if has(server, osloNear, "alice/home") {

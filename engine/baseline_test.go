@@ -508,7 +508,7 @@ func TestAckRollbackRestoresBaseline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := env.e.Rollback(ctx, it.ID, "jane", "drop it"); err != nil {
+	if _, err := env.e.Lifecycle().Rollback(ctx, it.ID, "jane", "drop it"); err != nil {
 		t.Fatal(err)
 	}
 	// ...and an edit outside memgov.

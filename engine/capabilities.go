@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/host"
 )
 
 // Capabilities is what memgov advertises of the memory contract (spec §15.6,
@@ -76,11 +77,11 @@ func (e *Engine) Capabilities() Capabilities {
 	c.Memory.Supported = true // read: TestContractRoundTrip, TestContractCrossTenantIsolation
 	c.Memory.Writable = true  // write: TestContractRoundTrip (Put, Delete)
 	c.Memory.Search.Supported = true
-	c.Memory.Search.Modes = []string{"semantic", "filter"} // TestSearchHybridRanking, TestSearchTemporalValidity
-	c.Memory.Compaction.Supported = true                   // TestDistillationBudgetAndByteStability
-	c.Memory.Distillation.Supported = true                 // TestDistillationBudgetAndByteStability, TestDistillationRedactsAgain
-	c.Memory.Distillation.TokenizerName = TokenizerName    // TestTokenizer
-	c.Memory.Distillation.MaxTokenBudget = MaxTokenBudget
+	c.Memory.Search.Modes = []string{"semantic", "filter"}   // TestSearchHybridRanking, TestSearchTemporalValidity
+	c.Memory.Compaction.Supported = true                     // TestDistillationBudgetAndByteStability
+	c.Memory.Distillation.Supported = true                   // TestDistillationBudgetAndByteStability, TestDistillationRedactsAgain
+	c.Memory.Distillation.TokenizerName = host.TokenizerName // TestTokenizer
+	c.Memory.Distillation.MaxTokenBudget = host.MaxTokenBudget
 	c.Memory.Distillation.IndexEmitted = true                       // TestDistillationBudgetAndByteStability
 	c.Memory.Attribution.EmitsWriteEvents = true                    // TestAttributionEventsAreContentFree
 	c.Memory.Retention.TTL = true                                   // TestContractTTLExpiry
@@ -88,7 +89,7 @@ func (e *Engine) Capabilities() Capabilities {
 	c.Agents.MemoryBackends = []string{"long-term"}                 // TestContractCrossInstance (durable across engines)
 	c.Agents.MemoryConsolidation.Supported = true                   // TestConsolidationIdempotency
 	c.Agents.Commitments.Supported = true                           // TestCommitmentFiresOnce
-	c.Agents.Proposals.ArtifactKinds = ProposalKinds                // TestProposalInertnessAndGatedActivation
+	c.Agents.Proposals.ArtifactKinds = host.ProposalKinds           // TestProposalInertnessAndGatedActivation
 	c.Agents.Proposals.DuplicationDetection = true                  // TestProposalInertnessAndGatedActivation
 	c.Agents.Proposals.Activation = e.Policy().Proposals.Activation // the only mode: TestM5AdvertisedActivationIsTheOnlyOne
 	if c.Agents.Proposals.Activation == policy.ActivationDirectRBAC {

@@ -13,6 +13,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/lifecycle"
 )
 
 // consPut stores text (or a JSON content) under key in layer of ref,
@@ -29,9 +30,9 @@ func consPut(t *testing.T, e *engine.Engine, ref, key string, layer memgov.Layer
 	}
 }
 
-func consolidate(t *testing.T, e *engine.Engine, ref string) engine.ConsolidateResult {
+func consolidate(t *testing.T, e *engine.Engine, ref string) lifecycle.ConsolidateResult {
 	t.Helper()
-	r, err := e.Consolidate(context.Background(), engine.ConsolidateRequest{MemoryRef: ref, Actor: "acme-curator"})
+	r, err := e.Lifecycle().Consolidate(context.Background(), lifecycle.ConsolidateRequest{MemoryRef: ref, Actor: "acme-curator"})
 	if err != nil {
 		t.Fatalf("consolidate %s: %v", ref, err)
 	}
@@ -133,14 +134,14 @@ func TestConsolidateFoldsWhatTheJudgeProves(t *testing.T) {
 	consPut(t, e, ref, "lena-both", memgov.Semantic, "Lena speaks French and German.", "support-bot", 0.8)
 
 	r := consolidate(t, e, ref)
-	want := map[string]engine.ConsolidateChange{
-		"owner-1":  {Key: "owner-1", Into: "owner-2", Action: engine.ChangeMerged, Rule: "same-claims"},
-		"pref-1":   {Key: "pref-1", Into: "pref-2", Action: engine.ChangeMerged, Rule: "same-words"},
-		"rotate-1": {Key: "rotate-1", Into: "rotate-2", Action: engine.ChangeMerged, Rule: "exact-hash"},
-		"ship":     {Key: "ship", Into: "ship-long", Action: engine.ChangeMerged, Rule: "strict-superset"},
-		"lena":     {Key: "lena", Into: "lena-both", Action: engine.ChangeMerged, Rule: "strict-superset"},
+	want := map[string]lifecycle.ConsolidateChange{
+		"owner-1":  {Key: "owner-1", Into: "owner-2", Action: lifecycle.ChangeMerged, Rule: "same-claims"},
+		"pref-1":   {Key: "pref-1", Into: "pref-2", Action: lifecycle.ChangeMerged, Rule: "same-words"},
+		"rotate-1": {Key: "rotate-1", Into: "rotate-2", Action: lifecycle.ChangeMerged, Rule: "exact-hash"},
+		"ship":     {Key: "ship", Into: "ship-long", Action: lifecycle.ChangeMerged, Rule: "strict-superset"},
+		"lena":     {Key: "lena", Into: "lena-both", Action: lifecycle.ChangeMerged, Rule: "strict-superset"},
 	}
-	got := map[string]engine.ConsolidateChange{}
+	got := map[string]lifecycle.ConsolidateChange{}
 	for _, c := range r.Changes {
 		c.Words = nil
 		got[c.Key] = c
@@ -195,7 +196,7 @@ func TestConsolidateSupersedesSingleValuedEdits(t *testing.T) {
 		t.Fatalf("after the pass: %v", ks)
 	}
 	for _, c := range r.Changes {
-		if c.Action != engine.ChangeSuperseded || c.Rule != "single-valued" || c.Into != strings.TrimSuffix(c.Key, "-old")+"-new" {
+		if c.Action != lifecycle.ChangeSuperseded || c.Rule != "single-valued" || c.Into != strings.TrimSuffix(c.Key, "-old")+"-new" {
 			t.Fatalf("change %+v", c)
 		}
 	}
@@ -267,7 +268,7 @@ func BenchmarkConsolidate(b *testing.B) {
 			}
 			b.ResetTimer()
 			for range b.N {
-				r, err := e.Consolidate(ctx, engine.ConsolidateRequest{MemoryRef: ref, Actor: "acme-curator"})
+				r, err := e.Lifecycle().Consolidate(ctx, lifecycle.ConsolidateRequest{MemoryRef: ref, Actor: "acme-curator"})
 				if err != nil || r.InputCount != n {
 					b.Fatalf("%+v %v", r, err)
 				}

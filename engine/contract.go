@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -17,17 +16,6 @@ import (
 // a MemoryAdapter bound to one principal lists and reads the entries of a
 // memoryRef (CTI-1: never another tenant's), writes through the governed
 // pipeline and deletes by a governed soft delete (a RETRACT log entry).
-
-// Reserved keys of a memoryRef: the distillation index and archives are
-// governed items the host writes; they are listed like any entry but never
-// feed distillation, consolidation, search or forget.
-const (
-	IndexKey      = "MEMORY-INDEX.json"
-	ArchivePrefix = "distill/"
-)
-
-// Reserved reports whether key is one of the host's reserved keys.
-func Reserved(key string) bool { return key == IndexKey || strings.HasPrefix(key, ArchivePrefix) }
 
 // ErrMemoryUnavailable is wrapped by the errors a MemoryAdapter returns when
 // the store fails. Its message never carries entry data (CTI-1, "errors don't
@@ -288,74 +276,20 @@ func (e *Engine) retract(ctx context.Context, tx memgov.Tx, v memgov.Version, ac
 	return entry.LSN, nil
 }
 
-// ForgetResult reports a delete-by-subject.
-type ForgetResult struct {
-	MemoryRef string   `json:"memory_ref"`
-	Scanned   int      `json:"scanned"`
-	Forgotten int      `json:"forgotten"`
-	Keys      []string `json:"keys"`
-	LSN       int64    `json:"lsn,omitempty"` // of the last RETRACT entry
-}
-
-// Forget is the retention dimension's tenant-scoped delete-by-subject (spec
-// §15.11): every ACTIVE, unexpired entry of ref whose content names
-// the subject — content.subject equal to it, or its text containing it, both
-// case-insensitively — is RETRACTED by a log entry with the actor and reason.
-// Forget erases from live memory only: the log and read snapshots at earlier
-// positions keep the history (replay-stable). The actor must be a curator or
-// operator governing the ref's tenant. Reserved keys are never forgotten.
-func (e *Engine) Forget(ctx context.Context, ref, subject, actor, reason string) (ForgetResult, error) {
-	res := ForgetResult{MemoryRef: ref, Keys: []string{}}
-	subject = strings.TrimSpace(subject)
-	if subject == "" {
-		return res, fmt.Errorf("%w: forget needs a subject", memgov.ErrInvalid)
-	}
-	if strings.TrimSpace(reason) == "" {
-		reason = "forget by subject"
-	}
-	if _, err := scope.Parse(ref); err != nil {
-		return res, fmt.Errorf("%w: memory ref: %v", memgov.ErrInvalid, err)
-	}
-	want := strings.ToLower(subject)
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		if _, err := e.authz.Govern(ctx, tx, actor, ref, authz.ActForget); err != nil {
+// Commitments lists the commitments of a memoryRef the adapter's principal
+// may read ([] for a malformed ref or one of another tenant).
+func (a *MemoryAdapter) Commitments(ctx context.Context, ref string) ([]memgov.Commitment, error) {
+	out := []memgov.Commitment{}
+	err := a.e.store.View(ctx, func(tx memgov.ReadTx) error {
+		_, ok, err := a.resolve(ctx, tx, ref)
+		if err != nil || !ok {
 			return err
 		}
-		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: e.Now()})
-		if err != nil {
-			return err
+		list, err := tx.Commitments(ctx, ref)
+		if err == nil && list != nil {
+			out = list
 		}
-		for _, v := range vs {
-			if Reserved(v.Key) {
-				continue
-			}
-			res.Scanned++
-			if !mentions(v.Content, want) {
-				continue
-			}
-			lsn, err := e.retract(ctx, tx, v, actor, reason)
-			if err != nil {
-				return err
-			}
-			res.Forgotten++
-			res.Keys = append(res.Keys, v.Key)
-			res.LSN = lsn
-		}
-		return nil
+		return err
 	})
-	return res, err
-}
-
-// mentions reports whether content's subject equals want or its text contains
-// it (want is lower case).
-func mentions(content json.RawMessage, want string) bool {
-	var c struct {
-		Text    string `json:"text"`
-		Subject any    `json:"subject"`
-	}
-	_ = json.Unmarshal(content, &c)
-	if s, ok := c.Subject.(string); ok && strings.EqualFold(strings.TrimSpace(s), want) {
-		return true
-	}
-	return strings.Contains(strings.ToLower(c.Text), want)
+	return out, hideErr(err)
 }

@@ -15,25 +15,9 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/lifecycle"
 )
-
-func TestTokenizer(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want []string
-	}{
-		{"Refund > $1,000.", []string{"Refund", ">", "$", "1", ",", "000", "."}},
-		{"  two\twords\n", []string{"two", "words"}},
-		{"[REDACTED:stripe-key]", []string{"[", "REDACTED", ":", "stripe", "-", "key", "]"}},
-		{"café naïve_x", []string{"café", "naïve_x"}},
-		{"", nil},
-	} {
-		got := engine.Tokens(tc.in)
-		if !reflect.DeepEqual(got, tc.want) || engine.CountTokens(tc.in) != len(tc.want) {
-			t.Errorf("Tokens(%q) = %q (count %d), want %q", tc.in, got, engine.CountTokens(tc.in), tc.want)
-		}
-	}
-}
 
 func TestSearchHybridRanking(t *testing.T) {
 	e, c := contractEngine(t)
@@ -43,14 +27,14 @@ func TestSearchHybridRanking(t *testing.T) {
 	cput(t, e, "acme/support-bot", "shipping/eu", "Shipping to the EU takes four business days.", "logistics")
 	c.add(time.Hour)
 	cput(t, e, "acme/support-bot", "customer-42/channel", "Customer 42 prefers email follow-up.", "crm")
-	cput(t, e, "acme/support-bot", e2(engine.IndexKey), `{"text":"refund refund refund"}`)
+	cput(t, e, "acme/support-bot", e2(memgov.IndexKey), `{"text":"refund refund refund"}`)
 	bot := e.Adapter("support-bot")
 	hits, err := bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot", Query: "who signs large refunds?"})
 	if err != nil || len(hits) == 0 || hits[0].Entry.ID != "refund/limit" {
 		t.Fatalf("hits = %+v, %v", hits, err)
 	}
 	for _, h := range hits {
-		if h.Entry.ID == engine.IndexKey {
+		if h.Entry.ID == memgov.IndexKey {
 			t.Fatal("reserved key searched")
 		}
 		if h.Ranks.Recency == 0 || h.Score <= 0 {
@@ -125,34 +109,34 @@ func TestSearchTemporalValidity(t *testing.T) {
 
 func TestDistillationBudgetAndByteStability(t *testing.T) {
 	ctx := context.Background()
-	run := func() (*engine.Engine, engine.DistillResult, error) {
+	run := func() (*engine.Engine, host.DistillResult, error) {
 		e, _ := contractEngine(t)
 		cput(t, e, "acme/support-bot", "b", "Refunds above 1000 dollars need a second signature. Finance signs them within a day.")
 		cput(t, e, "acme/support-bot", "a", "Customer 42 prefers email follow-up. Never call after 6pm.")
 		cput(t, e, "acme/support-bot", "c", "Shipping to the EU takes four business days.")
 		size, _ := e.LogSize(ctx)
-		_, err := e.Distill(ctx, engine.DistillRequest{MemoryRef: "acme/support-bot", Budget: 40, Actor: "acme-curator"})
+		_, err := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/support-bot", Budget: 40, Actor: "acme-curator"})
 		if after, _ := e.LogSize(ctx); after != size {
 			t.Fatalf("a failed distillation wrote %d entries", after-size)
 		}
-		res, err2 := e.Distill(ctx, engine.DistillRequest{MemoryRef: "acme/support-bot", Budget: 80, Actor: "acme-curator"})
+		res, err2 := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/support-bot", Budget: 80, Actor: "acme-curator"})
 		if err2 != nil {
 			t.Fatal(err2)
 		}
 		return e, res, err
 	}
 	e, r1, overErr := run()
-	if !errors.Is(overErr, engine.ErrTokenBudgetExceeded) || !strings.Contains(overErr.Error(), "token_budget_exceeded") {
+	if !errors.Is(overErr, host.ErrTokenBudgetExceeded) || !strings.Contains(overErr.Error(), "token_budget_exceeded") {
 		t.Fatalf("over budget: %v", overErr)
 	}
 	if r1.TokensUsed > r1.TokenBudget || r1.TokensUsed != r1.InputTokens+r1.OutputTokens || r1.InputTokens == 0 || r1.OutputTokens == 0 {
 		t.Fatalf("accounting: %+v", r1)
 	}
-	var ar engine.Archive
+	var ar host.Archive
 	if err := json.Unmarshal(r1.Archive, &ar); err != nil {
 		t.Fatal(err)
 	}
-	if engine.CountTokens(ar.Text) != r1.OutputTokens || ar.Sources[0].Key != "a" || ar.Sources[2].Key != "c" {
+	if host.CountTokens(ar.Text) != r1.OutputTokens || ar.Sources[0].Key != "a" || ar.Sources[2].Key != "c" {
 		t.Fatalf("archive: %s", r1.Archive)
 	}
 	// Stored immutably under its hash, and the index the next session loads.
@@ -161,8 +145,8 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 	if g == nil || !bytes.Equal(g.Content, r1.Archive) || oplog.HashPayload(g.Content) != r1.ArchiveHash {
 		t.Fatalf("archive entry: %+v", g)
 	}
-	idx, _ := bot.GetVersion(ctx, "acme/support-bot", engine.IndexKey)
-	var mi engine.MemoryIndex
+	idx, _ := bot.GetVersion(ctx, "acme/support-bot", memgov.IndexKey)
+	var mi host.MemoryIndex
 	if idx == nil || json.Unmarshal(idx.Content, &mi) != nil || mi.Archive != r1.ArchiveKey || mi.Text != ar.Text || !r1.IndexUpdated {
 		t.Fatalf("index: %+v", idx)
 	}
@@ -182,7 +166,7 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 	}
 	// Same sources and budget: the same bytes, in another database too; no
 	// second archive and no index change.
-	again, err := e.Distill(ctx, engine.DistillRequest{MemoryRef: "acme/support-bot", Budget: 80, Actor: "acme-curator"})
+	again, err := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/support-bot", Budget: 80, Actor: "acme-curator"})
 	if err != nil || !bytes.Equal(again.Archive, r1.Archive) || again.ArchiveNew || again.IndexUpdated {
 		t.Fatalf("second run: %+v %v", again, err)
 	}
@@ -193,7 +177,7 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 	if rep, err := e.Audit().Rebuild(ctx); err != nil || len(rep.Differences) != 0 {
 		t.Fatalf("rebuild: %+v %v", rep, err)
 	}
-	if _, err := e.Distill(ctx, engine.DistillRequest{MemoryRef: "acme/support-bot", Budget: 80, Actor: "research-agent"}); !errors.Is(err, memgov.ErrForbidden) {
+	if _, err := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/support-bot", Budget: 80, Actor: "research-agent"}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("other tenant distils: %v", err)
 	}
 }
@@ -208,7 +192,7 @@ func TestDistillationRedactsAgain(t *testing.T) {
 	if _, err := e.Secrets().Register("", "admin-pw", secret); err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Distill(ctx, engine.DistillRequest{MemoryRef: "acme/support-bot", Budget: 200, Actor: "acme-curator"})
+	res, err := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/support-bot", Budget: 200, Actor: "acme-curator"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +228,7 @@ func TestConsolidationIdempotency(t *testing.T) {
 	if _, err := e.Secrets().Register("", "sandbox", secret); err != nil {
 		t.Fatal(err)
 	}
-	r1, err := e.Consolidate(ctx, engine.ConsolidateRequest{MemoryRef: "acme/support-bot", Actor: "acme-curator"})
+	r1, err := e.Lifecycle().Consolidate(ctx, lifecycle.ConsolidateRequest{MemoryRef: "acme/support-bot", Actor: "acme-curator"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +255,7 @@ func TestConsolidationIdempotency(t *testing.T) {
 		t.Fatal("consolidation touched another memoryRef")
 	}
 	size, _ := e.LogSize(ctx)
-	r2, err := e.Consolidate(ctx, engine.ConsolidateRequest{MemoryRef: "acme/support-bot", Actor: "acme-curator"})
+	r2, err := e.Lifecycle().Consolidate(ctx, lifecycle.ConsolidateRequest{MemoryRef: "acme/support-bot", Actor: "acme-curator"})
 	if err != nil || r2.InputCount != 4 || r2.OutputCount != 4 || r2.Merged+r2.Superseded+r2.Strengthened != 0 {
 		t.Fatalf("second pass: %+v %v", r2, err)
 	}
@@ -294,7 +278,7 @@ func TestCommitmentFiresOnce(t *testing.T) {
 	cput(t, e, "acme/support-bot", "invoice-watch", `{"text":"Tell customer 42 when invoice 7 clears.","commit_when":{"key":"invoice/7/cleared"}}`)
 	tick := func() memgov.TickResult {
 		t.Helper()
-		r, err := e.TickCommitments(ctx, "acme/support-bot", "acme-curator")
+		r, err := e.Host().TickCommitments(ctx, "acme/support-bot", "acme-curator")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -321,7 +305,7 @@ func TestCommitmentFiresOnce(t *testing.T) {
 		t.Fatalf("predicate re-fired while still true: %+v", r)
 	}
 	// A new false-to-true transition fires once more.
-	if _, err := e.Rollback(ctx, cleared.VersionID, "acme-curator", "not yet cleared"); err != nil {
+	if _, err := e.Lifecycle().Rollback(ctx, cleared.VersionID, "acme-curator", "not yet cleared"); err != nil {
 		t.Fatal(err)
 	}
 	if r := tick(); len(r.Rearmed) != 1 || len(r.Fired) != 0 {
@@ -356,7 +340,7 @@ func TestCommitmentFiresOnce(t *testing.T) {
 	if len(cs) != 2 || cs[0].FiredCount+cs[1].FiredCount != 3 {
 		t.Fatalf("commitments: %+v", cs)
 	}
-	if _, err := e.TickCommitments(ctx, "acme/support-bot", "research-agent"); !errors.Is(err, memgov.ErrForbidden) {
+	if _, err := e.Host().TickCommitments(ctx, "acme/support-bot", "research-agent"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("other tenant ticks: %v", err)
 	}
 }
@@ -371,7 +355,7 @@ func TestProposalInertnessAndGatedActivation(t *testing.T) {
 		t.Fatal(err)
 	}
 	art := json.RawMessage(`{"name":"refund-followup","steps":["check refund","email customer"],"token":"` + secret + `"}`)
-	p, err := e.CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Title: "Refund follow-up", Artifact: art,
+	p, err := e.Host().CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Title: "Refund follow-up", Artifact: art,
 		Rationale: "seen in runs using " + secret, SourceRunIDs: []string{"run-9"}, Workspace: "support", RunID: "run-9"}, "support-bot")
 	if err != nil {
 		t.Fatal(err)
@@ -380,74 +364,74 @@ func TestProposalInertnessAndGatedActivation(t *testing.T) {
 		bytes.Contains(p.Artifact, []byte(secret)) || strings.Contains(p.Rationale, secret) || p.Revision != 1 {
 		t.Fatalf("created: %+v", p)
 	}
-	dup, _ := e.CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Artifact: art, RunID: "run-9"}, "support-bot")
+	dup, _ := e.Host().CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Artifact: art, RunID: "run-9"}, "support-bot")
 	if dup.DuplicateOf != p.ID {
 		t.Fatalf("duplicateOf = %q", dup.DuplicateOf)
 	}
 	// Inert: no installed artifact, memory unchanged.
-	if _, err := e.InstalledArtifact(ctx, p.ID); !errors.Is(err, memgov.ErrNotFound) {
+	if _, err := e.Host().InstalledArtifact(ctx, p.ID); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("draft installed: %v", err)
 	}
 	rev := json.RawMessage(`{"name":"refund-followup","steps":["check refund","email customer","close ticket"]}`)
-	p, err = e.ReviseProposal(ctx, p.ID, memgov.ProposalInput{Artifact: rev, Rationale: "added close"}, "support-bot")
+	p, err = e.Host().ReviseProposal(ctx, p.ID, memgov.ProposalInput{Artifact: rev, Rationale: "added close"}, "support-bot")
 	if err != nil || p.State != memgov.ProposalRevised || p.Revision != 2 {
 		t.Fatalf("revise: %+v %v", p, err)
 	}
-	if ins, _ := e.InstalledArtifacts(ctx, "acme", ""); len(ins) != 0 {
+	if ins, _ := e.Host().InstalledArtifacts(ctx, "acme", ""); len(ins) != 0 {
 		t.Fatalf("revised proposal installed: %+v", ins)
 	}
 	// Refused: the owner agent, another tenant's curator.
-	res, err := e.ApplyProposal(ctx, p.ID, "support-bot")
+	res, err := e.Host().ApplyProposal(ctx, p.ID, "support-bot")
 	if !errors.Is(err, memgov.ErrForbidden) || res.Status != http.StatusForbidden {
 		t.Fatalf("agent apply: %+v %v", res, err)
 	}
-	if _, err := e.ApplyProposal(ctx, p.ID, "globex-curator"); !errors.Is(err, memgov.ErrNotFound) {
+	if _, err := e.Host().ApplyProposal(ctx, p.ID, "globex-curator"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("other tenant apply: %v", err)
 	}
-	if pr, _, _ := e.ShowProposal(ctx, p.ID, ""); pr.State != memgov.ProposalRevised {
+	if pr, _, _ := e.Host().ShowProposal(ctx, p.ID, ""); pr.State != memgov.ProposalRevised {
 		t.Fatalf("refused apply changed state: %s", pr.State)
 	}
 	// Approval gate: a curator applies; the installed artifact is the last persisted one, byte for byte.
-	res, err = e.ApplyProposal(ctx, p.ID, "acme-curator")
+	res, err = e.Host().ApplyProposal(ctx, p.ID, "acme-curator")
 	if err != nil || res.Status != http.StatusOK || res.Activation != policy.ActivationApprovalGate {
 		t.Fatalf("curator apply: %+v %v", res, err)
 	}
-	inst, err := e.InstalledArtifact(ctx, p.ID)
+	inst, err := e.Host().InstalledArtifact(ctx, p.ID)
 	canonRev, _ := json.Marshal(json.RawMessage(rev))
 	if err != nil || !bytes.Equal(inst, canonRev) || res.InstalledHash != oplog.HashPayload(inst) {
 		t.Fatalf("installed %s (%v), want %s", inst, err, canonRev)
 	}
-	_, revs, _ := e.ShowProposal(ctx, p.ID, "acme")
+	_, revs, _ := e.Host().ShowProposal(ctx, p.ID, "acme")
 	if len(revs) != 2 || revs[1].ArtifactHash != res.InstalledHash {
 		t.Fatalf("revisions: %+v", revs)
 	}
-	if _, _, err := e.ShowProposal(ctx, p.ID, "globex"); !errors.Is(err, memgov.ErrNotFound) {
+	if _, _, err := e.Host().ShowProposal(ctx, p.ID, "globex"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("globex sees acme's proposal: %v", err)
 	}
 	// The advertised mode is the only one: a principal holding
 	// proposal:activate does not bypass the approval gate (M5;
 	// TestM5AdvertisedActivationIsTheOnlyOne covers direct-rbac).
-	if res, err := e.ApplyProposal(ctx, dup.ID, "acme-ops"); !errors.Is(err, memgov.ErrForbidden) || res.Status != http.StatusForbidden {
+	if res, err := e.Host().ApplyProposal(ctx, dup.ID, "acme-ops"); !errors.Is(err, memgov.ErrForbidden) || res.Status != http.StatusForbidden {
 		t.Fatalf("scope holder under approval-gate: %+v %v", res, err)
 	}
-	if res, err = e.ApplyProposal(ctx, dup.ID, "acme-curator"); err != nil || res.Activation != policy.ActivationApprovalGate {
+	if res, err = e.Host().ApplyProposal(ctx, dup.ID, "acme-curator"); err != nil || res.Activation != policy.ActivationApprovalGate {
 		t.Fatalf("curator apply: %+v %v", res, err)
 	}
-	if _, err := e.ApplyProposal(ctx, dup.ID, "acme-curator"); !errors.Is(err, memgov.ErrConflict) {
+	if _, err := e.Host().ApplyProposal(ctx, dup.ID, "acme-curator"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("double apply: %v", err)
 	}
 	// Reject and archive.
-	third, _ := e.CreateProposal(ctx, memgov.ProposalInput{Kind: "automation", Artifact: json.RawMessage(`{"cron":"0 9 * * 1"}`)}, "support-bot")
-	if _, err := e.RejectProposal(ctx, third.ID, "support-bot", "no"); !errors.Is(err, memgov.ErrForbidden) {
+	third, _ := e.Host().CreateProposal(ctx, memgov.ProposalInput{Kind: "automation", Artifact: json.RawMessage(`{"cron":"0 9 * * 1"}`)}, "support-bot")
+	if _, err := e.Host().RejectProposal(ctx, third.ID, "support-bot", "no"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("owner rejects: %v", err)
 	}
-	if r, err := e.RejectProposal(ctx, third.ID, "acme-curator", "not now"); err != nil || r.State != memgov.ProposalRejected {
+	if r, err := e.Host().RejectProposal(ctx, third.ID, "acme-curator", "not now"); err != nil || r.State != memgov.ProposalRejected {
 		t.Fatalf("reject: %+v %v", r, err)
 	}
-	if r, err := e.ArchiveProposal(ctx, third.ID, "support-bot", "cleanup"); err != nil || r.State != memgov.ProposalArchived {
+	if r, err := e.Host().ArchiveProposal(ctx, third.ID, "support-bot", "cleanup"); err != nil || r.State != memgov.ProposalArchived {
 		t.Fatalf("archive: %+v %v", r, err)
 	}
-	if _, err := e.ApplyProposal(ctx, third.ID, "acme-curator"); !errors.Is(err, memgov.ErrConflict) {
+	if _, err := e.Host().ApplyProposal(ctx, third.ID, "acme-curator"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("apply archived: %v", err)
 	}
 	// Events are content-free; memory is unchanged by proposals.

@@ -16,6 +16,8 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/lifecycle"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -282,7 +284,7 @@ func TestContractRedaction(t *testing.T) {
 	if g == nil || !strings.Contains(g.Content, "[REDACTED:stripe-key]") || strings.Contains(g.Content, secret) {
 		t.Fatalf("read back: %+v", g)
 	}
-	if _, err := e.Distill(ctx, engine.DistillRequest{MemoryRef: "acme/support-bot", Budget: 200, Actor: "acme-curator", RunID: "run-1"}); err != nil {
+	if _, err := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/support-bot", Budget: 200, Actor: "acme-curator", RunID: "run-1"}); err != nil {
 		t.Fatal(err)
 	}
 	assertNoPlaintext(t, e, secret)
@@ -362,11 +364,11 @@ func TestContractTTLExpiry(t *testing.T) {
 			t.Errorf("at expiresAt, %s still shows the entry", k)
 		}
 	}
-	d, err := e.Distill(ctx, engine.DistillRequest{MemoryRef: "acme/support-bot", Budget: 500, Actor: "acme-curator"})
+	d, err := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/support-bot", Budget: 500, Actor: "acme-curator"})
 	if err != nil || d.Sources != 1 || bytes.Contains(d.Archive, []byte("SPRING26")) {
 		t.Fatalf("distill after expiry: %+v %v", d, err)
 	}
-	cr, err := e.Consolidate(ctx, engine.ConsolidateRequest{MemoryRef: "acme/support-bot", Actor: "acme-curator"})
+	cr, err := e.Lifecycle().Consolidate(ctx, lifecycle.ConsolidateRequest{MemoryRef: "acme/support-bot", Actor: "acme-curator"})
 	if err != nil || cr.InputCount != 1 {
 		t.Fatalf("consolidate after expiry: %+v %v", cr, err)
 	}
@@ -398,13 +400,13 @@ func TestForgetBySubject(t *testing.T) {
 	cput(t, e, "acme/support-bot", "c", "Bob pays by invoice.")
 	cput(t, e, "acme/other-bot", "a", "ALICE MARTIN opened a ticket.")
 	cput(t, e, "globex/research-agent", "a", "Alice Martin is a globex lead.")
-	if _, err := e.Forget(ctx, "acme/support-bot", "Alice Martin", "research-agent", "gdpr"); !errors.Is(err, memgov.ErrForbidden) && !errors.Is(err, memgov.ErrUnauthorized) {
+	if _, err := e.Host().Forget(ctx, "acme/support-bot", "Alice Martin", "research-agent", "gdpr"); !errors.Is(err, memgov.ErrForbidden) && !errors.Is(err, memgov.ErrUnauthorized) {
 		t.Fatalf("forget by another tenant's agent: %v", err)
 	}
-	if _, err := e.Forget(ctx, "acme/support-bot", "Alice Martin", "globex-curator", "gdpr"); !errors.Is(err, memgov.ErrForbidden) {
+	if _, err := e.Host().Forget(ctx, "acme/support-bot", "Alice Martin", "globex-curator", "gdpr"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("forget by another tenant's curator: %v", err)
 	}
-	res, err := e.Forget(ctx, "acme/support-bot", "alice martin", "acme-curator", "gdpr request 7")
+	res, err := e.Host().Forget(ctx, "acme/support-bot", "alice martin", "acme-curator", "gdpr request 7")
 	if err != nil || res.Forgotten != 2 || res.Scanned != 3 || !reflect.DeepEqual(res.Keys, []string{"a", "b"}) {
 		t.Fatalf("forget = %+v, %v", res, err)
 	}
@@ -429,7 +431,7 @@ func TestReplaySnapshot(t *testing.T) {
 	e, _ := contractEngine(t)
 	ctx := context.Background()
 	r := cput(t, e, "acme/support-bot", "a", "Alice Martin prefers email.")
-	if _, err := e.Forget(ctx, "acme/support-bot", "alice", "acme-curator", "gdpr"); err != nil {
+	if _, err := e.Host().Forget(ctx, "acme/support-bot", "alice", "acme-curator", "gdpr"); err != nil {
 		t.Fatal(err)
 	}
 	bot := e.Adapter("support-bot")

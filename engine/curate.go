@@ -3,51 +3,12 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
-
-// ForceExpire expires an item's ACTIVE version by hand, before its TTL: the
-// version becomes EXPIRED and the item has no visible version until a new one
-// is written or an earlier one restored. It refuses with ErrConflict when the
-// item has no ACTIVE version. It returns the LSN of the EXPIRE entry.
-func (e *Engine) ForceExpire(ctx context.Context, itemID, actor, reason string) (int64, error) {
-	if strings.TrimSpace(reason) == "" {
-		return 0, fmt.Errorf("%w: expiring an item by hand needs a reason", memgov.ErrInvalid)
-	}
-	var lsn int64
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		if err := requirePrincipal(ctx, tx, actor); err != nil {
-			return err
-		}
-		item, err := tx.Item(ctx, itemID)
-		if err != nil {
-			return err
-		}
-		if item.Head == "" {
-			return fmt.Errorf("%w: item %s has no ACTIVE version to expire", memgov.ErrConflict, item.Key)
-		}
-		head, err := tx.Version(ctx, item.Head)
-		if err != nil {
-			return err
-		}
-		if head.State != memgov.Active {
-			return fmt.Errorf("%w: version %s of item %s is %s, not ACTIVE", memgov.ErrConflict, head.ID, item.Key, head.State)
-		}
-		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Expire, MemoryRef: item.MemoryRef, ItemID: item.ID,
-			VersionID: head.ID, PrevVersionID: head.Prev, Actor: actor}
-		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
-			return err
-		}
-		lsn = entry.LSN
-		return nil
-	})
-	return lsn, err
-}
 
 // LogSize returns the number of entries in the log: a cheap check for whether
 // anything new was written.

@@ -41,10 +41,10 @@ func put(t *testing.T, e *engine.Engine, key, text string) memgov.PutResult {
 	return r
 }
 
-func TestForceExpire(t *testing.T) {
+func TestExpireByHand(t *testing.T) {
 	e, ctx := newCurateEngine(t)
 	r := put(t, e, "k", "one")
-	lsn, err := e.ForceExpire(ctx, r.ItemID, "cur", "stale")
+	lsn, err := e.Lifecycle().Expire(ctx, r.ItemID, "cur", "stale")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestForceExpire(t *testing.T) {
 		t.Fatalf("entry %+v reason %q", le, p.Reason)
 	}
 	// Nothing ACTIVE any more: a second expiry is a conflict.
-	if _, err := e.ForceExpire(ctx, r.ItemID, "cur", "again"); !errors.Is(err, memgov.ErrConflict) {
+	if _, err := e.Lifecycle().Expire(ctx, r.ItemID, "cur", "again"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("second expire: %v, want ErrConflict", err)
 	}
 	// The log still verifies and rebuilds to the same tables.
@@ -79,7 +79,7 @@ func TestForceExpire(t *testing.T) {
 	}
 }
 
-func TestForceExpireRefusals(t *testing.T) {
+func TestExpireRefusals(t *testing.T) {
 	e, ctx := newCurateEngine(t)
 	r := put(t, e, "k", "one")
 	for _, tc := range []struct {
@@ -90,7 +90,7 @@ func TestForceExpireRefusals(t *testing.T) {
 		{"unknown actor", r.ItemID, "mallory", "x", memgov.ErrUnauthorized},
 		{"unknown item", "nope", "cur", "x", memgov.ErrNotFound},
 	} {
-		if _, err := e.ForceExpire(ctx, tc.item, tc.actor, tc.reason); !errors.Is(err, tc.want) {
+		if _, err := e.Lifecycle().Expire(ctx, tc.item, tc.actor, tc.reason); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
 	}
@@ -159,7 +159,7 @@ func TestActivePageMatchesRead(t *testing.T) {
 		put(t, e, k, "text "+k)
 	}
 	r := put(t, e, "x", "gone")
-	if _, err := e.ForceExpire(ctx, r.ItemID, "cur", "stale"); err != nil {
+	if _, err := e.Lifecycle().Expire(ctx, r.ItemID, "cur", "stale"); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

@@ -17,6 +17,8 @@ import (
 	"github.com/memgov/memgov/engine/redact"
 	"github.com/memgov/memgov/engine/schema"
 	"github.com/memgov/memgov/engine/similar"
+	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/lifecycle"
 )
 
 // Engine is the governance core. Every door calls its methods; no rule lives
@@ -29,6 +31,8 @@ type Engine struct {
 	authz      *authz.Checker     // who may do what: the table and the policy's matrix
 	audit      *audit.Service     // the log's proofs, checkpoints and verification
 	baselines  *baselines.Service // baselines, drift, snapshots, memory checkpoints, sessions
+	host       *host.Service      // proposals, workspaces, commitments, distillation, forget
+	lifecycle  *lifecycle.Service // versions, GC, erasure, leases, promotion, consolidation
 	schemaGate gate.Schema
 	judge      gate.Judge
 	secrets    *redact.Registry
@@ -73,6 +77,9 @@ func New(s memgov.Store, key []byte, opts ...Option) *Engine {
 	e.authz = authz.New(e.policy)
 	e.baselines = baselines.New(e.store, e.Now, e.policy, e.authz, baselineVersions{e})
 	e.audit = audit.New(e.store, e.key, e.Now, e.policy, auditCaches{e})
+	e.host = host.New(e.store, e.Now, e.policy, e.authz, e.secrets, hostWrites{e})
+	e.lifecycle = lifecycle.New(lifecycle.Config{Store: e.store, Key: e.key, Now: e.Now, Policy: e.policy, Authz: e.authz,
+		Rules: e.rules, Secrets: e.secrets, Pipeline: lifecyclePipeline{e}, Search: searchForgetter{e.searches}})
 	v, err := schema.Default()
 	if err != nil {
 		// The schemas are embedded and tested; failing to compile them is a

@@ -8,6 +8,8 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/lifecycle"
 )
 
 // An erasure keeps the audit whole after every operation that can carry the
@@ -34,7 +36,7 @@ func TestEraseAfterDistillKeepsAuditWhole(t *testing.T) {
 	e, _ := lcEngine(t, "")
 	lcPut(t, e, "acme/bot", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund.", nil)
 	lcPut(t, e, "acme/bot", "other", memgov.Episodic, "Shipping to Lyon takes three days.", nil)
-	if _, err := e.Distill(ctx, engine.DistillRequest{MemoryRef: "acme/bot", Budget: 2000, Actor: "jane"}); err != nil {
+	if _, err := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/bot", Budget: 2000, Actor: "jane"}); err != nil {
 		t.Fatal(err)
 	}
 	auditWhole(t, e)
@@ -43,7 +45,7 @@ func TestEraseAfterDistillKeepsAuditWhole(t *testing.T) {
 	if hits, err := e.LocalAdapter().Search(ctx, q); err != nil || len(hits) == 0 || hits[0].Entry.ID != "cust" {
 		t.Fatalf("search before the erasure: %+v %v", hits, err)
 	}
-	rep, err := e.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"})
+	rep, err := e.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"})
 	if err != nil || rep.Status != "COMPLETED" {
 		t.Fatalf("%+v %v", rep, err)
 	}
@@ -64,7 +66,7 @@ func TestEraseAfterDistillKeepsAuditWhole(t *testing.T) {
 func eraseAndAudit(t *testing.T, e *engine.Engine, subject string) memgov.EraseReport {
 	t.Helper()
 	auditWhole(t, e)
-	rep, err := e.Erase(context.Background(), memgov.EraseRequest{Subject: subject, By: "jane"})
+	rep, err := e.Lifecycle().Erase(context.Background(), memgov.EraseRequest{Subject: subject, By: "jane"})
 	if err != nil || rep.Items == 0 {
 		t.Fatalf("erase %q: %+v %v", subject, rep, err)
 	}
@@ -78,7 +80,7 @@ func TestEraseAfterConsolidateKeepsAuditWhole(t *testing.T) {
 	lcPut(t, e, "acme/bot", "pref-1", memgov.Semantic, "Customer Zed Quirinal prefers email follow-up after every refund request.", nil)
 	lcPut(t, e, "acme/bot", "pref-2", memgov.Semantic, "Customer Zed Quirinal prefers an email follow-up after every refund request.", nil)
 	lcPut(t, e, "acme/bot", "ship", memgov.Semantic, "Shipping to the EU takes four business days.", nil)
-	r, err := e.Consolidate(ctx, engine.ConsolidateRequest{MemoryRef: "acme/bot", Actor: "jane"})
+	r, err := e.Lifecycle().Consolidate(ctx, lifecycle.ConsolidateRequest{MemoryRef: "acme/bot", Actor: "jane"})
 	if err != nil || r.Merged == 0 {
 		t.Fatalf("consolidate: %+v %v", r, err)
 	}
@@ -88,15 +90,15 @@ func TestEraseAfterConsolidateKeepsAuditWhole(t *testing.T) {
 func TestEraseAfterPromoteKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
-	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: engine.PromoterPrincipal, Role: memgov.Orchestrator, Tenant: "acme"}, ""); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: lifecycle.PromoterPrincipal, Role: memgov.Orchestrator, Tenant: "acme"}, ""); err != nil {
 		t.Fatal(err)
 	}
 	fact := `{"text":"%s","subject":"zed quirinal","predicate":"lives in","object":"Lyon"}`
 	episodeBy(t, e, "obs-1", "orch", fmtJSON(fact, "Zed Quirinal said he lives in Lyon"), "crm://1")
 	episodeBy(t, e, "obs-2", "bot", fmtJSON(fact, "Delivery note: Zed Quirinal, Lyon"), "crm://2")
 	episodeBy(t, e, "obs-3", "orch", fmtJSON(fact, "Zed Quirinal confirmed his Lyon address"), "crm://3")
-	rep, err := e.Promote(ctx, "acme/shared", engine.PromoterPrincipal)
-	if err != nil || len(rep.Candidates) == 0 || rep.Candidates[0].Status != engine.PromoteWritten {
+	rep, err := e.Lifecycle().Promote(ctx, "acme/shared", lifecycle.PromoterPrincipal)
+	if err != nil || len(rep.Candidates) == 0 || rep.Candidates[0].Status != lifecycle.PromoteWritten {
 		t.Fatalf("promote: %+v %v", rep, err)
 	}
 	approveAs(t, e, rep.Candidates[0].Result.ReviewID, "jane")
@@ -110,14 +112,14 @@ func TestEraseAfterWorkspaceMergeKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
 	lcPut(t, e, "acme/shared", "a", memgov.Episodic, "the deploy window is on tuesdays", nil)
-	ws, err := e.CreateWorkspace(ctx, "bot", "acme/shared", "task-1")
+	ws, err := e.Host().CreateWorkspace(ctx, "bot", "acme/shared", "task-1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r := wsWrite(t, e, "bot", ws.Ref, "d", "Zed Quirinal asked for the canary to run thirty minutes"); r.Status != memgov.StatusCommitted {
 		t.Fatalf("workspace write: %+v", r)
 	}
-	mr, err := e.SubmitWorkspace(ctx, ws.ID, "bot")
+	mr, err := e.Host().SubmitWorkspace(ctx, ws.ID, "bot")
 	if err != nil || len(mr.Changes) != 1 {
 		t.Fatalf("submit: %+v %v", mr, err)
 	}
@@ -134,12 +136,12 @@ func TestEraseAfterProposalKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
 	lcPut(t, e, "acme/bot", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund.", nil)
-	p, err := e.CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Title: "Refund follow-up",
+	p, err := e.Host().CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Title: "Refund follow-up",
 		Artifact: json.RawMessage(`{"name":"refund","steps":["check refund"]}`), Rationale: "seen when Zed Quirinal asked"}, "bot")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.ApplyProposal(ctx, p.ID, "jane"); err != nil {
+	if _, err := e.Host().ApplyProposal(ctx, p.ID, "jane"); err != nil {
 		t.Fatal(err)
 	}
 	er := eraseAndAudit(t, e, "zed quirinal")
@@ -154,11 +156,11 @@ func TestEraseAfterCommitmentKeepsAuditWhole(t *testing.T) {
 	lcPut(t, e, "acme/bot", "follow-up", memgov.Episodic, "", func(r *memgov.PutRequest) {
 		r.Content = json.RawMessage(`{"text":"Follow up with Zed Quirinal about the refund.","commit_at":"2025-01-02T09:00:00Z"}`)
 	})
-	if r, err := e.TickCommitments(ctx, "acme/bot", "jane"); err != nil || len(r.Inferred) != 1 {
+	if r, err := e.Host().TickCommitments(ctx, "acme/bot", "jane"); err != nil || len(r.Inferred) != 1 {
 		t.Fatalf("tick: %+v %v", r, err)
 	}
 	c.advance(day(2))
-	if r, err := e.TickCommitments(ctx, "acme/bot", "jane"); err != nil || len(r.Fired) != 1 {
+	if r, err := e.Host().TickCommitments(ctx, "acme/bot", "jane"); err != nil || len(r.Fired) != 1 {
 		t.Fatalf("tick: %+v %v", r, err)
 	}
 	eraseAndAudit(t, e, "zed quirinal")

@@ -41,7 +41,7 @@ func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
 		src := lcPut(t, e, "acme/bad", fmt.Sprintf("source-%d", i), memgov.Episodic, fmt.Sprintf("Ledger line %d shows a refund of %d euros.", i, 100+i), withEvidence(tool, human))
 		cite := oplog.EvidenceRef{SourceType: "MEMORY_ITEM", SourceItemID: src.ItemID, Authority: &f}
 		lcPut(t, e, "acme/bad", fmt.Sprintf("claim-%d", i), memgov.Episodic, fmt.Sprintf("Customer %d was refunded %d euros.", i, 100+i), withEvidence(tool, human, cite))
-		if _, err := e.ForceExpire(ctx, src.ItemID, "jane", "the ledger line was a data-entry error"); err != nil {
+		if _, err := e.Lifecycle().Expire(ctx, src.ItemID, "jane", "the ledger line was a data-entry error"); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -70,7 +70,7 @@ func TestJudgeUpgradeReindex(t *testing.T) {
 		if got := nearKeys(t, old, ref, near); len(got) != 1 || got[0] != "dana/manager" {
 			t.Fatalf("the writing judge's near-duplicates of Dana's text = %v, want dana/manager", got)
 		}
-		if _, err := old.Erase(ctx, memgov.EraseRequest{Subject: "Alice", By: "jane", Reason: "erasure request"}); err != nil {
+		if _, err := old.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: "Alice", By: "jane", Reason: "erasure request"}); err != nil {
 			t.Fatal(err)
 		}
 		s.Close()

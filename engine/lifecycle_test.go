@@ -13,6 +13,7 @@ import (
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/lifecycle"
 )
 
 type lcClock struct{ t time.Time }
@@ -47,7 +48,7 @@ func lcPut(t *testing.T, e *engine.Engine, ref, key string, layer memgov.Layer, 
 	return res
 }
 
-func modes(r engine.GCReport) map[string]string {
+func modes(r lifecycle.GCReport) map[string]string {
 	out := map[string]string{}
 	for _, a := range r.Expired {
 		out[a.Key] = a.Mode
@@ -72,7 +73,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	pinned := lcPut(t, e, "acme/orch", "pinned-episode", memgov.Episodic, "a pinned episode", nil)
 	lcPut(t, e, "acme/orch", "pii", memgov.Semantic, "PII past retention", func(r *memgov.PutRequest) { r.Classification = policy.PII })
 	cited := lcPut(t, e, "acme/orch", "cited", memgov.Session, "cited by a semantic fact", nil)
-	if _, err := e.Pin(ctx, pinned.ItemID, "jane", "keep"); err != nil {
+	if _, err := e.Lifecycle().Pin(ctx, pinned.ItemID, "jane", "keep"); err != nil {
 		t.Fatal(err)
 	}
 	// A version citing "cited" as MEMORY_ITEM evidence makes it load-bearing.
@@ -84,14 +85,14 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	}
 	// The citing fact must itself live for the year this test spans.
 	if res.Status == memgov.StatusCommitted {
-		if _, err := e.Pin(ctx, res.ItemID, "jane", "keeps its citation alive"); err != nil {
+		if _, err := e.Lifecycle().Pin(ctx, res.ItemID, "jane", "keeps its citation alive"); err != nil {
 			t.Fatal(err)
 		}
 	}
 
 	// Four hours on: the TTL item and the idle session note are due.
 	c.advance(4 * time.Hour)
-	r, err := e.GC(ctx, engine.GCOptions{By: "jane"})
+	r, err := e.Lifecycle().GC(ctx, lifecycle.GCOptions{By: "jane"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 		}
 	}
 	// A dry run decides without writing.
-	dry, err := e.GC(ctx, engine.GCOptions{By: "jane", DryRun: true})
+	dry, err := e.Lifecycle().GC(ctx, lifecycle.GCOptions{By: "jane", DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	if v, err := e.Get(ctx, "acme/orch", "old-episode"); err != nil || v.State != memgov.Active {
 		t.Fatalf("dry run changed memory: %v %v", v.State, err)
 	}
-	r, err = e.GC(ctx, engine.GCOptions{By: "jane"})
+	r, err = e.Lifecycle().GC(ctx, lifecycle.GCOptions{By: "jane"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 		t.Fatal("pinned item hard deleted")
 	}
 	c.advance(day(31))
-	r, err = e.GC(ctx, engine.GCOptions{By: "jane"})
+	r, err = e.Lifecycle().GC(ctx, lifecycle.GCOptions{By: "jane"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,20 +168,20 @@ func TestGCGracePeriodTransient(t *testing.T) {
 	ctx := context.Background()
 	e, c := lcEngine(t, "")
 	a := lcPut(t, e, "acme/bot", "note", memgov.Session, "session scratch about Alice", nil)
-	if _, err := e.ForceExpire(ctx, a.ItemID, "jane", "stale"); err != nil {
+	if _, err := e.Lifecycle().Expire(ctx, a.ItemID, "jane", "stale"); err != nil {
 		t.Fatal(err)
 	}
 	c.advance(day(29))
-	r, err := e.GC(ctx, engine.GCOptions{By: "jane"})
+	r, err := e.Lifecycle().GC(ctx, lifecycle.GCOptions{By: "jane"})
 	if err != nil || len(r.HardDeleted) != 0 {
 		t.Fatalf("within grace: %+v %v", r.HardDeleted, err)
 	}
 	// Orchestrators soft delete but may not hard delete.
 	c.advance(day(2))
-	if _, err := e.GC(ctx, engine.GCOptions{By: "orch"}); !errors.Is(err, memgov.ErrForbidden) {
+	if _, err := e.Lifecycle().GC(ctx, lifecycle.GCOptions{By: "orch"}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("orchestrator hard delete: %v", err)
 	}
-	r, err = e.GC(ctx, engine.GCOptions{By: "jane"})
+	r, err = e.Lifecycle().GC(ctx, lifecycle.GCOptions{By: "jane"})
 	if err != nil || len(r.HardDeleted) != 1 || r.ErasureLSN == 0 {
 		t.Fatalf("after grace: %+v %v", r, err)
 	}
@@ -207,10 +208,10 @@ func TestEraseClosureAndRebuild(t *testing.T) {
 	if res.Status != memgov.StatusCommitted && res.Status != memgov.StatusDeferred {
 		t.Fatalf("%+v", res)
 	}
-	if _, err := e.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "orch"}); !errors.Is(err, memgov.ErrForbidden) {
+	if _, err := e.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "orch"}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("orchestrator erase: %v", err)
 	}
-	rep, err := e.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"})
+	rep, err := e.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,11 +272,11 @@ func TestRBACMatrixThroughEngine(t *testing.T) {
 							return // an allowed write may still be reviewed for risk
 						}
 					case policy.OpAnnotate:
-						_, err = e.Annotate(ctx, it.ItemID, id, "validation", "checked")
+						_, err = e.Lifecycle().Annotate(ctx, it.ItemID, id, "validation", "checked")
 					case policy.OpDelete:
-						_, err = e.Expire(ctx, it.ItemID, id, "stale")
+						_, err = e.Lifecycle().Expire(ctx, it.ItemID, id, "stale")
 					case policy.OpHardDelete:
-						_, err = e.HardDelete(ctx, it.ItemID, id, "remove")
+						_, err = e.Lifecycle().HardDelete(ctx, it.ItemID, id, "remove")
 					case policy.OpApprove:
 						err = e.Authorize(ctx, id, ref, layer, op)
 					case policy.OpAdmin:
@@ -285,7 +286,7 @@ func TestRBACMatrixThroughEngine(t *testing.T) {
 						}
 						err = e.Authorize(ctx, id, ref, layer, op)
 						if err == nil && e.Policy().Allowed(string(role), string(to), op) {
-							_, err = e.Reclassify(ctx, it.ItemID, to, id, "move")
+							_, err = e.Lifecycle().Reclassify(ctx, it.ItemID, to, id, "move")
 						}
 					}
 					if want && err != nil {
@@ -331,41 +332,41 @@ func TestVisibilityClearanceAndDomains(t *testing.T) {
 func TestLeasesFencing(t *testing.T) {
 	ctx := context.Background()
 	e, c := lcEngine(t, "")
-	a, err := e.AcquireLease(ctx, "acme/shared", "plan", "orch", 30*time.Second)
-	if err != nil || a.Status != engine.LeaseGranted || a.Lease.Token != 1 {
+	a, err := e.Lifecycle().AcquireLease(ctx, "acme/shared", "plan", "orch", 30*time.Second)
+	if err != nil || a.Status != lifecycle.LeaseGranted || a.Lease.Token != 1 {
 		t.Fatalf("%+v %v", a, err)
 	}
-	d, err := e.AcquireLease(ctx, "acme/shared", "plan", "jane", 30*time.Second)
-	if err != nil || d.Status != engine.LeaseDenied || d.Holder != "orch" {
+	d, err := e.Lifecycle().AcquireLease(ctx, "acme/shared", "plan", "jane", 30*time.Second)
+	if err != nil || d.Status != lifecycle.LeaseDenied || d.Holder != "orch" {
 		t.Fatalf("%+v %v", d, err)
 	}
 	req := []byte(`{"source_agent_id":"jane","memory_ref":"acme/shared","key":"plan","target_layer":"SESSION","content":{"text":"the plan"}}`)
 	if r := write(t, e, req); r.Reason != gate.ReasonLeaseHeld {
 		t.Fatalf("write under another's lease: %+v", r)
 	}
-	if _, err := e.RenewLease(ctx, "acme/shared", "plan", "orch", 1, time.Minute); err != nil {
+	if _, err := e.Lifecycle().RenewLease(ctx, "acme/shared", "plan", "orch", 1, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	c.advance(2 * time.Minute) // expired: reclaimable
-	b, err := e.AcquireLease(ctx, "acme/shared", "plan", "jane", 30*time.Second)
-	if err != nil || b.Status != engine.LeaseGranted || b.Lease.Token != 2 {
+	b, err := e.Lifecycle().AcquireLease(ctx, "acme/shared", "plan", "jane", 30*time.Second)
+	if err != nil || b.Status != lifecycle.LeaseGranted || b.Lease.Token != 2 {
 		t.Fatalf("%+v %v", b, err)
 	}
 	reqOrch := []byte(`{"source_agent_id":"orch","memory_ref":"acme/shared","key":"plan","target_layer":"SESSION","content":{"text":"the stale plan"}}`)
 	dec, _ := memgov.DecodeWriteRequest(reqOrch)
-	r, err := e.Write(engine.WithFencingToken(ctx, 1), dec)
+	r, err := e.Write(lifecycle.WithFencingToken(ctx, 1), dec)
 	if err != nil || r.Reason != gate.ReasonLeaseHeld && r.Reason != gate.ReasonStaleFencing {
 		t.Fatalf("stale holder: %+v %v", r, err)
 	}
-	if err := e.ReleaseLease(ctx, "acme/shared", "plan", "jane", 2); err != nil {
+	if err := e.Lifecycle().ReleaseLease(ctx, "acme/shared", "plan", "jane", 2); err != nil {
 		t.Fatal(err)
 	}
-	r, err = e.Write(engine.WithFencingToken(ctx, 1), dec)
+	r, err = e.Write(lifecycle.WithFencingToken(ctx, 1), dec)
 	if err != nil || r.Reason != gate.ReasonStaleFencing {
 		t.Fatalf("stale token after release: %+v %v", r, err)
 	}
 	dec2, _ := memgov.DecodeWriteRequest(req)
-	if r, err := e.Write(engine.WithFencingToken(ctx, 2), dec2); err != nil || r.Status != memgov.StatusCommitted {
+	if r, err := e.Write(lifecycle.WithFencingToken(ctx, 2), dec2); err != nil || r.Status != memgov.StatusCommitted {
 		t.Fatalf("current token: %+v %v", r, err)
 	}
 	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {

@@ -132,7 +132,7 @@ func TestM5AdvertisedActivationIsTheOnlyOne(t *testing.T) {
 			if caps.Activation != mode || (caps.ActivationScope != "") != (mode == policy.ActivationDirectRBAC) {
 				t.Fatalf("advertised %+v under %s", caps, mode)
 			}
-			p, err := e.CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Artifact: json.RawMessage(`{"name":"x"}`)}, "support-bot")
+			p, err := e.Host().CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Artifact: json.RawMessage(`{"name":"x"}`)}, "support-bot")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,10 +140,10 @@ func TestM5AdvertisedActivationIsTheOnlyOne(t *testing.T) {
 			if mode == policy.ActivationDirectRBAC {
 				allowed, refused = refused, allowed
 			}
-			if res, err := e.ApplyProposal(ctx, p.ID, refused); !errors.Is(err, memgov.ErrForbidden) || res.Status != 403 || !strings.Contains(err.Error(), "activation is "+mode) {
+			if res, err := e.Host().ApplyProposal(ctx, p.ID, refused); !errors.Is(err, memgov.ErrForbidden) || res.Status != 403 || !strings.Contains(err.Error(), "activation is "+mode) {
 				t.Fatalf("%s applied under %s: %+v %v", refused, mode, res, err)
 			}
-			if res, err := e.ApplyProposal(ctx, p.ID, allowed); err != nil || res.Activation != mode {
+			if res, err := e.Host().ApplyProposal(ctx, p.ID, allowed); err != nil || res.Activation != mode {
 				t.Fatalf("%s under %s: %+v %v", allowed, mode, res, err)
 			}
 		})
@@ -164,11 +164,11 @@ func TestM6ProposalRationaleAndRunIDsRedacted(t *testing.T) {
 	}
 	in := memgov.ProposalInput{Kind: "prompt-template", Artifact: json.RawMessage(`{"name":"followup"}`),
 		Rationale: "learnt in run-7, which called the CRM with " + secret, SourceRunIDs: []string{"run-7", "run-7/" + secret}}
-	p, err := e.CreateProposal(ctx, in, "support-bot")
+	p, err := e.Host().CreateProposal(ctx, in, "support-bot")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rev, err := e.ReviseProposal(ctx, p.ID, memgov.ProposalInput{Artifact: json.RawMessage(`{"name":"followup2"}`),
+	rev, err := e.Host().ReviseProposal(ctx, p.ID, memgov.ProposalInput{Artifact: json.RawMessage(`{"name":"followup2"}`),
 		Rationale: "again " + secret}, "support-bot")
 	if err != nil {
 		t.Fatal(err)

@@ -49,7 +49,7 @@ func TestSearchCacheDropsIndexesAfterAnotherEnginesErasure(t *testing.T) {
 	if n := b.SearchIndexesCached(); n != 2 {
 		t.Fatalf("engine B caches %d indexes, want 2", n)
 	}
-	if _, err := a.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"}); err != nil {
+	if _, err := a.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"}); err != nil {
 		t.Fatal(err)
 	}
 	// A search of the untouched ref notices the erasure and drops the
@@ -106,7 +106,7 @@ func TestErasureHeardAcrossProcessesPostgres(t *testing.T) {
 	if n := a.SearchIndexesCached(); n != 1 {
 		t.Fatalf("engine A caches %d indexes, want 1", n)
 	}
-	if _, err := b.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"}); err != nil {
+	if _, err := b.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"}); err != nil {
 		t.Fatal(err)
 	}
 	select {

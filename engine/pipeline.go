@@ -19,6 +19,7 @@ import (
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/scope"
 	"github.com/memgov/memgov/engine/similar"
+	"github.com/memgov/memgov/lifecycle"
 )
 
 // This file is the orchestrator of the write path. The steps and gates live in
@@ -338,7 +339,7 @@ func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages ma
 		return r, true, nil
 	}
 
-	token, hasToken := FencingToken(ctx)
+	token, hasToken := lifecycle.FencingToken(ctx)
 	if req.FencingToken != nil {
 		token, hasToken = *req.FencingToken, true
 	}

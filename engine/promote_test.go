@@ -10,6 +10,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/lifecycle"
 )
 
 func episodeBy(t *testing.T, e *engine.Engine, key, agent, content, uri string) memgov.PutResult {
@@ -29,7 +30,7 @@ func episodeBy(t *testing.T, e *engine.Engine, key, agent, content, uri string) 
 func TestPromoteAfterIndependentCorroborations(t *testing.T) {
 	ctx := context.Background()
 	e, c := lcEngine(t, "")
-	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: engine.PromoterPrincipal, Role: memgov.Orchestrator, Tenant: "acme"}, ""); err != nil {
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: lifecycle.PromoterPrincipal, Role: memgov.Orchestrator, Tenant: "acme"}, ""); err != nil {
 		t.Fatal(err)
 	}
 	fact := `{"text":"%s","subject":"eu shipping","predicate":"takes","object":"four business days"}`
@@ -44,30 +45,30 @@ func TestPromoteAfterIndependentCorroborations(t *testing.T) {
 	episodeBy(t, e, "obs-x1", "bot", other, "wiki://hours")
 	episodeBy(t, e, "obs-x2", "bot", `{"text":"The warehouse closes at 6pm on Fridays and at 6pm on Fridays only!"}`, "wiki://hours")
 
-	plan, err := e.PlanPromotion(ctx, "acme/shared", engine.PromoterPrincipal)
+	plan, err := e.Lifecycle().PlanPromotion(ctx, "acme/shared", lifecycle.PromoterPrincipal)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(plan.Candidates) != 2 || plan.Candidates[0].Corroborations != 2 || plan.Candidates[0].Status != engine.PromoteInsufficient ||
+	if len(plan.Candidates) != 2 || plan.Candidates[0].Corroborations != 2 || plan.Candidates[0].Status != lifecycle.PromoteInsufficient ||
 		plan.Candidates[1].Corroborations != 1 || len(plan.Candidates[1].Episodes) != 2 {
 		t.Fatalf("plan with two corroborations: %+v", plan.Candidates)
 	}
 	e3 := episodeBy(t, e, "obs-3", "orch", ep("Madrid: four business days door to door"), "carrier://track/3")
 	size, _ := e.LogSize(ctx)
-	plan, _ = e.PlanPromotion(ctx, "acme/shared", engine.PromoterPrincipal)
-	if plan.Candidates[0].Status != engine.PromoteWouldPromote || plan.Candidates[0].Corroborations != 3 {
+	plan, _ = e.Lifecycle().PlanPromotion(ctx, "acme/shared", lifecycle.PromoterPrincipal)
+	if plan.Candidates[0].Status != lifecycle.PromoteWouldPromote || plan.Candidates[0].Corroborations != 3 {
 		t.Fatalf("plan: %+v", plan.Candidates[0])
 	}
 	if after, _ := e.LogSize(ctx); after != size {
 		t.Fatal("a dry run wrote to the log")
 	}
-	rep, err := e.Promote(ctx, "acme/shared", engine.PromoterPrincipal)
+	rep, err := e.Lifecycle().Promote(ctx, "acme/shared", lifecycle.PromoterPrincipal)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cand := rep.Candidates[0]
 	// An orchestrator proposes semantic memory: the promotion waits for a curator.
-	if cand.Status != engine.PromoteWritten || cand.Result.Status != memgov.StatusDeferred || rep.Deferred != 1 {
+	if cand.Status != lifecycle.PromoteWritten || cand.Result.Status != memgov.StatusDeferred || rep.Deferred != 1 {
 		t.Fatalf("promotion: %+v %+v", cand, cand.Result)
 	}
 	rv, _ := e.Review(ctx, cand.Result.ReviewID)
@@ -87,14 +88,14 @@ func TestPromoteAfterIndependentCorroborations(t *testing.T) {
 	}
 	approveAs(t, e, cand.Result.ReviewID, "jane")
 	v, err := e.Get(ctx, "acme/shared", cand.Key)
-	if err != nil || v.Layer != memgov.Semantic || v.CreatedBy != engine.PromoterPrincipal {
+	if err != nil || v.Layer != memgov.Semantic || v.CreatedBy != lifecycle.PromoterPrincipal {
 		t.Fatalf("promoted fact: %+v %v", v, err)
 	}
-	again, _ := e.Promote(ctx, "acme/shared", engine.PromoterPrincipal)
-	if again.Candidates[0].Status != engine.PromoteAlready {
+	again, _ := e.Lifecycle().Promote(ctx, "acme/shared", lifecycle.PromoterPrincipal)
+	if again.Candidates[0].Status != lifecycle.PromoteAlready {
 		t.Fatalf("second pass: %+v", again.Candidates[0])
 	}
-	if _, err := e.Promote(ctx, "acme/shared", "nobody"); err == nil {
+	if _, err := e.Lifecycle().Promote(ctx, "acme/shared", "nobody"); err == nil {
 		t.Fatal("an unknown principal promoted")
 	}
 	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/lifecycle"
 )
 
 // Quarantine (spec §12.11.5, spec §2.6): an agent whose writes turn suspect (a
@@ -109,7 +110,7 @@ func (e *Engine) ReleaseQuarantine(ctx context.Context, versionID, curator, note
 			return err
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Quarantine, MemoryRef: v.MemoryRef, ItemID: v.ItemID, VersionID: oplog.NewID(), PrevVersionID: v.ID, Actor: curator}
-		p := restorePayload(v, "released from quarantine by "+curator+": "+note)
+		p := lifecycle.RestorePayload(v, "released from quarantine by "+curator+": "+note)
 		p.Data = data
 		if err := oplog.Append(ctx, tx, entry, p); err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/host"
 )
 
 // Search limits.
@@ -328,8 +329,8 @@ func hasTags(have, want []string) bool {
 func queryTerms(q string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, t := range Tokens(strings.ToLower(q)) {
-		if !wordToken(t) || len(t) < 2 || stopWords[t] || seen[t] {
+	for _, t := range host.Tokens(strings.ToLower(q)) {
+		if !host.WordToken(t) || len(t) < 2 || stopWords[t] || seen[t] {
 			continue
 		}
 		seen[t] = true

@@ -87,14 +87,14 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 	// Reclassified to a layer the executor may not read.
 	k3 := put("k003", "Customer 3 is in the Europe/Berlin time zone, per the CRM.", nil)
 	check("before a reclassification")
-	if _, err := warm.Reclassify(ctx, k3.ItemID, memgov.Procedural, "jane", "a procedure now"); err != nil {
+	if _, err := warm.Lifecycle().Reclassify(ctx, k3.ItemID, memgov.Procedural, "jane", "a procedure now"); err != nil {
 		t.Fatal(err)
 	}
 	check("a reclassification")
 	if n := warm.SearchIndexesCached(); n != 1 {
 		t.Fatalf("before the erasure %d search indexes are in memory, want 1", n)
 	}
-	if _, err := warm.Erase(ctx, memgov.EraseRequest{Subject: "Customer 42", By: "jane"}); err != nil {
+	if _, err := warm.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: "Customer 42", By: "jane"}); err != nil {
 		t.Fatal(err)
 	}
 	// No erased text stays in memory until the ref is next searched.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/similar"
+	"github.com/memgov/memgov/host"
 )
 
 // The search index is what Search ranks with: for one memoryRef, every
@@ -252,7 +254,7 @@ func (x *searchIndex) catchUp(ctx context.Context, tx memgov.ReadTx, stamp memgo
 // add indexes one version (reserved keys aside).
 func (x *searchIndex) add(ctx context.Context, tx memgov.ReadTx, c memgov.IndexedVersion) error {
 	v := c.Version
-	if Reserved(v.Key) || v.State != memgov.Active && v.State != memgov.Superseded {
+	if memgov.Reserved(v.Key) || v.State != memgov.Active && v.State != memgov.Superseded {
 		return nil
 	}
 	validAt, invalidAt, err := validity(ctx, tx, v)
@@ -424,8 +426,8 @@ func structureWords(v memgov.Version) map[string]bool {
 	_ = json.Unmarshal(v.Content, &c)
 	words := map[string]bool{}
 	add := func(s string) {
-		for _, t := range Tokens(strings.ToLower(s)) {
-			if wordToken(t) {
+		for _, t := range host.Tokens(strings.ToLower(s)) {
+			if host.WordToken(t) {
 				words[t] = true
 			}
 		}
@@ -608,4 +610,14 @@ func (h *docHeap) Pop() any {
 	v := h.ids[len(h.ids)-1]
 	h.ids = h.ids[:len(h.ids)-1]
 	return v
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

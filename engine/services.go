@@ -2,13 +2,17 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine/canon"
+	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/lifecycle"
 )
 
 // Audit returns the audit service: the log's root and proofs, signed
@@ -18,6 +22,15 @@ func (e *Engine) Audit() *audit.Service { return e.audit }
 // Baselines returns the baselines service: baselines, drift, snapshots,
 // memory checkpoints and their proofs, sessions and TTL expiry.
 func (e *Engine) Baselines() *baselines.Service { return e.baselines }
+
+// Host returns the host service: proposals, workspaces and their merge
+// requests, commitments, distillation and forget by subject.
+func (e *Engine) Host() *host.Service { return e.host }
+
+// Lifecycle returns the lifecycle service: versions (rollback, restore,
+// pins, annotations, reclassification, expiry), garbage collection,
+// erasure, leases, promotion and consolidation.
+func (e *Engine) Lifecycle() *lifecycle.Service { return e.lifecycle }
 
 // DriftGate is the drift step of the write pipeline (baselines.Service.DriftGate).
 func (e *Engine) DriftGate(ctx context.Context, tx memgov.Tx, memoryRef string) (baselines.DriftGateResult, error) {
@@ -47,3 +60,22 @@ func (c auditCaches) IndexStatus(ctx context.Context) (memgov.IndexStatus, error
 }
 
 func (c auditCaches) FoldReads(ctx context.Context) error { return c.e.foldReads(ctx) }
+
+// lifecyclePipeline gives the lifecycle service the engine's write
+// pipeline: promotion writes through it, and promotion and consolidation
+// read the judge's features of a content.
+type lifecyclePipeline struct{ e *Engine }
+
+func (p lifecyclePipeline) Write(ctx context.Context, r memgov.WriteRequest) (memgov.WriteResult, error) {
+	return p.e.Write(ctx, r)
+}
+
+func (p lifecyclePipeline) Features(content json.RawMessage) (memory.Features, error) {
+	return p.e.featuresOf(content)
+}
+
+// searchForgetter gives the lifecycle service the engine's search indexes, for
+// an erasure to drop.
+type searchForgetter struct{ c *searchCache }
+
+func (x searchForgetter) Forget() { x.c.forget() }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/host"
 )
 
 func wsWrite(t *testing.T, e *engine.Engine, agent, ref, key, text string) memgov.WriteResult {
@@ -34,14 +35,14 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	lcPut(t, e, base, "b", memgov.Episodic, "the staging cluster has four nodes", nil)
 	lcPut(t, e, base, "c", memgov.Episodic, "the old runbook lives in the wiki", nil)
 
-	ws, err := e.CreateWorkspace(ctx, "bot", base, "task-1")
+	ws, err := e.Host().CreateWorkspace(ctx, "bot", base, "task-1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ws.Ref != "acme/bot/ws/task-1" || ws.Status != memgov.WorkspaceOpen || ws.ID == "" || ws.BaseRef != base {
 		t.Fatalf("workspace: %+v", ws)
 	}
-	if _, err := e.CreateWorkspace(ctx, "bot", base, "task-1"); !errors.Is(err, memgov.ErrConflict) {
+	if _, err := e.Host().CreateWorkspace(ctx, "bot", base, "task-1"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("second workspace of the same name: %v", err)
 	}
 	c.advance(time.Minute)
@@ -52,7 +53,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	if r := wsWrite(t, e, "bot", ws.Ref, "d", "the canary runs for thirty minutes before promotion"); r.Status != memgov.StatusCommitted {
 		t.Fatalf("workspace write: %+v", r)
 	}
-	if _, err := e.RemoveFromWorkspace(ctx, ws.ID, "bot", "c"); err != nil {
+	if _, err := e.Host().RemoveFromWorkspace(ctx, ws.ID, "bot", "c"); err != nil {
 		t.Fatal(err)
 	}
 	// Meanwhile the base moves on: b changes (a conflict), e is added.
@@ -82,11 +83,11 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	}
 
 	// Only the owner submits.
-	if _, err := e.SubmitWorkspace(ctx, ws.ID, "orch"); !errors.Is(err, memgov.ErrForbidden) {
+	if _, err := e.Host().SubmitWorkspace(ctx, ws.ID, "orch"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("submit by another agent: %v", err)
 	}
 	c.advance(time.Minute)
-	mr, err := e.SubmitWorkspace(ctx, ws.ID, "bot")
+	mr, err := e.Host().SubmitWorkspace(ctx, ws.ID, "bot")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,15 +95,15 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	for _, ch := range mr.Changes {
 		kinds[ch.Key] = ch
 	}
-	if len(mr.Changes) != 3 || kinds["b"].Kind != engine.ChangeChanged || !kinds["b"].Conflict || kinds["c"].Kind != engine.ChangeRemoved ||
-		kinds["d"].Kind != engine.ChangeAdded || kinds["d"].Conflict {
+	if len(mr.Changes) != 3 || kinds["b"].Kind != host.ChangeChanged || !kinds["b"].Conflict || kinds["c"].Kind != host.ChangeRemoved ||
+		kinds["d"].Kind != host.ChangeAdded || kinds["d"].Conflict {
 		t.Fatalf("changes: %+v", mr.Changes)
 	}
-	if len(mr.Conflicts) != 1 || mr.Conflicts[0].Relation != engine.RelationConflictsWith || mr.Conflicts[0].Key != "b" ||
+	if len(mr.Conflicts) != 1 || mr.Conflicts[0].Relation != host.RelationConflictsWith || mr.Conflicts[0].Key != "b" ||
 		mr.Conflicts[0].Text != "the staging cluster has five nodes" || mr.Conflicts[0].OldText != "the staging cluster has four nodes" {
 		t.Fatalf("conflicts: %+v", mr.Conflicts)
 	}
-	if _, err := e.SubmitWorkspace(ctx, ws.ID, "bot"); !errors.Is(err, memgov.ErrConflict) {
+	if _, err := e.Host().SubmitWorkspace(ctx, ws.ID, "bot"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("second submit: %v", err)
 	}
 	// Each change is a DRAFT on the base with a review listing the conflicts.
@@ -115,10 +116,10 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 		if err := json.Unmarshal(r.Detail, &d); err != nil {
 			t.Fatal(err)
 		}
-		if r.MemoryRef != base || r.Agent != "bot" || len(d.Related) != 1 || d.Related[0].Relation != engine.RelationConflictsWith {
+		if r.MemoryRef != base || r.Agent != "bot" || len(d.Related) != 1 || d.Related[0].Relation != host.RelationConflictsWith {
 			t.Fatalf("review: %+v %+v", r, d)
 		}
-		if r.ID == kinds["b"].ReviewID && (r.Reason != engine.ReasonWorkspaceConflict || d.Related[0].OldText == "") {
+		if r.ID == kinds["b"].ReviewID && (r.Reason != host.ReasonWorkspaceConflict || d.Related[0].OldText == "") {
 			t.Fatalf("conflicting change's review: %+v", r)
 		}
 	}
@@ -134,14 +135,14 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if w, _ := e.Workspace(ctx, ws.ID); w.Status != memgov.WorkspaceSubmitted {
+	if w, _ := e.Host().Workspace(ctx, ws.ID); w.Status != memgov.WorkspaceSubmitted {
 		t.Fatalf("status with an open review: %s", w.Status)
 	}
 	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: kinds["b"].ReviewID, Reviewer: "jane", Code: "CONTRADICTION", Note: "the base says five"}); err != nil {
 		t.Fatal(err)
 	}
-	w, _ := e.Workspace(ctx, ws.ID)
-	if w.Status != engine.WorkspaceMerged || w.DecidedBy != "jane" {
+	w, _ := e.Host().Workspace(ctx, ws.ID)
+	if w.Status != memgov.WorkspaceMerged || w.DecidedBy != "jane" {
 		t.Fatalf("merged workspace: %+v", w)
 	}
 	now, _ := e.Read(ctx, memgov.ReadQuery{MemoryRef: base})
@@ -149,7 +150,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	if len(got) != 4 || got["b"] != "the staging cluster has five nodes" || got["d"] != "the canary runs for thirty minutes before promotion" || got["c"] != "" {
 		t.Fatalf("base after the merge: %v", got)
 	}
-	if list, _ := e.Workspaces(ctx, "acme"); len(list) != 1 || list[0].ID != ws.ID {
+	if list, _ := e.Host().Workspaces(ctx, "acme"); len(list) != 1 || list[0].ID != ws.ID {
 		t.Fatalf("list: %+v", list)
 	}
 	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
@@ -161,15 +162,15 @@ func TestWorkspaceAllRejected(t *testing.T) {
 	ctx := context.Background()
 	e, _ := lcEngine(t, "")
 	lcPut(t, e, "acme/shared", "a", memgov.Episodic, "the deploy window is on tuesdays", nil)
-	ws, err := e.CreateWorkspace(ctx, "bot", "acme/shared", "t2")
+	ws, err := e.Host().CreateWorkspace(ctx, "bot", "acme/shared", "t2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.SubmitWorkspace(ctx, ws.ID, "bot"); !errors.Is(err, memgov.ErrInvalid) {
+	if _, err := e.Host().SubmitWorkspace(ctx, ws.ID, "bot"); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("empty merge request: %v", err)
 	}
 	wsWrite(t, e, "bot", ws.Ref, "a", "the deploy window moved to thursdays")
-	mr, err := e.SubmitWorkspace(ctx, ws.ID, "bot")
+	mr, err := e.Host().SubmitWorkspace(ctx, ws.ID, "bot")
 	if err != nil || len(mr.Changes) != 1 || len(mr.Conflicts) != 0 {
 		t.Fatalf("submit: %+v %v", mr, err)
 	}
@@ -179,7 +180,7 @@ func TestWorkspaceAllRejected(t *testing.T) {
 	if _, err := e.Decide(ctx, memgov.Decision{ReviewID: mr.Changes[0].ReviewID, Reviewer: "jane", Code: "OTHER"}); err != nil {
 		t.Fatal(err)
 	}
-	if w, _ := e.Workspace(ctx, ws.ID); w.Status != engine.WorkspaceRejected {
+	if w, _ := e.Host().Workspace(ctx, ws.ID); w.Status != memgov.WorkspaceRejected {
 		t.Fatalf("status: %s", w.Status)
 	}
 	if v, _ := e.Get(ctx, "acme/shared", "a"); v.Text() != "the deploy window is on tuesdays" {

@@ -409,7 +409,7 @@ func (s *Service) Rollback(ctx context.Context, versionID, reason string) (memgo
 	if err := s.authorizeVersion(ctx, versionID, reason); err != nil {
 		return memgov.RollbackResult{}, err
 	}
-	return s.eng.Rollback(ctx, versionID, s.actor.ID, reason)
+	return s.eng.Lifecycle().Rollback(ctx, versionID, s.actor.ID, reason)
 }
 
 // RollBackTo carries out PlanRollback for the version: retract it when it is
@@ -431,7 +431,7 @@ func (s *Service) RollBackTo(ctx context.Context, versionID, reason string) (mem
 		case RetractActive:
 			return s.Rollback(ctx, versionID, reason)
 		case RestoreOlder:
-			return s.eng.RestoreVersion(ctx, versionID, s.actor.ID, reason)
+			return s.eng.Lifecycle().RestoreVersion(ctx, versionID, s.actor.ID, reason)
 		default:
 			return memgov.RollbackResult{}, fmt.Errorf("%w: %s", memgov.ErrConflict, plan.Summary)
 		}
@@ -469,9 +469,9 @@ func (s *Service) SetPinned(ctx context.Context, itemID string, pin bool, reason
 		return 0, err
 	}
 	if pin {
-		return s.eng.Pin(ctx, itemID, s.actor.ID, reason)
+		return s.eng.Lifecycle().Pin(ctx, itemID, s.actor.ID, reason)
 	}
-	return s.eng.Unpin(ctx, itemID, s.actor.ID, reason)
+	return s.eng.Lifecycle().Unpin(ctx, itemID, s.actor.ID, reason)
 }
 
 // ForceExpire expires an item's ACTIVE version now (a soft delete: its
@@ -484,7 +484,7 @@ func (s *Service) ForceExpire(ctx context.Context, itemID, reason string) (int64
 	if strings.TrimSpace(reason) == "" {
 		return 0, fmt.Errorf("%w: expiring an item by hand needs a reason", memgov.ErrInvalid)
 	}
-	return s.eng.Expire(ctx, itemID, s.actor.ID, reason)
+	return s.eng.Lifecycle().Expire(ctx, itemID, s.actor.ID, reason)
 }
 
 // Reclassify moves an item to another layer: curators and operators
@@ -499,7 +499,7 @@ func (s *Service) Reclassify(ctx context.Context, itemID string, to memgov.Layer
 	if strings.TrimSpace(reason) == "" {
 		return 0, fmt.Errorf("%w: moving an item to another layer needs a reason", memgov.ErrInvalid)
 	}
-	return s.eng.Reclassify(ctx, itemID, to, s.actor.ID, reason)
+	return s.eng.Lifecycle().Reclassify(ctx, itemID, to, s.actor.ID, reason)
 }
 
 // Annotate attaches a note of kind ("note", "curation", "validation") to an
@@ -520,7 +520,7 @@ func (s *Service) Annotate(ctx context.Context, itemID, kind, note string) (int6
 	if strings.TrimSpace(note) == "" {
 		return 0, fmt.Errorf("%w: an annotation needs a note", memgov.ErrInvalid)
 	}
-	return s.eng.Annotate(ctx, itemID, s.actor.ID, kind, note)
+	return s.eng.Lifecycle().Annotate(ctx, itemID, s.actor.ID, kind, note)
 }
 
 func mustTenant(ref string) string {

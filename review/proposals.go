@@ -8,8 +8,8 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/authz"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/host"
 )
 
 // Proposals are the reviewable artifacts agents' hosts synthesise (agent
@@ -51,14 +51,14 @@ func ParseProposalFilter(s string) (ProposalFilter, error) {
 		case "state":
 			v = strings.ToLower(v)
 			switch v {
-			case StateOpen, memgov.ProposalDraft, memgov.ProposalRevised, engine.ProposalApplied, memgov.ProposalRejected, memgov.ProposalArchived:
+			case StateOpen, memgov.ProposalDraft, memgov.ProposalRevised, memgov.ProposalApplied, memgov.ProposalRejected, memgov.ProposalArchived:
 				f.State = v
 			default:
 				return f, fmt.Errorf("%w: state %q: open, draft, revised, applied, rejected or archived", memgov.ErrInvalid, v)
 			}
 		case "kind":
-			if !has(engine.ProposalKinds, v) {
-				return f, fmt.Errorf("%w: kind %q: %s", memgov.ErrInvalid, v, strings.Join(engine.ProposalKinds, ", "))
+			if !has(host.ProposalKinds, v) {
+				return f, fmt.Errorf("%w: kind %q: %s", memgov.ErrInvalid, v, strings.Join(host.ProposalKinds, ", "))
 			}
 			f.Kind = v
 		default:
@@ -101,7 +101,7 @@ const maxProposals = 1000
 func (p *Proposals) Pending(ctx context.Context) (int, error) {
 	n := 0
 	for _, st := range []string{memgov.ProposalDraft, memgov.ProposalRevised} {
-		ps, err := p.s.eng.ListProposals(ctx, memgov.ProposalQuery{Tenant: p.tenant(), State: st, Limit: maxProposals})
+		ps, err := p.s.eng.Host().ListProposals(ctx, memgov.ProposalQuery{Tenant: p.tenant(), State: st, Limit: maxProposals})
 		if err != nil {
 			return 0, err
 		}
@@ -119,7 +119,7 @@ func (p *Proposals) List(ctx context.Context, f ProposalFilter) ([]memgov.Propos
 	}
 	var out []memgov.Proposal
 	for _, st := range states {
-		ps, err := p.s.eng.ListProposals(ctx, memgov.ProposalQuery{Tenant: p.tenant(), State: st, Kind: f.Kind, Limit: maxProposals})
+		ps, err := p.s.eng.Host().ListProposals(ctx, memgov.ProposalQuery{Tenant: p.tenant(), State: st, Kind: f.Kind, Limit: maxProposals})
 		if err != nil {
 			return nil, err
 		}
@@ -139,7 +139,7 @@ func (p *Proposals) List(ctx context.Context, f ProposalFilter) ([]memgov.Propos
 
 // Show returns a proposal with its revision history.
 func (p *Proposals) Show(ctx context.Context, id string) (ProposalView, error) {
-	pr, revs, err := p.s.eng.ShowProposal(ctx, id, p.tenant())
+	pr, revs, err := p.s.eng.Host().ShowProposal(ctx, id, p.tenant())
 	return ProposalView{Proposal: pr, Revisions: revs}, err
 }
 
@@ -219,15 +219,15 @@ func (p *Proposals) CanArchive(pr memgov.Proposal) error {
 // Apply installs the proposal's last persisted artifact. A refusal is an
 // error (matching memgov.ErrForbidden) and a result with Status 403; nothing
 // is written.
-func (p *Proposals) Apply(ctx context.Context, pr memgov.Proposal) (engine.ApplyResult, error) {
+func (p *Proposals) Apply(ctx context.Context, pr memgov.Proposal) (host.ApplyResult, error) {
 	if err := p.CanApply(pr); err != nil {
-		res := engine.ApplyResult{ProposalID: pr.ID, State: pr.State, Status: 409, Error: err.Error()}
+		res := host.ApplyResult{ProposalID: pr.ID, State: pr.State, Status: 409, Error: err.Error()}
 		if _, ok := err.(*ForbiddenError); ok {
 			res.Status = 403
 		}
 		return res, err
 	}
-	return p.s.eng.ApplyProposal(ctx, pr.ID, p.s.actor.ID)
+	return p.s.eng.Host().ApplyProposal(ctx, pr.ID, p.s.actor.ID)
 }
 
 // Reject refuses the proposal with a note.
@@ -235,7 +235,7 @@ func (p *Proposals) Reject(ctx context.Context, pr memgov.Proposal, note string)
 	if err := p.CanReject(pr); err != nil {
 		return pr, err
 	}
-	return p.s.eng.RejectProposal(ctx, pr.ID, p.s.actor.ID, note)
+	return p.s.eng.Host().RejectProposal(ctx, pr.ID, p.s.actor.ID, note)
 }
 
 // Archive retires the proposal with a note.
@@ -243,5 +243,5 @@ func (p *Proposals) Archive(ctx context.Context, pr memgov.Proposal, note string
 	if err := p.CanArchive(pr); err != nil {
 		return pr, err
 	}
-	return p.s.eng.ArchiveProposal(ctx, pr.ID, p.s.actor.ID, note)
+	return p.s.eng.Host().ArchiveProposal(ctx, pr.ID, p.s.actor.ID, note)
 }

@@ -33,14 +33,14 @@ func proposalFixture(t *testing.T) (*fixture, map[string]memgov.Proposal) {
 		{"own", "agent-pack", "acme-owner-cur", `{"tools":["search"]}`},
 		{"globex", "automation", "research-agent", `{"cron":"@daily"}`},
 	} {
-		p, err := f.eng.CreateProposal(f.ctx, memgov.ProposalInput{Kind: c.kind, Title: c.name, Artifact: json.RawMessage(c.art),
+		p, err := f.eng.Host().CreateProposal(f.ctx, memgov.ProposalInput{Kind: c.kind, Title: c.name, Artifact: json.RawMessage(c.art),
 			Rationale: "seen 3 times", SourceRunIDs: []string{"run-1"}}, c.by)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ps[c.name] = p
 	}
-	rev, err := f.eng.ReviseProposal(f.ctx, ps["refund"].ID, memgov.ProposalInput{Artifact: json.RawMessage(`{"template":"Refund of {{amount}} sent."}`), Rationale: "shorter"}, "support-bot")
+	rev, err := f.eng.Host().ReviseProposal(f.ctx, ps["refund"].ID, memgov.ProposalInput{Artifact: json.RawMessage(`{"template":"Refund of {{amount}} sent."}`), Rationale: "shorter"}, "support-bot")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -225,7 +225,7 @@ func TestErasureEmptiesTheReviewIndex(t *testing.T) {
 	if p, err := q.Page(ctx, review.QueueFilter{Text: "zielinska"}, 0, 10); err != nil || p.Total != 1 {
 		t.Fatalf("before the erasure the filter finds the subject once: %d, %v", p.Total, err)
 	}
-	rep, err := eng.Erase(ctx, memgov.EraseRequest{Subject: secret, By: "cur", Reason: "subject request"})
+	rep, err := eng.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: secret, By: "cur", Reason: "subject request"})
 	if err != nil || rep.Items == 0 {
 		t.Fatalf("erase: %+v %v", rep, err)
 	}

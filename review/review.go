@@ -17,6 +17,7 @@ import (
 	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/scope"
+	"github.com/memgov/memgov/host"
 )
 
 // ProposalService is the seam for proposals; *Proposals is the engine's.
@@ -28,7 +29,7 @@ type ProposalService interface {
 	CanApply(memgov.Proposal) error
 	CanReject(memgov.Proposal) error
 	CanArchive(memgov.Proposal) error
-	Apply(ctx context.Context, p memgov.Proposal) (engine.ApplyResult, error)
+	Apply(ctx context.Context, p memgov.Proposal) (host.ApplyResult, error)
 	Reject(ctx context.Context, p memgov.Proposal, note string) (memgov.Proposal, error)
 	Archive(ctx context.Context, p memgov.Proposal, note string) (memgov.Proposal, error)
 }

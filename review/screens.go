@@ -32,7 +32,7 @@ func Sanitize(s string) string { return guard.Sanitize(s) }
 func RejectCodes() []string { return slices.Clone(engine.RejectCodes) }
 
 // Applied reports whether a proposal was applied (installed).
-func Applied(p memgov.Proposal) bool { return p.State == engine.ProposalApplied }
+func Applied(p memgov.Proposal) bool { return p.State == memgov.ProposalApplied }
 
 // ApplyGrant says by what the actor would be allowed to apply pr under the
 // policy's activation mode, for the question asked before applying: through

@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -63,7 +62,7 @@ func newProposalWorld(t *testing.T) *proposalWorld {
 		t.Fatal(err)
 	}
 	create := func(name, kind, by, title, art, rationale string, runs ...string) {
-		p, err := w.eng.CreateProposal(w.ctx, memgov.ProposalInput{Kind: kind, Title: title, Artifact: json.RawMessage(art),
+		p, err := w.eng.Host().CreateProposal(w.ctx, memgov.ProposalInput{Kind: kind, Title: title, Artifact: json.RawMessage(art),
 			Rationale: rationale, SourceRunIDs: runs}, by)
 		if err != nil {
 			t.Fatal(err)
@@ -89,16 +88,16 @@ func newProposalWorld(t *testing.T) *proposalWorld {
 		"Late invoices are chased by hand.\u200b", "r-1202")
 	create("digest", "workflow-chain-pack", "research-agent", "Weekly paper digest chain",
 		`{"steps":["search arxiv","summarise","post to #research"]}`, "Researchers asked for a digest every Monday.", "r-800")
-	if _, err := w.eng.ApplyProposal(w.ctx, w.ids["vacation"], "demo-curator"); err != nil {
+	if _, err := w.eng.Host().ApplyProposal(w.ctx, w.ids["vacation"], "demo-curator"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.eng.RejectProposal(w.ctx, w.ids["automerge"], "demo-curator", "merging unattended breaks the release freeze"); err != nil {
+	if _, err := w.eng.Host().RejectProposal(w.ctx, w.ids["automerge"], "demo-curator", "merging unattended breaks the release freeze"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.eng.ArchiveProposal(w.ctx, w.ids["discovery"], "sales-agent", "replaced by the CRM vendor's pack"); err != nil {
+	if _, err := w.eng.Host().ArchiveProposal(w.ctx, w.ids["discovery"], "sales-agent", "replaced by the CRM vendor's pack"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.eng.ReviseProposal(w.ctx, w.ids["digest"], memgov.ProposalInput{
+	if _, err := w.eng.Host().ReviseProposal(w.ctx, w.ids["digest"], memgov.ProposalInput{
 		Artifact:  json.RawMessage(`{"steps":["search arxiv","keep papers with code","summarise","post to #research"]}`),
 		Rationale: "Curator asked to skip papers without code."}, "research-agent"); err != nil {
 		t.Fatal(err)
@@ -108,7 +107,7 @@ func newProposalWorld(t *testing.T) *proposalWorld {
 
 func (w *proposalWorld) proposal(t *testing.T, name string) memgov.Proposal {
 	t.Helper()
-	p, _, err := w.eng.ShowProposal(w.ctx, w.ids[name], "")
+	p, _, err := w.eng.Host().ShowProposal(w.ctx, w.ids[name], "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +144,7 @@ func TestFlowApplyProposalAsCurator(t *testing.T) {
 	s.see("Apply “Refund reply template”?")
 	s.press("y", "enter") // the double tap y y: the second y is text, enter refuses it
 	s.see(`type "apply" to confirm`)
-	if p := w.proposal(t, "refund"); p.State == engine.ProposalApplied {
+	if p := w.proposal(t, "refund"); p.State == memgov.ProposalApplied {
 		t.Fatal("a double tap applied the proposal")
 	}
 	s.tm.Send(tea.KeyMsg{Type: tea.KeyBackspace})
@@ -156,10 +155,10 @@ func TestFlowApplyProposalAsCurator(t *testing.T) {
 		t.Fatalf("status %q", m.status.text)
 	}
 	p := w.proposal(t, "refund")
-	if p.State != engine.ProposalApplied || p.InstalledHash == "" || p.InstalledHash != p.ArtifactHash || p.DecidedBy != "demo-curator" {
+	if p.State != memgov.ProposalApplied || p.InstalledHash == "" || p.InstalledHash != p.ArtifactHash || p.DecidedBy != "demo-curator" {
 		t.Fatalf("after apply: %+v", p)
 	}
-	if art, err := w.eng.InstalledArtifact(w.ctx, p.ID); err != nil || oplog.HashPayload(art) != p.ArtifactHash {
+	if art, err := w.eng.Host().InstalledArtifact(w.ctx, p.ID); err != nil || oplog.HashPayload(art) != p.ArtifactHash {
 		t.Fatalf("installed artifact: %s %v", art, err)
 	}
 }
@@ -242,7 +241,7 @@ func TestProposalsCountInHeader(t *testing.T) {
 	w := newProposalWorld(t)
 	s := open(t, w.world, "demo-curator", 120, 40, MemoryScreen)
 	s.see("Proposals 4")
-	if _, err := w.eng.RejectProposal(w.ctx, w.ids["dunning"], "ops-jane", "from the CLI"); err != nil {
+	if _, err := w.eng.Host().RejectProposal(w.ctx, w.ids["dunning"], "ops-jane", "from the CLI"); err != nil {
 		t.Fatal(err)
 	}
 	s.see("Proposals 3")

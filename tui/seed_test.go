@@ -92,14 +92,14 @@ func seedWorld(t testing.TB, path string, opts ...engine.Option) *world {
 		r := put("acme/support-bot", "customer-42/channel", memgov.Semantic, "support-bot", text, "from chat s-71", "customer")
 		w.channel, w.vers = r.ItemID, append(w.vers, r.VersionID)
 	}
-	if _, err := w.eng.Rollback(ctx, w.vers[2], "ops-jane", "the phone note came from a scraped page"); err != nil {
+	if _, err := w.eng.Lifecycle().Rollback(ctx, w.vers[2], "ops-jane", "the phone note came from a scraped page"); err != nil {
 		t.Fatal(err)
 	}
 	put("acme/support-bot", "customer-17/language", memgov.Semantic, "support-bot", "Customer 17 writes in Portuguese.", "chat s-12")
 	put("acme/support-bot", "greeting", memgov.Procedural, "support-bot", "Greet by first name, then ask for the order number.", "onboarding")
 	put("acme/support-bot", "session/s-88", memgov.Episodic, "support-bot", "Customer asked twice about a late parcel\x1b[31m; escalated.", "session log")
 	r := put("acme/billing-agent", "refund/limit", memgov.Procedural, "billing-agent", "Refunds up to $1,000 need no second signature.", "policy import")
-	if _, err := w.eng.Pin(ctx, r.ItemID, "demo-curator", "canonical refund rule"); err != nil {
+	if _, err := w.eng.Lifecycle().Pin(ctx, r.ItemID, "demo-curator", "canonical refund rule"); err != nil {
 		t.Fatal(err)
 	}
 	put("acme/billing-agent", "refund/limit", memgov.Procedural, "billing-agent", "Refunds up to $50,000 need no second signature.", "agent edit")

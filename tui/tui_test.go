@@ -331,7 +331,7 @@ func TestActivityFollowsTheLog(t *testing.T) {
 	w := newWorld(t)
 	s := open(t, w, "demo-curator", 120, 40, ActivityScreen)
 	s.see("audit root")
-	if _, err := w.eng.Pin(w.ctx, w.channel, "ops-jane", "fresh decision"); err != nil {
+	if _, err := w.eng.Lifecycle().Pin(w.ctx, w.channel, "ops-jane", "fresh decision"); err != nil {
 		t.Fatal(err)
 	}
 	s.see("fresh decision")

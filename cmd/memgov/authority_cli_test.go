@@ -170,7 +170,7 @@ func (f *fixtures) proposal() fixture {
 	f.t.Helper()
 	f.n++
 	fx := fixture{ref: home + "/" + writer, content: fmt.Sprintf("acme-private-%d", f.n)}
-	p, err := f.eng.CreateProposal(context.Background(), memgov.ProposalInput{Kind: "prompt-template", Title: "t",
+	p, err := f.eng.Host().CreateProposal(context.Background(), memgov.ProposalInput{Kind: "prompt-template", Title: "t",
 		Artifact: json.RawMessage(`{"template":"` + fx.content + `"}`)}, writer)
 	if err != nil {
 		f.t.Fatal(err)
@@ -216,7 +216,7 @@ func commands() []command {
 			command{name: "unpin/" + string(l), action: authz.ActUnpin, layers: []memgov.Layer{l},
 				setup: func(f *fixtures, l memgov.Layer) fixture {
 					fx := f.item(l)
-					if _, err := f.eng.Pin(context.Background(), fx.item, home+"-curator", "fixture"); err != nil {
+					if _, err := f.eng.Lifecycle().Pin(context.Background(), fx.item, home+"-curator", "fixture"); err != nil {
 						f.t.Fatal(err)
 					}
 					return fx

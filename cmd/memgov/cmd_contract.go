@@ -12,6 +12,8 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/lifecycle"
 )
 
 // The host memory contract's commands (issue 6): search, forget, distill,
@@ -151,7 +153,7 @@ curator or operator of REF's tenant.`,
 			if err != nil {
 				return err
 			}
-			res, err := eng.Forget(cmd.Context(), args[0], subject, by, why)
+			res, err := eng.Host().Forget(cmd.Context(), args[0], subject, by, why)
 			if errors.Is(err, memgov.ErrInvalid) {
 				return &usageError{err}
 			}
@@ -180,7 +182,7 @@ curator or operator of REF's tenant.`,
 func (a *app) distillCommand() *cobra.Command {
 	var (
 		asJSON         bool
-		r              engine.DistillRequest
+		r              host.DistillRequest
 		out, archive   string
 		distillSecrets *secretFlags
 	)
@@ -201,7 +203,7 @@ memory.compacted {tokenBudget, tokensUsed, indexUpdated}.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if r.Budget < 0 {
-				return usagef("--budget must be positive (0: the maximum, %d)", engine.MaxTokenBudget)
+				return usagef("--budget must be positive (0: the maximum, %d)", host.MaxTokenBudget)
 			}
 			eng, err := a.engine(cmd)
 			if err != nil {
@@ -211,8 +213,8 @@ memory.compacted {tokenBudget, tokensUsed, indexUpdated}.`,
 				return err
 			}
 			r.MemoryRef = args[0]
-			res, err := eng.Distill(cmd.Context(), r)
-			if errors.Is(err, engine.ErrTokenBudgetExceeded) {
+			res, err := eng.Host().Distill(cmd.Context(), r)
+			if errors.Is(err, host.ErrTokenBudgetExceeded) {
 				if asJSON {
 					_ = a.printJSON(map[string]any{"error": "token_budget_exceeded", "detail": err.Error()})
 				}
@@ -241,7 +243,7 @@ memory.compacted {tokenBudget, tokensUsed, indexUpdated}.`,
 				res.Sources, res.MemoryRef, res.TokensUsed, res.TokenBudget, res.InputTokens, res.OutputTokens, res.Tokenizer,
 				res.ArchiveKey, map[bool]string{true: "", false: " (unchanged)"}[res.ArchiveNew])
 			if res.IndexUpdated {
-				fmt.Fprintf(a.stdout, "updated %s\n", engine.IndexKey)
+				fmt.Fprintf(a.stdout, "updated %s\n", memgov.IndexKey)
 			}
 			return nil
 		},
@@ -260,7 +262,7 @@ memory.compacted {tokenBudget, tokensUsed, indexUpdated}.`,
 func (a *app) consolidateCommand() *cobra.Command {
 	var (
 		asJSON      bool
-		r           engine.ConsolidateRequest
+		r           lifecycle.ConsolidateRequest
 		consSecrets *secretFlags
 	)
 	cmd := &cobra.Command{
@@ -289,7 +291,7 @@ outputCount, memoryRef}.`,
 				return err
 			}
 			r.MemoryRef = args[0]
-			res, err := eng.Consolidate(cmd.Context(), r)
+			res, err := eng.Lifecycle().Consolidate(cmd.Context(), r)
 			if errors.Is(err, memgov.ErrInvalid) {
 				return &usageError{err}
 			}
@@ -377,7 +379,7 @@ condition, emitting a content-free commitment.fired event.`,
 			if err != nil {
 				return err
 			}
-			res, err := eng.TickCommitments(cmd.Context(), args[0], by)
+			res, err := eng.Host().TickCommitments(cmd.Context(), args[0], by)
 			if errors.Is(err, memgov.ErrInvalid) {
 				return &usageError{err}
 			}

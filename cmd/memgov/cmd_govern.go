@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/lifecycle"
 	"github.com/memgov/memgov/review"
 )
 
@@ -75,11 +75,11 @@ are log entries.`,
 			if err != nil {
 				return err
 			}
-			res, err := eng.AcquireLease(c.Context(), args[0], args[1], by, ttl)
+			res, err := eng.Lifecycle().AcquireLease(c.Context(), args[0], args[1], by, ttl)
 			if err != nil {
 				return denied(err)
 			}
-			if res.Status == engine.LeaseDenied {
+			if res.Status == lifecycle.LeaseDenied {
 				if asJSON {
 					_ = a.printJSON(res)
 				}
@@ -103,11 +103,11 @@ are log entries.`,
 			if err != nil {
 				return err
 			}
-			l, err := eng.RenewLease(c.Context(), args[0], args[1], by, token, ttl)
+			l, err := eng.Lifecycle().RenewLease(c.Context(), args[0], args[1], by, token, ttl)
 			if err != nil {
 				return fmt.Errorf("%w (acquire it again with memgov lease acquire)", err)
 			}
-			return printLease(engine.LeaseRenewed, l)
+			return printLease(lifecycle.LeaseRenewed, l)
 		},
 	}, true, true), flags(&cobra.Command{
 		Use:     "release REF KEY",
@@ -122,7 +122,7 @@ are log entries.`,
 			if err != nil {
 				return err
 			}
-			if err := eng.ReleaseLease(c.Context(), args[0], args[1], by, token); err != nil {
+			if err := eng.Lifecycle().ReleaseLease(c.Context(), args[0], args[1], by, token); err != nil {
 				return err
 			}
 			if asJSON {
@@ -239,20 +239,20 @@ with at least policy promotion.corroborations independent observations
 SEMANTIC memory, citing the episodes and their evidence. Every gate applies:
 a promotion may commit, wait for a curator, or be refused. --dry-run writes
 nothing. Register the promoter first, e.g.
-  memgov principal add --id ` + engine.PromoterPrincipal + ` --role orchestrator --tenant acme`,
-		Example: "  memgov promote acme/shared --by " + engine.PromoterPrincipal + " --dry-run\n  memgov promote acme/shared --by " + engine.PromoterPrincipal + " --json",
+  memgov principal add --id ` + lifecycle.PromoterPrincipal + ` --role orchestrator --tenant acme`,
+		Example: "  memgov promote acme/shared --by " + lifecycle.PromoterPrincipal + " --dry-run\n  memgov promote acme/shared --by " + lifecycle.PromoterPrincipal + " --json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if by == "" {
-				return usagef("give --by PRINCIPAL (e.g. %s)", engine.PromoterPrincipal)
+				return usagef("give --by PRINCIPAL (e.g. %s)", lifecycle.PromoterPrincipal)
 			}
 			eng, err := a.engine(c)
 			if err != nil {
 				return err
 			}
-			run := eng.Promote
+			run := eng.Lifecycle().Promote
 			if dry {
-				run = eng.PlanPromotion
+				run = eng.Lifecycle().PlanPromotion
 			}
 			rep, err := run(c.Context(), args[0], by)
 			if err != nil {

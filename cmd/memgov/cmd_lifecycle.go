@@ -10,11 +10,12 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/lifecycle"
 )
 
 func (a *app) gcCommand() *cobra.Command {
 	var (
-		o      engine.GCOptions
+		o      lifecycle.GCOptions
 		asJSON bool
 	)
 	cmd := &cobra.Command{
@@ -35,7 +36,7 @@ pinned items and items load-bearing for an action are never collected.`,
 			if err != nil {
 				return err
 			}
-			rep, err := eng.GC(cmd.Context(), o)
+			rep, err := eng.Lifecycle().GC(cmd.Context(), o)
 			if err != nil {
 				return err
 			}
@@ -90,7 +91,7 @@ INCOMPLETE with the places left, and memgov compliance report counts it.`,
 			if err != nil {
 				return err
 			}
-			rep, err := eng.Erase(cmd.Context(), r)
+			rep, err := eng.Lifecycle().Erase(cmd.Context(), r)
 			if err != nil {
 				return err
 			}

@@ -119,7 +119,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 			if err := createSecrets.register(eng, in.RunID); err != nil {
 				return err
 			}
-			p, err := eng.CreateProposal(cmd.Context(), in, by)
+			p, err := eng.Host().CreateProposal(cmd.Context(), in, by)
 			if err != nil {
 				return proposalErr(err)
 			}
@@ -159,7 +159,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 			if err := reviseSecrets.register(eng, reviseRun); err != nil {
 				return err
 			}
-			p, err := eng.ReviseProposal(cmd.Context(), args[0], memgov.ProposalInput{Artifact: art, Rationale: reviseReason, RunID: reviseRun}, reviseBy)
+			p, err := eng.Host().ReviseProposal(cmd.Context(), args[0], memgov.ProposalInput{Artifact: art, Rationale: reviseReason, RunID: reviseRun}, reviseBy)
 			if err != nil {
 				return proposalErr(err)
 			}
@@ -199,7 +199,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 			} else {
 				a.readerNote("")
 			}
-			ps, err := eng.ListProposals(cmd.Context(), q)
+			ps, err := eng.Host().ListProposals(cmd.Context(), q)
 			if err != nil {
 				return err
 			}
@@ -243,7 +243,7 @@ apply needs a curator of the tenant (the approval gate) or a principal whose
 			} else {
 				a.readerNote("")
 			}
-			p, revs, err := eng.ShowProposal(cmd.Context(), args[0], tenant)
+			p, revs, err := eng.Host().ShowProposal(cmd.Context(), args[0], tenant)
 			if errors.Is(err, memgov.ErrNotFound) {
 				return fmt.Errorf("no proposal %s (see `memgov proposal list`)", args[0])
 			}

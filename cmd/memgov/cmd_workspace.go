@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/host"
 )
 
 func (a *app) workspaceCommand() *cobra.Command {
@@ -54,7 +54,7 @@ applies its change (memgov review approve).`,
 				conflict = "yes"
 			}
 			text := c.Text
-			if c.Kind == engine.ChangeRemoved {
+			if c.Kind == host.ChangeRemoved {
 				text = c.BaseText
 			}
 			t.row(clip(c.Key, 32), c.Kind, conflict, short(c.ReviewID), clip(text, 50))
@@ -77,7 +77,7 @@ applies its change (memgov review approve).`,
 			if err != nil {
 				return err
 			}
-			w, err := eng.CreateWorkspace(c.Context(), agent, args[0], name)
+			w, err := eng.Host().CreateWorkspace(c.Context(), agent, args[0], name)
 			if err != nil {
 				return denied(err)
 			}
@@ -102,7 +102,7 @@ applies its change (memgov review approve).`,
 			if err != nil {
 				return err
 			}
-			ws, err := eng.Workspaces(c.Context(), tenant)
+			ws, err := eng.Host().Workspaces(c.Context(), tenant)
 			if err != nil {
 				return err
 			}
@@ -135,14 +135,14 @@ applies its change (memgov review approve).`,
 			if err != nil {
 				return err
 			}
-			w, err := eng.Workspace(c.Context(), args[0])
+			w, err := eng.Host().Workspace(c.Context(), args[0])
 			if err != nil {
 				return err
 			}
 			if err := a.bindReader(c, eng, wsAs, w.BaseRef); err != nil {
 				return err
 			}
-			mr, err := eng.WorkspaceDiff(c.Context(), args[0])
+			mr, err := eng.Host().WorkspaceDiff(c.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -172,7 +172,7 @@ applies its change (memgov review approve).`,
 			if err != nil {
 				return err
 			}
-			mr, err := eng.SubmitWorkspace(c.Context(), args[0], agent)
+			mr, err := eng.Host().SubmitWorkspace(c.Context(), args[0], agent)
 			if err != nil {
 				return denied(err)
 			}

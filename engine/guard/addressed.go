@@ -49,8 +49,8 @@ var addressedSpecs = []spec{
 		expr: `\b(?P<m>(?:new\s+)?(?:instructions?|rules?|directives?|task|orders)\s+for\s+` + agentWho + `\s*:)`},
 	{rule: RuleInstruction, need: "new updated revised real actual; instruction instructions directive directives task orders", leet: true, reported: true, desc: "replacement instructions",
 		expr: `(?:^|[^\w\s]\s*|\n)(?P<m>(?:new|updated|revised|real|actual)\s+(?:instructions?|directives?|task|orders)\s*:)`},
-	{rule: RuleSystemPrompt, need: "system; note notice update alert message override", leet: true, desc: "system-note label",
-		expr: `\b(?P<m>(?:important\s+|urgent\s+|critical\s+)?system\s+(?:note|notice|update|alert|message|override)\s*:)`},
+	{rule: RuleSystemPrompt, need: "system; message override", leet: true, desc: "system-note label",
+		expr: `\b(?P<m>(?:important\s+|urgent\s+|critical\s+)?system\s+(?:message|override)\s*:)`},
 	{rule: RuleSystemPrompt, need: "assistant ai bot model agent", leet: true, desc: "role label opening an assistant turn",
 		expr: `(?:^|\n|[.!?]\s|<!--\s*)\s*(?P<m>(?:assistant|ai|bot|model|agent)\s*:\s*(?:[\w,]+\s+){0,3}?` + agentOrder + `)\b`},
 	{rule: RuleSystemPrompt, subs: []string{"<!--"}, desc: "hidden HTML comment addressed to the agent",
@@ -200,8 +200,6 @@ var addressedSpecs = []spec{
 		expr: `\b(?P<m>(?:state|say|claim|write|report|rate|conclude|recommend|mark|classify|score|answer|respond)\s+(?:that\s+)?[^.!?\n]{0,80}?\bregardless\s+of\s+(?:the\s+|its\s+|their\s+)?(?:actual\s+|real\s+|true\s+)?(?:content|contents|facts|evidence|data|resume|cv|document|input|text|results?|truth|reality|what))\b`},
 	{rule: RuleInstruction, need: "instead; say tell respond reply answer claim state output write print report recommend; ai ais assistant assistants llm llms chatbot chatbots bot bots model models agent agents gpt chatgpt claude copilot", leet: true, desc: "order to the agent",
 		expr: `\b(?P<m>` + agentBare + `\b[^.!?\n]{0,80}?[.;,]?\s*instead\s*,?\s*(?:say|tell|respond|reply|answer|claim|state|output|write|print|report|recommend))\b`},
-	{rule: RuleInstruction, need: "store save remember record commit update keep add; memory memories permanently forever later future", leet: true, reported: true, desc: "attempt to plant a trusted memory",
-		expr: `(?:^|[^\w\s]\s*|\n)(?P<m>(?:store|save|remember|record|commit|update|keep|add)\s+(?:this|that|the\s+following|it|your)?(?:\s*(?:permanently|forever|for\s+later|for\s+(?:all\s+)?future\s+\w+|(?:in|to|into)\s+(?:your\s+)?(?:long-term\s+)?memory|memory|memories)){1,2}\s*:)`},
 
 	// Exfiltration through a rendered image or link.
 	{rule: RuleInstruction, subs: []string{"]("}, desc: "markdown image that sends data out",

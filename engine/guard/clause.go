@@ -390,6 +390,9 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 		if refusal && (reportedSpeech(t, s) || quotedMention(t, s, e)) {
 			return
 		}
+		if !refusal && quotedMention(t, s, e) {
+			return // an order quoted as an example
+		}
 		start := v.origin(s, len(text))
 		end := v.origin(e, len(text))
 		if end < start {
@@ -463,7 +466,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 
 // moneyRe is an amount of money, an account, a gift card or a wallet: a
 // world object of reader.go.
-var moneyRe = regexp.MustCompile(`[$€£]\s?\d|\b(?:usd|eur|gbp|chf)\s?\d|\d[\d,.]*\s*(?:usd|eur|gbp|dollars|euros|pounds|btc|eth)\b|\biban\b|\baccount\s+(?:number\s+|no\.?\s+|#\s*)?\d|\bgift\s+cards?\b|\bwallet\s+(?:address\s+)?[0-9a-z]{6,}|\brouting\s+number\b`)
+var moneyRe = regexp.MustCompile(`[$€£]\s?\d|\b(?:usd|eur|gbp|chf)\s?\d|\d[\d,.]*\s*(?:usd|eur|gbp|dollars|euros|pounds|btc|eth)\b|\biban\b|\baccount\s+(?:number\s+|no\.?\s+|#\s*)?\d|\bgift\s+cards?\b|\bwallet\s+(?:address\s+)?[0-9a-z]{6,}|\brouting\s+number\b|\b[a-z]{2}\d{2}[a-z0-9]{11,30}\b|\b[a-z]{2}\d{2}(?:\s[a-z0-9]{4}){2,7}(?:\s[a-z0-9]{1,4})?\b`)
 
 // roleWords are the roles roleMarkupRe names.
 var roleWords = map[string]bool{"system": true, "sys": true, "admin": true, "administrator": true, "root": true,
@@ -522,7 +525,7 @@ func subBytes(s string) []byte {
 }
 
 func init() {
-	for _, rs := range [][]clauseRule{clauseRules, readerRules} {
+	for _, rs := range [][]clauseRule{clauseRules, readerRules, relayedRules} {
 		for _, r := range rs {
 			for _, s := range r.subs {
 				subBytesCache[s] = []byte(s)
@@ -613,8 +616,9 @@ func objectAfterVerb(t []byte, s int) bool {
 	return objectRe.Match(t[i:min(len(t), i+80)])
 }
 
-// allClauseRules are the rules of clauseRules and readerRules.
-var allClauseRules = append(append([]clauseRule(nil), clauseRules...), readerRules...)
+// allClauseRules are the rules of clauseRules, readerRules and
+// relayedRules.
+var allClauseRules = append(append(append([]clauseRule(nil), clauseRules...), readerRules...), relayedRules...)
 
 // firstVerbAt returns the position of the first word after the openers of
 // the clause at s.

@@ -78,7 +78,7 @@ var (
 	// object opens the noun phrase an act verb takes: a determiner, a
 	// pronoun, an amount, a number, a quotation or an address; or a short
 	// phrase sent to someone ("send report to dana").
-	object = `(?:(?:the|a|an|all|every|each|any|my|your|his|her|their|our|its|this|that|these|those|it|them|me|us|him|some|both|no|more|[\w.+-]+@\S+)\b|[$€£#"'“‘` + "`" + `<]|\d|(?:usd|eur|gbp|btc|eth)\b|(?:[\w'-]+\s+){1,3}?(?:to|into)\s)`
+	object = `(?:(?:the|a|an|all|every|each|any|my|your|his|her|their|our|its|this|that|these|those|it|them|me|us|him|some|both|no|more|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred|dozens?|several|half|[\w.+-]+@\S+)\b|[$€£#"'“‘` + "`" + `<]|\d|(?:usd|eur|gbp|btc|eth)\b|(?:[\w'-]+\s+){1,3}?(?:to|into)\s)`
 	// strongAgent names the assistant that reads the text.
 	strongAgent = `(?:(?:ai|llm|automated|coding|language|email|support|ai\s+coding|ai\s+screening|ai\s+email)\s+)?(?:assistants?|chatbots?|copilot|claude|chatgpt|gpt|summari[sz]ers?|bots?|llms?)|` + aiAgent
 	// aiAgent names an AI reader, never a person: "the assistant" or "the
@@ -87,7 +87,7 @@ var (
 	// orderStart is where a clause in the imperative mood can open: the
 	// start of a sentence, a line, a list item, a label or a quotation, or
 	// "please" anywhere, then adverbs and "remember to".
-	orderStart = `(?:(?:^|[.!?;:]\s+|(?:\.{2,}|…)\s*|\n\s*|(?:^|\s)[-*•>]\s+|[(\["“]\s*|,\s*(?:and\s+)?then\s+|\btodo\b\s*(?:\([^)]{0,20}\))?\s*:?\s*)(?:(?:kindly|also|now|immediately|first|next|finally|asap|urgently|just|quickly)[,]?\s+)*|\bplease\s+|\b(?:remember|forget|make\s+sure|be\s+sure)\s+to\s+)`
+	orderStart = `(?:(?:^|[.!?;:]\s+|(?:\.{2,}|…)\s*|\n\s*|(?:^|\s)[-*•>]\s+|[(\["“]\s*|\]\s+|\s[—–]\s+|,\s*(?:and\s+)?then\s+|\btodo\b\s*(?:\([^)]{0,20}\))?\s*:?\s*)(?:(?:kindly|also|now|immediately|first|next|finally|asap|urgently|just|quickly)[,]?\s+)*|\bplease\s+|(?:^|[.!?;:,]\s+|\n\s*|\bplease\s+|\band\s+|\balso\s+)(?:remember|forget|make\s+sure|be\s+sure)\s+to\s+)`
 	// encodings are output forms that hide what a reply says.
 	encodings = `(?:base\s?64|b64|hex(?:adecimal)?|rot\s?-?13|binary|morse(?:\s+code)?|leetspeak|pig\s+latin|caesar\s+cipher|ascii\s+codes?|unicode\s+escapes|url[\s-]?encod\w+|emojis?\b|reverse\s+order)`
 )
@@ -118,8 +118,8 @@ var formSpecs = []spec{
 		expr: `(?P<m>\[\[?\s*(?:user|human|assistant|admin(?:istrator)?|developer|operator|system|ai)\s+(?:message|instructions?|note|override|prompt|input|turn|command|mode)\s*\]\]?)`},
 	{rule: RuleSystemPrompt, subs: []string{"["}, need: "instruction instructions", desc: "bracketed role label",
 		expr: `(?P<m>\[\s*instructions?\s*\])`},
-	{rule: RuleSystemPrompt, need: "system admin administrator developer; instruction instructions note notice message override prompt", desc: "system-note label",
-		expr: `\b(?P<m>(?:system|admin(?:istrator)?|developer)\s+(?:instructions?|note|notice|message|override|prompt)\s*(?::|--|[–—]))`},
+	{rule: RuleSystemPrompt, need: "system admin administrator developer; instruction instructions message override prompt", desc: "system-note label",
+		expr: `\b(?P<m>(?:system|admin(?:istrator)?|developer)\s+(?:instructions?|message|override|prompt)\s*(?::|--|[–—]))`},
 	{rule: RuleSystemPrompt, subs: []string{"<"}, need: "system assistant instruction instructions admin developer; " + need(addressVerbs) + " you your please must immediately before instead", desc: "tag claiming a role",
 		expr: `(?P<m><\s*[a-z_\-]{0,20}?(?:system|assistant|instructions?|admin|developer)[a-z_\-]{0,20}\s*>\s*(?:(?:[\w',]+\s+){0,1}?` + addrV + `\b|[^<]{0,300}?\b(?:you|your|please|must|immediately|before|instead)\b))`},
 	{rule: RuleSystemPrompt, subs: []string{"<"}, need: "usuario utilisateur benutzer nutzer utente usuario sistema systeme asistente assistente", desc: "tag claiming a role",
@@ -164,7 +164,7 @@ var formSpecs = []spec{
 
 	// Requests about the reader's instructions and output.
 	{rule: RuleInstruction, need: "answer respond reply write output return print format give provide deliver; base b hex hexadecimal rot binary morse leetspeak pig caesar ascii unicode url emoji emojis reverse", leet: false, desc: "request to answer in an encoding",
-		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|now|and|then|just|also|always|only|kindly|must|should|will|shall|to)\s+)(?P<m>(?:answer|respond|reply|write|output|return|print|format|give|provide|deliver)\s+(?:[\w']+\s+){0,5}?(?:in|as|using|with)\s+` + encodings + `)`},
+		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|now|and|then|just|also|always|only|kindly|must|should|will|shall|to)\s+)(?P<m>(?:answer|respond|reply|write|output|return|print|format|give|provide|deliver)\s+(?:[\w']+\s+){0,5}?(?:in|as|using|with)\s+(?:only\s+|just\s+|plain\s+|pure\s+|nothing\s+but\s+)?` + encodings + `)`},
 	{rule: RuleInstruction, need: "write answer respond reply; reply replies answer answers response responses message messages output; backwards backward", desc: "request to answer in an encoding",
 		expr: `\b(?P<m>(?:write|answer|respond|reply)\s+(?:(?:every|each|all|your|the)\s+(?:\w+\s+)?(?:repl(?:y|ies)|answers?|responses?|messages?|output)\s+)?backwards?)\b`},
 	{rule: RuleInstruction, need: "encode encrypt obfuscate; answer answers reply replies response responses output outputs message messages", desc: "request to answer in an encoding",
@@ -198,7 +198,7 @@ var formSpecs = []spec{
 	{rule: RuleOrder, need: "you; must should need have required expected asked requested; " + need(actVerbs, riskVerbs), order: true, desc: "order to act on the world",
 		starts: "you", expr: `(?P<m>you\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected|asked|requested)\s+to|will\s+need\s+to|'ll\s+need\s+to)\s+(?:now\s+|immediately\s+|also\s+|urgently\s+)?(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
 	{rule: RuleOrder, need: "could can would will; you; " + need(actVerbs, riskVerbs), order: true, desc: "request to act on the world",
-		starts: "could can would will", pre: `(?:^|[.!?;:,]\s*|\n\s*|\b(?:please|so|and|hi|hey|hello|also|now)\s+|["“(]\s*)`, expr: `(?P<m>(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+)?(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
+		starts: "could can would will", pre: `(?:^|[.!?;:,]\s*|\n\s*|\b(?:please|so|and|hi|hey|hello|also|now)\s+|["“(]\s*)`, expr: `(?P<m>(?:could|can|would|will)\s+you\s+(?:(?:please|kindly|also|just|quickly)\s+)*(?:` + actV + `\s+(?:` + object + `|(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `)|` + riskV + `\s+(?:[\w'$€£.-]+\s+){0,4}?` + riskNouns + `))`},
 }
 
 // payloadRe is what makes code written to a boot or login file hostile:
@@ -287,10 +287,14 @@ func pluralOrNumberBefore(t []byte, i int) bool {
 // finiteRe matches a finite verb.
 var finiteRe = regexp.MustCompile(`^(?:is|are|was|were|has|have|had|been|will|would|could|can|did|does|left|arrived|shipped|failed|went|came|took|happened|occurred|completed|succeeded|returned|starts|started|ends|ended|runs|ran|goes|fell|rose|grew|dropped|increased|decreased|declined|doubled|halved|remained|stayed|continued|reached|totalled|totaled|cost|costs)$`)
 
+// accessNounRe is a kind of access after an order's verb: "read access",
+// "write permission".
+var accessNounRe = regexp.MustCompile(`^\s+(?:read|write|read-only|read-write|edit|view|admin)\s+(?:access|permissions?|rights|privileges)\b`)
+
 // selfRemovalRe matches a developer's note to remove code ("TODO: delete
 // this shim once all clients are on v3", a commit subject "Remove the
 // deprecated transfer endpoint"): an order about code, not about the world.
-var selfRemovalRe = regexp.MustCompile(`^(?:delete|remove)\s+(?:(?:this|these|it|the)\s+(?:(?:shim|hack|workaround|function|method|block|lines?|code|comment|test|class|flag|check|variable|import|field|column|endpoint|file|helper|wrapper|branch|fallback|stub|mock|alias|option)\s+)?(?:once|when|after|before|if|until)\b|(?:the\s+|its\s+|all\s+|an?\s+)?(?:\w+\s+)?(?:deprecated|unused|dead|legacy|obsolete|duplicate|stale|redundant|old)\s+(?:\w+\s+)?(?:endpoints?|tests?|functions?|methods?|class(?:es)?|modules?|dependenc(?:y|ies)|code|comments?|flags?|imports?|shims?|helpers?|wrappers?|branches|fields?|columns?|options?|files?))`)
+var selfRemovalRe = regexp.MustCompile(`^(?:delete|remove)\s+(?:(?:this|these|it|the)\s+(?:(?:shim|hack|workaround|function|method|block|lines?|code|comment|test|class|flag|check|variable|import|field|column|endpoint|file|helper|wrapper|branch|fallback|stub|mock|alias|option)\s+)?(?:once|when|after|before|if|until)\b|(?:the\s+|its\s+|all\s+|an?\s+)?(?:\w+\s+)?(?:deprecated|unused|dead|legacy|obsolete|duplicate|stale|redundant|old)\s+(?:\w+\s+){0,2}(?:endpoints?|tests?|functions?|methods?|class(?:es)?|modules?|dependenc(?:y|ies)|code|comments?|flags?|imports?|shims?|helpers?|wrappers?|branches|fields?|columns?|options?|files?))`)
 
 // declarative reports whether the word at position s of t, read as an
 // order, is not one: one of the four words after it is a finite verb,
@@ -304,6 +308,9 @@ func declarative(t []byte, s int) bool {
 	}
 	if selfRemovalRe.Match(t[s:min(len(t), s+80)]) || quotedLabel(t, s) {
 		return true
+	}
+	if accessNounRe.Match(t[i:min(len(t), i+40)]) {
+		return false // "Give read access to ...": a noun phrase follows
 	}
 	words := 0
 	for i < len(t) && words < 4 {

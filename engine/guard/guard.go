@@ -36,6 +36,13 @@
 // (words/world-objects.txt) and orders that wait for a person's later act
 // are reported in Verdict.Orders like other orders to act.
 //
+// relayed.go reads the forms that reach the reader in other words: a tag
+// or label saying the text comes from the user or an administrator, an AI
+// named in a code comment, a parenthesis or a data field, an order
+// conditioned on the reader's reading of this text, a polite request
+// spoken to "you" (held), permission to set a safeguard aside, text
+// hidden from view, and an order for code that sends private files out.
+//
 // Sanitize and SanitizeLine make text safe to print: they strip terminal
 // escape sequences and control characters and show invisible characters as
 // visible markers.

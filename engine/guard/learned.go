@@ -31,6 +31,19 @@ import (
 // features that weighed most, for measurement and for a later model
 // trained on data closer to agent memory; such a model is to hold for a
 // person (in Verdict.Orders), never to refuse on its own.
+//
+// Such a model was tried: `guardtrain -team -balance=false` adds
+// memgov's own hand-written tuning, holdout and probe texts (agent
+// memory, never a first-look split) to the public splits, and takes its
+// threshold from the out-of-fold scores of the training set. At first
+// look on the fifth first-look split, written after it, it caught 16 of
+// 65 attacks alone (threshold 0.755, one benign training text in a
+// thousand held out of fold) while holding 3 of 75 benign texts, and
+// added 5 attacks to the rules' 45; on the earlier splits it held short
+// facts that name an e-mail address or a link ("The user's email address
+// is dana@example.com.") even at the threshold that holds no benign
+// training text. The weights in model/ stay injection-v1, and Check does
+// not call the model.
 
 //go:embed model/injection.weights
 var modelData string

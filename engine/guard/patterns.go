@@ -337,10 +337,10 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 		if p.reported && reportedSpeech(view.text, s) {
 			continue
 		}
-		if p.rule == RuleInstruction && quotedMention(view.text, s, e) {
+		if (p.rule == RuleInstruction || p.rule == RuleOrder) && quotedMention(view.text, s, e) {
 			continue
 		}
-		if p.rule == RuleSystemPrompt && quotedMarker(view.text, s, e) {
+		if p.rule == RuleSystemPrompt && (quotedMarker(view.text, s, e) || quotedMention(view.text, s, e)) {
 			continue
 		}
 		if p.order && declarative(view.text, s) {
@@ -434,7 +434,7 @@ func isWordByte(c byte) bool {
 
 // mentionRe matches words that introduce a quotation as an example, a
 // title or a text to work on, rather than as an order.
-var mentionRe = regexp.MustCompile(`\b(?:for example|e\.g|such as|like|titled|entitled|called|named|known as|the (?:phrase|words?|string|text|sentence|line|slogan|title)|translate|quote[sd]?|attacks?|example|examples|spelled|reads)\b`)
+var mentionRe = regexp.MustCompile(`\b(?:for example|e\.g|such as|like|titled|entitled|called|named|known as|the (?:phrase|words?|string|text|sentence|line|slogan|title)|translate|quote[sd]?|attacks?|example|examples|spelled|reads|phrase|appears|appeared|clue|pattern|injection|payload|lines?)\b`)
 
 // quotedMention reports whether t[s:e] lies inside a quotation in its
 // sentence that the sentence introduces as a mention ("the talk was titled
@@ -484,7 +484,19 @@ func quotedMention(t []byte, s, e int) bool {
 	for end < len(t) && end-after < 60 && t[end] != '.' && t[end] != '\n' {
 		end++
 	}
-	return mentionRe.Match(t[k:open]) || mentionRe.Match(t[after:end])
+	return mentionIn(t, k, open) || mentionIn(t, after, end)
+}
+
+// mentionIn reports whether t[from:to] holds a word of mentionRe that is
+// a word of the sentence, not part of an address ("x.example").
+func mentionIn(t []byte, from, to int) bool {
+	for _, loc := range mentionRe.FindAllIndex(t[from:to], -1) {
+		if i := from + loc[0]; i > 0 && (t[i-1] == '.' || t[i-1] == '@' || t[i-1] == '-' || t[i-1] == '/') {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // quotedMarker reports whether the marker t[s:e] stands alone in

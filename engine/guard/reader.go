@@ -51,6 +51,12 @@ func clauseStarts(t []byte) []int {
 			sentence = i + 1
 		case c == ',' && i-sentence < 120:
 			starts = append(starts, skip(i+1))
+		case c == ']' && i+1 < len(t) && t[i+1] == ' ':
+			// After a bracketed tag: "[ops] change the root password".
+			starts = append(starts, skip(i+1))
+		case c == 0xe2 && i+3 < len(t) && t[i+1] == 0x80 && (t[i+2] == 0x94 || t[i+2] == 0x93) && t[i+3] == ' ':
+			// After an em or en dash: "yes, go ahead — delete ...".
+			starts = append(starts, skip(i+3))
 		case c == ' ' && (bytes.HasPrefix(t[i:], []byte(" and ")) || bytes.HasPrefix(t[i:], []byte(" then "))):
 			// "and" or "then" after an order opens another order.
 			if imperativeOpening(t[sentence:clauseEndAt(t, sentence)]) || imperativeOpening(t[skip(sentence):]) {
@@ -280,7 +286,13 @@ func worldObjectAfterVerb(t []byte, s int) bool {
 	// Money or an address may follow the person it goes to: "Pay Dana
 	// 300 dollars".
 	m := rest[loc[0]:loc[1]]
-	return len(bytes.Fields(between)) <= 2 && isLetter(between[0]) && (moneyRe.Match(m) || bytes.IndexByte(m, '@') >= 0)
+	f := bytes.Fields(between)
+	if len(f) == 1 && isLetter(f[0][0]) && !prepositions[string(f[0])] {
+		// One word that modifies the object: "share customer phone
+		// numbers", "export user credentials".
+		return true
+	}
+	return len(f) <= 2 && isLetter(between[0]) && (moneyRe.Match(m) || bytes.IndexByte(m, '@') >= 0)
 }
 
 // eventRe is what makes the condition of a standing order a later act of
@@ -317,7 +329,7 @@ var notActing = map[string]bool{"ask": true, "read": true, "check": true, "consi
 	"scan": true, "select": true, "sort": true, "name": true, "choose": true, "avoid": true, "take": true, "hold": true,
 	"make": true, "use": true, "continue": true, "begin": true, "start": true, "end": true, "finish": true, "request": true,
 	"contact": true, "call": true, "record": true, "log": true, "note": true, "compare": true, "run": true, "rerun": true,
-	"build": true, "test": true, "restart": true}
+	"build": true, "test": true, "restart": true, "forget": true}
 
 // firstWordAt returns the word of t that starts at i.
 func firstWordAt(t []byte, i int) string {
@@ -387,11 +399,11 @@ func quotedLabel(t []byte, s int) bool {
 
 // reqOpen is where a request opens: a clause start, then "please",
 // "could you", "would you mind" and the like.
-const reqOpen = `(?:^|[.!?;:,]\s+|\n\s*|[(\["“]\s*)(?:(?:quick\s+favou?r|out\s+of\s+curiosity|by\s+the\s+way|also|and|so|now|please|kindly|just)\s*[:,]?\s+)*(?:(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+)?|would\s+you\s+mind\s+|(?:i\s+need|i'd\s+like|i\s+want)\s+you\s+to\s+|please\s+|kindly\s+)?`
+const reqOpen = `(?:^|[.!?;:,]\s+|\n\s*|[(\["“]\s*)(?:(?:quick\s+favou?r|out\s+of\s+curiosity|by\s+the\s+way|also|and|so|now|please|kindly|just|first|then|next)\s*[:,]?\s+)*(?:(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+)?|would\s+you\s+mind\s+|(?:i\s+need|i'd\s+like|i\s+want)\s+you\s+to\s+|please\s+|kindly\s+)?`
 
 // selfRef is the reader's own set-up: its rules, instructions, tools and
 // secrets, or what was given to it.
-const selfRef = `(?:\byou\s+(?:operate|work|run|function)\s+(?:under|by|with)\b|\b(?:given|told|provided|assigned|issued)\s+to\s+you\b|\byour\s+(?:\w+\s+)?(?:conversation|system\s+prompt|prompt|instructions|operating\s+instructions|rules|guidelines|configuration|tools|functions|plugins|secrets|api\s+keys?|credentials|context(?:\s+window)?)\b|\b(?:tools|functions|plugins|apis|secrets|keys|credentials)\s+(?:that\s+)?(?:can\s+|do\s+)?you\s+(?:can\s+|have\s+)?(?:call|use|access|invoke|hold|see)\b|\bgive\s+you\s+access\b|\b(?:very\s+)?first\s+message\s+(?:in|of)\s+your\b|\b(?:memor(?:y|ies)|everything|all)\s+(?:that\s+)?you\s+(?:hold|have|keep|store|know|remember)\s+(?:stored\s+)?(?:about|on|of)\b)`
+const selfRef = `(?:\byou\s+(?:operate|work|run|function)\s+(?:under|by|with)\b|\byour\s+(?:own\s+)?(?:setup|set-up|starting|initial|original|opening|hidden|pre-?loaded|base)\s+(?:text|prompt|message|instructions?|rules|brief(?:ing)?|configuration|directions)\b|\b(?:hidden|invisible|secret|internal)\s+(?:part|portion|section|parts|context|messages?|text)\s+of\s+(?:this|the|our|your)\s+(?:conversation|chat|context|prompt|session|input)\b|\bthe\s+(?:part|parts|text)\s+(?:that\s+)?the\s+user\s+(?:can't|cannot|can\s+not|doesn't|does\s+not|won't)\s+see\b|\b(?:instructions?|prompt|rules|guidelines|directions|brief(?:ing)?|configuration|orders)\s+(?:were|did|have)\s+you\s+(?:been\s+)?(?:started|given|told|provided|initiali[sz]ed|configured|set\s+up|launched|primed|seeded|briefed|get|receive)\b|\b(?:text|prompt|instructions?|messages?|rules|guidelines|context|sentences?|paragraphs?|lines|words|directions|brief(?:ing)?)\s+(?:that\s+)?you\s+(?:were|have\s+been|'ve\s+been)\s+(?:given|told|shown|sent|handed|provided|fed)\b|\b(?:given|told|provided|assigned|issued)\s+to\s+you\b|\byour\s+(?:\w+\s+)?(?:conversation|system\s+prompt|prompt|instructions|operating\s+instructions|rules|guidelines|configuration|tools|functions|plugins|secrets|api\s+keys?|credentials|context(?:\s+window)?)\b|\b(?:tools|functions|plugins|apis|secrets|keys|credentials)\s+(?:that\s+)?(?:can\s+|do\s+)?you\s+(?:can\s+|have\s+)?(?:call|use|access|invoke|hold|see)\b|\bgive\s+you\s+access\b|\b(?:very\s+)?first\s+message\s+(?:in|of)\s+your\b|\b(?:memor(?:y|ies)|everything|all)\s+(?:that\s+)?you\s+(?:hold|have|keep|store|know|remember)\s+(?:stored\s+)?(?:about|on|of)\b)`
 
 // standingWords make an order about the reader's answers last.
 const standingWords = `(?:only|exclusively|always|never|from\s+now\s+on|from\s+here\s+on|from\s+this\s+point|going\s+forward|henceforth|for\s+the\s+rest|no\s+matter|regardless|the\s+word|the\s+phrase|every\s+time|each\s+time|to\s+everything|to\s+every\s+\w+|to\s+all\b|in\s+every\s+\w+|in\s+all\s+\w+|every\s+(?:reply|answer|response|message))`
@@ -430,11 +442,11 @@ var readerRules = []clauseRule{
 	// A note to an AI reader in another language: "Hinweis an den
 	// KI-Assistenten:", "Nota para o assistente de IA:".
 	{RuleInstruction, "note addressed to an AI reader",
-		[]string{"hinweis", "notiz", "nachricht", "anweisung", "nota", "note", "mensaje", "mensagem", "messaggio", "istruzioni", "instrucciones", "instrucoes", "bericht", "opmerking", "instructies", "aviso", "avviso", "remarque", "consigne"}, regexp.MustCompile(`(?:^|\n|[.!?]\s+)(?P<m>(?:hinweis|notiz|nachricht|anweisung(?:en)?|nota|note|mensaje|mensagem|messaggio|istruzioni|instrucciones|instrucoes|bericht|opmerking|instructies|aviso|avviso|remarque|consignes?)\s+(?:an|fur|para|per|voor|pour|a|al|alla|ao|aan)\s+(?:(?:den|die|das|der|dem|el|la|le|les|o|de|het|il|lo|l'|l’)\s*)?(?:[\w'’-]+\s+){0,2}?(?:ki|ia|ai|ki-\w+|ai-\w+|assistent\w*|asistente|modelo|modello|model|agente?|bot)\b[^:\n]{0,40}?\s*:)`),
+		[]string{"hinweis", "notiz", "nachricht", "anweisung", "nota", "note", "mensaje", "mensagem", "messaggio", "istruzion", "instruccion", "instruc", "bericht", "opmerking", "instructie", "aviso", "avviso", "remarque", "consigne", "attention", "attenzione", "atencion", "atencao"}, regexp.MustCompile(`(?:^|\n|[.!?]\s+)(?P<m>(?:(?:hinweis|notiz|nachricht|anweisung(?:en)?|nota|note|mensaje|mensagem|messaggio|istruzion[ei]|instrucciones|instruccion|instruc(?:oes|ao)|instruction|bericht|opmerking|instructies?|aviso|avviso|remarque|consignes?)\s+(?:an|fur|para|per|voor|pour|a|al|alla|ao|aan|de|du)|(?:a\s+)?(?:l'|l’)?(?:attention|attenzione|atencion|atencao)\s+(?:de|du|a|al|alla|ao|dell'|dell’|del|della|da|do))\s+(?:(?:den|die|das|der|dem|el|la|le|les|o|de|het|il|lo|l'|l’)\s*)?(?:[\w'’-]+\s+){0,2}?(?:ki|ia|ai|ki-\w+|ai-\w+|assistent\w*|assistant|asistente|modelo|modello|model|agente?|bot)\b[^:\n]{0,40}?\s*:)`),
 		nil},
 	// The reader's own set-up, asked for.
 	{RuleInstruction, "request about the reader's instructions or tools",
-		[]string{"you"}, regexp.MustCompile(`(?P<m>(?:` + reqOpen + `(?:list|show|print|paste|tell\s+me|give\s+me|share|repeat|copy|recite|output|describe|reveal|name|enumerate|write\s+out|dump)\b|(?:^|[.!?;:,]\s+|\n\s*)(?:what|which|how\s+many)\b)[^.!?\n]{0,100}?` + selfRef + `)`),
+		[]string{"you", "hidden", "secret", "internal", "invisible"}, regexp.MustCompile(`(?P<m>(?:` + reqOpen + `(?:list|show|print|paste|tell\s+me|give\s+me|share|repeat|copy|recite|output|describe|reveal|name|enumerate|write\s+out|dump|restate|quote|reproduce|spell\s+out|type\s+out|read\s+back|summari[sz]e|translate|copy\s+out)\b|(?:^|[.!?;:,]\s+|\n\s*)(?:what|which|how\s+many)\b)[^.!?\n]{0,100}?` + selfRef + `)`),
 		nil},
 	// A role in a data format.
 	{RuleSystemPrompt, "role given in a data format",
@@ -513,7 +525,7 @@ var readerRules = []clauseRule{
 // permissionGrant reports whether clause c grants the reader something
 // it does not have: a raised privilege, secrets it may print, rules set
 // aside.
-var permissionRe = regexp.MustCompile(`\b(?:(?:may|can)\s+(?:now\s+)?be\s+(?:printed|shown|revealed|shared|disclosed|sent|ignored|skipped|bypassed)|(?:has|have)\s+(?:been\s+)?(?:elevated|unlocked|cleared|authori[sz]ed)|(?:is|are)\s+(?:now\s+)?(?:suspended|lifted|disabled|waived|void|off)|(?:elevated|unlocked|unrestricted)\s+(?:this\s+)?(?:session|mode|access))\b`)
+var permissionRe = regexp.MustCompile(`\b(?:(?:may|can)\s+(?:now\s+)?be\s+(?:printed|shown|revealed|shared|disclosed|sent|ignored|skipped|bypassed)|(?:has|have)\s+(?:been\s+)?(?:elevated|unlocked|cleared|authori[sz]ed)|(?:has|have)\s+(?:already\s+)?(?:approved|pre-?approved|signed\s+off)|(?:is|are)\s+(?:now\s+)?(?:suspended|lifted|disabled|waived|void|off)|(?:elevated|unlocked|unrestricted)\s+(?:this\s+)?(?:session|mode|access))\b`)
 
 func permissionGrant(c []byte) bool { return permissionRe.Match(c) }
 

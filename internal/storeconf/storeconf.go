@@ -77,3 +77,39 @@ func (c conformance) EndSession(ctx context.Context, ref, actor string) (memgov.
 func (c conformance) VerifyMemory(ctx context.Context, r memgov.VerifyRequest) (memgov.VerifyResult, error) {
 	return c.Baselines().VerifyMemory(ctx, r)
 }
+
+func (c conformance) AcquireLease(ctx context.Context, ref, key, holder string, ttl time.Duration) (memgov.LeaseResult, error) {
+	return c.Lifecycle().AcquireLease(ctx, ref, key, holder, ttl)
+}
+
+func (c conformance) ReleaseLease(ctx context.Context, ref, key, holder string, token int64) error {
+	return c.Lifecycle().ReleaseLease(ctx, ref, key, holder, token)
+}
+
+func (c conformance) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.EraseReport, error) {
+	return c.Lifecycle().Erase(ctx, r)
+}
+
+func (c conformance) HardDelete(ctx context.Context, itemID, actor, reason string) (int64, error) {
+	return c.Lifecycle().HardDelete(ctx, itemID, actor, reason)
+}
+
+func (c conformance) Pin(ctx context.Context, itemID, actor, reason string) (int64, error) {
+	return c.Lifecycle().Pin(ctx, itemID, actor, reason)
+}
+
+func (c conformance) Unpin(ctx context.Context, itemID, actor, reason string) (int64, error) {
+	return c.Lifecycle().Unpin(ctx, itemID, actor, reason)
+}
+
+func (c conformance) Rollback(ctx context.Context, versionID, actor, reason string) (memgov.RollbackResult, error) {
+	return c.Lifecycle().Rollback(ctx, versionID, actor, reason)
+}
+
+func (c conformance) RestoreVersion(ctx context.Context, versionID, actor, reason string) (memgov.RollbackResult, error) {
+	return c.Lifecycle().RestoreVersion(ctx, versionID, actor, reason)
+}
+
+func (c conformance) Expire(ctx context.Context, itemID, actor, reason string) (int64, error) {
+	return c.Lifecycle().Expire(ctx, itemID, actor, reason)
+}

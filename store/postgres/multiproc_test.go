@@ -83,7 +83,7 @@ func twoEngines(t *testing.T, a, b *engine.Engine) {
 	if !found("Oslo office noon", "oslo") {
 		t.Fatal("engine B's search index missed engine A's second write")
 	}
-	rep, err := a.Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: curator, Reason: "subject request"})
+	rep, err := a.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: curator, Reason: "subject request"})
 	if err != nil || rep.Items != 1 {
 		t.Fatalf("erase through A: %+v, %v; want one item", rep, err)
 	}

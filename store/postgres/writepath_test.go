@@ -155,7 +155,7 @@ func TestBandIndexAcrossProcesses(t *testing.T) {
 		}
 	}
 
-	if _, err := cli.e.Erase(ctx, memgov.EraseRequest{Subject: "Alice", By: curator, Reason: "erasure request"}); err != nil {
+	if _, err := cli.e.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: "Alice", By: curator, Reason: "erasure request"}); err != nil {
 		t.Fatal(err)
 	}
 	if server.byBands(t, ref, osloNear, "alice/home") {

@@ -319,7 +319,7 @@ func testDueExpiries(t *testing.T, f Factory) {
 	if got := due(1); len(got) != 1 || got[0] != "a" {
 		t.Fatalf("DueExpiries limit 1 = %v, want [a]", got)
 	}
-	if _, err := fx.e.ForceExpire(fx.ctx, a.ItemID, curator, "expired"); err != nil {
+	if _, err := fx.e.Expire(fx.ctx, a.ItemID, curator, "expired"); err != nil {
 		t.Fatal(err)
 	}
 	if got := due(0); len(got) != 1 || got[0] != "b" {

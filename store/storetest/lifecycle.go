@@ -153,7 +153,7 @@ func testPurgeable(t *testing.T, f Factory) {
 	x := fx.put(ref, "x", "expires")
 	fx.put(ref, "y", "stays")
 	expiredAt := fx.c.Now()
-	if _, err := fx.e.ForceExpire(fx.ctx, x.ItemID, curator, "done"); err != nil {
+	if _, err := fx.e.Expire(fx.ctx, x.ItemID, curator, "done"); err != nil {
 		t.Fatal(err)
 	}
 	fx.c.Advance(time.Hour)

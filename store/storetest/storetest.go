@@ -51,7 +51,7 @@ type Engine interface {
 	Decide(ctx context.Context, d memgov.Decision) (memgov.Review, error)
 	EndSession(ctx context.Context, ref string, actor string) (memgov.MemSession, error)
 	Erase(ctx context.Context, r memgov.EraseRequest) (memgov.EraseReport, error)
-	ForceExpire(ctx context.Context, itemID string, actor string, reason string) (int64, error)
+	Expire(ctx context.Context, itemID string, actor string, reason string) (int64, error)
 	Get(ctx context.Context, ref string, key string) (memgov.Version, error)
 	HardDelete(ctx context.Context, itemID string, actor string, reason string) (int64, error)
 	History(ctx context.Context, itemID string) (memgov.Item, []memgov.Version, error)

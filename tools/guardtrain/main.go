@@ -1,12 +1,14 @@
 // Command guardtrain trains the content policy's learned model and writes
 // its weights file (engine/guard/model/injection.weights).
 //
-// It reads only public training splits, listed in testdata/corpora/README.md:
+// It reads public training splits, listed in testdata/corpora/README.md:
 // BIPIA's training attacks and training contexts (injection_train.jsonl,
 // written by injection_train.py), the SQuAD 2.0 train passages of
 // retrieval_squad.jsonl, the SNLI train sentences of snli_train_sample.tsv
-// and the CaSiNo train turns of chat.jsonl. It never reads a first-look
-// split, a test or dev set, or chat_heldout.jsonl.
+// and the CaSiNo train turns of chat.jsonl; with -team also memgov's own
+// hand-written content-policy texts (engine/guard/testdata: the tuning,
+// holdout and probe files). It never reads a first-look split, a test or
+// dev set, or chat_heldout.jsonl.
 //
 // The model is a logistic regression over the features guard.ModelFeatures
 // returns, fitted with AdaGrad and an L2 penalty, attacks weighted so both
@@ -16,7 +18,7 @@
 //
 // Example, from the repository root:
 //
-//	go run ./tools/guardtrain -out engine/guard/model/injection.weights
+//	go run ./tools/guardtrain -team -fpr 0.001 -version injection-v2 -out engine/guard/model/injection.weights
 package main
 
 import (
@@ -29,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/memgov/memgov/engine/guard"
@@ -54,16 +57,94 @@ func main() {
 	chatN := flag.Int("chat", 3000, "most CaSiNo train turns to read")
 	version := flag.String("version", "injection-v1", "version written into the file")
 	groups := flag.String("groups", "wbcf", "feature groups to learn: w words, b bigrams, c 4-grams, f form")
+	balance := flag.Bool("balance", true, "weigh attacks so both classes weigh the same (false: every text weighs one)")
+	team := flag.Bool("team", false, "also learn from the team's hand-written tuning, holdout and probe texts (engine/guard/testdata; never the first-look splits)")
 	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -out engine/guard/model/injection.weights\n\nFlags:\n")
+		fmt.Fprintf(os.Stderr, "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -fpr 0.001 -version injection-v2 -out engine/guard/model/injection.weights\n\nFlags:\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
 	useGroups = *groups
+	useTeam = *team
+	useBalance = *balance
 	if err := run(*root, *out, *version, *epochs, *folds, *chatN, *l2, *rate, *fpr, *minW, *seed); err != nil {
 		fmt.Fprintln(os.Stderr, "guardtrain:", err)
 		os.Exit(1)
 	}
+}
+
+// useBalance weighs attacks so both classes weigh the same.
+var useBalance = true
+
+// useTeam adds the team's hand-written texts to the training set.
+var useTeam bool
+
+// teamFiles are the hand-written content-policy texts the rules were
+// written and tuned from: 1 marks attacks. The first-look splits are
+// never read.
+var teamFiles = []struct {
+	name string
+	y    float64
+}{
+	{"hostile.txt", 1}, {"benign.txt", 0}, {"hostile_holdout.txt", 1}, {"benign_holdout.txt", 0},
+	{"probe_hostile.txt", 1}, {"probe_benign.txt", 0},
+}
+
+// readTeam reads the team's texts: one a line, "# " lines are comments,
+// with the escapes \n, \t, \r, \\, \xHH, \uHHHH and \UHHHHHHHH.
+func readTeam(root string) ([]text, error) {
+	var ts []text
+	for _, tf := range teamFiles {
+		if strings.HasPrefix(tf.name, "firstlook") {
+			return nil, fmt.Errorf("%s is a first-look split", tf.name)
+		}
+		data, err := os.ReadFile(filepath.Join(root, "engine", "guard", "testdata", tf.name))
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "# ") {
+				continue
+			}
+			ts = append(ts, text{unescape(line), tf.y, "memgov hand-written " + tf.name})
+		}
+	}
+	return ts, nil
+}
+
+// unescape undoes the escapes of the team's text files.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i+1]]
+		switch c := s[i+1]; {
+		case c == 'n' || c == 't' || c == 'r' || c == '\\':
+			b.WriteByte(map[byte]byte{'n': '\n', 't': '\t', 'r': '\r', '\\': '\\'}[c])
+			i++
+		case n > 0 && i+2+n <= len(s):
+			v, err := strconv.ParseUint(s[i+2:i+2+n], 16, 32)
+			if err != nil {
+				b.WriteByte(s[i])
+				continue
+			}
+			if c == 'x' {
+				b.WriteByte(byte(v))
+			} else {
+				b.WriteRune(rune(v))
+			}
+			i += 1 + n
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
 }
 
 // useGroups lists the feature groups the model learns (the first letter
@@ -151,6 +232,13 @@ func run(root, out, version string, epochs, folds, chatN int, l2, rate, fpr, min
 	if err != nil {
 		return err
 	}
+	if useTeam {
+		team, err := readTeam(root)
+		if err != nil {
+			return err
+		}
+		ts = append(ts, team...)
+	}
 	index := map[string]int{}
 	var names []string
 	var exs []example
@@ -180,7 +268,10 @@ func run(root, out, version string, epochs, folds, chatN int, l2, rate, fpr, min
 			neg++
 		}
 	}
-	posW := float64(neg) / float64(pos)
+	posW := 1.0
+	if useBalance {
+		posW = float64(neg) / float64(pos)
+	}
 	rng := rand.New(rand.NewSource(seed))
 	order := rng.Perm(len(exs))
 
@@ -245,9 +336,17 @@ func run(root, out, version string, epochs, folds, chatN int, l2, rate, fpr, min
 
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "# memgov content policy: learned injection model (logistic regression).\n")
-	fmt.Fprintf(&sb, "# Written by: go run ./tools/guardtrain -epochs %d -l2 %g -rate %g -folds %d -fpr %g -min-weight %g -seed %d -chat %d -groups %s -version %s\n",
-		epochs, l2, rate, folds, fpr, minW, seed, chatN, useGroups, version)
-	fmt.Fprintf(&sb, "# Training data (public training splits only; see testdata/corpora/README.md):\n")
+	team := ""
+	if useTeam {
+		team = " -team"
+	}
+	fmt.Fprintf(&sb, "# Written by: go run ./tools/guardtrain -epochs %d -l2 %g -rate %g -folds %d -fpr %g -min-weight %g -seed %d -chat %d -groups %s%s -version %s\n",
+		epochs, l2, rate, folds, fpr, minW, seed, chatN, useGroups, team, version)
+	if useTeam {
+		fmt.Fprintf(&sb, "# Training data (public training splits and memgov's own hand-written texts; never a first-look split,\n#   a test, dev or evaluation set; see testdata/corpora/README.md):\n")
+	} else {
+		fmt.Fprintf(&sb, "# Training data (public training splits only; see testdata/corpora/README.md):\n")
+	}
 	srcs := make([]string, 0, len(counts))
 	for s := range counts {
 		srcs = append(srcs, s)
@@ -257,6 +356,9 @@ func run(root, out, version string, epochs, folds, chatN int, l2, rate, fpr, min
 		fmt.Fprintf(&sb, "#   %-45s %5d texts\n", s, counts[s])
 	}
 	fmt.Fprintf(&sb, "#   licences: BIPIA MIT (Stack Overflow contexts CC BY-SA 4.0); SQuAD 2.0 CC BY-SA 4.0; SNLI CC BY-SA 4.0; CaSiNo CC BY 4.0\n")
+	if useTeam {
+		fmt.Fprintf(&sb, "#   memgov hand-written texts (engine/guard/testdata): same terms as the memgov repository\n")
+	}
 	fmt.Fprintf(&sb, "# %d attacks, %d benign; %d features seen, %d kept (|weight| >= %g).\n", pos, neg, len(names), len(kept), minW)
 	fmt.Fprintf(&sb, "# %d-fold out-of-fold: recall %.3f, benign held %.4f at the threshold.\n", folds, oofRecall, oofFPR)
 	fmt.Fprintf(&sb, "# Feature names: w: word, b: two words, c: four characters (_ for space), f: form.\n")

@@ -126,7 +126,7 @@ func TestDemoStory(t *testing.T) {
 	}
 
 	// Proposals in every state a reviewer meets.
-	ps, err := eng.ListProposals(ctx, memgov.ProposalQuery{Limit: 100})
+	ps, err := eng.Host().ListProposals(ctx, memgov.ProposalQuery{Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestDemoStory(t *testing.T) {
 	for _, p := range ps {
 		states[p.State]++
 	}
-	for _, st := range []string{memgov.ProposalDraft, memgov.ProposalRevised, engine.ProposalApplied, memgov.ProposalRejected, memgov.ProposalArchived} {
+	for _, st := range []string{memgov.ProposalDraft, memgov.ProposalRevised, memgov.ProposalApplied, memgov.ProposalRejected, memgov.ProposalArchived} {
 		if states[st] == 0 {
 			t.Errorf("no %s proposal: %v", st, states)
 		}

@@ -582,10 +582,10 @@ func (l *loader) decide(ctx context.Context, st Step) error {
 func (l *loader) proposal(ctx context.Context, st Step) error {
 	in := memgov.ProposalInput{Kind: st.Kind, Title: st.Title, Artifact: st.Artifact, Rationale: st.Rationale, SourceRunIDs: st.Runs}
 	if st.Action == "create" {
-		_, err := l.eng.CreateProposal(ctx, in, st.By)
+		_, err := l.eng.Host().CreateProposal(ctx, in, st.By)
 		return err
 	}
-	ps, err := l.eng.ListProposals(ctx, memgov.ProposalQuery{})
+	ps, err := l.eng.Host().ListProposals(ctx, memgov.ProposalQuery{})
 	if err != nil {
 		return err
 	}
@@ -599,7 +599,7 @@ func (l *loader) proposal(ctx context.Context, st Step) error {
 		return fmt.Errorf("no proposal titled %q", st.Title)
 	}
 	if st.Action == "revise" {
-		_, err = l.eng.ReviseProposal(ctx, pr.ID, in, st.By)
+		_, err = l.eng.Host().ReviseProposal(ctx, pr.ID, in, st.By)
 		return err
 	}
 	svc, err := l.person(ctx, st.By)

@@ -166,7 +166,7 @@ func actOnEverything(t *testing.T, ctx context.Context, eng *engine.Engine, roun
 		subjects = nil
 	}
 	for _, subject := range subjects {
-		rep, err := eng.Erase(ctx, memgov.EraseRequest{Subject: subject, By: "demo-curator", Reason: "erasure request"})
+		rep, err := eng.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: subject, By: "demo-curator", Reason: "erasure request"})
 		if err != nil {
 			refused(did, t, err)
 			continue

@@ -1,4 +1,4 @@
-package engine
+package lifecycle
 
 import (
 	"context"
@@ -83,13 +83,13 @@ type episodeGroup struct {
 }
 
 // Promote runs one promotion pass over ref as by.
-func (e *Engine) Promote(ctx context.Context, ref, by string) (PromoteReport, error) {
-	return e.promote(ctx, ref, by, false)
+func (s *Service) Promote(ctx context.Context, ref, by string) (PromoteReport, error) {
+	return s.promote(ctx, ref, by, false)
 }
 
 // PlanPromotion is Promote's dry run: it decides and writes nothing.
-func (e *Engine) PlanPromotion(ctx context.Context, ref, by string) (PromoteReport, error) {
-	return e.promote(ctx, ref, by, true)
+func (s *Service) PlanPromotion(ctx context.Context, ref, by string) (PromoteReport, error) {
+	return s.promote(ctx, ref, by, true)
 }
 
 func externalURIs(evs []oplog.EvidenceRef) []string {
@@ -102,22 +102,22 @@ func externalURIs(evs []oplog.EvidenceRef) []string {
 	return out
 }
 
-func (e *Engine) promote(ctx context.Context, ref, by string, dry bool) (PromoteReport, error) {
-	rep := PromoteReport{MemoryRef: ref, By: by, DryRun: dry, Required: e.policy.Promotion.Corroborations, Candidates: []PromotionCandidate{}}
+func (s *Service) promote(ctx context.Context, ref, by string, dry bool) (PromoteReport, error) {
+	rep := PromoteReport{MemoryRef: ref, By: by, DryRun: dry, Required: s.policy.Promotion.Corroborations, Candidates: []PromotionCandidate{}}
 	if _, err := scope.Parse(ref); err != nil {
 		return rep, fmt.Errorf("%w: memory ref: %v", memgov.ErrInvalid, err)
 	}
 	var groups []*episodeGroup
 	existing := map[string]bool{}
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) error {
 		p, err := tx.Principal(ctx, by)
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q (register %s or pass an agent)", memgov.ErrUnauthorized, by, PromoterPrincipal)
 		}
-		if err := e.authz.Permit(p, authz.ActPromote, authz.Target{Ref: ref}); err != nil {
+		if err := s.authz.Permit(p, authz.ActPromote, authz.Target{Ref: ref}); err != nil {
 			return err
 		}
-		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: e.Now()})
+		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: s.now()})
 		if err != nil {
 			return err
 		}
@@ -125,22 +125,22 @@ func (e *Engine) promote(ctx context.Context, ref, by string, dry bool) (Promote
 			if v.Layer == memgov.Semantic {
 				existing[v.Key] = true
 			}
-			if v.Layer != memgov.Episodic || Reserved(v.Key) {
+			if v.Layer != memgov.Episodic || memgov.Reserved(v.Key) {
 				continue
 			}
 			rep.Scanned++
-			f, err := e.featuresOf(v.Content)
+			f, err := s.featuresOf(v.Content)
 			if err != nil {
 				return fmt.Errorf("promote: version %s: %w", v.ID, err)
 			}
 			ep := episode{v: v, feat: f}
-			if pl, err := payloadOf(ctx, tx, v.CreatedLSN); err == nil {
+			if pl, err := payloadAt(ctx, tx, v.CreatedLSN); err == nil {
 				var m oplog.VersionData
 				if json.Unmarshal(pl.Data, &m) == nil {
 					ep.ev = m.Evidence
 				}
 			}
-			groups = addToGroup(groups, ep, e.policy.Dedup.Semantic)
+			groups = addToGroup(groups, ep, s.policy.Dedup.Semantic)
 		}
 		return nil
 	})
@@ -157,7 +157,7 @@ func (e *Engine) promote(ctx context.Context, ref, by string, dry bool) (Promote
 		case dry:
 			c.Status = PromoteWouldPromote
 		default:
-			res, err := e.Write(ctx, promotionRequest(g, c, ref, by))
+			res, err := s.pipeline.Write(ctx, promotionRequest(g, c, ref, by))
 			if err != nil {
 				return rep, err
 			}

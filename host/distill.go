@@ -1,4 +1,4 @@
-package engine
+package host
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -92,7 +91,9 @@ func CountTokens(s string) int {
 	return n
 }
 
-func wordToken(t string) bool {
+// WordToken reports whether t, a memgov-words-v1 token, is a word (letters,
+// digits, marks, underscores) rather than a punctuation mark or symbol.
+func WordToken(t string) bool {
 	for _, r := range t {
 		return wordRune(r)
 	}
@@ -217,7 +218,7 @@ type DistillResult struct {
 // MEMORY-INDEX.json entry of the ref is updated when it changes, and a
 // DISTILL entry emits memory.compacted {tokenBudget, tokensUsed,
 // indexUpdated}. Everything happens in one transaction.
-func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, error) {
+func (svc *Service) Distill(ctx context.Context, r DistillRequest) (DistillResult, error) {
 	res := DistillResult{MemoryRef: r.MemoryRef, Tokenizer: TokenizerName}
 	ref, err := scope.Parse(r.MemoryRef)
 	if err != nil {
@@ -230,15 +231,15 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 		r.Budget = MaxTokenBudget
 	}
 	res.TokenBudget = r.Budget
-	red := e.redactor(r.RunID)
-	err = e.store.Update(ctx, func(tx memgov.Tx) error {
-		if err := requirePrincipal(ctx, tx, r.Actor); err != nil {
+	red := svc.redactor(r.RunID)
+	err = svc.store.Update(ctx, func(tx memgov.Tx) error {
+		if err := authz.Require(ctx, tx, r.Actor); err != nil {
 			return err
 		}
-		if _, err := e.permitTx(ctx, tx, r.Actor, authz.ActDistill, authz.Target{Ref: ref.String()}); err != nil {
+		if _, err := svc.authz.PermitID(ctx, tx, r.Actor, authz.ActDistill, authz.Target{Ref: ref.String()}); err != nil {
 			return err
 		}
-		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: r.MemoryRef, Now: e.Now()})
+		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: r.MemoryRef, Now: svc.now()})
 		if err != nil {
 			return err
 		}
@@ -246,7 +247,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 			Sources: []ArchiveSource{}, Summary: []ArchiveLine{}}
 		var texts []string
 		for _, v := range vs {
-			if Reserved(v.Key) {
+			if memgov.Reserved(v.Key) {
 				continue
 			}
 			t := red.String(v.Text())
@@ -285,7 +286,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 		}
 		hash := oplog.HashPayload(raw)
 		res.Archive, res.ArchiveHash = raw, hash
-		res.ArchiveKey = ArchivePrefix + strings.TrimPrefix(hash, "sha256:")
+		res.ArchiveKey = memgov.ArchivePrefix + strings.TrimPrefix(hash, "sha256:")
 		res.InputTokens, res.OutputTokens, res.TokensUsed, res.Sources = ar.InputTokens, ar.OutputTokens, ar.TokensUsed, len(ar.Sources)
 
 		actor := r.Actor
@@ -295,7 +296,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 		} else if err != nil && !isNotFound(err) {
 			return err
 		} else {
-			entry, err := e.appendVersion(ctx, tx, r.MemoryRef, res.ArchiveKey, memgov.Semantic, raw, []string{"memgov:distillation"}, 1, actor, "distillation archive")
+			entry, err := svc.writes.AppendVersion(ctx, tx, r.MemoryRef, res.ArchiveKey, memgov.Semantic, raw, []string{"memgov:distillation"}, 1, actor, "distillation archive")
 			if err != nil {
 				return err
 			}
@@ -315,7 +316,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 			return err
 		}
 		res.Index = idxRaw
-		cur, err := tx.ItemByKey(ctx, r.MemoryRef, IndexKey)
+		cur, err := tx.ItemByKey(ctx, r.MemoryRef, memgov.IndexKey)
 		same := false
 		if err == nil && cur.Head != "" {
 			if hv, err := tx.Version(ctx, cur.Head); err == nil && hv.State == memgov.Active && bytes.Equal(hv.Content, idxRaw) {
@@ -325,7 +326,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 			return err
 		}
 		if !same {
-			if _, err := e.appendVersion(ctx, tx, r.MemoryRef, IndexKey, memgov.Semantic, idxRaw, []string{"memgov:memory-index"}, 1, actor, "memory index update"); err != nil {
+			if _, err := svc.writes.AppendVersion(ctx, tx, r.MemoryRef, memgov.IndexKey, memgov.Semantic, idxRaw, []string{"memgov:memory-index"}, 1, actor, "memory index update"); err != nil {
 				return err
 			}
 			res.IndexUpdated = true
@@ -335,7 +336,7 @@ func (e *Engine) Distill(ctx context.Context, r DistillRequest) (DistillResult, 
 		if err != nil {
 			return err
 		}
-		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Distill, MemoryRef: r.MemoryRef, ItemID: archiveItem, Actor: actor}
+		entry := &oplog.Entry{Time: svc.now(), Op: oplog.Distill, MemoryRef: r.MemoryRef, ItemID: archiveItem, Actor: actor}
 		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: "distillation", Data: data}); err != nil {
 			return err
 		}
@@ -363,28 +364,9 @@ func redactCanonical(raw []byte, red interface {
 	return canon.Canonicalize(out)
 }
 
-// appendVersion appends the INSERT or UPDATE entry of a new ACTIVE version of
-// ref/key written by the host itself (distillation, consolidation).
-func (e *Engine) appendVersion(ctx context.Context, tx memgov.Tx, ref, key string, layer memgov.Layer, content json.RawMessage, tags []string, confidence float64, actor, reason string) (*oplog.Entry, error) {
-	content, err := canonicalContent(content)
-	if err != nil {
-		return nil, err
-	}
-	entry, err := e.versionEntry(ctx, tx, ref, key, layer, actor, e.Now())
-	if err != nil {
-		return nil, err
-	}
-	p := oplog.Payload{Reason: reason, Key: key, Layer: string(layer), Content: content, ContentHash: oplog.HashPayload(content),
-		Tags: normTags(tags), Confidence: &confidence}
-	if err := oplog.Append(ctx, tx, entry, p); err != nil {
-		return nil, err
-	}
-	return entry, nil
-}
-
 // requireTenantPrincipal refuses actors that are unknown or do not govern the tenant.
 func requireTenantPrincipal(ctx context.Context, tx memgov.ReadTx, actor, tenant string) error {
-	if err := requirePrincipal(ctx, tx, actor); err != nil {
+	if err := authz.Require(ctx, tx, actor); err != nil {
 		return err
 	}
 	p, err := tx.Principal(ctx, actor)
@@ -395,14 +377,4 @@ func requireTenantPrincipal(ctx context.Context, tx memgov.ReadTx, actor, tenant
 		return fmt.Errorf("%w: rule CTI-1: %s governs tenant %s, not another tenant's memory", memgov.ErrForbidden, actor, p.Tenant)
 	}
 	return nil
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -1,4 +1,4 @@
-package engine
+package lifecycle
 
 import (
 	"context"
@@ -122,7 +122,7 @@ type consHold struct {
 // (outputCount == inputCount). Every change is a log entry, and a final
 // CONSOLIDATE entry emits agent.memory.consolidated {inputCount,
 // outputCount, memoryRef}.
-func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (ConsolidateResult, error) {
+func (e *Service) Consolidate(ctx context.Context, r ConsolidateRequest) (ConsolidateResult, error) {
 	empty := func() ConsolidateResult {
 		return ConsolidateResult{MemoryRef: r.MemoryRef, Keys: []string{}, Rules: map[string]int{}, Changes: []ConsolidateChange{}, Kept: map[string]int{}}
 	}
@@ -139,13 +139,13 @@ func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (Consoli
 		if _, err := e.permitTx(ctx, tx, r.Actor, authz.ActConsolidate, authz.Target{Ref: r.MemoryRef}); err != nil {
 			return err
 		}
-		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: r.MemoryRef, Now: e.Now()})
+		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: r.MemoryRef, Now: e.now()})
 		if err != nil {
 			return err
 		}
 		var es []*consEntry
 		for _, v := range vs {
-			if Reserved(v.Key) || !v.Layer.Durable() || v.MemoryRef != r.MemoryRef {
+			if memgov.Reserved(v.Key) || !v.Layer.Durable() || v.MemoryRef != r.MemoryRef {
 				continue
 			}
 			f, err := e.featuresOf(v.Content)
@@ -336,7 +336,7 @@ func (e *Engine) Consolidate(ctx context.Context, r ConsolidateRequest) (Consoli
 		if err != nil {
 			return err
 		}
-		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Consolidate, MemoryRef: r.MemoryRef, Actor: r.Actor}
+		entry := &oplog.Entry{Time: e.now(), Op: oplog.Consolidate, MemoryRef: r.MemoryRef, Actor: r.Actor}
 		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: "consolidation pass", Data: data}); err != nil {
 			return err
 		}
@@ -378,7 +378,7 @@ const consFoldSimilarity = 0.8
 // shared at least the lexical threshold and consFoldSimilarity. The gate
 // judges the pairs it finds; a pair it leaves out would not fold. Entries
 // without text are near only when their content is the same.
-func (e *Engine) consNear(a, b *consEntry) bool {
+func (e *Service) consNear(a, b *consEntry) bool {
 	if a.v.ContentHash == b.v.ContentHash {
 		return true
 	}
@@ -402,7 +402,7 @@ func (e *Engine) consNear(a, b *consEntry) bool {
 // consJudge is the dedup gate's verdict on write as a write against stored
 // as its one stored near text, with the engine's judge and no model: what
 // the write path decides, by the judge's rules alone.
-func (e *Engine) consJudge(ctx context.Context, stored, write *consEntry) (gate.DedupResult, error) {
+func (e *Service) consJudge(ctx context.Context, stored, write *consEntry) (gate.DedupResult, error) {
 	c := gate.Scored{Candidate: memgov.Candidate{VersionID: stored.v.ID, ItemID: stored.v.ItemID, Key: stored.v.Key, Layer: stored.v.Layer,
 		State: memgov.Active, ContentHash: stored.v.ContentHash, Fingerprint: stored.f.Fingerprint[:], Subject: stored.f.Subject,
 		Predicate: stored.f.Predicate, Object: stored.f.Object, Text: stored.f.Text, Confidence: stored.conf, CreatedBy: stored.v.CreatedBy},
@@ -476,7 +476,7 @@ func consSortedInts[V any](m map[int]V) []int {
 
 // mergeInto appends a MERGE version of into's item that keeps into's content
 // (redacted again) and supersedes from's version. It returns the new head.
-func (e *Engine) mergeInto(ctx context.Context, tx memgov.Tx, red *redact.Redactor, into, from *consEntry, tags []string, conf float64, actor, reason string) (string, error) {
+func (e *Service) mergeInto(ctx context.Context, tx memgov.Tx, red *redact.Redactor, into, from *consEntry, tags []string, conf float64, actor, reason string) (string, error) {
 	content := into.v.Content
 	if !red.Empty() {
 		c, err := red.JSON(content)
@@ -490,7 +490,7 @@ func (e *Engine) mergeInto(ctx context.Context, tx memgov.Tx, red *redact.Redact
 			tags[i] = red.String(t)
 		}
 	}
-	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Merge, MemoryRef: into.v.MemoryRef, ItemID: into.v.ItemID, VersionID: oplog.NewID(),
+	entry := &oplog.Entry{Time: e.now(), Op: oplog.Merge, MemoryRef: into.v.MemoryRef, ItemID: into.v.ItemID, VersionID: oplog.NewID(),
 		PrevVersionID: into.v.ID, Actor: actor}
 	vs := into.v.ValidationScore
 	p := oplog.Payload{Reason: reason, Key: into.v.Key, Layer: string(into.v.Layer), Content: content, ContentHash: oplog.HashPayload(content),

@@ -1,4 +1,4 @@
-package engine
+package host
 
 import (
 	"bytes"
@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/canon"
+	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/redact"
 	"github.com/memgov/memgov/engine/scope"
@@ -27,23 +29,20 @@ import (
 // Proposal kinds.
 var ProposalKinds = []string{"agent-pack", "workflow-chain-pack", "prompt-template", "automation"}
 
-// Proposal states.
-const (
-	ProposalApplied = "applied"
-)
+func validKind(k string) bool { return slices.Contains(ProposalKinds, k) }
 
-func validKind(k string) bool {
-	for _, x := range ProposalKinds {
-		if x == k {
-			return true
-		}
+// checkIdentifier refuses an identifier a person could be misled by (see
+// guard.CheckIdentifier).
+func checkIdentifier(what, s string) error {
+	if err := guard.CheckIdentifier(what, s); err != nil {
+		return fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
 	}
-	return false
+	return nil
 }
 
 // prepareArtifact validates, redacts and canonicalises an artifact and its
 // rationale and run ids.
-func (e *Engine) prepareArtifact(in *memgov.ProposalInput) (json.RawMessage, string, error) {
+func (svc *Service) prepareArtifact(in *memgov.ProposalInput) (json.RawMessage, string, error) {
 	if len(bytes.TrimSpace(in.Artifact)) == 0 {
 		return nil, "", fmt.Errorf("%w: the proposal needs an artifact", memgov.ErrInvalid)
 	}
@@ -51,18 +50,18 @@ func (e *Engine) prepareArtifact(in *memgov.ProposalInput) (json.RawMessage, str
 	if err != nil {
 		return nil, "", fmt.Errorf("%w: the artifact is not JSON: %v", memgov.ErrInvalid, err)
 	}
-	if err := CheckIdentifier("title", in.Title); err != nil {
+	if err := checkIdentifier("title", in.Title); err != nil {
 		return nil, "", err
 	}
-	if err := CheckIdentifier("workspace", in.Workspace); err != nil {
+	if err := checkIdentifier("workspace", in.Workspace); err != nil {
 		return nil, "", err
 	}
 	for _, r := range append([]string{in.RunID}, in.SourceRunIDs...) {
-		if err := CheckIdentifier("run id", r); err != nil {
+		if err := checkIdentifier("run id", r); err != nil {
 			return nil, "", err
 		}
 	}
-	red := e.redactor(in.RunID)
+	red := svc.redactor(in.RunID)
 	if raw, err = redactCanonical(raw, red); err != nil {
 		return nil, "", err
 	}
@@ -74,7 +73,7 @@ func (e *Engine) prepareArtifact(in *memgov.ProposalInput) (json.RawMessage, str
 	reds := []*redact.Redactor{red}
 	for _, r := range in.SourceRunIDs {
 		if r != in.RunID {
-			reds = append(reds, e.redactor(r))
+			reds = append(reds, svc.redactor(r))
 		}
 	}
 	redactAll := func(s string) string {
@@ -93,26 +92,26 @@ func (e *Engine) prepareArtifact(in *memgov.ProposalInput) (json.RawMessage, str
 	return raw, oplog.HashPayload(raw), nil
 }
 
-func (e *Engine) appendProposalOp(ctx context.Context, tx memgov.Tx, op oplog.Op, actor, reason string, d oplog.ProposalData) (*oplog.Entry, error) {
-	entry := &oplog.Entry{Time: e.Now(), Op: op, ItemID: d.ID, Actor: actor}
+func (svc *Service) appendProposalOp(ctx context.Context, tx memgov.Tx, op oplog.Op, actor, reason string, d oplog.ProposalData) (*oplog.Entry, error) {
+	entry := &oplog.Entry{Time: svc.now(), Op: op, ItemID: d.ID, Actor: actor}
 	return entry, oplog.AppendData(ctx, tx, entry, reason, d)
 }
 
 // CreateProposal persists a new draft proposal owned by actor.
-func (e *Engine) CreateProposal(ctx context.Context, in memgov.ProposalInput, actor string) (memgov.Proposal, error) {
+func (svc *Service) CreateProposal(ctx context.Context, in memgov.ProposalInput, actor string) (memgov.Proposal, error) {
 	if !validKind(in.Kind) {
 		return memgov.Proposal{}, fmt.Errorf("%w: kind must be one of %s", memgov.ErrInvalid, strings.Join(ProposalKinds, ", "))
 	}
 	if in.Workspace != "" && !scope.ValidSegment(in.Workspace) {
 		return memgov.Proposal{}, fmt.Errorf("%w: workspace must be 1-64 characters of A-Z a-z 0-9 . _ -", memgov.ErrInvalid)
 	}
-	raw, hash, err := e.prepareArtifact(&in)
+	raw, hash, err := svc.prepareArtifact(&in)
 	if err != nil {
 		return memgov.Proposal{}, err
 	}
 	var out memgov.Proposal
-	err = e.store.Update(ctx, func(tx memgov.Tx) error {
-		if err := requirePrincipal(ctx, tx, actor); err != nil {
+	err = svc.store.Update(ctx, func(tx memgov.Tx) error {
+		if err := authz.Require(ctx, tx, actor); err != nil {
 			return err
 		}
 		p, err := tx.Principal(ctx, actor)
@@ -152,7 +151,7 @@ func (e *Engine) CreateProposal(ctx context.Context, in memgov.ProposalInput, ac
 		}
 		d := oplog.ProposalData{ID: oplog.NewID(), Kind: in.Kind, Title: in.Title, Artifact: raw, ArtifactHash: hash, Rationale: in.Rationale,
 			DuplicateOf: dup, Owner: &oplog.ProposalOwner{Tenant: tenant, Workspace: in.Workspace, Principal: actor}, SourceRunIDs: runs}
-		if _, err := e.appendProposalOp(ctx, tx, oplog.ProposalCreate, actor, "proposal created", d); err != nil {
+		if _, err := svc.appendProposalOp(ctx, tx, oplog.ProposalCreate, actor, "proposal created", d); err != nil {
 			return err
 		}
 		out, err = tx.Proposal(ctx, d.ID)
@@ -163,8 +162,8 @@ func (e *Engine) CreateProposal(ctx context.Context, in memgov.ProposalInput, ac
 
 // proposalFor loads a proposal and checks that actor may act on it: the
 // owner principal, or a curator or operator governing its tenant.
-func (e *Engine) proposalFor(ctx context.Context, tx memgov.ReadTx, id, actor string, ownerOK bool) (memgov.Proposal, memgov.Principal, error) {
-	if err := requirePrincipal(ctx, tx, actor); err != nil {
+func (svc *Service) proposalFor(ctx context.Context, tx memgov.ReadTx, id, actor string, ownerOK bool) (memgov.Proposal, memgov.Principal, error) {
+	if err := authz.Require(ctx, tx, actor); err != nil {
 		return memgov.Proposal{}, memgov.Principal{}, err
 	}
 	p, err := tx.Principal(ctx, actor)
@@ -183,14 +182,14 @@ func (e *Engine) proposalFor(ctx context.Context, tx memgov.ReadTx, id, actor st
 
 // ReviseProposal persists a new artifact (and rationale) for a draft or
 // revised proposal; it becomes revised.
-func (e *Engine) ReviseProposal(ctx context.Context, id string, in memgov.ProposalInput, actor string) (memgov.Proposal, error) {
-	raw, hash, err := e.prepareArtifact(&in)
+func (svc *Service) ReviseProposal(ctx context.Context, id string, in memgov.ProposalInput, actor string) (memgov.Proposal, error) {
+	raw, hash, err := svc.prepareArtifact(&in)
 	if err != nil {
 		return memgov.Proposal{}, err
 	}
 	var out memgov.Proposal
-	err = e.store.Update(ctx, func(tx memgov.Tx) error {
-		pr, _, err := e.proposalFor(ctx, tx, id, actor, true)
+	err = svc.store.Update(ctx, func(tx memgov.Tx) error {
+		pr, _, err := svc.proposalFor(ctx, tx, id, actor, true)
 		if err != nil {
 			return err
 		}
@@ -199,10 +198,10 @@ func (e *Engine) ReviseProposal(ctx context.Context, id string, in memgov.Propos
 		}
 		// The proposal's own source runs redact the new rationale too.
 		for _, r := range pr.Provenance.SourceRunIDs {
-			in.Rationale = e.redactor(r).String(in.Rationale)
+			in.Rationale = svc.redactor(r).String(in.Rationale)
 		}
 		d := oplog.ProposalData{ID: pr.ID, Artifact: raw, ArtifactHash: hash, Rationale: in.Rationale}
-		if _, err := e.appendProposalOp(ctx, tx, oplog.ProposalRevise, actor, "proposal revised", d); err != nil {
+		if _, err := svc.appendProposalOp(ctx, tx, oplog.ProposalRevise, actor, "proposal revised", d); err != nil {
 			return err
 		}
 		out, err = tx.Proposal(ctx, pr.ID)
@@ -225,15 +224,15 @@ type ApplyResult struct {
 
 // ApplyProposal installs a draft or revised proposal's last persisted
 // artifact, byte for byte (no re-synthesis). It is authorised only through
-// the policy's activation mode (see ActivationGate): the approval gate — a
+// the policy's activation mode (see authz.ActivationGate): the approval gate — a
 // curator of the tenant other than the owner grants it by applying — or direct
 // RBAC — a principal of the tenant whose attribute "scopes" (comma or space
 // separated) holds proposal:activate — never both. Anyone else is refused
 // with Status 403 and an error wrapping memgov.ErrForbidden; nothing is written.
-func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResult, error) {
+func (svc *Service) ApplyProposal(ctx context.Context, id, actor string) (ApplyResult, error) {
 	res := ApplyResult{ProposalID: id}
-	err := e.store.Update(ctx, func(tx memgov.Tx) (err error) {
-		if err := requirePrincipal(ctx, tx, actor); err != nil {
+	err := svc.store.Update(ctx, func(tx memgov.Tx) (err error) {
+		if err := authz.Require(ctx, tx, actor); err != nil {
 			return err
 		}
 		p, err := tx.Principal(ctx, actor)
@@ -248,7 +247,7 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 			res.Status, res.Error = http.StatusForbidden, "forbidden: the owner of a proposal may not activate it"
 			return fmt.Errorf("%w: rule SELF-REVIEW (%s): %s owns this proposal (or acts for its owner) and may not activate it", memgov.ErrForbidden, authz.ActProposalActivate, actor)
 		}
-		gate, err := authz.ActivationGate(e.Policy().Proposals.Activation, p, pr)
+		gate, err := authz.ActivationGate(svc.policy.Proposals.Activation, p, pr)
 		if err != nil {
 			res.Status, res.Error = http.StatusForbidden, "forbidden: "+strings.TrimPrefix(err.Error(), memgov.ErrForbidden.Error()+": ")
 			return err
@@ -261,7 +260,7 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 			return fmt.Errorf("%w: proposal %s: the stored artifact does not match its hash", memgov.ErrTampered, pr.ID)
 		}
 		d := oplog.ProposalData{ID: pr.ID, ArtifactHash: pr.ArtifactHash, Gate: gate}
-		if _, err := e.appendProposalOp(ctx, tx, oplog.ProposalApply, actor, "proposal applied ("+gate+")", d); err != nil {
+		if _, err := svc.appendProposalOp(ctx, tx, oplog.ProposalApply, actor, "proposal applied ("+gate+")", d); err != nil {
 			return err
 		}
 		after, err := tx.Proposal(ctx, pr.ID)
@@ -275,10 +274,10 @@ func (e *Engine) ApplyProposal(ctx context.Context, id, actor string) (ApplyResu
 	return res, err
 }
 
-func (e *Engine) closeProposal(ctx context.Context, op oplog.Op, id, actor, note string) (memgov.Proposal, error) {
+func (svc *Service) closeProposal(ctx context.Context, op oplog.Op, id, actor, note string) (memgov.Proposal, error) {
 	var out memgov.Proposal
-	err := e.store.Update(ctx, func(tx memgov.Tx) (err error) {
-		pr, _, err := e.proposalFor(ctx, tx, id, actor, op == oplog.ProposalArchive)
+	err := svc.store.Update(ctx, func(tx memgov.Tx) (err error) {
+		pr, _, err := svc.proposalFor(ctx, tx, id, actor, op == oplog.ProposalArchive)
 		if err != nil {
 			return err
 		}
@@ -290,7 +289,7 @@ func (e *Engine) closeProposal(ctx context.Context, op oplog.Op, id, actor, note
 		if op == oplog.ProposalArchive {
 			what = "archived"
 		}
-		if _, err := e.appendProposalOp(ctx, tx, op, actor, "proposal "+what, oplog.ProposalData{ID: pr.ID, Note: note}); err != nil {
+		if _, err := svc.appendProposalOp(ctx, tx, op, actor, "proposal "+what, oplog.ProposalData{ID: pr.ID, Note: note}); err != nil {
 			return err
 		}
 		out, err = tx.Proposal(ctx, pr.ID)
@@ -300,21 +299,21 @@ func (e *Engine) closeProposal(ctx context.Context, op oplog.Op, id, actor, note
 }
 
 // RejectProposal refuses a draft or revised proposal (a curator or operator).
-func (e *Engine) RejectProposal(ctx context.Context, id, actor, note string) (memgov.Proposal, error) {
-	return e.closeProposal(ctx, oplog.ProposalReject, id, actor, note)
+func (svc *Service) RejectProposal(ctx context.Context, id, actor, note string) (memgov.Proposal, error) {
+	return svc.closeProposal(ctx, oplog.ProposalReject, id, actor, note)
 }
 
 // ArchiveProposal retires a draft, revised or rejected proposal (its owner,
 // a curator or an operator).
-func (e *Engine) ArchiveProposal(ctx context.Context, id, actor, note string) (memgov.Proposal, error) {
-	return e.closeProposal(ctx, oplog.ProposalArchive, id, actor, note)
+func (svc *Service) ArchiveProposal(ctx context.Context, id, actor, note string) (memgov.Proposal, error) {
+	return svc.closeProposal(ctx, oplog.ProposalArchive, id, actor, note)
 }
 
 // ListProposals lists proposals, newest first. Set q.Tenant to bound the
 // list to one tenant (the TUI passes its principal's).
-func (e *Engine) ListProposals(ctx context.Context, q memgov.ProposalQuery) ([]memgov.Proposal, error) {
+func (svc *Service) ListProposals(ctx context.Context, q memgov.ProposalQuery) ([]memgov.Proposal, error) {
 	out := []memgov.Proposal{}
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		list, err := tx.Proposals(ctx, q)
 		if err == nil && list != nil {
 			out = list
@@ -326,12 +325,12 @@ func (e *Engine) ListProposals(ctx context.Context, q memgov.ProposalQuery) ([]m
 
 // ShowProposal returns a proposal with its revision history (oldest first).
 // A tenant other than "" or "*" hides other tenants' proposals (ErrNotFound).
-func (e *Engine) ShowProposal(ctx context.Context, id, tenant string) (memgov.Proposal, []memgov.ProposalRevision, error) {
+func (svc *Service) ShowProposal(ctx context.Context, id, tenant string) (memgov.Proposal, []memgov.ProposalRevision, error) {
 	var (
 		pr   memgov.Proposal
 		revs []memgov.ProposalRevision
 	)
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		if pr, err = tx.Proposal(ctx, id); err != nil {
 			return err
 		}
@@ -350,12 +349,12 @@ func (e *Engine) ShowProposal(ctx context.Context, id, tenant string) (memgov.Pr
 // InstalledArtifact returns the artifact an applied proposal installed, after
 // checking its bytes against the hash recorded at apply time. Proposals in any
 // other state have no installed artifact (ErrNotFound): they are inert.
-func (e *Engine) InstalledArtifact(ctx context.Context, id string) (json.RawMessage, error) {
-	pr, _, err := e.ShowProposal(ctx, id, "")
+func (svc *Service) InstalledArtifact(ctx context.Context, id string) (json.RawMessage, error) {
+	pr, _, err := svc.ShowProposal(ctx, id, "")
 	if err != nil {
 		return nil, err
 	}
-	if pr.State != ProposalApplied || pr.InstalledHash == "" {
+	if pr.State != memgov.ProposalApplied || pr.InstalledHash == "" {
 		return nil, fmt.Errorf("%w: proposal %s is %s, not applied", memgov.ErrNotFound, pr.ID, pr.State)
 	}
 	if oplog.HashPayload(pr.Artifact) != pr.InstalledHash {
@@ -366,6 +365,6 @@ func (e *Engine) InstalledArtifact(ctx context.Context, id string) (json.RawMess
 
 // InstalledArtifacts lists the applied proposals of a tenant: the only
 // proposals a run may consult.
-func (e *Engine) InstalledArtifacts(ctx context.Context, tenant, kind string) ([]memgov.Proposal, error) {
-	return e.ListProposals(ctx, memgov.ProposalQuery{Tenant: tenant, Kind: kind, State: ProposalApplied})
+func (svc *Service) InstalledArtifacts(ctx context.Context, tenant, kind string) ([]memgov.Proposal, error) {
+	return svc.ListProposals(ctx, memgov.ProposalQuery{Tenant: tenant, Kind: kind, State: memgov.ProposalApplied})
 }

@@ -1,4 +1,4 @@
-package engine
+package host
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/memgov/memgov"
@@ -49,18 +50,18 @@ func commitmentID(versionID string) string {
 }
 
 // TickCommitments infers the commitments of a memoryRef and fires those due
-// (see OpCommitment). actor must govern the ref's tenant.
-func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (memgov.TickResult, error) {
+// (see oplog.Commitment). actor must govern the ref's tenant.
+func (svc *Service) TickCommitments(ctx context.Context, ref, actor string) (memgov.TickResult, error) {
 	res := memgov.TickResult{MemoryRef: ref, Inferred: []string{}, Fired: []string{}, Rearmed: []string{}}
 	r, err := scope.Parse(ref)
 	if err != nil {
 		return res, fmt.Errorf("%w: memory ref: %v", memgov.ErrInvalid, err)
 	}
-	err = e.store.Update(ctx, func(tx memgov.Tx) error {
+	err = svc.store.Update(ctx, func(tx memgov.Tx) error {
 		if err := requireTenantPrincipal(ctx, tx, actor, r.Tenant); err != nil {
 			return err
 		}
-		now := e.Now()
+		now := svc.now()
 		active, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: now})
 		if err != nil {
 			return err
@@ -74,7 +75,7 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (memgov
 			return entry, oplog.AppendData(ctx, tx, entry, reason, d)
 		}
 		for _, v := range active {
-			if Reserved(v.Key) {
+			if memgov.Reserved(v.Key) {
 				continue
 			}
 			var spec commitSpec
@@ -136,7 +137,7 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (memgov
 					if v.ID == c.SourceVersionID {
 						continue
 					}
-					if ps.Key != "" && v.Key == ps.Key || ps.Tag != "" && hasTags(v.Tags, []string{ps.Tag}) {
+					if ps.Key != "" && v.Key == ps.Key || ps.Tag != "" && slices.Contains(v.Tags, ps.Tag) {
 						holds = true
 						break
 					}
@@ -160,31 +161,13 @@ func (e *Engine) TickCommitments(ctx context.Context, ref, actor string) (memgov
 	return res, err
 }
 
-// Commitments lists the commitments of a memoryRef the adapter's principal
-// may read ([] for a malformed ref or one of another tenant).
-func (a *MemoryAdapter) Commitments(ctx context.Context, ref string) ([]memgov.Commitment, error) {
-	out := []memgov.Commitment{}
-	err := a.e.store.View(ctx, func(tx memgov.ReadTx) error {
-		_, ok, err := a.resolve(ctx, tx, ref)
-		if err != nil || !ok {
-			return err
-		}
-		list, err := tx.Commitments(ctx, ref)
-		if err == nil && list != nil {
-			out = list
-		}
-		return err
-	})
-	return out, hideErr(err)
-}
-
 // Commitments lists every commitment of a memoryRef (the local owner's view).
-func (e *Engine) Commitments(ctx context.Context, ref string) ([]memgov.Commitment, error) {
+func (svc *Service) Commitments(ctx context.Context, ref string) ([]memgov.Commitment, error) {
 	out := []memgov.Commitment{}
 	if !scope.Valid(ref) {
 		return out, nil
 	}
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) error {
 		list, err := tx.Commitments(ctx, ref)
 		if err == nil && list != nil {
 			out = list

@@ -1,10 +1,11 @@
-package engine
+package host
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/memgov/memgov"
@@ -38,12 +39,6 @@ import (
 //     the approval); when no review of the request is open any more, a
 //     WORKSPACE "merge" entry (any change approved) or "reject" entry closes it.
 
-// Workspace statuses.
-const (
-	WorkspaceMerged   = "MERGED"
-	WorkspaceRejected = "REJECTED"
-)
-
 // Change kinds of a merge request.
 const (
 	ChangeAdded   = "ADDED"
@@ -60,11 +55,12 @@ const (
 
 // WorkspaceRef is the memoryRef of an agent's workspace over base.
 func WorkspaceRef(baseRef, agent, name string) string {
-	return tenantOf(baseRef) + "/" + agent + "/ws/" + name
+	tenant, _, _ := strings.Cut(baseRef, "/")
+	return tenant + "/" + agent + "/ws/" + name
 }
 
-func (e *Engine) appendWorkspace(ctx context.Context, tx memgov.Tx, ref, actor, reason string, d oplog.WorkspaceData) (int64, error) {
-	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Workspace, MemoryRef: ref, Actor: actor}
+func (svc *Service) appendWorkspace(ctx context.Context, tx memgov.Tx, ref, actor, reason string, d oplog.WorkspaceData) (int64, error) {
+	entry := &oplog.Entry{Time: svc.now(), Op: oplog.Workspace, MemoryRef: ref, Actor: actor}
 	if err := oplog.AppendData(ctx, tx, entry, reason, d); err != nil {
 		return 0, err
 	}
@@ -73,7 +69,7 @@ func (e *Engine) appendWorkspace(ctx context.Context, tx memgov.Tx, ref, actor, 
 
 // CreateWorkspace opens a copy-on-write workspace named name over baseRef for
 // agent, a registered principal of the base's tenant.
-func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name string) (memgov.Workspace, error) {
+func (svc *Service) CreateWorkspace(ctx context.Context, agent, baseRef, name string) (memgov.Workspace, error) {
 	base, err := scope.Parse(baseRef)
 	if err != nil {
 		return memgov.Workspace{}, fmt.Errorf("%w: base memoryRef: %v", memgov.ErrInvalid, err)
@@ -89,12 +85,12 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 		return memgov.Workspace{}, fmt.Errorf("%w: workspace ref: %v", memgov.ErrInvalid, err)
 	}
 	var out memgov.Workspace
-	err = e.store.Update(ctx, func(tx memgov.Tx) (err error) {
+	err = svc.store.Update(ctx, func(tx memgov.Tx) (err error) {
 		p, err := tx.Principal(ctx, agent)
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, agent)
 		}
-		if err := e.authz.Permit(p, authz.ActWorkspace, authz.Target{Ref: baseRef}); err != nil {
+		if err := svc.authz.Permit(p, authz.ActWorkspace, authz.Target{Ref: baseRef}); err != nil {
 			return err
 		}
 		if _, found, err := tx.WorkspaceByRef(ctx, ref); err != nil {
@@ -107,7 +103,7 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 			return err
 		}
 		id := oplog.NewID()
-		if _, err := e.appendWorkspace(ctx, tx, ref, agent, "workspace opened over "+baseRef,
+		if _, err := svc.appendWorkspace(ctx, tx, ref, agent, "workspace opened over "+baseRef,
 			oplog.WorkspaceData{Action: "open", ID: id, Name: name, BaseRef: baseRef, BaseLSN: size}); err != nil {
 			return err
 		}
@@ -118,9 +114,9 @@ func (e *Engine) CreateWorkspace(ctx context.Context, agent, baseRef, name strin
 }
 
 // Workspace returns a workspace by id.
-func (e *Engine) Workspace(ctx context.Context, id string) (memgov.Workspace, error) {
+func (svc *Service) Workspace(ctx context.Context, id string) (memgov.Workspace, error) {
 	var w memgov.Workspace
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		w, err = tx.WorkspaceByID(ctx, id)
 		return err
 	})
@@ -128,9 +124,9 @@ func (e *Engine) Workspace(ctx context.Context, id string) (memgov.Workspace, er
 }
 
 // Workspaces lists the workspaces of a tenant ("" or "*": every tenant).
-func (e *Engine) Workspaces(ctx context.Context, tenant string) ([]memgov.Workspace, error) {
+func (svc *Service) Workspaces(ctx context.Context, tenant string) ([]memgov.Workspace, error) {
 	var out []memgov.Workspace
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		out, err = tx.WorkspaceList(ctx, tenant)
 		return err
 	})
@@ -139,20 +135,20 @@ func (e *Engine) Workspaces(ctx context.Context, tenant string) ([]memgov.Worksp
 
 // RemoveFromWorkspace removes a base key in the workspace: reads of the
 // workspace no longer see it and the merge request proposes its removal.
-func (e *Engine) RemoveFromWorkspace(ctx context.Context, id, agent, key string) (int64, error) {
+func (svc *Service) RemoveFromWorkspace(ctx context.Context, id, agent, key string) (int64, error) {
 	var lsn int64
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		ws, err := e.ownOpenWorkspace(ctx, tx, id, agent)
+	err := svc.store.Update(ctx, func(tx memgov.Tx) error {
+		ws, err := svc.ownOpenWorkspace(ctx, tx, id, agent)
 		if err != nil {
 			return err
 		}
-		lsn, err = e.appendWorkspace(ctx, tx, ws.Ref, agent, "key removed in the workspace", oplog.WorkspaceData{Action: "remove", Key: key})
+		lsn, err = svc.appendWorkspace(ctx, tx, ws.Ref, agent, "key removed in the workspace", oplog.WorkspaceData{Action: "remove", Key: key})
 		return err
 	})
 	return lsn, err
 }
 
-func (e *Engine) ownOpenWorkspace(ctx context.Context, tx memgov.ReadTx, id, agent string) (memgov.Workspace, error) {
+func (svc *Service) ownOpenWorkspace(ctx context.Context, tx memgov.ReadTx, id, agent string) (memgov.Workspace, error) {
 	ws, err := tx.WorkspaceByID(ctx, id)
 	if err != nil {
 		return ws, err
@@ -167,9 +163,9 @@ func (e *Engine) ownOpenWorkspace(ctx context.Context, tx memgov.ReadTx, id, age
 }
 
 // WorkspaceDiff computes a workspace's merge request without submitting it.
-func (e *Engine) WorkspaceDiff(ctx context.Context, id string) (memgov.MergeRequest, error) {
+func (svc *Service) WorkspaceDiff(ctx context.Context, id string) (memgov.MergeRequest, error) {
 	var mr memgov.MergeRequest
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) error {
 		ws, err := tx.WorkspaceByID(ctx, id)
 		if err != nil {
 			return err
@@ -177,7 +173,7 @@ func (e *Engine) WorkspaceDiff(ctx context.Context, id string) (memgov.MergeRequ
 		if ws.Status != memgov.WorkspaceOpen && len(ws.Request) > 2 {
 			return json.Unmarshal(ws.Request, &mr)
 		}
-		mr, err = e.changeset(ctx, tx, ws)
+		mr, err = svc.changeset(ctx, tx, ws)
 		return err
 	})
 	return mr, err
@@ -193,9 +189,9 @@ func byKey(vs []memgov.Version) map[string]memgov.Version {
 
 // changeset compares the workspace with the base snapshot it was opened on,
 // and the snapshot with the base now.
-func (e *Engine) changeset(ctx context.Context, tx memgov.ReadTx, ws memgov.Workspace) (memgov.MergeRequest, error) {
+func (svc *Service) changeset(ctx context.Context, tx memgov.ReadTx, ws memgov.Workspace) (memgov.MergeRequest, error) {
 	mr := memgov.MergeRequest{WorkspaceID: ws.ID, Ref: ws.Ref, BaseRef: ws.BaseRef, BaseLSN: ws.BaseLSN, Changes: []memgov.WorkspaceChange{}, Conflicts: []memgov.RelatedItem{}}
-	now := e.Now()
+	now := svc.now()
 	snapVs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ws.BaseRef, AtLSN: ws.BaseLSN, Now: now})
 	if err != nil {
 		return mr, err
@@ -258,27 +254,27 @@ func (e *Engine) changeset(ctx context.Context, tx memgov.ReadTx, ws memgov.Work
 // SubmitWorkspace turns the workspace's changeset into a merge request: one
 // DRAFT version on the base ref and one review per change, each listing the
 // request's conflicts. Only the owner submits, once.
-func (e *Engine) SubmitWorkspace(ctx context.Context, id, agent string) (memgov.MergeRequest, error) {
+func (svc *Service) SubmitWorkspace(ctx context.Context, id, agent string) (memgov.MergeRequest, error) {
 	var mr memgov.MergeRequest
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		ws, err := e.ownOpenWorkspace(ctx, tx, id, agent)
+	err := svc.store.Update(ctx, func(tx memgov.Tx) error {
+		ws, err := svc.ownOpenWorkspace(ctx, tx, id, agent)
 		if err != nil {
 			return err
 		}
-		if mr, err = e.changeset(ctx, tx, ws); err != nil {
+		if mr, err = svc.changeset(ctx, tx, ws); err != nil {
 			return err
 		}
 		if len(mr.Changes) == 0 {
 			return fmt.Errorf("%w: workspace %s has no changes against %s", memgov.ErrInvalid, ws.Name, ws.BaseRef)
 		}
-		now := e.Now()
+		now := svc.now()
 		cur, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ws.Ref, Now: now})
 		if err != nil {
 			return err
 		}
 		own := byKey(cur)
 		for i := range mr.Changes {
-			if err := e.stageChange(ctx, tx, ws, &mr, i, own, now); err != nil {
+			if err := svc.stageChange(ctx, tx, ws, &mr, i, own, now); err != nil {
 				return err
 			}
 		}
@@ -286,14 +282,14 @@ func (e *Engine) SubmitWorkspace(ctx context.Context, id, agent string) (memgov.
 		if err != nil {
 			return err
 		}
-		_, err = e.appendWorkspace(ctx, tx, ws.Ref, agent, fmt.Sprintf("merge request: %d changes, %d conflicts", len(mr.Changes), len(mr.Conflicts)),
+		_, err = svc.appendWorkspace(ctx, tx, ws.Ref, agent, fmt.Sprintf("merge request: %d changes, %d conflicts", len(mr.Changes), len(mr.Conflicts)),
 			oplog.WorkspaceData{Action: "submit", Request: req})
 		return err
 	})
 	return mr, err
 }
 
-func (e *Engine) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Workspace, mr *memgov.MergeRequest, i int, own map[string]memgov.Version, now time.Time) error {
+func (svc *Service) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Workspace, mr *memgov.MergeRequest, i int, own map[string]memgov.Version, now time.Time) error {
 	c := &mr.Changes[i]
 	entry := &oplog.Entry{Time: now, Op: oplog.Stage, MemoryRef: ws.BaseRef, VersionID: oplog.NewID(), Actor: ws.Owner}
 	item, err := tx.ItemByKey(ctx, ws.BaseRef, c.Key)
@@ -333,25 +329,23 @@ func (e *Engine) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Worksp
 	if c.Conflict {
 		reasons = []string{ReasonWorkspaceConflict, ReasonWorkspaceMerge}
 	}
-	detail := ReviewDetail{Reasons: reasons, RiskFormula: "workspace merge request", Related: related, ValidationScore: src.ValidationScore,
+	detail := StagedReview{Reasons: reasons, RiskFormula: "workspace merge request", Related: related, ValidationScore: src.ValidationScore,
 		Findings: []string{fmt.Sprintf("%s %s from workspace %s (%s): %d changes, %d conflicts in the merge request", c.Kind, c.Key, ws.Name, ws.Ref, len(mr.Changes), len(mr.Conflicts))}}
 	var meta oplog.VersionData
 	if src.ID != "" {
-		if p, err := payloadOf(ctx, tx, src.CreatedLSN); err == nil {
+		if p, err := svc.writes.Payload(ctx, tx, src.CreatedLSN); err == nil {
 			_ = json.Unmarshal(p.Data, &meta)
 		}
 	}
 	detail.Evidence = meta.Evidence
-	dj, err := json.Marshal(detail)
+	detail.Risk = 0.5
+	if c.Conflict {
+		detail.Risk = 0.8
+	}
+	rv, err := svc.writes.StagedReview(detail, now)
 	if err != nil {
 		return err
 	}
-	risk := 0.5
-	if c.Conflict {
-		risk = 0.8
-	}
-	tier := TierAsync
-	rv := &oplog.StagedReview{ID: oplog.NewID(), Tier: tier, Risk: risk, Reason: reasons[0], DueAt: now.Add(e.policy.Review.AsyncSLA.Std()).Format(oplog.TimeFormat), Detail: dj}
 	conf, score := src.Confidence, src.ValidationScore
 	p := oplog.Payload{Reason: fmt.Sprintf("workspace merge request %s: %s %s", ws.ID, c.Kind, c.Key), Key: c.Key, Layer: string(c.Layer),
 		Content: src.Content, ContentHash: src.ContentHash, Tags: src.Tags, Confidence: &conf, ValidationScore: &score, Classification: src.Classification}
@@ -367,25 +361,11 @@ func (e *Engine) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Worksp
 	return nil
 }
 
-// payloadOf reads the payload of the entry at lsn.
-func payloadOf(ctx context.Context, tx memgov.ReadTx, lsn int64) (oplog.Payload, error) {
-	var p oplog.Payload
-	found := false
-	err := tx.LogRange(ctx, lsn, lsn, func(le *oplog.Entry) error {
-		var err error
-		p, err = le.DecodePayload()
-		found = true
-		return err
-	})
-	if err == nil && !found {
-		err = fmt.Errorf("%w: log entry %d", memgov.ErrNotFound, lsn)
-	}
-	return p, err
-}
-
-// workspaceDecided applies a decided merge request review: an approved
-// removal retracts the base entry; the last decision closes the request.
-func (e *Engine) workspaceDecided(ctx context.Context, tx memgov.Tx, r memgov.Review, approved bool, reviewer string) error {
+// WorkspaceDecided applies a decided merge request review, in the
+// transaction of the decision: an approved removal retracts the base entry;
+// the last decision closes the request. A review of no merge request is left
+// alone.
+func (svc *Service) WorkspaceDecided(ctx context.Context, tx memgov.Tx, r memgov.Review, approved bool, reviewer string) error {
 	ref, key, kind, found, err := tx.WorkspaceOfReview(ctx, r.ID)
 	if err != nil || !found {
 		return err
@@ -395,7 +375,7 @@ func (e *Engine) workspaceDecided(ctx context.Context, tx memgov.Tx, r memgov.Re
 		if err != nil {
 			return err
 		}
-		if _, err := e.retract(ctx, tx, v, reviewer, "removed by the approved workspace merge request of "+ref); err != nil {
+		if _, err := svc.writes.Retract(ctx, tx, v, reviewer, "removed by the approved workspace merge request of "+ref); err != nil {
 			return err
 		}
 	}
@@ -408,104 +388,6 @@ func (e *Engine) workspaceDecided(ctx context.Context, tx memgov.Tx, r memgov.Re
 		action, why = "reject", "merge request decided: every change rejected"
 	}
 	_ = key
-	_, err = e.appendWorkspace(ctx, tx, ref, reviewer, why, oplog.WorkspaceData{Action: action})
+	_, err = svc.appendWorkspace(ctx, tx, ref, reviewer, why, oplog.WorkspaceData{Action: action})
 	return err
-}
-
-// workspaceFor reports the open or submitted workspace whose ref is ref.
-func workspaceFor(ctx context.Context, tx memgov.ReadTx, ref string) (memgov.Workspace, bool) {
-	r, err := scope.Parse(ref)
-	if err != nil || len(r.Namespace) != 2 || r.Namespace[0] != "ws" {
-		return memgov.Workspace{}, false
-	}
-	ws, found, err := tx.WorkspaceByRef(ctx, ref)
-	if err != nil || !found {
-		return memgov.Workspace{}, false
-	}
-	return ws, true
-}
-
-// activeView is tx.Active with the copy-on-write overlay of workspaces: the
-// base snapshot at the workspace's opening, overlaid by its own writes.
-func activeView(ctx context.Context, tx memgov.ReadTx, q memgov.ActiveQuery) ([]memgov.Version, error) {
-	ws, ok := workspaceFor(ctx, tx, q.MemoryRef)
-	if !ok {
-		return tx.Active(ctx, q)
-	}
-	written, removed, err := tx.WorkspaceTouched(ctx, ws.Ref)
-	if err != nil {
-		return nil, err
-	}
-	baseAt := ws.BaseLSN
-	if q.AtLSN > 0 && q.AtLSN < baseAt {
-		baseAt = q.AtLSN
-	}
-	base, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ws.BaseRef, Tag: q.Tag, AtLSN: baseAt, Now: q.Now})
-	if err != nil {
-		return nil, err
-	}
-	own, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ws.Ref, Tag: q.Tag, AtLSN: q.AtLSN, Now: q.Now})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]memgov.Version, 0, len(base)+len(own))
-	for _, v := range base {
-		if !written[v.Key] && !removed[v.Key] {
-			out = append(out, v)
-		}
-	}
-	out = append(out, own...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
-	if q.AfterKey != "" {
-		i := sort.Search(len(out), func(i int) bool { return out[i].Key > q.AfterKey })
-		out = out[i:]
-	}
-	if q.Limit > 0 && len(out) > q.Limit {
-		out = out[:q.Limit]
-	}
-	return out, nil
-}
-
-// headView is the visible version of ref/key with the workspace overlay;
-// found is false when nothing is visible.
-func headView(ctx context.Context, tx memgov.ReadTx, ref, key string, now time.Time) (memgov.Version, bool, error) {
-	if ws, ok := workspaceFor(ctx, tx, ref); ok {
-		written, removed, err := tx.WorkspaceTouched(ctx, ws.Ref)
-		if err != nil {
-			return memgov.Version{}, false, err
-		}
-		if !written[key] {
-			if removed[key] {
-				return memgov.Version{}, false, nil
-			}
-			vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ws.BaseRef, AtLSN: ws.BaseLSN, Now: now})
-			if err != nil {
-				return memgov.Version{}, false, err
-			}
-			for _, v := range vs {
-				if v.Key == key {
-					return v, true, nil
-				}
-			}
-			return memgov.Version{}, false, nil
-		}
-	}
-	item, err := tx.ItemByKey(ctx, ref, key)
-	if isNotFound(err) || (err == nil && item.Head == "") {
-		return memgov.Version{}, false, nil
-	}
-	if err != nil {
-		return memgov.Version{}, false, err
-	}
-	v, err := tx.Version(ctx, item.Head)
-	if isNotFound(err) {
-		return memgov.Version{}, false, nil
-	}
-	if err != nil {
-		return memgov.Version{}, false, err
-	}
-	if v.State != memgov.Active || v.ExpiredAt(now) || v.MemoryRef != ref {
-		return memgov.Version{}, false, nil
-	}
-	return v, true, nil
 }

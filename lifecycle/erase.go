@@ -1,4 +1,4 @@
-package engine
+package lifecycle
 
 import (
 	"context"
@@ -18,10 +18,10 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 )
 
-// SubjectHash is the salted SHA-256 of a subject recorded by erasures: the salt
+// subjectHash is the salted SHA-256 of a subject recorded by erasures: the salt
 // is derived from the log key, so the hash confirms nothing without it.
-func (e *Engine) SubjectHash(subject string) string {
-	m := hmac.New(sha256.New, e.key)
+func (s *Service) subjectHash(subject string) string {
+	m := hmac.New(sha256.New, s.key)
 	m.Write([]byte("memgov-erasure-salt\x00"))
 	h := sha256.New()
 	h.Write(m.Sum(nil))
@@ -37,8 +37,8 @@ func (e *Engine) SubjectHash(subject string) string {
 // fingerprint of those items in one transaction ending in an ERASE entry. The
 // log keeps its hashes, so the Merkle log still verifies. Afterwards the store
 // rewrites its file and truncates its WAL so the text is nowhere on disk.
-func (e *Engine) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.EraseReport, error) {
-	rep := memgov.EraseReport{RequestID: oplog.NewID(), SubjectHash: e.SubjectHash(r.Subject), DryRun: r.DryRun, ByLayer: map[string]int{}, RequestedAt: e.Now()}
+func (s *Service) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.EraseReport, error) {
+	rep := memgov.EraseReport{RequestID: oplog.NewID(), SubjectHash: s.subjectHash(r.Subject), DryRun: r.DryRun, ByLayer: map[string]int{}, RequestedAt: s.now()}
 	needles := []string{}
 	for _, s := range append([]string{r.Subject}, r.Identifiers...) {
 		if s = strings.TrimSpace(s); len(s) >= 3 {
@@ -51,7 +51,7 @@ func (e *Engine) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.Erase
 	if len(needles) == 0 {
 		return rep, fmt.Errorf("%w: erasure needs a subject identifier of at least 3 characters", memgov.ErrInvalid)
 	}
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
 		who, err := tx.Principal(ctx, r.By)
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, r.By)
@@ -121,7 +121,7 @@ func (e *Engine) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.Erase
 				delete(set, id)
 				continue
 			}
-			if err := e.authz.Permit(who, authz.ActErase, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
+			if err := s.authz.Permit(who, authz.ActErase, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 				return err
 			}
 			if containsAny(item.MemoryRef, needles) {
@@ -154,7 +154,7 @@ func (e *Engine) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.Erase
 			rep.Status = "DRY_RUN"
 			return nil
 		}
-		row, err := e.purgeLeaving(ctx, tx, r.By, memgov.EraseSubject, rep.RequestID, rep.SubjectHash, items, rep.RequestedAt, rep.Left)
+		row, err := s.purgeLeaving(ctx, tx, r.By, memgov.EraseSubject, rep.RequestID, rep.SubjectHash, items, rep.RequestedAt, rep.Left)
 		if err != nil {
 			return err
 		}
@@ -169,13 +169,13 @@ func (e *Engine) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.Erase
 	}
 	if rep.Status == "COMPLETED" || rep.Status == "INCOMPLETE" {
 		// The engine's judge forgets the words it read of the erased texts.
-		e.rules.Forget()
-		e.searches.forget()
-		if err := e.store.Compact(ctx); err != nil {
+		s.rules.Forget()
+		s.search.Forget()
+		if err := s.store.Compact(ctx); err != nil {
 			return rep, err
 		}
 	}
-	rep.CompletedAt = e.Now()
+	rep.CompletedAt = s.now()
 	sort.Strings(rep.Direct)
 	sort.Strings(rep.Derived)
 	return rep, nil
@@ -192,22 +192,17 @@ func jsonText(s string) (string, error) {
 	return out[1 : len(out)-1], nil
 }
 
-func tenantOf(ref string) string {
-	t, _, _ := strings.Cut(ref, "/")
-	return t
-}
-
 // purge ends every live version of items (EXPIRE for ACTIVE, REJECT for a
 // DRAFT awaiting review) and appends the ERASE entry that removes their
 // payloads. Used by erasure, GC hard deletes and retention hard deletes.
-func (e *Engine) purge(ctx context.Context, tx memgov.Tx, actor, kind, requestID, subjectHash string, items []string, requestedAt time.Time) (memgov.ErasureRow, error) {
-	return e.purgeLeaving(ctx, tx, actor, kind, requestID, subjectHash, items, requestedAt, nil)
+func (s *Service) purge(ctx context.Context, tx memgov.Tx, actor, kind, requestID, subjectHash string, items []string, requestedAt time.Time) (memgov.ErasureRow, error) {
+	return s.purgeLeaving(ctx, tx, actor, kind, requestID, subjectHash, items, requestedAt, nil)
 }
 
 // purgeLeaving is purge recording the places the erasure could not reach.
-func (e *Engine) purgeLeaving(ctx context.Context, tx memgov.Tx, actor, kind, requestID, subjectHash string, items []string, requestedAt time.Time, left []string) (memgov.ErasureRow, error) {
+func (s *Service) purgeLeaving(ctx context.Context, tx memgov.Tx, actor, kind, requestID, subjectHash string, items []string, requestedAt time.Time, left []string) (memgov.ErasureRow, error) {
 	row := memgov.ErasureRow{Kind: kind, RequestID: requestID, ByLayer: map[string]int{}}
-	now := e.Now()
+	now := s.now()
 	for _, id := range items {
 		item, err := tx.Item(ctx, id)
 		if err != nil {

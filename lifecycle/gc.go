@@ -1,10 +1,9 @@
-package engine
+package lifecycle
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/memgov/memgov"
@@ -62,13 +61,13 @@ type GCReport struct {
 // Pinned items and items load-bearing for an action (cited by live memory,
 // under or carrying a human approval, part of a rollback or a baseline) are
 // never collected. A dry run decides without writing anything.
-func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
+func (s *Service) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 	if o.Batch <= 0 {
 		o.Batch = 500
 	}
 	rep := GCReport{DryRun: o.DryRun, Cursors: map[memgov.Layer]string{}, Expired: []GCAction{}, HardDeleted: []GCAction{}, Protected: []GCAction{}}
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		now := e.Now()
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
+		now := s.now()
 		rep.At = now
 		who, err := tx.Principal(ctx, o.By)
 		if err != nil {
@@ -77,7 +76,7 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 		if err := tx.FoldReads(ctx); err != nil {
 			return err
 		}
-		pol := e.policy
+		pol := s.policy
 		var retentionHard []string
 		for _, layer := range memgov.Layers {
 			if !pol.Allowed(string(who.Role), string(layer), policy.OpDelete) {
@@ -210,12 +209,12 @@ func (e *Engine) GC(ctx context.Context, o GCOptions) (GCReport, error) {
 		if len(retentionHard) > 0 {
 			kind = EraseRetention
 		}
-		row, err := e.purge(ctx, tx, o.By, kind, oplog.NewID(), "", hard, now)
+		row, err := s.purge(ctx, tx, o.By, kind, oplog.NewID(), "", hard, now)
 		rep.ErasureLSN = row.LSN
 		return err
 	})
 	if err == nil && rep.ErasureLSN > 0 {
-		err = e.store.Compact(ctx)
+		err = s.store.Compact(ctx)
 	}
 	return rep, err
 }
@@ -240,107 +239,4 @@ func usageOf(g memgov.GCItem, now time.Time) policy.Usage {
 	}
 	return policy.Usage{Layer: string(g.Item.Layer), Initial: rho0, Age: now.Sub(g.Head.CreatedAt), Accesses: g.Accesses,
 		Impact: g.Impact, Idle: now.Sub(last), Pinned: g.Item.Pinned}
-}
-
-// Annotate attaches a curation note to an item (spec §12.7.4 Mode 3); verifiers
-// annotate with validation notes (spec §12.8.2). kind is free text such as
-// "curation" or "validation".
-func (e *Engine) Annotate(ctx context.Context, itemID, actor, kind, note string) (int64, error) {
-	if strings.TrimSpace(note) == "" {
-		return 0, fmt.Errorf("%w: an annotation needs a note", memgov.ErrInvalid)
-	}
-	var lsn int64
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		item, who, err := itemAndPrincipal(ctx, tx, itemID, actor)
-		if err != nil {
-			return err
-		}
-		if err := e.authz.Permit(who, authz.ActAnnotate, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
-			return err
-		}
-		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Annotate, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
-		if err := oplog.AppendData(ctx, tx, entry, "annotation", oplog.AnnotationData{Kind: kind, Note: note}); err != nil {
-			return err
-		}
-		lsn = entry.LSN
-		return nil
-	})
-	return lsn, err
-}
-
-// Reclassify moves an item to another layer (spec §12.7.4 Mode 3), a layer
-// configuration change: the actor needs "admin" on both layers.
-func (e *Engine) Reclassify(ctx context.Context, itemID string, to memgov.Layer, actor, reason string) (int64, error) {
-	if _, err := memgov.ParseLayer(string(to)); err != nil {
-		return 0, fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
-	}
-	var lsn int64
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		item, who, err := itemAndPrincipal(ctx, tx, itemID, actor)
-		if err != nil {
-			return err
-		}
-		if item.Layer == to {
-			return fmt.Errorf("%w: item %s is already %s memory", memgov.ErrConflict, item.Key, to)
-		}
-		for _, l := range []memgov.Layer{item.Layer, to} {
-			if err := e.authz.Permit(who, authz.ActReclassify, authz.Target{Ref: item.MemoryRef, Layer: l}); err != nil {
-				return err
-			}
-		}
-		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Reclassify, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: item.Head, Actor: actor}
-		data, _ := json.Marshal(oplog.ReclassifyData{From: string(item.Layer), To: string(to)})
-		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason, Layer: string(to), Data: data}); err != nil {
-			return err
-		}
-		lsn = entry.LSN
-		return nil
-	})
-	return lsn, err
-}
-
-// Expire is ForceExpire with the RBAC check of a soft delete (spec §12.8.2).
-func (e *Engine) Expire(ctx context.Context, itemID, actor, reason string) (int64, error) {
-	item, err := e.Item(ctx, itemID)
-	if err != nil {
-		return 0, err
-	}
-	if err := e.Permit(ctx, actor, authz.ActExpire, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
-		return 0, err
-	}
-	return e.ForceExpire(ctx, itemID, actor, reason)
-}
-
-// HardDelete removes one item's content for good (an ERASE entry of kind
-// gc_hard_delete): a curator's hard delete (spec §12.8.2).
-func (e *Engine) HardDelete(ctx context.Context, itemID, actor, reason string) (int64, error) {
-	var lsn int64
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
-		item, who, err := itemAndPrincipal(ctx, tx, itemID, actor)
-		if err != nil {
-			return err
-		}
-		if err := e.authz.Authorized(who, item.MemoryRef, item.Layer, policy.OpHardDelete); err != nil {
-			return err
-		}
-		if err := tx.SecureDelete(ctx); err != nil {
-			return err
-		}
-		row, err := e.purge(ctx, tx, actor, EraseGCHard, oplog.NewID(), "", []string{item.ID}, e.Now())
-		lsn = row.LSN
-		return err
-	})
-	if err == nil {
-		err = e.store.Compact(ctx)
-	}
-	return lsn, err
-}
-
-func itemAndPrincipal(ctx context.Context, tx memgov.ReadTx, itemID, actor string) (memgov.Item, memgov.Principal, error) {
-	who, err := tx.Principal(ctx, actor)
-	if err != nil {
-		return memgov.Item{}, who, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, actor)
-	}
-	item, err := tx.Item(ctx, itemID)
-	return item, who, err
 }

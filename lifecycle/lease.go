@@ -1,4 +1,4 @@
-package engine
+package lifecycle
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/guard"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
@@ -37,21 +38,21 @@ func FencingToken(ctx context.Context) (int64, bool) {
 // expired or was released, renewed (same token) for the holder, denied
 // otherwise. ttl is bounded by the policy's lease bounds. Grants and renewals
 // are log entries; denials are counted for the lock contention rate.
-func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl time.Duration) (memgov.LeaseResult, error) {
+func (s *Service) AcquireLease(ctx context.Context, ref, key, holder string, ttl time.Duration) (memgov.LeaseResult, error) {
 	if _, err := scope.Parse(ref); err != nil || key == "" {
 		return memgov.LeaseResult{}, fmt.Errorf("%w: a lease needs a valid memoryRef and a key", memgov.ErrInvalid)
 	}
-	if err := CheckIdentifier("key", key); err != nil {
-		return memgov.LeaseResult{}, err
+	if err := guard.CheckIdentifier("key", key); err != nil {
+		return memgov.LeaseResult{}, fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
 	}
 	if ttl <= 0 {
-		ttl = e.policy.Review.LeaseTTL.Std()
+		ttl = s.policy.Review.LeaseTTL.Std()
 	}
-	if m := e.policy.Review.LeaseMaxTTL.Std(); m > 0 && ttl > m {
+	if m := s.policy.Review.LeaseMaxTTL.Std(); m > 0 && ttl > m {
 		ttl = m
 	}
 	var res memgov.LeaseResult
-	err := e.store.Update(ctx, func(tx memgov.Tx) (err error) {
+	err := s.store.Update(ctx, func(tx memgov.Tx) (err error) {
 		p, err := tx.Principal(ctx, holder)
 		if err != nil {
 			return fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, holder)
@@ -60,10 +61,10 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 		if item, err := tx.ItemByKey(ctx, ref, key); err == nil {
 			layer = item.Layer
 		}
-		if err := e.authz.Lease(p, ref, layer); err != nil {
+		if err := s.authz.Lease(p, ref, layer); err != nil {
 			return err
 		}
-		now := e.Now()
+		now := s.now()
 		cur, found, err := tx.LeaseOf(ctx, ref+"#"+key)
 		if err != nil {
 			return err
@@ -96,15 +97,15 @@ func (e *Engine) AcquireLease(ctx context.Context, ref, key, holder string, ttl 
 
 // RenewLease extends a held lease; it fails with ErrConflict when the lease was
 // lost (expired and taken, or the token is stale).
-func (e *Engine) RenewLease(ctx context.Context, ref, key, holder string, token int64, ttl time.Duration) (memgov.Lease, error) {
+func (s *Service) RenewLease(ctx context.Context, ref, key, holder string, token int64, ttl time.Duration) (memgov.Lease, error) {
 	var cur memgov.Lease
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		var found bool
 		cur, found, err = tx.LeaseOf(ctx, ref+"#"+key)
 		if err != nil {
 			return err
 		}
-		if !found || cur.Holder != holder || cur.Token != token || cur.Released || !e.Now().Before(cur.ExpiresAt) {
+		if !found || cur.Holder != holder || cur.Token != token || cur.Released || !s.now().Before(cur.ExpiresAt) {
 			return fmt.Errorf("%w: %s no longer holds lease %d on %s", memgov.ErrConflict, holder, token, key)
 		}
 		return nil
@@ -112,7 +113,7 @@ func (e *Engine) RenewLease(ctx context.Context, ref, key, holder string, token 
 	if err != nil {
 		return memgov.Lease{}, err
 	}
-	r, err := e.AcquireLease(ctx, ref, key, holder, ttl)
+	r, err := s.AcquireLease(ctx, ref, key, holder, ttl)
 	if err == nil && (r.Status != LeaseRenewed || r.Lease.Token != token) {
 		err = fmt.Errorf("%w: lease on %s was lost", memgov.ErrConflict, key)
 	}
@@ -120,8 +121,8 @@ func (e *Engine) RenewLease(ctx context.Context, ref, key, holder string, token 
 }
 
 // ReleaseLease gives a lease up; the next grant gets a greater token.
-func (e *Engine) ReleaseLease(ctx context.Context, ref, key, holder string, token int64) error {
-	return e.store.Update(ctx, func(tx memgov.Tx) error {
+func (s *Service) ReleaseLease(ctx context.Context, ref, key, holder string, token int64) error {
+	return s.store.Update(ctx, func(tx memgov.Tx) error {
 		cur, found, err := tx.LeaseOf(ctx, ref+"#"+key)
 		if err != nil {
 			return err
@@ -129,7 +130,7 @@ func (e *Engine) ReleaseLease(ctx context.Context, ref, key, holder string, toke
 		if !found || cur.Holder != holder || cur.Token != token || cur.Released {
 			return fmt.Errorf("%w: %s holds no lease %d on %s", memgov.ErrConflict, holder, token, key)
 		}
-		entry := &oplog.Entry{Time: e.Now(), Op: oplog.LeaseRelease, MemoryRef: ref, Actor: holder}
+		entry := &oplog.Entry{Time: s.now(), Op: oplog.LeaseRelease, MemoryRef: ref, Actor: holder}
 		return oplog.AppendData(ctx, tx, entry, "lease released", oplog.LeaseData{Key: key, Token: token})
 	})
 }

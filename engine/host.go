@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/host"
+)
+
+// hostWrites gives the host service the engine's writes: new versions, the
+// RETRACT of a version, the reviews of staged changes and the payload of an
+// entry.
+type hostWrites struct{ e *Engine }
+
+// AppendVersion appends the INSERT or UPDATE entry of a new ACTIVE version of
+// ref/key written by the host itself (distillation).
+func (w hostWrites) AppendVersion(ctx context.Context, tx memgov.Tx, ref, key string, layer memgov.Layer, content json.RawMessage, tags []string, confidence float64, actor, reason string) (*oplog.Entry, error) {
+	content, err := canonicalContent(content)
+	if err != nil {
+		return nil, err
+	}
+	entry, err := w.e.versionEntry(ctx, tx, ref, key, layer, actor, w.e.Now())
+	if err != nil {
+		return nil, err
+	}
+	p := oplog.Payload{Reason: reason, Key: key, Layer: string(layer), Content: content, ContentHash: oplog.HashPayload(content),
+		Tags: normTags(tags), Confidence: &confidence}
+	if err := oplog.Append(ctx, tx, entry, p); err != nil {
+		return nil, err
+	}
+	return entry, nil
+}
+
+func (w hostWrites) Retract(ctx context.Context, tx memgov.Tx, v memgov.Version, actor, reason string) (int64, error) {
+	return w.e.retract(ctx, tx, v, actor, reason)
+}
+
+// StagedReview is the asynchronous review of a staged change, with its
+// detail as the review queue reads it (ReviewDetail).
+func (w hostWrites) StagedReview(r host.StagedReview, now time.Time) (*oplog.StagedReview, error) {
+	detail := ReviewDetail{Reasons: r.Reasons, RiskFormula: r.RiskFormula, Related: r.Related, ValidationScore: r.ValidationScore,
+		Findings: r.Findings, Evidence: r.Evidence}
+	dj, err := json.Marshal(detail)
+	if err != nil {
+		return nil, err
+	}
+	return &oplog.StagedReview{ID: oplog.NewID(), Tier: TierAsync, Risk: r.Risk, Reason: r.Reasons[0],
+		DueAt: now.Add(w.e.policy.Review.AsyncSLA.Std()).Format(oplog.TimeFormat), Detail: dj}, nil
+}
+
+func (w hostWrites) Payload(ctx context.Context, tx memgov.ReadTx, lsn int64) (oplog.Payload, error) {
+	return payloadOf(ctx, tx, lsn)
+}
+
+// workspaceDecided applies a decided review to the merge request it belongs
+// to, if any (host.Service.WorkspaceDecided), in the decision's transaction.
+func (e *Engine) workspaceDecided(ctx context.Context, tx memgov.Tx, r memgov.Review, approved bool, reviewer string) error {
+	return e.host.WorkspaceDecided(ctx, tx, r, approved, reviewer)
+}
+
+// payloadOf reads the payload of the entry at lsn.
+func payloadOf(ctx context.Context, tx memgov.ReadTx, lsn int64) (oplog.Payload, error) {
+	var p oplog.Payload
+	found := false
+	err := tx.LogRange(ctx, lsn, lsn, func(le *oplog.Entry) error {
+		var err error
+		p, err = le.DecodePayload()
+		found = true
+		return err
+	})
+	if err == nil && !found {
+		err = fmt.Errorf("%w: log entry %d", memgov.ErrNotFound, lsn)
+	}
+	return p, err
+}
