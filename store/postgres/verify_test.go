@@ -199,7 +199,7 @@ func TestErasureDropsTheVerifiedSnapshotPostgres(t *testing.T) {
 	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants}, "admin"); err != nil {
 		t.Fatal(err)
 	}
-	if rep, err := e.Erase(ctx, memgov.EraseRequest{Subject: "fact 3", By: "cur", Reason: "test"}); err != nil || rep.Items == 0 {
+	if rep, err := e.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: "fact 3", By: "cur", Reason: "test"}); err != nil || rep.Items == 0 {
 		t.Fatalf("erase: %+v %v", rep, err)
 	}
 	s.Close()

@@ -251,7 +251,7 @@ func TestVerifyChecksOnlyTheNewEntriesOfTheLog(t *testing.T) {
 	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants}, "admin"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Forget(ctx, "acme/bot", "fact 1", "cur", "test"); err != nil {
+	if _, err := e.Host().Forget(ctx, "acme/bot", "fact 1", "cur", "test"); err != nil {
 		t.Fatal(err)
 	}
 	body, _ := json.Marshal(map[string]string{"text": "fact 2, corrected"})
