@@ -45,18 +45,23 @@ recompute both.`,
 	verify := &cobra.Command{
 		Use:   "verify",
 		Short: "Check the log, and every table readers are served from, against the log",
-		Long: `verify recomputes the whole log from the stored rows: each entry's leaf, its
+		Long: `verify checks the whole log from the stored rows: each entry's leaf, its
 payload hash, the keyed chain, the signed head, every recorded checkpoint and
 every erasure (an erased payload must be listed by its ERASE entry, and the
-skeleton it leaves for replay must match the hash that entry bound). It then
+skeleton it leaves for replay must match the hash that entry bound). The
+entries an earlier verify checked are stood for by the mark it kept (a digest
+of their stored rows under the log key): their rows are digested again and
+compared with it, and only the later entries are recomputed; a difference
+recomputes every entry, which names the first bad one. It then
 checks every served table (items, versions, reviews, principals, baselines,
 drift, leases, audit checkpoints, memory maps, ...) against a replay of the log
 into scratch tables, row by row; while the log is unchanged since the last
 matching replay, the tables are compared with that replay's keyed digest
 instead; after new appends only the new entries are replayed, on the tables
-the last matching replay kept beside the database (<file>-verified), and the
-result is compared with the served tables by digest (--replay forces a
-replay of the whole log). Cached snapshot hashes are recomputed. It exits 1 naming the first bad LSN, and for a served
+the last matching replay kept (beside the database as <file>-verified; on
+PostgreSQL in the schema <schema>_verified), and the result is compared with
+every row of the served tables by digest (--replay recomputes every entry and
+replays the whole log). Cached snapshot hashes are recomputed. It exits 1 naming the first bad LSN, and for a served
 row its table and row, when anything was edited, removed or reordered.
 
 What the judge derives from text (fingerprints, subjects, bands) is a cache,
@@ -125,7 +130,7 @@ index).`,
 		},
 	}
 	verify.Flags().BoolVar(&verifyJSON, "json", false, "print JSON")
-	verify.Flags().BoolVar(&verifyReplay, "replay", false, "always replay the log, even when the served tables match the last replay's digest")
+	verify.Flags().BoolVar(&verifyReplay, "replay", false, "recompute every entry and replay the whole log, even when the last verify's mark and digest still match")
 	var (
 		ttl int64
 		by  string

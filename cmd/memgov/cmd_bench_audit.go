@@ -42,7 +42,7 @@ func (a *app) benchAuditCommand() *cobra.Command {
 		sizes            []int
 		refs, valueBytes int
 		appends          int
-		dir              string
+		dir, cpuProfile  string
 		asJSON           bool
 	)
 	cmd := &cobra.Command{
@@ -53,8 +53,11 @@ func (a *app) benchAuditCommand() *cobra.Command {
 the --entries sizes, measures ` + "`memgov audit verify`" + `: first with a replay of the
 whole log compared row by row with every served table, then again on the
 unchanged log (the served tables compared with the digest the replay recorded),
-then after --appends more entries (what a verify after new writes costs).`,
-		Example: "  memgov bench audit --entries 100000 --json\n  memgov bench audit --entries 100000,1000000",
+then after --appends more entries (what a verify after new writes costs).
+--cpuprofile writes a pprof CPU profile of the verify after appends (the
+last size's, when several are given). With --db postgres://... it runs on
+that PostgreSQL database instead, which must be empty.`,
+		Example: "  memgov bench audit --entries 100000 --json\n  memgov bench audit --entries 100000,1000000\n  memgov bench audit --entries 100000 --cpuprofile verify.prof\n  memgov --db postgres:///memgov_bench bench audit --entries 20000",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(sizes) == 0 || refs < 1 || valueBytes < 8 || !slices.IsSorted(sizes) || sizes[0] < 2 || appends < 1 {
@@ -63,7 +66,7 @@ then after --appends more entries (what a verify after new writes costs).`,
 			if !asJSON {
 				fmt.Fprintf(a.stdout, "%-10s %-10s %-18s %-20s %s\n", "ENTRIES", "SEED", "VERIFY (REPLAY)", "VERIFY (UNCHANGED)", "VERIFY (AFTER APPENDS)")
 			}
-			err := runBenchAudit(cmd.Context(), dir, sizes, refs, valueBytes, appends, func(s string) {
+			err := runBenchAudit(cmd.Context(), a.benchTarget(cmd, dir), sizes, refs, valueBytes, appends, cpuProfile, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -84,12 +87,13 @@ then after --appends more entries (what a verify after new writes costs).`,
 	cmd.Flags().IntVar(&valueBytes, "value-bytes", 64, "bytes of each item's text")
 	cmd.Flags().IntVar(&appends, "appends", 100, "entries appended to the verified log before the last verify")
 	cmd.Flags().StringVar(&dir, "dir", "", "keep the scratch database in this directory")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the verifies after appends to `FILE`")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON line per size")
 	return cmd
 }
 
-func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueBytes, appends int, progress func(string), report func(benchAuditPoint) error) error {
-	s, done, err := openScratch(ctx, dir)
+func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueBytes, appends int, cpuProfile string, progress func(string), report func(benchAuditPoint) error) error {
+	s, done, err := openBenchStore(ctx, dir) // cmd_bench_pg.go: dir may be a PostgreSQL URL
 	if err != nil {
 		return err
 	}
@@ -114,7 +118,7 @@ func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueByte
 	next := 0 // items seeded; the principal is entry 1
 	for _, size := range sizes {
 		start := time.Now()
-		const batch = 20000
+		const batch = 5000 // PostgreSQL plans a long transaction's statements on the statistics from before it
 		for next < size-1 {
 			if err := s.Update(ctx, func(tx memgov.Tx) error {
 				for end := min(next+batch, size-1); next < end; next++ {
@@ -167,8 +171,16 @@ func runBenchAudit(ctx context.Context, dir string, sizes []int, refs, valueByte
 			return err
 		}
 		p.Appends = appends
+		stop := func() {}
+		if cpuProfile != "" {
+			if stop, err = startCPUProfile(cpuProfile); err != nil {
+				return err
+			}
+		}
 		cpu := processCPU()
-		if p.AppendedVerifyMS, err = verify(""); err != nil {
+		p.AppendedVerifyMS, err = verify("")
+		stop()
+		if err != nil {
 			return err
 		}
 		p.AppendedVerifyCPUMS = float64((processCPU() - cpu).Microseconds()) / 1000

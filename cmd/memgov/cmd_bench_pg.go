@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
 	"github.com/memgov/memgov"
@@ -56,7 +57,14 @@ func openBenchStore(ctx context.Context, where string) (memgov.Store, func(), er
 // single-row INSERT transactions on a plain table of the same database, over
 // one connection, with their latencies.
 func rawInsertsPG(ctx context.Context, url string, n int, body func(i int) []byte) ([]time.Duration, error) {
-	c, err := pgx.Connect(ctx, url)
+	// Parsed as the store parses it, so that the pool's settings in the URL
+	// (pool_max_conns and the like) are taken as such, not sent to the server
+	// as run-time parameters it does not know.
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("database URL: %w (want postgres://user@host:port/dbname)", err)
+	}
+	c, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
 	if err != nil {
 		return nil, err
 	}

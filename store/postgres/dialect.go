@@ -50,6 +50,14 @@ var dialect = &sqlstore.Dialect{
 	// IN (a set) may be planned as a scan of the whole table.
 	FeaturesBySeq: `SELECT version_id FROM version_features
 		WHERE seq = ANY (ARRAY(SELECT CAST(value AS BIGINT) FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value))) AND memory_ref = ?`,
+	// A version's features in one statement: replacing a row updates it in
+	// place with a new seq (SET seq = DEFAULT draws from its identity), where
+	// a DELETE and an INSERT cost a round trip more and leave a dead row.
+	FeaturesUpsert: `INSERT INTO version_features (version_id, memory_ref, layer, judge, fingerprint, subject, predicate, object, embedding, bands)
+		SELECT ?,?,?,?,?,?,?,?,?,? FROM version_index WHERE version_id = ? AND memory_ref = ? AND content_hash <> ''
+		ON CONFLICT (version_id) DO UPDATE SET memory_ref = excluded.memory_ref, layer = excluded.layer, judge = excluded.judge,
+		fingerprint = excluded.fingerprint, subject = excluded.subject, predicate = excluded.predicate, object = excluded.object,
+		embedding = excluded.embedding, bands = excluded.bands, seq = DEFAULT`,
 	MatchOr:         ` | `,
 	MatchAnd:        ` & `,
 	MatchWord:       func(w string) string { return w },

@@ -302,6 +302,15 @@ func (s *Store) update(ctx context.Context, fn func(*sqlstore.Tx) error) error {
 		s.bands.Reset()
 		return err
 	}
+	if t.Erased() {
+		// The verified snapshot holds what is erased: it goes with the
+		// erasure, in the same transaction.
+		if _, err := tx.ExecContext(ctx, dropSnapshotSQL); err != nil {
+			tx.Rollback()
+			s.bands.Reset()
+			return mapErr(err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		s.bands.Reset()
 		return mapErr(err)

@@ -29,13 +29,17 @@ type replayResult struct {
 	size    int64  // the log size the replay read
 	chain   []byte // the chain value of its last entry
 	digest  []byte // the live served tables' digest, same snapshot
+	// snapshot is the digest of the replayed tables, kept as the verified
+	// snapshot (nil when they were not kept).
+	snapshot []byte
 }
 
 // replay replays the log into a scratch schema of the same database, in one
 // REPEATABLE READ transaction that reads the live tables through one snapshot
-// and is always rolled back, so the scratch schema never outlives it and the
-// live tables cannot be changed by it. It compares every served table of the
-// live schema with the replay.
+// and never writes them. It compares every served table of the live schema
+// with the replay; a replay that matches them all is kept as the verified
+// snapshot (the schema <live>_verified), else it is rolled back and leaves
+// nothing.
 func (s *Store) replay(ctx context.Context) (replayResult, error) {
 	res := replayResult{rows: map[string]int64{}}
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead})
@@ -148,8 +152,29 @@ END $f$`, d.Name, sqlstore.KeyExpr(d.Key, "OLD"), sqlstore.KeyExpr(d.Key, "NEW")
 	}
 	sort.SliceStable(res.diffs, func(i, j int) bool { return sqlstore.DiffOrder(res.diffs[i]) < sqlstore.DiffOrder(res.diffs[j]) })
 	if len(res.diffs) == 0 {
-		if res.digest, err = sqlstore.ServedDigest(ctx, q, pgIdent(live)+".", s.key); err != nil {
+		if res.digest, err = servedDigest(ctx, q, live, s.key); err != nil {
 			return res, err
+		}
+		// The replay is kept as the verified snapshot that the next verify
+		// applies new entries to, in place of the one before.
+		snap, err := servedDigest(ctx, q, scratch, s.key)
+		if err != nil {
+			return res, err
+		}
+		keep, err := s.keepable(ctx, tx, res.size)
+		if err != nil || !keep {
+			return res, err
+		}
+		for _, stmt := range []string{
+			`DROP SCHEMA IF EXISTS ` + pgIdent(live+snapshotSuffix) + ` CASCADE`,
+			`ALTER SCHEMA ` + scratch + ` RENAME TO ` + pgIdent(live+snapshotSuffix),
+		} {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return res, fmt.Errorf("replay: keep the verified snapshot: %w", err)
+			}
+		}
+		if err := tx.Commit(); err == nil {
+			res.snapshot = snap
 		}
 	}
 	return res, nil

@@ -3,24 +3,33 @@ package postgres
 import (
 	"context"
 	"crypto/hmac"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
 	"errors"
+	"fmt"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/store/internal/sqlstore"
 )
 
 // Verify checks the log and then every table readers are served from: it
-// recomputes every leaf, payload hash and chain value from the stored rows,
-// checks the signed head, every audit checkpoint recorded in the log and every
-// erasure, and then compares the served tables with a replay of the log
-// (skipped while the log and the tables are those a matching replay recorded).
+// checks every entry of the log not checked before (leaf, payload hash and
+// chain value recomputed from the stored rows; the entries a verify checked
+// before are digested and compared with the mark it kept, and checked again
+// entry by entry when they differ), the signed head, the audit checkpoints
+// and erasures, and then compares the served tables with a replay of the
+// log: while the log is the one a matching replay recorded, with the digest
+// it recorded; after new appends, with the verified snapshot (the replayed
+// tables kept in a schema of their own) with only the new entries applied.
 // It reports the first entry, or the first served row, that does not verify.
 func (s *Store) Verify(ctx context.Context) (memgov.VerifyReport, error) {
 	return s.verify(ctx, false)
 }
 
-// VerifyReplay is Verify with the served tables always replayed.
+// VerifyReplay is Verify with every entry checked and the served tables
+// always replayed.
 func (s *Store) VerifyReplay(ctx context.Context) (memgov.VerifyReport, error) {
 	return s.verify(ctx, true)
 }
@@ -32,24 +41,53 @@ func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, e
 	}
 	defer tx.Rollback()
 	q := sqlstore.Bind(&pgQuerier{tx: tx}, dialect)
-	lr, err := sqlstore.VerifyLog(ctx, q, s.key)
+	var mark sqlstore.LogMark
+	if !replay {
+		if mark, err = sqlstore.RecordedMark(ctx, q, s.key); err != nil {
+			return memgov.VerifyReport{}, err
+		}
+	}
+	lr, err := sqlstore.VerifyLogFrom(ctx, q, s.key, mark, nil)
 	rep, chain := lr.VerifyReport, lr.Chain
 	if err != nil || !rep.OK {
 		return rep, err
+	}
+	if !lr.Mark.Equal(mark) {
+		s.recordMark(ctx, lr.Mark)
 	}
 	if !replay {
 		rec, err := s.verifiedRecord(ctx, q)
 		if err != nil {
 			return rep, err
 		}
-		if rec != nil && rec.size == rep.TreeSize && hmac.Equal(rec.chain, chain) {
-			got, err := sqlstore.ServedDigest(ctx, q, "", s.key)
+		switch {
+		case rec == nil:
+		case rec.size == rep.TreeSize && hmac.Equal(rec.chain, chain):
+			got, err := servedDigest(ctx, q, "", s.key)
 			if err != nil {
 				return rep, err
 			}
 			if hmac.Equal(got, rec.digest) {
 				rep.Served = "digest"
 				return rep, nil
+			}
+		case rec.snapshot != nil && rec.size > 0 && rec.size < rep.TreeSize:
+			// The recorded chain value must be the log's at that size, which
+			// the log check has just verified.
+			var at []byte
+			if err := q.QueryRowContext(ctx, `SELECT chain FROM log WHERE lsn = ?`, rec.size).Scan(&at); err != nil {
+				return rep, err
+			}
+			if hmac.Equal(at, rec.chain) {
+				tx.Rollback()
+				ok, err := s.incremental(ctx, rec, rep.TreeSize, chain)
+				if err != nil {
+					return rep, err
+				}
+				if ok {
+					rep.Served = "incremental"
+					return rep, nil
+				}
 			}
 		}
 	}
@@ -64,24 +102,214 @@ func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, e
 		rep.OK, rep.BadLSN, rep.Table, rep.Row, rep.Problem, rep.Differences = false, d.LSN, d.Table, d.Row, d.Problem, res.diffs
 		return rep, nil
 	}
-	s.recordVerified(ctx, res.size, res.chain, res.digest)
+	s.recordVerified(ctx, res.size, res.chain, res.digest, res.snapshot)
 	return rep, nil
 }
 
-// verifyRecord is verify_state: the last replay that matched.
+// The served tables' digest on PostgreSQL is computed by the server: for
+// each compared table, the SHA-256 of its rows' SHA-256 hashes (of each
+// row's text, every column in order) sorted and joined, with the count of
+// its rows; no row leaves the server. The client binds the parts under the
+// log key (servedDigest), so the digest cannot be computed without it, and
+// two tables with the same part hold the same rows.
+
+// servedDigest digests the compared tables of schema ("": the live ones).
+func servedDigest(ctx context.Context, q sqlstore.Querier, schema string, key []byte) ([]byte, error) {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("memgov-served-digest-postgres\x00"))
+	prefix := ""
+	if schema != "" {
+		prefix = pgIdent(schema) + "."
+	}
+	for _, d := range sqlstore.ComparedTables(dialect) {
+		var (
+			n int64
+			h []byte
+		)
+		err := q.QueryRowContext(ctx, fmt.Sprintf(`SELECT COUNT(*), sha256(COALESCE(string_agg(h, ''::bytea ORDER BY h), ''::bytea))
+			FROM (SELECT sha256(convert_to(t::text, 'UTF8')) AS h FROM %s%s t) AS r`, prefix, d.Name)).Scan(&n, &h)
+		if err != nil {
+			return nil, fmt.Errorf("digest %s: %w", d.Name, err)
+		}
+		m.Write([]byte(d.Name))
+		m.Write([]byte{0})
+		var b [8]byte
+		binary.BigEndian.PutUint64(b[:], uint64(n))
+		m.Write(b[:])
+		m.Write(h)
+	}
+	return m.Sum(nil), nil
+}
+
+// snapshotSchema is the schema the verified snapshot is kept in, beside
+// the live schema.
+const snapshotSuffix = "_verified"
+
+func (s *Store) snapshotSchema(ctx context.Context, q sqlstore.Querier) (live, snap string, err error) {
+	if err := q.QueryRowContext(ctx, `SELECT current_schema()`).Scan(&live); err != nil {
+		return "", "", err
+	}
+	return live, live + snapshotSuffix, nil
+}
+
+// dropSnapshotSQL removes the verified snapshot in a write transaction: an
+// erasure must not leave the erased text in a copy of the served tables.
+const dropSnapshotSQL = `DO $$ BEGIN EXECUTE format('DROP SCHEMA IF EXISTS %I CASCADE', current_schema() || '` + snapshotSuffix + `'); END $$`
+
+// keepable takes the append lock, if no writer holds it, so that nothing is
+// appended before the transaction commits, and says whether the log has
+// no erasure after size (read afresh, outside the transaction's snapshot).
+// A snapshot is kept only then: an erasure committed since the replay read
+// the log must not find its text kept after it.
+func (s *Store) keepable(ctx context.Context, tx *sql.Tx, size int64) (bool, error) {
+	var got bool
+	if err := tx.QueryRowContext(ctx, `SELECT pg_try_advisory_xact_lock($1)`, appendLock).Scan(&got); err != nil || !got {
+		return false, err
+	}
+	var erases int64
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM log WHERE lsn > $1 AND op = $2`, size, string(oplog.Erase)).Scan(&erases); err != nil {
+		return false, err
+	}
+	return erases == 0, nil
+}
+
+// incremental applies the log entries after the recorded state to the
+// verified snapshot and compares the result with the live served tables, in
+// one transaction kept only when they match. It reports false (and no
+// error) when it cannot decide and the whole log must be replayed.
+func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, chain []byte) (bool, error) {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead})
+	if err != nil {
+		return false, mapErr(err)
+	}
+	defer tx.Rollback()
+	q := sqlstore.Bind(&pgQuerier{tx: tx}, dialect)
+	live, snap, err := s.snapshotSchema(ctx, q)
+	if err != nil {
+		return false, err
+	}
+	var exists bool
+	if err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = ?)`, snap).Scan(&exists); err != nil || !exists {
+		return false, err
+	}
+	// The snapshot must hold what the recorded replay left in it.
+	got, err := servedDigest(ctx, q, snap, s.key)
+	if err != nil {
+		return false, err
+	}
+	if !hmac.Equal(got, rec.snapshot) {
+		return false, nil
+	}
+	// The log as this transaction reads it must be the log just verified,
+	// with no erasure among the new entries (a full replay copies its
+	// residue).
+	var (
+		n      int64
+		c      []byte
+		erases int64
+	)
+	if err := q.QueryRowContext(ctx, `SELECT COALESCE(MAX(lsn), 0) FROM log`).Scan(&n); err != nil {
+		return false, err
+	}
+	if n != size {
+		return false, nil
+	}
+	if err := q.QueryRowContext(ctx, `SELECT chain FROM log WHERE lsn = ?`, n).Scan(&c); err != nil {
+		return false, err
+	}
+	if !hmac.Equal(c, chain) {
+		return false, nil
+	}
+	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM log WHERE lsn > ? AND op = ?`, rec.size, string(oplog.Erase)).Scan(&erases); err != nil {
+		return false, err
+	}
+	if erases > 0 {
+		return false, nil
+	}
+	var entries []*oplog.Entry
+	if err := sqlstore.NewReadTx(q).LogRange(ctx, rec.size+1, size, func(e *oplog.Entry) error {
+		entries = append(entries, e)
+		return nil
+	}); err != nil {
+		return false, err
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`SET LOCAL search_path TO %s, %s`, pgIdent(snap), pgIdent(live))); err != nil {
+		return false, err
+	}
+	for _, e := range entries {
+		if _, err := q.ExecContext(ctx, `UPDATE replay_cur SET lsn = ?`, e.LSN); err != nil {
+			return false, err
+		}
+		if err := sqlstore.Apply(ctx, q, e); err != nil {
+			return false, nil // the full replay reports it
+		}
+	}
+	after, err := servedDigest(ctx, q, snap, s.key)
+	if err != nil {
+		return false, err
+	}
+	livesum, err := servedDigest(ctx, q, live, s.key)
+	if err != nil {
+		return false, err
+	}
+	if !hmac.Equal(after, livesum) {
+		return false, nil // a difference: the full replay names it
+	}
+	// Verified. The snapshot moves on when nothing is being appended and
+	// nothing was erased since; else the next verify starts from the record.
+	if keep, err := s.keepable(ctx, tx, size); err != nil || !keep {
+		return true, err
+	}
+	if err := tx.Commit(); err != nil {
+		return true, nil
+	}
+	s.recordVerified(ctx, size, chain, livesum, after)
+	return true, nil
+}
+
+// recordMark keeps the log's mark for the next verify; a failure to keep it
+// only costs the next verify a check of every entry.
+func (s *Store) recordMark(ctx context.Context, m sqlstore.LogMark) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return
+	}
+	defer tx.Rollback()
+	sqlstore.RecordMark(ctx, sqlstore.Bind(&pgQuerier{tx: tx}, dialect), s.key, m)
+	_ = tx.Commit()
+}
+
+// verifyRecord is verify_state: the last replay that matched, and the
+// digest of the snapshot it kept (nil: none).
 type verifyRecord struct {
-	size          int64
-	chain, digest []byte
+	size                    int64
+	chain, digest, snapshot []byte
+}
+
+// snapshotMAC binds a kept snapshot's digest to the replay it holds.
+func snapshotMAC(key []byte, size int64, chain, digest, snapshot []byte) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("memgov-verify-snapshot-postgres\x00"))
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(size))
+	m.Write(b[:])
+	for _, p := range [][]byte{chain, digest, snapshot} {
+		binary.BigEndian.PutUint64(b[:], uint64(len(p)))
+		m.Write(b[:])
+		m.Write(p)
+	}
+	return m.Sum(nil)
 }
 
 // verifiedRecord reads verify_state; nil when there is none or its MAC does
-// not verify.
+// not verify. A snapshot whose MAC does not verify is left out.
 func (s *Store) verifiedRecord(ctx context.Context, q sqlstore.Querier) (*verifyRecord, error) {
 	var (
-		r   verifyRecord
-		mac []byte
+		r         verifyRecord
+		mac, smac []byte
 	)
-	err := q.QueryRowContext(ctx, `SELECT size, chain, digest, mac FROM verify_state WHERE id = 1`).Scan(&r.size, &r.chain, &r.digest, &mac)
+	err := q.QueryRowContext(ctx, `SELECT size, chain, digest, mac, snapshot, snapshot_mac FROM verify_state WHERE id = 1`).
+		Scan(&r.size, &r.chain, &r.digest, &mac, &r.snapshot, &smac)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -91,17 +319,25 @@ func (s *Store) verifiedRecord(ctx context.Context, q sqlstore.Querier) (*verify
 	if !hmac.Equal(mac, sqlstore.VerifyStateMAC(s.key, r.size, r.chain, r.digest)) {
 		return nil, nil
 	}
+	if r.snapshot == nil || !hmac.Equal(smac, snapshotMAC(s.key, r.size, r.chain, r.digest, r.snapshot)) {
+		r.snapshot = nil
+	}
 	return &r, nil
 }
 
-// recordVerified records a verified state: the log's size and chain value
-// and the served tables' digest. A failure to record it only costs the next
-// verify a replay.
-func (s *Store) recordVerified(ctx context.Context, size int64, chain, digest []byte) {
+// recordVerified records a verified state: the log's size and chain value,
+// the served tables' digest and the kept snapshot's (nil: none). A failure
+// to record it only costs the next verify a replay.
+func (s *Store) recordVerified(ctx context.Context, size int64, chain, digest, snapshot []byte) {
 	if chain == nil {
 		chain = []byte{}
 	}
-	_, _ = s.db.ExecContext(ctx, `INSERT INTO verify_state (id, size, chain, digest, mac) VALUES (1, $1, $2, $3, $4)
-		ON CONFLICT (id) DO UPDATE SET size = excluded.size, chain = excluded.chain, digest = excluded.digest, mac = excluded.mac`,
-		size, chain, digest, sqlstore.VerifyStateMAC(s.key, size, chain, digest))
+	var smac []byte
+	if snapshot != nil {
+		smac = snapshotMAC(s.key, size, chain, digest, snapshot)
+	}
+	_, _ = s.db.ExecContext(ctx, `INSERT INTO verify_state (id, size, chain, digest, mac, snapshot, snapshot_mac) VALUES (1, $1, $2, $3, $4, $5, $6)
+		ON CONFLICT (id) DO UPDATE SET size = excluded.size, chain = excluded.chain, digest = excluded.digest, mac = excluded.mac,
+		snapshot = excluded.snapshot, snapshot_mac = excluded.snapshot_mac`,
+		size, chain, digest, sqlstore.VerifyStateMAC(s.key, size, chain, digest), snapshot, smac)
 }

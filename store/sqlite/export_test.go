@@ -1,6 +1,11 @@
 package sqlite
 
-import "github.com/memgov/memgov/store/internal/sqlstore"
+import (
+	"context"
+
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/store/internal/sqlstore"
+)
 
 // SetFoldUndoLimit lets tests drive both ways FoldMap computes an earlier fold.
 func SetFoldUndoLimit(n uint64) (restore func()) { return sqlstore.SetFoldUndoLimit(n) }
@@ -10,4 +15,21 @@ func (s *Store) ReadStatements() int {
 	s.rstmts.mu.Lock()
 	defer s.rstmts.mu.Unlock()
 	return len(s.rstmts.stmts)
+}
+
+// VerifyLogMarked runs the log check of Verify and reports how many entries
+// the recorded mark stood for (0: every entry was checked in full).
+func VerifyLogMarked(ctx context.Context, s *Store) (memgov.VerifyReport, int64, error) {
+	tx, err := s.reader.BeginTx(ctx, nil)
+	if err != nil {
+		return memgov.VerifyReport{}, 0, err
+	}
+	defer tx.Rollback()
+	q := sqlstore.Bind(tx, dialect)
+	mark, err := sqlstore.RecordedMark(ctx, q, s.key)
+	if err != nil {
+		return memgov.VerifyReport{}, 0, err
+	}
+	lr, err := sqlstore.VerifyLogFrom(ctx, q, s.key, mark, logRowsSum(tx, s.key))
+	return lr.VerifyReport, lr.Marked, err
 }

@@ -165,10 +165,19 @@ func (s *Store) replay(ctx context.Context, keep bool) (replayResult, error) {
 	}
 	sort.SliceStable(res.diffs, func(i, j int) bool { return sqlstore.DiffOrder(res.diffs[i]) < sqlstore.DiffOrder(res.diffs[j]) })
 	if len(res.diffs) == 0 {
-		if res.digest, err = sqlstore.ServedDigest(ctx, sqlstore.Bind(q, dialect), "live.", s.key); err != nil {
+		if res.digest, err = servedDigest(ctx, q, "live", s.key); err != nil {
 			return res, err
 		}
 		if keep {
+			// The snapshot keeps the sums of its own tables, which the next
+			// incremental verify adds the new entries' rows to.
+			sums, err := tableSums(ctx, q, "main", s.key)
+			if err != nil {
+				return res, err
+			}
+			if err := keepSums(ctx, q, sums); err != nil {
+				return res, err
+			}
 			if err := tx.Commit(); err != nil {
 				return res, err
 			}

@@ -197,3 +197,119 @@ func sha256Hex(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }
+
+// logMarked runs the log check of verify on path.
+func logMarked(t *testing.T, path string) (memgov.VerifyReport, int64) {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), path, sqlite.Options{Key: testKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rep, marked, err := sqlite.VerifyLogMarked(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, marked
+}
+
+// After new appends, the entries a verify checked are stood for by its mark
+// and only the new ones are checked in full; the mark then moves on. The
+// new entries include an audit checkpoint (its root comes from the mark's
+// frontier), a retraction and an update of an item written before the mark.
+func TestVerifyChecksOnlyTheNewEntriesOfTheLog(t *testing.T) {
+	path := verifiedThenGrown(t)
+	full := func() memgov.VerifyReport {
+		s, err := sqlite.Open(context.Background(), path, sqlite.Options{Key: testKey})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		rep, err := s.VerifyReplay(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	rep, marked := logMarked(t, path)
+	if !rep.OK || marked != 12 || rep.TreeSize != 18 {
+		t.Fatalf("log check after appends: %+v, marked %d; want 18 entries of which the mark stands for 12", rep, marked)
+	}
+	if want := full(); want.Root != rep.Root || !want.OK {
+		t.Fatalf("root from the mark %x, from every leaf %x", rep.Root, want.Root)
+	}
+	// More entries of other kinds: a checkpoint, a retraction, an update.
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, path, sqlite.Options{Key: testKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := engine.New(s, testKey)
+	if _, err := e.Audit().Checkpoint(ctx, 3600, "bot"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants}, "admin"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Host().Forget(ctx, "acme/bot", "fact 1", "cur", "test"); err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(map[string]string{"text": "fact 2, corrected"})
+	if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: "k2", Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var size int64
+	if err := db.QueryRow(`SELECT MAX(lsn) FROM log`).Scan(&size); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	rep = verify(t, path)
+	if !rep.OK || rep.Served != "incremental" || rep.TreeSize != size {
+		t.Fatalf("verify after a checkpoint, a retraction and an update: %+v, want an incremental verify of %d entries", rep, size)
+	}
+	rep, marked = logMarked(t, path)
+	if !rep.OK || marked != size {
+		t.Fatalf("the mark did not move on: %+v, marked %d, want %d", rep, marked, size)
+	}
+	if want := full(); want.Root != rep.Root {
+		t.Fatalf("root from the mark %x, from every leaf %x", rep.Root, want.Root)
+	}
+}
+
+// A mark stands only for the rows it digested, under the log key: an old
+// entry altered, removed or re-chained after the mark was recorded, or a
+// mark moved on without the key, sends verify back to checking every
+// entry, which names the one that does not verify.
+func TestLogMarkCannotHideAnOldEdit(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		stmts []string
+		lsn   int64
+	}{
+		{"old log row", []string{"UPDATE log SET actor = 'mallory' WHERE lsn = 3"}, 3},
+		{"old log time", []string{"UPDATE log SET ts = ts + 1 WHERE lsn = 9"}, 9},
+		{"old payload", []string{`UPDATE log_payload SET body = CAST(replace(CAST(body AS TEXT), 'fact 3', 'fact 8') AS BLOB) WHERE lsn = 5`}, 5},
+		{"old entry removed", []string{"DELETE FROM log_payload WHERE lsn = 4", "DELETE FROM log WHERE lsn = 4"}, 4},
+		{"old payload removed", []string{"DELETE FROM log_payload WHERE lsn = 6"}, 6},
+		{"old leaf and chain rewritten", []string{"UPDATE log SET leaf = (SELECT leaf FROM log WHERE lsn = 8), chain = (SELECT chain FROM log WHERE lsn = 8) WHERE lsn = 7"}, 7},
+		{"mark moved without the key", []string{"UPDATE log SET actor = 'mallory' WHERE lsn = 2", "UPDATE verify_log SET size = 18"}, 2},
+		{"mark's sum taken from nowhere", []string{"UPDATE log SET actor = 'mallory' WHERE lsn = 10", "UPDATE verify_log SET sum = zeroblob(32)"}, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := verifiedThenGrown(t)
+			tamper(t, path, tc.stmts...)
+			rep, marked := logMarked(t, path)
+			if rep.OK || rep.BadLSN != tc.lsn || marked != 0 {
+				t.Fatalf("log check: %+v, marked %d; want LSN %d named by a check of every entry", rep, marked, tc.lsn)
+			}
+			if rep := verify(t, path); rep.OK || rep.BadLSN != tc.lsn {
+				t.Fatalf("verify: %+v, want LSN %d", rep, tc.lsn)
+			}
+		})
+	}
+}

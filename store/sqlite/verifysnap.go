@@ -19,11 +19,14 @@ import (
 // kept beside the database as a SQLite file (the verified snapshot), and
 // verify_state records its SHA-256, bound under the log key to the size, the
 // chain value and the served tables' digest of the log it replayed. When the
-// log has grown since, `memgov audit verify` still checks every entry of the
-// log (leaf, payload hash and chain, which also proves the chain value the
-// record names), then checks the snapshot file against its recorded hash,
-// replays only the new entries into it and compares the digest of the
-// result with the digest of the live served tables. Any other outcome (no
+// log has grown since, `memgov audit verify` still checks the whole log (the
+// entries a verify checked before by the mark it kept, the later ones in
+// full, which also proves the chain value the record names), then checks
+// the snapshot file against its recorded hash,
+// replays only the new entries into it, adds the rows they wrote to the
+// sums of its tables the snapshot keeps and takes away the rows they
+// replaced or removed (servedsum.go), and compares the result with the
+// digest of every row of the live served tables. Any other outcome (no
 // snapshot, a snapshot or record that does not verify, an erasure among the
 // new entries, a difference) replays the whole log, which names the row that
 // differs and keeps a new snapshot.
@@ -167,12 +170,13 @@ func (s *Store) recordVerified(ctx context.Context, size int64, chain, digest, s
 }
 
 // incremental replays the log entries after the recorded state into the
-// verified snapshot and compares the result with the live served tables. It
+// verified snapshot (whose hash snapHash gives) and compares the result with
+// the live served tables. It
 // reports false (and no error) when it cannot decide and the whole log must
 // be replayed; on true it has recorded the new state.
-func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, chain []byte) (bool, error) {
+func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, chain []byte, snapHash func() ([]byte, error)) (bool, error) {
 	path := s.snapshotPath()
-	h, err := fileHash(path)
+	h, err := snapHash()
 	if err != nil || !hmac.Equal(h, rec.snapshot) {
 		return false, nil // none, or not the file the replay left: replay the whole log
 	}
@@ -232,21 +236,45 @@ func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, 
 	}); err != nil {
 		return false, err
 	}
+	sums, err := keptSums(ctx, q)
+	if err != nil || sums == nil {
+		return false, err // a snapshot that keeps no sums: replay the whole log
+	}
+	// Every row the new entries write or remove in the snapshot is added to
+	// or taken from its sums; a REPLACE's removals count too.
+	if _, err := q.ExecContext(ctx, `PRAGMA recursive_triggers = ON`); err != nil {
+		return false, err
+	}
+	whole, err := deltaTriggers(ctx, q)
+	if err != nil {
+		return false, err
+	}
 	for _, e := range entries {
 		if err := sqlstore.Apply(ctx, sqlstore.Bind(q, dialect), e); err != nil {
 			return false, nil // the full replay reports it
 		}
 	}
-	live, err := sqlstore.ServedDigest(ctx, sqlstore.Bind(q, dialect), "live.", s.key)
+	if err := applyDelta(ctx, q, sums, whole, s.key); err != nil {
+		return false, err
+	}
+	// The live tables, every row of them, must be the snapshot's tables
+	// with the new entries applied.
+	live, err := tableSums(ctx, q, "live", s.key)
 	if err != nil {
 		return false, err
 	}
-	replayed, err := sqlstore.ServedDigest(ctx, sqlstore.Bind(q, dialect), "main.", s.key)
-	if err != nil {
-		return false, err
-	}
-	if !hmac.Equal(live, replayed) {
+	if !live.equal(sums) {
 		return false, nil // a difference: the full replay names it
+	}
+	if err := keepSums(ctx, q, sums); err != nil {
+		return false, err
+	}
+	for _, d := range sqlstore.ComparedTables(dialect) {
+		for _, ev := range []string{"ins", "upd", "del"} {
+			if _, err := q.ExecContext(ctx, `DROP TRIGGER IF EXISTS temp.verify_delta_`+d.Name+`_`+ev); err != nil {
+				return false, err
+			}
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return false, err
@@ -260,6 +288,6 @@ func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, 
 		return false, err
 	}
 	kept = true
-	s.recordVerified(ctx, size, chain, live, snap)
+	s.recordVerified(ctx, size, chain, live.digest(), snap)
 	return true, nil
 }

@@ -19,19 +19,23 @@ import (
 
 // PutFeatures replaces the features and bands of an indexed version. The row
 // is written anew, with a new seq, so that the band index of every process
-// sees the change.
+// sees the change (in one statement where the dialect has an upsert).
 func (t *Tx) PutFeatures(ctx context.Context, f memgov.VersionFeatures) error {
 	bands := make([]byte, 0, 4*len(f.Bands))
 	for _, b := range f.Bands {
 		bands = binary.BigEndian.AppendUint32(bands, b)
 	}
-	if _, err := t.q.ExecContext(ctx, `DELETE FROM version_features WHERE version_id = ?`, f.VersionID); err != nil {
-		return fmt.Errorf("put features of version %s: %w", f.VersionID, err)
+	args := []any{f.VersionID, f.MemoryRef, string(f.Layer), f.Judge, nonNilBytes(f.Fingerprint), f.Subject, f.Predicate, f.Object, f.Embedding, bands,
+		f.VersionID, f.MemoryRef}
+	query := t.q.dialect().FeaturesUpsert
+	if query == "" {
+		if _, err := t.q.ExecContext(ctx, `DELETE FROM version_features WHERE version_id = ?`, f.VersionID); err != nil {
+			return fmt.Errorf("put features of version %s: %w", f.VersionID, err)
+		}
+		query = `INSERT INTO version_features (version_id, memory_ref, layer, judge, fingerprint, subject, predicate, object, embedding, bands)
+		SELECT ?,?,?,?,?,?,?,?,?,? FROM version_index WHERE version_id = ? AND memory_ref = ? AND content_hash <> ''`
 	}
-	res, err := t.q.ExecContext(ctx, `INSERT INTO version_features (version_id, memory_ref, layer, judge, fingerprint, subject, predicate, object, embedding, bands)
-		SELECT ?,?,?,?,?,?,?,?,?,? FROM version_index WHERE version_id = ? AND memory_ref = ? AND content_hash <> ''`,
-		f.VersionID, f.MemoryRef, string(f.Layer), f.Judge, nonNilBytes(f.Fingerprint), f.Subject, f.Predicate, f.Object, f.Embedding, bands,
-		f.VersionID, f.MemoryRef)
+	res, err := t.q.ExecContext(ctx, query, args...)
 	if err != nil {
 		return fmt.Errorf("put features of version %s: %w", f.VersionID, err)
 	}

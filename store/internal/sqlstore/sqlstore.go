@@ -71,6 +71,11 @@ type Dialect struct {
 	// whose seq is in a JSON array (first parameter) and whose memory_ref is
 	// the second parameter (the band index's candidates read back).
 	FeaturesBySeq string
+	// FeaturesUpsert, where not empty, writes a version_features row in one
+	// statement, a new row or a replaced one with a new seq, with the
+	// parameters of PutFeatures' INSERT; empty, PutFeatures deletes the row
+	// and inserts it again.
+	FeaturesUpsert string
 	// MatchOr and MatchAnd join the words of a full-text query; MatchWord
 	// writes one word.
 	MatchOr, MatchAnd string
