@@ -550,10 +550,7 @@ func (d driftReader) DriftStatus(ctx context.Context, ref string) (gate.DriftSta
 
 func (e *Engine) suspend(ctx context.Context, tx memgov.Tx, agent, reason string) error {
 	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Suspend, ItemID: agent, Actor: "memgov"}
-	if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
-		return err
-	}
-	return tx.Append(ctx, entry)
+	return oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason})
 }
 
 // Reinstate lifts an agent's suspension; only curators and operators may.
@@ -574,10 +571,7 @@ func (e *Engine) Reinstate(ctx context.Context, agent, actor, reason string) err
 			return fmt.Errorf("%w: %s is not suspended", memgov.ErrConflict, agent)
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Reinstate, ItemID: agent, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
-			return err
-		}
-		return tx.Append(ctx, entry)
+		return oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason})
 	})
 }
 
@@ -687,10 +681,7 @@ func (e *Engine) commit(ctx context.Context, tx memgov.Tx, w *write) (memgov.Wri
 	}
 	p, err := e.versionPayload(w, reason, oplog.VersionData{})
 	if err == nil {
-		err = entry.Seal(p)
-	}
-	if err == nil {
-		err = tx.Append(ctx, entry)
+		err = oplog.Append(ctx, tx, entry, p)
 	}
 	if err != nil {
 		return memgov.WriteResult{}, commitErr("append %s: %w", w.req.Key, err)
@@ -735,10 +726,7 @@ func (e *Engine) commitMerge(ctx context.Context, tx memgov.Tx, w *write, dd gat
 	p, err := e.versionPayload(w, fmt.Sprintf("merge of %s and a near-duplicate write (%s)", t.Key, dd.Detail), oplog.VersionData{})
 	if err == nil {
 		p.MergedFrom = mergedFrom
-		err = entry.Seal(p)
-	}
-	if err == nil {
-		err = tx.Append(ctx, entry)
+		err = oplog.Append(ctx, tx, entry, p)
 	}
 	if err != nil {
 		return memgov.WriteResult{}, commitErr("append merge into %s: %w", t.Key, err)
@@ -817,10 +805,7 @@ func (e *Engine) stage(ctx context.Context, tx memgov.Tx, w *write) (memgov.Writ
 	rv := &oplog.StagedReview{ID: NewID(), Tier: w.risk.Tier, Risk: w.risk.Score, Reason: reasons[0], DueAt: due.Format(oplog.TimeFormat), Detail: dj}
 	p, err := e.versionPayload(w, "staged for review: "+strings.Join(reasons, ", "), oplog.VersionData{Review: rv})
 	if err == nil {
-		err = entry.Seal(p)
-	}
-	if err == nil {
-		err = tx.Append(ctx, entry)
+		err = oplog.Append(ctx, tx, entry, p)
 	}
 	if err != nil {
 		return memgov.WriteResult{}, commitErr("append staged %s: %w", w.req.Key, err)
