@@ -497,7 +497,7 @@ func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages ma
 // score and adjusted confidence.
 func (e *Engine) stampProvenance(ctx context.Context, w *write, stages map[string]time.Duration) error {
 	req := w.req
-	pv, err := run(ctx, stages, gate.Provenance{}, gate.ProvenanceInput{ID: NewID(), CreatedAt: w.now.Format(oplog.TimeFormat),
+	pv, err := run(ctx, stages, gate.Provenance{}, gate.ProvenanceInput{ID: oplog.NewID(), CreatedAt: w.now.Format(oplog.TimeFormat),
 		Agent: req.SourceAgentID, RunID: req.RunID, SessionID: req.SessionID, RequestID: req.RequestID, Layer: req.TargetLayer,
 		Evidence: req.EvidenceRefs, ContentHash: w.hash, Confidence: w.confidence, Scored: w.scored, Factual: w.factual.Score,
 		Adjusted: w.adjusted, Contradictions: len(w.contradicts), Candidates: len(w.candidates), Item: w.item, Policy: &e.policy})
@@ -661,7 +661,7 @@ func commitErr(format string, args ...any) error {
 
 func (e *Engine) commit(ctx context.Context, tx memgov.Tx, w *write) (memgov.WriteResult, error) {
 	if w.req.Key == "" {
-		w.req.Key = NewID()
+		w.req.Key = oplog.NewID()
 	}
 	entry, err := e.versionEntry(ctx, tx, w.req.MemoryRef, w.req.Key, w.req.TargetLayer, w.req.SourceAgentID, w.now)
 	if errors.Is(err, memgov.ErrConflict) {
@@ -707,7 +707,7 @@ func (e *Engine) commitMerge(ctx context.Context, tx memgov.Tx, w *write, dd gat
 		return memgov.WriteResult{}, err
 	}
 	w.risk = policy.RiskResult{Tier: TierAuto}
-	entry := &oplog.Entry{Time: w.now, Op: oplog.Merge, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: NewID(), PrevVersionID: item.Head, Actor: w.req.SourceAgentID}
+	entry := &oplog.Entry{Time: w.now, Op: oplog.Merge, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: oplog.NewID(), PrevVersionID: item.Head, Actor: w.req.SourceAgentID}
 	mergedFrom := ""
 	if w.item != nil && w.item.ID != item.ID {
 		mergedFrom = w.item.Head
@@ -749,15 +749,15 @@ func waitingDetail(w *write) string {
 // stage records the write as a DRAFT version with an open review.
 func (e *Engine) stage(ctx context.Context, tx memgov.Tx, w *write) (memgov.WriteResult, error) {
 	if w.req.Key == "" {
-		w.req.Key = NewID()
+		w.req.Key = oplog.NewID()
 	}
-	entry := &oplog.Entry{Time: w.now, Op: oplog.Stage, MemoryRef: w.req.MemoryRef, VersionID: NewID(), Actor: w.req.SourceAgentID}
+	entry := &oplog.Entry{Time: w.now, Op: oplog.Stage, MemoryRef: w.req.MemoryRef, VersionID: oplog.NewID(), Actor: w.req.SourceAgentID}
 	if w.item != nil {
 		entry.ItemID, entry.PrevVersionID = w.item.ID, w.item.Head
 	} else if it, err := tx.ItemByKey(ctx, w.req.MemoryRef, w.req.Key); err == nil {
 		entry.ItemID, entry.PrevVersionID = it.ID, it.Head
 	} else if isNotFound(err) {
-		entry.ItemID = NewID()
+		entry.ItemID = oplog.NewID()
 	} else {
 		return memgov.WriteResult{}, commitErr("read item %s: %w", w.req.Key, err)
 	}
@@ -802,7 +802,7 @@ func (e *Engine) stage(ctx context.Context, tx memgov.Tx, w *write) (memgov.Writ
 			due = *w.req.Deadline
 		}
 	}
-	rv := &oplog.StagedReview{ID: NewID(), Tier: w.risk.Tier, Risk: w.risk.Score, Reason: reasons[0], DueAt: due.Format(oplog.TimeFormat), Detail: dj}
+	rv := &oplog.StagedReview{ID: oplog.NewID(), Tier: w.risk.Tier, Risk: w.risk.Score, Reason: reasons[0], DueAt: due.Format(oplog.TimeFormat), Detail: dj}
 	p, err := e.versionPayload(w, "staged for review: "+strings.Join(reasons, ", "), oplog.VersionData{Review: rv})
 	if err == nil {
 		err = oplog.Append(ctx, tx, entry, p)
