@@ -80,7 +80,7 @@ func (q *Quarantine) CanDecide(e memgov.QuarantineEntry) error {
 		return err
 	}
 	if a := q.s.actor; !authz.IsCurator(a) {
-		return &ForbiddenError{fmt.Sprintf("only curators release or retract quarantined memory; %s is %s %s", a.ID, article(string(a.Role)), a.Role)}
+		return &ForbiddenError{Msg: fmt.Sprintf("only curators release or retract quarantined memory; %s is %s %s", a.ID, article(string(a.Role)), a.Role)}
 	}
 	return nil
 }

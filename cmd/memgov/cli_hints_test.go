@@ -38,6 +38,9 @@ func TestCLIHintsNameTheFlagAndTheNextCommand(t *testing.T) {
 			`unknown principal "mallory": garbage collection is run by a curator or an orchestrator`, " (--by)"},
 		{[]string{"session", "end", ref, "--by", "mallory"}, exitError,
 			"mallory is not a registered principal", "; register it with: memgov principal add --id mallory --role curator --tenant TENANT"},
+		// the review service says who may lift the refusal; the CLI names the command
+		{[]string{"annotate", "XYZ", "--by", "mallory", "--note", "x"}, exitDenied,
+			"read-only: mallory is not a registered principal; a curator or operator registers it", " (memgov principal add --id mallory --role curator --tenant TENANT)"},
 	}
 	for _, tc := range cases {
 		_, errOut, code := c.run("", tc.args...)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/baselines"
+	"github.com/memgov/memgov/review"
 )
 
 // The engine and its services say what failed in the domain's terms: an
@@ -32,6 +33,15 @@ func hint(cmd *cobra.Command, err error) string {
 	var ie *memgov.InputError
 	if errors.As(err, &ie) {
 		return inputHint(cmd, ie)
+	}
+	var fe *review.ForbiddenError
+	if errors.As(err, &fe) && fe.Principal != "" {
+		switch fe.Next {
+		case review.NextRegister:
+			return " (memgov principal add --id " + fe.Principal + " --role curator --tenant TENANT)"
+		case review.NextReinstate:
+			return " (memgov principal reinstate " + fe.Principal + " --by CURATOR)"
+		}
 	}
 	var se *baselines.StateError
 	if errors.As(err, &se) {
