@@ -48,6 +48,8 @@ func hint(cmd *cobra.Command, err error) string {
 		switch {
 		case se.Session != "":
 			return "; end it with: memgov session end " + se.Ref + " --by " + flagValue(cmd, "by", "ACTOR")
+		case se.Edited:
+			return "; record the drift with: memgov verify " + se.Ref + ", then acknowledge it with: memgov drift ack"
 		case se.Drift != "":
 			return "; resolve it with: memgov drift ack " + se.Drift + " --by " + flagValue(cmd, "by", "OPERATOR") + " --resolve reapprove|rollback"
 		case errors.Is(se.Kind, memgov.ErrNotFound):
