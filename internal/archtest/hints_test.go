@@ -190,11 +190,11 @@ func TestCLIHintDetector(t *testing.T) {
 	cmds := map[string]bool{"principal": true, "token": true, "verify": true}
 	for s, want := range map[string]string{
 		"read-only: %s is not registered (memgov principal add --id %s)": "memgov principal",
-		"%s was edited; run `memgov verify %s`":                         "memgov verify",
-		"a write must carry its token (--fencing-token)":                "--fencing-token",
-		"%w: not a memgov token":                                        "",
-		"%s was edited outside memgov; acknowledge the drift":           "",
-		"ranges like 1--3 are not flags":                                "",
+		"%s was edited; run `memgov verify %s`":                          "memgov verify",
+		"a write must carry its token (--fencing-token)":                 "--fencing-token",
+		"%w: not a memgov token":                                         "",
+		"%s was edited outside memgov; acknowledge the drift":            "",
+		"ranges like 1--3 are not flags":                                 "",
 	} {
 		if got := cliHint(s, cmds); got != want {
 			t.Errorf("cliHint(%q) = %q, want %q", s, got, want)
