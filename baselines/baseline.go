@@ -133,7 +133,8 @@ func (svc *Service) ApproveBaseline(ctx context.Context, r memgov.ApproveRequest
 		if ok, _, err := svc.governedIntact(ctx, tx, tx, r.MemoryRef); err != nil {
 			return err
 		} else if !ok {
-			return fmt.Errorf("%w: %s was edited outside memgov; run `memgov verify %s` and acknowledge the drift first", memgov.ErrConflict, r.MemoryRef, r.MemoryRef)
+			return &StateError{Kind: memgov.ErrConflict, Ref: r.MemoryRef, Edited: true,
+				Msg: fmt.Sprintf("%s was edited outside memgov; its drift must be recorded and acknowledged first", r.MemoryRef)}
 		}
 		out, err = svc.approveTx(ctx, tx, r)
 		return err

@@ -52,6 +52,7 @@ type StateError struct {
 	Ref     string // the memoryRef the request named
 	Session string // the id of the session still open, if that is the cause
 	Drift   string // the id of the drift still open, if that is the cause
+	Edited  bool   // the governed memory was edited outside memgov, drift not yet recorded
 	Msg     string
 }
 

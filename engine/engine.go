@@ -105,10 +105,6 @@ func (e *Engine) redactor(runID string) *redact.Redactor { return e.secrets.Reda
 // (the precision of the log).
 func (e *Engine) Now() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
 
-// NewID returns a new identifier (oplog.NewID); the write pipeline names it
-// so.
-func NewID() string { return oplog.NewID() }
-
 // AddPrincipal registers an agent or a person. Registering the same principal
 // again with the same role and tenant is a no-op; a different role or tenant is
 // a conflict.

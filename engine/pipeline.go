@@ -497,7 +497,7 @@ func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages ma
 // score and adjusted confidence.
 func (e *Engine) stampProvenance(ctx context.Context, w *write, stages map[string]time.Duration) error {
 	req := w.req
-	pv, err := run(ctx, stages, gate.Provenance{}, gate.ProvenanceInput{ID: NewID(), CreatedAt: w.now.Format(oplog.TimeFormat),
+	pv, err := run(ctx, stages, gate.Provenance{}, gate.ProvenanceInput{ID: oplog.NewID(), CreatedAt: w.now.Format(oplog.TimeFormat),
 		Agent: req.SourceAgentID, RunID: req.RunID, SessionID: req.SessionID, RequestID: req.RequestID, Layer: req.TargetLayer,
 		Evidence: req.EvidenceRefs, ContentHash: w.hash, Confidence: w.confidence, Scored: w.scored, Factual: w.factual.Score,
 		Adjusted: w.adjusted, Contradictions: len(w.contradicts), Candidates: len(w.candidates), Item: w.item, Policy: &e.policy})
@@ -550,10 +550,7 @@ func (d driftReader) DriftStatus(ctx context.Context, ref string) (gate.DriftSta
 
 func (e *Engine) suspend(ctx context.Context, tx memgov.Tx, agent, reason string) error {
 	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Suspend, ItemID: agent, Actor: "memgov"}
-	if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
-		return err
-	}
-	return tx.Append(ctx, entry)
+	return oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason})
 }
 
 // Reinstate lifts an agent's suspension; only curators and operators may.
@@ -574,10 +571,7 @@ func (e *Engine) Reinstate(ctx context.Context, agent, actor, reason string) err
 			return fmt.Errorf("%w: %s is not suspended", memgov.ErrConflict, agent)
 		}
 		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Reinstate, ItemID: agent, Actor: actor}
-		if err := entry.Seal(oplog.Payload{Reason: reason}); err != nil {
-			return err
-		}
-		return tx.Append(ctx, entry)
+		return oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason})
 	})
 }
 
@@ -667,7 +661,7 @@ func commitErr(format string, args ...any) error {
 
 func (e *Engine) commit(ctx context.Context, tx memgov.Tx, w *write) (memgov.WriteResult, error) {
 	if w.req.Key == "" {
-		w.req.Key = NewID()
+		w.req.Key = oplog.NewID()
 	}
 	entry, err := e.versionEntry(ctx, tx, w.req.MemoryRef, w.req.Key, w.req.TargetLayer, w.req.SourceAgentID, w.now)
 	if errors.Is(err, memgov.ErrConflict) {
@@ -687,10 +681,7 @@ func (e *Engine) commit(ctx context.Context, tx memgov.Tx, w *write) (memgov.Wri
 	}
 	p, err := e.versionPayload(w, reason, oplog.VersionData{})
 	if err == nil {
-		err = entry.Seal(p)
-	}
-	if err == nil {
-		err = tx.Append(ctx, entry)
+		err = oplog.Append(ctx, tx, entry, p)
 	}
 	if err != nil {
 		return memgov.WriteResult{}, commitErr("append %s: %w", w.req.Key, err)
@@ -716,7 +707,7 @@ func (e *Engine) commitMerge(ctx context.Context, tx memgov.Tx, w *write, dd gat
 		return memgov.WriteResult{}, err
 	}
 	w.risk = policy.RiskResult{Tier: TierAuto}
-	entry := &oplog.Entry{Time: w.now, Op: oplog.Merge, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: NewID(), PrevVersionID: item.Head, Actor: w.req.SourceAgentID}
+	entry := &oplog.Entry{Time: w.now, Op: oplog.Merge, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: oplog.NewID(), PrevVersionID: item.Head, Actor: w.req.SourceAgentID}
 	mergedFrom := ""
 	if w.item != nil && w.item.ID != item.ID {
 		mergedFrom = w.item.Head
@@ -735,10 +726,7 @@ func (e *Engine) commitMerge(ctx context.Context, tx memgov.Tx, w *write, dd gat
 	p, err := e.versionPayload(w, fmt.Sprintf("merge of %s and a near-duplicate write (%s)", t.Key, dd.Detail), oplog.VersionData{})
 	if err == nil {
 		p.MergedFrom = mergedFrom
-		err = entry.Seal(p)
-	}
-	if err == nil {
-		err = tx.Append(ctx, entry)
+		err = oplog.Append(ctx, tx, entry, p)
 	}
 	if err != nil {
 		return memgov.WriteResult{}, commitErr("append merge into %s: %w", t.Key, err)
@@ -761,15 +749,15 @@ func waitingDetail(w *write) string {
 // stage records the write as a DRAFT version with an open review.
 func (e *Engine) stage(ctx context.Context, tx memgov.Tx, w *write) (memgov.WriteResult, error) {
 	if w.req.Key == "" {
-		w.req.Key = NewID()
+		w.req.Key = oplog.NewID()
 	}
-	entry := &oplog.Entry{Time: w.now, Op: oplog.Stage, MemoryRef: w.req.MemoryRef, VersionID: NewID(), Actor: w.req.SourceAgentID}
+	entry := &oplog.Entry{Time: w.now, Op: oplog.Stage, MemoryRef: w.req.MemoryRef, VersionID: oplog.NewID(), Actor: w.req.SourceAgentID}
 	if w.item != nil {
 		entry.ItemID, entry.PrevVersionID = w.item.ID, w.item.Head
 	} else if it, err := tx.ItemByKey(ctx, w.req.MemoryRef, w.req.Key); err == nil {
 		entry.ItemID, entry.PrevVersionID = it.ID, it.Head
 	} else if isNotFound(err) {
-		entry.ItemID = NewID()
+		entry.ItemID = oplog.NewID()
 	} else {
 		return memgov.WriteResult{}, commitErr("read item %s: %w", w.req.Key, err)
 	}
@@ -814,13 +802,10 @@ func (e *Engine) stage(ctx context.Context, tx memgov.Tx, w *write) (memgov.Writ
 			due = *w.req.Deadline
 		}
 	}
-	rv := &oplog.StagedReview{ID: NewID(), Tier: w.risk.Tier, Risk: w.risk.Score, Reason: reasons[0], DueAt: due.Format(oplog.TimeFormat), Detail: dj}
+	rv := &oplog.StagedReview{ID: oplog.NewID(), Tier: w.risk.Tier, Risk: w.risk.Score, Reason: reasons[0], DueAt: due.Format(oplog.TimeFormat), Detail: dj}
 	p, err := e.versionPayload(w, "staged for review: "+strings.Join(reasons, ", "), oplog.VersionData{Review: rv})
 	if err == nil {
-		err = entry.Seal(p)
-	}
-	if err == nil {
-		err = tx.Append(ctx, entry)
+		err = oplog.Append(ctx, tx, entry, p)
 	}
 	if err != nil {
 		return memgov.WriteResult{}, commitErr("append staged %s: %w", w.req.Key, err)

@@ -116,7 +116,7 @@ type Page struct {
 // at a past log position.
 func (s *Service) Items(ctx context.Context, q ItemsQuery) (Page, error) {
 	if !s.sees(q.MemoryRef) {
-		return Page{}, &ForbiddenError{fmt.Sprintf("%s may not read tenant memory outside %s", s.actor.ID, s.actor.Tenant)}
+		return Page{}, &ForbiddenError{Msg: fmt.Sprintf("%s may not read tenant memory outside %s", s.actor.ID, s.actor.Tenant)}
 	}
 	limit := q.Limit
 	if limit <= 0 {
@@ -215,7 +215,7 @@ func (s *Service) History(ctx context.Context, itemID string) (History, error) {
 		return History{}, err
 	}
 	if !s.sees(item.MemoryRef) {
-		return History{}, &ForbiddenError{fmt.Sprintf("%s may not read tenant memory outside %s", s.actor.ID, s.actor.Tenant)}
+		return History{}, &ForbiddenError{Msg: fmt.Sprintf("%s may not read tenant memory outside %s", s.actor.ID, s.actor.Tenant)}
 	}
 	lsns := make([]int64, 0, 3*len(vs))
 	for _, v := range vs {
@@ -515,7 +515,7 @@ func (s *Service) Annotate(ctx context.Context, itemID, kind, note string) (int6
 		return 0, err
 	}
 	if !authz.Governs(s.actor, mustTenant(item.MemoryRef)) {
-		return 0, &ForbiddenError{fmt.Sprintf("rule CTI-1 (annotate): %s governs tenant %s and may not annotate memory of another tenant", s.actor.ID, s.actor.Tenant)}
+		return 0, &ForbiddenError{Msg: fmt.Sprintf("rule CTI-1 (annotate): %s governs tenant %s and may not annotate memory of another tenant", s.actor.ID, s.actor.Tenant)}
 	}
 	if strings.TrimSpace(note) == "" {
 		return 0, fmt.Errorf("%w: an annotation needs a note", memgov.ErrInvalid)

@@ -150,7 +150,7 @@ func (p *Proposals) governs(pr memgov.Proposal) error {
 		return p.s.CanAct()
 	}
 	if !authz.Governs(a, pr.Owner.Tenant) {
-		return &ForbiddenError{fmt.Sprintf("read-only here: %s governs tenant %s, not %s", a.ID, a.Tenant, pr.Owner.Tenant)}
+		return &ForbiddenError{Msg: fmt.Sprintf("read-only here: %s governs tenant %s, not %s", a.ID, a.Tenant, pr.Owner.Tenant)}
 	}
 	return nil
 }
@@ -169,12 +169,12 @@ func (p *Proposals) CanApply(pr memgov.Proposal) error {
 	if _, err := authz.ActivationGate(mode, a, pr); err != nil {
 		switch {
 		case mode == policy.ActivationApprovalGate && authz.IsCurator(a):
-			return &ForbiddenError{fmt.Sprintf("%s owns this proposal; another curator must apply it", a.ID)}
+			return &ForbiddenError{Msg: fmt.Sprintf("%s owns this proposal; another curator must apply it", a.ID)}
 		case mode == policy.ActivationApprovalGate:
-			return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; applying needs a curator who is not the owner (activation is %s)",
+			return &ForbiddenError{Msg: fmt.Sprintf("read-only: %s is %s %s; applying needs a curator who is not the owner (activation is %s)",
 				a.ID, article(string(a.Role)), a.Role, mode)}
 		default:
-			return &ForbiddenError{fmt.Sprintf("read-only: %s does not hold the %s scope (activation is %s)", a.ID, authz.ScopeProposalActivate, mode)}
+			return &ForbiddenError{Msg: fmt.Sprintf("read-only: %s does not hold the %s scope (activation is %s)", a.ID, authz.ScopeProposalActivate, mode)}
 		}
 	}
 	if !Open(pr) {
@@ -190,7 +190,7 @@ func (p *Proposals) CanReject(pr memgov.Proposal) error {
 		return err
 	}
 	if a := p.s.actor; !authz.Human(a) {
-		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only curators and operators reject proposals", a.ID, article(string(a.Role)), a.Role)}
+		return &ForbiddenError{Msg: fmt.Sprintf("read-only: %s is %s %s; only curators and operators reject proposals", a.ID, article(string(a.Role)), a.Role)}
 	}
 	if !Open(pr) {
 		return fmt.Errorf("%w: the proposal is %s; only draft or revised proposals can be rejected", memgov.ErrConflict, pr.State)
@@ -207,7 +207,7 @@ func (p *Proposals) CanArchive(pr memgov.Proposal) error {
 			return err
 		}
 		if !authz.Human(a) {
-			return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only the owner, curators and operators archive proposals", a.ID, article(string(a.Role)), a.Role)}
+			return &ForbiddenError{Msg: fmt.Sprintf("read-only: %s is %s %s; only the owner, curators and operators archive proposals", a.ID, article(string(a.Role)), a.Role)}
 		}
 	}
 	if !Open(pr) && pr.State != memgov.ProposalRejected {

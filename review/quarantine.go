@@ -80,7 +80,7 @@ func (q *Quarantine) CanDecide(e memgov.QuarantineEntry) error {
 		return err
 	}
 	if a := q.s.actor; !authz.IsCurator(a) {
-		return &ForbiddenError{fmt.Sprintf("only curators release or retract quarantined memory; %s is %s %s", a.ID, article(string(a.Role)), a.Role)}
+		return &ForbiddenError{Msg: fmt.Sprintf("only curators release or retract quarantined memory; %s is %s %s", a.ID, article(string(a.Role)), a.Role)}
 	}
 	return nil
 }
@@ -111,7 +111,7 @@ func (q *Quarantine) decide(ctx context.Context, versionID, note string) error {
 		return err
 	}
 	if len(rs) == 0 {
-		return fmt.Errorf("%w: no quarantined version %s (memgov quarantine list)", memgov.ErrNotFound, versionID)
+		return fmt.Errorf("%w: no quarantined version %s; the quarantine list names the versions held", memgov.ErrNotFound, versionID)
 	}
 	return q.s.authorize(rs[0].MemoryRef)
 }

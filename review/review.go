@@ -81,7 +81,23 @@ func (s *Service) Proposals() ProposalService { return s.proposals }
 
 // ForbiddenError says why the actor may only read. It matches
 // memgov.ErrForbidden with errors.Is.
-type ForbiddenError struct{ Msg string }
+type ForbiddenError struct {
+	Msg string
+	// Next, when set, is what would let Principal decide, in memgov's
+	// terms; the CLI and the TUI name the command that does it.
+	Next      Next
+	Principal string
+}
+
+// Next is what a person with authority does to lift a refusal.
+type Next string
+
+const (
+	// NextRegister: a curator or operator registers the principal.
+	NextRegister Next = "register"
+	// NextReinstate: a curator or operator reinstates the suspended principal.
+	NextReinstate Next = "reinstate"
+)
 
 func (e *ForbiddenError) Error() string { return e.Msg }
 
@@ -94,11 +110,13 @@ func (e *ForbiddenError) Unwrap() error { return memgov.ErrForbidden }
 func (s *Service) CanAct() error {
 	switch {
 	case !authz.Known(s.actor):
-		return &ForbiddenError{fmt.Sprintf("read-only: %s is not a registered principal (memgov principal add --id %s --role curator --tenant TENANT)", s.actor.ID, s.actor.ID)}
+		return &ForbiddenError{Msg: fmt.Sprintf("read-only: %s is not a registered principal; a curator or operator registers it", s.actor.ID),
+			Next: NextRegister, Principal: s.actor.ID}
 	case !authz.Human(s.actor):
-		return &ForbiddenError{fmt.Sprintf("read-only: %s is %s %s; only curators and operators decide", s.actor.ID, article(string(s.actor.Role)), s.actor.Role)}
+		return &ForbiddenError{Msg: fmt.Sprintf("read-only: %s is %s %s; only curators and operators decide", s.actor.ID, article(string(s.actor.Role)), s.actor.Role)}
 	case s.actor.Suspended:
-		return &ForbiddenError{fmt.Sprintf("read-only: %s is suspended; a curator reinstates it with: memgov principal reinstate %s --by CURATOR", s.actor.ID, s.actor.ID)}
+		return &ForbiddenError{Msg: fmt.Sprintf("read-only: %s is suspended; a curator or operator reinstates it", s.actor.ID),
+			Next: NextReinstate, Principal: s.actor.ID}
 	}
 	return nil
 }
@@ -114,9 +132,9 @@ func (s *Service) offer(a authz.Action, why string) error {
 	case !authz.Known(s.actor) || s.actor.Suspended:
 		return s.CanAct()
 	case authz.WhoMay(s.actor, a) != nil:
-		return &ForbiddenError{why}
+		return &ForbiddenError{Msg: why}
 	}
-	return &ForbiddenError{"read-only: " + strings.TrimPrefix(err.Error(), memgov.ErrForbidden.Error()+": ")}
+	return &ForbiddenError{Msg: "read-only: " + strings.TrimPrefix(err.Error(), memgov.ErrForbidden.Error()+": ")}
 }
 
 // authorize checks that the actor may decide about memory of ref.
@@ -129,7 +147,7 @@ func (s *Service) authorize(ref string) error {
 		return fmt.Errorf("%w: memory ref", memgov.ErrInvalid)
 	}
 	if !authz.Governs(s.actor, r.Tenant) {
-		return &ForbiddenError{fmt.Sprintf("read-only here: rule CTI-1: %s governs tenant %s, not another tenant's memory", s.actor.ID, s.actor.Tenant)}
+		return &ForbiddenError{Msg: fmt.Sprintf("read-only here: rule CTI-1: %s governs tenant %s, not another tenant's memory", s.actor.ID, s.actor.Tenant)}
 	}
 	return nil
 }

@@ -92,6 +92,32 @@ func TestReadOnlyActorsCannotAct(t *testing.T) {
 	}
 }
 
+// TestCanActSaysTheNextStepInDomainTerms: a refusal names what lifts it as
+// a kind the CLI and the TUI render, never as a command line.
+func TestCanActSaysTheNextStepInDomainTerms(t *testing.T) {
+	f := setup(t)
+	for _, tc := range []struct {
+		p    memgov.Principal
+		next review.Next
+	}{
+		{memgov.Principal{ID: "nobody"}, review.NextRegister},
+		{memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: "acme", Suspended: true}, review.NextReinstate},
+		{memgov.Principal{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"}, ""},
+	} {
+		err := review.New(f.eng, tc.p).CanAct()
+		var fe *review.ForbiddenError
+		if !errors.As(err, &fe) {
+			t.Fatalf("%s: CanAct = %v, want a ForbiddenError", tc.p.ID, err)
+		}
+		if fe.Next != tc.next || (tc.next != "" && fe.Principal != tc.p.ID) {
+			t.Errorf("%s: next %q for %q, want %q for %q", tc.p.ID, fe.Next, fe.Principal, tc.next, tc.p.ID)
+		}
+		if strings.Contains(err.Error(), "memgov ") || strings.Contains(err.Error(), "--") {
+			t.Errorf("%s: %q names a CLI command or flag", tc.p.ID, err)
+		}
+	}
+}
+
 func TestRollBackToOlderAndActive(t *testing.T) {
 	f := setup(t)
 	svc := review.New(f.eng, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants})

@@ -713,7 +713,7 @@ func (m *Model) helpTail(w int, compact bool) []string {
 	}
 	if m.ctx.ReadOnly != nil {
 		out = append(out, "")
-		add(st.ReadOnly, m.ctx.ReadOnly.Error()+". Decisions (a r e A in Queue, R B in Drift, y r z in Proposals, b p E in Memory, y X in Quarantine) need a curator or operator; reading works.")
+		add(st.ReadOnly, m.ctx.ReadOnly.Error()+nextStep(m.ctx.ReadOnly)+". Decisions (a r e A in Queue, R B in Drift, y r z in Proposals, b p E in Memory, y X in Quarantine) need a curator or operator; reading works.")
 	}
 	if !compact {
 		out = append(out, "")

@@ -4,6 +4,12 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/baselines"
+	"github.com/memgov/memgov/review"
 )
 
 // The engine's errors say what failed in memgov's terms; the CLI adds the
@@ -38,6 +44,9 @@ func TestCLIHintsNameTheFlagAndTheNextCommand(t *testing.T) {
 			`unknown principal "mallory": garbage collection is run by a curator or an orchestrator`, " (--by)"},
 		{[]string{"session", "end", ref, "--by", "mallory"}, exitError,
 			"mallory is not a registered principal", "; register it with: memgov principal add --id mallory --role curator --tenant TENANT"},
+		// the review service says who may lift the refusal; the CLI names the command
+		{[]string{"annotate", "XYZ", "--by", "mallory", "--note", "x"}, exitDenied,
+			"read-only: mallory is not a registered principal; a curator or operator registers it", " (memgov principal add --id mallory --role curator --tenant TENANT)"},
 	}
 	for _, tc := range cases {
 		_, errOut, code := c.run("", tc.args...)
@@ -69,5 +78,26 @@ func TestCLIHintOnAFileThatIsNoDatabase(t *testing.T) {
 	_, errOut, code := c.run("", "list", "acme/x")
 	if want := "is not a valid memgov database: " + c.db + " (restore it from a backup, or point --db at another file)\n"; code != exitError || !strings.Contains(errOut, want) {
 		t.Errorf("exit %d %q, want exit %d and %q", code, errOut, exitError, want)
+	}
+}
+
+// The hints the CLI adds to domain states that the process tests above do
+// not reach cheaply: a suspended reviewer, governed memory edited outside
+// memgov.
+func TestHintNamesTheCommandForADomainState(t *testing.T) {
+	cmd := &cobra.Command{Use: "approve"}
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&review.ForbiddenError{Msg: "read-only: jane is suspended", Next: review.NextReinstate, Principal: "jane"},
+			" (memgov principal reinstate jane --by CURATOR)"},
+		{&review.ForbiddenError{Msg: "read-only: bot is an executor"}, ""},
+		{&baselines.StateError{Kind: memgov.ErrConflict, Ref: "acme/a", Edited: true, Msg: "acme/a was edited outside memgov"},
+			"; record the drift with: memgov verify acme/a, then acknowledge it with: memgov drift ack"},
+	} {
+		if got := hint(cmd, tc.err); got != tc.want {
+			t.Errorf("hint(%v) = %q, want %q", tc.err, got, tc.want)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/baselines"
+	"github.com/memgov/memgov/review"
 )
 
 // The engine and its services say what failed in the domain's terms: an
@@ -33,11 +34,22 @@ func hint(cmd *cobra.Command, err error) string {
 	if errors.As(err, &ie) {
 		return inputHint(cmd, ie)
 	}
+	var fe *review.ForbiddenError
+	if errors.As(err, &fe) && fe.Principal != "" {
+		switch fe.Next {
+		case review.NextRegister:
+			return " (memgov principal add --id " + fe.Principal + " --role curator --tenant TENANT)"
+		case review.NextReinstate:
+			return " (memgov principal reinstate " + fe.Principal + " --by CURATOR)"
+		}
+	}
 	var se *baselines.StateError
 	if errors.As(err, &se) {
 		switch {
 		case se.Session != "":
 			return "; end it with: memgov session end " + se.Ref + " --by " + flagValue(cmd, "by", "ACTOR")
+		case se.Edited:
+			return "; record the drift with: memgov verify " + se.Ref + ", then acknowledge it with: memgov drift ack"
 		case se.Drift != "":
 			return "; resolve it with: memgov drift ack " + se.Drift + " --by " + flagValue(cmd, "by", "OPERATOR") + " --resolve reapprove|rollback"
 		case errors.Is(se.Kind, memgov.ErrNotFound):

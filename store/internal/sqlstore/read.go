@@ -20,7 +20,7 @@ import (
 // error that names the table, the column and the row, never a zero value.
 func decodeColumn(table, column, row, raw string, v any) error {
 	if err := json.Unmarshal([]byte(raw), v); err != nil {
-		return fmt.Errorf("corrupt stored data: %s.%s of row %s is not valid JSON (%v); `memgov audit verify` names what else differs from the log", table, column, row, err)
+		return fmt.Errorf("corrupt stored data: %s.%s of row %s is not valid JSON (%v); verifying the log names what else differs from it", table, column, row, err)
 	}
 	return nil
 }

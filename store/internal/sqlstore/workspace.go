@@ -63,7 +63,7 @@ func scanWorkspace(row scanner) (memgov.Workspace, error) {
 func (r *ReadTx) WorkspaceByID(ctx context.Context, id string) (memgov.Workspace, error) {
 	w, err := scanWorkspace(r.q.QueryRowContext(ctx, `SELECT `+wsCols+` FROM workspaces WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return w, fmt.Errorf("%w: workspace %s (see memgov workspace list)", memgov.ErrNotFound, id)
+		return w, fmt.Errorf("%w: no workspace %s", memgov.ErrNotFound, id)
 	}
 	return w, err
 }
