@@ -17,17 +17,17 @@ import (
 	"github.com/memgov/memgov/store/sqlite"
 )
 
-// The SQLite transaction is every reader the gates declare; the orchestrator
-// hands it to them as it is.
+// A store's write transaction is every reader the gates declare; the
+// orchestrator hands it to them as it is.
 var (
-	_ gate.IdempotencyReader   = (*sqlite.Tx)(nil)
-	_ gate.AuthorizationReader = (*sqlite.Tx)(nil)
-	_ gate.WorkspaceReader     = (*sqlite.Tx)(nil)
-	_ gate.RateLimitReader     = (*sqlite.Tx)(nil)
-	_ gate.LeaseReader         = (*sqlite.Tx)(nil)
-	_ gate.EvidenceReader      = (*sqlite.Tx)(nil)
-	_ gate.CandidateReader     = (*sqlite.Tx)(nil)
-	_ gate.ApprovalReader      = (*sqlite.Tx)(nil)
+	_ gate.IdempotencyReader   = memgov.Tx(nil)
+	_ gate.AuthorizationReader = memgov.Tx(nil)
+	_ gate.WorkspaceReader     = memgov.Tx(nil)
+	_ gate.RateLimitReader     = memgov.Tx(nil)
+	_ gate.LeaseReader         = memgov.Tx(nil)
+	_ gate.EvidenceReader      = memgov.Tx(nil)
+	_ gate.CandidateReader     = memgov.Tx(nil)
+	_ gate.ApprovalReader      = memgov.Tx(nil)
 )
 
 // errInjected is the read failure failStore injects: what a corrupted page
@@ -48,7 +48,7 @@ func (s *failStore) Update(ctx context.Context, fn func(memgov.Tx) error) error 
 		if !s.armed {
 			return fn(tx)
 		}
-		return fn(&failTx{Tx: tx.(*sqlite.Tx), s: s})
+		return fn(&failTx{Tx: tx, s: s})
 	})
 }
 
@@ -59,12 +59,12 @@ func (s *failStore) View(ctx context.Context, fn func(memgov.ReadTx) error) erro
 	if !s.armed {
 		return s.Store.View(ctx, fn)
 	}
-	return s.Store.Update(ctx, func(tx memgov.Tx) error { return fn(&failTx{Tx: tx.(*sqlite.Tx), s: s}) })
+	return s.Store.Update(ctx, func(tx memgov.Tx) error { return fn(&failTx{Tx: tx, s: s}) })
 }
 
 // failTx is a SQLite write transaction with one read that fails.
 type failTx struct {
-	*sqlite.Tx
+	memgov.Tx
 	s *failStore
 }
 

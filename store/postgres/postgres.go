@@ -65,10 +65,6 @@ type Store struct {
 // COMMIT or ROLLBACK included).
 func (s *Store) Statements() int64 { return s.statements.Load() }
 
-// Tx is the write transaction Update passes as a memgov.Tx: the
-// implementation both SQL stores share.
-type Tx = sqlstore.Tx
-
 // Options configure Open.
 type Options struct {
 	// Key is the HMAC key that chains the log. Required.

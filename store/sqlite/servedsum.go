@@ -170,7 +170,7 @@ func init() {
 }
 
 // columnsOf lists a table's columns in order.
-func columnsOf(ctx context.Context, q querier, schema, table string) ([]string, error) {
+func columnsOf(ctx context.Context, q sqlstore.Querier, schema, table string) ([]string, error) {
 	rows, err := q.QueryContext(ctx, fmt.Sprintf(`SELECT name FROM pragma_table_info('%s', '%s') ORDER BY cid`, table, schema))
 	if err != nil {
 		return nil, err
@@ -203,7 +203,7 @@ func columnList(cols []string, row string) string {
 }
 
 // tableSums digests every compared table of schema ("main" or "live").
-func tableSums(ctx context.Context, q querier, schema string, key []byte) (servedSums, error) {
+func tableSums(ctx context.Context, q sqlstore.Querier, schema string, key []byte) (servedSums, error) {
 	out := servedSums{}
 	for _, d := range sqlstore.ComparedTables(dialect) {
 		cols, err := columnsOf(ctx, q, schema, d.Name)
@@ -219,7 +219,7 @@ func tableSums(ctx context.Context, q querier, schema string, key []byte) (serve
 	return out, nil
 }
 
-func digestTable(ctx context.Context, q querier, schema, table string, cols []string, key []byte) (*tableSum, error) {
+func digestTable(ctx context.Context, q sqlstore.Querier, schema, table string, cols []string, key []byte) (*tableSum, error) {
 	var b []byte
 	if err := q.QueryRowContext(ctx, fmt.Sprintf(`SELECT memgov_row_sum(?, %s) FROM %s.%s`, columnList(cols, ""), schema, table), key).Scan(&b); err != nil {
 		return nil, fmt.Errorf("digest %s: %w", table, err)
@@ -237,7 +237,7 @@ func digestTable(ctx context.Context, q querier, schema, table string, cols []st
 }
 
 // servedDigest is the digest of the compared tables of schema.
-func servedDigest(ctx context.Context, q querier, schema string, key []byte) ([]byte, error) {
+func servedDigest(ctx context.Context, q sqlstore.Querier, schema string, key []byte) ([]byte, error) {
 	s, err := tableSums(ctx, q, schema, key)
 	if err != nil {
 		return nil, err
@@ -246,7 +246,7 @@ func servedDigest(ctx context.Context, q querier, schema string, key []byte) ([]
 }
 
 // keepSums records the sums of a snapshot's tables in the snapshot.
-func keepSums(ctx context.Context, q querier, sums servedSums) error {
+func keepSums(ctx context.Context, q sqlstore.Querier, sums servedSums) error {
 	if _, err := q.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS main.verify_sums (tbl TEXT PRIMARY KEY, n INTEGER NOT NULL, sum BLOB NOT NULL) STRICT`); err != nil {
 		return err
 	}
@@ -261,7 +261,7 @@ func keepSums(ctx context.Context, q querier, sums servedSums) error {
 
 // keptSums reads the sums a snapshot keeps; nil when it keeps none (a
 // snapshot of an earlier version).
-func keptSums(ctx context.Context, q querier) (servedSums, error) {
+func keptSums(ctx context.Context, q sqlstore.Querier) (servedSums, error) {
 	var n int
 	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM main.sqlite_master WHERE type = 'table' AND name = 'verify_sums'`).Scan(&n); err != nil || n == 0 {
 		return nil, err
@@ -303,7 +303,7 @@ func keptSums(ctx context.Context, q querier) (servedSums, error) {
 // wrote (sign +1) in temp.verify_delta. A full-text table takes no trigger:
 // its rows are those of its content table (<name>_content: id, c0, c1, ...),
 // which takes them. Tables listed in whole are digested in whole instead.
-func deltaTriggers(ctx context.Context, q querier) (whole []string, err error) {
+func deltaTriggers(ctx context.Context, q sqlstore.Querier) (whole []string, err error) {
 	stmts := []string{`CREATE TEMP TABLE verify_delta (tbl TEXT NOT NULL, sign INTEGER NOT NULL, row BLOB NOT NULL)`}
 	for _, d := range sqlstore.ComparedTables(dialect) {
 		cols, err := columnsOf(ctx, q, "main", d.Name)
@@ -342,7 +342,7 @@ func deltaTriggers(ctx context.Context, q querier) (whole []string, err error) {
 
 // applyDelta adds the changes left in temp.verify_delta to sums, and
 // digests the tables listed in whole again.
-func applyDelta(ctx context.Context, q querier, sums servedSums, whole []string, key []byte) error {
+func applyDelta(ctx context.Context, q sqlstore.Querier, sums servedSums, whole []string, key []byte) error {
 	rows, err := q.QueryContext(ctx, `SELECT tbl, sign, row FROM temp.verify_delta`)
 	if err != nil {
 		return err
@@ -466,7 +466,7 @@ func (l *logSum) Final(*sqlite.FunctionContext) {}
 
 // logRowsSum sums the log rows of the entries after from up to to in
 // SQLite, for sqlstore.VerifyLogFrom.
-func logRowsSum(q querier, key []byte) sqlstore.LogRowsSum {
+func logRowsSum(q sqlstore.Querier, key []byte) sqlstore.LogRowsSum {
 	return func(ctx context.Context, from, to int64) ([32]byte, error) {
 		var (
 			out [32]byte

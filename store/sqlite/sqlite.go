@@ -46,10 +46,6 @@ type Store struct {
 	bands  *sqlstore.BandCache // the near-duplicate band index
 }
 
-// Tx is the write transaction Update passes as a memgov.Tx: the
-// implementation both SQL stores share.
-type Tx = sqlstore.Tx
-
 // Options configure Open.
 type Options struct {
 	// Key is the HMAC key that chains the log. Required.
@@ -286,9 +282,6 @@ func (s *Store) View(ctx context.Context, fn func(memgov.ReadTx) error) error {
 	r.UseBands(s.bands)
 	return fn(r)
 }
-
-// querier is what both *sql.Tx and *sql.DB offer.
-type querier = sqlstore.Querier
 
 // SecureDelete and Compact: erased bytes leave the file.
 

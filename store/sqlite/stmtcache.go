@@ -92,7 +92,7 @@ func (c *stmtCache) close() {
 	}
 }
 
-// stmtQuerier is the querier of a transaction, write or read.
+// stmtQuerier is the sqlstore.Querier of a transaction, write or read.
 type stmtQuerier struct {
 	tx    *sql.Tx
 	cache *stmtCache

@@ -128,7 +128,7 @@ func snapshotMAC(key []byte, size int64, chain, digest, snapshot []byte) []byte 
 
 // verifiedRecord reads verify_state; nil when there is none or its MAC does
 // not verify. A snapshot whose MAC does not verify is left out.
-func (s *Store) verifiedRecord(ctx context.Context, q querier) (*verifyRecord, error) {
+func (s *Store) verifiedRecord(ctx context.Context, q sqlstore.Querier) (*verifyRecord, error) {
 	var (
 		r    verifyRecord
 		mac  []byte

@@ -348,7 +348,7 @@ const baselineCols = `baseline_id, memory_ref, snapshot_hash, memory_type, store
 	shared_memory_owner, check_interval_seconds, compliance_level, approved_by, delta_budget, log_position, base_tree_size,
 	base_frontier, base_seq, lsn`
 
-func scanBaseline(sc scanner) (memgov.Baseline, error) {
+func scanBaseline(sc Scanner) (memgov.Baseline, error) {
 	var (
 		b             memgov.Baseline
 		hash          sql.NullString
@@ -497,7 +497,7 @@ func (r *ReadTx) StateCache(ctx context.Context, ref string) (memgov.StateCache,
 
 const driftCols = `id, memory_ref, baseline_id, policy, cause, approved_hash, current_hash, detail, detected_at, lsn, acked_at, acked_by, resolution, note, ack_lsn`
 
-func scanDrift(sc scanner) (memgov.DriftEvent, error) {
+func scanDrift(sc Scanner) (memgov.DriftEvent, error) {
 	var (
 		d        memgov.DriftEvent
 		at       int64

@@ -271,7 +271,7 @@ func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 const commitmentCols = `id, memory_ref, tenant, source_item_id, source_version_id, kind, due_at, predicate, armed, fired_count,
 	last_fired_at, last_fired_lsn, created_by, created_at`
 
-func scanCommitment(sc scanner) (memgov.Commitment, error) {
+func scanCommitment(sc Scanner) (memgov.Commitment, error) {
 	var (
 		c                    memgov.Commitment
 		due, lastAt, lastLSN sql.NullInt64
@@ -311,7 +311,7 @@ func (r *ReadTx) Commitment(ctx context.Context, id string) (memgov.Commitment, 
 const proposalCols = `id, kind, state, title, tenant, workspace, principal, duplicate_of, source_run_ids, revision, artifact, artifact_hash,
 	rationale, installed_hash, decided_by, gate, note, created_at, updated_at`
 
-func scanProposal(sc scanner) (memgov.Proposal, error) {
+func scanProposal(sc Scanner) (memgov.Proposal, error) {
 	var (
 		p          memgov.Proposal
 		runs       string

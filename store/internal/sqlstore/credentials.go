@@ -40,7 +40,7 @@ func applySSHKey(ctx context.Context, q querier, e *oplog.Entry) error {
 
 const tokenCols = `id, principal, hash, created_at, created_by, expires_at, revoked_at, COALESCE(revoked_by, '')`
 
-func scanToken(sc scanner) (memgov.Token, error) {
+func scanToken(sc Scanner) (memgov.Token, error) {
 	var (
 		t                memgov.Token
 		at               int64
@@ -77,7 +77,7 @@ func (r *ReadTx) Tokens(ctx context.Context) ([]memgov.Token, error) {
 
 const sshKeyCols = `fingerprint, principal, public_key, added_at, added_by`
 
-func scanSSHKey(sc scanner) (memgov.SSHKey, error) {
+func scanSSHKey(sc Scanner) (memgov.SSHKey, error) {
 	var (
 		k  memgov.SSHKey
 		at int64

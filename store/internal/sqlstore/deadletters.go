@@ -32,7 +32,7 @@ func (r *ReadTx) DeadLetters(ctx context.Context, q memgov.DeadLetterQuery) ([]m
 		args = append(args, q.EventType)
 	}
 	query += fmt.Sprintf(` ORDER BY id LIMIT %d`, limit)
-	return queryAll(ctx, r.q, func(rows scanner) (memgov.DeadLetter, error) {
+	return queryAll(ctx, r.q, func(rows Scanner) (memgov.DeadLetter, error) {
 		var (
 			d    memgov.DeadLetter
 			body []byte

@@ -673,14 +673,14 @@ func (r *ReadTx) OpenReviewOf(ctx context.Context, versionID string) (string, er
 func (r *ReadTx) ErasureResidue(ctx context.Context) (memgov.ErasureResidue, error) {
 	var res memgov.ErasureResidue
 	var err error
-	res.Skeletons, err = queryAll(ctx, r.q, func(s scanner) (memgov.ErasedSkeleton, error) {
+	res.Skeletons, err = queryAll(ctx, r.q, func(s Scanner) (memgov.ErasedSkeleton, error) {
 		var k memgov.ErasedSkeleton
 		return k, s.Scan(&k.LSN, &k.Body)
 	}, `SELECT lsn, body FROM erased_skeleton ORDER BY lsn`)
 	if err != nil {
 		return res, err
 	}
-	res.Leaves, err = queryAll(ctx, r.q, func(s scanner) (memgov.ErasedLeaf, error) {
+	res.Leaves, err = queryAll(ctx, r.q, func(s Scanner) (memgov.ErasedLeaf, error) {
 		var l memgov.ErasedLeaf
 		var b []byte
 		if err := s.Scan(&l.MemoryRef, &l.Index, &b); err != nil {

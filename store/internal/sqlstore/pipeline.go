@@ -375,7 +375,7 @@ func (r *ReadTx) CitedItems(ctx context.Context, itemID string) ([]string, error
 const reviewCols = `id, version_id, item_id, memory_ref, tenant, layer, agent, tier, risk, reason, detail, status, created_at, due_at,
 	decided_by, decided_at, decision_code, note, claim_holder, claim_token, claim_expires`
 
-func scanReview(sc scanner) (memgov.Review, error) {
+func scanReview(sc Scanner) (memgov.Review, error) {
 	var (
 		rv                       memgov.Review
 		layer, detail            string

@@ -69,7 +69,7 @@ func applyQuarantine(ctx context.Context, q querier, e *oplog.Entry) error {
 
 const quarantineCols = `version_id, item_id, memory_ref, tenant, key, agent, cause, status, at, lsn, decided_by, decided_at, note, released_as`
 
-func scanQuarantine(sc scanner) (memgov.QuarantineEntry, error) {
+func scanQuarantine(sc Scanner) (memgov.QuarantineEntry, error) {
 	var (
 		r       memgov.QuarantineEntry
 		at      int64

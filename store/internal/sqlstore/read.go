@@ -115,7 +115,7 @@ func (r *ReadTx) TimeOf(ctx context.Context, lsn int64) (time.Time, error) {
 
 const principalCols = `id, role, tenant, attributes, suspended, created_at`
 
-func scanPrincipal(sc scanner) (memgov.Principal, error) {
+func scanPrincipal(sc Scanner) (memgov.Principal, error) {
 	var (
 		p     memgov.Principal
 		role  string
@@ -145,7 +145,7 @@ func (r *ReadTx) Principals(ctx context.Context) ([]memgov.Principal, error) {
 
 const itemCols = `id, memory_ref, key, layer, head_version_id, pinned, classification, created_at, updated_at`
 
-func scanItem(sc scanner) (memgov.Item, error) {
+func scanItem(sc Scanner) (memgov.Item, error) {
 	var (
 		it       memgov.Item
 		layer    string
@@ -171,7 +171,7 @@ func (r *ReadTx) ItemByKey(ctx context.Context, ref, key string) (memgov.Item, e
 const versionCols = `id, item_id, memory_ref, key, layer, seq, prev_id, merged_from, state, content, content_hash, tags,
 	confidence, validation_score, classification, created_by, created_at, created_lsn, active_from, active_to, expires_at, reason, source`
 
-func scanVersion(sc scanner) (memgov.Version, error) {
+func scanVersion(sc Scanner) (memgov.Version, error) {
 	var (
 		v                   memgov.Version
 		layer, state, tags  string

@@ -172,15 +172,13 @@ func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 // Scanner is what *sql.Row and *sql.Rows offer.
 type Scanner interface{ Scan(...any) error }
 
-type scanner = Scanner
-
 // QueryAll runs a query and scans every row with scan; it never returns a nil
 // slice, so empty results encode as [] in JSON.
 func QueryAll[T any](ctx context.Context, q Querier, scan func(Scanner) (T, error), query string, args ...any) ([]T, error) {
 	return queryAll(ctx, q, scan, query, args...)
 }
 
-func queryAll[T any](ctx context.Context, q Querier, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+func queryAll[T any](ctx context.Context, q Querier, scan func(Scanner) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err

@@ -520,7 +520,7 @@ func DiffOrder(d memgov.RowDifference) int64 {
 // entry that last wrote or removed each (the replay_rows table of the replay).
 func CompareTable(ctx context.Context, q Querier, d DerivedTable, live, replay string) ([]memgov.RowDifference, error) {
 	keys := func(a, b string) ([]string, error) {
-		return queryAll(ctx, q, func(sc scanner) (string, error) {
+		return queryAll(ctx, q, func(sc Scanner) (string, error) {
 			var k sql.NullString
 			err := sc.Scan(&k)
 			return k.String, err

@@ -49,7 +49,7 @@ func recordWorkspace(ctx context.Context, q querier, e *oplog.Entry) error {
 
 const wsCols = `id, name, ref, base_ref, owner, base_lsn, status, request, decided_by, created_at`
 
-func scanWorkspace(row scanner) (memgov.Workspace, error) {
+func scanWorkspace(row Scanner) (memgov.Workspace, error) {
 	var (
 		w   memgov.Workspace
 		req string
