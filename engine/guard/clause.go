@@ -565,7 +565,7 @@ func subBytes(s string) []byte {
 }
 
 func init() {
-	for _, rs := range [][]clauseRule{clauseRules, readerRules, relayedRules} {
+	for _, rs := range [][]clauseRule{clauseRules, readerRules, relayedRules, ambientRules} {
 		for _, r := range rs {
 			for _, s := range r.subs {
 				subBytesCache[s] = []byte(s)
@@ -656,9 +656,9 @@ func objectAfterVerb(t []byte, s int) bool {
 	return objectRe.Match(t[i:min(len(t), i+80)])
 }
 
-// allClauseRules are the rules of clauseRules, readerRules, relayedRules
-// and delegatedRules.
-var allClauseRules = append(append(append(append([]clauseRule(nil), clauseRules...), readerRules...), relayedRules...), delegatedRules...)
+// allClauseRules are the rules of clauseRules, readerRules, relayedRules,
+// delegatedRules and ambientRules.
+var allClauseRules = append(append(append(append(append([]clauseRule(nil), clauseRules...), readerRules...), relayedRules...), delegatedRules...), ambientRules...)
 
 // firstVerbAt returns the position of the first word after the openers of
 // the clause at s.
