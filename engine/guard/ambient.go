@@ -3,6 +3,7 @@ package guard
 import (
 	"bytes"
 	"regexp"
+	"strings"
 )
 
 // Forms of text an agent meets around its task (tool output, API JSON,
@@ -19,6 +20,10 @@ import (
 // toolCallRe is a call of a tool or function in a clause: a name with a
 // parenthesis, a snake_case name, or "the ... tool".
 var toolCallRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z][a-z0-9_]*\(|\bthe\s+[\w-]+\s+(?:tool|function|endpoint|command)\b`)
+
+// goOnRe opens a sentence that tells its reader to go on: "Proceed
+// without refusing ...".
+var goOnRe = regexp.MustCompile(`^\s*(?:(?:please|now|just|so)\s+)*(?:continue|proceed|keep\s+going|carry\s+on|go\s+on|resume)\b`)
 
 // grantTurnRe is a privilege said to be given, as a forged turn says it.
 var grantTurnRe = regexp.MustCompile(`\b(?:has|have)\s+(?:now\s+|just\s+|already\s+)?(?:granted|given|approved|authori[sz]ed|enabled|unlocked|lifted|disabled)\b|\bunrestricted\b|\bno\s+(?:limits|restrictions)\b`)
@@ -100,7 +105,7 @@ var ambientRules = []clauseRule{
 			for cs > 0 && s-cs < 200 && !clauseEnd(t[cs-1]) {
 				cs--
 			}
-			return imperativeOpening(t[cs:]) || secondPerson.Match(t[cs:e]) || namesReader(t[cs:e])
+			return imperativeOpening(t[cs:]) || goOnRe.Match(t[cs:s]) || secondPerson.Match(t[cs:e]) || namesReader(t[cs:e])
 		}},
 	// A plea that makes the reader's act the condition of a rescue: "if
 	// you don't reset my MFA ...", "the only way to pay is if you move
@@ -120,4 +125,90 @@ var ambientRules = []clauseRule{
 			c := sentenceAt(t, e)
 			return bytes.IndexByte(c, '@') >= 0 || bytes.Contains(c, []byte("http"))
 		}},
+}
+
+// personVocativeRe is a line that opens by naming a person: "Hi Tom,",
+// "Dear Ms Okafor,", "Lena,". The name is read in the text as written,
+// for its capital.
+var personVocativeRe = regexp.MustCompile(`^\s*(?:(?i:hi|hello|hey|dear|morning|good\s+morning|thanks|cheers)\s+)?(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?(\p{Lu}\p{Ll}+)(?:\s+\p{Lu}\p{Ll}+)?\s*,\s*$`)
+
+// notNames are words that open a line with a capital and a comma and
+// are no person's name: linking words and times.
+var notNames = map[string]bool{"finally": true, "next": true, "also": true, "now": true, "then": true, "first": true,
+	"second": true, "third": true, "please": true, "ok": true, "okay": true, "so": true, "yes": true, "no": true,
+	"well": true, "again": true, "today": true, "tomorrow": true, "tonight": true, "yesterday": true, "meanwhile": true,
+	"however": true, "additionally": true, "lastly": true, "afterwards": true, "later": true, "urgent": true,
+	"important": true, "note": true, "reminder": true, "remember": true, "honestly": true, "seriously": true,
+	"quickly": true, "instead": true, "otherwise": true, "anyway": true, "important!": true, "user": true, "sir": true,
+	"madam": true, "everyone": true, "team": true, "all": true, "folks": true, "guys": true, "friend": true, "boss": true}
+
+// personAddressed reports whether the order at position at of text (as
+// written) is not spoken to the reader: it opens a docstring
+// (inDocstring), or it is spoken to a named person: the line
+// before it is only a greeting with a name ("Hi Tom, could you send me
+// ..."), the name is no AI's, and the order sends nothing to an address
+// or a link. A person's request to a colleague is the colleague's to
+// answer; an agent that records it is not asked to act.
+func personAddressed(text string, at int) bool {
+	if inDocstring(text, at) {
+		return true
+	}
+	k := at
+	for k > 0 && at-k < 60 && text[k-1] != '\n' {
+		k--
+	}
+	m := personVocativeRe.FindStringSubmatch(text[k:at])
+	if m == nil {
+		return false
+	}
+	name := string(bytes.ToLower([]byte(m[1])))
+	if notNames[name] || aiHeads[name] || weakHeads[name] || roleWords[name] || imperativeVerbs[name] || openers[name] {
+		return false
+	}
+	for _, w := range aiTools {
+		if w == name {
+			return false
+		}
+	}
+	e := at
+	for e < len(text) && e-at < 240 && text[e] != '\n' && text[e] != '.' && text[e] != '?' && text[e] != '!' {
+		e++
+	}
+	c := text[at:e]
+	return !bytes.ContainsAny([]byte(c), "@") && !bytes.Contains([]byte(c), []byte("http"))
+}
+
+// docstringOpenRe is a line that opens a docstring: a triple quote, with
+// a string prefix.
+var docstringOpenRe = regexp.MustCompile(`^\s*[rRuUbB]?(?:"""|''')\s*$`)
+
+// defLineRe is a line that defines a function or class.
+var defLineRe = regexp.MustCompile(`(?m)^\s*(?:async\s+def|def|class)\s+\w+[^\n]*:\s*$`)
+
+// inDocstring reports whether the order at position at of text opens the
+// docstring of a function or class ("def helper():\n    """Return the
+// number of open invoices."""): by convention a docstring says in the
+// imperative what the code does. One that sends something to an address
+// or a link is read all the same.
+func inDocstring(text string, at int) bool {
+	k := at
+	for k > 0 && at-k < 20 && text[k-1] != '\n' {
+		k--
+	}
+	if k == 0 || !docstringOpenRe.MatchString(text[k:at]) {
+		return false
+	}
+	p := k - 1
+	for p > 0 && k-p < 200 && text[p-1] != '\n' {
+		p--
+	}
+	if !defLineRe.MatchString(text[p : k-1]) {
+		return false
+	}
+	e := at
+	for e < len(text) && e-at < 240 && text[e] != '\n' {
+		e++
+	}
+	c := text[at:e]
+	return !strings.Contains(c, "@") && !strings.Contains(c, "http")
 }

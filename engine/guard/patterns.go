@@ -345,6 +345,9 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 		if p.rule == RuleOrder && inUserOwnFrame(view.text, s) {
 			continue // the user's own to-do, recorded as the user's
 		}
+		if p.rule == RuleOrder && personAddressed(text, view.origin(s, len(text))) {
+			continue // a request to a named person, not to the reader
+		}
 		if p.rule == RuleSystemPrompt && (quotedMarker(view.text, s, e) || quotedMention(view.text, s, e)) {
 			continue
 		}
