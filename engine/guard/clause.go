@@ -477,6 +477,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 
 	readReader(t, add)
 	readPassedOn(t, add)
+	readAmbient(t, add)
 	for _, r := range allClauseRules {
 		if !containsAny(t, r.subs) {
 			continue
@@ -565,7 +566,7 @@ func subBytes(s string) []byte {
 }
 
 func init() {
-	for _, rs := range [][]clauseRule{clauseRules, readerRules, relayedRules, ambientRules} {
+	for _, rs := range [][]clauseRule{clauseRules, readerRules, relayedRules} {
 		for _, r := range rs {
 			for _, s := range r.subs {
 				subBytesCache[s] = []byte(s)
@@ -656,9 +657,9 @@ func objectAfterVerb(t []byte, s int) bool {
 	return objectRe.Match(t[i:min(len(t), i+80)])
 }
 
-// allClauseRules are the rules of clauseRules, readerRules, relayedRules,
-// delegatedRules and ambientRules.
-var allClauseRules = append(append(append(append(append([]clauseRule(nil), clauseRules...), readerRules...), relayedRules...), delegatedRules...), ambientRules...)
+// allClauseRules are the rules of clauseRules, readerRules, relayedRules
+// and delegatedRules.
+var allClauseRules = append(append(append(append([]clauseRule(nil), clauseRules...), readerRules...), relayedRules...), delegatedRules...)
 
 // firstVerbAt returns the position of the first word after the openers of
 // the clause at s.
