@@ -2,6 +2,7 @@ package guard
 
 import (
 	"bytes"
+	_ "embed"
 	"regexp"
 	"strings"
 )
@@ -189,14 +190,11 @@ var ambientRules = []ambientRule{
 var personVocativeRe = regexp.MustCompile(`^\s*(?:(?i:hi|hello|hey|dear|morning|good\s+morning|thanks|cheers)\s+)?(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?(\p{Lu}\p{Ll}+)(?:\s+\p{Lu}\p{Ll}+)?\s*,\s*$`)
 
 // notNames are words that open a line with a capital and a comma and
-// are no person's name: linking words and times.
-var notNames = map[string]bool{"finally": true, "next": true, "also": true, "now": true, "then": true, "first": true,
-	"second": true, "third": true, "please": true, "ok": true, "okay": true, "so": true, "yes": true, "no": true,
-	"well": true, "again": true, "today": true, "tomorrow": true, "tonight": true, "yesterday": true, "meanwhile": true,
-	"however": true, "additionally": true, "lastly": true, "afterwards": true, "later": true, "urgent": true,
-	"important": true, "note": true, "reminder": true, "remember": true, "honestly": true, "seriously": true,
-	"quickly": true, "instead": true, "otherwise": true, "anyway": true, "important!": true, "user": true, "sir": true,
-	"madam": true, "everyone": true, "team": true, "all": true, "folks": true, "guys": true, "friend": true, "boss": true}
+// are no person's name (words/not-names.txt).
+var notNames = wordSet(notNamesData)
+
+//go:embed words/not-names.txt
+var notNamesData string
 
 // personAddressed reports whether the order at position at of text (as
 // written) is not spoken to the reader: it opens a docstring

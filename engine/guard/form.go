@@ -359,11 +359,10 @@ func declarative(t []byte, s int) bool {
 // ("Close #482 as a duplicate", "Merge #88 now").
 var numberedLabelRe = regexp.MustCompile(`^\s+#\d+\s*(?::|$|[a-z]+\b)`)
 
-// notNoun are the words after a numbered label that keep the word before
-// it a verb.
-var notNoun = map[string]bool{"to": true, "from": true, "for": true, "and": true, "now": true, "as": true, "with": true,
-	"on": true, "in": true, "into": true, "by": true, "today": true, "tonight": true, "immediately": true, "asap": true,
-	"then": true, "please": true, "before": true, "after": true, "at": true, "once": true, "without": true}
+// notNoun are the words after a numbered label, besides prepositions and
+// openers, that keep the word before it a verb.
+var notNoun = map[string]bool{"to": true, "as": true, "into": true, "by": true,
+	"asap": true, "before": true, "after": true, "once": true, "without": true}
 
 // numberedLabel reports whether the word ending at i of t heads a
 // numbered label.
@@ -376,5 +375,6 @@ func numberedLabel(t []byte, i int) bool {
 	for j >= 0 && isLetter(m[j]) {
 		j--
 	}
-	return !notNoun[string(m[j+1:])]
+	w := string(m[j+1:])
+	return !notNoun[w] && !prepositions[w] && !openers[w] && !notNames[w]
 }
