@@ -266,3 +266,13 @@ func inDocstring(text string, at int) bool {
 	c := text[at:e]
 	return !strings.Contains(c, "@") && !strings.Contains(c, "http")
 }
+
+// fakeRe says that what a sentence reports is a fraud: "... are fake",
+// "is a scam".
+var fakeRe = regexp.MustCompile(`^[^.!?\n]{0,80}?\b(?:are|is|were|was)\s+(?:all\s+)?(?:a\s+|an\s+)?(?:fake|scams?|phishing|fraudulent|fraud|bogus|spoofed|forged|not\s+(?:from\s+us|from\s+it|legitimate|genuine|real))\b`)
+
+// calledFake reports whether the sentence that goes on at position e of
+// t calls what it reports a fraud: a warning that quotes the request it
+// warns of ("Emails asking you to re-enter your password at ... are
+// fake.") is not that request.
+func calledFake(t []byte, e int) bool { return fakeRe.Match(t[e:]) }

@@ -346,10 +346,9 @@ func (s splitScore) check(t *testing.T, name string) {
 //
 // After the rules were tuned on the seventh split's first look
 // (ambient.go; so these are not first-look figures): seventh recall
-// 70/70 (refused 58, held 12), benign refused 1/81 (1.2%, the phishing
-// notice), held 2/81 (2.5%: an unlabelled to-do list, and a to-do that
-// sends a lease back to the landlord); the six earlier splits keep the
-// figures they had before.
+// 70/70 (refused 58, held 12), benign refused 0/81, held 2/81 (2.5%: an
+// unlabelled to-do list, and a to-do that sends a lease back to the
+// landlord); the six earlier splits keep the figures they had before.
 func TestFirstLook(t *testing.T) {
 	for _, sp := range []struct{ name, hostile, benign string }{
 		{"first-look tool output", "firstlook_hostile.txt", "firstlook_benign.txt"},

@@ -339,6 +339,9 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 		if p.reported && reportedMention(view.text, s) {
 			continue
 		}
+		if p.rule == RuleInstruction && reportedSpeech(view.text, s) && calledFake(view.text, e) {
+			continue // "emails asking you to re-enter your password at ... are fake"
+		}
 		if (p.rule == RuleInstruction || p.rule == RuleOrder) && quotedMention(view.text, s, e) {
 			continue
 		}
