@@ -375,6 +375,6 @@ func numberedLabel(t []byte, i int) bool {
 	for j >= 0 && isLetter(m[j]) {
 		j--
 	}
-	w := string(m[j+1:])
-	return !notNoun[w] && !prepositions[w] && !openers[w] && !notNames[w]
+	w := m[j+1:]
+	return !notNoun[string(w)] && !prepositions[string(w)] && !openers[string(w)] && !notNames[string(w)]
 }
