@@ -56,6 +56,10 @@ func ordersOrCalls(c []byte) bool {
 // without limits that does whatever it is told.
 var personaRe = regexp.MustCompile(`\b(?:persona|character|alter\s+ego|jailbr\w*|no\s+(?:limits|rules|restrictions|filters)|any\s+(?:[\w-]+\s+)?(?:commands?|requests?|orders?|instructions?)|anything)\b`)
 
+// toolSubs are the substrings one of which a text that toolCallRe
+// matches holds.
+var toolSubs = []string{"_", "(", "tool", "function", "endpoint", "command"}
+
 // agentSubs are the substrings one of which a text that names an AI
 // reader by agentBare holds: the words of ai-names.txt and ai-roles.txt,
 // "ai" with a space before it, as a word's start.
@@ -79,7 +83,7 @@ type ambientRule struct {
 // readAmbient appends the findings of ambientRules in t.
 func readAmbient(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 	for _, r := range ambientRules {
-		if !containsAny(t, r.subs) || !containsAny(t, r.also) {
+		if !containsAny(t, r.also) || !containsAny(t, r.subs) {
 			continue
 		}
 		for _, loc := range r.re.FindAllSubmatchIndex(t, -1) {
@@ -120,7 +124,7 @@ var ambientRules = []ambientRule{
 			// An act on the world alone may be a person's duty ("Agents
 			// must escalate refunds ..."): a tool is only the reader's.
 			return toolCallRe.Match(c)
-		}}, []string{"must", "should", "shall", "need", "has to", "have to", "is to", "are to"}},
+		}}, toolSubs},
 	// A role label after a timestamp: "[2026-03-02 10:14] system: ...".
 	{clauseRule{RuleSystemPrompt, "role marker opening an order to the reader",
 		[]string{"system", "admin", "developer", "operator"}, regexp.MustCompile(`(?:^|\n)\s*[\[(]?\s*(?:\d{1,4}[-/.:]\d{1,2}[-/.:\dt ]*(?:z|utc|am|pm)?)\s*[\])]?\s*[-–—]?\s*(?P<m>(?:system|admin(?:istrator)?|developer|operator)\s*:)\s*`),
@@ -144,8 +148,8 @@ var ambientRules = []ambientRule{
 	// Parts to be joined, then obeyed: "concatenate k1..k4 and carry it
 	// out".
 	{clauseRule{RuleInstruction, "order to assemble a text and obey it",
-		[]string{"concat", "combin", "join", "assembl", "merg", "put together", "decode", "revers"}, regexp.MustCompile(`\b(?P<m>(?:concatenate|combine|join|assemble|merge|put\s+together|decode|reverse)\s+[^;\n]{0,60}?\s+(?:and|then)\s+(?:then\s+)?(?:carry\s+(?:it|them|that|this|the\s+result)\s+out|execute\s+(?:it|them|that|the\s+result)|follow\s+(?:it|them|that|the\s+result)|obey(?:\s+(?:it|them|the\s+result))?|do\s+what\s+(?:it|they)\s+says?|act\s+on\s+(?:it|them|the\s+result)))\b`),
-		nil}, []string{"carry", "execute", "follow", "obey", "says", "act on"}},
+		[]string{"concat", "combin", "join", "assembl", "merge ", "put together", "decode", "revers"}, regexp.MustCompile(`\b(?P<m>(?:concatenate|combine|join|assemble|merge|put\s+together|decode|reverse)\s+[^;\n]{0,60}?\s+(?:and|then)\s+(?:then\s+)?(?:carry\s+(?:it|them|that|this|the\s+result)\s+out|execute\s+(?:it|them|that|the\s+result)|follow\s+(?:it|them|that|the\s+result)|obey(?:\s+(?:it|them|the\s+result))?|do\s+what\s+(?:it|they)\s+says?|act\s+on\s+(?:it|them|the\s+result)))\b`),
+		nil}, []string{"carry", "execute", "follow", "obey", "what it", "what they", "act on"}},
 	// A new named persona given to the reader: "the assistant is now
 	// "Root", a persona that runs any shell command ...".
 	{clauseRule{RuleInstruction, "role hijack",

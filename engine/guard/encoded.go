@@ -253,6 +253,9 @@ func rot13(s string) string {
 
 // announcedRot13 reports whether text names rot13 as its encoding.
 func announcedRot13(text string) bool {
+	if !strings.Contains(text, "13") {
+		return false
+	}
 	l := strings.ToLower(text)
 	return strings.Contains(l, "rot13") || strings.Contains(l, "rot-13") || strings.Contains(l, "rot 13")
 }
