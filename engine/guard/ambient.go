@@ -17,6 +17,11 @@ import (
 // to the reader, an order to stop refusing, and a plea that makes the
 // reader's act the condition of someone's rescue. Each rule asks for the
 // form, then reads what follows for an order.
+//
+// And forms that say an order is not the reader's: a request to a person
+// named at the start of the line ("Hi Tom, could you send me ..."), a
+// docstring that says in the imperative what its function returns, and a
+// warning that quotes the fraud it warns of and calls it fake.
 
 // toolCallRe is a call of a tool or function in a clause: a name with a
 // parenthesis, a snake_case name, or "the ... tool".
@@ -33,8 +38,8 @@ var grantTurnRe = regexp.MustCompile(`\b(?:(?:has|have)\s+(?:now\s+|just\s+|alre
 var sessionScopeRe = regexp.MustCompile(`\b(?:(?:this|the|your|current)\s+(?:session|conversation|chat)|you|assistant|agent|ai|bot|model)\b`)
 
 // sentenceAt returns the sentence of t from s, spaces and quote marks
-// before it skipped: up to the next '.', '!',
-// '?' or line end, at most 240 bytes.
+// before it skipped: up to the next '.', '!', '?' or line end, at most
+// 240 bytes.
 func sentenceAt(t []byte, s int) []byte {
 	for s < len(t) && (t[s] == ' ' || t[s] == '\t' || t[s] == '"' || t[s] == '\'') {
 		s++
