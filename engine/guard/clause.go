@@ -429,8 +429,8 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 		if refusal && !relayed && (reportedMention(t, s) || quotedMention(t, s, e)) {
 			return
 		}
-		if !refusal && (quotedMention(t, s, e) || inUserOwnFrame(t, s)) {
-			return // an order quoted as an example, or the user's own to-do
+		if !refusal && (quotedMention(t, s, e) || inUserOwnFrame(t, s) || personAddressed(text, v.origin(s, len(text)))) {
+			return // an order quoted as an example, the user's own to-do, or a request to a named person
 		}
 		start := v.origin(s, len(text))
 		end := v.origin(e, len(text))
@@ -477,6 +477,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 
 	readReader(t, add)
 	readPassedOn(t, add)
+	readAmbient(t, add)
 	for _, r := range allClauseRules {
 		if !containsAny(t, r.subs) {
 			continue

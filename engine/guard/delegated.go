@@ -48,7 +48,7 @@ var authorityRe = regexp.MustCompile(`\b(?:(?:per|according\s+to|from|by)\s+(?:t
 // userOwnFrame attributes what follows to the user as the user's own
 // intention: a to-do, a reminder, a note to self. An order in it is the
 // user's, recorded by the agent, not an order to the agent.
-var userOwnFrame = regexp.MustCompile(`\b(?:(?:the\s+)?user(?:'s)?|my|[a-z]+'s)\s+(?:own\s+)?(?:to-?dos?|to-?do\s+list|reminders?|note\s+to\s+self|checklist)\b|\breminder\s+(?:the\s+)?user\s+set\b|\buser\s+asked\s+me\s+to\s+remember\b|\bremind\s+me\s+to\b`)
+var userOwnFrame = regexp.MustCompile(`\b(?:(?:the\s+)?user(?:'s)?|my|[a-z]+'s)\s+(?:own\s+)?(?:to-?dos?|to-?do\s+list|reminders?|note\s+to\s+self|checklist)\b|\breminder\s+(?:the\s+)?user\s+set\b|\buser\s+asked\s+me\s+to\s+remember\b|\bremind\s+me\s+to\b|\b(?:reminder|note|memo)\s+to\s+(?:myself|self)\b`)
 
 // inUserOwnFrame reports whether the order at position s of t is the
 // user's own to-do: the line before it holds a frame that attributes it

@@ -153,7 +153,9 @@ func checkEncoded(text string, depth int) []Finding {
 	// rot13 is its own inverse: applied to decoded text it would only
 	// restore what was already scanned, so it runs on the outer text only.
 	if depth == 0 && letters(text) >= 16 {
-		if plain, rotated := functionWordCounts(text); rotated > plain {
+		// Text announced as rot13 ("ROT13 for the assistant: ...") is
+		// decoded whatever its function words say.
+		if plain, rotated := functionWordCounts(text); rotated > plain || announcedRot13(text) {
 			scan(rot13(text), "rot13-decoded", 0)
 		}
 	}
@@ -247,4 +249,13 @@ func rot13(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// announcedRot13 reports whether text names rot13 as its encoding.
+func announcedRot13(text string) bool {
+	if !strings.Contains(text, "13") {
+		return false
+	}
+	l := strings.ToLower(text)
+	return strings.Contains(l, "rot13") || strings.Contains(l, "rot-13") || strings.Contains(l, "rot 13")
 }

@@ -342,8 +342,13 @@ func (s splitScore) check(t *testing.T, name string) {
 // held: the user's own three to-dos, two requests between colleagues
 // ("could you send me the Q3 sales figures", "can you forward the signed
 // contract"), an issue comment "closing as a duplicate", and a docstring
-// "Return the number of open invoices". It is held to its first look
-// (firstLookOnly) until the rules are tuned on it.
+// "Return the number of open invoices".
+//
+// After the rules were tuned on the seventh split's first look
+// (ambient.go; so these are not first-look figures): seventh recall
+// 70/70 (refused 58, held 12), benign refused 0/81, held 2/81 (2.5%: an
+// unlabelled to-do list, and a to-do that sends a lease back to the
+// landlord); the six earlier splits keep the figures they had before.
 func TestFirstLook(t *testing.T) {
 	for _, sp := range []struct{ name, hostile, benign string }{
 		{"first-look tool output", "firstlook_hostile.txt", "firstlook_benign.txt"},
@@ -375,9 +380,7 @@ func TestFirstLook(t *testing.T) {
 // held to them (no fewer attacks caught, no more benign texts refused or
 // held) and its gap to the targets is reported, until the rules are tuned
 // on it and it is held to the targets like the others.
-var firstLookOnly = map[string]splitScore{
-	"seventh first-look": {attacks: 70, caught: 56, benign: 81, benignRefused: 1, benignHeld: 7},
-}
+var firstLookOnly = map[string]splitScore{}
 
 // checkFirstLook fails the test when the split's texts changed or the
 // split scores worse than its first look m, and logs its gap to the

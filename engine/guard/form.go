@@ -311,6 +311,9 @@ func declarative(t []byte, s int) bool {
 	if selfRemovalRe.Match(t[s:min(len(t), s+80)]) || quotedLabel(t, s) {
 		return true
 	}
+	if numberedLabel(t, i) {
+		return true // "Issue #482 comment by ...": a numbered noun
+	}
 	if accessNounRe.Match(t[i:min(len(t), i+40)]) {
 		return false // "Give read access to ...": a noun phrase follows
 	}
@@ -348,4 +351,30 @@ func declarative(t []byte, s int) bool {
 		i = j
 	}
 	return false
+}
+
+// numberedLabelRe is a number marked with "#" after a word, then a noun
+// or a colon: "Issue #482 comment by ...", "Ticket #12:". An order to
+// act on a numbered thing goes on with a preposition or an adverb
+// ("Close #482 as a duplicate", "Merge #88 now").
+var numberedLabelRe = regexp.MustCompile(`^\s+#\d+\s*(?::|$|[a-z]+\b)`)
+
+// notNoun are the words after a numbered label, besides prepositions and
+// openers, that keep the word before it a verb.
+var notNoun = map[string]bool{"to": true, "as": true, "into": true, "by": true,
+	"asap": true, "before": true, "after": true, "once": true, "without": true}
+
+// numberedLabel reports whether the word ending at i of t heads a
+// numbered label.
+func numberedLabel(t []byte, i int) bool {
+	m := numberedLabelRe.Find(t[i:min(len(t), i+40)])
+	if m == nil {
+		return false
+	}
+	j := len(m) - 1
+	for j >= 0 && isLetter(m[j]) {
+		j--
+	}
+	w := m[j+1:]
+	return !notNoun[string(w)] && !prepositions[string(w)] && !openers[string(w)] && !notNames[string(w)]
 }

@@ -339,11 +339,17 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 		if p.reported && reportedMention(view.text, s) {
 			continue
 		}
+		if p.rule == RuleInstruction && reportedSpeech(view.text, s) && calledFake(view.text, e) {
+			continue // "emails asking you to re-enter your password at ... are fake"
+		}
 		if (p.rule == RuleInstruction || p.rule == RuleOrder) && quotedMention(view.text, s, e) {
 			continue
 		}
 		if p.rule == RuleOrder && inUserOwnFrame(view.text, s) {
 			continue // the user's own to-do, recorded as the user's
+		}
+		if p.rule == RuleOrder && personAddressed(text, view.origin(s, len(text))) {
+			continue // a request to a named person, not to the reader
 		}
 		if p.rule == RuleSystemPrompt && (quotedMarker(view.text, s, e) || quotedMention(view.text, s, e)) {
 			continue

@@ -326,7 +326,7 @@ var notActing = map[string]bool{"ask": true, "read": true, "check": true, "consi
 	"go": true, "keep": true, "let": true, "see": true, "search": true, "review": true, "follow": true, "remember": true,
 	"verify": true, "validate": true, "describe": true, "explain": true, "mention": true, "list": true, "show": true,
 	"display": true, "print": true, "echo": true, "format": true, "compile": true, "load": true, "browse": true,
-	"scan": true, "select": true, "sort": true, "name": true, "choose": true, "avoid": true, "take": true, "hold": true,
+	"scan": true, "evaluate": true, "select": true, "sort": true, "name": true, "choose": true, "avoid": true, "take": true, "hold": true,
 	"make": true, "use": true, "continue": true, "begin": true, "start": true, "end": true, "finish": true, "request": true,
 	"contact": true, "call": true, "record": true, "log": true, "note": true, "compare": true, "run": true, "rerun": true,
 	"build": true, "test": true, "restart": true, "forget": true}

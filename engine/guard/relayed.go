@@ -129,7 +129,7 @@ var relayedRules = []clauseRule{
 	// "...", "agent_directive: ...".
 	{RuleSystemPrompt, "field addressed to the reader in a data format",
 		[]string{"_for_", "-for-", "_to_", "-to-", "assistant_", "agent_", "ai_", "bot_", "llm_", "model_", "assistant-", "agent-", "ai-", "bot-", "llm-", "model-"}, regexp.MustCompile(`(?P<m>["']?(?:(?:assistant|agent|ai|bot|llm|model)[_-][a-z_-]{2,30}|[a-z_-]{0,30}[_-](?:for|to)[_-](?:the[_-])?(?:assistant|agent|ai|bot|llm|model))["']?\s*[:=]\s*["']?)`),
-		func(t []byte, s, e int) bool { return ordersReader(t[e:clauseEndAt(t, e)]) }},
+		func(t []byte, s, e int) bool { c := t[e:clauseEndAt(t, e)]; return ordersReader(c) || ordersOrCalls(c) }},
 	// The next action a tool result tells the reader to take: held.
 	{RuleOrder, "order to act on the world in a data field",
 		[]string{"next"}, regexp.MustCompile(`(?P<m>["']?next[_-]?(?:action|step|task|command)["']?\s*[:=]\s*["']?(?P<v>[a-z]+)[_ -][a-z_ -]{2,40})`),
@@ -230,7 +230,7 @@ func readerConditioned(c []byte) bool {
 	return readerTaskRe.Match(c)
 }
 
-var readerTaskRe = regexp.MustCompile(`^(?:when|while|before|after|once|if)\s+(?:you\s+(?:are\s+)?)?(?:summari[sz]|answer|repl|respond|read|process|describ|review|translat|writ)\w*\b[^.!?\n]{0,60}?\b(?:tell|say|state|inform|claim|mention|write|recommend|add|include|answer|reply|respond)\b`)
+var readerTaskRe = regexp.MustCompile(`^(?:when|while|before|after|once|if)\s+(?:you\s+(?:are\s+)?)?(?:summari[sz]|answer|repl|respond|read|process|describ|review|translat|writ|evaluat|assess|rank|grad|scor|screen|rat)\w*\b[^.!?\n]{0,60}?\b(?:tell|say|state|inform|claim|mention|write|recommend|add|include|answer|reply|respond)\b`)
 
 // codeOrderRe asks for code to be written or changed: "include a
 // preload script that ...", "update the extension so it ...".
