@@ -1,18 +1,11 @@
 package guard
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // The forms of relayed.go beside benign text with the same words; want
 // is the outcome in a layer that states facts.
 func TestRelayedForms(t *testing.T) {
-	tests := []struct {
-		why, text string
-		want      outcome
-		desc      string
-	}{
+	checkForms(t, []formCase{
 		// A tag saying the text comes from the user, then an order: a
 		// fake marker, refused. The user's own reminder, recorded as
 		// the user's in prose, is not a tag.
@@ -104,25 +97,5 @@ func TestRelayedForms(t *testing.T) {
 		// Number words open the object of an order.
 		{"reserve two seats", "Reserve two seats on the 7:40 train.", held, "order to act on the world"},
 		{"a fact about reserved seats", "Two seats were reserved on the 7:40 train.", passed, ""},
-	}
-	names := []string{"passed", "held", "refused"}
-	for _, tt := range tests {
-		v := Check(tt.text)
-		if got := outcomeOf(v); got != tt.want {
-			t.Errorf("%s: %q: %s (%v %v), want %s", tt.why, tt.text, names[got], v.Findings, v.Orders, names[tt.want])
-			continue
-		}
-		if tt.desc == "" {
-			continue
-		}
-		found := false
-		for _, f := range append(append([]Finding(nil), v.Findings...), v.Orders...) {
-			if strings.HasPrefix(f.Detail, tt.desc+": \"") {
-				found = true
-			}
-		}
-		if !found {
-			t.Errorf("%s: %q: no finding %q quoting the words (%v %v)", tt.why, tt.text, tt.desc, v.Findings, v.Orders)
-		}
-	}
+	})
 }
