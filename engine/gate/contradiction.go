@@ -99,18 +99,30 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 	if !in.Layer.Durable() {
 		return ContradictionResult{Result: accept()}, nil
 	}
-	cands, err := LoadCandidates(ctx, in.Reader, in.MemoryRef, in.ContentHash, in.Features)
+	feat, topic := in.Features, in.Policy.Contradiction.TopicSimilarity
+	topicRead := in.Topics != nil && strings.TrimSpace(feat.Text) != ""
+	// Where the gate prunes the candidates (nearCandidates), it reads
+	// first only what it prunes them by, and the texts of those it keeps.
+	rows, light := in.Reader.(CandidateRowReader)
+	light = light && topicRead && in.ModelNeighbours == nil
+	var (
+		cands []Scored
+		err   error
+	)
+	if light {
+		cands, err = loadLight(ctx, in.Reader, in.MemoryRef, in.ContentHash, in.Features)
+	} else {
+		cands, err = LoadCandidates(ctx, in.Reader, in.MemoryRef, in.ContentHash, in.Features)
+	}
 	if err != nil {
 		return ContradictionResult{}, err
 	}
-	feat, topic := in.Features, in.Policy.Contradiction.TopicSimilarity
 	seen := map[string]bool{}
 	for _, c := range cands {
 		seen[c.VersionID] = true
 	}
 	var topical []Scored
 	topicHit := map[string]bool{} // every version the topic query found, candidates included
-	topicRead := in.Topics != nil && strings.TrimSpace(feat.Text) != ""
 	if topicRead {
 		k := in.Policy.Contradiction.Candidates
 		if k <= 0 {
@@ -143,6 +155,14 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 	near := cands
 	if topicRead && in.ModelNeighbours == nil {
 		near = nearCandidates(in, cands, topicHit, topic)
+	}
+	if light {
+		// The loop below judges topical candidates only, each of them
+		// near: those left out change nothing it finds.
+		if near, err = fillCandidates(ctx, rows, near); err != nil {
+			return ContradictionResult{}, err
+		}
+		cands = near
 	}
 	out := ContradictionResult{Result: accept(), Candidates: near, Topical: topical, Novel: true}
 	var found []memgov.RelatedItem
