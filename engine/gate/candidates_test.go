@@ -3,6 +3,7 @@ package gate_test
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -98,4 +99,111 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// lightReader serves candidates as a store does: a light query returns
+// versions of every state without their texts, and CandidateRows the live
+// ones in full. It records the versions read in full.
+type lightReader struct {
+	all    []memgov.Candidate
+	topics []memgov.Candidate
+	rows   *[]string
+}
+
+func live(c memgov.Candidate) bool { return c.State == memgov.Active || c.State == memgov.Draft }
+
+func (r lightReader) Candidates(_ context.Context, q memgov.CandidateQuery) ([]memgov.Candidate, error) {
+	var out []memgov.Candidate
+	for _, c := range r.all {
+		if q.Light {
+			out = append(out, memgov.Candidate{VersionID: c.VersionID, ItemID: c.ItemID, Key: c.Key, Layer: c.Layer,
+				ContentHash: c.ContentHash, Fingerprint: c.Fingerprint, Subject: c.Subject, Embedding: c.Embedding})
+		} else if live(c) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func (r lightReader) CandidateRows(_ context.Context, ids []string, _ memgov.Layer) ([]memgov.Candidate, error) {
+	*r.rows = append(*r.rows, ids...)
+	var out []memgov.Candidate
+	for _, id := range ids {
+		for _, c := range r.all {
+			if c.VersionID == id && live(c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
+}
+
+func (r lightReader) TopicCandidates(context.Context, memgov.TopicQuery) ([]memgov.Candidate, error) {
+	return r.topics, nil
+}
+
+// With a store that answers light queries, the contradiction gate reads in
+// full only the candidates it keeps, and finds what it finds reading every
+// candidate in full.
+func TestContradictionReadsKeptCandidatesOnly(t *testing.T) {
+	ctx := context.Background()
+	features := func(text string) memory.Features {
+		f, err := memory.FeaturesOf(json.RawMessage(`{"text":` + string(must(json.Marshal(text))) + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	write := features("The Lisbon office opens at nine on weekdays.")
+	cand := func(id, text string, state memgov.State) memgov.Candidate {
+		f := features(text)
+		emb, err := f.Embedding.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return memgov.Candidate{VersionID: id, ItemID: "item-" + id, Key: id, Layer: memgov.Semantic, State: state,
+			ContentHash: "sha256:" + id, Fingerprint: f.Fingerprint[:], Subject: f.Subject, Predicate: f.Predicate, Object: f.Object,
+			Embedding: emb, Text: text, Confidence: 0.95, CreatedBy: "ops-jane"}
+	}
+	all := []memgov.Candidate{
+		cand("near", "The Lisbon office opens at nine on weekdays, and at ten on Saturdays.", memgov.Active),
+		cand("contra", "The Lisbon office opens at eight on weekdays.", memgov.Active),
+		cand("retired", "The Lisbon office opens at seven on weekdays.", memgov.Superseded),
+		cand("pending", "The Lisbon office opens at nine on weekdays only.", memgov.Draft),
+		cand("far", "Quarterly revenue of the Porto warehouse rose by a tenth.", memgov.Active),
+		cand("far-topic", "Invoices are filed by the finance team every Friday.", memgov.Active),
+	}
+	pol := policy.Default()
+	var rows []string
+	lr := lightReader{all: all, topics: []memgov.Candidate{all[5]}, rows: &rows}
+	var fixed []memgov.Candidate
+	for _, c := range all {
+		if live(c) {
+			fixed = append(fixed, c)
+		}
+	}
+	fr := fixedReader{cands: fixed, topics: lr.topics}
+	eval := func(r interface {
+		gate.CandidateReader
+		gate.TopicReader
+	}) gate.ContradictionResult {
+		out, err := gate.Contradiction{}.Evaluate(ctx, gate.ContradictionInput{MemoryRef: "acme/ops", Layer: memgov.Semantic, ContentHash: "sha256:write",
+			Features: write, Confidence: 0.9, Policy: &pol, Reader: r, Topics: r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.JudgeTime = 0
+		return out
+	}
+	want, got := eval(fr), eval(lr)
+	if len(want.Contradicts) == 0 {
+		t.Fatalf("the test needs a contradiction: %+v", want.Result)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("with light reads the gate found\n%+v\nreading every candidate in full\n%+v", got, want)
+	}
+	slices.Sort(rows)
+	if want := []string{"contra", "far-topic", "near", "pending", "retired"}; !slices.Equal(rows, want) {
+		t.Errorf("versions read in full = %v; want the kept ones, %v", rows, want)
+	}
 }
