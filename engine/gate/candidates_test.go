@@ -3,8 +3,10 @@ package gate_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/memgov/memgov"
@@ -205,5 +207,32 @@ func TestContradictionReadsKeptCandidatesOnly(t *testing.T) {
 	slices.Sort(rows)
 	if want := []string{"contra", "far-topic", "near", "pending", "retired"}; !slices.Equal(rows, want) {
 		t.Errorf("versions read in full = %v; want the kept ones, %v", rows, want)
+	}
+}
+
+// failingRows fails to read candidates in full.
+type failingRows struct{ lightReader }
+
+func (failingRows) CandidateRows(context.Context, []string, memgov.Layer) ([]memgov.Candidate, error) {
+	return nil, errors.New("disk I/O error")
+}
+
+// A failure to read the kept candidates in full is an error of the gate,
+// never a verdict on fewer candidates.
+func TestContradictionCandidateRowsFailure(t *testing.T) {
+	f, err := memory.FeaturesOf(json.RawMessage(`{"text":"The Lisbon office opens at nine on weekdays."}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb := must(f.Embedding.MarshalBinary())
+	c := memgov.Candidate{VersionID: "v1", ItemID: "i1", Key: "office", Layer: memgov.Semantic, State: memgov.Active,
+		ContentHash: "sha256:v1", Fingerprint: f.Fingerprint[:], Subject: f.Subject, Embedding: emb, Text: "The Lisbon office opens at nine on weekdays."}
+	var rows []string
+	r := failingRows{lightReader{all: []memgov.Candidate{c}, rows: &rows}}
+	pol := policy.Default()
+	out, err := gate.Contradiction{}.Evaluate(context.Background(), gate.ContradictionInput{MemoryRef: "acme/ops", Layer: memgov.Semantic,
+		ContentHash: "sha256:write", Features: f, Confidence: 0.9, Policy: &pol, Reader: r, Topics: r})
+	if err == nil || !strings.Contains(err.Error(), "disk I/O error") || out.Verdict != 0 {
+		t.Errorf("Evaluate = %v, %v; want the read's error and no verdict", out.Verdict, err)
 	}
 }
