@@ -123,6 +123,7 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 	}
 	var topical []Scored
 	topicHit := map[string]bool{} // every version the topic query found, candidates included
+	read := map[string]memgov.Candidate{}
 	if topicRead {
 		k := in.Policy.Contradiction.Candidates
 		if k <= 0 {
@@ -135,6 +136,9 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		}
 		for _, c := range ts {
 			topicHit[c.VersionID] = true
+			if light && seen[c.VersionID] && (c.State == memgov.Active || c.State == memgov.Draft) {
+				read[c.VersionID] = c // a light candidate the topic query read in full
+			}
 			if seen[c.VersionID] || (c.State != memgov.Active && c.State != memgov.Draft) {
 				continue
 			}
@@ -159,7 +163,7 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 	if light {
 		// The loop below judges topical candidates only, each of them
 		// near: those left out change nothing it finds.
-		if near, err = fillCandidates(ctx, rows, near); err != nil {
+		if near, err = fillCandidates(ctx, rows, near, read); err != nil {
 			return ContradictionResult{}, err
 		}
 		cands = near

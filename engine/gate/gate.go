@@ -207,22 +207,30 @@ func loadLight(ctx context.Context, r CandidateReader, memoryRef, contentHash st
 
 // fillCandidates reads in full the kept light candidates, in their order,
 // with their scores: those still visible or pending, at most candidateLimit.
-func fillCandidates(ctx context.Context, r CandidateRowReader, kept []Scored) ([]Scored, error) {
+// full holds visible or pending versions already read in full (the topic
+// query's), which it does not read again.
+func fillCandidates(ctx context.Context, r CandidateRowReader, kept []Scored, full map[string]memgov.Candidate) ([]Scored, error) {
 	out := make([]Scored, 0, len(kept))
 	if len(kept) == 0 {
 		return out, nil
 	}
-	ids := make([]string, len(kept))
-	for i, c := range kept {
-		ids[i] = c.VersionID
+	var ids []string
+	for _, c := range kept {
+		if _, ok := full[c.VersionID]; !ok {
+			ids = append(ids, c.VersionID)
+		}
 	}
-	cs, err := r.CandidateRows(ctx, ids, "")
-	if err != nil {
-		return nil, fmt.Errorf("read candidates: %w", err)
-	}
-	full := make(map[string]memgov.Candidate, len(cs))
-	for _, c := range cs {
-		full[c.VersionID] = c
+	if len(ids) > 0 {
+		cs, err := r.CandidateRows(ctx, ids, "")
+		if err != nil {
+			return nil, fmt.Errorf("read candidates: %w", err)
+		}
+		if full == nil {
+			full = make(map[string]memgov.Candidate, len(cs))
+		}
+		for _, c := range cs {
+			full[c.VersionID] = c
+		}
 	}
 	for _, k := range kept {
 		c, ok := full[k.VersionID]
