@@ -33,6 +33,11 @@ type PipelineReader interface {
 	// set; a band may contribute only its newest members), at most q.Limit
 	// (0: 400); a query that sets no criterion returns none.
 	Candidates(ctx context.Context, q CandidateQuery) ([]Candidate, error)
+	// CandidateRows returns in full the ACTIVE or DRAFT versions among ids
+	// that a Candidates query of layer ("": the durable layers) could
+	// return, in the order of ids: the rows of the candidates a light query
+	// (CandidateQuery.Light) returned that the caller keeps.
+	CandidateRows(ctx context.Context, ids []string, layer Layer) ([]Candidate, error)
 	// TopicCandidates returns the ACTIVE or DRAFT versions of q.MemoryRef in
 	// layer q.Layer whose text best matches q.Text in the full-text index
 	// (BM25, at most q.Limit, 0: 20), followed by those whose extracted
@@ -275,6 +280,13 @@ type CandidateQuery struct {
 	// Layer, when set, returns that layer's versions only (SESSION
 	// included); "": the durable layers' (EPISODIC, SEMANTIC, PROCEDURAL).
 	Layer Layer
+	// Light returns only what candidates are pruned by: VersionID, ItemID,
+	// Key, Layer, ContentHash, Fingerprint, Subject and Embedding, read
+	// without the versions' content. The versions are those of every
+	// state (State is left empty, and Limit counts them all): CandidateRows
+	// reads the full rows of those the caller keeps and drops those no
+	// longer ACTIVE or DRAFT.
+	Light bool
 }
 
 // IdempotencyRecord is a registered idempotency token.

@@ -99,18 +99,31 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 	if !in.Layer.Durable() {
 		return ContradictionResult{Result: accept()}, nil
 	}
-	cands, err := LoadCandidates(ctx, in.Reader, in.MemoryRef, in.ContentHash, in.Features)
+	feat, topic := in.Features, in.Policy.Contradiction.TopicSimilarity
+	topicRead := in.Topics != nil && strings.TrimSpace(feat.Text) != ""
+	// Where the gate prunes the candidates (nearCandidates), it reads
+	// first only what it prunes them by, and the texts of those it keeps.
+	rows, light := in.Reader.(CandidateRowReader)
+	light = light && topicRead && in.ModelNeighbours == nil
+	var (
+		cands []Scored
+		err   error
+	)
+	if light {
+		cands, err = loadLight(ctx, in.Reader, in.MemoryRef, in.ContentHash, in.Features)
+	} else {
+		cands, err = LoadCandidates(ctx, in.Reader, in.MemoryRef, in.ContentHash, in.Features)
+	}
 	if err != nil {
 		return ContradictionResult{}, err
 	}
-	feat, topic := in.Features, in.Policy.Contradiction.TopicSimilarity
 	seen := map[string]bool{}
 	for _, c := range cands {
 		seen[c.VersionID] = true
 	}
 	var topical []Scored
 	topicHit := map[string]bool{} // every version the topic query found, candidates included
-	topicRead := in.Topics != nil && strings.TrimSpace(feat.Text) != ""
+	read := map[string]memgov.Candidate{}
 	if topicRead {
 		k := in.Policy.Contradiction.Candidates
 		if k <= 0 {
@@ -123,6 +136,9 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		}
 		for _, c := range ts {
 			topicHit[c.VersionID] = true
+			if light && seen[c.VersionID] && (c.State == memgov.Active || c.State == memgov.Draft) {
+				read[c.VersionID] = c // a light candidate the topic query read in full
+			}
 			if seen[c.VersionID] || (c.State != memgov.Active && c.State != memgov.Draft) {
 				continue
 			}
@@ -143,6 +159,14 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 	near := cands
 	if topicRead && in.ModelNeighbours == nil {
 		near = nearCandidates(in, cands, topicHit, topic)
+	}
+	if light {
+		// The loop below judges topical candidates only, each of them
+		// near: those left out change nothing it finds.
+		if near, err = fillCandidates(ctx, rows, near, read); err != nil {
+			return ContradictionResult{}, err
+		}
+		cands = near
 	}
 	out := ContradictionResult{Result: accept(), Candidates: near, Topical: topical, Novel: true}
 	var found []memgov.RelatedItem

@@ -161,22 +161,97 @@ type CandidateReader interface {
 	Candidates(ctx context.Context, q memgov.CandidateQuery) ([]memgov.Candidate, error)
 }
 
+// CandidateRowReader reads in full the candidates a light query
+// (memgov.CandidateQuery.Light) returned that a gate keeps.
+type CandidateRowReader interface {
+	CandidateRows(ctx context.Context, ids []string, layer memgov.Layer) ([]memgov.Candidate, error)
+}
+
+// candidateLimit caps the candidates a write is compared with.
+const candidateLimit = 400
+
+func candidateQuery(memoryRef, contentHash string, feat memory.Features, limit int) memgov.CandidateQuery {
+	q := memgov.CandidateQuery{MemoryRef: memoryRef, ContentHash: contentHash,
+		Fingerprint: feat.Fingerprint[:], Subject: feat.Subject, Limit: limit}
+	for i, b := range feat.SimHash.Bands() {
+		q.Bands = append(q.Bands, uint32(i)<<16|uint32(b))
+	}
+	return q
+}
+
 // LoadCandidates reads the visible and pending versions of memoryRef near the
 // write's features, scored by cosine similarity, most similar first. The
 // result is never nil.
 func LoadCandidates(ctx context.Context, r CandidateReader, memoryRef, contentHash string, feat memory.Features) ([]Scored, error) {
-	q := memgov.CandidateQuery{MemoryRef: memoryRef, ContentHash: contentHash,
-		Fingerprint: feat.Fingerprint[:], Subject: feat.Subject, Limit: 400}
-	for i, b := range feat.SimHash.Bands() {
-		q.Bands = append(q.Bands, uint32(i)<<16|uint32(b))
+	cs, err := r.Candidates(ctx, candidateQuery(memoryRef, contentHash, feat, candidateLimit))
+	if err != nil {
+		return nil, fmt.Errorf("read candidates: %w", err)
 	}
+	return scored(cs, feat, false)
+}
+
+// loadLight is LoadCandidates without the candidates' texts (a light
+// query): versions of every state, scored by cosine similarity, most
+// similar first, for fillCandidates to read in full those the gate keeps.
+// It reads up to twice candidateLimit versions, so that versions no longer
+// visible or pending do not crowd out those that are.
+func loadLight(ctx context.Context, r CandidateReader, memoryRef, contentHash string, feat memory.Features) ([]Scored, error) {
+	q := candidateQuery(memoryRef, contentHash, feat, 2*candidateLimit)
+	q.Light = true
 	cs, err := r.Candidates(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("read candidates: %w", err)
 	}
+	return scored(cs, feat, true)
+}
+
+// fillCandidates reads in full the kept light candidates, in their order,
+// with their scores: those still visible or pending, at most candidateLimit.
+// full holds visible or pending versions already read in full (the topic
+// query's), which it does not read again.
+func fillCandidates(ctx context.Context, r CandidateRowReader, kept []Scored, full map[string]memgov.Candidate) ([]Scored, error) {
+	out := make([]Scored, 0, len(kept))
+	if len(kept) == 0 {
+		return out, nil
+	}
+	var ids []string
+	for _, c := range kept {
+		if _, ok := full[c.VersionID]; !ok {
+			ids = append(ids, c.VersionID)
+		}
+	}
+	if len(ids) > 0 {
+		cs, err := r.CandidateRows(ctx, ids, "")
+		if err != nil {
+			return nil, fmt.Errorf("read candidates: %w", err)
+		}
+		if full == nil {
+			full = make(map[string]memgov.Candidate, len(cs))
+		}
+		for _, c := range cs {
+			full[c.VersionID] = c
+		}
+	}
+	for _, k := range kept {
+		c, ok := full[k.VersionID]
+		if !ok || c.State != memgov.Active && c.State != memgov.Draft {
+			continue
+		}
+		if len(out) == candidateLimit {
+			break
+		}
+		out = append(out, Scored{Candidate: c, Cosine: k.Cosine})
+	}
+	return out, nil
+}
+
+// scored scores cs by their cosine similarity to the write, most similar
+// first, leaving out the versions neither visible nor pending (unless
+// anyState: a light query's, whose state is not read).
+func scored(cs []memgov.Candidate, feat memory.Features, anyState bool) ([]Scored, error) {
 	out := make([]Scored, 0, len(cs))
 	for _, c := range cs {
-		if c.State != memgov.Active && c.State != memgov.Draft {
+		if !anyState && c.State != memgov.Active && c.State != memgov.Draft {
 			continue
 		}
 		s := Scored{Candidate: c}

@@ -13,6 +13,7 @@ var pipelineTests = []test{
 	{"Idempotency", testIdempotent},
 	{"OutcomesAndCounts", testOutcomes},
 	{"Candidates", testCandidates},
+	{"LightCandidates", testLightCandidates},
 	{"TopicCandidates", testTopicCandidates}, // topic.go
 	{"TopicCandidatesRareWords", testTopicCandidatesRareWords},
 	{"ModelVectors", testModelVectors}, // topic.go
@@ -186,6 +187,94 @@ func testCandidates(t *testing.T, f Factory) {
 		cs, err = tx.Candidates(fx.ctx, memgov.CandidateQuery{MemoryRef: ref, ContentHash: dv.ContentHash})
 		if err != nil || len(cs) != 1 || cs[0].VersionID != d.VersionID || cs[0].State != memgov.Draft {
 			t.Errorf("a pending (DRAFT) version is not a candidate: %+v, %v", cs, err)
+		}
+		return nil
+	})
+}
+
+// A light candidate query returns what candidates are pruned by, for
+// versions of every state, without their texts; CandidateRows reads in full
+// the live ones among the ids it is given, in their order.
+func testLightCandidates(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	content := json.RawMessage(`{"text":"Customer 42 prefers email.","subject":"customer 42","predicate":"prefers","object":"email"}`)
+	feat, err := fx.e.IndexFeatures(content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := fx.put(ref, "c42/channel", "", func(p *memgov.PutRequest) { p.Content = content; p.Layer = memgov.Episodic })
+	sn := fx.put(ref, "session-note", "", func(p *memgov.PutRequest) { p.Content = content; p.Layer = memgov.Session })
+	old := fx.put(ref, "old", "The office opens at nine.")
+	cur := fx.put(ref, "old", "The office opens at ten.")
+	d := fx.deferred("c7/lang", "Customer 7 wants invoices in German.")
+	fx.view(func(tx memgov.ReadTx) error {
+		av, err := tx.Version(fx.ctx, a.VersionID)
+		if err != nil {
+			return err
+		}
+		oldv, err := tx.Version(fx.ctx, old.VersionID)
+		if err != nil {
+			return err
+		}
+		full, err := tx.Candidates(fx.ctx, memgov.CandidateQuery{MemoryRef: ref, Subject: feat.Subject})
+		if err != nil {
+			return err
+		}
+		cs, err := tx.Candidates(fx.ctx, memgov.CandidateQuery{MemoryRef: ref, Subject: feat.Subject, Light: true})
+		if err != nil {
+			return err
+		}
+		if len(cs) != len(full) || len(cs) == 0 {
+			t.Fatalf("light query by subject = %d candidates, full query %d; want the same, at least one", len(cs), len(full))
+		}
+		var c *memgov.Candidate
+		for i := range cs {
+			if cs[i].VersionID == a.VersionID {
+				c = &cs[i]
+			}
+		}
+		if c == nil {
+			t.Fatalf("light query: the matching version is not a candidate: %+v", cs)
+		}
+		if c.ItemID != a.ItemID || c.Key != "c42/channel" || c.Layer != memgov.Episodic || c.ContentHash != av.ContentHash ||
+			c.Subject != feat.Subject || string(c.Fingerprint) != string(feat.Fingerprint) || len(c.Embedding) == 0 {
+			t.Errorf("light candidate lacks what candidates are pruned by: %+v", *c)
+		}
+		if c.Text != "" || c.State != "" {
+			t.Errorf("light candidate carries its text or state: %q, %q", c.Text, c.State)
+		}
+		// A superseded version is a light candidate (its state is not read),
+		// and CandidateRows drops it.
+		ls, err := tx.Candidates(fx.ctx, memgov.CandidateQuery{MemoryRef: ref, ContentHash: oldv.ContentHash, Light: true})
+		if err != nil || len(ls) != 1 || ls[0].VersionID != old.VersionID {
+			t.Errorf("light query of a superseded version's hash = %+v, %v; want that version", ls, err)
+		}
+		ids := []string{d.VersionID, old.VersionID, sn.VersionID, "no-such-version", a.VersionID, cur.VersionID}
+		rows, err := tx.CandidateRows(fx.ctx, ids, "")
+		if err != nil {
+			return err
+		}
+		var got []string
+		for _, r := range rows {
+			got = append(got, r.VersionID)
+		}
+		if want := []string{d.VersionID, a.VersionID, cur.VersionID}; !slices.Equal(got, want) {
+			t.Errorf("CandidateRows = %v; want the live durable versions in the order asked, %v", got, want)
+		}
+		for _, r := range rows {
+			if r.VersionID == a.VersionID && (r.Text != "Customer 42 prefers email." || r.State != memgov.Active || r.Predicate != feat.Predicate ||
+				r.Object != feat.Object || r.CreatedBy != curator || r.Confidence != av.Confidence || len(r.Embedding) == 0) {
+				t.Errorf("CandidateRows: row = %+v", r)
+			}
+			if r.VersionID == d.VersionID && r.State != memgov.Draft {
+				t.Errorf("CandidateRows: the pending version is %s", r.State)
+			}
+		}
+		if rows, err := tx.CandidateRows(fx.ctx, ids, memgov.Session); err != nil || len(rows) != 1 || rows[0].VersionID != sn.VersionID {
+			t.Errorf("CandidateRows of the SESSION layer = %+v, %v; want the session note alone", rows, err)
+		}
+		if rows, err := tx.CandidateRows(fx.ctx, nil, ""); err != nil || len(rows) != 0 {
+			t.Errorf("CandidateRows of no ids = %+v, %v", rows, err)
 		}
 		return nil
 	})

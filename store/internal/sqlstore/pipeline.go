@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -305,7 +306,69 @@ func (r *ReadTx) Candidates(ctx context.Context, cq memgov.CandidateQuery) ([]me
 	if limit <= 0 {
 		limit = 400
 	}
+	if cq.Light {
+		return r.lightCandidates(ctx, set.ids, limit, cq.Layer)
+	}
 	return r.candidatesOfLayer(ctx, set.ids, limit, cq.Layer)
+}
+
+func (r *ReadTx) CandidateRows(ctx context.Context, ids []string, layer memgov.Layer) ([]memgov.Candidate, error) {
+	cs, err := r.candidatesOfLayer(ctx, ids, len(ids), layer)
+	if err != nil {
+		return nil, err
+	}
+	byIDOrder(cs, ids)
+	return cs, nil
+}
+
+// byIDOrder sorts cs by the position of their version ids in ids.
+func byIDOrder(cs []memgov.Candidate, ids []string) {
+	rank := make(map[string]int, len(ids))
+	for i, id := range ids {
+		if _, ok := rank[id]; !ok {
+			rank[id] = i
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return rank[cs[i].VersionID] < rank[cs[j].VersionID] })
+}
+
+// lightCandidates reads what candidates are pruned by, of the indexed versions
+// among ids in layer (or the durable layers), in any state, at most limit, in
+// the order of ids. It reads neither the versions' rows nor their content:
+// version_index and version_features hold all it returns.
+func (r *ReadTx) lightCandidates(ctx context.Context, ids []string, limit int, layer memgov.Layer) ([]memgov.Candidate, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	idList, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := queryDrained(ctx, r.q, `SELECT vi.version_id, vi.item_id, vi.key, vi.layer, vi.content_hash, vf.fingerprint, COALESCE(vf.subject, ''), vf.embedding
+		FROM version_index vi LEFT JOIN version_features vf ON vf.version_id = vi.version_id
+		WHERE vi.version_id IN (SELECT value FROM `+r.q.dialect().JSONValues+`) AND (vi.layer = ? OR CAST(? AS TEXT) = '' AND vi.layer IN ('EPISODIC', 'SEMANTIC', 'PROCEDURAL'))
+		LIMIT ?`, string(idList), string(layer), string(layer), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []memgov.Candidate
+	for rows.Next() {
+		var (
+			c     memgov.Candidate
+			layer string
+		)
+		if err := rows.Scan(&c.VersionID, &c.ItemID, &c.Key, &layer, &c.ContentHash, &c.Fingerprint, &c.Subject, &c.Embedding); err != nil {
+			return nil, err
+		}
+		c.Layer = memgov.Layer(layer)
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	byIDOrder(out, ids)
+	return out, nil
 }
 
 // candidatesByID reads the indexed ACTIVE or DRAFT durable versions among ids,
