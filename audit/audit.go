@@ -117,22 +117,13 @@ type InclusionProof struct {
 func (s *Service) ProveInclusion(ctx context.Context, lsn, size int64) (InclusionProof, error) {
 	var p InclusionProof
 	err := s.store.View(ctx, func(tx memgov.ReadTx) error {
-		n, err := tx.LogSize(ctx)
+		leaves, err := treeLeaves(ctx, tx, size, "size", "the tree size")
 		if err != nil {
 			return err
 		}
-		if size == 0 {
-			size = n
-		}
-		if size < 1 || size > n {
-			return memgov.Inputf(memgov.ErrInvalid, "size", "the tree size must be between 1 and the log size %d", n)
-		}
+		size = int64(len(leaves))
 		if lsn < 1 || lsn > size {
 			return memgov.Inputf(memgov.ErrInvalid, "lsn", "the entry's LSN must be between 1 and the tree size %d", size)
-		}
-		leaves, err := tx.Leaves(ctx, size)
-		if err != nil {
-			return err
 		}
 		proof, err := merkle.InclusionProof(leaves, uint64(lsn-1))
 		if err != nil {
@@ -249,27 +240,35 @@ func (s *Service) Prove(ctx context.Context, from int64) (memgov.ConsistencyProo
 	return s.ProveRange(ctx, from, 0)
 }
 
+// treeLeaves returns the leaves of the log's tree of size entries (0: the
+// whole log). input and what name size in an error: a size must be between 1
+// and the log's size.
+func treeLeaves(ctx context.Context, tx memgov.ReadTx, size int64, input, what string) ([]merkle.Hash, error) {
+	n, err := tx.LogSize(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if size == 0 {
+		size = n
+	}
+	if size < 1 || size > n {
+		return nil, memgov.Inputf(memgov.ErrInvalid, input, "%s must be between 1 and the log size %d", what, n)
+	}
+	return tx.Leaves(ctx, size)
+}
+
 // ProveRange returns the consistency proof from log size from to log size to
 // (0: the current size), checked before it is returned.
 func (s *Service) ProveRange(ctx context.Context, from, to int64) (memgov.ConsistencyProof, error) {
 	var p memgov.ConsistencyProof
 	err := s.store.View(ctx, func(tx memgov.ReadTx) error {
-		n, err := tx.LogSize(ctx)
+		leaves, err := treeLeaves(ctx, tx, to, "to", "the later tree size")
 		if err != nil {
 			return err
 		}
-		if to == 0 {
-			to = n
-		}
-		if to < 1 || to > n {
-			return memgov.Inputf(memgov.ErrInvalid, "to", "the later tree size must be between 1 and the log size %d", n)
-		}
+		to = int64(len(leaves))
 		if from < 1 || from > to {
 			return memgov.Inputf(memgov.ErrInvalid, "from", "the earlier tree size must be between 1 and %d", to)
-		}
-		leaves, err := tx.Leaves(ctx, to)
-		if err != nil {
-			return err
 		}
 		proof, err := merkle.ConsistencyProof(leaves, uint64(from))
 		if err != nil {
