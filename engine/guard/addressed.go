@@ -55,7 +55,7 @@ var addressedSpecs = []spec{
 		expr: `(?:^|[^\w\s]\s*|\n)(?P<m>(?:new|updated|revised|real|actual)\s+(?:instructions?|directives?|task|orders)\s*:)`},
 	{rule: RuleSystemPrompt, need: "system; message override", leet: true, desc: "system-note label",
 		expr: `\b(?P<m>(?:important\s+|urgent\s+|critical\s+)?system\s+(?:message|override)\s*:)`},
-	{rule: RuleSystemPrompt, need: "assistant ai bot model agent", leet: true, desc: "role label opening an assistant turn",
+	{rule: RuleSystemPrompt, need: "assistant ai bot model agent", leet: true, stamped: true, desc: "role label opening an assistant turn",
 		expr: `(?:^|\n|[.!?]\s|<!--\s*)\s*(?P<m>(?:assistant|ai|bot|model|agent)\s*:\s*(?:[\w,]+\s+){0,3}?` + agentOrder + `)\b`},
 	{rule: RuleSystemPrompt, subs: []string{"<!--"}, desc: "hidden HTML comment addressed to the agent",
 		expr: `(?P<m><!--[^>]{0,200}?\b(?:assistant|ai|llm|agent|model|chatbot|bot)\b[^>]{0,200}?-->)`},

@@ -285,3 +285,44 @@ var fakeRe = regexp.MustCompile(`^[^.!?\n]{0,80}?\b(?:are|is|were|was)\s+(?:all\
 // warns of ("Emails asking you to re-enter your password at ... are
 // fake.") is not that request.
 func calledFake(t []byte, e int) bool { return fakeRe.Match(t[e:]) }
+
+// stampRe is the timestamp that opens a line of a chat export: "[10:01]",
+// "10:01 PM", "2026-03-02 10:14", with the line's start.
+var stampRe = regexp.MustCompile(`(?:^|\n)\s*[\[(]?\s*(?:\d{4}-\d{2}-\d{2}[t ]?)?\d{1,2}:\d{2}(?::\d{2})?\s*(?:am|pm|z|utc)?\s*[\])]?\s*[-–—]?\s*$`)
+
+// stampedLine reports whether position s of t follows a timestamp that
+// opens its line: s is where a turn of a chat export starts.
+func stampedLine(t []byte, s int) bool {
+	k := s
+	for k > 0 && s-k < 40 && t[k-1] != '\n' {
+		k--
+	}
+	if k > 0 {
+		k-- // the newline, for the anchor
+	}
+	return stampRe.Match(t[k:s])
+}
+
+// turnCarries reports whether the turn c carries what makes a forged
+// turn: an order or speech to the reader, a grant of permission, or a
+// claim about the system, its instructions or its secrets.
+func turnCarries(c []byte) bool {
+	if i := bytes.IndexByte(c, ':'); i >= 0 {
+		c = c[i+1:] // the turn after its label
+	}
+	// Not "you": a turn of a chat speaks to the other party ("here's the
+	// list you asked for").
+	return imperativeOpening(c) || readerSubject.Match(c) || permissionGrant(c) || grantedRe.Match(c) || grantTurnRe.Match(c) || systemClaimRe.Match(c)
+}
+
+// systemClaimRe is a claim about the reader's system, instructions or
+// secrets in a turn: "here is the admin password", "my system prompt".
+var systemClaimRe = regexp.MustCompile(`\b(?:system\s+(?:prompt|message|instructions?)|instructions|password|passcode|api\s+keys?|secret|private\s+key|token|credentials|developer\s+mode|jailbr\w+|unrestricted|unfiltered|no\s+(?:rules|restrictions|limits|filters))\b`)
+
+// lineEnd returns the end of the line of t that holds position s.
+func lineEnd(t []byte, s int) int {
+	if i := bytes.IndexByte(t[s:], '\n'); i >= 0 {
+		return s + i
+	}
+	return len(t)
+}

@@ -165,7 +165,7 @@ func matchPatterns(fs []Finding, text string) []Finding {
 			view = lv
 		}
 		if p.ready(view, seen) {
-			fs = p.find(fs, view, text)
+			fs = p.find(fs, view, base, text)
 		}
 	}
 	fs = readClauses(fs, base, text)

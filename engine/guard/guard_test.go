@@ -272,7 +272,7 @@ func matchAllPatterns(text string) []Finding {
 		if p.leet {
 			view = lv
 		}
-		fs = p.find(fs, view, text)
+		fs = p.find(fs, view, base, text)
 	}
 	fs = readClauses(fs, base, text)
 	return matchForeign(fs, text)
