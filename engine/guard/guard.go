@@ -169,6 +169,7 @@ func matchPatterns(fs []Finding, text string) []Finding {
 		}
 	}
 	fs = readClauses(fs, base, text)
+	fs = readLanguages(fs, text)
 	return matchForeign(fs, text)
 }
 

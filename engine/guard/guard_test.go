@@ -275,6 +275,7 @@ func matchAllPatterns(text string) []Finding {
 		fs = p.find(fs, view, base, text)
 	}
 	fs = readClauses(fs, base, text)
+	fs = readLanguages(fs, text)
 	return matchForeign(fs, text)
 }
 
