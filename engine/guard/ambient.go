@@ -85,9 +85,17 @@ type ambientRule struct {
 	also []string
 }
 
-// readAmbient appends the findings of ambientRules in t.
+// readAmbient appends the findings of ambientRules, standingRules and
+// handoffRules in t.
 func readAmbient(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
-	for _, r := range ambientRules {
+	for _, rules := range [][]ambientRule{ambientRules, standingRules, handoffRules} {
+		readRules(t, add, rules)
+	}
+}
+
+// readRules appends the findings of rules in t.
+func readRules(t []byte, add func(rule, desc string, s, e int, refusal bool), rules []ambientRule) {
+	for _, r := range rules {
 		if !containsAny(t, r.also) || !containsAny(t, r.subs) {
 			continue
 		}
@@ -105,7 +113,7 @@ func readAmbient(t []byte, add func(rule, desc string, s, e int, refusal bool)) 
 }
 
 func init() {
-	for _, r := range ambientRules {
+	for _, r := range append(append(append([]ambientRule(nil), ambientRules...), standingRules...), handoffRules...) {
 		for _, l := range [][]string{r.subs, r.also} {
 			for _, s := range l {
 				subBytesCache[s] = []byte(s)

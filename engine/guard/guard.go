@@ -146,7 +146,11 @@ func Check(text string) Verdict {
 }
 
 // matchPatterns appends to fs the findings of every pattern in text.
-func matchPatterns(fs []Finding, text string) []Finding {
+func matchPatterns(fs []Finding, text string) []Finding { return matchPatternsDepth(fs, text, 0) }
+
+// matchPatternsDepth is matchPatterns on a text that is depth readings
+// deep in another (the joined values of its fields).
+func matchPatternsDepth(fs []Finding, text string, depth int) []Finding {
 	base := normalize(text)
 	lv := leetView(base)
 	var buf [128]bool
@@ -168,8 +172,17 @@ func matchPatterns(fs []Finding, text string) []Finding {
 			fs = p.find(fs, view, base, text)
 		}
 	}
+	return readForms(fs, base, text, depth)
+}
+
+// readForms appends the findings of the readings by form: clauses, other
+// languages, links with placeholders, fields read joined, and scripts
+// other than Latin.
+func readForms(fs []Finding, base *normalized, text string, depth int) []Finding {
 	fs = readClauses(fs, base, text)
 	fs = readLanguages(fs, text)
+	fs = readPlaceholderLinks(fs, text)
+	fs = readSplitFields(fs, text, depth)
 	return matchForeign(fs, text)
 }
 

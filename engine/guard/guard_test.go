@@ -274,9 +274,7 @@ func matchAllPatterns(text string) []Finding {
 		}
 		fs = p.find(fs, view, base, text)
 	}
-	fs = readClauses(fs, base, text)
-	fs = readLanguages(fs, text)
-	return matchForeign(fs, text)
+	return readForms(fs, base, text, 0)
 }
 
 func sameFindings(a, b []Finding) bool {
