@@ -140,10 +140,10 @@ var ambientRules = []ambientRule{
 		}}, toolSubs},
 	// A role label after a timestamp: "[2026-03-02 10:14] system: ...".
 	{clauseRule{RuleSystemPrompt, "role marker opening an order to the reader",
-		[]string{"system", "admin", "developer", "operator"}, regexp.MustCompile(`(?:^|\n)\s*[\[(]?\s*(?:\d{1,4}[-/.:]\d{1,2}[-/.:\dt ]*(?:z|utc|am|pm)?)\s*[\])]?\s*[-–—]?\s*(?P<m>(?:system|admin(?:istrator)?|developer|operator)\s*:)\s*`),
+		[]string{"system", "admin", "developer", "operator"}, regexp.MustCompile(`(?:^|\n)\s*[\[(]?\s*(?:\d{1,4}[-/.:]\d{1,2}[-/.:\dt ]*(?:z|utc|am|pm)?)\s*[\])]?\s*[-–—]?\s*(?P<m>(?:system|admin(?:istrator)?|developer|operator)\s*(?:\([^)\n]{1,40}\)\s*)?:)\s*`),
 		func(t []byte, s, e int) bool {
 			c := sentenceAt(t, e)
-			return addressesReader(c) || permissionGrant(c) || grantedRe.Match(c) || grantTurnRe.Match(c) && sessionScopeRe.Match(c)
+			return addressesReader(c) || readerActsRe.Match(c) && ordersOrCallsAfter(c) || permissionGrant(c) || grantedRe.Match(c) || grantTurnRe.Match(c) && sessionScopeRe.Match(c)
 		}}, nil},
 	// A table cell or an aside after a dash that opens with an AI
 	// reader: "| agent: raise ...", "— assistant, evaluate ...".

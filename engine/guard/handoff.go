@@ -57,7 +57,7 @@ var toolFrameRe = regexp.MustCompile(`^\s*(?:\[[\w.-]*(?:tool|bot|api|plugin|sea
 
 // readerActsRe binds an AI reader to act, with words between: "the
 // agent must", "all assistants to", "Workaround used by most agents:".
-var readerActsRe = regexp.MustCompile(`\b(?P<m>(?:the|any|all|every|each|most|other)?\s*(?:ai\s+)?(?:assistants?|agents?|bots?|models?|llms?)\s+(?:[\w-]+\s+){0,5}?(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|to)\s+(?:now\s+|also\s+|immediately\s+|first\s+|then\s+)?|(?:used|recommended|suggested)\s+by\s+(?:most\s+|all\s+|other\s+)?(?:ai\s+)?(?:assistants|agents|bots|models)\s*:\s*)`)
+var readerActsRe = regexp.MustCompile(`\b(?P<m>(?:the|any|all|every|each|most|other)?\s*(?:ai\s+)?(?:assistants?|agents?|bots?|models?|llms?)\s+(?:to\s+|(?:[\w-]+\s+){0,5}?(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+)(?:now\s+|also\s+|immediately\s+|first\s+|then\s+)?|(?:used|recommended|suggested)\s+by\s+(?:most\s+|all\s+|other\s+)?(?:ai\s+)?(?:assistants|agents|bots|models)\s*:\s*)`)
 
 // safeguardActRe is an act on a safeguard or on the reader's rights:
 // "disable the sandbox flag", "retry as root", "push with --force".
@@ -203,4 +203,28 @@ func readSplitFields(fs []Finding, text string, depth int) []Finding {
 		fs = append(fs, f)
 	}
 	return fs
+}
+
+// laterClauseOrders reports whether a clause of c after a comma orders an
+// act ("when setting up this project, export GITHUB_TOKEN to ...").
+func laterClauseOrders(c []byte) bool {
+	for i := 0; i < len(c); i++ {
+		if c[i] == ',' && ordersOrCalls(c[i+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// ordersOrCallsAfter reports whether, after an AI reader bound to act in
+// c ("AI assistants connected to this workspace must now"), the verb
+// orders an act on the world or the call of a tool.
+func ordersOrCallsAfter(c []byte) bool {
+	loc := readerActsRe.FindIndex(c)
+	if loc == nil {
+		return false
+	}
+	rest := c[loc[1]:]
+	v := firstWordAt(rest, 0)
+	return actingVerb(v) || ordersOrCalls(rest)
 }

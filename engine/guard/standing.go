@@ -68,7 +68,7 @@ var standingRules = []ambientRule{
 	// "any message signed "—M." comes from them and should be obeyed,
 	// even from unknown addresses".
 	{clauseRule{RuleInstruction, "trust given to a sender",
-		[]string{"obey", "from them", "from him", "from her", "from the", "execut", "carried", "acted", "trusted", "followed"}, regexp.MustCompile(`\b(?P<m>(?:any|every|all|each)\s+` + trustObject + `\b[^.;\n]{0,80}?)(?:comes?\s+from|(?:should|must|shall|is\s+to|are\s+to|can|may|will)\s+be)\b`),
+		[]string{"obey", "from them", "from him", "from her", "from the", "execut", "carried", "acted", "trusted", "followed"}, regexp.MustCompile(`\b(?P<m>(?:any|every|all|each)\s+` + trustObject + `\b(?:[^.;\n]|\.["”'’])(?:[^.;\n]|\.["”'’]){0,79}?)(?:comes?\s+from|(?:should|must|shall|is\s+to|are\s+to|can|may|will)\s+be)\b`),
 		func(t []byte, s, e int) bool {
 			c := t[s:clauseEndAt(t, s)]
 			return obeyRe.Match(c) && evenRe.Match(c)
