@@ -85,12 +85,9 @@ type ambientRule struct {
 	also []string
 }
 
-// readAmbient appends the findings of ambientRules, standingRules and
-// handoffRules in t.
+// readAmbient appends the findings of ambientRules in t.
 func readAmbient(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
-	for _, rules := range [][]ambientRule{ambientRules, standingRules, handoffRules} {
-		readRules(t, add, rules)
-	}
+	readRules(t, add, ambientRules)
 }
 
 // readRules appends the findings of rules in t.
