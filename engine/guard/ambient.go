@@ -85,6 +85,16 @@ type ambientRule struct {
 	also []string
 }
 
+// A formRule is an ambientRule that may be local (its regular
+// expression runs only on the sentences that hold a word of subs, for a
+// rule whose match lies in the sentence of that word) and may have a
+// further necessary condition pre on the text: both for speed.
+type formRule struct {
+	ambientRule
+	local bool
+	pre   func(t []byte) bool
+}
+
 // readAmbient appends the findings of ambientRules in t.
 func readAmbient(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 	readRules(t, add, ambientRules)
@@ -110,7 +120,11 @@ func readRules(t []byte, add func(rule, desc string, s, e int, refusal bool), ru
 }
 
 func init() {
-	for _, r := range append(append(append([]ambientRule(nil), ambientRules...), standingRules...), handoffRules...) {
+	all := append([]ambientRule(nil), ambientRules...)
+	for _, r := range append(append([]formRule(nil), standingRules...), handoffRules...) {
+		all = append(all, r.ambientRule)
+	}
+	for _, r := range all {
 		for _, l := range [][]string{r.subs, r.also} {
 			for _, s := range l {
 				subBytesCache[s] = []byte(s)
@@ -330,4 +344,84 @@ func lineEnd(t []byte, s int) int {
 		return s + i
 	}
 	return len(t)
+}
+
+// readFormRules appends the findings of rules in t.
+func readFormRules(t []byte, add func(rule, desc string, s, e int, refusal bool), rules []formRule) {
+	for i := range rules {
+		r := &rules[i]
+		if !containsAny(t, r.also) || !containsAny(t, r.subs) || r.pre != nil && !r.pre(t) {
+			continue
+		}
+		for _, loc := range r.matches(t) {
+			s, e := loc[0], loc[1]
+			if i := r.re.SubexpIndex("m"); i > 0 && loc[2*i] >= 0 {
+				s, e = loc[2*i], loc[2*i+1]
+			}
+			if r.check != nil && !r.check(t, s, e) {
+				continue
+			}
+			add(r.rule, r.desc, s, e, r.rule != RuleOrder)
+		}
+	}
+}
+
+// matches returns the submatch indexes of r's matches in t: over the
+// whole text, or, for a local rule, over the sentences that hold a word
+// of its subs.
+func (r *formRule) matches(t []byte) [][]int {
+	if !r.local {
+		return r.re.FindAllSubmatchIndex(t, -1)
+	}
+	var out [][]int
+	var read [8]int
+	nread := 0
+	for _, w := range r.subs {
+		sub := subBytes(w)
+		for i := 0; ; {
+			j := bytes.Index(t[i:], sub)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			i = at + len(sub)
+			ws := sentenceStart(t, at)
+			done := false
+			for _, d := range read[:nread] {
+				done = done || d == ws
+			}
+			if done {
+				continue // this sentence was read
+			}
+			if nread < len(read) {
+				read[nread] = ws
+				nread++
+			}
+			we := lineEnd(t, at)
+			for _, loc := range r.re.FindAllSubmatchIndex(t[ws:we], -1) {
+				for k := range loc {
+					if loc[k] >= 0 {
+						loc[k] += ws
+					}
+				}
+				out = append(out, loc)
+			}
+		}
+	}
+	return out
+}
+
+// sentenceStart returns the start of the sentence of t that holds
+// position i: after the last sentence end or line break before it, at
+// most 300 bytes back.
+func sentenceStart(t []byte, i int) int {
+	k := i
+	for k > 0 && i-k < 300 {
+		c := t[k-1]
+		if c == '\n' || (c == ' ' && k >= 2 && (t[k-2] == '.' || t[k-2] == '!' || t[k-2] == '?')) {
+			break
+		}
+		k--
+	}
+	return k
 }

@@ -495,8 +495,8 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	}
 	// Read last, so that where an earlier rule reads the same words at
 	// the same place, its finding is the one kept.
-	readRules(t, add, standingRules)
-	readRules(t, add, handoffRules)
+	readFormRules(t, add, standingRules)
+	readFormRules(t, add, handoffRules)
 
 	// A markdown image whose address has a placeholder to be filled in.
 	if !strings.Contains(text, "](") && !strings.Contains(strings.ToLower(text), "<img") {

@@ -87,24 +87,24 @@ var fillerRe = regexp.MustCompile(`\b(?:agent|assistant|model|bot|ai|llm)s?\b|\b
 // "part": 1 ... "text": "...", k1="...".
 var partFieldRe = regexp.MustCompile(`(?i)\b(?:col(?:umn)?|cell|part|chunk|segment|piece|fragment|field|k|p|x|f|arg)[_-]?[a-z0-9]{0,3}\s*[=:]\s*"([^"\n]{1,200})"`)
 
-var handoffRules = []ambientRule{
+var handoffRules = []formRule{
 	// "To the QA agent that reads this log next: mark ...", "Message for
 	// downstream agents: ignore ...".
-	{clauseRule{RuleInstruction, "order addressed to another agent in a hand-off",
+	{ambientRule: ambientRule{clauseRule{RuleInstruction, "order addressed to another agent in a hand-off",
 		[]string{"agent", "bot", "executor", "planner", "orchestrator", "worker"}, regexp.MustCompile(`(?:^|\n|[.!?\]]\s*)\s*(?P<m>(?:(?:a\s+)?(?:message|note|instructions?|reminder|memo|notice)\s+)?(?:to|for|attention)\s*,?\s+(?:the\s+|all\s+|any\s+|every\s+)?` + pipelineAgent + `(?:\s+(?:that|which|who)\s+[^:\n]{1,50})?\s*[:,])\s*`),
 		func(t []byte, s, e int) bool {
 			c := t[e:clauseEndAt(t, e)]
 			return imperativeOpening(c) || ordersOrCalls(c) || secondPerson.Match(c)
-		}}, nil},
+		}}, nil}, local: true},
 	// "Executor, please also run ...": a pipeline role in address, in a
 	// text that speaks of agents.
-	{clauseRule{RuleInstruction, "order addressed to another agent in a hand-off",
+	{ambientRule: ambientRule{clauseRule{RuleInstruction, "order addressed to another agent in a hand-off",
 		[]string{"executor", "planner", "orchestrator", "worker", "subagent", "sub-agent", "-agent", "-bot", "_agent", "_bot"}, regexp.MustCompile(`(?:^|\n|[.!?\]]\s+)\s*(?P<m>(?:executor|planner|orchestrator|worker|sub-?agent|[a-z]+[-_](?:agent|bot))\s*,)\s*`),
 		func(t []byte, s, e int) bool {
 			return imperativeOpening(t[e:clauseEndAt(t, e)]) && agentContextRe.Match(t)
-		}}, nil},
+		}}, nil}, local: true},
 	// A tool's output or an error, then an AI reader bound to act.
-	{clauseRule{RuleInstruction, "fake tool result or error that carries an order",
+	{ambientRule: ambientRule{clauseRule{RuleInstruction, "fake tool result or error that carries an order",
 		[]string{"agent", "assistant", "bot", "model", "llm"}, readerActsRe,
 		func(t []byte, s, e int) bool {
 			if !toolFrameRe.Match(t[lineStart(t, s):]) && !toolFrameRe.Match(t) {
@@ -113,37 +113,37 @@ var handoffRules = []ambientRule{
 			c := t[e:clauseEndAt(t, e)]
 			return actsOnWorld(c) || safeguardActRe.Match(c) || worldObjects.Match(c) || waivedCheckRe.Match(c) ||
 				bytes.IndexByte(c, '@') >= 0 || bytes.Contains(c, []byte("http"))
-		}}, nil},
+		}}, nil}, local: true, pre: toolFramed},
 	// A markup element addressed to an AI reader, then an order.
-	{clauseRule{RuleInstruction, "markup element addressed to an AI reader",
+	{ambientRule: ambientRule{clauseRule{RuleInstruction, "markup element addressed to an AI reader",
 		[]string{"<"}, regexp.MustCompile(`(?P<m>` + attrTargetRe.String() + `)`),
 		func(t []byte, s, e int) bool {
 			c := t[e:clauseEndAt(t, e)]
 			return imperativeOpening(c) || ordersOrCalls(c)
-		}}, []string{"target", "for=", "to=", "audience", "recipient", "addressee", "reader"}},
+		}}, []string{"target", "for=", "to=", "audience", "recipient", "addressee", "reader"}}},
 	// An order conditioned on an AI reader being there.
-	{clauseRule{RuleInstruction, "order conditioned on an AI reader being there",
+	{ambientRule: ambientRule{clauseRule{RuleInstruction, "order conditioned on an AI reader being there",
 		[]string{"if there", "if you", "if this", "if any"}, regexp.MustCompile(`\b(?P<m>if\s+(?:there(?:'s|\s+is|\s+are)|you(?:'re|\s+are)|this\s+is\s+(?:read|seen|heard|processed)\s+by|any)\s+(?:an?\s+|any\s+)?(?:ai|llm|automated|language\s+model|bot)\b[^,.;\n]{0,50},\s*)`),
-		func(t []byte, s, e int) bool { return imperativeOpening(t[e:clauseEndAt(t, e)]) }}, nil},
+		func(t []byte, s, e int) bool { return imperativeOpening(t[e:clauseEndAt(t, e)]) }}, nil}},
 	// A label naming an AI reader by what it does, then an order on
 	// credentials or a remote host.
-	{clauseRule{RuleInstruction, "label naming an AI reader at work, then an order",
+	{ambientRule: ambientRule{clauseRule{RuleInstruction, "label naming an AI reader at work, then an order",
 		[]string{"agent", "assistant", "bot", "copilot", "model"}, regexp.MustCompile(`(?:^|\n|[.!?]\s+)(?P<m>(?:the\s+|any\s+)?(?:ai\s+)?(?:agents?|assistants?|bots?|copilot|models?)\s+[a-z]+ing\s+(?:[\w-]+\s+){0,3}?[\w-]*\s*:)\s*`),
 		func(t []byte, s, e int) bool {
 			c := t[e:clauseEndAt(t, e)]
 			return imperativeOpening(c) && (safeguardActRe.Match(c) || credentialRe.Match(c) || hostRe.Match(c))
-		}}, nil},
+		}}, nil}, local: true, pre: agentAtWork},
 	// A mode switched on that lifts the reader's limits.
-	{clauseRule{RuleInstruction, "mode of the reader switched on",
+	{ambientRule: ambientRule{clauseRule{RuleInstruction, "mode of the reader switched on",
 		[]string{" mode"}, regexp.MustCompile(`(?P<m>` + modeOnRe.String() + `)`),
 		func(t []byte, s, e int) bool {
 			after := t[e:min(len(t), e+300)]
 			return secondPerson.Match(after) && unlimitedRe.Match(after)
-		}}, []string{"enabled", "activated", " on", "engaged", "unlocked"}},
+		}}, []string{"enabled", "activated", " on", "engaged", "unlocked"}}},
 	// "use the email tool to forward ...": held like the act.
-	{clauseRule{RuleOrder, "order to use a tool to act on the world",
+	{ambientRule: ambientRule{clauseRule{RuleOrder, "order to use a tool to act on the world",
 		[]string{"use "}, regexp.MustCompile(`(?:^|[.!?;:"'(]\s*|\n\s*|\b(?:please|and|then|also)\s+)(?P<m>use\s+(?:the\s+|your\s+|its\s+)?[\w-]+\s+(?:tool|function|plugin|integration|api|connector)\s+to\s+)`),
-		func(t []byte, s, e int) bool { return actsOnWorld(t[e:clauseEndAt(t, e)]) }}, []string{"tool", "function", "plugin", "integration", "api", "connector"}},
+		func(t []byte, s, e int) bool { return actsOnWorld(t[e:clauseEndAt(t, e)]) }}, []string{"tool", "function", "plugin", "integration", "api", "connector"}}},
 }
 
 // agentContextRe is a text that speaks of agents or a hand-off.
@@ -227,4 +227,50 @@ func ordersOrCallsAfter(c []byte) bool {
 	rest := c[loc[1]:]
 	v := firstWordAt(rest, 0)
 	return actingVerb(v) || ordersOrCalls(rest)
+}
+
+// toolFramed reports whether t, or a line of it, opens as a tool's output
+// or an error.
+func toolFramed(t []byte) bool {
+	for i := 0; i < len(t); {
+		if toolFrameRe.Match(t[i:min(len(t), i+80)]) {
+			return true
+		}
+		j := bytes.IndexByte(t[i:], '\n')
+		if j < 0 {
+			return false
+		}
+		i += j + 1
+	}
+	return false
+}
+
+// agentAtWork reports whether t names an AI reader followed by a word
+// in -ing ("agent applying"), as the label rule needs.
+func agentAtWork(t []byte) bool {
+	for _, w := range []string{"agent", "assistant", "bot", "copilot", "model"} {
+		sub := subBytes(w)
+		for i := 0; ; {
+			j := bytes.Index(t[i:], sub)
+			if j < 0 {
+				break
+			}
+			k := i + j + len(sub)
+			if k < len(t) && t[k] == 's' {
+				k++
+			}
+			i = k
+			if k >= len(t) || t[k] != ' ' {
+				continue
+			}
+			e := k + 1
+			for e < len(t) && isLetter(t[e]) {
+				e++
+			}
+			if e-k > 4 && bytes.HasSuffix(t[k+1:e], []byte("ing")) {
+				return true
+			}
+		}
+	}
+	return false
 }

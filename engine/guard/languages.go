@@ -45,6 +45,8 @@ type langClass struct {
 	// subs are the words of a language written without spaces between
 	// words (Japanese, Chinese, Korean), matched as substrings.
 	subs []string
+	// starts are the first two bytes of the prefixes.
+	starts map[string]bool
 }
 
 // unspaced are the languages whose words are read as substrings.
@@ -67,7 +69,7 @@ var langCodes = func() []string {
 }()
 
 func loadLangClass(class string) langClass {
-	lc := langClass{exact: map[string]bool{}}
+	lc := langClass{exact: map[string]bool{}, starts: map[string]bool{}}
 	ents, err := langFiles.ReadDir("words/lang")
 	if err != nil {
 		panic(err)
@@ -87,7 +89,9 @@ func loadLangClass(class string) langClass {
 			case unspaced[code] && !isASCIIWord(w):
 				lc.subs = append(lc.subs, w)
 			case strings.HasSuffix(w, "*"):
-				lc.prefixes = append(lc.prefixes, strings.TrimSuffix(w, "*"))
+				p := strings.TrimSuffix(w, "*")
+				lc.prefixes = append(lc.prefixes, p)
+				lc.starts[p[:2]] = true
 			default:
 				lc.exact[w] = true
 			}
@@ -109,6 +113,9 @@ func isASCIIWord(w string) bool {
 func (lc *langClass) has(w string) bool {
 	if lc.exact[w] {
 		return true
+	}
+	if len(w) < 2 || !lc.starts[w[:2]] {
+		return false
 	}
 	for _, p := range lc.prefixes {
 		if rest, ok := strings.CutPrefix(w, p); ok && (rest == "" || cliticRun(rest)) {
@@ -169,6 +176,16 @@ var foldMap = map[rune]string{
 
 // foldWord lower-cases w and takes the accents off its letters.
 func foldWord(w string) string {
+	ascii := true
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf || ('A' <= w[i] && w[i] <= 'Z') {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return w // lower-case ASCII already
+	}
 	var b strings.Builder
 	for _, r := range strings.ToLower(w) {
 		if r >= 0x064B && r <= 0x0652 {
@@ -250,7 +267,7 @@ const addressPunct = ",:，：、،"
 // in the sentence text[s:e] with words ws, or -1: an address word among
 // its first six words (or, written without spaces, in its first 30
 // bytes) with a comma or a colon at most three words (12 bytes) after it.
-func langAddressAt(text string, s, e int, ws []langToken) int {
+func langAddressAt(text string, s, e int, ws []langToken, cjk bool) int {
 	for i, w := range ws {
 		if i >= 6 {
 			break
@@ -266,6 +283,9 @@ func langAddressAt(text string, s, e int, ws []langToken) int {
 			return w.e + k
 		}
 	}
+	if !cjk {
+		return -1
+	}
 	head := text[s:min(e, s+30)]
 	if i, n := langAddress.sub(head); i >= 0 {
 		after := text[s+i+n : min(e, s+i+n+12)]
@@ -278,7 +298,7 @@ func langAddressAt(text string, s, e int, ws []langToken) int {
 
 // langOrderIn returns the place of an order verb in text[s:e] with words
 // ws, or -1; with opening set, only a verb that opens a clause counts.
-func langOrderIn(text string, s, e int, ws []langToken, opening bool) (int, int) {
+func langOrderIn(text string, s, e int, ws []langToken, opening, cjk bool) (int, int) {
 	for k, w := range ws {
 		if w.s < s || !langOrders.has(w.w) {
 			continue
@@ -289,15 +309,11 @@ func langOrderIn(text string, s, e int, ws []langToken, opening bool) (int, int)
 			return w.s, w.e
 		}
 	}
-	if opening {
-		// Without spaces between words, the order is where the sentence
-		// ends: "...含めてください".
-		i, n := langOrders.sub(text[s:e])
-		if i >= 0 {
-			return s + i, s + i + n
-		}
+	if !cjk {
 		return -1, -1
 	}
+	// Without spaces between words, an order verb is read wherever it
+	// stands: the verb ends the sentence ("...含めてください").
 	if i, n := langOrders.sub(text[s:e]); i >= 0 {
 		return s + i, s + i + n
 	}
@@ -305,11 +321,14 @@ func langOrderIn(text string, s, e int, ws []langToken, opening bool) (int, int)
 }
 
 // langUserIn reports whether text[s:e] with words ws names the user.
-func langUserIn(text string, s, e int, ws []langToken) bool {
+func langUserIn(text string, s, e int, ws []langToken, cjk bool) bool {
 	for _, w := range ws {
 		if langUser.has(w.w) {
 			return true
 		}
+	}
+	if !cjk {
+		return false
 	}
 	i, _ := langUser.sub(text[s:e])
 	return i >= 0
@@ -317,6 +336,7 @@ func langUserIn(text string, s, e int, ws []langToken) bool {
 
 // readLanguages appends to fs the findings of the two forms in text.
 func readLanguages(fs []Finding, text string) []Finding {
+	cjk := hasUnspacedScript(text)
 	sents := langSentences(text)
 	toks := make([][]langToken, len(sents))
 	for k, sn := range sents {
@@ -324,10 +344,10 @@ func readLanguages(fs []Finding, text string) []Finding {
 	}
 	for k, sn := range sents {
 		s, e, ws := sn[0], sn[1], toks[k]
-		if a := langAddressAt(text, s, e, ws); a >= 0 {
-			os, oe := langOrderIn(text, a, e, ws, false)
+		if a := langAddressAt(text, s, e, ws, cjk); a >= 0 {
+			os, oe := langOrderIn(text, a, e, ws, false, cjk)
 			if os < 0 && k+1 < len(sents) {
-				os, oe = langOrderIn(text, sents[k+1][0], sents[k+1][1], toks[k+1], false)
+				os, oe = langOrderIn(text, sents[k+1][0], sents[k+1][1], toks[k+1], false, cjk)
 			}
 			if os >= 0 {
 				fs = append(fs, Finding{Rule: RuleInstruction, Offset: s,
@@ -335,15 +355,32 @@ func readLanguages(fs []Finding, text string) []Finding {
 				continue
 			}
 		}
-		os, oe := langOrderIn(text, s, e, ws, true)
+		os, oe := langOrderIn(text, s, e, ws, true, cjk)
 		if os < 0 {
 			continue
 		}
 		sent := text[s:e]
-		if langUserIn(text, s, e, ws) || strings.Contains(sent, "@") || strings.Contains(sent, "http") {
+		if langUserIn(text, s, e, ws, cjk) || strings.Contains(sent, "@") || strings.Contains(sent, "http") {
 			fs = append(fs, Finding{Rule: RuleOrder, Offset: os,
 				Detail: "order about the user's things in another language: " + quote(text[os:min(e, oe+60)])})
 		}
 	}
 	return fs
+}
+
+// hasUnspacedScript reports whether s holds letters of a language
+// written without spaces (Han, Hiragana, Katakana, Hangul).
+func hasUnspacedScript(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return true
+		}
+		i += size
+	}
+	return false
 }
