@@ -124,6 +124,9 @@ func init() {
 	for _, r := range append(append([]formRule(nil), standingRules...), handoffRules...) {
 		all = append(all, r.ambientRule)
 	}
+	for _, w := range []string{"executor", "planner", "orchestrator", "worker", "subagent", "sub-agent", "agent", "bot", "model", "instance", "assistant", "copilot"} {
+		subBytesCache[w] = []byte(w)
+	}
 	for _, r := range all {
 		for _, l := range [][]string{r.subs, r.also} {
 			for _, s := range l {

@@ -95,7 +95,7 @@ var handoffRules = []formRule{
 		func(t []byte, s, e int) bool {
 			c := t[e:clauseEndAt(t, e)]
 			return imperativeOpening(c) || ordersOrCalls(c) || secondPerson.Match(c)
-		}}, nil}, local: true},
+		}}, nil}, local: true, pre: pipelineNamed},
 	// "Executor, please also run ...": a pipeline role in address, in a
 	// text that speaks of agents.
 	{ambientRule: ambientRule{clauseRule{RuleInstruction, "order addressed to another agent in a hand-off",
@@ -162,11 +162,15 @@ func readPlaceholderLinks(fs []Finding, text string) []Finding {
 	if !strings.Contains(text, "http") {
 		return fs
 	}
+	locs := placeholderLinkRe.FindAllStringSubmatchIndex(text, -1)
+	if len(locs) == 0 {
+		return fs
+	}
 	lower := []byte(strings.ToLower(text))
 	if len(lower) != len(text) || !fillerRe.Match(lower) {
 		return fs
 	}
-	for _, loc := range placeholderLinkRe.FindAllStringSubmatchIndex(text, -1) {
+	for _, loc := range locs {
 		ph := text[loc[2]:loc[3]]
 		if !placeholderSecretRe.MatchString(ph) {
 			continue
@@ -269,6 +273,50 @@ func agentAtWork(t []byte) bool {
 			}
 			if e-k > 4 && bytes.HasSuffix(t[k+1:e], []byte("ing")) {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// agentRoleSet are the words of agent-roles.txt.
+var agentRoleSet = wordSet(agentRolesData)
+
+// pipelineNamed reports whether t names an agent by its role in a
+// pipeline, as pipelineAgent does: a role word before "agent" or "bot"
+// (with at most one word between), a name joined to one by a hyphen or
+// an underscore, or a role that is a program on its own.
+func pipelineNamed(t []byte) bool {
+	for _, w := range []string{"executor", "planner", "orchestrator", "worker", "subagent", "sub-agent"} {
+		if bytes.Contains(t, subBytes(w)) {
+			return true
+		}
+	}
+	for _, w := range []string{"agent", "bot", "model", "instance"} {
+		sub := subBytes(w)
+		for i := 0; ; {
+			j := bytes.Index(t[i:], sub)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			i = at + len(sub)
+			if at > 0 && (t[at-1] == '-' || t[at-1] == '_') {
+				return true
+			}
+			// The two words before.
+			k := at
+			for n := 0; n < 2 && k > 0; n++ {
+				for k > 0 && t[k-1] == ' ' {
+					k--
+				}
+				e := k
+				for k > 0 && (isLetter(t[k-1]) || t[k-1] == '-') {
+					k--
+				}
+				if agentRoleSet[string(t[k:e])] {
+					return true
+				}
 			}
 		}
 	}
