@@ -329,12 +329,18 @@ func stampedLine(t []byte, s int) bool {
 // turn: an order or speech to the reader, a grant of permission, or a
 // claim about the system, its instructions or its secrets.
 func turnCarries(c []byte) bool {
-	if i := bytes.IndexByte(c, ':'); i >= 0 {
+	if i := bytes.IndexByte(c, ':'); i >= 0 && i < 40 {
 		c = c[i+1:] // the turn after its label
 	}
 	// Not "you": a turn of a chat speaks to the other party ("here's the
-	// list you asked for").
-	return imperativeOpening(c) || readerSubject.Match(c) || permissionGrant(c) || grantedRe.Match(c) || grantTurnRe.Match(c) || systemClaimRe.Match(c)
+	// list you asked for"); and a question ("do you think ...?") is not
+	// an order.
+	// An order counts when it acts on money, access or records, sends
+	// out or calls a tool: "give me 2 food" between two people is a
+	// turn of their talk.
+	order := imperativeOpening(c) && !questionRe.Match(c) &&
+		(worldObjects.Match(c) || moneyRe.Match(c) || bytes.IndexByte(c, '@') >= 0 || bytes.Contains(c, []byte("http")) || credentialRe.Match(c) || toolCallRe.Match(c))
+	return order || readerSubject.Match(c) || permissionGrant(c) || grantedRe.Match(c) || grantTurnRe.Match(c) || systemClaimRe.Match(c)
 }
 
 // systemClaimRe is a claim about the reader's system, instructions or
@@ -427,4 +433,25 @@ func sentenceStart(t []byte, i int) int {
 		k--
 	}
 	return k
+}
+
+// questionRe opens a question with an auxiliary and "you": "do you
+// think", "can you take".
+var questionRe = regexp.MustCompile(`^\s*(?:(?:so|ok|okay|and|but|well|hey|hi|yes|no|also|then|now)\W+)*(?:do|does|did|can|could|will|would|shall|should|may|might|are|is|have|has)\s+(?:you|we|i|they|he|she|it)\b`)
+
+// stampLabelRe is a line of a chat export up to its speaker's label: a
+// timestamp, then one or two words and a colon ("[10:01] assistant:",
+// "5:07 PM bot:").
+var stampLabelRe = regexp.MustCompile(`^\s*[\[(]?\s*(?:\d{4}-\d{2}-\d{2}[t ]?)?\d{1,2}:\d{2}(?::\d{2})?\s*(?:am|pm|z|utc)?\s*[\])]?\s*[-–—]?\s*[\w-]+(?:\s+[\w-]+)?\s*(?:\([^)\n]{0,40}\))?\s*:`)
+
+// stampedTurn reports whether the form of address at t[s:] is the
+// speaker's label of a timestamped turn of a chat export whose turn
+// carries no order, grant or system claim: a turn, not a forged one.
+func stampedTurn(t []byte, s int) bool {
+	k := lineStart(t, s)
+	loc := stampLabelRe.FindIndex(t[k:lineEnd(t, s)])
+	if loc == nil || s >= k+loc[1] {
+		return false // no label, or the address is not the label
+	}
+	return !turnCarries(t[k+loc[1]:lineEnd(t, s)])
 }

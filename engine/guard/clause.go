@@ -448,7 +448,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	heads, roles := scanHeads(t)
 	if heads {
 		for _, voc := range vocatives(t) {
-			if e, ok := addressedAfter(t, voc[1]); ok {
+			if e, ok := addressedAfter(t, voc[1]); ok && !stampedTurn(t, voc[0]) {
 				add(RuleInstruction, "instruction addressed to an AI reader", voc[0], e, true)
 			}
 		}
