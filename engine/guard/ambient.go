@@ -453,5 +453,5 @@ func stampedTurn(t []byte, s int) bool {
 	if loc == nil || s >= k+loc[1] {
 		return false // no label, or the address is not the label
 	}
-	return !turnCarries(t[k+loc[1]:lineEnd(t, s)])
+	return !turnCarries(t[k+loc[1] : lineEnd(t, s)])
 }
