@@ -46,7 +46,7 @@ var concealRe = regexp.MustCompile(`\bwithout\s+(?:showing|telling|informing|not
 
 // payeeRe is where payments or credential resets go: "the new account
 // for all payments", "preferred contact for password resets", "IBAN".
-var payeeRe = regexp.MustCompile(`\b(?:(?:new|updated|changed|preferred|correct|only)\s+(?:[\w-]+\s+)?(?:account|iban|bank\s+(?:account|details)|payee|contact|email|address|number|phone)\s+for\s+(?:all\s+|any\s+|future\s+)?(?:[\w-]+\s+)?(?:payments?|transfers?|invoices?|resets?|recovery|verification|2fa|mfa|codes?|logins?)|(?:contact|email|address|phone|number)\s+for\s+(?:password|account|credential|login|pin)\s+(?:resets?|recovery|changes?))\b`)
+var payeeRe = regexp.MustCompile(`\b(?:(?:(?:new|updated|changed|preferred|correct|only|recovery|backup|reset)\s+)?(?:[\w-]+\s+)?(?:account|iban|bank\s+(?:account|details)|payee|contact|email|address|number|phone)\s+for\s+(?:all\s+|any\s+|future\s+)?(?:[\w-]+\s+)?(?:payments?|transfers?|invoices?|resets?|recovery|verification|2fa|mfa|codes?|logins?|one-time\s+codes?|otps?)|(?:contact|email|address|phone|number)\s+for\s+(?:password|account|credential|login|pin)\s+(?:resets?|recovery|changes?))\b`)
 
 // payeeValueRe is the new value a change gives: an account number, an
 // e-mail address or a phone number.
