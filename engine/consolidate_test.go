@@ -13,6 +13,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/host"
 	"github.com/memgov/memgov/lifecycle"
 )
 
@@ -41,7 +42,7 @@ func consolidate(t *testing.T, e *engine.Engine, ref string) lifecycle.Consolida
 
 func visibleKeys(t *testing.T, e *engine.Engine, ref string) []string {
 	t.Helper()
-	l, err := e.Adapter("jane").List(context.Background(), ref, engine.ListOptions{})
+	l, err := e.Host().Adapter(memgov.As("jane")).List(context.Background(), ref, host.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func TestConsolidateFoldsWhatTheJudgeProves(t *testing.T) {
 	if ks := visibleKeys(t, e, ref); !reflect.DeepEqual(ks, []string{"lena-both", "owner-2", "pref-2", "rotate-2", "ship-long"}) {
 		t.Fatalf("after the pass: %v", ks)
 	}
-	jane := e.Adapter("jane")
+	jane := e.Host().Adapter(memgov.As("jane"))
 	// Two writers stated the same claims: the survivor's confidence rises.
 	v, _ := jane.GetVersion(ctx, ref, "owner-2")
 	if v.Confidence <= 0.7 || !reflect.DeepEqual(v.Tags, []string{"owner-2", "owner-1"}) || v.MergedFrom == "" ||
@@ -200,7 +201,7 @@ func TestConsolidateSupersedesSingleValuedEdits(t *testing.T) {
 			t.Fatalf("change %+v", c)
 		}
 	}
-	v, _ := e.Adapter("jane").GetVersion(ctx, ref, "manager-new")
+	v, _ := e.Host().Adapter(memgov.As("jane")).GetVersion(ctx, ref, "manager-new")
 	if v.Text() != "Dana's manager is Priya." || !strings.Contains(v.Reason, "supersedes the stale fact manager-old") || !strings.Contains(v.Reason, "[rule single-valued]") {
 		t.Fatalf("manager-new: %s (%s)", v.Text(), v.Reason)
 	}

@@ -28,8 +28,8 @@ func TestSearchHybridRanking(t *testing.T) {
 	c.add(time.Hour)
 	cput(t, e, "acme/support-bot", "customer-42/channel", "Customer 42 prefers email follow-up.", "crm")
 	cput(t, e, "acme/support-bot", e2(memgov.IndexKey), `{"text":"refund refund refund"}`)
-	bot := e.Adapter("support-bot")
-	hits, err := bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot", Query: "who signs large refunds?"})
+	bot := e.Host().Adapter(memgov.As("support-bot"))
+	hits, err := bot.Search(ctx, host.SearchQuery{MemoryRef: "acme/support-bot", Query: "who signs large refunds?"})
 	if err != nil || len(hits) == 0 || hits[0].Entry.ID != "refund/limit" {
 		t.Fatalf("hits = %+v, %v", hits, err)
 	}
@@ -46,15 +46,15 @@ func TestSearchHybridRanking(t *testing.T) {
 		t.Fatalf("rrf %v, want %v", hits[0].RRF, want)
 	}
 	// Structure: a tag alone finds its entries.
-	hits, _ = bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot", Query: "logistics"})
+	hits, _ = bot.Search(ctx, host.SearchQuery{MemoryRef: "acme/support-bot", Query: "logistics"})
 	if len(hits) == 0 || hits[0].Entry.ID != "shipping/eu" || hits[0].Structure == 0 {
 		t.Fatalf("structure hits = %+v", hits)
 	}
-	hits, _ = bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot", Tags: []string{"crm"}})
+	hits, _ = bot.Search(ctx, host.SearchQuery{MemoryRef: "acme/support-bot", Tags: []string{"crm"}})
 	if len(hits) != 1 || hits[0].Entry.ID != "customer-42/channel" {
 		t.Fatalf("tag filter = %+v", hits)
 	}
-	if _, err := bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot"}); !errors.Is(err, memgov.ErrInvalid) {
+	if _, err := bot.Search(ctx, host.SearchQuery{MemoryRef: "acme/support-bot"}); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("empty query: %v", err)
 	}
 }
@@ -70,8 +70,8 @@ func TestSearchTemporalValidity(t *testing.T) {
 	cput(t, e, "acme/support-bot", "ceo", `{"text":"The CEO of ACME is Bob Stone.","subject":"ACME","predicate":"ceo","object":"Bob Stone"}`)
 	cput(t, e, "acme/support-bot", "old-office", `{"text":"The ACME office was in Leeds.","invalid_at":"2026-05-10T12:00:00Z"}`)
 	c.add(24 * time.Hour)
-	bot := e.Adapter("support-bot")
-	q := engine.SearchQuery{MemoryRef: "acme/support-bot", Query: "who is the CEO of ACME"}
+	bot := e.Host().Adapter(memgov.As("support-bot"))
+	q := host.SearchQuery{MemoryRef: "acme/support-bot", Query: "who is the CEO of ACME"}
 	hits, _ := bot.Search(ctx, q)
 	if len(hits) != 1 || !strings.Contains(hits[0].Entry.Content, "Bob") || hits[0].InvalidAt != "" {
 		t.Fatalf("now: %+v", hits)
@@ -99,7 +99,7 @@ func TestSearchTemporalValidity(t *testing.T) {
 		t.Fatalf("as of: %+v", hits)
 	}
 	// content.invalid_at ends a fact's validity.
-	hits, _ = bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot", Query: "ACME office Leeds"})
+	hits, _ = bot.Search(ctx, host.SearchQuery{MemoryRef: "acme/support-bot", Query: "ACME office Leeds"})
 	for _, h := range hits {
 		if h.Entry.ID == "old-office" {
 			t.Fatalf("invalid fact surfaced: %+v", h)
@@ -140,7 +140,7 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 		t.Fatalf("archive: %s", r1.Archive)
 	}
 	// Stored immutably under its hash, and the index the next session loads.
-	bot := e.Adapter("support-bot")
+	bot := e.Host().Adapter(memgov.As("support-bot"))
 	g, _ := bot.GetVersion(ctx, "acme/support-bot", r1.ArchiveKey)
 	if g == nil || !bytes.Equal(g.Content, r1.Archive) || oplog.HashPayload(g.Content) != r1.ArchiveHash {
 		t.Fatalf("archive entry: %+v", g)
@@ -238,8 +238,8 @@ func TestConsolidationIdempotency(t *testing.T) {
 	if !reflect.DeepEqual(r1.Rules, map[string]int{"same-words": 2, "single-valued": 1}) || len(r1.Changes) != 3 {
 		t.Fatalf("first pass rules: %+v", r1)
 	}
-	jane := e.Adapter("jane")
-	l, _ := jane.List(ctx, "acme/support-bot", engine.ListOptions{})
+	jane := e.Host().Adapter(memgov.As("jane"))
+	l, _ := jane.List(ctx, "acme/support-bot", host.ListOptions{})
 	if got := keysOf(l); !reflect.DeepEqual(got, []string{"ceo-new", "note-dup", "pref-2", "ship"}) {
 		t.Fatalf("after pass: %v", got)
 	}
@@ -251,7 +251,7 @@ func TestConsolidationIdempotency(t *testing.T) {
 	if strings.Contains(n.Text(), secret) || !strings.Contains(n.Text(), "[REDACTED:sandbox]") {
 		t.Fatalf("merged content not redacted: %s", n.Content)
 	}
-	if l, _ := jane.List(ctx, "acme/other-bot", engine.ListOptions{}); len(l) != 1 {
+	if l, _ := jane.List(ctx, "acme/other-bot", host.ListOptions{}); len(l) != 1 {
 		t.Fatal("consolidation touched another memoryRef")
 	}
 	size, _ := e.LogSize(ctx)
@@ -336,7 +336,7 @@ func TestCommitmentFiresOnce(t *testing.T) {
 	if r := tick(); len(r.Fired) != 0 {
 		t.Fatalf("fired after replay: %+v", r)
 	}
-	cs, _ := e.Adapter("support-bot").Commitments(ctx, "acme/support-bot")
+	cs, _ := e.Host().Adapter(memgov.As("support-bot")).Commitments(ctx, "acme/support-bot")
 	if len(cs) != 2 || cs[0].FiredCount+cs[1].FiredCount != 3 {
 		t.Fatalf("commitments: %+v", cs)
 	}
@@ -349,7 +349,7 @@ func TestProposalInertnessAndGatedActivation(t *testing.T) {
 	e, _ := contractEngine(t)
 	ctx := context.Background()
 	cput(t, e, "acme/support-bot", "k", "Customer 42 prefers email.")
-	before, _ := e.Adapter("jane").List(ctx, "acme/support-bot", engine.ListOptions{})
+	before, _ := e.Host().Adapter(memgov.As("jane")).List(ctx, "acme/support-bot", host.ListOptions{})
 	const secret = "ghp_abcdefghijklmnop"
 	if _, err := e.Secrets().Register("run-9", "gh", secret); err != nil {
 		t.Fatal(err)
@@ -444,7 +444,7 @@ func TestProposalInertnessAndGatedActivation(t *testing.T) {
 	if n, _ := e.Events(ctx, memgov.EventQuery{Type: "proposal.activated"}); len(n) != 2 {
 		t.Fatalf("activated events: %d", len(n))
 	}
-	after, _ := e.Adapter("jane").List(ctx, "acme/support-bot", engine.ListOptions{})
+	after, _ := e.Host().Adapter(memgov.As("jane")).List(ctx, "acme/support-bot", host.ListOptions{})
 	if !reflect.DeepEqual(before, after) {
 		t.Fatal("proposals changed memory")
 	}

@@ -89,7 +89,7 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-func keysOf(es []engine.Entry) []string {
+func keysOf(es []host.Entry) []string {
 	out := []string{}
 	for _, e := range es {
 		out = append(out, e.ID)
@@ -102,12 +102,12 @@ func keysOf(es []engine.Entry) []string {
 func TestContractRoundTrip(t *testing.T) {
 	e, _ := contractEngine(t)
 	ctx := context.Background()
-	bot := e.Adapter("support-bot")
+	bot := e.Host().Adapter(memgov.As("support-bot"))
 	res, err := bot.Put(ctx, governedReq("someone-else", "acme/support-bot", "customer-42/channel", "Customer 42 prefers email follow-up.", ""))
 	if err != nil || res.Status != memgov.StatusCommitted {
 		t.Fatalf("put: %+v %v", res, err)
 	}
-	list, err := bot.List(ctx, "acme/support-bot", engine.ListOptions{})
+	list, err := bot.List(ctx, "acme/support-bot", host.ListOptions{})
 	if err != nil || len(list) != 1 || list[0].ID != "customer-42/channel" || list[0].Content != "Customer 42 prefers email follow-up." {
 		t.Fatalf("list = %+v, %v", list, err)
 	}
@@ -130,25 +130,25 @@ func TestContractRoundTrip(t *testing.T) {
 	if g, err := bot.Get(ctx, "acme/support-bot", "nope"); g != nil || err != nil {
 		t.Fatalf("unknown id: %+v %v", g, err)
 	}
-	if l, err := bot.List(ctx, "acme/nobody", engine.ListOptions{}); len(l) != 0 || l == nil || err != nil {
+	if l, err := bot.List(ctx, "acme/nobody", host.ListOptions{}); len(l) != 0 || l == nil || err != nil {
 		t.Fatalf("unknown ref: %#v %v", l, err)
 	}
 	// An executor may not delete episodic memory (RBAC); a curator may.
 	if _, err := bot.Delete(ctx, "acme/support-bot", "customer-42/channel", "customer asked"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("executor delete: %v", err)
 	}
-	d, err := e.Adapter("acme-curator").Delete(ctx, "acme/support-bot", "customer-42/channel", "customer asked")
+	d, err := e.Host().Adapter(memgov.As("acme-curator")).Delete(ctx, "acme/support-bot", "customer-42/channel", "customer asked")
 	if err != nil || !d.Deleted {
 		t.Fatalf("delete: %+v %v", d, err)
 	}
 	if g, _ := bot.Get(ctx, "acme/support-bot", "customer-42/channel"); g != nil {
 		t.Fatal("deleted entry still visible")
 	}
-	_, hist, _ := e.History(ctx, d.ItemID)
+	_, hist, _ := e.Host().History(ctx, memgov.Owner, d.ItemID)
 	if len(hist) != 1 || hist[0].State != memgov.Retracted {
 		t.Fatalf("soft delete keeps history: %+v", hist)
 	}
-	if d, err := e.Adapter("acme-curator").Delete(ctx, "acme/support-bot", "customer-42/channel", "again"); err != nil || d.Deleted {
+	if d, err := e.Host().Adapter(memgov.As("acme-curator")).Delete(ctx, "acme/support-bot", "customer-42/channel", "again"); err != nil || d.Deleted {
 		t.Fatalf("second delete: %+v %v", d, err)
 	}
 }
@@ -173,21 +173,21 @@ func TestContractCrossTenantIsolation(t *testing.T) {
 	ctx := context.Background()
 	cput(t, e, "acme/support-bot", "k1", "acme secret plan alpha")
 	cput(t, e, "globex/research-agent", "k1", "globex secret plan beta")
-	acme, globex := e.Adapter("support-bot"), e.Adapter("research-agent")
-	if l, _ := acme.List(ctx, "acme/support-bot", engine.ListOptions{}); len(l) != 1 {
+	acme, globex := e.Host().Adapter(memgov.As("support-bot")), e.Host().Adapter(memgov.As("research-agent"))
+	if l, _ := acme.List(ctx, "acme/support-bot", host.ListOptions{}); len(l) != 1 {
 		t.Fatalf("owner probe: %+v", l)
 	}
-	if l, _ := globex.List(ctx, "globex/research-agent", engine.ListOptions{}); len(l) != 1 {
+	if l, _ := globex.List(ctx, "globex/research-agent", host.ListOptions{}); len(l) != 1 {
 		t.Fatalf("owner probe: %+v", l)
 	}
-	l, err := acme.List(ctx, "globex/research-agent", engine.ListOptions{})
+	l, err := acme.List(ctx, "globex/research-agent", host.ListOptions{})
 	if err != nil || l == nil || len(l) != 0 {
 		t.Fatalf("cross-tenant list = %#v, %v", l, err)
 	}
 	if g, err := acme.Get(ctx, "globex/research-agent", "k1"); g != nil || err != nil {
 		t.Fatalf("cross-tenant get = %+v, %v", g, err)
 	}
-	if h, err := acme.Search(ctx, engine.SearchQuery{MemoryRef: "globex/research-agent", Query: "secret plan"}); len(h) != 0 || err != nil {
+	if h, err := acme.Search(ctx, host.SearchQuery{MemoryRef: "globex/research-agent", Query: "secret plan"}); len(h) != 0 || err != nil {
 		t.Fatalf("cross-tenant search = %+v, %v", h, err)
 	}
 	if c, err := acme.Commitments(ctx, "globex/research-agent"); len(c) != 0 || err != nil {
@@ -197,7 +197,7 @@ func TestContractCrossTenantIsolation(t *testing.T) {
 		t.Fatalf("cross-tenant delete = %+v, %v", d, err)
 	}
 	for _, ref := range malformedRefs {
-		l, err := acme.List(ctx, ref, engine.ListOptions{})
+		l, err := acme.List(ctx, ref, host.ListOptions{})
 		if err != nil || len(l) != 0 {
 			t.Errorf("List(%q) = %v, %v", ref, l, err)
 		}
@@ -206,11 +206,11 @@ func TestContractCrossTenantIsolation(t *testing.T) {
 		}
 	}
 	// Installation-wide principals read every tenant.
-	if l, _ := e.Adapter("jane").List(ctx, "globex/research-agent", engine.ListOptions{}); len(l) != 1 {
+	if l, _ := e.Host().Adapter(memgov.As("jane")).List(ctx, "globex/research-agent", host.ListOptions{}); len(l) != 1 {
 		t.Fatalf("jane: %+v", l)
 	}
 	// An unknown principal is refused, and the error names neither ref nor data.
-	_, err = e.Adapter("nobody").List(ctx, "globex/research-agent", engine.ListOptions{})
+	_, err = e.Host().Adapter(memgov.As("nobody")).List(ctx, "globex/research-agent", host.ListOptions{})
 	if !errors.Is(err, memgov.ErrUnauthorized) || strings.Contains(err.Error(), "globex") || strings.Contains(err.Error(), "plan") {
 		t.Fatalf("unknown principal: %v", err)
 	}
@@ -248,20 +248,20 @@ func TestContractCrossInstance(t *testing.T) {
 	e2 := engine.New(s2, testKey)
 	cput(t, e1, "acme/support-bot", "a", "written by instance one for acme")
 	cput(t, e2, "globex/research-agent", "b", "written by instance two for globex")
-	a, b := e1.Adapter("support-bot"), e2.Adapter("research-agent")
-	if l, _ := a.List(ctx, "acme/support-bot", engine.ListOptions{}); len(l) != 1 {
+	a, b := e1.Host().Adapter(memgov.As("support-bot")), e2.Host().Adapter(memgov.As("research-agent"))
+	if l, _ := a.List(ctx, "acme/support-bot", host.ListOptions{}); len(l) != 1 {
 		t.Fatalf("instance one, own tenant: %v", l)
 	}
-	if l, _ := b.List(ctx, "globex/research-agent", engine.ListOptions{}); len(l) != 1 {
+	if l, _ := b.List(ctx, "globex/research-agent", host.ListOptions{}); len(l) != 1 {
 		t.Fatalf("instance two, own tenant: %v", l)
 	}
-	if l, _ := a.List(ctx, "globex/research-agent", engine.ListOptions{}); len(l) != 0 {
+	if l, _ := a.List(ctx, "globex/research-agent", host.ListOptions{}); len(l) != 0 {
 		t.Fatalf("instance one leaked globex: %v", l)
 	}
-	if l, _ := b.List(ctx, "acme/support-bot", engine.ListOptions{}); len(l) != 0 {
+	if l, _ := b.List(ctx, "acme/support-bot", host.ListOptions{}); len(l) != 0 {
 		t.Fatalf("instance two leaked acme: %v", l)
 	}
-	if g, _ := e2.Adapter("support-bot").Get(ctx, "acme/support-bot", "a"); g == nil {
+	if g, _ := e2.Host().Adapter(memgov.As("support-bot")).Get(ctx, "acme/support-bot", "a"); g == nil {
 		t.Fatal("memory written by instance one is not durable for instance two")
 	}
 }
@@ -275,7 +275,7 @@ func TestContractRedaction(t *testing.T) {
 	if _, err := e.Secrets().Register("run-1", "stripe-key", secret); err != nil {
 		t.Fatal(err)
 	}
-	bot := e.Adapter("support-bot")
+	bot := e.Host().Adapter(memgov.As("support-bot"))
 	res, err := bot.Put(ctx, governedReq("support-bot", "acme/support-bot", "billing/key", "The billing API key is "+secret+" for now.", "run-1"))
 	if err != nil || !res.Accepted() {
 		t.Fatalf("put: %+v %v", res, err)
@@ -305,9 +305,9 @@ func assertNoPlaintext(t *testing.T, e *engine.Engine, secret string) {
 			t.Fatalf("log entry %d (%s) holds the plaintext", le.LSN, le.Op)
 		}
 	}
-	refs, _ := e.Refs(ctx)
+	refs, _ := e.Host().Refs(ctx, memgov.Owner)
 	for _, r := range refs {
-		snap, _ := e.Read(ctx, memgov.ReadQuery{MemoryRef: r.MemoryRef})
+		snap, _ := e.Host().Read(ctx, memgov.Owner, memgov.ReadQuery{MemoryRef: r.MemoryRef})
 		for _, v := range snap.Versions {
 			if bytes.Contains(v.Content, []byte(secret)) || strings.Contains(strings.Join(v.Tags, " "), secret) {
 				t.Fatalf("%s/%s holds the plaintext", r.MemoryRef, v.Key)
@@ -334,21 +334,21 @@ func TestContractTTLExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	cput(t, e, "acme/support-bot", "stay", "Refunds are processed within five days.")
-	bot := e.Adapter("support-bot")
+	bot := e.Host().Adapter(memgov.As("support-bot"))
 	visible := func() map[string]bool {
 		out := map[string]bool{}
-		l, _ := bot.List(ctx, "acme/support-bot", engine.ListOptions{})
+		l, _ := bot.List(ctx, "acme/support-bot", host.ListOptions{})
 		out["list"] = contains(keysOf(l), "promo")
 		g, _ := bot.Get(ctx, "acme/support-bot", "promo")
 		out["get"] = g != nil
-		h, _ := bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot", Query: "spring promo code"})
+		h, _ := bot.Search(ctx, host.SearchQuery{MemoryRef: "acme/support-bot", Query: "spring promo code"})
 		out["search"] = len(h) > 0 && h[0].Entry.ID == "promo"
 		var buf bytes.Buffer
 		if _, err := e.Baselines().ExportSnapshot(ctx, "acme/support-bot", "", &buf); err != nil {
 			t.Fatal(err)
 		}
 		out["export"] = strings.Contains(buf.String(), "SPRING26")
-		snap, _ := e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/support-bot"})
+		snap, _ := e.Host().Read(ctx, memgov.Owner, memgov.ReadQuery{MemoryRef: "acme/support-bot"})
 		out["read"] = len(snap.Versions) == 2
 		return out
 	}
@@ -410,12 +410,12 @@ func TestForgetBySubject(t *testing.T) {
 	if err != nil || res.Forgotten != 2 || res.Scanned != 3 || !reflect.DeepEqual(res.Keys, []string{"a", "b"}) {
 		t.Fatalf("forget = %+v, %v", res, err)
 	}
-	jane := e.Adapter("jane")
-	if l, _ := jane.List(ctx, "acme/support-bot", engine.ListOptions{}); !reflect.DeepEqual(keysOf(l), []string{"c"}) {
+	jane := e.Host().Adapter(memgov.As("jane"))
+	if l, _ := jane.List(ctx, "acme/support-bot", host.ListOptions{}); !reflect.DeepEqual(keysOf(l), []string{"c"}) {
 		t.Fatalf("after forget: %v", keysOf(l))
 	}
 	for _, ref := range []string{"acme/other-bot", "globex/research-agent"} {
-		if l, _ := jane.List(ctx, ref, engine.ListOptions{}); len(l) != 1 {
+		if l, _ := jane.List(ctx, ref, host.ListOptions{}); len(l) != 1 {
 			t.Fatalf("forget reached %s", ref)
 		}
 	}
@@ -434,11 +434,11 @@ func TestReplaySnapshot(t *testing.T) {
 	if _, err := e.Host().Forget(ctx, "acme/support-bot", "alice", "acme-curator", "gdpr"); err != nil {
 		t.Fatal(err)
 	}
-	bot := e.Adapter("support-bot")
-	if l, _ := bot.List(ctx, "acme/support-bot", engine.ListOptions{}); len(l) != 0 {
+	bot := e.Host().Adapter(memgov.As("support-bot"))
+	if l, _ := bot.List(ctx, "acme/support-bot", host.ListOptions{}); len(l) != 0 {
 		t.Fatal("forgotten entry is live")
 	}
-	l, err := bot.List(ctx, "acme/support-bot", engine.ListOptions{AtLSN: r.LSN})
+	l, err := bot.List(ctx, "acme/support-bot", host.ListOptions{AtLSN: r.LSN})
 	if err != nil || len(l) != 1 || l[0].Content != "Alice Martin prefers email." {
 		t.Fatalf("snapshot at %d = %+v, %v", r.LSN, l, err)
 	}
@@ -448,7 +448,7 @@ func TestReplaySnapshot(t *testing.T) {
 func TestAttributionEventsAreContentFree(t *testing.T) {
 	e, _ := contractEngine(t)
 	ctx := context.Background()
-	res, err := e.Adapter("support-bot").Put(ctx, governedReq("support-bot", "acme/support-bot", "k", "Customer Zed likes tea.", ""))
+	res, err := e.Host().Adapter(memgov.As("support-bot")).Put(ctx, governedReq("support-bot", "acme/support-bot", "k", "Customer Zed likes tea.", ""))
 	if err != nil || !res.Accepted() {
 		t.Fatal(res, err)
 	}
@@ -487,10 +487,10 @@ func FuzzMemoryRefRead(f *testing.F) {
 	cput(f, e, "acme/support-bot", "k1", "acme entry")
 	cput(f, e, "globex/research-agent", "k1", "globex entry")
 	cput(f, e, "globex/research-agent/ns", "k1", "globex namespaced entry")
-	a := e.Adapter("support-bot")
+	a := e.Host().Adapter(memgov.As("support-bot"))
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, ref, id string) {
-		l, err := a.List(ctx, ref, engine.ListOptions{})
+		l, err := a.List(ctx, ref, host.ListOptions{})
 		if err != nil {
 			t.Fatalf("List error %v", err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/host"
 )
 
 // corpusRecord is one line of testdata/corpora/retrieval_squad.jsonl: a
@@ -156,7 +157,7 @@ func retrievalRecall(t *testing.T, pol string) {
 			t.Fatal(err)
 		}
 	}
-	stored, err := e.LocalAdapter().ListVersions(ctx, ref, engine.ListOptions{})
+	stored, err := e.Host().Adapter(memgov.Owner).ListVersions(ctx, ref, host.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,10 +166,10 @@ func retrievalRecall(t *testing.T, pol string) {
 		ids[i], texts[i] = v.Key, v.Text()
 	}
 	ref25 := newOkapi(ids, texts)
-	reader := e.Adapter("support-bot")
+	reader := e.Host().Adapter(memgov.As("support-bot"))
 	var mem5, mem10, bm5, bm10, noHit, exactFirst int
 	for _, q := range questions {
-		hits, err := reader.Search(ctx, engine.SearchQuery{MemoryRef: ref, Query: q.Question, Limit: 10})
+		hits, err := reader.Search(ctx, host.SearchQuery{MemoryRef: ref, Query: q.Question, Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +193,7 @@ func retrievalRecall(t *testing.T, pol string) {
 	}
 	// The exact text of a stored entry ranks it first.
 	for _, p := range passages[:100] {
-		hits, err := reader.Search(ctx, engine.SearchQuery{MemoryRef: ref, Query: p.Text, Limit: 1})
+		hits, err := reader.Search(ctx, host.SearchQuery{MemoryRef: ref, Query: p.Text, Limit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/host"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -82,7 +83,7 @@ func benchText(i int) string {
 func BenchmarkSearch10k(b *testing.B) {
 	const n = 10_000
 	e := searchCorpus(b, n)
-	a := e.LocalAdapter()
+	a := e.Host().Adapter(memgov.Owner)
 	ctx := context.Background()
 	queries := []string{"time zone", "zone", "email follow-up refund", "Berlin warehouse", "customer 4711", "password reset",
 		"which customers are in Oslo", "damaged parcel by phone", "contract renewal", "ships within 3 days"}
@@ -92,14 +93,14 @@ func BenchmarkSearch10k(b *testing.B) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	if _, err := a.Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: "warm"}); err != nil {
+	if _, err := a.Search(ctx, host.SearchQuery{MemoryRef: "acme/bot", Query: "warm"}); err != nil {
 		b.Fatal(err)
 	}
 	cold := time.Since(start)
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	for _, q := range queries {
-		if hits, err := a.Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: q}); err != nil || len(hits) == 0 {
+		if hits, err := a.Search(ctx, host.SearchQuery{MemoryRef: "acme/bot", Query: q}); err != nil || len(hits) == 0 {
 			b.Fatalf("%q: %d hits, %v", q, len(hits), err)
 		}
 	}
@@ -108,7 +109,7 @@ func BenchmarkSearch10k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		q := queries[i%len(queries)]
 		start := time.Now()
-		hits, err := a.Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: q})
+		hits, err := a.Search(ctx, host.SearchQuery{MemoryRef: "acme/bot", Query: q})
 		ds = append(ds, time.Since(start))
 		if err != nil || len(hits) == 0 {
 			b.Fatalf("%q: %d hits, %v", q, len(hits), err)
@@ -134,8 +135,8 @@ func BenchmarkSearchAfterWrite10k(b *testing.B) {
 	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: "*"}, ""); err != nil {
 		b.Fatal(err)
 	}
-	a := e.LocalAdapter()
-	if _, err := a.Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: "warm"}); err != nil {
+	a := e.Host().Adapter(memgov.Owner)
+	if _, err := a.Search(ctx, host.SearchQuery{MemoryRef: "acme/bot", Query: "warm"}); err != nil {
 		b.Fatal(err)
 	}
 	var ds []time.Duration
@@ -148,7 +149,7 @@ func BenchmarkSearchAfterWrite10k(b *testing.B) {
 		}
 		b.StartTimer()
 		start := time.Now()
-		hits, err := a.Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: fmt.Sprintf("customer %d time zone", i)})
+		hits, err := a.Search(ctx, host.SearchQuery{MemoryRef: "acme/bot", Query: fmt.Sprintf("customer %d time zone", i)})
 		ds = append(ds, time.Since(start))
 		if err != nil || len(hits) == 0 || hits[0].Entry.ID != fmt.Sprintf("moved-%d", i) {
 			b.Fatalf("search after write %d: %+v %v", i, hits, err)

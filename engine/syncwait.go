@@ -133,7 +133,7 @@ func (e *Engine) listenErasures() {
 	heard := l.heard
 	go func() {
 		for range c {
-			e.searches.forget()
+			e.host.ForgetSearches()
 			e.rules.Forget()
 			if heard != nil {
 				heard()
