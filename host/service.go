@@ -81,10 +81,10 @@ type StagedReview struct {
 
 // Service is the host service of one store.
 type Service struct {
-	store   memgov.Store
-	now     func() time.Time
-	policy  policy.Policy
-	authz   *authz.Checker
+	store    memgov.Store
+	now      func() time.Time
+	policy   policy.Policy
+	authz    *authz.Checker
 	secrets  *redact.Registry
 	writes   Writes
 	index    Index
