@@ -12,6 +12,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -49,7 +50,7 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 		return res
 	}
 	for i := 0; i < 300; i++ {
-		put(fmt.Sprintf("k%03d", i), benchText(i), nil)
+		put(fmt.Sprintf("k%03d", i), enginetest.CorpusText(i), nil)
 	}
 	queries := []string{"time zone", "Berlin", "email follow-up refund", "warehouse Oslo", "customer 42", "password reset", "Zed Quirinal", "Lisbon"}
 	check := func(step string) {
@@ -128,7 +129,7 @@ func TestSearchIndexConcurrentReadersAndWriter(t *testing.T) {
 	e, _ := lcEngine(t, "")
 	ctx := context.Background()
 	for i := 0; i < 50; i++ {
-		lcPut(t, e, "acme/bot", fmt.Sprintf("k%02d", i), memgov.Episodic, benchText(i), nil)
+		lcPut(t, e, "acme/bot", fmt.Sprintf("k%02d", i), memgov.Episodic, enginetest.CorpusText(i), nil)
 	}
 	done := make(chan error, 4)
 	for g := 0; g < 3; g++ {

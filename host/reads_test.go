@@ -12,6 +12,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -29,13 +30,13 @@ const globexText = "globex pays its supplier on the ninth"
 func newReadsFixture(t *testing.T) readsFixture {
 	t.Helper()
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "memgov.db"), sqlite.Options{Key: testKey, Create: true})
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "memgov.db"), sqlite.Options{Key: enginetest.Key, Create: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	e := engine.New(s, testKey, engine.WithClock(func() time.Time { return now }))
+	e := engine.New(s, enginetest.Key, engine.WithClock(func() time.Time { return now }))
 	for _, p := range []memgov.Principal{{ID: "bot", Role: memgov.Executor, Tenant: "acme"}, {ID: "jane", Role: memgov.Curator, Tenant: "acme"},
 		{ID: "orch", Role: memgov.Orchestrator, Tenant: "acme"}, {ID: "eve", Role: memgov.Executor, Tenant: "globex"}} {
 		if _, err := e.AddPrincipal(ctx, p, "admin"); err != nil {

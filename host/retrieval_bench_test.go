@@ -13,6 +13,7 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -23,7 +24,7 @@ import (
 func BenchmarkListAccessRecording(b *testing.B) {
 	const n = 10_000
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{Key: testKey, Create: true})
+	s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{Key: enginetest.Key, Create: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func BenchmarkListAccessRecording(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	e := engine.New(s, testKey, engine.WithClock(func() time.Time { return now.Add(time.Hour) }))
+	e := engine.New(s, enginetest.Key, engine.WithClock(func() time.Time { return now.Add(time.Hour) }))
 	a := e.Host().Adapter(memgov.Owner)
 	// Wall time is noisy on a shared machine; the process's CPU time (Go and
 	// SQLite run in-process) is reported beside it.

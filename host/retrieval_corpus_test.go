@@ -1,4 +1,4 @@
-package engine_test
+package host_test
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 )
 
 // corpusRecord is one line of testdata/corpora/retrieval_squad.jsonl: a
@@ -146,9 +147,9 @@ func retrievalRecall(t *testing.T, pol string) {
 	if len(passages) < 500 || len(questions) < 1000 {
 		t.Fatalf("corpus: %d passages, %d questions", len(passages), len(questions))
 	}
-	c := &clock{t: t0}
-	e := newEngine(t, pol, engine.WithClock(c.now))
-	addPrincipals(t, e)
+	c := enginetest.NewClock(enginetest.T0)
+	e := enginetest.New(t, pol, engine.WithClock(c.Now))
+	enginetest.AddPrincipals(t, e)
 	ctx := context.Background()
 	const ref = "acme/qa"
 	for _, p := range passages {

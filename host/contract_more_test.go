@@ -1,4 +1,4 @@
-package engine_test
+package host_test
 
 import (
 	"bytes"
@@ -16,18 +16,19 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/lifecycle"
 )
 
 func TestSearchHybridRanking(t *testing.T) {
-	e, c := contractEngine(t)
+	e, c := enginetest.Contract(t)
 	ctx := context.Background()
-	cput(t, e, "acme/support-bot", "refund/limit", "Refunds above 1000 dollars need a second signature from finance.", "billing")
-	c.add(time.Hour)
-	cput(t, e, "acme/support-bot", "shipping/eu", "Shipping to the EU takes four business days.", "logistics")
-	c.add(time.Hour)
-	cput(t, e, "acme/support-bot", "customer-42/channel", "Customer 42 prefers email follow-up.", "crm")
-	cput(t, e, "acme/support-bot", e2(memgov.IndexKey), `{"text":"refund refund refund"}`)
+	enginetest.Put(t, e, "acme/support-bot", "refund/limit", "Refunds above 1000 dollars need a second signature from finance.", "billing")
+	c.Add(time.Hour)
+	enginetest.Put(t, e, "acme/support-bot", "shipping/eu", "Shipping to the EU takes four business days.", "logistics")
+	c.Add(time.Hour)
+	enginetest.Put(t, e, "acme/support-bot", "customer-42/channel", "Customer 42 prefers email follow-up.", "crm")
+	enginetest.Put(t, e, "acme/support-bot", e2(memgov.IndexKey), `{"text":"refund refund refund"}`)
 	bot := e.Host().Adapter(memgov.As("support-bot"))
 	hits, err := bot.Search(ctx, host.SearchQuery{MemoryRef: "acme/support-bot", Query: "who signs large refunds?"})
 	if err != nil || len(hits) == 0 || hits[0].Entry.ID != "refund/limit" {
@@ -62,14 +63,14 @@ func TestSearchHybridRanking(t *testing.T) {
 func e2(s string) string { return s }
 
 func TestSearchTemporalValidity(t *testing.T) {
-	e, c := contractEngine(t)
+	e, c := enginetest.Contract(t)
 	ctx := context.Background()
-	v1 := cput(t, e, "acme/support-bot", "ceo", `{"text":"The CEO of ACME is Alice Martin.","subject":"ACME","predicate":"ceo","object":"Alice Martin"}`)
-	c.add(24 * time.Hour)
-	tChange := c.now()
-	cput(t, e, "acme/support-bot", "ceo", `{"text":"The CEO of ACME is Bob Stone.","subject":"ACME","predicate":"ceo","object":"Bob Stone"}`)
-	cput(t, e, "acme/support-bot", "old-office", `{"text":"The ACME office was in Leeds.","invalid_at":"2026-05-10T12:00:00Z"}`)
-	c.add(24 * time.Hour)
+	v1 := enginetest.Put(t, e, "acme/support-bot", "ceo", `{"text":"The CEO of ACME is Alice Martin.","subject":"ACME","predicate":"ceo","object":"Alice Martin"}`)
+	c.Add(24 * time.Hour)
+	tChange := c.Now()
+	enginetest.Put(t, e, "acme/support-bot", "ceo", `{"text":"The CEO of ACME is Bob Stone.","subject":"ACME","predicate":"ceo","object":"Bob Stone"}`)
+	enginetest.Put(t, e, "acme/support-bot", "old-office", `{"text":"The ACME office was in Leeds.","invalid_at":"2026-05-10T12:00:00Z"}`)
+	c.Add(24 * time.Hour)
 	bot := e.Host().Adapter(memgov.As("support-bot"))
 	q := host.SearchQuery{MemoryRef: "acme/support-bot", Query: "who is the CEO of ACME"}
 	hits, _ := bot.Search(ctx, q)
@@ -93,7 +94,7 @@ func TestSearchTemporalValidity(t *testing.T) {
 		}
 	}
 	q.IncludeSuperseded = false
-	q.AsOf = t0.Add(time.Hour)
+	q.AsOf = enginetest.T0.Add(time.Hour)
 	hits, _ = bot.Search(ctx, q)
 	if len(hits) != 1 || !strings.Contains(hits[0].Entry.Content, "Alice") {
 		t.Fatalf("as of: %+v", hits)
@@ -110,10 +111,10 @@ func TestSearchTemporalValidity(t *testing.T) {
 func TestDistillationBudgetAndByteStability(t *testing.T) {
 	ctx := context.Background()
 	run := func() (*engine.Engine, host.DistillResult, error) {
-		e, _ := contractEngine(t)
-		cput(t, e, "acme/support-bot", "b", "Refunds above 1000 dollars need a second signature. Finance signs them within a day.")
-		cput(t, e, "acme/support-bot", "a", "Customer 42 prefers email follow-up. Never call after 6pm.")
-		cput(t, e, "acme/support-bot", "c", "Shipping to the EU takes four business days.")
+		e, _ := enginetest.Contract(t)
+		enginetest.Put(t, e, "acme/support-bot", "b", "Refunds above 1000 dollars need a second signature. Finance signs them within a day.")
+		enginetest.Put(t, e, "acme/support-bot", "a", "Customer 42 prefers email follow-up. Never call after 6pm.")
+		enginetest.Put(t, e, "acme/support-bot", "c", "Shipping to the EU takes four business days.")
 		size, _ := e.LogSize(ctx)
 		_, err := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/support-bot", Budget: 40, Actor: "acme-curator"})
 		if after, _ := e.LogSize(ctx); after != size {
@@ -185,10 +186,10 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 // TestDistillationRedactsAgain: a secret registered after an entry was
 // stored never reaches the archive or the index (SR-1 carries forward).
 func TestDistillationRedactsAgain(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
 	const secret = "hunter2-hunter2-xyz"
-	cput(t, e, "acme/support-bot", "legacy", "The legacy admin password is "+secret+" until rotation.")
+	enginetest.Put(t, e, "acme/support-bot", "legacy", "The legacy admin password is "+secret+" until rotation.")
 	if _, err := e.Secrets().Register("", "admin-pw", secret); err != nil {
 		t.Fatal(err)
 	}
@@ -202,11 +203,11 @@ func TestDistillationRedactsAgain(t *testing.T) {
 }
 
 func TestConsolidationIdempotency(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
 	put2 := func(key, content, actor string, conf float64) {
 		if !strings.HasPrefix(content, "{") {
-			content = string(mustJSON(map[string]string{"text": content}))
+			content = string(enginetest.MustJSON(map[string]string{"text": content}))
 		}
 		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: key, Layer: memgov.Semantic, Content: json.RawMessage(content),
 			Confidence: conf, Actor: actor, Tags: []string{key}}); err != nil {
@@ -221,7 +222,7 @@ func TestConsolidationIdempotency(t *testing.T) {
 	put2("ceo-old", `{"text":"ACME's CEO is Alice.","subject":"ACME","predicate":"ceo","object":"Alice"}`, "support-bot", 0.8)
 	put2("ceo-new", `{"text":"ACME's CEO is Bob.","subject":"ACME","predicate":"ceo","object":"Bob"}`, "support-bot", 0.8)
 	put2("ship", "Shipping to the EU takes four business days.", "support-bot", 0.8)
-	cput(t, e, "acme/other-bot", "pref-1", "Customer 42 prefers email follow-up after every refund request.")
+	enginetest.Put(t, e, "acme/other-bot", "pref-1", "Customer 42 prefers email follow-up after every refund request.")
 	const secret = "tok-9999-abcdef"
 	put2("note", "Use token "+secret+" for the sandbox.", "support-bot", 0.5)
 	put2("note-dup", "Use token "+secret+" for the sandbox!", "acme-curator", 0.5)
@@ -240,7 +241,7 @@ func TestConsolidationIdempotency(t *testing.T) {
 	}
 	jane := e.Host().Adapter(memgov.As("jane"))
 	l, _ := jane.List(ctx, "acme/support-bot", host.ListOptions{})
-	if got := keysOf(l); !reflect.DeepEqual(got, []string{"ceo-new", "note-dup", "pref-2", "ship"}) {
+	if got := enginetest.KeysOf(l); !reflect.DeepEqual(got, []string{"ceo-new", "note-dup", "pref-2", "ship"}) {
 		t.Fatalf("after pass: %v", got)
 	}
 	v, _ := jane.GetVersion(ctx, "acme/support-bot", "pref-2")
@@ -272,10 +273,10 @@ func TestConsolidationIdempotency(t *testing.T) {
 }
 
 func TestCommitmentFiresOnce(t *testing.T) {
-	e, c := contractEngine(t)
+	e, c := enginetest.Contract(t)
 	ctx := context.Background()
-	cput(t, e, "acme/support-bot", "follow-up", `{"text":"Follow up with customer 42 about the refund.","commit_at":"2026-05-11T09:00:00Z"}`)
-	cput(t, e, "acme/support-bot", "invoice-watch", `{"text":"Tell customer 42 when invoice 7 clears.","commit_when":{"key":"invoice/7/cleared"}}`)
+	enginetest.Put(t, e, "acme/support-bot", "follow-up", `{"text":"Follow up with customer 42 about the refund.","commit_at":"2026-05-11T09:00:00Z"}`)
+	enginetest.Put(t, e, "acme/support-bot", "invoice-watch", `{"text":"Tell customer 42 when invoice 7 clears.","commit_when":{"key":"invoice/7/cleared"}}`)
 	tick := func() memgov.TickResult {
 		t.Helper()
 		r, err := e.Host().TickCommitments(ctx, "acme/support-bot", "acme-curator")
@@ -290,14 +291,14 @@ func TestCommitmentFiresOnce(t *testing.T) {
 	if r := tick(); len(r.Inferred) != 0 || len(r.Fired) != 0 {
 		t.Fatalf("inference is not idempotent: %+v", r)
 	}
-	c.set(time.Date(2026, 5, 11, 9, 0, 0, 0, time.UTC))
+	c.Set(time.Date(2026, 5, 11, 9, 0, 0, 0, time.UTC))
 	if r := tick(); len(r.Fired) != 1 {
 		t.Fatalf("time commitment: %+v", r)
 	}
 	if r := tick(); len(r.Fired) != 0 {
 		t.Fatalf("re-fired: %+v", r)
 	}
-	cleared := cput(t, e, "acme/support-bot", "invoice/7/cleared", "Invoice 7 cleared.")
+	cleared := enginetest.Put(t, e, "acme/support-bot", "invoice/7/cleared", "Invoice 7 cleared.")
 	if r := tick(); len(r.Fired) != 1 {
 		t.Fatalf("predicate commitment: %+v", r)
 	}
@@ -311,7 +312,7 @@ func TestCommitmentFiresOnce(t *testing.T) {
 	if r := tick(); len(r.Rearmed) != 1 || len(r.Fired) != 0 {
 		t.Fatalf("re-arm: %+v", r)
 	}
-	cput(t, e, "acme/support-bot", "invoice/7/cleared", "Invoice 7 cleared, really.")
+	enginetest.Put(t, e, "acme/support-bot", "invoice/7/cleared", "Invoice 7 cleared, really.")
 	if r := tick(); len(r.Fired) != 1 {
 		t.Fatalf("second transition: %+v", r)
 	}
@@ -346,9 +347,9 @@ func TestCommitmentFiresOnce(t *testing.T) {
 }
 
 func TestProposalInertnessAndGatedActivation(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
-	cput(t, e, "acme/support-bot", "k", "Customer 42 prefers email.")
+	enginetest.Put(t, e, "acme/support-bot", "k", "Customer 42 prefers email.")
 	before, _ := e.Host().Adapter(memgov.As("jane")).List(ctx, "acme/support-bot", host.ListOptions{})
 	const secret = "ghp_abcdefghijklmnop"
 	if _, err := e.Secrets().Register("run-9", "gh", secret); err != nil {
