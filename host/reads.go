@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -13,71 +14,54 @@ import (
 // for a reader (access.go). The owner reads them whole; a principal reads
 // what authz lets it see.
 
+// readOne reads one record for r in a read snapshot and lets check refuse
+// it: the shape of Item, ItemByKey and Version. A read by a memoryRef (ref
+// not "") of a tenant r may not read is refused before the store is read,
+// so that the refusal is the same whether the record exists or not.
+func readOne[T any](ctx context.Context, s *Service, r memgov.Reader, ref string, read func(memgov.ReadTx) (T, error), check func(authz.Reading, T) error) (T, error) {
+	var zero T
+	rd, err := s.reading(ctx, r)
+	if err != nil {
+		return zero, err
+	}
+	if ref != "" && !s.authz.ReadsTenant(rd, tenantOf(ref)) {
+		return zero, outsideTenant(rd)
+	}
+	var out T
+	if err := s.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+		out, err = read(tx)
+		return err
+	}); err != nil {
+		return out, err
+	}
+	if err := check(rd, out); err != nil {
+		return zero, err
+	}
+	return out, nil
+}
+
 // Item returns an item by id. A principal needs the matrix's read right on
 // it.
 func (s *Service) Item(ctx context.Context, r memgov.Reader, id string) (memgov.Item, error) {
-	rd, err := s.reading(ctx, r)
-	if err != nil {
-		return memgov.Item{}, err
-	}
-	var it memgov.Item
-	err = s.store.View(ctx, func(tx memgov.ReadTx) (err error) {
-		it, err = tx.Item(ctx, id)
-		return err
-	})
-	if err != nil {
-		return it, err
-	}
-	if err := s.authz.ReadsItem(rd, it.MemoryRef, it.Layer); err != nil {
-		return memgov.Item{}, err
-	}
-	return it, nil
+	return readOne(ctx, s, r, "", func(tx memgov.ReadTx) (memgov.Item, error) { return tx.Item(ctx, id) }, s.readsItem)
 }
 
 // ItemByKey returns the item of a memoryRef with the given key. A principal
 // needs the matrix's read right on it.
 func (s *Service) ItemByKey(ctx context.Context, r memgov.Reader, ref, key string) (memgov.Item, error) {
-	rd, err := s.reading(ctx, r)
-	if err != nil {
-		return memgov.Item{}, err
-	}
-	if !s.authz.ReadsTenant(rd, tenantOf(ref)) {
-		return memgov.Item{}, outsideTenant(rd)
-	}
-	var it memgov.Item
-	err = s.store.View(ctx, func(tx memgov.ReadTx) (err error) {
-		it, err = tx.ItemByKey(ctx, ref, key)
-		return err
-	})
-	if err != nil {
-		return it, err
-	}
-	if err := s.authz.ReadsItem(rd, it.MemoryRef, it.Layer); err != nil {
-		return memgov.Item{}, err
-	}
-	return it, nil
+	return readOne(ctx, s, r, ref, func(tx memgov.ReadTx) (memgov.Item, error) { return tx.ItemByKey(ctx, ref, key) }, s.readsItem)
+}
+
+// readsItem is authz's read cell for an item.
+func (s *Service) readsItem(rd authz.Reading, it memgov.Item) error {
+	return s.authz.ReadsItem(rd, it.MemoryRef, it.Layer)
 }
 
 // Version returns one version by id, whatever its state: the review service
 // reads the draft a review holds and the ACTIVE version it would replace.
 // To a principal that may not see it, it is ErrForbidden.
 func (s *Service) Version(ctx context.Context, r memgov.Reader, id string) (memgov.Version, error) {
-	rd, err := s.reading(ctx, r)
-	if err != nil {
-		return memgov.Version{}, err
-	}
-	var v memgov.Version
-	err = s.store.View(ctx, func(tx memgov.ReadTx) (err error) {
-		v, err = tx.Version(ctx, id)
-		return err
-	})
-	if err != nil {
-		return v, err
-	}
-	if err := s.authz.Visible(rd, v); err != nil {
-		return memgov.Version{}, err
-	}
-	return v, nil
+	return readOne(ctx, s, r, "", func(tx memgov.ReadTx) (memgov.Version, error) { return tx.Version(ctx, id) }, s.authz.Visible)
 }
 
 // Versions returns the versions with the given ids that r may see, read in

@@ -130,8 +130,12 @@ func TestReadsAreBoundedByTheReader(t *testing.T) {
 	if it, err := h.Item(ctx, owner, f.gx.ItemID); err != nil || it.MemoryRef != "globex/eve" {
 		t.Fatalf("owner Item: %+v %v", it, err)
 	}
-	if _, err := h.ItemByKey(ctx, bot, "globex/eve", "pay"); !errors.Is(err, memgov.ErrForbidden) {
-		t.Fatalf("bot read globex's item by key: %v", err)
+	// Another tenant's key is refused whether it exists or not: the
+	// refusal does not tell.
+	for _, key := range []string{"pay", "no-such-key"} {
+		if _, err := h.ItemByKey(ctx, bot, "globex/eve", key); !errors.Is(err, memgov.ErrForbidden) {
+			t.Fatalf("bot read globex's item by key %s: %v", key, err)
+		}
 	}
 	if it, err := h.ItemByKey(ctx, bot, "acme/bot", "plan"); err != nil || it.ID != f.session.ItemID {
 		t.Fatalf("bot ItemByKey of its own: %+v %v", it, err)

@@ -15,11 +15,11 @@ import (
 	"testing"
 )
 
-// exportedTypes loads the compiled types of the module's packages pkgs
-// (import paths) from `go list -export`: what a package offers its callers.
-func exportedTypes(t *testing.T, pkgs ...string) map[string]*types.Package {
+// listExport runs `go list -export -deps -json` on patterns and returns the
+// packages it names and the export data file of each, by import path.
+func listExport(t *testing.T, patterns ...string) ([]exported, map[string]string) {
 	t.Helper()
-	cmd := exec.Command("go", append([]string{"list", "-export", "-deps", "-json"}, pkgs...)...)
+	cmd := exec.Command("go", append([]string{"list", "-export", "-deps", "-json"}, patterns...)...)
 	cmd.Dir = "../.."
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -27,6 +27,7 @@ func exportedTypes(t *testing.T, pkgs ...string) map[string]*types.Package {
 	if err != nil {
 		t.Fatalf("go list -export: %v\n%s", err, stderr.String())
 	}
+	var pkgs []exported
 	exports := map[string]string{}
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
@@ -37,14 +38,28 @@ func exportedTypes(t *testing.T, pkgs ...string) map[string]*types.Package {
 			t.Fatalf("decoding go list: %v", err)
 		}
 		exports[p.ImportPath] = p.Export
+		pkgs = append(pkgs, p)
 	}
-	imp := importer.ForCompiler(token.NewFileSet(), "gc", func(path string) (io.ReadCloser, error) {
+	return pkgs, exports
+}
+
+// exportImporter imports packages from the export data files of exports.
+func exportImporter(fset *token.FileSet, exports map[string]string) types.Importer {
+	return importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
 		f, ok := exports[path]
 		if !ok || f == "" {
 			return nil, fmt.Errorf("no export data for %s", path)
 		}
 		return os.Open(f)
 	})
+}
+
+// exportedTypes loads the compiled types of the module's packages pkgs
+// (import paths): what a package offers its callers.
+func exportedTypes(t *testing.T, pkgs ...string) map[string]*types.Package {
+	t.Helper()
+	_, exports := listExport(t, pkgs...)
+	imp := exportImporter(token.NewFileSet(), exports)
 	got := map[string]*types.Package{}
 	for _, path := range pkgs {
 		p, err := imp.Import(path)
