@@ -32,11 +32,6 @@ type ReadNote struct {
 	Stale string `json:"stale_warning,omitempty"`
 }
 
-// Note returns the read note of v at now.
-func (s *Service) Note(v memgov.Version, now time.Time) ReadNote {
-	return s.noter().note(v, now)
-}
-
 // noter notes many entries with the policy's numbers read once.
 type noter struct {
 	pol        *policy.Policy
