@@ -15,6 +15,7 @@ import (
 	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/scope"
+	"github.com/memgov/memgov/host"
 	"github.com/memgov/memgov/review"
 )
 
@@ -199,7 +200,7 @@ func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, p memgov.P
 		s.fail(w, r, err)
 		return
 	}
-	rd, err := s.eng.Adapter(p.ID).ListRead(r.Context(), q.Get("memory_ref"), engine.ListOptions{Limit: limit, Tag: q.Get("tag"), AfterKey: q.Get("after")})
+	rd, err := s.eng.Host().Adapter(memgov.As(p.ID)).ListRead(r.Context(), q.Get("memory_ref"), host.ListOptions{Limit: limit, Tag: q.Get("tag"), AfterKey: q.Get("after")})
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -210,16 +211,16 @@ func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, p memgov.P
 // GetEnvelope is the answer of a recorded get: the entry exactly as a
 // MemoryEntry, and beside it the retrieval id and the entry's read note.
 type GetEnvelope struct {
-	MemoryRef   string           `json:"memory_ref"`
-	RetrievalID string           `json:"retrieval_id,omitempty"`
-	Entry       *engine.Entry    `json:"entry"`
-	Read        *engine.ReadNote `json:"read,omitempty"`
+	MemoryRef   string         `json:"memory_ref"`
+	RetrievalID string         `json:"retrieval_id,omitempty"`
+	Entry       *host.Entry    `json:"entry"`
+	Read        *host.ReadNote `json:"read,omitempty"`
 }
 
-func getEnvelope(ref string, rd engine.Retrieval) GetEnvelope {
+func getEnvelope(ref string, rd host.Retrieval) GetEnvelope {
 	out := GetEnvelope{MemoryRef: ref, RetrievalID: rd.ID}
 	if len(rd.Versions) > 0 {
-		en := engine.EntryOf(rd.Versions[0])
+		en := host.EntryOf(rd.Versions[0])
 		out.Entry = &en
 		if len(rd.Notes) > 0 {
 			n := rd.Notes[0]
@@ -239,7 +240,7 @@ func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, p memgov.Prin
 		s.fail(w, r, err)
 		return
 	}
-	rd, err := s.eng.Adapter(p.ID).GetRead(r.Context(), ref, key)
+	rd, err := s.eng.Host().Adapter(memgov.As(p.ID)).GetRead(r.Context(), ref, key)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -261,7 +262,7 @@ func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, p memgov.P
 		s.fail(w, r, err)
 		return
 	}
-	res, err := s.eng.Adapter(p.ID).Delete(r.Context(), q.Get("memory_ref"), r.PathValue("key"), q.Get("reason"))
+	res, err := s.eng.Host().Adapter(memgov.As(p.ID)).Delete(r.Context(), q.Get("memory_ref"), r.PathValue("key"), q.Get("reason"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -279,8 +280,8 @@ type searchBody struct {
 	IncludeSuperseded bool       `json:"include_superseded,omitempty"`
 }
 
-func (b searchBody) query() engine.SearchQuery {
-	q := engine.SearchQuery{MemoryRef: b.MemoryRef, Query: b.Query, Tags: b.Tags, Limit: b.Limit, IncludeSuperseded: b.IncludeSuperseded}
+func (b searchBody) query() host.SearchQuery {
+	q := host.SearchQuery{MemoryRef: b.MemoryRef, Query: b.Query, Tags: b.Tags, Limit: b.Limit, IncludeSuperseded: b.IncludeSuperseded}
 	if b.AsOf != nil {
 		q.AsOf = *b.AsOf
 	}
@@ -297,12 +298,12 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, p memgov.Princip
 		s.fail(w, r, err)
 		return
 	}
-	hits, rid, err := s.eng.Adapter(p.ID).SearchRead(r.Context(), b.query())
+	hits, rid, err := s.eng.Host().Adapter(memgov.As(p.ID)).SearchRead(r.Context(), b.query())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, engine.EnvelopeSearch(b.MemoryRef, rid, hits))
+	writeJSON(w, http.StatusOK, host.EnvelopeSearch(b.MemoryRef, rid, hits))
 }
 
 func (s *Server) writeStatus(w http.ResponseWriter, r *http.Request, p memgov.Principal) {

@@ -504,7 +504,7 @@ func TestAckRollbackRestoresBaseline(t *testing.T) {
 		env.put(ref, fmt.Sprintf("added-%02d", i), "new")
 	}
 	env.put(ref, "limit", "$5,000")
-	it, err := env.e.Get(ctx, ref, "gone")
+	it, err := env.e.Host().Get(ctx, memgov.Owner, ref, "gone")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,6 @@ type Engine struct {
 	embedder   similar.Embedder // model_vectors.go; nil: the built-in hashing vectors only
 	indexer    Indexer          // features.go
 	rules      *judge.Judge     // the rule-based judge, with the policy's cardinalities
-	searches   *searchCache     // searchindex.go
 	commits    groupCommit      // groupcommit.go
 	notifier   memgov.Notifier  // syncwait.go; nil: the store cannot wake other processes
 	waits      syncWaits        // syncwait.go
@@ -67,7 +66,7 @@ func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = n
 // New returns an engine over a store. key signs provenance records and audit
 // checkpoints; it must be the key the store chains its log with.
 func New(s memgov.Store, key []byte, opts ...Option) *Engine {
-	e := &Engine{now: time.Now, key: key, policy: policy.Default(), secrets: redact.NewRegistry(), indexer: BuiltinIndexer(), searches: &searchCache{}}
+	e := &Engine{now: time.Now, key: key, policy: policy.Default(), secrets: redact.NewRegistry(), indexer: BuiltinIndexer()}
 	e.store = indexingStore{Store: s, e: e}
 	e.notifier, _ = s.(memgov.Notifier)
 	for _, o := range opts {
@@ -79,9 +78,9 @@ func New(s memgov.Store, key []byte, opts ...Option) *Engine {
 	e.authz = authz.New(e.policy)
 	e.baselines = baselines.New(e.store, e.Now, e.policy, e.authz, baselineVersions{e})
 	e.audit = audit.New(e.store, e.key, e.Now, e.policy, auditCaches{e})
-	e.host = host.New(e.store, e.Now, e.policy, e.authz, e.secrets, hostWrites{e})
+	e.host = host.New(e.store, e.Now, e.policy, e.authz, e.secrets, hostWrites{e}, hostIndex{e})
 	e.lifecycle = lifecycle.New(lifecycle.Config{Store: e.store, Key: e.key, Now: e.Now, Policy: e.policy, Authz: e.authz,
-		Rules: e.rules, Secrets: e.secrets, Pipeline: lifecyclePipeline{e}, Search: searchForgetter{e.searches}})
+		Rules: e.rules, Secrets: e.secrets, Pipeline: lifecyclePipeline{e}, Search: searchForgetter{e.host}})
 	e.reviews = reviews.New(e.store, e.Now, e.policy, e.authz, reviewEffects{e})
 	v, err := schema.Default()
 	if err != nil {

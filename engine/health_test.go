@@ -10,6 +10,7 @@ import (
 	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/host"
 )
 
 // TestHealthOfRefutedAndContradictingMemory seeds a store of 10 claims whose
@@ -56,7 +57,7 @@ func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
 		}
 	}
 	// Every read was used: retrieval precision is perfect.
-	r, err := e.LocalAdapter().ListRead(ctx, "acme/bad", engine.ListOptions{})
+	r, err := e.Host().Adapter(memgov.Owner).ListRead(ctx, "acme/bad", host.ListOptions{})
 	if err != nil || r.ID == "" {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
 	for _, v := range r.Versions {
 		keys = append(keys, v.Key)
 	}
-	if _, err := e.Feedback(ctx, r.ID, keys); err != nil {
+	if _, err := e.Host().Feedback(ctx, r.ID, keys); err != nil {
 		t.Fatal(err)
 	}
 	rep, err = e.Revalidate(ctx, 0)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/host"
 )
@@ -35,9 +36,35 @@ func (w hostWrites) AppendVersion(ctx context.Context, tx memgov.Tx, ref, key st
 	return entry, nil
 }
 
+func (w hostWrites) Write(ctx context.Context, req memgov.WriteRequest) (memgov.WriteResult, error) {
+	return w.e.Write(ctx, req)
+}
+
 func (w hostWrites) Retract(ctx context.Context, tx memgov.Tx, v memgov.Version, actor, reason string) (int64, error) {
 	return w.e.retract(ctx, tx, v, actor, reason)
 }
+
+// retract appends the RETRACT entry of an ACTIVE version.
+func (e *Engine) retract(ctx context.Context, tx memgov.Tx, v memgov.Version, actor, reason string) (int64, error) {
+	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Retract, MemoryRef: v.MemoryRef, ItemID: v.ItemID,
+		VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
+	if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
+		return 0, err
+	}
+	return entry.LSN, nil
+}
+
+// hostIndex gives the host's search index the engine's indexer, its
+// erasure listener and its judge's cache of texts.
+type hostIndex struct{ e *Engine }
+
+func (x hostIndex) Features(content json.RawMessage) (memory.Features, error) {
+	return x.e.featuresOf(content)
+}
+
+func (x hostIndex) ListenErasures() { x.e.listenErasures() }
+
+func (x hostIndex) ForgetTexts() { x.e.rules.Forget() }
 
 // StagedReview is the asynchronous review of a staged change, with its
 // detail as the review queue reads it (ReviewDetail).

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/host"
 )
 
 // Task outcomes measure MCI and MIER (spec §12.12.5); the health score says
@@ -30,10 +31,10 @@ func TestTaskOutcomesMeasureMCIAndMIER(t *testing.T) {
 	if !strings.Contains(m.UnmeasuredWhy["correctness_impact"], "--ablated") || m.CorrectnessImpact != nil || m.InducedErrors != nil {
 		t.Fatalf("before any outcome: %+v", m)
 	}
-	a := e.Adapter("bot")
+	a := e.Host().Adapter(memgov.As("bot"))
 	search := func() string {
 		t.Helper()
-		_, id, err := a.SearchRead(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: "customer 7"})
+		_, id, err := a.SearchRead(ctx, host.SearchQuery{MemoryRef: "acme/bot", Query: "customer 7"})
 		if err != nil || id == "" {
 			t.Fatalf("search: %q %v", id, err)
 		}

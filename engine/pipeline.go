@@ -933,5 +933,3 @@ func (l layerCandidates) Candidates(ctx context.Context, q memgov.CandidateQuery
 	q.Layer = l.layer
 	return l.r.Candidates(ctx, q)
 }
-
-func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }

@@ -45,10 +45,10 @@ func TestReviewVisibility(t *testing.T) {
 	if res.Status != memgov.StatusDeferred || res.ReviewID == "" {
 		t.Fatalf("want a deferred write, got %+v", res)
 	}
-	if _, err := e.Get(ctx, "acme/support-bot", "c7/lang"); !errors.Is(err, memgov.ErrNotFound) {
+	if _, err := e.Host().Get(ctx, memgov.Owner, "acme/support-bot", "c7/lang"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("pending write is readable: %v", err)
 	}
-	if snap, _ := e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/support-bot"}); len(snap.Versions) != 0 {
+	if snap, _ := e.Host().Read(ctx, memgov.Owner, memgov.ReadQuery{MemoryRef: "acme/support-bot"}); len(snap.Versions) != 0 {
 		t.Fatalf("pending write listed")
 	}
 	// The writer cannot approve, nor can an operator.
@@ -62,7 +62,7 @@ func TestReviewVisibility(t *testing.T) {
 	if err != nil || r.Status != memgov.ReviewApproved || r.DecidedBy != "jane" {
 		t.Fatalf("approve = %+v, %v", r, err)
 	}
-	v, err := e.Get(ctx, "acme/support-bot", "c7/lang")
+	v, err := e.Host().Get(ctx, memgov.Owner, "acme/support-bot", "c7/lang")
 	if err != nil || v.Text() != "Customer 7 wants invoices in German." {
 		t.Fatalf("approved write not readable: %+v %v", v, err)
 	}
@@ -78,11 +78,11 @@ func TestReviewVisibility(t *testing.T) {
 	if err != nil || r.Status != memgov.ReviewRejected || r.DecisionCode != "FACTUAL_ERROR" || r.Note != "no such language on file" {
 		t.Fatalf("reject = %+v, %v", r, err)
 	}
-	if _, err := e.Get(ctx, "acme/support-bot", "c8/lang"); !errors.Is(err, memgov.ErrNotFound) {
+	if _, err := e.Host().Get(ctx, memgov.Owner, "acme/support-bot", "c8/lang"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("rejected write readable: %v", err)
 	}
 	// The decision is in the log with the reviewer and the reason.
-	_, hist, err := e.History(ctx, r.ItemID)
+	_, hist, err := e.Host().History(ctx, memgov.Owner, r.ItemID)
 	if err != nil || len(hist) != 1 || hist[0].State != memgov.Retracted {
 		t.Fatalf("history = %+v, %v", hist, err)
 	}
@@ -216,7 +216,7 @@ func TestSecretRedactionAtTheChokepoint(t *testing.T) {
 	if !res.Accepted() {
 		t.Fatalf("%+v", res)
 	}
-	v, err := e.Get(ctx, "acme/billing-agent", "stripe")
+	v, err := e.Host().Get(ctx, memgov.Owner, "acme/billing-agent", "stripe")
 	if err != nil || v.Text() != "Use key [REDACTED:stripe] for refunds." || v.Tags[0] != "[REDACTED:stripe]" {
 		t.Fatalf("stored %q %v, %v", v.Text(), v.Tags, err)
 	}
@@ -251,10 +251,10 @@ func TestApprovedSupersession(t *testing.T) {
 	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Get(ctx, "acme/billing-agent", "c42/channel"); !errors.Is(err, memgov.ErrNotFound) {
+	if _, err := e.Host().Get(ctx, memgov.Owner, "acme/billing-agent", "c42/channel"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("the superseded fact is still visible: %v", err)
 	}
-	v, err := e.Get(ctx, "acme/billing-agent", "c42/channel-new")
+	v, err := e.Host().Get(ctx, memgov.Owner, "acme/billing-agent", "c42/channel-new")
 	if err != nil || v.Text() != "Customer 42 prefers sms." {
 		t.Fatalf("%+v %v", v, err)
 	}
@@ -338,7 +338,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 	if counts[memgov.StatusCommitted] != 1 || counts[memgov.StatusAlreadyCommitted] != workers-1 {
 		t.Fatalf("one token from %d goroutines: %v", workers, counts)
 	}
-	snap, err := e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/billing-agent"})
+	snap, err := e.Host().Read(ctx, memgov.Owner, memgov.ReadQuery{MemoryRef: "acme/billing-agent"})
 	if err != nil || len(snap.Versions) != workers*per+1 {
 		t.Fatalf("%d entries, want %d (%v)", len(snap.Versions), workers*per+1, err)
 	}

@@ -11,11 +11,10 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
-	"github.com/memgov/memgov/engine/policy"
-	"github.com/memgov/memgov/store/sqlite"
+	"github.com/memgov/memgov/internal/enginetest"
 )
 
-var testKey = []byte("memgov-test-key-0123456789abcdef")
+var testKey = enginetest.Key
 
 // pipelineCases is testdata/pipeline/cases.json: one case per outcome and
 // reason code, shared with the CLI tests.
@@ -53,16 +52,7 @@ func loadCases(t *testing.T) pipelineCases {
 // newEngine opens a fresh database with the given policy overrides.
 func newEngine(t testing.TB, pol string, opts ...engine.Option) *engine.Engine {
 	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "memgov.db"), sqlite.Options{Key: testKey, Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	p, err := policy.Parse([]byte(pol))
-	if err != nil {
-		t.Fatalf("policy: %v", err)
-	}
-	return engine.New(s, testKey, append([]engine.Option{engine.WithPolicy(p)}, opts...)...)
+	return enginetest.New(t, pol, opts...)
 }
 
 func write(t testing.TB, e *engine.Engine, raw []byte) memgov.WriteResult {

@@ -46,7 +46,7 @@ func TestSyncReviewFailsClosedOnFirstTouch(t *testing.T) {
 	if err != nil || r.Status != memgov.ReviewRejected || r.DecisionCode != memgov.ReasonApprovalTimeout || r.DecidedBy != "memgov" {
 		t.Fatalf("expired review: %+v %v", r, err)
 	}
-	if v, err := e.Get(ctx, "acme/orch", "refund/limit"); !errors.Is(err, memgov.ErrNotFound) {
+	if v, err := e.Host().Get(ctx, memgov.Owner, "acme/orch", "refund/limit"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("a timed-out write is visible: %+v %v", v, err)
 	}
 	// Listing is a touch: the other review is rejected too.
@@ -126,7 +126,7 @@ func TestContradictionRateQuarantines(t *testing.T) {
 		t.Fatalf("quarantine: %+v %v", qs, err)
 	}
 	for _, k := range []string{"w1", "w2"} {
-		if _, err := e.Get(ctx, "acme/orch", k); !errors.Is(err, memgov.ErrNotFound) {
+		if _, err := e.Host().Get(ctx, memgov.Owner, "acme/orch", k); !errors.Is(err, memgov.ErrNotFound) {
 			t.Fatalf("quarantined %s still read: %v", k, err)
 		}
 	}
@@ -136,7 +136,7 @@ func TestContradictionRateQuarantines(t *testing.T) {
 	if _, err := e.Reviews().ReleaseQuarantine(ctx, committed[0], "jane", "checked"); err != nil {
 		t.Fatal(err)
 	}
-	if v, err := e.Get(ctx, "acme/orch", "w1"); err != nil || v.Text() != "warehouse-1 ships from Lyon." {
+	if v, err := e.Host().Get(ctx, memgov.Owner, "acme/orch", "w1"); err != nil || v.Text() != "warehouse-1 ships from Lyon." {
 		t.Fatalf("released: %+v %v", v, err)
 	}
 	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {

@@ -87,7 +87,7 @@ func TestPromoteAfterIndependentCorroborations(t *testing.T) {
 		t.Fatalf("evidence: %+v", d.Evidence)
 	}
 	approveAs(t, e, cand.Result.ReviewID, "jane")
-	v, err := e.Get(ctx, "acme/shared", cand.Key)
+	v, err := e.Host().Get(ctx, memgov.Owner, "acme/shared", cand.Key)
 	if err != nil || v.Layer != memgov.Semantic || v.CreatedBy != lifecycle.PromoterPrincipal {
 		t.Fatalf("promoted fact: %+v %v", v, err)
 	}

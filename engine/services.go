@@ -50,7 +50,7 @@ func (v baselineVersions) VersionEntry(ctx context.Context, tx memgov.Tx, ref, k
 }
 
 func (v baselineVersions) Active(ctx context.Context, tx memgov.ReadTx, q memgov.ActiveQuery) ([]memgov.Version, error) {
-	return activeView(ctx, tx, q)
+	return host.Active(ctx, tx, q)
 }
 
 // auditCaches gives the audit the engine's caches to check.
@@ -64,7 +64,7 @@ func (c auditCaches) IndexStatus(ctx context.Context) (memgov.IndexStatus, error
 	return c.e.IndexStatus(ctx)
 }
 
-func (c auditCaches) FoldReads(ctx context.Context) error { return c.e.foldReads(ctx) }
+func (c auditCaches) FoldReads(ctx context.Context) error { return c.e.host.FoldReads(ctx) }
 
 // lifecyclePipeline gives the lifecycle service the engine's write
 // pipeline: promotion writes through it, and promotion and consolidation
@@ -79,11 +79,11 @@ func (p lifecyclePipeline) Features(content json.RawMessage) (memory.Features, e
 	return p.e.featuresOf(content)
 }
 
-// searchForgetter gives the lifecycle service the engine's search indexes, for
+// searchForgetter gives the lifecycle service the host's search indexes, for
 // an erasure to drop.
-type searchForgetter struct{ c *searchCache }
+type searchForgetter struct{ h *host.Service }
 
-func (x searchForgetter) Forget() { x.c.forget() }
+func (x searchForgetter) Forget() { x.h.ForgetSearches() }
 
 // reviewEffects applies, for the reviews service, what a decision does
 // beyond its own log entry: a merge request's decisions are the host's

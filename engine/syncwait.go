@@ -26,7 +26,7 @@ import (
 //
 // The other in-memory state of an engine serves nothing another process can
 // make stale: a search index is used only while the ref's search stamp, read
-// in the same transaction as the search, is unchanged (searchindex.go); a
+// in the same transaction as the search, is unchanged (host/searchindex.go); a
 // token, a principal, a review and its claim are read from the store at each
 // use; the judge's caches are keyed by the text itself. The commit path's
 // conflict marks (groupcommit.go) cover this process's writes; those of other
@@ -133,7 +133,7 @@ func (e *Engine) listenErasures() {
 	heard := l.heard
 	go func() {
 		for range c {
-			e.searches.forget()
+			e.host.ForgetSearches()
 			e.rules.Forget()
 			if heard != nil {
 				heard()

@@ -15,11 +15,12 @@ import (
 	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
+	"github.com/memgov/memgov/host"
 )
 
 // Refs lists the memoryRefs the actor may read, with item counts.
 func (s *Service) Refs(ctx context.Context) ([]memgov.RefSummary, error) {
-	all, err := s.eng.Refs(ctx)
+	all, err := s.eng.Host().Refs(ctx, memgov.Owner)
 	if err != nil {
 		return nil, err
 	}
@@ -125,9 +126,11 @@ func (s *Service) Items(ctx context.Context, q ItemsQuery) (Page, error) {
 	var snap memgov.Snapshot
 	var err error
 	if q.At.Now() {
-		snap, err = s.eng.ActivePage(ctx, q.MemoryRef, q.AfterKey, limit+1)
+		snap, err = s.eng.Host().ActivePage(ctx, memgov.Owner, q.MemoryRef, q.AfterKey, limit+1)
 	} else {
-		snap, err = s.eng.Read(ctx, memgov.ReadQuery{MemoryRef: q.MemoryRef, AfterKey: q.AfterKey, Limit: limit + 1, AtLSN: q.At.LSN})
+		var ss host.ScopedSnapshot
+		ss, err = s.eng.Host().Read(ctx, memgov.Owner, memgov.ReadQuery{MemoryRef: q.MemoryRef, AfterKey: q.AfterKey, Limit: limit + 1, AtLSN: q.At.LSN})
+		snap = ss.Snapshot
 	}
 	if err != nil {
 		return Page{}, err
@@ -210,7 +213,7 @@ type History struct {
 
 // History returns an item's versions with the log entries behind them.
 func (s *Service) History(ctx context.Context, itemID string) (History, error) {
-	item, vs, err := s.eng.History(ctx, itemID)
+	item, vs, err := s.eng.Host().History(ctx, memgov.Owner, itemID)
 	if err != nil {
 		return History{}, err
 	}
@@ -447,7 +450,7 @@ func (s *Service) authorizeVersion(ctx context.Context, versionID, reason string
 	if strings.TrimSpace(reason) == "" {
 		return fmt.Errorf("%w: a rollback needs a reason", memgov.ErrInvalid)
 	}
-	v, err := s.eng.Version(ctx, versionID)
+	v, err := s.eng.Host().Version(ctx, memgov.Owner, versionID)
 	if err != nil {
 		return err
 	}
@@ -455,7 +458,7 @@ func (s *Service) authorizeVersion(ctx context.Context, versionID, reason string
 }
 
 func (s *Service) historyOfVersion(ctx context.Context, versionID string) (History, error) {
-	v, err := s.eng.Version(ctx, versionID)
+	v, err := s.eng.Host().Version(ctx, memgov.Owner, versionID)
 	if err != nil {
 		return History{}, err
 	}
@@ -510,7 +513,7 @@ func (s *Service) Annotate(ctx context.Context, itemID, kind, note string) (int6
 	if !authz.Known(s.actor) {
 		return 0, s.CanAct()
 	}
-	item, err := s.eng.Item(ctx, itemID)
+	item, err := s.eng.Host().Item(ctx, memgov.Owner, itemID)
 	if err != nil {
 		return 0, err
 	}
@@ -539,7 +542,7 @@ func (s *Service) authorizeItem(ctx context.Context, itemID string) error {
 	if err := s.CanAct(); err != nil {
 		return err
 	}
-	item, err := s.eng.Item(ctx, itemID)
+	item, err := s.eng.Host().Item(ctx, memgov.Owner, itemID)
 	if err != nil {
 		return err
 	}

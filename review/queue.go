@@ -223,7 +223,7 @@ func (q *Queue) contents(ctx context.Context, rows []QueueRow) error {
 			}
 		}
 	}
-	vs, err := q.s.eng.Versions(ctx, ids)
+	vs, err := q.s.eng.Host().Versions(ctx, memgov.Owner, ids)
 	if err != nil {
 		return err
 	}
@@ -246,11 +246,11 @@ func (q *Queue) contents(ctx context.Context, rows []QueueRow) error {
 		if r.Detail.Supersedes == "" {
 			continue
 		}
-		it, err := q.s.eng.ItemByKey(ctx, r.MemoryRef, r.Detail.Supersedes)
+		it, err := q.s.eng.Host().ItemByKey(ctx, memgov.Owner, r.MemoryRef, r.Detail.Supersedes)
 		if err != nil || it.Head == "" || it.Head == r.VersionID {
 			continue
 		}
-		if h, err := q.s.eng.Version(ctx, it.Head); err == nil && h.State == memgov.Active {
+		if h, err := q.s.eng.Host().Version(ctx, memgov.Owner, it.Head); err == nil && h.State == memgov.Active {
 			r.Replaces = &h
 		}
 	}

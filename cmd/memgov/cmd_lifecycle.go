@@ -310,7 +310,7 @@ figures still unmeasured and what would measure them.`,
 			}
 			if outcome == "" {
 				// Usage feedback alone, as before outcomes were reported.
-				n, err := eng.Feedback(cmd.Context(), rid, used)
+				n, err := eng.Host().Feedback(cmd.Context(), rid, used)
 				if err != nil {
 					return engineErr(err)
 				}

@@ -362,7 +362,7 @@ func describeSide(ctx context.Context, db string, s memgov.Store, eng *engine.En
 	}); err != nil {
 		return side, err
 	}
-	refs, err := eng.Refs(ctx)
+	refs, err := eng.Host().Refs(ctx, memgov.Owner)
 	if err != nil {
 		return side, err
 	}

@@ -276,7 +276,7 @@ func TestRepeatedTurnsThroughThePipeline(t *testing.T) {
 	if r := write(memgov.Episodic, "I'm doing well. How are you?"); !linked(r, well, judge.RuleExtendsEvent) {
 		t.Errorf("extending turn: %s %s %q links %+v, want COMMITTED linked to %s by %s", r.Status, r.Reason, r.Detail, r.Links, well.Key, judge.RuleExtendsEvent)
 	}
-	v, err := e.Get(ctx, "chat/chat-agent/c1", well.Key)
+	v, err := e.Host().Get(ctx, memgov.Owner, "chat/chat-agent/c1", well.Key)
 	if err != nil {
 		t.Fatal(err)
 	}

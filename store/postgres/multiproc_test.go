@@ -11,6 +11,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/host"
 	"github.com/memgov/memgov/store/postgres"
 	"github.com/memgov/memgov/store/sqlite"
 )
@@ -63,7 +64,7 @@ func twoEngines(t *testing.T, a, b *engine.Engine) {
 	}
 	found := func(query, key string) bool {
 		t.Helper()
-		hits, err := b.Adapter(curator).Search(ctx, engine.SearchQuery{MemoryRef: ref, Query: query})
+		hits, err := b.Host().Adapter(memgov.As(curator)).Search(ctx, host.SearchQuery{MemoryRef: ref, Query: query})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -317,7 +317,7 @@ func (l *loader) keyHas(ctx context.Context, id, prefix string) (bool, error) {
 	if prefix == "" {
 		return true, nil
 	}
-	it, err := l.eng.Item(ctx, id)
+	it, err := l.eng.Host().Item(ctx, memgov.Owner, id)
 	if errors.Is(err, memgov.ErrNotFound) {
 		return false, nil // erased since
 	}

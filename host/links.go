@@ -1,4 +1,4 @@
-package engine
+package host
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/memgov/memgov"
+	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/oplog"
 )
 
@@ -13,29 +14,24 @@ import (
 // the versions it is linked to (relation NEAR_DUPLICATE, with the judge
 // rule that linked them), keyed by version id. They are read from each
 // version's log entry, so a database rebuilt from its log gives the same
-// links. A linked version's State is its state now ("" once it is gone);
-// its text is not included: read it by its key, as its visibility allows.
-// A version written before memgov recorded links has none.
-func (e *Engine) Links(ctx context.Context, vs []memgov.Version) (map[string][]memgov.RelatedItem, error) {
-	return e.links(ctx, vs, nil)
-}
-
-// LinksAs is Links for a principal: a link to a version the principal may
-// not read is left out.
-func (e *Engine) LinksAs(ctx context.Context, principalID string, vs []memgov.Version) (map[string][]memgov.RelatedItem, error) {
-	p, err := e.Principal(ctx, principalID)
+// links. A link to a version r may not see is left out. A linked version's
+// State is its state now ("" once it is gone); its text is not included:
+// read it by its key, as its visibility allows. A version written before
+// memgov recorded links has none.
+func (s *Service) Links(ctx context.Context, r memgov.Reader, vs []memgov.Version) (map[string][]memgov.RelatedItem, error) {
+	rd, err := s.reading(ctx, r)
 	if err != nil {
-		return nil, fmt.Errorf("%w: unknown principal %q", memgov.ErrUnauthorized, principalID)
+		return nil, err
 	}
-	return e.links(ctx, vs, &p)
+	return s.links(ctx, vs, rd)
 }
 
-func (e *Engine) links(ctx context.Context, vs []memgov.Version, reader *memgov.Principal) (map[string][]memgov.RelatedItem, error) {
+func (s *Service) links(ctx context.Context, vs []memgov.Version, rd authz.Reading) (map[string][]memgov.RelatedItem, error) {
 	out := map[string][]memgov.RelatedItem{}
 	if len(vs) == 0 {
 		return out, nil
 	}
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) error {
 		for _, v := range vs {
 			if v.CreatedLSN <= 0 {
 				continue
@@ -60,7 +56,7 @@ func (e *Engine) links(ctx context.Context, vs []memgov.Version, reader *memgov.
 				lv, err := tx.Version(ctx, l.VersionID)
 				switch {
 				case err == nil:
-					if reader != nil && e.visible(*reader, lv) != nil {
+					if s.authz.Visible(rd, lv) != nil {
 						continue
 					}
 					r.State = lv.State

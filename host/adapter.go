@@ -1,4 +1,4 @@
-package engine
+package host
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/authz"
-	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -51,55 +50,47 @@ type ListOptions struct {
 	AfterKey string `json:"-"`
 }
 
-// MemoryAdapter is the host memory contract bound to one principal: every
-// call is confined to the principal's tenant. An installation-wide principal
-// (tenant "*") reads every tenant. The zero value is not usable; get one from
-// Engine.Adapter.
+// MemoryAdapter is the host memory contract bound to one reader: every
+// call is confined to what the reader may read. A principal reads its own
+// tenant; an installation-wide principal (tenant "*") every tenant; the
+// local owner (memgov.Owner) every tenant, unfiltered, and may not Put or
+// Delete, which need a registered principal. The zero value is not usable;
+// get one from Service.Adapter.
 type MemoryAdapter struct {
-	e         *Engine
-	principal string
-	local     bool
+	s      *Service
+	reader memgov.Reader
 }
 
-// Adapter returns the MemoryAdapter of a registered principal. The principal
-// is looked up on every call, so an adapter never outlives a change of tenant.
-func (e *Engine) Adapter(principal string) *MemoryAdapter {
-	return &MemoryAdapter{e: e, principal: principal}
+// Adapter returns the MemoryAdapter of reader r. A principal is looked up
+// on every call, so an adapter never outlives a change of tenant.
+func (s *Service) Adapter(r memgov.Reader) *MemoryAdapter {
+	return &MemoryAdapter{s: s, reader: r}
 }
 
-// LocalAdapter returns the adapter of the database's local owner: whoever
-// holds the database and its key reads every tenant (as `memgov list` does
-// without --as). It cannot Put or Delete, which need a registered principal.
-func (e *Engine) LocalAdapter() *MemoryAdapter {
-	return &MemoryAdapter{e: e, local: true}
-}
+// Reader returns the reader the adapter is bound to.
+func (a *MemoryAdapter) Reader() memgov.Reader { return a.reader }
 
-// Principal returns the id the adapter is bound to.
-func (a *MemoryAdapter) Principal() string { return a.principal }
-
-// resolve parses ref and reports whether the principal may read it. A
+// resolve parses ref and reports whether the reader may read it. A
 // malformed ref or one of another tenant resolves to ok=false, never to an
 // error: the caller answers [] or null. An unknown principal is an error
 // (ErrUnauthorized) that names the principal, not the ref.
-func (a *MemoryAdapter) resolve(ctx context.Context, tx memgov.ReadTx, ref string) (memgov.Principal, bool, error) {
+func (a *MemoryAdapter) resolve(ctx context.Context, tx memgov.ReadTx, ref string) (authz.Reading, bool, error) {
 	r, err := scope.Parse(ref)
 	if err != nil {
-		return memgov.Principal{}, false, nil
+		return authz.Reading{}, false, nil
 	}
-	if a.local {
-		return memgov.Principal{ID: "local", Role: memgov.Operator, Tenant: memgov.AllTenants}, r.Valid(), nil
+	if a.reader.IsOwner() {
+		return authz.OwnerReading, a.s.authz.ReadsScope(authz.OwnerReading, r), nil
 	}
-	p, err := tx.Principal(ctx, a.principal)
+	p, err := tx.Principal(ctx, a.reader.ID())
 	if err != nil {
 		if isNotFound(err) {
-			return memgov.Principal{}, false, fmt.Errorf("%w: %q is not a registered principal", memgov.ErrUnauthorized, safeID(a.principal))
+			return authz.Reading{}, false, fmt.Errorf("%w: %q is not a registered principal", memgov.ErrUnauthorized, safeID(a.reader.ID()))
 		}
-		return memgov.Principal{}, false, err
+		return authz.Reading{}, false, err
 	}
-	if !authz.GovernsScope(p, r) {
-		return p, false, nil
-	}
-	return p, true, nil
+	rd := authz.ReadingOf(p)
+	return rd, a.s.authz.ReadsScope(rd, r), nil
 }
 
 // List returns the visible entries of ref: ACTIVE, unexpired, ordered by key;
@@ -124,13 +115,13 @@ func (a *MemoryAdapter) listVersions(ctx context.Context, ref string, opts ListO
 		return []memgov.Version{}, fmt.Errorf("%w: limit must be 0 or more", memgov.ErrInvalid)
 	}
 	out := []memgov.Version{}
-	err := a.e.store.View(ctx, func(tx memgov.ReadTx) error {
-		p, ok, err := a.resolve(ctx, tx, ref)
+	err := a.s.store.View(ctx, func(tx memgov.ReadTx) error {
+		rd, ok, err := a.resolve(ctx, tx, ref)
 		if err != nil || !ok {
 			return err
 		}
 		at := opts.AtLSN
-		now := a.e.Now()
+		now := a.s.now()
 		if at > 0 {
 			size, err := tx.LogSize(ctx)
 			if err != nil {
@@ -140,14 +131,11 @@ func (a *MemoryAdapter) listVersions(ctx context.Context, ref string, opts ListO
 				return fmt.Errorf("%w: LSN %d is beyond the end of the log", memgov.ErrInvalid, at)
 			}
 		}
-		vs, err := activeView(ctx, tx, memgov.ActiveQuery{MemoryRef: ref, Tag: opts.Tag, AtLSN: at, Now: now, Limit: opts.Limit, AfterKey: opts.AfterKey})
+		vs, err := Active(ctx, tx, memgov.ActiveQuery{MemoryRef: ref, Tag: opts.Tag, AtLSN: at, Now: now, Limit: opts.Limit, AfterKey: opts.AfterKey})
 		if err != nil {
 			return err
 		}
-		if !a.local {
-			vs, _ = a.e.visibleOnly(p, vs)
-		}
-		out = vs
+		out, _ = a.s.visibleOnly(rd, vs)
 		return nil
 	})
 	if err != nil {
@@ -178,16 +166,16 @@ func (a *MemoryAdapter) GetVersion(ctx context.Context, ref, id string) (*memgov
 
 func (a *MemoryAdapter) getVersion(ctx context.Context, ref, id string) (*memgov.Version, error) {
 	var out *memgov.Version
-	err := a.e.store.View(ctx, func(tx memgov.ReadTx) error {
-		p, ok, err := a.resolve(ctx, tx, ref)
+	err := a.s.store.View(ctx, func(tx memgov.ReadTx) error {
+		rd, ok, err := a.resolve(ctx, tx, ref)
 		if err != nil || !ok {
 			return err
 		}
-		v, found, err := headView(ctx, tx, ref, id, a.e.Now())
+		v, found, err := headView(ctx, tx, ref, id, a.s.now())
 		if err != nil || !found {
 			return err
 		}
-		if !a.local && a.e.visible(p, v) != nil {
+		if a.s.authz.Visible(rd, v) != nil {
 			return nil
 		}
 		out = &v
@@ -204,12 +192,12 @@ func (a *MemoryAdapter) getVersion(ctx context.Context, ref, id string) (*memgov
 // write returns DEFERRED: the door waits for the decision (memgov write and
 // the serve doors wait with WaitReview/AwaitSync, under their own limits).
 func (a *MemoryAdapter) Put(ctx context.Context, req memgov.WriteRequest) (memgov.WriteResult, error) {
-	if a.local {
+	if a.reader.IsOwner() {
 		return memgov.WriteResult{}, fmt.Errorf("%w: writing needs a registered principal", memgov.ErrInvalid)
 	}
-	req.SourceAgentID = a.principal
+	req.SourceAgentID = a.reader.ID()
 	req.Raw = nil
-	return a.e.Write(ctx, req)
+	return a.s.writes.Write(ctx, req)
 }
 
 // DeleteResult reports a governed delete.
@@ -230,12 +218,12 @@ func (a *MemoryAdapter) Delete(ctx context.Context, ref, id, reason string) (Del
 	if strings.TrimSpace(reason) == "" {
 		return DeleteResult{}, fmt.Errorf("%w: a delete needs a reason", memgov.ErrInvalid)
 	}
-	if a.local {
+	if a.reader.IsOwner() {
 		return DeleteResult{}, fmt.Errorf("%w: deleting needs a registered principal", memgov.ErrInvalid)
 	}
 	var res DeleteResult
-	err := a.e.store.Update(ctx, func(tx memgov.Tx) error {
-		p, ok, err := a.resolve(ctx, tx, ref)
+	err := a.s.store.Update(ctx, func(tx memgov.Tx) error {
+		rd, ok, err := a.resolve(ctx, tx, ref)
 		if err != nil || !ok {
 			return err
 		}
@@ -246,17 +234,17 @@ func (a *MemoryAdapter) Delete(ctx context.Context, ref, id, reason string) (Del
 		if err != nil {
 			return err
 		}
-		if !a.e.authz.Deletes(p, item.Layer) {
+		if p := rd.Principal; !a.s.authz.Deletes(p, item.Layer) {
 			return fmt.Errorf("%w: a %s may not delete %s memory", memgov.ErrForbidden, p.Role, item.Layer)
 		}
 		v, err := tx.Version(ctx, item.Head)
 		if err != nil {
 			return err
 		}
-		if v.State != memgov.Active || v.ExpiredAt(a.e.Now()) {
+		if v.State != memgov.Active || v.ExpiredAt(a.s.now()) {
 			return nil
 		}
-		lsn, err := a.e.retract(ctx, tx, v, p.ID, reason)
+		lsn, err := a.s.writes.Retract(ctx, tx, v, rd.Principal.ID, reason)
 		if err != nil {
 			return err
 		}
@@ -266,21 +254,11 @@ func (a *MemoryAdapter) Delete(ctx context.Context, ref, id, reason string) (Del
 	return res, hideErr(err)
 }
 
-// retract appends the RETRACT entry of an ACTIVE version.
-func (e *Engine) retract(ctx context.Context, tx memgov.Tx, v memgov.Version, actor, reason string) (int64, error) {
-	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Retract, MemoryRef: v.MemoryRef, ItemID: v.ItemID,
-		VersionID: v.ID, PrevVersionID: v.Prev, Actor: actor}
-	if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
-		return 0, err
-	}
-	return entry.LSN, nil
-}
-
 // Commitments lists the commitments of a memoryRef the adapter's principal
 // may read ([] for a malformed ref or one of another tenant).
 func (a *MemoryAdapter) Commitments(ctx context.Context, ref string) ([]memgov.Commitment, error) {
 	out := []memgov.Commitment{}
-	err := a.e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := a.s.store.View(ctx, func(tx memgov.ReadTx) error {
 		_, ok, err := a.resolve(ctx, tx, ref)
 		if err != nil || !ok {
 			return err

@@ -1,4 +1,4 @@
-package engine_test
+package host_test
 
 import (
 	"bufio"
@@ -13,6 +13,8 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 )
 
 // corpusRecord is one line of testdata/corpora/retrieval_squad.jsonl: a
@@ -145,9 +147,9 @@ func retrievalRecall(t *testing.T, pol string) {
 	if len(passages) < 500 || len(questions) < 1000 {
 		t.Fatalf("corpus: %d passages, %d questions", len(passages), len(questions))
 	}
-	c := &clock{t: t0}
-	e := newEngine(t, pol, engine.WithClock(c.now))
-	addPrincipals(t, e)
+	c := enginetest.NewClock(enginetest.T0)
+	e := enginetest.New(t, pol, engine.WithClock(c.Now))
+	enginetest.AddPrincipals(t, e)
 	ctx := context.Background()
 	const ref = "acme/qa"
 	for _, p := range passages {
@@ -156,7 +158,7 @@ func retrievalRecall(t *testing.T, pol string) {
 			t.Fatal(err)
 		}
 	}
-	stored, err := e.LocalAdapter().ListVersions(ctx, ref, engine.ListOptions{})
+	stored, err := e.Host().Adapter(memgov.Owner).ListVersions(ctx, ref, host.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,10 +167,10 @@ func retrievalRecall(t *testing.T, pol string) {
 		ids[i], texts[i] = v.Key, v.Text()
 	}
 	ref25 := newOkapi(ids, texts)
-	reader := e.Adapter("support-bot")
+	reader := e.Host().Adapter(memgov.As("support-bot"))
 	var mem5, mem10, bm5, bm10, noHit, exactFirst int
 	for _, q := range questions {
-		hits, err := reader.Search(ctx, engine.SearchQuery{MemoryRef: ref, Query: q.Question, Limit: 10})
+		hits, err := reader.Search(ctx, host.SearchQuery{MemoryRef: ref, Query: q.Question, Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +194,7 @@ func retrievalRecall(t *testing.T, pol string) {
 	}
 	// The exact text of a stored entry ranks it first.
 	for _, p := range passages[:100] {
-		hits, err := reader.Search(ctx, engine.SearchQuery{MemoryRef: ref, Query: p.Text, Limit: 1})
+		hits, err := reader.Search(ctx, host.SearchQuery{MemoryRef: ref, Query: p.Text, Limit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

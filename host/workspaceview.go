@@ -1,4 +1,4 @@
-package engine
+package host
 
 import (
 	"context"
@@ -27,9 +27,11 @@ func workspaceFor(ctx context.Context, tx memgov.ReadTx, ref string) (memgov.Wor
 	return ws, true
 }
 
-// activeView is tx.Active with the copy-on-write overlay of workspaces: the
+// Active is tx.Active with the copy-on-write overlay of workspaces: the
 // base snapshot at the workspace's opening, overlaid by its own writes.
-func activeView(ctx context.Context, tx memgov.ReadTx, q memgov.ActiveQuery) ([]memgov.Version, error) {
+// Every read of a memoryRef's ACTIVE versions goes through it (the engine
+// gives it to the baselines service too).
+func Active(ctx context.Context, tx memgov.ReadTx, q memgov.ActiveQuery) ([]memgov.Version, error) {
 	ws, ok := workspaceFor(ctx, tx, q.MemoryRef)
 	if !ok {
 		return tx.Active(ctx, q)

@@ -1,4 +1,4 @@
-package engine_test
+package host_test
 
 import (
 	"context"
@@ -48,14 +48,14 @@ func TestExpireByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, hist, err := e.History(ctx, r.ItemID)
+	_, hist, err := e.Host().History(ctx, memgov.Owner, r.ItemID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if hist[0].State != memgov.Expired || hist[0].ActiveTo != lsn {
 		t.Fatalf("head after expire: %s active_to %d, want EXPIRED at %d", hist[0].State, hist[0].ActiveTo, lsn)
 	}
-	if _, err := e.Get(ctx, "acme/support-bot", "k"); !errors.Is(err, memgov.ErrNotFound) {
+	if _, err := e.Host().Get(ctx, memgov.Owner, "acme/support-bot", "k"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("Get after expire: %v, want ErrNotFound", err)
 	}
 	le, err := e.LogEntryAt(ctx, lsn)
@@ -94,7 +94,7 @@ func TestExpireRefusals(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
 	}
-	if _, err := e.Get(ctx, "acme/support-bot", "k"); err != nil {
+	if _, err := e.Host().Get(ctx, memgov.Owner, "acme/support-bot", "k"); err != nil {
 		t.Fatalf("refused expiries changed the item: %v", err)
 	}
 }
@@ -166,11 +166,11 @@ func TestActivePageMatchesRead(t *testing.T) {
 		after string
 		limit int
 	}{{"", 0}, {"", 2}, {"b", 2}, {"e", 3}} {
-		want, err := e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/support-bot", AfterKey: tc.after, Limit: tc.limit})
+		want, err := e.Host().Read(ctx, memgov.Owner, memgov.ReadQuery{MemoryRef: "acme/support-bot", AfterKey: tc.after, Limit: tc.limit})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := e.ActivePage(ctx, "acme/support-bot", tc.after, tc.limit)
+		got, err := e.Host().ActivePage(ctx, memgov.Owner, "acme/support-bot", tc.after, tc.limit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +183,7 @@ func TestActivePageMatchesRead(t *testing.T) {
 			}
 		}
 	}
-	if s, _ := e.ActivePage(ctx, "../etc", "", 1); len(s.Versions) != 0 {
+	if s, _ := e.Host().ActivePage(ctx, memgov.Owner, "../etc", "", 1); len(s.Versions) != 0 {
 		t.Fatal("a malformed ref read data")
 	}
 }

@@ -1,4 +1,4 @@
-package engine_test
+package host_test
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,97 +16,22 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/lifecycle"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
-// clock is a settable test clock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) set(t time.Time)     { c.mu.Lock(); c.t = t; c.mu.Unlock() }
-func (c *clock) add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-
-var t0 = time.Date(2026, 5, 10, 9, 0, 0, 0, time.UTC)
-
-// contractEngine returns an engine on a fresh database with a test clock and
-// the principals of the contract tests.
-func contractEngine(t testing.TB) (*engine.Engine, *clock) {
-	t.Helper()
-	c := &clock{t: t0}
-	e := newEngine(t, "", engine.WithClock(c.now))
-	addPrincipals(t, e)
-	return e, c
-}
-
-func addPrincipals(t testing.TB, e *engine.Engine) {
-	t.Helper()
-	for _, p := range []memgov.Principal{
-		{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"},
-		{ID: "acme-curator", Role: memgov.Curator, Tenant: "acme"},
-		{ID: "acme-ops", Role: memgov.Operator, Tenant: "acme", Attributes: map[string]string{"scopes": "memory:read proposal:activate"}},
-		{ID: "research-agent", Role: memgov.Executor, Tenant: "globex"},
-		{ID: "globex-curator", Role: memgov.Curator, Tenant: "globex"},
-		{ID: "jane", Role: memgov.Curator, Tenant: memgov.AllTenants},
-	} {
-		if _, err := e.AddPrincipal(context.Background(), p, "admin"); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func cput(t testing.TB, e *engine.Engine, ref, key, content string, tags ...string) memgov.PutResult {
-	t.Helper()
-	if !strings.HasPrefix(content, "{") {
-		b, _ := json.Marshal(map[string]string{"text": content})
-		content = string(b)
-	}
-	r, err := e.Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Episodic, Content: json.RawMessage(content),
-		Tags: tags, Confidence: 0.8, Actor: "jane", Reason: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-func governedReq(agent, ref, key, text, run string) memgov.WriteRequest {
-	conf := 0.9
-	auth := 0.95
-	return memgov.WriteRequest{SourceAgentID: agent, MemoryRef: ref, Key: key, TargetLayer: memgov.Session, Confidence: &conf,
-		ObservationType: "tool_result_verified", RunID: run, Content: json.RawMessage(mustJSON(map[string]string{"text": text})),
-		EvidenceRefs: []oplog.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "erp://x", Authority: &auth}}}
-}
-
-func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
-func keysOf(es []engine.Entry) []string {
-	out := []string{}
-	for _, e := range es {
-		out = append(out, e.ID)
-	}
-	return out
-}
-
 // TestContractRoundTrip: put through the governed pipeline, list and get in
 // exactly the MemoryEntry shape, delete by a governed soft delete.
 func TestContractRoundTrip(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
-	bot := e.Adapter("support-bot")
-	res, err := bot.Put(ctx, governedReq("someone-else", "acme/support-bot", "customer-42/channel", "Customer 42 prefers email follow-up.", ""))
+	bot := e.Host().Adapter(memgov.As("support-bot"))
+	res, err := bot.Put(ctx, enginetest.Governed("someone-else", "acme/support-bot", "customer-42/channel", "Customer 42 prefers email follow-up.", ""))
 	if err != nil || res.Status != memgov.StatusCommitted {
 		t.Fatalf("put: %+v %v", res, err)
 	}
-	list, err := bot.List(ctx, "acme/support-bot", engine.ListOptions{})
+	list, err := bot.List(ctx, "acme/support-bot", host.ListOptions{})
 	if err != nil || len(list) != 1 || list[0].ID != "customer-42/channel" || list[0].Content != "Customer 42 prefers email follow-up." {
 		t.Fatalf("list = %+v, %v", list, err)
 	}
@@ -130,25 +54,25 @@ func TestContractRoundTrip(t *testing.T) {
 	if g, err := bot.Get(ctx, "acme/support-bot", "nope"); g != nil || err != nil {
 		t.Fatalf("unknown id: %+v %v", g, err)
 	}
-	if l, err := bot.List(ctx, "acme/nobody", engine.ListOptions{}); len(l) != 0 || l == nil || err != nil {
+	if l, err := bot.List(ctx, "acme/nobody", host.ListOptions{}); len(l) != 0 || l == nil || err != nil {
 		t.Fatalf("unknown ref: %#v %v", l, err)
 	}
 	// An executor may not delete episodic memory (RBAC); a curator may.
 	if _, err := bot.Delete(ctx, "acme/support-bot", "customer-42/channel", "customer asked"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("executor delete: %v", err)
 	}
-	d, err := e.Adapter("acme-curator").Delete(ctx, "acme/support-bot", "customer-42/channel", "customer asked")
+	d, err := e.Host().Adapter(memgov.As("acme-curator")).Delete(ctx, "acme/support-bot", "customer-42/channel", "customer asked")
 	if err != nil || !d.Deleted {
 		t.Fatalf("delete: %+v %v", d, err)
 	}
 	if g, _ := bot.Get(ctx, "acme/support-bot", "customer-42/channel"); g != nil {
 		t.Fatal("deleted entry still visible")
 	}
-	_, hist, _ := e.History(ctx, d.ItemID)
+	_, hist, _ := e.Host().History(ctx, memgov.Owner, d.ItemID)
 	if len(hist) != 1 || hist[0].State != memgov.Retracted {
 		t.Fatalf("soft delete keeps history: %+v", hist)
 	}
-	if d, err := e.Adapter("acme-curator").Delete(ctx, "acme/support-bot", "customer-42/channel", "again"); err != nil || d.Deleted {
+	if d, err := e.Host().Adapter(memgov.As("acme-curator")).Delete(ctx, "acme/support-bot", "customer-42/channel", "again"); err != nil || d.Deleted {
 		t.Fatalf("second delete: %+v %v", d, err)
 	}
 }
@@ -169,25 +93,25 @@ var malformedRefs = []string{"", "acme", "acme/", "/acme/bot", "acme//bot", "acm
 // TestContractCrossTenantIsolation: the owner probe is non-empty, the
 // cross-tenant probe exactly empty, malformed refs empty, errors data-free.
 func TestContractCrossTenantIsolation(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
-	cput(t, e, "acme/support-bot", "k1", "acme secret plan alpha")
-	cput(t, e, "globex/research-agent", "k1", "globex secret plan beta")
-	acme, globex := e.Adapter("support-bot"), e.Adapter("research-agent")
-	if l, _ := acme.List(ctx, "acme/support-bot", engine.ListOptions{}); len(l) != 1 {
+	enginetest.Put(t, e, "acme/support-bot", "k1", "acme secret plan alpha")
+	enginetest.Put(t, e, "globex/research-agent", "k1", "globex secret plan beta")
+	acme, globex := e.Host().Adapter(memgov.As("support-bot")), e.Host().Adapter(memgov.As("research-agent"))
+	if l, _ := acme.List(ctx, "acme/support-bot", host.ListOptions{}); len(l) != 1 {
 		t.Fatalf("owner probe: %+v", l)
 	}
-	if l, _ := globex.List(ctx, "globex/research-agent", engine.ListOptions{}); len(l) != 1 {
+	if l, _ := globex.List(ctx, "globex/research-agent", host.ListOptions{}); len(l) != 1 {
 		t.Fatalf("owner probe: %+v", l)
 	}
-	l, err := acme.List(ctx, "globex/research-agent", engine.ListOptions{})
+	l, err := acme.List(ctx, "globex/research-agent", host.ListOptions{})
 	if err != nil || l == nil || len(l) != 0 {
 		t.Fatalf("cross-tenant list = %#v, %v", l, err)
 	}
 	if g, err := acme.Get(ctx, "globex/research-agent", "k1"); g != nil || err != nil {
 		t.Fatalf("cross-tenant get = %+v, %v", g, err)
 	}
-	if h, err := acme.Search(ctx, engine.SearchQuery{MemoryRef: "globex/research-agent", Query: "secret plan"}); len(h) != 0 || err != nil {
+	if h, err := acme.Search(ctx, host.SearchQuery{MemoryRef: "globex/research-agent", Query: "secret plan"}); len(h) != 0 || err != nil {
 		t.Fatalf("cross-tenant search = %+v, %v", h, err)
 	}
 	if c, err := acme.Commitments(ctx, "globex/research-agent"); len(c) != 0 || err != nil {
@@ -197,7 +121,7 @@ func TestContractCrossTenantIsolation(t *testing.T) {
 		t.Fatalf("cross-tenant delete = %+v, %v", d, err)
 	}
 	for _, ref := range malformedRefs {
-		l, err := acme.List(ctx, ref, engine.ListOptions{})
+		l, err := acme.List(ctx, ref, host.ListOptions{})
 		if err != nil || len(l) != 0 {
 			t.Errorf("List(%q) = %v, %v", ref, l, err)
 		}
@@ -206,11 +130,11 @@ func TestContractCrossTenantIsolation(t *testing.T) {
 		}
 	}
 	// Installation-wide principals read every tenant.
-	if l, _ := e.Adapter("jane").List(ctx, "globex/research-agent", engine.ListOptions{}); len(l) != 1 {
+	if l, _ := e.Host().Adapter(memgov.As("jane")).List(ctx, "globex/research-agent", host.ListOptions{}); len(l) != 1 {
 		t.Fatalf("jane: %+v", l)
 	}
 	// An unknown principal is refused, and the error names neither ref nor data.
-	_, err = e.Adapter("nobody").List(ctx, "globex/research-agent", engine.ListOptions{})
+	_, err = e.Host().Adapter(memgov.As("nobody")).List(ctx, "globex/research-agent", host.ListOptions{})
 	if !errors.Is(err, memgov.ErrUnauthorized) || strings.Contains(err.Error(), "globex") || strings.Contains(err.Error(), "plan") {
 		t.Fatalf("unknown principal: %v", err)
 	}
@@ -233,35 +157,35 @@ func TestContractCrossTenantIsolation(t *testing.T) {
 func TestContractCrossInstance(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "shared.db")
-	s1, err := sqlite.Open(ctx, path, sqlite.Options{Key: testKey, Create: true})
+	s1, err := sqlite.Open(ctx, path, sqlite.Options{Key: enginetest.Key, Create: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s1.Close()
-	e1 := engine.New(s1, testKey)
-	addPrincipals(t, e1)
-	s2, err := sqlite.Open(ctx, path, sqlite.Options{Key: testKey})
+	e1 := engine.New(s1, enginetest.Key)
+	enginetest.AddPrincipals(t, e1)
+	s2, err := sqlite.Open(ctx, path, sqlite.Options{Key: enginetest.Key})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	e2 := engine.New(s2, testKey)
-	cput(t, e1, "acme/support-bot", "a", "written by instance one for acme")
-	cput(t, e2, "globex/research-agent", "b", "written by instance two for globex")
-	a, b := e1.Adapter("support-bot"), e2.Adapter("research-agent")
-	if l, _ := a.List(ctx, "acme/support-bot", engine.ListOptions{}); len(l) != 1 {
+	e2 := engine.New(s2, enginetest.Key)
+	enginetest.Put(t, e1, "acme/support-bot", "a", "written by instance one for acme")
+	enginetest.Put(t, e2, "globex/research-agent", "b", "written by instance two for globex")
+	a, b := e1.Host().Adapter(memgov.As("support-bot")), e2.Host().Adapter(memgov.As("research-agent"))
+	if l, _ := a.List(ctx, "acme/support-bot", host.ListOptions{}); len(l) != 1 {
 		t.Fatalf("instance one, own tenant: %v", l)
 	}
-	if l, _ := b.List(ctx, "globex/research-agent", engine.ListOptions{}); len(l) != 1 {
+	if l, _ := b.List(ctx, "globex/research-agent", host.ListOptions{}); len(l) != 1 {
 		t.Fatalf("instance two, own tenant: %v", l)
 	}
-	if l, _ := a.List(ctx, "globex/research-agent", engine.ListOptions{}); len(l) != 0 {
+	if l, _ := a.List(ctx, "globex/research-agent", host.ListOptions{}); len(l) != 0 {
 		t.Fatalf("instance one leaked globex: %v", l)
 	}
-	if l, _ := b.List(ctx, "acme/support-bot", engine.ListOptions{}); len(l) != 0 {
+	if l, _ := b.List(ctx, "acme/support-bot", host.ListOptions{}); len(l) != 0 {
 		t.Fatalf("instance two leaked acme: %v", l)
 	}
-	if g, _ := e2.Adapter("support-bot").Get(ctx, "acme/support-bot", "a"); g == nil {
+	if g, _ := e2.Host().Adapter(memgov.As("support-bot")).Get(ctx, "acme/support-bot", "a"); g == nil {
 		t.Fatal("memory written by instance one is not durable for instance two")
 	}
 }
@@ -269,14 +193,14 @@ func TestContractCrossInstance(t *testing.T) {
 // TestContractRedaction: SR-1 holds for everything stored, hashed, embedded or
 // logged, and for derived content.
 func TestContractRedaction(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
 	const secret = "sk-live-4242424242"
 	if _, err := e.Secrets().Register("run-1", "stripe-key", secret); err != nil {
 		t.Fatal(err)
 	}
-	bot := e.Adapter("support-bot")
-	res, err := bot.Put(ctx, governedReq("support-bot", "acme/support-bot", "billing/key", "The billing API key is "+secret+" for now.", "run-1"))
+	bot := e.Host().Adapter(memgov.As("support-bot"))
+	res, err := bot.Put(ctx, enginetest.Governed("support-bot", "acme/support-bot", "billing/key", "The billing API key is "+secret+" for now.", "run-1"))
 	if err != nil || !res.Accepted() {
 		t.Fatalf("put: %+v %v", res, err)
 	}
@@ -305,9 +229,9 @@ func assertNoPlaintext(t *testing.T, e *engine.Engine, secret string) {
 			t.Fatalf("log entry %d (%s) holds the plaintext", le.LSN, le.Op)
 		}
 	}
-	refs, _ := e.Refs(ctx)
+	refs, _ := e.Host().Refs(ctx, memgov.Owner)
 	for _, r := range refs {
-		snap, _ := e.Read(ctx, memgov.ReadQuery{MemoryRef: r.MemoryRef})
+		snap, _ := e.Host().Read(ctx, memgov.Owner, memgov.ReadQuery{MemoryRef: r.MemoryRef})
 		for _, v := range snap.Versions {
 			if bytes.Contains(v.Content, []byte(secret)) || strings.Contains(strings.Join(v.Tags, " "), secret) {
 				t.Fatalf("%s/%s holds the plaintext", r.MemoryRef, v.Key)
@@ -326,39 +250,39 @@ func assertNoPlaintext(t *testing.T, e *engine.Engine, secret string) {
 // distillation, consolidation or export, at millisecond granularity, though
 // no GC has run.
 func TestContractTTLExpiry(t *testing.T) {
-	e, c := contractEngine(t)
+	e, c := enginetest.Contract(t)
 	ctx := context.Background()
 	_, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: "promo", Layer: memgov.Episodic,
 		Content: json.RawMessage(`{"text":"The spring promo code is SPRING26 for refunds."}`), TTL: time.Minute, Actor: "jane"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cput(t, e, "acme/support-bot", "stay", "Refunds are processed within five days.")
-	bot := e.Adapter("support-bot")
+	enginetest.Put(t, e, "acme/support-bot", "stay", "Refunds are processed within five days.")
+	bot := e.Host().Adapter(memgov.As("support-bot"))
 	visible := func() map[string]bool {
 		out := map[string]bool{}
-		l, _ := bot.List(ctx, "acme/support-bot", engine.ListOptions{})
-		out["list"] = contains(keysOf(l), "promo")
+		l, _ := bot.List(ctx, "acme/support-bot", host.ListOptions{})
+		out["list"] = contains(enginetest.KeysOf(l), "promo")
 		g, _ := bot.Get(ctx, "acme/support-bot", "promo")
 		out["get"] = g != nil
-		h, _ := bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot", Query: "spring promo code"})
+		h, _ := bot.Search(ctx, host.SearchQuery{MemoryRef: "acme/support-bot", Query: "spring promo code"})
 		out["search"] = len(h) > 0 && h[0].Entry.ID == "promo"
 		var buf bytes.Buffer
 		if _, err := e.Baselines().ExportSnapshot(ctx, "acme/support-bot", "", &buf); err != nil {
 			t.Fatal(err)
 		}
 		out["export"] = strings.Contains(buf.String(), "SPRING26")
-		snap, _ := e.Read(ctx, memgov.ReadQuery{MemoryRef: "acme/support-bot"})
+		snap, _ := e.Host().Read(ctx, memgov.Owner, memgov.ReadQuery{MemoryRef: "acme/support-bot"})
 		out["read"] = len(snap.Versions) == 2
 		return out
 	}
-	c.set(t0.Add(time.Minute - time.Millisecond))
+	c.Set(enginetest.T0.Add(time.Minute - time.Millisecond))
 	for k, v := range visible() {
 		if !v {
 			t.Errorf("1ms before expiry, %s does not show the entry", k)
 		}
 	}
-	c.set(t0.Add(time.Minute))
+	c.Set(enginetest.T0.Add(time.Minute))
 	for k, v := range visible() {
 		if v {
 			t.Errorf("at expiresAt, %s still shows the entry", k)
@@ -393,13 +317,13 @@ func contains(ss []string, s string) bool {
 // TestForgetBySubject: delete-by-subject retracts every mention within one
 // ref of one tenant, by log entries, and reports counts.
 func TestForgetBySubject(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
-	cput(t, e, "acme/support-bot", "a", "Alice Martin prefers email.")
-	cput(t, e, "acme/support-bot", "b", `{"text":"Prefers phone calls.","subject":"alice martin","predicate":"prefers","object":"phone"}`)
-	cput(t, e, "acme/support-bot", "c", "Bob pays by invoice.")
-	cput(t, e, "acme/other-bot", "a", "ALICE MARTIN opened a ticket.")
-	cput(t, e, "globex/research-agent", "a", "Alice Martin is a globex lead.")
+	enginetest.Put(t, e, "acme/support-bot", "a", "Alice Martin prefers email.")
+	enginetest.Put(t, e, "acme/support-bot", "b", `{"text":"Prefers phone calls.","subject":"alice martin","predicate":"prefers","object":"phone"}`)
+	enginetest.Put(t, e, "acme/support-bot", "c", "Bob pays by invoice.")
+	enginetest.Put(t, e, "acme/other-bot", "a", "ALICE MARTIN opened a ticket.")
+	enginetest.Put(t, e, "globex/research-agent", "a", "Alice Martin is a globex lead.")
 	if _, err := e.Host().Forget(ctx, "acme/support-bot", "Alice Martin", "research-agent", "gdpr"); !errors.Is(err, memgov.ErrForbidden) && !errors.Is(err, memgov.ErrUnauthorized) {
 		t.Fatalf("forget by another tenant's agent: %v", err)
 	}
@@ -410,12 +334,12 @@ func TestForgetBySubject(t *testing.T) {
 	if err != nil || res.Forgotten != 2 || res.Scanned != 3 || !reflect.DeepEqual(res.Keys, []string{"a", "b"}) {
 		t.Fatalf("forget = %+v, %v", res, err)
 	}
-	jane := e.Adapter("jane")
-	if l, _ := jane.List(ctx, "acme/support-bot", engine.ListOptions{}); !reflect.DeepEqual(keysOf(l), []string{"c"}) {
-		t.Fatalf("after forget: %v", keysOf(l))
+	jane := e.Host().Adapter(memgov.As("jane"))
+	if l, _ := jane.List(ctx, "acme/support-bot", host.ListOptions{}); !reflect.DeepEqual(enginetest.KeysOf(l), []string{"c"}) {
+		t.Fatalf("after forget: %v", enginetest.KeysOf(l))
 	}
 	for _, ref := range []string{"acme/other-bot", "globex/research-agent"} {
-		if l, _ := jane.List(ctx, ref, engine.ListOptions{}); len(l) != 1 {
+		if l, _ := jane.List(ctx, ref, host.ListOptions{}); len(l) != 1 {
 			t.Fatalf("forget reached %s", ref)
 		}
 	}
@@ -428,17 +352,17 @@ func TestForgetBySubject(t *testing.T) {
 // TestReplaySnapshot: a read at a recorded log position returns what was
 // visible then, whatever forget or consolidation did since.
 func TestReplaySnapshot(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
-	r := cput(t, e, "acme/support-bot", "a", "Alice Martin prefers email.")
+	r := enginetest.Put(t, e, "acme/support-bot", "a", "Alice Martin prefers email.")
 	if _, err := e.Host().Forget(ctx, "acme/support-bot", "alice", "acme-curator", "gdpr"); err != nil {
 		t.Fatal(err)
 	}
-	bot := e.Adapter("support-bot")
-	if l, _ := bot.List(ctx, "acme/support-bot", engine.ListOptions{}); len(l) != 0 {
+	bot := e.Host().Adapter(memgov.As("support-bot"))
+	if l, _ := bot.List(ctx, "acme/support-bot", host.ListOptions{}); len(l) != 0 {
 		t.Fatal("forgotten entry is live")
 	}
-	l, err := bot.List(ctx, "acme/support-bot", engine.ListOptions{AtLSN: r.LSN})
+	l, err := bot.List(ctx, "acme/support-bot", host.ListOptions{AtLSN: r.LSN})
 	if err != nil || len(l) != 1 || l[0].Content != "Alice Martin prefers email." {
 		t.Fatalf("snapshot at %d = %+v, %v", r.LSN, l, err)
 	}
@@ -446,9 +370,9 @@ func TestReplaySnapshot(t *testing.T) {
 
 // TestAttributionEventsAreContentFree: one memory.written per write, ids only.
 func TestAttributionEventsAreContentFree(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
-	res, err := e.Adapter("support-bot").Put(ctx, governedReq("support-bot", "acme/support-bot", "k", "Customer Zed likes tea.", ""))
+	res, err := e.Host().Adapter(memgov.As("support-bot")).Put(ctx, enginetest.Governed("support-bot", "acme/support-bot", "k", "Customer Zed likes tea.", ""))
 	if err != nil || !res.Accepted() {
 		t.Fatal(res, err)
 	}
@@ -483,14 +407,14 @@ func FuzzMemoryRefRead(f *testing.F) {
 	f.Add("acme/../globex/research-agent", "k1")
 	f.Add("globex/research-agent/", "k1")
 	f.Add("GLOBEX/research-agent", "k1")
-	e, _ := contractEngine(f)
-	cput(f, e, "acme/support-bot", "k1", "acme entry")
-	cput(f, e, "globex/research-agent", "k1", "globex entry")
-	cput(f, e, "globex/research-agent/ns", "k1", "globex namespaced entry")
-	a := e.Adapter("support-bot")
+	e, _ := enginetest.Contract(f)
+	enginetest.Put(f, e, "acme/support-bot", "k1", "acme entry")
+	enginetest.Put(f, e, "globex/research-agent", "k1", "globex entry")
+	enginetest.Put(f, e, "globex/research-agent/ns", "k1", "globex namespaced entry")
+	a := e.Host().Adapter(memgov.As("support-bot"))
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, ref, id string) {
-		l, err := a.List(ctx, ref, engine.ListOptions{})
+		l, err := a.List(ctx, ref, host.ListOptions{})
 		if err != nil {
 			t.Fatalf("List error %v", err)
 		}

@@ -1,4 +1,4 @@
-package engine_test
+package host_test
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -22,7 +24,7 @@ import (
 func BenchmarkListAccessRecording(b *testing.B) {
 	const n = 10_000
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{Key: testKey, Create: true})
+	s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{Key: enginetest.Key, Create: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -48,15 +50,15 @@ func BenchmarkListAccessRecording(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	e := engine.New(s, testKey, engine.WithClock(func() time.Time { return now.Add(time.Hour) }))
-	a := e.LocalAdapter()
+	e := engine.New(s, enginetest.Key, engine.WithClock(func() time.Time { return now.Add(time.Hour) }))
+	a := e.Host().Adapter(memgov.Owner)
 	// Wall time is noisy on a shared machine; the process's CPU time (Go and
 	// SQLite run in-process) is reported beside it.
 	var without, with, record, cpuWithout, cpuWith, cpuRecord time.Duration
 	b.Run("without_recording", func(b *testing.B) {
 		start, cpu := time.Now(), cpuTime()
 		for i := 0; i < b.N; i++ {
-			vs, err := a.ListUnrecorded(ctx, "acme/bot", engine.ListOptions{})
+			vs, err := a.ListUnrecorded(ctx, "acme/bot", host.ListOptions{})
 			if err != nil || len(vs) != n {
 				b.Fatalf("%d entries, %v", len(vs), err)
 			}
@@ -67,7 +69,7 @@ func BenchmarkListAccessRecording(b *testing.B) {
 	b.Run("with_recording", func(b *testing.B) {
 		start, cpu := time.Now(), cpuTime()
 		for i := 0; i < b.N; i++ {
-			r, err := a.ListRead(ctx, "acme/bot", engine.ListOptions{})
+			r, err := a.ListRead(ctx, "acme/bot", host.ListOptions{})
 			if err != nil || len(r.Versions) != n || r.ID == "" {
 				b.Fatalf("%d entries, id %q, %v", len(r.Versions), r.ID, err)
 			}
@@ -76,7 +78,7 @@ func BenchmarkListAccessRecording(b *testing.B) {
 		b.ReportMetric(float64(cpuWith.Microseconds())/1000, "cpu-ms/op")
 	})
 	b.Run("recording_only", func(b *testing.B) {
-		vs, err := a.ListUnrecorded(ctx, "acme/bot", engine.ListOptions{})
+		vs, err := a.ListUnrecorded(ctx, "acme/bot", host.ListOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

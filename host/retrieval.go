@@ -1,4 +1,4 @@
-package engine
+package host
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -17,37 +16,6 @@ import (
 // transaction per read call. Each returned entry carries what a reader must
 // know before acting on it: the trust level of its source, a stale warning,
 // and the needs-verification flag of a low-confidence entry.
-
-// Provenance classes of spec §14.4.
-const (
-	SourceUserStated    = "user_stated"
-	SourceToolVerified  = "tool_verified"
-	SourceAgentInferred = "agent_inferred"
-	SourceRecalled      = "recalled"
-)
-
-// SourceOf classes a write by its strongest evidence: a person's word is
-// user_stated, a tool's, an API's, a document's or executed code's output is
-// tool_verified, another memory is recalled, and an agent's own reasoning, or
-// no evidence at all, is agent_inferred.
-func SourceOf(refs []oplog.EvidenceRef) string {
-	best, rank := SourceAgentInferred, 0
-	for _, r := range refs {
-		s, n := SourceAgentInferred, 0
-		switch r.SourceType {
-		case policy.HumanInput:
-			s, n = SourceUserStated, 3
-		case policy.ToolOutput, policy.APIResponse, policy.Document, policy.CodeExecution:
-			s, n = SourceToolVerified, 2
-		case policy.MemoryItem:
-			s, n = SourceRecalled, 1
-		}
-		if n > rank {
-			best, rank = s, n
-		}
-	}
-	return best
-}
 
 // ReadNote is what memgov tells a reader about one returned entry.
 type ReadNote struct {
@@ -64,11 +32,6 @@ type ReadNote struct {
 	Stale string `json:"stale_warning,omitempty"`
 }
 
-// Note returns the read note of v at now.
-func (e *Engine) Note(v memgov.Version, now time.Time) ReadNote {
-	return e.noter().note(v, now)
-}
-
 // noter notes many entries with the policy's numbers read once.
 type noter struct {
 	pol        *policy.Policy
@@ -78,8 +41,8 @@ type noter struct {
 	staleText  string
 }
 
-func (e *Engine) noter() noter {
-	pol := &e.policy
+func (s *Service) noter() noter {
+	pol := &s.policy
 	n := noter{pol: pol, decaying: map[string]bool{}, verifyTTL: pol.Provenance.VerifyTTL.Std(), staleAfter: pol.Provenance.StaleAfter.Std()}
 	for _, s := range pol.ConfidenceDecay.Sources {
 		n.decaying[s] = true
@@ -134,20 +97,16 @@ func (en *Entry) annotate(retrieval string, n ReadNote) {
 	en.Read = &note
 }
 
-// retrieve records a read of vs by the adapter's principal and notes each
+// retrieve records a read of vs by the adapter's reader and notes each
 // entry. An empty read records nothing and has no id.
 func (a *MemoryAdapter) retrieve(ctx context.Context, ref string, vs []memgov.Version) (Retrieval, error) {
-	who := a.principal
-	if a.local {
-		who = "local"
-	}
-	now := a.e.Now()
+	now := a.s.now()
 	r := Retrieval{Versions: vs, Notes: make([]ReadNote, len(vs))}
-	n := a.e.noter()
+	n := a.s.noter()
 	for i, v := range vs {
 		r.Notes[i] = n.note(v, now)
 	}
-	id, err := a.e.recordRead(ctx, who, ref, vs)
+	id, err := a.s.recordRead(ctx, a.reader.ID(), ref, vs)
 	r.ID = id
 	return r, err
 }
@@ -173,9 +132,10 @@ func (a *MemoryAdapter) GetRead(ctx context.Context, ref, id string) (Retrieval,
 	return r, hideErr(err)
 }
 
-// foldReads brings the per-item read records up to date (FoldReads).
-func (e *Engine) foldReads(ctx context.Context) error {
-	return e.store.Update(ctx, func(tx memgov.Tx) error { return tx.FoldReads(ctx) })
+// FoldReads brings the per-item read records up to date (the store's
+// FoldReads): the audit's metrics read them.
+func (s *Service) FoldReads(ctx context.Context) error {
+	return s.store.Update(ctx, func(tx memgov.Tx) error { return tx.FoldReads(ctx) })
 }
 
 // durationText renders whole days as "7 days", else the duration.
@@ -190,3 +150,5 @@ func durationText(d time.Duration) string {
 }
 
 func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }

@@ -1,4 +1,4 @@
-package engine
+package host
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
-	"github.com/memgov/memgov/host"
 )
 
 // Search limits.
@@ -79,7 +78,8 @@ type SearchHit struct {
 // retracted, draft and quarantined ones neither. Reserved keys (the
 // distillation index and archives) are not searched. A malformed ref or one
 // of another tenant returns []. The ranking runs over the ref's search index
-// (searchindex.go), kept in memory while the ref is unchanged.
+// (searchindex.go), kept in memory while the ref is unchanged. The
+// reader's visibility is authz's (Visible), checked per entry.
 //
 // The read is recorded as a retrieval (SearchRead): each hit's entry carries
 // the retrieval id and its read note.
@@ -118,17 +118,14 @@ func (a *MemoryAdapter) search(ctx context.Context, q SearchQuery) ([]SearchHit,
 	if q.Limit == 0 {
 		q.Limit = DefaultSearchLimit
 	}
-	e := a.e
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
-		p, ok, err := a.resolve(ctx, tx, q.MemoryRef)
+	s := a.s
+	err := s.store.View(ctx, func(tx memgov.ReadTx) error {
+		rd, ok, err := a.resolve(ctx, tx, q.MemoryRef)
 		if err != nil || !ok {
 			return err
 		}
-		var vis func(memgov.Version) bool
-		if !a.local {
-			vis = func(v memgov.Version) bool { return e.visible(p, v) == nil }
-		}
-		hits, found, err = e.rank(ctx, tx, q, vis)
+		vis := func(v memgov.Version) bool { return s.authz.Visible(rd, v) == nil }
+		hits, found, err = s.rank(ctx, tx, q, vis)
 		return err
 	})
 	if err != nil {
@@ -139,13 +136,13 @@ func (a *MemoryAdapter) search(ctx context.Context, q SearchQuery) ([]SearchHit,
 
 // rank ranks the eligible versions of q.MemoryRef for q; visible, when
 // set, says which versions the reader may see.
-func (e *Engine) rank(ctx context.Context, tx memgov.ReadTx, q SearchQuery, visible func(memgov.Version) bool) ([]SearchHit, []memgov.Version, error) {
-	x, err := e.searchIndexOf(ctx, tx, q.MemoryRef)
+func (s *Service) rank(ctx context.Context, tx memgov.ReadTx, q SearchQuery, visible func(memgov.Version) bool) ([]SearchHit, []memgov.Version, error) {
+	x, err := s.searchIndexOf(ctx, tx, q.MemoryRef)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer x.mu.RUnlock()
-	now := e.Now()
+	now := s.now()
 	at := now
 	if !q.AsOf.IsZero() {
 		at = q.AsOf.UTC()
@@ -204,7 +201,7 @@ func (e *Engine) rank(ctx context.Context, tx memgov.ReadTx, q SearchQuery, visi
 	for _, d := range ids {
 		doc := &x.docs[d]
 		v := doc.v
-		fused := e.policy.HybridRRF(*pool[d])
+		fused := s.policy.HybridRRF(*pool[d])
 		age := now.Sub(v.CreatedAt).Hours() / 24
 		// Relevance is the mean of the cosine and the BM25 relative to the
 		// best of the pool.
@@ -212,7 +209,7 @@ func (e *Engine) rank(ctx context.Context, tx memgov.ReadTx, q SearchQuery, visi
 		if maxKW > 0 {
 			rel = (rel + sc.keyword[d]/maxKW) / 2
 		}
-		u := e.policy.ProvenanceWeight(policy.RetrievalSignals{Relevance: rel, Confidence: v.Confidence,
+		u := s.policy.ProvenanceWeight(policy.RetrievalSignals{Relevance: rel, Confidence: v.Confidence,
 			Freshness: 1 / (1 + math.Max(0, age)/30), Authority: v.ValidationScore})
 		hit := SearchHit{VersionID: v.ID, State: v.State, RRF: round9(fused), Provenance: u,
 			Score: round9(fused * (0.5 + 0.5*u)), Ranks: *pool[d], Cosine: round9(sc.cosine[d]), Structure: sc.structure[d] + len(q.Tags),
@@ -329,8 +326,8 @@ func hasTags(have, want []string) bool {
 func queryTerms(q string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, t := range host.Tokens(strings.ToLower(q)) {
-		if !host.WordToken(t) || len(t) < 2 || stopWords[t] || seen[t] {
+	for _, t := range Tokens(strings.ToLower(q)) {
+		if !WordToken(t) || len(t) < 2 || stopWords[t] || seen[t] {
 			continue
 		}
 		seen[t] = true

@@ -1,4 +1,4 @@
-package engine
+package host
 
 import (
 	"container/heap"
@@ -16,7 +16,6 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/similar"
-	"github.com/memgov/memgov/host"
 )
 
 // The search index is what Search ranks with: for one memoryRef, every
@@ -124,12 +123,30 @@ func (c *searchCache) sawErasure(lsn int64) bool {
 	return true
 }
 
-// forget drops every index: an erasure calls it, so that no erased text
-// stays in the process's memory until a ref is next searched.
+// ForgetSearches drops every search index: an erasure calls it, by this
+// process or another, so that no erased text stays in the process's memory
+// until a ref is next searched.
+func (s *Service) ForgetSearches() { s.searches.forget() }
+
 func (c *searchCache) forget() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.refs, c.lru = nil, nil
+}
+
+// SearchCacheStats is what the search cache holds and has done.
+type SearchCacheStats struct {
+	Refs     int   // memoryRefs whose search index is in memory
+	Builds   int64 // indexes built in full
+	CatchUps int64 // indexes brought up to date in place after a write
+}
+
+// SearchCacheStats reports the search cache's memoryRefs and its builds.
+func (s *Service) SearchCacheStats() SearchCacheStats {
+	c := s.searches
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return SearchCacheStats{Refs: len(c.refs), Builds: c.builds.Load(), CatchUps: c.catchUps.Load()}
 }
 
 // searchCacheRefs is how many memoryRefs' indexes stay in memory.
@@ -161,18 +178,18 @@ func (c *searchCache) put(x *searchIndex) {
 // the ref has not changed since, brought up to date in place when only a few
 // of its items changed (no erasure since), else built anew. The index is
 // returned read-locked; the caller unlocks it (RUnlock) when done ranking.
-func (e *Engine) searchIndexOf(ctx context.Context, tx memgov.ReadTx, ref string) (*searchIndex, error) {
-	e.listenErasures()
+func (s *Service) searchIndexOf(ctx context.Context, tx memgov.ReadTx, ref string) (*searchIndex, error) {
+	s.index.ListenErasures()
 	stamp, err := tx.SearchStamp(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	if e.searches.sawErasure(stamp.Erased) {
+	if s.searches.sawErasure(stamp.Erased) {
 		// An erasure since the last search, by this process or another:
 		// the words of the erased texts must not outlive them here.
-		e.rules.Forget()
+		s.index.ForgetTexts()
 	}
-	x := e.searches.get(ref)
+	x := s.searches.get(ref)
 	if x != nil {
 		x.mu.RLock()
 		if x.stamp == stamp {
@@ -187,7 +204,7 @@ func (e *Engine) searchIndexOf(ctx context.Context, tx memgov.ReadTx, ref string
 		}
 		x.mu.Unlock()
 		if ok {
-			e.searches.catchUps.Add(1)
+			s.searches.catchUps.Add(1)
 			x.mu.RLock()
 			return x, nil
 		}
@@ -196,15 +213,15 @@ func (e *Engine) searchIndexOf(ctx context.Context, tx memgov.ReadTx, ref string
 	if err != nil {
 		return nil, err
 	}
-	x = newSearchIndex(ref, stamp, e.featuresOf)
+	x = newSearchIndex(ref, stamp, s.index.Features)
 	for _, c := range cands {
 		if err := x.add(ctx, tx, c); err != nil {
 			return nil, err
 		}
 	}
 	x.stats()
-	e.searches.builds.Add(1)
-	e.searches.put(x)
+	s.searches.builds.Add(1)
+	s.searches.put(x)
 	x.mu.RLock()
 	return x, nil
 }
@@ -426,8 +443,8 @@ func structureWords(v memgov.Version) map[string]bool {
 	_ = json.Unmarshal(v.Content, &c)
 	words := map[string]bool{}
 	add := func(s string) {
-		for _, t := range host.Tokens(strings.ToLower(s)) {
-			if host.WordToken(t) {
+		for _, t := range Tokens(strings.ToLower(s)) {
+			if WordToken(t) {
 				words[t] = true
 			}
 		}

@@ -1,4 +1,4 @@
-package engine_test
+package host_test
 
 import (
 	"bytes"
@@ -16,20 +16,21 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/lifecycle"
 )
 
 func TestSearchHybridRanking(t *testing.T) {
-	e, c := contractEngine(t)
+	e, c := enginetest.Contract(t)
 	ctx := context.Background()
-	cput(t, e, "acme/support-bot", "refund/limit", "Refunds above 1000 dollars need a second signature from finance.", "billing")
-	c.add(time.Hour)
-	cput(t, e, "acme/support-bot", "shipping/eu", "Shipping to the EU takes four business days.", "logistics")
-	c.add(time.Hour)
-	cput(t, e, "acme/support-bot", "customer-42/channel", "Customer 42 prefers email follow-up.", "crm")
-	cput(t, e, "acme/support-bot", e2(memgov.IndexKey), `{"text":"refund refund refund"}`)
-	bot := e.Adapter("support-bot")
-	hits, err := bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot", Query: "who signs large refunds?"})
+	enginetest.Put(t, e, "acme/support-bot", "refund/limit", "Refunds above 1000 dollars need a second signature from finance.", "billing")
+	c.Add(time.Hour)
+	enginetest.Put(t, e, "acme/support-bot", "shipping/eu", "Shipping to the EU takes four business days.", "logistics")
+	c.Add(time.Hour)
+	enginetest.Put(t, e, "acme/support-bot", "customer-42/channel", "Customer 42 prefers email follow-up.", "crm")
+	enginetest.Put(t, e, "acme/support-bot", e2(memgov.IndexKey), `{"text":"refund refund refund"}`)
+	bot := e.Host().Adapter(memgov.As("support-bot"))
+	hits, err := bot.Search(ctx, host.SearchQuery{MemoryRef: "acme/support-bot", Query: "who signs large refunds?"})
 	if err != nil || len(hits) == 0 || hits[0].Entry.ID != "refund/limit" {
 		t.Fatalf("hits = %+v, %v", hits, err)
 	}
@@ -46,15 +47,15 @@ func TestSearchHybridRanking(t *testing.T) {
 		t.Fatalf("rrf %v, want %v", hits[0].RRF, want)
 	}
 	// Structure: a tag alone finds its entries.
-	hits, _ = bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot", Query: "logistics"})
+	hits, _ = bot.Search(ctx, host.SearchQuery{MemoryRef: "acme/support-bot", Query: "logistics"})
 	if len(hits) == 0 || hits[0].Entry.ID != "shipping/eu" || hits[0].Structure == 0 {
 		t.Fatalf("structure hits = %+v", hits)
 	}
-	hits, _ = bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot", Tags: []string{"crm"}})
+	hits, _ = bot.Search(ctx, host.SearchQuery{MemoryRef: "acme/support-bot", Tags: []string{"crm"}})
 	if len(hits) != 1 || hits[0].Entry.ID != "customer-42/channel" {
 		t.Fatalf("tag filter = %+v", hits)
 	}
-	if _, err := bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot"}); !errors.Is(err, memgov.ErrInvalid) {
+	if _, err := bot.Search(ctx, host.SearchQuery{MemoryRef: "acme/support-bot"}); !errors.Is(err, memgov.ErrInvalid) {
 		t.Fatalf("empty query: %v", err)
 	}
 }
@@ -62,16 +63,16 @@ func TestSearchHybridRanking(t *testing.T) {
 func e2(s string) string { return s }
 
 func TestSearchTemporalValidity(t *testing.T) {
-	e, c := contractEngine(t)
+	e, c := enginetest.Contract(t)
 	ctx := context.Background()
-	v1 := cput(t, e, "acme/support-bot", "ceo", `{"text":"The CEO of ACME is Alice Martin.","subject":"ACME","predicate":"ceo","object":"Alice Martin"}`)
-	c.add(24 * time.Hour)
-	tChange := c.now()
-	cput(t, e, "acme/support-bot", "ceo", `{"text":"The CEO of ACME is Bob Stone.","subject":"ACME","predicate":"ceo","object":"Bob Stone"}`)
-	cput(t, e, "acme/support-bot", "old-office", `{"text":"The ACME office was in Leeds.","invalid_at":"2026-05-10T12:00:00Z"}`)
-	c.add(24 * time.Hour)
-	bot := e.Adapter("support-bot")
-	q := engine.SearchQuery{MemoryRef: "acme/support-bot", Query: "who is the CEO of ACME"}
+	v1 := enginetest.Put(t, e, "acme/support-bot", "ceo", `{"text":"The CEO of ACME is Alice Martin.","subject":"ACME","predicate":"ceo","object":"Alice Martin"}`)
+	c.Add(24 * time.Hour)
+	tChange := c.Now()
+	enginetest.Put(t, e, "acme/support-bot", "ceo", `{"text":"The CEO of ACME is Bob Stone.","subject":"ACME","predicate":"ceo","object":"Bob Stone"}`)
+	enginetest.Put(t, e, "acme/support-bot", "old-office", `{"text":"The ACME office was in Leeds.","invalid_at":"2026-05-10T12:00:00Z"}`)
+	c.Add(24 * time.Hour)
+	bot := e.Host().Adapter(memgov.As("support-bot"))
+	q := host.SearchQuery{MemoryRef: "acme/support-bot", Query: "who is the CEO of ACME"}
 	hits, _ := bot.Search(ctx, q)
 	if len(hits) != 1 || !strings.Contains(hits[0].Entry.Content, "Bob") || hits[0].InvalidAt != "" {
 		t.Fatalf("now: %+v", hits)
@@ -93,13 +94,13 @@ func TestSearchTemporalValidity(t *testing.T) {
 		}
 	}
 	q.IncludeSuperseded = false
-	q.AsOf = t0.Add(time.Hour)
+	q.AsOf = enginetest.T0.Add(time.Hour)
 	hits, _ = bot.Search(ctx, q)
 	if len(hits) != 1 || !strings.Contains(hits[0].Entry.Content, "Alice") {
 		t.Fatalf("as of: %+v", hits)
 	}
 	// content.invalid_at ends a fact's validity.
-	hits, _ = bot.Search(ctx, engine.SearchQuery{MemoryRef: "acme/support-bot", Query: "ACME office Leeds"})
+	hits, _ = bot.Search(ctx, host.SearchQuery{MemoryRef: "acme/support-bot", Query: "ACME office Leeds"})
 	for _, h := range hits {
 		if h.Entry.ID == "old-office" {
 			t.Fatalf("invalid fact surfaced: %+v", h)
@@ -110,10 +111,10 @@ func TestSearchTemporalValidity(t *testing.T) {
 func TestDistillationBudgetAndByteStability(t *testing.T) {
 	ctx := context.Background()
 	run := func() (*engine.Engine, host.DistillResult, error) {
-		e, _ := contractEngine(t)
-		cput(t, e, "acme/support-bot", "b", "Refunds above 1000 dollars need a second signature. Finance signs them within a day.")
-		cput(t, e, "acme/support-bot", "a", "Customer 42 prefers email follow-up. Never call after 6pm.")
-		cput(t, e, "acme/support-bot", "c", "Shipping to the EU takes four business days.")
+		e, _ := enginetest.Contract(t)
+		enginetest.Put(t, e, "acme/support-bot", "b", "Refunds above 1000 dollars need a second signature. Finance signs them within a day.")
+		enginetest.Put(t, e, "acme/support-bot", "a", "Customer 42 prefers email follow-up. Never call after 6pm.")
+		enginetest.Put(t, e, "acme/support-bot", "c", "Shipping to the EU takes four business days.")
 		size, _ := e.LogSize(ctx)
 		_, err := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/support-bot", Budget: 40, Actor: "acme-curator"})
 		if after, _ := e.LogSize(ctx); after != size {
@@ -140,7 +141,7 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 		t.Fatalf("archive: %s", r1.Archive)
 	}
 	// Stored immutably under its hash, and the index the next session loads.
-	bot := e.Adapter("support-bot")
+	bot := e.Host().Adapter(memgov.As("support-bot"))
 	g, _ := bot.GetVersion(ctx, "acme/support-bot", r1.ArchiveKey)
 	if g == nil || !bytes.Equal(g.Content, r1.Archive) || oplog.HashPayload(g.Content) != r1.ArchiveHash {
 		t.Fatalf("archive entry: %+v", g)
@@ -185,10 +186,10 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 // TestDistillationRedactsAgain: a secret registered after an entry was
 // stored never reaches the archive or the index (SR-1 carries forward).
 func TestDistillationRedactsAgain(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
 	const secret = "hunter2-hunter2-xyz"
-	cput(t, e, "acme/support-bot", "legacy", "The legacy admin password is "+secret+" until rotation.")
+	enginetest.Put(t, e, "acme/support-bot", "legacy", "The legacy admin password is "+secret+" until rotation.")
 	if _, err := e.Secrets().Register("", "admin-pw", secret); err != nil {
 		t.Fatal(err)
 	}
@@ -202,11 +203,11 @@ func TestDistillationRedactsAgain(t *testing.T) {
 }
 
 func TestConsolidationIdempotency(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
 	put2 := func(key, content, actor string, conf float64) {
 		if !strings.HasPrefix(content, "{") {
-			content = string(mustJSON(map[string]string{"text": content}))
+			content = string(enginetest.MustJSON(map[string]string{"text": content}))
 		}
 		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: key, Layer: memgov.Semantic, Content: json.RawMessage(content),
 			Confidence: conf, Actor: actor, Tags: []string{key}}); err != nil {
@@ -221,7 +222,7 @@ func TestConsolidationIdempotency(t *testing.T) {
 	put2("ceo-old", `{"text":"ACME's CEO is Alice.","subject":"ACME","predicate":"ceo","object":"Alice"}`, "support-bot", 0.8)
 	put2("ceo-new", `{"text":"ACME's CEO is Bob.","subject":"ACME","predicate":"ceo","object":"Bob"}`, "support-bot", 0.8)
 	put2("ship", "Shipping to the EU takes four business days.", "support-bot", 0.8)
-	cput(t, e, "acme/other-bot", "pref-1", "Customer 42 prefers email follow-up after every refund request.")
+	enginetest.Put(t, e, "acme/other-bot", "pref-1", "Customer 42 prefers email follow-up after every refund request.")
 	const secret = "tok-9999-abcdef"
 	put2("note", "Use token "+secret+" for the sandbox.", "support-bot", 0.5)
 	put2("note-dup", "Use token "+secret+" for the sandbox!", "acme-curator", 0.5)
@@ -238,9 +239,9 @@ func TestConsolidationIdempotency(t *testing.T) {
 	if !reflect.DeepEqual(r1.Rules, map[string]int{"same-words": 2, "single-valued": 1}) || len(r1.Changes) != 3 {
 		t.Fatalf("first pass rules: %+v", r1)
 	}
-	jane := e.Adapter("jane")
-	l, _ := jane.List(ctx, "acme/support-bot", engine.ListOptions{})
-	if got := keysOf(l); !reflect.DeepEqual(got, []string{"ceo-new", "note-dup", "pref-2", "ship"}) {
+	jane := e.Host().Adapter(memgov.As("jane"))
+	l, _ := jane.List(ctx, "acme/support-bot", host.ListOptions{})
+	if got := enginetest.KeysOf(l); !reflect.DeepEqual(got, []string{"ceo-new", "note-dup", "pref-2", "ship"}) {
 		t.Fatalf("after pass: %v", got)
 	}
 	v, _ := jane.GetVersion(ctx, "acme/support-bot", "pref-2")
@@ -251,7 +252,7 @@ func TestConsolidationIdempotency(t *testing.T) {
 	if strings.Contains(n.Text(), secret) || !strings.Contains(n.Text(), "[REDACTED:sandbox]") {
 		t.Fatalf("merged content not redacted: %s", n.Content)
 	}
-	if l, _ := jane.List(ctx, "acme/other-bot", engine.ListOptions{}); len(l) != 1 {
+	if l, _ := jane.List(ctx, "acme/other-bot", host.ListOptions{}); len(l) != 1 {
 		t.Fatal("consolidation touched another memoryRef")
 	}
 	size, _ := e.LogSize(ctx)
@@ -272,10 +273,10 @@ func TestConsolidationIdempotency(t *testing.T) {
 }
 
 func TestCommitmentFiresOnce(t *testing.T) {
-	e, c := contractEngine(t)
+	e, c := enginetest.Contract(t)
 	ctx := context.Background()
-	cput(t, e, "acme/support-bot", "follow-up", `{"text":"Follow up with customer 42 about the refund.","commit_at":"2026-05-11T09:00:00Z"}`)
-	cput(t, e, "acme/support-bot", "invoice-watch", `{"text":"Tell customer 42 when invoice 7 clears.","commit_when":{"key":"invoice/7/cleared"}}`)
+	enginetest.Put(t, e, "acme/support-bot", "follow-up", `{"text":"Follow up with customer 42 about the refund.","commit_at":"2026-05-11T09:00:00Z"}`)
+	enginetest.Put(t, e, "acme/support-bot", "invoice-watch", `{"text":"Tell customer 42 when invoice 7 clears.","commit_when":{"key":"invoice/7/cleared"}}`)
 	tick := func() memgov.TickResult {
 		t.Helper()
 		r, err := e.Host().TickCommitments(ctx, "acme/support-bot", "acme-curator")
@@ -290,14 +291,14 @@ func TestCommitmentFiresOnce(t *testing.T) {
 	if r := tick(); len(r.Inferred) != 0 || len(r.Fired) != 0 {
 		t.Fatalf("inference is not idempotent: %+v", r)
 	}
-	c.set(time.Date(2026, 5, 11, 9, 0, 0, 0, time.UTC))
+	c.Set(time.Date(2026, 5, 11, 9, 0, 0, 0, time.UTC))
 	if r := tick(); len(r.Fired) != 1 {
 		t.Fatalf("time commitment: %+v", r)
 	}
 	if r := tick(); len(r.Fired) != 0 {
 		t.Fatalf("re-fired: %+v", r)
 	}
-	cleared := cput(t, e, "acme/support-bot", "invoice/7/cleared", "Invoice 7 cleared.")
+	cleared := enginetest.Put(t, e, "acme/support-bot", "invoice/7/cleared", "Invoice 7 cleared.")
 	if r := tick(); len(r.Fired) != 1 {
 		t.Fatalf("predicate commitment: %+v", r)
 	}
@@ -311,7 +312,7 @@ func TestCommitmentFiresOnce(t *testing.T) {
 	if r := tick(); len(r.Rearmed) != 1 || len(r.Fired) != 0 {
 		t.Fatalf("re-arm: %+v", r)
 	}
-	cput(t, e, "acme/support-bot", "invoice/7/cleared", "Invoice 7 cleared, really.")
+	enginetest.Put(t, e, "acme/support-bot", "invoice/7/cleared", "Invoice 7 cleared, really.")
 	if r := tick(); len(r.Fired) != 1 {
 		t.Fatalf("second transition: %+v", r)
 	}
@@ -336,7 +337,7 @@ func TestCommitmentFiresOnce(t *testing.T) {
 	if r := tick(); len(r.Fired) != 0 {
 		t.Fatalf("fired after replay: %+v", r)
 	}
-	cs, _ := e.Adapter("support-bot").Commitments(ctx, "acme/support-bot")
+	cs, _ := e.Host().Adapter(memgov.As("support-bot")).Commitments(ctx, "acme/support-bot")
 	if len(cs) != 2 || cs[0].FiredCount+cs[1].FiredCount != 3 {
 		t.Fatalf("commitments: %+v", cs)
 	}
@@ -346,10 +347,10 @@ func TestCommitmentFiresOnce(t *testing.T) {
 }
 
 func TestProposalInertnessAndGatedActivation(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
-	cput(t, e, "acme/support-bot", "k", "Customer 42 prefers email.")
-	before, _ := e.Adapter("jane").List(ctx, "acme/support-bot", engine.ListOptions{})
+	enginetest.Put(t, e, "acme/support-bot", "k", "Customer 42 prefers email.")
+	before, _ := e.Host().Adapter(memgov.As("jane")).List(ctx, "acme/support-bot", host.ListOptions{})
 	const secret = "ghp_abcdefghijklmnop"
 	if _, err := e.Secrets().Register("run-9", "gh", secret); err != nil {
 		t.Fatal(err)
@@ -444,7 +445,7 @@ func TestProposalInertnessAndGatedActivation(t *testing.T) {
 	if n, _ := e.Events(ctx, memgov.EventQuery{Type: "proposal.activated"}); len(n) != 2 {
 		t.Fatalf("activated events: %d", len(n))
 	}
-	after, _ := e.Adapter("jane").List(ctx, "acme/support-bot", engine.ListOptions{})
+	after, _ := e.Host().Adapter(memgov.As("jane")).List(ctx, "acme/support-bot", host.ListOptions{})
 	if !reflect.DeepEqual(before, after) {
 		t.Fatal("proposals changed memory")
 	}

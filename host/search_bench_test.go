@@ -1,4 +1,4 @@
-package engine_test
+package host_test
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -21,13 +23,13 @@ import (
 // engine over them.
 func searchCorpus(b testing.TB, n int) *engine.Engine {
 	now := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-	return engine.New(searchStore(b, n), testKey, engine.WithClock(func() time.Time { return now.Add(time.Hour) }))
+	return engine.New(searchStore(b, n), enginetest.Key, engine.WithClock(func() time.Time { return now.Add(time.Hour) }))
 }
 
 // searchStore is searchCorpus's store.
 func searchStore(b testing.TB, n int) memgov.Store {
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{Key: testKey, Create: true})
+	s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{Key: enginetest.Key, Create: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,7 +38,7 @@ func searchStore(b testing.TB, n int) memgov.Store {
 	for done := 0; done < n; {
 		err := s.Update(ctx, func(tx memgov.Tx) error {
 			for j := 0; j < 2000 && done < n; j, done = j+1, done+1 {
-				body, _ := json.Marshal(map[string]string{"text": benchText(done)})
+				body, _ := json.Marshal(map[string]string{"text": enginetest.CorpusText(done)})
 				e := &oplog.Entry{Time: now, Op: oplog.Insert, MemoryRef: "acme/bot", ItemID: oplog.NewID(), VersionID: oplog.NewID(), Actor: "bot"}
 				conf := 0.9
 				if err := e.Seal(oplog.Payload{Key: fmt.Sprintf("customer-%05d/note", done), Layer: string(memgov.Episodic), Content: body,
@@ -56,23 +58,6 @@ func searchStore(b testing.TB, n int) memgov.Store {
 	return s
 }
 
-var (
-	benchChannels = []string{"email", "phone", "chat", "post", "SMS", "video call", "fax"}
-	benchCities   = []string{"Berlin", "Lyon", "Madrid", "Oslo", "Porto", "Vienna", "Warsaw", "Dublin", "Turin", "Ghent", "Riga"}
-	benchTopics   = []string{"refund", "invoice", "shipping delay", "password reset", "contract renewal", "damaged parcel", "discount code", "data export"}
-)
-
-func benchText(i int) string {
-	switch i % 3 {
-	case 0:
-		return fmt.Sprintf("Customer %d prefers %s follow-up about the %s.", i, benchChannels[i%len(benchChannels)], benchTopics[(i/7)%len(benchTopics)])
-	case 1:
-		return fmt.Sprintf("Customer %d is in the Europe/%s time zone and asked about a %s.", i, benchCities[i%len(benchCities)], benchTopics[(i/5)%len(benchTopics)])
-	default:
-		return fmt.Sprintf("Order %d for customer %d ships from the %s warehouse within %d days.", i*3, i, benchCities[(i/3)%len(benchCities)], 1+i%9)
-	}
-}
-
 // BenchmarkSearch10k measures one search (ranking and the recorded
 // retrieval, as `memgov search` and the doors run it) over a memoryRef of
 // 10,000 entries, and reports the median (p50_ms) and p95 of the calls, and
@@ -82,7 +67,7 @@ func benchText(i int) string {
 func BenchmarkSearch10k(b *testing.B) {
 	const n = 10_000
 	e := searchCorpus(b, n)
-	a := e.LocalAdapter()
+	a := e.Host().Adapter(memgov.Owner)
 	ctx := context.Background()
 	queries := []string{"time zone", "zone", "email follow-up refund", "Berlin warehouse", "customer 4711", "password reset",
 		"which customers are in Oslo", "damaged parcel by phone", "contract renewal", "ships within 3 days"}
@@ -92,14 +77,14 @@ func BenchmarkSearch10k(b *testing.B) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	if _, err := a.Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: "warm"}); err != nil {
+	if _, err := a.Search(ctx, host.SearchQuery{MemoryRef: "acme/bot", Query: "warm"}); err != nil {
 		b.Fatal(err)
 	}
 	cold := time.Since(start)
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	for _, q := range queries {
-		if hits, err := a.Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: q}); err != nil || len(hits) == 0 {
+		if hits, err := a.Search(ctx, host.SearchQuery{MemoryRef: "acme/bot", Query: q}); err != nil || len(hits) == 0 {
 			b.Fatalf("%q: %d hits, %v", q, len(hits), err)
 		}
 	}
@@ -108,7 +93,7 @@ func BenchmarkSearch10k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		q := queries[i%len(queries)]
 		start := time.Now()
-		hits, err := a.Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: q})
+		hits, err := a.Search(ctx, host.SearchQuery{MemoryRef: "acme/bot", Query: q})
 		ds = append(ds, time.Since(start))
 		if err != nil || len(hits) == 0 {
 			b.Fatalf("%q: %d hits, %v", q, len(hits), err)
@@ -134,21 +119,21 @@ func BenchmarkSearchAfterWrite10k(b *testing.B) {
 	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: "*"}, ""); err != nil {
 		b.Fatal(err)
 	}
-	a := e.LocalAdapter()
-	if _, err := a.Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: "warm"}); err != nil {
+	a := e.Host().Adapter(memgov.Owner)
+	if _, err := a.Search(ctx, host.SearchQuery{MemoryRef: "acme/bot", Query: "warm"}); err != nil {
 		b.Fatal(err)
 	}
 	var ds []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Customer %d moved to the Europe/%s time zone.", i, benchCities[i%len(benchCities)])})
+		body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Customer %d moved to the Europe/%s time zone.", i, enginetest.CorpusCities[i%len(enginetest.CorpusCities)])})
 		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("moved-%d", i), Layer: memgov.Episodic, Content: body, Confidence: 0.9, Actor: "jane"}); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
 		start := time.Now()
-		hits, err := a.Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: fmt.Sprintf("customer %d time zone", i)})
+		hits, err := a.Search(ctx, host.SearchQuery{MemoryRef: "acme/bot", Query: fmt.Sprintf("customer %d time zone", i)})
 		ds = append(ds, time.Since(start))
 		if err != nil || len(hits) == 0 || hits[0].Entry.ID != fmt.Sprintf("moved-%d", i) {
 			b.Fatalf("search after write %d: %+v %v", i, hits, err)
