@@ -867,6 +867,51 @@ func leaseLeft(now, until time.Time) string {
 	return fmt.Sprintf("lease %d:%02d", int(d/time.Minute), int(d%time.Minute/time.Second))
 }
 
+// ruleLines names the rules that held the write which the lines above do
+// not: a content-policy rule, a contradiction rule, a dedup rule whose
+// words no "differs" line quotes. Each with the words that fired it.
+func ruleLines(st Styles, findings []string, related []memgov.RelatedItem, w int) []string {
+	onRelated := map[string][]string{}
+	for _, x := range related {
+		if x.Rule != "" {
+			onRelated[x.Rule] = append(onRelated[x.Rule], x.RuleWords...)
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range findings {
+		if strings.Contains(f, " that differs: ") {
+			continue // its delta and its rule are shown
+		}
+		for _, n := range review.FindingRules(f) {
+			words, shownBeside := n.Words, false
+			if rw, ok := onRelated[n.Name]; ok {
+				shownBeside = true
+				if words == "" && len(rw) > 0 {
+					words = quoteWords(rw)
+				}
+			}
+			if seen[n.Name] || shownBeside && words == "" {
+				continue
+			}
+			seen[n.Name] = true
+			s := n.Name
+			if words != "" {
+				s += ": " + words
+			}
+			// Two lines beside the queue; the whole of it when zoomed.
+			for i, l := range wrapMax(review.SanitizeLine(s), w-5, map[bool]int{true: 4, false: 2}[w >= wideMin]) {
+				lbl := "     "
+				if i == 0 {
+					lbl = st.Label.Render("rule ")
+				}
+				out = append(out, lbl+l)
+			}
+		}
+	}
+	return out
+}
+
 // detail is everything a curator decides on, for the row under the cursor.
 func (q *queue) detail(w int) []string {
 	st := q.ctx.Styles
@@ -963,7 +1008,14 @@ func (q *queue) detail(w int) []string {
 			add("     " + st.Muted.Render(l))
 		}
 	}
-	add("")
+	// The rules take the blank line before the evidence in the side pane,
+	// so that the evidence's source stays in view.
+	if rl := ruleLines(st, d.Findings, d.Related, w); len(rl) == 0 || w >= wideMin {
+		add(rl...)
+		add("")
+	} else {
+		add(rl...)
+	}
 	ev := st.Label.Render("EVIDENCE")
 	if f := d.Factual; f != nil {
 		mark := st.Good.Render("✓")
@@ -1080,8 +1132,8 @@ func wrapMax(s string, w, n int) []string {
 	ls := wrap(s, max(w, 8))
 	if len(ls) > n {
 		ls = ls[:n]
-		ls[n-1] = fit(strings.TrimRight(ls[n-1], " "), max(w-1, 1))
-		ls[n-1] = strings.TrimRight(ls[n-1], " ") + "…"
+		// One ellipsis: the line is cut to leave it room, not cut with one.
+		ls[n-1] = strings.TrimRight(ansi.Truncate(strings.TrimRight(ls[n-1], " "), max(w-1, 1), ""), " ") + "…"
 	}
 	return ls
 }
