@@ -869,8 +869,9 @@ func leaseLeft(now, until time.Time) string {
 
 // ruleLines names the rules that held the write which the lines above do
 // not: a content-policy rule, a contradiction rule, a dedup rule whose
-// words no "differs" line quotes. Each with the words that fired it.
-func ruleLines(st Styles, findings []string, related []memgov.RelatedItem, w int) []string {
+// words no "differs" line quotes. Each with the words that fired it, in at
+// most maxLines lines.
+func ruleLines(st Styles, findings []string, related []memgov.RelatedItem, w, maxLines int) []string {
 	onRelated := map[string][]string{}
 	for _, x := range related {
 		if x.Rule != "" {
@@ -899,8 +900,7 @@ func ruleLines(st Styles, findings []string, related []memgov.RelatedItem, w int
 			if words != "" {
 				s += ": " + words
 			}
-			// Two lines beside the queue; the whole of it when zoomed.
-			for i, l := range wrapMax(review.SanitizeLine(s), w-5, map[bool]int{true: 4, false: 2}[w >= wideMin]) {
+			for i, l := range wrapMax(review.SanitizeLine(s), w-5, maxLines) {
 				lbl := "     "
 				if i == 0 {
 					lbl = st.Label.Render("rule ")
@@ -1008,14 +1008,10 @@ func (q *queue) detail(w int) []string {
 			add("     " + st.Muted.Render(l))
 		}
 	}
-	// The rules take the blank line before the evidence in the side pane,
-	// so that the evidence's source stays in view.
-	if rl := ruleLines(st, d.Findings, d.Related, w); len(rl) == 0 || w >= wideMin {
-		add(rl...)
-		add("")
-	} else {
-		add(rl...)
-	}
+	ruleAt := len(out)
+	add(ruleLines(st, d.Findings, d.Related, w, 4)...)
+	ruleEnd := len(out)
+	add("")
 	ev := st.Label.Render("EVIDENCE")
 	if f := d.Factual; f != nil {
 		mark := st.Good.Render("✓")
@@ -1063,6 +1059,13 @@ func (q *queue) detail(w int) []string {
 		addw(" " + sig + "  " + strings.Join(ids, "  "))
 	} else {
 		addw(st.Label.Render("validation ") + fmt.Sprintf("%.2f", d.ValidationScore))
+	}
+	// Beside the queue, a detail too long for its pane gives its rules two
+	// lines and the blank line after them, so that the evidence's source
+	// stays in view; opened, the review shows them whole.
+	if ruleEnd > ruleAt && !q.list.zoom && len(out) > q.lay().detH {
+		short := ruleLines(st, d.Findings, d.Related, w, 2)
+		out = append(append(append([]string(nil), out[:ruleAt]...), short...), out[ruleEnd+1:]...)
 	}
 	return out
 }

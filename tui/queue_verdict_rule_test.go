@@ -46,7 +46,9 @@ func TestQueueDetailNamesTheRuleOfEveryHold(t *testing.T) {
 					// enter opens the whole review.
 					seeAll(s, "1 match", c.key)
 					s.press("enter")
-					seeAll(s, c.key, c.rule)
+					// The claim is taken apart from the zoom: wait for it,
+					// so that the second esc below gives it back.
+					seeAll(s, c.key, c.rule, "claimed acme/billing-agent › "+strings.TrimPrefix(c.key, "key ")+":")
 				} else {
 					seeAll(s, "1 match", c.key, c.rule)
 				}
