@@ -860,7 +860,8 @@ func (m *memory) itemDetail(w int) []string {
 	}
 	if v.Reason != "" {
 		// The judge's reason can run to many lines; the history has it whole.
-		for i, l := range wrapMax(review.SanitizeLine(v.Reason), max(w-11, 10), 4) {
+		// Its ids are abbreviated as the history abbreviates them.
+		for i, l := range wrapMax(shortIDs(review.SanitizeLine(v.Reason)), max(w-11, 10), 4) {
 			if i == 0 {
 				lines = append(lines, field(st, "reason", l))
 			} else {
