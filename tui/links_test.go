@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -83,5 +84,62 @@ func TestHistoryOfTheLinkedToItemShowsNoLink(t *testing.T) {
 	view := ansi.Strip(settle(s.quit()).View())
 	if !strings.Contains(view, "written    ") || strings.Contains(view, "linked     ") || strings.Contains(view, "· linked") {
 		t.Errorf("the history of kin/1 shows a link:\n%s", view)
+	}
+}
+
+// historyOf opens the history of key in acme/billing-agent as who and
+// returns the screen once the version's log line is drawn.
+func historyOf(t *testing.T, w *queueWorld, who, key string) string {
+	t.Helper()
+	s := openQ(t, w, who, 120, 40, MemoryScreen)
+	s.see("acme/billing-agent")
+	s.press("/", "billing", "enter", "enter")
+	s.see(key)
+	s.press("/", key, "enter")
+	s.see("1 match")
+	s.press("enter")
+	s.see("written    ")
+	return ansi.Strip(settle(s.quit()).View())
+}
+
+// The history shows the links its reader may see: an agent's console
+// leaves out a link to a version above its clearance and keeps one it may
+// read; the reader of the database file, whom memgov does not know, sees
+// every link.
+func TestHistoryShowsOnlyLinksTheReaderMaySee(t *testing.T) {
+	w := newQueueWorld(t)
+	business := func(key, text string) memgov.WriteResult {
+		raw := writeReq("billing-agent", "acme/billing-agent", key, "EPISODIC", text, 0.9, nil)
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		m["classification"] = "BUSINESS"
+		raw, _ = json.Marshal(m)
+		return w.write(t, raw)
+	}
+	pub := func(key, text string) memgov.WriteResult {
+		return w.write(t, writeReq("billing-agent", "acme/billing-agent", key, "EPISODIC", text, 0.9, nil))
+	}
+	for _, r := range []memgov.WriteResult{
+		pub("kin/1", "Priya is the sister of Dev and the cousin of Anil."),
+		pub("kin/2", "Priya is the sister of Anil and the cousin of Dev."),
+		business("deal/1", "Globex offered 4 million for the Lyon warehouse."),
+		pub("deal/2", "Globex offered 4 million for the Lyon warehouse."),
+	} {
+		if r.Status != memgov.StatusCommitted {
+			t.Fatalf("write: %+v", r)
+		}
+	}
+	if v := historyOf(t, w, "billing-agent", "kin/2"); !strings.Contains(v, "NEAR_DUPLICATE of kin/1") {
+		t.Errorf("billing-agent does not see the link to the public kin/1:\n%s", v)
+	}
+	// (The write's recorded reason, shown whole, still names the key it
+	// repeats: the console shows the log as written.)
+	if v := historyOf(t, w, "billing-agent", "deal/2"); strings.Contains(v, "NEAR_DUPLICATE of deal/1") || strings.Contains(v, "linked     ") {
+		t.Errorf("billing-agent, cleared for GENERAL, sees the link to the BUSINESS deal/1:\n%s", v)
+	}
+	if v := historyOf(t, w, "db-reader", "deal/2"); !strings.Contains(v, "NEAR_DUPLICATE of deal/1") {
+		t.Errorf("the database's reader does not see the link to deal/1:\n%s", v)
 	}
 }
