@@ -209,12 +209,47 @@ func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, p memgov.P
 }
 
 // GetEnvelope is the answer of a recorded get: the entry exactly as a
-// MemoryEntry, and beside it the retrieval id and the entry's read note.
+// MemoryEntry, and beside it the retrieval id, the entry's read note and
+// the near texts its version was kept beside.
 type GetEnvelope struct {
 	MemoryRef   string         `json:"memory_ref"`
 	RetrievalID string         `json:"retrieval_id,omitempty"`
 	Entry       *host.Entry    `json:"entry"`
 	Read        *host.ReadNote `json:"read,omitempty"`
+	// Links are the versions the entry's version was kept beside as its own
+	// item (relation NEAR_DUPLICATE, each with the judge rule that linked
+	// them), as the reader may see them: a link to a version the reader may
+	// not read is left out.
+	Links []Link `json:"links,omitempty"`
+}
+
+// Link is a version another version was kept beside: the linked item,
+// version and key, its state now ("" once it is gone) and the judge rule
+// that linked them. It carries no text: read the linked entry by its key.
+// The fields are those of `memgov history --json`'s links.
+type Link struct {
+	Relation   string       `json:"relation"`
+	ItemID     string       `json:"item_id"`
+	VersionID  string       `json:"version_id"`
+	Key        string       `json:"key"`
+	State      memgov.State `json:"state"`
+	Similarity float64      `json:"similarity,omitempty"`
+	Rule       string       `json:"rule,omitempty"`
+	RuleWords  []string     `json:"rule_words,omitempty"`
+}
+
+// linksAs reads the links of v as principal p may see them.
+func (s *Server) linksAs(ctx context.Context, p memgov.Principal, v memgov.Version) ([]Link, error) {
+	links, err := s.eng.Host().Links(ctx, memgov.As(p.ID), []memgov.Version{v})
+	if err != nil {
+		return nil, err
+	}
+	var out []Link
+	for _, l := range links[v.ID] {
+		out = append(out, Link{Relation: l.Relation, ItemID: l.ItemID, VersionID: l.VersionID, Key: l.Key, State: l.State,
+			Similarity: l.Similarity, Rule: l.Rule, RuleWords: l.RuleWords})
+	}
+	return out, nil
 }
 
 func getEnvelope(ref string, rd host.Retrieval) GetEnvelope {
@@ -249,7 +284,12 @@ func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, p memgov.Prin
 		writeError(w, http.StatusNotFound, CodeNotFound, "no visible entry "+key+" in "+ref)
 		return
 	}
-	writeJSON(w, http.StatusOK, getEnvelope(ref, rd))
+	out := getEnvelope(ref, rd)
+	if out.Links, err = s.linksAs(r.Context(), p, rd.Versions[0]); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, p memgov.Principal) {

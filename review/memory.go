@@ -162,6 +162,18 @@ type VersionView struct {
 	// Evidence and Provenance are "name: value" lines from the write's payload
 	// data; untrusted agent text, to be sanitised before display.
 	Evidence, Provenance []string
+	// Links are the versions this one was kept beside as its own item
+	// (NEAR_DUPLICATE, with the judge rule), as the actor may see them.
+	Links []LinkView
+}
+
+// LinkView is a link of a version to a near version: the relation, rule
+// and state the log recorded, and the linked version's number and text
+// when the actor may read it (Seq 0 and no text otherwise, or once it is
+// gone). Text is untrusted agent text, to be sanitised before display.
+type LinkView struct {
+	memgov.RelatedItem
+	Seq int
 }
 
 // How says in a few words how the version came to be or stopped being, the
@@ -228,9 +240,13 @@ func (s *Service) History(ctx context.Context, itemID string) (History, error) {
 	if err != nil {
 		return History{}, err
 	}
+	links, err := s.links(ctx, vs)
+	if err != nil {
+		return History{}, err
+	}
 	h := History{Item: item, Versions: make([]VersionView, len(vs))}
 	for i, v := range vs {
-		vv := VersionView{Version: v}
+		vv := VersionView{Version: v, Links: links[v.ID]}
 		if le, ok := entries[v.CreatedLSN]; ok {
 			vv.Created = event(le)
 			vv.Evidence, vv.Provenance = provenance(le)
@@ -246,6 +262,39 @@ func (s *Service) History(ctx context.Context, itemID string) (History, error) {
 		h.Versions[i] = vv
 	}
 	return h, nil
+}
+
+// links reads the links of vs as the actor may see them (a person memgov
+// does not know reads the database file, and sees them all), with the
+// linked version's number and text where the console shows its memoryRef.
+func (s *Service) links(ctx context.Context, vs []memgov.Version) (map[string][]LinkView, error) {
+	var links map[string][]memgov.RelatedItem
+	var err error
+	if authz.Known(s.actor) {
+		links, err = s.eng.Host().Links(ctx, memgov.As(s.actor.ID), vs)
+	} else {
+		links, err = s.eng.Host().Links(ctx, memgov.Owner, vs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]LinkView, len(links))
+	for id, ls := range links {
+		for _, l := range ls {
+			lv := LinkView{RelatedItem: l}
+			if l.State != "" {
+				v, err := s.eng.Host().Version(ctx, memgov.Owner, l.VersionID)
+				switch {
+				case err == nil && s.sees(v.MemoryRef):
+					lv.Seq, lv.Text = v.Seq, v.Text()
+				case err != nil && !errors.Is(err, memgov.ErrNotFound):
+					return nil, err
+				}
+			}
+			out[id] = append(out[id], lv)
+		}
+	}
+	return out, nil
 }
 
 func event(le oplog.Entry) Event {
