@@ -209,7 +209,7 @@ func (a *MemoryAdapter) Put(ctx context.Context, req memgov.WriteRequest) (memgo
 	}
 	req.SourceAgentID = a.principal
 	req.Raw = nil
-	return a.e.Write(ctx, req)
+	return a.e.writes.Write(ctx, req)
 }
 
 // DeleteResult reports a governed delete.

@@ -65,7 +65,7 @@ func cput(t testing.TB, e *engine.Engine, ref, key, content string, tags ...stri
 		b, _ := json.Marshal(map[string]string{"text": content})
 		content = string(b)
 	}
-	r, err := e.Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Episodic, Content: json.RawMessage(content),
+	r, err := e.Writes().Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Episodic, Content: json.RawMessage(content),
 		Tags: tags, Confidence: 0.8, Actor: "jane", Reason: "test"})
 	if err != nil {
 		t.Fatal(err)
@@ -328,7 +328,7 @@ func assertNoPlaintext(t *testing.T, e *engine.Engine, secret string) {
 func TestContractTTLExpiry(t *testing.T) {
 	e, c := contractEngine(t)
 	ctx := context.Background()
-	_, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: "promo", Layer: memgov.Episodic,
+	_, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: "promo", Layer: memgov.Episodic,
 		Content: json.RawMessage(`{"text":"The spring promo code is SPRING26 for refunds."}`), TTL: time.Minute, Actor: "jane"})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 )
 
@@ -17,37 +16,6 @@ import (
 // transaction per read call. Each returned entry carries what a reader must
 // know before acting on it: the trust level of its source, a stale warning,
 // and the needs-verification flag of a low-confidence entry.
-
-// Provenance classes of spec §14.4.
-const (
-	SourceUserStated    = "user_stated"
-	SourceToolVerified  = "tool_verified"
-	SourceAgentInferred = "agent_inferred"
-	SourceRecalled      = "recalled"
-)
-
-// SourceOf classes a write by its strongest evidence: a person's word is
-// user_stated, a tool's, an API's, a document's or executed code's output is
-// tool_verified, another memory is recalled, and an agent's own reasoning, or
-// no evidence at all, is agent_inferred.
-func SourceOf(refs []oplog.EvidenceRef) string {
-	best, rank := SourceAgentInferred, 0
-	for _, r := range refs {
-		s, n := SourceAgentInferred, 0
-		switch r.SourceType {
-		case policy.HumanInput:
-			s, n = SourceUserStated, 3
-		case policy.ToolOutput, policy.APIResponse, policy.Document, policy.CodeExecution:
-			s, n = SourceToolVerified, 2
-		case policy.MemoryItem:
-			s, n = SourceRecalled, 1
-		}
-		if n > rank {
-			best, rank = s, n
-		}
-	}
-	return best
-}
 
 // ReadNote is what memgov tells a reader about one returned entry.
 type ReadNote struct {
@@ -190,3 +158,5 @@ func durationText(d time.Duration) string {
 }
 
 func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }

@@ -162,7 +162,7 @@ func (c *searchCache) put(x *searchIndex) {
 // of its items changed (no erasure since), else built anew. The index is
 // returned read-locked; the caller unlocks it (RUnlock) when done ranking.
 func (e *Engine) searchIndexOf(ctx context.Context, tx memgov.ReadTx, ref string) (*searchIndex, error) {
-	e.listenErasures()
+	e.writes.ListenErasures()
 	stamp, err := tx.SearchStamp(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -196,7 +196,7 @@ func (e *Engine) searchIndexOf(ctx context.Context, tx memgov.ReadTx, ref string
 	if err != nil {
 		return nil, err
 	}
-	x = newSearchIndex(ref, stamp, e.featuresOf)
+	x = newSearchIndex(ref, stamp, e.writes.Features)
 	for _, c := range cands {
 		if err := x.add(ctx, tx, c); err != nil {
 			return nil, err

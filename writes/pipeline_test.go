@@ -1,4 +1,4 @@
-package engine_test
+package writes_test
 
 import (
 	"context"
@@ -10,12 +10,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
-	"github.com/memgov/memgov/engine/policy"
-	"github.com/memgov/memgov/store/sqlite"
 )
-
-var testKey = []byte("memgov-test-key-0123456789abcdef")
 
 // pipelineCases is testdata/pipeline/cases.json: one case per outcome and
 // reason code, shared with the CLI tests.
@@ -50,34 +45,6 @@ func loadCases(t *testing.T) pipelineCases {
 	return c
 }
 
-// newEngine opens a fresh database with the given policy overrides.
-func newEngine(t testing.TB, pol string, opts ...engine.Option) *engine.Engine {
-	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "memgov.db"), sqlite.Options{Key: testKey, Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	p, err := policy.Parse([]byte(pol))
-	if err != nil {
-		t.Fatalf("policy: %v", err)
-	}
-	return engine.New(s, testKey, append([]engine.Option{engine.WithPolicy(p)}, opts...)...)
-}
-
-func write(t testing.TB, e *engine.Engine, raw []byte) memgov.WriteResult {
-	t.Helper()
-	req, err := memgov.DecodeWriteRequest(raw)
-	if err != nil {
-		t.Fatalf("decode: %v", err)
-	}
-	res, err := e.Write(context.Background(), req)
-	if err != nil {
-		t.Fatalf("write: %v", err)
-	}
-	return res
-}
-
 func TestPipelineReasonCodes(t *testing.T) {
 	cs := loadCases(t)
 	for _, tc := range cs.Cases {
@@ -97,7 +64,7 @@ func TestPipelineReasonCodes(t *testing.T) {
 			res := write(t, e, tc.Request)
 			if tc.Wait && res.Status == memgov.StatusDeferred {
 				var err error
-				if res, err = e.WaitReview(ctx, res.ReviewID, 20*time.Millisecond); err != nil {
+				if res, err = e.Writes().WaitReview(ctx, res.ReviewID, 20*time.Millisecond); err != nil {
 					t.Fatal(err)
 				}
 			}
