@@ -26,13 +26,13 @@ import (
 //
 // The other in-memory state of an engine serves nothing another process can
 // make stale: a search index is used only while the ref's search stamp, read
-// in the same transaction as the search, is unchanged (searchindex.go); a
-// token, a principal, a review and its claim are read from the store at each
-// use; the judge's caches are keyed by the text itself. The commit path's
-// conflict marks (groupcommit.go) cover this process's writes; those of other
-// processes are on the log, which the check reads, except the outcomes of
-// their rejected writes, which are not logged: WithSnapshotGates can let a
-// write's rate limit miss another process's rejections made after its
+// in the same transaction as the search, is unchanged; a token, a principal,
+// a review and its claim are read from the store at each use; the judge's
+// caches are keyed by the text itself. The commit path's conflict marks
+// (groupcommit.go) cover this process's writes; those of other processes are
+// on the log, which the check reads, except the outcomes of their rejected
+// writes, which are not logged: snapshot judging (Config.SnapshotGates) can
+// let a write's rate limit miss another process's rejections made after its
 // snapshot.
 
 // SyncPollNotified is how often a SYNC_BLOCK waiter that listens for
