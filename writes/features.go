@@ -39,7 +39,7 @@ func (builtinIndexer) Features(content json.RawMessage) (memory.Features, error)
 }
 
 // BuiltinIndexer returns the Indexer of the built-in judge, which every
-// engine uses unless WithIndexer sets another.
+// engine uses unless engine.WithIndexer sets another.
 func BuiltinIndexer() Indexer { return builtinIndexer{} }
 
 // Features computes the features of a content with the service's Indexer,

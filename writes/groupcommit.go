@@ -15,9 +15,9 @@ import (
 // This file is the commit path of a governed write when several writers
 // arrive at once.
 //
-// With WithSnapshotGates, a write's gates run first on a read snapshot of the
-// store, outside the write transaction, so concurrent writers judge in
-// parallel. What the pipeline would write (its log entry, its outcome, its
+// With Config.SnapshotGates (engine.WithSnapshotGates), a write's gates run
+// first on a read snapshot of the store, outside the write transaction, so
+// concurrent writers judge in parallel. What the pipeline would write (its log entry, its outcome, its
 // model vector, its features) is held, not written. The write then joins a queue; one committer drains the
 // queue into a single store transaction (group commit), in which each write
 // still gets its own log entry, proof and outcome.
@@ -65,7 +65,7 @@ type groupCommit struct {
 	// its memory would find its snapshot changed, so it is judged in the
 	// commit transaction straight away.
 	inflight map[string]int
-	// snapshots turns judging on read snapshots on (WithSnapshotGates);
+	// snapshots turns judging on read snapshots on (Config.SnapshotGates);
 	// alwaysSnapshot judges every write on its snapshot first, even one
 	// alone (tests of the conflict check).
 	snapshots, alwaysSnapshot bool
