@@ -25,24 +25,24 @@ import (
 // Engine is the governance core. Every door calls its methods; no rule lives
 // only in a door.
 type Engine struct {
-	store     memgov.Store
-	now       func() time.Time
-	key       []byte
-	policy    policy.Policy
-	authz     *authz.Checker     // who may do what: the table and the policy's matrix
-	audit     *audit.Service     // the log's proofs, checkpoints and verification
-	baselines *baselines.Service // baselines, drift, snapshots, memory checkpoints, sessions
-	host      *host.Service      // proposals, workspaces, commitments, distillation, forget
-	lifecycle *lifecycle.Service // versions, GC, erasure, leases, promotion, consolidation
-	reviews   *reviews.Service   // decisions, claims, fail-closed reviews, quarantine
-	writes    *writes.Service    // the write pipeline, its commit, the SYNC_BLOCK wait, the index
-	judge     gate.Judge
-	secrets   *redact.Registry
-	embedder  similar.Embedder // WithEmbedder; nil: the built-in hashing vectors only
-	indexer   writes.Indexer   // WithIndexer
-	snapshots bool             // WithSnapshotGates
-	rules     *judge.Judge     // the rule-based judge, with the policy's cardinalities
-	searches  *searchCache     // searchindex.go
+	store      memgov.Store
+	now        func() time.Time
+	key        []byte
+	policy     policy.Policy
+	authz      *authz.Checker     // who may do what: the table and the policy's matrix
+	audit      *audit.Service     // the log's proofs, checkpoints and verification
+	baselines  *baselines.Service // baselines, drift, snapshots, memory checkpoints, sessions
+	host       *host.Service      // proposals, workspaces, commitments, distillation, forget
+	lifecycle  *lifecycle.Service // versions, GC, erasure, leases, promotion, consolidation
+	reviews    *reviews.Service   // decisions, claims, fail-closed reviews, quarantine
+	writes     *writes.Service    // the write pipeline, its commit, the SYNC_BLOCK wait, the index
+	judge      gate.Judge
+	secrets    *redact.Registry
+	embedder   similar.Embedder // WithEmbedder; nil: the built-in hashing vectors only
+	indexer    writes.Indexer   // WithIndexer
+	rules      *judge.Judge     // the rule-based judge, with the policy's cardinalities
+	searches   *searchCache     // searchindex.go
+	onSnapshot bool             // WithSnapshotGates: concurrent writes judged on read snapshots
 }
 
 // Option configures an Engine.
@@ -75,7 +75,7 @@ func New(s memgov.Store, key []byte, opts ...Option) *Engine {
 	// The write service first: its view of the store, which indexes what
 	// every write transaction appends, is the store of every service.
 	e.writes = writes.New(writes.Config{Store: s, Key: e.key, Now: e.Now, Policy: e.policy, Rules: e.rules, Judge: e.judge,
-		Secrets: e.secrets, Embedder: e.embedder, Indexer: e.indexer, SnapshotGates: e.snapshots,
+		Secrets: e.secrets, Embedder: e.embedder, Indexer: e.indexer, SnapshotGates: e.onSnapshot,
 		Reviews: writeReviews{e}, Drift: writeDrift{e}, Search: searchForgetter{e.searches}})
 	e.store = e.writes.Store()
 	e.baselines = baselines.New(e.store, e.Now, e.policy, e.authz, baselineVersions{e})

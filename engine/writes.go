@@ -28,7 +28,7 @@ func (e *Engine) Writes() *writes.Service { return e.writes }
 // the processor time per write of one and wrote 0.4 to 0.5 times as much:
 // parallel judging pays only where the process can have a second core. It
 // is for machines with cores to spare.
-func WithSnapshotGates(on bool) Option { return func(e *Engine) { e.snapshots = on } }
+func WithSnapshotGates(on bool) Option { return func(e *Engine) { e.onSnapshot = on } }
 
 // WithIndexer sets the Indexer that derives the features of the engine's
 // writes and index (default: writes.BuiltinIndexer).
