@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/scope"
 )
 
@@ -126,9 +125,4 @@ func (e *Engine) Refs(ctx context.Context) ([]memgov.RefSummary, error) {
 func tenantOf(ref string) string {
 	t, _, _ := strings.Cut(ref, "/")
 	return t
-}
-
-// requirePrincipal refuses actors memgov does not know.
-func requirePrincipal(ctx context.Context, tx memgov.ReadTx, actor string) error {
-	return authz.Require(ctx, tx, actor)
 }

@@ -67,8 +67,7 @@ func req(agent, ref, key, text string) []byte {
 
 type lcClock struct{ t time.Time }
 
-func (c *lcClock) now() time.Time          { return c.t }
-func (c *lcClock) advance(d time.Duration) { c.t = c.t.Add(d) }
+func (c *lcClock) now() time.Time { return c.t }
 
 func lcEngine(t *testing.T, pol string) (*engine.Engine, *lcClock) {
 	t.Helper()

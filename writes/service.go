@@ -18,7 +18,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/memgov/memgov"
@@ -141,9 +140,4 @@ func isNotFound(err error) bool { return err != nil && errors.Is(err, memgov.Err
 // requirePrincipal refuses actors memgov does not know.
 func requirePrincipal(ctx context.Context, tx memgov.ReadTx, actor string) error {
 	return authz.Require(ctx, tx, actor)
-}
-
-func tenantOf(ref string) string {
-	t, _, _ := strings.Cut(ref, "/")
-	return t
 }
