@@ -67,7 +67,8 @@ func req(agent, ref, key, text string) []byte {
 
 type lcClock struct{ t time.Time }
 
-func (c *lcClock) now() time.Time { return c.t }
+func (c *lcClock) now() time.Time          { return c.t }
+func (c *lcClock) advance(d time.Duration) { c.t = c.t.Add(d) }
 
 func lcEngine(t *testing.T, pol string) (*engine.Engine, *lcClock) {
 	t.Helper()
