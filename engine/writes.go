@@ -16,9 +16,9 @@ import (
 func (e *Engine) Writes() *writes.Service { return e.writes }
 
 // WithSnapshotGates judges concurrent writes on read snapshots, in parallel,
-// before the commit (see the top of writes/groupcommit.go). Off, every write is judged
-// in the commit transaction, one after the other, and concurrent writes still
-// share commit transactions. A write judged on a snapshot reads through a
+// before the commit (see the top of writes/groupcommit.go). Off, every write
+// is judged in the commit transaction, one after the other, and concurrent
+// writes still share commit transactions. A write judged on a snapshot reads through a
 // read connection whose page cache SQLite empties whenever another
 // connection has committed (the writer's cache survives its own commits), so
 // it reads its pages again; its statements stay prepared on the connection.
