@@ -13,10 +13,10 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/baselines"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/scope"
 	"github.com/memgov/memgov/host"
 	"github.com/memgov/memgov/review"
+	"github.com/memgov/memgov/writes"
 )
 
 // route is one operation of the JSON API. The OpenAPI document served at
@@ -347,7 +347,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, p memgov.Princip
 }
 
 func (s *Server) writeStatus(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
-	res, err := s.eng.WriteStatus(r.Context(), p.ID, r.PathValue("review_id"))
+	res, err := s.eng.Writes().WriteStatus(r.Context(), p.ID, r.PathValue("review_id"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -396,7 +396,7 @@ type reviewRow struct {
 	memgov.Review
 	Key    string              `json:"key"`
 	Text   string              `json:"text"`
-	Detail engine.ReviewDetail `json:"detail"`
+	Detail writes.ReviewDetail `json:"detail"`
 }
 
 func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, p memgov.Principal) {

@@ -266,7 +266,7 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (m
 			if err != nil {
 				return nil, WriteAnswer{}, toolError(err)
 			}
-			res, err := s.eng.WriteStatus(ctx, p.ID, in.ReviewID)
+			res, err := s.eng.Writes().WriteStatus(ctx, p.ID, in.ReviewID)
 			if err != nil {
 				return nil, WriteAnswer{}, toolError(err)
 			}

@@ -35,7 +35,7 @@ func (s *Server) write(ctx context.Context, p memgov.Principal, req memgov.Write
 	stop := context.AfterFunc(s.drain, cancel)
 	defer stop()
 	s.metrics.waiting.Inc()
-	out, werr := s.eng.WaitReview(wctx, res.ReviewID, s.cfg.Poll)
+	out, werr := s.eng.Writes().WaitReview(wctx, res.ReviewID, s.cfg.Poll)
 	s.metrics.waiting.Dec()
 	if werr == nil {
 		return out, nil

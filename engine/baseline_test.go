@@ -56,7 +56,7 @@ func newBEnv(t testing.TB) *bEnv {
 func (env *bEnv) put(ref, key, text string) {
 	env.t.Helper()
 	body, _ := json.Marshal(map[string]string{"text": text})
-	if _, err := env.e.Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
+	if _, err := env.e.Writes().Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
 		env.t.Fatal(err)
 	}
 	env.now = env.now.Add(time.Second)

@@ -26,7 +26,7 @@ func consPut(t *testing.T, e *engine.Engine, ref, key string, layer memgov.Layer
 	if !strings.HasPrefix(content, "{") {
 		content = string(enginetest.MustJSON(map[string]string{"text": content}))
 	}
-	if _, err := e.Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: json.RawMessage(content),
+	if _, err := e.Writes().Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: json.RawMessage(content),
 		Confidence: conf, Actor: actor, Tags: []string{key}}); err != nil {
 		t.Fatalf("put %s: %v", key, err)
 	}
@@ -263,7 +263,7 @@ func BenchmarkConsolidate(b *testing.B) {
 			verbs := []string{"maintains", "reviews", "audits", "monitors", "documents"}
 			for i := 0; i < n; i++ {
 				text := fmt.Sprintf("%s %s %s in region %d.", people[i%len(people)], verbs[(i/len(people))%len(verbs)], things[(i/7)%len(things)], i)
-				if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("fact/%d", i), Layer: memgov.Semantic,
+				if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("fact/%d", i), Layer: memgov.Semantic,
 					Content: enginetest.MustJSON(map[string]string{"text": text}), Confidence: 0.8, Actor: "support-bot"}); err != nil {
 					b.Fatal(err)
 				}

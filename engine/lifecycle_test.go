@@ -41,7 +41,7 @@ func lcPut(t *testing.T, e *engine.Engine, ref, key string, layer memgov.Layer, 
 	if mod != nil {
 		mod(&r)
 	}
-	res, err := e.Put(context.Background(), r)
+	res, err := e.Writes().Put(context.Background(), r)
 	if err != nil {
 		t.Fatalf("put %s: %v", key, err)
 	}
@@ -354,19 +354,19 @@ func TestLeasesFencing(t *testing.T) {
 	}
 	reqOrch := []byte(`{"source_agent_id":"orch","memory_ref":"acme/shared","key":"plan","target_layer":"SESSION","content":{"text":"the stale plan"}}`)
 	dec, _ := memgov.DecodeWriteRequest(reqOrch)
-	r, err := e.Write(lifecycle.WithFencingToken(ctx, 1), dec)
+	r, err := e.Writes().Write(lifecycle.WithFencingToken(ctx, 1), dec)
 	if err != nil || r.Reason != gate.ReasonLeaseHeld && r.Reason != gate.ReasonStaleFencing {
 		t.Fatalf("stale holder: %+v %v", r, err)
 	}
 	if err := e.Lifecycle().ReleaseLease(ctx, "acme/shared", "plan", "jane", 2); err != nil {
 		t.Fatal(err)
 	}
-	r, err = e.Write(lifecycle.WithFencingToken(ctx, 1), dec)
+	r, err = e.Writes().Write(lifecycle.WithFencingToken(ctx, 1), dec)
 	if err != nil || r.Reason != gate.ReasonStaleFencing {
 		t.Fatalf("stale token after release: %+v %v", r, err)
 	}
 	dec2, _ := memgov.DecodeWriteRequest(req)
-	if r, err := e.Write(lifecycle.WithFencingToken(ctx, 2), dec2); err != nil || r.Status != memgov.StatusCommitted {
+	if r, err := e.Writes().Write(lifecycle.WithFencingToken(ctx, 2), dec2); err != nil || r.Status != memgov.StatusCommitted {
 		t.Fatalf("current token: %+v %v", r, err)
 	}
 	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {

@@ -36,7 +36,7 @@ func TestMetricsSeeded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := e.Write(ctx, dec)
+		r, err := e.Writes().Write(ctx, dec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +58,7 @@ func TestMetricsSeeded(t *testing.T) {
 		}
 	}
 	c.advance(400 * 24 * time.Hour) // evidence goes stale: some durable items no longer verify
-	if _, err := e.Revalidate(ctx, 0); err != nil {
+	if _, err := e.Writes().Revalidate(ctx, 0); err != nil {
 		t.Fatal(err)
 	}
 	m, err := e.Audit().MetricsSince(ctx, time.Time{})

@@ -27,7 +27,7 @@ func TestM2ExpiryFoldsAndStateIsComparedWithApproved(t *testing.T) {
 	ref := "acme/billing-agent"
 	env.put(ref, "tone", "formal")
 	body, _ := json.Marshal(map[string]string{"text": "The spring promotion runs this week."})
-	if _, err := env.e.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: "promo", Layer: memgov.Semantic, Content: body, Actor: "bot", TTL: time.Hour}); err != nil {
+	if _, err := env.e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: "promo", Layer: memgov.Semantic, Content: body, Actor: "bot", TTL: time.Hour}); err != nil {
 		t.Fatal(err)
 	}
 	env.approve(ref, memgov.MemoryPersistent, policy.AlertOnDrift)

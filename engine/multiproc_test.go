@@ -95,7 +95,7 @@ func TestErasureHeardAcrossProcessesPostgres(t *testing.T) {
 		engines[i] = engine.New(s, testKey)
 	}
 	a, b := engines[0], engines[1]
-	a.OnErasureHeard(func() { heard <- struct{}{} })
+	a.Writes().OnErasureHeard(func() { heard <- struct{}{} })
 	if _, err := b.AddPrincipal(ctx, memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: "*"}, "admin"); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/writes"
 )
 
 func triple(t *testing.T, e *engine.Engine, layer memgov.Layer, key, text, s, p, o string, conf float64) memgov.WriteResult {
@@ -69,7 +70,7 @@ func TestResolveEpisodicKeepsBoth(t *testing.T) {
 func TestResolveSemanticTemporalValidity(t *testing.T) {
 	ctx := context.Background()
 	e, c := resolveEngine(t)
-	res, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/shared", Key: "ceo", Layer: memgov.Semantic, Actor: "jane", Confidence: 0.6,
+	res, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/shared", Key: "ceo", Layer: memgov.Semantic, Actor: "jane", Confidence: 0.6,
 		Content: json.RawMessage(`{"text":"The CEO of ACME is Alice Martin.","subject":"ACME","predicate":"ceo","object":"Alice Martin"}`)})
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +118,7 @@ func TestResolveSemanticTemporalValidity(t *testing.T) {
 func TestResolveProceduralSupersession(t *testing.T) {
 	ctx := context.Background()
 	e, c := resolveEngine(t)
-	old, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/shared", Key: "deploy-approvals", Layer: memgov.Procedural, Actor: "jane", Confidence: 0.9,
+	old, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/shared", Key: "deploy-approvals", Layer: memgov.Procedural, Actor: "jane", Confidence: 0.9,
 		Content: json.RawMessage(`{"text":"Production deploys need two approvals.","subject":"production deploy","predicate":"approvals","object":"two"}`)})
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +129,7 @@ func TestResolveProceduralSupersession(t *testing.T) {
 		t.Fatalf("new procedure: %+v", r)
 	}
 	rv, _ := e.Reviews().Review(ctx, r.ReviewID)
-	var d engine.ReviewDetail
+	var d writes.ReviewDetail
 	_ = json.Unmarshal(rv.Detail, &d)
 	if d.Supersedes != "deploy-approvals" {
 		t.Fatalf("supersession proposal: %+v", d)

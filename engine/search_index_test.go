@@ -42,7 +42,7 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 		if mod != nil {
 			mod(&r)
 		}
-		res, err := warm.Put(ctx, r)
+		res, err := warm.Writes().Put(ctx, r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +146,7 @@ func TestSearchIndexConcurrentReadersAndWriter(t *testing.T) {
 	go func() {
 		for i := 0; i < 20; i++ {
 			body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Customer %d is in the Europe/Berlin time zone.", 900+i)})
-			if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("w%02d", i), Layer: memgov.Episodic, Content: body, Confidence: 0.8, Actor: "jane"}); err != nil {
+			if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("w%02d", i), Layer: memgov.Episodic, Content: body, Confidence: 0.8, Actor: "jane"}); err != nil {
 				done <- err
 				return
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/writes"
 )
 
 func wsWrite(t *testing.T, e *engine.Engine, agent, ref, key, text string) memgov.WriteResult {
@@ -112,7 +113,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 		t.Fatalf("queue: %d %v", total, err)
 	}
 	for _, r := range rs {
-		var d engine.ReviewDetail
+		var d writes.ReviewDetail
 		if err := json.Unmarshal(r.Detail, &d); err != nil {
 			t.Fatal(err)
 		}

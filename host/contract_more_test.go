@@ -209,7 +209,7 @@ func TestConsolidationIdempotency(t *testing.T) {
 		if !strings.HasPrefix(content, "{") {
 			content = string(enginetest.MustJSON(map[string]string{"text": content}))
 		}
-		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: key, Layer: memgov.Semantic, Content: json.RawMessage(content),
+		if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: key, Layer: memgov.Semantic, Content: json.RawMessage(content),
 			Confidence: conf, Actor: actor, Tags: []string{key}}); err != nil {
 			t.Fatal(err)
 		}

@@ -252,7 +252,7 @@ func assertNoPlaintext(t *testing.T, e *engine.Engine, secret string) {
 func TestContractTTLExpiry(t *testing.T) {
 	e, c := enginetest.Contract(t)
 	ctx := context.Background()
-	_, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: "promo", Layer: memgov.Episodic,
+	_, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: "promo", Layer: memgov.Episodic,
 		Content: json.RawMessage(`{"text":"The spring promo code is SPRING26 for refunds."}`), TTL: time.Minute, Actor: "jane"})
 	if err != nil {
 		t.Fatal(err)

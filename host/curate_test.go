@@ -34,7 +34,7 @@ func newCurateEngine(t *testing.T) (*engine.Engine, context.Context) {
 func put(t *testing.T, e *engine.Engine, key, text string) memgov.PutResult {
 	t.Helper()
 	c, _ := json.Marshal(map[string]string{"text": text})
-	r, err := e.Put(context.Background(), memgov.PutRequest{MemoryRef: "acme/support-bot", Key: key, Layer: memgov.Semantic, Content: c, Actor: "cur"})
+	r, err := e.Writes().Put(context.Background(), memgov.PutRequest{MemoryRef: "acme/support-bot", Key: key, Layer: memgov.Semantic, Content: c, Actor: "cur"})
 	if err != nil {
 		t.Fatal(err)
 	}

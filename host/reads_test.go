@@ -49,7 +49,7 @@ func newReadsFixture(t *testing.T) readsFixture {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := e.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: content, Actor: "jane", Confidence: 0.9, Classification: class})
+		res, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: content, Actor: "jane", Confidence: 0.9, Classification: class})
 		if err != nil {
 			t.Fatalf("put %s/%s: %v", ref, key, err)
 		}

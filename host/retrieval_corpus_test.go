@@ -154,7 +154,7 @@ func retrievalRecall(t *testing.T, pol string) {
 	const ref = "acme/qa"
 	for _, p := range passages {
 		body, _ := json.Marshal(map[string]string{"text": p.Text})
-		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: p.ID, Layer: memgov.Episodic, Content: body, Confidence: 0.8, Actor: "jane"}); err != nil {
+		if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: p.ID, Layer: memgov.Episodic, Content: body, Confidence: 0.8, Actor: "jane"}); err != nil {
 			t.Fatal(err)
 		}
 	}

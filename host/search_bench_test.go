@@ -128,7 +128,7 @@ func BenchmarkSearchAfterWrite10k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Customer %d moved to the Europe/%s time zone.", i, enginetest.CorpusCities[i%len(enginetest.CorpusCities)])})
-		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("moved-%d", i), Layer: memgov.Episodic, Content: body, Confidence: 0.9, Actor: "jane"}); err != nil {
+		if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("moved-%d", i), Layer: memgov.Episodic, Content: body, Confidence: 0.9, Actor: "jane"}); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()

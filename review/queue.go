@@ -10,8 +10,8 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/authz"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/reviews"
+	"github.com/memgov/memgov/writes"
 )
 
 // Queue is the review queue of deferred writes, as one person sees it: the
@@ -97,8 +97,8 @@ func ParseQueueFilter(s string) (f QueueFilter, err error) {
 			switch strings.ToUpper(v) {
 			case "SYNC", memgov.TierSync:
 				f.Tier = memgov.TierSync
-			case "ASYNC", engine.TierAsync:
-				f.Tier = engine.TierAsync
+			case "ASYNC", writes.TierAsync:
+				f.Tier = writes.TierAsync
 			default:
 				return f, fmt.Errorf("%w: tier %q: sync or async", memgov.ErrInvalid, v)
 			}
@@ -135,7 +135,7 @@ func parseAge(v string) (time.Duration, error) {
 // QueueRow is one review of a page, with what the detail pane shows.
 type QueueRow struct {
 	memgov.Review
-	Detail engine.ReviewDetail
+	Detail writes.ReviewDetail
 	// Text is the content the agent wants remembered; Replaces is the ACTIVE
 	// version of the key it would supersede, if any.
 	Key      string

@@ -55,7 +55,7 @@ func setupClock(t *testing.T, clock func() time.Time) *fixture {
 	f := &fixture{ctx: ctx, eng: eng}
 	for _, text := range []string{"Customer 42 prefers email.", "Customer 42 prefers email, after 6pm.", "Customer 42 prefers SMS."} {
 		c, _ := json.Marshal(map[string]string{"text": text})
-		r, err := eng.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: "customer-42/channel", Layer: memgov.Semantic, Content: c, Actor: "support-bot", Reason: "chat"})
+		r, err := eng.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: "customer-42/channel", Layer: memgov.Semantic, Content: c, Actor: "support-bot", Reason: "chat"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +199,7 @@ func TestItemsPaging(t *testing.T) {
 	f := setup(t)
 	for _, k := range []string{"a", "b", "c", "d"} {
 		c, _ := json.Marshal(map[string]string{"text": "t " + k})
-		if _, err := f.eng.Put(f.ctx, memgov.PutRequest{MemoryRef: ref, Key: k, Layer: memgov.Episodic, Content: c, Actor: "support-bot"}); err != nil {
+		if _, err := f.eng.Writes().Put(f.ctx, memgov.PutRequest{MemoryRef: ref, Key: k, Layer: memgov.Episodic, Content: c, Actor: "support-bot"}); err != nil {
 			t.Fatal(err)
 		}
 	}

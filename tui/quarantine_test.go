@@ -46,7 +46,7 @@ func seedQuarantine(t testing.TB) *world {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.eng.Write(context.Background(), req); err != nil {
+		if _, err := w.eng.Writes().Write(context.Background(), req); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -58,7 +58,7 @@ func (w *queueWorld) write(t testing.TB, raw []byte) memgov.WriteResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := w.eng.Write(w.ctx, req)
+	res, err := w.eng.Writes().Write(w.ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func newQueueWorld(t testing.TB) *queueWorld {
 			content = map[string]string{"text": kv[1], "subject": "refund approval", "predicate": "single_signature_limit", "object": kv[2]}
 		}
 		c, _ := json.Marshal(content)
-		if _, err := w.eng.Put(ctx, memgov.PutRequest{MemoryRef: "acme/billing-agent", Key: kv[0], Layer: memgov.Procedural, Content: c,
+		if _, err := w.eng.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/billing-agent", Key: kv[0], Layer: memgov.Procedural, Content: c,
 			Actor: "billing-agent", Reason: "policy import", Confidence: 0.6}); err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ func TestQueueDetailNamesTheRuleOfEveryHold(t *testing.T) {
 		t.Run(sizeName(size), func(t *testing.T) {
 			w := newQueueWorld(t)
 			c, _ := json.Marshal(map[string]string{"text": "Acme is headquartered in Berlin."})
-			if _, err := w.eng.Put(w.ctx, memgov.PutRequest{MemoryRef: "acme/billing-agent", Key: "hq/city", Layer: memgov.Semantic, Content: c,
+			if _, err := w.eng.Writes().Put(w.ctx, memgov.PutRequest{MemoryRef: "acme/billing-agent", Key: "hq/city", Layer: memgov.Semantic, Content: c,
 				Actor: "billing-agent", Reason: "import", Confidence: 0.6}); err != nil {
 				t.Fatal(err)
 			}

@@ -100,7 +100,7 @@ func Put(t testing.TB, e *engine.Engine, ref, key, content string, tags ...strin
 		b, _ := json.Marshal(map[string]string{"text": content})
 		content = string(b)
 	}
-	r, err := e.Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Episodic, Content: json.RawMessage(content),
+	r, err := e.Writes().Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Episodic, Content: json.RawMessage(content),
 		Tags: tags, Confidence: 0.8, Actor: "jane", Reason: "test"})
 	if err != nil {
 		t.Fatal(err)

@@ -388,7 +388,7 @@ func (l *loader) reinstate(ctx context.Context, st Step) error {
 	if !p.Suspended {
 		return nil
 	}
-	return l.eng.Reinstate(ctx, st.Agent, st.By, st.Reason)
+	return l.eng.Writes().Reinstate(ctx, st.Agent, st.By, st.Reason)
 }
 
 // decodeStep decodes one line of a story file, refusing unknown fields.

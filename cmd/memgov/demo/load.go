@@ -381,7 +381,7 @@ func (l *loader) step(ctx context.Context, st Step) error {
 	case "read":
 		return l.read(ctx, st)
 	case "revalidate":
-		_, err := l.eng.Revalidate(ctx, st.Count)
+		_, err := l.eng.Writes().Revalidate(ctx, st.Count)
 		return err
 	case "escalate":
 		return l.escalate(ctx, st)
@@ -439,7 +439,7 @@ func (l *loader) write(ctx context.Context, raw json.RawMessage) (memgov.WriteRe
 	if err != nil {
 		return memgov.WriteResult{}, err
 	}
-	res, err := l.eng.Write(ctx, req)
+	res, err := l.eng.Writes().Write(ctx, req)
 	if err != nil {
 		return res, err
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package writes_test
 
 import (
 	"context"
@@ -24,7 +24,7 @@ func FuzzDecodeWriteRequest(f *testing.F) {
 		if err != nil {
 			return
 		}
-		res, err := e.Write(context.Background(), req)
+		res, err := e.Writes().Write(context.Background(), req)
 		if err != nil {
 			return
 		}

@@ -1,4 +1,4 @@
-package engine_test
+package writes_test
 
 import (
 	"context"
@@ -61,7 +61,7 @@ func TestJudgeUpgradeReindex(t *testing.T) {
 		setupAgents(t, old)
 		for key, text := range map[string]string{"dana/manager": dana, "alice/home": "Alice grew up in Oslo.",
 			"office/hours": "The Lisbon office opens at nine."} {
-			if _, err := old.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic,
+			if _, err := old.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic,
 				Content: json.RawMessage(`{"text":` + quote(text) + `}`), Actor: "jane", Confidence: 0.9, Reason: "test"}); err != nil {
 				t.Fatal(err)
 			}
@@ -99,11 +99,11 @@ func TestJudgeUpgradeReindex(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rep, err := e.Reindex(ctx, nil)
+	rep, err := e.Writes().Reindex(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Reindexed != 2 || !rep.After.Fresh() || rep.After.Current != 2 || rep.Before.Stale != 2 || rep.Judge != e.JudgeVersion() {
+	if rep.Reindexed != 2 || !rep.After.Fresh() || rep.After.Current != 2 || rep.Before.Stale != 2 || rep.Judge != e.Writes().JudgeVersion() {
 		t.Fatalf("reindex = %+v, want 2 versions recomputed and a fresh index", rep)
 	}
 	rootAfter, err := e.Audit().AuditRoot(ctx)
@@ -138,14 +138,14 @@ func TestJudgeUpgradeReindex(t *testing.T) {
 	if !strings.Contains(strings.Join(res.Related, " "), "dana/manager") && !strings.Contains(res.Detail, "dana/manager") {
 		t.Fatalf("a near-duplicate write after reindex: %+v, want it to find dana/manager", res)
 	}
-	if again, err := e.Reindex(ctx, nil); err != nil || again.Reindexed != 0 {
+	if again, err := e.Writes().Reindex(ctx, nil); err != nil || again.Reindexed != 0 {
 		t.Fatalf("a second reindex = %+v, %v; want nothing to do", again, err)
 	}
 }
 
 func nearKeys(t *testing.T, e *engine.Engine, ref, text string) []string {
 	t.Helper()
-	items, err := e.NearDuplicates(context.Background(), ref, memgov.Semantic, text, 0.9)
+	items, err := e.Writes().NearDuplicates(context.Background(), ref, memgov.Semantic, text, 0.9)
 	if err != nil {
 		t.Fatal(err)
 	}

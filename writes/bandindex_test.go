@@ -1,4 +1,4 @@
-package engine_test
+package writes_test
 
 import (
 	"context"
@@ -41,7 +41,7 @@ func TestBandIndexFollowsTheDatabase(t *testing.T) {
 	const ref = "acme/support-bot"
 	put := func(p proc, key, text string) {
 		t.Helper()
-		if _, err := p.e.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic,
+		if _, err := p.e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic,
 			Content: json.RawMessage(`{"text":` + quote(text) + `}`), Actor: "jane", Confidence: 0.9, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func TestBandIndexFollowsTheDatabase(t *testing.T) {
 	// lookup agrees.
 	has := func(p proc, text, key string) bool {
 		t.Helper()
-		feat, err := p.e.IndexFeatures(json.RawMessage(`{"text":` + quote(text) + `}`))
+		feat, err := p.e.Writes().IndexFeatures(json.RawMessage(`{"text":` + quote(text) + `}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,12 +95,12 @@ func TestBandIndexFollowsTheDatabase(t *testing.T) {
 	hoursNear := "The Lisbon office opens at nine and closes at six on weekdays!"
 	errRollback := errors.New("roll back")
 	var inside bool
-	err := server.e.UpdateIndexed(ctx, func(tx memgov.Tx) error {
-		if _, err := server.e.PutTx(ctx, tx, memgov.PutRequest{MemoryRef: ref, Key: "office/hours", Layer: memgov.Semantic,
+	err := server.e.Writes().Store().Update(ctx, func(tx memgov.Tx) error {
+		if _, err := server.e.Writes().PutTx(ctx, tx, memgov.PutRequest{MemoryRef: ref, Key: "office/hours", Layer: memgov.Semantic,
 			Content: json.RawMessage(`{"text":` + quote(hours) + `}`), Actor: "jane", Confidence: 0.9, Reason: "test"}); err != nil {
 			return err
 		}
-		feat, err := server.e.IndexFeatures(json.RawMessage(`{"text":` + quote(hoursNear) + `}`))
+		feat, err := server.e.Writes().IndexFeatures(json.RawMessage(`{"text":` + quote(hoursNear) + `}`))
 		if err != nil {
 			return err
 		}

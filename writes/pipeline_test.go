@@ -1,4 +1,4 @@
-package engine_test
+package writes_test
 
 import (
 	"context"
@@ -10,11 +10,7 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
-	"github.com/memgov/memgov/internal/enginetest"
 )
-
-var testKey = enginetest.Key
 
 // pipelineCases is testdata/pipeline/cases.json: one case per outcome and
 // reason code, shared with the CLI tests.
@@ -49,25 +45,6 @@ func loadCases(t *testing.T) pipelineCases {
 	return c
 }
 
-// newEngine opens a fresh database with the given policy overrides.
-func newEngine(t testing.TB, pol string, opts ...engine.Option) *engine.Engine {
-	t.Helper()
-	return enginetest.New(t, pol, opts...)
-}
-
-func write(t testing.TB, e *engine.Engine, raw []byte) memgov.WriteResult {
-	t.Helper()
-	req, err := memgov.DecodeWriteRequest(raw)
-	if err != nil {
-		t.Fatalf("decode: %v", err)
-	}
-	res, err := e.Write(context.Background(), req)
-	if err != nil {
-		t.Fatalf("write: %v", err)
-	}
-	return res
-}
-
 func TestPipelineReasonCodes(t *testing.T) {
 	cs := loadCases(t)
 	for _, tc := range cs.Cases {
@@ -87,7 +64,7 @@ func TestPipelineReasonCodes(t *testing.T) {
 			res := write(t, e, tc.Request)
 			if tc.Wait && res.Status == memgov.StatusDeferred {
 				var err error
-				if res, err = e.WaitReview(ctx, res.ReviewID, 20*time.Millisecond); err != nil {
+				if res, err = e.Writes().WaitReview(ctx, res.ReviewID, 20*time.Millisecond); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -1,4 +1,4 @@
-package engine
+package writes
 
 import (
 	"context"
@@ -10,29 +10,22 @@ import (
 	"github.com/memgov/memgov/engine/similar"
 )
 
-// WithEmbedder sets a model-backed embedder (an OpenAI-compatible
-// /v1/embeddings endpoint, similar.HTTPEmbedder): durable writes are
-// embedded by it, their vectors stored under its model name, and its
-// similarities drive tier-3 duplicates and add topic candidates. A nil
-// embedder leaves the built-in hashing vectors alone.
-func WithEmbedder(em similar.Embedder) Option { return func(e *Engine) { e.embedder = em } }
-
 // modelTopK caps the nearest model neighbours added to the topic candidates.
 const modelTopK = 10
 
 // embedText embeds a write's text with the configured embedder. An error
 // is the model's: the write then goes to a person (MODEL_UNAVAILABLE).
-func (e *Engine) embedText(ctx context.Context, text string) (similar.Vector, []byte, error) {
-	vs, err := e.embedder.Embed(ctx, []string{text})
+func (s *Service) embedText(ctx context.Context, text string) (similar.Vector, []byte, error) {
+	vs, err := s.embedder.Embed(ctx, []string{text})
 	if err != nil {
-		return similar.Vector{}, nil, fmt.Errorf("embedder %s: %w", e.embedder.Model(), err)
+		return similar.Vector{}, nil, fmt.Errorf("embedder %s: %w", s.embedder.Model(), err)
 	}
 	if len(vs) != 1 {
-		return similar.Vector{}, nil, fmt.Errorf("embedder %s returned %d vectors for one text", e.embedder.Model(), len(vs))
+		return similar.Vector{}, nil, fmt.Errorf("embedder %s returned %d vectors for one text", s.embedder.Model(), len(vs))
 	}
 	raw, err := vs[0].MarshalBinary()
 	if err != nil {
-		return similar.Vector{}, nil, fmt.Errorf("embedder %s: %w", e.embedder.Model(), err)
+		return similar.Vector{}, nil, fmt.Errorf("embedder %s: %w", s.embedder.Model(), err)
 	}
 	return vs[0], raw, nil
 }
@@ -42,22 +35,22 @@ func (e *Engine) embedText(ctx context.Context, text string) (similar.Vector, []
 // the nearest versions at or above the topic similarity, most similar first.
 // Versions embedded by another model (a model change) have no vector of this
 // one until `memgov admin reembed`.
-func (e *Engine) modelNeighbours(ctx context.Context, tx memgov.ReadTx, ref string, layer memgov.Layer, vec similar.Vector) (map[string]float64, []string, error) {
-	stored, err := tx.ModelVectors(ctx, ref, layer, e.embedder.Model())
+func (s *Service) modelNeighbours(ctx context.Context, tx memgov.ReadTx, ref string, layer memgov.Layer, vec similar.Vector) (map[string]float64, []string, error) {
+	stored, err := tx.ModelVectors(ctx, ref, layer, s.embedder.Model())
 	if err != nil {
 		return nil, nil, fmt.Errorf("read model vectors: %w", err)
 	}
 	cos := make(map[string]float64, len(stored))
 	var near []string
-	for _, s := range stored {
-		v, err := similar.UnmarshalVector(s.Vector)
+	for _, mv := range stored {
+		v, err := similar.UnmarshalVector(mv.Vector)
 		if err != nil {
-			return nil, nil, fmt.Errorf("model vector of %s: %w", s.VersionID, err)
+			return nil, nil, fmt.Errorf("model vector of %s: %w", mv.VersionID, err)
 		}
 		c := similar.Cosine(vec, v)
-		cos[s.VersionID] = c
-		if c >= e.policy.Contradiction.TopicSimilarity {
-			near = append(near, s.VersionID)
+		cos[mv.VersionID] = c
+		if c >= s.policy.Contradiction.TopicSimilarity {
+			near = append(near, mv.VersionID)
 		}
 	}
 	sort.SliceStable(near, func(i, j int) bool { return cos[near[i]] > cos[near[j]] })
@@ -83,17 +76,17 @@ var ErrNoEmbedder = errors.New("no embedder is configured (models.embedder in th
 // vector of the configured embedder's model: after a model change, or for
 // versions written before an embedder was configured. A failing model stops
 // it with an error; what was embedded stays.
-func (e *Engine) Reembed(ctx context.Context, batch int, progress func(done int)) (ReembedReport, error) {
-	if e.embedder == nil {
+func (s *Service) Reembed(ctx context.Context, batch int, progress func(done int)) (ReembedReport, error) {
+	if s.embedder == nil {
 		return ReembedReport{}, ErrNoEmbedder
 	}
 	if batch <= 0 {
 		batch = 32
 	}
-	rep := ReembedReport{Model: e.embedder.Model()}
+	rep := ReembedReport{Model: s.embedder.Model()}
 	for {
 		var todo []memgov.VectorTodo
-		if err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+		if err := s.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 			todo, rep.Stored, err = tx.VectorTodo(ctx, rep.Model, batch)
 			return err
 		}); err != nil {
@@ -106,14 +99,14 @@ func (e *Engine) Reembed(ctx context.Context, batch int, progress func(done int)
 		for i, t := range todo {
 			texts[i] = t.Text
 		}
-		vs, err := e.embedder.Embed(ctx, texts)
+		vs, err := s.embedder.Embed(ctx, texts)
 		if err != nil {
 			return rep, fmt.Errorf("embed with %s: %w", rep.Model, err)
 		}
 		if len(vs) != len(todo) {
 			return rep, fmt.Errorf("embedder %s returned %d vectors for %d texts", rep.Model, len(vs), len(todo))
 		}
-		if err := e.store.Update(ctx, func(tx memgov.Tx) error {
+		if err := s.store.Update(ctx, func(tx memgov.Tx) error {
 			for i, t := range todo {
 				raw, err := vs[i].MarshalBinary()
 				if err != nil {

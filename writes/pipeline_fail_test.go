@@ -1,4 +1,4 @@
-package engine_test
+package writes_test
 
 import (
 	"context"
@@ -317,7 +317,7 @@ func TestWriteFailsWhenAStepCannotRead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := e.Write(ctx, req)
+			res, err := e.Writes().Write(ctx, req)
 			fs.armed = false
 			if !fs.called {
 				t.Fatalf("the write never read %s", tc.fail)

@@ -1,4 +1,4 @@
-package engine
+package writes
 
 import (
 	"bytes"
@@ -39,21 +39,18 @@ func (builtinIndexer) Features(content json.RawMessage) (memory.Features, error)
 }
 
 // BuiltinIndexer returns the Indexer of the built-in judge, which every
-// engine uses unless WithIndexer sets another.
+// engine uses unless engine.WithIndexer sets another.
 func BuiltinIndexer() Indexer { return builtinIndexer{} }
 
-// WithIndexer sets the Indexer that derives the features of the engine's
-// writes and index (default: BuiltinIndexer).
-func WithIndexer(ix Indexer) Option { return func(e *Engine) { e.indexer = ix } }
-
-// featuresOf computes features with the engine's Indexer.
-func (e *Engine) featuresOf(content json.RawMessage) (memory.Features, error) {
-	return e.indexer.Features(content)
+// Features computes the features of a content with the service's Indexer,
+// as the gates judge them and the index stores them.
+func (s *Service) Features(content json.RawMessage) (memory.Features, error) {
+	return s.indexer.Features(content)
 }
 
 // JudgeVersion names the engine's Indexer (rules, word lists, lexicon and
 // hashed vectors) as stored with the features it computes.
-func (e *Engine) JudgeVersion() string { return e.indexer.Version() }
+func (s *Service) JudgeVersion() string { return s.indexer.Version() }
 
 // versionFeatures is the stored form of a version's features.
 func versionFeatures(versionID, memoryRef string, layer memgov.Layer, judgeVersion string, f memory.Features) (memgov.VersionFeatures, error) {
@@ -71,19 +68,19 @@ func versionFeatures(versionID, memoryRef string, layer memgov.Layer, judgeVersi
 
 // IndexFeatures returns the features the engine indexes a version with
 // content by, as a store keeps them (without the version's identity).
-func (e *Engine) IndexFeatures(content json.RawMessage) (memgov.VersionFeatures, error) {
-	f, err := e.featuresOf(content)
+func (s *Service) IndexFeatures(content json.RawMessage) (memgov.VersionFeatures, error) {
+	f, err := s.Features(content)
 	if err != nil {
 		return memgov.VersionFeatures{}, err
 	}
-	return versionFeatures("", "", "", e.JudgeVersion(), f)
+	return versionFeatures("", "", "", s.JudgeVersion(), f)
 }
 
 // indexEntry stores the features of the version a just-appended entry
 // created (INSERT, UPDATE, MERGE or STAGE with content), in the entry's
 // transaction. The store keeps them as a cache beside the version: it
 // derives nothing from text itself.
-func (e *Engine) indexEntry(ctx context.Context, tx memgov.Tx, entry *oplog.Entry) error {
+func (s *Service) indexEntry(ctx context.Context, tx memgov.Tx, entry *oplog.Entry) error {
 	switch entry.Op {
 	case oplog.Insert, oplog.Update, oplog.Merge, oplog.Stage:
 	default:
@@ -95,11 +92,11 @@ func (e *Engine) indexEntry(ctx context.Context, tx memgov.Tx, entry *oplog.Entr
 	}
 	f, ok := analysedContent(ctx, p.Content)
 	if !ok {
-		if f, err = e.featuresOf(p.Content); err != nil {
+		if f, err = s.Features(p.Content); err != nil {
 			return fmt.Errorf("index version %s (log entry %d): %w", entry.VersionID, entry.LSN, err)
 		}
 	}
-	vf, err := versionFeatures(entry.VersionID, entry.MemoryRef, memgov.Layer(p.Layer), e.indexer.Version(), f)
+	vf, err := versionFeatures(entry.VersionID, entry.MemoryRef, memgov.Layer(p.Layer), s.indexer.Version(), f)
 	if err != nil {
 		return err
 	}
@@ -135,18 +132,18 @@ func analysedContent(ctx context.Context, content json.RawMessage) (memory.Featu
 // indexes the versions its appended entries create (indexingTx).
 type indexingStore struct {
 	memgov.Store
-	e *Engine
+	s *Service
 }
 
-func (s indexingStore) Update(ctx context.Context, fn func(memgov.Tx) error) error {
-	s.e.listenErasures()
+func (v indexingStore) Update(ctx context.Context, fn func(memgov.Tx) error) error {
+	v.s.ListenErasures()
 	var seen appended // what the transaction appended that other processes hear of (syncwait.go)
-	err := s.Store.Update(ctx, func(tx memgov.Tx) error {
+	err := v.Store.Update(ctx, func(tx memgov.Tx) error {
 		seen = appended{}
-		return fn(indexingTx{Tx: tx, e: s.e, seen: &seen})
+		return fn(indexingTx{Tx: tx, s: v.s, seen: &seen})
 	})
 	if err == nil {
-		s.e.notifyAppended(ctx, seen)
+		v.s.notifyAppended(ctx, seen)
 	}
 	return err
 }
@@ -155,7 +152,7 @@ func (s indexingStore) Update(ctx context.Context, fn func(memgov.Tx) error) err
 // version the entry created.
 type indexingTx struct {
 	memgov.Tx
-	e    *Engine
+	s    *Service
 	seen *appended
 }
 
@@ -166,7 +163,7 @@ func (t indexingTx) Append(ctx context.Context, entry *oplog.Entry) error {
 	if t.seen != nil {
 		t.seen.note(entry)
 	}
-	return t.e.indexEntry(ctx, t.Tx, entry)
+	return t.s.indexEntry(ctx, t.Tx, entry)
 }
 
 // ReindexReport is the result of Reindex.
@@ -186,22 +183,22 @@ const reindexBatch = 500
 // nothing to the log and changes no row the log determines; erased versions
 // have no content and get no features. progress, when set, is called with
 // the number of versions recomputed so far.
-func (e *Engine) Reindex(ctx context.Context, progress func(done int64)) (ReindexReport, error) {
-	rep := ReindexReport{Judge: e.indexer.Version()}
+func (s *Service) Reindex(ctx context.Context, progress func(done int64)) (ReindexReport, error) {
+	rep := ReindexReport{Judge: s.indexer.Version()}
 	var err error
-	if rep.Before, err = e.IndexStatus(ctx); err != nil {
+	if rep.Before, err = s.IndexStatus(ctx); err != nil {
 		return rep, err
 	}
 	after := ""
 	for {
 		var todo []memgov.FeatureTodo
-		err := e.store.Update(ctx, func(tx memgov.Tx) error {
+		err := s.store.Update(ctx, func(tx memgov.Tx) error {
 			var err error
 			if todo, err = tx.FeatureTodo(ctx, rep.Judge, after, reindexBatch); err != nil {
 				return err
 			}
 			for _, t := range todo {
-				f, err := e.featuresOf(t.Content)
+				f, err := s.Features(t.Content)
 				if err != nil {
 					return fmt.Errorf("reindex version %s of %s: %w", t.VersionID, t.MemoryRef, err)
 				}
@@ -227,7 +224,7 @@ func (e *Engine) Reindex(ctx context.Context, progress func(done int64)) (Reinde
 			progress(rep.Reindexed)
 		}
 	}
-	if rep.After, err = e.IndexStatus(ctx); err != nil {
+	if rep.After, err = s.IndexStatus(ctx); err != nil {
 		return rep, err
 	}
 	return rep, nil
@@ -235,11 +232,11 @@ func (e *Engine) Reindex(ctx context.Context, progress func(done int64)) (Reinde
 
 // IndexStatus counts the indexed versions whose features the engine's judge
 // computed, another judge version computed, or nobody did.
-func (e *Engine) IndexStatus(ctx context.Context) (memgov.IndexStatus, error) {
+func (s *Service) IndexStatus(ctx context.Context) (memgov.IndexStatus, error) {
 	var st memgov.IndexStatus
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) error {
 		var err error
-		st, err = tx.IndexStatus(ctx, e.indexer.Version())
+		st, err = tx.IndexStatus(ctx, s.indexer.Version())
 		return err
 	})
 	return st, err

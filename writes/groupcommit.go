@@ -1,4 +1,4 @@
-package engine
+package writes
 
 import (
 	"context"
@@ -15,9 +15,9 @@ import (
 // This file is the commit path of a governed write when several writers
 // arrive at once.
 //
-// With WithSnapshotGates, a write's gates run first on a read snapshot of the
-// store, outside the write transaction, so concurrent writers judge in
-// parallel. What the pipeline would write (its log entry, its outcome, its
+// With Config.SnapshotGates (engine.WithSnapshotGates), a write's gates run
+// first on a read snapshot of the store, outside the write transaction, so
+// concurrent writers judge in parallel. What the pipeline would write (its log entry, its outcome, its
 // model vector, its features) is held, not written. The write then joins a queue; one committer drains the
 // queue into a single store transaction (group commit), in which each write
 // still gets its own log entry, proof and outcome.
@@ -45,21 +45,6 @@ import (
 // batch, and a batch that fails is rolled back whole and its writes are
 // committed one by one, each with its own error.
 
-// WithSnapshotGates judges concurrent writes on read snapshots, in parallel,
-// before the commit (see the top of groupcommit.go). Off, every write is judged
-// in the commit transaction, one after the other, and concurrent writes still
-// share commit transactions. A write judged on a snapshot reads through a
-// read connection whose page cache SQLite empties whenever another
-// connection has committed (the writer's cache survives its own commits), so
-// it reads its pages again; its statements stay prepared on the connection.
-// Measured with memgov bench serve --snapshot-gates --rounds 6 on two cores
-// that other work kept busy (the process got a quarter to a half of one
-// core whatever its number of threads), eight HTTP clients took 1.3 times
-// the processor time per write of one and wrote 0.4 to 0.5 times as much:
-// parallel judging pays only where the process can have a second core. It
-// is for machines with cores to spare.
-func WithSnapshotGates(on bool) Option { return func(e *Engine) { e.commits.snapshots = on } }
-
 // maxCommitBatch bounds the writes one commit transaction takes.
 const maxCommitBatch = 64
 
@@ -80,7 +65,7 @@ type groupCommit struct {
 	// its memory would find its snapshot changed, so it is judged in the
 	// commit transaction straight away.
 	inflight map[string]int
-	// snapshots turns judging on read snapshots on (WithSnapshotGates);
+	// snapshots turns judging on read snapshots on (Config.SnapshotGates);
 	// alwaysSnapshot judges every write on its snapshot first, even one
 	// alone (tests of the conflict check).
 	snapshots, alwaysSnapshot bool
@@ -108,10 +93,10 @@ type CommitStats struct {
 }
 
 // CommitStats reports what the commit path has done.
-func (e *Engine) CommitStats() CommitStats {
-	e.commits.mu.Lock()
-	defer e.commits.mu.Unlock()
-	return e.commits.stats
+func (s *Service) CommitStats() CommitStats {
+	s.commits.mu.Lock()
+	defer s.commits.mu.Unlock()
+	return s.commits.stats
 }
 
 // commitMark is what the conflict check needs of a committed write.
@@ -160,7 +145,7 @@ type heldOp struct {
 
 // commitWrite commits a write whose pipeline is run: on a snapshot first,
 // then through the queue (see the top of this file). run sets *res.
-func (e *Engine) commitWrite(ctx context.Context, req *memgov.WriteRequest, res *memgov.WriteResult, run func(memgov.Tx) error) error {
+func (s *Service) commitWrite(ctx context.Context, req *memgov.WriteRequest, res *memgov.WriteResult, run func(memgov.Tx) error) error {
 	h := &heldWrite{run: run, res: res, agent: req.SourceAgentID, ref: req.MemoryRef, token: req.IdempotencyToken, done: make(chan struct{})}
 	for _, ev := range req.EvidenceRefs {
 		if ev.SourceItemID != "" {
@@ -170,31 +155,31 @@ func (e *Engine) commitWrite(ctx context.Context, req *memgov.WriteRequest, res 
 			h.evidence[ev.SourceItemID] = true
 		}
 	}
-	e.commits.mu.Lock()
-	h.snapSeq = e.commits.seq
-	if e.commits.inflight == nil {
-		e.commits.inflight = map[string]int{}
+	s.commits.mu.Lock()
+	h.snapSeq = s.commits.seq
+	if s.commits.inflight == nil {
+		s.commits.inflight = map[string]int{}
 	}
 	// A write alone gains nothing from a snapshot: it is judged in the
 	// commit transaction straight away, as is one beside another of its
 	// agent or memory.
-	alone := len(e.commits.inflight) == 0
-	busy := !e.commits.alwaysSnapshot && (!e.commits.snapshots || alone || e.commits.inflight["a:"+h.agent] > 0 || e.commits.inflight["r:"+h.ref] > 0)
-	e.commits.inflight["a:"+h.agent]++
-	e.commits.inflight["r:"+h.ref]++
-	e.commits.mu.Unlock()
+	alone := len(s.commits.inflight) == 0
+	busy := !s.commits.alwaysSnapshot && (!s.commits.snapshots || alone || s.commits.inflight["a:"+h.agent] > 0 || s.commits.inflight["r:"+h.ref] > 0)
+	s.commits.inflight["a:"+h.agent]++
+	s.commits.inflight["r:"+h.ref]++
+	s.commits.mu.Unlock()
 	defer func() {
-		e.commits.mu.Lock()
+		s.commits.mu.Lock()
 		for _, k := range []string{"a:" + h.agent, "r:" + h.ref} {
-			if e.commits.inflight[k]--; e.commits.inflight[k] <= 0 {
-				delete(e.commits.inflight, k)
+			if s.commits.inflight[k]--; s.commits.inflight[k] <= 0 {
+				delete(s.commits.inflight, k)
 			}
 		}
-		e.commits.mu.Unlock()
+		s.commits.mu.Unlock()
 	}()
 	err := errBusy
 	if !busy {
-		err = e.snapshotRun(ctx, h)
+		err = s.snapshotRun(ctx, h)
 	}
 	h.snapped = err == nil
 	if err != nil {
@@ -206,16 +191,16 @@ func (e *Engine) commitWrite(ctx context.Context, req *memgov.WriteRequest, res 
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	e.commits.mu.Lock()
-	e.commits.queue = append(e.commits.queue, h)
-	if e.commits.queued != nil {
-		e.commits.queued(len(e.commits.queue))
+	s.commits.mu.Lock()
+	s.commits.queue = append(s.commits.queue, h)
+	if s.commits.queued != nil {
+		s.commits.queued(len(s.commits.queue))
 	}
-	if !e.commits.running {
-		e.commits.running = true
-		go e.drainCommits()
+	if !s.commits.running {
+		s.commits.running = true
+		go s.drainCommits()
 	}
-	e.commits.mu.Unlock()
+	s.commits.mu.Unlock()
 	<-h.done
 	return h.err
 }
@@ -225,41 +210,41 @@ func (e *Engine) commitWrite(ctx context.Context, req *memgov.WriteRequest, res 
 var errBusy = errors.New("another write of the same agent or memory is under way")
 
 // snapshotRun runs h's pipeline on a read snapshot, holding its writes.
-func (e *Engine) snapshotRun(ctx context.Context, h *heldWrite) error {
-	return e.store.View(ctx, func(rtx memgov.ReadTx) error {
+func (s *Service) snapshotRun(ctx context.Context, h *heldWrite) error {
+	return s.store.View(ctx, func(rtx memgov.ReadTx) error {
 		var err error
 		if h.snapLSN, err = rtx.LogSize(ctx); err != nil {
 			return err
 		}
-		return h.run(&snapshotTx{ReadTx: rtx, h: h, e: e})
+		return h.run(&snapshotTx{ReadTx: rtx, h: h, s: s})
 	})
 }
 
 // drainCommits commits the queue, a batch per transaction, until it is empty.
-func (e *Engine) drainCommits() {
+func (s *Service) drainCommits() {
 	for {
-		e.commits.mu.Lock()
-		n := min(len(e.commits.queue), maxCommitBatch)
+		s.commits.mu.Lock()
+		n := min(len(s.commits.queue), maxCommitBatch)
 		if n == 0 {
-			e.commits.running = false
-			e.commits.mu.Unlock()
+			s.commits.running = false
+			s.commits.mu.Unlock()
 			return
 		}
-		batch := e.commits.queue[:n:n]
-		e.commits.queue = e.commits.queue[n:]
-		e.commits.mu.Unlock()
-		e.commitBatch(batch)
+		batch := s.commits.queue[:n:n]
+		s.commits.queue = s.commits.queue[n:]
+		s.commits.mu.Unlock()
+		s.commitBatch(batch)
 	}
 }
 
-func (e *Engine) commitBatch(batch []*heldWrite) {
+func (s *Service) commitBatch(batch []*heldWrite) {
 	// The batch outlives any one writer's request: its transaction is not
 	// cancelled with the first writer's context.
 	ctx := context.Background()
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
 		var before []commitMark
 		for _, h := range batch {
-			if err := e.applyHeld(ctx, tx, h, before); err != nil {
+			if err := s.applyHeld(ctx, tx, h, before); err != nil {
 				return err
 			}
 			before = append(before, h.mark())
@@ -267,58 +252,58 @@ func (e *Engine) commitBatch(batch []*heldWrite) {
 		return nil
 	})
 	if err == nil {
-		e.commits.mu.Lock()
-		e.commits.stats.Transactions++
-		e.commits.stats.LargestBatch = max(e.commits.stats.LargestBatch, len(batch))
-		e.commits.mu.Unlock()
-		e.finish(batch...)
+		s.commits.mu.Lock()
+		s.commits.stats.Transactions++
+		s.commits.stats.LargestBatch = max(s.commits.stats.LargestBatch, len(batch))
+		s.commits.mu.Unlock()
+		s.finish(batch...)
 		return
 	}
 	if len(batch) == 1 {
 		batch[0].err = err
-		e.finish(batch...)
+		s.finish(batch...)
 		return
 	}
 	// One write's failure rolled the batch back: each write alone, with its
 	// own error.
 	for _, h := range batch {
 		h.rerun = false
-		h.err = e.store.Update(ctx, func(tx memgov.Tx) error { return e.applyHeld(ctx, tx, h, nil) })
+		h.err = s.store.Update(ctx, func(tx memgov.Tx) error { return s.applyHeld(ctx, tx, h, nil) })
 		if h.err == nil {
-			e.commits.mu.Lock()
-			e.commits.stats.Transactions++
-			e.commits.stats.LargestBatch = max(e.commits.stats.LargestBatch, 1)
-			e.commits.mu.Unlock()
+			s.commits.mu.Lock()
+			s.commits.stats.Transactions++
+			s.commits.stats.LargestBatch = max(s.commits.stats.LargestBatch, 1)
+			s.commits.mu.Unlock()
 		}
-		e.finish(h)
+		s.finish(h)
 	}
 }
 
 // finish remembers committed writes for later conflict checks and hands
 // every write its result.
-func (e *Engine) finish(hs ...*heldWrite) {
-	e.commits.mu.Lock()
+func (s *Service) finish(hs ...*heldWrite) {
+	s.commits.mu.Lock()
 	for _, h := range hs {
 		if h.err == nil {
-			e.commits.stats.Writes++
+			s.commits.stats.Writes++
 			switch {
 			case !h.snapped:
-				e.commits.stats.InCommit++
+				s.commits.stats.InCommit++
 			case h.rerun:
-				e.commits.stats.Rejudged++
+				s.commits.stats.Rejudged++
 			default:
-				e.commits.stats.FromSnapshot++
+				s.commits.stats.FromSnapshot++
 			}
-			e.commits.seq++
+			s.commits.seq++
 			m := h.mark()
-			m.seq = e.commits.seq
-			e.commits.marks = append(e.commits.marks, m)
+			m.seq = s.commits.seq
+			s.commits.marks = append(s.commits.marks, m)
 		}
 	}
-	if extra := len(e.commits.marks) - maxCommitMarks; extra > 0 {
-		e.commits.marks = append(e.commits.marks[:0:0], e.commits.marks[extra:]...)
+	if extra := len(s.commits.marks) - maxCommitMarks; extra > 0 {
+		s.commits.marks = append(s.commits.marks[:0:0], s.commits.marks[extra:]...)
 	}
-	e.commits.mu.Unlock()
+	s.commits.mu.Unlock()
 	for _, h := range hs {
 		close(h.done)
 	}
@@ -327,9 +312,9 @@ func (e *Engine) finish(hs ...*heldWrite) {
 // applyHeld applies a held write in tx, or runs its pipeline there when it
 // was not held or what it read has changed. before are the writes of the
 // same transaction applied ahead of it.
-func (e *Engine) applyHeld(ctx context.Context, tx memgov.Tx, h *heldWrite, before []commitMark) error {
+func (s *Service) applyHeld(ctx context.Context, tx memgov.Tx, h *heldWrite, before []commitMark) error {
 	if !h.direct {
-		changed, err := e.changedSince(ctx, tx, h, before)
+		changed, err := s.changedSince(ctx, tx, h, before)
 		if err != nil {
 			return commitErr("check the snapshot of %s: %w", h.ref, err)
 		}
@@ -379,20 +364,20 @@ var errChanged = errors.New("changed")
 
 // changedSince reports whether anything h's gates read may have changed
 // since its snapshot (the conditions are at the top of this file).
-func (e *Engine) changedSince(ctx context.Context, tx memgov.Tx, h *heldWrite, before []commitMark) (bool, error) {
+func (s *Service) changedSince(ctx context.Context, tx memgov.Tx, h *heldWrite, before []commitMark) (bool, error) {
 	for _, m := range before {
 		if m.touches(h) {
 			return true, nil
 		}
 	}
-	e.commits.mu.Lock()
-	marks := e.commits.marks
+	s.commits.mu.Lock()
+	marks := s.commits.marks
 	lost := len(marks) > 0 && marks[0].seq > h.snapSeq+1
 	changed := lost
 	for i := len(marks) - 1; i >= 0 && marks[i].seq > h.snapSeq && !changed; i-- {
 		changed = marks[i].touches(h)
 	}
-	e.commits.mu.Unlock()
+	s.commits.mu.Unlock()
 	if changed {
 		return true, nil
 	}
@@ -433,7 +418,7 @@ func (e *Engine) changedSince(ctx context.Context, tx memgov.Tx, h *heldWrite, b
 type snapshotTx struct {
 	memgov.ReadTx
 	h *heldWrite
-	e *Engine
+	s *Service
 }
 
 // errNotHeld stops a snapshot run at a write it does not hold.
@@ -447,7 +432,7 @@ func (t *snapshotTx) Append(ctx context.Context, en *oplog.Entry) error {
 		t.h.held = append(t.h.held, heldOp{entry: en})
 		// The version's features are computed here, beside the other
 		// writers, and held with it (PutFeatures), not in the commit.
-		return t.e.indexEntry(ctx, t, en)
+		return t.s.indexEntry(ctx, t, en)
 	}
 	return t.refuse("append " + string(en.Op))
 }

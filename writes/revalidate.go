@@ -1,4 +1,4 @@
-package engine
+package writes
 
 import (
 	"context"
@@ -36,14 +36,14 @@ const (
 // memoryRef now contradicts it, or when memory it cites as evidence has been
 // retracted, expired or quarantined since. Failures measure the hallucination
 // leakage rate. Results are telemetry, not log entries.
-func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport, error) {
+func (s *Service) Revalidate(ctx context.Context, limit int) (RevalidationReport, error) {
 	rep := RevalidationReport{Why: map[string]int{}}
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
 		d, err := tx.ComplianceData(ctx)
 		if err != nil {
 			return err
 		}
-		now := e.Now()
+		now := s.now()
 		for _, v := range d.Active {
 			if limit > 0 && rep.Sampled >= limit {
 				break
@@ -51,7 +51,7 @@ func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport,
 			if !v.Layer.Durable() {
 				continue
 			}
-			cause, score, err := e.revalidate(ctx, tx, v)
+			cause, score, err := s.revalidate(ctx, tx, v)
 			if err != nil {
 				return err
 			}
@@ -74,7 +74,7 @@ func (e *Engine) Revalidate(ctx context.Context, limit int) (RevalidationReport,
 
 // revalidate judges one ACTIVE version against today's state; cause is ""
 // when it still passes.
-func (e *Engine) revalidate(ctx context.Context, tx memgov.Tx, v memgov.Version) (cause string, score float64, err error) {
+func (s *Service) revalidate(ctx context.Context, tx memgov.Tx, v memgov.Version) (cause string, score float64, err error) {
 	var meta oplog.VersionData
 	if err := tx.LogRange(ctx, v.CreatedLSN, v.CreatedLSN, func(le *oplog.Entry) (err error) {
 		meta, err = oplog.DecodeOptionalData[oplog.VersionData](le)
@@ -95,7 +95,7 @@ func (e *Engine) revalidate(ctx context.Context, tx memgov.Tx, v memgov.Version)
 	}
 	// The evidence is scored as of admission under the policy in force now:
 	// its ageing since is staleness, which retrieval measures.
-	res := e.policy.FactualScore(string(v.Layer), ev, v.CreatedAt)
+	res := s.policy.FactualScore(string(v.Layer), ev, v.CreatedAt)
 	score = res.Score
 	if !res.Pass {
 		return RevalidationEvidence, score, nil
@@ -115,13 +115,13 @@ func (e *Engine) revalidate(ctx context.Context, tx memgov.Tx, v memgov.Version)
 	}
 	// Contradictions found since admission: ACTIVE memory of the ref that
 	// contradicts the version now (the deterministic judges).
-	feat, err := e.featuresOf(v.Content)
+	feat, err := s.Features(v.Content)
 	if err != nil {
 		return "", 0, fmt.Errorf("revalidate %s: version %s: %w", v.Key, v.ID, err)
 	}
 	ct, err := gate.Contradiction{}.Evaluate(ctx, gate.ContradictionInput{MemoryRef: v.MemoryRef, Layer: v.Layer, ContentHash: v.ContentHash,
-		Features: feat, Confidence: v.Confidence, OwnItemID: v.ItemID, Policy: &e.policy, Reader: tx,
-		Rules: e.rules})
+		Features: feat, Confidence: v.Confidence, OwnItemID: v.ItemID, Policy: &s.policy, Reader: tx,
+		Rules: s.rules})
 	if err != nil {
 		return "", 0, fmt.Errorf("revalidate %s: %w", v.Key, err)
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package writes_test
 
 import (
 	"context"
@@ -58,7 +58,7 @@ func TestSyncReviewFailsClosedOnFirstTouch(t *testing.T) {
 		t.Fatalf("listed review: %+v", r)
 	}
 	// A waiting writer gets the final outcome at once.
-	res, err := e.AwaitSync(ctx, b)
+	res, err := e.Writes().AwaitSync(ctx, b)
 	if err != nil || res.Status != memgov.StatusRejected || res.Reason != memgov.ReasonApprovalTimeout {
 		t.Fatalf("AwaitSync: %+v %v", res, err)
 	}

@@ -1,4 +1,4 @@
-package engine
+package writes
 
 import (
 	"context"
@@ -62,8 +62,8 @@ type FeedbackResult struct {
 
 // ReportOutcome records a task outcome (and the entries it used, if any).
 // Reporting again for the same retrieval replaces the earlier outcome.
-func (e *Engine) ReportOutcome(ctx context.Context, f TaskFeedback) (FeedbackResult, error) {
-	res := FeedbackResult{RetrievalID: f.RetrievalID, Ablated: f.Ablated, Outcome: f.Outcome, MemoryCaused: f.MemoryCaused, At: e.Now()}
+func (s *Service) ReportOutcome(ctx context.Context, f TaskFeedback) (FeedbackResult, error) {
+	res := FeedbackResult{RetrievalID: f.RetrievalID, Ablated: f.Ablated, Outcome: f.Outcome, MemoryCaused: f.MemoryCaused, At: s.now()}
 	switch {
 	case f.Outcome != OutcomeSuccess && f.Outcome != OutcomeFailure:
 		return res, fmt.Errorf("%w: the outcome is %s or %s", memgov.ErrInvalid, OutcomeSuccess, OutcomeFailure)
@@ -85,12 +85,12 @@ func (e *Engine) ReportOutcome(ctx context.Context, f TaskFeedback) (FeedbackRes
 		who = "local"
 	}
 	row := memgov.TaskOutcomeRow{ID: f.RetrievalID, RetrievalID: f.RetrievalID, At: res.At, Principal: who, Success: f.Outcome == OutcomeSuccess,
-		MemoryCaused: f.MemoryCaused, Note: e.redactor("").String(f.Note)}
+		MemoryCaused: f.MemoryCaused, Note: s.redactor("").String(f.Note)}
 	if f.Ablated {
 		row.ID = oplog.NewID()
 	}
 	res.ID = row.ID
-	err := e.store.Update(ctx, func(tx memgov.Tx) error {
+	err := s.store.Update(ctx, func(tx memgov.Tx) error {
 		if f.By != "" {
 			if err := requirePrincipal(ctx, tx, f.By); err != nil {
 				return err

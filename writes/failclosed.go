@@ -1,4 +1,4 @@
-package engine
+package writes
 
 import (
 	"context"
@@ -23,22 +23,22 @@ const SyncPoll = 200 * time.Millisecond
 // approved, REJECTED when rejected or timed out (fail-closed). Any other
 // outcome returns at once. A waiter that gives up (its context ends) leaves
 // the review in the store, to resolve the same way.
-func (e *Engine) WriteAndWait(ctx context.Context, req memgov.WriteRequest) (memgov.WriteResult, error) {
-	res, err := e.Write(ctx, req)
+func (s *Service) WriteAndWait(ctx context.Context, req memgov.WriteRequest) (memgov.WriteResult, error) {
+	res, err := s.Write(ctx, req)
 	if err != nil {
 		return res, err
 	}
-	return e.AwaitSync(ctx, res)
+	return s.AwaitSync(ctx, res)
 }
 
 // AwaitSync waits for the decision on res when it is a DEFERRED SYNC_BLOCK
 // write, and returns the final outcome with what the first result said of
 // the write (its key, alerts, validation score).
-func (e *Engine) AwaitSync(ctx context.Context, res memgov.WriteResult) (memgov.WriteResult, error) {
+func (s *Service) AwaitSync(ctx context.Context, res memgov.WriteResult) (memgov.WriteResult, error) {
 	if res.Status != memgov.StatusDeferred || res.Tier != memgov.TierSync || res.ReviewID == "" {
 		return res, nil
 	}
-	final, err := e.WaitReview(ctx, res.ReviewID, SyncPoll)
+	final, err := s.WaitReview(ctx, res.ReviewID, SyncPoll)
 	if err != nil {
 		return res, fmt.Errorf("waiting for review %s: %w", res.ReviewID, err)
 	}
@@ -54,13 +54,13 @@ func (e *Engine) AwaitSync(ctx context.Context, res memgov.WriteResult) (memgov.
 // (spec §12.6.5). poll is how often it looks; on a store that notifies
 // (memgov.Notifier) it reads the review again at each decision notified, and
 // polls at the longer of poll and SyncPollNotified.
-func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) (memgov.WriteResult, error) {
+func (s *Service) WaitReview(ctx context.Context, id string, poll time.Duration) (memgov.WriteResult, error) {
 	// Listen before the first read, so that no decision falls between a
 	// read and the wait (syncwait.go).
-	wakes, stop := e.reviewWakes(ctx)
+	wakes, stop := s.reviewWakes(ctx)
 	defer stop()
 	for {
-		r, err := e.reviews.Review(ctx, id)
+		r, err := s.reviews.Review(ctx, id)
 		if err != nil {
 			return memgov.WriteResult{}, err
 		}
@@ -81,8 +81,8 @@ func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) 
 			}
 			return res, nil
 		}
-		if !e.Now().Before(r.DueAt) {
-			if err := e.reviews.FailClosed(ctx, r.ID); err != nil {
+		if !s.now().Before(r.DueAt) {
+			if err := s.reviews.FailClosed(ctx, r.ID); err != nil {
 				return memgov.WriteResult{}, err
 			}
 			continue
@@ -91,7 +91,7 @@ func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) 
 		if wakes != nil {
 			wait = max(poll, SyncPollNotified)
 		}
-		if left := r.DueAt.Sub(e.Now()); left < wait {
+		if left := r.DueAt.Sub(s.now()); left < wait {
 			wait = left
 		}
 		timer := time.NewTimer(wait)
@@ -105,9 +105,9 @@ func (e *Engine) WaitReview(ctx context.Context, id string, poll time.Duration) 
 				wakes = nil // no more notifications: poll
 				continue
 			}
-			e.waits.notified.Add(1)
+			s.waits.notified.Add(1)
 		case <-timer.C:
-			e.waits.polled.Add(1)
+			s.waits.polled.Add(1)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package engine_test
+package writes_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package engine
+package writes
 
 import (
 	"context"
@@ -93,7 +93,7 @@ func (w *write) scorePtr() *float64 {
 // then the gates, version assignment and one transaction. A verdict is a
 // WriteResult; a failure to judge (a store read or write that fails) is an
 // error naming the step, and nothing of the write is committed.
-func (e *Engine) Write(ctx context.Context, req memgov.WriteRequest) (memgov.WriteResult, error) {
+func (s *Service) Write(ctx context.Context, req memgov.WriteRequest) (memgov.WriteResult, error) {
 	start := time.Now()
 	stages := map[string]time.Duration{}
 
@@ -117,7 +117,7 @@ func (e *Engine) Write(ctx context.Context, req memgov.WriteRequest) (memgov.Wri
 	if err := memgov.CheckExactJSON("content", req.Content); err != nil {
 		return memgov.WriteResult{Status: memgov.StatusRejected, Gate: gate.NameSchema, Reason: gate.ReasonSchemaInvalid, Detail: strings.TrimPrefix(err.Error(), "invalid: ")}, nil
 	}
-	red := e.redactor(req.RunID)
+	red := s.redactor(req.RunID)
 	if !red.Empty() {
 		if field := secretInIdentifier(&req, red); field != "" {
 			// Refused before anything is stored: not even the outcome,
@@ -132,7 +132,7 @@ func (e *Engine) Write(ctx context.Context, req memgov.WriteRequest) (memgov.Wri
 	content, cerr := canonicalContent(req.Content)
 	var feat memory.Features
 	if cerr == nil {
-		if feat, cerr = e.featuresOf(content); cerr != nil {
+		if feat, cerr = s.Features(content); cerr != nil {
 			cerr = fmt.Errorf("%w: content: %v", memgov.ErrInvalid, cerr)
 		}
 	}
@@ -144,8 +144,8 @@ func (e *Engine) Write(ctx context.Context, req memgov.WriteRequest) (memgov.Wri
 	}
 
 	var res memgov.WriteResult
-	err := e.commitWrite(ctx, &req, &res, func(tx memgov.Tx) error {
-		w := &write{req: req, content: content, feat: feat, now: e.Now(), confidence: 0.5}
+	err := s.commitWrite(ctx, &req, &res, func(tx memgov.Tx) error {
+		w := &write{req: req, content: content, feat: feat, now: s.now(), confidence: 0.5}
 		if req.Confidence != nil {
 			w.confidence = *req.Confidence
 		}
@@ -153,12 +153,12 @@ func (e *Engine) Write(ctx context.Context, req memgov.WriteRequest) (memgov.Wri
 			w.hash = oplog.HashPayload(content)
 		}
 		var err error
-		if res, err = e.runPipeline(ctx, tx, w, cerr, stages); err != nil {
+		if res, err = s.runPipeline(ctx, tx, w, cerr, stages); err != nil {
 			return err
 		}
 		if w.modelVec != nil && res.VersionID != "" && (res.Status == memgov.StatusCommitted || res.Status == memgov.StatusDeferred || res.Status == memgov.StatusMerged) {
 			if err := tx.PutModelVector(ctx, memgov.ModelVector{VersionID: res.VersionID, MemoryRef: req.MemoryRef, Layer: req.TargetLayer,
-				Model: e.embedder.Model(), Vector: w.modelVec}); err != nil {
+				Model: s.embedder.Model(), Vector: w.modelVec}); err != nil {
 				return commitErr("store the model vector of %s: %w", res.Key, err)
 			}
 		}
@@ -167,7 +167,7 @@ func (e *Engine) Write(ctx context.Context, req memgov.WriteRequest) (memgov.Wri
 		if err := tx.RecordOutcome(ctx, o); err != nil {
 			return err
 		}
-		return e.reviews.AfterWrite(ctx, tx, req.SourceAgentID, res)
+		return s.reviews.AfterWrite(ctx, tx, req.SourceAgentID, res)
 	})
 	if err != nil {
 		return memgov.WriteResult{}, err
@@ -221,8 +221,8 @@ func (w *write) retry(name string, r gate.Result) memgov.WriteResult {
 }
 
 // runPipeline evaluates every step inside the write transaction.
-func (e *Engine) runPipeline(ctx context.Context, tx memgov.Tx, w *write, contentErr error, stages map[string]time.Duration) (memgov.WriteResult, error) {
-	req, pol := w.req, &e.policy
+func (s *Service) runPipeline(ctx context.Context, tx memgov.Tx, w *write, contentErr error, stages map[string]time.Duration) (memgov.WriteResult, error) {
+	req, pol := w.req, &s.policy
 
 	// 1. Idempotency (spec §12.1.7).
 	if contentErr == nil {
@@ -252,7 +252,7 @@ func (e *Engine) runPipeline(ctx context.Context, tx memgov.Tx, w *write, conten
 		return memgov.WriteResult{Status: memgov.StatusDeadlineExceeded, Gate: gate.NameDeadline, Reason: dl.Reason, Detail: dl.Detail}, nil
 	}
 	// 3. Scope and authorization.
-	if r, done := w.checkTarget(e, stages); done {
+	if r, done := w.checkTarget(s, stages); done {
 		return r, nil
 	}
 	auth, err := run(ctx, stages, gate.Authorization{}, gate.AuthorizationInput{Agent: req.SourceAgentID, MemoryRef: req.MemoryRef,
@@ -268,7 +268,7 @@ func (e *Engine) runPipeline(ctx context.Context, tx memgov.Tx, w *write, conten
 		return r, nil
 	}
 	// 4. Drift policy.
-	d, err := run(ctx, stages, gate.Drift{}, gate.DriftInput{MemoryRef: req.MemoryRef, Reader: driftReader{e: e, tx: tx}})
+	d, err := run(ctx, stages, gate.Drift{}, gate.DriftInput{MemoryRef: req.MemoryRef, Reader: driftReader{s: s, tx: tx}})
 	if err != nil {
 		return memgov.WriteResult{}, err
 	}
@@ -283,7 +283,7 @@ func (e *Engine) runPipeline(ctx context.Context, tx memgov.Tx, w *write, conten
 		return memgov.WriteResult{}, err
 	}
 	if rl.Suspend != "" {
-		if err := e.suspend(ctx, tx, req.SourceAgentID, rl.Suspend); err != nil {
+		if err := s.suspend(ctx, tx, req.SourceAgentID, rl.Suspend); err != nil {
 			return memgov.WriteResult{}, fmt.Errorf("gate %s: suspend %s: %w", gate.NameRateLimit, req.SourceAgentID, err)
 		}
 	}
@@ -298,20 +298,20 @@ func (e *Engine) runPipeline(ctx context.Context, tx memgov.Tx, w *write, conten
 			Detail: strings.TrimPrefix(contentErr.Error(), "invalid: "), Alerts: w.alerts}, nil
 	}
 	// 6. The gates.
-	if r, done, err := e.runGates(ctx, tx, w, stages); done || err != nil {
+	if r, done, err := s.runGates(ctx, tx, w, stages); done || err != nil {
 		return r, err
 	}
 	t0 := time.Now()
 	defer func() { stages[gate.NameCommit] += time.Since(t0) }()
 	if w.risk.Tier != TierAuto && !w.workspace {
-		return e.stage(ctx, tx, w)
+		return s.stage(ctx, tx, w)
 	}
-	return e.commit(ctx, tx, w)
+	return s.commit(ctx, tx, w)
 }
 
 // checkTarget parses the memoryRef and checks the target layer, before
 // anything that depends on them is judged.
-func (w *write) checkTarget(e *Engine, stages map[string]time.Duration) (memgov.WriteResult, bool) {
+func (w *write) checkTarget(s *Service, stages map[string]time.Duration) (memgov.WriteResult, bool) {
 	t0 := time.Now()
 	defer func() { stages[gate.NameAuthorization] += time.Since(t0) }()
 	ref, err := scope.Parse(w.req.MemoryRef)
@@ -319,7 +319,7 @@ func (w *write) checkTarget(e *Engine, stages map[string]time.Duration) (memgov.
 		return memgov.WriteResult{Status: memgov.StatusRejected, Gate: gate.NameAuthorization, Reason: gate.ReasonInvalidRef, Detail: "memory_ref is malformed: " + errDetail(err)}, true
 	}
 	w.ref = ref
-	if r := e.schemaGate.CheckLayer(w.req.TargetLayer); r.Verdict != gate.Accept {
+	if r := s.schemaGate.CheckLayer(w.req.TargetLayer); r.Verdict != gate.Accept {
 		return memgov.WriteResult{Status: memgov.StatusRejected, Gate: gate.NameSchema, Reason: r.Reason, Detail: r.Detail}, true
 	}
 	return memgov.WriteResult{}, false
@@ -332,10 +332,10 @@ func (w *write) checkTarget(e *Engine, stages map[string]time.Duration) (memgov.
 // contradiction and dedup steps (recorded beside them, not added to them).
 const stageJudge = "judge"
 
-func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages map[string]time.Duration) (res memgov.WriteResult, done bool, err error) {
-	req, pol := w.req, &e.policy
+func (s *Service) runGates(ctx context.Context, tx memgov.Tx, w *write, stages map[string]time.Duration) (res memgov.WriteResult, done bool, err error) {
+	req, pol := w.req, &s.policy
 
-	sc, err := run(ctx, stages, e.schemaGate, gate.SchemaInput{Raw: req.Raw, Layer: req.TargetLayer, ObservationType: req.ObservationType, Policy: pol})
+	sc, err := run(ctx, stages, s.schemaGate, gate.SchemaInput{Raw: req.Raw, Layer: req.TargetLayer, ObservationType: req.ObservationType, Policy: pol})
 	if err != nil {
 		return memgov.WriteResult{}, true, err
 	}
@@ -365,8 +365,8 @@ func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages ma
 		return r, true, nil
 	}
 
-	rules := e.rules
-	entailer, _ := e.judge.(gate.Entailer)
+	rules := s.rules
+	entailer, _ := s.judge.(gate.Entailer)
 	ev, err := run(ctx, stages, gate.Evidence{}, gate.EvidenceInput{Text: w.feat.Text, Agent: req.SourceAgentID, Layer: req.TargetLayer,
 		Evidence: req.EvidenceRefs, Confidence: w.confidence, Item: w.item, Now: w.now, Policy: pol, Reader: tx, Rules: rules, Model: entailer})
 	if err != nil {
@@ -392,22 +392,22 @@ func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages ma
 	// tier-3 duplicates; a failing one sends the write to a person.
 	var modelCos map[string]float64
 	var modelNear []string
-	if e.embedder != nil && req.TargetLayer.Durable() && strings.TrimSpace(w.feat.Text) != "" {
+	if s.embedder != nil && req.TargetLayer.Durable() && strings.TrimSpace(w.feat.Text) != "" {
 		t0 := time.Now()
-		vec, raw, err := e.embedText(ctx, w.feat.Text)
+		vec, raw, err := s.embedText(ctx, w.feat.Text)
 		if err != nil {
 			w.needReview(gate.ReasonModelUnavailable)
 			w.alerts = append(w.alerts, err.Error())
 		} else {
 			w.modelVec = raw
-			if modelCos, modelNear, err = e.modelNeighbours(ctx, tx, req.MemoryRef, req.TargetLayer, vec); err != nil {
+			if modelCos, modelNear, err = s.modelNeighbours(ctx, tx, req.MemoryRef, req.TargetLayer, vec); err != nil {
 				return memgov.WriteResult{}, true, fmt.Errorf("gate %s: %w", gate.NameContradiction, err)
 			}
 		}
 		stages["embedder"] += time.Since(t0)
 	}
 	ct, err := run(ctx, stages, gate.Contradiction{}, gate.ContradictionInput{MemoryRef: req.MemoryRef, Layer: req.TargetLayer,
-		ContentHash: w.hash, Features: w.feat, Confidence: conf, OwnItemID: w.ownItemID(), Policy: pol, Rules: rules, Judge: e.judge,
+		ContentHash: w.hash, Features: w.feat, Confidence: conf, OwnItemID: w.ownItemID(), Policy: pol, Rules: rules, Judge: s.judge,
 		Reader: tx, Topics: tx, ModelNeighbours: modelNear})
 	if err != nil {
 		return memgov.WriteResult{}, true, err
@@ -454,7 +454,7 @@ func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages ma
 	if dd.Verdict == gate.Merge && !slices.Contains(w.review, gate.ReasonInstructionInMemory) {
 		t0 := time.Now()
 		defer func() { stages[gate.NameCommit] += time.Since(t0) }()
-		r, err := e.commitMerge(ctx, tx, w, dd)
+		r, err := s.commitMerge(ctx, tx, w, dd)
 		return r, true, err
 	}
 	if r, done := w.stop(gate.NameDedup, dd.Result); done {
@@ -470,7 +470,7 @@ func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages ma
 		w.links, w.linkDetail = dd.Links, dd.Detail
 	}
 
-	if err := e.stampProvenance(ctx, w, stages); err != nil {
+	if err := s.stampProvenance(ctx, w, stages); err != nil {
 		return memgov.WriteResult{}, true, err
 	}
 
@@ -495,12 +495,12 @@ func (e *Engine) runGates(ctx context.Context, tx memgov.Tx, w *write, stages ma
 
 // stampProvenance runs the provenance gate and keeps its record, validation
 // score and adjusted confidence.
-func (e *Engine) stampProvenance(ctx context.Context, w *write, stages map[string]time.Duration) error {
+func (s *Service) stampProvenance(ctx context.Context, w *write, stages map[string]time.Duration) error {
 	req := w.req
 	pv, err := run(ctx, stages, gate.Provenance{}, gate.ProvenanceInput{ID: oplog.NewID(), CreatedAt: w.now.Format(oplog.TimeFormat),
 		Agent: req.SourceAgentID, RunID: req.RunID, SessionID: req.SessionID, RequestID: req.RequestID, Layer: req.TargetLayer,
 		Evidence: req.EvidenceRefs, ContentHash: w.hash, Confidence: w.confidence, Scored: w.scored, Factual: w.factual.Score,
-		Adjusted: w.adjusted, Contradictions: len(w.contradicts), Candidates: len(w.candidates), Item: w.item, Policy: &e.policy})
+		Adjusted: w.adjusted, Contradictions: len(w.contradicts), Candidates: len(w.candidates), Item: w.item, Policy: &s.policy})
 	if err != nil {
 		return err
 	}
@@ -536,26 +536,22 @@ func keysOf(rs []memgov.RelatedItem) []string {
 
 // driftReader judges a memoryRef against its baseline for the drift step.
 type driftReader struct {
-	e  *Engine
+	s  *Service
 	tx memgov.Tx
 }
 
 func (d driftReader) DriftStatus(ctx context.Context, ref string) (gate.DriftStatus, error) {
-	r, err := d.e.DriftGate(ctx, d.tx, ref)
-	if err != nil {
-		return gate.DriftStatus{}, err
-	}
-	return gate.DriftStatus{Deny: r.Deny, Alerts: r.Alerts}, nil
+	return d.s.drift.DriftStatus(ctx, d.tx, ref)
 }
 
-func (e *Engine) suspend(ctx context.Context, tx memgov.Tx, agent, reason string) error {
-	entry := &oplog.Entry{Time: e.Now(), Op: oplog.Suspend, ItemID: agent, Actor: "memgov"}
+func (s *Service) suspend(ctx context.Context, tx memgov.Tx, agent, reason string) error {
+	entry := &oplog.Entry{Time: s.now(), Op: oplog.Suspend, ItemID: agent, Actor: "memgov"}
 	return oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason})
 }
 
 // Reinstate lifts an agent's suspension; only curators and operators may.
-func (e *Engine) Reinstate(ctx context.Context, agent, actor, reason string) error {
-	return e.store.Update(ctx, func(tx memgov.Tx) error {
+func (s *Service) Reinstate(ctx context.Context, agent, actor, reason string) error {
+	return s.store.Update(ctx, func(tx memgov.Tx) error {
 		who, err := tx.Principal(ctx, actor)
 		if err != nil {
 			return requirePrincipal(ctx, tx, actor)
@@ -570,13 +566,13 @@ func (e *Engine) Reinstate(ctx context.Context, agent, actor, reason string) err
 		if !p.Suspended {
 			return fmt.Errorf("%w: %s is not suspended", memgov.ErrConflict, agent)
 		}
-		entry := &oplog.Entry{Time: e.Now(), Op: oplog.Reinstate, ItemID: agent, Actor: actor}
+		entry := &oplog.Entry{Time: s.now(), Op: oplog.Reinstate, ItemID: agent, Actor: actor}
 		return oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason})
 	})
 }
 
 // versionPayload builds the payload of the version a write creates.
-func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData) (oplog.Payload, error) {
+func (s *Service) versionPayload(w *write, reason string, meta oplog.VersionData) (oplog.Payload, error) {
 	conf, score := w.adjusted, w.validation
 	if conf == 0 {
 		conf = w.confidence
@@ -593,7 +589,7 @@ func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData)
 	ttl := time.Duration(0)
 	if w.req.TTLSeconds != nil && *w.req.TTLSeconds > 0 {
 		ttl = time.Duration(*w.req.TTLSeconds) * time.Second
-	} else if d, ok := e.policy.TTLFor(w.req.ObservationType); ok && d > 0 && w.req.TargetLayer.Durable() {
+	} else if d, ok := s.policy.TTLFor(w.req.ObservationType); ok && d > 0 && w.req.TargetLayer.Durable() {
 		ttl = d
 	}
 	if ttl > 0 {
@@ -607,7 +603,7 @@ func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData)
 			Similarity: l.Similarity, Rule: l.Rule, RuleWords: l.RuleWords})
 	}
 	if w.provenance != nil {
-		if err := e.signProvenance(w.provenance); err != nil {
+		if err := s.signProvenance(w.provenance); err != nil {
 			return p, err
 		}
 		meta.Provenance = w.provenance
@@ -623,12 +619,12 @@ func (e *Engine) versionPayload(w *write, reason string, meta oplog.VersionData)
 // signProvenance signs the provenance record (HMAC over its canonical JSON
 // without the signature, spec §12.4.5), so that every copy of it carries the
 // signature: the version's payload and the review a curator reads.
-func (e *Engine) signProvenance(p *oplog.Provenance) error {
+func (s *Service) signProvenance(p *oplog.Provenance) error {
 	if p == nil {
 		return nil
 	}
 	p.Signature = ""
-	sig, err := merkle.Sign(e.key, *p)
+	sig, err := merkle.Sign(s.key, *p)
 	if err != nil {
 		return err
 	}
@@ -637,10 +633,10 @@ func (e *Engine) signProvenance(p *oplog.Provenance) error {
 }
 
 // VerifyProvenance checks a provenance record's signature.
-func (e *Engine) VerifyProvenance(p oplog.Provenance) error {
+func (s *Service) VerifyProvenance(p oplog.Provenance) error {
 	sig := p.Signature
 	p.Signature = ""
-	return merkle.VerifySignature(e.key, p, sig)
+	return merkle.VerifySignature(s.key, p, sig)
 }
 
 // externalContent reports evidence scraped from the web, which memgov keeps
@@ -659,11 +655,11 @@ func commitErr(format string, args ...any) error {
 	return fmt.Errorf("%s: %w", gate.NameCommit, fmt.Errorf(format, args...))
 }
 
-func (e *Engine) commit(ctx context.Context, tx memgov.Tx, w *write) (memgov.WriteResult, error) {
+func (s *Service) commit(ctx context.Context, tx memgov.Tx, w *write) (memgov.WriteResult, error) {
 	if w.req.Key == "" {
 		w.req.Key = oplog.NewID()
 	}
-	entry, err := e.versionEntry(ctx, tx, w.req.MemoryRef, w.req.Key, w.req.TargetLayer, w.req.SourceAgentID, w.now)
+	entry, err := s.VersionEntry(ctx, tx, w.req.MemoryRef, w.req.Key, w.req.TargetLayer, w.req.SourceAgentID, w.now)
 	if errors.Is(err, memgov.ErrConflict) {
 		return memgov.WriteResult{Status: memgov.StatusRejected, Gate: gate.NameCommit, Reason: gate.ReasonLayerConflict, Detail: err.Error(), Alerts: w.alerts}, nil
 	}
@@ -679,7 +675,7 @@ func (e *Engine) commit(ctx context.Context, tx memgov.Tx, w *write) (memgov.Wri
 		// shows which near text the write was kept beside, and why.
 		reason = w.linkDetail + "; " + reason
 	}
-	p, err := e.versionPayload(w, reason, oplog.VersionData{})
+	p, err := s.versionPayload(w, reason, oplog.VersionData{})
 	if err == nil {
 		err = oplog.Append(ctx, tx, entry, p)
 	}
@@ -688,7 +684,7 @@ func (e *Engine) commit(ctx context.Context, tx memgov.Tx, w *write) (memgov.Wri
 	}
 	res := memgov.WriteResult{Status: memgov.StatusCommitted, ItemID: entry.ItemID, VersionID: entry.VersionID, Key: w.req.Key, LSN: entry.LSN,
 		Tier: TierAuto, ValidationScore: f64(w.validation), RiskScore: f64(w.risk.Score), Alerts: w.alerts,
-		NeedsVerification: w.needsVerification(&e.policy)}
+		NeedsVerification: w.needsVerification(&s.policy)}
 	if len(w.links) > 0 {
 		res.Gate, res.Detail, res.Links, res.Related = gate.NameDedup, w.linkDetail, w.links, keysOf(w.links)
 		res.Rule, res.RuleWords = w.links[0].Rule, w.links[0].RuleWords
@@ -696,14 +692,14 @@ func (e *Engine) commit(ctx context.Context, tx memgov.Tx, w *write) (memgov.Wri
 	return res, nil
 }
 
-func (e *Engine) commitMerge(ctx context.Context, tx memgov.Tx, w *write, dd gate.DedupResult) (memgov.WriteResult, error) {
+func (s *Service) commitMerge(ctx context.Context, tx memgov.Tx, w *write, dd gate.DedupResult) (memgov.WriteResult, error) {
 	t := dd.Target
 	item, err := tx.Item(ctx, t.ItemID)
 	if err != nil {
 		return memgov.WriteResult{}, commitErr("read merge target %s: %w", t.Key, err)
 	}
 	// provenance/validation of a merge: the gates after dedup did not run.
-	if err := e.stampProvenance(ctx, w, map[string]time.Duration{}); err != nil {
+	if err := s.stampProvenance(ctx, w, map[string]time.Duration{}); err != nil {
 		return memgov.WriteResult{}, err
 	}
 	w.risk = policy.RiskResult{Tier: TierAuto}
@@ -723,7 +719,7 @@ func (e *Engine) commitMerge(ctx context.Context, tx memgov.Tx, w *write, dd gat
 	if t.Confidence > w.confidence {
 		w.confidence, w.adjusted = t.Confidence, max(w.adjusted, t.Confidence)
 	}
-	p, err := e.versionPayload(w, fmt.Sprintf("merge of %s and a near-duplicate write (%s)", t.Key, dd.Detail), oplog.VersionData{})
+	p, err := s.versionPayload(w, fmt.Sprintf("merge of %s and a near-duplicate write (%s)", t.Key, dd.Detail), oplog.VersionData{})
 	if err == nil {
 		p.MergedFrom = mergedFrom
 		err = oplog.Append(ctx, tx, entry, p)
@@ -747,7 +743,7 @@ func waitingDetail(w *write) string {
 }
 
 // stage records the write as a DRAFT version with an open review.
-func (e *Engine) stage(ctx context.Context, tx memgov.Tx, w *write) (memgov.WriteResult, error) {
+func (s *Service) stage(ctx context.Context, tx memgov.Tx, w *write) (memgov.WriteResult, error) {
 	if w.req.Key == "" {
 		w.req.Key = oplog.NewID()
 	}
@@ -764,7 +760,7 @@ func (e *Engine) stage(ctx context.Context, tx memgov.Tx, w *write) (memgov.Writ
 	if w.provenance != nil {
 		w.provenance.MemoryItemID = entry.ItemID
 	}
-	if err := e.signProvenance(w.provenance); err != nil {
+	if err := s.signProvenance(w.provenance); err != nil {
 		return memgov.WriteResult{}, commitErr("sign provenance: %w", err)
 	}
 	reasons := append([]string{}, w.review...)
@@ -776,7 +772,7 @@ func (e *Engine) stage(ctx context.Context, tx memgov.Tx, w *write) (memgov.Writ
 	sort.SliceStable(reasons, func(i, j int) bool { return reasonRank(reasons[i]) < reasonRank(reasons[j]) })
 	detail := ReviewDetail{Reasons: reasons, RiskFormula: w.risk.String(), Evidence: w.req.EvidenceRefs,
 		Related: append(append(append([]memgov.RelatedItem{}, w.contradicts...), w.related...), w.links...), Provenance: w.provenance,
-		ValidationScore: w.validation, Supersedes: w.supersedes, NeedsVerification: w.needsVerification(&e.policy),
+		ValidationScore: w.validation, Supersedes: w.supersedes, NeedsVerification: w.needsVerification(&s.policy),
 		Findings: w.findings}
 	if detail.NeedsVerification {
 		detail.Reasons = append(detail.Reasons, ReasonNeedsVerification)
@@ -795,15 +791,15 @@ func (e *Engine) stage(ctx context.Context, tx memgov.Tx, w *write) (memgov.Writ
 	if err != nil {
 		return memgov.WriteResult{}, commitErr("encode review detail: %w", err)
 	}
-	due := w.now.Add(time.Duration(e.policy.Review.AsyncSLA))
+	due := w.now.Add(time.Duration(s.policy.Review.AsyncSLA))
 	if w.risk.Tier == memgov.TierSync {
-		due = w.now.Add(time.Duration(e.policy.Review.SyncMaxWait))
+		due = w.now.Add(time.Duration(s.policy.Review.SyncMaxWait))
 		if w.req.Deadline != nil && w.req.Deadline.Before(due) {
 			due = *w.req.Deadline
 		}
 	}
 	rv := &oplog.StagedReview{ID: oplog.NewID(), Tier: w.risk.Tier, Risk: w.risk.Score, Reason: reasons[0], DueAt: due.Format(oplog.TimeFormat), Detail: dj}
-	p, err := e.versionPayload(w, "staged for review: "+strings.Join(reasons, ", "), oplog.VersionData{Review: rv})
+	p, err := s.versionPayload(w, "staged for review: "+strings.Join(reasons, ", "), oplog.VersionData{Review: rv})
 	if err == nil {
 		err = oplog.Append(ctx, tx, entry, p)
 	}
@@ -881,14 +877,14 @@ func safeID(s string) string {
 // NearDuplicates returns the visible or pending items of a memoryRef's layer
 // whose content is at least minCosine similar to text, most similar first, as
 // the dedup gate finds them (SimHash band candidates confirmed by exact cosine).
-func (e *Engine) NearDuplicates(ctx context.Context, ref string, layer memgov.Layer, text string, minCosine float64) ([]memgov.RelatedItem, error) {
+func (s *Service) NearDuplicates(ctx context.Context, ref string, layer memgov.Layer, text string, minCosine float64) ([]memgov.RelatedItem, error) {
 	content, err := json.Marshal(map[string]string{"text": text})
 	if err != nil {
 		return nil, err
 	}
 	var out []memgov.RelatedItem
-	err = e.store.View(ctx, func(rtx memgov.ReadTx) error {
-		feat, err := e.featuresOf(content)
+	err = s.store.View(ctx, func(rtx memgov.ReadTx) error {
+		feat, err := s.Features(content)
 		if err != nil {
 			return err
 		}

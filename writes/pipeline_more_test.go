@@ -1,4 +1,4 @@
-package engine_test
+package writes_test
 
 import (
 	"context"
@@ -10,30 +10,9 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/writes"
 )
-
-func setupAgents(t testing.TB, e *engine.Engine) {
-	t.Helper()
-	for _, p := range []memgov.Principal{
-		{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"},
-		{ID: "billing-agent", Role: memgov.Orchestrator, Tenant: "acme"},
-		{ID: "jane", Role: memgov.Curator, Tenant: "*"},
-		{ID: "ops", Role: memgov.Operator, Tenant: "*"},
-	} {
-		if _, err := e.AddPrincipal(context.Background(), p, "admin"); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func req(agent, ref, key, text string) []byte {
-	b, _ := json.Marshal(map[string]any{"source_agent_id": agent, "memory_ref": ref, "key": key, "target_layer": "EPISODIC",
-		"observation_type": "user_stated_preference", "confidence": 0.9, "content": map[string]any{"text": text},
-		"evidence_refs": []any{map[string]any{"source_type": "HUMAN_INPUT", "source_uri": "chat://1", "authority": 1}}})
-	return b
-}
 
 // A deferred write is invisible until a curator approves it; a rejected one
 // never becomes visible and its reason is recorded.
@@ -140,7 +119,7 @@ func TestLowReputationRoutesToReview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d engine.ReviewDetail
+	var d writes.ReviewDetail
 	_ = json.Unmarshal(rv.Detail, &d)
 	found := false
 	for _, r := range d.Reasons {
@@ -162,7 +141,7 @@ func TestSyncBlockDecision(t *testing.T) {
 	}
 	done := make(chan memgov.WriteResult, 1)
 	go func() {
-		r, err := e.WaitReview(ctx, res.ReviewID, 10*time.Millisecond)
+		r, err := e.Writes().WaitReview(ctx, res.ReviewID, 10*time.Millisecond)
 		if err != nil {
 			t.Error(err)
 		}
@@ -172,7 +151,7 @@ func TestSyncBlockDecision(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := <-done
-	if got.Status != memgov.StatusRejected || got.Reason != engine.ReasonReviewRejected {
+	if got.Status != memgov.StatusRejected || got.Reason != writes.ReasonReviewRejected {
 		t.Fatalf("waiting writer got %+v", got)
 	}
 }
@@ -274,16 +253,16 @@ func TestReviewProvenanceIsSigned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d engine.ReviewDetail
+	var d writes.ReviewDetail
 	if err := json.Unmarshal(rv.Detail, &d); err != nil || d.Provenance == nil || d.Provenance.Signature == "" {
 		t.Fatalf("detail provenance: %+v %v", d.Provenance, err)
 	}
-	if err := e.VerifyProvenance(*d.Provenance); err != nil {
+	if err := e.Writes().VerifyProvenance(*d.Provenance); err != nil {
 		t.Fatalf("signature: %v", err)
 	}
 	forged := *d.Provenance
 	forged.AgentConfidence = 1
-	if err := e.VerifyProvenance(forged); err == nil {
+	if err := e.Writes().VerifyProvenance(forged); err == nil {
 		t.Fatal("a changed provenance record verified")
 	}
 }
@@ -308,7 +287,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 					fmt.Sprintf("Worker %d recorded payment %d of invoice %d.", w, i, w*1000+i*37)))
 				if err == nil {
 					var res memgov.WriteResult
-					if res, err = e.Write(ctx, r); err == nil && res.Status != memgov.StatusCommitted {
+					if res, err = e.Writes().Write(ctx, r); err == nil && res.Status != memgov.StatusCommitted {
 						err = fmt.Errorf("worker %d write %d: %+v", w, i, res)
 					}
 				}
@@ -317,7 +296,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 				}
 			}
 			same, _ := memgov.DecodeWriteRequest([]byte(`{"source_agent_id":"billing-agent","memory_ref":"acme/billing-agent","key":"once","target_layer":"WORKING","idempotency_token":"tok","content":{"text":"once"}}`))
-			res, err := e.Write(ctx, same)
+			res, err := e.Writes().Write(ctx, same)
 			if err != nil {
 				errs <- err
 				return

@@ -1,4 +1,4 @@
-package engine_test
+package writes_test
 
 import (
 	"context"
@@ -77,7 +77,7 @@ func waitQueued(e *engine.Engine, n int) <-chan struct{} {
 	ch := make(chan struct{})
 	var mu sync.Mutex
 	joined := 0
-	e.OnCommitQueue(func(int) {
+	e.Writes().OnCommitQueue(func(int) {
 		mu.Lock()
 		defer mu.Unlock()
 		if joined++; joined == n {
@@ -144,7 +144,7 @@ func (g groupEnv) verify(t *testing.T) {
 	if err != nil || !rep.OK {
 		t.Fatalf("audit verify --replay: %+v %v", rep, err)
 	}
-	st, err := g.e.IndexStatus(context.Background())
+	st, err := g.e.Writes().IndexStatus(context.Background())
 	if err != nil || !st.Fresh() || st.Current == 0 {
 		t.Fatalf("index status %+v %v", st, err)
 	}
@@ -164,14 +164,14 @@ func TestGroupCommitSharesOneTransaction(t *testing.T) {
 	for i := range writers {
 		wg.Go(func() {
 			agent := fmt.Sprintf("agent-%d", i)
-			res[i], errs[i] = g.e.Write(ctx, groupRequest(t, agent, "acme/"+agent, "note", groupText(i, 0)))
+			res[i], errs[i] = g.e.Writes().Write(ctx, groupRequest(t, agent, "acme/"+agent, "note", groupText(i, 0)))
 		})
 	}
 	<-queued
 	release()
 	wg.Wait()
 
-	st := g.e.CommitStats()
+	st := g.e.Writes().CommitStats()
 	// The first write was the only one under way: judged in the commit.
 	if st.Writes != writers || st.LargestBatch < writers/2 || st.Transactions >= writers || st.FromSnapshot != writers-1 || st.InCommit != 1 || st.Rejudged != 0 {
 		t.Fatalf("commit stats %+v: want %d writes, all but the first from their snapshots, in fewer than %d transactions", st, writers, writers)
@@ -214,7 +214,7 @@ func TestConflictingConcurrentWritesAreJudgedInOrder(t *testing.T) {
 	seq := newGroupEnv(t, 2)
 	var want []memgov.WriteResult
 	for _, r := range writes(t) {
-		res, err := seq.e.Write(ctx, r)
+		res, err := seq.e.Writes().Write(ctx, r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,7 +237,7 @@ func concurrentInOrder(t *testing.T, rs []memgov.WriteRequest, want []memgov.Wri
 	ctx := context.Background()
 	g := newGroupEnv(t, 2)
 	if snapshotAll {
-		g.e.SnapshotEveryWrite()
+		g.e.Writes().SnapshotEveryWrite()
 	}
 	got := make([]memgov.WriteResult, len(rs))
 	errs := make([]error, len(rs))
@@ -245,7 +245,7 @@ func concurrentInOrder(t *testing.T, rs []memgov.WriteRequest, want []memgov.Wri
 	var wg sync.WaitGroup
 	for i, r := range rs {
 		queued := waitQueued(g.e, 1)
-		wg.Go(func() { got[i], errs[i] = g.e.Write(ctx, r) })
+		wg.Go(func() { got[i], errs[i] = g.e.Writes().Write(ctx, r) })
 		<-queued
 	}
 	release()
@@ -262,7 +262,7 @@ func concurrentInOrder(t *testing.T, rs []memgov.WriteRequest, want []memgov.Wri
 				i, rs[i].Key, r.Status, r.Reason, r.Gate, r.Related, len(r.Links), w.Status, w.Reason, w.Gate, w.Related, len(w.Links))
 		}
 	}
-	st := g.e.CommitStats()
+	st := g.e.Writes().CommitStats()
 	judgedAgain := st.Rejudged
 	if !snapshotAll {
 		judgedAgain += st.InCommit - 1 // the first write was alone
@@ -292,7 +292,7 @@ func TestConcurrentWritersNeverLoseDuplicateOrReorder(t *testing.T) {
 		agent := fmt.Sprintf("agent-%d", min(c, 6))
 		wg.Go(func() {
 			for i := range each {
-				r, err := g.e.Write(ctx, groupRequest(t, agent, "acme/"+agent, fmt.Sprintf("w%d-%03d", c, i), groupText(c, i)))
+				r, err := g.e.Writes().Write(ctx, groupRequest(t, agent, "acme/"+agent, fmt.Sprintf("w%d-%03d", c, i), groupText(c, i)))
 				if err != nil {
 					errs <- fmt.Errorf("writer %d, write %d: %w", c, i, err)
 					return
@@ -330,7 +330,7 @@ func TestConcurrentWritersNeverLoseDuplicateOrReorder(t *testing.T) {
 	if acked != goroutines*each || len(versions) != acked {
 		t.Fatalf("%d writes acknowledged, %d versions on the log", acked, len(versions))
 	}
-	if st := g.e.CommitStats(); st.Writes != int64(acked) {
+	if st := g.e.Writes().CommitStats(); st.Writes != int64(acked) {
 		t.Fatalf("commit stats %+v for %d writes", st, acked)
 	}
 	g.verify(t)

@@ -1,4 +1,4 @@
-package engine
+package writes
 
 import (
 	"context"
@@ -26,13 +26,13 @@ import (
 //
 // The other in-memory state of an engine serves nothing another process can
 // make stale: a search index is used only while the ref's search stamp, read
-// in the same transaction as the search, is unchanged (host/searchindex.go); a
-// token, a principal, a review and its claim are read from the store at each
-// use; the judge's caches are keyed by the text itself. The commit path's
-// conflict marks (groupcommit.go) cover this process's writes; those of other
-// processes are on the log, which the check reads, except the outcomes of
-// their rejected writes, which are not logged: WithSnapshotGates can let a
-// write's rate limit miss another process's rejections made after its
+// in the same transaction as the search, is unchanged; a token, a principal,
+// a review and its claim are read from the store at each use; the judge's
+// caches are keyed by the text itself. The commit path's conflict marks
+// (groupcommit.go) cover this process's writes; those of other processes are
+// on the log, which the check reads, except the outcomes of their rejected
+// writes, which are not logged: snapshot judging (Config.SnapshotGates) can
+// let a write's rate limit miss another process's rejections made after its
 // snapshot.
 
 // SyncPollNotified is how often a SYNC_BLOCK waiter that listens for
@@ -51,17 +51,17 @@ type syncWaits struct {
 }
 
 // SyncWaitStats reports why this engine's SYNC_BLOCK waiters woke.
-func (e *Engine) SyncWaitStats() SyncWaitStats {
-	return SyncWaitStats{Notified: e.waits.notified.Load(), Polled: e.waits.polled.Load()}
+func (s *Service) SyncWaitStats() SyncWaitStats {
+	return SyncWaitStats{Notified: s.waits.notified.Load(), Polled: s.waits.polled.Load()}
 }
 
 // reviewWakes listens for review decisions when the store can tell of them;
 // it returns a nil channel (never ready) otherwise, or when listening fails.
-func (e *Engine) reviewWakes(ctx context.Context) (<-chan struct{}, func()) {
-	if e.notifier == nil {
+func (s *Service) reviewWakes(ctx context.Context) (<-chan struct{}, func()) {
+	if s.notifier == nil {
 		return nil, func() {}
 	}
-	c, cancel, err := e.notifier.Subscribe(ctx, memgov.ChannelReviews)
+	c, cancel, err := s.notifier.Subscribe(ctx, memgov.ChannelReviews)
 	if err != nil {
 		return nil, func() {}
 	}
@@ -88,17 +88,17 @@ func (a *appended) note(en *oplog.Entry) {
 // appended. A lost notification costs a SYNC_BLOCK waiter one poll interval,
 // never a decision; and an engine that misses an erasure notices it at its
 // next search (searchCache.sawErasure).
-func (e *Engine) notifyAppended(ctx context.Context, a appended) {
-	if e.notifier == nil || !a.decided && !a.erased {
+func (s *Service) notifyAppended(ctx context.Context, a appended) {
+	if s.notifier == nil || !a.decided && !a.erased {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	if a.decided {
-		_ = e.notifier.Notify(ctx, memgov.ChannelReviews)
+		_ = s.notifier.Notify(ctx, memgov.ChannelReviews)
 	}
 	if a.erased {
-		_ = e.notifier.Notify(ctx, memgov.ChannelErasures)
+		_ = s.notifier.Notify(ctx, memgov.ChannelErasures)
 	}
 }
 
@@ -112,20 +112,20 @@ type erasureListener struct {
 	heard     func() // tests: told after each erasure heard
 }
 
-// listenErasures subscribes to erasures, once, at the engine's first write
+// ListenErasures subscribes to erasures, once, at the engine's first write
 // or search, when the store can notify; again after the subscription
 // ended (its connection failed).
-func (e *Engine) listenErasures() {
-	if e.notifier == nil {
+func (s *Service) ListenErasures() {
+	if s.notifier == nil {
 		return
 	}
-	l := &e.erasures
+	l := &s.erasures
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.listening {
 		return
 	}
-	c, _, err := e.notifier.Subscribe(context.Background(), memgov.ChannelErasures)
+	c, _, err := s.notifier.Subscribe(context.Background(), memgov.ChannelErasures)
 	if err != nil {
 		return // the next write or search tries again
 	}
@@ -133,8 +133,8 @@ func (e *Engine) listenErasures() {
 	heard := l.heard
 	go func() {
 		for range c {
-			e.host.ForgetSearches()
-			e.rules.Forget()
+			s.search.Forget()
+			s.rules.Forget()
 			if heard != nil {
 				heard()
 			}
@@ -143,4 +143,13 @@ func (e *Engine) listenErasures() {
 		l.listening = false
 		l.mu.Unlock()
 	}()
+}
+
+// OnErasureHeard tells fn after each erasure notification from another
+// process that the service acts on (tests wait for it). Set it before the
+// service's first write.
+func (s *Service) OnErasureHeard(fn func()) {
+	s.erasures.mu.Lock()
+	defer s.erasures.mu.Unlock()
+	s.erasures.heard = fn
 }

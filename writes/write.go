@@ -1,4 +1,4 @@
-package engine
+package writes
 
 // Reason codes of write outcomes.
 const (

@@ -1,4 +1,4 @@
-package engine
+package writes
 
 import (
 	"github.com/memgov/memgov"

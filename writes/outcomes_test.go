@@ -1,4 +1,4 @@
-package engine_test
+package writes_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/writes"
 )
 
 // Task outcomes measure MCI and MIER (spec §12.12.5); the health score says
@@ -41,14 +41,14 @@ func TestTaskOutcomesMeasureMCIAndMIER(t *testing.T) {
 		return id
 	}
 	// Four tasks with memory: three succeed, one fails because of memory.
-	for i, f := range []engine.TaskFeedback{
-		{Outcome: engine.OutcomeSuccess, Used: []string{"tz"}, By: "bot"},
-		{Outcome: engine.OutcomeSuccess},
-		{Outcome: engine.OutcomeSuccess, Note: "answered from memory"},
-		{Outcome: engine.OutcomeFailure, MemoryCaused: true, Used: []string{"channel"}, Note: "the channel was stale"},
+	for i, f := range []writes.TaskFeedback{
+		{Outcome: writes.OutcomeSuccess, Used: []string{"tz"}, By: "bot"},
+		{Outcome: writes.OutcomeSuccess},
+		{Outcome: writes.OutcomeSuccess, Note: "answered from memory"},
+		{Outcome: writes.OutcomeFailure, MemoryCaused: true, Used: []string{"channel"}, Note: "the channel was stale"},
 	} {
 		f.RetrievalID = search()
-		r, err := e.ReportOutcome(ctx, f)
+		r, err := e.Writes().ReportOutcome(ctx, f)
 		if err != nil || r.ID != f.RetrievalID || r.Used != len(f.Used) {
 			t.Fatalf("outcome %d: %+v %v", i, r, err)
 		}
@@ -59,8 +59,8 @@ func TestTaskOutcomesMeasureMCIAndMIER(t *testing.T) {
 		t.Fatalf("with memory only: MIER %v, MCI %v, measured %v", m.InducedErrors, m.CorrectnessImpact, m.Measured)
 	}
 	// Two tasks with memory withheld: one succeeds.
-	for _, o := range []string{engine.OutcomeSuccess, engine.OutcomeFailure} {
-		if _, err := e.ReportOutcome(ctx, engine.TaskFeedback{Ablated: true, Outcome: o}); err != nil {
+	for _, o := range []string{writes.OutcomeSuccess, writes.OutcomeFailure} {
+		if _, err := e.Writes().ReportOutcome(ctx, writes.TaskFeedback{Ablated: true, Outcome: o}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -72,32 +72,32 @@ func TestTaskOutcomesMeasureMCIAndMIER(t *testing.T) {
 	}
 	// Reporting again for a retrieval replaces its outcome.
 	rid := search()
-	if _, err := e.ReportOutcome(ctx, engine.TaskFeedback{RetrievalID: rid, Outcome: engine.OutcomeFailure}); err != nil {
+	if _, err := e.Writes().ReportOutcome(ctx, writes.TaskFeedback{RetrievalID: rid, Outcome: writes.OutcomeFailure}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.ReportOutcome(ctx, engine.TaskFeedback{RetrievalID: rid, Outcome: engine.OutcomeSuccess}); err != nil {
+	if _, err := e.Writes().ReportOutcome(ctx, writes.TaskFeedback{RetrievalID: rid, Outcome: writes.OutcomeSuccess}); err != nil {
 		t.Fatal(err)
 	}
 	if m, _ = e.Audit().Metrics(ctx); m.TasksWithMemory != 5 {
 		t.Fatalf("a replaced outcome counted twice: %d tasks", m.TasksWithMemory)
 	}
 	// Bad reports are refused and record nothing.
-	for _, f := range []engine.TaskFeedback{
+	for _, f := range []writes.TaskFeedback{
 		{RetrievalID: rid, Outcome: "great"},
-		{RetrievalID: rid, Ablated: true, Outcome: engine.OutcomeSuccess},
-		{Outcome: engine.OutcomeSuccess},
-		{RetrievalID: rid, Outcome: engine.OutcomeSuccess, MemoryCaused: true},
-		{Ablated: true, Outcome: engine.OutcomeFailure, MemoryCaused: true},
-		{RetrievalID: rid, Outcome: engine.OutcomeSuccess, Note: strings.Repeat("x", engine.MaxOutcomeNote+1)},
+		{RetrievalID: rid, Ablated: true, Outcome: writes.OutcomeSuccess},
+		{Outcome: writes.OutcomeSuccess},
+		{RetrievalID: rid, Outcome: writes.OutcomeSuccess, MemoryCaused: true},
+		{Ablated: true, Outcome: writes.OutcomeFailure, MemoryCaused: true},
+		{RetrievalID: rid, Outcome: writes.OutcomeSuccess, Note: strings.Repeat("x", writes.MaxOutcomeNote+1)},
 	} {
-		if _, err := e.ReportOutcome(ctx, f); !errors.Is(err, memgov.ErrInvalid) {
+		if _, err := e.Writes().ReportOutcome(ctx, f); !errors.Is(err, memgov.ErrInvalid) {
 			t.Errorf("%+v: %v, want ErrInvalid", f, err)
 		}
 	}
-	if _, err := e.ReportOutcome(ctx, engine.TaskFeedback{RetrievalID: "no-such", Outcome: engine.OutcomeSuccess}); !errors.Is(err, memgov.ErrNotFound) {
+	if _, err := e.Writes().ReportOutcome(ctx, writes.TaskFeedback{RetrievalID: "no-such", Outcome: writes.OutcomeSuccess}); !errors.Is(err, memgov.ErrNotFound) {
 		t.Errorf("unknown retrieval: %v", err)
 	}
-	if _, err := e.ReportOutcome(ctx, engine.TaskFeedback{RetrievalID: rid, Outcome: engine.OutcomeSuccess, By: "nobody"}); err == nil {
+	if _, err := e.Writes().ReportOutcome(ctx, writes.TaskFeedback{RetrievalID: rid, Outcome: writes.OutcomeSuccess, By: "nobody"}); err == nil {
 		t.Error("an unknown principal reported an outcome")
 	}
 	if m2, _ := e.Audit().Metrics(ctx); m2.TasksWithMemory != m.TasksWithMemory || m2.TasksWithheld != m.TasksWithheld {
