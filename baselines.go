@@ -249,6 +249,9 @@ type VerifyResult struct {
 		Root     string `json:"memory_root"`
 	} `json:"checkpoint,omitempty"`
 	NextCheckAt *time.Time `json:"next_check_at,omitempty"`
+	// NextAction is what settles an open drift episode: an operator
+	// acknowledges DriftID.
+	NextAction NextAction `json:"next_action,omitempty"`
 }
 
 // AckRequest acknowledges a drift episode and resolves it.
