@@ -369,9 +369,9 @@ func (svc *Service) recordDrift(ctx context.Context, tx memgov.Tx, b memgov.Base
 			detail += fmt.Sprintf(" (%s)", rep.Summary())
 		}
 	}
-	d := memgov.DriftEvent{ID: oplog.NewID(), BaselineID: b.ID, Policy: b.DriftPolicy, Cause: cause, ApprovedHash: b.Hash(),
-		CurrentHash: current, Detail: detail}
-	data, err := json.Marshal(d.Data())
+	d := memgov.DriftEvent{DriftData: oplog.DriftData{ID: oplog.NewID(), BaselineID: b.ID, Policy: b.DriftPolicy, Cause: cause, ApprovedHash: b.Hash(),
+		CurrentHash: current, Detail: detail}}
+	data, err := json.Marshal(d.DriftData)
 	if err != nil {
 		return d, err
 	}
