@@ -1,7 +1,6 @@
 package main
 
 import (
-	"database/sql"
 	"os"
 	"strings"
 	"testing"
@@ -19,11 +18,8 @@ import (
 // The exit codes are those of the error's kind.
 func TestCLIHintsNameTheFlagAndTheNextCommand(t *testing.T) {
 	c := newCLI(t)
-	c.ok("", "init")
-	c.ok("", "principal", "add", "--id", "oncall", "--role", "operator", "--tenant", "*")
-	c.ok("", "principal", "add", "--id", "bot", "--role", "executor", "--tenant", "acme")
 	const ref = "acme/chat-agent"
-	seedMemory(t, c, ref, map[string]string{"greeting": "Greet customers by their first name."})
+	c.governedSetup(ref, map[string]string{"greeting": "Greet customers by their first name."})
 	size := c.logSize()
 
 	cases := []struct {
@@ -109,11 +105,8 @@ func TestHintNamesTheCommandForADomainState(t *testing.T) {
 // its JSON and its table alike.
 func TestCLIWriteResultsNameTheNextCommand(t *testing.T) {
 	c := newCLI(t)
-	c.ok("", "init")
-	c.ok("", "principal", "add", "--id", "oncall", "--role", "operator", "--tenant", "*")
-	c.ok("", "principal", "add", "--id", "bot", "--role", "executor", "--tenant", "acme")
 	const ref = "acme/billing-agent"
-	seedMemory(t, c, ref, map[string]string{"refund/limit": "Refunds up to $1,000 need no second signature."})
+	c.governedSetup(ref, map[string]string{"refund/limit": "Refunds up to $1,000 need no second signature."})
 
 	out, _, code := c.run(writeReq("ghost", ref, "k1", "The invoice run is on Fridays."), "write", "--json")
 	want := `unknown agent "ghost"; a curator registers it as a principal of tenant acme; register it with: memgov principal add --id ghost --role executor --tenant acme`
@@ -127,15 +120,7 @@ func TestCLIWriteResultsNameTheNextCommand(t *testing.T) {
 	// Memory edited behind memgov's back under deny-on-drift: verify names
 	// the acknowledgement, and a write is denied until it is made.
 	c.ok("", "baseline", "approve", ref, "--by", "oncall", "--type", "persistent", "--ttl", "2592000", "--policy", "deny-on-drift", "--level", "2")
-	db, err := sql.Open("sqlite", c.db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`UPDATE versions SET content = ? WHERE key = 'refund/limit' AND state = 'ACTIVE'`,
-		[]byte(`{"text":"Refunds up to $50,000 need no second signature."}`)); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	editOutsideMemgov(t, c, "refund/limit", "Refunds up to $50,000 need no second signature.")
 	vout, _, code := c.run("", "verify", ref, "--json")
 	v := decode[memgov.VerifyResult](t, vout)
 	if code != exitDenied || v.DriftID == "" || v.NextAction != memgov.NextAcknowledgeDrift {

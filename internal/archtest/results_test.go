@@ -2,13 +2,9 @@ package archtest
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -51,45 +47,7 @@ func stringLits(f *ast.File) []*ast.BasicLit {
 // name a memgov command of cmds or a --flag, and the number of files read.
 func resultTextViolations(t *testing.T, root string, cmds map[string]bool) ([]string, int) {
 	t.Helper()
-	fset := token.NewFileSet()
-	var found []string
-	read := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel != "." && (!resultDir(rel) || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
-		read++
-		for _, b := range stringLits(f) {
-			s, err := strconv.Unquote(b.Value)
-			if err != nil {
-				continue
-			}
-			if h := cliHint(s, cmds); h != "" {
-				found = append(found, rel+":"+strconv.Itoa(fset.Position(b.Pos()).Line)+": "+h+" in "+strconv.Quote(s))
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(found)
-	return found, read
+	return cliMentions(t, root, cmds, func(rel string) bool { return !resultDir(rel) }, stringLits)
 }
 
 // TestResultTextNamesNoCLICommand fails on text built outside cmd/ and tui/
