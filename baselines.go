@@ -85,7 +85,10 @@ const (
 
 // Baseline is the spec §3.2.6 memory_baseline record with what memgov needs to
 // enforce it. Its JSON uses the spec's field names; the extra fields are
-// memgov's binding of the record to its own log.
+// memgov's binding of the record to its own log. The JSON is also the data
+// of a BASELINE_APPROVE entry, so it is part of the log's format: a field's
+// name, omitempty and value type may not change (engine/oplog's golden
+// test holds its bytes).
 type Baseline struct {
 	ID                   string     `json:"baseline_id"`
 	MemoryRef            string     `json:"memory_ref"`
@@ -103,19 +106,12 @@ type Baseline struct {
 	DeltaBudget          int        `json:"delta_budget"`
 	// LogPosition is the LSN of the state the hash was taken at.
 	LogPosition int64 `json:"log_position"`
-	// BaseTreeSize, BaseSeq and BaseFrontier bind the memory op log (spec §3.2.6.2).
+	// BaseTreeSize, BaseSeq and BaseFrontier bind the memory op log (spec §3.2.6.2);
+	// the frontier is derived when the entry is applied, not recorded.
 	BaseTreeSize uint64 `json:"memory_tree_size"`
 	BaseSeq      uint64 `json:"checkpoint_seq"`
 	BaseFrontier []byte `json:"-"`
 	LSN          int64  `json:"lsn"` // the BASELINE_APPROVE entry
-}
-
-// Data is the record as a BASELINE_APPROVE entry carries it.
-func (b Baseline) Data() oplog.BaselineData {
-	return oplog.BaselineData{ID: b.ID, MemoryRef: b.MemoryRef, SnapshotHash: b.SnapshotHash, MemoryType: string(b.MemoryType), Store: b.Store,
-		ApprovedAt: b.ApprovedAt, BoundAt: b.BoundAt, TTLSeconds: b.TTLSeconds, DriftPolicy: b.DriftPolicy, SharedMemoryOwner: b.SharedMemoryOwner,
-		CheckIntervalSeconds: b.CheckIntervalSeconds, ComplianceLevel: b.ComplianceLevel, ApprovedBy: b.ApprovedBy, DeltaBudget: b.DeltaBudget,
-		LogPosition: b.LogPosition, BaseTreeSize: b.BaseTreeSize, BaseSeq: b.BaseSeq, LSN: b.LSN}
 }
 
 // ExpiresAt returns when the baseline stops being valid; zero when it has no TTL.
@@ -172,32 +168,17 @@ const (
 )
 
 // DriftEvent is one MEMORY_DRIFT_DETECTED episode: opened by a DRIFT_DETECTED
-// log entry, closed by an operator's DRIFT_ACK entry. A memoryRef has at most
-// one open episode; verifications reuse it rather than emit a new event.
+// log entry, whose data is the embedded oplog.DriftData, and closed by an
+// operator's DRIFT_ACK entry, which sets the acknowledgement below. A
+// memoryRef has at most one open episode; verifications reuse it rather than
+// emit a new event.
 type DriftEvent struct {
-	ID           string     `json:"drift_id"`
-	Event        string     `json:"event"` // MEMORY_DRIFT_DETECTED
-	MemoryRef    string     `json:"memory_ref"`
-	BaselineID   string     `json:"baseline_id"`
-	Policy       string     `json:"policy"`
-	Cause        string     `json:"cause"`
-	ApprovedHash string     `json:"approved_hash"`
-	CurrentHash  string     `json:"current_hash"`
-	Detail       string     `json:"detail"`
-	DetectedAt   time.Time  `json:"detected_at"`
-	LSN          int64      `json:"lsn"`
-	AckedAt      *time.Time `json:"acked_at,omitempty"`
-	AckedBy      string     `json:"acked_by,omitempty"`
-	Resolution   string     `json:"resolution,omitempty"`
-	Note         string     `json:"note,omitempty"`
-	AckLSN       int64      `json:"ack_lsn,omitempty"`
-}
-
-// Data is the episode as a DRIFT_DETECTED entry carries it.
-func (d DriftEvent) Data() oplog.DriftData {
-	return oplog.DriftData{ID: d.ID, Event: d.Event, MemoryRef: d.MemoryRef, BaselineID: d.BaselineID, Policy: d.Policy, Cause: d.Cause,
-		ApprovedHash: d.ApprovedHash, CurrentHash: d.CurrentHash, Detail: d.Detail, DetectedAt: d.DetectedAt, LSN: d.LSN, AckedAt: d.AckedAt,
-		AckedBy: d.AckedBy, Resolution: d.Resolution, Note: d.Note, AckLSN: d.AckLSN}
+	oplog.DriftData
+	AckedAt    *time.Time `json:"acked_at,omitempty"`
+	AckedBy    string     `json:"acked_by,omitempty"`
+	Resolution string     `json:"resolution,omitempty"`
+	Note       string     `json:"note,omitempty"`
+	AckLSN     int64      `json:"ack_lsn,omitempty"`
 }
 
 // Open reports whether the episode awaits acknowledgement.
@@ -249,6 +230,9 @@ type VerifyResult struct {
 		Root     string `json:"memory_root"`
 	} `json:"checkpoint,omitempty"`
 	NextCheckAt *time.Time `json:"next_check_at,omitempty"`
+	// NextAction is what settles an open drift episode: an operator
+	// acknowledges DriftID.
+	NextAction NextAction `json:"next_action,omitempty"`
 }
 
 // AckRequest acknowledges a drift episode and resolves it.

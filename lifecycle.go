@@ -120,6 +120,9 @@ type EraseReport struct {
 	LSN         int64          `json:"lsn,omitempty"`
 	RequestedAt time.Time      `json:"requested_at"`
 	CompletedAt time.Time      `json:"completed_at"`
+	// NextActions settle what the erasure left in place: a curator
+	// rejects the proposals naming the subject.
+	NextActions []NextAction `json:"next_actions,omitempty"`
 }
 
 // LeaseResult is the answer to a lease request.

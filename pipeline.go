@@ -422,6 +422,10 @@ type WriteResult struct {
 	// Links are the near texts a committed write was kept beside as its
 	// own item (relation NEAR_DUPLICATE), each with its rule.
 	Links []RelatedItem `json:"links,omitempty"`
+	// NextAction is what lifts a refusal (register the agent, acknowledge
+	// the drift, ...), which Detail says in a phrase; the CLI names the
+	// command that does it.
+	NextAction NextAction `json:"next_action,omitempty"`
 }
 
 // Accepted reports whether the write is (or already was) in memory.

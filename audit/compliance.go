@@ -18,6 +18,9 @@ type ComplianceItem struct {
 	Residency      string       `json:"residency,omitempty"`
 	CreatedAt      time.Time    `json:"created_at"`
 	Detail         string       `json:"detail"`
+	// NextAction is what settles the finding, when an action does
+	// (garbage collection, for an item past its TTL).
+	NextAction memgov.NextAction `json:"next_action,omitempty"`
 }
 
 // ComplianceReport is the periodic compliance audit of spec §12.10.5.
@@ -66,7 +69,8 @@ func (s *Service) ComplianceReport(ctx context.Context) (ComplianceReport, error
 			}
 			if v.ExpiredAt(rep.At) {
 				c := ci
-				c.Detail = "TTL passed " + v.ExpiresAt.Format(time.RFC3339) + "; run memgov gc"
+				c.Detail = "TTL passed " + v.ExpiresAt.Format(time.RFC3339) + "; garbage collection expires it"
+				c.NextAction = memgov.NextRunGC
 				rep.PastTTL = append(rep.PastTTL, c)
 			}
 			var meta oplog.VersionData

@@ -78,10 +78,12 @@ type Metrics struct {
 	HealthLowerBound float64 `json:"health_lower_bound"`
 	MeasuredBand     string  `json:"health_band_measured"`
 	// Measured names the health score's metrics computed from data;
-	// Unmeasured the others, and UnmeasuredWhy what would measure each.
-	Measured      []string          `json:"measured"`
-	Unmeasured    []string          `json:"unmeasured"`
-	UnmeasuredWhy map[string]string `json:"unmeasured_why"`
+	// Unmeasured the others, UnmeasuredWhy what would measure each and
+	// UnmeasuredNext the action that brings it.
+	Measured       []string                     `json:"measured"`
+	Unmeasured     []string                     `json:"unmeasured"`
+	UnmeasuredWhy  map[string]string            `json:"unmeasured_why"`
+	UnmeasuredNext map[string]memgov.NextAction `json:"unmeasured_next"`
 }
 
 // Health statuses.
@@ -238,23 +240,24 @@ func (s *Service) health(m *Metrics) {
 		w    float64
 		set  func(*policy.Metrics)
 		ok   bool
-		why  string // what would measure it
+		why  string            // what would measure it
+		next memgov.NextAction // the action that brings it
 	}
 	parts := []part{
 		{"correctness_impact", h.Weights.CorrectnessImpact, func(x *policy.Metrics) { x.CorrectnessImpact = deref(m.CorrectnessImpact) }, m.CorrectnessImpact != nil,
-			"task outcomes with memory (memgov feedback RETRIEVAL_ID --outcome success|failure) and with memory withheld (memgov feedback --ablated --outcome success|failure)"},
+			"task outcomes reported as feedback, with memory and with memory withheld", memgov.NextRecordOutcomes},
 		{"induced_errors", h.Weights.InducedErrors, func(x *policy.Metrics) { x.InducedErrors = deref(m.InducedErrors) }, m.InducedErrors != nil,
-			"task outcomes (memgov feedback RETRIEVAL_ID --outcome failure --memory-caused for a failure memory caused)"},
+			"task outcomes reported as feedback, a failure memory caused marked as such", memgov.NextRecordFailureCause},
 		{"retrieval_precision", h.Weights.RetrievalPrecision, func(x *policy.Metrics) { x.RetrievalPrecision = deref(m.RetrievalPrecision) }, m.RetrievalPrecision != nil,
-			"usage feedback (memgov feedback RETRIEVAL_ID --used KEY)"},
+			"usage feedback: the retrieved items a task used", memgov.NextRecordUsage},
 		{"hallucination_leakage", h.Weights.HallucinationLeakage, func(x *policy.Metrics) { x.HallucinationLeakage = deref(m.HallucinationLeak) }, m.HallucinationLeak != nil,
-			"a re-validation sweep (memgov metrics --revalidate N)"},
+			"a re-validation sweep", memgov.NextRevalidate},
 		{"write_acceptance", h.Weights.WriteAcceptance, func(x *policy.Metrics) { x.WriteAcceptance = m.WriteAcceptance }, m.Writes > 0,
-			"governed writes in the window"},
-		{"operational", h.Weights.Operational, func(x *policy.Metrics) { x.Operational = m.Operational }, true, ""},
+			"governed writes in the window", memgov.NextWrite},
+		{"operational", h.Weights.Operational, func(x *policy.Metrics) { x.Operational = m.Operational }, true, "", ""},
 	}
 	var sum, wsum, wall float64
-	m.Measured, m.Unmeasured, m.UnmeasuredWhy = []string{}, []string{}, map[string]string{}
+	m.Measured, m.Unmeasured, m.UnmeasuredWhy, m.UnmeasuredNext = []string{}, []string{}, map[string]string{}, map[string]memgov.NextAction{}
 	for _, p := range parts {
 		wall += p.w
 		if p.w == 0 {
@@ -263,6 +266,7 @@ func (s *Service) health(m *Metrics) {
 		if !p.ok {
 			m.Unmeasured = append(m.Unmeasured, p.name)
 			m.UnmeasuredWhy[p.name] = p.why
+			m.UnmeasuredNext[p.name] = p.next
 			continue
 		}
 		m.Measured = append(m.Measured, p.name)

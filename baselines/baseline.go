@@ -173,7 +173,7 @@ func (svc *Service) approveTx(ctx context.Context, tx memgov.Tx, r memgov.Approv
 		return memgov.Baseline{}, err
 	}
 	b.BaseTreeSize = head.TreeSize
-	data, err := json.Marshal(b.Data())
+	data, err := json.Marshal(b)
 	if err != nil {
 		return memgov.Baseline{}, err
 	}

@@ -324,7 +324,7 @@ func (svc *Service) verifyTx(ctx context.Context, tx memgov.ReadTx, w memgov.Tx,
 	}
 	res.CurrentHash = strPtr(current)
 	if hasOpen {
-		res.Drift, res.DriftID = true, open.ID
+		res.Drift, res.DriftID, res.NextAction = true, open.ID, memgov.NextAcknowledgeDrift
 		if res.Cause == "" {
 			res.Cause = open.Cause
 		}
@@ -349,8 +349,8 @@ func (svc *Service) verifyTx(ctx context.Context, tx memgov.ReadTx, w memgov.Tx,
 }
 
 func driftAlert(d memgov.DriftEvent) string {
-	return fmt.Sprintf("%s %s: %s on %s since %s under %s; acknowledge with: memgov drift ack %s --by OPERATOR --resolve reapprove|rollback",
-		merkle.EventMemoryDrift, d.ID, d.Cause, d.MemoryRef, d.DetectedAt.Format(time.RFC3339), d.Policy, d.ID)
+	return fmt.Sprintf("%s %s: %s on %s since %s under %s; an operator acknowledges it, re-approving or rolling back",
+		merkle.EventMemoryDrift, d.ID, d.Cause, d.MemoryRef, d.DetectedAt.Format(time.RFC3339), d.Policy)
 }
 
 func digestOf(alg canon.Algorithm, b []byte) string {
@@ -369,9 +369,9 @@ func (svc *Service) recordDrift(ctx context.Context, tx memgov.Tx, b memgov.Base
 			detail += fmt.Sprintf(" (%s)", rep.Summary())
 		}
 	}
-	d := memgov.DriftEvent{ID: oplog.NewID(), BaselineID: b.ID, Policy: b.DriftPolicy, Cause: cause, ApprovedHash: b.Hash(),
-		CurrentHash: current, Detail: detail}
-	data, err := json.Marshal(d.Data())
+	d := memgov.DriftEvent{DriftData: oplog.DriftData{ID: oplog.NewID(), BaselineID: b.ID, Policy: b.DriftPolicy, Cause: cause, ApprovedHash: b.Hash(),
+		CurrentHash: current, Detail: detail}}
+	data, err := json.Marshal(d.DriftData)
 	if err != nil {
 		return d, err
 	}
@@ -451,7 +451,7 @@ func (svc *Service) DriftGate(ctx context.Context, tx memgov.Tx, memoryRef strin
 	if ok, _, err := svc.governedIntact(ctx, tx, tx, ref); err != nil {
 		return res, err
 	} else if !ok {
-		flag(gate.ReasonDriftDenied, fmt.Sprintf("%s: %s was changed outside memgov; run memgov verify %s", merkle.EventMemoryDrift, ref, ref), "")
+		flag(gate.ReasonDriftDenied, fmt.Sprintf("%s: %s was changed outside memgov; a verification records the drift", merkle.EventMemoryDrift, ref), "")
 	}
 	return res, nil
 }

@@ -86,7 +86,8 @@ func (s *Service) Erase(ctx context.Context, r memgov.EraseRequest) (memgov.Eras
 		direct = kept
 		if proposals > 0 {
 			rep.Unresolved += proposals
-			rep.Left = append(rep.Left, fmt.Sprintf("%d record(s) naming the subject that are not memory items (proposals, principals): kept as they are; reject or archive such proposals (memgov proposal reject)", proposals))
+			rep.Left = append(rep.Left, fmt.Sprintf("%d record(s) naming the subject that are not memory items (proposals, principals): kept as they are; reject or archive such proposals", proposals))
+			rep.NextActions = append(rep.NextActions, memgov.NextRejectProposal)
 		}
 		set := map[string]bool{}
 		for _, id := range direct {

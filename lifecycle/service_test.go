@@ -270,3 +270,23 @@ func TestErasureDropsTheSearchIndex(t *testing.T) {
 		t.Fatalf("a second erasure: %+v %v (dropped %d times)", none, err, f.search.forgets)
 	}
 }
+
+// An erasure that leaves a proposal naming the subject says so, and names
+// what settles it: a curator rejects the proposal.
+func TestErasureNamesWhatSettlesAProposalLeft(t *testing.T) {
+	f := setup(t)
+	f.insert(t, "acme/bot", "customer", memgov.Semantic, "bot", `{"text":"Zed Quirinal prefers email"}`)
+	f.update(t, func(tx memgov.Tx) error {
+		entry := &oplog.Entry{Time: f.clock.now(), Op: oplog.ProposalCreate, ItemID: oplog.NewID(), Actor: "bot"}
+		return oplog.AppendData(f.ctx, tx, entry, "propose", oplog.ProposalData{ID: entry.ItemID, Kind: "prompt-template",
+			Title: "Refund follow-up", Artifact: json.RawMessage(`{"name":"refund"}`), ArtifactHash: "sha256:a", Rationale: "seen when Zed Quirinal asked", Owner: &oplog.ProposalOwner{Tenant: "acme", Principal: "bot"}})
+	})
+	rep, err := f.svc.Erase(f.ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"})
+	if err != nil || rep.Status != "INCOMPLETE" || len(rep.Left) != 1 {
+		t.Fatalf("erasure: %+v %v", rep, err)
+	}
+	if !strings.Contains(rep.Left[0], "reject or archive such proposals") || strings.Contains(rep.Left[0], "memgov ") ||
+		len(rep.NextActions) != 1 || rep.NextActions[0] != memgov.NextRejectProposal {
+		t.Fatalf("what the erasure left: %q, next %v; want the proposal and %s", rep.Left, rep.NextActions, memgov.NextRejectProposal)
+	}
+}

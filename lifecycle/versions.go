@@ -20,14 +20,8 @@ func (s *Service) Rollback(ctx context.Context, versionID, actor, reason string)
 	}
 	var res memgov.RollbackResult
 	err := s.store.Update(ctx, func(tx memgov.Tx) error {
-		if err := requirePrincipal(ctx, tx, actor); err != nil {
-			return err
-		}
-		bad, err := tx.Version(ctx, versionID)
+		bad, err := s.rollbackTarget(ctx, tx, versionID, actor)
 		if err != nil {
-			return err
-		}
-		if _, err := s.permitTx(ctx, tx, actor, authz.ActRollback, authz.Target{Ref: bad.MemoryRef, Layer: bad.Layer}); err != nil {
 			return err
 		}
 		if bad.State != memgov.Active {
@@ -70,14 +64,8 @@ func (s *Service) RestoreVersion(ctx context.Context, versionID, actor, reason s
 	}
 	var res memgov.RollbackResult
 	err := s.store.Update(ctx, func(tx memgov.Tx) error {
-		if err := requirePrincipal(ctx, tx, actor); err != nil {
-			return err
-		}
-		target, err := tx.Version(ctx, versionID)
+		target, err := s.rollbackTarget(ctx, tx, versionID, actor)
 		if err != nil {
-			return err
-		}
-		if _, err := s.permitTx(ctx, tx, actor, authz.ActRollback, authz.Target{Ref: target.MemoryRef, Layer: target.Layer}); err != nil {
 			return err
 		}
 		if target.State == memgov.Draft || target.State == memgov.Quarantined {
@@ -121,6 +109,20 @@ func (s *Service) RestoreVersion(ctx context.Context, versionID, actor, reason s
 	return res, err
 }
 
+// rollbackTarget reads, in tx, the version a rollback or a restore acts on,
+// once it knows the actor and authz lets the actor roll back its layer.
+func (s *Service) rollbackTarget(ctx context.Context, tx memgov.Tx, versionID, actor string) (memgov.Version, error) {
+	if err := requirePrincipal(ctx, tx, actor); err != nil {
+		return memgov.Version{}, err
+	}
+	v, err := tx.Version(ctx, versionID)
+	if err != nil {
+		return v, err
+	}
+	_, err = s.permitTx(ctx, tx, actor, authz.ActRollback, authz.Target{Ref: v.MemoryRef, Layer: v.Layer})
+	return v, err
+}
+
 // RestorePayload is the payload of a new version that makes v's content
 // current again (a rollback's reactivation, a restore, a release from
 // quarantine), with reason.
@@ -145,6 +147,29 @@ func (s *Service) Unpin(ctx context.Context, itemID, actor, reason string) (int6
 }
 
 func (s *Service) setPin(ctx context.Context, itemID, actor, reason string, pin bool) (int64, error) {
+	act, op := authz.ActUnpin, oplog.Unpin
+	if pin {
+		act, op = authz.ActPin, oplog.Pin
+	}
+	return s.itemEntry(ctx, itemID, actor, act, func(_ memgov.Tx, item memgov.Item, e *oplog.Entry) (oplog.Payload, error) {
+		if item.Pinned == pin {
+			return oplog.Payload{}, fmt.Errorf("%w: item %s is already %s", memgov.ErrConflict, itemID, map[bool]string{true: "pinned", false: "unpinned"}[pin])
+		}
+		if reason == "" {
+			reason = strings.ToLower(string(op)) + " by " + actor
+		}
+		e.Op = op
+		return oplog.Payload{Reason: reason}, nil
+	})
+}
+
+// itemEntry is an operation on one item that one log entry records: in one
+// transaction it refuses an actor memgov does not know, reads the item, asks
+// authz whether the actor may act on the item's layer, lets build check the
+// item and complete the entry (its op, versions) and its payload, appends
+// the entry and returns its LSN.
+func (s *Service) itemEntry(ctx context.Context, itemID, actor string, act authz.Action,
+	build func(tx memgov.Tx, item memgov.Item, e *oplog.Entry) (oplog.Payload, error)) (int64, error) {
 	var lsn int64
 	err := s.store.Update(ctx, func(tx memgov.Tx) error {
 		if err := requirePrincipal(ctx, tx, actor); err != nil {
@@ -154,25 +179,15 @@ func (s *Service) setPin(ctx context.Context, itemID, actor, reason string, pin 
 		if err != nil {
 			return err
 		}
-		act := authz.ActUnpin
-		if pin {
-			act = authz.ActPin
-		}
 		if _, err := s.permitTx(ctx, tx, actor, act, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
 			return err
 		}
-		if item.Pinned == pin {
-			return fmt.Errorf("%w: item %s is already %s", memgov.ErrConflict, itemID, map[bool]string{true: "pinned", false: "unpinned"}[pin])
+		entry := &oplog.Entry{Time: s.now(), MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
+		p, err := build(tx, item, entry)
+		if err != nil {
+			return err
 		}
-		op := oplog.Unpin
-		if pin {
-			op = oplog.Pin
-		}
-		if reason == "" {
-			reason = strings.ToLower(string(op)) + " by " + actor
-		}
-		entry := &oplog.Entry{Time: s.now(), Op: op, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
-		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
+		if err := oplog.Append(ctx, tx, entry, p); err != nil {
 			return err
 		}
 		lsn = entry.LSN
@@ -188,23 +203,11 @@ func (s *Service) Annotate(ctx context.Context, itemID, actor, kind, note string
 	if strings.TrimSpace(note) == "" {
 		return 0, fmt.Errorf("%w: an annotation needs a note", memgov.ErrInvalid)
 	}
-	var lsn int64
-	err := s.store.Update(ctx, func(tx memgov.Tx) error {
-		item, who, err := itemAndPrincipal(ctx, tx, itemID, actor)
-		if err != nil {
-			return err
-		}
-		if err := s.authz.Permit(who, authz.ActAnnotate, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
-			return err
-		}
-		entry := &oplog.Entry{Time: s.now(), Op: oplog.Annotate, MemoryRef: item.MemoryRef, ItemID: item.ID, Actor: actor}
-		if err := oplog.AppendData(ctx, tx, entry, "annotation", oplog.AnnotationData{Kind: kind, Note: note}); err != nil {
-			return err
-		}
-		lsn = entry.LSN
-		return nil
+	return s.itemEntry(ctx, itemID, actor, authz.ActAnnotate, func(_ memgov.Tx, _ memgov.Item, e *oplog.Entry) (oplog.Payload, error) {
+		e.Op = oplog.Annotate
+		data, err := json.Marshal(oplog.AnnotationData{Kind: kind, Note: note})
+		return oplog.Payload{Reason: "annotation", Data: data}, err
 	})
-	return lsn, err
 }
 
 // Reclassify moves an item to another layer (spec §12.7.4 Mode 3), a layer
@@ -213,29 +216,17 @@ func (s *Service) Reclassify(ctx context.Context, itemID string, to memgov.Layer
 	if _, err := memgov.ParseLayer(string(to)); err != nil {
 		return 0, fmt.Errorf("%w: %v", memgov.ErrInvalid, err)
 	}
-	var lsn int64
-	err := s.store.Update(ctx, func(tx memgov.Tx) error {
-		item, who, err := itemAndPrincipal(ctx, tx, itemID, actor)
-		if err != nil {
-			return err
-		}
+	return s.itemEntry(ctx, itemID, actor, authz.ActReclassify, func(tx memgov.Tx, item memgov.Item, e *oplog.Entry) (oplog.Payload, error) {
 		if item.Layer == to {
-			return fmt.Errorf("%w: item %s is already %s memory", memgov.ErrConflict, item.Key, to)
+			return oplog.Payload{}, fmt.Errorf("%w: item %s is already %s memory", memgov.ErrConflict, item.Key, to)
 		}
-		for _, l := range []memgov.Layer{item.Layer, to} {
-			if err := s.authz.Permit(who, authz.ActReclassify, authz.Target{Ref: item.MemoryRef, Layer: l}); err != nil {
-				return err
-			}
+		if _, err := s.permitTx(ctx, tx, actor, authz.ActReclassify, authz.Target{Ref: item.MemoryRef, Layer: to}); err != nil {
+			return oplog.Payload{}, err
 		}
-		entry := &oplog.Entry{Time: s.now(), Op: oplog.Reclassify, MemoryRef: item.MemoryRef, ItemID: item.ID, VersionID: item.Head, Actor: actor}
-		data, _ := json.Marshal(oplog.ReclassifyData{From: string(item.Layer), To: string(to)})
-		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason, Layer: string(to), Data: data}); err != nil {
-			return err
-		}
-		lsn = entry.LSN
-		return nil
+		e.Op, e.VersionID = oplog.Reclassify, item.Head
+		data, err := json.Marshal(oplog.ReclassifyData{From: string(item.Layer), To: string(to)})
+		return oplog.Payload{Reason: reason, Layer: string(to), Data: data}, err
 	})
-	return lsn, err
 }
 
 // Expire expires an item's ACTIVE version by hand, before its TTL, as a
@@ -245,37 +236,23 @@ func (s *Service) Reclassify(ctx context.Context, itemID string, to memgov.Layer
 // with ErrConflict when the item has no ACTIVE version and returns the LSN
 // of the EXPIRE entry.
 func (s *Service) Expire(ctx context.Context, itemID, actor, reason string) (int64, error) {
-	var lsn int64
-	err := s.store.Update(ctx, func(tx memgov.Tx) error {
-		item, err := tx.Item(ctx, itemID)
-		if err != nil {
-			return err
-		}
-		if _, err := s.permitTx(ctx, tx, actor, authz.ActExpire, authz.Target{Ref: item.MemoryRef, Layer: item.Layer}); err != nil {
-			return err
-		}
-		if strings.TrimSpace(reason) == "" {
-			return fmt.Errorf("%w: expiring an item by hand needs a reason", memgov.ErrInvalid)
-		}
+	if strings.TrimSpace(reason) == "" {
+		return 0, fmt.Errorf("%w: expiring an item by hand needs a reason", memgov.ErrInvalid)
+	}
+	return s.itemEntry(ctx, itemID, actor, authz.ActExpire, func(tx memgov.Tx, item memgov.Item, e *oplog.Entry) (oplog.Payload, error) {
 		if item.Head == "" {
-			return fmt.Errorf("%w: item %s has no ACTIVE version to expire", memgov.ErrConflict, item.Key)
+			return oplog.Payload{}, fmt.Errorf("%w: item %s has no ACTIVE version to expire", memgov.ErrConflict, item.Key)
 		}
 		head, err := tx.Version(ctx, item.Head)
 		if err != nil {
-			return err
+			return oplog.Payload{}, err
 		}
 		if head.State != memgov.Active {
-			return fmt.Errorf("%w: version %s of item %s is %s, not ACTIVE", memgov.ErrConflict, head.ID, item.Key, head.State)
+			return oplog.Payload{}, fmt.Errorf("%w: version %s of item %s is %s, not ACTIVE", memgov.ErrConflict, head.ID, item.Key, head.State)
 		}
-		entry := &oplog.Entry{Time: s.now(), Op: oplog.Expire, MemoryRef: item.MemoryRef, ItemID: item.ID,
-			VersionID: head.ID, PrevVersionID: head.Prev, Actor: actor}
-		if err := oplog.Append(ctx, tx, entry, oplog.Payload{Reason: reason}); err != nil {
-			return err
-		}
-		lsn = entry.LSN
-		return nil
+		e.Op, e.VersionID, e.PrevVersionID = oplog.Expire, head.ID, head.Prev
+		return oplog.Payload{Reason: reason}, nil
 	})
-	return lsn, err
 }
 
 // HardDelete removes one item's content for good (an ERASE entry of kind

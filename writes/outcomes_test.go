@@ -28,7 +28,7 @@ func TestTaskOutcomesMeasureMCIAndMIER(t *testing.T) {
 			t.Fatalf("%s before any feedback: measured %v, unmeasured %v %v", name, m.Measured, m.Unmeasured, m.UnmeasuredWhy)
 		}
 	}
-	if !strings.Contains(m.UnmeasuredWhy["correctness_impact"], "--ablated") || m.CorrectnessImpact != nil || m.InducedErrors != nil {
+	if m.UnmeasuredNext["correctness_impact"] != memgov.NextRecordOutcomes || m.CorrectnessImpact != nil || m.InducedErrors != nil {
 		t.Fatalf("before any outcome: %+v", m)
 	}
 	a := e.Host().Adapter(memgov.As("bot"))

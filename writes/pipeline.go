@@ -199,7 +199,7 @@ func (w *write) stop(name string, r gate.Result) (res memgov.WriteResult, ok boo
 		if r.Verdict == gate.Deny {
 			status = memgov.StatusDenied
 		}
-		return memgov.WriteResult{Status: status, Gate: name, Reason: r.Reason, Detail: r.Detail, Related: keysOf(r.Related),
+		return memgov.WriteResult{Status: status, Gate: name, Reason: r.Reason, Detail: r.Detail, NextAction: r.Next, Related: keysOf(r.Related),
 			ValidationScore: w.scorePtr(), Alerts: w.alerts}, true
 	case gate.Defer:
 		if r.RetryAfter > 0 {

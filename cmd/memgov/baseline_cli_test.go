@@ -38,6 +38,31 @@ func seedMemory(t *testing.T, c *cli, ref string, kv map[string]string) {
 	}
 }
 
+// governedSetup initialises c's database with an operator (oncall) and an
+// executor of acme (bot), and seeds ref with kv.
+func (c *cli) governedSetup(ref string, kv map[string]string) {
+	c.t.Helper()
+	c.ok("", "init")
+	c.ok("", "principal", "add", "--id", "oncall", "--role", "operator", "--tenant", "*")
+	c.ok("", "principal", "add", "--id", "bot", "--role", "executor", "--tenant", "acme")
+	seedMemory(c.t, c, ref, kv)
+}
+
+// editOutsideMemgov changes the text of key's ACTIVE version behind
+// memgov's back, through another SQLite client.
+func editOutsideMemgov(t *testing.T, c *cli, key, text string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", c.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	body, _ := json.Marshal(map[string]string{"text": text})
+	if _, err := db.Exec(`UPDATE versions SET content = ? WHERE key = ? AND state = 'ACTIVE'`, body, key); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func decode[T any](t *testing.T, s string) T {
 	t.Helper()
 	var v T
@@ -49,11 +74,8 @@ func decode[T any](t *testing.T, s string) T {
 
 func TestCLIBaselineVerifyAndDrift(t *testing.T) {
 	c := newCLI(t)
-	c.ok("", "init")
-	c.ok("", "principal", "add", "--id", "oncall", "--role", "operator", "--tenant", "*")
-	c.ok("", "principal", "add", "--id", "bot", "--role", "executor", "--tenant", "acme")
 	ref := "acme/billing-agent"
-	seedMemory(t, c, ref, map[string]string{"refund/limit": "Refunds up to $1,000 need no second signature.", "tone": "formal"})
+	c.governedSetup(ref, map[string]string{"refund/limit": "Refunds up to $1,000 need no second signature.", "tone": "formal"})
 
 	approve := []string{"baseline", "approve", ref, "--by", "oncall", "--type", "persistent", "--ttl", "2592000", "--policy", "deny-on-drift", "--level", "2"}
 	for _, tc := range []struct {
@@ -98,16 +120,7 @@ func TestCLIBaselineVerifyAndDrift(t *testing.T) {
 	os.WriteFile(state, []byte(export), 0o600)
 	c.ok("", "verify", ref, "--state", state)
 
-	// An edit behind memgov's back, through another SQLite client.
-	db, err := sql.Open("sqlite", c.db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`UPDATE versions SET content = ? WHERE key = 'refund/limit' AND state = 'ACTIVE'`,
-		[]byte(`{"text":"Refunds up to $50,000 need no second signature."}`)); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	editOutsideMemgov(t, c, "refund/limit", "Refunds up to $50,000 need no second signature.")
 	out, _, code := c.run("", "verify", ref, "--json")
 	if code != exitDenied {
 		t.Fatalf("verify after tamper: exit %d %s", code, out)

@@ -228,6 +228,7 @@ agent start-up. It exits 0 when the action is allow and 5 when it is deny.`,
 			if err != nil {
 				return engineErr(err)
 			}
+			res.Alerts = withAlertHints(res.Alerts)
 			if asJSON {
 				if err := a.printJSON(res); err != nil {
 					return err
@@ -237,6 +238,9 @@ agent start-up. It exits 0 when the action is allow and 5 when it is deny.`,
 					res.Valid, res.Drift, res.Expired, res.Policy, res.Basis)
 				for _, al := range res.Alerts {
 					fmt.Fprintln(a.stdout, "  alert:", al)
+				}
+				if h := verifyHint(res); h != "" {
+					fmt.Fprintln(a.stdout, "  next:", h)
 				}
 			}
 			if res.Action == "deny" {

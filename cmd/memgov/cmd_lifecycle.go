@@ -102,6 +102,9 @@ INCOMPLETE with the places left, and memgov compliance report counts it.`,
 			for _, l := range rep.Left {
 				fmt.Fprintf(a.stdout, "not reached: %s\n", l)
 			}
+			for _, h := range eraseHints(rep) {
+				fmt.Fprintf(a.stdout, "next: %s\n", h)
+			}
 			t := a.table("LAYER", "ITEMS")
 			for l, n := range rep.ByLayer {
 				t.row(l, fmt.Sprint(n))
@@ -169,6 +172,7 @@ for CI/CD: exit 3 when the lower bound is below T.`,
 			if err != nil {
 				return err
 			}
+			metricsHints(&m)
 			gateErr := func() error {
 				if !gating || m.Gate(gateAt) {
 					return nil
@@ -243,6 +247,7 @@ func (a *app) complianceCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			complianceHints(&rep)
 			if asJSON {
 				return a.printJSON(rep)
 			}

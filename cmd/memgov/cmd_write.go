@@ -132,7 +132,7 @@ With --batch, stdin holds JSON lines; the exit code is the worst outcome.`,
 			if res, err = a.awaitDecision(cmd, eng, res, !noWait); err != nil {
 				return err
 			}
-			a.printWrite(res, asJSON)
+			a.printWrite(req, res, asJSON)
 			if code := exitFor(res.Status); code != exitOK {
 				return &exitCodeError{code: code}
 			}
@@ -219,7 +219,7 @@ func (a *app) writeBatch(cmd *cobra.Command, eng *engine.Engine, in io.Reader, r
 			}
 		}
 		counts[res.Status]++
-		a.printWrite(res, asJSON)
+		a.printWrite(req, res, asJSON)
 		if c := exitFor(res.Status); c > worst {
 			worst = c
 		}
@@ -239,7 +239,11 @@ func (a *app) writeBatch(cmd *cobra.Command, eng *engine.Engine, in io.Reader, r
 	return nil
 }
 
-func (a *app) printWrite(res memgov.WriteResult, asJSON bool) {
+func (a *app) printWrite(req memgov.WriteRequest, res memgov.WriteResult, asJSON bool) {
+	if res.Detail != "" {
+		res.Detail += writeHint(req, res)
+	}
+	res.Alerts = withAlertHints(res.Alerts)
 	if asJSON {
 		a.printJSONLine(res)
 		return

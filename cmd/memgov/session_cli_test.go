@@ -11,11 +11,8 @@ import (
 // end` reports the drift.
 func TestCLISessionDriftAfterTheSession(t *testing.T) {
 	c := newCLI(t)
-	c.ok("", "init")
-	c.ok("", "principal", "add", "--id", "oncall", "--role", "operator", "--tenant", "*")
-	c.ok("", "principal", "add", "--id", "bot", "--role", "executor", "--tenant", "acme")
 	const ref = "acme/chat-agent"
-	seedMemory(t, c, ref, map[string]string{"greeting": "Greet customers by their first name."})
+	c.governedSetup(ref, map[string]string{"greeting": "Greet customers by their first name."})
 	c.ok("", "baseline", "approve", ref, "--by", "oncall", "--type", "session", "--ttl", "86400", "--policy", "deny-on-drift", "--level", "1")
 	c.ok("", "session", "start", ref, "--by", "bot")
 	seedMemory(t, c, ref, map[string]string{"greeting": "Greet customers by their surname."})

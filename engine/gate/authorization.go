@@ -63,8 +63,8 @@ func (Authorization) Evaluate(ctx context.Context, in AuthorizationInput) (Autho
 	var out AuthorizationResult
 	p, err := in.Reader.Principal(ctx, in.Agent)
 	if errors.Is(err, memgov.ErrNotFound) {
-		out.Result = deny(ReasonUnauthorized, "unknown agent %q; register it with: memgov principal add --id %s --role executor --tenant %s",
-			guard.SanitizeLine(clip(in.Agent, 64)), safeID(in.Agent), in.Ref.Tenant)
+		out.Result = deny(ReasonUnauthorized, "unknown agent %q; a curator registers it as a principal of tenant %s",
+			guard.SanitizeLine(clip(in.Agent, 64)), in.Ref.Tenant).then(memgov.NextRegisterAgent)
 		return out, nil
 	}
 	if err != nil {
@@ -72,7 +72,7 @@ func (Authorization) Evaluate(ctx context.Context, in AuthorizationInput) (Autho
 	}
 	out.Principal = p
 	if p.Suspended {
-		out.Result = deny(ReasonSuspended, "%s's writes are suspended after a burst; a curator reinstates it with: memgov principal reinstate %s --by CURATOR", p.ID, p.ID)
+		out.Result = deny(ReasonSuspended, "%s's writes are suspended after a burst; a curator reinstates it", p.ID).then(memgov.NextReinstateAgent)
 		return out, nil
 	}
 	if !authz.Governs(p, in.Ref.Tenant) {
@@ -127,8 +127,7 @@ func ownWorkspace(ctx context.Context, in AuthorizationInput, agent string) (boo
 	return found && ws.Owner == agent && ws.Status == memgov.WorkspaceOpen, nil
 }
 
-// safeID renders an id for a suggested command or a message, or a
-// placeholder.
+// safeID renders an id for a message, or a placeholder.
 func safeID(s string) string {
 	if memgov.ValidID(s) {
 		return s

@@ -27,6 +27,30 @@ func (r fixedReader) TopicCandidates(context.Context, memgov.TopicQuery) ([]memg
 	return r.topics, nil
 }
 
+// textFeatures are the features of a content {"text": text}.
+func textFeatures(t *testing.T, text string) memory.Features {
+	t.Helper()
+	f, err := memory.FeaturesOf(json.RawMessage(`{"text":` + string(must(json.Marshal(text))) + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// textCandidate is the semantic version id of text in state, as a store
+// returns it in full, written by ops-jane with confidence 0.95.
+func textCandidate(t *testing.T, id, text string, state memgov.State) memgov.Candidate {
+	t.Helper()
+	f := textFeatures(t, text)
+	emb, err := f.Embedding.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return memgov.Candidate{VersionID: id, ItemID: "item-" + id, Key: id, Layer: memgov.Semantic, State: state,
+		ContentHash: "sha256:" + id, Fingerprint: f.Fingerprint[:], Subject: f.Subject, Predicate: f.Predicate, Object: f.Object,
+		Embedding: emb, Text: text, Confidence: 0.95, CreatedBy: "ops-jane"}
+}
+
 // The contradiction gate hands the dedup gate the candidates near the
 // write by vector, hash, fingerprint or subject, and those the topic query
 // found too; a band candidate far by its vector that the topic query did not
@@ -34,22 +58,11 @@ func (r fixedReader) TopicCandidates(context.Context, memgov.TopicQuery) ([]memg
 // model's neighbours decide nearness.
 func TestContradictionHandsOnNearCandidates(t *testing.T) {
 	ctx := context.Background()
-	features := func(text string) memory.Features {
-		f, err := memory.FeaturesOf(json.RawMessage(`{"text":` + string(must(json.Marshal(text))) + `}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-	write := features("The Lisbon office opens at nine on weekdays.")
+	write := textFeatures(t, "The Lisbon office opens at nine on weekdays.")
 	cand := func(id, text string) memgov.Candidate {
-		f := features(text)
-		emb, err := f.Embedding.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return memgov.Candidate{VersionID: id, ItemID: "item-" + id, Key: id, Layer: memgov.Semantic, State: memgov.Active,
-			ContentHash: "sha256:" + id, Fingerprint: f.Fingerprint[:], Subject: f.Subject, Embedding: emb, Text: text, Confidence: 0.9}
+		c := textCandidate(t, id, text, memgov.Active)
+		c.Predicate, c.Object, c.Confidence, c.CreatedBy = "", "", 0.9, ""
+		return c
 	}
 	near := cand("near", "The Lisbon office opens at nine on weekdays, and at ten on Saturdays.")
 	far := cand("far", "Quarterly revenue of the Porto warehouse rose by a tenth.")
@@ -149,24 +162,8 @@ func (r lightReader) TopicCandidates(context.Context, memgov.TopicQuery) ([]memg
 // reading every candidate in full.
 func TestContradictionReadsKeptCandidatesOnly(t *testing.T) {
 	ctx := context.Background()
-	features := func(text string) memory.Features {
-		f, err := memory.FeaturesOf(json.RawMessage(`{"text":` + string(must(json.Marshal(text))) + `}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-	write := features("The Lisbon office opens at nine on weekdays.")
-	cand := func(id, text string, state memgov.State) memgov.Candidate {
-		f := features(text)
-		emb, err := f.Embedding.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return memgov.Candidate{VersionID: id, ItemID: "item-" + id, Key: id, Layer: memgov.Semantic, State: state,
-			ContentHash: "sha256:" + id, Fingerprint: f.Fingerprint[:], Subject: f.Subject, Predicate: f.Predicate, Object: f.Object,
-			Embedding: emb, Text: text, Confidence: 0.95, CreatedBy: "ops-jane"}
-	}
+	write := textFeatures(t, "The Lisbon office opens at nine on weekdays.")
+	cand := func(id, text string, state memgov.State) memgov.Candidate { return textCandidate(t, id, text, state) }
 	all := []memgov.Candidate{
 		cand("near", "The Lisbon office opens at nine on weekdays, and at ten on Saturdays.", memgov.Active),
 		cand("contra", "The Lisbon office opens at eight on weekdays.", memgov.Active),

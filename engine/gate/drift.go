@@ -3,6 +3,8 @@ package gate
 import (
 	"context"
 	"fmt"
+
+	"github.com/memgov/memgov"
 )
 
 // DriftStatus is what a memoryRef's drift policy says about writing to it
@@ -50,7 +52,7 @@ func (Drift) Evaluate(ctx context.Context, in DriftInput) (DriftResult, error) {
 	}
 	out := DriftResult{Result: accept(), Alerts: st.Alerts}
 	if st.Deny {
-		out.Result = deny(ReasonDriftDenied, "memory of %s drifted from its approved baseline under deny-on-drift; an operator must acknowledge (memgov drift list)", in.MemoryRef)
+		out.Result = deny(ReasonDriftDenied, "memory of %s drifted from its approved baseline under deny-on-drift; an operator must acknowledge the drift", in.MemoryRef).then(memgov.NextAcknowledgeDrift)
 	}
 	return out, nil
 }

@@ -134,6 +134,9 @@ type Result struct {
 	// RetryAfter is set on a DEFER the writer retries itself (a rate limit,
 	// a held lease), rather than one a person decides.
 	RetryAfter time.Duration
+	// Next is what lifts a refusal, in memgov's terms; Detail says it in a
+	// phrase, and each door names it in its own words.
+	Next memgov.NextAction
 }
 
 func accept() Result { return Result{Verdict: Accept} }
@@ -148,6 +151,12 @@ func reject(reason, format string, args ...any) Result {
 
 func deny(reason, format string, args ...any) Result {
 	return verdict(Deny, reason, format, args...)
+}
+
+// then returns r with the next action that lifts it.
+func (r Result) then(next memgov.NextAction) Result {
+	r.Next = next
+	return r
 }
 
 // Scored is a candidate with its cosine similarity to the write.

@@ -95,7 +95,7 @@ func (Policy) Evaluate(ctx context.Context, in PolicyInput) (Result, error) {
 		// released lease's last token stays valid for its holder).
 		switch {
 		case !found:
-			return reject(ReasonStaleFencing, "fencing token %d names no lease on %s; acquire one with memgov lease acquire", in.FencingToken, in.Key), nil
+			return reject(ReasonStaleFencing, "fencing token %d names no lease on %s; acquire the lease first", in.FencingToken, in.Key).then(memgov.NextAcquireLease), nil
 		case in.FencingToken < l.Token:
 			return reject(ReasonStaleFencing, "fencing token %d is older than the current token %d of %s", in.FencingToken, l.Token, in.Key), nil
 		case in.FencingToken > l.Token:
@@ -103,7 +103,7 @@ func (Policy) Evaluate(ctx context.Context, in PolicyInput) (Result, error) {
 		case l.Holder != p.ID:
 			return reject(ReasonStaleFencing, "fencing token %d of %s belongs to %s, not %s", in.FencingToken, in.Key, l.Holder, p.ID), nil
 		case !live && !l.Released:
-			return reject(ReasonStaleFencing, "the lease with fencing token %d on %s expired at %s; acquire it again", in.FencingToken, in.Key, l.ExpiresAt.UTC().Format(time.RFC3339)), nil
+			return reject(ReasonStaleFencing, "the lease with fencing token %d on %s expired at %s; acquire it again", in.FencingToken, in.Key, l.ExpiresAt.UTC().Format(time.RFC3339)).then(memgov.NextAcquireLease), nil
 		}
 		return accept(), nil
 	}
@@ -115,5 +115,5 @@ func (Policy) Evaluate(ctx context.Context, in PolicyInput) (Result, error) {
 		r.RetryAfter = max(l.ExpiresAt.Sub(in.Now), time.Second)
 		return r, nil
 	}
-	return reject(ReasonStaleFencing, "a write under a lease must carry its fencing token (fencing_token, or memgov write --fencing-token)"), nil
+	return reject(ReasonStaleFencing, "a write under a lease must carry the lease's fencing token").then(memgov.NextCarryFencingToken), nil
 }

@@ -245,47 +245,26 @@ type WorkspaceData struct {
 	Request json.RawMessage `json:"request,omitempty"`
 }
 
-// BaselineData is the data of a BASELINE_APPROVE entry: the spec §3.2.6
-// memory_baseline record with what memgov needs to enforce it.
-type BaselineData struct {
-	ID                   string    `json:"baseline_id"`
-	MemoryRef            string    `json:"memory_ref"`
-	SnapshotHash         *string   `json:"snapshot_hash"` // null only for memory_type none
-	MemoryType           string    `json:"memory_type"`
-	Store                string    `json:"store"`
-	ApprovedAt           time.Time `json:"approved_at"`
-	BoundAt              time.Time `json:"bound_at"`
-	TTLSeconds           int64     `json:"ttl_seconds,omitempty"`
-	DriftPolicy          string    `json:"drift_policy"`
-	SharedMemoryOwner    string    `json:"shared_memory_owner,omitempty"`
-	CheckIntervalSeconds int64     `json:"check_interval_seconds,omitempty"`
-	ComplianceLevel      int       `json:"compliance_level"`
-	ApprovedBy           string    `json:"approved_by"`
-	DeltaBudget          int       `json:"delta_budget"`
-	LogPosition          int64     `json:"log_position"`
-	BaseTreeSize         uint64    `json:"memory_tree_size"`
-	BaseSeq              uint64    `json:"checkpoint_seq"`
-	LSN                  int64     `json:"lsn"`
-}
+// A BASELINE_APPROVE entry carries memgov.Baseline, the spec §3.2.6
+// memory_baseline record, as its data: the record is defined once, with the
+// domain's types, in the root package, and its JSON is this format (the
+// golden test holds its bytes).
 
-// DriftData is the data of a DRIFT_DETECTED entry: the episode it opens.
+// DriftData is the data of a DRIFT_DETECTED entry: the MEMORY_DRIFT_DETECTED
+// episode as it opens. memgov.DriftEvent embeds it and adds the
+// acknowledgement a later DRIFT_ACK entry records.
 type DriftData struct {
-	ID           string     `json:"drift_id"`
-	Event        string     `json:"event"`
-	MemoryRef    string     `json:"memory_ref"`
-	BaselineID   string     `json:"baseline_id"`
-	Policy       string     `json:"policy"`
-	Cause        string     `json:"cause"`
-	ApprovedHash string     `json:"approved_hash"`
-	CurrentHash  string     `json:"current_hash"`
-	Detail       string     `json:"detail"`
-	DetectedAt   time.Time  `json:"detected_at"`
-	LSN          int64      `json:"lsn"`
-	AckedAt      *time.Time `json:"acked_at,omitempty"`
-	AckedBy      string     `json:"acked_by,omitempty"`
-	Resolution   string     `json:"resolution,omitempty"`
-	Note         string     `json:"note,omitempty"`
-	AckLSN       int64      `json:"ack_lsn,omitempty"`
+	ID           string    `json:"drift_id"`
+	Event        string    `json:"event"` // MEMORY_DRIFT_DETECTED
+	MemoryRef    string    `json:"memory_ref"`
+	BaselineID   string    `json:"baseline_id"`
+	Policy       string    `json:"policy"`
+	Cause        string    `json:"cause"`
+	ApprovedHash string    `json:"approved_hash"`
+	CurrentHash  string    `json:"current_hash"`
+	Detail       string    `json:"detail"`
+	DetectedAt   time.Time `json:"detected_at"`
+	LSN          int64     `json:"lsn"`
 }
 
 // DriftAckData is the data of a DRIFT_ACK entry.

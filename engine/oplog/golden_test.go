@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 )
@@ -89,13 +90,24 @@ func TestPayloadBytesUnchanged(t *testing.T) {
 		{"consolidate-zero", oplog.Payload{Data: d(oplog.ConsolidateData{})}},
 		{"distill", oplog.Payload{Data: d(oplog.DistillData{TokenBudget: 100, TokensUsed: 50, IndexUpdated: true, ArchiveKey: "ak", ArchiveHash: "sha256:ah", Sources: 4})}},
 		{"distill-zero", oplog.Payload{Data: d(oplog.DistillData{})}},
-		{"baseline", oplog.Payload{Data: d(oplog.BaselineData{ID: "b", MemoryRef: "acme/a", SnapshotHash: &sh, MemoryType: "persistent", Store: "memgov",
+		// A BASELINE_APPROVE entry carries the root's Baseline record; its
+		// frontier is derived on apply, never written.
+		{"baseline", oplog.Payload{Data: d(memgov.Baseline{ID: "b", MemoryRef: "acme/a", SnapshotHash: &sh, MemoryType: "persistent", Store: "memgov",
 			ApprovedAt: at, BoundAt: at, TTLSeconds: 60, DriftPolicy: "deny", SharedMemoryOwner: "o", CheckIntervalSeconds: 30, ComplianceLevel: 2,
-			ApprovedBy: "ap", DeltaBudget: 5, LogPosition: 9, BaseTreeSize: 4, BaseSeq: 1, LSN: 3})}},
-		{"baseline-min", oplog.Payload{Data: d(oplog.BaselineData{ID: "b", MemoryType: "none"})}},
-		{"drift", oplog.Payload{Data: d(oplog.DriftData{ID: "d", Event: "MEMORY_DRIFT_DETECTED", MemoryRef: "acme/a", BaselineID: "b", Policy: "deny", Cause: "c",
-			ApprovedHash: "h1", CurrentHash: "h2", Detail: "dt", DetectedAt: at, LSN: 4, AckedAt: &ack, AckedBy: "op", Resolution: "rollback", Note: "n", AckLSN: 5})}},
+			ApprovedBy: "ap", DeltaBudget: 5, LogPosition: 9, BaseTreeSize: 4, BaseSeq: 1, BaseFrontier: []byte{1, 2}, LSN: 3})}},
+		{"baseline-min", oplog.Payload{Data: d(memgov.Baseline{ID: "b", MemoryType: "none"})}},
+		// memgov wrote a DRIFT_DETECTED entry's data by encoding the whole
+		// episode, whose acknowledgement is empty (omitted) when it opens: the
+		// golden line encodes one with an acknowledgement, which the root's
+		// DriftEvent (the opening DriftData and the acknowledgement) still
+		// encodes to the same bytes; the entry's own data, DriftData, encodes
+		// an opening episode as before (drift-min, and
+		// TestDriftEntryIsTheOpeningEpisode).
+		{"drift", oplog.Payload{Data: d(memgov.DriftEvent{DriftData: oplog.DriftData{ID: "d", Event: "MEMORY_DRIFT_DETECTED", MemoryRef: "acme/a", BaselineID: "b",
+			Policy: "deny", Cause: "c", ApprovedHash: "h1", CurrentHash: "h2", Detail: "dt", DetectedAt: at, LSN: 4},
+			AckedAt: &ack, AckedBy: "op", Resolution: "rollback", Note: "n", AckLSN: 5})}},
 		{"drift-min", oplog.Payload{Data: d(oplog.DriftData{ID: "d"})}},
+		{"drift-min", oplog.Payload{Data: d(memgov.DriftEvent{DriftData: oplog.DriftData{ID: "d"}})}},
 		{"driftack", oplog.Payload{Data: d(oplog.DriftAckData{DriftID: "d", Resolution: "reapprove", Note: "n", NewBaselineID: "b2"})}},
 		{"driftack-min", oplog.Payload{Data: d(oplog.DriftAckData{DriftID: "d"})}},
 		{"session", oplog.Payload{Data: d(oplog.SessionData{SessionID: "s"})}},
@@ -133,6 +145,18 @@ func TestPayloadBytesUnchanged(t *testing.T) {
 				t.Errorf("payload hash %s does not hash the golden bytes", e.PayloadHash)
 			}
 		})
+	}
+}
+
+// A DRIFT_DETECTED entry written now carries DriftData; memgov wrote the
+// whole episode before, unacknowledged when it opens. The two encode an
+// opening episode to the same bytes.
+func TestDriftEntryIsTheOpeningEpisode(t *testing.T) {
+	d := oplog.DriftData{ID: "d", Event: "MEMORY_DRIFT_DETECTED", MemoryRef: "acme/a", BaselineID: "b", Policy: "deny", Cause: "c",
+		ApprovedHash: "h1", CurrentHash: "h2", Detail: "dt", DetectedAt: time.Date(2026, 1, 2, 3, 4, 5, 678000000, time.UTC), LSN: 4}
+	entry, episode := mustData(t, d), mustData(t, memgov.DriftEvent{DriftData: d})
+	if string(entry) != string(episode) {
+		t.Errorf("an opening episode encodes as\n%s\nits entry's data as\n%s", episode, entry)
 	}
 }
 

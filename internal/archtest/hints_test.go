@@ -132,21 +132,34 @@ func typeName(e ast.Expr) string {
 // (test files, docs, testdata and help text excepted) whose text names a
 // memgov command or a --flag.
 func TestErrorsNameNoCLICommand(t *testing.T) {
-	cmds := cliCommands(t)
+	found, read := cliMentions(t, "../..", cliCommands(t), func(rel string) bool {
+		return rel == "cmd" || rel == "tui" || rel == "docs"
+	}, errorText)
+	if read < 50 {
+		t.Fatalf("read %d Go files; the walk missed the module", read)
+	}
+	for _, f := range found {
+		t.Error(f)
+	}
+}
+
+// cliMentions reads the Go files below root (test files, testdata, hidden
+// directories and the directories skip names excepted) and returns, sorted,
+// the string literals lits picks from each that name a memgov command of
+// cmds or a --flag, and the number of files read.
+func cliMentions(t *testing.T, root string, cmds map[string]bool, skip func(rel string) bool, lits func(*ast.File) []*ast.BasicLit) ([]string, int) {
+	t.Helper()
 	fset := token.NewFileSet()
 	var found []string
 	read := 0
-	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel("../..", path)
+		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			switch {
-			case rel == ".":
-				return nil
-			case rel == "cmd", rel == "tui", rel == "docs", d.Name() == "testdata", strings.HasPrefix(d.Name(), "."):
+			if rel != "." && (skip(rel) || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -159,30 +172,22 @@ func TestErrorsNameNoCLICommand(t *testing.T) {
 			return err
 		}
 		read++
-		for _, b := range errorText(f) {
+		for _, b := range lits(f) {
 			s, err := strconv.Unquote(b.Value)
 			if err != nil {
 				continue
 			}
-			h := cliHint(s, cmds)
-			if h == "" {
-				continue
+			if h := cliHint(s, cmds); h != "" {
+				found = append(found, rel+":"+strconv.Itoa(fset.Position(b.Pos()).Line)+": "+h+" in "+strconv.Quote(s))
 			}
-			pos := fset.Position(b.Pos())
-			found = append(found, rel+":"+strconv.Itoa(pos.Line)+": "+h+" in "+strconv.Quote(s))
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if read < 50 {
-		t.Fatalf("read %d Go files; the walk missed the module", read)
-	}
 	sort.Strings(found)
-	for _, f := range found {
-		t.Error(f)
-	}
+	return found, read
 }
 
 // The check itself: what it catches and what it lets pass.

@@ -8,7 +8,6 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/store/internal/sqlstore"
-	"github.com/memgov/memgov/store/postgres"
 )
 
 // A writer killed in the middle of a transaction (its server session
@@ -18,16 +17,7 @@ import (
 func TestKilledWriterLeavesNothing(t *testing.T) {
 	ctx := context.Background()
 	u := newURL(t, true)
-	a, err := postgres.Open(ctx, u, postgres.Options{Key: testKey})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := postgres.Open(ctx, u, postgres.Options{Key: testKey})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a, b := openTwo(t, u)
 	if _, err := engineOver(b).AddPrincipal(ctx, memgov.Principal{ID: curator, Role: memgov.Curator, Tenant: "acme"}, "admin"); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -134,21 +133,9 @@ func TestSyncBlockWokenAcrossProcesses(t *testing.T) {
 		engines[i], stores[i] = engine.New(s, testKey, engine.WithPolicy(pol)), s
 	}
 	waiter, decider, deciderStore := engines[0], engines[1], stores[1]
-	for _, p := range []memgov.Principal{{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"}, {ID: curator, Role: memgov.Curator, Tenant: "acme"}} {
-		if _, err := waiter.AddPrincipal(ctx, p, "admin"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	raw, _ := json.Marshal(map[string]any{"source_agent_id": "support-bot", "memory_ref": "acme/support-bot", "key": "tone", "target_layer": "EPISODIC",
-		"observation_type": "user_stated_preference", "confidence": 0.9, "content": map[string]any{"text": "The customer prefers email."},
-		"evidence_refs": []any{map[string]any{"source_type": "HUMAN_INPUT", "source_uri": "chat://1", "authority": 1}}})
-	wr, err := memgov.DecodeWriteRequest(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := waiter.Writes().Write(ctx, wr)
-	if err != nil || res.Status != memgov.StatusDeferred || res.Tier != memgov.TierSync {
-		t.Fatalf("want a SYNC_BLOCK deferral, got %+v, %v", res, err)
+	res := writeForReview(t, ctx, waiter)
+	if res.Status != memgov.StatusDeferred || res.Tier != memgov.TierSync {
+		t.Fatalf("want a SYNC_BLOCK deferral, got %+v", res)
 	}
 	done := make(chan error, 1)
 	var got memgov.WriteResult

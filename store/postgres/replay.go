@@ -6,11 +6,8 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
-	"sort"
 	"strings"
 
-	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/store/internal/sqlstore"
 )
 
@@ -21,27 +18,14 @@ import (
 // scratch schema remember which log entry last wrote or removed each row, so
 // a difference names its table, its row and its log entry.
 
-// replayResult is the outcome of one replay.
-type replayResult struct {
-	entries int64
-	rows    map[string]int64 // live rows per compared table
-	diffs   []memgov.RowDifference
-	size    int64  // the log size the replay read
-	chain   []byte // the chain value of its last entry
-	digest  []byte // the live served tables' digest, same snapshot
-	// snapshot is the digest of the replayed tables, kept as the verified
-	// snapshot (nil when they were not kept).
-	snapshot []byte
-}
-
 // replay replays the log into a scratch schema of the same database, in one
 // REPEATABLE READ transaction that reads the live tables through one snapshot
 // and never writes them. It compares every served table of the live schema
 // with the replay; a replay that matches them all is kept as the verified
 // snapshot (the schema <live>_verified), else it is rolled back and leaves
 // nothing.
-func (s *Store) replay(ctx context.Context) (replayResult, error) {
-	res := replayResult{rows: map[string]int64{}}
+func (s *Store) replay(ctx context.Context) (sqlstore.ReplayResult, error) {
+	var res sqlstore.ReplayResult
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead})
 	if err != nil {
 		return res, mapErr(err)
@@ -110,49 +94,12 @@ END $f$`, d.Name, sqlstore.KeyExpr(d.Key, "OLD"), sqlstore.KeyExpr(d.Key, "NEW")
 			return res, fmt.Errorf("replay: copy %s: %w", t, err)
 		}
 	}
-	if err := q.QueryRowContext(ctx, `SELECT COALESCE(MAX(lsn), 0) FROM log`).Scan(&res.size); err != nil {
+	res, err = sqlstore.ReplayLog(ctx, q, q, pgIdent(live), scratch)
+	if err != nil {
 		return res, err
 	}
-	if res.size > 0 {
-		if err := q.QueryRowContext(ctx, `SELECT chain FROM log WHERE lsn = ?`, res.size).Scan(&res.chain); err != nil {
-			return res, err
-		}
-	}
-	r := sqlstore.NewReadTx(q)
-	const batch = 2000
-	for from := int64(1); from <= res.size; from += batch {
-		var entries []*oplog.Entry
-		if err := r.LogRange(ctx, from, min(from+batch-1, res.size), func(e *oplog.Entry) error {
-			entries = append(entries, e)
-			return nil
-		}); err != nil {
-			return res, err
-		}
-		for _, e := range entries {
-			if _, err := q.ExecContext(ctx, `UPDATE replay_cur SET lsn = ?`, e.LSN); err != nil {
-				return res, err
-			}
-			if err := sqlstore.Apply(ctx, q, e); err != nil {
-				return res, fmt.Errorf("replay: %w", err)
-			}
-			res.entries++
-		}
-	}
-	for _, d := range sqlstore.ComparedTables(dialect) {
-		var n int64
-		if err := q.QueryRowContext(ctx, fmt.Sprintf(`SELECT COUNT(*) FROM %s.%s`, pgIdent(live), d.Name)).Scan(&n); err != nil {
-			return res, err
-		}
-		res.rows[d.Name] = n
-		diffs, err := sqlstore.CompareTable(ctx, q, d, pgIdent(live), scratch)
-		if err != nil {
-			return res, err
-		}
-		res.diffs = append(res.diffs, diffs...)
-	}
-	sort.SliceStable(res.diffs, func(i, j int) bool { return sqlstore.DiffOrder(res.diffs[i]) < sqlstore.DiffOrder(res.diffs[j]) })
-	if len(res.diffs) == 0 {
-		if res.digest, err = servedDigest(ctx, q, live, s.key); err != nil {
+	if len(res.Diffs) == 0 {
+		if res.Digest, err = servedDigest(ctx, q, live, s.key); err != nil {
 			return res, err
 		}
 		// The replay is kept as the verified snapshot that the next verify
@@ -161,7 +108,7 @@ END $f$`, d.Name, sqlstore.KeyExpr(d.Key, "OLD"), sqlstore.KeyExpr(d.Key, "NEW")
 		if err != nil {
 			return res, err
 		}
-		keep, err := s.keepable(ctx, tx, res.size)
+		keep, err := s.keepable(ctx, tx, res.Size)
 		if err != nil || !keep {
 			return res, err
 		}
@@ -174,7 +121,7 @@ END $f$`, d.Name, sqlstore.KeyExpr(d.Key, "OLD"), sqlstore.KeyExpr(d.Key, "NEW")
 			}
 		}
 		if err := tx.Commit(); err == nil {
-			res.snapshot = snap
+			res.Snapshot = snap
 		}
 	}
 	return res, nil

@@ -134,35 +134,10 @@ func TestTwoStoresOneLog(t *testing.T) {
 
 // A review claimed through one store is seen claimed through another.
 func TestClaimSeenAcrossStores(t *testing.T) {
-	u := newURL(t, true)
 	ctx := context.Background()
-	a, err := postgres.Open(ctx, u, postgres.Options{Key: testKey})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := postgres.Open(ctx, u, postgres.Options{Key: testKey})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a, b := openTwo(t, newURL(t, true))
 	ea := engine.New(a, testKey)
-	for _, p := range []memgov.Principal{{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"}, {ID: curator, Role: memgov.Curator, Tenant: "acme"}} {
-		if _, err := ea.AddPrincipal(ctx, p, "admin"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	raw, _ := json.Marshal(map[string]any{"source_agent_id": "support-bot", "memory_ref": "acme/support-bot", "key": "tone", "target_layer": "EPISODIC",
-		"observation_type": "user_stated_preference", "confidence": 0.9, "content": map[string]any{"text": "The customer prefers email."},
-		"evidence_refs": []any{map[string]any{"source_type": "HUMAN_INPUT", "source_uri": "chat://1", "authority": 1}}})
-	wr, err := memgov.DecodeWriteRequest(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := ea.Writes().Write(ctx, wr)
-	if err != nil || res.ReviewID == "" {
-		t.Fatalf("want a deferred write, got %+v, %v", res, err)
-	}
+	res := writeForReview(t, ctx, ea)
 	eb := engine.New(b, testKey)
 	if _, err := eb.AddPrincipal(ctx, memgov.Principal{ID: "ops-other", Role: memgov.Curator, Tenant: "acme"}, "admin"); err != nil {
 		t.Fatal(err)
@@ -279,3 +254,40 @@ func TestSameLogSameHashesAsSQLite(t *testing.T) {
 }
 
 func engineOver(s memgov.Store) *engine.Engine { return engine.New(s, testKey) }
+
+// openTwo opens two stores over the database at u, as two processes would.
+func openTwo(t *testing.T, u string) (a, b *postgres.Store) {
+	t.Helper()
+	var s [2]*postgres.Store
+	for i := range s {
+		var err error
+		if s[i], err = postgres.Open(context.Background(), u, postgres.Options{Key: testKey}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s[i].Close() })
+	}
+	return s[0], s[1]
+}
+
+// writeForReview registers support-bot and the curator through e and writes
+// a preference of support-bot's that its policies hold for review.
+func writeForReview(t *testing.T, ctx context.Context, e *engine.Engine) memgov.WriteResult {
+	t.Helper()
+	for _, p := range []memgov.Principal{{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"}, {ID: curator, Role: memgov.Curator, Tenant: "acme"}} {
+		if _, err := e.AddPrincipal(ctx, p, "admin"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw, _ := json.Marshal(map[string]any{"source_agent_id": "support-bot", "memory_ref": "acme/support-bot", "key": "tone", "target_layer": "EPISODIC",
+		"observation_type": "user_stated_preference", "confidence": 0.9, "content": map[string]any{"text": "The customer prefers email."},
+		"evidence_refs": []any{map[string]any{"source_type": "HUMAN_INPUT", "source_uri": "chat://1", "authority": 1}}})
+	wr, err := memgov.DecodeWriteRequest(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Writes().Write(ctx, wr)
+	if err != nil || res.ReviewID == "" {
+		t.Fatalf("want a deferred write, got %+v, %v", res, err)
+	}
+	return res
+}

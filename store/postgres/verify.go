@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	"github.com/memgov/memgov"
@@ -34,6 +33,9 @@ func (s *Store) VerifyReplay(ctx context.Context) (memgov.VerifyReport, error) {
 	return s.verify(ctx, true)
 }
 
+// snapshotLabel tells a kept PostgreSQL snapshot's MAC from others.
+const snapshotLabel = "memgov-verify-snapshot-postgres"
+
 func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, error) {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
 	if err != nil {
@@ -53,42 +55,19 @@ func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, e
 		return rep, err
 	}
 	if !lr.Mark.Equal(mark) {
-		s.recordMark(ctx, lr.Mark)
+		s.bestEffort(ctx, func(q sqlstore.Bound) { sqlstore.RecordMark(ctx, q, s.key, lr.Mark) })
 	}
 	if !replay {
-		rec, err := s.verifiedRecord(ctx, q)
+		rec, err := sqlstore.ReadVerifyRecord(ctx, q, s.key, snapshotLabel)
 		if err != nil {
 			return rep, err
 		}
-		switch {
-		case rec == nil:
-		case rec.size == rep.TreeSize && hmac.Equal(rec.chain, chain):
-			got, err := servedDigest(ctx, q, "", s.key)
-			if err != nil {
-				return rep, err
-			}
-			if hmac.Equal(got, rec.digest) {
-				rep.Served = "digest"
-				return rep, nil
-			}
-		case rec.snapshot != nil && rec.size > 0 && rec.size < rep.TreeSize:
-			// The recorded chain value must be the log's at that size, which
-			// the log check has just verified.
-			var at []byte
-			if err := q.QueryRowContext(ctx, `SELECT chain FROM log WHERE lsn = ?`, rec.size).Scan(&at); err != nil {
-				return rep, err
-			}
-			if hmac.Equal(at, rec.chain) {
-				tx.Rollback()
-				ok, err := s.incremental(ctx, rec, rep.TreeSize, chain)
-				if err != nil {
-					return rep, err
-				}
-				if ok {
-					rep.Served = "incremental"
-					return rep, nil
-				}
-			}
+		ok, err := sqlstore.CheckServed(ctx, q, sqlstore.ServedCheck{Record: rec,
+			Digest:      func(ctx context.Context) ([]byte, error) { return servedDigest(ctx, q, "", s.key) },
+			Release:     func() { tx.Rollback() },
+			Incremental: s.incremental}, &rep, chain)
+		if err != nil || ok {
+			return rep, err
 		}
 	}
 	tx.Rollback()
@@ -96,13 +75,9 @@ func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, e
 	if err != nil {
 		return rep, err
 	}
-	rep.Served, rep.Rows = "replay", res.rows
-	if len(res.diffs) > 0 {
-		d := res.diffs[0]
-		rep.OK, rep.BadLSN, rep.Table, rep.Row, rep.Problem, rep.Differences = false, d.LSN, d.Table, d.Row, d.Problem, res.diffs
-		return rep, nil
+	if res.Report(&rep) {
+		s.recordVerified(ctx, res.Record())
 	}
-	s.recordVerified(ctx, res.size, res.chain, res.digest, res.snapshot)
 	return rep, nil
 }
 
@@ -177,7 +152,7 @@ func (s *Store) keepable(ctx context.Context, tx *sql.Tx, size int64) (bool, err
 // verified snapshot and compares the result with the live served tables, in
 // one transaction kept only when they match. It reports false (and no
 // error) when it cannot decide and the whole log must be replayed.
-func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, chain []byte) (bool, error) {
+func (s *Store) incremental(ctx context.Context, rec *sqlstore.VerifyRecord, size int64, chain []byte) (bool, error) {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead})
 	if err != nil {
 		return false, mapErr(err)
@@ -197,40 +172,14 @@ func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, 
 	if err != nil {
 		return false, err
 	}
-	if !hmac.Equal(got, rec.snapshot) {
+	if !hmac.Equal(got, rec.Snapshot) {
 		return false, nil
 	}
 	// The log as this transaction reads it must be the log just verified,
 	// with no erasure among the new entries (a full replay copies its
 	// residue).
-	var (
-		n      int64
-		c      []byte
-		erases int64
-	)
-	if err := q.QueryRowContext(ctx, `SELECT COALESCE(MAX(lsn), 0) FROM log`).Scan(&n); err != nil {
-		return false, err
-	}
-	if n != size {
-		return false, nil
-	}
-	if err := q.QueryRowContext(ctx, `SELECT chain FROM log WHERE lsn = ?`, n).Scan(&c); err != nil {
-		return false, err
-	}
-	if !hmac.Equal(c, chain) {
-		return false, nil
-	}
-	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM log WHERE lsn > ? AND op = ?`, rec.size, string(oplog.Erase)).Scan(&erases); err != nil {
-		return false, err
-	}
-	if erases > 0 {
-		return false, nil
-	}
-	var entries []*oplog.Entry
-	if err := sqlstore.NewReadTx(q).LogRange(ctx, rec.size+1, size, func(e *oplog.Entry) error {
-		entries = append(entries, e)
-		return nil
-	}); err != nil {
+	entries, ok, err := sqlstore.NewEntries(ctx, q, rec, size, chain)
+	if err != nil || !ok {
 		return false, err
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`SET LOCAL search_path TO %s, %s`, pgIdent(snap), pgIdent(live))); err != nil {
@@ -263,81 +212,25 @@ func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, 
 	if err := tx.Commit(); err != nil {
 		return true, nil
 	}
-	s.recordVerified(ctx, size, chain, livesum, after)
+	s.recordVerified(ctx, sqlstore.VerifyRecord{Size: size, Chain: chain, Digest: livesum, Snapshot: after})
 	return true, nil
 }
 
-// recordMark keeps the log's mark for the next verify; a failure to keep it
-// only costs the next verify a check of every entry.
-func (s *Store) recordMark(ctx context.Context, m sqlstore.LogMark) {
+// bestEffort runs fn in a write transaction and commits it: what it keeps
+// (the log's mark, the verified state) only spares the next verify work, so
+// a failure is not reported.
+func (s *Store) bestEffort(ctx context.Context, fn func(q sqlstore.Bound)) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return
 	}
 	defer tx.Rollback()
-	sqlstore.RecordMark(ctx, sqlstore.Bind(&pgQuerier{tx: tx}, dialect), s.key, m)
+	fn(sqlstore.Bind(&pgQuerier{tx: tx}, dialect))
 	_ = tx.Commit()
 }
 
-// verifyRecord is verify_state: the last replay that matched, and the
-// digest of the snapshot it kept (nil: none).
-type verifyRecord struct {
-	size                    int64
-	chain, digest, snapshot []byte
-}
-
-// snapshotMAC binds a kept snapshot's digest to the replay it holds.
-func snapshotMAC(key []byte, size int64, chain, digest, snapshot []byte) []byte {
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte("memgov-verify-snapshot-postgres\x00"))
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], uint64(size))
-	m.Write(b[:])
-	for _, p := range [][]byte{chain, digest, snapshot} {
-		binary.BigEndian.PutUint64(b[:], uint64(len(p)))
-		m.Write(b[:])
-		m.Write(p)
-	}
-	return m.Sum(nil)
-}
-
-// verifiedRecord reads verify_state; nil when there is none or its MAC does
-// not verify. A snapshot whose MAC does not verify is left out.
-func (s *Store) verifiedRecord(ctx context.Context, q sqlstore.Querier) (*verifyRecord, error) {
-	var (
-		r         verifyRecord
-		mac, smac []byte
-	)
-	err := q.QueryRowContext(ctx, `SELECT size, chain, digest, mac, snapshot, snapshot_mac FROM verify_state WHERE id = 1`).
-		Scan(&r.size, &r.chain, &r.digest, &mac, &r.snapshot, &smac)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !hmac.Equal(mac, sqlstore.VerifyStateMAC(s.key, r.size, r.chain, r.digest)) {
-		return nil, nil
-	}
-	if r.snapshot == nil || !hmac.Equal(smac, snapshotMAC(s.key, r.size, r.chain, r.digest, r.snapshot)) {
-		r.snapshot = nil
-	}
-	return &r, nil
-}
-
 // recordVerified records a verified state: the log's size and chain value,
-// the served tables' digest and the kept snapshot's (nil: none). A failure
-// to record it only costs the next verify a replay.
-func (s *Store) recordVerified(ctx context.Context, size int64, chain, digest, snapshot []byte) {
-	if chain == nil {
-		chain = []byte{}
-	}
-	var smac []byte
-	if snapshot != nil {
-		smac = snapshotMAC(s.key, size, chain, digest, snapshot)
-	}
-	_, _ = s.db.ExecContext(ctx, `INSERT INTO verify_state (id, size, chain, digest, mac, snapshot, snapshot_mac) VALUES (1, $1, $2, $3, $4, $5, $6)
-		ON CONFLICT (id) DO UPDATE SET size = excluded.size, chain = excluded.chain, digest = excluded.digest, mac = excluded.mac,
-		snapshot = excluded.snapshot, snapshot_mac = excluded.snapshot_mac`,
-		size, chain, digest, sqlstore.VerifyStateMAC(s.key, size, chain, digest), snapshot, smac)
+// the served tables' digest and the kept snapshot's (nil: none).
+func (s *Store) recordVerified(ctx context.Context, r sqlstore.VerifyRecord) {
+	s.bestEffort(ctx, func(q sqlstore.Bound) { sqlstore.RecordVerified(ctx, q, s.key, snapshotLabel, r) })
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/store/postgres"
+	"github.com/memgov/memgov/store/storetest"
 )
 
 // pgVerified is a database with a principal and 10 puts (LSNs 1 to 11),
@@ -52,16 +53,9 @@ func pgVerified(t *testing.T) string {
 
 func pgVerify(t *testing.T, u string) memgov.VerifyReport {
 	t.Helper()
-	s, err := postgres.Open(context.Background(), u, postgres.Options{Key: testKey})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	rep, err := s.Verify(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return storetest.VerifyStore(t, func() (*postgres.Store, error) {
+		return postgres.Open(context.Background(), u, postgres.Options{Key: testKey})
+	}, false)
 }
 
 // pgTamper runs statements on the database as someone with its password
@@ -156,16 +150,7 @@ func TestIncrementalVerifyCatchesTamperingPostgres(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			u := pgVerified(t)
 			pgTamper(t, u, tc.stmts...)
-			rep := pgVerify(t, u)
-			if rep.OK {
-				t.Fatalf("tampering not detected: %+v", rep)
-			}
-			if tc.lsn != 0 && rep.BadLSN != tc.lsn {
-				t.Fatalf("bad LSN = %d (%s), want %d", rep.BadLSN, rep.Problem, tc.lsn)
-			}
-			if tc.table != "" && (rep.Table != tc.table || rep.Served != "replay") {
-				t.Fatalf("served row: %+v, want %s named by a replay", rep, tc.table)
-			}
+			storetest.TamperFound(t, pgVerify(t, u), tc.lsn, tc.table)
 		})
 	}
 }

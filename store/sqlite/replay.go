@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
-	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/store/internal/sqlstore"
 )
 
@@ -20,25 +17,12 @@ import (
 // database remember which log entry last wrote or removed each row, so a
 // difference names its table, its row and its log entry.
 
-// replayResult is the outcome of one replay.
-type replayResult struct {
-	entries int64
-	rows    map[string]int64 // live rows per compared table
-	diffs   []memgov.RowDifference
-	size    int64  // the log size the replay read
-	chain   []byte // the chain value of its last entry
-	digest  []byte // the live served tables' digest, same snapshot
-	// snapshot is the SHA-256 of the replayed tables' file, kept as the
-	// store's verified snapshot (nil when the replay was not kept).
-	snapshot []byte
-}
-
 // replay replays the log into a scratch database and compares every served
 // table of the live database with it, in one read snapshot of the live file.
 // With keep, a replay that matches every table is kept as the verified
 // snapshot (snapshotPath) that the next verify replays new entries on.
-func (s *Store) replay(ctx context.Context, keep bool) (replayResult, error) {
-	res := replayResult{rows: map[string]int64{}}
+func (s *Store) replay(ctx context.Context, keep bool) (sqlstore.ReplayResult, error) {
+	var res sqlstore.ReplayResult
 	// Beside the database, so that a kept replay is renamed into place; in
 	// the temporary directory when the database's is not writable.
 	f, err := os.CreateTemp(filepath.Dir(s.path), filepath.Base(s.path)+"-replay-*")
@@ -123,49 +107,12 @@ func (s *Store) replay(ctx context.Context, keep bool) (replayResult, error) {
 			return res, fmt.Errorf("replay: copy %s: %w", t, err)
 		}
 	}
-	if err := q.QueryRowContext(ctx, `SELECT COALESCE(MAX(lsn), 0) FROM live.log`).Scan(&res.size); err != nil {
+	res, err = sqlstore.ReplayLog(ctx, sqlstore.Bind(tx, dialect), sqlstore.Bind(q, dialect), "live", "main")
+	if err != nil {
 		return res, err
 	}
-	if res.size > 0 {
-		if err := q.QueryRowContext(ctx, `SELECT chain FROM live.log WHERE lsn = ?`, res.size).Scan(&res.chain); err != nil {
-			return res, err
-		}
-	}
-	r := sqlstore.NewReadTx(sqlstore.Bind(tx, dialect))
-	const batch = 2000
-	for from := int64(1); from <= res.size; from += batch {
-		var entries []*oplog.Entry
-		if err := r.LogRange(ctx, from, min(from+batch-1, res.size), func(e *oplog.Entry) error {
-			entries = append(entries, e)
-			return nil
-		}); err != nil {
-			return res, err
-		}
-		for _, e := range entries {
-			if _, err := q.ExecContext(ctx, `UPDATE replay_cur SET lsn = ?`, e.LSN); err != nil {
-				return res, err
-			}
-			if err := sqlstore.Apply(ctx, sqlstore.Bind(q, dialect), e); err != nil {
-				return res, fmt.Errorf("replay: %w", err)
-			}
-			res.entries++
-		}
-	}
-	for _, d := range sqlstore.ComparedTables(dialect) {
-		var n int64
-		if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM live.`+d.Name).Scan(&n); err != nil {
-			return res, err
-		}
-		res.rows[d.Name] = n
-		diffs, err := sqlstore.CompareTable(ctx, q, d, "live", "main")
-		if err != nil {
-			return res, err
-		}
-		res.diffs = append(res.diffs, diffs...)
-	}
-	sort.SliceStable(res.diffs, func(i, j int) bool { return sqlstore.DiffOrder(res.diffs[i]) < sqlstore.DiffOrder(res.diffs[j]) })
-	if len(res.diffs) == 0 {
-		if res.digest, err = servedDigest(ctx, q, "live", s.key); err != nil {
+	if len(res.Diffs) == 0 {
+		if res.Digest, err = servedDigest(ctx, q, "live", s.key); err != nil {
 			return res, err
 		}
 		if keep {
@@ -181,8 +128,8 @@ func (s *Store) replay(ctx context.Context, keep bool) (replayResult, error) {
 			if err := tx.Commit(); err != nil {
 				return res, err
 			}
-			if res.snapshot, err = keepSnapshot(db, scratch, s.snapshotPath()); err != nil {
-				res.snapshot = nil // not kept: the next verify replays the whole log
+			if res.Snapshot, err = keepSnapshot(db, scratch, s.snapshotPath()); err != nil {
+				res.Snapshot = nil // not kept: the next verify replays the whole log
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/store/sqlite"
+	"github.com/memgov/memgov/store/storetest"
 )
 
 // seeded builds a database with a dozen log entries and returns its path.
@@ -62,16 +63,9 @@ func tamper(t *testing.T, path string, stmts ...string) {
 
 func verify(t *testing.T, path string) memgov.VerifyReport {
 	t.Helper()
-	s, err := sqlite.Open(context.Background(), path, sqlite.Options{Key: testKey})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	rep, err := s.Verify(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return storetest.VerifyStore(t, func() (*sqlite.Store, error) {
+		return sqlite.Open(context.Background(), path, sqlite.Options{Key: testKey})
+	}, false)
 }
 
 func TestVerifyDetectsTampering(t *testing.T) {
@@ -102,13 +96,7 @@ func TestVerifyDetectsTampering(t *testing.T) {
 				t.Fatalf("untouched database: %+v", rep)
 			}
 			tamper(t, path, tc.stmts...)
-			rep := verify(t, path)
-			if rep.OK {
-				t.Fatalf("tampering not detected: %+v", rep)
-			}
-			if rep.BadLSN != tc.lsn {
-				t.Fatalf("bad LSN = %d (%s), want %d", rep.BadLSN, rep.Problem, tc.lsn)
-			}
+			storetest.TamperFound(t, verify(t, path), tc.lsn, "")
 		})
 	}
 }

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"crypto/hmac"
 	"sync"
 
 	"github.com/memgov/memgov"
@@ -28,6 +27,9 @@ func (s *Store) VerifyReplay(ctx context.Context) (memgov.VerifyReport, error) {
 	return s.verify(ctx, true)
 }
 
+// snapshotLabel tells a kept SQLite snapshot's MAC from others.
+const snapshotLabel = "memgov-verify-snapshot"
+
 func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, error) {
 	tx, err := s.reader.BeginTx(ctx, nil)
 	if err != nil {
@@ -40,16 +42,16 @@ func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, e
 		return memgov.VerifyReport{}, err
 	}
 	var (
-		rec      *verifyRecord
+		rec      *sqlstore.VerifyRecord
 		snapHash = func() ([]byte, error) { return fileHash(s.snapshotPath()) }
 	)
 	if replay {
 		mark = sqlstore.LogMark{} // --replay checks every entry of the log too
 	} else {
-		if rec, err = s.verifiedRecord(ctx, tx); err != nil {
+		if rec, err = sqlstore.ReadVerifyRecord(ctx, tx, s.key, snapshotLabel); err != nil {
 			return memgov.VerifyReport{}, err
 		}
-		if rec != nil && rec.snapshot != nil {
+		if rec != nil && rec.Snapshot != nil {
 			// The snapshot file is hashed while the log is checked.
 			type hashed struct {
 				h   []byte
@@ -76,35 +78,14 @@ func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, e
 		sqlstore.RecordMark(ctx, sqlstore.Bind(s.writer, dialect), s.key, lr.Mark)
 	}
 	if !replay {
-		switch {
-		case rec == nil:
-		case rec.size == rep.TreeSize && hmac.Equal(rec.chain, chain):
-			got, err := servedDigest(ctx, tx, "main", s.key)
-			if err != nil {
-				return rep, err
-			}
-			if hmac.Equal(got, rec.digest) {
-				rep.Served = "digest"
-				return rep, nil
-			}
-		case rec.snapshot != nil && rec.size > 0 && rec.size < rep.TreeSize:
-			// The recorded chain value must be the log's at that size, which
-			// verifyLog has just recomputed from every leaf before it.
-			var at []byte
-			if err := tx.QueryRowContext(ctx, `SELECT chain FROM log WHERE lsn = ?`, rec.size).Scan(&at); err != nil {
-				return rep, err
-			}
-			if hmac.Equal(at, rec.chain) {
-				tx.Rollback()
-				ok, err := s.incremental(ctx, rec, rep.TreeSize, chain, snapHash)
-				if err != nil {
-					return rep, err
-				}
-				if ok {
-					rep.Served = "incremental"
-					return rep, nil
-				}
-			}
+		ok, err := sqlstore.CheckServed(ctx, tx, sqlstore.ServedCheck{Record: rec,
+			Digest:  func(ctx context.Context) ([]byte, error) { return servedDigest(ctx, tx, "main", s.key) },
+			Release: func() { tx.Rollback() },
+			Incremental: func(ctx context.Context, rec *sqlstore.VerifyRecord, size int64, chain []byte) (bool, error) {
+				return s.incremental(ctx, rec, size, chain, snapHash)
+			}}, &rep, chain)
+		if err != nil || ok {
+			return rep, err
 		}
 	}
 	tx.Rollback()
@@ -112,12 +93,8 @@ func (s *Store) verify(ctx context.Context, replay bool) (memgov.VerifyReport, e
 	if err != nil {
 		return rep, err
 	}
-	rep.Served, rep.Rows = "replay", res.rows
-	if len(res.diffs) > 0 {
-		d := res.diffs[0]
-		rep.OK, rep.BadLSN, rep.Table, rep.Row, rep.Problem, rep.Differences = false, d.LSN, d.Table, d.Row, d.Problem, res.diffs
-		return rep, nil
+	if res.Report(&rep) {
+		s.recordVerified(ctx, res.Record())
 	}
-	s.recordVerified(ctx, res.size, res.chain, res.digest, res.snapshot)
 	return rep, nil
 }

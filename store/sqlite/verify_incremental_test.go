@@ -14,6 +14,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/store/sqlite"
+	"github.com/memgov/memgov/store/storetest"
 )
 
 // grow appends n more writes (log entries 13 onwards on a seeded log).
@@ -151,16 +152,7 @@ func TestIncrementalVerifyCatchesTampering(t *testing.T) {
 				}
 			}
 			tamper(t, path, stmts...)
-			rep := verify(t, path)
-			if rep.OK {
-				t.Fatalf("tampering not detected: %+v", rep)
-			}
-			if tc.lsn != 0 && rep.BadLSN != tc.lsn {
-				t.Fatalf("bad LSN = %d (%s), want %d", rep.BadLSN, rep.Problem, tc.lsn)
-			}
-			if tc.table != "" && (rep.Table != tc.table || rep.Served != "replay") {
-				t.Fatalf("served row: %+v, want %s named by a replay", rep, tc.table)
-			}
+			storetest.TamperFound(t, verify(t, path), tc.lsn, tc.table)
 		})
 	}
 }
@@ -220,16 +212,9 @@ func logMarked(t *testing.T, path string) (memgov.VerifyReport, int64) {
 func TestVerifyChecksOnlyTheNewEntriesOfTheLog(t *testing.T) {
 	path := verifiedThenGrown(t)
 	full := func() memgov.VerifyReport {
-		s, err := sqlite.Open(context.Background(), path, sqlite.Options{Key: testKey})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		rep, err := s.VerifyReplay(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rep
+		return storetest.VerifyStore(t, func() (*sqlite.Store, error) {
+			return sqlite.Open(context.Background(), path, sqlite.Options{Key: testKey})
+		}, true)
 	}
 	rep, marked := logMarked(t, path)
 	if !rep.OK || marked != 12 || rep.TreeSize != 18 {

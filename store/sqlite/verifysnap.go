@@ -5,13 +5,10 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"database/sql"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 
-	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/store/internal/sqlstore"
 )
 
@@ -104,69 +101,11 @@ func keepSnapshot(db *sql.DB, scratch, to string) ([]byte, error) {
 	return h, nil
 }
 
-// verifyRecord is verify_state: the last replay that matched.
-type verifyRecord struct {
-	size                  int64
-	chain, digest         []byte
-	snapshot, snapshotMAC []byte
-}
-
-// snapshotMAC binds a snapshot file's hash to the replay it holds.
-func snapshotMAC(key []byte, size int64, chain, digest, snapshot []byte) []byte {
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte("memgov-verify-snapshot\x00"))
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], uint64(size))
-	m.Write(b[:])
-	for _, p := range [][]byte{chain, digest, snapshot} {
-		binary.BigEndian.PutUint64(b[:], uint64(len(p)))
-		m.Write(b[:])
-		m.Write(p)
-	}
-	return m.Sum(nil)
-}
-
-// verifiedRecord reads verify_state; nil when there is none or its MAC does
-// not verify. A snapshot whose MAC does not verify is left out.
-func (s *Store) verifiedRecord(ctx context.Context, q sqlstore.Querier) (*verifyRecord, error) {
-	var (
-		r    verifyRecord
-		mac  []byte
-		size int64
-	)
-	err := q.QueryRowContext(ctx, `SELECT size, chain, digest, mac, snapshot, snapshot_mac FROM verify_state WHERE id = 1`).
-		Scan(&size, &r.chain, &r.digest, &mac, &r.snapshot, &r.snapshotMAC)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	r.size = size
-	if !hmac.Equal(mac, sqlstore.VerifyStateMAC(s.key, r.size, r.chain, r.digest)) {
-		return nil, nil
-	}
-	if r.snapshot == nil || !hmac.Equal(r.snapshotMAC, snapshotMAC(s.key, r.size, r.chain, r.digest, r.snapshot)) {
-		r.snapshot = nil
-	}
-	return &r, nil
-}
-
 // recordVerified records a verified state: the log's size and chain value,
 // the served tables' digest and the snapshot's hash (nil: none kept). A
 // database opened read-only keeps no record; the next verify replays again.
-func (s *Store) recordVerified(ctx context.Context, size int64, chain, digest, snapshot []byte) {
-	if chain == nil {
-		chain = []byte{}
-	}
-	var smac []byte
-	if snapshot != nil {
-		smac = snapshotMAC(s.key, size, chain, digest, snapshot)
-	}
-	_, _ = s.writer.ExecContext(ctx, `INSERT INTO verify_state (id, size, chain, digest, mac, snapshot, snapshot_mac) VALUES (1, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET size = excluded.size, chain = excluded.chain, digest = excluded.digest, mac = excluded.mac,
-		snapshot = excluded.snapshot, snapshot_mac = excluded.snapshot_mac`,
-		size, chain, digest, sqlstore.VerifyStateMAC(s.key, size, chain, digest), snapshot, smac)
+func (s *Store) recordVerified(ctx context.Context, r sqlstore.VerifyRecord) {
+	sqlstore.RecordVerified(ctx, s.writer, s.key, snapshotLabel, r)
 }
 
 // incremental replays the log entries after the recorded state into the
@@ -174,10 +113,10 @@ func (s *Store) recordVerified(ctx context.Context, size int64, chain, digest, s
 // the live served tables. It
 // reports false (and no error) when it cannot decide and the whole log must
 // be replayed; on true it has recorded the new state.
-func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, chain []byte, snapHash func() ([]byte, error)) (bool, error) {
+func (s *Store) incremental(ctx context.Context, rec *sqlstore.VerifyRecord, size int64, chain []byte, snapHash func() ([]byte, error)) (bool, error) {
 	path := s.snapshotPath()
 	h, err := snapHash()
-	if err != nil || !hmac.Equal(h, rec.snapshot) {
+	if err != nil || !hmac.Equal(h, rec.Snapshot) {
 		return false, nil // none, or not the file the replay left: replay the whole log
 	}
 	kept := false
@@ -205,35 +144,8 @@ func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, 
 	// The live file as this transaction reads it must be the log just
 	// verified (an append since then: replay the whole log), with no
 	// erasure among the new entries (its residue is copied by a full replay).
-	var (
-		n      int64
-		c      []byte
-		erases int64
-	)
-	if err := q.QueryRowContext(ctx, `SELECT COALESCE(MAX(lsn), 0) FROM live.log`).Scan(&n); err != nil {
-		return false, err
-	}
-	if n != size {
-		return false, nil
-	}
-	if err := q.QueryRowContext(ctx, `SELECT chain FROM live.log WHERE lsn = ?`, n).Scan(&c); err != nil {
-		return false, err
-	}
-	if !hmac.Equal(c, chain) {
-		return false, nil
-	}
-	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM live.log WHERE lsn > ? AND op = ?`, rec.size, string(oplog.Erase)).Scan(&erases); err != nil {
-		return false, err
-	}
-	if erases > 0 {
-		return false, nil
-	}
-	r := sqlstore.NewReadTx(sqlstore.Bind(tx, dialect))
-	var entries []*oplog.Entry
-	if err := r.LogRange(ctx, rec.size+1, size, func(e *oplog.Entry) error {
-		entries = append(entries, e)
-		return nil
-	}); err != nil {
+	entries, ok, err := sqlstore.NewEntries(ctx, sqlstore.Bind(tx, dialect), rec, size, chain)
+	if err != nil || !ok {
 		return false, err
 	}
 	sums, err := keptSums(ctx, q)
@@ -288,6 +200,6 @@ func (s *Store) incremental(ctx context.Context, rec *verifyRecord, size int64, 
 		return false, err
 	}
 	kept = true
-	s.recordVerified(ctx, size, chain, live.digest(), snap)
+	s.recordVerified(ctx, sqlstore.VerifyRecord{Size: size, Chain: chain, Digest: live.digest(), Snapshot: snap})
 	return true, nil
 }

@@ -248,17 +248,14 @@ func bind(ctx context.Context, q querier, e *oplog.Entry, b *memgov.Baseline) er
 }
 
 func applyBaseline(ctx context.Context, q querier, e *oplog.Entry) error {
-	d, err := oplog.DecodeData[oplog.BaselineData](e)
+	b, err := oplog.DecodeData[memgov.Baseline](e)
 	if err != nil {
 		return err
 	}
 	// The entry binds the record: its memoryRef, its time (approval and
-	// binding) and, when the record names none, its actor as the approver.
-	b := memgov.Baseline{ID: d.ID, MemoryRef: e.MemoryRef, SnapshotHash: d.SnapshotHash, MemoryType: memgov.MemoryType(d.MemoryType),
-		Store: d.Store, ApprovedAt: e.Time, BoundAt: e.Time, TTLSeconds: d.TTLSeconds, DriftPolicy: d.DriftPolicy,
-		SharedMemoryOwner: d.SharedMemoryOwner, CheckIntervalSeconds: d.CheckIntervalSeconds, ComplianceLevel: d.ComplianceLevel,
-		ApprovedBy: d.ApprovedBy, DeltaBudget: d.DeltaBudget, LogPosition: d.LogPosition, BaseTreeSize: d.BaseTreeSize, BaseSeq: d.BaseSeq,
-		LSN: e.LSN}
+	// binding), its position and, when the record names none, its actor as
+	// the approver.
+	b.MemoryRef, b.ApprovedAt, b.BoundAt, b.LSN = e.MemoryRef, e.Time, e.Time, e.LSN
 	if b.ApprovedBy == "" {
 		b.ApprovedBy = e.Actor
 	}
