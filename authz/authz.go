@@ -125,11 +125,24 @@ type Matrix interface {
 	Allowed(role, layer, op string) bool
 }
 
-// Checker decides from the table and the policy's RBAC matrix.
-type Checker struct{ m Matrix }
+// Policy is what the checker reads of the policy (policy.Policy is one):
+// the RBAC matrix and the visibility order of classifications.
+type Policy interface {
+	Matrix
+	// Cleared reports whether clearance covers classification.
+	Cleared(clearance, classification string) bool
+	// HighestClearance is the clearance of a person without one of their own.
+	HighestClearance() string
+}
 
-// New returns the checker of matrix m.
-func New(m Matrix) *Checker { return &Checker{m: m} }
+// Checker decides from the table and the policy's RBAC matrix.
+type Checker struct {
+	m   Matrix
+	pol Policy
+}
+
+// New returns the checker of the policy p.
+func New(p Policy) *Checker { return &Checker{m: p, pol: p} }
 
 // allowed reports whether p's role holds op on layer.
 func (c *Checker) allowed(p memgov.Principal, layer, op string) bool {

@@ -469,6 +469,16 @@ func (svc *Service) ListDrift(ctx context.Context, q memgov.DriftQuery) ([]memgo
 	return out, err
 }
 
+// DriftEvent returns one drift episode by id, open or acknowledged.
+func (svc *Service) DriftEvent(ctx context.Context, id string) (memgov.DriftEvent, error) {
+	var ev memgov.DriftEvent
+	err := svc.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+		ev, err = tx.DriftEvent(ctx, id)
+		return err
+	})
+	return ev, err
+}
+
 // KeyChange is one key of a drift diff.
 type KeyChange struct {
 	Key  string          `json:"key"`

@@ -13,9 +13,10 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/baselines"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/scope"
+	"github.com/memgov/memgov/host"
 	"github.com/memgov/memgov/review"
+	"github.com/memgov/memgov/writes"
 )
 
 // route is one operation of the JSON API. The OpenAPI document served at
@@ -199,7 +200,7 @@ func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, p memgov.P
 		s.fail(w, r, err)
 		return
 	}
-	rd, err := s.eng.Adapter(p.ID).ListRead(r.Context(), q.Get("memory_ref"), engine.ListOptions{Limit: limit, Tag: q.Get("tag"), AfterKey: q.Get("after")})
+	rd, err := s.eng.Host().Adapter(memgov.As(p.ID)).ListRead(r.Context(), q.Get("memory_ref"), host.ListOptions{Limit: limit, Tag: q.Get("tag"), AfterKey: q.Get("after")})
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -208,18 +209,53 @@ func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, p memgov.P
 }
 
 // GetEnvelope is the answer of a recorded get: the entry exactly as a
-// MemoryEntry, and beside it the retrieval id and the entry's read note.
+// MemoryEntry, and beside it the retrieval id, the entry's read note and
+// the near texts its version was kept beside.
 type GetEnvelope struct {
-	MemoryRef   string           `json:"memory_ref"`
-	RetrievalID string           `json:"retrieval_id,omitempty"`
-	Entry       *engine.Entry    `json:"entry"`
-	Read        *engine.ReadNote `json:"read,omitempty"`
+	MemoryRef   string         `json:"memory_ref"`
+	RetrievalID string         `json:"retrieval_id,omitempty"`
+	Entry       *host.Entry    `json:"entry"`
+	Read        *host.ReadNote `json:"read,omitempty"`
+	// Links are the versions the entry's version was kept beside as its own
+	// item (relation NEAR_DUPLICATE, each with the judge rule that linked
+	// them), as the reader may see them: a link to a version the reader may
+	// not read is left out.
+	Links []Link `json:"links,omitempty"`
 }
 
-func getEnvelope(ref string, rd engine.Retrieval) GetEnvelope {
+// Link is a version another version was kept beside: the linked item,
+// version and key, its state now ("" once it is gone) and the judge rule
+// that linked them. It carries no text: read the linked entry by its key.
+// The fields are those of `memgov history --json`'s links.
+type Link struct {
+	Relation   string       `json:"relation"`
+	ItemID     string       `json:"item_id"`
+	VersionID  string       `json:"version_id"`
+	Key        string       `json:"key"`
+	State      memgov.State `json:"state"`
+	Similarity float64      `json:"similarity,omitempty"`
+	Rule       string       `json:"rule,omitempty"`
+	RuleWords  []string     `json:"rule_words,omitempty"`
+}
+
+// linksAs reads the links of v as principal p may see them.
+func (s *Server) linksAs(ctx context.Context, p memgov.Principal, v memgov.Version) ([]Link, error) {
+	links, err := s.eng.Host().Links(ctx, memgov.As(p.ID), []memgov.Version{v})
+	if err != nil {
+		return nil, err
+	}
+	var out []Link
+	for _, l := range links[v.ID] {
+		out = append(out, Link{Relation: l.Relation, ItemID: l.ItemID, VersionID: l.VersionID, Key: l.Key, State: l.State,
+			Similarity: l.Similarity, Rule: l.Rule, RuleWords: l.RuleWords})
+	}
+	return out, nil
+}
+
+func getEnvelope(ref string, rd host.Retrieval) GetEnvelope {
 	out := GetEnvelope{MemoryRef: ref, RetrievalID: rd.ID}
 	if len(rd.Versions) > 0 {
-		en := engine.EntryOf(rd.Versions[0])
+		en := host.EntryOf(rd.Versions[0])
 		out.Entry = &en
 		if len(rd.Notes) > 0 {
 			n := rd.Notes[0]
@@ -239,7 +275,7 @@ func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, p memgov.Prin
 		s.fail(w, r, err)
 		return
 	}
-	rd, err := s.eng.Adapter(p.ID).GetRead(r.Context(), ref, key)
+	rd, err := s.eng.Host().Adapter(memgov.As(p.ID)).GetRead(r.Context(), ref, key)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -248,7 +284,12 @@ func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, p memgov.Prin
 		writeError(w, http.StatusNotFound, CodeNotFound, "no visible entry "+key+" in "+ref)
 		return
 	}
-	writeJSON(w, http.StatusOK, getEnvelope(ref, rd))
+	out := getEnvelope(ref, rd)
+	if out.Links, err = s.linksAs(r.Context(), p, rd.Versions[0]); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
@@ -261,7 +302,7 @@ func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, p memgov.P
 		s.fail(w, r, err)
 		return
 	}
-	res, err := s.eng.Adapter(p.ID).Delete(r.Context(), q.Get("memory_ref"), r.PathValue("key"), q.Get("reason"))
+	res, err := s.eng.Host().Adapter(memgov.As(p.ID)).Delete(r.Context(), q.Get("memory_ref"), r.PathValue("key"), q.Get("reason"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -279,8 +320,8 @@ type searchBody struct {
 	IncludeSuperseded bool       `json:"include_superseded,omitempty"`
 }
 
-func (b searchBody) query() engine.SearchQuery {
-	q := engine.SearchQuery{MemoryRef: b.MemoryRef, Query: b.Query, Tags: b.Tags, Limit: b.Limit, IncludeSuperseded: b.IncludeSuperseded}
+func (b searchBody) query() host.SearchQuery {
+	q := host.SearchQuery{MemoryRef: b.MemoryRef, Query: b.Query, Tags: b.Tags, Limit: b.Limit, IncludeSuperseded: b.IncludeSuperseded}
 	if b.AsOf != nil {
 		q.AsOf = *b.AsOf
 	}
@@ -297,16 +338,16 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, p memgov.Princip
 		s.fail(w, r, err)
 		return
 	}
-	hits, rid, err := s.eng.Adapter(p.ID).SearchRead(r.Context(), b.query())
+	hits, rid, err := s.eng.Host().Adapter(memgov.As(p.ID)).SearchRead(r.Context(), b.query())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, engine.EnvelopeSearch(b.MemoryRef, rid, hits))
+	writeJSON(w, http.StatusOK, host.EnvelopeSearch(b.MemoryRef, rid, hits))
 }
 
 func (s *Server) writeStatus(w http.ResponseWriter, r *http.Request, p memgov.Principal) {
-	res, err := s.eng.WriteStatus(r.Context(), p.ID, r.PathValue("review_id"))
+	res, err := s.eng.Writes().WriteStatus(r.Context(), p.ID, r.PathValue("review_id"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -355,7 +396,7 @@ type reviewRow struct {
 	memgov.Review
 	Key    string              `json:"key"`
 	Text   string              `json:"text"`
-	Detail engine.ReviewDetail `json:"detail"`
+	Detail writes.ReviewDetail `json:"detail"`
 }
 
 func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, p memgov.Principal) {

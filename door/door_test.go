@@ -23,6 +23,7 @@ import (
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/reviews"
 	"github.com/memgov/memgov/store/sqlite"
+	"github.com/memgov/memgov/writes"
 )
 
 var testKey = []byte("memgov-door-test-key-0123456789abcdef")
@@ -423,7 +424,7 @@ func TestSyncWaitEndsWithTheDecision(t *testing.T) {
 	}
 	select {
 	case res := <-done:
-		if str(res, "status") != memgov.StatusRejected || str(res, "reason") != engine.ReasonReviewRejected {
+		if str(res, "status") != memgov.StatusRejected || str(res, "reason") != writes.ReasonReviewRejected {
 			t.Fatalf("waiting write = %v", res)
 		}
 	case <-time.After(10 * time.Second):

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/host"
 )
 
 // apiError is the body of every error answer: a stable code and a message.
@@ -111,8 +111,8 @@ func classify(err error) (int, string, string) {
 		return http.StatusConflict, CodeConflict, err.Error()
 	case errors.Is(err, context.DeadlineExceeded):
 		return http.StatusGatewayTimeout, CodeTimeout, "the request took longer than the server's time-out"
-	case errors.Is(err, engine.ErrMemoryUnavailable):
-		return http.StatusServiceUnavailable, CodeUnavailable, engine.ErrMemoryUnavailable.Error()
+	case errors.Is(err, host.ErrMemoryUnavailable):
+		return http.StatusServiceUnavailable, CodeUnavailable, host.ErrMemoryUnavailable.Error()
 	}
 	return http.StatusInternalServerError, CodeInternal, "internal error"
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/host"
 )
 
 // MCP for agents: the tools of the memory servers agents already use
@@ -74,13 +74,13 @@ type SearchInput struct {
 // Hit is one search result: the entry exactly as a MemoryEntry, and its
 // read note beside it.
 type Hit struct {
-	Entry     engine.Entry     `json:"entry"`
-	Read      *engine.ReadNote `json:"read,omitempty"`
-	VersionID string           `json:"version_id"`
-	State     string           `json:"state"`
-	Score     float64          `json:"score"`
-	ValidAt   string           `json:"valid_at"`
-	InvalidAt string           `json:"invalid_at,omitempty"`
+	Entry     host.Entry     `json:"entry"`
+	Read      *host.ReadNote `json:"read,omitempty"`
+	VersionID string         `json:"version_id"`
+	State     string         `json:"state"`
+	Score     float64        `json:"score"`
+	ValidAt   string         `json:"valid_at"`
+	InvalidAt string         `json:"invalid_at,omitempty"`
 }
 
 // SearchOutput is the output of search_memories: the hits and the id of
@@ -108,11 +108,11 @@ type GetInput struct {
 // GetOutput is the output of get_memory: the entry exactly as a
 // MemoryEntry, the retrieval id and the entry's read note.
 type GetOutput struct {
-	Found       bool             `json:"found"`
-	MemoryRef   string           `json:"memory_ref"`
-	RetrievalID string           `json:"retrieval_id,omitempty"`
-	Entry       *engine.Entry    `json:"entry,omitempty"`
-	Read        *engine.ReadNote `json:"read,omitempty"`
+	Found       bool           `json:"found"`
+	MemoryRef   string         `json:"memory_ref"`
+	RetrievalID string         `json:"retrieval_id,omitempty"`
+	Entry       *host.Entry    `json:"entry,omitempty"`
+	Read        *host.ReadNote `json:"read,omitempty"`
 }
 
 // ForgetInput is the input of forget_memory.
@@ -190,11 +190,11 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (m
 			if err := refParam(in.MemoryRef); err != nil {
 				return nil, SearchOutput{}, toolError(err)
 			}
-			hits, rid, err := s.eng.Adapter(p.ID).SearchRead(ctx, engine.SearchQuery{MemoryRef: in.MemoryRef, Query: in.Query, Tags: in.Tags, Limit: in.Limit, IncludeSuperseded: in.IncludeSuperseded})
+			hits, rid, err := s.eng.Host().Adapter(memgov.As(p.ID)).SearchRead(ctx, host.SearchQuery{MemoryRef: in.MemoryRef, Query: in.Query, Tags: in.Tags, Limit: in.Limit, IncludeSuperseded: in.IncludeSuperseded})
 			if err != nil {
 				return nil, SearchOutput{}, toolError(err)
 			}
-			env := engine.EnvelopeSearch(in.MemoryRef, rid, hits)
+			env := host.EnvelopeSearch(in.MemoryRef, rid, hits)
 			out := SearchOutput{MemoryRef: in.MemoryRef, RetrievalID: rid, Hits: make([]Hit, len(env.Hits))}
 			for i, h := range env.Hits {
 				out.Hits[i] = Hit{Entry: h.Entry, Read: h.Read, VersionID: h.VersionID, State: string(h.State), Score: h.Score, ValidAt: h.ValidAt, InvalidAt: h.InvalidAt}
@@ -205,25 +205,25 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (m
 	mcp.AddTool(srv, &mcp.Tool{Name: "list_memories", Title: "List memory",
 		Description: "List the visible entries of a memoryRef, ordered by key; page with after.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: closed}},
-		func(ctx context.Context, req *mcp.CallToolRequest, in ListInput) (*mcp.CallToolResult, engine.ReadEnvelope, error) {
+		func(ctx context.Context, req *mcp.CallToolRequest, in ListInput) (*mcp.CallToolResult, host.ReadEnvelope, error) {
 			ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
 			defer cancel()
 			p, err := who(ctx, req)
 			if err != nil {
-				return nil, engine.ReadEnvelope{}, toolError(err)
+				return nil, host.ReadEnvelope{}, toolError(err)
 			}
 			if in.Limit == 0 {
 				in.Limit = 100
 			}
 			if in.Limit < 0 || in.Limit > 1000 {
-				return nil, engine.ReadEnvelope{}, toolError(fmt.Errorf("%w: limit must be from 1 to 1000", memgov.ErrInvalid))
+				return nil, host.ReadEnvelope{}, toolError(fmt.Errorf("%w: limit must be from 1 to 1000", memgov.ErrInvalid))
 			}
 			if err := refParam(in.MemoryRef); err != nil {
-				return nil, engine.ReadEnvelope{}, toolError(err)
+				return nil, host.ReadEnvelope{}, toolError(err)
 			}
-			rd, err := s.eng.Adapter(p.ID).ListRead(ctx, in.MemoryRef, engine.ListOptions{Limit: in.Limit, Tag: in.Tag, AfterKey: in.After})
+			rd, err := s.eng.Host().Adapter(memgov.As(p.ID)).ListRead(ctx, in.MemoryRef, host.ListOptions{Limit: in.Limit, Tag: in.Tag, AfterKey: in.After})
 			if err != nil {
-				return nil, engine.ReadEnvelope{}, toolError(err)
+				return nil, host.ReadEnvelope{}, toolError(err)
 			}
 			return nil, rd.Envelope(in.MemoryRef), nil
 		})
@@ -244,7 +244,7 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (m
 			if err := keyParam(in.Key); err != nil {
 				return nil, GetOutput{}, toolError(err)
 			}
-			rd, err := s.eng.Adapter(p.ID).GetRead(ctx, in.MemoryRef, in.Key)
+			rd, err := s.eng.Host().Adapter(memgov.As(p.ID)).GetRead(ctx, in.MemoryRef, in.Key)
 			if err != nil {
 				return nil, GetOutput{}, toolError(err)
 			}
@@ -266,7 +266,7 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (m
 			if err != nil {
 				return nil, WriteAnswer{}, toolError(err)
 			}
-			res, err := s.eng.WriteStatus(ctx, p.ID, in.ReviewID)
+			res, err := s.eng.Writes().WriteStatus(ctx, p.ID, in.ReviewID)
 			if err != nil {
 				return nil, WriteAnswer{}, toolError(err)
 			}
@@ -314,7 +314,7 @@ func (s *Server) addForgetTool(srv *mcp.Server, who func(context.Context, *mcp.C
 				if err := keyParam(in.Key); err != nil {
 					return nil, out, toolError(err)
 				}
-				res, err := s.eng.Adapter(p.ID).Delete(ctx, in.MemoryRef, in.Key, in.Reason)
+				res, err := s.eng.Host().Adapter(memgov.As(p.ID)).Delete(ctx, in.MemoryRef, in.Key, in.Reason)
 				if err != nil {
 					return nil, out, toolError(err)
 				}

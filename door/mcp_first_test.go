@@ -109,11 +109,11 @@ func TestMCPFirstCallIsJudgedOnItsContent(t *testing.T) {
 	}
 	// What the door filled in is recorded: EPISODIC memory, a user's
 	// statement (no expiry), relayed by the agent.
-	item, err := e.eng.ItemByKey(context.Background(), "acme/bot", fmt.Sprint(out["entry"].(map[string]any)["id"]))
+	item, err := e.eng.Host().ItemByKey(context.Background(), memgov.Owner, "acme/bot", fmt.Sprint(out["entry"].(map[string]any)["id"]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := e.eng.Version(context.Background(), item.Head)
+	v, err := e.eng.Host().Version(context.Background(), memgov.Owner, item.Head)
 	if err != nil || v.Layer != memgov.Episodic || v.Source != "user_stated" || v.ExpiresAt != nil || v.CreatedBy != "bot" {
 		t.Errorf("the first call's version: %+v %v", v, err)
 	}

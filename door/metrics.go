@@ -12,6 +12,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/writes"
 )
 
 // metrics are the Prometheus metrics of the doors. Write outcomes and
@@ -122,7 +123,7 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	up := 1.0
-	for _, tier := range []string{memgov.TierSync, engine.TierAsync} {
+	for _, tier := range []string{memgov.TierSync, writes.TierAsync} {
 		_, n, err := c.eng.Reviews().List(ctx, memgov.ReviewQuery{Tier: tier, Limit: 1, Now: c.eng.Now()})
 		if err != nil {
 			up = 0

@@ -25,7 +25,7 @@ func (s *Server) write(ctx context.Context, p memgov.Principal, req memgov.Write
 		return memgov.WriteResult{}, err
 	}
 	start := time.Now()
-	res, err := s.eng.Adapter(p.ID).Put(ctx, req)
+	res, err := s.eng.Host().Adapter(memgov.As(p.ID)).Put(ctx, req)
 	s.metrics.observeWrite(door, res, err, time.Since(start))
 	if err != nil || !wait || res.Status != memgov.StatusDeferred || res.Tier != memgov.TierSync {
 		return res, err
@@ -35,7 +35,7 @@ func (s *Server) write(ctx context.Context, p memgov.Principal, req memgov.Write
 	stop := context.AfterFunc(s.drain, cancel)
 	defer stop()
 	s.metrics.waiting.Inc()
-	out, werr := s.eng.WaitReview(wctx, res.ReviewID, s.cfg.Poll)
+	out, werr := s.eng.Writes().WaitReview(wctx, res.ReviewID, s.cfg.Poll)
 	s.metrics.waiting.Dec()
 	if werr == nil {
 		return out, nil

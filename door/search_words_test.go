@@ -18,7 +18,7 @@ func TestSearchFindsWordsInTheText(t *testing.T) {
 	for key, text := range map[string]string{"customer-7/tz": "Customer 7 is in the Europe/Berlin time zone.",
 		"customer-7/channel": "Customer 7 prefers email follow-up.", "customer-8/invoice": "Customer 8 asked for the invoice in euros."} {
 		body, _ := json.Marshal(map[string]string{"text": text})
-		if _, err := e.eng.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: key, Layer: memgov.Episodic, Content: body, Confidence: 0.9, Actor: "jane"}); err != nil {
+		if _, err := e.eng.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: key, Layer: memgov.Episodic, Content: body, Confidence: 0.9, Actor: "jane"}); err != nil {
 			t.Fatal(err)
 		}
 	}

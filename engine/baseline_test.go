@@ -56,7 +56,7 @@ func newBEnv(t testing.TB) *bEnv {
 func (env *bEnv) put(ref, key, text string) {
 	env.t.Helper()
 	body, _ := json.Marshal(map[string]string{"text": text})
-	if _, err := env.e.Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
+	if _, err := env.e.Writes().Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
 		env.t.Fatal(err)
 	}
 	env.now = env.now.Add(time.Second)
@@ -504,7 +504,7 @@ func TestAckRollbackRestoresBaseline(t *testing.T) {
 		env.put(ref, fmt.Sprintf("added-%02d", i), "new")
 	}
 	env.put(ref, "limit", "$5,000")
-	it, err := env.e.Get(ctx, ref, "gone")
+	it, err := env.e.Host().Get(ctx, memgov.Owner, ref, "gone")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func BenchmarkGovernedWrite(b *testing.B) {
 		c, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Invoice %d for account A-%d was paid on day %d of month %d.", i, i%97, i%28, i%12)})
 		batch = append(batch, memgov.PutRequest{MemoryRef: "acme/billing-agent", Key: fmt.Sprintf("c%d", i), Layer: memgov.Episodic, Content: c, Actor: "billing-agent"})
 		if len(batch) == 2000 {
-			if err := e.PutBatch(ctx, batch); err != nil {
+			if err := e.Writes().PutBatch(ctx, batch); err != nil {
 				b.Fatal(err)
 			}
 			batch = batch[:0]

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/writes"
 )
 
 type stepClock struct{ t time.Time }
@@ -78,7 +79,7 @@ func TestSweepEscalatesAndFailsClosed(t *testing.T) {
 	a := newEngine(t, "", engine.WithClock(clock.Now))
 	setupAgents(t, a)
 	pending := write(t, a, req("support-bot", "acme/support-bot", "c9/lang", "Customer 9 wants invoices in French."))
-	if pending.Tier != engine.TierAsync {
+	if pending.Tier != writes.TierAsync {
 		t.Fatalf("%+v", pending)
 	}
 	clock.t = clock.t.Add(25 * time.Hour)

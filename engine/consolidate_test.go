@@ -13,6 +13,8 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/lifecycle"
 )
 
@@ -22,9 +24,9 @@ import (
 func consPut(t *testing.T, e *engine.Engine, ref, key string, layer memgov.Layer, content, actor string, conf float64) {
 	t.Helper()
 	if !strings.HasPrefix(content, "{") {
-		content = string(mustJSON(map[string]string{"text": content}))
+		content = string(enginetest.MustJSON(map[string]string{"text": content}))
 	}
-	if _, err := e.Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: json.RawMessage(content),
+	if _, err := e.Writes().Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: json.RawMessage(content),
 		Confidence: conf, Actor: actor, Tags: []string{key}}); err != nil {
 		t.Fatalf("put %s: %v", key, err)
 	}
@@ -41,11 +43,11 @@ func consolidate(t *testing.T, e *engine.Engine, ref string) lifecycle.Consolida
 
 func visibleKeys(t *testing.T, e *engine.Engine, ref string) []string {
 	t.Helper()
-	l, err := e.Adapter("jane").List(context.Background(), ref, engine.ListOptions{})
+	l, err := e.Host().Adapter(memgov.As("jane")).List(context.Background(), ref, host.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks := keysOf(l)
+	ks := enginetest.KeysOf(l)
 	sort.Strings(ks)
 	return ks
 }
@@ -69,7 +71,7 @@ func checkSecondPassIdle(t *testing.T, e *engine.Engine, ref string, want int) {
 // relation, and repeated or extended episodes. Each was read near and
 // kept by a named rule.
 func TestConsolidateKeepsDistinctFacts(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	const ref = "acme/support-bot"
 	consPut(t, e, ref, "priya-1", memgov.Semantic, "Priya is the sister of Dev and the cousin of Anil.", "support-bot", 0.8)
 	consPut(t, e, ref, "priya-2", memgov.Semantic, "Priya is the sister of Anil and the cousin of Dev.", "acme-curator", 0.8)
@@ -118,7 +120,7 @@ func TestConsolidateKeepsDistinctFacts(t *testing.T) {
 // every word of and adds to (into the superset, older or not). Each MERGE
 // version names its rule, and the result counts them.
 func TestConsolidateFoldsWhatTheJudgeProves(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
 	const ref = "acme/support-bot"
 	consPut(t, e, ref, "owner-1", memgov.Semantic, "The billing service is owned by Ravi.", "support-bot", 0.6)
@@ -156,7 +158,7 @@ func TestConsolidateFoldsWhatTheJudgeProves(t *testing.T) {
 	if ks := visibleKeys(t, e, ref); !reflect.DeepEqual(ks, []string{"lena-both", "owner-2", "pref-2", "rotate-2", "ship-long"}) {
 		t.Fatalf("after the pass: %v", ks)
 	}
-	jane := e.Adapter("jane")
+	jane := e.Host().Adapter(memgov.As("jane"))
 	// Two writers stated the same claims: the survivor's confidence rises.
 	v, _ := jane.GetVersion(ctx, ref, "owner-2")
 	if v.Confidence <= 0.7 || !reflect.DeepEqual(v.Tags, []string{"owner-2", "owner-1"}) || v.MergedFrom == "" ||
@@ -178,7 +180,7 @@ func TestConsolidateFoldsWhatTheJudgeProves(t *testing.T) {
 // reads as contradicted (the relation table and the policy's
 // cardinalities); a multi-valued relation keeps every value.
 func TestConsolidateSupersedesSingleValuedEdits(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
 	const ref = "acme/support-bot"
 	consPut(t, e, ref, "manager-old", memgov.Semantic, "Dana's manager is Tomas.", "support-bot", 0.8)
@@ -200,7 +202,7 @@ func TestConsolidateSupersedesSingleValuedEdits(t *testing.T) {
 			t.Fatalf("change %+v", c)
 		}
 	}
-	v, _ := e.Adapter("jane").GetVersion(ctx, ref, "manager-new")
+	v, _ := e.Host().Adapter(memgov.As("jane")).GetVersion(ctx, ref, "manager-new")
 	if v.Text() != "Dana's manager is Priya." || !strings.Contains(v.Reason, "supersedes the stale fact manager-old") || !strings.Contains(v.Reason, "[rule single-valued]") {
 		t.Fatalf("manager-new: %s (%s)", v.Text(), v.Reason)
 	}
@@ -209,9 +211,9 @@ func TestConsolidateSupersedesSingleValuedEdits(t *testing.T) {
 	// The engine's judge reads the policy's cardinalities: where the
 	// policy declares "live in" multi-valued (over the default list, which
 	// holds it as single-valued), both homes stay.
-	c := &clock{t: t0}
-	multi := newEngine(t, "contradiction:\n  multi_valued: [live in]\n", engine.WithClock(c.now))
-	addPrincipals(t, multi)
+	c := enginetest.NewClock(enginetest.T0)
+	multi := enginetest.New(t, "contradiction:\n  multi_valued: [live in]\n", engine.WithClock(c.Now))
+	enginetest.AddPrincipals(t, multi)
 	consPut(t, multi, ref, "home-old", memgov.Semantic, "Alice lives in Berlin.", "support-bot", 0.8)
 	consPut(t, multi, ref, "home-new", memgov.Semantic, "Alice lives in Lisbon.", "support-bot", 0.8)
 	if r := consolidate(t, multi, ref); r.Superseded != 0 || r.OutputCount != 2 {
@@ -222,7 +224,7 @@ func TestConsolidateSupersedesSingleValuedEdits(t *testing.T) {
 // The result's new fields are JSON beside the published ones, which keep
 // their names.
 func TestConsolidateResultJSON(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	const ref = "acme/support-bot"
 	consPut(t, e, ref, "a", memgov.Semantic, "Rotate the API keys every 90 days.", "support-bot", 0.8)
 	consPut(t, e, ref, "b", memgov.Semantic, "Rotate the API keys every 90 days.", "support-bot", 0.8)
@@ -253,7 +255,7 @@ func TestConsolidateResultJSON(t *testing.T) {
 func BenchmarkConsolidate(b *testing.B) {
 	for _, n := range []int{200, 1000, 2000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			e, _ := contractEngine(b)
+			e, _ := enginetest.Contract(b)
 			ctx := context.Background()
 			const ref = "acme/support-bot"
 			people := []string{"Alice", "Bob", "Chen", "Dana", "Emeka", "Farah", "Goran", "Hana", "Ivo", "Jun"}
@@ -261,8 +263,8 @@ func BenchmarkConsolidate(b *testing.B) {
 			verbs := []string{"maintains", "reviews", "audits", "monitors", "documents"}
 			for i := 0; i < n; i++ {
 				text := fmt.Sprintf("%s %s %s in region %d.", people[i%len(people)], verbs[(i/len(people))%len(verbs)], things[(i/7)%len(things)], i)
-				if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("fact/%d", i), Layer: memgov.Semantic,
-					Content: mustJSON(map[string]string{"text": text}), Confidence: 0.8, Actor: "support-bot"}); err != nil {
+				if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("fact/%d", i), Layer: memgov.Semantic,
+					Content: enginetest.MustJSON(map[string]string{"text": text}), Confidence: 0.8, Actor: "support-bot"}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -305,7 +307,7 @@ func TestConsolidateDuplicateCorpus(t *testing.T) {
 		}
 		pairs = append(pairs, p)
 	}
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	pol := e.Policy()
 	ctx := context.Background()
 	type tally struct{ n, folded, superseded int }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/oplog"
-	"github.com/memgov/memgov/engine/scope"
 )
 
 // LogSize returns the number of entries in the log: a cheap check for whether
@@ -122,28 +121,4 @@ func (e *Engine) LogEntriesAt(ctx context.Context, lsns ...int64) (map[int64]opl
 		return nil
 	})
 	return out, err
-}
-
-// ActivePage returns a page of the versions of ref visible now, ordered by
-// key: Read at the present, by the store's index of ACTIVE versions rather
-// than by log position, for browsing a memoryRef of any size.
-func (e *Engine) ActivePage(ctx context.Context, ref, afterKey string, limit int) (memgov.Snapshot, error) {
-	snap := memgov.Snapshot{MemoryRef: ref, Versions: []memgov.Version{}}
-	if _, err := scope.Parse(ref); err != nil {
-		return snap, nil
-	}
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
-		size, err := tx.LogSize(ctx)
-		if err != nil {
-			return err
-		}
-		snap.LSN, snap.Time = size, e.Now()
-		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: snap.Time, Limit: limit, AfterKey: afterKey})
-		if err != nil {
-			return err
-		}
-		snap.Versions = vs
-		return nil
-	})
-	return snap, err
 }

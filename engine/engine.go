@@ -15,11 +15,11 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
 	"github.com/memgov/memgov/engine/redact"
-	"github.com/memgov/memgov/engine/schema"
 	"github.com/memgov/memgov/engine/similar"
 	"github.com/memgov/memgov/host"
 	"github.com/memgov/memgov/lifecycle"
 	"github.com/memgov/memgov/reviews"
+	"github.com/memgov/memgov/writes"
 )
 
 // Engine is the governance core. Every door calls its methods; no rule lives
@@ -35,17 +35,13 @@ type Engine struct {
 	host       *host.Service      // proposals, workspaces, commitments, distillation, forget
 	lifecycle  *lifecycle.Service // versions, GC, erasure, leases, promotion, consolidation
 	reviews    *reviews.Service   // decisions, claims, fail-closed reviews, quarantine
-	schemaGate gate.Schema
+	writes     *writes.Service    // the write pipeline, its commit, the SYNC_BLOCK wait, the index
 	judge      gate.Judge
 	secrets    *redact.Registry
-	embedder   similar.Embedder // model_vectors.go; nil: the built-in hashing vectors only
-	indexer    Indexer          // features.go
+	embedder   similar.Embedder // WithEmbedder; nil: the built-in hashing vectors only
+	indexer    writes.Indexer   // WithIndexer
 	rules      *judge.Judge     // the rule-based judge, with the policy's cardinalities
-	searches   *searchCache     // searchindex.go
-	commits    groupCommit      // groupcommit.go
-	notifier   memgov.Notifier  // syncwait.go; nil: the store cannot wake other processes
-	waits      syncWaits        // syncwait.go
-	erasures   erasureListener  // syncwait.go
+	onSnapshot bool             // WithSnapshotGates: concurrent writes judged on read snapshots
 }
 
 // Option configures an Engine.
@@ -67,9 +63,7 @@ func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = n
 // New returns an engine over a store. key signs provenance records and audit
 // checkpoints; it must be the key the store chains its log with.
 func New(s memgov.Store, key []byte, opts ...Option) *Engine {
-	e := &Engine{now: time.Now, key: key, policy: policy.Default(), secrets: redact.NewRegistry(), indexer: BuiltinIndexer(), searches: &searchCache{}}
-	e.store = indexingStore{Store: s, e: e}
-	e.notifier, _ = s.(memgov.Notifier)
+	e := &Engine{now: time.Now, key: key, policy: policy.Default(), secrets: redact.NewRegistry(), indexer: writes.BuiltinIndexer()}
 	for _, o := range opts {
 		o(e)
 	}
@@ -77,19 +71,18 @@ func New(s memgov.Store, key []byte, opts ...Option) *Engine {
 	// the policy's relation cardinalities through it.
 	e.rules = judge.New(e.policy.Contradiction.Cardinalities())
 	e.authz = authz.New(e.policy)
+	// The write service first: its view of the store, which indexes what
+	// every write transaction appends, is the store of every service.
+	e.writes = writes.New(writes.Config{Store: s, Key: e.key, Now: e.Now, Policy: e.policy, Rules: e.rules, Judge: e.judge,
+		Secrets: e.secrets, Embedder: e.embedder, Indexer: e.indexer, SnapshotGates: e.onSnapshot,
+		Reviews: writeReviews{e}, Drift: writeDrift{e}, Search: searchForgetter{e}})
+	e.store = e.writes.Store()
 	e.baselines = baselines.New(e.store, e.Now, e.policy, e.authz, baselineVersions{e})
 	e.audit = audit.New(e.store, e.key, e.Now, e.policy, auditCaches{e})
-	e.host = host.New(e.store, e.Now, e.policy, e.authz, e.secrets, hostWrites{e})
+	e.host = host.New(e.store, e.Now, e.policy, e.authz, e.secrets, hostWrites{e}, hostIndex{e})
 	e.lifecycle = lifecycle.New(lifecycle.Config{Store: e.store, Key: e.key, Now: e.Now, Policy: e.policy, Authz: e.authz,
-		Rules: e.rules, Secrets: e.secrets, Pipeline: lifecyclePipeline{e}, Search: searchForgetter{e.searches}})
+		Rules: e.rules, Secrets: e.secrets, Pipeline: e.writes, Search: searchForgetter{e}})
 	e.reviews = reviews.New(e.store, e.Now, e.policy, e.authz, reviewEffects{e})
-	v, err := schema.Default()
-	if err != nil {
-		// The schemas are embedded and tested; failing to compile them is a
-		// build defect, not an input error.
-		panic(fmt.Sprintf("memgov: embedded write schemas: %v", err))
-	}
-	e.schemaGate = gate.Schema{Validator: v}
 	return e
 }
 
@@ -98,8 +91,6 @@ func (e *Engine) Policy() policy.Policy { return e.policy }
 
 // Secrets returns the secret registry (SR-1).
 func (e *Engine) Secrets() *redact.Registry { return e.secrets }
-
-func (e *Engine) redactor(runID string) *redact.Redactor { return e.secrets.Redactor(runID) }
 
 // Now returns the engine clock's current time in UTC, at millisecond precision
 // (the precision of the log).
@@ -119,7 +110,7 @@ func (e *Engine) AddPrincipal(ctx context.Context, p memgov.Principal, actor str
 		return memgov.Principal{}, fmt.Errorf("%w: tenant must be 1-64 characters of A-Z a-z 0-9 . _ - or %q for every tenant", memgov.ErrInvalid, memgov.AllTenants)
 	}
 	for k, v := range p.Attributes {
-		if err := CheckIdentifier("attribute "+k, k+v); err != nil {
+		if err := writes.CheckIdentifier("attribute "+k, k+v); err != nil {
 			return memgov.Principal{}, err
 		}
 	}

@@ -41,8 +41,8 @@ func TestEraseAfterDistillKeepsAuditWhole(t *testing.T) {
 	}
 	auditWhole(t, e)
 	// A search before the erasure indexes the text; after it, nothing finds it.
-	q := engine.SearchQuery{MemoryRef: "acme/bot", Query: "Zed Quirinal refund", IncludeSuperseded: true}
-	if hits, err := e.LocalAdapter().Search(ctx, q); err != nil || len(hits) == 0 || hits[0].Entry.ID != "cust" {
+	q := host.SearchQuery{MemoryRef: "acme/bot", Query: "Zed Quirinal refund", IncludeSuperseded: true}
+	if hits, err := e.Host().Adapter(memgov.Owner).Search(ctx, q); err != nil || len(hits) == 0 || hits[0].Entry.ID != "cust" {
 		t.Fatalf("search before the erasure: %+v %v", hits, err)
 	}
 	rep, err := e.Lifecycle().Erase(ctx, memgov.EraseRequest{Subject: "zed quirinal", By: "jane"})
@@ -50,7 +50,7 @@ func TestEraseAfterDistillKeepsAuditWhole(t *testing.T) {
 		t.Fatalf("%+v %v", rep, err)
 	}
 	auditWhole(t, e)
-	hits, err := e.LocalAdapter().Search(ctx, q)
+	hits, err := e.Host().Adapter(memgov.Owner).Search(ctx, q)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func TestWriteRefusesDotKeysAndInexactContent(t *testing.T) {
 		{"k\uFFFD", `{"text":"x"}`, "U+FFFD"},
 		{"k", `{"text":"x","n":18446744073709551616}`, "cannot carry exactly"},
 	} {
-		res, err := e.Adapter("bot").Put(ctx, memgov.WriteRequest{MemoryRef: "acme/bot", Key: tc.key, TargetLayer: memgov.Working, Content: json.RawMessage(tc.content)})
+		res, err := e.Host().Adapter(memgov.As("bot")).Put(ctx, memgov.WriteRequest{MemoryRef: "acme/bot", Key: tc.key, TargetLayer: memgov.Working, Content: json.RawMessage(tc.content)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,8 +8,9 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/audit"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/writes"
 )
 
 // TestHealthOfRefutedAndContradictingMemory seeds a store of 10 claims whose
@@ -32,7 +33,7 @@ func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
 			fmt.Sprintf("Warehouse %d ships orders from %s.", i, []string{"Lyon", "Oslo", "Porto", "Gent", "Bern", "Graz", "Turku", "Cork", "Split", "Brno"}[i]),
 			withEvidence(tool, human))
 	}
-	rep, err := e.Revalidate(ctx, 0)
+	rep, err := e.Writes().Revalidate(ctx, 0)
 	if err != nil || rep.Sampled != 10 || rep.Failed != 0 {
 		t.Fatalf("clean store: %+v %v", rep, err)
 	}
@@ -56,7 +57,7 @@ func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
 		}
 	}
 	// Every read was used: retrieval precision is perfect.
-	r, err := e.LocalAdapter().ListRead(ctx, "acme/bad", engine.ListOptions{})
+	r, err := e.Host().Adapter(memgov.Owner).ListRead(ctx, "acme/bad", host.ListOptions{})
 	if err != nil || r.ID == "" {
 		t.Fatal(err)
 	}
@@ -64,14 +65,14 @@ func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
 	for _, v := range r.Versions {
 		keys = append(keys, v.Key)
 	}
-	if _, err := e.Feedback(ctx, r.ID, keys); err != nil {
+	if _, err := e.Host().Feedback(ctx, r.ID, keys); err != nil {
 		t.Fatal(err)
 	}
-	rep, err = e.Revalidate(ctx, 0)
+	rep, err = e.Writes().Revalidate(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Why[engine.RevalidationRefutedSource] != 10 || rep.Why[engine.RevalidationContradicted] != 10 || rep.Failed != 20 || rep.Sampled != 30 {
+	if rep.Why[writes.RevalidationRefutedSource] != 10 || rep.Why[writes.RevalidationContradicted] != 10 || rep.Failed != 20 || rep.Sampled != 30 {
 		t.Fatalf("re-validation against today's state: %+v", rep)
 	}
 	m, err := e.Audit().Metrics(ctx)

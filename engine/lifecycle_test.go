@@ -41,7 +41,7 @@ func lcPut(t *testing.T, e *engine.Engine, ref, key string, layer memgov.Layer, 
 	if mod != nil {
 		mod(&r)
 	}
-	res, err := e.Put(context.Background(), r)
+	res, err := e.Writes().Put(context.Background(), r)
 	if err != nil {
 		t.Fatalf("put %s: %v", key, err)
 	}
@@ -106,7 +106,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	// Reads reinforce: read-episode is read every month.
 	for i := 0; i < 12; i++ {
 		c.advance(day(30))
-		if _, err := e.GetAs(ctx, "orch", "acme/orch", "read-episode"); err != nil {
+		if _, err := e.Host().Get(ctx, memgov.As("orch"), "acme/orch", "read-episode"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -118,7 +118,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	if len(dry.Expired) == 0 {
 		t.Fatal("dry run found nothing")
 	}
-	if v, err := e.Get(ctx, "acme/orch", "old-episode"); err != nil || v.State != memgov.Active {
+	if v, err := e.Host().Get(ctx, memgov.Owner, "acme/orch", "old-episode"); err != nil || v.State != memgov.Active {
 		t.Fatalf("dry run changed memory: %v %v", v.State, err)
 	}
 	r, err = e.Lifecycle().GC(ctx, lifecycle.GCOptions{By: "jane"})
@@ -138,7 +138,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	for _, a := range r.HardDeleted {
 		hard[a.ItemID] = true
 	}
-	item, _ := e.Item(ctx, pinned.ItemID)
+	item, _ := e.Host().Item(ctx, memgov.Owner, pinned.ItemID)
 	if !item.Pinned || hard[item.ID] {
 		t.Fatal("pinned item hard deleted")
 	}
@@ -151,7 +151,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 		t.Fatalf("persistent memory must not be hard deleted by GC: %+v", r)
 	}
 	// The cited SESSION item is never collected; rebuild reproduces everything.
-	if v, err := e.Get(ctx, "acme/orch", "cited"); err != nil || v.Text() == "" {
+	if v, err := e.Host().Get(ctx, memgov.Owner, "acme/orch", "cited"); err != nil || v.Text() == "" {
 		t.Fatalf("cited item: %v %v", v, err)
 	}
 	rb, err := e.Audit().Rebuild(ctx)
@@ -185,7 +185,7 @@ func TestGCGracePeriodTransient(t *testing.T) {
 	if err != nil || len(r.HardDeleted) != 1 || r.ErasureLSN == 0 {
 		t.Fatalf("after grace: %+v %v", r, err)
 	}
-	_, vs, err := e.History(ctx, a.ItemID)
+	_, vs, err := e.Host().History(ctx, memgov.Owner, a.ItemID)
 	if err != nil || vs[0].Text() != "" || string(vs[0].Content) != string(oplog.ErasedContent) {
 		t.Fatalf("content after hard delete: %s %v", vs[0].Content, err)
 	}
@@ -218,10 +218,10 @@ func TestEraseClosureAndRebuild(t *testing.T) {
 	if rep.Items != 2 || len(rep.Derived) != 1 || rep.ByLayer["EPISODIC"] != 2 {
 		t.Fatalf("report: %+v", rep)
 	}
-	if _, err := e.Get(ctx, "acme/orch", "summary"); !errors.Is(err, memgov.ErrNotFound) {
+	if _, err := e.Host().Get(ctx, memgov.Owner, "acme/orch", "summary"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("derived item still visible: %v", err)
 	}
-	if v, err := e.Get(ctx, "acme/orch", "other"); err != nil || v.Text() == "" {
+	if v, err := e.Host().Get(ctx, memgov.Owner, "acme/orch", "other"); err != nil || v.Text() == "" {
 		t.Fatalf("unrelated item: %v", err)
 	}
 	rb, err := e.Audit().Rebuild(ctx)
@@ -258,7 +258,7 @@ func TestRBACMatrixThroughEngine(t *testing.T) {
 					var err error
 					switch op {
 					case policy.OpRead:
-						_, err = e.GetAs(ctx, id, ref, "k")
+						_, err = e.Host().Get(ctx, memgov.As(id), ref, "k")
 					case policy.OpWrite:
 						r := write(t, e, []byte(fmt.Sprintf(`{"source_agent_id":%q,"memory_ref":%q,"key":"w","target_layer":%q,"observation_type":"tool_result_verified","confidence":0.9,
 							"content":{"text":"A verified tool result for the matrix"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://x","authority":0.95}]}`, id, ref, layer)))
@@ -278,13 +278,13 @@ func TestRBACMatrixThroughEngine(t *testing.T) {
 					case policy.OpHardDelete:
 						_, err = e.Lifecycle().HardDelete(ctx, it.ItemID, id, "remove")
 					case policy.OpApprove:
-						err = e.Authorize(ctx, id, ref, layer, op)
+						err = authorize(ctx, e, id, ref, layer, op)
 					case policy.OpAdmin:
 						to := memgov.Episodic
 						if layer == memgov.Episodic {
 							to = memgov.Semantic
 						}
-						err = e.Authorize(ctx, id, ref, layer, op)
+						err = authorize(ctx, e, id, ref, layer, op)
 						if err == nil && e.Policy().Allowed(string(role), string(to), op) {
 							_, err = e.Lifecycle().Reclassify(ctx, it.ItemID, to, id, "move")
 						}
@@ -317,14 +317,14 @@ func TestVisibilityClearanceAndDomains(t *testing.T) {
 	lcPut(t, e, "acme/shared", "pii", memgov.Episodic, "a PII note", func(r *memgov.PutRequest) { r.Classification = policy.PII })
 	lcPut(t, e, "acme/shared", "fin", memgov.Episodic, "a finance note", func(r *memgov.PutRequest) { r.Tags = []string{"domain:finance"} })
 	lcPut(t, e, "acme/shared", "med", memgov.Episodic, "a medical note", func(r *memgov.PutRequest) { r.Tags = []string{"domain:medical"} })
-	s, err := e.ReadAs(ctx, "med", memgov.ReadQuery{MemoryRef: "acme/shared"})
+	s, err := e.Host().Read(ctx, memgov.As("med"), memgov.ReadQuery{MemoryRef: "acme/shared"})
 	if err != nil || len(s.Versions) != 1 || s.Versions[0].Key != "med" || s.Hidden != 2 || s.RetrievalID == "" {
 		t.Fatalf("%+v %v", s, err)
 	}
-	if _, err := e.ReadAs(ctx, "med", memgov.ReadQuery{MemoryRef: "globex/x"}); !errors.Is(err, memgov.ErrForbidden) {
+	if _, err := e.Host().Read(ctx, memgov.As("med"), memgov.ReadQuery{MemoryRef: "globex/x"}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("cross-tenant: %v", err)
 	}
-	if n, err := e.Feedback(ctx, s.RetrievalID, []string{s.Versions[0].ItemID}); err != nil || n != 1 {
+	if n, err := e.Host().Feedback(ctx, s.RetrievalID, []string{s.Versions[0].ItemID}); err != nil || n != 1 {
 		t.Fatalf("feedback: %d %v", n, err)
 	}
 }
@@ -354,19 +354,19 @@ func TestLeasesFencing(t *testing.T) {
 	}
 	reqOrch := []byte(`{"source_agent_id":"orch","memory_ref":"acme/shared","key":"plan","target_layer":"SESSION","content":{"text":"the stale plan"}}`)
 	dec, _ := memgov.DecodeWriteRequest(reqOrch)
-	r, err := e.Write(lifecycle.WithFencingToken(ctx, 1), dec)
+	r, err := e.Writes().Write(lifecycle.WithFencingToken(ctx, 1), dec)
 	if err != nil || r.Reason != gate.ReasonLeaseHeld && r.Reason != gate.ReasonStaleFencing {
 		t.Fatalf("stale holder: %+v %v", r, err)
 	}
 	if err := e.Lifecycle().ReleaseLease(ctx, "acme/shared", "plan", "jane", 2); err != nil {
 		t.Fatal(err)
 	}
-	r, err = e.Write(lifecycle.WithFencingToken(ctx, 1), dec)
+	r, err = e.Writes().Write(lifecycle.WithFencingToken(ctx, 1), dec)
 	if err != nil || r.Reason != gate.ReasonStaleFencing {
 		t.Fatalf("stale token after release: %+v %v", r, err)
 	}
 	dec2, _ := memgov.DecodeWriteRequest(req)
-	if r, err := e.Write(lifecycle.WithFencingToken(ctx, 2), dec2); err != nil || r.Status != memgov.StatusCommitted {
+	if r, err := e.Writes().Write(lifecycle.WithFencingToken(ctx, 2), dec2); err != nil || r.Status != memgov.StatusCommitted {
 		t.Fatalf("current token: %+v %v", r, err)
 	}
 	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {
@@ -387,4 +387,14 @@ func TestResidencyAndReferenceOnly(t *testing.T) {
 	if r := write(t, e, []byte(`{"source_agent_id":"jane","memory_ref":"acme/x","key":"c","target_layer":"SESSION","residency":"US","content":{"text":"see rules://refund-policy for large refunds"}}`)); r.Status != memgov.StatusCommitted {
 		t.Fatalf("%+v", r)
 	}
+}
+
+// authorize is the matrix's cell for the registered principal id on memory
+// of ref in layer, as the engine's authority decides it.
+func authorize(ctx context.Context, e *engine.Engine, id, ref string, layer memgov.Layer, op string) error {
+	p, err := e.Principal(ctx, id)
+	if err != nil {
+		return err
+	}
+	return e.Authz().Authorized(p, ref, layer, op)
 }

@@ -36,7 +36,7 @@ func TestMetricsSeeded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := e.Write(ctx, dec)
+		r, err := e.Writes().Write(ctx, dec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +45,7 @@ func TestMetricsSeeded(t *testing.T) {
 	// Ten reads, half of what they return used.
 	for i := 0; i < 10; i++ {
 		c.advance(time.Hour)
-		s, err := e.ReadAs(ctx, "orch", memgov.ReadQuery{MemoryRef: "acme/orch", Limit: 10})
+		s, err := e.Host().Read(ctx, memgov.As("orch"), memgov.ReadQuery{MemoryRef: "acme/orch", Limit: 10})
 		if err != nil || len(s.Versions) != 10 {
 			t.Fatalf("read: %d %v", len(s.Versions), err)
 		}
@@ -53,12 +53,12 @@ func TestMetricsSeeded(t *testing.T) {
 		for _, v := range s.Versions[:5] {
 			used = append(used, v.ItemID)
 		}
-		if _, err := e.Feedback(ctx, s.RetrievalID, used); err != nil {
+		if _, err := e.Host().Feedback(ctx, s.RetrievalID, used); err != nil {
 			t.Fatal(err)
 		}
 	}
 	c.advance(400 * 24 * time.Hour) // evidence goes stale: some durable items no longer verify
-	if _, err := e.Revalidate(ctx, 0); err != nil {
+	if _, err := e.Writes().Revalidate(ctx, 0); err != nil {
 		t.Fatal(err)
 	}
 	m, err := e.Audit().MetricsSince(ctx, time.Time{})

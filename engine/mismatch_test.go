@@ -15,6 +15,7 @@ import (
 	"github.com/memgov/memgov/engine/merkle"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/internal/enginetest"
 )
 
 // M2: a TTL passing is appended to the spec §3.2.6.2 op log as a DEL, so the fold
@@ -26,7 +27,7 @@ func TestM2ExpiryFoldsAndStateIsComparedWithApproved(t *testing.T) {
 	ref := "acme/billing-agent"
 	env.put(ref, "tone", "formal")
 	body, _ := json.Marshal(map[string]string{"text": "The spring promotion runs this week."})
-	if _, err := env.e.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: "promo", Layer: memgov.Semantic, Content: body, Actor: "bot", TTL: time.Hour}); err != nil {
+	if _, err := env.e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: "promo", Layer: memgov.Semantic, Content: body, Actor: "bot", TTL: time.Hour}); err != nil {
 		t.Fatal(err)
 	}
 	env.approve(ref, memgov.MemoryPersistent, policy.AlertOnDrift)
@@ -126,8 +127,8 @@ func TestM5AdvertisedActivationIsTheOnlyOne(t *testing.T) {
 	ctx := context.Background()
 	for _, mode := range []string{policy.ActivationApprovalGate, policy.ActivationDirectRBAC} {
 		t.Run(mode, func(t *testing.T) {
-			e := newEngine(t, "proposals:\n  activation: "+mode+"\n")
-			addPrincipals(t, e)
+			e := enginetest.New(t, "proposals:\n  activation: "+mode+"\n")
+			enginetest.AddPrincipals(t, e)
 			caps := e.Capabilities().Agents.Proposals
 			if caps.Activation != mode || (caps.ActivationScope != "") != (mode == policy.ActivationDirectRBAC) {
 				t.Fatalf("advertised %+v under %s", caps, mode)
@@ -156,7 +157,7 @@ func TestM5AdvertisedActivationIsTheOnlyOne(t *testing.T) {
 // M6: a proposal's rationale and source run ids are redacted with the secrets
 // registered for the source runs, not only the proposing run's.
 func TestM6ProposalRationaleAndRunIDsRedacted(t *testing.T) {
-	e, _ := contractEngine(t)
+	e, _ := enginetest.Contract(t)
 	ctx := context.Background()
 	const secret = "tok_ABCDEFGH12345678"
 	if _, err := e.Secrets().Register("run-7", "crm", secret); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/host"
 	"github.com/memgov/memgov/internal/pgtest"
 	"github.com/memgov/memgov/store/postgres"
 	"github.com/memgov/memgov/store/sqlite"
@@ -37,7 +38,7 @@ func TestSearchCacheDropsIndexesAfterAnotherEnginesErasure(t *testing.T) {
 	lcPut(t, a, "acme/notes", "ship", memgov.Episodic, "Shipping to Lyon takes two days", nil)
 	search := func(e *engine.Engine, ref, q string) int {
 		t.Helper()
-		hits, err := e.Adapter("jane").Search(ctx, engine.SearchQuery{MemoryRef: ref, Query: q})
+		hits, err := e.Host().Adapter(memgov.As("jane")).Search(ctx, host.SearchQuery{MemoryRef: ref, Query: q})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,12 +95,12 @@ func TestErasureHeardAcrossProcessesPostgres(t *testing.T) {
 		engines[i] = engine.New(s, testKey)
 	}
 	a, b := engines[0], engines[1]
-	a.OnErasureHeard(func() { heard <- struct{}{} })
+	a.Writes().OnErasureHeard(func() { heard <- struct{}{} })
 	if _, err := b.AddPrincipal(ctx, memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: "*"}, "admin"); err != nil {
 		t.Fatal(err)
 	}
 	lcPut(t, b, "acme/orch", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund", nil)
-	hits, err := a.Adapter("jane").Search(ctx, engine.SearchQuery{MemoryRef: "acme/orch", Query: "refund Quirinal"})
+	hits, err := a.Host().Adapter(memgov.As("jane")).Search(ctx, host.SearchQuery{MemoryRef: "acme/orch", Query: "refund Quirinal"})
 	if err != nil || len(hits) != 1 {
 		t.Fatalf("engine A's search: %d hits, %v", len(hits), err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/lifecycle"
+	"github.com/memgov/memgov/writes"
 )
 
 func episodeBy(t *testing.T, e *engine.Engine, key, agent, content, uri string) memgov.PutResult {
@@ -20,7 +21,7 @@ func episodeBy(t *testing.T, e *engine.Engine, key, agent, content, uri string) 
 	if uri != "" {
 		r.Evidence = []oplog.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: uri, Authority: &a}}
 	}
-	res, err := e.Put(context.Background(), r)
+	res, err := e.Writes().Put(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestPromoteAfterIndependentCorroborations(t *testing.T) {
 		t.Fatalf("promotion: %+v %+v", cand, cand.Result)
 	}
 	rv, _ := e.Reviews().Review(ctx, cand.Result.ReviewID)
-	var d engine.ReviewDetail
+	var d writes.ReviewDetail
 	_ = json.Unmarshal(rv.Detail, &d)
 	cited := map[string]bool{}
 	uris := 0
@@ -87,7 +88,7 @@ func TestPromoteAfterIndependentCorroborations(t *testing.T) {
 		t.Fatalf("evidence: %+v", d.Evidence)
 	}
 	approveAs(t, e, cand.Result.ReviewID, "jane")
-	v, err := e.Get(ctx, "acme/shared", cand.Key)
+	v, err := e.Host().Get(ctx, memgov.Owner, "acme/shared", cand.Key)
 	if err != nil || v.Layer != memgov.Semantic || v.CreatedBy != lifecycle.PromoterPrincipal {
 		t.Fatalf("promoted fact: %+v %v", v, err)
 	}

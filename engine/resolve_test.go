@@ -11,6 +11,8 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/writes"
 )
 
 func triple(t *testing.T, e *engine.Engine, layer memgov.Layer, key, text, s, p, o string, conf float64) memgov.WriteResult {
@@ -58,7 +60,7 @@ func TestResolveEpisodicKeepsBoth(t *testing.T) {
 		t.Fatalf("contradicting episode: %+v, want DEFERRED CONTRADICTION linked to run-1", r2)
 	}
 	approveAs(t, e, r2.ReviewID, "kim")
-	snap, _ := e.Read(context.Background(), memgov.ReadQuery{MemoryRef: "acme/shared"})
+	snap, _ := e.Host().Read(context.Background(), memgov.Owner, memgov.ReadQuery{MemoryRef: "acme/shared"})
 	if len(snap.Versions) != 2 {
 		t.Fatalf("both episodes stay ACTIVE: %v", keyTexts(snap.Versions))
 	}
@@ -68,7 +70,7 @@ func TestResolveEpisodicKeepsBoth(t *testing.T) {
 func TestResolveSemanticTemporalValidity(t *testing.T) {
 	ctx := context.Background()
 	e, c := resolveEngine(t)
-	res, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/shared", Key: "ceo", Layer: memgov.Semantic, Actor: "jane", Confidence: 0.6,
+	res, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/shared", Key: "ceo", Layer: memgov.Semantic, Actor: "jane", Confidence: 0.6,
 		Content: json.RawMessage(`{"text":"The CEO of ACME is Alice Martin.","subject":"ACME","predicate":"ceo","object":"Alice Martin"}`)})
 	if err != nil {
 		t.Fatal(err)
@@ -87,12 +89,12 @@ func TestResolveSemanticTemporalValidity(t *testing.T) {
 	approveAs(t, e, r.ReviewID, "kim")
 	c.advance(time.Hour)
 
-	_, hist, _ := e.History(ctx, res.ItemID)
+	_, hist, _ := e.Host().History(ctx, memgov.Owner, res.ItemID)
 	if hist[0].State != memgov.Superseded {
 		t.Fatalf("old fact: %+v", hist[0])
 	}
-	a := e.Adapter("jane")
-	q := engine.SearchQuery{MemoryRef: "acme/shared", Query: "who is the CEO of ACME"}
+	a := e.Host().Adapter(memgov.As("jane"))
+	q := host.SearchQuery{MemoryRef: "acme/shared", Query: "who is the CEO of ACME"}
 	hits, _ := a.Search(ctx, q)
 	if len(hits) != 1 || hits[0].Entry.ID != "ceo-2025" || hits[0].ValidAt != tApprove.Format(oplog.TimeFormat) {
 		t.Fatalf("now: %+v", hits)
@@ -116,7 +118,7 @@ func TestResolveSemanticTemporalValidity(t *testing.T) {
 func TestResolveProceduralSupersession(t *testing.T) {
 	ctx := context.Background()
 	e, c := resolveEngine(t)
-	old, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/shared", Key: "deploy-approvals", Layer: memgov.Procedural, Actor: "jane", Confidence: 0.9,
+	old, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/shared", Key: "deploy-approvals", Layer: memgov.Procedural, Actor: "jane", Confidence: 0.9,
 		Content: json.RawMessage(`{"text":"Production deploys need two approvals.","subject":"production deploy","predicate":"approvals","object":"two"}`)})
 	if err != nil {
 		t.Fatal(err)
@@ -127,13 +129,13 @@ func TestResolveProceduralSupersession(t *testing.T) {
 		t.Fatalf("new procedure: %+v", r)
 	}
 	rv, _ := e.Reviews().Review(ctx, r.ReviewID)
-	var d engine.ReviewDetail
+	var d writes.ReviewDetail
 	_ = json.Unmarshal(rv.Detail, &d)
 	if d.Supersedes != "deploy-approvals" {
 		t.Fatalf("supersession proposal: %+v", d)
 	}
 	approveAs(t, e, r.ReviewID, "kim")
-	_, hist, _ := e.History(ctx, old.ItemID)
+	_, hist, _ := e.Host().History(ctx, memgov.Owner, old.ItemID)
 	if len(hist) != 1 || hist[0].State != memgov.Superseded {
 		t.Fatalf("prior procedure: %+v", hist)
 	}
@@ -147,7 +149,7 @@ func TestResolveProceduralSupersession(t *testing.T) {
 	if ops[oplog.Supersede] != 1 || ops[oplog.Retract] != 0 {
 		t.Fatalf("entries of the prior procedure: %v", ops)
 	}
-	if v, err := e.Get(ctx, "acme/shared", "deploy-approvals-v2"); err != nil || v.State != memgov.Active {
+	if v, err := e.Host().Get(ctx, memgov.Owner, "acme/shared", "deploy-approvals-v2"); err != nil || v.State != memgov.Active {
 		t.Fatalf("new procedure: %+v %v", v, err)
 	}
 	// A new version of the same procedure is an UPDATE: the prior version is SUPERSEDED.
@@ -158,7 +160,7 @@ func TestResolveProceduralSupersession(t *testing.T) {
 	} else if u.Status != memgov.StatusCommitted {
 		t.Fatalf("procedure update: %+v", u)
 	}
-	_, hist2, _ := e.History(ctx, r.ItemID)
+	_, hist2, _ := e.Host().History(ctx, memgov.Owner, r.ItemID)
 	if len(hist2) != 2 || hist2[0].State != memgov.Active || hist2[1].State != memgov.Superseded {
 		t.Fatalf("procedure versions: %+v", hist2)
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/store/sqlite"
 )
 
@@ -40,7 +42,7 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 		if mod != nil {
 			mod(&r)
 		}
-		res, err := warm.Put(ctx, r)
+		res, err := warm.Writes().Put(ctx, r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +50,7 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 		return res
 	}
 	for i := 0; i < 300; i++ {
-		put(fmt.Sprintf("k%03d", i), benchText(i), nil)
+		put(fmt.Sprintf("k%03d", i), enginetest.CorpusText(i), nil)
 	}
 	queries := []string{"time zone", "Berlin", "email follow-up refund", "warehouse Oslo", "customer 42", "password reset", "Zed Quirinal", "Lisbon"}
 	check := func(step string) {
@@ -56,12 +58,12 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 		fresh := engine.New(s, testKey, engine.WithClock(c.now))
 		for _, q := range queries {
 			for _, sup := range []bool{false, true} {
-				sq := engine.SearchQuery{MemoryRef: ref, Query: q, IncludeSuperseded: sup}
-				a, err := warm.Adapter("bot").Search(ctx, sq)
+				sq := host.SearchQuery{MemoryRef: ref, Query: q, IncludeSuperseded: sup}
+				a, err := warm.Host().Adapter(memgov.As("bot")).Search(ctx, sq)
 				if err != nil {
 					t.Fatal(err)
 				}
-				b, err := fresh.Adapter("bot").Search(ctx, sq)
+				b, err := fresh.Host().Adapter(memgov.As("bot")).Search(ctx, sq)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -80,7 +82,7 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 	check("an entry with a TTL")
 	c.advance(2 * time.Hour)
 	check("the TTL passed")
-	if _, err := warm.Adapter("jane").Delete(ctx, ref, "k002", "wrong"); err != nil {
+	if _, err := warm.Host().Adapter(memgov.As("jane")).Delete(ctx, ref, "k002", "wrong"); err != nil {
 		t.Fatal(err)
 	}
 	check("a retraction")
@@ -113,7 +115,7 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 	}
 }
 
-func hitKeys(hs []engine.SearchHit) []string {
+func hitKeys(hs []host.SearchHit) []string {
 	out := []string{}
 	for _, h := range hs {
 		out = append(out, h.Entry.ID)
@@ -127,13 +129,13 @@ func TestSearchIndexConcurrentReadersAndWriter(t *testing.T) {
 	e, _ := lcEngine(t, "")
 	ctx := context.Background()
 	for i := 0; i < 50; i++ {
-		lcPut(t, e, "acme/bot", fmt.Sprintf("k%02d", i), memgov.Episodic, benchText(i), nil)
+		lcPut(t, e, "acme/bot", fmt.Sprintf("k%02d", i), memgov.Episodic, enginetest.CorpusText(i), nil)
 	}
 	done := make(chan error, 4)
 	for g := 0; g < 3; g++ {
 		go func() {
 			for i := 0; i < 30; i++ {
-				if _, err := e.Adapter("jane").Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: "time zone Berlin"}); err != nil {
+				if _, err := e.Host().Adapter(memgov.As("jane")).Search(ctx, host.SearchQuery{MemoryRef: "acme/bot", Query: "time zone Berlin"}); err != nil {
 					done <- err
 					return
 				}
@@ -144,7 +146,7 @@ func TestSearchIndexConcurrentReadersAndWriter(t *testing.T) {
 	go func() {
 		for i := 0; i < 20; i++ {
 			body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Customer %d is in the Europe/Berlin time zone.", 900+i)})
-			if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("w%02d", i), Layer: memgov.Episodic, Content: body, Confidence: 0.8, Actor: "jane"}); err != nil {
+			if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("w%02d", i), Layer: memgov.Episodic, Content: body, Confidence: 0.8, Actor: "jane"}); err != nil {
 				done <- err
 				return
 			}
@@ -156,7 +158,7 @@ func TestSearchIndexConcurrentReadersAndWriter(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	hits, err := e.Adapter("jane").Search(ctx, engine.SearchQuery{MemoryRef: "acme/bot", Query: "Customer 919 is in the Europe/Berlin time zone."})
+	hits, err := e.Host().Adapter(memgov.As("jane")).Search(ctx, host.SearchQuery{MemoryRef: "acme/bot", Query: "Customer 919 is in the Europe/Berlin time zone."})
 	if err != nil || len(hits) == 0 || hits[0].Entry.ID != "w19" {
 		t.Fatalf("after the writes: %+v %v", hits, err)
 	}

@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"github.com/memgov/memgov"
-	"github.com/memgov/memgov/engine"
+	"github.com/memgov/memgov/host"
 )
 
-func searchKeys(t *testing.T, a *engine.MemoryAdapter, ref, q string) []string {
+func searchKeys(t *testing.T, a *host.MemoryAdapter, ref, q string) []string {
 	t.Helper()
-	hits, err := a.Search(context.Background(), engine.SearchQuery{MemoryRef: ref, Query: q})
+	hits, err := a.Search(context.Background(), host.SearchQuery{MemoryRef: ref, Query: q})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestSearchWordsOutrankRecency(t *testing.T) {
 		c.advance(time.Hour)
 		lcPut(t, e, ref, fmt.Sprintf("note-%02d", i), memgov.Episodic, fmt.Sprintf("Customer %d asked about the invoice of order %d in the portal.", 7+i%3, 100+i), nil)
 	}
-	a := e.Adapter("jane")
+	a := e.Host().Adapter(memgov.As("jane"))
 	for _, q := range []string{"time zone", "zone", "customer 7 time zone", "Which zone is customer 7 in?"} {
 		if got := searchKeys(t, a, ref, q); len(got) == 0 || got[0] != "customer-7/tz" {
 			t.Errorf("search %q = %v, want customer-7/tz first", q, got)
@@ -78,7 +78,7 @@ func TestSearchReturnsOnlyWhatTheReaderMayRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	lcPut(t, e, "acme/bot", "tz", memgov.Episodic, "Customer 7 is in the Europe/Berlin time zone.", nil)
-	if got := searchKeys(t, e.Adapter("rival"), "acme/bot", "time zone"); len(got) != 0 {
+	if got := searchKeys(t, e.Host().Adapter(memgov.As("rival")), "acme/bot", "time zone"); len(got) != 0 {
 		t.Errorf("another tenant's curator found %v", got)
 	}
 	// A draft: an executor's write waits for review.
@@ -89,14 +89,14 @@ func TestSearchReturnsOnlyWhatTheReaderMayRead(t *testing.T) {
 	if r.Status != memgov.StatusDeferred {
 		t.Fatalf("draft: %+v", r)
 	}
-	if got := searchKeys(t, e.Adapter("jane"), "acme/bot", "Zanzibar depot"); len(got) != 0 {
+	if got := searchKeys(t, e.Host().Adapter(memgov.As("jane")), "acme/bot", "Zanzibar depot"); len(got) != 0 {
 		t.Errorf("a draft was returned: %v", got)
 	}
 	// Approved, it is found by the next search.
 	if _, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: r.ReviewID, Reviewer: "jane", Approve: true}); err != nil {
 		t.Fatal(err)
 	}
-	if got := searchKeys(t, e.Adapter("jane"), "acme/bot", "Zanzibar depot"); len(got) == 0 || got[0] != "draft" {
+	if got := searchKeys(t, e.Host().Adapter(memgov.As("jane")), "acme/bot", "Zanzibar depot"); len(got) == 0 || got[0] != "draft" {
 		t.Errorf("the approved entry is not found: %v", got)
 	}
 	// Quarantine: an agent whose writes keep contradicting memory.
@@ -115,7 +115,7 @@ func TestSearchReturnsOnlyWhatTheReaderMayRead(t *testing.T) {
 			}
 		}
 	}
-	if got := searchKeys(t, e.Adapter("jane"), "acme/orch", "Lyon"); len(got) == 0 || got[0] != "w1" {
+	if got := searchKeys(t, e.Host().Adapter(memgov.As("jane")), "acme/orch", "Lyon"); len(got) == 0 || got[0] != "w1" {
 		t.Fatalf("before the quarantine: %v", got)
 	}
 	for i, place := range []string{"Porto", "Gent"} {
@@ -124,7 +124,7 @@ func TestSearchReturnsOnlyWhatTheReaderMayRead(t *testing.T) {
 	if qs, err := e.Reviews().Quarantined(ctx, memgov.QuarantineQuery{Status: memgov.QuarantineOpen}); err != nil || len(qs) == 0 {
 		t.Fatalf("nothing quarantined: %v %v", qs, err)
 	}
-	for _, k := range searchKeys(t, e.Adapter("jane"), "acme/orch", "warehouse Lyon Oslo") {
+	for _, k := range searchKeys(t, e.Host().Adapter(memgov.As("jane")), "acme/orch", "warehouse Lyon Oslo") {
 		if k == "w1" || k == "w2" {
 			t.Errorf("a quarantined version was returned: %s", k)
 		}

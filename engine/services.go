@@ -2,14 +2,12 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine/canon"
-	"github.com/memgov/memgov/engine/memory"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/host"
 	"github.com/memgov/memgov/lifecycle"
@@ -46,11 +44,11 @@ func (e *Engine) DriftGate(ctx context.Context, tx memgov.Tx, memoryRef string) 
 type baselineVersions struct{ e *Engine }
 
 func (v baselineVersions) VersionEntry(ctx context.Context, tx memgov.Tx, ref, key string, layer memgov.Layer, actor string, now time.Time) (*oplog.Entry, error) {
-	return v.e.versionEntry(ctx, tx, ref, key, layer, actor, now)
+	return v.e.writes.VersionEntry(ctx, tx, ref, key, layer, actor, now)
 }
 
 func (v baselineVersions) Active(ctx context.Context, tx memgov.ReadTx, q memgov.ActiveQuery) ([]memgov.Version, error) {
-	return activeView(ctx, tx, q)
+	return host.Active(ctx, tx, q)
 }
 
 // auditCaches gives the audit the engine's caches to check.
@@ -61,29 +59,17 @@ func (c auditCaches) StateHash(ctx context.Context, tx memgov.ReadTx, ref string
 }
 
 func (c auditCaches) IndexStatus(ctx context.Context) (memgov.IndexStatus, error) {
-	return c.e.IndexStatus(ctx)
+	return c.e.writes.IndexStatus(ctx)
 }
 
-func (c auditCaches) FoldReads(ctx context.Context) error { return c.e.foldReads(ctx) }
+func (c auditCaches) FoldReads(ctx context.Context) error { return c.e.host.FoldReads(ctx) }
 
-// lifecyclePipeline gives the lifecycle service the engine's write
-// pipeline: promotion writes through it, and promotion and consolidation
-// read the judge's features of a content.
-type lifecyclePipeline struct{ e *Engine }
+// searchForgetter gives the lifecycle and write services the host's search
+// indexes, for an erasure to drop. It reaches the host through the engine:
+// the write service is built before the host.
+type searchForgetter struct{ e *Engine }
 
-func (p lifecyclePipeline) Write(ctx context.Context, r memgov.WriteRequest) (memgov.WriteResult, error) {
-	return p.e.Write(ctx, r)
-}
-
-func (p lifecyclePipeline) Features(content json.RawMessage) (memory.Features, error) {
-	return p.e.featuresOf(content)
-}
-
-// searchForgetter gives the lifecycle service the engine's search indexes, for
-// an erasure to drop.
-type searchForgetter struct{ c *searchCache }
-
-func (x searchForgetter) Forget() { x.c.forget() }
+func (x searchForgetter) Forget() { x.e.host.ForgetSearches() }
 
 // reviewEffects applies, for the reviews service, what a decision does
 // beyond its own log entry: a merge request's decisions are the host's

@@ -139,7 +139,7 @@ func TestSnapshotHashMatchesIndependentCanonicalisation(t *testing.T) {
 			if err != nil {
 				rt.Fatal(err)
 			}
-			if _, err := env.e.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: k, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
+			if _, err := env.e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: k, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
 				rt.Fatal(err)
 			}
 		}

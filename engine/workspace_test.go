@@ -11,6 +11,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/writes"
 )
 
 func wsWrite(t *testing.T, e *engine.Engine, agent, ref, key, text string) memgov.WriteResult {
@@ -61,7 +62,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	lcPut(t, e, base, "e", memgov.Episodic, "the on-call rotation is weekly", nil)
 
 	// Copy-on-write reads: the snapshot overlaid by the workspace's writes.
-	snap, err := e.Read(ctx, memgov.ReadQuery{MemoryRef: ws.Ref})
+	snap, err := e.Host().Read(ctx, memgov.Owner, memgov.ReadQuery{MemoryRef: ws.Ref})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,16 +70,16 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	if len(got) != 3 || got["a"] == "" || got["b"] != "the staging cluster has six nodes after the upgrade" || got["d"] == "" {
 		t.Fatalf("workspace view: %v", got)
 	}
-	if vs, err := e.Adapter("bot").ListVersions(ctx, ws.Ref, engine.ListOptions{}); err != nil || len(vs) != 3 {
+	if vs, err := e.Host().Adapter(memgov.As("bot")).ListVersions(ctx, ws.Ref, host.ListOptions{}); err != nil || len(vs) != 3 {
 		t.Fatalf("adapter view: %v %v", keyTexts(vs), err)
 	}
-	if v, err := e.Get(ctx, ws.Ref, "a"); err != nil || v.MemoryRef != base {
+	if v, err := e.Host().Get(ctx, memgov.Owner, ws.Ref, "a"); err != nil || v.MemoryRef != base {
 		t.Fatalf("get through the workspace: %+v %v", v, err)
 	}
-	if _, err := e.Get(ctx, ws.Ref, "c"); !errors.Is(err, memgov.ErrNotFound) {
+	if _, err := e.Host().Get(ctx, memgov.Owner, ws.Ref, "c"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("removed key: %v", err)
 	}
-	if p, _ := e.Read(ctx, memgov.ReadQuery{MemoryRef: ws.Ref, Limit: 1, AfterKey: "a"}); len(p.Versions) != 1 || p.Versions[0].Key != "b" {
+	if p, _ := e.Host().Read(ctx, memgov.Owner, memgov.ReadQuery{MemoryRef: ws.Ref, Limit: 1, AfterKey: "a"}); len(p.Versions) != 1 || p.Versions[0].Key != "b" {
 		t.Fatalf("paging: %+v", p.Versions)
 	}
 
@@ -112,7 +113,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 		t.Fatalf("queue: %d %v", total, err)
 	}
 	for _, r := range rs {
-		var d engine.ReviewDetail
+		var d writes.ReviewDetail
 		if err := json.Unmarshal(r.Detail, &d); err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +124,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 			t.Fatalf("conflicting change's review: %+v", r)
 		}
 	}
-	if v, _ := e.Get(ctx, base, "d"); v.ID != "" {
+	if v, _ := e.Host().Get(ctx, memgov.Owner, base, "d"); v.ID != "" {
 		t.Fatalf("a draft is visible before approval: %+v", v)
 	}
 	// Approving applies; the last decision closes the request.
@@ -145,7 +146,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	if w.Status != memgov.WorkspaceMerged || w.DecidedBy != "jane" {
 		t.Fatalf("merged workspace: %+v", w)
 	}
-	now, _ := e.Read(ctx, memgov.ReadQuery{MemoryRef: base})
+	now, _ := e.Host().Read(ctx, memgov.Owner, memgov.ReadQuery{MemoryRef: base})
 	got = keyTexts(now.Versions)
 	if len(got) != 4 || got["b"] != "the staging cluster has five nodes" || got["d"] != "the canary runs for thirty minutes before promotion" || got["c"] != "" {
 		t.Fatalf("base after the merge: %v", got)
@@ -183,7 +184,7 @@ func TestWorkspaceAllRejected(t *testing.T) {
 	if w, _ := e.Host().Workspace(ctx, ws.ID); w.Status != memgov.WorkspaceRejected {
 		t.Fatalf("status: %s", w.Status)
 	}
-	if v, _ := e.Get(ctx, "acme/shared", "a"); v.Text() != "the deploy window is on tuesdays" {
+	if v, _ := e.Host().Get(ctx, memgov.Owner, "acme/shared", "a"); v.Text() != "the deploy window is on tuesdays" {
 		t.Fatalf("base changed: %s", v.Text())
 	}
 	if rb, err := e.Audit().Rebuild(ctx); err != nil || len(rb.Differences) != 0 {

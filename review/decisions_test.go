@@ -83,7 +83,7 @@ func TestReleaseSaysWhetherThereWasAClaim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := f.eng.Write(f.ctx, req)
+	res, err := f.eng.Writes().Write(f.ctx, req)
 	if err != nil || res.Status != memgov.StatusDeferred {
 		t.Fatalf("write: %+v %v", res, err)
 	}

@@ -122,7 +122,7 @@ func (d *Drift) Ack(ctx context.Context, v DriftView, resolution, note string) (
 // AckID resolves the open episode id: Ack for callers that hold only the
 // episode's id (the CLI).
 func (d *Drift) AckID(ctx context.Context, id, resolution, note string) (memgov.AckResult, error) {
-	ev, err := d.s.eng.DriftEvent(ctx, id)
+	ev, err := d.s.eng.Baselines().DriftEvent(ctx, id)
 	if err != nil {
 		return memgov.AckResult{}, err
 	}
@@ -155,7 +155,7 @@ func (d *Drift) ApproveBaseline(ctx context.Context, r memgov.ApproveRequest) (m
 // drift made behind memgov's back (rows edited with plain SQL) opens an
 // episode while someone watches. It costs O(1) per ref when nothing changed.
 func (d *Drift) VerifyBaselined(ctx context.Context) (int, error) {
-	refs, err := d.s.eng.Refs(ctx)
+	refs, err := d.s.eng.Host().Refs(ctx, memgov.Owner)
 	if err != nil {
 		return 0, err
 	}

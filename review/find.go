@@ -112,7 +112,7 @@ func (s *Service) RefsVisible(ctx context.Context) ([]memgov.RefSummary, error) 
 	for i := range rs {
 		refs[i] = rs[i].MemoryRef
 	}
-	counts, err := s.eng.VisibleCounts(ctx, refs)
+	counts, err := s.eng.Host().VisibleCounts(ctx, memgov.Owner, refs)
 	for i := range rs {
 		rs[i].Active = counts[rs[i].MemoryRef]
 	}

@@ -54,7 +54,7 @@ func newQueueFixture(t *testing.T) *queueFixture {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := f.eng.Write(ctx, req)
+		res, err := f.eng.Writes().Write(ctx, req)
 		if err != nil || res.Status != memgov.StatusDeferred {
 			t.Fatalf("write %s: %+v %v", kv[0], res, err)
 		}

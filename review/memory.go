@@ -15,11 +15,12 @@ import (
 	"github.com/memgov/memgov/authz"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/scope"
+	"github.com/memgov/memgov/host"
 )
 
 // Refs lists the memoryRefs the actor may read, with item counts.
 func (s *Service) Refs(ctx context.Context) ([]memgov.RefSummary, error) {
-	all, err := s.eng.Refs(ctx)
+	all, err := s.eng.Host().Refs(ctx, memgov.Owner)
 	if err != nil {
 		return nil, err
 	}
@@ -125,9 +126,11 @@ func (s *Service) Items(ctx context.Context, q ItemsQuery) (Page, error) {
 	var snap memgov.Snapshot
 	var err error
 	if q.At.Now() {
-		snap, err = s.eng.ActivePage(ctx, q.MemoryRef, q.AfterKey, limit+1)
+		snap, err = s.eng.Host().ActivePage(ctx, memgov.Owner, q.MemoryRef, q.AfterKey, limit+1)
 	} else {
-		snap, err = s.eng.Read(ctx, memgov.ReadQuery{MemoryRef: q.MemoryRef, AfterKey: q.AfterKey, Limit: limit + 1, AtLSN: q.At.LSN})
+		var ss host.ScopedSnapshot
+		ss, err = s.eng.Host().Read(ctx, memgov.Owner, memgov.ReadQuery{MemoryRef: q.MemoryRef, AfterKey: q.AfterKey, Limit: limit + 1, AtLSN: q.At.LSN})
+		snap = ss.Snapshot
 	}
 	if err != nil {
 		return Page{}, err
@@ -159,6 +162,18 @@ type VersionView struct {
 	// Evidence and Provenance are "name: value" lines from the write's payload
 	// data; untrusted agent text, to be sanitised before display.
 	Evidence, Provenance []string
+	// Links are the versions this one was kept beside as its own item
+	// (NEAR_DUPLICATE, with the judge rule), as the actor may see them.
+	Links []LinkView
+}
+
+// LinkView is a link of a version to a near version: the relation, rule
+// and state the log recorded, and the linked version's number and text
+// when the actor may read it (Seq 0 and no text otherwise, or once it is
+// gone). Text is untrusted agent text, to be sanitised before display.
+type LinkView struct {
+	memgov.RelatedItem
+	Seq int
 }
 
 // How says in a few words how the version came to be or stopped being, the
@@ -210,7 +225,7 @@ type History struct {
 
 // History returns an item's versions with the log entries behind them.
 func (s *Service) History(ctx context.Context, itemID string) (History, error) {
-	item, vs, err := s.eng.History(ctx, itemID)
+	item, vs, err := s.eng.Host().History(ctx, memgov.Owner, itemID)
 	if err != nil {
 		return History{}, err
 	}
@@ -225,9 +240,13 @@ func (s *Service) History(ctx context.Context, itemID string) (History, error) {
 	if err != nil {
 		return History{}, err
 	}
+	links, err := s.links(ctx, vs)
+	if err != nil {
+		return History{}, err
+	}
 	h := History{Item: item, Versions: make([]VersionView, len(vs))}
 	for i, v := range vs {
-		vv := VersionView{Version: v}
+		vv := VersionView{Version: v, Links: links[v.ID]}
 		if le, ok := entries[v.CreatedLSN]; ok {
 			vv.Created = event(le)
 			vv.Evidence, vv.Provenance = provenance(le)
@@ -243,6 +262,39 @@ func (s *Service) History(ctx context.Context, itemID string) (History, error) {
 		h.Versions[i] = vv
 	}
 	return h, nil
+}
+
+// links reads the links of vs as the actor may see them (a person memgov
+// does not know reads the database file, and sees them all), with the
+// linked version's number and text where the console shows its memoryRef.
+func (s *Service) links(ctx context.Context, vs []memgov.Version) (map[string][]LinkView, error) {
+	var links map[string][]memgov.RelatedItem
+	var err error
+	if authz.Known(s.actor) {
+		links, err = s.eng.Host().Links(ctx, memgov.As(s.actor.ID), vs)
+	} else {
+		links, err = s.eng.Host().Links(ctx, memgov.Owner, vs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]LinkView, len(links))
+	for id, ls := range links {
+		for _, l := range ls {
+			lv := LinkView{RelatedItem: l}
+			if l.State != "" {
+				v, err := s.eng.Host().Version(ctx, memgov.Owner, l.VersionID)
+				switch {
+				case err == nil && s.sees(v.MemoryRef):
+					lv.Seq, lv.Text = v.Seq, v.Text()
+				case err != nil && !errors.Is(err, memgov.ErrNotFound):
+					return nil, err
+				}
+			}
+			out[id] = append(out[id], lv)
+		}
+	}
+	return out, nil
 }
 
 func event(le oplog.Entry) Event {
@@ -447,7 +499,7 @@ func (s *Service) authorizeVersion(ctx context.Context, versionID, reason string
 	if strings.TrimSpace(reason) == "" {
 		return fmt.Errorf("%w: a rollback needs a reason", memgov.ErrInvalid)
 	}
-	v, err := s.eng.Version(ctx, versionID)
+	v, err := s.eng.Host().Version(ctx, memgov.Owner, versionID)
 	if err != nil {
 		return err
 	}
@@ -455,7 +507,7 @@ func (s *Service) authorizeVersion(ctx context.Context, versionID, reason string
 }
 
 func (s *Service) historyOfVersion(ctx context.Context, versionID string) (History, error) {
-	v, err := s.eng.Version(ctx, versionID)
+	v, err := s.eng.Host().Version(ctx, memgov.Owner, versionID)
 	if err != nil {
 		return History{}, err
 	}
@@ -510,7 +562,7 @@ func (s *Service) Annotate(ctx context.Context, itemID, kind, note string) (int6
 	if !authz.Known(s.actor) {
 		return 0, s.CanAct()
 	}
-	item, err := s.eng.Item(ctx, itemID)
+	item, err := s.eng.Host().Item(ctx, memgov.Owner, itemID)
 	if err != nil {
 		return 0, err
 	}
@@ -539,7 +591,7 @@ func (s *Service) authorizeItem(ctx context.Context, itemID string) error {
 	if err := s.CanAct(); err != nil {
 		return err
 	}
-	item, err := s.eng.Item(ctx, itemID)
+	item, err := s.eng.Host().Item(ctx, memgov.Owner, itemID)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func (q *Quarantine) List(ctx context.Context, status, agent string) ([]Quaranti
 			continue
 		}
 		v := QuarantineView{QuarantineEntry: r}
-		if ver, err := q.s.eng.Version(ctx, r.VersionID); err == nil {
+		if ver, err := q.s.eng.Host().Version(ctx, memgov.Owner, r.VersionID); err == nil {
 			v.Text = ver.Text()
 		}
 		out = append(out, v)

@@ -48,7 +48,7 @@ func burstEngine(t *testing.T) *engine.Engine {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := eng.Write(ctx, req); err != nil {
+		if _, err := eng.Writes().Write(ctx, req); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/authz"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/reviews"
+	"github.com/memgov/memgov/writes"
 )
 
 // Queue is the review queue of deferred writes, as one person sees it: the
@@ -97,8 +97,8 @@ func ParseQueueFilter(s string) (f QueueFilter, err error) {
 			switch strings.ToUpper(v) {
 			case "SYNC", memgov.TierSync:
 				f.Tier = memgov.TierSync
-			case "ASYNC", engine.TierAsync:
-				f.Tier = engine.TierAsync
+			case "ASYNC", writes.TierAsync:
+				f.Tier = writes.TierAsync
 			default:
 				return f, fmt.Errorf("%w: tier %q: sync or async", memgov.ErrInvalid, v)
 			}
@@ -135,7 +135,7 @@ func parseAge(v string) (time.Duration, error) {
 // QueueRow is one review of a page, with what the detail pane shows.
 type QueueRow struct {
 	memgov.Review
-	Detail engine.ReviewDetail
+	Detail writes.ReviewDetail
 	// Text is the content the agent wants remembered; Replaces is the ACTIVE
 	// version of the key it would supersede, if any.
 	Key      string
@@ -223,7 +223,7 @@ func (q *Queue) contents(ctx context.Context, rows []QueueRow) error {
 			}
 		}
 	}
-	vs, err := q.s.eng.Versions(ctx, ids)
+	vs, err := q.s.eng.Host().Versions(ctx, memgov.Owner, ids)
 	if err != nil {
 		return err
 	}
@@ -246,11 +246,11 @@ func (q *Queue) contents(ctx context.Context, rows []QueueRow) error {
 		if r.Detail.Supersedes == "" {
 			continue
 		}
-		it, err := q.s.eng.ItemByKey(ctx, r.MemoryRef, r.Detail.Supersedes)
+		it, err := q.s.eng.Host().ItemByKey(ctx, memgov.Owner, r.MemoryRef, r.Detail.Supersedes)
 		if err != nil || it.Head == "" || it.Head == r.VersionID {
 			continue
 		}
-		if h, err := q.s.eng.Version(ctx, it.Head); err == nil && h.State == memgov.Active {
+		if h, err := q.s.eng.Host().Version(ctx, memgov.Owner, it.Head); err == nil && h.State == memgov.Active {
 			r.Replaces = &h
 		}
 	}

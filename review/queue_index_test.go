@@ -18,6 +18,7 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/review"
 	"github.com/memgov/memgov/store/sqlite"
+	"github.com/memgov/memgov/writes"
 )
 
 // stagedReview is one review the index tests stage directly on the log.
@@ -35,7 +36,7 @@ func stageAll(t *testing.T, ctx context.Context, s *sqlite.Store, rs []stagedRev
 	conf := 0.8
 	err := s.Update(ctx, func(tx memgov.Tx) error {
 		for _, r := range rs {
-			detail, _ := json.Marshal(engine.ReviewDetail{Reasons: []string{r.reason}, Supersedes: r.supersedes, Findings: []string{r.finding}})
+			detail, _ := json.Marshal(writes.ReviewDetail{Reasons: []string{r.reason}, Supersedes: r.supersedes, Findings: []string{r.finding}})
 			content, _ := json.Marshal(map[string]string{"text": r.text})
 			data, _ := json.Marshal(oplog.VersionData{Review: &oplog.StagedReview{ID: r.id, Tier: r.tier, Risk: r.risk, Reason: r.reason,
 				DueAt: r.due.Format(oplog.TimeFormat), Detail: detail}})
@@ -76,7 +77,7 @@ func indexFixture(t *testing.T) (context.Context, *engine.Engine, *sqlite.Store,
 		r := stagedReview{id: fmt.Sprintf("rv-%02d", i), ref: fmt.Sprintf("acme/bot-%d", i%3), agent: fmt.Sprintf("bot-%d", i%3),
 			key:  fmt.Sprintf("c%d/%s", i, []string{"lang", "channel", "billing"}[i%3]),
 			text: fmt.Sprintf("Customer %d: %s and %s.", i, words[i%len(words)], words[(i*3+1)%len(words)]), reason: reasons[i%3],
-			tier: engine.TierAsync, risk: float64(i%4) / 4, created: base.Add(time.Duration(i/3) * time.Minute), due: base.Add(time.Duration(1+i%5) * time.Hour)}
+			tier: writes.TierAsync, risk: float64(i%4) / 4, created: base.Add(time.Duration(i/3) * time.Minute), due: base.Add(time.Duration(1+i%5) * time.Hour)}
 		if i%4 == 0 {
 			r.tier = memgov.TierSync
 		}
@@ -217,9 +218,9 @@ func TestErasureEmptiesTheReviewIndex(t *testing.T) {
 	const secret = "Wisniewska-Zielinska"
 	stageAll(t, ctx, s, []stagedReview{
 		{id: "rv-1", ref: "acme/bot", agent: "bot", key: "c1/name", text: "Ola " + secret + " called about a refund.", reason: "HIGH_RISK",
-			tier: engine.TierAsync, created: now.Add(-time.Hour), due: now.Add(time.Hour), finding: "the caller " + secret},
+			tier: writes.TierAsync, created: now.Add(-time.Hour), due: now.Add(time.Hour), finding: "the caller " + secret},
 		{id: "rv-2", ref: "acme/bot", agent: "bot", key: "c2/name", text: "Another customer called about a refund.", reason: "HIGH_RISK",
-			tier: engine.TierAsync, created: now.Add(-time.Hour), due: now.Add(time.Hour)},
+			tier: writes.TierAsync, created: now.Add(-time.Hour), due: now.Add(time.Hour)},
 	})
 	q := review.New(eng, memgov.Principal{ID: "cur", Role: memgov.Curator, Tenant: memgov.AllTenants}).Queue()
 	if p, err := q.Page(ctx, review.QueueFilter{Text: "zielinska"}, 0, 10); err != nil || p.Total != 1 {

@@ -55,7 +55,7 @@ func setupClock(t *testing.T, clock func() time.Time) *fixture {
 	f := &fixture{ctx: ctx, eng: eng}
 	for _, text := range []string{"Customer 42 prefers email.", "Customer 42 prefers email, after 6pm.", "Customer 42 prefers SMS."} {
 		c, _ := json.Marshal(map[string]string{"text": text})
-		r, err := eng.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: "customer-42/channel", Layer: memgov.Semantic, Content: c, Actor: "support-bot", Reason: "chat"})
+		r, err := eng.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: "customer-42/channel", Layer: memgov.Semantic, Content: c, Actor: "support-bot", Reason: "chat"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +134,7 @@ func TestRollBackToOlderAndActive(t *testing.T) {
 	if _, err := svc.RollBackTo(f.ctx, f.vers[0], "wrong channel"); err != nil {
 		t.Fatal(err)
 	}
-	v, err := f.eng.Get(f.ctx, ref, "customer-42/channel")
+	v, err := f.eng.Host().Get(f.ctx, memgov.Owner, ref, "customer-42/channel")
 	if err != nil || v.Text() != "Customer 42 prefers email." || v.Seq != 4 {
 		t.Fatalf("after restore: v%d %q %v", v.Seq, v.Text(), err)
 	}
@@ -150,7 +150,7 @@ func TestRollBackToOlderAndActive(t *testing.T) {
 	if _, err := svc.RollBackTo(f.ctx, h.Versions[0].ID, "bad restore"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.eng.Get(f.ctx, ref, "customer-42/channel"); !errors.Is(err, memgov.ErrNotFound) {
+	if _, err := f.eng.Host().Get(f.ctx, memgov.Owner, ref, "customer-42/channel"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("after retracting v4: %v", err)
 	}
 }
@@ -161,7 +161,7 @@ func TestPinExpireAndAsOf(t *testing.T) {
 	if _, err := svc.SetPinned(f.ctx, f.item, true, "keep"); err != nil {
 		t.Fatal(err)
 	}
-	if it, _ := f.eng.Item(f.ctx, f.item); !it.Pinned {
+	if it, _ := f.eng.Host().Item(f.ctx, memgov.Owner, f.item); !it.Pinned {
 		t.Fatal("not pinned")
 	}
 	if _, err := svc.ForceExpire(f.ctx, f.item, "stale"); err != nil {
@@ -199,7 +199,7 @@ func TestItemsPaging(t *testing.T) {
 	f := setup(t)
 	for _, k := range []string{"a", "b", "c", "d"} {
 		c, _ := json.Marshal(map[string]string{"text": "t " + k})
-		if _, err := f.eng.Put(f.ctx, memgov.PutRequest{MemoryRef: ref, Key: k, Layer: memgov.Episodic, Content: c, Actor: "support-bot"}); err != nil {
+		if _, err := f.eng.Writes().Put(f.ctx, memgov.PutRequest{MemoryRef: ref, Key: k, Layer: memgov.Episodic, Content: c, Actor: "support-bot"}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -122,7 +122,7 @@ func (s *Service) decide(ctx context.Context, tx memgov.Tx, d memgov.Decision) (
 // (the contradiction gate's supersession proposal, spec §12.2.4).
 func (s *Service) supersede(ctx context.Context, tx memgov.Tx, r memgov.Review, now time.Time, reviewer string) error {
 	var d struct {
-		Supersedes string `json:"supersedes"` // the key of the item it would supersede (engine.ReviewDetail)
+		Supersedes string `json:"supersedes"` // the key of the item it would supersede (writes.ReviewDetail)
 	}
 	if err := json.Unmarshal(r.Detail, &d); err != nil || d.Supersedes == "" {
 		return nil

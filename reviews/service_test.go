@@ -67,7 +67,7 @@ func (f *fixture) deferred(t *testing.T, key, text string) memgov.WriteResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := f.eng.Write(f.ctx, req)
+	res, err := f.eng.Writes().Write(f.ctx, req)
 	if err != nil || res.Status != memgov.StatusDeferred || res.ReviewID == "" {
 		t.Fatalf("want a deferred write: %+v, %v", res, err)
 	}

@@ -860,7 +860,8 @@ func (m *memory) itemDetail(w int) []string {
 	}
 	if v.Reason != "" {
 		// The judge's reason can run to many lines; the history has it whole.
-		for i, l := range wrapMax(review.SanitizeLine(v.Reason), max(w-11, 10), 4) {
+		// Its ids are abbreviated as the history abbreviates them.
+		for i, l := range wrapMax(shortIDs(review.SanitizeLine(v.Reason)), max(w-11, 10), 4) {
 			if i == 0 {
 				lines = append(lines, field(st, "reason", l))
 			} else {
@@ -884,7 +885,11 @@ func (m *memory) histList(w int) []string {
 		if !m.asOf.Now() && visibleAt(v.Version, m.asOf.LSN) {
 			ver = "◆" + ver
 		}
-		return []string{ver, m.stateText(v.State), stamp(v.CreatedAt), review.SanitizeLine(v.CreatedBy), review.SanitizeLine(v.How())}
+		how := review.SanitizeLine(v.How())
+		if len(v.Links) > 0 {
+			how += " · linked"
+		}
+		return []string{ver, m.stateText(v.State), stamp(v.CreatedAt), review.SanitizeLine(v.CreatedBy), how}
 	})
 	if !m.asOf.Now() {
 		legend := "nothing of this item was visible as of " + m.asOfText()
@@ -942,6 +947,9 @@ func (m *memory) versionDetail(w, h int) []string {
 		lines = append(lines, st.Muted.Render("first version: nothing to compare"))
 	}
 	lines = append(lines, "")
+	for _, l := range v.Links {
+		lines = append(lines, m.linkLines(l, w)...)
+	}
 	lines = append(lines, m.eventLine("written", v.Created, w)...)
 	if v.Activated != nil {
 		lines = append(lines, m.eventLine("activated", *v.Activated, w)...)
@@ -983,6 +991,45 @@ func (m *memory) versionDetail(w, h int) []string {
 	lines = append(lines, field(st, "log", fmt.Sprintf("LSN %d · leaf %s", v.Created.LSN, shortID(v.Created.Leaf))),
 		field(st, "version", shortID(v.ID)))
 	return lines
+}
+
+// linkLines is a near version the version was kept beside: "linked
+// NEAR_DUPLICATE of KEY v1 (ACTIVE)", the linked text when the console may
+// show it, and the judge rule that linked them with the words that fired it.
+func (m *memory) linkLines(l review.LinkView, w int) []string {
+	st := m.ctx.Styles
+	s := review.SanitizeLine(l.Relation) + " of " + shortIDs(review.SanitizeLine(l.Key))
+	switch {
+	case l.State == "":
+		s += " (gone)"
+	case l.Seq > 0:
+		s += fmt.Sprintf(" v%d (%s)", l.Seq, l.State)
+	default:
+		s += " (" + string(l.State) + ")"
+	}
+	lines := labelled(st, "linked", s, w)
+	if l.Text != "" {
+		for _, t := range wrapMax("“"+review.SanitizeLine(l.Text)+"”", max(w-12, 10), 2) {
+			lines = append(lines, strings.Repeat(" ", 11)+st.Muted.Render("│")+t)
+		}
+	}
+	if l.Rule != "" {
+		rule := review.SanitizeLine(l.Rule)
+		if len(l.RuleWords) > 0 {
+			rule += ": " + review.SanitizeLine(quoteWords(l.RuleWords))
+		}
+		lines = append(lines, labelled(st, "rule", rule, w)...)
+	}
+	return lines
+}
+
+// quoteWords writes the words that fired a rule: "anil", "cousin", "dev".
+func quoteWords(ws []string) string {
+	q := make([]string, len(ws))
+	for i, w := range ws {
+		q[i] = `"` + w + `"`
+	}
+	return strings.Join(q, ", ")
 }
 
 func (m *memory) eventLine(label string, e review.Event, w int) []string {

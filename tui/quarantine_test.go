@@ -46,7 +46,7 @@ func seedQuarantine(t testing.TB) *world {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.eng.Write(context.Background(), req); err != nil {
+		if _, err := w.eng.Writes().Write(context.Background(), req); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -135,7 +135,7 @@ func TestStoryQuarantineRelease(t *testing.T) {
 			if e := entry(t, svc, "claim/3"); e.Status != memgov.QuarantineReleased || e.DecidedBy != "demo-curator" || e.Note != "checked the preprint date" || e.ReleasedAs == "" {
 				t.Fatalf("released entry: %+v", e)
 			}
-			if v, err := w.eng.Version(w.ctx, entry(t, svc, "claim/3").ReleasedAs); err != nil || v.State != memgov.Active || !strings.Contains(v.Text(), "2021 preprint") {
+			if v, err := w.eng.Host().Version(w.ctx, memgov.Owner, entry(t, svc, "claim/3").ReleasedAs); err != nil || v.State != memgov.Active || !strings.Contains(v.Text(), "2021 preprint") {
 				t.Fatalf("released version: %+v %v", v, err)
 			}
 		})

@@ -867,6 +867,51 @@ func leaseLeft(now, until time.Time) string {
 	return fmt.Sprintf("lease %d:%02d", int(d/time.Minute), int(d%time.Minute/time.Second))
 }
 
+// ruleLines names the rules that held the write which the lines above do
+// not: a content-policy rule, a contradiction rule, a dedup rule whose
+// words no "differs" line quotes. Each with the words that fired it, in at
+// most maxLines lines.
+func ruleLines(st Styles, findings []string, related []memgov.RelatedItem, w, maxLines int) []string {
+	onRelated := map[string][]string{}
+	for _, x := range related {
+		if x.Rule != "" {
+			onRelated[x.Rule] = append(onRelated[x.Rule], x.RuleWords...)
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range findings {
+		if strings.Contains(f, " that differs: ") {
+			continue // its delta and its rule are shown
+		}
+		for _, n := range review.FindingRules(f) {
+			words, shownBeside := n.Words, false
+			if rw, ok := onRelated[n.Name]; ok {
+				shownBeside = true
+				if words == "" && len(rw) > 0 {
+					words = quoteWords(rw)
+				}
+			}
+			if seen[n.Name] || shownBeside && words == "" {
+				continue
+			}
+			seen[n.Name] = true
+			s := n.Name
+			if words != "" {
+				s += ": " + words
+			}
+			for i, l := range wrapMax(review.SanitizeLine(s), w-5, maxLines) {
+				lbl := "     "
+				if i == 0 {
+					lbl = st.Label.Render("rule ")
+				}
+				out = append(out, lbl+l)
+			}
+		}
+	}
+	return out
+}
+
 // detail is everything a curator decides on, for the row under the cursor.
 func (q *queue) detail(w int) []string {
 	st := q.ctx.Styles
@@ -963,6 +1008,9 @@ func (q *queue) detail(w int) []string {
 			add("     " + st.Muted.Render(l))
 		}
 	}
+	ruleAt := len(out)
+	add(ruleLines(st, d.Findings, d.Related, w, 4)...)
+	ruleEnd := len(out)
 	add("")
 	ev := st.Label.Render("EVIDENCE")
 	if f := d.Factual; f != nil {
@@ -1011,6 +1059,13 @@ func (q *queue) detail(w int) []string {
 		addw(" " + sig + "  " + strings.Join(ids, "  "))
 	} else {
 		addw(st.Label.Render("validation ") + fmt.Sprintf("%.2f", d.ValidationScore))
+	}
+	// Beside the queue, a detail too long for its pane gives its rules two
+	// lines and the blank line after them, so that the evidence's source
+	// stays in view; opened, the review shows them whole.
+	if ruleEnd > ruleAt && !q.list.zoom && len(out) > q.lay().detH {
+		short := ruleLines(st, d.Findings, d.Related, w, 2)
+		out = append(append(append([]string(nil), out[:ruleAt]...), short...), out[ruleEnd+1:]...)
 	}
 	return out
 }
@@ -1080,8 +1135,8 @@ func wrapMax(s string, w, n int) []string {
 	ls := wrap(s, max(w, 8))
 	if len(ls) > n {
 		ls = ls[:n]
-		ls[n-1] = fit(strings.TrimRight(ls[n-1], " "), max(w-1, 1))
-		ls[n-1] = strings.TrimRight(ls[n-1], " ") + "…"
+		// One ellipsis: the line is cut to leave it room, not cut with one.
+		ls[n-1] = strings.TrimRight(ansi.Truncate(strings.TrimRight(ls[n-1], " "), max(w-1, 1), ""), " ") + "…"
 	}
 	return ls
 }

@@ -58,7 +58,7 @@ func (w *queueWorld) write(t testing.TB, raw []byte) memgov.WriteResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := w.eng.Write(w.ctx, req)
+	res, err := w.eng.Writes().Write(w.ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func newQueueWorld(t testing.TB) *queueWorld {
 			content = map[string]string{"text": kv[1], "subject": "refund approval", "predicate": "single_signature_limit", "object": kv[2]}
 		}
 		c, _ := json.Marshal(content)
-		if _, err := w.eng.Put(ctx, memgov.PutRequest{MemoryRef: "acme/billing-agent", Key: kv[0], Layer: memgov.Procedural, Content: c,
+		if _, err := w.eng.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/billing-agent", Key: kv[0], Layer: memgov.Procedural, Content: c,
 			Actor: "billing-agent", Reason: "policy import", Confidence: 0.6}); err != nil {
 			t.Fatal(err)
 		}
@@ -236,7 +236,7 @@ func TestFlowApproveMakesItReadable(t *testing.T) {
 	s.press("checked the chat log", "enter")
 	s.see("approved acme/support-bot › c7/lang")
 	s.quit()
-	v, err := w.eng.Get(w.ctx, "acme/support-bot", "c7/lang")
+	v, err := w.eng.Host().Get(w.ctx, memgov.Owner, "acme/support-bot", "c7/lang")
 	if err != nil || v.Text() != "Customer 7 wants invoices in German." {
 		t.Fatalf("approved write: %+v %v", v, err)
 	}
@@ -271,7 +271,7 @@ func TestFlowRejectWithCodeAndNote(t *testing.T) {
 	s.press("no such language on file", "enter")
 	s.see("rejected acme/support-bot › c8/lang as FACTUAL_ERROR")
 	s.quit()
-	if _, err := w.eng.Get(w.ctx, "acme/support-bot", "c8/lang"); !errors.Is(err, memgov.ErrNotFound) {
+	if _, err := w.eng.Host().Get(w.ctx, memgov.Owner, "acme/support-bot", "c8/lang"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("rejected write readable: %v", err)
 	}
 	r, _ := w.eng.Reviews().Review(w.ctx, w.reviews["c8/lang"])
@@ -339,7 +339,7 @@ func TestFlowApproveMarked(t *testing.T) {
 	s.see("approved 2 of 2 marked reviews")
 	s.quit()
 	for _, k := range []struct{ ref, key string }{{"acme/support-bot", "c7/lang"}, {"globex/research-agent", "paper/attention"}} {
-		if _, err := w.eng.Get(w.ctx, k.ref, k.key); err != nil {
+		if _, err := w.eng.Host().Get(w.ctx, memgov.Owner, k.ref, k.key); err != nil {
 			t.Fatalf("%s not readable after bulk approval: %v", k.key, err)
 		}
 	}
@@ -403,7 +403,7 @@ func TestFlowDriftReapprove(t *testing.T) {
 	if err != nil || v.Drift || !v.Valid {
 		t.Fatalf("after re-approval: %+v %v", v, err)
 	}
-	got, _ := w.eng.Get(w.ctx, "acme/billing-agent", "refund/limit")
+	got, _ := w.eng.Host().Get(w.ctx, memgov.Owner, "acme/billing-agent", "refund/limit")
 	if got.Text() != "Refunds up to $50,000 need no second signature." {
 		t.Fatalf("re-approval kept %q", got.Text())
 	}
@@ -421,7 +421,7 @@ func TestFlowDriftRollBack(t *testing.T) {
 	s.press("the limit was raised outside memgov", "enter")
 	s.see("rolled back to baseline")
 	s.quit()
-	got, _ := w.eng.Get(w.ctx, "acme/billing-agent", "refund/limit")
+	got, _ := w.eng.Host().Get(w.ctx, memgov.Owner, "acme/billing-agent", "refund/limit")
 	if got.Text() != "Refunds up to $1,000 need no second signature." {
 		t.Fatalf("after rollback: %q", got.Text())
 	}

@@ -81,7 +81,7 @@ func seedWorld(t testing.TB, path string, opts ...engine.Option) *world {
 	}
 	put := func(ref, key string, layer memgov.Layer, by, text, reason string, tags ...string) memgov.PutResult {
 		c, _ := json.Marshal(map[string]string{"text": text})
-		r, err := w.eng.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: c, Actor: by,
+		r, err := w.eng.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: c, Actor: by,
 			Reason: reason, Tags: tags, Confidence: 0.8})
 		if err != nil {
 			t.Fatal(err)
@@ -128,7 +128,7 @@ func seedBulk(t testing.TB, eng *engine.Engine, ref string, n int) {
 			batch = append(batch, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("bulk/%06d", i), Layer: memgov.Episodic,
 				Content: []byte(fmt.Sprintf(`{"text":"bulk fact number %d about the customer base"}`, i)), Actor: "support-bot", Confidence: 0.7})
 		}
-		if err := eng.PutBatch(ctx, batch); err != nil {
+		if err := eng.Writes().PutBatch(ctx, batch); err != nil {
 			t.Fatal(err)
 		}
 	}

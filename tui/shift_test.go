@@ -340,7 +340,7 @@ func TestStoryTruthfulWords(t *testing.T) {
 			s.press("limit confirmed by finance", "enter")
 			seeAll(s, "approved acme/billing-agent › refund/limit-2", "Queue 4") // the header's count, with no poll and no ctrl+r
 			m := s.quit()
-			if _, err := w.eng.Get(w.ctx, "acme/billing-agent", "refund/limit-2"); err != nil {
+			if _, err := w.eng.Host().Get(w.ctx, memgov.Owner, "acme/billing-agent", "refund/limit-2"); err != nil {
 				t.Fatalf("the key the status names is not memory: %v", err)
 			}
 			if m.status.text != "approved acme/billing-agent › refund/limit-2: it is memory now; refund/limit is superseded" {
@@ -391,7 +391,7 @@ func TestVisibleCountsMatchList(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range rs {
-		snap, err := w.eng.Read(context.Background(), memgov.ReadQuery{MemoryRef: r.MemoryRef})
+		snap, err := w.eng.Host().Read(context.Background(), memgov.Owner, memgov.ReadQuery{MemoryRef: r.MemoryRef})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,7 +47,7 @@ func TestDriftShowsTheMemoryNow(t *testing.T) {
 func TestQueueDetailSaysTheRelatedStateNow(t *testing.T) {
 	w := newQueueWorld(t)
 	c, _ := json.Marshal(map[string]string{"text": "Refunds up to $2,000 need no second signature."})
-	if _, err := w.eng.Put(w.ctx, memgov.PutRequest{MemoryRef: "acme/billing-agent", Key: "refund/limit", Layer: memgov.Procedural,
+	if _, err := w.eng.Writes().Put(w.ctx, memgov.PutRequest{MemoryRef: "acme/billing-agent", Key: "refund/limit", Layer: memgov.Procedural,
 		Content: c, Actor: "billing-agent", Reason: "policy import", Confidence: 0.6}); err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestUUIDKeysKeepTheirEnd(t *testing.T) {
 		k := "notes/" + uuid.Must(uuid.NewV7()).String()
 		keys = append(keys, k)
 		c, _ := json.Marshal(map[string]string{"text": "Working note " + string(rune('A'+i)) + "."})
-		if _, err := w.eng.Put(w.ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: k, Layer: memgov.Semantic,
+		if _, err := w.eng.Writes().Put(w.ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: k, Layer: memgov.Semantic,
 			Content: c, Actor: "support-bot", Reason: "scratch", Confidence: 0.8}); err != nil {
 			t.Fatal(err)
 		}

@@ -215,7 +215,7 @@ func TestFlowRollBackToOlderVersion(t *testing.T) {
 	if mem := s.quit().screens[MemoryScreen].(*memory); mem.versions.cur.pos != 0 || mem.hist.Versions[0].Seq != 5 {
 		t.Fatalf("after the rollback the cursor is on row %d of %d versions", mem.versions.cur.pos, len(mem.hist.Versions))
 	}
-	v, err := w.eng.Get(w.ctx, "acme/support-bot", "customer-42/channel")
+	v, err := w.eng.Host().Get(w.ctx, memgov.Owner, "acme/support-bot", "customer-42/channel")
 	if err != nil || v.Seq != 5 || v.Text() != "Customer 42 prefers email." || v.State != memgov.Active {
 		t.Fatalf("after rollback: v%d %s %q %v", v.Seq, v.State, v.Text(), err)
 	}
@@ -237,7 +237,7 @@ func TestFlowPinWithEditedReason(t *testing.T) {
 	s.press(" (VIP)", "enter")
 	s.see("pinned (LSN")
 	m := s.quit()
-	it, err := w.eng.Item(w.ctx, w.channel)
+	it, err := w.eng.Host().Item(w.ctx, memgov.Owner, w.channel)
 	if err != nil || !it.Pinned {
 		t.Fatalf("not pinned: %+v %v", it, err)
 	}
@@ -283,23 +283,23 @@ func TestFlowForceExpireAsksFirst(t *testing.T) {
 	s.see("Force-expire customer-42/channel?")
 	s.press("esc")
 	s.see("cancelled")
-	if _, err := w.eng.Get(w.ctx, "acme/support-bot", "customer-42/channel"); err != nil {
+	if _, err := w.eng.Host().Get(w.ctx, memgov.Owner, "acme/support-bot", "customer-42/channel"); err != nil {
 		t.Fatalf("cancel expired it: %v", err)
 	}
 	s.press("E")
 	s.see("Force-expire customer-42/channel?")
 	s.press("E", "y", "y") // a double tap types into the reason: nothing is confirmed
 	s.see("reason: Eyy")
-	if _, err := w.eng.Get(w.ctx, "acme/support-bot", "customer-42/channel"); err != nil {
+	if _, err := w.eng.Host().Get(w.ctx, memgov.Owner, "acme/support-bot", "customer-42/channel"); err != nil {
 		t.Fatalf("a double tap expired it: %v", err)
 	}
 	s.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlY})
 	s.see("expired (LSN")
 	s.quit()
-	if _, err := w.eng.Get(w.ctx, "acme/support-bot", "customer-42/channel"); !errors.Is(err, memgov.ErrNotFound) {
+	if _, err := w.eng.Host().Get(w.ctx, memgov.Owner, "acme/support-bot", "customer-42/channel"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("after expire: %v", err)
 	}
-	_, hist, _ := w.eng.History(w.ctx, w.channel)
+	_, hist, _ := w.eng.Host().History(w.ctx, memgov.Owner, w.channel)
 	if hist[0].State != memgov.Expired {
 		t.Fatalf("head is %s", hist[0].State)
 	}

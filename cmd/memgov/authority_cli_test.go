@@ -136,7 +136,7 @@ func (f *fixtures) item(layer memgov.Layer) fixture {
 	fx := fixture{ref: fmt.Sprintf("%s/%s/c%d", home, writer, f.n), key: fmt.Sprintf("k%d", f.n),
 		content: fmt.Sprintf("acme-private-%d marta kowalczyk", f.n)}
 	c, _ := json.Marshal(map[string]string{"text": fx.content})
-	r, err := f.eng.Put(context.Background(), memgov.PutRequest{MemoryRef: fx.ref, Key: fx.key, Layer: layer, Content: c, Actor: writer, Reason: "fixture"})
+	r, err := f.eng.Writes().Put(context.Background(), memgov.PutRequest{MemoryRef: fx.ref, Key: fx.key, Layer: layer, Content: c, Actor: writer, Reason: "fixture"})
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func (f *fixtures) reviewed() fixture {
 	req := memgov.WriteRequest{SourceAgentID: writer, MemoryRef: fx.ref, Key: fx.key, TargetLayer: memgov.Episodic,
 		ObservationType: "user_stated_preference", Confidence: &conf, Content: json.RawMessage(`{"text":` + strconv.Quote(fx.content) + `}`),
 		EvidenceRefs: []oplog.EvidenceRef{{SourceType: "HUMAN_INPUT", SourceURI: "chat://7", Authority: &auth}}}
-	r, err := f.eng.Write(context.Background(), req)
+	r, err := f.eng.Writes().Write(context.Background(), req)
 	if err != nil {
 		f.t.Fatal(err)
 	}

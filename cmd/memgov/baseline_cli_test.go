@@ -32,7 +32,7 @@ func seedMemory(t *testing.T, c *cli, ref string, kv map[string]string) {
 	e := engine.New(s, k)
 	for key, text := range kv {
 		body, _ := json.Marshal(map[string]string{"text": text})
-		if _, err := e.Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
+		if _, err := e.Writes().Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -84,7 +84,7 @@ func TestCLILeaseAnnotateReclassifyExpire(t *testing.T) {
 }
 
 // One read rule: list --as goes through the MemoryAdapter, which applies
-// visible(a, m) of spec §12.8.5 exactly as ReadAs does.
+// visible(a, m) of spec §12.8.5 exactly as a principal's read (Host().Read) does.
 func TestCLIListAsAppliesVisibility(t *testing.T) {
 	c := newCLI(t)
 	c.setup()

@@ -567,7 +567,7 @@ func (a *app) driftCommand() *cobra.Command {
 				return err
 			}
 			if p := reader(driftAs); p != "" {
-				ev, err := eng.DriftEvent(cmd.Context(), args[0])
+				ev, err := eng.Baselines().DriftEvent(cmd.Context(), args[0])
 				if err != nil {
 					return engineErr(err)
 				}

@@ -356,7 +356,7 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 		// Each write its own idempotency token: the same text recurs across
 		// records, which are independent writes.
 		n++
-		return e.Write(ctx, memgov.WriteRequest{SourceAgentID: agent, MemoryRef: ref, TargetLayer: layer, IdempotencyToken: fmt.Sprintf("bench-%08d", n),
+		return e.Writes().Write(ctx, memgov.WriteRequest{SourceAgentID: agent, MemoryRef: ref, TargetLayer: layer, IdempotencyToken: fmt.Sprintf("bench-%08d", n),
 			Content: c, Confidence: &conf, ObservationType: "tool_result_verified", EvidenceRefs: []oplog.EvidenceRef{evidence}})
 	}
 	doc := oplog.EvidenceRef{SourceType: "DOCUMENT", SourceURI: "https://bench.example/source"}

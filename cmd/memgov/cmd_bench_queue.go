@@ -13,6 +13,7 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/review"
+	"github.com/memgov/memgov/writes"
 )
 
 // benchQueueReport is the review queue measured at one size.
@@ -121,12 +122,12 @@ func runBenchQueue(ctx context.Context, dir string, reviews, samples int, progre
 			for end := min(next+batch, reviews); next < end; next++ {
 				i := next
 				at := base.Add(time.Duration(i) * time.Second)
-				tier, due := engine.TierAsync, at.Add(time.Duration(48+(i*7919)%240)*time.Hour)
+				tier, due := writes.TierAsync, at.Add(time.Duration(48+(i*7919)%240)*time.Hour)
 				if i%10 == 0 {
 					tier, due = memgov.TierSync, at.Add(30*time.Hour+time.Duration((i*31)%600)*time.Minute) // none past due while measured
 				}
 				reason := reasons[i%len(reasons)]
-				detail, _ := json.Marshal(engine.ReviewDetail{Reasons: []string{reason}})
+				detail, _ := json.Marshal(writes.ReviewDetail{Reasons: []string{reason}})
 				content, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("%s topic%04d", c.sentence(), i%1000)})
 				data, _ := json.Marshal(oplog.VersionData{Review: &oplog.StagedReview{ID: fmt.Sprintf("rv%07d", i), Tier: tier,
 					Risk: float64((i*37)%100) / 100, Reason: reason, DueAt: due.Format(oplog.TimeFormat), Detail: detail}})

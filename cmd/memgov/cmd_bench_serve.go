@@ -24,6 +24,7 @@ import (
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/writes"
 )
 
 // benchServeRun is one measured configuration.
@@ -62,7 +63,7 @@ type benchServeReport struct {
 	// Commits is what the engine's commit path did over every run: commit
 	// transactions, writes, the largest batch, and the writes judged on a
 	// snapshot or judged again in the commit.
-	Commits engine.CommitStats `json:"commits"`
+	Commits writes.CommitStats `json:"commits"`
 }
 
 func (a *app) benchServeCommand() *cobra.Command {
@@ -261,7 +262,7 @@ func benchServe(ctx context.Context, dir string, items, writes int, same, snapsh
 			rs = append(rs, memgov.PutRequest{MemoryRef: refs[n%benchClients], Key: fmt.Sprintf("c%08d", n), Layer: memgov.Episodic, Content: c,
 				Actor: agents[n%benchClients], Confidence: 0.9})
 		}
-		if err := e.PutBatch(ctx, rs); err != nil {
+		if err := e.Writes().PutBatch(ctx, rs); err != nil {
 			return rep, err
 		}
 		if n%(batch*10) == 0 {
@@ -286,7 +287,7 @@ func benchServe(ctx context.Context, dir string, items, writes int, same, snapsh
 	type writer func(ctx context.Context, key, text string) (string, error)
 	inProcess := func(c int) (writer, func(), error) {
 		return func(ctx context.Context, key, text string) (string, error) {
-			res, err := e.Write(ctx, benchRequest(agents[c], refs[c], key, text))
+			res, err := e.Writes().Write(ctx, benchRequest(agents[c], refs[c], key, text))
 			return res.Status, err
 		}, func() {}, nil
 	}
@@ -340,7 +341,7 @@ func benchServe(ctx context.Context, dir string, items, writes int, same, snapsh
 
 	// Warm the engine's caches and the page cache before the first measured run.
 	for i := 0; i < min(200, writes); i++ {
-		if _, err := e.Write(ctx, benchRequest(agents[i%benchClients], refs[i%benchClients], fmt.Sprintf("warm-%06d", i), gen.sentence())); err != nil {
+		if _, err := e.Writes().Write(ctx, benchRequest(agents[i%benchClients], refs[i%benchClients], fmt.Sprintf("warm-%06d", i), gen.sentence())); err != nil {
 			return rep, err
 		}
 	}
@@ -459,7 +460,7 @@ func benchServe(ctx context.Context, dir string, items, writes int, same, snapsh
 	if one := rate("mcp", 1); one > 0 {
 		rep.MCP8OverMCP1 = rate("mcp", 8) / one
 	}
-	rep.Commits = e.CommitStats()
+	rep.Commits = e.Writes().CommitStats()
 	return rep, nil
 }
 

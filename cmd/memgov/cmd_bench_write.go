@@ -261,7 +261,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 			c, _ := json.Marshal(map[string]string{"text": t})
 			rs = append(rs, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("c%08d", done), Layer: memgov.Episodic, Content: c, Actor: "bench-agent", Confidence: 0.9})
 		}
-		if err := e.PutBatch(ctx, rs); err != nil {
+		if err := e.Writes().PutBatch(ctx, rs); err != nil {
 			return rep, err
 		}
 		if done%(batch*25) == 0 {
@@ -306,7 +306,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	for i := 0; i < writes; i++ {
 		c, _ := json.Marshal(map[string]string{"text": gen.sentence()})
 		w0 := time.Now()
-		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("raw%06d", i), Layer: memgov.Episodic, Content: c, Actor: "bench-agent"}); err != nil {
+		if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("raw%06d", i), Layer: memgov.Episodic, Content: c, Actor: "bench-agent"}); err != nil {
 			return rep, err
 		}
 		put = append(put, time.Since(w0))
@@ -340,7 +340,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 			ObservationType: "tool_result_verified", Confidence: &conf, Content: c,
 			EvidenceRefs: []oplog.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "bench://source", Authority: &auth}}}
 		w0 := time.Now()
-		res, err := e.Write(ctx, req)
+		res, err := e.Writes().Write(ctx, req)
 		if err != nil {
 			return rep, err
 		}
@@ -397,7 +397,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	hits := make([]map[string]bool, min(recallQueries, lookups))
 	for i, q := range queries {
 		w0, c0 := time.Now(), processCPU()
-		got, err := e.NearDuplicates(ctx, ref, memgov.Episodic, q, pol.Dedup.Semantic)
+		got, err := e.Writes().NearDuplicates(ctx, ref, memgov.Episodic, q, pol.Dedup.Semantic)
 		if err != nil {
 			return rep, err
 		}

@@ -32,12 +32,18 @@ func reader(as string) string {
 	return os.Getenv("MEMGOV_PRINCIPAL")
 }
 
-// adapter returns the MemoryAdapter of the reader.
-func adapter(eng *engine.Engine, as string) *engine.MemoryAdapter {
+// readerOf is the reader reads are for: the principal of reader(as), else
+// the local owner.
+func readerOf(as string) memgov.Reader {
 	if p := reader(as); p != "" {
-		return eng.Adapter(p)
+		return memgov.As(p)
 	}
-	return eng.LocalAdapter()
+	return memgov.Owner
+}
+
+// adapter returns the MemoryAdapter of the reader.
+func adapter(eng *engine.Engine, as string) *host.MemoryAdapter {
+	return eng.Host().Adapter(readerOf(as))
 }
 
 // denied maps authorization errors to exit 5.
@@ -53,7 +59,7 @@ func (a *app) searchCommand() *cobra.Command {
 		asJSON bool
 		as     string
 		asOf   string
-		q      engine.SearchQuery
+		q      host.SearchQuery
 	)
 	cmd := &cobra.Command{
 		Use:   "search REF QUERY",
@@ -84,8 +90,8 @@ about 1 ms in a serving process (memgov serve, mcp).`,
 				}
 				q.AsOf = t
 			}
-			if q.Limit < 0 || q.Limit > engine.MaxSearchLimit {
-				return usagef("--limit must be between 1 and %d", engine.MaxSearchLimit)
+			if q.Limit < 0 || q.Limit > host.MaxSearchLimit {
+				return usagef("--limit must be between 1 and %d", host.MaxSearchLimit)
 			}
 			eng, err := a.engine(cmd)
 			if err != nil {
@@ -101,7 +107,7 @@ about 1 ms in a serving process (memgov serve, mcp).`,
 				return denied(err)
 			}
 			if asJSON {
-				return a.printJSON(engine.EnvelopeSearch(q.MemoryRef, rid, hits))
+				return a.printJSON(host.EnvelopeSearch(q.MemoryRef, rid, hits))
 			}
 			if len(hits) == 0 {
 				fmt.Fprintf(a.stdout, "nothing in %s matches\n", args[0])
@@ -129,7 +135,7 @@ about 1 ms in a serving process (memgov serve, mcp).`,
 	cmd.Flags().StringVar(&asOf, "as-of", "", "the facts valid at this RFC 3339 time (superseded ones included)")
 	cmd.Flags().BoolVar(&q.IncludeSuperseded, "include-superseded", false, "also return facts that are no longer valid")
 	cmd.Flags().StringSliceVar(&q.Tags, "tag", nil, "only entries with this tag (repeatable)")
-	cmd.Flags().IntVar(&q.Limit, "limit", engine.DefaultSearchLimit, "at most this many hits")
+	cmd.Flags().IntVar(&q.Limit, "limit", host.DefaultSearchLimit, "at most this many hits")
 	return cmd
 }
 

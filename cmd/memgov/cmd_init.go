@@ -163,7 +163,7 @@ the registration and adds the keys.`,
 			if err != nil {
 				return err
 			}
-			if err := eng.Reinstate(cmd.Context(), args[0], rby, rreason); err != nil {
+			if err := eng.Writes().Reinstate(cmd.Context(), args[0], rby, rreason); err != nil {
 				return err
 			}
 			if rJSON {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/audit"
-	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/lifecycle"
+	"github.com/memgov/memgov/writes"
 )
 
 func (a *app) gcCommand() *cobra.Command {
@@ -161,7 +161,7 @@ for CI/CD: exit 3 when the lower bound is below T.`,
 				gateAt = eng.Policy().Health.DeployGate
 			}
 			if revalidate > 0 {
-				if _, err := eng.Revalidate(cmd.Context(), revalidate); err != nil {
+				if _, err := eng.Writes().Revalidate(cmd.Context(), revalidate); err != nil {
 					return err
 				}
 			}
@@ -310,17 +310,17 @@ figures still unmeasured and what would measure them.`,
 			}
 			if outcome == "" {
 				// Usage feedback alone, as before outcomes were reported.
-				n, err := eng.Feedback(cmd.Context(), rid, used)
+				n, err := eng.Host().Feedback(cmd.Context(), rid, used)
 				if err != nil {
 					return engineErr(err)
 				}
 				if asJSON {
-					return a.printJSON(engine.FeedbackResult{RetrievalID: rid, Used: n, At: eng.Now()})
+					return a.printJSON(writes.FeedbackResult{RetrievalID: rid, Used: n, At: eng.Now()})
 				}
 				fmt.Fprintf(a.stdout, "recorded: %d of %d used items were in the retrieval\n", n, len(used))
 				return nil
 			}
-			res, err := eng.ReportOutcome(cmd.Context(), engine.TaskFeedback{RetrievalID: rid, Ablated: ablated, Outcome: outcome,
+			res, err := eng.Writes().ReportOutcome(cmd.Context(), writes.TaskFeedback{RetrievalID: rid, Ablated: ablated, Outcome: outcome,
 				MemoryCaused: memoryCaused, Used: used, Note: note, By: by})
 			if errors.Is(err, memgov.ErrInvalid) {
 				return &usageError{err}

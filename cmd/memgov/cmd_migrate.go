@@ -172,7 +172,7 @@ func (a *app) migrate(ctx context.Context, from, to string, at time.Time) (migra
 	copyPolicy(from, to, a)
 
 	dstEng := engine.New(dst, key, engine.WithPolicy(pol))
-	ri, err := dstEng.Reindex(ctx, nil)
+	ri, err := dstEng.Writes().Reindex(ctx, nil)
 	if err != nil {
 		return res, fmt.Errorf("the log is copied to %s, but reindexing it failed: %w (run `memgov --db %s admin reindex`)", displayDB(to), err, displayDB(to))
 	}
@@ -362,7 +362,7 @@ func describeSide(ctx context.Context, db string, s memgov.Store, eng *engine.En
 	}); err != nil {
 		return side, err
 	}
-	refs, err := eng.Refs(ctx)
+	refs, err := eng.Host().Refs(ctx, memgov.Owner)
 	if err != nil {
 		return side, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/host"
 )
 
 func (a *app) getCommand() *cobra.Command {
@@ -84,14 +85,11 @@ metrics.`,
 
 // readLinks reads the links of vs, as the reader named by --as may see them.
 func readLinks(ctx context.Context, eng *engine.Engine, as string, vs []memgov.Version) (map[string][]memgov.RelatedItem, error) {
-	if p := reader(as); p != "" {
-		links, err := eng.LinksAs(ctx, p, vs)
-		if err != nil {
-			return nil, denied(err)
-		}
-		return links, nil
+	links, err := eng.Host().Links(ctx, readerOf(as), vs)
+	if err != nil {
+		return nil, denied(err)
 	}
-	return eng.Links(ctx, vs)
+	return links, nil
 }
 
 // printLinks prints the near texts a version was kept beside.
@@ -124,7 +122,7 @@ func (a *app) printVersion(v memgov.Version) {
 }
 
 // printNote prints what a reader must know about an entry before acting on it.
-func (a *app) printNote(n engine.ReadNote) {
+func (a *app) printNote(n host.ReadNote) {
 	t := a.table()
 	t.row("source", fmt.Sprintf("%s (trust %.2f, confidence %.2f)", n.Source, n.Trust, n.Confidence))
 	if w := noteWarning(n); w != "" {
@@ -135,7 +133,7 @@ func (a *app) printNote(n engine.ReadNote) {
 
 // printReadNotes prints to stderr what --json leaves out of the entries it
 // prints: the retrieval id and each entry's read note, one line each.
-func (a *app) printReadNotes(r engine.Retrieval) {
+func (a *app) printReadNotes(r host.Retrieval) {
 	if r.ID != "" {
 		fmt.Fprintf(a.stderr, "retrieval %s (memgov feedback %s --used KEY)\n", r.ID, r.ID)
 	}
@@ -152,7 +150,7 @@ func (a *app) printReadNotes(r engine.Retrieval) {
 	}
 }
 
-func noteWarning(n engine.ReadNote) string {
+func noteWarning(n host.ReadNote) string {
 	var ws []string
 	if n.NeedsVerification {
 		ws = append(ws, "needs verification (low confidence)")
@@ -192,7 +190,7 @@ retrieval metrics; memgov feedback RETRIEVAL_ID --used KEY marks what was used.`
 			if reader(as) == "" {
 				a.readerNote("")
 			}
-			r, err := adapter(eng, as).ListRead(cmd.Context(), q.MemoryRef, engine.ListOptions{Limit: q.Limit, Tag: q.Tag, AfterKey: q.AfterKey})
+			r, err := adapter(eng, as).ListRead(cmd.Context(), q.MemoryRef, host.ListOptions{Limit: q.Limit, Tag: q.Tag, AfterKey: q.AfterKey})
 			if err != nil {
 				return denied(err)
 			}
@@ -224,7 +222,7 @@ retrieval metrics; memgov feedback RETRIEVAL_ID --used KEY marks what was used.`
 
 func (a *app) printSnapshot(snap memgov.Snapshot, asJSON bool) error {
 	if asJSON {
-		return a.printJSON(engine.Entries(snap.Versions))
+		return a.printJSON(host.Entries(snap.Versions))
 	}
 	if len(snap.Versions) == 0 {
 		fmt.Fprintf(a.stdout, "no visible entries in %s\n", snap.MemoryRef)
@@ -263,22 +261,18 @@ get does, or by its id (item_id in the output of write --json and history --json
 			)
 			id := args[0]
 			if len(args) == 2 {
-				it, err := eng.ItemByKey(cmd.Context(), args[0], args[1])
+				it, err := eng.Host().ItemByKey(cmd.Context(), memgov.Owner, args[0], args[1])
 				if err != nil {
 					return err
 				}
 				id = it.ID
 			}
-			if p := reader(as); p != "" {
-				item, vs, err = eng.HistoryAs(cmd.Context(), p, id)
-				if err != nil {
-					return denied(err)
-				}
-			} else {
+			r := readerOf(as)
+			if r.IsOwner() {
 				a.readerNote("")
-				if item, vs, err = eng.History(cmd.Context(), id); err != nil {
-					return err
-				}
+			}
+			if item, vs, err = eng.Host().History(cmd.Context(), r, id); err != nil {
+				return denied(err)
 			}
 			approvers, err := approvedBy(cmd.Context(), eng, vs)
 			if err != nil {
@@ -362,22 +356,18 @@ or a point in time (seed 12.5.5).`,
 			if err != nil {
 				return err
 			}
-			var snap memgov.Snapshot
-			if p := reader(as); p != "" {
-				scoped, err := eng.ReadAs(cmd.Context(), p, q)
-				if err != nil {
-					return denied(err)
-				}
-				snap = scoped.Snapshot
-			} else {
+			r := readerOf(as)
+			if r.IsOwner() {
 				a.readerNote("")
-				if snap, err = eng.Read(cmd.Context(), q); err != nil {
-					return err
-				}
 			}
+			scoped, err := eng.Host().Read(cmd.Context(), r, q)
+			if err != nil {
+				return denied(err)
+			}
+			snap := scoped.Snapshot
 			if asJSON {
 				return a.printJSON(map[string]any{"memory_ref": snap.MemoryRef, "lsn": snap.LSN,
-					"time": snap.Time.Format(time.RFC3339Nano), "entries": engine.Entries(snap.Versions)})
+					"time": snap.Time.Format(time.RFC3339Nano), "entries": host.Entries(snap.Versions)})
 			}
 			fmt.Fprintf(a.stdout, "%s as of LSN %d (%s)\n\n", snap.MemoryRef, snap.LSN, snap.Time.Format(time.RFC3339))
 			return a.printSnapshot(snap, false)

@@ -26,7 +26,7 @@ compared with the configured one's. The report lists the vectors stored per mode
 			if err != nil {
 				return err
 			}
-			rep, err := eng.Reembed(cmd.Context(), batch, func(done int) {
+			rep, err := eng.Writes().Reembed(cmd.Context(), batch, func(done int) {
 				if !asJSON {
 					fmt.Fprintf(a.stderr, "embedded %d\n", done)
 				}

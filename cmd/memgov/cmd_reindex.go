@@ -41,7 +41,7 @@ already indexed by the running judge are skipped.`,
 			if err != nil {
 				return err
 			}
-			rep, err := eng.Reindex(cmd.Context(), func(done int64) {
+			rep, err := eng.Writes().Reindex(cmd.Context(), func(done int64) {
 				if !asJSON {
 					fmt.Fprintf(a.stderr, "reindexed %d\n", done)
 				}

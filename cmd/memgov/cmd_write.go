@@ -125,7 +125,7 @@ With --batch, stdin holds JSON lines; the exit code is the worst outcome.`,
 			if cmd.Flags().Changed("fencing-token") {
 				req.FencingToken = &fencing
 			}
-			res, err := eng.Write(cmd.Context(), req)
+			res, err := eng.Writes().Write(cmd.Context(), req)
 			if err != nil {
 				return err
 			}
@@ -189,7 +189,7 @@ func (a *app) awaitDecision(cmd *cobra.Command, eng *engine.Engine, res memgov.W
 	if !wait {
 		return res, nil
 	}
-	return eng.AwaitSync(cmd.Context(), res)
+	return eng.Writes().AwaitSync(cmd.Context(), res)
 }
 
 func (a *app) writeBatch(cmd *cobra.Command, eng *engine.Engine, in io.Reader, run string, asJSON, wait bool) error {
@@ -211,7 +211,7 @@ func (a *app) writeBatch(cmd *cobra.Command, eng *engine.Engine, in io.Reader, r
 			if run != "" && req.RunID == "" {
 				req.RunID = run
 			}
-			if res, err = eng.Write(cmd.Context(), req); err != nil {
+			if res, err = eng.Writes().Write(cmd.Context(), req); err != nil {
 				return fmt.Errorf("line %d: %w", line, err)
 			}
 			if res, err = a.awaitDecision(cmd, eng, res, wait); err != nil {

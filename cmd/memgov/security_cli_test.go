@@ -324,10 +324,10 @@ func TestIdentifiersCleanAndOutputSanitised(t *testing.T) {
 	key, _ := os.ReadFile(c.db + ".key")
 	eng := engine.New(s, bytes.TrimSpace(key))
 	content, _ := json.Marshal(map[string]string{"text": text})
-	put, err := eng.Put(context.Background(), memgov.PutRequest{MemoryRef: "acme/support-bot", Key: "k2", Layer: memgov.Session, Content: content, Actor: "support-bot", Reason: "r " + osc52})
+	put, err := eng.Writes().Put(context.Background(), memgov.PutRequest{MemoryRef: "acme/support-bot", Key: "k2", Layer: memgov.Session, Content: content, Actor: "support-bot", Reason: "r " + osc52})
 	if err == nil {
 		// A key written before identifiers were checked.
-		_, err = eng.Put(context.Background(), memgov.PutRequest{MemoryRef: "acme/legacy", Key: "old" + osc52 + "\u202ekey", Layer: memgov.Session, Content: content, Actor: "support-bot", Reason: "legacy"})
+		_, err = eng.Writes().Put(context.Background(), memgov.PutRequest{MemoryRef: "acme/legacy", Key: "old" + osc52 + "\u202ekey", Layer: memgov.Session, Content: content, Actor: "support-bot", Reason: "legacy"})
 	}
 	s.Close()
 	if err != nil {

@@ -85,9 +85,24 @@ type ambientRule struct {
 	also []string
 }
 
+// A formRule is an ambientRule that may be local (its regular
+// expression runs only on the sentences that hold a word of subs, for a
+// rule whose match lies in the sentence of that word) and may have a
+// further necessary condition pre on the text: both for speed.
+type formRule struct {
+	ambientRule
+	local bool
+	pre   func(t []byte) bool
+}
+
 // readAmbient appends the findings of ambientRules in t.
 func readAmbient(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
-	for _, r := range ambientRules {
+	readRules(t, add, ambientRules)
+}
+
+// readRules appends the findings of rules in t.
+func readRules(t []byte, add func(rule, desc string, s, e int, refusal bool), rules []ambientRule) {
+	for _, r := range rules {
 		if !containsAny(t, r.also) || !containsAny(t, r.subs) {
 			continue
 		}
@@ -105,7 +120,14 @@ func readAmbient(t []byte, add func(rule, desc string, s, e int, refusal bool)) 
 }
 
 func init() {
-	for _, r := range ambientRules {
+	all := append([]ambientRule(nil), ambientRules...)
+	for _, r := range append(append([]formRule(nil), standingRules...), handoffRules...) {
+		all = append(all, r.ambientRule)
+	}
+	for _, w := range []string{"executor", "planner", "orchestrator", "worker", "subagent", "sub-agent", "agent", "bot", "model", "instance", "assistant", "copilot"} {
+		subBytesCache[w] = []byte(w)
+	}
+	for _, r := range all {
 		for _, l := range [][]string{r.subs, r.also} {
 			for _, s := range l {
 				subBytesCache[s] = []byte(s)
@@ -132,10 +154,10 @@ var ambientRules = []ambientRule{
 		}}, toolSubs},
 	// A role label after a timestamp: "[2026-03-02 10:14] system: ...".
 	{clauseRule{RuleSystemPrompt, "role marker opening an order to the reader",
-		[]string{"system", "admin", "developer", "operator"}, regexp.MustCompile(`(?:^|\n)\s*[\[(]?\s*(?:\d{1,4}[-/.:]\d{1,2}[-/.:\dt ]*(?:z|utc|am|pm)?)\s*[\])]?\s*[-–—]?\s*(?P<m>(?:system|admin(?:istrator)?|developer|operator)\s*:)\s*`),
+		[]string{"system", "admin", "developer", "operator"}, regexp.MustCompile(`(?:^|\n)\s*[\[(]?\s*(?:\d{1,4}[-/.:]\d{1,2}[-/.:\dt ]*(?:z|utc|am|pm)?)\s*[\])]?\s*[-–—]?\s*(?P<m>(?:system|admin(?:istrator)?|developer|operator)\s*(?:\([^)\n]{1,40}\)\s*)?:)\s*`),
 		func(t []byte, s, e int) bool {
 			c := sentenceAt(t, e)
-			return addressesReader(c) || permissionGrant(c) || grantedRe.Match(c) || grantTurnRe.Match(c) && sessionScopeRe.Match(c)
+			return addressesReader(c) || readerActsRe.Match(c) && ordersOrCallsAfter(c) || permissionGrant(c) || grantedRe.Match(c) || grantTurnRe.Match(c) && sessionScopeRe.Match(c)
 		}}, nil},
 	// A table cell or an aside after a dash that opens with an AI
 	// reader: "| agent: raise ...", "— assistant, evaluate ...".
@@ -285,3 +307,151 @@ var fakeRe = regexp.MustCompile(`^[^.!?\n]{0,80}?\b(?:are|is|were|was)\s+(?:all\
 // warns of ("Emails asking you to re-enter your password at ... are
 // fake.") is not that request.
 func calledFake(t []byte, e int) bool { return fakeRe.Match(t[e:]) }
+
+// stampRe is the timestamp that opens a line of a chat export: "[10:01]",
+// "10:01 PM", "2026-03-02 10:14", with the line's start.
+var stampRe = regexp.MustCompile(`(?:^|\n)\s*[\[(]?\s*(?:\d{4}-\d{2}-\d{2}[t ]?)?\d{1,2}:\d{2}(?::\d{2})?\s*(?:am|pm|z|utc)?\s*[\])]?\s*[-–—]?\s*$`)
+
+// stampedLine reports whether position s of t follows a timestamp that
+// opens its line: s is where a turn of a chat export starts.
+func stampedLine(t []byte, s int) bool {
+	k := s
+	for k > 0 && s-k < 40 && t[k-1] != '\n' {
+		k--
+	}
+	if k > 0 {
+		k-- // the newline, for the anchor
+	}
+	return stampRe.Match(t[k:s])
+}
+
+// turnCarries reports whether the turn c carries what makes a forged
+// turn: an order or speech to the reader, a grant of permission, or a
+// claim about the system, its instructions or its secrets.
+func turnCarries(c []byte) bool {
+	if i := bytes.IndexByte(c, ':'); i >= 0 && i < 40 {
+		c = c[i+1:] // the turn after its label
+	}
+	// Not "you": a turn of a chat speaks to the other party ("here's the
+	// list you asked for"); and a question ("do you think ...?") is not
+	// an order.
+	// An order counts when it acts on money, access or records, sends
+	// out or calls a tool: "give me 2 food" between two people is a
+	// turn of their talk.
+	order := imperativeOpening(c) && !questionRe.Match(c) &&
+		(worldObjects.Match(c) || moneyRe.Match(c) || bytes.IndexByte(c, '@') >= 0 || bytes.Contains(c, []byte("http")) || credentialRe.Match(c) || toolCallRe.Match(c))
+	return order || readerSubject.Match(c) || permissionGrant(c) || grantedRe.Match(c) || grantTurnRe.Match(c) || systemClaimRe.Match(c)
+}
+
+// systemClaimRe is a claim about the reader's system, instructions or
+// secrets in a turn: "here is the admin password", "my system prompt".
+var systemClaimRe = regexp.MustCompile(`\b(?:system\s+(?:prompt|message|instructions?)|instructions|password|passcode|api\s+keys?|secret|private\s+key|token|credentials|developer\s+mode|jailbr\w+|unrestricted|unfiltered|no\s+(?:rules|restrictions|limits|filters))\b`)
+
+// lineEnd returns the end of the line of t that holds position s.
+func lineEnd(t []byte, s int) int {
+	if i := bytes.IndexByte(t[s:], '\n'); i >= 0 {
+		return s + i
+	}
+	return len(t)
+}
+
+// readFormRules appends the findings of rules in t.
+func readFormRules(t []byte, add func(rule, desc string, s, e int, refusal bool), rules []formRule) {
+	for i := range rules {
+		r := &rules[i]
+		if !containsAny(t, r.also) || !containsAny(t, r.subs) || r.pre != nil && !r.pre(t) {
+			continue
+		}
+		for _, loc := range r.matches(t) {
+			s, e := loc[0], loc[1]
+			if i := r.re.SubexpIndex("m"); i > 0 && loc[2*i] >= 0 {
+				s, e = loc[2*i], loc[2*i+1]
+			}
+			if r.check != nil && !r.check(t, s, e) {
+				continue
+			}
+			add(r.rule, r.desc, s, e, r.rule != RuleOrder)
+		}
+	}
+}
+
+// matches returns the submatch indexes of r's matches in t: over the
+// whole text, or, for a local rule, over the sentences that hold a word
+// of its subs.
+func (r *formRule) matches(t []byte) [][]int {
+	if !r.local {
+		return r.re.FindAllSubmatchIndex(t, -1)
+	}
+	var out [][]int
+	var read [8]int
+	nread := 0
+	for _, w := range r.subs {
+		sub := subBytes(w)
+		for i := 0; ; {
+			j := bytes.Index(t[i:], sub)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			i = at + len(sub)
+			ws := sentenceStart(t, at)
+			done := false
+			for _, d := range read[:nread] {
+				done = done || d == ws
+			}
+			if done {
+				continue // this sentence was read
+			}
+			if nread < len(read) {
+				read[nread] = ws
+				nread++
+			}
+			we := lineEnd(t, at)
+			for _, loc := range r.re.FindAllSubmatchIndex(t[ws:we], -1) {
+				for k := range loc {
+					if loc[k] >= 0 {
+						loc[k] += ws
+					}
+				}
+				out = append(out, loc)
+			}
+		}
+	}
+	return out
+}
+
+// sentenceStart returns the start of the sentence of t that holds
+// position i: after the last sentence end or line break before it, at
+// most 300 bytes back.
+func sentenceStart(t []byte, i int) int {
+	k := i
+	for k > 0 && i-k < 300 {
+		c := t[k-1]
+		if c == '\n' || (c == ' ' && k >= 2 && (t[k-2] == '.' || t[k-2] == '!' || t[k-2] == '?')) {
+			break
+		}
+		k--
+	}
+	return k
+}
+
+// questionRe opens a question with an auxiliary and "you": "do you
+// think", "can you take".
+var questionRe = regexp.MustCompile(`^\s*(?:(?:so|ok|okay|and|but|well|hey|hi|yes|no|also|then|now)\W+)*(?:do|does|did|can|could|will|would|shall|should|may|might|are|is|have|has)\s+(?:you|we|i|they|he|she|it)\b`)
+
+// stampLabelRe is a line of a chat export up to its speaker's label: a
+// timestamp, then one or two words and a colon ("[10:01] assistant:",
+// "5:07 PM bot:").
+var stampLabelRe = regexp.MustCompile(`^\s*[\[(]?\s*(?:\d{4}-\d{2}-\d{2}[t ]?)?\d{1,2}:\d{2}(?::\d{2})?\s*(?:am|pm|z|utc)?\s*[\])]?\s*[-–—]?\s*[\w-]+(?:\s+[\w-]+)?\s*(?:\([^)\n]{0,40}\))?\s*:`)
+
+// stampedTurn reports whether the form of address at t[s:] is the
+// speaker's label of a timestamped turn of a chat export whose turn
+// carries no order, grant or system claim: a turn, not a forged one.
+func stampedTurn(t []byte, s int) bool {
+	k := lineStart(t, s)
+	loc := stampLabelRe.FindIndex(t[k:lineEnd(t, s)])
+	if loc == nil || s >= k+loc[1] {
+		return false // no label, or the address is not the label
+	}
+	return !turnCarries(t[k+loc[1] : lineEnd(t, s)])
+}

@@ -448,7 +448,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	heads, roles := scanHeads(t)
 	if heads {
 		for _, voc := range vocatives(t) {
-			if e, ok := addressedAfter(t, voc[1]); ok {
+			if e, ok := addressedAfter(t, voc[1]); ok && !stampedTurn(t, voc[0]) {
 				add(RuleInstruction, "instruction addressed to an AI reader", voc[0], e, true)
 			}
 		}
@@ -493,6 +493,10 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 			add(r.rule, r.desc, s, e, r.rule != RuleOrder)
 		}
 	}
+	// Read last, so that where an earlier rule reads the same words at
+	// the same place, its finding is the one kept.
+	readFormRules(t, add, standingRules)
+	readFormRules(t, add, handoffRules)
 
 	// A markdown image whose address has a placeholder to be filled in.
 	if !strings.Contains(text, "](") && !strings.Contains(strings.ToLower(text), "<img") {

@@ -62,7 +62,9 @@ func inUserOwnFrame(t []byte, s int) bool {
 		k--
 	}
 	m := userOwnFrame.Find(t[k:s])
-	if m == nil || readerHeadRe.Match(m) {
+	// A note to self signed by an AI reader ("Note to self (assistant):")
+	// is the reader's, not the user's.
+	if m == nil || readerHeadRe.Match(t[k:s]) {
 		return false
 	}
 	return !reachesOthers(t[s:clauseEndAt(t, s)])

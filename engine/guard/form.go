@@ -130,11 +130,11 @@ var formSpecs = []spec{
 		expr: `\b(?P<m>(?:admin(?:istrator)?|developer|root|sudo|system)\s+override)\b`},
 	{rule: RuleSystemPrompt, subs: []string{"##"}, need: "system user assistant admin developer instruction instructions", desc: "role heading",
 		expr: `(?P<m>#{2,}\s*(?:system|user|assistant|admin|developer|instructions?)\s*:)`},
-	{rule: RuleSystemPrompt, need: "system sys admin administrator developer root ai assistant; " + need(addressVerbs) + " from", desc: "role label opening an order",
+	{rule: RuleSystemPrompt, need: "system sys admin administrator developer root ai assistant; " + need(addressVerbs) + " from", stamped: true, desc: "role label opening an order",
 		expr: `(?:^|\n|[^\w\s]\s*)(?P<m>(?:system|sys|admin(?:istrator)?|developer|root|ai|assistant)\s*:\s*(?:from\s+(?:this\s+point|now)|(?:(?:after|before|when|whenever|once|if|while)\b[^.!?\n\]]{0,80}?,\s*|only\s+|always\s+|never\s+)(?:only\s+|always\s+|never\s+)?` + addrV + `\b|(?:please\s+|now\s+|also\s+)?` + addrV + `\b\s+(?:the|a|an|all|every|each|any|my|your|this|that|it|me|to|in|with|\d|[$"'` + "`" + `/~]|[\w.+-]+@)))`},
 
 	// Instructions addressed to the reader.
-	{rule: RuleInstruction, need: agentWords + "; " + need(addressVerbs), leet: true, desc: "instruction addressed to the assistant",
+	{rule: RuleInstruction, need: agentWords + "; " + need(addressVerbs), leet: true, stamped: true, desc: "instruction addressed to the assistant",
 		starts: agentStarts, pre: `(?:^|\n|[^\w\s]\s*|\b(?:hey|hi|hello|dear|yo|ok|okay|attention)\s+)(?:the\s+|any\s+|all\s+|every\s+|an?\s+)?`,
 		expr: `(?P<m>(?:` + strongAgent + `)\s*(?:reading\s+this(?:\s+\w+)?\s*)?[,:;!\-–—]\s*(?:(?:after|before|when|once|if|while)\b[^.!?\n]{0,80}?,\s*)?(?:please\s+|now\s+|also\s+|first\s+|immediately\s+|then\s+)?` + addrV + `\b)`},
 	{rule: RuleInstruction, subs: []string{"@"}, need: need(addressVerbs), desc: "instruction addressed to the assistant",

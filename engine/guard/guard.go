@@ -146,7 +146,11 @@ func Check(text string) Verdict {
 }
 
 // matchPatterns appends to fs the findings of every pattern in text.
-func matchPatterns(fs []Finding, text string) []Finding {
+func matchPatterns(fs []Finding, text string) []Finding { return matchPatternsDepth(fs, text, 0) }
+
+// matchPatternsDepth is matchPatterns on a text that is depth readings
+// deep in another (the joined values of its fields).
+func matchPatternsDepth(fs []Finding, text string, depth int) []Finding {
 	base := normalize(text)
 	lv := leetView(base)
 	var buf [128]bool
@@ -165,11 +169,47 @@ func matchPatterns(fs []Finding, text string) []Finding {
 			view = lv
 		}
 		if p.ready(view, seen) {
-			fs = p.find(fs, view, text)
+			fs = p.find(fs, view, base, text)
 		}
 	}
+	return readForms(fs, base, text, depth)
+}
+
+// readForms appends the findings of the readings by form: clauses, other
+// languages, links with placeholders, fields read joined, and scripts
+// other than Latin.
+func readForms(fs []Finding, base *normalized, text string, depth int) []Finding {
 	fs = readClauses(fs, base, text)
+	for _, r := range formReaders {
+		fs = r.read(fs, text, depth)
+	}
 	return matchForeign(fs, text)
+}
+
+// A formReader is a rule that reads the text as written rather than its
+// normalised view: its name (the description its findings carry), a
+// one-line doc, and the function that reads.
+type formReader struct {
+	name, doc string
+	read      func(fs []Finding, text string, depth int) []Finding
+}
+
+// formReaders is set in init: readSplitFields reads the joined values
+// with the readers themselves.
+var formReaders []formReader
+
+func init() {
+	formReaders = []formReader{
+		{"instruction addressed to an AI reader in another language",
+			"a form of address to an AI reader and an order verb, from the word files of words/lang/, refused; an order verb on the user's things or to an address, held (\"order about the user's things in another language\")",
+			func(fs []Finding, text string, _ int) []Finding { return readLanguages(fs, text) }},
+		{"link with a placeholder for the conversation or a secret",
+			"a link whose address holds a placeholder naming the conversation or a secret, in a text that has the reader or its answers fill it in",
+			func(fs []Finding, text string, _ int) []Finding { return readPlaceholderLinks(fs, text) }},
+		{"in fields read joined",
+			"the values of fields named as parts (col_a, part1, k2, ...) read joined, for an order split across them",
+			readSplitFields},
+	}
 }
 
 // tidy orders findings by offset, drops a finding that repeats the rule of

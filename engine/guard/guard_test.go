@@ -272,10 +272,9 @@ func matchAllPatterns(text string) []Finding {
 		if p.leet {
 			view = lv
 		}
-		fs = p.find(fs, view, text)
+		fs = p.find(fs, view, base, text)
 	}
-	fs = readClauses(fs, base, text)
-	return matchForeign(fs, text)
+	return readForms(fs, base, text, 0)
 }
 
 func sameFindings(a, b []Finding) bool {

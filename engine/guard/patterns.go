@@ -43,6 +43,10 @@ type pattern struct {
 	// this way than as a search over the whole text.
 	starts map[string]bool
 	pre    *regexp.Regexp
+	// stamped skips a match that opens a timestamped line of a chat
+	// export ("[10:01] assistant: Sure, here is the booking") unless its
+	// turn carries an order, a grant or a system claim (turnCarries).
+	stamped bool
 }
 
 // anchorWindow bounds the text an anchored pattern reads after its start
@@ -189,7 +193,7 @@ func buildPatterns() []pattern {
 			expr: `\b(?P<m>system\s*(?:prompt|message|instructions?)\s*:|(?:real|actual|true|hidden|secret|begin|start of|end of|override)\s+(?:the\s+)?system\s+(?:prompt|message|instructions?))`},
 		{rule: RuleSystemPrompt, need: "system sys admin developer root", leet: true, desc: "role label opening a system message",
 			expr: `(?:^|\n|[.!?]\s)\s*(?P<m>(?:system|sys|admin|developer|root)\s*:\s*(?:you|ignore|disregard|override|all\b|the\s+(?:assistant|ai|model|user)|new\b|from now|trust|approve|disable|forget))`},
-		{rule: RuleSystemPrompt, need: "assistant; sure ok okay course certainly absolutely", leet: true, desc: "forged assistant turn",
+		{rule: RuleSystemPrompt, need: "assistant; sure ok okay course certainly absolutely", leet: true, stamped: true, desc: "forged assistant turn",
 			expr: `\b(?P<m>assistant\s*:\s*(?:sure|ok|okay|of course|certainly|absolutely)\b[^\n]{0,40}?(?:here is|here's|here are))`},
 		{rule: RuleSystemPrompt, need: "you; are; chatgpt gpt claude gemini bard llama copilot ai artificial large language llm chatbot helpful virtual autonomous", leet: true, reported: true, desc: "model preamble",
 			expr: `\b(?P<m>you\s+are\s+(?:chatgpt|gpt-?[\da-z]\w*|claude|gemini|bard|llama|copilot|an?\s+(?:ai|artificial intelligence|large language model|language model|llm|ai assistant|ai model|chatbot|helpful(?:\s+\w+)?\s+assistant|virtual assistant|autonomous agent|ai agent)))\b`},
@@ -236,7 +240,7 @@ func buildPatterns() []pattern {
 		}
 		re := regexp.MustCompile(expr)
 		p := pattern{rule: sp.rule, desc: sp.desc, re: re, leet: sp.leet,
-			reported: sp.reported, m: re.SubexpIndex("m"), near: sp.near, order: sp.order}
+			reported: sp.reported, m: re.SubexpIndex("m"), near: sp.near, order: sp.order, stamped: sp.stamped}
 		if sp.starts != "" {
 			p.starts = map[string]bool{}
 			for _, w := range strings.Fields(sp.starts) {
@@ -288,6 +292,8 @@ type spec struct {
 	// starts lists the words a match opens with and pre the expression
 	// the text before a match must end with; see pattern.starts.
 	starts, pre string
+	// stamped: see pattern.stamped.
+	stamped bool
 }
 
 // markTriggers sets seen[g] for every group g satisfied by a word of t,
@@ -329,8 +335,9 @@ func (p *pattern) ready(view *normalized, seen []bool) bool {
 }
 
 // find appends to fs a finding for each match of p in view, which was built
-// from text.
-func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
+// from text; base is the view without leetspeak read as letters, of the
+// same length.
+func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Finding {
 	for _, loc := range p.matches(view.text) {
 		s, e := loc[0], loc[1]
 		if p.m > 0 && loc[2*p.m] >= 0 {
@@ -353,6 +360,9 @@ func (p *pattern) find(fs []Finding, view *normalized, text string) []Finding {
 		}
 		if p.rule == RuleSystemPrompt && (quotedMarker(view.text, s, e) || quotedMention(view.text, s, e)) {
 			continue
+		}
+		if p.stamped && stampedLine(base.text, s) && !turnCarries(base.text[s:lineEnd(base.text, s)]) {
+			continue // a turn of a chat export that reports, not a forged one
 		}
 		if p.order && declarative(view.text, s) {
 			continue

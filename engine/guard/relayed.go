@@ -128,8 +128,11 @@ var relayedRules = []clauseRule{
 	// A field of a data format addressed to the reader: "note_for_assistant":
 	// "...", "agent_directive: ...".
 	{RuleSystemPrompt, "field addressed to the reader in a data format",
-		[]string{"_for_", "-for-", "_to_", "-to-", "assistant_", "agent_", "ai_", "bot_", "llm_", "model_", "assistant-", "agent-", "ai-", "bot-", "llm-", "model-"}, regexp.MustCompile(`(?P<m>["']?(?:(?:assistant|agent|ai|bot|llm|model)[_-][a-z_-]{2,30}|[a-z_-]{0,30}[_-](?:for|to)[_-](?:the[_-])?(?:assistant|agent|ai|bot|llm|model))["']?\s*[:=]\s*["']?)`),
-		func(t []byte, s, e int) bool { c := t[e:clauseEndAt(t, e)]; return ordersReader(c) || ordersOrCalls(c) }},
+		[]string{"_for_", "-for-", "_to_", "-to-", "assistant_", "agent_", "ai_", "bot_", "llm_", "model_", "assistant-", "agent-", "ai-", "bot-", "llm-", "model-"}, regexp.MustCompile(`(?P<m>["']?(?:(?:assistant|agent|ai|bot|llm|model)[_-][a-z_-]{2,30}|[a-z_-]{0,30}[_-](?:for|to)[_-](?:the[_-])?(?:assistant|agent|ai|bot|llm|model)s?)["']?\s*[:=]\s*["']?)`),
+		func(t []byte, s, e int) bool {
+			c := t[e:clauseEndAt(t, e)]
+			return ordersReader(c) || ordersOrCalls(c) || laterClauseOrders(c)
+		}},
 	// The next action a tool result tells the reader to take: held.
 	{RuleOrder, "order to act on the world in a data field",
 		[]string{"next"}, regexp.MustCompile(`(?P<m>["']?next[_-]?(?:action|step|task|command)["']?\s*[:=]\s*["']?(?P<v>[a-z]+)[_ -][a-z_ -]{2,40})`),

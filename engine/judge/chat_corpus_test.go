@@ -81,7 +81,7 @@ func runChat(t testing.TB, turns []chatTurn, prefix func(chatTurn, time.Time) st
 		at := e.Advance(time.Duration(40+i%5*20) * time.Second)
 		text := prefix(c, at) + c.Text
 		content, _ := json.Marshal(map[string]string{"text": text})
-		res, err := e.Write(ctx, memgov.WriteRequest{SourceAgentID: agent, MemoryRef: fmt.Sprintf("chat/%s/c%03d", agent, c.Conversation),
+		res, err := e.Writes().Write(ctx, memgov.WriteRequest{SourceAgentID: agent, MemoryRef: fmt.Sprintf("chat/%s/c%03d", agent, c.Conversation),
 			TargetLayer: memgov.Episodic, IdempotencyToken: fmt.Sprintf("chat-%06d", i), Content: content, Confidence: &conf,
 			ObservationType: "session_summary", EvidenceRefs: []oplog.EvidenceRef{{SourceType: "HUMAN_INPUT", SourceURI: "chat://" + c.Speaker}}})
 		if err != nil {
@@ -253,7 +253,7 @@ func TestRepeatedTurnsThroughThePipeline(t *testing.T) {
 		n++
 		e.Advance(time.Minute)
 		content, _ := json.Marshal(map[string]string{"text": text})
-		res, err := e.Write(ctx, memgov.WriteRequest{SourceAgentID: e.Agent, MemoryRef: "chat/chat-agent/c1", TargetLayer: layer,
+		res, err := e.Writes().Write(ctx, memgov.WriteRequest{SourceAgentID: e.Agent, MemoryRef: "chat/chat-agent/c1", TargetLayer: layer,
 			IdempotencyToken: fmt.Sprintf("turn-%d", n), Content: content, Confidence: &conf, ObservationType: "session_summary",
 			EvidenceRefs: []oplog.EvidenceRef{{SourceType: "HUMAN_INPUT", SourceURI: "chat://maya"}}})
 		if err != nil {
@@ -276,7 +276,7 @@ func TestRepeatedTurnsThroughThePipeline(t *testing.T) {
 	if r := write(memgov.Episodic, "I'm doing well. How are you?"); !linked(r, well, judge.RuleExtendsEvent) {
 		t.Errorf("extending turn: %s %s %q links %+v, want COMMITTED linked to %s by %s", r.Status, r.Reason, r.Detail, r.Links, well.Key, judge.RuleExtendsEvent)
 	}
-	v, err := e.Get(ctx, "chat/chat-agent/c1", well.Key)
+	v, err := e.Host().Get(ctx, memgov.Owner, "chat/chat-agent/c1", well.Key)
 	if err != nil {
 		t.Fatal(err)
 	}

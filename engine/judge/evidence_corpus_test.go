@@ -46,7 +46,7 @@ func TestEvidenceCorpus(t *testing.T) {
 	for i, r := range recs {
 		e.Advance(time.Minute)
 		content, _ := json.Marshal(map[string]string{"text": r.Claim})
-		res, err := e.Write(ctx, memgov.WriteRequest{SourceAgentID: agent, MemoryRef: fmt.Sprintf("ev/%s/r%04d", agent, i), TargetLayer: memgov.Episodic,
+		res, err := e.Writes().Write(ctx, memgov.WriteRequest{SourceAgentID: agent, MemoryRef: fmt.Sprintf("ev/%s/r%04d", agent, i), TargetLayer: memgov.Episodic,
 			IdempotencyToken: fmt.Sprintf("ev-%05d", i), Content: content, Confidence: &conf, ObservationType: "tool_result_verified",
 			EvidenceRefs: []oplog.EvidenceRef{{SourceType: "DOCUMENT", SourceURI: "https://docs.example/page", Excerpt: r.Excerpt}}})
 		if err != nil {

@@ -31,6 +31,15 @@ func (p Policy) Cleared(clearance, classification string) bool {
 	return c >= 0 && m >= 0 && m <= c
 }
 
+// HighestClearance is the last class of the visibility order: the clearance
+// of a person with none of their own ("" when the order is empty).
+func (p Policy) HighestClearance() string {
+	if o := p.Visibility.Order; len(o) > 0 {
+		return o[len(o)-1]
+	}
+	return ""
+}
+
 // ResidencyAllowed reports whether an item of the residency class may be
 // stored in this store's region (spec §12.10.3). The empty class carries no
 // constraint; an unknown class is refused.

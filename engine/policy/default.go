@@ -238,7 +238,7 @@ func Default() Policy {
 				// (newer first), so that it breaks ties rather than outvoting
 				// the text; the built-in embeddings (hashed n-grams) weigh half
 				// of the keywords, which they otherwise pull down (measured on
-				// SQuAD training questions, engine/retrieval_corpus_test.go).
+				// SQuAD training questions, host/retrieval_corpus_test.go).
 				Semantic: 0.5, Structure: 1, Keyword: 1, Recency: 0,
 			},
 			// spec §12.4.6 gammas: memgov defaults.

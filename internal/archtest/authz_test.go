@@ -1,17 +1,11 @@
 package archtest
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"go/ast"
-	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
-	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -34,37 +28,15 @@ type exported struct {
 // and test-suite packages (store/storetest) are not read.
 func roleComparisons(t *testing.T) []string {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-export", "-deps", "-json", "./...")
-	cmd.Dir = "../.."
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list -export: %v\n%s", err, stderr.String())
-	}
+	listedPkgs, exports := listExport(t, "./...")
 	var pkgs []exported
-	exports := map[string]string{}
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for {
-		var p exported
-		if err := dec.Decode(&p); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatalf("decoding go list: %v", err)
-		}
-		exports[p.ImportPath] = p.Export
+	for _, p := range listedPkgs {
 		if p.Module != nil && p.Module.Path == module {
 			pkgs = append(pkgs, p)
 		}
 	}
 	fset := token.NewFileSet()
-	imp := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
-		f, ok := exports[path]
-		if !ok || f == "" {
-			return nil, fmt.Errorf("no export data for %s", path)
-		}
-		return os.Open(f)
-	})
+	imp := exportImporter(fset, exports)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

@@ -125,3 +125,22 @@ func (c conformance) RestoreVersion(ctx context.Context, versionID, actor, reaso
 func (c conformance) Expire(ctx context.Context, itemID, actor, reason string) (int64, error) {
 	return c.Lifecycle().Expire(ctx, itemID, actor, reason)
 }
+
+// The suite reads as the database's local owner: every tenant, unfiltered.
+
+func (c conformance) Get(ctx context.Context, ref, key string) (memgov.Version, error) {
+	return c.Host().Get(ctx, memgov.Owner, ref, key)
+}
+
+func (c conformance) History(ctx context.Context, itemID string) (memgov.Item, []memgov.Version, error) {
+	return c.Host().History(ctx, memgov.Owner, itemID)
+}
+
+func (c conformance) Item(ctx context.Context, id string) (memgov.Item, error) {
+	return c.Host().Item(ctx, memgov.Owner, id)
+}
+
+func (c conformance) Read(ctx context.Context, q memgov.ReadQuery) (memgov.Snapshot, error) {
+	s, err := c.Host().Read(ctx, memgov.Owner, q)
+	return s.Snapshot, err
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/host"
 	"github.com/memgov/memgov/store/postgres"
 	"github.com/memgov/memgov/store/sqlite"
 )
@@ -57,13 +58,13 @@ func twoEngines(t *testing.T, a, b *engine.Engine) {
 	const ref = "acme/shared"
 	put := func(key, body string) {
 		t.Helper()
-		if _, err := a.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic, Content: text(body), Actor: curator, Confidence: 0.9, Reason: "test"}); err != nil {
+		if _, err := a.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic, Content: text(body), Actor: curator, Confidence: 0.9, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	found := func(query, key string) bool {
 		t.Helper()
-		hits, err := b.Adapter(curator).Search(ctx, engine.SearchQuery{MemoryRef: ref, Query: query})
+		hits, err := b.Host().Adapter(memgov.As(curator)).Search(ctx, host.SearchQuery{MemoryRef: ref, Query: query})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +146,7 @@ func TestSyncBlockWokenAcrossProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := waiter.Write(ctx, wr)
+	res, err := waiter.Writes().Write(ctx, wr)
 	if err != nil || res.Status != memgov.StatusDeferred || res.Tier != memgov.TierSync {
 		t.Fatalf("want a SYNC_BLOCK deferral, got %+v, %v", res, err)
 	}
@@ -153,13 +154,13 @@ func TestSyncBlockWokenAcrossProcesses(t *testing.T) {
 	var got memgov.WriteResult
 	go func() {
 		var err error
-		got, err = waiter.WaitReview(ctx, res.ReviewID, time.Hour)
+		got, err = waiter.Writes().WaitReview(ctx, res.ReviewID, time.Hour)
 		done <- err
 	}()
 	// The waiter listens from before its first read. Until it does, a
 	// notification reaches no one: notify (no decision) until one has
 	// woken it, read its review still open, and sent it back to waiting.
-	for waiter.SyncWaitStats().Notified == 0 {
+	for waiter.Writes().SyncWaitStats().Notified == 0 {
 		if err := deciderStore.Notify(ctx, memgov.ChannelReviews); err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +185,7 @@ func TestSyncBlockWokenAcrossProcesses(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the waiter was not woken by the approval in the other engine")
 	}
-	st := waiter.SyncWaitStats()
+	st := waiter.Writes().SyncWaitStats()
 	if st.Notified < 2 || st.Polled != 0 {
 		t.Errorf("waiter woke %+v; want at least two notified wakes (a bare notification, the approval) and no poll", st)
 	}

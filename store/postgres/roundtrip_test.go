@@ -28,7 +28,7 @@ func TestStatementsPerWrite(t *testing.T) {
 	const n = 10
 	before := s.Statements()
 	for i := range n {
-		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: fmt.Sprintf("k%d", i), Layer: memgov.Semantic,
+		if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/support-bot", Key: fmt.Sprintf("k%d", i), Layer: memgov.Semantic,
 			Content: text(fmt.Sprintf("Fact number %d about the account.", i)), Actor: curator, Confidence: 0.9, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func TestStatementsPerWrite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := e.Write(ctx, wr)
+		res, err := e.Writes().Write(ctx, wr)
 		if err != nil || res.Status != memgov.StatusCommitted {
 			t.Fatalf("write %d: %+v, %v; want COMMITTED", i, res, err)
 		}

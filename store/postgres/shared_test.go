@@ -83,7 +83,7 @@ func TestTwoStoresOneLog(t *testing.T) {
 				defer wg.Done()
 				for i := range each {
 					key := fmt.Sprintf("p%d-w%d-%d", p, w, i)
-					if _, err := engines[p].Put(ctx, memgov.PutRequest{MemoryRef: "acme/shared", Key: key, Layer: memgov.Semantic,
+					if _, err := engines[p].Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/shared", Key: key, Layer: memgov.Semantic,
 						Content: text("fact " + key), Actor: curator, Confidence: 0.9, Reason: "test"}); err != nil {
 						errs <- fmt.Errorf("put %s: %w", key, err)
 					}
@@ -159,7 +159,7 @@ func TestClaimSeenAcrossStores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ea.Write(ctx, wr)
+	res, err := ea.Writes().Write(ctx, wr)
 	if err != nil || res.ReviewID == "" {
 		t.Fatalf("want a deferred write, got %+v, %v", res, err)
 	}
@@ -199,7 +199,7 @@ func TestSameLogSameHashesAsSQLite(t *testing.T) {
 	const ref = "acme/support-bot"
 	for i, body := range []string{"The customer prefers email.", "Refunds take five days.", "The customer prefers phone calls."} {
 		key := fmt.Sprintf("k%d", i%2)
-		if _, err := el.Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic, Content: text(body), Actor: curator,
+		if _, err := el.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic, Content: text(body), Actor: curator,
 			Confidence: 0.9, Reason: "test", TTL: time.Duration(i) * time.Hour}); err != nil {
 			t.Fatal(err)
 		}

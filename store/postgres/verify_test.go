@@ -31,7 +31,7 @@ func pgVerified(t *testing.T) string {
 	}
 	put := func(key, text string) {
 		body, _ := json.Marshal(map[string]string{"text": text})
-		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: key, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
+		if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: key, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -113,7 +113,7 @@ func TestIncrementalVerifyPostgres(t *testing.T) {
 	}
 	e := engine.New(s, testKey)
 	body, _ := json.Marshal(map[string]string{"text": "fact 3, corrected"})
-	if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: "k3", Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
+	if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: "k3", Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
 		t.Fatal(err)
 	}
 	if rep, err := s.Verify(ctx); err != nil || !rep.OK || rep.Served != "incremental" || rep.TreeSize != 18 {

@@ -31,7 +31,7 @@ func openProc(t *testing.T, u string) pgProc {
 
 func (p pgProc) put(t *testing.T, ref, key, s string) {
 	t.Helper()
-	if _, err := p.e.Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic,
+	if _, err := p.e.Writes().Put(context.Background(), memgov.PutRequest{MemoryRef: ref, Key: key, Layer: memgov.Semantic,
 		Content: text(s), Actor: curator, Confidence: 0.9, Reason: "test"}); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func (p pgProc) put(t *testing.T, ref, key, s string) {
 func (p pgProc) byBands(t *testing.T, ref, s, key string) bool {
 	t.Helper()
 	ctx := context.Background()
-	feat, err := p.e.IndexFeatures(text(s))
+	feat, err := p.e.Writes().IndexFeatures(text(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestBandIndexAcrossProcesses(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	portoFeat, err := server.e.IndexFeatures(text(porto))
+	portoFeat, err := server.e.Writes().IndexFeatures(text(porto))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestBandIndexAcrossProcesses(t *testing.T) {
 		if err := tx.PutFeatures(ctx, f); err != nil {
 			return err
 		}
-		near, err := server.e.IndexFeatures(text(portoNear))
+		near, err := server.e.Writes().IndexFeatures(text(portoNear))
 		if err != nil {
 			return err
 		}

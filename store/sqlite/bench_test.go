@@ -28,7 +28,7 @@ func BenchmarkAppend(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
-		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("k%d", i), Layer: memgov.Episodic,
+		if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("k%d", i), Layer: memgov.Episodic,
 			Content: body, Actor: "bot"}); err != nil {
 			b.Fatal(err)
 		}

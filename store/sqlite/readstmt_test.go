@@ -27,7 +27,7 @@ func TestReadsKeepStatementsPrepared(t *testing.T) {
 	put := func(key, text string) {
 		t.Helper()
 		body, _ := json.Marshal(map[string]string{"text": text})
-		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: key, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
+		if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: key, Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
 			t.Fatal(err)
 		}
 	}

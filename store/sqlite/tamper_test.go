@@ -29,7 +29,7 @@ func seeded(t *testing.T) string {
 	}
 	for i := 0; i < 10; i++ {
 		body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("fact %d", i)})
-		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("k%d", i%4), Layer: memgov.Semantic,
+		if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("k%d", i%4), Layer: memgov.Semantic,
 			Content: body, Actor: "bot"}); err != nil {
 			t.Fatal(err)
 		}

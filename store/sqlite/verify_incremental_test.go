@@ -28,7 +28,7 @@ func grow(t *testing.T, path string, n int) {
 	e := engine.New(s, testKey)
 	for i := range n {
 		body, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("later fact %d", i)})
-		if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("n%d", i%3), Layer: memgov.Semantic,
+		if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: fmt.Sprintf("n%d", i%3), Layer: memgov.Semantic,
 			Content: body, Actor: "bot"}); err != nil {
 			t.Fatal(err)
 		}
@@ -255,7 +255,7 @@ func TestVerifyChecksOnlyTheNewEntriesOfTheLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	body, _ := json.Marshal(map[string]string{"text": "fact 2, corrected"})
-	if _, err := e.Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: "k2", Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
+	if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: "acme/bot", Key: "k2", Layer: memgov.Semantic, Content: body, Actor: "bot"}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -317,7 +317,7 @@ func (l *loader) keyHas(ctx context.Context, id, prefix string) (bool, error) {
 	if prefix == "" {
 		return true, nil
 	}
-	it, err := l.eng.Item(ctx, id)
+	it, err := l.eng.Host().Item(ctx, memgov.Owner, id)
 	if errors.Is(err, memgov.ErrNotFound) {
 		return false, nil // erased since
 	}
@@ -388,7 +388,7 @@ func (l *loader) reinstate(ctx context.Context, st Step) error {
 	if !p.Suspended {
 		return nil
 	}
-	return l.eng.Reinstate(ctx, st.Agent, st.By, st.Reason)
+	return l.eng.Writes().Reinstate(ctx, st.Agent, st.By, st.Reason)
 }
 
 // decodeStep decodes one line of a story file, refusing unknown fields.

@@ -274,7 +274,7 @@ func (l *loader) itemStep(ctx context.Context, st Step) (*review.Service, string
 	if err != nil {
 		return nil, "", err
 	}
-	it, err := l.eng.ItemByKey(ctx, st.Ref, st.Key)
+	it, err := l.eng.Host().ItemByKey(ctx, memgov.Owner, st.Ref, st.Key)
 	if err != nil {
 		return nil, "", err
 	}
@@ -348,7 +348,7 @@ func (l *loader) step(ctx context.Context, st Step) error {
 				return fmt.Errorf("no write of this scene to %s was committed, so there is none to roll back", st.Ref)
 			}
 		}
-		v, err := l.eng.Get(ctx, st.Ref, key)
+		v, err := l.eng.Host().Get(ctx, memgov.Owner, st.Ref, key)
 		if err != nil {
 			return err
 		}
@@ -381,7 +381,7 @@ func (l *loader) step(ctx context.Context, st Step) error {
 	case "read":
 		return l.read(ctx, st)
 	case "revalidate":
-		_, err := l.eng.Revalidate(ctx, st.Count)
+		_, err := l.eng.Writes().Revalidate(ctx, st.Count)
 		return err
 	case "escalate":
 		return l.escalate(ctx, st)
@@ -439,7 +439,7 @@ func (l *loader) write(ctx context.Context, raw json.RawMessage) (memgov.WriteRe
 	if err != nil {
 		return memgov.WriteResult{}, err
 	}
-	res, err := l.eng.Write(ctx, req)
+	res, err := l.eng.Writes().Write(ctx, req)
 	if err != nil {
 		return res, err
 	}
@@ -555,7 +555,7 @@ func (l *loader) decide(ctx context.Context, st Step) error {
 	if err != nil {
 		return err
 	}
-	it, err := l.eng.ItemByKey(ctx, st.Ref, st.Key)
+	it, err := l.eng.Host().ItemByKey(ctx, memgov.Owner, st.Ref, st.Key)
 	if err != nil {
 		return err
 	}
@@ -622,7 +622,7 @@ func (l *loader) proposal(ctx context.Context, st Step) error {
 // read is an agent reading a page of its memory; with start > 0 it reports
 // which of the returned entries it used (retrieval precision, spec §12.12.4).
 func (l *loader) read(ctx context.Context, st Step) error {
-	snap, err := l.eng.ReadAs(ctx, st.Agent, memgov.ReadQuery{MemoryRef: st.Ref, Limit: max(st.Count, 1), AfterKey: st.Key})
+	snap, err := l.eng.Host().Read(ctx, memgov.As(st.Agent), memgov.ReadQuery{MemoryRef: st.Ref, Limit: max(st.Count, 1), AfterKey: st.Key})
 	if err != nil {
 		return err
 	}
@@ -633,7 +633,7 @@ func (l *loader) read(ctx context.Context, st Step) error {
 		}
 	}
 	if snap.RetrievalID != "" && len(used) > 0 {
-		_, err = l.eng.Feedback(ctx, snap.RetrievalID, used)
+		_, err = l.eng.Host().Feedback(ctx, snap.RetrievalID, used)
 	}
 	return err
 }

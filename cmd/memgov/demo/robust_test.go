@@ -139,7 +139,7 @@ func actOnEverything(t *testing.T, ctx context.Context, eng *engine.Engine, roun
 		did["acked"]++
 	}
 	for _, ref := range sceneRefs {
-		snap, err := eng.Read(ctx, memgov.ReadQuery{MemoryRef: ref, Limit: 100000})
+		snap, err := eng.Host().Read(ctx, memgov.Owner, memgov.ReadQuery{MemoryRef: ref, Limit: 100000})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,8 +1,0 @@
-package engine
-
-// Reason codes of write outcomes.
-const (
-	ReasonReviewRejected = "REVIEW_REJECTED"
-)
-
-func f64(v float64) *float64 { return &v }
