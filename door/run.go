@@ -157,6 +157,14 @@ const StdioLinger = 35 * time.Second
 // every tool call authenticates token again, so a token revoked meanwhile
 // stops working. It returns nil when ctx ended the session.
 func ServeStdio(ctx context.Context, cfg Config, token string, p memgov.Principal, r io.Reader, w io.Writer) error {
+	if f, done, ok := pollable(r, "stdin"); ok {
+		defer done()
+		r = f
+	}
+	if f, done, ok := pollable(w, "stdout"); ok {
+		defer done()
+		w = f
+	}
 	err := New(cfg).StdioServer(token, p).Run(ctx, StdioTransport(r, w, StdioLinger))
 	if err != nil && ctx.Err() != nil {
 		return nil

@@ -2,7 +2,8 @@
 // both over stdio and both driven by the official TypeScript client
 // (@modelcontextprotocol/sdk): the same N memories written one call at a time,
 // then the same searches, with writes per second and the p50 and p99 of each
-// call, in one run.
+// call, in one run; and for memgov the p50 and p99 of its governed write and
+// of each step inside the process, from the outcomes it recorded.
 //
 //   npm install
 //   MEMGOV_BIN=/path/to/memgov node run.mjs [--entries 3000] [--searches 300] [--json]
@@ -123,6 +124,18 @@ try {
     memgovSearch,
   );
 
+  // What the same writes cost inside memgov (from their recorded outcomes):
+  // the whole governed write and each of its steps, so the rest of a call's
+  // time is the MCP door, the transport and the client.
+  const m = JSON.parse(run("metrics", "--json"));
+  const ms = (us) => us / 1000;
+  memgov.in_process = { p50_ms: ms(m.validation_latency_us.p50), p99_ms: ms(m.validation_latency_us.p99) };
+  memgov.steps = Object.fromEntries(
+    Object.entries(m.validation_latency_us_by_stage)
+      .sort((a, b) => b[1].p50 - a[1].p50)
+      .map(([k, v]) => [k, { p50_ms: ms(v.p50), p99_ms: ms(v.p99) }]),
+  );
+
   // The official memory server: a JSON-lines knowledge graph, an entity per memory.
   const require = createRequire(import.meta.url);
   const peerMain = require.resolve("@modelcontextprotocol/server-memory/dist/index.js");
@@ -147,6 +160,12 @@ try {
         `${r.server.padEnd(36)} ${f(r.writes.per_second).padStart(8)}  ${f(r.writes.p50_ms).padStart(12)}  ${f(r.writes.p99_ms).padStart(12)}  ` +
           `${f(r.search.p50_ms).padStart(13)}  ${f(r.search.p99_ms).padStart(13)}  ${f(r.mean_hits).padStart(9)}  ${JSON.stringify(r.outcomes)}`,
       );
+    }
+    const f3 = (x) => x.toFixed(3);
+    console.log(`\nmemgov's governed write inside the process (p50 ${f3(memgov.in_process.p50_ms)} ms, p99 ${f3(memgov.in_process.p99_ms)} ms), by step:`);
+    console.log("STEP                 P50 MS   P99 MS");
+    for (const [k, v] of Object.entries(memgov.steps)) {
+      console.log(`${k.padEnd(18)} ${f3(v.p50_ms).padStart(8)} ${f3(v.p99_ms).padStart(8)}`);
     }
   }
 } finally {

@@ -248,7 +248,7 @@ func (s *Store) update(ctx context.Context, fn func(*sqlstore.Tx) error) error {
 	if err != nil {
 		return mapOpenErr(s.path, err)
 	}
-	t := sqlstore.NewTx(sqlstore.Bind(&stmtQuerier{tx: tx, cache: s.stmts}, dialect), s.key, s.dropSnapshot)
+	t := sqlstore.NewTx(sqlstore.Bind(&stmtQuerier{tx: tx, cache: s.stmts, whole: true}, dialect), s.key, s.dropSnapshot)
 	t.UseBands(s.bands)
 	if err := fn(t); err != nil {
 		tx.Rollback()

@@ -97,6 +97,23 @@ type stmtQuerier struct {
 	tx    *sql.Tx
 	cache *stmtCache
 	local map[string]*sql.Stmt // statements bound to tx
+	// whole runs each statement of a write transaction to its end: a
+	// context that ends stops the transaction at its next statement (which
+	// fails with the context's error, and the transaction rolls back), not
+	// inside one. A statement run under a context that can end costs two
+	// goroutines (the driver's, to interrupt it, and database/sql's, to
+	// close its rows), some thirty times a write; a write transaction
+	// shared by a batch of writers is not rolled back in the middle of a
+	// statement because one of them stopped waiting.
+	whole bool
+}
+
+// ctx is the context a statement runs under (see whole).
+func (q *stmtQuerier) ctx(ctx context.Context) context.Context {
+	if q.whole && ctx.Err() == nil {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
 }
 
 func (q *stmtQuerier) stmt(ctx context.Context, query string) *sql.Stmt {
@@ -122,6 +139,7 @@ func (q *stmtQuerier) stmt(ctx context.Context, query string) *sql.Stmt {
 }
 
 func (q *stmtQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = q.ctx(ctx)
 	if st := q.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
@@ -133,13 +151,14 @@ func (q *stmtQuerier) ExecContext(ctx context.Context, query string, args ...any
 // (a nested loop) would reset them. Exec and QueryRow finish before returning
 // (a Row is scanned at once).
 func (q *stmtQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return q.tx.QueryContext(ctx, query, args...)
+	return q.tx.QueryContext(q.ctx(ctx), query, args...)
 }
 
 // QueryDrained runs a query whose rows the caller reads to the end and closes
 // before it runs the same text again (no nesting): its statement is prepared
 // once and reused, like Exec's (sqlstore.Drainer).
 func (q *stmtQuerier) QueryDrained(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = q.ctx(ctx)
 	if st := q.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
@@ -147,6 +166,7 @@ func (q *stmtQuerier) QueryDrained(ctx context.Context, query string, args ...an
 }
 
 func (q *stmtQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = q.ctx(ctx)
 	if st := q.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}

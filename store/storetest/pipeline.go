@@ -16,6 +16,7 @@ var pipelineTests = []test{
 	{"LightCandidates", testLightCandidates},
 	{"TopicCandidates", testTopicCandidates}, // topic.go
 	{"TopicCandidatesRareWords", testTopicCandidatesRareWords},
+	{"TopicCandidatesSharedWords", testTopicCandidatesSharedWords},
 	{"ModelVectors", testModelVectors}, // topic.go
 	{"Features", testFeatures},         // features.go
 	{"CitedItems", testCitedItems},

@@ -164,3 +164,35 @@ func testTopicCandidatesRareWords(t *testing.T, f Factory) {
 		return nil
 	})
 }
+
+// A topic query whose words each match fewer texts than the budget but add
+// up to more, while the texts holding any of them stay within it (the words
+// share their texts), keeps every word: a text holding only the commonest of
+// them is still a candidate.
+func testTopicCandidatesSharedWords(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	for i := 0; i < 500; i++ {
+		fx.put(ref, fmt.Sprintf("salad/%03d", i), fmt.Sprintf("Kiwi and mango salad number %d.", i))
+	}
+	for i := 0; i < 500; i++ { // the scope holds more texts than the budget
+		fx.put(ref, fmt.Sprintf("filler/%03d", i), fmt.Sprintf("Filler note %d about the weather.", i))
+	}
+	fx.put(ref, "mango", "A ripe mango alone.")
+	fx.put(ref, "papaya", "Papaya jam.")
+	fx.put(ref, "guava", "Guava juice.")
+	fx.view(func(tx memgov.ReadTx) error {
+		cs, err := tx.TopicCandidates(fx.ctx, memgov.TopicQuery{MemoryRef: ref, Layer: memgov.Semantic, Text: "kiwi mango papaya guava", Limit: 2000})
+		if err != nil {
+			return err
+		}
+		keys := map[string]bool{}
+		for _, c := range cs {
+			keys[c.Key] = true
+		}
+		if !keys["mango"] || !keys["papaya"] || !keys["guava"] || keys["filler/000"] || len(cs) != 503 {
+			t.Errorf("topic candidates: %d, mango %v, papaya %v, guava %v, a filler %v; want the 503 texts holding a query word, the mango text among them",
+				len(cs), keys["mango"], keys["papaya"], keys["guava"], keys["filler/000"])
+		}
+		return nil
+	})
+}

@@ -268,6 +268,9 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 	// scope is the query's middle parameters: the scope's rowid range, or
 	// its memoryRef and layer.
 	scope, scoped := []any{tq.MemoryRef, string(tq.Layer)}, true
+	// small is a scope that has never held as many texts as the budget:
+	// any query's texts there are within it, uncounted.
+	small := false
 	if d.RowidScopes {
 		// The scope's rowid range confines the match to the ref and
 		// layer inside the index: no other scope's row is scored or read.
@@ -276,9 +279,18 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 			return nil, err
 		}
 		scope, scoped = []any{lo, hi}, ok
+		if ok {
+			// A scope's rows take its rowids one after the other, so the
+			// last one bounds how many it holds.
+			var last int64
+			if err := r.q.QueryRowContext(ctx, `SELECT COALESCE(MAX(rowid), ?) FROM version_fts WHERE rowid BETWEEN ? AND ?`, lo, lo, hi).Scan(&last); err != nil {
+				return nil, fmt.Errorf("size the scope of a topic query: %w", err)
+			}
+			small = last-lo < topicDocBudget
+		}
 	}
 	if ws := topicWords(tq.Text); scoped && (len(ws) > 0 || tq.Subject != "") {
-		if d.TopicWordDocs != "" && len(ws) > topicMinTerms {
+		if d.TopicWordDocs != "" && len(ws) > topicMinTerms && !small {
 			// count is the scope's texts holding any of words, up to the
 			// budget and one.
 			count := func(words ...string) (int, error) {
@@ -289,19 +301,30 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 				}
 				return n, nil
 			}
-			// Within the budget the query is every word; past it, each
-			// word's texts are counted to keep the rarest.
-			all, err := count(ws...)
-			if err != nil {
-				return nil, err
-			}
-			if all > topicDocBudget {
-				docs := make([]int, len(ws))
-				for i, w := range ws {
-					if docs[i], err = count(w); err != nil {
-						return nil, err
-					}
+			// Within the budget the query is every word; past it, the
+			// rarest are kept. Each word's texts are counted first: one
+			// word past the budget puts the words together past it, and
+			// counts that add up to the budget or less keep them within
+			// it; only between the two are the words' texts together
+			// counted.
+			docs := make([]int, len(ws))
+			sum, over := 0, false
+			for i, w := range ws {
+				var err error
+				if docs[i], err = count(w); err != nil {
+					return nil, err
 				}
+				sum += docs[i]
+				over = over || docs[i] > topicDocBudget
+			}
+			if !over && sum > topicDocBudget {
+				all, err := count(ws...)
+				if err != nil {
+					return nil, err
+				}
+				over = all > topicDocBudget
+			}
+			if over {
 				ws = rarestWords(ws, docs)
 			}
 		}
