@@ -209,6 +209,9 @@ func init() {
 		{"in fields read joined",
 			"the values of fields named as parts (col_a, part1, k2, ...) read joined, for an order split across them",
 			readSplitFields},
+		{"in text written backwards",
+			"a text with three or more English function words written backwards (\"eht\", \"dna\", \"ruoy\"), read turned round",
+			readBackwards},
 	}
 }
 

@@ -502,7 +502,10 @@ func quotedMention(t []byte, s, e int) bool {
 	}
 	after := close + 1
 	end := after
-	for end < len(t) && end-after < 60 && t[end] != '.' && t[end] != '\n' {
+	// The words after it, up to the sentence's end or the next field of
+	// a data format (Keywords="..." Producer="Example PDF"): a word in
+	// the next field's value is that field's, not a mention of this one.
+	for end < len(t) && end-after < 60 && t[end] != '.' && t[end] != '\n' && t[end] != '=' {
 		end++
 	}
 	return mentionIn(t, k, open) || mentionIn(t, after, end)
