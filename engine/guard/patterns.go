@@ -458,7 +458,9 @@ func isWordByte(c byte) bool {
 
 // mentionRe matches words that introduce a quotation as an example, a
 // title or a text to work on, rather than as an order.
-var mentionRe = regexp.MustCompile(`\b(?:for example|e\.g|eg|i\.e|ie|such as|like|titled|entitled|called|named|known as|the (?:phrase|words?|string|text|sentence|line|slogan|title)|translate|quote[sd]?|attacks?|attackers?|scammers?|telling|asking|urging|example|examples|spelled|reads|phrase|appears|appeared|clue|pattern|injection|payload|lines?)\b`)
+// mentionRe also reads "i.e." and "e.g." as the normalised view
+// writes them ("ie.", "eg."), with their full stop.
+var mentionRe = regexp.MustCompile(`\b(?:for example|e\.g|i\.e|such as|like|titled|entitled|called|named|known as|the (?:phrase|words?|string|text|sentence|line|slogan|title)|translate|quote[sd]?|attacks?|attackers?|scammers?|telling|asking|urging|example|examples|spelled|reads|phrase|appears|appeared|clue|pattern|injection|payload|lines?)\b|\b(?:ie|eg)\.(?:\s|$)`)
 
 // quotedMention reports whether t[s:e] lies inside a quotation in its
 // sentence that the sentence introduces as a mention ("the talk was titled
