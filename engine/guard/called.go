@@ -51,7 +51,7 @@ var agentHandleRe = regexp.MustCompile(`(?:^|[\s(])(?P<m>@[\w-]*(?:agent|bot|ai|
 var forceOrGrantRe = regexp.MustCompile(`--force\b|\bforce[- ]push\b|\b(?:admin|administrator|owner|collaborator|maintainer|root|sudo)\b|\bdelete\s+(?:the\s+)?(?:branch|repo|repository|history)\b`)
 
 // commentAgentRe is an AI reader named after a comment marker.
-var commentAgentRe = regexp.MustCompile(`(?:^|\s)(?:#|//|--|;)\s*(?P<m>(?:the\s+|dear\s+)?` + agentBare + `\s*[:,])\s*`)
+var commentAgentRe = regexp.MustCompile(`(?:^|\s)(?:#|//|--)\s*(?P<m>(?:the\s+|dear\s+)?` + agentBare + `\s*[:,])\s*`)
 
 // runCarriedRe tells the reader to run what the text carries.
 var runCarriedRe = regexp.MustCompile(`(?:^|[.!?;:]\s+|\n\s*)(?P<m>(?:now\s+|please\s+)?(?:execute|run|call|invoke|perform|carry\s+out|trigger)\s+(?:it|this|that|them|the\s+(?:call|follow-up|action|function|next\s+step|queued\s+call))(?:\s+now|\s+immediately)?)\b`)
@@ -68,6 +68,14 @@ var voidRulesRe = regexp.MustCompile(`\b(?P<m>(?:(?:previous|prior|earlier|origi
 
 // readerContextRe is a text about the reader's session or rules.
 var readerContextRe = regexp.MustCompile(`\b(?:mode|session|content\s+rules|safety|assistant|model|agent|ai|you|your)\b`)
+
+// commentMarkRe is a comment marker right before a word that may name
+// an AI reader: the rule's regular expression runs only when one is in
+// the text.
+var commentMarkRe = regexp.MustCompile(`(?:#|//|--)\s*(?:the\s+|dear\s+)?[a-z]`)
+
+// commentMarked reports whether t holds a comment marker before a word.
+func commentMarked(t []byte) bool { return commentMarkRe.Match(t) }
 
 var calledRules = []formRule{
 	{ambientRule: ambientRule{clauseRule{RuleInstruction, "tool call with a placeholder for a secret",
@@ -89,7 +97,7 @@ var calledRules = []formRule{
 		}}, []string{"agent", "bot", "ai", "assistant", "copilot", "llm", "gpt"}}},
 	{ambientRule: ambientRule{clauseRule{RuleInstruction, "AI reader named after a comment marker, then an order",
 		agentSubs, commentAgentRe,
-		func(t []byte, s, e int) bool { return ordersOrCalls(sentenceAt(t, e)) }}, []string{"#", "//", "--", ";"}}},
+		func(t []byte, s, e int) bool { return ordersOrCalls(sentenceAt(t, e)) }}, []string{"# ", "#a", "// ", "//a", "-- "}}, pre: commentMarked},
 	{ambientRule: ambientRule{clauseRule{RuleInstruction, "tool result that tells its reader to run a call it carries",
 		[]string{"execute", "run ", "call ", "invoke", "perform", "carry out", "trigger"}, runCarriedRe,
 		func(t []byte, s, e int) bool { return resultFrameRe.Match(t) && callOpenRe.Match(t) }}, []string{"("}}},

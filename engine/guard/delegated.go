@@ -48,7 +48,11 @@ var authorityRe = regexp.MustCompile(`\b(?:(?:per|according\s+to|from|by)\s+(?:t
 // userOwnFrame attributes what follows to the user as the user's own
 // intention: a to-do, a reminder, a note to self. An order in it is the
 // user's, recorded by the agent, not an order to the agent.
-var userOwnFrame = regexp.MustCompile(`\b(?:(?:the\s+)?user(?:'s)?|my|[a-z]+'s)\s+(?:own\s+)?(?:to-?dos?|to-?do\s+list|reminders?|note\s+to\s+self|checklist)\b|\breminder\s+(?:the\s+)?user\s+set\b|\buser\s+asked\s+me\s+to\s+remember\b|\bremind\s+me\s+to\b|\b(?:reminder|note|memo)\s+to\s+(?:myself|self)\b|^\s*(?:remember|don't\s+forget|do\s+not\s+forget)\s+to\b`)
+var userOwnFrame = regexp.MustCompile(`\b(?:(?:the\s+)?user(?:'s)?|my|[a-z]+'s)\s+(?:own\s+)?(?:to-?dos?|to-?do\s+list|reminders?|note\s+to\s+self|checklist)\b|\breminder\s+(?:the\s+)?user\s+set\b|\buser\s+asked\s+me\s+to\s+remember\b|\bremind\s+me\s+to\b|\b(?:reminder|note|memo)\s+to\s+(?:myself|self)\b`)
+
+// rememberToRe opens a line as a to-do: "Remember to ...", "Don't forget
+// to ...".
+var rememberToRe = regexp.MustCompile(`^\s*(?:remember|don't\s+forget|do\s+not\s+forget)\s+to\b`)
 
 // inUserOwnFrame reports whether the order at position s of t is the
 // user's own to-do: the line before it holds a frame that attributes it
@@ -65,6 +69,9 @@ func inUserOwnFrame(t []byte, s int) bool {
 		k--
 	}
 	m := userOwnFrame.Find(t[k:s])
+	if m == nil && k < len(t) && (t[k] == 'r' || t[k] == 'd' || t[k] == ' ') {
+		m = rememberToRe.Find(t[k:s])
+	}
 	// A note to self signed by an AI reader ("Note to self (assistant):")
 	// is the reader's, not the user's.
 	if m == nil || readerHeadRe.Match(t[k:s]) {

@@ -1,9 +1,6 @@
 package guard
 
-import (
-	"regexp"
-	"strings"
-)
+import "regexp"
 
 // Roles played and texts turned round. A persona, a hypothetical or a
 // story hands the reader a part whose lines are the attack; a text
@@ -59,6 +56,8 @@ var playedRules = []formRule{
 var backwardWords = map[string]bool{"eht": true, "dna": true, "rof": true, "siht": true, "uoy": true, "ruoy": true,
 	"taht": true, "htiw": true, "morf": true, "eseht": true, "ereh": true, "esaelp": true, "daer": true, "dnes": true, "lla": true}
 
+func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
 // readBackwards scans text turned round when it holds three or more
 // distinct English function words written backwards.
 func readBackwards(fs []Finding, text string, depth int) []Finding {
@@ -67,22 +66,32 @@ func readBackwards(fs []Finding, text string, depth int) []Finding {
 	}
 	seen := 0
 	var found [4]string
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') }) {
-		w = strings.ToLower(w)
-		if !backwardWords[w] {
+	var buf [8]byte
+	for i := 0; i < len(text) && seen < len(found); {
+		if !isASCIILetter(text[i]) {
+			i++
 			continue
 		}
-		dup := false
-		for _, f := range found[:seen] {
-			dup = dup || f == w
+		j := i
+		for j < len(text) && isASCIILetter(text[j]) {
+			j++
 		}
-		if !dup {
-			found[seen] = w
-			seen++
-			if seen == len(found) {
-				break
+		if n := j - i; n >= 3 && n <= 6 {
+			for k := 0; k < n; k++ {
+				buf[k] = text[i+k] | 0x20
+			}
+			if w := buf[:n]; backwardWords[string(w)] {
+				dup := false
+				for _, f := range found[:seen] {
+					dup = dup || f == string(w)
+				}
+				if !dup {
+					found[seen] = string(w)
+					seen++
+				}
 			}
 		}
+		i = j
 	}
 	if seen < 3 {
 		return fs
