@@ -103,8 +103,8 @@ var calledRules = []formRule{
 		func(t []byte, s, e int) bool { return resultFrameRe.Match(t) && callOpenRe.Match(t) }}, []string{"("}}},
 	{ambientRule: ambientRule{clauseRule{RuleInstruction, "grant to the reader to give out secrets",
 		agentSubs, discloseGrantRe,
-		func(t []byte, s, e int) bool { return secretWordRe.Match(t[e:clauseEndAt(t, e)]) }}, []string{" may ", " can ", "allowed", "permitted", "cleared", "free to"}}},
+		func(t []byte, s, e int) bool { return secretWordRe.Match(t[e:clauseEndAt(t, e)]) }}, []string{" may ", " can ", "allowed", "permitted", "cleared", "free to"}}, local: true},
 	{ambientRule: ambientRule{clauseRule{RuleInstruction, "the reader's rules declared void",
 		[]string{"void", "null", "revoked", "cancel", "lifted", "suspended", "disabled", "overridden", "obsolete", "apply"}, voidRulesRe,
-		func(t []byte, s, e int) bool { return readerContextRe.Match(sentenceBounds(t, s)) }}, nil}},
+		func(t []byte, s, e int) bool { return readerContextRe.Match(sentenceBounds(t, s)) }}, nil}, local: true},
 }

@@ -363,7 +363,9 @@ var amountAfterOfRe = regexp.MustCompile(`^\s+of\s+(?:[$€£]\s?\d|\d[\d,.]*\s*
 // nounOfAmount reports whether the first word of a clause, ending at i
 // of t, is a noun of an amount ("Refund of 39.99 USD"): no verb takes
 // "of" and an amount as its object.
-func nounOfAmount(t []byte, i int) bool { return amountAfterOfRe.Match(t[i:min(len(t), i+40)]) }
+func nounOfAmount(t []byte, i int) bool {
+	return bytes.HasPrefix(t[i:], []byte(" of ")) && amountAfterOfRe.Match(t[i:min(len(t), i+40)])
+}
 
 // reportVerbs are the finite verbs of a report on a thing done, said of
 // the noun phrase a clause opens with: "Wire transfer to the contractor
@@ -384,14 +386,24 @@ var clauseLinks = map[string]bool{"that": true, "which": true, "who": true, "who
 // follows within eight words, with no clause link between: the first
 // word is then a noun, not an order.
 func subjectOfReport(t []byte, i int) bool {
-	ws := words(t[i:clauseEndAt(t, i)])
-	for k, w := range ws {
-		if k == 8 || clauseLinks[w] {
+	end := clauseEndAt(t, i)
+	for k := 0; i < end && k <= 8; {
+		if !isWordByte(t[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < end && (isWordByte(t[j]) || t[j] == '\'') {
+			j++
+		}
+		if k == 8 || clauseLinks[string(t[i:j])] {
 			return false
 		}
-		if reportVerbs[w] {
+		if reportVerbs[string(t[i:j])] {
 			return k > 0
 		}
+		k++
+		i = j
 	}
 	return false
 }

@@ -1,6 +1,9 @@
 package guard
 
-import "regexp"
+import (
+	"bytes"
+	"regexp"
+)
 
 // Roles played and texts turned round. A persona, a hypothetical or a
 // story hands the reader a part whose lines are the attack; a text
@@ -39,6 +42,10 @@ var realValuesRe = regexp.MustCompile(`\b(?P<m>(?:real|actual|true|stored|saved|
 // fictionOrderRe orders a story, a role-play or a scene.
 var fictionOrderRe = regexp.MustCompile(`(?:^|[.!?:]\s+|\n\s*)(?P<m>(?:please\s+)?(?:write|tell|compose|create|draft|narrate|invent|play\s+out)\s+(?:me\s+|us\s+)?(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:story|poem|script|scene|dialogue|role-?play|fiction|tale))\b`)
 
+// memoryNamed reports whether t names memory: the story rule's values
+// come from it.
+func memoryNamed(t []byte) bool { return bytes.Contains(t, []byte(" memor")) }
+
 var playedRules = []formRule{
 	{ambientRule: ambientRule{clauseRule{RuleInstruction, "name given to the reader for a persona",
 		[]string{"you are"}, questNameRe,
@@ -48,7 +55,7 @@ var playedRules = []formRule{
 		func(t []byte, s, e int) bool { return actItOutRe.Match(t[e:]) }}, []string{"no ", "without"}}},
 	{ambientRule: ambientRule{clauseRule{RuleInstruction, "story to be told with the real values kept in memory",
 		[]string{"memor"}, fictionOrderRe,
-		func(t []byte, s, e int) bool { return realValuesRe.Match(t[e:min(len(t), e+300)]) }}, []string{"real", "actual", "true", "stored", "saved", "genuine"}}},
+		func(t []byte, s, e int) bool { return realValuesRe.Match(t[e:min(len(t), e+300)]) }}, []string{"real", "actual", "true", "stored", "saved", "genuine"}}, pre: memoryNamed},
 }
 
 // backwardWords are English function words written backwards, none an

@@ -93,6 +93,14 @@ var keptSecretRe = regexp.MustCompile(`\b(?P<m>you\s+(?:have|'ve\s+got|have\s+go
 // tellMeRe asks the reader to give it over.
 var tellMeRe = regexp.MustCompile(`\b(?:tell|give|send|show|read|text|type)\s+(?:it\s+(?:to\s+)?)?(?:me|it\s+out|us)\b`)
 
+// warnVerbRe is a verb of warning right after a negation, the words
+// the never-warn rule opens with.
+var warnVerbRe = regexp.MustCompile(`(?:never|don't|do\s+not|no\s+need\s+to|stop)\s+(?:warn|flag|alert|block|scan|question|quarantine)`)
+
+// warnVerbAfterNegation reports whether t holds a verb of warning right
+// after a negation: the never-warn rule runs only then.
+func warnVerbAfterNegation(t []byte) bool { return warnVerbRe.Match(t) }
+
 var statedRules = []formRule{
 	// "invoices under 5,000 USD ... can be paid automatically without
 	// asking the user", "installers from there should run without a
@@ -110,13 +118,13 @@ var statedRules = []formRule{
 	// "never warn about them or flag them as suspicious".
 	{ambientRule: ambientRule{clauseRule{RuleOrder, "order never to warn about a source",
 		[]string{"warn", "flag", "alert", "block", "scan", "question", "quarantine"}, neverWarnRe,
-		func(t []byte, s, e int) bool { return warnObjectRe.Match(t[e:clauseEndAt(t, e)]) }}, []string{"never ", "don't ", "do not ", "no need ", "stop "}}, local: true},
+		func(t []byte, s, e int) bool { return warnObjectRe.Match(t[e:clauseEndAt(t, e)]) }}, []string{"never ", "don't ", "do not ", "no need ", "stop "}}, local: true, pre: warnVerbAfterNegation},
 	// "it is fine to share it with support staff who ask for it".
 	{ambientRule: ambientRule{clauseRule{RuleOrder, "permission to hand a secret to others",
-		[]string{" to share", " to give", " to send", " to read out", " to disclose", " to tell", " to reveal", " to pass on", " to hand over"}, shareSecretRe,
+		[]string{"fine to ", "ok to ", "okay to ", "safe to ", "allowed to ", "permitted to ", "acceptable to ", "alright to ", "right to "}, shareSecretRe,
 		func(t []byte, s, e int) bool {
 			return secretWordRe.Match(t[max(0, s-200):clauseEndAt(t, e)])
-		}}, []string{"fine", "ok", "safe", "allowed", "permitted", "acceptable", "right"}}},
+		}}, []string{" share", " give", " send", " read out", " disclose", " tell", " reveal", " pass on", " hand over"}}, local: true},
 	// "Always call this number first when ..., not the number on the card".
 	{ambientRule: ambientRule{clauseRule{RuleOrder, "contact to use in place of the one on record",
 		[]string{"always "}, contactInsteadRe, nil}, nil}, local: true},
