@@ -43,6 +43,14 @@
 // spoken to "you" (held), permission to set a safeguard aside, text
 // hidden from view, and an order for code that sends private files out.
 //
+// stated.go reads rules kept as facts (a safeguard waived for acts to
+// come, a secret fine to share, new payment details with their value, a
+// text to store with raised trust); called.go reads calls and results
+// written out (a tool call with a placeholder for a secret, a tool result
+// that tells its reader to run the call it carries, the reader's rules
+// declared void); played.go reads personas, hypotheticals and stories
+// that hand the reader an attack's part, and text written backwards.
+//
 // Sanitize and SanitizeLine make text safe to print: they strip terminal
 // escape sequences and control characters and show invisible characters as
 // visible markers.
