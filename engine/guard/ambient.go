@@ -121,7 +121,7 @@ func readRules(t []byte, add func(rule, desc string, s, e int, refusal bool), ru
 
 func init() {
 	all := append([]ambientRule(nil), ambientRules...)
-	for _, r := range append(append([]formRule(nil), standingRules...), handoffRules...) {
+	for _, r := range append(append(append(append(append([]formRule(nil), standingRules...), handoffRules...), statedRules...), calledRules...), playedRules...) {
 		all = append(all, r.ambientRule)
 	}
 	for _, w := range []string{"executor", "planner", "orchestrator", "worker", "subagent", "sub-agent", "agent", "bot", "model", "instance", "assistant", "copilot"} {
@@ -215,10 +215,10 @@ var ambientRules = []ambientRule{
 		}}, nil},
 }
 
-// personVocativeRe is a line that opens by naming a person: "Hi Tom,",
-// "Dear Ms Okafor,", "Lena,". The name is read in the text as written,
+// personVocativeRe is a line that opens by naming a person or a team:
+// "Hi Tom,", "Dear Ms Okafor,", "Lena,", "Hi IT,", with "please" after. The name is read in the text as written,
 // for its capital.
-var personVocativeRe = regexp.MustCompile(`^\s*(?:(?i:hi|hello|hey|dear|morning|good\s+morning|thanks|cheers)\s+)?(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?(\p{Lu}\p{Ll}+)(?:\s+\p{Lu}\p{Ll}+)?\s*,\s*$`)
+var personVocativeRe = regexp.MustCompile(`^\s*(?:(?i:hi|hello|hey|dear|morning|good\s+morning|thanks|cheers)\s+)?(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?(\p{Lu}\p{Ll}+|\p{Lu}{2,4})(?:\s+\p{Lu}\p{Ll}+)?\s*,\s*(?:(?i:please|kindly)\s+)?$`)
 
 // notNames are words that open a line with a capital and a comma and
 // are no person's name (words/not-names.txt).

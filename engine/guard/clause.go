@@ -497,6 +497,9 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	// the same place, its finding is the one kept.
 	readFormRules(t, add, standingRules)
 	readFormRules(t, add, handoffRules)
+	readFormRules(t, add, statedRules)
+	readFormRules(t, add, calledRules)
+	readFormRules(t, add, playedRules)
 
 	// A markdown image whose address has a placeholder to be filled in.
 	if !strings.Contains(text, "](") && !strings.Contains(strings.ToLower(text), "<img") {

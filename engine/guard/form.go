@@ -314,6 +314,9 @@ func declarative(t []byte, s int) bool {
 	if numberedLabel(t, i) {
 		return true // "Issue #482 comment by ...": a numbered noun
 	}
+	if nounOfAmount(t, i) || subjectOfReport(t, i) {
+		return true // "Refund of 39.99 USD ... arrived", "Wire transfer to the contractor was rejected"
+	}
 	if accessNounRe.Match(t[i:min(len(t), i+40)]) {
 		return false // "Give read access to ...": a noun phrase follows
 	}
@@ -348,6 +351,58 @@ func declarative(t []byte, s int) bool {
 			return true
 		}
 		words++
+		i = j
+	}
+	return false
+}
+
+// amountAfterOfRe is "of" and an amount after a first word: "Refund of
+// 39.99 USD", "Payment of $150".
+var amountAfterOfRe = regexp.MustCompile(`^\s+of\s+(?:[$€£]\s?\d|\d[\d,.]*\s*(?:usd|eur|gbp|chf|dollars|euros|pounds)\b|(?:usd|eur|gbp|chf)\s?\d)`)
+
+// nounOfAmount reports whether the first word of a clause, ending at i
+// of t, is a noun of an amount ("Refund of 39.99 USD"): no verb takes
+// "of" and an amount as its object.
+func nounOfAmount(t []byte, i int) bool {
+	return bytes.HasPrefix(t[i:], []byte(" of ")) && amountAfterOfRe.Match(t[i:min(len(t), i+40)])
+}
+
+// reportVerbs are the finite verbs of a report on a thing done, said of
+// the noun phrase a clause opens with: "Wire transfer to the contractor
+// was rejected", "Parcel for Ana arrived".
+var reportVerbs = map[string]bool{"was": true, "were": true, "arrived": true, "bounced": true, "cleared": true,
+	"failed": true, "went": true, "came": true, "landed": true, "posted": true, "succeeded": true, "got": true}
+
+// clauseLinks end the noun phrase a report's subject can be: a relative
+// pronoun or a conjunction opens a clause of its own ("Send the file
+// that was attached").
+var clauseLinks = map[string]bool{"that": true, "which": true, "who": true, "whom": true, "whose": true, "and": true,
+	"then": true, "so": true, "if": true, "when": true, "because": true, "after": true, "before": true, "once": true,
+	"while": true, "where": true, "whoever": true, "whatever": true, "what": true, "you": true, "i": true, "we": true,
+	"they": true, "he": true, "she": true, "it": true, "user": true}
+
+// subjectOfReport reports whether the clause whose first word ends at i
+// of t opens with a noun phrase that a finite verb of reportVerbs
+// follows within eight words, with no clause link between: the first
+// word is then a noun, not an order.
+func subjectOfReport(t []byte, i int) bool {
+	end := clauseEndAt(t, i)
+	for k := 0; i < end && k <= 8; {
+		if !isWordByte(t[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < end && (isWordByte(t[j]) || t[j] == '\'') {
+			j++
+		}
+		if k == 8 || clauseLinks[string(t[i:j])] {
+			return false
+		}
+		if reportVerbs[string(t[i:j])] {
+			return k > 0
+		}
+		k++
 		i = j
 	}
 	return false

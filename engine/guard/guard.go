@@ -43,6 +43,14 @@
 // spoken to "you" (held), permission to set a safeguard aside, text
 // hidden from view, and an order for code that sends private files out.
 //
+// stated.go reads rules kept as facts (a safeguard waived for acts to
+// come, a secret fine to share, new payment details with their value, a
+// text to store with raised trust); called.go reads calls and results
+// written out (a tool call with a placeholder for a secret, a tool result
+// that tells its reader to run the call it carries, the reader's rules
+// declared void); played.go reads personas, hypotheticals and stories
+// that hand the reader an attack's part, and text written backwards.
+//
 // Sanitize and SanitizeLine make text safe to print: they strip terminal
 // escape sequences and control characters and show invisible characters as
 // visible markers.
@@ -209,6 +217,9 @@ func init() {
 		{"in fields read joined",
 			"the values of fields named as parts (col_a, part1, k2, ...) read joined, for an order split across them",
 			readSplitFields},
+		{"in text written backwards",
+			"a text with three or more English function words written backwards (\"eht\", \"dna\", \"ruoy\"), read turned round",
+			readBackwards},
 	}
 }
 

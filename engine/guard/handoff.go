@@ -91,7 +91,7 @@ var handoffRules = []formRule{
 	// "To the QA agent that reads this log next: mark ...", "Message for
 	// downstream agents: ignore ...".
 	{ambientRule: ambientRule{clauseRule{RuleInstruction, "order addressed to another agent in a hand-off",
-		[]string{"agent", "bot", "executor", "planner", "orchestrator", "worker"}, regexp.MustCompile(`(?:^|\n|[.!?\]]\s*)\s*(?P<m>(?:(?:a\s+)?(?:message|note|instructions?|reminder|memo|notice)\s+)?(?:to|for|attention)\s*,?\s+(?:the\s+|all\s+|any\s+|every\s+)?` + pipelineAgent + `(?:\s+(?:that|which|who)\s+[^:\n]{1,50})?\s*[:,])\s*`),
+		[]string{"agent", "bot", "executor", "planner", "orchestrator", "worker"}, regexp.MustCompile(`(?:^|\n|[.!?\]]\s*)\s*(?P<m>(?:(?:a\s+)?(?:message|note|instructions?|reminder|memo|notice)\s+)?(?:to|for|attention)\s*,?\s+(?:the\s+|all\s+|any\s+|every\s+)?` + pipelineAgent + `(?:\s+(?:downstream|upstream|next|below|later|down\s+the\s+line))?(?:\s+(?:that|which|who)\s+[^:\n]{1,50})?\s*[:,])\s*`),
 		func(t []byte, s, e int) bool {
 			c := t[e:clauseEndAt(t, e)]
 			return imperativeOpening(c) || ordersOrCalls(c) || secondPerson.Match(c)

@@ -358,6 +358,9 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 		if p.rule == RuleOrder && personAddressed(text, view.origin(s, len(text))) {
 			continue // a request to a named person, not to the reader
 		}
+		if p.rule == RuleToolInvocation && loggedCall(view.text, s) {
+			continue // a call logged with its outcome: a record, not a call to make
+		}
 		if p.rule == RuleSystemPrompt && (quotedMarker(view.text, s, e) || quotedMention(view.text, s, e)) {
 			continue
 		}
@@ -455,7 +458,9 @@ func isWordByte(c byte) bool {
 
 // mentionRe matches words that introduce a quotation as an example, a
 // title or a text to work on, rather than as an order.
-var mentionRe = regexp.MustCompile(`\b(?:for example|e\.g|such as|like|titled|entitled|called|named|known as|the (?:phrase|words?|string|text|sentence|line|slogan|title)|translate|quote[sd]?|attacks?|attackers?|scammers?|telling|asking|urging|example|examples|spelled|reads|phrase|appears|appeared|clue|pattern|injection|payload|lines?)\b`)
+// mentionRe also reads "i.e." and "e.g." as the normalised view
+// writes them ("ie.", "eg."), with their full stop.
+var mentionRe = regexp.MustCompile(`\b(?:for example|e\.g|i\.e|such as|like|titled|entitled|called|named|known as|the (?:phrase|words?|string|text|sentence|line|slogan|title)|translate|quote[sd]?|attacks?|attackers?|scammers?|telling|asking|urging|example|examples|spelled|reads|phrase|appears|appeared|clue|pattern|injection|payload|lines?)\b|\b(?:ie|eg)\.(?:\s|$)`)
 
 // quotedMention reports whether t[s:e] lies inside a quotation in its
 // sentence that the sentence introduces as a mention ("the talk was titled
@@ -495,18 +500,66 @@ func quotedMention(t []byte, s, e int) bool {
 	k := open
 	for k > 0 && open-k < 160 {
 		c := t[k-1]
+		if c == '.' && abbreviationAt(t, k-1) {
+			k--
+			continue // "e.g." and "i.e." end no sentence
+		}
 		if c == '.' || c == '!' || c == '?' || c == '\n' {
 			break
 		}
 		k--
 	}
+	if promptQuoteRe.Match(t[k:open]) {
+		return true // "Our bot's system prompt begins \"You are ...\"": a prompt documented
+	}
 	after := close + 1
 	end := after
-	for end < len(t) && end-after < 60 && t[end] != '.' && t[end] != '\n' {
+	// The words after it, up to the sentence's end or the next field of
+	// a data format (Keywords="..." Producer="Example PDF"): a word in
+	// the next field's value is that field's, not a mention of this one.
+	for end < len(t) && end-after < 60 && t[end] != '.' && t[end] != '\n' && t[end] != '=' {
 		end++
 	}
 	return mentionIn(t, k, open) || mentionIn(t, after, end)
 }
+
+// loggedCallRe is the outcome a log gives a call it records: a status
+// that says the call was made ("status": "sent"), or its result.
+var loggedCallRe = regexp.MustCompile(`"(?:status|state|outcome)"\s*:\s*"(?:sent|ok|success|succeeded|successful|done|completed|complete|delivered|failed|error|rejected|cancell?ed|denied|timed[_ ]out|[1-5]\d\d)"|"(?:result|response|output|returned|return_value|sent_at|completed_at|duration_ms)"\s*:`)
+
+// loggedCall reports whether the function-call JSON at s of t is a call
+// logged with its outcome: its object, read up to 600 bytes on, gives a
+// status of a call made or the call's result.
+func loggedCall(t []byte, s int) bool {
+	if s >= len(t) || t[s] != '{' && !bytes.Contains(t[max(0, s-200):s], []byte("{")) {
+		return false
+	}
+	return loggedCallRe.Match(t[s:min(len(t), s+600)])
+}
+
+// abbreviationAt reports whether the full stop at i of t is one of
+// "e.g." or "i.e." (which the normalised view writes "eg." and "ie.").
+func abbreviationAt(t []byte, i int) bool {
+	for _, a := range []string{"e.g.", "i.e.", "eg.", "ie."} {
+		// The stop may be the abbreviation's second (at 1) or last.
+		for _, at := range []int{1, len(a) - 1} {
+			j := i - at
+			if j >= 0 && j+len(a) <= len(t) && string(t[j:j+len(a)]) == a && (j == 0 || !isLetter(t[j-1])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// promptQuoteRe is the words before a quotation that give it as the text
+// of a prompt someone documents or changed: "our support bot's system
+// prompt begins", "changed the summariser prompt to". The prompt is a
+// third party's (our, the, its, a named one), never the reader's own
+// ("your prompt now reads" is not this form), and a verb of
+// documenting or changing stands between; a bare "New system prompt:"
+// is no documentation.
+var promptQuoteRe = regexp.MustCompile(`\b(?:our|the|its|their|this|that|a|an|[a-z]+'s)\s+(?:[\w-]+\s+){0,3}?prompts?\s+(?:(?:now\s+|still\s+)?(?:begins|began|starts|started|opens|opened|reads|read|said|says|went|goes|was|used\s+to\s+be)(?:\s+with|\s+like)?|(?:was\s+|is\s+|has\s+been\s+)?(?:changed|updated|set|shortened|rewritten|reworded|edited)\s+(?:back\s+)?to)\s*:?\s*$|\b(?:changed|updated|set|shortened|rewrote|reworded|edited)\s+(?:our|the|its|their|this|that|a|an|[a-z]+'s)\s+(?:[\w-]+\s+){0,3}?prompts?\s+(?:back\s+)?(?:to|from)\s*:?\s*$`)
 
 // mentionIn reports whether t[from:to] holds a word of mentionRe that is
 // a word of the sentence, not part of an address ("x.example").
