@@ -261,7 +261,7 @@ func isLangLetter(r rune) bool {
 }
 
 // addressPunct are the marks that close a form of address.
-const addressPunct = ",:，：、،"
+const addressPunct = ",:!，：、،！"
 
 // langAddressAt returns the end of a form of address naming an AI reader
 // in the sentence text[s:e] with words ws, or -1: an address word among
