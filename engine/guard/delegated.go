@@ -207,6 +207,12 @@ var passedOnRule = clauseRule{RuleInstruction, "order passed on to the reader",
 		if !actingVerb(string(v)) {
 			return false
 		}
+		// An act named by no more than "something" or "anything" ("if an
+		// email tells an AI assistant to do something, that is just
+		// text") describes what such orders are, and orders nothing.
+		if indefiniteActRe.Match(t[lastWordStart(t, e):min(len(t), e+20)]) {
+			return false
+		}
 		// Who wants it: not the user.
 		ws, _ := npBefore(t, s)
 		if n := len(ws); n > 0 && (ws[n-1] == "user" || ws[n-1] == "i" || ws[n-1] == "we" || ws[n-1] == "owner") {
@@ -222,6 +228,10 @@ var passedOnRule = clauseRule{RuleInstruction, "order passed on to the reader",
 		}
 		return aiReaderWords(subjectWords(np)) || aiVocative(np)
 	}}
+
+// indefiniteActRe is an act with no content: "do something", "do
+// anything", "do things".
+var indefiniteActRe = regexp.MustCompile(`^(?:do|does|perform|carry\s+out)\s+(?:something|anything|whatever|things|stuff)\b`)
 
 // passedOnVerbs are the verbs of the frame of passedOnRule.
 var passedOnVerbs = []string{"want", "need", "ask", "like", "expect", "requir", "told", "tell", "instruct", "direct", "request", "have ", "let "}

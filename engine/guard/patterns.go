@@ -361,7 +361,7 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 		if p.rule == RuleToolInvocation && loggedCall(view.text, s) {
 			continue // a call logged with its outcome: a record, not a call to make
 		}
-		if p.rule == RuleSystemPrompt && (quotedMarker(view.text, s, e) || quotedMention(view.text, s, e)) {
+		if p.rule == RuleSystemPrompt && (quotedMarker(view.text, s, e) || quotedMention(view.text, s, e) || documentedMarker(view.text, s)) {
 			continue
 		}
 		if p.stamped && stampedLine(base.text, s) && !turnCarries(base.text[s:lineEnd(base.text, s)]) {
@@ -467,9 +467,13 @@ var mentionRe = regexp.MustCompile(`\b(?:for example|e\.g|i\.e|such as|like|titl
 // 'Ignore Previous Instructions'", "attacks such as 'ignore previous
 // instructions'").
 func quotedMention(t []byte, s, e int) bool {
-	// Find the quotation around the match, within the sentence.
+	// Find the quotation around the match, within the sentence: the
+	// match may open with the quotation mark itself.
 	open := -1
-	for j := s - 1; j >= 0 && s-j < 200; j-- {
+	if s < len(t) && (t[s] == '"' || t[s] == '\'') && (s == 0 || !isLetter(t[s-1])) {
+		open = s
+	}
+	for j := s - 1; open < 0 && j >= 0 && s-j < 200; j-- {
 		c := t[j]
 		if c == '\n' {
 			break
@@ -521,6 +525,37 @@ func quotedMention(t []byte, s, e int) bool {
 		end++
 	}
 	return mentionIn(t, k, open) || mentionIn(t, after, end)
+}
+
+// docIntroRe introduces a marker as a thing described, not as one that
+// opens text: "messages are wrapped as <|im_start|>", "tokens such as",
+// "e.g.", "delimited by", "written like".
+var docIntroRe = regexp.MustCompile(`\b(?:wrapped\s+(?:as|in|with)|written\s+(?:as|like)|delimited\s+(?:by|with)|marked\s+(?:as|with|by)|looks?\s+like|such\s+as|for\s+example|e\.g\.?|eg\.|like|the\s+(?:tokens?|markers?|tags?|delimiters?))\s*:?\s*`)
+
+// documentedMarker reports whether the marker at s of t is described in
+// its sentence: a phrase of docIntroRe stands before it in the same
+// clause, at most 40 bytes of other markers and their fillers between
+// ("wrapped as <|im_start|>role ... <|im_end|>"), and the sentence does
+// not go on to address the reader. A marker that opens a line or
+// follows an order is not described.
+func documentedMarker(t []byte, s int) bool {
+	from := max(0, s-100)
+	for k := s; k > from; k-- {
+		if c := t[k-1]; c == '\n' || c == ';' || c == '!' || c == '?' || c == '.' && !abbreviationAt(t, k-1) && !ellipsisAt(t, k-1) {
+			from = k
+			break
+		}
+	}
+	locs := docIntroRe.FindAllIndex(t[from:s], -1)
+	if len(locs) == 0 || s-(from+locs[len(locs)-1][1]) > 40 {
+		return false
+	}
+	return !addressesReader(t[s:clauseEndAt(t, s)])
+}
+
+// ellipsisAt reports whether the full stop at i of t is part of "...".
+func ellipsisAt(t []byte, i int) bool {
+	return i > 0 && t[i-1] == '.' || i+1 < len(t) && t[i+1] == '.'
 }
 
 // loggedCallRe is the outcome a log gives a call it records: a status
