@@ -121,7 +121,7 @@ func readRules(t []byte, add func(rule, desc string, s, e int, refusal bool), ru
 
 func init() {
 	all := append([]ambientRule(nil), ambientRules...)
-	for _, r := range append(append(append(append(append([]formRule(nil), standingRules...), handoffRules...), statedRules...), calledRules...), playedRules...) {
+	for _, r := range append(append(append(append(append(append([]formRule(nil), standingRules...), handoffRules...), statedRules...), calledRules...), playedRules...), claimedRules...) {
 		all = append(all, r.ambientRule)
 	}
 	for _, w := range []string{"executor", "planner", "orchestrator", "worker", "subagent", "sub-agent", "agent", "bot", "model", "instance", "assistant", "copilot"} {

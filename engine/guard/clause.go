@@ -500,6 +500,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	readFormRules(t, add, statedRules)
 	readFormRules(t, add, calledRules)
 	readFormRules(t, add, playedRules)
+	readFormRules(t, add, claimedRules)
 
 	// A markdown image whose address has a placeholder to be filled in.
 	if !strings.Contains(text, "](") && !strings.Contains(strings.ToLower(text), "<img") {
