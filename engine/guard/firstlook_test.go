@@ -474,10 +474,18 @@ func TestFirstLook(t *testing.T) {
 // (62 refused, 13 held); 100 benign, 4 refused, 3 held. Missed most:
 // authority impersonation that states a standing policy or grant (1 of 5),
 // memory poisoning stated as a fact or preference (3 of 7), notes to the
-// assistant in Italian, Portuguese, Ukrainian and Hebrew.
-var firstLookOnly = map[string]splitScore{
-	"tenth first-look": {attacks: 100, caught: 75, benign: 100, benignRefused: 4, benignHeld: 3},
-}
+// assistant in Italian, Portuguese, Ukrainian and Hebrew. It was held here
+// to that first look until the rules were tuned on it (claimed.go, the
+// word files of Ukrainian and Hebrew and fuller Italian and Portuguese
+// ones, and the readings of template tokens described after "wrapped
+// as", of an attack quoted after "like" and of a reminder of what
+// injected orders do); it is now held to the targets: recall 96/100
+// (refused 77, held 19), benign refused 1/100 (the output-format spec
+// for a summariser service), held 3/100. Still missed: leetspeak, a
+// Portuguese request in the subjunctive, a trusted-domains update and a
+// payee change dated for later. The nine earlier splits keep the
+// figures they had before.
+var firstLookOnly = map[string]splitScore{}
 
 // checkFirstLook fails the test when the split's texts changed or the
 // split scores worse than its first look m, and logs its gap to the
