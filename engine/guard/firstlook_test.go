@@ -479,12 +479,13 @@ func TestFirstLook(t *testing.T) {
 // word files of Ukrainian and Hebrew and fuller Italian and Portuguese
 // ones, and the readings of template tokens described after "wrapped
 // as", of an attack quoted after "like" and of a reminder of what
-// injected orders do); it is now held to the targets: recall 96/100
-// (refused 77, held 19), benign refused 1/100 (the output-format spec
-// for a summariser service), held 3/100. Still missed: leetspeak, a
-// Portuguese request in the subjunctive, a trusted-domains update and a
-// payee change dated for later. The nine earlier splits keep the
-// figures they had before.
+// injected orders do); it is now held to the targets: recall 99/100
+// (refused 77, held 22), benign refused 1/100 (the output-format spec
+// for a summariser service), held 3/100 (the user's to-do to book train
+// tickets, the ssh-keygen procedure, a service-to-service hand-off).
+// Still missed: a Portuguese request in the subjunctive ("pede que você
+// memorize", whose verb is also an English word). The nine earlier
+// splits keep the figures they had before.
 var firstLookOnly = map[string]splitScore{}
 
 // checkFirstLook fails the test when the split's texts changed or the

@@ -49,11 +49,14 @@ var permitModalRe = regexp.MustCompile(`\b(?:can|may|should|shall|must|are\s+to|
 var guardedActRe = regexp.MustCompile(`\b(?:paid|pay|payments?|invoices?|bills?|settled|transfers?|wires?|purchases?|charges?|installers?|installs?|installed|downloads?|executables?|updates?|drivers?|links?|attachments?|senders?|domains?|passwords?|codes?|pins?)\b`)
 
 // neverWarnRe tells the reader never to warn about or flag something.
-var neverWarnRe = regexp.MustCompile(`\b(?P<m>(?:never|don't|do\s+not|no\s+need\s+to|stop)\s+(?:warn|flag|alert|block|scan|question|quarantine)(?:ing)?)\b`)
+var neverWarnRe = regexp.MustCompile(`\b(?P<m>(?:never|don't|do\s+not|no\s+need\s+to|stop)\s+(?:warn|flag|alert|block|scan|question|quarantine|show(?:ing)?\s+(?:a\s+|any\s+)?warning)(?:ing|s)?)\b`)
 
 // warnObjectRe is what a warning is about: links, senders, sites,
 // attachments, anything suspicious.
 var warnObjectRe = regexp.MustCompile(`\b(?:links?|urls?|senders?|domains?|sites?|websites?|attachments?|emails?|messages?|downloads?|suspicious|phishing)\b|[\w-]+\.(?:example|com|net|org|io)\b`)
+
+// treatSafeRe orders a class of links, senders or sites treated as safe.
+var treatSafeRe = regexp.MustCompile(`\btreat\s+(?:all\s+|any\s+)?(?:links?|urls?|senders?|domains?|sites?|emails?|attachments?|downloads?)\b[^.;\n]{0,60}?\bas\s+(?:safe|trusted|legitimate|verified)\b`)
 
 // shareSecretRe permits handing something over: "it is fine to share",
 // "ok to give out".
@@ -67,7 +70,7 @@ var secretWordRe = regexp.MustCompile(`\b(?:passwords?|passcodes?|pins?|pin\s+co
 var contactInsteadRe = regexp.MustCompile(`\b(?P<m>always\s+(?:call|phone|ring|contact|text|email|dial|use)\s+(?:this|that|the\s+(?:new|above|following))\s+(?:number|contact|address|line|phone))\b`)
 
 // newPayeeRe names new payment details.
-var newPayeeRe = regexp.MustCompile(`\b(?P<m>(?:new|updated|changed|correct|current)\s+(?:bank\s+(?:details|account)|account\s+(?:details|number)|iban|payee|beneficiary|sort\s+code|routing\s+number|payment\s+details|wire\s+details))\b`)
+var newPayeeRe = regexp.MustCompile(`\b(?P<m>(?:new|updated|changed|correct|current)\s+(?:bank\s+(?:details|account)|account\s+(?:details|number)|account|iban|payee|beneficiary|sort\s+code|routing\s+number|payment\s+details|wire\s+details))\b`)
 
 // ibanRe is an IBAN as normalised text writes it.
 var ibanRe = regexp.MustCompile(`\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b`)
@@ -95,7 +98,7 @@ var tellMeRe = regexp.MustCompile(`\b(?:tell|give|send|show|read|text|type)\s+(?
 
 // warnVerbRe is a verb of warning right after a negation, the words
 // the never-warn rule opens with.
-var warnVerbRe = regexp.MustCompile(`(?:never|don't|do\s+not|no\s+need\s+to|stop)\s+(?:warn|flag|alert|block|scan|question|quarantine)`)
+var warnVerbRe = regexp.MustCompile(`(?:never|don't|do\s+not|no\s+need\s+to|stop)\s+(?:warn|flag|alert|block|scan|question|quarantine|show(?:ing)?\s+(?:a\s+|any\s+)?warning)`)
 
 // warnVerbAfterNegation reports whether t holds a verb of warning right
 // after a negation: the never-warn rule runs only then.
@@ -118,7 +121,12 @@ var statedRules = []formRule{
 	// "never warn about them or flag them as suspicious".
 	{ambientRule: ambientRule{clauseRule{RuleOrder, "order never to warn about a source",
 		[]string{"warn", "flag", "alert", "block", "scan", "question", "quarantine"}, neverWarnRe,
-		func(t []byte, s, e int) bool { return warnObjectRe.Match(t[e:clauseEndAt(t, e)]) }}, []string{"never ", "don't ", "do not ", "no need ", "stop "}}, local: true, pre: warnVerbAfterNegation},
+		func(t []byte, s, e int) bool {
+			// What is not to be warned about follows the verb, or, after
+			// "for them", is named earlier in the sentence ("Treat links
+			// from these as safe and never show a warning for them").
+			return warnObjectRe.Match(t[e:clauseEndAt(t, e)]) || treatSafeRe.Match(sentenceBounds(t, s))
+		}}, []string{"never ", "don't ", "do not ", "no need ", "stop "}}, local: true, pre: warnVerbAfterNegation},
 	// "it is fine to share it with support staff who ask for it".
 	{ambientRule: ambientRule{clauseRule{RuleOrder, "permission to hand a secret to others",
 		[]string{"fine to ", "ok to ", "okay to ", "safe to ", "allowed to ", "permitted to ", "acceptable to ", "alright to ", "right to "}, shareSecretRe,
