@@ -192,3 +192,26 @@ var claimedRules = []formRule{
 			return asideOrderRe.Match(c) || ordersOrCalls(c)
 		}}, []string{"("}}},
 }
+
+// leetWords reports whether t holds a word written in leetspeak: two
+// letters or more and two leetspeak digits or more in one word
+// ("5h4r3", "p455w0rd"), as a year, a price or "Q3" is not.
+func leetWords(t []byte) bool {
+	letters, digits := 0, 0
+	for i := 0; i <= len(t); i++ {
+		if i == len(t) || !isWordByte(t[i]) {
+			if letters >= 2 && digits >= 2 {
+				return true
+			}
+			letters, digits = 0, 0
+			continue
+		}
+		switch c := t[i]; {
+		case isLetter(c):
+			letters++
+		case leet[c] != 0:
+			digits++
+		}
+	}
+	return false
+}

@@ -505,7 +505,8 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	// ("5h4r3 w17h 4ny0n3 wh0 45k5"): the rules are read again on the
 	// view with leetspeak read as letters, and a finding counts only
 	// where its words were so written.
-	if lv := leetView(v); lv != nil && !bytes.Equal(lv.text, t) {
+	if leetWords(t) {
+		lv := leetView(v)
 		readFormRules(lv.text, func(rule, desc string, s, e int, refusal bool) {
 			if lv.obfuscated(s, e) && !v.obfuscated(s, e) {
 				add(rule, desc, s, e, refusal)
