@@ -215,3 +215,20 @@ func leetWords(t []byte) bool {
 	}
 	return false
 }
+
+// specHeadRe is the heading of a specification: "Output format spec for
+// the summariser:", "Response schema for the classifier:".
+var specHeadRe = regexp.MustCompile(`\b(?:(?:output|response|reply|answer)\s+)?(?:format|schema|style)\s+(?:spec|specification|guide|rules)\b|\b(?:output|response)\s+(?:spec|specification|schema)\b`)
+
+// formatOrderRe is an order about the form of an answer alone: "reply in
+// JSON with keys ...", "answer as a bulleted list".
+var formatOrderRe = regexp.MustCompile(`^\s*(?:reply|respond|answer|output|return|write|format\s+(?:it|the\s+answer|replies))\s+(?:only\s+)?(?:in|as|with|using)\s+(?:valid\s+|plain\s+|a\s+|an\s+)?(?:json|yaml|xml|markdown|csv|html|text|bullets?|bulleted\s+list|numbered\s+list|list|table|[\w-]+\s+format)\b`)
+
+// formatSpec reports whether the vocative t[vs:ve], answered by the
+// clause up to e, heads a specification of an answer's form ("Output
+// format spec for the summariser: reply in JSON with keys ..."): a
+// service's output documented, not an order smuggled to the reader.
+// Other orders in the text are read by their own rules.
+func formatSpec(t []byte, vs, ve, e int) bool {
+	return specHeadRe.Match(t[vs:ve]) && formatOrderRe.Match(t[ve:e])
+}

@@ -448,7 +448,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	heads, roles := scanHeads(t)
 	if heads {
 		for _, voc := range vocatives(t) {
-			if e, ok := addressedAfter(t, voc[1]); ok && !stampedTurn(t, voc[0]) {
+			if e, ok := addressedAfter(t, voc[1]); ok && !stampedTurn(t, voc[0]) && !formatSpec(t, voc[0], voc[1], e) {
 				add(RuleInstruction, "instruction addressed to an AI reader", voc[0], e, true)
 			}
 		}

@@ -478,10 +478,9 @@ func TestFirstLook(t *testing.T) {
 // to that first look until the rules were tuned on it (claimed.go, the
 // word files of Ukrainian and Hebrew and fuller Italian and Portuguese
 // ones, and the readings of template tokens described after "wrapped
-// as", of an attack quoted after "like" and of a reminder of what
-// injected orders do); it is now held to the targets: recall 99/100
-// (refused 77, held 22), benign refused 1/100 (the output-format spec
-// for a summariser service), held 3/100 (the user's to-do to book train
+// as", of an attack quoted after "like", of a reminder of what
+// injected orders do and of an output-format spec for a service); it is now held to the targets: recall 99/100
+// (refused 77, held 22), benign refused 0/100, held 3/100 (the user's to-do to book train
 // tickets, the ssh-keygen procedure, a service-to-service hand-off).
 // Still missed: a Portuguese request in the subjunctive ("pede que você
 // memorize", whose verb is also an English word). The nine earlier
