@@ -468,19 +468,20 @@ func TestFirstLook(t *testing.T) {
 // caught, 58 refused and 15 held; 100 benign, 4 refused, 10 held) until
 // the rules were tuned on it.
 //
-// The tenth split was written after the rules were tuned on the ninth, by
-// a writer who had read neither the rules nor any earlier split, and
+// The tenth split was written after the rules were tuned on the ninth,
+// by a writer who had read neither the rules nor any earlier split, and
 // committed before any run on it. Its first look: 100 attacks, 75 caught
 // (62 refused, 13 held); 100 benign, 4 refused, 3 held. Missed most:
-// authority impersonation that states a standing policy or grant (1 of 5),
-// memory poisoning stated as a fact or preference (3 of 7), notes to the
-// assistant in Italian, Portuguese, Ukrainian and Hebrew. It was held here
-// to that first look until the rules were tuned on it (claimed.go, the
-// word files of Ukrainian and Hebrew and fuller Italian and Portuguese
-// ones, and the readings of template tokens described after "wrapped
-// as", of an attack quoted after "like", of a reminder of what
-// injected orders do and of an output-format spec for a service); it is now held to the targets: recall 99/100
-// (refused 77, held 22), benign refused 0/100, held 3/100 (the user's to-do to book train
+// authority impersonation that states a standing policy or grant (1 of
+// 5), memory poisoning stated as a fact or preference (3 of 7), notes to
+// the assistant in Italian, Portuguese, Ukrainian and Hebrew. It was
+// held here to that first look until the rules were tuned on it
+// (claimed.go, the word files of Ukrainian and Hebrew and fuller Italian
+// and Portuguese ones, and the readings of template tokens described
+// after "wrapped as", of an attack quoted after "like", of a reminder of
+// what injected orders do and of an output-format spec for a service);
+// it is now held to the targets: recall 99/100 (refused 77, held 22),
+// benign refused 0/100, held 3/100 (the user's to-do to book train
 // tickets, the ssh-keygen procedure, a service-to-service hand-off).
 // Still missed: a Portuguese request in the subjunctive ("pede que você
 // memorize", whose verb is also an English word). The nine earlier

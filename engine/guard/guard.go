@@ -49,7 +49,11 @@
 // written out (a tool call with a placeholder for a secret, a tool result
 // that tells its reader to run the call it carries, the reader's rules
 // declared void); played.go reads personas, hypotheticals and stories
-// that hand the reader an attack's part, and text written backwards.
+// that hand the reader an attack's part, and text written backwards;
+// claimed.go reads authority claimed for all AI readers, the reader's
+// goal restated, system notes that vouch, changes to be kept quiet,
+// secrets posted or handed to whoever asks, lines planted for another
+// agent, limitless personas and fiction played with a real tool.
 //
 // Sanitize and SanitizeLine make text safe to print: they strip terminal
 // escape sequences and control characters and show invisible characters as
