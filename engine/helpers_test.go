@@ -1,64 +1,29 @@
 package engine_test
 
 import (
-	"context"
-	"encoding/json"
-	"path/filepath"
 	"testing"
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
-	"github.com/memgov/memgov/engine/policy"
-	"github.com/memgov/memgov/store/sqlite"
+	"github.com/memgov/memgov/internal/enginetest"
 )
 
-var testKey = []byte("memgov-test-key-0123456789abcdef")
+var testKey = enginetest.Key
 
 // newEngine opens a fresh database with the given policy overrides.
 func newEngine(t testing.TB, pol string, opts ...engine.Option) *engine.Engine {
 	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "memgov.db"), sqlite.Options{Key: testKey, Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	p, err := policy.Parse([]byte(pol))
-	if err != nil {
-		t.Fatalf("policy: %v", err)
-	}
-	return engine.New(s, testKey, append([]engine.Option{engine.WithPolicy(p)}, opts...)...)
+	return enginetest.New(t, pol, opts...)
 }
 
 func write(t testing.TB, e *engine.Engine, raw []byte) memgov.WriteResult {
 	t.Helper()
-	req, err := memgov.DecodeWriteRequest(raw)
-	if err != nil {
-		t.Fatalf("decode: %v", err)
-	}
-	res, err := e.Writes().Write(context.Background(), req)
-	if err != nil {
-		t.Fatalf("write: %v", err)
-	}
-	return res
+	return enginetest.Write(t, e, raw)
 }
 
 func setupAgents(t testing.TB, e *engine.Engine) {
 	t.Helper()
-	for _, p := range []memgov.Principal{
-		{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"},
-		{ID: "billing-agent", Role: memgov.Orchestrator, Tenant: "acme"},
-		{ID: "jane", Role: memgov.Curator, Tenant: "*"},
-		{ID: "ops", Role: memgov.Operator, Tenant: "*"},
-	} {
-		if _, err := e.AddPrincipal(context.Background(), p, "admin"); err != nil {
-			t.Fatal(err)
-		}
-	}
+	enginetest.AddAgents(t, e)
 }
 
-func req(agent, ref, key, text string) []byte {
-	b, _ := json.Marshal(map[string]any{"source_agent_id": agent, "memory_ref": ref, "key": key, "target_layer": "EPISODIC",
-		"observation_type": "user_stated_preference", "confidence": 0.9, "content": map[string]any{"text": text},
-		"evidence_refs": []any{map[string]any{"source_type": "HUMAN_INPUT", "source_uri": "chat://1", "authority": 1}}})
-	return b
-}
+func req(agent, ref, key, text string) []byte { return enginetest.Req(agent, ref, key, text) }

@@ -135,3 +135,43 @@ func KeysOf(es []host.Entry) []string {
 	}
 	return out
 }
+
+// Write decodes raw as a write request and writes it through the governed
+// pipeline, failing t on a decoding or store error.
+func Write(t testing.TB, e *engine.Engine, raw []byte) memgov.WriteResult {
+	t.Helper()
+	req, err := memgov.DecodeWriteRequest(raw)
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	res, err := e.Writes().Write(context.Background(), req)
+	if err != nil {
+		t.Fatalf("write: %v", err)
+	}
+	return res
+}
+
+// AddAgents registers the principals of the pipeline tests: an executor and
+// an orchestrator of tenant acme, a curator and an operator of every tenant.
+func AddAgents(t testing.TB, e *engine.Engine) {
+	t.Helper()
+	for _, p := range []memgov.Principal{
+		{ID: "support-bot", Role: memgov.Executor, Tenant: "acme"},
+		{ID: "billing-agent", Role: memgov.Orchestrator, Tenant: "acme"},
+		{ID: "jane", Role: memgov.Curator, Tenant: "*"},
+		{ID: "ops", Role: memgov.Operator, Tenant: "*"},
+	} {
+		if _, err := e.AddPrincipal(context.Background(), p, "admin"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Req is the JSON of an EPISODIC write by agent of text to ref/key, with
+// one piece of human-input evidence.
+func Req(agent, ref, key, text string) []byte {
+	b, _ := json.Marshal(map[string]any{"source_agent_id": agent, "memory_ref": ref, "key": key, "target_layer": "EPISODIC",
+		"observation_type": "user_stated_preference", "confidence": 0.9, "content": map[string]any{"text": text},
+		"evidence_refs": []any{map[string]any{"source_type": "HUMAN_INPUT", "source_uri": "chat://1", "authority": 1}}})
+	return b
+}
