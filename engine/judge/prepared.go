@@ -1,6 +1,10 @@
 package judge
 
-import "sync"
+import (
+	"strings"
+	"sync"
+	"unicode"
+)
 
 // prepared is a text read for word comparison once: its normalised content
 // words, with what the lexicon knows of each. It is immutable once built
@@ -35,6 +39,9 @@ type prepared struct {
 	// each key s of raws, joined and named: a word of another length is
 	// not there, and SimilarAtLeast's bound does not look it up.
 	rawLens, joinedLens, namedLens uint64
+	// plain: every norm is one word (not empty, no space), so that the
+	// words dice reads back from align are the norms themselves.
+	plain bool
 }
 
 // lenBit is the bit of a string's length in a prepared's length masks.
@@ -85,6 +92,12 @@ func newPrepared(text string, lex *Lexicon) *prepared {
 			p.keys[i].groups = nil
 		}
 		p.pairable[i] = w.name != "" || shortForms[w.raw] != "" || len(p.keys[i].groups) > 0 || len(p.keys[i].forms) > 1
+	}
+	p.plain = true
+	for _, n := range p.norms {
+		if n == "" || strings.IndexFunc(n, unicode.IsSpace) >= 0 {
+			p.plain = false
+		}
 	}
 	for k := range p.raws {
 		p.rawLens |= lenBit(k)

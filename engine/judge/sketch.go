@@ -29,11 +29,15 @@ type simSketch struct {
 	nset int
 	// rawLens, joinedLens and namedLens are prepared's length masks.
 	rawLens, joinedLens, namedLens uint64
+	// plain is prepared.plain.
+	plain bool
 }
 
 // skWord is one word of a simSketch: spans of buf and flags.
 type skWord struct {
-	norm, raw, name span
+	// name is the normalised name (prepared.nameNorm), lname the name as
+	// the word holds it (word.name).
+	norm, raw, name, lname span
 	// id is the index of the first word with the same norm.
 	id uint16
 	// flags: skPairable (prepared.pairable), skCounted (the first word of
@@ -55,12 +59,15 @@ const maxSketchWords = 1 << 10
 
 func (s *simSketch) str(p span) string { return s.buf[p.off : p.off+p.n] }
 
+// rawName is a name word as it was written, lower case (word.name).
+func (s *simSketch) rawName(w skWord) string { return s.str(w.lname) }
+
 // simSketchOf returns the sketch of a prepared text; nil when it does not
 // fit the spans.
 func simSketchOf(p *prepared) *simSketch {
 	n := 0
 	for _, w := range p.words {
-		n += len(w.norm) + len(w.raw) + len(w.name)
+		n += len(w.norm) + len(w.raw) + 2*len(w.name) + 8
 	}
 	if n >= 1<<16 || len(p.words) > maxSketchWords {
 		return nil
@@ -71,9 +78,10 @@ func simSketchOf(p *prepared) *simSketch {
 		buf = append(buf, s...)
 		return sp
 	}
-	s := &simSketch{words: make([]skWord, len(p.words)), nset: len(p.set), rawLens: p.rawLens, joinedLens: p.joinedLens, namedLens: p.namedLens}
+	s := &simSketch{words: make([]skWord, len(p.words)), nset: len(p.set), rawLens: p.rawLens, joinedLens: p.joinedLens, namedLens: p.namedLens,
+		plain: p.plain}
 	for i, w := range p.words {
-		sw := skWord{norm: put(w.norm), raw: put(w.raw), name: put(p.nameNorm[i]), id: uint16(p.normID[i])}
+		sw := skWord{norm: put(w.norm), raw: put(w.raw), name: put(p.nameNorm[i]), lname: put(w.name), id: uint16(p.normID[i])}
 		if p.pairable[i] {
 			sw.flags |= skPairable
 		}
@@ -90,7 +98,7 @@ func simSketchOf(p *prepared) *simSketch {
 }
 
 // size is about what the sketch holds in memory, in bytes.
-func (s *simSketch) size() int { return 64 + len(s.buf) + 16*len(s.words) }
+func (s *simSketch) size() int { return 72 + len(s.buf) + 20*len(s.words) }
 
 // hasRaw reports whether one of the sketch's words is written x
 // (prepared.raws).
@@ -209,7 +217,107 @@ func farBySketch(sa *simSketch, pb *prepared, t float64) (sim float64, near, ok 
 	if gain == 0 || min(1, 2*float64(n+gain)/float64(max(1, total-min(oa, ob, ma+mb)))) < t {
 		return 0, false, true
 	}
-	return 0, false, false
+	if !sa.plain || !pb.plain || canPair(sa, pb, shared) {
+		return 0, false, false
+	}
+	// No word of either text can stand for a word only the other has:
+	// align changes nothing either way, and the similarity is the plain
+	// share of words, below t.
+	return 0, false, true
+}
+
+// canPair reports whether align, either way round, could pair a word only
+// the sketched text has with one only pb has (shared: the norms both
+// have), by any of its cases: the same word written apart in one text and
+// together in the other, words the lexicon relates (a form or a group in
+// common), a short form, a name written as a word, a place and its people.
+// false proves it pairs none.
+func canPair(sa *simSketch, pb *prepared, shared []string) bool {
+	// Written apart in one text, together in the other.
+	for i := 0; i+1 < len(sa.words); i++ {
+		x, y := sa.str(sa.words[i].raw), sa.str(sa.words[i+1].raw)
+		if x != "" && y != "" && pb.rawLens&(1<<min(len(x)+len(y), 63)) != 0 && pb.raws[x+y] {
+			return true
+		}
+	}
+	for i := 0; i+1 < len(pb.words); i++ {
+		if pb.words[i].raw != "" && pb.words[i+1].raw != "" && sa.hasRaw(pb.next[i]) {
+			return true
+		}
+	}
+	lex := DefaultLexicon()
+	var onlyB []int
+	for i, w := range pb.words {
+		if !slices.Contains(shared, w.norm) {
+			onlyB = append(onlyB, i)
+		}
+	}
+	for _, x := range sa.words {
+		norm, raw := sa.str(x.norm), sa.str(x.raw)
+		if pb.set[norm] {
+			continue // not only the sketched text's
+		}
+		if x.flags&skPairable == 0 {
+			// Its keys are its written form alone (prepared.pairable), and
+			// it has no short form and is no name: only the same written
+			// form in the other text pairs with it, or a word of the other
+			// text that can pair by itself (below).
+			if raw != "" && pb.raws[raw] {
+				return true
+			}
+			continue
+		}
+		var kx relKeys
+		if raw != "" {
+			kx = lex.keys(raw)
+			if measureWord(raw, kx.forms) {
+				kx.groups = nil
+			}
+		}
+		for _, k := range onlyB {
+			if pairs(lex, x, sa, kx, pb, k) {
+				return true
+			}
+		}
+	}
+	// Words only pb has that can pair by themselves, against the sketched
+	// text's words that cannot (those that can were read above).
+	for _, k := range onlyB {
+		if !pb.pairable[k] {
+			continue
+		}
+		for _, x := range sa.words {
+			if x.flags&skPairable != 0 || pb.set[sa.str(x.norm)] {
+				continue
+			}
+			raw := sa.str(x.raw)
+			kx := relKeys{}
+			if raw != "" {
+				kx.forms = []string{raw}
+			}
+			if pairs(lex, x, sa, kx, pb, k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pairs is align's test of whether the sketched word x (with keys kx) and
+// word k of pb can stand for each other, either way round.
+func pairs(lex *Lexicon, x skWord, sa *simSketch, kx relKeys, pb *prepared, k int) bool {
+	w := pb.words[k]
+	norm, raw, name := sa.str(x.norm), sa.str(x.raw), sa.str(x.name)
+	named := x.flags&skNamed != 0
+	switch {
+	case w.raw != "" && raw != "" && (pb.keys[k].meet(kx) || pb.short[k] == raw || shortForms[raw] == w.raw):
+	case w.name != "" && raw != "" && pb.nameNorm[k] == norm,
+		named && w.raw != "" && name == w.norm:
+	case w.name != "" && named && (lex.demonym(w.name, sa.rawName(x)) || lex.demonym(sa.rawName(x), w.name)):
+	default:
+		return false
+	}
+	return true
 }
 
 // conSketch is what the contradiction rules need of a text before any of
