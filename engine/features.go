@@ -55,14 +55,17 @@ func (e *Engine) featuresOf(content json.RawMessage) (memory.Features, error) {
 // hashed vectors) as stored with the features it computes.
 func (e *Engine) JudgeVersion() string { return e.indexer.Version() }
 
-// versionFeatures is the stored form of a version's features.
-func versionFeatures(versionID, memoryRef string, layer memgov.Layer, judgeVersion string, f memory.Features) (memgov.VersionFeatures, error) {
+// versionFeatures is the stored form of a version's features, with the
+// judge's sketch of its text (from the engine's judge, which has read the
+// text when a write's gates just did).
+func (e *Engine) versionFeatures(versionID, memoryRef string, layer memgov.Layer, judgeVersion string, f memory.Features) (memgov.VersionFeatures, error) {
 	emb, err := f.Embedding.MarshalBinary()
 	if err != nil {
 		return memgov.VersionFeatures{}, err
 	}
 	vf := memgov.VersionFeatures{VersionID: versionID, MemoryRef: memoryRef, Layer: layer, Judge: judgeVersion,
-		Fingerprint: append([]byte(nil), f.Fingerprint[:]...), Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Embedding: emb}
+		Fingerprint: append([]byte(nil), f.Fingerprint[:]...), Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Embedding: emb,
+		Sketch: e.rules.Sketch(f.Text)}
 	for i, b := range f.SimHash.Bands() {
 		vf.Bands = append(vf.Bands, uint32(i)<<16|uint32(b))
 	}
@@ -76,7 +79,7 @@ func (e *Engine) IndexFeatures(content json.RawMessage) (memgov.VersionFeatures,
 	if err != nil {
 		return memgov.VersionFeatures{}, err
 	}
-	return versionFeatures("", "", "", e.JudgeVersion(), f)
+	return e.versionFeatures("", "", "", e.JudgeVersion(), f)
 }
 
 // indexEntry stores the features of the version a just-appended entry
@@ -99,7 +102,7 @@ func (e *Engine) indexEntry(ctx context.Context, tx memgov.Tx, entry *oplog.Entr
 			return fmt.Errorf("index version %s (log entry %d): %w", entry.VersionID, entry.LSN, err)
 		}
 	}
-	vf, err := versionFeatures(entry.VersionID, entry.MemoryRef, memgov.Layer(p.Layer), e.indexer.Version(), f)
+	vf, err := e.versionFeatures(entry.VersionID, entry.MemoryRef, memgov.Layer(p.Layer), e.indexer.Version(), f)
 	if err != nil {
 		return err
 	}
@@ -205,7 +208,7 @@ func (e *Engine) Reindex(ctx context.Context, progress func(done int64)) (Reinde
 				if err != nil {
 					return fmt.Errorf("reindex version %s of %s: %w", t.VersionID, t.MemoryRef, err)
 				}
-				vf, err := versionFeatures(t.VersionID, t.MemoryRef, t.Layer, rep.Judge, f)
+				vf, err := e.versionFeatures(t.VersionID, t.MemoryRef, t.Layer, rep.Judge, f)
 				if err != nil {
 					return err
 				}

@@ -201,3 +201,61 @@ func TestForgetEmptiesSketches(t *testing.T) {
 		t.Fatal("Forget left the text's sketch")
 	}
 }
+
+// TestStoredSketches: a sketch encoded for storage decodes to the sketches
+// the judge makes of the text, only for that text and this judge version;
+// a damaged one is ignored, never a panic; and a judge that remembers the
+// stored sketches of every text gives the verdicts a fresh judge gives.
+func TestStoredSketches(t *testing.T) {
+	pairs, texts := sketchTexts(t)
+	lex := DefaultLexicon()
+	for _, s := range texts[:3000] {
+		b := Sketch(s)
+		sim, con, err := decodeSketch(s, b)
+		if err != nil {
+			t.Fatalf("decode the sketch of %q: %v", s, err)
+		}
+		if want := simSketchOf(newPrepared(s, lex)); !reflect.DeepEqual(sim, want) {
+			t.Fatalf("%q: decoded %+v, want %+v", s, sim, want)
+		}
+		if want := conSketchOf(newSceneText(s)); !reflect.DeepEqual(con, want) {
+			t.Fatalf("%q: decoded %+v, want %+v", s, con, want)
+		}
+		if _, _, err := decodeSketch(s+" ", b); err == nil {
+			t.Fatalf("the sketch of %q decoded for another text", s)
+		}
+		for n := 0; n < len(b); n += 7 {
+			if _, _, err := decodeSketch(s, b[:n]); err == nil {
+				t.Fatalf("a sketch of %q cut to %d bytes decoded", s, n)
+			}
+		}
+	}
+	other := append([]byte("sk0:"+Version()+"\x00"), Sketch(texts[0])[len(sketchStamp()):]...)
+	if _, _, err := decodeSketch(texts[0], other); err == nil {
+		t.Fatal("a sketch of another format decoded")
+	}
+
+	stored := New(nil)
+	for _, s := range texts {
+		stored.Remember(s, Sketch(s))
+	}
+	all := sketchPairs(pairs, texts)
+	for i, p := range all {
+		if i%11 != 0 {
+			continue
+		}
+		cold := New(nil)
+		if w, c := stored.Contradiction(p[0], p[1]), cold.Contradiction(p[0], p[1]); !reflect.DeepEqual(w, c) {
+			t.Errorf("Contradiction(%q, %q): from stored sketches %+v, fresh %+v", p[0], p[1], w, c)
+		}
+		ws, wok := stored.SimilarAtLeast(p[0], p[1], 0.5)
+		cs, cok := cold.SimilarAtLeast(p[0], p[1], 0.5)
+		if wok != cok || wok && ws != cs {
+			t.Errorf("SimilarAtLeast(%q, %q): from stored sketches %v %v, fresh %v %v", p[0], p[1], ws, wok, cs, cok)
+		}
+	}
+	stored.Forget()
+	if stored.cached(texts[0]) {
+		t.Fatal("Forget left a remembered sketch")
+	}
+}
