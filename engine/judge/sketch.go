@@ -145,8 +145,12 @@ func (s *simSketch) hasNamed(x string) bool {
 
 // farBySketch answers SimilarAtLeast(a, b, t) from a's sketch and b read in
 // full, where the sketch decides it: the same answer as SimilarAtLeast
-// (the same shared words, the same bound), computed from the sketch. ok is
-// false when the question is open and both must be read in full.
+// (the same shared words, the same bound, and where the bound leaves it
+// open, no word that align could pair), computed from the sketch; the
+// similarity is read only when it reaches t, as SimilarAtLeast's callers
+// read it. ok is false when the question is open and both must be read in
+// full. A change to similarAtLeast's bound or to align's cases must be
+// made here too (TestSketchesDecideAsTheFullReading).
 func farBySketch(sa *simSketch, pb *prepared, t float64) (sim float64, near, ok bool) {
 	sb := pb.set
 	if sa.nset+len(sb) == 0 {
@@ -418,6 +422,10 @@ func meets(a, b []string) bool {
 //     other not negated, "nobody" the same; the rest need scene words in
 //     both, negated alike, and a thing both give a colour, a count of the
 //     same unit, or a shared word opening both subjects (sharedSubject).
+//
+// A new contradiction rule, or one that reads more of the texts, must be
+// read here too (TestSketchesDecideAsTheFullReading compares the two over
+// the corpora), and the sketches' format bumped (sketchFormat).
 func mayContradict(a, b *conSketch) bool {
 	if a.hasPref && b.hasPref && a.pref.subject == b.pref.subject {
 		return true

@@ -16,7 +16,8 @@ import (
 // it).
 
 // sketchFormat names the encoding below: bump it when the sketches or
-// their encoding change.
+// their encoding change (and rulesRevision with it, so that the judge
+// version changes and `memgov admin reindex` rewrites the stored ones).
 const sketchFormat = "sk1"
 
 // sketchStamp opens every encoded sketch.
