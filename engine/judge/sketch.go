@@ -451,10 +451,12 @@ func mayContradict(a, b *conSketch) bool {
 }
 
 // Sketches are kept for many more texts than full readings: bounded by
-// entries and by about the bytes they and their texts hold.
+// entries and by about the bytes they and their texts hold. A stored
+// version's sketch comes back with it from the store (Remember), so the
+// cache need not hold a large store's.
 const (
-	sketchCacheEntries = 1 << 17
-	sketchCacheBytes   = 96 << 20
+	sketchCacheEntries = 1 << 16
+	sketchCacheBytes   = 32 << 20
 )
 
 // sketchCache keeps sketches of texts, first in first out.
