@@ -357,7 +357,7 @@ func similarAtLeast(pa, pb *prepared, t float64) (float64, bool) {
 	// texts by at most one word: the best any alignment can do.
 	pairable := func(p, o *prepared) int {
 		var small [64]bool
-		seen := small[:0]
+		var seen []bool
 		if len(p.words) <= len(small) {
 			seen = small[:len(p.words)]
 		} else {
@@ -463,7 +463,7 @@ func align(pa, pb *prepared) (out []string, paired map[string]bool) {
 			}
 			switch {
 			case w.raw != "" && x.raw != "" && (kw.meet(pa.keys[k]) || pb.short[i] == x.raw || pa.short[k] == w.raw):
-				// abbreviates(w.raw, x.raw), from the short forms read once.
+				// One is the short form of the other (shortForms, read once).
 			case w.name != "" && x.raw != "" && pb.nameNorm[i] == x.norm,
 				x.name != "" && w.raw != "" && pa.nameNorm[k] == w.norm:
 				// The same word, capitalised in one text only.
@@ -598,11 +598,6 @@ func contentOf(text string, lex *Lexicon) []string {
 
 // shortForms are short forms agents write for common words.
 var shortForms = wordPairs("short-forms")
-
-// abbreviates reports whether a is the short form of b or b of a.
-func abbreviates(a, b string) bool {
-	return shortForms[a] == b || shortForms[b] == a
-}
 
 // asWritten maps normalised words back to the words they were written as in
 // ws (or, failing that, in alt), for a person to read.

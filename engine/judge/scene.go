@@ -185,12 +185,9 @@ func sceneNoun(w string) bool {
 		!inClass("scene_fillers", w) && !inClass("degree_words", w) && !isCopula(w)
 }
 
-// scene applies the rules for descriptive sentences that carry no
+// sceneOf applies the rules for descriptive sentences that carry no
 // subject-relation-value claim a rule could compare ("A man is sleeping" /
 // "The man is running").
-func (j *Judge) scene(a, b string) Verdict { return j.sceneOf(j.scenes.get(a), j.scenes.get(b)) }
-
-// sceneOf is scene on the two texts as read.
 func (j *Judge) sceneOf(sa, sb *sceneText) Verdict {
 	wa, wb := sa.words, sb.words
 	if len(wa) == 0 && len(wb) == 0 || sa.allWords > maxSceneWords || sb.allWords > maxSceneWords {

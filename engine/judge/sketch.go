@@ -170,7 +170,7 @@ func farBySketch(sa *simSketch, pb *prepared, t float64) (sim float64, near, ok 
 	}
 	var small [64]bool
 	// ma: SimilarAtLeast's pairable(pa, pb), from the sketch.
-	seen := small[:0]
+	var seen []bool
 	if len(sa.words) <= len(small) {
 		seen = small[:len(sa.words)]
 	} else {
@@ -195,7 +195,6 @@ func farBySketch(sa *simSketch, pb *prepared, t float64) (sim float64, near, ok 
 	}
 	// mb: pairable(pb, pa).
 	var small2 [64]bool
-	seen = small2[:0]
 	if len(pb.words) <= len(small2) {
 		seen = small2[:len(pb.words)]
 	} else {
