@@ -24,6 +24,10 @@ type VersionFeatures struct {
 	Object      string
 	Embedding   []byte   // similar.Vector, binary
 	Bands       []uint32 // band number << 16 | band value
+	// Sketch is what the judge compares the text by before reading it in
+	// full (judge.Sketch): stamped with the judge version, opaque to the
+	// store.
+	Sketch []byte
 }
 
 // FeatureTodo is an indexed version whose features are missing or were

@@ -262,6 +262,9 @@ type Candidate struct {
 	Text        string
 	Confidence  float64
 	CreatedBy   string
+	// Sketch is the version's stored judge sketch (VersionFeatures.Sketch),
+	// if any.
+	Sketch []byte
 }
 
 // CandidateQuery selects candidates within one memoryRef, in every durable

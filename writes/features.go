@@ -52,14 +52,17 @@ func (s *Service) Features(content json.RawMessage) (memory.Features, error) {
 // hashed vectors) as stored with the features it computes.
 func (s *Service) JudgeVersion() string { return s.indexer.Version() }
 
-// versionFeatures is the stored form of a version's features.
-func versionFeatures(versionID, memoryRef string, layer memgov.Layer, judgeVersion string, f memory.Features) (memgov.VersionFeatures, error) {
+// versionFeatures is the stored form of a version's features, with the
+// judge's sketch of its text (from the engine's judge, which has read the
+// text when a write's gates just did).
+func (s *Service) versionFeatures(versionID, memoryRef string, layer memgov.Layer, judgeVersion string, f memory.Features) (memgov.VersionFeatures, error) {
 	emb, err := f.Embedding.MarshalBinary()
 	if err != nil {
 		return memgov.VersionFeatures{}, err
 	}
 	vf := memgov.VersionFeatures{VersionID: versionID, MemoryRef: memoryRef, Layer: layer, Judge: judgeVersion,
-		Fingerprint: append([]byte(nil), f.Fingerprint[:]...), Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Embedding: emb}
+		Fingerprint: append([]byte(nil), f.Fingerprint[:]...), Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Embedding: emb,
+		Sketch: s.rules.Sketch(f.Text)}
 	for i, b := range f.SimHash.Bands() {
 		vf.Bands = append(vf.Bands, uint32(i)<<16|uint32(b))
 	}
@@ -73,7 +76,7 @@ func (s *Service) IndexFeatures(content json.RawMessage) (memgov.VersionFeatures
 	if err != nil {
 		return memgov.VersionFeatures{}, err
 	}
-	return versionFeatures("", "", "", s.JudgeVersion(), f)
+	return s.versionFeatures("", "", "", s.JudgeVersion(), f)
 }
 
 // indexEntry stores the features of the version a just-appended entry
@@ -96,7 +99,7 @@ func (s *Service) indexEntry(ctx context.Context, tx memgov.Tx, entry *oplog.Ent
 			return fmt.Errorf("index version %s (log entry %d): %w", entry.VersionID, entry.LSN, err)
 		}
 	}
-	vf, err := versionFeatures(entry.VersionID, entry.MemoryRef, memgov.Layer(p.Layer), s.indexer.Version(), f)
+	vf, err := s.versionFeatures(entry.VersionID, entry.MemoryRef, memgov.Layer(p.Layer), s.indexer.Version(), f)
 	if err != nil {
 		return err
 	}
@@ -202,7 +205,7 @@ func (s *Service) Reindex(ctx context.Context, progress func(done int64)) (Reind
 				if err != nil {
 					return fmt.Errorf("reindex version %s of %s: %w", t.VersionID, t.MemoryRef, err)
 				}
-				vf, err := versionFeatures(t.VersionID, t.MemoryRef, t.Layer, rep.Judge, f)
+				vf, err := s.versionFeatures(t.VersionID, t.MemoryRef, t.Layer, rep.Judge, f)
 				if err != nil {
 					return err
 				}

@@ -168,6 +168,13 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		}
 		cands = near
 	}
+	// The judge answers from the stored sketches of the texts it has not
+	// read where they prove the answer (judge.Remember).
+	for _, l := range [][]Scored{cands, topical} {
+		for _, c := range l {
+			rules.Remember(c.Text, c.Sketch)
+		}
+	}
 	out := ContradictionResult{Result: accept(), Candidates: near, Topical: topical, Novel: true}
 	var found []memgov.RelatedItem
 	var layers []memgov.Layer

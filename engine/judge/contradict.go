@@ -67,9 +67,12 @@ type Verdict struct {
 type Judge struct {
 	lex  *Lexicon
 	card map[string]Cardinality
-	// The texts this judge read, each once (prepared.go).
-	prepared *textCache[*prepared]
-	scenes   *textCache[*sceneText]
+	// The texts this judge read, each once (prepared.go), and the
+	// sketches of many more (sketch.go).
+	prepared    *textCache[*prepared]
+	scenes      *textCache[*sceneText]
+	simSketches *sketchCache[*simSketch]
+	conSketches *sketchCache[*conSketch]
 }
 
 // New returns a Judge on the built-in lexicon whose relation cardinalities
@@ -84,9 +87,22 @@ func New(overrides map[string]Cardinality) *Judge {
 		card[strings.ToLower(strings.TrimSpace(k))] = v
 	}
 	lex := DefaultLexicon()
-	return &Judge{lex: lex, card: card,
-		prepared: newTextCache(func(text string) *prepared { return newPrepared(text, lex) }),
-		scenes:   newTextCache(newSceneText)}
+	j := &Judge{lex: lex, card: card, simSketches: newSketchCache[*simSketch](), conSketches: newSketchCache[*conSketch]()}
+	// A text read in full is sketched too: the sketch outlives the
+	// reading in the caches.
+	j.prepared = newTextCache(func(text string) *prepared {
+		p := newPrepared(text, lex)
+		if s := simSketchOf(p); s != nil {
+			j.simSketches.put(text, s)
+		}
+		return p
+	})
+	j.scenes = newTextCache(func(text string) *sceneText {
+		st := newSceneText(text)
+		j.conSketches.put(text, conSketchOf(st))
+		return st
+	})
+	return j
 }
 
 var defaultJudge = New(nil)
@@ -119,10 +135,24 @@ func (j *Judge) Cardinality(rel string) Cardinality {
 // then scene-level rules for descriptive text (exclusive states of a shared
 // subject, another count of the same thing, asleep versus active).
 func (j *Judge) Contradiction(a, b string) Verdict {
-	if v, ok := preferenceSwap(a, b); ok {
+	// Each text is read once (j's scene cache): its preference, its
+	// claims and its scene.
+	sb := j.scenes.get(b)
+	if ka, ok := j.conSketches.get(a); ok {
+		if kb, ok := j.conSketches.get(b); ok && !mayContradict(ka, kb) {
+			// No rule can fire between the two (sketch.go).
+			return Verdict{}
+		}
+	}
+	return j.contradiction(j.scenes.get(a), sb)
+}
+
+// contradiction is Contradiction on the two texts read in full.
+func (j *Judge) contradiction(sa, sb *sceneText) Verdict {
+	if v, ok := preferencesSwap(sa.pref, sa.hasPref, sb.pref, sb.hasPref); ok {
 		return v
 	}
-	ca, cb := j.claimsOf(a), j.claimsOf(b)
+	ca, cb := sa.claims, sb.claims
 	best := Verdict{}
 	for i := range ca {
 		for k := range cb {
@@ -133,6 +163,9 @@ func (j *Judge) Contradiction(a, b string) Verdict {
 		}
 	}
 	if best.Contradicts {
+		// The verdict's claims are the caller's: copies of those the
+		// cache holds.
+		best.A, best.B = claimCopy(best.A), claimCopy(best.B)
 		return best
 	}
 	if sameClaimSubject(ca, cb) {
@@ -141,7 +174,16 @@ func (j *Judge) Contradiction(a, b string) Verdict {
 		// second-guess them with scene rules.
 		return Verdict{}
 	}
-	return j.scene(a, b)
+	return j.sceneOf(sa, sb)
+}
+
+// claimCopy returns a pointer to a copy of *c (nil for nil).
+func claimCopy(c *Claim) *Claim {
+	if c == nil {
+		return nil
+	}
+	d := *c
+	return &d
 }
 
 func sameClaimSubject(ca, cb []Claim) bool {
@@ -616,12 +658,6 @@ func scopeOf(c *Claim) string {
 	return strings.Join(out, " ")
 }
 
-// claimsOf returns a copy of text's claims, read once per text (j's scene
-// cache holds them).
-func (j *Judge) claimsOf(text string) []Claim {
-	return slices.Clone(j.scenes.get(text).claims)
-}
-
 // closedUp is words written closed up, without spaces or hyphens: "e-mail"
 // and "email", "New York" and "NewYork", "co-founder" and "cofounder" are
 // one spelling.
@@ -741,19 +777,18 @@ func sameThing(a, b string) bool {
 	return slices.Equal(fa, fb[:len(fa)])
 }
 
-// preferenceSwap finds the same subject preferring the same two things the
+// preferencesSwap finds the same subject preferring the same two things the
 // other way round: "The user prefers tea to coffee" / "The user prefers
 // coffee over tea", or preferring outright what the other text puts below
 // another thing ("prefers coffee" / "prefers tea to coffee"). It cannot be
 // both; which holds now is for the contradiction gate's resolution, never a
-// silent supersede.
-func preferenceSwap(a, b string) (Verdict, bool) {
-	x, ok := preferenceOf(a)
-	if !ok {
+// silent supersede. x is the preference read of the first text (if okx),
+// y that of the second (if oky).
+func preferencesSwap(x preference, okx bool, y preference, oky bool) (Verdict, bool) {
+	if !okx {
 		return Verdict{}, false
 	}
-	y, ok := preferenceOf(b)
-	if !ok || x.subject != y.subject || x.second == "" && y.second == "" {
+	if !oky || x.subject != y.subject || x.second == "" && y.second == "" {
 		return Verdict{}, false
 	}
 	var swapped bool

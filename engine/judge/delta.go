@@ -325,13 +325,24 @@ func SimilarAtLeast(a, b string, t float64) (float64, bool) {
 
 // SimilarAtLeast is the package's SimilarAtLeast, from j's caches.
 func (j *Judge) SimilarAtLeast(a, b string, t float64) (float64, bool) {
-	pa, pb := j.prepare(a), j.prepare(b)
+	pb := j.prepare(b)
+	if s, ok := j.simSketches.get(a); ok {
+		if sim, near, ok := farBySketch(s, pb, t); ok {
+			// The sketch decides it: a is not read in full (sketch.go).
+			return sim, near
+		}
+	}
+	return similarAtLeast(j.prepare(a), pb, t)
+}
+
+// similarAtLeast is SimilarAtLeast on the two texts read in full.
+func similarAtLeast(pa, pb *prepared, t float64) (float64, bool) {
 	sa, sb := pa.set, pb.set
 	if len(sa)+len(sb) == 0 {
 		return 0, t <= 0
 	}
 	n := 0
-	for w := range sa {
+	for _, w := range pa.distinct {
 		if sb[w] {
 			n++
 		}
@@ -345,17 +356,30 @@ func (j *Judge) SimilarAtLeast(a, b string, t float64) (float64, bool) {
 	// shares at most two more words (one written apart) and shrinks the
 	// texts by at most one word: the best any alignment can do.
 	pairable := func(p, o *prepared) int {
-		seen := map[string]bool{}
+		var small [64]bool
+		var seen []bool
+		if len(p.words) <= len(small) {
+			seen = small[:len(p.words)]
+		} else {
+			seen = make([]bool, len(p.words))
+		}
+		count := 0
 		for i, w := range p.words {
-			if o.set[w.norm] || seen[w.norm] {
+			id := p.normID[i]
+			if o.set[w.norm] || seen[id] {
 				continue
 			}
-			joins := w.raw != "" && (i+1 < len(p.words) && o.raws[w.raw+p.words[i+1].raw] || i > 0 && o.raws[p.words[i-1].raw+w.raw] || o.joined[w.raw] || o.named[w.norm])
+			// w.raw followed by the next word's, and the previous word's
+			// followed by w.raw: p.next.
+			joins := w.raw != "" && (i+1 < len(p.words) && o.rawLens&lenBit(p.next[i]) != 0 && o.raws[p.next[i]] ||
+				i > 0 && o.rawLens&lenBit(p.next[i-1]) != 0 && o.raws[p.next[i-1]] ||
+				o.joinedLens&lenBit(w.raw) != 0 && o.joined[w.raw] || o.namedLens&lenBit(w.norm) != 0 && o.named[w.norm])
 			if p.pairable[i] || joins {
-				seen[w.norm] = true
+				seen[id] = true
+				count++
 			}
 		}
-		return len(seen)
+		return count
 	}
 	ma, mb := pairable(pa, pb), pairable(pb, pa)
 	// Every pairing involves a word found pairable on at least one side.
@@ -438,13 +462,14 @@ func align(pa, pb *prepared) (out []string, paired map[string]bool) {
 				continue
 			}
 			switch {
-			case w.raw != "" && x.raw != "" && (kw.meet(pa.keys[k]) || abbreviates(w.raw, x.raw)):
-			case w.name != "" && x.raw != "" && normWord(w.name) == x.norm,
-				x.name != "" && w.raw != "" && normWord(x.name) == w.norm:
+			case w.raw != "" && x.raw != "" && (kw.meet(pa.keys[k]) || pb.short[i] == x.raw || pa.short[k] == w.raw):
+				// One is the short form of the other (shortForms, read once).
+			case w.name != "" && x.raw != "" && pb.nameNorm[i] == x.norm,
+				x.name != "" && w.raw != "" && pa.nameNorm[k] == w.norm:
 				// The same word, capitalised in one text only.
 			case w.name != "" && x.name != "" && lex.demonym(w.name, x.name):
 				// A place and its people ("Iraq" / "Iraqi").
-			case i+1 < len(b) && w.raw != "" && b[i+1].raw != "" && w.raw+b[i+1].raw == x.raw:
+			case i+1 < len(b) && w.raw != "" && b[i+1].raw != "" && pb.next[i] == x.raw:
 				// Written apart here, together there.
 				out[i+1] = ""
 			default:
@@ -573,11 +598,6 @@ func contentOf(text string, lex *Lexicon) []string {
 
 // shortForms are short forms agents write for common words.
 var shortForms = wordPairs("short-forms")
-
-// abbreviates reports whether a is the short form of b or b of a.
-func abbreviates(a, b string) bool {
-	return shortForms[a] == b || shortForms[b] == a
-}
 
 // asWritten maps normalised words back to the words they were written as in
 // ws (or, failing that, in alt), for a person to read.

@@ -1,6 +1,10 @@
 package judge
 
-import "sync"
+import (
+	"strings"
+	"sync"
+	"unicode"
+)
 
 // prepared is a text read for word comparison once: its normalised content
 // words, with what the lexicon knows of each. It is immutable once built
@@ -18,7 +22,30 @@ type prepared struct {
 	// raws holds the written words, joined each two neighbours written
 	// together, named the names as a word would be normalised.
 	raws, joined, named map[string]bool
+	// distinct holds the keys of set once each, in the order the words
+	// first give them: a comparison ranges over it rather than the map.
+	distinct []string
+	// next holds each word's written form followed by the next word's
+	// (words[i].raw + words[i+1].raw; "" for the last word), and normID
+	// the index of the first word with the same norm: what
+	// SimilarAtLeast's bound reads of a text, read once.
+	next   []string
+	normID []int
+	// short holds each word's short form or long form (shortForms of its
+	// written form), and nameNorm each name normalised as a word is
+	// (normWord): what align pairs words by, read once.
+	short, nameNorm []string
+	// rawLens, joinedLens and namedLens have bit min(len(s), 63) set for
+	// each key s of raws, joined and named: a word of another length is
+	// not there, and SimilarAtLeast's bound does not look it up.
+	rawLens, joinedLens, namedLens uint64
+	// plain: every norm is one word (not empty, no space), so that the
+	// words dice reads back from align are the norms themselves.
+	plain bool
 }
+
+// lenBit is the bit of a string's length in a prepared's length masks.
+func lenBit(s string) uint64 { return 1 << min(len(s), 63) }
 
 func newPrepared(text string, lex *Lexicon) *prepared {
 	ws := contentWords(normWords(text, lex))
@@ -27,10 +54,29 @@ func newPrepared(text string, lex *Lexicon) *prepared {
 		raws: make(map[string]bool, len(ws)), joined: map[string]bool{}, named: map[string]bool{},
 	}
 	p.set = wordSet(p.norms)
+	p.next, p.normID = make([]string, len(ws)), make([]int, len(ws))
+	first := make(map[string]int, len(ws))
+	for i, w := range ws {
+		if i+1 < len(ws) {
+			p.next[i] = w.raw + ws[i+1].raw
+		}
+		if k, ok := first[w.norm]; ok {
+			p.normID[i] = k
+		} else {
+			first[w.norm] = i
+			p.normID[i] = i
+			if p.set[w.norm] {
+				p.distinct = append(p.distinct, w.norm)
+			}
+		}
+	}
+	p.short, p.nameNorm = make([]string, len(ws)), make([]string, len(ws))
 	for i, w := range ws {
 		if w.name != "" {
-			p.named[normWord(w.name)] = true
+			p.nameNorm[i] = normWord(w.name)
+			p.named[p.nameNorm[i]] = true
 		}
+		p.short[i] = shortForms[w.raw]
 		if w.raw == "" {
 			p.pairable[i] = w.name != ""
 			continue
@@ -46,6 +92,21 @@ func newPrepared(text string, lex *Lexicon) *prepared {
 			p.keys[i].groups = nil
 		}
 		p.pairable[i] = w.name != "" || shortForms[w.raw] != "" || len(p.keys[i].groups) > 0 || len(p.keys[i].forms) > 1
+	}
+	p.plain = true
+	for _, n := range p.norms {
+		if n == "" || strings.IndexFunc(n, unicode.IsSpace) >= 0 {
+			p.plain = false
+		}
+	}
+	for k := range p.raws {
+		p.rawLens |= lenBit(k)
+	}
+	for k := range p.joined {
+		p.joinedLens |= lenBit(k)
+	}
+	for k := range p.named {
+		p.namedLens |= lenBit(k)
 	}
 	return p
 }
@@ -133,10 +194,14 @@ func Forget() { defaultJudge.Forget() }
 func (j *Judge) Forget() {
 	j.prepared.forget()
 	j.scenes.forget()
+	j.simSketches.forget()
+	j.conSketches.forget()
 }
 
 // cached reports whether text is in j's caches.
-func (j *Judge) cached(text string) bool { return j.prepared.has(text) || j.scenes.has(text) }
+func (j *Judge) cached(text string) bool {
+	return j.prepared.has(text) || j.scenes.has(text) || j.simSketches.has(text) || j.conSketches.has(text)
+}
 
 // measureWords are units of time, size, length, weight and volume.
 var measureWords = boolClass("measure-words")

@@ -45,8 +45,11 @@ type sceneText struct {
 	stems    map[string]bool     // normWord of every token
 	colors   map[string][]string // thing -> the colours written before it
 	// claims are the text's claims (Extract), read with the rest so that
-	// a stored text met by many writes is read once.
-	claims []Claim
+	// a stored text met by many writes is read once; pref and hasPref its
+	// preference (preferenceOf).
+	claims  []Claim
+	pref    preference
+	hasPref bool
 }
 
 func newSceneText(text string) *sceneText {
@@ -54,6 +57,7 @@ func newSceneText(text string) *sceneText {
 	// chat turn's clock time and speaker label, and without questions.
 	_, body := chatBody(tokenize(text))
 	st := &sceneText{stems: map[string]bool{}, claims: Extract(text)}
+	st.pref, st.hasPref = preferenceOf(text)
 	n := 0
 	for _, s := range statements(body) {
 		// Negation anywhere keeps the scene rules out (see scene), so it
@@ -181,11 +185,10 @@ func sceneNoun(w string) bool {
 		!inClass("scene_fillers", w) && !inClass("degree_words", w) && !isCopula(w)
 }
 
-// scene applies the rules for descriptive sentences that carry no
+// sceneOf applies the rules for descriptive sentences that carry no
 // subject-relation-value claim a rule could compare ("A man is sleeping" /
 // "The man is running").
-func (j *Judge) scene(a, b string) Verdict {
-	sa, sb := j.scenes.get(a), j.scenes.get(b)
+func (j *Judge) sceneOf(sa, sb *sceneText) Verdict {
 	wa, wb := sa.words, sb.words
 	if len(wa) == 0 && len(wb) == 0 || sa.allWords > maxSceneWords || sb.allWords > maxSceneWords {
 		return Verdict{}

@@ -30,16 +30,41 @@ func resultDir(rel string) bool {
 	return true
 }
 
-// stringLits returns the string literals of f with their values.
+// stringLits returns the string literals of f with their values, leaving
+// out the patterns given to regexp.Compile and regexp.MustCompile: a
+// pattern reads text (the content policy matches "--force" in what an agent
+// writes), it never says anything to a user.
 func stringLits(f *ast.File) []*ast.BasicLit {
 	var out []*ast.BasicLit
+	patterns := map[*ast.BasicLit]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
-		if b, ok := n.(*ast.BasicLit); ok && b.Kind == token.STRING {
+		if c, ok := n.(*ast.CallExpr); ok && isRegexpCompile(c.Fun) {
+			for _, a := range c.Args {
+				ast.Inspect(a, func(n ast.Node) bool {
+					if b, ok := n.(*ast.BasicLit); ok {
+						patterns[b] = true
+					}
+					return true
+				})
+			}
+		}
+		if b, ok := n.(*ast.BasicLit); ok && b.Kind == token.STRING && !patterns[b] {
 			out = append(out, b)
 		}
 		return true
 	})
 	return out
+}
+
+// isRegexpCompile reports whether fun is regexp.Compile or
+// regexp.MustCompile.
+func isRegexpCompile(fun ast.Expr) bool {
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	return ok && pkg.Name == "regexp" && (sel.Sel.Name == "Compile" || sel.Sel.Name == "MustCompile")
 }
 
 // resultTextViolations returns the string literals of the Go files below
@@ -84,6 +109,11 @@ type Item struct{ Detail string }
 var c = Item{Detail: "TTL passed; run memgov gc"}
 var d = map[string]string{"x": "usage feedback (--used KEY)"}
 `)
+	write("guard/p.go", `package guard
+import "regexp"
+var forceRe = regexp.MustCompile(`+"`--force\\b`"+`)
+var h = "--force"
+`)
 	write("cmd/memgov/h.go", `package main
 var e = "memgov principal add --id X"
 `)
@@ -99,9 +129,10 @@ var g = "memgov gc"
 		`audit/a.go:3: memgov gc in "TTL passed; run memgov gc"`,
 		`audit/a.go:4: --used in "usage feedback (--used KEY)"`,
 		`gate/g.go:3: memgov principal in "unknown agent %q; register it with: memgov principal add --id %s"`,
+		`guard/p.go:4: --force in "--force"`,
 	}
-	if read != 2 || strings.Join(found, "\n") != strings.Join(want, "\n") {
-		t.Errorf("read %d files, found:\n%s\nwant 2 files and:\n%s", read, strings.Join(found, "\n"), strings.Join(want, "\n"))
+	if read != 3 || strings.Join(found, "\n") != strings.Join(want, "\n") {
+		t.Errorf("read %d files, found:\n%s\nwant 3 files and:\n%s", read, strings.Join(found, "\n"), strings.Join(want, "\n"))
 	}
 }
 

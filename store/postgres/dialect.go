@@ -53,11 +53,11 @@ var dialect = &sqlstore.Dialect{
 	// A version's features in one statement: replacing a row updates it in
 	// place with a new seq (SET seq = DEFAULT draws from its identity), where
 	// a DELETE and an INSERT cost a round trip more and leave a dead row.
-	FeaturesUpsert: `INSERT INTO version_features (version_id, memory_ref, layer, judge, fingerprint, subject, predicate, object, embedding, bands)
-		SELECT ?,?,?,?,?,?,?,?,?,? FROM version_index WHERE version_id = ? AND memory_ref = ? AND content_hash <> ''
+	FeaturesUpsert: `INSERT INTO version_features (version_id, memory_ref, layer, judge, fingerprint, subject, predicate, object, embedding, bands, sketch)
+		SELECT ?,?,?,?,?,?,?,?,?,?,? FROM version_index WHERE version_id = ? AND memory_ref = ? AND content_hash <> ''
 		ON CONFLICT (version_id) DO UPDATE SET memory_ref = excluded.memory_ref, layer = excluded.layer, judge = excluded.judge,
 		fingerprint = excluded.fingerprint, subject = excluded.subject, predicate = excluded.predicate, object = excluded.object,
-		embedding = excluded.embedding, bands = excluded.bands, seq = DEFAULT`,
+		embedding = excluded.embedding, bands = excluded.bands, sketch = excluded.sketch, seq = DEFAULT`,
 	MatchOr:         ` | `,
 	MatchAnd:        ` & `,
 	MatchWord:       func(w string) string { return w },

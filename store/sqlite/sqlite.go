@@ -244,7 +244,15 @@ func (s *Store) Update(ctx context.Context, fn func(memgov.Tx) error) error {
 // update is Update for this package's code that needs the *Tx itself.
 func (s *Store) update(ctx context.Context, fn func(*sqlstore.Tx) error) error {
 	s.stmts.prepareWanted(ctx)
-	tx, err := s.writer.BeginTx(ctx, nil)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// The transaction is not bound to ctx: database/sql would roll it back
+	// from another goroutine as soon as ctx ends, racing the statement the
+	// transaction runs next. Its statements see ctx instead (stmtQuerier's
+	// whole): the first one after ctx ends fails with ctx's error, and the
+	// transaction rolls back here.
+	tx, err := s.writer.BeginTx(context.WithoutCancel(ctx), nil)
 	if err != nil {
 		return mapOpenErr(s.path, err)
 	}

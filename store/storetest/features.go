@@ -1,7 +1,10 @@
 package storetest
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/memgov/memgov"
@@ -29,6 +32,34 @@ func testFeatures(t *testing.T, f Factory) {
 	}
 	if st := status(judge); st.Current != 2 || st.Stale != 0 || st.Missing != 0 || !st.Fresh() || st.ByJudge[judge] != 2 {
 		t.Fatalf("after two puts, IndexStatus(%s) = %+v, want 2 current", judge, st)
+	}
+	// Each version's judge sketch comes back with it as a candidate, as
+	// the engine stored it.
+	sketchOf := func(text string) []byte {
+		t.Helper()
+		var out []byte
+		fx.view(func(tx memgov.ReadTx) error {
+			cs, err := tx.TopicCandidates(fx.ctx, memgov.TopicQuery{MemoryRef: ref, Layer: memgov.Semantic, Text: text})
+			if err != nil {
+				return err
+			}
+			for _, c := range cs {
+				if c.Text == text {
+					out = c.Sketch
+				}
+			}
+			return nil
+		})
+		return out
+	}
+	for _, text := range []string{"Dana's manager is Tomas.", "Alice grew up in Oslo."} {
+		want, err := fx.e.IndexFeatures(json.RawMessage(fmt.Sprintf(`{"text":%q}`, text)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sketchOf(text); len(got) == 0 || !bytes.Equal(got, want.Sketch) {
+			t.Errorf("the candidate %q comes back with sketch %q, want the judge's", text, got)
+		}
 	}
 	if st := status("another-judge"); st.Current != 0 || st.Stale != 2 || st.Fresh() {
 		t.Fatalf("IndexStatus(another judge) = %+v, want 2 stale", st)
@@ -88,6 +119,9 @@ func testFeatures(t *testing.T, f Factory) {
 	})
 	if st := status(judge); st.Current != 1 || st.Stale != 1 || st.ByJudge["another-judge"] != 1 {
 		t.Errorf("after replacing a's features, IndexStatus = %+v, want 1 current and 1 stale", st)
+	}
+	if got := sketchOf("Dana's manager is Tomas."); len(got) != 0 {
+		t.Errorf("features put without a sketch left the sketch %q", got)
 	}
 	if td := todo(judge, "", 10); len(td) != 1 || td[0].VersionID != a.VersionID {
 		t.Errorf("FeatureTodo lists %+v, want version a alone", td)

@@ -26,14 +26,14 @@ func (t *Tx) PutFeatures(ctx context.Context, f memgov.VersionFeatures) error {
 		bands = binary.BigEndian.AppendUint32(bands, b)
 	}
 	args := []any{f.VersionID, f.MemoryRef, string(f.Layer), f.Judge, nonNilBytes(f.Fingerprint), f.Subject, f.Predicate, f.Object, f.Embedding, bands,
-		f.VersionID, f.MemoryRef}
+		f.Sketch, f.VersionID, f.MemoryRef}
 	query := t.q.dialect().FeaturesUpsert
 	if query == "" {
 		if _, err := t.q.ExecContext(ctx, `DELETE FROM version_features WHERE version_id = ?`, f.VersionID); err != nil {
 			return fmt.Errorf("put features of version %s: %w", f.VersionID, err)
 		}
-		query = `INSERT INTO version_features (version_id, memory_ref, layer, judge, fingerprint, subject, predicate, object, embedding, bands)
-		SELECT ?,?,?,?,?,?,?,?,?,? FROM version_index WHERE version_id = ? AND memory_ref = ? AND content_hash <> ''`
+		query = `INSERT INTO version_features (version_id, memory_ref, layer, judge, fingerprint, subject, predicate, object, embedding, bands, sketch)
+		SELECT ?,?,?,?,?,?,?,?,?,?,? FROM version_index WHERE version_id = ? AND memory_ref = ? AND content_hash <> ''`
 	}
 	res, err := t.q.ExecContext(ctx, query, args...)
 	if err != nil {

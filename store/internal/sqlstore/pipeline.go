@@ -388,7 +388,7 @@ func (r *ReadTx) candidatesOfLayer(ctx context.Context, ids []string, limit int,
 		return nil, err
 	}
 	rows, err := queryDrained(ctx, r.q, `SELECT vi.version_id, vi.item_id, vi.key, vi.layer, v.state, vi.content_hash, vf.fingerprint, COALESCE(vf.subject, ''),
-		COALESCE(vf.predicate, ''), COALESCE(vf.object, ''), vf.embedding, v.content, v.confidence, v.created_by
+		COALESCE(vf.predicate, ''), COALESCE(vf.object, ''), vf.embedding, v.content, v.confidence, v.created_by, vf.sketch
 		FROM version_index vi JOIN versions v ON v.id = vi.version_id LEFT JOIN version_features vf ON vf.version_id = vi.version_id
 		WHERE vi.version_id IN (SELECT value FROM `+r.q.dialect().JSONValues+`) AND (vi.layer = ? OR CAST(? AS TEXT) = '' AND vi.layer IN ('EPISODIC', 'SEMANTIC', 'PROCEDURAL'))
 		AND v.state IN ('ACTIVE', 'DRAFT')
@@ -405,7 +405,7 @@ func (r *ReadTx) candidatesOfLayer(ctx context.Context, ids []string, limit int,
 			content      []byte
 		)
 		if err := rows.Scan(&c.VersionID, &c.ItemID, &c.Key, &layer, &state, &c.ContentHash, &c.Fingerprint, &c.Subject, &c.Predicate, &c.Object,
-			&c.Embedding, &content, &c.Confidence, &c.CreatedBy); err != nil {
+			&c.Embedding, &content, &c.Confidence, &c.CreatedBy, &c.Sketch); err != nil {
 			return nil, err
 		}
 		c.State, c.Layer = memgov.State(state), memgov.Layer(layer)
