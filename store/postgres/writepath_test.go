@@ -221,7 +221,7 @@ func TestUpgradeToPackedBands(t *testing.T) {
 			PRIMARY KEY (memory_ref, band, version_id))`,
 		`INSERT INTO version_bands SELECT memory_ref, (get_byte(bands, 4*i)::bigint << 24) | (get_byte(bands, 4*i+1) << 16) | (get_byte(bands, 4*i+2) << 8) | get_byte(bands, 4*i+3), version_id
 			FROM version_features, generate_series(0, length(bands)/4 - 1) AS i`,
-		`DROP TABLE verify_log`, // migration 0005, after schema 4
+		`DROP TABLE verify_log`,                           // migration 0005, after schema 4
 		`ALTER TABLE version_features DROP COLUMN sketch`, // migration 0006
 		`UPDATE memgov_schema SET version = 3`,
 	} {
