@@ -172,7 +172,7 @@ func (d *Dispatcher) init(ctx context.Context) error {
 	}
 	// Start at the end of the outbox: history is not replayed to receivers.
 	for {
-		evs, err := d.Engine.Events(ctx, memgov.EventQuery{AfterID: d.cursor, Limit: 1000})
+		evs, err := d.Engine.Host().Events(ctx, memgov.Owner, memgov.EventQuery{AfterID: d.cursor, Limit: 1000})
 		if err != nil {
 			return err
 		}
@@ -208,7 +208,7 @@ func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
 	}
 	sent := 0
 	for {
-		evs, err := d.Engine.Events(ctx, memgov.EventQuery{AfterID: d.cursor, Limit: 200})
+		evs, err := d.Engine.Host().Events(ctx, memgov.Owner, memgov.EventQuery{AfterID: d.cursor, Limit: 200})
 		if err != nil {
 			return sent, err
 		}
