@@ -115,9 +115,9 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 		enginetest.Put(t, e, "acme/support-bot", "b", "Refunds above 1000 dollars need a second signature. Finance signs them within a day.")
 		enginetest.Put(t, e, "acme/support-bot", "a", "Customer 42 prefers email follow-up. Never call after 6pm.")
 		enginetest.Put(t, e, "acme/support-bot", "c", "Shipping to the EU takes four business days.")
-		size, _ := e.LogSize(ctx)
+		size, _ := e.Audit().LogSize(ctx)
 		_, err := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/support-bot", Budget: 40, Actor: "acme-curator"})
-		if after, _ := e.LogSize(ctx); after != size {
+		if after, _ := e.Audit().LogSize(ctx); after != size {
 			t.Fatalf("a failed distillation wrote %d entries", after-size)
 		}
 		res, err2 := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/support-bot", Budget: 80, Actor: "acme-curator"})
@@ -255,12 +255,12 @@ func TestConsolidationIdempotency(t *testing.T) {
 	if l, _ := jane.List(ctx, "acme/other-bot", host.ListOptions{}); len(l) != 1 {
 		t.Fatal("consolidation touched another memoryRef")
 	}
-	size, _ := e.LogSize(ctx)
+	size, _ := e.Audit().LogSize(ctx)
 	r2, err := e.Lifecycle().Consolidate(ctx, lifecycle.ConsolidateRequest{MemoryRef: "acme/support-bot", Actor: "acme-curator"})
 	if err != nil || r2.InputCount != 4 || r2.OutputCount != 4 || r2.Merged+r2.Superseded+r2.Strengthened != 0 {
 		t.Fatalf("second pass: %+v %v", r2, err)
 	}
-	if after, _ := e.LogSize(ctx); after != size+1 {
+	if after, _ := e.Audit().LogSize(ctx); after != size+1 {
 		t.Fatalf("second pass wrote %d entries, want only its CONSOLIDATE record", after-size)
 	}
 	evs, _ := e.Host().Events(ctx, memgov.Owner, memgov.EventQuery{Type: "agent.memory.consolidated"})

@@ -237,8 +237,8 @@ func TestContractRedaction(t *testing.T) {
 func assertNoPlaintext(t *testing.T, e *engine.Engine, secret string) {
 	t.Helper()
 	ctx := context.Background()
-	size, _ := e.LogSize(ctx)
-	entries, err := e.LogTail(ctx, 0, int(size))
+	size, _ := e.Audit().LogSize(ctx)
+	entries, err := e.Audit().LogTail(ctx, 0, int(size))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +361,7 @@ func TestForgetBySubject(t *testing.T) {
 			t.Fatalf("forget reached %s", ref)
 		}
 	}
-	le, _ := e.LogEntryAt(ctx, res.LSN)
+	le, _ := e.Audit().LogEntryAt(ctx, res.LSN)
 	if le.Op != oplog.Retract || le.Actor != "acme-curator" {
 		t.Fatalf("forget entry: %+v", le)
 	}
