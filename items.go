@@ -201,7 +201,7 @@ func DecodeStored(what string, raw []byte, dst any) error {
 		return nil
 	}
 	if !json.Valid(raw) {
-		return fmt.Errorf("corrupt stored data: %s is not valid JSON; `memgov audit verify` names what else differs from the log", what)
+		return fmt.Errorf("corrupt stored data: %s is not valid JSON; verifying the log names what else differs from it", what)
 	}
 	var te *json.UnmarshalTypeError
 	if err := json.Unmarshal(raw, dst); err != nil && !errors.As(err, &te) {
