@@ -3,6 +3,7 @@ package memgov
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -164,13 +165,49 @@ type Version struct {
 	Source string `json:"source,omitempty"`
 }
 
-// Text returns content.text, the human-readable body of the version.
+// Text returns content.text, the human-readable body of the version, for
+// display: a content that is not valid JSON (a corrupt row) reads as "".
+// Paths that read stored versions and can report an error use ContentText,
+// which names the row instead.
 func (v Version) Text() string {
+	t, _ := v.ContentText()
+	return t
+}
+
+// ContentText returns content.text, the human-readable body of the version.
+// A stored content that is not valid JSON is an error naming the version
+// (corrupt stored data); no content, or content without a text string, has
+// no text.
+func (v Version) ContentText() (string, error) {
 	var c struct {
 		Text string `json:"text"`
 	}
-	_ = json.Unmarshal(v.Content, &c)
-	return c.Text
+	err := v.DecodeContent(&c)
+	return c.Text, err
+}
+
+// DecodeContent decodes the version's content into dst (see DecodeStored).
+func (v Version) DecodeContent(dst any) error {
+	return DecodeStored("versions.content of row "+v.ID, v.Content, dst)
+}
+
+// DecodeStored decodes stored JSON, what names (the table, column and row,
+// or the log entry), into dst. Stored JSON that is not valid JSON is
+// corrupt: an error naming what, never a zero value. Valid JSON of another
+// shape than dst leaves the fields it lacks unset, as does no JSON at all
+// (a NULL column).
+func DecodeStored(what string, raw []byte, dst any) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	if !json.Valid(raw) {
+		return fmt.Errorf("corrupt stored data: %s is not valid JSON; verifying the log names what else differs from it", what)
+	}
+	var te *json.UnmarshalTypeError
+	if err := json.Unmarshal(raw, dst); err != nil && !errors.As(err, &te) {
+		return fmt.Errorf("corrupt stored data: %s: %w", what, err)
+	}
+	return nil
 }
 
 // ExpiredAt reports whether the version is past its TTL at t (millisecond granularity).

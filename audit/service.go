@@ -1,4 +1,6 @@
-// Package audit is memgov's audit service: the Merkle root of the log and
+// Package audit is memgov's audit service: the reads of the log itself
+// (its size, pages newest first, entries by LSN, the LSN of a moment:
+// log.go), the Merkle root of the log and
 // its proofs (inclusion, consistency), signed audit checkpoints and their
 // acceptance, the export a verifier without the key replays, the
 // verification of the log and of every table derived from it, rebuilds, and

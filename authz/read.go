@@ -88,3 +88,17 @@ func (c *Checker) clearance(p memgov.Principal) string {
 	}
 	return policy.General
 }
+
+// EventTenant returns the tenant an outbox read by r is bounded to, given
+// the tenant it asked for: the owner's as asked ("" or memgov.AllTenants:
+// every tenant); a principal's own tenant whatever it asked, and every
+// tenant for an installation-wide principal.
+func (c *Checker) EventTenant(r Reading, asked string) string {
+	if r.Owner {
+		return asked
+	}
+	if t, confined := Confined(r.Principal); confined {
+		return t
+	}
+	return memgov.AllTenants
+}

@@ -112,3 +112,26 @@ func TestReaderValues(t *testing.T) {
 		t.Error("the reader of an empty principal id is the owner")
 	}
 }
+
+// TestEventTenant: the owner reads the outbox of the tenant it asks for; a
+// principal only its own tenant's, whatever it asks; an installation-wide
+// principal every tenant's.
+func TestEventTenant(t *testing.T) {
+	ck := New(policy.Default())
+	bot := memgov.Principal{ID: "bot", Role: memgov.Executor, Tenant: "acme"}
+	root := memgov.Principal{ID: "root", Role: memgov.Curator, Tenant: memgov.AllTenants}
+	for _, c := range []struct {
+		r          Reading
+		asked, got string
+	}{
+		{OwnerReading, "", ""},
+		{OwnerReading, "globex", "globex"},
+		{ReadingOf(bot), "", "acme"},
+		{ReadingOf(bot), "globex", "acme"},
+		{ReadingOf(root), "globex", memgov.AllTenants},
+	} {
+		if got := ck.EventTenant(c.r, c.asked); got != c.got {
+			t.Errorf("EventTenant(%+v, %q) = %q, want %q", c.r, c.asked, got, c.got)
+		}
+	}
+}

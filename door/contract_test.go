@@ -107,7 +107,7 @@ func TestRequiredParametersAre400ForReadsAndWrites(t *testing.T) {
 func TestWritesRefuseDotKeysSurrogatesAndInexactIntegers(t *testing.T) {
 	e := newEnv(t, "", Config{})
 	ctx := context.Background()
-	before, _ := e.eng.LogSize(ctx)
+	before, _ := e.eng.Audit().LogSize(ctx)
 	for _, c := range []struct{ name, body, want string }{
 		{"dot key", `{"memory_ref":"acme/bot","key":"../../etc/passwd","target_layer":"WORKING","content":{"text":"x"}}`, `dot segment ".."`},
 		{"lone surrogate key", `{"memory_ref":"acme/bot","key":"k\udc00","target_layer":"WORKING","content":{"text":"x"}}`, `lone UTF-16 surrogate escape \udc00`},
@@ -118,7 +118,7 @@ func TestWritesRefuseDotKeysSurrogatesAndInexactIntegers(t *testing.T) {
 			t.Errorf("%s: %d %v, want 400 INVALID naming %q", c.name, code, res, c.want)
 		}
 	}
-	if after, _ := e.eng.LogSize(ctx); after != before {
+	if after, _ := e.eng.Audit().LogSize(ctx); after != before {
 		t.Errorf("refused writes appended %d log entries", after-before)
 	}
 	// The MCP door refuses the same key: the SDK decodes \udc00 to U+FFFD,

@@ -176,13 +176,13 @@ func TestAgentTokenCannotApproveImpersonateOrCrossTenant(t *testing.T) {
 	}
 
 	// It cannot write as another agent: refused before the pipeline, nothing logged.
-	size, _ := e.eng.LogSize(ctx)
+	size, _ := e.eng.Audit().LogSize(ctx)
 	other := writeReq("acme/bot2", "x", "Planner said so.")
 	other["source_agent_id"] = "bot2"
 	if code, res = e.do("bot", "POST", "/v1/memories", other); code != http.StatusForbidden || !strings.Contains(str(res, "message"), "may not act as bot2") {
 		t.Errorf("write as bot2 = %d %v", code, res)
 	}
-	if after, _ := e.eng.LogSize(ctx); after != size {
+	if after, _ := e.eng.Audit().LogSize(ctx); after != size {
 		t.Errorf("a refused impersonation wrote %d log entries", after-size)
 	}
 
@@ -223,7 +223,7 @@ func TestAgentTokenCannotApproveImpersonateOrCrossTenant(t *testing.T) {
 
 	// The log names the authenticated principals.
 	var approve oplog.Entry
-	entries, err := e.eng.LogTail(ctx, 0, 1000)
+	entries, err := e.eng.Audit().LogTail(ctx, 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestRevokedAndExpiredTokensAreRefused(t *testing.T) {
 		t.Error("revoking twice succeeded")
 	}
 	// Issuing and revoking are log entries naming who did it.
-	les, _ := e.eng.LogTail(ctx, 0, 1000)
+	les, _ := e.eng.Audit().LogTail(ctx, 0, 1000)
 	var issued, revoked int
 	for _, l := range les {
 		if l.Op == oplog.TokenCreate && l.Actor == "test" {
@@ -322,7 +322,7 @@ func TestRevokedAndExpiredTokensAreRefused(t *testing.T) {
 	}
 	// No token is stored in the clear: the log and tables hold its hash.
 	for _, tok := range e.tokens {
-		le, _ := e.eng.LogTail(ctx, 0, 1000)
+		le, _ := e.eng.Audit().LogTail(ctx, 0, 1000)
 		for _, l := range le {
 			if bytes.Contains(l.Payload, []byte(tok)) {
 				t.Fatalf("log entry %d holds a token", l.LSN)

@@ -138,7 +138,7 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession, eng *engine.Engine) {
 		t.Fatalf("get after forget = %v", out)
 	}
 	// The log's actors are the token's principal.
-	es, err := eng.LogTail(ctx, 0, 1000)
+	es, err := eng.Audit().LogTail(ctx, 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

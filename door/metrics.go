@@ -141,7 +141,7 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 	} else {
 		up = 0
 	}
-	if n, err := c.eng.LogSize(ctx); err == nil {
+	if n, err := c.eng.Audit().LogSize(ctx); err == nil {
 		ch <- prometheus.MustNewConstMetric(logDesc, prometheus.GaugeValue, float64(n))
 	} else {
 		up = 0

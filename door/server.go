@@ -171,7 +171,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 // (the log's size) are for callers with a live token only: anyone may ask
 // whether memgov is up, not how much it holds.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
-	size, err := s.eng.LogSize(r.Context())
+	size, err := s.eng.Audit().LogSize(r.Context())
 	if err != nil {
 		s.log.Error("healthz", "err", err)
 		writeError(w, http.StatusServiceUnavailable, "UNAVAILABLE", "the database does not answer")

@@ -200,7 +200,7 @@ func TestReviewConsoleOverSSH(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	entries, err := e.eng.LogTail(ctx, 0, 1000)
+	entries, err := e.eng.Audit().LogTail(ctx, 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,16 +78,19 @@ var notified = map[string][]string{
 
 // notification returns the delivery of an event, or false when the event is
 // not one people are notified of (only SYNC_BLOCK reviews are: async ones
-// wait in the queue).
-func notification(ev memgov.Event) (Notification, bool) {
+// wait in the queue). Stored event data that is not valid JSON is an error
+// naming the event.
+func notification(ev memgov.Event) (Notification, bool, error) {
 	fields, ok := notified[ev.Type]
 	if !ok {
-		return Notification{}, false
+		return Notification{}, false, nil
 	}
 	var raw map[string]any
-	_ = json.Unmarshal(ev.Data, &raw)
+	if err := memgov.DecodeStored(fmt.Sprintf("the data of event %d (log entry %d)", ev.ID, ev.LSN), ev.Data, &raw); err != nil {
+		return Notification{}, false, err
+	}
 	if ev.Type == "review.created" && raw["tier"] != memgov.TierSync {
-		return Notification{}, false
+		return Notification{}, false, nil
 	}
 	n := Notification{ID: ev.ID, Type: ev.Type, LSN: ev.LSN, At: ev.At, MemoryRef: ev.MemoryRef, Data: map[string]string{}}
 	for _, f := range fields {
@@ -95,7 +98,7 @@ func notification(ev memgov.Event) (Notification, bool) {
 			n.Data[f] = v
 		}
 	}
-	return n, true
+	return n, true, nil
 }
 
 // Webhook is one receiver.
@@ -172,7 +175,7 @@ func (d *Dispatcher) init(ctx context.Context) error {
 	}
 	// Start at the end of the outbox: history is not replayed to receivers.
 	for {
-		evs, err := d.Engine.Events(ctx, memgov.EventQuery{AfterID: d.cursor, Limit: 1000})
+		evs, err := d.Engine.Host().Events(ctx, memgov.Owner, memgov.EventQuery{AfterID: d.cursor, Limit: 1000})
 		if err != nil {
 			return err
 		}
@@ -208,7 +211,7 @@ func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
 	}
 	sent := 0
 	for {
-		evs, err := d.Engine.Events(ctx, memgov.EventQuery{AfterID: d.cursor, Limit: 200})
+		evs, err := d.Engine.Host().Events(ctx, memgov.Owner, memgov.EventQuery{AfterID: d.cursor, Limit: 200})
 		if err != nil {
 			return sent, err
 		}
@@ -216,7 +219,14 @@ func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
 			return sent, nil
 		}
 		for _, ev := range evs {
-			if n, ok := notification(ev); ok {
+			n, ok, err := notification(ev)
+			if err != nil {
+				// A corrupt event cannot be delivered as it was emitted; it
+				// is reported, naming it, and the dispatcher goes on: the
+				// log still holds the entry (memgov audit verify).
+				d.Logger.Error("webhook: event not delivered", "event", ev.ID, "type", ev.Type, "err", err)
+			}
+			if ok {
 				for _, h := range d.Hooks {
 					attempts, err := d.deliver(ctx, h, n)
 					if err != nil {

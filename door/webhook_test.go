@@ -192,3 +192,17 @@ func TestWebhookFailingEveryRetryIsKeptAsADeadLetter(t *testing.T) {
 		t.Fatalf("second tick = %d %v, dead receiver called %d times", n, err, down)
 	}
 }
+
+// TestNotificationOfCorruptEventData: stored event data that is not JSON
+// is an error naming the event and its log entry, not a notification with
+// empty fields; valid data of another shape is no error.
+func TestNotificationOfCorruptEventData(t *testing.T) {
+	_, ok, err := notification(memgov.Event{ID: 7, LSN: 12, Type: "review.created", Data: json.RawMessage(`{"tier": "SYNC`)})
+	if ok || err == nil || !strings.Contains(err.Error(), "event 7") || !strings.Contains(err.Error(), "log entry 12") {
+		t.Fatalf("corrupt event: ok=%v err=%v", ok, err)
+	}
+	n, ok, err := notification(memgov.Event{ID: 8, LSN: 13, Type: "review.escalated", Data: json.RawMessage(`{"reviewId": "r1", "by": "jane"}`)})
+	if !ok || err != nil || n.Data["reviewId"] != "r1" || n.Data["by"] != "jane" {
+		t.Fatalf("valid event: %+v ok=%v err=%v", n, ok, err)
+	}
+}

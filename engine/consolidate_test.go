@@ -56,12 +56,12 @@ func visibleKeys(t *testing.T, e *engine.Engine, ref string) []string {
 // finds nothing to do and writes only its CONSOLIDATE entry.
 func checkSecondPassIdle(t *testing.T, e *engine.Engine, ref string, want int) {
 	t.Helper()
-	size, _ := e.LogSize(context.Background())
+	size, _ := e.Audit().LogSize(context.Background())
 	r := consolidate(t, e, ref)
 	if r.InputCount != want || r.OutputCount != want || r.Merged+r.Superseded+r.Strengthened != 0 || len(r.Changes) != 0 || len(r.Rules) != 0 {
 		t.Fatalf("second pass: %+v", r)
 	}
-	if after, _ := e.LogSize(context.Background()); after != size+1 {
+	if after, _ := e.Audit().LogSize(context.Background()); after != size+1 {
 		t.Fatalf("second pass wrote %d entries, want only its CONSOLIDATE record", after-size)
 	}
 }

@@ -68,7 +68,7 @@ func TestWriteRefusesDotKeysAndInexactContent(t *testing.T) {
 			t.Errorf("write key %q content %s = %+v, want REJECTED SCHEMA_INVALID naming %q", tc.key, tc.content, res, tc.want)
 		}
 	}
-	if n, _ := e.LogSize(ctx); n != 1 {
+	if n, _ := e.Audit().LogSize(ctx); n != 1 {
 		t.Errorf("the log holds %d entries after refused writes, want 1 (the principal)", n)
 	}
 }

@@ -183,11 +183,11 @@ func TestM6ProposalRationaleAndRunIDsRedacted(t *testing.T) {
 		t.Fatalf("a run id without a secret changed: %v", p.Provenance.SourceRunIDs)
 	}
 	// Nor does the log keep it.
-	n, err := e.LogSize(ctx)
+	n, err := e.Audit().LogSize(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, err := e.LogTail(ctx, 0, int(n))
+	entries, err := e.Audit().LogTail(ctx, 0, int(n))
 	if err != nil || len(entries) == 0 {
 		t.Fatalf("log: %d entries, %v", len(entries), err)
 	}

@@ -55,12 +55,12 @@ func TestPromoteAfterIndependentCorroborations(t *testing.T) {
 		t.Fatalf("plan with two corroborations: %+v", plan.Candidates)
 	}
 	e3 := episodeBy(t, e, "obs-3", "orch", ep("Madrid: four business days door to door"), "carrier://track/3")
-	size, _ := e.LogSize(ctx)
+	size, _ := e.Audit().LogSize(ctx)
 	plan, _ = e.Lifecycle().PlanPromotion(ctx, "acme/shared", lifecycle.PromoterPrincipal)
 	if plan.Candidates[0].Status != lifecycle.PromoteWouldPromote || plan.Candidates[0].Corroborations != 3 {
 		t.Fatalf("plan: %+v", plan.Candidates[0])
 	}
-	if after, _ := e.LogSize(ctx); after != size {
+	if after, _ := e.Audit().LogSize(ctx); after != size {
 		t.Fatal("a dry run wrote to the log")
 	}
 	rep, err := e.Lifecycle().Promote(ctx, "acme/shared", lifecycle.PromoterPrincipal)

@@ -140,7 +140,7 @@ func TestResolveProceduralSupersession(t *testing.T) {
 		t.Fatalf("prior procedure: %+v", hist)
 	}
 	ops := map[oplog.Op]int{}
-	tail, _ := e.LogTail(ctx, 0, 1000)
+	tail, _ := e.Audit().LogTail(ctx, 0, 1000)
 	for _, le := range tail {
 		if le.ItemID == old.ItemID {
 			ops[le.Op]++

@@ -14,16 +14,18 @@ import (
 	"github.com/memgov/memgov/reviews"
 )
 
-// Audit returns the audit service: the log's root and proofs, signed
-// checkpoints, export, verification, rebuilds and the compliance report.
+// Audit returns the audit service: the log's reads (size, pages, entries
+// by LSN, the LSN of a moment), its root and proofs, signed checkpoints,
+// export, verification, rebuilds and the compliance report.
 func (e *Engine) Audit() *audit.Service { return e.audit }
 
 // Baselines returns the baselines service: baselines, drift, snapshots,
 // memory checkpoints and their proofs, sessions and TTL expiry.
 func (e *Engine) Baselines() *baselines.Service { return e.baselines }
 
-// Host returns the host service: proposals, workspaces and their merge
-// requests, commitments, distillation and forget by subject.
+// Host returns the host service: the read API (memory and the outbox of
+// events, each read naming its reader), proposals, workspaces and their
+// merge requests, commitments, distillation and forget by subject.
 func (e *Engine) Host() *host.Service { return e.host }
 
 // Lifecycle returns the lifecycle service: versions (rollback, restore,

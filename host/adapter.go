@@ -135,6 +135,9 @@ func (a *MemoryAdapter) listVersions(ctx context.Context, ref string, opts ListO
 		if err != nil {
 			return err
 		}
+		if err := readable(vs...); err != nil {
+			return err
+		}
 		out, _ = a.s.visibleOnly(rd, vs)
 		return nil
 	})
@@ -173,6 +176,9 @@ func (a *MemoryAdapter) getVersion(ctx context.Context, ref, id string) (*memgov
 		}
 		v, found, err := headView(ctx, tx, ref, id, a.s.now())
 		if err != nil || !found {
+			return err
+		}
+		if err := readable(v); err != nil {
 			return err
 		}
 		if a.s.authz.Visible(rd, v) != nil {

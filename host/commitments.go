@@ -131,7 +131,9 @@ func (svc *Service) TickCommitments(ctx context.Context, ref, actor string) (mem
 				res.Fired = append(res.Fired, c.ID)
 			case memgov.CommitPredicate:
 				var ps predicateSpec
-				_ = json.Unmarshal(c.Predicate, &ps)
+				if err := memgov.DecodeStored("commitments.predicate of row "+c.ID, c.Predicate, &ps); err != nil {
+					return err
+				}
 				holds := false
 				for _, v := range active {
 					if v.ID == c.SourceVersionID {

@@ -115,9 +115,9 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 		enginetest.Put(t, e, "acme/support-bot", "b", "Refunds above 1000 dollars need a second signature. Finance signs them within a day.")
 		enginetest.Put(t, e, "acme/support-bot", "a", "Customer 42 prefers email follow-up. Never call after 6pm.")
 		enginetest.Put(t, e, "acme/support-bot", "c", "Shipping to the EU takes four business days.")
-		size, _ := e.LogSize(ctx)
+		size, _ := e.Audit().LogSize(ctx)
 		_, err := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/support-bot", Budget: 40, Actor: "acme-curator"})
-		if after, _ := e.LogSize(ctx); after != size {
+		if after, _ := e.Audit().LogSize(ctx); after != size {
 			t.Fatalf("a failed distillation wrote %d entries", after-size)
 		}
 		res, err2 := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/support-bot", Budget: 80, Actor: "acme-curator"})
@@ -151,7 +151,7 @@ func TestDistillationBudgetAndByteStability(t *testing.T) {
 	if idx == nil || json.Unmarshal(idx.Content, &mi) != nil || mi.Archive != r1.ArchiveKey || mi.Text != ar.Text || !r1.IndexUpdated {
 		t.Fatalf("index: %+v", idx)
 	}
-	evs, _ := e.Events(ctx, memgov.EventQuery{Type: "memory.compacted"})
+	evs, _ := e.Host().Events(ctx, memgov.Owner, memgov.EventQuery{Type: "memory.compacted"})
 	if len(evs) != 1 {
 		t.Fatalf("events: %+v", evs)
 	}
@@ -255,15 +255,15 @@ func TestConsolidationIdempotency(t *testing.T) {
 	if l, _ := jane.List(ctx, "acme/other-bot", host.ListOptions{}); len(l) != 1 {
 		t.Fatal("consolidation touched another memoryRef")
 	}
-	size, _ := e.LogSize(ctx)
+	size, _ := e.Audit().LogSize(ctx)
 	r2, err := e.Lifecycle().Consolidate(ctx, lifecycle.ConsolidateRequest{MemoryRef: "acme/support-bot", Actor: "acme-curator"})
 	if err != nil || r2.InputCount != 4 || r2.OutputCount != 4 || r2.Merged+r2.Superseded+r2.Strengthened != 0 {
 		t.Fatalf("second pass: %+v %v", r2, err)
 	}
-	if after, _ := e.LogSize(ctx); after != size+1 {
+	if after, _ := e.Audit().LogSize(ctx); after != size+1 {
 		t.Fatalf("second pass wrote %d entries, want only its CONSOLIDATE record", after-size)
 	}
-	evs, _ := e.Events(ctx, memgov.EventQuery{Type: "agent.memory.consolidated"})
+	evs, _ := e.Host().Events(ctx, memgov.Owner, memgov.EventQuery{Type: "agent.memory.consolidated"})
 	if len(evs) != 2 || string(evs[0].Data) != `{"inputCount":7,"memoryRef":"acme/support-bot","outputCount":4}` {
 		t.Fatalf("events: %+v", evs)
 	}
@@ -316,7 +316,7 @@ func TestCommitmentFiresOnce(t *testing.T) {
 	if r := tick(); len(r.Fired) != 1 {
 		t.Fatalf("second transition: %+v", r)
 	}
-	evs, _ := e.Events(ctx, memgov.EventQuery{Type: "commitment.fired"})
+	evs, _ := e.Host().Events(ctx, memgov.Owner, memgov.EventQuery{Type: "commitment.fired"})
 	if len(evs) != 3 {
 		t.Fatalf("fired events: %d", len(evs))
 	}
@@ -330,7 +330,7 @@ func TestCommitmentFiresOnce(t *testing.T) {
 	if err != nil || len(rep.Differences) != 0 {
 		t.Fatalf("rebuild: %+v %v", rep, err)
 	}
-	after, _ := e.Events(ctx, memgov.EventQuery{Type: "commitment.fired"})
+	after, _ := e.Host().Events(ctx, memgov.Owner, memgov.EventQuery{Type: "commitment.fired"})
 	if len(after) != 3 {
 		t.Fatalf("replay fired again: %d", len(after))
 	}
@@ -436,13 +436,13 @@ func TestProposalInertnessAndGatedActivation(t *testing.T) {
 		t.Fatalf("apply archived: %v", err)
 	}
 	// Events are content-free; memory is unchanged by proposals.
-	evs, _ := e.Events(ctx, memgov.EventQuery{})
+	evs, _ := e.Host().Events(ctx, memgov.Owner, memgov.EventQuery{})
 	for _, ev := range evs {
 		if strings.HasPrefix(ev.Type, "proposal.") && (strings.Contains(string(ev.Data), "refund") || strings.Contains(string(ev.Data), "close")) {
 			t.Fatalf("%s carries the artifact or rationale: %s", ev.Type, ev.Data)
 		}
 	}
-	if n, _ := e.Events(ctx, memgov.EventQuery{Type: "proposal.activated"}); len(n) != 2 {
+	if n, _ := e.Host().Events(ctx, memgov.Owner, memgov.EventQuery{Type: "proposal.activated"}); len(n) != 2 {
 		t.Fatalf("activated events: %d", len(n))
 	}
 	after, _ := e.Host().Adapter(memgov.As("jane")).List(ctx, "acme/support-bot", host.ListOptions{})

@@ -139,7 +139,7 @@ func TestContractCrossTenantIsolation(t *testing.T) {
 		t.Fatalf("unknown principal: %v", err)
 	}
 	// Tenant-bound events never show another tenant's memoryRefs.
-	evs, err := e.EventsAs(ctx, "support-bot", memgov.EventQuery{})
+	evs, err := e.Host().Events(ctx, memgov.As("support-bot"), memgov.EventQuery{})
 	if err != nil || len(evs) == 0 {
 		t.Fatalf("events: %v %v", evs, err)
 	}
@@ -147,6 +147,24 @@ func TestContractCrossTenantIsolation(t *testing.T) {
 		if strings.HasPrefix(ev.MemoryRef, "globex/") || strings.Contains(string(ev.Data), "globex") {
 			t.Fatalf("acme sees %+v", ev)
 		}
+	}
+	// Asking for another tenant's events does not widen a principal's read;
+	// the owner reads the tenant it asks for.
+	asked, err := e.Host().Events(ctx, memgov.As("support-bot"), memgov.EventQuery{Tenant: "globex"})
+	if err != nil || len(asked) != len(evs) {
+		t.Fatalf("support-bot asking for globex: %d events (want its own %d), %v", len(asked), len(evs), err)
+	}
+	globexEvs, err := e.Host().Events(ctx, memgov.Owner, memgov.EventQuery{Tenant: "globex"})
+	if err != nil || len(globexEvs) == 0 {
+		t.Fatalf("owner asking for globex: %v %v", globexEvs, err)
+	}
+	for _, ev := range globexEvs {
+		if strings.HasPrefix(ev.MemoryRef, "acme/") {
+			t.Fatalf("globex's events hold %+v", ev)
+		}
+	}
+	if _, err := e.Host().Events(ctx, memgov.As("nobody"), memgov.EventQuery{}); !errors.Is(err, memgov.ErrUnauthorized) {
+		t.Fatalf("events as an unknown principal: %v", err)
 	}
 }
 
@@ -219,8 +237,8 @@ func TestContractRedaction(t *testing.T) {
 func assertNoPlaintext(t *testing.T, e *engine.Engine, secret string) {
 	t.Helper()
 	ctx := context.Background()
-	size, _ := e.LogSize(ctx)
-	entries, err := e.LogTail(ctx, 0, int(size))
+	size, _ := e.Audit().LogSize(ctx)
+	entries, err := e.Audit().LogTail(ctx, 0, int(size))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +256,7 @@ func assertNoPlaintext(t *testing.T, e *engine.Engine, secret string) {
 			}
 		}
 	}
-	evs, _ := e.Events(ctx, memgov.EventQuery{})
+	evs, _ := e.Host().Events(ctx, memgov.Owner, memgov.EventQuery{})
 	for _, ev := range evs {
 		if strings.Contains(string(ev.Data), secret) {
 			t.Fatalf("event %s holds the plaintext", ev.Type)
@@ -297,7 +315,7 @@ func TestContractTTLExpiry(t *testing.T) {
 		t.Fatalf("consolidate after expiry: %+v %v", cr, err)
 	}
 	// Events carry no content, expired or not.
-	evs, _ := e.Events(ctx, memgov.EventQuery{})
+	evs, _ := e.Host().Events(ctx, memgov.Owner, memgov.EventQuery{})
 	for _, ev := range evs {
 		if strings.Contains(string(ev.Data), "SPRING26") {
 			t.Fatalf("event %s carries content", ev.Type)
@@ -343,7 +361,7 @@ func TestForgetBySubject(t *testing.T) {
 			t.Fatalf("forget reached %s", ref)
 		}
 	}
-	le, _ := e.LogEntryAt(ctx, res.LSN)
+	le, _ := e.Audit().LogEntryAt(ctx, res.LSN)
 	if le.Op != oplog.Retract || le.Actor != "acme-curator" {
 		t.Fatalf("forget entry: %+v", le)
 	}
@@ -376,7 +394,7 @@ func TestAttributionEventsAreContentFree(t *testing.T) {
 	if err != nil || !res.Accepted() {
 		t.Fatal(res, err)
 	}
-	evs, _ := e.Events(ctx, memgov.EventQuery{Type: "memory.written"})
+	evs, _ := e.Host().Events(ctx, memgov.Owner, memgov.EventQuery{Type: "memory.written"})
 	if len(evs) != 1 {
 		t.Fatalf("memory.written events: %+v", evs)
 	}

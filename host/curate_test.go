@@ -58,7 +58,7 @@ func TestExpireByHand(t *testing.T) {
 	if _, err := e.Host().Get(ctx, memgov.Owner, "acme/support-bot", "k"); !errors.Is(err, memgov.ErrNotFound) {
 		t.Fatalf("Get after expire: %v, want ErrNotFound", err)
 	}
-	le, err := e.LogEntryAt(ctx, lsn)
+	le, err := e.Audit().LogEntryAt(ctx, lsn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestLogTailAndBefore(t *testing.T) {
 	for i := range 9 {
 		put(t, e, "k", "text "+string(rune('a'+i)))
 	}
-	size, err := e.LogSize(ctx)
+	size, err := e.Audit().LogSize(ctx)
 	if err != nil || size != 10 {
 		t.Fatalf("LogSize = %d, %v; want 10", size, err)
 	}
@@ -119,13 +119,13 @@ func TestLogTailAndBefore(t *testing.T) {
 		got  func() ([]oplog.Entry, error)
 		want []int64
 	}{
-		{"recent page", func() ([]oplog.Entry, error) { return e.LogTail(ctx, 0, 3) }, []int64{10, 9, 8}},
-		{"new since 7", func() ([]oplog.Entry, error) { return e.LogTail(ctx, 7, 50) }, []int64{10, 9, 8}},
-		{"many new, newest kept", func() ([]oplog.Entry, error) { return e.LogTail(ctx, 2, 4) }, []int64{10, 9, 8, 7}},
-		{"nothing new", func() ([]oplog.Entry, error) { return e.LogTail(ctx, 10, 5) }, nil},
-		{"before 8", func() ([]oplog.Entry, error) { return e.LogBefore(ctx, 8, 3) }, []int64{7, 6, 5}},
-		{"before 3", func() ([]oplog.Entry, error) { return e.LogBefore(ctx, 3, 5) }, []int64{2, 1}},
-		{"before 1", func() ([]oplog.Entry, error) { return e.LogBefore(ctx, 1, 5) }, nil},
+		{"recent page", func() ([]oplog.Entry, error) { return e.Audit().LogTail(ctx, 0, 3) }, []int64{10, 9, 8}},
+		{"new since 7", func() ([]oplog.Entry, error) { return e.Audit().LogTail(ctx, 7, 50) }, []int64{10, 9, 8}},
+		{"many new, newest kept", func() ([]oplog.Entry, error) { return e.Audit().LogTail(ctx, 2, 4) }, []int64{10, 9, 8, 7}},
+		{"nothing new", func() ([]oplog.Entry, error) { return e.Audit().LogTail(ctx, 10, 5) }, nil},
+		{"before 8", func() ([]oplog.Entry, error) { return e.Audit().LogBefore(ctx, 8, 3) }, []int64{7, 6, 5}},
+		{"before 3", func() ([]oplog.Entry, error) { return e.Audit().LogBefore(ctx, 3, 5) }, []int64{2, 1}},
+		{"before 1", func() ([]oplog.Entry, error) { return e.Audit().LogBefore(ctx, 1, 5) }, nil},
 	} {
 		es, err := tc.got()
 		if err != nil {
@@ -135,7 +135,7 @@ func TestLogTailAndBefore(t *testing.T) {
 			t.Errorf("%s: LSNs %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	es, _ := e.LogTail(ctx, 0, 1)
+	es, _ := e.Audit().LogTail(ctx, 0, 1)
 	if p, err := es[0].DecodePayload(); err != nil || p.Key != "k" {
 		t.Fatalf("LogTail entries carry payloads: %+v %v", p, err)
 	}

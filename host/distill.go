@@ -250,7 +250,11 @@ func (svc *Service) Distill(ctx context.Context, r DistillRequest) (DistillResul
 			if memgov.Reserved(v.Key) {
 				continue
 			}
-			t := red.String(v.Text())
+			text, err := v.ContentText()
+			if err != nil {
+				return err
+			}
+			t := red.String(text)
 			n := CountTokens(t)
 			ar.Sources = append(ar.Sources, ArchiveSource{Key: v.Key, ContentHash: v.ContentHash, Tokens: n})
 			texts = append(texts, t)

@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -53,7 +52,11 @@ func (svc *Service) Forget(ctx context.Context, ref, subject, actor, reason stri
 				continue
 			}
 			res.Scanned++
-			if !mentions(v.Content, want) {
+			hit, err := mentions(v, want)
+			if err != nil {
+				return err
+			}
+			if !hit {
 				continue
 			}
 			lsn, err := svc.writes.Retract(ctx, tx, v, actor, reason)
@@ -69,16 +72,19 @@ func (svc *Service) Forget(ctx context.Context, ref, subject, actor, reason stri
 	return res, err
 }
 
-// mentions reports whether content's subject equals want or its text contains
-// it (want is lower case).
-func mentions(content json.RawMessage, want string) bool {
+// mentions reports whether v's content's subject equals want or its text
+// contains it (want is lower case). A corrupt stored content is an error
+// naming the version: a forget never passes over a row it cannot read.
+func mentions(v memgov.Version, want string) (bool, error) {
 	var c struct {
 		Text    string `json:"text"`
 		Subject any    `json:"subject"`
 	}
-	_ = json.Unmarshal(content, &c)
-	if s, ok := c.Subject.(string); ok && strings.EqualFold(strings.TrimSpace(s), want) {
-		return true
+	if err := v.DecodeContent(&c); err != nil {
+		return false, err
 	}
-	return strings.Contains(strings.ToLower(c.Text), want)
+	if s, ok := c.Subject.(string); ok && strings.EqualFold(strings.TrimSpace(s), want) {
+		return true, nil
+	}
+	return strings.Contains(strings.ToLower(c.Text), want), nil
 }

@@ -61,7 +61,13 @@ func (s *Service) readsItem(rd authz.Reading, it memgov.Item) error {
 // reads the draft a review holds and the ACTIVE version it would replace.
 // To a principal that may not see it, it is ErrForbidden.
 func (s *Service) Version(ctx context.Context, r memgov.Reader, id string) (memgov.Version, error) {
-	return readOne(ctx, s, r, "", func(tx memgov.ReadTx) (memgov.Version, error) { return tx.Version(ctx, id) }, s.authz.Visible)
+	return readOne(ctx, s, r, "", func(tx memgov.ReadTx) (memgov.Version, error) {
+		v, err := tx.Version(ctx, id)
+		if err == nil {
+			err = readable(v)
+		}
+		return v, err
+	}, s.authz.Visible)
 }
 
 // Versions returns the versions with the given ids that r may see, read in
@@ -79,6 +85,9 @@ func (s *Service) Versions(ctx context.Context, r memgov.Reader, ids []string) (
 				continue
 			}
 			if err != nil {
+				return err
+			}
+			if err := readable(v); err != nil {
 				return err
 			}
 			if s.authz.Visible(rd, v) == nil {
@@ -137,6 +146,9 @@ func (s *Service) ActivePage(ctx context.Context, r memgov.Reader, ref, afterKey
 		snap.LSN, snap.Time = size, s.now()
 		vs, err := tx.Active(ctx, memgov.ActiveQuery{MemoryRef: ref, Now: snap.Time, Limit: limit, AfterKey: afterKey})
 		if err != nil {
+			return err
+		}
+		if err := readable(vs...); err != nil {
 			return err
 		}
 		snap.Versions, _ = s.visibleOnly(rd, vs)
@@ -210,9 +222,20 @@ func (s *Service) read(ctx context.Context, q memgov.ReadQuery) (memgov.Snapshot
 			return err
 		}
 		snap.Versions = vs
-		return nil
+		return readable(vs...)
 	})
 	return snap, err
+}
+
+// readable checks that the stored content of each version read is JSON: a
+// corrupt row is an error naming it, never an entry read as empty text.
+func readable(vs ...memgov.Version) error {
+	for _, v := range vs {
+		if _, err := v.ContentText(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // get is the version of ref/key visible now, unfiltered, or ErrNotFound.
@@ -243,7 +266,7 @@ func (s *Service) get(ctx context.Context, ref, key string) (memgov.Version, err
 		if v.State != memgov.Active || v.ExpiredAt(s.now()) {
 			return memgov.ErrNotFound
 		}
-		return nil
+		return readable(v)
 	})
 	return v, err
 }
@@ -258,8 +281,10 @@ func (s *Service) history(ctx context.Context, itemID string) (memgov.Item, []me
 		if item, err = tx.Item(ctx, itemID); err != nil {
 			return err
 		}
-		vs, err = tx.History(ctx, itemID)
-		return err
+		if vs, err = tx.History(ctx, itemID); err != nil {
+			return err
+		}
+		return readable(vs...)
 	})
 	return item, vs, err
 }

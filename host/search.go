@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -275,8 +274,10 @@ func validity(ctx context.Context, tx memgov.ReadTx, v memgov.Version) (time.Tim
 		ValidAt   string `json:"valid_at"`
 		InvalidAt string `json:"invalid_at"`
 	}
-	_ = json.Unmarshal(v.Content, &c)
 	validAt := v.CreatedAt.UTC()
+	if err := v.DecodeContent(&c); err != nil {
+		return validAt, nil, err
+	}
 	if v.ActiveFrom > 0 && v.ActiveFrom != v.CreatedLSN {
 		// An approved draft became valid when it was approved.
 		t, err := tx.TimeOf(ctx, v.ActiveFrom)

@@ -315,7 +315,11 @@ func (x *searchIndex) add(ctx context.Context, tx memgov.ReadTx, c memgov.Indexe
 		x.bucketDF[b]++
 		doc.bids[k] = b
 	}
-	for _, w := range sortedKeys(structureWords(v)) {
+	structure, err := structureWords(v)
+	if err != nil {
+		return err
+	}
+	for _, w := range sortedKeys(structure) {
 		x.structure[w] = append(x.structure[w], d)
 		x.structDF[w]++
 		doc.structs = append(doc.structs, w)
@@ -434,13 +438,15 @@ func foldPlural(w string) string {
 
 // structureWords are the words of a version's key, tags and content
 // subject, predicate and object.
-func structureWords(v memgov.Version) map[string]bool {
+func structureWords(v memgov.Version) (map[string]bool, error) {
 	var c struct {
 		Subject   any `json:"subject"`
 		Predicate any `json:"predicate"`
 		Object    any `json:"object"`
 	}
-	_ = json.Unmarshal(v.Content, &c)
+	if err := v.DecodeContent(&c); err != nil {
+		return nil, err
+	}
 	words := map[string]bool{}
 	add := func(s string) {
 		for _, t := range Tokens(strings.ToLower(s)) {
@@ -458,7 +464,7 @@ func structureWords(v memgov.Version) map[string]bool {
 			add(s)
 		}
 	}
-	return words
+	return words, nil
 }
 
 // scores are one query's per-document signals over an index.

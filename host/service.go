@@ -1,7 +1,8 @@
 // Package host is memgov's host service: what an agent's host uses to read
 // memory, and beside reading and writing it. The read API (access.go,
-// reads.go, links.go): every read names its reader (memgov.Reader), the
-// local owner or a registered principal, and authz bounds it. The
+// reads.go, links.go, events.go): every read names its reader
+// (memgov.Reader), the local owner or a registered principal, and authz
+// bounds it. The
 // MemoryAdapter (adapter.go), the host memory contract of spec §15.2, reads
 // through the same API and writes through the engine's pipeline; search
 // (search.go, searchindex.go) and the read notes and recorded retrievals

@@ -204,6 +204,11 @@ func (svc *Service) changeset(ctx context.Context, tx memgov.ReadTx, ws memgov.W
 	if err != nil {
 		return mr, err
 	}
+	for _, vs := range [][]memgov.Version{snapVs, curVs, ownVs} {
+		if err := readable(vs...); err != nil {
+			return mr, err
+		}
+	}
 	snap, cur, own := byKey(snapVs), byKey(curVs), byKey(ownVs)
 	written, removed, err := tx.WorkspaceTouched(ctx, ws.Ref)
 	if err != nil {
@@ -334,7 +339,9 @@ func (svc *Service) stageChange(ctx context.Context, tx memgov.Tx, ws memgov.Wor
 	var meta oplog.VersionData
 	if src.ID != "" {
 		if p, err := svc.writes.Payload(ctx, tx, src.CreatedLSN); err == nil {
-			_ = json.Unmarshal(p.Data, &meta)
+			if err := memgov.DecodeStored(fmt.Sprintf("the payload data of log entry %d (version %s)", src.CreatedLSN, src.ID), p.Data, &meta); err != nil {
+				return err
+			}
 		}
 	}
 	detail.Evidence = meta.Evidence

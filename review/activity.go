@@ -54,18 +54,18 @@ func describeAll(es []oplog.Entry) []LogEvent {
 // LogTail returns the newest entries after afterLSN, newest first, at most
 // limit: the first page of the Activity screen, and what a poll adds to it.
 func (s *Service) LogTail(ctx context.Context, afterLSN int64, limit int) ([]LogEvent, error) {
-	es, err := s.eng.LogTail(ctx, afterLSN, limit)
+	es, err := s.eng.Audit().LogTail(ctx, afterLSN, limit)
 	return describeAll(es), err
 }
 
 // LogBefore returns the page of entries older than beforeLSN, newest first.
 func (s *Service) LogBefore(ctx context.Context, beforeLSN int64, limit int) ([]LogEvent, error) {
-	es, err := s.eng.LogBefore(ctx, beforeLSN, limit)
+	es, err := s.eng.Audit().LogBefore(ctx, beforeLSN, limit)
 	return describeAll(es), err
 }
 
 // LogSize is the cheap check a poller makes before fetching.
-func (s *Service) LogSize(ctx context.Context) (int64, error) { return s.eng.LogSize(ctx) }
+func (s *Service) LogSize(ctx context.Context) (int64, error) { return s.eng.Audit().LogSize(ctx) }
 
 // AuditRoot returns the Merkle root over the whole log.
 func (s *Service) AuditRoot(ctx context.Context) (memgov.AuditRoot, error) {

@@ -13,7 +13,7 @@ import (
 // logSize is the number of log entries.
 func (f *fixture) logSize(t *testing.T) int64 {
 	t.Helper()
-	n, err := f.eng.LogSize(f.ctx)
+	n, err := f.eng.Audit().LogSize(f.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func (s *Service) ParseAsOf(ctx context.Context, spec string) (AsOf, error) {
 	if spec == "" || strings.EqualFold(spec, "now") {
 		return AsOf{}, nil
 	}
-	size, err := s.eng.LogSize(ctx)
+	size, err := s.eng.Audit().LogSize(ctx)
 	if err != nil {
 		return AsOf{}, err
 	}
@@ -61,7 +61,7 @@ func (s *Service) ParseAsOf(ctx context.Context, spec string) (AsOf, error) {
 		if n == size {
 			return AsOf{}, nil
 		}
-		le, err := s.eng.LogEntryAt(ctx, n)
+		le, err := s.eng.Audit().LogEntryAt(ctx, n)
 		if err != nil {
 			return AsOf{}, err
 		}
@@ -71,7 +71,7 @@ func (s *Service) ParseAsOf(ctx context.Context, spec string) (AsOf, error) {
 	if !ok {
 		return AsOf{}, fmt.Errorf("%w: %q is not an LSN, an RFC 3339 time (2026-11-20T14:03:00Z) or a duration ago (2h)", memgov.ErrInvalid, spec)
 	}
-	n, err := s.eng.LSNAt(ctx, t)
+	n, err := s.eng.Audit().LSNAt(ctx, t)
 	if err != nil {
 		return AsOf{}, err
 	}
@@ -236,7 +236,7 @@ func (s *Service) History(ctx context.Context, itemID string) (History, error) {
 	for _, v := range vs {
 		lsns = append(lsns, v.CreatedLSN, v.ActiveFrom, v.ActiveTo)
 	}
-	entries, err := s.eng.LogEntriesAt(ctx, lsns...)
+	entries, err := s.eng.Audit().LogEntriesAt(ctx, lsns...)
 	if err != nil {
 		return History{}, err
 	}

@@ -123,14 +123,14 @@ func TestProposalApplyNeedsACuratorOrTheScope(t *testing.T) {
 		{"cur", "refund", ""},
 		{"cur", "refund", "the proposal is applied"},
 	} {
-		before, _ := f.eng.LogSize(f.ctx)
+		before, _ := f.eng.Audit().LogSize(f.ctx)
 		p := who(t, f, tc.who)
 		cur, err := p.Show(f.ctx, ps[tc.proposal].ID)
 		if err != nil {
 			cur.Proposal = ps[tc.proposal]
 		}
 		res, err := p.Apply(f.ctx, cur.Proposal)
-		after, _ := f.eng.LogSize(f.ctx)
+		after, _ := f.eng.Audit().LogSize(f.ctx)
 		if tc.want == "" {
 			if err != nil || res.Status != 200 || res.InstalledHash != cur.ArtifactHash || after != before+1 {
 				t.Errorf("%s applies %s: %+v %v", tc.who, tc.proposal, res, err)

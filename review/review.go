@@ -209,6 +209,6 @@ func (s *Service) Attention(ctx context.Context) (Attention, error) {
 		return a, fmt.Errorf("quarantine: %w", err)
 	}
 	a.Quarantine.Available = true
-	a.LogSize, err = s.eng.LogSize(ctx)
+	a.LogSize, err = s.eng.Audit().LogSize(ctx)
 	return a, err
 }

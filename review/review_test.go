@@ -87,7 +87,7 @@ func TestReadOnlyActorsCannotAct(t *testing.T) {
 			}
 		}
 	}
-	if size, _ := f.eng.LogSize(f.ctx); size != 6 {
+	if size, _ := f.eng.Audit().LogSize(f.ctx); size != 6 {
 		t.Fatalf("refused actions wrote to the log: size %d", size)
 	}
 }

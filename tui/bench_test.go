@@ -118,7 +118,7 @@ func seedReviews(b testing.TB, w *queueWorld, n int) {
 	b.Helper()
 	ctx := w.ctx
 	res := w.write(b, writeReq("support-bot", "acme/support-bot", "bench/template", "EPISODIC", "Customer 0 wants invoices in German.", 0.9, nil))
-	tmpl, err := w.eng.LogEntryAt(ctx, res.LSN)
+	tmpl, err := w.eng.Audit().LogEntryAt(ctx, res.LSN)
 	if err != nil {
 		b.Fatal(err)
 	}

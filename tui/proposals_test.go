@@ -201,7 +201,7 @@ func TestFlowArchiveProposal(t *testing.T) {
 
 func TestFlowExecutorCannotApplyOrReject(t *testing.T) {
 	w := newProposalWorld(t)
-	before, _ := w.eng.LogSize(w.ctx)
+	before, _ := w.eng.Audit().LogSize(w.ctx)
 	s := open(t, w.world, "support-bot", 120, 40, ProposalsScreen)
 	s.see("3 listed")                                                    // acme's proposals only
 	s.press("j", "j")                                                    // its own refund template
@@ -214,7 +214,7 @@ func TestFlowExecutorCannotApplyOrReject(t *testing.T) {
 	if m.modal != nil {
 		t.Fatal("a refused decision opened a confirmation")
 	}
-	if after, _ := w.eng.LogSize(w.ctx); after != before {
+	if after, _ := w.eng.Audit().LogSize(w.ctx); after != before {
 		t.Fatalf("log grew from %d to %d", before, after)
 	}
 	if p := w.proposal(t, "refund"); p.State != memgov.ProposalDraft {

@@ -347,13 +347,13 @@ func TestFlowApproveMarked(t *testing.T) {
 
 func TestFlowOperatorCannotDecideReviews(t *testing.T) {
 	w := newQueueWorld(t)
-	before, _ := w.eng.LogSize(w.ctx)
+	before, _ := w.eng.Audit().LogSize(w.ctx)
 	s := openQ(t, w, "ops-jane", 120, 40, QueueScreen)
 	s.see("5 pending")
 	s.press("a")
 	s.see("cannot approve: read-only here: only curators decide reviews")
 	s.quit()
-	if after, _ := w.eng.LogSize(w.ctx); after != before {
+	if after, _ := w.eng.Audit().LogSize(w.ctx); after != before {
 		t.Fatalf("log grew from %d to %d", before, after)
 	}
 }

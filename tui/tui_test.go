@@ -219,7 +219,7 @@ func TestFlowRollBackToOlderVersion(t *testing.T) {
 	if err != nil || v.Seq != 5 || v.Text() != "Customer 42 prefers email." || v.State != memgov.Active {
 		t.Fatalf("after rollback: v%d %s %q %v", v.Seq, v.State, v.Text(), err)
 	}
-	es, _ := w.eng.LogTail(w.ctx, 0, 2)
+	es, _ := w.eng.Audit().LogTail(w.ctx, 0, 2)
 	if es[0].Actor != "demo-curator" || es[1].Op != oplog.Retract {
 		t.Fatalf("log: %+v", es)
 	}
@@ -241,7 +241,7 @@ func TestFlowPinWithEditedReason(t *testing.T) {
 	if err != nil || !it.Pinned {
 		t.Fatalf("not pinned: %+v %v", it, err)
 	}
-	es, _ := w.eng.LogTail(w.ctx, 0, 1)
+	es, _ := w.eng.Audit().LogTail(w.ctx, 0, 1)
 	if p, _ := es[0].DecodePayload(); es[0].Op != oplog.Pin || p.Reason != "pinned from the review console (VIP)" {
 		t.Fatalf("pin entry %s %q", es[0].Op, p.Reason)
 	}
@@ -309,7 +309,7 @@ func TestFlowReadOnlyCannotAct(t *testing.T) {
 	for _, who := range []string{"support-bot", "stranger"} {
 		t.Run(who, func(t *testing.T) {
 			w := newWorld(t)
-			before, _ := w.eng.LogSize(w.ctx)
+			before, _ := w.eng.Audit().LogSize(w.ctx)
 			s := open(t, w, who, 120, 40, MemoryScreen)
 			s.toHistory()
 			for _, k := range []struct{ key, verb string }{{"b", "roll back"}, {"p", "pin or unpin"}, {"E", "expire"}} {
@@ -320,7 +320,7 @@ func TestFlowReadOnlyCannotAct(t *testing.T) {
 			if m.modal != nil || !strings.Contains(m.status.text, "read-only: "+who) {
 				t.Fatalf("modal %v, status %q", m.modal, m.status.text)
 			}
-			if after, _ := w.eng.LogSize(w.ctx); after != before {
+			if after, _ := w.eng.Audit().LogSize(w.ctx); after != before {
 				t.Fatalf("log grew from %d to %d", before, after)
 			}
 		})
@@ -337,7 +337,7 @@ func TestActivityFollowsTheLog(t *testing.T) {
 	s.see("fresh decision")
 	m := s.quit()
 	a := m.screens[ActivityScreen].(*activity)
-	size, _ := w.eng.LogSize(w.ctx)
+	size, _ := w.eng.Audit().LogSize(w.ctx)
 	if a.newest != size || a.list.rows[0].Op != oplog.Pin || int64(len(a.list.rows)) != size {
 		t.Fatalf("activity newest %d rows %d top %s; log %d", a.newest, len(a.list.rows), a.list.rows[0].Op, size)
 	}

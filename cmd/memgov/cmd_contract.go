@@ -465,11 +465,8 @@ content. --follow polls for new events (every --interval) until interrupted or
 			}
 			ctx := cmd.Context()
 			read := func() ([]memgov.Event, error) {
-				if p := reader(as); p != "" {
-					return eng.EventsAs(ctx, p, q)
-				}
-				a.readerNote("")
-				return eng.Events(ctx, q)
+				a.readerNote(reader(as))
+				return eng.Host().Events(ctx, readerOf(as), q)
 			}
 			print := func(evs []memgov.Event, lines bool) error {
 				if asJSON && !lines {

@@ -393,7 +393,7 @@ func approvedBy(ctx context.Context, eng *engine.Engine, vs []memgov.Version) (m
 	if len(lsns) == 0 {
 		return out, nil
 	}
-	entries, err := eng.LogEntriesAt(ctx, lsns...)
+	entries, err := eng.Audit().LogEntriesAt(ctx, lsns...)
 	if err != nil {
 		return nil, err
 	}

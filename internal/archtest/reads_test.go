@@ -89,14 +89,14 @@ func methods(t *testing.T, p *types.Package, typ string) map[string]*types.Signa
 	return out
 }
 
-// One read API, bounded by the reader: the reads of memory are the host
-// service's, each names its reader (a memgov.Reader: the local owner or a
+// One read API, bounded by the reader: the reads of memory, and of the
+// outbox of events, are the host service's, each names its reader (a memgov.Reader: the local owner or a
 // registered principal) right after its context, and the engine offers no
 // read of its own beside them, scoped or not, nor a MemoryAdapter.
 func TestOneReadAPIBoundedByTheReader(t *testing.T) {
 	host, eng := module+"/host", module+"/engine"
 	pkgs := exportedTypes(t, host, eng)
-	reads := []string{"Read", "Get", "History", "Item", "ItemByKey", "Version", "Versions", "Refs", "ActivePage", "VisibleCounts", "Links", "Adapter"}
+	reads := []string{"Read", "Get", "History", "Item", "ItemByKey", "Version", "Versions", "Refs", "ActivePage", "VisibleCounts", "Links", "Adapter", "Events"}
 	hs := methods(t, pkgs[host], "Service")
 	for _, name := range reads {
 		sig, ok := hs[name]
@@ -121,7 +121,7 @@ func TestOneReadAPIBoundedByTheReader(t *testing.T) {
 		t.Errorf("host.Service.%s returns memory without naming a reader", name)
 	}
 	es := methods(t, pkgs[eng], "Engine")
-	banned := append([]string{"ReadAs", "GetAs", "HistoryAs", "LinksAs", "LocalAdapter", "Feedback", "Search", "DriftEvent"}, reads...)
+	banned := append([]string{"ReadAs", "GetAs", "HistoryAs", "LinksAs", "LocalAdapter", "Feedback", "Search", "DriftEvent", "EventsAs"}, reads...)
 	for _, name := range banned {
 		if _, ok := es[name]; ok {
 			t.Errorf("engine.Engine.%s: the engine offers a read beside the host's read API", name)

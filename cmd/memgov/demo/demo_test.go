@@ -173,7 +173,7 @@ func TestStoryDecisionsFollowReviewRules(t *testing.T) {
 	if _, n, err := eng.Reviews().List(ctx, memgov.ReviewQuery{}); err != nil || n != 1 {
 		t.Fatalf("open reviews after the refused rejection: %d %v", n, err)
 	}
-	es, err := eng.LogTail(ctx, 0, 100)
+	es, err := eng.Audit().LogTail(ctx, 0, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestStoryDecisionsFollowReviewRules(t *testing.T) {
 	if err != nil || rep.Steps != 5 {
 		t.Fatalf("seed: %+v %v", rep, err)
 	}
-	es, err = eng.LogTail(ctx, 0, 1)
+	es, err = eng.Audit().LogTail(ctx, 0, 1)
 	if err != nil || len(es) != 1 || es[0].Op != oplog.Reject || es[0].Actor != "jane" {
 		t.Fatalf("last entry: %+v %v", es, err)
 	}

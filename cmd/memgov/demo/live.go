@@ -126,7 +126,7 @@ func reenact(ctx context.Context, fsys fs.FS, o Options, eng *engine.Engine, c *
 	if err != nil {
 		return out, err
 	}
-	size, err := eng.LogSize(ctx)
+	size, err := eng.Audit().LogSize(ctx)
 	if err != nil {
 		return out, err
 	}
@@ -160,7 +160,7 @@ func reenact(ctx context.Context, fsys fs.FS, o Options, eng *engine.Engine, c *
 	}
 	start := now.Add(-span)
 	if size > 0 {
-		last, err := eng.LogTail(ctx, size-1, 1)
+		last, err := eng.Audit().LogTail(ctx, size-1, 1)
 		if err != nil {
 			return out, err
 		}

@@ -79,7 +79,7 @@ func TestReenactAWeekLater(t *testing.T) {
 		t.Fatal("no escalated review")
 	}
 	// Opening again at once: everything is still live, nothing is played.
-	size, err := eng.LogSize(ctx)
+	size, err := eng.Audit().LogSize(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestReenactAWeekLater(t *testing.T) {
 	if len(again.Played) != 0 || len(again.Skipped) != 5 {
 		t.Fatalf("second opening: %+v", again)
 	}
-	if n, _ := eng.LogSize(ctx); n != size {
+	if n, _ := eng.Audit().LogSize(ctx); n != size {
 		t.Fatalf("the second opening appended %d entries", n-size)
 	}
 	if v, err := eng.Audit().Verify(ctx); err != nil || !v.OK {

@@ -63,7 +63,7 @@ func TestReenactSurvivesACuratorAndAnOperator(t *testing.T) {
 			did["erased"] == 0 && round > 0 || did["quarantine settled"] == 0 {
 			t.Fatalf("round %d: the person found too little to do: %v", round, did)
 		}
-		size, err := eng.LogSize(ctx)
+		size, err := eng.Audit().LogSize(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +234,7 @@ func checkLive(t *testing.T, ctx context.Context, eng *engine.Engine, now time.T
 	for _, r := range esc {
 		escalated[r.VersionID] = true
 	}
-	entries, err := eng.LogTail(ctx, since, 100000)
+	entries, err := eng.Audit().LogTail(ctx, since, 100000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func TestReenactIsAllOrNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	eng := engine.New(s, []byte(testKey), engine.WithPolicy(pol))
-	size, err := eng.LogSize(ctx)
+	size, err := eng.Audit().LogSize(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func TestReenactIsAllOrNothing(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "nothing was changed") || !strings.Contains(err.Error(), "line 4") {
 		t.Fatalf("a failing scene: %v", err)
 	}
-	if n, _ := eng.LogSize(ctx); n != size || rehearsals != 1 {
+	if n, _ := eng.Audit().LogSize(ctx); n != size || rehearsals != 1 {
 		t.Fatalf("after a failed rehearsal the log grew from %d to %d entries (%d rehearsals)", size, n, rehearsals)
 	}
 	// The same story without a rehearsal plays its first scene before the
@@ -324,17 +324,17 @@ func TestReenactIsAllOrNothing(t *testing.T) {
 	if _, err = demo.Reenact(ctx, fsys, demo.Options{Open: open, Now: func() time.Time { return end.Add(time.Hour) }}); err == nil {
 		t.Fatal("the failing scene played")
 	}
-	if n, _ := eng.LogSize(ctx); n == size {
+	if n, _ := eng.Audit().LogSize(ctx); n == size {
 		t.Fatal("without a rehearsal the first scene left no entry: the test shows nothing")
 	}
 	// A story that can be played is played on the copy, then for real.
 	fsys["live.jsonl"] = &fstest.MapFile{Data: []byte(strings.Join([]string{`{"op":"scene","name":"a preference"}`, write("Customer {seq} prefers SMS.", "COMMITTED")}, "\n"))}
-	size, _ = eng.LogSize(ctx)
+	size, _ = eng.Audit().LogSize(ctx)
 	rep, err := demo.Reenact(ctx, fsys, demo.Options{Open: open, Rehearse: rehearse, Now: func() time.Time { return end.Add(2 * time.Hour) }})
 	if err != nil || len(rep.Played) != 1 || rep.Outcomes[memgov.StatusCommitted] != 1 || rehearsals != 2 {
 		t.Fatalf("a playable story: %+v %v (%d rehearsals)", rep, err, rehearsals)
 	}
-	if n, _ := eng.LogSize(ctx); n <= size {
+	if n, _ := eng.Audit().LogSize(ctx); n <= size {
 		t.Fatalf("a playable story left the log at %d entries", n)
 	}
 }

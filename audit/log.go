@@ -1,4 +1,4 @@
-package engine
+package audit
 
 import (
 	"context"
@@ -9,11 +9,15 @@ import (
 	"github.com/memgov/memgov/engine/oplog"
 )
 
+// The log reads: its size, pages of it newest first, single entries and
+// the LSN of a moment. They read the log the audit verifies; they change
+// nothing.
+
 // LogSize returns the number of entries in the log: a cheap check for whether
 // anything new was written.
-func (e *Engine) LogSize(ctx context.Context) (int64, error) {
+func (s *Service) LogSize(ctx context.Context) (int64, error) {
 	var n int64
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		n, err = tx.LogSize(ctx)
 		return err
 	})
@@ -23,12 +27,12 @@ func (e *Engine) LogSize(ctx context.Context) (int64, error) {
 // LogTail returns the newest entries written after afterLSN, newest first, at
 // most limit of them (limit <= 0 means 50). LogTail(ctx, 0, n) is the page of
 // the n most recent entries; a poller passes the highest LSN it has seen.
-func (e *Engine) LogTail(ctx context.Context, afterLSN int64, limit int) ([]oplog.Entry, error) {
+func (s *Service) LogTail(ctx context.Context, afterLSN int64, limit int) ([]oplog.Entry, error) {
 	if limit <= 0 {
 		limit = 50
 	}
 	var out []oplog.Entry
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) error {
 		size, err := tx.LogSize(ctx)
 		if err != nil {
 			return err
@@ -42,7 +46,7 @@ func (e *Engine) LogTail(ctx context.Context, afterLSN int64, limit int) ([]oplo
 
 // LogBefore returns up to limit entries older than beforeLSN, newest first:
 // the page that follows a LogTail page when scrolling back through the log.
-func (e *Engine) LogBefore(ctx context.Context, beforeLSN int64, limit int) ([]oplog.Entry, error) {
+func (s *Service) LogBefore(ctx context.Context, beforeLSN int64, limit int) ([]oplog.Entry, error) {
 	if limit <= 0 {
 		limit = 50
 	}
@@ -51,7 +55,7 @@ func (e *Engine) LogBefore(ctx context.Context, beforeLSN int64, limit int) ([]o
 		return []oplog.Entry{}, nil
 	}
 	var out []oplog.Entry
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		out, err = logRangeDesc(ctx, tx, max(to-int64(limit)+1, 1), to)
 		return err
 	})
@@ -59,12 +63,12 @@ func (e *Engine) LogBefore(ctx context.Context, beforeLSN int64, limit int) ([]o
 }
 
 // LogEntryAt returns one log entry with its payload.
-func (e *Engine) LogEntryAt(ctx context.Context, lsn int64) (oplog.Entry, error) {
+func (s *Service) LogEntryAt(ctx context.Context, lsn int64) (oplog.Entry, error) {
 	var (
 		out   oplog.Entry
 		found bool
 	)
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) error {
 		return tx.LogRange(ctx, lsn, lsn, func(le *oplog.Entry) error {
 			out, found = *le, true
 			return nil
@@ -93,9 +97,9 @@ func logRangeDesc(ctx context.Context, tx memgov.ReadTx, from, to int64) ([]oplo
 
 // LSNAt returns the highest LSN written at or before t (0 when the log had no
 // entry yet), the log position a point-in-time view of t reads at.
-func (e *Engine) LSNAt(ctx context.Context, t time.Time) (int64, error) {
+func (s *Service) LSNAt(ctx context.Context, t time.Time) (int64, error) {
 	var n int64
-	err := e.store.View(ctx, func(tx memgov.ReadTx) (err error) {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) (err error) {
 		n, err = tx.LSNAt(ctx, t)
 		return err
 	})
@@ -104,9 +108,9 @@ func (e *Engine) LSNAt(ctx context.Context, t time.Time) (int64, error) {
 
 // LogEntriesAt returns the entries at the given LSNs, read in one snapshot;
 // LSNs that do not exist are absent from the map.
-func (e *Engine) LogEntriesAt(ctx context.Context, lsns ...int64) (map[int64]oplog.Entry, error) {
+func (s *Service) LogEntriesAt(ctx context.Context, lsns ...int64) (map[int64]oplog.Entry, error) {
 	out := make(map[int64]oplog.Entry, len(lsns))
-	err := e.store.View(ctx, func(tx memgov.ReadTx) error {
+	err := s.store.View(ctx, func(tx memgov.ReadTx) error {
 		for _, n := range lsns {
 			if _, done := out[n]; done || n <= 0 {
 				continue
