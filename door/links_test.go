@@ -119,4 +119,23 @@ func TestGetShowsLinksTheReaderMaySee(t *testing.T) {
 	// The MemoryEntry stays exactly a MemoryEntry: the links are beside it.
 	_, res = get("cleared", "deal/2")
 	validateEntries(t, memoryEntrySchema(t), "get with links", res["entry"])
+
+	// MCP's get_memory answers with the same links, bounded the same way.
+	mcpGet := func(who, key string) map[string]any {
+		t.Helper()
+		out, msg := call(t, e.connectHTTP(who), "get_memory", map[string]any{"memory_ref": "acme/planner", "key": key})
+		if msg != "" {
+			t.Fatalf("%s: get_memory %s: %s", who, key, msg)
+		}
+		return out
+	}
+	if links := linksOf(t, mcpGet("cleared", "deal/2")); len(links) != 1 || str(links[0], "key") != "deal/1" || str(links[0], "version_id") != str(secret, "version_id") {
+		t.Errorf("MCP: a reader cleared for BUSINESS gets deal/2 with links %v, want its link to deal/1", links)
+	}
+	if out := mcpGet("plain", "deal/2"); out["found"] != true || out["links"] != nil {
+		t.Errorf("MCP: a GENERAL reader gets deal/2 = %v, want the entry without the link", out)
+	}
+	if out := mcpGet("rival", "visit/2"); out["found"] == true || out["links"] != nil {
+		t.Errorf("MCP: rival gets acme's linked entry = %v", out)
+	}
 }

@@ -113,6 +113,9 @@ type GetOutput struct {
 	RetrievalID string         `json:"retrieval_id,omitempty"`
 	Entry       *host.Entry    `json:"entry,omitempty"`
 	Read        *host.ReadNote `json:"read,omitempty"`
+	// Links are the versions the entry's version was kept beside, as the
+	// caller may see them (the links of GET /v1/memories/{key}).
+	Links []Link `json:"links,omitempty"`
 }
 
 // ForgetInput is the input of forget_memory.
@@ -249,7 +252,13 @@ func (s *Server) newMCPServer(who func(context.Context, *mcp.CallToolRequest) (m
 				return nil, GetOutput{}, toolError(err)
 			}
 			g := getEnvelope(in.MemoryRef, rd)
-			return nil, GetOutput{Found: g.Entry != nil, MemoryRef: g.MemoryRef, RetrievalID: g.RetrievalID, Entry: g.Entry, Read: g.Read}, nil
+			out := GetOutput{Found: g.Entry != nil, MemoryRef: g.MemoryRef, RetrievalID: g.RetrievalID, Entry: g.Entry, Read: g.Read}
+			if len(rd.Versions) > 0 {
+				if out.Links, err = s.linksAs(ctx, p, rd.Versions[0]); err != nil {
+					return nil, GetOutput{}, toolError(err)
+				}
+			}
+			return nil, out, nil
 		})
 
 	if forget {
