@@ -75,12 +75,7 @@ func newActivity(c *Context, h *health) *activity {
 
 func (a *activity) Title() string { return "Activity" }
 
-func (a *activity) Mode() Mode {
-	if a.list.filtering {
-		return ModeInput
-	}
-	return ModeNormal
-}
+func (a *activity) Mode() Mode { return a.list.mode() }
 
 func (a *activity) Init() tea.Cmd { return tea.Batch(a.loadWindow(0), a.loadRoot()) }
 

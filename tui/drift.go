@@ -37,12 +37,7 @@ func newDrift(c *Context) *drift {
 
 func (d *drift) Title() string { return "Drift" }
 func (d *drift) Init() tea.Cmd { return d.load() }
-func (d *drift) Mode() Mode {
-	if d.list.filtering {
-		return ModeInput
-	}
-	return ModeNormal
-}
+func (d *drift) Mode() Mode    { return d.list.mode() }
 
 // apply keeps the episodes matching the filter's words.
 func (d *drift) apply() {

@@ -287,6 +287,41 @@ func (l *list[T]) grew(msg attentionMsg) bool {
 	return true
 }
 
+// mode is a list screen's input mode: typing while its filter line is open.
+func (l *list[T]) mode() Mode {
+	if l.filtering {
+		return ModeInput
+	}
+	return ModeNormal
+}
+
+// stacked lays out a screen whose table sits over its detail (Proposals,
+// Quarantine): the table needs the width, the detail the lines, so the
+// table is as tall as its rows and at most two fifths of h.
+func (l *list[T]) stacked(w, h int) split {
+	lh := min(max(l.total+1, 3), max(h*2/5, 3))
+	return split{listW: w, listH: lh, detW: w, detH: max(h-lh-1, 0)}
+}
+
+// heard answers what every list screen hears alike: the log grew (the rows
+// are read again) and the end of a decision it made (done). ok is false for
+// any other message.
+func (l *list[T]) heard(msg tea.Msg, reload func() tea.Cmd) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
+	case attentionMsg:
+		if l.grew(msg) {
+			return reload(), true
+		}
+		return nil, true
+	case doneMsg:
+		if l.mine(msg) {
+			return l.done(msg, reload()), true
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
 // move applies a moving key to the cursor; it reports whether it was one.
 func (l *list[T]) move(act Action) bool { return l.cur.act(act, l.total) }
 

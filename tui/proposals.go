@@ -53,19 +53,10 @@ func newProposals(c *Context) *proposals {
 func (p *proposals) Title() string { return "Proposals" }
 func (p *proposals) Init() tea.Cmd { return p.load() }
 
-func (p *proposals) Mode() Mode {
-	if p.list.filtering {
-		return ModeInput
-	}
-	return ModeNormal
-}
+func (p *proposals) Mode() Mode { return p.list.mode() }
 
-// lay stacks the table over the detail: the table needs the width for
-// titles, the artifact needs the lines.
-func (p *proposals) lay() split {
-	lh := min(max(p.list.total+1, 3), max(p.h*2/5, 3))
-	return split{listW: p.w, listH: lh, detW: p.w, detH: max(p.h-lh-1, 0)}
-}
+// lay stacks the table over the detail.
+func (p *proposals) lay() split { return p.list.stacked(p.w, p.h) }
 
 func (p *proposals) SetSize(w, h int) {
 	p.w, p.h = w, h
@@ -118,6 +109,9 @@ func (p *proposals) keep() {
 
 func (p *proposals) Update(msg tea.Msg, act Action) tea.Cmd {
 	l := p.list
+	if cmd, ok := l.heard(msg, p.load); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case proposalsMsg:
 		if !l.answered(msg.id, msg.err) {
@@ -136,16 +130,6 @@ func (p *proposals) Update(msg tea.Msg, act Action) tea.Cmd {
 		p.showReq, p.showErr = 0, msg.err
 		if msg.err == nil {
 			p.view = msg.view
-		}
-		return nil
-	case attentionMsg:
-		if l.grew(msg) {
-			return p.load()
-		}
-		return nil
-	case doneMsg:
-		if l.mine(msg) {
-			return l.done(msg, p.load())
 		}
 		return nil
 	case tea.KeyMsg:

@@ -42,19 +42,10 @@ func newQuarantine(c *Context) *quarantine {
 func (q *quarantine) Title() string { return "Quarantine" }
 func (q *quarantine) Init() tea.Cmd { return q.load() }
 
-func (q *quarantine) Mode() Mode {
-	if q.list.filtering {
-		return ModeInput
-	}
-	return ModeNormal
-}
+func (q *quarantine) Mode() Mode { return q.list.mode() }
 
-// lay stacks the table over the detail, as Proposals does: the table needs
-// the width for the text, the detail the lines.
-func (q *quarantine) lay() split {
-	lh := min(max(q.list.total+1, 3), max(q.h*2/5, 3))
-	return split{listW: q.w, listH: lh, detW: q.w, detH: max(q.h-lh-1, 0)}
-}
+// lay stacks the table over the detail.
+func (q *quarantine) lay() split { return q.list.stacked(q.w, q.h) }
 
 func (q *quarantine) SetSize(w, h int) {
 	q.w, q.h = w, h
@@ -89,6 +80,9 @@ func (q *quarantine) keep() {
 
 func (q *quarantine) Update(msg tea.Msg, act Action) tea.Cmd {
 	l := q.list
+	if cmd, ok := l.heard(msg, q.load); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case quarantineMsg:
 		if !l.answered(msg.id, msg.err) {
@@ -100,16 +94,6 @@ func (q *quarantine) Update(msg tea.Msg, act Action) tea.Cmd {
 			l.keepMarks(func(v review.QuarantineView) bool { return v.Status == memgov.QuarantineOpen })
 		}
 		q.SetSize(q.w, q.h)
-		return nil
-	case attentionMsg:
-		if l.grew(msg) {
-			return q.load()
-		}
-		return nil
-	case doneMsg:
-		if l.mine(msg) {
-			return l.done(msg, q.load())
-		}
 		return nil
 	case tea.KeyMsg:
 		if l.filtering {
