@@ -9,6 +9,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/lifecycle"
 )
 
@@ -33,9 +34,9 @@ func auditWhole(t *testing.T, e *engine.Engine) {
 
 func TestEraseAfterDistillKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
-	e, _ := lcEngine(t, "")
-	lcPut(t, e, "acme/bot", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund.", nil)
-	lcPut(t, e, "acme/bot", "other", memgov.Episodic, "Shipping to Lyon takes three days.", nil)
+	e, _ := enginetest.Lifecycle(t, "")
+	enginetest.PutText(t, e, "acme/bot", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund.", nil)
+	enginetest.PutText(t, e, "acme/bot", "other", memgov.Episodic, "Shipping to Lyon takes three days.", nil)
 	if _, err := e.Host().Distill(ctx, host.DistillRequest{MemoryRef: "acme/bot", Budget: 2000, Actor: "jane"}); err != nil {
 		t.Fatal(err)
 	}
@@ -76,10 +77,10 @@ func eraseAndAudit(t *testing.T, e *engine.Engine, subject string) memgov.EraseR
 
 func TestEraseAfterConsolidateKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
-	e, _ := lcEngine(t, "")
-	lcPut(t, e, "acme/bot", "pref-1", memgov.Semantic, "Customer Zed Quirinal prefers email follow-up after every refund request.", nil)
-	lcPut(t, e, "acme/bot", "pref-2", memgov.Semantic, "Customer Zed Quirinal prefers an email follow-up after every refund request.", nil)
-	lcPut(t, e, "acme/bot", "ship", memgov.Semantic, "Shipping to the EU takes four business days.", nil)
+	e, _ := enginetest.Lifecycle(t, "")
+	enginetest.PutText(t, e, "acme/bot", "pref-1", memgov.Semantic, "Customer Zed Quirinal prefers email follow-up after every refund request.", nil)
+	enginetest.PutText(t, e, "acme/bot", "pref-2", memgov.Semantic, "Customer Zed Quirinal prefers an email follow-up after every refund request.", nil)
+	enginetest.PutText(t, e, "acme/bot", "ship", memgov.Semantic, "Shipping to the EU takes four business days.", nil)
 	r, err := e.Lifecycle().Consolidate(ctx, lifecycle.ConsolidateRequest{MemoryRef: "acme/bot", Actor: "jane"})
 	if err != nil || r.Merged == 0 {
 		t.Fatalf("consolidate: %+v %v", r, err)
@@ -89,7 +90,7 @@ func TestEraseAfterConsolidateKeepsAuditWhole(t *testing.T) {
 
 func TestEraseAfterPromoteKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
-	e, _ := lcEngine(t, "")
+	e, _ := enginetest.Lifecycle(t, "")
 	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: lifecycle.PromoterPrincipal, Role: memgov.Orchestrator, Tenant: "acme"}, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +111,8 @@ func TestEraseAfterPromoteKeepsAuditWhole(t *testing.T) {
 
 func TestEraseAfterWorkspaceMergeKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
-	e, _ := lcEngine(t, "")
-	lcPut(t, e, "acme/shared", "a", memgov.Episodic, "the deploy window is on tuesdays", nil)
+	e, _ := enginetest.Lifecycle(t, "")
+	enginetest.PutText(t, e, "acme/shared", "a", memgov.Episodic, "the deploy window is on tuesdays", nil)
 	ws, err := e.Host().CreateWorkspace(ctx, "bot", "acme/shared", "task-1")
 	if err != nil {
 		t.Fatal(err)
@@ -134,8 +135,8 @@ func TestEraseAfterWorkspaceMergeKeepsAuditWhole(t *testing.T) {
 
 func TestEraseAfterProposalKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
-	e, _ := lcEngine(t, "")
-	lcPut(t, e, "acme/bot", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund.", nil)
+	e, _ := enginetest.Lifecycle(t, "")
+	enginetest.PutText(t, e, "acme/bot", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund.", nil)
 	p, err := e.Host().CreateProposal(ctx, memgov.ProposalInput{Kind: "prompt-template", Title: "Refund follow-up",
 		Artifact: json.RawMessage(`{"name":"refund","steps":["check refund"]}`), Rationale: "seen when Zed Quirinal asked"}, "bot")
 	if err != nil {
@@ -152,14 +153,14 @@ func TestEraseAfterProposalKeepsAuditWhole(t *testing.T) {
 
 func TestEraseAfterCommitmentKeepsAuditWhole(t *testing.T) {
 	ctx := context.Background()
-	e, c := lcEngine(t, "")
-	lcPut(t, e, "acme/bot", "follow-up", memgov.Episodic, "", func(r *memgov.PutRequest) {
+	e, c := enginetest.Lifecycle(t, "")
+	enginetest.PutText(t, e, "acme/bot", "follow-up", memgov.Episodic, "", func(r *memgov.PutRequest) {
 		r.Content = json.RawMessage(`{"text":"Follow up with Zed Quirinal about the refund.","commit_at":"2025-01-02T09:00:00Z"}`)
 	})
 	if r, err := e.Host().TickCommitments(ctx, "acme/bot", "jane"); err != nil || len(r.Inferred) != 1 {
 		t.Fatalf("tick: %+v %v", r, err)
 	}
-	c.advance(day(2))
+	c.Add(day(2))
 	if r, err := e.Host().TickCommitments(ctx, "acme/bot", "jane"); err != nil || len(r.Fired) != 1 {
 		t.Fatalf("tick: %+v %v", r, err)
 	}

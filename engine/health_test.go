@@ -10,6 +10,7 @@ import (
 	"github.com/memgov/memgov/audit"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/writes"
 )
 
@@ -19,7 +20,7 @@ import (
 // finds every bad claim against today's state, none of the control, and the
 // health score is neither HEALTHY nor through the 0.7 deployment gate.
 func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
-	e, _ := lcEngine(t, "")
+	e, _ := enginetest.Lifecycle(t, "")
 	ctx := context.Background()
 	f := 0.9
 	tool := oplog.EvidenceRef{SourceType: "TOOL_OUTPUT", SourceURI: "erp://ledger", Authority: &f}
@@ -29,7 +30,7 @@ func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
 	}
 	// The clean control: 10 well-evidenced, unrelated facts.
 	for i := 0; i < 10; i++ {
-		lcPut(t, e, "acme/clean", fmt.Sprintf("fact-%d", i), memgov.Episodic,
+		enginetest.PutText(t, e, "acme/clean", fmt.Sprintf("fact-%d", i), memgov.Episodic,
 			fmt.Sprintf("Warehouse %d ships orders from %s.", i, []string{"Lyon", "Oslo", "Porto", "Gent", "Bern", "Graz", "Turku", "Cork", "Split", "Brno"}[i]),
 			withEvidence(tool, human))
 	}
@@ -39,9 +40,9 @@ func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
 	}
 	// 10 claims resting on a source retracted since.
 	for i := 0; i < 10; i++ {
-		src := lcPut(t, e, "acme/bad", fmt.Sprintf("source-%d", i), memgov.Episodic, fmt.Sprintf("Ledger line %d shows a refund of %d euros.", i, 100+i), withEvidence(tool, human))
+		src := enginetest.PutText(t, e, "acme/bad", fmt.Sprintf("source-%d", i), memgov.Episodic, fmt.Sprintf("Ledger line %d shows a refund of %d euros.", i, 100+i), withEvidence(tool, human))
 		cite := oplog.EvidenceRef{SourceType: "MEMORY_ITEM", SourceItemID: src.ItemID, Authority: &f}
-		lcPut(t, e, "acme/bad", fmt.Sprintf("claim-%d", i), memgov.Episodic, fmt.Sprintf("Customer %d was refunded %d euros.", i, 100+i), withEvidence(tool, human, cite))
+		enginetest.PutText(t, e, "acme/bad", fmt.Sprintf("claim-%d", i), memgov.Episodic, fmt.Sprintf("Customer %d was refunded %d euros.", i, 100+i), withEvidence(tool, human, cite))
 		if _, err := e.Lifecycle().Expire(ctx, src.ItemID, "jane", "the ledger line was a data-entry error"); err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +52,7 @@ func TestHealthOfRefutedAndContradictingMemory(t *testing.T) {
 		for _, obj := range []string{"paid", "unpaid"} {
 			content, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Invoice %d is %s.", 70+i, obj), "subject": fmt.Sprintf("invoice-%d", 70+i),
 				"predicate": "status", "object": obj})
-			lcPut(t, e, "acme/bad", fmt.Sprintf("invoice-%d/%s", 70+i, obj), memgov.Episodic, "", func(r *memgov.PutRequest) {
+			enginetest.PutText(t, e, "acme/bad", fmt.Sprintf("invoice-%d/%s", 70+i, obj), memgov.Episodic, "", func(r *memgov.PutRequest) {
 				r.Content, r.Evidence, r.Confidence = content, []oplog.EvidenceRef{tool, human}, 0.9
 			})
 		}

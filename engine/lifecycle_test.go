@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -13,40 +12,11 @@ import (
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/lifecycle"
 )
 
-type lcClock struct{ t time.Time }
-
-func (c *lcClock) now() time.Time          { return c.t }
-func (c *lcClock) advance(d time.Duration) { c.t = c.t.Add(d) }
-func day(n int) time.Duration              { return time.Duration(n) * 24 * time.Hour }
-func lcEngine(t *testing.T, pol string) (*engine.Engine, *lcClock) {
-	t.Helper()
-	c := &lcClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
-	e := newEngine(t, pol, engine.WithClock(c.now))
-	ctx := context.Background()
-	for _, p := range []memgov.Principal{{ID: "jane", Role: memgov.Curator, Tenant: "*"}, {ID: "orch", Role: memgov.Orchestrator, Tenant: "acme"},
-		{ID: "bot", Role: memgov.Executor, Tenant: "acme"}, {ID: "ver", Role: memgov.Verifier, Tenant: "acme"}, {ID: "ops", Role: memgov.Operator, Tenant: "acme"}} {
-		if _, err := e.AddPrincipal(ctx, p, ""); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return e, c
-}
-
-func lcPut(t *testing.T, e *engine.Engine, ref, key string, layer memgov.Layer, text string, mod func(*memgov.PutRequest)) memgov.PutResult {
-	t.Helper()
-	r := memgov.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: json.RawMessage(fmt.Sprintf(`{"text":%q}`, text)), Actor: "jane", Confidence: 0.5}
-	if mod != nil {
-		mod(&r)
-	}
-	res, err := e.Writes().Put(context.Background(), r)
-	if err != nil {
-		t.Fatalf("put %s: %v", key, err)
-	}
-	return res
-}
+func day(n int) time.Duration { return time.Duration(n) * 24 * time.Hour }
 
 func modes(r lifecycle.GCReport) map[string]string {
 	out := map[string]string{}
@@ -64,20 +34,20 @@ func modes(r lifecycle.GCReport) map[string]string {
 
 func TestGCModesGracePinsAndLinks(t *testing.T) {
 	ctx := context.Background()
-	e, c := lcEngine(t, "")
+	e, c := enginetest.Lifecycle(t, "")
 	ttl := time.Hour
-	lcPut(t, e, "acme/bot", "ttl", memgov.Session, "short lived", func(r *memgov.PutRequest) { r.TTL = ttl })
-	lcPut(t, e, "acme/bot", "stale-session", memgov.Session, "an idle session note", nil)
-	lcPut(t, e, "acme/orch", "old-episode", memgov.Episodic, "an old episode nobody reads", nil)
-	lcPut(t, e, "acme/orch", "read-episode", memgov.Episodic, "an old episode that is read often", nil)
-	pinned := lcPut(t, e, "acme/orch", "pinned-episode", memgov.Episodic, "a pinned episode", nil)
-	lcPut(t, e, "acme/orch", "pii", memgov.Semantic, "PII past retention", func(r *memgov.PutRequest) { r.Classification = policy.PII })
-	cited := lcPut(t, e, "acme/orch", "cited", memgov.Session, "cited by a semantic fact", nil)
+	enginetest.PutText(t, e, "acme/bot", "ttl", memgov.Session, "short lived", func(r *memgov.PutRequest) { r.TTL = ttl })
+	enginetest.PutText(t, e, "acme/bot", "stale-session", memgov.Session, "an idle session note", nil)
+	enginetest.PutText(t, e, "acme/orch", "old-episode", memgov.Episodic, "an old episode nobody reads", nil)
+	enginetest.PutText(t, e, "acme/orch", "read-episode", memgov.Episodic, "an old episode that is read often", nil)
+	pinned := enginetest.PutText(t, e, "acme/orch", "pinned-episode", memgov.Episodic, "a pinned episode", nil)
+	enginetest.PutText(t, e, "acme/orch", "pii", memgov.Semantic, "PII past retention", func(r *memgov.PutRequest) { r.Classification = policy.PII })
+	cited := enginetest.PutText(t, e, "acme/orch", "cited", memgov.Session, "cited by a semantic fact", nil)
 	if _, err := e.Lifecycle().Pin(ctx, pinned.ItemID, "jane", "keep"); err != nil {
 		t.Fatal(err)
 	}
 	// A version citing "cited" as MEMORY_ITEM evidence makes it load-bearing.
-	c.advance(time.Minute)
+	c.Add(time.Minute)
 	res := write(t, e, []byte(fmt.Sprintf(`{"source_agent_id":"jane","memory_ref":"acme/orch","key":"fact","target_layer":"EPISODIC","observation_type":"user_stated_preference","confidence":0.9,
 		"content":{"text":"The refund ceiling is approved by finance"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://x","authority":0.95},{"source_type":"MEMORY_ITEM","source_item_id":%q}]}`, cited.ItemID)))
 	if res.Status != memgov.StatusCommitted && res.Status != memgov.StatusDeferred {
@@ -91,7 +61,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	}
 
 	// Four hours on: the TTL item and the idle session note are due.
-	c.advance(4 * time.Hour)
+	c.Add(4 * time.Hour)
 	r, err := e.Lifecycle().GC(ctx, lifecycle.GCOptions{By: "jane"})
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +75,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	}
 	// Reads reinforce: read-episode is read every month.
 	for i := 0; i < 12; i++ {
-		c.advance(day(30))
+		c.Add(day(30))
 		if _, err := e.Host().Get(ctx, memgov.As("orch"), "acme/orch", "read-episode"); err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +112,7 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 	if !item.Pinned || hard[item.ID] {
 		t.Fatal("pinned item hard deleted")
 	}
-	c.advance(day(31))
+	c.Add(day(31))
 	r, err = e.Lifecycle().GC(ctx, lifecycle.GCOptions{By: "jane"})
 	if err != nil {
 		t.Fatal(err)
@@ -166,18 +136,18 @@ func TestGCModesGracePinsAndLinks(t *testing.T) {
 
 func TestGCGracePeriodTransient(t *testing.T) {
 	ctx := context.Background()
-	e, c := lcEngine(t, "")
-	a := lcPut(t, e, "acme/bot", "note", memgov.Session, "session scratch about Alice", nil)
+	e, c := enginetest.Lifecycle(t, "")
+	a := enginetest.PutText(t, e, "acme/bot", "note", memgov.Session, "session scratch about Alice", nil)
 	if _, err := e.Lifecycle().Expire(ctx, a.ItemID, "jane", "stale"); err != nil {
 		t.Fatal(err)
 	}
-	c.advance(day(29))
+	c.Add(day(29))
 	r, err := e.Lifecycle().GC(ctx, lifecycle.GCOptions{By: "jane"})
 	if err != nil || len(r.HardDeleted) != 0 {
 		t.Fatalf("within grace: %+v %v", r.HardDeleted, err)
 	}
 	// Orchestrators soft delete but may not hard delete.
-	c.advance(day(2))
+	c.Add(day(2))
 	if _, err := e.Lifecycle().GC(ctx, lifecycle.GCOptions{By: "orch"}); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("orchestrator hard delete: %v", err)
 	}
@@ -199,10 +169,10 @@ func TestGCGracePeriodTransient(t *testing.T) {
 
 func TestEraseClosureAndRebuild(t *testing.T) {
 	ctx := context.Background()
-	e, c := lcEngine(t, "")
-	a := lcPut(t, e, "acme/orch", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund", nil)
-	lcPut(t, e, "acme/orch", "other", memgov.Episodic, "Unrelated note on shipping", nil)
-	c.advance(time.Minute)
+	e, c := enginetest.Lifecycle(t, "")
+	a := enginetest.PutText(t, e, "acme/orch", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund", nil)
+	enginetest.PutText(t, e, "acme/orch", "other", memgov.Episodic, "Unrelated note on shipping", nil)
+	c.Add(time.Minute)
 	res := write(t, e, []byte(fmt.Sprintf(`{"source_agent_id":"jane","memory_ref":"acme/orch","key":"summary","target_layer":"EPISODIC","observation_type":"tool_result_verified","confidence":0.9,
 		"content":{"text":"Refund requests rose this week"},"evidence_refs":[{"source_type":"API_RESPONSE","source_uri":"erp://x","authority":0.95},{"source_type":"MEMORY_ITEM","source_item_id":%q}]}`, a.ItemID)))
 	if res.Status != memgov.StatusCommitted && res.Status != memgov.StatusDeferred {
@@ -247,13 +217,13 @@ func TestRBACMatrixThroughEngine(t *testing.T) {
 		for _, layer := range memgov.Layers {
 			for _, op := range ops {
 				t.Run(fmt.Sprintf("%s/%s/%s", role, layer, op), func(t *testing.T) {
-					e, _ := lcEngine(t, "")
+					e, _ := enginetest.Lifecycle(t, "")
 					id := "p-" + string(role)
 					if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: id, Role: role, Tenant: "acme"}, ""); err != nil {
 						t.Fatal(err)
 					}
 					ref := "acme/" + id
-					it := lcPut(t, e, ref, "k", layer, "an entry of "+string(layer), nil)
+					it := enginetest.PutText(t, e, ref, "k", layer, "an entry of "+string(layer), nil)
 					want := e.Policy().Allowed(string(role), string(layer), op)
 					var err error
 					switch op {
@@ -310,13 +280,13 @@ func TestRBACMatrixThroughEngine(t *testing.T) {
 
 func TestVisibilityClearanceAndDomains(t *testing.T) {
 	ctx := context.Background()
-	e, _ := lcEngine(t, "")
+	e, _ := enginetest.Lifecycle(t, "")
 	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "med", Role: memgov.Orchestrator, Tenant: "acme", Attributes: map[string]string{"domains": "medical", "clearance": "BUSINESS"}}, ""); err != nil {
 		t.Fatal(err)
 	}
-	lcPut(t, e, "acme/shared", "pii", memgov.Episodic, "a PII note", func(r *memgov.PutRequest) { r.Classification = policy.PII })
-	lcPut(t, e, "acme/shared", "fin", memgov.Episodic, "a finance note", func(r *memgov.PutRequest) { r.Tags = []string{"domain:finance"} })
-	lcPut(t, e, "acme/shared", "med", memgov.Episodic, "a medical note", func(r *memgov.PutRequest) { r.Tags = []string{"domain:medical"} })
+	enginetest.PutText(t, e, "acme/shared", "pii", memgov.Episodic, "a PII note", func(r *memgov.PutRequest) { r.Classification = policy.PII })
+	enginetest.PutText(t, e, "acme/shared", "fin", memgov.Episodic, "a finance note", func(r *memgov.PutRequest) { r.Tags = []string{"domain:finance"} })
+	enginetest.PutText(t, e, "acme/shared", "med", memgov.Episodic, "a medical note", func(r *memgov.PutRequest) { r.Tags = []string{"domain:medical"} })
 	s, err := e.Host().Read(ctx, memgov.As("med"), memgov.ReadQuery{MemoryRef: "acme/shared"})
 	if err != nil || len(s.Versions) != 1 || s.Versions[0].Key != "med" || s.Hidden != 2 || s.RetrievalID == "" {
 		t.Fatalf("%+v %v", s, err)
@@ -331,7 +301,7 @@ func TestVisibilityClearanceAndDomains(t *testing.T) {
 
 func TestLeasesFencing(t *testing.T) {
 	ctx := context.Background()
-	e, c := lcEngine(t, "")
+	e, c := enginetest.Lifecycle(t, "")
 	a, err := e.Lifecycle().AcquireLease(ctx, "acme/shared", "plan", "orch", 30*time.Second)
 	if err != nil || a.Status != lifecycle.LeaseGranted || a.Lease.Token != 1 {
 		t.Fatalf("%+v %v", a, err)
@@ -347,7 +317,7 @@ func TestLeasesFencing(t *testing.T) {
 	if _, err := e.Lifecycle().RenewLease(ctx, "acme/shared", "plan", "orch", 1, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	c.advance(2 * time.Minute) // expired: reclaimable
+	c.Add(2 * time.Minute) // expired: reclaimable
 	b, err := e.Lifecycle().AcquireLease(ctx, "acme/shared", "plan", "jane", 30*time.Second)
 	if err != nil || b.Status != lifecycle.LeaseGranted || b.Lease.Token != 2 {
 		t.Fatalf("%+v %v", b, err)
@@ -375,7 +345,7 @@ func TestLeasesFencing(t *testing.T) {
 }
 
 func TestResidencyAndReferenceOnly(t *testing.T) {
-	e, _ := lcEngine(t, "residency:\n  store_region: us\nreference_only:\n  sources:\n    - uri: rules://refund-policy\n      text: Refunds above one thousand dollars require a second signature from the finance controller.\n")
+	e, _ := enginetest.Lifecycle(t, "residency:\n  store_region: us\nreference_only:\n  sources:\n    - uri: rules://refund-policy\n      text: Refunds above one thousand dollars require a second signature from the finance controller.\n")
 	r := write(t, e, []byte(`{"source_agent_id":"jane","memory_ref":"acme/x","key":"a","target_layer":"SESSION","residency":"EU","content":{"text":"an EU customer's note"}}`))
 	if r.Reason != memgov.ReasonResidency {
 		t.Fatalf("%+v", r)

@@ -9,16 +9,17 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/internal/enginetest"
 )
 
 // TestMetricsSeeded runs 300 writes through the pipeline with every kind of
 // outcome, reads with feedback and a re-validation sweep, and checks the metrics.
 func TestMetricsSeeded(t *testing.T) {
 	ctx := context.Background()
-	e, c := lcEngine(t, "rate_limits:\n  layers:\n    EPISODIC: {writes: 1000, window: 1m}\n    SESSION: {writes: 1000, window: 1m}\nreputation:\n  burst_limit: 100000\n")
+	e, c := enginetest.Lifecycle(t, "rate_limits:\n  layers:\n    EPISODIC: {writes: 1000, window: 1m}\n    SESSION: {writes: 1000, window: 1m}\nreputation:\n  burst_limit: 100000\n")
 	statuses := map[string]int{}
 	for i := 0; i < 300; i++ {
-		c.advance(time.Second)
+		c.Add(time.Second)
 		var req string
 		switch i % 6 {
 		case 0, 1: // committed episodic
@@ -44,7 +45,7 @@ func TestMetricsSeeded(t *testing.T) {
 	}
 	// Ten reads, half of what they return used.
 	for i := 0; i < 10; i++ {
-		c.advance(time.Hour)
+		c.Add(time.Hour)
 		s, err := e.Host().Read(ctx, memgov.As("orch"), memgov.ReadQuery{MemoryRef: "acme/orch", Limit: 10})
 		if err != nil || len(s.Versions) != 10 {
 			t.Fatalf("read: %d %v", len(s.Versions), err)
@@ -57,7 +58,7 @@ func TestMetricsSeeded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c.advance(400 * 24 * time.Hour) // evidence goes stale: some durable items no longer verify
+	c.Add(400 * 24 * time.Hour) // evidence goes stale: some durable items no longer verify
 	if _, err := e.Writes().Revalidate(ctx, 0); err != nil {
 		t.Fatal(err)
 	}

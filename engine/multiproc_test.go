@@ -10,6 +10,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/internal/pgtest"
 	"github.com/memgov/memgov/store/postgres"
 	"github.com/memgov/memgov/store/sqlite"
@@ -34,8 +35,8 @@ func TestSearchCacheDropsIndexesAfterAnotherEnginesErasure(t *testing.T) {
 	if _, err := a.AddPrincipal(ctx, memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: "*"}, "admin"); err != nil {
 		t.Fatal(err)
 	}
-	lcPut(t, a, "acme/orch", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund", nil)
-	lcPut(t, a, "acme/notes", "ship", memgov.Episodic, "Shipping to Lyon takes two days", nil)
+	enginetest.PutText(t, a, "acme/orch", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund", nil)
+	enginetest.PutText(t, a, "acme/notes", "ship", memgov.Episodic, "Shipping to Lyon takes two days", nil)
 	search := func(e *engine.Engine, ref, q string) int {
 		t.Helper()
 		hits, err := e.Host().Adapter(memgov.As("jane")).Search(ctx, host.SearchQuery{MemoryRef: ref, Query: q})
@@ -99,7 +100,7 @@ func TestErasureHeardAcrossProcessesPostgres(t *testing.T) {
 	if _, err := b.AddPrincipal(ctx, memgov.Principal{ID: "jane", Role: memgov.Curator, Tenant: "*"}, "admin"); err != nil {
 		t.Fatal(err)
 	}
-	lcPut(t, b, "acme/orch", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund", nil)
+	enginetest.PutText(t, b, "acme/orch", "cust", memgov.Episodic, "Customer Zed Quirinal asked for a refund", nil)
 	hits, err := a.Host().Adapter(memgov.As("jane")).Search(ctx, host.SearchQuery{MemoryRef: "acme/orch", Query: "refund Quirinal"})
 	if err != nil || len(hits) != 1 {
 		t.Fatalf("engine A's search: %d hits, %v", len(hits), err)

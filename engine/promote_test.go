@@ -10,6 +10,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/oplog"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/lifecycle"
 	"github.com/memgov/memgov/writes"
 )
@@ -30,7 +31,7 @@ func episodeBy(t *testing.T, e *engine.Engine, key, agent, content, uri string) 
 
 func TestPromoteAfterIndependentCorroborations(t *testing.T) {
 	ctx := context.Background()
-	e, c := lcEngine(t, "")
+	e, c := enginetest.Lifecycle(t, "")
 	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: lifecycle.PromoterPrincipal, Role: memgov.Orchestrator, Tenant: "acme"}, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestPromoteAfterIndependentCorroborations(t *testing.T) {
 	// agent again with new external evidence.
 	e1 := episodeBy(t, e, "obs-1", "orch", ep("Parcel to Berlin arrived after four business days"), "carrier://track/1")
 	e2 := episodeBy(t, e, "obs-2", "bot", ep("Lyon order: delivery took four business days"), "carrier://track/2")
-	c.advance(time.Minute)
+	c.Add(time.Minute)
 	// Two observations of another fact by one agent citing one source: one corroboration.
 	other := `{"text":"The warehouse closes at 6pm on Fridays and at 6pm on Fridays only"}`
 	episodeBy(t, e, "obs-x1", "bot", other, "wiki://hours")

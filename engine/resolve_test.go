@@ -12,6 +12,7 @@ import (
 	"github.com/memgov/memgov/engine/gate"
 	"github.com/memgov/memgov/engine/oplog"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/writes"
 )
 
@@ -29,9 +30,9 @@ func obsType(l memgov.Layer) string {
 	return "user_stated_preference"
 }
 
-func resolveEngine(t *testing.T) (*engine.Engine, *lcClock) {
+func resolveEngine(t *testing.T) (*engine.Engine, *enginetest.Clock) {
 	t.Helper()
-	e, c := lcEngine(t, "")
+	e, c := enginetest.Lifecycle(t, "")
 	if _, err := e.AddPrincipal(context.Background(), memgov.Principal{ID: "kim", Role: memgov.Curator, Tenant: "acme"}, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func approveAs(t *testing.T, e *engine.Engine, reviewID, who string) {
 func TestResolveEpisodicKeepsBoth(t *testing.T) {
 	e, c := resolveEngine(t)
 	r1 := triple(t, e, memgov.Episodic, "run-1", "Monday's nightly build of main passed every check", "nightly build", "result", "passed", 0.8)
-	c.advance(time.Hour)
+	c.Add(time.Hour)
 	r2 := triple(t, e, memgov.Episodic, "run-2", "Tuesday: the nightly job broke on the integration suite", "nightly build", "result", "failed", 0.8)
 	if r1.Status != memgov.StatusCommitted {
 		t.Fatalf("first episode: %+v", r1)
@@ -75,8 +76,8 @@ func TestResolveSemanticTemporalValidity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t1 := c.now()
-	c.advance(time.Hour)
+	t1 := c.Now()
+	c.Add(time.Hour)
 	if r := triple(t, e, memgov.Semantic, "ceo-guess", "Rumour: the chief executive of ACME is Carl Weak.", "ACME", "ceo", "Carl Weak", 0.4); r.Status != memgov.StatusRejected || r.Reason != gate.ReasonContradiction {
 		t.Fatalf("less confident contradiction: %+v", r)
 	}
@@ -84,10 +85,10 @@ func TestResolveSemanticTemporalValidity(t *testing.T) {
 	if r.Status != memgov.StatusDeferred || r.Reason != gate.ReasonContradiction {
 		t.Fatalf("more confident contradiction: %+v", r)
 	}
-	c.advance(time.Hour)
-	tApprove := c.now()
+	c.Add(time.Hour)
+	tApprove := c.Now()
 	approveAs(t, e, r.ReviewID, "kim")
-	c.advance(time.Hour)
+	c.Add(time.Hour)
 
 	_, hist, _ := e.Host().History(ctx, memgov.Owner, res.ItemID)
 	if hist[0].State != memgov.Superseded {
@@ -123,7 +124,7 @@ func TestResolveProceduralSupersession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.advance(time.Hour)
+	c.Add(time.Hour)
 	r := triple(t, e, memgov.Procedural, "deploy-approvals-v2", "From now on a single reviewer signs off each release to production.", "production deploy", "approvals", "one", 0.6)
 	if r.Status != memgov.StatusDeferred || r.Reason != gate.ReasonContradiction {
 		t.Fatalf("new procedure: %+v", r)
@@ -153,7 +154,7 @@ func TestResolveProceduralSupersession(t *testing.T) {
 		t.Fatalf("new procedure: %+v %v", v, err)
 	}
 	// A new version of the same procedure is an UPDATE: the prior version is SUPERSEDED.
-	c.advance(time.Hour)
+	c.Add(time.Hour)
 	u := triple(t, e, memgov.Procedural, "deploy-approvals-v2", "From now on a single senior reviewer signs off each release to production.", "production deploy", "approvals", "one senior", 0.7)
 	if u.Status == memgov.StatusDeferred {
 		approveAs(t, e, u.ReviewID, "kim")

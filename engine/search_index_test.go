@@ -27,8 +27,8 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	c := &lcClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
-	warm := engine.New(s, testKey, engine.WithClock(c.now))
+	c := enginetest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	warm := engine.New(s, testKey, engine.WithClock(c.Now))
 	for _, p := range []memgov.Principal{{ID: "jane", Role: memgov.Curator, Tenant: "*"}, {ID: "bot", Role: memgov.Executor, Tenant: "acme"}} {
 		if _, err := warm.AddPrincipal(ctx, p, ""); err != nil {
 			t.Fatal(err)
@@ -46,7 +46,7 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.advance(time.Minute)
+		c.Add(time.Minute)
 		return res
 	}
 	for i := 0; i < 300; i++ {
@@ -55,7 +55,7 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 	queries := []string{"time zone", "Berlin", "email follow-up refund", "warehouse Oslo", "customer 42", "password reset", "Zed Quirinal", "Lisbon"}
 	check := func(step string) {
 		t.Helper()
-		fresh := engine.New(s, testKey, engine.WithClock(c.now))
+		fresh := engine.New(s, testKey, engine.WithClock(c.Now))
 		for _, q := range queries {
 			for _, sup := range []bool{false, true} {
 				sq := host.SearchQuery{MemoryRef: ref, Query: q, IncludeSuperseded: sup}
@@ -80,7 +80,7 @@ func TestSearchIndexFollowsChanges(t *testing.T) {
 	check("an update")
 	put("promo", "The Lisbon discount ends tonight.", func(r *memgov.PutRequest) { r.TTL = time.Hour })
 	check("an entry with a TTL")
-	c.advance(2 * time.Hour)
+	c.Add(2 * time.Hour)
 	check("the TTL passed")
 	if _, err := warm.Host().Adapter(memgov.As("jane")).Delete(ctx, ref, "k002", "wrong"); err != nil {
 		t.Fatal(err)
@@ -126,10 +126,10 @@ func hitKeys(hs []host.SearchHit) []string {
 // Searches run concurrently with writes to the same ref: the shared index is
 // caught up under its lock (run with -race).
 func TestSearchIndexConcurrentReadersAndWriter(t *testing.T) {
-	e, _ := lcEngine(t, "")
+	e, _ := enginetest.Lifecycle(t, "")
 	ctx := context.Background()
 	for i := 0; i < 50; i++ {
-		lcPut(t, e, "acme/bot", fmt.Sprintf("k%02d", i), memgov.Episodic, enginetest.CorpusText(i), nil)
+		enginetest.PutText(t, e, "acme/bot", fmt.Sprintf("k%02d", i), memgov.Episodic, enginetest.CorpusText(i), nil)
 	}
 	done := make(chan error, 4)
 	for g := 0; g < 3; g++ {

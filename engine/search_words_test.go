@@ -9,6 +9,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 )
 
 func searchKeys(t *testing.T, a *host.MemoryAdapter, ref, q string) []string {
@@ -29,12 +30,12 @@ func searchKeys(t *testing.T, a *host.MemoryAdapter, ref, q string) []string {
 // Writes, updates and expiry show in the next search (the index follows the
 // ref).
 func TestSearchWordsOutrankRecency(t *testing.T) {
-	e, c := lcEngine(t, "")
+	e, c := enginetest.Lifecycle(t, "")
 	const ref = "acme/bot"
-	lcPut(t, e, ref, "customer-7/tz", memgov.Episodic, "Customer 7 is in the Europe/Berlin time zone.", nil)
+	enginetest.PutText(t, e, ref, "customer-7/tz", memgov.Episodic, "Customer 7 is in the Europe/Berlin time zone.", nil)
 	for i := 0; i < 40; i++ {
-		c.advance(time.Hour)
-		lcPut(t, e, ref, fmt.Sprintf("note-%02d", i), memgov.Episodic, fmt.Sprintf("Customer %d asked about the invoice of order %d in the portal.", 7+i%3, 100+i), nil)
+		c.Add(time.Hour)
+		enginetest.PutText(t, e, ref, fmt.Sprintf("note-%02d", i), memgov.Episodic, fmt.Sprintf("Customer %d asked about the invoice of order %d in the portal.", 7+i%3, 100+i), nil)
 	}
 	a := e.Host().Adapter(memgov.As("jane"))
 	for _, q := range []string{"time zone", "zone", "customer 7 time zone", "Which zone is customer 7 in?"} {
@@ -43,25 +44,25 @@ func TestSearchWordsOutrankRecency(t *testing.T) {
 		}
 	}
 	// Equal scores: the newer entry first.
-	lcPut(t, e, ref, "twin-old", memgov.Episodic, "The Lisbon office closes at noon.", nil)
-	c.advance(time.Hour)
-	lcPut(t, e, ref, "twin-new", memgov.Episodic, "The Lisbon office closes at noon!", nil)
+	enginetest.PutText(t, e, ref, "twin-old", memgov.Episodic, "The Lisbon office closes at noon.", nil)
+	c.Add(time.Hour)
+	enginetest.PutText(t, e, ref, "twin-new", memgov.Episodic, "The Lisbon office closes at noon!", nil)
 	if got := searchKeys(t, a, ref, "Lisbon office"); len(got) < 2 || got[0] != "twin-new" || got[1] != "twin-old" {
 		t.Errorf("equal texts: %v, want the newer first", got)
 	}
 	// An update replaces the old text in the results; an expired entry is gone.
-	lcPut(t, e, ref, "customer-7/tz", memgov.Episodic, "Customer 7 moved to the Asia/Tokyo time zone.", nil)
+	enginetest.PutText(t, e, ref, "customer-7/tz", memgov.Episodic, "Customer 7 moved to the Asia/Tokyo time zone.", nil)
 	if got := searchKeys(t, a, ref, "Berlin"); len(got) > 0 && got[0] == "customer-7/tz" {
 		t.Errorf("the superseded text is still found: %v", got)
 	}
 	if got := searchKeys(t, a, ref, "Tokyo"); len(got) == 0 || got[0] != "customer-7/tz" {
 		t.Errorf("the new text is not found: %v", got)
 	}
-	lcPut(t, e, ref, "promo", memgov.Episodic, "The Quetzal discount code is valid this week.", func(r *memgov.PutRequest) { r.TTL = time.Hour })
+	enginetest.PutText(t, e, ref, "promo", memgov.Episodic, "The Quetzal discount code is valid this week.", func(r *memgov.PutRequest) { r.TTL = time.Hour })
 	if got := searchKeys(t, a, ref, "Quetzal"); len(got) == 0 || got[0] != "promo" {
 		t.Fatalf("promo: %v", got)
 	}
-	c.advance(2 * time.Hour)
+	c.Add(2 * time.Hour)
 	for _, k := range searchKeys(t, a, ref, "Quetzal discount") {
 		if k == "promo" {
 			t.Error("an expired entry was returned")
@@ -72,12 +73,12 @@ func TestSearchWordsOutrankRecency(t *testing.T) {
 // Search never returns another tenant's entries, drafts awaiting review or
 // quarantined versions.
 func TestSearchReturnsOnlyWhatTheReaderMayRead(t *testing.T) {
-	e, _ := lcEngine(t, "reputation:\n  quarantine_min_writes: 4\n  quarantine_contradiction_rate: 0.5\n")
+	e, _ := enginetest.Lifecycle(t, "reputation:\n  quarantine_min_writes: 4\n  quarantine_contradiction_rate: 0.5\n")
 	ctx := context.Background()
 	if _, err := e.AddPrincipal(ctx, memgov.Principal{ID: "rival", Role: memgov.Curator, Tenant: "globex"}, ""); err != nil {
 		t.Fatal(err)
 	}
-	lcPut(t, e, "acme/bot", "tz", memgov.Episodic, "Customer 7 is in the Europe/Berlin time zone.", nil)
+	enginetest.PutText(t, e, "acme/bot", "tz", memgov.Episodic, "Customer 7 is in the Europe/Berlin time zone.", nil)
 	if got := searchKeys(t, e.Host().Adapter(memgov.As("rival")), "acme/bot", "time zone"); len(got) != 0 {
 		t.Errorf("another tenant's curator found %v", got)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/memgov/memgov/baselines"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/engine/policy"
+	"github.com/memgov/memgov/internal/enginetest"
 )
 
 // Session baselines (seed 000): session memory is checked against the
@@ -18,14 +19,14 @@ import (
 func TestSessionBaselineDrift(t *testing.T) {
 	ctx := context.Background()
 	const ref = "acme/chat"
-	setup := func(t *testing.T, pol string) (*engine.Engine, *lcClock) {
-		e, c := lcEngine(t, "")
-		lcPut(t, e, ref, "greeting", memgov.Semantic, "Greet customers by their first name.", nil)
+	setup := func(t *testing.T, pol string) (*engine.Engine, *enginetest.Clock) {
+		e, c := enginetest.Lifecycle(t, "")
+		enginetest.PutText(t, e, ref, "greeting", memgov.Semantic, "Greet customers by their first name.", nil)
 		if _, err := e.Baselines().ApproveBaseline(ctx, memgov.ApproveRequest{MemoryRef: ref, By: "ops", MemoryType: memgov.MemorySession, TTLSeconds: 86400,
 			DriftPolicy: pol, Level: 1, Reason: "session baseline"}); err != nil {
 			t.Fatal(err)
 		}
-		c.advance(time.Second)
+		c.Add(time.Second)
 		return e, c
 	}
 	verify := func(t *testing.T, e *engine.Engine) memgov.VerifyResult {
@@ -42,11 +43,11 @@ func TestSessionBaselineDrift(t *testing.T) {
 		if _, res, err := e.Baselines().StartSession(ctx, ref, "bot"); err != nil || res.Drift {
 			t.Fatalf("first session: %+v %v", res, err)
 		}
-		lcPut(t, e, ref, "greeting", memgov.Semantic, "Greet customers by their surname.", nil)
+		enginetest.PutText(t, e, ref, "greeting", memgov.Semantic, "Greet customers by their surname.", nil)
 		if res := verify(t, e); res.Drift || !res.SessionExempt || res.Action != "allow" {
 			t.Fatalf("inside the session: %+v", res)
 		}
-		c.advance(time.Minute)
+		c.Add(time.Minute)
 		if _, err := e.Baselines().EndSession(ctx, ref, "bot"); err != nil {
 			t.Fatal(err)
 		}
@@ -64,8 +65,8 @@ func TestSessionBaselineDrift(t *testing.T) {
 		if _, _, err := e.Baselines().StartSession(ctx, ref, "bot"); err != nil {
 			t.Fatal(err)
 		}
-		lcPut(t, e, ref, "scratch", memgov.Working, "The customer is on the pricing page.", nil)
-		c.advance(time.Minute)
+		enginetest.PutText(t, e, ref, "scratch", memgov.Working, "The customer is on the pricing page.", nil)
+		c.Add(time.Minute)
 		if _, err := e.Baselines().EndSession(ctx, ref, "bot"); err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +81,7 @@ func TestSessionBaselineDrift(t *testing.T) {
 	t.Run("a change between sessions is drift at the next start", func(t *testing.T) {
 		for _, pol := range []string{policy.DenyOnDrift, policy.AlertOnDrift} {
 			e, _ := setup(t, pol)
-			lcPut(t, e, ref, "greeting", memgov.Semantic, "Greet customers with a joke.", nil)
+			enginetest.PutText(t, e, ref, "greeting", memgov.Semantic, "Greet customers with a joke.", nil)
 			_, res, err := e.Baselines().StartSession(ctx, ref, "bot")
 			if !res.Drift || res.Cause != baselines.CauseSession {
 				t.Fatalf("%s: start on changed memory: %+v %v", pol, res, err)

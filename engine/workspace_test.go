@@ -11,6 +11,7 @@ import (
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/writes"
 )
 
@@ -30,11 +31,11 @@ func keyTexts(vs []memgov.Version) map[string]string {
 
 func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	ctx := context.Background()
-	e, c := lcEngine(t, "")
+	e, c := enginetest.Lifecycle(t, "")
 	base := "acme/shared"
-	lcPut(t, e, base, "a", memgov.Episodic, "the deploy window is on tuesdays", nil)
-	lcPut(t, e, base, "b", memgov.Episodic, "the staging cluster has four nodes", nil)
-	lcPut(t, e, base, "c", memgov.Episodic, "the old runbook lives in the wiki", nil)
+	enginetest.PutText(t, e, base, "a", memgov.Episodic, "the deploy window is on tuesdays", nil)
+	enginetest.PutText(t, e, base, "b", memgov.Episodic, "the staging cluster has four nodes", nil)
+	enginetest.PutText(t, e, base, "c", memgov.Episodic, "the old runbook lives in the wiki", nil)
 
 	ws, err := e.Host().CreateWorkspace(ctx, "bot", base, "task-1")
 	if err != nil {
@@ -46,7 +47,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	if _, err := e.Host().CreateWorkspace(ctx, "bot", base, "task-1"); !errors.Is(err, memgov.ErrConflict) {
 		t.Fatalf("second workspace of the same name: %v", err)
 	}
-	c.advance(time.Minute)
+	c.Add(time.Minute)
 	// The agent's writes into its workspace commit (the merge request is the review).
 	if r := wsWrite(t, e, "bot", ws.Ref, "b", "the staging cluster has six nodes after the upgrade"); r.Status != memgov.StatusCommitted {
 		t.Fatalf("workspace write: %+v", r)
@@ -58,8 +59,8 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Meanwhile the base moves on: b changes (a conflict), e is added.
-	lcPut(t, e, base, "b", memgov.Episodic, "the staging cluster has five nodes", nil)
-	lcPut(t, e, base, "e", memgov.Episodic, "the on-call rotation is weekly", nil)
+	enginetest.PutText(t, e, base, "b", memgov.Episodic, "the staging cluster has five nodes", nil)
+	enginetest.PutText(t, e, base, "e", memgov.Episodic, "the on-call rotation is weekly", nil)
 
 	// Copy-on-write reads: the snapshot overlaid by the workspace's writes.
 	snap, err := e.Host().Read(ctx, memgov.Owner, memgov.ReadQuery{MemoryRef: ws.Ref})
@@ -87,7 +88,7 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 	if _, err := e.Host().SubmitWorkspace(ctx, ws.ID, "orch"); !errors.Is(err, memgov.ErrForbidden) {
 		t.Fatalf("submit by another agent: %v", err)
 	}
-	c.advance(time.Minute)
+	c.Add(time.Minute)
 	mr, err := e.Host().SubmitWorkspace(ctx, ws.ID, "bot")
 	if err != nil {
 		t.Fatal(err)
@@ -161,8 +162,8 @@ func TestWorkspaceCopyOnWriteMergeRequest(t *testing.T) {
 
 func TestWorkspaceAllRejected(t *testing.T) {
 	ctx := context.Background()
-	e, _ := lcEngine(t, "")
-	lcPut(t, e, "acme/shared", "a", memgov.Episodic, "the deploy window is on tuesdays", nil)
+	e, _ := enginetest.Lifecycle(t, "")
+	enginetest.PutText(t, e, "acme/shared", "a", memgov.Episodic, "the deploy window is on tuesdays", nil)
 	ws, err := e.Host().CreateWorkspace(ctx, "bot", "acme/shared", "t2")
 	if err != nil {
 		t.Fatal(err)

@@ -9,16 +9,17 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/host"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/writes"
 )
 
 // Task outcomes measure MCI and MIER (spec §12.12.5); the health score says
 // which metrics are measured and what would measure the others.
 func TestTaskOutcomesMeasureMCIAndMIER(t *testing.T) {
-	e, _ := lcEngine(t, "")
+	e, _ := enginetest.Lifecycle(t, "")
 	ctx := context.Background()
-	lcPut(t, e, "acme/bot", "tz", memgov.Episodic, "Customer 7 is in the Europe/Berlin time zone.", nil)
-	lcPut(t, e, "acme/bot", "channel", memgov.Episodic, "Customer 7 prefers email follow-up.", nil)
+	enginetest.PutText(t, e, "acme/bot", "tz", memgov.Episodic, "Customer 7 is in the Europe/Berlin time zone.", nil)
+	enginetest.PutText(t, e, "acme/bot", "channel", memgov.Episodic, "Customer 7 prefers email follow-up.", nil)
 	m, err := e.Audit().Metrics(ctx)
 	if err != nil {
 		t.Fatal(err)

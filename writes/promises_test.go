@@ -9,6 +9,7 @@ import (
 
 	"github.com/memgov/memgov"
 	"github.com/memgov/memgov/engine/gate"
+	"github.com/memgov/memgov/internal/enginetest"
 	"github.com/memgov/memgov/reviews"
 )
 
@@ -26,18 +27,18 @@ func orchReq(key, text string) []byte {
 // decision is refused (ErrApprovalTimeout) and the review is rejected with
 // APPROVAL_TIMEOUT; a listing rejects the others.
 func TestSyncReviewFailsClosedOnFirstTouch(t *testing.T) {
-	e, c := lcEngine(t, syncPolicy)
+	e, c := enginetest.Lifecycle(t, syncPolicy)
 	ctx := context.Background()
 	a := write(t, e, orchReq("refund/limit", "Refunds up to $5,000 need no second signature."))
 	b := write(t, e, orchReq("refund/cap", "Refunds are capped at $9,000 a year."))
 	if a.Status != memgov.StatusDeferred || a.Tier != memgov.TierSync || b.Tier != memgov.TierSync {
 		t.Fatalf("%+v %+v", a, b)
 	}
-	c.advance(9 * time.Minute)
+	c.Add(9 * time.Minute)
 	if rs, _, err := e.Reviews().List(ctx, memgov.ReviewQuery{}); err != nil || len(rs) != 2 {
 		t.Fatalf("before the deadline: %d reviews, %v", len(rs), err)
 	}
-	c.advance(2 * time.Minute)
+	c.Add(2 * time.Minute)
 	_, err := e.Reviews().Decide(ctx, memgov.Decision{ReviewID: a.ReviewID, Reviewer: "jane", Approve: true})
 	if !errors.Is(err, reviews.ErrApprovalTimeout) {
 		t.Fatalf("approval after the deadline: %v", err)
@@ -70,7 +71,7 @@ func TestSyncReviewFailsClosedOnFirstTouch(t *testing.T) {
 // A scoped idempotency token: the same write replays, another write under
 // the same token is refused.
 func TestIdempotencyConflict(t *testing.T) {
-	e, _ := lcEngine(t, "")
+	e, _ := enginetest.Lifecycle(t, "")
 	req := func(ref, text string) []byte {
 		return []byte(fmt.Sprintf(`{"source_agent_id":"orch","memory_ref":%q,"key":"k","target_layer":"WORKING","idempotency_token":"t-1","content":{"text":%q}}`, ref, text))
 	}
@@ -90,7 +91,7 @@ func TestIdempotencyConflict(t *testing.T) {
 // An agent whose contradiction rate reaches the policy's threshold has its
 // recent ACTIVE writes quarantined.
 func TestContradictionRateQuarantines(t *testing.T) {
-	e, _ := lcEngine(t, "reputation:\n  quarantine_min_writes: 4\n  quarantine_contradiction_rate: 0.5\n")
+	e, _ := enginetest.Lifecycle(t, "reputation:\n  quarantine_min_writes: 4\n  quarantine_contradiction_rate: 0.5\n")
 	ctx := context.Background()
 	spo := func(key, subject, object string) []byte {
 		return []byte(fmt.Sprintf(`{"source_agent_id":"orch","memory_ref":"acme/orch","key":%q,"target_layer":"SEMANTIC",

@@ -175,3 +175,40 @@ func Req(agent, ref, key, text string) []byte {
 		"evidence_refs": []any{map[string]any{"source_type": "HUMAN_INPUT", "source_uri": "chat://1", "authority": 1}}})
 	return b
 }
+
+// Lifecycle returns an engine under the policy pol with its clock stopped at
+// 2025-01-01 and the principals of the lifecycle tests: a curator of every
+// tenant (jane) and an orchestrator, an executor, a verifier and an operator
+// of acme (orch, bot, ver, ops).
+func Lifecycle(t testing.TB, pol string) (*engine.Engine, *Clock) {
+	t.Helper()
+	c := NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	e := New(t, pol, engine.WithClock(c.Now))
+	ctx := context.Background()
+	for _, p := range []memgov.Principal{{ID: "jane", Role: memgov.Curator, Tenant: "*"}, {ID: "orch", Role: memgov.Orchestrator, Tenant: "acme"},
+		{ID: "bot", Role: memgov.Executor, Tenant: "acme"}, {ID: "ver", Role: memgov.Verifier, Tenant: "acme"}, {ID: "ops", Role: memgov.Operator, Tenant: "acme"}} {
+		if _, err := e.AddPrincipal(ctx, p, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e, c
+}
+
+// PutText puts text as ref/key in layer, ungated, as jane with confidence
+// 0.5; mod, when given, changes the request first.
+func PutText(t testing.TB, e *engine.Engine, ref, key string, layer memgov.Layer, text string, mod func(*memgov.PutRequest)) memgov.PutResult {
+	t.Helper()
+	body, err := json.Marshal(map[string]string{"text": text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := memgov.PutRequest{MemoryRef: ref, Key: key, Layer: layer, Content: body, Actor: "jane", Confidence: 0.5}
+	if mod != nil {
+		mod(&r)
+	}
+	res, err := e.Writes().Put(context.Background(), r)
+	if err != nil {
+		t.Fatalf("put %s: %v", key, err)
+	}
+	return res
+}
