@@ -103,18 +103,8 @@ func readAmbient(t []byte, add func(rule, desc string, s, e int, refusal bool)) 
 // readRules appends the findings of rules in t.
 func readRules(t []byte, add func(rule, desc string, s, e int, refusal bool), rules []ambientRule) {
 	for _, r := range rules {
-		if !containsAny(t, r.also) || !containsAny(t, r.subs) {
-			continue
-		}
-		for _, loc := range r.re.FindAllSubmatchIndex(t, -1) {
-			s, e := loc[0], loc[1]
-			if i := r.re.SubexpIndex("m"); i > 0 && loc[2*i] >= 0 {
-				s, e = loc[2*i], loc[2*i+1]
-			}
-			if r.check != nil && !r.check(t, s, e) {
-				continue
-			}
-			add(r.rule, r.desc, s, e, r.rule != RuleOrder)
+		if containsAny(t, r.also) {
+			r.find(t, add)
 		}
 	}
 }

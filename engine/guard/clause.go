@@ -479,19 +479,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	readPassedOn(t, add)
 	readAmbient(t, add)
 	for _, r := range allClauseRules {
-		if !containsAny(t, r.subs) {
-			continue
-		}
-		for _, loc := range r.re.FindAllSubmatchIndex(t, -1) {
-			s, e := loc[0], loc[1]
-			if i := r.re.SubexpIndex("m"); i > 0 && loc[2*i] >= 0 {
-				s, e = loc[2*i], loc[2*i+1]
-			}
-			if r.check != nil && !r.check(t, s, e) {
-				continue
-			}
-			add(r.rule, r.desc, s, e, r.rule != RuleOrder)
-		}
+		r.find(t, add)
 	}
 	// Read last, so that where an earlier rule reads the same words at
 	// the same place, its finding is the one kept.
@@ -680,6 +668,25 @@ func objectAfterVerb(t []byte, s int) bool {
 // allClauseRules are the rules of clauseRules, readerRules, relayedRules
 // and delegatedRules.
 var allClauseRules = append(append(append(append([]clauseRule(nil), clauseRules...), readerRules...), relayedRules...), delegatedRules...)
+
+// find adds the findings of r in t: each match of its pattern (the group
+// "m" where it has one) that its check, if any, keeps. A text without any
+// of r.subs is not matched at all.
+func (r clauseRule) find(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
+	if !containsAny(t, r.subs) {
+		return
+	}
+	for _, loc := range r.re.FindAllSubmatchIndex(t, -1) {
+		s, e := loc[0], loc[1]
+		if i := r.re.SubexpIndex("m"); i > 0 && loc[2*i] >= 0 {
+			s, e = loc[2*i], loc[2*i+1]
+		}
+		if r.check != nil && !r.check(t, s, e) {
+			continue
+		}
+		add(r.rule, r.desc, s, e, r.rule != RuleOrder)
+	}
+}
 
 // firstVerbAt returns the position of the first word after the openers of
 // the clause at s.
