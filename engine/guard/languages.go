@@ -161,8 +161,9 @@ func (lc *langClass) sub(s string) (int, int) {
 	return best, n
 }
 
-// foldMap takes the accents off the Latin letters of the languages read
-// here, and the long vowel marks of Arabic spelling off its letters.
+// foldMap takes the accents off the Latin and Greek letters of the
+// languages read here, and the long vowel marks of Arabic spelling off
+// its letters.
 var foldMap = map[rune]string{
 	'á': "a", 'à': "a", 'â': "a", 'ä': "a", 'ã': "a", 'å': "a", 'ą': "a",
 	'é': "e", 'è': "e", 'ê': "e", 'ë': "e", 'ę': "e",
@@ -172,6 +173,8 @@ var foldMap = map[rune]string{
 	'ç': "c", 'ć': "c", 'ñ': "n", 'ń': "n", 'ś': "s", 'ş': "s", 'ł': "l",
 	'ź': "z", 'ż': "z", 'ğ': "g", 'ё': "е",
 	'أ': "ا", 'إ': "ا", 'آ': "ا",
+	'ά': "α", 'έ': "ε", 'ή': "η", 'ί': "ι", 'ό': "ο", 'ύ': "υ", 'ώ': "ω",
+	'ϊ': "ι", 'ϋ': "υ", 'ΐ': "ι", 'ΰ': "υ",
 }
 
 // foldWord lower-cases w and takes the accents off its letters.
@@ -266,7 +269,8 @@ const addressPunct = ",:!，：、،！"
 // langAddressAt returns the end of a form of address naming an AI reader
 // in the sentence text[s:e] with words ws, or -1: an address word among
 // its first six words (or, written without spaces, in its first 30
-// bytes) with a comma or a colon at most three words (12 bytes) after it.
+// bytes) with a comma or a colon at most three words (12 bytes) after it,
+// or a colon at most seven words after it with no other mark between.
 func langAddressAt(text string, s, e int, ws []langToken, cjk bool) int {
 	for i, w := range ws {
 		if i >= 6 {
@@ -280,6 +284,18 @@ func langAddressAt(text string, s, e int, ws []langToken, cjk bool) int {
 			to = ws[i+3].s
 		}
 		if k := strings.IndexAny(text[w.e:to], addressPunct); k >= 0 {
+			return w.e + k
+		}
+		// A heading that names the reader with what it reads or what
+		// the note is ("Note for the assistant that reads this page:",
+		// "सहायक के लिए ज़रूरी निर्देश:") closes with a colon within
+		// seven words.
+		if i+7 < len(ws) {
+			to = ws[i+7].s
+		} else {
+			to = e
+		}
+		if k := strings.IndexAny(text[w.e:to], ":："); k >= 0 && !strings.ContainsAny(text[w.e:w.e+k], ",;.") {
 			return w.e + k
 		}
 	}
