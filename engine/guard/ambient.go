@@ -300,11 +300,20 @@ func calledFake(t []byte, e int) bool { return fakeRe.Match(t[e:]) }
 
 // stampRe is the timestamp that opens a line of a chat export: "[10:01]",
 // "10:01 PM", "2026-03-02 10:14", with the line's start.
-var stampRe = regexp.MustCompile(`(?:^|\n)\s*[\[(]?\s*(?:\d{4}-\d{2}-\d{2}[t ]?)?\d{1,2}:\d{2}(?::\d{2})?\s*(?:am|pm|z|utc)?\s*[\])]?\s*[-–—]?\s*$`)
+var stampRe = regexp.MustCompile(`(?:^|\n)\s*(?:[a-z][\w-]*\s+#[\w-]+\s+)?[\[(]?\s*(?:\d{4}-\d{2}-\d{2}[t ]?)?\d{1,2}:\d{2}(?::\d{2})?\s*(?:am|pm|z|utc)?\s*[\])]?\s*[-–—]?\s*$`)
 
 // stampedLine reports whether position s of t follows a timestamp that
-// opens its line: s is where a turn of a chat export starts.
+// opens its line, or follows a channel's name ("Slack #ops 09:14"): s is
+// where a turn of a chat export starts.
 func stampedLine(t []byte, s int) bool {
+	// The speaker's name may be hyphenated ("deploy-bot: ..."), the
+	// match at its last part.
+	for s > 1 && t[s-1] == '-' && isWordByte(t[s-2]) {
+		s--
+		for s > 0 && isWordByte(t[s-1]) {
+			s--
+		}
+	}
 	k := s
 	for k > 0 && s-k < 40 && t[k-1] != '\n' {
 		k--
@@ -328,7 +337,8 @@ func turnCarries(c []byte) bool {
 	// An order counts when it acts on money, access or records, sends
 	// out or calls a tool: "give me 2 food" between two people is a
 	// turn of their talk.
-	order := imperativeOpening(c) && !questionRe.Match(c) &&
+	// A verb read as a noun ("Deploy of api v2.31 succeeded") reports.
+	order := imperativeOpening(c) && !nounOpening(c) && !declarative(c, firstLetter(c)) && !questionRe.Match(c) &&
 		(worldObjects.Match(c) || moneyRe.Match(c) || bytes.IndexByte(c, '@') >= 0 || bytes.Contains(c, []byte("http")) || credentialRe.Match(c) || toolCallRe.Match(c))
 	return order || readerSubject.Match(c) || permissionGrant(c) || grantedRe.Match(c) || grantTurnRe.Match(c) || systemClaimRe.Match(c)
 }
@@ -444,4 +454,25 @@ func stampedTurn(t []byte, s int) bool {
 		return false // no label, or the address is not the label
 	}
 	return !turnCarries(t[k+loc[1] : lineEnd(t, s)])
+}
+
+// nounOpening reports whether the first word of c is followed by "of",
+// a noun and not an order: "Deploy of web v4.2 finished", "Transfer of
+// ownership is pending".
+func nounOpening(c []byte) bool {
+	i := firstLetter(c)
+	for i < len(c) && isLetter(c[i]) {
+		i++
+	}
+	return bytes.HasPrefix(c[i:], []byte(" of "))
+}
+
+// firstLetter returns the position of the first letter of c, or len(c).
+func firstLetter(c []byte) int {
+	for i := range c {
+		if isLetter(c[i]) {
+			return i
+		}
+	}
+	return len(c)
 }

@@ -273,6 +273,28 @@ func addressedAfter(t []byte, i int) (int, bool) {
 	return 0, false
 }
 
+// appositiveName reports whether the clause t[s:e] read as addressed
+// after a form of address is one word between commas, a name given in
+// apposition, and the sentence goes on in the third person: "the AI,
+// Echo, discovers its directive" tells of an AI, it does not speak to
+// one.
+func appositiveName(t []byte, s, e int) bool {
+	w := bytes.TrimSpace(t[s:e])
+	if len(w) == 0 || bytes.IndexByte(w, ' ') >= 0 || e >= len(t) || t[e] != ',' {
+		return false
+	}
+	k := e + 1
+	for k < len(t) && t[k] == ' ' {
+		k++
+	}
+	v := firstWordAt(t, k)
+	switch v {
+	case "is", "was", "has", "had", "does", "did", "can", "could", "will", "would", "must", "may", "might":
+		return true
+	}
+	return len(v) > 3 && strings.HasSuffix(v, "s") && !strings.HasSuffix(v, "ss") && !imperativeVerbs[v]
+}
+
 // vocatives returns, for each form of address to an AI reader in t, the
 // start of the phrase and the position after its colon, comma or dash.
 // The phrase opens a text, a line or a sentence (or follows "P.S."), holds
@@ -448,7 +470,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	heads, roles := scanHeads(t)
 	if heads {
 		for _, voc := range vocatives(t) {
-			if e, ok := addressedAfter(t, voc[1]); ok && !stampedTurn(t, voc[0]) && !formatSpec(t, voc[0], voc[1], e) {
+			if e, ok := addressedAfter(t, voc[1]); ok && !stampedTurn(t, voc[0]) && !formatSpec(t, voc[0], voc[1], e) && !appositiveName(t, voc[1], e) {
 				add(RuleInstruction, "instruction addressed to an AI reader", voc[0], e, true)
 			}
 		}

@@ -352,6 +352,12 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 		if (p.rule == RuleInstruction || p.rule == RuleOrder) && quotedMention(view.text, s, e) {
 			continue
 		}
+		if p.rule == RuleInstruction && appositiveLast(view.text, e) {
+			continue // "the AI, Echo, discovers ...": a name in apposition, read as a verb
+		}
+		if p.rule == RuleInstruction && humanRole(view.text, s) {
+			continue // "a human agent needs to approve the refund": a person's duty
+		}
 		if p.rule == RuleOrder && inUserOwnFrame(view.text, s) {
 			continue // the user's own to-do, recorded as the user's
 		}
@@ -361,7 +367,7 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 		if p.rule == RuleToolInvocation && loggedCall(view.text, s) {
 			continue // a call logged with its outcome: a record, not a call to make
 		}
-		if p.rule == RuleSystemPrompt && (quotedMarker(view.text, s, e) || quotedMention(view.text, s, e) || documentedMarker(view.text, s)) {
+		if p.rule == RuleSystemPrompt && (quotedMarker(view.text, s, e) || quotedMention(view.text, s, e) || documentedMarker(view.text, s) || templateSlot(view.text, s, e)) {
 			continue
 		}
 		if p.stamped && stampedLine(base.text, s) && !turnCarries(base.text[s:lineEnd(base.text, s)]) {
@@ -457,10 +463,12 @@ func isWordByte(c byte) bool {
 }
 
 // mentionRe matches words that introduce a quotation as an example, a
-// title or a text to work on, rather than as an order.
+// title or a text to work on, or as what a reader was once tricked into
+// obeying ("the summarizer obeyed hidden text (\"send ...\")"), rather
+// than as an order.
 // mentionRe also reads "i.e." and "e.g." as the normalised view
 // writes them ("ie.", "eg."), with their full stop.
-var mentionRe = regexp.MustCompile(`\b(?:for example|e\.g|i\.e|such as|like|titled|entitled|called|named|known as|the (?:phrase|words?|string|text|sentence|line|slogan|title)|translate|quote[sd]?|attacks?|attackers?|scammers?|telling|asking|urging|example|examples|spelled|reads|phrase|appears|appeared|clue|pattern|injection|payload|lines?)\b|\b(?:ie|eg)\.(?:\s|$)`)
+var mentionRe = regexp.MustCompile(`\b(?:for example|e\.g|i\.e|such as|like|titled|entitled|called|named|known as|the (?:phrase|words?|string|text|sentence|line|slogan|title)|translate|quote[sd]?|attacks?|attackers?|scammers?|telling|asking|urging|example|examples|spelled|reads|phrase|appears|appeared|clue|pattern|injection|payload|lines?|obeyed|complied\s+with|fell\s+for|(?:was|were|got)\s+(?:tricked|fooled)\s+by)\b|\b(?:ie|eg)\.(?:\s|$)`)
 
 // quotedMention reports whether t[s:e] lies inside a quotation in its
 // sentence that the sentence introduces as a mention ("the talk was titled
@@ -588,13 +596,14 @@ func abbreviationAt(t []byte, i int) bool {
 }
 
 // promptQuoteRe is the words before a quotation that give it as the text
-// of a prompt someone documents or changed: "our support bot's system
-// prompt begins", "changed the summariser prompt to". The prompt is a
+// of a prompt or a system message someone documents or changed: "our
+// support bot's system prompt begins", "its system message starts
+// with", "changed the summariser prompt to". The prompt is a
 // third party's (our, the, its, a named one), never the reader's own
 // ("your prompt now reads" is not this form), and a verb of
 // documenting or changing stands between; a bare "New system prompt:"
 // is no documentation.
-var promptQuoteRe = regexp.MustCompile(`\b(?:our|the|its|their|this|that|a|an|[a-z]+'s)\s+(?:[\w-]+\s+){0,3}?prompts?\s+(?:(?:now\s+|still\s+)?(?:begins|began|starts|started|opens|opened|reads|read|said|says|went|goes|was|used\s+to\s+be)(?:\s+with|\s+like)?|(?:was\s+|is\s+|has\s+been\s+)?(?:changed|updated|set|shortened|rewritten|reworded|edited)\s+(?:back\s+)?to)\s*:?\s*$|\b(?:changed|updated|set|shortened|rewrote|reworded|edited)\s+(?:our|the|its|their|this|that|a|an|[a-z]+'s)\s+(?:[\w-]+\s+){0,3}?prompts?\s+(?:back\s+)?(?:to|from)\s*:?\s*$`)
+var promptQuoteRe = regexp.MustCompile(`\b(?:our|the|its|their|this|that|a|an|[a-z]+'s)\s+(?:[\w-]+\s+){0,3}?(?:prompts?|(?:system|developer)\s+messages?|preambles?)\s+(?:(?:now\s+|still\s+)?(?:begins|began|starts|started|opens|opened|reads|read|said|says|went|goes|was|used\s+to\s+be)(?:\s+with|\s+like)?|(?:was\s+|is\s+|has\s+been\s+)?(?:changed|updated|set|shortened|rewritten|reworded|edited)\s+(?:back\s+)?to)\s*:?\s*$|\b(?:changed|updated|set|shortened|rewrote|reworded|edited)\s+(?:our|the|its|their|this|that|a|an|[a-z]+'s)\s+(?:[\w-]+\s+){0,3}?prompts?\s+(?:back\s+)?(?:to|from)\s*:?\s*$`)
 
 // mentionIn reports whether t[from:to] holds a word of mentionRe that is
 // a word of the sentence, not part of an address ("x.example").
@@ -680,4 +689,58 @@ func reportedSpeech(t []byte, i int) bool {
 		j--
 	}
 	return reportRe.Match(t[j:i])
+}
+
+// humanRole reports whether the word before position s of t makes the
+// role named at s a person's: "a human agent", "a live agent".
+func humanRole(t []byte, s int) bool {
+	k := s
+	for k > 0 && t[k-1] == ' ' {
+		k--
+	}
+	j := k
+	for j > 0 && isLetter(t[j-1]) {
+		j--
+	}
+	switch string(t[j:k]) {
+	case "human", "live", "real-life":
+		return true
+	}
+	return false
+}
+
+// slotRe is what a chat template holds after one of its tokens when it is
+// documented: a role name and a placeholder for the turn's text
+// ("<|im_start|>system\n{system}<|im_end|>"), or nothing.
+var slotRe = regexp.MustCompile(`^\s*(?:system|user|assistant|human|model|tool|developer|bot)?\s*(?:\{\{?\s*[\w.-]*\s*\}\}?|<[\w.-]+>|\$\{?\w+\}?|\.\.\.|…)?\s*$`)
+
+// placeholderSlotRe is a placeholder for a turn's text in a template.
+var placeholderSlotRe = regexp.MustCompile(`\|>\s*(?:system|user|assistant|human|model|tool|developer|bot)?\s*(?:\{\{?\s*[\w.-]+\s*\}\}?|\$\{?\w+\}?)`)
+
+// templateSlot reports whether the chat-template token t[s:e] opens a
+// slot of a template written out to document it, with a placeholder for
+// the turns' text somewhere in it: what follows the token, up to
+// the next token or the end of the text, is a role name and a
+// placeholder at most. A token that opens a turn with words in it is a
+// forged turn.
+func templateSlot(t []byte, s, e int) bool {
+	// The template documented has a placeholder for the turns' text.
+	if !bytes.HasPrefix(t[s:], []byte("<|")) || !placeholderSlotRe.Match(t) {
+		return false
+	}
+	end := len(t)
+	if k := bytes.Index(t[e:], []byte("<|")); k >= 0 {
+		end = e + k
+	}
+	return end-e <= 60 && slotRe.Match(t[e:end])
+}
+
+// appositiveLast reports whether the match ending at e of t ends with a
+// name given in apposition after a comma (see appositiveName).
+func appositiveLast(t []byte, e int) bool {
+	w := lastWordStart(t, e)
+	if w < 2 || t[w-1] != ' ' || t[w-2] != ',' {
+		return false
+	}
+	return appositiveName(t, w, e)
 }

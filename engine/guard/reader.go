@@ -191,6 +191,9 @@ func readReader(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 						v = string(c[at+loc[2*i] : at+loc[2*i+1]])
 					}
 				}
+				if reportOnResults(c, at+loc[1], v) {
+					continue
+				}
 				if v == "" || imperativeVerbs[v] || v == "be" || v == "rate" || v == "rank" {
 					add(RuleInstruction, "order laid on the reader", cs, cs+at+loc[1], true)
 					break
@@ -225,6 +228,9 @@ func readReader(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 	starts := clauseStarts(t)
 	if heads {
 		for _, loc := range boundReaderRe.FindAllIndex(t, -1) {
+			if humanRole(t, loc[0]) {
+				continue // "a human agent needs to approve": a person's duty
+			}
 			starts = append(starts, loc[1])
 		}
 	}
@@ -536,4 +542,27 @@ func lastWordStart(t []byte, e int) int {
 		s--
 	}
 	return s
+}
+
+// handedObjects are the pronouns that stand for results handed over.
+var handedObjects = map[string]bool{"them": true, "it": true, "these": true, "those": true, "each": true, "both": true}
+
+// reportOnResults reports whether the reader bound to verb v, ending at
+// position e of sentence c, is told how to report on results it was
+// handed: a verb of words/report-verbs.txt on a pronoun ("the summarizer
+// should list them as failing, with links to the logs"), in a sentence
+// with no address, link or secret. A hand-off between agents, not an
+// order smuggled to the reader: what it reports is the results'.
+func reportOnResults(c []byte, e int, v string) bool {
+	if !handoffReportVerbs[v] {
+		return false
+	}
+	k := e
+	for k < len(c) && c[k] == ' ' {
+		k++
+	}
+	if !handedObjects[firstWordAt(c, k)] {
+		return false
+	}
+	return bytes.IndexByte(c, '@') < 0 && !bytes.Contains(c, []byte("http")) && !bytes.Contains(c, []byte("www.")) && !secretWordRe.Match(c) && !secondPerson.Match(c)
 }

@@ -22,6 +22,9 @@ var aiToolsData string
 //go:embed words/credentials-and-payments.txt
 var credentialsData string
 
+//go:embed words/report-verbs.txt
+var reportVerbsData string
+
 var (
 	// aiNames name an AI on their own.
 	aiNames = wordList(aiNamesData)
@@ -32,6 +35,9 @@ var (
 	aiTools = wordList(aiToolsData)
 	// credentialWords are credentials, access and payments.
 	credentialWords = wordList(credentialsData)
+	// handoffReportVerbs are the verbs of an agent's own report on results it
+	// was handed.
+	handoffReportVerbs = setOf(wordList(reportVerbsData))
 	// aiNeed is the trigger list of the patterns that need an AI named.
 	aiNeed = strings.Join(append(append([]string(nil), aiNames...), aiRoles...), " ")
 )
