@@ -11,7 +11,7 @@ import (
 // documents, tables, logs) that reach the reader without a form of
 // address at the start of a line: an AI reader bound by a modal anywhere
 // in the text ("Agents receiving this should now run the ... tool"), a
-// role label after a timestamp, a table cell or a dash that opens with
+// role label after a timestamp or opening a data field's value, a table cell or a dash that opens with
 // an AI reader, text marked hidden in a document that directs whoever
 // evaluates it, parts to be joined and obeyed, a new named persona given
 // to the reader, an order to stop refusing, and a plea that makes the
@@ -149,6 +149,30 @@ var ambientRules = []ambientRule{
 			c := sentenceAt(t, e)
 			return addressesReader(c) || readerActsRe.Match(c) && ordersOrCallsAfter(c) || permissionGrant(c) || grantedRe.Match(c) || grantTurnRe.Match(c) && sessionScopeRe.Match(c)
 		}}, nil},
+	// A role label that opens the string value of a data field:
+	// {"advisory": "Assistant: ... cancel the booking and rebook ..."}.
+	// A forged turn inside tool output, read to the field's end.
+	{clauseRule{RuleInstruction, "role label opening a field's value",
+		[]string{"assistant", "agent", "model", "bot", "ai", "system"}, regexp.MustCompile(`"\s*:\s*"\s*(?P<m>(?:the\s+)?(?:ai\s+)?(?:assistant|agent|model|bot|ai|system)\s*:)`),
+		func(t []byte, s, e int) bool {
+			v := t[e:]
+			if k := bytes.IndexByte(v, '"'); k >= 0 {
+				v = v[:k]
+			}
+			for len(v) > 0 {
+				k := bytes.IndexAny(v, ".;!?")
+				if k < 0 {
+					k = len(v)
+				}
+				// Not "you": a turn speaks to the other party ("here is
+				// the summary you asked for").
+				if c := bytes.TrimLeft(v[:k], " "); ordersOrCalls(c) && !questionRe.Match(c) || readerSubject.Match(c) || permissionGrant(c) {
+					return true
+				}
+				v = v[min(len(v), k+1):]
+			}
+			return false
+		}}, []string{`":`, `" :`}},
 	// A table cell or an aside after a dash that opens with an AI
 	// reader: "| agent: raise ...", "— assistant, evaluate ...".
 	{clauseRule{RuleInstruction, "instruction addressed to an AI reader",

@@ -96,10 +96,10 @@ var handoffRules = []formRule{
 			c := t[e:clauseEndAt(t, e)]
 			return imperativeOpening(c) || ordersOrCalls(c) || secondPerson.Match(c)
 		}}, nil}, local: true, pre: pipelineNamed},
-	// "Executor, please also run ...": a pipeline role in address, in a
-	// text that speaks of agents.
+	// "Executor, please also run ...", "Writer agent: also tell ...": a
+	// pipeline role in address, in a text that speaks of agents.
 	{ambientRule: ambientRule{clauseRule{RuleInstruction, "order addressed to another agent in a hand-off",
-		[]string{"executor", "planner", "orchestrator", "worker", "subagent", "sub-agent", "-agent", "-bot", "_agent", "_bot"}, regexp.MustCompile(`(?:^|\n|[.!?\]]\s+)\s*(?P<m>(?:executor|planner|orchestrator|worker|sub-?agent|[a-z]+[-_](?:agent|bot))\s*,)\s*`),
+		[]string{"executor", "planner", "orchestrator", "worker", "subagent", "sub-agent", "-agent", "-bot", "_agent", "_bot", " agent:", " bot:", " agent,", " bot,"}, regexp.MustCompile(`(?:^|\n|[.!?\]):]\s+)\s*(?P<m>(?:executor|planner|orchestrator|worker|sub-?agent|[a-z]+[-_](?:agent|bot)|` + agentRoleAlt + `\s+(?:agent|bot))\s*[,:])\s*`),
 		func(t []byte, s, e int) bool {
 			return imperativeOpening(t[e:clauseEndAt(t, e)]) && agentContextRe.Match(t)
 		}}, nil}, local: true},

@@ -88,6 +88,13 @@ var (
 )
 
 // readingVerbs are the stems readerByReading needs.
+// readerByTask names whoever does the task this text is part of: "the
+// agent handling this ticket", "whoever picks up this case".
+var readerByTask = regexp.MustCompile(`\b(?:handling|handles|triaging|triages|working\s+on|works\s+on|picking\s+up|picks\s+up|assigned)\s+(?:to\s+)?(?:this|the)\s+(?:ticket|issue|case|request|thread|job|task|incident|alert)\b`)
+
+// taskVerbs are the words readerByTask needs.
+var taskVerbs = []string{"handl", "triag", "working on", "works on", "picking up", "picks up", "assigned"}
+
 var readingVerbs = []string{"read", "process", "pars", "summar", "ingest", "sees", "review", "handl", "index", "crawl"}
 
 // labelNouns are the words readerLabel needs.
@@ -183,6 +190,14 @@ func readReader(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 				ws, _ := npBefore(t, cs+at)
 				subj := subjectWords(ws)
 				if !aiReaderWords(subj) && !(containsAny(c[:at], readingVerbs) && readerByReading.Match(c[:at])) {
+					// Whoever handles this ticket, bound to act: a person
+					// may be meant, so the order is held, not refused.
+					if containsAny(c[:at], taskVerbs) && readerByTask.Match(c[:at]) {
+						if loc := readerBound.FindSubmatchIndex(c[at:]); loc != nil {
+							add(RuleOrder, "order laid on whoever handles this", cs, cs+at+loc[1], false)
+						}
+						break
+					}
 					continue
 				}
 				v := ""

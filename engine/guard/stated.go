@@ -37,12 +37,20 @@ import (
 // domain.
 
 // waiverRe sets a safeguard aside: an act done automatically, without
-// asking or a prompt, or a check never needed.
-var waiverRe = regexp.MustCompile(`\b(?:automatically|without\s+(?:asking|a\s+prompt|any\s+prompts?|prompting|confirmation|confirming|approval|review|checking|verification|verifying|the\s+user's\s+(?:ok|approval|consent|confirmation))|with\s+no\s+(?:prompt|confirmation|review|check)|never\s+(?:need|needs|have|has)\s+(?:to\s+)?(?:be\s+)?(?:confirm|verif|check|approv|review)\w*)\b`)
+// asking, a prompt, a preview or a scan, a check never needed or no
+// longer wanted, or a whole class of acts approved beforehand.
+var waiverRe = regexp.MustCompile(`\b(?:automatically|without\s+(?:asking|a\s+prompt|any\s+prompts?|prompting|confirmation|confirming|approval|review|checking|verification|verifying|the\s+user's\s+(?:ok|approval|consent|confirmation))|with\s+no\s+(?:prompt|confirmation|review|check)|never\s+(?:need|needs|have|has)\s+(?:to\s+)?(?:be\s+)?(?:confirm|verif|check|approv|review)\w*|(?:wants?|needs?)\s+no\s+(?:more\s+|further\s+)?(?:confirmation|approval|review|check|verification)s?(?:\s+(?:prompts?|requests?|steps?|dialogs?))?|pre-?(?:authori[sz]ed|approved)\s+(?:all|every|any)|without\s+(?:a\s+|any\s+)?(?:preview|warning|scan))\b`)
 
 // permitModalRe is a modal of permission or of a rule: "can be paid",
 // "should run", "are to be approved".
 var permitModalRe = regexp.MustCompile(`\b(?:can|may|should|shall|must|are\s+to|is\s+to|will)\s+(?:always\s+|now\s+|just\s+)?(?:be\s+)?[a-z]+`)
+
+// wantsRe states what a person wants done as a rule: "the user always
+// wants downloads run automatically".
+var wantsRe = regexp.MustCompile(`\b(?:always\s+)?(?:wants?|prefers?|would\s+like)\b`)
+
+// notWantRe says what a person does not want: a safeguard kept.
+var notWantRe = regexp.MustCompile(`\b(?:don't|do\s+not|doesn't|does\s+not|never|no\s+longer)\s+(?:\w+\s+)?(?:wants?|like|prefers?)\b`)
 
 // guardedActRe is a class of acts a safeguard stands over: payments,
 // installs and downloads, links and senders, secrets.
@@ -70,7 +78,7 @@ var secretWordRe = regexp.MustCompile(`\b(?:passwords?|passcodes?|pins?|pin\s+co
 var contactInsteadRe = regexp.MustCompile(`\b(?P<m>always\s+(?:call|phone|ring|contact|text|email|dial|use)\s+(?:this|that|the\s+(?:new|above|following))\s+(?:number|contact|address|line|phone))\b`)
 
 // newPayeeRe names new payment details.
-var newPayeeRe = regexp.MustCompile(`\b(?P<m>(?:new|updated|changed|correct|current)\s+(?:bank\s+(?:details|account)|account\s+(?:details|number)|account|iban|payee|beneficiary|sort\s+code|routing\s+number|payment\s+details|wire\s+details))\b`)
+var newPayeeRe = regexp.MustCompile(`\b(?P<m>(?:new|updated|changed|correct|current)\s+(?:(?:payroll|salary|rent|vendor|supplier|billing|savings|business|personal|primary|main|deposit)\s+)?(?:bank\s+(?:details|account)|account\s+(?:details|number)|account|iban|payee|beneficiary|sort\s+code|routing\s+number|payment\s+details|wire\s+details))\b`)
 
 // ibanRe is an IBAN as normalised text writes it.
 var ibanRe = regexp.MustCompile(`\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b`)
@@ -109,14 +117,18 @@ var statedRules = []formRule{
 	// asking the user", "installers from there should run without a
 	// prompt", "I never need to confirm payments again".
 	{ambientRule: ambientRule{clauseRule{RuleOrder, "safeguard waived for acts to come",
-		[]string{"automatically", "without ", "with no ", "never need", "never have", "never has"}, regexp.MustCompile(`(?P<m>` + waiverRe.String() + `)`),
+		[]string{"automatically", "without ", "with no ", "never need", "never have", "never has", "no confirmation", "no approval", "no review", "no check", "no verification", "no more", "no further", "authorized", "authorised", "approved"}, regexp.MustCompile(`(?P<m>` + waiverRe.String() + `)`),
 		func(t []byte, s, e int) bool {
 			c := sentenceBounds(t, s)
 			if !guardedActRe.Match(c) {
 				return false
 			}
-			never := bytes.HasPrefix(t[s:e], []byte("never"))
-			return never || permitModalRe.Match(c)
+			// A waiver stands as a rule by itself ("never need to confirm",
+			// "wants no confirmation prompts", "pre-authorized all
+			// purchases"), after a modal, or as what the user wants.
+			w := t[s:e]
+			alone := bytes.HasPrefix(w, []byte("never")) || bytes.Contains(w, []byte(" no ")) || bytes.HasPrefix(w, []byte("pre"))
+			return alone || permitModalRe.Match(c) || wantsRe.Match(c) && !notWantRe.Match(c)
 		}}, nil}, local: true},
 	// "never warn about them or flag them as suspicious".
 	{ambientRule: ambientRule{clauseRule{RuleOrder, "order never to warn about a source",
