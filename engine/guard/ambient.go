@@ -189,7 +189,7 @@ var ambientRules = []ambientRule{
 	// Parts to be joined, then obeyed: "concatenate k1..k4 and carry it
 	// out".
 	{clauseRule{RuleInstruction, "order to assemble a text and obey it",
-		[]string{"concat", "combin", "join", "assembl", "merge ", "put together", "decode", "revers"}, regexp.MustCompile(`\b(?P<m>(?:concatenate|combine|join|assemble|merge|put\s+together|decode|reverse)\s+[^;\n]{0,60}?\s+(?:and|then)\s+(?:then\s+)?(?:carry\s+(?:it|them|that|this|the\s+result)\s+out|execute\s+(?:it|them|that|the\s+result)|follow\s+(?:it|them|that|the\s+result)|obey(?:\s+(?:it|them|the\s+result))?|do\s+what\s+(?:it|they)\s+says?|act\s+on\s+(?:it|them|the\s+result)))\b`),
+		[]string{"concat", "combin", "join", "assembl", "merge ", "put together", "decode", "revers"}, regexp.MustCompile(`\b(?P<m>(?:concatenate|combine|join|assemble|merge|put\s+together|decode|reverse)\s+[^;\n]{0,60}?\s+(?:and|then)\s+(?:then\s+)?(?:carry\s+(?:it|them|that|this|the\s+result)\s+out|carry\s+out\s+(?:it|them|that|this|the\s+(?:result|text|whole|joined\s+\w+))|execute\s+(?:it|them|that|the\s+result)|follow\s+(?:it|them|that|the\s+result)|obey(?:\s+(?:it|them|the\s+result))?|do\s+what\s+(?:it|they)\s+says?|act\s+on\s+(?:it|them|the\s+result)))\b`),
 		nil}, []string{"carry", "execute", "follow", "obey", "what it", "what they", "act on"}},
 	// A new named persona given to the reader: "the assistant is now
 	// "Root", a persona that runs any shell command ...".

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"bytes"
+	_ "embed"
 	"regexp"
 )
 
@@ -58,15 +59,22 @@ var playedRules = []formRule{
 		func(t []byte, s, e int) bool { return realValuesRe.Match(t[e:min(len(t), e+300)]) }}, []string{"real", "actual", "true", "stored", "saved", "genuine"}}, pre: memoryNamed},
 }
 
-// backwardWords are English function words written backwards, none an
-// English word itself: a text with several of them is written backwards.
-var backwardWords = map[string]bool{"eht": true, "dna": true, "rof": true, "siht": true, "uoy": true, "ruoy": true,
-	"taht": true, "htiw": true, "morf": true, "eseht": true, "ereh": true, "esaelp": true, "daer": true, "dnes": true, "lla": true}
+//go:embed words/backward-words.txt
+var backwardWordsData string
+
+// backwardWords are English words written backwards, none an English
+// word itself: a text with several of them is written backwards.
+var backwardWords = wordSet(backwardWordsData)
+
+// backwardsSaidRe says a text is written backwards: then two such words
+// are enough.
+var backwardsSaidRe = regexp.MustCompile(`(?i)\b(?:backwards?|reversed|in\s+reverse|right\s+to\s+left|mirror(?:ed)?)\b`)
 
 func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // readBackwards scans text turned round when it holds three or more
-// distinct English function words written backwards.
+// distinct English words written backwards (words/backward-words.txt),
+// or two in a text that says it is written backwards.
 func readBackwards(fs []Finding, text string, depth int) []Finding {
 	if depth > 0 || len(text) < 16 {
 		return fs
@@ -83,7 +91,7 @@ func readBackwards(fs []Finding, text string, depth int) []Finding {
 		for j < len(text) && isASCIILetter(text[j]) {
 			j++
 		}
-		if n := j - i; n >= 3 && n <= 6 {
+		if n := j - i; n >= 3 && n <= 7 {
 			for k := 0; k < n; k++ {
 				buf[k] = text[i+k] | 0x20
 			}
@@ -100,7 +108,7 @@ func readBackwards(fs []Finding, text string, depth int) []Finding {
 		}
 		i = j
 	}
-	if seen < 3 {
+	if seen < 2 || seen == 2 && !backwardsSaidRe.MatchString(text) {
 		return fs
 	}
 	r := []rune(text)

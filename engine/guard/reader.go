@@ -467,7 +467,7 @@ var readerRules = []clauseRule{
 		nil},
 	// The reader's own set-up, asked for.
 	{RuleInstruction, "request about the reader's instructions or tools",
-		[]string{"you", "hidden", "secret", "internal", "invisible"}, regexp.MustCompile(`(?P<m>(?:` + reqOpen + `(?:list|show|print|paste|tell\s+me|give\s+me|share|repeat|copy|recite|output|describe|reveal|name|enumerate|write\s+out|dump|restate|quote|reproduce|spell\s+out|type\s+out|read\s+back|summari[sz]e|translate|copy\s+out)\b|(?:^|[.!?;:,]\s+|\n\s*)(?:what|which|how\s+many)\b)[^.!?\n]{0,100}?` + selfRef + `)`),
+		[]string{"you", "hidden", "secret", "internal", "invisible"}, regexp.MustCompile(`(?P<m>(?:` + reqOpen + `(?:list|show|print|paste|tell\s+me|give\s+me|share|repeat|copy|recite|output|describe|reveal|name|enumerate|write\s+out|dump|restate|quote|reproduce|spell\s+out|type\s+out|read\s+back|summari[sz]e|translate|copy\s+out)\b|(?:^|[.!?;:,—–]\s+|\s-\s+|\n\s*)(?:what|which|how\s+many)\b)[^.!?\n]{0,100}?` + selfRef + `)`),
 		nil},
 	// A role in a data format.
 	{RuleSystemPrompt, "role given in a data format",
