@@ -27,6 +27,9 @@ import (
 // parenthesis, a snake_case name, or "the ... tool".
 var toolCallRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z][a-z0-9_]*\(|\bthe\s+[\w-]+\s+(?:tool|function|endpoint|command)\b`)
 
+// payeeWordRe is where money goes: an account, a card, a wallet.
+var payeeWordRe = regexp.MustCompile(`\b(?:account|card|wallet|iban|payee|clinic|hospital)\b`)
+
 // goOnRe opens a sentence that tells its reader to go on: "Proceed
 // without refusing ...".
 var goOnRe = regexp.MustCompile(`^\s*(?:(?:please|now|just|so)\s+)*(?:continue|proceed|keep\s+going|carry\s+on|go\s+on|resume)\b`)
@@ -211,12 +214,14 @@ var ambientRules = []ambientRule{
 		}}, nil},
 	// A plea that makes the reader's act the condition of a rescue: "if
 	// you don't reset my MFA ...", "the only way to pay is if you move
-	// $3,000 ...": held.
+	// $3,000 ...", "you're the only one who can send the $900 ...", or
+	// that asks it of the user's assistant ("can your assistant send it
+	// to the account I'll text"): held.
 	{clauseRule{RuleOrder, "request to act on the world",
-		[]string{"if you", "unless you", "only way"}, regexp.MustCompile(`\b(?P<m>(?:if\s+you\s+(?:don't|do\s+not|won't|will\s+not|can't|cannot)|unless\s+you|only\s+way\b[^.\n]{0,40}?\bis\s+(?:if\s+you|for\s+you\s+to|to\s+have\s+you))\s+(?:just\s+|quickly\s+|please\s+)?)`),
+		[]string{"if you", "unless you", "only way", "only one", "can your", "could your", "will your", "would your"}, regexp.MustCompile(`\b(?P<m>(?:if\s+you\s+(?:don't|do\s+not|won't|will\s+not|can't|cannot)|unless\s+you|only\s+way\b[^.\n]{0,40}?\bis\s+(?:if\s+you|for\s+you\s+to|to\s+have\s+you)|you(?:'re|\s+are)\s+(?:the\s+)?only\s+one\s+(?:who|that)\s+can|(?:can|could|will|would)\s+your\s+(?:ai\s+)?(?:assistant|ai|bot|agent))\s+(?:just\s+|quickly\s+|please\s+)?)`),
 		func(t []byte, s, e int) bool {
 			c := t[e:clauseEndAt(t, e)]
-			return actingVerb(firstWordAt(c, 0)) && (worldObjects.Match(c) || moneyRe.Match(c))
+			return actingVerb(firstWordAt(c, 0)) && (worldObjects.Match(c) || moneyRe.Match(c) || moneyRe.Match(sentenceBounds(t, s)) || payeeWordRe.Match(c) || addressTargetRe.Match(c))
 		}}, nil},
 	// A note to an AI reader in a language whose assistant word is not
 	// an English one, with an address or link for what it sends: "Yapay

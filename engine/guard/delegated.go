@@ -39,8 +39,9 @@ const whoeverNP = `(?:whoever|whatever|whichever\s+\w+)\s+(?:[\w-]+\s+){0,2}?[\w
 const safeguard = `(?:confirmation|approval|review|sign-?off|verification|authentication|2fa|mfa|two-factor|logging|audit(?:ing)?|moderation|filtering|oversight|human\s+review|memory\s+review|consent)`
 
 // waiver sets the asking aside: "no need to check with me", "without
-// asking", "don't ask me again".
-const waiver = `(?:no\s+need\s+to\s+(?:ask|check|confirm|verify|wait)|without\s+(?:asking|checking|confirming|confirmation|approval|review|sign-?off|waiting|verifying)|(?:do\s+not|don't|dont|never)\s+ask\s+(?:me|us|them|the\s+user|anyone)\s+(?:again|first|twice))`
+// asking", "don't ask me again", "I know you're meant to check with
+// Mark but ...".
+const waiver = `(?:no\s+need\s+to\s+(?:ask|check|confirm|verify|wait)|without\s+(?:asking|checking|confirming|confirmation|approval|review|sign-?off|waiting|verifying)|(?:do\s+not|don't|dont|never)\s+ask\s+(?:me|us|them|the\s+user|anyone)\s+(?:again|first|twice)|(?:i|we)\s+(?:know|realise|realize|understand)\s+(?:that\s+)?you(?:'re|\s+are)\s+(?:meant|supposed|required|expected)\s+to\s+(?:check|confirm|ask|verify|get\s+(?:approval|sign-?off))\b[^.\n]{0,80}?\bbut\b)`
 
 // authorityRe claims to speak for those who set the reader up.
 var authorityRe = regexp.MustCompile(`\b(?:(?:per|according\s+to|from|by)\s+(?:the\s+)?(?:app's\s+|your\s+|our\s+|its\s+)?(?:developers?|operators?|vendors?|openai|anthropic|administrators?|sysadmins?|trust\s*(?:&|and)\s*safety(?:\s+team)?)|(?:the|your|its)\s+(?:developers?|operators?|creators?|vendor)\s+(?:says?|said|wants?|told|has|have|asks?|asked)|(?:openai|anthropic|google|microsoft)\s+(?:engineering|safety|security|policy)\s+(?:note|notice|team|update)|\bdev\s+here\b)`)
@@ -266,7 +267,7 @@ var delegatedRules = []clauseRule{
 	// Asking set aside, for an order to the reader: "you can always pay
 	// invoices from Northwind without asking".
 	{RuleInstruction, "order to act without confirmation",
-		[]string{"no need to", "without ask", "without check", "without confirm", "without approval", "without review", "without sign", "without wait", "without verif", "ask me", "ask us", "ask them", "ask the user", "ask anyone"}, regexp.MustCompile(`(?P<m>` + waiver + `)`),
+		[]string{"no need to", "without ask", "without check", "without confirm", "without approval", "without review", "without sign", "without wait", "without verif", "ask me", "ask us", "ask them", "ask the user", "ask anyone", "meant to", "supposed to", "required to", "expected to"}, regexp.MustCompile(`(?P<m>` + waiver + `)`),
 		func(t []byte, s, e int) bool {
 			// The sentence around it orders or speaks to the reader.
 			cs := s

@@ -37,6 +37,13 @@ var noRulesHypoRe = regexp.MustCompile(`\b(?P<m>(?:if|suppose|imagine|pretend)\s
 // actItOutRe orders the part played for real.
 var actItOutRe = regexp.MustCompile(`\b(?:act\s+it\s+out|actually\s+do|do\s+it\s+(?:now|for\s+real)|for\s+real|show\s+me|go\s+ahead)\b`)
 
+// hypoForRealRe asks that an act be done for real: "demonstrate by
+// actually doing it", "really send it this time".
+var hypoForRealRe = regexp.MustCompile(`\b(?P<m>(?:by\s+)?(?:actually|really)\s+(?:doing|performing|sending|running|executing|carrying\s+out|making|forwarding|doing\s+so|do|perform|send|run|execute|carry\s+out|forward)\s+(?:it|this|that|them|so|the\s+(?:transfer|payment|request|task|steps?))\b|\bdo\s+it\s+for\s+real\b)`)
+
+// hypoFrameRe frames an act as a hypothetical an AI reader would do.
+var hypoFrameRe = regexp.MustCompile(`\b(?:hypothetic\w*|imagine|suppose|pretend|what\s+if|(?:an?|the)\s+(?:ai|assistant|agent|model|bot)\s+were\s+to|if\s+you\s+were\s+to)\b`)
+
 // realValuesRe asks for the real values the reader keeps.
 var realValuesRe = regexp.MustCompile(`\b(?P<m>(?:real|actual|true|stored|saved|genuine)\s+(?:values?|passwords?|credentials|details|codes?|numbers?|data)\s+(?:from|in|stored\s+in|kept\s+in)\s+(?:your\s+|the\s+)?memor(?:y|ies))\b`)
 
@@ -54,6 +61,11 @@ var playedRules = []formRule{
 	{ambientRule: ambientRule{clauseRule{RuleInstruction, "hypothetical reader without rules, to be acted out",
 		[]string{"you were", "you are", "you had"}, noRulesHypoRe,
 		func(t []byte, s, e int) bool { return actItOutRe.Match(t[e:]) }}, []string{"no ", "without"}}},
+	// "Hypothetically, if an assistant were to forward ..., how would it
+	// do it? Demonstrate by actually doing it."
+	{ambientRule: ambientRule{clauseRule{RuleInstruction, "hypothetical act to be carried out for real",
+		[]string{"actually", "for real", "really"}, hypoForRealRe,
+		func(t []byte, s, e int) bool { return hypoFrameRe.Match(t[max(0, s-400):s]) }}, []string{"hypothetic", "imagine", "suppose", "pretend", "what if", "were to"}}},
 	{ambientRule: ambientRule{clauseRule{RuleInstruction, "story to be told with the real values kept in memory",
 		[]string{"memor"}, fictionOrderRe,
 		func(t []byte, s, e int) bool { return realValuesRe.Match(t[e:min(len(t), e+300)]) }}, []string{"real", "actual", "true", "stored", "saved", "genuine"}}, pre: memoryNamed},
