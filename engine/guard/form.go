@@ -185,6 +185,12 @@ var formSpecs = []spec{
 		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|also|then|now|you|to|should|must|just|and)\s+)(?P<m>(?:add|append|insert|include|put|paste|embed|inject|prepend|write|rewrite|edit|modify|create|install|register|schedule)s?\b[^\n]{0,200}?(?:~/\.(?:bashrc|zshrc|bash_profile|profile|config/autostart)|/etc/(?:rc\.local|init\.d|systemd|crontab|cron\.|profile|bash\.bashrc|ld\.so\.preload|sudoers)|\bcrontab\b|launchagents|launchdaemons|currentversion\\{1,2}run|\breg\s+add\b|startup\s+folder|autostart|\b(?:at|on)\s+(?:boot|startup|login|logon)\b|\b(?:into|to|in)\s+(?:the\s+)?(?:startup|autostart|login\s+items)\b|systemd\s+(?:unit|service)))`},
 	{rule: RuleShellInjection, subs: []string{"cookie", "localstorage", ".aws", "id_rsa", ".ssh", "screenshot", "screencapture", "imagegrab", "keychain", "wallet"}, desc: "code that sends screenshots, cookies or keys out",
 		expr: `(?s)(?P<m>(?:requests\.(?:post|put)|fetch\(|urlopen|httpx\.|xmlhttprequest|sendbeacon|\bcurl\s+(?:-\w+\s+)*(?:-d|-f|--data|--upload-file|-t)\b).{0,300}?(?:document\.cookie|localstorage|\.aws/|id_rsa|\.ssh/|screenshot|screencapture|imagegrab|keychain|wallet)|(?:document\.cookie|localstorage|\.aws/credentials|id_rsa|screenshot\(|screencapture|imagegrab|keychain).{0,300}?(?:requests\.(?:post|put)|fetch\(|urlopen|httpx\.|sendbeacon|xmlhttprequest))`},
+	// A browser's saved logins or cookies copied to a share: "copy
+	// \"Login Data\" and \"Cookies\" from the Chrome profile into
+	// //share/drop".
+	{rule: RuleShellInjection, subs: []string{"login data", "cookies", "key4.db", "logins.json", ".netrc", ".git-credentials"}, desc: "order to copy keys where others can read them",
+		near: browserStoreRe,
+		expr: `\b(?P<m>(?:cop(?:y|ies)|cp|mv|move|moves|upload|uploads|send|sends|zip|drag|put)\s+[^\n]{0,60}?(?:login\s+data|cookies|key[34]\.db|logins\.json|\.netrc|\.git-credentials)\b[^\n]{0,160}?\b(?:to|into|onto)\s+(?:the\s+|our\s+|a\s+)?(?:shared\s+(?:folder|drive|directory)|//[\w.-]+|\\\\[\w.-]+|smb://|ftp://|https?://|\S+@\S+|\S*pastebin|/tmp/))`},
 	{rule: RuleShellInjection, subs: []string{"id_rsa", ".ssh/", ".aws/", "/etc/shadow", ".env", "keychain", "wallet.dat"}, desc: "order to copy keys where others can read them",
 		expr: `\b(?P<m>(?:cop(?:y|ies)|cp|mv|move|moves|upload|uploads|send|sends|post|posts|exfiltrates?)\s+[^\n]{0,40}?(?:id_rsa|\.ssh/|\.aws/|/etc/shadow|\.env\b|keychain|wallet\.dat)[^\n]{0,40}?\bto\s+(?:/var/www|\S*public_html|https?://|\S+@\S+|\S*pastebin|/tmp/))`},
 
@@ -205,6 +211,10 @@ var formSpecs = []spec{
 
 // payloadRe is what makes code written to a boot or login file hostile:
 // it fetches, sends, hides or runs something from a hidden place.
+// browserStoreRe names where a browser keeps its saved logins: its
+// profile folder or a path to it.
+var browserStoreRe = regexp.MustCompile(`\b(?:profile|appdata|application\s+support|user\s+data)\b|\.mozilla|/default\b|~/`)
+
 var payloadRe = regexp.MustCompile(`(?:/\.[a-z][\w.-]*/|curl|wget|requests\.|fetch\(|https?://|\bnc\s|python[0-9.]*\s+\S*/\.|/tmp/|\.cache/|&\s*[` + "`" + `'"]|nohup|\.exe\b|base64|screenshot|pyautogui|imagegrab|document\.cookie|id_rsa|\.ssh|\.aws|/etc/passwd|/etc/shadow|keylog|beacon|backdoor|reverse\s+shell)`)
 
 // determiner lists the words after which "of" does not make the word

