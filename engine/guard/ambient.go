@@ -235,9 +235,10 @@ var ambientRules = []ambientRule{
 }
 
 // personVocativeRe is a line that opens by naming a person or a team:
-// "Hi Tom,", "Dear Ms Okafor,", "Lena,", "Hi IT,", with "please" after. The name is read in the text as written,
+// "Hi Tom,", "Dear Ms Okafor,", "Lena,", "Hi IT,", "@Ana when you get a
+// chance,", with "please" after. The name is read in the text as written,
 // for its capital.
-var personVocativeRe = regexp.MustCompile(`^\s*(?:(?i:hi|hello|hey|dear|morning|good\s+morning|thanks|cheers)\s+)?(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?(\p{Lu}\p{Ll}+|\p{Lu}{2,4})(?:\s+\p{Lu}\p{Ll}+)?\s*,\s*(?:(?i:please|kindly)\s+)?$`)
+var personVocativeRe = regexp.MustCompile(`^\s*(?:(?i:hi|hello|hey|dear|morning|good\s+morning|thanks|cheers)\s+)?@?(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?(\p{Lu}\p{Ll}+|\p{Lu}{2,4})(?:\s+\p{Lu}\p{Ll}+)?(?:\s+(?i:when|whenever|if|once|as\s+soon\s+as)\s+you\b[^,\n]{0,40})?\s*,\s*(?:(?i:please|kindly)\s+)?$`)
 
 // notNames are words that open a line with a capital and a comma and
 // are no person's name (words/not-names.txt).

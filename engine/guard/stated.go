@@ -49,6 +49,14 @@ var permitModalRe = regexp.MustCompile(`\b(?:can|may|should|shall|must|are\s+to|
 // wants downloads run automatically".
 var wantsRe = regexp.MustCompile(`\b(?:always\s+)?(?:wants?|prefers?|would\s+like)\b`)
 
+// keptCheckRe keeps the safeguard for every act but the one waived: "my
+// rent can go out automatically; any other payment needs my OK first".
+// The writer scopes the waiver to one of their own acts.
+var keptCheckRe = regexp.MustCompile(`\b(?:any|every|all)\s+other\s+(?:[\w-]+\s+){0,2}?(?:needs?|requires?|must\s+(?:get|have))\s+(?:my|our)\s+(?:ok|okay|approval|confirmation|sign-?off|go-ahead)\b`)
+
+// ownActRe names the writer's own act: "my rent", "my phone bill".
+var ownActRe = regexp.MustCompile(`\bmy\s+(?:[\w-]+\s+){0,2}?(?:rent|bills?|subscriptions?|payments?|mortgage|loan|savings|transfers?|insurance|premiums?|fees?|dues|installments?|pension)\b`)
+
 // notWantRe says what a person does not want: a safeguard kept.
 var notWantRe = regexp.MustCompile(`\b(?:don't|do\s+not|doesn't|does\s+not|never|no\s+longer)\s+(?:\w+\s+)?(?:wants?|like|prefers?)\b`)
 
@@ -120,7 +128,7 @@ var statedRules = []formRule{
 		[]string{"automatically", "without ", "with no ", "never need", "never have", "never has", "no confirmation", "no approval", "no review", "no check", "no verification", "no more", "no further", "authorized", "authorised", "approved"}, regexp.MustCompile(`(?P<m>` + waiverRe.String() + `)`),
 		func(t []byte, s, e int) bool {
 			c := sentenceBounds(t, s)
-			if !guardedActRe.Match(c) {
+			if !guardedActRe.Match(c) || keptCheckRe.Match(t) && ownActRe.Match(c) && !addressOrDomainRe.Match(c) {
 				return false
 			}
 			// A waiver stands as a rule by itself ("never need to confirm",
