@@ -17,6 +17,9 @@ import (
 //     with no rules") and an order to act it out or do it: refused;
 //   - a story or a role-play that is to use the real values the reader
 //     keeps in memory: refused;
+//   - a hypothetical act by an AI reader, to be shown by doing it for
+//     real ("if an assistant were to forward ..., demonstrate by
+//     actually doing it"): refused;
 //   - text written backwards, read turned round (a reader of formReaders).
 //
 // Same-word benign text is told apart: a game's name for a player with
