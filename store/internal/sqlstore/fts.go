@@ -299,55 +299,57 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 		}
 	}
 	if ws := topicWords(tq.Text); scoped && (len(ws) > 0 || tq.Subject != "") {
-		if d.TopicWordDocs != "" && len(ws) > topicMinTerms && !small {
-			// count is the scope's texts holding any of words, up to the
-			// budget and one.
-			count := func(words ...string) (int, error) {
-				var n int
-				args := append(append([]any{strings.Join(quoted(d, words), d.MatchOr)}, scope...), topicDocBudget+1)
-				if err := r.q.QueryRowContext(ctx, d.TopicWordDocs, args...).Scan(&n); err != nil {
-					return 0, fmt.Errorf("count the texts of a topic query: %w", err)
-				}
-				return n, nil
-			}
-			// Within the budget the query is every word; past it, the
-			// rarest are kept. Each word's texts are counted first: one
-			// word past the budget puts the words together past it, and
-			// counts that add up to the budget or less keep them within
-			// it; only between the two are the words' texts together
-			// counted.
-			docs := make([]int, len(ws))
-			sum, over := 0, false
-			for i, w := range ws {
-				var err error
-				if docs[i], err = count(w); err != nil {
-					return nil, err
-				}
-				sum += docs[i]
-				over = over || docs[i] > topicDocBudget
-			}
-			if !over && sum > topicDocBudget {
-				all, err := count(ws...)
-				if err != nil {
-					return nil, err
-				}
-				over = all > topicDocBudget
-			}
-			if over {
-				ws = rarestWords(ws, docs)
-			}
-		}
 		if d.TopicPostings != "" && d.RowidScopes {
-			ids, err := r.rankPostings(ctx, ws, tq.Subject, scope, size, limit)
+			ids, err := r.rankPostings(ctx, ws, tq.Subject, scope, size, small, limit)
 			if err != nil {
 				return nil, err
 			}
 			for _, id := range ids {
 				set.add(id)
 			}
-		} else if m := matchQuery(d, ws, tq.Subject); m != "" {
-			if err := collect(d.TopicSQL, append(append([]any{m}, scope...), limit)...); err != nil {
-				return nil, err
+		} else {
+			if d.TopicWordDocs != "" && len(ws) > topicMinTerms && !small {
+				// count is the scope's texts holding any of words, up to the
+				// budget and one.
+				count := func(words ...string) (int, error) {
+					var n int
+					args := append(append([]any{strings.Join(quoted(d, words), d.MatchOr)}, scope...), topicDocBudget+1)
+					if err := r.q.QueryRowContext(ctx, d.TopicWordDocs, args...).Scan(&n); err != nil {
+						return 0, fmt.Errorf("count the texts of a topic query: %w", err)
+					}
+					return n, nil
+				}
+				// Within the budget the query is every word; past it, the
+				// rarest are kept. Each word's texts are counted first: one
+				// word past the budget puts the words together past it, and
+				// counts that add up to the budget or less keep them within
+				// it; only between the two are the words' texts together
+				// counted.
+				docs := make([]int, len(ws))
+				sum, over := 0, false
+				for i, w := range ws {
+					var err error
+					if docs[i], err = count(w); err != nil {
+						return nil, err
+					}
+					sum += docs[i]
+					over = over || docs[i] > topicDocBudget
+				}
+				if !over && sum > topicDocBudget {
+					all, err := count(ws...)
+					if err != nil {
+						return nil, err
+					}
+					over = all > topicDocBudget
+				}
+				if over {
+					ws = rarestWords(ws, docs)
+				}
+			}
+			if m := matchQuery(d, ws, tq.Subject); m != "" {
+				if err := collect(d.TopicSQL, append(append([]any{m}, scope...), limit)...); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -382,41 +384,32 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 }
 
 // rankPostings ranks a scope's texts for a topic query of the words ws
-// and subject, as matchQuery's query would match them, best first, at
-// most limit of them, by version_id; scope is the scope's lowest and
-// highest rowids and size about how many texts it holds. A text matches
-// when it holds one of ws (or the subject's one word), or every word of
-// a subject of several. Its score is the sum of the inverse document
-// frequencies (BM25's) of the query's words it holds, and ties go to the
-// newest text.
+// and subject, best first, at most limit of them, by version_id; scope
+// is the scope's lowest and highest rowids, size about how many texts it
+// holds, small whether it never held topicDocBudget texts.
 //
-// It reads each word's postings (Dialect.TopicPostings), never the texts
-// or their lengths: the score leaves out BM25's length and repetition
-// terms, which weigh little among texts that share the same words with
-// the write, and cost a read of each matching text's length. Each word's
-// newest topicDocBudget+1 texts are read: only a word kept to make up
-// topicMinTerms can hold more of the scope's texts than that, and it is
-// one of the scope's commonest.
-func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, scope []any, size int64, limit int) ([]string, error) {
+// It reads each word's postings (Dialect.TopicPostings), the newest
+// topicDocBudget+1 of them, and never the texts or their lengths. The
+// postings count each word's texts as Dialect.TopicWordDocs does: past
+// the budget the commonest words are left out (rarestWords). A text
+// matches when it holds one of the words kept (or the subject's one
+// word), or every word of a subject of several, as matchQuery's query
+// matches. Its score is the sum of the inverse document frequencies
+// (BM25's) of the query's words it holds, and ties go to the newest
+// text. The score leaves out BM25's length and repetition terms: they
+// weigh little among texts that share the same words with the write,
+// and cost a read of each match's length, which at 100,000 items made
+// ranking the costliest read of a governed write.
+func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, scope []any, size int64, small bool, limit int) ([]string, error) {
 	d := r.q.dialect()
-	or := slices.Clone(ws)
-	var and []string
-	if sw := matchWords(subject); len(sw) > 1 {
-		and = sw
-	} else if len(sw) == 1 && !slices.Contains(ws, sw[0]) {
-		or = append(or, sw[0])
-	}
-	words := slices.Clone(or)
-	for _, w := range and {
+	sw := matchWords(subject)
+	words := slices.Clone(ws)
+	for _, w := range sw {
 		if !slices.Contains(words, w) {
 			words = append(words, w)
 		}
 	}
-	type doc struct {
-		score     float64
-		ors, ands int
-	}
-	docs := map[int64]*doc{}
+	postings := make(map[string][]int64, len(words))
 	var rowid int64
 	for _, w := range words {
 		rows, err := queryDrained(ctx, r.q, d.TopicPostings, append(append([]any{d.MatchWord(w)}, scope...), topicDocBudget+1)...)
@@ -434,12 +427,43 @@ func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, 
 		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 			return nil, err
 		}
-		if len(ids) == 0 {
+		postings[w] = ids
+	}
+	// Within the budget the query is every word; past it, the rarest are
+	// kept (as the counting of Dialect.TopicWordDocs keeps them).
+	if len(ws) > topicMinTerms && !small {
+		docs := make([]int, len(ws))
+		union := map[int64]bool{}
+		for i, w := range ws {
+			docs[i] = len(postings[w])
+			for _, id := range postings[w] {
+				union[id] = true
+			}
+		}
+		if len(union) > topicDocBudget {
+			ws = rarestWords(ws, docs)
+		}
+	}
+	or := slices.Clone(ws)
+	var and []string
+	if len(sw) > 1 {
+		and = sw
+	} else if len(sw) == 1 && !slices.Contains(ws, sw[0]) {
+		or = append(or, sw[0])
+	}
+	type doc struct {
+		score     float64
+		ors, ands int
+	}
+	docs := map[int64]*doc{}
+	for _, w := range words {
+		inOr, inAnd := slices.Contains(or, w), slices.Contains(and, w)
+		ids := postings[w]
+		if len(ids) == 0 || !inOr && !inAnd {
 			continue
 		}
 		n, df := float64(max(size, int64(len(ids)))), float64(len(ids))
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-		inOr, inAnd := slices.Contains(or, w), slices.Contains(and, w)
 		for _, id := range ids {
 			c := docs[id]
 			if c == nil {
