@@ -433,14 +433,12 @@ func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, 
 	// kept (as the counting of Dialect.TopicWordDocs keeps them).
 	if len(ws) > topicMinTerms && !small {
 		docs := make([]int, len(ws))
-		union := map[int64]bool{}
+		sum := 0
 		for i, w := range ws {
 			docs[i] = len(postings[w])
-			for _, id := range postings[w] {
-				union[id] = true
-			}
+			sum += docs[i]
 		}
-		if len(union) > topicDocBudget {
+		if sum > topicDocBudget && distinctOver(postings, ws, topicDocBudget) {
 			ws = rarestWords(ws, docs)
 		}
 	}
@@ -535,4 +533,18 @@ func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, 
 		}
 	}
 	return out, nil
+}
+
+// distinctOver reports whether the postings of ws hold more than n
+// distinct rowids.
+func distinctOver(postings map[string][]int64, ws []string, n int) bool {
+	var all []int64
+	for _, w := range ws {
+		if len(postings[w]) > n {
+			return true
+		}
+		all = append(all, postings[w]...)
+	}
+	slices.Sort(all)
+	return len(slices.Compact(all)) > n
 }
