@@ -17,6 +17,7 @@ var pipelineTests = []test{
 	{"TopicCandidates", testTopicCandidates}, // topic.go
 	{"TopicCandidatesRareWords", testTopicCandidatesRareWords},
 	{"TopicCandidatesSharedWords", testTopicCandidatesSharedWords},
+	{"TopicCandidatesOldRareText", testTopicCandidatesOldRareText},
 	{"ModelVectors", testModelVectors}, // topic.go
 	{"Features", testFeatures},         // features.go
 	{"CitedItems", testCitedItems},

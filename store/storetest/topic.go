@@ -196,3 +196,28 @@ func testTopicCandidatesSharedWords(t *testing.T, f Factory) {
 		return nil
 	})
 }
+
+// A text written long before a thousand others that share the write's
+// common words is still found by the rare words it shares with the write,
+// and ranks above every text holding only common ones, however new.
+func testTopicCandidatesOldRareText(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	old := fx.put(ref, "marisol/office", "Marisol works from the Valparaiso office on the harbour.")
+	for i := 0; i < 1005; i++ {
+		fx.put(ref, fmt.Sprintf("office/%04d", i), fmt.Sprintf("The office kitchen was cleaned on day %d and works again.", i))
+	}
+	fx.view(func(tx memgov.ReadTx) error {
+		cs, err := tx.TopicCandidates(fx.ctx, memgov.TopicQuery{MemoryRef: ref, Layer: memgov.Semantic,
+			Text: "Marisol works from the Antofagasta office now.", Limit: 5})
+		if err != nil {
+			return err
+		}
+		if len(cs) == 0 || cs[0].VersionID != old.VersionID {
+			t.Errorf("topic candidates = %v, want marisol/office first", candidateKeys(cs))
+		}
+		if len(cs) > 5 {
+			t.Errorf("%d topic candidates, limit 5", len(cs))
+		}
+		return nil
+	})
+}

@@ -1,11 +1,13 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -177,6 +179,10 @@ const (
 	topicMinTerms  = 3
 )
 
+// topicReadRounds bounds how many times rankPostings reads a limit's
+// worth of its best texts to find that many live ones.
+const topicReadRounds = 4
+
 // topicWords is the pool of a write's full-text query: the text's
 // topicTermLimit longest distinct words.
 func topicWords(text string) []string {
@@ -271,6 +277,8 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 	// small is a scope that has never held as many texts as the budget:
 	// any query's texts there are within it, uncounted.
 	small := false
+	// size is about how many texts the scope holds (with RowidScopes).
+	var size int64
 	if d.RowidScopes {
 		// The scope's rowid range confines the match to the ref and
 		// layer inside the index: no other scope's row is scored or read.
@@ -286,51 +294,62 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 			if err := r.q.QueryRowContext(ctx, `SELECT COALESCE(MAX(rowid), ?) FROM version_fts WHERE rowid BETWEEN ? AND ?`, lo, lo, hi).Scan(&last); err != nil {
 				return nil, fmt.Errorf("size the scope of a topic query: %w", err)
 			}
-			small = last-lo < topicDocBudget
+			size = last - lo
+			small = size < topicDocBudget
 		}
 	}
 	if ws := topicWords(tq.Text); scoped && (len(ws) > 0 || tq.Subject != "") {
-		if d.TopicWordDocs != "" && len(ws) > topicMinTerms && !small {
-			// count is the scope's texts holding any of words, up to the
-			// budget and one.
-			count := func(words ...string) (int, error) {
-				var n int
-				args := append(append([]any{strings.Join(quoted(d, words), d.MatchOr)}, scope...), topicDocBudget+1)
-				if err := r.q.QueryRowContext(ctx, d.TopicWordDocs, args...).Scan(&n); err != nil {
-					return 0, fmt.Errorf("count the texts of a topic query: %w", err)
-				}
-				return n, nil
-			}
-			// Within the budget the query is every word; past it, the
-			// rarest are kept. Each word's texts are counted first: one
-			// word past the budget puts the words together past it, and
-			// counts that add up to the budget or less keep them within
-			// it; only between the two are the words' texts together
-			// counted.
-			docs := make([]int, len(ws))
-			sum, over := 0, false
-			for i, w := range ws {
-				var err error
-				if docs[i], err = count(w); err != nil {
-					return nil, err
-				}
-				sum += docs[i]
-				over = over || docs[i] > topicDocBudget
-			}
-			if !over && sum > topicDocBudget {
-				all, err := count(ws...)
-				if err != nil {
-					return nil, err
-				}
-				over = all > topicDocBudget
-			}
-			if over {
-				ws = rarestWords(ws, docs)
-			}
-		}
-		if m := matchQuery(d, ws, tq.Subject); m != "" {
-			if err := collect(d.TopicSQL, append(append([]any{m}, scope...), limit)...); err != nil {
+		if d.TopicPostings != "" && d.RowidScopes {
+			ids, err := r.rankPostings(ctx, ws, tq.Subject, scope, size, small, limit)
+			if err != nil {
 				return nil, err
+			}
+			for _, id := range ids {
+				set.add(id)
+			}
+		} else {
+			if d.TopicWordDocs != "" && len(ws) > topicMinTerms && !small {
+				// count is the scope's texts holding any of words, up to the
+				// budget and one.
+				count := func(words ...string) (int, error) {
+					var n int
+					args := append(append([]any{strings.Join(quoted(d, words), d.MatchOr)}, scope...), topicDocBudget+1)
+					if err := r.q.QueryRowContext(ctx, d.TopicWordDocs, args...).Scan(&n); err != nil {
+						return 0, fmt.Errorf("count the texts of a topic query: %w", err)
+					}
+					return n, nil
+				}
+				// Within the budget the query is every word; past it, the
+				// rarest are kept. Each word's texts are counted first: one
+				// word past the budget puts the words together past it, and
+				// counts that add up to the budget or less keep them within
+				// it; only between the two are the words' texts together
+				// counted.
+				docs := make([]int, len(ws))
+				sum, over := 0, false
+				for i, w := range ws {
+					var err error
+					if docs[i], err = count(w); err != nil {
+						return nil, err
+					}
+					sum += docs[i]
+					over = over || docs[i] > topicDocBudget
+				}
+				if !over && sum > topicDocBudget {
+					all, err := count(ws...)
+					if err != nil {
+						return nil, err
+					}
+					over = all > topicDocBudget
+				}
+				if over {
+					ws = rarestWords(ws, docs)
+				}
+			}
+			if m := matchQuery(d, ws, tq.Subject); m != "" {
+				if err := collect(d.TopicSQL, append(append([]any{m}, scope...), limit)...); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -362,4 +381,170 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return rank[cs[i].VersionID] < rank[cs[j].VersionID] })
 	return cs, nil
+}
+
+// rankPostings ranks a scope's texts for a topic query of the words ws
+// and subject, best first, at most limit of them, by version_id; scope
+// is the scope's lowest and highest rowids, size about how many texts it
+// holds, small whether it never held topicDocBudget texts.
+//
+// It reads each word's postings (Dialect.TopicPostings), the newest
+// topicDocBudget+1 of them, and never the texts or their lengths. The
+// postings count each word's texts as Dialect.TopicWordDocs does: past
+// the budget the commonest words are left out (rarestWords). A text
+// matches when it holds one of the words kept (or the subject's one
+// word), or every word of a subject of several, as matchQuery's query
+// matches. Its score is the sum of the inverse document frequencies
+// (BM25's) of the query's words it holds, and ties go to the newest
+// text. The score leaves out BM25's length and repetition terms: they
+// weigh little among texts that share the same words with the write,
+// and cost a read of each match's length, which at 100,000 items made
+// ranking the costliest read of a governed write.
+func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, scope []any, size int64, small bool, limit int) ([]string, error) {
+	d := r.q.dialect()
+	sw := matchWords(subject)
+	words := slices.Clone(ws)
+	for _, w := range sw {
+		if !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	postings := make(map[string][]int64, len(words))
+	var rowid int64
+	for _, w := range words {
+		rows, err := queryDrained(ctx, r.q, d.TopicPostings, append(append([]any{d.MatchWord(w)}, scope...), topicDocBudget+1)...)
+		if err != nil {
+			return nil, fmt.Errorf("read the postings of a topic query: %w", err)
+		}
+		var ids []int64
+		for rows.Next() {
+			if err := rows.Scan(&rowid); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			ids = append(ids, rowid)
+		}
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+			return nil, err
+		}
+		postings[w] = ids
+	}
+	// Within the budget the query is every word; past it, the rarest are
+	// kept (as the counting of Dialect.TopicWordDocs keeps them).
+	if len(ws) > topicMinTerms && !small {
+		docs := make([]int, len(ws))
+		sum := 0
+		for i, w := range ws {
+			docs[i] = len(postings[w])
+			sum += docs[i]
+		}
+		if sum > topicDocBudget && distinctOver(postings, ws, topicDocBudget) {
+			ws = rarestWords(ws, docs)
+		}
+	}
+	or := slices.Clone(ws)
+	var and []string
+	if len(sw) > 1 {
+		and = sw
+	} else if len(sw) == 1 && !slices.Contains(ws, sw[0]) {
+		or = append(or, sw[0])
+	}
+	type doc struct {
+		score     float64
+		ors, ands int
+	}
+	docs := map[int64]*doc{}
+	for _, w := range words {
+		inOr, inAnd := slices.Contains(or, w), slices.Contains(and, w)
+		ids := postings[w]
+		if len(ids) == 0 || !inOr && !inAnd {
+			continue
+		}
+		n, df := float64(max(size, int64(len(ids)))), float64(len(ids))
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		for _, id := range ids {
+			c := docs[id]
+			if c == nil {
+				c = &doc{}
+				docs[id] = c
+			}
+			c.score += idf
+			if inOr {
+				c.ors++
+			}
+			if inAnd {
+				c.ands++
+			}
+		}
+	}
+	type ranked struct {
+		rowid int64
+		score float64
+	}
+	var best []ranked
+	for id, c := range docs {
+		if c.ors > 0 || len(and) > 0 && c.ands == len(and) {
+			best = append(best, ranked{id, c.score})
+		}
+	}
+	slices.SortFunc(best, func(a, b ranked) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
+		}
+		return cmp.Compare(b.rowid, a.rowid)
+	})
+	// The best texts are read limit at a time, keeping the live ones
+	// (ACTIVE or DRAFT): the index holds every durable version, and the
+	// superseded versions of an item share its words. At most
+	// topicReadRounds times: an item rewritten a thousand times does not
+	// make a query read a thousand rows.
+	out := make([]string, 0, limit)
+	for round := 0; round < topicReadRounds && len(best) > 0 && len(out) < limit; round++ {
+		chunk := best[:min(limit, len(best))]
+		best = best[len(chunk):]
+		list := make([]int64, len(chunk))
+		for i, b := range chunk {
+			list[i] = b.rowid
+		}
+		js, err := json.Marshal(list)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := queryDrained(ctx, r.q, d.TopicRows, string(js))
+		if err != nil {
+			return nil, fmt.Errorf("read the texts of a topic query: %w", err)
+		}
+		live := make(map[int64]string, len(chunk))
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&rowid, &id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			live[rowid] = id
+		}
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+			return nil, err
+		}
+		for _, b := range chunk {
+			if id, ok := live[b.rowid]; ok && len(out) < limit {
+				out = append(out, id)
+			}
+		}
+	}
+	return out, nil
+}
+
+// distinctOver reports whether the postings of ws hold more than n
+// distinct rowids.
+func distinctOver(postings map[string][]int64, ws []string, n int) bool {
+	var all []int64
+	for _, w := range ws {
+		if len(postings[w]) > n {
+			return true
+		}
+		all = append(all, postings[w]...)
+	}
+	slices.Sort(all)
+	return len(slices.Compact(all)) > n
 }

@@ -30,3 +30,23 @@ func TestRarestWords(t *testing.T) {
 		t.Errorf("rarestWords of %d words = %v, want all of them", len(short), got)
 	}
 }
+
+func TestDistinctOver(t *testing.T) {
+	p := map[string][]int64{"a": {9, 7, 5}, "b": {9, 8, 5}, "c": {4, 3, 2, 1}}
+	for _, c := range []struct {
+		ws   []string
+		n    int
+		want bool
+	}{
+		{[]string{"a", "b"}, 4, false}, // 9 8 7 5: shared rowids count once
+		{[]string{"a", "b"}, 3, true},
+		{[]string{"a", "b", "c"}, 7, true},
+		{[]string{"a", "b", "c"}, 8, false},
+		{[]string{"c"}, 3, true}, // one word's postings alone
+		{nil, 0, false},
+	} {
+		if got := distinctOver(p, c.ws, c.n); got != c.want {
+			t.Errorf("distinctOver(%v, %d) = %v, want %v", c.ws, c.n, got, c.want)
+		}
+	}
+}
