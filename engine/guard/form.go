@@ -324,6 +324,12 @@ func declarative(t []byte, s int) bool {
 	if numberedLabel(t, i) {
 		return true // "Issue #482 comment by ...": a numbered noun
 	}
+	if participleHeadRe.Match(t[i:min(len(t), i+30)]) {
+		return true // "Refund received: 89.99 USD": a heading, a noun and its participle
+	}
+	if codeDeclRe.Match(t[s:min(len(t), s+40)]) {
+		return true // "export const API_URL = ...": a declaration in code
+	}
 	if nounOfAmount(t, i) || subjectOfReport(t, i) {
 		return true // "Refund of 39.99 USD ... arrived", "Wire transfer to the contractor was rejected"
 	}
@@ -365,6 +371,16 @@ func declarative(t []byte, s int) bool {
 	}
 	return false
 }
+
+// participleHeadRe is a past participle and a colon after a clause's
+// first word: "Refund received:", "Transfer completed:", "Payment sent
+// -". The first word is the noun of a heading that reports a thing done.
+var participleHeadRe = regexp.MustCompile(`^\s+(?:[a-z]+ed|sent|paid|made|done|taken|given|shown|written|set|run|got|gotten|put|cut|kept|lost|won|held)\s*(?::|\s[-–—]\s)`)
+
+// codeDeclRe is a declaration in source code that opens with a verb of
+// the language's keywords: "export const PAYMENTS_URL = ...", "export
+// default function ...".
+var codeDeclRe = regexp.MustCompile(`^(?:export|import)\s+(?:const|let|var|function|class|default|interface|type|enum|async|abstract|public|static|\*|\{)`)
 
 // amountAfterOfRe is "of" and an amount after a first word: "Refund of
 // 39.99 USD", "Payment of $150".
