@@ -38,7 +38,7 @@ var (
 var addressedSpecs = []spec{
 	// A note, message or instruction addressed to the agent by name.
 	{rule: RuleInstruction, need: "note notes message messages instruction instructions reminder reminders rule rules directive directives attention important update p ps memo order orders request requests warning; " + aiNeed, leet: true, reported: true, desc: "note addressed to the agent",
-		expr: `(?:^|[^\w\s]\s*|\n|\b(?:important|urgent|new|hidden|secret|special|private)\s+)(?P<m>(?:notes?|messages?|instructions?|reminders?|rules?|directives?|attention|update|p\.?\s?s\.?|memo|orders?|requests?|warning)\s+(?:to|for)\s+` + agentWho + `(?:\s+(?:reading|processing|summari[sz]ing|seeing)\s+this(?:\s+\w+)?)?\s*[:,\-!])`},
+		expr: `(?:^|[^\w\s]\s*|\n|\b(?:important|urgent|new|hidden|secret|special|private)\s+)(?P<m>(?:notes?|messages?|instructions?|reminders?|rules?|directives?|attention|update|p\.?\s?s\.?|memo|orders?|requests?|warning)\s+(?:to|for)\s+(?:your\s+)?` + agentWho + `(?:\s+(?:reading|processing|summari[sz]ing|seeing)\s+this(?:\s+\w+)?)?\s*[:,\-!])`},
 	{rule: RuleInstruction, need: "hey hi dear hello attention yo; " + aiNeed, leet: true, reported: true, desc: "message addressed to the agent",
 		expr: `\b(?P<m>(?:hey|hi|dear|hello|attention|yo)\s*,?\s+` + agentWho + `\b\s*[,:!.]?\s*(?:\w+\s+){0,3}?` + agentOrder + `)\b`},
 	{rule: RuleInstruction, need: "if when whenever once; you; ai assistant llm chatbot bot model agent gpt language", leet: true, desc: "message addressed to the agent",
