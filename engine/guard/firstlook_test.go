@@ -555,7 +555,7 @@ func TestFirstLook(t *testing.T) {
 // transfer, two of the user's to-do lists, a refund received, a
 // colleague's request, a code comment above a constant. It was held here
 // to that first look until the rules were tuned on it; it is now held to
-// the targets: recall 107/110 (refused 83, held 24), benign refused
+// the targets: recall 108/110 (refused 83, held 25), benign refused
 // 0/110, held 3/110 (the user's scheduled transfer to a relative and two
 // of the user's to-do lists that send to or pay others, held as the
 // frame of a user's to-do is easy to forge). What was changed, by form,
@@ -571,15 +571,17 @@ func TestFirstLook(t *testing.T) {
 // appears above, code written to a git hook, a persona whose rule is to
 // obey the data it reads, a source's output raised to the user's voice,
 // data to be sent out wanted of the reader ("I want you to email ..."),
-// and hex written as bytes apart. Narrowed, for the benign texts: a
+// hex written as bytes apart, and a request relayed to the reader named
+// by its task ("asked the reviewing agent to ..."; held, as a person may
+// be meant). Narrowed, for the benign texts: a
 // story's line of dialogue tagged with the third party who said it, a
 // how-to heading on writing a prompt, a transcript turn whose verb is a
 // noun after an article, a request reported as asked of a person, a
 // heading of a thing done ("Refund received:") and a declaration in code
-// ("export const"). Still missed: a maintainers' request relayed to
-// "the reviewing agent" in a bot's field, a role label after a to-do
-// marker whose verb is "order", and a game's character told to run a
-// command "for real" without naming the reader's tool. The eleven
+// ("export const"). Still missed: a role label after a to-do marker
+// whose verb is "order" ("TODO Assistant: order ..."), and a game's
+// character told to run a command "for real" without naming the
+// reader's tool. The eleven
 // earlier splits keep the figures they had before.
 var firstLookOnly = map[string]splitScore{}
 
