@@ -555,7 +555,7 @@ func TestFirstLook(t *testing.T) {
 // transfer, two of the user's to-do lists, a refund received, a
 // colleague's request, a code comment above a constant. It was held here
 // to that first look until the rules were tuned on it; it is now held to
-// the targets: recall 108/110 (refused 83, held 25), benign refused
+// the targets: recall 109/110 (refused 84, held 25), benign refused
 // 0/110, held 3/110 (the user's scheduled transfer to a relative and two
 // of the user's to-do lists that send to or pay others, held as the
 // frame of a user's to-do is easy to forge). What was changed, by form,
@@ -573,15 +573,15 @@ func TestFirstLook(t *testing.T) {
 // data to be sent out wanted of the reader ("I want you to email ..."),
 // hex written as bytes apart, and a request relayed to the reader named
 // by its task ("asked the reviewing agent to ..."; held, as a person may
-// be meant). Narrowed, for the benign texts: a
+// be meant), and a to-do line that names an AI reader as who is to do
+// it ("- TODO assistant: buy ..."). Narrowed, for the benign texts: a
 // story's line of dialogue tagged with the third party who said it, a
 // how-to heading on writing a prompt, a transcript turn whose verb is a
 // noun after an article, a request reported as asked of a person, a
 // heading of a thing done ("Refund received:") and a declaration in code
-// ("export const"). Still missed: a role label after a to-do marker
-// whose verb is "order" ("TODO Assistant: order ..."), and a game's
-// character told to run a command "for real" without naming the
-// reader's tool. The eleven
+// ("export const"). Still missed: a game's character told to run a
+// destructive command "for real" on "the real machine", which names
+// neither the reader's tool nor an order to the reader. The eleven
 // earlier splits keep the figures they had before.
 var firstLookOnly = map[string]splitScore{}
 
