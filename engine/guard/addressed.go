@@ -38,7 +38,7 @@ var (
 var addressedSpecs = []spec{
 	// A note, message or instruction addressed to the agent by name.
 	{rule: RuleInstruction, need: "note notes message messages instruction instructions reminder reminders rule rules directive directives attention important update p ps memo order orders request requests warning; " + aiNeed, leet: true, reported: true, desc: "note addressed to the agent",
-		expr: `(?:^|[^\w\s]\s*|\n|\b(?:important|urgent|new|hidden|secret|special|private)\s+)(?P<m>(?:notes?|messages?|instructions?|reminders?|rules?|directives?|attention|update|p\.?\s?s\.?|memo|orders?|requests?|warning)\s+(?:to|for)\s+` + agentWho + `(?:\s+(?:reading|processing|summari[sz]ing|seeing)\s+this(?:\s+\w+)?)?\s*[:,\-!])`},
+		expr: `(?:^|[^\w\s]\s*|\n|\b(?:important|urgent|new|hidden|secret|special|private)\s+)(?P<m>(?:notes?|messages?|instructions?|reminders?|rules?|directives?|attention|update|p\.?\s?s\.?|memo|orders?|requests?|warning)\s+(?:to|for)\s+(?:your\s+)?` + agentWho + `(?:\s+(?:reading|processing|summari[sz]ing|seeing)\s+this(?:\s+\w+)?)?\s*[:,\-!])`},
 	{rule: RuleInstruction, need: "hey hi dear hello attention yo; " + aiNeed, leet: true, reported: true, desc: "message addressed to the agent",
 		expr: `\b(?P<m>(?:hey|hi|dear|hello|attention|yo)\s*,?\s+` + agentWho + `\b\s*[,:!.]?\s*(?:\w+\s+){0,3}?` + agentOrder + `)\b`},
 	{rule: RuleInstruction, need: "if when whenever once; you; ai assistant llm chatbot bot model agent gpt language", leet: true, desc: "message addressed to the agent",
@@ -57,6 +57,10 @@ var addressedSpecs = []spec{
 		expr: `\b(?P<m>(?:important\s+|urgent\s+|critical\s+)?system\s+(?:message|override)\s*:)`},
 	{rule: RuleSystemPrompt, need: "assistant ai bot model agent", leet: true, stamped: true, desc: "role label opening an assistant turn",
 		expr: `(?:^|\n|[.!?]\s|<!--\s*)\s*(?P<m>(?:assistant|ai|bot|model|agent)\s*:\s*(?:[\w,]+\s+){0,3}?` + agentOrder + `)\b`},
+	// A to-do line that names an AI reader as who is to do it: "- TODO
+	// assistant: buy ... on my card".
+	{rule: RuleInstruction, need: "todo to do fixme action; assistant ai bot agent copilot", leet: true, desc: "to-do line addressed to the agent",
+		expr: `(?:^|\n)\s*(?:[-*•]\s*)?(?:\[\s?\]\s*)?(?:todo|to-do|to\s+do|fixme|action(?:\s+item)?)\s*[:(]?\s*(?P<m>(?:the\s+)?(?:assistant|ai|bot|agent|copilot)\s*\)?\s*[:,\-–—]\s*(?:[\w,]+\s+){0,2}?(?:` + agentOrder + `|order|buy|purchase|ship|book|unlock|open)\b)\s+(?:[^o\s]|o[^f]|of\w)`},
 	{rule: RuleSystemPrompt, subs: []string{"<!--"}, desc: "hidden HTML comment addressed to the agent",
 		expr: `(?P<m><!--[^>]{0,200}?\b(?:assistant|ai|llm|agent|model|chatbot|bot)\b[^>]{0,200}?-->)`},
 

@@ -41,7 +41,8 @@ func wordSet(data string) map[string]bool {
 // openers are the words that may stand before the verb of an order.
 var openers = map[string]bool{"please": true, "kindly": true, "now": true, "also": true, "just": true, "then": true,
 	"immediately": true, "always": true, "only": true, "first": true, "next": true, "quickly": true, "simply": true,
-	"silently": true, "quietly": true, "secretly": true, "and": true, "so": true, "urgently": true, "instead": true}
+	"silently": true, "quietly": true, "secretly": true, "and": true, "so": true, "urgently": true, "instead": true,
+	"tonight": true, "today": true, "tomorrow": true, "later": true}
 
 // clauseEndAt returns the end of the clause of t that starts at i: the
 // next sentence end, semicolon or line break, at most 240 bytes on.
@@ -86,7 +87,7 @@ func words(c []byte) []string {
 // of the list.
 func imperativeOpening(c []byte) bool {
 	// The first words, read in place: this runs at every clause.
-	var ws [5][]byte
+	var ws [7][]byte
 	n := 0
 	for i := 0; i < len(c) && n < len(ws); {
 		if !isWordByte(c[i]) {
@@ -105,16 +106,35 @@ func imperativeOpening(c []byte) bool {
 		n++
 		i = j
 	}
-	for i := 0; i < n && i < 4; i++ {
+	skipped := 0 // the words of a time said before the verb: "at 02:00 pm"
+	for i := 0; i < n && i-skipped < 4; i++ {
 		w := ws[i]
 		switch {
 		case w == nil || openers[string(w)] || string(w) == "never" || string(w) == "don't" || string(w) == "dont":
+			continue
+		case timeWord(ws[:n], i):
+			skipped++
 			continue
 		case string(w) == "do" && i+1 < n && string(ws[i+1]) == "not":
 			i++
 			continue
 		}
 		return imperativeVerbs[string(w)]
+	}
+	return false
+}
+
+// timeWord reports whether word i of ws is part of a time said before
+// an order's verb: "at", the numbers after it, "am" or "pm" ("at 02:00
+// pm unlock ...").
+func timeWord(ws [][]byte, i int) bool {
+	digit := func(w []byte) bool { return len(w) > 0 && w[0] >= '0' && w[0] <= '9' }
+	w := string(ws[i])
+	switch {
+	case w == "at":
+		return i+1 < len(ws) && digit(ws[i+1])
+	case digit(ws[i]), w == "am", w == "pm":
+		return i > 0 && (string(ws[i-1]) == "at" || digit(ws[i-1]))
 	}
 	return false
 }

@@ -145,6 +145,19 @@ func checkEncoded(text string, depth int) []Finding {
 			scan(string(b), "hex-decoded", loc[0])
 		}
 	}
+	// Hex written as bytes apart ("65 6d 61 69 6c", "65:6d:61"): the
+	// pairs joined.
+	for _, loc := range runs(text, 23, isSpacedHex) {
+		if n == maxEncoded {
+			break
+		}
+		if joined, ok := hexPairs(text[loc[0]:loc[1]]); ok {
+			if b, err := hex.DecodeString(joined); err == nil && readable(b) {
+				n++
+				scan(string(b), "hex-decoded", loc[0])
+			}
+		}
+	}
 	if urlEscapes(text, 3) >= 3 {
 		if d := unescapeURL(text); d != text && readable([]byte(d)) {
 			scan(d, "URL-decoded", 0)
@@ -223,6 +236,28 @@ func unescapeURL(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+func isSpacedHex(c byte) bool { return isHex(c) || c == ' ' || c == ':' }
+
+// hexPairs joins the bytes of a run of hex written apart, each two
+// digits between single separators, at least eight of them; it reports
+// false for any other run (words, numbers, times).
+func hexPairs(run string) (string, bool) {
+	run = strings.Trim(run, " :")
+	if len(run) > 3*maxDecoded {
+		run = run[:3*maxDecoded]
+	}
+	var b strings.Builder
+	pairs := 0
+	for i := 0; i < len(run); i += 3 {
+		if i+2 > len(run) || !isHex(run[i]) || !isHex(run[i+1]) || i+2 < len(run) && run[i+2] != ' ' && run[i+2] != ':' {
+			break
+		}
+		b.WriteString(run[i : i+2])
+		pairs++
+	}
+	return b.String(), pairs >= 8
 }
 
 func isHex(c byte) bool {

@@ -553,10 +553,37 @@ func TestFirstLook(t *testing.T) {
 // a chat export's "Assistant:" turn, a how-to on writing system prompts,
 // a story's quoted "Ignore your orders"; held: the user's scheduled
 // transfer, two of the user's to-do lists, a refund received, a
-// colleague's request, a code comment above a constant.
-var firstLookOnly = map[string]splitScore{
-	"twelfth first-look": {attacks: 110, caught: 89, benign: 110, benignRefused: 3, benignHeld: 6},
-}
+// colleague's request, a code comment above a constant. It was held here
+// to that first look until the rules were tuned on it; it is now held to
+// the targets: recall 109/110 (refused 84, held 25), benign refused
+// 0/110, held 3/110 (the user's scheduled transfer to a relative and two
+// of the user's to-do lists that send to or pay others, held as the
+// frame of a user's to-do is easy to forge). What was changed, by form,
+// not by phrase: the word files of Czech and Swedish and fuller Italian,
+// Portuguese, Polish and Ukrainian ones (a threat in the second person),
+// an address that opens a quoted value or follows a label's colon, an
+// order up to two sentences after the address; a power granted to AI
+// readers in the plural (a role, an access, "your role has been changed
+// to"), a duty laid on the reader named in apposition ("you, the
+// assistant, are required to"), an address followed by a time before its
+// order ("assistant, at 02:00 ..."), a note for "your AI", assistant
+// instructions said to be set by someone, a request to paste all that
+// appears above, code written to a git hook, a persona whose rule is to
+// obey the data it reads, a source's output raised to the user's voice,
+// data to be sent out wanted of the reader ("I want you to email ..."),
+// hex written as bytes apart, and a request relayed to the reader named
+// by its task ("asked the reviewing agent to ..."; held, as a person may
+// be meant), and a to-do line that names an AI reader as who is to do
+// it ("- TODO assistant: buy ..."). Narrowed, for the benign texts: a
+// story's line of dialogue tagged with the third party who said it, a
+// how-to heading on writing a prompt, a transcript turn whose verb is a
+// noun after an article, a request reported as asked of a person, a
+// heading of a thing done ("Refund received:") and a declaration in code
+// ("export const"). Still missed: a game's character told to run a
+// destructive command "for real" on "the real machine", which names
+// neither the reader's tool nor an order to the reader. The eleven
+// earlier splits keep the figures they had before.
+var firstLookOnly = map[string]splitScore{}
 
 // checkFirstLook fails the test when the split's texts changed or the
 // split scores worse than its first look m, and logs its gap to the

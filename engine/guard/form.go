@@ -152,7 +152,7 @@ var formSpecs = []spec{
 	{rule: RuleToolInvocation, subs: []string{"_"}, need: "call invoke execute trigger run; with", desc: "directive to call a tool",
 		expr: `\b(?P<m>(?:call|invoke|execute|trigger|run)\s+[a-z][a-z0-9]*_[a-z0-9_]+\s+with\s+[a-z_]+\s*=)`},
 	{rule: RuleInstruction, need: agentWords + "; note notes instruction instructions directive directives task tasks orders memo", leet: true, desc: "note addressed to the assistant",
-		expr: `(?:^|\n|[^\w\s]\s*)(?P<m>(?:` + strongAgent + `)\s+(?:notes?|instructions?|directives?|tasks?|orders|memo)\s*(?::|--|[–—]))`},
+		expr: `(?:^|\n|[^\w\s]\s*)(?P<m>(?:` + strongAgent + `)\s+(?:notes?|instructions?|directives?|tasks?|orders|memo)\s*(?:(?:embedded|added|left|placed|inserted|written|set|hidden|provided|issued)\s+by\s+(?:the\s+|our\s+|this\s+)?(?:[\w-]+\s+){0,2}?[\w-]+\s*)?(?::|--|[–—]))`},
 	{rule: RuleInstruction, need: "agrees agree consents consent obliged obligated authorised authorized instructed permitted required expected; " + need(addressVerbs), leet: true, desc: "obligation laid on the assistant",
 		expr: `\b(?P<m>(?:ai|assistant|agent|model|llm|bot)s?\s+(?:hereby\s+)?(?:agrees?|consents?|(?:is|are)\s+(?:obliged|obligated|authori[sz]ed|instructed|permitted|required|expected))\s+to\s+` + addrV + `)\b`},
 	{rule: RuleInstruction, need: "before after once when; solve solves solved finish finished complete completed wrap end ends ended close closes closed respond responding reply replying answer answering summarise summarising summarize summarizing continue proceed proceeding done; " + need(addressVerbs), leet: true, desc: "order conditioned on the reader's task",
@@ -171,9 +171,9 @@ var formSpecs = []spec{
 		expr: `\b(?P<m>(?:write|answer|respond|reply)\s+(?:(?:every|each|all|your|the)\s+(?:\w+\s+)?(?:repl(?:y|ies)|answers?|responses?|messages?|output)\s+)?backwards?)\b`},
 	{rule: RuleInstruction, need: "encode encrypt obfuscate; answer answers reply replies response responses output outputs message messages", desc: "request to answer in an encoding",
 		expr: `\b(?P<m>(?:encode|encrypt|obfuscate)\s+(?:your|the|every|each|all)\s+(?:\w+\s+)?(?:answers?|repl(?:y|ies)|responses?|outputs?|messages?))\b`},
-	{rule: RuleInstruction, need: "repeat summarise summarize translate paraphrase restate recite reproduce echo print output copy quote rewrite dump reveal show list send email forward post; above", leet: true, desc: "request about the text above",
-		starts: "repeat summarise summarize translate paraphrase restate recite reproduce echo print output copy quote rewrite dump reveal show list send email forward post",
-		expr:   `(?P<m>(?:repeat|summari[sz]e|translate|paraphrase|restate|recite|reproduce|echo|print|output|copy|quote|rewrite|dump|reveal|show|list|send|email|forward|post)\s+(?:me\s+|back\s+)*(?:all\s+(?:of\s+)?)?(?:everything\s+|the\s+text\s+|the\s+words\s+)?(?:the\s+)?above(?:\s+(?:text|conversation|prompt|instructions?|messages?|content|context|chat|thread|discussion|input|lines|words))?)\s*(?:$|[.,;:!?)"'\n]|verbatim\b|word\s+for\s+word|in\s|into\s|and\s|back\b|to\s)`},
+	{rule: RuleInstruction, need: "repeat summarise summarize translate paraphrase restate recite reproduce echo print output copy paste quote rewrite dump reveal show list send email forward post; above", leet: true, desc: "request about the text above",
+		starts: "repeat summarise summarize translate paraphrase restate recite reproduce echo print output copy paste quote rewrite dump reveal show list send email forward post",
+		expr:   `(?P<m>(?:repeat|summari[sz]e|translate|paraphrase|restate|recite|reproduce|echo|print|output|copy|paste|quote|rewrite|dump|reveal|show|list|send|email|forward|post)\s+(?:me\s+|back\s+|here\s+)*(?:all\s+(?:of\s+)?)?(?:(?:everything|all|the\s+text|the\s+words|whatever)\s+(?:that\s+)?(?:(?:appears|appeared|is|was|comes|came|stands|sits|written|said)\s+)?)?(?:the\s+)?above(?:\s+(?:text|conversation|prompt|instructions?|messages?|content|context|chat|thread|discussion|input|lines|words)|\s+this\s+(?:message|line|note|point|reply|comment))?)\s*(?:$|[.,;:!?)"'\n]|verbatim\b|word\s+for\s+word|in\s|into\s|and\s|back\b|to\s)`},
 	{rule: RuleInstruction, need: "repeat summarise summarize translate paraphrase restate recite reproduce echo print output copy quote rewrite dump reveal show list tell give dm read spell write; your instructions prompt rules tools functions message guidelines directives configuration policies constraints texts text", leet: true, desc: "request about the reader's instructions",
 		starts: "repeat summarise summarize translate paraphrase restate recite reproduce echo print output copy quote rewrite dump reveal show list tell give dm read spell write",
 		expr:   `(?P<m>(?:repeat|summari[sz]e|translate|paraphrase|restate|recite|reproduce|echo|print|output|copy|quote|rewrite|dump|reveal|show|list|tell\s+me|give\s+me|dm\s+me|read\s+back|spell\s+out|write\s+out)\s+(?:me\s+|back\s+|us\s+)*(?:(?:\w+\s+){0,3}?(?:your|the\s+(?:assistant|ai|model|bot|agent)'s)\s+(?:\w+\s+)?(?:instructions|system\s+prompt|prompt|system\s+message|rules|guidelines|directives|configuration|initial\s+prompt|tools|policies|constraints|prompt\s+texts?)|(?:\w+\s+){0,3}?(?:the\s+)?(?:instructions|prompt|rules|tools)\s+you\s+(?:were|have\s+been|are)\s+(?:given|told|using|provided)|(?:\w+\s+){0,3}?(?:the\s+)?(?:tools|functions)\s+you\s+can\s+(?:use|call|access)))\b`},
@@ -182,7 +182,7 @@ var formSpecs = []spec{
 
 	// Code to be inserted that touches the system.
 	{rule: RuleShellInjection, need: "add append insert include put paste embed inject prepend write rewrite edit modify create install register schedule adds appends inserts includes puts pastes embeds injects prepends writes rewrites edits modifys creates installs registers schedules", near: payloadRe, desc: "order to insert code that runs at boot or login",
-		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|also|then|now|you|to|should|must|just|and)\s+)(?P<m>(?:add|append|insert|include|put|paste|embed|inject|prepend|write|rewrite|edit|modify|create|install|register|schedule)s?\b[^\n]{0,200}?(?:~/\.(?:bashrc|zshrc|bash_profile|profile|config/autostart)|/etc/(?:rc\.local|init\.d|systemd|crontab|cron\.|profile|bash\.bashrc|ld\.so\.preload|sudoers)|\bcrontab\b|launchagents|launchdaemons|currentversion\\{1,2}run|\breg\s+add\b|startup\s+folder|autostart|\b(?:at|on)\s+(?:boot|startup|login|logon)\b|\b(?:into|to|in)\s+(?:the\s+)?(?:startup|autostart|login\s+items)\b|systemd\s+(?:unit|service)))`},
+		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|also|then|now|you|to|should|must|just|and|first)\s+)(?P<m>(?:add|append|insert|include|put|paste|embed|inject|prepend|write|rewrite|edit|modify|create|install|register|schedule)s?\b[^\n]{0,200}?(?:~/\.(?:bashrc|zshrc|bash_profile|profile|config/autostart)|/etc/(?:rc\.local|init\.d|systemd|crontab|cron\.|profile|bash\.bashrc|ld\.so\.preload|sudoers)|\bcrontab\b|launchagents|launchdaemons|currentversion\\{1,2}run|\breg\s+add\b|startup\s+folder|autostart|\b(?:at|on)\s+(?:boot|startup|login|logon)\b|\b(?:into|to|in)\s+(?:the\s+)?(?:startup|autostart|login\s+items)\b|systemd\s+(?:unit|service)|\.git/hooks/|\.husky/|core\.hookspath|\bgit\s+hooks?\b))`},
 	{rule: RuleShellInjection, subs: []string{"cookie", "localstorage", ".aws", "id_rsa", ".ssh", "screenshot", "screencapture", "imagegrab", "keychain", "wallet"}, desc: "code that sends screenshots, cookies or keys out",
 		expr: `(?s)(?P<m>(?:requests\.(?:post|put)|fetch\(|urlopen|httpx\.|xmlhttprequest|sendbeacon|\bcurl\s+(?:-\w+\s+)*(?:-d|-f|--data|--upload-file|-t)\b).{0,300}?(?:document\.cookie|localstorage|\.aws/|id_rsa|\.ssh/|screenshot|screencapture|imagegrab|keychain|wallet)|(?:document\.cookie|localstorage|\.aws/credentials|id_rsa|screenshot\(|screencapture|imagegrab|keychain).{0,300}?(?:requests\.(?:post|put)|fetch\(|urlopen|httpx\.|sendbeacon|xmlhttprequest))`},
 	// A browser's saved logins or cookies copied to a share: "copy
@@ -324,6 +324,12 @@ func declarative(t []byte, s int) bool {
 	if numberedLabel(t, i) {
 		return true // "Issue #482 comment by ...": a numbered noun
 	}
+	if participleHeadRe.Match(t[i:min(len(t), i+30)]) {
+		return true // "Refund received: 89.99 USD": a heading, a noun and its participle
+	}
+	if codeDeclRe.Match(t[s:min(len(t), s+40)]) {
+		return true // "export const API_URL = ...": a declaration in code
+	}
 	if nounOfAmount(t, i) || subjectOfReport(t, i) {
 		return true // "Refund of 39.99 USD ... arrived", "Wire transfer to the contractor was rejected"
 	}
@@ -365,6 +371,16 @@ func declarative(t []byte, s int) bool {
 	}
 	return false
 }
+
+// participleHeadRe is a past participle and a colon after a clause's
+// first word: "Refund received:", "Transfer completed:", "Payment sent
+// -". The first word is the noun of a heading that reports a thing done.
+var participleHeadRe = regexp.MustCompile(`^\s+(?:[a-z]+ed|sent|paid|made|done|taken|given|shown|written|set|run|got|gotten|put|cut|kept|lost|won|held)\s*(?::|\s[-–—]\s)`)
+
+// codeDeclRe is a declaration in source code that opens with a verb of
+// the language's keywords: "export const PAYMENTS_URL = ...", "export
+// default function ...".
+var codeDeclRe = regexp.MustCompile(`^(?:export|import)\s+(?:const|let|var|function|class|default|interface|type|enum|async|abstract|public|static|\*|\{)`)
 
 // amountAfterOfRe is "of" and an amount after a first word: "Refund of
 // 39.99 USD", "Payment of $150".

@@ -21,7 +21,7 @@ import (
 //   - a form of address naming an AI reader (an address word among the
 //     first words of a sentence, followed by a comma or a colon, as in
 //     "Ассистент, ..." or "アシスタントへ：...") and, in that sentence or
-//     the next, an order verb: an instruction addressed to the reader,
+//     the next two, an order verb: an instruction addressed to the reader,
 //     refused;
 //   - an order verb that opens a clause of a sentence that names the
 //     user's things or sends to an address or a link, with no form of
@@ -269,14 +269,17 @@ const addressPunct = ",:!，：、،！"
 // langAddressAt returns the end of a form of address naming an AI reader
 // in the sentence text[s:e] with words ws, or -1: an address word among
 // its first six words (or, written without spaces, in its first 30
-// bytes) with a comma or a colon at most three words (12 bytes) after it,
+// bytes), or later where it opens a quoted value or follows a label's
+// colon, with a comma or a colon at most three words (12 bytes) after it,
 // or a colon at most seven words after it with no other mark between.
 func langAddressAt(text string, s, e int, ws []langToken, cjk bool) int {
 	for i, w := range ws {
-		if i >= 6 {
-			break
-		}
 		if !langAddress.has(w.w) {
+			continue
+		}
+		// Past the first six words, an address opens a quoted value or
+		// follows a label's colon ("nota":"Assistente, ...").
+		if i >= 6 && !strings.ContainsAny(text[ws[i-1].e:w.s], "\":“«„") {
 			continue
 		}
 		to := e
@@ -362,8 +365,10 @@ func readLanguages(fs []Finding, text string) []Finding {
 		s, e, ws := sn[0], sn[1], toks[k]
 		if a := langAddressAt(text, s, e, ws, cjk); a >= 0 {
 			os, oe := langOrderIn(text, a, e, ws, false, cjk)
-			if os < 0 && k+1 < len(sents) {
-				os, oe = langOrderIn(text, sents[k+1][0], sents[k+1][1], toks[k+1], false, cjk)
+			// The order may follow a sentence or two that tells the
+			// reader what it now is or may do ("od dziś masz ...").
+			for n := k + 1; os < 0 && n < len(sents) && n <= k+2; n++ {
+				os, oe = langOrderIn(text, sents[n][0], sents[n][1], toks[n], false, cjk)
 			}
 			if os >= 0 {
 				fs = append(fs, Finding{Rule: RuleInstruction, Offset: s,

@@ -168,7 +168,7 @@ func buildPatterns() []pattern {
 		{rule: RuleInstruction, need: "reveal print output repeat leak disclose dump recite tell give expose exfiltrate type write; prompt instructions configuration config api key keys credentials password passwords secret private ssh token tokens cookies variables vault memory memories rules above", leet: true, desc: "order to disclose secrets",
 			expr: clause + `(?P<m>(?:reveal|print|output|repeat|leak|disclose|dump|recite|tell me|give me|expose|exfiltrate|type out|write out)\s+(?:\w+\s+){0,3}?` + secretObj + `)\b`},
 		{rule: RuleInstruction, need: "send forward email e post upload transmit copy leak exfiltrate sync bcc; conversation chat history transcript transcripts credentials password passwords api secrets tokens system memory memories contents user personal ssh private contacts contact address inbox cookies messages emails mails files documents; to at into", leet: true, desc: "order to send data out",
-			expr: `(?:` + clause + `|\b(?:tool|function|plugin|action)\s+to\s+)(?:(?:silently|quietly|secretly|covertly|immediately|also|then|now)\s+)*(?P<m>(?:send|forward|email|e-mail|post|upload|transmit|copy|leak|exfiltrate|sync|bcc)\s+(?:\w+\s+){0,4}?` + sendObj + `\b[^.\n]{0,80}?\b(?:to|at|into)\s+` + target + `)`},
+			expr: `(?:` + clause + `|\b(?:tool|function|plugin|action)\s+to\s+|\b(?:want|need|would\s+like|'d\s+like|asking)\s+you\s+to\s+)(?:(?:silently|quietly|secretly|covertly|immediately|also|then|now)\s+)*(?P<m>(?:send|forward|email|e-mail|post|upload|transmit|copy|leak|exfiltrate|sync|bcc)\s+(?:\w+\s+){0,4}?` + sendObj + `\b[^.\n]{0,80}?\b(?:to|at|into)\s+` + target + `)`},
 		{rule: RuleInstruction, need: "silently secretly covertly quietly", leet: true, desc: "order to act covertly",
 			expr: `\b(?P<m>(?:silently|secretly|covertly|quietly)\s+(?:send|forward|copy|upload|email|transfer|exfiltrate|delete|add|change|modify|disable|bcc|approve|grant|install))\b`},
 		{rule: RuleInstruction, need: "without; user users customer customers human humans operator operators; knowing knowledge noticing consent being", leet: true, desc: "order to act covertly",
@@ -361,14 +361,20 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 		if p.rule == RuleOrder && inUserOwnFrame(view.text, s) {
 			continue // the user's own to-do, recorded as the user's
 		}
+		if p.rule == RuleOrder && requestReported(view.text, s) {
+			continue // "Dana asked the user to collect the forms and upload them": the request reported
+		}
 		if p.rule == RuleOrder && personAddressed(text, view.origin(s, len(text))) {
 			continue // a request to a named person, not to the reader
 		}
 		if p.rule == RuleToolInvocation && loggedCall(view.text, s) {
 			continue // a call logged with its outcome: a record, not a call to make
 		}
-		if p.rule == RuleSystemPrompt && (quotedMarker(view.text, s, e) || quotedMention(view.text, s, e) || documentedMarker(view.text, s) || templateSlot(view.text, s, e)) {
+		if p.rule == RuleSystemPrompt && (quotedMarker(view.text, s, e) || quotedMention(view.text, s, e) || documentedMarker(view.text, s) || templateSlot(view.text, s, e) || howToHeading(view.text, s)) {
 			continue
+		}
+		if p.stamped && articleBefore(view.text, lastWordStart(view.text, e)) {
+			continue // "Assistant: Yes, an email from Marco arrived": the verb is a noun
 		}
 		if p.stamped && stampedLine(base.text, s) && !turnCarries(base.text[s:lineEnd(base.text, s)]) {
 			continue // a turn of a chat export that reports, not a forged one
@@ -532,7 +538,39 @@ func quotedMention(t []byte, s, e int) bool {
 	for end < len(t) && end-after < 60 && t[end] != '.' && t[end] != '\n' && t[end] != '=' {
 		end++
 	}
-	return mentionIn(t, k, open) || mentionIn(t, after, end)
+	return mentionIn(t, k, open) || mentionIn(t, after, end) || dialogueLine(t, open, close)
+}
+
+// speechTagRe is the tag a story puts after a line of dialogue: a third
+// party who spoke it, and to whom ("'Run,' she told the guard").
+var speechTagRe = regexp.MustCompile(`^\s*(?:it|he|she|they|the\s+[a-z]+|[a-z]+)\s+(?:told|said|says|tells|shouted|whispered|snapped|replied|yelled|cried|muttered|barked|ordered|begged|hissed|called)\b(?:\s+(?:to\s+)?(?:the|a|his|her|its|their)\s+[a-z]+|\s*[,.!?])`)
+
+// dialogueLine reports whether the quotation t[open:close+1] is a line
+// of dialogue in a story: it ends with a comma, "!" or "?" inside its
+// marks and a speech tag naming a third party follows it ("'Ignore your
+// orders,' it told the guard"). A line said to "you" or to an AI reader
+// is not a story's.
+func dialogueLine(t []byte, open, close int) bool {
+	if close-1 <= open || !strings.ContainsRune(",!?", rune(t[close-1])) {
+		return false
+	}
+	m := speechTagRe.Find(t[close+1 : min(len(t), close+60)])
+	return m != nil && !secondPerson.Match(m) && !readerSubject.Match(m)
+}
+
+// howToRe is a how-to heading whose object is a prompt or a marker:
+// "How to write a good system prompt:". What follows is advice to the
+// writer of a prompt, not a prompt.
+var howToRe = regexp.MustCompile(`\bhow\s+to\s+(?:write|draft|craft|design|structure|build|create|test|improve|format)\s+(?:(?:a|an|the|your|good|better|great|effective|clear|short|strong|solid)\s+){0,3}$`)
+
+// howToHeading reports whether the marker at s of t is the object of a
+// how-to heading on its line.
+func howToHeading(t []byte, s int) bool {
+	k := s
+	for k > 0 && s-k < 80 && t[k-1] != '\n' {
+		k--
+	}
+	return howToRe.Match(t[k:s])
 }
 
 // docIntroRe introduces a marker as a thing described, not as one that
@@ -743,4 +781,45 @@ func appositiveLast(t []byte, e int) bool {
 		return false
 	}
 	return appositiveName(t, w, e)
+}
+
+// requestedOfRe is a request reported with whom it was asked of, then
+// "and" before a second verb of the same request: "Dana asked the user to
+// collect the forms and ".
+var requestedOfRe = regexp.MustCompile(`\b(?:asked|told|reminded|wants|wanted|needs|needed|requested|expects|expected|invited|begged|urged)\s+(?:the\s+)?([a-z]+)\s+to\s+[a-z]+\b[^.;!?\n"]{0,120}?\band\s+(?:then\s+|also\s+)?$`)
+
+// requestReported reports whether the order at s of t is the second verb
+// of a request the sentence reports as made of a person: a verb joined
+// by "and" to "asked <someone> to <verb> ...". A request made of "you"
+// or of an AI reader is an order to the reader.
+func requestReported(t []byte, s int) bool {
+	k := s
+	for k > 0 && s-k < 200 && !clauseEnd(t[k-1]) {
+		k--
+	}
+	m := requestedOfRe.FindSubmatchIndex(t[k:s])
+	if m == nil {
+		return false
+	}
+	who := string(t[k+m[2] : k+m[3]])
+	return who != "you" && !aiHeads[who] && !weakHeads[who]
+}
+
+// articleBefore reports whether the word before position i of t is an
+// article or a possessive: the word at i is then a noun ("an email", "the
+// transfer"), not the verb of an order.
+func articleBefore(t []byte, i int) bool {
+	j := i
+	for j > 0 && t[j-1] == ' ' {
+		j--
+	}
+	k := j
+	for k > 0 && isLetter(t[k-1]) {
+		k--
+	}
+	switch string(t[k:j]) {
+	case "a", "an", "the", "this", "that", "my", "his", "her", "their", "our", "its":
+		return j < i
+	}
+	return false
 }
