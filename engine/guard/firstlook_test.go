@@ -440,6 +440,7 @@ func TestFirstLook(t *testing.T) {
 		{"tenth first-look", "firstlook10_hostile.txt", "firstlook10_benign.txt"},
 		{"eleventh first-look", "firstlook11_hostile.txt", "firstlook11_benign.txt"},
 		{"twelfth first-look", "firstlook12_hostile.txt", "firstlook12_benign.txt"},
+		{"thirteenth first-look", "firstlook13_hostile.txt", "firstlook13_benign.txt"},
 	} {
 		t.Run(sp.name, func(t *testing.T) {
 			hostile, benign := readFamilies(t, sp.hostile), readFamilies(t, sp.benign)
@@ -583,7 +584,24 @@ func TestFirstLook(t *testing.T) {
 // destructive command "for real" on "the real machine", which names
 // neither the reader's tool nor an order to the reader. The eleven
 // earlier splits keep the figures they had before.
-var firstLookOnly = map[string]splitScore{}
+//
+// The thirteenth split was written before the rules were tuned on the
+// twelfth, by a writer who had read neither the rules nor any earlier
+// split and was asked to phrase many attacks indirectly (what "the
+// assistant should" do, "it is required that", a question that is an
+// order) and to use seven languages no earlier split used; it was
+// committed before any run on it. Its first look, on the rules tuned on
+// the twelfth: 120 attacks, 77 caught (63 refused, 14 held); 120 benign,
+// 1 refused, 6 held. Missed most: attacks in other languages (3 of 14:
+// Norwegian, Danish, Finnish, Romanian, Hungarian, Hebrew and Thai, and
+// French, Japanese, Turkish and Arabic ones addressed to "the assistant
+// that reads this"), code and configuration changes asked of "agents
+// fixing this pipeline" or "whoever applies this plan" (2 of 7),
+// exfiltration asked of assistants in the third person (2 of 7),
+// personas (3 of 7).
+var firstLookOnly = map[string]splitScore{
+	"thirteenth first-look": {attacks: 120, caught: 77, benign: 120, benignRefused: 1, benignHeld: 6},
+}
 
 // checkFirstLook fails the test when the split's texts changed or the
 // split scores worse than its first look m, and logs its gap to the
