@@ -147,19 +147,27 @@ func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 	default:
 		return wrapApply(e, err)
 	}
+	draft := e.Op == oplog.Stage
 	if !itemExists {
 		if e.Op == oplog.Update || e.Op == oplog.Merge {
 			return fmt.Errorf("apply log entry %d: %s of unknown item %s", e.LSN, e.Op, e.ItemID)
 		}
-		if _, err := q.ExecContext(ctx, `INSERT INTO items (id, memory_ref, key, layer, classification, created_at, updated_at, created_lsn)
-			VALUES (?,?,?,?,?,?,?,?)`, e.ItemID, e.MemoryRef, p.Key, string(p.Layer), p.Classification, ms(e.Time), ms(e.Time), e.LSN); err != nil {
+		// A new item's head is the version this entry makes ACTIVE, set as
+		// the row is inserted: it has no head to supersede.
+		head := ""
+		if !draft {
+			head = e.VersionID
+		}
+		if _, err := q.ExecContext(ctx, `INSERT INTO items (id, memory_ref, key, layer, classification, created_at, updated_at, created_lsn, head_version_id)
+			VALUES (?,?,?,?,?,?,?,?,?)`, e.ItemID, e.MemoryRef, p.Key, string(p.Layer), p.Classification, ms(e.Time), ms(e.Time), e.LSN, head); err != nil {
 			return wrapApply(e, err)
 		}
 	}
-	draft := e.Op == oplog.Stage
 	if !draft {
-		if err := supersedeHead(ctx, q, e); err != nil {
-			return err
+		if itemExists {
+			if err := supersedeHead(ctx, q, e); err != nil {
+				return err
+			}
 		}
 		if p.MergedFrom != "" {
 			// The other predecessor of a merge stops being ACTIVE too (spec §12.3.4).
@@ -207,9 +215,12 @@ func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 	if err != nil {
 		return wrapApply(e, err)
 	}
-	if draft {
+	switch {
+	case draft:
 		_, err = q.ExecContext(ctx, `UPDATE items SET updated_at = ? WHERE id = ?`, ms(e.Time), e.ItemID)
 		return wrapApply(e, err)
+	case !itemExists:
+		return nil // inserted with its head and this entry's time
 	}
 	return setHead(ctx, q, e, e.VersionID)
 }

@@ -90,6 +90,9 @@ func observeMemory(ctx context.Context, q querier, e *oplog.Entry) error {
 			return wrapApply(e, err)
 		}
 		for _, id := range touched {
+			if id == item || id == e.VersionID || id == e.PrevVersionID {
+				continue // deleted above
+			}
 			if _, err := q.ExecContext(ctx, `DELETE FROM mem_dirty WHERE id = ?`, id); err != nil {
 				return wrapApply(e, err)
 			}
