@@ -137,31 +137,37 @@ func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 	if err != nil {
 		return err
 	}
-	var itemExists bool
-	var layer string
-	err = q.QueryRowContext(ctx, `SELECT layer FROM items WHERE id = ?`, e.ItemID).Scan(&layer)
-	switch {
-	case err == nil:
-		itemExists = true
-	case errors.Is(err, sql.ErrNoRows):
-	default:
-		return wrapApply(e, err)
-	}
 	draft := e.Op == oplog.Stage
-	if !itemExists {
-		if e.Op == oplog.Update || e.Op == oplog.Merge {
+	var itemExists bool
+	switch e.Op {
+	case oplog.Update, oplog.Merge:
+		var one int
+		err := q.QueryRowContext(ctx, `SELECT 1 FROM items WHERE id = ?`, e.ItemID).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("apply log entry %d: %s of unknown item %s", e.LSN, e.Op, e.ItemID)
 		}
-		// A new item's head is the version this entry makes ACTIVE, set as
-		// the row is inserted: it has no head to supersede.
+		if err != nil {
+			return wrapApply(e, err)
+		}
+		itemExists = true
+	default:
+		// An INSERT or a STAGE makes the item unless it exists. A new
+		// item's head is the version this entry makes ACTIVE, set as the
+		// row is inserted: it has no head to supersede.
 		head := ""
 		if !draft {
 			head = e.VersionID
 		}
-		if _, err := q.ExecContext(ctx, `INSERT INTO items (id, memory_ref, key, layer, classification, created_at, updated_at, created_lsn, head_version_id)
-			VALUES (?,?,?,?,?,?,?,?,?)`, e.ItemID, e.MemoryRef, p.Key, string(p.Layer), p.Classification, ms(e.Time), ms(e.Time), e.LSN, head); err != nil {
+		res, err := q.ExecContext(ctx, `INSERT INTO items (id, memory_ref, key, layer, classification, created_at, updated_at, created_lsn, head_version_id)
+			VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO NOTHING`, e.ItemID, e.MemoryRef, p.Key, string(p.Layer), p.Classification, ms(e.Time), ms(e.Time), e.LSN, head)
+		if err != nil {
 			return wrapApply(e, err)
 		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return wrapApply(e, err)
+		}
+		itemExists = n == 0
 	}
 	if !draft {
 		if itemExists {
