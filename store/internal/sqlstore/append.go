@@ -133,10 +133,41 @@ func applyEndVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 }
 
 func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
-	p, err := e.DecodePayload()
+	p, data, err := decodeVersion(e)
 	if err != nil {
 		return err
 	}
+	return newVersion(ctx, q, e, p, data)
+}
+
+// decodeVersion decodes the payload of a version entry and its pipeline data.
+func decodeVersion(e *oplog.Entry) (oplog.Payload, oplog.VersionData, error) {
+	p, err := e.DecodePayload()
+	if err != nil {
+		return p, oplog.VersionData{}, err
+	}
+	data, err := versionData(e, p)
+	return p, data, err
+}
+
+// applyVersion applies a new version (INSERT, UPDATE, MERGE, STAGE): its
+// rows, its indexes and its text, from one decoding of its payload.
+func applyVersion(ctx context.Context, q querier, e *oplog.Entry) error {
+	p, data, err := decodeVersion(e)
+	if err != nil {
+		return err
+	}
+	if err := newVersion(ctx, q, e, p, data); err != nil {
+		return err
+	}
+	if err := indexVersionOf(ctx, q, e, p, data); err != nil {
+		return err
+	}
+	return indexText(ctx, q, e)
+}
+
+// newVersion is applyNewVersion of a decoded entry.
+func newVersion(ctx context.Context, q querier, e *oplog.Entry, p oplog.Payload, data oplog.VersionData) error {
 	draft := e.Op == oplog.Stage
 	var itemExists bool
 	switch e.Op {
@@ -200,10 +231,6 @@ func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 		}
 		expires = sql.NullInt64{Int64: ms(t), Valid: true}
 	}
-	data, err := versionData(e, p)
-	if err != nil {
-		return err
-	}
 	state, activeFrom := memgov.Active, sql.NullInt64{Int64: e.LSN, Valid: true}
 	if draft {
 		state, activeFrom = memgov.Draft, sql.NullInt64{}
@@ -212,7 +239,7 @@ func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 	if len(p.Content) > 0 {
 		content = []byte(p.Content)
 	}
-	_, err = q.ExecContext(ctx, `INSERT INTO versions (id, item_id, memory_ref, key, layer, seq, prev_id, merged_from, state, content,
+	_, err := q.ExecContext(ctx, `INSERT INTO versions (id, item_id, memory_ref, key, layer, seq, prev_id, merged_from, state, content,
 		content_hash, tags, confidence, validation_score, classification, created_by, created_at, created_lsn, active_from, expires_at, reason, source)
 		VALUES (?,?,?,?,?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM versions WHERE item_id = ?), ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		e.VersionID, e.ItemID, e.MemoryRef, p.Key, string(p.Layer), e.ItemID, e.PrevVersionID, p.MergedFrom, string(state), content,

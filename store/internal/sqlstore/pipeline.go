@@ -77,17 +77,21 @@ func versionData(e *oplog.Entry, p oplog.Payload) (oplog.VersionData, error) {
 // text (version_features) is not applied from the log: the
 // engine stores it with PutFeatures (features.go).
 func indexVersion(ctx context.Context, q querier, e *oplog.Entry) error {
-	p, err := e.DecodePayload()
-	if err != nil || len(p.Content) == 0 {
+	p, meta, err := decodeVersion(e)
+	if err != nil {
 		return err
+	}
+	return indexVersionOf(ctx, q, e, p, meta)
+}
+
+// indexVersionOf is indexVersion of a decoded entry.
+func indexVersionOf(ctx context.Context, q querier, e *oplog.Entry, p oplog.Payload, meta oplog.VersionData) error {
+	if len(p.Content) == 0 {
+		return nil
 	}
 	if _, err := q.ExecContext(ctx, `INSERT INTO version_index (version_id, item_id, memory_ref, layer, key, content_hash)
 		VALUES (?,?,?,?,?,?)`, e.VersionID, e.ItemID, e.MemoryRef, string(p.Layer), p.Key, p.ContentHash); err != nil {
 		return wrapApply(e, err)
-	}
-	meta, err := versionData(e, p)
-	if err != nil {
-		return err
 	}
 	review := meta.Review
 	if review == nil {
