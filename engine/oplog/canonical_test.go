@@ -16,7 +16,7 @@ import (
 var awkward = []string{"", "plain", "a<b>&c", "line\u2028para\u2029", "tab\tnl\ncr\rbs\bff\f\x00\x01\x1f\x7f", `q"uo\te`,
 	"é ü 日本 🙂", "bad\xff\xfeutf8", "\xed\xa0\x80", "/slash/", "sha256:00ff"}
 
-var numbers = []float64{0, 1, 0.5, 0.1, 0.95, 1.0 / 3, 1e21, 1e-7, 123456789012345680000, 5e-324, math.MaxFloat64, -0.0, -2.5}
+var numbers = []float64{0, 1, 0.5, 0.1, 0.95, 1.0 / 3, 1e21, 1e-7, 123456789012345680000, 5e-324, math.MaxFloat64, math.Copysign(0, -1), -2.5}
 
 func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
 
