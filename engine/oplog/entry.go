@@ -1,12 +1,14 @@
 package oplog
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/memgov/memgov/engine/canon"
@@ -29,6 +31,16 @@ type Entry struct {
 	PayloadHash   string          `json:"payload_hash"`
 	Leaf          merkle.Hash     `json:"-"`
 	Chain         merkle.Hash     `json:"-"`
+
+	// sealed is the decoding of the payload Seal produced, which the
+	// store's derived rows read several times while appending the entry;
+	// it stands for Payload only while Payload is still those bytes.
+	sealed *sealedPayload
+}
+
+type sealedPayload struct {
+	raw json.RawMessage
+	p   Payload
 }
 
 // canonicalEntry is the part of an entry that its Merkle leaf commits to.
@@ -49,11 +61,15 @@ const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
 
 // Canonical returns the RFC 8785 JSON the entry's leaf commits to.
 func (e *Entry) Canonical() ([]byte, error) {
-	return canon.Marshal(canonicalEntry{
+	c := canonicalEntry{
 		Actor: e.Actor, ItemID: e.ItemID, LSN: e.LSN, MemoryRef: e.MemoryRef, Op: e.Op,
 		PayloadHash: e.PayloadHash, PrevVersionID: e.PrevVersionID,
 		Time: e.Time.UTC().Format(TimeFormat), VersionID: e.VersionID,
-	})
+	}
+	if b, ok := c.canonical(); ok {
+		return b, nil
+	}
+	return canon.Marshal(c)
 }
 
 // ComputeLeaf returns the spec §3.2.7.1 entry leaf:
@@ -112,12 +128,22 @@ func (e *Entry) Seal(p Payload) error {
 		}
 		p.Salt = hex.EncodeToString(b[:])
 	}
-	raw, err := canon.Marshal(p)
+	raw, ok, err := p.canonical()
+	if err == nil && !ok {
+		raw, err = canon.Marshal(p)
+	}
 	if err != nil {
 		return fmt.Errorf("canonical payload: %w", err)
 	}
 	e.Payload = raw
 	e.PayloadHash = HashPayload(raw)
+	// Decoded once here, from the canonical bytes, exactly as a replay
+	// decodes them: the rows applied now equal the rows a replay applies.
+	var d Payload
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return fmt.Errorf("canonical payload: %w", err)
+	}
+	e.sealed = &sealedPayload{raw: raw, p: d}
 	return nil
 }
 
@@ -127,10 +153,30 @@ func (e *Entry) DecodePayload() (Payload, error) {
 	if len(e.Payload) == 0 {
 		return p, nil
 	}
+	if s := e.sealed; s != nil && len(s.raw) == len(e.Payload) && &s.raw[0] == &e.Payload[0] {
+		return s.p.clone(), nil
+	}
 	if err := json.Unmarshal(e.Payload, &p); err != nil {
 		return p, fmt.Errorf("log entry %d payload: %w", e.LSN, err)
 	}
 	return p, nil
+}
+
+// clone returns a copy of p that shares no memory with it, so that a caller
+// that changes what DecodePayload returned changes nothing another reads.
+func (p Payload) clone() Payload {
+	p.Content = bytes.Clone(p.Content)
+	p.Data = bytes.Clone(p.Data)
+	p.Tags = slices.Clone(p.Tags)
+	if p.Confidence != nil {
+		c := *p.Confidence
+		p.Confidence = &c
+	}
+	if p.ValidationScore != nil {
+		v := *p.ValidationScore
+		p.ValidationScore = &v
+	}
+	return p
 }
 
 // DecodeOptionalData is DecodeData for an entry that may carry no data (an

@@ -35,6 +35,11 @@ var dialect = &sqlstore.Dialect{
 	TopicSQL: `SELECT version_id FROM version_fts WHERE version_fts MATCH 'text : (' || ? || ')' AND rowid BETWEEN ? AND ?
 			ORDER BY rank LIMIT ?`,
 	RowidScopes: true,
+	// A version's features in one statement: REPLACE deletes the row of the
+	// same version and inserts the new one, which AUTOINCREMENT gives a new
+	// seq, as a DELETE and an INSERT would.
+	FeaturesUpsert: `INSERT OR REPLACE INTO version_features (version_id, memory_ref, layer, judge, fingerprint, subject, predicate, object, embedding, bands, sketch)
+		SELECT ?,?,?,?,?,?,?,?,?,?,? FROM version_index WHERE version_id = ? AND memory_ref = ? AND content_hash <> ''`,
 	// The texts of the scope matching a query, counted up to a cap without
 	// ranking: FTS5 walks the words' entries in the rowid range.
 	TopicWordDocs: `SELECT count(*) FROM (SELECT 1 FROM version_fts WHERE version_fts MATCH 'text : (' || ? || ')' AND rowid BETWEEN ? AND ? LIMIT ?)`,

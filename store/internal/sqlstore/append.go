@@ -133,33 +133,78 @@ func applyEndVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 }
 
 func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
-	p, err := e.DecodePayload()
+	p, data, err := decodeVersion(e)
 	if err != nil {
 		return err
 	}
-	var itemExists bool
-	var layer string
-	err = q.QueryRowContext(ctx, `SELECT layer FROM items WHERE id = ?`, e.ItemID).Scan(&layer)
-	switch {
-	case err == nil:
-		itemExists = true
-	case errors.Is(err, sql.ErrNoRows):
-	default:
-		return wrapApply(e, err)
+	return newVersion(ctx, q, e, p, data)
+}
+
+// decodeVersion decodes the payload of a version entry and its pipeline data.
+func decodeVersion(e *oplog.Entry) (oplog.Payload, oplog.VersionData, error) {
+	p, err := e.DecodePayload()
+	if err != nil {
+		return p, oplog.VersionData{}, err
 	}
-	if !itemExists {
-		if e.Op == oplog.Update || e.Op == oplog.Merge {
+	data, err := versionData(e, p)
+	return p, data, err
+}
+
+// applyVersion applies a new version (INSERT, UPDATE, MERGE, STAGE): its
+// rows, its indexes and its text, from one decoding of its payload.
+func applyVersion(ctx context.Context, q querier, e *oplog.Entry) error {
+	p, data, err := decodeVersion(e)
+	if err != nil {
+		return err
+	}
+	if err := newVersion(ctx, q, e, p, data); err != nil {
+		return err
+	}
+	if err := indexVersionOf(ctx, q, e, p, data); err != nil {
+		return err
+	}
+	return indexText(ctx, q, e)
+}
+
+// newVersion is applyNewVersion of a decoded entry.
+func newVersion(ctx context.Context, q querier, e *oplog.Entry, p oplog.Payload, data oplog.VersionData) error {
+	draft := e.Op == oplog.Stage
+	var itemExists bool
+	switch e.Op {
+	case oplog.Update, oplog.Merge:
+		var one int
+		err := q.QueryRowContext(ctx, `SELECT 1 FROM items WHERE id = ?`, e.ItemID).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("apply log entry %d: %s of unknown item %s", e.LSN, e.Op, e.ItemID)
 		}
-		if _, err := q.ExecContext(ctx, `INSERT INTO items (id, memory_ref, key, layer, classification, created_at, updated_at, created_lsn)
-			VALUES (?,?,?,?,?,?,?,?)`, e.ItemID, e.MemoryRef, p.Key, string(p.Layer), p.Classification, ms(e.Time), ms(e.Time), e.LSN); err != nil {
+		if err != nil {
 			return wrapApply(e, err)
 		}
+		itemExists = true
+	default:
+		// An INSERT or a STAGE makes the item unless it exists. A new
+		// item's head is the version this entry makes ACTIVE, set as the
+		// row is inserted: it has no head to supersede.
+		head := ""
+		if !draft {
+			head = e.VersionID
+		}
+		res, err := q.ExecContext(ctx, `INSERT INTO items (id, memory_ref, key, layer, classification, created_at, updated_at, created_lsn, head_version_id)
+			VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO NOTHING`, e.ItemID, e.MemoryRef, p.Key, string(p.Layer), p.Classification, ms(e.Time), ms(e.Time), e.LSN, head)
+		if err != nil {
+			return wrapApply(e, err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return wrapApply(e, err)
+		}
+		itemExists = n == 0
 	}
-	draft := e.Op == oplog.Stage
 	if !draft {
-		if err := supersedeHead(ctx, q, e); err != nil {
-			return err
+		if itemExists {
+			if err := supersedeHead(ctx, q, e); err != nil {
+				return err
+			}
 		}
 		if p.MergedFrom != "" {
 			// The other predecessor of a merge stops being ACTIVE too (spec §12.3.4).
@@ -186,10 +231,6 @@ func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 		}
 		expires = sql.NullInt64{Int64: ms(t), Valid: true}
 	}
-	data, err := versionData(e, p)
-	if err != nil {
-		return err
-	}
 	state, activeFrom := memgov.Active, sql.NullInt64{Int64: e.LSN, Valid: true}
 	if draft {
 		state, activeFrom = memgov.Draft, sql.NullInt64{}
@@ -198,7 +239,7 @@ func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 	if len(p.Content) > 0 {
 		content = []byte(p.Content)
 	}
-	_, err = q.ExecContext(ctx, `INSERT INTO versions (id, item_id, memory_ref, key, layer, seq, prev_id, merged_from, state, content,
+	_, err := q.ExecContext(ctx, `INSERT INTO versions (id, item_id, memory_ref, key, layer, seq, prev_id, merged_from, state, content,
 		content_hash, tags, confidence, validation_score, classification, created_by, created_at, created_lsn, active_from, expires_at, reason, source)
 		VALUES (?,?,?,?,?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM versions WHERE item_id = ?), ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		e.VersionID, e.ItemID, e.MemoryRef, p.Key, string(p.Layer), e.ItemID, e.PrevVersionID, p.MergedFrom, string(state), content,
@@ -207,9 +248,12 @@ func applyNewVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 	if err != nil {
 		return wrapApply(e, err)
 	}
-	if draft {
+	switch {
+	case draft:
 		_, err = q.ExecContext(ctx, `UPDATE items SET updated_at = ? WHERE id = ?`, ms(e.Time), e.ItemID)
 		return wrapApply(e, err)
+	case !itemExists:
+		return nil // inserted with its head and this entry's time
 	}
 	return setHead(ctx, q, e, e.VersionID)
 }

@@ -36,7 +36,7 @@ func applyOp(ctx context.Context, q querier, e *oplog.Entry) error {
 	switch e.Op {
 	// Versions (append.go), their indexes, reviews and events (pipeline.go).
 	case oplog.Insert, oplog.Update, oplog.Merge, oplog.Stage:
-		return inOrder(ctx, q, e, applyNewVersion, indexVersion, indexText)
+		return applyVersion(ctx, q, e)
 	case oplog.Approve:
 		return inOrder(ctx, q, e, applyApprove, recordDecision)
 	case oplog.Reject:

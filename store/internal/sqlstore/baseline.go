@@ -55,7 +55,7 @@ func observeMemory(ctx context.Context, q querier, e *oplog.Entry) error {
 		if _, err := q.ExecContext(ctx, `DELETE FROM mem_dirty WHERE id IN (?, ?, ?)`, item, e.VersionID, e.PrevVersionID); err != nil {
 			return wrapApply(e, err)
 		}
-		rows, err := q.QueryContext(ctx, `SELECT id, key, content, expires_at, COALESCE(CAST(active_from = ?1 AS INT), 0), COALESCE(CAST(active_to = ?1 AS INT), 0)
+		rows, err := queryDrained(ctx, q, `SELECT id, key, content, expires_at, COALESCE(CAST(active_from = ?1 AS INT), 0), COALESCE(CAST(active_to = ?1 AS INT), 0)
 			FROM versions WHERE item_id = ?2 AND (active_from = ?1 OR active_to = ?1)`, e.LSN, item)
 		if err != nil {
 			return wrapApply(e, err)
@@ -90,6 +90,9 @@ func observeMemory(ctx context.Context, q querier, e *oplog.Entry) error {
 			return wrapApply(e, err)
 		}
 		for _, id := range touched {
+			if id == item || id == e.VersionID || id == e.PrevVersionID {
+				continue // deleted above
+			}
 			if _, err := q.ExecContext(ctx, `DELETE FROM mem_dirty WHERE id = ?`, id); err != nil {
 				return wrapApply(e, err)
 			}
@@ -177,7 +180,7 @@ func advance(ctx context.Context, q querier, e *oplog.Entry, f *merkle.Frontier)
 	size := f.Size()
 	var since []merkle.Hash
 	if b.DeltaBudget == 0 || size-base.TreeSize <= uint64(b.DeltaBudget) {
-		rows, err := q.QueryContext(ctx, `SELECT leaf FROM mem_ops WHERE memory_ref = ? AND idx >= ? ORDER BY idx`, e.MemoryRef, base.TreeSize)
+		rows, err := queryDrained(ctx, q, `SELECT leaf FROM mem_ops WHERE memory_ref = ? AND idx >= ? ORDER BY idx`, e.MemoryRef, base.TreeSize)
 		if err != nil {
 			return "", "", wrapApply(e, err)
 		}

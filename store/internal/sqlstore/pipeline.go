@@ -27,13 +27,23 @@ func applySuspension(ctx context.Context, q querier, e *oplog.Entry) error {
 }
 
 // event appends a content-free event to the outbox.
-func event(ctx context.Context, q querier, e *oplog.Entry, typ string, data map[string]any) error {
+func event(ctx context.Context, q querier, e *oplog.Entry, typ string, data any) error {
 	b, err := json.Marshal(data)
 	if err != nil {
 		return err
 	}
 	_, err = q.ExecContext(ctx, `INSERT INTO events (id, lsn, at, type, memory_ref, data) VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM events), ?,?,?,?,?)`, e.LSN, ms(e.Time), typ, e.MemoryRef, string(b))
 	return wrapApply(e, err)
+}
+
+// memoryWritten is the data of a memory.written event: its members in the
+// order of their names, as a map of them encodes.
+type memoryWritten struct {
+	AgentID   string `json:"agentId"`
+	ItemID    string `json:"itemId"`
+	MemoryRef string `json:"memoryRef"`
+	Op        string `json:"op"`
+	VersionID string `json:"versionId"`
 }
 
 // versionEnded announces a RETRACT, EXPIRE or SUPERSEDE in the outbox.
@@ -67,17 +77,21 @@ func versionData(e *oplog.Entry, p oplog.Payload) (oplog.VersionData, error) {
 // text (version_features) is not applied from the log: the
 // engine stores it with PutFeatures (features.go).
 func indexVersion(ctx context.Context, q querier, e *oplog.Entry) error {
-	p, err := e.DecodePayload()
-	if err != nil || len(p.Content) == 0 {
+	p, meta, err := decodeVersion(e)
+	if err != nil {
 		return err
+	}
+	return indexVersionOf(ctx, q, e, p, meta)
+}
+
+// indexVersionOf is indexVersion of a decoded entry.
+func indexVersionOf(ctx context.Context, q querier, e *oplog.Entry, p oplog.Payload, meta oplog.VersionData) error {
+	if len(p.Content) == 0 {
+		return nil
 	}
 	if _, err := q.ExecContext(ctx, `INSERT INTO version_index (version_id, item_id, memory_ref, layer, key, content_hash)
 		VALUES (?,?,?,?,?,?)`, e.VersionID, e.ItemID, e.MemoryRef, string(p.Layer), p.Key, p.ContentHash); err != nil {
 		return wrapApply(e, err)
-	}
-	meta, err := versionData(e, p)
-	if err != nil {
-		return err
 	}
 	review := meta.Review
 	if review == nil {
@@ -115,7 +129,7 @@ func indexVersion(ctx context.Context, q querier, e *oplog.Entry) error {
 		if e.Op == oplog.Merge {
 			status = memgov.StatusMerged
 		}
-		if err := event(ctx, q, e, memgov.EventMemoryWritten, map[string]any{"memoryRef": e.MemoryRef, "itemId": e.ItemID, "versionId": e.VersionID, "agentId": e.Actor, "op": string(e.Op)}); err != nil {
+		if err := event(ctx, q, e, memgov.EventMemoryWritten, memoryWritten{AgentID: e.Actor, ItemID: e.ItemID, MemoryRef: e.MemoryRef, Op: string(e.Op), VersionID: e.VersionID}); err != nil {
 			return err
 		}
 	}
