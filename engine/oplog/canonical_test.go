@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/memgov/memgov/engine/canon"
@@ -109,5 +112,35 @@ func TestSealedPayloadDecodesAsStored(t *testing.T) {
 	e.Payload = json.RawMessage(`{"salt":"00","key":"other"}`)
 	if d, _ := e.DecodePayload(); d.Key != "other" {
 		t.Fatalf("decoded a stale payload: %+v", d)
+	}
+}
+
+// TestCanonicalWritersKnowEveryField fails when a field is added to the
+// entry's canonical part or to the payload: the writers of canonical.go
+// name each member themselves, and a member they leave out would change
+// what a leaf or a payload hash commits to. Add the member there, in RFC
+// 8785 order, and to TestCanonicalWritersMatchMarshal's values.
+func TestCanonicalWritersKnowEveryField(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want []string
+	}{
+		{canonicalEntry{}, []string{"actor", "item_id", "lsn", "memory_ref", "op", "payload_hash", "previous_version_id", "ts", "version_id"}},
+		{Payload{}, nil},
+	} {
+		typ := reflect.TypeOf(c.v)
+		var got []string
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			got = append(got, name)
+		}
+		if c.want == nil {
+			c.want = []string{"classification", "confidence", "content", "content_hash", "data", "expires_at", "key", "layer",
+				"merged_from", "reason", "salt", "tags", "validation_score"}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s has the members %v; canonical.go writes %v", typ, got, c.want)
+		}
 	}
 }
