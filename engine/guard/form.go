@@ -155,6 +155,30 @@ var formSpecs = []spec{
 		expr: `(?:^|\n|[^\w\s]\s*)(?P<m>(?:` + strongAgent + `)\s+(?:notes?|instructions?|directives?|tasks?|orders|memo)\s*(?:(?:embedded|added|left|placed|inserted|written|set|hidden|provided|issued)\s+by\s+(?:the\s+|our\s+|this\s+)?(?:[\w-]+\s+){0,2}?[\w-]+\s*)?(?::|--|[–—]))`},
 	{rule: RuleInstruction, need: "agrees agree consents consent obliged obligated authorised authorized instructed permitted required expected; " + need(addressVerbs), leet: true, desc: "obligation laid on the assistant",
 		expr: `\b(?P<m>(?:ai|assistant|agent|model|llm|bot)s?\s+(?:hereby\s+)?(?:agrees?|consents?|(?:is|are)\s+(?:obliged|obligated|authori[sz]ed|instructed|permitted|required|expected))\s+to\s+` + addrV + `)\b`},
+	// Obligations laid on AI readers in the third person: a noun phrase
+	// that names an AI reader, with any determiner and any phrase that
+	// says which reader ("any assistant that opens this sheet", "agents
+	// fixing this build"), as the subject of a modal or a passive of
+	// obligation whose verb acts on the world or on the reader's answer,
+	// memory or settings. Naming an AI makes it an instruction to the
+	// reader, refused; "the assistant" alone may be a person's assistant,
+	// so its duty to act is held for a person. A text that says what an
+	// assistant did or will be ("the assistant summarised the thread",
+	// "our support assistant should be live by March") has no such verb.
+	{rule: RuleInstruction, need: "ai llm automated virtual digital assistants agents bots copilots copilot chatbot chatbots llms any every each; " + obligeWords + "; " + need(obligeVerbs), leet: true, desc: "obligation laid on AI readers",
+		expr: `\b(?P<m>(?:` + aiReaders + `)` + readerTail + obligation + `\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only|simply|just|please)\s+)*` + obligeV + `)\b`},
+	{rule: RuleOrder, need: "the your; assistant agent; " + obligeWords + "; " + need(actVerbs, riskVerbs) + " replace render gather collect copy paste", leet: true, desc: "duty to act laid on the assistant",
+		expr: `\b(?P<m>(?:the|your)\s+assistant` + readerTail + obligation + `\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only|simply|just|please)\s+)*` + alt(append(append([]string{"replace", "render", "gather", "collect", "copy", "paste"}, actVerbs...), riskVerbs...)) + `)\b`},
+	{rule: RuleInstruction, need: "required expected mandatory essential requested; that; assistant assistants agent agents bot bots model models ai llm copilot chatbot", leet: true, desc: "obligation laid on AI readers",
+		expr: `\b(?P<m>it\s+is\s+(?:required|expected|mandatory|essential|requested)\s+that\s+(?:the\s+|any\s+|every\s+|each\s+|all\s+)?(?:(?:ai|llm|automated|virtual)\s+)?(?:assistants?|agents?|bots?|models?|ais?|llms?|copilots?|chatbots?)` + readerTail + `\s+(?:(?:always|only|never|also)\s+)*` + obligeV + `)\b`},
+	{rule: RuleInstruction, need: "if when whenever; assistant assistants agent agents bot bots model models ai llm copilot chatbot; " + need(obligeVerbs), leet: true, desc: "order to AI readers under a condition",
+		expr: `\b(?P<m>(?:if|when|whenever)\s+(?:you\s+are\s+)?(?:an?|the|any|some)\s+(?:(?:ai|llm|automated)\s+)?(?:assistant|agent|bot|model|ai|llm|copilot|chatbot)s?\b[^.,;\n]{0,80},\s*(?:it|you|they)\s+(?:should|must|shall|needs?\s+to|has\s+to|have\s+to)\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only)\s+)*` + obligeV + `)\b`},
+	{rule: RuleInstruction, need: "for to attention; assistant assistants bot bots copilot copilots agents llms chatbots ai; " + need(obligeVerbs), leet: true, desc: "heading addressed to AI readers",
+		expr: `(?:^|\n)(?P<m>#*\s*(?:(?:a\s+)?notes?\s+)?(?:for|to|attention)\s+(?:the\s+|all\s+|any\s+)?(?:(?:ai|llm|automated)\s+(?:coding\s+)?(?:assistants?|agents?|bots?|tools?|models?)|(?:coding\s+)?(?:assistants|copilots?|chatbots|llms|bots))\s*:?\s*\n\s*(?:(?:after|before|when|once|if|while)\b[^.!?\n]{0,80}?,\s*)?(?:please\s+|also\s+|now\s+|first\s+|always\s+)*` + obligeV + `)\b`},
+	{rule: RuleOrder, need: "could would can will; your the; assistant agent bot ai; " + need(obligeVerbs), leet: true, desc: "request to act on the world",
+		expr: `\b(?P<m>(?:could|would|can|will)\s+(?:your|the)\s+(?:ai\s+)?(?:assistant|agent|bot|ai)\s+(?:please\s+|kindly\s+)?` + obligeV + `)\b`},
+	{rule: RuleInstruction, need: "helpful great useful best good; if; your; memory notes instructions prompt configuration profile", leet: true, desc: "request about the reader's memory",
+		expr: `\b(?P<m>(?:it\s+would\s+be|it's|it\s+is)\s+(?:very\s+|really\s+)?(?:helpful|great|useful|best|good)\s+if\s+your\s+(?:long[\s-]term\s+)?(?:memory|memories|notes|instructions|system\s+prompt|configuration|profile)\s+(?:recorded|stored|noted|said|reflected|included|contained|kept|remembered|showed))\b`},
 	{rule: RuleInstruction, need: "before after once when; solve solves solved finish finished complete completed wrap end ends ended close closes closed respond responding reply replying answer answering summarise summarising summarize summarizing continue proceed proceeding done; " + need(addressVerbs), leet: true, desc: "order conditioned on the reader's task",
 		expr: `\b(?P<m>(?:before|after|once|when)\s+(?:you(?:'ve|\s+have|'re|\s+are)?\s+)?(?:(?:solve|finish|complete|wrap\s+up|end|close)[sd]?(?:ed)?\s+(?:with\s+)?(?:this|the|your|my)\s+(?:\w+\s+){0,2}?(?:task|ticket|assignment|job|request|work|session|conversation|summary|answer|response|calendar|inbox|reading)|(?:finish|finished|done)\s+(?:reading|with)\b[^,.\n]{0,40}|(?:respond|reply|answer|summari[sz]e|continue|proceed)(?:ing)?\b[^,.\n]{0,40})\s*,\s*(?:please\s+|also\s+|first\s+|immediately\s+)?` + addrV + `)\b`},
 	{rule: RuleInstruction, need: "message messages instruction instructions note notes request requests update; from; user owner admin administrator developer boss principal operator creator system openai anthropic", leet: true, desc: "message claiming to come from the user",
@@ -459,3 +483,25 @@ func numberedLabel(t []byte, i int) bool {
 	w := m[j+1:]
 	return !notNoun[string(w)] && !prepositions[string(w)] && !openers[string(w)] && !notNames[string(w)]
 }
+
+// The parts of the obligations laid on AI readers in the third person.
+var (
+	// obligeVerbs are what such an obligation orders: any act addressed
+	// to the reader, and what an agent does to files, settings, links
+	// and answers.
+	obligeVerbs = append(append([]string{}, addressVerbs...), "replace", "render", "advise", "describe",
+		"gather", "collect", "persist", "record", "note", "keep", "switch", "allow", "permit", "trust",
+		"comply", "present", "display", "mention", "inform", "prefer", "round", "attach", "embed", "auto")
+	obligeV = alt(obligeVerbs)
+	// obligeWords are the trigger words of an obligation.
+	obligeWords = "should must shall need needs has have ought asked required instructed expected advised requested told directed obliged supposed encouraged"
+	// obligation is a modal or a passive of obligation.
+	obligation = `\s*,?\s+(?:should|must|shall|needs?\s+to|ha(?:s|ve)\s+to|ought\s+to|(?:is|are)\s+(?:(?:now|hereby|kindly|also|therefore)\s+)?(?:asked|required|instructed|expected|advised|requested|told|directed|obliged|supposed|encouraged)\s+to)`
+	// aiReaders names AI readers: an AI word before the noun, or a
+	// plural, or "any assistant".
+	aiReaders = `(?:ai|llm|automated|virtual|digital)(?:[\s-](?:powered|based|coding|driven))?\s+(?:[a-z]+\s+)?(?:assistants?|agents?|bots?|models?|tools?|copilots?)|(?:the\s+|all\s+)?(?:assistants|bots|copilots|chatbots|llms)|(?:any|every|each)\s+(?:assistant|agent|bot|model|copilot|chatbot|llm|ai)|chatbots?|copilots?|llms?`
+	// readerTail says which reader: a participle or a relative clause of
+	// at most six words ("taking these notes", "that opens this sheet",
+	// "embedded in the mail client").
+	readerTail = `(?:\s+(?:(?:that|which|who)\s+[a-z]+|[a-z]+ing|embedded|built|deployed|used|installed|configured)(?:\s+[\w'.\-/]+){0,5}?)?`
+)
