@@ -50,11 +50,17 @@ type langClass struct {
 }
 
 // unspaced are the languages whose words are read as substrings.
-var unspaced = map[string]bool{"ja": true, "zh": true, "ko": true}
+var unspaced = map[string]bool{"ja": true, "zh": true, "ko": true, "th": true}
 
 // langAddress, langOrders and langUser join each class over the
 // languages: a note may mix them, and no word of one is an English word.
 var langAddress, langOrders, langUser = loadLangClass("address"), loadLangClass("orders"), loadLangClass("user")
+
+// langReads are the words that say the addressee reads, summarises or
+// processes the text ("citește", "يقرأ", "leser"): an AI reader named
+// with what it reads is addressed, whatever marks follow
+// ("Asistentul care citește acest mesaj trebuie să ...").
+var langReads = loadLangClass("reads")
 
 // langCodes lists the languages that have word files.
 var langCodes = func() []string {
@@ -172,6 +178,10 @@ var foldMap = map[rune]string{
 	'ú': "u", 'ù': "u", 'û': "u", 'ü': "u",
 	'ç': "c", 'ć': "c", 'ñ': "n", 'ń': "n", 'ś': "s", 'ş': "s", 'ł': "l",
 	'ź': "z", 'ż': "z", 'ğ': "g", 'ё': "е",
+	'ș': "s", 'ț': "t", 'ţ': "t", 'ă': "a", 'ő': "o", 'ű': "u", 'ø': "o",
+	'č': "c", 'š': "s", 'ž': "z", 'ř': "r", 'ě': "e", 'ů': "u", 'ý': "y",
+	'ā': "a", 'ē': "e", 'ī': "i", 'ū': "u", 'ļ': "l", 'ķ': "k", 'ņ': "n", 'ģ': "g",
+	'ė': "e", 'į': "i", 'ų': "u", 'đ': "d",
 	'أ': "ا", 'إ': "ا", 'آ': "ا",
 	'ά': "α", 'έ': "ε", 'ή': "η", 'ί': "ι", 'ό': "ο", 'ύ': "υ", 'ώ': "ω",
 	'ϊ': "ι", 'ϋ': "υ", 'ΐ': "ι", 'ΰ': "υ",
@@ -277,6 +287,13 @@ func langAddressAt(text string, s, e int, ws []langToken, cjk bool) int {
 		if !langAddress.has(w.w) {
 			continue
 		}
+		// An AI reader named with what it reads is addressed wherever
+		// it stands, with or without a mark after it.
+		for j := i + 1; j < len(ws) && j <= i+5; j++ {
+			if langReads.has(ws[j].w) {
+				return ws[j].e
+			}
+		}
 		// Past the first six words, an address opens a quoted value or
 		// follows a label's colon ("nota":"Assistente, ...").
 		if i >= 6 && !strings.ContainsAny(text[ws[i-1].e:w.s], "\":“«„") {
@@ -310,6 +327,23 @@ func langAddressAt(text string, s, e int, ws []langToken, cjk bool) int {
 		after := text[s+i+n : min(e, s+i+n+12)]
 		if k := strings.IndexAny(after, addressPunct); k >= 0 {
 			return s + i + n + k
+		}
+	}
+	// Later in the sentence, an address word closed by a colon, or by a
+	// form of address within a few letters ("…を読んでいるAIアシスタントへ："),
+	// or named with what it reads.
+	for _, w := range langAddress.subs {
+		i := strings.Index(text[s:e], w)
+		if i < 0 {
+			continue
+		}
+		from := s + i + len(w)
+		after := text[from:min(e, from+90)]
+		if k := strings.IndexAny(after, ":："); k >= 0 && !strings.ContainsAny(after[:k], ",.;，。、") {
+			return from + k
+		}
+		if _, r := langReads.sub(text[s:e]); r > 0 {
+			return from
 		}
 	}
 	return -1
@@ -398,7 +432,7 @@ func hasUnspacedScript(s string) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai) {
 			return true
 		}
 		i += size
