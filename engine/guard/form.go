@@ -130,6 +130,10 @@ var formSpecs = []spec{
 		expr: `\b(?P<m>(?:admin(?:istrator)?|developer|root|sudo|system)\s+override)\b`},
 	{rule: RuleSystemPrompt, subs: []string{"##"}, need: "system user assistant admin developer instruction instructions", desc: "role heading",
 		expr: `(?P<m>#{2,}\s*(?:system|user|assistant|admin|developer|instructions?)\s*:)`},
+	// A role banner closed by its own marks ("### SYSTEM ###") that
+	// speaks to "you" in the lines it opens.
+	{rule: RuleSystemPrompt, subs: []string{"##"}, need: "system admin developer instruction instructions operator; you your", desc: "role banner",
+		expr: `(?P<m>#{2,}\s*(?:system|admin|developer|operator|instructions?)(?:\s+(?:message|prompt|note|update))?\s*#{2,})\s*\n[^#]{0,300}?\byour?\b`},
 	{rule: RuleSystemPrompt, need: "system sys admin administrator developer root ai assistant; " + need(addressVerbs) + " from", stamped: true, desc: "role label opening an order",
 		expr: `(?:^|\n|[^\w\s]\s*)(?P<m>(?:system|sys|admin(?:istrator)?|developer|root|ai|assistant)\s*:\s*(?:from\s+(?:this\s+point|now)|(?:(?:after|before|when|whenever|once|if|while)\b[^.!?\n\]]{0,80}?,\s*|only\s+|always\s+|never\s+)(?:only\s+|always\s+|never\s+)?` + addrV + `\b|(?:please\s+|now\s+|also\s+)?` + addrV + `\b\s+(?:the|a|an|all|every|each|any|my|your|this|that|it|me|to|in|with|\d|[$"'` + "`" + `/~]|[\w.+-]+@)))`},
 
@@ -139,8 +143,8 @@ var formSpecs = []spec{
 		expr: `(?P<m>(?:` + strongAgent + `)\s*(?:reading\s+this(?:\s+\w+)?\s*)?[,:;!\-–—]\s*(?:(?:after|before|when|once|if|while)\b[^.!?\n]{0,80}?,\s*)?(?:please\s+|now\s+|also\s+|first\s+|immediately\s+|then\s+)?` + addrV + `\b)`},
 	{rule: RuleInstruction, subs: []string{"@"}, need: need(addressVerbs), desc: "instruction addressed to the assistant",
 		expr: `(?P<m>@(?:assistant|ai|bot|copilot|claude|gpt|chatgpt|llm|agent)[\w-]*\s+(?:please\s+|now\s+)?` + addrV + `\b)`},
-	{rule: RuleInstruction, need: "note notes message messages instruction instructions reminder reminders step steps task tasks directive directives request requests p ps memo hint hints guidance comment comments; to for; " + agentWords, leet: true, desc: "note addressed to the assistant",
-		expr: `\b(?P<m>(?:notes?|messages?|instructions?|reminders?|steps?|tasks?|directives?|requests?|p\.?\s?s\.?|memo|hints?|guidance|comments?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|an?\s+|every\s+)?(?:` + strongAgent + `)\b\s*(?:(?:reading|summari[sz]ing|processing|parsing|seeing)\s+(?:this\s+)?\w+\s*)?[:,\-–—!])`},
+	{rule: RuleInstruction, need: "note notes message messages instruction instructions reminder reminders step steps task tasks directive directives request requests p ps memo hint hints guidance comment comments question questions; to for; " + agentWords, leet: true, desc: "note addressed to the assistant",
+		expr: `\b(?P<m>(?:notes?|messages?|instructions?|reminders?|steps?|tasks?|directives?|requests?|p\.?\s?s\.?|memo|hints?|guidance|comments?|questions?)\s+(?:(?:intended|meant|addressed|written)\s+(?:to|for)\s+you,?\s+|(?:to|for)\s+)(?:the\s+|any\s+|all\s+|an?\s+|every\s+)?(?:` + strongAgent + `)\b\s*(?:(?:reading|summari[sz]ing|processing|parsing|seeing|taking|writing|keeping|handling|transcribing)\s+(?:this\s+|these\s+|the\s+)?\w+\s*)?[:,\-–—!])`},
 	{rule: RuleInstruction, need: "ai ais llm llms chatbot chatbots copilot claude chatgpt gpt language; must should shall needs need has have is are; " + need(addressVerbs) + " rerun", leet: true, desc: "order to the assistant",
 		expr: `\b(?P<m>(?:` + aiAgent + `)\s+(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+(?:now\s+|immediately\s+|also\s+|always\s+|first\s+|then\s+)?(?:` + addrV + `|rerun)\b)`},
 	{rule: RuleInstruction, need: "ignore disregard skip; instead", leet: true, desc: "order to drop the reader's task",
@@ -179,6 +183,22 @@ var formSpecs = []spec{
 		expr: `\b(?P<m>(?:could|would|can|will)\s+(?:your|the)\s+(?:ai\s+)?(?:assistant|agent|bot|ai)\s+(?:please\s+|kindly\s+)?` + obligeV + `)\b`},
 	{rule: RuleInstruction, need: "helpful great useful best good; if; your; memory notes instructions prompt configuration profile", leet: true, desc: "request about the reader's memory",
 		expr: `\b(?P<m>(?:it\s+would\s+be|it's|it\s+is)\s+(?:very\s+|really\s+)?(?:helpful|great|useful|best|good)\s+if\s+your\s+(?:long[\s-]term\s+)?(?:memory|memories|notes|instructions|system\s+prompt|configuration|profile)\s+(?:recorded|stored|noted|said|reflected|included|contained|kept|remembered|showed))\b`},
+	// A persona given to the reader for its next replies ("for the next
+	// reply only, you are ..."): a role hijack, however short.
+	{rule: RuleInstruction, need: "next following; reply replies answer answers response responses message messages turn turns; you", leet: true, desc: "persona given for the reader's next replies",
+		expr: `\b(?P<m>(?:for|in|during)\s+(?:the\s+|your\s+)?(?:next|following)\s+(?:\w+\s+)?(?:repl(?:y|ies)|answers?|responses?|messages?|turns?)(?:\s+only)?\s*,?\s*you\s+(?:are|will\s+be|shall\s+be|become|play|act\s+as))\b`},
+	// An order on "your user's" things: only an agent has a user.
+	{rule: RuleInstruction, need: "your; user; " + need(addressVerbs), leet: true, desc: "order about the reader's user",
+		expr: `\b(?P<m>` + addrV + `\s+(?:all\s+|the\s+)?(?:of\s+)?your\s+user's)\b`},
+	// An order on the reader's work for its user, under a condition
+	// ("when you compare these for the user, always ..."): held, as a
+	// user's own standing wish would be.
+	{rule: RuleOrder, need: "if when whenever while before once; you; for; user", leet: true, desc: "order on the reader's work for its user",
+		expr: `\b(?P<m>(?:if|when|whenever|while|before|once)\s+you(?:'re|\s+are)?\s+[^.,;\n]{0,80}?\bfor\s+(?:the|your)\s+user\b[^.,;\n]{0,40}?,\s*(?:please\s+|always\s+|never\s+|only\s+|also\s+|just\s+)*` + obligeV + `)\b`},
+	// Agents named by the work they do, bound to act ("agents fixing
+	// this build should ..."): held, as agents may be people.
+	{rule: RuleOrder, need: "agents models tools; " + obligeWords + "; " + need(obligeVerbs), leet: true, desc: "duty to act laid on agents",
+		expr: `\b(?P<m>(?:agents|models|tools)\s+[a-z]+ing(?:\s+[\w'.\-/]+){0,4}?` + obligation + `\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only|simply|just)\s+)*` + obligeV + `)\b`},
 	{rule: RuleInstruction, need: "before after once when; solve solves solved finish finished complete completed wrap end ends ended close closes closed respond responding reply replying answer answering summarise summarising summarize summarizing continue proceed proceeding done; " + need(addressVerbs), leet: true, desc: "order conditioned on the reader's task",
 		expr: `\b(?P<m>(?:before|after|once|when)\s+(?:you(?:'ve|\s+have|'re|\s+are)?\s+)?(?:(?:solve|finish|complete|wrap\s+up|end|close)[sd]?(?:ed)?\s+(?:with\s+)?(?:this|the|your|my)\s+(?:\w+\s+){0,2}?(?:task|ticket|assignment|job|request|work|session|conversation|summary|answer|response|calendar|inbox|reading)|(?:finish|finished|done)\s+(?:reading|with)\b[^,.\n]{0,40}|(?:respond|reply|answer|summari[sz]e|continue|proceed)(?:ing)?\b[^,.\n]{0,40})\s*,\s*(?:please\s+|also\s+|first\s+|immediately\s+)?` + addrV + `)\b`},
 	{rule: RuleInstruction, need: "message messages instruction instructions note notes request requests update; from; user owner admin administrator developer boss principal operator creator system openai anthropic", leet: true, desc: "message claiming to come from the user",
