@@ -169,23 +169,23 @@ var formSpecs = []spec{
 	// so its duty to act is held for a person. A text that says what an
 	// assistant did or will be ("the assistant summarised the thread",
 	// "our support assistant should be live by March") has no such verb.
-	{rule: RuleInstruction, need: "ai llm automated virtual digital assistants agents bots copilots copilot chatbot chatbots llms any every each; " + obligeWords + "; " + need(obligeVerbs), leet: true, desc: "obligation laid on AI readers",
+	{rule: RuleInstruction, need: "ai llm automated virtual digital assistants bots copilots copilot chatbot chatbots llms any every each; " + obligeWords + "; " + need(obligeVerbs), leet: true, starts: "ai llm automated virtual digital assistants bots copilots chatbots llms chatbot copilot any every each", desc: "obligation laid on AI readers",
 		expr: `\b(?P<m>(?:` + aiReaders + `)` + readerTail + obligation + `\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only|simply|just|please)\s+)*` + obligeV + `)\b`},
-	{rule: RuleOrder, need: "the your; assistant agent; " + obligeWords + "; " + need(actVerbs, riskVerbs) + " replace render gather collect copy paste", leet: true, desc: "duty to act laid on the assistant",
+	{rule: RuleOrder, need: "the your; assistant agent; " + obligeWords + "; " + need(actVerbs, riskVerbs) + " replace render gather collect copy paste", leet: true, starts: "the your", desc: "duty to act laid on the assistant",
 		expr: `\b(?P<m>(?:the|your)\s+assistant` + readerTail + obligation + `\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only|simply|just|please)\s+)*` + alt(append(append([]string{"replace", "render", "gather", "collect", "copy", "paste"}, actVerbs...), riskVerbs...)) + `)\b`},
-	{rule: RuleInstruction, need: "required expected mandatory essential requested; that; assistant assistants agent agents bot bots model models ai llm copilot chatbot", leet: true, desc: "obligation laid on AI readers",
+	{rule: RuleInstruction, need: "required expected mandatory essential requested; that; assistant assistants agent agents bot bots model models ai llm copilot chatbot", leet: true, starts: "it", desc: "obligation laid on AI readers",
 		expr: `\b(?P<m>it\s+is\s+(?:required|expected|mandatory|essential|requested)\s+that\s+(?:the\s+|any\s+|every\s+|each\s+|all\s+)?(?:(?:ai|llm|automated|virtual)\s+)?(?:assistants?|agents?|bots?|models?|ais?|llms?|copilots?|chatbots?)` + readerTail + `\s+(?:(?:always|only|never|also)\s+)*` + obligeV + `)\b`},
-	{rule: RuleInstruction, need: "if when whenever; assistant assistants agent agents bot bots model models ai llm copilot chatbot; " + need(obligeVerbs), leet: true, desc: "order to AI readers under a condition",
+	{rule: RuleInstruction, need: "if when whenever; assistant assistants agent agents bot bots model models ai llm copilot chatbot; " + need(obligeVerbs), leet: true, starts: "if when whenever", desc: "order to AI readers under a condition",
 		expr: `\b(?P<m>(?:if|when|whenever)\s+(?:you\s+are\s+)?(?:an?|the|any|some)\s+(?:(?:ai|llm|automated)\s+)?(?:assistant|agent|bot|model|ai|llm|copilot|chatbot)s?\b[^.,;\n]{0,80},\s*(?:it|you|they)\s+(?:should|must|shall|needs?\s+to|has\s+to|have\s+to)\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only)\s+)*` + obligeV + `)\b`},
 	{rule: RuleInstruction, need: "for to attention; assistant assistants bot bots copilot copilots agents llms chatbots ai; " + need(obligeVerbs), leet: true, desc: "heading addressed to AI readers",
 		expr: `(?:^|\n)(?P<m>#*\s*(?:(?:a\s+)?notes?\s+)?(?:for|to|attention)\s+(?:the\s+|all\s+|any\s+)?(?:(?:ai|llm|automated)\s+(?:coding\s+)?(?:assistants?|agents?|bots?|tools?|models?)|(?:coding\s+)?(?:assistants|copilots?|chatbots|llms|bots))\s*:?\s*\n\s*(?:(?:after|before|when|once|if|while)\b[^.!?\n]{0,80}?,\s*)?(?:please\s+|also\s+|now\s+|first\s+|always\s+)*` + obligeV + `)\b`},
-	{rule: RuleOrder, need: "could would can will; your the; assistant agent bot ai; " + need(obligeVerbs), leet: true, desc: "request to act on the world",
+	{rule: RuleOrder, need: "could would can will; your the; assistant agent bot ai; " + need(obligeVerbs), leet: true, starts: "could would can will", desc: "request to act on the world",
 		expr: `\b(?P<m>(?:could|would|can|will)\s+(?:your|the)\s+(?:ai\s+)?(?:assistant|agent|bot|ai)\s+(?:please\s+|kindly\s+)?` + obligeV + `)\b`},
-	{rule: RuleInstruction, need: "helpful great useful best good; if; your; memory notes instructions prompt configuration profile", leet: true, desc: "request about the reader's memory",
+	{rule: RuleInstruction, need: "helpful great useful best good; if; your; memory notes instructions prompt configuration profile", leet: true, starts: "it", desc: "request about the reader's memory",
 		expr: `\b(?P<m>(?:it\s+would\s+be|it's|it\s+is)\s+(?:very\s+|really\s+)?(?:helpful|great|useful|best|good)\s+if\s+your\s+(?:long[\s-]term\s+)?(?:memory|memories|notes|instructions|system\s+prompt|configuration|profile)\s+(?:recorded|stored|noted|said|reflected|included|contained|kept|remembered|showed))\b`},
 	// A persona given to the reader for its next replies ("for the next
 	// reply only, you are ..."): a role hijack, however short.
-	{rule: RuleInstruction, need: "next following; reply replies answer answers response responses message messages turn turns; you", leet: true, desc: "persona given for the reader's next replies",
+	{rule: RuleInstruction, need: "next following; reply replies answer answers response responses message messages turn turns; you", leet: true, starts: "for in during", desc: "persona given for the reader's next replies",
 		expr: `\b(?P<m>(?:for|in|during)\s+(?:the\s+|your\s+)?(?:next|following)\s+(?:\w+\s+)?(?:repl(?:y|ies)|answers?|responses?|messages?|turns?)(?:\s+only)?\s*,?\s*you\s+(?:are|will\s+be|shall\s+be|become|play|act\s+as))\b`},
 	// An order on "your user's" things: only an agent has a user.
 	{rule: RuleInstruction, need: "your; user; " + need(addressVerbs), leet: true, desc: "order about the reader's user",
@@ -193,11 +193,11 @@ var formSpecs = []spec{
 	// An order on the reader's work for its user, under a condition
 	// ("when you compare these for the user, always ..."): held, as a
 	// user's own standing wish would be.
-	{rule: RuleOrder, need: "if when whenever while before once; you; for; user", leet: true, desc: "order on the reader's work for its user",
+	{rule: RuleOrder, need: "if when whenever while before once; you; for; user", leet: true, starts: "if when whenever while before once", desc: "order on the reader's work for its user",
 		expr: `\b(?P<m>(?:if|when|whenever|while|before|once)\s+you(?:'re|\s+are)?\s+[^.,;\n]{0,80}?\bfor\s+(?:the|your)\s+user\b[^.,;\n]{0,40}?,\s*(?:please\s+|always\s+|never\s+|only\s+|also\s+|just\s+)*` + obligeV + `)\b`},
 	// Agents named by the work they do, bound to act ("agents fixing
 	// this build should ..."): held, as agents may be people.
-	{rule: RuleOrder, need: "agents models tools; " + obligeWords + "; " + need(obligeVerbs), leet: true, desc: "duty to act laid on agents",
+	{rule: RuleOrder, need: "agents models tools; " + obligeWords + "; " + need(obligeVerbs), leet: true, starts: "agents models tools", desc: "duty to act laid on agents",
 		expr: `\b(?P<m>(?:agents|models|tools)\s+[a-z]+ing(?:\s+[\w'.\-/]+){0,4}?` + obligation + `\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only|simply|just)\s+)*` + obligeV + `)\b`},
 	{rule: RuleInstruction, need: "before after once when; solve solves solved finish finished complete completed wrap end ends ended close closes closed respond responding reply replying answer answering summarise summarising summarize summarizing continue proceed proceeding done; " + need(addressVerbs), leet: true, desc: "order conditioned on the reader's task",
 		expr: `\b(?P<m>(?:before|after|once|when)\s+(?:you(?:'ve|\s+have|'re|\s+are)?\s+)?(?:(?:solve|finish|complete|wrap\s+up|end|close)[sd]?(?:ed)?\s+(?:with\s+)?(?:this|the|your|my)\s+(?:\w+\s+){0,2}?(?:task|ticket|assignment|job|request|work|session|conversation|summary|answer|response|calendar|inbox|reading)|(?:finish|finished|done)\s+(?:reading|with)\b[^,.\n]{0,40}|(?:respond|reply|answer|summari[sz]e|continue|proceed)(?:ing)?\b[^,.\n]{0,40})\s*,\s*(?:please\s+|also\s+|first\s+|immediately\s+)?` + addrV + `)\b`},
@@ -519,7 +519,7 @@ var (
 	obligation = `\s*,?\s+(?:should|must|shall|needs?\s+to|ha(?:s|ve)\s+to|ought\s+to|(?:is|are)\s+(?:(?:now|hereby|kindly|also|therefore)\s+)?(?:asked|required|instructed|expected|advised|requested|told|directed|obliged|supposed|encouraged)\s+to)`
 	// aiReaders names AI readers: an AI word before the noun, or a
 	// plural, or "any assistant".
-	aiReaders = `(?:ai|llm|automated|virtual|digital)(?:[\s-](?:powered|based|coding|driven))?\s+(?:[a-z]+\s+)?(?:assistants?|agents?|bots?|models?|tools?|copilots?)|(?:the\s+|all\s+)?(?:assistants|bots|copilots|chatbots|llms)|(?:any|every|each)\s+(?:assistant|agent|bot|model|copilot|chatbot|llm|ai)|chatbots?|copilots?|llms?`
+	aiReaders = `(?:ai|llm|automated|virtual|digital)(?:[\s-](?:powered|based|coding|driven))?\s+(?:[a-z]+\s+)?(?:assistants?|agents?|bots?|models?|tools?|copilots?)|(?:assistants|bots|copilots|chatbots|llms)|(?:any|every|each)\s+(?:assistant|agent|bot|model|copilot|chatbot|llm|ai)|chatbots?|copilots?|llms?`
 	// readerTail says which reader: a participle or a relative clause of
 	// at most six words ("taking these notes", "that opens this sheet",
 	// "embedded in the mail client").
