@@ -199,6 +199,19 @@ var formSpecs = []spec{
 	// this build should ..."): held, as agents may be people.
 	{rule: RuleOrder, need: "agents models tools; " + obligeWords + "; " + need(obligeVerbs), leet: true, starts: "agents models tools", desc: "duty to act laid on agents",
 		expr: `\b(?P<m>(?:agents|models|tools)\s+[a-z]+ing(?:\s+[\w'.\-/]+){0,4}?` + obligation + `\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only|simply|just)\s+)*` + obligeV + `)\b`},
+	// An AI reader called without a mark, before "please" ("assistant
+	// please forward ..."), as a note split over lines writes it.
+	{rule: RuleInstruction, need: agentWords + "; please kindly pls plz; " + need(addressVerbs), leet: true, desc: "instruction addressed to the assistant",
+		starts: agentStarts, pre: `(?:^|\n|[^\w\s]\s*)(?:the\s+|dear\s+)?`,
+		expr: `(?P<m>(?:` + strongAgent + `)\s+(?:please|kindly|pls|plz)\s+` + addrV + `\b)`},
+	// A tool's description that orders a secret file read before the
+	// tool is called: the reader is the one who calls it.
+	{rule: RuleInstruction, need: "before after when prior; calling using invoking running call use invoke run; tool tools function", leet: true, desc: "order to read a secret file before a tool call",
+		expr: `\b(?P<m>(?:before|after|when|prior\s+to)\s+(?:calling|using|invoking|running|you\s+(?:call|use|invoke|run))\s+(?:this|the|any)\s+(?:tool|function)s?\s*,\s*(?:please\s+|first\s+|always\s+)*(?:read|open|load|cat|fetch|include|attach|send|pass|copy)\b[^.\n]{0,60}?(?:~/|/etc/|\.env\b|\.ssh|\.aws|\.config/|credentials|secrets?|tokens?|passwords?|private\s+keys?|api\s+keys?|hosts\.yml))`},
+	// An acceptance criterion that names an AI reader as the one who
+	// acts ("- AI agent picking up this ticket pays ..."): held.
+	{rule: RuleOrder, need: "ai llm automated; agent assistant bot model; " + need(actVerbs, riskVerbs), leet: true, desc: "criterion naming an AI reader as who acts",
+		expr: `(?:^|\n)\s*[-*•]\s*(?P<m>(?:the\s+|an?\s+|any\s+)?(?:ai|llm|automated)\s+(?:agent|assistant|bot|model)` + readerTail + `\s+(?:` + strings.Join(append(append([]string{}, actVerbs...), riskVerbs...), "|") + `)(?:s|es)\b)`},
 	{rule: RuleInstruction, need: "before after once when; solve solves solved finish finished complete completed wrap end ends ended close closes closed respond responding reply replying answer answering summarise summarising summarize summarizing continue proceed proceeding done; " + need(addressVerbs), leet: true, desc: "order conditioned on the reader's task",
 		expr: `\b(?P<m>(?:before|after|once|when)\s+(?:you(?:'ve|\s+have|'re|\s+are)?\s+)?(?:(?:solve|finish|complete|wrap\s+up|end|close)[sd]?(?:ed)?\s+(?:with\s+)?(?:this|the|your|my)\s+(?:\w+\s+){0,2}?(?:task|ticket|assignment|job|request|work|session|conversation|summary|answer|response|calendar|inbox|reading)|(?:finish|finished|done)\s+(?:reading|with)\b[^,.\n]{0,40}|(?:respond|reply|answer|summari[sz]e|continue|proceed)(?:ing)?\b[^,.\n]{0,40})\s*,\s*(?:please\s+|also\s+|first\s+|immediately\s+)?` + addrV + `)\b`},
 	{rule: RuleInstruction, need: "message messages instruction instructions note notes request requests update; from; user owner admin administrator developer boss principal operator creator system openai anthropic", leet: true, desc: "message claiming to come from the user",
