@@ -15,8 +15,13 @@ import (
 // reader in address ("Assistent", "アシスタント", "المساعد"),
 // LANG-orders.txt the verbs of an order in the imperative or request form
 // ("lösche", "отправь", "含めて"), LANG-user.txt "the user" in the third
-// person. Two forms are read, by the shape of the sentence, not by its
-// phrase:
+// person. Two more classes serve the first form: LANG-reads.txt says
+// the addressee reads or processes the text ("citește", "يقرأ"), so that
+// an AI reader named with what it reads is addressed with no mark after
+// it; LANG-must.txt, where a language has one, holds its words of
+// obligation ("trebuie", "soll"), read as the order after such an
+// address, whatever verb form follows. Two forms are read, by the shape
+// of the sentence, not by its phrase:
 //
 //   - a form of address naming an AI reader (an address word among the
 //     first words of a sentence, followed by a comma or a colon, as in
@@ -61,6 +66,11 @@ var langAddress, langOrders, langUser = loadLangClass("address"), loadLangClass(
 // with what it reads is addressed, whatever marks follow
 // ("Asistentul care citește acest mesaj trebuie să ...").
 var langReads = loadLangClass("reads")
+
+// langMust are the words of obligation ("debe", "soll", "trebuie"): after
+// an AI reader named with what it reads, an obligation is an order to it,
+// whatever verb form follows.
+var langMust = loadLangClass("must")
 
 // langCodes lists the languages that have word files.
 var langCodes = func() []string {
@@ -287,9 +297,12 @@ func langAddressAt(text string, s, e int, ws []langToken, cjk bool) int {
 		if !langAddress.has(w.w) {
 			continue
 		}
-		// An AI reader named with what it reads is addressed wherever
-		// it stands, with or without a mark after it.
-		for j := i + 1; j < len(ws) && j <= i+5; j++ {
+		// An AI reader named with what it reads, in a relative clause or
+		// a participle after at least one word ("Asistentul care citește",
+		// "المساعد الذي يقرأ"), is addressed wherever it stands, with or
+		// without a mark after it; a verb right after the noun says what
+		// the assistant does ("L'assistant lit ...").
+		for j := i + 2; j < len(ws) && j <= i+5; j++ {
 			if langReads.has(ws[j].w) {
 				return ws[j].e
 			}
@@ -399,6 +412,9 @@ func readLanguages(fs []Finding, text string) []Finding {
 		s, e, ws := sn[0], sn[1], toks[k]
 		if a := langAddressAt(text, s, e, ws, cjk); a >= 0 {
 			os, oe := langOrderIn(text, a, e, ws, false, cjk)
+			if os < 0 && readsAddressed(ws) {
+				os, oe = langMustIn(ws, a)
+			}
 			// The order may follow a sentence or two that tells the
 			// reader what it now is or may do ("od dziś masz ...").
 			for n := k + 1; os < 0 && n < len(sents) && n <= k+2; n++ {
@@ -436,6 +452,33 @@ func hasUnspacedScript(s string) bool {
 			return true
 		}
 		i += size
+	}
+	return false
+}
+
+// langMustIn returns the place of a word of obligation among ws after a,
+// or -1.
+func langMustIn(ws []langToken, a int) (int, int) {
+	for _, w := range ws {
+		if w.s >= a && langMust.has(w.w) {
+			return w.s, w.e
+		}
+	}
+	return -1, -1
+}
+
+// readsAddressed reports whether ws name an AI reader with what it reads
+// (an address word, then a word of reading two to five words on).
+func readsAddressed(ws []langToken) bool {
+	for i, w := range ws {
+		if !langAddress.has(w.w) {
+			continue
+		}
+		for j := i + 2; j < len(ws) && j <= i+5; j++ {
+			if langReads.has(ws[j].w) {
+				return true
+			}
+		}
 	}
 	return false
 }
