@@ -615,7 +615,8 @@ func TestFirstLook(t *testing.T) {
 // or on agents named by their work, or a request that "your assistant"
 // act, held, as a person may be meant; in other languages, an AI reader
 // named with what it reads ("care citește", "الذي يقرأ", "som leser")
-// with no mark after it, an address later in a sentence of Japanese or
+// with no mark after it and a word of obligation after it read as its
+// order ("trebuie", "soll"), an address later in a sentence of Japanese or
 // Thai, the third-person and subjunctive orders of Arabic, Hebrew and
 // Turkish, and word files for 21 more languages (Norwegian, Danish,
 // Finnish, Romanian, Hungarian, Thai, Indonesian, Malay, Tagalog,
