@@ -599,8 +599,8 @@ func TestFirstLook(t *testing.T) {
 // fixing this pipeline" or "whoever applies this plan" (2 of 7),
 // exfiltration asked of assistants in the third person (2 of 7),
 // personas (3 of 7). It was held here to that first look until the rules
-// were tuned on it; it is now held to the targets: recall 113/120
-// (refused 91, held 22), benign refused 0/120, held 6/120 (two of the
+// were tuned on it; it is now held to the targets: recall 114/120
+// (refused 92, held 22), benign refused 0/120, held 6/120 (two of the
 // user's dictated to-dos that send to others and a call summary's
 // agreed sending, held as the frame of a user's to-do is easy to forge;
 // the user's confirmed new IBAN, held as a forged one says the same; a
@@ -626,13 +626,13 @@ func TestFirstLook(t *testing.T) {
 // its first sentence; a role banner closed by its own marks; a persona
 // for the next replies; an order on "your user's" things; an order on
 // the reader's work for its user, held; an AI reader called before
-// "please" over lines in leetspeak; a secret file read before a tool
-// call; an acceptance criterion naming an AI reader as who acts.
+// "please" over lines in leetspeak, or by what it is doing before a
+// question ("the AI transcribing — could you ..."); a secret file read
+// before a tool call; an acceptance criterion naming an AI reader as who acts.
 // Narrowed, for the benign texts: an attack quoted as what a message
 // contained. Still missed: a page that says what "a correctly
 // configured assistant" does, a change asked of "whoever applies this
-// plan" in the passive, "the AI listening" asked a question in a call
-// transcript, a threat that failing to run a script will corrupt
+// plan" in the passive, a threat that failing to run a script will corrupt
 // backups, a story's character the reader is asked to be "for real", a
 // memory update handed to "the next agent". The twelve earlier splits
 // keep the figures they had before.

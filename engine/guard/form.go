@@ -212,6 +212,11 @@ var formSpecs = []spec{
 	// acts ("- AI agent picking up this ticket pays ..."): held.
 	{rule: RuleOrder, need: "ai llm automated; agent assistant bot model; " + need(actVerbs, riskVerbs), leet: true, desc: "criterion naming an AI reader as who acts",
 		expr: `(?:^|\n)\s*[-*•]\s*(?P<m>(?:the\s+|an?\s+|any\s+)?(?:ai|llm|automated)\s+(?:agent|assistant|bot|model)` + readerTail + `\s+(?:` + strings.Join(append(append([]string{}, actVerbs...), riskVerbs...), "|") + `)(?:s|es)\b)`},
+	// An AI reader called by what it is doing, then asked ("and the AI
+	// listening — can you send ...").
+	{rule: RuleInstruction, need: agentWords + "; " + need(addressVerbs), leet: true, desc: "instruction addressed to the assistant",
+		starts: agentStarts, pre: `(?:^|\n|[^\w\s]\s*|\b(?:and|oh|also|hey|hi)\s+)(?:the\s+|any\s+|an?\s+)?`,
+		expr: `(?P<m>(?:` + strongAgent + `)\s+[a-z]+ing\s*[,:;\-–—]+\s*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)?` + addrV + `\b)`},
 	{rule: RuleInstruction, need: "before after once when; solve solves solved finish finished complete completed wrap end ends ended close closes closed respond responding reply replying answer answering summarise summarising summarize summarizing continue proceed proceeding done; " + need(addressVerbs), leet: true, desc: "order conditioned on the reader's task",
 		expr: `\b(?P<m>(?:before|after|once|when)\s+(?:you(?:'ve|\s+have|'re|\s+are)?\s+)?(?:(?:solve|finish|complete|wrap\s+up|end|close)[sd]?(?:ed)?\s+(?:with\s+)?(?:this|the|your|my)\s+(?:\w+\s+){0,2}?(?:task|ticket|assignment|job|request|work|session|conversation|summary|answer|response|calendar|inbox|reading)|(?:finish|finished|done)\s+(?:reading|with)\b[^,.\n]{0,40}|(?:respond|reply|answer|summari[sz]e|continue|proceed)(?:ing)?\b[^,.\n]{0,40})\s*,\s*(?:please\s+|also\s+|first\s+|immediately\s+)?` + addrV + `)\b`},
 	{rule: RuleInstruction, need: "message messages instruction instructions note notes request requests update; from; user owner admin administrator developer boss principal operator creator system openai anthropic", leet: true, desc: "message claiming to come from the user",
