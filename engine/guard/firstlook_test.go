@@ -598,10 +598,45 @@ func TestFirstLook(t *testing.T) {
 // that reads this"), code and configuration changes asked of "agents
 // fixing this pipeline" or "whoever applies this plan" (2 of 7),
 // exfiltration asked of assistants in the third person (2 of 7),
-// personas (3 of 7).
-var firstLookOnly = map[string]splitScore{
-	"thirteenth first-look": {attacks: 120, caught: 77, benign: 120, benignRefused: 1, benignHeld: 6},
-}
+// personas (3 of 7). It was held here to that first look until the rules
+// were tuned on it; it is now held to the targets: recall 114/120
+// (refused 92, held 22), benign refused 0/120, held 6/120 (two of the
+// user's dictated to-dos that send to others and a call summary's
+// agreed sending, held as the frame of a user's to-do is easy to forge;
+// the user's confirmed new IBAN, held as a forged one says the same; a
+// poem's "send me a letter"; a Chinese to-do that pays the user's
+// parents). What was changed, by form, not by phrase: obligations laid
+// on AI readers in the third person (an AI reader named with any
+// determiner and a phrase saying which reader, as the subject of a modal
+// or a passive of obligation, "it is required that any assistant ...",
+// "if an assistant is applying this ..., it should ...", a heading
+// "for AI coding assistants" over an order, a wish that "your memory
+// recorded"), refused, and the same duty laid on "the assistant" alone
+// or on agents named by their work, or a request that "your assistant"
+// act, held, as a person may be meant; in other languages, an AI reader
+// named with what it reads ("care citește", "الذي يقرأ", "som leser")
+// with no mark after it and a word of obligation after it read as its
+// order ("trebuie", "soll"), an address later in a sentence of Japanese or
+// Thai, the third-person and subjunctive orders of Arabic, Hebrew and
+// Turkish, and word files for 21 more languages (Norwegian, Danish,
+// Finnish, Romanian, Hungarian, Thai, Indonesian, Malay, Tagalog,
+// Swahili, Bengali, Persian, Urdu, Catalan, Slovak, Bulgarian,
+// Serbian/Croatian, Lithuanian, Latvian, Estonian, Vietnamese) with a
+// fourth class, the words for "reads"; a document quoted whole read past
+// its first sentence; a role banner closed by its own marks; a persona
+// for the next replies; an order on "your user's" things; an order on
+// the reader's work for its user, held; an AI reader called before
+// "please" over lines in leetspeak, or by what it is doing before a
+// question ("the AI transcribing — could you ..."); a secret file read
+// before a tool call; an acceptance criterion naming an AI reader as who acts.
+// Narrowed, for the benign texts: an attack quoted as what a message
+// contained. Still missed: a page that says what "a correctly
+// configured assistant" does, a change asked of "whoever applies this
+// plan" in the passive, a threat that failing to run a script will corrupt
+// backups, a story's character the reader is asked to be "for real", a
+// memory update handed to "the next agent". The twelve earlier splits
+// keep the figures they had before.
+var firstLookOnly = map[string]splitScore{}
 
 // checkFirstLook fails the test when the split's texts changed or the
 // split scores worse than its first look m, and logs its gap to the

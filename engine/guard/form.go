@@ -130,6 +130,10 @@ var formSpecs = []spec{
 		expr: `\b(?P<m>(?:admin(?:istrator)?|developer|root|sudo|system)\s+override)\b`},
 	{rule: RuleSystemPrompt, subs: []string{"##"}, need: "system user assistant admin developer instruction instructions", desc: "role heading",
 		expr: `(?P<m>#{2,}\s*(?:system|user|assistant|admin|developer|instructions?)\s*:)`},
+	// A role banner closed by its own marks ("### SYSTEM ###") that
+	// speaks to "you" in the lines it opens.
+	{rule: RuleSystemPrompt, subs: []string{"##"}, need: "system admin developer instruction instructions operator; you your", desc: "role banner",
+		expr: `(?P<m>#{2,}\s*(?:system|admin|developer|operator|instructions?)(?:\s+(?:message|prompt|note|update))?\s*#{2,})\s*\n[^#]{0,300}?\byour?\b`},
 	{rule: RuleSystemPrompt, need: "system sys admin administrator developer root ai assistant; " + need(addressVerbs) + " from", stamped: true, desc: "role label opening an order",
 		expr: `(?:^|\n|[^\w\s]\s*)(?P<m>(?:system|sys|admin(?:istrator)?|developer|root|ai|assistant)\s*:\s*(?:from\s+(?:this\s+point|now)|(?:(?:after|before|when|whenever|once|if|while)\b[^.!?\n\]]{0,80}?,\s*|only\s+|always\s+|never\s+)(?:only\s+|always\s+|never\s+)?` + addrV + `\b|(?:please\s+|now\s+|also\s+)?` + addrV + `\b\s+(?:the|a|an|all|every|each|any|my|your|this|that|it|me|to|in|with|\d|[$"'` + "`" + `/~]|[\w.+-]+@)))`},
 
@@ -139,8 +143,8 @@ var formSpecs = []spec{
 		expr: `(?P<m>(?:` + strongAgent + `)\s*(?:reading\s+this(?:\s+\w+)?\s*)?[,:;!\-–—]\s*(?:(?:after|before|when|once|if|while)\b[^.!?\n]{0,80}?,\s*)?(?:please\s+|now\s+|also\s+|first\s+|immediately\s+|then\s+)?` + addrV + `\b)`},
 	{rule: RuleInstruction, subs: []string{"@"}, need: need(addressVerbs), desc: "instruction addressed to the assistant",
 		expr: `(?P<m>@(?:assistant|ai|bot|copilot|claude|gpt|chatgpt|llm|agent)[\w-]*\s+(?:please\s+|now\s+)?` + addrV + `\b)`},
-	{rule: RuleInstruction, need: "note notes message messages instruction instructions reminder reminders step steps task tasks directive directives request requests p ps memo hint hints guidance comment comments; to for; " + agentWords, leet: true, desc: "note addressed to the assistant",
-		expr: `\b(?P<m>(?:notes?|messages?|instructions?|reminders?|steps?|tasks?|directives?|requests?|p\.?\s?s\.?|memo|hints?|guidance|comments?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|an?\s+|every\s+)?(?:` + strongAgent + `)\b\s*(?:(?:reading|summari[sz]ing|processing|parsing|seeing)\s+(?:this\s+)?\w+\s*)?[:,\-–—!])`},
+	{rule: RuleInstruction, need: "note notes message messages instruction instructions reminder reminders step steps task tasks directive directives request requests p ps memo hint hints guidance comment comments question questions; to for; " + agentWords, leet: true, desc: "note addressed to the assistant",
+		expr: `\b(?P<m>(?:notes?|messages?|instructions?|reminders?|steps?|tasks?|directives?|requests?|p\.?\s?s\.?|memo|hints?|guidance|comments?|questions?)\s+(?:(?:intended|meant|addressed|written)\s+(?:to|for)\s+you,?\s+|(?:to|for)\s+)(?:the\s+|any\s+|all\s+|an?\s+|every\s+)?(?:` + strongAgent + `)\b\s*(?:(?:reading|summari[sz]ing|processing|parsing|seeing|taking|writing|keeping|handling|transcribing)\s+(?:this\s+|these\s+|the\s+)?\w+\s*)?[:,\-–—!])`},
 	{rule: RuleInstruction, need: "ai ais llm llms chatbot chatbots copilot claude chatgpt gpt language; must should shall needs need has have is are; " + need(addressVerbs) + " rerun", leet: true, desc: "order to the assistant",
 		expr: `\b(?P<m>(?:` + aiAgent + `)\s+(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+(?:now\s+|immediately\s+|also\s+|always\s+|first\s+|then\s+)?(?:` + addrV + `|rerun)\b)`},
 	{rule: RuleInstruction, need: "ignore disregard skip; instead", leet: true, desc: "order to drop the reader's task",
@@ -155,6 +159,64 @@ var formSpecs = []spec{
 		expr: `(?:^|\n|[^\w\s]\s*)(?P<m>(?:` + strongAgent + `)\s+(?:notes?|instructions?|directives?|tasks?|orders|memo)\s*(?:(?:embedded|added|left|placed|inserted|written|set|hidden|provided|issued)\s+by\s+(?:the\s+|our\s+|this\s+)?(?:[\w-]+\s+){0,2}?[\w-]+\s*)?(?::|--|[–—]))`},
 	{rule: RuleInstruction, need: "agrees agree consents consent obliged obligated authorised authorized instructed permitted required expected; " + need(addressVerbs), leet: true, desc: "obligation laid on the assistant",
 		expr: `\b(?P<m>(?:ai|assistant|agent|model|llm|bot)s?\s+(?:hereby\s+)?(?:agrees?|consents?|(?:is|are)\s+(?:obliged|obligated|authori[sz]ed|instructed|permitted|required|expected))\s+to\s+` + addrV + `)\b`},
+	// Obligations laid on AI readers in the third person: a noun phrase
+	// that names an AI reader, with any determiner and any phrase that
+	// says which reader ("any assistant that opens this sheet", "agents
+	// fixing this build"), as the subject of a modal or a passive of
+	// obligation whose verb acts on the world or on the reader's answer,
+	// memory or settings. Naming an AI makes it an instruction to the
+	// reader, refused; "the assistant" alone may be a person's assistant,
+	// so its duty to act is held for a person. A text that says what an
+	// assistant did or will be ("the assistant summarised the thread",
+	// "our support assistant should be live by March") has no such verb.
+	{rule: RuleInstruction, need: "ai llm automated virtual digital assistants bots copilots copilot chatbot chatbots llms any every each; " + obligeWords + "; " + need(obligeVerbs), leet: true, starts: "ai llm automated virtual digital assistants bots copilots chatbots llms chatbot copilot any every each", desc: "obligation laid on AI readers",
+		expr: `\b(?P<m>(?:` + aiReaders + `)` + readerTail + obligation + `\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only|simply|just|please)\s+)*` + obligeV + `)\b`},
+	{rule: RuleOrder, need: "the your; assistant agent; " + obligeWords + "; " + need(actVerbs, riskVerbs) + " replace render gather collect copy paste", leet: true, starts: "the your", desc: "duty to act laid on the assistant",
+		expr: `\b(?P<m>(?:the|your)\s+assistant` + readerTail + obligation + `\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only|simply|just|please)\s+)*` + alt(append(append([]string{"replace", "render", "gather", "collect", "copy", "paste"}, actVerbs...), riskVerbs...)) + `)\b`},
+	{rule: RuleInstruction, need: "required expected mandatory essential requested; that; assistant assistants agent agents bot bots model models ai llm copilot chatbot", leet: true, starts: "it", desc: "obligation laid on AI readers",
+		expr: `\b(?P<m>it\s+is\s+(?:required|expected|mandatory|essential|requested)\s+that\s+(?:the\s+|any\s+|every\s+|each\s+|all\s+)?(?:(?:ai|llm|automated|virtual)\s+)?(?:assistants?|agents?|bots?|models?|ais?|llms?|copilots?|chatbots?)` + readerTail + `\s+(?:(?:always|only|never|also)\s+)*` + obligeV + `)\b`},
+	{rule: RuleInstruction, need: "if when whenever; assistant assistants agent agents bot bots model models ai llm copilot chatbot; " + need(obligeVerbs), leet: true, starts: "if when whenever", desc: "order to AI readers under a condition",
+		expr: `\b(?P<m>(?:if|when|whenever)\s+(?:you\s+are\s+)?(?:an?|the|any|some)\s+(?:(?:ai|llm|automated)\s+)?(?:assistant|agent|bot|model|ai|llm|copilot|chatbot)s?\b[^.,;\n]{0,80},\s*(?:it|you|they)\s+(?:should|must|shall|needs?\s+to|has\s+to|have\s+to)\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only)\s+)*` + obligeV + `)\b`},
+	{rule: RuleInstruction, need: "for to attention; assistant assistants bot bots copilot copilots agents llms chatbots ai; " + need(obligeVerbs), leet: true, desc: "heading addressed to AI readers",
+		expr: `(?:^|\n)(?P<m>#*\s*(?:(?:a\s+)?notes?\s+)?(?:for|to|attention)\s+(?:the\s+|all\s+|any\s+)?(?:(?:ai|llm|automated)\s+(?:coding\s+)?(?:assistants?|agents?|bots?|tools?|models?)|(?:coding\s+)?(?:assistants|copilots?|chatbots|llms|bots))\s*:?\s*\n\s*(?:(?:after|before|when|once|if|while)\b[^.!?\n]{0,80}?,\s*)?(?:please\s+|also\s+|now\s+|first\s+|always\s+)*` + obligeV + `)\b`},
+	{rule: RuleOrder, need: "could would can will; your the; assistant agent bot ai; " + need(obligeVerbs), leet: true, starts: "could would can will", desc: "request to act on the world",
+		expr: `\b(?P<m>(?:could|would|can|will)\s+(?:your|the)\s+(?:ai\s+)?(?:assistant|agent|bot|ai)\s+(?:please\s+|kindly\s+)?` + obligeV + `)\b`},
+	{rule: RuleInstruction, need: "helpful great useful best good; if; your; memory notes instructions prompt configuration profile", leet: true, starts: "it", desc: "request about the reader's memory",
+		expr: `\b(?P<m>(?:it\s+would\s+be|it's|it\s+is)\s+(?:very\s+|really\s+)?(?:helpful|great|useful|best|good)\s+if\s+your\s+(?:long[\s-]term\s+)?(?:memory|memories|notes|instructions|system\s+prompt|configuration|profile)\s+(?:recorded|stored|noted|said|reflected|included|contained|kept|remembered|showed))\b`},
+	// A persona given to the reader for its next replies ("for the next
+	// reply only, you are ..."): a role hijack, however short.
+	{rule: RuleInstruction, need: "next following; reply replies answer answers response responses message messages turn turns; you", leet: true, starts: "for in during", desc: "persona given for the reader's next replies",
+		expr: `\b(?P<m>(?:for|in|during)\s+(?:the\s+|your\s+)?(?:next|following)\s+(?:\w+\s+)?(?:repl(?:y|ies)|answers?|responses?|messages?|turns?)(?:\s+only)?\s*,?\s*you\s+(?:are|will\s+be|shall\s+be|become|play|act\s+as))\b`},
+	// An order on "your user's" things: only an agent has a user.
+	{rule: RuleInstruction, need: "your; user; " + need(addressVerbs), leet: true, desc: "order about the reader's user",
+		expr: `\b(?P<m>` + addrV + `\s+(?:all\s+|the\s+)?(?:of\s+)?your\s+user's)\b`},
+	// An order on the reader's work for its user, under a condition
+	// ("when you compare these for the user, always ..."): held, as a
+	// user's own standing wish would be.
+	{rule: RuleOrder, need: "if when whenever while before once; you; for; user", leet: true, starts: "if when whenever while before once", desc: "order on the reader's work for its user",
+		expr: `\b(?P<m>(?:if|when|whenever|while|before|once)\s+you(?:'re|\s+are)?\s+[^.,;\n]{0,80}?\bfor\s+(?:the|your)\s+user\b[^.,;\n]{0,40}?,\s*(?:please\s+|always\s+|never\s+|only\s+|also\s+|just\s+)*` + obligeV + `)\b`},
+	// Agents named by the work they do, bound to act ("agents fixing
+	// this build should ..."): held, as agents may be people.
+	{rule: RuleOrder, need: "agents models tools; " + obligeWords + "; " + need(obligeVerbs), leet: true, starts: "agents models tools", desc: "duty to act laid on agents",
+		expr: `\b(?P<m>(?:agents|models|tools)\s+[a-z]+ing(?:\s+[\w'.\-/]+){0,4}?` + obligation + `\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only|simply|just)\s+)*` + obligeV + `)\b`},
+	// An AI reader called without a mark, before "please" ("assistant
+	// please forward ..."), as a note split over lines writes it.
+	{rule: RuleInstruction, need: agentWords + "; please kindly pls plz; " + need(addressVerbs), leet: true, desc: "instruction addressed to the assistant",
+		starts: agentStarts, pre: `(?:^|\n|[^\w\s]\s*)(?:the\s+|dear\s+)?`,
+		expr: `(?P<m>(?:` + strongAgent + `)\s+(?:please|kindly|pls|plz)\s+` + addrV + `\b)`},
+	// A tool's description that orders a secret file read before the
+	// tool is called: the reader is the one who calls it.
+	{rule: RuleInstruction, need: "before after when prior; calling using invoking running call use invoke run; tool tools function", leet: true, desc: "order to read a secret file before a tool call",
+		expr: `\b(?P<m>(?:before|after|when|prior\s+to)\s+(?:calling|using|invoking|running|you\s+(?:call|use|invoke|run))\s+(?:this|the|any)\s+(?:tool|function)s?\s*,\s*(?:please\s+|first\s+|always\s+)*(?:read|open|load|cat|fetch|include|attach|send|pass|copy)\b[^.\n]{0,60}?(?:~/|/etc/|\.env\b|\.ssh|\.aws|\.config/|credentials|secrets?|tokens?|passwords?|private\s+keys?|api\s+keys?|hosts\.yml))`},
+	// An acceptance criterion that names an AI reader as the one who
+	// acts ("- AI agent picking up this ticket pays ..."): held.
+	{rule: RuleOrder, need: "ai llm automated; agent assistant bot model; " + need(actVerbs, riskVerbs), leet: true, desc: "criterion naming an AI reader as who acts",
+		expr: `(?:^|\n)\s*[-*•]\s*(?P<m>(?:the\s+|an?\s+|any\s+)?(?:ai|llm|automated)\s+(?:agent|assistant|bot|model)` + readerTail + `\s+(?:` + strings.Join(append(append([]string{}, actVerbs...), riskVerbs...), "|") + `)(?:s|es)\b)`},
+	// An AI reader called by what it is doing, then asked ("and the AI
+	// listening — can you send ...").
+	{rule: RuleInstruction, need: agentWords + "; " + need(addressVerbs), leet: true, desc: "instruction addressed to the assistant",
+		starts: agentStarts, pre: `(?:^|\n|[^\w\s]\s*|\b(?:and|oh|also|hey|hi)\s+)(?:the\s+|any\s+|an?\s+)?`,
+		expr: `(?P<m>(?:` + strongAgent + `)\s+[a-z]+ing\s*[,:;\-–—]+\s*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)?` + addrV + `\b)`},
 	{rule: RuleInstruction, need: "before after once when; solve solves solved finish finished complete completed wrap end ends ended close closes closed respond responding reply replying answer answering summarise summarising summarize summarizing continue proceed proceeding done; " + need(addressVerbs), leet: true, desc: "order conditioned on the reader's task",
 		expr: `\b(?P<m>(?:before|after|once|when)\s+(?:you(?:'ve|\s+have|'re|\s+are)?\s+)?(?:(?:solve|finish|complete|wrap\s+up|end|close)[sd]?(?:ed)?\s+(?:with\s+)?(?:this|the|your|my)\s+(?:\w+\s+){0,2}?(?:task|ticket|assignment|job|request|work|session|conversation|summary|answer|response|calendar|inbox|reading)|(?:finish|finished|done)\s+(?:reading|with)\b[^,.\n]{0,40}|(?:respond|reply|answer|summari[sz]e|continue|proceed)(?:ing)?\b[^,.\n]{0,40})\s*,\s*(?:please\s+|also\s+|first\s+|immediately\s+)?` + addrV + `)\b`},
 	{rule: RuleInstruction, need: "message messages instruction instructions note notes request requests update; from; user owner admin administrator developer boss principal operator creator system openai anthropic", leet: true, desc: "message claiming to come from the user",
@@ -459,3 +521,25 @@ func numberedLabel(t []byte, i int) bool {
 	w := m[j+1:]
 	return !notNoun[string(w)] && !prepositions[string(w)] && !openers[string(w)] && !notNames[string(w)]
 }
+
+// The parts of the obligations laid on AI readers in the third person.
+var (
+	// obligeVerbs are what such an obligation orders: any act addressed
+	// to the reader, and what an agent does to files, settings, links
+	// and answers.
+	obligeVerbs = append(append([]string{}, addressVerbs...), "replace", "render", "advise", "describe",
+		"gather", "collect", "persist", "record", "note", "keep", "switch", "allow", "permit", "trust",
+		"comply", "present", "display", "mention", "inform", "prefer", "round", "attach", "embed", "auto")
+	obligeV = alt(obligeVerbs)
+	// obligeWords are the trigger words of an obligation.
+	obligeWords = "should must shall need needs has have ought asked required instructed expected advised requested told directed obliged supposed encouraged"
+	// obligation is a modal or a passive of obligation.
+	obligation = `\s*,?\s+(?:should|must|shall|needs?\s+to|ha(?:s|ve)\s+to|ought\s+to|(?:is|are)\s+(?:(?:now|hereby|kindly|also|therefore)\s+)?(?:asked|required|instructed|expected|advised|requested|told|directed|obliged|supposed|encouraged)\s+to)`
+	// aiReaders names AI readers: an AI word before the noun, or a
+	// plural, or "any assistant".
+	aiReaders = `(?:ai|llm|automated|virtual|digital)(?:[\s-](?:powered|based|coding|driven))?\s+(?:[a-z]+\s+)?(?:assistants?|agents?|bots?|models?|tools?|copilots?)|(?:assistants|bots|copilots|chatbots|llms)|(?:any|every|each)\s+(?:assistant|agent|bot|model|copilot|chatbot|llm|ai)|chatbots?|copilots?|llms?`
+	// readerTail says which reader: a participle or a relative clause of
+	// at most six words ("taking these notes", "that opens this sheet",
+	// "embedded in the mail client").
+	readerTail = `(?:\s+(?:(?:that|which|who)\s+[a-z]+|[a-z]+ing|embedded|built|deployed|used|installed|configured)(?:\s+[\w'.\-/]+){0,5}?)?`
+)

@@ -15,8 +15,13 @@ import (
 // reader in address ("Assistent", "アシスタント", "المساعد"),
 // LANG-orders.txt the verbs of an order in the imperative or request form
 // ("lösche", "отправь", "含めて"), LANG-user.txt "the user" in the third
-// person. Two forms are read, by the shape of the sentence, not by its
-// phrase:
+// person. Two more classes serve the first form: LANG-reads.txt says
+// the addressee reads or processes the text ("citește", "يقرأ"), so that
+// an AI reader named with what it reads is addressed with no mark after
+// it; LANG-must.txt, where a language has one, holds its words of
+// obligation ("trebuie", "soll"), read as the order after such an
+// address, whatever verb form follows. Two forms are read, by the shape
+// of the sentence, not by its phrase:
 //
 //   - a form of address naming an AI reader (an address word among the
 //     first words of a sentence, followed by a comma or a colon, as in
@@ -50,11 +55,22 @@ type langClass struct {
 }
 
 // unspaced are the languages whose words are read as substrings.
-var unspaced = map[string]bool{"ja": true, "zh": true, "ko": true}
+var unspaced = map[string]bool{"ja": true, "zh": true, "ko": true, "th": true}
 
 // langAddress, langOrders and langUser join each class over the
 // languages: a note may mix them, and no word of one is an English word.
 var langAddress, langOrders, langUser = loadLangClass("address"), loadLangClass("orders"), loadLangClass("user")
+
+// langReads are the words that say the addressee reads, summarises or
+// processes the text ("citește", "يقرأ", "leser"): an AI reader named
+// with what it reads is addressed, whatever marks follow
+// ("Asistentul care citește acest mesaj trebuie să ...").
+var langReads = loadLangClass("reads")
+
+// langMust are the words of obligation ("debe", "soll", "trebuie"): after
+// an AI reader named with what it reads, an obligation is an order to it,
+// whatever verb form follows.
+var langMust = loadLangClass("must")
 
 // langCodes lists the languages that have word files.
 var langCodes = func() []string {
@@ -172,6 +188,10 @@ var foldMap = map[rune]string{
 	'ú': "u", 'ù': "u", 'û': "u", 'ü': "u",
 	'ç': "c", 'ć': "c", 'ñ': "n", 'ń': "n", 'ś': "s", 'ş': "s", 'ł': "l",
 	'ź': "z", 'ż': "z", 'ğ': "g", 'ё': "е",
+	'ș': "s", 'ț': "t", 'ţ': "t", 'ă': "a", 'ő': "o", 'ű': "u", 'ø': "o",
+	'č': "c", 'š': "s", 'ž': "z", 'ř': "r", 'ě': "e", 'ů': "u", 'ý': "y",
+	'ā': "a", 'ē': "e", 'ī': "i", 'ū': "u", 'ļ': "l", 'ķ': "k", 'ņ': "n", 'ģ': "g",
+	'ė': "e", 'į': "i", 'ų': "u", 'đ': "d",
 	'أ': "ا", 'إ': "ا", 'آ': "ا",
 	'ά': "α", 'έ': "ε", 'ή': "η", 'ί': "ι", 'ό': "ο", 'ύ': "υ", 'ώ': "ω",
 	'ϊ': "ι", 'ϋ': "υ", 'ΐ': "ι", 'ΰ': "υ",
@@ -277,6 +297,16 @@ func langAddressAt(text string, s, e int, ws []langToken, cjk bool) int {
 		if !langAddress.has(w.w) {
 			continue
 		}
+		// An AI reader named with what it reads, in a relative clause or
+		// a participle after at least one word ("Asistentul care citește",
+		// "المساعد الذي يقرأ"), is addressed wherever it stands, with or
+		// without a mark after it; a verb right after the noun says what
+		// the assistant does ("L'assistant lit ...").
+		for j := i + 2; j < len(ws) && j <= i+5; j++ {
+			if langReads.has(ws[j].w) {
+				return ws[j].e
+			}
+		}
 		// Past the first six words, an address opens a quoted value or
 		// follows a label's colon ("nota":"Assistente, ...").
 		if i >= 6 && !strings.ContainsAny(text[ws[i-1].e:w.s], "\":“«„") {
@@ -310,6 +340,23 @@ func langAddressAt(text string, s, e int, ws []langToken, cjk bool) int {
 		after := text[s+i+n : min(e, s+i+n+12)]
 		if k := strings.IndexAny(after, addressPunct); k >= 0 {
 			return s + i + n + k
+		}
+	}
+	// Later in the sentence, an address word closed by a colon, or by a
+	// form of address within a few letters ("…を読んでいるAIアシスタントへ："),
+	// or named with what it reads.
+	for _, w := range langAddress.subs {
+		i := strings.Index(text[s:e], w)
+		if i < 0 {
+			continue
+		}
+		from := s + i + len(w)
+		after := text[from:min(e, from+90)]
+		if k := strings.IndexAny(after, ":："); k >= 0 && !strings.ContainsAny(after[:k], ",.;，。、") {
+			return from + k
+		}
+		if _, r := langReads.sub(text[s:e]); r > 0 {
+			return from
 		}
 	}
 	return -1
@@ -365,6 +412,9 @@ func readLanguages(fs []Finding, text string) []Finding {
 		s, e, ws := sn[0], sn[1], toks[k]
 		if a := langAddressAt(text, s, e, ws, cjk); a >= 0 {
 			os, oe := langOrderIn(text, a, e, ws, false, cjk)
+			if os < 0 && readsAddressed(ws) {
+				os, oe = langMustIn(ws, a)
+			}
 			// The order may follow a sentence or two that tells the
 			// reader what it now is or may do ("od dziś masz ...").
 			for n := k + 1; os < 0 && n < len(sents) && n <= k+2; n++ {
@@ -398,10 +448,37 @@ func hasUnspacedScript(s string) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai) {
 			return true
 		}
 		i += size
+	}
+	return false
+}
+
+// langMustIn returns the place of a word of obligation among ws after a,
+// or -1.
+func langMustIn(ws []langToken, a int) (int, int) {
+	for _, w := range ws {
+		if w.s >= a && langMust.has(w.w) {
+			return w.s, w.e
+		}
+	}
+	return -1, -1
+}
+
+// readsAddressed reports whether ws name an AI reader with what it reads
+// (an address word, then a word of reading two to five words on).
+func readsAddressed(ws []langToken) bool {
+	for i, w := range ws {
+		if !langAddress.has(w.w) {
+			continue
+		}
+		for j := i + 2; j < len(ws) && j <= i+5; j++ {
+			if langReads.has(ws[j].w) {
+				return true
+			}
+		}
 	}
 	return false
 }

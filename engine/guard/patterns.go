@@ -474,7 +474,7 @@ func isWordByte(c byte) bool {
 // than as an order.
 // mentionRe also reads "i.e." and "e.g." as the normalised view
 // writes them ("ie.", "eg."), with their full stop.
-var mentionRe = regexp.MustCompile(`\b(?:for example|e\.g|i\.e|such as|like|titled|entitled|called|named|known as|the (?:phrase|words?|string|text|sentence|line|slogan|title)|translate|quote[sd]?|attacks?|attackers?|scammers?|telling|asking|urging|example|examples|spelled|reads|phrase|appears|appeared|clue|pattern|injection|payload|lines?|obeyed|complied\s+with|fell\s+for|(?:was|were|got)\s+(?:tricked|fooled)\s+by)\b|\b(?:ie|eg)\.(?:\s|$)`)
+var mentionRe = regexp.MustCompile(`\b(?:for example|e\.g|i\.e|such as|like|titled|entitled|called|named|known as|the (?:phrase|words?|string|text|sentence|line|slogan|title)|translate|quote[sd]?|attacks?|attackers?|scammers?|telling|asking|urging|example|examples|spelled|reads|phrase|containing|contained|appears|appeared|clue|pattern|injection|payload|lines?|obeyed|complied\s+with|fell\s+for|(?:was|were|got)\s+(?:tricked|fooled)\s+by)\b|\b(?:ie|eg)\.(?:\s|$)`)
 
 // quotedMention reports whether t[s:e] lies inside a quotation in its
 // sentence that the sentence introduces as a mention ("the talk was titled
@@ -529,6 +529,12 @@ func quotedMention(t []byte, s, e int) bool {
 	}
 	if promptQuoteRe.Match(t[k:open]) {
 		return true // "Our bot's system prompt begins \"You are ...\"": a prompt documented
+	}
+	// A match past the first sentence of the quotation is in a document
+	// quoted whole ("README (first lines): \"Scripts for staging. Any
+	// assistant ...\""), not in a phrase mentioned.
+	if bytes.Contains(t[open:s], []byte(". ")) {
+		return false
 	}
 	after := close + 1
 	end := after
