@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -81,5 +82,33 @@ func TestBenchWriteOnPostgres(t *testing.T) {
 		if rep.Stages[step].N != 20 {
 			t.Errorf("step %s: %+v", step, rep.Stages[step])
 		}
+	}
+}
+
+// bench write --reuse measures a corpus an earlier run seeded in --dir
+// again without seeding it, its own writes under keys of their own (every
+// governed write commits: none lands on an earlier run's key); a directory
+// seeded with another --items is refused, and --reuse without --dir too.
+func TestBenchWriteReusesASeededCorpus(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	args := []string{"bench", "write", "--items", "150", "--writes", "20", "--lookups", "5", "--recall-queries", "2", "--dir", dir}
+	c.ok("", args...)
+	_, stderr, code := c.run("", append(args, "--reuse")...)
+	if code != 0 || !strings.Contains(stderr, "reusing the corpus of 150 items") || strings.Contains(stderr, "seeded 150/150") {
+		t.Fatalf("--reuse: exit %d, %s", code, stderr)
+	}
+	var rep struct {
+		Statuses map[string]int `json:"governed_statuses"`
+	}
+	out := c.ok("", append(args, "--reuse", "--json")...)
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Statuses["COMMITTED"] != 20 {
+		t.Fatalf("a third run on the corpus: %v %s", err, out)
+	}
+	if _, stderr, code := c.run("", "bench", "write", "--items", "100", "--writes", "5", "--dir", dir, "--reuse"); code == 0 || !strings.Contains(stderr, "not a corpus of 100 items") {
+		t.Errorf("--reuse with another --items: exit %d, %s", code, stderr)
+	}
+	if _, stderr, code := c.run("", "bench", "write", "--items", "100", "--reuse"); code != 2 || !strings.Contains(stderr, "--reuse needs --dir") {
+		t.Errorf("--reuse without --dir: exit %d, %s", code, stderr)
 	}
 }

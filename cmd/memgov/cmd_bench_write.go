@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -110,7 +111,7 @@ type stageStats struct {
 func (a *app) benchWriteCommand() *cobra.Command {
 	var (
 		items, writes, lookups, recallQueries int
-		asJSON                                bool
+		asJSON, reuse                         bool
 		dir, cpuProfile                       string
 	)
 	cmd := &cobra.Command{
@@ -131,14 +132,20 @@ peak resident memory. --cpuprofile writes a pprof CPU
 profile of the governed writes alone (read it with go tool pprof). With --db
 postgres://... it runs on that PostgreSQL database instead, which must be
 empty (the raw inserts go to a plain table there), and reports the statements
-per write (each a round trip to the server).`,
-		Example: "  memgov bench write --items 100000 --json\n  memgov bench write --items 1000000 --writes 1000 --cpuprofile write.prof\n  memgov --db postgres:///memgov_bench bench write --items 10000",
+per write (each a round trip to the server). With --reuse and --dir, a database
+that an earlier run with the same --items seeded in that directory (and kept, as
+runs with --dir do) is measured again without seeding: seeding a million items
+takes most of an hour. The run's own writes then go under keys of their own.`,
+		Example: "  memgov bench write --items 100000 --json\n  memgov bench write --items 1000000 --writes 1000 --cpuprofile write.prof\n  memgov --db postgres:///memgov_bench bench write --items 10000\n  memgov bench write --items 1000000 --dir /var/tmp/bench --reuse",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if items < 1 || writes < 1 || lookups < 0 || recallQueries < 0 {
 				return usagef("--items and --writes must be 1 or more, --lookups and --recall-queries 0 or more")
 			}
-			rep, err := benchWrite(cmd.Context(), a.benchTarget(cmd, dir), cpuProfile, items, writes, lookups, recallQueries, func(s string) {
+			if reuse && (dir == "" || isDatabaseURL(a.benchTarget(cmd, dir))) {
+				return usagef("--reuse needs --dir, the directory of a SQLite database an earlier run seeded")
+			}
+			rep, err := benchWrite(cmd.Context(), a.benchTarget(cmd, dir), cpuProfile, items, writes, lookups, recallQueries, reuse, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -185,6 +192,7 @@ per write (each a round trip to the server).`,
 	cmd.Flags().StringVar(&dir, "dir", "", "where to put the scratch database (default: a temporary directory)")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the governed writes to `FILE`")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&reuse, "reuse", false, "measure the database an earlier run seeded in --dir again, without seeding")
 	return cmd
 }
 
@@ -228,7 +236,7 @@ func (c *corpus) nearCopy(s string) string {
 	return strings.Join(ws, " ")
 }
 
-func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, lookups, recallQueries int, progress func(string)) (benchWriteReport, error) {
+func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, lookups, recallQueries int, reuse bool, progress func(string)) (benchWriteReport, error) {
 	rep := benchWriteReport{Items: items, Statuses: map[string]int{}, Stages: map[string]stageStats{}}
 	began := time.Now()
 	s, done, err := openBenchStore(ctx, dir) // cmd_bench_pg.go: dir may be a PostgreSQL URL
@@ -245,16 +253,34 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		lim.Writes = 0
 	}
 	e := engine.New(s, key, engine.WithPolicy(pol))
-	for _, p := range []memgov.Principal{{ID: "bench-agent", Role: memgov.Orchestrator, Tenant: "bench"}} {
-		if _, err := e.AddPrincipal(ctx, p, "bench"); err != nil {
-			return rep, err
-		}
-	}
 	const ref = "bench/bench-agent"
 	gen := newCorpus(42)
+	// run prefixes the keys of the run's own writes: "" on a new corpus, a
+	// prefix of its own on a reused one, whose earlier runs wrote theirs.
+	run := ""
+	seeded := false
+	if reuse {
+		if seeded, err = benchSeeded(ctx, s, e, ref, items); err != nil {
+			return rep, err
+		}
+		if seeded {
+			run = fmt.Sprintf("r%d-", time.Now().UnixNano())
+			for range items { // the corpus generator continues where seeding left it
+				gen.sentence()
+			}
+			progress(fmt.Sprintf("reusing the corpus of %d items in %s", items, s.Info().Path))
+		}
+	}
+	if !seeded {
+		for _, p := range []memgov.Principal{{ID: "bench-agent", Role: memgov.Orchestrator, Tenant: "bench"}} {
+			if _, err := e.AddPrincipal(ctx, p, "bench"); err != nil {
+				return rep, err
+			}
+		}
+	}
 	start := time.Now()
 	const batch = 2000
-	for done := 0; done < items; {
+	for done := 0; done < items && !seeded; {
 		rs := make([]memgov.PutRequest, 0, batch)
 		for j := 0; j < batch && done < items; j, done = j+1, done+1 {
 			t := gen.sentence()
@@ -306,7 +332,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	for i := 0; i < writes; i++ {
 		c, _ := json.Marshal(map[string]string{"text": gen.sentence()})
 		w0 := time.Now()
-		if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("raw%06d", i), Layer: memgov.Episodic, Content: c, Actor: "bench-agent"}); err != nil {
+		if _, err := e.Writes().Put(ctx, memgov.PutRequest{MemoryRef: ref, Key: fmt.Sprintf("%sraw%06d", run, i), Layer: memgov.Episodic, Content: c, Actor: "bench-agent"}); err != nil {
 			return rep, err
 		}
 		put = append(put, time.Since(w0))
@@ -336,7 +362,7 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 		conf := 0.95
 		auth := 0.95
 		c, _ := json.Marshal(map[string]string{"text": gen.sentence()})
-		req := memgov.WriteRequest{SourceAgentID: "bench-agent", MemoryRef: ref, Key: fmt.Sprintf("gov%06d", i), TargetLayer: memgov.Episodic,
+		req := memgov.WriteRequest{SourceAgentID: "bench-agent", MemoryRef: ref, Key: fmt.Sprintf("%sgov%06d", run, i), TargetLayer: memgov.Episodic,
 			ObservationType: "tool_result_verified", Confidence: &conf, Content: c,
 			EvidenceRefs: []oplog.EvidenceRef{{SourceType: "API_RESPONSE", SourceURI: "bench://source", Authority: &auth}}}
 		w0 := time.Now()
@@ -468,4 +494,37 @@ func peakResidentMB() float64 {
 		}
 	}
 	return 0
+}
+
+// benchSeeded reports whether the store holds the corpus of items entries an
+// earlier run seeded under ref: its last item and no item after it. A store
+// with a log and no such corpus is an error: the run would measure a corpus
+// of another size.
+func benchSeeded(ctx context.Context, s memgov.Store, e *engine.Engine, ref string, items int) (bool, error) {
+	has := func(i int) (bool, error) {
+		_, err := e.Host().ItemByKey(ctx, memgov.Owner, ref, fmt.Sprintf("c%08d", i))
+		if errors.Is(err, memgov.ErrNotFound) {
+			return false, nil
+		}
+		return err == nil, err
+	}
+	last, err := has(items - 1)
+	if err != nil {
+		return false, err
+	}
+	next, err := has(items)
+	if err != nil {
+		return false, err
+	}
+	if last && !next {
+		return true, nil
+	}
+	n, err := logSize(ctx, s)
+	if err != nil {
+		return false, err
+	}
+	if n > 0 {
+		return false, fmt.Errorf("%w: the database in --dir holds a log of %d entries but not a corpus of %d items; run without --reuse in an empty directory, or with the --items it was seeded with", memgov.ErrConflict, n, items)
+	}
+	return false, nil
 }
