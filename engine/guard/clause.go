@@ -468,7 +468,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 		// again") are read, not mentioned: the frame is what a forged
 		// approval takes.
 		relayed := relayedForms[desc] || waiverForms[desc] && principalQuote(t[lineStart(t, s):s])
-		if refusal && !relayed && (reportedMention(t, s) || quotedMention(t, s, e)) {
+		if refusal && !relayed && (reportedMention(t, s) || quotedMention(t, s, e) || describedMessage(t, s)) {
 			return
 		}
 		if !refusal && (quotedMention(t, s, e) || inUserOwnFrame(t, s) || personAddressed(text, v.origin(s, len(text)))) {
@@ -512,7 +512,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 			// counts after it.
 			ok = secondPerson.Match(c) || readerSubject.Match(c)
 		}
-		if ok {
+		if ok && !quotedMarker(t, s, e) {
 			add(RuleSystemPrompt, "role marker opening an order to the reader", s, min(len(t), e+len(c)), true)
 		}
 	}
