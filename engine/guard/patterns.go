@@ -358,6 +358,9 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 		if p.rule == RuleInstruction && humanRole(view.text, s) {
 			continue // "a human agent needs to approve the refund": a person's duty
 		}
+		if p.rule == RuleOrder && namedTask(view.text, s) {
+			continue // "task t-12 (pay the printer) is scheduled": the task recorded
+		}
 		if p.rule == RuleOrder && inUserOwnFrame(view.text, s) {
 			continue // the user's own to-do, recorded as the user's
 		}
@@ -901,4 +904,20 @@ func serviceLevel(t []byte, s, e int) bool {
 		return serviceLevelRe.Match(t[e:min(len(t), e+90)])
 	}
 	return false
+}
+
+// taskStateRe is the state a task named by its order is in: "(pay the
+// invoice) is scheduled for Friday", "(rotate the keys) was done".
+var taskStateRe = regexp.MustCompile(`^\)\s*(?:is|was|has\s+been|are|were|have\s+been)\s+(?:now\s+|already\s+)?(?:scheduled|queued|done|completed?|finished|approved|paid|sent|planned|pending|on\s+hold|cancell?ed|assigned|booked)\b`)
+
+// namedTask reports whether the order at s of t names a task in
+// parentheses that the sentence gives a state ("task t-12 (pay the
+// printer) is scheduled for 15 Dec"): a record of the task, not an
+// order.
+func namedTask(t []byte, s int) bool {
+	if s == 0 || t[s-1] != '(' {
+		return false
+	}
+	k := bytes.IndexByte(t[s:min(len(t), s+160)], ')')
+	return k >= 0 && taskStateRe.Match(t[s+k:min(len(t), s+k+40)])
 }
