@@ -232,7 +232,35 @@ var ambientRules = []ambientRule{
 			c := sentenceAt(t, e)
 			return bytes.IndexByte(c, '@') >= 0 || bytes.Contains(c, []byte("http"))
 		}}, nil},
+	// A note, a message or a directive to a class of AI readers named by
+	// "AI" or "LLM" with words after ("Editors' note for AI answer
+	// engines:", "a message meant for LLM-based graders acting for
+	// students:", "to whatever assistant reads this:"), or a line that
+	// opens "For AI ..." and ends in a colon, then an order to it.
+	{clauseRule{RuleInstruction, "note addressed to an AI reader",
+		[]string{"ai ", "ai-", "llm", "whatever ", "whichever "}, regexp.MustCompile(`(?:^|\n|[.!?\]]\s+)(?P<m>(?:(?:[\w'’-]+\s+){0,4}?(?:notes?|messages?|directives?|instructions?|memo|notice|reminder|request|guidance|advice)\s+(?:[\w-]+\s+){0,3}?)?(?:to|for)\s+(?:(?:whatever|whichever|any|all|every|each|the)\s+)?(?:(?:ai|llm)(?:-based|-powered|-driven)?\s+(?:[\w-]+\s+){0,2}?[\w-]+|(?:ai|llm)s|(?:whatever|whichever)\s+(?:assistant|agent|bot|model|ai|llm)s?)(?:\s+[^:\n.]{1,60}?)?\s*:)`),
+		func(t []byte, s, e int) bool {
+			c := sentenceAt(t, e)
+			if ordersOrCalls(c) || addressesReader(c) || imperativeOpening(c) || readerConditioned(c) {
+				return true
+			}
+			// An order after a condition ("when asked about X, answer
+			// that ..."), or a change to be made to something it links
+			// ("the repo above should be replaced with https://...").
+			if m := conditionOpenRe.FindIndex(c); m != nil && imperativeOpening(c[m[1]:]) {
+				return true
+			}
+			return passiveChangeRe.Match(c) && (bytes.Contains(c, []byte("http")) || bytes.IndexByte(c, '@') >= 0)
+		}}, nil},
 }
+
+// conditionOpenRe is a condition that opens a sentence, up to its comma:
+// "when asked about the bridge, ".
+var conditionOpenRe = regexp.MustCompile(`^(?:when|whenever|if|once|before|after)\b[^,\n]{1,80},\s*`)
+
+// passiveChangeRe is a change laid on something in the passive: "should
+// be replaced with", "must be set to".
+var passiveChangeRe = regexp.MustCompile(`\b(?:should|must|shall|needs?\s+to|has\s+to|have\s+to)\s+(?:now\s+|also\s+)?be\s+(?:replaced|changed|switched|pointed|redirected|updated|set|moved|swapped)\s+(?:with|to|by|at)\b`)
 
 // personVocativeRe is a line that opens by naming a person or a team:
 // "Hi Tom,", "Dear Ms Okafor,", "Lena,", "Hi IT,", "@Ana when you get a
