@@ -127,7 +127,7 @@ var formSpecs = []spec{
 	{rule: RuleSystemPrompt, subs: []string{"<"}, need: "usuario utilisateur benutzer nutzer utente usuario sistema systeme asistente assistente", desc: "tag claiming a role",
 		expr: `(?P<m><\s*(?:usuario|usuário|utilisateur|benutzer|nutzer|utente|sistema|système|systeme|asistente|assistente)\s*>)\s*\S`},
 	{rule: RuleSystemPrompt, need: "admin administrator developer root sudo system; override", desc: "override banner",
-		expr: `\b(?P<m>(?:admin(?:istrator)?|developer|root|sudo|system)\s+override)\b`},
+		expr: `\b(?P<m>(?:admin(?:istrator)?|developer|root|sudo|system)[\s_-]+override)\b`},
 	{rule: RuleSystemPrompt, subs: []string{"##"}, need: "system user assistant admin developer instruction instructions", desc: "role heading",
 		expr: `(?P<m>#{2,}\s*(?:system|user|assistant|admin|developer|instructions?)\s*:)`},
 	// A role banner closed by its own marks ("### SYSTEM ###") that
@@ -174,7 +174,7 @@ var formSpecs = []spec{
 	{rule: RuleOrder, need: "the your; assistant agent; " + obligeWords + "; " + need(actVerbs, riskVerbs) + " replace render gather collect copy paste execute renew", leet: true, starts: "the your", desc: "duty to act laid on the assistant",
 		expr: `\b(?P<m>(?:the|your)\s+assistant` + readerTail + obligation + `\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only|simply|just|please)\s+)*` + alt(append(append([]string{"replace", "render", "gather", "collect", "copy", "paste", "execute", "renew"}, actVerbs...), riskVerbs...)) + `)\b`},
 	{rule: RuleInstruction, need: "required expected mandatory essential requested; that; assistant assistants agent agents bot bots model models ai llm copilot chatbot", leet: true, starts: "it", desc: "obligation laid on AI readers",
-		expr: `\b(?P<m>it\s+is\s+(?:required|expected|mandatory|essential|requested)\s+that\s+(?:the\s+|any\s+|every\s+|each\s+|all\s+)?(?:(?:ai|llm|automated|virtual)\s+)?(?:assistants?|agents?|bots?|models?|ais?|llms?|copilots?|chatbots?)` + readerTail + `\s+(?:(?:always|only|never|also)\s+)*` + obligeV + `)\b`},
+		expr: `\b(?P<m>it\s+is\s+(?:required|expected|mandatory|essential|requested)\s+that\s+(?:the\s+|any\s+|every\s+|each\s+|all\s+)?(?:(?:ai|llm|automated|virtual)\s+)?(?:assistants?|agents?|bots?|models?|ais?|llms?|copilots?|chatbots?)` + readerTail + `\s+(?:(?:always|only|never|also)\s+)*` + obligeV + `(?:s|es)?)\b`},
 	{rule: RuleInstruction, need: "if when whenever; assistant assistants agent agents bot bots model models ai llm copilot chatbot; " + need(obligeVerbs), leet: true, starts: "if when whenever", desc: "order to AI readers under a condition",
 		expr: `\b(?P<m>(?:if|when|whenever)\s+(?:you\s+are\s+)?(?:an?|the|any|some)\s+(?:(?:ai|llm|automated)\s+)?(?:assistant|agent|bot|model|ai|llm|copilot|chatbot)s?\b[^.,;\n]{0,80},\s*(?:it|you|they)\s+(?:should|must|shall|needs?\s+to|has\s+to|have\s+to)\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only)\s+)*` + obligeV + `)\b`},
 	{rule: RuleInstruction, need: "for to attention; assistant assistants bot bots copilot copilots agents llms chatbots ai; " + need(obligeVerbs), leet: true, desc: "heading addressed to AI readers",
