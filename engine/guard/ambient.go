@@ -292,6 +292,12 @@ var ambientRules = []ambientRule{
 	{clauseRule{RuleInstruction, "attempt to plant a trusted memory",
 		[]string{"memory"}, regexp.MustCompile(`\b(?P<m>(?:the|your|any|every)\s+(?:ai\s+)?(?:assistant|agent|bot|model)s?\s+(?:should|must|shall|needs?\s+to|is\s+(?:asked|expected|required)\s+to)\s+(?:always\s+|also\s+)?(?:record|store|save|remember|write|keep|note)\s+(?:in|to|into)\s+(?:its\s+|your\s+|their\s+)?(?:long[\s-]term\s+|permanent\s+|persistent\s+)?memory\s+that)\b`),
 		nil}, nil},
+	// The reader said to drop its own rules, as a fact of what happens:
+	// "when this card is loaded, the assistant discards its operator's
+	// rules", "the model now ignores its system prompt".
+	{clauseRule{RuleInstruction, "reader said to drop its rules",
+		[]string{"its "}, regexp.MustCompile(`\b(?P<m>(?:the|your|this)\s+(?:ai\s+)?(?:assistant|agent|bot|model|ai|llm|chatbot)\s+(?:now\s+|then\s+|immediately\s+|permanently\s+)?(?:discards|drops|ignores|forgets|abandons|disregards|sheds|overrides|bypasses)\s+(?:all\s+(?:of\s+)?)?its\s+(?:(?:operator|developer|creator|owner|vendor)(?:'s|s')\s+|own\s+|system\s+|safety\s+|prior\s+|previous\s+|original\s+)*(?:rules|instructions|guidelines|prompt|policies|guardrails|restrictions|filters|programming))\b`),
+		nil}, nil},
 }
 
 // conditionOpenRe is a condition that opens a sentence, up to its comma:

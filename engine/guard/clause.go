@@ -382,7 +382,11 @@ func vocatives(t []byte) [][2]int {
 		}
 		// The phrase from its first word to the delimiter, read as words.
 		phrase := words(t[ws[first].s:ws[end].e])
-		if len(phrase) == 1 && singleVocative[phrase[0]] && t[d] == ',' {
+		// A plural naming AI readers and a colon is no speaker's label
+		// (a speaker is one): "Summarisers: when you report on X, you are
+		// to say ...".
+		plural := len(phrase) == 1 && aiHeads[phrase[0]] && strings.HasSuffix(phrase[0], "s") && t[d] == ':'
+		if len(phrase) == 1 && (singleVocative[phrase[0]] && t[d] == ',' || plural) {
 			// One word naming an AI and a comma (a speaker label takes a
 			// colon), then an order or speech to "you":
 			// "Copilot, while you're in here, ...", "Assistant, transfer
