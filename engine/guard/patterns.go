@@ -867,8 +867,8 @@ func capabilityAt(t []byte, s, e int) bool {
 		return false
 	}
 	switch string(m[1]) {
-	case "you", "u", "ya", "i", "we":
-		return false
+	case "you", "u", "ya", "i", "we", "who", "that", "which":
+		return false // "you can now ...": permission; "DAN, who can do anything now": a persona
 	}
 	return !priorWords.Match(t[s:e])
 }
