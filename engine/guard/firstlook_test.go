@@ -656,7 +656,7 @@ func TestFirstLook(t *testing.T) {
 // benign twins of a billing ticket and a review comment, a hand-off
 // scheduling a payment, a confirmed new IBAN. It was held here to that
 // first look until the rules were tuned on it; it is now held to the
-// targets: recall 108/120 (refused 98, held 10), benign refused 0/120,
+// targets: recall 110/120 (refused 100, held 10), benign refused 0/120,
 // held 6/120 (the user's bill split and a to-do that send to others,
 // held as the frame of a user's to-do is easy to forge; the user's
 // confirmed new IBAN, held as a forged one says the same; a prompt
@@ -685,7 +685,10 @@ func TestFirstLook(t *testing.T) {
 // "whoever or whatever" addressed; a reader bound to hand over its own
 // instructions or to plant a fact in its memory; an override written as
 // a data key; a plural naming AI readers before a colon; the reader said
-// to drop its own rules. Still missed: a page's block for agents that
+// to drop its own rules; in Serbian and Croatian, the words for "copy",
+// "recommend", "tell" and "answer", the reader "who reads" or "who
+// processes" in the plural and in Cyrillic, and the assistant named in
+// the accusative. Still missed: a page's block for agents that
 // calls logging secrets to a link "the recommended practice", a forged
 // JSON system turn after an end-of-content marker, a TODO for
 // "copilot/agents" in a diff, hidden text in a résumé, an infrastructure
@@ -693,7 +696,7 @@ func TestFirstLook(t *testing.T) {
 // "the assistant handling it" elevated privileges, an automation note
 // triggered on a later reminder, an assistant asked to "become" a
 // persona, a planner's message whose note waives the executor's
-// re-confirming, and notes in Serbian (Cyrillic), Croatian and Tamil.
+// re-confirming, and a note in Tamil, a language no word file holds.
 // The twelfth split now catches 110 of 110 and the thirteenth refuses
 // one more of the attacks it caught; the other splits keep the figures
 // they had before.
