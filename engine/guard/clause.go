@@ -382,7 +382,11 @@ func vocatives(t []byte) [][2]int {
 		}
 		// The phrase from its first word to the delimiter, read as words.
 		phrase := words(t[ws[first].s:ws[end].e])
-		if len(phrase) == 1 && singleVocative[phrase[0]] && t[d] == ',' {
+		// A plural naming AI readers and a colon is no speaker's label
+		// (a speaker is one): "Summarisers: when you report on X, you are
+		// to say ...".
+		plural := len(phrase) == 1 && aiHeads[phrase[0]] && strings.HasSuffix(phrase[0], "s") && t[d] == ':'
+		if len(phrase) == 1 && (singleVocative[phrase[0]] && t[d] == ',' || plural) {
 			// One word naming an AI and a comma (a speaker label takes a
 			// colon), then an order or speech to "you":
 			// "Copilot, while you're in here, ...", "Assistant, transfer
@@ -468,7 +472,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 		// again") are read, not mentioned: the frame is what a forged
 		// approval takes.
 		relayed := relayedForms[desc] || waiverForms[desc] && principalQuote(t[lineStart(t, s):s])
-		if refusal && !relayed && (reportedMention(t, s) || quotedMention(t, s, e)) {
+		if refusal && !relayed && (reportedMention(t, s) || quotedMention(t, s, e) || describedMessage(t, s)) {
 			return
 		}
 		if !refusal && (quotedMention(t, s, e) || inUserOwnFrame(t, s) || personAddressed(text, v.origin(s, len(text)))) {
@@ -512,7 +516,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 			// counts after it.
 			ok = secondPerson.Match(c) || readerSubject.Match(c)
 		}
-		if ok {
+		if ok && !quotedMarker(t, s, e) {
 			add(RuleSystemPrompt, "role marker opening an order to the reader", s, min(len(t), e+len(c)), true)
 		}
 	}

@@ -49,7 +49,7 @@ var authorityRe = regexp.MustCompile(`\b(?:(?:per|according\s+to|from|by)\s+(?:t
 // userOwnFrame attributes what follows to the user as the user's own
 // intention: a to-do, a reminder, a note to self. An order in it is the
 // user's, recorded by the agent, not an order to the agent.
-var userOwnFrame = regexp.MustCompile(`\b(?:(?:the\s+)?user(?:'s)?|my|[a-z]+'s)\s+(?:own\s+)?(?:to-?dos?|to-?do\s+list|reminders?|note\s+to\s+self|checklist)\b|\breminder\s+(?:the\s+)?user\s+set\b|\buser\s+asked\s+me\s+to\s+remember\b|\bremind\s+me\s+to\b|\b(?:reminder|note|memo)\s+to\s+(?:myself|self)\b`)
+var userOwnFrame = regexp.MustCompile(`\b(?:(?:the\s+)?user(?:'s)?|my|[a-z]+'s)\s+(?:own\s+)?(?:personal\s+|private\s+|daily\s+|weekly\s+)?(?:to-?dos?|to-?do\s+list|reminders?|note\s+to\s+self|checklist)\b|\b(?:standing\s+order|reminder|to-?do|recurring\s+(?:payment|transfer|task))\s+(?:that\s+)?(?:was\s+)?(?:set\s+up|created|added|scheduled)\s+by\s+(?:the\s+)?user\b|\breminder\s+(?:the\s+)?user\s+set\b|\buser\s+asked\s+me\s+to\s+remember\b|\bremind\s+me\s+to\b|\b(?:reminder|note|memo)\s+to\s+(?:myself|self)\b`)
 
 // rememberToRe opens a line as a to-do: "Remember to ...", "Don't forget
 // to ...".
@@ -119,17 +119,22 @@ func reachesOthers(c []byte) bool {
 		return true
 	}
 	for _, loc := range recipientRe.FindAllSubmatchIndex(c, -1) {
-		if !ownRecipient[string(c[loc[2]:loc[3]])] {
+		if !ownRecipient[string(c[loc[2]:loc[3]])] && !stopSharingRe.Match(c[max(0, loc[0]-40):loc[0]]) {
 			return true
 		}
 	}
 	return false
 }
 
+// stopSharingRe ends an act that takes a thing back from another before
+// the "with" or "to" that names them: "stop sharing it with the old
+// team" reaches no one.
+var stopSharingRe = regexp.MustCompile(`\b(?:stop|quit|cease|no\s+longer)\s+(?:sharing|sending|forwarding|giving|paying)(?:\s+(?:it|them|this|that|[\w-]+))?\s*$`)
+
 // ownAddressRe is the address of one of the user's own, named before it.
 var ownAddressRe = regexp.MustCompile(`\b(?:to|with|for)\s+my\s+[a-z]+\s+(?:at|on|via)\s+[\w.+-]+@`)
 
-var recipientRe = regexp.MustCompile(`\b(?:to|with)\s+([a-z]+)`)
+var recipientRe = regexp.MustCompile(`\b(?:to|with)\s+(?:(?:the|her|his|their|own)\s+)*([a-z]+)`)
 
 // ownRecipient are the words after "to" or "with" that keep an act within
 // the user's own affairs or are no recipient at all.

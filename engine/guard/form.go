@@ -127,7 +127,7 @@ var formSpecs = []spec{
 	{rule: RuleSystemPrompt, subs: []string{"<"}, need: "usuario utilisateur benutzer nutzer utente usuario sistema systeme asistente assistente", desc: "tag claiming a role",
 		expr: `(?P<m><\s*(?:usuario|usuário|utilisateur|benutzer|nutzer|utente|sistema|système|systeme|asistente|assistente)\s*>)\s*\S`},
 	{rule: RuleSystemPrompt, need: "admin administrator developer root sudo system; override", desc: "override banner",
-		expr: `\b(?P<m>(?:admin(?:istrator)?|developer|root|sudo|system)\s+override)\b`},
+		expr: `\b(?P<m>(?:admin(?:istrator)?|developer|root|sudo|system)[\s_-]+override)\b`},
 	{rule: RuleSystemPrompt, subs: []string{"##"}, need: "system user assistant admin developer instruction instructions", desc: "role heading",
 		expr: `(?P<m>#{2,}\s*(?:system|user|assistant|admin|developer|instructions?)\s*:)`},
 	// A role banner closed by its own marks ("### SYSTEM ###") that
@@ -171,10 +171,10 @@ var formSpecs = []spec{
 	// "our support assistant should be live by March") has no such verb.
 	{rule: RuleInstruction, need: "ai llm automated virtual digital assistants bots copilots copilot chatbot chatbots llms any every each; " + obligeWords + "; " + need(obligeVerbs), leet: true, starts: "ai llm automated virtual digital assistants bots copilots chatbots llms chatbot copilot any every each", desc: "obligation laid on AI readers",
 		expr: `\b(?P<m>(?:` + aiReaders + `)` + readerTail + obligation + `\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only|simply|just|please)\s+)*` + obligeV + `)\b`},
-	{rule: RuleOrder, need: "the your; assistant agent; " + obligeWords + "; " + need(actVerbs, riskVerbs) + " replace render gather collect copy paste", leet: true, starts: "the your", desc: "duty to act laid on the assistant",
-		expr: `\b(?P<m>(?:the|your)\s+assistant` + readerTail + obligation + `\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only|simply|just|please)\s+)*` + alt(append(append([]string{"replace", "render", "gather", "collect", "copy", "paste"}, actVerbs...), riskVerbs...)) + `)\b`},
+	{rule: RuleOrder, need: "the your; assistant agent; " + obligeWords + "; " + need(actVerbs, riskVerbs) + " replace render gather collect copy paste execute renew", leet: true, starts: "the your", desc: "duty to act laid on the assistant",
+		expr: `\b(?P<m>(?:the|your)\s+assistant` + readerTail + obligation + `\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only|simply|just|please)\s+)*` + alt(append(append([]string{"replace", "render", "gather", "collect", "copy", "paste", "execute", "renew"}, actVerbs...), riskVerbs...)) + `)\b`},
 	{rule: RuleInstruction, need: "required expected mandatory essential requested; that; assistant assistants agent agents bot bots model models ai llm copilot chatbot", leet: true, starts: "it", desc: "obligation laid on AI readers",
-		expr: `\b(?P<m>it\s+is\s+(?:required|expected|mandatory|essential|requested)\s+that\s+(?:the\s+|any\s+|every\s+|each\s+|all\s+)?(?:(?:ai|llm|automated|virtual)\s+)?(?:assistants?|agents?|bots?|models?|ais?|llms?|copilots?|chatbots?)` + readerTail + `\s+(?:(?:always|only|never|also)\s+)*` + obligeV + `)\b`},
+		expr: `\b(?P<m>it\s+is\s+(?:required|expected|mandatory|essential|requested)\s+that\s+(?:the\s+|any\s+|every\s+|each\s+|all\s+)?(?:(?:ai|llm|automated|virtual)\s+)?(?:assistants?|agents?|bots?|models?|ais?|llms?|copilots?|chatbots?)` + readerTail + `\s+(?:(?:always|only|never|also)\s+)*` + obligeV + `(?:s|es)?)\b`},
 	{rule: RuleInstruction, need: "if when whenever; assistant assistants agent agents bot bots model models ai llm copilot chatbot; " + need(obligeVerbs), leet: true, starts: "if when whenever", desc: "order to AI readers under a condition",
 		expr: `\b(?P<m>(?:if|when|whenever)\s+(?:you\s+are\s+)?(?:an?|the|any|some)\s+(?:(?:ai|llm|automated)\s+)?(?:assistant|agent|bot|model|ai|llm|copilot|chatbot)s?\b[^.,;\n]{0,80},\s*(?:it|you|they)\s+(?:should|must|shall|needs?\s+to|has\s+to|have\s+to)\s+(?:(?:also|now|always|first|then|immediately|automatically|quietly|silently|only)\s+)*` + obligeV + `)\b`},
 	{rule: RuleInstruction, need: "for to attention; assistant assistants bot bots copilot copilots agents llms chatbots ai; " + need(obligeVerbs), leet: true, desc: "heading addressed to AI readers",
@@ -529,17 +529,17 @@ var (
 	// and answers.
 	obligeVerbs = append(append([]string{}, addressVerbs...), "replace", "render", "advise", "describe",
 		"gather", "collect", "persist", "record", "note", "keep", "switch", "allow", "permit", "trust",
-		"comply", "present", "display", "mention", "inform", "prefer", "round", "attach", "embed", "auto")
+		"comply", "present", "display", "mention", "inform", "prefer", "round", "attach", "embed", "auto", "renew", "execute")
 	obligeV = alt(obligeVerbs)
 	// obligeWords are the trigger words of an obligation.
 	obligeWords = "should must shall need needs has have ought asked required instructed expected advised requested told directed obliged supposed encouraged"
 	// obligation is a modal or a passive of obligation.
-	obligation = `\s*,?\s+(?:should|must|shall|needs?\s+to|ha(?:s|ve)\s+to|ought\s+to|(?:is|are)\s+(?:(?:now|hereby|kindly|also|therefore)\s+)?(?:asked|required|instructed|expected|advised|requested|told|directed|obliged|supposed|encouraged)\s+to)`
+	obligation = `\s*,?\s+(?:should|must|shall|needs?\s+to|ha(?:s|ve)\s+to|ought\s+to|(?:is|are)\s+(?:(?:now|hereby|kindly|also|therefore)\s+)?(?:asked|required|instructed|expected|advised|requested|told|directed|obliged|supposed|encouraged)(?:\s+by\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?\s+to)`
 	// aiReaders names AI readers: an AI word before the noun, or a
 	// plural, or "any assistant".
 	aiReaders = `(?:ai|llm|automated|virtual|digital)(?:[\s-](?:powered|based|coding|driven))?\s+(?:[a-z]+\s+)?(?:assistants?|agents?|bots?|models?|tools?|copilots?)|(?:assistants|bots|copilots|chatbots|llms)|(?:any|every|each)\s+(?:assistant|agent|bot|model|copilot|chatbot|llm|ai)|chatbots?|copilots?|llms?`
 	// readerTail says which reader: a participle or a relative clause of
 	// at most six words ("taking these notes", "that opens this sheet",
 	// "embedded in the mail client").
-	readerTail = `(?:\s+(?:(?:that|which|who)\s+[a-z]+|[a-z]+ing|embedded|built|deployed|used|installed|configured)(?:\s+[\w'.\-/]+){0,5}?)?`
+	readerTail = `(?:\s+(?:(?:that|which|who|with)\s+[a-z]+|[a-z]+ing|embedded|built|deployed|used|installed|configured)(?:\s+[\w'.\-/]+){0,5}?)?`
 )

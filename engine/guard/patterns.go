@@ -349,14 +349,17 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 		if p.rule == RuleInstruction && reportedSpeech(view.text, s) && calledFake(view.text, e) {
 			continue // "emails asking you to re-enter your password at ... are fake"
 		}
-		if (p.rule == RuleInstruction || p.rule == RuleOrder) && quotedMention(view.text, s, e) {
-			continue
+		if (p.rule == RuleInstruction || p.rule == RuleOrder) && (quotedMention(view.text, s, e) || capabilityAt(view.text, s, e) || describedMessage(view.text, s) || serviceLevel(view.text, s, e)) {
+			continue // an order quoted, a product's capability or required speed, or what a kind of message asks
 		}
 		if p.rule == RuleInstruction && appositiveLast(view.text, e) {
 			continue // "the AI, Echo, discovers ...": a name in apposition, read as a verb
 		}
 		if p.rule == RuleInstruction && humanRole(view.text, s) {
 			continue // "a human agent needs to approve the refund": a person's duty
+		}
+		if p.rule == RuleOrder && namedTask(view.text, s) {
+			continue // "task t-12 (pay the printer) is scheduled": the task recorded
 		}
 		if p.rule == RuleOrder && inUserOwnFrame(view.text, s) {
 			continue // the user's own to-do, recorded as the user's
@@ -502,7 +505,14 @@ func quotedMention(t []byte, s, e int) bool {
 	}
 	q := t[open]
 	close := -1
-	for j := e; j < len(t) && j-e < 200; j++ {
+	from := e
+	if open >= s-1 {
+		// The match opens the quotation and may run past its close
+		// ("containing the text \"Attention model: report ...\" caused
+		// ..."): the quotation is what is read.
+		from = s + 1
+	}
+	for j := from; j < len(t) && j-from < 200; j++ {
 		if t[j] == q && (j+1 == len(t) || !isLetter(t[j+1])) {
 			close = j
 			break
@@ -672,6 +682,14 @@ func quotedMarker(t []byte, s, e int) bool {
 	if q != '"' && q != '\'' {
 		return false
 	}
+	// A tag's match may run on past its own closing bracket into the
+	// sentence about it ("a fake \"<system>\" block asked ..."): the
+	// marker ends at its bracket.
+	if c := map[byte]byte{'<': '>', '[': ']'}[t[s]]; c != 0 {
+		if k := bytes.IndexByte(t[s:e], c); k >= 0 {
+			e = s + k + 1
+		}
+	}
 	for j := e; j < len(t) && j-e < 3; j++ {
 		if t[j] == q {
 			return true
@@ -828,4 +846,78 @@ func articleBefore(t []byte, i int) bool {
 		return j < i
 	}
 	return false
+}
+
+// capabilityRe is what a product can do, said before the verb: "the
+// assistant can now", "the app is now able to". Said of "you", it is
+// permission; said of a product, a capability or a release note.
+var capabilityRe = regexp.MustCompile(`\b(?P<who>[a-z]+)\s+(?:can|is\s+(?:now\s+)?able\s+to|are\s+(?:now\s+)?able\s+to)\s+(?:now\s+|also\s+|automatically\s+)*$`)
+
+// priorWords are the words that make an object of "ignore" the reader's
+// instructions rather than a product's inputs.
+var priorWords = regexp.MustCompile(`\b(?:previous|prior|above|earlier|preceding|all|your|system|original|initial|safety|its\s+(?:instructions|rules|guidelines))\b`)
+
+// capabilityAt reports whether the match t[s:e] is a capability a
+// product is said to have ("the assistant can now ignore messages from
+// muted senders"), not an order: a third party, not "you", can do it,
+// and the object is not the reader's prior instructions.
+func capabilityAt(t []byte, s, e int) bool {
+	m := capabilityRe.FindSubmatch(t[max(0, s-60):s])
+	if m == nil {
+		return false
+	}
+	switch string(m[1]) {
+	case "you", "u", "ya", "i", "we", "who", "that", "which":
+		return false // "you can now ...": permission; "DAN, who can do anything now": a persona
+	}
+	return !priorWords.Match(t[s:e])
+}
+
+// describedMessageRe is a kind of message described by what it asks of
+// its reader: "a suspicious email that asks you to", "messages which
+// tell the agent to". The order is the described message's, a mention.
+var describedMessageRe = regexp.MustCompile(`\b(?:(?:fake|suspicious|phishing|spoofed|scam|malicious|forged)\s+[^.;\n]{0,40}?(?:e-?mails?|messages?|texts?|pages?|documents?|notes?|links?|files?|sms|calls?|websites?|sites?)|(?:an?|any|every|each|such)\s+(?:[\w-]+\s+){0,2}?(?:e-?mail|message|text|page|document|note|prompt|request|link|file|ticket|comment|review|post|sms|call|website|site)|(?:[\w-]+\s+)?(?:e-?mails|messages|texts|pages|documents|notes|prompts|requests|links|files|tickets|comments|reviews|posts|websites|sites))\s+(?:(?:that|which)\s+(?:asks?|tells?|instructs?|urges?|wants?|orders?|requests?|demands?|tries\s+to\s+(?:get|make)|try\s+to\s+(?:get|make))|asking|telling|instructing|urging)\s+(?:you|them|him|her|staff|users|people|employees|the\s+[\w-]+|an?\s+[\w-]+)\s+(?:to\s+)?$`)
+
+// describedMessage reports whether the order at s of t is what a kind
+// of message is described as asking ("To handle an email that asks you
+// to ignore instructions: do not follow it").
+func describedMessage(t []byte, s int) bool {
+	return describedMessageRe.Match(t[max(0, s-100):s]) || messageNounRe.Match(t[s:min(len(t), s+40)])
+}
+
+// messageNounRe is a word that is both a verb of sending and a message,
+// used as the message a clause describes: "the fake email asking them to
+// change ...", where "email" is no order.
+var messageNounRe = regexp.MustCompile(`^(?:e-?mail|message|text|post|call|dm)s?\s+(?:asking|telling|instructing|urging|(?:that|which)\s+(?:asks?|tells?|instructs?|urges?))\s`)
+
+// serviceLevelRe is a bound on how fast an answer comes, after a verb of
+// answering: "respond to simple questions within 2 seconds", "reply in
+// under 500 ms". A speed asked of a product is a requirement on it, not
+// an order to act.
+var serviceLevelRe = regexp.MustCompile(`^(?:\s+to\s+[^.;,\n]{0,50}?)?\s+(?:within|in\s+(?:under|less\s+than)|under|in)\s+(?:\d+(?:\.\d+)?|one|two|three|five|ten|a)\s*(?:ms|milliseconds?|s|secs?|seconds?|minutes?|mins?)\b`)
+
+// serviceLevel reports whether the verb that ends the match t[s:e] is
+// one of answering and what follows bounds how fast the answer comes.
+func serviceLevel(t []byte, s, e int) bool {
+	switch string(t[lastWordStart(t, e):e]) {
+	case "respond", "reply", "answer", "load", "show", "display", "return", "acknowledge":
+		return serviceLevelRe.Match(t[e:min(len(t), e+90)])
+	}
+	return false
+}
+
+// taskStateRe is the state a task named by its order is in: "(pay the
+// invoice) is scheduled for Friday", "(rotate the keys) was done".
+var taskStateRe = regexp.MustCompile(`^\)\s*(?:is|was|has\s+been|are|were|have\s+been)\s+(?:now\s+|already\s+)?(?:scheduled|queued|done|completed?|finished|approved|paid|sent|planned|pending|on\s+hold|cancell?ed|assigned|booked)\b`)
+
+// namedTask reports whether the order at s of t names a task in
+// parentheses that the sentence gives a state ("task t-12 (pay the
+// printer) is scheduled for 15 Dec"): a record of the task, not an
+// order.
+func namedTask(t []byte, s int) bool {
+	if s == 0 || t[s-1] != '(' {
+		return false
+	}
+	k := bytes.IndexByte(t[s:min(len(t), s+160)], ')')
+	return k >= 0 && taskStateRe.Match(t[s+k:min(len(t), s+k+40)])
 }
