@@ -313,7 +313,9 @@ func (r *ReadTx) Candidates(ctx context.Context, cq memgov.CandidateQuery) ([]me
 }
 
 func (r *ReadTx) CandidateRows(ctx context.Context, ids []string, layer memgov.Layer) ([]memgov.Candidate, error) {
-	cs, err := r.candidatesOfLayer(ctx, ids, len(ids), layer)
+	// The caller scored these by the light query's vectors: they are not
+	// read again.
+	cs, err := r.candidateRows(ctx, ids, len(ids), layer, false)
 	if err != nil {
 		return nil, err
 	}
@@ -380,6 +382,12 @@ func (r *ReadTx) candidatesByID(ctx context.Context, ids []string, limit int) ([
 // candidatesOfLayer is candidatesByID for the versions of layer, or when
 // layer is "" the durable ones.
 func (r *ReadTx) candidatesOfLayer(ctx context.Context, ids []string, limit int, layer memgov.Layer) ([]memgov.Candidate, error) {
+	return r.candidateRows(ctx, ids, limit, layer, true)
+}
+
+// candidateRows is candidatesOfLayer, which reads the versions' vectors
+// (Embedding) only when vectors is set.
+func (r *ReadTx) candidateRows(ctx context.Context, ids []string, limit int, layer memgov.Layer, vectors bool) ([]memgov.Candidate, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -387,8 +395,12 @@ func (r *ReadTx) candidatesOfLayer(ctx context.Context, ids []string, limit int,
 	if err != nil {
 		return nil, err
 	}
+	vector := `vf.embedding`
+	if !vectors {
+		vector = `NULL`
+	}
 	rows, err := queryDrained(ctx, r.q, `SELECT vi.version_id, vi.item_id, vi.key, vi.layer, v.state, vi.content_hash, vf.fingerprint, COALESCE(vf.subject, ''),
-		COALESCE(vf.predicate, ''), COALESCE(vf.object, ''), vf.embedding, v.content, v.confidence, v.created_by, vf.sketch
+		COALESCE(vf.predicate, ''), COALESCE(vf.object, ''), `+vector+`, v.content, v.confidence, v.created_by, vf.sketch
 		FROM version_index vi JOIN versions v ON v.id = vi.version_id LEFT JOIN version_features vf ON vf.version_id = vi.version_id
 		WHERE vi.version_id IN (SELECT value FROM `+r.q.dialect().JSONValues+`) AND (vi.layer = ? OR CAST(? AS TEXT) = '' AND vi.layer IN ('EPISODIC', 'SEMANTIC', 'PROCEDURAL'))
 		AND v.state IN ('ACTIVE', 'DRAFT')
