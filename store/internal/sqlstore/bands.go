@@ -38,15 +38,22 @@ const bandCount = 16
 
 // refBands is the band index of one memoryRef. The members of a band's
 // bucket (the positions whose band k has one value) form a chain, newest
-// first: heads[k] holds the newest position of each value, prev[p][k] the
-// member before p. Adding a row costs no allocation of its own, and a
+// first: heads[k] holds the newest position of each value, ents[p].prev[k]
+// the member before p. Adding a row costs no allocation of its own, and a
 // lookup walks a bucket from its newest member as far as it needs.
 type refBands struct {
-	seqs  []int64             // version_features.seq of each position
-	sigs  [][bandCount]uint16 // the band values of each position, by band number
-	full  []bool              // the position has all 16 bands
-	prev  [][bandCount]int32  // the next older member of each of the position's buckets, or -1
+	seqs  []int64     // version_features.seq of each position
+	ents  []bandEntry // what a lookup reads of each position, together
+	full  []bool      // the position has all 16 bands
 	heads [bandCount]bandHeads
+}
+
+// bandEntry is one position's band values, by band number, and the next
+// older member of each of its buckets (-1: none): a lookup walking a
+// bucket reads both of the same entry.
+type bandEntry struct {
+	sig  [bandCount]uint16
+	prev [bandCount]int32
 }
 
 func newRefBands() *refBands {
@@ -99,8 +106,7 @@ func (h *bandHeads) densify() {
 // in a row (no row the store writes has one) counts once, its first value.
 func (r *refBands) add(seq int64, packed []byte) {
 	pos := int32(len(r.seqs))
-	var sig [bandCount]uint16
-	prev := [bandCount]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+	e := bandEntry{prev: [bandCount]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}}
 	seen := 0
 	for i := 0; i+4 <= len(packed); i += 4 {
 		b := binary.BigEndian.Uint32(packed[i:])
@@ -108,15 +114,14 @@ func (r *refBands) add(seq int64, packed []byte) {
 		if k >= bandCount || seen&(1<<k) != 0 {
 			continue
 		}
-		sig[k] = v
+		e.sig[k] = v
 		seen |= 1 << k
-		prev[k] = r.heads[k].get(v)
+		e.prev[k] = r.heads[k].get(v)
 		r.heads[k].set(v, pos)
 	}
 	r.seqs = append(r.seqs, seq)
-	r.sigs = append(r.sigs, sig)
+	r.ents = append(r.ents, e)
 	r.full = append(r.full, seen == 1<<bandCount-1)
-	r.prev = append(r.prev, prev)
 	if len(r.seqs) == denseHeads {
 		for k := range r.heads {
 			r.heads[k].densify()
@@ -250,8 +255,8 @@ func (rb *refBands) near(bands []uint32, maxHamming, bucketLimit int) []int64 {
 			continue
 		}
 		n := 0
-		for p := rb.heads[k].get(uint16(b)); p >= 0 && n < bucketLimit; p = rb.prev[p][k] {
-			if bound && rb.full[p] && hamming(&sig, &rb.sigs[p]) > maxHamming {
+		for p := rb.heads[k].get(uint16(b)); p >= 0 && n < bucketLimit; p = rb.ents[p].prev[k] {
+			if bound && rb.full[p] && hamming(&sig, &rb.ents[p].sig) > maxHamming {
 				continue
 			}
 			n++
