@@ -134,7 +134,7 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		if err != nil {
 			return ContradictionResult{}, fmt.Errorf("read topic candidates: %w", err)
 		}
-		query := similar.NewQuery(feat.Embedding, len(ts))
+		query := similar.NewQuery(feat.Embedding)
 		for _, c := range ts {
 			topicHit[c.VersionID] = true
 			if light && seen[c.VersionID] && (c.State == memgov.Active || c.State == memgov.Draft) {

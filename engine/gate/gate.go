@@ -259,7 +259,7 @@ func fillCandidates(ctx context.Context, r CandidateRowReader, kept []Scored, fu
 // anyState: a light query's, whose state is not read).
 func scored(cs []memgov.Candidate, feat memory.Features, anyState bool) ([]Scored, error) {
 	out := make([]Scored, 0, len(cs))
-	q := similar.NewQuery(feat.Embedding, len(cs))
+	q := similar.NewQuery(feat.Embedding)
 	for _, c := range cs {
 		if !anyState && c.State != memgov.Active && c.State != memgov.Draft {
 			continue

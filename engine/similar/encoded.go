@@ -20,15 +20,12 @@ type Query struct {
 	shift uint32
 }
 
-// NewQuery prepares v for scoring about vectors stored vectors: for more
-// than a few, it indexes v's components (a table of twice their number),
-// which costs as much as scoring two or three vectors and halves the cost
-// of each. The Query keeps v, which must not be modified while it is in
-// use.
-func NewQuery(v Vector, vectors int) Query {
+// NewQuery prepares v for scoring. The Query keeps v, which must not be
+// modified while it is in use.
+func NewQuery(v Vector) Query {
 	q := Query{v: v, n: norm2(v)}
 	na := min(len(v.Idx), len(v.Val))
-	if na < 16 || vectors < 4 {
+	if na < 16 {
 		return q
 	}
 	for k := 1; k < na; k++ {

@@ -16,17 +16,7 @@ func sameCosine(t interface {
 	Fatalf(string, ...any)
 }, q Vector, data []byte) {
 	t.Helper()
-	for _, many := range []int{1, 100} {
-		sameCosineOf(t, q, many, data)
-	}
-}
-
-func sameCosineOf(t interface {
-	Helper()
-	Fatalf(string, ...any)
-}, q Vector, many int, data []byte) {
-	t.Helper()
-	got, err := NewQuery(q, many).CosineEncoded(data)
+	got, err := NewQuery(q).CosineEncoded(data)
 	w, werr := UnmarshalVector(data)
 	if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
 		t.Fatalf("CosineEncoded(%x) error %v; UnmarshalVector's %v", data, err, werr)
@@ -139,16 +129,9 @@ func BenchmarkCosineEncoded(b *testing.B) {
 		}
 	})
 	b.Run("encoded", func(b *testing.B) {
-		pq := NewQuery(q, b.N)
+		pq := NewQuery(q)
 		for b.Loop() {
 			_, _ = pq.CosineEncoded(data)
 		}
 	})
-}
-
-func BenchmarkNewQuery(b *testing.B) {
-	v := Embed(base20)
-	for b.Loop() {
-		_ = NewQuery(v, 100)
-	}
 }
