@@ -12,55 +12,11 @@ import (
 type Query struct {
 	v Vector
 	n float64 // norm2(v)
-	// slots finds the position of an index in v (open addressing, -1 for
-	// an empty slot): a stored vector's indices are looked up there, each
-	// once, instead of being merged with all of v's. nil for a short or
-	// invalid v, which is merged.
-	slots []int32
-	shift uint32
 }
 
 // NewQuery prepares v for scoring. The Query keeps v, which must not be
 // modified while it is in use.
-func NewQuery(v Vector) Query {
-	q := Query{v: v, n: norm2(v)}
-	na := min(len(v.Idx), len(v.Val))
-	if na < 16 {
-		return q
-	}
-	for k := 1; k < na; k++ {
-		if v.Idx[k] <= v.Idx[k-1] {
-			return q
-		}
-	}
-	size, bits := 1, uint32(0)
-	for size < 2*na { // at most half full
-		size, bits = size<<1, bits+1
-	}
-	q.slots, q.shift = make([]int32, size), 32-bits
-	for i := range q.slots {
-		q.slots[i] = -1
-	}
-	for k, x := range v.Idx[:na] {
-		h := (x * 0x9e3779b1) >> q.shift
-		for q.slots[h] >= 0 {
-			h = (h + 1) & uint32(size-1)
-		}
-		q.slots[h] = int32(k)
-	}
-	return q
-}
-
-// find returns the position of index x in v, or -1.
-func (q *Query) find(x uint32) int {
-	mask := uint32(len(q.slots) - 1)
-	for h := (x * 0x9e3779b1) >> q.shift; ; h = (h + 1) & mask {
-		p := q.slots[h]
-		if p < 0 || q.v.Idx[p] == x {
-			return int(p)
-		}
-	}
-}
+func NewQuery(v Vector) Query { return Query{v: v, n: norm2(v)} }
 
 // CosineEncoded returns Cosine(v, w) for the vector v the Query was made of
 // and the vector w that data encodes ([Vector.MarshalBinary]), to the last
@@ -86,14 +42,13 @@ func (q Query) CosineEncoded(data []byte) (float64, error) {
 		return bad("count %d too large for %d bytes", n, len(p))
 	}
 	// One pass over the indices checks them as UnmarshalVector does and
-	// finds those the query holds too (in slots, or merging them with the
-	// query's as cosine does): the components both hold, in increasing
-	// index order, are kept to be multiplied once the values are found
-	// (they follow the last index), in the order cosine adds them.
+	// merges them with the query's, as cosine does: the components both
+	// hold, in increasing index order, are kept to be multiplied once the
+	// values are found (they follow the last index).
 	na := min(len(q.v.Idx), len(q.v.Val))
 	ai := q.v.Idx[:na]
-	type pair struct{ i, k int32 }
-	var buf [512]pair
+	type pair struct{ i, k int }
+	var buf [64]pair
 	both := buf[:0]
 	var cur uint64
 	i := 0
@@ -119,19 +74,11 @@ func (q Query) CosineEncoded(data []byte) (float64, error) {
 			return bad("index %d exceeds 32 bits", k)
 		}
 		y := uint32(cur)
-		if q.slots != nil {
-			// v's indices increase as w's do: the pairs come in the
-			// merge's order.
-			if p := q.find(y); p >= 0 {
-				both = append(both, pair{int32(p), int32(k)})
-			}
-			continue
-		}
 		for i < len(ai) && ai[i] < y {
 			i++
 		}
 		if i < len(ai) && ai[i] == y {
-			both = append(both, pair{int32(i), int32(k)})
+			both = append(both, pair{i, k})
 			i++
 		}
 	}

@@ -3,7 +3,6 @@ package similar
 import (
 	"bytes"
 	"math"
-	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -35,34 +34,6 @@ func TestCosineEncodedMatchesCosine(t *testing.T) {
 		b := vectorGen().Draw(t, "b")
 		if rapid.Bool().Draw(t, "share") && len(a.Idx) > 0 {
 			b = a // the same indices, as near texts have
-		}
-		data, err := b.MarshalBinary()
-		if err != nil {
-			t.Fatalf("MarshalBinary: %v", err)
-		}
-		sameCosine(t, a, data)
-	})
-	// Long queries, whose indices are looked up rather than merged, against
-	// vectors sharing some of them.
-	rapid.Check(t, func(t *rapid.T) {
-		idx := rapid.SliceOfNDistinct(rapid.Uint32(), 16, 600, rapid.ID[uint32]).Draw(t, "idx")
-		slices.Sort(idx)
-		a := Vector{Idx: idx, Val: make([]float32, len(idx))}
-		for k := range a.Val {
-			a.Val[k] = rapid.Float32Range(-1, 1).Filter(finiteNonZero).Draw(t, "val")
-		}
-		var bi []uint32
-		for _, x := range idx {
-			if rapid.IntRange(0, 2).Draw(t, "keep") == 0 {
-				bi = append(bi, x)
-			}
-		}
-		bi = append(bi, rapid.SliceOf(rapid.Uint32()).Draw(t, "more")...)
-		slices.Sort(bi)
-		bi = slices.Compact(bi)
-		b := Vector{Idx: bi, Val: make([]float32, len(bi))}
-		for k := range b.Val {
-			b.Val[k] = rapid.Float32Range(-1, 1).Filter(finiteNonZero).Draw(t, "bval")
 		}
 		data, err := b.MarshalBinary()
 		if err != nil {
