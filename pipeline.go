@@ -36,7 +36,8 @@ type PipelineReader interface {
 	// CandidateRows returns in full the ACTIVE or DRAFT versions among ids
 	// that a Candidates query of layer ("": the durable layers) could
 	// return, in the order of ids: the rows of the candidates a light query
-	// (CandidateQuery.Light) returned that the caller keeps.
+	// (CandidateQuery.Light) returned that the caller keeps. It leaves out
+	// their Embedding, which the light query read.
 	CandidateRows(ctx context.Context, ids []string, layer Layer) ([]Candidate, error)
 	// TopicCandidates returns the ACTIVE or DRAFT versions of q.MemoryRef in
 	// layer q.Layer whose text best matches q.Text in the full-text index

@@ -134,6 +134,7 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		if err != nil {
 			return ContradictionResult{}, fmt.Errorf("read topic candidates: %w", err)
 		}
+		query := similar.NewQuery(feat.Embedding)
 		for _, c := range ts {
 			topicHit[c.VersionID] = true
 			if light && seen[c.VersionID] && (c.State == memgov.Active || c.State == memgov.Draft) {
@@ -145,8 +146,8 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 			seen[c.VersionID] = true
 			s := Scored{Candidate: c}
 			if len(c.Embedding) > 0 {
-				if v, err := similar.UnmarshalVector(c.Embedding); err == nil {
-					s.Cosine = similar.Cosine(feat.Embedding, v)
+				if cos, err := query.CosineEncoded(c.Embedding); err == nil {
+					s.Cosine = cos
 				}
 			}
 			topical = append(topical, s)

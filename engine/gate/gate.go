@@ -259,17 +259,18 @@ func fillCandidates(ctx context.Context, r CandidateRowReader, kept []Scored, fu
 // anyState: a light query's, whose state is not read).
 func scored(cs []memgov.Candidate, feat memory.Features, anyState bool) ([]Scored, error) {
 	out := make([]Scored, 0, len(cs))
+	q := similar.NewQuery(feat.Embedding)
 	for _, c := range cs {
 		if !anyState && c.State != memgov.Active && c.State != memgov.Draft {
 			continue
 		}
 		s := Scored{Candidate: c}
 		if len(c.Embedding) > 0 { // a version never indexed has none
-			v, err := similar.UnmarshalVector(c.Embedding)
+			cos, err := q.CosineEncoded(c.Embedding)
 			if err != nil {
 				return nil, fmt.Errorf("read candidates: embedding of version %s: %w", c.VersionID, err)
 			}
-			s.Cosine = similar.Cosine(feat.Embedding, v)
+			s.Cosine = cos
 		}
 		out = append(out, s)
 	}

@@ -49,7 +49,12 @@ var dialect = &sqlstore.Dialect{
 	// of an array computed once reads each row through the seq index, where
 	// IN (a set) may be planned as a scan of the whole table.
 	FeaturesBySeq: `SELECT version_id FROM version_features
-		WHERE seq = ANY (ARRAY(SELECT CAST(value AS BIGINT) FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value))) AND memory_ref = ?`,
+		WHERE seq = ANY (ARRAY(SELECT CAST(value AS BIGINT) FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value))) AND memory_ref = ?
+		ORDER BY seq`,
+	LightBySeq: `SELECT vf.seq, vi.version_id, vi.item_id, vi.key, vi.layer, vi.content_hash, vf.fingerprint, COALESCE(vf.subject, ''), vf.embedding
+		FROM version_features vf JOIN version_index vi ON vi.version_id = vf.version_id
+		WHERE vf.seq = ANY (ARRAY(SELECT CAST(value AS BIGINT) FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS j(value))) AND vf.memory_ref = ?
+		AND (vi.layer = ? OR CAST(? AS TEXT) = '' AND vi.layer IN ('EPISODIC', 'SEMANTIC', 'PROCEDURAL'))`,
 	// A version's features in one statement: replacing a row updates it in
 	// place with a new seq (SET seq = DEFAULT draws from its identity), where
 	// a DELETE and an INSERT cost a round trip more and leave a dead row.

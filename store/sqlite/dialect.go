@@ -54,7 +54,11 @@ var dialect = &sqlstore.Dialect{
 			WHERE f.rowid IN (SELECT value FROM json_each(?)) AND v.state IN ('ACTIVE', 'DRAFT')`,
 	// +memory_ref: read the rows by seq, never by scanning the ref's rows
 	// through an index on memory_ref.
-	FeaturesBySeq:   `SELECT version_id FROM version_features WHERE seq IN (SELECT value FROM json_each(?)) AND +memory_ref = ?`,
+	FeaturesBySeq: `SELECT version_id FROM version_features WHERE seq IN (SELECT value FROM json_each(?)) AND +memory_ref = ? ORDER BY seq`,
+	LightBySeq: `SELECT vf.seq, vi.version_id, vi.item_id, vi.key, vi.layer, vi.content_hash, vf.fingerprint, COALESCE(vf.subject, ''), vf.embedding
+		FROM version_features vf JOIN version_index vi ON vi.version_id = vf.version_id
+		WHERE vf.seq IN (SELECT value FROM json_each(?)) AND +vf.memory_ref = ?
+		AND (vi.layer = ? OR CAST(? AS TEXT) = '' AND vi.layer IN ('EPISODIC', 'SEMANTIC', 'PROCEDURAL'))`,
 	MatchOr:         ` OR `,
 	MatchAnd:        ` AND `,
 	MatchWord:       func(w string) string { return `"` + w + `"` },

@@ -54,7 +54,7 @@ var Coverage = map[string][]string{
 	"Idempotent":          {"Pipeline/Idempotency"},
 	"CountOutcomes":       {"Pipeline/OutcomesAndCounts"},
 	"CountSessionCommits": {"Pipeline/OutcomesAndCounts"},
-	"Candidates":          {"Pipeline/Candidates", "Pipeline/LightCandidates"},
+	"Candidates":          {"Pipeline/Candidates", "Pipeline/LightCandidates", "Pipeline/LightBandCandidates"},
 	"CandidateRows":       {"Pipeline/LightCandidates"},
 	"TopicCandidates":     {"Pipeline/TopicCandidates"},
 	"ModelVectors":        {"Pipeline/ModelVectors"},

@@ -14,6 +14,7 @@ var pipelineTests = []test{
 	{"OutcomesAndCounts", testOutcomes},
 	{"Candidates", testCandidates},
 	{"LightCandidates", testLightCandidates},
+	{"LightBandCandidates", testLightBandCandidates},
 	{"TopicCandidates", testTopicCandidates}, // topic.go
 	{"TopicCandidatesRareWords", testTopicCandidatesRareWords},
 	{"TopicCandidatesSharedWords", testTopicCandidatesSharedWords},
@@ -265,8 +266,11 @@ func testLightCandidates(t *testing.T, f Factory) {
 		}
 		for _, r := range rows {
 			if r.VersionID == a.VersionID && (r.Text != "Customer 42 prefers email." || r.State != memgov.Active || r.Predicate != feat.Predicate ||
-				r.Object != feat.Object || r.CreatedBy != curator || r.Confidence != av.Confidence || len(r.Embedding) == 0) {
+				r.Object != feat.Object || r.CreatedBy != curator || r.Confidence != av.Confidence) {
 				t.Errorf("CandidateRows: row = %+v", r)
+			}
+			if r.Embedding != nil {
+				t.Errorf("CandidateRows: row %s carries its vector, which the light query read", r.VersionID)
 			}
 			if r.VersionID == d.VersionID && r.State != memgov.Draft {
 				t.Errorf("CandidateRows: the pending version is %s", r.State)
@@ -277,6 +281,78 @@ func testLightCandidates(t *testing.T, f Factory) {
 		}
 		if rows, err := tx.CandidateRows(fx.ctx, nil, ""); err != nil || len(rows) != 0 {
 			t.Errorf("CandidateRows of no ids = %+v, %v", rows, err)
+		}
+		return nil
+	})
+}
+
+// A light query returns the versions its content hash, fingerprint or
+// subject found, then those of the band index by ascending seq (the order
+// they were indexed in), once each, the layer's only, whatever their state;
+// past its limit, no more than the limit. Each carries the vector a full
+// query reads.
+func testLightBandCandidates(t *testing.T, f Factory) {
+	fx := newFixture(t, f)
+	const same = "The quarterly report for the Lisbon office is due on Friday."
+	feat, err := fx.e.IndexFeatures(text(same))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := fx.put(ref, "c42", "Customer 42 prefers email.")
+	first := fx.put(ref, "report", same)
+	twin := fx.put(ref, "report-copy", same) // the same vector: a tie
+	near := fx.put(ref, "report-near", "The quarterly report for the Lisbon office is due on Friday!")
+	fx.put(ref, "session-report", same, func(p *memgov.PutRequest) { p.Layer = memgov.Session })
+	fx.put("acme/other", "report", same)
+	last := fx.put(ref, "report", same+" Really.") // first is superseded
+	fx.view(func(tx memgov.ReadTx) error {
+		ov, err := tx.Version(fx.ctx, other.VersionID)
+		if err != nil {
+			return err
+		}
+		full, err := tx.Candidates(fx.ctx, memgov.CandidateQuery{MemoryRef: ref, Bands: feat.Bands})
+		if err != nil {
+			return err
+		}
+		vectors := map[string][]byte{}
+		for _, c := range full {
+			vectors[c.VersionID] = c.Embedding
+		}
+		q := memgov.CandidateQuery{MemoryRef: ref, ContentHash: ov.ContentHash, Bands: feat.Bands, Light: true}
+		cs, err := tx.Candidates(fx.ctx, q)
+		if err != nil {
+			return err
+		}
+		var got []string
+		for _, c := range cs {
+			got = append(got, c.VersionID)
+			if v, ok := vectors[c.VersionID]; ok && string(v) != string(c.Embedding) {
+				t.Errorf("light candidate %s: its vector differs from a full query's", c.Key)
+			}
+			if len(c.Embedding) == 0 || len(c.Fingerprint) == 0 || c.Key == "" || c.ItemID == "" || c.ContentHash == "" {
+				t.Errorf("light candidate lacks what candidates are pruned by: %+v", c)
+			}
+		}
+		want := []string{other.VersionID, first.VersionID, twin.VersionID, near.VersionID}
+		if slices.Contains(got, last.VersionID) {
+			want = append(want, last.VersionID) // its bands may differ from the query's
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("light candidates = %v; want %v (the hash's, then the bands' in the order indexed)", got, want)
+		}
+		q.Limit = 2
+		if cs, err := tx.Candidates(fx.ctx, q); err != nil || len(cs) != 2 {
+			t.Errorf("light candidates at limit 2 = %d, %v", len(cs), err)
+		} else {
+			for _, c := range cs {
+				if !slices.Contains(want, c.VersionID) {
+					t.Errorf("light candidate at limit 2: %s is none of the candidates", c.Key)
+				}
+			}
+		}
+		cs, err = tx.Candidates(fx.ctx, memgov.CandidateQuery{MemoryRef: ref, Bands: feat.Bands, Light: true, Layer: memgov.Session})
+		if err != nil || len(cs) != 1 || cs[0].Key != "session-report" {
+			t.Errorf("the SESSION layer's light band candidates = %+v, %v; want the session note alone", cs, err)
 		}
 		return nil
 	})

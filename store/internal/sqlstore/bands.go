@@ -36,40 +36,97 @@ import (
 // bandCount is the number of SimHash bands a version has.
 const bandCount = 16
 
-// refBands is the band index of one memoryRef.
+// refBands is the band index of one memoryRef. The members of a band's
+// bucket (the positions whose band k has one value) form a chain, newest
+// first: heads[k] holds the newest position of each value, ents[p].prev[k]
+// the member before p. Adding a row costs no allocation of its own, and a
+// lookup walks a bucket from its newest member as far as it needs.
 type refBands struct {
-	seqs    []int64             // version_features.seq of each position
-	sigs    [][bandCount]uint16 // the band values of each position, by band number
-	full    []bool              // the position has all 16 bands
-	buckets [bandCount]map[uint16][]int32
+	seqs  []int64     // version_features.seq of each position
+	ents  []bandEntry // what a lookup reads of each position, together
+	full  []bool      // the position has all 16 bands
+	heads [bandCount]bandHeads
+}
+
+// bandEntry is one position's band values, by band number, and the next
+// older member of each of its buckets (-1: none): a lookup walking a
+// bucket reads both of the same entry.
+type bandEntry struct {
+	sig  [bandCount]uint16
+	prev [bandCount]int32
 }
 
 func newRefBands() *refBands {
 	r := &refBands{}
-	for k := range r.buckets {
-		r.buckets[k] = map[uint16][]int32{}
+	for k := range r.heads {
+		r.heads[k].m = map[uint16]int32{}
 	}
 	return r
 }
 
-// add indexes one row's packed bands under seq.
+// denseHeads is the size at which a band's heads move from a map to an
+// array of every value (256 KiB a band): past it most values occur.
+const denseHeads = 4096
+
+// bandHeads is the newest position of each value of one band: a map while
+// the memoryRef is small, an array (position + 1, 0 for none) once it is
+// not.
+type bandHeads struct {
+	m map[uint16]int32
+	d []int32
+}
+
+func (h *bandHeads) get(v uint16) int32 {
+	if h.d != nil {
+		return h.d[v] - 1
+	}
+	if p, ok := h.m[v]; ok {
+		return p
+	}
+	return -1
+}
+
+func (h *bandHeads) set(v uint16, p int32) {
+	if h.d != nil {
+		h.d[v] = p + 1
+		return
+	}
+	h.m[v] = p
+}
+
+func (h *bandHeads) densify() {
+	h.d = make([]int32, 1<<16)
+	for v, p := range h.m {
+		h.d[v] = p + 1
+	}
+	h.m = nil
+}
+
+// add indexes one row's packed bands under seq. A band number that repeats
+// in a row (no row the store writes has one) counts once, its first value.
 func (r *refBands) add(seq int64, packed []byte) {
 	pos := int32(len(r.seqs))
-	var sig [bandCount]uint16
+	e := bandEntry{prev: [bandCount]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}}
 	seen := 0
 	for i := 0; i+4 <= len(packed); i += 4 {
 		b := binary.BigEndian.Uint32(packed[i:])
 		k, v := int(b>>16), uint16(b)
-		if k >= bandCount {
+		if k >= bandCount || seen&(1<<k) != 0 {
 			continue
 		}
-		sig[k] = v
+		e.sig[k] = v
 		seen |= 1 << k
-		r.buckets[k][v] = append(r.buckets[k][v], pos)
+		e.prev[k] = r.heads[k].get(v)
+		r.heads[k].set(v, pos)
 	}
 	r.seqs = append(r.seqs, seq)
-	r.sigs = append(r.sigs, sig)
+	r.ents = append(r.ents, e)
 	r.full = append(r.full, seen == 1<<bandCount-1)
+	if len(r.seqs) == denseHeads {
+		for k := range r.heads {
+			r.heads[k].densify()
+		}
+	}
 }
 
 // BandCache is the store's band index: the indexed memoryRefs and the highest
@@ -177,6 +234,11 @@ func (c *BandCache) lookup(ctx context.Context, q querier, ref string, bands []u
 	if err != nil {
 		return nil, err
 	}
+	return rb.near(bands, maxHamming, bucketLimit), nil
+}
+
+// near is lookup within the index of one memoryRef.
+func (rb *refBands) near(bands []uint32, maxHamming, bucketLimit int) []int64 {
 	var sig [bandCount]uint16
 	seen := 0
 	for _, b := range bands {
@@ -192,11 +254,9 @@ func (c *BandCache) lookup(ctx context.Context, q querier, ref string, bands []u
 		if k >= bandCount {
 			continue
 		}
-		bucket := rb.buckets[k][uint16(b)]
 		n := 0
-		for i := len(bucket) - 1; i >= 0 && n < bucketLimit; i-- {
-			p := bucket[i]
-			if bound && rb.full[p] && hamming(&sig, &rb.sigs[p]) > maxHamming {
+		for p := rb.heads[k].get(uint16(b)); p >= 0 && n < bucketLimit; p = rb.ents[p].prev[k] {
+			if bound && rb.full[p] && hamming(&sig, &rb.ents[p].sig) > maxHamming {
 				continue
 			}
 			n++
@@ -208,7 +268,7 @@ func (c *BandCache) lookup(ctx context.Context, q querier, ref string, bands []u
 	for i := len(took) - 1; i >= 0; i-- { // newest first
 		out = append(out, rb.seqs[took[i]])
 	}
-	return out, nil
+	return out
 }
 
 func hamming(a, b *[bandCount]uint16) int {

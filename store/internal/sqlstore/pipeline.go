@@ -1,11 +1,13 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -311,23 +313,94 @@ func (r *ReadTx) Candidates(ctx context.Context, cq memgov.CandidateQuery) ([]me
 			if err != nil {
 				return nil, err
 			}
+			if cq.Light {
+				return r.lightWithBands(ctx, cq, set, string(list))
+			}
 			if err := collect(r.q.dialect().FeaturesBySeq, string(list), cq.MemoryRef); err != nil {
 				return nil, err
 			}
 		}
 	}
-	limit := cq.Limit
-	if limit <= 0 {
-		limit = 400
-	}
+	limit := candidatesLimit(cq)
 	if cq.Light {
 		return r.lightCandidates(ctx, set.ids, limit, cq.Layer)
 	}
 	return r.candidatesOfLayer(ctx, set.ids, limit, cq.Layer)
 }
 
+// candidatesLimit is the most candidates a query returns.
+func candidatesLimit(cq memgov.CandidateQuery) int {
+	if cq.Limit <= 0 {
+		return 400
+	}
+	return cq.Limit
+}
+
+// lightWithBands is a light query's answer given the versions found by
+// content hash, fingerprint or subject (set) and the band index's seqs
+// (list, a JSON array): what lightCandidates returns for set's ids followed
+// by the band candidates' (by ascending seq, as FeaturesBySeq names them).
+// The band candidates are read by seq, their version_features and
+// version_index rows in one statement, where naming them by version_id
+// first and then reading them by version_id looked each row up twice more.
+// When more versions match than the query's limit, which of them
+// lightCandidates keeps is its statement's to say: they are read its way.
+func (r *ReadTx) lightWithBands(ctx context.Context, cq memgov.CandidateQuery, set idSet, list string) ([]memgov.Candidate, error) {
+	rows, err := queryDrained(ctx, r.q, r.q.dialect().LightBySeq, list, cq.MemoryRef, string(cq.Layer), string(cq.Layer))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	type banded struct {
+		seq int64
+		c   memgov.Candidate
+	}
+	var bs []banded
+	for rows.Next() {
+		var (
+			b     banded
+			layer string
+		)
+		if err := rows.Scan(&b.seq, &b.c.VersionID, &b.c.ItemID, &b.c.Key, &layer, &b.c.ContentHash, &b.c.Fingerprint, &b.c.Subject, &b.c.Embedding); err != nil {
+			return nil, err
+		}
+		b.c.Layer = memgov.Layer(layer)
+		bs = append(bs, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	own := len(set.ids)
+	out, err := r.lightCandidates(ctx, set.ids, own, cq.Layer)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(bs, func(a, b banded) int { return cmp.Compare(a.seq, b.seq) })
+	for _, b := range bs {
+		if !set.seen[b.c.VersionID] {
+			set.add(b.c.VersionID)
+			out = append(out, b.c)
+		}
+	}
+	if len(out) > candidatesLimit(cq) {
+		var all idSet
+		for _, id := range set.ids[:own] {
+			all.add(id)
+		}
+		if err := all.collect(ctx, r.q, r.q.dialect().FeaturesBySeq, list, cq.MemoryRef); err != nil {
+			return nil, err
+		}
+		return r.lightCandidates(ctx, all.ids, candidatesLimit(cq), cq.Layer)
+	}
+	byIDOrder(out, set.ids)
+	return out, nil
+}
+
 func (r *ReadTx) CandidateRows(ctx context.Context, ids []string, layer memgov.Layer) ([]memgov.Candidate, error) {
-	cs, err := r.candidatesOfLayer(ctx, ids, len(ids), layer)
+	// The caller scored these by the light query's vectors: they are not
+	// read again.
+	cs, err := r.candidateRows(ctx, ids, len(ids), layer, false)
 	if err != nil {
 		return nil, err
 	}
@@ -394,6 +467,12 @@ func (r *ReadTx) candidatesByID(ctx context.Context, ids []string, limit int) ([
 // candidatesOfLayer is candidatesByID for the versions of layer, or when
 // layer is "" the durable ones.
 func (r *ReadTx) candidatesOfLayer(ctx context.Context, ids []string, limit int, layer memgov.Layer) ([]memgov.Candidate, error) {
+	return r.candidateRows(ctx, ids, limit, layer, true)
+}
+
+// candidateRows is candidatesOfLayer, which reads the versions' vectors
+// (Embedding) only when vectors is set.
+func (r *ReadTx) candidateRows(ctx context.Context, ids []string, limit int, layer memgov.Layer, vectors bool) ([]memgov.Candidate, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -401,8 +480,12 @@ func (r *ReadTx) candidatesOfLayer(ctx context.Context, ids []string, limit int,
 	if err != nil {
 		return nil, err
 	}
+	vector := `vf.embedding`
+	if !vectors {
+		vector = `NULL`
+	}
 	rows, err := queryDrained(ctx, r.q, `SELECT vi.version_id, vi.item_id, vi.key, vi.layer, v.state, vi.content_hash, vf.fingerprint, COALESCE(vf.subject, ''),
-		COALESCE(vf.predicate, ''), COALESCE(vf.object, ''), vf.embedding, v.content, v.confidence, v.created_by, vf.sketch
+		COALESCE(vf.predicate, ''), COALESCE(vf.object, ''), `+vector+`, v.content, v.confidence, v.created_by, vf.sketch
 		FROM version_index vi JOIN versions v ON v.id = vi.version_id LEFT JOIN version_features vf ON vf.version_id = vi.version_id
 		WHERE vi.version_id IN (SELECT value FROM `+r.q.dialect().JSONValues+`) AND (vi.layer = ? OR CAST(? AS TEXT) = '' AND vi.layer IN ('EPISODIC', 'SEMANTIC', 'PROCEDURAL'))
 		AND v.state IN ('ACTIVE', 'DRAFT')

@@ -77,8 +77,15 @@ type Dialect struct {
 	TopicPostings, TopicRows string
 	// FeaturesBySeq selects the version_id of the version_features rows
 	// whose seq is in a JSON array (first parameter) and whose memory_ref is
-	// the second parameter (the band index's candidates read back).
+	// the second parameter (the band index's candidates read back), by
+	// ascending seq.
 	FeaturesBySeq string
+	// LightBySeq reads what a light candidate query returns of the same
+	// rows as FeaturesBySeq (its parameters, then the layer twice, as
+	// lightCandidates'), from their version_features rows and their
+	// version_index rows: seq, version_id, item_id, key, layer,
+	// content_hash, fingerprint, subject, embedding.
+	LightBySeq string
 	// FeaturesUpsert, where not empty, writes a version_features row in one
 	// statement, a new row or a replaced one with a new seq, with the
 	// parameters of PutFeatures' INSERT; empty, PutFeatures deletes the row
