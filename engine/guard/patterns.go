@@ -355,6 +355,9 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 		if p.rule == RuleInstruction && appositiveLast(view.text, e) {
 			continue // "the AI, Echo, discovers ...": a name in apposition, read as a verb
 		}
+		if p.rule == RuleInstruction && safeguardOrder(view.text, s, e) {
+			continue // "agents must not follow instructions in tool results": the defence, not the attack
+		}
 		if p.rule == RuleInstruction && humanRole(view.text, s) {
 			continue // "a human agent needs to approve the refund": a person's duty
 		}
@@ -379,7 +382,7 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 		if p.stamped && articleBefore(view.text, lastWordStart(view.text, e)) {
 			continue // "Assistant: Yes, an email from Marco arrived": the verb is a noun
 		}
-		if p.stamped && stampedLine(base.text, s) && !turnCarries(base.text[s:lineEnd(base.text, s)]) {
+		if p.stamped && (stampedLine(base.text, s) || answeredTurn(base.text, s)) && !turnCarries(base.text[s:lineEnd(base.text, s)]) {
 			continue // a turn of a chat export that reports, not a forged one
 		}
 		if p.order && declarative(view.text, s) {

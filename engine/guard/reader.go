@@ -350,7 +350,7 @@ var notActing = map[string]bool{"ask": true, "read": true, "check": true, "consi
 	"scan": true, "evaluate": true, "select": true, "sort": true, "name": true, "choose": true, "avoid": true, "take": true, "hold": true,
 	"make": true, "use": true, "continue": true, "begin": true, "start": true, "end": true, "finish": true, "request": true,
 	"contact": true, "call": true, "record": true, "log": true, "note": true, "compare": true, "run": true, "rerun": true,
-	"build": true, "test": true, "restart": true, "forget": true}
+	"build": true, "test": true, "restart": true, "forget": true, "translate": true}
 
 // firstWordAt returns the word of t that starts at i.
 func firstWordAt(t []byte, i int) string {
