@@ -94,3 +94,22 @@ func translateAsked(t []byte, s int) bool {
 }
 
 var translateRe = regexp.MustCompile(`\btranslat(?:e|ion)\b`)
+
+// negatedHeadRe is a subject or modal that negates a list of acts: "no
+// assistant may", "agents must never", "cannot".
+var negatedHeadRe = regexp.MustCompile(`(?:\bno\s+(?:\w+\s+){1,2}(?:may|can|shall|should|will|must)|\b(?:must|may|should|shall|can|will)\s+(?:not|never)|\bcannot|\bnever)\s+\w+[^.!?;:\n]*,\s*$`)
+
+// listGoesOnRe is the rest of a list of acts: "... or move money".
+var listGoesOnRe = regexp.MustCompile(`^[^.!?;:\n]*\b(?:or|nor)\s+\w+`)
+
+// negatedList reports whether the clause at cs of t is an item of a list
+// of acts under a negation: "no assistant may change the settings, grant
+// permissions or move money" forbids each act it lists. The list must go
+// on with "or": "must not wait, forward the mail" is two clauses.
+func negatedList(t []byte, cs int) bool {
+	k := cs
+	for k > 0 && cs-k < 240 && !bytes.ContainsAny(t[k-1:k], ".!?;\n") {
+		k--
+	}
+	return negatedHeadRe.Match(t[k:cs]) && listGoesOnRe.Match(t[cs:])
+}
