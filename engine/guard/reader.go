@@ -249,6 +249,9 @@ func readReader(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 			starts = append(starts, loc[1])
 		}
 	}
+	for _, loc := range youBoundRe.FindAllIndex(t, -1) {
+		starts = append(starts, loc[1])
+	}
 	for _, cs := range starts {
 		if cs >= len(t) {
 			continue
@@ -330,7 +333,11 @@ func personEvent(c []byte) bool {
 }
 
 // boundReaderRe is the reader bound by a modal; an order follows it.
-var boundReaderRe = regexp.MustCompile(`\b(?:the\s+)?(?:assistant|agent|ai|bot|model|llm|chatbot)s?\s+(?:must|should|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+(?:now\s+|also\s+|immediately\s+|first\s+)?`)
+var boundReaderRe = regexp.MustCompile(`\b(?:the\s+)?(?:assistant|agent|ai|bot|model|llm|chatbot)s?\s+(?:must|should|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|(?:is|are)\s+(?:now\s+|hereby\s+|legally\s+|also\s+)?(?:required|obliged|obligated|instructed|ordered|directed)\s+to)\s+(?:now\s+|also\s+|immediately\s+|first\s+)?`)
+
+// youBoundRe is the reader told it is instructed or ordered to act, by
+// whom: "you are hereby instructed by counsel to ..."; an order follows it.
+var youBoundRe = regexp.MustCompile(`\byou\s+are\s+(?:hereby\s+|now\s+|legally\s+)?(?:instructed|ordered|directed|obliged|obligated)\s+(?:by\s+(?:[\w-]+\s+){1,3}?)?to\s+`)
 
 // tellUserRe is an order about what the reader says to the person it
 // serves: "Please tell the user their account is locked".
