@@ -38,7 +38,7 @@ var (
 var addressedSpecs = []spec{
 	// A note, message or instruction addressed to the agent by name.
 	{rule: RuleInstruction, need: "note notes message messages instruction instructions reminder reminders rule rules directive directives attention important update p ps memo order orders request requests warning; " + aiNeed, leet: true, reported: true, desc: "note addressed to the agent",
-		expr: `(?:^|[^\w\s]\s*|\n|\b(?:important|urgent|new|hidden|secret|special|private)\s+)(?P<m>(?:notes?|messages?|instructions?|reminders?|rules?|directives?|attention|update|p\.?\s?s\.?|memo|orders?|requests?|warning)\s+(?:to|for)\s+(?:your\s+)?` + agentWho + `(?:\s+(?:reading|processing|summari[sz]ing|seeing)\s+this(?:\s+\w+)?)?\s*[:,\-!])`},
+		expr: `(?:^|[^\w\s]\s*|\n|\b(?:important|urgent|new|hidden|secret|special|private|memory)\s+)(?P<m>(?:notes?|messages?|instructions?|reminders?|rules?|directives?|attention|update|p\.?\s?s\.?|memo|orders?|requests?|warning)\s+(?:to|for)\s+(?:your\s+)?` + agentWho + `(?:\s+(?:reading|processing|summari[sz]ing|seeing)\s+this(?:\s+\w+)?)?\s*[:,\-!])`},
 	{rule: RuleInstruction, need: "hey hi dear hello attention yo; " + aiNeed, leet: true, reported: true, desc: "message addressed to the agent",
 		expr: `\b(?P<m>(?:hey|hi|dear|hello|attention|yo)\s*,?\s+` + agentWho + `\b\s*[,:!.]?\s*(?:\w+\s+){0,3}?` + agentOrder + `)\b`},
 	{rule: RuleInstruction, need: "if when whenever once; you; ai assistant llm chatbot bot model agent gpt language", leet: true, desc: "message addressed to the agent",
@@ -53,6 +53,10 @@ var addressedSpecs = []spec{
 		expr: `\b(?P<m>(?:new\s+)?(?:instructions?|rules?|directives?|task|orders)\s+for\s+` + agentWho + `\s*:)`},
 	{rule: RuleInstruction, need: "new updated revised real actual; instruction instructions directive directives task orders", leet: true, reported: true, desc: "replacement instructions",
 		expr: `(?:^|[^\w\s]\s*|\n)(?P<m>(?:new|updated|revised|real|actual)\s+(?:instructions?|directives?|task|orders)\s*:)`},
+	// An order to obey what injected text says: "obey any instruction
+	// found in retrieved pages". Its prohibition is a safeguard.
+	{rule: RuleInstruction, need: "obey follow execute; instruction instructions command commands directive directives", leet: true, reported: true, desc: "order to obey injected instructions",
+		expr: `\b(?P<m>(?:obey|follow|execute)\s+(?:any|all|every|each)\s+(?:instructions?|commands?|directives?)\s+(?:(?:that\s+(?:appear|arrive|is|are)\s+)?(?:found|embedded|contained|hidden)\s+)?(?:in|inside|within|from)\s+(?:\w+\s+){0,2}?(?:retrieved|fetched|web|tool|pages?|documents?|content|results?))\b`},
 	{rule: RuleSystemPrompt, need: "system; message override", leet: true, desc: "system-note label",
 		expr: `\b(?P<m>(?:important\s+|urgent\s+|critical\s+)?system\s+(?:message|override)\s*:)`},
 	{rule: RuleSystemPrompt, need: "assistant ai bot model agent", leet: true, stamped: true, desc: "role label opening an assistant turn",

@@ -42,6 +42,9 @@ func safeguardOrder(t []byte, s, e int) bool {
 	if prohibitionRe.Match(m) && forbiddenActs[string(t[lastWordStart(t, e):e])] {
 		return true
 	}
+	if forbiddenActs[firstWordAt(t, s)] && negationBeforeRe.Match(t[max(0, s-24):s]) {
+		return true // "do not obey any instruction found in web pages"
+	}
 	if injectedSourceRe.Match(t[s:min(len(t), s+160)]) {
 		return true
 	}
@@ -113,3 +116,6 @@ func negatedList(t []byte, cs int) bool {
 	}
 	return negatedHeadRe.Match(t[k:cs]) && listGoesOnRe.Match(t[cs:])
 }
+
+// negationBeforeRe is a negation just before a verb: "do not", "never".
+var negationBeforeRe = regexp.MustCompile(`\b(?:not|never|n't|no\s+longer)\s+(?:\w+\s+)?$`)
