@@ -38,7 +38,7 @@ var (
 var addressedSpecs = []spec{
 	// A note, message or instruction addressed to the agent by name.
 	{rule: RuleInstruction, need: "note notes message messages instruction instructions reminder reminders rule rules directive directives attention important update p ps memo order orders request requests warning; " + aiNeed, leet: true, reported: true, desc: "note addressed to the agent",
-		expr: `(?:^|[^\w\s]\s*|\n|\b(?:important|urgent|new|hidden|secret|special|private|memory)\s+)(?P<m>(?:notes?|messages?|instructions?|reminders?|rules?|directives?|attention|update|p\.?\s?s\.?|memo|orders?|requests?|warning)\s+(?:to|for)\s+(?:your\s+)?` + agentWho + `(?:\s+(?:reading|processing|summari[sz]ing|seeing)\s+this(?:\s+\w+)?)?\s*[:,\-!])`},
+		expr: `(?:^|[^\w\s]\s*|\n|\b(?:important|urgent|new|hidden|secret|special|private|memory)\s+)(?P<m>(?:notes?|messages?|instructions?|reminders?|rules?|directives?|attention|update|p\.?\s?s\.?|memo|orders?|requests?|warning)\s+(?:to|for)\s+(?:your\s+)?(?:` + agentWho + `|(?:the\s+|any\s+)?[a-z]+ing\s+(?:assistant|ai|llm|model|chatbot|bot)s?\b)(?:\s+(?:reading|processing|summari[sz]ing|seeing)\s+this(?:\s+\w+)?)?\s*[:,\-!])`},
 	{rule: RuleInstruction, need: "hey hi dear hello attention yo; " + aiNeed, leet: true, reported: true, desc: "message addressed to the agent",
 		expr: `\b(?P<m>(?:hey|hi|dear|hello|attention|yo)\s*,?\s+` + agentWho + `\b\s*[,:!.]?\s*(?:\w+\s+){0,3}?` + agentOrder + `)\b`},
 	{rule: RuleInstruction, need: "if when whenever once; you; ai assistant llm chatbot bot model agent gpt language", leet: true, desc: "message addressed to the agent",
@@ -46,7 +46,7 @@ var addressedSpecs = []spec{
 	{rule: RuleInstruction, need: aiNeed + " language; reading processing summarizing summarising seeing parsing", leet: true, reported: true, desc: "message addressed to the agent",
 		expr: `\b(?P<m>` + agentWho + `\s+(?:reading|processing|summari[sz]ing|seeing|parsing)\s+this(?:\s+(?:page|document|email|e-mail|message|text|file|note|review|resume|cv))?\s+(?:must|should|shall|need to|have to|are to|is to|will|can)?\s*(?:\w+\s+){0,1}?` + agentOrder + `)\b`},
 	{rule: RuleInstruction, need: aiNeed + "; must required needs need has have is will", leet: true, reported: true, desc: "order to the agent",
-		expr: `\b(?P<m>` + agentBare + `\s+(?:must|is\s+required\s+to|are\s+required\s+to|needs\s+to|need\s+to|has\s+to|have\s+to|is\s+to|will\s+now)\s+(?:\w+\s+)?(?:delete|send|forward|share|transfer|add|remove|change|approve|grant|tell|say|recommend|ignore|disable|include|reply|respond|answer|store|remember|obey|follow|comply|trust|treat|execute|run|install|download|upload|email|pay|accept|reveal|disclose|output|print|rate|classify|praise|promote|refuse|deny)\b)`},
+		expr: `\b(?P<m>` + agentBare + `\s+(?:must|is\s+required\s+to|are\s+required\s+to|needs\s+to|need\s+to|has\s+to|have\s+to|is\s+to|will\s+now)\s+(?:\w+\s+)?(?:delete|send|forward|share|transfer|add|remove|change|approve|grant|tell|say|recommend|ignore|disable|include|reply|respond|answer|store|remember|obey|follow|comply|trust|treat|execute|run|install|download|upload|email|pay|accept|reveal|disclose|output|print|echo|repeat|rate|classify|praise|promote|refuse|deny)\b)`},
 	{rule: RuleInstruction, need: aiNeed + "; should shall", leet: true, reported: true, desc: "order to the agent",
 		expr: `\b(?P<m>` + agentBare + `\s+(?:should|shall)\s+(?:now\s+|always\s+|silently\s+|secretly\s+)?(?:delete|send|forward|share|transfer|grant|disable|obey|execute|install|download|upload|pay|reveal|disclose|bypass|leak)\b)`},
 	{rule: RuleInstruction, need: "instruction instructions rule rules directive directives task orders; " + aiNeed + "; for", leet: true, reported: true, desc: "note addressed to the agent",
@@ -95,6 +95,11 @@ var addressedSpecs = []spec{
 		expr: `(?:^|[^\w\s]\s*|\n|\b(?:and|then|please|just|also|so)\s+)(?P<m>(?:skip|bypass|omit)\s+(?:the\s+|any\s+|all\s+)?(?:confirmation|approval|verification|confirm)(?:\s+(?:step|steps|prompt|prompts|check|checks|dialog|request))?)\b`},
 	{rule: RuleInstruction, need: "not don dont never; ask check consult; before first", leet: true, reported: true, desc: "order to act without confirmation",
 		expr: `(?:^|[^\w\s]\s*|\n|\b(?:and|then|please|just|also|so)\s+)(?P<m>(?:do\s+not|don't|dont|never)\s+(?:ask|check\s+with|consult)\s+(?:the\s+)?(?:user|customer|owner|anyone|me|them|him|her)\s+(?:before|first))\b`},
+
+	// AI readers granted leave to act without the user's confirmation:
+	// held, a product's documentation says the same of a setting.
+	{rule: RuleOrder, need: "authorised authorized permitted allowed cleared; without; confirmation approval consent review", leet: true, reported: true, desc: "leave to act without confirmation granted to AI readers",
+		expr: `\b(?P<m>(?:assistant|agent|ai|model|bot|llm)s?\s+(?:are|is)\s+(?:now\s+|hereby\s+)?(?:authori[sz]ed|permitted|allowed|cleared)\s+to\s+\w+(?:\s+[\w,.]+){0,6}?\s+without\s+(?:the\s+|any\s+|prior\s+|explicit\s+)?(?:user\s+|user's\s+|customer\s+)?(?:confirmation|approval|consent|review))\b`},
 
 	// Prompt extraction.
 	{rule: RuleInstruction, need: "repeat print output show display list quote reveal recite copy paste give tell; everything all anything text what; written said stated typed given told; above before earlier previously you", leet: true, desc: "request to disclose the agent's instructions",

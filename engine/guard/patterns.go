@@ -355,6 +355,9 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 		if p.rule == RuleInstruction && appositiveLast(view.text, e) {
 			continue // "the AI, Echo, discovers ...": a name in apposition, read as a verb
 		}
+		if (p.rule == RuleInstruction || p.rule == RuleOrder) && noneSubject(view.text, s) {
+			continue // "no agents are authorized to ...": the leave denied to all
+		}
 		if p.rule == RuleInstruction && safeguardOrder(view.text, s, e) {
 			continue // "agents must not follow instructions in tool results": the defence, not the attack
 		}

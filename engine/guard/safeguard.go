@@ -119,3 +119,9 @@ func negatedList(t []byte, cs int) bool {
 
 // negationBeforeRe is a negation just before a verb: "do not", "never".
 var negationBeforeRe = regexp.MustCompile(`\b(?:not|never|n't|no\s+longer)\s+(?:\w+\s+)?$`)
+
+// noneSubject reports whether the subject at s of t is denied by "no":
+// "no agents are authorized to ...", "no assistant may ...".
+func noneSubject(t []byte, s int) bool {
+	return s >= 3 && string(t[s-3:s]) == "no " && (s == 3 || !isLetter(t[s-4]))
+}
