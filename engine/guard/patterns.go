@@ -364,6 +364,9 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 		if p.rule == RuleInstruction && humanRole(view.text, s) {
 			continue // "a human agent needs to approve the refund": a person's duty
 		}
+		if p.rule == RuleOrder && answeredQuestion(view.text, s) {
+			continue // "Can the assistant send emails? Yes, after you enable ...": a question a FAQ answers
+		}
 		if p.rule == RuleOrder && namedTask(view.text, s) {
 			continue // "task t-12 (pay the printer) is scheduled": the task recorded
 		}

@@ -125,3 +125,17 @@ var negationBeforeRe = regexp.MustCompile(`\b(?:not|never|n't|no\s+longer)\s+(?:
 func noneSubject(t []byte, s int) bool {
 	return s >= 3 && string(t[s-3:s]) == "no " && (s == 3 || !isLetter(t[s-4]))
 }
+
+// answerAfterRe opens the answer to a question: "Yes, ...", "No. ...".
+var answerAfterRe = regexp.MustCompile(`^["'”’)]?\s*(?:yes|no)\b\s*[,.:;—–-]`)
+
+// answeredQuestion reports whether the request at s of t is a question
+// that the text answers with "yes" or "no" right after it: a FAQ, which
+// says what the product does, not a request to the reader.
+func answeredQuestion(t []byte, s int) bool {
+	end := s
+	for end < len(t) && end-s < 160 && t[end] != '?' && t[end] != '\n' && t[end] != '.' {
+		end++
+	}
+	return end < len(t) && t[end] == '?' && answerAfterRe.Match(t[end+1:])
+}
