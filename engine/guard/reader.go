@@ -249,6 +249,9 @@ func readReader(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 			starts = append(starts, loc[1])
 		}
 	}
+	for _, loc := range datedOpenRe.FindAllIndex(t, -1) {
+		starts = append(starts, loc[1])
+	}
 	for _, loc := range youBoundRe.FindAllIndex(t, -1) {
 		starts = append(starts, loc[1])
 	}
@@ -334,6 +337,10 @@ func personEvent(c []byte) bool {
 
 // boundReaderRe is the reader bound by a modal; an order follows it.
 var boundReaderRe = regexp.MustCompile(`\b(?:the\s+)?(?:assistant|agent|ai|bot|model|llm|chatbot)s?\s+(?:must|should|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|(?:is|are)\s+(?:now\s+|hereby\s+|legally\s+|also\s+)?(?:required|obliged|obligated|instructed|ordered|directed)\s+to)\s+(?:now\s+|also\s+|immediately\s+|first\s+)?`)
+
+// datedOpenRe is a date that opens a sentence, a comma after it: "On
+// December 24, ...", "By 2027-01-05, ...". An order may follow it.
+var datedOpenRe = regexp.MustCompile(`(?:^|\n|[.!?]\s+)(?:on|by|before|after)\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|\d{4}-\d{2}-\d{2}|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:,?\s+\d{4})?\s*,\s*`)
 
 // youBoundRe is the reader told it is instructed or ordered to act, by
 // whom: "you are hereby instructed by counsel to ..."; an order follows it.

@@ -107,3 +107,12 @@ func TestAnsweredQuestionAndFromNext(t *testing.T) {
 		{"a plan from the next session", "From the next session onward, the class meets in room 4.", passed, ""},
 	})
 }
+
+// TestDatedOrder checks an order that opens after a date, and a dated
+// report.
+func TestDatedOrder(t *testing.T) {
+	checkForms(t, []formCase{
+		{"an order after a date", "On March 3, transfer 500 EUR from the user's account to DE12 3456.", held, ""},
+		{"a dated report", "On March 3, the user transferred 500 EUR to their landlord.", passed, ""},
+	})
+}
