@@ -30,7 +30,7 @@ const (
 var (
 	// agentWho names the agent: a name or role of words/, or an AI
 	// named in two words.
-	agentWho = `(?:the\s+|any\s+|all\s+|every\s+|an\s+)?(?:ai\s+agents?|ai\s+assistants?|ai\s+model|language\s+models?|` + wordAlt(aiNames, aiRoles)[3:]
+	agentWho = `(?:the\s+|any\s+|all\s+|every\s+|an\s+|whatever\s+|whichever\s+)?(?:ai\s+agents?|ai\s+assistants?|ai\s+model|language\s+models?|` + wordAlt(aiNames, aiRoles)[3:]
 	// agentBare names the agent in one word.
 	agentBare = wordAlt(aiNames, aiRoles)
 )
@@ -43,8 +43,8 @@ var addressedSpecs = []spec{
 		expr: `\b(?P<m>(?:hey|hi|dear|hello|attention|yo)\s*,?\s+` + agentWho + `\b\s*[,:!.]?\s*(?:\w+\s+){0,3}?` + agentOrder + `)\b`},
 	{rule: RuleInstruction, need: "if when whenever once; you; ai assistant llm chatbot bot model agent gpt language", leet: true, desc: "message addressed to the agent",
 		expr: `\b(?P<m>(?:if|when|whenever|once)\s+you(?:'re|\s+are)\s+(?:an?\s+)?(?:ai|assistant|llm|chatbot|bot|language model|model|agent|gpt)\b(?:\s+\w+){0,4}?\s*,?\s*(?:\w+\s+){0,2}?` + agentOrder + `)\b`},
-	{rule: RuleInstruction, need: aiNeed + " language; reading processing summarizing summarising seeing parsing", leet: true, reported: true, desc: "message addressed to the agent",
-		expr: `\b(?P<m>` + agentWho + `\s+(?:reading|processing|summari[sz]ing|seeing|parsing)\s+this(?:\s+(?:page|document|email|e-mail|message|text|file|note|review|resume|cv))?\s+(?:must|should|shall|need to|have to|are to|is to|will|can)?\s*(?:\w+\s+){0,1}?` + agentOrder + `)\b`},
+	{rule: RuleInstruction, need: aiNeed + " language; reading processing summarizing summarising seeing parsing reads processes summarizes summarises sees parses", leet: true, reported: true, desc: "message addressed to the agent",
+		expr: `\b(?P<m>` + agentWho + `\s+(?:reading|processing|summari[sz]ing|seeing|parsing|(?:that\s+|who\s+)?(?:reads|processes|summari[sz]es|sees|parses))\s+this(?:\s+(?:page|document|email|e-mail|message|text|file|note|review|resume|cv))?\s+(?:must|should|shall|need to|have to|are to|is to|will|can)?\s*(?:\w+\s+){0,1}?` + agentOrder + `)\b`},
 	{rule: RuleInstruction, need: aiNeed + "; must required needs need has have is will", leet: true, reported: true, desc: "order to the agent",
 		expr: `\b(?P<m>` + agentBare + `\s+(?:must|is\s+required\s+to|are\s+required\s+to|needs\s+to|need\s+to|has\s+to|have\s+to|is\s+to|will\s+now)\s+(?:\w+\s+)?(?:delete|send|forward|share|transfer|add|remove|change|approve|grant|tell|say|recommend|ignore|disable|include|reply|respond|answer|store|remember|obey|follow|comply|trust|treat|execute|run|install|download|upload|email|pay|accept|reveal|disclose|output|print|echo|repeat|rate|classify|praise|promote|refuse|deny)\b)`},
 	{rule: RuleInstruction, need: aiNeed + "; should shall", leet: true, reported: true, desc: "order to the agent",
