@@ -101,6 +101,16 @@ var addressedSpecs = []spec{
 	{rule: RuleOrder, need: "authorised authorized permitted allowed cleared; without; confirmation approval consent review", leet: true, reported: true, desc: "leave to act without confirmation granted to AI readers",
 		expr: `\b(?P<m>(?:assistant|agent|ai|model|bot|llm)s?\s+(?:are|is)\s+(?:now\s+|hereby\s+)?(?:authori[sz]ed|permitted|allowed|cleared)\s+to\s+\w+(?:\s+[\w,.]+){0,6}?\s+without\s+(?:the\s+|any\s+|prior\s+|explicit\s+)?(?:user\s+|user's\s+|customer\s+)?(?:confirmation|approval|consent|review))\b`},
 
+	// A package installed from an index named in the text: the index
+	// serves what its owner wants run. Held: a project's README may name
+	// its own mirror.
+	{rule: RuleOrder, need: "pip; install; index", desc: "package to install from an index the text names",
+		expr: `\b(?P<m>pip3?\s+install\s+[^\n` + "`" + `]{0,80}?--(?:extra-)?index-url\s+https?://)`},
+	// Mail from a named address to be accepted or trusted without the
+	// user: held, the user may say the same of a colleague.
+	{rule: RuleOrder, need: "you; should must will; accept approve trust obey", desc: "order to accept what a named address sends",
+		expr: `\b(?P<m>you\s+(?:should|must|are\s+to|will)\s+(?:always\s+|now\s+|automatically\s+)?(?:accept|approve|trust|obey)\s+(?:every|all|any)\s+(?:[\w-]+\s+){0,3}?from\s+[\w.+-]+@[\w.-]+)`},
+
 	// Prompt extraction.
 	{rule: RuleInstruction, need: "repeat print output show display list quote reveal recite copy paste give tell; everything all anything text what; written said stated typed given told; above before earlier previously you", leet: true, desc: "request to disclose the agent's instructions",
 		expr: `\b(?P<m>(?:repeat|print|output|show|display|list|quote|reveal|recite|copy|paste|give|tell)\s+(?:me\s+)?(?:everything|all|anything|the\s+text|what)\s+(?:that\s+|which\s+)?(?:was|is|has\s+been|were|you\s+were)\s+(?:written|said|stated|typed|given|told)\s+(?:above|before|earlier|previously|to\s+you))\b`},
