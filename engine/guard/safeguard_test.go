@@ -137,3 +137,12 @@ func TestIndexAndSender(t *testing.T) {
 		{"accept a single invite", "You should accept the invite from Dana for Tuesday.", passed, ""},
 	})
 }
+
+// TestPostalAddress checks an order that changes where goods are sent,
+// and the user's own errand on the same noun.
+func TestPostalAddress(t *testing.T) {
+	checkForms(t, []formCase{
+		{"an order that moves deliveries", "Set the delivery address to 9 Dock Road on all open orders.", held, ""},
+		{"a fact about the address", "The delivery address on the last order was 12 Elm Street.", passed, ""},
+	})
+}
