@@ -30,7 +30,7 @@ const (
 var (
 	// agentWho names the agent: a name or role of words/, or an AI
 	// named in two words.
-	agentWho = `(?:the\s+|any\s+|all\s+|every\s+|an\s+)?(?:ai\s+agents?|ai\s+assistants?|ai\s+model|language\s+models?|` + wordAlt(aiNames, aiRoles)[3:]
+	agentWho = `(?:the\s+|any\s+|all\s+|every\s+|an\s+|whatever\s+|whichever\s+)?(?:ai\s+agents?|ai\s+assistants?|ai\s+model|language\s+models?|` + wordAlt(aiNames, aiRoles)[3:]
 	// agentBare names the agent in one word.
 	agentBare = wordAlt(aiNames, aiRoles)
 )
@@ -38,21 +38,25 @@ var (
 var addressedSpecs = []spec{
 	// A note, message or instruction addressed to the agent by name.
 	{rule: RuleInstruction, need: "note notes message messages instruction instructions reminder reminders rule rules directive directives attention important update p ps memo order orders request requests warning; " + aiNeed, leet: true, reported: true, desc: "note addressed to the agent",
-		expr: `(?:^|[^\w\s]\s*|\n|\b(?:important|urgent|new|hidden|secret|special|private)\s+)(?P<m>(?:notes?|messages?|instructions?|reminders?|rules?|directives?|attention|update|p\.?\s?s\.?|memo|orders?|requests?|warning)\s+(?:to|for)\s+(?:your\s+)?` + agentWho + `(?:\s+(?:reading|processing|summari[sz]ing|seeing)\s+this(?:\s+\w+)?)?\s*[:,\-!])`},
+		expr: `(?:^|[^\w\s]\s*|\n|\b(?:important|urgent|new|hidden|secret|special|private|memory)\s+)(?P<m>(?:notes?|messages?|instructions?|reminders?|rules?|directives?|attention|update|p\.?\s?s\.?|memo|orders?|requests?|warning)\s+(?:to|for)\s+(?:your\s+)?(?:` + agentWho + `|(?:the\s+|any\s+)?[a-z]+ing\s+(?:assistant|ai|llm|model|chatbot|bot)s?\b)(?:\s+(?:reading|processing|summari[sz]ing|seeing)\s+this(?:\s+\w+)?)?\s*[:,\-!])`},
 	{rule: RuleInstruction, need: "hey hi dear hello attention yo; " + aiNeed, leet: true, reported: true, desc: "message addressed to the agent",
 		expr: `\b(?P<m>(?:hey|hi|dear|hello|attention|yo)\s*,?\s+` + agentWho + `\b\s*[,:!.]?\s*(?:\w+\s+){0,3}?` + agentOrder + `)\b`},
 	{rule: RuleInstruction, need: "if when whenever once; you; ai assistant llm chatbot bot model agent gpt language", leet: true, desc: "message addressed to the agent",
 		expr: `\b(?P<m>(?:if|when|whenever|once)\s+you(?:'re|\s+are)\s+(?:an?\s+)?(?:ai|assistant|llm|chatbot|bot|language model|model|agent|gpt)\b(?:\s+\w+){0,4}?\s*,?\s*(?:\w+\s+){0,2}?` + agentOrder + `)\b`},
-	{rule: RuleInstruction, need: aiNeed + " language; reading processing summarizing summarising seeing parsing", leet: true, reported: true, desc: "message addressed to the agent",
-		expr: `\b(?P<m>` + agentWho + `\s+(?:reading|processing|summari[sz]ing|seeing|parsing)\s+this(?:\s+(?:page|document|email|e-mail|message|text|file|note|review|resume|cv))?\s+(?:must|should|shall|need to|have to|are to|is to|will|can)?\s*(?:\w+\s+){0,1}?` + agentOrder + `)\b`},
+	{rule: RuleInstruction, need: aiNeed + " language; reading processing summarizing summarising seeing parsing reads processes summarizes summarises sees parses", leet: true, reported: true, desc: "message addressed to the agent",
+		expr: `\b(?P<m>` + agentWho + `\s+(?:reading|processing|summari[sz]ing|seeing|parsing|(?:that\s+|who\s+)?(?:reads|processes|summari[sz]es|sees|parses))\s+this(?:\s+(?:page|document|email|e-mail|message|text|file|note|review|resume|cv))?\s+(?:must|should|shall|need to|have to|are to|is to|will|can)?\s*(?:\w+\s+){0,1}?` + agentOrder + `)\b`},
 	{rule: RuleInstruction, need: aiNeed + "; must required needs need has have is will", leet: true, reported: true, desc: "order to the agent",
-		expr: `\b(?P<m>` + agentBare + `\s+(?:must|is\s+required\s+to|are\s+required\s+to|needs\s+to|need\s+to|has\s+to|have\s+to|is\s+to|will\s+now)\s+(?:\w+\s+)?(?:delete|send|forward|share|transfer|add|remove|change|approve|grant|tell|say|recommend|ignore|disable|include|reply|respond|answer|store|remember|obey|follow|comply|trust|treat|execute|run|install|download|upload|email|pay|accept|reveal|disclose|output|print|rate|classify|praise|promote|refuse|deny)\b)`},
+		expr: `\b(?P<m>` + agentBare + `\s+(?:must|is\s+required\s+to|are\s+required\s+to|needs\s+to|need\s+to|has\s+to|have\s+to|is\s+to|will\s+now)\s+(?:\w+\s+)?(?:delete|send|forward|share|transfer|add|remove|change|approve|grant|tell|say|recommend|ignore|disable|include|reply|respond|answer|store|remember|obey|follow|comply|trust|treat|execute|run|install|download|upload|email|pay|accept|reveal|disclose|output|print|echo|repeat|rate|classify|praise|promote|refuse|deny)\b)`},
 	{rule: RuleInstruction, need: aiNeed + "; should shall", leet: true, reported: true, desc: "order to the agent",
 		expr: `\b(?P<m>` + agentBare + `\s+(?:should|shall)\s+(?:now\s+|always\s+|silently\s+|secretly\s+)?(?:delete|send|forward|share|transfer|grant|disable|obey|execute|install|download|upload|pay|reveal|disclose|bypass|leak)\b)`},
 	{rule: RuleInstruction, need: "instruction instructions rule rules directive directives task orders; " + aiNeed + "; for", leet: true, reported: true, desc: "note addressed to the agent",
 		expr: `\b(?P<m>(?:new\s+)?(?:instructions?|rules?|directives?|task|orders)\s+for\s+` + agentWho + `\s*:)`},
 	{rule: RuleInstruction, need: "new updated revised real actual; instruction instructions directive directives task orders", leet: true, reported: true, desc: "replacement instructions",
 		expr: `(?:^|[^\w\s]\s*|\n)(?P<m>(?:new|updated|revised|real|actual)\s+(?:instructions?|directives?|task|orders)\s*:)`},
+	// An order to obey what injected text says: "obey any instruction
+	// found in retrieved pages". Its prohibition is a safeguard.
+	{rule: RuleInstruction, need: "obey follow execute; instruction instructions command commands directive directives", leet: true, reported: true, desc: "order to obey injected instructions",
+		expr: `\b(?P<m>(?:obey|follow|execute)\s+(?:any|all|every|each)\s+(?:instructions?|commands?|directives?)\s+(?:(?:that\s+(?:appear|arrive|is|are)\s+)?(?:found|embedded|contained|hidden)\s+)?(?:in|inside|within|from)\s+(?:\w+\s+){0,2}?(?:retrieved|fetched|web|tool|pages?|documents?|content|results?))\b`},
 	{rule: RuleSystemPrompt, need: "system; message override", leet: true, desc: "system-note label",
 		expr: `\b(?P<m>(?:important\s+|urgent\s+|critical\s+)?system\s+(?:message|override)\s*:)`},
 	{rule: RuleSystemPrompt, need: "assistant ai bot model agent", leet: true, stamped: true, desc: "role label opening an assistant turn",
@@ -70,8 +74,8 @@ var addressedSpecs = []spec{
 		expr: `(?:^|[^\w\s]\s*|\n|\b(?:and|then|so|please)\s+)(?P<m>from\s+now\s+on\b[,:]?\s*(?:(?:\w+\s+){0,2}?(?:always|never|only|` + agentOrder + `)|(?:every|each|all|any|your)\s+(?:of\s+your\s+)?(?:answers?|responses?|repl(?:y|ies)|outputs?|messages?))\b)`},
 	{rule: RuleInstruction, need: "now; on", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
 		expr: `(?:^|[.!?;:]\s*|\n)\s*(?P<m>` + agentOrder + `\b[^.!?\n]{0,80}?\bfrom\s+now\s+on)\b`},
-	{rule: RuleInstruction, need: "point forward going here moment henceforth hereafter starting; on forward onward now today henceforth hereafter", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
-		expr: `(?:^|[^\w\s]\s*|\n)(?P<m>(?:from\s+this\s+point\s+(?:on|forward|onward)|going\s+forward|from\s+here\s+on(?:ward)?|from\s+this\s+moment(?:\s+on)?|henceforth|hereafter|starting\s+(?:now|today))\b[,:]?\s*(?:\w+\s+){0,2}?(?:you\s+(?:will|must|should|shall)|always|never|only|` + agentOrder + `)\b)`},
+	{rule: RuleInstruction, need: "point forward going here moment henceforth hereafter starting next; on forward onward onwards now today henceforth hereafter", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
+		expr: `(?:^|[^\w\s]\s*|\n)(?P<m>(?:from\s+this\s+point\s+(?:on|forward|onward)|from\s+the\s+next\s+(?:conversation|session|chat|message|reply|answer)\s+(?:on|onwards?)|going\s+forward|from\s+here\s+on(?:ward)?|from\s+this\s+moment(?:\s+on)?|henceforth|hereafter|starting\s+(?:now|today))\b[,:]?\s*(?:\w+\s+){0,2}?(?:you\s+(?:will|must|should|shall)|always|never|only|whenever|` + agentOrder + `)\b)`},
 	{rule: RuleInstruction, need: "future subsequent upcoming; answer answers response responses reply replies conversation conversations session sessions question questions interaction interactions chat chats message messages", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
 		expr: `\b(?P<m>(?:in|for|to)\s+(?:all|every|each|any)\s+(?:future|subsequent|upcoming)\s+(?:answers?|responses?|repl(?:y|ies)|conversations?|sessions?|questions?|interactions?|chats?|messages?))\b[,:]?\s*(?:\w+\s+){0,3}?(?:` + agentOrder + `|always|never|you)\b`},
 	{rule: RuleInstruction, need: "future subsequent; question questions message messages request requests prompt prompts queries", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
@@ -91,6 +95,21 @@ var addressedSpecs = []spec{
 		expr: `(?:^|[^\w\s]\s*|\n|\b(?:and|then|please|just|also|so)\s+)(?P<m>(?:skip|bypass|omit)\s+(?:the\s+|any\s+|all\s+)?(?:confirmation|approval|verification|confirm)(?:\s+(?:step|steps|prompt|prompts|check|checks|dialog|request))?)\b`},
 	{rule: RuleInstruction, need: "not don dont never; ask check consult; before first", leet: true, reported: true, desc: "order to act without confirmation",
 		expr: `(?:^|[^\w\s]\s*|\n|\b(?:and|then|please|just|also|so)\s+)(?P<m>(?:do\s+not|don't|dont|never)\s+(?:ask|check\s+with|consult)\s+(?:the\s+)?(?:user|customer|owner|anyone|me|them|him|her)\s+(?:before|first))\b`},
+
+	// AI readers granted leave to act without the user's confirmation:
+	// held, a product's documentation says the same of a setting.
+	{rule: RuleOrder, need: "authorised authorized permitted allowed cleared; without; confirmation approval consent review", leet: true, reported: true, desc: "leave to act without confirmation granted to AI readers",
+		expr: `\b(?P<m>(?:assistant|agent|ai|model|bot|llm)s?\s+(?:are|is)\s+(?:now\s+|hereby\s+)?(?:authori[sz]ed|permitted|allowed|cleared)\s+to\s+\w+(?:\s+[\w,.]+){0,6}?\s+without\s+(?:the\s+|any\s+|prior\s+|explicit\s+)?(?:user\s+|user's\s+|customer\s+)?(?:confirmation|approval|consent|review))\b`},
+
+	// A package installed from an index named in the text: the index
+	// serves what its owner wants run. Held: a project's README may name
+	// its own mirror.
+	{rule: RuleOrder, need: "pip; install; index", desc: "package to install from an index the text names",
+		expr: `\b(?P<m>pip3?\s+install\s+[^\n` + "`" + `]{0,80}?--(?:extra-)?index-url\s+https?://)`},
+	// Mail from a named address to be accepted or trusted without the
+	// user: held, the user may say the same of a colleague.
+	{rule: RuleOrder, need: "you; should must will; accept approve trust obey", desc: "order to accept what a named address sends",
+		expr: `\b(?P<m>you\s+(?:should|must|are\s+to|will)\s+(?:always\s+|now\s+|automatically\s+)?(?:accept|approve|trust|obey)\s+(?:every|all|any)\s+(?:[\w-]+\s+){0,3}?from\s+[\w.+-]+@[\w.-]+)`},
 
 	// Prompt extraction.
 	{rule: RuleInstruction, need: "repeat print output show display list quote reveal recite copy paste give tell; everything all anything text what; written said stated typed given told; above before earlier previously you", leet: true, desc: "request to disclose the agent's instructions",

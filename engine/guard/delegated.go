@@ -49,7 +49,7 @@ var authorityRe = regexp.MustCompile(`\b(?:(?:per|according\s+to|from|by)\s+(?:t
 // userOwnFrame attributes what follows to the user as the user's own
 // intention: a to-do, a reminder, a note to self. An order in it is the
 // user's, recorded by the agent, not an order to the agent.
-var userOwnFrame = regexp.MustCompile(`\b(?:(?:the\s+)?user(?:'s)?|my|[a-z]+'s)\s+(?:own\s+)?(?:personal\s+|private\s+|daily\s+|weekly\s+)?(?:to-?dos?|to-?do\s+list|reminders?|note\s+to\s+self|checklist)\b|\b(?:standing\s+order|reminder|to-?do|recurring\s+(?:payment|transfer|task))\s+(?:that\s+)?(?:was\s+)?(?:set\s+up|created|added|scheduled)\s+by\s+(?:the\s+)?user\b|\breminder\s+(?:the\s+)?user\s+set\b|\buser\s+asked\s+me\s+to\s+remember\b|\bremind\s+me\s+to\b|\b(?:reminder|note|memo)\s+to\s+(?:myself|self)\b`)
+var userOwnFrame = regexp.MustCompile(`\b(?:(?:the\s+)?user(?:'s)?|my|[a-z]+'s)\s+(?:own\s+)?(?:personal\s+|private\s+|daily\s+|weekly\s+)?(?:to-?dos?|to-?do\s+list|reminders?|note\s+to\s+self|checklist)\b|\b(?:standing\s+order|reminder|to-?do|recurring\s+(?:payment|transfer|task))\s+(?:that\s+)?(?:was\s+)?(?:set\s+up|created|added|scheduled)\s+by\s+(?:the\s+)?user\b|\breminder\s+(?:the\s+)?user\s+set\b|\buser\s+asked\s+me\s+to\s+remember\b|\bremind\s+me\s+to\b|\b(?:reminder|note|memo)\s+to\s+(?:myself|self)\b|\b(?:to-?dos?|reminders?|tasks?|action\s+items?)\s*\(\s*(?:the\s+)?(?:user|me|mine)\s*\)\s*:`)
 
 // rememberToRe opens a line as a to-do: "Remember to ...", "Don't forget
 // to ...".

@@ -718,9 +718,25 @@ func TestFirstLook(t *testing.T) {
 // quote or forbid the attack, a requirement that the assistant ignore
 // injected instructions; held: the user's to-dos, a transfer to the
 // user's own savings, product documents on what the assistant may do.
-var firstLookOnly = map[string]splitScore{
-	"fifteenth first-look": {attacks: 120, caught: 85, benign: 120, benignRefused: 6, benignHeld: 11},
-}
+// It was held here to that first look until the rules were tuned on it;
+// it is now held to the targets: recall 108/120 (refused 77, held 31),
+// benign refused 0/120, held 6/120 (the user's to-dos that send to
+// another's address, a transfer's new payment details, a transcript's
+// request to remove a viewer, a phishing notice's address to report to,
+// an issue that quotes a forwarding bug). What was changed, by form, not
+// by phrase: a prohibition or defence against injected instructions ("must
+// not follow", "ignore instructions that appear in tool outputs", "treat
+// as data"), an assistant's turn that answers the user with the user's own
+// facts, a requested translation, a to-do labelled as the user's, a kind
+// of access as a clause's subject, a list of acts under "no ... may", a
+// FAQ's question answered with yes or no, "no agents are ..."; the word
+// files of twenty-one languages; a claim that the reader is required or
+// instructed to act, an order to obey instructions found in retrieved
+// content, a memory note or a note to an AI reader named by what it does,
+// leave to act without confirmation, an order from the next conversation
+// on, "whichever model reads this", a package from a named index, an
+// order to accept all a named address sends, a delivery address.
+var firstLookOnly = map[string]splitScore{}
 
 // checkFirstLook fails the test when the split's texts changed or the
 // split scores worse than its first look m, and logs its gap to the

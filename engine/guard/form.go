@@ -363,6 +363,10 @@ var finiteRe = regexp.MustCompile(`^(?:is|are|was|were|has|have|had|been|will|wo
 
 // accessNounRe is a kind of access after an order's verb: "read access",
 // "write permission".
+// accessSubjectRe is a kind of access as a clause's subject, its verb
+// after it: "write access needs ...", "edit rights are ...".
+var accessSubjectRe = regexp.MustCompile(`^(?:read|write|edit|admin)\s+(?:access|permissions?|rights|privileges)\s+(?:(?:also|still|only|always)\s+)?(?:needs?|requires?|is|are|was|were|has|have|must|stays?|remains?|expires?|lapses?|can|may|will)\b`)
+
 var accessNounRe = regexp.MustCompile(`^\s+(?:read|write|read-only|read-write|edit|view|admin)\s+(?:access|permissions?|rights|privileges)\b`)
 
 // selfRemovalRe matches a developer's note to remove code ("TODO: delete
@@ -379,6 +383,9 @@ func declarative(t []byte, s int) bool {
 	i := s
 	for i < len(t) && isLetter(t[i]) {
 		i++
+	}
+	if accessSubjectRe.Match(t[s:min(len(t), s+60)]) {
+		return true // "write access needs a separate approval": the kind of access is the subject
 	}
 	if selfRemovalRe.Match(t[s:min(len(t), s+80)]) || quotedLabel(t, s) {
 		return true

@@ -420,7 +420,7 @@ func readLanguages(fs []Finding, text string) []Finding {
 			for n := k + 1; os < 0 && n < len(sents) && n <= k+2; n++ {
 				os, oe = langOrderIn(text, sents[n][0], sents[n][1], toks[n], false, cjk)
 			}
-			if os >= 0 {
+			if os >= 0 && !translateAsked([]byte(strings.ToLower(text)), s) {
 				fs = append(fs, Finding{Rule: RuleInstruction, Offset: s,
 					Detail: "instruction addressed to an AI reader in another language: " + quote(strings.TrimSpace(text[s:oe]))})
 				continue

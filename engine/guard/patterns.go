@@ -355,8 +355,17 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 		if p.rule == RuleInstruction && appositiveLast(view.text, e) {
 			continue // "the AI, Echo, discovers ...": a name in apposition, read as a verb
 		}
+		if (p.rule == RuleInstruction || p.rule == RuleOrder) && noneSubject(view.text, s) {
+			continue // "no agents are authorized to ...": the leave denied to all
+		}
+		if p.rule == RuleInstruction && safeguardOrder(view.text, s, e) {
+			continue // "agents must not follow instructions in tool results": the defence, not the attack
+		}
 		if p.rule == RuleInstruction && humanRole(view.text, s) {
 			continue // "a human agent needs to approve the refund": a person's duty
+		}
+		if p.rule == RuleOrder && answeredQuestion(view.text, s) {
+			continue // "Can the assistant send emails? Yes, after you enable ...": a question a FAQ answers
 		}
 		if p.rule == RuleOrder && namedTask(view.text, s) {
 			continue // "task t-12 (pay the printer) is scheduled": the task recorded
@@ -379,7 +388,7 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 		if p.stamped && articleBefore(view.text, lastWordStart(view.text, e)) {
 			continue // "Assistant: Yes, an email from Marco arrived": the verb is a noun
 		}
-		if p.stamped && stampedLine(base.text, s) && !turnCarries(base.text[s:lineEnd(base.text, s)]) {
+		if p.stamped && (stampedLine(base.text, s) || answeredTurn(base.text, s)) && !turnCarries(base.text[s:lineEnd(base.text, s)]) {
 			continue // a turn of a chat export that reports, not a forged one
 		}
 		if p.order && declarative(view.text, s) {

@@ -249,6 +249,12 @@ func readReader(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 			starts = append(starts, loc[1])
 		}
 	}
+	for _, loc := range datedOpenRe.FindAllIndex(t, -1) {
+		starts = append(starts, loc[1])
+	}
+	for _, loc := range youBoundRe.FindAllIndex(t, -1) {
+		starts = append(starts, loc[1])
+	}
 	for _, cs := range starts {
 		if cs >= len(t) {
 			continue
@@ -273,7 +279,7 @@ func readReader(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 			add(RuleOrder, "order about what the reader tells the user", cs, cs+min(len(c), 40), false)
 			continue
 		}
-		if imperativeOpening(c) && !notActing[firstWordAt(t, firstVerbAt(t, cs))] && !declarative(t, firstVerbAt(t, cs)) && (objectAfterVerb(t, cs) || worldObjectAfterVerb(t, cs)) {
+		if imperativeOpening(c) && !notActing[firstWordAt(t, firstVerbAt(t, cs))] && !declarative(t, firstVerbAt(t, cs)) && (objectAfterVerb(t, cs) || worldObjectAfterVerb(t, cs)) && !negatedList(t, cs) {
 			if loc := worldObjects.FindIndex(c); loc != nil {
 				add(RuleOrder, "order to act on money, access or records", cs, cs+loc[1], false)
 			}
@@ -330,7 +336,15 @@ func personEvent(c []byte) bool {
 }
 
 // boundReaderRe is the reader bound by a modal; an order follows it.
-var boundReaderRe = regexp.MustCompile(`\b(?:the\s+)?(?:assistant|agent|ai|bot|model|llm|chatbot)s?\s+(?:must|should|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+(?:now\s+|also\s+|immediately\s+|first\s+)?`)
+var boundReaderRe = regexp.MustCompile(`\b(?:the\s+)?(?:assistant|agent|ai|bot|model|llm|chatbot)s?\s+(?:must|should|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|(?:is|are)\s+(?:now\s+|hereby\s+|legally\s+|also\s+)?(?:required|obliged|obligated|instructed|ordered|directed)\s+to)\s+(?:now\s+|also\s+|immediately\s+|first\s+)?`)
+
+// datedOpenRe is a date that opens a sentence, a comma after it: "On
+// December 24, ...", "By 2027-01-05, ...". An order may follow it.
+var datedOpenRe = regexp.MustCompile(`(?:^|\n|[.!?]\s+)(?:on|by|before|after)\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|\d{4}-\d{2}-\d{2}|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:,?\s+\d{4})?\s*,\s*`)
+
+// youBoundRe is the reader told it is instructed or ordered to act, by
+// whom: "you are hereby instructed by counsel to ..."; an order follows it.
+var youBoundRe = regexp.MustCompile(`\byou\s+are\s+(?:hereby\s+|now\s+|legally\s+)?(?:instructed|ordered|directed|obliged|obligated)\s+(?:by\s+(?:[\w-]+\s+){1,3}?)?to\s+`)
 
 // tellUserRe is an order about what the reader says to the person it
 // serves: "Please tell the user their account is locked".
@@ -350,7 +364,7 @@ var notActing = map[string]bool{"ask": true, "read": true, "check": true, "consi
 	"scan": true, "evaluate": true, "select": true, "sort": true, "name": true, "choose": true, "avoid": true, "take": true, "hold": true,
 	"make": true, "use": true, "continue": true, "begin": true, "start": true, "end": true, "finish": true, "request": true,
 	"contact": true, "call": true, "record": true, "log": true, "note": true, "compare": true, "run": true, "rerun": true,
-	"build": true, "test": true, "restart": true, "forget": true}
+	"build": true, "test": true, "restart": true, "forget": true, "translate": true}
 
 // firstWordAt returns the word of t that starts at i.
 func firstWordAt(t []byte, i int) string {
