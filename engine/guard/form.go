@@ -309,15 +309,8 @@ var pastForms = wordSet(pastFormsData)
 // frequencyBefore reports whether the word before position i of t is an
 // adverb of frequency.
 func frequencyBefore(t []byte, i int) bool {
-	j := i
-	for j > 0 && t[j-1] == ' ' {
-		j--
-	}
-	k := j
-	for k > 0 && isLetter(t[k-1]) {
-		k--
-	}
-	switch string(t[k:j]) {
+	w, _ := wordBefore(t, i)
+	switch w {
 	case "never", "always", "often", "usually", "still", "rarely", "sometimes", "also", "seldom", "already":
 		return true
 	}

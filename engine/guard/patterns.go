@@ -765,19 +765,27 @@ func reportedSpeech(t []byte, i int) bool {
 // humanRole reports whether the word before position s of t makes the
 // role named at s a person's: "a human agent", "a live agent".
 func humanRole(t []byte, s int) bool {
-	k := s
-	for k > 0 && t[k-1] == ' ' {
-		k--
-	}
-	j := k
-	for j > 0 && isLetter(t[j-1]) {
-		j--
-	}
-	switch string(t[j:k]) {
+	w, _ := wordBefore(t, s)
+	switch w {
 	case "human", "live", "real-life":
 		return true
 	}
 	return false
+}
+
+// wordBefore returns the word (letters and inner hyphens) that ends at
+// position i of t or before the spaces there, and whether spaces stood
+// between it and i.
+func wordBefore(t []byte, i int) (w string, spaced bool) {
+	j := i
+	for j > 0 && t[j-1] == ' ' {
+		j--
+	}
+	k := j
+	for k > 0 && (isLetter(t[k-1]) || t[k-1] == '-' && k-1 > 0 && isLetter(t[k-2]) && k < j) {
+		k--
+	}
+	return string(t[k:j]), j < i
 }
 
 // slotRe is what a chat template holds after one of its tokens when it is
@@ -842,17 +850,10 @@ func requestReported(t []byte, s int) bool {
 // article or a possessive: the word at i is then a noun ("an email", "the
 // transfer"), not the verb of an order.
 func articleBefore(t []byte, i int) bool {
-	j := i
-	for j > 0 && t[j-1] == ' ' {
-		j--
-	}
-	k := j
-	for k > 0 && isLetter(t[k-1]) {
-		k--
-	}
-	switch string(t[k:j]) {
+	w, spaced := wordBefore(t, i)
+	switch w {
 	case "a", "an", "the", "this", "that", "my", "his", "her", "their", "our", "its":
-		return j < i
+		return spaced
 	}
 	return false
 }
