@@ -2,7 +2,6 @@ package similar
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 )
 
@@ -24,22 +23,11 @@ func NewQuery(v Vector) Query { return Query{v: v, n: norm2(v)} }
 // same errors, on any data that is not the exact encoding of a valid Vector.
 func (q Query) CosineEncoded(data []byte) (float64, error) {
 	bad := func(format string, args ...any) (float64, error) {
-		return 0, fmt.Errorf("unmarshal vector: %w: %s", ErrMalformed, fmt.Sprintf(format, args...))
+		return 0, malformed(format, args...)
 	}
-	if len(data) == 0 {
-		return bad("empty input")
-	}
-	if data[0] != vectorFormat {
-		return bad("unknown format %d", data[0])
-	}
-	p := data[1:]
-	n, err := uvarint(p)
+	n, p, err := vectorHeader(data)
 	if err != nil {
-		return bad("count: %v", err)
-	}
-	p = p[uvarintLen(n):]
-	if n > uint64(len(p)/5) { // each component takes at least 1+4 bytes
-		return bad("count %d too large for %d bytes", n, len(p))
+		return 0, err
 	}
 	// One pass over the indices checks them as UnmarshalVector does and
 	// merges them with the query's, as cosine does: the components both

@@ -345,6 +345,32 @@ func (v Vector) MarshalBinary() ([]byte, error) {
 // ErrMalformed is wrapped by every error of [UnmarshalVector] about its input.
 var ErrMalformed = errors.New("malformed vector encoding")
 
+// malformed is the error about an encoding that is no valid Vector's.
+func malformed(format string, args ...any) error {
+	return fmt.Errorf("unmarshal vector: %w: %s", ErrMalformed, fmt.Sprintf(format, args...))
+}
+
+// vectorHeader reads the format byte and the component count n of an
+// encoded vector, and returns the bytes after them, p, which hold n
+// components when the encoding is valid.
+func vectorHeader(data []byte) (n uint64, p []byte, err error) {
+	if len(data) == 0 {
+		return 0, nil, malformed("empty input")
+	}
+	if data[0] != vectorFormat {
+		return 0, nil, malformed("unknown format %d", data[0])
+	}
+	p = data[1:]
+	if n, err = uvarint(p); err != nil {
+		return 0, nil, malformed("count: %v", err)
+	}
+	p = p[uvarintLen(n):]
+	if n > uint64(len(p)/5) { // each component takes at least 1+4 bytes
+		return 0, nil, malformed("count %d too large for %d bytes", n, len(p))
+	}
+	return n, p, nil
+}
+
 // UnmarshalVector decodes the encoding of [Vector.MarshalBinary]. It rejects,
 // without panicking and before allocating more than the input justifies, any
 // input that is not the exact encoding of a valid Vector: an unknown format byte,
@@ -353,22 +379,11 @@ var ErrMalformed = errors.New("malformed vector encoding")
 // trailing bytes.
 func UnmarshalVector(data []byte) (Vector, error) {
 	bad := func(format string, args ...any) (Vector, error) {
-		return Vector{}, fmt.Errorf("unmarshal vector: %w: %s", ErrMalformed, fmt.Sprintf(format, args...))
+		return Vector{}, malformed(format, args...)
 	}
-	if len(data) == 0 {
-		return bad("empty input")
-	}
-	if data[0] != vectorFormat {
-		return bad("unknown format %d", data[0])
-	}
-	p := data[1:]
-	n, err := uvarint(p)
+	n, p, err := vectorHeader(data)
 	if err != nil {
-		return bad("count: %v", err)
-	}
-	p = p[uvarintLen(n):]
-	if n > uint64(len(p)/5) { // each component takes at least 1+4 bytes
-		return bad("count %d too large for %d bytes", n, len(p))
+		return Vector{}, err
 	}
 	v := Vector{Idx: make([]uint32, n), Val: make([]float32, n)}
 	if n == 0 {
