@@ -33,3 +33,14 @@ func VerifyLogMarked(ctx context.Context, s *Store) (memgov.VerifyReport, int64,
 	lr, err := sqlstore.VerifyLogFrom(ctx, q, s.key, mark, logRowsSum(tx, s.key))
 	return lr.VerifyReport, lr.Marked, err
 }
+
+// TopicCandidatesUncached runs a topic query on a fresh snapshot, reading
+// every word's postings from the index (no topic cache).
+func TopicCandidatesUncached(ctx context.Context, s *Store, tq memgov.TopicQuery) ([]memgov.Candidate, error) {
+	tx, err := s.reader.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	return sqlstore.NewReadTx(sqlstore.Bind(tx, dialect)).TopicCandidates(ctx, tq)
+}

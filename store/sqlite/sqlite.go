@@ -41,9 +41,10 @@ type Store struct {
 	reader *sql.DB
 	key    []byte
 	schema int
-	stmts  *stmtCache          // statements prepared on the writer connection
-	rstmts *stmtCache          // statements prepared on the read connections
-	bands  *sqlstore.BandCache // the near-duplicate band index
+	stmts  *stmtCache           // statements prepared on the writer connection
+	rstmts *stmtCache           // statements prepared on the read connections
+	bands  *sqlstore.BandCache  // the near-duplicate band index
+	topics *sqlstore.TopicCache // the topic queries' postings
 }
 
 // Options configure Open.
@@ -76,7 +77,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 			return nil, err
 		}
 	}
-	s := &Store{path: path, key: opts.Key, bands: sqlstore.NewBandCache()}
+	s := &Store{path: path, key: opts.Key, bands: sqlstore.NewBandCache(), topics: sqlstore.NewTopicCache()}
 	var err error
 	if s.writer, err = sql.Open("sqlite", dsn(path, true)); err != nil {
 		return nil, err
@@ -258,19 +259,25 @@ func (s *Store) update(ctx context.Context, fn func(*sqlstore.Tx) error) error {
 	}
 	t := sqlstore.NewTx(sqlstore.Bind(&stmtQuerier{tx: tx, cache: s.stmts, whole: true}, dialect), s.key, s.dropSnapshot)
 	t.UseBands(s.bands)
+	t.UseTopics(s.topics)
 	if err := fn(t); err != nil {
 		tx.Rollback()
-		// The band index may have absorbed what the transaction wrote or
-		// deleted; it starts afresh.
+		// The band index and the topic cache may have absorbed what the
+		// transaction wrote or deleted; they start afresh.
 		s.bands.Reset()
+		s.topics.Reset()
 		return err
 	}
 	if err := tx.Commit(); err != nil {
 		s.bands.Reset()
+		s.topics.Reset()
 		return mapOpenErr(s.path, err)
 	}
 	if t.Erased() {
 		s.bands.Reset()
+	}
+	if t.Erased() || t.Rebuilt() {
+		s.topics.Reset()
 	}
 	return nil
 }
@@ -288,6 +295,7 @@ func (s *Store) View(ctx context.Context, fn func(memgov.ReadTx) error) error {
 	defer tx.Rollback()
 	r := sqlstore.NewReadTx(sqlstore.Bind(&stmtQuerier{tx: tx, cache: s.rstmts}, dialect))
 	r.UseBands(s.bands)
+	r.UseTopics(s.topics)
 	return fn(r)
 }
 

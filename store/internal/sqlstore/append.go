@@ -21,11 +21,18 @@ type Tx struct {
 	// erased: the transaction appended an erasure, which resets the band
 	// index on commit, so no band of the erased text stays in memory.
 	erased bool
+	// rebuilt: the transaction rebuilt the derived tables, whose rows
+	// the store's caches may have read with other rowids.
+	rebuilt bool
 }
 
 // Erased says whether the transaction appended an erasure: its store resets
 // the band index after the commit.
 func (t *Tx) Erased() bool { return t.erased }
+
+// Rebuilt says whether the transaction rebuilt the derived tables: its store
+// resets the topic cache after the commit.
+func (t *Tx) Rebuilt() bool { return t.rebuilt }
 
 // Append stores a log entry and applies it to the derived tables.
 func (t *Tx) Append(ctx context.Context, e *oplog.Entry) error {

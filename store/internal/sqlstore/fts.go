@@ -278,11 +278,14 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 	// any query's texts there are within it, uncounted.
 	small := false
 	// size is about how many texts the scope holds (with RowidScopes).
-	var size int64
+	var size, lo int64
 	if d.RowidScopes {
 		// The scope's rowid range confines the match to the ref and
 		// layer inside the index: no other scope's row is scored or read.
-		lo, hi, ok, err := scopeRange(ctx, r.q, tq.MemoryRef, tq.Layer, false)
+		var hi int64
+		var ok bool
+		var err error
+		lo, hi, ok, err = scopeRange(ctx, r.q, tq.MemoryRef, tq.Layer, false)
 		if err != nil {
 			return nil, err
 		}
@@ -300,7 +303,7 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 	}
 	if ws := topicWords(tq.Text); scoped && (len(ws) > 0 || tq.Subject != "") {
 		if d.TopicPostings != "" && d.RowidScopes {
-			ids, err := r.rankPostings(ctx, ws, tq.Subject, scope, size, small, limit)
+			ids, err := r.rankPostings(ctx, ws, tq.Subject, lo, lo+size, size, small, limit)
 			if err != nil {
 				return nil, err
 			}
@@ -384,12 +387,14 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 }
 
 // rankPostings ranks a scope's texts for a topic query of the words ws
-// and subject, best first, at most limit of them, by version_id; scope
-// is the scope's lowest and highest rowids, size about how many texts it
-// holds, small whether it never held topicDocBudget texts.
+// and subject, best first, at most limit of them, by version_id; lo and
+// last are the scope's lowest rowid and its highest in the snapshot, size
+// about how many texts it holds, small whether it never held
+// topicDocBudget texts.
 //
 // It reads each word's postings (Dialect.TopicPostings), the newest
-// topicDocBudget+1 of them, and never the texts or their lengths. The
+// topicDocBudget+1 of them, through the store's topic cache
+// (topiccache.go), and never the texts or their lengths. The
 // postings count each word's texts as Dialect.TopicWordDocs does: past
 // the budget the commonest words are left out (rarestWords). A text
 // matches when it holds one of the words kept (or the subject's one
@@ -400,7 +405,7 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 // weigh little among texts that share the same words with the write,
 // and cost a read of each match's length, which at 100,000 items made
 // ranking the costliest read of a governed write.
-func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, scope []any, size int64, small bool, limit int) ([]string, error) {
+func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, lo, last, size int64, small bool, limit int) ([]string, error) {
 	d := r.q.dialect()
 	sw := matchWords(subject)
 	words := slices.Clone(ws)
@@ -409,22 +414,17 @@ func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, 
 			words = append(words, w)
 		}
 	}
-	postings := make(map[string][]int64, len(words))
-	var rowid int64
-	for _, w := range words {
-		rows, err := queryDrained(ctx, r.q, d.TopicPostings, append(append([]any{d.MatchWord(w)}, scope...), topicDocBudget+1)...)
-		if err != nil {
+	// The topic cache is kept only where an erasure is seen as it happens.
+	var erasure int64
+	if r.topics != nil {
+		if err := r.q.QueryRowContext(ctx, `SELECT COALESCE(MAX(lsn), 0) FROM erasures`).Scan(&erasure); err != nil {
 			return nil, fmt.Errorf("read the postings of a topic query: %w", err)
 		}
-		var ids []int64
-		for rows.Next() {
-			if err := rows.Scan(&rowid); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			ids = append(ids, rowid)
-		}
-		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+	}
+	postings := make(map[string][]int64, len(words))
+	for _, w := range words {
+		ids, err := r.topics.postings(ctx, r.q, lo, last, erasure, d.MatchWord(w), topicDocBudget+1)
+		if err != nil {
 			return nil, err
 		}
 		postings[w] = ids
@@ -516,7 +516,10 @@ func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, 
 		}
 		live := make(map[int64]string, len(chunk))
 		for rows.Next() {
-			var id string
+			var (
+				rowid int64
+				id    string
+			)
 			if err := rows.Scan(&rowid, &id); err != nil {
 				rows.Close()
 				return nil, err

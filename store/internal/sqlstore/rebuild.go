@@ -25,6 +25,7 @@ func (t *Tx) Rebuild(ctx context.Context) (memgov.RebuildReport, error) {
 	if !lr.OK {
 		return rep, fmt.Errorf("%w at LSN %d: %s; the log does not verify, so it is not replayed", memgov.ErrTampered, lr.BadLSN, lr.Problem)
 	}
+	t.rebuilt = true
 	for _, dt := range DerivedTables(d) {
 		if _, err := q.ExecContext(ctx, d.SaveTable(dt.Name)); err != nil {
 			return rep, fmt.Errorf("rebuild: save %s: %w", dt.Name, err)

@@ -135,11 +135,18 @@ type ReadTx struct {
 	// bands is the store's band index (bands.go); nil in transactions
 	// outside the store's Update and View, which read bands afresh.
 	bands *BandCache
+	// topics is the store's topic cache (topiccache.go); nil: topic
+	// queries read every word's postings afresh.
+	topics *TopicCache
 }
 
 // UseBands makes the transaction's near-duplicate lookups read the store's
 // band index c.
 func (r *ReadTx) UseBands(c *BandCache) { r.bands = c }
+
+// UseTopics makes the transaction's topic queries read postings through the
+// store's topic cache c.
+func (r *ReadTx) UseTopics(c *TopicCache) { r.topics = c }
 
 // NewReadTx reads through q.
 func NewReadTx(q Bound) *ReadTx { return &ReadTx{q: q} }
