@@ -50,7 +50,8 @@ var dialect = &sqlstore.Dialect{
 	// of its words and ranking them in the store's code does.
 	TopicPostings: `SELECT rowid FROM version_fts WHERE version_fts MATCH 'text : (' || ? || ')' AND rowid BETWEEN ? AND ?
 			ORDER BY rowid DESC LIMIT ?`,
-	TopicRows: `SELECT f.rowid, f.version_id FROM version_fts f JOIN versions v ON v.id = f.version_id
+	TopicRows: `FROM version_fts f JOIN version_index vi ON vi.version_id = f.version_id JOIN versions v ON v.id = vi.version_id
+			LEFT JOIN version_features vf ON vf.version_id = vi.version_id
 			WHERE f.rowid IN (SELECT value FROM json_each(?)) AND v.state IN ('ACTIVE', 'DRAFT')`,
 	// +memory_ref: read the rows by seq, never by scanning the ref's rows
 	// through an index on memory_ref.

@@ -270,6 +270,7 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 	}
 	var set idSet
 	collect := func(query string, args ...any) error { return set.collect(ctx, r.q, query, args...) }
+	read := map[string]memgov.Candidate{} // the candidates read with their postings
 	d := r.q.dialect()
 	// scope is the query's middle parameters: the scope's rowid range, or
 	// its memoryRef and layer.
@@ -303,12 +304,13 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 	}
 	if ws := topicWords(tq.Text); scoped && (len(ws) > 0 || tq.Subject != "") {
 		if d.TopicPostings != "" && d.RowidScopes {
-			ids, err := r.rankPostings(ctx, ws, tq.Subject, lo, lo+size, size, small, limit)
+			ranked, err := r.rankPostings(ctx, ws, tq.Subject, lo, lo+size, size, small, limit)
 			if err != nil {
 				return nil, err
 			}
-			for _, id := range ids {
-				set.add(id)
+			for _, c := range ranked {
+				set.add(c.VersionID)
+				read[c.VersionID] = c
 			}
 		} else {
 			if d.TopicWordDocs != "" && len(ws) > topicMinTerms && !small {
@@ -365,9 +367,22 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 	for _, id := range tq.VersionIDs {
 		set.add(id)
 	}
-	cs, err := r.candidatesByID(ctx, set.ids, len(set.ids))
+	// The ranked texts were read in full with their postings; the rest
+	// are read now.
+	var rest []string
+	for _, id := range set.ids {
+		if _, ok := read[id]; !ok {
+			rest = append(rest, id)
+		}
+	}
+	cs, err := r.candidatesByID(ctx, rest, len(rest))
 	if err != nil {
 		return nil, err
+	}
+	for _, id := range set.ids {
+		if c, ok := read[id]; ok {
+			cs = append(cs, c)
+		}
 	}
 	// VersionIDs are confined to the ref and layer like the rest.
 	kept := cs[:0]
@@ -387,7 +402,7 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 }
 
 // rankPostings ranks a scope's texts for a topic query of the words ws
-// and subject, best first, at most limit of them, by version_id; lo and
+// and subject, best first, at most limit of them, read in full; lo and
 // last are the scope's lowest rowid and its highest in the snapshot, size
 // about how many texts it holds, small whether it never held
 // topicDocBudget texts.
@@ -405,7 +420,7 @@ func (r *ReadTx) TopicCandidates(ctx context.Context, tq memgov.TopicQuery) ([]m
 // weigh little among texts that share the same words with the write,
 // and cost a read of each match's length, which at 100,000 items made
 // ranking the costliest read of a governed write.
-func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, lo, last, size int64, small bool, limit int) ([]string, error) {
+func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, lo, last, size int64, small bool, limit int) ([]memgov.Candidate, error) {
 	d := r.q.dialect()
 	sw := matchWords(subject)
 	words := slices.Clone(ws)
@@ -498,7 +513,7 @@ func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, 
 	// superseded versions of an item share its words. At most
 	// topicReadRounds times: an item rewritten a thousand times does not
 	// make a query read a thousand rows.
-	out := make([]string, 0, limit)
+	out := make([]memgov.Candidate, 0, limit)
 	for round := 0; round < topicReadRounds && len(best) > 0 && len(out) < limit; round++ {
 		chunk := best[:min(limit, len(best))]
 		best = best[len(chunk):]
@@ -510,28 +525,26 @@ func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, 
 		if err != nil {
 			return nil, err
 		}
-		rows, err := queryDrained(ctx, r.q, d.TopicRows, string(js))
+		rows, err := queryDrained(ctx, r.q, `SELECT f.rowid, `+candidateColumns(true)+` `+d.TopicRows, string(js))
 		if err != nil {
 			return nil, fmt.Errorf("read the texts of a topic query: %w", err)
 		}
-		live := make(map[int64]string, len(chunk))
+		live := make(map[int64]memgov.Candidate, len(chunk))
 		for rows.Next() {
-			var (
-				rowid int64
-				id    string
-			)
-			if err := rows.Scan(&rowid, &id); err != nil {
+			var rowid int64
+			c, err := scanCandidate(rows, &rowid)
+			if err != nil {
 				rows.Close()
 				return nil, err
 			}
-			live[rowid] = id
+			live[rowid] = c
 		}
 		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 			return nil, err
 		}
 		for _, b := range chunk {
-			if id, ok := live[b.rowid]; ok && len(out) < limit {
-				out = append(out, id)
+			if c, ok := live[b.rowid]; ok && len(out) < limit {
+				out = append(out, c)
 			}
 		}
 	}

@@ -470,6 +470,38 @@ func (r *ReadTx) candidatesOfLayer(ctx context.Context, ids []string, limit int,
 	return r.candidateRows(ctx, ids, limit, layer, true)
 }
 
+// candidateColumns are the columns a candidate is read from (scanCandidate),
+// of version_index vi, versions v and version_features vf; the versions'
+// vectors (Embedding) only when vectors is set.
+func candidateColumns(vectors bool) string {
+	vector := `vf.embedding`
+	if !vectors {
+		vector = `NULL`
+	}
+	return `vi.version_id, vi.item_id, vi.key, vi.layer, v.state, vi.content_hash, vf.fingerprint, COALESCE(vf.subject, ''),
+		COALESCE(vf.predicate, ''), COALESCE(vf.object, ''), ` + vector + `, v.content, v.confidence, v.created_by, vf.sketch`
+}
+
+// scanCandidate reads a row of candidateColumns, after the columns into
+// which lead are scanned.
+func scanCandidate(rows *sql.Rows, lead ...any) (memgov.Candidate, error) {
+	var (
+		c            memgov.Candidate
+		layer, state string
+		content      []byte
+	)
+	if err := rows.Scan(append(lead, &c.VersionID, &c.ItemID, &c.Key, &layer, &state, &c.ContentHash, &c.Fingerprint, &c.Subject, &c.Predicate, &c.Object,
+		&c.Embedding, &content, &c.Confidence, &c.CreatedBy, &c.Sketch)...); err != nil {
+		return c, err
+	}
+	c.State, c.Layer = memgov.State(state), memgov.Layer(layer)
+	var err error
+	if c.Text, err = contentText(content); err != nil {
+		return c, fmt.Errorf("corrupt stored data: versions.content of row %s: %w", c.VersionID, err)
+	}
+	return c, nil
+}
+
 // candidateRows is candidatesOfLayer, which reads the versions' vectors
 // (Embedding) only when vectors is set.
 func (r *ReadTx) candidateRows(ctx context.Context, ids []string, limit int, layer memgov.Layer, vectors bool) ([]memgov.Candidate, error) {
@@ -480,12 +512,7 @@ func (r *ReadTx) candidateRows(ctx context.Context, ids []string, limit int, lay
 	if err != nil {
 		return nil, err
 	}
-	vector := `vf.embedding`
-	if !vectors {
-		vector = `NULL`
-	}
-	rows, err := queryDrained(ctx, r.q, `SELECT vi.version_id, vi.item_id, vi.key, vi.layer, v.state, vi.content_hash, vf.fingerprint, COALESCE(vf.subject, ''),
-		COALESCE(vf.predicate, ''), COALESCE(vf.object, ''), `+vector+`, v.content, v.confidence, v.created_by, vf.sketch
+	rows, err := queryDrained(ctx, r.q, `SELECT `+candidateColumns(vectors)+`
 		FROM version_index vi JOIN versions v ON v.id = vi.version_id LEFT JOIN version_features vf ON vf.version_id = vi.version_id
 		WHERE vi.version_id IN (SELECT value FROM `+r.q.dialect().JSONValues+`) AND (vi.layer = ? OR CAST(? AS TEXT) = '' AND vi.layer IN ('EPISODIC', 'SEMANTIC', 'PROCEDURAL'))
 		AND v.state IN ('ACTIVE', 'DRAFT')
@@ -496,18 +523,9 @@ func (r *ReadTx) candidateRows(ctx context.Context, ids []string, limit int, lay
 	defer rows.Close()
 	var out []memgov.Candidate
 	for rows.Next() {
-		var (
-			c            memgov.Candidate
-			layer, state string
-			content      []byte
-		)
-		if err := rows.Scan(&c.VersionID, &c.ItemID, &c.Key, &layer, &state, &c.ContentHash, &c.Fingerprint, &c.Subject, &c.Predicate, &c.Object,
-			&c.Embedding, &content, &c.Confidence, &c.CreatedBy, &c.Sketch); err != nil {
+		c, err := scanCandidate(rows)
+		if err != nil {
 			return nil, err
-		}
-		c.State, c.Layer = memgov.State(state), memgov.Layer(layer)
-		if c.Text, err = contentText(content); err != nil {
-			return nil, fmt.Errorf("corrupt stored data: versions.content of row %s: %w", c.VersionID, err)
 		}
 		out = append(out, c)
 	}

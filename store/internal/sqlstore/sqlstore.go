@@ -70,10 +70,13 @@ type Dialect struct {
 	// TopicPostings, where not empty (with RowidScopes), selects the rowids
 	// of a scope's texts holding one word (first parameter, as MatchWord
 	// writes it; then the scope's lowest and highest rowids), newest first,
-	// up to a cap (last parameter), without ranking them; TopicRows
-	// selects the rowid and version_id of the rows whose rowids are in a
-	// JSON array and whose versions are live (ACTIVE or DRAFT). With them the store ranks a topic query itself, from
-	// its words' postings (rankPostings), and TopicSQL is not used.
+	// up to a cap (last parameter), without ranking them; TopicRows is
+	// the FROM and WHERE clauses that read, after the rowid (f.rowid),
+	// the candidate columns (candidateColumns: version_index vi, versions v,
+	// version_features vf) of the rows whose rowids are in a JSON array and
+	// whose versions are live (ACTIVE or DRAFT). With them the store ranks
+	// a topic query itself, from its words' postings (rankPostings), and
+	// TopicSQL is not used.
 	TopicPostings, TopicRows string
 	// FeaturesBySeq selects the version_id of the version_features rows
 	// whose seq is in a JSON array (first parameter) and whose memory_ref is
