@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"bufio"
 	_ "embed"
 	"fmt"
 	"math"
@@ -10,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The learned reading. A small linear model reads a text: a logistic
@@ -84,10 +84,10 @@ type model struct {
 	bias      float64
 	threshold float64
 	weights   map[uint64]float32
-	names     map[uint64]string
 }
 
-var learned = mustLoadModel(modelData)
+// learned returns the embedded model, read on first use.
+var learned = sync.OnceValue(func() *model { return mustLoadModel(modelData) })
 
 func mustLoadModel(data string) *model {
 	m, err := parseModel(data)
@@ -100,12 +100,11 @@ func mustLoadModel(data string) *model {
 // parseModel reads a weights file: "# " comments, "version V", "bias B",
 // "threshold T", then one "WEIGHT<TAB>NAME" line per feature.
 func parseModel(data string) (*model, error) {
-	m := &model{weights: map[uint64]float32{}, names: map[uint64]string{}, threshold: 1}
-	sc := bufio.NewScanner(strings.NewReader(data))
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
+	m := &model{weights: make(map[uint64]float32, strings.Count(data, "\t")), threshold: 1}
+	for n := 1; data != ""; n++ {
+		var line string
+		line, data, _ = strings.Cut(data, "\n")
+		line = strings.TrimSuffix(line, "\r")
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -135,20 +134,18 @@ func parseModel(data string) (*model, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %v", n, err)
 		}
-		h := hashName([]byte(name))
-		m.weights[h] = float32(f)
-		m.names[h] = name
+		m.weights[hashName(name)] = float32(f)
 	}
 	if m.version == "" {
 		return nil, fmt.Errorf("no version line")
 	}
-	return m, sc.Err()
+	return m, nil
 }
 
-func hashName(b []byte) uint64 {
+func hashName[S ~string | ~[]byte](b S) uint64 {
 	h := uint64(14695981039346656037)
-	for _, c := range b {
-		h ^= uint64(c)
+	for i := 0; i < len(b); i++ {
+		h ^= uint64(b[i])
 		h *= 1099511628211
 	}
 	return h
@@ -301,12 +298,17 @@ func groupValue(g byte, n int) float64 {
 // when explain is set, the features that raised it most.
 func (m *model) score(t []byte, explain bool) (float64, []WeightedFeature) {
 	type feat struct {
-		g byte
-		h uint64
+		g    byte
+		h    uint64
+		name string // only when explaining
 	}
 	fs := make([]feat, 0, 3*min(len(t), modelBytes))
 	walkFeatures(t, func(g byte, name []byte) {
-		fs = append(fs, feat{g, hashName(name)})
+		f := feat{g: g, h: hashName(name)}
+		if explain {
+			f.name = string(name)
+		}
+		fs = append(fs, f)
 	})
 	slices.SortFunc(fs, func(a, b feat) int {
 		if a.g != b.g {
@@ -318,9 +320,9 @@ func (m *model) score(t []byte, explain bool) (float64, []WeightedFeature) {
 		case a.h > b.h:
 			return 1
 		}
-		return 0
+		return strings.Compare(a.name, b.name)
 	})
-	fs = slices.Compact(fs)
+	fs = slices.CompactFunc(fs, func(a, b feat) bool { return a.g == b.g && a.h == b.h })
 	var counts [256]int
 	for _, f := range fs {
 		counts[f.g]++
@@ -335,7 +337,7 @@ func (m *model) score(t []byte, explain bool) (float64, []WeightedFeature) {
 		c := float64(w) * groupValue(f.g, counts[f.g])
 		z += c
 		if explain && c > 0 {
-			top = append(top, WeightedFeature{m.names[f.h], c})
+			top = append(top, WeightedFeature{f.name, c})
 		}
 	}
 	if explain {
@@ -355,6 +357,7 @@ func (m *model) score(t []byte, explain bool) (float64, []WeightedFeature) {
 // Learned returns the learned model's reading of text, whether or not the
 // rules found anything in it.
 func Learned(text string) LearnedScore {
-	p, top := learned.score(normalize(text).text, true)
-	return LearnedScore{Version: learned.version, Score: p, Threshold: learned.threshold, Top: top}
+	m := learned()
+	p, top := m.score(normalize(text).text, true)
+	return LearnedScore{Version: m.version, Score: p, Threshold: m.threshold, Top: top}
 }

@@ -34,8 +34,8 @@ func TestParseModel(t *testing.T) {
 // team's benign texts, which it was not trained on. The figures are why
 // Check does not use it (see learned.go).
 func TestLearnedModel(t *testing.T) {
-	if learned.version == "" || len(learned.weights) < 1000 || learned.threshold <= 0 || learned.threshold >= 1 {
-		t.Fatalf("embedded model: version %q, %d weights, threshold %v", learned.version, len(learned.weights), learned.threshold)
+	if learned().version == "" || len(learned().weights) < 1000 || learned().threshold <= 0 || learned().threshold >= 1 {
+		t.Fatalf("embedded model: version %q, %d weights, threshold %v", learned().version, len(learned().weights), learned().threshold)
 	}
 	// Training attacks score above the threshold, training benign texts
 	// below it, for most texts: the file is the trainer's.
@@ -69,7 +69,7 @@ func TestLearnedModel(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("training set: %d/%d attacks and %d/%d benign at or over %.2f", posOver, pos, negOver, neg, learned.threshold)
+	t.Logf("training set: %d/%d attacks and %d/%d benign at or over %.2f", posOver, pos, negOver, neg, learned().threshold)
 	if float64(posOver) < 0.9*float64(pos) || float64(negOver) > 0.05*float64(neg) {
 		t.Errorf("the embedded weights do not fit their training set: %d/%d attacks, %d/%d benign over the threshold", posOver, pos, negOver, neg)
 	}
@@ -94,7 +94,7 @@ func TestLearnedModel(t *testing.T) {
 		ho, hn := count(sp.hostile)
 		bo, bn := count(sp.benign)
 		t.Logf("model alone on %s: %d/%d attacks and %d/%d benign (%.1f%%) at or over %.2f",
-			sp.name, ho, hn, bo, bn, 100*ratio(bo, bn), learned.threshold)
+			sp.name, ho, hn, bo, bn, 100*ratio(bo, bn), learned().threshold)
 	}
 }
 
