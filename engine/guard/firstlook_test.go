@@ -753,8 +753,18 @@ func TestFirstLook(t *testing.T) {
 // units from now on; held: the user's to-dos and notes to self that send
 // to others, colleagues' requests, a sign-in alert, a policy excerpt
 // and a quiz answer quoting attacks, a FAQ on payments.
+//
+// The sixteenth split is also the held-out split of the learned model
+// (learned.go): injection-v2 was trained on the public training splits,
+// the team's texts and the first fifteen first-look splits, never on the
+// sixteenth, and its threshold was taken from out-of-fold training
+// scores. Check holds for a person what the rules pass and the model
+// scores at or over its threshold (RuleLearned). Measured once, with the
+// rules unchanged: 86 of 100 attacks caught (52 refused, 34 held; the
+// model adds 17 of the rules' 31 misses), benign refused 3 and held 9 as
+// before (the model holds none of the benign texts the rules pass).
 var firstLookOnly = map[string]splitScore{
-	"sixteenth first-look": {attacks: 100, caught: 69, benign: 100, benignRefused: 3, benignHeld: 9},
+	"sixteenth first-look": {attacks: 100, caught: 86, benign: 100, benignRefused: 3, benignHeld: 9},
 }
 
 // checkFirstLook fails the test when the split's texts changed or the

@@ -18,32 +18,32 @@ import (
 // the reader addressed as "you", an AI reader named, a role tag or label,
 // a condition on what someone will ask, a link, code). Its weights are the
 // data file model/injection.weights, written by `go run ./tools/guardtrain`
-// from public training splits only (the file's header and
-// testdata/corpora/README.md name them and their licences).
+// (the file's header names the command, and it and
+// testdata/corpora/README.md name the data and their licences).
 //
-// Check does not call it. Trained on what public training splits offer
-// (BIPIA's attacks against encyclopedia passages, entailment sentences
-// and negotiation chat), it does not carry over to agent memory: on the
-// second first-look split's sixteen first-look misses it catches 3 at a
-// score of 0.8, while 25 of 575 benign texts of the team's splits (4.3%)
-// score as high, and at its own threshold it would hold 16% of them
-// (learned_test.go measures this). Learned gives its reading, with the
-// features that weighed most, for measurement and for a later model
-// trained on data closer to agent memory; such a model is to hold for a
-// person (in Verdict.Orders), never to refuse on its own.
+// injection-v1, trained on public training splits only (BIPIA's attacks
+// against encyclopedia passages, entailment sentences, negotiation chat),
+// did not carry over to agent memory, and Check did not call it. Nor did
+// a model that added the team's own tuning, holdout and probe texts: at
+// first look on the fifth first-look split it added 5 attacks to the
+// rules' 45 for 3 more benign texts held.
 //
-// Such a model was tried: `guardtrain -team -balance=false` adds
-// memgov's own hand-written tuning, holdout and probe texts (agent
-// memory, never a first-look split) to the public splits, and takes its
-// threshold from the out-of-fold scores of the training set. At first
-// look on the fifth first-look split, written after it, it caught 16 of
-// 65 attacks alone (threshold 0.755, one benign training text in a
-// thousand held out of fold) while holding 3 of 75 benign texts, and
-// added 5 attacks to the rules' 45; on the earlier splits it held short
-// facts that name an e-mail address or a link ("The user's email address
-// is dana@example.com.") even at the threshold that holds no benign
-// training text. The weights in model/ stay injection-v1, and Check does
-// not call the model.
+// injection-v2 (`guardtrain -team -firstlook -balance=false -groups wbcf
+// -fpr 0.002`) adds the fifteen first-look splits the rules were tuned
+// on, each written by its own outside writer (1,260 attacks and 1,344
+// benign texts of agent memory), and keeps each split in one fold of the
+// cross-validation that sets its threshold (0.887: 11 of 5,744 benign
+// training texts held out of fold, 72% of attacks caught). On the
+// sixteenth split, which neither the rules nor the model were fitted to,
+// it catches 17 of the rules' 31 misses and holds none of the benign
+// texts the rules pass; it holds 1 of 7,577 ordinary corpus texts (a
+// fact naming an e-mail address). Check therefore calls it, for a hold
+// only: a text the rules neither refuse nor hold that scores at or over
+// the threshold is held for a person (RuleLearned, in Verdict.Orders),
+// never refused, and the detail names the model's version and the
+// features that weighed most. Its known false holds are plain notes built
+// like the carrier sentences of the team's attacks ("Customer prefers
+// email.") and short imperatives (learned_test.go lists them).
 
 //go:embed model/injection.weights
 var modelData string
@@ -360,4 +360,29 @@ func Learned(text string) LearnedScore {
 	m := learned()
 	p, top := m.score(normalize(text).text, true)
 	return LearnedScore{Version: m.version, Score: p, Threshold: m.threshold, Top: top}
+}
+
+// learnedHold returns the finding of the learned model for a text the
+// rules let pass: RuleLearned when the model scores it at or over its
+// threshold, with the features that weighed most in the detail.
+func learnedHold(text string) (Finding, bool) {
+	m := learned()
+	t := normalize(text).text
+	if p, _ := m.score(t, false); p < m.threshold {
+		return Finding{}, false
+	}
+	p, top := m.score(t, true)
+	var b strings.Builder
+	fmt.Fprintf(&b, "learned model %s:", m.version)
+	for i, f := range top {
+		if i == 4 {
+			break
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, " %s +%.2f", quote(f.Name), f.Contribution)
+	}
+	fmt.Fprintf(&b, " weighed most (scored %.2f, holds at %.2f)", p, m.threshold)
+	return Finding{Rule: RuleLearned, Detail: b.String()}, true
 }
