@@ -13,7 +13,9 @@ import (
 // in MEMGOV_GUARD_CANDIDATES (comma-separated paths), as a hold beside
 // the rules: on the held-out sixteenth first-look split (rules alone
 // against rules or model), on the tuned splits, and on the ordinary
-// corpora of TestOrdinaryTexts. It is skipped when the variable is unset.
+// corpora of TestOrdinaryTexts. The rules alone are Check's verdict without
+// the shipped model's holds (RuleLearned). It is skipped when the variable
+// is unset.
 func TestModelCandidate(t *testing.T) {
 	env := os.Getenv("MEMGOV_GUARD_CANDIDATES")
 	if env == "" {
@@ -37,7 +39,7 @@ func TestModelCandidate(t *testing.T) {
 			var a, rc, cc, b, rr, rh, cr, ch, mOnly int
 			for _, l := range readFamilies(t, hostile) {
 				a++
-				caught := outcomeOf(Check(l.text)) != passed
+				caught := outcomeOf(rulesOnly(l.text)) != passed
 				if caught {
 					rc++
 				}
@@ -47,7 +49,7 @@ func TestModelCandidate(t *testing.T) {
 			}
 			for _, l := range readFamilies(t, benign) {
 				b++
-				o := outcomeIn(Check(l.text), l.layer)
+				o := outcomeIn(rulesOnly(l.text), l.layer)
 				switch o {
 				case refused:
 					rr++
@@ -70,16 +72,15 @@ func TestModelCandidate(t *testing.T) {
 				m.version, name, rc, a, cc, a, cc-rc, rr, rh, cr, ch, mOnly, b)
 		}
 		split("sixteenth (held out)", "firstlook16_hostile.txt", "firstlook16_benign.txt")
-		for n, sp := range []string{"firstlook", "firstlook2", "firstlook3", "firstlook4", "firstlook5", "firstlook6", "firstlook7", "firstlook8",
+		for _, sp := range []string{"firstlook", "firstlook2", "firstlook3", "firstlook4", "firstlook5", "firstlook6", "firstlook7", "firstlook8",
 			"firstlook9", "firstlook10", "firstlook11", "firstlook12", "firstlook13", "firstlook14", "firstlook15"} {
-			_ = n
 			split(sp+" (trained on)", sp+"_hostile.txt", sp+"_benign.txt")
 		}
 		byFile := map[string][3]int{}
 		var total, rulesHeld, modelHeld, extra int
 		for _, o := range ordinary {
 			total++
-			rh := outcomeOf(Check(o.text)) == held
+			rh := outcomeOf(rulesOnly(o.text)) == held
 			mh := over(o.text)
 			c := byFile[o.file]
 			c[0]++
@@ -103,6 +104,15 @@ func TestModelCandidate(t *testing.T) {
 			t.Logf("%s ordinary %s: %d texts, rules held %d, model held %d", m.version, f, c[0], c[1], c[2])
 		}
 	}
+}
+
+// rulesOnly is Check's verdict on s without the learned model's hold.
+func rulesOnly(s string) Verdict {
+	v := Check(s)
+	if len(v.Orders) == 1 && v.Orders[0].Rule == RuleLearned {
+		v.Orders = nil
+	}
+	return v
 }
 
 type ordinaryText struct{ file, text string }
