@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"math"
@@ -163,6 +165,37 @@ var (
 	formAgent   = regexp.MustCompile(`\b(?:` + aiAgent + `|assistants?|summari[sz]ers?)\b`)
 )
 
+// What a form feature's expression cannot match without, checked first
+// as the expressions are slow to fail: words its match starts with (after
+// a word boundary), or strings its match contains.
+var (
+	modelAgentStarts = []string{"ai", "llm", "automated", "coding", "language", "chatbot", "copilot", "claude", "chatgpt", "gpt", "assistant", "summari"}
+	modelCondStarts  = []string{"when", "if", "once", "next", "after", "before"}
+	labelNeeds       = []string{": ", ":\t", ":\n", ":\f", ":\r"}
+	urlNeeds         = []string{"http", "www.", ".com", ".net", ".org", ".io", ".xyz", ".example", ".ru", ".info"}
+	codeNeeds        = []string{"```", "import", "def", "$(", "&&", "curl", "sudo", "os."}
+)
+
+// wordStartsWith reports whether a word of t (after a boundary of the
+// expressions' \b: ASCII letters, digits and "_") starts with one of
+// prefixes.
+func wordStartsWith(t []byte, prefixes []string) bool {
+	asciiWord := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+	}
+	for i := 0; i < len(t); i++ {
+		if !asciiWord(t[i]) || (i > 0 && asciiWord(t[i-1])) {
+			continue
+		}
+		for _, p := range prefixes {
+			if bytes.HasPrefix(t[i:], []byte(p)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // modelVerbs are the verbs of the form rules; a clause that opens with one
 // is in the imperative mood.
 var modelVerbs = func() map[string]bool {
@@ -251,14 +284,14 @@ func walkFeatures(t []byte, emit featureSink) {
 	form(you, "you")
 	form(modal, "modal")
 	form(first, "first_person")
-	form(formAgent.Match(t), "agent_named")
+	form(wordStartsWith(t, modelAgentStarts) && formAgent.Match(t), "agent_named")
 	form(formTag.Match(t), "tag")
 	form(formBracket.Match(t), "bracket_label")
-	form(formLabel.Match(t), "line_label")
-	form(formCond.Match(t), "condition_on_asking")
-	form(formURL.Match(t), "link")
-	form(formEmail.Match(t), "email_address")
-	form(formCode.Match(t), "code")
+	form(containsAny(t, labelNeeds) && formLabel.Match(t), "line_label")
+	form(wordStartsWith(t, modelCondStarts) && formCond.Match(t), "condition_on_asking")
+	form(containsAny(t, urlNeeds) && formURL.Match(t), "link")
+	form(bytes.IndexByte(t, '@') >= 0 && formEmail.Match(t), "email_address")
+	form(containsAny(t, codeNeeds) && formCode.Match(t), "code")
 	form(strings.Contains(string(t), "?"), "question")
 }
 
@@ -298,31 +331,28 @@ func groupValue(g byte, n int) float64 {
 // when explain is set, the features that raised it most.
 func (m *model) score(t []byte, explain bool) (float64, []WeightedFeature) {
 	type feat struct {
-		g    byte
-		h    uint64
-		name string // only when explaining
+		h uint64
+		g byte
 	}
 	fs := make([]feat, 0, 3*min(len(t), modelBytes))
+	var names map[uint64]string // only when explaining
+	if explain {
+		names = map[uint64]string{}
+	}
 	walkFeatures(t, func(g byte, name []byte) {
-		f := feat{g: g, h: hashName(name)}
+		h := hashName(name)
 		if explain {
-			f.name = string(name)
+			names[h] = string(name)
 		}
-		fs = append(fs, f)
+		fs = append(fs, feat{h, g})
 	})
 	slices.SortFunc(fs, func(a, b feat) int {
-		if a.g != b.g {
-			return int(a.g) - int(b.g)
+		if c := cmp.Compare(a.h, b.h); c != 0 {
+			return c
 		}
-		switch {
-		case a.h < b.h:
-			return -1
-		case a.h > b.h:
-			return 1
-		}
-		return strings.Compare(a.name, b.name)
+		return cmp.Compare(a.g, b.g)
 	})
-	fs = slices.CompactFunc(fs, func(a, b feat) bool { return a.g == b.g && a.h == b.h })
+	fs = slices.Compact(fs)
 	var counts [256]int
 	for _, f := range fs {
 		counts[f.g]++
@@ -337,7 +367,7 @@ func (m *model) score(t []byte, explain bool) (float64, []WeightedFeature) {
 		c := float64(w) * groupValue(f.g, counts[f.g])
 		z += c
 		if explain && c > 0 {
-			top = append(top, WeightedFeature{f.name, c})
+			top = append(top, WeightedFeature{names[f.h], c})
 		}
 	}
 	if explain {
