@@ -7,18 +7,35 @@
 // retrieval_squad.jsonl, the SNLI train sentences of snli_train_sample.tsv
 // and the CaSiNo train turns of chat.jsonl; with -team also memgov's own
 // hand-written content-policy texts (engine/guard/testdata: the tuning,
-// holdout and probe files). It never reads a first-look split, a test or
-// dev set, or chat_heldout.jsonl.
+// holdout and probe files); with -firstlook also the first-look splits the
+// rules were tuned on (splits 1 to 15, each by its own outside writer). It
+// never reads a test or dev set, chat_heldout.jsonl, or the sixteenth
+// first-look split, which is held out: the trainer refuses its files by
+// name, and any split past the fifteenth.
 //
 // The model is a logistic regression over the features guard.ModelFeatures
 // returns, fitted with AdaGrad and an L2 penalty, attacks weighted so both
-// classes weigh the same. The threshold is chosen on out-of-fold scores of
-// a k-fold cross-validation: the lowest score at which at most -fpr of the
-// benign texts are held. Training is deterministic for a given -seed.
+// classes weigh the same unless -balance=false. The threshold is chosen on
+// out-of-fold scores of a k-fold cross-validation: the lowest score at
+// which at most -fpr of the benign texts are held. A first-look split lies
+// whole in one fold, so its texts are scored as a new writer's would be.
+// Training is deterministic for a given -seed; the weights file's header
+// names the command that wrote it, and a test retrains the shipped file
+// byte for byte from that command.
 //
-// Example, from the repository root:
+// Measured (engine/guard TestModelCandidate, four candidates fixed before
+// any scored the held-out sixteenth split, all -team -firstlook
+// -balance=false): on the sixteenth split the rules alone catch 69 of 100
+// attacks, refuse 3 and hold 9 of 100 benign texts; rules or model catch
+// 86 (wbcf, -fpr 0.002), 88 (wbcf, 0.005), 81 (wf, 0.002) and 86 (wf,
+// 0.005), with no benign text more refused or held; the model holds 1, 1, 2
+// and 4 of 7,577 ordinary corpus texts. The first was shipped as
+// injection-v2 and Check holds what it reads as an injection.
 //
-//	go run ./tools/guardtrain -team -fpr 0.001 -version injection-v2 -out engine/guard/model/injection.weights
+// Example, from the repository root (the shipped injection-v2):
+//
+//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v2
+
 package main
 
 import (
@@ -73,7 +90,7 @@ func cli(args []string) error {
 	team := fl.Bool("team", false, "also learn from the team's hand-written tuning, holdout and probe texts (engine/guard/testdata; never the first-look splits)")
 	firstLook := fl.Bool("firstlook", false, "also learn from the first-look splits the rules were tuned on (engine/guard/testdata, splits 1 to 15; never the sixteenth, which is held out)")
 	fl.Usage = func() {
-		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -fpr 0.001 -version injection-v2 -out engine/guard/model/injection.weights\n\nFlags:\n")
+		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v2\n\nFlags:\n")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
