@@ -145,3 +145,29 @@ func BenchmarkLearned(b *testing.B) {
 		Learned(text)
 	}
 }
+
+// plainNote is a 500-byte note the rules pass, so Check also scores it
+// with the learned model.
+var plainNote = func() string {
+	s := "Customer prefers invoices as PDF attachments and calls after 4pm. " +
+		"Acme Corp is billed quarterly in EUR; their PO number appears on every invoice. " +
+		"Refunds for annual plans are prorated by whole months remaining. " +
+		"The staging database is reset every Sunday at 02:00 UTC. " +
+		"Priya from finance is cc'd on invoices above $5,000 and prefers Slack DMs. " +
+		"The Berlin office moved to the third floor in March, and the support desk is open from nine to five on weekdays. " +
+		"Renewal talks start in October."
+	for len(s) < 500 {
+		s += " Noted."
+	}
+	return s[:500]
+}()
+
+func BenchmarkCheckPlain(b *testing.B) {
+	if v := Check(plainNote); !v.Allowed || len(v.Orders) > 0 {
+		b.Fatalf("the plain note is not passed: %v %v", v.Findings, v.Orders)
+	}
+	b.SetBytes(int64(len(plainNote)))
+	for b.Loop() {
+		Check(plainNote)
+	}
+}
