@@ -354,7 +354,7 @@ func TestResidencyAndReferenceOnly(t *testing.T) {
 	if r.Reason != gate.ReasonReferenceOnly {
 		t.Fatalf("%+v", r)
 	}
-	if r := write(t, e, []byte(`{"source_agent_id":"jane","memory_ref":"acme/x","key":"c","target_layer":"SESSION","residency":"US","content":{"text":"large refunds need the second signature of rules://refund-policy"}}`)); r.Status != memgov.StatusCommitted {
+	if r := write(t, e, []byte(`{"source_agent_id":"jane","memory_ref":"acme/x","key":"c","target_layer":"SESSION","residency":"US","content":{"text":"see rules://refund-policy for large refunds"}}`)); r.Status != memgov.StatusCommitted {
 		t.Fatalf("%+v", r)
 	}
 }

@@ -16,7 +16,7 @@ func TestCLISearchFindsWordsInTheText(t *testing.T) {
 	if r := c.write(writeReq("billing-agent", ref, "customer-7/tz", "Customer 7 is in the Europe/Berlin time zone.")); r.Status != "COMMITTED" {
 		t.Fatalf("write: %+v", r)
 	}
-	for i, text := range []string{"Customer 7 wants a follow-up call after every refund.", "Customer 8 asked for the invoice in euros.",
+	for i, text := range []string{"Customer 7 prefers email follow-up after every refund.", "Customer 8 asked for the invoice in euros.",
 		"Customer 7 renewed the contract in March.", "The support desk is open from nine to five."} {
 		if r := c.write(writeReq("billing-agent", ref, "note-"+string(rune('a'+i)), text)); r.Status != "COMMITTED" {
 			t.Fatalf("write %q: %+v", text, r)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // The learned reading. A small linear model reads a text: a logistic
@@ -392,12 +393,31 @@ func Learned(text string) LearnedScore {
 	return LearnedScore{Version: m.version, Score: p, Threshold: m.threshold, Top: top}
 }
 
+// learnedMinLetters is the fewest letters a text needs for the learned
+// model to hold it. On a short note its reading rests on a handful of
+// words, and the words of an ordinary preference or pointer ("Customer
+// prefers email.", "see rules://refund-policy for large refunds") are
+// the words the team's training attacks wrap their orders in; every
+// attack the model added on first-look splits it never saw ran to twenty
+// words or more.
+const learnedMinLetters = 80
+
 // learnedHold returns the finding of the learned model for a text the
-// rules let pass: RuleLearned when the model scores it at or over its
-// threshold, with the features that weighed most in the detail.
+// rules let pass: RuleLearned when the text has learnedMinLetters letters
+// or more and the model scores it at or over its threshold, with the
+// features that weighed most in the detail.
 func learnedHold(text string) (Finding, bool) {
 	m := learned()
 	t := normalize(text).text
+	letters := 0
+	for _, r := range text {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	if letters < learnedMinLetters {
+		return Finding{}, false
+	}
 	if p, _ := m.score(t, false); p < m.threshold {
 		return Finding{}, false
 	}
