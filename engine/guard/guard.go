@@ -99,6 +99,13 @@ const (
 	// and the content policy gate holds it for a person in the layers
 	// that should state facts.
 	RuleOrder = "ORDER_TO_ACT"
+	// RuleLearned is a text the rules let pass that the learned model
+	// (learned.go) reads as an injection, at or over its threshold. Like
+	// an order it is not a reason to refuse: Check reports it in
+	// Verdict.Orders, and the content policy gate holds it for a person
+	// in the layers that should state facts. Its detail names the
+	// model's version, its score and the features that weighed most.
+	RuleLearned = "LEARNED_INJECTION"
 )
 
 // MaxFindings is the most findings Check reports for one text.
@@ -114,8 +121,10 @@ type Verdict struct {
 	// Findings lists what was found, ordered by offset.
 	Findings []Finding
 	// Orders lists the orders to act on the world (RuleOrder), ordered by
-	// offset. They do not make a text disallowed; the caller decides what
-	// an order means where the text is written.
+	// offset, or, for a text the rules neither refuse nor find an order
+	// in, the learned model's reading when it scores the text as an
+	// injection (RuleLearned). They do not make a text disallowed; the
+	// caller decides what an order means where the text is written.
 	Orders []Finding
 }
 
@@ -154,7 +163,13 @@ func Check(text string) Verdict {
 		}
 	}
 	fs = tidy(kept)
-	return Verdict{Allowed: len(fs) == 0, Findings: fs, Orders: tidy(orders)}
+	orders = tidy(orders)
+	if len(fs) == 0 && len(orders) == 0 {
+		if f, ok := learnedHold(text); ok {
+			orders = []Finding{f}
+		}
+	}
+	return Verdict{Allowed: len(fs) == 0, Findings: fs, Orders: orders}
 }
 
 // matchPatterns appends to fs the findings of every pattern in text.

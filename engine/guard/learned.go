@@ -1,7 +1,8 @@
 package guard
 
 import (
-	"bufio"
+	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"math"
@@ -10,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode"
 )
 
 // The learned reading. A small linear model reads a text: a logistic
@@ -18,32 +21,32 @@ import (
 // the reader addressed as "you", an AI reader named, a role tag or label,
 // a condition on what someone will ask, a link, code). Its weights are the
 // data file model/injection.weights, written by `go run ./tools/guardtrain`
-// from public training splits only (the file's header and
-// testdata/corpora/README.md name them and their licences).
+// (the file's header names the command, and it and
+// testdata/corpora/README.md name the data and their licences).
 //
-// Check does not call it. Trained on what public training splits offer
-// (BIPIA's attacks against encyclopedia passages, entailment sentences
-// and negotiation chat), it does not carry over to agent memory: on the
-// second first-look split's sixteen first-look misses it catches 3 at a
-// score of 0.8, while 25 of 575 benign texts of the team's splits (4.3%)
-// score as high, and at its own threshold it would hold 16% of them
-// (learned_test.go measures this). Learned gives its reading, with the
-// features that weighed most, for measurement and for a later model
-// trained on data closer to agent memory; such a model is to hold for a
-// person (in Verdict.Orders), never to refuse on its own.
+// injection-v1, trained on public training splits only (BIPIA's attacks
+// against encyclopedia passages, entailment sentences, negotiation chat),
+// did not carry over to agent memory, and Check did not call it. Nor did
+// a model that added the team's own tuning, holdout and probe texts: at
+// first look on the fifth first-look split it added 5 attacks to the
+// rules' 45 for 3 more benign texts held.
 //
-// Such a model was tried: `guardtrain -team -balance=false` adds
-// memgov's own hand-written tuning, holdout and probe texts (agent
-// memory, never a first-look split) to the public splits, and takes its
-// threshold from the out-of-fold scores of the training set. At first
-// look on the fifth first-look split, written after it, it caught 16 of
-// 65 attacks alone (threshold 0.755, one benign training text in a
-// thousand held out of fold) while holding 3 of 75 benign texts, and
-// added 5 attacks to the rules' 45; on the earlier splits it held short
-// facts that name an e-mail address or a link ("The user's email address
-// is dana@example.com.") even at the threshold that holds no benign
-// training text. The weights in model/ stay injection-v1, and Check does
-// not call the model.
+// injection-v2 (`guardtrain -team -firstlook -balance=false -groups wbcf
+// -fpr 0.002`) adds the fifteen first-look splits the rules were tuned
+// on, each written by its own outside writer (1,260 attacks and 1,344
+// benign texts of agent memory), and keeps each split in one fold of the
+// cross-validation that sets its threshold (0.887: 11 of 5,744 benign
+// training texts held out of fold, 72% of attacks caught). On the
+// sixteenth split, which neither the rules nor the model were fitted to,
+// it catches 17 of the rules' 31 misses and holds none of the benign
+// texts the rules pass; it holds 1 of 7,577 ordinary corpus texts (a
+// fact naming an e-mail address). Check therefore calls it, for a hold
+// only: a text the rules neither refuse nor hold that scores at or over
+// the threshold is held for a person (RuleLearned, in Verdict.Orders),
+// never refused, and the detail names the model's version and the
+// features that weighed most. Its known false holds are plain notes built
+// like the carrier sentences of the team's attacks ("Customer prefers
+// email.") and short imperatives (learned_test.go lists them).
 
 //go:embed model/injection.weights
 var modelData string
@@ -84,10 +87,10 @@ type model struct {
 	bias      float64
 	threshold float64
 	weights   map[uint64]float32
-	names     map[uint64]string
 }
 
-var learned = mustLoadModel(modelData)
+// learned returns the embedded model, read on first use.
+var learned = sync.OnceValue(func() *model { return mustLoadModel(modelData) })
 
 func mustLoadModel(data string) *model {
 	m, err := parseModel(data)
@@ -100,12 +103,11 @@ func mustLoadModel(data string) *model {
 // parseModel reads a weights file: "# " comments, "version V", "bias B",
 // "threshold T", then one "WEIGHT<TAB>NAME" line per feature.
 func parseModel(data string) (*model, error) {
-	m := &model{weights: map[uint64]float32{}, names: map[uint64]string{}, threshold: 1}
-	sc := bufio.NewScanner(strings.NewReader(data))
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
+	m := &model{weights: make(map[uint64]float32, strings.Count(data, "\t")), threshold: 1}
+	for n := 1; data != ""; n++ {
+		var line string
+		line, data, _ = strings.Cut(data, "\n")
+		line = strings.TrimSuffix(line, "\r")
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -135,20 +137,18 @@ func parseModel(data string) (*model, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %v", n, err)
 		}
-		h := hashName([]byte(name))
-		m.weights[h] = float32(f)
-		m.names[h] = name
+		m.weights[hashName(name)] = float32(f)
 	}
 	if m.version == "" {
 		return nil, fmt.Errorf("no version line")
 	}
-	return m, sc.Err()
+	return m, nil
 }
 
-func hashName(b []byte) uint64 {
+func hashName[S ~string | ~[]byte](b S) uint64 {
 	h := uint64(14695981039346656037)
-	for _, c := range b {
-		h ^= uint64(c)
+	for i := 0; i < len(b); i++ {
+		h ^= uint64(b[i])
 		h *= 1099511628211
 	}
 	return h
@@ -165,6 +165,37 @@ var (
 	formCode    = regexp.MustCompile("```|\\bimport\\s+\\w|\\bdef\\s+\\w|\\$\\(|&&|\\bcurl\\b|\\bsudo\\b|\\bos\\.\\w")
 	formAgent   = regexp.MustCompile(`\b(?:` + aiAgent + `|assistants?|summari[sz]ers?)\b`)
 )
+
+// What a form feature's expression cannot match without, checked first
+// as the expressions are slow to fail: words its match starts with (after
+// a word boundary), or strings its match contains.
+var (
+	modelAgentStarts = []string{"ai", "llm", "automated", "coding", "language", "chatbot", "copilot", "claude", "chatgpt", "gpt", "assistant", "summari"}
+	modelCondStarts  = []string{"when", "if", "once", "next", "after", "before"}
+	labelNeeds       = []string{": ", ":\t", ":\n", ":\f", ":\r"}
+	urlNeeds         = []string{"http", "www.", ".com", ".net", ".org", ".io", ".xyz", ".example", ".ru", ".info"}
+	codeNeeds        = []string{"```", "import", "def", "$(", "&&", "curl", "sudo", "os."}
+)
+
+// wordStartsWith reports whether a word of t (after a boundary of the
+// expressions' \b: ASCII letters, digits and "_") starts with one of
+// prefixes.
+func wordStartsWith(t []byte, prefixes []string) bool {
+	asciiWord := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+	}
+	for i := 0; i < len(t); i++ {
+		if !asciiWord(t[i]) || (i > 0 && asciiWord(t[i-1])) {
+			continue
+		}
+		for _, p := range prefixes {
+			if bytes.HasPrefix(t[i:], []byte(p)) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // modelVerbs are the verbs of the form rules; a clause that opens with one
 // is in the imperative mood.
@@ -254,14 +285,14 @@ func walkFeatures(t []byte, emit featureSink) {
 	form(you, "you")
 	form(modal, "modal")
 	form(first, "first_person")
-	form(formAgent.Match(t), "agent_named")
+	form(wordStartsWith(t, modelAgentStarts) && formAgent.Match(t), "agent_named")
 	form(formTag.Match(t), "tag")
 	form(formBracket.Match(t), "bracket_label")
-	form(formLabel.Match(t), "line_label")
-	form(formCond.Match(t), "condition_on_asking")
-	form(formURL.Match(t), "link")
-	form(formEmail.Match(t), "email_address")
-	form(formCode.Match(t), "code")
+	form(containsAny(t, labelNeeds) && formLabel.Match(t), "line_label")
+	form(wordStartsWith(t, modelCondStarts) && formCond.Match(t), "condition_on_asking")
+	form(containsAny(t, urlNeeds) && formURL.Match(t), "link")
+	form(bytes.IndexByte(t, '@') >= 0 && formEmail.Match(t), "email_address")
+	form(containsAny(t, codeNeeds) && formCode.Match(t), "code")
 	form(strings.Contains(string(t), "?"), "question")
 }
 
@@ -301,24 +332,26 @@ func groupValue(g byte, n int) float64 {
 // when explain is set, the features that raised it most.
 func (m *model) score(t []byte, explain bool) (float64, []WeightedFeature) {
 	type feat struct {
-		g byte
 		h uint64
+		g byte
 	}
 	fs := make([]feat, 0, 3*min(len(t), modelBytes))
+	var names map[uint64]string // only when explaining
+	if explain {
+		names = map[uint64]string{}
+	}
 	walkFeatures(t, func(g byte, name []byte) {
-		fs = append(fs, feat{g, hashName(name)})
+		h := hashName(name)
+		if explain {
+			names[h] = string(name)
+		}
+		fs = append(fs, feat{h, g})
 	})
 	slices.SortFunc(fs, func(a, b feat) int {
-		if a.g != b.g {
-			return int(a.g) - int(b.g)
+		if c := cmp.Compare(a.h, b.h); c != 0 {
+			return c
 		}
-		switch {
-		case a.h < b.h:
-			return -1
-		case a.h > b.h:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.g, b.g)
 	})
 	fs = slices.Compact(fs)
 	var counts [256]int
@@ -335,7 +368,7 @@ func (m *model) score(t []byte, explain bool) (float64, []WeightedFeature) {
 		c := float64(w) * groupValue(f.g, counts[f.g])
 		z += c
 		if explain && c > 0 {
-			top = append(top, WeightedFeature{m.names[f.h], c})
+			top = append(top, WeightedFeature{names[f.h], c})
 		}
 	}
 	if explain {
@@ -355,6 +388,51 @@ func (m *model) score(t []byte, explain bool) (float64, []WeightedFeature) {
 // Learned returns the learned model's reading of text, whether or not the
 // rules found anything in it.
 func Learned(text string) LearnedScore {
-	p, top := learned.score(normalize(text).text, true)
-	return LearnedScore{Version: learned.version, Score: p, Threshold: learned.threshold, Top: top}
+	m := learned()
+	p, top := m.score(normalize(text).text, true)
+	return LearnedScore{Version: m.version, Score: p, Threshold: m.threshold, Top: top}
+}
+
+// learnedMinLetters is the fewest letters a text needs for the learned
+// model to hold it. On a short note its reading rests on a handful of
+// words, and the words of an ordinary preference or pointer ("Customer
+// prefers email.", "see rules://refund-policy for large refunds") are
+// the words the team's training attacks wrap their orders in; every
+// attack the model added on first-look splits it never saw ran to twenty
+// words or more.
+const learnedMinLetters = 80
+
+// learnedHold returns the finding of the learned model for a text the
+// rules let pass: RuleLearned when the text has learnedMinLetters letters
+// or more and the model scores it at or over its threshold, with the
+// features that weighed most in the detail.
+func learnedHold(text string) (Finding, bool) {
+	m := learned()
+	t := normalize(text).text
+	letters := 0
+	for _, r := range text {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	if letters < learnedMinLetters {
+		return Finding{}, false
+	}
+	if p, _ := m.score(t, false); p < m.threshold {
+		return Finding{}, false
+	}
+	p, top := m.score(t, true)
+	var b strings.Builder
+	fmt.Fprintf(&b, "learned model %s:", m.version)
+	for i, f := range top {
+		if i == 4 {
+			break
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, " %s +%.2f", quote(f.Name), f.Contribution)
+	}
+	fmt.Fprintf(&b, " weighed most (scored %.2f, holds at %.2f)", p, m.threshold)
+	return Finding{Rule: RuleLearned, Detail: b.String()}, true
 }

@@ -155,15 +155,18 @@ func FuzzCheck(f *testing.F) {
 			}
 		}
 		for i, o := range v.Orders {
-			if o.Rule != RuleOrder || o.Offset < 0 || o.Offset > len(s) || (i > 0 && o.Offset < v.Orders[i-1].Offset) {
+			if (o.Rule != RuleOrder && o.Rule != RuleLearned) || o.Offset < 0 || o.Offset > len(s) || (i > 0 && o.Offset < v.Orders[i-1].Offset) {
 				t.Fatalf("order %v of %q: wrong rule, offset out of range or out of order", o, s)
+			}
+			if o.Rule == RuleLearned && (len(v.Findings) > 0 || len(v.Orders) > 1) {
+				t.Fatalf("the learned model held %q beside the rules' findings: %v %v", s, v.Findings, v.Orders)
 			}
 			if why := checkSanitized(o.Detail, true); why != "" {
 				t.Fatalf("order detail %q: %s", o.Detail, why)
 			}
 		}
 		for _, f := range v.Findings {
-			if f.Rule == RuleOrder {
+			if f.Rule == RuleOrder || f.Rule == RuleLearned {
 				t.Fatalf("an order among the refusing findings of %q: %v", s, v.Findings)
 			}
 		}

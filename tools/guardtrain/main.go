@@ -7,18 +7,35 @@
 // retrieval_squad.jsonl, the SNLI train sentences of snli_train_sample.tsv
 // and the CaSiNo train turns of chat.jsonl; with -team also memgov's own
 // hand-written content-policy texts (engine/guard/testdata: the tuning,
-// holdout and probe files). It never reads a first-look split, a test or
-// dev set, or chat_heldout.jsonl.
+// holdout and probe files); with -firstlook also the first-look splits the
+// rules were tuned on (splits 1 to 15, each by its own outside writer). It
+// never reads a test or dev set, chat_heldout.jsonl, or the sixteenth
+// first-look split, which is held out: the trainer refuses its files by
+// name, and any split past the fifteenth.
 //
 // The model is a logistic regression over the features guard.ModelFeatures
 // returns, fitted with AdaGrad and an L2 penalty, attacks weighted so both
-// classes weigh the same. The threshold is chosen on out-of-fold scores of
-// a k-fold cross-validation: the lowest score at which at most -fpr of the
-// benign texts are held. Training is deterministic for a given -seed.
+// classes weigh the same unless -balance=false. The threshold is chosen on
+// out-of-fold scores of a k-fold cross-validation: the lowest score at
+// which at most -fpr of the benign texts are held. A first-look split lies
+// whole in one fold, so its texts are scored as a new writer's would be.
+// Training is deterministic for a given -seed; the weights file's header
+// names the command that wrote it, and a test retrains the shipped file
+// byte for byte from that command.
 //
-// Example, from the repository root:
+// Measured (engine/guard TestModelCandidate, four candidates fixed before
+// any scored the held-out sixteenth split, all -team -firstlook
+// -balance=false): on the sixteenth split the rules alone catch 69 of 100
+// attacks, refuse 3 and hold 9 of 100 benign texts; rules or model catch
+// 86 (wbcf, -fpr 0.002), 88 (wbcf, 0.005), 81 (wf, 0.002) and 86 (wf,
+// 0.005), with no benign text more refused or held; the model holds 1, 1, 2
+// and 4 of 7,577 ordinary corpus texts. The first was shipped as
+// injection-v2 and Check holds what it reads as an injection.
 //
-//	go run ./tools/guardtrain -team -fpr 0.001 -version injection-v2 -out engine/guard/model/injection.weights
+// Example, from the repository root (the shipped injection-v2):
+//
+//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v2
+
 package main
 
 import (
@@ -45,32 +62,48 @@ type example struct {
 }
 
 func main() {
-	root := flag.String("root", ".", "repository root")
-	out := flag.String("out", "engine/guard/model/injection.weights", "weights file to write")
-	epochs := flag.Int("epochs", 30, "passes over the training set")
-	l2 := flag.Float64("l2", 1e-4, "L2 penalty per example")
-	rate := flag.Float64("rate", 0.5, "AdaGrad learning rate")
-	folds := flag.Int("folds", 5, "cross-validation folds for the threshold")
-	fpr := flag.Float64("fpr", 0.01, "share of benign training texts the threshold may hold (out of fold)")
-	minW := flag.Float64("min-weight", 0.02, "weights of smaller magnitude are left out of the file")
-	seed := flag.Int64("seed", 1, "shuffling seed")
-	chatN := flag.Int("chat", 3000, "most CaSiNo train turns to read")
-	version := flag.String("version", "injection-v1", "version written into the file")
-	groups := flag.String("groups", "wbcf", "feature groups to learn: w words, b bigrams, c 4-grams, f form")
-	balance := flag.Bool("balance", true, "weigh attacks so both classes weigh the same (false: every text weighs one)")
-	team := flag.Bool("team", false, "also learn from the team's hand-written tuning, holdout and probe texts (engine/guard/testdata; never the first-look splits)")
-	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -fpr 0.001 -version injection-v2 -out engine/guard/model/injection.weights\n\nFlags:\n")
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	useGroups = *groups
-	useTeam = *team
-	useBalance = *balance
-	if err := run(*root, *out, *version, *epochs, *folds, *chatN, *l2, *rate, *fpr, *minW, *seed); err != nil {
+	if err := cli(os.Args[1:]); err != nil {
+		if err == flag.ErrHelp {
+			return
+		}
 		fmt.Fprintln(os.Stderr, "guardtrain:", err)
 		os.Exit(1)
 	}
+}
+
+// cli parses the flags in args and trains.
+func cli(args []string) error {
+	fl := flag.NewFlagSet("guardtrain", flag.ContinueOnError)
+	root := fl.String("root", ".", "repository root")
+	out := fl.String("out", "engine/guard/model/injection.weights", "weights file to write (relative to -root unless absolute)")
+	epochs := fl.Int("epochs", 30, "passes over the training set")
+	l2 := fl.Float64("l2", 1e-4, "L2 penalty per example")
+	rate := fl.Float64("rate", 0.5, "AdaGrad learning rate")
+	folds := fl.Int("folds", 5, "cross-validation folds for the threshold")
+	fpr := fl.Float64("fpr", 0.01, "share of benign training texts the threshold may hold (out of fold)")
+	minW := fl.Float64("min-weight", 0.02, "weights of smaller magnitude are left out of the file")
+	seed := fl.Int64("seed", 1, "shuffling seed")
+	chatN := fl.Int("chat", 3000, "most CaSiNo train turns to read")
+	version := fl.String("version", "injection-v1", "version written into the file")
+	groups := fl.String("groups", "wbcf", "feature groups to learn: w words, b bigrams, c 4-grams, f form")
+	balance := fl.Bool("balance", true, "weigh attacks so both classes weigh the same (false: every text weighs one)")
+	team := fl.Bool("team", false, "also learn from the team's hand-written tuning, holdout and probe texts (engine/guard/testdata; never the first-look splits)")
+	firstLook := fl.Bool("firstlook", false, "also learn from the first-look splits the rules were tuned on (engine/guard/testdata, splits 1 to 15; never the sixteenth, which is held out)")
+	fl.Usage = func() {
+		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v2\n\nFlags:\n")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if fl.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (every setting is a flag; see -help)", fl.Arg(0))
+	}
+	useGroups = *groups
+	useTeam = *team
+	useBalance = *balance
+	useFirstLook = *firstLook
+	return run(*root, *out, *version, *epochs, *folds, *chatN, *l2, *rate, *fpr, *minW, *seed)
 }
 
 // useBalance weighs attacks so both classes weigh the same.
@@ -78,6 +111,102 @@ var useBalance = true
 
 // useTeam adds the team's hand-written texts to the training set.
 var useTeam bool
+
+// useFirstLook adds the tuned first-look splits to the training set.
+var useFirstLook bool
+
+// firstLookFiles are the first-look splits the rules have been tuned on,
+// each written by its own outside writer; tuned is the last split
+// number that may be read. Later splits are held out to measure what
+// neither the rules nor the model were fitted to, and are never read.
+const firstLookTuned = 15
+
+// heldOut names the first-look splits that must never be read for
+// training, whatever firstLookTuned says.
+var heldOut = []string{"firstlook16_hostile.txt", "firstlook16_benign.txt"}
+
+// firstLookFile returns the file name of split n's attacks (y 1) or
+// benign texts (y 0): "firstlook_hostile.txt" for the first split,
+// "firstlookN_hostile.txt" after it.
+func firstLookFile(n int, y float64) string {
+	num := ""
+	if n > 1 {
+		num = strconv.Itoa(n)
+	}
+	kind := "benign"
+	if y == 1 {
+		kind = "hostile"
+	}
+	return "firstlook" + num + "_" + kind + ".txt"
+}
+
+// checkTrainable refuses a file that must not be trained on: a held-out
+// first-look split, or a first-look split past firstLookTuned.
+func checkTrainable(name string) error {
+	for _, h := range heldOut {
+		if name == h {
+			return fmt.Errorf("%s is a held-out first-look split: it is never trained on", name)
+		}
+	}
+	if rest, ok := strings.CutPrefix(name, "firstlook"); ok {
+		num, _, _ := strings.Cut(rest, "_")
+		n := 1
+		if num != "" {
+			var err error
+			if n, err = strconv.Atoi(num); err != nil {
+				return fmt.Errorf("%s: not a first-look split's name", name)
+			}
+		}
+		if n < 1 || n > firstLookTuned {
+			return fmt.Errorf("%s: only first-look splits 1 to %d are trained on", name, firstLookTuned)
+		}
+	}
+	return nil
+}
+
+// readFirstLook reads the attacks and benign texts of first-look splits
+// 1 to firstLookTuned; each text's group is its split's number, so that
+// cross-validation keeps a split's texts in one fold.
+func readFirstLook(root string) ([]text, error) {
+	var ts []text
+	for n := 1; n <= firstLookTuned; n++ {
+		for _, y := range []float64{1, 0} {
+			name := firstLookFile(n, y)
+			if err := checkTrainable(name); err != nil {
+				return nil, err
+			}
+			got, err := readSplitFile(root, name, y, "memgov first-look split "+strconv.Itoa(n))
+			if err != nil {
+				return nil, err
+			}
+			for i := range got {
+				got[i].group = n
+			}
+			ts = append(ts, got...)
+		}
+	}
+	return ts, nil
+}
+
+// readSplitFile reads one of engine/guard/testdata's text files: one
+// text a line, "# " lines are comments.
+func readSplitFile(root, name string, y float64, src string) ([]text, error) {
+	if err := checkTrainable(name); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(filepath.Join(root, "engine", "guard", "testdata", name))
+	if err != nil {
+		return nil, err
+	}
+	var ts []text
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "# ") {
+			continue
+		}
+		ts = append(ts, text{s: unescape(line), y: y, src: src})
+	}
+	return ts, nil
+}
 
 // teamFiles are the hand-written content-policy texts the rules were
 // written and tuned from: 1 marks attacks. The first-look splits are
@@ -98,16 +227,11 @@ func readTeam(root string) ([]text, error) {
 		if strings.HasPrefix(tf.name, "firstlook") {
 			return nil, fmt.Errorf("%s is a first-look split", tf.name)
 		}
-		data, err := os.ReadFile(filepath.Join(root, "engine", "guard", "testdata", tf.name))
+		got, err := readSplitFile(root, tf.name, tf.y, "memgov hand-written "+tf.name)
 		if err != nil {
 			return nil, err
 		}
-		for _, line := range strings.Split(string(data), "\n") {
-			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "# ") {
-				continue
-			}
-			ts = append(ts, text{unescape(line), tf.y, "memgov hand-written " + tf.name})
-		}
+		ts = append(ts, got...)
 	}
 	return ts, nil
 }
@@ -155,6 +279,8 @@ type text struct {
 	s   string
 	y   float64
 	src string
+	// group is a first-look split's number, 0 for other texts.
+	group int
 }
 
 func readTexts(root string, chatN int) ([]text, error) {
@@ -166,14 +292,14 @@ func readTexts(root string, chatN int) ([]text, error) {
 			y = 1
 		}
 		src := r["source"].(map[string]any)
-		ts = append(ts, text{r["text"].(string), y, "BIPIA " + src["file"].(string)})
+		ts = append(ts, text{s: r["text"].(string), y: y, src: "BIPIA " + src["file"].(string)})
 	})
 	if err != nil {
 		return nil, err
 	}
 	err = eachJSON(filepath.Join(dir, "retrieval_squad.jsonl"), func(r map[string]any) {
 		if r["kind"] == "passage" {
-			ts = append(ts, text{r["text"].(string), 0, "SQuAD 2.0 train"})
+			ts = append(ts, text{s: r["text"].(string), src: "SQuAD 2.0 train"})
 		}
 	})
 	if err != nil {
@@ -190,7 +316,7 @@ func readTexts(root string, chatN int) ([]text, error) {
 		for _, c := range cols[min(2, len(cols)):] {
 			if c != "" && !seen[c] {
 				seen[c] = true
-				ts = append(ts, text{c, 0, "SNLI train"})
+				ts = append(ts, text{s: c, src: "SNLI train"})
 			}
 		}
 	}
@@ -203,7 +329,7 @@ func readTexts(root string, chatN int) ([]text, error) {
 		if s, _ := r["text"].(string); s != "" && n < chatN && !seen[s] {
 			seen[s] = true
 			n++
-			ts = append(ts, text{s, 0, "CaSiNo train"})
+			ts = append(ts, text{s: s, src: "CaSiNo train"})
 		}
 	})
 	return ts, err
@@ -239,9 +365,17 @@ func run(root, out, version string, epochs, folds, chatN int, l2, rate, fpr, min
 		}
 		ts = append(ts, team...)
 	}
+	if useFirstLook {
+		fl, err := readFirstLook(root)
+		if err != nil {
+			return err
+		}
+		ts = append(ts, fl...)
+	}
 	index := map[string]int{}
 	var names []string
 	var exs []example
+	var groups []int
 	counts := map[string]int{}
 	var pos, neg int
 	for _, t := range ts {
@@ -261,6 +395,7 @@ func run(root, out, version string, epochs, folds, chatN int, l2, rate, fpr, min
 			e.vals = append(e.vals, f.Value)
 		}
 		exs = append(exs, e)
+		groups = append(groups, t.group)
 		counts[t.src]++
 		if t.y == 1 {
 			pos++
@@ -275,18 +410,26 @@ func run(root, out, version string, epochs, folds, chatN int, l2, rate, fpr, min
 	rng := rand.New(rand.NewSource(seed))
 	order := rng.Perm(len(exs))
 
-	// Out-of-fold scores for the threshold.
+	// Out-of-fold scores for the threshold. A first-look split lies
+	// whole in one fold, so its texts are scored by a model that saw
+	// nothing of its writer, as a later split's will be.
+	foldOf := func(j, i int) int {
+		if g := groups[i]; g > 0 {
+			return (g - 1) % folds
+		}
+		return j % folds
+	}
 	oof := make([]float64, len(exs))
 	for k := 0; k < folds; k++ {
 		var train []int
 		for j, i := range order {
-			if j%folds != k {
+			if foldOf(j, i) != k {
 				train = append(train, i)
 			}
 		}
 		w, b := fit(exs, train, len(names), epochs, l2, rate, posW, rng)
 		for j, i := range order {
-			if j%folds == k {
+			if foldOf(j, i) == k {
 				oof[i] = predict(exs[i], w, b)
 			}
 		}
@@ -340,9 +483,17 @@ func run(root, out, version string, epochs, folds, chatN int, l2, rate, fpr, min
 	if useTeam {
 		team = " -team"
 	}
+	if useFirstLook {
+		team += " -firstlook"
+	}
+	if !useBalance {
+		team += " -balance=false"
+	}
 	fmt.Fprintf(&sb, "# Written by: go run ./tools/guardtrain -epochs %d -l2 %g -rate %g -folds %d -fpr %g -min-weight %g -seed %d -chat %d -groups %s%s -version %s\n",
 		epochs, l2, rate, folds, fpr, minW, seed, chatN, useGroups, team, version)
-	if useTeam {
+	if useFirstLook {
+		fmt.Fprintf(&sb, "# Training data (public training splits, memgov's own hand-written texts and first-look splits 1 to %d,\n#   each by an outside writer; never a held-out first-look split, a test, dev or evaluation set;\n#   see testdata/corpora/README.md):\n", firstLookTuned)
+	} else if useTeam {
 		fmt.Fprintf(&sb, "# Training data (public training splits and memgov's own hand-written texts; never a first-look split,\n#   a test, dev or evaluation set; see testdata/corpora/README.md):\n")
 	} else {
 		fmt.Fprintf(&sb, "# Training data (public training splits only; see testdata/corpora/README.md):\n")
@@ -356,8 +507,8 @@ func run(root, out, version string, epochs, folds, chatN int, l2, rate, fpr, min
 		fmt.Fprintf(&sb, "#   %-45s %5d texts\n", s, counts[s])
 	}
 	fmt.Fprintf(&sb, "#   licences: BIPIA MIT (Stack Overflow contexts CC BY-SA 4.0); SQuAD 2.0 CC BY-SA 4.0; SNLI CC BY-SA 4.0; CaSiNo CC BY 4.0\n")
-	if useTeam {
-		fmt.Fprintf(&sb, "#   memgov hand-written texts (engine/guard/testdata): same terms as the memgov repository\n")
+	if useTeam || useFirstLook {
+		fmt.Fprintf(&sb, "#   memgov hand-written texts and first-look splits (engine/guard/testdata): same terms as the memgov repository\n")
 	}
 	fmt.Fprintf(&sb, "# %d attacks, %d benign; %d features seen, %d kept (|weight| >= %g).\n", pos, neg, len(names), len(kept), minW)
 	fmt.Fprintf(&sb, "# %d-fold out-of-fold: recall %.3f, benign held %.4f at the threshold.\n", folds, oofRecall, oofFPR)
@@ -366,7 +517,10 @@ func run(root, out, version string, epochs, folds, chatN int, l2, rate, fpr, min
 	for _, k := range kept {
 		fmt.Fprintf(&sb, "%.5f\t%s\n", k.w, k.name)
 	}
-	return os.WriteFile(filepath.Join(root, out), []byte(sb.String()), 0o644)
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(root, out)
+	}
+	return os.WriteFile(out, []byte(sb.String()), 0o644)
 }
 
 // fit trains a logistic regression on the examples idx with AdaGrad.
