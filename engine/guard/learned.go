@@ -44,9 +44,12 @@ import (
 // only: a text the rules neither refuse nor hold that scores at or over
 // the threshold is held for a person (RuleLearned, in Verdict.Orders),
 // never refused, and the detail names the model's version and the
-// features that weighed most. Its known false holds are plain notes built
-// like the carrier sentences of the team's attacks ("Customer prefers
-// email.") and short imperatives (learned_test.go lists them).
+// features that weighed most. The model scores some short plain notes over
+// its threshold, built like the carrier sentences of the team's attacks
+// ("Customer prefers email.") or short imperatives; a text of fewer than
+// learnedMinLetters letters is therefore never held by it (learned_test.go
+// lists such notes). On the seventeenth split, written after the model was
+// trained, it added 9 of the rules' 23 misses and no benign text.
 
 //go:embed model/injection.weights
 var modelData string
