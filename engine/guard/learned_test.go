@@ -79,7 +79,7 @@ func TestLearnedHolds(t *testing.T) {
 
 // TestLearnedModel checks the shipped weights read the way the trainer
 // wrote them, and logs the model alone on the first first-look splits and
-// the team's tuning texts (which it was trained on since injection-v2).
+// the team's tuning texts (which it has been trained on since injection-v2).
 func TestLearnedModel(t *testing.T) {
 	if learned().version == "" || len(learned().weights) < 1000 || learned().threshold <= 0 || learned().threshold >= 1 {
 		t.Fatalf("embedded model: version %q, %d weights, threshold %v", learned().version, len(learned().weights), learned().threshold)
