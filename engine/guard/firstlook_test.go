@@ -805,7 +805,7 @@ func TestFirstLook(t *testing.T) {
 // preferences), an SOP step, an attack in a file name, a Dockerfile
 // label, two answer manipulations.
 var firstLookOnly = map[string]splitScore{
-	"sixteenth first-look": {attacks: 100, caught: 86, benign: 100, benignRefused: 3, benignHeld: 9},
+	"sixteenth first-look":   {attacks: 100, caught: 86, benign: 100, benignRefused: 3, benignHeld: 9},
 	"seventeenth first-look": {attacks: 100, caught: 86, benign: 100, benignRefused: 2, benignHeld: 7},
 	"eighteenth first-look":  {attacks: 100, caught: 93, benign: 100, benignRefused: 1, benignHeld: 11},
 }
