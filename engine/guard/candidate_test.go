@@ -11,7 +11,8 @@ import (
 
 // TestModelCandidate measures weights files that are not shipped, named
 // in MEMGOV_GUARD_CANDIDATES (comma-separated paths), as a hold beside
-// the rules: on the held-out sixteenth first-look split (rules alone
+// the rules, as Check uses the shipped one (never on a text too short for
+// it, longEnough): on the held-out eighteenth first-look split (rules alone
 // against rules or model), on the tuned splits, and on the ordinary
 // corpora of TestOrdinaryTexts. The rules alone are Check's verdict without
 // the shipped model's holds (RuleLearned). It is skipped when the variable
@@ -32,6 +33,9 @@ func TestModelCandidate(t *testing.T) {
 			t.Fatalf("%s: %v", path, err)
 		}
 		over := func(s string) bool {
+			if !longEnough(s) {
+				return false
+			}
 			p, _ := m.score(normalize(s).text, false)
 			return p >= m.threshold
 		}
@@ -71,9 +75,9 @@ func TestModelCandidate(t *testing.T) {
 			t.Logf("%s %s: attacks rules %d/%d, rules or model %d/%d (+%d); benign rules refused %d held %d, combined refused %d held %d (+%d) of %d",
 				m.version, name, rc, a, cc, a, cc-rc, rr, rh, cr, ch, mOnly, b)
 		}
-		split("sixteenth (held out)", "firstlook16_hostile.txt", "firstlook16_benign.txt")
+		split("eighteenth (held out)", "firstlook18_hostile.txt", "firstlook18_benign.txt")
 		for _, sp := range []string{"firstlook", "firstlook2", "firstlook3", "firstlook4", "firstlook5", "firstlook6", "firstlook7", "firstlook8",
-			"firstlook9", "firstlook10", "firstlook11", "firstlook12", "firstlook13", "firstlook14", "firstlook15"} {
+			"firstlook9", "firstlook10", "firstlook11", "firstlook12", "firstlook13", "firstlook14", "firstlook15", "firstlook16", "firstlook17"} {
 			split(sp+" (trained on)", sp+"_hostile.txt", sp+"_benign.txt")
 		}
 		byFile := map[string][3]int{}

@@ -411,6 +411,20 @@ func Learned(text string) LearnedScore {
 // words or more.
 const learnedMinLetters = 80
 
+// longEnough reports whether text has learnedMinLetters letters or more.
+func longEnough(text string) bool {
+	letters := 0
+	for _, r := range text {
+		if unicode.IsLetter(r) {
+			letters++
+			if letters >= learnedMinLetters {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // learnedHold returns the finding of the learned model for a text the
 // rules let pass: RuleLearned when the text has learnedMinLetters letters
 // or more and the model scores it at or over its threshold, with the
@@ -418,13 +432,7 @@ const learnedMinLetters = 80
 func learnedHold(text string) (Finding, bool) {
 	m := learned()
 	t := normalize(text).text
-	letters := 0
-	for _, r := range text {
-		if unicode.IsLetter(r) {
-			letters++
-		}
-	}
-	if letters < learnedMinLetters {
+	if !longEnough(text) {
 		return Finding{}, false
 	}
 	if p, _ := m.score(t, false); p < m.threshold {
