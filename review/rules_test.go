@@ -20,6 +20,8 @@ func TestFindingRules(t *testing.T) {
 			[]RuleNote{{Name: "single-valued", Words: `"acme | headquarters | berlin" vs "acme | headquarters | munich": "headquarters" holds one value at a time`}}},
 		{`SEMANTIC memory should state facts; the text orders an action: ORDER_TO_ACT: order to act on the world: "Transfer 500 euros (now) " (a person decides; write a procedure to PROCEDURAL memory, or state what happened as a fact)`,
 			[]RuleNote{{Name: "ORDER_TO_ACT", Words: `order to act on the world: "Transfer 500 euros (now) "`}}},
+		{`the rules let the text pass, but it reads as an instruction planted for the agent that reads EPISODIC memory: LEARNED_INJECTION: learned model injection-v3: "f:link" +1.40, "f:you" +0.85 weighed most (scored 0.99, holds at 0.91) (a person decides)`,
+			[]RuleNote{{Name: "LEARNED_INJECTION", Words: `learned model injection-v3: "f:link" +1.40, "f:you" +0.85 weighed most`}}},
 		{`contradicts refund/limit (structured-object: refund approval single_signature_limit "$5,000", not "$1,000")`,
 			[]RuleNote{{Name: "structured-object", Words: `refund approval single_signature_limit "$5,000", not "$1,000"`}}},
 		// Words before a colon that are no rule's name.

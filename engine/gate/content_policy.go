@@ -58,6 +58,9 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 	hold := HoldsOrders(in.Layer)
 	var orders []string
 	seen := map[string]bool{}
+	// learnedOnly: every order held is the learned model's reading, not
+	// an order the rules found.
+	learnedOnly := true
 	for i, t := range texts {
 		if t == "" || seen[t] {
 			continue
@@ -70,6 +73,7 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 					break
 				}
 				orders = append(orders, f.Rule+": "+f.Detail)
+				learnedOnly = learnedOnly && f.Rule == guard.RuleLearned
 			}
 		}
 		if !v.Allowed {
@@ -82,6 +86,10 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 			}
 			return reject(ReasonContentPolicy, "%s", strings.Join(parts, "; ")), nil
 		}
+	}
+	if len(orders) > 0 && learnedOnly {
+		return verdict(Defer, ReasonInstructionInMemory, "the rules let the text pass, but it reads as an instruction planted for the agent that reads %s memory: %s "+
+			"(a person decides)", in.Layer, strings.Join(orders, "; ")), nil
 	}
 	if len(orders) > 0 {
 		return verdict(Defer, ReasonInstructionInMemory, "%s memory should state facts; the text orders an action: %s "+
