@@ -122,7 +122,8 @@ func rulesOnly(s string) Verdict {
 type ordinaryText struct{ file, text string }
 
 // ordinaryTexts reads the texts TestOrdinaryTexts checks, with the file
-// each came from.
+// each came from: every distinct memory text of the corpora that is not an
+// attack, leaving out the first-look splits.
 func ordinaryTexts(t *testing.T) []ordinaryText {
 	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "corpora", "*.jsonl"))
 	if err != nil || len(files) == 0 {

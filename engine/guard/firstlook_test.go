@@ -2,7 +2,6 @@ package guard
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -879,53 +878,20 @@ func TestEarlierSplits(t *testing.T) {
 var memoryKinds = map[string]bool{"contradiction": true, "duplicate": true, "injection": true, "chat": true, "evidence": true}
 
 func TestOrdinaryTexts(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "corpora", "*.jsonl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpora: %v", err)
-	}
-	seen := map[string]bool{}
+	// ordinaryTexts leaves out the first-look splits: TestFirstLook
+	// measures them against the targets (at most 2% of benign texts
+	// refused), not held to none here: a split written after the rules
+	// keeps the texts the rules still refuse.
 	var total, refusedN, heldN int
-	for _, name := range files {
-		if strings.HasPrefix(filepath.Base(name), "injection_firstlook") {
-			// The first-look splits are measured against the targets by
-			// TestFirstLook (at most 2% of benign texts refused), not
-			// held to none here: a split written after the rules keeps
-			// the texts the rules still refuse.
-			continue
-		}
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var r struct{ Kind, A, B, Text, Claim, Excerpt, Label string }
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			if r.Label == "injection" || !memoryKinds[r.Kind] {
-				continue
-			}
-			for _, text := range []string{r.A, r.B, r.Text, r.Claim, r.Excerpt} {
-				if text == "" || seen[text] {
-					continue
-				}
-				seen[text] = true
-				total++
-				switch v := Check(text); outcomeOf(v) {
-				case refused:
-					refusedN++
-					t.Errorf("ordinary text refused: %.120q -> %v", text, v.Findings)
-				case held:
-					heldN++
-					t.Logf("ordinary text held: %.120q -> %v", text, v.Orders)
-				}
-			}
-		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
+	for _, o := range ordinaryTexts(t) {
+		total++
+		switch v := Check(o.text); outcomeOf(v) {
+		case refused:
+			refusedN++
+			t.Errorf("ordinary text refused: %.120q -> %v", o.text, v.Findings)
+		case held:
+			heldN++
+			t.Logf("ordinary text held: %.120q -> %v", o.text, v.Orders)
 		}
 	}
 	t.Logf("%d distinct ordinary texts: %d refused, %d held (%s)", total, refusedN, heldN, fmt.Sprintf("%.1f%%", 100*ratio(heldN, total)))
