@@ -12,9 +12,9 @@ import (
 // TestModelCandidate measures weights files that are not shipped, named
 // in MEMGOV_GUARD_CANDIDATES (comma-separated paths), as a hold beside
 // the rules, as Check uses the shipped one (never on a text too short for
-// it, longEnough): on the held-out eighteenth first-look split (rules alone
-// against rules or model), on the tuned splits, and on the ordinary
-// corpora of TestOrdinaryTexts. The rules alone are Check's verdict without
+// it, longEnough): on the held-out twentieth first-look split once it is
+// written (rules alone against rules or model), on the tuned splits, and
+// on the ordinary corpora of TestOrdinaryTexts. The rules alone are Check's verdict without
 // the shipped model's holds (RuleLearned). It is skipped when the variable
 // is unset.
 func TestModelCandidate(t *testing.T) {
@@ -75,9 +75,16 @@ func TestModelCandidate(t *testing.T) {
 			t.Logf("%s %s: attacks rules %d/%d, rules or model %d/%d (+%d); benign rules refused %d held %d, combined refused %d held %d (+%d) of %d",
 				m.version, name, rc, a, cc, a, cc-rc, rr, rh, cr, ch, mOnly, b)
 		}
-		split("eighteenth (held out)", "firstlook18_hostile.txt", "firstlook18_benign.txt")
+		// The split written after the shipped model was trained, once
+		// there is one.
+		if _, err := os.Stat(filepath.Join("testdata", "firstlook20_hostile.txt")); err == nil {
+			split("twentieth (held out)", "firstlook20_hostile.txt", "firstlook20_benign.txt")
+		} else {
+			t.Log("no held-out split: the twentieth is not written yet")
+		}
 		for _, sp := range []string{"firstlook", "firstlook2", "firstlook3", "firstlook4", "firstlook5", "firstlook6", "firstlook7", "firstlook8",
-			"firstlook9", "firstlook10", "firstlook11", "firstlook12", "firstlook13", "firstlook14", "firstlook15", "firstlook16", "firstlook17"} {
+			"firstlook9", "firstlook10", "firstlook11", "firstlook12", "firstlook13", "firstlook14", "firstlook15", "firstlook16", "firstlook17",
+			"firstlook18", "firstlook19"} {
 			split(sp+" (trained on)", sp+"_hostile.txt", sp+"_benign.txt")
 		}
 		byFile := map[string][3]int{}

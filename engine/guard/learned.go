@@ -54,8 +54,14 @@ import (
 // injection-v3 is the same command on splits 1 to 17: the sixteenth and
 // seventeenth joined its training data once their first looks were
 // recorded (threshold 0.907: 11 of 5,944 benign training texts held out
-// of fold, 71% of attacks caught). The eighteenth split, written after
-// it, is its held-out split (firstlook_test.go).
+// of fold, 71% of attacks caught). On the eighteenth and nineteenth
+// splits, written after it, the rules and the model caught 93 and 15 of
+// 100 attacks (the model 12 and 2), the model holding no benign text.
+//
+// injection-v4, shipped, is the same command on splits 1 to 19, trained
+// once those first looks were recorded (threshold 0.918: 12 of 6,144
+// benign training texts held out of fold, 68% of attacks caught). No split
+// written after it has measured it yet.
 
 //go:embed model/injection.weights
 var modelData string
