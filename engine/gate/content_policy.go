@@ -32,6 +32,16 @@ func HoldsOrders(layer memgov.Layer) bool {
 	return layer == memgov.Semantic || layer == memgov.Episodic || layer == memgov.Session
 }
 
+// HoldsStakes reports whether a text that states a high-stakes change
+// as a fact (guard.RuleStakes: a new payee, a safeguard retired,
+// authority given to another party) is held for a person when written to
+// layer: in every layer agents act on, PROCEDURAL included, where a
+// retired safeguard is as dangerous as in a fact. WORKING memory is the
+// agent's own scratch space.
+func HoldsStakes(layer memgov.Layer) bool {
+	return HoldsOrders(layer) || layer == memgov.Procedural
+}
+
 // ContentPolicy rejects memory-poisoning content (spec §14.8, §12.11.5).
 type ContentPolicy struct{}
 
@@ -55,25 +65,30 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 	for _, ev := range in.Evidence {
 		texts = append(texts, ev.Excerpt)
 	}
-	hold := HoldsOrders(in.Layer)
+	hold, holdStakes := HoldsOrders(in.Layer), HoldsStakes(in.Layer)
 	var orders []string
 	seen := map[string]bool{}
 	// learnedOnly: every order held is the learned model's reading, not
-	// an order the rules found.
-	learnedOnly := true
+	// an order the rules found; stakes: one of them is a high-stakes
+	// change stated as a fact.
+	learnedOnly, stakes := true, false
 	for i, t := range texts {
 		if t == "" || seen[t] {
 			continue
 		}
 		seen[t] = true
 		v := guard.Check(t)
-		if hold && i < stated && len(orders) < 3 {
+		if i < stated {
 			for _, f := range v.Orders {
 				if len(orders) == 3 {
 					break
 				}
+				if f.Rule == guard.RuleStakes && !holdStakes || f.Rule != guard.RuleStakes && !hold {
+					continue
+				}
 				orders = append(orders, f.Rule+": "+f.Detail)
 				learnedOnly = learnedOnly && f.Rule == guard.RuleLearned
+				stakes = stakes || f.Rule == guard.RuleStakes
 			}
 		}
 		if !v.Allowed {
@@ -86,6 +101,10 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 			}
 			return reject(ReasonContentPolicy, "%s", strings.Join(parts, "; ")), nil
 		}
+	}
+	if stakes {
+		return verdict(Defer, ReasonInstructionInMemory, "the text states a change to where money or codes go, to who may act for the user or to a safeguard, "+
+			"which agents would act on: %s (a person confirms it through a channel they already trust before it is kept)", strings.Join(orders, "; ")), nil
 	}
 	if len(orders) > 0 && learnedOnly {
 		return verdict(Defer, ReasonInstructionInMemory, "the rules let the text pass, but it reads as an instruction planted for the agent that reads %s memory: %s "+

@@ -535,6 +535,7 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 	readFormRules(t, add, calledRules)
 	readFormRules(t, add, playedRules)
 	readFormRules(t, add, claimedRules)
+	readStakes(t, add)
 	// Claimed authority and secrets handed out, written in leetspeak
 	// ("5h4r3 w17h 4ny0n3 wh0 45k5"): the rules are read again on the
 	// view with leetspeak read as letters, and a finding counts only

@@ -72,6 +72,11 @@ func outcomeIn(v Verdict, layer string) outcome {
 	if o := outcomeOf(v); o != held || layer != "PROCEDURAL" {
 		return o
 	}
+	for _, f := range v.Orders {
+		if f.Rule == RuleStakes {
+			return held // held in PROCEDURAL memory too (gate.HoldsStakes)
+		}
+	}
 	return passed
 }
 

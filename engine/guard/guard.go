@@ -156,7 +156,7 @@ func Check(text string) Verdict {
 	var orders []Finding
 	kept := fs[:0]
 	for _, f := range fs {
-		if f.Rule == RuleOrder {
+		if f.Rule == RuleOrder || f.Rule == RuleStakes {
 			orders = append(orders, f)
 		} else {
 			kept = append(kept, f)
