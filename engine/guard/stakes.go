@@ -1,8 +1,8 @@
 package guard
 
 import (
-	_ "embed"
 	"bytes"
+	_ "embed"
 	"regexp"
 )
 
@@ -65,7 +65,7 @@ var (
 	safeguardRe   = regexp.MustCompile(`\b` + wordAlt(wordList(safeguardsData)) + `\b`)
 	retiredRe     = regexp.MustCompile(`\b` + wordAlt(wordList(retiredData)) + `\b`)
 	grantRe       = regexp.MustCompile(`\b` + wordAlt(wordList(grantsData)) + `\b`)
-	setAsideRe      = regexp.MustCompile(`\b` + wordAlt(wordList(waiversData)) + `\b`)
+	setAsideRe    = regexp.MustCompile(`\b` + wordAlt(wordList(waiversData)) + `\b`)
 
 	// destinationRe is where money or codes can be sent: an IBAN, a sort
 	// code, an account number, a phone number, an e-mail address, a web
