@@ -110,7 +110,13 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		err   error
 	)
 	if light {
-		cands, err = loadLight(ctx, in.Reader, in.MemoryRef, in.ContentHash, in.Features)
+		// The band candidates serve the semantic near-duplicate tier
+		// (cosine >= dedup.semantic): a same-topic neighbour below it is
+		// the topic query's to find, by the words the texts share. A
+		// SimHash band finds a pair at cosine 0.8 one time in three, so
+		// reading every band member for it (about 90 versions a write at
+		// 100,000 items, each with its vector) bought little.
+		cands, err = loadLight(ctx, in.Reader, in.MemoryRef, in.ContentHash, in.Features, in.Policy.Dedup.Semantic)
 	} else {
 		cands, err = LoadCandidates(ctx, in.Reader, in.MemoryRef, in.ContentHash, in.Features)
 	}

@@ -203,10 +203,17 @@ func LoadCandidates(ctx context.Context, r CandidateReader, memoryRef, contentHa
 // query): versions of every state, scored by cosine similarity, most
 // similar first, for fillCandidates to read in full those the gate keeps.
 // It reads up to twice candidateLimit versions, so that versions no longer
-// visible or pending do not crowd out those that are.
-func loadLight(ctx context.Context, r CandidateReader, memoryRef, contentHash string, feat memory.Features) ([]Scored, error) {
+// visible or pending do not crowd out those that are. minCosine, when
+// positive, is the least cosine the band candidates serve: the store
+// drops those whose SimHash says they cannot reach it
+// (similar.MaxHamming: a miss has probability below 1e-9). Candidates by
+// content hash, fingerprint or subject are never dropped.
+func loadLight(ctx context.Context, r CandidateReader, memoryRef, contentHash string, feat memory.Features, minCosine float64) ([]Scored, error) {
 	q := candidateQuery(memoryRef, contentHash, feat, 2*candidateLimit)
 	q.Light = true
+	if minCosine > 0 {
+		q.MaxHamming = similar.MaxHamming(minCosine)
+	}
 	cs, err := r.Candidates(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("read candidates: %w", err)
