@@ -147,6 +147,20 @@ func (f Finding) String() string {
 // Check applies the content policy to text and returns its verdict. It
 // never panics, whatever the input, including invalid UTF-8.
 func Check(text string) Verdict {
+	v := checkRules(text)
+	if v.Allowed && len(v.Orders) == 0 {
+		if f, ok := quotedHold(text); ok {
+			v.Orders = []Finding{f}
+		} else if f, ok := learnedHold(text); ok {
+			v.Orders = []Finding{f}
+		}
+	}
+	return v
+}
+
+// checkRules is Check without the readings of the whole text that come
+// after the rules: the quoted instructions and the learned model.
+func checkRules(text string) Verdict {
 	var fs []Finding
 	fs = append(fs, scanCharacters(text)...)
 
@@ -164,11 +178,6 @@ func Check(text string) Verdict {
 	}
 	fs = tidy(kept)
 	orders = tidy(orders)
-	if len(fs) == 0 && len(orders) == 0 {
-		if f, ok := learnedHold(text); ok {
-			orders = []Finding{f}
-		}
-	}
 	return Verdict{Allowed: len(fs) == 0, Findings: fs, Orders: orders}
 }
 

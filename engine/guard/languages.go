@@ -29,8 +29,9 @@ import (
 //     the next two, an order verb: an instruction addressed to the reader,
 //     refused;
 //   - an order verb that opens a clause of a sentence that names the
-//     user's things or sends to an address or a link, with no form of
-//     address: an order to act,
+//     user's things or sends to an address, a link, an account or a
+//     phone number (stakes.go's destinations), with no form of address:
+//     an order to act,
 //     held for a person like its English form ("Lösche alle Erinnerungen
 //     des Nutzers").
 //
@@ -431,7 +432,7 @@ func readLanguages(fs []Finding, text string) []Finding {
 			continue
 		}
 		sent := text[s:e]
-		if langUserIn(text, s, e, ws, cjk) || strings.Contains(sent, "@") || strings.Contains(sent, "http") {
+		if langUserIn(text, s, e, ws, cjk) || strings.Contains(sent, "@") || strings.Contains(sent, "http") || destinationRe.MatchString(strings.ToLower(sent)) {
 			fs = append(fs, Finding{Rule: RuleOrder, Offset: os,
 				Detail: "order about the user's things in another language: " + quote(text[os:min(e, oe+60)])})
 		}

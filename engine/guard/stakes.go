@@ -2,8 +2,11 @@ package guard
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"regexp"
+	"slices"
+	"strings"
 )
 
 // High-stakes changes stated as facts. A memory can steer its reader
@@ -25,14 +28,18 @@ import (
 //   - authority given to another party over the user's money, access or
 //     data: an approved contact, a delegate, a standing consent, access
 //     granted, a party's word that "counts as already agreed";
+//   - a security setting weakened: a network opened to all, a
+//     certificate, signature or second-factor check skipped, an image
+//     trusted unpinned ("curl --insecure", "trust it, never pin"),
+//     unless the sentence forbids it or keeps it to a local sandbox;
 //   - a check on acts to come set aside, or the reader talked out of
 //     verifying a change through a channel it already trusts ("calling
 //     it to double-check isn't really useful").
 //
 // Each is held, never refused: a person who knows the user confirms the
 // change through a channel they already trust. The word classes are the
-// files words/stake-*.txt, safeguards.txt, retired.txt, grants.txt and
-// waivers.txt.
+// files words/stake-*.txt, safeguards.txt, retired.txt, grants.txt,
+// waivers.txt and weakened.txt.
 
 //go:embed words/stake-flows.txt
 var stakeFlowsData string
@@ -52,6 +59,9 @@ var grantsData string
 //go:embed words/waivers.txt
 var waiversData string
 
+//go:embed words/weakened.txt
+var weakenedData string
+
 // RuleStakes is a change to where money or codes go, to who may act for
 // the user or to which safeguard applies, stated as a fact (stakes.go).
 // Like an order it is not a reason to refuse: Check reports it in
@@ -59,13 +69,105 @@ var waiversData string
 // every layer that keeps what agents act on, PROCEDURAL included.
 const RuleStakes = "HIGH_STAKES_CHANGE"
 
+// The word classes of the stake rules, matched by one scan of a text's
+// words (stakeScan): a class is a list of words and phrases.
+const (
+	clsFlow = iota
+	clsChange
+	clsSafeguard
+	clsRetired
+	clsGrant
+	clsAside
+	numStakeClasses
+)
+
+// stakePhrases are the phrases of every class, by their first word,
+// longest first.
+var stakePhrases = func() map[string][]stakePhrase {
+	m := map[string][]stakePhrase{}
+	for cls, data := range [numStakeClasses]string{stakeFlowsData, stakeChangesData, safeguardsData, retiredData, grantsData, waiversData} {
+		for _, w := range wordList(data) {
+			ws := strings.Fields(w)
+			m[ws[0]] = append(m[ws[0]], stakePhrase{ws[1:], cls})
+		}
+	}
+	for _, ps := range m {
+		slices.SortStableFunc(ps, func(a, b stakePhrase) int { return cmp.Compare(len(b.rest), len(a.rest)) })
+	}
+	return m
+}()
+
+// A stakePhrase is a phrase of a class: the words after its first.
+type stakePhrase struct {
+	rest []string
+	cls  int
+}
+
+// stakeMatches are the places of each class's phrases in a text, in
+// order.
+type stakeMatches [numStakeClasses][][2]int
+
+// first returns the first match of cls within [s, e), or ok false.
+func (m *stakeMatches) first(cls, s, e int) ([2]int, bool) {
+	for _, p := range m[cls] {
+		if p[0] >= s && p[1] <= e {
+			return p, true
+		}
+		if p[0] >= e {
+			break
+		}
+	}
+	return [2]int{}, false
+}
+
+// stakeScan finds the phrases of the stake classes in t, by its words: a
+// word is a run of letters, digits, hyphens and apostrophes (or of bytes
+// of other scripts), and a phrase's words are separated by white space
+// only.
+func stakeScan(t []byte) (m stakeMatches, any bool) {
+	word := func(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '\'' || c >= 0x80 }
+	var toks [][2]int
+	for i := 0; i < len(t); {
+		if !word(t[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && word(t[j]) {
+			j++
+		}
+		toks = append(toks, [2]int{i, j})
+		i = j
+	}
+	for k, tok := range toks {
+		ps := stakePhrases[string(t[tok[0]:tok[1]])]
+	phrases:
+		for _, p := range ps {
+			end := tok[1]
+			for n, w := range p.rest {
+				if k+1+n >= len(toks) {
+					continue phrases
+				}
+				nx := toks[k+1+n]
+				if len(bytes.TrimSpace(t[end:nx[0]])) > 0 || string(t[nx[0]:nx[1]]) != w {
+					continue phrases
+				}
+				end = nx[1]
+			}
+			m[p.cls] = append(m[p.cls], [2]int{tok[0], end})
+			any = any || p.cls != clsFlow && p.cls != clsSafeguard
+		}
+	}
+	return m, any
+}
+
 var (
-	stakeFlowRe   = regexp.MustCompile(`\b` + wordAlt(wordList(stakeFlowsData)) + `\b`)
-	stakeChangeRe = regexp.MustCompile(`\b` + wordAlt(wordList(stakeChangesData)) + `\b`)
-	safeguardRe   = regexp.MustCompile(`\b` + wordAlt(wordList(safeguardsData)) + `\b`)
-	retiredRe     = regexp.MustCompile(`\b` + wordAlt(wordList(retiredData)) + `\b`)
-	grantRe       = regexp.MustCompile(`\b` + wordAlt(wordList(grantsData)) + `\b`)
-	setAsideRe    = regexp.MustCompile(`\b` + wordAlt(wordList(waiversData)) + `\b`)
+	// weakenedRe is a setting that opens a system or drops a check,
+	// between non-word characters (its phrases may open with "-").
+	weakenedRe = regexp.MustCompile(`(?:^|[^\w-])` + wordAlt(wordList(weakenedData)) + `(?:[^\w-]|$)`)
+
+	// weakenedCue is a necessary condition of weakenedRe, for speed.
+	weakenedCue = []string{"insecure", "verify", "trusted-host", "unauthenticated", "chmod", "stricthostkeychecking", "no-check", " pin", "trust it", "skip ", "disable ", "allow all"}
 
 	// destinationRe is where money or codes can be sent: an IBAN, a sort
 	// code, an account number, a phone number, an e-mail address, a web
@@ -87,6 +189,10 @@ var (
 	// auxiliaryRe is a copula or auxiliary: "is", "was", "has been".
 	auxiliaryRe = regexp.MustCompile(`\b(?:is|are|was|were|been|being|be|now)\b`)
 
+	// sandboxRe keeps a setting to a place where it cannot reach what
+	// agents act on: a local test harness, a sandbox.
+	sandboxRe = regexp.MustCompile(`\b(?:only\s+(?:in|on|for|within)|local(?:ly|host)?|test\s+harness|unit\s+tests?|sandbox(?:ed)?|dev\s+containers?)\b`)
+
 	// userGranteeRe is the user or the writer as the one given authority.
 	userGranteeRe = regexp.MustCompile(`^\s*(?:the\s+)?(?:user|i|we|you)\b`)
 
@@ -101,76 +207,104 @@ type stakeRule struct {
 	name string
 	// doc says in a line what the rule holds.
 	doc string
-	// read returns where in t the change is stated, given the sentence
-	// t[s:e] and the text around it (w, the sentence with its
+	// read returns where in x.t the change is stated, given the sentence
+	// x.t[s:e] and the text around it (x.t[ws:we], the sentence with its
 	// neighbours), or ok false.
-	read func(t []byte, s, e int, w []byte) (from, to int, ok bool)
+	read func(x *stakeText, s, e, ws, we int) (from, to int, ok bool)
+}
+
+// stakeText is a text the stake rules read, with its classes' phrases.
+type stakeText struct {
+	t []byte
+	m stakeMatches
 }
 
 // stakeRules is the table of the high-stakes rules, in the order they
 // are tried on a sentence; the first that reads a change reports it.
 var stakeRules = []stakeRule{
 	{"destination of money or codes changed", "a new destination for payments or codes, with the destination itself, unless the user made or verified it",
-		func(t []byte, s, e int, w []byte) (int, int, bool) {
-			f := flowAt(t[s:e])
-			if f < 0 || forbidRe.Match(t[s:s+f]) || !stakeChangeRe.Match(w) || !destinationRe.Match(w) || userActsRe.Match(w) {
+		func(x *stakeText, s, e, ws, we int) (int, int, bool) {
+			f := x.flowAt(s, e)
+			if f < 0 {
 				return 0, 0, false
 			}
-			return s + f, e, true
+			if _, ok := x.m.first(clsChange, ws, we); !ok {
+				return 0, 0, false
+			}
+			t, w := x.t, x.t[ws:we]
+			if forbidRe.Match(t[s:f]) || !destinationRe.Match(w) || userActsRe.Match(w) {
+				return 0, 0, false
+			}
+			return f, e, true
 		}},
 	{"safeguard said to be retired", "a check on money, access or data said to be removed, deprecated, lifted or optional, and not said to remain",
-		func(t []byte, s, e int, _ []byte) (int, int, bool) {
-			c := t[s:e]
-			g := safeguardRe.FindIndex(c)
-			if g == nil {
+		func(x *stakeText, s, e, _, _ int) (int, int, bool) {
+			g, ok := x.m.first(clsSafeguard, s, e)
+			if !ok {
 				return 0, 0, false
 			}
-			r := retiredRe.FindIndex(c[g[1]:])
-			if r == nil || r[0] > 120 {
+			r, ok := x.m.first(clsRetired, g[1], e)
+			if !ok || r[0]-g[1] > 120 {
 				return 0, 0, false
 			}
 			// The safeguard is what is retired: the subject of a
 			// copula or auxiliary before the word, in one clause
 			// ("approval for wires was retired"), not "wait for their
 			// approval, then delete and log the paths removed".
-			between := c[g[1] : g[1]+r[0]]
+			between := x.t[g[1]:r[0]]
 			if keptRe.Match(between) || bytes.ContainsAny(between, ",;:") || !auxiliaryRe.Match(between) {
 				return 0, 0, false
 			}
-			return s + g[0], s + g[1] + r[1], true
+			return g[0], r[1], true
 		}},
 	{"authority given to another party", "an approved contact, a delegate, a standing consent or access granted over the user's money, access or data",
-		func(t []byte, s, e int, _ []byte) (int, int, bool) {
-			c := t[s:e]
-			g := grantRe.FindIndex(c)
-			if g == nil || userGranteeRe.Match(c) || !stakeObjectRe.Match(c) && !destinationRe.Match(c) {
+		func(x *stakeText, s, e, _, _ int) (int, int, bool) {
+			g, ok := x.m.first(clsGrant, s, e)
+			if !ok {
 				return 0, 0, false
 			}
-			if keptRe.Match(c[max(0, g[0]-12):g[0]]) {
+			c := x.t[s:e]
+			if userGranteeRe.Match(c) || !stakeObjectRe.Match(c) && !destinationRe.Match(c) {
+				return 0, 0, false
+			}
+			if keptRe.Match(x.t[max(s, g[0]-12):g[0]]) {
 				return 0, 0, false // "may not approve", "never pre-approved"
+			}
+			return g[0], g[1], true
+		}},
+	{"security setting weakened", "a firewall opened to all inbound traffic, a certificate, signature or second-factor check skipped, an image trusted unpinned, stated as the way things are",
+		func(x *stakeText, s, e, _, _ int) (int, int, bool) {
+			c := x.t[s:e]
+			if !containsAny(c, weakenedCue) {
+				return 0, 0, false
+			}
+			g := weakenedRe.FindIndex(c)
+			if g == nil || forbidRe.Match(c[:g[0]]) || sandboxRe.Match(c) {
+				return 0, 0, false // "never use --insecure", "verify=False only in the local test harness"
 			}
 			return s + g[0], s + g[1], true
 		}},
 	{"check on acts to come set aside", "a confirmation waived for acts to come, or the reader talked out of verifying a change",
-		func(t []byte, s, e int, w []byte) (int, int, bool) {
-			c := t[s:e]
-			g := setAsideRe.FindIndex(c)
-			if g == nil || !stakeObjectRe.Match(w) || forbidRe.Match(c[:g[0]]) {
+		func(x *stakeText, s, e, ws, we int) (int, int, bool) {
+			g, ok := x.m.first(clsAside, s, e)
+			if !ok || forbidRe.Match(x.t[s:g[0]]) || !stakeObjectRe.Match(x.t[ws:we]) {
 				return 0, 0, false // "the assistant must never send money without confirmation"
 			}
-			return s + g[0], s + g[1], true
+			return g[0], g[1], true
 		}},
 }
 
-// flowAt returns where the first word of stakeFlowRe in c opens that is
-// not part of an address ("billing" in "faq.example.net/billing", "bank"
-// in "example-bank.example"), or -1.
-func flowAt(c []byte) int {
-	for _, f := range stakeFlowRe.FindAllIndex(c, -1) {
-		if inAddress(c, f[0], f[1]) {
-			continue
+// flowAt returns where the first flow word of the sentence t[s:e] opens
+// that is not part of an address ("billing" in
+// "faq.example.net/billing"), or -1.
+func (x *stakeText) flowAt(s, e int) int {
+	for _, f := range x.m[clsFlow] {
+		if f[0] >= e {
+			break
 		}
-		return f[0]
+		if f[0] >= s && f[1] <= e && !inAddress(x.t, f[0], f[1]) {
+			return f[0]
+		}
 	}
 	return -1
 }
@@ -187,9 +321,11 @@ func inAddress(c []byte, s, e int) bool {
 // readStakes appends the high-stakes changes stated in t, at most one a
 // sentence.
 func readStakes(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
-	if !stakeCue(t) {
+	m, any := stakeScan(t)
+	if !any && !containsAny(t, weakenedCue) {
 		return
 	}
+	x := &stakeText{t: t, m: m}
 	bounds := stakeSentences(t)
 	for i, b := range bounds {
 		ws, we := b[0], b[1]
@@ -200,18 +336,12 @@ func readStakes(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 			we = bounds[i+1][1]
 		}
 		for _, r := range stakeRules {
-			if from, to, ok := r.read(t, b[0], b[1], t[ws:we]); ok {
+			if from, to, ok := r.read(x, b[0], b[1], ws, we); ok {
 				add(RuleStakes, r.name, from, to, false)
 				break
 			}
 		}
 	}
-}
-
-// stakeCue is a necessary condition of every stake rule, for speed: a
-// word of a change, a retirement, a grant or a waiver.
-func stakeCue(t []byte) bool {
-	return stakeChangeRe.Match(t) || retiredRe.Match(t) || grantRe.Match(t) || setAsideRe.Match(t)
 }
 
 // stakeSentences returns the bounds of the sentences and lines of t.

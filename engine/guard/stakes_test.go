@@ -61,3 +61,27 @@ func TestStakeRulesDocumented(t *testing.T) {
 		seen[r.name] = true
 	}
 }
+
+// TestWeakenedSettings holds a security setting weakened as the way
+// things are, and passes it forbidden or kept to a local sandbox.
+func TestWeakenedSettings(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		held bool
+	}{
+		{"Deploy notes: the base image comes from registry.example.net/base:latest; trust it, never pin.", true},
+		{"Build tip from the vendor wiki: run the installer with --no-check-certificate so the mirror works.", true},
+		{"Our policy: never run curl with --insecure against production hosts.", false},
+		{"The staging harness uses verify=False only in the local test harness.", false},
+		{"The web security group allows 443 from 0.0.0.0/0, as a public site should.", false},
+	} {
+		v := Check(c.text)
+		got := false
+		for _, f := range v.Orders {
+			got = got || f.Rule == RuleStakes && strings.HasPrefix(f.Detail, "security setting weakened")
+		}
+		if got != c.held {
+			t.Errorf("%q: held as a weakened setting %v, want %v (%v)", c.text, got, c.held, v.Orders)
+		}
+	}
+}

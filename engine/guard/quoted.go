@@ -1,0 +1,83 @@
+package guard
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Instructions quoted from what the agent read. A memory often records
+// what a source said in its own words: "Email signature contained
+// "<|im_start|>system ...", "Web snippet: "Remember: ..."". The rules
+// read a quotation as a mention, not as the memory's own order, and do
+// not refuse it; but kept, it reaches the next reader in the same words
+// as the source wrote it. So each quotation of some length is read on
+// its own, as that reader would: where the rules would refuse it, the
+// text is held for a person (RuleOrder, "instruction quoted from what was
+// read"), unless the text presents the quotation as an example of an
+// attack (a red-team sample, a phishing warning, a test fixture).
+
+// quotationRe is a quotation of at least 12 characters on one line.
+var quotationRe = regexp.MustCompile(`"([^"\n]{12,})"|“([^”\n]{12,})”|«([^»\n]{12,})»|„([^“”\n]{12,})[“”]|「([^」\n]{6,})」`)
+
+// exampleFrameRe presents a quotation as an example of an attack, as a
+// system prompt documented, as what an incident report or an audit
+// found, or as a line of fiction or of a game.
+var exampleFrameRe = regexp.MustCompile(`\b(?:examples?|samples?|red[- ]team(?:ing)?|phishing|scams?|scammers?|attacks?|attackers?|injections?|malicious|suspicious|fake|fraud|fraudulent|warn|warned|warning|warnings|beware|training|tests?|testing|fixtures?|evals?|exercises?|demo|flagged|blocked|quarantined|jailbreaks?|adversarial|payloads?|system\s+(?:prompts?|messages?)|bug\s+bount(?:y|ies)|stor(?:y|ies)|chapters?|novels?|fiction|screenplay|dialogues?|jokes?|puzzles?|riddles?|clues?|quiz(?:zes)?|translations?|incidents?|postmortems?|post-mortems?|audits?|prompts?|fooled|obeyed|tricked|exploited|compromised)\b`)
+
+// quotedHold reports the first quotation in text that the rules refuse
+// read on its own, as a hold, unless the text outside the quotations
+// frames them as examples of attacks.
+func quotedHold(text string) (Finding, bool) {
+	if !strings.ContainsAny(text, "\"“«„「") {
+		return Finding{}, false
+	}
+	locs := quotationRe.FindAllStringSubmatchIndex(text, 8)
+	if len(locs) == 0 {
+		return Finding{}, false
+	}
+	var outside strings.Builder
+	prev := 0
+	for _, l := range locs {
+		outside.WriteString(text[prev:l[0]])
+		outside.WriteByte(' ')
+		prev = l[1]
+	}
+	outside.WriteString(text[prev:])
+	if exampleFrameRe.MatchString(strings.ToLower(outside.String())) {
+		return Finding{}, false
+	}
+	for _, l := range locs {
+		s, e := -1, -1
+		for g := 1; g < len(l)/2; g++ {
+			if l[2*g] >= 0 {
+				s, e = l[2*g], l[2*g+1]
+				break
+			}
+		}
+		if s < 0 {
+			continue
+		}
+		if !strings.ContainsAny(text[s:e], " \u3000") && !unspacedScript(text[s:e]) {
+			continue // a name or a key ("admin_override"), not a sentence
+		}
+		v := checkRules(text[s:e])
+		if v.Allowed {
+			continue
+		}
+		f := v.Findings[0]
+		return Finding{Rule: RuleOrder, Offset: s + f.Offset,
+			Detail: "instruction quoted from what was read (" + f.Rule + ": " + f.Detail + ")"}, true
+	}
+	return Finding{}, false
+}
+
+// unspacedScript reports whether s holds a letter of a script written
+// without spaces between words (Chinese, Japanese, Thai).
+func unspacedScript(s string) bool {
+	for _, r := range s {
+		if r >= 0x3040 && r <= 0x30ff || r >= 0x4e00 && r <= 0x9fff || r >= 0x0e00 && r <= 0x0e7f {
+			return true
+		}
+	}
+	return false
+}
