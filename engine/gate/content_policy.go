@@ -71,7 +71,7 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 	// learnedOnly: every order held is the learned model's reading, not
 	// an order the rules found; stakes: one of them is a high-stakes
 	// change stated as a fact.
-	learnedOnly, stakes := true, false
+	learnedOnly, stakes, quotedOnly := true, false, true
 	for i, t := range texts {
 		if t == "" || seen[t] {
 			continue
@@ -89,6 +89,7 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 				orders = append(orders, f.Rule+": "+f.Detail)
 				learnedOnly = learnedOnly && f.Rule == guard.RuleLearned
 				stakes = stakes || f.Rule == guard.RuleStakes
+				quotedOnly = quotedOnly && strings.HasPrefix(f.Detail, guard.QuotedInstruction)
 			}
 		}
 		if !v.Allowed {
@@ -105,6 +106,10 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 	if stakes {
 		return verdict(Defer, ReasonInstructionInMemory, "the text states a change to where money or codes go, to who may act for the user or to a safeguard, "+
 			"which agents would act on: %s (a person confirms it through a channel they already trust before it is kept)", strings.Join(orders, "; ")), nil
+	}
+	if len(orders) > 0 && quotedOnly {
+		return verdict(Defer, ReasonInstructionInMemory, "the text quotes, in its own words, an instruction to the AI that reads %s memory: %s "+
+			"(a person decides; to keep the fact without the instruction, say what the source asked instead of quoting it)", in.Layer, strings.Join(orders, "; ")), nil
 	}
 	if len(orders) > 0 && learnedOnly {
 		return verdict(Defer, ReasonInstructionInMemory, "the rules let the text pass, but it reads as an instruction planted for the agent that reads %s memory: %s "+

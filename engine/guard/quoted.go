@@ -16,6 +16,10 @@ import (
 // read"), unless the text presents the quotation as an example of an
 // attack (a red-team sample, a phishing warning, a test fixture).
 
+// QuotedInstruction opens the detail of a quotation held: an order
+// finding whose text the rules would refuse were it not quoted.
+const QuotedInstruction = "instruction quoted from what was read"
+
 // quotationRe is a quotation of at least 12 characters on one line.
 var quotationRe = regexp.MustCompile(`"([^"\n]{12,})"|“([^”\n]{12,})”|«([^»\n]{12,})»|„([^“”\n]{12,})[“”]|「([^」\n]{6,})」`)
 
@@ -66,7 +70,7 @@ func quotedHold(text string) (Finding, bool) {
 		}
 		f := v.Findings[0]
 		return Finding{Rule: RuleOrder, Offset: s + f.Offset,
-			Detail: "instruction quoted from what was read (" + f.Rule + ": " + f.Detail + ")"}, true
+			Detail: QuotedInstruction + " (" + f.Rule + ": " + f.Detail + ")"}, true
 	}
 	return Finding{}, false
 }
