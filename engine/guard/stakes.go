@@ -125,7 +125,9 @@ func (m *stakeMatches) first(cls, s, e int) ([2]int, bool) {
 // of other scripts), and a phrase's words are separated by white space
 // only.
 func stakeScan(t []byte) (m stakeMatches, any bool) {
-	word := func(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '\'' || c >= 0x80 }
+	word := func(c byte) bool {
+		return isLetter(c) || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '\'' || c >= 0x80
+	}
 	var toks [][2]int
 	for i := 0; i < len(t); {
 		if !word(t[i]) {
