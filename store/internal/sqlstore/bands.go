@@ -129,6 +129,15 @@ func (r *refBands) add(seq int64, packed []byte) {
 	}
 }
 
+// grow makes room for n more positions, and a sixteenth more for the rows
+// to come.
+func (r *refBands) grow(n int) {
+	n += n / 16
+	r.seqs = slices.Grow(r.seqs, n)
+	r.ents = slices.Grow(r.ents, n)
+	r.full = slices.Grow(r.full, n)
+}
+
 // BandCache is the store's band index: the indexed memoryRefs and the highest
 // seq and erasure LSN absorbed.
 type BandCache struct {
@@ -195,6 +204,14 @@ func (c *BandCache) catchUp(ctx context.Context, q querier, ref string) (*refBan
 		return rb, nil
 	}
 	rb = newRefBands()
+	// The index of a large memoryRef is sized once: grown by appends, a
+	// million rows would hold the old and the new arrays at once at each
+	// growth, tens of megabytes of garbage at the process's peak.
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM version_features WHERE memory_ref = ?`, ref).Scan(&n); err != nil {
+		return nil, fmt.Errorf("band index of %s: %w", ref, err)
+	}
+	rb.grow(n)
 	rows, err := queryDrained(ctx, q, `SELECT seq, bands FROM version_features WHERE memory_ref = ? ORDER BY seq`, ref)
 	if err != nil {
 		return nil, fmt.Errorf("band index of %s: %w", ref, err)
