@@ -525,7 +525,7 @@ func (r *ReadTx) rankPostings(ctx context.Context, ws []string, subject string, 
 		if err != nil {
 			return nil, err
 		}
-		rows, err := queryDrained(ctx, r.q, `SELECT f.rowid, `+candidateColumns(true)+` `+d.TopicRows, string(js))
+		rows, err := queryDrained(ctx, r.q, `SELECT f.rowid, `+versionCandidateColumns+` `+d.TopicRows, string(js))
 		if err != nil {
 			return nil, fmt.Errorf("read the texts of a topic query: %w", err)
 		}

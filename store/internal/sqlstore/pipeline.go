@@ -482,6 +482,13 @@ func candidateColumns(vectors bool) string {
 		COALESCE(vf.predicate, ''), COALESCE(vf.object, ''), ` + vector + `, v.content, v.confidence, v.created_by, vf.sketch`
 }
 
+// versionCandidateColumns are candidateColumns read from the versions row
+// alone (alias v), which holds the same id, item, key, layer and content
+// hash as the version's version_index row: a statement that needs no
+// other column of version_index reads one row less a candidate.
+const versionCandidateColumns = `v.id, v.item_id, v.key, v.layer, v.state, v.content_hash, vf.fingerprint, COALESCE(vf.subject, ''),
+		COALESCE(vf.predicate, ''), COALESCE(vf.object, ''), vf.embedding, v.content, v.confidence, v.created_by, vf.sketch`
+
 // scanCandidate reads a row of candidateColumns, after the columns into
 // which lead are scanned.
 func scanCandidate(rows *sql.Rows, lead ...any) (memgov.Candidate, error) {

@@ -72,7 +72,7 @@ type Dialect struct {
 	// writes it; then the scope's lowest and highest rowids), newest first,
 	// up to a cap (last parameter), without ranking them; TopicRows is
 	// the FROM and WHERE clauses that read, after the rowid (f.rowid),
-	// the candidate columns (candidateColumns: version_index vi, versions v,
+	// the candidate columns (versionCandidateColumns: versions v,
 	// version_features vf) of the rows whose rowids are in a JSON array and
 	// whose versions are live (ACTIVE or DRAFT). With them the store ranks
 	// a topic query itself, from its words' postings (rankPostings), and
