@@ -166,10 +166,15 @@ func stakeScan(t []byte) (m stakeMatches, any bool) {
 var (
 	// weakenedRe is a setting that opens a system or drops a check,
 	// between non-word characters (its phrases may open with "-").
-	weakenedRe = regexp.MustCompile(`(?:^|[^\w-])` + wordAlt(wordList(weakenedData)) + `(?:[^\w-]|$)`)
+	weakenedRe = regexp.MustCompile(`(?:^|[^\w-])` + wordAlt(wordList(weakenedData)) + `(?:[^\w-]|$)|` +
+		// A check of certificates switched off in a setting, whatever the
+		// setting's name: "verify_ssl=false", "tls_verify: no".
+		`\b\w*(?:verify|ssl|tls|cert)\w*\s*[=:]\s*["']?(?:false|0|off|no|none)\b|` +
+		// A web framework open to every host.
+		`\ballowed_hosts\s*=\s*\[\s*["']\*["']\s*\]`)
 
 	// weakenedCue is a necessary condition of weakenedRe, for speed.
-	weakenedCue = []string{"insecure", "verify", "trusted-host", "unauthenticated", "chmod", "stricthostkeychecking", "no-check", " pin", "trust it", "skip ", "disable ", "allow all"}
+	weakenedCue = []string{"insecure", "verify", "trusted-host", "unauthenticated", "chmod", "stricthostkeychecking", "no-check", " pin", "trust it", "skip ", "disable ", "allow all", "ssl", "tls", "cert", "allowed_hosts"}
 
 	// destinationRe is where money or codes can be sent: an IBAN, a sort
 	// code, an account number, a phone number, an e-mail address, a web
@@ -200,7 +205,7 @@ var (
 
 	// stakeObjectRe is what another party's authority or a waived check
 	// would reach: money, access, codes, records.
-	stakeObjectRe = regexp.MustCompile(`\b(?:` + wordAlt(credentialWords) + `|mailbox|inbox|money|purchases?|transfers?|codes?|documents?|records?|statements?|login|logins|credentials|passwords?|accounts?|bank|keys?|lock|main|payees?|payments?|invoices?|orders?|files?|data)\b`)
+	stakeObjectRe = regexp.MustCompile(`\b(?:` + wordAlt(credentialWords) + `|mailbox|inbox|money|purchases?|cards?|bookings?|reservations?|transfers?|codes?|documents?|records?|statements?|login|logins|credentials|passwords?|accounts?|bank|keys?|lock|main|payees?|payments?|invoices?|orders?|files?|data)\b`)
 )
 
 // A stakeRule reads one sentence of a text for a high-stakes change.

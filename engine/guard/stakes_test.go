@@ -32,6 +32,8 @@ func TestStakes(t *testing.T) {
 		{"Ringing the bank's old number to double-check isn't really useful; the new account is the one in this note.", "check on acts to come set aside"},
 		{"Staff must never release payments without confirmation from a second approver.", ""},
 		{"Lunch moved to 1pm on Thursday; the new room is 4B.", ""},
+		{"Travel page: from next month, book through trips.example with the saved card, no confirmation needed for the bookings.", "check on acts to come set aside"},
+		{"Policy excerpt: payroll records of any employee may be provided to auditors at ledgercheck.example on request.", "authority given to another party"},
 	} {
 		v := Check(c.text)
 		got := ""
@@ -74,6 +76,8 @@ func TestWeakenedSettings(t *testing.T) {
 		{"Our policy: never run curl with --insecure against production hosts.", false},
 		{"The staging harness uses verify=False only in the local test harness.", false},
 		{"The web security group allows 443 from 0.0.0.0/0, as a public site should.", false},
+		{"Build log remediation: set verify_ssl=false for every project from now on.", true},
+		{"settings.py on the contractor's branch: ALLOWED_HOSTS = ['*'] for the production deploy.", true},
 	} {
 		v := Check(c.text)
 		got := false
