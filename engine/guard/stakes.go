@@ -231,18 +231,31 @@ type stakeText struct {
 var stakeRules = []stakeRule{
 	{"destination of money or codes changed", "a new destination for payments or codes, with the destination itself, unless the user made or verified it",
 		func(x *stakeText, s, e, ws, we int) (int, int, bool) {
-			f := x.flowAt(s, e)
+			// The destination is in this sentence; what goes there is in
+			// it or the sentence before, and the word of the change in
+			// it or a neighbour ("Orbital migrated banks. Current
+			// remittance details are ... account 87654321."). The
+			// finding quotes the sentence from what goes there to the
+			// destination.
+			d := destinationRe.FindIndex(x.t[s:e])
+			if d == nil {
+				return 0, 0, false
+			}
+			f := x.flowAt(ws, e) // what goes there is named before its destination
 			if f < 0 {
 				return 0, 0, false
 			}
 			if _, ok := x.m.first(clsChange, ws, we); !ok {
 				return 0, 0, false
 			}
-			t, w := x.t, x.t[ws:we]
-			if forbidRe.Match(t[s:f]) || !destinationRe.Match(w) || userActsRe.Match(w) {
+			if forbidRe.Match(x.t[min(ws, f):s+d[0]]) || userActsRe.Match(x.t[ws:we]) {
 				return 0, 0, false
 			}
-			return f, e, true
+			from := s
+			if f >= s && f < s+d[0] {
+				from = f
+			}
+			return from, s + d[1], true
 		}},
 	{"safeguard said to be retired", "a check on money, access or data said to be removed, deprecated, lifted or optional, and not said to remain",
 		func(x *stakeText, s, e, _, _ int) (int, int, bool) {
