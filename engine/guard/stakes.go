@@ -376,6 +376,9 @@ func stakeSentences(t []byte) [][2]int {
 				out = append(out, [2]int{s, i})
 			}
 			s = i + 1
+			for s < len(t) && (t[s] == ' ' || t[s] == '\t') {
+				s++
+			}
 		}
 	}
 	if s < len(t) && len(bytes.TrimSpace(t[s:])) > 0 {
