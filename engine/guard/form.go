@@ -372,6 +372,11 @@ var selfRemovalRe = regexp.MustCompile(`^(?:delete|remove)\s+(?:(?:this|these|it
 // which makes it a noun ("Order #55120 left the warehouse", "Wire
 // transfers to suppliers fell"), or it opens a developer's note to remove
 // code.
+// codeStmtRe is a statement of code that opens with a keyword that is
+// also an English verb, followed by a call or a name and a call:
+// "raise PermissionError(", "return len(", "print(".
+var codeStmtRe = regexp.MustCompile(`^(?:raise|return|throw|yield|await|print|assert)\s*(?:[\w.]+\s*)?\(`)
+
 func declarative(t []byte, s int) bool {
 	i := s
 	for i < len(t) && isLetter(t[i]) {
@@ -391,6 +396,9 @@ func declarative(t []byte, s int) bool {
 	}
 	if codeDeclRe.Match(t[s:min(len(t), s+40)]) {
 		return true // "export const API_URL = ...": a declaration in code
+	}
+	if codeStmtRe.Match(t[s:min(len(t), s+60)]) {
+		return true // "raise PermissionError(...)", "return len(open_invoices())": a statement in code
 	}
 	if nounOfAmount(t, i) || subjectOfReport(t, i) {
 		return true // "Refund of 39.99 USD ... arrived", "Wire transfer to the contractor was rejected"
