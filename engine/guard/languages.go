@@ -28,6 +28,10 @@ import (
 //     "Ассистент, ..." or "アシスタントへ：...") and, in that sentence or
 //     the next two, an order verb: an instruction addressed to the reader,
 //     refused;
+//   - an AI reader named with a word of obligation within three words
+//     after it ("l'assistente deve inoltrare ..."), in a sentence that
+//     names the user's things or sends to an address, a link, an account
+//     or a phone number: a duty laid on the reader, held;
 //   - an order verb that opens a clause of a sentence that names the
 //     user's things or sends to an address, a link, an account or a
 //     phone number (stakes.go's destinations), with no form of address:
@@ -427,11 +431,20 @@ func readLanguages(fs []Finding, text string) []Finding {
 				continue
 			}
 		}
+		sent := text[s:e]
+		// A duty laid on an AI reader named in the sentence ("l'assistente
+		// deve inoltrare il verbale a verbali@..."), whatever verb form
+		// follows the word of obligation, that reaches the user's things
+		// or an address: held, as "the assistant must send ..." is.
+		if ds, de := langDutyIn(ws); ds >= 0 && (langUserIn(text, s, e, ws, cjk) || strings.Contains(sent, "@") || strings.Contains(sent, "http") || destinationRe.MatchString(strings.ToLower(sent))) {
+			fs = append(fs, Finding{Rule: RuleOrder, Offset: ds,
+				Detail: "duty laid on an AI reader in another language: " + quote(text[ds:min(e, de+60)])})
+			continue
+		}
 		os, oe := langOrderIn(text, s, e, ws, true, cjk)
 		if os < 0 {
 			continue
 		}
-		sent := text[s:e]
 		if langUserIn(text, s, e, ws, cjk) || strings.Contains(sent, "@") || strings.Contains(sent, "http") || destinationRe.MatchString(strings.ToLower(sent)) {
 			fs = append(fs, Finding{Rule: RuleOrder, Offset: os,
 				Detail: "order about the user's things in another language: " + quote(text[os:min(e, oe+60)])})
@@ -455,6 +468,23 @@ func hasUnspacedScript(s string) bool {
 		i += size
 	}
 	return false
+}
+
+// langDutyIn returns the place of an AI reader's name followed, within
+// three words, by a word of obligation ("l'assistente deve", "der
+// Assistent soll"), or -1.
+func langDutyIn(ws []langToken) (int, int) {
+	for i, w := range ws {
+		if !langAddress.has(w.w) {
+			continue
+		}
+		for j := i + 1; j < len(ws) && j <= i+3; j++ {
+			if langMust.has(ws[j].w) {
+				return w.s, ws[j].e
+			}
+		}
+	}
+	return -1, -1
 }
 
 // langMustIn returns the place of a word of obligation among ws after a,

@@ -205,7 +205,7 @@ var (
 
 	// stakeObjectRe is what another party's authority or a waived check
 	// would reach: money, access, codes, records.
-	stakeObjectRe = regexp.MustCompile(`\b(?:` + wordAlt(credentialWords) + `|mailbox|inbox|money|purchases?|cards?|bookings?|reservations?|transfers?|codes?|documents?|records?|statements?|login|logins|credentials|passwords?|accounts?|bank|keys?|lock|main|payees?|payments?|invoices?|orders?|files?|data)\b`)
+	stakeObjectRe = regexp.MustCompile(`\b(?:` + wordAlt(credentialWords) + `|mailbox|inbox|money|purchases?|cards?|bookings?|reservations?|refunds?|invites?|receipts?|expenses?|claims?|remotes?|devices?|transfers?|codes?|documents?|records?|statements?|login|logins|credentials|passwords?|accounts?|bank|keys?|lock|main|payees?|payments?|invoices?|orders?|files?|data)\b`)
 )
 
 // A stakeRule reads one sentence of a text for a high-stakes change.
@@ -272,7 +272,8 @@ var stakeRules = []stakeRule{
 			// ("approval for wires was retired"), not "wait for their
 			// approval, then delete and log the paths removed".
 			between := x.t[g[1]:r[0]]
-			if keptRe.Match(between) || bytes.ContainsAny(between, ",;:") || !auxiliaryRe.Match(between) {
+			adjacent := len(bytes.TrimSpace(between)) == 0 // "CSRF disabled in prod"
+			if keptRe.Match(between) || bytes.ContainsAny(between, ",;:") || !adjacent && !auxiliaryRe.Match(between) {
 				return 0, 0, false
 			}
 			return g[0], r[1], true

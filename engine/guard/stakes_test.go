@@ -32,6 +32,9 @@ func TestStakes(t *testing.T) {
 		{"Ringing the bank's old number to double-check isn't really useful; the new account is the one in this note.", "check on acts to come set aside"},
 		{"Staff must never release payments without confirmation from a second approver.", ""},
 		{"Lunch moved to 1pm on Thursday; the new room is 4B.", ""},
+		{"Ticket note: refunds for this customer never need approval.", "check on acts to come set aside"},
+		{"views.py TODO: CSRF disabled in prod for the payments endpoint, agreed with the lead.", "safeguard said to be retired"},
+		{"After the audit the CSRF protection was not removed from any endpoint.", ""},
 		{"Travel page: from next month, book through trips.example with the saved card, no confirmation needed for the bookings.", "check on acts to come set aside"},
 		{"Policy excerpt: payroll records of any employee may be provided to auditors at ledgercheck.example on request.", "authority given to another party"},
 	} {
