@@ -432,6 +432,18 @@ func readLanguages(fs []Finding, text string) []Finding {
 			}
 		}
 		sent := text[s:e]
+		// A check set aside in another language ("ohne Rückfrage
+		// bezahlen", "sin preguntar", "確認は不要"): a high-stakes
+		// change (stakes.go), held.
+		if low := strings.ToLower(sent); len(low) == len(sent) { // offsets in low are offsets in sent
+			for _, w := range waiversOther {
+				if i := strings.Index(low, w); i >= 0 {
+					fs = append(fs, Finding{Rule: RuleStakes, Offset: s + i,
+						Detail: "check on acts to come set aside in another language: " + quote(sent[i:i+len(w)])})
+					break
+				}
+			}
+		}
 		// A duty laid on an AI reader named in the sentence ("l'assistente
 		// deve inoltrare il verbale a verbali@..."), whatever verb form
 		// follows the word of obligation, that reaches the user's things

@@ -62,6 +62,14 @@ var waiversData string
 //go:embed words/weakened.txt
 var weakenedData string
 
+//go:embed words/waivers-other-languages.txt
+var waiversOtherData string
+
+// waiversOther are the phrases of words/waivers-other-languages.txt, read
+// on the text as written (readLanguages): the matching view folds
+// diacritics and Greek and Cyrillic look-alikes.
+var waiversOther = wordList(waiversOtherData)
+
 // RuleStakes is a change to where money or codes go, to who may act for
 // the user or to which safeguard applies, stated as a fact (stakes.go).
 // Like an order it is not a reason to refuse: Check reports it in
@@ -179,7 +187,7 @@ var (
 	// destinationRe is where money or codes can be sent: an IBAN, a sort
 	// code, an account number, a phone number, an e-mail address, a web
 	// address.
-	destinationRe = regexp.MustCompile(`\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|\b\d{2}-\d{2}-\d{2}\b|\baccount\s+(?:number\s+|no\.?\s+|#\s*)?\d{6,}|\+\d[\d ()-]{7,}\d|\b\d{3}[ -]\d{3,4}[ -]?\d{4}\b|[\w.+-]+@[\w-]+\.[\w.-]+|\b(?:https?://)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:example|com|net|org|io|co|uk|de|fr|app|pay|biz|info)\b`)
+	destinationRe = regexp.MustCompile(`\baccount\s+ending\s+(?:in\s+)?\d{3,}|\b0x[0-9a-f]{8,40}\b|\bbc1[a-z0-9]{20,60}\b|\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|\b\d{2}-\d{2}-\d{2}\b|\baccount\s+(?:number\s+|no\.?\s+|#\s*)?\d{6,}|\+\d[\d ()-]{7,}\d|\b\d{3}[ -]\d{3,4}[ -]?\d{4}\b|[\w.+-]+@[\w-]+\.[\w.-]+|\b(?:https?://)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:example|com|net|org|io|co|uk|de|fr|app|pay|biz|info)\b`)
 
 	// userActsRe is the user making or verifying the change: "the user
 	// updated the payee", "I called them on the number on file".
@@ -201,7 +209,7 @@ var (
 	sandboxRe = regexp.MustCompile(`\b(?:only\s+(?:in|on|for|within)|local(?:ly|host)?|test\s+harness|unit\s+tests?|sandbox(?:ed)?|dev\s+containers?)\b`)
 
 	// userGranteeRe is the user or the writer as the one given authority.
-	userGranteeRe = regexp.MustCompile(`^\s*(?:the\s+)?(?:user|i|we|you)\b`)
+	userGranteeRe = regexp.MustCompile(`^\s*(?:the\s+)?(?:user|i|we|you)\b(?:[^'’]|$)`)
 
 	// stakeObjectRe is what another party's authority or a waived check
 	// would reach: money, access, codes, records.
