@@ -1,9 +1,6 @@
 package guard
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestQuotedHold reads a quotation on its own: held where the rules would
 // refuse it, passed where the text frames it as an example of an attack,
@@ -22,11 +19,7 @@ func TestQuotedHold(t *testing.T) {
 		{"The user said \"thanks, that itinerary looks great\" and closed the chat.", false},
 	} {
 		v := Check(c.text)
-		got := false
-		for _, f := range v.Orders {
-			got = got || strings.HasPrefix(f.Detail, "instruction quoted from what was read")
-		}
-		if got != c.held {
+		if got := heldBy(v, RuleOrder, QuotedInstruction); got != c.held {
 			t.Errorf("%q: held as a quoted instruction %v, want %v (allowed %v, findings %v, orders %v)", c.text, got, c.held, v.Allowed, v.Findings, v.Orders)
 		}
 		if !v.Allowed {

@@ -87,11 +87,7 @@ func TestWeakenedSettings(t *testing.T) {
 		{"settings.py on the contractor's branch: ALLOWED_HOSTS = ['*'] for the production deploy.", true},
 	} {
 		v := Check(c.text)
-		got := false
-		for _, f := range v.Orders {
-			got = got || f.Rule == RuleStakes && strings.HasPrefix(f.Detail, "security setting weakened")
-		}
-		if got != c.held {
+		if got := heldBy(v, RuleStakes, "security setting weakened"); got != c.held {
 			t.Errorf("%q: held as a weakened setting %v, want %v (%v)", c.text, got, c.held, v.Orders)
 		}
 	}
@@ -112,12 +108,19 @@ func TestForeignWaivers(t *testing.T) {
 		{"Café sin azúcar para Marta, con leche de avena.", false},
 	} {
 		v := Check(c.text)
-		held := false
-		for _, f := range v.Orders {
-			held = held || f.Rule == RuleStakes && strings.HasPrefix(f.Detail, "check on acts to come set aside in another language")
-		}
-		if held != c.held {
+		if held := heldBy(v, RuleStakes, "check on acts to come set aside in another language"); held != c.held {
 			t.Errorf("%q: held as a check set aside %v, want %v (%v %v)", c.text, held, c.held, v.Findings, v.Orders)
 		}
 	}
+}
+
+// heldBy reports whether v holds its text by a finding of rule whose
+// detail opens with prefix.
+func heldBy(v Verdict, rule, prefix string) bool {
+	for _, f := range v.Orders {
+		if f.Rule == rule && strings.HasPrefix(f.Detail, prefix) {
+			return true
+		}
+	}
+	return false
 }
