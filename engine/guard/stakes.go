@@ -129,9 +129,11 @@ func (m *stakeMatches) first(cls, s, e int) ([2]int, bool) {
 }
 
 // stakeScan finds the phrases of the stake classes in t, by its words: a
-// word is a run of letters, digits, hyphens and apostrophes (or of bytes
-// of other scripts), and a phrase's words are separated by white space
-// only.
+// word is a run of letters, digits, hyphens, underscores and apostrophes
+// (or of bytes of other scripts), so "invoices" is no word of
+// "invoices_endpoint"; a phrase's words are separated by white space
+// only. any reports a word of a change, a retirement, a grant or a
+// waiver, without which no stake rule but the weakened settings' reads.
 func stakeScan(t []byte) (m stakeMatches, any bool) {
 	word := func(c byte) bool {
 		return isLetter(c) || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '\'' || c >= 0x80
