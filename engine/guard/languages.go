@@ -408,6 +408,13 @@ func langUserIn(text string, s, e int, ws []langToken, cjk bool) bool {
 // readLanguages appends to fs the findings of the two forms in text.
 func readLanguages(fs []Finding, text string) []Finding {
 	cjk := hasUnspacedScript(text)
+	// The text lowered once, for the waivers; where lowering changes a
+	// byte length its offsets are not the text's, and each sentence is
+	// lowered on its own.
+	lower := strings.ToLower(text)
+	if len(lower) != len(text) {
+		lower = ""
+	}
 	sents := langSentences(text)
 	toks := make([][]langToken, len(sents))
 	for k, sn := range sents {
@@ -435,7 +442,13 @@ func readLanguages(fs []Finding, text string) []Finding {
 		// A check set aside in another language ("ohne Rückfrage
 		// bezahlen", "sin preguntar", "確認は不要"): a high-stakes
 		// change (stakes.go), held.
-		if low := strings.ToLower(sent); len(low) == len(sent) { // offsets in low are offsets in sent
+		low := ""
+		if lower != "" {
+			low = lower[s:e]
+		} else if l := strings.ToLower(sent); len(l) == len(sent) {
+			low = l
+		}
+		if low != "" {
 			for _, w := range waiversOther {
 				if i := strings.Index(low, w); i >= 0 {
 					fs = append(fs, Finding{Rule: RuleStakes, Offset: s + i,
