@@ -7,7 +7,9 @@ import (
 
 // A formCase is a text beside what the content policy must make of it in a
 // layer that states facts: passed, held or refused. desc, when set, is the
-// rule that must fire, and its finding must quote the words it read.
+// rule that must fire, and its finding must quote the words it read; on a
+// text that passes, the rule's order is one the learned model released
+// (Verdict.Released).
 type formCase struct {
 	why, text string
 	want      outcome
@@ -28,7 +30,7 @@ func checkForms(t *testing.T, cases []formCase) {
 			continue
 		}
 		found := false
-		for _, f := range append(append([]Finding(nil), v.Findings...), v.Orders...) {
+		for _, f := range append(append(append([]Finding(nil), v.Findings...), v.Orders...), v.Released...) {
 			if strings.HasPrefix(f.Detail, tt.desc+": \"") {
 				found = true
 			}

@@ -126,6 +126,11 @@ type Verdict struct {
 	// injection (RuleLearned). They do not make a text disallowed; the
 	// caller decides what an order means where the text is written.
 	Orders []Finding
+	// Released lists the orders to act the rules found in a text that the
+	// learned model reads as a record the user keeps (a to-do, a macro,
+	// minutes): they are not in Orders, and a caller passes the text as it
+	// would one with no order, naming them where it explains its verdict.
+	Released []Finding
 }
 
 // A Finding is one reason a text was refused.
@@ -151,8 +156,12 @@ func Check(text string) Verdict {
 	if v.Allowed && len(v.Orders) == 0 {
 		if f, ok := quotedHold(text); ok {
 			v.Orders = []Finding{f}
-		} else if f, ok := learnedHold(text); ok {
+		} else if f, ok := learnedHold(text); ok && !quotedExample(text) {
 			v.Orders = []Finding{f}
+		}
+	} else if v.Allowed {
+		if r := learnedRelease(text, v.Orders); r != nil {
+			v.Orders, v.Released = nil, r
 		}
 	}
 	return v

@@ -60,11 +60,40 @@ import (
 //
 // injection-v4, shipped, is the same command on splits 1 to 19, trained
 // once those first looks were recorded (threshold 0.918: 12 of 6,144
-// benign training texts held out of fold, 68% of attacks caught). No split
-// written after it has measured it yet.
+// benign training texts held out of fold, 68% of attacks caught).
+//
+// The threshold the trainer writes is where the model holds 0.2% of its
+// own benign training texts, most of them chat and encyclopedia
+// sentences. On agent memory written after it (first-look splits 20 to
+// 25, which it never trained on) it left half the rules' misses with
+// scores between 0.5 and 0.9, while the benign texts the rules pass
+// scored under 0.3 nineteen times in twenty; and of the benign texts the
+// rules held as orders, four in five scored under 0.02, an attack the
+// rules held almost never (4 of 182 under 0.1, none under 0.02). So the
+// content policy acts on a model's reading at operating points of its
+// own, chosen per model version on splits the model never saw
+// (operatingPoints): a text the rules pass is held at holdAt, and a text
+// the rules hold only as an order to act (RuleOrder, never a high-stakes
+// change, a quotation or a refusal) that the model reads as a record
+// (under releaseBelow) passes, the order reported in Verdict.Released.
+// On splits 20 to 25 the two moved recall from 0.82, 0.74, 0.74, 0.60,
+// 0.74, 0.82 to 0.88, 0.83, 0.79, 0.71, 0.79, 0.84, and benign texts held
+// from 10, 8, 7, 7, 8, 8 in 100 to 5, 4, 5, 5, 5, 8.
 
 //go:embed model/injection.weights
 var modelData string
+
+// operatingPoint is where the content policy acts on a model's reading:
+// a text the rules pass is held at holdAt or over; a text the rules hold
+// only as an order to act passes under releaseBelow.
+type operatingPoint struct{ holdAt, releaseBelow float64 }
+
+// operatingPoints are the operating points of the model versions whose
+// first looks were measured on splits they never trained on. A version
+// not listed holds at its file's threshold and releases nothing.
+var operatingPoints = map[string]operatingPoint{
+	"injection-v4": {holdAt: 0.6, releaseBelow: 0.02},
+}
 
 // modelBytes is how much of a text's normalised view the model reads.
 const modelBytes = 2000
@@ -75,8 +104,12 @@ type LearnedScore struct {
 	Version string
 	// Score is the model's probability that the text is an injection.
 	Score float64
-	// Threshold is the score at and above which the text is held.
+	// Threshold is the score at and above which a text the rules pass
+	// is held.
 	Threshold float64
+	// ReleaseBelow is the score under which a text the rules hold only
+	// as an order to act passes (0: none does).
+	ReleaseBelow float64
 	// Top lists the features that pushed the score up most, heaviest
 	// first.
 	Top []WeightedFeature
@@ -100,7 +133,8 @@ type Feature struct {
 type model struct {
 	version   string
 	bias      float64
-	threshold float64
+	threshold float64 // as the file says; holdAt acts
+	op        operatingPoint
 	weights   map[uint64]float32
 }
 
@@ -156,6 +190,10 @@ func parseModel(data string) (*model, error) {
 	}
 	if m.version == "" {
 		return nil, fmt.Errorf("no version line")
+	}
+	m.op = operatingPoint{holdAt: m.threshold}
+	if op, ok := operatingPoints[m.version]; ok {
+		m.op = op
 	}
 	return m, nil
 }
@@ -405,7 +443,7 @@ func (m *model) score(t []byte, explain bool) (float64, []WeightedFeature) {
 func Learned(text string) LearnedScore {
 	m := learned()
 	p, top := m.score(normalize(text).text, true)
-	return LearnedScore{Version: m.version, Score: p, Threshold: m.threshold, Top: top}
+	return LearnedScore{Version: m.version, Score: p, Threshold: m.op.holdAt, ReleaseBelow: m.op.releaseBelow, Top: top}
 }
 
 // learnedMinLetters is the fewest letters a text needs for the learned
@@ -441,7 +479,7 @@ func learnedHold(text string) (Finding, bool) {
 	if !longEnough(text) {
 		return Finding{}, false
 	}
-	if p, _ := m.score(t, false); p < m.threshold {
+	if p, _ := m.score(t, false); p < m.op.holdAt {
 		return Finding{}, false
 	}
 	p, top := m.score(t, true)
@@ -456,6 +494,54 @@ func learnedHold(text string) (Finding, bool) {
 		}
 		fmt.Fprintf(&b, " %s +%.2f", quote(f.Name), f.Contribution)
 	}
-	fmt.Fprintf(&b, " weighed most (scored %.2f, holds at %.2f)", p, m.threshold)
+	fmt.Fprintf(&b, " weighed most (scored %.2f, holds at %.2f)", p, m.op.holdAt)
 	return Finding{Rule: RuleLearned, Detail: b.String()}, true
+}
+
+// learnedRelease returns the orders of v released by the learned model:
+// when every order the rules hold text for is an order to act
+// (RuleOrder, not a quotation) that is not spoken to "you", the text
+// names no AI (words/ai-names.txt, ai-roles.txt: "Todo (assistant):
+// cancel the trial" is the reader's to-do, not the user's), and the
+// model scores it under its operating point's releaseBelow, each order
+// with the model's reading added to its detail; nil otherwise.
+func learnedRelease(text string, orders []Finding) []Finding {
+	m := learned()
+	if m.op.releaseBelow <= 0 || len(orders) == 0 {
+		return nil
+	}
+	for _, f := range orders {
+		if f.Rule != RuleOrder || strings.HasPrefix(f.Detail, QuotedInstruction) || spokenToYou(f.Detail) {
+			return nil
+		}
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if aiReaderNames[w] {
+			return nil
+		}
+	}
+	p, _ := m.score(normalize(text).text, false)
+	if p >= m.op.releaseBelow {
+		return nil
+	}
+	out := make([]Finding, len(orders))
+	for i, f := range orders {
+		f.Detail = fmt.Sprintf("%s (learned model %s reads the text as a record: scored %.3f, releases under %.2f)", f.Detail, m.version, p, m.op.releaseBelow)
+		out[i] = f
+	}
+	return out
+}
+
+// aiReaderNames are the words that name an AI on their own or as a role.
+var aiReaderNames = setOf(aiNames, aiRoles)
+
+// spokenToYou reports whether an order's detail quotes words that open
+// with "you" or "your": an order spoken to the reader, whoever reads.
+func spokenToYou(detail string) bool {
+	_, q, ok := strings.Cut(detail, `: "`)
+	if !ok {
+		return false
+	}
+	q = strings.ToLower(q)
+	return strings.HasPrefix(q, "you ") || strings.HasPrefix(q, "your ") || strings.HasPrefix(q, "you'")
 }

@@ -32,22 +32,8 @@ var exampleFrameRe = regexp.MustCompile(`\b(?:examples?|samples?|red[- ]team(?:i
 // read on its own, as a hold, unless the text outside the quotations
 // frames them as examples of attacks.
 func quotedHold(text string) (Finding, bool) {
-	if !strings.ContainsAny(text, "\"“«„「") {
-		return Finding{}, false
-	}
-	locs := quotationRe.FindAllStringSubmatchIndex(text, 8)
-	if len(locs) == 0 {
-		return Finding{}, false
-	}
-	var outside strings.Builder
-	prev := 0
-	for _, l := range locs {
-		outside.WriteString(text[prev:l[0]])
-		outside.WriteByte(' ')
-		prev = l[1]
-	}
-	outside.WriteString(text[prev:])
-	if exampleFrameRe.MatchString(strings.ToLower(outside.String())) {
+	locs, framed := quotations(text)
+	if len(locs) == 0 || framed {
 		return Finding{}, false
 	}
 	for _, l := range locs {
@@ -73,6 +59,54 @@ func quotedHold(text string) (Finding, bool) {
 			Detail: QuotedInstruction + " (" + f.Rule + ": " + f.Detail + ")"}, true
 	}
 	return Finding{}, false
+}
+
+// quotations returns the quotations in text (at most 8, as
+// FindAllStringSubmatchIndex gives them) and whether the text outside
+// them frames them as examples of attacks (exampleFrameRe).
+func quotations(text string) (locs [][]int, framed bool) {
+	if !strings.ContainsAny(text, "\"“«„「") {
+		return nil, false
+	}
+	locs = quotationRe.FindAllStringSubmatchIndex(text, 8)
+	if len(locs) == 0 {
+		return nil, false
+	}
+	var outside strings.Builder
+	prev := 0
+	for _, l := range locs {
+		outside.WriteString(text[prev:l[0]])
+		outside.WriteByte(' ')
+		prev = l[1]
+	}
+	outside.WriteString(text[prev:])
+	return locs, exampleFrameRe.MatchString(strings.ToLower(outside.String()))
+}
+
+// quotedExample reports whether text frames its quotations as examples
+// of attacks (a postmortem, a warning, a test fixture) and one of them
+// holds what the rules would refuse or hold read on its own. The rules
+// read such a quotation as a mention; the learned model, which reads
+// words and not quotation marks, would read the attack's words as the
+// text's own, and does not hold it.
+func quotedExample(text string) bool {
+	locs, framed := quotations(text)
+	if !framed {
+		return false
+	}
+	for _, l := range locs {
+		for g := 1; g < len(l)/2; g++ {
+			if l[2*g] < 0 {
+				continue
+			}
+			q := text[l[2*g]:l[2*g+1]]
+			if v := checkRules(q); !v.Allowed || len(v.Orders) > 0 {
+				return true
+			}
+			break
+		}
+	}
+	return false
 }
 
 // unspacedScript reports whether s holds a letter of a script written
