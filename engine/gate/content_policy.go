@@ -72,6 +72,10 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 	// an order the rules found; stakes: one of them is a high-stakes
 	// change stated as a fact.
 	learnedOnly, stakes, quotedOnly := true, false, true
+	// released: orders the rules found that the learned model read as a
+	// record the user keeps (guard.Verdict.Released); the write passes,
+	// and the accept's detail names them.
+	var released []string
 	for i, t := range texts {
 		if t == "" || seen[t] {
 			continue
@@ -79,6 +83,11 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 		seen[t] = true
 		v := guard.Check(t)
 		if i < stated {
+			for _, f := range v.Released {
+				if len(released) < 3 && hold {
+					released = append(released, f.Rule+": "+f.Detail)
+				}
+			}
 			for _, f := range v.Orders {
 				if len(orders) == 3 {
 					break
@@ -119,6 +128,9 @@ func (ContentPolicy) Evaluate(_ context.Context, in ContentPolicyInput) (Result,
 		return verdict(Defer, ReasonInstructionInMemory, "%s memory should state facts; the text orders an action: %s "+
 			"(a person decides; write a procedure to PROCEDURAL memory, or state what happened as a fact)",
 			in.Layer, strings.Join(orders, "; ")), nil
+	}
+	if len(released) > 0 {
+		return verdict(Accept, "", "passed as a record the user keeps: %s", strings.Join(released, "; ")), nil
 	}
 	return accept(), nil
 }

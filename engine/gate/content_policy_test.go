@@ -67,6 +67,16 @@ func TestContentPolicyLayers(t *testing.T) {
 		case !HoldsOrders(l) && r.Verdict != Accept:
 			t.Errorf("a quoted instruction in %s: %+v, want ACCEPT", l, r)
 		}
+		// An order the user keeps as a record, which the learned model
+		// releases, passes in every layer; where orders are held, the
+		// accept's detail names the order and the model's reading.
+		r = eval("User's to-do: send the contract to Dana on Friday.", l)
+		switch {
+		case r.Verdict != Accept:
+			t.Errorf("the user's to-do in %s: %+v, want ACCEPT", l, r)
+		case HoldsOrders(l) && (!strings.Contains(r.Detail, "passed as a record the user keeps: ORDER_TO_ACT") || !strings.Contains(r.Detail, "reads the text as a record")):
+			t.Errorf("the user's to-do in %s: detail %q, want the released order and the model's reading", l, r.Detail)
+		}
 		if l == memgov.Procedural && HoldsOrders(l) == HoldsStakes(l) {
 			t.Errorf("PROCEDURAL memory holds orders and stakes alike; stakes should be held there and orders not")
 		}
