@@ -14,7 +14,7 @@ import json
 import os
 import re
 
-SPLITS = {"firstlook": "firstlook", "firstlook2": "firstlook2", "firstlook3": "firstlook3", "firstlook4": "firstlook4", "firstlook5": "firstlook5", "firstlook6": "firstlook6", "firstlook7": "firstlook7", "firstlook8": "firstlook8", "firstlook9": "firstlook9", "firstlook10": "firstlook10", "firstlook11": "firstlook11", "firstlook12": "firstlook12", "firstlook13": "firstlook13", "firstlook14": "firstlook14", "firstlook15": "firstlook15", "firstlook16": "firstlook16", "firstlook17": "firstlook17", "firstlook18": "firstlook18", "firstlook19": "firstlook19", "firstlook20": "firstlook20", "firstlook21": "firstlook21", "firstlook22": "firstlook22", "firstlook23": "firstlook23", "firstlook24": "firstlook24", "firstlook25": "firstlook25"}
+SPLITS = {"firstlook": "firstlook", "firstlook2": "firstlook2", "firstlook3": "firstlook3", "firstlook4": "firstlook4", "firstlook5": "firstlook5", "firstlook6": "firstlook6", "firstlook7": "firstlook7", "firstlook8": "firstlook8", "firstlook9": "firstlook9", "firstlook10": "firstlook10", "firstlook11": "firstlook11", "firstlook12": "firstlook12", "firstlook13": "firstlook13", "firstlook14": "firstlook14", "firstlook15": "firstlook15", "firstlook16": "firstlook16", "firstlook17": "firstlook17", "firstlook18": "firstlook18", "firstlook19": "firstlook19", "firstlook20": "firstlook20", "firstlook21": "firstlook21", "firstlook22": "firstlook22", "firstlook23": "firstlook23", "firstlook24": "firstlook24", "firstlook25": "firstlook25", "firstlook26": "firstlook26", "firstlook27": "firstlook27"}
 SRC = os.path.join("engine", "guard", "testdata")
 ESC = re.compile(r"\\(n|t|r|\\|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})")
 
