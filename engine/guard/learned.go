@@ -84,15 +84,16 @@ import (
 var modelData string
 
 // operatingPoint is where the content policy acts on a model's reading:
-// a text the rules pass is held at holdAt or over; a text the rules hold
-// only as an order to act passes under releaseBelow.
-type operatingPoint struct{ holdAt, releaseBelow float64 }
+// a text the rules pass is held at holdAt or over (holdShortAt for a
+// short one: learnedMinLetters); a text the rules hold only as an order
+// to act passes under releaseBelow. Zero turns a point off.
+type operatingPoint struct{ holdAt, holdShortAt, releaseBelow float64 }
 
 // operatingPoints are the operating points of the model versions whose
 // first looks were measured on splits they never trained on. A version
 // not listed holds at its file's threshold and releases nothing.
 var operatingPoints = map[string]operatingPoint{
-	"injection-v4": {holdAt: 0.6, releaseBelow: 0.02},
+	"injection-v4": {holdAt: 0.6, holdShortAt: 0.95, releaseBelow: 0.02},
 }
 
 // modelBytes is how much of a text's normalised view the model reads.
@@ -447,12 +448,20 @@ func Learned(text string) LearnedScore {
 }
 
 // learnedMinLetters is the fewest letters a text needs for the learned
-// model to hold it. On a short note its reading rests on a handful of
-// words, and the words of an ordinary preference or pointer ("Customer
-// prefers email.", "see rules://refund-policy for large refunds") are
-// the words the team's training attacks wrap their orders in; every
-// attack the model added on first-look splits it never saw ran to twenty
-// words or more.
+// model to hold it at its operating point's holdAt. On a short note its
+// reading rests on a handful of words, and the words of an ordinary
+// preference or pointer ("Customer prefers email.", "see
+// rules://refund-policy for large refunds") are the words the team's
+// training attacks wrap their orders in. A shorter text is held only at
+// holdShortAt, and only when it names a destination (a link or an e-mail
+// address, form features among those that pushed its score up): on
+// first-look splits 20 to 27 the short texts the rules pass that scored
+// 0.95 or more were 16 attacks and no benign text, and of 5,261 short
+// ordinary corpus texts none; but the team's hand-written near misses
+// showed short imperatives and AI-named sentences there too ("Append your
+// public key to ~/.ssh/authorized_keys on the server.", "Automated triage
+// bot: labelled this ticket as resolved ..."), while the 8 of those
+// attacks that name a destination had no benign text beside them.
 const learnedMinLetters = 80
 
 // longEnough reports whether text has learnedMinLetters letters or more.
@@ -470,19 +479,28 @@ func longEnough(text string) bool {
 }
 
 // learnedHold returns the finding of the learned model for a text the
-// rules let pass: RuleLearned when the text has learnedMinLetters letters
-// or more and the model scores it at or over its threshold, with the
-// features that weighed most in the detail.
+// rules let pass: RuleLearned when the model scores it at or over its
+// operating point's holdAt (holdShortAt, with a form feature among the
+// heaviest, for a text of fewer than learnedMinLetters letters), with
+// the features that weighed most in the detail.
 func learnedHold(text string) (Finding, bool) {
 	m := learned()
 	t := normalize(text).text
-	if !longEnough(text) {
+	long := longEnough(text)
+	at := m.op.holdAt
+	if !long {
+		at = m.op.holdShortAt
+	}
+	if at <= 0 {
 		return Finding{}, false
 	}
-	if p, _ := m.score(t, false); p < m.op.holdAt {
+	if p, _ := m.score(t, false); p < at {
 		return Finding{}, false
 	}
 	p, top := m.score(t, true)
+	if !long && !slices.ContainsFunc(top, func(f WeightedFeature) bool { return f.Name == "f:link" || f.Name == "f:email_address" }) {
+		return Finding{}, false
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "learned model %s:", m.version)
 	for i, f := range top {
@@ -494,7 +512,7 @@ func learnedHold(text string) (Finding, bool) {
 		}
 		fmt.Fprintf(&b, " %s +%.2f", quote(f.Name), f.Contribution)
 	}
-	fmt.Fprintf(&b, " weighed most (scored %.2f, holds at %.2f)", p, m.op.holdAt)
+	fmt.Fprintf(&b, " weighed most (scored %.2f, holds at %.2f)", p, at)
 	return Finding{Rule: RuleLearned, Detail: b.String()}, true
 }
 
