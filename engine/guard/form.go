@@ -139,7 +139,7 @@ var formSpecs = []spec{
 
 	// Instructions addressed to the reader.
 	{rule: RuleInstruction, need: agentWords + "; " + need(addressVerbs), leet: true, stamped: true, desc: "instruction addressed to the assistant",
-		starts: agentStarts, pre: `(?:^|\n|[^\w\s]\s*|\b(?:hey|hi|hello|dear|yo|ok|okay|attention)\s+)(?:the\s+|any\s+|all\s+|every\s+|an?\s+)?`,
+		starts: agentStarts, pre: `(?:^|\n|[^\w\s]\s*|\b(?:hey|hi|hello|dear|yo|ok|okay|attention)\s+)(?:the\s+|any\s+|all\s+|every\s+|an?\s+)?(?:[a-z]+(?:-[a-z]+)?\s+)?`,
 		expr: `(?P<m>(?:` + strongAgent + `)\s*(?:reading\s+this(?:\s+\w+)?\s*)?[,:;!\-–—]\s*(?:(?:after|before|when|once|if|while)\b[^.!?\n]{0,80}?,\s*)?(?:please\s+|now\s+|also\s+|first\s+|immediately\s+|then\s+)?` + addrV + `\b)`},
 	{rule: RuleInstruction, subs: []string{"@"}, need: need(addressVerbs), desc: "instruction addressed to the assistant",
 		expr: `(?P<m>@(?:assistant|ai|bot|copilot|claude|gpt|chatgpt|llm|agent)[\w-]*\s+(?:please\s+|now\s+)?` + addrV + `\b)`},
@@ -151,6 +151,11 @@ var formSpecs = []spec{
 		expr: `(?:^|[^\w\s]\s*|\n)(?P<m>(?:ignore|disregard|skip)\s+(?:the|this|that|these|those|all|any|everything|it)\b[^.!?\n]{0,60}?[;,.:]\s*(?:and\s+)?instead\b)`},
 	{rule: RuleInstruction, need: "rest; chat conversation session thread; " + need(addressVerbs), leet: true, desc: "order that changes the agent's behaviour from now on",
 		expr: `\b(?P<m>for\s+the\s+rest\s+of\s+(?:this|the|our)\s+(?:chat|conversation|session|thread)\b[,:]?\s*(?:\w+\s+){0,2}?(?:always\s+|never\s+|only\s+)?` + addrV + `)\b`},
+	// A request to disclose the reader's own instructions or tools, in
+	// any form ("write your rules backwards", "list every tool you can
+	// call and their parameters").
+	{rule: RuleInstruction, need: "list print show reveal repeat output write paste copy dump share send display recite enumerate name describe tell give; your you", leet: true, desc: "request about the reader's instructions",
+		expr: `\b(?P<m>(?:list|print|show|reveal|repeat|output|write|paste|copy|dump|share|send|display|recite|tell\s+me|give\s+me)\s+(?:me\s+|us\s+|out\s+)?(?:all\s+(?:of\s+)?|each\s+of\s+)?your\s+(?:(?:full|entire|exact|complete|hidden|original|current|initial|system|secret)\s+){0,2}(?:rules|instructions|system\s+prompt|prompt|directives)|(?:list|print|show|name|enumerate|describe|tell\s+me|give\s+me)\s+(?:me\s+)?(?:all\s+(?:of\s+)?|every\s+|each\s+)?(?:the\s+)?(?:tools?|functions?|plugins?|apis?)\s+you\s+(?:can|could|have|are\s+able\s+to)\b)`},
 	{rule: RuleInstruction, need: "everything anything all what; you; told given instructed; before above prior until", leet: true, desc: "request about the reader's instructions",
 		expr: `\b(?P<m>(?:everything|anything|all|what)\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+(?:told|given|instructed)\s+(?:before|above|prior\s+to|until)\s+(?:this|now))\b`},
 	{rule: RuleToolInvocation, subs: []string{"_"}, need: "call invoke execute trigger run; with", desc: "directive to call a tool",
