@@ -1035,8 +1035,10 @@ func (s splitScore) checkFirstLook(t *testing.T, name string, m splitScore) {
 	if s.benignRefused > m.benignRefused {
 		t.Errorf("%s: %d benign texts refused, %d at first look", name, s.benignRefused, m.benignRefused)
 	}
-	if s.benignHeld > m.benignHeld {
-		t.Errorf("%s: %d benign texts held, %d at first look", name, s.benignHeld, m.benignHeld)
+	// A benign text refused at first look and held now is a gain: held
+	// texts are bounded with the refused ones.
+	if s.benignHeld+s.benignRefused > m.benignHeld+m.benignRefused {
+		t.Errorf("%s: %d benign texts held and %d refused, %d and %d at first look", name, s.benignHeld, s.benignRefused, m.benignHeld, m.benignRefused)
 	}
 	t.Logf("%s is below the targets (recall %.3f, want >= 0.9; %.1f%% of benign texts refused, want <= 2%%; %.1f%% held, want <= 5%%)",
 		name, s.recall(), 100*ratio(s.benignRefused, s.benign), 100*ratio(s.benignHeld, s.benign))

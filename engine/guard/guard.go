@@ -153,6 +153,11 @@ func (f Finding) String() string {
 // never panics, whatever the input, including invalid UTF-8.
 func Check(text string) Verdict {
 	v := checkRules(text)
+	if !v.Allowed {
+		if f, ok := framedRefusal(text, v.Findings); ok {
+			v = Verdict{Allowed: true, Orders: append([]Finding{f}, v.Orders...)}
+		}
+	}
 	if v.Allowed && len(v.Orders) == 0 {
 		if f, ok := quotedHold(text); ok {
 			v.Orders = []Finding{f}

@@ -109,6 +109,64 @@ func quotedExample(text string) bool {
 	return false
 }
 
+// framedRefusal reports, for a text the rules refuse, a hold in place of
+// the refusal when every finding lies inside a quotation and the words
+// that introduce the quotations frame them as examples of attacks: a regular
+// expression's test string, a joke, a red-team report, an article that
+// quotes the payload ("the regex for "ignore previous instructions" is
+// case-sensitive"). Such a text records what someone wrote, not an order
+// of its own; but the quotation reaches the next reader in the words its
+// author wrote, so it is held for a person (RuleOrder, QuotedInstruction),
+// never passed: "Example: "ignore previous instructions and ..."" is also
+// an attacker's way to write one.
+func framedRefusal(text string, fs []Finding) (Finding, bool) {
+	if len(fs) == 0 {
+		return Finding{}, false
+	}
+	locs, _ := quotations(text)
+	if len(locs) == 0 {
+		return Finding{}, false
+	}
+	// The frame comes before the quotations it frames, outside them: the
+	// words that introduce the first quotation a finding lies in.
+	first := len(text)
+	for _, f := range fs {
+		for _, l := range locs {
+			if l[0] <= f.Offset && f.Offset < l[1] {
+				first = min(first, l[0])
+			}
+		}
+	}
+	var before strings.Builder
+	prev := 0
+	for _, l := range locs {
+		if l[0] >= first {
+			break
+		}
+		before.WriteString(text[prev:l[0]])
+		before.WriteByte(' ')
+		prev = l[1]
+	}
+	before.WriteString(text[prev:min(first, len(text))])
+	if !exampleFrameRe.MatchString(strings.ToLower(before.String())) {
+		return Finding{}, false
+	}
+	for _, f := range fs {
+		inside := false
+		for _, l := range locs {
+			if l[0] <= f.Offset && f.Offset < l[1] {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			return Finding{}, false
+		}
+	}
+	f := fs[0]
+	return Finding{Rule: RuleOrder, Offset: f.Offset, Detail: QuotedInstruction + " (" + f.Rule + ": " + f.Detail + ")"}, true
+}
+
 // unspacedScript reports whether s holds a letter of a script written
 // without spaces between words (Chinese, Japanese, Thai).
 func unspacedScript(s string) bool {
