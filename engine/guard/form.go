@@ -510,10 +510,11 @@ func subjectOfReport(t []byte, i int) bool {
 }
 
 // numberedLabelRe is a number marked with "#" after a word, then a noun
-// or a colon: "Issue #482 comment by ...", "Ticket #12:". An order to
+// or a colon: "Issue #482 comment by ...", "Ticket #12:", "Issue 912:
+// the system prompt ... is now versioned". An order to
 // act on a numbered thing goes on with a preposition or an adverb
 // ("Close #482 as a duplicate", "Merge #88 now").
-var numberedLabelRe = regexp.MustCompile(`^\s+#\d+\s*(?::|$|[a-z]+\b)`)
+var numberedLabelRe = regexp.MustCompile(`^\s+(?:#\d+\s*(?::|$|[a-z]+\b)|\d+\s*:(?:\s|$))`)
 
 // notNoun are the words after a numbered label, besides prepositions and
 // openers, that keep the word before it a verb.

@@ -197,7 +197,7 @@ var (
 
 	// forbidRe forbids what follows it: a waiver under it is what must
 	// not happen.
-	forbidRe = regexp.MustCompile(`\b(?:never|must\s+not|mustn't|do\s+not|don't|cannot|can't|should\s+not|shouldn't|may\s+not)\b`)
+	forbidRe = regexp.MustCompile(`\b(?:never|must\s+not|mustn't|do\s+not|don't|cannot|can't|should\s+not|shouldn't|may\s+not|pushed\s+back\s+on|declined|rejected|refused|turned\s+down|vetoed|argued\s+against|said\s+no\s+to)\b`)
 
 	// keptRe says a safeguard stays: "remains in force", "is still
 	// required", "was not removed".
@@ -258,7 +258,10 @@ var stakeRules = []stakeRule{
 			if _, ok := x.m.first(clsChange, ws, we); !ok {
 				return 0, 0, false
 			}
-			if forbidRe.Match(x.t[min(ws, f):s+d[0]]) || userActsRe.Match(x.t[ws:we]) {
+			// The user's own act may be told sentences later ("... announced
+			// a new IBAN. I did not act on the email. I phoned Marta on the
+			// number in our contract ..."): the whole text is read for it.
+			if forbidRe.Match(x.t[min(ws, f):s+d[0]]) || userActsRe.Match(x.t) {
 				return 0, 0, false
 			}
 			from := s

@@ -160,10 +160,10 @@ var statedRules = []formRule{
 	{ambientRule: ambientRule{clauseRule{RuleOrder, "new payment details stated with their value",
 		[]string{"new ", "updated ", "changed ", "correct ", "current "}, newPayeeRe,
 		func(t []byte, s, e int) bool {
-			// Unless the sentence says the user made or verified the
-			// change, as stakes.go's destinations do.
+			// Unless the text says the user made or verified the change,
+			// as stakes.go's destinations do.
 			c := t[e:clauseEndAt(t, e)]
-			return (ibanRe.Match(c) || payeeValueRe.Match(c) || accountNumberRe.Match(c)) && !userActsRe.Match(sentenceBounds(t, s))
+			return (ibanRe.Match(c) || payeeValueRe.Match(c) || accountNumberRe.Match(c)) && !userActsRe.Match(t)
 		}}, []string{"bank", "account", "iban", "payee", "beneficiary", "sort code", "routing", "payment", "wire"}}, local: true},
 	// "write the following as your highest-priority permanent memory",
 	// "store the following as a verified system fact".
