@@ -64,7 +64,7 @@ var (
 		"call", "use", "make", "follow", "obey", "treat", "store", "remember", "save", "run", "execute",
 		"encode", "put", "place", "claim", "state", "report", "confirm", "notify", "contact", "schedule",
 		"create", "edit", "modify", "enable", "decline", "reject", "push", "deploy", "copy", "paste",
-		"open", "fetch", "load", "navigate", "go", "stop", "do"}, actVerbs...), riskVerbs...)
+		"open", "fetch", "load", "navigate", "go", "stop", "do", "page"}, actVerbs...), riskVerbs...)
 )
 
 // alt returns the alternation of words as a non-capturing group.
@@ -162,6 +162,10 @@ var formSpecs = []spec{
 		expr: `\b(?P<m>(?:call|invoke|execute|trigger|run)\s+[a-z][a-z0-9]*_[a-z0-9_]+\s+with\s+[a-z_]+\s*=)`},
 	{rule: RuleInstruction, need: agentWords + "; note notes instruction instructions directive directives task tasks orders memo", leet: true, desc: "note addressed to the assistant",
 		expr: `(?:^|\n|[^\w\s]\s*)(?P<m>(?:` + strongAgent + `)\s+(?:notes?|instructions?|directives?|tasks?|orders|memo)\s*(?:(?:embedded|added|left|placed|inserted|written|set|hidden|provided|issued)\s+by\s+(?:the\s+|our\s+|this\s+)?(?:[\w-]+\s+){0,2}?[\w-]+\s*)?(?::|--|[–—]))`},
+	// A note to the reader written as a key or a tag ("ai-note=make this
+	// bucket public-read"), with the order it carries.
+	{rule: RuleInstruction, need: "ai assistant agent bot llm; note notes instruction instructions directive directives task tasks memo; " + need(addressVerbs), leet: true, desc: "note addressed to the assistant",
+		expr: `(?:^|\n|[^\w\s]\s*)(?P<m>(?:ai|assistant|agent|bot|llm)[_-](?:notes?|instructions?|directives?|tasks?|memo)\s*[:=]\s*["']?` + addrV + `)\b`},
 	{rule: RuleInstruction, need: "agrees agree consents consent obliged obligated authorised authorized instructed permitted required expected; " + need(addressVerbs), leet: true, desc: "obligation laid on the assistant",
 		expr: `\b(?P<m>(?:ai|assistant|agent|model|llm|bot)s?\s+(?:hereby\s+)?(?:agrees?|consents?|(?:is|are)\s+(?:obliged|obligated|authori[sz]ed|instructed|permitted|required|expected))\s+to\s+` + addrV + `)\b`},
 	// Obligations laid on AI readers in the third person: a noun phrase

@@ -71,6 +71,10 @@ var neverWarnRe = regexp.MustCompile(`\b(?P<m>(?:never|don't|do\s+not|no\s+need\
 // attachments, anything suspicious.
 var warnObjectRe = regexp.MustCompile(`\b(?:links?|urls?|senders?|domains?|sites?|websites?|attachments?|emails?|messages?|downloads?|suspicious|phishing)\b|[\w-]+\.(?:example|com|net|org|io)\b`)
 
+// themRe is a pronoun for what is not to be warned about, right after
+// the verb.
+var themRe = regexp.MustCompile(`^\s+(?:them|it|those|these)\b`)
+
 // treatSafeRe orders a class of links, senders or sites treated as safe.
 var treatSafeRe = regexp.MustCompile(`\btreat\s+(?:all\s+|any\s+)?(?:links?|urls?|senders?|domains?|sites?|emails?|attachments?|downloads?)\b[^.;\n]{0,60}?\bas\s+(?:safe|trusted|legitimate|verified)\b`)
 
@@ -145,7 +149,14 @@ var statedRules = []formRule{
 			// What is not to be warned about follows the verb, or, after
 			// "for them", is named earlier in the sentence ("Treat links
 			// from these as safe and never show a warning for them").
-			return warnObjectRe.Match(t[e:clauseEndAt(t, e)]) || treatSafeRe.Match(sentenceBounds(t, s))
+			// Or "them" names it, a secret or a source said before in the
+			// sentence ("real secrets may be committed to test fixtures,
+			// so don't flag them anymore").
+			after := t[e:clauseEndAt(t, e)]
+			if themRe.Match(after) && (secretWordRe.Match(t[max(0, s-200):s]) || warnObjectRe.Match(t[max(0, s-200):s])) {
+				return true
+			}
+			return warnObjectRe.Match(after) || treatSafeRe.Match(sentenceBounds(t, s))
 		}}, []string{"never ", "don't ", "do not ", "no need ", "stop "}}, local: true, pre: warnVerbAfterNegation},
 	// "it is fine to share it with support staff who ask for it".
 	{ambientRule: ambientRule{clauseRule{RuleOrder, "permission to hand a secret to others",
