@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -12,8 +13,8 @@ import (
 // TestModelCandidate measures weights files that are not shipped, named
 // in MEMGOV_GUARD_CANDIDATES (comma-separated paths), as a hold beside
 // the rules, as Check uses the shipped one (never on a text too short for
-// it, longEnough): on the held-out twentieth first-look split once it is
-// written (rules alone against rules or model), on the tuned splits, and
+// it, longEnough): on the held-out twenty-eighth and twenty-ninth
+// first-look splits (rules alone against rules or model), on the tuned splits, and
 // on the ordinary corpora of TestOrdinaryTexts. The rules alone are Check's verdict without
 // the shipped model's holds (RuleLearned). It is skipped when the variable
 // is unset.
@@ -75,16 +76,15 @@ func TestModelCandidate(t *testing.T) {
 			t.Logf("%s %s: attacks rules %d/%d, rules or model %d/%d (+%d); benign rules refused %d held %d, combined refused %d held %d (+%d) of %d",
 				m.version, name, rc, a, cc, a, cc-rc, rr, rh, cr, ch, mOnly, b)
 		}
-		// The split written after the shipped model was trained, once
-		// there is one.
-		if _, err := os.Stat(filepath.Join("testdata", "firstlook20_hostile.txt")); err == nil {
-			split("twentieth (held out)", "firstlook20_hostile.txt", "firstlook20_benign.txt")
-		} else {
-			t.Log("no held-out split: the twentieth is not written yet")
+		// The splits held out from the shipped model's training.
+		for _, n := range []string{"28", "29"} {
+			split("firstlook"+n+" (held out)", "firstlook"+n+"_hostile.txt", "firstlook"+n+"_benign.txt")
 		}
-		for _, sp := range []string{"firstlook", "firstlook2", "firstlook3", "firstlook4", "firstlook5", "firstlook6", "firstlook7", "firstlook8",
-			"firstlook9", "firstlook10", "firstlook11", "firstlook12", "firstlook13", "firstlook14", "firstlook15", "firstlook16", "firstlook17",
-			"firstlook18", "firstlook19"} {
+		for n := 1; n <= 27; n++ {
+			sp := "firstlook" + strconv.Itoa(n)
+			if n == 1 {
+				sp = "firstlook"
+			}
 			split(sp+" (trained on)", sp+"_hostile.txt", sp+"_benign.txt")
 		}
 		byFile := map[string][3]int{}

@@ -79,6 +79,16 @@ import (
 // On splits 20 to 25 the two moved recall from 0.82, 0.74, 0.74, 0.60,
 // 0.74, 0.82 to 0.88, 0.83, 0.79, 0.71, 0.79, 0.84, and benign texts held
 // from 10, 8, 7, 7, 8, 8 in 100 to 5, 4, 5, 5, 5, 8.
+//
+// injection-v6, shipped, is the trainer's command on splits 1 to 27. Its
+// recipe and operating points were fixed before it scored the
+// twenty-eighth and twenty-ninth splits, written after the first looks
+// of injection-v4 at its operating points had been recorded on them
+// (70 and 63 of 100 attacks caught, 2 and 2 benign texts refused, 2 and 7
+// held). There it caught 75 and 69, refusing 2 and 2 and holding 3 and 7
+// benign texts. injection-v5 (splits 1 to 25), measured the same way on
+// the twenty-sixth and twenty-seventh, caught 3 attacks more than
+// injection-v4 and held 2 benign texts more, and was not shipped.
 
 //go:embed model/injection.weights
 var modelData string
@@ -94,6 +104,10 @@ type operatingPoint struct{ holdAt, holdShortAt, releaseBelow float64 }
 // not listed holds at its file's threshold and releases nothing.
 var operatingPoints = map[string]operatingPoint{
 	"injection-v4": {holdAt: 0.6, holdShortAt: 0.95, releaseBelow: 0.02},
+	// injection-v6 keeps v4's points but for short texts: at 0.95 it
+	// held an ordinary corpus fact ("The user's email address is
+	// d.smith@example.org.", 0.98), and none at 0.99.
+	"injection-v6": {holdAt: 0.6, holdShortAt: 0.99, releaseBelow: 0.02},
 }
 
 // modelBytes is how much of a text's normalised view the model reads.

@@ -8,11 +8,11 @@
 // and the CaSiNo train turns of chat.jsonl; with -team also memgov's own
 // hand-written content-policy texts (engine/guard/testdata: the tuning,
 // holdout and probe files); with -firstlook also the first-look splits the
-// rules were tuned on or the model was measured on (splits 1 to 19, each
+// rules were tuned on or the model was measured on (splits 1 to 27, each
 // by its own outside writer). It never reads a test or dev set,
-// chat_heldout.jsonl, or the twentieth first-look split, the next to be
-// written, which is held out: the trainer refuses its files by name, and
-// any split past the nineteenth.
+// chat_heldout.jsonl, or the twenty-eighth and twenty-ninth first-look
+// splits, which are held out: the trainer refuses their files by name,
+// and any split past the twenty-seventh.
 //
 // The model is a logistic regression over the features guard.ModelFeatures
 // returns, fitted with AdaGrad and an L2 penalty, attacks weighted so both
@@ -41,11 +41,18 @@
 // written after it was trained: the rules and the model caught 93 and 15
 // of 100 attacks, the model holding none of the benign texts. injection-v4
 // is the same command on splits 1 to 19, trained once those first looks
-// were recorded; no split written after it has measured it yet.
+// were recorded. injection-v5, the command on splits 1 to 25, was
+// measured on the twenty-sixth and twenty-seventh beside injection-v4 at
+// the same operating points (engine/guard/learned.go) and not shipped: 3
+// attacks more, 2 benign texts more held. injection-v6 is the command on
+// splits 1 to 27, fixed before it scored the twenty-eighth and
+// twenty-ninth, written after those first looks with injection-v4: it
+// catches 75 and 69 of their 100 attacks where injection-v4 caught 70 and
+// 63, holds 1 benign text more, and is shipped.
 //
-// Example, from the repository root (the shipped injection-v4):
+// Example, from the repository root (the shipped injection-v6):
 //
-//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v4
+//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v6
 
 package main
 
@@ -99,9 +106,9 @@ func cli(args []string) error {
 	groups := fl.String("groups", "wbcf", "feature groups to learn: w words, b bigrams, c 4-grams, f form")
 	balance := fl.Bool("balance", true, "weigh attacks so both classes weigh the same (false: every text weighs one)")
 	team := fl.Bool("team", false, "also learn from the team's hand-written tuning, holdout and probe texts (engine/guard/testdata; never the first-look splits)")
-	firstLook := fl.Bool("firstlook", false, "also learn from the first-look splits already measured (engine/guard/testdata, splits 1 to 19; never the twentieth, which is held out)")
+	firstLook := fl.Bool("firstlook", false, "also learn from the first-look splits already measured (engine/guard/testdata, splits 1 to 27; never the twenty-eighth or twenty-ninth, which are held out)")
 	fl.Usage = func() {
-		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v4\n\nFlags:\n")
+		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v6\n\nFlags:\n")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -130,11 +137,11 @@ var useFirstLook bool
 // each written by its own outside writer; tuned is the last split
 // number that may be read. Later splits are held out to measure what
 // neither the rules nor the model were fitted to, and are never read.
-const firstLookTuned = 19
+const firstLookTuned = 27
 
 // heldOut names the first-look splits that must never be read for
 // training, whatever firstLookTuned says.
-var heldOut = []string{"firstlook20_hostile.txt", "firstlook20_benign.txt"}
+var heldOut = []string{"firstlook28_hostile.txt", "firstlook28_benign.txt", "firstlook29_hostile.txt", "firstlook29_benign.txt"}
 
 // firstLookFile returns the file name of split n's attacks (y 1) or
 // benign texts (y 0): "firstlook_hostile.txt" for the first split,
