@@ -4,6 +4,8 @@ package guard
 // prompt-extraction requests, and for code payloads. They extend the
 // patterns of patterns.go and run the same way.
 
+import "regexp"
+
 // Building blocks.
 const (
 	// outputNoun is what the agent produces.
@@ -69,7 +71,8 @@ var addressedSpecs = []spec{
 		expr: `(?P<m><!--[^>]{0,200}?\b(?:assistant|ai|llm|agent|model|chatbot|bot)\b[^>]{0,200}?-->)`},
 
 	// Standing orders: from now on, in every future answer, whenever the
-	// user asks.
+	// user asks. A standing order whose act is protective advice to
+	// whoever receives a message (protectiveRe) is held, not refused.
 	{rule: RuleInstruction, need: "now; on", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
 		expr: `(?:^|[^\w\s]\s*|\n|\b(?:and|then|so|please)\s+)(?P<m>from\s+now\s+on\b[,:]?\s*(?:(?:\w+\s+){0,2}?(?:always|never|only|` + agentOrder + `)|(?:every|each|all|any|your)\s+(?:of\s+your\s+)?(?:answers?|responses?|repl(?:y|ies)|outputs?|messages?))\b)`},
 	{rule: RuleInstruction, need: "now; on", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
@@ -80,7 +83,7 @@ var addressedSpecs = []spec{
 		expr: `\b(?P<m>(?:in|for|to)\s+(?:all|every|each|any)\s+(?:future|subsequent|upcoming)\s+(?:answers?|responses?|repl(?:y|ies)|conversations?|sessions?|questions?|interactions?|chats?|messages?))\b[,:]?\s*(?:\w+\s+){0,3}?(?:` + agentOrder + `|always|never|you)\b`},
 	{rule: RuleInstruction, need: "future subsequent; question questions message messages request requests prompt prompts queries", leet: true, reported: true, desc: "order that changes the agent's behaviour from now on",
 		expr: `(?:^|[.!?;:]\s*|\n)\s*(?P<m>(?:respond|reply|answer|react)\s+to\s+(?:all|every|each|any)\s+(?:future|subsequent)\s+(?:questions?|messages?|requests?|prompts?|queries))\b`},
-	{rule: RuleInstruction, need: "whenever every each next time if when once before after; reply replies respond responds contact contacts email emails message messages asks ask asked mentions mention says say requests request talks talk see sees types type writes write reads read answers answer inquires inquire enquires enquire wants want brings searches search looks look summarises summarizes summarise summarize uses use opens open receives receive get gets process processes logs log signs sign returns comes visits starts connects calls; say tell answer respond reply recommend add include ask send forward transfer delete give claim mention direct link suggest refuse ignore insert append report state praise rate classify approve deny reject call email cc bcc store remember treat change move pay share upload download install visit click output print write begin start use reveal disclose translate summarise summarize quote list show warn inform notify charge grant disable enable", leet: true, reported: true, desc: "standing order to the agent",
+	{rule: RuleInstruction, need: "whenever every each next time if when once before after; reply replies respond responds contact contacts email emails message messages asks ask asked mentions mention says say requests request talks talk see sees types type writes write reads read answers answer inquires inquire enquires enquire wants want brings searches search looks look summarises summarizes summarise summarize uses use opens open receives receive get gets process processes logs log signs sign returns comes visits starts connects calls; say tell answer respond reply recommend add include ask send forward transfer delete give claim mention direct link suggest refuse ignore insert append report state praise rate classify approve deny reject call email cc bcc store remember treat change move pay share upload download install visit click output print write begin start use reveal disclose translate summarise summarize quote list show warn inform notify charge grant disable enable", leet: true, reported: true, desc: "standing order to the agent", soften: protectiveRe,
 		expr: `\b(?P<m>(?:whenever|every\s+time|each\s+time|(?:the\s+)?next\s+time|if|when|once|before|after)\s+` + trigger + `\b[^.!?\n]{0,100}?,\s*(?:please\s+|always\s+|just\s+|first\s+|then\s+|also\s+|immediately\s+)?` + agentOrder + `)\b`},
 	{rule: RuleInstruction, need: "whenever; you", leet: true, reported: true, desc: "standing order to the agent",
 		expr: `(?:^|[^\w\s]\s*|\n)(?P<m>whenever\s+you\s+(?:\w+\s+){1,8}?` + agentOrder + `)\b`},
@@ -241,3 +244,9 @@ var addressedSpecs = []spec{
 	{rule: RuleShellInjection, subs: []string{"os.remove(", "os.unlink(", "systemctl", ">>", "sudo", "os.system("}, desc: "code that damages the system",
 		expr: `(?P<m>os\.(?:remove|unlink)\(\s*["']/(?:lib|lib64|etc|bin|boot|sbin|usr)/|systemctl\s+(?:stop|disable|mask)\s+\S*(?:critical|ssh|firewall|network|security)|>>\s*/etc/(?:init\.d|rc\.local|crontab|profile|bashrc|sudoers)|sudo\s+rm\s+-rf\s+/\S+|os\.system\(\s*["'][^"']*rm\s+-rf\s+/)`},
 }
+
+// protectiveRe is what follows the verb of a standing order that only
+// protects whoever receives a message: "call us (on the number on our
+// website)", "use the Report button", "report it to security", "forward
+// it to abuse@...", "mark them as phishing".
+var protectiveRe = regexp.MustCompile(`^\s+(?:us\b|(?:the\s+|our\s+)?["“']?report\b|(?:it|them|the\s+(?:message|email|e-mail|text))\s+(?:to\s+(?:our\s+|the\s+|your\s+)?(?:security|abuse|phishing|fraud|it\s+(?:team|desk))\b|as\s+(?:phishing|spam|suspicious|junk)\b)|(?:the\s+)?(?:number|phone\s+number)\s+(?:on|from|printed\s+on)\s+(?:your|the|our)\b)`)

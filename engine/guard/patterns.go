@@ -47,6 +47,11 @@ type pattern struct {
 	// export ("[10:01] assistant: Sure, here is the booking") unless its
 	// turn carries an order, a grant or a system claim (turnCarries).
 	stamped bool
+	// soften, when set and matching the text right after a match, makes
+	// the match a hold (RuleOrder) rather than the pattern's rule: the
+	// order is protective advice to whoever receives a message ("if you
+	// receive such a request, call us on the number on our website").
+	soften *regexp.Regexp
 }
 
 // anchorWindow bounds the text an anchored pattern reads after its start
@@ -240,7 +245,7 @@ func buildPatterns() []pattern {
 		}
 		re := regexp.MustCompile(expr)
 		p := pattern{rule: sp.rule, desc: sp.desc, re: re, leet: sp.leet,
-			reported: sp.reported, m: re.SubexpIndex("m"), near: sp.near, order: sp.order, stamped: sp.stamped}
+			reported: sp.reported, m: re.SubexpIndex("m"), near: sp.near, order: sp.order, stamped: sp.stamped, soften: sp.soften}
 		if sp.starts != "" {
 			p.starts = map[string]bool{}
 			for _, w := range strings.Fields(sp.starts) {
@@ -294,6 +299,8 @@ type spec struct {
 	starts, pre string
 	// stamped: see pattern.stamped.
 	stamped bool
+	// soften: see pattern.soften.
+	soften *regexp.Regexp
 }
 
 // markTriggers sets seen[g] for every group g satisfied by a word of t,
@@ -417,7 +424,11 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 		if view.obfuscated(s, e) {
 			d += " (obfuscated)"
 		}
-		fs = append(fs, Finding{Rule: p.rule, Detail: d, Offset: start})
+		rule := p.rule
+		if p.soften != nil && p.soften.Match(view.text[e:min(len(view.text), e+80)]) {
+			rule, d = RuleOrder, p.desc+" (protective advice)"+d[len(p.desc):]
+		}
+		fs = append(fs, Finding{Rule: rule, Detail: d, Offset: start})
 	}
 	return fs
 }
