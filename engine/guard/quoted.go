@@ -26,7 +26,7 @@ var quotationRe = regexp.MustCompile(`"([^"\n]{12,})"|“([^”\n]{12,})”|«([
 // exampleFrameRe presents a quotation as an example of an attack, as a
 // system prompt documented, as what an incident report or an audit
 // found, or as a line of fiction or of a game.
-var exampleFrameRe = regexp.MustCompile(`\b(?:examples?|samples?|red[- ]team(?:ing)?|phishing|scams?|scammers?|attacks?|attackers?|injections?|malicious|suspicious|fake|fraud|fraudulent|warn|warned|warning|warnings|beware|training|tests?|testing|fixtures?|evals?|exercises?|demo|flagged|blocked|quarantined|jailbreaks?|adversarial|payloads?|system\s+(?:prompts?|messages?)|bug\s+bount(?:y|ies)|stor(?:y|ies)|chapters?|novels?|fiction|screenplay|dialogues?|jokes?|puzzles?|riddles?|clues?|quiz(?:zes)?|translations?|incidents?|postmortems?|post-mortems?|audits?|prompts?|fooled|obeyed|tricked|exploited|compromised)\b`)
+var exampleFrameRe = regexp.MustCompile(`\b(?:examples?|samples?|red[- ]team(?:ing)?|phishing|scams?|scammers?|attacks?|attackers?|injections?|malicious|suspicious|fake|fraud|fraudulent|warn|warned|warning|warnings|beware|training|tests?|testing|fixtures?|evals?|exercises?|demo|flagged|blocked|quarantined|jailbreaks?|adversarial|payloads?|system\s+(?:prompts?|messages?)|bug\s+bount(?:y|ies)|stor(?:y|ies)|chapters?|novels?|fiction|screenplay|dialogues?|jokes?|puzzles?|riddles?|clues?|quiz(?:zes)?|translations?|incidents?|postmortems?|post-mortems?|audits?|prompts?|fooled|obeyed|tricked|exploited|compromised|regex(?:es|p)?|courses?|slides?|lessons?|detectors?|blocklists?)\b`)
 
 // quotedHold reports the first quotation in text that the rules refuse
 // read on its own, as a hold, unless the text outside the quotations
