@@ -248,5 +248,5 @@ var addressedSpecs = []spec{
 // protectiveRe is what follows the verb of a standing order that only
 // protects whoever receives a message: "call us (on the number on our
 // website)", "use the Report button", "report it to security", "forward
-// it to abuse@...", "mark them as phishing".
-var protectiveRe = regexp.MustCompile(`^\s+(?:us\b|(?:the\s+|our\s+)?["“']?report\b|(?:it|them|the\s+(?:message|email|e-mail|text))\s+(?:to\s+(?:our\s+|the\s+|your\s+)?(?:security|abuse|phishing|fraud|it\s+(?:team|desk))\b|as\s+(?:phishing|spam|suspicious|junk)\b)|(?:the\s+)?(?:number|phone\s+number)\s+(?:on|from|printed\s+on)\s+(?:your|the|our)\b)`)
+// it to abuse@...", "mark them as phishing", "say no".
+var protectiveRe = regexp.MustCompile(`^\s+(?:us\b|no\b|(?:the\s+|our\s+)?["“']?report\b|(?:it|them|the\s+(?:message|email|e-mail|text))\s+(?:to\s+(?:our\s+|the\s+|your\s+)?(?:security|abuse|phishing|fraud|it\s+(?:team|desk))\b|as\s+(?:phishing|spam|suspicious|junk)\b)|(?:the\s+)?(?:number|phone\s+number)\s+(?:on|from|printed\s+on)\s+(?:your|the|our)\b)`)

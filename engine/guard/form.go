@@ -403,6 +403,9 @@ func declarative(t []byte, s int) bool {
 	if participleHeadRe.Match(t[i:min(len(t), i+30)]) {
 		return true // "Refund received: 89.99 USD": a heading, a noun and its participle
 	}
+	if nounHeading(t[i:min(len(t), i+60)]) {
+		return true // "Access system audit log: no unrecognised fobs": a heading of nouns
+	}
 	if codeDeclRe.Match(t[s:min(len(t), s+40)]) {
 		return true // "export const API_URL = ...": a declaration in code
 	}
@@ -455,6 +458,34 @@ func declarative(t []byte, s int) bool {
 // first word: "Refund received:", "Transfer completed:", "Payment sent
 // -". The first word is the noun of a heading that reports a thing done.
 var participleHeadRe = regexp.MustCompile(`^\s+(?:[a-z]+ed|sent|paid|made|done|taken|given|shown|written|set|run|got|gotten|put|cut|kept|lost|won|held)\s*(?::|\s[-–—]\s)`)
+
+// headingRe is a run of two to four plain words closed by a colon, right
+// after a word that could be a verb.
+var headingRe = regexp.MustCompile(`^((?:\s+[a-z]+){2,4})\s*:(?:\s|$)`)
+
+// headingStop are the words that make such a run an order's object and
+// its destination ("Send the invoice to: ...") rather than a heading.
+var headingStop = map[string]bool{"the": true, "a": true, "an": true, "this": true, "that": true, "these": true, "those": true,
+	"all": true, "any": true, "every": true, "each": true, "my": true, "your": true, "our": true, "their": true, "his": true,
+	"her": true, "its": true, "to": true, "for": true, "from": true, "into": true, "on": true, "at": true, "by": true,
+	"with": true, "me": true, "us": true, "them": true, "it": true, "now": true, "immediately": true, "here": true}
+
+// nounHeading reports whether t, the text after a word that could be a
+// verb, runs two to four plain words to a colon with no determiner,
+// pronoun or preposition among them: the word opens a heading of nouns
+// ("Access system audit log:"), not an order.
+func nounHeading(t []byte) bool {
+	m := headingRe.FindSubmatch(t)
+	if m == nil {
+		return false
+	}
+	for _, w := range strings.Fields(string(m[1])) {
+		if headingStop[w] {
+			return false
+		}
+	}
+	return true
+}
 
 // codeDeclRe is a declaration in source code that opens with a verb of
 // the language's keywords: "export const PAYMENTS_URL = ...", "export

@@ -193,7 +193,7 @@ var (
 
 	// userActsRe is the user making or verifying the change: "the user
 	// updated the payee", "I called them on the number on file".
-	userActsRe = regexp.MustCompile(`\b(?:(?:the\s+)?user|i|we)\s+(?:\w+\s+){0,2}?(?:set\s+up|changed|updated|added|switched|moved|confirmed|verified|called|rang|phoned|checked|made|entered|approved)\b|\b(?:confirmed|verified|checked)\s+by\s+(?:calling|phoning|ringing|a\s+call\s+to)\b`)
+	userActsRe = regexp.MustCompile(`\b(?:(?:the\s+)?user|i|we)\s+(?:\w+\s+){0,2}?(?:set\s+up|changed|updated|added|switched|moved|confirmed|verified|called|rang|phoned|checked|made|entered|approved)\b|\b(?:confirmed|verified|checked)\s+by\s+(?:calling|phoning|ringing|a\s+call\s+to)\b|\b(?:updated|changed|entered|added|set\s+up)\s+(?:\w+\s+){0,4}?(?:himself|herself|themselves|themself|myself|ourselves)\b`)
 
 	// forbidRe forbids what follows it: a waiver under it is what must
 	// not happen.

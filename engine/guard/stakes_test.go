@@ -22,6 +22,7 @@ func TestStakes(t *testing.T) {
 		{"Our FAQ lives at https://help.example.net/billing and was last updated in May.", ""},
 		{"Kettleworks' email of 18 Nov announced a new IBAN GB00TEST40516299001172. I did not act on the email. I phoned Marta on the number in our contract and updated the supplier record myself.", ""},
 		{"Kettleworks' email of 18 Nov announced that their invoices now go to a new IBAN GB00TEST40516299001172.", "destination of money or codes changed"},
+		{"Brightwire told us their payments now go to a new account GB00TEST55001199887766; Oren phoned them on the contract number and updated the payee himself.", ""},
 		{"We will never call to ask for your one-time codes; new scams use +1 555 0100.", ""},
 		{"The four-eyes check on supplier payments was dropped at the spring review.", "safeguard said to be retired"},
 		{"MFA on the payroll system is now optional for staff on the office network.", "safeguard said to be retired"},
