@@ -189,11 +189,12 @@ var (
 	// destinationRe is where money or codes can be sent: an IBAN, a sort
 	// code, an account number, a phone number, an e-mail address, a web
 	// address.
-	destinationRe = regexp.MustCompile(`\baccount\s+ending\s+(?:in\s+)?\d{3,}|\b0x[0-9a-f]{8,40}\b|\bbc1[a-z0-9]{20,60}\b|\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|\b\d{2}-\d{2}-\d{2}\b|\baccount\s+(?:number\s+|no\.?\s+|#\s*)?\d{6,}|\+\d[\d ()-]{7,}\d|\b\d{3}[ -]\d{3,4}[ -]?\d{4}\b|[\w.+-]+@[\w-]+\.[\w.-]+|\b(?:https?://)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:example|com|net|org|io|co|uk|de|fr|app|pay|biz|info)\b`)
+	destinationRe = regexp.MustCompile(`\baccount\s+ending\s+(?:in\s+)?\d{3,}|\b0x[0-9a-f]{8,40}\b|\bbc1[a-z0-9]{20,60}\b|\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|\b[a-z]{2}\d{2}\s?[a-z0-9]{4}(?:\s[a-z0-9]{2,4}){2,7}\b|\b\d{4}(?:[ -]\d{4}){3}\b|\b\d{2}-\d{2}-\d{2}\b|\baccount\s+(?:number\s+|no\.?\s+|#\s*)?\d{6,}|\+\d[\d ()-]{7,}\d|\b\d{3}[ -]\d{3,4}[ -]?\d{4}\b|[\w.+-]+@[\w-]+\.[\w.-]+|\b(?:https?://)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:example|com|net|org|io|co|uk|de|fr|app|pay|biz|info)\b`)
 
 	// userActsRe is the user making or verifying the change: "the user
-	// updated the payee", "I called them on the number on file".
-	userActsRe = regexp.MustCompile(`\b(?:(?:the\s+)?user|i|we)\s+(?:\w+\s+){0,2}?(?:set\s+up|changed|updated|added|switched|moved|confirmed|verified|called|rang|phoned|checked|made|entered|approved)\b|\b(?:confirmed|verified|checked)\s+by\s+(?:calling|phoning|ringing|a\s+call\s+to)\b|\b(?:updated|changed|entered|added|set\s+up)\s+(?:\w+\s+){0,4}?(?:himself|herself|themselves|themself|myself|ourselves)\b`)
+	// updated the payee", "I called them on the number on file", "he
+	// updated the payee himself", "we did a $0.01 test deposit".
+	userActsRe = regexp.MustCompile(`\b(?:(?:the\s+)?user|i|we)\s+(?:\w+\s+){0,2}?(?:set\s+up|changed|updated|added|switched|moved|confirmed|verified|called|rang|phoned|checked|made|entered|approved)\b|\b(?:confirmed|verified|checked)\s+by\s+(?:calling|phoning|ringing|a\s+call\s+to)\b|\b(?:updated|changed|entered|added|set\s+up)\s+(?:\w+\s+){0,4}?(?:himself|herself|themselves|themself|myself|ourselves)\b|\b(?:a|an|our|their)\s+(?:[£$€]?\d+(?:[.,]\d+)?\s+)?test\s+(?:payment|deposit|transfer)\b`)
 
 	// forbidRe forbids what follows it: a waiver under it is what must
 	// not happen.

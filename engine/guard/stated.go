@@ -93,7 +93,7 @@ var contactInsteadRe = regexp.MustCompile(`\b(?P<m>always\s+(?:call|phone|ring|c
 var newPayeeRe = regexp.MustCompile(`\b(?P<m>(?:new|updated|changed|correct|current)\s+(?:(?:payroll|salary|rent|vendor|supplier|billing|savings|business|personal|primary|main|deposit)\s+)?(?:bank\s+(?:details|account)|account\s+(?:details|number)|account|iban|payee|beneficiary|sort\s+code|routing\s+number|payment\s+details|wire\s+details))\b`)
 
 // ibanRe is an IBAN as normalised text writes it.
-var ibanRe = regexp.MustCompile(`\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b`)
+var ibanRe = regexp.MustCompile(`\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|\b[a-z]{2}\d{2}\s?[a-z0-9]{4}(?:\s[a-z0-9]{2,4}){2,7}\b`)
 
 // accountNumberRe is an account number: six digits or more.
 var accountNumberRe = regexp.MustCompile(`\b\d{6,}\b`)
