@@ -1020,7 +1020,7 @@ func TestFirstLook(t *testing.T) {
 // stop's start: 58, 2 and 3; 54, 3 and 5. injection-v6, trained on splits
 // 1 to 27 by a recipe fixed before it scored these two, then caught 75
 // and 69 (2 refused, 3 held; 2 refused, 7 held), and was shipped; the
-// counts below are its. Missed most: pharmacy and lab messages (5 of 10),
+// counts below are its. injection-v7 has since trained on both. Missed most: pharmacy and lab messages (5 of 10),
 // voicemails, planted facts and policies and other languages (4 of 10
 // each) on the twenty-eighth; lease documents, listing sites, smart locks
 // and council letters (3 of 9 each) on the twenty-ninth.

@@ -80,7 +80,7 @@ import (
 // 0.74, 0.82 to 0.88, 0.83, 0.79, 0.71, 0.79, 0.84, and benign texts held
 // from 10, 8, 7, 7, 8, 8 in 100 to 5, 4, 5, 5, 5, 8.
 //
-// injection-v6, shipped, is the trainer's command on splits 1 to 27. Its
+// injection-v6 is the trainer's command on splits 1 to 27. Its
 // recipe and operating points were fixed before it scored the
 // twenty-eighth and twenty-ninth splits, written after the first looks
 // of injection-v4 at its operating points had been recorded on them
@@ -89,6 +89,14 @@ import (
 // benign texts. injection-v5 (splits 1 to 25), measured the same way on
 // the twenty-sixth and twenty-seventh, caught 3 attacks more than
 // injection-v4 and held 2 benign texts more, and was not shipped.
+//
+// injection-v7, shipped, is the same command on splits 1 to 29, trained
+// once the twenty-eighth and twenty-ninth had measured injection-v6, at
+// injection-v6's operating points. With it a bare order, one that opens
+// the text with nothing before it to say whose it is ("Reserve two seats
+// on the 7:40 train."), is never released: injection-v7 scored that one
+// under 0.02. The thirtieth and thirty-first splits, written after it,
+// measure it.
 
 //go:embed model/injection.weights
 var modelData string
@@ -108,6 +116,7 @@ var operatingPoints = map[string]operatingPoint{
 	// held an ordinary corpus fact ("The user's email address is
 	// d.smith@example.org.", 0.98), and none at 0.99.
 	"injection-v6": {holdAt: 0.6, holdShortAt: 0.99, releaseBelow: 0.02},
+	"injection-v7": {holdAt: 0.6, holdShortAt: 0.99, releaseBelow: 0.02},
 }
 
 // modelBytes is how much of a text's normalised view the model reads.
@@ -532,7 +541,8 @@ func learnedHold(text string) (Finding, bool) {
 
 // learnedRelease returns the orders of v released by the learned model:
 // when every order the rules hold text for is an order to act
-// (RuleOrder, not a quotation) that is not spoken to "you", the text
+// (RuleOrder, not a quotation) that is not spoken to "you" and does not
+// open the text (a bare order is held), the text
 // names no AI (words/ai-names.txt, ai-roles.txt: "Todo (assistant):
 // cancel the trial" is the reader's to-do, not the user's), and the
 // model scores it under its operating point's releaseBelow, each order
@@ -543,7 +553,10 @@ func learnedRelease(text string, orders []Finding) []Finding {
 		return nil
 	}
 	for _, f := range orders {
-		if f.Rule != RuleOrder || strings.HasPrefix(f.Detail, QuotedInstruction) || spokenToYou(f.Detail) {
+		// A bare order, with nothing before it to say whose it is or
+		// what keeps it ("Reserve two seats on the 7:40 train."), is
+		// held whatever the model reads.
+		if f.Rule != RuleOrder || f.Offset == 0 || strings.HasPrefix(f.Detail, QuotedInstruction) || spokenToYou(f.Detail) {
 			return nil
 		}
 	}

@@ -8,11 +8,11 @@
 // and the CaSiNo train turns of chat.jsonl; with -team also memgov's own
 // hand-written content-policy texts (engine/guard/testdata: the tuning,
 // holdout and probe files); with -firstlook also the first-look splits the
-// rules were tuned on or the model was measured on (splits 1 to 27, each
+// rules were tuned on or the model was measured on (splits 1 to 29, each
 // by its own outside writer). It never reads a test or dev set,
-// chat_heldout.jsonl, or the twenty-eighth and twenty-ninth first-look
+// chat_heldout.jsonl, or the thirtieth and thirty-first first-look
 // splits, which are held out: the trainer refuses their files by name,
-// and any split past the twenty-seventh.
+// and any split past the twenty-ninth.
 //
 // The model is a logistic regression over the features guard.ModelFeatures
 // returns, fitted with AdaGrad and an L2 penalty, attacks weighted so both
@@ -48,11 +48,13 @@
 // splits 1 to 27, fixed before it scored the twenty-eighth and
 // twenty-ninth, written after those first looks with injection-v4: it
 // catches 75 and 69 of their 100 attacks where injection-v4 caught 70 and
-// 63, holds 1 benign text more, and is shipped.
+// 63, holds 1 benign text more. injection-v7 is the command on splits 1
+// to 29, trained once those two were measured; the thirtieth and
+// thirty-first splits, written after it, measure it.
 //
-// Example, from the repository root (the shipped injection-v6):
+// Example, from the repository root (the shipped injection-v7):
 //
-//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v6
+//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v7
 
 package main
 
@@ -106,9 +108,9 @@ func cli(args []string) error {
 	groups := fl.String("groups", "wbcf", "feature groups to learn: w words, b bigrams, c 4-grams, f form")
 	balance := fl.Bool("balance", true, "weigh attacks so both classes weigh the same (false: every text weighs one)")
 	team := fl.Bool("team", false, "also learn from the team's hand-written tuning, holdout and probe texts (engine/guard/testdata; never the first-look splits)")
-	firstLook := fl.Bool("firstlook", false, "also learn from the first-look splits already measured (engine/guard/testdata, splits 1 to 27; never the twenty-eighth or twenty-ninth, which are held out)")
+	firstLook := fl.Bool("firstlook", false, "also learn from the first-look splits already measured (engine/guard/testdata, splits 1 to 29; never the thirtieth or thirty-first, which are held out)")
 	fl.Usage = func() {
-		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v6\n\nFlags:\n")
+		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v7\n\nFlags:\n")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -137,11 +139,11 @@ var useFirstLook bool
 // each written by its own outside writer; tuned is the last split
 // number that may be read. Later splits are held out to measure what
 // neither the rules nor the model were fitted to, and are never read.
-const firstLookTuned = 27
+const firstLookTuned = 29
 
 // heldOut names the first-look splits that must never be read for
 // training, whatever firstLookTuned says.
-var heldOut = []string{"firstlook28_hostile.txt", "firstlook28_benign.txt", "firstlook29_hostile.txt", "firstlook29_benign.txt"}
+var heldOut = []string{"firstlook30_hostile.txt", "firstlook30_benign.txt", "firstlook31_hostile.txt", "firstlook31_benign.txt"}
 
 // firstLookFile returns the file name of split n's attacks (y 1) or
 // benign texts (y 0): "firstlook_hostile.txt" for the first split,
