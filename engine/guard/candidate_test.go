@@ -37,7 +37,7 @@ func TestModelCandidate(t *testing.T) {
 			if !longEnough(s) {
 				return false
 			}
-			p, _ := m.score(normalize(s).text, false)
+			p, _ := m.score(s, false)
 			return p >= m.threshold
 		}
 		split := func(name, hostile, benign string) {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The learned reading. A small linear model reads a text: a logistic
@@ -90,13 +91,19 @@ import (
 // the twenty-sixth and twenty-seventh, caught 3 attacks more than
 // injection-v4 and held 2 benign texts more, and was not shipped.
 //
-// injection-v7, shipped, is the same command on splits 1 to 29, trained
+// injection-v7 is the same command on splits 1 to 29, trained
 // once the twenty-eighth and twenty-ninth had measured injection-v6, at
 // injection-v6's operating points. With it a bare order, one that opens
 // the text with nothing before it to say whose it is ("Reserve two seats
 // on the 7:40 train."), is never released: injection-v7 scored that one
-// under 0.02. The thirtieth and thirty-first splits, written after it,
-// measure it.
+// under 0.02. On the thirtieth and thirty-first splits, written after
+// it, the rules and it caught 77 and 74 of 100 attacks.
+//
+// injection-v8, shipped, is injection-v7's command on the same splits
+// once the model reads the form features of other languages
+// (foreignFeatures). Out of fold its recipe caught 0.676 of the attacks
+// at the threshold, against 0.664 without them; on the thirtieth and
+// thirty-first it catches what injection-v7 caught.
 
 //go:embed model/injection.weights
 var modelData string
@@ -117,6 +124,7 @@ var operatingPoints = map[string]operatingPoint{
 	// d.smith@example.org.", 0.98), and none at 0.99.
 	"injection-v6": {holdAt: 0.6, holdShortAt: 0.99, releaseBelow: 0.02},
 	"injection-v7": {holdAt: 0.6, holdShortAt: 0.99, releaseBelow: 0.02},
+	"injection-v8": {holdAt: 0.6, holdShortAt: 0.99, releaseBelow: 0.02},
 }
 
 // modelBytes is how much of a text's normalised view the model reads.
@@ -373,6 +381,51 @@ func walkFeatures(t []byte, emit featureSink) {
 	form(strings.Contains(string(t), "?"), "question")
 }
 
+// foreignFeatures emits the form features of text as written that the
+// normalised view loses: it maps Cyrillic and Greek letters to their
+// Latin look-alikes and keeps no word of another script, so an order
+// written in Russian or Chinese reached the model as bytes alone. Three
+// form features say that a word of the other languages' classes
+// (languages.go), written with a letter beyond ASCII, is in the text: an
+// AI reader named ("f:lang_address"), a verb of an order
+// ("f:lang_order"), a word of obligation ("f:lang_must"). The classes'
+// words written in ASCII letters alone are left to the rules: here they
+// fired on English words that share a prefix with some language's verbs.
+func foreignFeatures(text string, emit featureSink) {
+	if len(text) > 2*modelBytes {
+		cut := 2 * modelBytes
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut]
+	}
+	addr, order, must := false, false, false
+	for _, tk := range langTokens(text, 0, len(text)) {
+		if isASCIIWord(tk.w) {
+			continue
+		}
+		addr = addr || langAddress.has(tk.w)
+		order = order || langOrders.has(tk.w)
+		must = must || langMust.has(tk.w)
+	}
+	if hasUnspacedScript(text) {
+		if i, _ := langAddress.sub(text); i >= 0 {
+			addr = true
+		}
+		if i, _ := langOrders.sub(text); i >= 0 {
+			order = true
+		}
+	}
+	for _, f := range []struct {
+		ok   bool
+		name string
+	}{{addr, "f:lang_address"}, {order, "f:lang_order"}, {must, "f:lang_must"}} {
+		if f.ok {
+			emit('f', []byte(f.name))
+		}
+	}
+}
+
 // ModelFeatures returns the features the learned model reads in text, with
 // their values: 1 for a form feature, and 1/sqrt(n) for each of the n
 // distinct features of a word, bigram or 4-gram group. The trainer
@@ -380,14 +433,16 @@ func walkFeatures(t []byte, emit featureSink) {
 func ModelFeatures(text string) []Feature {
 	groups := map[byte][]string{}
 	seen := map[string]bool{}
-	walkFeatures(normalize(text).text, func(g byte, name []byte) {
+	add := func(g byte, name []byte) {
 		if seen[string(name)] {
 			return
 		}
 		s := string(name)
 		seen[s] = true
 		groups[g] = append(groups[g], s)
-	})
+	}
+	walkFeatures(normalize(text).text, add)
+	foreignFeatures(text, add)
 	var out []Feature
 	for _, g := range []byte("wbcf") {
 		v := groupValue(g, len(groups[g]))
@@ -405,9 +460,10 @@ func groupValue(g byte, n int) float64 {
 	return 1 / math.Sqrt(float64(n))
 }
 
-// score returns the model's probability for the normalised view t, and,
-// when explain is set, the features that raised it most.
-func (m *model) score(t []byte, explain bool) (float64, []WeightedFeature) {
+// score returns the model's probability for text, and, when explain is
+// set, the features that raised it most.
+func (m *model) score(text string, explain bool) (float64, []WeightedFeature) {
+	t := normalize(text).text
 	type feat struct {
 		h uint64
 		g byte
@@ -417,13 +473,15 @@ func (m *model) score(t []byte, explain bool) (float64, []WeightedFeature) {
 	if explain {
 		names = map[uint64]string{}
 	}
-	walkFeatures(t, func(g byte, name []byte) {
+	add := func(g byte, name []byte) {
 		h := hashName(name)
 		if explain {
 			names[h] = string(name)
 		}
 		fs = append(fs, feat{h, g})
-	})
+	}
+	walkFeatures(t, add)
+	foreignFeatures(text, add)
 	slices.SortFunc(fs, func(a, b feat) int {
 		if c := cmp.Compare(a.h, b.h); c != 0 {
 			return c
@@ -466,7 +524,7 @@ func (m *model) score(t []byte, explain bool) (float64, []WeightedFeature) {
 // rules found anything in it.
 func Learned(text string) LearnedScore {
 	m := learned()
-	p, top := m.score(normalize(text).text, true)
+	p, top := m.score(text, true)
 	return LearnedScore{Version: m.version, Score: p, Threshold: m.op.holdAt, ReleaseBelow: m.op.releaseBelow, Top: top}
 }
 
@@ -508,7 +566,6 @@ func longEnough(text string) bool {
 // the features that weighed most in the detail.
 func learnedHold(text string) (Finding, bool) {
 	m := learned()
-	t := normalize(text).text
 	long := longEnough(text)
 	at := m.op.holdAt
 	if !long {
@@ -517,10 +574,10 @@ func learnedHold(text string) (Finding, bool) {
 	if at <= 0 {
 		return Finding{}, false
 	}
-	if p, _ := m.score(t, false); p < at {
+	if p, _ := m.score(text, false); p < at {
 		return Finding{}, false
 	}
-	p, top := m.score(t, true)
+	p, top := m.score(text, true)
 	if !long && !slices.ContainsFunc(top, func(f WeightedFeature) bool { return f.Name == "f:link" || f.Name == "f:email_address" }) {
 		return Finding{}, false
 	}
@@ -565,7 +622,7 @@ func learnedRelease(text string, orders []Finding) []Finding {
 			return nil
 		}
 	}
-	p, _ := m.score(normalize(text).text, false)
+	p, _ := m.score(text, false)
 	if p >= m.op.releaseBelow {
 		return nil
 	}

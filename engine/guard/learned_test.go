@@ -17,7 +17,7 @@ func TestParseModel(t *testing.T) {
 	if m.version != "v" || m.bias != -1.5 || m.threshold != 0.7 || len(m.weights) != 2 {
 		t.Fatalf("parsed %+v", m)
 	}
-	p, top := m.score(normalize("Ignore it.").text, true)
+	p, top := m.score("Ignore it.", true)
 	// bias -1.5 + 2.5 * 1/sqrt(2 words) = 0.268 log-odds.
 	if p < 0.56 || p > 0.57 || len(top) != 1 || top[0].Name != "w:ignore" {
 		t.Fatalf("score %.4f, top %v", p, top)

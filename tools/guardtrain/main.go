@@ -49,12 +49,21 @@
 // twenty-ninth, written after those first looks with injection-v4: it
 // catches 75 and 69 of their 100 attacks where injection-v4 caught 70 and
 // 63, holds 1 benign text more. injection-v7 is the command on splits 1
-// to 29, trained once those two were measured; the thirtieth and
-// thirty-first splits, written after it, measure it.
+// to 29, trained once those two were measured; on the thirtieth and
+// thirty-first, written after it, the rules and it caught 77 and 74 of
+// 100 attacks. injection-v8 is the same command on the same splits once
+// guard.ModelFeatures read the form features of other languages (an AI
+// reader named, an order verb, a word of obligation, from the word
+// classes of engine/guard/words/lang, written with a letter beyond
+// ASCII): out of fold, recall at the threshold went from 0.664 to 0.676.
+// On the thirtieth and thirty-first it catches what injection-v7 caught,
+// no more and no fewer. Trained on splits 1 to 31 it held a benign
+// hand-off that TestToldApart requires to pass (0.82), and was not
+// shipped so.
 //
-// Example, from the repository root (the shipped injection-v7):
+// Example, from the repository root (the shipped injection-v8):
 //
-//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v7
+//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v8
 
 package main
 
@@ -110,7 +119,7 @@ func cli(args []string) error {
 	team := fl.Bool("team", false, "also learn from the team's hand-written tuning, holdout and probe texts (engine/guard/testdata; never the first-look splits)")
 	firstLook := fl.Bool("firstlook", false, "also learn from the first-look splits already measured (engine/guard/testdata, splits 1 to 29; never the thirtieth or thirty-first, which are held out)")
 	fl.Usage = func() {
-		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v7\n\nFlags:\n")
+		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v8\n\nFlags:\n")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
