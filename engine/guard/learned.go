@@ -68,9 +68,9 @@ import (
 // sentences. On agent memory written after it (first-look splits 20 to
 // 25, which it never trained on) it left half the rules' misses with
 // scores between 0.5 and 0.9, while the benign texts the rules pass
-// scored under 0.3 nineteen times in twenty; and of the benign texts the
-// rules held as orders, four in five scored under 0.02, an attack the
-// rules held almost never (4 of 182 under 0.1, none under 0.02). So the
+// scored under 0.3 nineteen times in twenty; and of the 46 benign texts
+// the rules held, 24 scored under 0.02 (38 under 0.1), of the 182
+// attacks they held none under 0.02 (4 under 0.1). So the
 // content policy acts on a model's reading at operating points of its
 // own, chosen per model version on splits the model never saw
 // (operatingPoints): a text the rules pass is held at holdAt, and a text
