@@ -66,9 +66,9 @@ import (
 // The threshold the trainer writes is where the model holds 0.2% of its
 // own benign training texts, most of them chat and encyclopedia
 // sentences. On agent memory written after it (first-look splits 20 to
-// 25, which it never trained on) it left half the rules' misses with
-// scores between 0.5 and 0.9, while the benign texts the rules pass
-// scored under 0.3 nineteen times in twenty; and of the 46 benign texts
+// 25, which it never trained on) the rules' misses it left scored 0.31
+// to 0.66 at the median of each split, while the benign texts the rules
+// pass scored under 0.33 nineteen times in twenty on five of the six; and of the 46 benign texts
 // the rules held, 24 scored under 0.02 (38 under 0.1), of the 182
 // attacks they held none under 0.02 (4 under 0.1). So the
 // content policy acts on a model's reading at operating points of its
