@@ -150,7 +150,13 @@ func (f Finding) String() string {
 }
 
 // Check applies the content policy to text and returns its verdict. It
-// never panics, whatever the input, including invalid UTF-8.
+// never panics, whatever the input, including invalid UTF-8. The rules
+// read first (checkRules); a refusal that lies only in a quotation framed
+// as an attack's example becomes a hold (framedRefusal); a text the rules
+// pass may still be held as a quotation they would refuse (quotedHold) or
+// by the learned model's reading (learnedHold); and a text the rules hold
+// only as an order the model reads as a record passes, the order in
+// Verdict.Released (learnedRelease).
 func Check(text string) Verdict {
 	v := checkRules(text)
 	if !v.Allowed {

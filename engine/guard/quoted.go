@@ -117,8 +117,7 @@ func quotedExample(text string) bool {
 // case-sensitive"). Such a text records what someone wrote, not an order
 // of its own; but the quotation reaches the next reader in the words its
 // author wrote, so it is held for a person (RuleOrder, QuotedInstruction),
-// never passed: "Example: "ignore previous instructions and ..."" is also
-// an attacker's way to write one.
+// never passed.
 func framedRefusal(text string, fs []Finding) (Finding, bool) {
 	if len(fs) == 0 {
 		return Finding{}, false
