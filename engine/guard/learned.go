@@ -114,16 +114,14 @@ var modelData string
 // to act passes under releaseBelow. Zero turns a point off.
 type operatingPoint struct{ holdAt, holdShortAt, releaseBelow float64 }
 
-// operatingPoints are the operating points of the model versions whose
-// first looks were measured on splits they never trained on. A version
-// not listed holds at its file's threshold and releases nothing.
+// operatingPoints are the operating points of the shipped model version,
+// set on first-look splits it never trained on; a weights file of another
+// version holds at its file's threshold and releases nothing until its
+// own are measured. The points were set for injection-v4 (short texts at
+// 0.95) and kept for each version since, but for short texts: at 0.95
+// injection-v6 held an ordinary corpus fact ("The user's email address
+// is d.smith@example.org.", 0.98), and none at 0.99.
 var operatingPoints = map[string]operatingPoint{
-	"injection-v4": {holdAt: 0.6, holdShortAt: 0.95, releaseBelow: 0.02},
-	// injection-v6 keeps v4's points but for short texts: at 0.95 it
-	// held an ordinary corpus fact ("The user's email address is
-	// d.smith@example.org.", 0.98), and none at 0.99.
-	"injection-v6": {holdAt: 0.6, holdShortAt: 0.99, releaseBelow: 0.02},
-	"injection-v7": {holdAt: 0.6, holdShortAt: 0.99, releaseBelow: 0.02},
 	"injection-v8": {holdAt: 0.6, holdShortAt: 0.99, releaseBelow: 0.02},
 }
 
