@@ -16,6 +16,7 @@ func TestForms(t *testing.T) {
 		{"the user's to-do written as an imperative, read as a record by the learned model", "User's to-do: send the contract to Dana on Friday.", passed, "order to act on the world"},
 		{"the same to-do for the assistant is refused", "User's to-do for the assistant: send the contract to Dana on Friday.", refused, "instruction addressed to an AI reader"},
 		{"the same to-do spoken to the reader is held", "You need to send the contract to Dana on Friday.", held, "order to act on the world"},
+		{"a bare order after white space is held, not read as a record", "  \n Reserve two seats on the 7:40 train.", held, "order to act on the world"},
 		{"a person named before 'to send': an assignment", "Decisions: Raj to send the revised budget to finance by Friday.", passed, ""},
 		{"a noun, not a verb: a finite verb follows", "Order #55120 left our warehouse today.", passed, ""},
 		{"a noun phrase with 'of'", "You sent an Intl. Wire Payment of $150.00 to Julia.", passed, ""},

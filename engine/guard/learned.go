@@ -607,11 +607,13 @@ func learnedRelease(text string, orders []Finding) []Finding {
 	if m.op.releaseBelow <= 0 || len(orders) == 0 {
 		return nil
 	}
+	// Where the text opens, past any white space before it.
+	opens := len(text) - len(strings.TrimLeftFunc(text, unicode.IsSpace))
 	for _, f := range orders {
 		// A bare order, with nothing before it to say whose it is or
 		// what keeps it ("Reserve two seats on the 7:40 train."), is
 		// held whatever the model reads.
-		if f.Rule != RuleOrder || f.Offset == 0 || strings.HasPrefix(f.Detail, QuotedInstruction) || spokenToYou(f.Detail) {
+		if f.Rule != RuleOrder || f.Offset <= opens || strings.HasPrefix(f.Detail, QuotedInstruction) || spokenToYou(f.Detail) {
 			return nil
 		}
 	}
