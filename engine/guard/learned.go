@@ -543,19 +543,43 @@ func Learned(text string) LearnedScore {
 // attacks that name a destination had no benign text beside them.
 const learnedMinLetters = 80
 
-// longEnough reports whether text has learnedMinLetters letters or more.
+// longEnough reports whether text has learnedMinLetters letters or more,
+// counting a letter of a script written without spaces between words
+// by what it carries: a Chinese or Japanese character (Han, Hiragana,
+// Katakana) for letterWeightIdeographic letters, a Korean syllable block
+// for letterWeightHangul. A letter stands for the text's words: an
+// English word takes about five letters, a Chinese one one or two
+// characters, a Korean one two or three blocks, so a note of twenty
+// Chinese words counted letter by letter read as a short one.
 func longEnough(text string) bool {
 	letters := 0
 	for _, r := range text {
-		if unicode.IsLetter(r) {
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		switch {
+		case r < utf8.RuneSelf:
 			letters++
-			if letters >= learnedMinLetters {
-				return true
-			}
+		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana):
+			letters += letterWeightIdeographic
+		case unicode.Is(unicode.Hangul, r):
+			letters += letterWeightHangul
+		default:
+			letters++
+		}
+		if letters >= learnedMinLetters {
+			return true
 		}
 	}
 	return false
 }
+
+// The letters a character of an unspaced script counts for (longEnough):
+// about the letters of the English words it stands for.
+const (
+	letterWeightIdeographic = 3
+	letterWeightHangul      = 2
+)
 
 // learnedHold returns the finding of the learned model for a text the
 // rules let pass: RuleLearned when the model scores it at or over its
