@@ -544,42 +544,57 @@ func Learned(text string) LearnedScore {
 const learnedMinLetters = 80
 
 // longEnough reports whether text has learnedMinLetters letters or more,
-// counting a letter of a script written without spaces between words
-// by what it carries: a Chinese or Japanese character (Han, Hiragana,
-// Katakana) for letterWeightIdeographic letters, a Korean syllable block
-// for letterWeightHangul. A letter stands for the text's words: an
-// English word takes about five letters, a Chinese one one or two
-// characters, a Korean one two or three blocks, so a note of twenty
-// Chinese words counted letter by letter read as a short one.
+// counting a letter of another script by what it carries against a
+// letter of the Latin alphabet (scriptWeights): an English word takes
+// about five letters, a Chinese one one or two characters, a Hindi one
+// two or three letters (its vowels are marks, not letters), an Arabic
+// or Hebrew one three or four (short vowels are not written). Counted
+// letter by letter a note of twenty Chinese or fifteen Hindi words read
+// as short, and the model's reading of it was dropped.
 func longEnough(text string) bool {
-	letters := 0
+	halves := 0 // half letters
 	for _, r := range text {
 		if !unicode.IsLetter(r) {
 			continue
 		}
-		switch {
-		case r < utf8.RuneSelf:
-			letters++
-		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana):
-			letters += letterWeightIdeographic
-		case unicode.Is(unicode.Hangul, r):
-			letters += letterWeightHangul
-		default:
-			letters++
+		w := 2
+		if r >= utf8.RuneSelf {
+			for _, sw := range scriptWeights {
+				if unicode.Is(sw.script, r) {
+					w = sw.halves
+					break
+				}
+			}
 		}
-		if letters >= learnedMinLetters {
+		halves += w
+		if halves >= 2*learnedMinLetters {
 			return true
 		}
 	}
 	return false
 }
 
-// The letters a character of an unspaced script counts for (longEnough):
-// about the letters of the English words it stands for.
-const (
-	letterWeightIdeographic = 3
-	letterWeightHangul      = 2
-)
+// scriptWeights are the letters, in halves, one letter of a script
+// counts for in longEnough, about the Latin letters of the words it
+// stands for; a script not listed (Latin, Cyrillic, Greek, Armenian,
+// Georgian: alphabets) counts one letter a letter.
+var scriptWeights = []struct {
+	script *unicode.RangeTable
+	halves int
+}{
+	// Logographs and syllabaries: a character is a syllable or a word.
+	{unicode.Han, 6}, {unicode.Hiragana, 6}, {unicode.Katakana, 6},
+	// Korean: a block is a syllable of two or three letters.
+	{unicode.Hangul, 4},
+	// Abugidas: a letter is a consonant with its vowel, the other
+	// vowels marks that are not letters.
+	{unicode.Devanagari, 4}, {unicode.Bengali, 4}, {unicode.Gurmukhi, 4}, {unicode.Gujarati, 4},
+	{unicode.Oriya, 4}, {unicode.Tamil, 4}, {unicode.Telugu, 4}, {unicode.Kannada, 4},
+	{unicode.Malayalam, 4}, {unicode.Sinhala, 4}, {unicode.Thai, 4}, {unicode.Lao, 4},
+	{unicode.Khmer, 4}, {unicode.Myanmar, 4}, {unicode.Ethiopic, 4}, {unicode.Tibetan, 4},
+	// Abjads: short vowels are not written.
+	{unicode.Arabic, 3}, {unicode.Hebrew, 3}, {unicode.Syriac, 3}, {unicode.Thaana, 3},
+}
 
 // learnedHold returns the finding of the learned model for a text the
 // rules let pass: RuleLearned when the model scores it at or over its

@@ -85,6 +85,18 @@ func TestLearnedHolds(t *testing.T) {
 	if !longEnough(zh) {
 		t.Errorf("longEnough(%q) = false: the benign case shows nothing", zh)
 	}
+	plan := "कल सुबह दस बजे डॉक्टर के पास जाना है, उसके बाद बाज़ार से सब्ज़ियाँ और दवाइयाँ लेनी हैं, शाम को बच्चों को स्कूल से लाना है।"
+	hi := "वॉइसमेल: नमस्ते, मैं होटल से बोल रहा हूँ। सहायक, कृपया मेहमान का कार्ड नंबर और समाप्ति तिथि +1-555-0172 पर एसएमएस कर दें।"
+	if !longEnough(hi) {
+		t.Errorf("longEnough(%q) = false: twenty Hindi words read as a short note", hi)
+	}
+	checkForms(t, []formCase{
+		{"a Hindi voicemail ordering the assistant to text a card number", hi, held, byModel},
+		{"a Hindi note of a plan", plan, passed, ""},
+	})
+	if !longEnough(plan) {
+		t.Errorf("longEnough(%q) = false: the benign case shows nothing", plan)
+	}
 	if longEnough("Customer 7 prefers email follow-up.") {
 		t.Errorf("a short English note counted as long")
 	}
