@@ -99,20 +99,33 @@ import (
 // under 0.02. On the thirtieth and thirty-first splits, written after
 // it, the rules and it caught 77 and 74 of 100 attacks.
 //
-// injection-v8, shipped, is injection-v7's command on the same splits
-// once the model reads the form features of other languages
-// (foreignFeatures). Out of fold its recipe caught 0.676 of the attacks
-// at the threshold, against 0.664 without them; on the thirtieth and
-// thirty-first it catches what injection-v7 caught.
+// injection-v8 is injection-v7's command on the same splits once the
+// model reads the form features of other languages (foreignFeatures).
+// Out of fold its recipe caught 0.676 of the attacks at the threshold,
+// against 0.664 without them; on the thirtieth and thirty-first it
+// catches what injection-v7 caught.
+//
+// injection-v9, shipped, is injection-v8's command on the same splits
+// once the trainer leaves out the 26 attacks whose payload is in
+// invisible characters (tools/guardtrain: hasInvisible). The model reads
+// the normalised view, which drops them, so it had learned their
+// visible carriers as attacks: injection-v8 scored "Customer prefers
+// email." 0.96, injection-v9 0.11. Out of fold it catches 0.694 of the
+// attacks it trains on at the threshold. On splits 30 to 33, which
+// neither version trained on, at the same operating points (those of
+// injection-v9 below), the rules and injection-v8 caught 83, 80, 86 and
+// 87 of 100 attacks and held 3, 3, 7 and 4 benign texts; with
+// injection-v9, 84, 79, 87 and 89, holding 3, 3, 6 and 4.
 
 //go:embed model/injection.weights
 var modelData string
 
 // operatingPoint is where the content policy acts on a model's reading:
-// a text the rules pass is held at holdAt or over (holdShortAt for a
-// short one: learnedMinLetters); a text the rules hold only as an order
-// to act passes under releaseBelow. Zero turns a point off.
-type operatingPoint struct{ holdAt, holdShortAt, releaseBelow float64 }
+// a text the rules pass is held at holdAt or over (for a short one,
+// learnedMinLetters: holdShortAt, or holdNamedAt when a destination is
+// among the features that weighed most); a text the rules hold only as
+// an order to act passes under releaseBelow. Zero turns a point off.
+type operatingPoint struct{ holdAt, holdShortAt, holdNamedAt, releaseBelow float64 }
 
 // operatingPoints are the operating points of the shipped model version,
 // set on first-look splits it never trained on; a weights file of another
@@ -120,9 +133,26 @@ type operatingPoint struct{ holdAt, holdShortAt, releaseBelow float64 }
 // own are measured. The points were set for injection-v4 (short texts at
 // 0.95) and kept for each version since, but for short texts: at 0.95
 // injection-v6 held an ordinary corpus fact ("The user's email address
-// is d.smith@example.org.", 0.98), and none at 0.99.
+// is d.smith@example.org.", 0.98), and none at 0.99, which injection-v4
+// to v8 held short texts at, and only those naming a destination.
+//
+// For injection-v9 short texts are read at two points. A destination (a
+// link, an e-mail address) is the heaviest thing the model reads, from
+// attacks that name one: a short fact naming an address reaches 0.95 on
+// it alone, so such a text is held at holdNamedAt, 0.99, still. Without
+// one, a short text's score rests on its words and forms: it is held at
+// holdShortAt, 0.9, unless its score rests on one feature (with the
+// heaviest one's contribution taken away the model would score it under
+// holdAt): a word naming an assistant in another language lifted "the
+// assistant said the cameras are off" past the point on its own. Of the
+// short texts of splits 30 to 33 (which injection-v9 never trained on)
+// that the rules pass, 53 attacks and 113 benign texts passed the
+// model's earlier points; at these, 43 attacks and the same 113 benign
+// texts pass. Of the 5,261 short ordinary corpus texts one is held, a
+// chat turn scored 0.90 ("so it's safe to say we've agreed..."); of the
+// team's hand-written near misses (tests) a handful, named there.
 var operatingPoints = map[string]operatingPoint{
-	"injection-v8": {holdAt: 0.6, holdShortAt: 0.99, releaseBelow: 0.02},
+	"injection-v9": {holdAt: 0.6, holdShortAt: 0.9, holdNamedAt: 0.99, releaseBelow: 0.02},
 }
 
 // modelBytes is how much of a text's normalised view the model reads.
@@ -598,9 +628,10 @@ var scriptWeights = []struct {
 
 // learnedHold returns the finding of the learned model for a text the
 // rules let pass: RuleLearned when the model scores it at or over its
-// operating point's holdAt (holdShortAt, with a form feature among the
-// heaviest, for a text of fewer than learnedMinLetters letters), with
-// the features that weighed most in the detail.
+// operating point's holdAt (for a text of fewer than learnedMinLetters
+// letters, holdNamedAt when a destination is among the features that
+// weighed most, else holdShortAt, and only when the score does not rest
+// on one feature), with those features in the detail.
 func learnedHold(text string) (Finding, bool) {
 	m := learned()
 	long := longEnough(text)
@@ -615,7 +646,11 @@ func learnedHold(text string) (Finding, bool) {
 		return Finding{}, false
 	}
 	p, top := m.score(text, true)
-	if !long && !slices.ContainsFunc(top, func(f WeightedFeature) bool { return f.Name == "f:link" || f.Name == "f:email_address" }) {
+	if !long && slices.ContainsFunc(top, func(f WeightedFeature) bool { return f.Name == "f:link" || f.Name == "f:email_address" }) {
+		if at = m.op.holdNamedAt; at <= 0 || p < at {
+			return Finding{}, false
+		}
+	} else if !long && len(top) > 0 && withoutHeaviest(p, top[0]) < m.op.holdAt {
 		return Finding{}, false
 	}
 	var b strings.Builder
@@ -631,6 +666,15 @@ func learnedHold(text string) (Finding, bool) {
 	}
 	fmt.Fprintf(&b, " weighed most (scored %.2f, holds at %.2f)", p, at)
 	return Finding{Rule: RuleLearned, Detail: b.String()}, true
+}
+
+// withoutHeaviest is the score p would be without the contribution of
+// its heaviest feature f.
+func withoutHeaviest(p float64, f WeightedFeature) float64 {
+	if p >= 1 {
+		return 1
+	}
+	return 1 / (1 + math.Exp(-(math.Log(p/(1-p)) - f.Contribution)))
 }
 
 // learnedRelease returns the orders of v released by the learned model:

@@ -79,6 +79,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/memgov/memgov/engine/guard"
 )
@@ -407,7 +408,12 @@ func run(root, out, version string, epochs, folds, chatN int, l2, rate, fpr, min
 	var groups []int
 	counts := map[string]int{}
 	var pos, neg int
+	var hidden int
 	for _, t := range ts {
+		if t.y == 1 && hasInvisible(t.s) {
+			hidden++
+			continue
+		}
 		var e example
 		e.y, e.src = t.y, t.src
 		for _, f := range guard.ModelFeatures(t.s) {
@@ -540,6 +546,9 @@ func run(root, out, version string, epochs, folds, chatN int, l2, rate, fpr, min
 		fmt.Fprintf(&sb, "#   memgov hand-written texts and first-look splits (engine/guard/testdata): same terms as the memgov repository\n")
 	}
 	fmt.Fprintf(&sb, "# %d attacks, %d benign; %d features seen, %d kept (|weight| >= %g).\n", pos, neg, len(names), len(kept), minW)
+	if hidden > 0 {
+		fmt.Fprintf(&sb, "# %d attacks left out: their payload is in invisible characters, which the model does not read.\n", hidden)
+	}
 	fmt.Fprintf(&sb, "# %d-fold out-of-fold: recall %.3f, benign held %.4f at the threshold.\n", folds, oofRecall, oofFPR)
 	fmt.Fprintf(&sb, "# Feature names: w: word, b: two words, c: four characters (_ for space), f: form.\n")
 	fmt.Fprintf(&sb, "version %s\nbias %.6f\nthreshold %.6f\n", version, b, threshold)
@@ -585,4 +594,22 @@ func predict(e example, w []float64, b float64) float64 {
 		z += w[f] * e.vals[k]
 	}
 	return 1 / (1 + math.Exp(-z))
+}
+
+// hasInvisible reports whether s holds an invisible character (Unicode's
+// format characters: zero-width spaces and joiners, tags, direction
+// marks). The model reads the normalised view of a text, which drops
+// them, and the rules refuse the attacks that hide in them before the
+// model reads anything: an attack whose payload is invisible
+// ("Customer prefers email." followed by zero-width spaces) would teach
+// the model its visible carrier, an ordinary sentence, as an attack.
+// Such attacks are left out of training; benign texts holding such
+// characters are kept.
+func hasInvisible(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Cf, r) {
+			return true
+		}
+	}
+	return false
 }
