@@ -113,7 +113,9 @@ func TestLearnedHolds(t *testing.T) {
 		t.Errorf("longEnough(%q) = false: twenty Hindi words read as a short note", hi)
 	}
 	checkForms(t, []formCase{
-		{"a Hindi voicemail ordering the assistant to text a card number", hi, held, byModel},
+		// The rules refuse it now (an AI reader addressed, then an order);
+		// before the orders of Hindi held "कर दें" the model held it.
+		{"a Hindi voicemail ordering the assistant to text a card number", hi, refused, "instruction addressed to an AI reader in another language"},
 		{"a Hindi note of a plan", plan, passed, ""},
 	})
 	if !longEnough(plan) {
