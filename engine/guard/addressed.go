@@ -185,7 +185,10 @@ var addressedSpecs = []spec{
 	{rule: RuleInstruction, need: "ignore disregard; question questions request requests message messages instruction instructions prompt prompts", leet: true, desc: "order to ignore the user",
 		expr: `\b(?P<m>(?:ignore|disregard)\s+(?:the\s+user(?:'s|s')?|the\s+customer(?:'s)?|their|his|her|user)\s+(?:next|last|previous|earlier|original|actual|real)?\s*(?:questions?|requests?|messages?|instructions?|prompts?))\b`},
 	{rule: RuleInstruction, need: "ignore disregard forget", leet: true, desc: "order to ignore prior instructions",
-		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|now|and|then|just|so)\s+)(?P<m>(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?|everything\s+)?the\s+(?:above|previous|preceding|foregoing))\b`},
+		// "The previous" names what the reader was told only alone or
+		// before such a noun: "ignore the previous version" corrects a
+		// document, "ignore the previous instructions" is the attack.
+		expr: `(?:^|[^\w\s]\s*|\n|\b(?:please|now|and|then|just|so)\s+)(?P<m>(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?|everything\s+)?the\s+(?:above\b|(?:previous|preceding|foregoing)(?:\s+(?:\w+\s+)?` + priorNouns + `\b|\s*(?:[.,;:!?)"'\n]|$))))`},
 	{rule: RuleInstruction, need: "ignoriere ignorieren ignoriert ignora ignorez ignorer ignore ignorar vergiss oublie oubliez oublier olvida negeer vergeet zignoruj ignoruj zapomnij abaikan lupakan glem ignorera ignorer unohda; anweisungen instrucciones instructions istruzioni instrucoes anweisung instructies opdrachten instrukcje instrukcji polecenia instruksi perintah instruktioner instruksjoner instruktionerna ohjeet", leet: true, desc: "order to ignore prior instructions",
 		expr: `\b(?P<m>(?:ignorier(?:e|en|t)?|vergiss|ignora|ignorez|ignorer|ignore|ignorar|oublie[zr]?|olvida|negeer|vergeet|zignoruj|ignoruj|zapomnij|abaikan|lupakan|glem|ignorera|unohda)\s+(?:\w+\s+){0,3}?(?:anweisungen|anweisung|instrucciones|instructions|istruzioni|instrucoes|instructies|opdrachten|instrukcje|instrukcji|polecenia|instruksi|perintah|instruktioner(?:na)?|instruksjoner|ohjeet))\b`},
 	{rule: RuleInstruction, need: "ignore disregard forget; what everything anything; said told wrote written typed asked", leet: true, desc: "order to ignore prior instructions",
@@ -250,3 +253,7 @@ var addressedSpecs = []spec{
 // website)", "use the Report button", "report it to security", "forward
 // it to abuse@...", "mark them as phishing", "say no".
 var protectiveRe = regexp.MustCompile(`^\s+(?:us\b|no\b|(?:the\s+|our\s+)?["“']?report\b|(?:it|them|the\s+(?:message|email|e-mail|text))\s+(?:to\s+(?:our\s+|the\s+|your\s+)?(?:security|abuse|phishing|fraud|it\s+(?:team|desk))\b|as\s+(?:phishing|spam|suspicious|junk)\b)|(?:the\s+)?(?:number|phone\s+number)\s+(?:on|from|printed\s+on)\s+(?:your|the|our)\b)`)
+
+// priorNouns are what "the previous" names in an order to ignore what the
+// reader was told: its instructions and the conversation that gave them.
+const priorNouns = `(?:instructions?|prompts?|rules|directions|directives|commands|guidelines|guidance|orders|context|conversation|messages|text|content|input|system\s+\w+|tasks?)`
