@@ -106,7 +106,7 @@ import (
 // catches what injection-v7 caught.
 //
 // injection-v9, shipped, is injection-v8's command on the same splits
-// once the trainer leaves out the 26 attacks whose payload is in
+// once the trainer leaves out the 68 attacks whose payload is in
 // invisible characters (tools/guardtrain: hasInvisible). The model reads
 // the normalised view, which drops them, so it had learned their
 // visible carriers as attacks: injection-v8 scored "Customer prefers
