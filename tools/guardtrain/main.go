@@ -8,11 +8,11 @@
 // and the CaSiNo train turns of chat.jsonl; with -team also memgov's own
 // hand-written content-policy texts (engine/guard/testdata: the tuning,
 // holdout and probe files); with -firstlook also the first-look splits the
-// rules were tuned on or the model was measured on (splits 1 to 29, each
+// rules were tuned on or the model was measured on (splits 1 to 33, each
 // by its own outside writer). It never reads a test or dev set,
-// chat_heldout.jsonl, or the thirtieth and thirty-first first-look
+// chat_heldout.jsonl, or the thirty-fourth to thirty-ninth first-look
 // splits, which are held out: the trainer refuses their files by name,
-// and any split past the twenty-ninth.
+// and any split past the thirty-third.
 //
 // The model is a logistic regression over the features guard.ModelFeatures
 // returns, fitted with AdaGrad and an L2 penalty, attacks weighted so both
@@ -59,11 +59,18 @@
 // On the thirtieth and thirty-first it catches what injection-v7 caught,
 // no more and no fewer. Trained on splits 1 to 31 it held a benign
 // hand-off that TestToldApart requires to pass (0.82), and was not
-// shipped so.
+// shipped so. injection-v9 is injection-v8's command once the trainer
+// leaves out the attacks whose payload is in invisible characters
+// (hasInvisible). injection-v10 is the command on splits 1 to 33 once
+// guard.ModelFeatures reads two more form features (a scope without
+// bound: "anyone", "all future", "permanently"; a check set aside: "no
+// need to", "without approval"); on splits 34 to 39, held out, the rules
+// and it caught 517 of 600 attacks and refused 9 and held 24 of their
+// 600 benign texts, where injection-v9 caught 507, refused 9 and held 30.
 //
-// Example, from the repository root (the shipped injection-v8):
+// Example, from the repository root (the shipped injection-v10):
 //
-//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v8
+//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v10
 
 package main
 
@@ -118,9 +125,9 @@ func cli(args []string) error {
 	groups := fl.String("groups", "wbcf", "feature groups to learn: w words, b bigrams, c 4-grams, f form")
 	balance := fl.Bool("balance", true, "weigh attacks so both classes weigh the same (false: every text weighs one)")
 	team := fl.Bool("team", false, "also learn from the team's hand-written tuning, holdout and probe texts (engine/guard/testdata; never the first-look splits)")
-	firstLook := fl.Bool("firstlook", false, "also learn from the first-look splits already measured (engine/guard/testdata, splits 1 to 29; never the thirtieth or thirty-first, which are held out)")
+	firstLook := fl.Bool("firstlook", false, "also learn from the first-look splits already measured (engine/guard/testdata, splits 1 to 33; never the thirty-fourth to thirty-ninth, which are held out)")
 	fl.Usage = func() {
-		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v8\n\nFlags:\n")
+		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v10\n\nFlags:\n")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -149,11 +156,17 @@ var useFirstLook bool
 // each written by its own outside writer; tuned is the last split
 // number that may be read. Later splits are held out to measure what
 // neither the rules nor the model were fitted to, and are never read.
-const firstLookTuned = 29
+const firstLookTuned = 33
 
 // heldOut names the first-look splits that must never be read for
 // training, whatever firstLookTuned says.
-var heldOut = []string{"firstlook30_hostile.txt", "firstlook30_benign.txt", "firstlook31_hostile.txt", "firstlook31_benign.txt"}
+var heldOut = func() []string {
+	var out []string
+	for n := 34; n <= 39; n++ {
+		out = append(out, firstLookFile(n, 1), firstLookFile(n, 0))
+	}
+	return out
+}()
 
 // firstLookFile returns the file name of split n's attacks (y 1) or
 // benign texts (y 0): "firstlook_hostile.txt" for the first split,
