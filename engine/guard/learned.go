@@ -286,12 +286,12 @@ func hashName[S ~string | ~[]byte](b S) uint64 {
 
 // Form features: what the text is, whatever its words.
 var (
-	formTag       = regexp.MustCompile(`<\s*/?[a-z][a-z_\- ]{1,30}\s*>`)
-	formBracket   = regexp.MustCompile(`\[\s*[a-z][a-z _\-]{1,30}\s*[\]:]`)
-	formLabel     = regexp.MustCompile(`(?:^|\n)\s*[#*>\-]*\s*[a-z][a-z ]{1,24}:\s`)
-	formCond      = regexp.MustCompile(`\b(?:when|whenever|if|once|next\s+time|after|before)\b[^.!?\n]{0,80}?\b(?:you|user|users|someone|anyone|asks?|asked|mentions?|sees?)\b`)
-	formURL       = regexp.MustCompile(`https?://|www\.|\b[a-z0-9-]+\.(?:com|net|org|io|xyz|example|ru|info)\b`)
-	formEmail     = regexp.MustCompile(`[\w.+-]+@[\w-]+\.[\w.]+`)
+	formTag     = regexp.MustCompile(`<\s*/?[a-z][a-z_\- ]{1,30}\s*>`)
+	formBracket = regexp.MustCompile(`\[\s*[a-z][a-z _\-]{1,30}\s*[\]:]`)
+	formLabel   = regexp.MustCompile(`(?:^|\n)\s*[#*>\-]*\s*[a-z][a-z ]{1,24}:\s`)
+	formCond    = regexp.MustCompile(`\b(?:when|whenever|if|once|next\s+time|after|before)\b[^.!?\n]{0,80}?\b(?:you|user|users|someone|anyone|asks?|asked|mentions?|sees?)\b`)
+	formURL     = regexp.MustCompile(`https?://|www\.|\b[a-z0-9-]+\.(?:com|net|org|io|xyz|example|ru|info)\b`)
+	formEmail   = regexp.MustCompile(`[\w.+-]+@[\w-]+\.[\w.]+`)
 	// formUnbounded is a scope without bound, formWaived a check set
 	// aside: the shape of a planted consent, grant or waiver ("consents
 	// to sharing with any buyer", "no need to ask again").
