@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -24,15 +26,28 @@ func TestBenchWriteReportsEachStep(t *testing.T) {
 			P50MS float64 `json:"p50_ms"`
 			P99MS float64 `json:"p99_ms"`
 		} `json:"governed_stages"`
-		Seconds    float64 `json:"seconds"`
-		ResidentMB float64 `json:"peak_resident_mb"`
+		Seconds          float64 `json:"seconds"`
+		ResidentMB       float64 `json:"peak_resident_mb"`
+		WritesResidentMB float64 `json:"peak_resident_after_writes_mb"`
+		HeapMB           float64 `json:"heap_in_use_after_writes_mb"`
 	}
-	out := c.ok("", "bench", "write", "--items", "200", "--writes", "30", "--lookups", "10", "--recall-queries", "5", "--dir", t.TempDir(), "--json")
+	dir := t.TempDir()
+	heap := filepath.Join(dir, "heap.prof")
+	out := c.ok("", "bench", "write", "--items", "200", "--writes", "30", "--lookups", "10", "--recall-queries", "5", "--dir", dir, "--memprofile", heap, "--json")
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
 	if rep.Items != 200 || rep.Governed.N != 30 || rep.Statuses["COMMITTED"] != 30 || rep.Seconds <= 0 {
 		t.Fatalf("bench write: %s", out)
+	}
+	// Memory when the governed writes end: the peak so far bounds the
+	// heap in use, and the run's peak bounds both; the heap profile is a
+	// pprof file (gzip).
+	if rep.HeapMB <= 0 || rep.WritesResidentMB < rep.HeapMB || rep.ResidentMB < rep.WritesResidentMB {
+		t.Errorf("memory: peak %.1f MB, %.1f MB after the writes, heap %.1f MB", rep.ResidentMB, rep.WritesResidentMB, rep.HeapMB)
+	}
+	if b, err := os.ReadFile(heap); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("--memprofile wrote no pprof file (%v, %d bytes)", err, len(b))
 	}
 	// Every write that commits passes these steps once each.
 	// "judge" is the time of the contradiction and dedup steps spent in the

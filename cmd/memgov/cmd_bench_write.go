@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"sort"
 	"strings"
@@ -21,6 +22,19 @@ import (
 	"github.com/memgov/memgov/engine/similar"
 	"github.com/memgov/memgov/store/sqlite"
 )
+
+// writeHeapProfile writes a pprof heap profile to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	return f.Close()
+}
 
 // startCPUProfile starts a CPU profile into path; stop ends it and closes the
 // file (stopping twice is harmless).
@@ -98,7 +112,13 @@ type benchWriteReport struct {
 	// ResidentMB is the process's peak resident memory at the end of the
 	// run (Linux: VmHWM), 0 where unknown.
 	ResidentMB float64 `json:"peak_resident_mb"`
-	Seconds    float64 `json:"seconds"`
+	// WritesResidentMB is the peak resident memory when the governed
+	// writes end, before the lookups and the brute-force recall check
+	// (which embeds the whole corpus again, one text at a time); HeapMB
+	// the Go heap in use then, after a collection.
+	WritesResidentMB float64 `json:"peak_resident_after_writes_mb"`
+	HeapMB           float64 `json:"heap_in_use_after_writes_mb"`
+	Seconds          float64 `json:"seconds"`
 }
 
 // stageStats summarises one step of the governed writes.
@@ -112,7 +132,7 @@ func (a *app) benchWriteCommand() *cobra.Command {
 	var (
 		items, writes, lookups, recallQueries int
 		asJSON, reuse                         bool
-		dir, cpuProfile                       string
+		dir, cpuProfile, memProfile           string
 	)
 	cmd := &cobra.Command{
 		Use:   "write",
@@ -129,7 +149,8 @@ reported with its own p50 and p99, as the write path records them (step
 "judge" is the part of the contradiction and dedup steps spent in the
 rule-based judge, reading and comparing texts), and the run with its time and
 peak resident memory. --cpuprofile writes a pprof CPU
-profile of the governed writes alone (read it with go tool pprof). With --db
+profile of the governed writes alone (read it with go tool pprof), --memprofile
+a heap profile when they end. With --db
 postgres://... it runs on that PostgreSQL database instead, which must be
 empty (the raw inserts go to a plain table there), and reports the statements
 per write (each a round trip to the server). With --reuse and --dir, a database
@@ -145,7 +166,7 @@ takes most of an hour. The run's own writes then go under keys of their own.`,
 			if reuse && (dir == "" || isDatabaseURL(a.benchTarget(cmd, dir))) {
 				return usagef("--reuse needs --dir, the directory of a SQLite database an earlier run seeded")
 			}
-			rep, err := benchWrite(cmd.Context(), a.benchTarget(cmd, dir), cpuProfile, items, writes, lookups, recallQueries, reuse, func(s string) {
+			rep, err := benchWrite(cmd.Context(), a.benchTarget(cmd, dir), cpuProfile, memProfile, items, writes, lookups, recallQueries, reuse, func(s string) {
 				if !asJSON {
 					fmt.Fprintln(a.stderr, s)
 				}
@@ -176,7 +197,7 @@ takes most of an hour. The run's own writes then go under keys of their own.`,
 				st.row(k, fmt.Sprint(g.N), fmt.Sprintf("%.3f", g.P50MS), fmt.Sprintf("%.3f", g.P99MS))
 			}
 			st.flush()
-			fmt.Fprintf(a.stdout, "\nrun %.0f s (seeding %.0f s) · peak resident %.0f MB\n", rep.Seconds, rep.SeedSecs, rep.ResidentMB)
+			fmt.Fprintf(a.stdout, "\nrun %.0f s (seeding %.0f s) · peak resident %.0f MB (%.0f MB when the governed writes ended, Go heap in use then %.0f MB)\n", rep.Seconds, rep.SeedSecs, rep.ResidentMB, rep.WritesResidentMB, rep.HeapMB)
 			fmt.Fprintf(a.stdout, "corpus %d items · governed/raw %.3fx · governed/put %.2fx · dedup recall %.3f over %d pairs · outcomes %s\n",
 				rep.Items, rep.Ratio, rep.PutRatio, rep.Recall, rep.RecallOf, countsOf(rep.Statuses))
 			if rep.StatementsPerWrite > 0 {
@@ -191,6 +212,7 @@ takes most of an hour. The run's own writes then go under keys of their own.`,
 	cmd.Flags().IntVar(&recallQueries, "recall-queries", 100, "lookups also checked against a brute-force scan")
 	cmd.Flags().StringVar(&dir, "dir", "", "where to put the scratch database (default: a temporary directory)")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the governed writes to `FILE`")
+	cmd.Flags().StringVar(&memProfile, "memprofile", "", "write a heap profile to `FILE` when the governed writes end")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&reuse, "reuse", false, "measure the database an earlier run seeded in --dir again, without seeding")
 	return cmd
@@ -236,7 +258,7 @@ func (c *corpus) nearCopy(s string) string {
 	return strings.Join(ws, " ")
 }
 
-func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, lookups, recallQueries int, reuse bool, progress func(string)) (benchWriteReport, error) {
+func benchWrite(ctx context.Context, dir, cpuProfile, memProfile string, items, writes, lookups, recallQueries int, reuse bool, progress func(string)) (benchWriteReport, error) {
 	rep := benchWriteReport{Items: items, Statuses: map[string]int{}, Stages: map[string]stageStats{}}
 	began := time.Now()
 	s, done, err := openBenchStore(ctx, dir) // cmd_bench_pg.go: dir may be a PostgreSQL URL
@@ -380,6 +402,16 @@ func benchWrite(ctx context.Context, dir, cpuProfile string, items, writes, look
 	}
 	if cpuProfile != "" {
 		pprof.StopCPUProfile()
+	}
+	rep.WritesResidentMB = peakResidentMB()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	rep.HeapMB = float64(ms.HeapInuse) / (1 << 20)
+	if memProfile != "" {
+		if err := writeHeapProfile(memProfile); err != nil {
+			return rep, err
+		}
 	}
 	if rep.Raw.PerSecond > 0 {
 		rep.Ratio = rep.Governed.PerSecond / rep.Raw.PerSecond
