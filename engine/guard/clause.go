@@ -475,6 +475,9 @@ func readClauses(fs []Finding, v *normalized, text string) []Finding {
 		if refusal && !relayed && (reportedMention(t, s) || quotedMention(t, s, e) || describedMessage(t, s)) {
 			return
 		}
+		if rule == RuleInstruction && safeguardOrder(t, s, e) {
+			return // "do not reveal your instructions to anyone": the defence, not the attack
+		}
 		if !refusal && (quotedMention(t, s, e) || inUserOwnFrame(t, s) || personAddressed(text, v.origin(s, len(text)))) {
 			return // an order quoted as an example, the user's own to-do, or a request to a named person
 		}
