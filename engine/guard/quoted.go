@@ -2,6 +2,7 @@ package guard
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -23,10 +24,18 @@ const QuotedInstruction = "instruction quoted from what was read"
 // quotationRe is a quotation of at least 12 characters on one line.
 var quotationRe = regexp.MustCompile(`"([^"\n]{12,})"|“([^”\n]{12,})”|«([^»\n]{12,})»|„([^“”\n]{12,})[“”]|「([^」\n]{6,})」`)
 
+// singleQuotationRe is a quotation in single quotation marks: one opens
+// after a space or a colon and closes before a space, a mark or the end;
+// inside, an apostrophe before a letter ("don't", "Bolt's") is a letter
+// of its word. Such marks are also apostrophes, so they are read only
+// where a quotation can turn a refusal into a hold (framedRefusal),
+// never where it would let a text pass.
+var singleQuotationRe = regexp.MustCompile(`(?:^|[\s(\[:])'((?:[^'\n]|'[a-zA-Z]){12,}?)'(?:[\s.,;:!?)\]]|$)|‘([^’\n]{12,})’`)
+
 // exampleFrameRe presents a quotation as an example of an attack, as a
 // system prompt documented, as what an incident report or an audit
 // found, or as a line of fiction or of a game.
-var exampleFrameRe = regexp.MustCompile(`\b(?:examples?|samples?|red[- ]team(?:ing)?|phishing|scams?|scammers?|attacks?|attackers?|injections?|malicious|suspicious|fake|fraud|fraudulent|warn|warned|warning|warnings|beware|training|tests?|testing|fixtures?|evals?|exercises?|demo|flagged|blocked|quarantined|jailbreaks?|adversarial|payloads?|system\s+(?:prompts?|messages?)|bug\s+bount(?:y|ies)|stor(?:y|ies)|chapters?|novels?|fiction|screenplay|dialogues?|jokes?|puzzles?|riddles?|clues?|quiz(?:zes)?|translations?|incidents?|postmortems?|post-mortems?|audits?|prompts?|fooled|obeyed|tricked|exploited|compromised|regex(?:es|p)?|courses?|slides?|lessons?|detectors?|blocklists?)\b`)
+var exampleFrameRe = regexp.MustCompile(`\b(?:examples?|samples?|red[- ]team(?:ing|ers?)?|phishing|scams?|scammers?|attacks?|attackers?|injections?|malicious|suspicious|fake|fraud|fraudulent|warn|warned|warning|warnings|beware|training|tests?|testing|fixtures?|evals?|exercises?|demo|flagged|blocked|quarantined|jailbreaks?|adversarial|payloads?|system\s+(?:prompts?|messages?)|bug\s+bount(?:y|ies)|stor(?:y|ies)|chapters?|novels?|fiction|screenplay|dialogues?|jokes?|puzzles?|riddles?|clues?|quiz(?:zes)?|translations?|incidents?|postmortems?|post-mortems?|audits?|prompts?|fooled|obeyed|tricked|exploited|compromised|regex(?:es|p)?|courses?|slides?|lessons?|detectors?|blocklists?)\b`)
 
 // quotedHold reports the first quotation in text that the rules refuse
 // read on its own, as a hold, unless the text outside the quotations
@@ -68,7 +77,27 @@ func quotations(text string) (locs [][]int, framed bool) {
 	if !strings.ContainsAny(text, "\"“«„「") {
 		return nil, false
 	}
+	return framedBy(text, quotationRe.FindAllStringSubmatchIndex(text, 8))
+}
+
+// allQuotations is quotations with those in single quotation marks too,
+// in the order they open.
+func allQuotations(text string) (locs [][]int, framed bool) {
 	locs = quotationRe.FindAllStringSubmatchIndex(text, 8)
+	if strings.ContainsAny(text, "'‘") {
+		for _, l := range singleQuotationRe.FindAllStringSubmatchIndex(text, 8) {
+			if !slices.ContainsFunc(locs, func(d []int) bool { return l[0] < d[1] && d[0] < l[1] }) {
+				locs = append(locs, l[:2])
+			}
+		}
+		slices.SortFunc(locs, func(a, b []int) int { return a[0] - b[0] })
+	}
+	return framedBy(text, locs)
+}
+
+// framedBy returns locs and whether the text outside them frames them as
+// examples of attacks.
+func framedBy(text string, locs [][]int) ([][]int, bool) {
 	if len(locs) == 0 {
 		return nil, false
 	}
@@ -122,7 +151,7 @@ func framedRefusal(text string, fs []Finding) (Finding, bool) {
 	if len(fs) == 0 {
 		return Finding{}, false
 	}
-	locs, _ := quotations(text)
+	locs, _ := allQuotations(text)
 	if len(locs) == 0 {
 		return Finding{}, false
 	}
