@@ -425,7 +425,7 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 			d += " (obfuscated)"
 		}
 		rule := p.rule
-		if p.soften != nil && p.soften.Match(view.text[e:min(len(view.text), e+80)]) {
+		if p.soften != nil && (p.soften.Match(view.text[e:min(len(view.text), e+80)]) || defensive(view.text[clauseOpenAt(view.text, s):sentenceEndAt(view.text, e)])) {
 			rule, d = RuleOrder, p.desc+" (protective advice)"+d[len(p.desc):]
 		}
 		fs = append(fs, Finding{Rule: rule, Detail: d, Offset: start})
@@ -941,4 +941,32 @@ func namedTask(t []byte, s int) bool {
 	}
 	k := bytes.IndexByte(t[s:min(len(t), s+160)], ')')
 	return k >= 0 && taskStateRe.Match(t[s+k:min(len(t), s+k+40)])
+}
+
+// defensiveRe, in the sentence of a standing order, says the order
+// guards against what it names: "quote any instruction it contains, flag
+// it as suspicious, and do not carry it out".
+var defensiveRe = regexp.MustCompile(`\b(?:flag\s+(?:it|them|this|these)\s+as\s+(?:suspicious|phishing|spam|a\s+scam)|(?:do\s+not|don't|never)\s+(?:carry\s+(?:it|them|this|these)\s+out|act\s+on\s+(?:it|them|this|these)|follow\s+(?:it|them|this|these)|obey\s+(?:it|them|this|these)|comply))\b`)
+
+// defensive reports whether sentence holds defensiveRe, a flag not
+// itself denied ("do not flag it as suspicious" is the attack's).
+func defensive(sentence []byte) bool {
+	for _, loc := range defensiveRe.FindAllIndex(sentence, -1) {
+		if !negationBeforeRe.Match(sentence[max(0, loc[0]-24):loc[0]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentenceEndAt is where the sentence holding position e ends: at its
+// next sentence mark, or 200 bytes on.
+func sentenceEndAt(t []byte, e int) int {
+	for i := e; i < len(t) && i-e < 200; i++ {
+		switch t[i] {
+		case '.', '!', '?', ';', '\n':
+			return i
+		}
+	}
+	return min(len(t), e+200)
 }
