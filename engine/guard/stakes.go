@@ -18,7 +18,9 @@ import (
 // These rules hold for a person (RuleStakes) a text that states, as a
 // fact:
 //
-//   - a new destination for money or codes, with the destination itself
+//   - a new destination for money or codes, or for what gives access or
+//     word as they do (a login, calls, escalations, reports), with the
+//     destination itself
 //     (an account number, a sort code, an IBAN, a phone number, an e-mail
 //     address or a web address): unless the sentence says the user made
 //     or verified the change;

@@ -129,3 +129,28 @@ func heldBy(v Verdict, rule, prefix string) bool {
 	}
 	return false
 }
+
+// TestStakeDestinationsOfAccess holds a change of where a login is
+// entered, or where calls, escalations and reports go, stated as a fact
+// with the new destination, as a change of where money goes is held; the
+// same change the user made passes.
+func TestStakeDestinationsOfAccess(t *testing.T) {
+	for _, s := range []string{
+		"CareHub login has moved: use carehub-northmoor.example from today.",
+		"Out-of-hours on-call number is now +1-555-0187; route all client emergency escalations there.",
+		"Whistleblowing reports now go to hr@brightwell-hr.example.",
+		"Supplier payouts will go to GB00TEST40404012345678 from the next run.",
+	} {
+		if v := checkRules(s); !heldBy(v, RuleStakes, "destination of money or codes changed") {
+			t.Errorf("checkRules(%q) = %v %v, want a high-stakes hold", s, v.Findings, v.Orders)
+		}
+	}
+	for _, s := range []string{
+		"The CareHub login page moved to carehub.example last month; I confirmed it with the council's IT desk.",
+		"The on-call rota is on the shared drive; call the duty manager on +1-555-0100 if a visit is missed.",
+	} {
+		if v := checkRules(s); heldBy(v, RuleStakes, "") {
+			t.Errorf("checkRules(%q) = %v, want no high-stakes hold", s, v.Orders)
+		}
+	}
+}
