@@ -118,7 +118,7 @@ import (
 // injection-v9, 84, 79, 87 and 89, holding 3, 3, 6 and 4. On splits 34
 // to 39, written after it, its first looks are in firstlook_test.go.
 //
-// injection-v10, shipped, is the same command on splits 1 to 33 once the
+// injection-v10 is the same command on splits 1 to 33 once the
 // model reads two more form features: a scope without bound ("anyone",
 // "all future", "permanently", "no matter": formUnbounded) and a check
 // set aside ("no need to", "without approval", "never ask":
@@ -131,6 +131,15 @@ import (
 // without user confirmation") is not one (checkWaived). A third feature,
 // a claim of another's word ("per Dana", "Luis said"), caught 3 attacks
 // fewer there and held 1 benign text fewer; it was left out.
+//
+// injection-v11, shipped, is the same command on splits 1 to 45, once
+// the first looks of 40 to 45 were recorded. On splits 46 to 49, which
+// it never trained on, the rules and it caught 80, 85, 89 and 88 of 100
+// attacks (342; injection-v10 322), refusing 5 and holding 15 of the 400
+// benign texts (injection-v10: 5 and 17). Trained on splits 1 to 39
+// instead, it caught 852 of the 1,000 attacks of splits 40 to 49
+// (injection-v10 831) but fell below the first looks of the forty-second
+// and forty-fifth, and was not shipped so.
 
 //go:embed model/injection.weights
 var modelData string
@@ -151,8 +160,7 @@ type operatingPoint struct{ holdAt, holdShortAt, holdNamedAt, releaseBelow float
 // is d.smith@example.org.", 0.98), and none at 0.99, which injection-v4
 // to v8 held short texts at, and only those naming a destination.
 //
-// Short texts are read at two points (set for injection-v9, kept for
-// injection-v10). A destination (a
+// Short texts are read at two points (set for injection-v9, kept since). A destination (a
 // link, an e-mail address) is the heaviest thing the model reads, from
 // attacks that name one: a short fact naming an address reaches 0.95 on
 // it alone, so such a text is held at holdNamedAt, 0.99, still. Without
@@ -169,7 +177,7 @@ type operatingPoint struct{ holdAt, holdShortAt, holdNamedAt, releaseBelow float
 // injection-v9, 0.97 by injection-v10); of the team's hand-written near
 // misses (tests) a handful, named there.
 var operatingPoints = map[string]operatingPoint{
-	"injection-v10": {holdAt: 0.6, holdShortAt: 0.9, holdNamedAt: 0.99, releaseBelow: 0.02},
+	"injection-v11": {holdAt: 0.6, holdShortAt: 0.9, holdNamedAt: 0.99, releaseBelow: 0.02},
 }
 
 // modelBytes is how much of a text's normalised view the model reads.

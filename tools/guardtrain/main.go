@@ -8,11 +8,11 @@
 // and the CaSiNo train turns of chat.jsonl; with -team also memgov's own
 // hand-written content-policy texts (engine/guard/testdata: the tuning,
 // holdout and probe files); with -firstlook also the first-look splits the
-// rules were tuned on or the model was measured on (splits 1 to 33, each
+// rules were tuned on or the model was measured on (splits 1 to 45, each
 // by its own outside writer). It never reads a test or dev set,
-// chat_heldout.jsonl, or the thirty-fourth to thirty-ninth first-look
+// chat_heldout.jsonl, or the forty-sixth to forty-ninth first-look
 // splits, which are held out: the trainer refuses their files by name,
-// and any split past the thirty-third.
+// and any split past the forty-fifth.
 //
 // The model is a logistic regression over the features guard.ModelFeatures
 // returns, fitted with AdaGrad and an L2 penalty, attacks weighted so both
@@ -67,10 +67,16 @@
 // need to", "without approval"); on splits 34 to 39, held out, the rules
 // and it caught 517 of 600 attacks and refused 9 and held 24 of their
 // 600 benign texts, where injection-v9 caught 507, refused 9 and held 30.
+// injection-v11 is the same command on splits 1 to 45; on splits 46 to
+// 49, held out, the rules and it caught 342 of 400 attacks (injection-v10
+// 322) and refused 5 and held 15 of their 400 benign texts (5 and 17).
+// Trained on splits 1 to 39 it caught 852 of the 1,000 attacks of splits
+// 40 to 49 (injection-v10 831), but one fewer on the forty-fifth and two
+// benign texts more held on the forty-second than their first looks.
 //
-// Example, from the repository root (the shipped injection-v10):
+// Example, from the repository root (the shipped injection-v11):
 //
-//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v10
+//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v11
 
 package main
 
@@ -125,9 +131,9 @@ func cli(args []string) error {
 	groups := fl.String("groups", "wbcf", "feature groups to learn: w words, b bigrams, c 4-grams, f form")
 	balance := fl.Bool("balance", true, "weigh attacks so both classes weigh the same (false: every text weighs one)")
 	team := fl.Bool("team", false, "also learn from the team's hand-written tuning, holdout and probe texts (engine/guard/testdata; never the first-look splits)")
-	firstLook := fl.Bool("firstlook", false, "also learn from the first-look splits already measured (engine/guard/testdata, splits 1 to 33; never the thirty-fourth to thirty-ninth, which are held out)")
+	firstLook := fl.Bool("firstlook", false, "also learn from the first-look splits already measured (engine/guard/testdata, splits 1 to 45; never the forty-sixth to forty-ninth, which are held out)")
 	fl.Usage = func() {
-		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v10\n\nFlags:\n")
+		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v11\n\nFlags:\n")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -156,13 +162,13 @@ var useFirstLook bool
 // each written by its own outside writer; tuned is the last split
 // number that may be read. Later splits are held out to measure what
 // neither the rules nor the model were fitted to, and are never read.
-const firstLookTuned = 33
+const firstLookTuned = 45
 
 // heldOut names the first-look splits that must never be read for
 // training, whatever firstLookTuned says.
 var heldOut = func() []string {
 	var out []string
-	for n := 34; n <= 39; n++ {
+	for n := 46; n <= 49; n++ {
 		out = append(out, firstLookFile(n, 1), firstLookFile(n, 0))
 	}
 	return out
