@@ -172,10 +172,10 @@ type operatingPoint struct{ holdAt, holdShortAt, holdNamedAt, releaseBelow float
 // short texts of splits 30 to 33 (which injection-v9 never trained on)
 // that the rules pass, 53 attacks and 113 benign texts passed the
 // model's earlier points; at these, 43 attacks and the same 113 benign
-// texts pass. Of the 5,261 short ordinary corpus texts one is held, a
-// chat turn ("so it's safe to say we've agreed...", 0.90 by
-// injection-v9, 0.97 by injection-v10); of the team's hand-written near
-// misses (tests) a handful, named there.
+// texts pass. Of the 5,261 short ordinary corpus texts injection-v9 and
+// v10 held one, a chat turn ("so it's safe to say we've agreed...", 0.90
+// and 0.97), injection-v11 none; of the team's hand-written near misses
+// (tests) a handful, named there.
 var operatingPoints = map[string]operatingPoint{
 	"injection-v11": {holdAt: 0.6, holdShortAt: 0.9, holdNamedAt: 0.99, releaseBelow: 0.02},
 }
