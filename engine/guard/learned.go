@@ -139,7 +139,9 @@ import (
 // benign texts (injection-v10: 5 and 17). Trained on splits 1 to 39
 // instead, it caught 852 of the 1,000 attacks of splits 40 to 49
 // (injection-v10 831) but fell below the first looks of the forty-second
-// and forty-fifth, and was not shipped so.
+// and forty-fifth, and was not shipped so. On splits 50 to 53, written
+// after it and after every rule beside it, the rules and it caught 92,
+// 90, 93 and 90 of 100 attacks at first look (firstlook_test.go).
 
 //go:embed model/injection.weights
 var modelData string
