@@ -425,7 +425,7 @@ func (p *pattern) find(fs []Finding, view, base *normalized, text string) []Find
 			d += " (obfuscated)"
 		}
 		rule := p.rule
-		if p.soften != nil && (p.soften.Match(view.text[e:min(len(view.text), e+80)]) || defensive(view.text[clauseOpenAt(view.text, s):sentenceEndAt(view.text, e)])) {
+		if p.soften != nil && (p.soften.Match(view.text[e:min(len(view.text), e+80)]) || defensive(view.text[sentenceStart(view.text, s):clauseEndAt(view.text, e)])) {
 			rule, d = RuleOrder, p.desc+" (protective advice)"+d[len(p.desc):]
 		}
 		fs = append(fs, Finding{Rule: rule, Detail: d, Offset: start})
@@ -957,16 +957,4 @@ func defensive(sentence []byte) bool {
 		}
 	}
 	return false
-}
-
-// sentenceEndAt is where the sentence holding position e ends: at its
-// next sentence mark, or 200 bytes on.
-func sentenceEndAt(t []byte, e int) int {
-	for i := e; i < len(t) && i-e < 200; i++ {
-		switch t[i] {
-		case '.', '!', '?', ';', '\n':
-			return i
-		}
-	}
-	return min(len(t), e+200)
 }
