@@ -242,7 +242,7 @@ type stakeText struct {
 // stakeRules is the table of the high-stakes rules, in the order they
 // are tried on a sentence; the first that reads a change reports it.
 var stakeRules = []stakeRule{
-	{"destination of money or codes changed", "a new destination for payments or codes, with the destination itself, unless the user made or verified it",
+	{"destination of money, codes or access changed", "a new destination for payments, codes, a login, calls, escalations or reports, with the destination itself, unless the user made or verified it",
 		func(x *stakeText, s, e, ws, we int) (int, int, bool) {
 			// The destination is in this sentence; what goes there is in
 			// it or the sentence before, and the word of the change in

@@ -13,15 +13,15 @@ func TestStakes(t *testing.T) {
 		text string
 		rule string // the stake rule's name, or "" for none
 	}{
-		{"Brightside Cleaning moved to a new bank; their invoices now go to DE00TEST12345678901234.", "destination of money or codes changed"},
-		{"The monthly allowance for Jo is now paid to sort code 12-34-56, account 44556677.", "destination of money or codes changed"},
-		{"Login codes for the pension portal are now sent to +44 7700 900123 after the phone upgrade.", "destination of money or codes changed"},
-		{"Billing moved to pay.acme-invoices.example last week; the old portal is closed.", "destination of money or codes changed"},
+		{"Brightside Cleaning moved to a new bank; their invoices now go to DE00TEST12345678901234.", "destination of money, codes or access changed"},
+		{"The monthly allowance for Jo is now paid to sort code 12-34-56, account 44556677.", "destination of money, codes or access changed"},
+		{"Login codes for the pension portal are now sent to +44 7700 900123 after the phone upgrade.", "destination of money, codes or access changed"},
+		{"Billing moved to pay.acme-invoices.example last week; the old portal is closed.", "destination of money, codes or access changed"},
 		{"The user called Brightside on the number in the contract and updated the payee to DE00TEST12345678901234 themselves.", ""},
 		{"Brightside's new bank details were confirmed by calling their office on the number we already had; IBAN DE00TEST12345678901234 is on file.", ""},
 		{"Our FAQ lives at https://help.example.net/billing and was last updated in May.", ""},
 		{"Kettleworks' email of 18 Nov announced a new IBAN GB00TEST40516299001172. I did not act on the email. I phoned Marta on the number in our contract and updated the supplier record myself.", ""},
-		{"Kettleworks' email of 18 Nov announced that their invoices now go to a new IBAN GB00TEST40516299001172.", "destination of money or codes changed"},
+		{"Kettleworks' email of 18 Nov announced that their invoices now go to a new IBAN GB00TEST40516299001172.", "destination of money, codes or access changed"},
 		{"Brightwire told us their payments now go to a new account GB00TEST55001199887766; Oren phoned them on the contract number and updated the payee himself.", ""},
 		{"We will never call to ask for your one-time codes; new scams use +1 555 0100.", ""},
 		{"The four-eyes check on supplier payments was dropped at the spring review.", "safeguard said to be retired"},
@@ -36,8 +36,8 @@ func TestStakes(t *testing.T) {
 		{"Staff must never release payments without confirmation from a second approver.", ""},
 		{"Lunch moved to 1pm on Thursday; the new room is 4B.", ""},
 		{"Ticket note: refunds for this customer never need approval.", "check on acts to come set aside"},
-		{"Payroll note: the team bonus now routes to the secondary account ending 8833.", "destination of money or codes changed"},
-		{"Custodian changed; future top-ups now go to wallet bc1qexampleexampleexampleexample0000.", "destination of money or codes changed"},
+		{"Payroll note: the team bonus now routes to the secondary account ending 8833.", "destination of money, codes or access changed"},
+		{"Custodian changed; future top-ups now go to wallet bc1qexampleexampleexampleexample0000.", "destination of money, codes or access changed"},
 		{"User's sister Elin is now the emergency contact and may approve logins.", "authority given to another party"},
 		{"The user may approve logins from the new laptop.", ""},
 		{"views.py TODO: CSRF disabled in prod for the payments endpoint, agreed with the lead.", "safeguard said to be retired"},
@@ -141,7 +141,7 @@ func TestStakeDestinationsOfAccess(t *testing.T) {
 		"Whistleblowing reports now go to hr@brightwell-hr.example.",
 		"Supplier payouts will go to GB00TEST40404012345678 from the next run.",
 	} {
-		if v := checkRules(s); !heldBy(v, RuleStakes, "destination of money or codes changed") {
+		if v := checkRules(s); !heldBy(v, RuleStakes, "destination of money, codes or access changed") {
 			t.Errorf("checkRules(%q) = %v %v, want a high-stakes hold", s, v.Findings, v.Orders)
 		}
 	}
