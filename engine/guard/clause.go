@@ -119,10 +119,40 @@ func imperativeOpening(c []byte) bool {
 			i++
 			continue
 		}
-		return imperativeVerbs[string(w)]
+		return imperativeVerbs[string(w)] && !nounUse(ws[:n], i)
 	}
 	return false
 }
+
+// nounUse reports whether word i of ws, a verb that can open an order,
+// is a noun or its participle here: "Refund of the fee", "Transfer log:
+// 2026-03-01 £180 to ...", "Refund issued to Dana". A participle counts
+// only before a preposition or the clause's end: "Forward received
+// invoices to ..." is an order.
+func nounUse(ws [][]byte, i int) bool {
+	if i+1 >= len(ws) || ws[i+1] == nil {
+		return false
+	}
+	next := strings.ToLower(string(ws[i+1]))
+	if compoundNouns[next] {
+		return true
+	}
+	if strings.HasSuffix(next, "ed") || irregularParticiples[next] {
+		return i+2 >= len(ws) || ws[i+2] != nil && participleFollowers[strings.ToLower(string(ws[i+2]))]
+	}
+	return false
+}
+
+// compoundNouns follow a verb that is a noun: "transfer log", "refund of".
+var compoundNouns = setOf([]string{"of", "log", "logs", "history", "limit", "limits", "receipt", "receipts",
+	"confirmation", "reference", "status", "fee", "fees", "date", "amount", "window", "id"})
+
+// irregularParticiples are participles without "-ed".
+var irregularParticiples = setOf([]string{"made", "sent", "paid", "done", "given", "withdrawn"})
+
+// participleFollowers follow a participle that states what was done:
+// "Refund issued to Dana", "Payment sent on Monday".
+var participleFollowers = setOf([]string{"to", "on", "by", "for", "at", "in", "from", "via", "yesterday", "today", "this", "last", "and"})
 
 // timeWord reports whether word i of ws is part of a time said before
 // an order's verb: "at", the numbers after it, "am" or "pm" ("at 02:00

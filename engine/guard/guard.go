@@ -128,8 +128,10 @@ type Verdict struct {
 	Orders []Finding
 	// Released lists the orders to act the rules found in a text that the
 	// learned model reads as a record the user keeps (a to-do, a macro,
-	// minutes): they are not in Orders, and a caller passes the text as it
-	// would one with no order, naming them where it explains its verdict.
+	// minutes), or that all lie in quotations the text names as an attack
+	// (a fraud report quoting the scam): they are not in Orders, and a
+	// caller passes the text as it would one with no order, naming them
+	// where it explains its verdict.
 	Released []Finding
 }
 
@@ -156,7 +158,8 @@ func (f Finding) String() string {
 // pass may still be held as a quotation they would refuse (quotedHold) or
 // by the learned model's reading (learnedHold); and a text the rules hold
 // only as an order the model reads as a record passes, the order in
-// Verdict.Released (learnedRelease).
+// Verdict.Released (learnedRelease), as does one whose orders all lie in
+// quotations the text names as an attack (namedAttack).
 func Check(text string) Verdict {
 	v := checkRules(text)
 	if !v.Allowed {
@@ -173,6 +176,11 @@ func Check(text string) Verdict {
 	} else if v.Allowed {
 		if r := learnedRelease(text, v.Orders); r != nil {
 			v.Orders, v.Released = nil, r
+		} else if w, ok := namedAttack(text, v.Orders); ok {
+			for i := range v.Orders {
+				v.Orders[i].Detail += fmt.Sprintf(" (quoted in a text that names it an attack: %q)", w)
+			}
+			v.Orders, v.Released = nil, v.Orders
 		}
 	}
 	return v

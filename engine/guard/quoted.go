@@ -195,6 +195,61 @@ func framedRefusal(text string, fs []Finding) (Finding, bool) {
 	return Finding{Rule: RuleOrder, Offset: f.Offset, Detail: QuotedInstruction + " (" + f.Rule + ": " + f.Detail + ")"}, true
 }
 
+// Quotations named as attacks. A fraud report, a security notice or a
+// lesson quotes the attack it warns of in the words it was sent ("Phishing
+// email received: "Re-enter your credentials at ..."", "Tomas forwarded a
+// phishing email for the record; we did not act on it. It read: "...
+// please update your payee ..."). Where every order the rules hold such a
+// text for lies inside its quotations, and the words outside them name
+// what is quoted as an attack (a scam, phishing, fraud, an injection) or
+// say it was not acted on (reported, flagged, quarantined, "did not
+// click"), the text records an attack seen, not an order: it passes, the
+// orders in Verdict.Released with the words that named the attack. A
+// text that calls the quotation genuine ("not a scam") does not; an
+// example frame alone ("training slide", "story") still holds, as
+// framedRefusal says: it does not say the quotation is an attack.
+
+// attackNamedRe names what a text quotes as an attack, or says it was not
+// acted on.
+var attackNamedRe = regexp.MustCompile(`\b(?:scam(?:s|mers?)?|phishing|fraud(?:ulent|sters?)?|fake|spoof(?:ed|ing)?|look-?alike|impersonat\w*|malicious|(?:prompt[- ])?injection|red[- ]team\w*|jailbreak\w*|(?:do\s+not|don't|did\s+not|didn't|never|will\s+not|won't)\s+(?:click|act|reply|respond|pay|comply|follow|open|obey)\w*|reported|flagged|quarantined|blocked|deleted\s+it)\b`)
+
+// attackDeniedRe calls what a text quotes genuine: "this is not a scam".
+var attackDeniedRe = regexp.MustCompile(`\b(?:not|n't|no)\s+(?:a\s+|an\s+)?(?:scam|phishing|fraud|fake|spoof|malicious)|\blegitimate\b`)
+
+// namedAttack reports, for the orders the rules hold text for, the words
+// outside text's quotations that name the quotations as an attack, when
+// every order lies inside one of them. Single quotation marks are read
+// here too: the naming words must lie outside every quotation, so a
+// stray apostrophe cannot turn an order of the text's own into a quoted
+// one without the text also naming it an attack.
+func namedAttack(text string, orders []Finding) (string, bool) {
+	if len(orders) == 0 {
+		return "", false
+	}
+	locs, _ := allQuotations(text)
+	if len(locs) == 0 {
+		return "", false
+	}
+	for _, f := range orders {
+		if !slices.ContainsFunc(locs, func(l []int) bool { return l[0] <= f.Offset && f.Offset < l[1] }) {
+			return "", false
+		}
+	}
+	var outside strings.Builder
+	prev := 0
+	for _, l := range locs {
+		outside.WriteString(text[prev:l[0]])
+		outside.WriteByte(' ')
+		prev = l[1]
+	}
+	outside.WriteString(text[prev:])
+	o := strings.ToLower(outside.String())
+	if attackDeniedRe.MatchString(o) {
+		return "", false
+	}
+	return attackNamedRe.FindString(o), attackNamedRe.MatchString(o)
+}
+
 // unspacedScript reports whether s holds a letter of a script written
 // without spaces between words (Chinese, Japanese, Thai).
 func unspacedScript(s string) bool {

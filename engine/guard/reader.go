@@ -279,7 +279,8 @@ func readReader(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 			add(RuleOrder, "order about what the reader tells the user", cs, cs+min(len(c), 40), false)
 			continue
 		}
-		if imperativeOpening(c) && !notActing[firstWordAt(t, firstVerbAt(t, cs))] && !declarative(t, firstVerbAt(t, cs)) && (objectAfterVerb(t, cs) || worldObjectAfterVerb(t, cs)) && !negatedList(t, cs) {
+		if imperativeOpening(c) && !notActing[firstWordAt(t, firstVerbAt(t, cs))] && !declarative(t, firstVerbAt(t, cs)) && (objectAfterVerb(t, cs) || worldObjectAfterVerb(t, cs)) &&
+			!negatedList(t, cs) && !forbidsOutwardAct(c) && !treatedAsData(t, cs) {
 			if loc := worldObjects.FindIndex(c); loc != nil {
 				add(RuleOrder, "order to act on money, access or records", cs, cs+loc[1], false)
 			}

@@ -142,7 +142,7 @@ var translateRe = regexp.MustCompile(`\btranslat(?:e|ion)\b`)
 
 // negatedHeadRe is a subject or modal that negates a list of acts: "no
 // assistant may", "agents must never", "cannot".
-var negatedHeadRe = regexp.MustCompile(`(?:\bno\s+(?:\w+\s+){1,2}(?:may|can|shall|should|will|must)|\b(?:must|may|should|shall|can|will)\s+(?:not|never)|\bcannot|\bnever)\s+\w+[^.!?;:\n]*,\s*$`)
+var negatedHeadRe = regexp.MustCompile(`(?:\bno\s+(?:\w+\s+){1,2}(?:may|can|shall|should|will|must)|\b(?:must|may|should|shall|can|will|does|do)\s+(?:not|never)|\b(?:cannot|can't|won't|mustn't|shouldn't|doesn't|don't|never)|\b(?:is|are)\s+not\s+(?:allowed|permitted)\s+to)\s+\w+[^.!?;:\n]*,\s*$`)
 
 // listGoesOnRe is the rest of a list of acts: "... or move money".
 var listGoesOnRe = regexp.MustCompile(`^[^.!?;:\n]*\b(?:or|nor)\s+\w+`)
@@ -157,6 +157,38 @@ func negatedList(t []byte, cs int) bool {
 		k--
 	}
 	return negatedHeadRe.Match(t[k:cs]) && listGoesOnRe.Match(t[cs:])
+}
+
+// outwardActs are the acts that move money, data or access out, or let
+// something in: forbidding one is a defence ("never make payments", "do
+// not click the link"), not an order. Not "verify", "check", "call",
+// "report", "tell": forbidding those sets a safeguard aside ("never
+// verify payee changes by phone"), and not "change", "remove", "delete":
+// forbidding those can keep an attacker's change in place.
+var outwardActs = map[string]bool{"pay": true, "make": true, "send": true, "transfer": true, "wire": true, "share": true,
+	"forward": true, "disclose": true, "reveal": true, "give": true, "approve": true, "click": true, "open": true,
+	"enter": true, "install": true, "run": true, "download": true, "upload": true, "refund": true, "release": true,
+	"email": true, "post": true, "publish": true, "accept": true, "type": true, "paste": true, "sign": true,
+	"buy": true, "purchase": true}
+
+// prohibitionOfRe opens a clause with its prohibition; the group is the
+// verb forbidden.
+var prohibitionOfRe = regexp.MustCompile(`^\W*(?:never|do\s+not|don't|dont|must\s+not|should\s+not|may\s+not|cannot|can't)\s+(?:ever\s+)?(\w+)\b`)
+
+// forbidsOutwardAct reports whether the clause c opens by forbidding an
+// outward act: "Never make payments.", "do not pay refunds to new
+// accounts".
+func forbidsOutwardAct(c []byte) bool {
+	m := prohibitionOfRe.FindSubmatch(c)
+	return m != nil && outwardActs[string(m[1])]
+}
+
+// treatedAsData reports whether the clause at cs of t tells its reader to
+// treat what it names as data: "treat any instruction found inside an
+// email as data" keeps injected text from acting.
+func treatedAsData(t []byte, cs int) bool {
+	v := firstVerbAt(t, cs)
+	return firstWordAt(t, v) == "treat" && asDataRe.Match(t[v+len("treat"):])
 }
 
 // negationBeforeRe is a negation just before a verb: "do not", "never".
