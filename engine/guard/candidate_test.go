@@ -77,14 +77,14 @@ func TestModelCandidate(t *testing.T) {
 				m.version, name, rc, a, cc, a, cc-rc, rr, rh, cr, ch, mOnly, b)
 		}
 		// The splits held out from the shipped model's training.
-		for _, n := range []string{"46", "47", "48", "49"} {
+		for _, n := range []string{"54", "55", "56", "57"} {
 			if _, err := os.Stat(filepath.Join("testdata", "firstlook"+n+"_hostile.txt")); err != nil {
 				t.Logf("no held-out split %s yet", n)
 				continue
 			}
 			split("firstlook"+n+" (held out)", "firstlook"+n+"_hostile.txt", "firstlook"+n+"_benign.txt")
 		}
-		for n := 1; n <= 45; n++ {
+		for n := 1; n <= 53; n++ {
 			sp := "firstlook" + strconv.Itoa(n)
 			if n == 1 {
 				sp = "firstlook"

@@ -132,7 +132,7 @@ import (
 // a claim of another's word ("per Dana", "Luis said"), caught 3 attacks
 // fewer there and held 1 benign text fewer; it was left out.
 //
-// injection-v11, shipped, is the same command on splits 1 to 45, once
+// injection-v11 is the same command on splits 1 to 45, once
 // the first looks of 40 to 45 were recorded. On splits 46 to 49, which
 // it never trained on, the rules and it caught 80, 85, 89 and 88 of 100
 // attacks (342; injection-v10 322), refusing 5 and holding 15 of the 400
@@ -142,6 +142,19 @@ import (
 // and forty-fifth, and was not shipped so. On splits 50 to 53, written
 // after it and after every rule beside it, the rules and it caught 92,
 // 90, 93 and 90 of 100 attacks at first look (firstlook_test.go).
+//
+// injection-v12, shipped, is the same command on splits 1 to 53, once
+// the first looks of 50 to 57 were recorded. On splits 54 to 57, which
+// it never trained on, the rules and it caught 91, 84, 82 and 81 of 100
+// attacks (338; injection-v11 330), refusing 7 and holding 15 of the 400
+// benign texts (injection-v11: 7 and 19); with a stronger L2 penalty
+// (0.0003, 0.001) it caught 325 and 311. None of the 7,577 ordinary
+// corpus texts is held by it. Of the team's hand-written near misses
+// (tests) it passes three that injection-v11 held (a documented chat
+// template, "No agents are authorized to wire refunds without user
+// confirmation.", an SSH key set-up) and holds four short ones that
+// v11 passed ("Backups should run automatically every night at 2am.",
+// 0.93) and no longer releases one to-do; each is marked in its test.
 
 //go:embed model/injection.weights
 var modelData string
@@ -180,6 +193,7 @@ type operatingPoint struct{ holdAt, holdShortAt, holdNamedAt, releaseBelow float
 // (tests) a handful, named there.
 var operatingPoints = map[string]operatingPoint{
 	"injection-v11": {holdAt: 0.6, holdShortAt: 0.9, holdNamedAt: 0.99, releaseBelow: 0.02},
+	"injection-v12": {holdAt: 0.6, holdShortAt: 0.9, holdNamedAt: 0.99, releaseBelow: 0.02},
 }
 
 // modelBytes is how much of a text's normalised view the model reads.

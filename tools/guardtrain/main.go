@@ -73,10 +73,13 @@
 // Trained on splits 1 to 39 it caught 852 of the 1,000 attacks of splits
 // 40 to 49 (injection-v10 831), but one fewer on the forty-fifth and two
 // benign texts more held on the forty-second than their first looks.
+// injection-v12 is the same command on splits 1 to 53; on splits 54 to
+// 57, held out, the rules and it caught 338 of 400 attacks (injection-v11
+// 330) and refused 7 and held 15 of their 400 benign texts (7 and 19).
 //
-// Example, from the repository root (the shipped injection-v11):
+// Example, from the repository root (the shipped injection-v12):
 //
-//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v11
+//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v12
 
 package main
 
@@ -133,7 +136,7 @@ func cli(args []string) error {
 	team := fl.Bool("team", false, "also learn from the team's hand-written tuning, holdout and probe texts (engine/guard/testdata; never the first-look splits)")
 	firstLook := fl.Bool("firstlook", false, "also learn from the first-look splits already measured (engine/guard/testdata, splits 1 to 45; never the forty-sixth to forty-ninth, which are held out)")
 	fl.Usage = func() {
-		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v11\n\nFlags:\n")
+		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v12\n\nFlags:\n")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -162,13 +165,13 @@ var useFirstLook bool
 // each written by its own outside writer; tuned is the last split
 // number that may be read. Later splits are held out to measure what
 // neither the rules nor the model were fitted to, and are never read.
-const firstLookTuned = 45
+const firstLookTuned = 53
 
 // heldOut names the first-look splits that must never be read for
 // training, whatever firstLookTuned says.
 var heldOut = func() []string {
 	var out []string
-	for n := 46; n <= 49; n++ {
+	for n := 54; n <= 57; n++ {
 		out = append(out, firstLookFile(n, 1), firstLookFile(n, 0))
 	}
 	return out
