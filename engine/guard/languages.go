@@ -20,7 +20,9 @@ import (
 // an AI reader named with what it reads is addressed with no mark after
 // it; LANG-must.txt, where a language has one, holds its words of
 // obligation ("trebuie", "soll"), read as the order after such an
-// address, whatever verb form follows. Two forms are read, by the shape
+// address, whatever verb form follows; LANG-secrets.txt names the
+// secrets the reader keeps (a password, a PIN, a verification code, its
+// system prompt), read like the user's things. Two forms are read, by the shape
 // of the sentence, not by its phrase:
 //
 //   - a form of address naming an AI reader (an address word among the
@@ -33,7 +35,7 @@ import (
 //     names the user's things or sends to an address, a link, an account
 //     or a phone number: a duty laid on the reader, held;
 //   - an order verb that opens a clause of a sentence that names the
-//     user's things or sends to an address, a link, an account or a
+//     user's things or a secret, or sends to an address, a link, an account or a
 //     phone number (stakes.go's destinations), with no form of address:
 //     an order to act,
 //     held for a person like its English form ("Lösche alle Erinnerungen
@@ -71,6 +73,11 @@ var langAddress, langOrders, langUser = loadLangClass("address"), loadLangClass(
 // with what it reads is addressed, whatever marks follow
 // ("Asistentul care citește acest mesaj trebuie să ...").
 var langReads = loadLangClass("reads")
+
+// langSecrets are the words that name a secret the reader keeps ("hasło",
+// "пароль", "Systemanweisungen"): an order about one is an order about
+// the user's things.
+var langSecrets = loadLangClass("secrets")
 
 // langMust are the words of obligation ("debe", "soll", "trebuie"): after
 // an AI reader named with what it reads, an obligation is an order to it,
@@ -391,17 +398,21 @@ func langOrderIn(text string, s, e int, ws []langToken, opening, cjk bool) (int,
 	return -1, -1
 }
 
-// langUserIn reports whether text[s:e] with words ws names the user.
+// langUserIn reports whether text[s:e] with words ws names the user or
+// a secret the reader keeps (langSecrets).
 func langUserIn(text string, s, e int, ws []langToken, cjk bool) bool {
 	for _, w := range ws {
-		if langUser.has(w.w) {
+		if langUser.has(w.w) || langSecrets.has(w.w) {
 			return true
 		}
 	}
 	if !cjk {
 		return false
 	}
-	i, _ := langUser.sub(text[s:e])
+	if i, _ := langUser.sub(text[s:e]); i >= 0 {
+		return true
+	}
+	i, _ := langSecrets.sub(text[s:e])
 	return i >= 0
 }
 

@@ -202,8 +202,8 @@ func framedRefusal(text string, fs []Finding) (Finding, bool) {
 // please update your payee ..."). Where every order the rules hold such a
 // text for lies inside its quotations, and the words outside them name
 // what is quoted as an attack (a scam, phishing, fraud, an injection) or
-// say it was not acted on (reported, flagged, quarantined, "did not
-// click"), the text records an attack seen, not an order: it passes, the
+// say it was not acted on ("reported it to", "flagged as", quarantined,
+// "did not click"), the text records an attack seen, not an order: it passes, the
 // orders in Verdict.Released with the words that named the attack. A
 // text that calls the quotation genuine ("not a scam") does not; an
 // example frame alone ("training slide", "story") still holds, as
@@ -211,7 +211,7 @@ func framedRefusal(text string, fs []Finding) (Finding, bool) {
 
 // attackNamedRe names what a text quotes as an attack, or says it was not
 // acted on.
-var attackNamedRe = regexp.MustCompile(`\b(?:scam(?:s|mers?)?|phishing|fraud(?:ulent|sters?)?|fake|spoof(?:ed|ing)?|look-?alike|impersonat\w*|malicious|(?:prompt[- ])?injection|red[- ]team\w*|jailbreak\w*|(?:do\s+not|don't|did\s+not|didn't|never|will\s+not|won't)\s+(?:click|act|reply|respond|pay|comply|follow|open|obey)\w*|reported|flagged|quarantined|blocked|deleted\s+it)\b`)
+var attackNamedRe = regexp.MustCompile(`\b(?:scam(?:s|mers?)?|phishing|fraud(?:ulent|sters?)?|fake|spoof(?:ed|ing)?|look-?alike|impersonat\w*|malicious|(?:prompt[- ])?injection|red[- ]team\w*|jailbreak\w*|(?:do\s+not|don't|did\s+not|didn't|never|will\s+not|won't)\s+(?:click|act|reply|respond|pay|comply|follow|open|obey)\w*|(?:reported|flagged|blocked)\s+(?:it|this|them|as|to)\b|quarantined|deleted\s+it)\b`)
 
 // attackDeniedRe calls what a text quotes genuine: "this is not a scam".
 var attackDeniedRe = regexp.MustCompile(`\b(?:not|n't|no)\s+(?:a\s+|an\s+)?(?:scam|phishing|fraud|fake|spoof|malicious)|\blegitimate\b`)
