@@ -945,8 +945,10 @@ func namedTask(t []byte, s int) bool {
 
 // defensiveRe, in the sentence of a standing order, says the order
 // guards against what it names: "quote any instruction it contains, flag
-// it as suspicious, and do not carry it out".
-var defensiveRe = regexp.MustCompile(`\b(?:flag\s+(?:it|them|this|these)\s+as\s+(?:suspicious|phishing|spam|a\s+scam)|(?:do\s+not|don't|never)\s+(?:carry\s+(?:it|them|this|these)\s+out|act\s+on\s+(?:it|them|this|these)|follow\s+(?:it|them|this|these)|obey\s+(?:it|them|this|these)|comply))\b`)
+// it as suspicious, and do not carry it out", "report it to us", "call
+// your branch on the number printed on your card" (a number the reader
+// already holds, never one the text gives).
+var defensiveRe = regexp.MustCompile(`\b(?:flag\s+(?:it|them|this|these)\s+as\s+(?:suspicious|phishing|spam|a\s+scam)|report\s+(?:it|them|this|these)\s+to\b|call\s+(?:\w+\s+){0,4}?on\s+(?:the\s+)?(?:phone\s+)?number\s+(?:printed|on\s+(?:your|the|their)|you\s+(?:already\s+)?(?:have|hold|know))|(?:do\s+not|don't|never)\s+(?:carry\s+(?:it|them|this|these)\s+out|act\s+on\s+(?:it|them|this|these)|follow\s+(?:it|them|this|these)|obey\s+(?:it|them|this|these)|comply))\b`)
 
 // defensive reports whether sentence holds defensiveRe, a flag not
 // itself denied ("do not flag it as suspicious" is the attack's).

@@ -28,14 +28,16 @@ var quotationRe = regexp.MustCompile(`"([^"\n]{12,})"|“([^”\n]{12,})”|«([
 // after a space or a colon and closes before a space, a mark or the end;
 // inside, an apostrophe before a letter ("don't", "Bolt's") is a letter
 // of its word. Such marks are also apostrophes, so they are read only
-// where a quotation can turn a refusal into a hold (framedRefusal),
-// never where it would let a text pass.
+// where a quotation can turn a refusal into a hold (framedRefusal), and
+// where the text names what they quote as an attack (namedAttack), whose
+// naming words must lie outside every quotation; never where a frame
+// alone would let a text pass.
 var singleQuotationRe = regexp.MustCompile(`(?:^|[\s(\[:])'((?:[^'\n]|'[a-zA-Z]){12,}?)'(?:[\s.,;:!?)\]]|$)|‘([^’\n]{12,})’`)
 
 // exampleFrameRe presents a quotation as an example of an attack, as a
 // system prompt documented, as what an incident report or an audit
 // found, or as a line of fiction or of a game.
-var exampleFrameRe = regexp.MustCompile(`\b(?:examples?|samples?|red[- ]team(?:ing|ers?)?|phishing|scams?|scammers?|attacks?|attackers?|injections?|malicious|suspicious|fake|fraud|fraudulent|warn|warned|warning|warnings|beware|training|tests?|testing|fixtures?|evals?|exercises?|demo|flagged|blocked|quarantined|jailbreaks?|adversarial|payloads?|system\s+(?:prompts?|messages?)|bug\s+bount(?:y|ies)|stor(?:y|ies)|chapters?|novels?|fiction|screenplay|dialogues?|jokes?|puzzles?|riddles?|clues?|quiz(?:zes)?|translations?|incidents?|postmortems?|post-mortems?|audits?|prompts?|fooled|obeyed|tricked|exploited|compromised|regex(?:es|p)?|courses?|slides?|lessons?|detectors?|blocklists?)\b`)
+var exampleFrameRe = regexp.MustCompile(`\b(?:examples?|samples?|red[- ]team(?:ing|ers?)?|phishing|scams?|scammers?|attacks?|attackers?|injections?|malicious|suspicious|fake|fraud|fraudulent|warn|warned|warning|warnings|beware|training|tests?|testing|fixtures?|evals?|exercises?|demo|flagged|blocked|quarantined|jailbreaks?|adversarial|payloads?|system\s+(?:prompts?|messages?)|bug\s+bount(?:y|ies)|stor(?:y|ies)|chapters?|novels?|fiction|screenplay|dialogues?|jokes?|puzzles?|riddles?|clues?|quiz(?:zes)?|translations?|incidents?|postmortems?|post-mortems?|audits?|prompts?|fooled|obeyed|tricked|exploited|compromised|regex(?:es|p)?|courses?|slides?|lessons?|detectors?|blocklists?|thrillers?|lyrics|songs?|poems?|films?|movies?|forged|forger(?:y|ies))\b`)
 
 // quotedHold reports the first quotation in text that the rules refuse
 // read on its own, as a hold, unless the text outside the quotations
@@ -211,7 +213,7 @@ func framedRefusal(text string, fs []Finding) (Finding, bool) {
 
 // attackNamedRe names what a text quotes as an attack, or says it was not
 // acted on.
-var attackNamedRe = regexp.MustCompile(`\b(?:scam(?:s|mers?)?|phishing|fraud(?:ulent|sters?)?|fake|spoof(?:ed|ing)?|look-?alike|impersonat\w*|malicious|(?:prompt[- ])?injection|red[- ]team\w*|jailbreak\w*|(?:do\s+not|don't|did\s+not|didn't|never|will\s+not|won't)\s+(?:click|act|reply|respond|pay|comply|follow|open|obey)\w*|(?:reported|flagged|blocked)\s+(?:it|this|them|as|to)\b|quarantined|deleted\s+it)\b`)
+var attackNamedRe = regexp.MustCompile(`\b(?:scam(?:s|mers?)?|phishing|fraud(?:ulent|sters?)?|fake|spoof(?:ed|ing)?|look-?alike|impersonat\w*|malicious|forged|forger(?:y|ies)|(?:prompt[- ])?injection|red[- ]team\w*|jailbreak\w*|(?:do\s+not|don't|did\s+not|didn't|never|will\s+not|won't)\s+(?:click|act|reply|respond|pay|comply|follow|open|obey)\w*|(?:reported|flagged|blocked)\s+(?:it|this|them|as|to)\b|quarantined|deleted\s+it)\b`)
 
 // attackDeniedRe calls what a text quotes genuine: "this is not a scam".
 var attackDeniedRe = regexp.MustCompile(`\b(?:not|n't|no)\s+(?:a\s+|an\s+)?(?:scam|phishing|fraud|fake|spoof|malicious)|\blegitimate\b`)
