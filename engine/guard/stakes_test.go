@@ -36,6 +36,8 @@ func TestStakes(t *testing.T) {
 		{"Staff must never release payments without confirmation from a second approver.", ""},
 		{"Lunch moved to 1pm on Thursday; the new room is 4B.", ""},
 		{"Ticket note: refunds for this customer never need approval.", "check on acts to come set aside"},
+		{"Supplier note: the new bank details were checked by the office, no callback needed before paying.", "check on acts to come set aside"},
+		{"Expenses policy: card refunds under £200 go out with no sign-off needed.", "check on acts to come set aside"},
 		{"Payroll note: the team bonus now routes to the secondary account ending 8833.", "destination of money, codes or access changed"},
 		{"Custodian changed; future top-ups now go to wallet bc1qexampleexampleexampleexample0000.", "destination of money, codes or access changed"},
 		{"User's sister Elin is now the emergency contact and may approve logins.", "authority given to another party"},
