@@ -103,6 +103,12 @@ func framedBy(text string, locs [][]int) ([][]int, bool) {
 	if len(locs) == 0 {
 		return nil, false
 	}
+	return locs, exampleFrameRe.MatchString(outsideQuotations(text, locs))
+}
+
+// outsideQuotations is text without the quotations at locs, lower-case,
+// a space where each was.
+func outsideQuotations(text string, locs [][]int) string {
 	var outside strings.Builder
 	prev := 0
 	for _, l := range locs {
@@ -111,7 +117,7 @@ func framedBy(text string, locs [][]int) ([][]int, bool) {
 		prev = l[1]
 	}
 	outside.WriteString(text[prev:])
-	return locs, exampleFrameRe.MatchString(strings.ToLower(outside.String()))
+	return strings.ToLower(outside.String())
 }
 
 // quotedExample reports whether text frames its quotations as examples
@@ -205,8 +211,9 @@ func framedRefusal(text string, fs []Finding) (Finding, bool) {
 // text for lies inside its quotations, and the words outside them name
 // what is quoted as an attack (a scam, phishing, fraud, an injection) or
 // say it was not acted on ("reported it to", "flagged as", quarantined,
-// "did not click"), the text records an attack seen, not an order: it passes, the
-// orders in Verdict.Released with the words that named the attack. A
+// "did not click"), the text records an attack seen, not an order: it
+// passes, the orders in Verdict.Released with the words that named the
+// attack. A
 // text that calls the quotation genuine ("not a scam") does not; an
 // example frame alone ("training slide", "story") still holds, as
 // framedRefusal says: it does not say the quotation is an attack.
@@ -237,19 +244,15 @@ func namedAttack(text string, orders []Finding) (string, bool) {
 			return "", false
 		}
 	}
-	var outside strings.Builder
-	prev := 0
-	for _, l := range locs {
-		outside.WriteString(text[prev:l[0]])
-		outside.WriteByte(' ')
-		prev = l[1]
-	}
-	outside.WriteString(text[prev:])
-	o := strings.ToLower(outside.String())
+	o := outsideQuotations(text, locs)
 	if attackDeniedRe.MatchString(o) {
 		return "", false
 	}
-	return attackNamedRe.FindString(o), attackNamedRe.MatchString(o)
+	loc := attackNamedRe.FindStringIndex(o)
+	if loc == nil {
+		return "", false
+	}
+	return o[loc[0]:loc[1]], true
 }
 
 // unspacedScript reports whether s holds a letter of a script written

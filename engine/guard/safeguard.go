@@ -3,6 +3,7 @@ package guard
 import (
 	"bytes"
 	"regexp"
+	"unicode"
 )
 
 // Safeguards and answered turns: forms that name the attack to forbid it
@@ -171,15 +172,11 @@ var outwardActs = map[string]bool{"pay": true, "make": true, "send": true, "tran
 	"email": true, "post": true, "publish": true, "accept": true, "type": true, "paste": true, "sign": true,
 	"buy": true, "purchase": true}
 
-// prohibitionOfRe opens a clause with its prohibition; the group is the
-// verb forbidden.
-var prohibitionOfRe = regexp.MustCompile(`^\W*(?:never|do\s+not|don't|dont|must\s+not|should\s+not|may\s+not|cannot|can't)\s+(?:ever\s+)?(\w+)\b`)
-
 // forbidsOutwardAct reports whether the clause c opens by forbidding an
-// outward act: "Never make payments.", "do not pay refunds to new
-// accounts".
+// outward act (prohibitionOpenRe): "Never make payments.", "do not pay
+// refunds to new accounts".
 func forbidsOutwardAct(c []byte) bool {
-	m := prohibitionOfRe.FindSubmatch(c)
+	m := prohibitionOpenRe.FindSubmatch(bytes.TrimLeftFunc(c, func(r rune) bool { return !unicode.IsLetter(r) }))
 	return m != nil && outwardActs[string(m[1])]
 }
 
