@@ -36,8 +36,11 @@ var singleQuotationRe = regexp.MustCompile(`(?:^|[\s(\[:])'((?:[^'\n]|'[a-zA-Z])
 
 // exampleFrameRe presents a quotation as an example of an attack, as a
 // system prompt documented, as what an incident report or an audit
-// found, or as a line of fiction or of a game.
-var exampleFrameRe = regexp.MustCompile(`\b(?:examples?|samples?|red[- ]team(?:ing|ers?)?|phishing|scams?|scammers?|attacks?|attackers?|injections?|malicious|suspicious|fake|fraud|fraudulent|warn|warned|warning|warnings|beware|training|tests?|testing|fixtures?|evals?|exercises?|demo|flagged|blocked|quarantined|jailbreaks?|adversarial|payloads?|system\s+(?:prompts?|messages?)|bug\s+bount(?:y|ies)|stor(?:y|ies)|chapters?|novels?|fiction|screenplay|dialogues?|jokes?|puzzles?|riddles?|clues?|quiz(?:zes)?|translations?|incidents?|postmortems?|post-mortems?|audits?|prompts?|fooled|obeyed|tricked|exploited|compromised|regex(?:es|p)?|courses?|slides?|lessons?|detectors?|blocklists?|thrillers?|lyrics|songs?|poems?|films?|movies?|forged|forger(?:y|ies))\b`)
+// found, or as a line of fiction or of a game. Not "payload": a
+// webhook's payload carries what an attacker sent, it does not frame it
+// (four attacks of the first-look splits were passed so, no benign text
+// needed it).
+var exampleFrameRe = regexp.MustCompile(`\b(?:examples?|samples?|red[- ]team(?:ing|ers?)?|phishing|scams?|scammers?|attacks?|attackers?|injections?|malicious|suspicious|fake|fraud|fraudulent|warn|warned|warning|warnings|beware|training|tests?|testing|fixtures?|evals?|exercises?|demo|flagged|blocked|quarantined|jailbreaks?|adversarial|system\s+(?:prompts?|messages?)|bug\s+bount(?:y|ies)|stor(?:y|ies)|chapters?|novels?|fiction|screenplay|dialogues?|jokes?|puzzles?|riddles?|clues?|quiz(?:zes)?|translations?|incidents?|postmortems?|post-mortems?|audits?|prompts?|fooled|obeyed|tricked|exploited|compromised|regex(?:es|p)?|courses?|slides?|lessons?|detectors?|blocklists?|thrillers?|lyrics|songs?|poems?|films?|movies?|forged|forger(?:y|ies))\b`)
 
 // quotedHold reports the first quotation in text that the rules refuse
 // read on its own, as a hold, unless the text outside the quotations
