@@ -204,7 +204,10 @@ var (
 
 	// keptRe says a safeguard stays: "remains in force", "is still
 	// required", "was not removed".
-	keptRe = regexp.MustCompile(`\b(?:not|never|still|remains?|remained|kept|keep|stays?|must\s+not\s+be|cannot\s+be|won't\s+be)\b`)
+	// noGranteeRe denies the grantee of the grant after it: "no bot may
+	// reset passwords" forbids.
+	noGranteeRe = regexp.MustCompile(`\bno\s+(?:[\w-]+\s+){1,2}$`)
+	keptRe      = regexp.MustCompile(`\b(?:not|never|still|remains?|remained|kept|keep|stays?|must\s+not\s+be|cannot\s+be|won't\s+be)\b`)
 
 	// auxiliaryRe is a copula or auxiliary: "is", "was", "has been".
 	auxiliaryRe = regexp.MustCompile(`\b(?:is|are|was|were|been|being|be|now)\b`)
@@ -304,8 +307,8 @@ var stakeRules = []stakeRule{
 			if userGranteeRe.Match(c) || !stakeObjectRe.Match(c) && !destinationRe.Match(c) {
 				return 0, 0, false
 			}
-			if keptRe.Match(x.t[max(s, g[0]-12):g[0]]) {
-				return 0, 0, false // "may not approve", "never pre-approved"
+			if keptRe.Match(x.t[max(s, g[0]-12):g[0]]) || noGranteeRe.Match(x.t[max(s, g[0]-32):g[0]]) {
+				return 0, 0, false // "may not approve", "never pre-approved", "no bot may reset"
 			}
 			return g[0], g[1], true
 		}},
