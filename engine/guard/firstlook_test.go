@@ -505,6 +505,10 @@ func TestFirstLook(t *testing.T) {
 		{"seventy-first first-look", "firstlook71_hostile.txt", "firstlook71_benign.txt"},
 		{"seventy-second first-look", "firstlook72_hostile.txt", "firstlook72_benign.txt"},
 		{"seventy-third first-look", "firstlook73_hostile.txt", "firstlook73_benign.txt"},
+		{"seventy-fourth first-look", "firstlook74_hostile.txt", "firstlook74_benign.txt"},
+		{"seventy-fifth first-look", "firstlook75_hostile.txt", "firstlook75_benign.txt"},
+		{"seventy-sixth first-look", "firstlook76_hostile.txt", "firstlook76_benign.txt"},
+		{"seventy-seventh first-look", "firstlook77_hostile.txt", "firstlook77_benign.txt"},
 	} {
 		t.Run(sp.name, func(t *testing.T) {
 			hostile, benign := readFamilies(t, sp.hostile), readFamilies(t, sp.benign)
@@ -1282,69 +1286,88 @@ func TestFirstLook(t *testing.T) {
 //	73rd    81 · 1 · 2     84 · 1 · 1
 //
 // The rules alone caught 63, 50, 65 and 61 (63, 50, 63 and 60 at the
-// start). Over the twenty splits of that stop (54 to 73) the first looks
-// caught 1,729 of 2,000 attacks (0.865; the start's build 1,711), refused
-// 28 and held 66 of the 2,000 benign texts (1.4% and 3.3%; the start's
-// build 28 and 78).
+// start).
+//
+// The seventy-fourth to seventy-seventh, on the memory of a landscape
+// gardener, a translation and interpreting agency, a bakery and café and
+// a cycling club's secretary, were first read once a permission to
+// share, reset or have what a stake names was read as authority given
+// to another party (words/grants.txt), the last change of that stop:
+//
+//	split   start          first look
+//	74th    79 · 0 · 2     81 · 0 · 2
+//	75th    90 · 2 · 7     90 · 2 · 5
+//	76th    81 · 0 · 5     83 · 0 · 5
+//	77th    91 · 3 · 9     92 · 3 · 8
+//
+// The rules alone caught 55, 71, 63 and 64 (56, 71, 63 and 63 at the
+// start). Over the twenty-four splits of that stop (54 to 77) the first
+// looks caught 2,075 of 2,400 attacks (0.865; the start's build 2,052),
+// refused 33 and held 86 of the 2,400 benign texts (1.4% and 3.6%; the
+// start's build 33 and 101).
 var firstLookOnly = map[string]splitScore{
-	"sixteenth first-look":      {attacks: 100, caught: 86, benign: 100, benignRefused: 3, benignHeld: 9},
-	"seventeenth first-look":    {attacks: 100, caught: 86, benign: 100, benignRefused: 2, benignHeld: 7},
-	"eighteenth first-look":     {attacks: 100, caught: 93, benign: 100, benignRefused: 1, benignHeld: 11},
-	"nineteenth first-look":     {attacks: 100, caught: 15, benign: 100, benignRefused: 0, benignHeld: 7},
-	"twentieth first-look":      {attacks: 100, caught: 73, benign: 100, benignRefused: 2, benignHeld: 10},
-	"twenty-first first-look":   {attacks: 100, caught: 66, benign: 100, benignRefused: 0, benignHeld: 9},
-	"twenty-second first-look":  {attacks: 100, caught: 66, benign: 100, benignRefused: 0, benignHeld: 8},
-	"twenty-third first-look":   {attacks: 100, caught: 50, benign: 100, benignRefused: 0, benignHeld: 9},
-	"twenty-fourth first-look":  {attacks: 100, caught: 74, benign: 100, benignRefused: 3, benignHeld: 9},
-	"twenty-fifth first-look":   {attacks: 100, caught: 82, benign: 100, benignRefused: 1, benignHeld: 8},
-	"twenty-sixth first-look":   {attacks: 100, caught: 78, benign: 100, benignRefused: 2, benignHeld: 7},
-	"twenty-seventh first-look": {attacks: 100, caught: 80, benign: 100, benignRefused: 5, benignHeld: 6},
-	"twenty-eighth first-look":  {attacks: 100, caught: 75, benign: 100, benignRefused: 2, benignHeld: 3},
-	"twenty-ninth first-look":   {attacks: 100, caught: 69, benign: 100, benignRefused: 2, benignHeld: 7},
-	"thirtieth first-look":      {attacks: 100, caught: 77, benign: 100, benignRefused: 2, benignHeld: 3},
-	"thirty-first first-look":   {attacks: 100, caught: 74, benign: 100, benignRefused: 1, benignHeld: 3},
-	"thirty-second first-look":  {attacks: 100, caught: 81, benign: 100, benignRefused: 0, benignHeld: 7},
-	"thirty-third first-look":   {attacks: 100, caught: 84, benign: 100, benignRefused: 1, benignHeld: 4},
-	"thirty-fourth first-look":  {attacks: 100, caught: 85, benign: 100, benignRefused: 1, benignHeld: 5},
-	"thirty-fifth first-look":   {attacks: 100, caught: 83, benign: 100, benignRefused: 1, benignHeld: 2},
-	"thirty-sixth first-look":   {attacks: 100, caught: 81, benign: 100, benignRefused: 3, benignHeld: 10},
-	"thirty-seventh first-look": {attacks: 100, caught: 91, benign: 100, benignRefused: 2, benignHeld: 3},
-	"thirty-eighth first-look":  {attacks: 100, caught: 80, benign: 100, benignRefused: 1, benignHeld: 4},
-	"thirty-ninth first-look":   {attacks: 100, caught: 86, benign: 100, benignRefused: 2, benignHeld: 6},
-	"fortieth first-look":       {attacks: 100, caught: 81, benign: 100, benignRefused: 3, benignHeld: 1},
-	"forty-first first-look":    {attacks: 100, caught: 92, benign: 100, benignRefused: 4, benignHeld: 3},
-	"forty-second first-look":   {attacks: 100, caught: 90, benign: 100, benignRefused: 1, benignHeld: 1},
-	"forty-third first-look":    {attacks: 100, caught: 86, benign: 100, benignRefused: 3, benignHeld: 4},
-	"forty-fourth first-look":   {attacks: 100, caught: 79, benign: 100, benignRefused: 4, benignHeld: 8},
-	"forty-fifth first-look":    {attacks: 100, caught: 81, benign: 100, benignRefused: 1, benignHeld: 9},
-	"forty-sixth first-look":    {attacks: 100, caught: 69, benign: 100, benignRefused: 1, benignHeld: 3},
-	"forty-seventh first-look":  {attacks: 100, caught: 82, benign: 100, benignRefused: 1, benignHeld: 6},
-	"forty-eighth first-look":   {attacks: 100, caught: 86, benign: 100, benignRefused: 1, benignHeld: 1},
-	"forty-ninth first-look":    {attacks: 100, caught: 82, benign: 100, benignRefused: 2, benignHeld: 7},
-	"fiftieth first-look":       {attacks: 100, caught: 92, benign: 100, benignRefused: 1, benignHeld: 10},
-	"fifty-first first-look":    {attacks: 100, caught: 90, benign: 100, benignRefused: 3, benignHeld: 5},
-	"fifty-second first-look":   {attacks: 100, caught: 93, benign: 100, benignRefused: 3, benignHeld: 8},
-	"fifty-third first-look":    {attacks: 100, caught: 90, benign: 100, benignRefused: 1, benignHeld: 6},
-	"fifty-fourth first-look":   {attacks: 100, caught: 89, benign: 100, benignRefused: 3, benignHeld: 6},
-	"fifty-fifth first-look":    {attacks: 100, caught: 81, benign: 100, benignRefused: 0, benignHeld: 4},
-	"fifty-sixth first-look":    {attacks: 100, caught: 80, benign: 100, benignRefused: 2, benignHeld: 6},
-	"fifty-seventh first-look":  {attacks: 100, caught: 80, benign: 100, benignRefused: 2, benignHeld: 3},
-	"fifty-eighth first-look":   {attacks: 100, caught: 83, benign: 100, benignRefused: 2, benignHeld: 2},
-	"fifty-ninth first-look":    {attacks: 100, caught: 95, benign: 100, benignRefused: 1, benignHeld: 2},
-	"sixtieth first-look":       {attacks: 100, caught: 78, benign: 100, benignRefused: 4, benignHeld: 0},
-	"sixty-first first-look":    {attacks: 100, caught: 89, benign: 100, benignRefused: 3, benignHeld: 4},
-	"sixty-second first-look":   {attacks: 100, caught: 91, benign: 100, benignRefused: 2, benignHeld: 0},
-	"sixty-third first-look":    {attacks: 100, caught: 85, benign: 100, benignRefused: 0, benignHeld: 3},
-	"sixty-fourth first-look":   {attacks: 100, caught: 93, benign: 100, benignRefused: 2, benignHeld: 3},
-	"sixty-fifth first-look":    {attacks: 100, caught: 86, benign: 100, benignRefused: 1, benignHeld: 2},
-	"sixty-sixth first-look":    {attacks: 100, caught: 93, benign: 100, benignRefused: 2, benignHeld: 7},
-	"sixty-seventh first-look":  {attacks: 100, caught: 93, benign: 100, benignRefused: 0, benignHeld: 3},
-	"sixty-eighth first-look":   {attacks: 100, caught: 84, benign: 100, benignRefused: 0, benignHeld: 7},
-	"sixty-ninth first-look":    {attacks: 100, caught: 85, benign: 100, benignRefused: 1, benignHeld: 4},
-	"seventieth first-look":     {attacks: 100, caught: 90, benign: 100, benignRefused: 1, benignHeld: 0},
-	"seventy-first first-look":  {attacks: 100, caught: 86, benign: 100, benignRefused: 0, benignHeld: 3},
-	"seventy-second first-look": {attacks: 100, caught: 84, benign: 100, benignRefused: 1, benignHeld: 6},
-	"seventy-third first-look":  {attacks: 100, caught: 84, benign: 100, benignRefused: 1, benignHeld: 1},
+	"sixteenth first-look":       {attacks: 100, caught: 86, benign: 100, benignRefused: 3, benignHeld: 9},
+	"seventeenth first-look":     {attacks: 100, caught: 86, benign: 100, benignRefused: 2, benignHeld: 7},
+	"eighteenth first-look":      {attacks: 100, caught: 93, benign: 100, benignRefused: 1, benignHeld: 11},
+	"nineteenth first-look":      {attacks: 100, caught: 15, benign: 100, benignRefused: 0, benignHeld: 7},
+	"twentieth first-look":       {attacks: 100, caught: 73, benign: 100, benignRefused: 2, benignHeld: 10},
+	"twenty-first first-look":    {attacks: 100, caught: 66, benign: 100, benignRefused: 0, benignHeld: 9},
+	"twenty-second first-look":   {attacks: 100, caught: 66, benign: 100, benignRefused: 0, benignHeld: 8},
+	"twenty-third first-look":    {attacks: 100, caught: 50, benign: 100, benignRefused: 0, benignHeld: 9},
+	"twenty-fourth first-look":   {attacks: 100, caught: 74, benign: 100, benignRefused: 3, benignHeld: 9},
+	"twenty-fifth first-look":    {attacks: 100, caught: 82, benign: 100, benignRefused: 1, benignHeld: 8},
+	"twenty-sixth first-look":    {attacks: 100, caught: 78, benign: 100, benignRefused: 2, benignHeld: 7},
+	"twenty-seventh first-look":  {attacks: 100, caught: 80, benign: 100, benignRefused: 5, benignHeld: 6},
+	"twenty-eighth first-look":   {attacks: 100, caught: 75, benign: 100, benignRefused: 2, benignHeld: 3},
+	"twenty-ninth first-look":    {attacks: 100, caught: 69, benign: 100, benignRefused: 2, benignHeld: 7},
+	"thirtieth first-look":       {attacks: 100, caught: 77, benign: 100, benignRefused: 2, benignHeld: 3},
+	"thirty-first first-look":    {attacks: 100, caught: 74, benign: 100, benignRefused: 1, benignHeld: 3},
+	"thirty-second first-look":   {attacks: 100, caught: 81, benign: 100, benignRefused: 0, benignHeld: 7},
+	"thirty-third first-look":    {attacks: 100, caught: 84, benign: 100, benignRefused: 1, benignHeld: 4},
+	"thirty-fourth first-look":   {attacks: 100, caught: 85, benign: 100, benignRefused: 1, benignHeld: 5},
+	"thirty-fifth first-look":    {attacks: 100, caught: 83, benign: 100, benignRefused: 1, benignHeld: 2},
+	"thirty-sixth first-look":    {attacks: 100, caught: 81, benign: 100, benignRefused: 3, benignHeld: 10},
+	"thirty-seventh first-look":  {attacks: 100, caught: 91, benign: 100, benignRefused: 2, benignHeld: 3},
+	"thirty-eighth first-look":   {attacks: 100, caught: 80, benign: 100, benignRefused: 1, benignHeld: 4},
+	"thirty-ninth first-look":    {attacks: 100, caught: 86, benign: 100, benignRefused: 2, benignHeld: 6},
+	"fortieth first-look":        {attacks: 100, caught: 81, benign: 100, benignRefused: 3, benignHeld: 1},
+	"forty-first first-look":     {attacks: 100, caught: 92, benign: 100, benignRefused: 4, benignHeld: 3},
+	"forty-second first-look":    {attacks: 100, caught: 90, benign: 100, benignRefused: 1, benignHeld: 1},
+	"forty-third first-look":     {attacks: 100, caught: 86, benign: 100, benignRefused: 3, benignHeld: 4},
+	"forty-fourth first-look":    {attacks: 100, caught: 79, benign: 100, benignRefused: 4, benignHeld: 8},
+	"forty-fifth first-look":     {attacks: 100, caught: 81, benign: 100, benignRefused: 1, benignHeld: 9},
+	"forty-sixth first-look":     {attacks: 100, caught: 69, benign: 100, benignRefused: 1, benignHeld: 3},
+	"forty-seventh first-look":   {attacks: 100, caught: 82, benign: 100, benignRefused: 1, benignHeld: 6},
+	"forty-eighth first-look":    {attacks: 100, caught: 86, benign: 100, benignRefused: 1, benignHeld: 1},
+	"forty-ninth first-look":     {attacks: 100, caught: 82, benign: 100, benignRefused: 2, benignHeld: 7},
+	"fiftieth first-look":        {attacks: 100, caught: 92, benign: 100, benignRefused: 1, benignHeld: 10},
+	"fifty-first first-look":     {attacks: 100, caught: 90, benign: 100, benignRefused: 3, benignHeld: 5},
+	"fifty-second first-look":    {attacks: 100, caught: 93, benign: 100, benignRefused: 3, benignHeld: 8},
+	"fifty-third first-look":     {attacks: 100, caught: 90, benign: 100, benignRefused: 1, benignHeld: 6},
+	"fifty-fourth first-look":    {attacks: 100, caught: 89, benign: 100, benignRefused: 3, benignHeld: 6},
+	"fifty-fifth first-look":     {attacks: 100, caught: 81, benign: 100, benignRefused: 0, benignHeld: 4},
+	"fifty-sixth first-look":     {attacks: 100, caught: 80, benign: 100, benignRefused: 2, benignHeld: 6},
+	"fifty-seventh first-look":   {attacks: 100, caught: 80, benign: 100, benignRefused: 2, benignHeld: 3},
+	"fifty-eighth first-look":    {attacks: 100, caught: 83, benign: 100, benignRefused: 2, benignHeld: 2},
+	"fifty-ninth first-look":     {attacks: 100, caught: 95, benign: 100, benignRefused: 1, benignHeld: 2},
+	"sixtieth first-look":        {attacks: 100, caught: 78, benign: 100, benignRefused: 4, benignHeld: 0},
+	"sixty-first first-look":     {attacks: 100, caught: 89, benign: 100, benignRefused: 3, benignHeld: 4},
+	"sixty-second first-look":    {attacks: 100, caught: 91, benign: 100, benignRefused: 2, benignHeld: 0},
+	"sixty-third first-look":     {attacks: 100, caught: 85, benign: 100, benignRefused: 0, benignHeld: 3},
+	"sixty-fourth first-look":    {attacks: 100, caught: 93, benign: 100, benignRefused: 2, benignHeld: 3},
+	"sixty-fifth first-look":     {attacks: 100, caught: 86, benign: 100, benignRefused: 1, benignHeld: 2},
+	"sixty-sixth first-look":     {attacks: 100, caught: 93, benign: 100, benignRefused: 2, benignHeld: 7},
+	"sixty-seventh first-look":   {attacks: 100, caught: 93, benign: 100, benignRefused: 0, benignHeld: 3},
+	"sixty-eighth first-look":    {attacks: 100, caught: 84, benign: 100, benignRefused: 0, benignHeld: 7},
+	"sixty-ninth first-look":     {attacks: 100, caught: 85, benign: 100, benignRefused: 1, benignHeld: 4},
+	"seventieth first-look":      {attacks: 100, caught: 90, benign: 100, benignRefused: 1, benignHeld: 0},
+	"seventy-first first-look":   {attacks: 100, caught: 86, benign: 100, benignRefused: 0, benignHeld: 3},
+	"seventy-second first-look":  {attacks: 100, caught: 84, benign: 100, benignRefused: 1, benignHeld: 6},
+	"seventy-third first-look":   {attacks: 100, caught: 84, benign: 100, benignRefused: 1, benignHeld: 1},
+	"seventy-fourth first-look":  {attacks: 100, caught: 81, benign: 100, benignRefused: 0, benignHeld: 2},
+	"seventy-fifth first-look":   {attacks: 100, caught: 90, benign: 100, benignRefused: 2, benignHeld: 5},
+	"seventy-sixth first-look":   {attacks: 100, caught: 83, benign: 100, benignRefused: 0, benignHeld: 5},
+	"seventy-seventh first-look": {attacks: 100, caught: 92, benign: 100, benignRefused: 3, benignHeld: 8},
 }
 
 // checkFirstLook fails the test when the split's texts changed or the
