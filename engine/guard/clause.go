@@ -119,7 +119,7 @@ func imperativeOpening(c []byte) bool {
 			i++
 			continue
 		}
-		return imperativeVerbs[string(w)] && !nounUse(ws[:n], i)
+		return imperativeVerbs[string(w)] && !nounUse(ws[:n], i, n < len(ws))
 	}
 	return false
 }
@@ -127,9 +127,10 @@ func imperativeOpening(c []byte) bool {
 // nounUse reports whether word i of ws, a verb that can open an order,
 // is a noun or its participle here: "Refund of the fee", "Transfer log:
 // 2026-03-01 £180 to ...", "Refund issued to Dana". A participle counts
-// only before a preposition or the clause's end: "Forward received
-// invoices to ..." is an order.
-func nounUse(ws [][]byte, i int) bool {
+// only before a preposition or the clause's end, which ended says ws
+// reaches (ws may be the first words of a longer clause): "Forward
+// received invoices to ..." is an order.
+func nounUse(ws [][]byte, i int, ended bool) bool {
 	if i+1 >= len(ws) || ws[i+1] == nil {
 		return false
 	}
@@ -138,7 +139,10 @@ func nounUse(ws [][]byte, i int) bool {
 		return true
 	}
 	if strings.HasSuffix(next, "ed") || irregularParticiples[next] {
-		return i+2 >= len(ws) || ws[i+2] != nil && participleFollowers[strings.ToLower(string(ws[i+2]))]
+		if i+2 >= len(ws) {
+			return ended
+		}
+		return ws[i+2] != nil && participleFollowers[strings.ToLower(string(ws[i+2]))]
 	}
 	return false
 }
