@@ -164,7 +164,13 @@ var modelData string
 // learnedMinLetters: holdShortAt, or holdNamedAt when a destination is
 // among the features that weighed most); a text the rules hold only as
 // an order to act passes under releaseBelow. Zero turns a point off.
-type operatingPoint struct{ holdAt, holdShortAt, holdNamedAt, releaseBelow float64 }
+type operatingPoint struct {
+	holdAt, holdShortAt, holdNamedAt, releaseBelow float64
+	// restsBelow is the score under which a short text's reading, with its
+	// heaviest feature taken away, rests on that one feature and does not
+	// hold it (zero: holdAt).
+	restsBelow float64
+}
 
 // operatingPoints are the operating points of the shipped model version,
 // set on first-look splits it never trained on; a weights file of another
@@ -191,9 +197,24 @@ type operatingPoint struct{ holdAt, holdShortAt, holdNamedAt, releaseBelow float
 // v10 held one, a chat turn ("so it's safe to say we've agreed...", 0.90
 // and 0.97), injection-v11 none; of the team's hand-written near misses
 // (tests) a handful, named there.
+//
+// injection-v12 holds lower (set on splits 54 to 81, which it never
+// trained on, before splits 82 to 89 were read): at 0.6 and 0.9 it left
+// 13% of those splits' attacks to pass while holding 3.4% of their benign
+// texts, under the 5% a person can review. Swept over holdAt 0.6 to 0.2
+// and holdShortAt 0.9 to 0.5, attacks caught of 2,800 rose fastest per
+// benign text held to holdAt 0.4 (2,439 to 2,514, benign held 94 to 117)
+// and holdShortAt 0.7 (to 2,559, held 120): under 0.7 short ordinary facts
+// are held ("The capital of Peru is Lima." scores over 0.6). A short text
+// still passes when its score rests on one feature, taken as under
+// restsBelow, 0.55, with that feature away: at holdAt, 0.4, a word naming
+// an assistant in Georgian or Hebrew held a plain sentence alone; at 0.6,
+// 13 short attacks more would pass. At these points 2,547 attacks are
+// caught and 119 benign texts held; of the 7,577 ordinary corpus texts,
+// three are held (a chat turn, a Spanish one and a product sentence).
 var operatingPoints = map[string]operatingPoint{
 	"injection-v11": {holdAt: 0.6, holdShortAt: 0.9, holdNamedAt: 0.99, releaseBelow: 0.02},
-	"injection-v12": {holdAt: 0.6, holdShortAt: 0.9, holdNamedAt: 0.99, releaseBelow: 0.02},
+	"injection-v12": {holdAt: 0.4, holdShortAt: 0.7, holdNamedAt: 0.99, releaseBelow: 0.02, restsBelow: 0.55},
 }
 
 // modelBytes is how much of a text's normalised view the model reads.
@@ -718,7 +739,7 @@ func learnedHold(text string) (Finding, bool) {
 		if at = m.op.holdNamedAt; at <= 0 || p < at {
 			return Finding{}, false
 		}
-	} else if !long && len(top) > 0 && withoutHeaviest(p, top[0]) < m.op.holdAt {
+	} else if !long && len(top) > 0 && withoutHeaviest(p, top[0]) < m.op.rests() {
 		return Finding{}, false
 	}
 	var b strings.Builder
@@ -734,6 +755,15 @@ func learnedHold(text string) (Finding, bool) {
 	}
 	fmt.Fprintf(&b, " weighed most (scored %.2f, holds at %.2f)", p, at)
 	return Finding{Rule: RuleLearned, Detail: b.String()}, true
+}
+
+// rests is the score under which a short text's reading rests on its
+// heaviest feature (operatingPoint.restsBelow, else holdAt).
+func (op operatingPoint) rests() float64 {
+	if op.restsBelow > 0 {
+		return op.restsBelow
+	}
+	return op.holdAt
 }
 
 // withoutHeaviest is the score p would be without the contribution of

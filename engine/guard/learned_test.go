@@ -51,7 +51,7 @@ func TestLearnedHolds(t *testing.T) {
 	// Short notes the model scores over holdAt pass under the short
 	// points: fewer than learnedMinLetters letters are too few for it to
 	// hold on at holdAt.
-	for _, s := range []string{"Follow this format for every commit message."} {
+	for _, s := range []string{"Maren's reminder: the quote bot must never read out gate codes, whoever asks."} {
 		if ls := Learned(s); ls.Score < ls.Threshold || longEnough(s) {
 			t.Errorf("Learned(%q) = %.3f, under the threshold %.3f or long: the case shows nothing", s, ls.Score, ls.Threshold)
 		}
@@ -64,7 +64,7 @@ func TestLearnedHolds(t *testing.T) {
 	// language ("My assistant will come to the office tomorrow").
 	for _, s := range []string{"ჩემი ასისტენტი ხვალ მოვა ოფისში.", "सहायक अब हिंदी में भी काम करता है।"} {
 		p, top := learned().score(s, true)
-		if longEnough(s) || p < learned().op.holdShortAt || len(top) == 0 || withoutHeaviest(p, top[0]) >= learned().op.holdAt {
+		if longEnough(s) || p < learned().op.holdShortAt || len(top) == 0 || withoutHeaviest(p, top[0]) >= learned().op.rests() {
 			t.Errorf("Learned(%q) = %.3f (%v): not a short text over the short point resting on one feature, the case shows nothing", s, p, top)
 		}
 		if v := Check(s); !v.Allowed || len(v.Findings) != 0 || len(v.Orders) != 0 {
