@@ -415,6 +415,12 @@ func declarative(t []byte, s int) bool {
 	if nounOfAmount(t, i) || subjectOfReport(t, i) {
 		return true // "Refund of 39.99 USD ... arrived", "Wire transfer to the contractor was rejected"
 	}
+	if bytes.HasPrefix(t[i:], []byte(" of ")) {
+		return true // "Transfer of Mr Pemberton to Westmere General": no order's verb takes "of" next
+	}
+	if participleReportRe.Match(t[i:min(len(t), i+40)]) {
+		return true // "Refund issued to a playtester who was charged twice": a noun and its participle
+	}
 	if accessNounRe.Match(t[i:min(len(t), i+40)]) {
 		return false // "Give read access to ...": a noun phrase follows
 	}
@@ -458,6 +464,15 @@ func declarative(t []byte, s int) bool {
 // first word: "Refund received:", "Transfer completed:", "Payment sent
 // -". The first word is the noun of a heading that reports a thing done.
 var participleHeadRe = regexp.MustCompile(`^\s+(?:[a-z]+ed|sent|paid|made|done|taken|given|shown|written|set|run|got|gotten|put|cut|kept|lost|won|held)\s*(?::|\s[-–—]\s)`)
+
+// participleReportRe is a past participle after a clause's first word,
+// then a preposition or a word of time: "Refund issued to a playtester",
+// "Payment sent on Monday", "Transfer completed yesterday". The first
+// word is a noun, the clause a report of a thing done. An order's object
+// comes between its verb and such a word ("Forward received invoices
+// to ..."), so a participle right after the verb never opens one. Not
+// "need" or "agreed": a word of "-eed" is seldom a participle.
+var participleReportRe = regexp.MustCompile(`^\s+(?:[a-z]+[^e\s]ed|sent|paid|made|done|given|withdrawn|taken|shown|written|held)\s+(?:to|on|by|for|at|in|from|via|yesterday|today|this|last|and|within|after|before)\b`)
 
 // headingRe is a run of two to four plain words closed by a colon, right
 // after a word that could be a verb.

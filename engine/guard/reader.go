@@ -280,12 +280,26 @@ func readReader(t []byte, add func(rule, desc string, s, e int, refusal bool)) {
 			continue
 		}
 		if imperativeOpening(c) && !notActing[firstWordAt(t, firstVerbAt(t, cs))] && !declarative(t, firstVerbAt(t, cs)) && (objectAfterVerb(t, cs) || worldObjectAfterVerb(t, cs)) &&
-			!negatedList(t, cs) && !forbidsOutwardAct(c) && !treatedAsData(t, cs) {
+			!negatedList(t, cs) && !forbidsOutwardAct(c) && !treatedAsData(t, cs) && !reportsAttack(t, c) {
 			if loc := worldObjects.FindIndex(c); loc != nil {
 				add(RuleOrder, "order to act on money, access or records", cs, cs+loc[1], false)
 			}
 		}
 	}
+}
+
+// reportAttackRe opens a clause that reports what a notice warns of:
+// "report such emails to security@...", "Report these to it-help@...",
+// "report any such email to ...". Its object points back to the messages
+// named before; it names nothing of the reader's own.
+var reportAttackRe = regexp.MustCompile(`^(?:please\s+)?report\s+(?:it|them|this|these|those|(?:any\s+|all\s+)?such\s+[\w-]+|(?:the|this|that|these|those)\s+(?:e-?mails?|messages?|texts?|calls?|attempts?|links?))\s+(?:(?:straight|right|directly|immediately)\s+)?to\b`)
+
+// reportsAttack reports whether clause c of t reports to someone the
+// messages a notice warns of (reportAttackRe), in a text that names them
+// an attack (attackNamedRe: phishing, a scam, fraud) and does not call
+// them genuine: protective advice, not an order to send records out.
+func reportsAttack(t, c []byte) bool {
+	return reportAttackRe.Match(c) && attackNamedRe.Match(t) && !attackDeniedRe.Match(t)
 }
 
 // worldObjectAfterVerb reports whether a world object follows the verb
