@@ -174,13 +174,15 @@ func Check(text string) Verdict {
 			v.Orders = []Finding{f}
 		}
 	} else if v.Allowed {
-		if r := learnedRelease(text, v.Orders); r != nil {
-			v.Orders, v.Released = nil, r
-		} else if w, ok := namedAttack(text, v.Orders); ok {
+		// The rules' reading of a quotation named as an attack comes
+		// first: its words say why the orders are released.
+		if w, ok := namedAttack(text, v.Orders); ok {
 			for i := range v.Orders {
 				v.Orders[i].Detail += fmt.Sprintf(" (quoted in a text that names it an attack: %q)", w)
 			}
 			v.Orders, v.Released = nil, v.Orders
+		} else if r := learnedRelease(text, v.Orders); r != nil {
+			v.Orders, v.Released = nil, r
 		}
 	}
 	return v

@@ -212,9 +212,17 @@ type operatingPoint struct {
 // 13 short attacks more would pass. At these points 2,547 attacks are
 // caught and 119 benign texts held; of the 7,577 ordinary corpus texts,
 // three are held (a chat turn, a Spanish one and a product sentence).
+//
+// It releases higher too: an order the rules hold passes when the model
+// reads the text as a record under 0.1, not 0.02 (set on splits 54 to 81
+// after 82 to 97 were read). Over 54 to 81 that passes 12 benign texts
+// the rules held (the user's to-dos, colleagues' requests, security
+// notices) and 3 attacks; over 54 to 97, 29 and 6. At 0.3 it would pass
+// 47 and 30. A bare order that opens a text, one spoken to "you" and one
+// in a text that names an AI are held whatever the model reads.
 var operatingPoints = map[string]operatingPoint{
 	"injection-v11": {holdAt: 0.6, holdShortAt: 0.9, holdNamedAt: 0.99, releaseBelow: 0.02},
-	"injection-v12": {holdAt: 0.4, holdShortAt: 0.7, holdNamedAt: 0.99, releaseBelow: 0.02, restsBelow: 0.55},
+	"injection-v12": {holdAt: 0.4, holdShortAt: 0.7, holdNamedAt: 0.99, releaseBelow: 0.1, restsBelow: 0.55},
 }
 
 // modelBytes is how much of a text's normalised view the model reads.
