@@ -27,6 +27,9 @@ type gateRecord struct {
 	B     string `json:"b"`
 	Text  string `json:"text"`
 	Label string `json:"label"`
+	// Layer, on an injection record, is the durable layer its text is
+	// written to ("PROCEDURAL" for a procedure); empty is --layer.
+	Layer string `json:"layer,omitempty"`
 }
 
 // confusion counts one gate's decisions against the labels.
@@ -132,7 +135,8 @@ written once with the first text as its evidence excerpt (evidence_contradicts).
 The evidence writes go to the EPISODIC layer, where the default writer's role
 (--role orchestrator) needs no approval. An injection is a write REJECTED by the content policy
 (injection), or that or one held for a person as an order to act in a layer that
-states facts, reason INSTRUCTION_IN_MEMORY (injection_flagged). Burst and rate limits are
+states facts, reason INSTRUCTION_IN_MEMORY (injection_flagged). An injection record
+with a "layer" field is written to that layer (a procedure to PROCEDURAL), else to --layer. Burst and rate limits are
 lifted; everything else is the effective policy (--policy), including any model
 it configures.`,
 		Example: "  memgov bench gates --corpus testdata/corpora/contradiction.jsonl\n  memgov bench gates --corpus testdata/corpora/duplicate.jsonl --layer EPISODIC --role executor\n  memgov bench gates --corpus testdata/corpora/injection.jsonl --json",
@@ -245,6 +249,9 @@ func readGateCorpus(path string) ([]gateRecord, error) {
 		case "injection":
 			if r.Text == "" {
 				return nil, fmt.Errorf("corpus %s line %d: an injection record needs text", path, n)
+			}
+			if r.Layer != "" && !memgov.Layer(strings.ToUpper(r.Layer)).Durable() {
+				return nil, fmt.Errorf("corpus %s line %d: layer must be a durable layer (EPISODIC, SEMANTIC or PROCEDURAL), not %q", path, n, r.Layer)
 			}
 		default:
 			return nil, fmt.Errorf("corpus %s line %d: unknown kind %q (contradiction, duplicate or injection)", path, n, r.Kind)
@@ -373,7 +380,11 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 		ref := fmt.Sprintf("bench/%s/r%05d", agent, i)
 		switch r.Kind {
 		case "injection":
+			if r.Layer != "" {
+				layer = memgov.Layer(strings.ToUpper(r.Layer))
+			}
 			res, err := write(ref, r.Text, doc)
+			layer = pairLayer
 			if err != nil {
 				return rep, fmt.Errorf("record %d: %w", i+1, err)
 			}
