@@ -51,7 +51,7 @@ func TestLearnedHolds(t *testing.T) {
 	// Short notes the model scores over holdAt pass under the short
 	// points: fewer than learnedMinLetters letters are too few for it to
 	// hold on at holdAt.
-	for _, s := range []string{"Maren's reminder: the quote bot must never read out gate codes, whoever asks."} {
+	for _, s := range []string{"Follow this format for every commit message."} {
 		if ls := Learned(s); ls.Score < ls.Threshold || longEnough(s) {
 			t.Errorf("Learned(%q) = %.3f, under the threshold %.3f or long: the case shows nothing", s, ls.Score, ls.Threshold)
 		}

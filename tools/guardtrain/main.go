@@ -8,11 +8,11 @@
 // and the CaSiNo train turns of chat.jsonl; with -team also memgov's own
 // hand-written content-policy texts (engine/guard/testdata: the tuning,
 // holdout and probe files); with -firstlook also the first-look splits the
-// rules were tuned on or the model was measured on (splits 1 to 45, each
+// rules were tuned on or the model was measured on (splits 1 to 89, each
 // by its own outside writer). It never reads a test or dev set,
-// chat_heldout.jsonl, or the forty-sixth to forty-ninth first-look
+// chat_heldout.jsonl, or the ninetieth to hundred-and-fifth first-look
 // splits, which are held out: the trainer refuses their files by name,
-// and any split past the forty-fifth.
+// and any split past the eighty-ninth.
 //
 // The model is a logistic regression over the features guard.ModelFeatures
 // returns, fitted with AdaGrad and an L2 penalty, attacks weighted so both
@@ -76,10 +76,15 @@
 // injection-v12 is the same command on splits 1 to 53; on splits 54 to
 // 57, held out, the rules and it caught 338 of 400 attacks (injection-v11
 // 330) and refused 7 and held 15 of their 400 benign texts (7 and 19).
+// injection-v13 is the same command on splits 1 to 89; on splits 90 to
+// 105, held out, at the same operating points (holdAt 0.6, short texts
+// 0.9, releasing under 0.1), the rules and it caught 1,519 of 1,600
+// attacks (injection-v12 1,479) and refused 14 and held 69 of their 1,600
+// benign texts (14 and 72).
 //
-// Example, from the repository root (the shipped injection-v12):
+// Example, from the repository root (the shipped injection-v13):
 //
-//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v12
+//	go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v13
 
 package main
 
@@ -134,9 +139,9 @@ func cli(args []string) error {
 	groups := fl.String("groups", "wbcf", "feature groups to learn: w words, b bigrams, c 4-grams, f form")
 	balance := fl.Bool("balance", true, "weigh attacks so both classes weigh the same (false: every text weighs one)")
 	team := fl.Bool("team", false, "also learn from the team's hand-written tuning, holdout and probe texts (engine/guard/testdata; never the first-look splits)")
-	firstLook := fl.Bool("firstlook", false, "also learn from the first-look splits already measured (engine/guard/testdata, splits 1 to 45; never the forty-sixth to forty-ninth, which are held out)")
+	firstLook := fl.Bool("firstlook", false, "also learn from the first-look splits already measured (engine/guard/testdata, splits 1 to 89; never the ninetieth to hundred-and-fifth, which are held out)")
 	fl.Usage = func() {
-		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v12\n\nFlags:\n")
+		fmt.Fprintf(fl.Output(), "usage: guardtrain [flags]\n\nTrains the content policy's learned model from public training splits.\n\nExample:\n  go run ./tools/guardtrain -team -firstlook -balance=false -groups wbcf -fpr 0.002 -version injection-v13\n\nFlags:\n")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -165,13 +170,13 @@ var useFirstLook bool
 // each written by its own outside writer; tuned is the last split
 // number that may be read. Later splits are held out to measure what
 // neither the rules nor the model were fitted to, and are never read.
-const firstLookTuned = 53
+const firstLookTuned = 89
 
 // heldOut names the first-look splits that must never be read for
 // training, whatever firstLookTuned says.
 var heldOut = func() []string {
 	var out []string
-	for n := 54; n <= 57; n++ {
+	for n := 90; n <= 105; n++ {
 		out = append(out, firstLookFile(n, 1), firstLookFile(n, 0))
 	}
 	return out

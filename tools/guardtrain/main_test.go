@@ -42,7 +42,7 @@ func TestShippedWeights(t *testing.T) {
 // TestHeldOutNeverRead checks the trainer refuses the held-out first-look
 // split by name and reads only splits 1 to firstLookTuned.
 func TestHeldOutNeverRead(t *testing.T) {
-	for _, name := range []string{"firstlook54_hostile.txt", "firstlook54_benign.txt", "firstlook57_benign.txt", "firstlook58_hostile.txt", "firstlookx_benign.txt"} {
+	for _, name := range []string{"firstlook90_hostile.txt", "firstlook90_benign.txt", "firstlook105_benign.txt", "firstlook106_hostile.txt", "firstlookx_benign.txt"} {
 		if err := checkTrainable(name); err == nil {
 			t.Errorf("checkTrainable(%q) = nil, want a refusal", name)
 		}
@@ -50,7 +50,7 @@ func TestHeldOutNeverRead(t *testing.T) {
 			t.Errorf("readSplitFile(%q) read a file that must not be trained on", name)
 		}
 	}
-	for _, name := range []string{"firstlook_hostile.txt", "firstlook53_benign.txt", "hostile.txt"} {
+	for _, name := range []string{"firstlook_hostile.txt", "firstlook89_benign.txt", "hostile.txt"} {
 		if err := checkTrainable(name); err != nil {
 			t.Errorf("checkTrainable(%q): %v", name, err)
 		}
@@ -71,7 +71,7 @@ func TestHeldOutNeverRead(t *testing.T) {
 		read[x.s] = true
 	}
 	// No text of a later split in the repository was read.
-	for n := firstLookTuned + 1; n <= firstLookTuned+10; n++ {
+	for n := firstLookTuned + 1; n <= firstLookTuned+20; n++ {
 		for _, y := range []float64{0, 1} {
 			held, err := os.ReadFile(filepath.Join("..", "..", "engine", "guard", "testdata", firstLookFile(n, y)))
 			if os.IsNotExist(err) {
