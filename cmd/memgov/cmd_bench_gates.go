@@ -300,6 +300,25 @@ func outcomeOf(r memgov.WriteResult) traceOutcome {
 	return o
 }
 
+// observationFor is the observation type a bench write to layer carries:
+// a verified tool result where the policy admits one, else the first type
+// the layer admits (a task strategy in PROCEDURAL memory), so that what
+// the gates judge is the text, not a type the layer refuses.
+func observationFor(pol policy.Policy, layer memgov.Layer) string {
+	const verified = "tool_result_verified"
+	if pol.Admissible(string(layer), verified) {
+		return verified
+	}
+	if allowed, ok := pol.WriteCriteria.Allowed.Get(string(layer)); ok {
+		for _, t := range allowed {
+			if t != "*" {
+				return t
+			}
+		}
+	}
+	return verified
+}
+
 func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateRecord, pairLayer memgov.Layer, role memgov.Role, trace *json.Encoder) (benchGatesReport, error) {
 	emit := func(t gateTrace) error {
 		if trace == nil {
@@ -364,7 +383,7 @@ func benchGates(ctx context.Context, dir string, pol policy.Policy, recs []gateR
 		// records, which are independent writes.
 		n++
 		return e.Writes().Write(ctx, memgov.WriteRequest{SourceAgentID: agent, MemoryRef: ref, TargetLayer: layer, IdempotencyToken: fmt.Sprintf("bench-%08d", n),
-			Content: c, Confidence: &conf, ObservationType: "tool_result_verified", EvidenceRefs: []oplog.EvidenceRef{evidence}})
+			Content: c, Confidence: &conf, ObservationType: observationFor(pol, layer), EvidenceRefs: []oplog.EvidenceRef{evidence}})
 	}
 	doc := oplog.EvidenceRef{SourceType: "DOCUMENT", SourceURI: "https://bench.example/source"}
 	gateOf := func(name string) *confusion {
