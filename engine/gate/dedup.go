@@ -213,6 +213,7 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (out DedupResult, err 
 	}
 	near, asked := 0, 0
 	var judgeErr error
+	var similarTo func(string, float64) (float64, bool) // the write's text read once, on first use
 	for _, c := range append(same[:len(same):len(same)], sameLayer(in.Topical, in.Layer)...) {
 		if own(c) || seen[c.VersionID] || near == maxNear {
 			continue
@@ -224,7 +225,10 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (out DedupResult, err 
 				continue
 			}
 			t0 := time.Now()
-			sim, ok := in.rules().SimilarAtLeast(c.Text, in.Features.Text, in.Policy.Dedup.Lexical)
+			if similarTo == nil {
+				similarTo = in.rules().SimilarTo(in.Features.Text)
+			}
+			sim, ok := similarTo(c.Text, in.Policy.Dedup.Lexical)
 			judged += time.Since(t0)
 			if !ok {
 				continue

@@ -325,14 +325,23 @@ func SimilarAtLeast(a, b string, t float64) (float64, bool) {
 
 // SimilarAtLeast is the package's SimilarAtLeast, from j's caches.
 func (j *Judge) SimilarAtLeast(a, b string, t float64) (float64, bool) {
+	return j.SimilarTo(b)(a, t)
+}
+
+// SimilarTo returns SimilarAtLeast(a, b, t) as a function of a and t,
+// with b read once: a write compared with each of its candidates reads
+// its own text once, not once a candidate.
+func (j *Judge) SimilarTo(b string) func(a string, t float64) (float64, bool) {
 	pb := j.prepare(b)
-	if s, ok := j.simSketches.get(a); ok {
-		if sim, near, ok := farBySketch(s, pb, t); ok {
-			// The sketch decides it: a is not read in full (sketch.go).
-			return sim, near
+	return func(a string, t float64) (float64, bool) {
+		if s, ok := j.simSketches.get(a); ok {
+			if sim, near, ok := farBySketch(s, pb, t); ok {
+				// The sketch decides it: a is not read in full (sketch.go).
+				return sim, near
+			}
 		}
+		return similarAtLeast(j.prepare(a), pb, t)
 	}
-	return similarAtLeast(j.prepare(a), pb, t)
 }
 
 // similarAtLeast is SimilarAtLeast on the two texts read in full.
