@@ -182,16 +182,25 @@ func farBySketch(sa *simSketch, pb *prepared, t float64) (sim float64, near, ok 
 	}
 	ma := 0
 	for i, w := range sa.words {
-		norm, raw := sa.str(w.norm), sa.str(w.raw)
-		if sb[norm] || seen[w.id] {
+		if seen[w.id] {
 			continue
 		}
-		joins := raw != "" && (i+1 < len(sa.words) && nextIn(i) || i > 0 && nextIn(i-1) ||
-			pb.joinedLens&lenBit(raw) != 0 && pb.joined[raw] || pb.namedLens&lenBit(norm) != 0 && pb.named[norm])
-		if w.flags&skPairable != 0 || joins {
-			seen[w.id] = true
-			ma++
+		norm := sa.str(w.norm)
+		if sb[norm] {
+			continue
 		}
+		// A pairable word counts whether or not it joins: the joins are
+		// read only for the others.
+		if w.flags&skPairable == 0 {
+			raw := sa.str(w.raw)
+			joins := raw != "" && (i+1 < len(sa.words) && nextIn(i) || i > 0 && nextIn(i-1) ||
+				pb.joinedLens&lenBit(raw) != 0 && pb.joined[raw] || pb.namedLens&lenBit(norm) != 0 && pb.named[norm])
+			if !joins {
+				continue
+			}
+		}
+		seen[w.id] = true
+		ma++
 	}
 	// mb: pairable(pb, pa).
 	var small2 [64]bool
@@ -208,12 +217,15 @@ func farBySketch(sa *simSketch, pb *prepared, t float64) (sim float64, near, ok 
 		if seen[id] || slices.Contains(shared, w.norm) {
 			continue
 		}
-		joins := w.raw != "" && (i+1 < len(pb.words) && sa.hasRaw(pb.next[i]) || i > 0 && sa.hasRaw(pb.next[i-1]) ||
-			sa.hasJoined(w.raw) || sa.hasNamed(w.norm))
-		if pb.pairable[i] || joins {
-			seen[id] = true
-			mb++
+		if !pb.pairable[i] {
+			joins := w.raw != "" && (i+1 < len(pb.words) && sa.hasRaw(pb.next[i]) || i > 0 && sa.hasRaw(pb.next[i-1]) ||
+				sa.hasJoined(w.raw) || sa.hasNamed(w.norm))
+			if !joins {
+				continue
+			}
 		}
+		seen[id] = true
+		mb++
 	}
 	oa, ob := sa.nset-n, len(sb)-n
 	gain := min(2*(ma+mb), oa+ob)
