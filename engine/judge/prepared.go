@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"hash/maphash"
 	"strings"
 	"sync"
 	"unicode"
@@ -42,6 +43,35 @@ type prepared struct {
 	// plain: every norm is one word (not empty, no space), so that the
 	// words dice reads back from align are the norms themselves.
 	plain bool
+	// hNorm, hRaw and hNext are the wordHash of each word's norms, raw
+	// and next; setB, rawB, joinedB and namedB the filters of set, raws,
+	// joined and named: what a sketch's bound asks of a text is answered
+	// by a filter first, and looked up only where the filter lets it by.
+	hNorm, hRaw, hNext          []uint32
+	setB, rawB, joinedB, namedB bloom
+}
+
+// wordHash is a word's hash in the filters of this process (never
+// stored).
+func wordHash(s string) uint32 {
+	h := maphash.String(wordSeed, s)
+	return uint32(h ^ h>>32)
+}
+
+var wordSeed = maphash.MakeSeed()
+
+// bloom is a filter of words by their wordHash: a word whose two bits are
+// not both set is not among them (has false proves it); one whose bits
+// are may be.
+type bloom [4]uint64
+
+func (b *bloom) add(h uint32) {
+	b[h&255>>6] |= 1 << (h & 63)
+	b[h>>8&255>>6] |= 1 << (h >> 8 & 63)
+}
+
+func (b *bloom) has(h uint32) bool {
+	return b[h&255>>6]&(1<<(h&63)) != 0 && b[h>>8&255>>6]&(1<<(h>>8&63)) != 0
 }
 
 // lenBit is the bit of a string's length in a prepared's length masks.
@@ -99,14 +129,24 @@ func newPrepared(text string, lex *Lexicon) *prepared {
 			p.plain = false
 		}
 	}
+	p.hNorm, p.hRaw, p.hNext = make([]uint32, len(ws)), make([]uint32, len(ws)), make([]uint32, len(ws))
+	for i, w := range ws {
+		p.hNorm[i], p.hRaw[i], p.hNext[i] = wordHash(w.norm), wordHash(w.raw), wordHash(p.next[i])
+	}
+	for k := range p.set {
+		p.setB.add(wordHash(k))
+	}
 	for k := range p.raws {
 		p.rawLens |= lenBit(k)
+		p.rawB.add(wordHash(k))
 	}
 	for k := range p.joined {
 		p.joinedLens |= lenBit(k)
+		p.joinedB.add(wordHash(k))
 	}
 	for k := range p.named {
 		p.namedLens |= lenBit(k)
+		p.namedB.add(wordHash(k))
 	}
 	return p
 }

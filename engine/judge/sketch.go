@@ -31,6 +31,9 @@ type simSketch struct {
 	rawLens, joinedLens, namedLens uint64
 	// plain is prepared.plain.
 	plain bool
+	// rawB, joinedB and namedB are prepared's filters, computed from the
+	// words (index), not stored.
+	rawB, joinedB, namedB bloom
 }
 
 // skWord is one word of a simSketch: spans of buf and flags.
@@ -44,6 +47,10 @@ type skWord struct {
 	// a norm of prepared.set), skNamed (a name: its normalised form is
 	// in prepared.named).
 	flags uint8
+	// hn, hr and hj are the wordHash of the norm, of the raw and of the
+	// raw followed by the next word's (prepared.hNorm, hRaw, hNext),
+	// computed by index, not stored.
+	hn, hr, hj uint32
 }
 
 type span struct{ off, n uint16 }
@@ -94,16 +101,42 @@ func simSketchOf(p *prepared) *simSketch {
 		s.words[i] = sw
 	}
 	s.buf = string(buf)
+	s.index()
 	return s
 }
 
+// index computes what a sketch keeps in memory only: its words' hashes
+// and its filters (prepared's).
+func (s *simSketch) index() {
+	s.rawB, s.joinedB, s.namedB = bloom{}, bloom{}, bloom{}
+	for i := range s.words {
+		w := &s.words[i]
+		raw := s.str(w.raw)
+		w.hn, w.hr = wordHash(s.str(w.norm)), wordHash(raw)
+		next := ""
+		if i+1 < len(s.words) {
+			next = s.str(s.words[i+1].raw)
+		}
+		w.hj = wordHash(raw + next)
+		if raw != "" {
+			s.rawB.add(w.hr)
+			if next != "" {
+				s.joinedB.add(w.hj)
+			}
+		}
+		if w.flags&skNamed != 0 {
+			s.namedB.add(wordHash(s.str(w.name)))
+		}
+	}
+}
+
 // size is about what the sketch holds in memory, in bytes.
-func (s *simSketch) size() int { return 72 + len(s.buf) + 20*len(s.words) }
+func (s *simSketch) size() int { return 168 + len(s.buf) + 32*len(s.words) }
 
 // hasRaw reports whether one of the sketch's words is written x
-// (prepared.raws).
-func (s *simSketch) hasRaw(x string) bool {
-	if s.rawLens&lenBit(x) == 0 {
+// (prepared.raws); h is wordHash(x).
+func (s *simSketch) hasRaw(x string, h uint32) bool {
+	if s.rawLens&lenBit(x) == 0 || !s.rawB.has(h) {
 		return false
 	}
 	for _, w := range s.words {
@@ -115,9 +148,9 @@ func (s *simSketch) hasRaw(x string) bool {
 }
 
 // hasJoined reports whether two neighbouring words of the sketch, each
-// written, are x written together (prepared.joined).
-func (s *simSketch) hasJoined(x string) bool {
-	if s.joinedLens&lenBit(x) == 0 {
+// written, are x written together (prepared.joined); h is wordHash(x).
+func (s *simSketch) hasJoined(x string, h uint32) bool {
+	if s.joinedLens&lenBit(x) == 0 || !s.joinedB.has(h) {
 		return false
 	}
 	for i := 0; i+1 < len(s.words); i++ {
@@ -130,9 +163,9 @@ func (s *simSketch) hasJoined(x string) bool {
 }
 
 // hasNamed reports whether a name of the sketch normalises to x
-// (prepared.named).
-func (s *simSketch) hasNamed(x string) bool {
-	if s.namedLens&lenBit(x) == 0 {
+// (prepared.named); h is wordHash(x).
+func (s *simSketch) hasNamed(x string, h uint32) bool {
+	if s.namedLens&lenBit(x) == 0 || !s.namedB.has(h) {
 		return false
 	}
 	for _, w := range s.words {
@@ -156,10 +189,21 @@ func farBySketch(sa *simSketch, pb *prepared, t float64) (sim float64, near, ok 
 	if sa.nset+len(sb) == 0 {
 		return 0, t <= 0, true
 	}
+	var small, small2 [64]bool
+	// inB: the sketched word's norm is one of pb's (of the first word of
+	// each norm; a norm outside the sketch's set, a stop word, is in
+	// neither set).
+	var inB []bool
+	if len(sa.words) <= len(small) {
+		inB = small[:len(sa.words)]
+	} else {
+		inB = make([]bool, len(sa.words))
+	}
 	// The norms both texts have: few.
 	var shared []string
-	for _, w := range sa.words {
-		if w.flags&skCounted != 0 && sb[sa.str(w.norm)] {
+	for i, w := range sa.words {
+		if w.flags&skCounted != 0 && pb.setB.has(w.hn) && sb[sa.str(w.norm)] {
+			inB[i] = true
 			shared = append(shared, sa.str(w.norm))
 		}
 	}
@@ -168,33 +212,32 @@ func farBySketch(sa *simSketch, pb *prepared, t float64) (sim float64, near, ok 
 	if plain := 2 * float64(n) / float64(total); plain >= t {
 		return plain, true, true
 	}
-	var small [64]bool
 	// ma: SimilarAtLeast's pairable(pa, pb), from the sketch.
 	var seen []bool
-	if len(sa.words) <= len(small) {
-		seen = small[:len(sa.words)]
+	if len(sa.words) <= len(small2) {
+		seen = small2[:len(sa.words)]
 	} else {
 		seen = make([]bool, len(sa.words))
 	}
 	nextIn := func(i int) bool { // pb.raws[a.words[i].raw + a.words[i+1].raw]
+		if !pb.rawB.has(sa.words[i].hj) {
+			return false
+		}
 		x, y := sa.str(sa.words[i].raw), sa.str(sa.words[i+1].raw)
 		return pb.rawLens&(1<<min(len(x)+len(y), 63)) != 0 && pb.raws[x+y]
 	}
 	ma := 0
 	for i, w := range sa.words {
-		if seen[w.id] {
-			continue
-		}
-		norm := sa.str(w.norm)
-		if sb[norm] {
+		if seen[w.id] || inB[w.id] {
 			continue
 		}
 		// A pairable word counts whether or not it joins: the joins are
 		// read only for the others.
 		if w.flags&skPairable == 0 {
-			raw := sa.str(w.raw)
+			raw, norm := sa.str(w.raw), sa.str(w.norm)
 			joins := raw != "" && (i+1 < len(sa.words) && nextIn(i) || i > 0 && nextIn(i-1) ||
-				pb.joinedLens&lenBit(raw) != 0 && pb.joined[raw] || pb.namedLens&lenBit(norm) != 0 && pb.named[norm])
+				pb.joinedB.has(w.hr) && pb.joinedLens&lenBit(raw) != 0 && pb.joined[raw] ||
+				pb.namedB.has(w.hn) && pb.namedLens&lenBit(norm) != 0 && pb.named[norm])
 			if !joins {
 				continue
 			}
@@ -203,11 +246,28 @@ func farBySketch(sa *simSketch, pb *prepared, t float64) (sim float64, near, ok 
 		ma++
 	}
 	// mb: pairable(pb, pa).
-	var small2 [64]bool
 	if len(pb.words) <= len(small2) {
 		seen = small2[:len(pb.words)]
+		clear(seen)
 	} else {
 		seen = make([]bool, len(pb.words))
+	}
+	// hasNext[i]: sa.hasRaw(pb.next[i]), read once.
+	var hasNextSmall [64]int8
+	var hasNext []int8
+	if len(pb.words) <= len(hasNextSmall) {
+		hasNext = hasNextSmall[:len(pb.words)]
+	} else {
+		hasNext = make([]int8, len(pb.words))
+	}
+	joinsAt := func(i int) bool {
+		if hasNext[i] == 0 {
+			hasNext[i] = -1
+			if sa.hasRaw(pb.next[i], pb.hNext[i]) {
+				hasNext[i] = 1
+			}
+		}
+		return hasNext[i] > 0
 	}
 	mb := 0
 	for i, w := range pb.words {
@@ -218,8 +278,8 @@ func farBySketch(sa *simSketch, pb *prepared, t float64) (sim float64, near, ok 
 			continue
 		}
 		if !pb.pairable[i] {
-			joins := w.raw != "" && (i+1 < len(pb.words) && sa.hasRaw(pb.next[i]) || i > 0 && sa.hasRaw(pb.next[i-1]) ||
-				sa.hasJoined(w.raw) || sa.hasNamed(w.norm))
+			joins := w.raw != "" && (i+1 < len(pb.words) && joinsAt(i) || i > 0 && joinsAt(i-1) ||
+				sa.hasJoined(w.raw, pb.hRaw[i]) || sa.hasNamed(w.norm, pb.hNorm[i]))
 			if !joins {
 				continue
 			}
@@ -251,12 +311,12 @@ func canPair(sa *simSketch, pb *prepared, shared []string) bool {
 	// Written apart in one text, together in the other.
 	for i := 0; i+1 < len(sa.words); i++ {
 		x, y := sa.str(sa.words[i].raw), sa.str(sa.words[i+1].raw)
-		if x != "" && y != "" && pb.rawLens&(1<<min(len(x)+len(y), 63)) != 0 && pb.raws[x+y] {
+		if x != "" && y != "" && pb.rawB.has(sa.words[i].hj) && pb.rawLens&(1<<min(len(x)+len(y), 63)) != 0 && pb.raws[x+y] {
 			return true
 		}
 	}
 	for i := 0; i+1 < len(pb.words); i++ {
-		if pb.words[i].raw != "" && pb.words[i+1].raw != "" && sa.hasRaw(pb.next[i]) {
+		if pb.words[i].raw != "" && pb.words[i+1].raw != "" && sa.hasRaw(pb.next[i], pb.hNext[i]) {
 			return true
 		}
 	}
@@ -269,7 +329,7 @@ func canPair(sa *simSketch, pb *prepared, shared []string) bool {
 	}
 	for _, x := range sa.words {
 		norm, raw := sa.str(x.norm), sa.str(x.raw)
-		if pb.set[norm] {
+		if pb.setB.has(x.hn) && pb.set[norm] {
 			continue // not only the sketched text's
 		}
 		if x.flags&skPairable == 0 {
@@ -277,7 +337,7 @@ func canPair(sa *simSketch, pb *prepared, shared []string) bool {
 			// it has no short form and is no name: only the same written
 			// form in the other text pairs with it, or a word of the other
 			// text that can pair by itself (below).
-			if raw != "" && pb.raws[raw] {
+			if raw != "" && pb.rawB.has(x.hr) && pb.raws[raw] {
 				return true
 			}
 			continue
@@ -302,13 +362,14 @@ func canPair(sa *simSketch, pb *prepared, shared []string) bool {
 			continue
 		}
 		for _, x := range sa.words {
-			if x.flags&skPairable != 0 || pb.set[sa.str(x.norm)] {
+			if x.flags&skPairable != 0 || pb.setB.has(x.hn) && pb.set[sa.str(x.norm)] {
 				continue
 			}
 			raw := sa.str(x.raw)
 			kx := relKeys{}
+			one := [1]string{raw}
 			if raw != "" {
-				kx.forms = []string{raw}
+				kx.forms = one[:]
 			}
 			if pairs(lex, x, sa, kx, pb, k) {
 				return true
@@ -321,7 +382,7 @@ func canPair(sa *simSketch, pb *prepared, shared []string) bool {
 // pairs is align's test of whether the sketched word x (with keys kx) and
 // word k of pb can stand for each other, either way round.
 func pairs(lex *Lexicon, x skWord, sa *simSketch, kx relKeys, pb *prepared, k int) bool {
-	w := pb.words[k]
+	w := &pb.words[k]
 	norm, raw, name := sa.str(x.norm), sa.str(x.raw), sa.str(x.name)
 	named := x.flags&skNamed != 0
 	switch {

@@ -199,6 +199,7 @@ func decodeSketch(text string, b []byte) (*simSketch, *conSketch, error) {
 	if r.err != nil {
 		return nil, nil, r.err
 	}
+	sim.index()
 	return sim, con, nil
 }
 
