@@ -292,32 +292,40 @@ func farBySketch(sa *simSketch, pb *prepared, t float64) (sim float64, near, ok 
 	if gain == 0 || min(1, 2*float64(n+gain)/float64(max(1, total-min(oa, ob, ma+mb)))) < t {
 		return 0, false, true
 	}
-	if !sa.plain || !pb.plain || canPair(sa, pb, shared) {
+	if !sa.plain || !pb.plain {
 		return 0, false, false
 	}
-	// No word of either text can stand for a word only the other has:
-	// align changes nothing either way, and the similarity is the plain
-	// share of words, below t.
+	// The bound again, with the pairings align could make in place of
+	// the words that could pair: with none, align changes nothing either
+	// way, and the similarity is the plain share of words, below t.
+	m, joins := pairings(sa, pb, shared)
+	if joins || m > 0 && min(1, 2*float64(n+min(2*m, oa+ob))/float64(max(1, total-min(oa, ob, m)))) >= t {
+		return 0, false, false
+	}
 	return 0, false, true
 }
 
-// canPair reports whether align, either way round, could pair a word only
-// the sketched text has with one only pb has (shared: the norms both
-// have), by any of its cases: the same word written apart in one text and
-// together in the other, words the lexicon relates (a form or a group in
-// common), a short form, a name written as a word, a place and its people.
-// false proves it pairs none.
-func canPair(sa *simSketch, pb *prepared, shared []string) bool {
+// pairings bounds the words align, either way round, could pair: a word
+// only the sketched text has with one only pb has (shared: the norms both
+// have), by any of its cases: words the lexicon relates (a form or a group
+// in common), a short form, a name written as a word, a place and its
+// people. Each pairing pairs a norm of each text that no other pairing
+// takes, so there are at most as many as the norms of either text that
+// have a partner in the other, and most is the fewer of those two counts.
+// joins reports a word written apart in one text and together in the
+// other: align pairs those too, two words with one, and most says
+// nothing then.
+func pairings(sa *simSketch, pb *prepared, shared []string) (most int, joins bool) {
 	// Written apart in one text, together in the other.
 	for i := 0; i+1 < len(sa.words); i++ {
 		x, y := sa.str(sa.words[i].raw), sa.str(sa.words[i+1].raw)
 		if x != "" && y != "" && pb.rawB.has(sa.words[i].hj) && pb.rawLens&(1<<min(len(x)+len(y), 63)) != 0 && pb.raws[x+y] {
-			return true
+			return 0, true
 		}
 	}
 	for i := 0; i+1 < len(pb.words); i++ {
 		if pb.words[i].raw != "" && pb.words[i+1].raw != "" && sa.hasRaw(pb.next[i], pb.hNext[i]) {
-			return true
+			return 0, true
 		}
 	}
 	lex := DefaultLexicon()
@@ -327,7 +335,32 @@ func canPair(sa *simSketch, pb *prepared, shared []string) bool {
 			onlyB = append(onlyB, i)
 		}
 	}
-	for _, x := range sa.words {
+	// pa and pb mark the norms (by the index of their first word) that
+	// have a partner.
+	var smallA, smallB [64]bool
+	markA, markB := smallA[:0], smallB[:0]
+	if len(sa.words) <= len(smallA) {
+		markA = smallA[:len(sa.words)]
+	} else {
+		markA = make([]bool, len(sa.words))
+	}
+	if len(pb.words) <= len(smallB) {
+		markB = smallB[:len(pb.words)]
+	} else {
+		markB = make([]bool, len(pb.words))
+	}
+	na, nb := 0, 0
+	mark := func(i, k int) {
+		if id := int(sa.words[i].id); !markA[id] {
+			markA[id] = true
+			na++
+		}
+		if id := pb.normID[k]; !markB[id] {
+			markB[id] = true
+			nb++
+		}
+	}
+	for i, x := range sa.words {
 		norm, raw := sa.str(x.norm), sa.str(x.raw)
 		if pb.setB.has(x.hn) && pb.set[norm] {
 			continue // not only the sketched text's
@@ -338,7 +371,11 @@ func canPair(sa *simSketch, pb *prepared, shared []string) bool {
 			// form in the other text pairs with it, or a word of the other
 			// text that can pair by itself (below).
 			if raw != "" && pb.rawB.has(x.hr) && pb.raws[raw] {
-				return true
+				for _, k := range onlyB {
+					if pb.words[k].raw == raw {
+						mark(i, k)
+					}
+				}
 			}
 			continue
 		}
@@ -351,7 +388,7 @@ func canPair(sa *simSketch, pb *prepared, shared []string) bool {
 		}
 		for _, k := range onlyB {
 			if pairs(lex, x, sa, kx, pb, k) {
-				return true
+				mark(i, k)
 			}
 		}
 	}
@@ -361,7 +398,7 @@ func canPair(sa *simSketch, pb *prepared, shared []string) bool {
 		if !pb.pairable[k] {
 			continue
 		}
-		for _, x := range sa.words {
+		for i, x := range sa.words {
 			if x.flags&skPairable != 0 || pb.setB.has(x.hn) && pb.set[sa.str(x.norm)] {
 				continue
 			}
@@ -372,11 +409,11 @@ func canPair(sa *simSketch, pb *prepared, shared []string) bool {
 				kx.forms = one[:]
 			}
 			if pairs(lex, x, sa, kx, pb, k) {
-				return true
+				mark(i, k)
 			}
 		}
 	}
-	return false
+	return min(na, nb), false
 }
 
 // pairs is align's test of whether the sketched word x (with keys kx) and

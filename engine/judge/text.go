@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -202,6 +203,10 @@ var months = func() map[string]int {
 // parseDigits parses "2,000", "4.2", "3rd", "12th" as a number.
 func parseDigits(s string) (float64, bool) {
 	s = strings.TrimSuffix(s, ".")
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		// Not a number (taking a suffix off below leaves the first byte).
+		return 0, false
+	}
 	for _, suf := range wordList("ordinal-suffixes") {
 		if strings.HasSuffix(s, suf) && len(s) > len(suf) && s[len(s)-len(suf)-1] >= '0' && s[len(s)-len(suf)-1] <= '9' {
 			s = s[:len(s)-len(suf)]
@@ -440,6 +445,9 @@ func dateAt(toks []token, i int) (Value, int) {
 	// field cannot be a day's month partner (US order when the second
 	// field exceeds 12).
 	for _, sep := range []string{"/", "."} {
+		if strings.Count(t, sep) != 2 {
+			continue
+		}
 		if p := strings.Split(t, sep); len(p) == 3 && len(p[2]) >= 2 && len(p[0]) <= 2 && len(p[1]) <= 2 {
 			a, e1 := strconv.Atoi(p[0])
 			b, e2 := strconv.Atoi(p[1])
@@ -571,7 +579,7 @@ func timeAt(toks []token, i int) (Value, int) {
 			return Value{}, 0
 		}
 		h, m = hh, mm
-	} else if hh, err := strconv.Atoi(t); err == nil && hh >= 1 && hh <= 12 && i+1 < len(toks) && isMeridiem(toks[i+1].low) {
+	} else if hh, err := atoi(t); err == nil && hh >= 1 && hh <= 12 && i+1 < len(toks) && isMeridiem(toks[i+1].low) {
 		h = hh
 	} else if len(t) > 2 && (strings.HasSuffix(t, "am") || strings.HasSuffix(t, "pm")) {
 		hh, err := strconv.Atoi(t[:len(t)-2])
@@ -720,4 +728,17 @@ func fractionOf(s string) (float64, bool) {
 		return 0, false
 	}
 	return float64(x) / float64(y), true
+}
+
+// errNotInt is atoi's error for a word that does not open as a number.
+var errNotInt = errors.New("not an integer")
+
+// atoi is strconv.Atoi, answering a word that cannot be an integer (one
+// that opens with neither a digit nor a sign) without building an error
+// for it: most words a text holds.
+func atoi(s string) (int, error) {
+	if s == "" || (s[0] < '0' || s[0] > '9') && s[0] != '+' && s[0] != '-' {
+		return 0, errNotInt
+	}
+	return strconv.Atoi(s)
 }
