@@ -147,10 +147,10 @@ Burst and rate limits are lifted for the run; everything else is the default
 policy. Each step of the governed writes (prepare, each gate, commit) is
 reported with its own p50 and p99, as the write path records them (step
 "judge" is the part of the contradiction and dedup steps spent in the
-rule-based judge, reading and comparing texts), and the run with its time and
-peak resident memory. --cpuprofile writes a pprof CPU
-profile of the governed writes alone (read it with go tool pprof), --memprofile
-a heap profile when they end. With --db
+rule-based judge, reading texts and their stored sketches and comparing them),
+and the run with its time and peak resident memory. --cpuprofile writes a
+pprof CPU profile of the governed writes alone (read it with go tool pprof),
+--memprofile a heap profile when they end. With --db
 postgres://... it runs on that PostgreSQL database instead, which must be
 empty (the raw inserts go to a plain table there), and reports the statements
 per write (each a round trip to the server). With --reuse and --dir, a database

@@ -176,13 +176,15 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		cands = near
 	}
 	// The judge answers from the stored sketches of the texts it has not
-	// read where they prove the answer (judge.Remember).
+	// read where they prove the answer (judge.Remember); reading them is
+	// the judge's time too.
+	t0 := time.Now()
 	for _, l := range [][]Scored{cands, topical} {
 		for _, c := range l {
 			rules.Remember(c.Text, c.Sketch)
 		}
 	}
-	out := ContradictionResult{Result: accept(), Candidates: near, Topical: topical, Novel: true}
+	out := ContradictionResult{Result: accept(), Candidates: near, Topical: topical, Novel: true, JudgeTime: time.Since(t0)}
 	var found []memgov.RelatedItem
 	var layers []memgov.Layer
 	asked := 0

@@ -144,9 +144,11 @@ func (Dedup) Evaluate(ctx context.Context, in DedupInput) (out DedupResult, err 
 	if in.Candidates == nil {
 		// Read here, not by the contradiction gate: the judge answers from
 		// their stored sketches where they prove the answer.
+		t0 := time.Now()
 		for _, c := range cands {
 			in.rules().Remember(c.Text, c.Sketch)
 		}
+		judged += time.Since(t0)
 	}
 	own := func(c Scored) bool { return in.OwnItemID != "" && c.ItemID == in.OwnItemID }
 	// Dedup compares within the write's layer (spec §12.3.3: the hash set of layer l).
