@@ -110,6 +110,16 @@ func (r *sketchReader) uvarint(most uint64) uint64 {
 	if r.err != nil {
 		return 0
 	}
+	if len(r.b) > 0 && r.b[0] < 0x80 {
+		// One byte: most of a sketch's numbers.
+		v := uint64(r.b[0])
+		if v > most {
+			r.err = errSketch
+			return 0
+		}
+		r.b = r.b[1:]
+		return v
+	}
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 || v > most {
 		r.err = errSketch
