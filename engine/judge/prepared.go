@@ -60,6 +60,19 @@ func wordHash(s string) uint32 {
 
 var wordSeed = maphash.MakeSeed()
 
+// joinedHash is wordHash(x + y), without joining them where they are
+// short.
+func joinedHash(x, y string) uint32 {
+	var buf [64]byte
+	if len(x)+len(y) > len(buf) {
+		return wordHash(x + y)
+	}
+	n := copy(buf[:], x)
+	n += copy(buf[n:], y)
+	h := maphash.Bytes(wordSeed, buf[:n])
+	return uint32(h ^ h>>32)
+}
+
 // bloom is a filter of words by their wordHash: a word whose two bits are
 // not both set is not among them (has false proves it); one whose bits
 // are may be.

@@ -117,7 +117,7 @@ func (s *simSketch) index() {
 		if i+1 < len(s.words) {
 			next = s.str(s.words[i+1].raw)
 		}
-		w.hj = wordHash(raw + next)
+		w.hj = joinedHash(raw, next)
 		if raw != "" {
 			s.rawB.add(w.hr)
 			if next != "" {

@@ -3,7 +3,7 @@ package judge
 import (
 	"encoding/binary"
 	"errors"
-	"hash/fnv"
+	"sync"
 )
 
 // A text's sketches are kept with its version's features (a cache, not
@@ -21,7 +21,15 @@ import (
 const sketchFormat = "sk1"
 
 // sketchStamp opens every encoded sketch.
-func sketchStamp() string { return sketchFormat + ":" + Version() + "\x00" }
+func sketchStamp() string {
+	stampOnce.Do(func() { stamp = sketchFormat + ":" + Version() + "\x00" })
+	return stamp
+}
+
+var (
+	stampOnce sync.Once
+	stamp     string
+)
 
 // Sketch returns the encoded sketches of text, computed without any
 // judge's caches (nothing of the text stays in memory); nil when text is
@@ -87,10 +95,19 @@ func encodeSketch(text string, sim *simSketch, con *conSketch) []byte {
 	return b
 }
 
+// textHash is the 64-bit FNV-1a hash of text (hash/fnv's New64a),
+// computed without copying text.
 func textHash(text string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(text))
-	return h.Sum64()
+	const (
+		offset64 = 14695981039346656037
+		prime64  = 1099511628211
+	)
+	h := uint64(offset64)
+	for i := 0; i < len(text); i++ {
+		h ^= uint64(text[i])
+		h *= prime64
+	}
+	return h
 }
 
 func appendStr(b []byte, s string) []byte {
@@ -127,6 +144,13 @@ func (r *sketchReader) uvarint(most uint64) uint64 {
 	}
 	r.b = r.b[n:]
 	return v
+}
+
+// span reads a span of a buffer of n bytes.
+func (r *sketchReader) span(n int) span {
+	off := r.uvarint(uint64(n))
+	l := r.uvarint(uint64(n) - off)
+	return span{uint16(off), uint16(l)}
 }
 
 func (r *sketchReader) str() string {
@@ -174,6 +198,9 @@ func decodeSketch(text string, b []byte) (*simSketch, *conSketch, error) {
 		return nil, nil, errSketch
 	}
 	sim := &simSketch{buf: r.str()}
+	if len(sim.buf) >= 1<<16 {
+		return nil, nil, errSketch // spans are 16 bits (simSketchOf)
+	}
 	nw := r.uvarint(maxSketchWords)
 	if r.err != nil {
 		return nil, nil, r.err
@@ -181,11 +208,7 @@ func decodeSketch(text string, b []byte) (*simSketch, *conSketch, error) {
 	sim.words = make([]skWord, nw)
 	for i := range sim.words {
 		w := &sim.words[i]
-		for _, sp := range []*span{&w.norm, &w.raw, &w.name, &w.lname} {
-			off := r.uvarint(uint64(len(sim.buf)))
-			n := r.uvarint(uint64(len(sim.buf)) - off)
-			*sp = span{uint16(off), uint16(n)}
-		}
+		w.norm, w.raw, w.name, w.lname = r.span(len(sim.buf)), r.span(len(sim.buf)), r.span(len(sim.buf)), r.span(len(sim.buf))
 		w.id = uint16(r.uvarint(uint64(i)))
 		w.flags = r.byte()
 	}

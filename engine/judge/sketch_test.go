@@ -259,3 +259,33 @@ func TestStoredSketches(t *testing.T) {
 		t.Fatal("Forget left a remembered sketch")
 	}
 }
+
+// TestJoinedHash: the hash of two words written together is the hash of
+// the joined word, which the filters of the other text hold (hNext, hj
+// against rawB).
+func TestJoinedHash(t *testing.T) {
+	for _, s := range []string{"", "a", "reentry", "kamifado doju", strings.Repeat("long-word ", 12)} {
+		for i := 0; i <= len(s); i++ {
+			if joinedHash(s[:i], s[i:]) != wordHash(s) {
+				t.Fatalf("joinedHash(%q, %q) != wordHash(%q)", s[:i], s[i:], s)
+			}
+		}
+	}
+}
+
+// FuzzDecodeSketch: a stored sketch, however damaged, decodes or is
+// refused, never a panic, and one that decodes can be compared.
+func FuzzDecodeSketch(f *testing.F) {
+	const text = "Dana's manager is Priya; the re-entry form costs $5 (ref 12)."
+	f.Add(Sketch(text))
+	f.Add(Sketch("Kamifado doju vovodozu, Rete and rete."))
+	pb := newPrepared("Priya manages Dana; the reentry form's price is 5 dollars.", DefaultLexicon())
+	f.Fuzz(func(t *testing.T, b []byte) {
+		sim, con, err := decodeSketch(text, b)
+		if err != nil {
+			return
+		}
+		farBySketch(sim, pb, 0.5)
+		mayContradict(con, con)
+	})
+}
