@@ -200,7 +200,8 @@ func farBySketch(sa *simSketch, pb *prepared, t float64) (sim float64, near, ok 
 		inB = make([]bool, len(sa.words))
 	}
 	// The norms both texts have: few.
-	var shared []string
+	var sharedBuf [16]string
+	shared := sharedBuf[:0]
 	for i, w := range sa.words {
 		if w.flags&skCounted != 0 && pb.setB.has(w.hn) && sb[sa.str(w.norm)] {
 			inB[i] = true
@@ -329,7 +330,8 @@ func pairings(sa *simSketch, pb *prepared, shared []string) (most int, joins boo
 		}
 	}
 	lex := DefaultLexicon()
-	var onlyB []int
+	var onlyBuf [64]int
+	onlyB := onlyBuf[:0]
 	for i, w := range pb.words {
 		if !slices.Contains(shared, w.norm) {
 			onlyB = append(onlyB, i)
