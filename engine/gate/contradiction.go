@@ -188,6 +188,7 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 	var found []memgov.RelatedItem
 	var layers []memgov.Layer
 	asked := 0
+	var contradicts func(string) judge.Verdict // the write's text read once, on first use
 	for i, c := range append(append([]Scored{}, cands...), topical...) {
 		isTopical := i >= len(cands) || c.Cosine >= topic || (feat.Subject != "" && c.Subject == feat.Subject)
 		if isTopical {
@@ -204,7 +205,10 @@ func (Contradiction) Evaluate(ctx context.Context, in ContradictionInput) (Contr
 		}
 		why := ""
 		t0 := time.Now()
-		v := rules.Contradiction(c.Text, feat.Text)
+		if contradicts == nil {
+			contradicts = rules.ContradictionWith(feat.Text)
+		}
+		v := contradicts(c.Text)
 		out.JudgeTime += time.Since(t0)
 		if v.Contradicts {
 			// The rule's name, then the claims or words that fired it.

@@ -134,17 +134,23 @@ func (j *Judge) Cardinality(rel string) Cardinality {
 // and denied, antonymous values or relations, conflicting numbers or dates;
 // then scene-level rules for descriptive text (exclusive states of a shared
 // subject, another count of the same thing, asleep versus active).
-func (j *Judge) Contradiction(a, b string) Verdict {
+func (j *Judge) Contradiction(a, b string) Verdict { return j.ContradictionWith(b)(a) }
+
+// ContradictionWith returns Contradiction(a, b) as a function of a, with b
+// read once: a write compared with each of its neighbours reads its own
+// text once, not once a neighbour.
+func (j *Judge) ContradictionWith(b string) func(a string) Verdict {
 	// Each text is read once (j's scene cache): its preference, its
 	// claims and its scene.
 	sb := j.scenes.get(b)
-	if ka, ok := j.conSketches.get(a); ok {
-		if kb, ok := j.conSketches.get(b); ok && !mayContradict(ka, kb) {
+	kb, sketched := j.conSketches.get(b)
+	return func(a string) Verdict {
+		if ka, ok := j.conSketches.get(a); ok && sketched && !mayContradict(ka, kb) {
 			// No rule can fire between the two (sketch.go).
 			return Verdict{}
 		}
+		return j.contradiction(j.scenes.get(a), sb)
 	}
-	return j.contradiction(j.scenes.get(a), sb)
 }
 
 // contradiction is Contradiction on the two texts read in full.
