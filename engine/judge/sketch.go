@@ -337,10 +337,10 @@ func pairings(sa *simSketch, pb *prepared, shared []string) (most int, joins boo
 			onlyB = append(onlyB, i)
 		}
 	}
-	// pa and pb mark the norms (by the index of their first word) that
-	// have a partner.
+	// markA and markB mark the norms of each text (by the index of their
+	// first word) that have a partner in the other.
 	var smallA, smallB [64]bool
-	markA, markB := smallA[:0], smallB[:0]
+	var markA, markB []bool
 	if len(sa.words) <= len(smallA) {
 		markA = smallA[:len(sa.words)]
 	} else {
